@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "rulesrun",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "LuaHost", targets: ["LuaHost"]),
+        .library(name: "RulesModel", targets: ["RulesModel"]),
+        .library(name: "RulesStore", targets: ["RulesStore"]),
+        .executable(name: "rulesrun", targets: ["rulesrun"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Lua 5.4 from the system (pkg-config lua5.4), plus one header of static inline wrappers.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // What must happen in C: the trampoline through which Lua calls Swift, the instruction hook,
+        // the counting allocator, the sandboxed library functions that may raise.
+        .target(name: "CLuaSupport", dependencies: ["CLua"]),
+        .target(
+            name: "LuaHost",
+            dependencies: ["CLua", "CLuaSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "RulesModel"),
+        .target(
+            name: "RulesStore",
+            dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "rulesrun",
+            dependencies: [
+                "LuaHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(
+            name: "RulesModelTests",
+            dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel"]),
+        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+import CLua
+import CLuaSupport
+public final class LuaHost {}

@@ -1,0 +1,5 @@
+import GRDB
+import RulesModel
+
+/// SQLite storage of the data model.
+public enum RulesStoreModule {}

@@ -1,0 +1,4 @@
+import ArgumentParser
+@main struct Rulesrun: ParsableCommand {
+    func run() throws { print("rulesrun") }
+}
