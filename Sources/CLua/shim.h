@@ -41,6 +41,7 @@ static inline lua_Number clua_tonumber(lua_State *L, int idx) { return lua_tonum
 static inline lua_Integer clua_tointeger(lua_State *L, int idx) { return lua_tointeger(L, idx); }
 
 /* Type tests. */
+static inline const char *clua_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }
 static inline int clua_isfunction(lua_State *L, int idx) { return lua_isfunction(L, idx); }
 static inline int clua_istable(lua_State *L, int idx) { return lua_istable(L, idx); }
 static inline int clua_isnil(lua_State *L, int idx) { return lua_isnil(L, idx); }

@@ -1,3 +1,214 @@
 import CLua
 import CLuaSupport
-public final class LuaHost {}
+import Foundation
+import Logging
+import Synchronization
+
+private let nextHostID = Atomic<UInt64>(1)
+
+/// A sandboxed Lua 5.4 runtime that owns one `lua_State`.
+///
+/// Rule files run with an allow-list of library functions (no `os`, `io`, `require`, `load`,
+/// `debug`, `collectgarbage`, `string.dump`), each in its own environment; the globals the host
+/// provides are read-only, and what a file defines is frozen once it has loaded, so one rule or one
+/// call cannot change what another sees. Every call has an instruction budget and the state a memory
+/// ceiling (`LuaLimits`); going over either is a `LuaError` naming the file and line, after which the
+/// host stays usable.
+///
+/// A `LuaHost` is **not** `Sendable`: a Lua state must be used by one thread at a time. Give each
+/// thread or task its own host.
+public final class LuaHost {
+    public let limits: LuaLimits
+    public let logger: Logger
+    /// Receives what rules `print`; by default it goes to `logger` at info level.
+    public var printHandler: ((String) -> Void)?
+
+    let id: UInt64
+    let runtime: UnsafeMutablePointer<rr_runtime>
+    let L: OpaquePointer
+    var hostFunctions: [HostFunction] = []
+    var functionCache: [UnsafeRawPointer: LuaFunction] = [:]
+
+    /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
+    public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,
+                logger: Logger = Logger(label: "rulesrun.lua")) throws {
+        self.limits = limits
+        self.logger = logger
+        self.id = nextHostID.add(1, ordering: .relaxed).oldValue
+        let runtime = UnsafeMutablePointer<rr_runtime>.allocate(capacity: 1)
+        runtime.initialize(to: rr_runtime())
+        runtime.pointee.mem_limit = limits.memoryBytes
+        runtime.pointee.mem_hard_limit = limits.memoryBytes == 0 ? 0 : limits.memoryBytes + limits.memoryBytes / 2
+        runtime.pointee.pattern_step_limit = limits.patternSteps
+        runtime.pointee.pattern_max_length = limits.maxPatternBytes
+        guard let state = rr_newstate(runtime) else {
+            runtime.deallocate()
+            throw LuaError(kind: .memory, message: "cannot create a Lua state")
+        }
+        self.runtime = runtime
+        self.L = state
+        runtime.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        runtime.pointee.dispatch = luaHostDispatch
+        runtime.pointee.log = luaHostLog
+        lua_pushinteger(L, randomSeed)
+        try callC(rr_sandbox_open, nargs: 1)
+    }
+
+    deinit {
+        rr_close(runtime)
+        runtime.deinitialize(count: 1)
+        runtime.deallocate()
+    }
+
+    /// Bytes the state holds now.
+    public var memoryInUse: Int { runtime.pointee.mem_used }
+    /// The most bytes the state has held.
+    public var peakMemory: Int { runtime.pointee.mem_peak }
+
+    /// Reseeds `math.random` (for example per simulated user, so that results do not depend on
+    /// the order of calls).
+    public func seedRandom(_ seed: Int64) throws {
+        lua_pushinteger(L, seed)
+        try callC(rr_reseed, nargs: 1)
+    }
+
+    // MARK: Loading
+
+    /// Loads a rule file's text and runs its top level; returns the values the file returns.
+    /// `chunkName` is the file's path relative to the rule folder: messages read `chunkName:line: …`.
+    /// Only text is accepted (a precompiled binary chunk is a syntax error).
+    @discardableResult
+    public func load(_ source: String, chunkName: String) throws -> [LuaValue] {
+        try load(bytes: Array(source.utf8), chunkName: chunkName)
+    }
+
+    /// Loads the rule file at `url`, named after its path relative to `ruleRoot`.
+    @discardableResult
+    public func load(file url: URL, ruleRoot: URL? = nil) throws -> [LuaValue] {
+        let name = LuaHost.chunkName(for: url, ruleRoot: ruleRoot)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw LuaError(kind: .syntax, file: name, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        return try load(bytes: Array(data), chunkName: name)
+    }
+
+    /// The name a rule file's messages carry: its path relative to the rule folder.
+    public static func chunkName(for url: URL, ruleRoot: URL?) -> String {
+        let path = url.standardizedFileURL.path
+        if let root = ruleRoot?.standardizedFileURL.path {
+            let prefix = root.hasSuffix("/") ? root : root + "/"
+            if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+        }
+        return url.lastPathComponent
+    }
+
+    /// Loads Lua text given as bytes; see `load(_:chunkName:)`.
+    @discardableResult
+    public func load(bytes: [UInt8], chunkName: String) throws -> [LuaValue] {
+        guard bytes.count <= limits.maxSourceBytes else {
+            throw LuaError(kind: .syntax, file: chunkName,
+                           message: "the file is \(bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
+        }
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        rr_reset_raise(runtime)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                clua_loadbufferx(L, $0.baseAddress, $0.count, "@" + chunkName, "t")
+            }
+        }
+        if status != LUA_OK { throw error(status: status, chunk: chunkName) }
+        let chunk = lua_gettop(L)
+        clua_pushcfunction(L, rr_sandbox_setenv)
+        lua_pushvalue(L, chunk)
+        try pcall(nargs: 1, nresults: 0, budget: 0, chunk: chunkName)
+        clua_pushcfunction(L, rr_sandbox_runchunk)
+        lua_pushvalue(L, chunk)
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerLoad, chunk: chunkName)
+        return try hostMode { try (0..<n).map { try value(at: chunk + 1 + $0) } }
+    }
+
+    // MARK: Calling
+
+    /// Calls a rule function with the given arguments under the instruction budget.
+    public func call(_ function: LuaFunction, _ arguments: [LuaValue]) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_checkstack(L, Int32(arguments.count) + 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            for argument in arguments { try push(argument) }
+        }
+        let n = try pcall(nargs: Int32(arguments.count), nresults: clua_multret(),
+                          budget: limits.instructionsPerCall, chunk: function.source)
+        return try hostMode { try (0..<n).map { try value(at: top + 1 + $0) } }
+    }
+
+    /// Calls a rule function with the given arguments under the instruction budget.
+    public func call(_ function: LuaFunction, _ arguments: LuaValue...) throws -> [LuaValue] {
+        try call(function, arguments)
+    }
+
+    /// A global of the sandbox (a library table or a registered host function), for inspection.
+    public func global(_ name: String) throws -> LuaValue {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        return try hostMode {
+            rr_push_sandbox_globals(L)
+            lua_pushstring(L, name)
+            lua_rawget(L, -2)
+            return try value(at: -1)
+        }
+    }
+
+    // MARK: The one way into Lua
+
+    /// Runs a C function of CLuaSupport under lua_pcall with `nargs` arguments already pushed.
+    func callC(_ function: lua_CFunction, nargs: Int32) throws {
+        let top = lua_gettop(L) - nargs
+        defer { lua_settop(L, top) }
+        clua_pushcfunction(L, function)
+        clua_insert(L, -(nargs + 1))
+        try pcall(nargs: nargs, nresults: 0, budget: 0, chunk: nil)
+    }
+
+    /// Calls the function below the `nargs` values on top of the stack under lua_pcall, with the
+    /// traceback handler and the given instruction budget (0: none). On success the results replace
+    /// the function and its arguments and their count is returned; on failure the stack is restored
+    /// and the error is thrown.
+    @discardableResult
+    func pcall(nargs: Int32, nresults: Int32, budget: Int, chunk: String?) throws -> Int32 {
+        let base = lua_gettop(L) - nargs
+        clua_pushcfunction(L, rr_traceback)
+        clua_insert(L, base)
+        rr_reset_raise(runtime)
+        rr_arm(runtime, Int64(budget))
+        let status = clua_pcall(L, nargs, nresults, base)
+        if status != LUA_OK {
+            let failure = error(status: status, chunk: chunk)
+            lua_settop(L, base - 1)
+            throw failure
+        }
+        clua_remove(L, base)
+        return lua_gettop(L) - base + 1
+    }
+
+    /// Runs `body` with the memory ceiling lifted: what Swift pushes can never make Lua raise.
+    @inline(__always)
+    func hostMode<T>(_ body: () throws -> T) rethrows -> T {
+        runtime.pointee.host_depth += 1
+        defer { runtime.pointee.host_depth -= 1 }
+        return try body()
+    }
+
+    func stackError() -> LuaError {
+        LuaError(kind: .memory, message: "the Lua stack cannot grow any further")
+    }
+}
+
+@available(*, unavailable, message: "a Lua state belongs to one thread at a time; create one LuaHost per thread or task")
+extension LuaHost: Sendable {}

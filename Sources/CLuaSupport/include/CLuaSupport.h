@@ -1,4 +1,114 @@
+/*
+ * CLuaSupport: the part of the Lua runtime that must be written in C.
+ *
+ * - A counting allocator with a memory ceiling. While Swift code runs (host_depth > 0) it never
+ *   refuses, so no allocation made on behalf of Swift can raise a Lua error through a Swift frame.
+ * - An instruction-count hook that enforces a per-call budget and the memory ceiling with errors
+ *   that carry `file:line`.
+ * - The trampoline through which Lua calls Swift: the Swift function returns a status, and the
+ *   error, if any, is raised here after the Swift frame has returned.
+ * - The sandbox: an allow-list of library functions, read-only (frozen) tables, per-file
+ *   environments, and replacements for the base functions that must not let a rule escape its
+ *   budget (pcall, xpcall) or change what other rules see (rawset, setmetatable).
+ *
+ * Every function here that may raise is a lua_CFunction meant to run under lua_pcall.
+ */
 #ifndef CLUA_SUPPORT_H
 #define CLUA_SUPPORT_H
-int rr_support_version(void);
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lua_State lua_State;
+
+/* What the last error raised by this runtime's own C code was about. */
+enum {
+    RR_RAISE_NONE = 0,
+    RR_RAISE_HOST_FUNCTION = 1,   /* a Swift function reported a failure */
+    RR_RAISE_BUDGET = 2,          /* the instruction budget ran out */
+    RR_RAISE_MEMORY = 3,          /* the memory ceiling was reached */
+    RR_RAISE_PATTERN = 4,         /* a pattern was refused as too costly for its subject */
+    RR_RAISE_READONLY = 5,        /* an attempt to modify a read-only table or a host global */
+};
+
+/* Calls from C into Swift. Neither may raise a Lua error. */
+typedef int (*rr_dispatch_fn)(lua_State *L, void *context, int64_t function_id);
+typedef void (*rr_log_fn)(void *context, const char *message, size_t length);
+
+typedef struct rr_runtime {
+    lua_State *L;
+
+    /* Memory. */
+    size_t mem_used;
+    size_t mem_peak;
+    size_t mem_limit;        /* the ceiling; checked by the hook and by size-checking functions */
+    size_t mem_hard_limit;   /* the allocator refuses beyond this */
+    int host_depth;          /* > 0 while Swift code runs: never refuse then */
+
+    /* Instruction budget of the current call (0 = unlimited). */
+    int64_t budget;
+    int64_t budget_remaining;
+    int hook_interval;
+
+    /* Pattern matching: refuse a find/match/gmatch/gsub whose worst case exceeds this many steps. */
+    double pattern_step_limit;
+    size_t pattern_max_length;
+
+    /* Set by the C code that raised the error currently propagating; cleared when a rule's own
+       pcall catches a recoverable one. budget/memory errors are fatal: pcall cannot catch them. */
+    int raised;
+    int fatal;
+
+    /* Where the hook last saw Lua running (for memory errors raised by the allocator itself). */
+    int last_line;
+    char last_source[64];
+
+    /* Swift. */
+    rr_dispatch_fn dispatch;
+    rr_log_fn log;
+    void *context;
+} rr_runtime;
+
+/* A new state whose allocator counts into rt; rt->L is set. NULL if the state cannot be created. */
+lua_State *rr_newstate(rr_runtime *rt);
+/* The runtime of a state. */
+rr_runtime *rr_runtime_of(lua_State *L);
+/* Closes the state; rt stays owned by the caller. */
+void rr_close(rr_runtime *rt);
+
+/* Arms the budget and the hook before a call into Lua (budget 0 = no budget, no hook). */
+void rr_arm(rr_runtime *rt, int64_t budget);
+/* Resets the error bookkeeping before a call into Lua. */
+void rr_reset_raise(rr_runtime *rt);
+
+/* lua_CFunctions, run under lua_pcall: */
+/* (seed) -> builds the sandbox globals (kept in the registry). */
+int rr_sandbox_open(lua_State *L);
+/* (chunk) -> sets a new per-file environment as the chunk's _ENV; returns nothing. */
+int rr_sandbox_setenv(lua_State *L);
+/* (chunk, ...) -> calls chunk; then seals its environment and freezes every table reachable from
+   its results and its globals. Returns the chunk's results. */
+int rr_sandbox_runchunk(lua_State *L);
+/* (seed) -> reseeds math.random. */
+int rr_reseed(lua_State *L);
+/* (table) -> freezes a table and every table reachable from it (in place). */
+int rr_freeze_deep(lua_State *L);
+
+/* Message handler for lua_pcall: the message followed by "\nstack traceback:\n...". */
+int rr_traceback(lua_State *L);
+
+/* Pushes a C closure that calls back into Swift with function_id; name is for messages. */
+void rr_push_host_function(lua_State *L, int64_t function_id, const char *name);
+
+/* If the table at idx is frozen, pushes the table that holds its contents; else pushes it again. */
+void rr_push_contents(lua_State *L, int idx);
+/* Whether the value at idx is a frozen table. */
+int rr_is_frozen(lua_State *L, int idx);
+
+/* The sandbox globals table (the raw one, never exposed to rules). */
+void rr_push_sandbox_globals(lua_State *L);
+
+/* Worst-case step estimate of matching pattern p against a subject of length n (exposed for tests). */
+double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowed);
+
 #endif

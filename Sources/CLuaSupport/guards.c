@@ -1,0 +1,181 @@
+/*
+ * Guards for the library functions that run long in C, where the instruction hook cannot fire:
+ * pattern matching (backtracking can take polynomial or exponential time) and the functions that
+ * build one large string at once (string.rep, table.concat).
+ */
+#include "internal.h"
+#include <math.h>
+#include <string.h>
+
+/* Where the item that starts at p ends (p < end). Handles %x, %bxy, %f[set], [set] and single chars. */
+static const char *rr_item_end(const char *p, const char *end) {
+    if (*p == '%') {
+        if (p + 1 >= end) return end;
+        if (p[1] == 'b') return p + 4 <= end ? p + 4 : end;
+        if (p[1] == 'f') {
+            p += 2;
+            if (p < end && *p == '[') {
+                p++;
+                if (p < end && *p == '^') p++;
+                do {
+                    if (p >= end) return end;
+                    if (*p == '%' && p + 1 < end) p++;
+                    p++;
+                } while (p < end && *p != ']');
+                return p < end ? p + 1 : end;
+            }
+            return p;
+        }
+        return p + 2;
+    }
+    if (*p == '[') {
+        p++;
+        if (p < end && *p == '^') p++;
+        do {
+            if (p >= end) return end;
+            if (*p == '%' && p + 1 < end) p++;
+            p++;
+        } while (p < end && *p != ']');
+        return p < end ? p + 1 : end;
+    }
+    return p + 1;
+}
+
+/*
+ * An upper bound of the steps Lua's backtracking matcher may take. Every `*`, `+` or `-` that is
+ * followed by more pattern is a choice point that can try up to n+1 lengths; k of them together
+ * can try C(n+k, k) combinations. `?` doubles the paths. %b scans up to n. Each unanchored start
+ * position repeats the whole search.
+ */
+double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowed) {
+    const char *end = p + plen;
+    int anchored = 0;
+    if (anchored_allowed && p < end && *p == '^') { anchored = 1; p++; }
+    double cost = 1.0;
+    int k = 0;
+    double nn = (double)n;
+    while (p < end) {
+        char c = *p;
+        if (c == '(' || c == ')') { p++; continue; }
+        if (c == '$' && p + 1 == end) break;
+        if (c == '%' && p + 1 < end && p[1] == 'b') cost *= nn + 1;
+        const char *next = rr_item_end(p, end);
+        if (next < end && (*next == '*' || *next == '+' || *next == '-' || *next == '?')) {
+            int last = next + 1 >= end || (next + 2 == end && next[1] == '$');
+            if (*next == '?') { if (!last) cost *= 2; }
+            else if (!last) { k++; cost *= (nn + k) / k; }
+            next++;
+        }
+        p = next;
+    }
+    double starts = anchored ? 1.0 : nn + 1;
+    return starts * cost * (double)(plen + 1);
+}
+
+static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowed, int plain_arg) {
+    rr_runtime *rt = rr_runtime_of(L);
+    size_t ls, lp;
+    const char *s = luaL_checklstring(L, 1, &ls);
+    const char *p = luaL_checklstring(L, 2, &lp);
+    (void)s;
+    int plain = plain_arg > 0 && lua_toboolean(L, plain_arg);
+    if (!plain) {
+        if (rt->pattern_max_length > 0 && lp > rt->pattern_max_length) {
+            luaL_where(L, 1);
+            lua_pushfstring(L, "%s: pattern of %I bytes is longer than the %I allowed",
+                            fname, (lua_Integer)lp, (lua_Integer)rt->pattern_max_length);
+            lua_concat(L, 2);
+            return rr_raise(L, RR_RAISE_PATTERN, 0);
+        }
+        double cost = rr_pattern_cost(p, lp, ls, anchored_allowed);
+        if (rt->pattern_step_limit > 0 && cost > rt->pattern_step_limit) {
+            luaL_where(L, 1);
+            lua_pushfstring(L, "%s: pattern '%s' could backtrack for about %f steps on a subject of "
+                               "%I bytes (at most %f allowed); use a simpler pattern or a shorter subject",
+                            fname, p, (lua_Number)cost, (lua_Integer)ls, (lua_Number)rt->pattern_step_limit);
+            lua_concat(L, 2);
+            return rr_raise(L, RR_RAISE_PATTERN, 0);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int rr_find(lua_State *L)   { return rr_guarded_match(L, "string.find", 1, 4); }
+static int rr_match(lua_State *L)  { return rr_guarded_match(L, "string.match", 1, 0); }
+static int rr_gmatch(lua_State *L) { return rr_guarded_match(L, "string.gmatch", 1, 0); }
+static int rr_gsub(lua_State *L)   { return rr_guarded_match(L, "string.gsub", 1, 0); }
+
+static int rr_too_big(lua_State *L, const char *fname, double bytes) {
+    rr_runtime *rt = rr_runtime_of(L);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%s: the result would take %f bytes, more than the memory limit allows "
+                       "(%I bytes, %I in use)", fname, (lua_Number)bytes,
+                    (lua_Integer)rt->mem_limit, (lua_Integer)rt->mem_used);
+    lua_concat(L, 2);
+    return rr_raise(L, RR_RAISE_MEMORY, 0);
+}
+
+static double rr_room(rr_runtime *rt) {
+    if (rt->mem_limit == 0) return INFINITY;
+    return rt->mem_used >= rt->mem_limit ? 0.0 : (double)(rt->mem_limit - rt->mem_used);
+}
+
+static int rr_rep(lua_State *L) {
+    size_t l, lsep = 0;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0) {
+        double bytes = (double)n * (double)l + (double)(n - 1) * (double)lsep;
+        if (bytes > rr_room(rr_runtime_of(L))) return rr_too_big(L, "string.rep", bytes);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int rr_concat(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    size_t lsep = 0;
+    luaL_optlstring(L, 2, "", &lsep);
+    lua_Integer i = luaL_optinteger(L, 3, 1);
+    lua_Integer last = lua_isnoneornil(L, 4) ? luaL_len(L, 1) : luaL_checkinteger(L, 4);
+    double bytes = 0;
+    double room = rr_room(rr_runtime_of(L));
+    for (lua_Integer k = i; k <= last && bytes <= room; k++) {
+        lua_geti(L, 1, k);
+        size_t len = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) lua_tolstring(L, -1, &len);
+        else len = 32;  /* numbers; anything else fails in table.concat itself */
+        lua_pop(L, 1);
+        bytes += (double)len + (k < last ? (double)lsep : 0);
+        if (k == LUA_MAXINTEGER) break;
+    }
+    if (bytes > room) return rr_too_big(L, "table.concat", bytes);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
+    lua_getfield(L, lib, name);
+    lua_pushcclosure(L, f, 1);
+    lua_setfield(L, lib, name);
+}
+
+void rr_install_string_guards(lua_State *L, int strlib) {
+    rr_wrap(L, strlib, "find", rr_find);
+    rr_wrap(L, strlib, "match", rr_match);
+    rr_wrap(L, strlib, "gmatch", rr_gmatch);
+    rr_wrap(L, strlib, "gsub", rr_gsub);
+    rr_wrap(L, strlib, "rep", rr_rep);
+}
+
+void rr_install_table_guards(lua_State *L, int tablib) {
+    rr_wrap(L, tablib, "concat", rr_concat);
+}

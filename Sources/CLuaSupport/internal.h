@@ -1,0 +1,32 @@
+/* Shared by the C files of CLuaSupport; not part of its public header. */
+#ifndef RR_INTERNAL_H
+#define RR_INTERNAL_H
+
+#include "CLuaSupport.h"
+#include <lua5.4/lua.h>
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
+
+/* Light-userdata keys: Lua code cannot forge them. */
+extern const char rr_key_globals;   /* registry: the sandbox globals */
+extern const char rr_key_frozen;    /* metatable of a frozen table: the table holding its contents */
+extern const char rr_key_name;      /* metatable of a frozen table: what it is, for messages */
+extern const char rr_key_sealed;    /* metatable of an environment: true once its chunk has run */
+extern const char rr_key_randomseed;/* registry: the original math.randomseed */
+
+/* Raises err (a string on top of the stack) on behalf of this runtime's own checks. */
+int rr_raise(lua_State *L, int kind, int fatal);
+
+/* Freezes the table at idx in place (shallow). `what` describes it in error messages. */
+void rr_freeze_shallow(lua_State *L, int idx, const char *what);
+
+/* Base-library replacements (sandbox.c) and guarded string/table functions (guards.c). */
+int rr_pcall(lua_State *L);
+int rr_xpcall(lua_State *L);
+int rr_rawset(lua_State *L);
+int rr_setmetatable(lua_State *L);
+int rr_print(lua_State *L);
+void rr_install_string_guards(lua_State *L, int strlib);
+void rr_install_table_guards(lua_State *L, int tablib);
+
+#endif

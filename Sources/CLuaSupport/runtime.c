@@ -1,0 +1,169 @@
+/* The state, the counting allocator and the instruction-count hook. */
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char rr_key_globals = 0;
+const char rr_key_frozen = 0;
+const char rr_key_name = 0;
+const char rr_key_sealed = 0;
+const char rr_key_randomseed = 0;
+
+rr_runtime *rr_runtime_of(lua_State *L) {
+    return *(rr_runtime **)lua_getextraspace(L);
+}
+
+/* Counts every byte Lua holds. Refuses to grow past the hard limit, except while Swift code runs:
+   an allocation made on behalf of Swift must never make Lua raise through a Swift frame. */
+static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    rr_runtime *rt = (rr_runtime *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        rt->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && rt->host_depth == 0 && rt->mem_hard_limit > 0 &&
+        rt->mem_used - old + nsize > rt->mem_hard_limit) {
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) return NULL;
+    rt->mem_used = rt->mem_used - old + nsize;
+    if (rt->mem_used > rt->mem_peak) rt->mem_peak = rt->mem_used;
+    return p;
+}
+
+static int rr_panic(lua_State *L) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "rulesrun: unprotected Lua error (a bug in rulesrun): %s\n", msg ? msg : "?");
+    abort();
+    return 0;
+}
+
+lua_State *rr_newstate(rr_runtime *rt) {
+    lua_State *L = lua_newstate(rr_alloc, rt);
+    if (L == NULL) return NULL;
+    *(rr_runtime **)lua_getextraspace(L) = rt;
+    rt->L = L;
+    lua_atpanic(L, rr_panic);
+    lua_setwarnf(L, NULL, NULL);
+    return L;
+}
+
+void rr_close(rr_runtime *rt) {
+    if (rt->L) {
+        rt->host_depth++;
+        lua_close(rt->L);
+        rt->host_depth--;
+        rt->L = NULL;
+    }
+}
+
+int rr_raise(lua_State *L, int kind, int fatal) {
+    rr_runtime *rt = rr_runtime_of(L);
+    rt->raised = kind;
+    if (fatal) rt->fatal = 1;
+    return lua_error(L);
+}
+
+static void rr_hook(lua_State *L, lua_Debug *ar) {
+    rr_runtime *rt = rr_runtime_of(L);
+    if (ar->event != LUA_HOOKCOUNT) return;
+    rt->budget_remaining -= rt->hook_interval;
+    if (lua_getinfo(L, "Sl", ar)) {
+        rt->last_line = ar->currentline;
+        snprintf(rt->last_source, sizeof rt->last_source, "%s", ar->short_src);
+    }
+    if (rt->mem_limit > 0 && rt->mem_used > rt->mem_limit) {
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        if (rt->mem_used > rt->mem_limit) {
+            lua_pushfstring(L, "%s:%d: memory limit exceeded (%I bytes allowed, %I in use)",
+                            rt->last_source, rt->last_line,
+                            (lua_Integer)rt->mem_limit, (lua_Integer)rt->mem_used);
+            rr_raise(L, RR_RAISE_MEMORY, 1);
+        }
+    }
+    if (rt->budget > 0 && rt->budget_remaining <= 0) {
+        lua_pushfstring(L, "%s:%d: instruction budget exceeded (%I instructions per call)",
+                        rt->last_source, rt->last_line, (lua_Integer)rt->budget);
+        rr_raise(L, RR_RAISE_BUDGET, 1);
+    }
+}
+
+void rr_arm(rr_runtime *rt, int64_t budget) {
+    rt->budget = budget > 0 ? budget : 0;
+    rt->budget_remaining = rt->budget;
+    if (rt->budget > 0) {
+        rt->hook_interval = rt->budget < 1000 ? (int)rt->budget : 1000;
+        lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);
+    } else {
+        rt->hook_interval = 0;
+        lua_sethook(rt->L, NULL, 0, 0);
+    }
+}
+
+void rr_reset_raise(rr_runtime *rt) {
+    rt->raised = RR_RAISE_NONE;
+    rt->fatal = 0;
+    rt->last_line = -1;
+    rt->last_source[0] = '\0';
+}
+
+int rr_traceback(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            msg = lua_tostring(L, -1);
+        else
+            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* ---- Lua calling Swift ---- */
+
+static int rr_trampoline(lua_State *L) {
+    rr_runtime *rt = rr_runtime_of(L);
+    int64_t id = (int64_t)lua_tointeger(L, lua_upvalueindex(1));
+    rt->host_depth++;
+    int n = rt->dispatch(L, rt->context, id);
+    rt->host_depth--;
+    if (n < 0) {
+        /* The Swift side left its message on top; add where the rule called it. */
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_HOST_FUNCTION, 0);
+    }
+    return n;
+}
+
+void rr_push_host_function(lua_State *L, int64_t function_id, const char *name) {
+    lua_pushinteger(L, (lua_Integer)function_id);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, rr_trampoline, 2);
+}
+
+int rr_print(lua_State *L) {
+    rr_runtime *rt = rr_runtime_of(L);
+    int n = lua_gettop(L);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= n; i++) {
+        if (i > 1) luaL_addchar(&b, '\t');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    size_t len;
+    const char *msg = lua_tolstring(L, -1, &len);
+    if (rt->log) {
+        rt->host_depth++;
+        rt->log(rt->context, msg, len);
+        rt->host_depth--;
+    }
+    return 0;
+}

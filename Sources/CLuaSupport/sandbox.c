@@ -1,0 +1,434 @@
+/* The sandbox: allow-listed globals, frozen tables, per-file environments, safe base functions. */
+#include "internal.h"
+#include <stdio.h>
+#include <string.h>
+
+static const char *const rr_base_allowed[] = {
+    "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
+    "rawequal", "rawget", "rawlen", "getmetatable", "_VERSION", NULL
+};
+
+/* ---- frozen tables ---- */
+
+int rr_is_frozen(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+    int frozen = lua_rawgetp(L, -1, &rr_key_frozen) == LUA_TTABLE;
+    lua_pop(L, 2);
+    return frozen;
+}
+
+void rr_push_contents(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TTABLE && lua_getmetatable(L, idx)) {
+        if (lua_rawgetp(L, -1, &rr_key_frozen) == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, idx);
+}
+
+static int rr_next(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    if (lua_next(L, 1)) return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+static int rr_frozen_pairs(lua_State *L) {
+    lua_pushcfunction(L, rr_next);
+    rr_push_contents(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int rr_frozen_len(lua_State *L) {
+    rr_push_contents(L, 1);
+    lua_pushinteger(L, (lua_Integer)luaL_len(L, -1));
+    return 1;
+}
+
+static int rr_frozen_newindex(lua_State *L) {
+    const char *what = "table";
+    if (lua_getmetatable(L, 1)) {
+        if (lua_rawgetp(L, -1, &rr_key_name) == LUA_TSTRING) what = lua_tostring(L, -1);
+    }
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "cannot set '%s': %s is read-only", key, what);
+    lua_concat(L, 2);
+    return rr_raise(L, RR_RAISE_READONLY, 0);
+}
+
+/* Metamethods that a frozen table keeps from its original metatable (they work on the proxy). */
+static const char *const rr_kept_events[] = {
+    "__call", "__tostring", "__name", "__eq", "__lt", "__le", "__concat", "__unm", "__add",
+    "__sub", "__mul", "__div", "__mod", "__pow", "__idiv", "__band", "__bor", "__bxor",
+    "__shl", "__shr", "__bnot", "__len", "__pairs", NULL
+};
+
+void rr_freeze_shallow(lua_State *L, int idx, const char *what) {
+    idx = lua_absindex(L, idx);
+    if (rr_is_frozen(L, idx)) return;
+    lua_newtable(L);                               /* contents */
+    int contents = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {                     /* key value */
+        lua_pushvalue(L, -2);                      /* key value key */
+        lua_insert(L, -2);                         /* key key value */
+        lua_rawset(L, contents);                   /* key */
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, idx);                        /* clearing a field during traversal is allowed */
+    }
+    lua_createtable(L, 0, 8);                      /* the new metatable */
+    int mt = lua_gettop(L);
+    if (lua_getmetatable(L, idx)) {                /* keep what the original metatable did */
+        int old = lua_gettop(L);
+        for (const char *const *e = rr_kept_events; *e; e++) {
+            if (lua_getfield(L, old, *e) != LUA_TNIL) lua_setfield(L, mt, *e);
+            else lua_pop(L, 1);
+        }
+        if (lua_getfield(L, old, "__index") != LUA_TNIL) {   /* inherited lookups */
+            lua_createtable(L, 0, 1);
+            lua_insert(L, -2);
+            lua_setfield(L, -2, "__index");
+            lua_setmetatable(L, contents);
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, contents);
+    lua_setfield(L, mt, "__index");
+    lua_pushcfunction(L, rr_frozen_newindex);
+    lua_setfield(L, mt, "__newindex");
+    if (lua_getfield(L, mt, "__pairs") == LUA_TNIL) {
+        lua_pushcfunction(L, rr_frozen_pairs);
+        lua_setfield(L, mt, "__pairs");
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, mt, "__len") == LUA_TNIL) {
+        lua_pushcfunction(L, rr_frozen_len);
+        lua_setfield(L, mt, "__len");
+    }
+    lua_pop(L, 1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, mt, "__metatable");
+    lua_pushvalue(L, contents);
+    lua_rawsetp(L, mt, &rr_key_frozen);
+    lua_pushstring(L, what);
+    lua_rawsetp(L, mt, &rr_key_name);
+    lua_setmetatable(L, idx);
+    lua_pop(L, 1);                                 /* contents */
+}
+
+/* A table that holds metamethods (a class or a metatable) stays as it is: freezing it would
+   hide its fields from Lua's raw metamethod lookups and break every object that uses it. */
+static int rr_looks_like_metatable(lua_State *L, int idx) {
+    static const char *const events[] = { "__index", "__newindex", "__call", "__tostring",
+        "__eq", "__lt", "__le", "__add", "__concat", "__len", "__close", "__mode", NULL };
+    for (const char *const *e = events; *e; e++) {
+        lua_pushstring(L, *e);
+        int t = lua_rawget(L, idx);
+        lua_pop(L, 1);
+        if (t != LUA_TNIL) return 1;
+    }
+    return 0;
+}
+
+/* Freezes every table reachable from the value at idx: through keys, values and the upvalues of
+   Lua functions. Uses an explicit work list, so deep nesting cannot overflow the C stack. */
+static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int freeze_root) {
+    idx = lua_absindex(L, idx);
+    lua_newtable(L); int seen = lua_gettop(L);
+    lua_newtable(L); int work = lua_gettop(L);
+    lua_Integer n = 0;
+    lua_pushvalue(L, idx); lua_rawseti(L, work, ++n);
+    while (n > 0) {
+        lua_rawgeti(L, work, n);
+        lua_pushnil(L); lua_rawseti(L, work, n--);
+        int v = lua_gettop(L);
+        int t = lua_type(L, v);
+        int visited = 1;
+        if (t == LUA_TTABLE || t == LUA_TFUNCTION) {
+            lua_pushvalue(L, v);
+            visited = lua_rawget(L, seen) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+        if (visited) {
+            lua_settop(L, v - 1);
+            continue;
+        }
+        lua_pushvalue(L, v); lua_pushboolean(L, 1); lua_rawset(L, seen);
+        if (t == LUA_TFUNCTION) {
+            if (!lua_iscfunction(L, v)) {
+                for (int i = 1; lua_getupvalue(L, v, i) != NULL; i++) {
+                    int ut = lua_type(L, -1);
+                    if (ut == LUA_TTABLE || ut == LUA_TFUNCTION) lua_rawseti(L, work, ++n);
+                    else lua_pop(L, 1);
+                }
+            }
+        } else if (!rr_is_frozen(L, v)) {
+            lua_pushnil(L);
+            while (lua_next(L, v)) {
+                int kt = lua_type(L, -2), vt = lua_type(L, -1);
+                if (vt == LUA_TTABLE || vt == LUA_TFUNCTION) lua_rawseti(L, work, ++n);
+                else lua_pop(L, 1);
+                if (kt == LUA_TTABLE || kt == LUA_TFUNCTION) { lua_pushvalue(L, -1); lua_rawseti(L, work, ++n); }
+            }
+            int is_root = lua_rawequal(L, v, idx);
+            if ((freeze_root || !is_root) && !rr_looks_like_metatable(L, v)) rr_freeze_shallow(L, v, what);
+        }
+        lua_settop(L, v - 1);
+    }
+    lua_pop(L, 2);
+}
+
+int rr_freeze_deep(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const char *what = luaL_optstring(L, 2, "this table");
+    rr_freeze_reachable(L, 1, what, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* ---- base-function replacements ---- */
+
+static int rr_pcall_status(lua_State *L, int status) {
+    rr_runtime *rt = rr_runtime_of(L);
+    if (status == LUA_OK) return lua_gettop(L);
+    if (status == LUA_ERRMEM) { rt->raised = RR_RAISE_MEMORY; rt->fatal = 1; }
+    if (rt->fatal) return lua_error(L);            /* budgets cannot be caught */
+    rt->raised = RR_RAISE_NONE;                    /* the rule handled it */
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+}
+
+int rr_pcall(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_pushboolean(L, 1);
+    lua_insert(L, 1);                               /* true f args... */
+    int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0);
+    return rr_pcall_status(L, status);
+}
+
+int rr_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushboolean(L, 1);                          /* f h args... true */
+    lua_pushvalue(L, 1);                            /* f h args... true f */
+    lua_rotate(L, 3, 2);                            /* f h true f args... */
+    int status = lua_pcall(L, n - 2, LUA_MULTRET, 2);
+    if (status == LUA_OK) return lua_gettop(L) - 2;
+    int r = rr_pcall_status(L, status);
+    return r;
+}
+
+int rr_rawset(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    if (rr_is_frozen(L, 1)) {
+        luaL_where(L, 1);
+        lua_pushstring(L, "rawset: this table is read-only");
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_READONLY, 0);
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+int rr_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (rr_is_frozen(L, 1)) {
+        luaL_where(L, 1);
+        lua_pushstring(L, "setmetatable: this table is read-only");
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_READONLY, 0);
+    }
+    if (t == LUA_TTABLE) {
+        lua_pushstring(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc metamethods are not allowed in rules");
+        lua_pop(L, 1);
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+/* ---- building the sandbox ---- */
+
+static void rr_copy_library(lua_State *L, const char *name, lua_CFunction open,
+                            const char *const *denied, int dst) {
+    luaL_requiref(L, name, open, 0);
+    int lib = lua_gettop(L);
+    lua_newtable(L);
+    int copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, lib)) {
+        int skip = 0;
+        if (lua_type(L, -2) == LUA_TSTRING)
+            for (const char *const *d = denied; *d; d++)
+                if (strcmp(lua_tostring(L, -2), *d) == 0) skip = 1;
+        if (skip) { lua_pop(L, 1); continue; }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, copy);
+    }
+    if (strcmp(name, LUA_STRLIBNAME) == 0) rr_install_string_guards(L, copy);
+    if (strcmp(name, LUA_TABLIBNAME) == 0) rr_install_table_guards(L, copy);
+    char what[64];
+    snprintf(what, sizeof what, "the host library '%s'", name);
+    rr_freeze_shallow(L, copy, what);
+    lua_setfield(L, dst, name);
+    lua_pop(L, 1);                                 /* lib */
+}
+
+int rr_sandbox_open(lua_State *L) {
+    lua_Integer seed = luaL_checkinteger(L, 1);
+    /* The real libraries are opened where rules cannot reach them; the sandbox copies from them. */
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    int base = lua_gettop(L);
+    lua_newtable(L);
+    int g = lua_gettop(L);
+    for (const char *const *name = rr_base_allowed; *name; name++) {
+        lua_getfield(L, base, *name);
+        lua_setfield(L, g, *name);
+    }
+    lua_pushcfunction(L, rr_pcall);        lua_setfield(L, g, "pcall");
+    lua_pushcfunction(L, rr_xpcall);       lua_setfield(L, g, "xpcall");
+    lua_pushcfunction(L, rr_rawset);       lua_setfield(L, g, "rawset");
+    lua_pushcfunction(L, rr_setmetatable); lua_setfield(L, g, "setmetatable");
+    lua_pushcfunction(L, rr_print);        lua_setfield(L, g, "print");
+
+    static const char *const no_string[] = { "dump", NULL };
+    static const char *const no_math[] = { "randomseed", NULL };
+    static const char *const none[] = { NULL };
+    rr_copy_library(L, LUA_STRLIBNAME, luaopen_string, no_string, g);
+    rr_copy_library(L, LUA_TABLIBNAME, luaopen_table, none, g);
+    rr_copy_library(L, LUA_MATHLIBNAME, luaopen_math, no_math, g);
+    rr_copy_library(L, LUA_UTF8LIBNAME, luaopen_utf8, none, g);
+
+    /* math.random, seeded by the host; rules cannot reseed it. */
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 0);
+    lua_getfield(L, -1, "randomseed");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_randomseed);
+    lua_pushinteger(L, seed);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+
+    /* Strings index the sandboxed string table, and their metatable is protected. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_getfield(L, g, LUA_STRLIBNAME);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+
+    lua_pushvalue(L, g);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_globals);
+    return 0;
+}
+
+void rr_push_sandbox_globals(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &rr_key_globals);
+}
+
+/* ---- per-file environments ---- */
+
+static int rr_env_newindex(lua_State *L) {
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2);
+    rr_push_sandbox_globals(L);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) != LUA_TNIL) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "cannot assign global '%s': it is provided by the host and read-only", key);
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_READONLY, 0);
+    }
+    lua_getmetatable(L, 1);
+    if (lua_rawgetp(L, -1, &rr_key_sealed) == LUA_TBOOLEAN && lua_toboolean(L, -1)) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "cannot assign global '%s' after the file has loaded: "
+                           "rules cannot keep state between calls (use a local)", key);
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_READONLY, 0);
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
+int rr_sandbox_setenv(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_newtable(L);                                   /* own: the file's own globals */
+    int own = lua_gettop(L);
+    lua_createtable(L, 0, 1);
+    rr_push_sandbox_globals(L);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, own);
+    lua_newtable(L);                                   /* env: what the chunk sees as _ENV */
+    int env = lua_gettop(L);
+    lua_createtable(L, 0, 6);
+    lua_pushvalue(L, own);           lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, own);
+    lua_pushcclosure(L, rr_env_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, rr_frozen_pairs); lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);           lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, own);           lua_rawsetp(L, -2, &rr_key_frozen);
+    lua_pushliteral(L, "the environment of a rule file"); lua_rawsetp(L, -2, &rr_key_name);
+    lua_pushboolean(L, 0);           lua_rawsetp(L, -2, &rr_key_sealed);
+    lua_setmetatable(L, env);
+    lua_pushvalue(L, env);
+    lua_setfield(L, own, "_G");
+    lua_pushvalue(L, env);
+    if (lua_setupvalue(L, 1, 1) == NULL) lua_pop(L, 1);
+    return 0;
+}
+
+#define RR_RULE_TABLE "a table of a rule file (rules cannot change it after loading)"
+
+int rr_sandbox_runchunk(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    int base = lua_gettop(L);
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, LUA_MULTRET);
+    int nres = lua_gettop(L) - base;
+    /* Seal the environment and freeze what the file defined. */
+    if (lua_getupvalue(L, 1, 1) != NULL) {
+        int env = lua_gettop(L);
+        if (lua_type(L, env) == LUA_TTABLE && lua_getmetatable(L, env)) {
+            lua_pushboolean(L, 1);
+            lua_rawsetp(L, -2, &rr_key_sealed);
+            lua_pop(L, 1);
+            rr_push_contents(L, env);
+            rr_freeze_reachable(L, lua_gettop(L), RR_RULE_TABLE, 0);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    for (int i = base + 1; i <= base + nres; i++)
+        rr_freeze_reachable(L, i, RR_RULE_TABLE, 1);
+    return nres;
+}
+
+int rr_reseed(lua_State *L) {
+    lua_Integer seed = luaL_checkinteger(L, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &rr_key_randomseed);
+    lua_pushinteger(L, seed);
+    lua_call(L, 1, 0);
+    return 0;
+}

@@ -1,0 +1,50 @@
+import CLua
+import CLuaSupport
+
+extension LuaHost {
+    /// The one place where a Lua status and the message on top of the stack become a `LuaError`.
+    func error(status: Int32, chunk: String?) -> LuaError {
+        var text = "unknown error"
+        var length = 0
+        if lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER, let cString = lua_tolstring(L, -1, &length) {
+            text = String(decoding: UnsafeRawBufferPointer(start: cString, count: length), as: UTF8.self)
+        } else if lua_type(L, -1) != LUA_TNONE {
+            text = "(error object is a \(String(cString: clua_typename(L, -1))) value)"
+        }
+        var traceback: String?
+        if let range = text.range(of: "\nstack traceback:\n") {
+            traceback = String(text[range.lowerBound...].dropFirst())
+            text = String(text[..<range.lowerBound])
+        }
+        let raised = runtime.pointee.raised
+        let kind: LuaError.Kind
+        switch status {
+        case LUA_ERRSYNTAX: kind = .syntax
+        case LUA_ERRMEM: kind = .memory
+        default:
+            switch Int(raised) {
+            case RR_RAISE_BUDGET, RR_RAISE_PATTERN: kind = .instructionBudget
+            case RR_RAISE_MEMORY: kind = .memory
+            case RR_RAISE_HOST_FUNCTION: kind = .hostFunction
+            default: kind = .runtime
+            }
+        }
+        var failure = LuaError(kind: kind, file: chunk, message: text, traceback: traceback)
+        if let position = LuaError.parsePosition(text) {
+            failure.file = position.file
+            failure.line = position.line
+            failure.message = position.rest
+        } else if kind == .memory {
+            // Raised by the allocator itself: Lua keeps no position; use where the hook last saw it.
+            let line = Int(runtime.pointee.last_line)
+            if line > 0 {
+                failure.file = withUnsafeBytes(of: runtime.pointee.last_source) {
+                    String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                failure.line = line
+            }
+            failure.message = "not enough memory (the limit is \(limits.memoryBytes) bytes)"
+        }
+        return failure
+    }
+}

@@ -1,0 +1,43 @@
+/// Field paths as a rule author writes them: `tiers[2].recover_after` (indices are Lua's, from 1).
+public enum LuaPath {
+    /// Renders a Codable coding path.
+    public static func render(_ path: [any CodingKey]) -> String {
+        var out = ""
+        for key in path {
+            if let index = key as? LuaIndexKey {
+                out += "[\(index.index + 1)]"
+            } else if let i = key.intValue, Int(key.stringValue) == i {
+                out += "[\(i)]"
+            } else {
+                append(key.stringValue, to: &out)
+            }
+        }
+        return out
+    }
+
+    /// Appends one string key: `.name`, or `["odd key"]` when it is not an identifier.
+    public static func append(_ key: String, to path: inout String) {
+        if isIdentifier(key) {
+            path += path.isEmpty ? key : "." + key
+        } else {
+            path += "[\"\(key)\"]"
+        }
+    }
+
+    static func isIdentifier(_ s: String) -> Bool {
+        guard let first = s.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        return s.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    private static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
+}
+
+/// The coding key of an element of a Lua sequence (0-based here, shown 1-based).
+struct LuaIndexKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(intValue: Int) { self.index = intValue }
+    init?(stringValue: String) { return nil }
+    var intValue: Int? { index }
+    var stringValue: String { "\(index + 1)" }
+}

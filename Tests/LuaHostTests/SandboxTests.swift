@@ -1,0 +1,179 @@
+import LuaHost
+import Testing
+
+/// One test per closed door: each asserts the error kind, the `file:line`, and that the runtime
+/// still works afterwards.
+@Suite struct SandboxTests {
+    @Test func osExecuteIsUnreachable() throws {
+        let host = try LuaHost()
+        let error = try loadError("local x = 1\nreturn os.execute('echo hi')", name: "esc/escalation.lua", host: host)
+        #expect(error.kind == .runtime)
+        #expect(error.file == "esc/escalation.lua")
+        #expect(error.line == 2)
+        #expect(error.message.contains("'os'"))
+        try expectUsable(host)
+    }
+
+    @Test func ioOpenIsUnreachable() throws {
+        let host = try LuaHost()
+        let error = try loadError("\n\nlocal f = io.open('/etc/passwd')", host: host)
+        #expect(error.kind == .runtime)
+        #expect(error.file == "rule.lua" && error.line == 3)
+        #expect(error.message.contains("'io'"))
+        try expectUsable(host)
+    }
+
+    @Test(arguments: ["require('os')", "package.loadlib('x', 'y')", "dofile('/etc/passwd')",
+                      "loadfile('/etc/passwd')", "collectgarbage('stop')", "debug.getregistry()",
+                      "debug.sethook()", "load('return 1')", "loadstring('return 1')"])
+    func removedGlobalsAreNil(_ snippet: String) throws {
+        let host = try LuaHost()
+        let error = try loadError("-- line 1\n" + snippet, host: host)
+        #expect(error.kind == .runtime)
+        #expect(error.file == "rule.lua" && error.line == 2)
+        #expect(error.message.contains("nil value"))
+        try expectUsable(host)
+    }
+
+    @Test func loadOfTextIsUnavailable() throws {
+        let host = try LuaHost()
+        let error = try callError("""
+            return { run = function()
+              local f = load("return 1")
+              return f()
+            end }
+            """, host: host)
+        #expect(error.kind == .runtime)
+        #expect(error.line == 2)
+        #expect(error.message.contains("global 'load'"))
+        try expectUsable(host)
+    }
+
+    @Test func binaryChunksAreRefused() throws {
+        let host = try LuaHost()
+        // The signature of a precompiled chunk: ESC "Lua" 0x54.
+        let error: LuaError
+        do {
+            try host.load(bytes: [0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00, 0x19, 0x93], chunkName: "binary.lua")
+            Issue.record("a binary chunk loaded")
+            return
+        } catch let e as LuaError { error = e }
+        #expect(error.kind == .syntax)
+        #expect(error.file == "binary.lua")
+        #expect(error.message.contains("binary chunk"))
+        try expectUsable(host)
+    }
+
+    @Test func stringDumpIsGoneDirectlyAndThroughTheStringMetatable() throws {
+        let host = try LuaHost()
+        let direct = try loadError("return string.dump(function() end)", host: host)
+        #expect(direct.kind == .runtime && direct.line == 1)
+        #expect(direct.message.contains("dump"))
+        let method = try loadError("local s = ''\nreturn s.dump(function() end)", host: host)
+        #expect(method.kind == .runtime && method.line == 2)
+        let colon = try loadError("return (''):dump()", host: host)
+        #expect(colon.kind == .runtime && colon.line == 1)
+        try expectUsable(host)
+    }
+
+    @Test func theStringMetatableCannotBeReachedOrChanged() throws {
+        let host = try LuaHost()
+        #expect(try host.load("return getmetatable('')", chunkName: "m.lua") == [.boolean(false)])
+        let error = try loadError("local mt = getmetatable('')\nmt.__index = {}", host: host)
+        #expect(error.kind == .runtime && error.line == 2)
+        let viaString = try loadError("string.upper = function() return 'pwned' end", host: host)
+        #expect(viaString.kind == .runtime && viaString.line == 1)
+        #expect(viaString.message.contains("read-only"))
+        #expect(try host.load("return ('abc'):upper()", chunkName: "u.lua") == [.string("ABC")])
+    }
+
+    @Test func debugLibraryIsAbsent() throws {
+        let host = try LuaHost()
+        let error = try loadError("local d = debug\nreturn d.getinfo(1)", host: host)
+        #expect(error.kind == .runtime && error.line == 2)
+        #expect(error.message.contains("'d'") || error.message.contains("nil"))
+        try expectUsable(host)
+    }
+
+    @Test func collectgarbageIsAbsent() throws {
+        let host = try LuaHost()
+        let error = try loadError("collectgarbage()", host: host)
+        #expect(error.kind == .runtime && error.line == 1)
+        #expect(error.message.contains("collectgarbage"))
+        try expectUsable(host)
+    }
+
+    @Test func aRuleCannotChangeAGlobalThatAnotherRuleReads() throws {
+        let host = try LuaHost()
+        // A rule that tries to replace a host global, a library function and the library itself.
+        #expect(try loadError("math.max = function() return 0 end", name: "a.lua", host: host).message.contains("read-only"))
+        #expect(try loadError("\nmath = {}", name: "a.lua", host: host).line == 2)
+        #expect(try loadError("rawset(math, 'max', print)", name: "a.lua", host: host).message.contains("read-only"))
+        #expect(try loadError("setmetatable(math, {})", name: "a.lua", host: host).message.contains("read-only"))
+        #expect(try loadError("pairs = nil", name: "a.lua", host: host).message.contains("read-only"))
+        // A rule's own globals stay its own.
+        try host.load("shared = 41", chunkName: "a.lua")
+        let b = try host.load("return shared, math.max(1, 2)", chunkName: "b.lua")
+        #expect(b == [.nil, .integer(2)])
+    }
+
+    @Test func aCallCannotKeepStateForTheNextCall() throws {
+        let host = try LuaHost()
+        let module = try #require(try host.load("""
+            local M = { count = 0, seen = {} }
+            function M.bump() M.count = M.count + 1 return M.count end
+            function M.remember(x) M.seen[#M.seen + 1] = x end
+            function M.global() counter = 1 end
+            return M
+            """, chunkName: "state.lua").first?.tableValue)
+        for name in ["bump", "remember", "global"] {
+            let f = try #require(module[name].functionValue)
+            do {
+                _ = try host.call(f, .integer(1))
+                Issue.record("\(name) changed state")
+            } catch let error as LuaError {
+                #expect(error.kind == .runtime)
+                #expect(error.file == "state.lua")
+                #expect(error.message.contains("read-only") || error.message.contains("state"))
+            }
+        }
+    }
+
+    @Test func pcallCannotCatchABudgetError() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 100_000))
+        let error = try callError("""
+            return { run = function()
+              for i = 1, 1000 do
+                pcall(function() while true do end end)
+              end
+            end }
+            """, host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "rule.lua")
+        try expectUsable(host)
+    }
+
+    @Test func gcMetamethodsAreRefused() throws {
+        let host = try LuaHost()
+        let error = try loadError("\nsetmetatable({}, { __gc = function() end })", host: host)
+        #expect(error.kind == .runtime && error.line == 2)
+        #expect(error.message.contains("__gc"))
+    }
+
+    @Test func printGoesToTheHost() throws {
+        let host = try LuaHost()
+        var lines: [String] = []
+        host.printHandler = { lines.append($0) }
+        try host.load("print('tier', 2, nil, true)", chunkName: "p.lua")
+        #expect(lines == ["tier\t2\tnil\ttrue"])
+    }
+
+    @Test func mathRandomIsReproducibleFromTheHostSeed() throws {
+        let a = try LuaHost(randomSeed: 42), b = try LuaHost(randomSeed: 42), c = try LuaHost(randomSeed: 7)
+        let source = "local t = {} for i = 1, 5 do t[i] = math.random(1, 1000000) end return t"
+        let ra = try a.load(source, chunkName: "r.lua"), rb = try b.load(source, chunkName: "r.lua")
+        #expect(ra == rb)
+        #expect(try c.load(source, chunkName: "r.lua") != ra)
+        #expect(try loadError("math.randomseed(1)").message.contains("randomseed"))
+    }
+}
