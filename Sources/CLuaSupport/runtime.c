@@ -32,6 +32,13 @@ static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (p == NULL) return NULL;
     rt->mem_used = rt->mem_used - old + nsize;
     if (rt->mem_used > rt->mem_peak) rt->mem_peak = rt->mem_used;
+    if (rt->mem_watch > 0 && rt->mem_used > rt->mem_watch && rt->host_depth == 0 && rt->hook_interval > 0) {
+        /* Memory is running high: have the hook look at the next instruction, so that the position
+           is known (and the ceiling checked) before a larger allocation fails. */
+        rt->mem_watch = rt->mem_used + rt->mem_limit / 8;
+        rt->hook_count = 1;
+        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT, 1);
+    }
     return p;
 }
 
@@ -71,7 +78,11 @@ int rr_raise(lua_State *L, int kind, int fatal) {
 static void rr_hook(lua_State *L, lua_Debug *ar) {
     rr_runtime *rt = rr_runtime_of(L);
     if (ar->event != LUA_HOOKCOUNT) return;
-    rt->budget_remaining -= rt->hook_interval;
+    rt->budget_remaining -= rt->hook_count;
+    if (rt->hook_count != rt->hook_interval) {
+        rt->hook_count = rt->hook_interval;
+        lua_sethook(L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);
+    }
     if (lua_getinfo(L, "Sl", ar)) {
         rt->last_line = ar->currentline;
         snprintf(rt->last_source, sizeof rt->last_source, "%s", ar->short_src);
@@ -95,11 +106,16 @@ static void rr_hook(lua_State *L, lua_Debug *ar) {
 void rr_arm(rr_runtime *rt, int64_t budget) {
     rt->budget = budget > 0 ? budget : 0;
     rt->budget_remaining = rt->budget;
-    if (rt->budget > 0) {
-        rt->hook_interval = rt->budget < 1000 ? (int)rt->budget : 1000;
+    rt->mem_watch = rt->mem_limit / 2;
+    if (rt->budget > 0 || rt->mem_limit > 0) {
+        /* The hook counts instructions, and also checks the memory ceiling with a position. */
+        rt->hook_interval = rt->budget > 0 && rt->budget < 1000 ? (int)rt->budget : 1000;
+        rt->hook_count = rt->hook_interval;
         lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);
     } else {
         rt->hook_interval = 0;
+        rt->hook_count = 0;
+        rt->mem_watch = 0;
         lua_sethook(rt->L, NULL, 0, 0);
     }
 }

@@ -48,7 +48,9 @@ typedef struct rr_runtime {
     /* Instruction budget of the current call (0 = unlimited). */
     int64_t budget;
     int64_t budget_remaining;
-    int hook_interval;
+    int hook_interval;       /* instructions between two hook calls */
+    int hook_count;          /* the count the hook is set to now (1 right after a memory watermark) */
+    size_t mem_watch;        /* crossing this makes the hook run at the next instruction */
 
     /* Pattern matching: refuse a find/match/gmatch/gsub whose worst case exceeds this many steps. */
     double pattern_step_limit;

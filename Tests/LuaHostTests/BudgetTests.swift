@@ -1,0 +1,184 @@
+import LuaHost
+import Testing
+
+/// Runaway rules end in a typed error with file and line, never a crash or a hang, and the runtime
+/// stays usable afterwards.
+@Suite struct BudgetTests {
+    @Test func anInfiniteLoopRunsOutOfInstructions() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000_000))
+        let error = try callError("""
+            return { run = function()
+              local n = 0
+              while true do
+                n = n + 1
+              end
+            end }
+            """, name: "loop.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "loop.lua")
+        #expect((3...4).contains(error.line ?? 0))
+        #expect(error.message.contains("instruction budget"))
+        try expectUsable(host)
+    }
+
+    @Test func anInfiniteLoopAtLoadTimeRunsOutOfInstructions() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 500_000))
+        let error = try loadError("\nrepeat until false", name: "top.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "top.lua" && error.line == 2)
+        try expectUsable(host)
+    }
+
+    @Test func aGrowingTableHitsTheMemoryCeiling() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 8 << 20))
+        let error = try callError("""
+            return { run = function()
+              local t = {}
+              for i = 1, 1e9 do
+                t[i] = { i, i, i }
+              end
+            end }
+            """, name: "bomb.lua", host: host)
+        #expect(error.kind == .memory)
+        #expect(error.file == "bomb.lua")
+        #expect(error.line != nil)
+        try expectUsable(host)
+        #expect(host.memoryInUse < 8 << 20)
+    }
+
+    @Test func aGrowingTableHitsTheMemoryCeilingUnderABudget() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 100_000_000, memoryBytes: 8 << 20))
+        let error = try callError("""
+            return { run = function()
+              local t = {}
+              for i = 1, 1e9 do
+                t[i] = { i, i, i }
+              end
+            end }
+            """, name: "bomb.lua", host: host)
+        #expect(error.kind == .memory)
+        #expect(error.file == "bomb.lua" && (3...4).contains(error.line ?? 0))
+        try expectUsable(host)
+    }
+
+    @Test func stringRepBombsAreRefusedBeforeAllocating() throws {
+        let host = try LuaHost(limits: LuaLimits(memoryBytes: 16 << 20))
+        let error = try loadError("local x = 1\nlocal s = string.rep('x', 1 << 40)", name: "rep.lua", host: host)
+        #expect(error.kind == .memory)
+        #expect(error.file == "rep.lua" && error.line == 2)
+        #expect(error.message.contains("string.rep"))
+        try expectUsable(host)
+    }
+
+    @Test func doublingAStringHitsTheMemoryCeiling() throws {
+        let host = try LuaHost(limits: LuaLimits(memoryBytes: 16 << 20))
+        let error = try callError("""
+            return { run = function()
+              local s = "xxxxxxxx"
+              while true do
+                s = s .. s
+              end
+            end }
+            """, host: host)
+        #expect(error.kind == .memory)
+        #expect(error.file == "rule.lua")
+        #expect(error.line != nil)
+        try expectUsable(host)
+    }
+
+    @Test func tableConcatBombsAreRefused() throws {
+        let host = try LuaHost(limits: LuaLimits(memoryBytes: 16 << 20))
+        let error = try loadError("""
+            local s = string.rep("x", 1 << 20)
+            local t = {}
+            for i = 1, 100 do t[i] = s end
+            return table.concat(t)
+            """, host: host)
+        #expect(error.kind == .memory)
+        #expect(error.line == 4)
+        try expectUsable(host)
+    }
+
+    @Test(arguments: [
+        #"return string.rep("a", 30000):find(".-.-.-.-b")"#,
+        #"return string.rep("a", 30000):match("(a*)*b")"#,
+        #"return string.rep("a", 5000):gsub("a*a*a*a*a*b", "")"#,
+        #"for w in string.rep("a", 20000):gmatch(".-.-.-x") do end"#,
+        #"return string.rep("(", 10000):find(string.rep("%b()", 40))"#,
+    ])
+    func patternBombsAreRefused(_ snippet: String) throws {
+        let host = try LuaHost()
+        let error = try loadError("-- a pattern bomb\n" + snippet, name: "pattern.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "pattern.lua" && error.line == 2)
+        #expect(error.message.contains("pattern"))
+        try expectUsable(host)
+    }
+
+    @Test func ordinaryPatternsStillWork() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local h, m = ("21:30"):match("^(%d%d):(%d%d)$")
+            local words = {}
+            for w in ("a bb  ccc"):gmatch("%a+") do words[#words + 1] = w end
+            local s = string.rep("word ", 2000):gsub("%s+", "_")
+            return tonumber(h) * 60 + tonumber(m), #words, #s, ("x=1"):find("=", 1, true)
+            """, chunkName: "ok.lua")
+        #expect(values == [.integer(1290), .integer(3), .integer(10000), .integer(2), .integer(2)])
+    }
+
+    @Test func deepRecursionIsAStackOverflowError() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 50_000_000))
+        let error = try callError("""
+            local function down(n) return 1 + down(n + 1) end
+            return { run = function() return down(1) end }
+            """, name: "deep.lua", host: host)
+        #expect(error.kind == .runtime || error.kind == .memory)
+        #expect(error.file == "deep.lua" && error.line == 1)
+        #expect(error.message.contains("stack overflow") || error.message.contains("memory"))
+        try expectUsable(host)
+    }
+
+    @Test func deepRecursionThroughMetamethodsIsAnError() throws {
+        let host = try LuaHost()
+        let error = try loadError("""
+            local t = setmetatable({}, {})
+            getmetatable(t).__index = function(self, k) return self[k] end
+            return t.x
+            """, name: "meta.lua", host: host)
+        #expect(error.kind == .runtime || error.kind == .memory)
+        #expect(error.file == "meta.lua")
+        try expectUsable(host)
+    }
+
+    @Test(arguments: [
+        "return { table.unpack({}, 1, 1e8) }",
+        "return { string.byte(string.rep('x', 3000000), 1, -1) }",
+        "local t = {} for i = 1, 3e6 do t[i] = i end return { table.unpack(t) }",
+    ])
+    func hugeTableConstructorsAreErrors(_ snippet: String) throws {
+        let host = try LuaHost(limits: LuaLimits(memoryBytes: 32 << 20))
+        let error = try loadError("\n" + snippet, name: "huge.lua", host: host)
+        #expect(error.kind == .runtime || error.kind == .memory)
+        #expect(error.file == "huge.lua" && error.line == 2)
+        try expectUsable(host)
+    }
+
+    @Test func anOversizedFileIsRefused() throws {
+        let host = try LuaHost(limits: LuaLimits(maxSourceBytes: 1000))
+        let error = try loadError(String(repeating: "-- padding\n", count: 200), name: "big.lua", host: host)
+        #expect(error.kind == .syntax && error.file == "big.lua")
+        #expect(error.message.contains("more than the 1000 allowed"))
+    }
+
+    @Test func budgetsAreConfigurable() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000))
+        let module = try #require(try host.load("""
+            return { run = function(n) local s = 0 for i = 1, n do s = s + i end return s end }
+            """, chunkName: "sum.lua").first?.tableValue)
+        let run = try #require(module["run"].functionValue)
+        #expect(try host.call(run, .integer(10)) == [.integer(55)])
+        #expect(throws: LuaError.self) { try host.call(run, .integer(100_000)) }
+        #expect(try host.call(run, .integer(10)) == [.integer(55)])
+    }
+}

@@ -1,0 +1,44 @@
+import LuaHost
+import Testing
+
+@Suite struct ErrorTests {
+    @Test func aSyntaxErrorNamesFileAndLine() throws {
+        let host = try LuaHost()
+        let error = try loadError("local tiers = {\n  1, 2,\n  3 4\n}", name: "rules/escalation.lua", host: host)
+        #expect(error.kind == .syntax)
+        #expect(error.file == "rules/escalation.lua")
+        #expect(error.line == 3)
+        #expect(error.message.contains("'}' expected"))
+        #expect(error.description.hasPrefix("rules/escalation.lua:3: "))
+        try expectUsable(host)
+    }
+
+    @Test func aRuntimeErrorNamesFileLineAndHasATraceback() throws {
+        let host = try LuaHost()
+        let error = try callError("""
+            local function threshold(state)
+              return state.misses + 1
+            end
+            return { run = function() local r = threshold({}) return r end }
+            """, name: "escalation.lua", host: host)
+        #expect(error.kind == .runtime)
+        #expect(error.file == "escalation.lua" && error.line == 2)
+        #expect(error.message.contains("arithmetic on a nil value (field 'misses')"))
+        #expect(error.traceback?.contains("escalation.lua:4") == true)
+        #expect(error.description == "escalation.lua:2: attempt to perform arithmetic on a nil value (field 'misses')")
+        try expectUsable(host)
+    }
+
+    @Test func errorWithATableValueIsDescribed() throws {
+        let error = try loadError("error({ code = 1 })", name: "e.lua")
+        #expect(error.kind == .runtime)
+        #expect(error.message.contains("table value"))
+    }
+
+    @Test func errorWithLevelZeroHasNoPosition() throws {
+        let error = try loadError("error('plain', 0)", name: "e.lua")
+        #expect(error.kind == .runtime)
+        #expect(error.file == "e.lua" && error.line == nil)
+        #expect(error.message == "plain")
+    }
+}
