@@ -1,0 +1,113 @@
+/// The keyed container over a Lua table: every key asked for is recorded, so that the decoder can
+/// reject the others once the type has been decoded.
+struct LuaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: LuaValueDecoder
+    let table: LuaTable
+    let usage: KeyUsage
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    var allKeys: [Key] {
+        table.sortedEntries.compactMap { entry in
+            switch entry.key {
+            case .string(let s): Key(stringValue: s)
+            case .integer(let i): Key(intValue: Int(i))
+            default: nil
+            }
+        }
+    }
+
+    /// The Lua key for `key`: its string, or its integer when the table has that instead.
+    private func luaKey(_ key: Key) -> LuaValue {
+        let name = LuaValue.string(key.stringValue)
+        if let i = key.intValue, table[name].isNil { return .integer(Int64(i)) }
+        return name
+    }
+
+    private func lookup(_ key: Key) -> LuaValue {
+        let k = luaKey(key)
+        usage.mark(k, name: key.stringValue)
+        return table[k]
+    }
+
+    func contains(_ key: Key) -> Bool { !lookup(key).isNil }
+
+    func decodeNil(forKey key: Key) throws -> Bool { lookup(key).isNil }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let value = lookup(key)
+        if value.isNil, !(T.self is any OptionalProtocol.Type) {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "required field is missing"))
+        }
+        return try decoder.child(value, key: key).decodeChecked(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try decoder.child(lookup(key), key: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.child(lookup(key), key: key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.child(.table(table), key: LuaIndexKey(0))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.child(lookup(key), key: key)
+    }
+}
+
+/// Whether a type is an Optional (a missing field then decodes as nil).
+protocol OptionalProtocol {}
+extension Optional: OptionalProtocol {}
+
+/// The unkeyed container over a Lua sequence.
+struct LuaUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: LuaValueDecoder
+    let elements: [LuaValue]
+    var currentIndex = 0
+
+    init(decoder: LuaValueDecoder, elements: [LuaValue]) {
+        self.decoder = decoder
+        self.elements = elements
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private mutating func next(_ type: Any.Type) throws -> LuaValueDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(
+                codingPath: codingPath + [LuaIndexKey(currentIndex)], debugDescription: "the list has no more elements"))
+        }
+        defer { currentIndex += 1 }
+        return decoder.child(elements[currentIndex], key: LuaIndexKey(currentIndex))
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex].isNil else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try next(type).decodeChecked(type)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try next(type).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next([Any].self).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
+}

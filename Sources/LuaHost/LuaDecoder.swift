@@ -1,0 +1,234 @@
+/// Decodes Swift `Decodable` types from Lua values (typically the table a rule file returns).
+///
+/// Stricter than JSON decoding, because a typo in a rule file must not pass silently:
+/// - every key of a table decoded as a struct must be a field of that struct (unknown keys are
+///   rejected, with a did-you-mean suggestion);
+/// - integers must be integers (`3.0` is accepted, `3.5` is not), floats must be finite;
+/// - lists must be sequences (keys exactly 1…n).
+///
+/// Errors are `LuaError`s of kind `.decoding` whose `path` is the field as a rule author writes it:
+/// `tiers[2].recover_after: expected an integer, found string "two"`.
+public struct LuaDecoder {
+    public init() {}
+
+    /// Decodes `type` from `value`. `file`, if given, is put on the error.
+    public func decode<T: Decodable>(_ type: T.Type, from value: LuaValue, file: String? = nil) throws -> T {
+        do {
+            return try LuaValueDecoder(value: value, codingPath: []).decodeChecked(T.self)
+        } catch let error as DecodingError {
+            var failure = LuaError(decoding: error)
+            failure.file = file
+            throw failure
+        }
+    }
+}
+
+extension LuaError {
+    /// A `DecodingError` as a rule author should read it.
+    init(decoding error: DecodingError) {
+        switch error {
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            self.init(kind: .decoding, path: LuaPath.render(context.codingPath), message: context.debugDescription)
+        case .valueNotFound(let type, let context):
+            self.init(kind: .decoding, path: LuaPath.render(context.codingPath),
+                      message: "expected \(LuaValueDecoder.expectation(for: type)), found nil")
+        case .keyNotFound(let key, let context):
+            self.init(kind: .decoding, path: LuaPath.render(context.codingPath + [key]),
+                      message: "required field is missing")
+        @unknown default:
+            self.init(kind: .decoding, message: "\(error)")
+        }
+    }
+}
+
+/// The keys of one table that a decoded type asked for; the others are unknown.
+final class KeyUsage {
+    var used: Set<LuaValue> = []
+    var asked: [String] = []
+
+    func mark(_ key: LuaValue, name: String) {
+        used.insert(key)
+        if !asked.contains(name) { asked.append(name) }
+    }
+
+    func rejectUnknown(in table: LuaTable, codingPath: [any CodingKey]) throws {
+        let unknown = table.sortedEntries.map(\.key).filter { !used.contains($0) }
+        guard let first = unknown.first else { return }
+        var message: String
+        switch first {
+        case .string(let name):
+            message = "unknown field '\(name)'"
+            if let suggestion = Suggestion.closest(to: name, among: asked) {
+                message += " (did you mean '\(suggestion)'?)"
+            } else if !asked.isEmpty {
+                message += " (expected one of: \(asked.sorted().joined(separator: ", ")))"
+            }
+        default:
+            message = "unexpected entry [\(first)] (this table takes named fields only)"
+        }
+        if unknown.count > 1 {
+            message += "; \(unknown.count - 1) more unknown: " + unknown.dropFirst().map {
+                $0.stringValue.map { "'\($0)'" } ?? "[\($0)]"
+            }.joined(separator: ", ")
+        }
+        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: message))
+    }
+}
+
+/// The `Decoder` over one Lua value.
+final class LuaValueDecoder: Decoder {
+    let value: LuaValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    private var usage: KeyUsage?
+
+    init(value: LuaValue, codingPath: [any CodingKey]) {
+        self.value = value
+        self.codingPath = codingPath
+    }
+
+    /// Decodes `T`, then rejects the keys of this table that `T` did not ask for.
+    func decodeChecked<T: Decodable>(_ type: T.Type) throws -> T {
+        if let primitive = try decodePrimitive(type) { return primitive }
+        let result: T
+        do {
+            result = try T(from: self)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.count == codingPath.count
+            && context.debugDescription.hasPrefix("Cannot initialize")
+        {
+            throw mismatch(type, expected: LuaValueDecoder.expectation(for: type))
+        }
+        if let usage, case .table(let table) = value {
+            try usage.rejectUnknown(in: table, codingPath: codingPath)
+        }
+        return result
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .table(let table) = value else { throw mismatch([String: Int].self, expected: "a table") }
+        let usage = self.usage ?? KeyUsage()
+        self.usage = usage
+        return KeyedDecodingContainer(LuaKeyedContainer<Key>(decoder: self, table: table, usage: usage))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .table(let table) = value else { throw mismatch([Int].self, expected: "a list") }
+        guard table.isSequence else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath,
+                debugDescription: "expected a list (keys 1, 2, … with no gaps), found a table with other keys"))
+        }
+        return LuaUnkeyedContainer(decoder: self, elements: table.sequence)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func child(_ value: LuaValue, key: any CodingKey) -> LuaValueDecoder {
+        LuaValueDecoder(value: value, codingPath: codingPath + [key])
+    }
+
+    func mismatch(_ type: Any.Type, expected: String) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.errorDescription)"))
+    }
+
+    /// How an expected type reads in a message.
+    static func expectation(for type: Any.Type) -> String {
+        if let cases = caseNames(type) {
+            return "one of " + cases.map { "\"\($0)\"" }.joined(separator: ", ")
+        }
+        switch type {
+        case is Bool.Type: return "a boolean"
+        case is String.Type: return "a string"
+        case is Double.Type, is Float.Type: return "a finite number"
+        case is any FixedWidthInteger.Type: return "an integer"
+        default: return "a value of type \(type)"
+        }
+    }
+
+    private static func caseNames(_ type: Any.Type) -> [String]? {
+        guard let iterable = type as? any CaseIterable.Type else { return nil }
+        return names(of: iterable)
+    }
+
+    private static func names<C: CaseIterable>(of type: C.Type) -> [String] {
+        type.allCases.map { value in
+            if let raw = value as? any RawRepresentable { return "\(raw.rawValue)" }
+            return "\(value)"
+        }
+    }
+
+    // MARK: Primitives
+
+    func decodePrimitive<T>(_ type: T.Type) throws -> T? {
+        switch type {
+        case is Bool.Type: return try decode(Bool.self) as? T
+        case is String.Type: return try decode(String.self) as? T
+        case is Double.Type: return try decode(Double.self) as? T
+        case is Int.Type: return try decode(Int.self) as? T
+        case is Int64.Type: return try decode(Int64.self) as? T
+        default: return nil
+        }
+    }
+
+    func decodeInteger<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        switch value {
+        case .integer(let i):
+            guard let exact = I(exactly: i) else {
+                throw mismatch(type, expected: "an integer between \(I.min) and \(I.max)")
+            }
+            return exact
+        case .number(let d):
+            guard let i = value.integerValue else { throw mismatch(type, expected: "an integer") }
+            guard let exact = I(exactly: i), Double(i) == d else {
+                throw mismatch(type, expected: "an integer between \(I.min) and \(I.max)")
+            }
+            return exact
+        default:
+            throw mismatch(type, expected: "an integer")
+        }
+    }
+
+    func decodeFloat() throws -> Double {
+        switch value {
+        case .integer(let i): return Double(i)
+        case .number(let d):
+            guard d.isFinite else { throw mismatch(Double.self, expected: "a finite number") }
+            return d
+        default: throw mismatch(Double.self, expected: "a number")
+        }
+    }
+}
+
+extension LuaValueDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { value.isNil }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .boolean(let b) = value else { throw mismatch(type, expected: "a boolean") }
+        return b
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let s) = value else { throw mismatch(type, expected: "a string") }
+        return s
+    }
+
+    func decode(_ type: Double.Type) throws -> Double { try decodeFloat() }
+    func decode(_ type: Float.Type) throws -> Float {
+        let d = try decodeFloat()
+        guard let f = Float(exactly: d) ?? (abs(d) <= Double(Float.greatestFiniteMagnitude) ? Float(d) : nil) else {
+            throw mismatch(type, expected: "a number in Float's range")
+        }
+        return f
+    }
+    func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeChecked(type) }
+}
