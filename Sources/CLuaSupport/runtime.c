@@ -14,13 +14,67 @@ rr_runtime *rr_runtime_of(lua_State *L) {
     return *(rr_runtime **)lua_getextraspace(L);
 }
 
+#define RR_SMALL_MAX 256
+#define RR_CACHE_PER_CLASS 1024
+
+static inline int rr_class(size_t n) { return (int)((n + 15) >> 4); }
+
+static void *rr_small_alloc(rr_runtime *rt, int c) {
+    void *block = rt->free_lists[c];
+    if (block) {
+        rt->free_lists[c] = *(void **)block;
+        rt->free_counts[c]--;
+        return block;
+    }
+    return malloc((size_t)c << 4);
+}
+
+static void rr_small_free(rr_runtime *rt, void *block, int c) {
+    if (rt->free_counts[c] < RR_CACHE_PER_CLASS) {
+        *(void **)block = rt->free_lists[c];
+        rt->free_lists[c] = block;
+        rt->free_counts[c]++;
+    } else {
+        free(block);
+    }
+}
+
+/* Grows or shrinks a block. Blocks of at most RR_SMALL_MAX bytes are malloc'ed with the size of
+   their 16-byte class and recycled through free lists. */
+static void *rr_resize(rr_runtime *rt, void *ptr, size_t old, size_t nsize) {
+    int oc = (ptr && old <= RR_SMALL_MAX) ? rr_class(old) : 0;
+    if (nsize == 0) {
+        if (oc) rr_small_free(rt, ptr, oc); else free(ptr);
+        return NULL;
+    }
+    if (nsize <= RR_SMALL_MAX) {
+        int nc = rr_class(nsize);
+        if (oc == nc) return ptr;
+        void *p = rr_small_alloc(rt, nc);
+        if (p && ptr) {
+            memcpy(p, ptr, old < nsize ? old : nsize);
+            if (oc) rr_small_free(rt, ptr, oc); else free(ptr);
+        }
+        return p;
+    }
+    if (oc) {
+        void *p = malloc(nsize);
+        if (p) {
+            memcpy(p, ptr, old);
+            rr_small_free(rt, ptr, oc);
+        }
+        return p;
+    }
+    return realloc(ptr, nsize);
+}
+
 /* Counts every byte Lua holds. Refuses to grow past the hard limit, except while Swift code runs:
    an allocation made on behalf of Swift must never make Lua raise through a Swift frame. */
 static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     rr_runtime *rt = (rr_runtime *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        if (ptr) rr_resize(rt, ptr, old, 0);
         rt->mem_used -= old;
         return NULL;
     }
@@ -28,7 +82,7 @@ static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         rt->mem_used - old + nsize > rt->mem_hard_limit) {
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = rr_resize(rt, ptr, old, nsize);
     if (p == NULL) return NULL;
     rt->mem_used = rt->mem_used - old + nsize;
     if (rt->mem_used > rt->mem_peak) rt->mem_peak = rt->mem_used;
@@ -65,6 +119,14 @@ void rr_close(rr_runtime *rt) {
         lua_close(rt->L);
         rt->host_depth--;
         rt->L = NULL;
+    }
+    for (int c = 0; c < 17; c++) {
+        while (rt->free_lists[c]) {
+            void *block = rt->free_lists[c];
+            rt->free_lists[c] = *(void **)block;
+            free(block);
+        }
+        rt->free_counts[c] = 0;
     }
 }
 

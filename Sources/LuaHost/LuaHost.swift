@@ -28,6 +28,10 @@ public final class LuaHost {
     let L: OpaquePointer
     var hostFunctions: [HostFunction] = []
     var functionCache: [UnsafeRawPointer: LuaFunction] = [:]
+    /// Interned keys and the keys readers asked for (see `HotPathStorage`).
+    let hot = HotPathStorage.make()
+    /// Names of interned keys, by key id (for messages).
+    var keyNames: [Int: String] = [:]
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,
@@ -50,12 +54,15 @@ public final class LuaHost {
         runtime.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         runtime.pointee.dispatch = luaHostDispatch
         runtime.pointee.log = luaHostLog
+        // Rule calls allocate small, short-lived tables: generational collection suits them.
+        _ = clua_gc_generational(L)
         lua_pushinteger(L, randomSeed)
         try callC(rr_sandbox_open, nargs: 1)
     }
 
     deinit {
         rr_close(runtime)
+        HotPathStorage.destroy(hot)
         runtime.deinitialize(count: 1)
         runtime.deallocate()
     }
@@ -179,12 +186,18 @@ public final class LuaHost {
     /// Calls the function below the `nargs` values on top of the stack under lua_pcall, with the
     /// traceback handler and the given instruction budget (0: none). On success the results replace
     /// the function and its arguments and their count is returned; on failure the stack is restored
-    /// and the error is thrown.
+    /// and the error is thrown. With `handlerPushed`, the caller pushed `rr_traceback` just below the
+    /// function (saving a stack rotation on the hot path).
     @discardableResult
-    func pcall(nargs: Int32, nresults: Int32, budget: Int, chunk: String?) throws -> Int32 {
-        let base = lua_gettop(L) - nargs
-        clua_pushcfunction(L, rr_traceback)
-        clua_insert(L, base)
+    func pcall(nargs: Int32, nresults: Int32, budget: Int, chunk: String?, handlerPushed: Bool = false) throws -> Int32 {
+        let base: Int32
+        if handlerPushed {
+            base = lua_gettop(L) - nargs - 1     // the handler sits below the function
+        } else {
+            base = lua_gettop(L) - nargs
+            clua_pushcfunction(L, rr_traceback)
+            clua_insert(L, base)
+        }
         rr_reset_raise(runtime)
         rr_arm(runtime, Int64(budget))
         let status = clua_pcall(L, nargs, nresults, base)

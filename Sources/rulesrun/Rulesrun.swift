@@ -1,4 +1,10 @@
 import ArgumentParser
-@main struct Rulesrun: ParsableCommand {
-    func run() throws { print("rulesrun") }
+
+@main
+struct Rulesrun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rulesrun",
+        abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
+        subcommands: [Validate.self, Bench.self]
+    )
 }

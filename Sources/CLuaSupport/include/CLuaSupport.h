@@ -44,6 +44,10 @@ typedef struct rr_runtime {
     size_t mem_limit;        /* the ceiling; checked by the hook and by size-checking functions */
     size_t mem_hard_limit;   /* the allocator refuses beyond this */
     int host_depth;          /* > 0 while Swift code runs: never refuse then */
+    /* Free lists of small blocks by 16-byte size class (Lua allocates and frees many small
+       objects per call; recycling them avoids most malloc/free calls). */
+    void *free_lists[17];
+    int free_counts[17];
 
     /* Instruction budget of the current call (0 = unlimited). */
     int64_t budget;
@@ -75,7 +79,7 @@ typedef struct rr_runtime {
 lua_State *rr_newstate(rr_runtime *rt);
 /* The runtime of a state. */
 rr_runtime *rr_runtime_of(lua_State *L);
-/* Closes the state; rt stays owned by the caller. */
+/* Closes the state and releases the cached blocks; rt stays owned by the caller. */
 void rr_close(rr_runtime *rt);
 
 /* Arms the budget and the hook before a call into Lua (budget 0 = no budget, no hook). */

@@ -1,0 +1,260 @@
+import CLua
+import CLuaSupport
+import Foundation
+
+/// Measures the cost of calling a rule, in one run, against two baselines:
+/// (a) the floor: the same small rule called through the bare C API with integer arguments;
+/// (b) the rule called through `LuaHost` with a state table in and a result table out, read into
+///     Swift structs (the path the engine uses), with and without the instruction hook;
+/// (c) the same logic in native Swift.
+/// It also reports the generic `[LuaValue]` path, for comparison.
+public enum LuaHostBenchmark {
+    public struct Result: Sendable, Codable {
+        public var iterations: Int
+        public var floor_ns: Double
+        public var host_ns: Double
+        public var host_no_hook_ns: Double
+        public var generic_ns: Double
+        public var native_ns: Double
+        public var host_over_floor: Double { host_ns / floor_ns }
+        public var host_over_native: Double { host_ns / native_ns }
+        /// The share of (b) spent because of the instruction-count hook.
+        public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
+
+        enum CodingKeys: String, CodingKey {
+            case iterations, floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
+            case host_over_floor, host_over_native, hook_share
+        }
+
+        public init(iterations: Int, floor_ns: Double, host_ns: Double, host_no_hook_ns: Double,
+                    generic_ns: Double, native_ns: Double) {
+            self.iterations = iterations
+            self.floor_ns = floor_ns
+            self.host_ns = host_ns
+            self.host_no_hook_ns = host_no_hook_ns
+            self.generic_ns = generic_ns
+            self.native_ns = native_ns
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(iterations: try c.decode(Int.self, forKey: .iterations),
+                      floor_ns: try c.decode(Double.self, forKey: .floor_ns),
+                      host_ns: try c.decode(Double.self, forKey: .host_ns),
+                      host_no_hook_ns: try c.decode(Double.self, forKey: .host_no_hook_ns),
+                      generic_ns: try c.decode(Double.self, forKey: .generic_ns),
+                      native_ns: try c.decode(Double.self, forKey: .native_ns))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(iterations, forKey: .iterations)
+            try c.encode(floor_ns, forKey: .floor_ns)
+            try c.encode(host_ns, forKey: .host_ns)
+            try c.encode(host_no_hook_ns, forKey: .host_no_hook_ns)
+            try c.encode(generic_ns, forKey: .generic_ns)
+            try c.encode(native_ns, forKey: .native_ns)
+            try c.encode(host_over_floor, forKey: .host_over_floor)
+            try c.encode(host_over_native, forKey: .host_over_native)
+            try c.encode(hook_share, forKey: .hook_share)
+        }
+    }
+
+    /// The rule, twice: with integers (for the floor) and with tables (for the host).
+    static let source = """
+        local M = {}
+        function M.step_ints(tier, misses, successes, yes)
+          if yes then
+            misses, successes = 0, successes + 1
+            if tier > 0 and successes >= 3 then tier, successes = 0, 0 end
+          else
+            misses, successes = misses + 1, 0
+            if misses >= 5 then tier = 3 elseif misses >= 3 then tier = 2 elseif misses >= 2 and tier < 1 then tier = 1 end
+          end
+          return tier, misses, successes
+        end
+        function M.step(state)
+          local tier, misses, successes = state.current_tier, state.consecutive_misses, state.consecutive_successes
+          if state.yes then
+            misses, successes = 0, successes + 1
+            if tier > 0 and successes >= 3 then tier, successes = 0, 0 end
+          else
+            misses, successes = misses + 1, 0
+            if misses >= 5 then tier = 3 elseif misses >= 3 then tier = 2 elseif misses >= 2 and tier < 1 then tier = 1 end
+          end
+          return { current_tier = tier, consecutive_misses = misses, consecutive_successes = successes }
+        end
+        return M
+        """
+
+    struct State: LuaTableEncodable, LuaTableDecodable, Equatable {
+        static let tier = LuaKey("current_tier")
+        static let misses = LuaKey("consecutive_misses")
+        static let successes = LuaKey("consecutive_successes")
+        static var luaFieldCount: Int { 3 }
+
+        var tier: Int, misses: Int, successes: Int
+
+        init(tier: Int, misses: Int, successes: Int) {
+            self.tier = tier
+            self.misses = misses
+            self.successes = successes
+        }
+        init(from t: inout LuaTableReader) throws {
+            tier = try t.int(Self.tier)
+            misses = try t.int(Self.misses)
+            successes = try t.int(Self.successes)
+        }
+        func encode(to t: inout LuaTableWriter) {
+            t.set(Self.tier, tier)
+            t.set(Self.misses, misses)
+            t.set(Self.successes, successes)
+        }
+    }
+
+    /// The state table the host passes in: the escalation state and the day's check-in.
+    struct Input: LuaTableEncodable {
+        static let yes = LuaKey("yes")
+        static var luaFieldCount: Int { 4 }
+        var state: State
+        var yes: Bool
+        func encode(to t: inout LuaTableWriter) {
+            state.encode(to: &t)
+            t.set(Self.yes, yes)
+        }
+    }
+
+    @inline(never)
+    static func nativeStep(_ s: State, _ yes: Bool) -> State {
+        var s = s
+        if yes {
+            s.misses = 0
+            s.successes += 1
+            if s.tier > 0 && s.successes >= 3 { s.tier = 0; s.successes = 0 }
+        } else {
+            s.misses += 1
+            s.successes = 0
+            if s.misses >= 5 { s.tier = 3 } else if s.misses >= 3 { s.tier = 2 } else if s.misses >= 2 && s.tier < 1 { s.tier = 1 }
+        }
+        return s
+    }
+
+    /// Inputs that exercise every branch.
+    static func input(_ i: Int) -> (State, Bool) {
+        (State(tier: i & 3, misses: (i >> 2) % 6, successes: (i >> 5) % 4), (i * 7919) % 3 != 0)
+    }
+
+    /// Runs each measurement `rounds` times over `iterations` calls and keeps the fastest round.
+    public static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
+        if let only = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"], only == "host" {
+            // For profiling one measurement: RULESRUN_BENCH_ONLY=host perf record rulesrun bench
+            let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
+            return Result(iterations: iterations, floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
+                          generic_ns: .nan, native_ns: .nan)
+        }
+        let floor = try measureFloor(iterations: iterations, rounds: rounds)
+        let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
+        let noHook = try measureHost(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
+                                     iterations: iterations, rounds: rounds)
+        let generic = try measureGeneric(iterations: max(1, iterations / 4), rounds: rounds)
+        var sink = 0
+        let native = best(rounds) {
+            time(iterations) { i in
+                let (s, yes) = input(i)
+                let r = nativeStep(s, yes)
+                sink &+= r.tier &+ r.misses
+            }
+        }
+        if sink == 42 { print("") }
+        return Result(iterations: iterations, floor_ns: floor, host_ns: host, host_no_hook_ns: noHook,
+                      generic_ns: generic, native_ns: native)
+    }
+
+    static func best(_ rounds: Int, _ body: () throws -> Double) rethrows -> Double {
+        var fastest = Double.infinity
+        for _ in 0..<max(1, rounds) { fastest = min(fastest, try body()) }
+        return fastest
+    }
+
+    /// Nanoseconds per iteration of `body`.
+    static func time(_ iterations: Int, _ body: (Int) throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for i in 0..<iterations { try body(i) }
+        let elapsed = clock.now - start
+        let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        return ns / Double(iterations)
+    }
+
+    static func measureFloor(iterations: Int, rounds: Int) throws -> Double {
+        guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
+        defer { lua_close(L) }
+        guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
+            throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
+        }
+        lua_getfield(L, -1, "step_ints")
+        let reference = luaL_ref(L, clua_registryindex())
+        var sink = 0
+        let ns = try best(rounds) {
+            try time(iterations) { i in
+                let (s, yes) = input(i)
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+                lua_pushinteger(L, lua_Integer(s.tier))
+                lua_pushinteger(L, lua_Integer(s.misses))
+                lua_pushinteger(L, lua_Integer(s.successes))
+                lua_pushboolean(L, yes ? 1 : 0)
+                guard clua_pcall(L, 4, 3, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "floor call failed") }
+                let r = State(tier: Int(clua_tointeger(L, -3)), misses: Int(clua_tointeger(L, -2)),
+                              successes: Int(clua_tointeger(L, -1)))
+                clua_pop(L, 3)
+                sink &+= r.tier &+ r.misses
+            }
+        }
+        if sink == 42 { print("") }
+        return ns
+    }
+
+    static func measureHost(limits: LuaLimits, iterations: Int, rounds: Int) throws -> Double {
+        let host = try LuaHost(limits: limits)
+        let module = try host.load(source, chunkName: "bench.lua").first?.tableValue
+        guard let step = module?["step"].functionValue else { throw LuaError(kind: .runtime, message: "no step") }
+        var sink = 0
+        let ns = try best(rounds) {
+            try time(iterations) { i in
+                let (s, yes) = input(i)
+                let r = try host.call(step, Input(state: s, yes: yes), returning: State.self)
+                sink &+= r.tier &+ r.misses
+            }
+        }
+        // The Lua rule and the native one must agree, or the comparison means nothing.
+        for i in 0..<1000 {
+            let (s, yes) = input(i)
+            guard try host.call(step, Input(state: s, yes: yes), returning: State.self) == nativeStep(s, yes) else {
+                throw LuaError(kind: .runtime, message: "the Lua and native benchmark rules disagree")
+            }
+        }
+        if sink == 42 { print("") }
+        return ns
+    }
+
+    static func measureGeneric(iterations: Int, rounds: Int) throws -> Double {
+        let host = try LuaHost()
+        let module = try host.load(source, chunkName: "bench.lua").first?.tableValue
+        guard let step = module?["step"].functionValue else { throw LuaError(kind: .runtime, message: "no step") }
+        let decoder = LuaDecoder()
+        struct Out: Decodable { var current_tier: Int, consecutive_misses: Int, consecutive_successes: Int }
+        var sink = 0
+        let ns = try best(rounds) {
+            try time(iterations) { i in
+                let (s, yes) = input(i)
+                let state: LuaValue = ["current_tier": .integer(Int64(s.tier)), "consecutive_misses": .integer(Int64(s.misses)),
+                                       "consecutive_successes": .integer(Int64(s.successes)), "yes": .boolean(yes)]
+                let results = try host.call(step, state)
+                let out = try decoder.decode(Out.self, from: results.first ?? .nil)
+                sink &+= out.current_tier
+            }
+        }
+        if sink == 42 { print("") }
+        return ns
+    }
+}

@@ -1,0 +1,319 @@
+import CLua
+import CLuaSupport
+
+/// Reads a table a rule returned into Swift, field by field, with the same strictness and
+/// messages as `LuaDecoder` (field path, expected type, unknown keys with a suggestion).
+public struct LuaTableReader {
+    /// The host, for the slow paths only: calling through it costs reference counting.
+    unowned(unsafe) let host: LuaHost
+    let L: OpaquePointer
+    let hot: UnsafeMutablePointer<HotPathStorage>
+    let index: Int32
+    /// The path of this table, for messages (`""` at the top).
+    public let path: String
+    var present = 0
+    let askedStart: Int
+
+    init(host: LuaHost, index: Int32, path: String) {
+        self.host = host
+        self.L = host.L
+        self.hot = host.hot
+        self.index = index
+        self.path = path
+        self.askedStart = host.hot.pointee.askedCount
+    }
+
+    /// Pushes the field's value and returns its Lua type.
+    @inline(__always)
+    private mutating func fetch(_ key: LuaKey) -> Int32 {
+        let reference = hot.pointee.reference(of: key.id)
+        if reference != 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+        } else {
+            host.internKey(key)
+        }
+        let type = lua_rawget(L, index)
+        let seen = hot.pointee.ask(key.id, since: askedStart)
+        if type != LUA_TNIL, !seen { present += 1 }
+        return type
+    }
+
+    func fieldPath(_ key: LuaKey) -> String {
+        var p = path
+        LuaPath.append(key.name, to: &p)
+        return p
+    }
+
+    func mismatch(_ key: LuaKey, expected: String) -> LuaError {
+        let found = (try? host.value(at: -1)).map(\.errorDescription) ?? "an unreadable value"
+        return LuaError(kind: .decoding, path: fieldPath(key), message: "expected \(expected), found \(found)")
+    }
+
+    func missing(_ key: LuaKey) -> LuaError {
+        LuaError(kind: .decoding, path: fieldPath(key), message: "required field is missing")
+    }
+
+    // MARK: Fields
+
+    public mutating func optionalInt(_ key: LuaKey) throws -> Int? {
+        let type = fetch(key)
+        defer { clua_pop(L, 1) }
+        if type == LUA_TNIL { return nil }
+        if type == LUA_TNUMBER {
+            var isInteger: Int32 = 0
+            let i = lua_tointegerx(L, -1, &isInteger)
+            if isInteger != 0, let exact = Int(exactly: i) { return exact }
+        }
+        throw mismatch(key, expected: "an integer")
+    }
+
+    public mutating func int(_ key: LuaKey) throws -> Int {
+        guard let v = try optionalInt(key) else { throw missing(key) }
+        return v
+    }
+
+    public mutating func optionalDouble(_ key: LuaKey) throws -> Double? {
+        let type = fetch(key)
+        defer { clua_pop(L, 1) }
+        if type == LUA_TNIL { return nil }
+        if type == LUA_TNUMBER {
+            let d = clua_tonumber(L, -1)
+            if d.isFinite { return d }
+        }
+        throw mismatch(key, expected: "a finite number")
+    }
+
+    public mutating func double(_ key: LuaKey) throws -> Double {
+        guard let v = try optionalDouble(key) else { throw missing(key) }
+        return v
+    }
+
+    public mutating func optionalBool(_ key: LuaKey) throws -> Bool? {
+        let type = fetch(key)
+        defer { clua_pop(L, 1) }
+        if type == LUA_TNIL { return nil }
+        if type == LUA_TBOOLEAN { return lua_toboolean(L, -1) != 0 }
+        throw mismatch(key, expected: "a boolean")
+    }
+
+    public mutating func bool(_ key: LuaKey) throws -> Bool {
+        guard let v = try optionalBool(key) else { throw missing(key) }
+        return v
+    }
+
+    public mutating func optionalString(_ key: LuaKey) throws -> String? {
+        let type = fetch(key)
+        defer { clua_pop(L, 1) }
+        if type == LUA_TNIL { return nil }
+        if type == LUA_TSTRING {
+            do { return try host.string(at: -1) } catch { throw mismatch(key, expected: "UTF-8 text") }
+        }
+        throw mismatch(key, expected: "a string")
+    }
+
+    public mutating func string(_ key: LuaKey) throws -> String {
+        guard let v = try optionalString(key) else { throw missing(key) }
+        return v
+    }
+
+    /// A field whose value is one of the cases of a string enum.
+    public mutating func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: LuaKey, _ type: E.Type) throws -> E?
+    where E.RawValue == String {
+        guard let raw = try optionalString(key) else { return nil }
+        guard let value = E(rawValue: raw) else {
+            let cases = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw LuaError(kind: .decoding, path: fieldPath(key), message: "expected one of \(cases), found string \"\(raw)\"")
+        }
+        return value
+    }
+
+    public mutating func `enum`<E: RawRepresentable & CaseIterable>(_ key: LuaKey, _ type: E.Type) throws -> E
+    where E.RawValue == String {
+        guard let v = try optionalEnum(key, type) else { throw missing(key) }
+        return v
+    }
+
+    /// Any field, as a `LuaValue`.
+    public mutating func value(_ key: LuaKey) throws -> LuaValue {
+        _ = fetch(key)
+        defer { clua_pop(L, 1) }
+        do { return try host.value(at: -1) } catch var error as LuaError {
+            error.path = fieldPath(key)
+            throw error
+        }
+    }
+
+    /// A nested table read as `T` (nil when absent).
+    public mutating func optionalRecord<T: LuaTableDecodable>(_ key: LuaKey, _ type: T.Type) throws -> T? {
+        let kind = fetch(key)
+        defer { clua_pop(L, 1) }
+        if kind == LUA_TNIL { return nil }
+        guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a table") }
+        return try host.readRecord(type, at: lua_gettop(L), path: fieldPath(key))
+    }
+
+    public mutating func record<T: LuaTableDecodable>(_ key: LuaKey, _ type: T.Type) throws -> T {
+        guard let v = try optionalRecord(key, type) else { throw missing(key) }
+        return v
+    }
+
+    /// A list of tables, each read as `T` (empty when absent).
+    public mutating func records<T: LuaTableDecodable>(_ key: LuaKey, _ type: T.Type) throws -> [T] {
+        let kind = fetch(key)
+        defer { clua_pop(L, 1) }
+        if kind == LUA_TNIL { return [] }
+        guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of tables") }
+        let list = lua_gettop(L)
+        let count = try host.sequenceLength(at: list, path: fieldPath(key))
+        var out: [T] = []
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            let elementPath = fieldPath(key) + "[\(i + 1)]"
+            guard lua_rawgeti(L, list, lua_Integer(i + 1)) == LUA_TTABLE else {
+                let found = (try? host.value(at: -1))?.errorDescription ?? "?"
+                throw LuaError(kind: .decoding, path: elementPath, message: "expected a table, found \(found)")
+            }
+            out.append(try host.readRecord(type, at: lua_gettop(L), path: elementPath))
+            clua_pop(L, 1)
+        }
+        return out
+    }
+
+    /// A list of strings (empty when absent).
+    public mutating func strings(_ key: LuaKey) throws -> [String] {
+        let kind = fetch(key)
+        defer { clua_pop(L, 1) }
+        if kind == LUA_TNIL { return [] }
+        guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of strings") }
+        let list = lua_gettop(L)
+        let count = try host.sequenceLength(at: list, path: fieldPath(key))
+        var out: [String] = []
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            defer { clua_pop(L, 1) }
+            guard lua_rawgeti(L, list, lua_Integer(i + 1)) == LUA_TSTRING, let s = try? host.string(at: -1) else {
+                let found = (try? host.value(at: -1))?.errorDescription ?? "?"
+                throw LuaError(kind: .decoding, path: fieldPath(key) + "[\(i + 1)]", message: "expected a string, found \(found)")
+            }
+            out.append(s)
+        }
+        return out
+    }
+}
+
+extension LuaHost {
+    /// Reads the table at `index` as `T`, then rejects keys `T` did not read.
+    func readRecord<T: LuaTableDecodable>(_ type: T.Type, at index: Int32, path: String) throws -> T {
+        rr_push_contents(L, index)
+        let table = lua_gettop(L)
+        let mark = hot.pointee.askedCount
+        defer {
+            hot.pointee.unwind(to: mark)
+            lua_settop(L, table - 1)
+        }
+        var reader = LuaTableReader(host: self, index: table, path: path)
+        let record = try T(from: &reader)
+        var total = 0
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            total += 1
+            clua_pop(L, 1)
+        }
+        if total != reader.present { try rejectUnknownKeys(in: table, reader: reader) }
+        return record
+    }
+
+    private func rejectUnknownKeys(in table: Int32, reader: LuaTableReader) throws {
+        let asked = hot.pointee.asked(since: reader.askedStart).compactMap { id in keyNames[id] }
+        var unknown: [LuaValue] = []
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            let key = (try? value(at: -2)) ?? .nil
+            if case .string(let name) = key, asked.contains(name) {} else { unknown.append(key) }
+            clua_pop(L, 1)
+        }
+        unknown.sort(by: LuaTable.keyOrder)
+        guard let first = unknown.first else { return }
+        var message: String
+        if case .string(let name) = first {
+            message = "unknown field '\(name)'"
+            if let suggestion = Suggestion.closest(to: name, among: asked) {
+                message += " (did you mean '\(suggestion)'?)"
+            } else {
+                message += " (expected one of: \(Set(asked).sorted().joined(separator: ", ")))"
+            }
+        } else {
+            message = "unexpected entry [\(first)] (this table takes named fields only)"
+        }
+        if unknown.count > 1 { message += "; \(unknown.count - 1) more unknown" }
+        throw LuaError(kind: .decoding, path: reader.path, message: message)
+    }
+
+    /// The length of the sequence at `index`, checking that its keys are exactly 1…n.
+    func sequenceLength(at index: Int32, path: String) throws -> Int {
+        let n = Int(lua_rawlen(L, index))
+        var total = 0
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            total += 1
+            clua_pop(L, 1)
+        }
+        guard total == n else {
+            throw LuaError(kind: .decoding, path: path, message: "expected a list (keys 1, 2, … with no gaps), found a table with other keys")
+        }
+        return n
+    }
+
+    // MARK: Calling with records
+
+    /// Calls a rule function with tables built from Swift values and reads its result as `R`.
+    /// This is the fast path the engine uses for every event.
+    public func call<A: LuaTableEncodable, R: LuaTableDecodable>(
+        _ function: LuaFunction, _ a: A, returning: R.Type = R.self
+    ) throws -> R {
+        try callRecords(function, returning: R.self, arguments: 1) { pushRecord(a) }
+    }
+
+    public func call<A: LuaTableEncodable, B: LuaTableEncodable, R: LuaTableDecodable>(
+        _ function: LuaFunction, _ a: A, _ b: B, returning: R.Type = R.self
+    ) throws -> R {
+        try callRecords(function, returning: R.self, arguments: 2) { pushRecord(a); pushRecord(b) }
+    }
+
+    public func call<A: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
+        _ function: LuaFunction, _ a: A, _ b: B, _ c: C, returning: R.Type = R.self
+    ) throws -> R {
+        try callRecords(function, returning: R.self, arguments: 3) { pushRecord(a); pushRecord(b); pushRecord(c) }
+    }
+
+    @inline(__always)
+    private func callRecords<R: LuaTableDecodable>(
+        _ function: LuaFunction, returning: R.Type, arguments: Int32, push: () -> Void
+    ) throws -> R {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_checkstack(L, 16) != 0 else { throw stackError() }
+        try hostMode {
+            clua_pushcfunction(L, rr_traceback)
+            try pushFunction(function)
+            push()
+        }
+        try pcall(nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
+                  handlerPushed: true)
+        guard lua_type(L, top + 1) == LUA_TTABLE else {
+            let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
+            throw LuaError(kind: .decoding, file: function.source, line: function.line,
+                           message: "the function returned \(found) where a table was expected")
+        }
+        do {
+            return try hostMode { try readRecord(R.self, at: top + 1, path: "") }
+        } catch var error as LuaError {
+            if error.file == nil {
+                error.file = function.source
+                error.line = function.line
+                error.message = "in the table returned by the function at line \(function.line): " + error.message
+            }
+            throw error
+        }
+    }
+}

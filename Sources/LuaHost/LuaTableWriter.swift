@@ -1,0 +1,107 @@
+import CLua
+import CLuaSupport
+
+/// Fills a fresh Lua table from Swift. Runs in host mode: nothing here can raise.
+public struct LuaTableWriter {
+    /// The host, for the slow paths only: calling through it costs reference counting.
+    unowned(unsafe) let host: LuaHost
+    let L: OpaquePointer
+    let hot: UnsafeMutablePointer<HotPathStorage>
+    let index: Int32
+
+    init(host: LuaHost, index: Int32) {
+        self.host = host
+        self.L = host.L
+        self.hot = host.hot
+        self.index = index
+    }
+
+    private func store() { lua_rawset(L, index) }
+
+    @inline(__always)
+    private func pushKey(_ key: LuaKey) {
+        let reference = hot.pointee.reference(of: key.id)
+        if reference != 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+        } else {
+            host.internKey(key)
+        }
+    }
+
+    public mutating func set(_ key: LuaKey, _ value: Int) {
+        pushKey(key); lua_pushinteger(L, lua_Integer(value)); store()
+    }
+    public mutating func set(_ key: LuaKey, _ value: Int64) {
+        pushKey(key); lua_pushinteger(L, value); store()
+    }
+    public mutating func set(_ key: LuaKey, _ value: Double) {
+        pushKey(key); lua_pushnumber(L, value); store()
+    }
+    public mutating func set(_ key: LuaKey, _ value: Bool) {
+        pushKey(key); lua_pushboolean(L, value ? 1 : 0); store()
+    }
+    public mutating func set(_ key: LuaKey, _ value: String) {
+        pushKey(key); host.pushString(value); store()
+    }
+    /// Sets the field when the value is present; leaves it nil otherwise.
+    public mutating func set(_ key: LuaKey, _ value: Int?) { if let value { set(key, value) } }
+    public mutating func set(_ key: LuaKey, _ value: String?) { if let value { set(key, value) } }
+    public mutating func set(_ key: LuaKey, _ value: Double?) { if let value { set(key, value) } }
+    public mutating func set(_ key: LuaKey, _ value: Bool?) { if let value { set(key, value) } }
+
+    public mutating func set(_ key: LuaKey, _ value: LuaValue) throws {
+        pushKey(key); try host.push(value); store()
+    }
+    public mutating func set<T: LuaTableEncodable>(_ key: LuaKey, record: T) {
+        pushKey(key); host.pushRecord(record); store()
+    }
+    public mutating func set<T: LuaTableEncodable>(_ key: LuaKey, records: [T]) {
+        pushKey(key)
+        lua_createtable(L, Int32(clamping: records.count), 0)
+        for (i, record) in records.enumerated() {
+            host.pushRecord(record)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
+        store()
+    }
+    public mutating func set(_ key: LuaKey, list: [Int]) {
+        pushKey(key)
+        lua_createtable(L, Int32(clamping: list.count), 0)
+        for (i, v) in list.enumerated() { lua_pushinteger(L, lua_Integer(v)); lua_rawseti(L, -2, lua_Integer(i + 1)) }
+        store()
+    }
+    public mutating func set(_ key: LuaKey, list: [String]) {
+        pushKey(key)
+        lua_createtable(L, Int32(clamping: list.count), 0)
+        for (i, v) in list.enumerated() { host.pushString(v); lua_rawseti(L, -2, lua_Integer(i + 1)) }
+        store()
+    }
+}
+
+extension LuaHost {
+    /// Pushes an interned key: one registry lookup after the first use.
+    @inline(__always)
+    func pushKey(_ key: LuaKey) {
+        let reference = hot.pointee.reference(of: key.id)
+        if reference != 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+        } else {
+            internKey(key)
+        }
+    }
+
+    func internKey(_ key: LuaKey) {
+        keyNames[key.id] = key.name
+        _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
+                            key.staticName.utf8CodeUnitCount)
+        lua_pushvalue(L, -1)
+        hot.pointee.setReference(luaL_ref(L, clua_registryindex()), of: key.id)
+    }
+
+    /// Pushes a fresh table filled by `record`.
+    func pushRecord<T: LuaTableEncodable>(_ record: T) {
+        lua_createtable(L, 0, Int32(clamping: T.luaFieldCount))
+        var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+        record.encode(to: &writer)
+    }
+}
