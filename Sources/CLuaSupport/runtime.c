@@ -170,10 +170,15 @@ void rr_arm(rr_runtime *rt, int64_t budget) {
     rt->budget_remaining = rt->budget;
     rt->mem_watch = rt->mem_limit / 2;
     if (rt->budget > 0 || rt->mem_limit > 0) {
-        /* The hook counts instructions, and also checks the memory ceiling with a position. */
-        rt->hook_interval = rt->budget > 0 && rt->budget < 1000 ? (int)rt->budget : 1000;
-        rt->hook_count = rt->hook_interval;
-        lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);
+        /* The hook counts instructions, and also checks the memory ceiling with a position. When it
+           is already installed with this interval, it is left as it is: the first hook of the call
+           may then come up to one interval early, which only makes the budget stricter. */
+        int interval = rt->budget > 0 && rt->budget < 1000 ? (int)rt->budget : 1000;
+        if (interval != rt->hook_interval || rt->hook_count != interval || lua_gethook(rt->L) != rr_hook) {
+            rt->hook_interval = interval;
+            rt->hook_count = interval;
+            lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT, interval);
+        }
     } else {
         rt->hook_interval = 0;
         rt->hook_count = 0;

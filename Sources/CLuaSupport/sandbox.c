@@ -432,3 +432,25 @@ int rr_reseed(lua_State *L) {
     lua_call(L, 1, 0);
     return 0;
 }
+
+static int rr_input_newindex(lua_State *L) {
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "cannot set '%s': the tables the host passes to a rule are read-only", key);
+    lua_concat(L, 2);
+    return rr_raise(L, RR_RAISE_READONLY, 0);
+}
+
+void rr_push_input_table(lua_State *L, int nrec) {
+    lua_createtable(L, 0, nrec);
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, rr_input_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -2);
+    lua_rawsetp(L, -2, &rr_key_frozen);          /* read-only for rawset and setmetatable */
+    lua_pushliteral(L, "a table passed in by the host");
+    lua_rawsetp(L, -2, &rr_key_name);
+    lua_setmetatable(L, -2);
+}

@@ -2,6 +2,13 @@
 /// `LuaKey` id) and the stack of keys that table readers asked for. It lives behind a `let`
 /// pointer of `LuaHost`, so the hot path pays no reference counting and no exclusivity checks.
 struct HotPathStorage {
+    /// Nesting of record calls (a host function may call back into Lua): only the outermost call
+    /// uses the pooled argument tables.
+    var callDepth = 0
+    /// One pooled argument table per argument position of a record call.
+    let pools: UnsafeMutablePointer<PooledTable>
+    static let poolCount = 3
+
     private(set) var keyReferences: UnsafeMutablePointer<Int32>
     private(set) var keyCapacity: Int
     private(set) var asked: UnsafeMutablePointer<Int>
@@ -13,11 +20,17 @@ struct HotPathStorage {
         let keys = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
         keys.initialize(repeating: 0, count: 256)
         let asked = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        storage.initialize(to: HotPathStorage(keyReferences: keys, keyCapacity: 256, asked: asked, askedCapacity: 64))
+        let pools = UnsafeMutablePointer<PooledTable>.allocate(capacity: poolCount)
+        for i in 0..<poolCount { (pools + i).initialize(to: PooledTable()) }
+        storage.initialize(to: HotPathStorage(pools: pools, keyReferences: keys, keyCapacity: 256, asked: asked,
+                                              askedCapacity: 64))
         return storage
     }
 
     static func destroy(_ storage: UnsafeMutablePointer<HotPathStorage>) {
+        for i in 0..<poolCount { storage.pointee.pools[i].keys.deallocate() }
+        storage.pointee.pools.deinitialize(count: poolCount)
+        storage.pointee.pools.deallocate()
         storage.pointee.keyReferences.deallocate()
         storage.pointee.asked.deallocate()
         storage.deinitialize(count: 1)
@@ -68,4 +81,63 @@ struct HotPathStorage {
     /// Forgets what was asked since `start` (when a reader is done).
     @inline(__always)
     mutating func unwind(to start: Int) { askedCount = min(askedCount, start) }
+}
+
+/// An argument table kept between calls and refilled for each (see `LuaHost.pushPooled`). It
+/// remembers which keys the last fill wrote, so that keys the next fill leaves out are cleared.
+struct PooledTable {
+    static let capacity = 32
+    /// Registry reference of the table (0: not created yet).
+    var reference: Int32 = 0
+    /// Two lists of `capacity` key ids: the previous fill's and the current one's (deallocated by
+    /// `HotPathStorage.destroy`).
+    fileprivate let keys: UnsafeMutablePointer<Int> = {
+        let keys = UnsafeMutablePointer<Int>.allocate(capacity: 2 * PooledTable.capacity)
+        keys.initialize(repeating: 0, count: 2 * PooledTable.capacity)
+        return keys
+    }()
+    private var previousCount = 0
+    private var currentCount = 0
+    private var previousOffset = 0
+    /// More keys than `capacity` were written: the next fill clears the whole table first.
+    private(set) var overflowed = false
+
+    mutating func begin() {
+        previousOffset = PooledTable.capacity - previousOffset
+        swap(&previousCount, &currentCount)
+        currentCount = 0
+        overflowed = false
+    }
+
+    /// Records a written key (called by the writer).
+    @inline(__always)
+    mutating func record(_ id: Int) {
+        if currentCount < PooledTable.capacity {
+            keys[PooledTable.capacity - previousOffset + currentCount] = id
+            currentCount += 1
+        } else {
+            overflowed = true
+        }
+    }
+
+    /// The keys the previous fill wrote that this one did not.
+    func stale() -> [Int] {
+        let currentOffset = PooledTable.capacity - previousOffset
+        var out: [Int] = []
+        for i in 0..<previousCount {
+            let id = keys[previousOffset + i]
+            var found = false
+            for j in 0..<currentCount where keys[currentOffset + j] == id { found = true; break }
+            if !found { out.append(id) }
+        }
+        return out
+    }
+
+    /// Whether this fill wrote exactly the keys of the previous one, in the same order (the usual case).
+    func sameKeys() -> Bool {
+        guard previousCount == currentCount else { return false }
+        let currentOffset = PooledTable.capacity - previousOffset
+        for i in 0..<currentCount where keys[previousOffset + i] != keys[currentOffset + i] { return false }
+        return true
+    }
 }

@@ -163,6 +163,8 @@ public struct LuaTableReader {
         defer { clua_pop(L, 1) }
         if kind == LUA_TNIL { return [] }
         guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of tables") }
+        rr_push_contents(L, -1)   // a frozen rule table is read through to its contents
+        clua_replace(L, -2)
         let list = lua_gettop(L)
         let count = try host.sequenceLength(at: list, path: fieldPath(key))
         var out: [T] = []
@@ -185,6 +187,8 @@ public struct LuaTableReader {
         defer { clua_pop(L, 1) }
         if kind == LUA_TNIL { return [] }
         guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of strings") }
+        rr_push_contents(L, -1)   // a frozen rule table is read through to its contents
+        clua_replace(L, -2)
         let list = lua_gettop(L)
         let count = try host.sequenceLength(at: list, path: fieldPath(key))
         var out: [String] = []
@@ -268,35 +272,61 @@ extension LuaHost {
 
     /// Calls a rule function with tables built from Swift values and reads its result as `R`.
     /// This is the fast path the engine uses for every event.
+    /// The argument tables are read-only for the rule; the outermost call reuses them between calls.
     public func call<A: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 1) { pushRecord(a) }
+        try callRecords(function, returning: R.self, arguments: 1) { pooled in
+            pushArgument(a, slot: 0, pooled: pooled)
+        }
     }
 
     public func call<A: LuaTableEncodable, B: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, _ b: B, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 2) { pushRecord(a); pushRecord(b) }
+        try callRecords(function, returning: R.self, arguments: 2) { pooled in
+            pushArgument(a, slot: 0, pooled: pooled)
+            pushArgument(b, slot: 1, pooled: pooled)
+        }
     }
 
     public func call<A: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, _ b: B, _ c: C, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 3) { pushRecord(a); pushRecord(b); pushRecord(c) }
+        try callRecords(function, returning: R.self, arguments: 3) { pooled in
+            pushArgument(a, slot: 0, pooled: pooled)
+            pushArgument(b, slot: 1, pooled: pooled)
+            pushArgument(c, slot: 2, pooled: pooled)
+        }
+    }
+
+    @inline(__always)
+    private func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {
+        if pooled {
+            pushPooled(record, slot: slot)
+        } else {
+            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+            record.encode(to: &writer)
+        }
     }
 
     @inline(__always)
     private func callRecords<R: LuaTableDecodable>(
-        _ function: LuaFunction, returning: R.Type, arguments: Int32, push: () -> Void
+        _ function: LuaFunction, returning: R.Type, arguments: Int32, push: (Bool) -> Void
     ) throws -> R {
         let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
         guard lua_checkstack(L, 16) != 0 else { throw stackError() }
         try hostMode {
             clua_pushcfunction(L, rr_traceback)
             try pushFunction(function)
-            push()
+            push(pooled)
         }
         try pcall(nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
                   handlerPushed: true)

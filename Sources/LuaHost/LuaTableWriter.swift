@@ -8,18 +8,22 @@ public struct LuaTableWriter {
     let L: OpaquePointer
     let hot: UnsafeMutablePointer<HotPathStorage>
     let index: Int32
+    /// For a pooled argument table: where the written keys are recorded.
+    let pool: UnsafeMutablePointer<PooledTable>?
 
-    init(host: LuaHost, index: Int32) {
+    init(host: LuaHost, index: Int32, pool: UnsafeMutablePointer<PooledTable>? = nil) {
         self.host = host
         self.L = host.L
         self.hot = host.hot
         self.index = index
+        self.pool = pool
     }
 
     private func store() { lua_rawset(L, index) }
 
     @inline(__always)
     private func pushKey(_ key: LuaKey) {
+        if let pool { pool.pointee.record(key.id) }
         let reference = hot.pointee.reference(of: key.id)
         if reference != 0 {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
@@ -103,5 +107,40 @@ extension LuaHost {
         lua_createtable(L, 0, Int32(clamping: T.luaFieldCount))
         var writer = LuaTableWriter(host: self, index: lua_gettop(L))
         record.encode(to: &writer)
+    }
+
+    /// Pushes the pooled argument table of position `slot`, refilled from `record`. Reusing it
+    /// saves creating and collecting a table per call. It is read-only for rules (new keys,
+    /// `rawset` and `setmetatable` are refused), and keys the previous fill wrote but this one
+    /// does not are cleared, so nothing of one call is seen by the next.
+    func pushPooled<T: LuaTableEncodable>(_ record: T, slot: Int) {
+        let pool = hot.pointee.pools + slot
+        if pool.pointee.reference == 0 {
+            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            pool.pointee.reference = luaL_ref(L, clua_registryindex())
+        }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.pointee.reference))
+        let table = lua_gettop(L)
+        if pool.pointee.overflowed { clearTable(at: table) }
+        pool.pointee.begin()
+        var writer = LuaTableWriter(host: self, index: table, pool: pool)
+        record.encode(to: &writer)
+        if !pool.pointee.sameKeys() {
+            for id in pool.pointee.stale() {
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(hot.pointee.reference(of: id)))
+                lua_pushnil(L)
+                lua_rawset(L, table)
+            }
+        }
+    }
+
+    private func clearTable(at table: Int32) {
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            clua_pop(L, 1)
+            lua_pushvalue(L, -1)
+            lua_pushnil(L)
+            lua_rawset(L, table)
+        }
     }
 }

@@ -106,6 +106,10 @@ int rr_traceback(lua_State *L);
 /* Pushes a C closure that calls back into Swift with function_id; name is for messages. */
 void rr_push_host_function(lua_State *L, int64_t function_id, const char *name);
 
+/* Pushes a table for the arguments the host passes to rules: new keys, rawset and setmetatable
+   are refused; the host refills it for every call. Allocates: call in host mode. */
+void rr_push_input_table(lua_State *L, int nrec);
+
 /* If the table at idx is frozen, pushes the table that holds its contents; else pushes it again. */
 void rr_push_contents(lua_State *L, int idx);
 /* Whether the value at idx is a frozen table. */
