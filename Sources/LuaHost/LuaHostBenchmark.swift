@@ -12,6 +12,9 @@ public enum LuaHostBenchmark {
     public struct Result: Sendable, Codable {
         public var iterations: Int
         public var floor_ns: Double
+        /// The same table-in/table-out round trip written directly against the C API, with no
+        /// sandbox, no hook and no checks but the key count: what any host pays for the tables.
+        public var table_floor_ns: Double
         public var host_ns: Double
         public var host_no_hook_ns: Double
         public var generic_ns: Double
@@ -22,14 +25,15 @@ public enum LuaHostBenchmark {
         public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
 
         enum CodingKeys: String, CodingKey {
-            case iterations, floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
+            case iterations, floor_ns, table_floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
             case host_over_floor, host_over_native, hook_share
         }
 
-        public init(iterations: Int, floor_ns: Double, host_ns: Double, host_no_hook_ns: Double,
+        public init(iterations: Int, floor_ns: Double, table_floor_ns: Double, host_ns: Double, host_no_hook_ns: Double,
                     generic_ns: Double, native_ns: Double) {
             self.iterations = iterations
             self.floor_ns = floor_ns
+            self.table_floor_ns = table_floor_ns
             self.host_ns = host_ns
             self.host_no_hook_ns = host_no_hook_ns
             self.generic_ns = generic_ns
@@ -40,6 +44,7 @@ public enum LuaHostBenchmark {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(iterations: try c.decode(Int.self, forKey: .iterations),
                       floor_ns: try c.decode(Double.self, forKey: .floor_ns),
+                      table_floor_ns: try c.decode(Double.self, forKey: .table_floor_ns),
                       host_ns: try c.decode(Double.self, forKey: .host_ns),
                       host_no_hook_ns: try c.decode(Double.self, forKey: .host_no_hook_ns),
                       generic_ns: try c.decode(Double.self, forKey: .generic_ns),
@@ -50,6 +55,7 @@ public enum LuaHostBenchmark {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(iterations, forKey: .iterations)
             try c.encode(floor_ns, forKey: .floor_ns)
+            try c.encode(table_floor_ns, forKey: .table_floor_ns)
             try c.encode(host_ns, forKey: .host_ns)
             try c.encode(host_no_hook_ns, forKey: .host_no_hook_ns)
             try c.encode(generic_ns, forKey: .generic_ns)
@@ -149,10 +155,11 @@ public enum LuaHostBenchmark {
         if let only = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"], only == "host" {
             // For profiling one measurement: RULESRUN_BENCH_ONLY=host perf record rulesrun bench
             let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
-            return Result(iterations: iterations, floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
+            return Result(iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
                           generic_ns: .nan, native_ns: .nan)
         }
         let floor = try measureFloor(iterations: iterations, rounds: rounds)
+        let tableFloor = try measureTableFloor(iterations: iterations, rounds: rounds)
         let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
         let noHook = try measureHost(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
                                      iterations: iterations, rounds: rounds)
@@ -166,7 +173,7 @@ public enum LuaHostBenchmark {
             }
         }
         if sink == 42 { print("") }
-        return Result(iterations: iterations, floor_ns: floor, host_ns: host, host_no_hook_ns: noHook,
+        return Result(iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, host_ns: host, host_no_hook_ns: noHook,
                       generic_ns: generic, native_ns: native)
     }
 
@@ -208,6 +215,55 @@ public enum LuaHostBenchmark {
                               successes: Int(clua_tointeger(L, -1)))
                 clua_pop(L, 3)
                 sink &+= r.tier &+ r.misses
+            }
+        }
+        if sink == 42 { print("") }
+        return ns
+    }
+
+    static func measureTableFloor(iterations: Int, rounds: Int) throws -> Double {
+        guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
+        defer { lua_close(L) }
+        _ = clua_gc_generational(L)
+        guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
+            throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
+        }
+        lua_getfield(L, -1, "step")
+        let function = luaL_ref(L, clua_registryindex())
+        var keys: [Int32] = []
+        for name in ["current_tier", "consecutive_misses", "consecutive_successes", "yes"] {
+            lua_pushstring(L, name)
+            keys.append(luaL_ref(L, clua_registryindex()))
+        }
+        let outputKeys = (0..<3).map { i -> UnsafeRawPointer in
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[i]))
+            defer { clua_pop(L, 1) }
+            return UnsafeRawPointer(lua_tolstring(L, -1, nil)!)
+        }
+        lua_createtable(L, 0, 4)
+        let inputTable = luaL_ref(L, clua_registryindex())
+        var sink = 0
+        let ns = try best(rounds) {
+            try time(iterations) { i in
+                let (s, yes) = input(i)
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(function))
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(inputTable))
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[0])); lua_pushinteger(L, lua_Integer(s.tier)); lua_rawset(L, -3)
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[1])); lua_pushinteger(L, lua_Integer(s.misses)); lua_rawset(L, -3)
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[2])); lua_pushinteger(L, lua_Integer(s.successes)); lua_rawset(L, -3)
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[3])); lua_pushboolean(L, yes ? 1 : 0); lua_rawset(L, -3)
+                guard clua_pcall(L, 1, 1, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "table floor call failed") }
+                var r = State(tier: 0, misses: 0, successes: 0), count = 0
+                lua_pushnil(L)
+                while lua_next(L, -2) != 0 {       // one pass: match keys by their interned pointer
+                    let key = UnsafeRawPointer(lua_tolstring(L, -2, nil))
+                    let value = Int(clua_tointeger(L, -1))
+                    if key == outputKeys[0] { r.tier = value } else if key == outputKeys[1] { r.misses = value } else if key == outputKeys[2] { r.successes = value }
+                    count += 1
+                    clua_pop(L, 1)
+                }
+                clua_pop(L, 1)
+                sink &+= r.tier &+ r.misses &+ count
             }
         }
         if sink == 42 { print("") }
