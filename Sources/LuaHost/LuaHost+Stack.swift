@@ -57,7 +57,12 @@ extension LuaHost {
 
     /// Converts the value at `index` to Swift. Tables are read raw (metamethods are ignored; a
     /// frozen rule table is read through to its contents).
-    func value(at index: Int32, depth: Int = 0) throws -> LuaValue {
+    func value(at index: Int32) throws -> LuaValue {
+        var budget = limits.maxConvertedEntries
+        return try value(at: index, depth: 0, budget: &budget)
+    }
+
+    private func value(at index: Int32, depth: Int, budget: inout Int) throws -> LuaValue {
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {
         case LUA_TNIL, LUA_TNONE: return .nil
@@ -80,8 +85,13 @@ extension LuaHost {
             var table = LuaTable()
             lua_pushnil(L)
             while lua_next(L, t) != 0 {
-                let key = try value(at: t + 1, depth: depth + 1)
-                let element = try value(at: t + 2, depth: depth + 1)
+                budget -= 1
+                guard budget >= 0 else {
+                    throw LuaError(kind: .decoding,
+                                   message: "the value is too large to convert (more than \(limits.maxConvertedEntries) table entries)")
+                }
+                let key = try value(at: t + 1, depth: depth + 1, budget: &budget)
+                let element = try value(at: t + 2, depth: depth + 1, budget: &budget)
                 table[key] = element
                 lua_settop(L, t + 1)
             }

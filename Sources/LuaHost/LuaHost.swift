@@ -136,7 +136,7 @@ public final class LuaHost {
         clua_pushcfunction(L, rr_sandbox_runchunk)
         lua_pushvalue(L, chunk)
         let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerLoad, chunk: chunkName)
-        return try hostMode { try (0..<n).map { try value(at: chunk + 1 + $0) } }
+        return try results(count: n, from: chunk + 1, file: chunkName)
     }
 
     // MARK: Calling
@@ -152,7 +152,17 @@ public final class LuaHost {
         }
         let n = try pcall(nargs: Int32(arguments.count), nresults: clua_multret(),
                           budget: limits.instructionsPerCall, chunk: function.source)
-        return try hostMode { try (0..<n).map { try value(at: top + 1 + $0) } }
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
+    /// Converts `count` results starting at stack index `first`; errors name `file`.
+    private func results(count: Int32, from first: Int32, file: String) throws -> [LuaValue] {
+        do {
+            return try hostMode { try (0..<count).map { try value(at: first + $0) } }
+        } catch var error as LuaError {
+            if error.file == nil { error.file = file }
+            throw error
+        }
     }
 
     /// Calls a rule function with the given arguments under the instruction budget.

@@ -16,10 +16,13 @@ public struct LuaLimits: Sendable, Equatable {
     public var maxPatternBytes: Int
     /// Nesting depth beyond which a Lua table is not converted to Swift (guards against cycles).
     public var maxTableDepth: Int
+    /// Entries one conversion of a Lua value to Swift may visit (a table that holds the same
+    /// subtable twice, nested 30 deep, would otherwise expand to a billion entries).
+    public var maxConvertedEntries: Int
 
     public init(instructionsPerCall: Int = 2_000_000, instructionsPerLoad: Int = 20_000_000,
                 memoryBytes: Int = 64 << 20, maxSourceBytes: Int = 4 << 20, patternSteps: Double = 2e7,
-                maxPatternBytes: Int = 1024, maxTableDepth: Int = 64) {
+                maxPatternBytes: Int = 1024, maxTableDepth: Int = 64, maxConvertedEntries: Int = 1_000_000) {
         self.instructionsPerCall = instructionsPerCall
         self.instructionsPerLoad = instructionsPerLoad
         self.memoryBytes = memoryBytes
@@ -27,6 +30,7 @@ public struct LuaLimits: Sendable, Equatable {
         self.patternSteps = patternSteps
         self.maxPatternBytes = maxPatternBytes
         self.maxTableDepth = maxTableDepth
+        self.maxConvertedEntries = maxConvertedEntries
     }
 
     /// The defaults: 2 million instructions a call, 64 MiB a state.

@@ -182,3 +182,22 @@ import Testing
         #expect(try host.call(run, .integer(10)) == [.integer(55)])
     }
 }
+
+@Suite struct ConversionLimitTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aTableThatSharesSubtablesCannotExplodeTheConversion() throws {
+        let host = try LuaHost()
+        let error = try loadError("local t = {} for i = 1, 40 do t = { t, t } end return t", name: "dag.lua", host: host)
+        #expect(error.kind == .decoding)
+        #expect(error.message.contains("too large to convert"))
+        #expect(error.file == "dag.lua")
+        try expectUsable(host)
+    }
+
+    @Test func aCycleIsAnErrorNotAHang() throws {
+        let host = try LuaHost()
+        let error = try loadError("local t = {} t.self = t return t", name: "cycle.lua", host: host)
+        #expect(error.kind == .decoding)
+        #expect(error.message.contains("nested more than"))
+    }
+}
