@@ -44,8 +44,8 @@ static const char *rr_item_end(const char *p, const char *end) {
 /*
  * An upper bound of the steps Lua's backtracking matcher may take. Every `*`, `+` or `-` that is
  * followed by more pattern is a choice point that can try up to n+1 lengths; k of them together
- * can try C(n+k, k) combinations. `?` doubles the paths. %b scans up to n. Each unanchored start
- * position repeats the whole search.
+ * can try C(n+k, k) combinations. `?` doubles the paths. %b scans up to n, and so does a
+ * back-reference (%1-%9). Each unanchored start position repeats the whole search.
  */
 double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowed) {
     const char *end = p + plen;
@@ -58,7 +58,8 @@ double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowe
         char c = *p;
         if (c == '(' || c == ')') { p++; continue; }
         if (c == '$' && p + 1 == end) break;
-        if (c == '%' && p + 1 < end && p[1] == 'b') cost *= nn + 1;
+        if (c == '%' && p + 1 < end && p[1] == 'b') cost *= nn + 1;          /* scans up to n */
+        if (c == '%' && p + 1 < end && p[1] >= '1' && p[1] <= '9') cost *= nn + 1; /* compares up to n */
         const char *next = rr_item_end(p, end);
         if (next < end && (*next == '*' || *next == '+' || *next == '-' || *next == '?')) {
             int last = next + 1 >= end || (next + 2 == end && next[1] == '$');

@@ -105,6 +105,7 @@ import Testing
         #"return string.rep("a", 5000):gsub("a*a*a*a*a*b", "")"#,
         #"for w in string.rep("a", 20000):gmatch(".-.-.-x") do end"#,
         #"return string.rep("(", 10000):find(string.rep("%b()", 40))"#,
+        #"return string.rep("ab", 1500):find("(.-)%1%1x")"#,
     ])
     func patternBombsAreRefused(_ snippet: String) throws {
         let host = try LuaHost()
