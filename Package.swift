@@ -43,13 +43,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "embedding-example", dependencies: ["LuaHost"], path: "examples/embedding"),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(
             name: "RulesModelTests",
             dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel"]),
-        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun"]),
+        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,11 +55,12 @@ M.shield = {
 -- Day treated as MISSED; escalation advances").
 M.no_commitment_counts_as = "MISSED"
 
---- The new escalation state after one day's result.
+--- The new escalation state after one day's check-in.
 ---@param state { current_tier: integer, consecutive_misses: integer, consecutive_successes: integer }
----@param result "YES"|"NO"|"MISSED"
+---@param check_in { result: "YES"|"NO"|"MISSED" }
 ---@return { current_tier: integer, consecutive_misses: integer, consecutive_successes: integer }
-function M.transition(state, result)
+function M.transition(state, check_in)
+  local result = check_in.result
   local tier = state.current_tier
   local misses = state.consecutive_misses
   local successes = state.consecutive_successes

@@ -9,12 +9,18 @@
 /// Errors are `LuaError`s of kind `.decoding` whose `path` is the field as a rule author writes it:
 /// `tiers[2].recover_after: expected an integer, found string "two"`.
 public struct LuaDecoder {
-    public init() {}
+    /// Whether keys the decoded type does not ask for are errors (the default) or ignored (for a
+    /// partial view of a larger table).
+    public var rejectsUnknownKeys: Bool
+
+    public init(rejectsUnknownKeys: Bool = true) {
+        self.rejectsUnknownKeys = rejectsUnknownKeys
+    }
 
     /// Decodes `type` from `value`. `file`, if given, is put on the error.
     public func decode<T: Decodable>(_ type: T.Type, from value: LuaValue, file: String? = nil) throws -> T {
         do {
-            return try LuaValueDecoder(value: value, codingPath: []).decodeChecked(T.self)
+            return try LuaValueDecoder(value: value, codingPath: [], strict: rejectsUnknownKeys).decodeChecked(T.self)
         } catch let error as DecodingError {
             var failure = LuaError(decoding: error)
             failure.file = file
@@ -79,12 +85,14 @@ final class KeyUsage {
 final class LuaValueDecoder: Decoder {
     let value: LuaValue
     let codingPath: [any CodingKey]
+    let strict: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     private var usage: KeyUsage?
 
-    init(value: LuaValue, codingPath: [any CodingKey]) {
+    init(value: LuaValue, codingPath: [any CodingKey], strict: Bool) {
         self.value = value
         self.codingPath = codingPath
+        self.strict = strict
     }
 
     /// Decodes `T`, then rejects the keys of this table that `T` did not ask for.
@@ -98,7 +106,7 @@ final class LuaValueDecoder: Decoder {
         {
             throw mismatch(type, expected: LuaValueDecoder.expectation(for: type))
         }
-        if let usage, case .table(let table) = value {
+        if strict, let usage, case .table(let table) = value {
             try usage.rejectUnknown(in: table, codingPath: codingPath)
         }
         return result
@@ -124,7 +132,7 @@ final class LuaValueDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     func child(_ value: LuaValue, key: any CodingKey) -> LuaValueDecoder {
-        LuaValueDecoder(value: value, codingPath: codingPath + [key])
+        LuaValueDecoder(value: value, codingPath: codingPath + [key], strict: strict)
     }
 
     func mismatch(_ type: Any.Type, expected: String) -> DecodingError {
@@ -231,4 +239,18 @@ extension LuaValueDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeChecked(type) }
+}
+
+extension LuaFunction: Decodable {
+    /// A function field of a rule table (only through `LuaDecoder`).
+    public init(from decoder: any Decoder) throws {
+        guard let lua = decoder as? LuaValueDecoder else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "a Lua function can only be decoded by LuaDecoder"))
+        }
+        guard case .function(let function) = lua.value else {
+            throw lua.mismatch(LuaFunction.self, expected: "a function")
+        }
+        self = function
+    }
 }

@@ -122,6 +122,17 @@ struct Policy: Decodable, Equatable {
         #expect(error.message.contains("unexpected entry [1]"))
     }
 
+    @Test func functionsDecodeAsHandlesAndPartialViewsCanIgnoreUnknownKeys() throws {
+        struct Rule: Decodable { var limit: Int; var check: LuaFunction }
+        let value = try host.load("return { limit = 3, check = function(n) return n <= 3 end, extra = true }",
+                                  chunkName: "r.lua").first ?? .nil
+        #expect(throws: LuaError.self) { try LuaDecoder().decode(Rule.self, from: value) }
+        let rule = try LuaDecoder(rejectsUnknownKeys: false).decode(Rule.self, from: value)
+        #expect(try host.call(rule.check, .integer(4)) == [.boolean(false)])
+        let notFunction = try failure(Rule.self, "{ limit = 3, check = 'no' }")
+        #expect(notFunction.path == "check" && notFunction.message == "expected a function, found string \"no\"")
+    }
+
     @Test func suggestionsAreForTyposOnly() {
         #expect(Suggestion.closest(to: "recover_afterr", among: ["recover_after", "level"]) == "recover_after")
         #expect(Suggestion.closest(to: "levle", among: ["recover_after", "level"]) == "level")

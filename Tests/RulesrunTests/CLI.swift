@@ -9,26 +9,29 @@ struct CLI {
         var stderr: String
     }
 
-    static let executable: URL = {
+    static let executable: URL = binary("rulesrun")
+
+    /// A product built next to the test bundle.
+    static func binary(_ name: String) -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
             Bundle.main.bundleURL.deletingLastPathComponent(),
         ]
         for directory in candidates {
-            let url = directory.appendingPathComponent("rulesrun")
+            let url = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return URL(fileURLWithPath: ".build/debug/rulesrun")
-    }()
+        return packageRoot.appendingPathComponent(".build/debug/\(name)")
+    }
 
     /// The package root (where `rules/` is).
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun") throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = name == "rulesrun" ? executable : binary(name)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
