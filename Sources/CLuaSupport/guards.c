@@ -7,37 +7,26 @@
 #include <math.h>
 #include <string.h>
 
+/* Where the set that starts at p (just after its '[') ends: after its ']'. */
+static const char *rr_set_end(const char *p, const char *end) {
+    if (p < end && *p == '^') p++;
+    do {                                    /* a ']' right after '[' or '[^' belongs to the set */
+        if (p >= end) return end;
+        if (*p == '%' && p + 1 < end) p++;
+        p++;
+    } while (p < end && *p != ']');
+    return p < end ? p + 1 : end;
+}
+
 /* Where the item that starts at p ends (p < end). Handles %x, %bxy, %f[set], [set] and single chars. */
 static const char *rr_item_end(const char *p, const char *end) {
     if (*p == '%') {
         if (p + 1 >= end) return end;
         if (p[1] == 'b') return p + 4 <= end ? p + 4 : end;
-        if (p[1] == 'f') {
-            p += 2;
-            if (p < end && *p == '[') {
-                p++;
-                if (p < end && *p == '^') p++;
-                do {
-                    if (p >= end) return end;
-                    if (*p == '%' && p + 1 < end) p++;
-                    p++;
-                } while (p < end && *p != ']');
-                return p < end ? p + 1 : end;
-            }
-            return p;
-        }
+        if (p[1] == 'f') return p + 2 < end && p[2] == '[' ? rr_set_end(p + 3, end) : p + 2;
         return p + 2;
     }
-    if (*p == '[') {
-        p++;
-        if (p < end && *p == '^') p++;
-        do {
-            if (p >= end) return end;
-            if (*p == '%' && p + 1 < end) p++;
-            p++;
-        } while (p < end && *p != ']');
-        return p < end ? p + 1 : end;
-    }
+    if (*p == '[') return rr_set_end(p + 1, end);
     return p + 1;
 }
 

@@ -9,7 +9,7 @@ import Foundation
 /// (c) the same logic in native Swift.
 /// It also reports the generic `[LuaValue]` path, for comparison.
 public enum LuaHostBenchmark {
-    public struct Result: Sendable, Codable {
+    public struct Result: Sendable, Encodable {
         public var iterations: Int
         public var floor_ns: Double
         /// The same table-in/table-out round trip written directly against the C API, with no
@@ -24,33 +24,12 @@ public enum LuaHostBenchmark {
         /// The share of (b) spent because of the instruction-count hook.
         public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
 
-        enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey {
             case iterations, floor_ns, table_floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
             case host_over_floor, host_over_native, hook_share
         }
 
-        public init(iterations: Int, floor_ns: Double, table_floor_ns: Double, host_ns: Double, host_no_hook_ns: Double,
-                    generic_ns: Double, native_ns: Double) {
-            self.iterations = iterations
-            self.floor_ns = floor_ns
-            self.table_floor_ns = table_floor_ns
-            self.host_ns = host_ns
-            self.host_no_hook_ns = host_no_hook_ns
-            self.generic_ns = generic_ns
-            self.native_ns = native_ns
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(iterations: try c.decode(Int.self, forKey: .iterations),
-                      floor_ns: try c.decode(Double.self, forKey: .floor_ns),
-                      table_floor_ns: try c.decode(Double.self, forKey: .table_floor_ns),
-                      host_ns: try c.decode(Double.self, forKey: .host_ns),
-                      host_no_hook_ns: try c.decode(Double.self, forKey: .host_no_hook_ns),
-                      generic_ns: try c.decode(Double.self, forKey: .generic_ns),
-                      native_ns: try c.decode(Double.self, forKey: .native_ns))
-        }
-
+        /// The measurements and the ratios derived from them.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(iterations, forKey: .iterations)
