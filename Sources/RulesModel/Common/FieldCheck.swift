@@ -58,9 +58,9 @@ struct FieldCheck {
 
     /// An identifier chosen by the app (`mode_id`, `attempt_id`, …): 1–128 printable ASCII
     /// characters without spaces.
-    func identifier(_ field: String, _ value: String) throws {
+    func identifier(_ field: String, _ value: String, maxBytes: Int = 128) throws {
         if value.isEmpty { throw fail(field, "a non-empty identifier", "\"\"") }
-        if value.utf8.count > 128 { throw fail(field, "an identifier of at most 128 bytes", "\(value.utf8.count) bytes") }
+        if value.utf8.count > maxBytes { throw fail(field, "an identifier of at most \(maxBytes) bytes", "\(value.utf8.count) bytes") }
         if !value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
             throw fail(field, "printable ASCII without spaces", quoted(value))
         }

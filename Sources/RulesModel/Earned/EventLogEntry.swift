@@ -25,7 +25,7 @@ public struct EventLogEntry: Hashable, Sendable, Validatable {
 
     public func validate() throws {
         let check = FieldCheck("EventLogEntry")
-        try check.identifier("event_id", eventID)
+        try check.identifier("event_id", eventID, maxBytes: 200)
         try check.timestamp("ts_utc_ms", timestamp)
         try check.timeZone("timezone_id", timezoneID)
         try check.timestamp("created_ts_utc_ms", createdAt)
