@@ -14,6 +14,7 @@ import RulesModel
 /// `event_log` rows) or leaves the database as it was.
 public final class Store: Sendable {
     let writer: any DatabaseWriter
+    let faultHooks = FaultHooks()
     /// The path of the database file, nil in memory.
     public let path: String?
 
@@ -58,8 +59,13 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` in one write transaction (internal: the public mutations are named operations).
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.write(body)
+    /// Any error thrown inside rolls the whole transaction back.
+    func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
+        try writer.write { db in
+            let result = try body(db)
+            try faultHooks.check(operation)
+            return result
+        }
     }
 
     /// The values of the A1 PRAGMAs on a connection, e.g. `["foreign_keys": "1", "journal_mode": "wal", "synchronous": "1"]`.
