@@ -23,8 +23,18 @@ public enum InvariantChecker {
     static func add(_ found: inout [InvariantViolation], _ db: Database, _ invariant: String, _ table: String, _ sql: String,
                     _ message: (Row) -> String) throws {
         for row in try Row.fetchAll(db, sql: sql) {
-            let key = row.columnNames.filter { $0 != "detail" }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: ",")
+            let key = row.columnNames.filter { $0 != "detail" }.map { name -> String in "\(name)=\(text(row[name]))" }.joined(separator: ",")
             found.append(InvariantViolation(invariant: invariant, table: table, key: key, message: message(row)))
+        }
+    }
+
+    /// A key value as written in a violation: text unquoted, 16-byte blobs as UUIDs.
+    static func text(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .string(let string): return string
+        case .blob(let data) where data.count == 16:
+            return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString
+        default: return value.description
         }
     }
 
@@ -44,7 +54,7 @@ public enum InvariantChecker {
             let table: String = row[0]
             let rowid = row[1] as DatabaseValue
             let parent: String = row[2]
-            found.append(InvariantViolation(invariant: "foreign_key", table: table, key: "rowid=\(rowid)",
+            found.append(InvariantViolation(invariant: "foreign_key", table: table, key: "rowid=\(text(rowid))",
                                             message: "references a missing row of \(parent)"))
         }
     }
@@ -140,7 +150,7 @@ public enum InvariantChecker {
                 do { try decode(row).validate() } catch {
                     let keyText = key.split(separator: ",").map { k -> String in
                         let name = k.trimmingCharacters(in: .whitespaces)
-                        return "\(name)=\(row[name] as DatabaseValue)"
+                        return "\(name)=\(text(row[name]))"
                     }.joined(separator: ",")
                     found.append(InvariantViolation(invariant: "valid_row", table: table, key: keyText, message: String(describing: error)))
                 }
@@ -176,7 +186,7 @@ public enum InvariantChecker {
         for row in try Row.fetchAll(db, sql: "SELECT \(TrackerRows.completionColumns) ORDER BY c.completion_id") {
             do { try TrackerRows.completion(row).validate() } catch {
                 found.append(InvariantViolation(invariant: "valid_row", table: "tracker_completion",
-                                                key: "completion_id=\(row["completion_id"] as DatabaseValue)", message: String(describing: error)))
+                                                key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))
             }
         }
     }
