@@ -46,7 +46,7 @@ public struct SyntheticCohort: Sendable {
         1 + Int((user.rawValue * 7 + Int64(dayIndex)) % 4)
     }
 
-    /// The user-day `dayIndex` days after the start day.
+    /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
     public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) -> UserDay {
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), UInt64(dayIndex))
         let day = startDay.adding(days: dayIndex)!
@@ -66,7 +66,7 @@ public struct SyntheticCohort: Sendable {
             NotificationLogEntry(id: rng.uuid(), userID: user, scheduledFor: start + (15 + Int64(i) * 2) * Millis.hour,
                                  tier: EscalationTier(rawValue: i)!, personality: .professional, delivered: true, tapped: i == 0)
         }
-        let count = Self.completionsPerDay(user: user, dayIndex: dayIndex)
+        let count = tasks.isEmpty ? 0 : Self.completionsPerDay(user: user, dayIndex: dayIndex)
         let completions = (0..<count).map { i in
             let task = tasks[(dayIndex + i) % tasks.count]
             return TaskCompletion(userID: user, taskID: task.id, completedAt: start + 7 * Millis.hour + Int64(i) * Millis.minute,
