@@ -49,7 +49,8 @@ let package = Package(
             name: "RulesModelTests",
             dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel"]),
+        .executableTarget(name: "StoreFaultChild", dependencies: ["RulesStore", "RulesModel"], path: "Tests/StoreFaultChild"),
+        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild"]),
         .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,117 @@
+import Foundation
 import GRDB
 import RulesModel
 
-/// SQLite storage of the data model.
-public enum RulesStoreModule {}
+/// The SQLite storage of the four apps' data.
+///
+/// A file database is a `DatabasePool` in WAL mode; ``inMemory(options:)`` is a `DatabaseQueue`
+/// for tests (SQLite keeps an in-memory journal there: WAL needs a file). Every connection gets the
+/// PRAGMAs of A1 (`foreign_keys = ON`, `synchronous = NORMAL` or `FULL`). Opening migrates the
+/// schema to ``Migrations/currentVersion``; a database written by newer code is refused before
+/// anything is written to it.
+///
+/// Every mutating method runs in one transaction: it either applies completely (with its
+/// `event_log` rows) or leaves the database as it was.
+public final class Store: Sendable {
+    let writer: any DatabaseWriter
+    let faultHooks = FaultHooks()
+    /// The path of the database file, nil in memory.
+    public let path: String?
+
+    private init(writer: any DatabaseWriter, path: String?) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the database file at `path`.
+    public static func open(path: String, options: StoreOptions = StoreOptions()) throws -> Store {
+        if FileManager.default.fileExists(atPath: path) {
+            try Migrations.refuseIfTooNew(path: path)
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration(options))
+        let store = Store(writer: pool, path: path)
+        try Migrations.migrate(pool, options: options)
+        return store
+    }
+
+    /// A fresh database in memory, for tests.
+    public static func inMemory(options: StoreOptions = StoreOptions()) throws -> Store {
+        let queue = try DatabaseQueue(configuration: configuration(options))
+        try Migrations.migrate(queue, options: options)
+        return Store(writer: queue, path: nil)
+    }
+
+    static func configuration(_ options: StoreOptions) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(options.busyTimeoutSeconds)
+        let synchronous = options.synchronous.rawValue
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        return config
+    }
+
+    /// Runs `body` on a read-only snapshot: every query inside sees the same committed state.
+    public func read<T>(_ body: (Snapshot) throws -> T) throws -> T {
+        try writer.read { db in try body(Snapshot(db)) }
+    }
+
+    /// Runs `body` in one write transaction (internal: the public mutations are named operations).
+    /// Any error thrown inside rolls the whole transaction back.
+    func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
+        try writer.write { db in
+            let result = try body(db)
+            try faultHooks.check(operation)
+            return result
+        }
+    }
+
+    /// The values of the A1 PRAGMAs on a connection, e.g. `["foreign_keys": "1", "journal_mode": "wal", "synchronous": "1"]`.
+    public func pragmas() throws -> [String: String] {
+        try writer.read { db in
+            var values: [String: String] = [:]
+            for name in ["foreign_keys", "journal_mode", "synchronous"] {
+                values[name] = try String.fetchOne(db, sql: "PRAGMA \(name)") ?? ""
+            }
+            return values
+        }
+    }
+
+    /// The schema version recorded in `meta`.
+    public func schemaVersion() throws -> Int {
+        try writer.read { db in try Migrations.recordedVersion(db) ?? 0 }
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    public func integrityCheck() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Every violation of the seeds' invariants found in the database (empty when sound).
+    public func checkInvariants() throws -> [InvariantViolation] {
+        try writer.read { db in try InvariantChecker.checkInvariants(db) }
+    }
+
+    /// A text dump of every table and every row, in a stable order, for comparisons.
+    public func dump() throws -> String {
+        try writer.read { db in try StoreDump.dump(db) }
+    }
+
+    /// Copies the database into a compact file at `path` (`VACUUM INTO`).
+    public func vacuum(into path: String) throws {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+    }
+
+    /// Checkpoints the WAL into the main file (a no-op in memory).
+    public func checkpoint() throws {
+        guard path != nil else { return }
+        try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
+
+    /// Closes the connections; the store must not be used afterwards.
+    public func close() throws {
+        try writer.close()
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Any JSON value, for the free-form JSON of the seeds (`option_payload`, `metadata_json`,
+/// `chosen_option_payload_json`). Objects keep their keys sorted when encoded, so the text
+/// stored is the same for the same value.
+public enum JSONValue: Hashable, Sendable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public static let emptyObject = JSONValue.object([:])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Whether the value is a JSON object (the seeds' payload columns hold objects).
+    public var isObject: Bool { if case .object = self { true } else { false } }
+}
+
+/// The one JSON encoder and decoder of the model: sorted keys, so equal values give equal text.
+public enum ModelJSON {
+    public static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Decodes `text`; a failure becomes a ``ModelValidationError`` naming `entity`, `field` and
+    /// the JSON path where decoding stopped.
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String, entity: String, field: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch let error as ModelValidationError {
+            throw error
+        } catch let error as DecodingError {
+            let (path, rule) = describe(error)
+            let where_ = path.isEmpty ? field : field + "." + path
+            throw ModelValidationError(entity: entity, field: where_, rule: rule, found: quoted(text))
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> (String, String) {
+        func join(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return (join(context.codingPath + [key]), "a required key")
+        case .typeMismatch(let type, let context): return (join(context.codingPath), "a value of type \(type)")
+        case .valueNotFound(let type, let context): return (join(context.codingPath), "a non-null value of type \(type)")
+        case .dataCorrupted(let context): return (join(context.codingPath), context.debugDescription)
+        @unknown default: return ("", "valid JSON")
+        }
+    }
+}

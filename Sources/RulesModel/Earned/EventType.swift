@@ -1,0 +1,21 @@
+/// The `event_log.type` values of A6 and A7.
+public enum EventType: String, Sendable, Codable, CaseIterable {
+    case dayRollover = "DAY_ROLLOVER"
+    case creditsEarned = "CREDITS_EARNED"
+    case creditsSpent = "CREDITS_SPENT"
+    case streakQualified = "STREAK_QUALIFIED"
+    case streakBonusAwarded = "STREAK_BONUS_AWARDED"
+    case habitAwardSuspended = "HABIT_AWARD_SUSPENDED"
+    case unlockAttemptCreated = "UNLOCK_ATTEMPT_CREATED"
+    case unlockOptionSelected = "UNLOCK_OPTION_SELECTED"
+    case unlockGranted = "UNLOCK_GRANTED"
+    case unlockDenied = "UNLOCK_DENIED"
+    case questStarted = "QUEST_STARTED"
+    case questCompleted = "QUEST_COMPLETED"
+    case questFailed = "QUEST_FAILED"
+    case questCancelled = "QUEST_CANCELLED"
+    case questExpired = "QUEST_EXPIRED"
+    case emergencyUsed = "EMERGENCY_USED"
+    case focusStarted = "FOCUS_STARTED"
+    case focusEnded = "FOCUS_ENDED"
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A habit the user tracks (habit-tracker-data-model.md §2.2).
+///
+/// Decisions on the seed:
+/// - `title` is 1–100 characters; `iconName` (an SF Symbol name) 1–100; `goalUnit` must be one
+///   of the goal type's compatible units (§3.2); `colorToken` is a palette key of 1–32 lowercase
+///   letters and digits (the palette itself is a UI concern).
+/// - `goalType == .none` ⇒ `goalValue` and `goalUnit` are nil. For other goal types the unit is
+///   required and the value, when set, is finite and > 0 (a preset pre-fills the unit only).
+/// - `isPreset` ⇔ `presetIdentifier` is set, and the identifier is in ``PresetCatalog``.
+/// - `timesPerDay` is 1–100. `scheduledDays` is a non-empty set of weekdays, stored sorted.
+/// - `notificationTime` is set exactly when `notificationEnabled` (the seed: "nil when
+///   notificationEnabled == false"; a reminder without a time cannot be scheduled).
+/// - `category` may be nil: deleting a category nullifies it (§2.1 delete rule).
+public struct HabitTask: Hashable, Sendable, Codable, Validatable {
+    public static let maxTitleLength = 100
+
+    public var id: UUID
+    public var userID: UserID
+    public var categoryID: UUID?
+    public var title: String
+    public var iconName: String?
+    public var isPreset: Bool
+    public var presetIdentifier: String?
+    public var measurementDuration: MeasurementDuration
+    public var goalType: GoalType
+    public var goalValue: Double?
+    public var goalUnit: String?
+    public var frequencyType: FrequencyType
+    public var timesPerDay: Int
+    public var scheduledDays: [Weekday]
+    public var notificationEnabled: Bool
+    public var notificationTime: LocalTime?
+    public var colorToken: String
+    public var sortOrder: Int
+    public var createdAt: EpochMillis
+    public var updatedAt: EpochMillis
+
+    public init(id: UUID = UUID(), userID: UserID, categoryID: UUID? = nil, title: String, iconName: String? = nil,
+                isPreset: Bool = false, presetIdentifier: String? = nil,
+                measurementDuration: MeasurementDuration = .daily, goalType: GoalType = .none,
+                goalValue: Double? = nil, goalUnit: String? = nil, frequencyType: FrequencyType = .daily,
+                timesPerDay: Int = 1, scheduledDays: [Weekday] = Weekday.allCases,
+                notificationEnabled: Bool = false, notificationTime: LocalTime? = nil,
+                colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis) {
+        self.id = id
+        self.userID = userID
+        self.categoryID = categoryID
+        self.title = title
+        self.iconName = iconName
+        self.isPreset = isPreset
+        self.presetIdentifier = presetIdentifier
+        self.measurementDuration = measurementDuration
+        self.goalType = goalType
+        self.goalValue = goalValue
+        self.goalUnit = goalUnit
+        self.frequencyType = frequencyType
+        self.timesPerDay = timesPerDay
+        self.scheduledDays = scheduledDays
+        self.notificationEnabled = notificationEnabled
+        self.notificationTime = notificationTime
+        self.colorToken = colorToken
+        self.sortOrder = sortOrder
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public func validate() throws {
+        let check = FieldCheck("HabitTask")
+        try check.text("title", title, max: HabitTask.maxTitleLength)
+        try check.optionalText("iconName", iconName, max: 100)
+        if goalType == .none {
+            try check.require(goalValue == nil, "goalValue", "nil when goalType is none", "\(goalValue ?? 0)")
+            try check.require(goalUnit == nil, "goalUnit", "nil when goalType is none", quoted(goalUnit ?? ""))
+        } else {
+            let units = goalType.compatibleUnits
+            try check.require(goalUnit.map(units.contains) ?? false, "goalUnit",
+                              "one of \(units.joined(separator: ", ")) for goalType \(goalType.rawValue)",
+                              goalUnit.map(quoted) ?? "nil")
+            if let goalValue {
+                try check.finite("goalValue", goalValue)
+                try check.require(goalValue > 0, "goalValue", "greater than 0", "\(goalValue)")
+            }
+        }
+        if isPreset {
+            try check.require(presetIdentifier != nil, "presetIdentifier", "set when isPreset is true", "nil")
+        } else {
+            try check.require(presetIdentifier == nil, "presetIdentifier", "nil when isPreset is false", quoted(presetIdentifier ?? ""))
+        }
+        if let presetIdentifier {
+            try check.require(PresetCatalog.preset(presetIdentifier) != nil, "presetIdentifier",
+                              "an identifier of the preset catalog", quoted(presetIdentifier))
+        }
+        try check.range("timesPerDay", timesPerDay, 1...100)
+        try check.require(!scheduledDays.isEmpty, "scheduledDays", "at least one weekday", "[]")
+        try check.require(Set(scheduledDays).count == scheduledDays.count, "scheduledDays", "no repeated weekday",
+                          "\(scheduledDays.map(\.rawValue))")
+        if notificationEnabled {
+            try check.require(notificationTime != nil, "notificationTime", "set when notificationEnabled is true", "nil")
+        } else {
+            try check.require(notificationTime == nil, "notificationTime", "nil when notificationEnabled is false",
+                              notificationTime?.text ?? "")
+        }
+        try check.require(!colorToken.isEmpty && colorToken.utf8.count <= 32
+                          && colorToken.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) },
+                          "colorToken", "a palette key of 1–32 lowercase letters and digits", quoted(colorToken))
+        try check.atLeast("sortOrder", sortOrder, 0)
+        try check.timestamp("createdAt", createdAt)
+        try check.notBefore("updatedAt", updatedAt, "createdAt", createdAt)
+    }
+
+    /// Whether the task is due on a weekday (daily tasks are due every day).
+    public func isScheduled(on weekday: Weekday) -> Bool {
+        frequencyType == .daily || scheduledDays.contains(weekday)
+    }
+}

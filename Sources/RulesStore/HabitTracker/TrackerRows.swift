@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import RulesModel
+
+/// Row ⇄ model conversions of the habit tracker's tables.
+enum TrackerRows {
+    static func category(_ row: Row) throws -> RulesModel.Category {
+        let r = RowReader(row, "tracker_category")
+        return Category(id: try r.uuid("category_id"), userID: try r.user(), name: try r.string("name"), isPreset: try r.bool("is_preset"),
+                        sortOrder: try r.int("sort_order"), createdAt: try r.int64("created_ts_utc_ms"))
+    }
+
+    static func task(_ row: Row) throws -> HabitTask {
+        let r = RowReader(row, "tracker_task")
+        let days: [Int] = try r.json("scheduled_days")
+        let weekdays = try days.map { value in
+            guard let day = Weekday(rawValue: value) else { throw r.corrupt("scheduled_days", "unknown ISO weekday \(value)") }
+            return day
+        }
+        return HabitTask(id: try r.uuid("task_id"), userID: try r.user(), categoryID: try r.optionalUUID("category_id"),
+                         title: try r.string("title"), iconName: try r.optional("icon_name"), isPreset: try r.bool("is_preset"),
+                         presetIdentifier: try r.optional("preset_identifier"), measurementDuration: try r.enumValue("measurement_duration"),
+                         goalType: try r.enumValue("goal_type"), goalValue: try r.optional("goal_value"), goalUnit: try r.optional("goal_unit"),
+                         frequencyType: try r.enumValue("frequency_type"), timesPerDay: try r.int("times_per_day"), scheduledDays: weekdays,
+                         notificationEnabled: try r.bool("notification_enabled"), notificationTime: try r.optionalTime("notification_time"),
+                         colorToken: try r.string("color_token"), sortOrder: try r.int("sort_order"),
+                         createdAt: try r.int64("created_ts_utc_ms"), updatedAt: try r.int64("updated_ts_utc_ms"))
+    }
+
+    static func taskArguments(_ t: HabitTask) throws -> StatementArguments {
+        [t.id.blob, t.userID.rawValue, t.categoryID?.blob, t.title, t.iconName, t.isPreset, t.presetIdentifier, t.measurementDuration.rawValue,
+         t.goalType.rawValue, t.goalValue, t.goalUnit, t.frequencyType.rawValue, t.timesPerDay,
+         try ModelJSON.encode(t.scheduledDays.sorted().map(\.rawValue)), t.notificationEnabled, t.notificationTime?.text, t.colorToken,
+         t.sortOrder, t.createdAt, t.updatedAt]
+    }
+
+    static let upsertTaskSQL = """
+        INSERT INTO tracker_task(task_id, user_id, category_id, title, icon_name, is_preset, preset_identifier, measurement_duration,
+          goal_type, goal_value, goal_unit, frequency_type, times_per_day, scheduled_days, notification_enabled, notification_time,
+          color_token, sort_order, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(task_id) DO UPDATE SET category_id = excluded.category_id, title = excluded.title, icon_name = excluded.icon_name,
+          is_preset = excluded.is_preset, preset_identifier = excluded.preset_identifier, measurement_duration = excluded.measurement_duration,
+          goal_type = excluded.goal_type, goal_value = excluded.goal_value, goal_unit = excluded.goal_unit,
+          frequency_type = excluded.frequency_type, times_per_day = excluded.times_per_day, scheduled_days = excluded.scheduled_days,
+          notification_enabled = excluded.notification_enabled, notification_time = excluded.notification_time,
+          color_token = excluded.color_token, sort_order = excluded.sort_order, updated_ts_utc_ms = excluded.updated_ts_utc_ms
+        """
+
+    static func completion(_ row: Row) throws -> TaskCompletion {
+        let r = RowReader(row, "tracker_completion")
+        return TaskCompletion(id: try r.int64("completion_id"), userID: try r.user(), taskID: try r.uuid("task_id"),
+                              completedAt: try r.int64("completed_at_ts_utc_ms"), value: try r.optional("value"))
+    }
+
+    static let completionColumns = """
+        c.completion_id, c.user_id, t.task_id, c.completed_at_ts_utc_ms, c.value
+        FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
+        """
+
+    static let insertCompletionSQL = """
+        INSERT INTO tracker_completion(user_id, task_key, completed_at_ts_utc_ms, value) VALUES (?, ?, ?, ?)
+        """
+
+    static func settings(_ row: Row) throws -> HabitTrackerSettings {
+        let r = RowReader(row, "tracker_settings")
+        return HabitTrackerSettings(hasCompletedOnboarding: try r.bool("has_completed_onboarding"), createdAt: try r.int64("created_ts_utc_ms"))
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import RulesModel
+
+/// Verifies every invariant of the seeds on a database and reports each violation, without
+/// stopping at the first. SQL constraints already refuse most bad rows; this also covers what
+/// SQL cannot (A5.3's grant existence, A5.5's AppId prefixes, same-user references, model rules
+/// such as the 280-character commitment) and rows written by other programs.
+public enum InvariantChecker {
+    /// All violations found, in a stable order (empty for a sound database).
+    public static func checkInvariants(_ db: Database) throws -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        try checkMeta(db, &found)
+        try checkForeignKeys(db, &found)
+        try checkSingletons(db, &found)
+        try checkEarnedRelations(db, &found)
+        try checkAppIDs(db, &found)
+        try checkSameUser(db, &found)
+        try checkRows(db, &found)
+        return found
+    }
+
+    static func add(_ found: inout [InvariantViolation], _ db: Database, _ invariant: String, _ table: String, _ sql: String,
+                    _ message: (Row) -> String) throws {
+        for row in try Row.fetchAll(db, sql: sql) {
+            let key = row.columnNames.filter { $0 != "detail" }.map { name -> String in "\(name)=\(text(row[name]))" }.joined(separator: ",")
+            found.append(InvariantViolation(invariant: invariant, table: table, key: key, message: message(row)))
+        }
+    }
+
+    /// A key value as written in a violation: text unquoted, 16-byte blobs as UUIDs.
+    static func text(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .string(let string): return string
+        case .blob(let data) where data.count == 16:
+            return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString
+        default: return value.description
+        }
+    }
+
+    static func checkMeta(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        for key in ["schema_version", "device_id", "db_location"] where try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
+            found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=\(key)", message: "required meta key is missing"))
+        }
+        if let location = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
+           !["app_sandbox", "app_group"].contains(location) {
+            found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=db_location",
+                                            message: "db_location must be app_sandbox or app_group, found \"\(location)\""))
+        }
+    }
+
+    static func checkForeignKeys(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+            let table: String = row[0]
+            let rowid = row[1] as DatabaseValue
+            let parent: String = row[2]
+            found.append(InvariantViolation(invariant: "foreign_key", table: table, key: "rowid=\(text(rowid))",
+                                            message: "references a missing row of \(parent)"))
+        }
+    }
+
+    static let singletonTables = ["economy_state", "user_settings", "entitlement_state", "emergency_state", "focus_state",
+                                  "pressure_settings", "pressure_escalation_state", "tracker_settings", "miga_settings"]
+
+    static func checkSingletons(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        for table in singletonTables {
+            try add(&found, db, "A5.1", table, "SELECT user_id FROM app_user WHERE user_id NOT IN (SELECT user_id FROM \(table)) ORDER BY user_id") { _ in
+                "the user's singleton row is missing"
+            }
+        }
+        try add(&found, db, "habit_tracker", "tracker_category", """
+            SELECT user_id FROM app_user u WHERE (SELECT COUNT(*) FROM tracker_category c WHERE c.user_id = u.user_id AND c.is_preset = 1) <> 4
+            ORDER BY user_id
+            """) { _ in "a user must keep the four preset categories" }
+    }
+
+    static func checkEarnedRelations(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        try add(&found, db, "A5.2", "unlock_grant_current", """
+            SELECT c.user_id, c.app_id, c.grant_id FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id
+            WHERE g.app_id <> c.app_id OR g.user_id <> c.user_id ORDER BY c.user_id, c.app_id
+            """) { _ in "the current grant is for another app or user" }
+        try add(&found, db, "A5.3", "unlock_attempt", """
+            SELECT attempt_id FROM unlock_attempt a WHERE outcome = 'GRANTED'
+              AND (grant_id IS NULL OR NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.grant_id = a.grant_id)) ORDER BY attempt_id
+            """) { _ in "a GRANTED attempt must reference an existing unlock_grant" }
+        try add(&found, db, "A5.3", "unlock_attempt", """
+            SELECT a.attempt_id FROM unlock_attempt a JOIN unlock_grant g ON g.grant_id = a.grant_id
+            WHERE g.app_id <> a.app_id OR g.user_id <> a.user_id ORDER BY a.attempt_id
+            """) { _ in "the attempt's grant is for another app or user" }
+        try add(&found, db, "A5.4", "habit_completion", """
+            SELECT habit_id, day_id, COUNT(*) AS detail FROM habit_completion GROUP BY habit_id, day_id HAVING COUNT(*) > 1 ORDER BY habit_id, day_id
+            """) { row in "\(row["detail"] as Int64? ?? 0) completions of one habit on one day" }
+        try add(&found, db, "focus_state", "focus_state", """
+            SELECT f.user_id, f.active_session_id FROM focus_state f JOIN focus_session s ON s.session_id = f.active_session_id
+            WHERE s.ended_ts_utc_ms IS NOT NULL OR s.user_id <> f.user_id ORDER BY f.user_id
+            """) { _ in "the active session must be an open session of the same user" }
+        try add(&found, db, "habit_tracker", "tracker_completion", """
+            SELECT c.completion_id FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
+            WHERE t.goal_type = 'none' AND c.value IS NOT NULL ORDER BY c.completion_id
+            """) { _ in "a completion of a task whose goalType is none has no value" }
+    }
+
+    /// A5.5: every AppId column holds `android:…` or `iosToken:…` (GLOB is case-sensitive).
+    static func checkAppIDs(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        let columns: [(String, String, String)] = [
+            ("app_info", "app_id", "user_id, app_id"), ("distracting_app", "app_id", "user_id, app_id"),
+            ("mode_blocked_app", "app_id", "mode_id, app_id"), ("focus_session_blocked_app", "app_id", "session_id, app_id"),
+            ("unlock_attempt", "app_id", "attempt_id"), ("unlock_grant", "app_id", "grant_id"),
+            ("unlock_grant_current", "app_id", "user_id, app_id"), ("daily_app_limits", "app_id", "user_id, day_id, app_id"),
+            ("emergency_state", "last_app_id_used", "user_id"),
+        ]
+        for (table, column, key) in columns {
+            try add(&found, db, "A5.5", table, """
+                SELECT \(key) FROM \(table) WHERE \(column) IS NOT NULL
+                  AND NOT (\(column) GLOB 'android:?*' OR \(column) GLOB 'iosToken:?*') ORDER BY \(key)
+                """) { _ in "\(column) must start with android: or iosToken:" }
+        }
+        try add(&found, db, "A5.5", "app_info", """
+            SELECT user_id, app_id FROM app_info WHERE platform <> CASE WHEN app_id GLOB 'android:*' THEN 'android' ELSE 'ios' END
+            ORDER BY user_id, app_id
+            """) { _ in "platform does not match the AppId prefix" }
+    }
+
+    /// A child row belongs to the same user as the row it references.
+    static func checkSameUser(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        let pairs: [(String, String, String, String, String)] = [
+            ("mode_window", "window_id", "mode", "mode_id", "mode_id"),
+            ("mode_blocked_app", "mode_id, c.app_id", "mode", "mode_id", "mode_id"),
+            ("habit_completion", "completion_id", "habit", "habit_id", "habit_id"),
+            ("focus_session_blocked_app", "session_id, c.app_id", "focus_session", "session_id", "session_id"),
+            ("unlock_attempt", "attempt_id", "mode", "effective_mode_id", "mode_id"),
+            ("unlock_grant", "grant_id", "unlock_attempt", "source_attempt_id", "attempt_id"),
+            ("unlock_grant", "grant_id", "mode", "source_mode_id", "mode_id"),
+            ("unlock_grant_extension", "extension_id", "unlock_grant", "grant_id", "grant_id"),
+            ("quest_session", "quest_session_id", "unlock_attempt", "attempt_id", "attempt_id"),
+            ("tracker_task", "task_key", "tracker_category", "category_id", "category_id"),
+            ("tracker_completion", "completion_id", "tracker_task", "task_key", "task_key"),
+        ]
+        for (child, key, parent, column, parentColumn) in pairs {
+            try add(&found, db, "same_user", child, """
+                SELECT c.\(key) FROM \(child) c JOIN \(parent) p ON p.\(parentColumn) = c.\(column) WHERE p.user_id <> c.user_id ORDER BY c.\(key)
+                """) { _ in "references a \(parent) row of another user" }
+        }
+    }
+
+    /// Every row reads back as a valid model value.
+    static func checkRows(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        func each(_ table: String, _ key: String, _ decode: (Row) throws -> any Validatable) throws {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key)") {
+                do { try decode(row).validate() } catch {
+                    let keyText = key.split(separator: ",").map { k -> String in
+                        let name = k.trimmingCharacters(in: .whitespaces)
+                        return "\(name)=\(text(row[name]))"
+                    }.joined(separator: ",")
+                    found.append(InvariantViolation(invariant: "valid_row", table: table, key: keyText, message: String(describing: error)))
+                }
+            }
+        }
+        try each("economy_state", "user_id", EarnedRows.economy)
+        try each("emergency_state", "user_id", EarnedRows.emergency)
+        try each("entitlement_state", "user_id", EarnedRows.entitlement)
+        try each("user_settings", "user_id", EarnedRows.userSettings)
+        try each("focus_state", "user_id", EarnedRows.focusState)
+        try each("day_summary", "user_id, day_id", EarnedRows.daySummary)
+        try each("mode", "mode_id", EarnedRows.mode)
+        try each("mode_window", "window_id", EarnedRows.modeWindow)
+        try each("habit", "habit_id", EarnedRows.habit)
+        try each("habit_completion", "completion_id", EarnedRows.habitCompletion)
+        try each("focus_session", "session_id", EarnedRows.focusSession)
+        try each("unlock_attempt", "attempt_id", UnlockRows.attempt)
+        try each("unlock_grant", "grant_id", UnlockRows.grant)
+        try each("unlock_grant_extension", "extension_id", UnlockRows.grantExtension)
+        try each("quest_session", "quest_session_id", UnlockRows.questSession)
+        try each("daily_app_limits", "user_id, day_id, app_id", UnlockRows.dailyAppLimits)
+        try each("event_log", "event_id", UnlockRows.event)
+        try each("pressure_settings", "user_id", PressureRows.settings)
+        try each("pressure_escalation_state", "user_id", PressureRows.escalation)
+        try each("pressure_commitment", "user_id, day_id", PressureRows.commitment)
+        try each("pressure_notification", "notification_id", PressureRows.notification)
+        try each("tracker_settings", "user_id", TrackerRows.settings)
+        try each("tracker_category", "category_id", TrackerRows.category)
+        try each("tracker_task", "task_key", TrackerRows.task)
+        try each("miga_settings", "user_id", MigaRows.settings)
+        try each("miga_selected_app", "app_uuid", MigaRows.selectedApp)
+        try each("miga_usage_event", "event_uuid", MigaRows.usageEvent)
+        for row in try Row.fetchAll(db, sql: "SELECT \(TrackerRows.completionColumns) ORDER BY c.completion_id") {
+            do { try TrackerRows.completion(row).validate() } catch {
+                found.append(InvariantViolation(invariant: "valid_row", table: "tracker_completion",
+                                                key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))
+            }
+        }
+    }
+}

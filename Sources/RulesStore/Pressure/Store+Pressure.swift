@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import RulesModel
+
+extension Store {
+    /// Replaces Pressure's settings of a user (validated first).
+    public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+        try settings.validate()
+        try write { db in
+            try Self.requireUser(db, userID)
+            try db.execute(sql: """
+                UPDATE pressure_settings SET personality_mode = ?, commitment_deadline = ?, checkin_window_close = ?,
+                  timezone_identifier = ?, notifications_enabled = ?, onboarding_completed = ?, subscription_tier = ?,
+                  subscription_expiry_ts_utc_ms = ?, updated_ts_utc_ms = ? WHERE user_id = ?
+                """, arguments: [settings.personalityMode.rawValue, settings.commitmentDeadline.text, settings.checkinWindowClose.text,
+                                 settings.timezoneIdentifier, settings.notificationsEnabled, settings.onboardingCompleted,
+                                 settings.subscriptionTier.rawValue, settings.subscriptionExpiry, now, userID.rawValue])
+        }
+    }
+
+    /// Replaces Pressure's escalation state of a user (validated first).
+    public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+        try state.validate()
+        try write { db in
+            try Self.requireUser(db, userID)
+            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
+        }
+    }
+
+    /// Records a new commitment (at most one per user and day).
+    public func addCommitment(_ commitment: Commitment) throws {
+        try commitment.validate()
+        try write { db in
+            try Self.requireUser(db, commitment.userID)
+            if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil {
+                throw StoreError(.constraint, "Commitment: user \(commitment.userID) already has a commitment on \(commitment.day)")
+            }
+            try db.execute(sql: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
+        }
+    }
+
+    /// Changes the text of a day's commitment before it is locked.
+    public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
+        try write { db in
+            var commitment = try Self.requireCommitment(db, userID, day)
+            guard commitment.lockedAt == nil else {
+                throw StoreError.invalidState("Commitment of user \(userID) on \(day) is locked since \(commitment.lockedAt!); its text cannot change")
+            }
+            commitment.text = text
+            try commitment.validate()
+            try db.execute(sql: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
+        }
+    }
+
+    /// Locks a day's commitment at the deadline (`locked_at`); a day with no commitment gets the
+    /// seed's no-commitment record (empty text, MISSED, locked at the deadline) together with
+    /// the escalation state the rules computed for that miss.
+    ///
+    /// - Returns: the commitment as stored.
+    @discardableResult
+    public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
+                               ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
+        try write { db in
+            try Self.requireUser(db, userID)
+            if var commitment = try Snapshot(db).commitment(userID, on: day) {
+                guard commitment.lockedAt == nil else { return commitment }
+                commitment.lockedAt = deadline
+                try commitment.validate()
+                try db.execute(sql: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
+                               arguments: [deadline, commitment.id.blob])
+                return commitment
+            }
+            guard let missing else {
+                throw StoreError.notFound("Commitment of user \(userID) on", day.rawValue)
+            }
+            try missing.escalation.validate()
+            let tier = try Snapshot(db).escalationState(userID).currentTier
+            let record = Commitment.noCommitment(id: missing.id, userID: userID, day: day, deadline: deadline, tier: tier)
+            try record.validate()
+            try db.execute(sql: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
+            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(missing.escalation, user: userID, now: deadline))
+            return record
+        }
+    }
+
+    /// Records a day's outcome (YES, NO or MISSED) and the escalation state the rules computed
+    /// from it, in one transaction. The status change is one-way: a final status is refused.
+    ///
+    /// - Parameters:
+    ///   - escalation: the new escalation state (its tier before the outcome is snapshotted on the commitment).
+    ///   - shieldUsed: whether a Restart Shield was applied to this day.
+    @discardableResult
+    public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+                              escalation: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+        try escalation.validate()
+        guard status.isFinal else { throw StoreError.invalidState("a check-in records YES, NO or MISSED, not PENDING") }
+        return try write { db in
+            let current = try Self.requireCommitment(db, userID, day)
+            let tier = try Snapshot(db).escalationState(userID).currentTier
+            var updated = try current.transitioned(to: status, at: time, tier: tier)
+            updated.shieldUsed = current.shieldUsed || shieldUsed
+            try db.execute(sql: """
+                UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
+                  escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
+                """, arguments: [updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
+                                 updated.shieldUsed, updated.id.blob])
+            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            return updated
+        }
+    }
+
+    /// Appends an entry to the notification log.
+    public func logNotification(_ entry: NotificationLogEntry) throws {
+        try entry.validate()
+        try write { db in
+            try Self.requireUser(db, entry.userID)
+            try db.execute(sql: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
+        }
+    }
+
+    /// Marks a logged notification delivered and/or tapped (flags only ever go from false to true).
+    public func markNotification(_ id: UUID, delivered: Bool, tapped: Bool) throws {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pressure_notification WHERE notification_id = ?", arguments: [id.blob]) else {
+                throw StoreError.notFound("NotificationLogEntry", id.uuidString)
+            }
+            var entry = try PressureRows.notification(row)
+            entry.delivered = entry.delivered || delivered || tapped
+            entry.tapped = entry.tapped || tapped
+            try entry.validate()
+            try db.execute(sql: "UPDATE pressure_notification SET delivered = ?, tapped = ? WHERE notification_id = ?",
+                           arguments: [entry.delivered, entry.tapped, id.blob])
+        }
+    }
+
+    static func requireCommitment(_ db: Database, _ userID: UserID, _ day: DayID) throws -> Commitment {
+        try requireUser(db, userID)
+        guard let commitment = try Snapshot(db).commitment(userID, on: day) else {
+            throw StoreError.notFound("Commitment of user \(userID) on", day.rawValue)
+        }
+        return commitment
+    }
+}

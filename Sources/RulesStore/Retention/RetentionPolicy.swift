@@ -1,0 +1,29 @@
+/// How long rows are kept (earned-data-model-v1.1.md A8, miga-data-model.md "keep last 90 days").
+///
+/// Decisions: A8 keeps `unlock_attempt`, `unlock_grant`, `quest_session` and
+/// `unlock_grant_extension` 30 days; a grant goes with the attempt that created it (the foreign
+/// key cascades), and an attempt is kept past 30 days while its grant is still running or is
+/// referenced by a kept attempt (A5.3 must hold after cleanup). A8 is silent on
+/// `daily_app_limits`: its rows only serve today's quest limits, so they follow the same 30 days.
+/// An ACTIVE quest session is never deleted. `day_summary`, `focus_session`, `habit_completion`,
+/// Pressure's and the habit tracker's rows are kept indefinitely; MIGA's usage events 90 days.
+public struct RetentionPolicy: Hashable, Sendable {
+    public var eventLogDays: Int
+    public var unlockDays: Int
+    public var dailyAppLimitsDays: Int
+    public var migaUsageDays: Int
+    /// A8: the cleanup job runs on app start "if last cleanup > 24h".
+    public var minimumHoursBetweenRuns: Int
+
+    public init(eventLogDays: Int = 30, unlockDays: Int = 30, dailyAppLimitsDays: Int = 30, migaUsageDays: Int = 90,
+                minimumHoursBetweenRuns: Int = 24) {
+        self.eventLogDays = eventLogDays
+        self.unlockDays = unlockDays
+        self.dailyAppLimitsDays = dailyAppLimitsDays
+        self.migaUsageDays = migaUsageDays
+        self.minimumHoursBetweenRuns = minimumHoursBetweenRuns
+    }
+
+    /// The seeds' values.
+    public static let seeds = RetentionPolicy()
+}

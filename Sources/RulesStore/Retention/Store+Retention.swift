@@ -1,0 +1,61 @@
+import GRDB
+import RulesModel
+
+extension Store {
+    /// Deletes what the policy no longer keeps, as of `now` (never the wall clock), in one
+    /// transaction, and records `meta.last_retention_cleanup_ts_utc_ms`.
+    @discardableResult
+    public func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
+        guard now >= 0 else { throw StoreError.invalidState("retention needs a UTC epoch-millisecond now ≥ 0, found \(now)") }
+        for (name, days) in [("eventLogDays", policy.eventLogDays), ("unlockDays", policy.unlockDays),
+                             ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays)] where days < 1 {
+            throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "at least 1 day", found: "\(days)")
+        }
+        return try write { db in try Self.retain(db, now: now, policy: policy) }
+    }
+
+    /// Runs ``applyRetention(now:policy:)`` when the last run is older than the policy's minimum
+    /// interval (A8: "on app start, if last cleanup > 24h"); returns nil when it was not due.
+    @discardableResult
+    public func applyRetentionIfDue(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport? {
+        let last = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
+        }
+        if let last, now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
+        return try applyRetention(now: now, policy: policy)
+    }
+
+    static func retain(_ db: Database, now: EpochMillis, policy: RetentionPolicy) throws -> RetentionReport {
+        var deleted: [String: Int] = [:]
+        let tables = ["event_log", "unlock_attempt", "unlock_grant", "unlock_grant_extension", "quest_session", "unlock_grant_current",
+                      "daily_app_limits", "miga_usage_event"]
+        var before: [String: Int] = [:]
+        for table in tables { before[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+
+        let eventCutoff = now - Int64(policy.eventLogDays) * Millis.day
+        let unlockCutoff = now - Int64(policy.unlockDays) * Millis.day
+        try db.execute(sql: "DELETE FROM event_log WHERE ts_utc_ms < ?", arguments: [eventCutoff])
+        try db.execute(sql: "DELETE FROM unlock_grant_extension WHERE ts_utc_ms < ?", arguments: [unlockCutoff])
+        try db.execute(sql: "DELETE FROM quest_session WHERE created_ts_utc_ms < ? AND state <> 'ACTIVE'", arguments: [unlockCutoff])
+        // An old attempt goes (with its grants, by cascade) unless one of its grants still runs at
+        // `now` or is referenced by an attempt that is kept (A5.3).
+        try db.execute(sql: """
+            DELETE FROM unlock_attempt WHERE ts_utc_ms < :cutoff
+              AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
+              AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
+                AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
+                  OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.grant_id = g.grant_id AND b.ts_utc_ms >= :cutoff)))
+            """, arguments: ["cutoff": unlockCutoff, "now": now])
+        let limitsCutoff = DayID(utcMillis: max(0, now - Int64(policy.dailyAppLimitsDays) * Millis.day))
+        try db.execute(sql: "DELETE FROM daily_app_limits WHERE day_id < ?", arguments: [limitsCutoff.rawValue])
+        try db.execute(sql: "DELETE FROM miga_usage_event WHERE ts_utc_ms < ?", arguments: [now - Int64(policy.migaUsageDays) * Millis.day])
+        for table in tables {
+            let count = (before[table] ?? 0) - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0)
+            if count > 0 { deleted[table] = count }
+        }
+        try db.execute(sql: """
+            INSERT INTO meta(key, value) VALUES ('last_retention_cleanup_ts_utc_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            """, arguments: [String(now)])
+        return RetentionReport(now: now, deleted: deleted)
+    }
+}

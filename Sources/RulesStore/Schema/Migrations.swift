@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// The numbered migrations of the schema, and the guard against databases newer than the code.
+///
+/// Each migration is registered with `DatabaseMigrator` under a numbered identifier
+/// (`0001_initial`, …) and records its number as `meta.schema_version` in the same transaction.
+/// Opening a database whose `schema_version` is higher than ``currentVersion``, or whose
+/// `grdb_migrations` lists a migration this code does not know, throws
+/// ``StoreError/Code-swift.struct/databaseTooNew`` before anything is written to the file.
+public enum Migrations {
+    /// The schema version this code writes and understands.
+    public static let currentVersion = 1
+
+    static let identifiers = ["0001_initial"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(identifiers[0]) { db in
+            try SchemaV1.create(db)
+            try setVersion(db, 1)
+        }
+        return migrator
+    }
+
+    static func setVersion(_ db: Database, _ version: Int) throws {
+        try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       arguments: [String(version)])
+    }
+
+    /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys.
+    static func migrate(_ writer: any DatabaseWriter, options: StoreOptions) throws {
+        try writer.read { db in try refuseIfTooNew(db, path: writer.path) }
+        try migrator.migrate(writer)
+        try writer.write { db in
+            let deviceID = options.deviceID ?? UUID().uuidString.lowercased()
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('device_id', ?) ON CONFLICT(key) DO NOTHING", arguments: [deviceID])
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('db_location', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [options.location.rawValue])
+        }
+    }
+
+    /// Opens the file with a plain connection that only reads, and throws if it is too new or
+    /// not a database of this program. Nothing is written.
+    static func refuseIfTooNew(path: String) throws {
+        var config = Configuration()
+        config.readonly = true
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch let error as DatabaseError {
+            throw StoreError(.notARulesDatabase, "cannot open \(path) as a SQLite database: \(error.message ?? "\(error)")")
+        }
+        defer { try? queue.close() }
+        do {
+            try queue.read { db in try refuseIfTooNew(db, path: path) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError(.notARulesDatabase, "\(path) is not a SQLite database (\(error.message ?? "file is not a database"))")
+        }
+    }
+
+    static func refuseIfTooNew(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        if tables.isEmpty { return }  // a new, empty file
+        guard tables.contains("meta") else {
+            throw StoreError(.notARulesDatabase, "\(path) is a SQLite database but not one of rulesrun (no meta table; tables: \(tables.sorted().prefix(5).joined(separator: ", ")))")
+        }
+        let version = try recordedVersion(db)
+        if let version, version > currentVersion {
+            throw StoreError(.databaseTooNew, "\(path) has schema version \(version), newer than the \(currentVersion) this program understands; it was left untouched — use a newer rulesrun")
+        }
+        if tables.contains("grdb_migrations") {
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            let unknown = applied.filter { !identifiers.contains($0) }
+            if !unknown.isEmpty {
+                throw StoreError(.databaseTooNew, "\(path) has migrations this program does not know (\(unknown.sorted().joined(separator: ", "))); it was left untouched — use a newer rulesrun")
+            }
+        }
+    }
+
+    /// `meta.schema_version`, nil when absent.
+    static func recordedVersion(_ db: Database) throws -> Int? {
+        guard try db.tableExists("meta") else { return nil }
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema_version'") else { return nil }
+        guard let version = Int(text), version >= 0 else {
+            throw StoreError(.notARulesDatabase, "meta.schema_version must be a non-negative integer, found \"\(text)\"")
+        }
+        return version
+    }
+}
