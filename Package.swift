@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RulesModel", targets: ["RulesModel"]),
         .library(name: "RulesStore", targets: ["RulesStore"]),
+        .library(name: "RulesEngine", targets: ["RulesEngine"]),
         .executable(name: "rulesrun", targets: ["rulesrun"]),
     ],
     dependencies: [
@@ -35,16 +36,22 @@ let package = Package(
             name: "RulesStore",
             dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
         .executableTarget(
             name: "rulesrun",
             dependencies: [
                 "LuaHost",
+                "RulesEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "embedding-example", dependencies: ["LuaHost"], path: "examples/embedding"),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(
+            name: "RulesEngineTests",
+            dependencies: ["RulesEngine", "LuaHost", "RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "RulesModelTests",
             dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -60,24 +60,8 @@ final class KeyUsage {
     func rejectUnknown(in table: LuaTable, codingPath: [any CodingKey]) throws {
         let unknown = table.sortedEntries.map(\.key).filter { !used.contains($0) }
         guard let first = unknown.first else { return }
-        var message: String
-        switch first {
-        case .string(let name):
-            message = "unknown field '\(name)'"
-            if let suggestion = Suggestion.closest(to: name, among: asked) {
-                message += " (did you mean '\(suggestion)'?)"
-            } else if !asked.isEmpty {
-                message += " (expected one of: \(asked.sorted().joined(separator: ", ")))"
-            }
-        default:
-            message = "unexpected entry [\(first)] (this table takes named fields only)"
-        }
-        if unknown.count > 1 {
-            message += "; \(unknown.count - 1) more unknown: " + unknown.dropFirst().map {
-                $0.stringValue.map { "'\($0)'" } ?? "[\($0)]"
-            }.joined(separator: ", ")
-        }
-        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: message))
+        let message = LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked)
+        throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [LuaPath.key(for: first)], debugDescription: message))
     }
 }
 

@@ -24,6 +24,35 @@ public enum LuaPath {
         }
     }
 
+    /// The message for an unknown key of a table (the error's path names the key itself):
+    /// `unknown field (did you mean 'recover_after'?)`.
+    static func unknownFieldMessage(_ key: LuaValue, others: some Collection<LuaValue>, known: [String]) -> String {
+        var message: String
+        if case .string(let name) = key {
+            message = "unknown field"
+            if let suggestion = Suggestion.closest(to: name, among: known) {
+                message += " (did you mean '\(suggestion)'?)"
+            } else if !known.isEmpty {
+                message += " (expected one of: \(Set(known).sorted().joined(separator: ", ")))"
+            }
+        } else {
+            message = "unexpected entry (this table takes named fields only)"
+        }
+        if !others.isEmpty {
+            message += "; also unknown: " + others.map { $0.stringValue.map { "'\($0)'" } ?? "[\($0)]" }.joined(separator: ", ")
+        }
+        return message
+    }
+
+    /// The coding key of a table key, for paths.
+    static func key(for value: LuaValue) -> any CodingKey {
+        switch value {
+        case .string(let s): LuaNameKey(s)
+        case .integer(let i): LuaNameKey(intValue: Int(i))
+        default: LuaNameKey("\(value)")
+        }
+    }
+
     static func isIdentifier(_ s: String) -> Bool {
         guard let first = s.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
         return s.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
@@ -40,4 +69,13 @@ struct LuaIndexKey: CodingKey {
     init?(stringValue: String) { return nil }
     var intValue: Int? { index }
     var stringValue: String { "\(index + 1)" }
+}
+
+/// A coding key for a name or an integer key met in a Lua table.
+struct LuaNameKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(_ name: String) { stringValue = name; intValue = nil }
+    init?(stringValue: String) { self.init(stringValue) }
+    init(intValue: Int) { self.stringValue = "\(intValue)"; self.intValue = intValue }
 }

@@ -238,19 +238,10 @@ extension LuaHost {
         }
         unknown.sort(by: LuaTable.keyOrder)
         guard let first = unknown.first else { return }
-        var message: String
-        if case .string(let name) = first {
-            message = "unknown field '\(name)'"
-            if let suggestion = Suggestion.closest(to: name, among: asked) {
-                message += " (did you mean '\(suggestion)'?)"
-            } else {
-                message += " (expected one of: \(Set(asked).sorted().joined(separator: ", ")))"
-            }
-        } else {
-            message = "unexpected entry [\(first)] (this table takes named fields only)"
-        }
-        if unknown.count > 1 { message += "; \(unknown.count - 1) more unknown" }
-        throw LuaError(kind: .decoding, path: reader.path, message: message)
+        var path = reader.path
+        if case .string(let name) = first { LuaPath.append(name, to: &path) } else { path += "[\(first)]" }
+        throw LuaError(kind: .decoding, path: path,
+                       message: LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked))
     }
 
     /// The length of the sequence at `index`, checking that its keys are exactly 1…n.

@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
-import LuaHost
+import RulesEngine
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load every rule file of a rule set in the sandbox and report every problem.",
+        abstract: "Load a rule set, check its types and ranges, and prove the documents' hard constraints.",
         discussion: """
-            Each file is loaded in the sandbox with its budgets and must return a table. Every problem is \
-            printed as `file:line: message` (file relative to the rule folder); the exit status is 1 when \
-            there is any, 0 otherwise.
+            Every file is loaded in the sandbox and decoded into typed parameters (unknown, mistyped and \
+            out-of-range fields are rejected); then the rule functions are evaluated over every allowed \
+            input of their finite domains (every tier, check-in window and counter up to a bound) to prove \
+            the hard constraints of the seed documents. Every problem is printed as `file:line: message` \
+            (file relative to the rule folder) and the exit status is 1; a valid set prints one summary \
+            line and exits 0.
 
             Examples:
               rulesrun validate
@@ -19,29 +22,13 @@ struct Validate: ParsableCommand {
     @Argument(help: "The rule folder.") var directory = "rules"
 
     func run() throws {
-        let folder = try RuleFolder(directory)
-        let files = folder.luaFiles()
-        guard !files.isEmpty else {
-            print("\(directory): no .lua rule files")
-            throw ExitCode(1)
-        }
-        let host = try LuaHost()
-        var problems: [String] = []
-        for file in files {
-            do {
-                let values = try host.load(file: file, ruleRoot: folder.root)
-                if values.first?.tableValue == nil {
-                    problems.append("\(folder.name(of: file)): a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")")
-                }
-            } catch let error as LuaError {
-                problems.append(error.description)
-            }
-        }
-        if problems.isEmpty {
-            print("\(directory): \(files.count) rule file\(files.count == 1 ? "" : "s") valid (\(files.map(folder.name(of:)).joined(separator: ", ")))")
-        } else {
-            for problem in problems { print(problem) }
-            FileHandle.standardError.write(Data("\(directory): \(problems.count) problem\(problems.count == 1 ? "" : "s")\n".utf8))
+        do {
+            let ruleSet = try RuleSet.load(directory)
+            print("\(directory): valid (\(ruleSet.summary))")
+        } catch let error as RuleSetError {
+            for problem in error.problems { print(problem) }
+            let count = error.problems.count
+            FileHandle.standardError.write(Data("\(directory): \(count) problem\(count == 1 ? "" : "s")\n".utf8))
             throw ExitCode(1)
         }
     }

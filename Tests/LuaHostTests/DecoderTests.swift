@@ -69,10 +69,11 @@ struct Policy: Decodable, Equatable {
 
     @Test func unknownKeysAreRejectedWithASuggestion() throws {
         let error = try failure(Policy.self, valid.replacingOccurrences(of: "recover_after = 3", with: "recover_after = 3, recover_afterr = 4"))
-        #expect(error.path == "tiers[1]")
-        #expect(error.message == "unknown field 'recover_afterr' (did you mean 'recover_after'?)")
-        let far = try failure(Tier.self, "{ level = 1, recover_after = 2, reminders = {}, colour = 'red' }")
-        #expect(far.message.hasPrefix("unknown field 'colour' (expected one of: level, note, recover_after, reminders)"))
+        #expect(error.path == "tiers[1].recover_afterr")
+        #expect(error.message == "unknown field (did you mean 'recover_after'?)")
+        let far = try failure(Tier.self, "{ level = 1, recover_after = 2, reminders = {}, colour = 'red', zz = 1 }")
+        #expect(far.path == "colour")
+        #expect(far.message == "unknown field (expected one of: level, note, recover_after, reminders); also unknown: 'zz'")
     }
 
     @Test func missingFieldsAreNamed() throws {
@@ -119,7 +120,8 @@ struct Policy: Decodable, Equatable {
 
     @Test func positionalEntriesInAStructAreRejected() throws {
         let error = try failure(Tier.self, "{ 1, level = 1, recover_after = 1, reminders = {} }")
-        #expect(error.message.contains("unexpected entry [1]"))
+        #expect(error.path == "[1]")
+        #expect(error.message.contains("unexpected entry"))
     }
 
     @Test func functionsDecodeAsHandlesAndPartialViewsCanIgnoreUnknownKeys() throws {

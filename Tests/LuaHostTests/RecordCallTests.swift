@@ -92,7 +92,8 @@ struct Echo: LuaTableDecodable {
         let typo = try function(host, "return { f = function(s) return { current_tier = 1, reminders = {}, persistant_badge = true } end }")
         let unknown = #expect(throws: LuaError.self) { try host.call(typo, Snapshot(tier: 1), returning: Decision.self) }
         #expect(unknown?.kind == .decoding)
-        #expect(unknown?.message.contains("unknown field 'persistant_badge' (did you mean 'persistent_badge'?)") == true)
+        #expect(unknown?.path == "persistant_badge")
+        #expect(unknown?.message.contains("unknown field (did you mean 'persistent_badge'?)") == true)
         #expect(unknown?.file == "rule.lua" && unknown?.line == 1)
 
         let wrongType = try function(host, "return { f = function(s) return { current_tier = 'two', reminders = {} } end }")

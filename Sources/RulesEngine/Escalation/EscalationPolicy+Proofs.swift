@@ -1,0 +1,141 @@
+import LuaHost
+import RulesModel
+
+/// The hard constraints of the escalation document, proved by evaluating the rule functions over
+/// every allowed input of their finite domains. A rule set that breaks one for any input is
+/// rejected with that input as the counterexample.
+extension EscalationPolicy {
+    /// The check-in windows users can set: every commitment deadline 06:00–12:00 and every window
+    /// close 18:00–23:30, in 30-minute steps, and 23:59 (pressure-data-model.md).
+    public static var allWindows: [(open: LocalTime, close: LocalTime)] {
+        let opens = stride(from: 6 * 60, through: 12 * 60, by: 30).map { LocalTime(minutes: $0)! }
+        let closes = stride(from: 18 * 60, through: 23 * 60 + 30, by: 30).map { LocalTime(minutes: $0)! } + [LocalTime(minutes: 1439)!]
+        return opens.flatMap { open in closes.map { (open, $0) } }
+    }
+
+    /// Misses and successes are explored up to this count (beyond every threshold of the seed).
+    public static let counterBound = 8
+
+    func proofProblems(in file: RuleFile, host: LuaHost) -> [RuleProblem] {
+        var transitionFailures = Counterexamples(function: transition, file: file)
+        var reminderFailures = Counterexamples(function: reminderTimes, file: file)
+        proveTransition(into: &transitionFailures, host: host)
+        proveReminders(into: &reminderFailures, host: host)
+        return transitionFailures.problems + reminderFailures.problems
+    }
+
+    private func proveTransition(into failures: inout Counterexamples, host: LuaHost) {
+        let bound = EscalationPolicy.counterBound
+        for tier in 0...PressureLimits.maxTier {
+            for misses in 0...bound {
+                for successes in 0...bound {
+                    for result in [CommitmentStatus.yes, .no, .missed] {
+                        let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
+                        let input = "tier \(tier), misses \(misses), successes \(successes), result \(result.rawValue)"
+                        do {
+                            let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+                            var wrong: [String] = []
+                            if !(0...min(maxTier, PressureLimits.maxTier)).contains(out.tier) {
+                                wrong.append("current_tier \(out.tier) (must be 0–\(min(maxTier, PressureLimits.maxTier)))")
+                            }
+                            if out.misses < 0 { wrong.append("consecutive_misses \(out.misses) (must be ≥ 0)") }
+                            if out.successes < 0 { wrong.append("consecutive_successes \(out.successes) (must be ≥ 0)") }
+                            if wrong.isEmpty {
+                                let again = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+                                if again != out {
+                                    wrong.append("a different state when called again with the same input (rules must be pure)")
+                                }
+                            }
+                            if !wrong.isEmpty {
+                                failures.record(kind: wrong.map { $0.prefix(12) }.joined(), "transition(\(input)) returned " + wrong.joined(separator: ", "))
+                            }
+                        } catch {
+                            failures.record(error, calling: "transition(\(input))")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func proveReminders(into failures: inout Counterexamples, host: LuaHost) {
+        let cap = min(maxRemindersPerDay, PressureLimits.maxRemindersPerDay)
+        let spacing = max(minReminderSpacingMinutes, PressureLimits.minReminderSpacingMinutes)
+        for tier in 0...min(maxTier, PressureLimits.maxTier) {
+            for (open, close) in EscalationPolicy.allWindows {
+                let input = "tier \(tier), window \(open)–\(close)"
+                let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
+                                        "open": .string(open.text), "close": .string(close.text)]
+                do {
+                    let result = try host.call(reminderTimes, .integer(Int64(tier)), window).first ?? .nil
+                    guard let list = result.tableValue, list.isSequence else {
+                        throw LuaError(kind: .decoding, message: "expected a list of \"HH:MM\" times, found \(result.errorDescription)")
+                    }
+                    var times: [LocalTime] = []
+                    for (i, item) in list.sequence.enumerated() {
+                        guard let text = item.stringValue, let time = try? LocalTime(text) else {
+                            throw LuaError(kind: .decoding, message: "[\(i + 1)]: expected a time \"HH:MM\", found \(item.errorDescription)")
+                        }
+                        times.append(time)
+                    }
+                    times.sort()
+                    let shown = times.map(\.text).joined(separator: ", ")
+                    let call = "reminder_times(\(input)) returned"
+                    if times.count > cap {
+                        failures.record(kind: "count", "\(call) \(times.count) reminders (\(shown)), more than the \(cap) allowed a day")
+                    }
+                    if let outside = times.first(where: { $0 < open || $0 >= close }) {
+                        failures.record(kind: "outside", "\(call) reminder \(outside), outside the check-in window \(open)–\(close)")
+                    }
+                    if let i = times.indices.dropFirst().first(where: { times[$0].minutes - times[$0 - 1].minutes < spacing }) {
+                        failures.record(kind: "spacing", "\(call) reminders \(times[i - 1]) and \(times[i]), \(times[i].minutes - times[i - 1].minutes) minutes apart (at least \(spacing) required)")
+                    }
+                } catch {
+                    failures.record(error, calling: "reminder_times(\(input))")
+                }
+            }
+        }
+    }
+}
+
+/// Counterexamples of one rule function, grouped by kind of violation: the first input of each
+/// kind is reported, with the number of other inputs that fail the same way.
+struct Counterexamples {
+    let function: LuaFunction
+    let file: RuleFile
+    private var firsts: [(kind: String, problem: RuleProblem)] = []
+    private var counts: [String: Int] = [:]
+
+    init(function: LuaFunction, file: RuleFile) {
+        self.function = function
+        self.file = file
+    }
+
+    mutating func record(kind: String, _ message: String, line: Int? = nil) {
+        counts[kind, default: 0] += 1
+        if counts[kind] == 1 {
+            let problem = line.map { RuleProblem(file: file.name, line: $0, message: message) } ?? file.problem(in: function, message)
+            firsts.append((kind, problem))
+        }
+    }
+
+    /// A Lua failure: at the failing line when Lua knows it, else at the function.
+    mutating func record(_ error: any Error, calling call: String) {
+        guard let error = error as? LuaError else {
+            record(kind: "error", "\(call): \(error)")
+            return
+        }
+        let detail = error.path.map { "\($0): \(error.message)" } ?? error.message
+        let line = error.file == file.name ? error.line : nil
+        record(kind: "\(error.kind)|\(line ?? 0)|\(error.path ?? "")", "\(call): \(detail)", line: line)
+    }
+
+    var problems: [RuleProblem] {
+        firsts.map { entry in
+            var problem = entry.problem
+            let others = (counts[entry.kind] ?? 1) - 1
+            if others > 0 { problem.message += " (and \(others) other input\(others == 1 ? "" : "s"))" }
+            return problem
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import RulesEngine
+import Testing
+
+/// The default rule set, copied to a temporary folder with edits, for broken-rule tests.
+struct RuleFixture {
+    static let rulesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("rules")
+
+    static func defaultSource(_ file: String = "escalation.lua") throws -> String {
+        try String(contentsOf: rulesFolder.appendingPathComponent(file), encoding: .utf8)
+    }
+
+    /// A folder holding the default files, with `file` replaced by `text`.
+    static func folder(replacing file: String = "escalation.lua", with text: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in RuleSet.fileNames {
+            let content = name == file ? text : try defaultSource(name)
+            try content.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    /// Loads the default rules with `old` replaced by `new` in `file`; returns the problems.
+    static func problems(_ old: String, _ new: String, in file: String = "escalation.lua",
+                         sourceLocation: SourceLocation = #_sourceLocation) throws -> [RuleProblem] {
+        try problems(edits: [(old, new)], in: file, sourceLocation: sourceLocation)
+    }
+
+    /// The same with several edits of one file.
+    static func problems(edits: [(old: String, new: String)], in file: String = "escalation.lua",
+                         sourceLocation: SourceLocation = #_sourceLocation) throws -> [RuleProblem] {
+        var source = try defaultSource(file)
+        for edit in edits {
+            #expect(source.contains(edit.old), "the fixture no longer contains \(edit.old)", sourceLocation: sourceLocation)
+            source = source.replacingOccurrences(of: edit.old, with: edit.new)
+        }
+        let dir = try folder(replacing: file, with: source)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            _ = try RuleSet.load(dir.path)
+        } catch let error as RuleSetError {
+            return error.problems
+        }
+        Issue.record("the edited rule set was accepted", sourceLocation: sourceLocation)
+        return []
+    }
+
+    /// The line of the first occurrence of `text` in the default file.
+    static func line(of text: String, in file: String = "escalation.lua") throws -> Int {
+        let source = try defaultSource(file)
+        guard let range = source.range(of: text) else { return -1 }
+        return source[..<range.lowerBound].filter { $0 == "\n" }.count + 1
+    }
+}
