@@ -89,6 +89,11 @@ final class LuaValueDecoder: Decoder {
             && context.debugDescription.hasPrefix("Cannot initialize")
         {
             throw mismatch(type, expected: LuaValueDecoder.expectation(for: type))
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // A type's own validation (a malformed time, an out-of-range value) at this field.
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(error)"))
         }
         if strict, let usage, case .table(let table) = value {
             try usage.rejectUnknown(in: table, codingPath: codingPath)

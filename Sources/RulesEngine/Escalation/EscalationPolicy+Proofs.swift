@@ -16,12 +16,12 @@ extension EscalationPolicy {
     /// Misses and successes are explored up to this count (beyond every threshold of the seed).
     public static let counterBound = 8
 
-    func proofProblems(in file: RuleFile, host: LuaHost) -> [RuleProblem] {
-        var transitionFailures = Counterexamples(function: transition, file: file)
-        var reminderFailures = Counterexamples(function: reminderTimes, file: file)
+    func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
+        var transitionFailures = Counterexamples(function: transition, name: "transition", file: file)
+        var reminderFailures = Counterexamples(function: reminderTimes, name: "reminder_times", file: file)
         proveTransition(into: &transitionFailures, host: host)
         proveReminders(into: &reminderFailures, host: host)
-        return transitionFailures.problems + reminderFailures.problems
+        return [transitionFailures, reminderFailures]
     }
 
     private func proveTransition(into failures: inout Counterexamples, host: LuaHost) {
@@ -32,6 +32,7 @@ extension EscalationPolicy {
                     for result in [CommitmentStatus.yes, .no, .missed] {
                         let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
                         let input = "tier \(tier), misses \(misses), successes \(successes), result \(result.rawValue)"
+                        failures.inputs += 1
                         do {
                             let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
                             var wrong: [String] = []
@@ -64,6 +65,7 @@ extension EscalationPolicy {
         for tier in 0...min(maxTier, PressureLimits.maxTier) {
             for (open, close) in EscalationPolicy.allWindows {
                 let input = "tier \(tier), window \(open)–\(close)"
+                failures.inputs += 1
                 let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
                                         "open": .string(open.text), "close": .string(close.text)]
                 do {
@@ -103,11 +105,16 @@ extension EscalationPolicy {
 struct Counterexamples {
     let function: LuaFunction
     let file: RuleFile
+    /// How many inputs were evaluated.
+    var inputs = 0
+    /// The function's field path in its file (`transition`, `pressure.next`).
+    let name: String
     private var firsts: [(kind: String, problem: RuleProblem)] = []
     private var counts: [String: Int] = [:]
 
-    init(function: LuaFunction, file: RuleFile) {
+    init(function: LuaFunction, name: String, file: RuleFile) {
         self.function = function
+        self.name = name
         self.file = file
     }
 

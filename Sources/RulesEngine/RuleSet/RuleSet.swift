@@ -5,24 +5,27 @@ import LuaHost
 /// functions. Like its `LuaHost`, it belongs to one thread at a time; load one per worker.
 public final class RuleSet {
     /// The files of a rule set.
-    public static let fileNames = ["escalation.lua"]
+    public static let fileNames = ["escalation.lua", "streaks.lua"]
 
     public let folder: RuleFolder
     public let host: LuaHost
     public let escalation: EscalationPolicy
+    public let streaks: StreakPolicy
 
-    init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy) {
+    init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy) {
         self.folder = folder
         self.host = host
         self.escalation = escalation
+        self.streaks = streaks
     }
+
+    /// How many inputs each rule function was evaluated on during validation, by name.
+    public private(set) var provedInputs: [(function: String, inputs: Int)] = []
 
     /// What validation proved, for the summary line.
     public var summary: String {
-        let tiers = min(escalation.maxTier, PressureLimits.maxTier) + 1
-        let transitions = (PressureLimits.maxTier + 1) * (EscalationPolicy.counterBound + 1) * (EscalationPolicy.counterBound + 1) * 3
-        let schedules = tiers * EscalationPolicy.allWindows.count
-        return "\(RuleSet.fileNames.joined(separator: ", ")); \(transitions) transitions and \(schedules) reminder schedules proved"
+        let total = provedInputs.reduce(0) { $0 + $1.inputs }
+        return "\(RuleSet.fileNames.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs"
     }
 
     /// Loads and validates the rule set in `path`: types, ranges and the documents' hard
@@ -36,16 +39,28 @@ public final class RuleSet {
         }
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
         var problems = unknownFiles(in: folder)
+        var proofs: [Counterexamples] = []
         var escalation: EscalationPolicy?
         if let file = RuleFile.load("escalation.lua", from: folder, host: host, problems: &problems),
            let policy = file.decode(EscalationPolicy.self, problems: &problems) {
             let parameterProblems = policy.parameterProblems(in: file)
             problems += parameterProblems
-            if parameterProblems.isEmpty { problems += policy.proofProblems(in: file, host: host) }
+            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
             escalation = policy
         }
-        guard problems.isEmpty, let escalation else { throw RuleSetError(problems: problems) }
-        return RuleSet(folder: folder, host: host, escalation: escalation)
+        var streaks: StreakPolicy?
+        if let file = RuleFile.load("streaks.lua", from: folder, host: host, problems: &problems),
+           let policy = file.decode(StreakPolicy.self, problems: &problems) {
+            let parameterProblems = policy.parameterProblems(in: file)
+            problems += parameterProblems
+            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
+            streaks = policy
+        }
+        problems += proofs.flatMap(\.problems)
+        guard problems.isEmpty, let escalation, let streaks else { throw RuleSetError(problems: problems) }
+        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks)
+        ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
+        return ruleSet
     }
 
     /// `.lua` files of the folder that are not part of a rule set (a misspelt name, most often).

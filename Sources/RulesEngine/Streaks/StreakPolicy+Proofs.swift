@@ -1,0 +1,132 @@
+import LuaHost
+import RulesModel
+
+/// The invariants of the streak policies, proved over small exhaustive domains.
+extension StreakPolicy {
+    func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
+        [provePressure(file, host),
+         proveCurrentStreak(file, host, function: habit.currentStreak, name: "habit.current_streak", inputs: StreakPolicy.habitPeriodLists),
+         proveCurrentStreak(file, host, function: miga.currentStreak, name: "miga.current_streak", inputs: StreakPolicy.migaDayLists)]
+            + proveEarned(file, host)
+    }
+
+    /// Every list of up to 3 periods with 0–2 completions, scheduled or not, 1 or 2 times a day.
+    static var habitPeriodLists: [[LuaValue]] {
+        var periods: [LuaValue] = []
+        for completions in 0...2 {
+            for scheduled in [true, false] {
+                for times in 1...2 {
+                    periods.append(["completions": .integer(Int64(completions)), "scheduled": .boolean(scheduled),
+                                    "times_per_day": .integer(Int64(times))])
+                }
+            }
+        }
+        return lists(of: periods, upTo: 3)
+    }
+
+    /// Every list of up to 6 days with 0 or 1 exits.
+    static var migaDayLists: [[LuaValue]] {
+        lists(of: [["exits": 0], ["exits": 1]], upTo: 6)
+    }
+
+    static func lists(of items: [LuaValue], upTo length: Int) -> [[LuaValue]] {
+        var all: [[LuaValue]] = [[]]
+        var layer: [[LuaValue]] = [[]]
+        for _ in 0..<length {
+            layer = layer.flatMap { prefix in items.map { prefix + [$0] } }
+            all += layer
+        }
+        return all
+    }
+
+    private func provePressure(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
+        var failures = Counterexamples(function: pressure.next, name: "pressure.next", file: file)
+        for current in 0...6 {
+            for longest in current...8 {
+                for result in [CommitmentStatus.yes, .no, .missed] {
+                    for shield in [false, true] {
+                        let input = "current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield)"
+                        let call = "pressure.next(\(input))"
+                        failures.inputs += 1
+                        do {
+                            let out = try host.call(pressure.next, ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
+                                                    ["result": .string(result.rawValue), "shield_used": .boolean(shield)]).first ?? .nil
+                            let new = try LuaDecoder().decode(PressureStreak.self, from: out)
+                            if new.current_streak < 0 || new.current_streak > current + 1 {
+                                failures.record(kind: "current", "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
+                            }
+                            if new.longest_streak < max(longest, new.current_streak) {
+                                failures.record(kind: "longest", "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
+                            }
+                        } catch {
+                            failures.record(error, calling: call)
+                        }
+                    }
+                }
+            }
+        }
+        return failures
+    }
+
+    private struct PressureStreak: Decodable {
+        var current_streak: Int
+        var longest_streak: Int
+    }
+
+    private func proveCurrentStreak(_ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
+                                    inputs: [[LuaValue]]) -> Counterexamples {
+        var failures = Counterexamples(function: function, name: name, file: file)
+        for list in inputs {
+            let call = "\(name)(\(LuaValue.table(LuaTable(sequence: list))))"
+            failures.inputs += 1
+            do {
+                let out = try host.call(function, .table(LuaTable(sequence: list))).first ?? .nil
+                guard let n = out.integerValue, out.doubleValue == Double(n) else {
+                    failures.record(kind: "type", "\(call) returned \(out.errorDescription), expected an integer")
+                    continue
+                }
+                if n < 0 || n > list.count {
+                    failures.record(kind: "range", "\(call) returned \(n), outside 0…\(list.count) (the number of periods)")
+                }
+            } catch {
+                failures.record(error, calling: call)
+            }
+        }
+        return failures
+    }
+
+    private func proveEarned(_ file: RuleFile, _ host: LuaHost) -> [Counterexamples] {
+        var qualifies = Counterexamples(function: earned.qualifies, name: "earned.qualifies", file: file)
+        for minutes in 0...180 {
+            for habits in 0...4 {
+                let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
+                qualifies.inputs += 1
+                do {
+                    let out = try host.call(earned.qualifies, ["focus_minutes": .integer(Int64(minutes)),
+                                                               "habit_completions": .integer(Int64(habits))]).first ?? .nil
+                    switch out {
+                    case .nil, .string("FOCUS"), .string("HABITS"): break
+                    default: qualifies.record(kind: "type", "\(call) returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
+                    }
+                } catch {
+                    qualifies.record(error, calling: call)
+                }
+            }
+        }
+        var bonus = Counterexamples(function: earned.bonus, name: "earned.bonus", file: file)
+        for streak in 0...90 {
+            let call = "earned.bonus(\(streak))"
+            bonus.inputs += 1
+            do {
+                let out = try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil
+                guard let credits = out.integerValue, out.doubleValue == Double(credits), credits >= 0 else {
+                    bonus.record(kind: "type", "\(call) returned \(out.errorDescription), expected a whole number of credits ≥ 0")
+                    continue
+                }
+            } catch {
+                bonus.record(error, calling: call)
+            }
+        }
+        return [qualifies, bonus]
+    }
+}

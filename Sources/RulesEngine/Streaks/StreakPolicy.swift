@@ -1,0 +1,99 @@
+import LuaHost
+import RulesModel
+
+/// streaks.lua, typed: the streak policies of the four apps.
+public struct StreakPolicy: Decodable {
+    public var pressure: Pressure
+    public var habit: Habit
+    public var miga: Miga
+    public var earned: Earned
+
+    /// Pressure: consecutive days with an extending result.
+    public struct Pressure: Decodable {
+        public var extends: [CommitmentStatus]
+        public var shieldResetsStreak: Bool
+        /// `next(streak, day) -> streak`.
+        public var next: LuaFunction
+
+        enum CodingKeys: String, CodingKey {
+            case extends, next
+            case shieldResetsStreak = "shield_resets_streak"
+        }
+    }
+
+    /// Habit tracker: consecutive measurement periods of a task.
+    public struct Habit: Decodable {
+        public var minCompletions: Int
+        public var requireTimesPerDay: Bool
+        public var skipUnscheduledDays: Bool
+        public var currentPeriodGrace: Bool
+        public var dayStartsAt: LocalTime
+        /// `current_streak(periods) -> integer`, periods most recent first.
+        public var currentStreak: LuaFunction
+
+        enum CodingKeys: String, CodingKey {
+            case minCompletions = "min_completions"
+            case requireTimesPerDay = "require_times_per_day"
+            case skipUnscheduledDays = "skip_unscheduled_days"
+            case currentPeriodGrace = "current_period_grace"
+            case dayStartsAt = "day_starts_at"
+            case currentStreak = "current_streak"
+        }
+    }
+
+    /// MIGA: consecutive local days with the counting gateway event.
+    public struct Miga: Decodable {
+        public var countingEvent: UsageEventType
+        public var dayStartsAt: LocalTime
+        public var currentDayGrace: Bool
+        /// `current_streak(days) -> integer`, days most recent first.
+        public var currentStreak: LuaFunction
+
+        enum CodingKeys: String, CodingKey {
+            case countingEvent = "counting_event"
+            case dayStartsAt = "day_starts_at"
+            case currentDayGrace = "current_day_grace"
+            case currentStreak = "current_streak"
+        }
+    }
+
+    /// Earned: days that qualify by focus or habits, and the streak bonus.
+    public struct Earned: Decodable {
+        public var dayStartsAt: LocalTime
+        public var focusMinutesToQualify: Int
+        public var habitsToQualify: Int
+        public var bonusEveryDays: Int
+        public var bonusCredits: Int
+        /// `qualifies(day) -> "FOCUS" | "HABITS" | nil`.
+        public var qualifies: LuaFunction
+        /// `bonus(streak_count) -> credits`.
+        public var bonus: LuaFunction
+
+        enum CodingKeys: String, CodingKey {
+            case dayStartsAt = "day_starts_at"
+            case focusMinutesToQualify = "focus_minutes_to_qualify"
+            case habitsToQualify = "habits_to_qualify"
+            case bonusEveryDays = "bonus_every_days"
+            case bonusCredits = "bonus_credits"
+            case qualifies, bonus
+        }
+    }
+
+    func parameterProblems(in file: RuleFile) -> [RuleProblem] {
+        var problems: [RuleProblem] = []
+        func require(_ ok: Bool, _ path: String, _ message: @autoclosure () -> String) {
+            if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
+        }
+        require(!pressure.extends.isEmpty && !pressure.extends.contains(.pending), "pressure.extends",
+                "must list final results (\"YES\", \"NO\", \"MISSED\"), found \(pressure.extends.map(\.rawValue))")
+        require(habit.minCompletions >= 1, "habit.min_completions", "must be at least 1, found \(habit.minCompletions)")
+        require((1...24 * 60).contains(earned.focusMinutesToQualify), "earned.focus_minutes_to_qualify",
+                "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")
+        require(earned.habitsToQualify >= 1, "earned.habits_to_qualify", "must be at least 1, found \(earned.habitsToQualify)")
+        require(earned.bonusEveryDays >= 1, "earned.bonus_every_days", "must be at least 1, found \(earned.bonusEveryDays)")
+        require(earned.bonusCredits >= 0, "earned.bonus_credits", "must not be negative, found \(earned.bonusCredits)")
+        require(earned.dayStartsAt.minute == 0, "earned.day_starts_at",
+                "must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"\(earned.dayStartsAt)\"")
+        return problems
+    }
+}

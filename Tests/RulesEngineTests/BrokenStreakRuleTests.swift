@@ -1,0 +1,51 @@
+import Foundation
+import RulesEngine
+import Testing
+
+@Suite struct BrokenStreakRuleTests {
+    func problems(_ old: String, _ new: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [RuleProblem] {
+        try RuleFixture.problems(old, new, in: "streaks.lua", sourceLocation: sourceLocation)
+    }
+
+    func line(_ text: String) throws -> Int { try RuleFixture.line(of: text, in: "streaks.lua") }
+
+    @Test func aMalformedTimeOfDay() throws {
+        let found = try problems(#"day_starts_at = "04:00","#, #"day_starts_at = "4 am","#)
+        #expect(found.count == 1)
+        #expect(found.first?.line == (try line(#"day_starts_at = "04:00","#)))
+        #expect(found.first?.message.hasPrefix("earned.day_starts_at: ") == true, "\(found)")
+        #expect(found.first?.message.contains("HH:MM") == true, "\(found)")
+    }
+
+    @Test func anEarnedDayThatDoesNotStartOnTheHour() throws {
+        let found = try problems(#"day_starts_at = "04:00","#, #"day_starts_at = "04:30","#)
+        #expect(found.map(\.description) == ["streaks.lua:\(try line(#"day_starts_at = "04:00","#)): earned.day_starts_at: must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"04:30\""])
+    }
+
+    @Test func aStreakThatCountsMorePeriodsThanThereAre() throws {
+        let found = try problems("        streak = streak + 1\n      elseif not running then", "        streak = streak + 2\n      elseif not running then")
+        let first = try #require(found.first)
+        #expect(first.line == (try line("function M.habit.current_streak(")))
+        #expect(first.message.hasPrefix("habit.current_streak({"), "\(first)")
+        #expect(first.message.contains("outside 0…"), "\(first)")
+    }
+
+    @Test func aLongestStreakThatShrinks() throws {
+        let found = try problems("longest_streak = math.max(streak.longest_streak, current)", "longest_streak = current")
+        let first = try #require(found.first)
+        #expect(first.line == (try line("function M.pressure.next(")))
+        #expect(first.message.contains("returned longest_streak"), "\(first)")
+    }
+
+    @Test func aQualificationMethodThatDoesNotExist() throws {
+        let found = try problems(#"then return "HABITS" end"#, #"then return "HABIT" end"#)
+        let first = try #require(found.first)
+        #expect(first.message.contains("returned string \"HABIT\", expected \"FOCUS\", \"HABITS\" or nil"), "\(first)")
+        #expect(first.message.contains("other inputs"), "\(first)")
+    }
+
+    @Test func aNegativeBonus() throws {
+        let found = try problems("bonus_credits = 10,", "bonus_credits = -10,")
+        #expect(found.first?.description == "streaks.lua:\(try line("bonus_credits = 10,")): earned.bonus_credits: must not be negative, found -10")
+    }
+}
