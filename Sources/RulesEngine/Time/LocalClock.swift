@@ -1,0 +1,68 @@
+import Foundation
+import RulesModel
+
+/// Local days and times of one user: an IANA time zone and a day boundary (midnight for Pressure,
+/// 04:00 for Earned). Conversions are exact for every instant; a local time that does not exist
+/// (skipped by a daylight-saving change) is moved forward by the length of the gap (02:30 on a
+/// spring-forward night is 03:30), and one that happens twice maps to its first occurrence.
+public struct LocalClock: Sendable, Equatable {
+    public let timeZone: TimeZone
+    /// Minutes after local midnight at which a day starts.
+    public let dayStart: Int
+
+    /// Fails for an unknown time zone identifier.
+    public init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
+        guard let zone = TimeZone(identifier: timeZoneID) else {
+            throw ModelValidationError(entity: "Settings", field: "timezone", rule: "an IANA time zone (e.g. Europe/Paris)",
+                                       found: "\"\(timeZoneID)\"")
+        }
+        self.timeZone = zone
+        self.dayStart = dayStartsAt.minutes
+    }
+
+    /// The offset from UTC at `instant`, in milliseconds.
+    public func offset(at instant: EpochMillis) -> Int64 {
+        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))) * 1000
+    }
+
+    /// The local calendar date and minute of day at `instant` (ignoring the day boundary).
+    public func civil(_ instant: EpochMillis) -> (day: DayID, minutes: Int) {
+        let local = instant + offset(at: instant)
+        let day = DayID(utcMillis: local)
+        return (day, Int((local - day.utcStartMillis) / Millis.minute))
+    }
+
+    /// The day (after the day boundary) that `instant` belongs to.
+    public func day(of instant: EpochMillis) -> DayID {
+        let (date, minutes) = civil(instant)
+        return minutes >= dayStart ? date : date.adding(days: -1)!
+    }
+
+    /// The instant of local time `minutes` on calendar date `date`.
+    public func instant(on date: DayID, at minutes: Int) -> EpochMillis {
+        let wall = date.utcStartMillis + Int64(minutes) * Millis.minute
+        // Try the offsets in force around that wall time; keep the earliest that maps back to it.
+        let candidates = Set([offset(at: wall - Millis.day), offset(at: wall), offset(at: wall + Millis.day)])
+        let exact = candidates.map { wall - $0 }.filter { civilWall($0) == wall }.min()
+        if let exact { return exact }
+        // In a gap: read with the offset before it, which moves it forward by the gap's length.
+        let before = offset(at: wall - Millis.day)
+        return wall - before
+    }
+
+    /// The instant at which day `day` starts (its local boundary).
+    public func start(of day: DayID) -> EpochMillis { instant(on: day, at: dayStart) }
+
+    /// The instant of local time `time` within day `day` (times before the boundary fall on the next date).
+    public func instant(in day: DayID, at time: LocalTime) -> EpochMillis {
+        time.minutes >= dayStart ? instant(on: day, at: time.minutes) : instant(on: day.adding(days: 1)!, at: time.minutes)
+    }
+
+    private func civilWall(_ instant: EpochMillis) -> EpochMillis { instant + offset(at: instant) }
+
+    /// `YYYY-MM-DDTHH:MM` in local time, for messages.
+    public func describe(_ instant: EpochMillis) -> String {
+        let (day, minutes) = civil(instant)
+        return "\(day)T\(LocalTime(minutes: minutes)!.text)"
+    }
+}
