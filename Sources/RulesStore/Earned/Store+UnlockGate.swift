@@ -12,6 +12,10 @@ extension Store {
         try write { db in
             try Self.requireUser(db, attempt.userID)
             let w = EarnedWriter(db: db, userID: attempt.userID)
+            if let modeID = attempt.effectiveModeID,
+               try Int64.fetchOne(db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
+                throw StoreError.notFound("Mode \(modeID) of user", "\(attempt.userID)")
+            }
             try db.execute(sql: """
                 INSERT INTO unlock_attempt(attempt_id, user_id, app_id, ts_utc_ms, timezone_id, day_id, effective_mode_id, effective_strictness,
                   available_options_json, outcome, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
