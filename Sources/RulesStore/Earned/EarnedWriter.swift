@@ -128,8 +128,11 @@ struct EarnedWriter {
         return grant
     }
 
-    /// Marks the attempt GRANTED with the grant and logs `UNLOCK_GRANTED`.
-    func grantAttempt(_ attempt: UnlockAttempt, grant: UnlockGrant, option: UnlockOptionType, payload: JSONValue, at: EpochMillis) throws {
+    /// Marks the attempt GRANTED with the grant and logs `UNLOCK_GRANTED`. The event names the
+    /// method of this unlock (`method`), which differs from the grant's own when it extends a
+    /// grant obtained another way.
+    func grantAttempt(_ attempt: UnlockAttempt, grant: UnlockGrant, method: UnlockGrantMethod, option: UnlockOptionType, payload: JSONValue,
+                      at: EpochMillis) throws {
         var granted = attempt
         granted.outcome = .granted
         granted.grantID = grant.grantID
@@ -138,7 +141,7 @@ struct EarnedWriter {
         granted.updatedAt = max(attempt.updatedAt, at)
         try saveAttempt(granted)
         try appendEvent("\(attempt.attemptID)/UNLOCK_GRANTED",
-                        .unlockGranted(.init(grantID: grant.grantID, appID: grant.appID, method: grant.method, startsAt: grant.startsAt,
+                        .unlockGranted(.init(grantID: grant.grantID, appID: grant.appID, method: method, startsAt: grant.startsAt,
                                              endsAt: grant.endsAt, attemptID: attempt.attemptID)),
                         at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }

@@ -56,7 +56,7 @@ extension Store {
                 ON CONFLICT(user_id, day_id, app_id) DO UPDATE SET quest_grants_count = excluded.quest_grants_count,
                   last_quest_grant_start_ts_utc_ms = excluded.last_quest_grant_start_ts_utc_ms
                 """, arguments: [w.u, attempt.dayID.rawValue, attempt.appID.rawValue, limits.questGrantsCount, limits.lastQuestGrantStartAt])
-            try w.grantAttempt(attempt, grant: grant, option: .questUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .quest, option: .questUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { $0.questUnlocksCount += 1 }
             return grant
         }

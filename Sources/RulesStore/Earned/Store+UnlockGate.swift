@@ -89,7 +89,7 @@ extension Store {
             let grant = try w.createOrExtendGrant(for: attempt, minutes: request.minutes, method: .credits, at: request.at,
                                                   grantID: request.grantID ?? "\(attempt.attemptID).grant",
                                                   extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
-            try w.grantAttempt(attempt, grant: grant, option: .creditsUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .credits, option: .creditsUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { summary in
                 summary.creditsSpent += request.costCredits
                 summary.creditsUnlocksCount += 1
@@ -136,7 +136,7 @@ extension Store {
             let grant = try w.insertCurrentGrant(for: attempt, startsAt: request.at + Int64(request.delaySeconds) * Millis.second,
                                                  minutes: request.unlockMinutes, method: .emergency, at: request.at,
                                                  grantID: request.grantID ?? "\(attempt.attemptID).grant", metadata: payload)
-            try w.grantAttempt(attempt, grant: grant, option: .emergencyUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .emergency, option: .emergencyUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { $0.emergencyUnlocksCount += 1 }
             return grant
         }
