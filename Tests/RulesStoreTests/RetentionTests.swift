@@ -25,6 +25,9 @@ import Testing
         #expect(try f.json("SELECT event_type FROM miga_usage_event") == ["deepen_pause"])
         #expect(try f.json("SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'") == ["\(f.now)"])
         #expect(try f.store.checkInvariants() == [])
+        let dump = try f.store.dump()
+        try f.store.compact()
+        #expect(try f.store.dump() == dump && f.store.integrityCheck() == ["ok"])
         // The same data with an earlier `now` keeps everything: retention reads no clock.
         let g = try Fixture()
         #expect(try g.store.applyRetention(now: g.now).totalDeleted == 0)

@@ -25,6 +25,13 @@ extension Store {
         return try applyRetention(now: now, policy: policy)
     }
 
+    /// Compacts the file after a cleanup (`VACUUM`; then a WAL checkpoint for file databases), so
+    /// that deleted rows give their space back. Runs outside any transaction.
+    public func compact() throws {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        try checkpoint()
+    }
+
     static func retain(_ db: Database, now: EpochMillis, policy: RetentionPolicy) throws -> RetentionReport {
         var deleted: [String: Int] = [:]
         let tables = ["event_log", "unlock_attempt", "unlock_grant", "unlock_grant_extension", "quest_session", "unlock_grant_current",
