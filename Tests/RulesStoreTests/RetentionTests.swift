@@ -63,6 +63,6 @@ import Testing
         let error = try #require(throws: ModelValidationError.self) {
             try f.store.applyRetention(now: f.now, policy: RetentionPolicy(eventLogDays: 0))
         }
-        #expect(error.description == "RetentionPolicy.eventLogDays: at least 1 day, found 0")
+        #expect(error.description == "RetentionPolicy.eventLogDays: between 1 and 36500 days, found 0")
     }
 }

@@ -112,6 +112,9 @@ struct EarnedWriter {
     /// Creates a grant and makes it the app's current one (replacing any previous mapping).
     func insertCurrentGrant(for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
                             grantID: String, metadata: JSONValue) throws -> UnlockGrant {
+        guard (1...1440).contains(minutes) else {
+            throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
+        }
         let grant = UnlockGrant(userID: userID, grantID: grantID, appID: attempt.appID, createdAt: at, createdDayID: attempt.dayID,
                                 startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
                                 sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)

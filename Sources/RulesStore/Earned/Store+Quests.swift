@@ -27,7 +27,8 @@ extension Store {
     /// marks the attempt GRANTED and logs `QUEST_COMPLETED` and `UNLOCK_GRANTED`, in one transaction.
     @discardableResult
     public func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant {
-        try write { db in
+        try Millis.check(request.at, entity: "QuestCompletion", field: "at")
+        return try write { db in
             let w = EarnedWriter(db: db, userID: request.userID)
             var session = try Self.activeQuest(db, w, request.questSessionID)
             guard request.at < session.expiresAt else {

@@ -32,6 +32,7 @@ extension Store {
 
     /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction.
     public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis) throws {
+        try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         try write { db in
             let w = EarnedWriter(db: db, userID: userID)
             var attempt = try w.pendingAttempt(attemptID)
@@ -46,6 +47,7 @@ extension Store {
 
     /// Closes a PENDING attempt as CANCELLED or EXPIRED (A7 defines no event for these).
     public func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
+        try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         guard outcome == .cancelled || outcome == .expired else {
             throw StoreError.invalidState("an attempt is closed as CANCELLED or EXPIRED, not \(outcome.rawValue)")
         }
@@ -65,6 +67,7 @@ extension Store {
     /// - Returns: the grant as it is after the operation.
     @discardableResult
     public func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant {
+        try Millis.check(request.at, entity: "CreditsUnlock", field: "at")
         guard request.costCredits >= 1 else {
             throw ModelValidationError(entity: "CreditsUnlock", field: "costCredits", rule: "at least 1", found: "\(request.costCredits)")
         }
@@ -106,6 +109,10 @@ extension Store {
     /// extend the current one) and becomes the app's current grant.
     @discardableResult
     public func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
+        try Millis.check(request.at, entity: "EmergencyUnlock", field: "at")
+        guard (1...1440).contains(request.unlockMinutes) else {
+            throw ModelValidationError(entity: "EmergencyUnlock", field: "unlockMinutes", rule: "between 1 and 1440", found: "\(request.unlockMinutes)")
+        }
         guard (0...600).contains(request.delaySeconds) else {
             throw ModelValidationError(entity: "EmergencyUnlock", field: "delaySeconds", rule: "between 0 and 600", found: "\(request.delaySeconds)")
         }

@@ -5,6 +5,7 @@ import RulesModel
 extension Store {
     /// Replaces Pressure's settings of a user (validated first).
     public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+        try Millis.check(now, entity: "UserSettings", field: "updated_ts_utc_ms")
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
@@ -20,6 +21,7 @@ extension Store {
 
     /// Replaces Pressure's escalation state of a user (validated first).
     public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+        try Millis.check(now, entity: "EscalationState", field: "updated_ts_utc_ms")
         try state.validate()
         try write { db in
             try Self.requireUser(db, userID)
@@ -60,7 +62,8 @@ extension Store {
     @discardableResult
     public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
                                ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
-        try write { db in
+        try Millis.check(deadline, entity: "Commitment", field: "locked_at")
+        return try write { db in
             try Self.requireUser(db, userID)
             if var commitment = try Snapshot(db).commitment(userID, on: day) {
                 guard commitment.lockedAt == nil else { return commitment }
@@ -92,6 +95,7 @@ extension Store {
     @discardableResult
     public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
                               escalation: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+        try Millis.check(time, entity: "Commitment", field: "checked_in_at")
         try escalation.validate()
         guard status.isFinal else { throw StoreError.invalidState("a check-in records YES, NO or MISSED, not PENDING") }
         return try write { db in
@@ -117,6 +121,7 @@ extension Store {
     /// MISSED, no shield was used on it yet, and exactly one shield is spent.
     @discardableResult
     public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
+        try Millis.check(time, entity: "EscalationState", field: "updated_ts_utc_ms")
         try escalation.validate()
         return try write { db in
             var commitment = try Self.requireCommitment(db, userID, day)

@@ -47,9 +47,12 @@ public struct SyntheticCohort: Sendable {
     }
 
     /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
-    public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) -> UserDay {
+    public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) throws -> UserDay {
+        guard dayIndex >= 0, let day = startDay.adding(days: dayIndex), day.adding(days: 1) != nil else {
+            throw ModelValidationError(entity: "SyntheticCohort", field: "dayIndex", rule: "a day from the start day up to 9999-12-30",
+                                       found: "\(dayIndex)")
+        }
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), UInt64(dayIndex))
-        let day = startDay.adding(days: dayIndex)!
         let start = day.utcStartMillis
         let wordCount = Int.random(in: 8...20, using: &rng)
         let text = (0..<wordCount).map { _ in Self.words.randomElement(using: &rng)! }.joined(separator: " ")
