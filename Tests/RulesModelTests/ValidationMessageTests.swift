@@ -157,7 +157,7 @@ import Testing
         #expect(message { try DaySummary(userID: user, dayID: day, timezoneID: "UTC", qualified: true, createdAt: 0, updatedAt: 0).validate() }
                 == "DaySummary.first_qualified_ts_utc_ms: set when qualified, found null")
         #expect(message { try EconomyState(userID: user, currentDayID: day, creditBalance: -1, updatedAt: 0).validate() }
-                == "EconomyState.credit_balance: at least 0, found -1")
+                == "EconomyState.credit_balance: between 0 and 1000000000, found -1")
         #expect(message { try EmergencyState(userID: user, usedCountToday: 1, updatedAt: 0).validate() }
                 == "EmergencyState.last_used_day_id: set when used_count_today > 0, found null")
         #expect(message {

@@ -129,6 +129,15 @@ final class SeenOperations: @unchecked Sendable {
             try f.store.completeQuest(QuestCompletion(userID: f.user, questSessionID: "q2", unlockMinutes: 5, at: .min))
         }
         try expectUnchanged(f.store) { try f.store.applyRetention(now: f.now, policy: RetentionPolicy(migaUsageDays: .max)) }
+        try f.raw("UPDATE economy_state SET credit_balance = ?", [EconomyState.maxCredits])
+        try expectUnchanged(f.store) {
+            try f.store.completeFocusSession(FocusCompletion(userID: f.user, sessionID: "s1", endedAt: f.now + 1, actualMinutes: 1, completed: true,
+                                                             awardedCredits: 10, qualifies: false))
+        }
+        try expectUnchanged(f.store) {
+            try f.store.completeFocusSession(FocusCompletion(userID: f.user, sessionID: "s1", endedAt: f.now + 1, actualMinutes: 1, completed: true,
+                                                             awardedCredits: .max, qualifies: false))
+        }
         let error = try #require(throws: ModelValidationError.self) {
             try f.store.rollOverDay(DayRollover(userID: f.user, toDayID: f.day.adding(days: 1)!, carriedCredits: 0, timezoneID: "UTC", at: -1))
         }

@@ -160,10 +160,11 @@ struct EarnedWriter {
         guard !economy.todayQualified else {
             throw StoreError.invalidState("day \(dayID) of user \(userID) already qualified for the streak")
         }
-        guard streak.newStreakCount >= 1, streak.bonusCredits >= 0 else {
-            throw ModelValidationError(entity: "StreakUpdate", field: streak.newStreakCount < 1 ? "newStreakCount" : "bonusCredits",
-                                       rule: streak.newStreakCount < 1 ? "at least 1" : "at least 0",
-                                       found: "\(streak.newStreakCount < 1 ? streak.newStreakCount : streak.bonusCredits)")
+        guard (1...1_000_000).contains(streak.newStreakCount) else {
+            throw ModelValidationError(entity: "StreakUpdate", field: "newStreakCount", rule: "between 1 and 1000000", found: "\(streak.newStreakCount)")
+        }
+        guard (0...10_000).contains(streak.bonusCredits) else {
+            throw ModelValidationError(entity: "StreakUpdate", field: "bonusCredits", rule: "between 0 and 10000", found: "\(streak.bonusCredits)")
         }
         economy.todayQualified = true
         economy.streakCount = streak.newStreakCount

@@ -77,6 +77,9 @@ extension Store {
                 throw StoreError.notFound("FocusSession \(request.sessionID) of user", "\(request.userID)")
             }
             var session = try EarnedRows.focusSession(row)
+            guard (0...10_000).contains(request.awardedCredits) else {
+                throw ModelValidationError(entity: "FocusCompletion", field: "awardedCredits", rule: "between 0 and 10000", found: "\(request.awardedCredits)")
+            }
             guard session.isOpen else { throw StoreError.invalidState("FocusSession \(request.sessionID) has already ended") }
             session.endedAt = request.endedAt
             session.actualDurationMinutes = request.actualMinutes
