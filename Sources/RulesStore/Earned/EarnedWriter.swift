@@ -91,6 +91,7 @@ struct EarnedWriter {
             throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
         }
         if var current = try currentGrant(attempt.appID), current.revokedAt == nil, current.endsAt > at {
+            try current.validate()
             current.endsAt += Int64(minutes) * Millis.minute
             try current.validate()
             let ext = UnlockGrantExtension(userID: userID, extensionID: extensionID, grantID: current.grantID, timestamp: at,

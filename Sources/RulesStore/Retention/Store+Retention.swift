@@ -28,7 +28,7 @@ extension Store {
         let last = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
         }
-        if let last, now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
+        if let last, Millis.supportedRange.contains(last), now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
         return try applyRetention(now: now, policy: policy)
     }
 

@@ -43,7 +43,8 @@ public struct SyntheticCohort: Sendable {
 
     /// The number of habit-tracker completions of a user-day: 1 + (user × 7 + day) mod 4.
     public static func completionsPerDay(user: UserID, dayIndex: Int) -> Int {
-        1 + Int((user.rawValue * 7 + Int64(dayIndex)) % 4)
+        let mixed = (user.rawValue % 4) * 7 + Int64(dayIndex % 4)
+        return 1 + Int((mixed % 4 + 4) % 4)
     }
 
     /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
