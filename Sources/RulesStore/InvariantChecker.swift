@@ -94,6 +94,14 @@ public enum InvariantChecker {
             SELECT f.user_id, f.active_session_id FROM focus_state f JOIN focus_session s ON s.session_id = f.active_session_id
             WHERE s.ended_ts_utc_ms IS NOT NULL OR s.user_id <> f.user_id ORDER BY f.user_id
             """) { _ in "the active session must be an open session of the same user" }
+        try add(&found, db, "focus_state", "focus_session", """
+            SELECT s.session_id FROM focus_session s LEFT JOIN focus_state f ON f.user_id = s.user_id
+            WHERE s.ended_ts_utc_ms IS NULL AND f.active_session_id IS NOT s.session_id ORDER BY s.session_id
+            """) { _ in "an open focus session must be the user's active session" }
+        try add(&found, db, "economy_today", "economy_state", """
+            SELECT e.user_id FROM economy_state e LEFT JOIN day_summary d ON d.user_id = e.user_id AND d.day_id = e.current_day_id
+            WHERE e.today_qualified <> COALESCE(d.qualified, 0) ORDER BY e.user_id
+            """) { _ in "today_qualified disagrees with the current day's day_summary.qualified" }
         try add(&found, db, "habit_tracker", "tracker_completion", """
             SELECT c.completion_id FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
             WHERE t.goal_type = 'none' AND c.value IS NOT NULL ORDER BY c.completion_id

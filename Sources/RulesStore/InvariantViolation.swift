@@ -1,7 +1,7 @@
 /// One broken invariant found by ``InvariantChecker``.
 public struct InvariantViolation: Hashable, Sendable, CustomStringConvertible {
     /// Which invariant: `A5.1` … `A5.5` for Earned's, or a short name (`foreign_key`, `same_user`,
-    /// `valid_row`, `meta`, `focus_state`, `habit_tracker`).
+    /// `valid_row`, `meta`, `focus_state`, `economy_today`, `habit_tracker`).
     public var invariant: String
     public var table: String
     /// The key of the offending row, e.g. `user_id=3` or `attempt_id=a1`.

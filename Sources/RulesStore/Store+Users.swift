@@ -14,6 +14,7 @@ extension Store {
     ///   - makeUUID: the source of the preset categories' ids (inject a seeded one for reproducible simulations).
     public func createUser(_ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis,
                            makeUUID: () -> UUID = UUID.init) throws {
+        try Millis.check(now, entity: "app_user", field: "created_ts_utc_ms")
         let earned = EarnedSettings.defaults(timezoneID: timezoneID)
         try earned.validate()
         let pressure = UserSettings(timezoneIdentifier: timezoneID)

@@ -2,7 +2,7 @@
 public struct StoreOptions: Sendable {
     /// A1 allows `synchronous = NORMAL` "or FULL for max safety".
     public enum Synchronous: String, Sendable { case normal = "NORMAL", full = "FULL" }
-    /// The seed's `db_location` meta value.
+    /// The seed's `db_location` meta value, written when the database is created.
     public enum Location: String, Sendable { case appSandbox = "app_sandbox", appGroup = "app_group" }
 
     public var synchronous: Synchronous

@@ -14,6 +14,16 @@ import Testing
         }
     }
 
+    @Test func dayArithmeticNeverTraps() async {
+        await propertyCheck(input: Gen.int(in: 0...2_932_896), Gen.int(in: Int.min...Int.max)) { ordinal, offset in
+            let day = DayID(ordinal: ordinal)!
+            if let moved = day.adding(days: offset) {
+                #expect(day.days(to: moved) == offset)
+            }
+            #expect(DayID(utcMillis: Int64(truncatingIfNeeded: offset)).ordinal >= 0)
+        }
+    }
+
     @Test func calendarRules() throws {
         #expect(throws: ModelValidationError.self) { try DayID("2026-02-29") }
         #expect(try DayID("2024-02-29").adding(days: 1)?.rawValue == "2024-03-01")

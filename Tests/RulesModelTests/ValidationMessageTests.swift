@@ -117,6 +117,17 @@ import Testing
                 == "UsageEvent.timerDuration: between 15.0 and 45.0, found 60.0")
         #expect(message { try MigaSettings(determinationLevel: 11).validate() } == "MigaSettings.determinationLevel: between 1 and 10, found 11")
         #expect(message { try MigaSettings(selectedInterestTags: ["a", "a"]).validate() } != nil)
+        let start = try! DayID("2026-02-01")
+        #expect(message { try ExitStreak(startDate: start, currentDayCount: 3, lastActivityDate: start.adding(days: 2)!).validate() } == nil)
+        #expect(message { try ExitStreak(startDate: start, currentDayCount: 0, lastActivityDate: start).validate() }
+                == "ExitStreak.currentDayCount: at least 1, found 0")
+        #expect(message { try ExitStreak(startDate: start.adding(days: 1)!, currentDayCount: 1, lastActivityDate: start).validate() }
+                == "ExitStreak.startDate: not later than lastActivityDate (2026-02-01), found 2026-02-02")
+        let quote = MindfulnessContent(id: "stoic-1", text: "Waste no more time arguing.", category: "stoicism", author: "Marcus Aurelius")
+        #expect(message { try quote.validate() } == nil)
+        #expect(MindfulnessContent.matching(["productivity"], in: [quote]).isEmpty)
+        #expect(message { try MindfulnessContent(id: "x", text: "", category: "stoicism").validate() }
+                == "MindfulnessContent.text: at least 1 character, found 0")
         let app = SelectedApp(userID: user, appName: "Instagram", urlScheme: "instagram://", iconName: "camera", dateAdded: 0, orderIndex: 0)
         #expect(message { try app.validate() } == nil)
         for bad in ["instagram", "://x", "1app://", "in sta://", ""] {
@@ -146,7 +157,7 @@ import Testing
         #expect(message { try DaySummary(userID: user, dayID: day, timezoneID: "UTC", qualified: true, createdAt: 0, updatedAt: 0).validate() }
                 == "DaySummary.first_qualified_ts_utc_ms: set when qualified, found null")
         #expect(message { try EconomyState(userID: user, currentDayID: day, creditBalance: -1, updatedAt: 0).validate() }
-                == "EconomyState.credit_balance: at least 0, found -1")
+                == "EconomyState.credit_balance: between 0 and 1000000000, found -1")
         #expect(message { try EmergencyState(userID: user, usedCountToday: 1, updatedAt: 0).validate() }
                 == "EmergencyState.last_used_day_id: set when used_count_today > 0, found null")
         #expect(message {

@@ -111,3 +111,39 @@ final class SeenOperations: @unchecked Sendable {
     func add(_ name: String) { lock.withLock { _names.append(name) } }
     var names: [String] { lock.withLock { _names } }
 }
+
+/// Absurd numbers from a buggy rule get an error, never an overflow trap.
+@Suite struct HostileNumberTests {
+    @Test func extremeTimestampsAndDurationsAreRefused() throws {
+        let f = try AtomicFaultTests.prepared()
+        try expectUnchanged(f.store) {
+            try f.store.grantEmergencyUnlock(EmergencyUnlock(userID: f.user, attemptID: "a1", delaySeconds: 60, unlockMinutes: .max, at: f.now))
+        }
+        try expectUnchanged(f.store) {
+            try f.store.grantCreditsUnlock(CreditsUnlock(userID: f.user, attemptID: "a1", minutes: 5, costCredits: 1, at: .max))
+        }
+        try expectUnchanged(f.store) {
+            try f.store.grantCreditsUnlock(CreditsUnlock(userID: f.user, attemptID: "a1", minutes: .max, costCredits: 1, at: f.now))
+        }
+        try expectUnchanged(f.store) {
+            try f.store.completeQuest(QuestCompletion(userID: f.user, questSessionID: "q2", unlockMinutes: 5, at: .min))
+        }
+        try expectUnchanged(f.store) { try f.store.applyRetention(now: f.now, policy: RetentionPolicy(migaUsageDays: .max)) }
+        try f.raw("UPDATE economy_state SET credit_balance = ?", [EconomyState.maxCredits])
+        try expectUnchanged(f.store) {
+            try f.store.completeFocusSession(FocusCompletion(userID: f.user, sessionID: "s1", endedAt: f.now + 1, actualMinutes: 1, completed: true,
+                                                             awardedCredits: 10, qualifies: false))
+        }
+        try expectUnchanged(f.store) {
+            try f.store.completeFocusSession(FocusCompletion(userID: f.user, sessionID: "s1", endedAt: f.now + 1, actualMinutes: 1, completed: true,
+                                                             awardedCredits: .max, qualifies: false))
+        }
+        let error = try #require(throws: ModelValidationError.self) {
+            try f.store.rollOverDay(DayRollover(userID: f.user, toDayID: f.day.adding(days: 1)!, carriedCredits: 0, timezoneID: "UTC", at: -1))
+        }
+        #expect(error.description == "DayRollover.at: a UTC epoch-millisecond timestamp between 1970 and 9999 (0…253402300799999), found -1")
+        #expect(throws: ModelValidationError.self) {
+            try SyntheticCohort(seed: 1, startDay: f.day).userDay(f.user, dayIndex: Int.max, tasks: [])
+        }
+    }
+}

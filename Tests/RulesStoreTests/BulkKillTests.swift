@@ -11,6 +11,7 @@ import Testing
     /// The child executable, built next to the test bundle by `swift build --build-tests`.
     static func childExecutable() throws -> URL {
         var candidates: [URL] = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        candidates.append(Bundle(for: TemporaryDirectory.self).bundleURL.deletingLastPathComponent())
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(Bundle.main.bundleURL)
         if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }

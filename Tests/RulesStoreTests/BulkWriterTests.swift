@@ -19,7 +19,7 @@ import Testing
 
     @Test func manyUsersDaysInOneTransaction() throws {
         let (f, cohort, tasks) = try Self.cohortStore()
-        let days = tasks.keys.sorted().flatMap { user in (0..<10).map { cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) } }
+        let days = try tasks.keys.sorted().flatMap { user in try (0..<10).map { try cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) } }
         let report = try BulkWriter(store: f.store).write(days)
         #expect(report.userDays == 30 && report.rows == days.reduce(0) { $0 + $1.rowCount })
         #expect(try f.count("pressure_commitment") == 30 && f.count("pressure_notification") == 90 && f.count("miga_usage_event") == 60)
@@ -27,29 +27,29 @@ import Testing
         #expect(try f.store.checkInvariants() == [])
         // The same seed gives the same database.
         let (g, cohort2, tasks2) = try Self.cohortStore()
-        try BulkWriter(store: g.store).write(tasks2.keys.sorted().flatMap { user in
-            (0..<10).map { cohort2.userDay(user, dayIndex: $0, tasks: tasks2[user]!) }
+        try BulkWriter(store: g.store).write(try tasks2.keys.sorted().flatMap { user in
+            try (0..<10).map { try cohort2.userDay(user, dayIndex: $0, tasks: tasks2[user]!) }
         })
         #expect(try f.store.dump().replacingOccurrences(of: "test-device", with: "") == g.store.dump().replacingOccurrences(of: "test-device", with: ""))
     }
 
     @Test func oneInvalidRecordRefusesTheWholeBatch() throws {
         let (f, cohort, tasks) = try Self.cohortStore()
-        var days = (0..<5).map { cohort.userDay(UserID(2), dayIndex: $0, tasks: tasks[UserID(2)]!) }
+        var days = try (0..<5).map { try cohort.userDay(UserID(2), dayIndex: $0, tasks: tasks[UserID(2)]!) }
         days[3].usageEvents[0].pauseDuration = 99
         try expectUnchanged(f.store) { try BulkWriter(store: f.store).write(days) }
         // A record of another user inside a user-day.
-        var foreign = (0..<2).map { cohort.userDay(UserID(2), dayIndex: $0, tasks: tasks[UserID(2)]!) }
+        var foreign = try (0..<2).map { try cohort.userDay(UserID(2), dayIndex: $0, tasks: tasks[UserID(2)]!) }
         foreign[1].notifications[0].userID = UserID(3)
         let error = try #require(throws: ModelValidationError.self) { try BulkWriter(store: f.store).write(foreign) }
         #expect(error.description == "NotificationLogEntry.user_id: the user-day's user 2, found 3")
         // A completion of another user's task.
-        var stolen = [cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(3)]!)]
+        var stolen = [try cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(3)]!)]
         for i in stolen[0].taskCompletions.indices { stolen[0].taskCompletions[i].userID = UserID(2) }
         try expectUnchanged(f.store) { try BulkWriter(store: f.store).write(stolen) }
         // A final status cannot be rewritten by a later batch (the one-way trigger).
-        try BulkWriter(store: f.store).write([cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(2)]!)])
-        var rewritten = cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(2)]!)
+        try BulkWriter(store: f.store).write([try cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(2)]!)])
+        var rewritten = try cohort.userDay(UserID(2), dayIndex: 0, tasks: tasks[UserID(2)]!)
         rewritten.notifications = []
         rewritten.usageEvents = []
         rewritten.taskCompletions = []
@@ -65,7 +65,7 @@ import Testing
 
     @Test func errorBeforeCommitLeavesNothing() throws {
         let (f, cohort, tasks) = try Self.cohortStore()
-        let days = (0..<5).map { cohort.userDay(UserID(4), dayIndex: $0, tasks: tasks[UserID(4)]!) }
+        let days = try (0..<5).map { try cohort.userDay(UserID(4), dayIndex: $0, tasks: tasks[UserID(4)]!) }
         f.store.faultHooks.beforeCommit = { _ in throw InjectedFault() }
         try expectUnchanged(f.store) { try BulkWriter(store: f.store).write(days) }
     }

@@ -202,4 +202,19 @@ import Testing
         #expect(try f.store.read { try $0.economyState(f.user) }.creditBalance == 5)
         #expect(try f.store.checkInvariants().isEmpty)
     }
+
+    @Test func questThatExtendsACreditsGrantIsLoggedAsAQuestUnlock() throws {
+        let f = try Fixture()
+        try f.setUpEarned(credits: 10)
+        try f.store.createUnlockAttempt(f.attempt("a1"))
+        try f.store.grantCreditsUnlock(CreditsUnlock(userID: f.user, attemptID: "a1", minutes: 5, costCredits: 10, at: f.now))
+        try f.store.createUnlockAttempt(f.attempt("a2", at: f.now + 1))
+        try f.store.startQuest(QuestSession(userID: f.user, questSessionID: "q2", attemptID: "a2", questType: .breathing, createdAt: f.now + 1,
+                                            expiresAt: f.now + Millis.hour, updatedAt: f.now + 1))
+        let grant = try f.store.completeQuest(QuestCompletion(userID: f.user, questSessionID: "q2", unlockMinutes: 5, at: f.now + 2))
+        #expect(grant.grantID == "a1.grant" && grant.method == .credits && grant.endsAt == f.now + 10 * Millis.minute)
+        #expect(try f.events().last == #"UNLOCK_GRANTED {"app_id":"android:com.instagram.android","attempt_id":"a2","ends_ts_utc_ms":1769940600000,"grant_id":"a1.grant","method":"QUEST","starts_ts_utc_ms":1769940000000}"#)
+        #expect(try f.json("SELECT method FROM unlock_grant_extension") == ["QUEST"])
+        #expect(try f.store.checkInvariants() == [])
+    }
 }

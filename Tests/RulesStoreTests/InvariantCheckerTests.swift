@@ -92,4 +92,20 @@ import Testing
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE miga_settings SET gateway_timer_duration = 50.0") }
         #expect(try f.store.checkInvariants() == [])
     }
+
+    @Test func focusAndQualificationStateMustAgree() throws {
+        let f = try Self.damaged()
+        try f.store.startFocusSession(FocusSession(userID: f.user, sessionID: "s1", startedAt: f.now, timezoneID: "UTC", dayID: f.day,
+                                                   plannedDurationMinutes: 25, createdAt: f.now, updatedAt: f.now))
+        #expect(try f.store.checkInvariants() == [])
+        try f.raw("UPDATE focus_state SET active_session_id = NULL")
+        try f.raw("UPDATE economy_state SET today_qualified = 1")
+        let found = try f.store.checkInvariants()
+        #expect(found == [
+            InvariantViolation(invariant: "focus_state", table: "focus_session", key: "session_id=s1",
+                               message: "an open focus session must be the user's active session"),
+            InvariantViolation(invariant: "economy_today", table: "economy_state", key: "user_id=1",
+                               message: "today_qualified disagrees with the current day's day_summary.qualified"),
+        ])
+    }
 }

@@ -30,8 +30,8 @@ do {
     say("ready")
     let writer = BulkWriter(store: store)
     for batch in 0..<batches {
-        let days = (batch * perBatch..<(batch + 1) * perBatch).flatMap { dayIndex in
-            ids.map { cohort.userDay($0, dayIndex: dayIndex, tasks: tasks[$0]!) }
+        let days = try (batch * perBatch..<(batch + 1) * perBatch).flatMap { dayIndex in
+            try ids.map { try cohort.userDay($0, dayIndex: dayIndex, tasks: tasks[$0]!) }
         }
         try writer.write(days) { index in
             if batch == pauseBatch && index == days.count / 2 {

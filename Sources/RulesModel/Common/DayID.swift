@@ -38,10 +38,11 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         self.rawValue = DayID.pad(y, 4) + "-" + DayID.pad(m, 2) + "-" + DayID.pad(d, 2)
     }
 
-    /// The UTC calendar day of a timestamp (for callers whose day boundary is UTC midnight).
+    /// The UTC calendar day of a timestamp (for callers whose day boundary is UTC midnight),
+    /// clamped to 1970-01-01…9999-12-31 for timestamps outside ``Millis/supportedRange``.
     public init(utcMillis: EpochMillis) {
-        let days = Int(utcMillis >= 0 ? utcMillis / Millis.day : (utcMillis - Millis.day + 1) / Millis.day)
-        self.init(ordinal: max(0, days))!
+        let clamped = min(max(utcMillis, Millis.supportedRange.lowerBound), Millis.supportedRange.upperBound)
+        self.init(ordinal: Int(clamped / Millis.day))!
     }
 
     public var year: Int { DayID.civilFromDays(ordinal).0 }
@@ -51,7 +52,10 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
     public var isoWeekday: Int { ((ordinal + 3) % 7) + 1 }
 
     /// The day `n` days later (or earlier, for negative `n`); nil outside the supported range.
-    public func adding(days n: Int) -> DayID? { DayID(ordinal: ordinal + n) }
+    public func adding(days n: Int) -> DayID? {
+        let (sum, overflow) = ordinal.addingReportingOverflow(n)
+        return overflow ? nil : DayID(ordinal: sum)
+    }
 
     /// Days from `self` to `other` (positive when `other` is later).
     public func days(to other: DayID) -> Int { other.ordinal - ordinal }

@@ -47,7 +47,9 @@ struct FieldCheck {
     }
 
     func timestamp(_ field: String, _ value: EpochMillis?) throws {
-        if let value, value < 0 { throw fail(field, "a UTC epoch-millisecond timestamp ≥ 0", "\(value)") }
+        if let value, !Millis.supportedRange.contains(value) {
+            throw fail(field, "a UTC epoch-millisecond timestamp between 1970 and 9999 (0…\(Millis.supportedRange.upperBound))", "\(value)")
+        }
     }
 
     func notBefore(_ field: String, _ value: EpochMillis?, _ otherField: String, _ other: EpochMillis?) throws {

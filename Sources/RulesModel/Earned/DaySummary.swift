@@ -1,6 +1,7 @@
 /// Earned's `day_summary` (A3): per-day aggregates for progress and the weekly review.
 ///
-/// Decisions: every count is ≥ 0; `first_qualified_ts_utc_ms` is set exactly when `qualified`.
+/// Decisions: every count is 0…``EconomyState/maxCredits``; `first_qualified_ts_utc_ms` is set
+/// exactly when `qualified`.
 public struct DaySummary: Hashable, Sendable, Codable, Validatable {
     public var userID: UserID
     public var dayID: DayID
@@ -47,7 +48,7 @@ public struct DaySummary: Hashable, Sendable, Codable, Validatable {
                                ("credits_spent", creditsSpent), ("unlock_attempts_count", unlockAttemptsCount),
                                ("credits_unlocks_count", creditsUnlocksCount), ("quest_unlocks_count", questUnlocksCount),
                                ("emergency_unlocks_count", emergencyUnlocksCount)] {
-            try check.atLeast(field, value, 0)
+            try check.range(field, value, 0...EconomyState.maxCredits)
         }
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.notBefore("updated_ts_utc_ms", updatedAt, "created_ts_utc_ms", createdAt)

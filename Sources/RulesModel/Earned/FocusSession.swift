@@ -1,6 +1,6 @@
 /// An Earned focus session (`focus_session`, A3).
 ///
-/// Decisions: planned duration 1–1440 minutes; a session is open until `ended_ts_utc_ms` is set;
+/// Decisions: planned duration 1–1440 minutes; awarded credits 0–10,000; a session is open until `ended_ts_utc_ms` is set;
 /// an ended session has `actual_duration_minutes` (0–1440) and is either completed or ended early,
 /// never both; an open session is neither, has no actual duration, awards nothing and does not
 /// qualify; `qualifies` requires an ended session.
@@ -54,7 +54,7 @@ public struct FocusSession: Hashable, Sendable, Codable, Validatable {
         try check.timeZone("timezone_id", timezoneID)
         try check.range("planned_duration_minutes", plannedDurationMinutes, 1...1440)
         try check.optionalText("task_label", taskLabel, max: 200)
-        try check.atLeast("awarded_credits", awardedCredits, 0)
+        try check.range("awarded_credits", awardedCredits, 0...10_000)
         if endedAt == nil {
             try check.require(actualDurationMinutes == nil, "actual_duration_minutes", "null while the session is open", "\(actualDurationMinutes ?? 0)")
             try check.require(!completed && !endedEarly, "completed", "0 while the session is open", "1")

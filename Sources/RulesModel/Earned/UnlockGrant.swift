@@ -37,6 +37,7 @@ public struct UnlockGrant: Hashable, Sendable, Codable, Validatable {
         try check.identifier("grant_id", grantID)
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.timestamp("starts_ts_utc_ms", startsAt)
+        try check.timestamp("ends_ts_utc_ms", endsAt)
         try check.require(endsAt > startsAt, "ends_ts_utc_ms", "after starts_ts_utc_ms (\(startsAt))", "\(endsAt)")
         try check.optionalIdentifier("source_mode_id", sourceModeID)
         try check.identifier("source_attempt_id", sourceAttemptID)

@@ -17,7 +17,7 @@ public enum StoreBenchmark {
         let cohort = SyntheticCohort(seed: seed, startDay: try DayID("2026-01-01"))
         let ids = (1...users).map { UserID(Int64($0)) }
         let tasks = Dictionary(uniqueKeysWithValues: ids.map { ($0, cohort.tasks(for: $0)) })
-        let userDays = ids.flatMap { user in (0..<days).map { cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) } }
+        let userDays = try ids.flatMap { user in try (0..<days).map { try cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) } }
         let rows = userDays.reduce(0) { $0 + $1.rowCount }
 
         var bulkBest = Double.infinity, rawBest = Double.infinity
@@ -66,8 +66,8 @@ public enum StoreBenchmark {
             try store.createUser(user, day: cohort.startDay, now: cohort.startDay.utcStartMillis)
         } fill: { store in
             let user = UserID(1)
-            let days = (0..<365).map { index -> UserDay in
-                let full = cohort.userDay(user, dayIndex: index, tasks: [])
+            let days = try (0..<365).map { index -> UserDay in
+                let full = try cohort.userDay(user, dayIndex: index, tasks: [])
                 return UserDay(userID: user, day: full.day, commitment: full.commitment, escalationState: full.escalationState,
                                notifications: full.notifications)
             }

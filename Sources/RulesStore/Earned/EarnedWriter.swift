@@ -91,6 +91,7 @@ struct EarnedWriter {
             throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
         }
         if var current = try currentGrant(attempt.appID), current.revokedAt == nil, current.endsAt > at {
+            try current.validate()
             current.endsAt += Int64(minutes) * Millis.minute
             try current.validate()
             let ext = UnlockGrantExtension(userID: userID, extensionID: extensionID, grantID: current.grantID, timestamp: at,
@@ -112,6 +113,9 @@ struct EarnedWriter {
     /// Creates a grant and makes it the app's current one (replacing any previous mapping).
     func insertCurrentGrant(for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
                             grantID: String, metadata: JSONValue) throws -> UnlockGrant {
+        guard (1...1440).contains(minutes) else {
+            throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
+        }
         let grant = UnlockGrant(userID: userID, grantID: grantID, appID: attempt.appID, createdAt: at, createdDayID: attempt.dayID,
                                 startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
                                 sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)
@@ -128,8 +132,11 @@ struct EarnedWriter {
         return grant
     }
 
-    /// Marks the attempt GRANTED with the grant and logs `UNLOCK_GRANTED`.
-    func grantAttempt(_ attempt: UnlockAttempt, grant: UnlockGrant, option: UnlockOptionType, payload: JSONValue, at: EpochMillis) throws {
+    /// Marks the attempt GRANTED with the grant and logs `UNLOCK_GRANTED`. The event names the
+    /// method of this unlock (`method`), which differs from the grant's own when it extends a
+    /// grant obtained another way.
+    func grantAttempt(_ attempt: UnlockAttempt, grant: UnlockGrant, method: UnlockGrantMethod, option: UnlockOptionType, payload: JSONValue,
+                      at: EpochMillis) throws {
         var granted = attempt
         granted.outcome = .granted
         granted.grantID = grant.grantID
@@ -138,7 +145,7 @@ struct EarnedWriter {
         granted.updatedAt = max(attempt.updatedAt, at)
         try saveAttempt(granted)
         try appendEvent("\(attempt.attemptID)/UNLOCK_GRANTED",
-                        .unlockGranted(.init(grantID: grant.grantID, appID: grant.appID, method: grant.method, startsAt: grant.startsAt,
+                        .unlockGranted(.init(grantID: grant.grantID, appID: grant.appID, method: method, startsAt: grant.startsAt,
                                              endsAt: grant.endsAt, attemptID: attempt.attemptID)),
                         at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
@@ -154,10 +161,11 @@ struct EarnedWriter {
         guard !economy.todayQualified else {
             throw StoreError.invalidState("day \(dayID) of user \(userID) already qualified for the streak")
         }
-        guard streak.newStreakCount >= 1, streak.bonusCredits >= 0 else {
-            throw ModelValidationError(entity: "StreakUpdate", field: streak.newStreakCount < 1 ? "newStreakCount" : "bonusCredits",
-                                       rule: streak.newStreakCount < 1 ? "at least 1" : "at least 0",
-                                       found: "\(streak.newStreakCount < 1 ? streak.newStreakCount : streak.bonusCredits)")
+        guard (1...1_000_000).contains(streak.newStreakCount) else {
+            throw ModelValidationError(entity: "StreakUpdate", field: "newStreakCount", rule: "between 1 and 1000000", found: "\(streak.newStreakCount)")
+        }
+        guard (0...10_000).contains(streak.bonusCredits) else {
+            throw ModelValidationError(entity: "StreakUpdate", field: "bonusCredits", rule: "between 0 and 10000", found: "\(streak.bonusCredits)")
         }
         economy.todayQualified = true
         economy.streakCount = streak.newStreakCount

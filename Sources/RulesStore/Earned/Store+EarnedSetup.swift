@@ -4,6 +4,7 @@ import RulesModel
 extension Store {
     /// Replaces Earned's `settings_json` of a user (validated against A4.1 first).
     public func saveEarnedSettings(_ userID: UserID, _ settings: EarnedSettings, now: EpochMillis) throws {
+        try Millis.check(now, entity: "EarnedUserSettings", field: "updated_ts_utc_ms")
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
@@ -93,6 +94,7 @@ extension Store {
 
     /// Replaces the user's global "Distracting Apps" list.
     public func setDistractingApps(_ userID: UserID, _ apps: [AppID], now: EpochMillis) throws {
+        try Millis.check(now, entity: "DistractingApp", field: "created_ts_utc_ms")
         try write { db in
             try Self.requireUser(db, userID)
             try db.execute(sql: "DELETE FROM distracting_app WHERE user_id = ?", arguments: [userID.rawValue])

@@ -5,6 +5,7 @@ extension Store {
     /// A6.1 Daily rollover (`ensureDayState`): moves the economy to the new day (carried credits,
     /// today's flags reset), starts the new day's summary and logs `DAY_ROLLOVER`, in one transaction.
     public func rollOverDay(_ request: DayRollover) throws {
+        try Millis.check(request.at, entity: "DayRollover", field: "at")
         try write { db in
             try Self.requireUser(db, request.userID)
             let w = EarnedWriter(db: db, userID: request.userID)
@@ -67,6 +68,7 @@ extension Store {
     /// Decision: `day_summary.focus_minutes_completed` adds the actual minutes of every ended
     /// session, completed or ended early (the minutes were focused either way).
     public func completeFocusSession(_ request: FocusCompletion) throws {
+        try Millis.check(request.endedAt, entity: "FocusCompletion", field: "endedAt")
         try write { db in
             try Self.requireUser(db, request.userID)
             let w = EarnedWriter(db: db, userID: request.userID)
@@ -75,6 +77,9 @@ extension Store {
                 throw StoreError.notFound("FocusSession \(request.sessionID) of user", "\(request.userID)")
             }
             var session = try EarnedRows.focusSession(row)
+            guard (0...10_000).contains(request.awardedCredits) else {
+                throw ModelValidationError(entity: "FocusCompletion", field: "awardedCredits", rule: "between 0 and 10000", found: "\(request.awardedCredits)")
+            }
             guard session.isOpen else { throw StoreError.invalidState("FocusSession \(request.sessionID) has already ended") }
             session.endedAt = request.endedAt
             session.actualDurationMinutes = request.actualMinutes

@@ -27,7 +27,8 @@ extension Store {
     /// marks the attempt GRANTED and logs `QUEST_COMPLETED` and `UNLOCK_GRANTED`, in one transaction.
     @discardableResult
     public func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant {
-        try write { db in
+        try Millis.check(request.at, entity: "QuestCompletion", field: "at")
+        return try write { db in
             let w = EarnedWriter(db: db, userID: request.userID)
             var session = try Self.activeQuest(db, w, request.questSessionID)
             guard request.at < session.expiresAt else {
@@ -56,7 +57,7 @@ extension Store {
                 ON CONFLICT(user_id, day_id, app_id) DO UPDATE SET quest_grants_count = excluded.quest_grants_count,
                   last_quest_grant_start_ts_utc_ms = excluded.last_quest_grant_start_ts_utc_ms
                 """, arguments: [w.u, attempt.dayID.rawValue, attempt.appID.rawValue, limits.questGrantsCount, limits.lastQuestGrantStartAt])
-            try w.grantAttempt(attempt, grant: grant, option: .questUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .quest, option: .questUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { $0.questUnlocksCount += 1 }
             return grant
         }

@@ -12,6 +12,10 @@ extension Store {
         try write { db in
             try Self.requireUser(db, attempt.userID)
             let w = EarnedWriter(db: db, userID: attempt.userID)
+            if let modeID = attempt.effectiveModeID,
+               try Int64.fetchOne(db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
+                throw StoreError.notFound("Mode \(modeID) of user", "\(attempt.userID)")
+            }
             try db.execute(sql: """
                 INSERT INTO unlock_attempt(attempt_id, user_id, app_id, ts_utc_ms, timezone_id, day_id, effective_mode_id, effective_strictness,
                   available_options_json, outcome, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -28,6 +32,7 @@ extension Store {
 
     /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction.
     public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis) throws {
+        try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         try write { db in
             let w = EarnedWriter(db: db, userID: userID)
             var attempt = try w.pendingAttempt(attemptID)
@@ -42,6 +47,7 @@ extension Store {
 
     /// Closes a PENDING attempt as CANCELLED or EXPIRED (A7 defines no event for these).
     public func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
+        try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         guard outcome == .cancelled || outcome == .expired else {
             throw StoreError.invalidState("an attempt is closed as CANCELLED or EXPIRED, not \(outcome.rawValue)")
         }
@@ -61,6 +67,7 @@ extension Store {
     /// - Returns: the grant as it is after the operation.
     @discardableResult
     public func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant {
+        try Millis.check(request.at, entity: "CreditsUnlock", field: "at")
         guard request.costCredits >= 1 else {
             throw ModelValidationError(entity: "CreditsUnlock", field: "costCredits", rule: "at least 1", found: "\(request.costCredits)")
         }
@@ -85,7 +92,7 @@ extension Store {
             let grant = try w.createOrExtendGrant(for: attempt, minutes: request.minutes, method: .credits, at: request.at,
                                                   grantID: request.grantID ?? "\(attempt.attemptID).grant",
                                                   extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
-            try w.grantAttempt(attempt, grant: grant, option: .creditsUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .credits, option: .creditsUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { summary in
                 summary.creditsSpent += request.costCredits
                 summary.creditsUnlocksCount += 1
@@ -102,6 +109,10 @@ extension Store {
     /// extend the current one) and becomes the app's current grant.
     @discardableResult
     public func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
+        try Millis.check(request.at, entity: "EmergencyUnlock", field: "at")
+        guard (1...1440).contains(request.unlockMinutes) else {
+            throw ModelValidationError(entity: "EmergencyUnlock", field: "unlockMinutes", rule: "between 1 and 1440", found: "\(request.unlockMinutes)")
+        }
         guard (0...600).contains(request.delaySeconds) else {
             throw ModelValidationError(entity: "EmergencyUnlock", field: "delaySeconds", rule: "between 0 and 600", found: "\(request.delaySeconds)")
         }
@@ -132,7 +143,7 @@ extension Store {
             let grant = try w.insertCurrentGrant(for: attempt, startsAt: request.at + Int64(request.delaySeconds) * Millis.second,
                                                  minutes: request.unlockMinutes, method: .emergency, at: request.at,
                                                  grantID: request.grantID ?? "\(attempt.attemptID).grant", metadata: payload)
-            try w.grantAttempt(attempt, grant: grant, option: .emergencyUnlock, payload: payload, at: request.at)
+            try w.grantAttempt(attempt, grant: grant, method: .emergency, option: .emergencyUnlock, payload: payload, at: request.at)
             try w.updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { $0.emergencyUnlocksCount += 1 }
             return grant
         }

@@ -41,6 +41,7 @@ extension Store {
 
     /// Replaces MIGA's settings of a user.
     public func saveMigaSettings(_ userID: UserID, _ settings: MigaSettings, now: EpochMillis) throws {
+        try Millis.check(now, entity: "MigaSettings", field: "updated_ts_utc_ms")
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)

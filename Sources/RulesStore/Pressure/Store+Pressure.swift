@@ -5,6 +5,7 @@ import RulesModel
 extension Store {
     /// Replaces Pressure's settings of a user (validated first).
     public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+        try Millis.check(now, entity: "UserSettings", field: "updated_ts_utc_ms")
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
@@ -20,6 +21,7 @@ extension Store {
 
     /// Replaces Pressure's escalation state of a user (validated first).
     public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+        try Millis.check(now, entity: "EscalationState", field: "updated_ts_utc_ms")
         try state.validate()
         try write { db in
             try Self.requireUser(db, userID)
@@ -60,7 +62,8 @@ extension Store {
     @discardableResult
     public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
                                ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
-        try write { db in
+        try Millis.check(deadline, entity: "Commitment", field: "locked_at")
+        return try write { db in
             try Self.requireUser(db, userID)
             if var commitment = try Snapshot(db).commitment(userID, on: day) {
                 guard commitment.lockedAt == nil else { return commitment }
@@ -87,18 +90,20 @@ extension Store {
     /// from it, in one transaction. The status change is one-way: a final status is refused.
     ///
     /// - Parameters:
-    ///   - escalation: the new escalation state (its tier before the outcome is snapshotted on the commitment).
-    ///   - shieldUsed: whether a Restart Shield was applied to this day.
+    ///   - escalation: the new escalation state (the tier before the outcome is snapshotted on the commitment).
+    ///   - shieldUsed: a Restart Shield applied at once to a NO or MISSED day (see ``useRestartShield(_:on:at:escalation:)``).
     @discardableResult
     public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
                               escalation: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+        try Millis.check(time, entity: "Commitment", field: "checked_in_at")
         try escalation.validate()
         guard status.isFinal else { throw StoreError.invalidState("a check-in records YES, NO or MISSED, not PENDING") }
         return try write { db in
             let current = try Self.requireCommitment(db, userID, day)
-            let tier = try Snapshot(db).escalationState(userID).currentTier
-            var updated = try current.transitioned(to: status, at: time, tier: tier)
-            updated.shieldUsed = current.shieldUsed || shieldUsed
+            let before = try Snapshot(db).escalationState(userID)
+            var updated = try current.transitioned(to: status, at: time, tier: before.currentTier)
+            if shieldUsed { try Self.checkShield(updated, before: before, after: escalation) }
+            updated.shieldUsed = shieldUsed
             try db.execute(sql: """
                 UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
                   escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
@@ -106,6 +111,36 @@ extension Store {
                                  updated.shieldUsed, updated.id.blob])
             try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return updated
+        }
+    }
+
+    /// Applies a Restart Shield to a NO or MISSED day after the fact, with the escalation state
+    /// the rules computed (pressure-escalation-engine.md: the streak resets, the tier does not
+    /// advance, one shield is spent). When the shield may be used (within an hour of the NO, paid
+    /// users only) is the rules' decision; the store enforces what is hard: the day is NO or
+    /// MISSED, no shield was used on it yet, and exactly one shield is spent.
+    @discardableResult
+    public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
+        try Millis.check(time, entity: "EscalationState", field: "updated_ts_utc_ms")
+        try escalation.validate()
+        return try write { db in
+            var commitment = try Self.requireCommitment(db, userID, day)
+            let before = try Snapshot(db).escalationState(userID)
+            try Self.checkShield(commitment, before: before, after: escalation)
+            commitment.shieldUsed = true
+            try db.execute(sql: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
+            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            return commitment
+        }
+    }
+
+    static func checkShield(_ commitment: Commitment, before: EscalationState, after: EscalationState) throws {
+        guard commitment.status == .no || commitment.status == .missed else {
+            throw StoreError.invalidState("a Restart Shield applies to a NO or MISSED day, not \(commitment.status.rawValue) (\(commitment.day))")
+        }
+        guard !commitment.shieldUsed else { throw StoreError.invalidState("a Restart Shield was already used on \(commitment.day)") }
+        guard before.restartShieldsRemaining >= 1, after.restartShieldsRemaining == before.restartShieldsRemaining - 1 else {
+            throw StoreError(.constraint, "EscalationState.restart_shields_remaining: a shield spends exactly one of \(before.restartShieldsRemaining) remaining, found \(after.restartShieldsRemaining) after")
         }
     }
 

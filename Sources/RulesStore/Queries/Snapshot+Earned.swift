@@ -7,10 +7,12 @@ extension Snapshot {
         try one("SELECT * FROM economy_state WHERE user_id = ?", [userID.rawValue], "economy_state of user", "\(userID)", EarnedRows.economy)
     }
 
+    /// Earned's emergency-unlock state of a user.
     public func emergencyState(_ userID: UserID) throws -> EmergencyState {
         try one("SELECT * FROM emergency_state WHERE user_id = ?", [userID.rawValue], "emergency_state of user", "\(userID)", EarnedRows.emergency)
     }
 
+    /// Earned's entitlement (tier, subscription) of a user.
     public func entitlement(_ userID: UserID) throws -> EntitlementState {
         try one("SELECT * FROM entitlement_state WHERE user_id = ?", [userID.rawValue], "entitlement_state of user", "\(userID)", EarnedRows.entitlement)
     }
@@ -20,6 +22,7 @@ extension Snapshot {
         try one("SELECT * FROM user_settings WHERE user_id = ?", [userID.rawValue], "user_settings of user", "\(userID)", EarnedRows.userSettings).settings
     }
 
+    /// The pointer to the user's active focus session.
     public func focusState(_ userID: UserID) throws -> FocusState {
         try one("SELECT * FROM focus_state WHERE user_id = ?", [userID.rawValue], "focus_state of user", "\(userID)", EarnedRows.focusState)
     }
@@ -36,16 +39,19 @@ extension Snapshot {
         try all("SELECT * FROM mode WHERE user_id = ? AND deleted_ts_utc_ms IS NULL ORDER BY priority DESC, mode_id", [userID.rawValue], EarnedRows.mode)
     }
 
+    /// The weekly windows of one of the user's modes.
     public func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
         try all("SELECT * FROM mode_window WHERE user_id = ? AND mode_id = ? ORDER BY start_local_hhmm, window_id", [userID.rawValue, modeID],
                 EarnedRows.modeWindow)
     }
 
+    /// The apps one of the user's modes blocks, sorted.
     public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] {
         try Row.fetchAll(db, sql: "SELECT app_id FROM mode_blocked_app WHERE user_id = ? AND mode_id = ? ORDER BY app_id",
                          arguments: [userID.rawValue, modeID]).map { try RowReader($0, "mode_blocked_app").appID("app_id") }
     }
 
+    /// The user's global "Distracting Apps" list, sorted.
     public func distractingApps(_ userID: UserID) throws -> [AppID] {
         try Row.fetchAll(db, sql: "SELECT app_id FROM distracting_app WHERE user_id = ? ORDER BY app_id", arguments: [userID.rawValue])
             .map { try RowReader($0, "distracting_app").appID("app_id") }
@@ -75,6 +81,7 @@ extension Snapshot {
                 [userID.rawValue, fromDay.rawValue, toDay.rawValue], EarnedRows.focusSession)
     }
 
+    /// One of the user's unlock attempts, if it exists (and was not removed by retention).
     public func unlockAttempt(_ userID: UserID, attemptID: String) throws -> UnlockAttempt? {
         try Row.fetchOne(db, sql: "SELECT * FROM unlock_attempt WHERE user_id = ? AND attempt_id = ?", arguments: [userID.rawValue, attemptID])
             .map(UnlockRows.attempt)
@@ -113,6 +120,7 @@ extension Snapshot {
             ?? DailyAppLimits(userID: userID, dayID: day, appID: appID)
     }
 
+    /// One of the user's quest sessions, if it exists.
     public func questSession(_ userID: UserID, id: String) throws -> QuestSession? {
         try Row.fetchOne(db, sql: "SELECT * FROM quest_session WHERE user_id = ? AND quest_session_id = ?", arguments: [userID.rawValue, id])
             .map(UnlockRows.questSession)

@@ -6,10 +6,15 @@ extension Store {
     /// transaction, and records `meta.last_retention_cleanup_ts_utc_ms`.
     @discardableResult
     public func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
-        guard now >= 0 else { throw StoreError.invalidState("retention needs a UTC epoch-millisecond now ≥ 0, found \(now)") }
+        try Millis.check(now, entity: "RetentionPolicy", field: "now")
         for (name, days) in [("eventLogDays", policy.eventLogDays), ("unlockDays", policy.unlockDays),
-                             ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays)] where days < 1 {
-            throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "at least 1 day", found: "\(days)")
+                             ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays)]
+        where !(1...36_500).contains(days) {
+            throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "between 1 and 36500 days", found: "\(days)")
+        }
+        guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else {
+            throw ModelValidationError(entity: "RetentionPolicy", field: "minimumHoursBetweenRuns", rule: "between 0 and 87600 hours",
+                                       found: "\(policy.minimumHoursBetweenRuns)")
         }
         return try write { db in try Self.retain(db, now: now, policy: policy) }
     }
@@ -18,11 +23,20 @@ extension Store {
     /// interval (A8: "on app start, if last cleanup > 24h"); returns nil when it was not due.
     @discardableResult
     public func applyRetentionIfDue(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport? {
+        try Millis.check(now, entity: "RetentionPolicy", field: "now")
+        guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else { return try applyRetention(now: now, policy: policy) }
         let last = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
         }
-        if let last, now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
+        if let last, Millis.supportedRange.contains(last), now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
         return try applyRetention(now: now, policy: policy)
+    }
+
+    /// Compacts the file after a cleanup (`VACUUM`; then a WAL checkpoint for file databases), so
+    /// that deleted rows give their space back. Runs outside any transaction.
+    public func compact() throws {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        try checkpoint()
     }
 
     static func retain(_ db: Database, now: EpochMillis, policy: RetentionPolicy) throws -> RetentionReport {

@@ -28,14 +28,15 @@ public enum Migrations {
                        arguments: [String(version)])
     }
 
-    /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys.
+    /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys (`device_id` and
+    /// `db_location` are written when the database is created and kept afterwards).
     static func migrate(_ writer: any DatabaseWriter, options: StoreOptions) throws {
         try writer.read { db in try refuseIfTooNew(db, path: writer.path) }
         try migrator.migrate(writer)
         try writer.write { db in
             let deviceID = options.deviceID ?? UUID().uuidString.lowercased()
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('device_id', ?) ON CONFLICT(key) DO NOTHING", arguments: [deviceID])
-            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('db_location', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('db_location', ?) ON CONFLICT(key) DO NOTHING",
                            arguments: [options.location.rawValue])
         }
     }

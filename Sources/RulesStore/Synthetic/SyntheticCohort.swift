@@ -43,13 +43,17 @@ public struct SyntheticCohort: Sendable {
 
     /// The number of habit-tracker completions of a user-day: 1 + (user × 7 + day) mod 4.
     public static func completionsPerDay(user: UserID, dayIndex: Int) -> Int {
-        1 + Int((user.rawValue * 7 + Int64(dayIndex)) % 4)
+        let mixed = (user.rawValue % 4) * 7 + Int64(dayIndex % 4)
+        return 1 + Int((mixed % 4 + 4) % 4)
     }
 
     /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
-    public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) -> UserDay {
+    public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) throws -> UserDay {
+        guard dayIndex >= 0, let day = startDay.adding(days: dayIndex), day.adding(days: 1) != nil else {
+            throw ModelValidationError(entity: "SyntheticCohort", field: "dayIndex", rule: "a day from the start day up to 9999-12-30",
+                                       found: "\(dayIndex)")
+        }
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), UInt64(dayIndex))
-        let day = startDay.adding(days: dayIndex)!
         let start = day.utcStartMillis
         let wordCount = Int.random(in: 8...20, using: &rng)
         let text = (0..<wordCount).map { _ in Self.words.randomElement(using: &rng)! }.joined(separator: " ")
