@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "LuaHost",
                 "RulesEngine",
+                "RulesStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

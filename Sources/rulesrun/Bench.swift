@@ -1,15 +1,19 @@
 import ArgumentParser
 import Foundation
 import LuaHost
+import RulesStore
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure the cost of calling a rule through the host, against baselines measured in the same run.",
+        abstract: "Measure rule calls and the store, each against a baseline measured in the same run.",
         discussion: """
+            Rule calls:
             (a) floor: a small rule called through the bare Lua C API with integer arguments (and, for scale, \
             the same table-in/table-out round trip written directly against the C API);
             (b) host: the same rule through LuaHost, state table in, result table out, read into Swift structs;
             (c) native: the same logic in Swift. Also the generic [LuaValue] path and the instruction hook's share of (b).
+            Store: rows per second of the bulk path for simulations against a raw prepared INSERT loop of the same \
+            rows, and the size on disk (after VACUUM) of one user-year of Pressure and of the habit tracker.
             Build with `swift build -c release` first: debug builds are several times slower.
 
             Examples:
@@ -21,6 +25,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Calls per round.") var iterations = 1_000_000
     @Option(help: "Rounds per measurement; the fastest round counts.") var rounds = 5
     @Flag(help: "Print one JSON object instead of a table.") var json = false
+    @Option(help: "Simulated users in the store benchmark.") var storeUsers = 100
 
     func validate() throws {
         guard iterations > 0, rounds > 0 else { throw ValidationError("--iterations and --rounds must be positive") }
@@ -28,10 +33,22 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(r), as: UTF8.self))
+            var object = try JSONSerialization.jsonObject(with: encoder.encode(r)) as? [String: Any] ?? [:]
+            object["store"] = [
+                "rows": store.rows, "user_days": store.userDays,
+                "bulk_rows_per_second": store.bulkRowsPerSecond, "raw_rows_per_second": store.rawRowsPerSecond,
+                "bulk_over_raw": store.bulkToRawRatio,
+                "pressure_user_year_bytes": store.pressureUserYearBytes,
+                "habit_user_year_bytes": store.habitUserYearBytes,
+            ] as [String: Any]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
             return
         }
         func f(_ x: Double) -> String { String(format: "%8.1f ns", x) }
@@ -42,5 +59,10 @@ struct Bench: ParsableCommand {
         print("      (b) without instruction hook \(f(r.host_no_hook_ns))   hook share of (b) = \(String(format: "%.1f%%", r.hook_share * 100))")
         print("      generic [LuaValue] + Decoder \(f(r.generic_ns))")
         print("  (c) native Swift                 \(f(r.native_ns))   (b)/(c) = \(String(format: "%.0f", r.host_over_native))")
+        print("store, \(store.rows) rows (\(store.userDays) user-days)")
+        print("  bulk path      \(String(format: "%9.0f", store.bulkRowsPerSecond)) rows/s   = \(String(format: "%.2f", store.bulkToRawRatio)) x raw   target >= 0.50")
+        print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")
+        print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
+        print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
     }
 }
