@@ -1,0 +1,74 @@
+import RulesModel
+
+/// The policies the engine asks, wherever they run: in Lua (`RuleSet`) or natively
+/// (`NativeReference`, the seeds' defaults in Swift, for property tests). Every method is a pure
+/// function of its arguments.
+public protocol PolicyRules: AnyObject {
+    /// The parameters the engine applies itself (shields, day boundaries, limits).
+    var parameters: PolicyParameters { get }
+
+    /// Pressure: the escalation counters after one day's final result.
+    func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters
+    /// Pressure: the local reminder times of a tier for a check-in window.
+    func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime]
+    /// Pressure: the streak after one day's final result.
+    func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak
+    /// Habit tracker: the current streak of a task from its periods, most recent (running) first.
+    func habitStreak(_ periods: [HabitPeriod]) throws -> Int
+    /// MIGA: the current streak from the counting events per day, today first.
+    func migaStreak(_ exitsPerDay: [Int]) throws -> Int
+    /// Earned: how a day qualified for the streak, if it did.
+    func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod?
+    /// Earned: the streak bonus in credits on the day the streak reaches `streakCount`.
+    func earnedBonus(streakCount: Int) throws -> Int
+}
+
+/// The plain parameters of a rule set (no functions).
+public struct PolicyParameters: Sendable, Equatable {
+    public var maxTier: Int
+    public var persistentBadgeFromTier: Int
+    public var noCommitmentCountsAs: CommitmentStatus
+    public var shieldsPerMonthPaid: Int
+    public var shieldsPerMonthFree: Int
+    public var shieldActivationWindowMinutes: Int
+    public var habitDayStartsAt: LocalTime
+    public var migaDayStartsAt: LocalTime
+    public var earnedDayStartsAt: LocalTime
+
+    public init(maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
+                shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
+                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime) {
+        self.maxTier = maxTier
+        self.persistentBadgeFromTier = persistentBadgeFromTier
+        self.noCommitmentCountsAs = noCommitmentCountsAs
+        self.shieldsPerMonthPaid = shieldsPerMonthPaid
+        self.shieldsPerMonthFree = shieldsPerMonthFree
+        self.shieldActivationWindowMinutes = shieldActivationWindowMinutes
+        self.habitDayStartsAt = habitDayStartsAt
+        self.migaDayStartsAt = migaDayStartsAt
+        self.earnedDayStartsAt = earnedDayStartsAt
+    }
+}
+
+/// Pressure's streak: consecutive extending days, and the longest ever.
+public struct PressureStreak: Hashable, Sendable {
+    public var current: Int
+    public var longest: Int
+    public init(current: Int, longest: Int) {
+        self.current = current
+        self.longest = longest
+    }
+}
+
+/// One measurement period of a habit task, as the streak rule sees it.
+public struct HabitPeriod: Hashable, Sendable {
+    public var completions: Int
+    /// False for a day a specific-days task is not scheduled on.
+    public var scheduled: Bool
+    public var timesPerDay: Int
+    public init(completions: Int, scheduled: Bool = true, timesPerDay: Int = 1) {
+        self.completions = completions
+        self.scheduled = scheduled
+        self.timesPerDay = timesPerDay
+    }
+}

@@ -1,0 +1,105 @@
+import LuaHost
+import RulesModel
+
+/// The Lua rule set answers the engine's questions by calling its rule functions.
+extension RuleSet: PolicyRules {
+    public var parameters: PolicyParameters {
+        PolicyParameters(
+            maxTier: escalation.maxTier, persistentBadgeFromTier: escalation.persistentBadgeFromTier,
+            noCommitmentCountsAs: escalation.noCommitmentCountsAs, shieldsPerMonthPaid: escalation.shield.perMonthPaid,
+            shieldsPerMonthFree: escalation.shield.perMonthFree,
+            shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
+            habitDayStartsAt: streaks.habit.dayStartsAt, migaDayStartsAt: streaks.miga.dayStartsAt,
+            earnedDayStartsAt: streaks.earned.dayStartsAt)
+    }
+
+    public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
+        try host.call(escalation.transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+    }
+
+    public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
+        let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
+                                "open": .string(open.text), "close": .string(close.text)]
+        let result = try host.call(escalation.reminderTimes, .integer(Int64(tier)), window).first ?? .nil
+        guard let list = result.tableValue, list.isSequence else {
+            throw LuaError(kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
+                           message: "reminder_times returned \(result.errorDescription), expected a list of \"HH:MM\" times")
+        }
+        return try list.sequence.enumerated().map { i, item in
+            guard let text = item.stringValue, let time = try? LocalTime(text) else {
+                throw LuaError(kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
+                               path: "[\(i + 1)]", message: "expected a time \"HH:MM\", found \(item.errorDescription)")
+            }
+            return time
+        }
+    }
+
+    public func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
+        try host.call(streaks.pressure.next, streak, PressureDay(result: result, shieldUsed: shieldUsed), returning: PressureStreak.self)
+    }
+
+    public func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
+        let list = LuaValue.table(LuaTable(sequence: periods.map {
+            ["completions": .integer(Int64($0.completions)), "scheduled": .boolean($0.scheduled),
+             "times_per_day": .integer(Int64($0.timesPerDay))]
+        }))
+        return try integer(try host.call(streaks.habit.currentStreak, list).first, from: streaks.habit.currentStreak)
+    }
+
+    public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
+        let list = LuaValue.table(LuaTable(sequence: exitsPerDay.map { ["exits": .integer(Int64($0))] }))
+        return try integer(try host.call(streaks.miga.currentStreak, list).first, from: streaks.miga.currentStreak)
+    }
+
+    public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
+        let out = try host.call(streaks.earned.qualifies, ["focus_minutes": .integer(Int64(focusMinutes)),
+                                                           "habit_completions": .integer(Int64(habitCompletions))]).first ?? .nil
+        if out.isNil { return nil }
+        guard let text = out.stringValue, let method = StreakQualificationMethod(rawValue: text) else {
+            throw LuaError(kind: .decoding, file: streaks.earned.qualifies.source, line: streaks.earned.qualifies.line,
+                           message: "earned.qualifies returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
+        }
+        return method
+    }
+
+    public func earnedBonus(streakCount: Int) throws -> Int {
+        try integer(try host.call(streaks.earned.bonus, .integer(Int64(streakCount))).first, from: streaks.earned.bonus)
+    }
+
+    private func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {
+        guard let value, let n = value.integerValue, value.doubleValue == Double(n), let int = Int(exactly: n) else {
+            throw LuaError(kind: .decoding, file: function.source, line: function.line,
+                           message: "the function returned \((value ?? .nil).errorDescription), expected an integer")
+        }
+        return int
+    }
+}
+
+extension PressureStreak: LuaTableEncodable, LuaTableDecodable {
+    static let currentKey = LuaKey("current_streak")
+    static let longestKey = LuaKey("longest_streak")
+    public static var luaFieldCount: Int { 2 }
+
+    public init(from t: inout LuaTableReader) throws {
+        current = try t.int(Self.currentKey)
+        longest = try t.int(Self.longestKey)
+    }
+
+    public func encode(to t: inout LuaTableWriter) {
+        t.set(Self.currentKey, current)
+        t.set(Self.longestKey, longest)
+    }
+}
+
+/// A day's result as `pressure.next`'s second argument.
+struct PressureDay: LuaTableEncodable {
+    static let resultKey = LuaKey("result")
+    static let shieldKey = LuaKey("shield_used")
+    static var luaFieldCount: Int { 2 }
+    var result: CommitmentStatus
+    var shieldUsed: Bool
+    func encode(to t: inout LuaTableWriter) {
+        t.set(Self.resultKey, result.rawValue)
+        t.set(Self.shieldKey, shieldUsed)
+    }
+}
