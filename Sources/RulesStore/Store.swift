@@ -54,19 +54,44 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` on a read-only snapshot: every query inside sees the same committed state.
+    /// Inside ``transaction(_:)``, it reads the transaction's own, uncommitted state.
     public func read<T>(_ body: (Snapshot) throws -> T) throws -> T {
-        try writer.read { db in try body(Snapshot(db)) }
+        if let enclosing = enclosingTransaction { return try body(Snapshot(enclosing.db)) }
+        return try writer.read { db in try body(Snapshot(db)) }
     }
 
-    /// Runs `body` in one write transaction (internal: the public mutations are named operations).
-    /// Any error thrown inside rolls the whole transaction back.
+    /// Runs `body` in one write transaction: every operation of this store that `body` calls joins
+    /// it, and reads see its writes. Either all of it is committed, or, when anything throws,
+    /// nothing is. Nested calls join the outer transaction.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if enclosingTransaction != nil { return try body() }
+        return try writer.write { db in
+            let result = try Store.$enclosing.withValue(EnclosingTransaction(store: ObjectIdentifier(self), db: db)) {
+                try body()
+            }
+            try faultHooks.check("transaction")
+            return result
+        }
+    }
+
+    /// Runs `body` in one write transaction (internal: the public mutations are named operations),
+    /// or in the enclosing ``transaction(_:)``. Any error thrown inside rolls the whole transaction back.
     func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
-        try writer.write { db in
+        if let enclosing = enclosingTransaction { return try body(enclosing.db) }
+        return try writer.write { db in
             let result = try body(db)
             try faultHooks.check(operation)
             return result
         }
     }
+
+    /// The transaction of this store that the current thread is running, if any.
+    private var enclosingTransaction: EnclosingTransaction? {
+        guard let enclosing = Store.enclosing, enclosing.store == ObjectIdentifier(self) else { return nil }
+        return enclosing
+    }
+
+    @TaskLocal static var enclosing: EnclosingTransaction?
 
     /// The values of the A1 PRAGMAs on a connection, e.g. `["foreign_keys": "1", "journal_mode": "wal", "synchronous": "1"]`.
     public func pragmas() throws -> [String: String] {

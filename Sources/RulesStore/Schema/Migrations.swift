@@ -10,15 +10,19 @@ import GRDB
 /// ``StoreError/Code-swift.struct/databaseTooNew`` before anything is written to the file.
 public enum Migrations {
     /// The schema version this code writes and understands.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
-    static let identifiers = ["0001_initial"]
+    static let identifiers = ["0001_initial", "0002_engine_state"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(identifiers[0]) { db in
             try SchemaV1.create(db)
             try setVersion(db, 1)
+        }
+        migrator.registerMigration(identifiers[1]) { db in
+            try SchemaV2.create(db)
+            try setVersion(db, 2)
         }
         return migrator
     }

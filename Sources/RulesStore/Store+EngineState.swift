@@ -1,0 +1,55 @@
+import GRDB
+import RulesModel
+
+/// The rules engine's bookkeeping per user (see `SchemaV2`).
+public struct EngineStateRow: Hashable, Sendable {
+    public var userID: UserID
+    public var name: String
+    public var processedUntil: EpochMillis
+    public var stateJSON: String
+
+    public init(userID: UserID, name: String, processedUntil: EpochMillis, stateJSON: String) {
+        self.userID = userID
+        self.name = name
+        self.processedUntil = processedUntil
+        self.stateJSON = stateJSON
+    }
+}
+
+extension Store {
+    /// Inserts or replaces a user's engine state (the user must exist).
+    public func saveEngineState(_ row: EngineStateRow) throws {
+        try Millis.check(row.processedUntil, entity: "EngineState", field: "processed_until_ts_utc_ms")
+        try write { db in
+            try Self.requireUser(db, row.userID)
+            try db.execute(sql: """
+                INSERT INTO engine_state(user_id, name, processed_until_ts_utc_ms, state_json) VALUES (?, ?, ?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
+                  processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
+                """, arguments: [row.userID.rawValue, row.name, row.processedUntil, row.stateJSON])
+        }
+    }
+}
+
+extension Snapshot {
+    /// The engine state of the user named `name`, if there is one.
+    public func engineState(named name: String) throws -> EngineStateRow? {
+        try Row.fetchOne(db, sql: "SELECT * FROM engine_state WHERE name = ?", arguments: [name]).map(Self.engineRow)
+    }
+
+    /// The engine state of a user, if there is one.
+    public func engineState(_ userID: UserID) throws -> EngineStateRow? {
+        try Row.fetchOne(db, sql: "SELECT * FROM engine_state WHERE user_id = ?", arguments: [userID.rawValue]).map(Self.engineRow)
+    }
+
+    /// The next free user id (1 for an empty database).
+    public func nextUserID() throws -> UserID {
+        let max = try Int64.fetchOne(db, sql: "SELECT MAX(user_id) FROM app_user") ?? 0
+        return UserID(max + 1)
+    }
+
+    private static func engineRow(_ row: Row) -> EngineStateRow {
+        EngineStateRow(userID: UserID(row["user_id"] as Int64), name: row["name"], processedUntil: row["processed_until_ts_utc_ms"],
+                       stateJSON: row["state_json"])
+    }
+}
