@@ -54,7 +54,8 @@ struct HotPathStorage {
         keyReferences[id] = reference
     }
 
-    /// Records that a reader asked for key `id`; returns whether it had already asked since `start`.
+    /// Records that a reader asked for the key with registry reference `id`; returns whether it
+    /// had already asked for it since `start`.
     @inline(__always)
     mutating func ask(_ id: Int, since start: Int) -> Bool {
         var seen = false
@@ -84,7 +85,8 @@ struct HotPathStorage {
 }
 
 /// An argument table kept between calls and refilled for each (see `LuaHost.pushPooled`). It
-/// remembers which keys the last fill wrote, so that keys the next fill leaves out are cleared.
+/// remembers which keys (by registry reference) the last fill wrote, so that keys the next fill
+/// leaves out are cleared.
 struct PooledTable {
     static let capacity = 32
     /// Registry reference of the table (0: not created yet).
@@ -109,7 +111,7 @@ struct PooledTable {
         overflowed = false
     }
 
-    /// Records a written key (called by the writer).
+    /// Records a written key by its registry reference (called by the writer).
     @inline(__always)
     mutating func record(_ id: Int) {
         if currentCount < PooledTable.capacity {
@@ -121,14 +123,14 @@ struct PooledTable {
     }
 
     /// The keys the previous fill wrote that this one did not.
-    func stale() -> [Int] {
+    func stale() -> [Int32] {
         let currentOffset = PooledTable.capacity - previousOffset
-        var out: [Int] = []
+        var out: [Int32] = []
         for i in 0..<previousCount {
             let id = keys[previousOffset + i]
             var found = false
             for j in 0..<currentCount where keys[currentOffset + j] == id { found = true; break }
-            if !found { out.append(id) }
+            if !found { out.append(Int32(id)) }
         }
         return out
     }

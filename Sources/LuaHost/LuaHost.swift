@@ -30,8 +30,10 @@ public final class LuaHost {
     var functionCache: [UnsafeRawPointer: LuaFunction] = [:]
     /// Interned keys and the keys readers asked for (see `HotPathStorage`).
     let hot = HotPathStorage.make()
-    /// Names of interned keys, by key id (for messages).
+    /// Names of interned keys, by registry reference (for messages).
     var keyNames: [Int: String] = [:]
+    /// Registry references of interned keys, by name: one Lua string per name.
+    var keyReferencesByName: [String: Int32] = [:]
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,

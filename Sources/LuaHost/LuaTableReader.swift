@@ -26,14 +26,11 @@ public struct LuaTableReader {
     /// Pushes the field's value and returns its Lua type.
     @inline(__always)
     private mutating func fetch(_ key: LuaKey) -> Int32 {
-        let reference = hot.pointee.reference(of: key.id)
-        if reference != 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
-        } else {
-            host.internKey(key)
-        }
+        var reference = hot.pointee.reference(of: key.id)
+        if reference == 0 { reference = host.internKey(key) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
         let type = lua_rawget(L, index)
-        let seen = hot.pointee.ask(key.id, since: askedStart)
+        let seen = hot.pointee.ask(Int(reference), since: askedStart)
         if type != LUA_TNIL, !seen { present += 1 }
         return type
     }
@@ -228,7 +225,7 @@ extension LuaHost {
     }
 
     private func rejectUnknownKeys(in table: Int32, reader: LuaTableReader) throws {
-        let asked = hot.pointee.asked(since: reader.askedStart).compactMap { id in keyNames[id] }
+        let asked = hot.pointee.asked(since: reader.askedStart).compactMap { reference in keyNames[reference] }
         var unknown: [LuaValue] = []
         lua_pushnil(L)
         while lua_next(L, table) != 0 {

@@ -23,13 +23,10 @@ public struct LuaTableWriter {
 
     @inline(__always)
     private func pushKey(_ key: LuaKey) {
-        if let pool { pool.pointee.record(key.id) }
-        let reference = hot.pointee.reference(of: key.id)
-        if reference != 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
-        } else {
-            host.internKey(key)
-        }
+        var reference = hot.pointee.reference(of: key.id)
+        if reference == 0 { reference = host.internKey(key) }
+        if let pool { pool.pointee.record(Int(reference)) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
     }
 
     public mutating func set(_ key: LuaKey, _ value: Int) {
@@ -94,12 +91,24 @@ extension LuaHost {
         }
     }
 
-    func internKey(_ key: LuaKey) {
-        keyNames[key.id] = key.name
-        _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
-                            key.staticName.utf8CodeUnitCount)
-        lua_pushvalue(L, -1)
-        hot.pointee.setReference(luaL_ref(L, clua_registryindex()), of: key.id)
+    /// Interns a key and returns its registry reference. Keys with the same name share one
+    /// reference (they are the same Lua string), so that they are one key wherever keys are
+    /// compared (pooled tables, readers).
+    @discardableResult
+    func internKey(_ key: LuaKey) -> Int32 {
+        let name = key.name
+        let reference: Int32
+        if let existing = keyReferencesByName[name] {
+            reference = existing
+        } else {
+            _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
+                                key.staticName.utf8CodeUnitCount)
+            reference = luaL_ref(L, clua_registryindex())
+            keyReferencesByName[name] = reference
+            keyNames[Int(reference)] = name
+        }
+        hot.pointee.setReference(reference, of: key.id)
+        return reference
     }
 
     /// Pushes a fresh table filled by `record`.
@@ -126,8 +135,8 @@ extension LuaHost {
         var writer = LuaTableWriter(host: self, index: table, pool: pool)
         record.encode(to: &writer)
         if !pool.pointee.sameKeys() {
-            for id in pool.pointee.stale() {
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(hot.pointee.reference(of: id)))
+            for reference in pool.pointee.stale() {
+                lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
                 lua_pushnil(L)
                 lua_rawset(L, table)
             }

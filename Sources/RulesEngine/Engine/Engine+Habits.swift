@@ -1,0 +1,101 @@
+import Foundation
+import RulesModel
+import RulesStore
+
+/// The habit tracker's events: tasks and completions, and the streak of a task's periods.
+extension Engine {
+    func defineTask(_ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        let id = context.book.tasks[definition.task] ?? DeterministicID.uuid("task", context.name, definition.task)
+        let existing = try store.read { try $0.task(context.userID, id: id) }
+        var task = existing ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
+        if let title = definition.title { task.title = title }
+        if let measurement = definition.measurement { task.measurementDuration = measurement }
+        if let frequency = definition.frequency { task.frequencyType = frequency }
+        if let times = definition.timesPerDay { task.timesPerDay = times }
+        if let days = definition.scheduledDays {
+            task.scheduledDays = try days.enumerated().map { i, n in
+                guard let day = Weekday(rawValue: n) else {
+                    throw EngineError(.invalidEvent, "scheduled_days[\(i + 1)]: expected an ISO weekday 1 (Monday)…7 (Sunday), found \(n)")
+                }
+                return day
+            }
+        }
+        task.updatedAt = now
+        do { try task.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        try store.saveTask(task)
+        context.book.tasks[definition.task] = id
+        decisions.set("habit_task", .object([("task", .string(definition.task)), ("created", .bool(existing == nil)),
+                                             ("measurement", .string(task.measurementDuration.rawValue)),
+                                             ("frequency", .string(task.frequencyType.rawValue)),
+                                             ("times_per_day", .int(task.timesPerDay))]))
+    }
+
+    func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        guard let id = context.book.tasks[name], let task = try store.read({ try $0.task(context.userID, id: id) }) else {
+            let known = context.book.tasks.keys.sorted()
+            throw EngineError(.unknownTask, "no habit task \"\(name)\"" + (known.isEmpty ? " (define it with a habit_task event)" : " (known: \(known.joined(separator: ", ")))"))
+        }
+        try store.addCompletion(TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value))
+        let periods = try habitPeriods(task, context, at: now)
+        let streak = try habitStreak(periods, task: name)
+        decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
+                                                   ("completions_in_period", .int(periods.first?.completions ?? 0)),
+                                                   ("current_streak", .int(streak))]))
+    }
+
+    func habitStreak(_ periods: [HabitPeriod], task: String) throws -> Int {
+        let streak = try rules.habitStreak(periods)
+        guard (0...periods.count).contains(streak) else {
+            throw EngineError(.ruleViolation, "habit.current_streak returned \(streak) for \(periods.count) periods of task \"\(task)\"")
+        }
+        return streak
+    }
+
+    /// The task's periods from the one running at `now` back to the one it was created in.
+    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
+        let clock = try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        let completions = try store.read { try $0.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1) }
+        let today = clock.day(of: now)
+        let first = clock.day(of: task.createdAt)
+        var counts: [Int: Int] = [:]
+        for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
+        let current = periodIndex(today, task.measurementDuration)
+        let oldest = periodIndex(first, task.measurementDuration)
+        return (oldest...current).reversed().map { index in
+            var scheduled = true
+            if task.measurementDuration == .daily, task.frequencyType == .specificDays, let day = DayID(ordinal: index) {
+                scheduled = task.scheduledDays.contains { $0.rawValue == day.isoWeekday }
+            }
+            return HabitPeriod(completions: counts[index] ?? 0, scheduled: scheduled, timesPerDay: task.timesPerDay)
+        }
+    }
+
+    /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.
+    private func periodIndex(_ day: DayID, _ measurement: MeasurementDuration) -> Int {
+        switch measurement {
+        case .daily: day.ordinal
+        case .weekly: (day.ordinal - (day.isoWeekday - 1)) / 7
+        case .monthly: day.year * 12 + day.month - 1
+        }
+    }
+
+    private func periodName(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> String {
+        let clock = try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        let day = clock.day(of: now)
+        switch task.measurementDuration {
+        case .daily: return day.rawValue
+        case .weekly:
+            let monday = day.adding(days: -(day.isoWeekday - 1))!
+            return "week of \(monday.rawValue)"
+        case .monthly: return String(day.rawValue.prefix(7))
+        }
+    }
+
+    /// Every task's current streak, by name.
+    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, Int)] {
+        try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
+            guard let task = try store.read({ try $0.task(context.userID, id: id) }) else { return nil }
+            return (name, try habitStreak(try habitPeriods(task, context, at: now), task: name))
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import RulesModel
+import RulesStore
+
+/// Pressure's events: commitments, check-ins, the restart shield, settings and subscription.
+extension Engine {
+    /// The escalation state after a day's result: the rules' transition and streak, checked.
+    func nextEscalation(_ before: EscalationState, result: CommitmentStatus, shieldUsed: Bool) throws -> EscalationState {
+        let counters = try rules.transition(EscalationCounters(before), result)
+        let streak = try rules.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+                                              result: result, shieldUsed: shieldUsed)
+        let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
+        let input = "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
+        guard (0...maxTier).contains(counters.tier), let tier = EscalationTier(rawValue: counters.tier) else {
+            throw EngineError(.ruleViolation, "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
+        }
+        guard counters.misses >= 0, counters.successes >= 0 else {
+            throw EngineError(.ruleViolation, "transition(\(input)) returned negative counters (misses \(counters.misses), successes \(counters.successes))")
+        }
+        guard streak.current >= 0, streak.current <= before.currentStreak + 1, streak.longest >= max(streak.current, before.longestStreak) else {
+            throw EngineError(.ruleViolation, "pressure.next(current \(before.currentStreak), longest \(before.longestStreak), result \(result.rawValue)) returned current \(streak.current), longest \(streak.longest)")
+        }
+        var after = before
+        after.currentTier = tier
+        after.consecutiveMisses = counters.misses
+        after.consecutiveSuccesses = counters.successes
+        after.currentStreak = streak.current
+        after.longestStreak = streak.longest
+        return after
+    }
+
+    func dayDecision(_ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState,
+                     _ context: UserContext) -> JSONOut {
+        .object([("day", .string(day.rawValue)), ("result", .string(result.rawValue)), ("reason", .string(reason)),
+                 ("tier_before", .int(before.currentTier.rawValue)), ("tier_after", .int(after.currentTier.rawValue)),
+                 ("current_streak", .int(after.currentStreak))])
+    }
+
+    func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        let today = context.book.today!
+        let clock = try context.clock
+        guard today.counts, now < today.deadline else {
+            throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
+        }
+        if try store.read({ try $0.commitment(context.userID, on: today.day) }) != nil {
+            try store.editCommitmentText(context.userID, on: today.day, text: text)
+            decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
+        } else {
+            try store.addCommitment(Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue),
+                                               userID: context.userID, day: today.day, text: text))
+            decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
+        }
+    }
+
+    func checkIn(_ result: CommitmentStatus, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        let today = context.book.today!
+        guard let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }) else {
+            throw EngineError(.noCommitment, "there is no commitment for \(today.day) to check in")
+        }
+        guard commitment.status == .pending else {
+            throw EngineError(.alreadyCheckedIn, "\(today.day) is already \(commitment.status.rawValue); a check-in is final and irreversible")
+        }
+        guard now >= today.deadline else {
+            throw EngineError(.windowNotOpen, "the check-in window opens at the commitment deadline, \(today.open)")
+        }
+        guard now < today.close else {
+            throw EngineError(.windowClosed, "the check-in window closed at \(today.closeTime)")
+        }
+        let before = context.escalation
+        let after = try nextEscalation(before, result: result, shieldUsed: false)
+        try store.recordCheckIn(context.userID, on: today.day, status: result, at: now, escalation: after)
+        context.escalation = after
+        let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONOut.string($0.time.text) }
+        markDayDone(&context)
+        if result == .no {
+            offerShield(&context, day: today.day, result: .no, at: now, before: before)
+        } else {
+            context.book.shieldable = nil   // a newer result: the previous day can no longer be shielded
+        }
+        var decision = dayDecision(today.day, result, reason: "check_in", before: before, after: after, context)
+        if case .object(var fields) = decision, !cancelled.isEmpty {
+            fields.append(("reminders_cancelled", .array(cancelled)))
+            decision = .object(fields)
+        }
+        decisions.append("days", decision)
+    }
+
+    /// "IF restart_shields_remaining > 0 AND user activates shield: streak = 0, escalation_tier
+    /// unchanged, consecutive_misses unchanged, restart_shields_remaining -= 1" — within the
+    /// activation window after the NO or the miss, for paid users.
+    func activateShield(_ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        guard context.settings.subscriptionTier == .paid else {
+            throw EngineError(.shieldNotAvailable, "the restart shield is for paid subscribers")
+        }
+        guard let shieldable = context.book.shieldable, now <= shieldable.until else {
+            let minutes = rules.parameters.shieldActivationWindowMinutes
+            throw EngineError(.shieldWindowPassed, "a shield must be activated within \(minutes) minutes of a NO check-in or a missed day; there is no such day now")
+        }
+        guard context.escalation.restartShieldsRemaining > 0 else {
+            throw EngineError(.noShieldsLeft, "no restart shield left this month (next on \(context.escalation.shieldResetDate?.rawValue ?? "the first of next month"))")
+        }
+        let before = shieldable.before
+        let streak = try rules.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+                                              result: shieldable.result, shieldUsed: true)
+        guard streak.current >= 0, streak.longest >= max(streak.current, before.longestStreak) else {
+            throw EngineError(.ruleViolation, "pressure.next with a shield returned current \(streak.current), longest \(streak.longest)")
+        }
+        var after = context.escalation
+        after.currentTier = before.currentTier
+        after.consecutiveMisses = before.consecutiveMisses
+        after.consecutiveSuccesses = before.consecutiveSuccesses
+        after.currentStreak = streak.current
+        after.longestStreak = max(streak.longest, context.escalation.longestStreak)
+        after.restartShieldsRemaining -= 1
+        try store.useRestartShield(context.userID, on: shieldable.day, at: now, escalation: after)
+        let tierBefore = context.escalation.currentTier
+        context.escalation = after
+        context.book.shieldable = nil
+        try replanReminders(&context, after: now)
+        decisions.set("shield", .object([("day", .string(shieldable.day.rawValue)), ("tier_before", .int(tierBefore.rawValue)),
+                                         ("tier_after", .int(after.currentTier.rawValue)), ("current_streak", .int(after.currentStreak)),
+                                         ("restart_shields_remaining", .int(after.restartShieldsRemaining))]))
+    }
+
+    /// Today's reminders not yet due follow the tier after a change made during the day.
+    func replanReminders(_ context: inout UserContext, after now: EpochMillis) throws {
+        guard var today = context.book.today, !today.closed else { return }
+        let clock = try context.clock
+        let kept = today.reminders.filter { $0.done || $0.at <= now }
+        let fresh = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: today.open, close: today.closeTime)
+            .map { DaySchedule.Reminder(at: clock.instant(in: today.day, at: $0), time: $0) }
+            .filter { $0.at > now }
+        today.reminders = kept + fresh
+        context.book.today = today
+    }
+
+    func changeSettings(_ change: SettingsChange, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions,
+                        initial: Bool) throws {
+        var settings = context.settings
+        var changed: [(String, JSONOut)] = []
+        if let v = change.commitmentDeadline { settings.commitmentDeadline = v; changed.append(("commitment_deadline", .string(v.text))) }
+        if let v = change.checkinWindowClose { settings.checkinWindowClose = v; changed.append(("checkin_window_close", .string(v.text))) }
+        if let v = change.timezone {
+            do { _ = try LocalClock(timeZoneID: v) } catch { throw EngineError(.invalidSettings, "\(error)") }
+            settings.timezoneIdentifier = v
+            changed.append(("timezone", .string(v)))
+        }
+        if let v = change.personalityMode { settings.personalityMode = v; changed.append(("personality_mode", .string(v.rawValue))) }
+        if let v = change.notificationsEnabled { settings.notificationsEnabled = v; changed.append(("notifications_enabled", .bool(v))) }
+        do { try settings.validate() } catch { throw EngineError(.invalidSettings, "\(error)") }
+        try store.savePressureSettings(context.userID, settings, now: now)
+        context.settings = settings
+        if !initial, let today = context.book.today {
+            changed.append(("effective_from", .string(today.day.adding(days: 1)!.rawValue)))
+        }
+        decisions.set("settings", .object(changed))
+    }
+
+    func changeSubscription(_ tier: SubscriptionTier, expiresAt: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
+                            _ decisions: inout Decisions) throws {
+        var settings = context.settings
+        let wasPaid = settings.subscriptionTier == .paid
+        settings.subscriptionTier = tier
+        settings.subscriptionExpiry = tier == .paid ? expiresAt : nil
+        if let expiresAt, expiresAt <= now, tier == .paid {
+            throw EngineError(.invalidSettings, "expires_at must be after the event's time")
+        }
+        try store.savePressureSettings(context.userID, settings, now: now)
+        context.settings = settings
+        try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
+        var fields: [(String, JSONOut)] = [("tier", .string(tier.rawValue))]
+        if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try context.clock.describe(expiresAt)))) }
+        fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))
+        decisions.set("subscription", .object(fields))
+    }
+
+    func expireSubscription(_ context: inout UserContext, at time: EpochMillis, _ decisions: inout Decisions) throws {
+        var settings = context.settings
+        settings.subscriptionTier = .free
+        settings.subscriptionExpiry = nil
+        try store.savePressureSettings(context.userID, settings, now: time)
+        context.settings = settings
+        try updateShieldsForSubscription(&context, wasPaid: true, at: time)
+        decisions.set("subscription", .object([("tier", .string("FREE")), ("reason", .string("expired")),
+                                               ("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining))]))
+    }
+
+    /// Paid users get this month's shields (less those already used this month); free users none.
+    private func updateShieldsForSubscription(_ context: inout UserContext, wasPaid: Bool, at time: EpochMillis) throws {
+        let parameters = rules.parameters
+        let isPaid = context.settings.subscriptionTier == .paid
+        guard isPaid != wasPaid, let today = context.book.today else { return }
+        var state = context.escalation
+        if isPaid {
+            var first = today.day
+            while first.day != 1 { first = first.adding(days: -1)! }
+            let used = try store.read { snapshot in
+                try snapshot.commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
+            }.filter(\.shieldUsed).count
+            state.restartShieldsRemaining = max(0, parameters.shieldsPerMonthPaid - used)
+            state.shieldResetDate = Engine.firstOfNextMonth(after: today.day)
+        } else {
+            state.restartShieldsRemaining = parameters.shieldsPerMonthFree
+        }
+        try store.saveEscalationState(context.userID, state, now: time)
+        context.escalation = state
+    }
+}

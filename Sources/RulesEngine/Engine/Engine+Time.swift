@@ -1,0 +1,160 @@
+import RulesModel
+
+/// Time passing: everything that happens at a fixed instant, in order, up to an event.
+extension Engine {
+    enum Step: Int {
+        case deadline = 0, reminder, close, subscriptionExpiry, dayEnd
+    }
+
+    /// Applies every instant ≤ `time` not yet applied.
+    func advance(_ context: inout UserContext, to time: EpochMillis, _ decisions: inout Decisions) throws {
+        while let (instant, step, index) = nextStep(context), instant <= time {
+            switch step {
+            case .deadline: try passDeadline(&context, &decisions)
+            case .reminder: try sendReminder(index, &context, &decisions)
+            case .close: try closeWindow(&context, &decisions)
+            case .subscriptionExpiry: try expireSubscription(&context, at: instant, &decisions)
+            case .dayEnd: try startNextDay(&context, &decisions)
+            }
+        }
+        context.processedUntil = max(context.processedUntil, time)
+    }
+
+    private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
+        guard let today = context.book.today else { return nil }
+        var candidates: [(EpochMillis, Step, Int)] = [(today.end, .dayEnd, 0)]
+        if !today.deadlinePassed { candidates.append((today.deadline, .deadline, 0)) }
+        for (i, reminder) in today.reminders.enumerated() where !reminder.done { candidates.append((reminder.at, .reminder, i)) }
+        if !today.closed { candidates.append((today.close, .close, 0)) }
+        if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
+            candidates.append((max(expiry, context.processedUntil), .subscriptionExpiry, 0))
+        }
+        return candidates.min { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
+    }
+
+    /// The schedule of the day the user is created in; a day whose deadline is already past does not count.
+    func startFirstDay(_ context: inout UserContext) throws {
+        let clock = try context.clock
+        let now = context.processedUntil
+        let day = clock.day(of: now)
+        context.book.today = try schedule(day, start: clock.start(of: day), context)
+        if context.book.today!.deadline <= now { context.book.today!.counts = false }
+    }
+
+    /// The schedule of `day`, from the settings and the tier in force now.
+    func schedule(_ day: DayID, start: EpochMillis, _ context: UserContext) throws -> DaySchedule {
+        let clock = try context.clock
+        let open = context.settings.commitmentDeadline, closeTime = context.settings.checkinWindowClose
+        var deadline = clock.instant(in: day, at: open)
+        var close = clock.instant(in: day, at: closeTime)
+        var end = clock.start(of: day.adding(days: 1)!)
+        // A time-zone change can shift the new day's instants; keep them in order.
+        deadline = max(deadline, start)
+        close = max(close, deadline + Millis.minute)
+        end = max(end, close + Millis.minute)
+        let times = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: open, close: closeTime)
+        let reminders = times.map { DaySchedule.Reminder(at: clock.instant(in: day, at: $0), time: $0) }
+        return DaySchedule(day: day, start: start, end: end, deadline: deadline, close: close, open: open, closeTime: closeTime,
+                           counts: true, reminders: reminders)
+    }
+
+    /// The rules' reminders for a tier, checked against the document's hard constraints.
+    func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
+        let times = try rules.reminderTimes(tier: tier, open: open, close: close).sorted()
+        let spacing = PressureLimits.minReminderSpacingMinutes
+        if times.count > PressureLimits.maxRemindersPerDay
+            || times.contains(where: { $0 < open || $0 >= close })
+            || zip(times, times.dropFirst()).contains(where: { $1.minutes - $0.minutes < spacing }) {
+            throw EngineError(.ruleViolation, "reminder_times(tier \(tier), window \(open)–\(close)) returned \(times.map(\.text)); at most \(PressureLimits.maxRemindersPerDay) a day, \(spacing) minutes apart, inside the window")
+        }
+        return times
+    }
+
+    private func passDeadline(_ context: inout UserContext, _ decisions: inout Decisions) throws {
+        var today = context.book.today!
+        today.deadlinePassed = true
+        context.book.today = today
+        guard today.counts else { return }
+        if let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }) {
+            if commitment.lockedAt == nil { try store.lockCommitment(context.userID, on: today.day, at: today.deadline) }
+            return
+        }
+        // "No commitment set by deadline: Day treated as MISSED; escalation advances."
+        let result = rules.parameters.noCommitmentCountsAs
+        let before = context.escalation
+        let after = try nextEscalation(before, result: result, shieldUsed: false)
+        try store.lockCommitment(context.userID, on: today.day, at: today.deadline,
+                                 ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after))
+        context.escalation = after
+        markDayDone(&context)
+        offerShield(&context, day: today.day, result: .missed, at: today.deadline, before: before)
+        decisions.append("days", dayDecision(today.day, .missed, reason: "no_commitment", before: before, after: after, context))
+    }
+
+    private func sendReminder(_ index: Int, _ context: inout UserContext, _ decisions: inout Decisions) throws {
+        var today = context.book.today!
+        today.reminders[index].done = true
+        context.book.today = today
+        guard today.counts, context.settings.notificationsEnabled,
+              let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }),
+              commitment.status == .pending else { return }
+        let reminder = today.reminders[index]
+        try store.logNotification(NotificationLogEntry(
+            id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
+            scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
+        decisions.append("reminders_sent", .string(reminder.time.text))
+    }
+
+    private func closeWindow(_ context: inout UserContext, _ decisions: inout Decisions) throws {
+        var today = context.book.today!
+        today.closed = true
+        context.book.today = today
+        guard today.counts, let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }),
+              commitment.status == .pending else { return }
+        // "PENDING ──► MISSED (window closes with no action)"
+        let before = context.escalation
+        let after = try nextEscalation(before, result: .missed, shieldUsed: false)
+        try store.recordCheckIn(context.userID, on: today.day, status: .missed, at: today.close, escalation: after)
+        context.escalation = after
+        markDayDone(&context)
+        offerShield(&context, day: today.day, result: .missed, at: today.close, before: before)
+        decisions.append("days", dayDecision(today.day, .missed, reason: "window_closed", before: before, after: after, context))
+    }
+
+    private func startNextDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
+        let previous = context.book.today!
+        let day = previous.day.adding(days: 1)!
+        if day.day == 1 { try replenishShields(&context, on: day, at: previous.end, &decisions) }
+        if let shieldable = context.book.shieldable, shieldable.until < previous.end { context.book.shieldable = nil }
+        context.book.today = try schedule(day, start: previous.end, context)
+    }
+
+    /// "1 per month replenished on the first of the month" (paid); free users have none.
+    func replenishShields(_ context: inout UserContext, on day: DayID, at time: EpochMillis, _ decisions: inout Decisions) throws {
+        let parameters = rules.parameters
+        var state = context.escalation
+        state.restartShieldsRemaining = context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
+        state.shieldResetDate = Engine.firstOfNextMonth(after: day)
+        try store.saveEscalationState(context.userID, state, now: time)
+        context.escalation = state
+        decisions.set("shields_replenished", .int(state.restartShieldsRemaining))
+    }
+
+    static func firstOfNextMonth(after day: DayID) -> DayID {
+        var d = day.adding(days: 1)!
+        while d.day != 1 { d = d.adding(days: 1)! }
+        return d
+    }
+
+    /// Once the day has its result, its remaining reminders are cancelled.
+    func markDayDone(_ context: inout UserContext) {
+        guard var today = context.book.today else { return }
+        for i in today.reminders.indices { today.reminders[i].done = true }
+        context.book.today = today
+    }
+
+    func offerShield(_ context: inout UserContext, day: DayID, result: CommitmentStatus, at time: EpochMillis, before: EscalationState) {
+        let window = Int64(rules.parameters.shieldActivationWindowMinutes) * Millis.minute
+        context.book.shieldable = ShieldableDay(day: day, result: result, until: time + window, before: before)
+    }
+}

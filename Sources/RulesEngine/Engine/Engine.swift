@@ -1,0 +1,101 @@
+import Foundation
+import LuaHost
+import RulesModel
+import RulesStore
+
+/// Applies events to the store under a rule set.
+///
+/// `apply(_:)` first lets the time pass up to the event (commitment deadlines, reminders, check-in
+/// windows closing, day and month starts), then applies the event. It asks the rules as pure
+/// functions, checks every decision against the invariants, and commits everything in one store
+/// transaction — or, when anything fails, changes nothing and throws an `EngineError`.
+///
+/// An `Engine` is not `Sendable` (its rules hold a Lua state): use one per thread or task.
+public final class Engine {
+    public let store: Store
+    /// The rules in force.
+    public private(set) var rules: any PolicyRules
+    /// The folder the rules were loaded from, for `reload()`.
+    public let ruleFolder: String?
+
+    public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
+        self.store = store
+        self.rules = rules
+        self.ruleFolder = ruleFolder
+    }
+
+    /// An engine on the rule set in `ruleFolder` (validated first).
+    public convenience init(store: Store, ruleFolder: String) throws {
+        self.init(store: store, rules: try RuleSet.load(ruleFolder), ruleFolder: ruleFolder)
+    }
+
+    /// Reloads the rule folder. The new set is validated in full and swapped in at once; when it
+    /// fails, the previous set stays in force and the error (every problem) is thrown.
+    public func reload() throws {
+        guard let ruleFolder else { return }
+        rules = try RuleSet.load(ruleFolder)
+    }
+
+    /// Swaps in another rule set (already validated).
+    public func use(_ rules: any PolicyRules) { self.rules = rules }
+
+    /// What applying one event decided, and the user's state afterwards.
+    public struct Outcome: Sendable, Equatable {
+        public var decisions: JSONOut
+        public var state: JSONOut
+    }
+
+    /// Applies one event; see the type's description.
+    public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
+        do {
+            return try store.transaction {
+                var context = try UserContext.load(event.user, store: store, now: event.at.millis)
+                guard event.at.millis >= context.processedUntil else {
+                    let clock = try context.clock
+                    throw EngineError(.outOfOrder, "this event (\(event.at)) is earlier than one already applied for \(event.user) (\(clock.describe(context.processedUntil)) local); events of a user must come in time order")
+                }
+                var decisions = Decisions()
+                if context.isNew, case .settings(let change) = event.kind {
+                    // A user's first settings are its initial settings, today's schedule included.
+                    try changeSettings(change, &context, at: event.at.millis, &decisions, initial: true)
+                }
+                if context.book.today == nil { try startFirstDay(&context) }
+                try advance(&context, to: event.at.millis, &decisions)
+                if !(context.isNew && event.kind.isSettings) {
+                    try handle(event, &context, &decisions)
+                }
+                try context.save(store)
+                return Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis))
+            }
+        } catch let error as EngineError {
+            throw error
+        } catch let error as LuaError {
+            throw EngineError(.ruleError, error.description)
+        } catch let error as ModelValidationError {
+            throw EngineError(.storeError, error.description)
+        } catch let error as StoreError {
+            throw EngineError(.storeError, error.description)
+        } catch {
+            throw EngineError(.storeError, "\(error)")
+        }
+    }
+
+    func handle(_ event: EngineEvent, _ context: inout UserContext, _ decisions: inout Decisions) throws {
+        let now = event.at.millis
+        switch event.kind {
+        case .tick: break
+        case .settings(let change): try changeSettings(change, &context, at: now, &decisions, initial: false)
+        case .subscription(let tier, let expires): try changeSubscription(tier, expiresAt: expires?.millis, &context, at: now, &decisions)
+        case .commitment(let text): try commit(text, &context, at: now, &decisions)
+        case .checkIn(let result): try checkIn(result, &context, at: now, &decisions)
+        case .shield: try activateShield(&context, at: now, &decisions)
+        case .habitTask(let definition): try defineTask(definition, &context, at: now, &decisions)
+        case .habitCompletion(let task, let value): try completeTask(task, value: value, &context, at: now, &decisions)
+        case .miga(let type, let app, let pause): try recordGateway(type, app: app, pauseSeconds: pause, &context, at: now, &decisions)
+        }
+    }
+}
+
+extension EngineEvent.Kind {
+    var isSettings: Bool { if case .settings = self { true } else { false } }
+}

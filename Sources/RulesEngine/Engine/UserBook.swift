@@ -1,0 +1,47 @@
+import Foundation
+import RulesModel
+
+/// The engine's bookkeeping for one user, kept as JSON in `engine_state` and written in the same
+/// transaction as the effects it records.
+struct UserBook: Codable, Equatable {
+    /// The Pressure day in progress: its schedule is fixed when the day starts, so a settings or
+    /// time-zone change applies from the next day ("Current day's schedule is unchanged").
+    var today: DaySchedule?
+    /// The latest NO or MISSED day, while its restart shield can still be activated.
+    var shieldable: ShieldableDay?
+    /// Habit tasks by the name events use for them.
+    var tasks: [String: UUID] = [:]
+}
+
+/// One Pressure day: its instants and what has been done of them.
+struct DaySchedule: Codable, Equatable {
+    var day: DayID
+    var start: EpochMillis
+    var end: EpochMillis
+    var deadline: EpochMillis
+    var close: EpochMillis
+    /// The local times of the window, for messages and rules.
+    var open: LocalTime
+    var closeTime: LocalTime
+    /// Whether the day counts: false when the user did not exist yet at its deadline.
+    var counts: Bool
+    var reminders: [Reminder]
+    var deadlinePassed = false
+    var closed = false
+
+    struct Reminder: Codable, Equatable {
+        var at: EpochMillis
+        var time: LocalTime
+        var done = false
+    }
+}
+
+/// A NO or MISSED day whose result a restart shield can still undo.
+struct ShieldableDay: Codable, Equatable {
+    var day: DayID
+    var result: CommitmentStatus
+    /// The last instant the shield can be activated.
+    var until: EpochMillis
+    /// The escalation state before that day's result.
+    var before: EscalationState
+}

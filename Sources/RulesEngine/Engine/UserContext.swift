@@ -1,0 +1,52 @@
+import Foundation
+import RulesModel
+import RulesStore
+
+/// One user's state while the engine applies an event: read from the store at the start of the
+/// transaction, written back through the store's operations.
+struct UserContext {
+    let userID: UserID
+    let name: String
+    var settings: UserSettings
+    var escalation: EscalationState
+    var book: UserBook
+    var processedUntil: EpochMillis
+    /// The first event of a user creates it.
+    let isNew: Bool
+
+    var clock: LocalClock {
+        get throws {
+            do {
+                return try LocalClock(timeZoneID: settings.timezoneIdentifier)
+            } catch {
+                throw EngineError(.invalidSettings, "\(error)")
+            }
+        }
+    }
+
+    /// Loads the user named `name`, creating it (with the default settings) at `now` if needed.
+    static func load(_ name: String, store: Store, now: EpochMillis) throws -> UserContext {
+        if let row = try store.read({ try $0.engineState(named: name) }) {
+            let book = try JSONDecoder().decode(UserBook.self, from: Data(row.stateJSON.utf8))
+            let (settings, escalation) = try store.read { (try $0.pressureSettings(row.userID), try $0.escalationState(row.userID)) }
+            return UserContext(userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
+                               processedUntil: row.processedUntil, isNew: false)
+        }
+        let userID = try store.read { try $0.nextUserID() }
+        var counter = 0
+        try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now) {
+            counter += 1
+            return DeterministicID.uuid("user", name, "preset", String(counter))
+        }
+        let (settings, escalation) = try store.read { (try $0.pressureSettings(userID), try $0.escalationState(userID)) }
+        return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: UserBook(),
+                           processedUntil: now, isNew: true)
+    }
+
+    func save(_ store: Store) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(book), as: UTF8.self)
+        try store.saveEngineState(EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: json))
+    }
+}

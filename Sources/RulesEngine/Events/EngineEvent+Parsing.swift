@@ -1,0 +1,102 @@
+import LuaHost
+import RulesModel
+
+extension EngineEvent {
+    /// Parses one JSON line. Errors name the field and what was expected; unknown fields are
+    /// rejected with a suggestion.
+    public static func parse(_ line: String) throws(EngineError) -> EngineEvent {
+        let value: LuaValue
+        do {
+            value = try JSONLine.parse(line)
+        } catch {
+            throw EngineError(.invalidEvent, "not valid JSON: \(error)")
+        }
+        guard var table = value.tableValue, !table.isSequence || table.isEmpty else {
+            throw EngineError(.invalidEvent, "an event is a JSON object, found \(value.errorDescription)")
+        }
+        guard case .string(let atText) = table["at"] else {
+            throw EngineError(.invalidEvent, table["at"].isNil ? "at: required field is missing"
+                                                                : "at: expected an ISO-8601 time with an offset, found \(table["at"].errorDescription)")
+        }
+        guard let at = Timestamp(atText) else {
+            throw EngineError(.invalidEvent, "at: expected an ISO-8601 time with an offset (2026-03-02T08:30:00+01:00), found \"\(atText)\"")
+        }
+        var user = "u1"
+        switch table["user"] {
+        case .nil: break
+        case .string(let name) where !name.isEmpty && name.count <= 200: user = name
+        case let other: throw EngineError(.invalidEvent, "user: expected a name (1–200 characters), found \(other.errorDescription)")
+        }
+        guard case .string(let type) = table["type"] else {
+            throw EngineError(.invalidEvent, table["type"].isNil ? "type: required field is missing"
+                                                                  : "type: expected a string, found \(table["type"].errorDescription)")
+        }
+        table["at"] = .nil
+        table["user"] = .nil
+        table["type"] = .nil
+        let fields = LuaValue.table(table)
+        let kind: Kind
+        switch type {
+        case "settings":
+            let change = try decode(SettingsChange.self, fields)
+            guard change != SettingsChange() else {
+                throw EngineError(.invalidEvent, "a settings event changes at least one of: commitment_deadline, checkin_window_close, timezone, personality_mode, notifications_enabled")
+            }
+            kind = .settings(change)
+        case "subscription":
+            let payload = try decode(SubscriptionPayload.self, fields)
+            var expires: Timestamp?
+            if let text = payload.expires_at {
+                guard let t = Timestamp(text) else { throw EngineError(.invalidEvent, "expires_at: expected an ISO-8601 time with an offset, found \"\(text)\"") }
+                expires = t
+            }
+            kind = .subscription(tier: payload.tier, expiresAt: expires)
+        case "commitment":
+            kind = .commitment(text: try decode(CommitmentPayload.self, fields).text)
+        case "check_in":
+            let result = try decode(CheckInPayload.self, fields).result
+            guard result == "YES" || result == "NO" else {
+                throw EngineError(.invalidEvent, "result: expected \"YES\" or \"NO\" (a MISSED day is decided by the clock), found \"\(result)\"")
+            }
+            kind = .checkIn(result == "YES" ? .yes : .no)
+        case "shield", "tick":
+            if let extra = table.stringKeys.first {
+                throw EngineError(.invalidEvent, "\(extra): unknown field (a \(type) event has only at, user and type)")
+            }
+            kind = type == "shield" ? .shield : .tick
+        case "habit_task":
+            kind = .habitTask(try decode(HabitTaskDefinition.self, fields))
+        case "habit_completion":
+            let payload = try decode(HabitCompletionPayload.self, fields)
+            kind = .habitCompletion(task: payload.task, value: payload.value)
+        case "miga":
+            let payload = try decode(MigaPayload.self, fields)
+            kind = .miga(payload.event, app: payload.app ?? "", pauseSeconds: payload.pause_seconds)
+        default:
+            var message = "type: unknown event type \"\(type)\""
+            if let suggestion = Suggestion.closest(to: type, among: typeNames) {
+                message += " (did you mean \"\(suggestion)\"?)"
+            } else {
+                message += " (one of: \(typeNames.joined(separator: ", ")))"
+            }
+            throw EngineError(.invalidEvent, message)
+        }
+        return EngineEvent(at: at, user: user, kind: kind)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ value: LuaValue) throws(EngineError) -> T {
+        do {
+            return try LuaDecoder().decode(type, from: value)
+        } catch let error as LuaError {
+            throw EngineError(.invalidEvent, error.description)
+        } catch {
+            throw EngineError(.invalidEvent, "\(error)")
+        }
+    }
+
+    private struct SubscriptionPayload: Decodable { var tier: SubscriptionTier; var expires_at: String? }
+    private struct CommitmentPayload: Decodable { var text: String }
+    private struct CheckInPayload: Decodable { var result: String }
+    private struct HabitCompletionPayload: Decodable { var task: String; var value: Double? }
+    private struct MigaPayload: Decodable { var event: UsageEventType; var app: String?; var pause_seconds: Double? }
+}
