@@ -11,7 +11,7 @@ import Testing
     // MARK: Tier definitions
 
     @Test func tier0IsTheDefaultWithOneReminderAtTheWindowMidpoint() throws {
-        let out = try ReplayHarness().run([Ev.tick(2, "07:00")])
+        let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\"")])
         #expect(out[0].at("state", "current_tier") == .int(0))
         #expect(out[0].at("state", "today", "reminders")?.strings == ["15:30"])   // 09:00 + (22:00 − 09:00) / 2
         #expect(out[0].at("state", "persistent_badge") == .bool(false))
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func noCommitmentByTheDeadlineIsAMissedDay() throws {
-        let out = try ReplayHarness().run([Ev.tick(2, "07:00"), Ev.tick(2, "09:00")])
+        let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "09:00")])
         #expect(out[1].at("decisions", "days")?.array?.first?["reason"] == .string("no_commitment"))
         #expect(out[1].at("state", "current_tier") == .int(1))
         #expect(out[1].at("state", "today", "status") == .string("MISSED"))
@@ -233,10 +233,16 @@ import Testing
     }
 
     @Test func aUserCreatedAfterTheDeadlineHasNoMissedFirstDay() throws {
-        let out = try ReplayHarness().run([Ev.tick(2, "10:00"), Ev.tick(2, "23:00")])
+        let out = try ReplayHarness().run([Ev.at(2, "10:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "23:00")])
         #expect(out[1].at("decisions", "days") == nil)
         #expect(out[1].at("state", "today", "status") == .string("NOT_COUNTED"))
         #expect(out[1].at("state", "current_tier") == .int(0))
+    }
+
+    @Test func usersOfOtherAppsHaveNoPressureDays() throws {
+        let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"miga\", \"event\": \"exit_to_focus\", \"app\": \"X\""), Ev.tick(5, "23:00")])
+        #expect(out[1].at("decisions", "days") == nil)
+        #expect(out[1].at("state", "today") == nil)
     }
 
     @Test func eventsOfAUserMustComeInTimeOrder() throws {

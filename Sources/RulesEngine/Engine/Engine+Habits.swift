@@ -35,7 +35,9 @@ extension Engine {
             let known = context.book.tasks.keys.sorted()
             throw EngineError(.unknownTask, "no habit task \"\(name)\"" + (known.isEmpty ? " (define it with a habit_task event)" : " (known: \(known.joined(separator: ", ")))"))
         }
-        try store.addCompletion(TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value))
+        let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
+        do { try completion.validate(against: task) } catch { throw EngineError(.invalidEvent, "\(error)") }
+        try store.addCompletion(completion)
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task: name)
         decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),

@@ -37,6 +37,8 @@ extension Engine {
 
     func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let today = context.book.today!
+        let candidate = Commitment(userID: context.userID, day: today.day, text: text)
+        do { try candidate.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
         let clock = try context.clock
         guard today.counts, now < today.deadline else {
             throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")

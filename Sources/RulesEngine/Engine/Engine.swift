@@ -59,7 +59,8 @@ public final class Engine {
                     // A user's first settings are its initial settings, today's schedule included.
                     try changeSettings(change, &context, at: event.at.millis, &decisions, initial: true)
                 }
-                if context.book.today == nil { try startFirstDay(&context) }
+                // A user takes part in Pressure from its first Pressure event; from then on every day counts.
+                if context.book.today == nil, event.kind.isPressure { try startFirstDay(&context) }
                 try advance(&context, to: event.at.millis, &decisions)
                 if !(context.isNew && event.kind.isSettings) {
                     try handle(event, &context, &decisions)
@@ -98,4 +99,15 @@ public final class Engine {
 
 extension EngineEvent.Kind {
     var isSettings: Bool { if case .settings = self { true } else { false } }
+
+    /// Events that start Pressure's daily cycle for a user: its commitments, check-ins, shield,
+    /// subscription, and a change of its schedule. (The time zone, personality and notification
+    /// settings are shared with the other apps and do not.)
+    var isPressure: Bool {
+        switch self {
+        case .subscription, .commitment, .checkIn, .shield: true
+        case .settings(let change): change.commitmentDeadline != nil || change.checkinWindowClose != nil
+        case .tick, .habitTask, .habitCompletion, .miga: false
+        }
+    }
 }
