@@ -12,6 +12,9 @@ struct RuleFixture {
         try String(contentsOf: rulesFolder.appendingPathComponent(file), encoding: .utf8)
     }
 
+    /// A folder holding the default files, with escalation.lua replaced by `text`.
+    static func folder(with escalation: String) throws -> URL { try folder(replacing: "escalation.lua", with: escalation) }
+
     /// A folder holding the default files, with `file` replaced by `text`.
     static func folder(replacing file: String = "escalation.lua", with text: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
