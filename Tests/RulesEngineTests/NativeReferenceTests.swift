@@ -64,9 +64,15 @@ import Testing
         let comparison = HistoryComparison(left: ("rules/", try defaultRules()), right: ("NativeReference", NativeReference()))
         await propertyCheck(count: Self.historiesPerSeed, input: HistoryGenerator.histories(seed: seed)) { history in
             if let difference = comparison.firstDifference(in: history) {
-                Issue.record("\(difference)")
+                Issue.record("\(difference)\n\(Self.replayNote(seed: seed))")
             }
         }
+    }
+
+    /// PropertyBased's `.fixedSeed` hint does not apply to seeded generators.
+    static func replayNote(seed: UInt64) -> String {
+        "The cases of this test are fixed by its seed 0x\(String(seed, radix: 16, uppercase: true)): running it again "
+            + "reproduces this failure (PropertyBased's `.fixedSeed` hint below does not apply)."
     }
 
     // MARK: Random streak inputs

@@ -40,7 +40,7 @@ import Testing
         let seed = folder.utf8.reduce(UInt64(0x1A7A_2025)) { ($0 &* 31) &+ UInt64($1) }
         await propertyCheck(count: Self.historiesPerRuleSet, input: HistoryGenerator.histories(seed: seed)) { history in
             if let violation = Self.firstViolation(in: history, rules: rules, name: folder) {
-                Issue.record("\(violation)")
+                Issue.record("\(violation)\n\(NativeReferenceTests.replayNote(seed: seed))")
             }
         }
     }
