@@ -109,7 +109,11 @@ enum HistoryGenerator {
     static func shrink(_ streak: PressureStreak) -> [PressureStreak] {
         var out: [PressureStreak] = []
         if streak.longest > 0 { out.append(PressureStreak(current: 0, longest: 0)) }
-        if streak.longest > streak.current { out.append(PressureStreak(current: streak.current, longest: streak.current)) }
+        if streak.longest > streak.current {
+            for longest in Set([streak.current, (streak.current + streak.longest) / 2, streak.longest - 1]).sorted() {
+                out.append(PressureStreak(current: streak.current, longest: longest))
+            }
+        }
         if streak.current > 0 { out.append(PressureStreak(current: streak.current - 1, longest: streak.longest)) }
         return out
     }

@@ -26,7 +26,7 @@ struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
         /// `NO, shield   window 09:00–22:00`.
         var text: String {
             let what = result.rawValue + (shieldUsed ? ", shield" : "")
-            return what.padding(toLength: 14, withPad: " ", startingAt: 0) + "window \(open)–\(close)"
+            return what.padding(toLength: 16, withPad: " ", startingAt: 0) + "window \(open)–\(close)"
         }
     }
 
