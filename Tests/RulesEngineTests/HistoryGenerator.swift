@@ -5,8 +5,8 @@ import RulesModel
 /// Random Pressure histories, reproducible from a seed, with a shrinker that makes a failing history
 /// short and plain.
 ///
-/// A history starts from a state the counters can be in (a tier 0–3 with either some misses or some
-/// successes in a row) and a streak, then runs 30–90 days. Each user gets a YES rate between 20 % and
+/// A history starts from a new user's state (one in four) or from a state the counters can be in (a
+/// tier 0–3 with either some misses or some successes in a row) and a streak, then runs 30–90 days. Each user gets a YES rate between 20 % and
 /// 90 %; a day repeats the day before with probability 40 % (so runs of misses and of YES days, which
 /// move the tiers, are common), else draws YES at that rate or NO or MISSED evenly. One NO or MISSED day
 /// in ten uses a restart shield. The window is one of the windows users can set (deadline 06:00–12:00,
@@ -31,9 +31,13 @@ enum HistoryGenerator {
 
     /// One random history.
     static func history(days: ClosedRange<Int>, using rng: inout Xoshiro) -> PressureHistory {
-        let counters = startCounters(using: &rng)
-        let current = Int.random(in: 0...30, using: &rng)
-        let streak = PressureStreak(current: current, longest: current + Int.random(in: 0...40, using: &rng))
+        var counters = EscalationCounters(tier: 0, misses: 0, successes: 0)
+        var streak = PressureStreak(current: 0, longest: 0)
+        if Int.random(in: 0..<4, using: &rng) != 0 {
+            counters = startCounters(using: &rng)
+            let current = Int.random(in: 0...30, using: &rng)
+            streak = PressureStreak(current: current, longest: current + Int.random(in: 0...40, using: &rng))
+        }
         let yesRate = Double.random(in: 0.2...0.9, using: &rng)
         var window = self.window(using: &rng)
         var previous: CommitmentStatus?
