@@ -1,9 +1,13 @@
 import Synchronization
 
-private let nextKeyID = Atomic<Int>(1)
+/// Key ids by name. Two keys with the same name must have the same id: a pooled argument table
+/// clears the keys of its previous fill by id, and would otherwise erase a field that another type
+/// had just written under the same name (`CheckInArgument.result` and `PressureDay.result`).
+private let keyIDs = Mutex<[String: Int]>([:])
 
 /// A field name used on the hot path between Swift and Lua. Each host interns the name once and
-/// then pushes it without hashing; declare keys as static constants:
+/// then pushes it without hashing; keys with the same name are the same key. Declare keys as static
+/// constants:
 ///
 ///     enum Keys { static let tier = LuaKey("current_tier") }
 public struct LuaKey: Sendable, Hashable, CustomStringConvertible {
@@ -13,7 +17,12 @@ public struct LuaKey: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ name: StaticString) {
         self.staticName = name
-        self.id = nextKeyID.add(1, ordering: .relaxed).oldValue
+        self.id = keyIDs.withLock { ids in
+            if let id = ids[name.description] { return id }
+            let id = ids.count + 1
+            ids[name.description] = id
+            return id
+        }
     }
 
     public var name: String { staticName.description }

@@ -1,0 +1,70 @@
+import RulesModel
+
+/// The streak policies of the four apps, as `rules/streaks.lua` implements them.
+extension NativeReference {
+    /// Pressure: the streak after one day's final result (`M.pressure.next`). The streak counts
+    /// consecutive YES days ("current_streak" / "longest_streak"); a restart shield resets it
+    /// ("streak = 0 // streak always resets"). The longest streak is the largest current streak seen.
+    public func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
+        let extends = Self.pressureExtends.contains(result)
+        let current = extends && !(shieldUsed && Self.shieldResetsStreak) ? streak.current + 1 : 0
+        return PressureStreak(current: current, longest: max(streak.longest, current))
+    }
+
+    /// Habit tracker: "the count of consecutive measurement periods (days, weeks, or months --
+    /// matching measurementDuration) in which the task has at least one completion", "starting from
+    /// the current (or most recent completed) period" (habit-tracker-data-model.md §5.1;
+    /// `M.habit.current_streak`). Periods come most recent first; the first is the running one.
+    ///
+    /// - An unscheduled day of a specific-days task neither counts nor breaks the streak (decision).
+    /// - One completion is enough even when timesPerDay > 1 (decision).
+    /// - The running period without a completion does not break the streak: it may still be
+    ///   completed.
+    public func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
+        var streak = 0
+        for (i, period) in periods.enumerated() {
+            var needed = Self.habitMinCompletions
+            if Self.habitRequireTimesPerDay { needed = max(needed, period.timesPerDay) }
+            let skipped = !period.scheduled && Self.habitSkipUnscheduledDays
+            let running = i == 0 && Self.habitCurrentPeriodGrace
+            if skipped { continue }
+            if period.completions >= needed {
+                streak += 1
+            } else if !running {
+                break
+            }
+        }
+        return streak
+    }
+
+    /// MIGA: "consecutive days with at least one 'Exit to Focus' action"; "Streak breaks if no 'Exit
+    /// to Focus' events for a full calendar day", so today, still running, does not break it
+    /// (miga-data-model.md; `M.miga.current_streak`). Days come today first.
+    public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
+        var streak = 0
+        for (i, exits) in exitsPerDay.enumerated() {
+            if exits > 0 {
+                streak += 1
+            } else if !(i == 0 && Self.migaCurrentDayGrace) {
+                break
+            }
+        }
+        return streak
+    }
+
+    /// Earned: a day qualifies by focus (focus.min_minutes_to_qualify = 20 minutes of completed
+    /// focus) or, failing that, by habits (one completed habit, a decision: the document counts
+    /// today_habit_qualified_count but gives no threshold) (`M.earned.qualifies`). Focus is checked
+    /// first, so a day with both qualifies by FOCUS.
+    public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
+        if focusMinutes >= Self.earnedFocusMinutesToQualify { return .focus }
+        if habitCompletions >= Self.earnedHabitsToQualify { return .habits }
+        return nil
+    }
+
+    /// Earned: the STREAK_BONUS_AWARDED example gives amount 10 at streak_count 3; the decision is 10
+    /// credits on each day the streak reaches a multiple of 3, none otherwise (`M.earned.bonus`).
+    public func earnedBonus(streakCount: Int) throws -> Int {
+        streakCount > 0 && streakCount % Self.earnedBonusEveryDays == 0 ? Self.earnedBonusCredits : 0
+    }
+}

@@ -1,0 +1,115 @@
+import RulesModel
+
+/// The seeds' defaults in plain Swift: the same decisions as the default rule set (`rules/`), with
+/// no Lua. Property tests and `rulesrun … --reference` compare a rule set against it.
+///
+/// It follows `rules/escalation.lua` and `rules/streaks.lua` knob for knob, reading the documents
+/// the same way (the escalation document's transition pseudo-code, literally; the decisions
+/// written next to the streak knobs where a seed is silent). The knobs are the static constants
+/// below, with the text each one comes from; the functions are in `NativeReference+Escalation.swift`
+/// and `NativeReference+Streaks.swift`.
+///
+/// Every method is a pure function of its arguments; the class holds no state.
+public final class NativeReference: PolicyRules {
+    public init() {}
+
+    // MARK: Pressure escalation (pressure-escalation-engine.md)
+
+    /// Misses in a row (NO or MISSED) that set tier 1, 2, 3: "IF consecutive_misses >= 3: tier 3,
+    /// ELSE IF == 2: tier 2, ELSE IF == 1: tier 1" (`tier_for_misses`).
+    public static let tierForMisses = [1, 2, 3]
+
+    /// Consecutive YES days needed to leave tier 1, 2, 3; the pseudo-code then drops straight to
+    /// tier 0 (`recover_after`).
+    public static let recoverAfter = [1, 2, 3]
+
+    /// "Max escalation tier: 3" (`max_tier`).
+    public static let maxTier = 3
+
+    /// Reminders per tier relative to the check-in window (`reminders`). Tier 0: "1 reminder at
+    /// check-in window midpoint"; tier 1: "window midpoint + 1 hour before window close"; tiers 2
+    /// and 3: "window midpoint, 2 hours before close, 30 minutes before close".
+    public static let reminders: [Int: [ReminderAnchor]] = [
+        0: [.midpoint],
+        1: [.midpoint, .beforeClose(minutes: 60)],
+        2: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
+        3: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
+    ]
+
+    /// Tier 3's badge is "persistent until check-in" (`persistent_badge_from_tier`).
+    public static let persistentBadgeFromTier = 3
+
+    /// "Max notifications per day: 3" (`max_reminders_per_day`).
+    public static let maxRemindersPerDay = 3
+
+    /// "Min notification spacing: 30 min" (`min_reminder_spacing_minutes`).
+    public static let minReminderSpacingMinutes = 30
+
+    /// "Restart shields per month (paid): 1", "(free): 0"; "Shield must be activated within 1 hour
+    /// of NO check-in" (`shield`).
+    public static let shield = EscalationPolicy.ShieldPolicy(perMonthPaid: 1, perMonthFree: 0, activationWindowMinutes: 60)
+
+    /// "No commitment set by deadline: Day treated as MISSED; escalation advances"
+    /// (`no_commitment_counts_as`).
+    public static let noCommitmentCountsAs = CommitmentStatus.missed
+
+    // MARK: Streaks (streaks.lua)
+
+    /// Pressure: the results that extend the streak, consecutive YES days (`pressure.extends`).
+    public static let pressureExtends: [CommitmentStatus] = [.yes]
+
+    /// Pressure: "streak = 0 // streak always resets" when a restart shield is used
+    /// (`pressure.shield_resets_streak`).
+    public static let shieldResetsStreak = true
+
+    /// Habit tracker: "at least one completion" makes a period count (`habit.min_completions`).
+    public static let habitMinCompletions = 1
+
+    /// Habit tracker, decision: a daily task with timesPerDay > 1 still needs one completion
+    /// (`habit.require_times_per_day`).
+    public static let habitRequireTimesPerDay = false
+
+    /// Habit tracker, decision: a day a specific-days task is not scheduled on neither counts nor
+    /// breaks the streak (`habit.skip_unscheduled_days`).
+    public static let habitSkipUnscheduledDays = true
+
+    /// Habit tracker: "Starting from the current (or most recent completed) period": an empty running
+    /// period does not break the streak (`habit.current_period_grace`).
+    public static let habitCurrentPeriodGrace = true
+
+    /// Habit tracker: days start at midnight (`habit.day_starts_at`).
+    public static let habitDayStartsAt = LocalTime(hour: 0, minute: 0)
+
+    /// MIGA: "Day boundary uses device local timezone", local midnight (`miga.day_starts_at`).
+    public static let migaDayStartsAt = LocalTime(hour: 0, minute: 0)
+
+    /// MIGA: "Streak breaks if no 'Exit to Focus' events for a full calendar day": today, still
+    /// running, does not break it (`miga.current_day_grace`).
+    public static let migaCurrentDayGrace = true
+
+    /// Earned: "current_day_id … (04:00 boundary)", daily_reset_hour_local = 4 (`earned.day_starts_at`).
+    public static let earnedDayStartsAt = LocalTime(hour: 4, minute: 0)
+
+    /// Earned: focus.min_minutes_to_qualify = 20 (`earned.focus_minutes_to_qualify`).
+    public static let earnedFocusMinutesToQualify = 20
+
+    /// Earned, decision: one completed habit qualifies the day (`earned.habits_to_qualify`).
+    public static let earnedHabitsToQualify = 1
+
+    /// Earned, decision: 10 credits each day the streak reaches a multiple of 3, from the
+    /// STREAK_BONUS_AWARDED example (amount 10 at streak_count 3) (`earned.bonus_every_days`,
+    /// `earned.bonus_credits`).
+    public static let earnedBonusEveryDays = 3
+    public static let earnedBonusCredits = 10
+
+    // MARK: PolicyRules
+
+    public var parameters: PolicyParameters {
+        PolicyParameters(
+            maxTier: Self.maxTier, persistentBadgeFromTier: Self.persistentBadgeFromTier,
+            noCommitmentCountsAs: Self.noCommitmentCountsAs, shieldsPerMonthPaid: Self.shield.perMonthPaid,
+            shieldsPerMonthFree: Self.shield.perMonthFree, shieldActivationWindowMinutes: Self.shield.activationWindowMinutes,
+            habitDayStartsAt: Self.habitDayStartsAt, migaDayStartsAt: Self.migaDayStartsAt,
+            earnedDayStartsAt: Self.earnedDayStartsAt)
+    }
+}

@@ -1,0 +1,73 @@
+import PropertyBased
+import RulesEngine
+
+/// Random inputs of the habit, MIGA and Earned streak rules, reproducible from a seed, with
+/// shrinkers towards short lists and small numbers.
+enum StreakInputGenerator {
+    /// A habit task's periods, most recent (running) first: 0–20 periods with 0–3 completions,
+    /// one period in five unscheduled, 1–3 times a day.
+    static func habitPeriods(seed: UInt64) -> Generator<[HabitPeriod], [[HabitPeriod]]> {
+        SeededGenerator.make(
+            seed: seed,
+            draw: { rng, _ in
+                (0..<Int.random(in: 0...20, using: &rng)).map { _ in
+                    HabitPeriod(completions: Int.random(in: 0...3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng),
+                                scheduled: Int.random(in: 0..<5, using: &rng) != 0,
+                                timesPerDay: Int.random(in: 1...3, using: &rng))
+                }
+            },
+            shrink: { $0.shrinkCandidates(element: shrink) })
+    }
+
+    static func shrink(_ period: HabitPeriod) -> [HabitPeriod] {
+        var out: [HabitPeriod] = []
+        if period.completions > 0 { out.append(HabitPeriod(completions: period.completions - 1, scheduled: period.scheduled, timesPerDay: period.timesPerDay)) }
+        if !period.scheduled { out.append(HabitPeriod(completions: period.completions, scheduled: true, timesPerDay: period.timesPerDay)) }
+        if period.timesPerDay > 1 { out.append(HabitPeriod(completions: period.completions, scheduled: period.scheduled, timesPerDay: period.timesPerDay - 1)) }
+        return out
+    }
+
+    /// MIGA's `exit_to_focus` events per day, today first: 0–30 days with 0–3 events, a third of
+    /// the days without any.
+    static func migaDays(seed: UInt64) -> Generator<[Int], [[Int]]> {
+        SeededGenerator.make(
+            seed: seed,
+            draw: { rng, _ in
+                (0..<Int.random(in: 0...30, using: &rng)).map { _ in
+                    Int.random(in: 0..<3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng)
+                }
+            },
+            shrink: { $0.shrinkCandidates(element: { n in n > 1 ? [0, n - 1] : n == 1 ? [0] : [] }) })
+    }
+
+    /// An Earned day: focus minutes 0–180 (around the 20-minute threshold one time in two) and 0–4
+    /// completed habits.
+    static func earnedDays(seed: UInt64) -> Generator<EarnedDay, [EarnedDay]> {
+        SeededGenerator.make(
+            seed: seed,
+            draw: { rng, _ in
+                let focus = Bool.random(using: &rng) ? Int.random(in: 15...25, using: &rng) : Int.random(in: 0...180, using: &rng)
+                return EarnedDay(focusMinutes: focus, habitCompletions: Int.random(in: 0...4, using: &rng))
+            },
+            shrink: { day in
+                var out: [EarnedDay] = []
+                if day.focusMinutes > 0 { out += [0, day.focusMinutes / 2, day.focusMinutes - 1].map { EarnedDay(focusMinutes: $0, habitCompletions: day.habitCompletions) } }
+                if day.habitCompletions > 0 { out.append(EarnedDay(focusMinutes: day.focusMinutes, habitCompletions: day.habitCompletions - 1)) }
+                return Array(Set(out)).sorted { ($0.focusMinutes, $0.habitCompletions) < ($1.focusMinutes, $1.habitCompletions) }
+            })
+    }
+
+    /// Earned streak counts 0–400.
+    static func streakCounts(seed: UInt64) -> Generator<Int, [Int]> {
+        SeededGenerator.make(
+            seed: seed,
+            draw: { rng, _ in Int.random(in: 0...400, using: &rng) },
+            shrink: { n in n > 0 ? Array(Set([0, n / 2, n - 1])).sorted() : [] })
+    }
+
+    /// One Earned day as `earnedQualification` sees it.
+    struct EarnedDay: Hashable, Sendable {
+        var focusMinutes: Int
+        var habitCompletions: Int
+    }
+}
