@@ -32,8 +32,6 @@ public final class LuaHost {
     let hot = HotPathStorage.make()
     /// Names of interned keys, by registry reference (for messages).
     var keyNames: [Int: String] = [:]
-    /// Registry references of interned keys, by name: one Lua string per name.
-    var keyReferencesByName: [String: Int32] = [:]
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,

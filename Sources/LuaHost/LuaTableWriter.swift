@@ -91,22 +91,14 @@ extension LuaHost {
         }
     }
 
-    /// Interns a key and returns its registry reference. Keys with the same name share one
-    /// reference (they are the same Lua string), so that they are one key wherever keys are
-    /// compared (pooled tables, readers).
+    /// Interns a key and returns its registry reference (keys with the same name have the same id,
+    /// so they share one reference).
     @discardableResult
     func internKey(_ key: LuaKey) -> Int32 {
-        let name = key.name
-        let reference: Int32
-        if let existing = keyReferencesByName[name] {
-            reference = existing
-        } else {
-            _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
-                                key.staticName.utf8CodeUnitCount)
-            reference = luaL_ref(L, clua_registryindex())
-            keyReferencesByName[name] = reference
-            keyNames[Int(reference)] = name
-        }
+        _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
+                            key.staticName.utf8CodeUnitCount)
+        let reference = luaL_ref(L, clua_registryindex())
+        keyNames[Int(reference)] = key.name
         hot.pointee.setReference(reference, of: key.id)
         return reference
     }

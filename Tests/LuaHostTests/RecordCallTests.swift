@@ -123,35 +123,3 @@ struct Echo: LuaTableDecodable {
         #expect(try host.call(f, Snapshot(tier: 1), returning: Decision.self) == Decision(tier: 0, reminders: ["12:00"], badge: nil))
     }
 }
-
-/// Two record types that both have a `result` field, through the same pooled argument slot.
-struct ResultOnly: LuaTableEncodable {
-    static let result = LuaKey("result")
-    var result: String
-    func encode(to t: inout LuaTableWriter) { t.set(Self.result, result) }
-}
-
-struct ResultAndFlag: LuaTableEncodable {
-    static let result = LuaKey("result")
-    static let flag = LuaKey("flag")
-    var result: String
-    var flag: Bool
-    func encode(to t: inout LuaTableWriter) {
-        t.set(Self.result, result)
-        t.set(Self.flag, flag)
-    }
-}
-
-@Suite struct SameNamedKeyTests {
-    @Test func keysWithTheSameNameAreOneKey() throws {
-        let host = try LuaHost()
-        let module = try #require(try host.load("""
-            return { f = function(s) return { seen = (s.result or "nil") .. "/" .. tostring(s.flag) } end }
-            """, chunkName: "k.lua").first?.tableValue)
-        let f = try #require(module["f"].functionValue)
-        #expect(try host.call(f, ResultAndFlag(result: "NO", flag: true), returning: Echo.self).seen == "NO/true")
-        #expect(try host.call(f, ResultOnly(result: "YES"), returning: Echo.self).seen == "YES/nil")
-        #expect(try host.call(f, ResultAndFlag(result: "MISSED", flag: false), returning: Echo.self).seen == "MISSED/false")
-        #expect(try host.call(f, ResultOnly(result: "YES"), returning: Echo.self).seen == "YES/nil")
-    }
-}
