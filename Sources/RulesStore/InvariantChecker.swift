@@ -22,7 +22,7 @@ public enum InvariantChecker {
 
     static func add(_ found: inout [InvariantViolation], _ db: Database, _ invariant: String, _ table: String, _ sql: String,
                     _ message: (Row) -> String) throws {
-        for row in try Row.fetchAll(db, sql: sql) {
+        for row in try Row.fetchAll(cached: db, sql: sql) {
             let key = row.columnNames.filter { $0 != "detail" }.map { name -> String in "\(name)=\(text(row[name]))" }.joined(separator: ",")
             found.append(InvariantViolation(invariant: invariant, table: table, key: key, message: message(row)))
         }
@@ -39,10 +39,10 @@ public enum InvariantChecker {
     }
 
     static func checkMeta(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        for key in ["schema_version", "device_id", "db_location"] where try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
+        for key in ["schema_version", "device_id", "db_location"] where try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
             found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=\(key)", message: "required meta key is missing"))
         }
-        if let location = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
+        if let location = try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
            !["app_sandbox", "app_group"].contains(location) {
             found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=db_location",
                                             message: "db_location must be app_sandbox or app_group, found \"\(location)\""))
@@ -50,7 +50,7 @@ public enum InvariantChecker {
     }
 
     static func checkForeignKeys(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+        for row in try Row.fetchAll(cached: db, sql: "PRAGMA foreign_key_check") {
             let table: String = row[0]
             let rowid = row[1] as DatabaseValue
             let parent: String = row[2]
@@ -154,7 +154,7 @@ public enum InvariantChecker {
     /// Every row reads back as a valid model value.
     static func checkRows(_ db: Database, _ found: inout [InvariantViolation]) throws {
         func each(_ table: String, _ key: String, _ decode: (Row) throws -> any Validatable) throws {
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key)") {
+            for row in try Row.fetchAll(cached: db, sql: "SELECT * FROM \(table) ORDER BY \(key)") {
                 do { try decode(row).validate() } catch {
                     let keyText = key.split(separator: ",").map { k -> String in
                         let name = k.trimmingCharacters(in: .whitespaces)
@@ -191,7 +191,7 @@ public enum InvariantChecker {
         try each("miga_settings", "user_id", MigaRows.settings)
         try each("miga_selected_app", "app_uuid", MigaRows.selectedApp)
         try each("miga_usage_event", "event_uuid", MigaRows.usageEvent)
-        for row in try Row.fetchAll(db, sql: "SELECT \(TrackerRows.completionColumns) ORDER BY c.completion_id") {
+        for row in try Row.fetchAll(cached: db, sql: "SELECT \(TrackerRows.completionColumns) ORDER BY c.completion_id") {
             do { try TrackerRows.completion(row).validate() } catch {
                 found.append(InvariantViolation(invariant: "valid_row", table: "tracker_completion",
                                                 key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))

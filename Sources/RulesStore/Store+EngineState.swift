@@ -22,7 +22,7 @@ extension Store {
         try Millis.check(row.processedUntil, entity: "EngineState", field: "processed_until_ts_utc_ms")
         try write { db in
             try Self.requireUser(db, row.userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO engine_state(user_id, name, processed_until_ts_utc_ms, state_json) VALUES (?, ?, ?, ?)
                 ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
                   processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
@@ -34,17 +34,17 @@ extension Store {
 extension Snapshot {
     /// The engine state of the user named `name`, if there is one.
     public func engineState(named name: String) throws -> EngineStateRow? {
-        try Row.fetchOne(db, sql: "SELECT * FROM engine_state WHERE name = ?", arguments: [name]).map(Self.engineRow)
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM engine_state WHERE name = ?", arguments: [name]).map(Self.engineRow)
     }
 
     /// The engine state of a user, if there is one.
     public func engineState(_ userID: UserID) throws -> EngineStateRow? {
-        try Row.fetchOne(db, sql: "SELECT * FROM engine_state WHERE user_id = ?", arguments: [userID.rawValue]).map(Self.engineRow)
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM engine_state WHERE user_id = ?", arguments: [userID.rawValue]).map(Self.engineRow)
     }
 
     /// The next free user id (1 for an empty database).
     public func nextUserID() throws -> UserID {
-        let max = try Int64.fetchOne(db, sql: "SELECT MAX(user_id) FROM app_user") ?? 0
+        let max = try Int64.fetchOne(cached: db, sql: "SELECT MAX(user_id) FROM app_user") ?? 0
         return UserID(max + 1)
     }
 

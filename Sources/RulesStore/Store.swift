@@ -98,7 +98,7 @@ public final class Store: Sendable {
         try writer.read { db in
             var values: [String: String] = [:]
             for name in ["foreign_keys", "journal_mode", "synchronous"] {
-                values[name] = try String.fetchOne(db, sql: "PRAGMA \(name)") ?? ""
+                values[name] = try String.fetchOne(cached: db, sql: "PRAGMA \(name)") ?? ""
             }
             return values
         }
@@ -111,7 +111,7 @@ public final class Store: Sendable {
 
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file.
     public func integrityCheck() throws -> [String] {
-        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        try writer.read { db in try String.fetchAll(cached: db, sql: "PRAGMA integrity_check") }
     }
 
     /// Every violation of the seeds' invariants found in the database (empty when sound).

@@ -4,7 +4,7 @@ import GRDB
 enum StoreDump {
     static func dump(_ db: Database) throws -> String {
         var out = ""
-        let tables = try String.fetchAll(db, sql: """
+        let tables = try String.fetchAll(cached: db, sql: """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
             """)
         for table in tables {
@@ -12,12 +12,12 @@ enum StoreDump {
             let columns = try db.columns(in: table).map(\.name)
             out += "## \(table) (\(columns.joined(separator: ", ")))\n"
             let order = (1...max(1, columns.count)).map(String.init).joined(separator: ", ")
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(quotedTable) ORDER BY \(order)")
+            let rows = try Row.fetchAll(cached: db, sql: "SELECT * FROM \(quotedTable) ORDER BY \(order)")
             for row in rows {
                 out += row.databaseValues.map(\.description).joined(separator: " | ") + "\n"
             }
         }
-        let schema = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+        let schema = try String.fetchAll(cached: db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
         out += "## schema\n" + schema.joined(separator: "\n") + "\n"
         return out
     }

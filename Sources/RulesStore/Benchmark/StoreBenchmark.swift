@@ -114,7 +114,7 @@ public enum StoreBenchmark {
         let measured: Int? = try queue.read { db in
             let list = tables.map { "'\($0)'" }.joined(separator: ", ")
             do {
-                return try Int.fetchOne(db, sql: """
+                return try Int.fetchOne(cached: db, sql: """
                     SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name IN (\(list)))
                     """)
             } catch { return nil }

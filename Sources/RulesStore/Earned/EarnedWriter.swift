@@ -17,7 +17,7 @@ struct EarnedWriter {
     func appendEvent(_ id: String, _ payload: EventPayload, at: EpochMillis, timezoneID: String, dayID: DayID) throws {
         let entry = EventLogEntry(userID: userID, eventID: id, timestamp: at, timezoneID: timezoneID, dayID: dayID, payload: payload, createdAt: at)
         try entry.validate()
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [id]) == true {
+        if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [id]) == true {
             throw StoreError(.constraint, "event \(id) was already logged: the operation has already been applied")
         }
         try db.cachedStatement(sql: UnlockRows.insertEventSQL).execute(arguments: try UnlockRows.eventArguments(entry))
@@ -26,7 +26,7 @@ struct EarnedWriter {
     // MARK: State rows
 
     func economy() throws -> EconomyState {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM economy_state WHERE user_id = ?", arguments: [u]) else {
+        guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM economy_state WHERE user_id = ?", arguments: [u]) else {
             throw StoreError.notFound("economy_state of user", "\(userID)")
         }
         return try EarnedRows.economy(row)
@@ -39,7 +39,7 @@ struct EarnedWriter {
 
     /// Loads (or starts) the day's summary, applies `change`, validates and writes it.
     func updateDaySummary(_ dayID: DayID, timezoneID: String, at: EpochMillis, _ change: (inout DaySummary) throws -> Void) throws {
-        var summary = try Row.fetchOne(db, sql: "SELECT * FROM day_summary WHERE user_id = ? AND day_id = ?", arguments: [u, dayID.rawValue])
+        var summary = try Row.fetchOne(cached: db, sql: "SELECT * FROM day_summary WHERE user_id = ? AND day_id = ?", arguments: [u, dayID.rawValue])
             .map(EarnedRows.daySummary) ?? DaySummary(userID: userID, dayID: dayID, timezoneID: timezoneID, createdAt: at, updatedAt: at)
         try change(&summary)
         summary.updatedAt = max(summary.updatedAt, at)
@@ -48,7 +48,7 @@ struct EarnedWriter {
     }
 
     func attempt(_ attemptID: String) throws -> UnlockAttempt {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM unlock_attempt WHERE attempt_id = ?", arguments: [attemptID]) else {
+        guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM unlock_attempt WHERE attempt_id = ?", arguments: [attemptID]) else {
             throw StoreError.notFound("UnlockAttempt", attemptID)
         }
         let attempt = try UnlockRows.attempt(row)
@@ -77,7 +77,7 @@ struct EarnedWriter {
 
     /// The current grant of an app, if any.
     func currentGrant(_ appID: AppID) throws -> UnlockGrant? {
-        try Row.fetchOne(db, sql: """
+        try Row.fetchOne(cached: db, sql: """
             SELECT g.* FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id
             WHERE c.user_id = ? AND c.app_id = ?
             """, arguments: [u, appID.rawValue]).map(UnlockRows.grant)

@@ -107,7 +107,7 @@ extension Store {
 
     /// Refuses to touch a row id that belongs to another user.
     static func requireOwner(_ db: Database, table: String, idColumn: String, id: String, userID: UserID) throws {
-        if let owner = try Int64.fetchOne(db, sql: "SELECT user_id FROM \(table) WHERE \(idColumn) = ?", arguments: [id]),
+        if let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM \(table) WHERE \(idColumn) = ?", arguments: [id]),
            owner != userID.rawValue {
             throw StoreError(.constraint, "\(table) \(id) belongs to another user")
         }

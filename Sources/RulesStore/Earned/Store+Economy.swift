@@ -40,7 +40,7 @@ extension Store {
         try write { db in
             try Self.requireUser(db, session.userID)
             let w = EarnedWriter(db: db, userID: session.userID)
-            if let active = try String.fetchOne(db, sql: "SELECT active_session_id FROM focus_state WHERE user_id = ?", arguments: [w.u]) {
+            if let active = try String.fetchOne(cached: db, sql: "SELECT active_session_id FROM focus_state WHERE user_id = ?", arguments: [w.u]) {
                 throw StoreError.invalidState("user \(session.userID) already has the active focus session \(active)")
             }
             try db.execute(sql: """
@@ -72,7 +72,7 @@ extension Store {
         try write { db in
             try Self.requireUser(db, request.userID)
             let w = EarnedWriter(db: db, userID: request.userID)
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM focus_session WHERE session_id = ? AND user_id = ?",
+            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM focus_session WHERE session_id = ? AND user_id = ?",
                                              arguments: [request.sessionID, w.u]) else {
                 throw StoreError.notFound("FocusSession \(request.sessionID) of user", "\(request.userID)")
             }
@@ -139,7 +139,7 @@ extension Store {
         try write { db in
             try Self.requireUser(db, completion.userID)
             let w = EarnedWriter(db: db, userID: completion.userID)
-            guard let habitRow = try Row.fetchOne(db, sql: "SELECT * FROM habit WHERE habit_id = ? AND user_id = ?",
+            guard let habitRow = try Row.fetchOne(cached: db, sql: "SELECT * FROM habit WHERE habit_id = ? AND user_id = ?",
                                                   arguments: [completion.habitID, w.u]) else {
                 throw StoreError.notFound("Habit \(completion.habitID) of user", "\(completion.userID)")
             }
@@ -150,7 +150,7 @@ extension Store {
             guard completion.awardedCredits <= habit.rewardCredits else {
                 throw StoreError(.constraint, "HabitCompletion.awarded_credits: at most the habit's reward_credits (\(habit.rewardCredits)), found \(completion.awardedCredits)")
             }
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM habit_completion WHERE habit_id = ? AND day_id = ?",
+            if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM habit_completion WHERE habit_id = ? AND day_id = ?",
                                  arguments: [completion.habitID, completion.dayID.rawValue]) == true {
                 throw StoreError(.constraint, "HabitCompletion: habit \(completion.habitID) is already completed on \(completion.dayID) (A5.4)")
             }

@@ -46,7 +46,7 @@ extension Store {
             let grant = try w.createOrExtendGrant(for: attempt, minutes: request.unlockMinutes, method: .quest, at: request.at,
                                                   grantID: request.grantID ?? "\(attempt.attemptID).grant",
                                                   extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
-            var limits = try Row.fetchOne(db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
+            var limits = try Row.fetchOne(cached: db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
                                           arguments: [w.u, attempt.dayID.rawValue, attempt.appID.rawValue]).map(UnlockRows.dailyAppLimits)
                 ?? DailyAppLimits(userID: request.userID, dayID: attempt.dayID, appID: attempt.appID)
             limits.questGrantsCount += 1
@@ -94,7 +94,7 @@ extension Store {
     }
 
     static func activeQuest(_ db: Database, _ w: EarnedWriter, _ questSessionID: String) throws -> QuestSession {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM quest_session WHERE quest_session_id = ?", arguments: [questSessionID]) else {
+        guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM quest_session WHERE quest_session_id = ?", arguments: [questSessionID]) else {
             throw StoreError.notFound("QuestSession", questSessionID)
         }
         let session = try UnlockRows.questSession(row)

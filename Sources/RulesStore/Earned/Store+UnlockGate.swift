@@ -13,7 +13,7 @@ extension Store {
             try Self.requireUser(db, attempt.userID)
             let w = EarnedWriter(db: db, userID: attempt.userID)
             if let modeID = attempt.effectiveModeID,
-               try Int64.fetchOne(db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
+               try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
                 throw StoreError.notFound("Mode \(modeID) of user", "\(attempt.userID)")
             }
             try db.execute(sql: """
@@ -119,7 +119,7 @@ extension Store {
         return try write { db in
             let w = EarnedWriter(db: db, userID: request.userID)
             let attempt = try w.pendingAttempt(request.attemptID)
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM emergency_state WHERE user_id = ?", arguments: [w.u]) else {
+            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM emergency_state WHERE user_id = ?", arguments: [w.u]) else {
                 throw StoreError.notFound("emergency_state of user", "\(request.userID)")
             }
             var emergency = try EarnedRows.emergency(row)

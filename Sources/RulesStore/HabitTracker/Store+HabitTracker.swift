@@ -5,7 +5,7 @@ import RulesModel
 extension Store {
     static func insertCategory(_ db: Database, _ category: RulesModel.Category) throws {
         try category.validate()
-        try db.execute(sql: """
+        try db.execute(cached: """
             INSERT INTO tracker_category(category_id, user_id, name, is_preset, sort_order, created_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [category.id.blob, category.userID.rawValue, category.name, category.isPreset, category.sortOrder, category.createdAt])
     }
@@ -22,14 +22,14 @@ extension Store {
     /// Deletes a custom category; its tasks become uncategorized. Presets cannot be deleted.
     public func deleteCategory(_ userID: UserID, id: UUID) throws {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM tracker_category WHERE category_id = ? AND user_id = ?",
+            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM tracker_category WHERE category_id = ? AND user_id = ?",
                                              arguments: [id.blob, userID.rawValue]) else {
                 throw StoreError.notFound("Category", id.uuidString)
             }
             guard try !TrackerRows.category(row).isPreset else {
                 throw StoreError.invalidState("Category \(id.uuidString) is a preset; presets cannot be deleted")
             }
-            try db.execute(sql: "DELETE FROM tracker_category WHERE category_id = ?", arguments: [id.blob])
+            try db.execute(cached: "DELETE FROM tracker_category WHERE category_id = ?", arguments: [id.blob])
         }
     }
 
@@ -39,21 +39,21 @@ extension Store {
         try write { db in
             try Self.requireUser(db, task.userID)
             if let categoryID = task.categoryID {
-                let owner = try Int64.fetchOne(db, sql: "SELECT user_id FROM tracker_category WHERE category_id = ?", arguments: [categoryID.blob])
+                let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM tracker_category WHERE category_id = ?", arguments: [categoryID.blob])
                 guard owner == task.userID.rawValue else { throw StoreError.notFound("Category \(categoryID.uuidString) of user", "\(task.userID)") }
             }
-            if let owner = try Int64.fetchOne(db, sql: "SELECT user_id FROM tracker_task WHERE task_id = ?", arguments: [task.id.blob]),
+            if let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM tracker_task WHERE task_id = ?", arguments: [task.id.blob]),
                owner != task.userID.rawValue {
                 throw StoreError(.constraint, "HabitTask \(task.id.uuidString) belongs to another user")
             }
-            try db.execute(sql: TrackerRows.upsertTaskSQL, arguments: try TrackerRows.taskArguments(task))
+            try db.execute(cached: TrackerRows.upsertTaskSQL, arguments: try TrackerRows.taskArguments(task))
         }
     }
 
     /// Deletes a task and, by cascade, all its completions.
     public func deleteTask(_ userID: UserID, id: UUID) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM tracker_task WHERE task_id = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
+            try db.execute(cached: "DELETE FROM tracker_task WHERE task_id = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
             guard db.changesCount == 1 else { throw StoreError.notFound("HabitTask \(id.uuidString) of user", "\(userID)") }
         }
     }
@@ -66,7 +66,7 @@ extension Store {
         return try write { db in
             let (key, task) = try Self.requireTask(db, completion.userID, completion.taskID)
             try completion.validate(against: task)
-            try db.execute(sql: TrackerRows.insertCompletionSQL,
+            try db.execute(cached: TrackerRows.insertCompletionSQL,
                            arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
             var stored = completion
             stored.id = db.lastInsertedRowID
@@ -77,7 +77,7 @@ extension Store {
     /// Deletes one completion (FR-5, managing completions).
     public func deleteCompletion(_ userID: UserID, id: Int64) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM tracker_completion WHERE completion_id = ? AND user_id = ?", arguments: [id, userID.rawValue])
+            try db.execute(cached: "DELETE FROM tracker_completion WHERE completion_id = ? AND user_id = ?", arguments: [id, userID.rawValue])
             guard db.changesCount == 1 else { throw StoreError.notFound("TaskCompletion \(id) of user", "\(userID)") }
         }
     }
@@ -87,14 +87,14 @@ extension Store {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: "UPDATE tracker_settings SET has_completed_onboarding = ?, created_ts_utc_ms = ? WHERE user_id = ?",
+            try db.execute(cached: "UPDATE tracker_settings SET has_completed_onboarding = ?, created_ts_utc_ms = ? WHERE user_id = ?",
                            arguments: [settings.hasCompletedOnboarding, settings.createdAt, userID.rawValue])
         }
     }
 
     /// The internal key and the model of a user's task.
     static func requireTask(_ db: Database, _ userID: UserID, _ taskID: UUID) throws -> (Int64, HabitTask) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM tracker_task WHERE task_id = ? AND user_id = ?",
+        guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM tracker_task WHERE task_id = ? AND user_id = ?",
                                          arguments: [taskID.blob, userID.rawValue]) else {
             throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
         }

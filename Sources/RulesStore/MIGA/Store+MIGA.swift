@@ -8,7 +8,7 @@ extension Store {
         try event.validate()
         try write { db in
             try Self.requireUser(db, event.userID)
-            try db.execute(sql: MigaRows.insertUsageEventSQL, arguments: MigaRows.usageEventArguments(event))
+            try db.execute(cached: MigaRows.insertUsageEventSQL, arguments: MigaRows.usageEventArguments(event))
         }
     }
 
@@ -17,11 +17,11 @@ extension Store {
         try app.validate()
         try write { db in
             try Self.requireUser(db, app.userID)
-            if let owner = try Int64.fetchOne(db, sql: "SELECT user_id FROM miga_selected_app WHERE app_uuid = ?", arguments: [app.id.blob]),
+            if let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM miga_selected_app WHERE app_uuid = ?", arguments: [app.id.blob]),
                owner != app.userID.rawValue {
                 throw StoreError(.constraint, "SelectedApp \(app.id.uuidString) belongs to another user")
             }
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO miga_selected_app(app_uuid, user_id, app_name, url_scheme, icon_name, is_installed, date_added_ts_utc_ms, order_index)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(app_uuid) DO UPDATE SET app_name = excluded.app_name, url_scheme = excluded.url_scheme, icon_name = excluded.icon_name,
@@ -34,7 +34,7 @@ extension Store {
     /// Removes a monitored app.
     public func removeSelectedApp(_ userID: UserID, id: UUID) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM miga_selected_app WHERE app_uuid = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
+            try db.execute(cached: "DELETE FROM miga_selected_app WHERE app_uuid = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
             guard db.changesCount == 1 else { throw StoreError.notFound("SelectedApp \(id.uuidString) of user", "\(userID)") }
         }
     }
@@ -45,7 +45,7 @@ extension Store {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE miga_settings SET fre_phase = ?, has_completed_onboarding = ?, gateway_timer_duration = ?, determination_level = ?,
                   selected_interest_tags = ?, updated_ts_utc_ms = ? WHERE user_id = ?
                 """, arguments: [settings.frePhase.rawValue, settings.hasCompletedOnboarding, settings.gatewayTimerDuration,

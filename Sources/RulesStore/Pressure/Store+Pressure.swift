@@ -9,7 +9,7 @@ extension Store {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE pressure_settings SET personality_mode = ?, commitment_deadline = ?, checkin_window_close = ?,
                   timezone_identifier = ?, notifications_enabled = ?, onboarding_completed = ?, subscription_tier = ?,
                   subscription_expiry_ts_utc_ms = ?, updated_ts_utc_ms = ? WHERE user_id = ?
@@ -25,7 +25,7 @@ extension Store {
         try state.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
+            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
         }
     }
 
@@ -37,7 +37,7 @@ extension Store {
             if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil {
                 throw StoreError(.constraint, "Commitment: user \(commitment.userID) already has a commitment on \(commitment.day)")
             }
-            try db.execute(sql: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
+            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
         }
     }
 
@@ -50,7 +50,7 @@ extension Store {
             }
             commitment.text = text
             try commitment.validate()
-            try db.execute(sql: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
+            try db.execute(cached: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
         }
     }
 
@@ -69,7 +69,7 @@ extension Store {
                 guard commitment.lockedAt == nil else { return commitment }
                 commitment.lockedAt = deadline
                 try commitment.validate()
-                try db.execute(sql: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
+                try db.execute(cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
                                arguments: [deadline, commitment.id.blob])
                 return commitment
             }
@@ -80,8 +80,8 @@ extension Store {
             let tier = try Snapshot(db).escalationState(userID).currentTier
             let record = Commitment.noCommitment(id: missing.id, userID: userID, day: day, deadline: deadline, tier: tier)
             try record.validate()
-            try db.execute(sql: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
-            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(missing.escalation, user: userID, now: deadline))
+            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
+            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(missing.escalation, user: userID, now: deadline))
             return record
         }
     }
@@ -104,12 +104,12 @@ extension Store {
             var updated = try current.transitioned(to: status, at: time, tier: before.currentTier)
             if shieldUsed { try Self.checkShield(updated, before: before, after: escalation) }
             updated.shieldUsed = shieldUsed
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
                   escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
                 """, arguments: [updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
                                  updated.shieldUsed, updated.id.blob])
-            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return updated
         }
     }
@@ -128,8 +128,8 @@ extension Store {
             let before = try Snapshot(db).escalationState(userID)
             try Self.checkShield(commitment, before: before, after: escalation)
             commitment.shieldUsed = true
-            try db.execute(sql: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
-            try db.execute(sql: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            try db.execute(cached: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
+            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return commitment
         }
     }
@@ -149,21 +149,21 @@ extension Store {
         try entry.validate()
         try write { db in
             try Self.requireUser(db, entry.userID)
-            try db.execute(sql: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
+            try db.execute(cached: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
         }
     }
 
     /// Marks a logged notification delivered and/or tapped (flags only ever go from false to true).
     public func markNotification(_ id: UUID, delivered: Bool, tapped: Bool) throws {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pressure_notification WHERE notification_id = ?", arguments: [id.blob]) else {
+            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM pressure_notification WHERE notification_id = ?", arguments: [id.blob]) else {
                 throw StoreError.notFound("NotificationLogEntry", id.uuidString)
             }
             var entry = try PressureRows.notification(row)
             entry.delivered = entry.delivered || delivered || tapped
             entry.tapped = entry.tapped || tapped
             try entry.validate()
-            try db.execute(sql: "UPDATE pressure_notification SET delivered = ?, tapped = ? WHERE notification_id = ?",
+            try db.execute(cached: "UPDATE pressure_notification SET delivered = ?, tapped = ? WHERE notification_id = ?",
                            arguments: [entry.delivered, entry.tapped, id.blob])
         }
     }

@@ -47,13 +47,13 @@ extension Snapshot {
 
     /// The apps one of the user's modes blocks, sorted.
     public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] {
-        try Row.fetchAll(db, sql: "SELECT app_id FROM mode_blocked_app WHERE user_id = ? AND mode_id = ? ORDER BY app_id",
+        try Row.fetchAll(cached: db, sql: "SELECT app_id FROM mode_blocked_app WHERE user_id = ? AND mode_id = ? ORDER BY app_id",
                          arguments: [userID.rawValue, modeID]).map { try RowReader($0, "mode_blocked_app").appID("app_id") }
     }
 
     /// The user's global "Distracting Apps" list, sorted.
     public func distractingApps(_ userID: UserID) throws -> [AppID] {
-        try Row.fetchAll(db, sql: "SELECT app_id FROM distracting_app WHERE user_id = ? ORDER BY app_id", arguments: [userID.rawValue])
+        try Row.fetchAll(cached: db, sql: "SELECT app_id FROM distracting_app WHERE user_id = ? ORDER BY app_id", arguments: [userID.rawValue])
             .map { try RowReader($0, "distracting_app").appID("app_id") }
     }
 
@@ -83,14 +83,14 @@ extension Snapshot {
 
     /// One of the user's unlock attempts, if it exists (and was not removed by retention).
     public func unlockAttempt(_ userID: UserID, attemptID: String) throws -> UnlockAttempt? {
-        try Row.fetchOne(db, sql: "SELECT * FROM unlock_attempt WHERE user_id = ? AND attempt_id = ?", arguments: [userID.rawValue, attemptID])
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM unlock_attempt WHERE user_id = ? AND attempt_id = ?", arguments: [userID.rawValue, attemptID])
             .map(UnlockRows.attempt)
     }
 
     /// The number of unlock attempts per app on one day ("counts per app per day").
     public func unlockAttemptCounts(_ userID: UserID, on day: DayID) throws -> [AppID: Int] {
         var counts: [AppID: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT app_id, COUNT(*) AS n FROM unlock_attempt WHERE user_id = ? AND day_id = ? GROUP BY app_id",
+        for row in try Row.fetchAll(cached: db, sql: "SELECT app_id, COUNT(*) AS n FROM unlock_attempt WHERE user_id = ? AND day_id = ? GROUP BY app_id",
                                     arguments: [userID.rawValue, day.rawValue]) {
             let r = RowReader(row, "unlock_attempt")
             counts[try r.appID("app_id")] = try r.int("n")
@@ -100,7 +100,7 @@ extension Snapshot {
 
     /// The current grant of an app (A5.2), whether or not it is still running.
     public func currentGrant(_ userID: UserID, appID: AppID) throws -> UnlockGrant? {
-        try Row.fetchOne(db, sql: """
+        try Row.fetchOne(cached: db, sql: """
             SELECT g.* FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id WHERE c.user_id = ? AND c.app_id = ?
             """, arguments: [userID.rawValue, appID.rawValue]).map(UnlockRows.grant)
     }
@@ -115,14 +115,14 @@ extension Snapshot {
 
     /// The quest counters of an app on a day (zero when none).
     public func dailyAppLimits(_ userID: UserID, day: DayID, appID: AppID) throws -> DailyAppLimits {
-        try Row.fetchOne(db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
                          arguments: [userID.rawValue, day.rawValue, appID.rawValue]).map(UnlockRows.dailyAppLimits)
             ?? DailyAppLimits(userID: userID, dayID: day, appID: appID)
     }
 
     /// One of the user's quest sessions, if it exists.
     public func questSession(_ userID: UserID, id: String) throws -> QuestSession? {
-        try Row.fetchOne(db, sql: "SELECT * FROM quest_session WHERE user_id = ? AND quest_session_id = ?", arguments: [userID.rawValue, id])
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM quest_session WHERE user_id = ? AND quest_session_id = ?", arguments: [userID.rawValue, id])
             .map(UnlockRows.questSession)
     }
 

@@ -15,7 +15,7 @@ extension Snapshot {
 
     /// One task of a user, if it exists.
     public func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
-        try Row.fetchOne(db, sql: "SELECT * FROM tracker_task WHERE user_id = ? AND task_id = ?", arguments: [userID.rawValue, id.blob])
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM tracker_task WHERE user_id = ? AND task_id = ?", arguments: [userID.rawValue, id.blob])
             .map(TrackerRows.task)
     }
 
@@ -39,7 +39,7 @@ extension Snapshot {
     public func completionCounts(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [UUID: Int] {
         try Snapshot.requirePeriod(from, to)
         var counts: [UUID: Int] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try Row.fetchAll(cached: db, sql: """
             SELECT t.task_id, COUNT(*) AS n FROM tracker_task t JOIN tracker_completion c ON c.task_key = t.task_key
             WHERE t.user_id = ? AND c.completed_at_ts_utc_ms >= ? AND c.completed_at_ts_utc_ms < ? GROUP BY t.task_key
             """, arguments: [userID.rawValue, from, to]) {

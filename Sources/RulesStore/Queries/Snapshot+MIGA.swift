@@ -25,7 +25,7 @@ extension Snapshot {
         let offset = Int64(utcOffsetMinutes) * Millis.minute
         let from = fromDay.utcStartMillis - offset
         let to = toDay.utcStartMillis + Millis.day - offset
-        return try Row.fetchAll(db, sql: """
+        return try Row.fetchAll(cached: db, sql: """
             SELECT (ts_utc_ms + ?) / 86400000 AS day_ordinal, event_type, target_app_name, COUNT(*) AS n, SUM(pause_duration) AS pause
             FROM miga_usage_event WHERE user_id = ? AND ts_utc_ms >= ? AND ts_utc_ms < ?
             GROUP BY day_ordinal, event_type, target_app_name ORDER BY day_ordinal, event_type, target_app_name

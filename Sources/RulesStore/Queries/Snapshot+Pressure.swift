@@ -17,7 +17,7 @@ extension Snapshot {
 
     /// The commitment of a day, if any.
     public func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
-        try Row.fetchOne(db, sql: "SELECT * FROM pressure_commitment WHERE user_id = ? AND day_id = ?",
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM pressure_commitment WHERE user_id = ? AND day_id = ?",
                          arguments: [userID.rawValue, day.rawValue]).map(PressureRows.commitment)
     }
 

@@ -14,7 +14,7 @@ public struct Snapshot {
 
     /// Whether the user exists.
     public func userExists(_ userID: UserID) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true
+        try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true
     }
 
     /// The inclusive day range of "the last `days` days" ending on `endingOn`.
@@ -30,11 +30,11 @@ public struct Snapshot {
     }
 
     func one<T>(_ sql: String, _ arguments: StatementArguments, _ entity: String, _ key: String, _ decode: (Row) throws -> T) throws -> T {
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { throw StoreError.notFound(entity, key) }
+        guard let row = try Row.fetchOne(cached: db, sql: sql, arguments: arguments) else { throw StoreError.notFound(entity, key) }
         return try decode(row)
     }
 
     func all<T>(_ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> [T] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode)
+        try Row.fetchAll(cached: db, sql: sql, arguments: arguments).map(decode)
     }
 }

@@ -26,7 +26,7 @@ extension Store {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
         guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else { return try applyRetention(now: now, policy: policy) }
         let last = try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
+            try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
         }
         if let last, Millis.supportedRange.contains(last), now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
         return try applyRetention(now: now, policy: policy)
@@ -44,7 +44,7 @@ extension Store {
         let tables = ["event_log", "unlock_attempt", "unlock_grant", "unlock_grant_extension", "quest_session", "unlock_grant_current",
                       "daily_app_limits", "miga_usage_event"]
         var before: [String: Int] = [:]
-        for table in tables { before[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        for table in tables { before[table] = try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
 
         let eventCutoff = now - Int64(policy.eventLogDays) * Millis.day
         let unlockCutoff = now - Int64(policy.unlockDays) * Millis.day
@@ -64,7 +64,7 @@ extension Store {
         try db.execute(sql: "DELETE FROM daily_app_limits WHERE day_id < ?", arguments: [limitsCutoff.rawValue])
         try db.execute(sql: "DELETE FROM miga_usage_event WHERE ts_utc_ms < ?", arguments: [now - Int64(policy.migaUsageDays) * Millis.day])
         for table in tables {
-            let count = (before[table] ?? 0) - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0)
+            let count = (before[table] ?? 0) - (try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0)
             if count > 0 { deleted[table] = count }
         }
         try db.execute(sql: """
