@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RulesModel", targets: ["RulesModel"]),
         .library(name: "RulesStore", targets: ["RulesStore"]),
         .library(name: "RulesEngine", targets: ["RulesEngine"]),
+        .library(name: "RulesSim", targets: ["RulesSim"]),
         .executable(name: "rulesrun", targets: ["rulesrun"]),
     ],
     dependencies: [
@@ -37,11 +38,13 @@ let package = Package(
             dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
+        .target(name: "RulesSim", dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
         .executableTarget(
             name: "rulesrun",
             dependencies: [
                 "LuaHost",
                 "RulesEngine",
+                "RulesSim",
                 "RulesStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -49,6 +52,11 @@ let package = Package(
         ),
         .executableTarget(name: "embedding-example", dependencies: ["LuaHost"], path: "examples/embedding"),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(
+            name: "RulesSimTests",
+            dependencies: ["RulesSim", "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "RulesEngineTests",
             dependencies: ["RulesEngine", "LuaHost", "RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
