@@ -89,6 +89,16 @@ final class LuaValueDecoder: Decoder {
             && context.debugDescription.hasPrefix("Cannot initialize")
         {
             throw mismatch(type, expected: LuaValueDecoder.expectation(for: type))
+        } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.count == codingPath.count {
+            // A misspelt field reads as "missing" first; name the misspelling instead when there is one.
+            if let usage, case .table(let table) = value,
+               let typo = table.stringKeys.first(where: { !usage.used.contains(.string($0))
+                   && Suggestion.closest(to: $0, among: [key.stringValue]) != nil }) {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: codingPath + [LuaNameKey(typo)],
+                    debugDescription: "unknown field (did you mean '\(key.stringValue)'?)"))
+            }
+            throw DecodingError.keyNotFound(key, context)
         } catch let error as DecodingError {
             throw error
         } catch {

@@ -141,3 +141,13 @@ struct Policy: Decodable, Equatable {
         #expect(Suggestion.closest(to: "banana", among: ["recover_after", "level"]) == nil)
     }
 }
+
+@Suite struct MisspeltRequiredFieldTests {
+    @Test func aMisspeltRequiredFieldIsReportedAsTheTypo() throws {
+        let host = try LuaHost()
+        let value = try host.load("return { level = 1, recover_aftr = 2, reminders = {} }", chunkName: "t.lua").first ?? .nil
+        let error = try #require(throws: LuaError.self) { try LuaDecoder().decode(Tier.self, from: value) }
+        #expect(error.path == "recover_aftr")
+        #expect(error.message == "unknown field (did you mean 'recover_after'?)")
+    }
+}

@@ -43,7 +43,10 @@ import Testing
 
     @Test func aMissingFunction() throws {
         let problems = try RuleFixture.problems("function M.reminder_times(", "function M.reminder_timez(")
-        #expect(problems.contains { $0.message.contains("reminder_times: required field is missing") })
+        expectOne(problems, line: try RuleFixture.line(of: "function M.reminder_times("),
+                  "reminder_timez: unknown field (did you mean 'reminder_times'?)")
+        let gone = try RuleFixture.problems("function M.reminder_times(", "local function reminder_times(")
+        #expect(gone.contains { $0.message == "reminder_times: required field is missing" }, "\(gone)")
     }
 
     @Test func aBadReminderAnchor() throws {

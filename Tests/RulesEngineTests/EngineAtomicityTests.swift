@@ -1,0 +1,67 @@
+import Foundation
+import RulesEngine
+import RulesModel
+import RulesStore
+import Testing
+
+/// Rules that misbehave at run time, for the engine's own checks.
+final class MisbehavingRules: PolicyRules {
+    let base = NativeReference()
+    /// The transition's tier after a NO (out of range when > 3).
+    var tierAfterNo = 5
+    var failReminders = false
+
+    var parameters: PolicyParameters { base.parameters }
+    func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
+        var next = try base.transition(state, result)
+        if result == .no { next.tier = tierAfterNo }
+        return next
+    }
+    func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
+        if failReminders { return [open, LocalTime(minutes: open.minutes + 5)!] }   // 5 minutes apart
+        return try base.reminderTimes(tier: tier, open: open, close: close)
+    }
+    func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
+        try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
+    }
+    func habitStreak(_ periods: [HabitPeriod]) throws -> Int { try base.habitStreak(periods) }
+    func migaStreak(_ exitsPerDay: [Int]) throws -> Int { try base.migaStreak(exitsPerDay) }
+    func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
+        try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
+    }
+    func earnedBonus(streakCount: Int) throws -> Int { try base.earnedBonus(streakCount: streakCount) }
+}
+
+@Suite struct EngineAtomicityTests {
+    @Test func aDecisionThatBreaksAnInvariantChangesNothing() throws {
+        let rules = MisbehavingRules()
+        let engine = Engine(store: try Store.inMemory(), rules: rules)
+        let replay = Replay(engine: engine)
+        #expect(replay.output(forLine: Ev.commit(2), number: 1)["ok"] == .bool(true))
+        let before = try engine.store.dump()
+        let refused = replay.output(forLine: Ev.checkIn(2, "NO"), number: 2)
+        #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
+        #expect(refused.at("error", "message")?.string?.contains("returned tier 5, outside 0–3") == true)
+        #expect(try engine.store.dump() == before)
+        // Fixed rules: the same event now goes through.
+        rules.tierAfterNo = 1
+        #expect(replay.output(forLine: Ev.checkIn(2, "NO"), number: 3).at("state", "current_tier") == .int(1))
+    }
+
+    @Test func timePassingIsPartOfTheSameTransaction() throws {
+        let rules = MisbehavingRules()
+        let engine = Engine(store: try Store.inMemory(), rules: rules)
+        let replay = Replay(engine: engine)
+        #expect(replay.output(forLine: Ev.commit(2), number: 1)["ok"] == .bool(true))
+        let before = try engine.store.dump()
+        // The next day's schedule needs reminders; bad ones make the whole event (and the miss of
+        // day 2 that the same time passing recorded) refused.
+        rules.failReminders = true
+        let refused = replay.output(forLine: Ev.tick(3, "10:00"), number: 2)
+        #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
+        #expect(try engine.store.dump() == before)
+        rules.failReminders = false
+        let retried = replay.output(forLine: Ev.tick(3, "10:00"), number: 3)
+        #expect(retried.at("decisions", "days")?.array?.count == 2)   // day 2 MISSED at its close, day 3 at its deadline
+    }
+}
