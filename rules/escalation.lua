@@ -44,7 +44,10 @@ M.min_reminder_spacing_minutes = 30 -- "Min notification spacing: 30 min"
 
 -- The restart shield (paid only): "Restart shields per month (paid): 1", "(free): 0",
 -- replenished on the first of the month; it must be activated within 1 hour of the NO check-in
--- (or of the miss). Activating it resets the streak and leaves the tier and the misses unchanged.
+-- ("Shield must be activated within 1 hour of NO check-in"). Decision: a MISSED day can be
+-- shielded too, within 1 hour of the miss (the pseudo-code covers "NO or MISSED"). Activating it
+-- resets the streak; the shield branch replaces "normal escalation logic", so the tier, the misses
+-- and the successes stay as they were before that day's result.
 M.shield = {
   per_month_paid = 1,
   per_month_free = 0,
@@ -85,7 +88,8 @@ function M.transition(state, check_in)
   return { current_tier = tier, consecutive_misses = misses, consecutive_successes = successes }
 end
 
---- Local reminder times ("HH:MM") for a tier and a check-in window.
+--- Local reminder times ("HH:MM") for a tier and a check-in window. The midpoint of an odd number
+--- of minutes (a window closing at 23:59) is rounded down to the minute.
 ---@param tier integer
 ---@param window { open_minutes: integer, close_minutes: integer }  minutes after local midnight
 ---@return string[]

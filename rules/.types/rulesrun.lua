@@ -1,0 +1,38 @@
+---@meta
+-- Editor annotations (LuaLS) for what rulesrun passes to rule functions. Not loaded by rulesrun
+-- (hidden folders are not part of a rule set); `.luarc.json` at the repository root points the
+-- language server here.
+
+---@class EscalationState
+---@field current_tier integer 0–3
+---@field consecutive_misses integer
+---@field consecutive_successes integer
+
+---@class CheckIn
+---@field result "YES"|"NO"|"MISSED"
+
+---@class CheckInWindow
+---@field open_minutes integer the commitment deadline, minutes after local midnight
+---@field close_minutes integer the check-in window close, minutes after local midnight
+---@field open string "HH:MM"
+---@field close string "HH:MM"
+
+---@class PressureStreak
+---@field current_streak integer
+---@field longest_streak integer
+
+---@class PressureDay
+---@field result "YES"|"NO"|"MISSED"
+---@field shield_used boolean
+
+---@class HabitPeriod
+---@field completions integer completions of the task in the period
+---@field scheduled boolean false for a day a specific-days task is not scheduled on
+---@field times_per_day integer
+
+---@class MigaDay
+---@field exits integer counting events ("exit_to_focus") that day
+
+---@class EarnedDay
+---@field focus_minutes integer completed focus minutes in the day
+---@field habit_completions integer habit completions that were not award-suspended
