@@ -49,3 +49,19 @@ import Testing
         #expect(found.first?.description == "streaks.lua:\(try line("bonus_credits = 10,")): earned.bonus_credits: must not be negative, found -10")
     }
 }
+
+@Suite struct ImpureRuleTests {
+    @Test func randomRemindersAreImpure() throws {
+        let problems = try RuleFixture.problems("  local times = {}\n", "  local times = {}\n  if math.random() < 0.5 then return { \"12:00\" } end\n")
+        #expect(problems.contains { $0.message.contains("reminder_times(") && $0.message.contains("rules must be pure") }, "\(problems)")
+    }
+
+    @Test func aStreakWithACounterInAnUpvalueIsImpure() throws {
+        let problems = try RuleFixture.problems(edits: [
+            ("local M = {}\n", "local M = {}\nlocal calls = 0\n"),
+            ("function M.miga.current_streak(days)\n  local streak = 0\n",
+             "function M.miga.current_streak(days)\n  calls = calls + 1\n  local streak = calls % 2\n"),
+        ], in: "streaks.lua")
+        #expect(problems.contains { $0.message.hasPrefix("miga.current_streak(") && $0.message.contains("rules must be pure") }, "\(problems)")
+    }
+}

@@ -70,6 +70,9 @@ extension EscalationPolicy {
                                         "open": .string(open.text), "close": .string(close.text)]
                 do {
                     let result = try host.call(reminderTimes, .integer(Int64(tier)), window).first ?? .nil
+                    if try host.call(reminderTimes, .integer(Int64(tier)), window).first ?? .nil != result {
+                        failures.recordImpure("reminder_times(\(input))")
+                    }
                     guard let list = result.tableValue, list.isSequence else {
                         throw LuaError(kind: .decoding, message: "expected a list of \"HH:MM\" times, found \(result.errorDescription)")
                     }
@@ -124,6 +127,11 @@ struct Counterexamples {
             let problem = line.map { RuleProblem(file: file.name, line: $0, message: message) } ?? file.problem(in: function, message)
             firsts.append((kind, problem))
         }
+    }
+
+    /// A function that answered differently when called twice with the same input.
+    mutating func recordImpure(_ call: String) {
+        record(kind: "impure", "\(call) returned a different result when called again with the same input (rules must be pure)")
     }
 
     /// A Lua failure: at the failing line when Lua knows it, else at the function.

@@ -49,8 +49,10 @@ extension StreakPolicy {
                         let call = "pressure.next(\(input))"
                         failures.inputs += 1
                         do {
-                            let out = try host.call(pressure.next, ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
-                                                    ["result": .string(result.rawValue), "shield_used": .boolean(shield)]).first ?? .nil
+                            let arguments: [LuaValue] = [["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
+                                                         ["result": .string(result.rawValue), "shield_used": .boolean(shield)]]
+                            let out = try host.call(pressure.next, arguments).first ?? .nil
+                            if try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
                             let new = try LuaDecoder().decode(PressureStreak.self, from: out)
                             if new.current_streak < 0 || new.current_streak > current + 1 {
                                 failures.record(kind: "current", "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
@@ -81,6 +83,7 @@ extension StreakPolicy {
             failures.inputs += 1
             do {
                 let out = try host.call(function, .table(LuaTable(sequence: list))).first ?? .nil
+                if try host.call(function, .table(LuaTable(sequence: list))).first ?? .nil != out { failures.recordImpure(call) }
                 guard let n = out.integerValue, out.doubleValue == Double(n) else {
                     failures.record(kind: "type", "\(call) returned \(out.errorDescription), expected an integer")
                     continue
@@ -102,8 +105,9 @@ extension StreakPolicy {
                 let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
                 qualifies.inputs += 1
                 do {
-                    let out = try host.call(earned.qualifies, ["focus_minutes": .integer(Int64(minutes)),
-                                                               "habit_completions": .integer(Int64(habits))]).first ?? .nil
+                    let day: LuaValue = ["focus_minutes": .integer(Int64(minutes)), "habit_completions": .integer(Int64(habits))]
+                    let out = try host.call(earned.qualifies, day).first ?? .nil
+                    if try host.call(earned.qualifies, day).first ?? .nil != out { qualifies.recordImpure(call) }
                     switch out {
                     case .nil, .string("FOCUS"), .string("HABITS"): break
                     default: qualifies.record(kind: "type", "\(call) returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
@@ -119,6 +123,7 @@ extension StreakPolicy {
             bonus.inputs += 1
             do {
                 let out = try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil
+                if try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil != out { bonus.recordImpure(call) }
                 guard let credits = out.integerValue, out.doubleValue == Double(credits), credits >= 0 else {
                     bonus.record(kind: "type", "\(call) returned \(out.errorDescription), expected a whole number of credits ≥ 0")
                     continue
