@@ -141,6 +141,7 @@ static void rr_hook(lua_State *L, lua_Debug *ar) {
     rr_runtime *rt = rr_runtime_of(L);
     if (ar->event != LUA_HOOKCOUNT) return;
     rt->budget_remaining -= rt->hook_count;
+    rt->instructions_total += rt->hook_count;
     if (rt->hook_count != rt->hook_interval) {
         rt->hook_count = rt->hook_interval;
         lua_sethook(L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);

@@ -71,6 +71,9 @@ public final class LuaHost {
     public var memoryInUse: Int { runtime.pointee.mem_used }
     /// The most bytes the state has held.
     public var peakMemory: Int { runtime.pointee.mem_peak }
+    /// Lua instructions run so far, counted by the hook in steps of (at most) 1,000: calls shorter
+    /// than one step are not counted.
+    public var instructionsRun: Int64 { runtime.pointee.instructions_total }
 
     /// Reseeds `math.random` (for example per simulated user, so that results do not depend on
     /// the order of calls).

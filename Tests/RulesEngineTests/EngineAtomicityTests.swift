@@ -65,3 +65,22 @@ final class MisbehavingRules: PolicyRules {
         #expect(retried.at("decisions", "days")?.array?.count == 2)   // day 2 MISSED at its close, day 3 at its deadline
     }
 }
+
+@Suite struct HostileEventTests {
+    @Test func eventsFarApartAreRefusedInsteadOfWalkingMillionsOfDays() throws {
+        let h = try ReplayHarness()
+        h.run([Ev.commit(2)])
+        let far = h.one(#"{"at": "9999-12-31T00:00:00Z", "type": "tick"}"#)
+        #expect(far.at("error", "code") == .string("OUT_OF_ORDER"))
+        #expect(far.at("error", "message")?.string?.contains("3 years") == true)
+        let early = h.one(#"{"at": "1969-12-31T23:00:00Z", "type": "tick"}"#)
+        #expect(early.at("error", "code") == .string("INVALID_EVENT"))
+    }
+
+    @Test func aSlowRuleSetStopsValidationWithinItsBudget() throws {
+        // Every call burns ~1.5 million instructions: validation stops instead of running for minutes.
+        let problems = try RuleFixture.problems("  local result = check_in.result\n",
+                                                "  local result = check_in.result\n  local x = 0\n  for i = 1, 300000 do x = x + i end\n")
+        #expect(problems.contains { $0.message.contains("validation stopped after") }, "\(problems)")
+    }
+}

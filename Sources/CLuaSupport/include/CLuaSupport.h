@@ -54,6 +54,7 @@ typedef struct rr_runtime {
     int64_t budget_remaining;
     int hook_interval;       /* instructions between two hook calls */
     int hook_count;          /* the count the hook is set to now (1 right after a memory watermark) */
+    int64_t instructions_total; /* instructions counted by the hook over the state's life */
     size_t mem_watch;        /* crossing this makes the hook run at the next instruction */
 
     /* Pattern matching: refuse a find/match/gmatch/gsub whose worst case exceeds this many steps. */

@@ -6,8 +6,15 @@ extension Engine {
         case deadline = 0, reminder, close, subscriptionExpiry, dayEnd
     }
 
+    /// The most time one event may let pass for a user: every day in it is applied in the event's
+    /// one transaction.
+    static let maxTimePassing: EpochMillis = 3 * 366 * Millis.day
+
     /// Applies every instant ≤ `time` not yet applied.
     func advance(_ context: inout UserContext, to time: EpochMillis, _ decisions: inout Decisions) throws {
+        guard time - context.processedUntil <= Engine.maxTimePassing else {
+            throw EngineError(.outOfOrder, "this event is more than 3 years after the previous one of this user; send a tick at least every 3 years")
+        }
         while let (instant, step, index) = nextStep(context), instant <= time {
             switch step {
             case .deadline: try passDeadline(&context, &decisions)

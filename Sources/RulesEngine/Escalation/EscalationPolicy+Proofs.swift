@@ -32,6 +32,7 @@ extension EscalationPolicy {
                     for result in [CommitmentStatus.yes, .no, .missed] {
                         let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
                         let input = "tier \(tier), misses \(misses), successes \(successes), result \(result.rawValue)"
+                        if failures.overBudget(host) { return }
                         failures.inputs += 1
                         do {
                             let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
@@ -65,6 +66,7 @@ extension EscalationPolicy {
         for tier in 0...min(maxTier, PressureLimits.maxTier) {
             for (open, close) in EscalationPolicy.allWindows {
                 let input = "tier \(tier), window \(open)–\(close)"
+                if failures.overBudget(host) { return }
                 failures.inputs += 1
                 let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
                                         "open": .string(open.text), "close": .string(close.text)]
@@ -133,6 +135,18 @@ struct Counterexamples {
     mutating func recordImpure(_ call: String) {
         record(kind: "impure", "\(call) returned a different result when called again with the same input (rules must be pure)")
     }
+
+    /// Whether validation has used up its instruction budget (then the remaining inputs are skipped).
+    mutating func overBudget(_ host: LuaHost) -> Bool {
+        guard host.instructionsRun > RuleSet.validationInstructionBudget else { return false }
+        if !stoppedForBudget {
+            stoppedForBudget = true
+            record(kind: "budget", "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
+        }
+        return true
+    }
+
+    private var stoppedForBudget = false
 
     /// A Lua failure: at the failing line when Lua knows it, else at the function.
     mutating func record(_ error: any Error, calling call: String) {

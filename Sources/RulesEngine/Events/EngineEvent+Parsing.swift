@@ -21,6 +21,9 @@ extension EngineEvent {
         guard let at = Timestamp(atText) else {
             throw EngineError(.invalidEvent, "at: expected an ISO-8601 time with an offset (2026-03-02T08:30:00+01:00), found \"\(atText)\"")
         }
+        guard at.millis >= 0, at.millis < 253_402_300_800_000 else {
+            throw EngineError(.invalidEvent, "at: must be between 1970 and 9999, found \"\(atText)\"")
+        }
         var user = "u1"
         switch table["user"] {
         case .nil: break

@@ -4,6 +4,9 @@ import LuaHost
 /// A validated rule set: the typed contents of a rule folder, bound to the Lua state that runs its
 /// functions. Like its `LuaHost`, it belongs to one thread at a time; load one per worker.
 public final class RuleSet {
+    /// Lua instructions that validating one rule set may use in all (a few seconds at most).
+    public static let validationInstructionBudget: Int64 = 300_000_000
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua"]
 
