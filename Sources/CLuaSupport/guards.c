@@ -1,7 +1,10 @@
 /*
  * Guards for the library functions that run long in C, where the instruction hook cannot fire:
- * pattern matching (backtracking can take polynomial or exponential time) and the functions that
- * build one large string at once (string.rep, table.concat).
+ * pattern matching (backtracking can take polynomial or exponential time), the functions that
+ * build one large string at once (string.rep, table.concat), and metering: every string, table
+ * and utf8 function is charged against the call's instruction budget by the size of the strings
+ * and tables it is given (one instruction per 64 bytes of string, per 8 table entries), so that
+ * a few instructions calling C on large data cannot run for minutes.
  */
 #include "internal.h"
 #include <math.h>
@@ -62,8 +65,56 @@ double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowe
     return starts * cost * (double)(plen + 1);
 }
 
+/* Charges `cost` instructions to the current call; raises the budget error when it runs out. */
+static void rr_charge(lua_State *L, double cost) {
+    rr_runtime *rt = rr_runtime_of(L);
+    if (rt->budget <= 0 || cost < 1) return;
+    int64_t n = cost > 9e18 ? (int64_t)9e18 : (int64_t)cost;
+    rt->budget_remaining -= n;
+    rt->instructions_total += n;
+    if (rt->budget_remaining <= 0) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "instruction budget exceeded (%I instructions per call; library calls count the size "
+                           "of the strings and tables they work on)", (lua_Integer)rt->budget);
+        lua_concat(L, 2);
+        rr_raise(L, RR_RAISE_BUDGET, 1);
+    }
+}
+
+/* The size of the arguments: string bytes / 64 + table entries / 8. */
+static double rr_arguments_cost(lua_State *L) {
+    double cost = 0;
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        int t = lua_type(L, i);
+        if (t == LUA_TSTRING) {
+            cost += (double)lua_rawlen(L, i) / 64.0;
+        } else if (t == LUA_TTABLE) {
+            rr_push_contents(L, i);
+            cost += (double)lua_rawlen(L, -1) / 8.0;
+            lua_pop(L, 1);
+        }
+    }
+    return cost;
+}
+
+/* Runs the original library function (upvalue 1) in this same Lua call frame, so that its
+   errors name the rule's line (a lua_call would add a C frame between them). The standard
+   library's functions have no upvalues of their own, so calling them directly is safe. */
+static int rr_call_original(lua_State *L) {
+    lua_CFunction original = lua_tocfunction(L, lua_upvalueindex(1));
+    return original(L);
+}
+
+/* Calls the original function after charging for its arguments. */
+static int rr_metered(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L));
+    return rr_call_original(L);
+}
+
 static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowed, int plain_arg) {
     rr_runtime *rt = rr_runtime_of(L);
+    rr_charge(L, rr_arguments_cost(L));
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
@@ -87,15 +138,12 @@ static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowe
             return rr_raise(L, RR_RAISE_PATTERN, 0);
         }
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return rr_call_original(L);
 }
 
 static int rr_find(lua_State *L)   { return rr_guarded_match(L, "string.find", 1, 4); }
 static int rr_match(lua_State *L)  { return rr_guarded_match(L, "string.match", 1, 0); }
-static int rr_gmatch(lua_State *L) { return rr_guarded_match(L, "string.gmatch", 1, 0); }
+static int rr_gmatch(lua_State *L) { return rr_guarded_match(L, "string.gmatch", 0, 0); }  /* '^' is no anchor there */
 static int rr_gsub(lua_State *L)   { return rr_guarded_match(L, "string.gsub", 1, 0); }
 
 static int rr_too_big(lua_State *L, const char *fname, double bytes) {
@@ -121,11 +169,9 @@ static int rr_rep(lua_State *L) {
     if (n > 0) {
         double bytes = (double)n * (double)l + (double)(n - 1) * (double)lsep;
         if (bytes > rr_room(rr_runtime_of(L))) return rr_too_big(L, "string.rep", bytes);
+        rr_charge(L, bytes / 64.0);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return rr_call_original(L);
 }
 
 static int rr_concat(lua_State *L) {
@@ -146,10 +192,8 @@ static int rr_concat(lua_State *L) {
         if (k == LUA_MAXINTEGER) break;
     }
     if (bytes > room) return rr_too_big(L, "table.concat", bytes);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    rr_charge(L, bytes / 64.0 + (double)(last >= i ? last - i + 1 : 0) / 8.0);
+    return rr_call_original(L);
 }
 
 static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
@@ -158,14 +202,40 @@ static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
     lua_setfield(L, lib, name);
 }
 
+/* Wraps every plain C function of the library at `lib` in the meter (the guards above are
+   closures, already charging for their work). */
+static void rr_meter_library(lua_State *L, int lib) {
+    lua_pushnil(L);
+    while (lua_next(L, lib)) {                       /* key value */
+        if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1)) {
+            int guarded = lua_getupvalue(L, -1, 1) != NULL;
+            if (guarded) {
+                lua_pop(L, 1);                       /* the guard's upvalue */
+            } else {
+                lua_pushvalue(L, -2);                /* key value key */
+                lua_pushvalue(L, -2);                /* key value key value */
+                lua_pushcclosure(L, rr_metered, 1);  /* key value key metered */
+                lua_rawset(L, lib);                  /* replacing an existing field during traversal is allowed */
+            }
+        }
+        lua_pop(L, 1);                               /* key */
+    }
+}
+
 void rr_install_string_guards(lua_State *L, int strlib) {
     rr_wrap(L, strlib, "find", rr_find);
     rr_wrap(L, strlib, "match", rr_match);
     rr_wrap(L, strlib, "gmatch", rr_gmatch);
     rr_wrap(L, strlib, "gsub", rr_gsub);
     rr_wrap(L, strlib, "rep", rr_rep);
+    rr_meter_library(L, strlib);
 }
 
 void rr_install_table_guards(lua_State *L, int tablib) {
     rr_wrap(L, tablib, "concat", rr_concat);
+    rr_meter_library(L, tablib);
+}
+
+void rr_install_utf8_guards(lua_State *L, int utf8lib) {
+    rr_meter_library(L, utf8lib);
 }

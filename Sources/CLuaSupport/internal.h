@@ -28,5 +28,7 @@ int rr_setmetatable(lua_State *L);
 int rr_print(lua_State *L);
 void rr_install_string_guards(lua_State *L, int strlib);
 void rr_install_table_guards(lua_State *L, int tablib);
+void rr_install_utf8_guards(lua_State *L, int utf8lib);
+void rr_push_contents(lua_State *L, int idx);
 
 #endif

@@ -287,6 +287,7 @@ static void rr_copy_library(lua_State *L, const char *name, lua_CFunction open,
     }
     if (strcmp(name, LUA_STRLIBNAME) == 0) rr_install_string_guards(L, copy);
     if (strcmp(name, LUA_TABLIBNAME) == 0) rr_install_table_guards(L, copy);
+    if (strcmp(name, LUA_UTF8LIBNAME) == 0) rr_install_utf8_guards(L, copy);
     char what[64];
     snprintf(what, sizeof what, "the host library '%s'", name);
     rr_freeze_shallow(L, copy, what);

@@ -140,6 +140,7 @@ import Testing
 
     @Test(arguments: [
         "return { table.unpack({}, 1, 1e8) }",
+        "return ('x'):find('[a')",
         "return { string.byte(string.rep('x', 3000000), 1, -1) }",
         "local t = {} for i = 1, 3e6 do t[i] = i end return { table.unpack(t) }",
     ])
@@ -186,5 +187,29 @@ import Testing
         let error = try loadError("local t = {} t.self = t return t", name: "cycle.lua", host: host)
         #expect(error.kind == .decoding)
         #expect(error.message.contains("nested more than"))
+    }
+}
+
+/// C library calls do not run the hook; they are charged by the size of what they work on.
+@Suite struct MeteredLibraryTests {
+    @Test(arguments: [
+        "local s = string.rep('x', 1 << 24)\nfor i = 1, 1e6 do local u = s:upper() end",
+        "local t = {} for i = 1, 2e5 do t[i] = i end\nfor i = 1, 1e6 do table.insert(t, 1, i) end",
+        "local s = string.rep('é', 1 << 22)\nfor i = 1, 1e6 do local n = utf8.len(s) end",
+        "local s = string.rep('ab', 1 << 22)\nfor i = 1, 1e6 do local r = s:reverse() end",
+    ])
+    func bigDataInAShortLoopRunsOutOfBudget(_ snippet: String) throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 2_000_000, instructionsPerLoad: 2_000_000, memoryBytes: 256 << 20))
+        let error = try loadError(snippet, name: "c.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "c.lua" && error.line == 2, "\(error)")
+        try expectUsable(host)
+    }
+
+    @Test func smallCallsCostNothingExtra() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 100_000))
+        let values = try host.load("local n = 0 for i = 1, 1000 do n = n + #(('ab'):rep(10):upper()) end return n", chunkName: "s.lua")
+        #expect(values == [.integer(20_000)])
+        #expect(try host.load("return type(utf8.charpattern), utf8.len('héllo')", chunkName: "u.lua") == [.string("string"), .integer(5)])
     }
 }
