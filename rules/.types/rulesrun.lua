@@ -36,3 +36,10 @@
 ---@class EarnedDay
 ---@field focus_minutes integer completed focus minutes in the day
 ---@field habit_completions integer habit completions that were not award-suspended
+
+---@class QuestGate
+---@field strictness "GENTLE"|"STRICT"|"HARD"
+---@field quest_type "BREATHING"|"COPY_TEXT"|"QR_SCAN"
+---@field quest_unlocks_today integer quest unlocks of this app granted today
+---@field minutes_since_last_quest_unlock integer|nil
+---@field qr_key_set boolean

@@ -8,18 +8,23 @@ public final class RuleSet {
     public static let validationInstructionBudget: Int64 = 300_000_000
 
     /// The files of a rule set.
-    public static let fileNames = ["escalation.lua", "streaks.lua"]
+    public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua"]
 
     public let folder: RuleFolder
     public let host: LuaHost
     public let escalation: EscalationPolicy
     public let streaks: StreakPolicy
+    public let pricing: PricingPolicy
+    public let quests: QuestPolicy
 
-    init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy) {
+    init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy, pricing: PricingPolicy,
+         quests: QuestPolicy) {
         self.folder = folder
         self.host = host
         self.escalation = escalation
         self.streaks = streaks
+        self.pricing = pricing
+        self.quests = quests
     }
 
     /// How many inputs each rule function was evaluated on during validation, by name.
@@ -59,9 +64,25 @@ public final class RuleSet {
             if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
             streaks = policy
         }
+        var pricing: PricingPolicy?
+        if let file = RuleFile.load("pricing.lua", from: folder, host: host, problems: &problems),
+           let policy = file.decode(PricingPolicy.self, problems: &problems) {
+            let parameterProblems = policy.parameterProblems(in: file)
+            problems += parameterProblems
+            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
+            pricing = policy
+        }
+        var quests: QuestPolicy?
+        if let file = RuleFile.load("quests.lua", from: folder, host: host, problems: &problems),
+           let policy = file.decode(QuestPolicy.self, problems: &problems) {
+            let parameterProblems = policy.parameterProblems(in: file)
+            problems += parameterProblems
+            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
+            quests = policy
+        }
         problems += proofs.flatMap(\.problems)
-        guard problems.isEmpty, let escalation, let streaks else { throw RuleSetError(problems: problems) }
-        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks)
+        guard problems.isEmpty, let escalation, let streaks, let pricing, let quests else { throw RuleSetError(problems: problems) }
+        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing, quests: quests)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         return ruleSet
     }

@@ -1,0 +1,146 @@
+import LuaHost
+import RulesModel
+
+/// The economy's hard constraints, proved over every input of small finite domains.
+extension PricingPolicy {
+    func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
+        var focus = Counterexamples(function: focusCredits, name: "focus_credits", file: file)
+        var previous = 0
+        for minutes in 0...240 {
+            let call = "focus_credits(actual_minutes \(minutes))"
+            if focus.overBudget(host) { break }
+            focus.inputs += 1
+            do {
+                let credits = try Counterexamples.integer(host.call(focusCredits, ["actual_minutes": .integer(Int64(minutes)),
+                    "planned_minutes": .integer(Int64(max(minutes, 1))), "completed": true, "ended_early": false]).first)
+                if credits < 0 || credits > 10_000 {
+                    focus.record(kind: "range", "\(call) returned \(credits), outside 0…10000")
+                } else if minutes < self.focus.minMinutesToQualify && credits > 0 {
+                    focus.record(kind: "qualify", "\(call) returned \(credits) credits for a session shorter than min_minutes_to_qualify (\(self.focus.minMinutesToQualify))")
+                } else if credits < previous {
+                    focus.record(kind: "monotone", "\(call) returned \(credits), fewer than for \(minutes - 1) minutes (\(previous))")
+                }
+                previous = credits
+            } catch {
+                focus.record(error, calling: call)
+            }
+        }
+        var carried = Counterexamples(function: carriedCredits, name: "carried_credits", file: file)
+        for balance in 0...200 {
+            let call = "carried_credits(\(balance))"
+            if carried.overBudget(host) { break }
+            carried.inputs += 1
+            do {
+                let n = try Counterexamples.integer(host.call(carriedCredits, .integer(Int64(balance))).first)
+                if n < 0 || n > balance || n > rolloverCap {
+                    carried.record(kind: "range", "\(call) returned \(n): the carried credits must be between 0 and the balance, at most rollover_cap (\(rolloverCap))")
+                }
+            } catch {
+                carried.record(error, calling: call)
+            }
+        }
+        var award = Counterexamples(function: habitAward, name: "habit_award", file: file)
+        for reward in [0, 1, 5, 50, 100] {
+            for recent in 0...20 {
+                let call = "habit_award(reward_credits \(reward), completions_in_window \(recent))"
+                if award.overBudget(host) { break }
+                award.inputs += 1
+                do {
+                    let out = try host.call(habitAward, ["reward_credits": .integer(Int64(reward)), "completions_in_window": .integer(Int64(recent))]).first ?? .nil
+                    let decoded = try LuaDecoder().decode(HabitAward.self, from: out)
+                    if decoded.credits < 0 || decoded.credits > reward {
+                        award.record(kind: "range", "\(call) returned \(decoded.credits) credits, outside 0…reward_credits (\(reward))")
+                    } else if decoded.suspend && decoded.credits > 0 {
+                        award.record(kind: "suspend", "\(call) suspends awards yet awards \(decoded.credits) credits")
+                    }
+                } catch {
+                    award.record(error, calling: call)
+                }
+            }
+        }
+        return [focus, carried, award]
+    }
+
+    struct HabitAward: Decodable {
+        var credits: Int
+        var suspend: Bool
+    }
+}
+
+extension QuestPolicy {
+    func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
+        var quests = Counterexamples(function: questBlocked, name: "quest_blocked", file: file)
+        let reasons = Set(UnlockDenialReason.allCases.map(\.rawValue))
+        outer: for strictness in Strictness.allCases {
+            for type in QuestType.allCases {
+                for today in 0...4 {
+                    for since in [nil] + Array(0...30) as [Int?] {
+                        for key in [false, true] {
+                            if quests.overBudget(host) { break outer }
+                            quests.inputs += 1
+                            var gate = LuaTable()
+                            gate["strictness"] = .string(strictness.rawValue)
+                            gate["quest_type"] = .string(type.rawValue)
+                            gate["quest_unlocks_today"] = .integer(Int64(today))
+                            gate["qr_key_set"] = .boolean(key)
+                            if let since { gate["minutes_since_last_quest_unlock"] = .integer(Int64(since)) }
+                            let call = "quest_blocked(\(strictness.rawValue), \(type.rawValue), \(today) today, \(since.map { "\($0) min since the last" } ?? "none before"), key \(key ? "set" : "not set"))"
+                            do {
+                                let out = try host.call(questBlocked, .table(gate)).first ?? .nil
+                                if !out.isNil && !(out.stringValue.map(reasons.contains) ?? false) {
+                                    quests.record(kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())")
+                                    continue
+                                }
+                                if out.isNil {
+                                    if strictness == .hard {
+                                        quests.record(kind: "hard", "\(call) allows a quest in HARD mode (DISALLOWED_IN_HARD_MODE)")
+                                    } else if today >= quest.maxUnlocksPerAppPerDay {
+                                        quests.record(kind: "limit", "\(call) allows a quest beyond max_unlocks_per_app_per_day (\(quest.maxUnlocksPerAppPerDay))")
+                                    } else if let since, since < quest.cooldownMinutesPerApp {
+                                        quests.record(kind: "cooldown", "\(call) allows a quest within the \(quest.cooldownMinutesPerApp)-minute cooldown")
+                                    } else if type == .qrScan && quest.qrRequiresKey && !key {
+                                        quests.record(kind: "qr", "\(call) allows a QR quest without a QR key (QR_KEY_NOT_SET)")
+                                    }
+                                }
+                            } catch {
+                                quests.record(error, calling: call)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var emergencies = Counterexamples(function: emergencyBlocked, name: "emergency_blocked", file: file)
+        for used in 0...4 {
+            for same in [false, true] {
+                if emergencies.overBudget(host) { break }
+                emergencies.inputs += 1
+                let call = "emergency_blocked(\(used) used today, \(same ? "the same app as the last one" : "another app"))"
+                do {
+                    let out = try host.call(emergencyBlocked, ["emergency_used_today": .integer(Int64(used)),
+                                                               "same_app_as_last_emergency": .boolean(same)]).first ?? .nil
+                    if !out.isNil && !(out.stringValue.map(reasons.contains) ?? false) {
+                        emergencies.record(kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())")
+                    } else if out.isNil && used >= emergency.dailyLimit {
+                        emergencies.record(kind: "limit", "\(call) allows an emergency unlock beyond daily_limit (\(emergency.dailyLimit))")
+                    } else if out.isNil && same && emergency.blockSameAppConsecutive {
+                        emergencies.record(kind: "same", "\(call) allows the same app twice in a row (SAME_APP_CONSECUTIVE_BLOCKED)")
+                    }
+                } catch {
+                    emergencies.record(error, calling: call)
+                }
+            }
+        }
+        return [quests, emergencies]
+    }
+}
+
+extension Counterexamples {
+    /// An integer result (an integral float is accepted), or a decoding error.
+    static func integer(_ value: LuaValue?) throws -> Int {
+        guard let value, let n = value.integerValue, value.doubleValue == Double(n), let int = Int(exactly: n) else {
+            throw LuaError(kind: .decoding, message: "returned \((value ?? .nil).errorDescription), expected an integer")
+        }
+        return int
+    }
+}

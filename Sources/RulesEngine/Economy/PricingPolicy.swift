@@ -1,0 +1,98 @@
+import LuaHost
+import RulesModel
+
+/// pricing.lua, typed: Earned's prices, earning and rollover.
+public struct PricingPolicy: Decodable {
+    public var creditCosts: [CreditCost]
+    public var rolloverCap: Int
+    public var dayStartsAt: LocalTime
+    public var focus: Focus
+    public var habits: Habits
+    /// `focus_credits(session) -> integer`.
+    public var focusCredits: LuaFunction
+    /// `carried_credits(balance) -> integer`.
+    public var carriedCredits: LuaFunction
+    /// `habit_award(completion) -> { credits, suspend }`.
+    public var habitAward: LuaFunction
+
+    public struct CreditCost: Decodable, Sendable, Equatable {
+        public var minutes: Int
+        public var credits: Int
+    }
+
+    public struct Focus: Decodable, Sendable, Equatable {
+        public var presetMinutes: [Int]
+        public var minMinutesToQualify: Int
+        public var minutesPerCredit: Int
+        enum CodingKeys: String, CodingKey {
+            case presetMinutes = "preset_minutes"
+            case minMinutesToQualify = "min_minutes_to_qualify"
+            case minutesPerCredit = "minutes_per_credit"
+        }
+    }
+
+    public struct Habits: Decodable, Sendable, Equatable {
+        public var defaultRewardCredits: Int
+        public var suspension: Suspension
+        public struct Suspension: Decodable, Sendable, Equatable {
+            public var maxCompletions: Int
+            public var windowMinutes: Int
+            public var suspendDays: Int
+            enum CodingKeys: String, CodingKey {
+                case maxCompletions = "max_completions"
+                case windowMinutes = "window_minutes"
+                case suspendDays = "suspend_days"
+            }
+        }
+        enum CodingKeys: String, CodingKey {
+            case defaultRewardCredits = "default_reward_credits"
+            case suspension
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case creditCosts = "credit_costs"
+        case rolloverCap = "rollover_cap"
+        case dayStartsAt = "day_starts_at"
+        case focus, habits
+        case focusCredits = "focus_credits"
+        case carriedCredits = "carried_credits"
+        case habitAward = "habit_award"
+    }
+
+    func parameterProblems(in file: RuleFile) -> [RuleProblem] {
+        var problems: [RuleProblem] = []
+        func require(_ ok: Bool, _ path: String, _ message: @autoclosure () -> String) {
+            if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
+        }
+        require(!creditCosts.isEmpty, "credit_costs", "needs at least one unlock length")
+        for (i, cost) in creditCosts.enumerated() {
+            let path = "credit_costs[\(i + 1)]"
+            require((1...24 * 60).contains(cost.minutes), "\(path).minutes", "must be between 1 and 1440, found \(cost.minutes)")
+            require((1...1_000_000).contains(cost.credits), "\(path).credits", "must be a positive number of credits, found \(cost.credits)")
+            if i > 0 {
+                let previous = creditCosts[i - 1]
+                require(cost.minutes > previous.minutes, "\(path).minutes",
+                        "must be longer than the previous unlock (\(previous.minutes)), found \(cost.minutes)")
+                // A4.1: "credit costs must be strictly increasing".
+                require(cost.credits > previous.credits, "\(path).credits",
+                        "must be greater than the \(previous.minutes)-minute unlock's \(previous.credits) (credit costs must be strictly increasing), found \(cost.credits)")
+            }
+        }
+        require((0...1_000_000).contains(rolloverCap), "rollover_cap", "must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found \(rolloverCap)")
+        require(dayStartsAt.minute == 0, "day_starts_at", "must be on the hour (daily_reset_hour_local is an hour, 0–23), found \"\(dayStartsAt)\"")
+        require(!focus.presetMinutes.isEmpty && focus.presetMinutes.allSatisfy { (1...24 * 60).contains($0) }, "focus.preset_minutes",
+                "must list session lengths between 1 and 1440 minutes, found \(focus.presetMinutes)")
+        require((1...24 * 60).contains(focus.minMinutesToQualify), "focus.min_minutes_to_qualify",
+                "must be between 1 and 1440, found \(focus.minMinutesToQualify)")
+        require((1...24 * 60).contains(focus.minutesPerCredit), "focus.minutes_per_credit", "must be between 1 and 1440, found \(focus.minutesPerCredit)")
+        require((0...100).contains(habits.defaultRewardCredits), "habits.default_reward_credits",
+                "must be between 0 and 100 (habit.reward_credits CHECK), found \(habits.defaultRewardCredits)")
+        require(habits.suspension.maxCompletions >= 1, "habits.suspension.max_completions", "must be at least 1, found \(habits.suspension.maxCompletions)")
+        require((1...24 * 60).contains(habits.suspension.windowMinutes), "habits.suspension.window_minutes",
+                "must be between 1 and 1440, found \(habits.suspension.windowMinutes)")
+        require((1...366).contains(habits.suspension.suspendDays), "habits.suspension.suspend_days",
+                "must be between 1 and 366, found \(habits.suspension.suspendDays)")
+        return problems
+    }
+}

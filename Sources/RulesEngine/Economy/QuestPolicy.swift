@@ -1,0 +1,103 @@
+import LuaHost
+import RulesModel
+
+/// quests.lua, typed: quests and emergency unlocks.
+public struct QuestPolicy: Decodable {
+    public var specVersion: SpecVersion
+    public var quest: Quest
+    public var emergency: Emergency
+    /// `quest_blocked(gate) -> reason | nil`.
+    public var questBlocked: LuaFunction
+    /// `emergency_blocked(gate) -> reason | nil`.
+    public var emergencyBlocked: LuaFunction
+
+    /// Which specification a rule set follows: v1.1 fixes several values; "experimental" lets a
+    /// rule set change them within sane ranges.
+    public enum SpecVersion: String, Decodable, Sendable, CaseIterable {
+        case v1_1 = "1.1"
+        case experimental
+    }
+
+    public struct Quest: Decodable, Sendable, Equatable {
+        public var enabledTypes: [QuestType]
+        public var unlockMinutes: Int
+        public var maxUnlocksPerAppPerDay: Int
+        public var cooldownMinutesPerApp: Int
+        public var qrRequiresKey: Bool
+        public var allowedIn: [String: Bool]
+        public var keyChangeCooldownHoursStrict: Int
+        enum CodingKeys: String, CodingKey {
+            case enabledTypes = "enabled_types"
+            case unlockMinutes = "unlock_minutes"
+            case maxUnlocksPerAppPerDay = "max_unlocks_per_app_per_day"
+            case cooldownMinutesPerApp = "cooldown_minutes_per_app"
+            case qrRequiresKey = "qr_requires_key"
+            case allowedIn = "allowed_in"
+            case keyChangeCooldownHoursStrict = "key_change_cooldown_hours_strict"
+        }
+    }
+
+    public struct Emergency: Decodable, Sendable, Equatable {
+        public var dailyLimit: Int
+        public var delaySeconds: Int
+        public var unlockMinutes: Int
+        public var blockSameAppConsecutive: Bool
+        enum CodingKeys: String, CodingKey {
+            case dailyLimit = "daily_limit"
+            case delaySeconds = "delay_seconds"
+            case unlockMinutes = "unlock_minutes"
+            case blockSameAppConsecutive = "block_same_app_consecutive"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case specVersion = "spec_version"
+        case quest, emergency
+        case questBlocked = "quest_blocked"
+        case emergencyBlocked = "emergency_blocked"
+    }
+
+    /// The values v1.1 fixes: (path, value, the document's words).
+    static let v1_1Fixed: [(String, Int, String)] = [
+        ("quest.unlock_minutes", 5, "quest unlock_minutes fixed to 5 in v1.1"),
+        ("quest.max_unlocks_per_app_per_day", 2, "quest max/cooldown fixed to 2 and 15 in v1.1"),
+        ("quest.cooldown_minutes_per_app", 15, "quest max/cooldown fixed to 2 and 15 in v1.1"),
+        ("emergency.daily_limit", 1, "emergency settings fixed in v1.1"),
+        ("emergency.delay_seconds", 60, "emergency settings fixed in v1.1"),
+        ("emergency.unlock_minutes", 5, "emergency settings fixed in v1.1"),
+    ]
+
+    func parameterProblems(in file: RuleFile) -> [RuleProblem] {
+        var problems: [RuleProblem] = []
+        func require(_ ok: Bool, _ path: String, _ message: @autoclosure () -> String) {
+            if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
+        }
+        let values: [String: Int] = [
+            "quest.unlock_minutes": quest.unlockMinutes, "quest.max_unlocks_per_app_per_day": quest.maxUnlocksPerAppPerDay,
+            "quest.cooldown_minutes_per_app": quest.cooldownMinutesPerApp, "emergency.daily_limit": emergency.dailyLimit,
+            "emergency.delay_seconds": emergency.delaySeconds, "emergency.unlock_minutes": emergency.unlockMinutes,
+        ]
+        if specVersion == .v1_1 {
+            for (path, fixed, words) in QuestPolicy.v1_1Fixed {
+                let value = values[path]!
+                require(value == fixed, path, "must be \(fixed) (\"\(words)\"), found \(value); declare spec_version = \"experimental\" to change it")
+            }
+            require(emergency.blockSameAppConsecutive, "emergency.block_same_app_consecutive",
+                    "must be true (\"emergency settings fixed in v1.1\"); declare spec_version = \"experimental\" to change it")
+        }
+        require((1...240).contains(quest.unlockMinutes), "quest.unlock_minutes", "must be between 1 and 240, found \(quest.unlockMinutes)")
+        require((0...100).contains(quest.maxUnlocksPerAppPerDay), "quest.max_unlocks_per_app_per_day", "must be between 0 and 100, found \(quest.maxUnlocksPerAppPerDay)")
+        require((0...24 * 60).contains(quest.cooldownMinutesPerApp), "quest.cooldown_minutes_per_app", "must be between 0 and 1440, found \(quest.cooldownMinutesPerApp)")
+        require(Set(quest.enabledTypes).count == quest.enabledTypes.count, "quest.enabled_types", "lists a quest type twice: \(quest.enabledTypes.map(\.rawValue))")
+        let strictness = Set(Strictness.allCases.map(\.rawValue))
+        require(Set(quest.allowedIn.keys) == strictness, "quest.allowed_in",
+                "needs exactly GENTLE, STRICT and HARD, found \(quest.allowedIn.keys.sorted())")
+        require(quest.allowedIn["HARD"] != true, "quest.allowed_in.HARD", "must be false: quests are DISALLOWED_IN_HARD_MODE (A4.2)")
+        require((0...24 * 30).contains(quest.keyChangeCooldownHoursStrict), "quest.key_change_cooldown_hours_strict",
+                "must be between 0 and 720 hours, found \(quest.keyChangeCooldownHoursStrict)")
+        require((0...100).contains(emergency.dailyLimit), "emergency.daily_limit", "must be between 0 and 100, found \(emergency.dailyLimit)")
+        require((0...3600).contains(emergency.delaySeconds), "emergency.delay_seconds", "must be between 0 and 3600, found \(emergency.delaySeconds)")
+        require((1...240).contains(emergency.unlockMinutes), "emergency.unlock_minutes", "must be between 1 and 240, found \(emergency.unlockMinutes)")
+        return problems
+    }
+}
