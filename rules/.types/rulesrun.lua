@@ -43,3 +43,15 @@
 ---@field quest_unlocks_today integer quest unlocks of this app granted today
 ---@field minutes_since_last_quest_unlock integer|nil
 ---@field qr_key_set boolean
+
+---@class ModeWindow
+---@field days_mask integer bit 0 Monday … bit 6 Sunday
+---@field start_minutes integer
+---@field end_minutes integer
+
+---@class EarnedMode
+---@field priority integer
+---@field strictness "GENTLE"|"STRICT"|"HARD"
+---@field manual_state "AUTO"|"FORCED_ON"|"FORCED_OFF"
+---@field override_in_force boolean the manual state is effective and has not expired
+---@field windows ModeWindow[]

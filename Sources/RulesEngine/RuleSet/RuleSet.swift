@@ -8,7 +8,7 @@ public final class RuleSet {
     public static let validationInstructionBudget: Int64 = 300_000_000
 
     /// The files of a rule set.
-    public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua"]
+    public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
     public let folder: RuleFolder
     public let host: LuaHost
@@ -16,15 +16,17 @@ public final class RuleSet {
     public let streaks: StreakPolicy
     public let pricing: PricingPolicy
     public let quests: QuestPolicy
+    public let modes: ModePolicy
 
     init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy, pricing: PricingPolicy,
-         quests: QuestPolicy) {
+         quests: QuestPolicy, modes: ModePolicy) {
         self.folder = folder
         self.host = host
         self.escalation = escalation
         self.streaks = streaks
         self.pricing = pricing
         self.quests = quests
+        self.modes = modes
     }
 
     /// How many inputs each rule function was evaluated on during validation, by name.
@@ -80,9 +82,18 @@ public final class RuleSet {
             if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
             quests = policy
         }
+        var modes: ModePolicy?
+        if let file = RuleFile.load("modes.lua", from: folder, host: host, problems: &problems),
+           let policy = file.decode(ModePolicy.self, problems: &problems) {
+            let parameterProblems = policy.parameterProblems(in: file)
+            problems += parameterProblems
+            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
+            modes = policy
+        }
         problems += proofs.flatMap(\.problems)
-        guard problems.isEmpty, let escalation, let streaks, let pricing, let quests else { throw RuleSetError(problems: problems) }
-        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing, quests: quests)
+        guard problems.isEmpty, let escalation, let streaks, let pricing, let quests, let modes else { throw RuleSetError(problems: problems) }
+        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing, quests: quests,
+                              modes: modes)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         return ruleSet
     }
