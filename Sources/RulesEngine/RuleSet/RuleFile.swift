@@ -7,11 +7,10 @@ struct RuleFile {
     let value: LuaValue
     let sourceMap: LuaSourceMap
 
-    /// Loads `name` from the folder; nil (with the problem recorded) when it is missing or fails.
-    static func load(_ name: String, from folder: RuleFolder, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
-        let url = folder.root.appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            problems.append(RuleProblem(file: name, message: "missing: a rule set needs this file"))
+    /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
+    static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
+        guard let (url, name) = sources.locate(fileName), let data = FileManager.default.contents(atPath: url.path) else {
+            problems.append(RuleProblem(file: fileName, message: "missing: a rule set needs this file (or an `extends` file naming a folder that has it)"))
             return nil
         }
         do {

@@ -29,72 +29,47 @@ public final class RuleSet {
         self.modes = modes
     }
 
+    /// The files, as messages name them (`rules/streaks.lua` when inherited through `extends`).
+    public private(set) var fileLabels: [String] = RuleSet.fileNames
+
     /// How many inputs each rule function was evaluated on during validation, by name.
     public private(set) var provedInputs: [(function: String, inputs: Int)] = []
 
     /// What validation proved, for the summary line.
     public var summary: String {
         let total = provedInputs.reduce(0) { $0 + $1.inputs }
-        return "\(RuleSet.fileNames.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs"
+        return "\(fileLabels.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs"
     }
 
     /// Loads and validates the rule set in `path`: types, ranges and the documents' hard
     /// constraints, proved over every allowed input. Throws a `RuleSetError` with every problem.
+    ///
+    /// A folder holds the files it changes; with an `extends` file (one line: the path of another
+    /// rule folder, relative to this one) the files it does not hold come from that folder.
     public static func load(_ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0) throws -> RuleSet {
-        let folder: RuleFolder
-        do {
-            folder = try RuleFolder(path)
-        } catch let error as LuaError {
-            throw RuleSetError(problems: [RuleProblem(file: path, message: error.message)])
-        }
+        let sources = try RuleSources(path)
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
-        var problems = unknownFiles(in: folder)
+        var problems = unknownFiles(in: sources.folder)
         var proofs: [Counterexamples] = []
-        var escalation: EscalationPolicy?
-        if let file = RuleFile.load("escalation.lua", from: folder, host: host, problems: &problems),
-           let policy = file.decode(EscalationPolicy.self, problems: &problems) {
+        func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
+            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems),
+                  let policy = file.decode(type, problems: &problems) else { return nil }
             let parameterProblems = policy.parameterProblems(in: file)
             problems += parameterProblems
             if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
-            escalation = policy
+            return policy
         }
-        var streaks: StreakPolicy?
-        if let file = RuleFile.load("streaks.lua", from: folder, host: host, problems: &problems),
-           let policy = file.decode(StreakPolicy.self, problems: &problems) {
-            let parameterProblems = policy.parameterProblems(in: file)
-            problems += parameterProblems
-            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
-            streaks = policy
-        }
-        var pricing: PricingPolicy?
-        if let file = RuleFile.load("pricing.lua", from: folder, host: host, problems: &problems),
-           let policy = file.decode(PricingPolicy.self, problems: &problems) {
-            let parameterProblems = policy.parameterProblems(in: file)
-            problems += parameterProblems
-            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
-            pricing = policy
-        }
-        var quests: QuestPolicy?
-        if let file = RuleFile.load("quests.lua", from: folder, host: host, problems: &problems),
-           let policy = file.decode(QuestPolicy.self, problems: &problems) {
-            let parameterProblems = policy.parameterProblems(in: file)
-            problems += parameterProblems
-            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
-            quests = policy
-        }
-        var modes: ModePolicy?
-        if let file = RuleFile.load("modes.lua", from: folder, host: host, problems: &problems),
-           let policy = file.decode(ModePolicy.self, problems: &problems) {
-            let parameterProblems = policy.parameterProblems(in: file)
-            problems += parameterProblems
-            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
-            modes = policy
-        }
+        let escalation = policy("escalation.lua", EscalationPolicy.self)
+        let streaks = policy("streaks.lua", StreakPolicy.self)
+        let pricing = policy("pricing.lua", PricingPolicy.self)
+        let quests = policy("quests.lua", QuestPolicy.self)
+        let modes = policy("modes.lua", ModePolicy.self)
         problems += proofs.flatMap(\.problems)
         guard problems.isEmpty, let escalation, let streaks, let pricing, let quests, let modes else { throw RuleSetError(problems: problems) }
-        let ruleSet = RuleSet(folder: folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing, quests: quests,
-                              modes: modes)
+        let ruleSet = RuleSet(folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
+                              quests: quests, modes: modes)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
+        ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
         return ruleSet
     }
 
