@@ -22,6 +22,11 @@ public final class Engine {
     public var userID: ((String) -> UserID?)?
     /// The contexts of the users of the batch in progress, by name (nil outside a batch).
     private var batchContexts: [String: UserContext]?
+    /// The rules' answers already given in the batch in progress (nil outside a batch).
+    private var batchMemo: RuleMemo?
+
+    /// Whom the engine asks: the rules, through the batch's memo inside a batch.
+    var asked: any PolicyRules { batchMemo ?? rules }
 
     public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
@@ -94,12 +99,17 @@ public final class Engine {
     /// `step(_:)` is a savepoint: a refused event rolls back only itself, as on its own. Users'
     /// contexts stay in memory from one event to the next, and each user's bookkeeping
     /// (`engine_state`) is written once, at the end. When `body` or the commit throws, nothing of
-    /// the batch is kept. For a simulation, one batch per user (or per user-day) saves most of the
-    /// cost of an event on its own. Batches do not nest.
+    /// the batch is kept. The rules' answers are remembered for the batch (see `RuleMemo`). For a
+    /// simulation, one batch per user saves most of the cost of an event on its own. Batches do not
+    /// nest.
     public func batch<T>(_ body: () throws -> T) throws -> T {
         precondition(batchContexts == nil, "Engine.batch does not nest")
         batchContexts = [:]
-        defer { batchContexts = nil }
+        batchMemo = RuleMemo(rules)
+        defer {
+            batchContexts = nil
+            batchMemo = nil
+        }
         return try store.transaction {
             let result = try body()
             for name in batchContexts!.keys.sorted() { try batchContexts![name]!.save(store) }

@@ -13,6 +13,10 @@ struct UserContext {
     var processedUntil: EpochMillis
     /// The first event of a user creates it.
     private(set) var isNew: Bool
+    /// What this context has read from the store, kept while it lives: for one event, or for a
+    /// whole `Engine.batch`, in which only this engine writes the user's rows (so the engine's
+    /// own writes keep these up to date). Never persisted.
+    var cache = UserCache()
 
     var clock: LocalClock {
         get throws {
@@ -27,7 +31,7 @@ struct UserContext {
     /// The context as the next event of the same batch starts from it.
     func reopened() -> UserContext {
         var copy = self
-        copy.isNew = false
+        copy.isNew = false  // the cache stays: the batch's writes went through this engine
         return copy
     }
 
