@@ -58,8 +58,9 @@ enum PersonaChecks {
 
     static func settingsProblems(_ s: PersonaSpec.Settings) -> [(String, String)] {
         var out: [(String, String)] = []
-        var settings = UserSettings(timezoneIdentifier: s.timezone)
-        if (try? LocalClock(timeZoneID: s.timezone)) == nil { out.append(("settings.timezone", "unknown time zone \"\(s.timezone)\"")) }
+        let knownZone = (try? LocalClock(timeZoneID: s.timezone)) != nil
+        var settings = UserSettings(timezoneIdentifier: knownZone ? s.timezone : "UTC")
+        if !knownZone { out.append(("settings.timezone", "unknown time zone \"\(s.timezone)\"")) }
         do { settings.commitmentDeadline = try LocalTime(s.commitmentDeadline) } catch {
             out.append(("settings.commitment_deadline", "expected \"HH:MM\", found \"\(s.commitmentDeadline)\""))
         }
@@ -69,7 +70,7 @@ enum PersonaChecks {
         if let mode = PersonalityMode(rawValue: s.personalityMode) { settings.personalityMode = mode } else {
             out.append(("settings.personality_mode", "expected \"PROFESSIONAL\" or \"BRUTAL\", found \"\(s.personalityMode)\""))
         }
-        if out.isEmpty {
+        if !out.contains(where: { $0.0 != "settings.timezone" }) {
             do { try settings.validate() } catch { out.append(("settings", "\(error)")) }
         }
         return out

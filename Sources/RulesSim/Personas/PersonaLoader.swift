@@ -55,16 +55,27 @@ public enum PersonaLoader {
             throw PersonaError(path, "\(error)")
         }
         let map = LuaSourceMap(source: text)
+        // Misspelt top-level fields first: a typo often also leaves a required field missing.
+        let known = PersonaSpec.fieldNames
+        var problems: [RuleProblem] = value.tableValue!.sortedEntries.compactMap { entry in
+            guard let name = entry.key.stringValue, !known.contains(name) else { return nil }
+            var message = "unknown field '\(name)'"
+            if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
+            return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
+        }
         let spec: PersonaSpec
         do {
             spec = try LuaDecoder().decode(PersonaSpec.self, from: value, file: path)
         } catch let error as LuaError {
-            let path_ = error.path ?? ""
-            throw PersonaError(path, line: map.line(for: path_), path_.isEmpty ? error.message : "\(path_): \(error.message)")
+            let field = error.path ?? ""
+            if problems.isEmpty || !error.message.hasPrefix("unknown field") {
+                problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+            }
+            throw PersonaError(problems: problems)
         } catch {
             throw PersonaError(path, "\(error)")
         }
-        let problems = PersonaChecks.problems(of: spec).map { fieldPath, message in
+        problems += PersonaChecks.problems(of: spec).map { fieldPath, message in
             RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)")
         }
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
