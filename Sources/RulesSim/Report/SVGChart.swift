@@ -9,7 +9,7 @@ public struct SVGChart {
     public init(_ report: SimulationReport) { self.report = report }
 
     private let width = 960.0, left = 60.0, right = 170.0
-    private let topY = 50.0, panelHeight = 220.0, gap = 60.0
+    private let topY = 80.0, panelHeight = 220.0, gap = 60.0
 
     public func svg() -> String {
         let days = report.days
