@@ -63,16 +63,26 @@ public final class Simulation {
         }
         var days = Array(repeating: DayTotals(), count: config.days)
         var done = 0
-        defer { board.cancel() }
-        for c in chunks.indices {
-            let result = try board.wait(for: c)
-            if let store, let part = result.part {
-                defer { try? FileManager.default.removeItem(atPath: part) }
-                try store.absorb(databaseAt: part)
+        do {
+            for c in chunks.indices {
+                let result = try board.wait(for: c)
+                if let store, let part = result.part {
+                    defer { try? FileManager.default.removeItem(atPath: part) }
+                    try store.absorb(databaseAt: part)
+                }
+                for d in days.indices { days[d].add(result.days[d]) }
+                done += chunks[c].count
+                progress?(done, range.count)
             }
-            for d in days.indices { days[d].add(result.days[d]) }
-            done += chunks[c].count
-            progress?(done, range.count)
+        } catch {
+            // Stop the workers, and leave no part file behind.
+            board.cancel()
+            board.waitForWorkers(workers)
+            if let prefix = config.database {
+                for c in chunks.indices { try? FileManager.default.removeItem(atPath: "\(prefix).part-\(c)") }
+            }
+            try? store?.close()
+            throw error
         }
         board.waitForWorkers(workers)
         if let store {
