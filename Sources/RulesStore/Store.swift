@@ -62,9 +62,18 @@ public final class Store: Sendable {
 
     /// Runs `body` in one write transaction: every operation of this store that `body` calls joins
     /// it, and reads see its writes. Either all of it is committed, or, when anything throws,
-    /// nothing is. Nested calls join the outer transaction.
+    /// nothing is. A nested call is a savepoint of the outer transaction: when it throws, only
+    /// what it wrote is rolled back (and the error goes on to the caller, which may carry on);
+    /// what it wrote is committed with the outer transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        if enclosingTransaction != nil { return try body() }
+        if let enclosing = enclosingTransaction {
+            var result: T?
+            try enclosing.db.inSavepoint {
+                result = try body()
+                return .commit
+            }
+            return result!
+        }
         return try writer.write { db in
             let result = try Store.$enclosing.withValue(EnclosingTransaction(store: ObjectIdentifier(self), db: db)) {
                 try body()

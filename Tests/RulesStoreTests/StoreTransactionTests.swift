@@ -28,7 +28,7 @@ import Testing
         try expectUnchanged(f.store) {
             try f.store.transaction {
                 try f.store.addCommitment(Commitment(userID: f.user, day: f.day, text: "Write the tests"))
-                try f.store.transaction {   // nested: joins the outer one
+                try f.store.transaction {   // nested: a savepoint of the outer one
                     try f.store.lockCommitment(f.user, on: f.day, at: deadline)
                 }
                 try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}"))
@@ -42,6 +42,25 @@ import Testing
                 try f.store.addCommitment(Commitment(userID: f.user, day: f.day, text: "Another one"))
             }
         }
+    }
+
+    @Test func aFailingNestedTransactionRollsBackOnlyItself() throws {
+        let f = try Fixture()
+        let deadline = f.day.utcStartMillis + 9 * Millis.hour
+        try f.store.transaction {
+            try f.store.addCommitment(Commitment(userID: f.user, day: f.day, text: "Write the tests"))
+            #expect(throws: InjectedFault.self) {
+                try f.store.transaction {
+                    try f.store.lockCommitment(f.user, on: f.day, at: deadline)
+                    throw InjectedFault()
+                }
+            }
+            // The savepoint's lock is gone; the outer transaction's commitment is still there.
+            #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.lockedAt == nil)
+            try f.store.transaction { try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}")) }
+        }
+        #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.text == "Write the tests")
+        #expect(try f.store.read { try $0.engineState(named: "u1") } != nil)
     }
 
     @Test func engineStateNamesAreUnique() throws {

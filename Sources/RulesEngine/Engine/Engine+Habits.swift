@@ -24,6 +24,8 @@ extension Engine {
         do { try task.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
         try store.saveTask(task)
         context.book.tasks[definition.task] = id
+        context.cache.tasks[id] = task
+        context.cache.completionsPerPeriod[id] = nil   // its measurement may have changed
         decisions.set("habit_task", .object([("task", .string(definition.task)), ("created", .bool(existing == nil)),
                                              ("measurement", .string(task.measurementDuration.rawValue)),
                                              ("frequency", .string(task.frequencyType.rawValue)),
@@ -31,13 +33,20 @@ extension Engine {
     }
 
     func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.tasks[name], let task = try store.read({ try $0.task(context.userID, id: id) }) else {
+        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? store.read({ try $0.task(context.userID, id: id) }) else {
             let known = context.book.tasks.keys.sorted()
             throw EngineError(.unknownTask, "no habit task \"\(name)\"" + (known.isEmpty ? " (define it with a habit_task event)" : " (known: \(known.joined(separator: ", ")))"))
         }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
         do { try completion.validate(against: task) } catch { throw EngineError(.invalidEvent, "\(error)") }
+        context.cache.tasks[id] = task
+        // The completions before this one, so that the cache then counts this one exactly once.
+        let clock = try habitClock(context)
+        if context.cache.completionsPerPeriod[id] == nil {
+            context.cache.completionsPerPeriod[id] = try completionCounts(task, context, clock: clock, at: now)
+        }
         try store.addCompletion(completion)
+        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: now), task.measurementDuration), default: 0] += 1
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task: name)
         decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
@@ -46,7 +55,7 @@ extension Engine {
     }
 
     func habitStreak(_ periods: [HabitPeriod], task: String) throws -> Int {
-        let streak = try rules.habitStreak(periods)
+        let streak = try asked.habitStreak(periods)
         guard (0...periods.count).contains(streak) else {
             throw EngineError(.ruleViolation, "habit.current_streak returned \(streak) for \(periods.count) periods of task \"\(task)\"")
         }
@@ -55,12 +64,10 @@ extension Engine {
 
     /// The task's periods from the one running at `now` back to the one it was created in.
     func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
-        let clock = try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
-        let completions = try store.read { try $0.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1) }
+        let clock = try habitClock(context)
+        let counts = try context.cache.completionsPerPeriod[task.id] ?? completionCounts(task, context, clock: clock, at: now)
         let today = clock.day(of: now)
         let first = clock.day(of: task.createdAt)
-        var counts: [Int: Int] = [:]
-        for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
         let current = periodIndex(today, task.measurementDuration)
         let oldest = periodIndex(first, task.measurementDuration)
         return (oldest...current).reversed().map { index in
@@ -70,6 +77,18 @@ extension Engine {
             }
             return HabitPeriod(completions: counts[index] ?? 0, scheduled: scheduled, timesPerDay: task.timesPerDay)
         }
+    }
+
+    /// The task's completions up to `now`, per period index.
+    private func completionCounts(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: Int] {
+        let completions = try store.read { try $0.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1) }
+        var counts: [Int: Int] = [:]
+        for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
+        return counts
+    }
+
+    private func habitClock(_ context: UserContext) throws -> LocalClock {
+        try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
     }
 
     /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.

@@ -5,8 +5,8 @@ import RulesStore
 extension Engine {
     /// The escalation state after a day's result: the rules' transition and streak, checked.
     func nextEscalation(_ before: EscalationState, result: CommitmentStatus, shieldUsed: Bool) throws -> EscalationState {
-        let counters = try rules.transition(EscalationCounters(before), result)
-        let streak = try rules.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+        let counters = try asked.transition(EscalationCounters(before), result)
+        let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
                                               result: result, shieldUsed: shieldUsed)
         let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
         let input = "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
@@ -43,10 +43,12 @@ extension Engine {
         guard today.counts, now < today.deadline else {
             throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
         }
-        if try store.read({ try $0.commitment(context.userID, on: today.day) }) != nil {
+        if try commitment(&context, on: today.day) != nil {
+            context.cache.commitments[today.day] = nil   // read it again when needed
             try store.editCommitmentText(context.userID, on: today.day, text: text)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
         } else {
+            context.cache.commitments[today.day] = nil   // read it again when needed
             try store.addCommitment(Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue),
                                                userID: context.userID, day: today.day, text: text))
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
@@ -55,7 +57,7 @@ extension Engine {
 
     func checkIn(_ result: CommitmentStatus, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let today = context.book.today!
-        guard let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }) else {
+        guard let commitment = try commitment(&context, on: today.day) else {
             throw EngineError(.noCommitment, "there is no commitment for \(today.day) to check in")
         }
         guard commitment.status == .pending else {
@@ -69,7 +71,8 @@ extension Engine {
         }
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        try store.recordCheckIn(context.userID, on: today.day, status: result, at: now, escalation: after)
+        context.cache.commitments[today.day] = .some(try store.recordCheckIn(context.userID, on: today.day, status: result, at: now,
+                                                                             escalation: after))
         context.escalation = after
         let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONOut.string($0.time.text) }
         markDayDone(&context)
@@ -101,7 +104,7 @@ extension Engine {
             throw EngineError(.noShieldsLeft, "no restart shield left this month (next on \(context.escalation.shieldResetDate?.rawValue ?? "the first of next month"))")
         }
         let before = shieldable.before
-        let streak = try rules.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+        let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
                                               result: shieldable.result, shieldUsed: true)
         guard streak.current >= 0, streak.longest >= max(streak.current, before.longestStreak) else {
             throw EngineError(.ruleViolation, "pressure.next with a shield returned current \(streak.current), longest \(streak.longest)")
@@ -113,7 +116,8 @@ extension Engine {
         after.currentStreak = streak.current
         after.longestStreak = max(streak.longest, context.escalation.longestStreak)
         after.restartShieldsRemaining -= 1
-        try store.useRestartShield(context.userID, on: shieldable.day, at: now, escalation: after)
+        context.cache.commitments[shieldable.day] = .some(try store.useRestartShield(context.userID, on: shieldable.day, at: now,
+                                                                                     escalation: after))
         let tierBefore = context.escalation.currentTier
         context.escalation = after
         context.book.shieldable = nil
@@ -151,6 +155,7 @@ extension Engine {
         do { try settings.validate() } catch { throw EngineError(.invalidSettings, "\(error)") }
         try store.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
+        if change.timezone != nil { context.cache.timeZoneChanged() }
         if !initial, let today = context.book.today {
             changed.append(("effective_from", .string(today.day.adding(days: 1)!.rawValue)))
         }

@@ -67,7 +67,7 @@ extension Engine {
 
     /// The rules' reminders for a tier, checked against the document's hard constraints.
     func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        let times = try rules.reminderTimes(tier: tier, open: open, close: close).sorted()
+        let times = try asked.reminderTimes(tier: tier, open: open, close: close).sorted()
         let spacing = PressureLimits.minReminderSpacingMinutes
         if times.count > PressureLimits.maxRemindersPerDay
             || times.contains(where: { $0 < open || $0 >= close })
@@ -82,16 +82,19 @@ extension Engine {
         today.deadlinePassed = true
         context.book.today = today
         guard today.counts else { return }
-        if let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }) {
-            if commitment.lockedAt == nil { try store.lockCommitment(context.userID, on: today.day, at: today.deadline) }
+        if let commitment = try commitment(&context, on: today.day) {
+            if commitment.lockedAt == nil {
+                context.cache.commitments[today.day] = .some(try store.lockCommitment(context.userID, on: today.day, at: today.deadline))
+            }
             return
         }
         // "No commitment set by deadline: Day treated as MISSED; escalation advances."
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        try store.lockCommitment(context.userID, on: today.day, at: today.deadline,
-                                 ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after))
+        context.cache.commitments[today.day] = .some(try store.lockCommitment(
+            context.userID, on: today.day, at: today.deadline,
+            ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.deadline, before: before)
@@ -103,7 +106,7 @@ extension Engine {
         today.reminders[index].done = true
         context.book.today = today
         guard today.counts, context.settings.notificationsEnabled,
-              let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }),
+              let commitment = try commitment(&context, on: today.day),
               commitment.status == .pending else { return }
         let reminder = today.reminders[index]
         try store.logNotification(NotificationLogEntry(
@@ -116,12 +119,13 @@ extension Engine {
         var today = context.book.today!
         today.closed = true
         context.book.today = today
-        guard today.counts, let commitment = try store.read({ try $0.commitment(context.userID, on: today.day) }),
+        guard today.counts, let commitment = try commitment(&context, on: today.day),
               commitment.status == .pending else { return }
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
         let after = try nextEscalation(before, result: .missed, shieldUsed: false)
-        try store.recordCheckIn(context.userID, on: today.day, status: .missed, at: today.close, escalation: after)
+        context.cache.commitments[today.day] = .some(try store.recordCheckIn(context.userID, on: today.day, status: .missed,
+                                                                             at: today.close, escalation: after))
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.close, before: before)
@@ -131,6 +135,7 @@ extension Engine {
     private func startNextDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
         let previous = context.book.today!
         let day = previous.day.adding(days: 1)!
+        context.cache.commitments.removeAll(keepingCapacity: true)   // the engine reads only the day in progress
         if day.day == 1 { try replenishShields(&context, on: day, at: previous.end, &decisions) }
         if let shieldable = context.book.shieldable, shieldable.until < previous.end { context.book.shieldable = nil }
         context.book.today = try schedule(day, start: previous.end, context)
@@ -163,5 +168,13 @@ extension Engine {
     func offerShield(_ context: inout UserContext, day: DayID, result: CommitmentStatus, at time: EpochMillis, before: EscalationState) {
         let window = Int64(rules.parameters.shieldActivationWindowMinutes) * Millis.minute
         context.book.shieldable = ShieldableDay(day: day, result: result, until: time + window, before: before)
+    }
+
+    /// The user's commitment on `day`, from the context's cache or the store.
+    func commitment(_ context: inout UserContext, on day: DayID) throws -> Commitment? {
+        if let known = context.cache.commitments[day] { return known }
+        let commitment = try store.read { try $0.commitment(context.userID, on: day) }
+        context.cache.commitments[day] = .some(commitment)
+        return commitment
     }
 }

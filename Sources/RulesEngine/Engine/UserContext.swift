@@ -12,7 +12,11 @@ struct UserContext {
     var book: UserBook
     var processedUntil: EpochMillis
     /// The first event of a user creates it.
-    let isNew: Bool
+    private(set) var isNew: Bool
+    /// What this context has read from the store, kept while it lives: for one event, or for a
+    /// whole `Engine.batch`, in which only this engine writes the user's rows (so the engine's
+    /// own writes keep these up to date). Never persisted.
+    var cache = UserCache()
 
     var clock: LocalClock {
         get throws {
@@ -24,15 +28,23 @@ struct UserContext {
         }
     }
 
-    /// Loads the user named `name`, creating it (with the default settings) at `now` if needed.
-    static func load(_ name: String, store: Store, now: EpochMillis) throws -> UserContext {
+    /// The context as the next event of the same batch starts from it.
+    func reopened() -> UserContext {
+        var copy = self
+        copy.isNew = false  // the cache stays: the batch's writes went through this engine
+        return copy
+    }
+
+    /// Loads the user named `name`, creating it (with the default settings) at `now` if needed,
+    /// with the id `id` when given (else the next free one).
+    static func load(_ name: String, store: Store, now: EpochMillis, id: UserID? = nil) throws -> UserContext {
         if let row = try store.read({ try $0.engineState(named: name) }) {
             let book = try JSONDecoder().decode(UserBook.self, from: Data(row.stateJSON.utf8))
             let (settings, escalation) = try store.read { (try $0.pressureSettings(row.userID), try $0.escalationState(row.userID)) }
             return UserContext(userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
                                processedUntil: row.processedUntil, isNew: false)
         }
-        let userID = try store.read { try $0.nextUserID() }
+        let userID = try id ?? store.read { try $0.nextUserID() }
         var counter = 0
         try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now) {
             counter += 1

@@ -1,0 +1,27 @@
+import Foundation
+import RulesModel
+
+/// Store reads that a `UserContext` keeps while it lives (see `UserContext.cache`). Each part is
+/// filled from the store on first use and updated by the engine's own writes; a settings change
+/// that moves day boundaries (the time zone) drops what depends on them.
+struct UserCache {
+    /// Pressure: commitments by day, as the store returned them (`.some(nil)`: none that day).
+    var commitments: [DayID: Commitment?] = [:]
+    /// MIGA: exit-to-focus events per MIGA day, from `exitsFrom` on.
+    var exitsByDay: [DayID: Int]?
+    var exitsFrom: DayID?
+    /// MIGA: the instant of the user's latest gateway event and how many it had (for their ids).
+    var lastGateway: (at: EpochMillis, count: Int)?
+    /// MIGA: the gateway timer of the user's settings (the engine never changes them).
+    var gatewayTimer: Double?
+    /// Habit tracker: tasks by id, and each task's completions per period index.
+    var tasks: [UUID: HabitTask] = [:]
+    var completionsPerPeriod: [UUID: [Int: Int]] = [:]
+
+    /// Forgets what depends on the user's day boundaries.
+    mutating func timeZoneChanged() {
+        exitsByDay = nil
+        exitsFrom = nil
+        completionsPerPeriod = [:]
+    }
+}

@@ -1,0 +1,46 @@
+import RulesModel
+
+/// A user as the engine left it after an event: what a simulated user can see in the app
+/// (tier, streak, today's schedule and the reminders still to come), without reading the store.
+public struct UserView: Sendable, Equatable {
+    public var tier: Int
+    public var consecutiveMisses: Int
+    public var consecutiveSuccesses: Int
+    public var currentStreak: Int
+    public var longestStreak: Int
+    public var restartShieldsRemaining: Int
+    public var isPaid: Bool
+    /// The Pressure day in progress, once the user takes part in Pressure.
+    public var today: Today?
+    /// The last instant a restart shield can still be activated on the latest NO or MISSED day.
+    public var shieldableUntil: EpochMillis?
+
+    public struct Today: Sendable, Equatable {
+        public var day: DayID
+        /// The day's instants (UTC milliseconds): its start, commitment deadline, window close, end.
+        public var start: EpochMillis
+        public var deadline: EpochMillis
+        public var close: EpochMillis
+        public var end: EpochMillis
+        /// Whether the day counts (false for a day whose deadline passed before the user started).
+        public var counts: Bool
+        /// The instants of the reminders not yet sent or cancelled.
+        public var pendingReminders: [EpochMillis]
+    }
+
+    init(_ context: UserContext) {
+        let e = context.escalation
+        tier = e.currentTier.rawValue
+        consecutiveMisses = e.consecutiveMisses
+        consecutiveSuccesses = e.consecutiveSuccesses
+        currentStreak = e.currentStreak
+        longestStreak = e.longestStreak
+        restartShieldsRemaining = e.restartShieldsRemaining
+        isPaid = context.settings.subscriptionTier == .paid
+        today = context.book.today.map {
+            Today(day: $0.day, start: $0.start, deadline: $0.deadline, close: $0.close, end: $0.end, counts: $0.counts,
+                  pendingReminders: $0.reminders.filter { !$0.done }.map(\.at))
+        }
+        shieldableUntil = context.book.shieldable?.until
+    }
+}

@@ -1,0 +1,148 @@
+import LuaHost
+import RulesModel
+
+/// A behaviour model of a synthetic user, read from a Lua file (`examples/personas/*.lua`) and
+/// validated: every probability is between 0 and 1, every range ordered, every field known.
+public struct Persona: Sendable {
+    /// The persona's name: its file name without `.lua`.
+    public var name: String
+    /// The file, as given on the command line or found in the persona folder.
+    public var path: String
+    /// The file's text, so that each worker loads it into its own Lua state.
+    public var text: String
+    public var spec: PersonaSpec
+}
+
+/// The data of a persona file.
+public struct PersonaSpec: Decodable, Sendable, Equatable {
+    /// What the persona models, in a sentence.
+    public var description: String
+    /// The app settings the user chooses on its first day.
+    public var settings: Settings = Settings()
+    /// The share of users of this persona on the paid plan (restart shields).
+    public var paidShare: Double = 0
+    /// The probability of setting a commitment before the deadline on a day.
+    public var commit: Double
+    /// The commitment is set between these many minutes before the deadline (uniform).
+    public var commitLeadMinutes: [Int] = [30, 120]
+    /// At the first look after the window opens: the probabilities of answering YES and NO
+    /// (the rest: no answer yet).
+    public var answer: Answer
+    /// Minutes after the window opens at which the user first looks (uniform in the range).
+    public var firstLookMinutes: [Int] = [60, 600]
+    /// The probability that a reminder makes the user answer, by the tier of the day (0…3).
+    public var reminderResponse: [Double] = [0.3, 0.3, 0.3, 0.3]
+    /// The share of YES among answers given after a reminder.
+    public var reminderYesShare: Double = 0.7
+    /// After losing a streak of at least `minStreak` days, for `days` days, these are added to the
+    /// probabilities of committing and of answering YES (negative: the user gives up a bit).
+    public var lostStreak: LostStreak = LostStreak()
+    /// The probability that a paid user with a shield left uses it after a NO or a missed day.
+    public var shield: Double = 0
+    /// The user's habit tasks and how often it completes them.
+    public var habits: [Habit] = []
+    /// The MIGA gateway: how often the user opens a guarded app, and what it does there.
+    public var miga: Miga = Miga()
+    /// `day(d)`: overrides of one day's probabilities (valid in the Lua state that loaded the file).
+    public var day: LuaFunction?
+
+    public struct Settings: Decodable, Sendable, Equatable {
+        public var timezone: String = "UTC"
+        public var commitmentDeadline: String = "09:00"
+        public var checkinWindowClose: String = "22:00"
+        public var notificationsEnabled: Bool = true
+        public var personalityMode: String = "PROFESSIONAL"
+        enum CodingKeys: String, CodingKey {
+            case timezone, commitmentDeadline = "commitment_deadline", checkinWindowClose = "checkin_window_close"
+            case notificationsEnabled = "notifications_enabled", personalityMode = "personality_mode"
+        }
+        public init() {}
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            timezone = try c.decodeIfPresent(String.self, forKey: .timezone) ?? timezone
+            commitmentDeadline = try c.decodeIfPresent(String.self, forKey: .commitmentDeadline) ?? commitmentDeadline
+            checkinWindowClose = try c.decodeIfPresent(String.self, forKey: .checkinWindowClose) ?? checkinWindowClose
+            notificationsEnabled = try c.decodeIfPresent(Bool.self, forKey: .notificationsEnabled) ?? notificationsEnabled
+            personalityMode = try c.decodeIfPresent(String.self, forKey: .personalityMode) ?? personalityMode
+        }
+    }
+
+    public struct Answer: Decodable, Sendable, Equatable {
+        public var yes: Double
+        public var no: Double
+    }
+
+    public struct LostStreak: Decodable, Sendable, Equatable {
+        public var minStreak: Int = 3
+        public var days: Int = 0
+        public var commit: Double = 0
+        public var yes: Double = 0
+        enum CodingKeys: String, CodingKey { case minStreak = "min_streak", days, commit, yes }
+        public init() {}
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            minStreak = try c.decodeIfPresent(Int.self, forKey: .minStreak) ?? minStreak
+            days = try c.decodeIfPresent(Int.self, forKey: .days) ?? days
+            commit = try c.decodeIfPresent(Double.self, forKey: .commit) ?? commit
+            yes = try c.decodeIfPresent(Double.self, forKey: .yes) ?? yes
+        }
+    }
+
+    public struct Habit: Decodable, Sendable, Equatable {
+        public var task: String
+        /// The probability of each of the day's completions.
+        public var rate: Double
+        public var timesPerDay: Int = 1
+        enum CodingKeys: String, CodingKey { case task, rate, timesPerDay = "times_per_day" }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            task = try c.decode(String.self, forKey: .task)
+            rate = try c.decode(Double.self, forKey: .rate)
+            timesPerDay = try c.decodeIfPresent(Int.self, forKey: .timesPerDay) ?? 1
+        }
+    }
+
+    public struct Miga: Decodable, Sendable, Equatable {
+        /// Gateway opens per day, on average (the fraction is a chance of one more).
+        public var opensPerDay: Double = 0
+        /// The probabilities of leaving to focus and of deepening the pause (the rest: proceed to the app).
+        public var exit: Double = 0
+        public var deepen: Double = 0
+        enum CodingKeys: String, CodingKey { case opensPerDay = "opens_per_day", exit, deepen }
+        public init() {}
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            opensPerDay = try c.decodeIfPresent(Double.self, forKey: .opensPerDay) ?? 0
+            exit = try c.decodeIfPresent(Double.self, forKey: .exit) ?? 0
+            deepen = try c.decodeIfPresent(Double.self, forKey: .deepen) ?? 0
+        }
+    }
+
+    /// The fields a persona file may have.
+    static let fieldNames = ["description", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
+                             "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "day"]
+
+    enum CodingKeys: String, CodingKey {
+        case description, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer
+        case firstLookMinutes = "first_look_minutes", reminderResponse = "reminder_response", reminderYesShare = "reminder_yes_share"
+        case lostStreak = "lost_streak", shield, habits, miga, day
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        description = try c.decode(String.self, forKey: .description)
+        settings = try c.decodeIfPresent(Settings.self, forKey: .settings) ?? Settings()
+        paidShare = try c.decodeIfPresent(Double.self, forKey: .paidShare) ?? 0
+        commit = try c.decode(Double.self, forKey: .commit)
+        commitLeadMinutes = try c.decodeIfPresent([Int].self, forKey: .commitLeadMinutes) ?? commitLeadMinutes
+        answer = try c.decode(Answer.self, forKey: .answer)
+        firstLookMinutes = try c.decodeIfPresent([Int].self, forKey: .firstLookMinutes) ?? firstLookMinutes
+        reminderResponse = try c.decodeIfPresent([Double].self, forKey: .reminderResponse) ?? reminderResponse
+        reminderYesShare = try c.decodeIfPresent(Double.self, forKey: .reminderYesShare) ?? reminderYesShare
+        lostStreak = try c.decodeIfPresent(LostStreak.self, forKey: .lostStreak) ?? LostStreak()
+        shield = try c.decodeIfPresent(Double.self, forKey: .shield) ?? 0
+        habits = try c.decodeIfPresent([Habit].self, forKey: .habits) ?? []
+        miga = try c.decodeIfPresent(Miga.self, forKey: .miga) ?? Miga()
+        day = try c.decodeIfPresent(LuaFunction.self, forKey: .day)
+    }
+}

@@ -1,0 +1,42 @@
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// What a persona's `day(d)` function sees about a user-day, and the overrides it may return.
+struct PersonaDay {
+    /// `d`: `{ day = 1…, date = "2026-01-05", weekday = 1 (Monday)…7, tier = 0…3, current_streak,
+    /// longest_streak, days_since_streak_lost (nil if none), paid }`.
+    static func argument(index: Int, date: DayID, view: UserView, daysSinceStreakLost: Int?) -> LuaValue {
+        var t = LuaTable()
+        t["day"] = .integer(Int64(index + 1))
+        t["date"] = .string(date.rawValue)
+        t["weekday"] = .integer(Int64(date.isoWeekday))
+        t["tier"] = .integer(Int64(view.tier))
+        t["current_streak"] = .integer(Int64(view.currentStreak))
+        t["longest_streak"] = .integer(Int64(view.longestStreak))
+        t["paid"] = .boolean(view.isPaid)
+        if let daysSinceStreakLost { t["days_since_streak_lost"] = .integer(Int64(daysSinceStreakLost)) }
+        return .table(t)
+    }
+
+    /// What `day(d)` may return (nil: the day as the file's data says). Probabilities replace the
+    /// file's; `habit_scale` multiplies every habit's rate; `miga_opens` replaces `miga.opens_per_day`.
+    struct Override: Decodable, Equatable {
+        var commit: Double?
+        var yes: Double?
+        var no: Double?
+        var habitScale: Double?
+        var migaOpens: Double?
+        enum CodingKeys: String, CodingKey { case commit, yes, no, habitScale = "habit_scale", migaOpens = "miga_opens" }
+
+        func problems() -> [String] {
+            var out: [String] = []
+            for (name, value) in [("commit", commit), ("yes", yes), ("no", no)] {
+                if let value, !(0...1).contains(value) { out.append("\(name): expected a probability between 0 and 1, found \(value)") }
+            }
+            if let habitScale, !(0...10).contains(habitScale) { out.append("habit_scale: expected 0…10, found \(habitScale)") }
+            if let migaOpens, !(0...50).contains(migaOpens) { out.append("miga_opens: expected 0…50, found \(migaOpens)") }
+            return out
+        }
+    }
+}

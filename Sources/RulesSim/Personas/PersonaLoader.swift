@@ -1,0 +1,84 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// Finds persona files and loads them in the Lua sandbox, with the same checks and messages as
+/// rule files: unknown fields (with a suggestion), wrong types and values out of range, each at
+/// `file:line`.
+public enum PersonaLoader {
+    /// The folder searched for personas given by name (`steady` → `examples/personas/steady.lua`).
+    public static let defaultFolder = "examples/personas"
+
+    /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
+    /// looked up in `folders`.
+    public static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
+        if reference.hasSuffix(".lua") || reference.contains("/") {
+            guard FileManager.default.fileExists(atPath: reference) else { throw PersonaError(reference, "no such persona file") }
+            return reference
+        }
+        for folder in folders {
+            let path = (folder as NSString).appendingPathComponent(reference + ".lua")
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        let known = folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
+        }.sorted()
+        var message = "no persona named '\(reference)' in \(folders.joined(separator: ", "))"
+        if let suggestion = Suggestion.closest(to: reference, among: known) { message += "; did you mean '\(suggestion)'?" }
+        else if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
+        throw PersonaError(reference, message)
+    }
+
+    /// Loads and validates the persona file at `path` in `host`.
+    public static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
+        guard let data = FileManager.default.contents(atPath: path) else { throw PersonaError(path, "cannot read the file") }
+        let text = String(decoding: data, as: UTF8.self)
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return try load(name: name, path: path, text: text, host: host)
+    }
+
+    /// Loads a persona from its text (a worker reloads the same text into its own Lua state).
+    public static func load(name: String, path: String, text: String, host: LuaHost) throws(PersonaError) -> Persona {
+        let value: LuaValue
+        do {
+            let values = try host.load(text, chunkName: path)
+            guard let first = values.first, first.tableValue != nil else {
+                throw PersonaError(path, "a persona file must return a table, found \(values.first?.errorDescription ?? "nothing")")
+            }
+            value = first
+        } catch let error as LuaError {
+            throw PersonaError(error.file ?? path, line: error.line, error.message)
+        } catch let error as PersonaError {
+            throw error
+        } catch {
+            throw PersonaError(path, "\(error)")
+        }
+        let map = LuaSourceMap(source: text)
+        // Misspelt top-level fields first: a typo often also leaves a required field missing.
+        let known = PersonaSpec.fieldNames
+        var problems: [RuleProblem] = value.tableValue!.sortedEntries.compactMap { entry in
+            guard let name = entry.key.stringValue, !known.contains(name) else { return nil }
+            var message = "unknown field '\(name)'"
+            if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
+            return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
+        }
+        let spec: PersonaSpec
+        do {
+            spec = try LuaDecoder().decode(PersonaSpec.self, from: value, file: path)
+        } catch let error as LuaError {
+            let field = error.path ?? ""
+            if problems.isEmpty || !error.message.hasPrefix("unknown field") {
+                problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+            }
+            throw PersonaError(problems: problems)
+        } catch {
+            throw PersonaError(path, "\(error)")
+        }
+        problems += PersonaChecks.problems(of: spec).map { fieldPath, message in
+            RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)")
+        }
+        guard problems.isEmpty else { throw PersonaError(problems: problems) }
+        return Persona(name: name, path: path, text: text, spec: spec)
+    }
+}

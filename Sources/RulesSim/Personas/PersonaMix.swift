@@ -1,0 +1,63 @@
+import Foundation
+
+/// Which personas a cohort is made of, with their weights: `steady`, `steady:70,struggling:30`,
+/// `my-persona.lua:2`. Each user draws its persona by weight from its own seeded generator, so a
+/// user's persona depends only on the seed and its index.
+public struct PersonaMix: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        /// A persona name (looked up in the persona folders) or a file path.
+        public var reference: String
+        public var weight: Double
+    }
+
+    public var entries: [Entry]
+
+    /// The cohort when no `--persona` is given.
+    public static let standard = try! PersonaMix(["steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20"])
+
+    /// Parses `--persona` values; each is one entry or a comma-separated list (`NAME[:WEIGHT]`).
+    public init(_ values: [String]) throws(PersonaError) {
+        var entries: [Entry] = []
+        for value in values {
+            for part in value.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \"\(value)\"") }
+                var reference = part, weight = 1.0
+                if let colon = part.lastIndex(of: ":") {
+                    let suffix = part[part.index(after: colon)...]
+                    if let w = Double(suffix) {
+                        guard w.isFinite, w > 0 else { throw PersonaError("--persona", "the weight of \"\(part)\" must be a positive number") }
+                        weight = w
+                        reference = String(part[..<colon])
+                    } else if !part.hasSuffix(".lua") {
+                        throw PersonaError("--persona", "\"\(part)\": expected NAME or NAME:WEIGHT, e.g. steady:70")
+                    }
+                }
+                if let i = entries.firstIndex(where: { $0.reference == reference }) { entries[i].weight += weight } else {
+                    entries.append(Entry(reference: reference, weight: weight))
+                }
+            }
+        }
+        guard !entries.isEmpty else { throw PersonaError("--persona", "no persona given") }
+        self.entries = entries
+    }
+
+    /// The index of the entry a draw `u` in [0, 1) falls on.
+    func pick(_ u: Double) -> Int {
+        let total = entries.reduce(0) { $0 + $1.weight }
+        var cumulative = 0.0
+        for (i, entry) in entries.enumerated() {
+            cumulative += entry.weight / total
+            if u < cumulative { return i }
+        }
+        return entries.count - 1
+    }
+
+    /// `steady:40,struggling:20`, as given (weights as numbers).
+    public var description: String {
+        entries.map { "\($0.reference):\(Self.format($0.weight))" }.joined(separator: ",")
+    }
+
+    static func format(_ w: Double) -> String {
+        w == w.rounded() && abs(w) < 1e15 ? String(Int64(w)) : String(w)
+    }
+}

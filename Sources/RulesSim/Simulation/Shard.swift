@@ -1,0 +1,28 @@
+/// One slice of a cohort, `i/n` (1-based): users are split into n contiguous ranges of indexes.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public static let whole = Shard(index: 1, count: 1)
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    public init(_ text: String) throws(SimulationError) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
+            throw SimulationError("invalid shard \"\(text)\": expected i/n with 1 ≤ i ≤ n, e.g. 1/4")
+        }
+        index = i
+        count = n
+    }
+
+    /// The user indexes of this shard in a cohort of `users`.
+    public func users(of users: Int) -> Range<Int> {
+        (users * (index - 1) / count)..<(users * index / count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}

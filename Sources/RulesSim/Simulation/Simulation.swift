@@ -1,0 +1,203 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+import RulesStore
+
+/// A cohort of synthetic users run through the engine for a number of days.
+///
+/// Users are independent: the cohort is cut into chunks of users, and `jobs` worker threads take
+/// chunks in turn, each with its own rule set (its own Lua state), its own persona state and its
+/// own in-memory store. A single writer (the calling thread) absorbs the chunks' stores into the
+/// database in chunk order, and adds up their totals. A user's events, ids and random numbers
+/// depend only on the seed and its index, so the report and the database are the same whatever
+/// the number of jobs.
+public final class Simulation {
+    public let config: SimulationConfig
+    /// The personas of the mix, in its order (validated).
+    public let personas: [Persona]
+
+    /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
+    /// `SimulationError` with every problem found.
+    public init(config: SimulationConfig) throws {
+        guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
+        guard config.jobs >= 1 else { throw SimulationError("--jobs must be at least 1") }
+        self.config = config
+        let host = try LuaHost()
+        var personas: [Persona] = []
+        var problems: [RuleProblem] = []
+        for entry in config.mix.entries {
+            do {
+                let path = try PersonaLoader.resolve(entry.reference, folders: config.personaFolders)
+                personas.append(try PersonaLoader.load(path: path, host: host))
+            } catch {
+                problems += error.problems
+            }
+        }
+        guard problems.isEmpty else { throw PersonaError(problems: problems) }
+        self.personas = personas
+        if !config.reference { _ = try RuleSet.load(config.rules) }
+    }
+
+    /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
+    public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
+        let range = config.shard.users(of: config.users)
+        let chunks = stride(from: range.lowerBound, to: range.upperBound, by: max(1, config.chunkSize)).map {
+            $0..<min($0 + max(1, config.chunkSize), range.upperBound)
+        }
+        var store: Store?
+        var idBase: Int64 = 0
+        if let path = config.database {
+            store = try openDatabase(path)
+            if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 }
+        }
+        let board = Board(chunks: chunks.count)
+        let workers = min(config.jobs, max(1, chunks.count))
+        var threads: [Thread] = []
+        let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, partPrefix: config.database)
+        for _ in 0..<workers {
+            let thread = Thread { Simulation.work(template, chunks: chunks, board: board) }
+            thread.stackSize = 8 << 20
+            threads.append(thread)
+            thread.start()
+        }
+        var days = Array(repeating: DayTotals(), count: config.days)
+        var done = 0
+        do {
+            for c in chunks.indices {
+                let result = try board.wait(for: c)
+                if let store, let part = result.part {
+                    defer { try? FileManager.default.removeItem(atPath: part) }
+                    try store.absorb(databaseAt: part)
+                }
+                for d in days.indices { days[d].add(result.days[d]) }
+                done += chunks[c].count
+                progress?(done, range.count)
+            }
+        } catch {
+            // Stop the workers, and leave no part file behind.
+            board.cancel()
+            board.waitForWorkers(workers)
+            if let prefix = config.database {
+                for c in chunks.indices { try? FileManager.default.removeItem(atPath: "\(prefix).part-\(c)") }
+            }
+            try? store?.close()
+            throw error
+        }
+        board.waitForWorkers(workers)
+        if let store {
+            try store.checkpoint()
+            try store.close()
+        }
+        return SimulationReport(config: config, personas: personas, users: range, days: days)
+    }
+
+    private func openDatabase(_ path: String) throws -> Store {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !config.append {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        return try Store.open(path: path, options: StoreOptions(deviceID: "rulesrun-simulate"))
+    }
+
+    /// One worker thread: takes chunks until none is left (or the run failed).
+    private static func work(_ template: WorkerTemplate, chunks: [Range<Int>], board: Board) {
+        defer { board.workerFinished() }
+        let worker: SimulationWorker
+        do {
+            worker = try SimulationWorker(template)
+        } catch {
+            board.fail(error)
+            return
+        }
+        while let c = board.nextChunk() {
+            do {
+                board.deliver(c, try worker.run(chunks[c], chunkIndex: c))
+            } catch {
+                board.fail(error)
+                return
+            }
+        }
+    }
+}
+
+/// What each worker needs to build its own state (all of it `Sendable`).
+struct WorkerTemplate: Sendable {
+    var config: SimulationConfig
+    var personas: [Persona]
+    var idBase: Int64
+    var partPrefix: String?
+}
+
+/// What a worker hands to the writer for one chunk.
+struct ChunkResult: @unchecked Sendable {
+    var days: [DayTotals]
+    /// The chunk's database file, to absorb (nil without a database).
+    var part: String?
+}
+
+/// The chunks' hand-over between the workers and the writer.
+final class Board: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var next = 0
+    private let count: Int
+    private var results: [Int: ChunkResult] = [:]
+    private var failure: (any Error)?
+    private var finished = 0
+    private var cancelled = false
+
+    init(chunks: Int) { count = chunks }
+
+    func nextChunk() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !cancelled, failure == nil, next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func deliver(_ chunk: Int, _ result: ChunkResult) {
+        condition.lock()
+        results[chunk] = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func workerFinished() {
+        condition.lock()
+        finished += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(for chunk: Int) throws -> ChunkResult {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let failure { throw failure }
+            if let result = results.removeValue(forKey: chunk) { return result }
+            condition.wait()
+        }
+    }
+
+    func waitForWorkers(_ workers: Int) {
+        condition.lock()
+        while finished < workers { condition.wait() }
+        condition.unlock()
+    }
+}

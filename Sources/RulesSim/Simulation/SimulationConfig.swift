@@ -1,0 +1,53 @@
+import Foundation
+import RulesModel
+
+/// Everything a simulation depends on. The same configuration gives the same report and the
+/// same database, whatever `jobs` is.
+public struct SimulationConfig: Sendable {
+    public var duration: SimulationDuration
+    /// The first simulated day (every user starts on it, at 00:00 in its time zone).
+    public var start: DayID
+    /// The number of days, from `duration` and `start`.
+    public var days: Int { duration.days(from: start) }
+    /// Users in the whole cohort (a shard runs a slice of them).
+    public var users: Int
+    public var seed: UInt64
+    public var mix: PersonaMix
+    /// Folders searched for personas given by name.
+    public var personaFolders: [String]
+    /// The rule folder (also when `reference` is set: it names what the report compares against).
+    public var rules: String
+    /// Run the native Swift reference rules (`NativeReference`) instead of the Lua rule set.
+    public var reference: Bool
+    /// Worker threads.
+    public var jobs: Int
+    public var shard: Shard
+    /// The SQLite file to write, or nil to keep every worker's store in memory only.
+    public var database: String?
+    /// Add the users to an existing database (with ids after its last user) instead of replacing it.
+    public var append: Bool
+    /// Users per unit of work (and per part merged into the database).
+    public var chunkSize: Int
+
+    public init(duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
+                mix: PersonaMix = .standard, personaFolders: [String] = [PersonaLoader.defaultFolder], rules: String = "rules",
+                reference: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole,
+                database: String? = nil, append: Bool = false, chunkSize: Int = 100) {
+        self.duration = duration
+        self.start = start
+        self.users = users
+        self.seed = seed
+        self.mix = mix
+        self.personaFolders = personaFolders
+        self.rules = rules
+        self.reference = reference
+        self.jobs = jobs
+        self.shard = shard
+        self.database = database
+        self.append = append
+        self.chunkSize = chunkSize
+    }
+
+    /// Monday 5 January 2026.
+    public static let defaultStart = try! DayID("2026-01-05")
+}

@@ -1,0 +1,243 @@
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// Drives one synthetic user through the engine, day by day, on a virtual clock: each event goes
+/// through `Engine.step` (the same `apply` as replay and the apps), and what the engine decided
+/// is counted into the day's totals. The persona reacts to what the user sees: the tier, the
+/// streak, today's schedule and reminders.
+struct UserSimulator {
+    let engine: Engine
+    let personas: [Persona]
+    let personaHost: LuaHost
+    let config: SimulationConfig
+
+    /// A planned event of the day.
+    private enum Action {
+        case commit
+        case look(reminded: Bool)
+        case lateLook
+        case habit(String)
+        case miga(UsageEventType)
+        case shield
+    }
+
+    private struct Planned {
+        var at: EpochMillis
+        var order: Int
+        var action: Action
+    }
+
+    /// The user's running state between events.
+    private struct Run {
+        var random: SimRandom
+        var view: UserView?
+        var committed = false
+        var answered = false
+        var streakLostOn: Int?
+        var reminders: [Int]
+        /// The shortest streak whose loss counts as "lost a streak" for the persona.
+        var minStreak = 1
+    }
+
+    /// Simulates user `index` (0-based in the cohort) into `days` (one entry per simulated day).
+    func run(index: Int, name: String, into days: inout [DayTotals]) throws {
+        var run = Run(random: SimRandom(seed: config.seed, user: index), reminders: Array(repeating: 0, count: config.days))
+        let persona = personas[config.mix.pick(run.random.unit())]
+        let spec = persona.spec
+        run.minStreak = max(1, spec.lostStreak.minStreak)
+        let isPaid = run.random.chance(spec.paidShare)
+        let clock = try LocalClock(timeZoneID: spec.settings.timezone)
+        for d in 0...config.days {
+            let date = config.start.adding(days: d)!
+            let dayStart = clock.start(of: date)
+            if d == 0 {
+                let s = spec.settings
+                let change = SettingsChange(commitmentDeadline: try LocalTime(s.commitmentDeadline),
+                                            checkinWindowClose: try LocalTime(s.checkinWindowClose), timezone: s.timezone,
+                                            personalityMode: PersonalityMode(rawValue: s.personalityMode),
+                                            notificationsEnabled: s.notificationsEnabled)
+                step(.settings(change), at: dayStart, name: name, day: 0, &run, &days)
+                if isPaid { step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days) }
+                for habit in spec.habits {
+                    step(.habitTask(HabitTaskDefinition(task: habit.task, timesPerDay: habit.timesPerDay)),
+                         at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
+                }
+            } else {
+                // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
+                step(.tick, at: dayStart, name: name, day: d - 1, &run, &days)
+                if let view = run.view {
+                    days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
+                    days[d - 1].countStreak(view.currentStreak)
+                }
+                days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
+            }
+            if d == config.days { break }
+            try simulateDay(d, date: date, dayStart: dayStart, spec: spec, name: name, &run, &days)
+        }
+    }
+
+    private func simulateDay(_ d: Int, date: DayID, dayStart: EpochMillis, spec: PersonaSpec, name: String,
+                             _ run: inout Run, _ days: inout [DayTotals]) throws {
+        guard let view = run.view, let today = view.today, today.day == date else { return }
+        var pCommit = spec.commit, pYes = spec.answer.yes, pNo = spec.answer.no
+        var habitScale = 1.0, opens = spec.miga.opensPerDay
+        let sinceLost = run.streakLostOn.map { d - $0 }
+        if let sinceLost, sinceLost <= spec.lostStreak.days {
+            pCommit += spec.lostStreak.commit
+            pYes += spec.lostStreak.yes
+        }
+        if let function = spec.day {
+            let o = try dayOverride(function, PersonaDay.argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost))
+            if let v = o.commit { pCommit = v }
+            if let v = o.yes { pYes = v }
+            if let v = o.no { pNo = v }
+            if let v = o.habitScale { habitScale = v }
+            if let v = o.migaOpens { opens = v }
+        }
+        pCommit = clamp(pCommit)
+        pYes = clamp(pYes)
+        pNo = min(clamp(pNo), 1 - pYes)
+
+        var plan: [Planned] = []
+        func add(_ at: EpochMillis, _ action: Action) { plan.append(Planned(at: at, order: plan.count, action: action)) }
+        run.committed = false
+        run.answered = false
+        let minute = Millis.minute
+        if today.counts, run.random.chance(pCommit) {
+            let lead = Int64(run.random.int(spec.commitLeadMinutes[0], spec.commitLeadMinutes[1]))
+            add(max(today.deadline - lead * minute, dayStart + 3 * minute, today.start), .commit)
+            let look = Int64(run.random.int(spec.firstLookMinutes[0], spec.firstLookMinutes[1]))
+            add(min(today.deadline + look * minute, today.close - minute), .look(reminded: false))
+            if spec.settings.notificationsEnabled {
+                for reminder in today.pendingReminders {
+                    let at = reminder + Int64(run.random.int(1, 10)) * minute
+                    if at < today.close { add(at, .look(reminded: true)) }
+                }
+            }
+            if view.isPaid, spec.shield > 0 { add(today.close + Int64(run.random.int(5, 30)) * minute, .lateLook) }
+        } else if today.counts, view.isPaid, spec.shield > 0 {
+            add(today.deadline + Int64(run.random.int(5, 30)) * minute, .lateLook)
+        }
+        for habit in spec.habits {
+            for _ in 0..<habit.timesPerDay {
+                days[d].habitPlanned += 1
+                if run.random.chance(min(1, habit.rate * habitScale)) {
+                    add(dayStart + Int64(run.random.int(7 * 60, 21 * 60)) * minute, .habit(habit.task))
+                }
+            }
+        }
+        var count = Int(opens)
+        if run.random.chance(opens - Double(count)) { count += 1 }
+        for _ in 0..<count {
+            let at = dayStart + Int64(run.random.int(8 * 60, 23 * 60 - 1)) * minute
+            let u = run.random.unit()
+            add(at, .miga(u < spec.miga.exit ? .exitToFocus : u < spec.miga.exit + spec.miga.deepen ? .deepenPause : .proceedToApp))
+        }
+        plan.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+
+        var i = 0
+        while i < plan.count {
+            let item = plan[i]
+            i += 1
+            switch item.action {
+            case .commit:
+                if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) { run.committed = true }
+            case .look(let reminded):
+                guard run.committed, !run.answered else { continue }
+                let tier = run.view?.tier ?? 0
+                var result: CommitmentStatus?
+                if reminded {
+                    if run.random.chance(spec.reminderResponse[min(tier, spec.reminderResponse.count - 1)]) {
+                        result = run.random.chance(spec.reminderYesShare) ? .yes : .no
+                    }
+                } else {
+                    let u = run.random.unit()
+                    result = u < pYes ? .yes : u < pYes + pNo ? .no : nil
+                }
+                guard let result else { continue }
+                if step(.checkIn(result), at: item.at, name: name, day: d, &run, &days) {
+                    run.answered = true
+                    if result == .no { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
+                }
+            case .lateLook:
+                guard !run.answered else { continue }
+                if step(.tick, at: item.at, name: name, day: d, &run, &days) { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
+            case .habit(let task):
+                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) { days[d].habitDone += 1 }
+            case .miga(let type):
+                if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) {
+                    switch type {
+                    case .exitToFocus: days[d].exits += 1
+                    case .deepenPause: days[d].deepens += 1
+                    case .proceedToApp: days[d].proceeds += 1
+                    }
+                }
+            case .shield:
+                step(.shield, at: item.at, name: name, day: d, &run, &days)
+            }
+        }
+    }
+
+    /// After a NO or a miss: a paid user with a shield left may use it, within the activation window.
+    private func considerShield(after time: EpochMillis, spec: PersonaSpec, _ run: inout Run, _ plan: inout [Planned], from index: Int) {
+        guard let view = run.view, view.isPaid, view.restartShieldsRemaining > 0, let until = view.shieldableUntil, until > time,
+              run.random.chance(spec.shield) else { return }
+        let at = min(until, time + Int64(run.random.int(1, 30)) * Millis.minute)
+        let position = plan[index...].firstIndex { ($0.at, $0.order) > (at, -1) } ?? plan.count
+        plan.insert(Planned(at: at, order: -1, action: .shield), at: position)
+    }
+
+    /// Applies one event and counts what the engine decided into day `d` (a refused event changes nothing).
+    @discardableResult
+    private func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
+                      _ days: inout [DayTotals]) -> Bool {
+        days[d].events += 1
+        let applied: Engine.Applied
+        do {
+            applied = try engine.step(EngineEvent(at: Timestamp(millis: time), user: name, kind: kind))
+        } catch {
+            days[d].refused += 1
+            return false
+        }
+        let streakBefore = run.view?.currentStreak ?? 0
+        run.view = applied.user
+        if case .array(let results)? = applied.decisions["days"] {
+            for result in results {
+                guard case .string(let dayText)? = result["day"], let day = try? DayID(dayText) else { continue }
+                let index = config.start.days(to: day)
+                guard (0..<config.days).contains(index) else { continue }
+                switch result["result"] {
+                case .string("YES")?: days[index].yes += 1
+                case .string("NO")?: days[index].no += 1
+                case .string("MISSED")?: days[index].missed += 1
+                default: break
+                }
+            }
+        }
+        if case .array(let sent)? = applied.decisions["reminders_sent"] {
+            days[d].reminders += sent.count
+            run.reminders[d] += sent.count
+        }
+        if applied.decisions["shield"] != nil { days[d].shields += 1 }
+        if applied.decisions["commitment"] != nil { days[d].commitments += 1 }
+        if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
+        return true
+    }
+
+    private func dayOverride(_ function: LuaFunction, _ argument: LuaValue) throws -> PersonaDay.Override {
+        do {
+            let value = try personaHost.call(function, [argument]).first ?? .nil
+            if value.isNil { return PersonaDay.Override() }
+            let override = try LuaDecoder().decode(PersonaDay.Override.self, from: value, file: function.source)
+            if let problem = override.problems().first {
+                throw SimulationError("\(function.source):\(function.line): day() returned \(problem)")
+            }
+            return override
+        } catch let error as LuaError {
+            throw SimulationError(error.description)
+        }
+    }
+
+    private func clamp(_ p: Double) -> Double { min(1, max(0, p)) }
+}

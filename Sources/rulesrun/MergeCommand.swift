@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import RulesSim
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the JSON reports of simulation shards into the report of the whole cohort.",
+        discussion: """
+            Each REPORT is the output of `rulesrun simulate … --shard i/n --format json`. The shards must come \
+            from the same run (duration, start, users, seed, personas, rules and the files' contents) and \
+            their users must join into one range without overlap; the result is the report that the whole \
+            run prints, byte for byte, in any format.
+
+            Examples:
+              rulesrun simulate 30d --users 10000 --shard 1/2 --format json --out a.json
+              rulesrun simulate 30d --users 10000 --shard 2/2 --format json --out b.json
+              rulesrun merge a.json b.json
+              rulesrun merge a.json b.json --format json --out whole.json --chart whole.svg
+            """
+    )
+
+    @Argument(help: "The shard reports (JSON).") var reports: [String]
+    @Option(help: "table, json or csv.") var format: String = "table"
+    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
+
+    func validate() throws {
+        guard !reports.isEmpty else { throw ValidationError("give at least one report") }
+        guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
+    }
+
+    func run() throws {
+        var parts: [SimulationReport] = []
+        for path in reports {
+            guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+            do { parts.append(try SimulationReport(json: data)) } catch { throw ValidationError("\(path): \(error.message)") }
+        }
+        let merged: SimulationReport
+        do { merged = try SimulationReport.merge(parts) } catch { throw ValidationError(error.message) }
+        try Output.write(merged.rendered(ReportFormat(rawValue: format)!), to: out)
+        if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import RulesEngine
+import RulesModel
+import RulesSim
+
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a cohort of synthetic users through the rules for a number of days and report what happened.",
+        discussion: """
+            Each user follows a persona (a Lua file in examples/personas/, validated like a rule file) on a \
+            virtual clock: its commitments, check-ins, shields, habit completions and MIGA gateway events go \
+            through the same Engine.apply as `rulesrun replay` and the apps, and everything is written to an \
+            SQLite database (replaced each run unless --append). The same rules, personas and seed give the \
+            same report, byte for byte, and the same database content, whatever --jobs is.
+
+            The report has one line per day (users on each tier, reminders sent, YES/NO/MISSED, shields, \
+            current-streak percentiles, habit completion rate, exits to focus) and a summary. `--format json` \
+            keeps the raw counts, so that `rulesrun merge` can add up the reports of shards (--shard i/n).
+
+            Examples:
+              rulesrun simulate 30d
+              rulesrun simulate 12w --users 5000 --persona steady:70,struggling:30 --seed 7 --chart cohort.svg
+              rulesrun simulate 30d --rules examples/graduated-recovery --persona ghost --format csv --out ghost.csv
+              rulesrun simulate 30d --users 10000 --shard 2/4 --format json --out part2.json
+              rulesrun simulate 30d --users 10000 --bench
+            """
+    )
+
+    @Argument(help: "How long to simulate: 30d, 12w, 6m (calendar months), 1y.") var duration: String
+    @Option(help: "The rule folder.") var rules = "rules"
+    @Option(help: "Users in the cohort.") var users = 1000
+    @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (repeatable, or a list).",
+                               discussion: "e.g. --persona steady, --persona steady:70,struggling:30, --persona my.lua:2. Default: steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20.",
+                               valueName: "name[:weight]"))
+    var persona: [String] = []
+    @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
+    @Option(help: "The seed of every random draw.") var seed: UInt64 = 1
+    @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
+    @Option(help: "The SQLite database to write (replaced each run unless --append).") var db = ".rulesrun/simulation.sqlite"
+    @Flag(help: "Add the users to the database instead of replacing it.") var append = false
+    @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
+    @Option(help: "Worker threads (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
+    @Option(help: "table, json or csv.") var format: String = "table"
+    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "Write an SVG chart of the main series (tiers, YES rate, reminders) to this file.") var chart: String?
+    @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
+    @Flag(help: "Measure throughput instead of printing the report: Lua and --reference, with and without the database.")
+    var bench = false
+    @Option(help: .hidden) var chunkSize = 100
+
+    func validate() throws {
+        guard users >= 1 else { throw ValidationError("--users must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
+        guard (try? DayID(start)) != nil else { throw ValidationError("--start must be a day YYYY-MM-DD") }
+        if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
+    }
+
+    func config() throws -> SimulationConfig {
+        let mix: PersonaMix
+        do { mix = persona.isEmpty ? .standard : try PersonaMix(persona) } catch { throw ValidationError(error.description) }
+        do {
+            return SimulationConfig(
+                duration: try SimulationDuration(duration), start: try DayID(start), users: users, seed: seed, mix: mix,
+                personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
+                rules: rules, reference: reference, jobs: jobs, shard: try shard.map { try Shard($0) } ?? .whole,
+                database: noDb ? nil : db, append: append, chunkSize: chunkSize)
+        } catch let error as SimulationError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let config = try config()
+        if bench { return try SimulationBench(config: config).run() }
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(config: config)
+        } catch let error as PersonaError {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as RuleSetError {
+            FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as SimulationError {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let bar = ProgressBar(label: "users")
+        let report: SimulationReport
+        do {
+            report = try simulation.run { done, total in bar.update(done, of: total) }
+            bar.finish()
+        } catch {
+            bar.finish()
+            FileHandle.standardError.write(Data("simulate: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        try Output.write(report.rendered(ReportFormat(rawValue: format)!), to: out)
+        if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
+    }
+}

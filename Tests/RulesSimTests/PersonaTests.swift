@@ -1,0 +1,96 @@
+import Foundation
+import LuaHost
+import RulesSim
+import Testing
+
+@Suite struct PersonaTests {
+    @Test func everyShippedPersonaLoads() throws {
+        let host = try LuaHost()
+        let files = try FileManager.default.contentsOfDirectory(atPath: SimTestSupport.personas).filter { $0.hasSuffix(".lua") }.sorted()
+        #expect(files.count >= 5)
+        for file in files {
+            let persona = try PersonaLoader.load(path: SimTestSupport.personas + "/" + file, host: host)
+            #expect(!persona.spec.description.isEmpty)
+        }
+    }
+
+    @Test func aTypoIsReportedWithItsLineAndASuggestion() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("typo.lua").path
+        try """
+            return {
+              description = "A persona with a typo",
+              comit = 0.9,
+              answer = { yes = 0.5, no = 0.2 },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let text = error.description
+        #expect(text.hasPrefix("\(path):3: "), "\(text)")
+        #expect(text.contains("did you mean 'commit'"), "\(text)")
+    }
+
+    @Test func valuesOutOfRangeAreReportedTogetherAtTheirLines() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ranges.lua").path
+        try """
+            return {
+              description = "Out of range",
+              commit = 1.5,
+              answer = {
+                yes = 0.7,
+                no = 0.5,
+              },
+              reminder_response = { 0.1, 0.2, 0.3 },
+              habits = { { task = "read", rate = -0.1 } },
+              settings = { commitment_deadline = "13:00", timezone = "Mars/Olympus" },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):4: answer: yes + no must be at most 1") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):8: reminder_response: expected one probability per tier") }, "\(lines)")
+        #expect(lines.contains("\(path):9: habits[1].rate: expected a probability between 0 and 1, found -0.1"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):10: settings.timezone: unknown time zone") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):10: settings") && $0.contains("commitment_deadline") || $0.contains("13:00") }, "\(lines)")
+    }
+
+    @Test func aSandboxViolationNamesTheFileAndLine() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("escape.lua").path
+        try "local x = 1\nreturn os.execute('true')\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        #expect(error.problems.first?.line == 2, "\(error)")
+    }
+
+    @Test func anUnknownNameSuggestsTheClosestPersona() throws {
+        let error = try #require(throws: PersonaError.self) {
+            try PersonaLoader.resolve("stedy", folders: [SimTestSupport.personas])
+        }
+        #expect(error.description.contains("did you mean 'steady'?"), "\(error)")
+    }
+
+    @Test func mixesParseNamesFilesAndWeights() throws {
+        let mix = try PersonaMix(["steady:70,struggling:30", "ghost", "my.lua"])
+        #expect(mix.entries.map(\.reference) == ["steady", "struggling", "ghost", "my.lua"])
+        #expect(mix.entries.map(\.weight) == [70, 30, 1, 1])
+        #expect(throws: PersonaError.self) { try PersonaMix(["steady:-1"]) }
+        #expect(throws: PersonaError.self) { try PersonaMix(["steady:x"]) }
+    }
+
+    @Test func durationsAreDaysWeeksCalendarMonthsAndYears() throws {
+        let start = SimulationConfig.defaultStart   // Monday 5 January 2026
+        #expect(try SimulationDuration("30d").days(from: start) == 30)
+        #expect(try SimulationDuration("12w").days(from: start) == 84)
+        #expect(try SimulationDuration("6m").days(from: start) == 181)   // 2026-01-05 to 2026-07-05
+        #expect(try SimulationDuration("1y").days(from: start) == 365)
+        #expect(throws: SimulationError.self) { try SimulationDuration("30") }
+        #expect(throws: SimulationError.self) { try SimulationDuration("0d") }
+        #expect(throws: SimulationError.self) { try SimulationDuration("3h") }
+    }
+}
+

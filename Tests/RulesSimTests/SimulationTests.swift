@@ -1,0 +1,116 @@
+import Foundation
+import RulesEngine
+import RulesModel
+import RulesSim
+import RulesStore
+import Testing
+
+@Suite struct SimulationTests {
+    @Test func theReportAndTheDatabaseDoNotDependOnTheNumberOfJobs() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var reports: [String] = []
+        var dumps: [String] = []
+        for jobs in [1, 3] {
+            let path = dir.appendingPathComponent("jobs\(jobs).sqlite").path
+            let report = try Simulation(config: try SimTestSupport.config(jobs: jobs, database: path)).run()
+            reports.append(report.json())
+            let store = try Store.open(path: path)
+            dumps.append(try store.dump())
+            try store.close()
+        }
+        #expect(reports[0] == reports[1])
+        #expect(dumps[0] == dumps[1])
+        #expect(dumps[0].contains("## pressure_commitment"))
+    }
+
+    @Test func theShardsMergeIntoTheWholeRun() throws {
+        let whole = try Simulation(config: try SimTestSupport.config(users: 23)).run()
+        let shards = try (1...3).map { i in
+            try Simulation(config: try SimTestSupport.config(users: 23, shard: Shard(index: i, count: 3))).run()
+        }
+        #expect(shards.map(\.userCount) == [7, 8, 8])
+        // Through JSON, as `rulesrun merge` reads them, and in any order.
+        let parsed = try shards.reversed().map { try SimulationReport(json: Data($0.json().utf8)) }
+        let merged = try SimulationReport.merge(parsed)
+        #expect(merged.json() == whole.json())
+        #expect(merged.table() == whole.table())
+        #expect(throws: SimulationError.self) { try SimulationReport.merge([shards[0], shards[2]]) }
+        #expect(throws: SimulationError.self) { try SimulationReport.merge([shards[0], shards[0]]) }
+    }
+
+    @Test func theReportsCountsAreTheDatabasesRows() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("count.sqlite").path
+        let report = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, database: path)).run()
+        let summary = ReportSummary(report)
+        let store = try Store.open(path: path)
+        let dump = try store.dump()
+        #expect(try store.checkInvariants() == [])
+        try store.close()
+
+        let commitments = SimTestSupport.rows(of: "pressure_commitment", in: dump)
+        let first = SimulationConfig.defaultStart.rawValue, last = SimulationConfig.defaultStart.adding(days: 9)!.rawValue
+        let inRange = commitments.filter { ($0["day_id"] ?? "").contains(first.prefix(4)) && $0["day_id"].map { $0 >= "\"\(first)\"" && $0 <= "\"\(last)\"" } == true }
+        func count(_ status: String) -> Int { inRange.filter { $0["status"] == "\"\(status)\"" }.count }
+        #expect(summary.yes == count("YES"))
+        #expect(summary.no == count("NO"))
+        #expect(summary.missed == count("MISSED"))
+        #expect(summary.yes + summary.no + summary.missed > 0)
+        #expect(summary.shields == commitments.filter { $0["shield_used"] == "1" }.count)
+        #expect(summary.reminders == SimTestSupport.rows(of: "pressure_notification", in: dump).count)
+        let usage = SimTestSupport.rows(of: "miga_usage_event", in: dump)
+        #expect(summary.exits == usage.filter { $0["event_type"] == "\"exit_to_focus\"" }.count)
+        #expect(summary.habitDone == SimTestSupport.rows(of: "tracker_completion", in: dump).count)
+        #expect(SimTestSupport.rows(of: "app_user", in: dump).count == 20)
+        #expect(SimTestSupport.rows(of: "engine_state", in: dump).count == 20)
+        // Every user is counted on every day, on one tier.
+        #expect(report.days.allSatisfy { $0.users == 20 && $0.streaks.reduce(0, +) == 20 })
+        #expect(summary.refused == 0)
+    }
+
+    @Test func aUserWhoNeverAnswersEndsOnTierThree() throws {
+        let report = try Simulation(config: try SimTestSupport.config(days: 6, users: 5, mix: "ghost")).run()
+        let summary = ReportSummary(report)
+        #expect(summary.commitments == 0 && summary.yes == 0 && summary.no == 0)
+        #expect(summary.missed == 5 * 6)
+        // Default rules: one miss per tier, tier 3 from the third missed day on.
+        #expect(report.days.map { $0.tiers } == [[0, 5, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5], [0, 0, 0, 5], [0, 0, 0, 5], [0, 0, 0, 5]])
+        #expect(summary.finalStreaks.streakPercentile(90) == 0)
+    }
+
+    @Test func theNativeReferenceGivesTheSameReportAsTheDefaultLuaRules() throws {
+        var config = try SimTestSupport.config(days: 7, users: 12)
+        let lua = try Simulation(config: config).run()
+        config.reference = true
+        let native = try Simulation(config: config).run()
+        #expect(lua.days == native.days)
+        #expect(lua.run.engine == "lua" && native.run.engine == "native")
+    }
+
+    @Test func anotherSeedGivesAnotherCohort() throws {
+        let a = try Simulation(config: try SimTestSupport.config(users: 12, seed: 1)).run()
+        let b = try Simulation(config: try SimTestSupport.config(users: 12, seed: 2)).run()
+        #expect(a.days != b.days)
+    }
+
+    @Test func aPersonaDayFunctionThatFailsStopsTheRunWithItsLine() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("broken-day.lua").path
+        try """
+            return {
+              description = "Its day function returns a probability of 2",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              day = function(d)
+                return { commit = 2 }
+              end,
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
+        let error = try #require(throws: SimulationError.self) { try simulation.run() }
+        #expect(error.message.contains("broken-day.lua:5: day() returned commit: expected a probability"), "\(error)")
+    }
+}

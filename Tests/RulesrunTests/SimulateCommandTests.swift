@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+@Suite struct SimulateCommandTests {
+    static let small = ["simulate", "7d", "--users", "16", "--seed", "5"]
+
+    @Test func theReportIsTheSameWhateverTheJobs() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = try CLI.run(Self.small + ["--jobs", "1", "--db", dir.appendingPathComponent("a.sqlite").path])
+        let two = try CLI.run(Self.small + ["--jobs", "2", "--db", dir.appendingPathComponent("b.sqlite").path])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout == two.stdout)
+        #expect(one.stdout.contains("summary"))
+        #expect(one.stdout.contains("user-days at tier 0/1/2/3"))
+        #expect(one.stderr.isEmpty)   // no progress bar when stderr is not a terminal
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.sqlite").path))
+    }
+
+    @Test func shardReportsMergeIntoTheWholeReport() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try CLI.run(Self.small + ["--no-db"])
+        var parts: [String] = []
+        for i in 1...2 {
+            let path = dir.appendingPathComponent("part\(i).json").path
+            let shard = try CLI.run(Self.small + ["--no-db", "--shard", "\(i)/2", "--format", "json", "--out", path])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            parts.append(path)
+        }
+        let merged = try CLI.run(["merge"] + parts)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        let missing = try CLI.run(["merge", parts[1]])
+        #expect(missing.status == 0)   // one shard alone is a report of its users
+        #expect(missing.stdout.contains("users 8..<16 of 16"))
+    }
+
+    @Test func jsonAndCsvCarryTheSameCounts() throws {
+        let json = try CLI.run(Self.small + ["--no-db", "--format", "json"])
+        let csv = try CLI.run(Self.small + ["--no-db", "--format", "csv"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let days = try #require(object["days"] as? [[String: Any]])
+        #expect(days.count == 7)
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.count == 8)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let yesColumn = try #require(header.firstIndex(of: "yes"))
+        for (day, line) in zip(days, lines.dropFirst()) {
+            #expect(String(line.split(separator: ",")[yesColumn]) == "\(day["yes"] as? Int ?? -1)")
+        }
+    }
+
+    @Test func theChartIsSVGThatParses() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("chart.svg")
+        let result = try CLI.run(Self.small + ["--no-db", "--chart", path.path, "--out", dir.appendingPathComponent("r.txt").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: path)
+        let parser = XMLParser(data: data)
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("<svg") && text.contains("<polyline"))
+    }
+
+    @Test func aBrokenPersonaIsReportedWithFileAndLine() throws {
+        let dir = try CLI.folder(["bad.lua": "return {\n  description = \"x\",\n  commit = 2,\n  answer = { yes = 1, no = 0 },\n}\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.lua").path
+        let result = try CLI.run(["simulate", "7d", "--users", "2", "--no-db", "--persona", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(path):3: commit: expected a probability between 0 and 1, found 2"), "\(result.stderr)")
+        let unknown = try CLI.run(["simulate", "7d", "--users", "2", "--no-db", "--persona", "stedy"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean 'steady'?"), "\(unknown.stderr)")
+    }
+
+    @Test func badArgumentsAreRefused() throws {
+        for arguments in [["simulate", "30"], ["simulate", "30d", "--users", "0"], ["simulate", "30d", "--shard", "3/2"],
+                          ["simulate", "30d", "--format", "xml"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.stderr.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test func helpShowsExamples() throws {
+        let result = try CLI.run(["simulate", "--help"])
+        #expect(result.stdout.contains("rulesrun simulate 30d"))
+        #expect(result.stdout.contains("--persona"))
+    }
+}
