@@ -5,6 +5,6 @@ struct Rulesrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rulesrun",
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
-        subcommands: [Validate.self, ReplayCommand.self, Bench.self]
+        subcommands: [Validate.self, ReplayCommand.self, CompareCommand.self, Bench.self]
     )
 }
