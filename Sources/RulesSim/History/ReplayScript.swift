@@ -7,7 +7,8 @@ import RulesModel
 /// On the set-up day (the day before day 1), in UTC: at 21:00 the user's first event, its settings
 /// (day 1's window, notifications on; its deadline has passed, so the set-up day does not count),
 /// and at 21:01 a PAID subscription (restart shields). Then per day:
-/// - a window change: a `settings` event at 05:00 the day before (changes apply from the next day);
+/// - a change of the next day's window: a `settings` event at 05:00, before the day's events
+///   (changes apply from the next day);
 /// - a commitment at 05:30, unless the day has none (the deadline then decides the day);
 /// - a YES or NO check-in ten minutes after the deadline; a MISSED day with a commitment gets none
 ///   and the window's close decides it;
@@ -40,15 +41,15 @@ public struct ReplayScript: Sendable {
             lines.append("{\"at\": \"\(Timestamp(millis: instant))\"\(userField), \(fields)}")
             dayOfLine.append(dayNumber)
         }
-        var window = history.days.first.map { ($0.open, $0.close) } ?? (PressureHistory.defaultOpen, PressureHistory.defaultClose)
-        add(0, 21 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(window.0)\", \"checkin_window_close\": \"\(window.1)\", \"notifications_enabled\": true", history: 0)
+        let first = history.days.first.map { ($0.open, $0.close) } ?? (PressureHistory.defaultOpen, PressureHistory.defaultClose)
+        add(0, 21 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(first.0)\", \"checkin_window_close\": \"\(first.1)\", \"notifications_enabled\": true", history: 0)
         add(0, 21 * 60 + 1, "\"type\": \"subscription\", \"tier\": \"PAID\"", history: 0)
         setupCount = lines.count
         for (i, day) in history.days.enumerated() {
             let d = i + 1
-            if (day.open, day.close) != window {
-                add(d - 1, 5 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(day.open)\", \"checkin_window_close\": \"\(day.close)\"", history: d)
-                window = (day.open, day.close)
+            // Tomorrow's window, set before today's events (a change applies from the next day).
+            if i + 1 < history.days.count, case let next = history.days[i + 1], (next.open, next.close) != (day.open, day.close) {
+                add(d, 5 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(next.open)\", \"checkin_window_close\": \"\(next.close)\"", history: d)
             }
             if day.committed { add(d, 5 * 60 + 30, "\"type\": \"commitment\", \"text\": \"day \(d)\"", history: d) }
             switch day.result {
@@ -75,4 +76,18 @@ public struct ReplayScript: Sendable {
     static func showsItsResult(_ day: PressureHistory.Day) -> Bool { day.result != .missed || day.shieldUsed }
 
     static func quoted(_ text: String) -> String { JSONOut.string(text).description }
+}
+
+extension ReplayScript {
+    /// A history as a failing property test prints it: the replay file to save and run with
+    /// `rulesrun replay FILE --rules DIR`. A history that does not start fresh cannot be replayed
+    /// from its start state; the note says so (shrinking tries a fresh start first, so this is rare).
+    public static func failureReport(_ history: PressureHistory) -> String {
+        var script = ReplayScript(history)
+        script.header = ["\(history.origin.isEmpty ? "a history" : history.origin): \(history.days.count) days, \(script.eventsBeyondSetup) events beyond the set-up"]
+        if !history.startsFresh {
+            script.header.append("NOTE: the history starts from \(PressureHistory.describe(history.counters)), \(PressureHistory.describe(history.streak)); a replay starts from a new user")
+        }
+        return "replay file (save it and run `rulesrun replay FILE --rules DIR`):\n" + script.text
+    }
 }
