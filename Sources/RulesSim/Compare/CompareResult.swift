@@ -11,6 +11,10 @@ public struct CompareResult: Sendable {
     public var findings: [CompareFinding]
     /// Where each finding's replay file was written, by kind (set by the caller that writes them).
     public var replayFiles: [CompareFinding.Kind: String] = [:]
+    /// The population half of `compare` (the simulate metrics of both sets side by side, on the
+    /// same seeded cohorts) goes here, as the `population` object of the JSON output. Nothing sets
+    /// it yet: the section is absent until the simulate work provides it.
+    public var population: JSONOut?
 
     /// Differences of fields (not expectations).
     public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
@@ -107,8 +111,7 @@ public struct CompareResult: Sendable {
             if let broken { e.append(("counterexample", json(of: broken))) }
             return .object(e)
         })))
-        // "population" (the simulate metrics of both sets side by side) is added by the population
-        // half of compare; it is absent until then.
+        if let population { fields.append(("population", population)) }
         fields.append(("exit_code", .int(Int(exitCode))))
         return .object(fields)
     }

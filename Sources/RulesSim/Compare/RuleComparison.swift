@@ -96,6 +96,7 @@ public final class RuleComparison {
                 check = try engineCheck(kind, history)
             }
             var script = ReplayScript(history)
+            if let first = check.firstEvent, first < script.lines.count - 1 { script.dropTrailingTick() }
             script.header = header(kind, history: history, original: original)
             let (daysA, daysB) = dayTexts(history)
             findings.append(CompareFinding(

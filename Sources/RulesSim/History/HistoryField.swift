@@ -56,7 +56,4 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
         default: return number(in: o).map(String.init)
         }
     }
-
-    /// Suggests the closest field name for a misspelt one.
-    public static func named(_ name: String) -> HistoryField? { HistoryField(rawValue: name) }
 }

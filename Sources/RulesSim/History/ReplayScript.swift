@@ -67,6 +67,14 @@ public struct ReplayScript: Sendable {
         }
     }
 
+    /// Leaves out the final `tick`, when the events before it already show what the file is for
+    /// (the outputs of the other events do not change: a replay applies events in order).
+    public mutating func dropTrailingTick() {
+        guard lines.count > setupCount, lines.last?.contains("\"type\": \"tick\"") == true else { return }
+        lines.removeLast()
+        dayOfLine.removeLast()
+    }
+
     /// The events a day adds to the file (besides a window change).
     public static func events(of day: PressureHistory.Day) -> Int {
         (day.committed ? 1 : 0) + (day.result == .missed ? 0 : 1) + (day.shieldUsed ? 1 : 0)
