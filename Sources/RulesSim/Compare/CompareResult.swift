@@ -54,7 +54,8 @@ public struct CompareResult: Sendable {
         var out: [String] = []
         let days = f.history.days.count
         out.append("\(f.kind): \(f.histories) of \(histories) histories; first in \(f.original.origin)")
-        out.append("  shrunk to \(days) day\(days == 1 ? "" : "s"), \(f.script.eventsBeyondSetup) events beyond the set-up (\(f.script.setupCount) set-up events)")
+        let events = f.script.eventsBeyondSetup
+        out.append("  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)")
         if let file = replayFiles[f.kind] {
             out.append("  replay file: \(file)")
             out.append("    rulesrun replay \(file) --rules \(nameA)")
