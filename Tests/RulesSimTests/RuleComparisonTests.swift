@@ -21,8 +21,8 @@ import Testing
         let index = try #require(tier.firstEvent)
         #expect(tier.script.lines[index].contains("\"check_in\", \"result\": \"YES\""))
         let a = try #require(tier.a), b = try #require(tier.b)
-        #expect(a.before.first { $0.0 == "current_tier" }?.1 == "2" && a.after.first { $0.0 == "current_tier" }?.1 == "0")
-        #expect(b.before.first { $0.0 == "current_tier" }?.1 == "2" && b.after.first { $0.0 == "current_tier" }?.1 == "1")
+        #expect(a.before.first { $0.0 == "current_tier" }?.1 == .int(2) && a.after.first { $0.0 == "current_tier" }?.1 == .int(0))
+        #expect(b.before.first { $0.0 == "current_tier" }?.1 == .int(2) && b.after.first { $0.0 == "current_tier" }?.1 == .int(1))
         // Every finding is reproduced by the engine.
         #expect(result.findings.allSatisfy { $0.reproduced }, "\(result.text)")
     }
@@ -39,7 +39,7 @@ import Testing
         let tier = try #require(result.findings.first { $0.kind == .field(.currentTier) })
         #expect(tier.reproduced)
         let a = try #require(tier.a), b = try #require(tier.b)
-        let aTier = Int(a.after.first { $0.0 == "current_tier" }!.1)!, bTier = Int(b.after.first { $0.0 == "current_tier" }!.1)!
+        let aTier = Int(a.after.first { $0.0 == "current_tier" }!.1.description)!, bTier = Int(b.after.first { $0.0 == "current_tier" }!.1.description)!
         #expect(bTier > aTier && aTier == 1, "\(result.text)")
     }
 

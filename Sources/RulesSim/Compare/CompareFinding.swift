@@ -25,8 +25,8 @@ public struct CompareFinding: Sendable {
 
     /// The state of one set before and after the first diverging event.
     public struct Side: Sendable {
-        public var before: [(String, String)]
-        public var after: [(String, String)]
+        public var before: [(String, JSONOut)]
+        public var after: [(String, JSONOut)]
     }
 
     public var kind: Kind

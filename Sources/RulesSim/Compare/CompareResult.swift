@@ -78,7 +78,7 @@ public struct CompareResult: Sendable {
             [a.before, a.after, b.before, b.after].contains { side in side.contains { $0.0 == name } }
         } + (a.after.contains { $0.0 == "error" } || b.after.contains { $0.0 == "error" } ? ["error"] : [])
         let width = max(24, (names.map(\.count).max() ?? 0) + 2)
-        func value(_ side: [(String, String)], _ name: String) -> String { side.first { $0.0 == name }?.1 ?? "-" }
+        func value(_ side: [(String, JSONOut)], _ name: String) -> String { side.first { $0.0 == name }?.1.description ?? "-" }
         func cell(_ s: CompareFinding.Side, _ name: String) -> String {
             let before = value(s.before, name), after = value(s.after, name)
             return (before == after ? after : "\(before) → \(after)")
@@ -120,8 +120,7 @@ public struct CompareResult: Sendable {
     private func json(of f: CompareFinding) -> JSONOut {
         func side(_ s: CompareFinding.Side?) -> JSONOut {
             guard let s else { return .null }
-            return .object([("before", .object(s.before.map { ($0.0, .string($0.1)) })),
-                            ("after", .object(s.after.map { ($0.0, .string($0.1)) }))])
+            return .object([("before", .object(s.before)), ("after", .object(s.after))])
         }
         var fields: [(String, JSONOut)] = [
             ("kind", .string(f.kind.description)), ("histories", .int(f.histories)),

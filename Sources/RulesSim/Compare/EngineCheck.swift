@@ -17,10 +17,13 @@ public struct EngineCheck {
 
     /// A state field of an output line (`reminders` is today's reminder times); nil when the line
     /// has no state (a refused event).
-    public static func stateField(_ name: String, of line: JSONOut) -> String? {
+    public static func stateField(_ name: String, of line: JSONOut) -> String? { stateValue(name, of: line)?.description }
+
+    /// The same as a JSON value.
+    public static func stateValue(_ name: String, of line: JSONOut) -> JSONOut? {
         guard let state = line["state"] else { return nil }
-        if name == "reminders" { return state["today"]?["reminders"]?.description }
-        return state[name]?.description
+        if name == "reminders" { return state["today"]?["reminders"] }
+        return state[name]
     }
 
     /// What an output line shows of a field, for comparing the two sets line by line.

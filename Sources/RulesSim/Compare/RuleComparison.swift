@@ -129,12 +129,12 @@ public final class RuleComparison {
 
     private func side(_ lines: [JSONOut], at index: Int) -> CompareFinding.Side {
         let previous = lines[..<index].last { $0["state"] != nil }
-        func fields(_ line: JSONOut?) -> [(String, String)] {
+        func fields(_ line: JSONOut?) -> [(String, JSONOut)] {
             guard let line, line["state"] != nil else {
-                if let error = line?["error"] { return [("error", error["code"]?.description ?? "?")] }
+                if let error = line?["error"] { return [("error", error["code"] ?? .null)] }
                 return []
             }
-            return EngineCheck.stateFields.compactMap { name in EngineCheck.stateField(name, of: line).map { (name, $0) } }
+            return EngineCheck.stateFields.compactMap { name in EngineCheck.stateValue(name, of: line).map { (name, $0) } }
         }
         return CompareFinding.Side(before: fields(previous), after: fields(lines[index]))
     }
