@@ -90,7 +90,8 @@ public final class RuleComparison {
             if check.firstEvent == nil {
                 // The walker's minimal history does not show in the engine's output (a difference
                 // the replay cannot see): shrink again, keeping only histories the engine confirms.
-                history = shrinker.shrink(original) { candidate in
+                // Each candidate is replayed through the engine here: fewer attempts.
+                history = Shrinker<PressureHistory>(maxAttempts: 2_000, candidates: { HistoryGenerator.shrink($0) }).shrink(original) { candidate in
                     self.shows(kind, in: candidate, comparison) && ((try? self.engineCheck(kind, candidate).firstEvent) ?? nil) != nil
                 }.value
                 check = try engineCheck(kind, history)
