@@ -2,12 +2,13 @@ import Foundation
 import PropertyBased
 import RulesEngine
 import RulesModel
+import RulesSim
 import Testing
 
 /// The seeds' invariants hold along random histories for every rule set of the repository: every
 /// folder under `rules/` and `examples/` (and `rules/` itself) that `RuleSet.load` accepts.
 @Suite(.shrinking) struct RuleSetInvariantTests {
-    static let repository = RuleFixture.rulesFolder.deletingLastPathComponent()
+    static let repository = Repository.root
     static let historiesPerRuleSet = 1_000
 
     /// The accepted rule sets, as paths relative to the repository (`rules`, `examples/…`).
@@ -38,9 +39,9 @@ import Testing
         let rules = try RuleSet.load(Self.repository.appendingPathComponent(folder).path)
         // One seed per rule set, from its name, so that each gets its own histories.
         let seed = folder.utf8.reduce(UInt64(0x1A7A_2025)) { ($0 &* 31) &+ UInt64($1) }
-        await propertyCheck(count: Self.historiesPerRuleSet, input: HistoryGenerator.histories(seed: seed)) { history in
+        await propertyCheck(count: Self.historiesPerRuleSet, input: SeededCases.histories(HistoryGenerator(seed: seed))) { history in
             if let violation = Self.firstViolation(in: history, rules: rules, name: folder) {
-                Issue.record("\(violation)\n\(NativeReferenceTests.replayNote(seed: seed))")
+                Issue.record("\(violation)\n\(ReplayScript.failureReport(history))\(SeededCases.replayNote(seed: seed))")
             }
         }
     }
@@ -49,7 +50,7 @@ import Testing
     /// that breaks one, and what it breaks.
     static func firstViolation(in history: PressureHistory, rules: any PolicyRules, name: String) -> String? {
         var walker = HistoryWalker(rules, from: history)
-        var lines = ["start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak))"]
+        var lines = ["start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak)); set-up day \(history.setupDay)"]
         var longest = history.streak.longest
         for (i, day) in history.days.enumerated() {
             let label = "day \(i + 1):".padding(toLength: 9, withPad: " ", startingAt: 0) + day.text

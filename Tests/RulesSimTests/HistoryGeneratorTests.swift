@@ -1,35 +1,36 @@
-import PropertyBased
 import RulesEngine
 import RulesModel
+import RulesSim
 import Testing
 
 /// The random histories reach the cases where the readings of the escalation document part, so
-/// that agreement on them means something; and they are the same on every run.
+/// that agreement on them means something; they are the same on every run; shrinking ends.
 @Suite struct HistoryGeneratorTests {
-    func histories(seed: UInt64, count: Int) -> [PressureHistory] {
-        (0..<count).map { k in
-            var rng = Xoshiro(seed: SeededGenerator.stream(seed, k))
-            return HistoryGenerator.history(days: 30...90, using: &rng)
-        }
+    func histories(seed: UInt64, count: Int, freshStart: Bool = false) -> [PressureHistory] {
+        let generator = HistoryGenerator(seed: seed, freshStart: freshStart)
+        return (0..<count).map { generator.history(case: $0) }
     }
 
     @Test func theSameSeedGivesTheSameHistories() {
         #expect(histories(seed: 7, count: 20) == histories(seed: 7, count: 20))
         #expect(histories(seed: 7, count: 20) != histories(seed: 8, count: 20))
+        #expect(histories(seed: 7, count: 20, freshStart: true).allSatisfy { $0.startsFresh })
     }
 
     @Test func historiesReachEveryTierAndEveryWayOfLeavingOne() throws {
         let native = NativeReference()
         var tiers = Set<Int>(), moves = Set<String>(), lengths = Set<Int>(), closes = Set<LocalTime>()
-        var shields = 0
+        var shields = 0, uncommitted = 0, monthStarts = 0
         for history in histories(seed: 0x5EED_0001, count: 300) {
             lengths.insert(history.days.count)
             var walker = HistoryWalker(native, from: history)
-            for day in history.days {
+            for (i, day) in history.days.enumerated() {
                 let outcome = try walker.step(day)
                 tiers.insert(outcome.tier)
                 closes.insert(day.close)
                 if day.shieldUsed { shields += 1 }
+                if !day.committed { uncommitted += 1 }
+                if history.date(ofDay: i + 1).day == 1 { monthStarts += 1 }
                 if outcome.transition.tier != outcome.tier { moves.insert("\(outcome.tier)→\(outcome.transition.tier) \(day.result == .yes ? "YES" : "miss")") }
             }
         }
@@ -38,30 +39,29 @@ import Testing
         for move in ["1→0 YES", "2→0 YES", "3→0 YES", "0→1 miss", "1→2 miss", "2→3 miss", "2→1 miss", "3→1 miss"] {
             #expect(moves.contains(move), "no \(move) in \(moves.sorted())")
         }
-        #expect(shields > 0)
+        #expect(shields > 0 && uncommitted > 0 && monthStarts > 0)
         #expect(lengths.min() == 30 && lengths.max() == 90)
         #expect(closes.contains(LocalTime(hour: 23, minute: 59)) && closes.contains(LocalTime(hour: 18, minute: 0)))
     }
 
-    /// What shrinking must lower: the days, how plain they are, the start counters, the start streak.
-    func size(_ h: PressureHistory) -> [Int] {
-        let days = h.days.map { day in
-            (day.result == .missed ? 2 : day.result == .no ? 1 : 0) + (day.shieldUsed ? 1 : 0)
-                + (day.open == HistoryGenerator.defaultOpen && day.close == HistoryGenerator.defaultClose ? 0 : 1)
-        }
-        return [h.days.count, days.reduce(0, +), h.counters.tier + h.counters.misses + h.counters.successes,
-                h.streak.current + h.streak.longest]
-    }
-
-    /// Every candidate is smaller in one respect and larger in none, so shrinking ends.
+    /// Every candidate is smaller in the order shrinking descends, so shrinking ends.
     @Test func shrinkingOnlyEverMakesAHistorySmaller() {
         for history in histories(seed: 3, count: 20) {
-            let before = size(history)
+            let before = HistoryGenerator.size(of: history)
             for smaller in HistoryGenerator.shrink(history) {
-                let after = size(smaller)
-                #expect(zip(after, before).allSatisfy(<=) && after != before, "\(after) from \(before)")
+                let after = HistoryGenerator.size(of: smaller)
+                #expect(after.lexicographicallyPrecedes(before), "\(after) from \(before)")
                 #expect(smaller.streak.longest >= smaller.streak.current)
             }
         }
+    }
+
+    /// The greedy shrinker reaches a history from which no candidate still shows the property.
+    @Test func theShrinkerStopsAtAMinimalHistory() {
+        let history = histories(seed: 11, count: 1, freshStart: true)[0]
+        let showsTwoNoDays: (PressureHistory) -> Bool = { $0.days.filter { $0.result == .no }.count >= 2 }
+        guard showsTwoNoDays(history) else { return }
+        let shrunk = Shrinker<PressureHistory>(candidates: { HistoryGenerator.shrink($0) }).shrink(history, while: showsTwoNoDays).value
+        #expect(shrunk.days == [PressureHistory.Day(.no), PressureHistory.Day(.no)], "\(shrunk)")
     }
 }

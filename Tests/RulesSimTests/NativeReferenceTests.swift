@@ -2,18 +2,20 @@ import Foundation
 import PropertyBased
 import RulesEngine
 import RulesModel
+import RulesSim
 import Testing
 
 /// The default Lua rules (`rules/`) and `NativeReference` make the same decisions: the same
 /// parameters, and the same answers on random histories and random streak inputs.
 ///
-/// Every property runs on fixed seeds (`SeededGenerator`): the cases are the same on every run, and
-/// a failure prints the shrunk input, day by day. 4 seeds × 2,500 histories of 30–90 days = 10,000.
+/// Every property runs on fixed seeds (`SeededCases`): the cases are the same on every run, and a
+/// failure prints the shrunk input, day by day, and the shrunk history as a replay file
+/// (`ReplayScript.failureReport`). 4 seeds × 2,500 histories of 30–90 days = 10,000.
 @Suite(.shrinking) struct NativeReferenceTests {
     static let historySeeds: [UInt64] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004]
     static let historiesPerSeed = 2_500
 
-    func defaultRules() throws -> RuleSet { try RuleSet.load(RuleFixture.rulesFolder.path) }
+    func defaultRules() throws -> RuleSet { try RuleSet.load(Repository.rules.path) }
 
     @Test func theKnobsAreTheDefaultRuleSets() throws {
         let rules = try defaultRules()
@@ -62,17 +64,28 @@ import Testing
     @Test(arguments: historySeeds)
     func theDefaultRulesAndTheReferenceAgreeOnRandomHistories(seed: UInt64) async throws {
         let comparison = HistoryComparison(left: ("rules/", try defaultRules()), right: ("NativeReference", NativeReference()))
-        await propertyCheck(count: Self.historiesPerSeed, input: HistoryGenerator.histories(seed: seed)) { history in
+        await propertyCheck(count: Self.historiesPerSeed, input: SeededCases.histories(HistoryGenerator(seed: seed))) { history in
             if let difference = comparison.firstDifference(in: history) {
-                Issue.record("\(difference)\n\(Self.replayNote(seed: seed))")
+                Issue.record("\(difference)\n\(ReplayScript.failureReport(history))\(SeededCases.replayNote(seed: seed))")
             }
         }
     }
 
-    /// PropertyBased's `.fixedSeed` hint does not apply to seeded generators.
-    static func replayNote(seed: UInt64) -> String {
-        "The cases of this test are fixed by its seed 0x\(String(seed, radix: 16, uppercase: true)): running it again "
-            + "reproduces this failure (PropertyBased's `.fixedSeed` hint below does not apply)."
+    /// What a failing history test prints: the day-by-day difference and a replay file that
+    /// `rulesrun replay` runs (here with a rule set that differs, standing in for a broken reference).
+    @Test func aFailingHistoryPrintsItsReplayFile() throws {
+        let other = try RuleSet.load(Repository.graduatedRecovery.path)
+        let comparison = HistoryComparison(left: ("rules/", try defaultRules()), right: ("graduated", other))
+        let generator = HistoryGenerator(seed: 0x5EED_0001, days: 30...30, freshStart: true)
+        let failing = try #require((0..<100).lazy.map { generator.history(case: $0) }.first { comparison.firstDifference(in: $0) != nil })
+        let shrunk = Shrinker<PressureHistory>(candidates: { HistoryGenerator.shrink($0) })
+            .shrink(failing) { comparison.firstDifference(in: $0) != nil }.value
+        let report = ReplayScript.failureReport(shrunk)
+        let events = report.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(events.count == ReplayScript(shrunk).lines.count && events.count >= 3, "\(report)")
+        // Every event line is one the engine accepts.
+        for line in events { #expect((try? EngineEvent.parse(String(line))) != nil, "\(line)") }
+        #expect(shrunk.days.count <= 4, "\(shrunk)")
     }
 
     // MARK: Random streak inputs

@@ -1,4 +1,5 @@
 import PropertyBased
+import RulesSim
 import RulesEngine
 
 /// Random inputs of the habit, MIGA and Earned streak rules, reproducible from a seed, with
@@ -7,7 +8,7 @@ enum StreakInputGenerator {
     /// A habit task's periods, most recent (running) first: 0–20 periods with 0–3 completions,
     /// one period in five unscheduled, 1–3 times a day.
     static func habitPeriods(seed: UInt64) -> Generator<[HabitPeriod], [[HabitPeriod]]> {
-        SeededGenerator.make(
+        SeededCases.make(
             seed: seed,
             draw: { rng, _ in
                 (0..<Int.random(in: 0...20, using: &rng)).map { _ in
@@ -30,7 +31,7 @@ enum StreakInputGenerator {
     /// MIGA's `exit_to_focus` events per day, today first: 0–30 days with 0–3 events, a third of
     /// the days without any.
     static func migaDays(seed: UInt64) -> Generator<[Int], [[Int]]> {
-        SeededGenerator.make(
+        SeededCases.make(
             seed: seed,
             draw: { rng, _ in
                 (0..<Int.random(in: 0...30, using: &rng)).map { _ in
@@ -43,7 +44,7 @@ enum StreakInputGenerator {
     /// An Earned day: focus minutes 0–180 (around the 20-minute threshold one time in two) and 0–4
     /// completed habits.
     static func earnedDays(seed: UInt64) -> Generator<EarnedDay, [EarnedDay]> {
-        SeededGenerator.make(
+        SeededCases.make(
             seed: seed,
             draw: { rng, _ in
                 let focus = Bool.random(using: &rng) ? Int.random(in: 15...25, using: &rng) : Int.random(in: 0...180, using: &rng)
@@ -59,7 +60,7 @@ enum StreakInputGenerator {
 
     /// Earned streak counts 0–400.
     static func streakCounts(seed: UInt64) -> Generator<Int, [Int]> {
-        SeededGenerator.make(
+        SeededCases.make(
             seed: seed,
             draw: { rng, _ in Int.random(in: 0...400, using: &rng) },
             shrink: { n in n > 0 ? Array(Set([0, n / 2, n - 1])).sorted() : [] })

@@ -1,12 +1,12 @@
 extension Array {
     /// Shrink candidates of an array, most shrunk first: `shorterCandidates` then
     /// `elementCandidates`.
-    func shrinkCandidates(minCount: Int = 0, element shrink: (Element) -> [Element]) -> [[Element]] {
+    public func shrinkCandidates(minCount: Int = 0, element shrink: (Element) -> [Element]) -> [[Element]] {
         shorterCandidates(minCount: minCount) + elementCandidates(shrink)
     }
 
     /// Shorter arrays: prefixes of `minCount`, then 1, 2, 4, 8… elements, then each element left out.
-    func shorterCandidates(minCount: Int = 0) -> [[Element]] {
+    public func shorterCandidates(minCount: Int = 0) -> [[Element]] {
         guard count > minCount else { return [] }
         var out: [[Element]] = []
         var length = minCount
@@ -23,7 +23,7 @@ extension Array {
     }
 
     /// Arrays of the same length with one element replaced by one of its shrink candidates.
-    func elementCandidates(_ shrink: (Element) -> [Element]) -> [[Element]] {
+    public func elementCandidates(_ shrink: (Element) -> [Element]) -> [[Element]] {
         var out: [[Element]] = []
         for i in indices {
             for smaller in shrink(self[i]) {

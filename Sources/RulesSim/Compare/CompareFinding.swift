@@ -1,0 +1,50 @@
+import RulesEngine
+
+/// One kind of difference between two rule sets (a field they decide differently, or an
+/// expectation that fails), with a minimal history that shows it and what the engine made of it.
+public struct CompareFinding: Sendable {
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+        case field(HistoryField)
+        case expectation(Int, String)
+
+        public var description: String {
+            switch self {
+            case .field(let field): field.rawValue
+            case .expectation(_, let text): "expect \(text)"
+            }
+        }
+
+        /// A file name for its replay file.
+        public var fileName: String {
+            switch self {
+            case .field(let field): "\(field.rawValue).jsonl"
+            case .expectation(let k, _): "expectation-\(k + 1).jsonl"
+            }
+        }
+    }
+
+    /// The state of one set before and after the first diverging event.
+    public struct Side: Sendable {
+        public var before: [(String, JSONOut)]
+        public var after: [(String, JSONOut)]
+    }
+
+    public var kind: Kind
+    /// How many of the generated histories show it.
+    public var histories: Int
+    /// The first generated history that showed it, before shrinking.
+    public var original: PressureHistory
+    /// The shrunk history and its replay file.
+    public var history: PressureHistory
+    public var script: ReplayScript
+    /// Per day of the shrunk history, what each set decided (`HistoryWalker.Outcome.text`).
+    public var daysA: [String]
+    public var daysB: [String]
+    /// Whether replaying `script` through the engine under each set shows the difference.
+    public var reproduced: Bool
+    /// The first event (index into `script.lines`) whose output differs in this kind, and each
+    /// set's state before and after it.
+    public var firstEvent: Int?
+    public var a: Side?
+    public var b: Side?
+}

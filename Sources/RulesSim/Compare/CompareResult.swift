@@ -1,0 +1,146 @@
+import RulesEngine
+
+/// What a comparison found, and its text and JSON renderings.
+public struct CompareResult: Sendable {
+    public var nameA: String
+    public var nameB: String
+    public var options: CompareOptions
+    public var histories: Int
+    /// Histories that showed at least one difference or broken expectation.
+    public var differing: Int
+    public var findings: [CompareFinding]
+    /// Where each finding's replay file was written, by kind (set by the caller that writes them).
+    public var replayFiles: [CompareFinding.Kind: String] = [:]
+    /// The population half of `compare` (the simulate metrics of both sets side by side, on the
+    /// same seeded cohorts) goes here, as the `population` object of the JSON output. Nothing sets
+    /// it yet: the section is absent until the simulate work provides it.
+    public var population: JSONOut?
+
+    /// Differences of fields (not expectations).
+    public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
+    /// Broken expectations.
+    public var brokenExpectations: [CompareFinding] { findings.filter { if case .expectation = $0.kind { true } else { false } } }
+
+    /// 0 when no difference was found (or, with expectations, when every expectation held), else 1.
+    public var exitCode: Int32 {
+        if !options.expectations.isEmpty { return brokenExpectations.isEmpty ? 0 : 1 }
+        return differences.isEmpty ? 0 : 1
+    }
+
+    // MARK: Text
+
+    public var text: String {
+        var out: [String] = []
+        out.append("compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
+        if !options.ignored.isEmpty { out.append("ignoring: \(options.ignored.sorted().map(\.rawValue).joined(separator: ", "))") }
+        if differences.isEmpty {
+            out.append("no difference: A and B decided every compared field the same on every day")
+        } else {
+            let kinds = differences.map { "\($0.kind) (\($0.histories))" }.joined(separator: ", ")
+            out.append("A and B differ in \(differing) of \(histories) histories; by kind (histories): \(kinds)")
+        }
+        for (k, expectation) in options.expectations.enumerated() {
+            let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
+            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? "holds on every day of every history"))
+        }
+        for finding in findings {
+            out.append("")
+            out += lines(of: finding)
+        }
+        return out.joined(separator: "\n")
+    }
+
+    private func lines(of f: CompareFinding) -> [String] {
+        var out: [String] = []
+        let days = f.history.days.count
+        out.append("\(f.kind): \(f.histories) of \(histories) histories; first in \(f.original.origin)")
+        let events = f.script.eventsBeyondSetup
+        out.append("  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)")
+        if let file = replayFiles[f.kind] {
+            out.append("  replay file: \(file)")
+            out.append("    rulesrun replay \(file) --rules \(nameA)")
+            out.append("    rulesrun replay \(file) --rules \(nameB)")
+        }
+        out.append("  days (as A and B decide them):")
+        for (i, day) in f.history.days.enumerated() {
+            out.append("    day \(i + 1) \(f.history.date(ofDay: i + 1))  \(day.text)")
+            let a = i < f.daysA.count ? f.daysA[i] : "-", b = i < f.daysB.count ? f.daysB[i] : "-"
+            out.append("      A: \(a)")
+            out.append("      B: \(b)")
+        }
+        guard f.reproduced, let index = f.firstEvent, let a = f.a, let b = f.b else {
+            out.append("  NOT reproduced by the engine: replaying the file under A and B shows no difference in \(f.kind)")
+            return out
+        }
+        out.append("  the engine reproduces it; first diverging event: event \(index + 1) (output line \(index + 1) of rulesrun replay)")
+        out.append("    \(f.script.lines[index])")
+        let names = EngineCheck.stateFields.filter { name in
+            [a.before, a.after, b.before, b.after].contains { side in side.contains { $0.0 == name } }
+        } + (a.after.contains { $0.0 == "error" } || b.after.contains { $0.0 == "error" } ? ["error"] : [])
+        let width = max(24, (names.map(\.count).max() ?? 0) + 2)
+        func value(_ side: [(String, JSONOut)], _ name: String) -> String { side.first { $0.0 == name }?.1.description ?? "-" }
+        func cell(_ s: CompareFinding.Side, _ name: String) -> String {
+            let before = value(s.before, name), after = value(s.after, name)
+            return (before == after ? after : "\(before) → \(after)")
+        }
+        let columnA = max(22, names.map { cell(a, $0).count + 2 }.max() ?? 0)
+        out.append("    " + "field".padding(toLength: width, withPad: " ", startingAt: 0)
+                   + "A (before → after)".padding(toLength: columnA, withPad: " ", startingAt: 0) + "B (before → after)")
+        for name in names {
+            let x = cell(a, name), y = cell(b, name)
+            let mark = value(a.after, name) != value(b.after, name) ? "   <- differs" : ""
+            out.append("    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
+                       + x.padding(toLength: columnA, withPad: " ", startingAt: 0) + y + mark)
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    public var json: JSONOut {
+        var fields: [(String, JSONOut)] = [
+            ("a", .string(nameA)), ("b", .string(nameB)),
+            ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),
+            ("ignored", .array(options.ignored.sorted().map { .string($0.rawValue) })),
+            ("identical", .bool(differences.isEmpty)),
+            ("histories_with_differences", .int(differing)),
+            ("differences", .array(differences.map(json(of:)))),
+        ]
+        fields.append(("expectations", .array(options.expectations.enumerated().map { k, expectation in
+            let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
+            var e: [(String, JSONOut)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
+            if let broken { e.append(("counterexample", json(of: broken))) }
+            return .object(e)
+        })))
+        if let population { fields.append(("population", population)) }
+        fields.append(("exit_code", .int(Int(exitCode))))
+        return .object(fields)
+    }
+
+    private func json(of f: CompareFinding) -> JSONOut {
+        func side(_ s: CompareFinding.Side?) -> JSONOut {
+            guard let s else { return .null }
+            return .object([("before", .object(s.before)), ("after", .object(s.after))])
+        }
+        var fields: [(String, JSONOut)] = [
+            ("kind", .string(f.kind.description)), ("histories", .int(f.histories)),
+            ("first_history", .string(f.original.origin)),
+            ("shrunk_days", .int(f.history.days.count)),
+            ("setup_events", .int(f.script.setupCount)),
+            ("events_beyond_setup", .int(f.script.eventsBeyondSetup)),
+            ("reproduced_by_engine", .bool(f.reproduced)),
+        ]
+        if let file = replayFiles[f.kind] { fields.append(("replay_file", .string(file))) }
+        fields.append(("days", .array(f.history.days.enumerated().map { i, day in
+            .object([("day", .string(f.history.date(ofDay: i + 1).rawValue)), ("what", .string(day.text)),
+                     ("a", .string(i < f.daysA.count ? f.daysA[i] : "-")), ("b", .string(i < f.daysB.count ? f.daysB[i] : "-"))])
+        })))
+        if let index = f.firstEvent {
+            fields.append(("first_diverging_event", .object([
+                ("event_number", .int(index + 1)), ("event", .string(f.script.lines[index])), ("a", side(f.a)), ("b", side(f.b)),
+            ])))
+        }
+        fields.append(("replay", .array(f.script.lines.map { .string($0) })))
+        return .object(fields)
+    }
+}

@@ -1,0 +1,68 @@
+import RulesEngine
+import RulesStore
+
+/// Replays a `ReplayScript` through `Engine` and `Replay` with an in-memory store, exactly as
+/// `rulesrun replay FILE --rules DIR` does, and reads fields off the output lines: the check that
+/// what `HistoryWalker` found is what the engine decides.
+public struct EngineCheck {
+    /// One output line per event.
+    public static func outputs(of script: ReplayScript, rules: any PolicyRules) throws -> [JSONOut] {
+        let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: rules))
+        return script.lines.enumerated().map { i, line in replay.output(forLine: line, number: i + 1) }
+    }
+
+    /// The state fields a reader compares before and after an event.
+    public static let stateFields = ["current_tier", "consecutive_misses", "consecutive_successes", "current_streak",
+                                     "longest_streak", "restart_shields_remaining", "persistent_badge", "reminders"]
+
+    /// A state field of an output line (`reminders` is today's reminder times); nil when the line
+    /// has no state (a refused event).
+    public static func stateField(_ name: String, of line: JSONOut) -> String? { stateValue(name, of: line)?.description }
+
+    /// The same as a JSON value.
+    public static func stateValue(_ name: String, of line: JSONOut) -> JSONOut? {
+        guard let state = line["state"] else { return nil }
+        if name == "reminders" { return state["today"]?["reminders"] }
+        return state[name]
+    }
+
+    /// What an output line shows of a field, for comparing the two sets line by line.
+    public static func projection(_ field: HistoryField, of line: JSONOut) -> String {
+        let ok = line["ok"]?.description ?? "false"
+        switch field {
+        case .error:
+            let code = line["error"]?["code"]?.description ?? ""
+            return code.contains("RULE_") ? code : (line["type"]?.description == "\"shield\"" ? "-" : ok)
+        case .shield:
+            return line["type"]?.description == "\"shield\"" ? ok : "-"
+        case .reminders:
+            return (stateField("reminders", of: line) ?? "-") + " " + (line["decisions"]?["reminders_sent"]?.description ?? "")
+        default:
+            return stateField(field.rawValue, of: line) ?? "-"
+        }
+    }
+
+    /// The index of the first line on which the field shows differently under the two sets.
+    public static func firstDifference(_ field: HistoryField, _ a: [JSONOut], _ b: [JSONOut]) -> Int? {
+        (0..<min(a.count, b.count)).first { projection(field, of: a[$0]) != projection(field, of: b[$0]) }
+    }
+
+    /// The index of the first line on which an expectation fails on the two sets' states.
+    public static func firstBreak(of expectation: Expectation, _ a: [JSONOut], _ b: [JSONOut]) -> Int? {
+        (0..<min(a.count, b.count)).first { i in
+            let x = a[i], y = b[i]
+            func value(_ operand: (side: Expectation.Side, field: HistoryField)) -> Int? {
+                stateField(operand.field.rawValue, of: operand.side == .a ? x : y).flatMap { Int($0) }
+            }
+            guard let l = value(expectation.left), let r = value(expectation.right) else { return false }
+            switch expectation.relation {
+            case .le: return !(l <= r)
+            case .lt: return !(l < r)
+            case .ge: return !(l >= r)
+            case .gt: return !(l > r)
+            case .eq: return l != r
+            case .ne: return l == r
+            }
+        }
+    }
+}

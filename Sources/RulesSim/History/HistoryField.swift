@@ -1,0 +1,59 @@
+import RulesEngine
+import RulesModel
+
+/// What two rule sets can decide differently on a day: the kinds `rulesrun compare` groups its
+/// differences by, named after the engine's output fields.
+public enum HistoryField: String, CaseIterable, Sendable, Comparable {
+    case currentTier = "current_tier"
+    case consecutiveMisses = "consecutive_misses"
+    case consecutiveSuccesses = "consecutive_successes"
+    case currentStreak = "current_streak"
+    case longestStreak = "longest_streak"
+    /// The day's reminder times (seen on days with a commitment).
+    case reminders
+    /// Tier 3's badge during the day (seen on days with a commitment).
+    case persistentBadge = "persistent_badge"
+    /// Whether a restart shield was applied.
+    case shield
+    case restartShieldsRemaining = "restart_shields_remaining"
+    /// A rule failed or broke an invariant under one set and not the other.
+    case error
+
+    public static func < (a: HistoryField, b: HistoryField) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// The fields an expectation can compare as numbers.
+    public var isNumeric: Bool {
+        switch self {
+        case .currentTier, .consecutiveMisses, .consecutiveSuccesses, .currentStreak, .longestStreak, .restartShieldsRemaining: true
+        default: false
+        }
+    }
+
+    /// The field's value after a day, as a number (numeric fields only).
+    public func number(in outcome: HistoryWalker.Outcome) -> Int? {
+        switch self {
+        case .currentTier: outcome.counters.tier
+        case .consecutiveMisses: outcome.counters.misses
+        case .consecutiveSuccesses: outcome.counters.successes
+        case .currentStreak: outcome.streak.current
+        case .longestStreak: outcome.streak.longest
+        case .restartShieldsRemaining: outcome.shieldsRemaining
+        default: nil
+        }
+    }
+
+    /// The field's value after a day as the replay's output shows it; nil when the day does not
+    /// show it (reminders and the badge on a day without a commitment).
+    public func value(in outcome: Result<HistoryWalker.Outcome, any Error>) -> String? {
+        guard case .success(let o) = outcome else { return self == .error ? "error" : nil }
+        switch self {
+        case .reminders: return o.committed ? "[" + o.reminders.map(\.text).joined(separator: " ") + "]" : nil
+        case .persistentBadge: return o.committed ? String(o.persistentBadge) : nil
+        case .shield: return o.shieldApplied.map { $0 ? "applied" : "refused" }
+        case .error: return "ok"
+        default: return number(in: o).map(String.init)
+        }
+    }
+}

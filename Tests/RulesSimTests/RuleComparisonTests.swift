@@ -1,0 +1,71 @@
+import Foundation
+import RulesEngine
+import RulesSim
+import Testing
+
+/// The differential half of `rulesrun compare`, through the library: differences by kind, shrunk,
+/// and confirmed by replaying them through the engine.
+@Suite struct RuleComparisonTests {
+    func comparison(_ b: URL, _ options: CompareOptions = CompareOptions()) throws -> RuleComparison {
+        try RuleComparison(folderA: Repository.rules.path, folderB: b.path, options: options)
+    }
+
+    @Test func graduatedRecoveryIsFoundAndShrunkToAFewEvents() throws {
+        let result = try comparison(Repository.graduatedRecovery).run()
+        #expect(result.exitCode == 1)
+        let tier = try #require(result.findings.first { $0.kind == .field(.currentTier) })
+        #expect(tier.histories > 0)
+        #expect(tier.script.eventsBeyondSetup <= 5, "\(tier.script.text)")
+        #expect(tier.reproduced)
+        // The minimal history: two misses reach tier 2, then two YES days; A drops to 0, B to 1.
+        let index = try #require(tier.firstEvent)
+        #expect(tier.script.lines[index].contains("\"check_in\", \"result\": \"YES\""))
+        let a = try #require(tier.a), b = try #require(tier.b)
+        #expect(a.before.first { $0.0 == "current_tier" }?.1 == .int(2) && a.after.first { $0.0 == "current_tier" }?.1 == .int(0))
+        #expect(b.before.first { $0.0 == "current_tier" }?.1 == .int(2) && b.after.first { $0.0 == "current_tier" }?.1 == .int(1))
+        // Every finding is reproduced by the engine.
+        #expect(result.findings.allSatisfy { $0.reproduced }, "\(result.text)")
+    }
+
+    @Test func aRuleSetHasNoDifferenceWithItself() throws {
+        let result = try comparison(Repository.rules, CompareOptions(runs: 300)).run()
+        #expect(result.findings.isEmpty && result.differing == 0 && result.exitCode == 0)
+        #expect(result.json["identical"] == .bool(true))
+        #expect(result.json["population"] == nil)
+    }
+
+    @Test func missNeverLowersTierDiffersOnlyAfterAMissAtTierTwoOrThree() throws {
+        let result = try comparison(Repository.missNeverLowersTier).run()
+        let tier = try #require(result.findings.first { $0.kind == .field(.currentTier) })
+        #expect(tier.reproduced)
+        let a = try #require(tier.a), b = try #require(tier.b)
+        let aTier = Int(a.after.first { $0.0 == "current_tier" }!.1.description)!, bTier = Int(b.after.first { $0.0 == "current_tier" }!.1.description)!
+        #expect(bTier > aTier && aTier == 1, "\(result.text)")
+    }
+
+    @Test func ignoredFieldsAndExpectations() throws {
+        let ignored = try comparison(Repository.graduatedRecovery, CompareOptions(runs: 300, ignored: [.currentTier])).run()
+        #expect(!ignored.findings.contains { $0.kind == .field(.currentTier) } && !ignored.findings.isEmpty)
+        let expectation = try Expectation("B.current_tier >= A.current_tier")
+        let result = try comparison(Repository.graduatedRecovery, CompareOptions(runs: 300, expectations: [expectation])).run()
+        #expect(result.brokenExpectations.isEmpty && result.exitCode == 0, "\(result.text)")
+        let reversed = try comparison(Repository.graduatedRecovery,
+                                      CompareOptions(runs: 300, expectations: [try Expectation("B.current_tier < A.current_tier")])).run()
+        let broken = try #require(reversed.brokenExpectations.first)
+        #expect(broken.reproduced && reversed.exitCode == 1)
+    }
+
+    @Test func expectationsAreParsedStrictly() throws {
+        let e = try Expectation(" B.current_tier<=A.current_tier ")
+        #expect(e.description == "B.current_tier <= A.current_tier")
+        #expect(throws: ExpectationError.self) { try Expectation("B.current_tier A.current_tier") }
+        #expect(throws: ExpectationError.self) { try Expectation("C.current_tier <= A.current_tier") }
+        #expect(throws: ExpectationError.self) { try Expectation("B.reminders <= A.reminders") }
+    }
+
+    @Test func anInvalidFolderIsAnInputError() throws {
+        #expect(throws: CompareInputError.self) {
+            try RuleComparison(folderA: Repository.rules.path, folderB: "/nonexistent/rules", options: CompareOptions())
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `rulesrun compare` through the real binary: exit codes, the shrunk replay files, and that
+/// `rulesrun replay` reproduces them under both rule sets.
+@Suite struct CompareCommandTests {
+    func outFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-compare-\(UUID().uuidString)")
+    }
+
+    func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func graduatedRecoveryDiffersAndItsReplayFileReproducesTheDifference() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["identical"] as? Bool == false)
+        #expect(report["population"] == nil)
+        let differences = try #require(report["differences"] as? [[String: Any]])
+        let tier = try #require(differences.first { $0["kind"] as? String == "current_tier" }, "\(differences.map { $0["kind"] ?? "" })")
+        let beyond = try #require(tier["events_beyond_setup"] as? Int)
+        #expect(beyond <= 5)
+        #expect(tier["reproduced_by_engine"] as? Bool == true)
+        let file = try #require(tier["replay_file"] as? String)
+        let first = try #require(tier["first_diverging_event"] as? [String: Any])
+        let number = try #require(first["event_number"] as? Int)
+
+        // The file, replayed by `rulesrun replay` under each set: the same event shows tiers that differ.
+        var tiers: [Int] = []
+        for rules in ["rules", "examples/graduated-recovery"] {
+            let replay = try CLI.run(["replay", file, "--rules", rules])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let lines = replay.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2 + beyond)
+            let line = try object(lines[number - 1])
+            #expect(line["ok"] as? Bool == true, "\(line)")
+            let state = try #require(line["state"] as? [String: Any])
+            tiers.append(try #require(state["current_tier"] as? Int))
+        }
+        #expect(tiers[0] != tiers[1], "\(tiers)")
+    }
+
+    @Test func theTextReportShowsTheFirstDivergingEvent() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("by kind (histories): current_tier ("), "\(result.stdout)")
+        #expect(result.stdout.contains("the engine reproduces it; first diverging event"))
+        #expect(result.stdout.contains("current_tier               2 → 0                      2 → 1   <- differs"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("current_tier.jsonl").path))
+    }
+
+    @Test func aRuleSetComparedWithItselfHasNoDifference() throws {
+        let out = outFolder()
+        let result = try CLI.run(["compare", "rules", "rules", "--out", out.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("no difference"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func ignoredFieldsAreNotCompared() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let all = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
+                               "--ignore", "current_tier,consecutive_successes", "reminders"])
+        #expect(all.status == 0, "\(all.stdout)")
+        #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
+        let some = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
+        #expect(some.status == 1)
+        let kinds = try #require(try object(some.stdout)["differences"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
+        #expect(!kinds.contains("current_tier") && kinds.contains("consecutive_successes"), "\(kinds)")
+        let unknown = try CLI.run(["compare", "rules", "rules", "--ignore", "tier"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--ignore tier: not a field"))
+    }
+
+    @Test func expectationsDecideTheExitStatus() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // A miss never lowers the tier: B is never below A.
+        let holds = try CLI.run(["compare", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+                                 "--expect", "B.current_tier >= A.current_tier"])
+        #expect(holds.status == 0, "\(holds.stdout)")
+        #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
+        let broken = try CLI.run(["compare", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
+                                  "--expect", "B.current_tier <= A.current_tier"])
+        #expect(broken.status == 1)
+        let expectations = try #require(try object(broken.stdout)["expectations"] as? [[String: Any]])
+        #expect(expectations.first?["holds"] as? Bool == false)
+        let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
+        #expect(counterexample["reproduced_by_engine"] as? Bool == true)
+        let bad = try CLI.run(["compare", "rules", "rules", "--expect", "B.tier < A.tier"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("not a numeric field"))
+    }
+
+    @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {
+        let dir = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["compare", "rules", dir.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(dir.path): the rule set is not valid"), "\(result.stderr)")
+        #expect(result.stderr.contains("escalation.lua"))
+        let missing = try CLI.run(["compare", "/nonexistent/rules", "rules"])
+        #expect(missing.status == 2)
+    }
+}
