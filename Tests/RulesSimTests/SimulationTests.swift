@@ -70,6 +70,27 @@ import Testing
         #expect(summary.refused == 0)
     }
 
+    @Test func appendingAddsTheSameCohortUnderNewIds() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("append.sqlite").path
+        let first = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
+        var config = try SimTestSupport.config(days: 3, users: 6, database: path)
+        config.append = true
+        let second = try Simulation(config: config).run()
+        #expect(first.json() == second.json())
+        let store = try Store.open(path: path)
+        let dump = try store.dump()
+        try store.close()
+        #expect(SimTestSupport.rows(of: "app_user", in: dump).count == 12)
+        #expect(Set(SimTestSupport.rows(of: "engine_state", in: dump).compactMap { $0["name"] }).count == 12)
+        // Without --append the file is replaced.
+        _ = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
+        let again = try Store.open(path: path)
+        #expect(SimTestSupport.rows(of: "app_user", in: try again.dump()).count == 6)
+        try again.close()
+    }
+
     @Test func aUserWhoNeverAnswersEndsOnTierThree() throws {
         let report = try Simulation(config: try SimTestSupport.config(days: 6, users: 5, mix: "ghost")).run()
         let summary = ReportSummary(report)
