@@ -11,16 +11,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         var reports: [String] = []
         var dumps: [String] = []
-        for jobs in [1, 3] {
+        for (jobs, chunk) in [(1, 5), (3, 2), (2, 100)] {
             let path = dir.appendingPathComponent("jobs\(jobs).sqlite").path
-            let report = try Simulation(config: try SimTestSupport.config(jobs: jobs, database: path)).run()
+            var config = try SimTestSupport.config(jobs: jobs, database: path)
+            config.chunkSize = chunk
+            let report = try Simulation(config: config).run()
             reports.append(report.json())
             let store = try Store.open(path: path)
             dumps.append(try store.dump())
             try store.close()
         }
-        #expect(reports[0] == reports[1])
-        #expect(dumps[0] == dumps[1])
+        #expect(reports[0] == reports[1] && reports[1] == reports[2])
+        #expect(dumps[0] == dumps[1] && dumps[1] == dumps[2])
         #expect(dumps[0].contains("## pressure_commitment"))
     }
 
