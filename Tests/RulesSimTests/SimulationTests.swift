@@ -11,16 +11,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         var reports: [String] = []
         var dumps: [String] = []
-        for jobs in [1, 3] {
+        for (jobs, chunk) in [(1, 5), (3, 2), (2, 100)] {
             let path = dir.appendingPathComponent("jobs\(jobs).sqlite").path
-            let report = try Simulation(config: try SimTestSupport.config(jobs: jobs, database: path)).run()
+            var config = try SimTestSupport.config(jobs: jobs, database: path)
+            config.chunkSize = chunk
+            let report = try Simulation(config: config).run()
             reports.append(report.json())
             let store = try Store.open(path: path)
             dumps.append(try store.dump())
             try store.close()
         }
-        #expect(reports[0] == reports[1])
-        #expect(dumps[0] == dumps[1])
+        #expect(reports[0] == reports[1] && reports[1] == reports[2])
+        #expect(dumps[0] == dumps[1] && dumps[1] == dumps[2])
         #expect(dumps[0].contains("## pressure_commitment"))
     }
 
@@ -68,6 +70,27 @@ import Testing
         // Every user is counted on every day, on one tier.
         #expect(report.days.allSatisfy { $0.users == 20 && $0.streaks.reduce(0, +) == 20 })
         #expect(summary.refused == 0)
+    }
+
+    @Test func appendingAddsTheSameCohortUnderNewIds() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("append.sqlite").path
+        let first = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
+        var config = try SimTestSupport.config(days: 3, users: 6, database: path)
+        config.append = true
+        let second = try Simulation(config: config).run()
+        #expect(first.json() == second.json())
+        let store = try Store.open(path: path)
+        let dump = try store.dump()
+        try store.close()
+        #expect(SimTestSupport.rows(of: "app_user", in: dump).count == 12)
+        #expect(Set(SimTestSupport.rows(of: "engine_state", in: dump).compactMap { $0["name"] }).count == 12)
+        // Without --append the file is replaced.
+        _ = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
+        let again = try Store.open(path: path)
+        #expect(SimTestSupport.rows(of: "app_user", in: try again.dump()).count == 6)
+        try again.close()
     }
 
     @Test func aUserWhoNeverAnswersEndsOnTierThree() throws {

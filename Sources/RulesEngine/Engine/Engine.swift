@@ -43,11 +43,14 @@ public final class Engine {
     /// fails, the previous set stays in force and the error (every problem) is thrown.
     public func reload() throws {
         guard let ruleFolder else { return }
-        rules = try RuleSet.load(ruleFolder)
+        use(try RuleSet.load(ruleFolder))
     }
 
     /// Swaps in another rule set (already validated).
-    public func use(_ rules: any PolicyRules) { self.rules = rules }
+    public func use(_ rules: any PolicyRules) {
+        self.rules = rules
+        if batchMemo != nil { batchMemo = RuleMemo(rules) }   // the new rules' answers, not the old ones'
+    }
 
     /// What applying one event decided, and the user's state afterwards.
     public struct Outcome: Sendable, Equatable {

@@ -31,9 +31,12 @@ public struct SimulationReport: Sendable, Equatable {
             case inputsDigest = "inputs_digest"
         }
 
+        /// Whether two reports are parts of the same run: all but the users' range agree (the rule
+        /// folder may be named differently on each machine; the digest covers its files).
         func sameRun(as other: RunDescription) -> Bool {
             var a = self, b = other
             (a.usersFrom, a.usersTo, b.usersFrom, b.usersTo) = (0, 0, 0, 0)
+            b.rules = a.rules
             return a == b
         }
     }

@@ -42,9 +42,10 @@ public final class Simulation {
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
         let range = config.shard.users(of: config.users)
-        let chunks = stride(from: range.lowerBound, to: range.upperBound, by: max(1, config.chunkSize)).map {
-            $0..<min($0 + max(1, config.chunkSize), range.upperBound)
-        }
+        // Chunks of at most `chunkSize` users, at least four per worker so that small cohorts
+        // use every core too. (The results do not depend on the chunks.)
+        let size = max(1, min(config.chunkSize, range.count / (config.jobs * 4)))
+        let chunks = stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
         var store: Store?
         var idBase: Int64 = 0
         if let path = config.database {

@@ -5,11 +5,16 @@ import Foundation
 public struct SimulationBench {
     public struct Measurement: Sendable {
         public var name: String
+        /// Wall time.
         public var seconds: Double
+        /// CPU time of the whole process (every thread), which other processes on the machine
+        /// do not inflate.
+        public var cpuSeconds: Double
         public var userDays: Int
         public var events: Int
         public var userDaysPerSecond: Double { Double(userDays) / seconds }
         public var eventsPerSecond: Double { Double(events) / seconds }
+        public var userDaysPerCPUSecond: Double { Double(userDays) / cpuSeconds }
     }
 
     public let config: SimulationConfig
@@ -34,11 +39,19 @@ public struct SimulationBench {
             c.append = false
             let simulation = try Simulation(config: c)
             let started = DispatchTime.now().uptimeNanoseconds
+            let cpuStarted = Self.processCPUSeconds()
             let report = try simulation.run()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let cpu = Self.processCPUSeconds() - cpuStarted
             let summary = ReportSummary(report)
-            out.append(Measurement(name: name, seconds: seconds, userDays: summary.userDays, events: summary.events))
+            out.append(Measurement(name: name, seconds: seconds, cpuSeconds: cpu, userDays: summary.userDays, events: summary.events))
         }
         return out
+    }
+
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -26,7 +26,8 @@ public struct SimulationConfig: Sendable {
     public var database: String?
     /// Add the users to an existing database (with ids after its last user) instead of replacing it.
     public var append: Bool
-    /// Users per unit of work (and per part merged into the database).
+    /// The most users per unit of work (and per part merged into the database); smaller cohorts
+    /// get smaller chunks, so that every worker has some.
     public var chunkSize: Int
 
     public init(duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
