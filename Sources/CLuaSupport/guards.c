@@ -81,6 +81,11 @@ static void rr_charge(lua_State *L, double cost) {
     }
 }
 
+/* Charges for visiting `entries` table entries (one instruction per 8). */
+void rr_charge_size(lua_State *L, double entries) {
+    rr_charge(L, entries / 8.0);
+}
+
 /* The size of the arguments: string bytes / 64 + table entries / 8. */
 static double rr_arguments_cost(lua_State *L) {
     double cost = 0;

@@ -8,6 +8,8 @@ static const char *const rr_base_allowed[] = {
     "rawequal", "rawget", "rawlen", "getmetatable", "_VERSION", NULL
 };
 
+int rr_pairs(lua_State *L);
+
 /* ---- frozen tables ---- */
 
 int rr_is_frozen(lua_State *L, int idx) {
@@ -29,19 +31,8 @@ void rr_push_contents(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
 }
 
-static int rr_next(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 2);
-    if (lua_next(L, 1)) return 2;
-    lua_pushnil(L);
-    return 1;
-}
-
 static int rr_frozen_pairs(lua_State *L) {
-    lua_pushcfunction(L, rr_next);
-    rr_push_contents(L, 1);
-    lua_pushnil(L);
-    return 3;
+    return rr_pairs(L);   /* the contents, in the fixed order */
 }
 
 static int rr_frozen_len(lua_State *L) {
@@ -195,6 +186,97 @@ int rr_freeze_deep(lua_State *L) {
     return 1;
 }
 
+/* ---- pairs in a fixed order ---- */
+
+/* Lua seeds its string hashes from the clock and addresses, so the stock `pairs` visits the keys
+   of a table in an order that changes from one process to the next. Rules must give the same
+   results every run, so the sandbox's `pairs` visits keys in a fixed order: numbers ascending,
+   then strings by their bytes, then false and true; keys of other types (tables, functions) come
+   last, in no fixed order. It iterates over a snapshot of the keys: fields added during the loop
+   are not visited, fields cleared during it are skipped. */
+
+static int rr_key_rank(lua_State *L, int i) {
+    switch (lua_type(L, i)) {
+    case LUA_TNUMBER: return 0;
+    case LUA_TSTRING: return 1;
+    case LUA_TBOOLEAN: return 2;
+    default: return 3;
+    }
+}
+
+static int rr_key_less(lua_State *L) {
+    int ra = rr_key_rank(L, 1), rb = rr_key_rank(L, 2);
+    int less = 0;
+    if (ra != rb) {
+        less = ra < rb;
+    } else if (ra == 0) {
+        less = lua_compare(L, 1, 2, LUA_OPLT);
+    } else if (ra == 1) {
+        size_t la, lb;
+        const char *a = lua_tolstring(L, 1, &la), *b = lua_tolstring(L, 2, &lb);
+        int c = memcmp(a, b, la < lb ? la : lb);
+        less = c < 0 || (c == 0 && la < lb);
+    } else if (ra == 2) {
+        less = !lua_toboolean(L, 1) && lua_toboolean(L, 2);
+    }
+    lua_pushboolean(L, less);
+    return 1;
+}
+
+/* Upvalues: the sorted keys, the table, the position reached. */
+static int rr_ordered_next(lua_State *L) {
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(3));
+    for (;;) {
+        i++;
+        if (lua_rawgeti(L, lua_upvalueindex(1), i) == LUA_TNIL) return 1;   /* the end: nil */
+        lua_pushinteger(L, i);
+        lua_replace(L, lua_upvalueindex(3));
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 2;      /* key, value */
+        lua_pop(L, 2);                                                      /* cleared meanwhile */
+    }
+}
+
+int rr_pairs(lua_State *L) {
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+        if (lua_tocfunction(L, -1) != rr_frozen_pairs) {           /* the rule's own __pairs */
+            lua_pushvalue(L, 1);
+            lua_call(L, 1, 3);
+            return 3;
+        }
+        lua_pop(L, 1);                                              /* a frozen table: its contents */
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    rr_push_contents(L, 1);
+    int t = lua_gettop(L);
+    lua_newtable(L);
+    int keys = lua_gettop(L);
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, keys, ++n);
+    }
+    rr_charge_size(L, (double)n);
+    if (n > 1) {
+        luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);   /* the real library, already loaded */
+        lua_getfield(L, -1, "sort");
+        lua_pushvalue(L, keys);
+        lua_pushcfunction(L, rr_key_less);
+        lua_call(L, 2, 0);
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, keys);
+    lua_pushvalue(L, t);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, rr_ordered_next, 3);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
 /* ---- base-function replacements ---- */
 
 static int rr_pcall_status(lua_State *L, int status) {
@@ -311,6 +393,7 @@ int rr_sandbox_open(lua_State *L) {
     lua_pushcfunction(L, rr_rawset);       lua_setfield(L, g, "rawset");
     lua_pushcfunction(L, rr_setmetatable); lua_setfield(L, g, "setmetatable");
     lua_pushcfunction(L, rr_print);        lua_setfield(L, g, "print");
+    lua_pushcfunction(L, rr_pairs);        lua_setfield(L, g, "pairs");
 
     static const char *const no_string[] = { "dump", NULL };
     static const char *const no_math[] = { "randomseed", NULL };

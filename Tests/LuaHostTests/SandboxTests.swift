@@ -177,3 +177,52 @@ import Testing
         #expect(try loadError("math.randomseed(1)").message.contains("randomseed"))
     }
 }
+
+/// `pairs` visits keys in a fixed order, so rules give the same results in every process (Lua
+/// seeds its string hashes from the clock and addresses).
+@Suite struct OrderedPairsTests {
+    @Test func keysComeInAFixedOrder() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local t = { zeta = 1, alpha = 2, [10] = 3, [2] = 4, [1.5] = 5, [true] = 6, [false] = 7, mid = 8, ["Alpha"] = 9 }
+            local keys = {}
+            for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+            return table.concat(keys, " ")
+            """, chunkName: "o.lua")
+        #expect(values == [.string("1.5 2 10 Alpha alpha mid zeta false true")])
+    }
+
+    @Test func frozenRuleTablesAndOwnPairsWork() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local M = { b = 2, a = 1, c = 3 }
+            local custom = setmetatable({}, { __pairs = function(t) return function(_, k) if not k then return "only", 1 end end, t, nil end })
+            return {
+              f = function()
+                local seen = {}
+                for k, v in pairs(M) do seen[#seen + 1] = k .. v end      -- M is frozen after loading
+                for k in pairs(custom) do seen[#seen + 1] = k end
+                return table.concat(seen, ",")
+              end
+            }
+            """, chunkName: "f.lua")
+        let f = try #require(values.first?["f"].functionValue)
+        let seen = try host.call(f)
+        #expect(seen == [.string("a1,b2,c3,only")])
+    }
+
+    @Test func fieldsClearedDuringTheLoopAreSkippedAndNewOnesNotVisited() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local t = { a = 1, b = 2, c = 3 }
+            local seen = {}
+            for k in pairs(t) do
+              seen[#seen + 1] = k
+              t.b = nil
+              t.z = 26
+            end
+            return table.concat(seen, ",")
+            """, chunkName: "m.lua")
+        #expect(values == [.string("a,c")])
+    }
+}
