@@ -43,11 +43,16 @@ struct CompareCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Fields not to compare (e.g. reminders longest_streak).") var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
+    @Option(help: "Users in the population comparison (both sets simulated on the same seeded cohort; 0: skip it).")
+    var populationUsers = 200
+    @Option(parsing: .upToNextOption, help: "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).")
+    var persona: [String] = []
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
     func validate() throws {
         guard runs > 0, days > 0 else { throw ValidationError("--runs and --days must be positive") }
+        guard populationUsers >= 0 else { throw ValidationError("--population-users must be 0 or more") }
     }
 
     func run() throws {
@@ -67,6 +72,16 @@ struct CompareCommand: ParsableCommand {
         }
         if bench { return try runBench(comparison) }
         var result = try comparison.run()
+        if populationUsers > 0 {
+            do {
+                let mix = persona.isEmpty ? PersonaMix.standard : try PersonaMix(persona)
+                result.population = try PopulationComparison.run(folderA: dirA, folderB: dirB, users: populationUsers, days: days,
+                                                                 seed: seed, mix: mix)
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         if !result.findings.isEmpty {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             for finding in result.findings {

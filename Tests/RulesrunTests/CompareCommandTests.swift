@@ -15,11 +15,11 @@ import Testing
     @Test func graduatedRecoveryDiffersAndItsReplayFileReproducesTheDifference() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
+        let result = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["identical"] as? Bool == false)
-        #expect(report["population"] == nil)
+        #expect(report["population"] == nil)   // skipped with --population-users 0
         let differences = try #require(report["differences"] as? [[String: Any]])
         let tier = try #require(differences.first { $0["kind"] as? String == "current_tier" }, "\(differences.map { $0["kind"] ?? "" })")
         let beyond = try #require(tier["events_beyond_setup"] as? Int)
@@ -47,7 +47,7 @@ import Testing
     @Test func theTextReportShowsTheFirstDivergingEvent() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
+        let result = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("by kind (histories): current_tier ("), "\(result.stdout)")
         #expect(result.stdout.contains("the engine reproduces it; first diverging event"))
@@ -57,7 +57,7 @@ import Testing
 
     @Test func aRuleSetComparedWithItselfHasNoDifference() throws {
         let out = outFolder()
-        let result = try CLI.run(["compare", "rules", "rules", "--out", out.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--out", out.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("no difference"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -66,15 +66,15 @@ import Testing
     @Test func ignoredFieldsAreNotCompared() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let all = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
+        let all = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
                                "--ignore", "current_tier,consecutive_successes", "reminders"])
         #expect(all.status == 0, "\(all.stdout)")
         #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
-        let some = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
+        let some = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
         #expect(some.status == 1)
         let kinds = try #require(try object(some.stdout)["differences"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("current_tier") && kinds.contains("consecutive_successes"), "\(kinds)")
-        let unknown = try CLI.run(["compare", "rules", "rules", "--ignore", "tier"])
+        let unknown = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--ignore", "tier"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--ignore tier: not a field"))
     }
@@ -83,18 +83,18 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         // A miss never lowers the tier: B is never below A.
-        let holds = try CLI.run(["compare", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+        let holds = try CLI.run(["compare", "--population-users", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
                                  "--expect", "B.current_tier >= A.current_tier"])
         #expect(holds.status == 0, "\(holds.stdout)")
         #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
-        let broken = try CLI.run(["compare", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
+        let broken = try CLI.run(["compare", "--population-users", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
                                   "--expect", "B.current_tier <= A.current_tier"])
         #expect(broken.status == 1)
         let expectations = try #require(try object(broken.stdout)["expectations"] as? [[String: Any]])
         #expect(expectations.first?["holds"] as? Bool == false)
         let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
         #expect(counterexample["reproduced_by_engine"] as? Bool == true)
-        let bad = try CLI.run(["compare", "rules", "rules", "--expect", "B.tier < A.tier"])
+        let bad = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--expect", "B.tier < A.tier"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a numeric field"))
     }
@@ -102,11 +102,38 @@ import Testing
     @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {
         let dir = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["compare", "rules", dir.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "rules", dir.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(dir.path): the rule set is not valid"), "\(result.stderr)")
         #expect(result.stderr.contains("escalation.lua"))
-        let missing = try CLI.run(["compare", "/nonexistent/rules", "rules"])
+        let missing = try CLI.run(["compare", "--population-users", "0", "/nonexistent/rules", "rules"])
         #expect(missing.status == 2)
+    }
+
+    /// The population half: both sets on the same seeded cohort, metrics side by side.
+    @Test func thePopulationComparisonShowsBothSetsOnTheSameCohort() throws {
+        let out = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--runs", "50",
+                                  "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let population = try #require(report["population"] as? [String: Any])
+        #expect(population["users"] as? Int == 20 && population["days"] as? Int == 14)
+        #expect((population["personas"] as? String)?.contains("struggling") == true)
+        let metrics = try #require(population["metrics"] as? [[String: Any]])
+        let names = metrics.compactMap { $0["name"] as? String }
+        #expect(names.contains("user-days at tier 3") && names.contains("reminders per user-day"))
+        for metric in metrics {
+            let a = try #require(metric["a"] as? Double), b = try #require(metric["b"] as? Double), d = try #require(metric["delta"] as? Double)
+            #expect(abs((b - a) - d) < 1e-9)
+        }
+        // The same cohort: with identical rule sets every delta is 0.
+        let same = try CLI.run(["compare", "rules", "rules", "--out", out.path, "--json", "--runs", "20", "--days", "10",
+                                "--population-users", "10"])
+        #expect(same.status == 0)
+        let sameReport = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+        let sameMetrics = try #require((sameReport["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
+        #expect(sameMetrics.allSatisfy { ($0["delta"] as? Double) == 0 })
     }
 }

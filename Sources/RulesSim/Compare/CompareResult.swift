@@ -11,10 +11,9 @@ public struct CompareResult: Sendable {
     public var findings: [CompareFinding]
     /// Where each finding's replay file was written, by kind (set by the caller that writes them).
     public var replayFiles: [CompareFinding.Kind: String] = [:]
-    /// The population half of `compare` (the simulate metrics of both sets side by side, on the
-    /// same seeded cohorts) goes here, as the `population` object of the JSON output. Nothing sets
-    /// it yet: the section is absent until the simulate work provides it.
-    public var population: JSONOut?
+    /// The population half of `compare`: the simulate metrics of both sets side by side, on the
+    /// same seeded cohort (the `population` object of the JSON output; absent when skipped).
+    public var population: PopulationComparison?
 
     /// Differences of fields (not expectations).
     public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
@@ -46,6 +45,10 @@ public struct CompareResult: Sendable {
         for finding in findings {
             out.append("")
             out += lines(of: finding)
+        }
+        if let population {
+            out.append("")
+            out.append(population.text)
         }
         return out.joined(separator: "\n")
     }
@@ -112,7 +115,7 @@ public struct CompareResult: Sendable {
             if let broken { e.append(("counterexample", json(of: broken))) }
             return .object(e)
         })))
-        if let population { fields.append(("population", population)) }
+        if let population { fields.append(("population", population.json)) }
         fields.append(("exit_code", .int(Int(exitCode))))
         return .object(fields)
     }

@@ -1,0 +1,80 @@
+import Foundation
+import RulesEngine
+import RulesModel
+
+/// The population half of `compare`: both rule sets simulated on the same seeded cohort (the same
+/// personas, the same seed, so the same users make the same choices wherever the rules let them),
+/// and the simulation's summary metrics side by side with their deltas.
+public struct PopulationComparison: Sendable {
+    public struct Metric: Sendable {
+        public var name: String
+        public var a: Double
+        public var b: Double
+        /// Whether the value is a share (printed as a percentage).
+        public var isShare: Bool
+        public var delta: Double { b - a }
+    }
+
+    public var users: Int
+    public var days: Int
+    public var seed: UInt64
+    public var personas: String
+    public var metrics: [Metric]
+
+    /// Simulates `users` users for `days` days under each rule set (in memory) and compares them.
+    public static func run(folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
+                           personaFolders: [String] = [PersonaLoader.defaultFolder]) throws -> PopulationComparison {
+        func summary(_ rules: String) throws -> ReportSummary {
+            let config = SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
+                                          personaFolders: personaFolders, rules: rules, database: nil)
+            return ReportSummary(try Simulation(config: config).run())
+        }
+        let a = try summary(folderA), b = try summary(folderB)
+        func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
+        var metrics: [Metric] = [
+            Metric(name: "YES rate", a: a.yesRate, b: b.yesRate, isShare: true),
+            Metric(name: "MISSED per user-day", a: share(a.missed, a.userDays), b: share(b.missed, b.userDays), isShare: true),
+        ]
+        for tier in 0...3 {
+            metrics.append(Metric(name: "user-days at tier \(tier)", a: share(a.userDaysAtTier[tier], a.userDays),
+                                  b: share(b.userDaysAtTier[tier], b.userDays), isShare: true))
+        }
+        metrics += [
+            Metric(name: "reminders per user-day", a: a.remindersPerUserDay, b: b.remindersPerUserDay, isShare: false),
+            Metric(name: "most reminders in a user-day", a: Double(a.maxRemindersPerUserDay), b: Double(b.maxRemindersPerUserDay), isShare: false),
+            Metric(name: "restart shields used", a: Double(a.shields), b: Double(b.shields), isShare: false),
+            Metric(name: "final streak p50", a: Double(a.finalStreaks.streakPercentile(50)), b: Double(b.finalStreaks.streakPercentile(50)), isShare: false),
+            Metric(name: "final streak p90", a: Double(a.finalStreaks.streakPercentile(90)), b: Double(b.finalStreaks.streakPercentile(90)), isShare: false),
+            Metric(name: "habit completion rate", a: a.habitRate, b: b.habitRate, isShare: true),
+            Metric(name: "exits to focus", a: Double(a.exits), b: Double(b.exits), isShare: false),
+        ]
+        return PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
+    }
+
+    static func format(_ value: Double, share: Bool, signed: Bool = false) -> String {
+        let sign = signed && value > 0 ? "+" : ""
+        if share { return sign + String(format: "%.1f%%", value * 100) }
+        if value == value.rounded() { return sign + String(Int(value)) }
+        return sign + String(format: "%.2f", value)
+    }
+
+    public var text: String {
+        var lines = ["population: \(users) users × \(days) days, seed \(seed), personas \(personas) (the same cohort under A and B)",
+                     "  " + "metric".padding(toLength: 30, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
+                        + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A"]
+        for m in metrics {
+            let delta = m.delta == 0 ? "0" : Self.format(m.isShare ? m.delta : m.delta, share: m.isShare, signed: true)
+            lines.append("  " + m.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                         + Self.format(m.a, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
+                         + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + delta)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var json: JSONOut {
+        .object([("users", .int(users)), ("days", .int(days)), ("seed", .int(Int(truncatingIfNeeded: seed))), ("personas", .string(personas)),
+                 ("metrics", .array(metrics.map { m in
+                     .object([("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))])
+                 }))])
+    }
+}
