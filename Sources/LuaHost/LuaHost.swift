@@ -159,7 +159,7 @@ public final class LuaHost {
     }
 
     /// Converts `count` results starting at stack index `first`; errors name `file`.
-    private func results(count: Int32, from first: Int32, file: String) throws -> [LuaValue] {
+    func results(count: Int32, from first: Int32, file: String) throws -> [LuaValue] {
         do {
             return try hostMode { try (0..<count).map { try value(at: first + $0) } }
         } catch var error as LuaError {

@@ -103,6 +103,24 @@ extension LuaHost {
         return reference
     }
 
+    /// Calls a rule function whose one argument is a list of records (a Lua sequence of tables),
+    /// built straight from Swift values through interned keys; returns the function's results.
+    public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            lua_createtable(L, Int32(clamping: items.count), 0)
+            for (i, item) in items.enumerated() {
+                pushRecord(item)
+                lua_rawseti(L, -2, lua_Integer(i + 1))
+            }
+        }
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
     /// Pushes a fresh table filled by `record`.
     func pushRecord<T: LuaTableEncodable>(_ record: T) {
         lua_createtable(L, 0, Int32(clamping: T.luaFieldCount))

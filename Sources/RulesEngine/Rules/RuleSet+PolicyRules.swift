@@ -39,16 +39,11 @@ extension RuleSet: PolicyRules {
     }
 
     public func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
-        let list = LuaValue.table(LuaTable(sequence: periods.map {
-            ["completions": .integer(Int64($0.completions)), "scheduled": .boolean($0.scheduled),
-             "times_per_day": .integer(Int64($0.timesPerDay))]
-        }))
-        return try integer(try host.call(streaks.habit.currentStreak, list).first, from: streaks.habit.currentStreak)
+        try integer(try host.call(streaks.habit.currentStreak, list: periods).first, from: streaks.habit.currentStreak)
     }
 
     public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
-        let list = LuaValue.table(LuaTable(sequence: exitsPerDay.map { ["exits": .integer(Int64($0))] }))
-        return try integer(try host.call(streaks.miga.currentStreak, list).first, from: streaks.miga.currentStreak)
+        try integer(try host.call(streaks.miga.currentStreak, list: exitsPerDay.map(MigaDay.init)).first, from: streaks.miga.currentStreak)
     }
 
     public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
@@ -102,4 +97,26 @@ struct PressureDay: LuaTableEncodable {
         t.set(Self.resultKey, result.rawValue)
         t.set(Self.shieldKey, shieldUsed)
     }
+}
+
+extension HabitPeriod: LuaTableEncodable {
+    static let completionsKey = LuaKey("completions")
+    static let scheduledKey = LuaKey("scheduled")
+    static let timesPerDayKey = LuaKey("times_per_day")
+    public static var luaFieldCount: Int { 3 }
+
+    public func encode(to t: inout LuaTableWriter) {
+        t.set(Self.completionsKey, completions)
+        t.set(Self.scheduledKey, scheduled)
+        t.set(Self.timesPerDayKey, timesPerDay)
+    }
+}
+
+/// One day of `miga.current_streak`'s list: `{ exits = n }`.
+struct MigaDay: LuaTableEncodable {
+    static let exitsKey = LuaKey("exits")
+    static var luaFieldCount: Int { 1 }
+    var exits: Int
+    init(_ exits: Int) { self.exits = exits }
+    func encode(to t: inout LuaTableWriter) { t.set(Self.exitsKey, exits) }
 }
