@@ -1,0 +1,91 @@
+import LuaHost
+import RulesModel
+
+/// What the unlock gate needs to know when it opens for an app (Earned, A4.2).
+public struct UnlockGateInput: Sendable, Equatable {
+    public var generatedAt: EpochMillis
+    public var modeID: String?
+    public var strictness: Strictness
+    public var appID: AppID
+    public var creditBalance: Int
+    /// Quest unlocks of this app granted today (failed, cancelled and expired quests never count).
+    public var questUnlocksToday: Int
+    /// Minutes since this app's last quest unlock, nil when there was none.
+    public var minutesSinceLastQuestUnlock: Int?
+    public var qrKeySet: Bool
+    public var emergencyUsedToday: Int
+    /// Whether the last emergency unlock was for this same app.
+    public var sameAppAsLastEmergency: Bool
+
+    public init(generatedAt: EpochMillis, modeID: String?, strictness: Strictness, appID: AppID, creditBalance: Int,
+                questUnlocksToday: Int = 0, minutesSinceLastQuestUnlock: Int? = nil, qrKeySet: Bool = false,
+                emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false) {
+        self.generatedAt = generatedAt
+        self.modeID = modeID
+        self.strictness = strictness
+        self.appID = appID
+        self.creditBalance = creditBalance
+        self.questUnlocksToday = questUnlocksToday
+        self.minutesSinceLastQuestUnlock = minutesSinceLastQuestUnlock
+        self.qrKeySet = qrKeySet
+        self.emergencyUsedToday = emergencyUsedToday
+        self.sameAppAsLastEmergency = sameAppAsLastEmergency
+    }
+}
+
+extension RuleSet {
+    /// The options snapshot of the unlock gate, in A4.2's shape, as the rules decide it:
+    /// - credits: one entry per unlock length of pricing.lua, disabled with INSUFFICIENT_CREDITS
+    ///   when the balance is short; the option is enabled when any length is;
+    /// - quests: one entry per enabled quest type, disabled with the reason `quest_blocked` gives;
+    ///   the option is enabled when any type is, else it carries the reason its types share (or the
+    ///   first type's). Decision: with no quest type enabled the option is left out;
+    /// - emergency: disabled with the reason `emergency_blocked` gives, with the delay and length
+    ///   of quests.lua.
+    public func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
+        let durations = pricing.creditCosts.map { cost in
+            let affordable = gate.creditBalance >= cost.credits
+            return AvailableOptions.Duration(minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
+                                             disabledReason: affordable ? nil : .insufficientCredits)
+        }
+        let creditsEnabled = durations.contains(where: \.enabled)
+        var options: [AvailableOptions.Option] = [
+            .credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations),
+        ]
+        let choices = try quests.quest.enabledTypes.map { type in
+            var table = LuaTable()
+            table["strictness"] = .string(gate.strictness.rawValue)
+            table["quest_type"] = .string(type.rawValue)
+            table["quest_unlocks_today"] = .integer(Int64(gate.questUnlocksToday))
+            table["qr_key_set"] = .boolean(gate.qrKeySet)
+            if let since = gate.minutesSinceLastQuestUnlock { table["minutes_since_last_quest_unlock"] = .integer(Int64(since)) }
+            let reason = try denialReason(host.call(quests.questBlocked, .table(table)).first, from: quests.questBlocked)
+            return AvailableOptions.QuestChoice(questType: type, enabled: reason == nil, disabledReason: reason)
+        }
+        if !choices.isEmpty {
+            let enabled = choices.contains(where: \.enabled)
+            let reasons = choices.compactMap(\.disabledReason)
+            let shared = reasons.allSatisfy { $0 == reasons.first } ? reasons.first : choices.first?.disabledReason
+            options.append(.quest(enabled: enabled, disabledReason: enabled ? nil : shared, questTypes: choices))
+        }
+        let emergencyReason = try denialReason(host.call(quests.emergencyBlocked, [
+            "emergency_used_today": .integer(Int64(gate.emergencyUsedToday)),
+            "same_app_as_last_emergency": .boolean(gate.sameAppAsLastEmergency),
+        ]).first, from: quests.emergencyBlocked)
+        options.append(.emergency(enabled: emergencyReason == nil, disabledReason: emergencyReason,
+                                  delaySeconds: quests.emergency.delaySeconds, unlockMinutes: quests.emergency.unlockMinutes))
+        let snapshot = AvailableOptions(generatedAt: gate.generatedAt, modeID: gate.modeID, modeStrictness: gate.strictness,
+                                        appID: gate.appID, options: options)
+        try snapshot.validate()
+        return snapshot
+    }
+
+    private func denialReason(_ value: LuaValue?, from function: LuaFunction) throws -> UnlockDenialReason? {
+        guard let value, !value.isNil else { return nil }
+        guard let text = value.stringValue, let reason = UnlockDenialReason(rawValue: text) else {
+            throw LuaError(kind: .decoding, file: function.source, line: function.line,
+                           message: "returned \(value.errorDescription), expected nil or a disabled reason of A4.2")
+        }
+        return reason
+    }
+}
