@@ -80,4 +80,21 @@ import Testing
         #expect(try options(emergencies: 1).option(.emergencyUnlock)?.disabledReason == .dailyLimitReached)
         #expect(try options(sameApp: true).option(.emergencyUnlock)?.disabledReason == .sameAppConsecutiveBlocked)
     }
+
+    @Test func theExampleEconomiesChangeWhatTheGateOffers() throws {
+        let root = RuleFixture.rulesFolder.deletingLastPathComponent()
+        let app = try #require(AppID(rawValue: "android:com.instagram.android"))
+        let gate = UnlockGateInput(generatedAt: 1_738_440_000_000, modeID: nil, strictness: .strict, appID: app, creditBalance: 12,
+                                   questUnlocksToday: 1, minutesSinceLastQuestUnlock: 30, qrKeySet: true)
+        let gentle = try RuleSet.load(root.appendingPathComponent("examples/gentle-pricing").path).unlockOptions(gate)
+        guard case .credits(_, _, let durations) = try #require(gentle.option(.creditsUnlock)) else { Issue.record("no credits"); return }
+        #expect(durations.map(\.enabled) == [true, true, false])                  // 5 and 12 credits affordable with 12
+        #expect(try rules.unlockOptions(gate).option(.questUnlock)?.enabled == true)  // default: 2 a day, 15-minute cooldown
+        let strict = try RuleSet.load(root.appendingPathComponent("examples/strict-quests").path)
+        #expect(try strict.unlockOptions(gate).option(.questUnlock)?.disabledReason == .disallowedInHardMode)   // no quests in STRICT
+        var gentleGate = gate
+        gentleGate.strictness = .gentle
+        #expect(try strict.unlockOptions(gentleGate).option(.questUnlock)?.disabledReason == .dailyLimitReached)
+        #expect(strict.summary.contains("spec_version \"experimental\""))
+    }
 }

@@ -38,7 +38,9 @@ public final class RuleSet {
     /// What validation proved, for the summary line.
     public var summary: String {
         let total = provedInputs.reduce(0) { $0 + $1.inputs }
-        return "\(fileLabels.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs"
+        let experimental = quests.specVersion == .experimental
+            ? "; spec_version \"experimental\": the values v1.1 fixes are not enforced" : ""
+        return "\(fileLabels.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs\(experimental)"
     }
 
     /// Loads and validates the rule set in `path`: types, ranges and the documents' hard
