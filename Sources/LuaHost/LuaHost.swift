@@ -173,18 +173,6 @@ public final class LuaHost {
         try call(function, arguments)
     }
 
-    /// A global of the sandbox (a library table or a registered host function), for inspection.
-    public func global(_ name: String) throws -> LuaValue {
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        return try hostMode {
-            rr_push_sandbox_globals(L)
-            lua_pushstring(L, name)
-            lua_rawget(L, -2)
-            return try value(at: -1)
-        }
-    }
-
     // MARK: The one way into Lua
 
     /// Runs a C function of CLuaSupport under lua_pcall with `nargs` arguments already pushed.
