@@ -15,7 +15,7 @@ extension Engine {
             ("subscription_tier", .string(context.settings.subscriptionTier.rawValue)),
         ]
         if let today = context.book.today {
-            let commitment = try store.read { try $0.commitment(context.userID, on: today.day) }
+            let commitment = try storage(context).commitment(context.userID, on: today.day)
             let checkedIn = commitment.map { $0.status == .yes || $0.status == .no } ?? false
             // Tier 3: "Persistent — does not clear until YES or NO is submitted".
             fields.append(("persistent_badge", .bool(e.currentTier.rawValue >= rules.parameters.persistentBadgeFromTier && !checkedIn)))
@@ -29,7 +29,7 @@ extension Engine {
         }
         let habits = try habitStreaks(context, at: now)
         if !habits.isEmpty { fields.append(("habit_streaks", .object(habits.map { ($0.0, JSONOut.int($0.1)) }))) }
-        if try store.read({ try $0.usageEvents(context.userID, from: 0, to: now + 1) }).isEmpty == false {
+        if try storage(context).usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }
         return .object(fields)

@@ -84,7 +84,7 @@ extension Engine {
         guard today.counts else { return }
         if let commitment = try commitment(&context, on: today.day) {
             if commitment.lockedAt == nil {
-                context.cache.commitments[today.day] = .some(try store.lockCommitment(context.userID, on: today.day, at: today.deadline))
+                context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(context.userID, on: today.day, at: today.deadline))
             }
             return
         }
@@ -92,7 +92,7 @@ extension Engine {
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try store.lockCommitment(
+        context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(
             context.userID, on: today.day, at: today.deadline,
             ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
         context.escalation = after
@@ -109,7 +109,7 @@ extension Engine {
               let commitment = try commitment(&context, on: today.day),
               commitment.status == .pending else { return }
         let reminder = today.reminders[index]
-        try store.logNotification(NotificationLogEntry(
+        try storage(context).logNotification(NotificationLogEntry(
             id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
             scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
         decisions.append("reminders_sent", .string(reminder.time.text))
@@ -124,7 +124,7 @@ extension Engine {
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
         let after = try nextEscalation(before, result: .missed, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try store.recordCheckIn(context.userID, on: today.day, status: .missed,
+        context.cache.commitments[today.day] = .some(try storage(context).recordCheckIn(context.userID, on: today.day, status: .missed,
                                                                              at: today.close, escalation: after))
         context.escalation = after
         markDayDone(&context)
@@ -147,7 +147,7 @@ extension Engine {
         var state = context.escalation
         state.restartShieldsRemaining = context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
-        try store.saveEscalationState(context.userID, state, now: time)
+        try storage(context).saveEscalationState(context.userID, state, now: time)
         context.escalation = state
         decisions.set("shields_replenished", .int(state.restartShieldsRemaining))
     }
@@ -173,7 +173,7 @@ extension Engine {
     /// The user's commitment on `day`, from the context's cache or the store.
     func commitment(_ context: inout UserContext, on day: DayID) throws -> Commitment? {
         if let known = context.cache.commitments[day] { return known }
-        let commitment = try store.read { try $0.commitment(context.userID, on: day) }
+        let commitment = try storage(context).commitment(context.userID, on: day)
         context.cache.commitments[day] = .some(commitment)
         return commitment
     }

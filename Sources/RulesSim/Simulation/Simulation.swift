@@ -7,11 +7,11 @@ import RulesStore
 /// A cohort of synthetic users run through the engine for a number of days.
 ///
 /// Users are independent: the cohort is cut into chunks of users, and `jobs` worker threads take
-/// chunks in turn, each with its own rule set (its own Lua state), its own persona state and its
-/// own in-memory store. A single writer (the calling thread) absorbs the chunks' stores into the
-/// database in chunk order, and adds up their totals. A user's events, ids and random numbers
-/// depend only on the seed and its index, so the report and the database are the same whatever
-/// the number of jobs.
+/// chunks in turn, each with its own rule set (its own Lua state) and its own persona state. The
+/// engine keeps each user's rows in memory (`Engine.recordingBatch`); a single writer (the calling
+/// thread) writes the chunks' rows to the database in chunk order (`BulkWriter`), and adds up
+/// their totals. A user's events, ids and random numbers depend only on the seed and its index,
+/// so the report and the database are the same whatever the number of jobs.
 public final class Simulation {
     public let config: SimulationConfig
     /// The personas of the mix, in its order (validated).
@@ -55,7 +55,7 @@ public final class Simulation {
         let board = Board(chunks: chunks.count)
         let workers = min(config.jobs, max(1, chunks.count))
         var threads: [Thread] = []
-        let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, partPrefix: config.database)
+        let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
         for _ in 0..<workers {
             let thread = Thread { Simulation.work(template, chunks: chunks, board: board) }
             thread.stackSize = 8 << 20
@@ -67,21 +67,15 @@ public final class Simulation {
         do {
             for c in chunks.indices {
                 let result = try board.wait(for: c)
-                if let store, let part = result.part {
-                    defer { try? FileManager.default.removeItem(atPath: part) }
-                    try store.absorb(databaseAt: part)
-                }
+                if let store { try BulkWriter(store: store).write(result.records) }
                 for d in days.indices { days[d].add(result.days[d]) }
                 done += chunks[c].count
                 progress?(done, range.count)
             }
         } catch {
-            // Stop the workers, and leave no part file behind.
+            // Stop the workers.
             board.cancel()
             board.waitForWorkers(workers)
-            if let prefix = config.database {
-                for c in chunks.indices { try? FileManager.default.removeItem(atPath: "\(prefix).part-\(c)") }
-            }
             try? store?.close()
             throw error
         }
@@ -114,7 +108,7 @@ public final class Simulation {
         }
         while let c = board.nextChunk() {
             do {
-                board.deliver(c, try worker.run(chunks[c], chunkIndex: c))
+                board.deliver(c, try worker.run(chunks[c]))
             } catch {
                 board.fail(error)
                 return
@@ -128,14 +122,15 @@ struct WorkerTemplate: Sendable {
     var config: SimulationConfig
     var personas: [Persona]
     var idBase: Int64
-    var partPrefix: String?
+    /// Whether the chunks' rows are kept for the writer (with a database).
+    var keepRecords: Bool
 }
 
 /// What a worker hands to the writer for one chunk.
 struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
-    /// The chunk's database file, to absorb (nil without a database).
-    var part: String?
+    /// The rows of the chunk's users, in user order (empty without a database).
+    var records: [UserRecords]
 }
 
 /// The chunks' hand-over between the workers and the writer.

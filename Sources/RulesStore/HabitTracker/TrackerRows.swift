@@ -34,11 +34,14 @@ enum TrackerRows {
          t.sortOrder, t.createdAt, t.updatedAt]
     }
 
-    static let upsertTaskSQL = """
+    static let insertTaskSQL = """
         INSERT INTO tracker_task(task_id, user_id, category_id, title, icon_name, is_preset, preset_identifier, measurement_duration,
           goal_type, goal_value, goal_unit, frequency_type, times_per_day, scheduled_days, notification_enabled, notification_time,
           color_token, sort_order, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(task_id) DO UPDATE SET category_id = excluded.category_id, title = excluded.title, icon_name = excluded.icon_name,
+        """
+
+    static let upsertTaskSQL = insertTaskSQL + """
+         ON CONFLICT(task_id) DO UPDATE SET category_id = excluded.category_id, title = excluded.title, icon_name = excluded.icon_name,
           is_preset = excluded.is_preset, preset_identifier = excluded.preset_identifier, measurement_duration = excluded.measurement_duration,
           goal_type = excluded.goal_type, goal_value = excluded.goal_value, goal_unit = excluded.goal_unit,
           frequency_type = excluded.frequency_type, times_per_day = excluded.times_per_day, scheduled_days = excluded.scheduled_days,

@@ -33,6 +33,17 @@ enum PressureRows {
                             subscriptionExpiry: try r.optional("subscription_expiry_ts_utc_ms"))
     }
 
+    static let updateSettingsSQL = """
+        UPDATE pressure_settings SET personality_mode = ?, commitment_deadline = ?, checkin_window_close = ?,
+          timezone_identifier = ?, notifications_enabled = ?, onboarding_completed = ?, subscription_tier = ?,
+          subscription_expiry_ts_utc_ms = ?, updated_ts_utc_ms = ? WHERE user_id = ?
+        """
+
+    static func settingsArguments(_ s: UserSettings, user: UserID, now: EpochMillis) -> StatementArguments {
+        [s.personalityMode.rawValue, s.commitmentDeadline.text, s.checkinWindowClose.text, s.timezoneIdentifier, s.notificationsEnabled,
+         s.onboardingCompleted, s.subscriptionTier.rawValue, s.subscriptionExpiry, now, user.rawValue]
+    }
+
     static func escalation(_ row: Row) throws -> EscalationState {
         let r = RowReader(row, "pressure_escalation_state")
         return EscalationState(currentTier: try EscalationTier.parse(try r.int("current_tier"), entity: "pressure_escalation_state", field: "current_tier"),
