@@ -37,7 +37,8 @@ extension Engine {
 
     func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let today = context.book.today!
-        let candidate = Commitment(userID: context.userID, day: today.day, text: text)
+        let candidate = Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
+                                   day: today.day, text: text)
         do { try candidate.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
         let clock = try context.clock
         guard today.counts, now < today.deadline else {
@@ -49,8 +50,7 @@ extension Engine {
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
         } else {
             context.cache.commitments[today.day] = nil   // read it again when needed
-            try storage(context).addCommitment(Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue),
-                                               userID: context.userID, day: today.day, text: text))
+            try storage(context).addCommitment(candidate)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
         }
     }

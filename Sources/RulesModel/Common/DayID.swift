@@ -12,7 +12,7 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
 
     /// Parses `YYYY-MM-DD`; throws a ``ModelValidationError`` naming `entity` and `field`.
     public init(_ text: String, entity: String = "DayID", field: String = "day_id") throws {
-        let fail = ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text))
+        var fail: ModelValidationError { ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text)) }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { throw fail }
         func number(_ range: Range<Int>) -> Int? {

@@ -64,13 +64,21 @@ public final class Simulation {
         }
         var days = Array(repeating: DayTotals(), count: config.days)
         var done = 0
-        do {
+        // The chunks' totals in chunk order, and their rows to `write`.
+        func collect(_ write: ([UserRecords]) throws -> Void) throws {
             for c in chunks.indices {
                 let result = try board.wait(for: c)
-                if let store { try BulkWriter(store: store).write(result.records) }
+                try write(result.records)
                 for d in days.indices { days[d].add(result.days[d]) }
                 done += chunks[c].count
                 progress?(done, range.count)
+            }
+        }
+        do {
+            if let store {
+                try BulkWriter(store: store).write { add in try collect(add) }
+            } else {
+                try collect { _ in }
             }
         } catch {
             // Stop the workers.
@@ -93,7 +101,9 @@ public final class Simulation {
         if !config.append {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        return try Store.open(path: path, options: StoreOptions(deviceID: "rulesrun-simulate"))
+        // A generated file, replaced at each run: no syncing, and a page cache that holds the
+        // run's one bulk transaction until it commits.
+        return try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024))
     }
 
     /// One worker thread: takes chunks until none is left (or the run failed).

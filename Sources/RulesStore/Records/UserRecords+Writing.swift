@@ -39,8 +39,18 @@ extension BulkWriter {
     /// Writes the rows of users held in memory (each of them new to the database) in one
     /// transaction, in the order given; the first problem throws and nothing is written.
     public func write(_ users: [UserRecords]) throws {
+        try write { add in try add(users) }
+    }
+
+    /// Writes the rows of users held in memory (each of them new to the database) in one
+    /// transaction, as `body` hands them to `add`, in that order. When anything throws, nothing is
+    /// written. (One large transaction writes each page of the file once, where a transaction per
+    /// batch of users rewrites the pages their rows share.)
+    public func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
         try store.write { db in
-            for user in users { try user.write(db) }
+            try body { users in
+                for user in users { try user.write(db) }
+            }
         }
     }
 }
