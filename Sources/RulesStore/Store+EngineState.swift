@@ -39,7 +39,11 @@ extension EngineStateRow {
           processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
         """
 
-    var arguments: StatementArguments { [userID.rawValue, name, processedUntil, stateJSON] }
+    var arguments: StatementArguments { ArgumentValues.of { values(into: &$0) } }
+
+    func values<V: RowValues>(into v: inout V) {
+        v.add(userID.rawValue); v.add(name); v.add(processedUntil); v.add(stateJSON)
+    }
 }
 
 extension Snapshot {

@@ -16,7 +16,7 @@ extension Store {
             if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true {
                 throw StoreError(.constraint, "user \(userID) already exists")
             }
-            try user.insert(db)
+            try user.insert(NewUser.Statements(db))
         }
     }
 

@@ -3,34 +3,62 @@ import GRDB
 import RulesModel
 
 extension UserRecords {
-    /// Inserts the user's rows (validated when they were recorded; the schema's constraints are
-    /// checked here). The integer keys SQLite assigns (`task_key`, `completion_id`) follow the
-    /// order the tasks and completions were recorded in.
-    func write(_ db: Database) throws {
-        try user.insert(db)
-        try db.execute(cached: PressureRows.updateSettingsSQL, arguments: PressureRows.settingsArguments(settings.value, user: userID, now: settings.updatedAt))
-        try db.execute(cached: PressureRows.updateEscalationSQL,
-                       arguments: PressureRows.escalationArguments(escalation.value, user: userID, now: escalation.updatedAt))
-        for commitment in commitments.values.sorted(by: { $0.day < $1.day }) {
-            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
+    /// Writes users' rows through statements prepared once for a whole bulk write. The rows were
+    /// validated when they were recorded; the schema's constraints are checked here. The integer
+    /// keys SQLite assigns (`task_key`, `completion_id`) follow the order the tasks and
+    /// completions were recorded in.
+    struct Writer {
+        let db: Database
+        let newUser: NewUser.Statements
+        let settings: PreparedStatement
+        let escalation: PreparedStatement
+        let commitment: PreparedStatement
+        let notification: PreparedStatement
+        let task: PreparedStatement
+        let completion: PreparedStatement
+        let usageEvent: PreparedStatement
+        let engineState: PreparedStatement
+
+        init(_ db: Database) throws {
+            self.db = db
+            newUser = try NewUser.Statements(db)
+            settings = try PreparedStatement(db, PressureRows.updateSettingsSQL)
+            escalation = try PreparedStatement(db, PressureRows.updateEscalationSQL)
+            commitment = try PreparedStatement(db, PressureRows.insertCommitmentSQL)
+            notification = try PreparedStatement(db, PressureRows.insertNotificationSQL)
+            task = try PreparedStatement(db, TrackerRows.insertTaskSQL)
+            completion = try PreparedStatement(db, TrackerRows.insertCompletionSQL)
+            usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
+            engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
         }
-        for entry in notifications {
-            try db.execute(cached: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
-        }
-        var taskKeys: [UUID: Int64] = [:]
-        for task in tasks {
-            try db.execute(cached: TrackerRows.insertTaskSQL, arguments: try TrackerRows.taskArguments(task))
-            taskKeys[task.id] = db.lastInsertedRowID
-        }
-        for completion in completions {
-            try db.execute(cached: TrackerRows.insertCompletionSQL,
-                           arguments: [userID.rawValue, taskKeys[completion.taskID], completion.completedAt, completion.value])
-        }
-        for event in usageEvents {
-            try db.execute(cached: MigaRows.insertUsageEventSQL, arguments: MigaRows.usageEventArguments(event))
-        }
-        if let engineState {
-            try db.execute(cached: EngineStateRow.insertSQL, arguments: engineState.arguments)
+
+        func write(_ user: UserRecords) throws {
+            try user.user.insert(newUser)
+            let id = user.userID
+            try settings.run { PressureRows.settings(user.settings.value, user: id, now: user.settings.updatedAt, into: &$0) }
+            try escalation.run { PressureRows.escalation(user.escalation.value, user: id, now: user.escalation.updatedAt, into: &$0) }
+            for row in user.commitments.values.sorted(by: { $0.day < $1.day }) {
+                try commitment.run { PressureRows.commitment(row, into: &$0) }
+            }
+            for row in user.notifications {
+                try notification.run { PressureRows.notification(row, into: &$0) }
+            }
+            var taskKeys: [UUID: Int64] = [:]
+            for row in user.tasks {
+                try task.run { try TrackerRows.task(row, into: &$0) }
+                taskKeys[row.id] = db.lastInsertedRowID
+            }
+            for row in user.completions {
+                try completion.run { v in
+                    v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                }
+            }
+            for row in user.usageEvents {
+                try usageEvent.run { MigaRows.usageEvent(row, into: &$0) }
+            }
+            if let row = user.engineState {
+                try engineState.run { row.values(into: &$0) }
+            }
         }
     }
 }
@@ -48,8 +76,9 @@ extension BulkWriter {
     /// batch of users rewrites the pages their rows share.)
     public func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
         try store.write { db in
+            let writer = try UserRecords.Writer(db)
             try body { users in
-                for user in users { try user.write(db) }
+                for user in users { try writer.write(user) }
             }
         }
     }
