@@ -88,7 +88,7 @@ extension Engine {
     }
 
     private func habitClock(_ context: UserContext) throws -> LocalClock {
-        try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        try clock(context, dayStartsAt: rules.parameters.habitDayStartsAt)
     }
 
     /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.
@@ -101,7 +101,7 @@ extension Engine {
     }
 
     private func periodName(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> String {
-        let clock = try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        let clock = try habitClock(context)
         let day = clock.day(of: now)
         switch task.measurementDuration {
         case .daily: return day.rawValue

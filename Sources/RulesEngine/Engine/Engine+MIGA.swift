@@ -56,7 +56,7 @@ extension Engine {
     }
 
     private func migaClock(_ context: UserContext) throws -> LocalClock {
-        try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.migaDayStartsAt)
+        try clock(context, dayStartsAt: rules.parameters.migaDayStartsAt)
     }
 
     /// Fills the cache of exits per day from the store, from the first day any later streak can look at.

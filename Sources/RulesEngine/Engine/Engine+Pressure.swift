@@ -40,7 +40,7 @@ extension Engine {
         let candidate = Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
                                    day: today.day, text: text)
         do { try candidate.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
-        let clock = try context.clock
+        let clock = try clock(context)
         guard today.counts, now < today.deadline else {
             throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
         }
@@ -130,7 +130,7 @@ extension Engine {
     /// Today's reminders not yet due follow the tier after a change made during the day.
     func replanReminders(_ context: inout UserContext, after now: EpochMillis) throws {
         guard var today = context.book.today, !today.closed else { return }
-        let clock = try context.clock
+        let clock = try clock(context)
         let kept = today.reminders.filter { $0.done || $0.at <= now }
         let fresh = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: today.open, close: today.closeTime)
             .map { DaySchedule.Reminder(at: clock.instant(in: today.day, at: $0), time: $0) }
@@ -175,7 +175,7 @@ extension Engine {
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
         var fields: [(String, JSONOut)] = [("tier", .string(tier.rawValue))]
-        if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try context.clock.describe(expiresAt)))) }
+        if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try clock(context).describe(expiresAt)))) }
         fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))
         decisions.set("subscription", .object(fields))
     }

@@ -41,7 +41,7 @@ extension Engine {
 
     /// The schedule of the day the user is created in; a day whose deadline is already past does not count.
     func startFirstDay(_ context: inout UserContext) throws {
-        let clock = try context.clock
+        let clock = try clock(context)
         let now = context.processedUntil
         let day = clock.day(of: now)
         context.book.today = try schedule(day, start: clock.start(of: day), context)
@@ -50,7 +50,7 @@ extension Engine {
 
     /// The schedule of `day`, from the settings and the tier in force now.
     func schedule(_ day: DayID, start: EpochMillis, _ context: UserContext) throws -> DaySchedule {
-        let clock = try context.clock
+        let clock = try clock(context)
         let open = context.settings.commitmentDeadline, closeTime = context.settings.checkinWindowClose
         var deadline = clock.instant(in: day, at: open)
         var close = clock.instant(in: day, at: closeTime)

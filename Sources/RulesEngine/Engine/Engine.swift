@@ -26,6 +26,8 @@ public final class Engine {
     private var batchMemo: RuleMemo?
     /// Whether the batch in progress keeps its users' rows in memory (`recordingBatch`).
     private var recording = false
+    /// The users' clocks.
+    private let clocks = ClockCache()
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { batchMemo ?? rules }
@@ -175,6 +177,15 @@ public final class Engine {
         return try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
     }
 
+    /// The user's clock, with the day boundary `dayStartsAt` (midnight: Pressure's days).
+    func clock(_ context: UserContext, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws -> LocalClock {
+        do {
+            return try clocks.clock(context.settings.timezoneIdentifier, dayStartsAt: dayStartsAt)
+        } catch {
+            throw EngineError(.invalidSettings, "\(error)")
+        }
+    }
+
     /// Where the engine reads and writes the user of `context`: its records in a recording batch,
     /// else the store.
     func storage(_ context: UserContext) -> any UserStorage { context.records ?? store }
@@ -187,7 +198,7 @@ public final class Engine {
     /// Applies `event` to `context`: time passes up to it, then the event itself.
     private func run(_ event: EngineEvent, _ context: inout UserContext) throws -> Decisions {
         guard event.at.millis >= context.processedUntil else {
-            let clock = try context.clock
+            let clock = try clock(context)
             throw EngineError(.outOfOrder, "this event (\(event.at)) is earlier than one already applied for \(event.user) (\(clock.describe(context.processedUntil)) local); events of a user must come in time order")
         }
         var decisions = Decisions()

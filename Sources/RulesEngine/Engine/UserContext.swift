@@ -21,16 +21,6 @@ struct UserContext {
     /// they are in the store. Shared by the copies of this context.
     var records: UserRecords?
 
-    var clock: LocalClock {
-        get throws {
-            do {
-                return try LocalClock(timeZoneID: settings.timezoneIdentifier)
-            } catch {
-                throw EngineError(.invalidSettings, "\(error)")
-            }
-        }
-    }
-
     /// The context as the next event of the same batch starts from it.
     func reopened() -> UserContext {
         var copy = self

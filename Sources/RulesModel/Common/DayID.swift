@@ -35,7 +35,7 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         guard ordinal >= 0, ordinal <= DayID.daysFromCivil(9999, 12, 31) else { return nil }
         let (y, m, d) = DayID.civilFromDays(ordinal)
         self.ordinal = ordinal
-        self.rawValue = DayID.pad(y, 4) + "-" + DayID.pad(m, 2) + "-" + DayID.pad(d, 2)
+        self.rawValue = DayID.text(y, m, d)
     }
 
     /// The UTC calendar day of a timestamp (for callers whose day boundary is UTC midnight),
@@ -103,6 +103,19 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
+        }
+    }
+
+    /// `YYYY-MM-DD` (a year of 1970…9999), written in place: a small string, no intermediate ones.
+    static func text(_ y: Int, _ m: Int, _ d: Int) -> String {
+        String(unsafeUninitializedCapacity: 10) { bytes in
+            var y = y
+            for i in (0..<4).reversed() { bytes[i] = UInt8(0x30 + y % 10); y /= 10 }
+            bytes[4] = 0x2D
+            bytes[5] = UInt8(0x30 + m / 10); bytes[6] = UInt8(0x30 + m % 10)
+            bytes[7] = 0x2D
+            bytes[8] = UInt8(0x30 + d / 10); bytes[9] = UInt8(0x30 + d % 10)
+            return 10
         }
     }
 

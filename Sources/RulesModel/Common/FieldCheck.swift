@@ -10,8 +10,8 @@ struct FieldCheck {
         ModelValidationError(entity: entity, field: field, rule: rule, found: found)
     }
 
-    func require(_ condition: Bool, _ field: String, _ rule: String, _ found: @autoclosure () -> String) throws {
-        if !condition { throw fail(field, rule, found()) }
+    func require(_ condition: Bool, _ field: String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String) throws {
+        if !condition { throw fail(field, rule(), found()) }
     }
 
     /// Text of `min...max` characters (grapheme clusters) without control characters other than
