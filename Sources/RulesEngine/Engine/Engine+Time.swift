@@ -29,14 +29,18 @@ extension Engine {
 
     private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
         guard let today = context.book.today else { return nil }
-        var candidates: [(EpochMillis, Step, Int)] = [(today.end, .dayEnd, 0)]
-        if !today.deadlinePassed { candidates.append((today.deadline, .deadline, 0)) }
-        for (i, reminder) in today.reminders.enumerated() where !reminder.done { candidates.append((reminder.at, .reminder, i)) }
-        if !today.closed { candidates.append((today.close, .close, 0)) }
-        if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
-            candidates.append((max(expiry, context.processedUntil), .subscriptionExpiry, 0))
+        // The earliest instant, steps in `Step` order at the same instant, the first of equals.
+        var next: (EpochMillis, Step, Int) = (today.end, .dayEnd, 0)
+        func consider(_ at: EpochMillis, _ step: Step, _ index: Int = 0) {
+            if (at, step.rawValue) < (next.0, next.1.rawValue) { next = (at, step, index) }
         }
-        return candidates.min { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
+        if !today.deadlinePassed { consider(today.deadline, .deadline) }
+        for i in today.reminders.indices where !today.reminders[i].done { consider(today.reminders[i].at, .reminder, i) }
+        if !today.closed { consider(today.close, .close) }
+        if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
+            consider(max(expiry, context.processedUntil), .subscriptionExpiry)
+        }
+        return next
     }
 
     /// The schedule of the day the user is created in; a day whose deadline is already past does not count.
