@@ -82,15 +82,12 @@ public struct LuaTableWriter {
 }
 
 extension LuaHost {
-    /// Pushes an interned key: one registry lookup after the first use.
+    /// Pushes an interned key: one registry lookup (interned on first use).
     @inline(__always)
     func pushKey(_ key: LuaKey) {
-        let reference = hot.pointee.reference(of: key.id)
-        if reference != 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
-        } else {
-            internKey(key)
-        }
+        var reference = hot.pointee.reference(of: key.id)
+        if reference == 0 { reference = internKey(key) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
     }
 
     /// Interns a key and returns its registry reference (keys with the same name have the same id,
@@ -132,6 +129,48 @@ extension LuaHost {
                     lua_rawseti(L, -2, lua_Integer(i + 1))
                     i += 1
                 }
+            }
+        }
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
+    /// Calls a rule function whose one argument is a list of records of one integer field `field`
+    /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
+    public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            let pool: PooledList
+            if pooled, let known = fieldListPools[field.id] {
+                pool = known
+            } else {
+                pool = PooledList()
+                rr_push_input_table(L, 0)
+                pool.list = luaL_ref(L, clua_registryindex())
+                lua_createtable(L, 0, 0)
+                pool.elements = luaL_ref(L, clua_registryindex())
+                if pooled { fieldListPools[field.id] = pool }
+            }
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+            let list = lua_gettop(L)
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+            pushKey(field)
+            values.map(Int64.init).withUnsafeBufferPointer {
+                rr_fill_int_records(L, list, list + 1, $0.baseAddress, Int32(clamping: $0.count), Int32(clamping: pool.count))
+            }
+            pool.count = values.count
+            lua_settop(L, list)
+            if !pooled {
+                luaL_unref(L, clua_registryindex(), pool.list)
+                luaL_unref(L, clua_registryindex(), pool.elements)
             }
         }
         let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)

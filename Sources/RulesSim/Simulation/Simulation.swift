@@ -88,14 +88,10 @@ public final class Simulation {
             throw error
         }
         board.waitForWorkers(workers)
-        var tsX = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &tsX)
-        let wX = Double(tsX.tv_sec) + Double(tsX.tv_nsec) / 1e9
         if let store {
             try store.checkpoint()
             try store.close()
         }
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &tsX)
-        FileHandle.standardError.write("TEMP writer thread CPU \(wX) s, checkpoint+close \(Double(tsX.tv_sec) + Double(tsX.tv_nsec) / 1e9 - wX) s\n".data(using: .utf8)!)
         return SimulationReport(config: config, personas: personas, users: range, days: days)
     }
 
