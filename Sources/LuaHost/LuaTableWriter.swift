@@ -135,6 +135,31 @@ extension LuaHost {
         return try results(count: n, from: top + 1, file: function.source)
     }
 
+    /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
+    /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
+    public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            if pooled {
+                pushPooled(a, slot: 0)
+            } else {
+                rr_push_input_table(L, Int32(clamping: A.luaFieldCount))
+                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+                a.encode(to: &writer)
+            }
+        }
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
     /// Calls a rule function whose one argument is a list of records of one integer field `field`
     /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
     public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
