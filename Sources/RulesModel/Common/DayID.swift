@@ -5,10 +5,13 @@
 /// which local day an instant belongs to is decided by the caller (the rules' day boundary).
 /// Day arithmetic is pure integer arithmetic, without a calendar or a time zone.
 public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    /// The `YYYY-MM-DD` text, as stored.
-    public let rawValue: String
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01 (the only stored value: a day is a plain integer to copy, hash and compare).
     public let ordinal: Int
+    /// The `YYYY-MM-DD` text, as stored.
+    public var rawValue: String {
+        let (y, m, d) = DayID.civilFromDays(ordinal)
+        return DayID.text(y, m, d)
+    }
 
     /// Parses `YYYY-MM-DD`; throws a ``ModelValidationError`` naming `entity` and `field`.
     public init(_ text: String, entity: String = "DayID", field: String = "day_id") throws {
@@ -26,16 +29,13 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
               (1970...9999).contains(y), (1...12).contains(m), d >= 1, d <= DayID.daysIn(month: m, year: y)
         else { throw fail }
-        self.rawValue = text
         self.ordinal = DayID.daysFromCivil(y, m, d)
     }
 
     /// The day `ordinal` days after 1970-01-01 (0...2_932_896).
     public init?(ordinal: Int) {
         guard ordinal >= 0, ordinal <= DayID.daysFromCivil(9999, 12, 31) else { return nil }
-        let (y, m, d) = DayID.civilFromDays(ordinal)
         self.ordinal = ordinal
-        self.rawValue = DayID.text(y, m, d)
     }
 
     /// The UTC calendar day of a timestamp (for callers whose day boundary is UTC midnight),
