@@ -14,6 +14,9 @@ import RulesStore
 /// so the report and the database are the same whatever the number of jobs.
 public final class Simulation {
     public let config: SimulationConfig
+    /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
+    /// batch's rows keyed by random UUIDs in key order, and larger batches share more B-tree pages.
+    static let writeBatchUsers = 500
     /// The personas of the mix, in its order (validated).
     public let personas: [Persona]
 
@@ -66,9 +69,14 @@ public final class Simulation {
         var done = 0
         // The chunks' totals in chunk order, and their rows to `write`.
         func collect(_ write: ([UserRecords]) throws -> Void) throws {
+            var pending: [UserRecords] = []
             for c in chunks.indices {
                 let result = try board.wait(for: c)
-                try write(result.records)
+                pending += result.records
+                if pending.count >= Simulation.writeBatchUsers || c == chunks.count - 1 {
+                    try write(pending)
+                    pending = []
+                }
                 for d in days.indices { days[d].add(result.days[d]) }
                 done += chunks[c].count
                 progress?(done, range.count)

@@ -137,7 +137,7 @@ extension UserRecords: UserStorage {
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID else { return [] }
         return usageEvents.filter { (type == nil || $0.eventType == type) && $0.timestamp >= from && $0.timestamp < to }
-            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.blob.lexicographicallyPrecedes($1.id.blob) }
+            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.precedes($1.id) }
     }
 
     /// MIGA's settings as created (no operation of ``UserStorage`` changes them).

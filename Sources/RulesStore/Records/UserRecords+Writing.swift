@@ -32,32 +32,38 @@ extension UserRecords {
             engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
         }
 
-        func write(_ user: UserRecords) throws {
-            try user.user.insert(newUser)
-            let id = user.userID
-            try settings.run { PressureRows.settings(user.settings.value, user: id, now: user.settings.updatedAt, into: &$0) }
-            try escalation.run { PressureRows.escalation(user.escalation.value, user: id, now: user.escalation.updatedAt, into: &$0) }
-            for row in user.commitments.values.sorted(by: { $0.day < $1.day }) {
-                try commitment.run { PressureRows.commitment(row, into: &$0) }
-            }
-            for row in user.notifications {
-                try notification.run { PressureRows.notification(row, into: &$0) }
-            }
-            var taskKeys: [UUID: Int64] = [:]
-            for row in user.tasks {
-                try task.run { try TrackerRows.task(row, into: &$0) }
-                taskKeys[row.id] = db.lastInsertedRowID
-            }
-            for row in user.completions {
-                try completion.run { v in
-                    v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+        /// Writes the rows of `users`: each user's own rows in user order (SQLite numbers tasks and
+        /// completions in that order), then the rows keyed by random UUIDs (commitments,
+        /// notifications, MIGA usage events) table by table in key order, which walks each table's
+        /// B-tree from left to right instead of jumping around it.
+        func write(_ users: [UserRecords]) throws {
+            for user in users {
+                try user.user.insert(newUser)
+                let id = user.userID
+                try settings.run { PressureRows.settings(user.settings.value, user: id, now: user.settings.updatedAt, into: &$0) }
+                try escalation.run { PressureRows.escalation(user.escalation.value, user: id, now: user.escalation.updatedAt, into: &$0) }
+                var taskKeys: [UUID: Int64] = [:]
+                for row in user.tasks {
+                    try task.run { try TrackerRows.task(row, into: &$0) }
+                    taskKeys[row.id] = db.lastInsertedRowID
+                }
+                for row in user.completions {
+                    try completion.run { v in
+                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                    }
+                }
+                if let row = user.engineState {
+                    try engineState.run { row.values(into: &$0) }
                 }
             }
-            for row in user.usageEvents {
-                try usageEvent.run { MigaRows.usageEvent(row, into: &$0) }
+            for row in users.flatMap({ $0.commitments.values }).sorted(by: { $0.id.precedes($1.id) }) {
+                try commitment.run { PressureRows.commitment(row, into: &$0) }
             }
-            if let row = user.engineState {
-                try engineState.run { row.values(into: &$0) }
+            for row in users.flatMap(\.notifications).sorted(by: { $0.id.precedes($1.id) }) {
+                try notification.run { PressureRows.notification(row, into: &$0) }
+            }
+            for row in users.flatMap(\.usageEvents).sorted(by: { $0.id.precedes($1.id) }) {
+                try usageEvent.run { MigaRows.usageEvent(row, into: &$0) }
             }
         }
     }
@@ -77,9 +83,7 @@ extension BulkWriter {
     public func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
         try store.write { db in
             let writer = try UserRecords.Writer(db)
-            try body { users in
-                for user in users { try writer.write(user) }
-            }
+            try body { users in try writer.write(users) }
         }
     }
 }
