@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 import RulesStore
 import Testing
 
@@ -41,6 +42,28 @@ import Testing
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })   // refused events roll back only themselves
         #expect(try batched.store.dump() == alone.store.dump())
+    }
+
+    /// The simulation's path: the user's rows in memory, written by `BulkWriter` afterwards. Refused
+    /// events roll back only themselves there too (the records' savepoint).
+    @Test func aRecordingBatchDecidesAndStoresWhatEventsOnTheirOwnDo() throws {
+        let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
+        let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
+        let recording = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
+        recording.userID = { _ in UserID(1) }
+        let parsed = try Self.events.map { try EngineEvent.parse($0) }
+        func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
+            do { return try body().description } catch { return "refused: \(error)" }
+        }
+        let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
+        let (got, records) = try recording.recordingBatch {
+            parsed.map { event in outcome { () throws(EngineError) in try recording.step(event).decisions } }
+        }
+        #expect(got == expected)
+        #expect(expected.contains { $0.hasPrefix("refused: ") })
+        #expect(try recording.store.users().isEmpty)   // nothing reaches the store before the bulk write
+        try BulkWriter(store: recording.store).write(records)
+        #expect(try recording.store.dump() == alone.store.dump())
     }
 
     @Test func aFailedBatchKeepsNothing() throws {
