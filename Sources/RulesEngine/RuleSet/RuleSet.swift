@@ -48,7 +48,9 @@ public final class RuleSet {
     ///
     /// A folder holds the files it changes; with an `extends` file (one line: the path of another
     /// rule folder, relative to this one) the files it does not hold come from that folder.
-    public static func load(_ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0) throws -> RuleSet {
+    /// `proving: false` skips the proofs, for a set already validated in full (a simulation's
+    /// workers load the set the simulation validated).
+    public static func load(_ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true) throws -> RuleSet {
         let sources = try RuleSources(path)
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
         var problems = unknownFiles(in: sources.folder)
@@ -58,7 +60,7 @@ public final class RuleSet {
                   let policy = file.decode(type, problems: &problems) else { return nil }
             let parameterProblems = policy.parameterProblems(in: file)
             problems += parameterProblems
-            if parameterProblems.isEmpty { proofs += policy.prove(in: file, host: host) }
+            if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
             return policy
         }
         let escalation = policy("escalation.lua", EscalationPolicy.self)
