@@ -90,19 +90,30 @@ public final class Engine {
     }
 
     /// Runs `body` on the context of `event`'s user: all of it or nothing. In the store's
-    /// transaction (a savepoint inside a batch), or, in a recording batch, against the user's
-    /// records, rolled back to where they were when `body` throws. The context is kept for the
-    /// batch's next event only when `body` succeeds.
+    /// transaction (a savepoint inside a batch), keeping the context for the batch's next event
+    /// only when `body` succeeds; or, in a recording batch, on the batch's own context (no copy),
+    /// whose records and state go back to where they were when `body` throws.
     private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext) throws -> T) throws -> T {
         if recording {
-            var context = try applied(event)
+            var context: UserContext
+            if let known = batchContexts!.removeValue(forKey: event.user) {
+                context = known
+                context.reopen()
+            } else {
+                context = try applied(event)
+            }
+            let saved = context.saved
             let savepoint = context.records!.savepoint()
             do {
                 let result = try body(&context)
-                remember(context)
+                batchContexts![event.user] = context
                 return result
             } catch {
                 context.records!.rollback(to: savepoint)
+                if !context.isNew {
+                    context.restore(saved)
+                    batchContexts![event.user] = context
+                }
                 throw error
             }
         }

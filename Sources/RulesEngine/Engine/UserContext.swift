@@ -24,8 +24,33 @@ struct UserContext {
     /// The context as the next event of the same batch starts from it.
     func reopened() -> UserContext {
         var copy = self
-        copy.isNew = false  // the cache stays: the batch's writes went through this engine
+        copy.reopen()
         return copy
+    }
+
+    /// Makes this context the one the next event of the same batch starts from.
+    mutating func reopen() {
+        isNew = false  // the cache stays: the batch's writes went through this engine
+    }
+
+    /// What an event may change in a context besides its records and cache (see `restore(_:)`).
+    struct Saved {
+        let settings: UserSettings
+        let escalation: EscalationState
+        let book: UserBook
+        let processedUntil: EpochMillis
+    }
+
+    var saved: Saved { Saved(settings: settings, escalation: escalation, book: book, processedUntil: processedUntil) }
+
+    /// Back to `saved` after a refused event whose records were rolled back: the cache, which may
+    /// hold what the event read or wrote, is dropped (it fills again from the records).
+    mutating func restore(_ saved: Saved) {
+        settings = saved.settings
+        escalation = saved.escalation
+        book = saved.book
+        processedUntil = saved.processedUntil
+        cache = UserCache()
     }
 
     /// Loads the user named `name`, creating it (with the default settings) at `now` if needed,
