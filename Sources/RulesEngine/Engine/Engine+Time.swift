@@ -4,6 +4,7 @@ import RulesModel
 extension Engine {
     enum Step: Int {
         case deadline = 0, reminder, close, subscriptionExpiry, dayEnd
+        case focusEnd, questExpiry, attemptExpiry, earnedDayEnd
     }
 
     /// The most time one event may let pass for a user: every day in it is applied in the event's
@@ -22,19 +23,22 @@ extension Engine {
             case .close: try closeWindow(&context, &decisions)
             case .subscriptionExpiry: try expireSubscription(&context, at: instant, &decisions)
             case .dayEnd: try startNextDay(&context, &decisions)
+            case .focusEnd, .questExpiry, .attemptExpiry, .earnedDayEnd: try applyEarnedStep(step, index, &context, &decisions)
             }
         }
         context.processedUntil = max(context.processedUntil, time)
     }
 
     private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
-        guard let today = context.book.today else { return nil }
-        var candidates: [(EpochMillis, Step, Int)] = [(today.end, .dayEnd, 0)]
-        if !today.deadlinePassed { candidates.append((today.deadline, .deadline, 0)) }
-        for (i, reminder) in today.reminders.enumerated() where !reminder.done { candidates.append((reminder.at, .reminder, i)) }
-        if !today.closed { candidates.append((today.close, .close, 0)) }
-        if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
-            candidates.append((max(expiry, context.processedUntil), .subscriptionExpiry, 0))
+        var candidates = earnedSteps(context)
+        if let today = context.book.today {
+            candidates.append((today.end, .dayEnd, 0))
+            if !today.deadlinePassed { candidates.append((today.deadline, .deadline, 0)) }
+            for (i, reminder) in today.reminders.enumerated() where !reminder.done { candidates.append((reminder.at, .reminder, i)) }
+            if !today.closed { candidates.append((today.close, .close, 0)) }
+            if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
+                candidates.append((max(expiry, context.processedUntil), .subscriptionExpiry, 0))
+            }
         }
         return candidates.min { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
     }

@@ -2,6 +2,28 @@ import GRDB
 import RulesModel
 
 extension Store {
+    /// Starts Earned's day cycle for a user at its first Earned event: the economy's current day,
+    /// its rollover cap and reset hour (from the rules), and the day's summary, in one transaction.
+    /// A7 defines no event for it. The day may be earlier than the one the user was created on (a
+    /// user created after midnight UTC but before 04:00 local).
+    public func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
+        try Millis.check(at, entity: "EconomyState", field: "updated_ts_utc_ms")
+        try write { db in
+            try Self.requireUser(db, userID)
+            let w = EarnedWriter(db: db, userID: userID)
+            var economy = try w.economy()
+            economy.currentDayID = day
+            economy.rolloverCap = rolloverCap
+            economy.dailyResetHourLocal = resetHour
+            economy.todayFocusQualified = false
+            economy.todayHabitQualifiedCount = 0
+            economy.todayQualified = false
+            economy.updatedAt = max(economy.updatedAt, at)
+            try w.save(economy)
+            try w.updateDaySummary(day, timezoneID: timezoneID, at: at) { _ in }
+        }
+    }
+
     /// A6.1 Daily rollover (`ensureDayState`): moves the economy to the new day (carried credits,
     /// today's flags reset), starts the new day's summary and logs `DAY_ROLLOVER`, in one transaction.
     public func rollOverDay(_ request: DayRollover) throws {
@@ -118,8 +140,6 @@ extension Store {
             }
             if let streak = request.streak {
                 try w.applyStreak(streak, to: &economy, dayID: day, timezoneID: tz, at: at)
-            } else if request.qualifies && day == economy.currentDayID && !economy.todayQualified {
-                throw StoreError.invalidState("FocusCompletion: the first qualifying session of \(day) must carry the day's streak update")
             }
             economy.updatedAt = max(economy.updatedAt, at)
             try w.save(economy)

@@ -2,7 +2,9 @@ import GRDB
 import RulesModel
 
 extension Store {
-    /// Starts a quest for a PENDING attempt and logs `QUEST_STARTED`, in one transaction.
+    /// Starts a quest for a PENDING attempt, records the choice on the attempt and logs
+    /// `UNLOCK_OPTION_SELECTED` (option QUEST_UNLOCK, payload `{quest_type}`) and `QUEST_STARTED`, in
+    /// one transaction. The attempt stays PENDING until the quest ends.
     public func startQuest(_ session: QuestSession) throws {
         try session.validate()
         guard session.state == .active else {
@@ -10,7 +12,15 @@ extension Store {
         }
         try write { db in
             let w = EarnedWriter(db: db, userID: session.userID)
-            let attempt = try w.pendingAttempt(session.attemptID)
+            var attempt = try w.pendingAttempt(session.attemptID)
+            let payload = JSONValue.object(["quest_type": .string(session.questType.rawValue)])
+            attempt.chosenOptionType = .questUnlock
+            attempt.chosenOptionPayload = payload
+            attempt.updatedAt = max(attempt.updatedAt, session.createdAt)
+            try w.saveAttempt(attempt)
+            try w.appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
+                              .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .questUnlock, optionPayload: payload)),
+                              at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
             try db.execute(sql: """
                 INSERT INTO quest_session(quest_session_id, user_id, attempt_id, quest_type, created_ts_utc_ms, expires_ts_utc_ms, state,
                   metadata_json, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -30,8 +30,10 @@ extension Store {
         }
     }
 
-    /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction.
-    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis) throws {
+    /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction. When the denial
+    /// answers a choice (`option`), the attempt records it and `UNLOCK_OPTION_SELECTED` is logged first.
+    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+                                  option: UnlockOptionType? = nil, payload: JSONValue = .emptyObject) throws {
         try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         try write { db in
             let w = EarnedWriter(db: db, userID: userID)
@@ -39,6 +41,13 @@ extension Store {
             attempt.outcome = .denied
             attempt.denialReason = reason
             attempt.updatedAt = max(attempt.updatedAt, at)
+            if let option {
+                attempt.chosenOptionType = option
+                attempt.chosenOptionPayload = payload
+                try w.appendEvent("\(attemptID)/UNLOCK_OPTION_SELECTED",
+                                  .unlockOptionSelected(.init(attemptID: attemptID, optionType: option, optionPayload: payload)),
+                                  at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+            }
             try w.saveAttempt(attempt)
             try w.appendEvent("\(attemptID)/UNLOCK_DENIED", .unlockDenied(.init(attemptID: attemptID, reason: reason)),
                               at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
