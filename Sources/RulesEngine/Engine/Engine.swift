@@ -149,6 +149,8 @@ public final class Engine {
         if context.book.earned == nil, case .earned = event.kind { try startEarned(&context, at: event.at.millis) }
         if !(context.isNew && event.kind.isSettings) {
             try handle(event, &context, &decisions)
+            // What the event itself made due (a time-zone change that ends Earned's day at once).
+            try advance(&context, to: event.at.millis, &decisions)
         }
         return decisions
     }
