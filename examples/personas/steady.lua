@@ -72,11 +72,11 @@ return {
     -- Urges to open a distracting app a day, between these hours (05–23). A blocked app opens
     -- the unlock gate; an app a grant unlocked is simply used.
     urges = { per_day = 4, hours = { 7, 23 } },
-    -- At the gate: the probabilities of wanting credits, a quest, an emergency unlock (the rest:
-    -- giving up); credit lengths and quest types in order of preference (the first enabled one is
-    -- taken). When what it wants is disabled it picks another enabled option by the same weights,
-    -- except with probability `insist`, when it picks it anyway and is denied (then it tries once
-    -- more, without insisting).
+    -- At the gate (reading the options it offers): the probabilities of wanting credits, a quest,
+    -- an emergency unlock (the rest: giving up), and the credit lengths and quest types in order of
+    -- preference. When the one it wants is disabled it takes its next enabled one, or another kind
+    -- by the same weights — except with probability `insist`, when it picks it anyway and is
+    -- denied (then it opens the gate again and chooses without insisting).
     gate = {
       credits = 0.55, quest = 0.35, emergency = 0.02,
       credit_minutes = { 15, 5 },

@@ -37,7 +37,7 @@ return {
     },
     habits_together = 0.5,
     focus = { sessions_per_day = 0.6, minutes = { 25 }, quit_early = 0.45, hours = { 10, 21 } },
-    urges = { per_day = 9, hours = { 9, 23 } },
+    urges = { per_day = 7, hours = { 9, 23 } },
     gate = {
       credits = 0.35, quest = 0.25, emergency = 0.15,
       credit_minutes = { 30, 15, 5 },

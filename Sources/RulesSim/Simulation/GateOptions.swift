@@ -37,30 +37,31 @@ struct GateOptions {
 
 extension EarnedPersona.Gate {
     /// What the user picks at the gate, nil when it gives up. It wants credits, a quest or an
-    /// emergency unlock by the persona's weights (the rest: giving up); the credit length and the
-    /// quest type are its first preferred ones that are enabled. When what it wants is disabled,
-    /// it insists with probability `insist` (when `mayInsist`) — taking its first preferred choice
-    /// anyway, which the engine denies — or else picks among the enabled kinds by the same weights.
+    /// emergency unlock by the persona's weights (the rest: giving up), and of that kind its first
+    /// preferred credit length or quest type the rules offer. When that one is disabled it insists
+    /// with probability `insist` (when `mayInsist`) — picking it anyway, which the engine denies —
+    /// or else takes its next preferred one that is enabled, or another enabled kind by the same
+    /// weights (or gives up).
     func choose(_ options: GateOptions, mayInsist: Bool, _ random: inout SimRandom) -> UnlockChoice? {
-        func pick<T: Equatable>(_ preferred: [T], _ offered: [(T, Bool)]) -> (enabled: T?, first: T?) {
-            let known = preferred.filter { p in offered.contains { $0.0 == p } }
-            return (known.first { p in offered.contains { $0.0 == p && $0.1 } }, known.first)
+        /// The preferred items the rules offer, in order of preference, with whether each is enabled.
+        func offered<T: Equatable>(_ preferred: [T], _ items: [(T, Bool)]) -> [(T, Bool)] {
+            preferred.compactMap { p in items.first { $0.0 == p } }
         }
-        let credits = pick(creditMinutes, options.durations.map { ($0.minutes, $0.enabled) })
-        let quests = pick(questTypes.compactMap(QuestType.init(rawValue:)), options.questTypes.map { ($0.type, $0.enabled) })
-        // (weight, the enabled choice, the preferred choice even if disabled) per kind.
-        let kinds: [(Double, UnlockChoice?, UnlockChoice?)] = [
-            (self.credits, credits.enabled.map { .credits(minutes: $0) }, credits.first.map { .credits(minutes: $0) }),
-            (quest, quests.enabled.map { .quest($0) }, quests.first.map { .quest($0) }),
-            (emergency, options.emergency == true ? .emergency : nil, options.emergency == nil ? nil : .emergency),
+        let emergencyOffer: [(UnlockChoice, Bool)] = options.emergency.map { [(.emergency, $0)] } ?? []
+        let kinds: [(weight: Double, items: [(UnlockChoice, Bool)])] = [
+            (credits, offered(creditMinutes, options.durations.map { ($0.minutes, $0.enabled) }).map { (.credits(minutes: $0.0), $0.1) }),
+            (quest, offered(questTypes.compactMap(QuestType.init(rawValue:)), options.questTypes.map { ($0.type, $0.enabled) }).map { (.quest($0.0), $0.1) }),
+            (emergency, emergencyOffer),
         ]
         var u = random.unit()
-        guard let wanted = kinds.firstIndex(where: { u -= $0.0; return u < 0 }) else { return nil }
-        if let choice = kinds[wanted].1 { return choice }
-        if mayInsist, let choice = kinds[wanted].2, random.chance(insist) { return choice }
-        // Another enabled kind, by the same weights; the weight of giving up stays.
-        let open = kinds.filter { $0.1 != nil }
-        let total = open.reduce(0) { $0 + $1.0 } + max(0, 1 - self.credits - quest - emergency)
+        guard let wanted = kinds.firstIndex(where: { u -= $0.weight; return u < 0 }) else { return nil }
+        if let first = kinds[wanted].items.first {
+            if first.1 || (mayInsist && random.chance(insist)) { return first.0 }
+            if let next = kinds[wanted].items.first(where: \.1) { return next.0 }
+        }
+        // Another kind with an enabled choice, by the same weights; the weight of giving up stays.
+        let open = kinds.compactMap { kind in kind.items.first(where: \.1).map { (kind.weight, $0.0) } }
+        let total = open.reduce(0) { $0 + $1.0 } + max(0, 1 - credits - quest - emergency)
         guard total > 0 else { return nil }
         var v = random.unit() * total
         return open.first { v -= $0.0; return v < 0 }?.1
