@@ -5,8 +5,14 @@ import RulesStore
 struct SimRandom {
     private var generator: SeededGenerator
 
-    init(seed: UInt64, user: Int) {
-        generator = SeededGenerator(seed: seed, UInt64(user), 0x5349_4D55_4C41_5445)
+    /// Pressure's, the habit tracker's and MIGA's stream ("SIMULATE").
+    static let main: UInt64 = 0x5349_4D55_4C41_5445
+    /// Earned's own stream ("EARNED"), so that what Earned's rules decide (which changes what the
+    /// user draws next at the gate) leaves the user's other draws as they are.
+    static let earned: UInt64 = 0x4541_524E_4544
+
+    init(seed: UInt64, user: Int, stream: UInt64 = SimRandom.main) {
+        generator = SeededGenerator(seed: seed, UInt64(user), stream)
     }
 
     /// A double in [0, 1) from the top 53 bits (the same on every platform).
