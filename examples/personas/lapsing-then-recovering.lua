@@ -35,6 +35,7 @@ return {
   -- Earned: a steady worker whose lapse week is full of urges and empty of focus (the `day`
   -- function below); it has a QR key only sometimes but prefers QR quests.
   earned = {
+    share = 0.5,
     apps = { "android:com.instagram.android", "android:com.twitter.android", "android:com.reddit.frontpage" },
     modes = {
       { name = "work", strictness = "STRICT", priority = 1,

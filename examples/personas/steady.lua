@@ -48,6 +48,7 @@ return {
   -- Earned (optional; without it the user does not use Earned). Set up on the first day, just
   -- after Earned's day starts (04:00): the distracting apps, the modes and habits, the QR key.
   earned = {
+    share = 0.6,                     -- the share of these users who use Earned (drawn per user)
     -- The "Distracting Apps" (AppIds: android:<package> or iosToken:<token>); urges open them.
     apps = { "android:com.instagram.android", "android:com.google.android.youtube" },
     -- Modes: name, strictness (GENTLE, STRICT, HARD), priority (the highest in force wins), weekly

@@ -22,6 +22,7 @@ return {
   -- habits it often ticks off all at once in the evening to farm credits (which the rules'
   -- suspension catches). At the gate it wants long unlocks it cannot afford, and insists.
   earned = {
+    share = 0.5,
     apps = { "iosToken:tiktok", "iosToken:instagram", "iosToken:youtube", "iosToken:reddit" },
     modes = {
       { name = "study", strictness = "GENTLE", windows = { { days = { 1, 2, 3, 4, 5 }, from = "10:00", to = "18:00" } } },

@@ -23,6 +23,7 @@ return {
   -- Earned: a HARD morning at the office and a STRICT afternoon on weekdays, two long focus
   -- sessions a weekday and none at weekends, when the urges come (see `day`).
   earned = {
+    share = 0.4,
     apps = { "iosToken:line", "iosToken:youtube", "iosToken:x" },
     modes = {
       { name = "office", strictness = "HARD", priority = 2, windows = { { days = { 1, 2, 3, 4, 5 }, from = "09:00", to = "12:00" } } },

@@ -4,6 +4,8 @@
 /// unlock gate. Names and values are checked by `PersonaChecks`; app ids, strictness and quest
 /// types stay strings here so that a wrong one is reported at its line.
 public struct EarnedPersona: Decodable, Sendable, Equatable {
+    /// The share of this persona's users who use Earned (drawn per user).
+    public var share: Double = 1
     /// The "Distracting Apps" (AppIds, `android:…` or `iosToken:…`); urges open one of them.
     public var apps: [String]
     /// Modes defined on the first day.
@@ -140,11 +142,12 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case apps, modes, qrKey = "qr_key", habits, habitsTogether = "habits_together", focus, urges, gate, quest
+        case share, apps, modes, qrKey = "qr_key", habits, habitsTogether = "habits_together", focus, urges, gate, quest
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        share = try c.decodeIfPresent(Double.self, forKey: .share) ?? 1
         apps = try c.decode([String].self, forKey: .apps)
         modes = try c.decodeIfPresent([Mode].self, forKey: .modes) ?? []
         qrKey = try c.decodeIfPresent(Double.self, forKey: .qrKey) ?? 0

@@ -3,6 +3,7 @@ import RulesModel
 extension PersonaChecks {
     /// The checks of a persona's `earned` section.
     static func earnedProblems(_ e: EarnedPersona, _ f: inout Findings) {
+        f.probability("earned.share", e.share)
         if e.apps.isEmpty || e.apps.count > 20 { f.add("earned.apps", "expected 1–20 distracting apps, found \(e.apps.count)") }
         apps("earned.apps", e.apps, &f)
         var names: Set<String> = []

@@ -51,7 +51,8 @@ struct UserSimulator {
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
-        run.earned = spec.earned.map { EarnedRun($0, clock: clock, random: SimRandom(seed: config.seed, user: index, stream: SimRandom.earned)) }
+        var earnedRandom = SimRandom(seed: config.seed, user: index, stream: SimRandom.earned)
+        if let earned = spec.earned, earnedRandom.chance(earned.share) { run.earned = EarnedRun(earned, clock: clock, random: earnedRandom) }
         for d in 0...config.days {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
