@@ -136,4 +136,25 @@ import Testing
         let sameMetrics = try #require((sameReport["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
         #expect(sameMetrics.allSatisfy { ($0["delta"] as? Double) == 0 })
     }
+
+    /// Earned's economy in the population half: gentler prices sell more credit unlocks, each for
+    /// fewer credits, to the same cohort; Pressure's metrics stay the same.
+    @Test func thePopulationComparisonShowsTheEconomies() throws {
+        let out = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--out", out.path, "--json", "--runs", "20", "--days", "10",
+                                  "--population-users", "40"])
+        #expect(result.status == 0, "\(result.stderr)")   // the Pressure histories do not differ
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let metrics = try #require((report["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
+        func delta(_ name: String) throws -> Double {
+            try #require(metrics.first { $0["name"] as? String == name }?["delta"] as? Double, "\(name)")
+        }
+        #expect(try delta("credits per credit unlock") < 0)
+        #expect(try delta("credit unlocks per user-day") > 0)
+        #expect(try delta("YES rate") == 0 && delta("user-days at tier 3") == 0)
+        let text = try CLI.run(["compare", "rules", "examples/strict-quests", "--out", out.path, "--runs", "20", "--days", "10",
+                                "--population-users", "20"])
+        #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
+    }
 }
