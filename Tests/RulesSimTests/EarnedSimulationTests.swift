@@ -122,7 +122,9 @@ import Testing
         func metric(_ name: String) throws -> PopulationComparison.Metric { try #require(comparison.metrics.first { $0.name == name }, "\(name)") }
         #expect(try metric("credits per credit unlock").delta < 0)
         #expect(try metric("credit unlocks per user-day").delta > 0)
-        // Pressure's rules are the same: so are its metrics.
+        // Pressure's rules and Earned's ways to earn are the same: so are their metrics (what the
+        // users plan to do does not depend on what the gate offered them).
         #expect(try metric("YES rate").delta == 0)
+        #expect(try metric("credits earned per user-day").delta == 0)
     }
 }

@@ -27,8 +27,9 @@ extension UserSimulator {
         let apps: [AppID]
         /// The user's local clock, to read the instants the decisions print.
         let clock: LocalClock
-        /// Earned's own random numbers (`SimRandom.earned`).
-        var random: SimRandom
+        /// Earned's random numbers: the day's plans, and the reactions to the gate (`SimRandom`).
+        var plan: SimRandom
+        var gate: SimRandom
         var ledger = EarnedLedger()
         var started = false
         /// Until when each app is unlocked by a grant (the user is in it), and until when the user
@@ -36,10 +37,11 @@ extension UserSimulator {
         var unlockedUntil: [AppID: EpochMillis] = [:]
         var busyUntil: [AppID: EpochMillis] = [:]
 
-        init(_ persona: EarnedPersona, clock: LocalClock, random: SimRandom) {
+        init(_ persona: EarnedPersona, clock: LocalClock, plan: SimRandom, gate: SimRandom) {
             self.persona = persona
             self.clock = clock
-            self.random = random
+            self.plan = plan
+            self.gate = gate
             apps = persona.apps.compactMap(AppID.init(rawValue:))
         }
 
@@ -67,29 +69,29 @@ extension UserSimulator {
         let minute = Millis.minute
         func add(_ minutes: Int, _ action: EarnedAction) { plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action))) }
         if d == 0 { add(engine.rules.parameters.earnedDayStartsAt.minutes + 1, .setUp) }
-        let together = earned.random.chance(e.habitsTogether)
-        var moment = earned.random.int(7 * 60, 21 * 60)
+        let together = earned.plan.chance(e.habitsTogether)
+        var moment = earned.plan.int(7 * 60, 21 * 60)
         for habit in e.habits {
             days[d].earned.habitsPlanned += 1
-            guard earned.random.chance(min(1, habit.rate * knobs.habitScale)) else { continue }
-            if together { moment += earned.random.int(1, 4) } else { moment = earned.random.int(7 * 60, 21 * 60) }
+            guard earned.plan.chance(min(1, habit.rate * knobs.habitScale)) else { continue }
+            if together { moment += earned.plan.int(1, 4) } else { moment = earned.plan.int(7 * 60, 21 * 60) }
             add(moment, .habit(habit.name))
         }
-        var starts = (0..<draws(knobs.focusSessions, &earned.random)).map { _ in earned.random.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1) }
+        var starts = (0..<draws(knobs.focusSessions, &earned.plan)).map { _ in earned.plan.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1) }
         starts.sort()
         var free = 0
         for wanted in starts {
-            let start = max(wanted, free), length = e.focus.minutes[earned.random.int(0, e.focus.minutes.count - 1)]
+            let start = max(wanted, free), length = e.focus.minutes[earned.plan.int(0, e.focus.minutes.count - 1)]
             guard start + length <= 23 * 60 + 30 else { break }
             add(start, .focusStart(minutes: length))
-            if length > 1, earned.random.chance(e.focus.quitEarly) { add(start + earned.random.int(1, length - 1), .focusQuit) }
+            if length > 1, earned.plan.chance(e.focus.quitEarly) { add(start + earned.plan.int(1, length - 1), .focusQuit) }
             free = start + length + 5
         }
         let apps = earned.apps
         guard !apps.isEmpty else { return }
-        for _ in 0..<draws(knobs.urges, &earned.random) {
-            let at = earned.random.int(e.urges.hours[0] * 60, e.urges.hours[1] * 60 - 1)
-            add(at, .urge(apps[earned.random.int(0, apps.count - 1)], retry: false))
+        for _ in 0..<draws(knobs.urges, &earned.plan) {
+            let at = earned.plan.int(e.urges.hours[0] * 60, e.urges.hours[1] * 60 - 1)
+            add(at, .urge(apps[earned.plan.int(0, apps.count - 1)], retry: false))
         }
     }
 
@@ -127,7 +129,7 @@ extension UserSimulator {
             for habit in e.habits {
                 _ = apply(.habit(EarnedHabitDefinition(habit: habit.name, rewardCredits: habit.rewardCredits)), at: next())
             }
-            if run.earned!.random.chance(e.qrKey) { _ = apply(.qrKey("desk-\(run.earned!.random.int(1000, 9999))"), at: next()) }
+            if run.earned!.plan.chance(e.qrKey) { _ = apply(.qrKey("desk-\(run.earned!.plan.int(1000, 9999))"), at: next()) }
         case .habit(let name):
             _ = apply(.habitCompletion(habit: name))
         case .focusStart(let minutes):
@@ -142,8 +144,8 @@ extension UserSimulator {
                 return
             }
             guard let gate = apply(.unlockOpen(app: app))?["unlock_gate"], case .bool(true)? = gate["blocked"] else { return }
-            let choice = e.gate.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.random)
-            let delay = Int64(run.earned!.random.int(5, 40)) * Millis.second
+            let choice = e.gate.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.gate)
+            let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
             run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
         case .choose(let app, let choice, let retry):
             guard let unlock = apply(.unlockChoose(app: app, choice))?["unlock"] else { return }
@@ -152,16 +154,16 @@ extension UserSimulator {
                 run.earned!.unlockedUntil[app] = run.earned!.instant(unlock["ends"])
             case .string("QUEST_STARTED")?:
                 guard case .quest(let type) = choice else { return }
-                let u = run.earned!.random.unit(), q = e.quest
+                let u = run.earned!.gate.unit(), q = e.quest
                 let end: QuestEnd? = u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
                 if let end {
-                    let delay = Int64(run.earned!.random.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
+                    let delay = Int64(run.earned!.gate.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
                     run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
                 } else {
                     run.earned!.busyUntil[app] = run.earned!.instant(unlock["expires"])   // left to expire
                 }
             case .string("DENIED")? where !retry:
-                run.earned!.busyUntil[app] = later(Int64(run.earned!.random.int(10, 30)) * Millis.second, .urge(app, retry: true))
+                run.earned!.busyUntil[app] = later(Int64(run.earned!.gate.int(10, 30)) * Millis.second, .urge(app, retry: true))
             default: break
             }
         case .leaveGate(let app):

@@ -52,7 +52,9 @@ struct UserSimulator {
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
         var earnedRandom = SimRandom(seed: config.seed, user: index, stream: SimRandom.earned)
-        if let earned = spec.earned, earnedRandom.chance(earned.share) { run.earned = EarnedRun(earned, clock: clock, random: earnedRandom) }
+        if let earned = spec.earned, earnedRandom.chance(earned.share) {
+            run.earned = EarnedRun(earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: index, stream: SimRandom.gate))
+        }
         for d in 0...config.days {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
