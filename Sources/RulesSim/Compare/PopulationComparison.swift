@@ -86,7 +86,9 @@ public struct PopulationComparison: Sendable {
                      "  " + "metric".padding(toLength: 34, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
                         + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A"]
         for m in metrics {
-            let delta = m.delta == 0 ? "0" : Self.format(m.isShare ? m.delta : m.delta, share: m.isShare, signed: true)
+            // A difference too small for the printed precision is "≈0" (not "-0.00").
+            let printed = Self.format(m.delta, share: m.isShare, signed: true)
+            let delta = m.delta == 0 ? "0" : printed.allSatisfy({ "+-0.%".contains($0) }) ? "≈0" : printed
             lines.append("  " + m.name.padding(toLength: 34, withPad: " ", startingAt: 0)
                          + Self.format(m.a, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
                          + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + delta)

@@ -1,3 +1,4 @@
+import Foundation
 import RulesEngine
 import RulesModel
 
@@ -18,7 +19,7 @@ enum PersonaChecks {
             for (name, value) in values { probability(path.isEmpty ? name : "\(path).\(name)", value) }
             let sum = values.reduce(0) { $0 + $1.1 }
             if sum > 1 + 1e-9 {
-                add(path, "\(values.map(\.0).joined(separator: " + ")) must be at most 1 (the rest \(rest)), found \(sum)")
+                add(path, "\(values.map(\.0).joined(separator: " + ")) must be at most 1 (the rest \(rest)), found \(String(format: "%g", sum))")
             }
         }
 
