@@ -16,8 +16,7 @@ import Testing
         for finding in result.findings {
             Issue.record("""
                 rules/ and NativeReference differ in \(finding.field.rawValue) (\(finding.histories) of \(result.histories) histories); at event \(finding.firstEvent + 1):
-                  Lua:    \(finding.a)
-                  native: \(finding.b)
+                  \(finding.changes.joined(separator: "\n  "))
                 replay file:
                 \(EconomyComparison.replayText(finding, nameA: "rules", nameB: "NativeReference"))
                 """)

@@ -7,6 +7,8 @@ local M = base
 M.spec_version = "experimental"
 M.quest.max_unlocks_per_app_per_day = 1
 M.quest.cooldown_minutes_per_app = 60
+-- A4.2 has one disabled reason for a strictness that allows no quests, DISALLOWED_IN_HARD_MODE;
+-- quest_blocked gives it in STRICT mode too.
 M.quest.allowed_in = { GENTLE = true, STRICT = false, HARD = false }
 
 return M

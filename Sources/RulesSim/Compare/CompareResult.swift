@@ -117,8 +117,9 @@ public struct CompareResult: Sendable {
             out.append("  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)")
             if let file = economyFiles[f.field] { out.append("    replay file: \(file)") }
             out.append("    first diverging event: event \(f.firstEvent + 1): \(f.lines[f.firstEvent])")
-            out.append("      A: \(f.a)")
-            out.append("      B: \(f.b)")
+            let changes = f.changes
+            for change in changes.prefix(6) { out.append("      A → B  \(change)") }
+            if changes.count > 6 { out.append("      … and \(changes.count - 6) more (see --json)") }
         }
         return out
     }
@@ -149,7 +150,8 @@ public struct CompareResult: Sendable {
                                                   ("events_beyond_setup", .int(f.eventsBeyondSetup))]
                     if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
                     e += [("first_diverging_event", .object([("event_number", .int(f.firstEvent + 1)), ("event", .string(f.lines[f.firstEvent])),
-                                                             ("a", .string(f.a)), ("b", .string(f.b))])),
+                                                             ("a", f.a), ("b", f.b),
+                                                             ("changes", .array(f.changes.map { .string($0) }))])),
                           ("replay", .array(f.lines.map { .string($0) }))]
                     return .object(e)
                 })),

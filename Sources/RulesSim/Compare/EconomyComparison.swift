@@ -42,8 +42,10 @@ public final class EconomyComparison {
         public var lines: [String]
         /// The first event whose output shows the field differently, and what each set showed.
         public var firstEvent: Int
-        public var a: String
-        public var b: String
+        public var a: JSONOut
+        public var b: JSONOut
+        /// Where the two differ, leaf by leaf (`options[0].durations[0].cost_credits: 10 → 5`).
+        public var changes: [String] { EconomyField.differences(a, b) }
 
         /// Lines of the set-up (apps, modes, habits, QR key) among `lines`.
         public var setupCount: Int {
@@ -92,19 +94,18 @@ public final class EconomyComparison {
         let (a, b) = outputs(lines)
         var found = Set<EconomyField>()
         for (x, y) in zip(a, b) {
-            for field in EconomyField.allCases where !found.contains(field) && field.projection(of: x) != field.projection(of: y) {
+            for field in EconomyField.allCases where !found.contains(field) && field.differs(x, y) {
                 found.insert(field)
             }
         }
         return found
     }
 
-    /// The first event whose output shows `field` differently, with both projections.
-    func firstDifference(_ field: EconomyField, in lines: [String]) -> (Int, String, String)? {
+    /// The first event whose output shows `field` differently, with both values.
+    func firstDifference(_ field: EconomyField, in lines: [String]) -> (Int, JSONOut, JSONOut)? {
         let (a, b) = outputs(lines)
-        for (i, (x, y)) in zip(a, b).enumerated() {
-            let p = field.projection(of: x), q = field.projection(of: y)
-            if p != q { return (i, p, q) }
+        for (i, (x, y)) in zip(a, b).enumerated() where field.differs(x, y) {
+            return (i, field.value(of: x), field.value(of: y))
         }
         return nil
     }

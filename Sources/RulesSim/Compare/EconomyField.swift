@@ -20,19 +20,48 @@ public enum EconomyField: String, CaseIterable, Sendable {
 
     static let ids: Set<String> = ["attempt_id", "grant_id", "quest_session_id", "session_id", "generated_ts_utc_ms", "mode_id"]
 
-    /// What one output line shows of the field ("-" when nothing).
-    public func projection(of line: JSONOut) -> String {
+    /// What one output line shows of the field (null when nothing), ids left out.
+    public func value(of line: JSONOut) -> JSONOut {
         let decisions = line["decisions"]
-        func shown(_ value: JSONOut?) -> String { value.map { Self.withoutIDs($0).description } ?? "-" }
-        switch self {
-        case .error: return line["error"]?["code"]?.description ?? "ok"
-        case .gateOptions: return shown(decisions?["unlock_gate"])
-        case .unlock: return shown(decisions?["unlock"])
-        case .quest: return shown(decisions?["quest"]) + shown(decisions?["quests_expired"])
-        case .creditsEarned: return shown(decisions?["focus_ended"]) + shown(decisions?["earned_habit_completion"])
-        case .rollover: return shown(decisions?["earned_days"])
-        case .creditBalance: return line["state"]?["earned"]?["credit_balance"]?.description ?? "-"
-        case .streakCount: return line["state"]?["earned"]?["streak_count"]?.description ?? "-"
+        func pair(_ a: String, _ b: String) -> JSONOut {
+            .object([(a, decisions?[a] ?? .null), (b, decisions?[b] ?? .null)])
+        }
+        let value: JSONOut? = switch self {
+        case .error: line["error"]?["code"] ?? .string("ok")
+        case .gateOptions: decisions?["unlock_gate"]
+        case .unlock: decisions?["unlock"]
+        case .quest: pair("quest", "quests_expired")
+        case .creditsEarned: pair("focus_ended", "earned_habit_completion")
+        case .rollover: decisions?["earned_days"]
+        case .creditBalance: line["state"]?["earned"]?["credit_balance"]
+        case .streakCount: line["state"]?["earned"]?["streak_count"]
+        }
+        return Self.withoutIDs(value ?? .null)
+    }
+
+    /// The same as text.
+    public func projection(of line: JSONOut) -> String { value(of: line).description }
+
+    /// Whether the two sets' outputs of one event differ in this field. Only `error` compares an
+    /// event one set refuses: the other fields compare events both accepted.
+    public func differs(_ a: JSONOut, _ b: JSONOut) -> Bool {
+        if self != .error, a["ok"] != .bool(true) || b["ok"] != .bool(true) { return false }
+        return value(of: a) != value(of: b)
+    }
+
+    /// The leaves where two values differ, as `path: a → b` (the whole values when they are not
+    /// both objects or arrays).
+    public static func differences(_ a: JSONOut, _ b: JSONOut, at path: String = "") -> [String] {
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }
+            return keys.flatMap { key in
+                differences(x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: path.isEmpty ? key : "\(path).\(key)")
+            }
+        case (.array(let x), .array(let y)) where x.count == y.count:
+            return zip(x, y).enumerated().flatMap { i, pair in differences(pair.0, pair.1, at: "\(path)[\(i)]") }
+        default:
+            return a == b ? [] : ["\(path.isEmpty ? "value" : path): \(a) → \(b)"]
         }
     }
 
