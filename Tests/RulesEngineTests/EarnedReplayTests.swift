@@ -234,6 +234,7 @@ import Testing
         #expect(strictness(Self.open(3, "10:10")) == .string("GENTLE"))   // work has the higher priority
         h.run([Self.ev(3, "10:15", "mode", "\"mode\": \"work\", \"priority\": 0")])
         #expect(strictness(Self.open(3, "10:20")) == .string("HARD"))     // equal priority: the stricter
+        #expect(h.one(Self.ev(3, "10:25", "tick")).at("state", "earned", "mode_in_force", "mode") == .string("night"))
         #expect(h.one(Self.ev(3, "10:30", "mode_override", "\"mode\": \"gym\", \"state\": \"FORCED_ON\"")).at("error", "code") == .string("UNKNOWN_MODE"))
     }
 

@@ -46,6 +46,10 @@ extension Engine {
             ("streak_count", .int(economy.streakCount)),
             ("today_qualified", .bool(economy.todayQualified)),
         ]
+        var copy = context
+        if let mode = try effectiveMode(&copy, at: now)?.mode {
+            fields.append(("mode_in_force", .object([("mode", .string(mode.name)), ("strictness", .string(mode.strictness.rawValue))])))
+        }
         if let until = economy.habitAwardsSuspendedUntilDayID, until >= earned.day {
             fields.append(("habit_awards_suspended_until_day_id", .string(until.rawValue)))
         }
