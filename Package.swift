@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "RulesModel"),
         .target(
             name: "RulesStore",
-            dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
         .target(name: "RulesSim", dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),

@@ -551,6 +551,27 @@ static int rr_input_newindex(lua_State *L) {
     return rr_raise(L, RR_RAISE_READONLY, 0);
 }
 
+void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous) {
+    int key = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, elements, i) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            rr_push_input_table(L, 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, elements, i);
+        }
+        lua_pushvalue(L, key);
+        lua_pushinteger(L, (lua_Integer)values[i - 1]);
+        lua_rawset(L, -3);
+        lua_rawseti(L, list, i);
+    }
+    for (int i = n + 1; i <= previous; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, list, i);
+    }
+    lua_pop(L, 1);
+}
+
 void rr_push_input_table(lua_State *L, int nrec) {
     lua_createtable(L, 0, nrec);
     lua_createtable(L, 0, 4);

@@ -28,7 +28,7 @@ struct HotPathStorage {
     }
 
     static func destroy(_ storage: UnsafeMutablePointer<HotPathStorage>) {
-        for i in 0..<poolCount { storage.pointee.pools[i].keys.deallocate() }
+        for i in 0..<poolCount { storage.pointee.pools[i].deallocate() }
         storage.pointee.pools.deinitialize(count: poolCount)
         storage.pointee.pools.deallocate()
         storage.pointee.keyReferences.deallocate()
@@ -91,9 +91,8 @@ struct PooledTable {
     static let capacity = 32
     /// Registry reference of the table (0: not created yet).
     var reference: Int32 = 0
-    /// Two lists of `capacity` key ids: the previous fill's and the current one's (deallocated by
-    /// `HotPathStorage.destroy`).
-    fileprivate let keys: UnsafeMutablePointer<Int> = {
+    /// Two lists of `capacity` key ids: the previous fill's and the current one's (see `deallocate`).
+    private let keys: UnsafeMutablePointer<Int> = {
         let keys = UnsafeMutablePointer<Int>.allocate(capacity: 2 * PooledTable.capacity)
         keys.initialize(repeating: 0, count: 2 * PooledTable.capacity)
         return keys
@@ -103,6 +102,9 @@ struct PooledTable {
     private var previousOffset = 0
     /// More keys than `capacity` were written: the next fill clears the whole table first.
     private(set) var overflowed = false
+
+    /// Frees the key lists (by the owner, once).
+    func deallocate() { keys.deallocate() }
 
     mutating func begin() {
         previousOffset = PooledTable.capacity - previousOffset
@@ -142,4 +144,19 @@ struct PooledTable {
         for i in 0..<currentCount where keys[previousOffset + i] != keys[currentOffset + i] { return false }
         return true
     }
+}
+
+/// A list argument kept between calls and refilled for each (see `LuaHost.call(_:list:)`), one
+/// per element type: the list table, a hidden sequence of its element tables (so that slots a rule
+/// changed are set again), and the keys each element's last fill wrote.
+final class PooledList {
+    /// Registry references of the list table and of the hidden sequence of element tables.
+    var list: Int32 = 0
+    var elements: Int32 = 0
+    /// The key tracking of each element table, by position.
+    var fills: [PooledTable] = []
+    /// The length of the previous fill.
+    var count = 0
+
+    deinit { for fill in fills { fill.deallocate() } }
 }

@@ -32,6 +32,10 @@ public final class LuaHost {
     let hot = HotPathStorage.make()
     /// Names of interned keys, by registry reference (for messages).
     var keyNames: [Int: String] = [:]
+    /// The pooled list arguments, by element type (see `PooledList`), and the lists of one-field
+    /// records, by field.
+    var listPools: [ObjectIdentifier: PooledList] = [:]
+    var fieldListPools: [Int: PooledList] = [:]
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,

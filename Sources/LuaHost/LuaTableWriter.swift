@@ -59,9 +59,11 @@ public struct LuaTableWriter {
     public mutating func set<T: LuaTableEncodable>(_ key: LuaKey, records: [T]) {
         pushKey(key)
         lua_createtable(L, Int32(clamping: records.count), 0)
-        for (i, record) in records.enumerated() {
-            host.pushRecord(record)
+        var i = 0
+        while i < records.count {
+            host.pushRecord(records[i])
             lua_rawseti(L, -2, lua_Integer(i + 1))
+            i += 1
         }
         store()
     }
@@ -80,15 +82,12 @@ public struct LuaTableWriter {
 }
 
 extension LuaHost {
-    /// Pushes an interned key: one registry lookup after the first use.
+    /// Pushes an interned key: one registry lookup (interned on first use).
     @inline(__always)
     func pushKey(_ key: LuaKey) {
-        let reference = hot.pointee.reference(of: key.id)
-        if reference != 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
-        } else {
-            internKey(key)
-        }
+        var reference = hot.pointee.reference(of: key.id)
+        if reference == 0 { reference = internKey(key) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
     }
 
     /// Interns a key and returns its registry reference (keys with the same name have the same id,
@@ -105,20 +104,144 @@ extension LuaHost {
 
     /// Calls a rule function whose one argument is a list of records (a Lua sequence of tables),
     /// built straight from Swift values through interned keys; returns the function's results.
+    /// The list and its tables are read-only for the rule, as record arguments are; the outermost
+    /// call reuses them between calls (see `PooledList`).
     public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
         let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
         guard lua_checkstack(L, 8) != 0 else { throw stackError() }
         try hostMode {
             try pushFunction(function)
-            lua_createtable(L, Int32(clamping: items.count), 0)
-            for (i, item) in items.enumerated() {
-                pushRecord(item)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
+            if pooled {
+                pushPooledList(items)
+            } else {
+                rr_push_input_table(L, 0)
+                var i = 0
+                while i < items.count {
+                    rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+                    var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+                    items[i].encode(to: &writer)
+                    lua_rawseti(L, -2, lua_Integer(i + 1))
+                    i += 1
+                }
             }
         }
         let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
         return try results(count: n, from: top + 1, file: function.source)
+    }
+
+    /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
+    /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
+    public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            if pooled {
+                pushPooled(a, slot: 0)
+            } else {
+                rr_push_input_table(L, Int32(clamping: A.luaFieldCount))
+                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+                a.encode(to: &writer)
+            }
+        }
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
+    /// Calls a rule function whose one argument is a list of records of one integer field `field`
+    /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
+    public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            let pool: PooledList
+            if pooled, let known = fieldListPools[field.id] {
+                pool = known
+            } else {
+                pool = PooledList()
+                rr_push_input_table(L, 0)
+                pool.list = luaL_ref(L, clua_registryindex())
+                lua_createtable(L, 0, 0)
+                pool.elements = luaL_ref(L, clua_registryindex())
+                if pooled { fieldListPools[field.id] = pool }
+            }
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+            let list = lua_gettop(L)
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+            pushKey(field)
+            values.map(Int64.init).withUnsafeBufferPointer {
+                rr_fill_int_records(L, list, list + 1, $0.baseAddress, Int32(clamping: $0.count), Int32(clamping: pool.count))
+            }
+            pool.count = values.count
+            lua_settop(L, list)
+            if !pooled {
+                luaL_unref(L, clua_registryindex(), pool.list)
+                luaL_unref(L, clua_registryindex(), pool.elements)
+            }
+        }
+        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+        return try results(count: n, from: top + 1, file: function.source)
+    }
+
+    /// Pushes the pooled list of `T`s, refilled from `items`: each element table as `pushPooled`
+    /// refills an argument table, the list's slots set again (a rule may have changed them), and
+    /// the slots beyond `items` (left from a longer list) cleared.
+    private func pushPooledList<T: LuaTableEncodable>(_ items: [T]) {
+        let pool: PooledList
+        if let known = listPools[ObjectIdentifier(T.self)] {
+            pool = known
+        } else {
+            pool = PooledList()
+            rr_push_input_table(L, 0)
+            pool.list = luaL_ref(L, clua_registryindex())
+            lua_createtable(L, 0, 0)
+            pool.elements = luaL_ref(L, clua_registryindex())
+            listPools[ObjectIdentifier(T.self)] = pool
+        }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+        let list = lua_gettop(L)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+        let elements = lua_gettop(L)
+        while pool.fills.count < items.count {
+            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
+            pool.fills.append(PooledTable())
+        }
+        // Index loops: this runs unspecialized, where `enumerated()` would look up tuple metadata per item.
+        pool.fills.withUnsafeMutableBufferPointer { fills in
+            var i = 0
+            while i < items.count {
+                lua_rawgeti(L, elements, lua_Integer(i + 1))
+                refill(lua_gettop(L), from: items[i], keys: fills.baseAddress! + i)
+                lua_rawseti(L, list, lua_Integer(i + 1))
+                i += 1
+            }
+        }
+        for i in items.count..<max(items.count, pool.count) {
+            lua_pushnil(L)
+            lua_rawseti(L, list, lua_Integer(i + 1))
+        }
+        pool.count = items.count
+        lua_settop(L, list)
     }
 
     /// Pushes a fresh table filled by `record`.
@@ -139,13 +262,18 @@ extension LuaHost {
             pool.pointee.reference = luaL_ref(L, clua_registryindex())
         }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.pointee.reference))
-        let table = lua_gettop(L)
-        if pool.pointee.overflowed { clearTable(at: table) }
-        pool.pointee.begin()
-        var writer = LuaTableWriter(host: self, index: table, pool: pool)
+        refill(lua_gettop(L), from: record, keys: pool)
+    }
+
+    /// Writes `record` into the pooled table at stack index `table`, clearing the keys the
+    /// previous fill (tracked in `keys`) wrote and this one does not.
+    private func refill<T: LuaTableEncodable>(_ table: Int32, from record: T, keys: UnsafeMutablePointer<PooledTable>) {
+        if keys.pointee.overflowed { clearTable(at: table) }
+        keys.pointee.begin()
+        var writer = LuaTableWriter(host: self, index: table, pool: keys)
         record.encode(to: &writer)
-        if !pool.pointee.sameKeys() {
-            for reference in pool.pointee.stale() {
+        if !keys.pointee.sameKeys() {
+            for reference in keys.pointee.stale() {
                 lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
                 lua_pushnil(L)
                 lua_rawset(L, table)

@@ -98,4 +98,9 @@ struct RowReader {
 extension UUID {
     /// The 16 bytes stored in BLOB id columns.
     var blob: Data { withUnsafeBytes(of: uuid) { Data($0) } }
+
+    /// Whether this id sorts before `other` as SQLite sorts the BLOBs (byte by byte).
+    func precedes(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { a in withUnsafeBytes(of: other.uuid) { b in a.lexicographicallyPrecedes(b) } }
+    }
 }

@@ -19,15 +19,30 @@ public struct EngineStateRow: Hashable, Sendable {
 extension Store {
     /// Inserts or replaces a user's engine state (the user must exist).
     public func saveEngineState(_ row: EngineStateRow) throws {
-        try Millis.check(row.processedUntil, entity: "EngineState", field: "processed_until_ts_utc_ms")
+        try EngineStateRow.check(row)
         try write { db in
             try Self.requireUser(db, row.userID)
-            try db.execute(cached: """
-                INSERT INTO engine_state(user_id, name, processed_until_ts_utc_ms, state_json) VALUES (?, ?, ?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
-                  processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
-                """, arguments: [row.userID.rawValue, row.name, row.processedUntil, row.stateJSON])
+            try db.execute(cached: EngineStateRow.upsertSQL, arguments: row.arguments)
         }
+    }
+}
+
+extension EngineStateRow {
+    static func check(_ row: EngineStateRow) throws {
+        try Millis.check(row.processedUntil, entity: "EngineState", field: "processed_until_ts_utc_ms")
+    }
+
+    static let insertSQL = "INSERT INTO engine_state(user_id, name, processed_until_ts_utc_ms, state_json) VALUES (?, ?, ?, ?)"
+
+    static let upsertSQL = insertSQL + """
+         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
+          processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
+        """
+
+    var arguments: StatementArguments { ArgumentValues.of { values(into: &$0) } }
+
+    func values<V: RowValues>(into v: inout V) {
+        v.add(userID.rawValue); v.add(name); v.add(processedUntil); v.add(stateJSON)
     }
 }
 

@@ -46,9 +46,11 @@ public final class Store: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(options.busyTimeoutSeconds)
         let synchronous = options.synchronous.rawValue
+        let cacheMiB = options.cacheMiB
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            if let cacheMiB { try db.execute(sql: "PRAGMA cache_size = \(-cacheMiB * 1024)") }
         }
         return config
     }

@@ -1,7 +1,8 @@
 /// How a ``Store`` opens its database.
 public struct StoreOptions: Sendable {
-    /// A1 allows `synchronous = NORMAL` "or FULL for max safety".
-    public enum Synchronous: String, Sendable { case normal = "NORMAL", full = "FULL" }
+    /// A1 allows `synchronous = NORMAL` "or FULL for max safety"; `OFF` is for generated files
+    /// that are not kept when the process dies (a simulation's database, replaced at each run).
+    public enum Synchronous: String, Sendable { case normal = "NORMAL", full = "FULL", off = "OFF" }
     /// The seed's `db_location` meta value, written when the database is created.
     public enum Location: String, Sendable { case appSandbox = "app_sandbox", appGroup = "app_group" }
 
@@ -11,12 +12,16 @@ public struct StoreOptions: Sendable {
     public var deviceID: String?
     /// How long a writer waits for another process's lock before failing, in seconds.
     public var busyTimeoutSeconds: Double
+    /// SQLite's page cache per connection, in MiB (nil: SQLite's default, 2 MiB). A large cache
+    /// keeps a big bulk write in memory until it commits.
+    public var cacheMiB: Int?
 
     public init(synchronous: Synchronous = .normal, location: Location = .appSandbox, deviceID: String? = nil,
-                busyTimeoutSeconds: Double = 5) {
+                busyTimeoutSeconds: Double = 5, cacheMiB: Int? = nil) {
         self.synchronous = synchronous
         self.location = location
         self.deviceID = deviceID
         self.busyTimeoutSeconds = busyTimeoutSeconds
+        self.cacheMiB = cacheMiB
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RulesEngine
 import RulesModel
 import Testing
@@ -27,6 +28,33 @@ import Testing
         // 2026-11-01: 01:30 happens twice; the first is 05:30Z (EDT).
         #expect(ny.instant(on: try DayID("2026-11-01"), at: 90) == instant("2026-11-01T05:30Z"))
         #expect(ny.instant(on: try DayID("2026-11-01"), at: 9 * 60) == instant("2026-11-01T14:00Z"))
+    }
+
+    /// The clock keeps the offsets it looked up as spans up to the zone's next transition: it must
+    /// answer what Foundation answers, in any order of questions, across transitions too.
+    @Test func cachedOffsetsAreFoundationsInAnyOrder() throws {
+        var generator = SystemRandomNumberGenerator()
+        for zone in ["Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Tokyo", "UTC", "America/Sao_Paulo"] {
+            let clock = try LocalClock(timeZoneID: zone)
+            let foundation = TimeZone(identifier: zone)!
+            let from = instant("2010-01-01T00:00Z"), to = instant("2030-01-01T00:00Z")
+            // Every quarter of an hour around each transition, and random instants in random order.
+            var instants: [EpochMillis] = []
+            var date = Date(timeIntervalSince1970: Double(from) / 1000)
+            while let next = foundation.nextDaylightSavingTimeTransition(after: date) {
+                let t = EpochMillis(next.timeIntervalSince1970 * 1000)
+                if t >= to { break }
+                let quarter: EpochMillis = 15 * Millis.minute
+                for step in -8...8 { instants.append(t + EpochMillis(step) * quarter) }
+                date = next
+            }
+            instants += (0..<2000).map { _ in EpochMillis.random(in: from..<to, using: &generator) }
+            instants.shuffle(using: &generator)
+            for t in instants {
+                let expected = Int64(foundation.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t) / 1000))) * 1000
+                #expect(clock.offset(at: t) == expected, "\(zone) at \(t)")
+            }
+        }
     }
 
     @Test func unknownTimeZonesAreRefused() {

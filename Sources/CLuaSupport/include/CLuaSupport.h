@@ -116,6 +116,12 @@ void rr_push_host_function(lua_State *L, int64_t function_id, const char *name);
    are refused; the host refills it for every call. Allocates: call in host mode. */
 void rr_push_input_table(lua_State *L, int nrec);
 
+/* Fills a list of one-field records for a rule call: for i = 1..n, the table elements[i] (an input
+   table, made when missing) gets key = values[i-1] and list[i] = elements[i]; list[n+1..previous]
+   become nil. list and elements are absolute stack indices; the key is on top of the stack and is
+   popped. Allocates only for new elements: call in host mode. */
+void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous);
+
 /* If the table at idx is frozen, pushes the table that holds its contents; else pushes it again. */
 void rr_push_contents(lua_State *L, int idx);
 /* Whether the value at idx is a frozen table. */

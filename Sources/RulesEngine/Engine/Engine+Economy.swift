@@ -7,17 +7,23 @@ import RulesStore
 extension Engine {
     /// Earned's clock: the user's time zone, days starting at `earned.day_starts_at`.
     func earnedClock(_ context: UserContext) throws -> LocalClock {
-        do {
-            return try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.earnedDayStartsAt)
-        } catch {
-            throw EngineError(.invalidSettings, "\(error)")
-        }
+        try clock(context, dayStartsAt: rules.parameters.earnedDayStartsAt)
     }
 
-    /// Starts the user's economy on the Earned day of `now`.
+    /// Starts the user's economy on the Earned day of `now`, with the user's time zone in its
+    /// settings. Earned's operations write to the store; in a recording batch the user is created
+    /// there for them (its Earned rows join its records when the batch ends).
     func startEarned(_ context: inout UserContext, at now: EpochMillis) throws {
         let clock = try earnedClock(context)
         let day = clock.day(of: now)
+        if recording, try !store.hasUser(context.userID) {
+            try store.addEarnedUser(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier, now: now)
+        }
+        var settings = try store.read { try $0.earnedSettings(context.userID) }
+        if settings.timezoneID != context.settings.timezoneIdentifier {
+            settings.timezoneID = context.settings.timezoneIdentifier
+            try store.saveEarnedSettings(context.userID, settings, now: now)
+        }
         try store.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
                                rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         context.book.earned = EarnedBook(day: day, dayEnds: max(clock.start(of: day.adding(days: 1)!), now))

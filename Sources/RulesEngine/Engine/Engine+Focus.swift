@@ -6,7 +6,7 @@ import RulesStore
 extension Engine {
     func startFocus(_ start: FocusStart, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         if let running = context.book.earned!.focus {
-            throw EngineError(.focusActive, "a focus session is running until \(try context.clock.describe(running.ends)); end it first")
+            throw EngineError(.focusActive, "a focus session is running until \(try clock(context).describe(running.ends)); end it first")
         }
         let id = nextEarnedID("focus", &context)
         let earned = context.book.earned!
@@ -20,7 +20,7 @@ extension Engine {
         context.book.earned!.focus = EarnedBook.OpenFocus(id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
                                                           strict: strict, blockedApps: blocked)
         decisions.set("focus_started", .object([("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
-                                                ("ends", .string(try context.clock.describe(now + Int64(start.minutes) * Millis.minute)))]))
+                                                ("ends", .string(try clock(context).describe(now + Int64(start.minutes) * Millis.minute)))]))
     }
 
     /// Ends the running session: completed at its planned end, else ended early at `now`.

@@ -6,7 +6,7 @@ import RulesStore
 extension Engine {
     func defineTask(_ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let id = context.book.tasks[definition.task] ?? DeterministicID.uuid("task", context.name, definition.task)
-        let existing = try store.read { try $0.task(context.userID, id: id) }
+        let existing = try storage(context).task(context.userID, id: id)
         var task = existing ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
@@ -22,7 +22,7 @@ extension Engine {
         }
         task.updatedAt = now
         do { try task.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
-        try store.saveTask(task)
+        try storage(context).saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
         context.cache.completionsPerPeriod[id] = nil   // its measurement may have changed
@@ -33,7 +33,7 @@ extension Engine {
     }
 
     func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? store.read({ try $0.task(context.userID, id: id) }) else {
+        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? storage(context).task(context.userID, id: id) else {
             let known = context.book.tasks.keys.sorted()
             throw EngineError(.unknownTask, "no habit task \"\(name)\"" + (known.isEmpty ? " (define it with a habit_task event)" : " (known: \(known.joined(separator: ", ")))"))
         }
@@ -45,7 +45,7 @@ extension Engine {
         if context.cache.completionsPerPeriod[id] == nil {
             context.cache.completionsPerPeriod[id] = try completionCounts(task, context, clock: clock, at: now)
         }
-        try store.addCompletion(completion)
+        try storage(context).addCompletion(completion)
         context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: now), task.measurementDuration), default: 0] += 1
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task: name)
@@ -81,14 +81,14 @@ extension Engine {
 
     /// The task's completions up to `now`, per period index.
     private func completionCounts(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: Int] {
-        let completions = try store.read { try $0.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1) }
+        let completions = try storage(context).completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1)
         var counts: [Int: Int] = [:]
         for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
         return counts
     }
 
     private func habitClock(_ context: UserContext) throws -> LocalClock {
-        try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        try clock(context, dayStartsAt: rules.parameters.habitDayStartsAt)
     }
 
     /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.
@@ -101,7 +101,7 @@ extension Engine {
     }
 
     private func periodName(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> String {
-        let clock = try LocalClock(timeZoneID: context.settings.timezoneIdentifier, dayStartsAt: rules.parameters.habitDayStartsAt)
+        let clock = try habitClock(context)
         let day = clock.day(of: now)
         switch task.measurementDuration {
         case .daily: return day.rawValue
@@ -115,7 +115,7 @@ extension Engine {
     /// Every task's current streak, by name.
     func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, Int)] {
         try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
-            guard let task = try store.read({ try $0.task(context.userID, id: id) }) else { return nil }
+            guard let task = try storage(context).task(context.userID, id: id) else { return nil }
             return (name, try habitStreak(try habitPeriods(task, context, at: now), task: name))
         }
     }

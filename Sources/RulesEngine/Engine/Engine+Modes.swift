@@ -68,7 +68,7 @@ extension Engine {
         try store.saveMode(mode, windows: windows, blockedApps: blocked)
         context.cache.modes = nil
         var fields: [(String, JSONOut)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
-        if let until { fields.append(("until", .string(try context.clock.describe(until)))) }
+        if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
         decisions.set("mode_override", .object(fields))
     }
 
@@ -86,7 +86,7 @@ extension Engine {
             let hours = asked.economy.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
             if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
-                throw EngineError(.keyChangeCooldown, "the QR key was set \(try context.clock.describe(setAt)); in \(strictness.rawValue) mode it can change \(hours) hours after that (quests.lua key_change_cooldown_hours_strict)")
+                throw EngineError(.keyChangeCooldown, "the QR key was set \(try clock(context).describe(setAt)); in \(strictness.rawValue) mode it can change \(hours) hours after that (quests.lua key_change_cooldown_hours_strict)")
             }
         }
         settings.quest.qrKeyValue = value
@@ -118,7 +118,7 @@ extension Engine {
     func effectiveMode(_ context: inout UserContext, at now: EpochMillis) throws -> ModeEntry? {
         let modes = try earnedModes(&context)
         guard !modes.isEmpty else { return nil }
-        let local = try context.clock.civil(now)
+        let local = try clock(context).civil(now)
         let candidates = modes.map { entry in
             let mode = entry.mode
             let inForce = mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)

@@ -37,20 +37,20 @@ extension Engine {
 
     func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let today = context.book.today!
-        let candidate = Commitment(userID: context.userID, day: today.day, text: text)
+        let candidate = Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
+                                   day: today.day, text: text)
         do { try candidate.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
-        let clock = try context.clock
+        let clock = try clock(context)
         guard today.counts, now < today.deadline else {
             throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
         }
         if try commitment(&context, on: today.day) != nil {
             context.cache.commitments[today.day] = nil   // read it again when needed
-            try store.editCommitmentText(context.userID, on: today.day, text: text)
+            try storage(context).editCommitmentText(context.userID, on: today.day, text: text)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
         } else {
             context.cache.commitments[today.day] = nil   // read it again when needed
-            try store.addCommitment(Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue),
-                                               userID: context.userID, day: today.day, text: text))
+            try storage(context).addCommitment(candidate)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
         }
     }
@@ -71,7 +71,7 @@ extension Engine {
         }
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try store.recordCheckIn(context.userID, on: today.day, status: result, at: now,
+        context.cache.commitments[today.day] = .some(try storage(context).recordCheckIn(context.userID, on: today.day, status: result, at: now,
                                                                              escalation: after))
         context.escalation = after
         let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONOut.string($0.time.text) }
@@ -116,7 +116,7 @@ extension Engine {
         after.currentStreak = streak.current
         after.longestStreak = max(streak.longest, context.escalation.longestStreak)
         after.restartShieldsRemaining -= 1
-        context.cache.commitments[shieldable.day] = .some(try store.useRestartShield(context.userID, on: shieldable.day, at: now,
+        context.cache.commitments[shieldable.day] = .some(try storage(context).useRestartShield(context.userID, on: shieldable.day, at: now,
                                                                                      escalation: after))
         let tierBefore = context.escalation.currentTier
         context.escalation = after
@@ -130,7 +130,7 @@ extension Engine {
     /// Today's reminders not yet due follow the tier after a change made during the day.
     func replanReminders(_ context: inout UserContext, after now: EpochMillis) throws {
         guard var today = context.book.today, !today.closed else { return }
-        let clock = try context.clock
+        let clock = try clock(context)
         let kept = today.reminders.filter { $0.done || $0.at <= now }
         let fresh = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: today.open, close: today.closeTime)
             .map { DaySchedule.Reminder(at: clock.instant(in: today.day, at: $0), time: $0) }
@@ -153,7 +153,7 @@ extension Engine {
         if let v = change.personalityMode { settings.personalityMode = v; changed.append(("personality_mode", .string(v.rawValue))) }
         if let v = change.notificationsEnabled { settings.notificationsEnabled = v; changed.append(("notifications_enabled", .bool(v))) }
         do { try settings.validate() } catch { throw EngineError(.invalidSettings, "\(error)") }
-        try store.savePressureSettings(context.userID, settings, now: now)
+        try storage(context).savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         if change.timezone != nil {
             context.cache.timeZoneChanged()
@@ -174,11 +174,11 @@ extension Engine {
         if let expiresAt, expiresAt <= now, tier == .paid {
             throw EngineError(.invalidSettings, "expires_at must be after the event's time")
         }
-        try store.savePressureSettings(context.userID, settings, now: now)
+        try storage(context).savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
         var fields: [(String, JSONOut)] = [("tier", .string(tier.rawValue))]
-        if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try context.clock.describe(expiresAt)))) }
+        if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try clock(context).describe(expiresAt)))) }
         fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))
         decisions.set("subscription", .object(fields))
     }
@@ -187,7 +187,7 @@ extension Engine {
         var settings = context.settings
         settings.subscriptionTier = .free
         settings.subscriptionExpiry = nil
-        try store.savePressureSettings(context.userID, settings, now: time)
+        try storage(context).savePressureSettings(context.userID, settings, now: time)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: true, at: time)
         decisions.set("subscription", .object([("tier", .string("FREE")), ("reason", .string("expired")),
@@ -203,15 +203,14 @@ extension Engine {
         if isPaid {
             var first = today.day
             while first.day != 1 { first = first.adding(days: -1)! }
-            let used = try store.read { snapshot in
-                try snapshot.commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
-            }.filter(\.shieldUsed).count
+            let used = try storage(context).commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
+                .filter(\.shieldUsed).count
             state.restartShieldsRemaining = max(0, parameters.shieldsPerMonthPaid - used)
             state.shieldResetDate = Engine.firstOfNextMonth(after: today.day)
         } else {
             state.restartShieldsRemaining = parameters.shieldsPerMonthFree
         }
-        try store.saveEscalationState(context.userID, state, now: time)
+        try storage(context).saveEscalationState(context.userID, state, now: time)
         context.escalation = state
     }
 }

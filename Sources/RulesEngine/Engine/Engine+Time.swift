@@ -30,22 +30,28 @@ extension Engine {
     }
 
     private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
-        var candidates = earnedSteps(context)
+        // The earliest instant, steps in `Step` order at the same instant, the first of equals.
+        var next: (EpochMillis, Step, Int)?
+        func consider(_ at: EpochMillis, _ step: Step, _ index: Int = 0) {
+            if let n = next, (at, step.rawValue) >= (n.0, n.1.rawValue) { return }
+            next = (at, step, index)
+        }
+        for (at, step, index) in earnedSteps(context) { consider(at, step, index) }
         if let today = context.book.today {
-            candidates.append((today.end, .dayEnd, 0))
-            if !today.deadlinePassed { candidates.append((today.deadline, .deadline, 0)) }
-            for (i, reminder) in today.reminders.enumerated() where !reminder.done { candidates.append((reminder.at, .reminder, i)) }
-            if !today.closed { candidates.append((today.close, .close, 0)) }
+            consider(today.end, .dayEnd)
+            if !today.deadlinePassed { consider(today.deadline, .deadline) }
+            for i in today.reminders.indices where !today.reminders[i].done { consider(today.reminders[i].at, .reminder, i) }
+            if !today.closed { consider(today.close, .close) }
             if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
-                candidates.append((max(expiry, context.processedUntil), .subscriptionExpiry, 0))
+                consider(max(expiry, context.processedUntil), .subscriptionExpiry)
             }
         }
-        return candidates.min { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
+        return next
     }
 
     /// The schedule of the day the user is created in; a day whose deadline is already past does not count.
     func startFirstDay(_ context: inout UserContext) throws {
-        let clock = try context.clock
+        let clock = try clock(context)
         let now = context.processedUntil
         let day = clock.day(of: now)
         context.book.today = try schedule(day, start: clock.start(of: day), context)
@@ -54,7 +60,7 @@ extension Engine {
 
     /// The schedule of `day`, from the settings and the tier in force now.
     func schedule(_ day: DayID, start: EpochMillis, _ context: UserContext) throws -> DaySchedule {
-        let clock = try context.clock
+        let clock = try clock(context)
         let open = context.settings.commitmentDeadline, closeTime = context.settings.checkinWindowClose
         var deadline = clock.instant(in: day, at: open)
         var close = clock.instant(in: day, at: closeTime)
@@ -88,7 +94,7 @@ extension Engine {
         guard today.counts else { return }
         if let commitment = try commitment(&context, on: today.day) {
             if commitment.lockedAt == nil {
-                context.cache.commitments[today.day] = .some(try store.lockCommitment(context.userID, on: today.day, at: today.deadline))
+                context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(context.userID, on: today.day, at: today.deadline))
             }
             return
         }
@@ -96,7 +102,7 @@ extension Engine {
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try store.lockCommitment(
+        context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(
             context.userID, on: today.day, at: today.deadline,
             ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
         context.escalation = after
@@ -113,7 +119,7 @@ extension Engine {
               let commitment = try commitment(&context, on: today.day),
               commitment.status == .pending else { return }
         let reminder = today.reminders[index]
-        try store.logNotification(NotificationLogEntry(
+        try storage(context).logNotification(NotificationLogEntry(
             id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
             scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
         decisions.append("reminders_sent", .string(reminder.time.text))
@@ -128,7 +134,7 @@ extension Engine {
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
         let after = try nextEscalation(before, result: .missed, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try store.recordCheckIn(context.userID, on: today.day, status: .missed,
+        context.cache.commitments[today.day] = .some(try storage(context).recordCheckIn(context.userID, on: today.day, status: .missed,
                                                                              at: today.close, escalation: after))
         context.escalation = after
         markDayDone(&context)
@@ -151,7 +157,7 @@ extension Engine {
         var state = context.escalation
         state.restartShieldsRemaining = context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
-        try store.saveEscalationState(context.userID, state, now: time)
+        try storage(context).saveEscalationState(context.userID, state, now: time)
         context.escalation = state
         decisions.set("shields_replenished", .int(state.restartShieldsRemaining))
     }
@@ -177,7 +183,7 @@ extension Engine {
     /// The user's commitment on `day`, from the context's cache or the store.
     func commitment(_ context: inout UserContext, on day: DayID) throws -> Commitment? {
         if let known = context.cache.commitments[day] { return known }
-        let commitment = try store.read { try $0.commitment(context.userID, on: day) }
+        let commitment = try storage(context).commitment(context.userID, on: day)
         context.cache.commitments[day] = .some(commitment)
         return commitment
     }

@@ -72,7 +72,7 @@ extension Engine {
                                                   createdAt: now, expiresAt: expires, updatedAt: now))
                 context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.attemptID, type: type, expires: expires)
                 fields += [("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
-                           ("expires", .string(try context.clock.describe(expires)))]
+                           ("expires", .string(try clock(context).describe(expires)))]
             }
         case (.emergency, .emergency(_, let reason, let delay, let minutes)?):
             if let reason {
@@ -90,7 +90,7 @@ extension Engine {
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
         } else if let grant {
             fields += [("outcome", .string("GRANTED")), ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attempt.attemptID)),
-                       ("starts", .string(try context.clock.describe(grant.startsAt))), ("ends", .string(try context.clock.describe(grant.endsAt)))]
+                       ("starts", .string(try clock(context).describe(grant.startsAt))), ("ends", .string(try clock(context).describe(grant.endsAt)))]
         }
         decisions.set("unlock", .object(fields))
     }
@@ -116,8 +116,8 @@ extension Engine {
         context.book.earned!.quests[app.rawValue] = nil
         decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED")),
                                         ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != quest.attemptID)),
-                                        ("starts", .string(try context.clock.describe(grant.startsAt))),
-                                        ("ends", .string(try context.clock.describe(grant.endsAt)))]))
+                                        ("starts", .string(try clock(context).describe(grant.startsAt))),
+                                        ("ends", .string(try clock(context).describe(grant.endsAt)))]))
     }
 
     /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the

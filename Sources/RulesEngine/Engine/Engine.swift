@@ -24,6 +24,10 @@ public final class Engine {
     private var batchContexts: [String: UserContext]?
     /// The rules' answers already given in the batch in progress (nil outside a batch).
     private var batchMemo: RuleMemo?
+    /// Whether the batch in progress keeps its users' rows in memory (`recordingBatch`).
+    private(set) var recording = false
+    /// The users' clocks.
+    private let clocks = ClockCache()
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { batchMemo ?? rules }
@@ -61,17 +65,10 @@ public final class Engine {
     /// Applies one event; see the type's description.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
         try engineErrors {
-            var context: UserContext?
-            let outcome = try store.transaction {
-                var applied = try applied(event)
-                let decisions = try run(event, &applied)
-                if batchContexts == nil { try applied.save(store) }
-                let outcome = Outcome(decisions: decisions.json, state: try state(of: applied, at: event.at.millis))
-                context = applied
-                return outcome
+            try atomically(event) { context in
+                let decisions = try run(event, &context)
+                return Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis))
             }
-            if let context { remember(context) }
-            return outcome
         }
     }
 
@@ -85,17 +82,41 @@ public final class Engine {
     /// Applies one event as `apply(_:)` does, returning an `Applied` instead of an `Outcome`.
     public func step(_ event: EngineEvent) throws(EngineError) -> Applied {
         try engineErrors {
-            var context: UserContext?
-            let step = try store.transaction {
-                var applied = try applied(event)
-                let decisions = try run(event, &applied)
-                if batchContexts == nil { try applied.save(store) }
-                context = applied
-                return Applied(decisions: decisions.json, user: UserView(applied))
+            try atomically(event) { context in
+                let decisions = try run(event, &context)
+                return Applied(decisions: decisions.json, user: UserView(context))
             }
-            if let context { remember(context) }
-            return step
         }
+    }
+
+    /// Runs `body` on the context of `event`'s user: all of it or nothing. In the store's
+    /// transaction (a savepoint inside a batch), or, in a recording batch, against the user's
+    /// records, rolled back to where they were when `body` throws. The context is kept for the
+    /// batch's next event only when `body` succeeds.
+    private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext) throws -> T) throws -> T {
+        if recording {
+            var context = try applied(event)
+            let savepoint = context.records!.savepoint()
+            do {
+                // Earned's rows live in the store until the batch ends (see `recordingBatch`).
+                let result = try store.transaction { try body(&context) }
+                remember(context)
+                return result
+            } catch {
+                context.records!.rollback(to: savepoint)
+                throw error
+            }
+        }
+        var context: UserContext?
+        let result = try store.transaction {
+            var applied = try applied(event)
+            let result = try body(&applied)
+            if batchContexts == nil { try applied.save(store) }
+            context = applied
+            return result
+        }
+        if let context { remember(context) }
+        return result
     }
 
     /// Runs `body` in one store transaction in which every event applied through `apply(_:)` or
@@ -120,11 +141,56 @@ public final class Engine {
         }
     }
 
-    /// The user's context at the start of `event`: the batch's copy, or the store's.
+    /// Runs `body` as `batch(_:)` does, except that the users' rows are kept in memory, one
+    /// `UserRecords` each, instead of being written: the store is not touched. Returns them, in
+    /// the order of their ids, for `BulkWriter` to write. Every user of the batch must be new to
+    /// the store, with its id given by `userID` (a simulation's users). A refused event rolls back
+    /// only itself, as in a batch.
+    public func recordingBatch<T>(_ body: () throws -> T) throws -> (T, [UserRecords]) {
+        precondition(batchContexts == nil, "Engine.batch does not nest")
+        batchContexts = [:]
+        batchMemo = RuleMemo(rules)
+        recording = true
+        defer {
+            batchContexts = nil
+            batchMemo = nil
+            recording = false
+        }
+        let result = try body()
+        var records: [UserRecords] = []
+        for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
+            try context.save(context.records!)
+            if context.book.earned != nil { context.records!.earnedRows = try store.takeEarnedRows(of: context.userID) }
+            records.append(context.records!)
+        }
+        return (result, records)
+    }
+
+    /// The user's context at the start of `event`: the batch's copy, or the store's (a new
+    /// user's records in a recording batch).
     private func applied(_ event: EngineEvent) throws -> UserContext {
         if let context = batchContexts?[event.user] { return context.reopened() }
+        if recording {
+            guard let id = userID?(event.user) else {
+                throw EngineError(.storeError, "a recording batch needs the id of its new user \(event.user) (Engine.userID)")
+            }
+            return try UserContext.new(event.user, id: id, now: event.at.millis)
+        }
         return try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
     }
+
+    /// The user's clock, with the day boundary `dayStartsAt` (midnight: Pressure's days).
+    func clock(_ context: UserContext, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws -> LocalClock {
+        do {
+            return try clocks.clock(context.settings.timezoneIdentifier, dayStartsAt: dayStartsAt)
+        } catch {
+            throw EngineError(.invalidSettings, "\(error)")
+        }
+    }
+
+    /// Where the engine reads and writes the user of `context`: its records in a recording batch,
+    /// else the store.
+    func storage(_ context: UserContext) -> any UserStorage { context.records ?? store }
 
     /// Keeps a context after its event committed (inside a batch).
     private func remember(_ context: UserContext) {
@@ -134,7 +200,7 @@ public final class Engine {
     /// Applies `event` to `context`: time passes up to it, then the event itself.
     private func run(_ event: EngineEvent, _ context: inout UserContext) throws -> Decisions {
         guard event.at.millis >= context.processedUntil else {
-            let clock = try context.clock
+            let clock = try clock(context)
             throw EngineError(.outOfOrder, "this event (\(event.at)) is earlier than one already applied for \(event.user) (\(clock.describe(context.processedUntil)) local); events of a user must come in time order")
         }
         var decisions = Decisions()

@@ -19,8 +19,22 @@ final class RuleMemo: PolicyRules {
     private var transitions: [TransitionKey: EscalationCounters] = [:]
     private var streaks: [StreakKey: PressureStreak] = [:]
     private var reminders: [ReminderKey: [LocalTime]] = [:]
-    private var habits: [[HabitPeriod]: Int] = [:]
-    private var miga: [[Int]: Int] = [:]
+    private var habits: [HashedKey<[HabitPeriod]>: Int] = [:]
+    /// MIGA: the last question and its answer only. Consecutive events of a day often ask the
+    /// same; an earlier question comes back too seldom to be worth hashing 90 days each time.
+    private var lastMiga: (exits: [Int], streak: Int)?
+
+    /// A long key hashed once, for the lookup and the insertion that follows a miss.
+    private struct HashedKey<T: Hashable>: Hashable {
+        let value: T
+        let hash: Int
+        init(_ value: T) {
+            self.value = value
+            hash = value.hashValue
+        }
+        static func == (a: Self, b: Self) -> Bool { a.hash == b.hash && a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
 
     init(_ base: any PolicyRules) {
         self.base = base
@@ -52,16 +66,17 @@ final class RuleMemo: PolicyRules {
     }
 
     func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
-        if let known = habits[periods] { return known }
+        let key = HashedKey(periods)
+        if let known = habits[key] { return known }
         let answer = try base.habitStreak(periods)
-        habits[periods] = answer
+        habits[key] = answer
         return answer
     }
 
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
-        if let known = miga[exitsPerDay] { return known }
+        if let last = lastMiga, last.exits == exitsPerDay { return last.streak }
         let answer = try base.migaStreak(exitsPerDay)
-        miga[exitsPerDay] = answer
+        lastMiga = (exitsPerDay, answer)
         return answer
     }
 

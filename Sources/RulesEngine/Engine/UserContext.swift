@@ -17,16 +17,9 @@ struct UserContext {
     /// whole `Engine.batch`, in which only this engine writes the user's rows (so the engine's
     /// own writes keep these up to date). Never persisted.
     var cache = UserCache()
-
-    var clock: LocalClock {
-        get throws {
-            do {
-                return try LocalClock(timeZoneID: settings.timezoneIdentifier)
-            } catch {
-                throw EngineError(.invalidSettings, "\(error)")
-            }
-        }
-    }
+    /// The user's rows, held in memory in a recording batch (`Engine.recordingBatch`); nil when
+    /// they are in the store. Shared by the copies of this context.
+    var records: UserRecords?
 
     /// The context as the next event of the same batch starts from it.
     func reopened() -> UserContext {
@@ -45,20 +38,34 @@ struct UserContext {
                                processedUntil: row.processedUntil, isNew: false)
         }
         let userID = try id ?? store.read { try $0.nextUserID() }
-        var counter = 0
-        try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now) {
-            counter += 1
-            return DeterministicID.uuid("user", name, "preset", String(counter))
-        }
+        try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let (settings, escalation) = try store.read { (try $0.pressureSettings(userID), try $0.escalationState(userID)) }
         return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: UserBook(),
                            processedUntil: now, isNew: true)
     }
 
-    func save(_ store: Store) throws {
+    /// A new user named `name` with the id `id`, created at `now` with the default settings, its
+    /// rows held in memory (see `records`).
+    static func new(_ name: String, id: UserID, now: EpochMillis) throws -> UserContext {
+        let records = try UserRecords(id, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
+        return UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState, book: UserBook(),
+                           processedUntil: now, isNew: true, records: records)
+    }
+
+    /// The ids of a new user's preset categories.
+    private static func presetIDs(_ name: String) -> () -> UUID {
+        var counter = 0
+        return {
+            counter += 1
+            return DeterministicID.uuid("user", name, "preset", String(counter))
+        }
+    }
+
+    /// Writes the engine's bookkeeping of the user (`engine_state`).
+    func save(_ storage: any UserStorage) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(book), as: UTF8.self)
-        try store.saveEngineState(EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: json))
+        try storage.saveEngineState(EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: json))
     }
 }

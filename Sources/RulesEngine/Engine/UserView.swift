@@ -25,7 +25,14 @@ public struct UserView: Sendable, Equatable {
         /// Whether the day counts (false for a day whose deadline passed before the user started).
         public var counts: Bool
         /// The instants of the reminders not yet sent or cancelled.
-        public var pendingReminders: [EpochMillis]
+        public var pendingReminders: [EpochMillis] { reminders.filter { !$0.done }.map(\.at) }
+        /// The day's reminders as the engine keeps them (shared with it: no copy per event).
+        let reminders: [DaySchedule.Reminder]
+
+        public static func == (a: Today, b: Today) -> Bool {
+            (a.day, a.start, a.deadline, a.close, a.end, a.counts) == (b.day, b.start, b.deadline, b.close, b.end, b.counts)
+                && a.pendingReminders == b.pendingReminders
+        }
     }
 
     init(_ context: UserContext) {
@@ -39,7 +46,7 @@ public struct UserView: Sendable, Equatable {
         isPaid = context.settings.subscriptionTier == .paid
         today = context.book.today.map {
             Today(day: $0.day, start: $0.start, deadline: $0.deadline, close: $0.close, end: $0.end, counts: $0.counts,
-                  pendingReminders: $0.reminders.filter { !$0.done }.map(\.at))
+                  reminders: $0.reminders)
         }
         shieldableUntil = context.book.shieldable?.until
     }

@@ -1,6 +1,6 @@
 /// JSON for the engine's output, with a fixed key order (as built) and integers kept apart from
 /// floats, so that the same events always print the same bytes.
-public indirect enum JSONOut: Equatable, Sendable, CustomStringConvertible {
+public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)

@@ -43,7 +43,8 @@ extension RuleSet: PolicyRules {
     }
 
     public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
-        try integer(try host.call(streaks.miga.currentStreak, list: exitsPerDay.map(MigaDay.init)).first, from: streaks.miga.currentStreak)
+        try integer(try host.call(streaks.miga.currentStreak, records: exitsPerDay, field: MigaDay.exitsKey).first,
+                    from: streaks.miga.currentStreak)
     }
 
     public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
@@ -112,11 +113,7 @@ extension HabitPeriod: LuaTableEncodable {
     }
 }
 
-/// One day of `miga.current_streak`'s list: `{ exits = n }`.
-struct MigaDay: LuaTableEncodable {
+/// The days of `miga.current_streak`'s list: `{ exits = n }` each.
+enum MigaDay {
     static let exitsKey = LuaKey("exits")
-    static var luaFieldCount: Int { 1 }
-    var exits: Int
-    init(_ exits: Int) { self.exits = exits }
-    func encode(to t: inout LuaTableWriter) { t.set(Self.exitsKey, exits) }
 }

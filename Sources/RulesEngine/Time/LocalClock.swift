@@ -9,6 +9,8 @@ public struct LocalClock: Sendable, Equatable {
     public let timeZone: TimeZone
     /// Minutes after local midnight at which a day starts.
     public let dayStart: Int
+    /// The offsets looked up so far (shared by the copies of this clock).
+    private let offsets = ZoneOffsets()
 
     /// Fails for an unknown time zone identifier.
     public init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
@@ -20,10 +22,10 @@ public struct LocalClock: Sendable, Equatable {
         self.dayStart = dayStartsAt.minutes
     }
 
+    public static func == (a: LocalClock, b: LocalClock) -> Bool { a.timeZone == b.timeZone && a.dayStart == b.dayStart }
+
     /// The offset from UTC at `instant`, in milliseconds.
-    public func offset(at instant: EpochMillis) -> Int64 {
-        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))) * 1000
-    }
+    public func offset(at instant: EpochMillis) -> Int64 { offsets.offset(at: instant, in: timeZone) }
 
     /// The local calendar date and minute of day at `instant` (ignoring the day boundary).
     public func civil(_ instant: EpochMillis) -> (day: DayID, minutes: Int) {

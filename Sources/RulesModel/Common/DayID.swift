@@ -5,14 +5,17 @@
 /// which local day an instant belongs to is decided by the caller (the rules' day boundary).
 /// Day arithmetic is pure integer arithmetic, without a calendar or a time zone.
 public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    /// The `YYYY-MM-DD` text, as stored.
-    public let rawValue: String
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01 (the only stored value: a day is a plain integer to copy, hash and compare).
     public let ordinal: Int
+    /// The `YYYY-MM-DD` text, as stored.
+    public var rawValue: String {
+        let (y, m, d) = DayID.civilFromDays(ordinal)
+        return DayID.text(y, m, d)
+    }
 
     /// Parses `YYYY-MM-DD`; throws a ``ModelValidationError`` naming `entity` and `field`.
     public init(_ text: String, entity: String = "DayID", field: String = "day_id") throws {
-        let fail = ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text))
+        var fail: ModelValidationError { ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text)) }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { throw fail }
         func number(_ range: Range<Int>) -> Int? {
@@ -26,16 +29,13 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
               (1970...9999).contains(y), (1...12).contains(m), d >= 1, d <= DayID.daysIn(month: m, year: y)
         else { throw fail }
-        self.rawValue = text
         self.ordinal = DayID.daysFromCivil(y, m, d)
     }
 
     /// The day `ordinal` days after 1970-01-01 (0...2_932_896).
     public init?(ordinal: Int) {
         guard ordinal >= 0, ordinal <= DayID.daysFromCivil(9999, 12, 31) else { return nil }
-        let (y, m, d) = DayID.civilFromDays(ordinal)
         self.ordinal = ordinal
-        self.rawValue = DayID.pad(y, 4) + "-" + DayID.pad(m, 2) + "-" + DayID.pad(d, 2)
     }
 
     /// The UTC calendar day of a timestamp (for callers whose day boundary is UTC midnight),
@@ -103,6 +103,19 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
+        }
+    }
+
+    /// `YYYY-MM-DD` (a year of 1970…9999), written in place: a small string, no intermediate ones.
+    static func text(_ y: Int, _ m: Int, _ d: Int) -> String {
+        String(unsafeUninitializedCapacity: 10) { bytes in
+            var y = y
+            for i in (0..<4).reversed() { bytes[i] = UInt8(0x30 + y % 10); y /= 10 }
+            bytes[4] = 0x2D
+            bytes[5] = UInt8(0x30 + m / 10); bytes[6] = UInt8(0x30 + m % 10)
+            bytes[7] = 0x2D
+            bytes[8] = UInt8(0x30 + d / 10); bytes[9] = UInt8(0x30 + d % 10)
+            return 10
         }
     }
 

@@ -10,20 +10,27 @@ struct FieldCheck {
         ModelValidationError(entity: entity, field: field, rule: rule, found: found)
     }
 
-    func require(_ condition: Bool, _ field: String, _ rule: String, _ found: @autoclosure () -> String) throws {
-        if !condition { throw fail(field, rule, found()) }
+    func require(_ condition: Bool, _ field: String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String) throws {
+        if !condition { throw fail(field, rule(), found()) }
     }
 
     /// Text of `min...max` characters (grapheme clusters) without control characters other than
     /// tab and newline. `trimmedNonEmpty` additionally refuses text made of white space only.
     func text(_ field: String, _ value: String, min: Int = 1, max: Int, trimmedNonEmpty: Bool = true) throws {
-        let count = value.count
+        // Printable ASCII (the usual case) is checked in one pass over the bytes: one character
+        // per byte, no control character, white space only if all spaces.
+        var printableASCII = true, allSpaces = true
+        for byte in value.utf8 {
+            if byte < 0x20 || byte > 0x7E { printableASCII = false; break }
+            if byte != 0x20 { allSpaces = false }
+        }
+        let count = printableASCII ? value.utf8.count : value.count
         if count > max { throw fail(field, "at most \(max) characters", "\(count)") }
         if count < min { throw fail(field, "at least \(min) character\(min == 1 ? "" : "s")", "\(count)") }
-        if let bad = value.unicodeScalars.first(where: { Self.isForbiddenControl($0) }) {
+        if !printableASCII, let bad = value.unicodeScalars.first(where: { Self.isForbiddenControl($0) }) {
             throw fail(field, "no control characters", "U+\(String(bad.value, radix: 16, uppercase: true))")
         }
-        if trimmedNonEmpty, min > 0, value.allSatisfy(\.isWhitespace) {
+        if trimmedNonEmpty, min > 0, printableASCII ? allSpaces : value.allSatisfy({ $0.isWhitespace }) {
             throw fail(field, "not only white space", quoted(value))
         }
     }

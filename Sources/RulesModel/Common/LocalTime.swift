@@ -29,7 +29,14 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     public var hour: Int { minutes / 60 }
     public var minute: Int { minutes % 60 }
-    public var text: String { DayID.pad(hour, 2) + ":" + DayID.pad(minute, 2) }
+    public var text: String {
+        String(unsafeUninitializedCapacity: 5) { bytes in
+            bytes[0] = UInt8(0x30 + hour / 10); bytes[1] = UInt8(0x30 + hour % 10)
+            bytes[2] = 0x3A
+            bytes[3] = UInt8(0x30 + minute / 10); bytes[4] = UInt8(0x30 + minute % 10)
+            return 5
+        }
+    }
     public var description: String { text }
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 

@@ -6,17 +6,28 @@ import RulesModel
 struct PersonaDay {
     /// `d`: `{ day = 1…, date = "2026-01-05", weekday = 1 (Monday)…7, tier = 0…3, current_streak,
     /// longest_streak, days_since_streak_lost (nil if none), paid }`.
-    static func argument(index: Int, date: DayID, view: UserView, daysSinceStreakLost: Int?) -> LuaValue {
-        var t = LuaTable()
-        t["day"] = .integer(Int64(index + 1))
-        t["date"] = .string(date.rawValue)
-        t["weekday"] = .integer(Int64(date.isoWeekday))
-        t["tier"] = .integer(Int64(view.tier))
-        t["current_streak"] = .integer(Int64(view.currentStreak))
-        t["longest_streak"] = .integer(Int64(view.longestStreak))
-        t["paid"] = .boolean(view.isPaid)
-        if let daysSinceStreakLost { t["days_since_streak_lost"] = .integer(Int64(daysSinceStreakLost)) }
-        return .table(t)
+    struct Argument: LuaTableEncodable {
+        static let keys = (day: LuaKey("day"), date: LuaKey("date"), weekday: LuaKey("weekday"), tier: LuaKey("tier"),
+                           currentStreak: LuaKey("current_streak"), longestStreak: LuaKey("longest_streak"), paid: LuaKey("paid"),
+                           daysSinceStreakLost: LuaKey("days_since_streak_lost"))
+        static var luaFieldCount: Int { 8 }
+
+        var index: Int
+        var date: DayID
+        var view: UserView
+        var daysSinceStreakLost: Int?
+
+        func encode(to t: inout LuaTableWriter) {
+            let k = Self.keys
+            t.set(k.day, index + 1)
+            t.set(k.date, date.rawValue)
+            t.set(k.weekday, date.isoWeekday)
+            t.set(k.tier, view.tier)
+            t.set(k.currentStreak, view.currentStreak)
+            t.set(k.longestStreak, view.longestStreak)
+            t.set(k.paid, view.isPaid)
+            t.set(k.daysSinceStreakLost, daysSinceStreakLost)
+        }
     }
 
     /// What `day(d)` may return (nil: the day as the file's data says). Probabilities replace the

@@ -7,13 +7,16 @@ import RulesStore
 /// A cohort of synthetic users run through the engine for a number of days.
 ///
 /// Users are independent: the cohort is cut into chunks of users, and `jobs` worker threads take
-/// chunks in turn, each with its own rule set (its own Lua state), its own persona state and its
-/// own in-memory store. A single writer (the calling thread) absorbs the chunks' stores into the
-/// database in chunk order, and adds up their totals. A user's events, ids and random numbers
-/// depend only on the seed and its index, so the report and the database are the same whatever
-/// the number of jobs.
+/// chunks in turn, each with its own rule set (its own Lua state) and its own persona state. The
+/// engine keeps each user's rows in memory (`Engine.recordingBatch`); a single writer (the calling
+/// thread) writes the chunks' rows to the database in chunk order (`BulkWriter`), and adds up
+/// their totals. A user's events, ids and random numbers depend only on the seed and its index,
+/// so the report and the database are the same whatever the number of jobs.
 public final class Simulation {
     public let config: SimulationConfig
+    /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
+    /// batch's rows keyed by random UUIDs in key order, and larger batches share more B-tree pages.
+    static let writeBatchUsers = 500
     /// The personas of the mix, in its order (validated).
     public let personas: [Persona]
 
@@ -55,7 +58,7 @@ public final class Simulation {
         let board = Board(chunks: chunks.count)
         let workers = min(config.jobs, max(1, chunks.count))
         var threads: [Thread] = []
-        let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, partPrefix: config.database)
+        let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
         for _ in 0..<workers {
             let thread = Thread { Simulation.work(template, chunks: chunks, board: board) }
             thread.stackSize = 8 << 20
@@ -64,24 +67,31 @@ public final class Simulation {
         }
         var days = Array(repeating: DayTotals(), count: config.days)
         var done = 0
-        do {
+        // The chunks' totals in chunk order, and their rows to `write`.
+        func collect(_ write: ([UserRecords]) throws -> Void) throws {
+            var pending: [UserRecords] = []
             for c in chunks.indices {
                 let result = try board.wait(for: c)
-                if let store, let part = result.part {
-                    defer { try? FileManager.default.removeItem(atPath: part) }
-                    try store.absorb(databaseAt: part)
+                pending += result.records
+                if pending.count >= Simulation.writeBatchUsers || c == chunks.count - 1 {
+                    try write(pending)
+                    pending = []
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
                 done += chunks[c].count
                 progress?(done, range.count)
             }
+        }
+        do {
+            if let store {
+                try BulkWriter(store: store).write { add in try collect(add) }
+            } else {
+                try collect { _ in }
+            }
         } catch {
-            // Stop the workers, and leave no part file behind.
+            // Stop the workers.
             board.cancel()
             board.waitForWorkers(workers)
-            if let prefix = config.database {
-                for c in chunks.indices { try? FileManager.default.removeItem(atPath: "\(prefix).part-\(c)") }
-            }
             try? store?.close()
             throw error
         }
@@ -99,7 +109,9 @@ public final class Simulation {
         if !config.append {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        return try Store.open(path: path, options: StoreOptions(deviceID: "rulesrun-simulate"))
+        // A generated file, replaced at each run: no syncing, and a page cache that holds the
+        // run's one bulk transaction until it commits.
+        return try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024))
     }
 
     /// One worker thread: takes chunks until none is left (or the run failed).
@@ -114,7 +126,7 @@ public final class Simulation {
         }
         while let c = board.nextChunk() {
             do {
-                board.deliver(c, try worker.run(chunks[c], chunkIndex: c))
+                board.deliver(c, try worker.run(chunks[c]))
             } catch {
                 board.fail(error)
                 return
@@ -128,14 +140,15 @@ struct WorkerTemplate: Sendable {
     var config: SimulationConfig
     var personas: [Persona]
     var idBase: Int64
-    var partPrefix: String?
+    /// Whether the chunks' rows are kept for the writer (with a database).
+    var keepRecords: Bool
 }
 
 /// What a worker hands to the writer for one chunk.
 struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
-    /// The chunk's database file, to absorb (nil without a database).
-    var part: String?
+    /// The rows of the chunk's users, in user order (empty without a database).
+    var records: [UserRecords]
 }
 
 /// The chunks' hand-over between the workers and the writer.

@@ -5,13 +5,14 @@ import RulesModel
 import RulesStore
 
 /// One worker thread's state: its own rule set (Lua state) or the native reference, its own Lua
-/// state for the personas' `day` functions, and an in-memory store per chunk.
+/// state for the personas' `day` functions, and an engine whose users' rows stay in memory.
 final class SimulationWorker {
     let template: WorkerTemplate
     let rules: any PolicyRules
     let ruleSet: RuleSet?
     let personaHost: LuaHost
     let personas: [Persona]
+    let engine: Engine
 
     init(_ template: WorkerTemplate) throws {
         self.template = template
@@ -28,19 +29,19 @@ final class SimulationWorker {
         personas = try template.personas.map {
             try PersonaLoader.load(name: $0.name, path: $0.path, text: $0.text, host: host)
         }
+        // Recording batches never touch the engine's store: it stays empty (see `run`).
+        engine = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "rulesrun-simulate")), rules: rules)
+        engine.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
     }
 
-    /// Simulates the users of one chunk in a fresh in-memory store: one engine batch (one
-    /// transaction, a savepoint per event) per user. With a database, the store is then written
-    /// to a part file for the writer.
-    func run(_ users: Range<Int>, chunkIndex: Int) throws -> ChunkResult {
+    /// Simulates the users of one chunk: one recording batch per user (`Engine.recordingBatch`),
+    /// whose rows the writer then writes to the database (nothing is written by the worker).
+    func run(_ users: Range<Int>) throws -> ChunkResult {
         let config = template.config
-        let store = try Store.inMemory(options: StoreOptions(deviceID: "rulesrun-simulate"))
-        let engine = Engine(store: store, rules: rules)
         let idBase = template.idBase
-        engine.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
         let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, config: config)
         var days = Array(repeating: DayTotals(), count: config.days)
+        var records: [UserRecords] = []
         for index in users {
             // Rules and personas that draw from math.random draw the same numbers for this user
             // whichever worker runs it.
@@ -48,15 +49,13 @@ final class SimulationWorker {
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             let name = "u\(idBase + Int64(index) + 1)"
-            try engine.batch { try simulator.run(index: index, name: name, into: &days) }
+            let (_, user) = try engine.recordingBatch { try simulator.run(index: index, name: name, into: &days) }
+            if template.keepRecords { records += user }
         }
-        var part: String?
-        if let prefix = template.partPrefix {
-            let path = "\(prefix).part-\(chunkIndex)"
-            try? FileManager.default.removeItem(atPath: path)
-            try store.vacuum(into: path)
-            part = path
+        // An engine operation that bypassed the records would have written here instead.
+        guard try engine.store.users().isEmpty else {
+            throw SimulationError("internal error: the engine wrote to its store during a recording batch")
         }
-        return ChunkResult(days: days, part: part)
+        return ChunkResult(days: days, records: records)
     }
 }

@@ -103,7 +103,7 @@ struct UserSimulator {
             pYes += spec.lostStreak.yes
         }
         if let function = spec.day {
-            let o = try dayOverride(function, PersonaDay.argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost))
+            let o = try dayOverride(function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost))
             if let v = o.commit { pCommit = v }
             if let v = o.yes { pYes = v }
             if let v = o.no { pNo = v }
@@ -256,9 +256,9 @@ struct UserSimulator {
         return applied.decisions
     }
 
-    private func dayOverride(_ function: LuaFunction, _ argument: LuaValue) throws -> PersonaDay.Override {
+    private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument) throws -> PersonaDay.Override {
         do {
-            let value = try personaHost.call(function, [argument]).first ?? .nil
+            let value = try personaHost.call(function, record: argument).first ?? .nil
             if value.isNil { return PersonaDay.Override() }
             let override = try LuaDecoder().decode(PersonaDay.Override.self, from: value, file: function.source)
             if let problem = override.problems().first {

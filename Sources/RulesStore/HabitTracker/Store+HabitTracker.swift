@@ -5,9 +5,7 @@ import RulesModel
 extension Store {
     static func insertCategory(_ db: Database, _ category: RulesModel.Category) throws {
         try category.validate()
-        try db.execute(cached: """
-            INSERT INTO tracker_category(category_id, user_id, name, is_preset, sort_order, created_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [category.id.blob, category.userID.rawValue, category.name, category.isPreset, category.sortOrder, category.createdAt])
+        try db.execute(cached: TrackerRows.insertCategorySQL, arguments: ArgumentValues.of { TrackerRows.category(category, into: &$0) })
     }
 
     /// Adds a custom category (presets are seeded by ``createUser(_:day:timezoneID:now:makeUUID:)``).

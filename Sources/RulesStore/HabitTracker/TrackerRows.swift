@@ -10,6 +10,14 @@ enum TrackerRows {
                         sortOrder: try r.int("sort_order"), createdAt: try r.int64("created_ts_utc_ms"))
     }
 
+    static let insertCategorySQL = """
+        INSERT INTO tracker_category(category_id, user_id, name, is_preset, sort_order, created_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?)
+        """
+
+    static func category<V: RowValues>(_ c: RulesModel.Category, into v: inout V) {
+        v.add(c.id); v.add(c.userID.rawValue); v.add(c.name); v.add(c.isPreset); v.add(c.sortOrder); v.add(c.createdAt)
+    }
+
     static func task(_ row: Row) throws -> HabitTask {
         let r = RowReader(row, "tracker_task")
         let days: [Int] = try r.json("scheduled_days")
@@ -27,18 +35,24 @@ enum TrackerRows {
                          createdAt: try r.int64("created_ts_utc_ms"), updatedAt: try r.int64("updated_ts_utc_ms"))
     }
 
-    static func taskArguments(_ t: HabitTask) throws -> StatementArguments {
-        [t.id.blob, t.userID.rawValue, t.categoryID?.blob, t.title, t.iconName, t.isPreset, t.presetIdentifier, t.measurementDuration.rawValue,
-         t.goalType.rawValue, t.goalValue, t.goalUnit, t.frequencyType.rawValue, t.timesPerDay,
-         try ModelJSON.encode(t.scheduledDays.sorted().map(\.rawValue)), t.notificationEnabled, t.notificationTime?.text, t.colorToken,
-         t.sortOrder, t.createdAt, t.updatedAt]
+    static func taskArguments(_ t: HabitTask) throws -> StatementArguments { try ArgumentValues.of { try task(t, into: &$0) } }
+
+    static func task<V: RowValues>(_ t: HabitTask, into v: inout V) throws {
+        v.add(t.id); v.add(t.userID.rawValue); v.add(t.categoryID); v.add(t.title); v.add(t.iconName); v.add(t.isPreset)
+        v.add(t.presetIdentifier); v.add(t.measurementDuration.rawValue); v.add(t.goalType.rawValue); v.add(t.goalValue); v.add(t.goalUnit)
+        v.add(t.frequencyType.rawValue); v.add(t.timesPerDay); v.add(try ModelJSON.encode(t.scheduledDays.sorted().map(\.rawValue)))
+        v.add(t.notificationEnabled); v.add(t.notificationTime?.text); v.add(t.colorToken); v.add(t.sortOrder); v.add(t.createdAt)
+        v.add(t.updatedAt)
     }
 
-    static let upsertTaskSQL = """
+    static let insertTaskSQL = """
         INSERT INTO tracker_task(task_id, user_id, category_id, title, icon_name, is_preset, preset_identifier, measurement_duration,
           goal_type, goal_value, goal_unit, frequency_type, times_per_day, scheduled_days, notification_enabled, notification_time,
           color_token, sort_order, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(task_id) DO UPDATE SET category_id = excluded.category_id, title = excluded.title, icon_name = excluded.icon_name,
+        """
+
+    static let upsertTaskSQL = insertTaskSQL + """
+         ON CONFLICT(task_id) DO UPDATE SET category_id = excluded.category_id, title = excluded.title, icon_name = excluded.icon_name,
           is_preset = excluded.is_preset, preset_identifier = excluded.preset_identifier, measurement_duration = excluded.measurement_duration,
           goal_type = excluded.goal_type, goal_value = excluded.goal_value, goal_unit = excluded.goal_unit,
           frequency_type = excluded.frequency_type, times_per_day = excluded.times_per_day, scheduled_days = excluded.scheduled_days,

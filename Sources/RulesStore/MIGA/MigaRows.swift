@@ -15,8 +15,11 @@ enum MigaRows {
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func usageEventArguments(_ e: UsageEvent) -> StatementArguments {
-        [e.id.blob, e.userID.rawValue, e.eventType.rawValue, e.timestamp, e.targetAppName, e.pauseDuration, e.timerDuration]
+    static func usageEventArguments(_ e: UsageEvent) -> StatementArguments { ArgumentValues.of { usageEvent(e, into: &$0) } }
+
+    static func usageEvent<V: RowValues>(_ e: UsageEvent, into v: inout V) {
+        v.add(e.id); v.add(e.userID.rawValue); v.add(e.eventType.rawValue); v.add(e.timestamp); v.add(e.targetAppName)
+        v.add(e.pauseDuration); v.add(e.timerDuration)
     }
 
     static func selectedApp(_ row: Row) throws -> SelectedApp {

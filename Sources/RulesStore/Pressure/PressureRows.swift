@@ -14,9 +14,11 @@ enum PressureRows {
                           shieldUsed: try r.bool("shield_used"))
     }
 
-    static func commitmentArguments(_ c: Commitment) -> StatementArguments {
-        [c.id.blob, c.userID.rawValue, c.day.rawValue, c.text, c.lockedAt, c.status.rawValue, c.checkedInAt,
-         c.escalationTierSnapshot?.rawValue, c.shieldUsed]
+    static func commitmentArguments(_ c: Commitment) -> StatementArguments { ArgumentValues.of { commitment(c, into: &$0) } }
+
+    static func commitment<V: RowValues>(_ c: Commitment, into v: inout V) {
+        v.add(c.id); v.add(c.userID.rawValue); v.add(c.day.rawValue); v.add(c.text); v.add(c.lockedAt); v.add(c.status.rawValue)
+        v.add(c.checkedInAt); v.add(c.escalationTierSnapshot?.rawValue); v.add(c.shieldUsed)
     }
 
     static let insertCommitmentSQL = """
@@ -31,6 +33,22 @@ enum PressureRows {
                             notificationsEnabled: try r.bool("notifications_enabled"), onboardingCompleted: try r.bool("onboarding_completed"),
                             subscriptionTier: try r.enumValue("subscription_tier"),
                             subscriptionExpiry: try r.optional("subscription_expiry_ts_utc_ms"))
+    }
+
+    static let updateSettingsSQL = """
+        UPDATE pressure_settings SET personality_mode = ?, commitment_deadline = ?, checkin_window_close = ?,
+          timezone_identifier = ?, notifications_enabled = ?, onboarding_completed = ?, subscription_tier = ?,
+          subscription_expiry_ts_utc_ms = ?, updated_ts_utc_ms = ? WHERE user_id = ?
+        """
+
+    static func settingsArguments(_ s: UserSettings, user: UserID, now: EpochMillis) -> StatementArguments {
+        ArgumentValues.of { settings(s, user: user, now: now, into: &$0) }
+    }
+
+    static func settings<V: RowValues>(_ s: UserSettings, user: UserID, now: EpochMillis, into v: inout V) {
+        v.add(s.personalityMode.rawValue); v.add(s.commitmentDeadline.text); v.add(s.checkinWindowClose.text); v.add(s.timezoneIdentifier)
+        v.add(s.notificationsEnabled); v.add(s.onboardingCompleted); v.add(s.subscriptionTier.rawValue); v.add(s.subscriptionExpiry)
+        v.add(now); v.add(user.rawValue)
     }
 
     static func escalation(_ row: Row) throws -> EscalationState {
@@ -49,8 +67,12 @@ enum PressureRows {
         """
 
     static func escalationArguments(_ s: EscalationState, user: UserID, now: EpochMillis) -> StatementArguments {
-        [s.currentTier.rawValue, s.consecutiveMisses, s.consecutiveSuccesses, s.currentStreak, s.longestStreak,
-         s.restartShieldsRemaining, s.shieldResetDate?.rawValue, now, user.rawValue]
+        ArgumentValues.of { escalation(s, user: user, now: now, into: &$0) }
+    }
+
+    static func escalation<V: RowValues>(_ s: EscalationState, user: UserID, now: EpochMillis, into v: inout V) {
+        v.add(s.currentTier.rawValue); v.add(s.consecutiveMisses); v.add(s.consecutiveSuccesses); v.add(s.currentStreak)
+        v.add(s.longestStreak); v.add(s.restartShieldsRemaining); v.add(s.shieldResetDate?.rawValue); v.add(now); v.add(user.rawValue)
     }
 
     static func notification(_ row: Row) throws -> NotificationLogEntry {
@@ -65,7 +87,10 @@ enum PressureRows {
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments {
-        [n.id.blob, n.userID.rawValue, n.scheduledFor, n.tier.rawValue, n.personality.rawValue, n.delivered, n.tapped]
+    static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments { ArgumentValues.of { notification(n, into: &$0) } }
+
+    static func notification<V: RowValues>(_ n: NotificationLogEntry, into v: inout V) {
+        v.add(n.id); v.add(n.userID.rawValue); v.add(n.scheduledFor); v.add(n.tier.rawValue); v.add(n.personality.rawValue)
+        v.add(n.delivered); v.add(n.tapped)
     }
 }

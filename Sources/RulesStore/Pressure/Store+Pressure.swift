@@ -5,24 +5,16 @@ import RulesModel
 extension Store {
     /// Replaces Pressure's settings of a user (validated first).
     public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
-        try Millis.check(now, entity: "UserSettings", field: "updated_ts_utc_ms")
-        try settings.validate()
+        try PressureChanges.checkSettings(settings, now: now)
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(cached: """
-                UPDATE pressure_settings SET personality_mode = ?, commitment_deadline = ?, checkin_window_close = ?,
-                  timezone_identifier = ?, notifications_enabled = ?, onboarding_completed = ?, subscription_tier = ?,
-                  subscription_expiry_ts_utc_ms = ?, updated_ts_utc_ms = ? WHERE user_id = ?
-                """, arguments: [settings.personalityMode.rawValue, settings.commitmentDeadline.text, settings.checkinWindowClose.text,
-                                 settings.timezoneIdentifier, settings.notificationsEnabled, settings.onboardingCompleted,
-                                 settings.subscriptionTier.rawValue, settings.subscriptionExpiry, now, userID.rawValue])
+            try db.execute(cached: PressureRows.updateSettingsSQL, arguments: PressureRows.settingsArguments(settings, user: userID, now: now))
         }
     }
 
     /// Replaces Pressure's escalation state of a user (validated first).
     public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
-        try Millis.check(now, entity: "EscalationState", field: "updated_ts_utc_ms")
-        try state.validate()
+        try PressureChanges.checkEscalation(state, now: now)
         try write { db in
             try Self.requireUser(db, userID)
             try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
@@ -34,9 +26,7 @@ extension Store {
         try commitment.validate()
         try write { db in
             try Self.requireUser(db, commitment.userID)
-            if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil {
-                throw StoreError(.constraint, "Commitment: user \(commitment.userID) already has a commitment on \(commitment.day)")
-            }
+            if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil { throw PressureChanges.alreadyCommitted(commitment) }
             try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
         }
     }
@@ -44,12 +34,7 @@ extension Store {
     /// Changes the text of a day's commitment before it is locked.
     public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
         try write { db in
-            var commitment = try Self.requireCommitment(db, userID, day)
-            guard commitment.lockedAt == nil else {
-                throw StoreError.invalidState("Commitment of user \(userID) on \(day) is locked since \(commitment.lockedAt!); its text cannot change")
-            }
-            commitment.text = text
-            try commitment.validate()
+            let commitment = try PressureChanges.edited(try Self.requireCommitment(db, userID, day), text: text)
             try db.execute(cached: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
         }
     }
@@ -65,24 +50,19 @@ extension Store {
         try Millis.check(deadline, entity: "Commitment", field: "locked_at")
         return try write { db in
             try Self.requireUser(db, userID)
-            if var commitment = try Snapshot(db).commitment(userID, on: day) {
-                guard commitment.lockedAt == nil else { return commitment }
-                commitment.lockedAt = deadline
-                try commitment.validate()
+            let lock = try PressureChanges.lock(try Snapshot(db).commitment(userID, on: day), userID, day, deadline: deadline, missing: missing) {
+                try Snapshot(db).escalationState(userID).currentTier
+            }
+            switch lock {
+            case .unchanged: break
+            case .locked(let commitment):
                 try db.execute(cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
                                arguments: [deadline, commitment.id.blob])
-                return commitment
+            case .created(let record, let escalation):
+                try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
+                try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: deadline))
             }
-            guard let missing else {
-                throw StoreError.notFound("Commitment of user \(userID) on", day.rawValue)
-            }
-            try missing.escalation.validate()
-            let tier = try Snapshot(db).escalationState(userID).currentTier
-            let record = Commitment.noCommitment(id: missing.id, userID: userID, day: day, deadline: deadline, tier: tier)
-            try record.validate()
-            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
-            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(missing.escalation, user: userID, now: deadline))
-            return record
+            return lock.commitment
         }
     }
 
@@ -95,15 +75,11 @@ extension Store {
     @discardableResult
     public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
                               escalation: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
-        try Millis.check(time, entity: "Commitment", field: "checked_in_at")
-        try escalation.validate()
-        guard status.isFinal else { throw StoreError.invalidState("a check-in records YES, NO or MISSED, not PENDING") }
+        try PressureChanges.checkCheckIn(status: status, at: time, escalation: escalation)
         return try write { db in
             let current = try Self.requireCommitment(db, userID, day)
-            let before = try Snapshot(db).escalationState(userID)
-            var updated = try current.transitioned(to: status, at: time, tier: before.currentTier)
-            if shieldUsed { try Self.checkShield(updated, before: before, after: escalation) }
-            updated.shieldUsed = shieldUsed
+            let updated = try PressureChanges.checkedIn(current, status: status, at: time, before: try Snapshot(db).escalationState(userID),
+                                                        after: escalation, shieldUsed: shieldUsed)
             try db.execute(cached: """
                 UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
                   escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
@@ -121,26 +97,13 @@ extension Store {
     /// MISSED, no shield was used on it yet, and exactly one shield is spent.
     @discardableResult
     public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
-        try Millis.check(time, entity: "EscalationState", field: "updated_ts_utc_ms")
-        try escalation.validate()
+        try PressureChanges.checkEscalation(escalation, now: time)
         return try write { db in
-            var commitment = try Self.requireCommitment(db, userID, day)
-            let before = try Snapshot(db).escalationState(userID)
-            try Self.checkShield(commitment, before: before, after: escalation)
-            commitment.shieldUsed = true
+            let commitment = try PressureChanges.shielded(try Self.requireCommitment(db, userID, day),
+                                                          before: try Snapshot(db).escalationState(userID), after: escalation)
             try db.execute(cached: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
             try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return commitment
-        }
-    }
-
-    static func checkShield(_ commitment: Commitment, before: EscalationState, after: EscalationState) throws {
-        guard commitment.status == .no || commitment.status == .missed else {
-            throw StoreError.invalidState("a Restart Shield applies to a NO or MISSED day, not \(commitment.status.rawValue) (\(commitment.day))")
-        }
-        guard !commitment.shieldUsed else { throw StoreError.invalidState("a Restart Shield was already used on \(commitment.day)") }
-        guard before.restartShieldsRemaining >= 1, after.restartShieldsRemaining == before.restartShieldsRemaining - 1 else {
-            throw StoreError(.constraint, "EscalationState.restart_shields_remaining: a shield spends exactly one of \(before.restartShieldsRemaining) remaining, found \(after.restartShieldsRemaining) after")
         }
     }
 
@@ -171,7 +134,7 @@ extension Store {
     static func requireCommitment(_ db: Database, _ userID: UserID, _ day: DayID) throws -> Commitment {
         try requireUser(db, userID)
         guard let commitment = try Snapshot(db).commitment(userID, on: day) else {
-            throw StoreError.notFound("Commitment of user \(userID) on", day.rawValue)
+            throw PressureChanges.noCommitment(userID, day)
         }
         return commitment
     }

@@ -1,0 +1,156 @@
+import Foundation
+import RulesModel
+
+/// The store's operations on the rows in memory: the same checks (shared with the store where
+/// they go beyond the model's own validation), the same resulting rows.
+extension UserRecords: UserStorage {
+    // Pressure
+
+    public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+        try PressureChanges.checkSettings(settings, now: now)
+        try requireUser(userID)
+        setSettings(settings, at: now)
+    }
+
+    public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+        try PressureChanges.checkEscalation(state, now: now)
+        try requireUser(userID)
+        setEscalation(state, at: now)
+    }
+
+    public func addCommitment(_ commitment: Commitment) throws {
+        try commitment.validate()
+        try requireUser(commitment.userID)
+        if commitments[commitment.day] != nil { throw PressureChanges.alreadyCommitted(commitment) }
+        setCommitment(commitment)
+    }
+
+    public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
+        setCommitment(try PressureChanges.edited(try requireCommitment(userID, day), text: text))
+    }
+
+    @discardableResult
+    public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
+                               ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
+        try Millis.check(deadline, entity: "Commitment", field: "locked_at")
+        try requireUser(userID)
+        let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) { escalation.value.currentTier }
+        switch lock {
+        case .unchanged: break
+        case .locked(let commitment): setCommitment(commitment)
+        case .created(let record, let state):
+            setCommitment(record)
+            setEscalation(state, at: deadline)
+        }
+        return lock.commitment
+    }
+
+    @discardableResult
+    public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+                              escalation state: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+        try PressureChanges.checkCheckIn(status: status, at: time, escalation: state)
+        let updated = try PressureChanges.checkedIn(try requireCommitment(userID, day), status: status, at: time,
+                                                    before: escalation.value, after: state, shieldUsed: shieldUsed)
+        setCommitment(updated)
+        setEscalation(state, at: time)
+        return updated
+    }
+
+    @discardableResult
+    public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState) throws -> Commitment {
+        try PressureChanges.checkEscalation(state, now: time)
+        let shielded = try PressureChanges.shielded(try requireCommitment(userID, day), before: escalation.value, after: state)
+        setCommitment(shielded)
+        setEscalation(state, at: time)
+        return shielded
+    }
+
+    public func logNotification(_ entry: NotificationLogEntry) throws {
+        try entry.validate()
+        try requireUser(entry.userID)
+        append(entry)
+    }
+
+    public func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
+        userID == self.userID ? commitments[day] : nil
+    }
+
+    public func commitmentHistory(_ userID: UserID, lastDays days: Int, endingOn end: DayID) throws -> [Commitment] {
+        let (from, to) = try Snapshot.lastDays(days, endingOn: end)
+        guard userID == self.userID else { return [] }
+        return commitments.values.filter { $0.day >= from && $0.day <= to }.sorted { $0.day < $1.day }
+    }
+
+    private func requireCommitment(_ userID: UserID, _ day: DayID) throws -> Commitment {
+        try requireUser(userID)
+        guard let commitment = commitments[day] else { throw PressureChanges.noCommitment(userID, day) }
+        return commitment
+    }
+
+    // Habit tracker
+
+    public func saveTask(_ task: HabitTask) throws {
+        try task.validate()
+        try requireUser(task.userID)
+        if let categoryID = task.categoryID, !user.categories.contains(where: { $0.id == categoryID }) {
+            throw StoreError.notFound("Category \(categoryID.uuidString) of user", "\(task.userID)")
+        }
+        upsert(task)
+    }
+
+    @discardableResult
+    public func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
+        try completion.validate()
+        guard completion.id == nil else { throw StoreError.invalidState("TaskCompletion.id is assigned by the store; pass nil") }
+        guard completion.userID == userID, let task = storedTask(completion.taskID) else {
+            throw StoreError.notFound("HabitTask \(completion.taskID.uuidString) of user", "\(completion.userID)")
+        }
+        try completion.validate(against: task)
+        append(completion)
+        return completion
+    }
+
+    public func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
+        userID == self.userID ? storedTask(id) : nil
+    }
+
+    /// Oldest first, in the order they were recorded at the same instant (the store's `completion_id` order).
+    public func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion] {
+        try Snapshot.requirePeriod(from, to)
+        guard userID == self.userID else { return [] }
+        return completions.enumerated()
+            .filter { (taskID == nil || $0.element.taskID == taskID) && $0.element.completedAt >= from && $0.element.completedAt < to }
+            .sorted { ($0.element.completedAt, $0.offset) < ($1.element.completedAt, $1.offset) }
+            .map(\.element)
+    }
+
+    // MIGA
+
+    public func recordUsageEvent(_ event: UsageEvent) throws {
+        try event.validate()
+        try requireUser(event.userID)
+        append(event)
+    }
+
+    /// Oldest first; at the same instant in the order of their ids' bytes (the store's order).
+    public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent] {
+        try Snapshot.requirePeriod(from, to)
+        guard userID == self.userID else { return [] }
+        return usageEvents.filter { (type == nil || $0.eventType == type) && $0.timestamp >= from && $0.timestamp < to }
+            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.precedes($1.id) }
+    }
+
+    /// MIGA's settings as created (no operation of ``UserStorage`` changes them).
+    public func migaSettings(_ userID: UserID) throws -> MigaSettings {
+        guard userID == self.userID else { throw StoreError.notFound("MIGA settings of user", "\(userID)") }
+        return MigaSettings.defaults
+    }
+
+    // The engine's bookkeeping
+
+    public func saveEngineState(_ row: EngineStateRow) throws {
+        try EngineStateRow.check(row)
+        try requireUser(row.userID)
+        setEngineState(row)
+    }
+}

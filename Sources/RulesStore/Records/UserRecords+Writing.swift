@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import RulesModel
+
+extension UserRecords {
+    /// Writes users' rows through statements prepared once for a whole bulk write. The rows were
+    /// validated when they were recorded; the schema's constraints are checked here. The integer
+    /// keys SQLite assigns (`task_key`, `completion_id`) follow the order the tasks and
+    /// completions were recorded in.
+    struct Writer {
+        let db: Database
+        let newUser: NewUser.Statements
+        let settings: PreparedStatement
+        let escalation: PreparedStatement
+        let commitment: PreparedStatement
+        let notification: PreparedStatement
+        let task: PreparedStatement
+        let completion: PreparedStatement
+        let usageEvent: PreparedStatement
+        let engineState: PreparedStatement
+
+        init(_ db: Database) throws {
+            self.db = db
+            newUser = try NewUser.Statements(db)
+            settings = try PreparedStatement(db, PressureRows.updateSettingsSQL)
+            escalation = try PreparedStatement(db, PressureRows.updateEscalationSQL)
+            commitment = try PreparedStatement(db, PressureRows.insertCommitmentSQL)
+            notification = try PreparedStatement(db, PressureRows.insertNotificationSQL)
+            task = try PreparedStatement(db, TrackerRows.insertTaskSQL)
+            completion = try PreparedStatement(db, TrackerRows.insertCompletionSQL)
+            usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
+            engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
+        }
+
+        /// Writes the rows of `users`: each user's own rows in user order (SQLite numbers tasks and
+        /// completions in that order), then the rows keyed by random UUIDs (commitments,
+        /// notifications, MIGA usage events) table by table in key order, which walks each table's
+        /// B-tree from left to right instead of jumping around it.
+        func write(_ users: [UserRecords]) throws {
+            for user in users {
+                try user.user.insert(newUser)
+                let id = user.userID
+                try settings.run { PressureRows.settings(user.settings.value, user: id, now: user.settings.updatedAt, into: &$0) }
+                try escalation.run { PressureRows.escalation(user.escalation.value, user: id, now: user.escalation.updatedAt, into: &$0) }
+                var taskKeys: [UUID: Int64] = [:]
+                for row in user.tasks {
+                    try task.run { try TrackerRows.task(row, into: &$0) }
+                    taskKeys[row.id] = db.lastInsertedRowID
+                }
+                for row in user.completions {
+                    try completion.run { v in
+                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                    }
+                }
+                if let row = user.engineState {
+                    try engineState.run { row.values(into: &$0) }
+                }
+                try user.earnedRows?.insert(db)
+            }
+            for row in users.flatMap({ $0.commitments.values }).sorted(by: { $0.id.precedes($1.id) }) {
+                try commitment.run { PressureRows.commitment(row, into: &$0) }
+            }
+            for row in users.flatMap(\.notifications).sorted(by: { $0.id.precedes($1.id) }) {
+                try notification.run { PressureRows.notification(row, into: &$0) }
+            }
+            for row in users.flatMap(\.usageEvents).sorted(by: { $0.id.precedes($1.id) }) {
+                try usageEvent.run { MigaRows.usageEvent(row, into: &$0) }
+            }
+        }
+    }
+}
+
+extension BulkWriter {
+    /// Writes the rows of users held in memory (each of them new to the database) in one
+    /// transaction, in the order given; the first problem throws and nothing is written.
+    public func write(_ users: [UserRecords]) throws {
+        try write { add in try add(users) }
+    }
+
+    /// Writes the rows of users held in memory (each of them new to the database) in one
+    /// transaction, as `body` hands them to `add`, in that order. When anything throws, nothing is
+    /// written. (One large transaction writes each page of the file once, where a transaction per
+    /// batch of users rewrites the pages their rows share.)
+    public func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
+        try store.write { db in
+            let writer = try UserRecords.Writer(db)
+            try body { users in try writer.write(users) }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import RulesModel
+
+/// One user's rows held in memory: what ``Store/createUser(_:day:timezoneID:now:makeUUID:)`` and
+/// the store's operations would have written for a user new to the database, kept until
+/// ``BulkWriter/write(_:)-(UserRecords)`` writes them. A simulation keeps each user's rows here
+/// instead of writing every event to SQLite.
+///
+/// The operations (``UserStorage``) are the store's, with the same checks (see the extensions),
+/// and reads see the writes. ``savepoint()`` and ``rollback(to:)`` undo what happened since, as a
+/// failed transaction does in the store. Not thread-safe: one thread at a time.
+public final class UserRecords: @unchecked Sendable {
+    let user: NewUser
+    public var userID: UserID { user.userID }
+    /// Pressure's settings and escalation state, with the instant each was last written.
+    private(set) var settings: (value: UserSettings, updatedAt: EpochMillis)
+    private(set) var escalation: (value: EscalationState, updatedAt: EpochMillis)
+    private(set) var commitments: [DayID: Commitment] = [:]
+    private(set) var notifications: [NotificationLogEntry] = []
+    /// Tasks in the order they were first saved (the order of their `task_key`s).
+    private(set) var tasks: [HabitTask] = []
+    private var taskIndex: [UUID: Int] = [:]
+    private(set) var completions: [TaskCompletion] = []
+    private(set) var usageEvents: [UsageEvent] = []
+    private(set) var engineState: EngineStateRow?
+    /// The user's Earned rows, taken from the store its Earned operations ran on.
+    public var earnedRows: EarnedTableRows?
+    /// What to restore on a rollback, newest last (appended rows are truncated instead).
+    private var undo: [Undo] = []
+
+    private enum Undo {
+        case settings(UserSettings, EpochMillis)
+        case escalation(EscalationState, EpochMillis)
+        case commitment(DayID, Commitment?)
+        case task(Int, HabitTask)
+        case engineState(EngineStateRow?)
+    }
+
+    /// The rows of a new user, as ``Store/createUser(_:day:timezoneID:now:makeUUID:)`` writes them.
+    public init(_ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis, makeUUID: () -> UUID = UUID.init) throws {
+        user = try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID)
+        settings = (user.pressure, now)
+        escalation = (EscalationState.initial, now)
+    }
+
+    /// Pressure's settings of the user.
+    public var pressureSettings: UserSettings { settings.value }
+    /// Pressure's escalation state of the user.
+    public var escalationState: EscalationState { escalation.value }
+
+    /// The point ``rollback(to:)`` returns to. Savepoints do not nest: a new one replaces the previous.
+    public struct Savepoint: Sendable {
+        fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int
+    }
+
+    public func savepoint() -> Savepoint {
+        undo.removeAll(keepingCapacity: true)
+        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count)
+    }
+
+    /// Undoes every change since `savepoint`.
+    public func rollback(to savepoint: Savepoint) {
+        for change in undo.reversed() {
+            switch change {
+            case .settings(let value, let at): settings = (value, at)
+            case .escalation(let value, let at): escalation = (value, at)
+            case .commitment(let day, let value): commitments[day] = value
+            case .task(let index, let value): tasks[index] = value
+            case .engineState(let value): engineState = value
+            }
+        }
+        undo.removeAll(keepingCapacity: true)
+        notifications.removeSubrange(savepoint.notifications...)
+        for task in tasks[savepoint.tasks...] { taskIndex[task.id] = nil }
+        tasks.removeSubrange(savepoint.tasks...)
+        completions.removeSubrange(savepoint.completions...)
+        usageEvents.removeSubrange(savepoint.usageEvents...)
+    }
+
+    // The changes, each undoable.
+
+    func setSettings(_ value: UserSettings, at time: EpochMillis) {
+        undo.append(.settings(settings.value, settings.updatedAt))
+        settings = (value, time)
+    }
+
+    func setEscalation(_ value: EscalationState, at time: EpochMillis) {
+        undo.append(.escalation(escalation.value, escalation.updatedAt))
+        escalation = (value, time)
+    }
+
+    func setCommitment(_ commitment: Commitment) {
+        undo.append(.commitment(commitment.day, commitments[commitment.day]))
+        commitments[commitment.day] = commitment
+    }
+
+    func append(_ entry: NotificationLogEntry) { notifications.append(entry) }
+    func append(_ completion: TaskCompletion) { completions.append(completion) }
+    func append(_ event: UsageEvent) { usageEvents.append(event) }
+
+    /// Inserts or updates a task; an update keeps the first `createdAt`, as the store's upsert does.
+    func upsert(_ task: HabitTask) {
+        if let index = taskIndex[task.id] {
+            undo.append(.task(index, tasks[index]))
+            var updated = task
+            updated.createdAt = tasks[index].createdAt
+            tasks[index] = updated
+        } else {
+            taskIndex[task.id] = tasks.count
+            tasks.append(task)
+        }
+    }
+
+    func setEngineState(_ row: EngineStateRow) {
+        undo.append(.engineState(engineState))
+        engineState = row
+    }
+
+    func storedTask(_ id: UUID) -> HabitTask? { taskIndex[id].map { tasks[$0] } }
+
+    /// Throws what the store throws for a user it does not hold.
+    func requireUser(_ id: UserID) throws {
+        guard id == userID else { throw StoreError.notFound("user", "\(id)") }
+    }
+}
