@@ -23,6 +23,9 @@ struct EarnedBook: Codable, Equatable {
     struct OpenAttempt: Codable, Equatable {
         var id: String
         var expires: EpochMillis
+        /// The mode and strictness the attempt was opened under.
+        var modeID: String?
+        var strictness: Strictness
     }
 
     struct OpenQuest: Codable, Equatable {

@@ -19,10 +19,11 @@ extension Engine {
         if recording, try !store.hasUser(context.userID) {
             try store.addEarnedUser(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier, now: now)
         }
-        var settings = try store.read { try $0.earnedSettings(context.userID) }
+        var settings = try earnedSettings(&context)
         if settings.timezoneID != context.settings.timezoneIdentifier {
             settings.timezoneID = context.settings.timezoneIdentifier
             try store.saveEarnedSettings(context.userID, settings, now: now)
+            context.cache.earnedSettings = settings
         }
         try store.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
                                rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
@@ -93,9 +94,10 @@ extension Engine {
         guard var earned = context.book.earned else { return }
         earned.dayEnds = max(try earnedClock(context).start(of: earned.day.adding(days: 1)!), now)
         context.book.earned = earned
-        var settings = try store.read { try $0.earnedSettings(context.userID) }
+        var settings = try earnedSettings(&context)
         settings.timezoneID = context.settings.timezoneIdentifier
         try store.saveEarnedSettings(context.userID, settings, now: now)
+        context.cache.earnedSettings = settings
     }
 
     /// The streak update of today when it qualifies now (and had not yet), with its bonus.

@@ -81,7 +81,7 @@ extension Engine {
     /// Sets or clears the QR key. In STRICT and HARD mode an existing key can change only
     /// `quest.key_change_cooldown_hours_strict` hours after it was set (A4.1).
     func setQRKey(_ value: String?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        var settings = try store.read { try $0.earnedSettings(context.userID) }
+        var settings = try earnedSettings(&context)
         if let setAt = settings.quest.qrKeySetAt, settings.quest.qrKeyValue != value {
             let hours = asked.economy.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
@@ -92,6 +92,7 @@ extension Engine {
         settings.quest.qrKeyValue = value
         settings.quest.qrKeySetAt = value == nil ? nil : now
         try store.saveEarnedSettings(context.userID, settings, now: now)
+        context.cache.earnedSettings = settings
         decisions.set("qr_key", .object([("set", .bool(value != nil))]))
     }
 
@@ -145,6 +146,14 @@ extension Engine {
         }
         context.cache.modes = modes
         return modes
+    }
+
+    /// Earned's settings (A4.1) of the user, from the context's cache or the store.
+    func earnedSettings(_ context: inout UserContext) throws -> EarnedSettings {
+        if let known = context.cache.earnedSettings { return known }
+        let settings = try store.read { try $0.earnedSettings(context.userID) }
+        context.cache.earnedSettings = settings
+        return settings
     }
 
     private func distractingApps(_ context: inout UserContext) throws -> [AppID] {

@@ -26,7 +26,8 @@ extension Engine {
                                                     effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
                                                     availableOptions: snapshot, createdAt: now, updatedAt: now))
         context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
-            id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute)
+            id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
+            modeID: blocking.modeID, strictness: blocking.strictness)
         decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
                                               ("available_options", JSONOut(snapshot))]))
     }
@@ -34,14 +35,13 @@ extension Engine {
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
     /// give now (the state may have changed since the gate opened), or a quest started.
     func choose(_ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let open = context.book.earned!.attempts[app.rawValue],
-              let attempt = try store.read({ try $0.unlockAttempt(context.userID, attemptID: open.id) }) else {
+        guard let attempt = context.book.earned!.attempts[app.rawValue] else {
             let running = context.book.earned!.quests[app.rawValue] != nil
             throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
         }
-        let snapshot = try options(app, Blocking(modeID: attempt.effectiveModeID, strictness: attempt.effectiveStrictness), &context, at: now)
+        let snapshot = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now)
         let option = snapshot.options.first { $0.type == choice.optionType }
-        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.attemptID)),
+        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
                                            ("option", .string(choice.optionType.rawValue))]
         var denial: (UnlockDenialReason, JSONValue)?
         var grant: UnlockGrant?
@@ -54,7 +54,7 @@ extension Engine {
             if let reason = duration.disabledReason {
                 denial = (reason, .object(["minutes": .number(Double(minutes)), "cost_credits": .number(Double(duration.costCredits))]))
             } else {
-                grant = try store.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.attemptID, minutes: minutes,
+                grant = try store.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
                                                                    costCredits: duration.costCredits, at: now))
                 fields.append(("cost_credits", .int(duration.costCredits)))
             }
@@ -68,9 +68,9 @@ extension Engine {
             } else {
                 let id = nextEarnedID("quest", &context)
                 let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
-                try store.startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.attemptID, questType: type,
+                try store.startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
                                                   createdAt: now, expiresAt: expires, updatedAt: now))
-                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.attemptID, type: type, expires: expires)
+                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.id, type: type, expires: expires)
                 fields += [("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
                            ("expires", .string(try clock(context).describe(expires)))]
             }
@@ -78,7 +78,7 @@ extension Engine {
             if let reason {
                 denial = (reason, .object([:]))
             } else {
-                grant = try store.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.attemptID, delaySeconds: delay,
+                grant = try store.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
                                                                        unlockMinutes: minutes, at: now))
             }
         default:
@@ -86,10 +86,10 @@ extension Engine {
         }
         context.book.earned!.attempts[app.rawValue] = nil
         if let (reason, payload) = denial {
-            try store.denyUnlockAttempt(context.userID, attemptID: attempt.attemptID, reason: reason, at: now, option: choice.optionType, payload: payload)
+            try store.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
         } else if let grant {
-            fields += [("outcome", .string("GRANTED")), ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attempt.attemptID)),
+            fields += [("outcome", .string("GRANTED")), ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attempt.id)),
                        ("starts", .string(try clock(context).describe(grant.startsAt))), ("ends", .string(try clock(context).describe(grant.endsAt)))]
         }
         decisions.set("unlock", .object(fields))
@@ -140,14 +140,14 @@ extension Engine {
     /// The rules' options for `app` now, checked against the limits the rules themselves declare.
     private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis) throws -> AvailableOptions {
         let day = context.book.earned!.day
-        let (economy, limits, settings, emergency) = try store.read { db in
-            (try db.economyState(context.userID), try db.dailyAppLimits(context.userID, day: day, appID: app),
-             try db.earnedSettings(context.userID), try db.emergencyState(context.userID))
+        let (economy, limits, emergency) = try store.read { db in
+            (try db.economyState(context.userID), try db.dailyAppLimits(context.userID, day: day, appID: app), try db.emergencyState(context.userID))
         }
+        let qrKeySet = try earnedSettings(&context).quest.qrKeyValue != nil
         let gate = UnlockGateInput(generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
                                    creditBalance: economy.creditBalance, questUnlocksToday: limits.questGrantsCount,
                                    minutesSinceLastQuestUnlock: limits.lastQuestGrantStartAt.map { Int((now - $0) / Millis.minute) },
-                                   qrKeySet: settings.quest.qrKeyValue != nil,
+                                   qrKeySet: qrKeySet,
                                    emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
                                    sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
         let snapshot: AvailableOptions

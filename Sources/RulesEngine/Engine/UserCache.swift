@@ -20,6 +20,7 @@ struct UserCache {
     /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
     var modes: [Engine.ModeEntry]?
     var distractingApps: [AppID]?
+    var earnedSettings: EarnedSettings?
 
     /// Forgets what depends on the user's day boundaries.
     mutating func timeZoneChanged() {

@@ -16,7 +16,7 @@ extension Store {
                try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
                 throw StoreError.notFound("Mode \(modeID) of user", "\(attempt.userID)")
             }
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO unlock_attempt(attempt_id, user_id, app_id, ts_utc_ms, timezone_id, day_id, effective_mode_id, effective_strictness,
                   available_options_json, outcome, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [attempt.attemptID, w.u, attempt.appID.rawValue, attempt.timestamp, attempt.timezoneID, attempt.dayID.rawValue,
@@ -137,7 +137,7 @@ extension Store {
             emergency.lastAppIDUsed = attempt.appID
             emergency.updatedAt = max(emergency.updatedAt, request.at)
             try emergency.validate()
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE emergency_state SET last_used_day_id = ?, used_count_today = ?, last_app_id_used = ?, updated_ts_utc_ms = ? WHERE user_id = ?
                 """, arguments: [attempt.dayID.rawValue, emergency.usedCountToday, attempt.appID.rawValue, emergency.updatedAt, w.u])
             let payload = JSONValue.object(["delay_seconds": .number(Double(request.delaySeconds)),
