@@ -3,3 +3,5 @@ std = "lua54"
 -- Rule files run in rulesrun's sandbox: no os, io, package, debug, load*, dofile, collectgarbage.
 not_globals = { "os", "io", "package", "debug", "load", "loadfile", "dofile", "require", "collectgarbage" }
 max_line_length = 120
+-- A file of a folder that `extends` another sees that folder's same file as `base`.
+read_globals = { base = { read_only = false, other_fields = true } }

@@ -16,8 +16,7 @@ M.credit_costs = {
 -- is at most this (DAY_ROLLOVER "carried_credits").
 M.rollover_cap = 10
 
--- economy_state.daily_reset_hour_local DEFAULT 4: "current_day_id … (04:00 boundary)".
-M.day_starts_at = "04:00"
+-- The rollover happens at the start of Earned's day: streaks.lua earned.day_starts_at (04:00).
 
 M.focus = {
   -- A4.1 focus.preset_minutes.

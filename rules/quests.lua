@@ -25,6 +25,16 @@ M.quest = {
   allowed_in = { GENTLE = true, STRICT = true, HARD = false },
   -- A4.1 quest.key_change_cooldown_hours_strict.
   key_change_cooldown_hours_strict = 24,
+  -- Decision: quest_session has an expires_ts_utc_ms but the document gives no duration; a quest
+  -- EXPIRES 10 minutes after it starts (QUEST_EXPIRED; the attempt is then EXPIRED too).
+  session_minutes = 10,
+}
+
+M.gate = {
+  -- Decision: the document has an EXPIRED attempt outcome but no timeout. Part B routes the user
+  -- to the gate only when the block is "recent (e.g., within 10 minutes)"; an attempt left without
+  -- a choice EXPIRES 10 minutes after the gate opened (or when the gate opens again for the app).
+  expires_after_minutes = 10,
 }
 
 M.emergency = {

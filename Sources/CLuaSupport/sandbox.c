@@ -457,8 +457,13 @@ static int rr_env_newindex(lua_State *L) {
 
 int rr_sandbox_setenv(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
+    int given_base = lua_gettop(L) >= 2 && !lua_isnil(L, 2) ? 2 : 0;
     lua_newtable(L);                                   /* own: the file's own globals */
     int own = lua_gettop(L);
+    if (given_base) {                                  /* the extended folder's same file, as `base` */
+        lua_pushvalue(L, given_base);
+        lua_setfield(L, own, "base");
+    }
     lua_createtable(L, 0, 1);
     rr_push_sandbox_globals(L);
     lua_setfield(L, -2, "__index");
@@ -485,28 +490,49 @@ int rr_sandbox_setenv(lua_State *L) {
 
 #define RR_RULE_TABLE "a table of a rule file (rules cannot change it after loading)"
 
+/* Seals the environment of the chunk at `chunk`; with `freeze`, freezes what it defined. */
+static void rr_seal_env(lua_State *L, int chunk, int freeze) {
+    if (lua_getupvalue(L, chunk, 1) != NULL) {
+        int env = lua_gettop(L);
+        if (lua_type(L, env) == LUA_TTABLE && lua_getmetatable(L, env)) {
+            lua_pushboolean(L, 1);
+            lua_rawsetp(L, -2, &rr_key_sealed);
+            lua_pop(L, 1);
+            if (freeze) {
+                rr_push_contents(L, env);
+                rr_freeze_reachable(L, lua_gettop(L), RR_RULE_TABLE, 0);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+}
+
 int rr_sandbox_runchunk(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     int base = lua_gettop(L);
     lua_pushvalue(L, 1);
     lua_call(L, 0, LUA_MULTRET);
     int nres = lua_gettop(L) - base;
-    /* Seal the environment and freeze what the file defined. */
-    if (lua_getupvalue(L, 1, 1) != NULL) {
-        int env = lua_gettop(L);
-        if (lua_type(L, env) == LUA_TTABLE && lua_getmetatable(L, env)) {
-            lua_pushboolean(L, 1);
-            lua_rawsetp(L, -2, &rr_key_sealed);
-            lua_pop(L, 1);
-            rr_push_contents(L, env);
-            rr_freeze_reachable(L, lua_gettop(L), RR_RULE_TABLE, 0);
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    }
+    /* Seal the environment and freeze what the file defined, and what the files it extends did. */
+    for (int chunk = 1; chunk <= base; chunk++)
+        if (lua_type(L, chunk) == LUA_TFUNCTION) rr_seal_env(L, chunk, 1);
     for (int i = base + 1; i <= base + nres; i++)
         rr_freeze_reachable(L, i, RR_RULE_TABLE, 1);
     return nres;
+}
+
+int rr_sandbox_runbase(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 1);
+    if (!lua_istable(L, -1)) {
+        lua_pushliteral(L, "a rule file that another extends must return a table");
+        return lua_error(L);
+    }
+    rr_seal_env(L, 1, 0);
+    return 1;
 }
 
 int rr_reseed(lua_State *L) {

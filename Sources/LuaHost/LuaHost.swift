@@ -122,28 +122,53 @@ public final class LuaHost {
     /// Loads Lua text given as bytes; see `load(_:chunkName:)`.
     @discardableResult
     public func load(bytes: [UInt8], chunkName: String) throws -> [LuaValue] {
-        guard bytes.count <= limits.maxSourceBytes else {
-            throw LuaError(kind: .syntax, file: chunkName,
-                           message: "the file is \(bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
+        try load(layers: [(bytes, chunkName)])
+    }
+
+    /// Loads a rule file that extends others: `layers` are the same file of each rule folder, the
+    /// most basic first and the file itself last. Each layer runs in its own environment, under its
+    /// own instruction budget, and sees the table the layer before returned as the global `base`
+    /// (not yet frozen, so that it can change a knob or replace a function and return it). When
+    /// the last layer has run, every environment is sealed and everything reachable from its
+    /// results and from every layer's globals is frozen.
+    @discardableResult
+    public func load(layers: [(bytes: [UInt8], chunkName: String)]) throws -> [LuaValue] {
+        precondition(!layers.isEmpty, "load(layers:) needs the file itself")
+        for layer in layers where layer.bytes.count > limits.maxSourceBytes {
+            throw LuaError(kind: .syntax, file: layer.chunkName,
+                           message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
         }
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
-        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        guard lua_checkstack(L, Int32(layers.count) * 2 + 8) != 0 else { throw stackError() }
         rr_reset_raise(runtime)
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                clua_loadbufferx(L, $0.baseAddress, $0.count, "@" + chunkName, "t")
+        var chunks: [Int32] = []
+        var base: Int32?
+        for (i, layer) in layers.enumerated() {
+            let status = layer.bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    clua_loadbufferx(L, $0.baseAddress, $0.count, "@" + layer.chunkName, "t")
+                }
             }
+            if status != LUA_OK { throw error(status: status, chunk: layer.chunkName) }
+            let chunk = lua_gettop(L)
+            chunks.append(chunk)
+            clua_pushcfunction(L, rr_sandbox_setenv)
+            lua_pushvalue(L, chunk)
+            if let base { lua_pushvalue(L, base) } else { lua_pushnil(L) }
+            try pcall(nargs: 2, nresults: 0, budget: 0, chunk: layer.chunkName)
+            guard i < layers.count - 1 else { break }
+            clua_pushcfunction(L, rr_sandbox_runbase)
+            lua_pushvalue(L, chunk)
+            try pcall(nargs: 1, nresults: 1, budget: limits.instructionsPerLoad, chunk: layer.chunkName)
+            base = lua_gettop(L)
         }
-        if status != LUA_OK { throw error(status: status, chunk: chunkName) }
-        let chunk = lua_gettop(L)
-        clua_pushcfunction(L, rr_sandbox_setenv)
-        lua_pushvalue(L, chunk)
-        try pcall(nargs: 1, nresults: 0, budget: 0, chunk: chunkName)
         clua_pushcfunction(L, rr_sandbox_runchunk)
-        lua_pushvalue(L, chunk)
-        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerLoad, chunk: chunkName)
-        return try results(count: n, from: chunk + 1, file: chunkName)
+        let function = lua_gettop(L)
+        for chunk in chunks.reversed() { lua_pushvalue(L, chunk) }
+        let n = try pcall(nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
+                          chunk: layers.last!.chunkName)
+        return try results(count: n, from: function, file: layers.last!.chunkName)
     }
 
     // MARK: Calling

@@ -187,6 +187,11 @@ public struct LuaSourceMap: Sendable {
                         i += 4
                         constructor(prefix: "", into: &entries)
                         tables[name] = entries
+                    } else if case .name(let name)? = peek(1), peek(2) == .symbol("="), case .name? = peek(3),
+                              ![.symbol("."), .symbol("["), .symbol("("), .symbol(":")].contains(peek(4)) {
+                        // `local M = base`: a table from elsewhere; this file writes only what it assigns.
+                        tables[name] = [:]
+                        i += 4
                     } else {
                         i += 1
                     }

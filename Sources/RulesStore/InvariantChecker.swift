@@ -14,6 +14,7 @@ public enum InvariantChecker {
         try checkForeignKeys(db, &found)
         try checkSingletons(db, &found)
         try checkEarnedRelations(db, &found)
+        try checkEarnedLedger(db, &found)
         try checkAppIDs(db, &found)
         try checkSameUser(db, &found)
         try checkRows(db, &found)
@@ -106,6 +107,42 @@ public enum InvariantChecker {
             SELECT c.completion_id FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
             WHERE t.goal_type = 'none' AND c.value IS NOT NULL ORDER BY c.completion_id
             """) { _ in "a completion of a task whose goalType is none has no value" }
+    }
+
+    /// Earned's counters agree with what happened: each `day_summary` with its day's `event_log`
+    /// (A6: both are written in the same transaction), and each `daily_app_limits` count with the
+    /// quests COMPLETED that day for the app (failed, cancelled and expired quests never count).
+    /// Days up to the day after the last retention cleanup are skipped: their log may be pruned.
+    static func checkEarnedLedger(_ db: Database, _ found: inout [InvariantViolation]) throws {
+        let kept = """
+            (SELECT COALESCE(date(CAST(value AS INTEGER) / 1000, 'unixepoch', '+1 day'), '0000-00-00')
+             FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms' UNION ALL SELECT '0000-00-00' LIMIT 1)
+            """
+        try add(&found, db, "day_summary_log", "day_summary", """
+            WITH logged AS (
+              SELECT user_id, day_id,
+                SUM(type = 'UNLOCK_ATTEMPT_CREATED') AS attempts, SUM(type = 'CREDITS_SPENT') AS credit_unlocks,
+                SUM(type = 'QUEST_COMPLETED') AS quest_unlocks, SUM(type = 'EMERGENCY_USED') AS emergencies,
+                SUM(CASE WHEN type = 'CREDITS_SPENT' THEN json_extract(payload_json, '$.amount') ELSE 0 END) AS spent,
+                SUM(CASE WHEN type = 'CREDITS_EARNED' THEN json_extract(payload_json, '$.amount') ELSE 0 END) AS earned
+              FROM event_log GROUP BY user_id, day_id)
+            SELECT d.user_id, d.day_id,
+              printf('summary attempts %d, credit unlocks %d, quest unlocks %d, emergencies %d, spent %d, earned %d; log %d, %d, %d, %d, %d, %d',
+                d.unlock_attempts_count, d.credits_unlocks_count, d.quest_unlocks_count, d.emergency_unlocks_count, d.credits_spent,
+                d.credits_earned, COALESCE(l.attempts, 0), COALESCE(l.credit_unlocks, 0), COALESCE(l.quest_unlocks, 0),
+                COALESCE(l.emergencies, 0), COALESCE(l.spent, 0), COALESCE(l.earned, 0)) AS detail
+            FROM day_summary d LEFT JOIN logged l ON l.user_id = d.user_id AND l.day_id = d.day_id
+            WHERE d.day_id > \(kept) AND (d.unlock_attempts_count <> COALESCE(l.attempts, 0) OR d.credits_unlocks_count <> COALESCE(l.credit_unlocks, 0)
+              OR d.quest_unlocks_count <> COALESCE(l.quest_unlocks, 0) OR d.emergency_unlocks_count <> COALESCE(l.emergencies, 0)
+              OR d.credits_spent <> COALESCE(l.spent, 0) OR d.credits_earned <> COALESCE(l.earned, 0))
+            ORDER BY d.user_id, d.day_id
+            """) { row in "day_summary disagrees with event_log: \(row["detail"] as String? ?? "")" }
+        try add(&found, db, "quest_limits", "daily_app_limits", """
+            SELECT l.user_id, l.day_id, l.app_id, l.quest_grants_count AS detail FROM daily_app_limits l
+            WHERE l.day_id > \(kept) AND l.quest_grants_count <> (SELECT COUNT(*) FROM quest_session q JOIN unlock_attempt a ON a.attempt_id = q.attempt_id
+              WHERE a.user_id = l.user_id AND a.day_id = l.day_id AND a.app_id = l.app_id AND q.state = 'COMPLETED')
+            ORDER BY l.user_id, l.day_id, l.app_id
+            """) { row in "quest_grants_count \(row["detail"] as Int64? ?? 0) differs from the quests COMPLETED for the app that day" }
     }
 
     /// A5.5: every AppId column holds `android:…` or `iosToken:…` (GLOB is case-sensitive).

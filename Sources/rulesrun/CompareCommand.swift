@@ -47,12 +47,16 @@ struct CompareCommand: ParsableCommand {
     var populationUsers = 200
     @Option(parsing: .upToNextOption, help: "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).")
     var persona: [String] = []
+    @Option(help: "Earned histories for the economy's differential comparison, replayed through the engine (0: skip it).")
+    var economyRuns = 100
+    @Option(help: "Days per Earned history.") var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
     func validate() throws {
         guard runs > 0, days > 0 else { throw ValidationError("--runs and --days must be positive") }
         guard populationUsers >= 0 else { throw ValidationError("--population-users must be 0 or more") }
+        guard economyRuns >= 0, economyDays > 0 else { throw ValidationError("--economy-runs must be 0 or more and --economy-days positive") }
     }
 
     func run() throws {
@@ -72,6 +76,10 @@ struct CompareCommand: ParsableCommand {
         }
         if bench { return try runBench(comparison) }
         var result = try comparison.run()
+        if economyRuns > 0 {
+            result.economy = try EconomyComparison(a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
+                                                   seed: seed).run()
+        }
         if populationUsers > 0 {
             do {
                 let mix = persona.isEmpty ? PersonaMix.standard : try PersonaMix(persona)
@@ -88,6 +96,14 @@ struct CompareCommand: ParsableCommand {
                 let path = (out as NSString).appendingPathComponent(finding.kind.fileName)
                 try finding.script.text.write(toFile: path, atomically: true, encoding: .utf8)
                 result.replayFiles[finding.kind] = path
+            }
+        }
+        if let economy = result.economy, !economy.findings.isEmpty {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            for finding in economy.findings {
+                let path = (out as NSString).appendingPathComponent(finding.fileName)
+                try EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB).write(toFile: path, atomically: true, encoding: .utf8)
+                result.economyFiles[finding.field] = path
             }
         }
         print(json ? result.json.description : result.text)

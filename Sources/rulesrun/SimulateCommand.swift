@@ -10,13 +10,18 @@ struct SimulateCommand: ParsableCommand {
         abstract: "Run a cohort of synthetic users through the rules for a number of days and report what happened.",
         discussion: """
             Each user follows a persona (a Lua file in examples/personas/, validated like a rule file) on a \
-            virtual clock: its commitments, check-ins, shields, habit completions and MIGA gateway events go \
-            through the same Engine.apply as `rulesrun replay` and the apps, and everything is written to an \
+            virtual clock: its commitments, check-ins, shields, habit completions and MIGA gateway events, and \
+            (for a persona with an `earned` section) Earned's focus sessions, habits and urges to open a \
+            distracting app with its choices at the unlock gate, go through the same Engine.apply as \
+            `rulesrun replay` and the apps, and everything is written to an \
             SQLite database (replaced each run unless --append). The same rules, personas and seed give the \
             same report, byte for byte, and the same database content, whatever --jobs is.
 
             The report has one line per day (users on each tier, reminders sent, YES/NO/MISSED, shields, \
-            current-streak percentiles, habit completion rate, exits to focus) and a summary. `--format json` \
+            current-streak percentiles, habit completion rate, exits to focus; with Earned, credits spent, \
+            unlocks and the median end-of-day balance) and a summary (Earned: credits earned, spent and \
+            forfeited, balance percentiles, unlocks by method, denials by reason, quests by outcome, \
+            emergency uses, focus sessions, habit awards suspended). `--format json` \
             keeps the raw counts, so that `rulesrun merge` can add up the reports of shards (--shard i/n).
 
             Examples:

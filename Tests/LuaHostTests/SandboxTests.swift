@@ -225,4 +225,21 @@ import Testing
             """, chunkName: "m.lua")
         #expect(values == [.string("a,c")])
     }
+
+    /// A file that extends another gets its table as `base`; both are sealed and frozen after loading.
+    @Test func layersShareTheBaseTableAndFreezeIt() throws {
+        let host = try LuaHost()
+        let base = Array("local M = { cap = 10 }\nfunction M.f(x) return math.min(x, M.cap) end\nfunction M.g() hidden = 1 end\nreturn M\n".utf8)
+        let child = Array("local M = base\nM.cap = 3\nreturn M\n".utf8)
+        let values = try host.load(layers: [(base, "rules/pricing.lua"), (child, "pricing.lua")])
+        let table = try #require(values.first?.tableValue)
+        guard case .function(let f) = table["f"], case .function(let g) = table["g"] else { Issue.record("no functions"); return }
+        #expect(try host.call(f, [.integer(7)]).first == .integer(3))   // the base's function sees the change
+        let error = try #require(throws: LuaError.self) { try host.call(g, []) }
+        #expect(error.file == "rules/pricing.lua" && error.line == 3 && error.message.contains("cannot assign global 'hidden'"))
+        let broken = try #require(throws: LuaError.self) {
+            try host.load(layers: [(Array("return 1\n".utf8), "rules/x.lua"), (child, "x.lua")])
+        }
+        #expect(broken.file == "rules/x.lua" && broken.message.contains("must return a table"))
+    }
 }

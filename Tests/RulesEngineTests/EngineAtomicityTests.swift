@@ -30,6 +30,23 @@ final class MisbehavingRules: PolicyRules {
         try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
     }
     func earnedBonus(streakCount: Int) throws -> Int { try base.earnedBonus(streakCount: streakCount) }
+
+    /// Credits carried over the rollover beyond the balance.
+    var carryExtra = 0
+    /// Quests offered in HARD mode.
+    var questsInHard = false
+    var economy: EconomyParameters { base.economy }
+    func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
+        if questsInHard && gate.strictness == .hard { return nil }
+        return try base.questBlocked(gate)
+    }
+    func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? { try base.emergencyBlocked(gate) }
+    func focusCredits(_ session: FocusOutcome) throws -> Int { try base.focusCredits(session) }
+    func carriedCredits(balance: Int) throws -> Int { try base.carriedCredits(balance: balance) + carryExtra }
+    func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
+        try base.habitAward(rewardCredits: rewardCredits, completionsInWindow: completionsInWindow)
+    }
+    func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? { try base.effectiveMode(modes, at: now) }
 }
 
 @Suite struct EngineAtomicityTests {

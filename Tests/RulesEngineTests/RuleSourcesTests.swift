@@ -45,4 +45,56 @@ import Testing
         let empty = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("d").path) }
         #expect(empty.problems.first?.message.contains("names no folder") == true)
     }
+
+    /// A file that extends another sees it as `base`: it changes a knob or a function and returns it.
+    @Test func aFileChangesTheFileItExtendsThroughBase() throws {
+        let dir = try folder([
+            "child/extends": RuleFixture.rulesFolder.path,
+            "child/pricing.lua": "local M = base\nM.rollover_cap = 25\nfunction M.carried_credits(balance) return math.min(balance, 3) end\nreturn M\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = try RuleSet.load(dir.appendingPathComponent("child").path)
+        #expect(rules.pricing.rolloverCap == 25)
+        #expect(rules.pricing.creditCosts.map(\.credits) == [10, 25, 45])   // inherited
+        #expect(try rules.carriedCredits(balance: 40) == 3)
+        #expect(try rules.focusCredits(FocusOutcome(actualMinutes: 50, plannedMinutes: 50, completed: true)) == 10)
+    }
+
+    @Test func problemsOfAnExtendingFileNameTheFileThatWritesTheKnob() throws {
+        let dir = try folder([
+            "child/extends": RuleFixture.rulesFolder.path,
+            "child/pricing.lua": "local M = base\n\nM.rollover_cap = -1\nreturn M\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("child").path) }
+        #expect(error.problems.map(\.file) == ["pricing.lua"])
+        #expect(error.problems.first?.line == 3)
+        // An inherited knob is reported in the file that writes it.
+        let broken = try folder([
+            "base/extends": RuleFixture.rulesFolder.path,
+            "base/quests.lua": try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("quests.lua"), encoding: .utf8)
+                .replacingOccurrences(of: "session_minutes = 10,", with: "session_minutes = 0,"),
+            "child/extends": "../base",
+            "child/quests.lua": "local M = base\nM.quest.cooldown_minutes_per_app = 15\nreturn M\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let inherited = try #require(throws: RuleSetError.self) { try RuleSet.load(broken.appendingPathComponent("child").path) }
+        #expect(inherited.problems.first?.file == "base/quests.lua")
+        #expect(inherited.problems.first?.line == (try RuleFixture.line(of: "session_minutes = 10,", in: "quests.lua")))
+    }
+
+    @Test func whatAFileExtendsIsFrozenAfterLoadingAndStateCannotHide() throws {
+        let dir = try folder([
+            "a/extends": RuleFixture.rulesFolder.path,
+            "a/pricing.lua": "local M = base\nfunction M.carried_credits(balance) M.rollover_cap = 0 return 0 end\nreturn M\n",
+            "b/extends": RuleFixture.rulesFolder.path,
+            "b/pricing.lua": "return 42\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Calling a function that changes the (now frozen) table fails, with the file and line.
+        let a = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("a").path) }
+        #expect(a.problems.contains { $0.file == "pricing.lua" && $0.message.contains("cannot") }, "\(a.problems)")
+        let b = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("b").path) }
+        #expect(b.problems.first?.message.contains("must return a table") == true)
+    }
 }

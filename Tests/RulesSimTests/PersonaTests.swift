@@ -58,6 +58,58 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(path):10: settings") && $0.contains("commitment_deadline") || $0.contains("13:00") }, "\(lines)")
     }
 
+    @Test func aBrokenEarnedSectionIsReportedAtItsLines() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("earned.lua").path
+        try """
+            return {
+              description = "Broken Earned",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              earned = {
+                apps = { "com.instagram.android", "iosToken:abc" },
+                modes = {
+                  { name = "work", strictness = "STRIKT", windows = { { days = { 1, 8 }, from = "09:00", to = "25:00" } } },
+                },
+                gate = { credits = 0.6, quest = 0.5, quest_types = { "QR_SCAN", "SUDOKU" } },
+                quest = { complete = 0.9, minutes = { 5, 2 } },
+                urges = { per_day = 4, hours = { 3, 23 } },
+              },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.contains("\(path):6: earned.apps[1]: expected an AppId \"android:…\" or \"iosToken:…\", found \"com.instagram.android\""), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):8: earned.modes[1].strictness: expected \"GENTLE\", \"STRICT\" or \"HARD\"") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):8: earned.modes[1].windows[1].days: expected distinct ISO weekdays") }, "\(lines)")
+        #expect(lines.contains("\(path):8: earned.modes[1].windows[1].to: expected \"HH:MM\", found \"25:00\""), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):10: earned.gate: credits + quest + emergency must be at most 1 (the rest gives up)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):10: earned.gate.quest_types[2]: expected \"BREATHING\"") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):11: earned.quest.minutes: expected { low, high }") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):12: earned.urges.hours: expected { low, high } with 5 ≤ low") }, "\(lines)")
+    }
+
+    @Test func aTypoInTheEarnedSectionSuggestsTheField() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("typo.lua").path
+        try """
+            return {
+              description = "A typo in Earned",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              earned = {
+                apps = { "android:com.instagram.android" },
+                urges = { per_dya = 3 },
+              },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        #expect(error.description.hasPrefix("\(path):7: earned.urges.per_dya: unknown field"), "\(error)")
+        #expect(error.description.contains("did you mean 'per_day'"), "\(error)")
+    }
+
     @Test func aSandboxViolationNamesTheFileAndLine() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -24,6 +24,9 @@ import Testing
         #expect(reports[0] == reports[1] && reports[1] == reports[2])
         #expect(dumps[0] == dumps[1] && dumps[1] == dumps[2])
         #expect(dumps[0].contains("## pressure_commitment"))
+        // Earned's users too: their unlock attempts, and the economy in the report.
+        #expect(SimTestSupport.rows(of: "unlock_attempt", in: dumps[0]).count > 0)
+        #expect(reports[0].contains("\"unlocks\":{\"CREDITS\":"))
     }
 
     @Test func theShardsMergeIntoTheWholeRun() throws {
@@ -37,6 +40,8 @@ import Testing
         let merged = try SimulationReport.merge(parsed)
         #expect(merged.json() == whole.json())
         #expect(merged.table() == whole.table())
+        #expect(merged.days.map(\.earned) == whole.days.map(\.earned))
+        #expect(ReportSummary(whole).earned.unlocks.total > 0)
         #expect(throws: SimulationError.self) { try SimulationReport.merge([shards[0], shards[2]]) }
         #expect(throws: SimulationError.self) { try SimulationReport.merge([shards[0], shards[0]]) }
     }

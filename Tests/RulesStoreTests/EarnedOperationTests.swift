@@ -97,7 +97,7 @@ import Testing
         #expect(limits.questGrantsCount == 1 && limits.lastQuestGrantStartAt == f.now + Millis.minute)
         #expect(try f.store.read { try $0.questSession(f.user, id: "q1") }?.state == .completed)
         #expect(try f.events().map { String($0.prefix(while: { $0 != " " })) }
-                == ["UNLOCK_ATTEMPT_CREATED", "QUEST_STARTED", "QUEST_COMPLETED", "UNLOCK_GRANTED"])
+                == ["UNLOCK_ATTEMPT_CREATED", "UNLOCK_OPTION_SELECTED", "QUEST_STARTED", "QUEST_COMPLETED", "UNLOCK_GRANTED"])
         #expect(try f.store.read { try $0.daySummaries(f.user, lastDays: 1, endingOn: f.day) }.first?.questUnlocksCount == 1)
         #expect(try f.store.checkInvariants().isEmpty)
     }

@@ -15,7 +15,7 @@ import Testing
     @Test func graduatedRecoveryDiffersAndItsReplayFileReproducesTheDifference() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["identical"] as? Bool == false)
@@ -47,7 +47,7 @@ import Testing
     @Test func theTextReportShowsTheFirstDivergingEvent() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("by kind (histories): current_tier ("), "\(result.stdout)")
         #expect(result.stdout.contains("the engine reproduces it; first diverging event"))
@@ -57,24 +57,25 @@ import Testing
 
     @Test func aRuleSetComparedWithItselfHasNoDifference() throws {
         let out = outFolder()
-        let result = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--out", out.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "20", "rules", "rules", "--out", out.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("no difference"))
+        #expect(result.stdout.contains("no difference: A and B decided every compared field"))
+        #expect(result.stdout.contains("no difference: A and B decided every unlock, option, credit and streak the same"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     @Test func ignoredFieldsAreNotCompared() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let all = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
+        let all = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
                                "--ignore", "current_tier,consecutive_successes", "reminders"])
         #expect(all.status == 0, "\(all.stdout)")
         #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
-        let some = try CLI.run(["compare", "--population-users", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
+        let some = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
         #expect(some.status == 1)
         let kinds = try #require(try object(some.stdout)["differences"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("current_tier") && kinds.contains("consecutive_successes"), "\(kinds)")
-        let unknown = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--ignore", "tier"])
+        let unknown = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--ignore", "tier"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--ignore tier: not a field"))
     }
@@ -83,18 +84,18 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         // A miss never lowers the tier: B is never below A.
-        let holds = try CLI.run(["compare", "--population-users", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+        let holds = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
                                  "--expect", "B.current_tier >= A.current_tier"])
         #expect(holds.status == 0, "\(holds.stdout)")
         #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
-        let broken = try CLI.run(["compare", "--population-users", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
+        let broken = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
                                   "--expect", "B.current_tier <= A.current_tier"])
         #expect(broken.status == 1)
         let expectations = try #require(try object(broken.stdout)["expectations"] as? [[String: Any]])
         #expect(expectations.first?["holds"] as? Bool == false)
         let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
         #expect(counterexample["reproduced_by_engine"] as? Bool == true)
-        let bad = try CLI.run(["compare", "--population-users", "0", "rules", "rules", "--expect", "B.tier < A.tier"])
+        let bad = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--expect", "B.tier < A.tier"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a numeric field"))
     }
@@ -102,11 +103,11 @@ import Testing
     @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {
         let dir = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["compare", "--population-users", "0", "rules", dir.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", dir.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(dir.path): the rule set is not valid"), "\(result.stderr)")
         #expect(result.stderr.contains("escalation.lua"))
-        let missing = try CLI.run(["compare", "--population-users", "0", "/nonexistent/rules", "rules"])
+        let missing = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "/nonexistent/rules", "rules"])
         #expect(missing.status == 2)
     }
 
@@ -115,7 +116,7 @@ import Testing
         let out = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--runs", "50",
-                                  "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50"])
+                                  "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50", "--economy-runs", "0"])
         #expect(result.status == 1, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let population = try #require(report["population"] as? [String: Any])
@@ -130,10 +131,59 @@ import Testing
         }
         // The same cohort: with identical rule sets every delta is 0.
         let same = try CLI.run(["compare", "rules", "rules", "--out", out.path, "--json", "--runs", "20", "--days", "10",
-                                "--population-users", "10"])
+                                "--population-users", "10", "--economy-runs", "0"])
         #expect(same.status == 0)
         let sameReport = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
         let sameMetrics = try #require((sameReport["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
         #expect(sameMetrics.allSatisfy { ($0["delta"] as? Double) == 0 })
+    }
+
+    /// The economy's half: two economies on the same Earned histories, each kind of difference
+    /// shrunk to a replay file that `rulesrun replay` reproduces under both sets.
+    @Test(arguments: [("examples/gentle-pricing", ["gate_options", "unlock", "rollover", "credit_balance"]),
+                      ("examples/strict-quests", ["gate_options", "unlock"])])
+    func anotherEconomyDiffersAndItsReplayFilesReproduceIt(folder: String, kinds: [String]) throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30",
+                                  "--out", out.path, "--json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["identical"] as? Bool == false)
+        let economy = try #require(report["economy"] as? [String: Any])
+        let differences = try #require(economy["differences"] as? [[String: Any]])
+        let found = differences.compactMap { $0["kind"] as? String }
+        for kind in kinds { #expect(found.contains(kind), "\(found)") }
+        for difference in differences {
+            let file = try #require(difference["replay_file"] as? String)
+            let first = try #require((difference["first_diverging_event"] as? [String: Any])?["event_number"] as? Int)
+            let a = try CLI.run(["replay", file, "--rules", "rules"]), b = try CLI.run(["replay", file, "--rules", folder])
+            let linesA = a.stdout.split(separator: "\n"), linesB = b.stdout.split(separator: "\n")
+            #expect(linesA.count == linesB.count && linesA.count >= first)
+            // The first diverging event prints differently under the two sets (other fields may differ before it).
+            #expect(linesA[first - 1] != linesB[first - 1])
+            #expect((difference["events_beyond_setup"] as? Int ?? 99) <= 8, "\(difference)")
+        }
+    }
+
+    /// Earned's economy in the population half: gentler prices sell more credit unlocks, each for
+    /// fewer credits, to the same cohort; Pressure's metrics stay the same.
+    @Test func thePopulationComparisonShowsTheEconomies() throws {
+        let out = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--out", out.path, "--json", "--runs", "20", "--days", "10",
+                                  "--economy-runs", "0", "--population-users", "40"])
+        #expect(result.status == 0, "\(result.stderr)")   // the Pressure histories do not differ (the economy's half skipped)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let metrics = try #require((report["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
+        func delta(_ name: String) throws -> Double {
+            try #require(metrics.first { $0["name"] as? String == name }?["delta"] as? Double, "\(name)")
+        }
+        #expect(try delta("credits per credit unlock") < 0)
+        #expect(try delta("credit unlocks per user-day") > 0)
+        #expect(try delta("YES rate") == 0 && delta("user-days at tier 3") == 0 && delta("credits earned per user-day") == 0)
+        let text = try CLI.run(["compare", "rules", "examples/strict-quests", "--out", out.path, "--runs", "20", "--days", "10",
+                                "--economy-runs", "0", "--population-users", "20"])
+        #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
     }
 }

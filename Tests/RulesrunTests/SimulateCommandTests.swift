@@ -16,6 +16,7 @@ import Testing
         #expect(one.stdout == two.stdout)
         #expect(one.stdout.contains("summary"))
         #expect(one.stdout.contains("user-days at tier 0/1/2/3"))
+        #expect(one.stdout.contains("Earned users") && one.stdout.contains("denials") && one.stdout.contains("end-of-day balance"))
         #expect(one.stderr.isEmpty)   // no progress bar when stderr is not a terminal
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.sqlite").path))
     }
@@ -49,9 +50,18 @@ import Testing
         #expect(lines.count == 8)
         let header = lines[0].split(separator: ",").map(String.init)
         let yesColumn = try #require(header.firstIndex(of: "yes"))
+        let spentColumn = try #require(header.firstIndex(of: "credits_spent"))
+        let creditUnlocksColumn = try #require(header.firstIndex(of: "unlocks_credits"))
         for (day, line) in zip(days, lines.dropFirst()) {
-            #expect(String(line.split(separator: ",")[yesColumn]) == "\(day["yes"] as? Int ?? -1)")
+            let fields = line.split(separator: ",").map(String.init)
+            #expect(fields.count == header.count)
+            #expect(fields[yesColumn] == "\(day["yes"] as? Int ?? -1)")
+            let earned = try #require(day["earned"] as? [String: Any])
+            #expect(fields[spentColumn] == "\(earned["credits_spent"] as? Int ?? -1)")
+            #expect(fields[creditUnlocksColumn] == "\((earned["unlocks"] as? [String: Any])?["CREDITS"] as? Int ?? -1)")
         }
+        let summary = try #require((object["summary"] as? [String: Any])?["earned"] as? [String: Any])
+        #expect(summary["denials"] is [String: Any] && summary["balance"] is [String: Any] && summary["emergency_uses"] is Int)
     }
 
     @Test func theChartIsSVGThatParses() throws {
@@ -74,6 +84,12 @@ import Testing
         let result = try CLI.run(["simulate", "7d", "--users", "2", "--no-db", "--persona", path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(path):3: commit: expected a probability between 0 and 1, found 2"), "\(result.stderr)")
+        let earned = try CLI.folder(["earned.lua": "return {\n  description = \"x\",\n  commit = 0.5,\n  answer = { yes = 0.5, no = 0 },\n  earned = {\n    apps = { \"android:a\" },\n    gate = { credits = 0.9, quest = 0.2 },\n  },\n}\n"])
+        defer { try? FileManager.default.removeItem(at: earned) }
+        let earnedPath = earned.appendingPathComponent("earned.lua").path
+        let broken = try CLI.run(["simulate", "7d", "--users", "2", "--no-db", "--persona", earnedPath])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("\(earnedPath):7: earned.gate: credits + quest + emergency must be at most 1"), "\(broken.stderr)")
         let unknown = try CLI.run(["simulate", "7d", "--users", "2", "--no-db", "--persona", "stedy"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("did you mean 'steady'?"), "\(unknown.stderr)")

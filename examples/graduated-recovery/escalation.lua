@@ -1,108 +1,29 @@
 -- Pressure escalation, GRADUATED RECOVERY reading (examples/graduated-recovery).
 --
--- The same as rules/escalation.lua except for recovery, which follows the document's tier table
--- and diagram instead of its pseudo-code: YES days step the tier down one at a time. Tier 3 needs
--- recover_after[3] = 3 YES days to drop to tier 2, then recover_after[2] = 2 more to drop to tier
--- 1, then recover_after[1] = 1 more to reach tier 0 ("3 consecutive YES → drops to Tier 2; then 2
--- more → Tier 1; then 1 → Tier 0").
+-- The same as rules/escalation.lua (`base`, see `extends`) except for recovery, which follows the
+-- document's tier table and diagram instead of its pseudo-code: YES days step the tier down one at
+-- a time. Tier 3 needs recover_after[3] = 3 YES days to drop to tier 2, then recover_after[2] = 2
+-- more to drop to tier 1, then recover_after[1] = 1 more to reach tier 0 ("3 consecutive YES →
+-- drops to Tier 2; then 2 more → Tier 1; then 1 → Tier 0").
 --
 -- `rulesrun compare rules examples/graduated-recovery` shows where the two readings part.
-
-local M = {}
-
--- Misses in a row (NO or MISSED) that set each tier. "IF consecutive_misses >= 3: tier 3,
--- ELSE IF == 2: tier 2, ELSE IF == 1: tier 1".
-M.tier_for_misses = { 1, 2, 3 }
-
--- Consecutive YES days needed to leave each tier (tier 1: 1, tier 2: 2, tier 3: 3). In this
--- reading, leaving a tier means going down to the tier below.
-M.recover_after = { 1, 2, 3 }
-
--- The highest tier ("Max escalation tier: 3").
-M.max_tier = 3
-
--- Reminders per tier, relative to the check-in window: "mid" is the window's midpoint
--- (window_open + (window_close - window_open) / 2); "close-120" is two hours before the window
--- closes, and so on. Tier 0: midpoint; tier 1: midpoint, close - 1 h; tiers 2 and 3: midpoint,
--- close - 2 h, close - 30 min. Remaining reminders are cancelled once the user checks in.
-M.reminders = {
-  [0] = { "mid" },
-  [1] = { "mid", "close-60" },
-  [2] = { "mid", "close-120", "close-30" },
-  [3] = { "mid", "close-120", "close-30" },
-}
-
--- Tier 3's badge stays until a YES or NO is submitted ("persistent badge until check-in").
-M.persistent_badge_from_tier = 3
-
--- Hard constraints of the document, checked by the host for every tier and window.
-M.max_reminders_per_day = 3        -- "Max notifications per day: 3"
-M.min_reminder_spacing_minutes = 30 -- "Min notification spacing: 30 min"
-
--- The restart shield (paid only): "Restart shields per month (paid): 1", "(free): 0",
--- replenished on the first of the month; it must be activated within 1 hour of the NO check-in
--- ("Shield must be activated within 1 hour of NO check-in"). Decision: a MISSED day can be
--- shielded too, within 1 hour of the miss (the pseudo-code covers "NO or MISSED"). Activating it
--- resets the streak; the shield branch replaces "normal escalation logic", so the tier, the misses
--- and the successes stay as they were before that day's result.
-M.shield = {
-  per_month_paid = 1,
-  per_month_free = 0,
-  activation_window_minutes = 60,
-}
-
--- A day with no commitment by the deadline is treated as MISSED ("No commitment set by deadline:
--- Day treated as MISSED; escalation advances").
-M.no_commitment_counts_as = "MISSED"
+local M = base
+local pseudo_code = M.transition
 
 --- The new escalation state after one day's check-in.
 ---@param state { current_tier: integer, consecutive_misses: integer, consecutive_successes: integer }
 ---@param check_in { result: "YES"|"NO"|"MISSED" }
 ---@return { current_tier: integer, consecutive_misses: integer, consecutive_successes: integer }
 function M.transition(state, check_in)
-  local result = check_in.result
+  if check_in.result ~= "YES" then return pseudo_code(state, check_in) end
   local tier = state.current_tier
-  local misses = state.consecutive_misses
-  local successes = state.consecutive_successes
-  if result == "YES" then
-    successes = successes + 1
-    misses = 0
-    local needed = M.recover_after[tier]
-    if tier > 0 and needed and successes >= needed then
-      tier = tier - 1 -- graduated: one tier down, and count the YES days of the new tier afresh
-      successes = 0
-    end
-  else -- "NO" or "MISSED"
-    misses = misses + 1
+  local successes = state.consecutive_successes + 1
+  local needed = M.recover_after[tier]
+  if tier > 0 and needed and successes >= needed then
+    tier = tier - 1 -- graduated: one tier down, and count the YES days of the new tier afresh
     successes = 0
-    for t = #M.tier_for_misses, 1, -1 do
-      if misses >= M.tier_for_misses[t] then
-        tier = math.min(t, M.max_tier)
-        break
-      end
-    end
   end
-  return { current_tier = tier, consecutive_misses = misses, consecutive_successes = successes }
-end
-
---- Local reminder times ("HH:MM") for a tier and a check-in window. The midpoint of an odd number
---- of minutes (a window closing at 23:59) is rounded down to the minute.
----@param tier integer
----@param window { open_minutes: integer, close_minutes: integer }  minutes after local midnight
----@return string[]
-function M.reminder_times(tier, window)
-  local times = {}
-  for _, anchor in ipairs(M.reminders[tier] or {}) do
-    local at
-    if anchor == "mid" then
-      at = window.open_minutes + (window.close_minutes - window.open_minutes) // 2
-    else
-      local before = tonumber(anchor:match("^close%-(%d+)$"))
-      at = window.close_minutes - before
-    end
-    times[#times + 1] = string.format("%02d:%02d", at // 60, at % 60)
-  end
-  return times
+  return { current_tier = tier, consecutive_misses = 0, consecutive_successes = successes }
 end
 
 return M

@@ -44,4 +44,48 @@ return {
   -- MIGA: guarded-app opens per day (the fraction is a chance of one more); at the gateway the
   -- user exits to focus or deepens the pause with these probabilities, else proceeds to the app.
   miga = { opens_per_day = 1.5, exit = 0.45, deepen = 0.2 },
+
+  -- Earned (optional; without it the user does not use Earned). Set up on the first day, just
+  -- after Earned's day starts (04:00): the distracting apps, the modes and habits, the QR key.
+  earned = {
+    share = 0.6,                     -- the share of these users who use Earned (drawn per user)
+    -- The "Distracting Apps" (AppIds: android:<package> or iosToken:<token>); urges open them.
+    apps = { "android:com.instagram.android", "android:com.google.android.youtube" },
+    -- Modes: name, strictness (GENTLE, STRICT, HARD), priority (the highest in force wins), weekly
+    -- windows (ISO weekdays 1 = Monday … 7, local times; a `to` before `from` crosses midnight),
+    -- optional blocked_apps (default: the distracting apps).
+    modes = {
+      { name = "work", strictness = "STRICT", priority = 1,
+        windows = { { days = { 1, 2, 3, 4, 5 }, from = "09:00", to = "17:00" } } },
+      { name = "night", strictness = "HARD",
+        windows = { { days = { 1, 2, 3, 4, 5, 6, 7 }, from = "22:30", to = "06:30" } } },
+    },
+    qr_key = 0.6,                    -- probability of setting a QR key (QR_SCAN quests need one)
+    -- Earned habits: reward_credits (0–100; default: the rules'), completed on a day with `rate`.
+    habits = {
+      { name = "stretch", reward_credits = 5, rate = 0.8 },
+      { name = "read", reward_credits = 5, rate = 0.6 },
+    },
+    habits_together = 0,             -- probability of logging the day's habits all at once
+    -- Focus sessions a day (the fraction is a chance of one more), the planned lengths picked from,
+    -- the probability of ending one early, the hours they start in, strict (STRICT) or gentle.
+    focus = { sessions_per_day = 1.5, minutes = { 25, 50 }, quit_early = 0.1, hours = { 8, 20 }, strict = true },
+    -- Urges to open a distracting app a day, between these hours (05–23). A blocked app opens
+    -- the unlock gate; an app a grant unlocked is simply used.
+    urges = { per_day = 4, hours = { 7, 23 } },
+    -- At the gate (reading the options it offers): the probabilities of wanting credits, a quest,
+    -- an emergency unlock (the rest: giving up), and the credit lengths and quest types in order of
+    -- preference. When the one it wants is disabled it takes its next enabled one, or another kind
+    -- by the same weights — except with probability `insist`, when it picks it anyway and is
+    -- denied (then it opens the gate again and chooses without insisting).
+    gate = {
+      credits = 0.55, quest = 0.35, emergency = 0.02,
+      credit_minutes = { 15, 5 },
+      quest_types = { "QR_SCAN", "BREATHING" },
+      insist = 0.03,
+    },
+    -- A started quest is completed, failed or cancelled with these probabilities, this many minutes
+    -- after it started (uniform); the rest are left to expire.
+    quest = { complete = 0.9, fail = 0.04, cancel = 0.02, minutes = { 1, 4 } },
+  },
 }

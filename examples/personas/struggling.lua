@@ -17,4 +17,34 @@ return {
     { task = "water", rate = 0.5, times_per_day = 2 },
   },
   miga = { opens_per_day = 4, exit = 0.15, deepen = 0.15 },
+
+  -- Earned: urges all day long, little focus (often quit before it counts), and a list of small
+  -- habits it often ticks off all at once in the evening to farm credits (which the rules'
+  -- suspension catches). At the gate it wants long unlocks it cannot afford, and insists.
+  earned = {
+    share = 0.5,
+    apps = { "iosToken:tiktok", "iosToken:instagram", "iosToken:youtube", "iosToken:reddit" },
+    modes = {
+      { name = "study", strictness = "GENTLE", windows = { { days = { 1, 2, 3, 4, 5 }, from = "10:00", to = "18:00" } } },
+    },
+    habits = {
+      { name = "water", reward_credits = 2, rate = 0.85 },
+      { name = "bed", reward_credits = 2, rate = 0.85 },
+      { name = "teeth", reward_credits = 2, rate = 0.9 },
+      { name = "vitamins", reward_credits = 2, rate = 0.8 },
+      { name = "plants", reward_credits = 2, rate = 0.8 },
+      { name = "inbox", reward_credits = 2, rate = 0.8 },
+      { name = "walk", reward_credits = 2, rate = 0.8 },
+    },
+    habits_together = 0.5,
+    focus = { sessions_per_day = 0.6, minutes = { 25 }, quit_early = 0.45, hours = { 10, 21 } },
+    urges = { per_day = 7, hours = { 9, 23 } },
+    gate = {
+      credits = 0.35, quest = 0.25, emergency = 0.15,
+      credit_minutes = { 30, 15, 5 },
+      quest_types = { "COPY_TEXT", "BREATHING" },
+      insist = 0.15,
+    },
+    quest = { complete = 0.6, fail = 0.2, cancel = 0.1, minutes = { 1, 6 } },
+  },
 }

@@ -16,7 +16,27 @@ return {
   miga = { opens_per_day = 1, exit = 0.4, deepen = 0.1 },
 
   day = function(d)
-    if d.weekday >= 6 then return { commit = 0.15, habit_scale = 0.4, miga_opens = 3 } end
+    if d.weekday >= 6 then return { commit = 0.15, habit_scale = 0.4, miga_opens = 3, urges = 8, focus_sessions = 0 } end
     return nil
   end,
+
+  -- Earned: a HARD morning at the office and a STRICT afternoon on weekdays, two long focus
+  -- sessions a weekday and none at weekends, when the urges come (see `day`).
+  earned = {
+    share = 0.4,
+    apps = { "iosToken:line", "iosToken:youtube", "iosToken:x" },
+    modes = {
+      { name = "office", strictness = "HARD", priority = 2, windows = { { days = { 1, 2, 3, 4, 5 }, from = "09:00", to = "12:00" } } },
+      { name = "afternoon", strictness = "STRICT", windows = { { days = { 1, 2, 3, 4, 5 }, from = "13:00", to = "18:00" } } },
+    },
+    habits = { { name = "walk", reward_credits = 5, rate = 0.75 } },
+    focus = { sessions_per_day = 2, minutes = { 50 }, quit_early = 0.05, hours = { 9, 18 } },
+    urges = { per_day = 3, hours = { 7, 23 } },
+    gate = {
+      credits = 0.6, quest = 0.3, emergency = 0.05,
+      credit_minutes = { 5 },
+      quest_types = { "BREATHING", "COPY_TEXT" },
+      insist = 0.05,
+    },
+  },
 }

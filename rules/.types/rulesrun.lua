@@ -55,3 +55,8 @@
 ---@field manual_state "AUTO"|"FORCED_ON"|"FORCED_OFF"
 ---@field override_in_force boolean the manual state is effective and has not expired
 ---@field windows ModeWindow[]
+
+--- In a rule folder that `extends` another: the same file of that folder, as it returned it (not yet
+--- frozen). Change a knob or replace a function, then return it.
+---@type table
+base = {}

@@ -91,11 +91,16 @@ void rr_reset_raise(rr_runtime *rt);
 /* lua_CFunctions, run under lua_pcall: */
 /* (seed) -> builds the sandbox globals (kept in the registry). */
 int rr_sandbox_open(lua_State *L);
-/* (chunk) -> sets a new per-file environment as the chunk's _ENV; returns nothing. */
+/* (chunk [, base]) -> sets a new per-file environment as the chunk's _ENV (with the global `base`
+   when given); returns nothing. */
 int rr_sandbox_setenv(lua_State *L);
-/* (chunk, ...) -> calls chunk; then seals its environment and freezes every table reachable from
-   its results and its globals. Returns the chunk's results. */
+/* (chunk, basechunk...) -> calls chunk; then seals its environment (and those of the base chunks)
+   and freezes every table reachable from its results and from the globals of all of them.
+   Returns the chunk's results. */
 int rr_sandbox_runchunk(lua_State *L);
+/* (chunk) -> calls the chunk of a file another file extends; seals its environment but freezes
+   nothing (the extending file may still change the table); returns the table it returned. */
+int rr_sandbox_runbase(lua_State *L);
 /* (seed) -> reseeds math.random. */
 int rr_reseed(lua_State *L);
 /* (table) -> freezes a table and every table reachable from it (in place). */

@@ -60,11 +60,6 @@ extension PricingPolicy {
         }
         return [focus, carried, award]
     }
-
-    struct HabitAward: Decodable {
-        var credits: Int
-        var suspend: Bool
-    }
 }
 
 extension QuestPolicy {

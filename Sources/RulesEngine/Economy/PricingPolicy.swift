@@ -5,7 +5,6 @@ import RulesModel
 public struct PricingPolicy: Decodable {
     public var creditCosts: [CreditCost]
     public var rolloverCap: Int
-    public var dayStartsAt: LocalTime
     public var focus: Focus
     public var habits: Habits
     /// `focus_credits(session) -> integer`.
@@ -53,7 +52,6 @@ public struct PricingPolicy: Decodable {
     enum CodingKeys: String, CodingKey {
         case creditCosts = "credit_costs"
         case rolloverCap = "rollover_cap"
-        case dayStartsAt = "day_starts_at"
         case focus, habits
         case focusCredits = "focus_credits"
         case carriedCredits = "carried_credits"
@@ -80,7 +78,6 @@ public struct PricingPolicy: Decodable {
             }
         }
         require((0...1_000_000).contains(rolloverCap), "rollover_cap", "must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found \(rolloverCap)")
-        require(dayStartsAt.minute == 0, "day_starts_at", "must be on the hour (daily_reset_hour_local is an hour, 0–23), found \"\(dayStartsAt)\"")
         require(!focus.presetMinutes.isEmpty && focus.presetMinutes.allSatisfy { (1...24 * 60).contains($0) }, "focus.preset_minutes",
                 "must list session lengths between 1 and 1440 minutes, found \(focus.presetMinutes)")
         require((1...24 * 60).contains(focus.minMinutesToQualify), "focus.min_minutes_to_qualify",

@@ -6,6 +6,7 @@ public struct QuestPolicy: Decodable {
     public var specVersion: SpecVersion
     public var quest: Quest
     public var emergency: Emergency
+    public var gate: Gate
     /// `quest_blocked(gate) -> reason | nil`.
     public var questBlocked: LuaFunction
     /// `emergency_blocked(gate) -> reason | nil`.
@@ -26,6 +27,7 @@ public struct QuestPolicy: Decodable {
         public var qrRequiresKey: Bool
         public var allowedIn: [String: Bool]
         public var keyChangeCooldownHoursStrict: Int
+        public var sessionMinutes: Int
         enum CodingKeys: String, CodingKey {
             case enabledTypes = "enabled_types"
             case unlockMinutes = "unlock_minutes"
@@ -34,6 +36,7 @@ public struct QuestPolicy: Decodable {
             case qrRequiresKey = "qr_requires_key"
             case allowedIn = "allowed_in"
             case keyChangeCooldownHoursStrict = "key_change_cooldown_hours_strict"
+            case sessionMinutes = "session_minutes"
         }
     }
 
@@ -50,9 +53,16 @@ public struct QuestPolicy: Decodable {
         }
     }
 
+    public struct Gate: Decodable, Sendable, Equatable {
+        public var expiresAfterMinutes: Int
+        enum CodingKeys: String, CodingKey {
+            case expiresAfterMinutes = "expires_after_minutes"
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case specVersion = "spec_version"
-        case quest, emergency
+        case quest, emergency, gate
         case questBlocked = "quest_blocked"
         case emergencyBlocked = "emergency_blocked"
     }
@@ -95,6 +105,9 @@ public struct QuestPolicy: Decodable {
         require(quest.allowedIn["HARD"] != true, "quest.allowed_in.HARD", "must be false: quests are DISALLOWED_IN_HARD_MODE (A4.2)")
         require((0...24 * 30).contains(quest.keyChangeCooldownHoursStrict), "quest.key_change_cooldown_hours_strict",
                 "must be between 0 and 720 hours, found \(quest.keyChangeCooldownHoursStrict)")
+        require((1...24 * 60).contains(quest.sessionMinutes), "quest.session_minutes", "must be between 1 and 1440, found \(quest.sessionMinutes)")
+        require((1...24 * 60).contains(gate.expiresAfterMinutes), "gate.expires_after_minutes",
+                "must be between 1 and 1440, found \(gate.expiresAfterMinutes)")
         require((0...100).contains(emergency.dailyLimit), "emergency.daily_limit", "must be between 0 and 100, found \(emergency.dailyLimit)")
         require((0...3600).contains(emergency.delaySeconds), "emergency.delay_seconds", "must be between 0 and 3600, found \(emergency.delaySeconds)")
         require((1...240).contains(emergency.unlockMinutes), "emergency.unlock_minutes", "must be between 1 and 240, found \(emergency.unlockMinutes)")

@@ -33,7 +33,7 @@ public struct UnlockGateInput: Sendable, Equatable {
     }
 }
 
-extension RuleSet {
+extension PolicyRules {
     /// The options snapshot of the unlock gate, in A4.2's shape, as the rules decide it:
     /// - credits: one entry per unlock length of pricing.lua, disabled with INSUFFICIENT_CREDITS
     ///   when the balance is short; the option is enabled when any length is;
@@ -43,7 +43,8 @@ extension RuleSet {
     /// - emergency: disabled with the reason `emergency_blocked` gives, with the delay and length
     ///   of quests.lua.
     public func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
-        let durations = pricing.creditCosts.map { cost in
+        let economy = self.economy
+        let durations = economy.creditCosts.map { cost in
             let affordable = gate.creditBalance >= cost.credits
             return AvailableOptions.Duration(minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
                                              disabledReason: affordable ? nil : .insufficientCredits)
@@ -52,14 +53,9 @@ extension RuleSet {
         var options: [AvailableOptions.Option] = [
             .credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations),
         ]
-        let choices = try quests.quest.enabledTypes.map { type in
-            var table = LuaTable()
-            table["strictness"] = .string(gate.strictness.rawValue)
-            table["quest_type"] = .string(type.rawValue)
-            table["quest_unlocks_today"] = .integer(Int64(gate.questUnlocksToday))
-            table["qr_key_set"] = .boolean(gate.qrKeySet)
-            if let since = gate.minutesSinceLastQuestUnlock { table["minutes_since_last_quest_unlock"] = .integer(Int64(since)) }
-            let reason = try denialReason(host.call(quests.questBlocked, .table(table)).first, from: quests.questBlocked)
+        let choices = try economy.questTypes.map { type in
+            let reason = try questBlocked(QuestGate(strictness: gate.strictness, questType: type, questUnlocksToday: gate.questUnlocksToday,
+                                                    minutesSinceLastQuestUnlock: gate.minutesSinceLastQuestUnlock, qrKeySet: gate.qrKeySet))
             return AvailableOptions.QuestChoice(questType: type, enabled: reason == nil, disabledReason: reason)
         }
         if !choices.isEmpty {
@@ -68,24 +64,12 @@ extension RuleSet {
             let shared = reasons.allSatisfy { $0 == reasons.first } ? reasons.first : choices.first?.disabledReason
             options.append(.quest(enabled: enabled, disabledReason: enabled ? nil : shared, questTypes: choices))
         }
-        let emergencyReason = try denialReason(host.call(quests.emergencyBlocked, [
-            "emergency_used_today": .integer(Int64(gate.emergencyUsedToday)),
-            "same_app_as_last_emergency": .boolean(gate.sameAppAsLastEmergency),
-        ]).first, from: quests.emergencyBlocked)
+        let emergencyReason = try emergencyBlocked(EmergencyGate(usedToday: gate.emergencyUsedToday, sameAppAsLast: gate.sameAppAsLastEmergency))
         options.append(.emergency(enabled: emergencyReason == nil, disabledReason: emergencyReason,
-                                  delaySeconds: quests.emergency.delaySeconds, unlockMinutes: quests.emergency.unlockMinutes))
+                                  delaySeconds: economy.emergencyDelaySeconds, unlockMinutes: economy.emergencyUnlockMinutes))
         let snapshot = AvailableOptions(generatedAt: gate.generatedAt, modeID: gate.modeID, modeStrictness: gate.strictness,
                                         appID: gate.appID, options: options)
         try snapshot.validate()
         return snapshot
-    }
-
-    private func denialReason(_ value: LuaValue?, from function: LuaFunction) throws -> UnlockDenialReason? {
-        guard let value, !value.isNil else { return nil }
-        guard let text = value.stringValue, let reason = UnlockDenialReason(rawValue: text) else {
-            throw LuaError(kind: .decoding, file: function.source, line: function.line,
-                           message: "returned \(value.errorDescription), expected nil or a disabled reason of A4.2")
-        }
-        return reason
     }
 }

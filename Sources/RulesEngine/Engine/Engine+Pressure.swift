@@ -155,7 +155,10 @@ extension Engine {
         do { try settings.validate() } catch { throw EngineError(.invalidSettings, "\(error)") }
         try storage(context).savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
-        if change.timezone != nil { context.cache.timeZoneChanged() }
+        if change.timezone != nil {
+            context.cache.timeZoneChanged()
+            try earnedTimeZoneChanged(&context, at: now)
+        }
         if !initial, let today = context.book.today {
             changed.append(("effective_from", .string(today.day.adding(days: 1)!.rawValue)))
         }

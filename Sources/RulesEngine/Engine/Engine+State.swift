@@ -32,6 +32,33 @@ extension Engine {
         if try storage(context).usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }
+        if let earned = context.book.earned { fields.append(("earned", try earnedState(earned, context, at: now))) }
+        return .object(fields)
+    }
+
+    /// Earned's part of the state: the economy, what is open, and the grants running.
+    private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONOut {
+        let clock = try clock(context)
+        let (economy, grants) = try store.read { (try $0.economyState(context.userID), try $0.activeGrants(context.userID, at: now)) }
+        var fields: [(String, JSONOut)] = [
+            ("day_id", .string(earned.day.rawValue)),
+            ("credit_balance", .int(economy.creditBalance)),
+            ("streak_count", .int(economy.streakCount)),
+            ("today_qualified", .bool(economy.todayQualified)),
+        ]
+        var copy = context
+        if let mode = try effectiveMode(&copy, at: now)?.mode {
+            fields.append(("mode_in_force", .object([("mode", .string(mode.name)), ("strictness", .string(mode.strictness.rawValue))])))
+        }
+        if let until = economy.habitAwardsSuspendedUntilDayID, until >= earned.day {
+            fields.append(("habit_awards_suspended_until_day_id", .string(until.rawValue)))
+        }
+        if let focus = earned.focus { fields.append(("focus_until", .string(clock.describe(focus.ends)))) }
+        if !earned.attempts.isEmpty { fields.append(("attempts_open", .array(earned.attempts.keys.sorted().map { .string($0) }))) }
+        if !earned.quests.isEmpty {
+            fields.append(("quests_running", .object(earned.quests.keys.sorted().map { ($0, .string(earned.quests[$0]!.type.rawValue)) })))
+        }
+        if !grants.isEmpty { fields.append(("unlocked_until", .object(grants.map { ($0.appID.rawValue, .string(clock.describe($0.endsAt))) }))) }
         return .object(fields)
     }
 }

@@ -4,6 +4,7 @@ import RulesModel
 extension Engine {
     enum Step: Int {
         case deadline = 0, reminder, close, subscriptionExpiry, dayEnd
+        case focusEnd, questExpiry, attemptExpiry, earnedDayEnd
     }
 
     /// The most time one event may let pass for a user: every day in it is applied in the event's
@@ -22,23 +23,28 @@ extension Engine {
             case .close: try closeWindow(&context, &decisions)
             case .subscriptionExpiry: try expireSubscription(&context, at: instant, &decisions)
             case .dayEnd: try startNextDay(&context, &decisions)
+            case .focusEnd, .questExpiry, .attemptExpiry, .earnedDayEnd: try applyEarnedStep(step, index, &context, &decisions)
             }
         }
         context.processedUntil = max(context.processedUntil, time)
     }
 
     private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
-        guard let today = context.book.today else { return nil }
         // The earliest instant, steps in `Step` order at the same instant, the first of equals.
-        var next: (EpochMillis, Step, Int) = (today.end, .dayEnd, 0)
+        var next: (EpochMillis, Step, Int)?
         func consider(_ at: EpochMillis, _ step: Step, _ index: Int = 0) {
-            if (at, step.rawValue) < (next.0, next.1.rawValue) { next = (at, step, index) }
+            if let n = next, (at, step.rawValue) >= (n.0, n.1.rawValue) { return }
+            next = (at, step, index)
         }
-        if !today.deadlinePassed { consider(today.deadline, .deadline) }
-        for i in today.reminders.indices where !today.reminders[i].done { consider(today.reminders[i].at, .reminder, i) }
-        if !today.closed { consider(today.close, .close) }
-        if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
-            consider(max(expiry, context.processedUntil), .subscriptionExpiry)
+        for (at, step, index) in earnedSteps(context) { consider(at, step, index) }
+        if let today = context.book.today {
+            consider(today.end, .dayEnd)
+            if !today.deadlinePassed { consider(today.deadline, .deadline) }
+            for i in today.reminders.indices where !today.reminders[i].done { consider(today.reminders[i].at, .reminder, i) }
+            if !today.closed { consider(today.close, .close) }
+            if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
+                consider(max(expiry, context.processedUntil), .subscriptionExpiry)
+            }
         }
         return next
     }

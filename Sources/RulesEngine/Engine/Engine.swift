@@ -25,7 +25,7 @@ public final class Engine {
     /// The rules' answers already given in the batch in progress (nil outside a batch).
     private var batchMemo: RuleMemo?
     /// Whether the batch in progress keeps its users' rows in memory (`recordingBatch`).
-    private var recording = false
+    private(set) var recording = false
     /// The users' clocks.
     private let clocks = ClockCache()
 
@@ -105,7 +105,8 @@ public final class Engine {
             let saved = context.saved
             let savepoint = context.records!.savepoint()
             do {
-                let result = try body(&context)
+                // Earned's rows live in the store until the batch ends (see `recordingBatch`).
+                let result = try store.transaction { try body(&context) }
                 batchContexts![event.user] = context
                 return result
             } catch {
@@ -170,6 +171,7 @@ public final class Engine {
         var records: [UserRecords] = []
         for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
             try context.save(context.records!)
+            if context.book.earned != nil { context.records!.earnedRows = try store.takeEarnedRows(of: context.userID) }
             records.append(context.records!)
         }
         return (result, records)
@@ -220,8 +222,12 @@ public final class Engine {
         // A user takes part in Pressure from its first Pressure event; from then on every day counts.
         if context.book.today == nil, event.kind.isPressure { try startFirstDay(&context) }
         try advance(&context, to: event.at.millis, &decisions)
+        // A user takes part in Earned from its first Earned event.
+        if context.book.earned == nil, case .earned = event.kind { try startEarned(&context, at: event.at.millis) }
         if !(context.isNew && event.kind.isSettings) {
             try handle(event, &context, &decisions)
+            // What the event itself made due (a time-zone change that ends Earned's day at once).
+            try advance(&context, to: event.at.millis, &decisions)
         }
         return decisions
     }
@@ -254,6 +260,26 @@ public final class Engine {
         case .habitTask(let definition): try defineTask(definition, &context, at: now, &decisions)
         case .habitCompletion(let task, let value): try completeTask(task, value: value, &context, at: now, &decisions)
         case .miga(let type, let app, let pause): try recordGateway(type, app: app, pauseSeconds: pause, &context, at: now, &decisions)
+        case .earned(let earned): try handle(earned, &context, at: now, &decisions)
+        }
+    }
+
+    private func handle(_ event: EarnedEvent, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        switch event {
+        case .mode(let definition): try defineMode(definition, &context, at: now, &decisions)
+        case .modeOverride(let mode, let state, let until): try overrideMode(mode, state: state, until: until?.millis, &context, at: now, &decisions)
+        case .distractingApps(let apps): try setDistractingApps(apps, &context, at: now, &decisions)
+        case .qrKey(let value): try setQRKey(value, &context, at: now, &decisions)
+        case .habit(let definition): try defineEarnedHabit(definition, &context, at: now, &decisions)
+        case .habitCompletion(let habit): try completeEarnedHabit(habit, &context, at: now, &decisions)
+        case .focusStart(let start): try startFocus(start, &context, at: now, &decisions)
+        case .focusEnd: try endFocus(&context, at: now, completed: false, &decisions)
+        case .unlockOpen(let app): try openGate(app, &context, at: now, &decisions)
+        case .unlockChoose(let app, let choice): try choose(choice, for: app, &context, at: now, &decisions)
+        case .unlockCancel(let app): try cancelGate(app, &context, at: now, &decisions)
+        case .questComplete(let app): try completeQuest(app, &context, at: now, &decisions)
+        case .questFail(let app, let reason): try endQuest(app, .failed, reason: reason, &context, at: now, &decisions)
+        case .questCancel(let app): try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions)
         }
     }
 }
@@ -268,7 +294,7 @@ extension EngineEvent.Kind {
         switch self {
         case .subscription, .commitment, .checkIn, .shield: true
         case .settings(let change): change.commitmentDeadline != nil || change.checkinWindowClose != nil
-        case .tick, .habitTask, .habitCompletion, .miga: false
+        case .tick, .habitTask, .habitCompletion, .miga, .earned: false
         }
     }
 }

@@ -30,6 +30,26 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let invalidSettings = Code("INVALID_SETTINGS")
         /// A habit task that was not defined.
         public static let unknownTask = Code("UNKNOWN_TASK")
+        /// Earned: a mode that was not defined (or was deleted).
+        public static let unknownMode = Code("UNKNOWN_MODE")
+        /// Earned: a habit that was not defined.
+        public static let unknownHabit = Code("UNKNOWN_HABIT")
+        /// Earned: the habit is inactive.
+        public static let habitInactive = Code("HABIT_INACTIVE")
+        /// Earned: the habit was already completed this Earned day (A5.4).
+        public static let habitAlreadyCompleted = Code("HABIT_ALREADY_COMPLETED")
+        /// Earned: the QR key cannot change yet in STRICT or HARD mode.
+        public static let keyChangeCooldown = Code("KEY_CHANGE_COOLDOWN")
+        /// Earned: no unlock attempt of the app waits for a choice (open the gate first).
+        public static let noPendingAttempt = Code("NO_PENDING_ATTEMPT")
+        /// Earned: the choice is not among the gate's options (a length or quest type the rules do not offer).
+        public static let optionNotOffered = Code("OPTION_NOT_OFFERED")
+        /// Earned: no quest of the app is running.
+        public static let noActiveQuest = Code("NO_ACTIVE_QUEST")
+        /// Earned: a focus session is already running.
+        public static let focusActive = Code("FOCUS_ACTIVE")
+        /// Earned: no focus session is running.
+        public static let noActiveFocus = Code("NO_ACTIVE_FOCUS")
         /// A rule function failed (a Lua error, a budget, a wrong return value).
         public static let ruleError = Code("RULE_ERROR")
         /// A rule's decision breaks an invariant (a tier outside 0–3, a negative counter, …).

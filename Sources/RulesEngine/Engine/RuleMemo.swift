@@ -85,4 +85,14 @@ final class RuleMemo: PolicyRules {
     }
 
     func earnedBonus(streakCount: Int) throws -> Int { try base.earnedBonus(streakCount: streakCount) }
+
+    var economy: EconomyParameters { base.economy }
+    func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? { try base.questBlocked(gate) }
+    func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? { try base.emergencyBlocked(gate) }
+    func focusCredits(_ session: FocusOutcome) throws -> Int { try base.focusCredits(session) }
+    func carriedCredits(balance: Int) throws -> Int { try base.carriedCredits(balance: balance) }
+    func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
+        try base.habitAward(rewardCredits: rewardCredits, completionsInWindow: completionsInWindow)
+    }
+    func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? { try base.effectiveMode(modes, at: now) }
 }

@@ -11,6 +11,8 @@ struct UserBook: Codable, Equatable {
     var shieldable: ShieldableDay?
     /// Habit tasks by the name events use for them.
     var tasks: [String: UUID] = [:]
+    /// Earned's day cycle and open sessions, from the user's first Earned event.
+    var earned: EarnedBook?
 }
 
 /// One Pressure day: its instants and what has been done of them.

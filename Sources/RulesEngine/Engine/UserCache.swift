@@ -17,6 +17,10 @@ struct UserCache {
     /// Habit tracker: tasks by id, and each task's completions per period index.
     var tasks: [UUID: HabitTask] = [:]
     var completionsPerPeriod: [UUID: [Int: Int]] = [:]
+    /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
+    var modes: [Engine.ModeEntry]?
+    var distractingApps: [AppID]?
+    var earnedSettings: EarnedSettings?
 
     /// Forgets what depends on the user's day boundaries.
     mutating func timeZoneChanged() {

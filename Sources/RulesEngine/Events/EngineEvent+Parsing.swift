@@ -75,6 +75,8 @@ extension EngineEvent {
         case "miga":
             let payload = try decode(MigaPayload.self, fields)
             kind = .miga(payload.event, app: payload.app ?? "", pauseSeconds: payload.pause_seconds)
+        case _ where EarnedEvent.typeNames.contains(type):
+            kind = .earned(try EarnedEvent.parse(type, table))
         default:
             var message = "type: unknown event type \"\(type)\""
             if let suggestion = Suggestion.closest(to: type, among: typeNames) {
@@ -87,7 +89,7 @@ extension EngineEvent {
         return EngineEvent(at: at, user: user, kind: kind)
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ value: LuaValue) throws(EngineError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ value: LuaValue) throws(EngineError) -> T {
         do {
             return try LuaDecoder().decode(type, from: value)
         } catch let error as LuaError {

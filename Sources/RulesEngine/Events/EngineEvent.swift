@@ -39,6 +39,8 @@ public struct EngineEvent: Sendable, Equatable {
         /// `miga`: a gateway `event` ("exit_to_focus", "deepen_pause", "proceed_to_app") for an `app`,
         /// with the seconds the user paused (`pause_seconds`, default: the whole gateway timer).
         case miga(UsageEventType, app: String, pauseSeconds: Double?)
+        /// Earned events (see `EarnedEvent`).
+        case earned(EarnedEvent)
 
         /// The event's `type` in files.
         public var typeName: String {
@@ -52,12 +54,13 @@ public struct EngineEvent: Sendable, Equatable {
             case .habitTask: "habit_task"
             case .habitCompletion: "habit_completion"
             case .miga: "miga"
+            case .earned(let event): event.typeName
             }
         }
     }
 
     public static let typeNames = ["settings", "subscription", "commitment", "check_in", "shield", "tick",
-                                   "habit_task", "habit_completion", "miga"]
+                                   "habit_task", "habit_completion", "miga"] + EarnedEvent.typeNames
 }
 
 /// A change of Pressure settings: only the fields given change.

@@ -6,21 +6,26 @@ struct RuleFile {
     let name: String
     let value: LuaValue
     let sourceMap: LuaSourceMap
+    /// The files it extends (the same file of the folders its `extends` names), nearest first.
+    var baseMaps: [(name: String, map: LuaSourceMap)] = []
 
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
     static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
-        guard let (url, name) = sources.locate(fileName), let data = FileManager.default.contents(atPath: url.path) else {
+        let found = sources.locateAll(fileName)
+        let layers = found.reversed().compactMap { file in FileManager.default.contents(atPath: file.url.path).map { (Array($0), file.chunkName) } }
+        guard let name = found.first?.chunkName, layers.count == found.count else {
             problems.append(RuleProblem(file: fileName, message: "missing: a rule set needs this file (or an `extends` file naming a folder that has it)"))
             return nil
         }
         do {
-            let values = try host.load(bytes: Array(data), chunkName: name)
+            let values = try host.load(layers: layers)
             guard let first = values.first, first.tableValue != nil else {
                 problems.append(RuleProblem(file: name, line: nil,
                     message: "a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")"))
                 return nil
             }
-            return RuleFile(name: name, value: first, sourceMap: LuaSourceMap(source: String(decoding: data, as: UTF8.self)))
+            let maps = layers.reversed().map { ($0.1, LuaSourceMap(source: String(decoding: $0.0, as: UTF8.self))) }
+            return RuleFile(name: name, value: first, sourceMap: maps[0].1, baseMaps: Array(maps.dropFirst()))
         } catch let error as LuaError {
             problems.append(RuleProblem(file: error.file ?? name, line: error.line, message: error.message))
             return nil
@@ -44,12 +49,16 @@ struct RuleFile {
     }
 
     /// A problem about the field at `path` (`tiers[2].recover_after`), at the line that writes it.
+    /// A knob the file does not write itself is reported where the file it extends writes it.
     func problem(at path: String, _ message: String) -> RuleProblem {
-        RuleProblem(file: name, line: sourceMap.line(for: path), message: message)
+        if sourceMap.exactLine(for: path) == nil, let (base, line) = baseMaps.lazy.compactMap({ b in b.map.exactLine(for: path).map { (b.name, $0) } }).first {
+            return RuleProblem(file: base, line: line, message: message)
+        }
+        return RuleProblem(file: name, line: sourceMap.line(for: path), message: message)
     }
 
-    /// A problem found by calling `function`, at the line that defines it.
+    /// A problem found by calling `function`, at the line that defines it (in whichever file).
     func problem(in function: LuaFunction, _ message: String) -> RuleProblem {
-        RuleProblem(file: name, line: function.line > 0 ? function.line : nil, message: message)
+        RuleProblem(file: function.source.isEmpty ? name : function.source, line: function.line > 0 ? function.line : nil, message: message)
     }
 }

@@ -43,11 +43,14 @@ struct RuleSources {
 
     /// The file `name`, from the nearest folder that holds it, and the name messages give it
     /// (`escalation.lua` for the folder's own, `rules/streaks.lua` for an inherited one).
-    func locate(_ name: String) -> (url: URL, chunkName: String)? {
-        for (folder, label) in chain {
+    func locate(_ name: String) -> (url: URL, chunkName: String)? { locateAll(name).first }
+
+    /// Every file `name` along the chain, nearest first: the file itself, then the ones it extends
+    /// (which it sees as `base`).
+    func locateAll(_ name: String) -> [(url: URL, chunkName: String)] {
+        chain.compactMap { folder, label in
             let url = folder.root.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: url.path) { return (url, label + name) }
+            return FileManager.default.fileExists(atPath: url.path) ? (url, label + name) : nil
         }
-        return nil
     }
 }

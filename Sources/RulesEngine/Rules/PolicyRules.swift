@@ -21,6 +21,21 @@ public protocol PolicyRules: AnyObject {
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod?
     /// Earned: the streak bonus in credits on the day the streak reaches `streakCount`.
     func earnedBonus(streakCount: Int) throws -> Int
+
+    /// Earned: the economy's plain values (pricing.lua, quests.lua).
+    var economy: EconomyParameters { get }
+    /// Earned: why a quest type is disabled at the gate (an A4.2 reason), nil when it is enabled.
+    func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason?
+    /// Earned: why the emergency unlock is disabled at the gate, nil when it is enabled.
+    func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason?
+    /// Earned: the credits an ended focus session earns.
+    func focusCredits(_ session: FocusOutcome) throws -> Int
+    /// Earned: the credits carried over the daily rollover from `balance`.
+    func carriedCredits(balance: Int) throws -> Int
+    /// Earned: the award of one habit completion, given the completions in the suspension window before it.
+    func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward
+    /// Earned: the index (0-based) of the mode in force at `now` among `modes`, nil when none is.
+    func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int?
 }
 
 /// The plain parameters of a rule set (no functions).

@@ -62,7 +62,7 @@ extension RuleSet: PolicyRules {
         try integer(try host.call(streaks.earned.bonus, .integer(Int64(streakCount))).first, from: streaks.earned.bonus)
     }
 
-    private func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {
+    func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {
         guard let value, let n = value.integerValue, value.doubleValue == Double(n), let int = Int(exactly: n) else {
             throw LuaError(kind: .decoding, file: function.source, line: function.line,
                            message: "the function returned \((value ?? .nil).errorDescription), expected an integer")

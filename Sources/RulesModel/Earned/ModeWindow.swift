@@ -1,8 +1,9 @@
 /// A weekly schedule window of an Earned mode (`mode_window`, A3).
 ///
 /// Decisions: bit 0 of `days_of_week_mask` is Monday … bit 6 Sunday (ISO order; the seed does
-/// not say). A window whose end is before its start runs overnight; start == end is refused
-/// (it would be ambiguous between empty and all day).
+/// not say). A window whose end is before its start runs overnight. start == end is stored as
+/// given: what it means (the whole day, or nothing) is policy, decided by the rules (modes.lua
+/// `equal_bounds_mean_all_day`).
 public struct ModeWindow: Hashable, Sendable, Codable, Validatable {
     public var userID: UserID
     public var windowID: String
@@ -32,7 +33,6 @@ public struct ModeWindow: Hashable, Sendable, Codable, Validatable {
         try check.identifier("window_id", windowID)
         try check.identifier("mode_id", modeID)
         try check.range("days_of_week_mask", daysOfWeekMask, 0...127)
-        try check.require(startLocal != endLocal, "end_local_hhmm", "different from start_local_hhmm", endLocal.text)
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.notBefore("updated_ts_utc_ms", updatedAt, "created_ts_utc_ms", createdAt)
     }

@@ -14,6 +14,9 @@ public struct CompareResult: Sendable {
     /// The population half of `compare`: the simulate metrics of both sets side by side, on the
     /// same seeded cohort (the `population` object of the JSON output; absent when skipped).
     public var population: PopulationComparison?
+    /// The economy's differential half (nil when skipped), and where its replay files were written.
+    public var economy: EconomyComparison.Result?
+    public var economyFiles: [EconomyField: String] = [:]
 
     /// Differences of fields (not expectations).
     public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
@@ -23,7 +26,7 @@ public struct CompareResult: Sendable {
     /// 0 when no difference was found (or, with expectations, when every expectation held), else 1.
     public var exitCode: Int32 {
         if !options.expectations.isEmpty { return brokenExpectations.isEmpty ? 0 : 1 }
-        return differences.isEmpty ? 0 : 1
+        return differences.isEmpty && (economy?.findings.isEmpty ?? true) ? 0 : 1
     }
 
     // MARK: Text
@@ -45,6 +48,10 @@ public struct CompareResult: Sendable {
         for finding in findings {
             out.append("")
             out += lines(of: finding)
+        }
+        if let economy {
+            out.append("")
+            out += lines(of: economy)
         }
         if let population {
             out.append("")
@@ -98,6 +105,25 @@ public struct CompareResult: Sendable {
         return out
     }
 
+    private func lines(of economy: EconomyComparison.Result) -> [String] {
+        var out = ["economy: \(economy.histories) Earned histories of \(economy.days) days from seed \(options.seed), replayed through the engine under A and B"]
+        if economy.findings.isEmpty {
+            out.append("  no difference: A and B decided every unlock, option, credit and streak the same")
+            return out
+        }
+        out.append("  A and B differ in \(economy.differing) of \(economy.histories) histories; by kind (histories): "
+                   + economy.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
+        for f in economy.findings {
+            out.append("  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)")
+            if let file = economyFiles[f.field] { out.append("    replay file: \(file)") }
+            out.append("    first diverging event: event \(f.firstEvent + 1): \(f.lines[f.firstEvent])")
+            let changes = f.changes
+            for change in changes.prefix(6) { out.append("      A → B  \(change)") }
+            if changes.count > 6 { out.append("      … and \(changes.count - 6) more (see --json)") }
+        }
+        return out
+    }
+
     // MARK: JSON
 
     public var json: JSONOut {
@@ -105,7 +131,7 @@ public struct CompareResult: Sendable {
             ("a", .string(nameA)), ("b", .string(nameB)),
             ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),
             ("ignored", .array(options.ignored.sorted().map { .string($0.rawValue) })),
-            ("identical", .bool(differences.isEmpty)),
+            ("identical", .bool(differences.isEmpty && (economy?.findings.isEmpty ?? true))),
             ("histories_with_differences", .int(differing)),
             ("differences", .array(differences.map(json(of:)))),
         ]
@@ -115,6 +141,22 @@ public struct CompareResult: Sendable {
             if let broken { e.append(("counterexample", json(of: broken))) }
             return .object(e)
         })))
+        if let economy {
+            fields.append(("economy", .object([
+                ("histories", .int(economy.histories)), ("days", .int(economy.days)), ("histories_with_differences", .int(economy.differing)),
+                ("differences", .array(economy.findings.map { f in
+                    var e: [(String, JSONOut)] = [("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
+                                                  ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
+                                                  ("events_beyond_setup", .int(f.eventsBeyondSetup))]
+                    if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
+                    e += [("first_diverging_event", .object([("event_number", .int(f.firstEvent + 1)), ("event", .string(f.lines[f.firstEvent])),
+                                                             ("a", f.a), ("b", f.b),
+                                                             ("changes", .array(f.changes.map { .string($0) }))])),
+                          ("replay", .array(f.lines.map { .string($0) }))]
+                    return .object(e)
+                })),
+            ])))
+        }
         if let population { fields.append(("population", population.json)) }
         fields.append(("exit_code", .int(Int(exitCode))))
         return .object(fields)

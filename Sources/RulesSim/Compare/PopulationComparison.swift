@@ -48,7 +48,30 @@ public struct PopulationComparison: Sendable {
             Metric(name: "habit completion rate", a: a.habitRate, b: b.habitRate, isShare: true),
             Metric(name: "exits to focus", a: Double(a.exits), b: Double(b.exits), isShare: false),
         ]
+        if a.earnedUserDays + b.earnedUserDays > 0 { metrics += earnedMetrics(a, b) }
         return PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
+    }
+
+    /// Earned's economy, per Earned user-day (the users whose persona uses Earned): credits,
+    /// unlocks by method, denials, giving up, end-of-day balances.
+    static func earnedMetrics(_ a: ReportSummary, _ b: ReportSummary) -> [Metric] {
+        func perDay(_ name: String, _ value: (EconomyTotals) -> Int) -> Metric {
+            Metric(name: name, a: a.perEarnedUserDay(value(a.earned)), b: b.perEarnedUserDay(value(b.earned)), isShare: false)
+        }
+        return [
+            perDay("credits earned per user-day", \.creditsEarned),
+            perDay("credits spent per user-day", \.creditsSpent),
+            perDay("credits forfeited per user-day", \.creditsForfeited),
+            Metric(name: "credits per credit unlock", a: a.creditsPerCreditUnlock, b: b.creditsPerCreditUnlock, isShare: false),
+            perDay("unlocks per user-day", \.unlocks.total),
+            perDay("credit unlocks per user-day", { $0.unlocks[.credits] }),
+            perDay("quest unlocks per user-day", { $0.unlocks[.quest] }),
+            perDay("emergency unlocks per user-day", { $0.unlocks[.emergency] }),
+            Metric(name: "denied choices at the gate", a: a.earned.denialShare, b: b.earned.denialShare, isShare: true),
+            perDay("gave up at the gate per user-day", \.gaveUp),
+            Metric(name: "end-of-day balance p50", a: Double(a.earned.balancePercentile(50)), b: Double(b.earned.balancePercentile(50)), isShare: false),
+            Metric(name: "end-of-day balance p90", a: Double(a.earned.balancePercentile(90)), b: Double(b.earned.balancePercentile(90)), isShare: false),
+        ]
     }
 
     static func format(_ value: Double, share: Bool, signed: Bool = false) -> String {
@@ -60,11 +83,13 @@ public struct PopulationComparison: Sendable {
 
     public var text: String {
         var lines = ["population: \(users) users × \(days) days, seed \(seed), personas \(personas) (the same cohort under A and B)",
-                     "  " + "metric".padding(toLength: 30, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
+                     "  " + "metric".padding(toLength: 34, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
                         + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A"]
         for m in metrics {
-            let delta = m.delta == 0 ? "0" : Self.format(m.isShare ? m.delta : m.delta, share: m.isShare, signed: true)
-            lines.append("  " + m.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+            // A difference too small for the printed precision is "≈0" (not "-0.00").
+            let printed = Self.format(m.delta, share: m.isShare, signed: true)
+            let delta = m.delta == 0 ? "0" : printed.allSatisfy({ "+-0.%".contains($0) }) ? "≈0" : printed
+            lines.append("  " + m.name.padding(toLength: 34, withPad: " ", startingAt: 0)
                          + Self.format(m.a, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
                          + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + delta)
         }

@@ -43,6 +43,8 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
     public var habits: [Habit] = []
     /// The MIGA gateway: how often the user opens a guarded app, and what it does there.
     public var miga: Miga = Miga()
+    /// How the user uses Earned; nil: it does not.
+    public var earned: EarnedPersona?
     /// `day(d)`: overrides of one day's probabilities (valid in the Lua state that loaded the file).
     public var day: LuaFunction?
 
@@ -120,12 +122,12 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
 
     /// The fields a persona file may have.
     static let fieldNames = ["description", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
-                             "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "day"]
+                             "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "earned", "day"]
 
     enum CodingKeys: String, CodingKey {
         case description, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer
         case firstLookMinutes = "first_look_minutes", reminderResponse = "reminder_response", reminderYesShare = "reminder_yes_share"
-        case lostStreak = "lost_streak", shield, habits, miga, day
+        case lostStreak = "lost_streak", shield, habits, miga, earned, day
     }
 
     public init(from decoder: any Decoder) throws {
@@ -143,6 +145,7 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
         shield = try c.decodeIfPresent(Double.self, forKey: .shield) ?? 0
         habits = try c.decodeIfPresent([Habit].self, forKey: .habits) ?? []
         miga = try c.decodeIfPresent(Miga.self, forKey: .miga) ?? Miga()
+        earned = try c.decodeIfPresent(EarnedPersona.self, forKey: .earned)
         day = try c.decodeIfPresent(LuaFunction.self, forKey: .day)
     }
 }

@@ -1,59 +1,81 @@
+import Foundation
 import RulesEngine
 import RulesModel
 
 /// The ranges of a persona's fields, checked after decoding: (field path, message) per problem.
 enum PersonaChecks {
-    static func problems(of spec: PersonaSpec) -> [(String, String)] {
+    /// Problems found so far, as (field path, message), with the checks every section uses.
+    struct Findings {
         var out: [(String, String)] = []
-        func probability(_ path: String, _ value: Double) {
-            if !(0...1).contains(value) { out.append((path, "expected a probability between 0 and 1, found \(value)")) }
+
+        mutating func add(_ path: String, _ message: String) { out.append((path, message)) }
+
+        mutating func probability(_ path: String, _ value: Double) {
+            if !(0...1).contains(value) { add(path, "expected a probability between 0 and 1, found \(value)") }
         }
-        func range(_ path: String, _ value: [Int], within bounds: ClosedRange<Int>) {
+
+        /// Probabilities of exclusive outcomes: each one, and their sum at most 1 (`rest` says what the rest does).
+        mutating func shares(_ path: String, _ values: [(String, Double)], rest: String) {
+            for (name, value) in values { probability(path.isEmpty ? name : "\(path).\(name)", value) }
+            let sum = values.reduce(0) { $0 + $1.1 }
+            if sum > 1 + 1e-9 {
+                add(path, "\(values.map(\.0).joined(separator: " + ")) must be at most 1 (the rest \(rest)), found \(String(format: "%g", sum))")
+            }
+        }
+
+        mutating func range(_ path: String, _ value: [Int], within bounds: ClosedRange<Int>) {
             guard value.count == 2 else {
-                out.append((path, "expected two numbers { low, high }, found \(value.count)"))
+                add(path, "expected two numbers { low, high }, found \(value.count)")
                 return
             }
             if !bounds.contains(value[0]) || !bounds.contains(value[1]) || value[0] > value[1] {
-                out.append((path, "expected { low, high } with \(bounds.lowerBound) ≤ low ≤ high ≤ \(bounds.upperBound), found { \(value[0]), \(value[1]) }"))
+                add(path, "expected { low, high } with \(bounds.lowerBound) ≤ low ≤ high ≤ \(bounds.upperBound), found { \(value[0]), \(value[1]) }")
             }
         }
-        if spec.description.isEmpty { out.append(("description", "must not be empty")) }
-        probability("paid_share", spec.paidShare)
-        probability("commit", spec.commit)
-        range("commit_lead_minutes", spec.commitLeadMinutes, within: 0...360)
-        probability("answer.yes", spec.answer.yes)
-        probability("answer.no", spec.answer.no)
-        if spec.answer.yes + spec.answer.no > 1 + 1e-9 {
-            out.append(("answer", "yes + no must be at most 1 (the rest is no answer), found \(spec.answer.yes + spec.answer.no)"))
+
+        mutating func within(_ path: String, _ value: Double, _ bounds: ClosedRange<Double>) {
+            if !bounds.contains(value) { add(path, "expected \(PersonaChecks.number(bounds.lowerBound))…\(PersonaChecks.number(bounds.upperBound)), found \(value)") }
         }
-        range("first_look_minutes", spec.firstLookMinutes, within: 0...1440)
+
+        /// A name of 1–100 characters, not already in `names`.
+        mutating func name(_ path: String, _ value: String, unique names: inout Set<String>, what: String) {
+            if value.isEmpty || value.count > 100 { add(path, "expected a name of 1–100 characters") }
+            if !names.insert(value).inserted { add(path, "\"\(value)\" is already \(what) of this persona") }
+        }
+    }
+
+    static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+
+    static func problems(of spec: PersonaSpec) -> [(String, String)] {
+        var f = Findings()
+        if spec.description.isEmpty { f.add("description", "must not be empty") }
+        f.probability("paid_share", spec.paidShare)
+        f.probability("commit", spec.commit)
+        f.range("commit_lead_minutes", spec.commitLeadMinutes, within: 0...360)
+        f.shares("answer", [("yes", spec.answer.yes), ("no", spec.answer.no)], rest: "is no answer")
+        f.range("first_look_minutes", spec.firstLookMinutes, within: 0...1440)
         if spec.reminderResponse.count != PressureLimits.maxTier + 1 {
-            out.append(("reminder_response", "expected one probability per tier 0…\(PressureLimits.maxTier) (\(PressureLimits.maxTier + 1) values), found \(spec.reminderResponse.count)"))
+            f.add("reminder_response", "expected one probability per tier 0…\(PressureLimits.maxTier) (\(PressureLimits.maxTier + 1) values), found \(spec.reminderResponse.count)")
         }
-        for (i, p) in spec.reminderResponse.enumerated() { probability("reminder_response[\(i + 1)]", p) }
-        probability("reminder_yes_share", spec.reminderYesShare)
-        if spec.lostStreak.minStreak < 1 { out.append(("lost_streak.min_streak", "expected at least 1, found \(spec.lostStreak.minStreak)")) }
-        if !(0...365).contains(spec.lostStreak.days) { out.append(("lost_streak.days", "expected 0…365, found \(spec.lostStreak.days)")) }
+        for (i, p) in spec.reminderResponse.enumerated() { f.probability("reminder_response[\(i + 1)]", p) }
+        f.probability("reminder_yes_share", spec.reminderYesShare)
+        if spec.lostStreak.minStreak < 1 { f.add("lost_streak.min_streak", "expected at least 1, found \(spec.lostStreak.minStreak)") }
+        if !(0...365).contains(spec.lostStreak.days) { f.add("lost_streak.days", "expected 0…365, found \(spec.lostStreak.days)") }
         for (name, value) in [("commit", spec.lostStreak.commit), ("yes", spec.lostStreak.yes)] where !(-1...1).contains(value) {
-            out.append(("lost_streak.\(name)", "expected a change of probability between -1 and 1, found \(value)"))
+            f.add("lost_streak.\(name)", "expected a change of probability between -1 and 1, found \(value)")
         }
-        probability("shield", spec.shield)
+        f.probability("shield", spec.shield)
         var names: Set<String> = []
         for (i, habit) in spec.habits.enumerated() {
             let path = "habits[\(i + 1)]"
-            if habit.task.isEmpty || habit.task.count > 100 { out.append(("\(path).task", "expected a name of 1–100 characters")) }
-            if !names.insert(habit.task).inserted { out.append(("\(path).task", "\"\(habit.task)\" is already a task of this persona")) }
-            probability("\(path).rate", habit.rate)
-            if !(1...10).contains(habit.timesPerDay) { out.append(("\(path).times_per_day", "expected 1…10, found \(habit.timesPerDay)")) }
+            f.name("\(path).task", habit.task, unique: &names, what: "a task")
+            f.probability("\(path).rate", habit.rate)
+            if !(1...10).contains(habit.timesPerDay) { f.add("\(path).times_per_day", "expected 1…10, found \(habit.timesPerDay)") }
         }
-        if !(0...50).contains(spec.miga.opensPerDay) { out.append(("miga.opens_per_day", "expected 0…50, found \(spec.miga.opensPerDay)")) }
-        probability("miga.exit", spec.miga.exit)
-        probability("miga.deepen", spec.miga.deepen)
-        if spec.miga.exit + spec.miga.deepen > 1 + 1e-9 {
-            out.append(("miga", "exit + deepen must be at most 1 (the rest proceeds to the app), found \(spec.miga.exit + spec.miga.deepen)"))
-        }
-        out += settingsProblems(spec.settings)
-        return out
+        f.within("miga.opens_per_day", spec.miga.opensPerDay, 0...50)
+        f.shares("miga", [("exit", spec.miga.exit), ("deepen", spec.miga.deepen)], rest: "proceeds to the app")
+        if let earned = spec.earned { earnedProblems(earned, &f) }
+        return f.out + settingsProblems(spec.settings)
     }
 
     static func settingsProblems(_ s: PersonaSpec.Settings) -> [(String, String)] {

@@ -31,14 +31,20 @@ struct PersonaDay {
     }
 
     /// What `day(d)` may return (nil: the day as the file's data says). Probabilities replace the
-    /// file's; `habit_scale` multiplies every habit's rate; `miga_opens` replaces `miga.opens_per_day`.
+    /// file's; `habit_scale` multiplies every habit's rate (the habit tracker's and Earned's);
+    /// `miga_opens` replaces `miga.opens_per_day`, `urges` `earned.urges.per_day` and
+    /// `focus_sessions` `earned.focus.sessions_per_day`.
     struct Override: Decodable, Equatable {
         var commit: Double?
         var yes: Double?
         var no: Double?
         var habitScale: Double?
         var migaOpens: Double?
-        enum CodingKeys: String, CodingKey { case commit, yes, no, habitScale = "habit_scale", migaOpens = "miga_opens" }
+        var urges: Double?
+        var focusSessions: Double?
+        enum CodingKeys: String, CodingKey {
+            case commit, yes, no, habitScale = "habit_scale", migaOpens = "miga_opens", urges, focusSessions = "focus_sessions"
+        }
 
         func problems() -> [String] {
             var out: [String] = []
@@ -47,6 +53,8 @@ struct PersonaDay {
             }
             if let habitScale, !(0...10).contains(habitScale) { out.append("habit_scale: expected 0…10, found \(habitScale)") }
             if let migaOpens, !(0...50).contains(migaOpens) { out.append("miga_opens: expected 0…50, found \(migaOpens)") }
+            if let urges, !(0...100).contains(urges) { out.append("urges: expected 0…100, found \(urges)") }
+            if let focusSessions, !(0...10).contains(focusSessions) { out.append("focus_sessions: expected 0…10, found \(focusSessions)") }
             return out
         }
     }

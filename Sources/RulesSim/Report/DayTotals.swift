@@ -28,13 +28,37 @@ public struct DayTotals: Codable, Sendable, Equatable {
     public var events = 0
     /// Users by current streak at the end of the day: `streaks[n]` users have a streak of n.
     public var streaks: [Int] = []
+    /// Earned: the economy of the users who use it.
+    public var earned = EconomyTotals()
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
-        case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram"
+        case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
+    }
+
+    /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tiers = try c.decode([Int].self, forKey: .tiers)
+        reminders = try c.decode(Int.self, forKey: .reminders)
+        maxReminders = try c.decode(Int.self, forKey: .maxReminders)
+        commitments = try c.decode(Int.self, forKey: .commitments)
+        yes = try c.decode(Int.self, forKey: .yes)
+        no = try c.decode(Int.self, forKey: .no)
+        missed = try c.decode(Int.self, forKey: .missed)
+        shields = try c.decode(Int.self, forKey: .shields)
+        habitDone = try c.decode(Int.self, forKey: .habitDone)
+        habitPlanned = try c.decode(Int.self, forKey: .habitPlanned)
+        exits = try c.decode(Int.self, forKey: .exits)
+        deepens = try c.decode(Int.self, forKey: .deepens)
+        proceeds = try c.decode(Int.self, forKey: .proceeds)
+        refused = try c.decode(Int.self, forKey: .refused)
+        events = try c.decode(Int.self, forKey: .events)
+        streaks = try c.decode([Int].self, forKey: .streaks)
+        earned = try c.decodeIfPresent(EconomyTotals.self, forKey: .earned) ?? EconomyTotals()
     }
 
     /// Adds another part's counts.
@@ -54,28 +78,15 @@ public struct DayTotals: Codable, Sendable, Equatable {
         proceeds += other.proceeds
         refused += other.refused
         events += other.events
-        if streaks.count < other.streaks.count { streaks += Array(repeating: 0, count: other.streaks.count - streaks.count) }
-        for (i, n) in other.streaks.enumerated() { streaks[i] += n }
+        Histogram.add(other.streaks, to: &streaks)
+        earned.add(other.earned)
     }
 
-    mutating func countStreak(_ streak: Int) {
-        if streaks.count <= streak { streaks += Array(repeating: 0, count: streak + 1 - streaks.count) }
-        streaks[streak] += 1
-    }
+    mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
 
     /// Users counted on the day.
     public var users: Int { tiers.reduce(0, +) }
 
     /// The smallest streak that at least `p` percent of the users have or are below (nearest rank).
-    public func streakPercentile(_ p: Int) -> Int {
-        let total = streaks.reduce(0, +)
-        guard total > 0 else { return 0 }
-        let rank = max(1, (total * p + 99) / 100)
-        var cumulative = 0
-        for (value, n) in streaks.enumerated() {
-            cumulative += n
-            if cumulative >= rank { return value }
-        }
-        return streaks.count - 1
-    }
+    public func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }
 }

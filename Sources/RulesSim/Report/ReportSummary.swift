@@ -21,6 +21,9 @@ public struct ReportSummary: Sendable, Equatable {
     public var proceeds: Int
     /// The current streaks at the end of the last day.
     public var finalStreaks: DayTotals
+    /// Earned over the whole run (its balance histogram counts user-days), and on the last day.
+    public var earned: EconomyTotals
+    public var finalEarned: EconomyTotals
 
     public init(_ report: SimulationReport) {
         var total = DayTotals()
@@ -48,6 +51,20 @@ public struct ReportSummary: Sendable, Equatable {
         deepens = total.deepens
         proceeds = total.proceeds
         finalStreaks = report.days.last ?? DayTotals()
+        earned = total.earned
+        finalEarned = finalStreaks.earned
+    }
+
+    /// Users of Earned (counted on the last day), and their user-days.
+    public var earnedUsers: Int { finalEarned.users }
+    public var earnedUserDays: Int { earned.users }
+
+    /// `n` per Earned user-day.
+    public func perEarnedUserDay(_ n: Int) -> Double { earnedUserDays == 0 ? 0 : Double(n) / Double(earnedUserDays) }
+
+    /// Credits spent per credit unlock (the average price paid).
+    public var creditsPerCreditUnlock: Double {
+        earned.unlocks[.credits] == 0 ? 0 : Double(earned.creditsSpent) / Double(earned.unlocks[.credits])
     }
 
     public var remindersPerUserDay: Double { userDays == 0 ? 0 : Double(reminders) / Double(userDays) }

@@ -31,6 +31,7 @@ extension SimulationReport {
                 ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
                 ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
             ])),
+            ("earned", Self.earnedSummaryJSON(s)),
         ])
         let start = try? DayID(r.start)
         let days: [JSONOut] = self.days.enumerated().map { i, d in
@@ -46,6 +47,7 @@ extension SimulationReport {
                 ("exits_to_focus", .int(d.exits)), ("deepen_pause", .int(d.deepens)), ("proceed_to_app", .int(d.proceeds)),
                 ("refused_events", .int(d.refused)), ("events", .int(d.events)),
                 ("streak_histogram", .array(d.streaks.map { .int($0) })),
+                ("earned", Self.earnedDayJSON(d.earned)),
             ])
         }
         return JSONOut.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),

@@ -12,8 +12,9 @@ extension SimulationReport {
         out += "\(r.start) to \(last), \(s.days) days"
         if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(r.usersFrom)..<\(r.usersTo) of \(r.users)" }
         out += "\n\n"
+        let earned = s.earnedUserDays > 0
         let header = ["day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",
-                      "habits", "exits"]
+                      "habits", "exits"] + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
@@ -21,7 +22,8 @@ extension SimulationReport {
                 + d.tiers.map { Self.percent(Double($0) / Double(users)) }
                 + [String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
                    String(d.streakPercentile(50)), String(d.streakPercentile(90)),
-                   Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits)])
+                   Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits)]
+                + (earned ? Self.earnedCells(d) : []))
         }
         out += Self.align([header] + rows, leftColumns: [1])
         let checkIns = s.yes + s.no + s.missed
@@ -36,6 +38,7 @@ extension SimulationReport {
         out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n"
         out += "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
             + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
+        if earned { out += Self.earnedLines(s) }
         return out
     }
 
@@ -43,7 +46,7 @@ extension SimulationReport {
     public func csv() -> String {
         var out = "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
             + "streak_p50,streak_p90,streak_max,habit_done,habit_planned,habit_completion_rate,exits_to_focus,deepen_pause,proceed_to_app,"
-            + "events,refused_events\n"
+            + "events,refused_events," + Self.earnedCSVHeader.joined(separator: ",") + "\n"
         let start = try? DayID(run.start)
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
@@ -52,7 +55,7 @@ extension SimulationReport {
                 + [d.reminders, d.maxReminders, d.commitments, d.yes, d.no, d.missed, d.shields,
                    d.streakPercentile(50), d.streakPercentile(90), max(0, d.streaks.count - 1), d.habitDone, d.habitPlanned].map(String.init)
                 + [Self.fixed(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))]
-                + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init)
+                + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init) + Self.earnedCSVFields(d.earned)
             out += fields.joined(separator: ",") + "\n"
         }
         return out

@@ -5,8 +5,17 @@ import RulesStore
 struct SimRandom {
     private var generator: SeededGenerator
 
-    init(seed: UInt64, user: Int) {
-        generator = SeededGenerator(seed: seed, UInt64(user), 0x5349_4D55_4C41_5445)
+    /// Pressure's, the habit tracker's and MIGA's stream ("SIMULATE").
+    static let main: UInt64 = 0x5349_4D55_4C41_5445
+    /// Earned's own streams, so that what Earned's rules decide leaves the user's other draws as
+    /// they are: what the user plans to do each day ("EARNED": habits, focus sessions, urges), and
+    /// how it reacts to what the gate offers ("GATE": choices, quests, delays), which depends on
+    /// the rules and so would shift the draws after it.
+    static let earned: UInt64 = 0x4541_524E_4544
+    static let gate: UInt64 = 0x4741_5445
+
+    init(seed: UInt64, user: Int, stream: UInt64 = SimRandom.main) {
+        generator = SeededGenerator(seed: seed, UInt64(user), stream)
     }
 
     /// A double in [0, 1) from the top 53 bits (the same on every platform).

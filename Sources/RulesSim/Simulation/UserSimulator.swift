@@ -5,7 +5,7 @@ import RulesModel
 /// Drives one synthetic user through the engine, day by day, on a virtual clock: each event goes
 /// through `Engine.step` (the same `apply` as replay and the apps), and what the engine decided
 /// is counted into the day's totals. The persona reacts to what the user sees: the tier, the
-/// streak, today's schedule and reminders.
+/// streak, today's schedule and reminders, and Earned's unlock gate (`UserSimulator+Earned`).
 struct UserSimulator {
     let engine: Engine
     let personas: [Persona]
@@ -13,23 +13,24 @@ struct UserSimulator {
     let config: SimulationConfig
 
     /// A planned event of the day.
-    private enum Action {
+    enum Action {
         case commit
         case look(reminded: Bool)
         case lateLook
         case habit(String)
         case miga(UsageEventType)
         case shield
+        case earned(EarnedAction)
     }
 
-    private struct Planned {
+    struct Planned {
         var at: EpochMillis
         var order: Int
         var action: Action
     }
 
     /// The user's running state between events.
-    private struct Run {
+    struct Run {
         var random: SimRandom
         var view: UserView?
         var committed = false
@@ -38,6 +39,8 @@ struct UserSimulator {
         var reminders: [Int]
         /// The shortest streak whose loss counts as "lost a streak" for the persona.
         var minStreak = 1
+        /// Earned, for a persona that uses it.
+        var earned: EarnedRun?
     }
 
     /// Simulates user `index` (0-based in the cohort) into `days` (one entry per simulated day).
@@ -48,6 +51,10 @@ struct UserSimulator {
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
+        var earnedRandom = SimRandom(seed: config.seed, user: index, stream: SimRandom.earned)
+        if let earned = spec.earned, earnedRandom.chance(earned.share) {
+            run.earned = EarnedRun(earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: index, stream: SimRandom.gate))
+        }
         for d in 0...config.days {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
@@ -71,8 +78,15 @@ struct UserSimulator {
                     days[d - 1].countStreak(view.currentStreak)
                 }
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
+                if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
             }
-            if d == config.days { break }
+            if d == config.days {
+                // Earned's last day rolls over (what its balance forfeits) when the next one starts.
+                if run.earned?.started == true {
+                    step(.tick, at: dayStart + Int64(engine.rules.parameters.earnedDayStartsAt.minutes + 1) * Millis.minute, name: name, day: d - 1, &run, &days)
+                }
+                break
+            }
             try simulateDay(d, date: date, dayStart: dayStart, spec: spec, name: name, &run, &days)
         }
     }
@@ -82,6 +96,7 @@ struct UserSimulator {
         guard let view = run.view, let today = view.today, today.day == date else { return }
         var pCommit = spec.commit, pYes = spec.answer.yes, pNo = spec.answer.no
         var habitScale = 1.0, opens = spec.miga.opensPerDay
+        var urges = spec.earned?.urges.perDay ?? 0, focusSessions = spec.earned?.focus.sessionsPerDay ?? 0
         let sinceLost = run.streakLostOn.map { d - $0 }
         if let sinceLost, sinceLost <= spec.lostStreak.days {
             pCommit += spec.lostStreak.commit
@@ -94,6 +109,8 @@ struct UserSimulator {
             if let v = o.no { pNo = v }
             if let v = o.habitScale { habitScale = v }
             if let v = o.migaOpens { opens = v }
+            if let v = o.urges { urges = v }
+            if let v = o.focusSessions { focusSessions = v }
         }
         pCommit = clamp(pCommit)
         pYes = clamp(pYes)
@@ -134,6 +151,7 @@ struct UserSimulator {
             let u = run.random.unit()
             add(at, .miga(u < spec.miga.exit ? .exitToFocus : u < spec.miga.exit + spec.miga.deepen ? .deepenPause : .proceedToApp))
         }
+        planEarned(d, dayStart: dayStart, EarnedDay(urges: urges, focusSessions: focusSessions, habitScale: habitScale), &run, &days, &plan)
         plan.sort { ($0.at, $0.order) < ($1.at, $1.order) }
 
         var i = 0
@@ -142,7 +160,7 @@ struct UserSimulator {
             i += 1
             switch item.action {
             case .commit:
-                if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) { run.committed = true }
+                if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) != nil { run.committed = true }
             case .look(let reminded):
                 guard run.committed, !run.answered else { continue }
                 let tier = run.view?.tier ?? 0
@@ -156,17 +174,17 @@ struct UserSimulator {
                     result = u < pYes ? .yes : u < pYes + pNo ? .no : nil
                 }
                 guard let result else { continue }
-                if step(.checkIn(result), at: item.at, name: name, day: d, &run, &days) {
+                if step(.checkIn(result), at: item.at, name: name, day: d, &run, &days) != nil {
                     run.answered = true
                     if result == .no { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
                 }
             case .lateLook:
                 guard !run.answered else { continue }
-                if step(.tick, at: item.at, name: name, day: d, &run, &days) { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
+                if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
             case .habit(let task):
-                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) { days[d].habitDone += 1 }
+                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) != nil { days[d].habitDone += 1 }
             case .miga(let type):
-                if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) {
+                if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
                     switch type {
                     case .exitToFocus: days[d].exits += 1
                     case .deepenPause: days[d].deepens += 1
@@ -175,6 +193,8 @@ struct UserSimulator {
                 }
             case .shield:
                 step(.shield, at: item.at, name: name, day: d, &run, &days)
+            case .earned(let action):
+                applyEarned(action, at: item.at, name: name, day: d, &run, &days, &plan, from: i)
             }
         }
     }
@@ -183,22 +203,28 @@ struct UserSimulator {
     private func considerShield(after time: EpochMillis, spec: PersonaSpec, _ run: inout Run, _ plan: inout [Planned], from index: Int) {
         guard let view = run.view, view.isPaid, view.restartShieldsRemaining > 0, let until = view.shieldableUntil, until > time,
               run.random.chance(spec.shield) else { return }
-        let at = min(until, time + Int64(run.random.int(1, 30)) * Millis.minute)
-        let position = plan[index...].firstIndex { ($0.at, $0.order) > (at, -1) } ?? plan.count
-        plan.insert(Planned(at: at, order: -1, action: .shield), at: position)
+        schedule(.shield, at: min(until, time + Int64(run.random.int(1, 30)) * Millis.minute), in: &plan, from: index)
     }
 
-    /// Applies one event and counts what the engine decided into day `d` (a refused event changes nothing).
+    /// Inserts an action that follows from an event into the rest of the day's plan (from
+    /// `index`), before the actions planned for the same instant.
+    func schedule(_ action: Action, at: EpochMillis, in plan: inout [Planned], from index: Int) {
+        let position = plan[index...].firstIndex { ($0.at, $0.order) > (at, -1) } ?? plan.count
+        plan.insert(Planned(at: at, order: -1, action: action), at: position)
+    }
+
+    /// Applies one event and counts what the engine decided into day `d`; returns the decisions,
+    /// nil when the engine refused the event (which changes nothing).
     @discardableResult
-    private func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
-                      _ days: inout [DayTotals]) -> Bool {
+    func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
+              _ days: inout [DayTotals]) -> JSONOut? {
         days[d].events += 1
         let applied: Engine.Applied
         do {
             applied = try engine.step(EngineEvent(at: Timestamp(millis: time), user: name, kind: kind))
         } catch {
             days[d].refused += 1
-            return false
+            return nil
         }
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
@@ -222,7 +248,12 @@ struct UserSimulator {
         if applied.decisions["shield"] != nil { days[d].shields += 1 }
         if applied.decisions["commitment"] != nil { days[d].commitments += 1 }
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
-        return true
+        if run.earned != nil {
+            run.earned!.ledger.record(applied.decisions, day: d, into: &days) { text in
+                (try? DayID(text)).map { config.start.days(to: $0) }.flatMap { (0..<config.days).contains($0) ? $0 : nil }
+            }
+        }
+        return applied.decisions
     }
 
     private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument) throws -> PersonaDay.Override {

@@ -34,7 +34,7 @@ struct EarnedWriter {
 
     func save(_ economy: EconomyState) throws {
         try economy.validate()
-        try db.execute(sql: EarnedRows.updateEconomySQL, arguments: EarnedRows.economyArguments(economy))
+        try db.execute(cached: EarnedRows.updateEconomySQL, arguments: EarnedRows.economyArguments(economy))
     }
 
     /// Loads (or starts) the day's summary, applies `change`, validates and writes it.
@@ -44,7 +44,7 @@ struct EarnedWriter {
         try change(&summary)
         summary.updatedAt = max(summary.updatedAt, at)
         try summary.validate()
-        try db.execute(sql: EarnedRows.insertDaySummarySQL, arguments: EarnedRows.daySummaryArguments(summary))
+        try db.execute(cached: EarnedRows.insertDaySummarySQL, arguments: EarnedRows.daySummaryArguments(summary))
     }
 
     func attempt(_ attemptID: String) throws -> UnlockAttempt {
@@ -66,7 +66,7 @@ struct EarnedWriter {
 
     func saveAttempt(_ attempt: UnlockAttempt) throws {
         try attempt.validate()
-        try db.execute(sql: """
+        try db.execute(cached: """
             UPDATE unlock_attempt SET chosen_option_type = ?, chosen_option_payload_json = ?, outcome = ?, denial_reason = ?,
               grant_id = ?, updated_ts_utc_ms = ? WHERE attempt_id = ?
             """, arguments: [attempt.chosenOptionType?.rawValue, try attempt.chosenOptionPayload.map { try ModelJSON.encode($0) },
@@ -97,13 +97,13 @@ struct EarnedWriter {
             let ext = UnlockGrantExtension(userID: userID, extensionID: extensionID, grantID: current.grantID, timestamp: at,
                                            addedMinutes: minutes, newEndsAt: current.endsAt, method: method, metadata: metadata)
             try ext.validate()
-            try db.execute(sql: "UPDATE unlock_grant SET ends_ts_utc_ms = ? WHERE grant_id = ?", arguments: [current.endsAt, current.grantID])
-            try db.execute(sql: """
+            try db.execute(cached: "UPDATE unlock_grant SET ends_ts_utc_ms = ? WHERE grant_id = ?", arguments: [current.endsAt, current.grantID])
+            try db.execute(cached: """
                 INSERT INTO unlock_grant_extension(extension_id, user_id, grant_id, ts_utc_ms, added_minutes, new_ends_ts_utc_ms, method, metadata_json)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [ext.extensionID, u, ext.grantID, ext.timestamp, ext.addedMinutes, ext.newEndsAt, ext.method.rawValue,
                                  try ModelJSON.encode(ext.metadata)])
-            try db.execute(sql: "UPDATE unlock_grant_current SET updated_ts_utc_ms = ? WHERE user_id = ? AND app_id = ?",
+            try db.execute(cached: "UPDATE unlock_grant_current SET updated_ts_utc_ms = ? WHERE user_id = ? AND app_id = ?",
                            arguments: [at, u, attempt.appID.rawValue])
             return current
         }
@@ -120,12 +120,12 @@ struct EarnedWriter {
                                 startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
                                 sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)
         try grant.validate()
-        try db.execute(sql: """
+        try db.execute(cached: """
             INSERT INTO unlock_grant(grant_id, user_id, app_id, created_ts_utc_ms, created_day_id, starts_ts_utc_ms, ends_ts_utc_ms, method,
               source_mode_id, source_attempt_id, metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [grant.grantID, u, grant.appID.rawValue, grant.createdAt, grant.createdDayID.rawValue, grant.startsAt, grant.endsAt,
                              grant.method.rawValue, grant.sourceModeID, grant.sourceAttemptID, try ModelJSON.encode(grant.metadata)])
-        try db.execute(sql: """
+        try db.execute(cached: """
             INSERT INTO unlock_grant_current(user_id, app_id, grant_id, updated_ts_utc_ms) VALUES (?, ?, ?, ?)
             ON CONFLICT(user_id, app_id) DO UPDATE SET grant_id = excluded.grant_id, updated_ts_utc_ms = excluded.updated_ts_utc_ms
             """, arguments: [u, grant.appID.rawValue, grant.grantID, at])

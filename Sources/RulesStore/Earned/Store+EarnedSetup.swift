@@ -8,7 +8,7 @@ extension Store {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: "UPDATE user_settings SET settings_json = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
+            try db.execute(cached: "UPDATE user_settings SET settings_json = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
                            arguments: [try ModelJSON.encode(settings), now, userID.rawValue])
         }
     }
@@ -18,7 +18,7 @@ extension Store {
         try state.validate()
         try write { db in
             try Self.requireUser(db, state.userID)
-            try db.execute(sql: "UPDATE entitlement_state SET tier = ?, subscription_active = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
+            try db.execute(cached: "UPDATE entitlement_state SET tier = ?, subscription_active = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
                            arguments: [state.tier.rawValue, state.subscriptionActive, state.updatedAt, state.userID.rawValue])
         }
     }
@@ -35,7 +35,7 @@ extension Store {
         try write { db in
             try Self.requireUser(db, mode.userID)
             try Self.requireOwner(db, table: "mode", idColumn: "mode_id", id: mode.modeID, userID: mode.userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO mode(mode_id, user_id, name, priority, strictness, manual_state, manual_effective_at_ts_utc_ms,
                   manual_expires_at_ts_utc_ms, created_ts_utc_ms, updated_ts_utc_ms, deleted_ts_utc_ms, sync_status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -45,16 +45,16 @@ extension Store {
                   deleted_ts_utc_ms = excluded.deleted_ts_utc_ms, sync_status = excluded.sync_status
                 """, arguments: [mode.modeID, mode.userID.rawValue, mode.name, mode.priority, mode.strictness.rawValue, mode.manualState.rawValue,
                                  mode.manualEffectiveAt, mode.manualExpiresAt, mode.createdAt, mode.updatedAt, mode.deletedAt, mode.syncStatus.rawValue])
-            try db.execute(sql: "DELETE FROM mode_window WHERE mode_id = ?", arguments: [mode.modeID])
+            try db.execute(cached: "DELETE FROM mode_window WHERE mode_id = ?", arguments: [mode.modeID])
             for w in windows {
-                try db.execute(sql: """
+                try db.execute(cached: """
                     INSERT INTO mode_window(window_id, user_id, mode_id, days_of_week_mask, start_local_hhmm, end_local_hhmm, created_ts_utc_ms,
                       updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [w.windowID, w.userID.rawValue, w.modeID, w.daysOfWeekMask, w.startLocal.text, w.endLocal.text, w.createdAt, w.updatedAt])
             }
-            try db.execute(sql: "DELETE FROM mode_blocked_app WHERE mode_id = ?", arguments: [mode.modeID])
+            try db.execute(cached: "DELETE FROM mode_blocked_app WHERE mode_id = ?", arguments: [mode.modeID])
             for app in Set(blockedApps).sorted() {
-                try db.execute(sql: "INSERT INTO mode_blocked_app(mode_id, app_id, user_id, created_ts_utc_ms) VALUES (?, ?, ?, ?)",
+                try db.execute(cached: "INSERT INTO mode_blocked_app(mode_id, app_id, user_id, created_ts_utc_ms) VALUES (?, ?, ?, ?)",
                                arguments: [mode.modeID, app.rawValue, mode.userID.rawValue, mode.updatedAt])
             }
         }
@@ -66,7 +66,7 @@ extension Store {
         try write { db in
             try Self.requireUser(db, habit.userID)
             try Self.requireOwner(db, table: "habit", idColumn: "habit_id", id: habit.habitID, userID: habit.userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO habit(habit_id, user_id, name, reward_credits, active, sort_order, created_ts_utc_ms, updated_ts_utc_ms,
                   deleted_ts_utc_ms, sync_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(habit_id) DO UPDATE SET name = excluded.name, reward_credits = excluded.reward_credits, active = excluded.active,
@@ -82,7 +82,7 @@ extension Store {
         try info.validate()
         try write { db in
             try Self.requireUser(db, info.userID)
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO app_info(user_id, app_id, platform, display_name, user_alias, icon_uri, created_ts_utc_ms, updated_ts_utc_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(user_id, app_id) DO UPDATE SET display_name = excluded.display_name, user_alias = excluded.user_alias,
@@ -97,9 +97,9 @@ extension Store {
         try Millis.check(now, entity: "DistractingApp", field: "created_ts_utc_ms")
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(sql: "DELETE FROM distracting_app WHERE user_id = ?", arguments: [userID.rawValue])
+            try db.execute(cached: "DELETE FROM distracting_app WHERE user_id = ?", arguments: [userID.rawValue])
             for app in Set(apps).sorted() {
-                try db.execute(sql: "INSERT INTO distracting_app(user_id, app_id, created_ts_utc_ms) VALUES (?, ?, ?)",
+                try db.execute(cached: "INSERT INTO distracting_app(user_id, app_id, created_ts_utc_ms) VALUES (?, ?, ?)",
                                arguments: [userID.rawValue, app.rawValue, now])
             }
         }

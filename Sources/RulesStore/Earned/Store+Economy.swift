@@ -2,6 +2,28 @@ import GRDB
 import RulesModel
 
 extension Store {
+    /// Starts Earned's day cycle for a user at its first Earned event: the economy's current day,
+    /// its rollover cap and reset hour (from the rules), and the day's summary, in one transaction.
+    /// A7 defines no event for it. The day may be earlier than the one the user was created on (a
+    /// user created after midnight UTC but before 04:00 local).
+    public func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
+        try Millis.check(at, entity: "EconomyState", field: "updated_ts_utc_ms")
+        try write { db in
+            try Self.requireUser(db, userID)
+            let w = EarnedWriter(db: db, userID: userID)
+            var economy = try w.economy()
+            economy.currentDayID = day
+            economy.rolloverCap = rolloverCap
+            economy.dailyResetHourLocal = resetHour
+            economy.todayFocusQualified = false
+            economy.todayHabitQualifiedCount = 0
+            economy.todayQualified = false
+            economy.updatedAt = max(economy.updatedAt, at)
+            try w.save(economy)
+            try w.updateDaySummary(day, timezoneID: timezoneID, at: at) { _ in }
+        }
+    }
+
     /// A6.1 Daily rollover (`ensureDayState`): moves the economy to the new day (carried credits,
     /// today's flags reset), starts the new day's summary and logs `DAY_ROLLOVER`, in one transaction.
     public func rollOverDay(_ request: DayRollover) throws {
@@ -43,16 +65,16 @@ extension Store {
             if let active = try String.fetchOne(cached: db, sql: "SELECT active_session_id FROM focus_state WHERE user_id = ?", arguments: [w.u]) {
                 throw StoreError.invalidState("user \(session.userID) already has the active focus session \(active)")
             }
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO focus_session(session_id, user_id, started_ts_utc_ms, timezone_id, day_id, planned_duration_minutes, strict,
                   task_label, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [session.sessionID, w.u, session.startedAt, session.timezoneID, session.dayID.rawValue,
                                  session.plannedDurationMinutes, session.strict, session.taskLabel, session.createdAt, session.updatedAt])
             for app in Set(blockedApps).sorted() {
-                try db.execute(sql: "INSERT INTO focus_session_blocked_app(session_id, app_id, user_id) VALUES (?, ?, ?)",
+                try db.execute(cached: "INSERT INTO focus_session_blocked_app(session_id, app_id, user_id) VALUES (?, ?, ?)",
                                arguments: [session.sessionID, app.rawValue, w.u])
             }
-            try db.execute(sql: "UPDATE focus_state SET active_session_id = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
+            try db.execute(cached: "UPDATE focus_state SET active_session_id = ?, updated_ts_utc_ms = ? WHERE user_id = ?",
                            arguments: [session.sessionID, session.startedAt, w.u])
             try w.appendEvent("\(session.sessionID)/FOCUS_STARTED",
                               .focusStarted(.init(sessionID: session.sessionID, plannedMinutes: session.plannedDurationMinutes)),
@@ -92,12 +114,12 @@ extension Store {
             if request.streak != nil && !request.qualifies {
                 throw StoreError.invalidState("FocusCompletion: a session that does not qualify cannot qualify the day for the streak")
             }
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE focus_session SET ended_ts_utc_ms = ?, actual_duration_minutes = ?, completed = ?, ended_early = ?, awarded_credits = ?,
                   qualifies = ?, updated_ts_utc_ms = ? WHERE session_id = ?
                 """, arguments: [session.endedAt, session.actualDurationMinutes, session.completed, session.endedEarly, session.awardedCredits,
                                  session.qualifies, session.updatedAt, session.sessionID])
-            try db.execute(sql: "UPDATE focus_state SET active_session_id = NULL, updated_ts_utc_ms = ? WHERE user_id = ? AND active_session_id = ?",
+            try db.execute(cached: "UPDATE focus_state SET active_session_id = NULL, updated_ts_utc_ms = ? WHERE user_id = ? AND active_session_id = ?",
                            arguments: [request.endedAt, w.u, session.sessionID])
             let (at, tz, day) = (request.endedAt, session.timezoneID, session.dayID)
             try w.appendEvent("\(session.sessionID)/FOCUS_ENDED",
@@ -118,8 +140,6 @@ extension Store {
             }
             if let streak = request.streak {
                 try w.applyStreak(streak, to: &economy, dayID: day, timezoneID: tz, at: at)
-            } else if request.qualifies && day == economy.currentDayID && !economy.todayQualified {
-                throw StoreError.invalidState("FocusCompletion: the first qualifying session of \(day) must carry the day's streak update")
             }
             economy.updatedAt = max(economy.updatedAt, at)
             try w.save(economy)
@@ -158,7 +178,7 @@ extension Store {
             if let until = economy.habitAwardsSuspendedUntilDayID, completion.dayID <= until, !completion.awardSuspended {
                 throw StoreError(.constraint, "HabitCompletion.award_suspended: habit awards are suspended until \(until); the completion on \(completion.dayID) must be suspended")
             }
-            try db.execute(sql: EarnedRows.insertHabitCompletionSQL, arguments: EarnedRows.habitCompletionArguments(completion))
+            try db.execute(cached: EarnedRows.insertHabitCompletionSQL, arguments: EarnedRows.habitCompletionArguments(completion))
             let (at, tz, day) = (completion.timestamp, completion.timezoneID, completion.dayID)
             if !completion.awardSuspended {
                 economy.creditBalance += completion.awardedCredits

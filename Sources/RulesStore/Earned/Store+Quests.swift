@@ -2,7 +2,9 @@ import GRDB
 import RulesModel
 
 extension Store {
-    /// Starts a quest for a PENDING attempt and logs `QUEST_STARTED`, in one transaction.
+    /// Starts a quest for a PENDING attempt, records the choice on the attempt and logs
+    /// `UNLOCK_OPTION_SELECTED` (option QUEST_UNLOCK, payload `{quest_type}`) and `QUEST_STARTED`, in
+    /// one transaction. The attempt stays PENDING until the quest ends.
     public func startQuest(_ session: QuestSession) throws {
         try session.validate()
         guard session.state == .active else {
@@ -10,8 +12,16 @@ extension Store {
         }
         try write { db in
             let w = EarnedWriter(db: db, userID: session.userID)
-            let attempt = try w.pendingAttempt(session.attemptID)
-            try db.execute(sql: """
+            var attempt = try w.pendingAttempt(session.attemptID)
+            let payload = JSONValue.object(["quest_type": .string(session.questType.rawValue)])
+            attempt.chosenOptionType = .questUnlock
+            attempt.chosenOptionPayload = payload
+            attempt.updatedAt = max(attempt.updatedAt, session.createdAt)
+            try w.saveAttempt(attempt)
+            try w.appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
+                              .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .questUnlock, optionPayload: payload)),
+                              at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+            try db.execute(cached: """
                 INSERT INTO quest_session(quest_session_id, user_id, attempt_id, quest_type, created_ts_utc_ms, expires_ts_utc_ms, state,
                   metadata_json, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [session.questSessionID, w.u, session.attemptID, session.questType.rawValue, session.createdAt, session.expiresAt,
@@ -52,7 +62,7 @@ extension Store {
             limits.questGrantsCount += 1
             limits.lastQuestGrantStartAt = request.at
             try limits.validate()
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO daily_app_limits(user_id, day_id, app_id, quest_grants_count, last_quest_grant_start_ts_utc_ms) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(user_id, day_id, app_id) DO UPDATE SET quest_grants_count = excluded.quest_grants_count,
                   last_quest_grant_start_ts_utc_ms = excluded.last_quest_grant_start_ts_utc_ms
@@ -107,7 +117,7 @@ extension Store {
 
     static func saveQuestState(_ db: Database, _ session: QuestSession) throws {
         try session.validate()
-        try db.execute(sql: "UPDATE quest_session SET state = ?, updated_ts_utc_ms = ? WHERE quest_session_id = ?",
+        try db.execute(cached: "UPDATE quest_session SET state = ?, updated_ts_utc_ms = ? WHERE quest_session_id = ?",
                        arguments: [session.state.rawValue, session.updatedAt, session.questSessionID])
     }
 }

@@ -16,7 +16,7 @@ extension Store {
                try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM mode WHERE mode_id = ?", arguments: [modeID]) != w.u {
                 throw StoreError.notFound("Mode \(modeID) of user", "\(attempt.userID)")
             }
-            try db.execute(sql: """
+            try db.execute(cached: """
                 INSERT INTO unlock_attempt(attempt_id, user_id, app_id, ts_utc_ms, timezone_id, day_id, effective_mode_id, effective_strictness,
                   available_options_json, outcome, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [attempt.attemptID, w.u, attempt.appID.rawValue, attempt.timestamp, attempt.timezoneID, attempt.dayID.rawValue,
@@ -30,8 +30,10 @@ extension Store {
         }
     }
 
-    /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction.
-    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis) throws {
+    /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction. When the denial
+    /// answers a choice (`option`), the attempt records it and `UNLOCK_OPTION_SELECTED` is logged first.
+    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+                                  option: UnlockOptionType? = nil, payload: JSONValue = .emptyObject) throws {
         try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         try write { db in
             let w = EarnedWriter(db: db, userID: userID)
@@ -39,6 +41,13 @@ extension Store {
             attempt.outcome = .denied
             attempt.denialReason = reason
             attempt.updatedAt = max(attempt.updatedAt, at)
+            if let option {
+                attempt.chosenOptionType = option
+                attempt.chosenOptionPayload = payload
+                try w.appendEvent("\(attemptID)/UNLOCK_OPTION_SELECTED",
+                                  .unlockOptionSelected(.init(attemptID: attemptID, optionType: option, optionPayload: payload)),
+                                  at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+            }
             try w.saveAttempt(attempt)
             try w.appendEvent("\(attemptID)/UNLOCK_DENIED", .unlockDenied(.init(attemptID: attemptID, reason: reason)),
                               at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
@@ -128,7 +137,7 @@ extension Store {
             emergency.lastAppIDUsed = attempt.appID
             emergency.updatedAt = max(emergency.updatedAt, request.at)
             try emergency.validate()
-            try db.execute(sql: """
+            try db.execute(cached: """
                 UPDATE emergency_state SET last_used_day_id = ?, used_count_today = ?, last_app_id_used = ?, updated_ts_utc_ms = ? WHERE user_id = ?
                 """, arguments: [attempt.dayID.rawValue, emergency.usedCountToday, attempt.appID.rawValue, emergency.updatedAt, w.u])
             let payload = JSONValue.object(["delay_seconds": .number(Double(request.delaySeconds)),

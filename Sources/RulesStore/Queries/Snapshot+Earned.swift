@@ -39,6 +39,16 @@ extension Snapshot {
         try all("SELECT * FROM mode WHERE user_id = ? AND deleted_ts_utc_ms IS NULL ORDER BY priority DESC, mode_id", [userID.rawValue], EarnedRows.mode)
     }
 
+    /// One of the user's modes, deleted or not.
+    public func mode(_ userID: UserID, id: String) throws -> Mode? {
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM mode WHERE user_id = ? AND mode_id = ?", arguments: [userID.rawValue, id]).map(EarnedRows.mode)
+    }
+
+    /// One of the user's Earned habits, deleted or not.
+    public func habit(_ userID: UserID, id: String) throws -> Habit? {
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM habit WHERE user_id = ? AND habit_id = ?", arguments: [userID.rawValue, id]).map(EarnedRows.habit)
+    }
+
     /// The weekly windows of one of the user's modes.
     public func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
         try all("SELECT * FROM mode_window WHERE user_id = ? AND mode_id = ? ORDER BY start_local_hhmm, window_id", [userID.rawValue, modeID],

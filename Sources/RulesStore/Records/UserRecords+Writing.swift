@@ -55,6 +55,7 @@ extension UserRecords {
                 if let row = user.engineState {
                     try engineState.run { row.values(into: &$0) }
                 }
+                try user.earnedRows?.insert(db)
             }
             for row in users.flatMap({ $0.commitments.values }).sorted(by: { $0.id.precedes($1.id) }) {
                 try commitment.run { PressureRows.commitment(row, into: &$0) }

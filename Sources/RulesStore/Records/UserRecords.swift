@@ -23,6 +23,8 @@ public final class UserRecords: @unchecked Sendable {
     private(set) var completions: [TaskCompletion] = []
     private(set) var usageEvents: [UsageEvent] = []
     private(set) var engineState: EngineStateRow?
+    /// The user's Earned rows, taken from the store its Earned operations ran on.
+    public var earnedRows: EarnedTableRows?
     /// What to restore on a rollback, newest last (appended rows are truncated instead).
     private var undo: [Undo] = []
 

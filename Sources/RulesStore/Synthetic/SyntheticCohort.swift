@@ -83,8 +83,8 @@ public struct SyntheticCohort: Sendable {
         }
         let earned = Int.random(in: 0...20, using: &rng)
         let economy = EconomyState(userID: user, currentDayID: day, creditBalance: earned, streakCount: streak, updatedAt: start)
-        let summary = DaySummary(userID: user, dayID: day, timezoneID: "UTC", focusMinutesCompleted: earned * 2, creditsEarned: earned,
-                                 createdAt: start, updatedAt: start)
+        // The summary's counters agree with the day's event_log (only a DAY_ROLLOVER): no credits earned.
+        let summary = DaySummary(userID: user, dayID: day, timezoneID: "UTC", focusMinutesCompleted: earned * 2, createdAt: start, updatedAt: start)
         let previous = day.adding(days: -1) ?? day
         let event = EventLogEntry(userID: user, eventID: "u\(user)/\(day)/DAY_ROLLOVER", timestamp: start, timezoneID: "UTC", dayID: day,
                                   payload: .dayRollover(.init(fromDayID: previous, toDayID: day, carriedCredits: 0)), createdAt: start)

@@ -1,0 +1,49 @@
+import RulesModel
+
+/// The engine's bookkeeping of one user's Earned economy (part of `UserBook`): the day in
+/// progress, and what is open — the unlock attempts waiting for a choice, the quests running, the
+/// focus session. The rows themselves are in the store; this keeps their ids and deadlines.
+struct EarnedBook: Codable, Equatable {
+    /// The Earned day in progress (economy_state.current_day_id) and the instant it ends.
+    var day: DayID
+    var dayEnds: EpochMillis
+    /// Minutes of qualifying focus sessions today (for `earned.qualifies`).
+    var focusMinutesToday = 0
+    /// Attempts waiting for a choice, by app id.
+    var attempts: [String: OpenAttempt] = [:]
+    /// Quests running, by app id.
+    var quests: [String: OpenQuest] = [:]
+    var focus: OpenFocus?
+    /// Modes and habits by the names events use for them.
+    var modes: [String: String] = [:]
+    var habits: [String: String] = [:]
+    /// Numbers the user's attempts and focus sessions (their ids derive from it).
+    var serial = 0
+
+    struct OpenAttempt: Codable, Equatable {
+        var id: String
+        var expires: EpochMillis
+        /// The mode and strictness the attempt was opened under.
+        var modeID: String?
+        var strictness: Strictness
+    }
+
+    struct OpenQuest: Codable, Equatable {
+        var id: String
+        var attemptID: String
+        var type: QuestType
+        var expires: EpochMillis
+    }
+
+    struct OpenFocus: Codable, Equatable {
+        var id: String
+        var started: EpochMillis
+        var plannedMinutes: Int
+        var day: DayID
+        var strict: Bool
+        /// The apps it blocks; none: the "Distracting Apps".
+        var blockedApps: [AppID]
+
+        var ends: EpochMillis { started + Int64(plannedMinutes) * Millis.minute }
+    }
+}

@@ -1,0 +1,120 @@
+import RulesModel
+import RulesStore
+
+/// Earned's day cycle: the economy starts at a user's first Earned event; from then on the day
+/// rolls over at `earned.day_starts_at` local (04:00) in the user's time zone, open attempts and
+/// quests expire, and focus sessions end at their planned length.
+extension Engine {
+    /// Earned's clock: the user's time zone, days starting at `earned.day_starts_at`.
+    func earnedClock(_ context: UserContext) throws -> LocalClock {
+        try clock(context, dayStartsAt: rules.parameters.earnedDayStartsAt)
+    }
+
+    /// Starts the user's economy on the Earned day of `now`, with the user's time zone in its
+    /// settings. Earned's operations write to the store; in a recording batch the user is created
+    /// there for them (its Earned rows join its records when the batch ends).
+    func startEarned(_ context: inout UserContext, at now: EpochMillis) throws {
+        let clock = try earnedClock(context)
+        let day = clock.day(of: now)
+        if recording, try !store.hasUser(context.userID) {
+            try store.addEarnedUser(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier, now: now)
+        }
+        var settings = try earnedSettings(&context)
+        if settings.timezoneID != context.settings.timezoneIdentifier {
+            settings.timezoneID = context.settings.timezoneIdentifier
+            try store.saveEarnedSettings(context.userID, settings, now: now)
+            context.cache.earnedSettings = settings
+        }
+        try store.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
+                               rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
+        context.book.earned = EarnedBook(day: day, dayEnds: max(clock.start(of: day.adding(days: 1)!), now))
+    }
+
+    /// The instants of Earned to come: the day's end, the focus session's planned end, quests and
+    /// attempts expiring (by app, in app order).
+    func earnedSteps(_ context: UserContext) -> [(EpochMillis, Step, Int)] {
+        guard let earned = context.book.earned else { return [] }
+        var steps: [(EpochMillis, Step, Int)] = [(earned.dayEnds, .earnedDayEnd, 0)]
+        if let focus = earned.focus { steps.append((focus.ends, .focusEnd, 0)) }
+        for (i, app) in earned.quests.keys.sorted().enumerated() { steps.append((earned.quests[app]!.expires, .questExpiry, i)) }
+        for (i, app) in earned.attempts.keys.sorted().enumerated() { steps.append((earned.attempts[app]!.expires, .attemptExpiry, i)) }
+        return steps
+    }
+
+    func applyEarnedStep(_ step: Step, _ index: Int, _ context: inout UserContext, _ decisions: inout Decisions) throws {
+        switch step {
+        case .focusEnd:
+            try endFocus(&context, at: context.book.earned!.focus!.ends, completed: true, &decisions)
+        case .questExpiry:
+            let app = context.book.earned!.quests.keys.sorted()[index]
+            let quest = context.book.earned!.quests[app]!
+            try store.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
+            try store.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
+            context.book.earned!.quests[app] = nil
+            decisions.append("quests_expired", .object([("app", .string(app)), ("quest_session_id", .string(quest.id)),
+                                                        ("attempt_id", .string(quest.attemptID))]))
+        case .attemptExpiry:
+            let app = context.book.earned!.attempts.keys.sorted()[index]
+            let attempt = context.book.earned!.attempts[app]!
+            try store.closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
+            context.book.earned!.attempts[app] = nil
+            decisions.append("attempts_expired", .object([("app", .string(app)), ("attempt_id", .string(attempt.id))]))
+        default:
+            try rollOverEarnedDay(&context, &decisions)
+        }
+    }
+
+    /// A6.1: the day ends; credits are carried up to the rules' cap and the streak is kept only
+    /// when the day qualified.
+    private func rollOverEarnedDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
+        var earned = context.book.earned!
+        let at = earned.dayEnds
+        let from = earned.day
+        let to = from.adding(days: 1)!
+        let economy = try store.read { try $0.economyState(context.userID) }
+        let carried = try asked.carriedCredits(balance: economy.creditBalance)
+        guard (0...economy.creditBalance).contains(carried) else {
+            throw EngineError(.ruleViolation, "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
+        }
+        let streak = economy.todayQualified ? economy.streakCount : 0
+        try store.rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
+                                          timezoneID: context.settings.timezoneIdentifier, at: at))
+        earned.day = to
+        earned.focusMinutesToday = 0
+        earned.dayEnds = max(try earnedClock(context).start(of: to.adding(days: 1)!), at)
+        context.book.earned = earned
+        decisions.append("earned_days", .object([("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
+                                                 ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
+                                                 ("streak_count", .int(streak))]))
+    }
+
+    /// After a time-zone change: the day in progress ends at the next day start in the new zone
+    /// (at once when that is already past), and settings_json carries the new zone.
+    func earnedTimeZoneChanged(_ context: inout UserContext, at now: EpochMillis) throws {
+        guard var earned = context.book.earned else { return }
+        earned.dayEnds = max(try earnedClock(context).start(of: earned.day.adding(days: 1)!), now)
+        context.book.earned = earned
+        var settings = try earnedSettings(&context)
+        settings.timezoneID = context.settings.timezoneIdentifier
+        try store.saveEarnedSettings(context.userID, settings, now: now)
+        context.cache.earnedSettings = settings
+    }
+
+    /// The streak update of today when it qualifies now (and had not yet), with its bonus.
+    func streakUpdate(_ economy: EconomyState, focusMinutes: Int, habitCompletions: Int) throws -> StreakUpdate? {
+        guard !economy.todayQualified,
+              let method = try asked.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions) else { return nil }
+        let count = economy.streakCount + 1
+        let bonus = try asked.earnedBonus(streakCount: count)
+        guard (0...10_000).contains(bonus) else {
+            throw EngineError(.ruleViolation, "earned.bonus(\(count)) returned \(bonus); a bonus is between 0 and 10000 credits")
+        }
+        return StreakUpdate(method: method, newStreakCount: count, bonusCredits: bonus)
+    }
+
+    /// The next id of the user's attempts and sessions.
+    func nextEarnedID(_ kind: String, _ context: inout UserContext) -> String {
+        context.book.earned!.serial += 1
+        return DeterministicID.uuid(kind, context.name, String(context.book.earned!.serial)).uuidString.lowercased()
+    }
+}

@@ -1,0 +1,170 @@
+import RulesModel
+import RulesStore
+
+/// Earned's modes, apps and QR key, and what blocks an app at an instant.
+extension Engine {
+    /// A mode with its windows and blocked apps, as the engine reads them.
+    struct ModeEntry {
+        var mode: Mode
+        var windows: [ModeWindow]
+        var blocked: [AppID]
+    }
+
+    /// Who blocks an app now: the mode in force (if it blocks the app) and the strictness that applies.
+    struct Blocking {
+        var modeID: String?
+        var strictness: Strictness
+    }
+
+    func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        let id = context.book.earned!.modes[definition.mode] ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
+        let existing = try store.read { try $0.mode(context.userID, id: id) }
+        if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
+        guard existing != nil || definition.strictness != nil else {
+            throw EngineError(.invalidEvent, "strictness: required for a new mode (GENTLE, STRICT or HARD)")
+        }
+        var mode = existing ?? Mode(userID: context.userID, modeID: id, name: definition.mode, strictness: definition.strictness!,
+                                    createdAt: now, updatedAt: now)
+        if let name = definition.name { mode.name = name }
+        if let priority = definition.priority { mode.priority = priority }
+        if let strictness = definition.strictness { mode.strictness = strictness }
+        mode.deletedAt = definition.deleted == true ? now : nil
+        mode.updatedAt = now
+        let windows = try definition.windows.map { list in
+            list.enumerated().map { i, window in
+                ModeWindow(userID: context.userID, windowID: DeterministicID.uuid("mode-window", context.name, definition.mode, String(i)).uuidString.lowercased(),
+                           modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
+                           endLocal: window.end, createdAt: now, updatedAt: now)
+            }
+        } ?? store.read { try $0.modeWindows(context.userID, modeID: id) }
+        let blocked = try definition.blockedApps ?? store.read { try $0.blockedApps(context.userID, modeID: id) }
+        do {
+            try mode.validate()
+            for window in windows { try window.validate() }
+        } catch {
+            throw EngineError(.invalidEvent, "\(error)")
+        }
+        try store.saveMode(mode, windows: windows, blockedApps: blocked)
+        context.book.earned!.modes[definition.mode] = id
+        context.cache.modes = nil
+        decisions.set("mode", .object([("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
+                                       ("deleted", .bool(mode.deletedAt != nil)), ("priority", .int(mode.priority)),
+                                       ("strictness", .string(mode.strictness.rawValue)), ("windows", .int(windows.count)),
+                                       ("blocked_apps", .array(blocked.map { .string($0.rawValue) }))]))
+    }
+
+    func overrideMode(_ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
+                      _ decisions: inout Decisions) throws {
+        guard let id = context.book.earned!.modes[name], var mode = try store.read({ try $0.mode(context.userID, id: id) }), mode.deletedAt == nil else {
+            throw EngineError(.unknownMode, unknownModeMessage(name, context))
+        }
+        if let until, until <= now { throw EngineError(.invalidEvent, "until: must be after the event's time") }
+        if state == .auto, until != nil { throw EngineError(.invalidEvent, "until: only for FORCED_ON or FORCED_OFF") }
+        mode.manualState = state
+        mode.manualEffectiveAt = state == .auto ? nil : now
+        mode.manualExpiresAt = state == .auto ? nil : until
+        mode.updatedAt = now
+        let (windows, blocked) = try store.read { (try $0.modeWindows(context.userID, modeID: id), try $0.blockedApps(context.userID, modeID: id)) }
+        try store.saveMode(mode, windows: windows, blockedApps: blocked)
+        context.cache.modes = nil
+        var fields: [(String, JSONOut)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
+        if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
+        decisions.set("mode_override", .object(fields))
+    }
+
+    func setDistractingApps(_ apps: [AppID], _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        try store.setDistractingApps(context.userID, apps, now: now)
+        context.cache.distractingApps = Set(apps).sorted()
+        decisions.set("distracting_apps", .array(Set(apps).sorted().map { .string($0.rawValue) }))
+    }
+
+    /// Sets or clears the QR key. In STRICT and HARD mode an existing key can change only
+    /// `quest.key_change_cooldown_hours_strict` hours after it was set (A4.1).
+    func setQRKey(_ value: String?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        var settings = try earnedSettings(&context)
+        if let setAt = settings.quest.qrKeySetAt, settings.quest.qrKeyValue != value {
+            let hours = asked.economy.keyChangeCooldownHoursStrict
+            let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
+            if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
+                throw EngineError(.keyChangeCooldown, "the QR key was set \(try clock(context).describe(setAt)); in \(strictness.rawValue) mode it can change \(hours) hours after that (quests.lua key_change_cooldown_hours_strict)")
+            }
+        }
+        settings.quest.qrKeyValue = value
+        settings.quest.qrKeySetAt = value == nil ? nil : now
+        try store.saveEarnedSettings(context.userID, settings, now: now)
+        context.cache.earnedSettings = settings
+        decisions.set("qr_key", .object([("set", .bool(value != nil))]))
+    }
+
+    /// What blocks `app` at `now` (the mode in force, the focus session), nil when nothing does.
+    /// An entry with no blocked apps blocks the "Distracting Apps"; the strictest blocker applies.
+    func blocking(_ app: AppID, _ context: inout UserContext, at now: EpochMillis) throws -> Blocking? {
+        var found: [Blocking] = []
+        if let entry = try effectiveMode(&context, at: now) {
+            let list = entry.blocked.isEmpty ? try distractingApps(&context) : entry.blocked
+            if list.contains(app) { found.append(Blocking(modeID: entry.mode.modeID, strictness: entry.mode.strictness)) }
+        }
+        if let focus = context.book.earned?.focus {
+            let list = focus.blockedApps.isEmpty ? try distractingApps(&context) : focus.blockedApps
+            if list.contains(app) { found.append(Blocking(modeID: nil, strictness: focus.strict ? .strict : .gentle)) }
+        }
+        guard var best = found.first else { return nil }
+        for other in found.dropFirst() where NativeReference.rank(other.strictness) > NativeReference.rank(best.strictness) {
+            best = Blocking(modeID: other.modeID ?? best.modeID, strictness: other.strictness)
+        }
+        return best
+    }
+
+    /// The mode in force at `now`, as modes.lua's `effective_mode` chooses it.
+    func effectiveMode(_ context: inout UserContext, at now: EpochMillis) throws -> ModeEntry? {
+        let modes = try earnedModes(&context)
+        guard !modes.isEmpty else { return nil }
+        let local = try clock(context).civil(now)
+        let candidates = modes.map { entry in
+            let mode = entry.mode
+            let inForce = mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)
+            return ModeCandidate(priority: mode.priority, strictness: mode.strictness, manualState: mode.manualState, overrideInForce: inForce,
+                                 windows: entry.windows.map { ModeCandidate.Window(daysMask: $0.daysOfWeekMask, startMinutes: $0.startLocal.minutes,
+                                                                                   endMinutes: $0.endLocal.minutes) })
+        }
+        guard let index = try asked.effectiveMode(candidates, at: LocalMoment(weekday: local.day.isoWeekday, minutes: local.minutes)) else { return nil }
+        guard modes.indices.contains(index) else {
+            throw EngineError(.ruleViolation, "effective_mode returned the index \(index + 1) of \(modes.count) modes")
+        }
+        let chosen = candidates[index]
+        if chosen.overrideInForce && chosen.manualState == .forcedOff {
+            throw EngineError(.ruleViolation, "effective_mode chose the mode \"\(modes[index].mode.name)\", which is FORCED_OFF")
+        }
+        return modes[index]
+    }
+
+    private func earnedModes(_ context: inout UserContext) throws -> [ModeEntry] {
+        if let known = context.cache.modes { return known }
+        let modes = try store.read { db in
+            try db.modes(context.userID).map { ModeEntry(mode: $0, windows: try db.modeWindows(context.userID, modeID: $0.modeID),
+                                                         blocked: try db.blockedApps(context.userID, modeID: $0.modeID)) }
+        }
+        context.cache.modes = modes
+        return modes
+    }
+
+    /// Earned's settings (A4.1) of the user, from the context's cache or the store.
+    func earnedSettings(_ context: inout UserContext) throws -> EarnedSettings {
+        if let known = context.cache.earnedSettings { return known }
+        let settings = try store.read { try $0.earnedSettings(context.userID) }
+        context.cache.earnedSettings = settings
+        return settings
+    }
+
+    private func distractingApps(_ context: inout UserContext) throws -> [AppID] {
+        if let known = context.cache.distractingApps { return known }
+        let apps = try store.read { try $0.distractingApps(context.userID) }
+        context.cache.distractingApps = apps
+        return apps
+    }
+
+    private func unknownModeMessage(_ name: String, _ context: UserContext) -> String {
+        let known = context.book.earned?.modes.keys.sorted() ?? []
+        return "no mode \"\(name)\"" + (known.isEmpty ? " (define it with a mode event)" : " (known: \(known.joined(separator: ", ")))")
+    }
+}

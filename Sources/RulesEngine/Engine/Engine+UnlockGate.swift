@@ -1,0 +1,212 @@
+import RulesModel
+import RulesStore
+
+/// Earned's unlock gate: an attempt with its options snapshot (A6.2, A4.2), the choice that grants
+/// or denies it (A6.3, A6.5), and quests (A6.4).
+extension Engine {
+    /// Opens the gate for `app`. An app nothing blocks needs no unlock: the decision says so and
+    /// nothing is written. Otherwise a previous attempt of the app still waiting expires, a quest of
+    /// the app still running is cancelled, and a new attempt records the options the rules offer now.
+    func openGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        guard let blocking = try blocking(app, &context, at: now) else {
+            decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(false))]))
+            return
+        }
+        if let previous = context.book.earned!.attempts[app.rawValue] {
+            try store.closeUnlockAttempt(context.userID, attemptID: previous.id, outcome: .expired, at: now)
+            context.book.earned!.attempts[app.rawValue] = nil
+            decisions.append("attempts_expired", .object([("app", .string(app.rawValue)), ("attempt_id", .string(previous.id))]))
+        }
+        if context.book.earned!.quests[app.rawValue] != nil { try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions) }
+        let snapshot = try options(app, blocking, &context, at: now)
+        let id = nextEarnedID("attempt", &context)
+        let earned = context.book.earned!
+        try store.createUnlockAttempt(UnlockAttempt(userID: context.userID, attemptID: id, appID: app, timestamp: now,
+                                                    timezoneID: context.settings.timezoneIdentifier, dayID: earned.day,
+                                                    effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
+                                                    availableOptions: snapshot, createdAt: now, updatedAt: now))
+        context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
+            id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
+            modeID: blocking.modeID, strictness: blocking.strictness)
+        decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
+                                              ("available_options", JSONOut(snapshot))]))
+    }
+
+    /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
+    /// give now (the state may have changed since the gate opened), or a quest started.
+    func choose(_ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        guard let attempt = context.book.earned!.attempts[app.rawValue] else {
+            let running = context.book.earned!.quests[app.rawValue] != nil
+            throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
+        }
+        let snapshot = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now)
+        let option = snapshot.options.first { $0.type == choice.optionType }
+        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
+                                           ("option", .string(choice.optionType.rawValue))]
+        var denial: (UnlockDenialReason, JSONValue)?
+        var grant: UnlockGrant?
+        switch (choice, option) {
+        case (.credits(let minutes), .credits(_, _, let durations)?):
+            guard let duration = durations.first(where: { $0.minutes == minutes }) else {
+                throw EngineError(.optionNotOffered, "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs), found \(minutes)")
+            }
+            fields.append(("minutes", .int(minutes)))
+            if let reason = duration.disabledReason {
+                denial = (reason, .object(["minutes": .number(Double(minutes)), "cost_credits": .number(Double(duration.costCredits))]))
+            } else {
+                grant = try store.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
+                                                                   costCredits: duration.costCredits, at: now))
+                fields.append(("cost_credits", .int(duration.costCredits)))
+            }
+        case (.quest(let type), .quest(_, _, let types)?):
+            guard let quest = types.first(where: { $0.questType == type }) else {
+                throw EngineError(.optionNotOffered, "quest_type: the rules offer \(types.map(\.questType.rawValue).joined(separator: ", ")) (quests.lua enabled_types), found \(type.rawValue)")
+            }
+            fields.append(("quest_type", .string(type.rawValue)))
+            if let reason = quest.disabledReason {
+                denial = (reason, .object(["quest_type": .string(type.rawValue)]))
+            } else {
+                let id = nextEarnedID("quest", &context)
+                let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
+                try store.startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
+                                                  createdAt: now, expiresAt: expires, updatedAt: now))
+                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.id, type: type, expires: expires)
+                fields += [("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
+                           ("expires", .string(try clock(context).describe(expires)))]
+            }
+        case (.emergency, .emergency(_, let reason, let delay, let minutes)?):
+            if let reason {
+                denial = (reason, .object([:]))
+            } else {
+                grant = try store.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
+                                                                       unlockMinutes: minutes, at: now))
+            }
+        default:
+            throw EngineError(.optionNotOffered, "option: the rules offer no \(choice.optionType.rawValue) (quests.lua enables no quest type)")
+        }
+        context.book.earned!.attempts[app.rawValue] = nil
+        if let (reason, payload) = denial {
+            try store.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
+            fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
+        } else if let grant {
+            fields += [("outcome", .string("GRANTED")), ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attempt.id)),
+                       ("starts", .string(try clock(context).describe(grant.startsAt))), ("ends", .string(try clock(context).describe(grant.endsAt)))]
+        }
+        decisions.set("unlock", .object(fields))
+    }
+
+    /// The user leaves the gate: the waiting attempt, or the running quest and its attempt, is CANCELLED.
+    func cancelGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        if let open = context.book.earned!.attempts[app.rawValue] {
+            try store.closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
+            context.book.earned!.attempts[app.rawValue] = nil
+            decisions.set("unlock_cancelled", .object([("app", .string(app.rawValue)), ("attempt_id", .string(open.id))]))
+        } else if context.book.earned!.quests[app.rawValue] != nil {
+            try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions)
+        } else {
+            throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) is open")
+        }
+    }
+
+    /// A6.4: the quest is done before it expires: the unlock is granted (method QUEST).
+    func completeQuest(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
+        let grant = try store.completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
+                                                            unlockMinutes: asked.economy.questUnlockMinutes, at: now))
+        context.book.earned!.quests[app.rawValue] = nil
+        decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED")),
+                                        ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != quest.attemptID)),
+                                        ("starts", .string(try clock(context).describe(grant.startsAt))),
+                                        ("ends", .string(try clock(context).describe(grant.endsAt)))]))
+    }
+
+    /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the
+    /// daily limit or the cooldown.
+    func endQuest(_ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ context: inout UserContext, at now: EpochMillis,
+                  _ decisions: inout Decisions) throws {
+        guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
+        try store.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
+        try store.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
+        context.book.earned!.quests[app.rawValue] = nil
+        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue))]
+        if let reason { fields.append(("reason", .string(reason.rawValue))) }
+        decisions.set("quest", .object(fields))
+    }
+
+    private func noQuest(_ app: AppID) -> EngineError {
+        EngineError(.noActiveQuest, "no quest of \(app) is running (choose QUEST_UNLOCK at the gate first)")
+    }
+
+    /// The rules' options for `app` now, checked against the limits the rules themselves declare.
+    private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis) throws -> AvailableOptions {
+        let day = context.book.earned!.day
+        let (economy, limits, emergency) = try store.read { db in
+            (try db.economyState(context.userID), try db.dailyAppLimits(context.userID, day: day, appID: app), try db.emergencyState(context.userID))
+        }
+        let qrKeySet = try earnedSettings(&context).quest.qrKeyValue != nil
+        let gate = UnlockGateInput(generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
+                                   creditBalance: economy.creditBalance, questUnlocksToday: limits.questGrantsCount,
+                                   minutesSinceLastQuestUnlock: limits.lastQuestGrantStartAt.map { Int((now - $0) / Millis.minute) },
+                                   qrKeySet: qrKeySet,
+                                   emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
+                                   sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
+        let snapshot: AvailableOptions
+        do {
+            snapshot = try asked.unlockOptions(gate)
+        } catch let error as ModelValidationError {
+            throw EngineError(.ruleViolation, "the unlock options break A4.2: \(error)")
+        }
+        try checkOptions(snapshot, gate)
+        return snapshot
+    }
+
+    /// Every enabled option must respect HARD mode, the quest limit and cooldown, and the
+    /// emergency limits of the rule set.
+    private func checkOptions(_ snapshot: AvailableOptions, _ gate: UnlockGateInput) throws {
+        let economy = asked.economy
+        for option in snapshot.options {
+            switch option {
+            case .quest(_, _, let types):
+                guard let enabled = types.first(where: \.enabled) else { continue }
+                let since = gate.minutesSinceLastQuestUnlock
+                if gate.strictness == .hard || gate.questUnlocksToday >= economy.questMaxUnlocksPerAppPerDay
+                    || since.map({ $0 < economy.questCooldownMinutesPerApp }) == true {
+                    throw EngineError(.ruleViolation, "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(economy.questMaxUnlocksPerAppPerDay), cooldown \(economy.questCooldownMinutesPerApp) minutes, never in HARD mode)")
+                }
+            case .emergency(true, _, _, _):
+                if gate.emergencyUsedToday >= economy.emergencyDailyLimit || (economy.emergencyBlockSameAppConsecutive && gate.sameAppAsLastEmergency) {
+                    throw EngineError(.ruleViolation, "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(economy.emergencyDailyLimit))")
+                }
+            default: continue
+            }
+        }
+    }
+}
+
+extension JSONOut {
+    /// An options snapshot in A4.2's shape and key order.
+    init(_ snapshot: AvailableOptions) {
+        func reason(_ r: UnlockDenialReason?) -> JSONOut { r.map { .string($0.rawValue) } ?? .null }
+        let options: [JSONOut] = snapshot.options.map { option in
+            var fields: [(String, JSONOut)] = [("type", .string(option.type.rawValue)), ("enabled", .bool(option.enabled)),
+                                               ("disabled_reason", reason(option.disabledReason))]
+            switch option {
+            case .credits(_, _, let durations):
+                fields.append(("durations", .array(durations.map {
+                    .object([("minutes", .int($0.minutes)), ("cost_credits", .int($0.costCredits)), ("enabled", .bool($0.enabled)),
+                             ("disabled_reason", reason($0.disabledReason))])
+                })))
+            case .quest(_, _, let types):
+                fields.append(("quest_types", .array(types.map {
+                    .object([("quest_type", .string($0.questType.rawValue)), ("enabled", .bool($0.enabled)), ("disabled_reason", reason($0.disabledReason))])
+                })))
+            case .emergency(_, _, let delay, let minutes):
+                fields += [("delay_seconds", .int(delay)), ("unlock_minutes", .int(minutes))]
+            }
+            return .object(fields)
+        }
+        self = .object([("generated_ts_utc_ms", .int(Int(snapshot.generatedAt))), ("mode_id", snapshot.modeID.map { .string($0) } ?? .null),
+                        ("mode_strictness", .string(snapshot.modeStrictness.rawValue)), ("app_id", .string(snapshot.appID.rawValue)),
+                        ("options", .array(options))])
+    }
+}

@@ -1,0 +1,31 @@
+/// Counts of users by an integer value (a streak, a credit balance): `counts[n]` users have the
+/// value n. Only integers, so that histograms of parts add up exactly to the histogram of the whole.
+enum Histogram {
+    /// Counts one more user with `value`.
+    static func count(_ value: Int, into counts: inout [Int]) {
+        if counts.count <= value { counts += Array(repeating: 0, count: value + 1 - counts.count) }
+        counts[value] += 1
+    }
+
+    /// Adds another histogram's counts.
+    static func add(_ other: [Int], to counts: inout [Int]) {
+        if counts.count < other.count { counts += Array(repeating: 0, count: other.count - counts.count) }
+        for (i, n) in other.enumerated() { counts[i] += n }
+    }
+
+    /// The smallest value that at least `p` percent of the users have or are below (nearest rank).
+    static func percentile(_ p: Int, of counts: [Int]) -> Int {
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return 0 }
+        let rank = max(1, (total * p + 99) / 100)
+        var cumulative = 0
+        for (value, n) in counts.enumerated() {
+            cumulative += n
+            if cumulative >= rank { return value }
+        }
+        return counts.count - 1
+    }
+
+    /// The largest value anyone has (0 when empty).
+    static func maximum(of counts: [Int]) -> Int { max(0, (counts.lastIndex { $0 > 0 } ?? 0)) }
+}

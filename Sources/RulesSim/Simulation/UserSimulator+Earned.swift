@@ -1,0 +1,180 @@
+import RulesEngine
+import RulesModel
+
+/// Earned in the simulation: the set-up on the first day (distracting apps, modes, habits, QR
+/// key), then every day habit completions, focus sessions and urges to open a distracting app,
+/// with what the user does at the unlock gate — every event through `Engine.step`, every draw from
+/// the user's `SimRandom`.
+extension UserSimulator {
+    /// A planned Earned event, or one that follows from what the engine decided.
+    enum EarnedAction {
+        case setUp
+        case habit(String)
+        case focusStart(minutes: Int)
+        case focusQuit
+        /// The user opens `app` (a retry after a denial does not insist).
+        case urge(AppID, retry: Bool)
+        case choose(AppID, UnlockChoice, retry: Bool)
+        case leaveGate(AppID)
+        case endQuest(AppID, QuestType, QuestEnd)
+    }
+
+    enum QuestEnd { case complete, fail, cancel }
+
+    /// The user's Earned state between events.
+    struct EarnedRun {
+        let persona: EarnedPersona
+        let apps: [AppID]
+        /// The user's local clock, to read the instants the decisions print.
+        let clock: LocalClock
+        /// Earned's random numbers: the day's plans, and the reactions to the gate (`SimRandom`).
+        var plan: SimRandom
+        var gate: SimRandom
+        var ledger = EarnedLedger()
+        var started = false
+        /// Until when each app is unlocked by a grant (the user is in it), and until when the user
+        /// is busy with its gate or quest (an urge for it then is not a new one).
+        var unlockedUntil: [AppID: EpochMillis] = [:]
+        var busyUntil: [AppID: EpochMillis] = [:]
+
+        init(_ persona: EarnedPersona, clock: LocalClock, plan: SimRandom, gate: SimRandom) {
+            self.persona = persona
+            self.clock = clock
+            self.plan = plan
+            self.gate = gate
+            apps = persona.apps.compactMap(AppID.init(rawValue:))
+        }
+
+        /// The instant of a local `YYYY-MM-DDTHH:MM` in a decision.
+        func instant(_ value: JSONOut?) -> EpochMillis? {
+            guard case .string(let text)? = value, text.count == 16, let day = try? DayID(String(text.prefix(10))),
+                  let time = try? LocalTime(String(text.suffix(5))) else { return nil }
+            return clock.instant(on: day, at: time.minutes)
+        }
+    }
+
+    /// Earned's knobs of one day, after the persona's `day(d)` overrides.
+    struct EarnedDay {
+        var urges: Double
+        var focusSessions: Double
+        var habitScale: Double
+    }
+
+    /// Plans the day's Earned events (the set-up on the first day, just after Earned's day starts).
+    func planEarned(_ d: Int, dayStart: EpochMillis, _ knobs: EarnedDay, _ run: inout Run, _ days: inout [DayTotals],
+                    _ plan: inout [Planned]) {
+        guard var earned = run.earned else { return }
+        defer { run.earned = earned }
+        let e = earned.persona
+        let minute = Millis.minute
+        func add(_ minutes: Int, _ action: EarnedAction) { plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action))) }
+        if d == 0 { add(engine.rules.parameters.earnedDayStartsAt.minutes + 1, .setUp) }
+        let together = earned.plan.chance(e.habitsTogether)
+        var moment = earned.plan.int(7 * 60, 21 * 60)
+        for habit in e.habits {
+            days[d].earned.habitsPlanned += 1
+            guard earned.plan.chance(min(1, habit.rate * knobs.habitScale)) else { continue }
+            if together { moment += earned.plan.int(1, 4) } else { moment = earned.plan.int(7 * 60, 21 * 60) }
+            add(moment, .habit(habit.name))
+        }
+        var starts = (0..<draws(knobs.focusSessions, &earned.plan)).map { _ in earned.plan.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1) }
+        starts.sort()
+        var free = 0
+        for wanted in starts {
+            let start = max(wanted, free), length = e.focus.minutes[earned.plan.int(0, e.focus.minutes.count - 1)]
+            guard start + length <= 23 * 60 + 30 else { break }
+            add(start, .focusStart(minutes: length))
+            if length > 1, earned.plan.chance(e.focus.quitEarly) { add(start + earned.plan.int(1, length - 1), .focusQuit) }
+            free = start + length + 5
+        }
+        let apps = earned.apps
+        guard !apps.isEmpty else { return }
+        for _ in 0..<draws(knobs.urges, &earned.plan) {
+            let at = earned.plan.int(e.urges.hours[0] * 60, e.urges.hours[1] * 60 - 1)
+            add(at, .urge(apps[earned.plan.int(0, apps.count - 1)], retry: false))
+        }
+    }
+
+    /// The whole part of `mean`, plus one with the probability of its fraction.
+    private func draws(_ mean: Double, _ random: inout SimRandom) -> Int {
+        let whole = Int(mean)
+        return whole + (random.chance(mean - Double(whole)) ? 1 : 0)
+    }
+
+    /// Applies one Earned action; what the engine decides may schedule the next ones (a choice
+    /// at the gate, the end of a quest, a retry after a denial).
+    func applyEarned(_ action: EarnedAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
+                     _ days: inout [DayTotals], _ plan: inout [Planned], from index: Int) {
+        guard let e = run.earned?.persona else { return }
+        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONOut? { step(.earned(event), at: t, name: name, day: d, &run, &days) }
+        func later(_ delay: Int64, _ next: EarnedAction) -> EpochMillis {
+            schedule(.earned(next), at: time + delay, in: &plan, from: index)
+            return time + delay
+        }
+        switch action {
+        case .setUp:
+            run.earned!.started = true
+            // Milliseconds apart: done before any other event of the minute.
+            var t = time
+            func next() -> EpochMillis { t += 1; return t }
+            _ = apply(.distractingApps(run.earned!.apps))
+            for mode in e.modes {
+                let windows = mode.windows.compactMap { w -> ModeDefinition.Window? in
+                    guard let from = try? LocalTime(w.from), let to = try? LocalTime(w.to) else { return nil }
+                    return ModeDefinition.Window(days: w.days, start: from, end: to)
+                }
+                _ = apply(.mode(ModeDefinition(mode: mode.name, priority: mode.priority, strictness: Strictness(rawValue: mode.strictness),
+                                               windows: windows, blockedApps: mode.blockedApps?.compactMap(AppID.init(rawValue:)))), at: next())
+            }
+            for habit in e.habits {
+                _ = apply(.habit(EarnedHabitDefinition(habit: habit.name, rewardCredits: habit.rewardCredits)), at: next())
+            }
+            if run.earned!.plan.chance(e.qrKey) { _ = apply(.qrKey("desk-\(run.earned!.plan.int(1000, 9999))"), at: next()) }
+        case .habit(let name):
+            _ = apply(.habitCompletion(habit: name))
+        case .focusStart(let minutes):
+            _ = apply(.focusStart(FocusStart(minutes: minutes, strict: e.focus.strict)))
+        case .focusQuit:
+            _ = apply(.focusEnd)
+        case .urge(let app, let retry):
+            if run.earned!.busyUntil[app].map({ $0 > time }) == true { return }
+            if !retry { days[d].earned.urges += 1 }
+            if run.earned!.unlockedUntil[app].map({ $0 > time }) == true {
+                days[d].earned.openedWhileUnlocked += 1
+                return
+            }
+            guard let gate = apply(.unlockOpen(app: app))?["unlock_gate"], case .bool(true)? = gate["blocked"] else { return }
+            let choice = e.gate.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.gate)
+            let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
+            run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
+        case .choose(let app, let choice, let retry):
+            guard let unlock = apply(.unlockChoose(app: app, choice))?["unlock"] else { return }
+            switch unlock["outcome"] {
+            case .string("GRANTED")?:
+                run.earned!.unlockedUntil[app] = run.earned!.instant(unlock["ends"])
+            case .string("QUEST_STARTED")?:
+                guard case .quest(let type) = choice else { return }
+                let u = run.earned!.gate.unit(), q = e.quest
+                let end: QuestEnd? = u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
+                if let end {
+                    let delay = Int64(run.earned!.gate.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
+                    run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
+                } else {
+                    run.earned!.busyUntil[app] = run.earned!.instant(unlock["expires"])   // left to expire
+                }
+            case .string("DENIED")? where !retry:
+                run.earned!.busyUntil[app] = later(Int64(run.earned!.gate.int(10, 30)) * Millis.second, .urge(app, retry: true))
+            default: break
+            }
+        case .leaveGate(let app):
+            _ = apply(.unlockCancel(app: app))
+        case .endQuest(let app, let type, let end):
+            switch end {
+            case .complete:
+                if let quest = apply(.questComplete(app: app))?["quest"] { run.earned!.unlockedUntil[app] = run.earned!.instant(quest["ends"]) }
+            case .fail: _ = apply(.questFail(app: app, reason: type == .breathing ? .timeout : .mismatch))
+            case .cancel: _ = apply(.questCancel(app: app))
+            }
+        }
+    }
+}
