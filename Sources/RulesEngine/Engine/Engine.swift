@@ -105,8 +105,14 @@ public final class Engine {
             let saved = context.saved
             let savepoint = context.records!.savepoint()
             do {
-                // Earned's rows live in the store until the batch ends (see `recordingBatch`).
-                let result = try store.transaction { try body(&context) }
+                // Earned's rows live in the store until the batch ends (see `recordingBatch`): an
+                // event that may write them (the user takes part in Earned) runs in a savepoint.
+                let result: T
+                if context.book.earned != nil || event.kind.isEarned {
+                    result = try store.transaction { try body(&context) }
+                } else {
+                    result = try body(&context)
+                }
                 batchContexts![event.user] = context
                 return result
             } catch {
@@ -167,14 +173,17 @@ public final class Engine {
             batchMemo = nil
             recording = false
         }
-        let result = try body()
-        var records: [UserRecords] = []
-        for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
-            try context.save(context.records!)
-            if context.book.earned != nil { context.records!.earnedRows = try store.takeEarnedRows(of: context.userID) }
-            records.append(context.records!)
+        // One store transaction for the batch: the events that write Earned's rows are savepoints in it.
+        return try store.transaction {
+            let result = try body()
+            var records: [UserRecords] = []
+            for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
+                try context.save(context.records!)
+                if context.book.earned != nil { context.records!.earnedRows = try store.takeEarnedRows(of: context.userID) }
+                records.append(context.records!)
+            }
+            return (result, records)
         }
-        return (result, records)
     }
 
     /// The user's context at the start of `event`: the batch's copy, or the store's (a new
@@ -286,6 +295,7 @@ public final class Engine {
 
 extension EngineEvent.Kind {
     var isSettings: Bool { if case .settings = self { true } else { false } }
+    var isEarned: Bool { if case .earned = self { true } else { false } }
 
     /// Events that start Pressure's daily cycle for a user: its commitments, check-ins, shield,
     /// subscription, and a change of its schedule. (The time zone, personality and notification
