@@ -17,10 +17,12 @@ struct EarnedWriter {
     func appendEvent(_ id: String, _ payload: EventPayload, at: EpochMillis, timezoneID: String, dayID: DayID) throws {
         let entry = EventLogEntry(userID: userID, eventID: id, timestamp: at, timezoneID: timezoneID, dayID: dayID, payload: payload, createdAt: at)
         try entry.validate()
-        if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [id]) == true {
+        do {
+            try db.cachedStatement(sql: UnlockRows.insertEventSQL).execute(arguments: try UnlockRows.eventArguments(entry))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [id]) == true else { throw error }
             throw StoreError(.constraint, "event \(id) was already logged: the operation has already been applied")
         }
-        try db.cachedStatement(sql: UnlockRows.insertEventSQL).execute(arguments: try UnlockRows.eventArguments(entry))
     }
 
     // MARK: State rows
