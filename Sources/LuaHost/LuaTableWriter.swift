@@ -107,16 +107,7 @@ extension LuaHost {
     /// The list and its tables are read-only for the rule, as record arguments are; the outermost
     /// call reuses them between calls (see `PooledList`).
     public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
-        let top = lua_gettop(L)
-        let pooled = hot.pointee.callDepth == 0
-        hot.pointee.callDepth += 1
-        defer {
-            hot.pointee.callDepth -= 1
-            lua_settop(L, top)
-        }
-        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
-        try hostMode {
-            try pushFunction(function)
+        try callWithOneArgument(function) { pooled in
             if pooled {
                 pushPooledList(items)
             } else {
@@ -131,23 +122,12 @@ extension LuaHost {
                 }
             }
         }
-        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
-        return try results(count: n, from: top + 1, file: function.source)
     }
 
     /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
     /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
     public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
-        let top = lua_gettop(L)
-        let pooled = hot.pointee.callDepth == 0
-        hot.pointee.callDepth += 1
-        defer {
-            hot.pointee.callDepth -= 1
-            lua_settop(L, top)
-        }
-        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
-        try hostMode {
-            try pushFunction(function)
+        try callWithOneArgument(function) { pooled in
             if pooled {
                 pushPooled(a, slot: 0)
             } else {
@@ -156,23 +136,12 @@ extension LuaHost {
                 a.encode(to: &writer)
             }
         }
-        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
-        return try results(count: n, from: top + 1, file: function.source)
     }
 
     /// Calls a rule function whose one argument is a list of records of one integer field `field`
     /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
     public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
-        let top = lua_gettop(L)
-        let pooled = hot.pointee.callDepth == 0
-        hot.pointee.callDepth += 1
-        defer {
-            hot.pointee.callDepth -= 1
-            lua_settop(L, top)
-        }
-        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
-        try hostMode {
-            try pushFunction(function)
+        try callWithOneArgument(function) { pooled in
             let pool: PooledList
             if pooled, let known = fieldListPools[field.id] {
                 pool = known
@@ -197,6 +166,24 @@ extension LuaHost {
                 luaL_unref(L, clua_registryindex(), pool.list)
                 luaL_unref(L, clua_registryindex(), pool.elements)
             }
+        }
+    }
+
+    /// Calls `function` with the one argument `push` pushes (in host mode; `pooled` is true for the
+    /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
+    @inline(__always)
+    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        let pooled = hot.pointee.callDepth == 0
+        hot.pointee.callDepth += 1
+        defer {
+            hot.pointee.callDepth -= 1
+            lua_settop(L, top)
+        }
+        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
+        try hostMode {
+            try pushFunction(function)
+            try push(pooled)
         }
         let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
         return try results(count: n, from: top + 1, file: function.source)
