@@ -60,18 +60,18 @@ extension Store {
             let u = userID.rawValue
             var taken: [(String, [[DatabaseValue]])] = []
             for table in EarnedTableRows.tables {
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE user_id = ? ORDER BY rowid", arguments: [u])
+                let rows = try Row.fetchAll(cached: db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE user_id = ? ORDER BY rowid", arguments: [u])
                 taken.append((table, rows.map { Array($0.databaseValues) }))
             }
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            let tables = try String.fetchAll(db, sql: """
+            try db.execute(cached: "PRAGMA defer_foreign_keys = ON")
+            let tables = try String.fetchAll(cached: db, sql: """
                 SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
                   AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'user_id') ORDER BY m.name
                 """)
             for table in tables where table != "app_user" {
-                try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE user_id = ?", arguments: [u])
+                try db.execute(cached: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE user_id = ?", arguments: [u])
             }
-            try db.execute(sql: "DELETE FROM app_user WHERE user_id = ?", arguments: [u])
+            try db.execute(cached: "DELETE FROM app_user WHERE user_id = ?", arguments: [u])
             return EarnedTableRows(rows: taken)
         }
     }
