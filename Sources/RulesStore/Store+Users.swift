@@ -22,9 +22,11 @@ extension Store {
 
     /// Throws ``StoreError/Code-swift.struct/notFound`` unless the user exists.
     static func requireUser(_ db: Database, _ userID: UserID) throws {
-        guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true else {
-            throw StoreError.notFound("user", "\(userID)")
-        }
+        guard try userExists(db, userID) else { throw StoreError.notFound("user", "\(userID)") }
+    }
+
+    static func userExists(_ db: Database, _ userID: UserID) throws -> Bool {
+        try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true
     }
 
     /// The users of the database, in order.

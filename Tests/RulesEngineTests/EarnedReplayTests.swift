@@ -272,7 +272,7 @@ import Testing
 
     @Test func anEconomyDecisionThatBreaksAnInvariantChangesNothing() throws {
         let rules = MisbehavingRules()
-        let h = ReplayHarnessWith(rules: rules)
+        let h = try ReplayHarness(rules: rules)
         h.run(Self.setUp("HARD", reward: 5))
         let before = try h.engine.store.dump()
         rules.questsInHard = true
@@ -297,17 +297,4 @@ import Testing
                                       .unlockGranted, .unlockDenied, .questStarted, .questCompleted, .questFailed, .questExpired,
                                       .emergencyUsed, .focusStarted, .focusEnded]))
     }
-}
-
-/// A replay harness on rules given as an object (not a folder).
-struct ReplayHarnessWith {
-    let engine: Engine
-    let replay: Replay
-    init(rules: any PolicyRules) {
-        engine = Engine(store: try! Store.inMemory(), rules: rules)
-        replay = Replay(engine: engine)
-    }
-    @discardableResult
-    func run(_ lines: [String]) -> [JSONOut] { lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) } }
-    func one(_ line: String) -> JSONOut { replay.output(forLine: line, number: 1) }
 }

@@ -14,6 +14,12 @@ struct ReplayHarness {
         replay = Replay(engine: engine)
     }
 
+    /// A harness on rules given as an object (misbehaving rules, the native reference).
+    init(rules: any PolicyRules) throws {
+        engine = Engine(store: try Store.inMemory(), rules: rules)
+        replay = Replay(engine: engine)
+    }
+
     /// Outputs for `lines` (events in time order); every line is expected to be accepted unless
     /// `allowRefusals`.
     @discardableResult

@@ -27,7 +27,7 @@ extension Engine {
         }
         try store.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
                                rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
-        context.book.earned = EarnedBook(day: day, dayEnds: max(clock.start(of: day.adding(days: 1)!), now))
+        context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
     }
 
     /// The instants of Earned to come: the day's end, the focus session's planned end, quests and
@@ -81,7 +81,7 @@ extension Engine {
                                           timezoneID: context.settings.timezoneIdentifier, at: at))
         earned.day = to
         earned.focusMinutesToday = 0
-        earned.dayEnds = max(try earnedClock(context).start(of: to.adding(days: 1)!), at)
+        earned.dayEnds = try end(of: to, context, notBefore: at)
         context.book.earned = earned
         decisions.append("earned_days", .object([("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
                                                  ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
@@ -92,12 +92,18 @@ extension Engine {
     /// (at once when that is already past), and settings_json carries the new zone.
     func earnedTimeZoneChanged(_ context: inout UserContext, at now: EpochMillis) throws {
         guard var earned = context.book.earned else { return }
-        earned.dayEnds = max(try earnedClock(context).start(of: earned.day.adding(days: 1)!), now)
+        earned.dayEnds = try end(of: earned.day, context, notBefore: now)
         context.book.earned = earned
         var settings = try earnedSettings(&context)
         settings.timezoneID = context.settings.timezoneIdentifier
         try store.saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
+    }
+
+    /// The end of Earned's `day`: the start of the next one in the user's current time zone, or
+    /// `instant` when that is already past (a time-zone change can move it there).
+    private func end(of day: DayID, _ context: UserContext, notBefore instant: EpochMillis) throws -> EpochMillis {
+        max(try earnedClock(context).start(of: day.adding(days: 1)!), instant)
     }
 
     /// The streak update of today when it qualifies now (and had not yet), with its bonus.

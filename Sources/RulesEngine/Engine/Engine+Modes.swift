@@ -109,7 +109,7 @@ extension Engine {
             if list.contains(app) { found.append(Blocking(modeID: nil, strictness: focus.strict ? .strict : .gentle)) }
         }
         guard var best = found.first else { return nil }
-        for other in found.dropFirst() where NativeReference.rank(other.strictness) > NativeReference.rank(best.strictness) {
+        for other in found.dropFirst() where other.strictness.rank > best.strictness.rank {
             best = Blocking(modeID: other.modeID ?? best.modeID, strictness: other.strictness)
         }
         return best

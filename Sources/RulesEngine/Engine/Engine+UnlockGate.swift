@@ -89,8 +89,7 @@ extension Engine {
             try store.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
         } else if let grant {
-            fields += [("outcome", .string("GRANTED")), ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attempt.id)),
-                       ("starts", .string(try clock(context).describe(grant.startsAt))), ("ends", .string(try clock(context).describe(grant.endsAt)))]
+            fields += [("outcome", .string("GRANTED"))] + (try grantFields(grant, for: attempt.id, context))
         }
         decisions.set("unlock", .object(fields))
     }
@@ -114,10 +113,15 @@ extension Engine {
         let grant = try store.completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
                                                             unlockMinutes: asked.economy.questUnlockMinutes, at: now))
         context.book.earned!.quests[app.rawValue] = nil
-        decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED")),
-                                        ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != quest.attemptID)),
-                                        ("starts", .string(try clock(context).describe(grant.startsAt))),
-                                        ("ends", .string(try clock(context).describe(grant.endsAt)))]))
+        decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
+                                       + (try grantFields(grant, for: quest.attemptID, context))))
+    }
+
+    /// A grant as decisions show it; `extended` when the attempt extended a grant another attempt made.
+    private func grantFields(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> [(String, JSONOut)] {
+        let clock = try clock(context)
+        return [("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attemptID)),
+                ("starts", .string(clock.describe(grant.startsAt))), ("ends", .string(clock.describe(grant.endsAt)))]
     }
 
     /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the

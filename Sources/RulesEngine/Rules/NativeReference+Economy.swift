@@ -63,19 +63,11 @@ extension NativeReference {
         for (i, mode) in modes.enumerated() where Self.active(mode, at: now) {
             guard let b = best else { best = i; continue }
             if mode.priority > modes[b].priority
-                || (mode.priority == modes[b].priority && Self.rank(mode.strictness) > Self.rank(modes[b].strictness)) {
+                || (mode.priority == modes[b].priority && mode.strictness.rank > modes[b].strictness.rank) {
                 best = i
             }
         }
         return best
-    }
-
-    static func rank(_ strictness: Strictness) -> Int {
-        switch strictness {
-        case .gentle: 1
-        case .strict: 2
-        case .hard: 3
-        }
     }
 
     /// modes.lua `mode_active`: a manual override in force wins; otherwise any window.

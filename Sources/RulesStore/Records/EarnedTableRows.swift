@@ -32,7 +32,7 @@ public struct EarnedTableRows: Sendable {
 extension Store {
     /// Whether the store holds the user.
     public func hasUser(_ userID: UserID) throws -> Bool {
-        try read { try Bool.fetchOne($0.db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true }
+        try read { try Self.userExists($0.db, userID) }
     }
 
     /// Adds a user for Earned's operations only: its row and the singletons, without the habit
