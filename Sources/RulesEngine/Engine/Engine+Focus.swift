@@ -71,8 +71,7 @@ extension Engine {
     func completeEarnedHabit(_ name: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let id = context.book.earned!.habits[name], let habit = try store.read({ try $0.habit(context.userID, id: id) }),
               habit.deletedAt == nil else {
-            let known = context.book.earned!.habits.keys.sorted()
-            throw EngineError(.unknownHabit, "no habit \"\(name)\"" + (known.isEmpty ? " (define it with an earned_habit event)" : " (known: \(known.joined(separator: ", ")))"))
+            throw EngineError(.unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
         }
         guard habit.active else { throw EngineError(.habitInactive, "the habit \"\(name)\" is inactive") }
         let day = context.book.earned!.day

@@ -34,8 +34,7 @@ extension Engine {
 
     func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? storage(context).task(context.userID, id: id) else {
-            let known = context.book.tasks.keys.sorted()
-            throw EngineError(.unknownTask, "no habit task \"\(name)\"" + (known.isEmpty ? " (define it with a habit_task event)" : " (known: \(known.joined(separator: ", ")))"))
+            throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
         do { try completion.validate(against: task) } catch { throw EngineError(.invalidEvent, "\(error)") }
@@ -118,5 +117,12 @@ extension Engine {
             guard let task = try storage(context).task(context.userID, id: id) else { return nil }
             return (name, try habitStreak(try habitPeriods(task, context, at: now), task: name))
         }
+    }
+}
+
+extension Engine {
+    /// `no habit task "run" (known: read, walk)`, or how to define one when there is none.
+    static func unknown(_ what: String, _ name: String, known: some Collection<String>, definedBy event: String) -> String {
+        "no \(what) \"\(name)\"" + (known.isEmpty ? " (define it with \(event) event)" : " (known: \(known.sorted().joined(separator: ", ")))")
     }
 }

@@ -164,7 +164,6 @@ extension Engine {
     }
 
     private func unknownModeMessage(_ name: String, _ context: UserContext) -> String {
-        let known = context.book.earned?.modes.keys.sorted() ?? []
-        return "no mode \"\(name)\"" + (known.isEmpty ? " (define it with a mode event)" : " (known: \(known.joined(separator: ", ")))")
+        Engine.unknown("mode", name, known: context.book.earned?.modes.keys.sorted() ?? [], definedBy: "a mode")
     }
 }
