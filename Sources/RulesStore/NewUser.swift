@@ -13,13 +13,14 @@ struct NewUser: Sendable {
     let day: DayID
     let now: EpochMillis
     let pressure: UserSettings
-    /// Earned's default settings (`user_settings.settings_json`).
+    /// Earned's default settings (`user_settings.settings_json`), and as JSON.
+    let earned: EarnedSettings
     let earnedJSON: String
     let categories: [RulesModel.Category]
 
     init(_ userID: UserID, day: DayID, timezoneID: String, now: EpochMillis, makeUUID: () -> UUID) throws {
         try Millis.check(now, entity: "app_user", field: "created_ts_utc_ms")
-        let earned = EarnedSettings.defaults(timezoneID: timezoneID)
+        earned = EarnedSettings.defaults(timezoneID: timezoneID)
         try earned.validate()
         earnedJSON = try ModelJSON.encode(earned)
         pressure = UserSettings(timezoneIdentifier: timezoneID)

@@ -36,6 +36,44 @@ public protocol UserStorage: AnyObject {
     func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent]
     func migaSettings(_ userID: UserID) throws -> MigaSettings
 
+    // Earned: the operations (A6) and what the engine reads
+    func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws
+    func rollOverDay(_ request: DayRollover) throws
+    func startFocusSession(_ session: FocusSession, blockedApps: [AppID]) throws
+    func completeFocusSession(_ request: FocusCompletion) throws
+    func recordHabitCompletion(_ record: HabitCompletionRecord) throws
+    func createUnlockAttempt(_ attempt: UnlockAttempt) throws
+    func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+                           option: UnlockOptionType?, payload: JSONValue) throws
+    func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws
+    @discardableResult
+    func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant
+    @discardableResult
+    func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant
+    func startQuest(_ session: QuestSession) throws
+    @discardableResult
+    func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant
+    func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason?, at: EpochMillis) throws
+    func saveEarnedSettings(_ userID: UserID, _ settings: EarnedSettings, now: EpochMillis) throws
+    func saveMode(_ mode: Mode, windows: [ModeWindow], blockedApps: [AppID]) throws
+    func saveHabit(_ habit: Habit) throws
+    func setDistractingApps(_ userID: UserID, _ apps: [AppID], now: EpochMillis) throws
+    func economyState(_ userID: UserID) throws -> EconomyState
+    func emergencyState(_ userID: UserID) throws -> EmergencyState
+    func earnedSettings(_ userID: UserID) throws -> EarnedSettings
+    func dailyAppLimits(_ userID: UserID, day: DayID, appID: AppID) throws -> DailyAppLimits
+    func habit(_ userID: UserID, id: String) throws -> Habit?
+    func habitCompletions(_ userID: UserID, fromDay: DayID, toDay: DayID) throws -> [HabitCompletion]
+    func habitCompletions(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [HabitCompletion]
+    func mode(_ userID: UserID, id: String) throws -> Mode?
+    /// The modes that are not deleted, by priority (highest first).
+    func modes(_ userID: UserID) throws -> [Mode]
+    func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow]
+    func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID]
+    func distractingApps(_ userID: UserID) throws -> [AppID]
+    /// Current grants that cover the instant `at`, by app.
+    func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant]
+
     // The engine's bookkeeping
     func saveEngineState(_ row: EngineStateRow) throws
 }
@@ -65,6 +103,35 @@ extension Store: UserStorage {
     public func migaSettings(_ userID: UserID) throws -> MigaSettings {
         try read { try $0.migaSettings(userID) }
     }
+
+    public func economyState(_ userID: UserID) throws -> EconomyState { try read { try $0.economyState(userID) } }
+    public func emergencyState(_ userID: UserID) throws -> EmergencyState { try read { try $0.emergencyState(userID) } }
+    public func earnedSettings(_ userID: UserID) throws -> EarnedSettings { try read { try $0.earnedSettings(userID) } }
+
+    public func dailyAppLimits(_ userID: UserID, day: DayID, appID: AppID) throws -> DailyAppLimits {
+        try read { try $0.dailyAppLimits(userID, day: day, appID: appID) }
+    }
+
+    public func habit(_ userID: UserID, id: String) throws -> Habit? { try read { try $0.habit(userID, id: id) } }
+
+    public func habitCompletions(_ userID: UserID, fromDay: DayID, toDay: DayID) throws -> [HabitCompletion] {
+        try read { try $0.habitCompletions(userID, fromDay: fromDay, toDay: toDay) }
+    }
+
+    public func habitCompletions(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [HabitCompletion] {
+        try read { try $0.habitCompletions(userID, from: from, to: to) }
+    }
+
+    public func mode(_ userID: UserID, id: String) throws -> Mode? { try read { try $0.mode(userID, id: id) } }
+    public func modes(_ userID: UserID) throws -> [Mode] { try read { try $0.modes(userID) } }
+
+    public func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
+        try read { try $0.modeWindows(userID, modeID: modeID) }
+    }
+
+    public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] { try read { try $0.blockedApps(userID, modeID: modeID) } }
+    public func distractingApps(_ userID: UserID) throws -> [AppID] { try read { try $0.distractingApps(userID) } }
+    public func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant] { try read { try $0.activeGrants(userID, at: at) } }
 }
 
 /// The store's default arguments.
@@ -82,5 +149,9 @@ extension UserStorage {
 
     public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [UsageEvent] {
         try usageEvents(userID, from: from, to: to, type: nil)
+    }
+
+    public func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, at: EpochMillis) throws {
+        try endQuest(userID, questSessionID: questSessionID, state: state, reason: nil, at: at)
     }
 }

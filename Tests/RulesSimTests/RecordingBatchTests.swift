@@ -9,9 +9,41 @@ import Testing
 /// decides and stores exactly what applying every event on its own, through the store, does.
 @Suite struct RecordingBatchTests {
     @Test func recordedHistoriesGiveTheDatabaseOfEventsAppliedOneByOne() throws {
-        let rules = try RuleSet.load(Repository.rules.path)
         let generator = HistoryGenerator(seed: 0x5EC_0D, days: 20...40, freshStart: true)
-        let scripts = (0..<12).map { ReplayScript(generator.history(case: $0), user: "u\($0 + 1)") }
+        try expectSameDatabase((0..<12).map { ReplayScript(generator.history(case: $0), user: "u\($0 + 1)").lines })
+    }
+
+    /// Earned's operations (every A6 transaction, denials, quests that fail or expire, refused
+    /// choices) keep their rows in memory too, and the bulk write stores what the store's
+    /// operations store.
+    @Test func recordedEarnedHistoriesGiveTheDatabaseOfEventsAppliedOneByOne() throws {
+        let economy = EconomyHistory(seed: 0xEA_12ED, days: 8)
+        var histories = (0..<16).map { k in
+            economy.lines(case: k).map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: "\"user\": \"u\(k + 1)\"") }
+        }
+        // The README's Earned example (grant extensions, time-zone changes), with apps blocked by a
+        // mode and by a focus session of their own.
+        var example = try String(contentsOf: Repository.root.appendingPathComponent("examples/replay/earned-economy.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { "{\"user\": \"u17\", " + $0.dropFirst() }
+        example[example.firstIndex { $0.contains("\"focus_start\"") }!].replace("\"minutes\": 50", with: "\"minutes\": 50, \"blocked_apps\": [\"iosToken:AbCDeF\"]")
+        example.insert("{\"user\": \"u17\", \"at\": \"2026-02-02T08:00:35-08:00\", \"type\": \"mode\", \"mode\": \"social\", \"strictness\": \"GENTLE\", \"windows\": [{\"days\": [6, 7], \"start\": \"10:00\", \"end\": \"12:00\"}], \"blocked_apps\": [\"iosToken:AbCDeF\"]}", at: 4)
+        // Refused after the night's steps (a quest expiring, the day rolling over): those undone too.
+        example.insert("{\"user\": \"u17\", \"at\": \"2026-02-03T04:20:00-08:00\", \"type\": \"quest_complete\", \"app\": \"android:com.instagram.android\"}",
+                       at: example.firstIndex { $0.contains("2026-02-03T04:30:00-08:00") }!)
+        histories.append(example)
+        let store = try expectSameDatabase(histories)
+        let dump = try store.dump()
+        for table in ["day_summary", "mode", "mode_window", "mode_blocked_app", "habit", "habit_completion", "focus_session",
+                      "focus_session_blocked_app", "unlock_attempt", "unlock_grant", "unlock_grant_current", "unlock_grant_extension",
+                      "quest_session", "daily_app_limits", "distracting_app", "event_log"] {
+            #expect(!SimTestSupport.rows(of: table, in: dump).isEmpty, "the histories write no \(table) row")
+        }
+    }
+
+    /// Returns the store the recorded histories were written to.
+    @discardableResult
+    private func expectSameDatabase(_ histories: [[String]]) throws -> Store {
+        let rules = try RuleSet.load(Repository.rules.path)
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         let recording = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         recording.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
@@ -19,18 +51,22 @@ import Testing
             do { return try body().description } catch { return "refused: \(error)" }
         }
         var records: [UserRecords] = []
-        for script in scripts {
-            let events = try script.lines.map { try EngineEvent.parse($0) }
+        var refused = 0
+        for lines in histories {
+            let events = try lines.map { try EngineEvent.parse($0) }
             let expected = events.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
             let (got, user) = try recording.recordingBatch {
                 events.map { event in outcome { () throws(EngineError) in try recording.step(event).decisions } }
             }
             #expect(got == expected)
+            refused += got.filter { $0.hasPrefix("refused") }.count
             records += user
         }
         #expect(try recording.store.users().isEmpty)   // nothing reaches the store before the bulk write
         try BulkWriter(store: recording.store).write(records)
         #expect(try recording.store.dump() == alone.store.dump())
         #expect(try recording.store.checkInvariants() == [])
+        #expect(refused > 0, "the histories include refused events, which must change nothing")
+        return recording.store
     }
 }

@@ -11,21 +11,17 @@ extension Engine {
     }
 
     /// Starts the user's economy on the Earned day of `now`, with the user's time zone in its
-    /// settings. Earned's operations write to the store; in a recording batch the user is created
-    /// there for them (its Earned rows join its records when the batch ends).
+    /// settings.
     func startEarned(_ context: inout UserContext, at now: EpochMillis) throws {
         let clock = try earnedClock(context)
         let day = clock.day(of: now)
-        if recording, try !store.hasUser(context.userID) {
-            try store.addEarnedUser(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier, now: now)
-        }
         var settings = try earnedSettings(&context)
         if settings.timezoneID != context.settings.timezoneIdentifier {
             settings.timezoneID = context.settings.timezoneIdentifier
-            try store.saveEarnedSettings(context.userID, settings, now: now)
+            try storage(context).saveEarnedSettings(context.userID, settings, now: now)
             context.cache.earnedSettings = settings
         }
-        try store.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
+        try storage(context).startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
                                rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
     }
@@ -48,15 +44,15 @@ extension Engine {
         case .questExpiry:
             let app = context.book.earned!.quests.keys.sorted()[index]
             let quest = context.book.earned!.quests[app]!
-            try store.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
-            try store.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
+            try storage(context).endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
+            try storage(context).closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
             context.book.earned!.quests[app] = nil
             decisions.append("quests_expired", .object([("app", .string(app)), ("quest_session_id", .string(quest.id)),
                                                         ("attempt_id", .string(quest.attemptID))]))
         case .attemptExpiry:
             let app = context.book.earned!.attempts.keys.sorted()[index]
             let attempt = context.book.earned!.attempts[app]!
-            try store.closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
+            try storage(context).closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
             context.book.earned!.attempts[app] = nil
             decisions.append("attempts_expired", .object([("app", .string(app)), ("attempt_id", .string(attempt.id))]))
         default:
@@ -71,13 +67,13 @@ extension Engine {
         let at = earned.dayEnds
         let from = earned.day
         let to = from.adding(days: 1)!
-        let economy = try store.read { try $0.economyState(context.userID) }
+        let economy = try storage(context).economyState(context.userID)
         let carried = try asked.carriedCredits(balance: economy.creditBalance)
         guard (0...economy.creditBalance).contains(carried) else {
             throw EngineError(.ruleViolation, "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
         }
         let streak = economy.todayQualified ? economy.streakCount : 0
-        try store.rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
+        try storage(context).rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
                                           timezoneID: context.settings.timezoneIdentifier, at: at))
         earned.day = to
         earned.focusMinutesToday = 0
@@ -96,7 +92,7 @@ extension Engine {
         context.book.earned = earned
         var settings = try earnedSettings(&context)
         settings.timezoneID = context.settings.timezoneIdentifier
-        try store.saveEarnedSettings(context.userID, settings, now: now)
+        try storage(context).saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
     }
 

@@ -16,7 +16,7 @@ extension Engine {
                                    dayID: earned.day, plannedDurationMinutes: start.minutes, strict: strict, taskLabel: start.label,
                                    createdAt: now, updatedAt: now)
         do { try session.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
-        try store.startFocusSession(session, blockedApps: blocked)
+        try storage(context).startFocusSession(session, blockedApps: blocked)
         context.book.earned!.focus = EarnedBook.OpenFocus(id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
                                                           strict: strict, blockedApps: blocked)
         decisions.set("focus_started", .object([("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
@@ -36,11 +36,11 @@ extension Engine {
         var streak: StreakUpdate?
         if qualifies && focus.day == context.book.earned!.day {
             context.book.earned!.focusMinutesToday += actual
-            let economy = try store.read { try $0.economyState(context.userID) }
+            let economy = try storage(context).economyState(context.userID)
             streak = try streakUpdate(economy, focusMinutes: context.book.earned!.focusMinutesToday,
                                       habitCompletions: economy.todayHabitQualifiedCount)
         }
-        try store.completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
+        try storage(context).completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
                                                        completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
         context.book.earned!.focus = nil
         var fields: [(String, JSONOut)] = [("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
@@ -52,7 +52,7 @@ extension Engine {
     func defineEarnedHabit(_ definition: EarnedHabitDefinition, _ context: inout UserContext, at now: EpochMillis,
                            _ decisions: inout Decisions) throws {
         let id = context.book.earned!.habits[definition.habit] ?? DeterministicID.uuid("earned-habit", context.name, definition.habit).uuidString.lowercased()
-        let existing = try store.read { try $0.habit(context.userID, id: id) }
+        let existing = try storage(context).habit(context.userID, id: id)
         var habit = existing ?? Habit(userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
                                       sortOrder: context.book.earned!.habits.count, createdAt: now, updatedAt: now)
         if let name = definition.name { habit.name = name }
@@ -60,7 +60,7 @@ extension Engine {
         if let active = definition.active { habit.active = active }
         habit.updatedAt = now
         do { try habit.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
-        try store.saveHabit(habit)
+        try storage(context).saveHabit(habit)
         context.book.earned!.habits[definition.habit] = id
         decisions.set("earned_habit", .object([("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
                                                ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active))]))
@@ -69,17 +69,16 @@ extension Engine {
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
     /// otherwise `habit_award` decides its credits and whether it starts a suspension.
     func completeEarnedHabit(_ name: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.habits[name], let habit = try store.read({ try $0.habit(context.userID, id: id) }),
+        guard let id = context.book.earned!.habits[name], let habit = try storage(context).habit(context.userID, id: id),
               habit.deletedAt == nil else {
             throw EngineError(.unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
         }
         guard habit.active else { throw EngineError(.habitInactive, "the habit \"\(name)\" is inactive") }
         let day = context.book.earned!.day
-        let economy = try store.read { try $0.economyState(context.userID) }
-        let (today, recent) = try store.read { db in
-            (try db.habitCompletions(context.userID, fromDay: day, toDay: day),
-             try db.habitCompletions(context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1, to: now + 1))
-        }
+        let economy = try storage(context).economyState(context.userID)
+        let today = try storage(context).habitCompletions(context.userID, fromDay: day, toDay: day)
+        let recent = try storage(context).habitCompletions(context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
+                                                           to: now + 1)
         if today.contains(where: { $0.habitID == id }) {
             throw EngineError(.habitAlreadyCompleted, "the habit \"\(name)\" is already completed on \(day) (one completion per habit and day, A5.4)")
         }
@@ -105,7 +104,7 @@ extension Engine {
         let completion = HabitCompletion(userID: context.userID, completionID: DeterministicID.uuid("earned-habit-completion", context.name, id, day.rawValue).uuidString.lowercased(),
                                          habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
                                          awardedCredits: credits, awardSuspended: suspended, createdAt: now)
-        try store.recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
+        try storage(context).recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
         var fields: [(String, JSONOut)] = [("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
                                            ("award_suspended", .bool(suspended))]
         if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }

@@ -18,7 +18,7 @@ extension Engine {
 
     func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let id = context.book.earned!.modes[definition.mode] ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
-        let existing = try store.read { try $0.mode(context.userID, id: id) }
+        let existing = try storage(context).mode(context.userID, id: id)
         if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
         guard existing != nil || definition.strictness != nil else {
             throw EngineError(.invalidEvent, "strictness: required for a new mode (GENTLE, STRICT or HARD)")
@@ -36,15 +36,15 @@ extension Engine {
                            modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
                            endLocal: window.end, createdAt: now, updatedAt: now)
             }
-        } ?? store.read { try $0.modeWindows(context.userID, modeID: id) }
-        let blocked = try definition.blockedApps ?? store.read { try $0.blockedApps(context.userID, modeID: id) }
+        } ?? storage(context).modeWindows(context.userID, modeID: id)
+        let blocked = try definition.blockedApps ?? storage(context).blockedApps(context.userID, modeID: id)
         do {
             try mode.validate()
             for window in windows { try window.validate() }
         } catch {
             throw EngineError(.invalidEvent, "\(error)")
         }
-        try store.saveMode(mode, windows: windows, blockedApps: blocked)
+        try storage(context).saveMode(mode, windows: windows, blockedApps: blocked)
         context.book.earned!.modes[definition.mode] = id
         context.cache.modes = nil
         decisions.set("mode", .object([("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
@@ -55,7 +55,7 @@ extension Engine {
 
     func overrideMode(_ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
                       _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.modes[name], var mode = try store.read({ try $0.mode(context.userID, id: id) }), mode.deletedAt == nil else {
+        guard let id = context.book.earned!.modes[name], var mode = try storage(context).mode(context.userID, id: id), mode.deletedAt == nil else {
             throw EngineError(.unknownMode, unknownModeMessage(name, context))
         }
         if let until, until <= now { throw EngineError(.invalidEvent, "until: must be after the event's time") }
@@ -64,8 +64,8 @@ extension Engine {
         mode.manualEffectiveAt = state == .auto ? nil : now
         mode.manualExpiresAt = state == .auto ? nil : until
         mode.updatedAt = now
-        let (windows, blocked) = try store.read { (try $0.modeWindows(context.userID, modeID: id), try $0.blockedApps(context.userID, modeID: id)) }
-        try store.saveMode(mode, windows: windows, blockedApps: blocked)
+        let (windows, blocked) = (try storage(context).modeWindows(context.userID, modeID: id), try storage(context).blockedApps(context.userID, modeID: id))
+        try storage(context).saveMode(mode, windows: windows, blockedApps: blocked)
         context.cache.modes = nil
         var fields: [(String, JSONOut)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
         if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
@@ -73,7 +73,7 @@ extension Engine {
     }
 
     func setDistractingApps(_ apps: [AppID], _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        try store.setDistractingApps(context.userID, apps, now: now)
+        try storage(context).setDistractingApps(context.userID, apps, now: now)
         context.cache.distractingApps = Set(apps).sorted()
         decisions.set("distracting_apps", .array(Set(apps).sorted().map { .string($0.rawValue) }))
     }
@@ -91,7 +91,7 @@ extension Engine {
         }
         settings.quest.qrKeyValue = value
         settings.quest.qrKeySetAt = value == nil ? nil : now
-        try store.saveEarnedSettings(context.userID, settings, now: now)
+        try storage(context).saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
         decisions.set("qr_key", .object([("set", .bool(value != nil))]))
     }
@@ -140,9 +140,10 @@ extension Engine {
 
     private func earnedModes(_ context: inout UserContext) throws -> [ModeEntry] {
         if let known = context.cache.modes { return known }
-        let modes = try store.read { db in
-            try db.modes(context.userID).map { ModeEntry(mode: $0, windows: try db.modeWindows(context.userID, modeID: $0.modeID),
-                                                         blocked: try db.blockedApps(context.userID, modeID: $0.modeID)) }
+        let storage = storage(context)
+        let modes = try storage.modes(context.userID).map {
+            ModeEntry(mode: $0, windows: try storage.modeWindows(context.userID, modeID: $0.modeID),
+                      blocked: try storage.blockedApps(context.userID, modeID: $0.modeID))
         }
         context.cache.modes = modes
         return modes
@@ -151,14 +152,14 @@ extension Engine {
     /// Earned's settings (A4.1) of the user, from the context's cache or the store.
     func earnedSettings(_ context: inout UserContext) throws -> EarnedSettings {
         if let known = context.cache.earnedSettings { return known }
-        let settings = try store.read { try $0.earnedSettings(context.userID) }
+        let settings = try storage(context).earnedSettings(context.userID)
         context.cache.earnedSettings = settings
         return settings
     }
 
     private func distractingApps(_ context: inout UserContext) throws -> [AppID] {
         if let known = context.cache.distractingApps { return known }
-        let apps = try store.read { try $0.distractingApps(context.userID) }
+        let apps = try storage(context).distractingApps(context.userID)
         context.cache.distractingApps = apps
         return apps
     }

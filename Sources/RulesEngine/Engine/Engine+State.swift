@@ -39,7 +39,7 @@ extension Engine {
     /// Earned's part of the state: the economy, what is open, and the grants running.
     private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONOut {
         let clock = try clock(context)
-        let (economy, grants) = try store.read { (try $0.economyState(context.userID), try $0.activeGrants(context.userID, at: now)) }
+        let (economy, grants) = (try storage(context).economyState(context.userID), try storage(context).activeGrants(context.userID, at: now))
         var fields: [(String, JSONOut)] = [
             ("day_id", .string(earned.day.rawValue)),
             ("credit_balance", .int(economy.creditBalance)),

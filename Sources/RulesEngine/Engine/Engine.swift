@@ -105,14 +105,7 @@ public final class Engine {
             let saved = context.saved
             let savepoint = context.records!.savepoint()
             do {
-                // Earned's rows live in the store until the batch ends (see `recordingBatch`): an
-                // event that may write them (the user takes part in Earned) runs in a savepoint.
-                let result: T
-                if context.book.earned != nil || event.kind.isEarned {
-                    result = try store.transaction { try body(&context) }
-                } else {
-                    result = try body(&context)
-                }
+                let result = try body(&context)
                 batchContexts![event.user] = context
                 return result
             } catch {
@@ -173,17 +166,13 @@ public final class Engine {
             batchMemo = nil
             recording = false
         }
-        // One store transaction for the batch: the events that write Earned's rows are savepoints in it.
-        return try store.transaction {
-            let result = try body()
-            var records: [UserRecords] = []
-            for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
-                try context.save(context.records!)
-                if context.book.earned != nil { context.records!.earnedRows = try store.takeEarnedRows(of: context.userID) }
-                records.append(context.records!)
-            }
-            return (result, records)
+        let result = try body()
+        var records: [UserRecords] = []
+        for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
+            try context.save(context.records!)
+            records.append(context.records!)
         }
+        return (result, records)
     }
 
     /// The user's context at the start of `event`: the batch's copy, or the store's (a new

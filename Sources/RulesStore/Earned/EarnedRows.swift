@@ -20,11 +20,7 @@ enum EarnedRows {
           today_qualified = ?, habit_awards_suspended_until_day_id = ?, updated_ts_utc_ms = ? WHERE user_id = ?
         """
 
-    static func economyArguments(_ e: EconomyState) -> StatementArguments {
-        [e.currentDayID.rawValue, e.creditBalance, e.rolloverCap, e.dailyResetHourLocal, e.streakCount,
-         e.streakBonusAwardedDayID?.rawValue, e.todayFocusQualified, e.todayHabitQualifiedCount, e.todayQualified,
-         e.habitAwardsSuspendedUntilDayID?.rawValue, e.updatedAt, e.userID.rawValue]
-    }
+    static func economyArguments(_ e: EconomyState) -> StatementArguments { ArgumentValues.of { economy(e, into: &$0) } }
 
     static func emergency(_ row: Row) throws -> EmergencyState {
         let r = RowReader(row, "emergency_state")
@@ -73,10 +69,7 @@ enum EarnedRows {
           updated_ts_utc_ms = excluded.updated_ts_utc_ms
         """
 
-    static func daySummaryArguments(_ d: DaySummary) -> StatementArguments {
-        [d.userID.rawValue, d.dayID.rawValue, d.timezoneID, d.qualified, d.firstQualifiedAt, d.focusMinutesCompleted, d.creditsEarned,
-         d.creditsSpent, d.unlockAttemptsCount, d.creditsUnlocksCount, d.questUnlocksCount, d.emergencyUnlocksCount, d.createdAt, d.updatedAt]
-    }
+    static func daySummaryArguments(_ d: DaySummary) -> StatementArguments { ArgumentValues.of { daySummary(d, into: &$0) } }
 
     static func mode(_ row: Row) throws -> Mode {
         let r = RowReader(row, "mode")
@@ -114,9 +107,7 @@ enum EarnedRows {
           created_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func habitCompletionArguments(_ c: HabitCompletion) -> StatementArguments {
-        [c.completionID, c.userID.rawValue, c.habitID, c.timestamp, c.timezoneID, c.dayID.rawValue, c.awardedCredits, c.awardSuspended, c.createdAt]
-    }
+    static func habitCompletionArguments(_ c: HabitCompletion) -> StatementArguments { ArgumentValues.of { habitCompletion(c, into: &$0) } }
 
     static func focusSession(_ row: Row) throws -> FocusSession {
         let r = RowReader(row, "focus_session")

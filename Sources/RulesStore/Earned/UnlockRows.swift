@@ -61,7 +61,7 @@ enum UnlockRows {
         """
 
     static func eventArguments(_ e: EventLogEntry) throws -> StatementArguments {
-        [e.eventID, e.userID.rawValue, e.timestamp, e.timezoneID, e.dayID.rawValue, e.type.rawValue, try e.payload.json(), e.createdAt,
-         e.syncStatus.rawValue]
+        let json = try e.payload.json()
+        return ArgumentValues.of { event(e, payloadJSON: json, into: &$0) }
     }
 }

@@ -18,6 +18,7 @@ extension UserRecords {
         let completion: PreparedStatement
         let usageEvent: PreparedStatement
         let engineState: PreparedStatement
+        let earned: EarnedRecords.Statements
 
         init(_ db: Database) throws {
             self.db = db
@@ -30,6 +31,7 @@ extension UserRecords {
             completion = try PreparedStatement(db, TrackerRows.insertCompletionSQL)
             usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
             engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
+            earned = try EarnedRecords.Statements(db)
         }
 
         /// Writes the rows of `users`: each user's own rows in user order (SQLite numbers tasks and
@@ -55,7 +57,7 @@ extension UserRecords {
                 if let row = user.engineState {
                     try engineState.run { row.values(into: &$0) }
                 }
-                try user.earnedRows?.insert(db)
+                try user.earned?.write(earned)
             }
             for row in users.flatMap({ $0.commitments.values }).sorted(by: { $0.id.precedes($1.id) }) {
                 try commitment.run { PressureRows.commitment(row, into: &$0) }

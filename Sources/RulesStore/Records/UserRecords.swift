@@ -23,8 +23,8 @@ public final class UserRecords: @unchecked Sendable {
     private(set) var completions: [TaskCompletion] = []
     private(set) var usageEvents: [UsageEvent] = []
     private(set) var engineState: EngineStateRow?
-    /// The user's Earned rows, taken from the store its Earned operations ran on.
-    public var earnedRows: EarnedTableRows?
+    /// The user's Earned rows, from its first Earned operation on.
+    private(set) var earned: EarnedRecords?
     /// What to restore on a rollback, newest last (appended rows are truncated instead).
     private var undo: [Undo] = []
 
@@ -55,6 +55,7 @@ public final class UserRecords: @unchecked Sendable {
 
     public func savepoint() -> Savepoint {
         undo.removeAll(keepingCapacity: true)
+        earned?.savepoint()
         return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count)
     }
 
@@ -70,6 +71,7 @@ public final class UserRecords: @unchecked Sendable {
             }
         }
         undo.removeAll(keepingCapacity: true)
+        earned?.rollback()
         notifications.removeSubrange(savepoint.notifications...)
         for task in tasks[savepoint.tasks...] { taskIndex[task.id] = nil }
         tasks.removeSubrange(savepoint.tasks...)
@@ -114,6 +116,14 @@ public final class UserRecords: @unchecked Sendable {
     func setEngineState(_ row: EngineStateRow) {
         undo.append(.engineState(engineState))
         engineState = row
+    }
+
+    /// The user's Earned rows (started from its singletons at the first use).
+    var earnedTables: EarnedRecords {
+        if let earned { return earned }
+        let started = EarnedRecords(user)
+        earned = started
+        return started
     }
 
     func storedTask(_ id: UUID) -> HabitTask? { taskIndex[id].map { tasks[$0] } }
