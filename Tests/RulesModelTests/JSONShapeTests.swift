@@ -71,7 +71,7 @@ import Testing
     }
 
     /// Every A7 example payload decodes as its type and encodes back to the same keys.
-    @Test(arguments: [
+    static let a7Samples = [
         ("DAY_ROLLOVER", #"{ "from_day_id": "2026-02-01", "to_day_id": "2026-02-02", "carried_credits": 10 }"#),
         ("CREDITS_EARNED", #"{ "source": "FOCUS", "amount": 10, "focus_session_id": "s1", "habit_id": null }"#),
         ("CREDITS_SPENT", #"{ "app_id": "android:com.instagram.android", "amount": 10, "unlock_minutes": 5, "attempt_id": "a" }"#),
@@ -90,7 +90,9 @@ import Testing
         ("EMERGENCY_USED", #"{ "attempt_id": "a", "app_id": "android:x", "delay_seconds": 60, "unlock_minutes": 5 }"#),
         ("FOCUS_STARTED", #"{ "session_id": "s", "planned_minutes": 50 }"#),
         ("FOCUS_ENDED", #"{ "session_id": "s", "completed": true, "ended_early": false, "actual_minutes": 50 }"#),
-    ])
+    ]
+
+    @Test(arguments: a7Samples)
     func a7PayloadsDecodeAndKeepTheirKeys(type: String, json: String) throws {
         let eventType = try #require(EventType(rawValue: type))
         let payload = try EventPayload.decode(type: eventType, json: json)

@@ -10,13 +10,13 @@ struct FieldCheck {
         ModelValidationError(entity: entity, field: field, rule: rule, found: found)
     }
 
-    func require(_ condition: Bool, _ field: String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String) throws {
-        if !condition { throw fail(field, rule(), found()) }
+    func require(_ condition: Bool, _ field: @autoclosure () -> String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String) throws {
+        if !condition { throw fail(field(), rule(), found()) }
     }
 
     /// Text of `min...max` characters (grapheme clusters) without control characters other than
     /// tab and newline. `trimmedNonEmpty` additionally refuses text made of white space only.
-    func text(_ field: String, _ value: String, min: Int = 1, max: Int, trimmedNonEmpty: Bool = true) throws {
+    func text(_ field: @autoclosure () -> String, _ value: String, min: Int = 1, max: Int, trimmedNonEmpty: Bool = true) throws {
         // Printable ASCII (the usual case) is checked in one pass over the bytes: one character
         // per byte, no control character, white space only if all spaces.
         var printableASCII = true, allSpaces = true
@@ -25,71 +25,80 @@ struct FieldCheck {
             if byte != 0x20 { allSpaces = false }
         }
         let count = printableASCII ? value.utf8.count : value.count
-        if count > max { throw fail(field, "at most \(max) characters", "\(count)") }
-        if count < min { throw fail(field, "at least \(min) character\(min == 1 ? "" : "s")", "\(count)") }
+        if count > max { throw fail(field(), "at most \(max) characters", "\(count)") }
+        if count < min { throw fail(field(), "at least \(min) character\(min == 1 ? "" : "s")", "\(count)") }
         if !printableASCII, let bad = value.unicodeScalars.first(where: { Self.isForbiddenControl($0) }) {
-            throw fail(field, "no control characters", "U+\(String(bad.value, radix: 16, uppercase: true))")
+            throw fail(field(), "no control characters", "U+\(String(bad.value, radix: 16, uppercase: true))")
         }
         if trimmedNonEmpty, min > 0, printableASCII ? allSpaces : value.allSatisfy({ $0.isWhitespace }) {
-            throw fail(field, "not only white space", quoted(value))
+            throw fail(field(), "not only white space", quoted(value))
         }
     }
 
-    func optionalText(_ field: String, _ value: String?, max: Int) throws {
-        if let value { try text(field, value, min: 1, max: max) }
+    func optionalText(_ field: @autoclosure () -> String, _ value: String?, max: Int) throws {
+        if let value { try text(field(), value, min: 1, max: max) }
     }
 
-    func range<T: Comparable>(_ field: String, _ value: T, _ range: ClosedRange<T>) throws {
+    func range<T: Comparable>(_ field: @autoclosure () -> String, _ value: T, _ range: ClosedRange<T>) throws {
         if !range.contains(value) {
-            throw fail(field, "between \(range.lowerBound) and \(range.upperBound)", "\(value)")
+            throw fail(field(), "between \(range.lowerBound) and \(range.upperBound)", "\(value)")
         }
     }
 
-    func atLeast<T: Comparable>(_ field: String, _ value: T, _ minimum: T) throws {
-        if value < minimum { throw fail(field, "at least \(minimum)", "\(value)") }
+    func atLeast<T: Comparable>(_ field: @autoclosure () -> String, _ value: T, _ minimum: T) throws {
+        if value < minimum { throw fail(field(), "at least \(minimum)", "\(value)") }
     }
 
-    func finite(_ field: String, _ value: Double) throws {
-        if !value.isFinite { throw fail(field, "a finite number", "\(value)") }
+    func finite(_ field: @autoclosure () -> String, _ value: Double) throws {
+        if !value.isFinite { throw fail(field(), "a finite number", "\(value)") }
     }
 
-    func timestamp(_ field: String, _ value: EpochMillis?) throws {
+    func timestamp(_ field: @autoclosure () -> String, _ value: EpochMillis?) throws {
         if let value, !Millis.supportedRange.contains(value) {
-            throw fail(field, "a UTC epoch-millisecond timestamp between 1970 and 9999 (0…\(Millis.supportedRange.upperBound))", "\(value)")
+            throw fail(field(), "a UTC epoch-millisecond timestamp between 1970 and 9999 (0…\(Millis.supportedRange.upperBound))", "\(value)")
         }
     }
 
-    func notBefore(_ field: String, _ value: EpochMillis?, _ otherField: String, _ other: EpochMillis?) throws {
+    func notBefore(_ field: @autoclosure () -> String, _ value: EpochMillis?, _ otherField: String, _ other: EpochMillis?) throws {
         if let value, let other, value < other {
-            throw fail(field, "not before \(otherField) (\(other))", "\(value)")
+            throw fail(field(), "not before \(otherField) (\(other))", "\(value)")
         }
     }
 
     /// An identifier chosen by the app (`mode_id`, `attempt_id`, …): 1–128 printable ASCII
     /// characters without spaces.
-    func identifier(_ field: String, _ value: String, maxBytes: Int = 128) throws {
-        if value.isEmpty { throw fail(field, "a non-empty identifier", "\"\"") }
-        if value.utf8.count > maxBytes { throw fail(field, "an identifier of at most \(maxBytes) bytes", "\(value.utf8.count) bytes") }
+    func identifier(_ field: @autoclosure () -> String, _ value: String, maxBytes: Int = 128) throws {
+        if value.isEmpty { throw fail(field(), "a non-empty identifier", "\"\"") }
+        if value.utf8.count > maxBytes { throw fail(field(), "an identifier of at most \(maxBytes) bytes", "\(value.utf8.count) bytes") }
         if !value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            throw fail(field, "printable ASCII without spaces", quoted(value))
+            throw fail(field(), "printable ASCII without spaces", quoted(value))
         }
     }
 
-    func optionalIdentifier(_ field: String, _ value: String?) throws {
-        if let value { try identifier(field, value) }
+    func optionalIdentifier(_ field: @autoclosure () -> String, _ value: String?) throws {
+        if let value { try identifier(field(), value) }
     }
 
     /// An IANA time-zone name such as `America/Vancouver` or `UTC`, checked by its shape only
     /// (the model does no I/O, so it does not consult the system's time-zone database).
-    func timeZone(_ field: String, _ value: String) throws {
+    func timeZone(_ field: @autoclosure () -> String, _ value: String) throws {
         let allowed = value.utf8.allSatisfy { c in
             (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
                 || c == 0x2F || c == 0x5F || c == 0x2B || c == 0x2D
         }
         let firstIsLetter = value.utf8.first.map { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) } ?? false
-        if value.isEmpty || value.utf8.count > 64 || !allowed || !firstIsLetter || value.hasSuffix("/") || value.contains("//") {
-            throw fail(field, "an IANA time-zone name such as America/Vancouver", quoted(value))
+        if value.isEmpty || value.utf8.count > 64 || !allowed || !firstIsLetter || value.utf8.last == 0x2F || Self.hasDoubleSlash(value) {
+            throw fail(field(), "an IANA time-zone name such as America/Vancouver", quoted(value))
         }
+    }
+
+    private static func hasDoubleSlash(_ value: String) -> Bool {
+        var previous: UInt8 = 0
+        for c in value.utf8 {
+            if c == 0x2F && previous == 0x2F { return true }
+            previous = c
+        }
+        return false
     }
 
     static func isForbiddenControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -39,12 +39,11 @@ public enum JSONValue: Hashable, Sendable, Codable {
     public var isObject: Bool { if case .object = self { true } else { false } }
 }
 
-/// The one JSON encoder and decoder of the model: sorted keys, so equal values give equal text.
+/// The one JSON encoder and decoder of the model: sorted keys, so equal values give equal text
+/// (the text `JSONEncoder` writes with sorted keys and unescaped slashes, see ``CompactJSONEncoder``).
 public enum ModelJSON {
     public static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try CompactJSONEncoder.encode(value)
     }
 
     /// Decodes `text`; a failure becomes a ``ModelValidationError`` naming `entity`, `field` and

@@ -162,28 +162,28 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
         try check.optionalIdentifier("mode_id", modeID)
         let types = options.map(\.type)
         try check.require(Set(types).count == types.count, "options", "each option type at most once", "\(types.map(\.rawValue))")
-        func pairing(_ path: String, _ enabled: Bool, _ reason: UnlockDenialReason?) throws {
-            try check.require(enabled == (reason == nil), path + ".disabled_reason",
+        func pairing(_ path: @autoclosure () -> String, _ enabled: Bool, _ reason: UnlockDenialReason?) throws {
+            try check.require(enabled == (reason == nil), path() + ".disabled_reason",
                               enabled ? "null when enabled" : "set when disabled", reason?.rawValue ?? "null")
         }
         for (i, option) in options.enumerated() {
-            let path = "options[\(i)]"
-            try pairing(path, option.enabled, option.disabledReason)
+            let path = { "options[\(i)]" }   // built only for an error message
+            try pairing(path(), option.enabled, option.disabledReason)
             switch option {
             case .credits(_, _, let durations):
                 for (j, d) in durations.enumerated() {
-                    try check.range("\(path).durations[\(j)].minutes", d.minutes, 1...1440)
-                    try check.atLeast("\(path).durations[\(j)].cost_credits", d.costCredits, 0)
-                    try pairing("\(path).durations[\(j)]", d.enabled, d.disabledReason)
+                    try check.range("\(path()).durations[\(j)].minutes", d.minutes, 1...1440)
+                    try check.atLeast("\(path()).durations[\(j)].cost_credits", d.costCredits, 0)
+                    try pairing("\(path()).durations[\(j)]", d.enabled, d.disabledReason)
                 }
             case .quest(_, _, let questTypes):
                 let kinds = questTypes.map(\.questType)
-                try check.require(Set(kinds).count == kinds.count, "\(path).quest_types", "each quest type at most once",
+                try check.require(Set(kinds).count == kinds.count, "\(path()).quest_types", "each quest type at most once",
                                   "\(kinds.map(\.rawValue))")
-                for (j, q) in questTypes.enumerated() { try pairing("\(path).quest_types[\(j)]", q.enabled, q.disabledReason) }
+                for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j)]", q.enabled, q.disabledReason) }
             case .emergency(_, _, let delay, let minutes):
-                try check.range("\(path).delay_seconds", delay, 0...600)
-                try check.range("\(path).unlock_minutes", minutes, 1...60)
+                try check.range("\(path()).delay_seconds", delay, 0...600)
+                try check.range("\(path()).unlock_minutes", minutes, 1...60)
             }
         }
     }

@@ -24,23 +24,26 @@ extension EventPayload: Validatable {
     }
 
     /// The `payload_json` text (sorted keys).
-    public func json() throws -> String {
+    public func json() throws -> String { try ModelJSON.encode(body) }
+
+    /// The value of the payload's case, as it is encoded.
+    var body: any Encodable {
         switch self {
-        case .dayRollover(let p): try ModelJSON.encode(p)
-        case .creditsEarned(let p): try ModelJSON.encode(p)
-        case .creditsSpent(let p): try ModelJSON.encode(p)
-        case .streakQualified(let p): try ModelJSON.encode(p)
-        case .streakBonusAwarded(let p): try ModelJSON.encode(p)
-        case .habitAwardSuspended(let p): try ModelJSON.encode(p)
-        case .unlockAttemptCreated(let p): try ModelJSON.encode(p)
-        case .unlockOptionSelected(let p): try ModelJSON.encode(p)
-        case .unlockGranted(let p): try ModelJSON.encode(p)
-        case .unlockDenied(let p): try ModelJSON.encode(p)
-        case .questStarted(let p), .questCompleted(let p), .questCancelled(let p), .questExpired(let p): try ModelJSON.encode(p)
-        case .questFailed(let p): try ModelJSON.encode(p)
-        case .emergencyUsed(let p): try ModelJSON.encode(p)
-        case .focusStarted(let p): try ModelJSON.encode(p)
-        case .focusEnded(let p): try ModelJSON.encode(p)
+        case .dayRollover(let p): p
+        case .creditsEarned(let p): p
+        case .creditsSpent(let p): p
+        case .streakQualified(let p): p
+        case .streakBonusAwarded(let p): p
+        case .habitAwardSuspended(let p): p
+        case .unlockAttemptCreated(let p): p
+        case .unlockOptionSelected(let p): p
+        case .unlockGranted(let p): p
+        case .unlockDenied(let p): p
+        case .questStarted(let p), .questCompleted(let p), .questCancelled(let p), .questExpired(let p): p
+        case .questFailed(let p): p
+        case .emergencyUsed(let p): p
+        case .focusStarted(let p): p
+        case .focusEnded(let p): p
         }
     }
 

@@ -78,7 +78,8 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func insertAttempt(_ attempt: UnlockAttempt) throws {
-        try execute(UnlockRows.insertAttemptSQL) { try UnlockRows.attempt(attempt, into: &$0) }
+        let options = try ModelJSON.encode(attempt.availableOptions)
+        try execute(UnlockRows.insertAttemptSQL) { try UnlockRows.attempt(attempt, optionsJSON: options, into: &$0) }
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {

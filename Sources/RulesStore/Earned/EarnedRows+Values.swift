@@ -105,9 +105,10 @@ extension UnlockRows {
           updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func attempt<V: RowValues>(_ a: UnlockAttempt, into v: inout V) throws {
+    /// An attempt's row, with its options snapshot already encoded (`optionsJSON`).
+    static func attempt<V: RowValues>(_ a: UnlockAttempt, optionsJSON: String, into v: inout V) throws {
         v.add(a.attemptID); v.add(a.userID.rawValue); v.add(a.appID.rawValue); v.add(a.timestamp); v.add(a.timezoneID); v.add(a.dayID.rawValue)
-        v.add(a.effectiveModeID); v.add(a.effectiveStrictness.rawValue); v.add(try ModelJSON.encode(a.availableOptions))
+        v.add(a.effectiveModeID); v.add(a.effectiveStrictness.rawValue); v.add(optionsJSON)
         v.add(a.chosenOptionType?.rawValue); v.add(try a.chosenOptionPayload.map { try ModelJSON.encode($0) }); v.add(a.outcome.rawValue)
         v.add(a.denialReason?.rawValue); v.add(a.grantID); v.add(a.createdAt); v.add(a.updatedAt)
     }

@@ -49,7 +49,7 @@ extension EarnedRecords {
         for row in completions { try s.completion.run { EarnedRows.habitCompletion(row, into: &$0) } }
         for id in focusSessions.keys.sorted() { try s.focusSession.run { EarnedRows.focusSession(focusSessions[id]!, into: &$0) } }
         for row in focusBlockedApps { try s.focusBlockedApp.run { v in v.add(row.sessionID); v.add(row.app.rawValue); v.add(u) } }
-        for id in attempts.keys.sorted() { try s.attempt.run { try UnlockRows.attempt(attempts[id]!, into: &$0) } }
+        for id in attempts.keys.sorted() { try s.attempt.run { try UnlockRows.attempt(attempts[id]!, optionsJSON: optionsJSON[id]!, into: &$0) } }
         for id in grants.keys.sorted() { try s.grant.run { try UnlockRows.grant(grants[id]!, into: &$0) } }
         for app in currentGrants.keys.sorted() {
             let current = currentGrants[app]!
@@ -64,10 +64,7 @@ extension EarnedRecords {
         if let distracting = distractingApps {
             for app in distracting.apps { try s.distractingApp.run { v in v.add(u); v.add(app.rawValue); v.add(distracting.at) } }
         }
-        for row in events {
-            let json = try row.payload.json()
-            try s.event.run { UnlockRows.event(row, payloadJSON: json, into: &$0) }
-        }
+        for row in events { try s.event.run { UnlockRows.event(row.entry, payloadJSON: row.payloadJSON, into: &$0) } }
         try s.economy.run { EarnedRows.economy(economyRow, into: &$0) }
         try s.emergency.run { EarnedRows.emergency(emergencyRow, into: &$0) }
         let settingsJSON = try ModelJSON.encode(settings.value)

@@ -13,6 +13,9 @@ final class EarnedRecords: EarnedTables {
     private(set) var focusState: (activeSessionID: String?, updatedAt: EpochMillis)
     private(set) var summaries: [DayID: DaySummary] = [:]
     private(set) var attempts: [String: UnlockAttempt] = [:]
+    /// The attempts' options snapshots as JSON, encoded when recorded (on the simulation's worker
+    /// threads, not the one that writes the database).
+    private(set) var optionsJSON: [String: String] = [:]
     private(set) var grants: [String: UnlockGrant] = [:]
     private(set) var currentGrants: [AppID: (grantID: String, updatedAt: EpochMillis)] = [:]
     private(set) var extensions: [UnlockGrantExtension] = []
@@ -25,7 +28,8 @@ final class EarnedRecords: EarnedTables {
     private(set) var focusBlockedApps: [(sessionID: String, app: AppID)] = []
     private(set) var modes: [String: ModeRows] = [:]
     private(set) var distractingApps: (apps: [AppID], at: EpochMillis)?
-    private(set) var events: [EventLogEntry] = []
+    /// The event log, each row with its payload's JSON (encoded when recorded, as the options).
+    private(set) var events: [(entry: EventLogEntry, payloadJSON: String)] = []
     private var eventIDs: Set<String> = []
     /// What undoes each change since the savepoint, oldest first.
     private var undo: [() -> Void] = []
@@ -107,6 +111,7 @@ final class EarnedRecords: EarnedTables {
 
     func insertAttempt(_ attempt: UnlockAttempt) throws {
         try requireNew("unlock_attempt", attempts, attempt.attemptID)
+        set(\.optionsJSON, attempt.attemptID, try ModelJSON.encode(attempt.availableOptions))
         set(\.attempts, attempt.attemptID, attempt)
     }
 
@@ -210,7 +215,7 @@ final class EarnedRecords: EarnedTables {
 
     func appendEvent(_ entry: EventLogEntry) throws {
         guard !eventIDs.contains(entry.eventID) else { throw StoreError.alreadyLogged(entry.eventID) }
-        append(\.events, entry)
+        append(\.events, (entry, try entry.payload.json()))
         eventIDs.insert(entry.eventID)
         undo.append { [unowned self] in eventIDs.remove(entry.eventID) }
     }
