@@ -1,3 +1,5 @@
+import RulesModel
+
 /// JSON for the engine's output, with a fixed key order (as built) and integers kept apart from
 /// floats, so that the same events always print the same bytes.
 public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
@@ -49,21 +51,5 @@ public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-    }
+    static func quote(_ s: String, into out: inout String) { ModelJSON.quote(s, into: &out) }
 }

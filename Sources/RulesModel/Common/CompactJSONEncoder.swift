@@ -66,31 +66,10 @@ struct CompactJSONEncoder {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    /// A string literal: quotes, backslashes and control characters escaped; `/` and non-ASCII as they are.
     static func quote(_ value: String) -> String {
-        var needsEscape = false
-        for byte in value.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            needsEscape = true
-            break
-        }
-        if !needsEscape { return "\"" + value + "\"" }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        ModelJSON.quote(value, into: &out)
+        return out
     }
 
     final class TreeEncoder: Encoder {

@@ -455,9 +455,7 @@ struct EarnedOperations<Tables: EarnedTables> {
     /// otherwise creates a new grant starting at `at` and makes it current.
     private func createOrExtendGrant(for attempt: UnlockAttempt, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
                                      grantID: String, extensionID: String, metadata: JSONValue) throws -> UnlockGrant {
-        guard (1...1440).contains(minutes) else {
-            throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
-        }
+        try Self.checkGrantMinutes(minutes)
         if var current = try rows.currentGrant(attempt.appID), current.revokedAt == nil, current.endsAt > at {
             try current.validate()
             current.endsAt += Int64(minutes) * Millis.minute
@@ -471,12 +469,16 @@ struct EarnedOperations<Tables: EarnedTables> {
         return try insertCurrentGrant(for: attempt, startsAt: at, minutes: minutes, method: method, at: at, grantID: grantID, metadata: metadata)
     }
 
-    /// Creates a grant and makes it the app's current one (replacing any previous mapping).
-    private func insertCurrentGrant(for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
-                                    grantID: String, metadata: JSONValue) throws -> UnlockGrant {
+    private static func checkGrantMinutes(_ minutes: Int) throws {
         guard (1...1440).contains(minutes) else {
             throw ModelValidationError(entity: "UnlockGrant", field: "minutes", rule: "between 1 and 1440", found: "\(minutes)")
         }
+    }
+
+    /// Creates a grant and makes it the app's current one (replacing any previous mapping).
+    private func insertCurrentGrant(for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
+                                    grantID: String, metadata: JSONValue) throws -> UnlockGrant {
+        try Self.checkGrantMinutes(minutes)
         let grant = UnlockGrant(userID: userID, grantID: grantID, appID: attempt.appID, createdAt: at, createdDayID: attempt.dayID,
                                 startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
                                 sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)
