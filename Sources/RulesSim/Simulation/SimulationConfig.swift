@@ -22,7 +22,7 @@ public struct SimulationConfig: Sendable {
     /// Worker threads.
     public var jobs: Int
     public var shard: Shard
-    /// The SQLite file to write, or nil to keep every worker's store in memory only.
+    /// The SQLite file to write, or nil to keep the users' rows in memory only (and drop them).
     public var database: String?
     /// Add the users to an existing database (with ids after its last user) instead of replacing it.
     public var append: Bool
