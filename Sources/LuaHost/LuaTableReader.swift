@@ -303,35 +303,29 @@ extension LuaHost {
     private func callRecords<R: LuaTableDecodable>(
         _ function: LuaFunction, returning: R.Type, arguments: Int32, push: (Bool) -> Void
     ) throws -> R {
-        let top = lua_gettop(L)
-        let pooled = hot.pointee.callDepth == 0
-        hot.pointee.callDepth += 1
-        defer {
-            hot.pointee.callDepth -= 1
-            lua_settop(L, top)
-        }
-        guard lua_checkstack(L, 16) != 0 else { throw stackError() }
-        try hostMode {
-            clua_pushcfunction(L, rr_traceback)
-            try pushFunction(function)
-            push(pooled)
-        }
-        try pcall(nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
-                  handlerPushed: true)
-        guard lua_type(L, top + 1) == LUA_TTABLE else {
-            let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
-            throw LuaError(kind: .decoding, file: function.source, line: function.line,
-                           message: "the function returned \(found) where a table was expected")
-        }
-        do {
-            return try hostMode { try readRecord(R.self, at: top + 1, path: "") }
-        } catch var error as LuaError {
-            if error.file == nil {
-                error.file = function.source
-                error.line = function.line
-                error.message = "in the table returned by the function at line \(function.line): " + error.message
+        try enteringCall(stackSlots: 16) { pooled, top in
+            try hostMode {
+                clua_pushcfunction(L, rr_traceback)
+                try pushFunction(function)
+                push(pooled)
             }
-            throw error
+            try pcall(nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
+                      handlerPushed: true)
+            guard lua_type(L, top + 1) == LUA_TTABLE else {
+                let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
+                throw LuaError(kind: .decoding, file: function.source, line: function.line,
+                               message: "the function returned \(found) where a table was expected")
+            }
+            do {
+                return try hostMode { try readRecord(R.self, at: top + 1, path: "") }
+            } catch var error as LuaError {
+                if error.file == nil {
+                    error.file = function.source
+                    error.line = function.line
+                    error.message = "in the table returned by the function at line \(function.line): " + error.message
+                }
+                throw error
+            }
         }
     }
 }

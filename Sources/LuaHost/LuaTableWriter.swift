@@ -146,11 +146,7 @@ extension LuaHost {
             if pooled, let known = fieldListPools[field.id] {
                 pool = known
             } else {
-                pool = PooledList()
-                rr_push_input_table(L, 0)
-                pool.list = luaL_ref(L, clua_registryindex())
-                lua_createtable(L, 0, 0)
-                pool.elements = luaL_ref(L, clua_registryindex())
+                pool = makePooledList()
                 if pooled { fieldListPools[field.id] = pool }
             }
             lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
@@ -173,6 +169,20 @@ extension LuaHost {
     /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
     @inline(__always)
     private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
+        try enteringCall(stackSlots: 8) { pooled, top in
+            try hostMode {
+                try pushFunction(function)
+                try push(pooled)
+            }
+            let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+            return try results(count: n, from: top + 1, file: function.source)
+        }
+    }
+
+    /// Runs a call from Swift: `body` gets whether it is the outermost call (which may reuse pooled
+    /// tables) and the stack top before it; the stack is restored to that top afterwards.
+    @inline(__always)
+    func enteringCall<T>(stackSlots: Int32, _ body: (_ pooled: Bool, _ top: Int32) throws -> T) throws -> T {
         let top = lua_gettop(L)
         let pooled = hot.pointee.callDepth == 0
         hot.pointee.callDepth += 1
@@ -180,13 +190,19 @@ extension LuaHost {
             hot.pointee.callDepth -= 1
             lua_settop(L, top)
         }
-        guard lua_checkstack(L, 8) != 0 else { throw stackError() }
-        try hostMode {
-            try pushFunction(function)
-            try push(pooled)
-        }
-        let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
-        return try results(count: n, from: top + 1, file: function.source)
+        guard lua_checkstack(L, stackSlots) != 0 else { throw stackError() }
+        return try body(pooled, top)
+    }
+
+    /// A new pooled list: its list table and the hidden sequence of its element tables, both held
+    /// in the registry.
+    private func makePooledList() -> PooledList {
+        let pool = PooledList()
+        rr_push_input_table(L, 0)
+        pool.list = luaL_ref(L, clua_registryindex())
+        lua_createtable(L, 0, 0)
+        pool.elements = luaL_ref(L, clua_registryindex())
+        return pool
     }
 
     /// Pushes the pooled list of `T`s, refilled from `items`: each element table as `pushPooled`
@@ -197,11 +213,7 @@ extension LuaHost {
         if let known = listPools[ObjectIdentifier(T.self)] {
             pool = known
         } else {
-            pool = PooledList()
-            rr_push_input_table(L, 0)
-            pool.list = luaL_ref(L, clua_registryindex())
-            lua_createtable(L, 0, 0)
-            pool.elements = luaL_ref(L, clua_registryindex())
+            pool = makePooledList()
             listPools[ObjectIdentifier(T.self)] = pool
         }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
