@@ -28,23 +28,23 @@ struct CompactJSONEncoder {
             return .text(try scalar.jsonText())
         }
 
-        func write(to out: inout String) throws {
+        func write(to out: inout String) {
             switch self {
             case .text(let text): out += text
             case .array(let box):
                 out += "["
                 for (i, element) in box.elements.enumerated() {
                     if i > 0 { out += "," }
-                    try element.write(to: &out)
+                    element.write(to: &out)
                 }
                 out += "]"
             case .object(let box):
                 out += "{"
                 for (i, member) in box.members.sorted(by: { $0.key < $1.key }).enumerated() {
                     if i > 0 { out += "," }
-                    out += quote(member.key)
+                    ModelJSON.quote(member.key, into: &out)
                     out += ":"
-                    try member.value.write(to: &out)
+                    member.value.write(to: &out)
                 }
                 out += "}"
             }
