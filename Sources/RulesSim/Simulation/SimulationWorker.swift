@@ -51,7 +51,10 @@ final class SimulationWorker {
             try personaHost.seedRandom(seed)
             let name = "u\(idBase + Int64(index) + 1)"
             let (_, user) = try engine.recordingBatch { try simulator.run(index: index, name: name, into: &days) }
-            if template.keepRecords { records += user }
+            if template.keepRecords {
+                for recorded in user { try recorded.encodeJSON() }
+                records += user
+            }
         }
         // An engine operation that bypassed the records would have written here instead.
         guard try engine.store.users().isEmpty else {

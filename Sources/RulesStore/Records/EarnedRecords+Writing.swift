@@ -32,39 +32,54 @@ extension EarnedRecords {
         }
     }
 
+    /// The JSON columns of the rows: the options snapshots by attempt, the payloads in log order.
+    struct EncodedJSON {
+        var options: [String: String]
+        var payloads: [String]
+    }
+
+    /// Encodes the JSON columns, on the thread that calls it (a simulation's worker, not the one
+    /// that writes the database), so that ``write(_:)`` does not. Call it after the last change.
+    func encodeJSON() throws {
+        encoded = EncodedJSON(options: try attempts.mapValues { try ModelJSON.encode($0.availableOptions) },
+                              payloads: try events.map { try $0.payload.json() })
+    }
+
     /// Writes the rows (the user's ``NewUser`` rows are already written: the singletons are
     /// updated), parents before the rows that refer to them, each table in key order and the event
     /// log in the order it was logged.
     func write(_ s: Statements) throws {
+        if encoded == nil { try encodeJSON() }
+        let json = encoded!
         let u = userID.rawValue
-        for id in modes.keys.sorted() {
-            let rows = modes[id]!
+        for (id, rows) in modes.sorted(by: { $0.key < $1.key }) {
             try s.mode.run { EarnedRows.mode(rows.mode, into: &$0) }
             for window in rows.windows { try s.modeWindow.run { EarnedRows.modeWindow(window, into: &$0) } }
             for app in rows.blockedApps {
                 try s.modeBlockedApp.run { v in v.add(id); v.add(app.rawValue); v.add(u); v.add(rows.mode.updatedAt) }
             }
         }
-        for id in habits.keys.sorted() { try s.habit.run { EarnedRows.habit(habits[id]!, into: &$0) } }
+        for (_, habit) in habits.sorted(by: { $0.key < $1.key }) { try s.habit.run { EarnedRows.habit(habit, into: &$0) } }
         for row in completions { try s.completion.run { EarnedRows.habitCompletion(row, into: &$0) } }
-        for id in focusSessions.keys.sorted() { try s.focusSession.run { EarnedRows.focusSession(focusSessions[id]!, into: &$0) } }
+        for (_, session) in focusSessions.sorted(by: { $0.key < $1.key }) { try s.focusSession.run { EarnedRows.focusSession(session, into: &$0) } }
         for row in focusBlockedApps { try s.focusBlockedApp.run { v in v.add(row.sessionID); v.add(row.app.rawValue); v.add(u) } }
-        for id in attempts.keys.sorted() { try s.attempt.run { try UnlockRows.attempt(attempts[id]!, optionsJSON: optionsJSON[id]!, into: &$0) } }
-        for id in grants.keys.sorted() { try s.grant.run { try UnlockRows.grant(grants[id]!, into: &$0) } }
-        for app in currentGrants.keys.sorted() {
-            let current = currentGrants[app]!
+        for (id, attempt) in attempts.sorted(by: { $0.key < $1.key }) {
+            try s.attempt.run { try UnlockRows.attempt(attempt, optionsJSON: json.options[id]!, into: &$0) }
+        }
+        for (_, grant) in grants.sorted(by: { $0.key < $1.key }) { try s.grant.run { try UnlockRows.grant(grant, into: &$0) } }
+        for (app, current) in currentGrants.sorted(by: { $0.key < $1.key }) {
             try s.currentGrant.run { v in v.add(u); v.add(app.rawValue); v.add(current.grantID); v.add(current.updatedAt) }
         }
         for row in extensions { try s.grantExtension.run { try UnlockRows.grantExtension(row, into: &$0) } }
-        for id in quests.keys.sorted() { try s.quest.run { try UnlockRows.quest(quests[id]!, into: &$0) } }
-        for key in limits.keys.sorted(by: { ($0.day, $0.key) < ($1.day, $1.key) }) {
-            try s.limits.run { UnlockRows.dailyAppLimits(limits[key]!, into: &$0) }
+        for (_, quest) in quests.sorted(by: { $0.key < $1.key }) { try s.quest.run { try UnlockRows.quest(quest, into: &$0) } }
+        for (_, row) in limits.sorted(by: { ($0.key.day, $0.key.key) < ($1.key.day, $1.key.key) }) {
+            try s.limits.run { UnlockRows.dailyAppLimits(row, into: &$0) }
         }
-        for day in summaries.keys.sorted() { try s.summary.run { EarnedRows.daySummary(summaries[day]!, into: &$0) } }
+        for (_, summary) in summaries.sorted(by: { $0.key < $1.key }) { try s.summary.run { EarnedRows.daySummary(summary, into: &$0) } }
         if let distracting = distractingApps {
             for app in distracting.apps { try s.distractingApp.run { v in v.add(u); v.add(app.rawValue); v.add(distracting.at) } }
         }
-        for row in events { try s.event.run { UnlockRows.event(row.entry, payloadJSON: row.payloadJSON, into: &$0) } }
+        for (row, payload) in zip(events, json.payloads) { try s.event.run { UnlockRows.event(row, payloadJSON: payload, into: &$0) } }
         try s.economy.run { EarnedRows.economy(economyRow, into: &$0) }
         try s.emergency.run { EarnedRows.emergency(emergencyRow, into: &$0) }
         let settingsJSON = try ModelJSON.encode(settings.value)

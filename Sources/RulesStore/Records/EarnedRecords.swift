@@ -13,9 +13,6 @@ final class EarnedRecords: EarnedTables {
     private(set) var focusState: (activeSessionID: String?, updatedAt: EpochMillis)
     private(set) var summaries: [DayID: DaySummary] = [:]
     private(set) var attempts: [String: UnlockAttempt] = [:]
-    /// The attempts' options snapshots as JSON, encoded when recorded (on the simulation's worker
-    /// threads, not the one that writes the database).
-    private(set) var optionsJSON: [String: String] = [:]
     private(set) var grants: [String: UnlockGrant] = [:]
     private(set) var currentGrants: [AppID: (grantID: String, updatedAt: EpochMillis)] = [:]
     private(set) var extensions: [UnlockGrantExtension] = []
@@ -28,9 +25,10 @@ final class EarnedRecords: EarnedTables {
     private(set) var focusBlockedApps: [(sessionID: String, app: AppID)] = []
     private(set) var modes: [String: ModeRows] = [:]
     private(set) var distractingApps: (apps: [AppID], at: EpochMillis)?
-    /// The event log, each row with its payload's JSON (encoded when recorded, as the options).
-    private(set) var events: [(entry: EventLogEntry, payloadJSON: String)] = []
+    private(set) var events: [EventLogEntry] = []
     private var eventIDs: Set<String> = []
+    /// The JSON columns, once encoded (``encodeJSON()``).
+    var encoded: EncodedJSON?
     /// What undoes each change since the savepoint, oldest first.
     private var undo: [() -> Void] = []
 
@@ -111,7 +109,6 @@ final class EarnedRecords: EarnedTables {
 
     func insertAttempt(_ attempt: UnlockAttempt) throws {
         try requireNew("unlock_attempt", attempts, attempt.attemptID)
-        set(\.optionsJSON, attempt.attemptID, try ModelJSON.encode(attempt.availableOptions))
         set(\.attempts, attempt.attemptID, attempt)
     }
 
@@ -215,7 +212,7 @@ final class EarnedRecords: EarnedTables {
 
     func appendEvent(_ entry: EventLogEntry) throws {
         guard !eventIDs.contains(entry.eventID) else { throw StoreError.alreadyLogged(entry.eventID) }
-        append(\.events, (entry, try entry.payload.json()))
+        append(\.events, entry)
         eventIDs.insert(entry.eventID)
         undo.append { [unowned self] in eventIDs.remove(entry.eventID) }
     }

@@ -126,6 +126,10 @@ public final class UserRecords: @unchecked Sendable {
         return started
     }
 
+    /// Encodes the JSON the bulk write will store (Earned's options snapshots and event payloads)
+    /// now, on the calling thread, instead of on the writer's.
+    public func encodeJSON() throws { try earned?.encodeJSON() }
+
     func storedTask(_ id: UUID) -> HabitTask? { taskIndex[id].map { tasks[$0] } }
 
     /// Throws what the store throws for a user it does not hold.
