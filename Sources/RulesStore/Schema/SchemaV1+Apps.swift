@@ -37,7 +37,7 @@ extension SchemaV1 {
           day_id TEXT NOT NULL CHECK (\(day("day_id"))),
           text TEXT NOT NULL CHECK (length(text) <= 2800),
           locked_at_ts_utc_ms INTEGER,
-          status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING','YES','NO','MISSED')),
+          status TEXT NOT NULL DEFAULT 'PENDING' CHECK (\(oneOf("status", "PENDING", "YES", "NO", "MISSED"))),
           checked_in_at_ts_utc_ms INTEGER,
           escalation_tier_snap INTEGER CHECK (escalation_tier_snap BETWEEN 0 AND 3),
           shield_used INTEGER NOT NULL DEFAULT 0 CHECK (shield_used IN (0,1)),
@@ -97,9 +97,9 @@ extension SchemaV1 {
           icon_name TEXT,
           is_preset INTEGER NOT NULL DEFAULT 0 CHECK (is_preset IN (0,1)),
           preset_identifier TEXT,
-          measurement_duration TEXT NOT NULL DEFAULT 'daily' CHECK (measurement_duration IN ('daily','weekly','monthly')),
+          measurement_duration TEXT NOT NULL DEFAULT 'daily' CHECK (\(oneOf("measurement_duration", "daily", "weekly", "monthly"))),
           goal_type TEXT NOT NULL DEFAULT 'none'
-            CHECK (goal_type IN ('none','repetitions','time','cups','calories','distance','weight','capacity')),
+            CHECK (\(oneOf("goal_type", "none", "repetitions", "time", "cups", "calories", "distance", "weight", "capacity"))),
           goal_value REAL CHECK (goal_value IS NULL OR goal_value > 0),
           goal_unit TEXT,
           frequency_type TEXT NOT NULL DEFAULT 'daily' CHECK (frequency_type IN ('daily','specificDays')),
@@ -131,7 +131,7 @@ extension SchemaV1 {
     static let miga = """
         CREATE TABLE miga_settings (
           user_id INTEGER PRIMARY KEY REFERENCES app_user(user_id),
-          fre_phase TEXT NOT NULL DEFAULT 'notStarted' CHECK (fre_phase IN ('notStarted','phase1Complete','phase2Complete')),
+          fre_phase TEXT NOT NULL DEFAULT 'notStarted' CHECK (\(oneOf("fre_phase", "notStarted", "phase1Complete", "phase2Complete"))),
           has_completed_onboarding INTEGER NOT NULL DEFAULT 0 CHECK (has_completed_onboarding IN (0,1)),
           gateway_timer_duration REAL NOT NULL DEFAULT 30.0 CHECK (gateway_timer_duration BETWEEN 15.0 AND 45.0),
           determination_level INTEGER NOT NULL DEFAULT 5 CHECK (determination_level BETWEEN 1 AND 10),
@@ -155,7 +155,7 @@ extension SchemaV1 {
         CREATE TABLE miga_usage_event (
           event_uuid BLOB PRIMARY KEY CHECK (\(uuid("event_uuid"))),
           user_id INTEGER NOT NULL REFERENCES app_user(user_id),
-          event_type TEXT NOT NULL CHECK (event_type IN ('exit_to_focus','deepen_pause','proceed_to_app')),
+          event_type TEXT NOT NULL CHECK (\(oneOf("event_type", "exit_to_focus", "deepen_pause", "proceed_to_app"))),
           ts_utc_ms INTEGER NOT NULL CHECK (ts_utc_ms >= 0),
           target_app_name TEXT NOT NULL,
           pause_duration REAL NOT NULL,

@@ -2,7 +2,7 @@ extension SchemaV1 {
     static let earnedState = """
         CREATE TABLE entitlement_state (
           user_id INTEGER PRIMARY KEY REFERENCES app_user(user_id),
-          tier TEXT NOT NULL DEFAULT 'FREE' CHECK (tier IN ('FREE','PLUS','PRO')),
+          tier TEXT NOT NULL DEFAULT 'FREE' CHECK (\(oneOf("tier", "FREE", "PLUS", "PRO"))),
           subscription_active INTEGER NOT NULL DEFAULT 0 CHECK (subscription_active IN (0,1)),
           updated_ts_utc_ms INTEGER NOT NULL
         ) STRICT;
@@ -11,7 +11,7 @@ extension SchemaV1 {
           user_id INTEGER PRIMARY KEY REFERENCES app_user(user_id),
           settings_json TEXT NOT NULL CHECK (json_valid(settings_json)),
           updated_ts_utc_ms INTEGER NOT NULL,
-          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (sync_status IN ('LOCAL_ONLY','PENDING','SYNCED','FAILED'))
+          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (\(oneOf("sync_status", "LOCAL_ONLY", "PENDING", "SYNCED", "FAILED")))
         ) STRICT;
 
         CREATE TABLE economy_state (
@@ -86,14 +86,14 @@ extension SchemaV1 {
           user_id INTEGER NOT NULL REFERENCES app_user(user_id),
           name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
           priority INTEGER NOT NULL DEFAULT 0,
-          strictness TEXT NOT NULL CHECK (strictness IN ('GENTLE','STRICT','HARD')),
-          manual_state TEXT NOT NULL DEFAULT 'AUTO' CHECK (manual_state IN ('AUTO','FORCED_ON','FORCED_OFF')),
+          strictness TEXT NOT NULL CHECK (\(oneOf("strictness", "GENTLE", "STRICT", "HARD"))),
+          manual_state TEXT NOT NULL DEFAULT 'AUTO' CHECK (\(oneOf("manual_state", "AUTO", "FORCED_ON", "FORCED_OFF"))),
           manual_effective_at_ts_utc_ms INTEGER,
           manual_expires_at_ts_utc_ms INTEGER,
           created_ts_utc_ms INTEGER NOT NULL,
           updated_ts_utc_ms INTEGER NOT NULL,
           deleted_ts_utc_ms INTEGER,
-          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (sync_status IN ('LOCAL_ONLY','PENDING','SYNCED','FAILED'))
+          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (\(oneOf("sync_status", "LOCAL_ONLY", "PENDING", "SYNCED", "FAILED")))
         ) STRICT;
         CREATE INDEX idx_mode_user ON mode(user_id);
         CREATE INDEX idx_mode_updated ON mode(updated_ts_utc_ms);
@@ -132,7 +132,7 @@ extension SchemaV1 {
           created_ts_utc_ms INTEGER NOT NULL,
           updated_ts_utc_ms INTEGER NOT NULL,
           deleted_ts_utc_ms INTEGER,
-          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (sync_status IN ('LOCAL_ONLY','PENDING','SYNCED','FAILED'))
+          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (\(oneOf("sync_status", "LOCAL_ONLY", "PENDING", "SYNCED", "FAILED")))
         ) STRICT;
         CREATE INDEX idx_habit_user ON habit(user_id);
         CREATE INDEX idx_habit_updated ON habit(updated_ts_utc_ms);

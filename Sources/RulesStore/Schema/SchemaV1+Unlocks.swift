@@ -8,11 +8,11 @@ extension SchemaV1 {
           timezone_id TEXT NOT NULL,
           day_id TEXT NOT NULL CHECK (\(day("day_id"))),
           effective_mode_id TEXT,
-          effective_strictness TEXT NOT NULL CHECK (effective_strictness IN ('GENTLE','STRICT','HARD')),
+          effective_strictness TEXT NOT NULL CHECK (\(oneOf("effective_strictness", "GENTLE", "STRICT", "HARD"))),
           available_options_json TEXT NOT NULL CHECK (json_valid(available_options_json)),
-          chosen_option_type TEXT CHECK (chosen_option_type IN ('CREDITS_UNLOCK','QUEST_UNLOCK','EMERGENCY_UNLOCK')),
+          chosen_option_type TEXT CHECK (\(oneOf("chosen_option_type", "CREDITS_UNLOCK", "QUEST_UNLOCK", "EMERGENCY_UNLOCK"))),
           chosen_option_payload_json TEXT CHECK (chosen_option_payload_json IS NULL OR json_valid(chosen_option_payload_json)),
-          outcome TEXT NOT NULL DEFAULT 'PENDING' CHECK (outcome IN ('PENDING','GRANTED','DENIED','CANCELLED','EXPIRED')),
+          outcome TEXT NOT NULL DEFAULT 'PENDING' CHECK (\(oneOf("outcome", "PENDING", "GRANTED", "DENIED", "CANCELLED", "EXPIRED"))),
           denial_reason TEXT,
           grant_id TEXT,
           created_ts_utc_ms INTEGER NOT NULL,
@@ -33,7 +33,7 @@ extension SchemaV1 {
           created_day_id TEXT NOT NULL CHECK (\(day("created_day_id"))),
           starts_ts_utc_ms INTEGER NOT NULL,
           ends_ts_utc_ms INTEGER NOT NULL CHECK (ends_ts_utc_ms > starts_ts_utc_ms),
-          method TEXT NOT NULL CHECK (method IN ('CREDITS','QUEST','EMERGENCY')),
+          method TEXT NOT NULL CHECK (\(oneOf("method", "CREDITS", "QUEST", "EMERGENCY"))),
           source_mode_id TEXT,
           source_attempt_id TEXT NOT NULL,
           metadata_json TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata_json)),
@@ -62,7 +62,7 @@ extension SchemaV1 {
           ts_utc_ms INTEGER NOT NULL,
           added_minutes INTEGER NOT NULL CHECK (added_minutes > 0),
           new_ends_ts_utc_ms INTEGER NOT NULL,
-          method TEXT NOT NULL CHECK (method IN ('CREDITS','QUEST','EMERGENCY')),
+          method TEXT NOT NULL CHECK (\(oneOf("method", "CREDITS", "QUEST", "EMERGENCY"))),
           metadata_json TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata_json)),
           FOREIGN KEY (grant_id) REFERENCES unlock_grant(grant_id) ON DELETE CASCADE
         ) STRICT;
@@ -72,10 +72,10 @@ extension SchemaV1 {
           quest_session_id TEXT PRIMARY KEY,
           user_id INTEGER NOT NULL REFERENCES app_user(user_id),
           attempt_id TEXT NOT NULL,
-          quest_type TEXT NOT NULL CHECK (quest_type IN ('BREATHING','COPY_TEXT','QR_SCAN')),
+          quest_type TEXT NOT NULL CHECK (\(oneOf("quest_type", "BREATHING", "COPY_TEXT", "QR_SCAN"))),
           created_ts_utc_ms INTEGER NOT NULL,
           expires_ts_utc_ms INTEGER NOT NULL CHECK (expires_ts_utc_ms > created_ts_utc_ms),
-          state TEXT NOT NULL DEFAULT 'ACTIVE' CHECK (state IN ('ACTIVE','COMPLETED','FAILED','EXPIRED','CANCELLED')),
+          state TEXT NOT NULL DEFAULT 'ACTIVE' CHECK (\(oneOf("state", "ACTIVE", "COMPLETED", "FAILED", "EXPIRED", "CANCELLED"))),
           metadata_json TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata_json)),
           updated_ts_utc_ms INTEGER NOT NULL,
           FOREIGN KEY (attempt_id) REFERENCES unlock_attempt(attempt_id) ON DELETE CASCADE
@@ -98,13 +98,12 @@ extension SchemaV1 {
           ts_utc_ms INTEGER NOT NULL,
           timezone_id TEXT NOT NULL,
           day_id TEXT NOT NULL CHECK (\(day("day_id"))),
-          type TEXT NOT NULL CHECK (type IN ('DAY_ROLLOVER','CREDITS_EARNED','CREDITS_SPENT','STREAK_QUALIFIED',
-            'STREAK_BONUS_AWARDED','HABIT_AWARD_SUSPENDED','UNLOCK_ATTEMPT_CREATED','UNLOCK_OPTION_SELECTED','UNLOCK_GRANTED',
-            'UNLOCK_DENIED','QUEST_STARTED','QUEST_COMPLETED','QUEST_FAILED','QUEST_CANCELLED','QUEST_EXPIRED','EMERGENCY_USED',
-            'FOCUS_STARTED','FOCUS_ENDED')),
+          type TEXT NOT NULL CHECK (\(oneOf("type", "DAY_ROLLOVER", "CREDITS_EARNED", "CREDITS_SPENT", "STREAK_QUALIFIED",
+            "STREAK_BONUS_AWARDED", "HABIT_AWARD_SUSPENDED", "UNLOCK_ATTEMPT_CREATED", "UNLOCK_OPTION_SELECTED", "UNLOCK_GRANTED", "UNLOCK_DENIED",
+            "QUEST_STARTED", "QUEST_COMPLETED", "QUEST_FAILED", "QUEST_CANCELLED", "QUEST_EXPIRED", "EMERGENCY_USED", "FOCUS_STARTED", "FOCUS_ENDED"))),
           payload_json TEXT NOT NULL CHECK (json_valid(payload_json) AND json_type(payload_json) = 'object'),
           created_ts_utc_ms INTEGER NOT NULL,
-          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (sync_status IN ('LOCAL_ONLY','PENDING','SYNCED','FAILED'))
+          sync_status TEXT NOT NULL DEFAULT 'LOCAL_ONLY' CHECK (\(oneOf("sync_status", "LOCAL_ONLY", "PENDING", "SYNCED", "FAILED")))
         ) STRICT;
         CREATE INDEX idx_event_day ON event_log(user_id, day_id);
         CREATE INDEX idx_event_ts ON event_log(ts_utc_ms);
