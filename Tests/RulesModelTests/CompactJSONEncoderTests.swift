@@ -27,6 +27,61 @@ import Testing
         #expect(try payload.json() == Self.foundation(payload.body))
     }
 
+    /// Every payload case and options entry, with its optional values absent and present and
+    /// strings that need escaping: the text each type writes itself (`JSONWritable`) is the text
+    /// of its `Encodable` conformance.
+    @Test func valuesThatWriteTheirOwnJSONWriteWhatJSONEncoderWrites() throws {
+        let id = "id \"quoted\" back\\slash / tab\t é"
+        let app = try AppID.parse("iosToken:a/b\\\"c"), day = try DayID("2026-02-01"), other = try DayID("2026-02-02")
+        var payloads: [EventPayload] = [
+            .dayRollover(.init(fromDayID: day, toDayID: other, carriedCredits: 0)),
+            .creditsSpent(.init(appID: app, amount: 5, unlockMinutes: 10, attemptID: id)),
+            .streakQualified(.init(dayID: day, method: .allCases[0], streakCountNew: 3, firstQualifiedAt: 1_738_400_000_000)),
+            .streakBonusAwarded(.init(dayID: day, amount: 20, streakCount: 7)),
+            .habitAwardSuspended(.init(untilDayID: other)),
+            .unlockOptionSelected(.init(attemptID: id, optionType: .creditsUnlock)),
+            .unlockOptionSelected(.init(attemptID: id, optionType: .questUnlock,
+                                        optionPayload: .object(["minutes": .number(15), "b": .array([.string(id), .null, .bool(false)])]))),
+            .unlockGranted(.init(grantID: id, appID: app, method: .allCases[0], startsAt: 1, endsAt: 600_001, attemptID: "a")),
+            .unlockDenied(.init(attemptID: id, reason: .cooldownActive)),
+            .questFailed(.init(questSessionID: id, attemptID: "a", questType: .qrScan, reason: .allCases[0])),
+            .emergencyUsed(.init(attemptID: id, appID: app, delaySeconds: 30, unlockMinutes: 5)),
+            .focusStarted(.init(sessionID: id, plannedMinutes: 25)),
+            .focusEnded(.init(sessionID: id, completed: false, endedEarly: true, actualMinutes: 7)),
+        ]
+        for source in CreditSource.allCases {
+            payloads.append(.creditsEarned(.init(source: source, amount: 4)))
+            payloads.append(.creditsEarned(.init(source: source, amount: 4, focusSessionID: id, habitID: "h")))
+        }
+        for modeID in [nil, id] {
+            payloads.append(.unlockAttemptCreated(.init(attemptID: id, appID: app, modeID: modeID, strictness: .hard)))
+        }
+        for quest in QuestType.allCases {
+            let ref = EventPayload.QuestRef(questSessionID: id, attemptID: "a", questType: quest)
+            payloads += [.questStarted(ref), .questCompleted(ref), .questCancelled(ref), .questExpired(ref)]
+        }
+        #expect(Set(payloads.map(\.type)) == Set(EventType.allCases))
+        for payload in payloads {
+            #expect(try payload.json() == Self.foundation(payload.body), "\(payload.type)")
+        }
+        for reason in [nil, UnlockDenialReason.insufficientCredits] {
+            let enabled = reason == nil
+            for modeID in [nil, id] {
+                let options = AvailableOptions(generatedAt: 1_738_400_000_000, modeID: modeID, modeStrictness: .gentle, appID: app, options: [
+                    .credits(enabled: enabled, disabledReason: reason, durations: [
+                        .init(minutes: 5, costCredits: 3, enabled: enabled, disabledReason: reason), .init(minutes: 15, costCredits: 8, enabled: true),
+                    ]),
+                    .quest(enabled: enabled, disabledReason: reason, questTypes: QuestType.allCases.map {
+                        .init(questType: $0, enabled: enabled, disabledReason: reason)
+                    }),
+                    .emergency(enabled: enabled, disabledReason: reason, delaySeconds: 30, unlockMinutes: 5),
+                ])
+                #expect(try ModelJSON.encode(options) == Self.foundation(options))
+                #expect(try ModelJSON.encode([options]) == Self.foundation([options]))   // nested in a value that does not
+            }
+        }
+    }
+
     @Test func numbersStringsAndKeysAreWrittenAsJSONEncoderWritesThem() throws {
         let value = JSONValue.object([
             "a10": .number(10), "a9": .number(-0.5), "B": .number(1e21), "_x": .number(3.25), "b": .array([.null, .bool(true), .bool(false)]),

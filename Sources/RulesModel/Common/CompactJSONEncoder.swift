@@ -2,9 +2,11 @@
 /// without Foundation's encoder: a tree of the encoded values, then the text, keys sorted. Several
 /// times faster, which matters for the event log and options snapshots a simulation writes by the
 /// million. Dates, `Data` and other types Foundation's encoder treats specially are not used by
-/// the model; they would be encoded as their own `encode(to:)` says.
+/// the model; they would be encoded as their own `encode(to:)` says. A ``JSONWritable`` value
+/// writes its own text.
 struct CompactJSONEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> String {
+        if let value = value as? any JSONWritable { return try JSONWriter.text(of: value) }
         var out = ""
         try node(value).write(to: &out)
         return out
@@ -12,6 +14,7 @@ struct CompactJSONEncoder {
 
     static func node<T: Encodable>(_ value: T) throws -> Node {
         if let scalar = try Node.scalar(value) { return scalar }
+        if let value = value as? any JSONWritable { return .text(try JSONWriter.text(of: value)) }
         let encoder = TreeEncoder(codingPath: [])
         try value.encode(to: encoder)
         return encoder.root ?? .object(Box())
@@ -105,7 +108,7 @@ struct CompactJSONEncoder {
             box.set(key.stringValue, try CompactJSONEncoder.node(value))
         }
         mutating func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .text(quote(value))) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .text(try value.jsonText())) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .text(value.jsonText())) }
         mutating func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .text(String(value))) }
         mutating func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .text(String(value))) }
         mutating func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, .text(try value.jsonText())) }

@@ -24,10 +24,10 @@ extension EventPayload: Validatable {
     }
 
     /// The `payload_json` text (sorted keys).
-    public func json() throws -> String { try ModelJSON.encode(body) }
+    public func json() throws -> String { try JSONWriter.text(of: body) }
 
     /// The value of the payload's case, as it is encoded.
-    var body: any Encodable {
+    var body: any JSONWritable {
         switch self {
         case .dayRollover(let p): p
         case .creditsEarned(let p): p
