@@ -4,7 +4,9 @@ import RulesModel
 ///
 /// Rules are pure functions of their arguments (the design's contract: no clock, no state kept in
 /// Lua between calls), so asking twice gives the same answer: a user's MIGA streak over the same
-/// 90 days of exits, a task's streak over the same periods, the transition from the same counters.
+/// 90 days of exits, a task's streak over the same periods, the transition from the same counters,
+/// the economy's small questions (a quest or emergency gate, a habit award, a focus session's
+/// credits). Only `effective_mode` is always asked: its moments seldom repeat.
 /// The memo lives for one batch only: a simulation runs one batch per user, so even a rule that
 /// draws from the (per-user reseeded) `math.random` sees the same calls in the same order whichever
 /// worker runs the user. Errors are not remembered: a failing call fails again.
@@ -15,6 +17,7 @@ final class RuleMemo: PolicyRules {
     private struct TransitionKey: Hashable { var counters: EscalationCounters; var result: CommitmentStatus }
     private struct StreakKey: Hashable { var streak: PressureStreak; var result: CommitmentStatus; var shieldUsed: Bool }
     private struct ReminderKey: Hashable { var tier: Int; var open: LocalTime; var close: LocalTime }
+    private struct Pair: Hashable { var a: Int; var b: Int }
 
     private var transitions: [TransitionKey: EscalationCounters] = [:]
     private var streaks: [StreakKey: PressureStreak] = [:]
@@ -23,6 +26,13 @@ final class RuleMemo: PolicyRules {
     /// MIGA: the last question and its answer only. Consecutive events of a day often ask the
     /// same; an earlier question comes back too seldom to be worth hashing 90 days each time.
     private var lastMiga: (exits: [Int], streak: Int)?
+    private var qualifications: [Pair: StreakQualificationMethod?] = [:]
+    private var bonuses: [Int: Int] = [:]
+    private var questGates: [QuestGate: UnlockDenialReason?] = [:]
+    private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
+    private var focusOutcomes: [FocusOutcome: Int] = [:]
+    private var carried: [Int: Int] = [:]
+    private var habitAwards: [Pair: HabitAward] = [:]
 
     /// A long key hashed once, for the lookup and the insertion that follows a miss.
     private struct HashedKey<T: Hashable>: Hashable {
@@ -41,36 +51,32 @@ final class RuleMemo: PolicyRules {
         parameters = base.parameters
     }
 
-    func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
-        let key = TransitionKey(counters: state, result: result)
-        if let known = transitions[key] { return known }
-        let answer = try base.transition(state, result)
-        transitions[key] = answer
+    /// The answer remembered in `memo` for `key`, or `ask`'s, then remembered.
+    private func remembered<Key: Hashable, Answer>(_ memo: inout [Key: Answer], _ key: Key, _ ask: () throws -> Answer) rethrows -> Answer {
+        if let known = memo[key] { return known }
+        let answer = try ask()
+        memo[key] = answer
         return answer
+    }
+
+    func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
+        try remembered(&transitions, TransitionKey(counters: state, result: result)) { try base.transition(state, result) }
     }
 
     func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        let key = ReminderKey(tier: tier, open: open, close: close)
-        if let known = reminders[key] { return known }
-        let answer = try base.reminderTimes(tier: tier, open: open, close: close)
-        reminders[key] = answer
-        return answer
+        try remembered(&reminders, ReminderKey(tier: tier, open: open, close: close)) {
+            try base.reminderTimes(tier: tier, open: open, close: close)
+        }
     }
 
     func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
-        let key = StreakKey(streak: streak, result: result, shieldUsed: shieldUsed)
-        if let known = streaks[key] { return known }
-        let answer = try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
-        streaks[key] = answer
-        return answer
+        try remembered(&streaks, StreakKey(streak: streak, result: result, shieldUsed: shieldUsed)) {
+            try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
+        }
     }
 
     func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
-        let key = HashedKey(periods)
-        if let known = habits[key] { return known }
-        let answer = try base.habitStreak(periods)
-        habits[key] = answer
-        return answer
+        try remembered(&habits, HashedKey(periods)) { try base.habitStreak(periods) }
     }
 
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
@@ -81,18 +87,39 @@ final class RuleMemo: PolicyRules {
     }
 
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
-        try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
+        try remembered(&qualifications, Pair(a: focusMinutes, b: habitCompletions)) {
+            try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
+        }
     }
 
-    func earnedBonus(streakCount: Int) throws -> Int { try base.earnedBonus(streakCount: streakCount) }
+    func earnedBonus(streakCount: Int) throws -> Int {
+        try remembered(&bonuses, streakCount) { try base.earnedBonus(streakCount: streakCount) }
+    }
 
     var economy: EconomyParameters { base.economy }
-    func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? { try base.questBlocked(gate) }
-    func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? { try base.emergencyBlocked(gate) }
-    func focusCredits(_ session: FocusOutcome) throws -> Int { try base.focusCredits(session) }
-    func carriedCredits(balance: Int) throws -> Int { try base.carriedCredits(balance: balance) }
-    func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
-        try base.habitAward(rewardCredits: rewardCredits, completionsInWindow: completionsInWindow)
+
+    func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
+        try remembered(&questGates, gate) { try base.questBlocked(gate) }
     }
+
+    func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
+        try remembered(&emergencyGates, gate) { try base.emergencyBlocked(gate) }
+    }
+
+    func focusCredits(_ session: FocusOutcome) throws -> Int {
+        try remembered(&focusOutcomes, session) { try base.focusCredits(session) }
+    }
+
+    func carriedCredits(balance: Int) throws -> Int {
+        try remembered(&carried, balance) { try base.carriedCredits(balance: balance) }
+    }
+
+    func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
+        try remembered(&habitAwards, Pair(a: rewardCredits, b: completionsInWindow)) {
+            try base.habitAward(rewardCredits: rewardCredits, completionsInWindow: completionsInWindow)
+        }
+    }
+
+    /// Not remembered: the moments asked about seldom repeat (2.5 % of a simulation's questions).
     func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? { try base.effectiveMode(modes, at: now) }
 }
