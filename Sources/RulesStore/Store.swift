@@ -18,15 +18,25 @@ public final class Store: Sendable {
     /// The path of the database file, nil in memory.
     public let path: String?
 
-    private init(writer: any DatabaseWriter, path: String?) {
+    /// Opened with ``StoreOptions/bulkLoad``: the file is turned to WAL when closed.
+    private let bulkLoad: Bool
+
+    private init(writer: any DatabaseWriter, path: String?, bulkLoad: Bool = false) {
         self.writer = writer
         self.path = path
+        self.bulkLoad = bulkLoad
     }
 
     /// Opens (creating if needed) the database file at `path`.
     public static func open(path: String, options: StoreOptions = StoreOptions()) throws -> Store {
         if FileManager.default.fileExists(atPath: path) {
             try Migrations.refuseIfTooNew(path: path)
+        }
+        if options.bulkLoad {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(options))
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try Migrations.migrate(queue, options: options)
+            return Store(writer: queue, path: path, bulkLoad: true)
         }
         let pool = try DatabasePool(path: path, configuration: configuration(options))
         let store = Store(writer: pool, path: path)
@@ -146,8 +156,10 @@ public final class Store: Sendable {
         try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
-    /// Closes the connections; the store must not be used afterwards.
+    /// Closes the connections (turning a bulk-loaded file to WAL); the store must not be used
+    /// afterwards.
     public func close() throws {
+        if bulkLoad { try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
         try writer.close()
     }
 }

@@ -15,13 +15,19 @@ public struct StoreOptions: Sendable {
     /// SQLite's page cache per connection, in MiB (nil: SQLite's default, 2 MiB). A large cache
     /// keeps a big bulk write in memory until it commits.
     public var cacheMiB: Int?
+    /// A new file that one process fills in bulk (a simulation's database): while it is open, one
+    /// connection with a rollback journal, which writes the pages new to the file once, where WAL
+    /// writes them to the log and then again to the file (and looks up in the log each page the
+    /// cache let go); ``Store/close()`` turns the file to WAL, A1's mode.
+    public var bulkLoad: Bool
 
     public init(synchronous: Synchronous = .normal, location: Location = .appSandbox, deviceID: String? = nil,
-                busyTimeoutSeconds: Double = 5, cacheMiB: Int? = nil) {
+                busyTimeoutSeconds: Double = 5, cacheMiB: Int? = nil, bulkLoad: Bool = false) {
         self.synchronous = synchronous
         self.location = location
         self.deviceID = deviceID
         self.busyTimeoutSeconds = busyTimeoutSeconds
         self.cacheMiB = cacheMiB
+        self.bulkLoad = bulkLoad
     }
 }

@@ -45,13 +45,15 @@ import Testing
         }
     }
 
-    @Test func sigkillInTheMiddleOfABulkWriteLeavesWholeUserDaysOnly() throws {
+    /// Also for a file opened for a bulk load (a rollback journal instead of WAL while it is written).
+    @Test(arguments: [false, true])
+    func sigkillInTheMiddleOfABulkWriteLeavesWholeUserDaysOnly(bulkLoad: Bool) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("killed.sqlite")
         let (users, perBatch, pauseBatch) = (12, 5, 3)
         let process = Process()
         process.executableURL = try Self.childExecutable()
-        process.arguments = [path, "\(users)", "\(perBatch)", "10", "\(pauseBatch)"]
+        process.arguments = [path, "\(users)", "\(perBatch)", "10", "\(pauseBatch)"] + (bulkLoad ? ["bulk-load"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -62,7 +64,9 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
         #expect(lines.filter { $0.hasPrefix("committed") } == (0..<pauseBatch).map { "committed \($0)" })
 
+        #expect(FileManager.default.fileExists(atPath: path + (bulkLoad ? "-journal" : "-wal")), "the open transaction's journal")
         let store = try Store.open(path: path)
+        #expect(try store.pragmas()["journal_mode"] == "wal")
         #expect(try store.integrityCheck() == ["ok"])
         #expect(try store.checkInvariants() == [])
         // Exactly the committed batches are there: every user has days 0 ..< pauseBatch × perBatch,

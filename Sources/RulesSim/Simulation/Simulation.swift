@@ -108,11 +108,13 @@ public final class Simulation {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !config.append {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        // A generated file, replaced at each run: no syncing, and a page cache that holds the
-        // run's one bulk transaction until it commits.
-        return try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024))
+        // A generated file, replaced at each run: no syncing, a large page cache for the run's one
+        // bulk transaction, and a rollback journal while it is written (a new file's pages are
+        // written once; see `StoreOptions.bulkLoad`).
+        return try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024,
+                                                                bulkLoad: !config.append))
     }
 
     /// Lowers the calling worker thread's priority below the writer's. With a database, the writer
