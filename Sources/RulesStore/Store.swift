@@ -19,7 +19,7 @@ public final class Store: Sendable {
     public let path: String?
 
     /// Opened with ``StoreOptions/bulkLoad``: the file is turned to WAL when closed.
-    private let bulkLoad: Bool
+    let bulkLoad: Bool
 
     private init(writer: any DatabaseWriter, path: String?, bulkLoad: Bool = false) {
         self.writer = writer

@@ -19,9 +19,16 @@ import Testing
             reports.append(report.json())
             let store = try Store.open(path: path)
             dumps.append(try store.dump())
+            #expect(try store.integrityCheck() == ["ok"])
             try store.close()
         }
         #expect(reports[0] == reports[1] && reports[1] == reports[2])
+        // Written with a rollback journal, its read indexes built at the end (`StoreOptions.bulkLoad`),
+        // the file has the schema of any other database, every index included.
+        let fresh = try Store.open(path: dir.appendingPathComponent("fresh.sqlite").path)
+        let schema = { (dump: String) in dump.components(separatedBy: "## schema\n").last! }
+        #expect(schema(try fresh.dump()) == schema(dumps[0]))
+        #expect(schema(dumps[0]).contains("CREATE INDEX idx_event_ts ON event_log(ts_utc_ms)"))
         #expect(dumps[0] == dumps[1] && dumps[1] == dumps[2])
         #expect(dumps[0].contains("## pressure_commitment"))
         // Earned's users too: their unlock attempts, and the economy in the report.
