@@ -6,7 +6,6 @@
 /// writes its own text.
 struct CompactJSONEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> String {
-        if let value = value as? any JSONWritable { return try JSONWriter.text(of: value) }
         var out = ""
         try node(value).write(to: &out)
         return out
