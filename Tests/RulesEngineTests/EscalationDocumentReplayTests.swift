@@ -102,6 +102,31 @@ import Testing
         #expect(out[3].at("state", "current_tier") == .int(0))
     }
 
+    @Test func aShieldForTheDayOfTheNoPlansNoNewReminders() throws {
+        // The check-in cancelled the day's reminders; the shield leaves them so (they were listed
+        // twice).
+        let h = try ReplayHarness()
+        let out = h.run(paidUser() + [Self.notificationsOn] + Ev.day(2, "NO") + [Ev.at(2, "12:30", "\"type\": \"shield\"")])
+        #expect(out[3].at("state", "today", "reminders") == out[4].at("state", "today", "reminders"))
+        #expect(out[4].at("state", "current_tier") == .int(0))
+    }
+
+    @Test func aShieldForYesterdaysMissPlansTodaysRemindersAtTheTierItRestores() throws {
+        // A window closing at 23:30 lets the shield's hour run into the next day, whose reminders
+        // were planned at the tier the miss raised.
+        let h = try ReplayHarness()
+        let late = Ev.at(1, "23:30", "\"type\": \"settings\", \"checkin_window_close\": \"23:30\"")
+        let out = h.run(paidUser() + [Self.notificationsOn, late, Ev.commit(2), Ev.tick(2, "23:45"), Ev.tick(3, "00:10"),
+                                      Ev.at(3, "00:20", "\"type\": \"shield\"")])
+        #expect(out[4].at("state", "current_tier") == .int(1))
+        let raised = out[5].at("state", "today", "reminders")
+        let restored = out[6].at("state", "today", "reminders")
+        #expect(out[6].at("state", "current_tier") == .int(0))
+        #expect(raised == .array([.string("16:15"), .string("22:30")]))       // tier 1: mid, close-60
+        #expect(restored == out[3].at("state", "today", "reminders"))         // tier 0, as on day 2: mid
+        #expect(restored == .array([.string("16:15")]))
+    }
+
     @Test func theShieldMustBeActivatedWithinOneHourOfTheNo() throws {
         let h = try ReplayHarness()
         let out = h.run(paidUser() + Ev.day(2, "NO") + [Ev.at(2, "13:01", "\"type\": \"shield\"")], allowRefusals: true)

@@ -128,8 +128,11 @@ extension Engine {
     }
 
     /// Today's reminders not yet due follow the tier after a change made during the day.
+    /// A day that already has its result (a check-in, or a miss for want of a commitment) keeps
+    /// its cancelled reminders: a shield for that very day plans none.
     func replanReminders(_ context: inout UserContext, after now: EpochMillis) throws {
         guard var today = context.book.today, !today.closed else { return }
+        if let commitment = try commitment(&context, on: today.day), commitment.status != .pending { return }
         let clock = try clock(context)
         let kept = today.reminders.filter { $0.done || $0.at <= now }
         let fresh = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: today.open, close: today.closeTime)
