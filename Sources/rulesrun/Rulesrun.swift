@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Rulesrun: ParsableCommand {
@@ -7,4 +8,24 @@ struct Rulesrun: ParsableCommand {
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
         subcommands: [Validate.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self, MergeCommand.self, Bench.self]
     )
+
+    /// As ArgumentParser's, except that a bad argument (its usage error, 64) exits 2 like any
+    /// other invalid input of rulesrun.
+    static func main() {
+        var command: (any ParsableCommand)?
+        do {
+            command = try parseAsRoot()
+            try command!.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                // A subcommand whose run() refused an argument: its help, not the root's usage.
+                let message = command.flatMap { type(of: $0).configuration.commandName }.map {
+                    "Error: \(Self.message(for: error))\n  See 'rulesrun \($0) --help' for more information."
+                } ?? fullMessage(for: error)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -58,9 +58,12 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1") }
+        guard users <= Simulation.maxUsers else { throw ValidationError("--users must be at most \(Simulation.maxUsers), found \(users)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
-        guard (try? DayID(start)) != nil else { throw ValidationError("--start must be a day YYYY-MM-DD") }
+        guard (try? DayID(start)) != nil else {
+            throw ValidationError("--start: expected a day YYYY-MM-DD between 1970-01-01 and 9999-12-31, found \"\(start.prefix(40))\"")
+        }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
     }
 
@@ -99,6 +102,11 @@ struct SimulateCommand: ParsableCommand {
         do {
             report = try simulation.run { done, total in bar.update(done, of: total) }
             bar.finish()
+        } catch let error as PersonaError {
+            // A persona's day() failed or returned something out of range: invalid input.
+            bar.finish()
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
         } catch {
             bar.finish()
             FileHandle.standardError.write(Data("simulate: \(error)\n".utf8))

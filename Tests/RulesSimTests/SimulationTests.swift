@@ -145,7 +145,8 @@ import Testing
             }
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
-        let error = try #require(throws: SimulationError.self) { try simulation.run() }
-        #expect(error.message.contains("broken-day.lua:5: day() returned commit: expected a probability"), "\(error)")
+        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        #expect(error.description.contains("broken-day.lua:5: day() returned commit: expected a probability"), "\(error)")
+        #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
 }

@@ -95,13 +95,43 @@ import Testing
         #expect(unknown.stderr.contains("did you mean 'steady'?"), "\(unknown.stderr)")
     }
 
-    @Test func badArgumentsAreRefused() throws {
+    @Test func badArgumentsAreRefusedWithStatus2() throws {
+        // Including numbers that overflowed or ran past the last day (they crashed).
         for arguments in [["simulate", "30"], ["simulate", "30d", "--users", "0"], ["simulate", "30d", "--shard", "3/2"],
-                          ["simulate", "30d", "--format", "xml"]] {
-            let result = try CLI.run(arguments)
-            #expect(result.status != 0, "\(arguments)")
-            #expect(!result.stderr.isEmpty, "\(arguments)")
+                          ["simulate", "30d", "--format", "xml"], ["simulate", "99999y"], ["simulate", "9223372036854775807w"],
+                          ["simulate", "1y", "--start", "9999-06-01"], ["simulate", "7d", "--users", "1000000000000"],
+                          ["simulate", "-3d"], ["simulate", "30d", "--start", "2026-13-01"]] {
+            let result = try CLI.run(arguments + ["--no-db"])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.isEmpty && !result.stderr.contains("Fatal error"), "\(arguments): \(result.stderr)")
         }
+        let huge = try CLI.run(["simulate", "3d", "--users", "3", "--no-db", "--shard", "9223372036854775807/9223372036854775807"])
+        #expect(huge.status == 0, "\(huge.stderr)")
+        #expect(huge.stdout.contains("users 2..<3 of 3"))
+    }
+
+    @Test func theDatabaseTargetMustBeADatabaseAndAFailedRunKeepsThePreviousOne() throws {
+        let dir = try CLI.folder(["folder/keep.txt": "important", "notes.txt": "not a database",
+                                  "fails.lua": "return {\n  description = \"x\", commit = 0.9, answer = { yes = 1, no = 0 },\n  day = function(d) if d.day == 2 then error(\"boom\") end end,\n}\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (target, expected) in [("folder", "is a folder"), ("notes.txt", "not an SQLite database")] {
+            let result = try CLI.run(["simulate", "3d", "--users", "2", "--db", dir.appendingPathComponent(target).path])
+            #expect(result.status == 2 && result.stderr.contains(expected), "\(result.stderr)")
+        }
+        #expect(try String(contentsOf: dir.appendingPathComponent("folder/keep.txt"), encoding: .utf8) == "important")
+        #expect(try String(contentsOf: dir.appendingPathComponent("notes.txt"), encoding: .utf8) == "not a database")
+        let device = try CLI.run(["simulate", "3d", "--users", "2", "--db", "/dev/null"])
+        #expect(device.status == 2 && device.stderr.contains("not a regular file"), "\(device.stderr)")
+
+        let db = dir.appendingPathComponent("good.sqlite").path
+        #expect(try CLI.run(["simulate", "3d", "--users", "4", "--db", db]).status == 0)
+        let good = try Data(contentsOf: URL(fileURLWithPath: db))
+        let failed = try CLI.run(["simulate", "3d", "--users", "6", "--db", db, "--persona", dir.appendingPathComponent("fails.lua").path])
+        #expect(failed.status == 2)
+        #expect(failed.stderr.contains("fails.lua:3: boom (in day() for u1 on 2026-01-06)"), "\(failed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == good)   // untouched
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(files == ["fails.lua", "folder", "good.sqlite", "notes.txt"])   // nothing left behind
     }
 
     @Test func helpShowsExamples() throws {

@@ -21,7 +21,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// The user indexes of this shard in a cohort of `users`.
     public func users(of users: Int) -> Range<Int> {
-        (users * (index - 1) / count)..<(users * index / count)
+        // In 128 bits: users × index does not fit in 64 for large shard counts.
+        Int(Int128(users) * Int128(index - 1) / Int128(count))..<Int(Int128(users) * Int128(index) / Int128(count))
     }
 
     public var description: String { "\(index)/\(count)" }

@@ -17,13 +17,22 @@ public final class Simulation {
     /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
     /// batch's rows keyed by random UUIDs in key order, and larger batches share more B-tree pages.
     static let writeBatchUsers = 500
+    /// The largest cohort (its chunks and totals are planned up front).
+    public static let maxUsers = 10_000_000
     /// The personas of the mix, in its order (validated).
     public let personas: [Persona]
+    /// The database file the run writes, checked (nil: in memory only).
+    let target: DatabaseTarget?
 
     /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
     public init(config: SimulationConfig) throws {
         guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
+        guard config.users <= Simulation.maxUsers else { throw SimulationError("--users must be at most \(Simulation.maxUsers), found \(config.users)") }
+        // The run's last events (and a user's local day, up to 14 hours from UTC) must be days there are.
+        guard config.start.adding(days: config.days + 2) != nil else {
+            throw SimulationError("--start \(config.start.rawValue) + \(config.duration): the simulation would run past \(SimulationDuration.lastDay.rawValue)")
+        }
         guard config.jobs >= 1 else { throw SimulationError("--jobs must be at least 1") }
         self.config = config
         let host = try LuaHost()
@@ -40,6 +49,7 @@ public final class Simulation {
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
         self.personas = personas
         if !config.reference { _ = try RuleSet.load(config.rules) }
+        target = try config.database.map { try DatabaseTarget(path: $0, append: config.append) }
     }
 
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
@@ -51,8 +61,10 @@ public final class Simulation {
         let chunks = stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
         var store: Store?
         var idBase: Int64 = 0
-        if let path = config.database {
-            store = try openDatabase(path)
+        // A new database is written beside the target and takes its place only when the run
+        // succeeded: a failed run leaves the previous file as it was.
+        if let target {
+            store = try openDatabase(target.writtenPath)
             if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 }
         }
         let board = Board(chunks: chunks.count)
@@ -94,22 +106,24 @@ public final class Simulation {
             board.cancel()
             board.waitForWorkers(workers)
             try? store?.close()
+            target?.discard()
             throw error
         }
         board.waitForWorkers(workers)
-        if let store {
-            try store.checkpoint()
-            try store.close()
+        if let store, let target {
+            do {
+                try store.checkpoint()
+                try store.close()
+                try target.commit()
+            } catch {
+                target.discard()
+                throw error
+            }
         }
         return SimulationReport(config: config, personas: personas, users: range, days: days)
     }
 
     private func openDatabase(_ path: String) throws -> Store {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if !config.append {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
         // A generated file, replaced at each run: no syncing, a large page cache for the run's one
         // bulk transaction, and a rollback journal while it is written (a new file's pages are
         // written once; see `StoreOptions.bulkLoad`).

@@ -156,11 +156,16 @@ extension UserSimulator {
                 guard case .quest(let type) = choice else { return }
                 let u = run.earned!.gate.unit(), q = e.quest
                 let end: QuestEnd? = u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
+                let expires = run.earned!.instant(unlock["expires"])
                 if let end {
                     let delay = Int64(run.earned!.gate.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
-                    run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
+                    if let expires, time + delay >= expires {
+                        run.earned!.busyUntil[app] = expires   // too slow for the rules' quest: it expires
+                    } else {
+                        run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
+                    }
                 } else {
-                    run.earned!.busyUntil[app] = run.earned!.instant(unlock["expires"])   // left to expire
+                    run.earned!.busyUntil[app] = expires   // left to expire
                 }
             case .string("DENIED")? where !retry:
                 run.earned!.busyUntil[app] = later(Int64(run.earned!.gate.int(10, 30)) * Millis.second, .urge(app, retry: true))

@@ -103,7 +103,7 @@ struct UserSimulator {
             pYes += spec.lostStreak.yes
         }
         if let function = spec.day {
-            let o = try dayOverride(function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost))
+            let o = try dayOverride(function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost), user: name)
             if let v = o.commit { pCommit = v }
             if let v = o.yes { pYes = v }
             if let v = o.no { pNo = v }
@@ -132,9 +132,15 @@ struct UserSimulator {
                     if at < today.close { add(at, .look(reminded: true)) }
                 }
             }
-            if view.isPaid, spec.shield > 0 { add(today.close + Int64(run.random.int(5, 30)) * minute, .lateLook) }
+            if view.isPaid, spec.shield > 0 { addLateLook(after: today.close) }
         } else if today.counts, view.isPaid, spec.shield > 0 {
-            add(today.deadline + Int64(run.random.int(5, 30)) * minute, .lateLook)
+            addLateLook(after: today.deadline)
+        }
+        /// A look after the window closed (or the deadline passed with no commitment), before the
+        /// next day starts: a window closing at 23:59 leaves less than the usual 5–30 minutes.
+        func addLateLook(after time: EpochMillis) {
+            let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
+            if at > time { add(at, .lateLook) }
         }
         for habit in spec.habits {
             for _ in 0..<habit.timesPerDay {
@@ -200,10 +206,12 @@ struct UserSimulator {
     }
 
     /// After a NO or a miss: a paid user with a shield left may use it, within the activation window.
+    /// A shield within its window, before the day ends (the next day's events come after).
     private func considerShield(after time: EpochMillis, spec: PersonaSpec, _ run: inout Run, _ plan: inout [Planned], from index: Int) {
         guard let view = run.view, view.isPaid, view.restartShieldsRemaining > 0, let until = view.shieldableUntil, until > time,
-              run.random.chance(spec.shield) else { return }
-        schedule(.shield, at: min(until, time + Int64(run.random.int(1, 30)) * Millis.minute), in: &plan, from: index)
+              let end = view.today?.end, run.random.chance(spec.shield) else { return }
+        let at = min(until, time + Int64(run.random.int(1, 30)) * Millis.minute, end - 15 * Millis.second)
+        if at > time { schedule(.shield, at: at, in: &plan, from: index) }
     }
 
     /// Inserts an action that follows from an event into the rest of the day's plan (from
@@ -256,17 +264,24 @@ struct UserSimulator {
         return applied.decisions
     }
 
-    private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument) throws -> PersonaDay.Override {
+    /// What the persona's `day()` returns for one user-day; a Lua error or a value out of range
+    /// is the persona's problem (`PersonaError`), named with the user and the day.
+    private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument, user name: String) throws -> PersonaDay.Override {
+        let during = "(in day() for \(name) on \(argument.date.rawValue))"
         do {
             let value = try personaHost.call(function, record: argument).first ?? .nil
             if value.isNil { return PersonaDay.Override() }
             let override = try LuaDecoder().decode(PersonaDay.Override.self, from: value, file: function.source)
             if let problem = override.problems().first {
-                throw SimulationError("\(function.source):\(function.line): day() returned \(problem)")
+                throw PersonaError(function.source, line: function.line, "day() returned \(problem) \(during)")
             }
             return override
         } catch let error as LuaError {
-            throw SimulationError(error.description)
+            if error.kind == .runtime || error.line != nil {
+                throw PersonaError(error.file ?? function.source, line: error.line ?? function.line, "\(error.message) \(during)")
+            }
+            let field = error.path.map { $0.isEmpty ? "" : "\($0): " } ?? ""
+            throw PersonaError(function.source, line: function.line, "day() returned \(field)\(error.message) \(during)")
         }
     }
 
