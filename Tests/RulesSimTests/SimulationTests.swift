@@ -149,4 +149,23 @@ import Testing
         #expect(error.description.contains("broken-day.lua:5: day() returned commit: expected a probability"), "\(error)")
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
+
+    /// Variants of a shipped persona that the engine must accept every event of: a window
+    /// closing at 23:59 (the late look and the shield ran into the next day), and quests slower
+    /// than the rules allow (their completions came after they expired).
+    @Test(arguments: [("checkin_window_close = \"22:00\"", "checkin_window_close = \"23:59\""),
+                      ("minutes = { 1, 4 } },", "minutes = { 59, 60 } },")])
+    func aPersonaAtTheEdgesOfTheRulesSendsNothingTheEngineRefuses(_ replacement: (String, String)) throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let steady = try String(contentsOfFile: SimTestSupport.personas + "/steady.lua", encoding: .utf8)
+        #expect(steady.contains(replacement.0))
+        var text = steady.replacingOccurrences(of: replacement.0, with: replacement.1)
+        text = text.replacingOccurrences(of: "paid_share = 0.3", with: "paid_share = 1")
+        let path = dir.appendingPathComponent("edge.lua").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try Simulation(config: try SimTestSupport.config(days: 21, users: 40, mix: path)).run()
+        #expect(report.days.map(\.refused).reduce(0, +) == 0)
+        #expect(report.days.map(\.events).reduce(0, +) > 1000)
+    }
 }
