@@ -24,6 +24,7 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "table, json or csv.") var format: String = "table"
     @Option(help: "Write the report to this file instead of standard output.") var out: String?
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
+    @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
 
     func validate() throws {
         guard !reports.isEmpty else { throw ValidationError("give at least one report") }
@@ -37,7 +38,7 @@ struct MergeCommand: ParsableCommand {
             do { parts.append(try SimulationReport(json: data)) } catch { throw ValidationError("\(path): \(error.message)") }
         }
         let merged: SimulationReport
-        do { merged = try SimulationReport.merge(parts) } catch { throw ValidationError(error.message) }
+        do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
         try Output.write(merged.rendered(ReportFormat(rawValue: format)!), to: out)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
     }

@@ -35,9 +35,40 @@ import Testing
         let merged = try CLI.run(["merge"] + parts)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout == whole.stdout)
-        let missing = try CLI.run(["merge", parts[1]])
-        #expect(missing.status == 0)   // one shard alone is a report of its users
-        #expect(missing.stdout.contains("users 8..<16 of 16"))
+        let missing = try CLI.run(["merge", parts[0]])
+        #expect(missing.status == 2)   // the last shard is missing
+        #expect(missing.stderr.contains("users 8..<16 of the 16 are in none of the reports"), "\(missing.stderr)")
+        let partial = try CLI.run(["merge", parts[1], "--partial"])
+        #expect(partial.status == 0)   // one shard alone is a report of its users
+        #expect(partial.stdout.contains("users 8..<16 of 16"))
+    }
+
+    @Test func mergeRefusesReportsWhoseCountsCannotBeRight() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var parts: [URL] = []
+        for i in 1...2 {
+            let url = dir.appendingPathComponent("part\(i).json")
+            #expect(try CLI.run(Self.small + ["--no-db", "--shard", "\(i)/2", "--format", "json", "--out", url.path]).status == 0)
+            parts.append(url)
+        }
+        let text = try String(contentsOf: parts[1], encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            ("\"yes\":", "\"yes\":-5,\"was\":", "days[0].yes: expected a count (a whole number from 0 to 1000000000000), found -5"),
+            ("\"tiers\":[", "\"tiers\":[1000,", "days[0].tiers: counts 1008 users, but the report covers 8"),
+            ("\"refused_events\":", "\"refused_events\":9223372036854775000,\"was\":", "days[0].refused_events: expected a count"),
+            ("\"seed\":\"5\"", "\"seed\":\"6\"", "is not a shard of the same run as \(parts[0].path): seed 6 ≠ 5"),
+        ]
+        for (find, replace, expected) in cases {
+            // The counts are looked for in the days (the summary has the same keys; merge recomputes it).
+            let days = find.hasPrefix("\"seed") ? text.startIndex : try #require(text.range(of: "\"days\":[")).upperBound
+            let range = try #require(text.range(of: find, range: days..<text.endIndex))
+            let bad = dir.appendingPathComponent("bad.json")
+            try text.replacingCharacters(in: range, with: replace).write(to: bad, atomically: true, encoding: .utf8)
+            let result = try CLI.run(["merge", parts[0].path, bad.path])
+            #expect(result.status == 2, "\(find)")
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
     }
 
     @Test func jsonAndCsvCarryTheSameCounts() throws {

@@ -43,6 +43,16 @@ public final class RuleSet {
         return "\(fileLabels.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs\(experimental)"
     }
 
+    /// The contents of every file the rule set in `path` is made of, its own and those it
+    /// inherits through `extends` (each file of the chain, nearest first, with its file name —
+    /// not its folder's, which may differ between machines): what a digest of the rules covers.
+    public static func sourceContents(_ path: String) throws -> [(name: String, contents: Data)] {
+        let sources = try RuleSources(path)
+        return fileNames.flatMap { name in
+            sources.locateAll(name).map { (name, FileManager.default.contents(atPath: $0.url.path) ?? Data()) }
+        }
+    }
+
     /// Loads and validates the rule set in `path`: types, ranges and the documents' hard
     /// constraints, proved over every allowed input. Throws a `RuleSetError` with every problem.
     ///

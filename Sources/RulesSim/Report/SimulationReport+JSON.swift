@@ -73,16 +73,70 @@ extension SimulationReport {
         do {
             doc = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw SimulationError("not a report of rulesrun simulate --format json (\(error))")
+            throw SimulationError("not a report of rulesrun simulate --format json (\(Self.describe(error)))")
         }
         guard doc.report == "rulesrun simulate", doc.version == 1, let seed = UInt64(doc.run.seed), doc.days.count == doc.run.days else {
             throw SimulationError("not a report of rulesrun simulate --format json, version 1")
         }
         let r = doc.run
+        guard r.users >= 1, r.users <= Simulation.maxUsers, 0 <= r.users_from, r.users_from <= r.users_to, r.users_to <= r.users else {
+            throw SimulationError("run: users_from \(r.users_from), users_to \(r.users_to) and users \(r.users) do not make a slice of the cohort")
+        }
+        // Every user is counted once a day, on a tier and in the streak histogram.
+        for (d, day) in doc.days.enumerated() {
+            // The counts (what `DayTotals` reads and merge adds), as they were read.
+            if let counts = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(day)) {
+                try Self.checkCounts(counts, at: "days[\(d)]")
+            }
+            for (field, total) in [("tiers", day.tiers.reduce(0, +)), ("streak_histogram", day.streaks.reduce(0, +))]
+            where total != r.users_to - r.users_from {
+                throw SimulationError("days[\(d)].\(field): counts \(total) users, but the report covers \(r.users_to - r.users_from)")
+            }
+        }
+        if let d = doc.days.indices.first(where: { (doc.days[$0].earned.users == 0) != (doc.days[0].earned.users == 0) }) {
+            throw SimulationError("days[\(d)].earned: some days have Earned users and others none")
+        }
         self.init(run: RunDescription(duration: r.duration, start: r.start, days: r.days, users: r.users, usersFrom: r.users_from,
                                       usersTo: r.users_to, seed: seed, personas: r.personas, rules: r.rules, engine: r.engine,
                                       inputsDigest: r.inputs_digest),
                   days: doc.days)
+    }
+
+    /// The largest count a report may hold: far above any real run, far enough below `Int.max`
+    /// that the counts of any number of shards add up without overflow.
+    static let maxCount = 1_000_000_000_000
+
+    /// Every number in `value` is a count: a whole number from 0 to `maxCount`.
+    static func checkCounts(_ value: Any, at path: String) throws(SimulationError) {
+        switch value {
+        case let array as [Any]:
+            for (i, element) in array.enumerated() { try checkCounts(element, at: "\(path)[\(i)]") }
+        case let object as [String: Any]:
+            for key in object.keys.sorted() { try checkCounts(object[key]!, at: "\(path).\(key)") }
+        case let number as NSNumber:
+            let double = number.doubleValue
+            guard double == double.rounded(), (0...Double(maxCount)).contains(double) else {
+                throw SimulationError("\(path): expected a count (a whole number from 0 to \(maxCount)), found \(number)")
+            }
+        default:
+            break   // strings and the like: the decoder checks their types
+        }
+    }
+
+    /// A decoding error as the field it is about and what was wrong.
+    static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "\(path(context.codingPath + [key])): missing"
+        case .typeMismatch(let type, let context)?: return "\(path(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context)?: return "\(path(context.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let context)? where context.codingPath.isEmpty:
+            return "malformed JSON, or a count that is not a whole number"
+        case .dataCorrupted(let context)?: return "\(path(context.codingPath)): \(context.debugDescription)"
+        default: return "\(error)"
+        }
     }
 
     /// A share or rate with 4 decimals, printed the same everywhere.

@@ -31,13 +31,17 @@ public struct SimulationReport: Sendable, Equatable {
             case inputsDigest = "inputs_digest"
         }
 
-        /// Whether two reports are parts of the same run: all but the users' range agree (the rule
-        /// folder may be named differently on each machine; the digest covers its files).
-        func sameRun(as other: RunDescription) -> Bool {
-            var a = self, b = other
-            (a.usersFrom, a.usersTo, b.usersFrom, b.usersTo) = (0, 0, 0, 0)
-            b.rules = a.rules
-            return a == b
+        /// Why two reports are not parts of the same run: the first field (but the users' range)
+        /// that differs, as `field: a ≠ b`; nil when they are. (The rule folder may be named
+        /// differently on each machine; the digest covers its files.)
+        func firstDifference(from other: RunDescription) -> String? {
+            let fields: [(String, String, String)] = [
+                ("duration", duration, other.duration), ("start", start, other.start), ("days", "\(days)", "\(other.days)"),
+                ("users", "\(users)", "\(other.users)"), ("seed", "\(seed)", "\(other.seed)"), ("personas", personas, other.personas),
+                ("engine", engine, other.engine),
+                ("inputs_digest (the rule and persona files' contents)", inputsDigest, other.inputsDigest),
+            ]
+            return fields.first { $0.1 != $0.2 }.map { "\($0.0) \($0.1) ≠ \($0.2)" }
         }
     }
 
@@ -51,9 +55,10 @@ public struct SimulationReport: Sendable, Equatable {
         if config.reference {
             digest.add("native")
         } else {
-            for name in RuleSet.fileNames {
+            // Inherited files included (the set was loaded before the run, so this does not throw).
+            for (name, contents) in (try? RuleSet.sourceContents(config.rules)) ?? [] {
                 digest.add(name)
-                digest.add(FileManager.default.contents(atPath: (config.rules as NSString).appendingPathComponent(name)) ?? Data())
+                digest.add(contents)
             }
         }
         for persona in personas {
@@ -70,17 +75,26 @@ public struct SimulationReport: Sendable, Equatable {
     public var userCount: Int { run.usersTo - run.usersFrom }
 
     /// The report of the union of shard reports of the same run (in any order); their user
-    /// ranges must not overlap and must join into one range.
-    public static func merge(_ reports: [SimulationReport]) throws(SimulationError) -> SimulationReport {
+    /// ranges must not overlap and must join into one range: the whole cohort, unless `partial`.
+    /// `names` name the reports in messages.
+    public static func merge(_ reports: [SimulationReport], names: [String]? = nil, partial: Bool = false) throws(SimulationError) -> SimulationReport {
         guard let first = reports.first else { throw SimulationError("nothing to merge") }
-        for (i, report) in reports.enumerated().dropFirst() where !report.run.sameRun(as: first.run) {
-            throw SimulationError("report \(i + 1) is not a shard of the same run as report 1 (duration, start, users, seed, personas, rules and their contents must agree)")
+        let names = names ?? reports.indices.map { "report \($0 + 1)" }
+        for (i, report) in reports.enumerated().dropFirst() {
+            if let field = report.run.firstDifference(from: first.run) {
+                throw SimulationError("\(names[i]) is not a shard of the same run as \(names[0]): \(field)")
+            }
         }
         let sorted = reports.sorted { $0.run.usersFrom < $1.run.usersFrom }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.run.usersTo != b.run.usersFrom {
             throw SimulationError(a.run.usersTo > b.run.usersFrom
                 ? "shards overlap: users \(a.run.usersFrom)..<\(a.run.usersTo) and \(b.run.usersFrom)..<\(b.run.usersTo)"
                 : "users \(a.run.usersTo)..<\(b.run.usersFrom) are in none of the reports (a shard is missing)")
+        }
+        if !partial, sorted[0].run.usersFrom != 0 || sorted.last!.run.usersTo != first.run.users {
+            let missing = [sorted[0].run.usersFrom != 0 ? "0..<\(sorted[0].run.usersFrom)" : nil,
+                           sorted.last!.run.usersTo != first.run.users ? "\(sorted.last!.run.usersTo)..<\(first.run.users)" : nil]
+            throw SimulationError("users \(missing.compactMap { $0 }.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         }
         var merged = sorted[0]
         merged.run.usersTo = sorted.last!.run.usersTo

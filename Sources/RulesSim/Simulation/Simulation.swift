@@ -156,7 +156,7 @@ public final class Simulation {
             do {
                 board.deliver(c, try worker.run(chunks[c]))
             } catch {
-                board.fail(error)
+                board.fail(error, chunk: c)
                 return
             }
         }
@@ -185,7 +185,12 @@ final class Board: @unchecked Sendable {
     private var next = 0
     private let count: Int
     private var results: [Int: ChunkResult] = [:]
+    /// A failure outside any chunk (a worker that could not start).
     private var failure: (any Error)?
+    /// The failed chunks' errors. The writer meets them in chunk order, so the error reported is
+    /// the first user's to fail, whatever the number of jobs.
+    private var failures: [Int: any Error] = [:]
+    private var firstFailed = Int.max
     private var finished = 0
     private var cancelled = false
 
@@ -194,7 +199,8 @@ final class Board: @unchecked Sendable {
     func nextChunk() -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        guard !cancelled, failure == nil, next < count else { return nil }
+        // Chunks are handed out in order: those before a failed one are all under way.
+        guard !cancelled, failure == nil, next < min(count, firstFailed) else { return nil }
         next += 1
         return next - 1
     }
@@ -206,9 +212,14 @@ final class Board: @unchecked Sendable {
         condition.unlock()
     }
 
-    func fail(_ error: any Error) {
+    func fail(_ error: any Error, chunk: Int? = nil) {
         condition.lock()
-        if failure == nil { failure = error }
+        if let chunk {
+            failures[chunk] = error
+            firstFailed = min(firstFailed, chunk)
+        } else if failure == nil {
+            failure = error
+        }
         condition.broadcast()
         condition.unlock()
     }
@@ -233,6 +244,7 @@ final class Board: @unchecked Sendable {
         while true {
             if let failure { throw failure }
             if let result = results.removeValue(forKey: chunk) { return result }
+            if let error = failures[chunk] { throw error }
             condition.wait()
         }
     }
