@@ -43,7 +43,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
     @Option(help: "The seed of every random draw.") var seed: UInt64 = 1
     @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
-    @Option(help: "The SQLite database to write (replaced each run unless --append).") var db = ".rulesrun/simulation.sqlite"
+    @Option(help: "The SQLite database to write (replaced each run unless --append; default .rulesrun/simulation.sqlite).") var db: String?
     @Flag(help: "Add the users to the database instead of replacing it.") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
     @Option(help: "Worker threads (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -65,6 +65,18 @@ struct SimulateCommand: ParsableCommand {
             throw ValidationError("--start: expected a day YYYY-MM-DD between 1970-01-01 and 9999-12-31, found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
+        if bench, out != nil || chart != nil || format != "table" {
+            throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
+        }
+        if noDb, db != nil { throw ValidationError("--no-db keeps the database in memory; leave out --db") }
+        if noDb, append { throw ValidationError("--append adds to a database; leave out --no-db") }
+        if reference, rules != "rules" { throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules") }
+        for folder in personaDir {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--persona-dir \(folder): no such folder")
+            }
+        }
     }
 
     func config() throws -> SimulationConfig {
@@ -75,7 +87,7 @@ struct SimulateCommand: ParsableCommand {
                 duration: try SimulationDuration(duration), start: try DayID(start), users: users, seed: seed, mix: mix,
                 personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
                 rules: rules, reference: reference, jobs: jobs, shard: try shard.map { try Shard($0) } ?? .whole,
-                database: noDb ? nil : db, append: append, chunkSize: chunkSize)
+                database: noDb ? nil : db ?? ".rulesrun/simulation.sqlite", append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }

@@ -58,6 +58,22 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(path):10: settings") && $0.contains("commitment_deadline") || $0.contains("13:00") }, "\(lines)")
     }
 
+    @Test func aPersonaHasAtMostFiftyHabitsInEachApp() throws {
+        // Unbounded lists made a 20-user, 7-day run take over a minute.
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("many.lua").path
+        let tasks = (1...51).map { "{ task = \"t\($0)\", rate = 0.5 }" }.joined(separator: ", ")
+        let habits = (1...51).map { "{ name = \"h\($0)\", rate = 0.5 }" }.joined(separator: ", ")
+        let text = "return {\n  description = \"Too many habits\", commit = 0.5, answer = { yes = 0.5, no = 0 },\n"
+            + "  habits = { \(tasks) },\n  earned = { apps = { \"android:a\" }, habits = { \(habits) } },\n}\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.contains("\(path):3: habits: expected at most 50 tasks, found 51"), "\(lines)")
+        #expect(lines.contains { $0.contains("earned.habits: expected at most 50 habits, found 51") }, "\(lines)")
+    }
+
     @Test func aBrokenEarnedSectionIsReportedAtItsLines() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

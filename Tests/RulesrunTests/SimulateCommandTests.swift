@@ -141,6 +141,20 @@ import Testing
         #expect(huge.stdout.contains("users 2..<3 of 3"))
     }
 
+    @Test func optionsThatWouldBeIgnoredAreRefused() throws {
+        for (arguments, expected) in [(["--no-db", "--db", "x.sqlite"], "--no-db keeps the database in memory"),
+                                      (["--bench", "--out", "x.txt"], "--bench prints its measures"),
+                                      (["--reference", "--rules", "examples/graduated-recovery"], "--reference runs the native reference rules"),
+                                      (["--persona-dir", "/nonexistent-personas"], "--persona-dir /nonexistent-personas: no such folder"),
+                                      (["--persona", "steady:1e308,struggling:1e308"], "the weights add up to more than a number can hold")] {
+            let result = try CLI.run(["simulate", "3d", "--users", "2"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+        let one = try CLI.run(["simulate", "1d", "--users", "1", "--no-db"])
+        #expect(one.stdout.contains("1d: 1 user (") && one.stdout.contains(", 1 day\n"), "\(one.stdout)")
+    }
+
     @Test func theDatabaseTargetMustBeADatabaseAndAFailedRunKeepsThePreviousOne() throws {
         let dir = try CLI.folder(["folder/keep.txt": "important", "notes.txt": "not a database",
                                   "fails.lua": "return {\n  description = \"x\", commit = 0.9, answer = { yes = 1, no = 0 },\n  day = function(d) if d.day == 2 then error(\"boom\") end end,\n}\n"])

@@ -27,6 +27,7 @@ extension PersonaChecks {
         }
         f.probability("earned.qr_key", e.qrKey)
         names = []
+        if e.habits.count > 50 { f.add("earned.habits", "expected at most 50 habits, found \(e.habits.count)") }
         for (i, habit) in e.habits.enumerated() {
             let path = "earned.habits[\(i + 1)]"
             f.name("\(path).name", habit.name, unique: &names, what: "a habit")

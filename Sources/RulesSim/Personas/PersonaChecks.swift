@@ -66,6 +66,7 @@ enum PersonaChecks {
         }
         f.probability("shield", spec.shield)
         var names: Set<String> = []
+        if spec.habits.count > 50 { f.add("habits", "expected at most 50 tasks, found \(spec.habits.count)") }
         for (i, habit) in spec.habits.enumerated() {
             let path = "habits[\(i + 1)]"
             f.name("\(path).task", habit.task, unique: &names, what: "a task")

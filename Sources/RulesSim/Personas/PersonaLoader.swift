@@ -21,9 +21,9 @@ public enum PersonaLoader {
             let path = (folder as NSString).appendingPathComponent(reference + ".lua")
             if FileManager.default.fileExists(atPath: path) { return path }
         }
-        let known = folders.flatMap { folder in
+        let known = Set(folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
-        }.sorted()
+        }).sorted()
         var message = "no persona named '\(reference)' in \(folders.joined(separator: ", "))"
         if let suggestion = Suggestion.closest(to: reference, among: known) { message += "; did you mean '\(suggestion)'?" }
         else if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }

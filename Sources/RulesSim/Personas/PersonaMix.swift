@@ -38,6 +38,9 @@ public struct PersonaMix: Sendable, Equatable {
             }
         }
         guard !entries.isEmpty else { throw PersonaError("--persona", "no persona given") }
+        guard entries.reduce(0, { $0 + $1.weight }).isFinite else {
+            throw PersonaError("--persona", "the weights add up to more than a number can hold; use smaller ones (they are relative)")
+        }
         self.entries = entries
     }
 

@@ -8,8 +8,8 @@ extension SimulationReport {
         let r = run
         let start = try? DayID(r.start)
         let last = start?.adding(days: max(0, r.days - 1))?.rawValue ?? ""
-        var out = "rulesrun simulate \(r.duration): \(s.users) users (\(r.personas)), seed \(r.seed), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
-        out += "\(r.start) to \(last), \(s.days) days"
+        var out = "rulesrun simulate \(r.duration): \(s.users) user\(s.users == 1 ? "" : "s") (\(r.personas)), seed \(r.seed), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
+        out += "\(r.start) to \(last), \(s.days) day\(s.days == 1 ? "" : "s")"
         if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(r.usersFrom)..<\(r.usersTo) of \(r.users)" }
         out += "\n\n"
         let earned = s.earnedUserDays > 0
