@@ -32,6 +32,8 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Output.check(out, option: "--out")
+        try Output.check(chart, option: "--chart")
         var parts: [SimulationReport] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }

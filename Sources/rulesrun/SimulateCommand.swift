@@ -95,6 +95,8 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let config = try config()
+        try Output.check(out, option: "--out")
+        try Output.check(chart, option: "--chart")
         if bench { return try SimulationBench(config: config).run() }
         let simulation: Simulation
         do {

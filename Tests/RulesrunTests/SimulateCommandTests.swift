@@ -146,7 +146,9 @@ import Testing
                                       (["--bench", "--out", "x.txt"], "--bench prints its measures"),
                                       (["--reference", "--rules", "examples/graduated-recovery"], "--reference runs the native reference rules"),
                                       (["--persona-dir", "/nonexistent-personas"], "--persona-dir /nonexistent-personas: no such folder"),
-                                      (["--persona", "steady:1e308,struggling:1e308"], "the weights add up to more than a number can hold")] {
+                                      (["--persona", "steady:1e308,struggling:1e308"], "the weights add up to more than a number can hold"),
+                                      (["--out", NSTemporaryDirectory()], "is a folder; expected a file"),
+                                      (["--chart", ""], "--chart: expected a file name")] {
             let result = try CLI.run(["simulate", "3d", "--users", "2"] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
