@@ -168,4 +168,17 @@ import Testing
         #expect(report.days.map(\.refused).reduce(0, +) == 0)
         #expect(report.days.map(\.events).reduce(0, +) > 1000)
     }
+
+    /// A change to Pressure's rules changes how many draws Pressure makes (its reminders); the
+    /// habit tracker's and MIGA's days must stay as they were (they shared one stream).
+    @Test func aPressureRuleChangeLeavesTheOtherAppsDaysAsTheyAre() throws {
+        var config = try SimTestSupport.config(days: 14, users: 40)
+        let before = try Simulation(config: config).run()
+        config.rules = SimTestSupport.root.appendingPathComponent("examples/graduated-recovery").path
+        let after = try Simulation(config: config).run()
+        #expect(before.days.map(\.tiers) != after.days.map(\.tiers))
+        #expect(before.days.map(\.habitDone) == after.days.map(\.habitDone))
+        #expect(before.days.map(\.habitPlanned) == after.days.map(\.habitPlanned))
+        #expect(before.days.map { [$0.exits, $0.deepens, $0.proceeds] } == after.days.map { [$0.exits, $0.deepens, $0.proceeds] })
+    }
 }

@@ -5,8 +5,12 @@ import RulesStore
 struct SimRandom {
     private var generator: SeededGenerator
 
-    /// Pressure's, the habit tracker's and MIGA's stream ("SIMULATE").
+    /// Pressure's stream ("SIMULATE").
     static let main: UInt64 = 0x5349_4D55_4C41_5445
+    /// The habit tracker's ("HABITS") and MIGA's ("MIGA"): a change to Pressure's rules changes how
+    /// many draws Pressure makes, and must leave the other apps' days as they are.
+    static let habits: UInt64 = 0x4841_4249_5453
+    static let miga: UInt64 = 0x4D49_4741
     /// Earned's own streams, so that what Earned's rules decide leaves the user's other draws as
     /// they are: what the user plans to do each day ("EARNED": habits, focus sessions, urges), and
     /// how it reacts to what the gate offers ("GATE": choices, quests, delays), which depends on

@@ -31,7 +31,12 @@ struct UserSimulator {
 
     /// The user's running state between events.
     struct Run {
+        /// Pressure's draws (the persona, the plan, commitments, check-ins, shields).
         var random: SimRandom
+        /// The habit tracker's and MIGA's, apart: how many reminders Pressure's rules plan changes
+        /// how many draws Pressure makes, which must not change the other apps' days.
+        var habits: SimRandom
+        var miga: SimRandom
         var view: UserView?
         var committed = false
         var answered = false
@@ -45,7 +50,8 @@ struct UserSimulator {
 
     /// Simulates user `index` (0-based in the cohort) into `days` (one entry per simulated day).
     func run(index: Int, name: String, into days: inout [DayTotals]) throws {
-        var run = Run(random: SimRandom(seed: config.seed, user: index), reminders: Array(repeating: 0, count: config.days))
+        var run = Run(random: SimRandom(seed: config.seed, user: index), habits: SimRandom(seed: config.seed, user: index, stream: SimRandom.habits),
+                      miga: SimRandom(seed: config.seed, user: index, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
         let persona = personas[config.mix.pick(run.random.unit())]
         let spec = persona.spec
         run.minStreak = max(1, spec.lostStreak.minStreak)
@@ -145,16 +151,16 @@ struct UserSimulator {
         for habit in spec.habits {
             for _ in 0..<habit.timesPerDay {
                 days[d].habitPlanned += 1
-                if run.random.chance(min(1, habit.rate * habitScale)) {
-                    add(dayStart + Int64(run.random.int(7 * 60, 21 * 60)) * minute, .habit(habit.task))
+                if run.habits.chance(min(1, habit.rate * habitScale)) {
+                    add(dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute, .habit(habit.task))
                 }
             }
         }
         var count = Int(opens)
-        if run.random.chance(opens - Double(count)) { count += 1 }
+        if run.miga.chance(opens - Double(count)) { count += 1 }
         for _ in 0..<count {
-            let at = dayStart + Int64(run.random.int(8 * 60, 23 * 60 - 1)) * minute
-            let u = run.random.unit()
+            let at = dayStart + Int64(run.miga.int(8 * 60, 23 * 60 - 1)) * minute
+            let u = run.miga.unit()
             add(at, .miga(u < spec.miga.exit ? .exitToFocus : u < spec.miga.exit + spec.miga.deepen ? .deepenPause : .proceedToApp))
         }
         planEarned(d, dayStart: dayStart, EarnedDay(urges: urges, focusSessions: focusSessions, habitScale: habitScale), &run, &days, &plan)
