@@ -37,7 +37,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "Rule set A (the reference, usually rules).") var dirA: String
     @Argument(help: "Rule set B.") var dirB: String
     @Option(help: "Histories to generate.") var runs = CompareOptions.defaultRuns
-    @Option(help: "Days per history.") var days = CompareOptions.defaultDays
+    @Option(help: "Days per history (at most 3660).") var days = CompareOptions.defaultDays
     @Option(help: "Seed of the histories (the same seed gives the same histories).") var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the minimal histories.") var out = ".rulesrun/compare"
     @Option(parsing: .upToNextOption, help: "Fields not to compare (e.g. reminders longest_streak).") var ignore: [String] = []
@@ -49,12 +49,18 @@ struct CompareCommand: ParsableCommand {
     var persona: [String] = []
     @Option(help: "Earned histories for the economy's differential comparison, replayed through the engine (0: skip it).")
     var economyRuns = 100
-    @Option(help: "Days per Earned history.") var economyDays = 3
+    @Option(help: "Days per Earned history (at most 3660).") var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
     func validate() throws {
         guard runs > 0, days > 0 else { throw ValidationError("--runs and --days must be positive") }
+        guard days <= CompareOptions.maxDays else {
+            throw ValidationError("--days \(days): at most \(CompareOptions.maxDays) (10 years, like simulate's longest run)")
+        }
+        guard economyDays <= CompareOptions.maxDays else {
+            throw ValidationError("--economy-days \(economyDays): at most \(CompareOptions.maxDays) (10 years)")
+        }
         guard populationUsers >= 0 else { throw ValidationError("--population-users must be 0 or more") }
         guard economyRuns >= 0, economyDays > 0 else { throw ValidationError("--economy-runs must be 0 or more and --economy-days positive") }
     }

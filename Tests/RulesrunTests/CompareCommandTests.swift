@@ -186,4 +186,20 @@ import Testing
                                 "--economy-runs", "0", "--population-users", "20"])
         #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
     }
+
+    /// Shrinking a long history builds its candidates one at a time: memory stays flat (building
+    /// them all at once took memory growing with the square of --days), and --days has a limit.
+    @Test func longHistoriesShrinkInLittleMemoryAndDaysAreLimited() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let root = CLI.packageRoot
+        let run = try CLI.peakMemory(["compare", root.appendingPathComponent("rules").path,
+                                      root.appendingPathComponent("examples/graduated-recovery").path,
+                                      "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--out", out.path])
+        #expect(run.status == 1)
+        #expect(run.maxRSSKilobytes < 300_000, "peak \(run.maxRSSKilobytes) kB")
+        let tooLong = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--days", "3661", "--out", out.path])
+        #expect(tooLong.status == 64)
+        #expect(tooLong.stderr.contains("--days 3661: at most 3660"), "\(tooLong.stderr)")
+    }
 }

@@ -5,6 +5,9 @@ public struct CompareOptions: Sendable {
     /// and find differences that a few percent of users reach many times over.
     public static let defaultRuns = 1_000
     public static let defaultDays = 30
+    /// The most days a history (Pressure or Earned) may have: ten years, like `simulate`'s longest
+    /// run. Shrinking walks a history once per candidate it tries, so longer ones take too long.
+    public static let maxDays = 3_660
 
     public var runs: Int
     public var days: Int

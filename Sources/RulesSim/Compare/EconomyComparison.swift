@@ -121,18 +121,21 @@ public final class EconomyComparison {
     }
 
     /// Shorter histories: halves, quarters, … then single events removed (the last event first).
-    static func chunkRemovals(_ lines: [String]) -> [[String]] {
-        var out: [[String]] = []
+    /// Lazy: each candidate is built when the shrinker reaches it.
+    static func chunkRemovals(_ lines: [String]) -> AnySequence<[String]> {
+        var sizes: [Int] = []
         var size = lines.count / 2
         while size >= 1 {
-            for start in stride(from: lines.count - size, through: 0, by: -size) {
-                var shorter = lines
-                shorter.removeSubrange(start..<start + size)
-                out.append(shorter)
-            }
+            sizes.append(size)
             size /= 2
         }
-        return out
+        return AnySequence(sizes.lazy.flatMap { size in
+            stride(from: lines.count - size, through: 0, by: -size).lazy.map { start -> [String] in
+                var shorter = lines
+                shorter.removeSubrange(start..<start + size)
+                return shorter
+            }
+        })
     }
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
