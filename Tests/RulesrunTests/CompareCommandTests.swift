@@ -202,4 +202,47 @@ import Testing
         #expect(tooLong.status == 64)
         #expect(tooLong.stderr.contains("--days 3661: at most 3660"), "\(tooLong.stderr)")
     }
+
+    /// A rule set whose `transition` fails from 10 consecutive misses on (as the audit's scratch set).
+    static func failingAtTenMisses() throws -> URL {
+        try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("rules").path,
+            "escalation.lua": """
+                local M = base
+                local orig = M.transition
+                function M.transition(state, check_in)
+                  if state.consecutive_misses >= 10 then error("boom at 10 misses") end
+                  return orig(state, check_in)
+                end
+                return M
+                """,
+        ])
+    }
+
+    /// A rule error under B is not a day on which an expectation holds, and the report always says
+    /// how many histories stopped at a rule error under each set.
+    @Test func ruleErrorsAreCountedAndBreakExpectations() throws {
+        let failing = try Self.failingAtTenMisses()
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        let common = ["--population-users", "0", "--economy-runs", "0", "--out", out.path]
+        let expect = try CLI.run(["compare", "rules", failing.path, "--expect", "B.current_tier <= A.current_tier"] + common)
+        #expect(expect.status == 1, "\(expect.stdout)")
+        #expect(expect.stdout.contains("expect B.current_tier <= A.current_tier: BROKEN in "), "\(expect.stdout)")
+        #expect(!expect.stdout.contains("every day of every history"))
+        #expect(expect.stdout.contains("histories stopped at a rule error: 0 under A, "), "\(expect.stdout)")
+
+        let ignored = try CLI.run(["compare", "rules", failing.path, "--ignore", "error"] + common)
+        #expect(ignored.status == 0)
+        #expect(!ignored.stdout.contains("on every day\n") && ignored.stdout.contains("on every day compared"), "\(ignored.stdout)")
+
+        let same = try CLI.run(["compare", failing.path, failing.path, "--json"] + common)
+        #expect(same.status == 0)
+        let stopped = try #require(try object(same.stdout)["histories_stopped_at_rule_error"] as? [String: Any])
+        let a = try #require(stopped["a"] as? Int), b = try #require(stopped["b"] as? Int)
+        #expect(a > 0 && a == b, "\(stopped)")
+        let text = try CLI.run(["compare", failing.path, failing.path] + common)
+        #expect(text.stdout.contains("histories stopped at a rule error: \(a) under A, \(b) under B (of 1000"), "\(text.stdout)")
+        #expect(!text.stdout.contains("on every day\n"))
+    }
 }

@@ -17,6 +17,12 @@ public struct CompareResult: Sendable {
     /// The economy's differential half (nil when skipped), and where its replay files were written.
     public var economy: EconomyComparison.Result?
     public var economyFiles: [EconomyField: String] = [:]
+    /// Histories that stopped early because a rule failed (threw or broke an invariant) under A,
+    /// under B: each is compared only up to that day.
+    public var stoppedA = 0
+    public var stoppedB = 0
+    /// Whether some history was not compared to its end.
+    public var stoppedEarly: Bool { stoppedA + stoppedB > 0 }
 
     /// Differences of fields (not expectations).
     public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
@@ -35,15 +41,17 @@ public struct CompareResult: Sendable {
         var out: [String] = []
         out.append("compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
         if !options.ignored.isEmpty { out.append("ignoring: \(options.ignored.sorted().map(\.rawValue).joined(separator: ", "))") }
+        out.append("histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)")
         if differences.isEmpty {
-            out.append("no difference: A and B decided every compared field the same on every day")
+            out.append("no difference: A and B decided every compared field the same on every day"
+                       + (stoppedEarly ? " compared (not after a rule error)" : ""))
         } else {
             let kinds = differences.map { "\($0.kind) (\($0.histories))" }.joined(separator: ", ")
             out.append("A and B differ in \(differing) of \(histories) histories; by kind (histories): \(kinds)")
         }
         for (k, expectation) in options.expectations.enumerated() {
             let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
-            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? "holds on every day of every history"))
+            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? (stoppedEarly ? "holds on every day compared (a history that stopped at a rule error, up to it)" : "holds on every day of every history")))
         }
         for finding in findings {
             out.append("")
@@ -133,6 +141,7 @@ public struct CompareResult: Sendable {
             ("ignored", .array(options.ignored.sorted().map { .string($0.rawValue) })),
             ("identical", .bool(differences.isEmpty && (economy?.findings.isEmpty ?? true))),
             ("histories_with_differences", .int(differing)),
+            ("histories_stopped_at_rule_error", .object([("a", .int(stoppedA)), ("b", .int(stoppedB))])),
             ("differences", .array(differences.map(json(of:)))),
         ]
         fields.append(("expectations", .array(options.expectations.enumerated().map { k, expectation in

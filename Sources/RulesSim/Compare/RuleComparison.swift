@@ -46,13 +46,18 @@ public final class RuleComparison {
     }
 
     /// The findings of every history, in case order (the measured part of `rulesrun compare --bench`).
-    public func walkAll() -> (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)]) {
+    /// `stoppedA`, `stoppedB`: the histories that stopped early at a rule failure under each set.
+    public func walkAll() -> (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
+                              stoppedA: Int, stoppedB: Int) {
         let comparison = self.comparison
         let generator = options.generator
         var counts: [CompareFinding.Kind: (count: Int, first: Int)] = [:]
         var differing = 0
+        var stoppedA = 0, stoppedB = 0
         for k in 0..<options.runs {
             let found = comparison.findings(in: generator.history(case: k))
+            if found.stoppedA { stoppedA += 1 }
+            if found.stoppedB { stoppedB += 1 }
             if found.isEmpty { continue }
             differing += 1
             for kind in kinds(of: found) {
@@ -60,7 +65,7 @@ public final class RuleComparison {
                 counts[kind] = ((entry?.count ?? 0) + 1, entry?.first ?? k)
             }
         }
-        return (options.runs, differing, counts)
+        return (options.runs, differing, counts, stoppedA, stoppedB)
     }
 
     private func kinds(of found: HistoryComparison.Findings) -> [CompareFinding.Kind] {
@@ -106,7 +111,7 @@ public final class RuleComparison {
                 a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) }))
         }
         return CompareResult(nameA: nameA, nameB: nameB, options: options, histories: walked.histories,
-                             differing: walked.differing, findings: findings)
+                             differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB)
     }
 
     private func order(_ kind: CompareFinding.Kind) -> Int {
