@@ -73,7 +73,7 @@ import Testing
             counter.count += 1
             return n > 0 ? [0] : []
         }
-        var iterator = candidates.makeIterator()
+        let iterator = candidates.makeIterator()
         #expect(iterator.next() == [])   // the shortest prefix first
         #expect(counter.count == 0)      // no element was shrunk to give it
         // The same candidates as before, in the same order.

@@ -32,9 +32,10 @@ struct CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun") throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
+                    executableURL: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = name == "rulesrun" ? executable : binary(name)
+        process.executableURL = executableURL ?? (name == "rulesrun" ? executable : binary(name))
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()

@@ -13,18 +13,27 @@ public struct CompareOptions: Sendable {
     public var days: Int
     public var seed: UInt64
     public var ignored: Set<HistoryField>
+    /// Kinds of the economy's half not compared (`error` is in both halves).
+    public var ignoredEconomy: Set<EconomyField>
     public var expectations: [Expectation]
 
     public init(runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
-                ignored: Set<HistoryField> = [], expectations: [Expectation] = []) {
+                ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = []) {
         self.runs = runs
         self.days = days
         self.seed = seed
         self.ignored = ignored
+        self.ignoredEconomy = ignoredEconomy
         self.expectations = expectations
     }
 
     /// The generator of the comparison's histories: fresh users (what a replay file reproduces), all
     /// `days` long.
+    /// The names of every ignored kind, Pressure's then the economy's (each once).
+    public var ignoredNames: [String] {
+        let pressure = ignored.sorted().map(\.rawValue)
+        return pressure + EconomyField.allCases.filter { ignoredEconomy.contains($0) }.map(\.rawValue).filter { !pressure.contains($0) }
+    }
+
     public var generator: HistoryGenerator { HistoryGenerator(seed: seed, days: days...days, freshStart: true) }
 }

@@ -15,18 +15,21 @@ public final class EconomyComparison {
     public let runs: Int
     public let days: Int
     public let seed: UInt64
+    /// Kinds not compared.
+    public let ignored: Set<EconomyField>
     private let replayA: Replay
     private let replayB: Replay
     private var users = 0
     /// The most shrinking steps per finding (each replays the candidate under both sets).
     static let maxShrinkAttempts = 300
 
-    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64) throws {
+    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<EconomyField> = []) throws {
         rulesA = a
         rulesB = b
         self.runs = runs
         self.days = days
         self.seed = seed
+        self.ignored = ignored
         replayA = Replay(engine: Engine(store: try Store.inMemory(), rules: a))
         replayB = Replay(engine: Engine(store: try Store.inMemory(), rules: b))
     }
@@ -94,7 +97,7 @@ public final class EconomyComparison {
         let (a, b) = outputs(lines)
         var found = Set<EconomyField>()
         for (x, y) in zip(a, b) {
-            for field in EconomyField.allCases where !found.contains(field) && field.differs(x, y) {
+            for field in EconomyField.allCases where !ignored.contains(field) && !found.contains(field) && field.differs(x, y) {
                 found.insert(field)
             }
         }
@@ -140,10 +143,11 @@ public final class EconomyComparison {
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
     public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
-        (["# rulesrun compare \(nameA) \(nameB): the economy's \(finding.field.rawValue) differs",
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        return (["# rulesrun compare \(a) \(b): the economy's \(finding.field.rawValue) differs",
           "# a minimal history (\(finding.lines.count) events), shrunk from economy case \(finding.firstCase) (\(finding.originalEvents) events)",
           "# first diverging event: \(finding.firstEvent + 1)",
-          "# reproduce: rulesrun replay FILE --rules \(nameA)   and   rulesrun replay FILE --rules \(nameB)"]
+          "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
          + finding.lines).joined(separator: "\n") + "\n"
     }
 }

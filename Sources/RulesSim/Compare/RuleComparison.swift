@@ -26,19 +26,23 @@ public final class RuleComparison {
         self.options = options
     }
 
-    /// Loads both rule folders; a folder `RuleSet.load` rejects throws its `RuleSetError`, named.
+    /// Loads both rule folders; the problems of every folder `RuleSet.load` rejects (A's, B's or
+    /// both) are thrown together, each named.
     public convenience init(folderA: String, folderB: String, options: CompareOptions) throws(CompareInputError) {
-        func load(_ folder: String) throws(CompareInputError) -> RuleSet {
+        func load(_ folder: String) -> Result<RuleSet, CompareInputError.Folder> {
             do {
-                return try RuleSet.load(folder)
+                return .success(try RuleSet.load(folder))
             } catch let error as RuleSetError {
-                throw CompareInputError(folder: folder, problems: error.problems.map(\.description))
+                return .failure(.init(folder: folder, problems: error.problems.map(\.description)))
             } catch {
-                throw CompareInputError(folder: folder, problems: ["\(error)"])
+                return .failure(.init(folder: folder, problems: ["\(error)"]))
             }
         }
-        let a = try load(folderA), b = try load(folderB)
-        self.init(a: (folderA, a), b: (folderB, b), options: options)
+        switch (load(folderA), load(folderB)) {
+        case (.success(let a), .success(let b)): self.init(a: (folderA, a), b: (folderB, b), options: options)
+        case (.failure(let a), .failure(let b)): throw CompareInputError(folders: [a, b])
+        case (.failure(let a), _), (_, .failure(let a)): throw CompareInputError(folders: [a])
+        }
     }
 
     var comparison: HistoryComparison {
@@ -133,16 +137,20 @@ public final class RuleComparison {
         return (a, b, first)
     }
 
+    /// A set's state before the event (the last output with a state) and after it; a refused event
+    /// changes nothing, so its state after is the state before, with the refusal's code.
     private func side(_ lines: [JSONOut], at index: Int) -> CompareFinding.Side {
         let previous = lines[..<index].last { $0["state"] != nil }
         func fields(_ line: JSONOut?) -> [(String, JSONOut)] {
-            guard let line, line["state"] != nil else {
-                if let error = line?["error"] { return [("error", error["code"] ?? .null)] }
-                return []
-            }
+            guard let line, line["state"] != nil else { return [] }
             return EngineCheck.stateFields.compactMap { name in EngineCheck.stateValue(name, of: line).map { (name, $0) } }
         }
-        return CompareFinding.Side(before: fields(previous), after: fields(lines[index]))
+        let line = lines[index]
+        if line["state"] == nil {
+            let code = line["error"]?["code"].map { if case .string(let s) = $0 { s } else { $0.description } } ?? "refused"
+            return CompareFinding.Side(before: fields(previous), after: fields(previous), refused: code)
+        }
+        return CompareFinding.Side(before: fields(previous), after: fields(line))
     }
 
     private func dayTexts(_ history: PressureHistory) -> ([String], [String]) {
@@ -158,17 +166,24 @@ public final class RuleComparison {
     }
 
     private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory) -> [String] {
-        ["rulesrun compare \(nameA) \(nameB): \(kind) differs",
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        return ["rulesrun compare \(a) \(b): \(kind) differs",
          "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
-         "reproduce: rulesrun replay FILE --rules \(nameA)   and   rulesrun replay FILE --rules \(nameB)"]
+         "reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
     }
 }
 
-/// A rule folder that `RuleSet.load` rejects, with its problems.
+/// The rule folders that `RuleSet.load` rejects (one or both), with their problems.
 public struct CompareInputError: Error, CustomStringConvertible, Sendable {
-    public var folder: String
-    public var problems: [String]
+    public struct Folder: Error, Sendable {
+        public var folder: String
+        public var problems: [String]
+    }
+    public var folders: [Folder]
+    /// The first folder rejected, and its problems.
+    public var folder: String { folders[0].folder }
+    public var problems: [String] { folders[0].problems }
     public var description: String {
-        "\(folder): the rule set is not valid:\n" + problems.joined(separator: "\n")
+        folders.map { "\($0.folder): the rule set is not valid:\n" + $0.problems.joined(separator: "\n") }.joined(separator: "\n")
     }
 }
