@@ -22,9 +22,13 @@ struct CompareCommand: ParsableCommand {
             "B.current_tier <= A.current_tier" (B never escalates further than A). With expectations, \
             differences are listed but only a broken expectation fails the run.
 
+            --ignore takes these kinds and the economy's: gate_options, unlock, quest, credits_earned, \
+            rollover, credit_balance, streak_count (error is both halves').
+
             Exit status: 0 no difference (or every expectation held), 1 the sets differ (or an \
-            expectation broke), 2 invalid input (a rule folder that does not load: its problems are \
-            printed).
+            expectation broke; with --bench, as the walk found), 2 invalid input (a rule folder that does \
+            not load: its problems are printed; a persona that does not load or an --out that is not a \
+            writable folder, reported before anything runs).
 
             Examples:
               rulesrun compare rules examples/graduated-recovery
@@ -37,10 +41,10 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "Rule set A (the reference, usually rules).") var dirA: String
     @Argument(help: "Rule set B.") var dirB: String
     @Option(help: "Histories to generate.") var runs = CompareOptions.defaultRuns
-    @Option(help: "Days per history.") var days = CompareOptions.defaultDays
+    @Option(help: "Days per history (at most 3660).") var days = CompareOptions.defaultDays
     @Option(help: "Seed of the histories (the same seed gives the same histories).") var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the minimal histories.") var out = ".rulesrun/compare"
-    @Option(parsing: .upToNextOption, help: "Fields not to compare (e.g. reminders longest_streak).") var ignore: [String] = []
+    @Option(parsing: .upToNextOption, help: "Kinds not to compare, of either half (e.g. reminders longest_streak gate_options).") var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
     @Option(help: "Users in the population comparison (both sets simulated on the same seeded cohort; 0: skip it).")
@@ -49,12 +53,18 @@ struct CompareCommand: ParsableCommand {
     var persona: [String] = []
     @Option(help: "Earned histories for the economy's differential comparison, replayed through the engine (0: skip it).")
     var economyRuns = 100
-    @Option(help: "Days per Earned history.") var economyDays = 3
+    @Option(help: "Days per Earned history (at most 3660).") var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
     func validate() throws {
         guard runs > 0, days > 0 else { throw ValidationError("--runs and --days must be positive") }
+        guard days <= CompareOptions.maxDays else {
+            throw ValidationError("--days \(days): at most \(CompareOptions.maxDays) (10 years, like simulate's longest run)")
+        }
+        guard economyDays <= CompareOptions.maxDays else {
+            throw ValidationError("--economy-days \(economyDays): at most \(CompareOptions.maxDays) (10 years)")
+        }
         guard populationUsers >= 0 else { throw ValidationError("--population-users must be 0 or more") }
         guard economyRuns >= 0, economyDays > 0 else { throw ValidationError("--economy-runs must be 0 or more and --economy-days positive") }
     }
@@ -64,62 +74,88 @@ struct CompareCommand: ParsableCommand {
         do {
             options = try parseOptions()
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            fail("\(error)")
         }
         let comparison: RuleComparison
         do {
             comparison = try RuleComparison(folderA: dirA, folderB: dirB, options: options)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            fail("\(error)")
         }
         if bench { return try runBench(comparison) }
+        // Everything that can be checked is checked before anything runs: the personas, --out.
+        var mix = PersonaMix.standard
+        if populationUsers > 0 || !persona.isEmpty {
+            do {
+                if !persona.isEmpty { mix = try PersonaMix(persona) }
+                if populationUsers > 0 {
+                    try PopulationComparison.check(folder: dirA, users: populationUsers, days: days, seed: seed, mix: mix)
+                }
+            } catch {
+                fail("\(error)")
+            }
+        }
+        let output = try prepareOut()
         var result = try comparison.run()
         if economyRuns > 0 {
             result.economy = try EconomyComparison(a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
-                                                   seed: seed).run()
+                                                   seed: seed, ignoring: options.ignoredEconomy).run()
         }
         if populationUsers > 0 {
             do {
-                let mix = persona.isEmpty ? PersonaMix.standard : try PersonaMix(persona)
                 result.population = try PopulationComparison.run(folderA: dirA, folderB: dirB, users: populationUsers, days: days,
                                                                  seed: seed, mix: mix)
             } catch {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
-                throw ExitCode(2)
+                fail("\(error)")
             }
         }
-        if !result.findings.isEmpty {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        do {
+            try output.removeStaleFiles()
             for finding in result.findings {
-                let path = (out as NSString).appendingPathComponent(finding.kind.fileName)
-                try finding.script.text.write(toFile: path, atomically: true, encoding: .utf8)
-                result.replayFiles[finding.kind] = path
+                result.replayFiles[finding.kind] = try output.write(finding.script.text, to: finding.kind.fileName)
             }
-        }
-        if let economy = result.economy, !economy.findings.isEmpty {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            for finding in economy.findings {
-                let path = (out as NSString).appendingPathComponent(finding.fileName)
-                try EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB).write(toFile: path, atomically: true, encoding: .utf8)
-                result.economyFiles[finding.field] = path
+            for finding in result.economy?.findings ?? [] {
+                result.economyFiles[finding.field] = try output.write(EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB),
+                                                                      to: finding.fileName)
             }
+            output.removeIfUnused()
+        } catch {
+            fail("--out \(out): cannot write the replay files: \(error.localizedDescription)")
         }
         print(json ? result.json.description : result.text)
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 
+    /// Prints the message and exits with status 2 (invalid input).
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        Foundation.exit(2)
+    }
+
+    /// The folder of the replay files, checked (and created when missing) before anything runs;
+    /// exits with status 2 when it cannot be a folder to write in.
+    private func prepareOut() throws -> CompareOutput {
+        do {
+            return try CompareOutput(out)
+        } catch {
+            fail("\(error)")
+        }
+    }
+
     private func parseOptions() throws -> CompareOptions {
         var ignored = Set<HistoryField>()
+        var ignoredEconomy = Set<EconomyField>()
         for name in ignore.flatMap({ $0.split(separator: ",").map(String.init) }) {
-            guard let field = HistoryField(rawValue: name) else {
-                throw ValidationError("--ignore \(name): not a field (one of \(HistoryField.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name)
+            guard field != nil || economic != nil else {
+                let kinds = HistoryField.allCases.map(\.rawValue) + EconomyField.allCases.map(\.rawValue).filter { HistoryField(rawValue: $0) == nil }
+                throw ValidationError("--ignore \(name): not a field (one of \(kinds.joined(separator: ", ")))")
             }
-            ignored.insert(field)
+            if let field { ignored.insert(field) }
+            if let economic { ignoredEconomy.insert(economic) }
         }
         let expectations = try expect.map { try Expectation($0) }
-        return CompareOptions(runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations)
+        return CompareOptions(runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy)
     }
 
     private func runBench(_ comparison: RuleComparison) throws {
@@ -135,9 +171,15 @@ struct CompareCommand: ParsableCommand {
         if json {
             print(JSONOut.object([("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
                                   ("days", .int(days)), ("seconds", .double(best)), ("histories_per_second", .double(rate.rounded())),
-                                  ("histories_with_differences", .int(walked.differing))]).description)
+                                  ("histories_with_differences", .int(walked.differing)),
+                                  ("histories_stopped_at_rule_error", .object([("a", .int(walked.stoppedA)), ("b", .int(walked.stoppedB))]))]).description)
         } else {
             print("compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", best)) s (fastest of 3) = \(Int(rate)) histories/s; \(walked.differing) differ")
         }
+        // The exit status of the walk, as without --bench (the economy is not run): with
+        // expectations, 1 when one broke; else 1 when a field differs.
+        let broken = walked.counts.keys.contains { if case .expectation = $0 { true } else { false } }
+        let differs = walked.counts.keys.contains { if case .field = $0 { true } else { false } }
+        if expect.isEmpty ? differs : broken { throw ExitCode(1) }
     }
 }

@@ -64,4 +64,24 @@ import Testing
         let shrunk = Shrinker<PressureHistory>(candidates: { HistoryGenerator.shrink($0) }).shrink(history, while: showsTwoNoDays).value
         #expect(shrunk.days == [PressureHistory.Day(.no), PressureHistory.Day(.no)], "\(shrunk)")
     }
+
+    /// Candidates are built as they are read: a history of n days has about 6n candidates of n days
+    /// each, and building them all at once took memory growing with n² (24 GB for 100,000 days).
+    @Test func shrinkCandidatesAreBuiltOneAtATime() {
+        let counter = Counter()
+        let candidates = Array(0..<1_000).shrinkCandidates { n in
+            counter.count += 1
+            return n > 0 ? [0] : []
+        }
+        let iterator = candidates.makeIterator()
+        #expect(iterator.next() == [])   // the shortest prefix first
+        #expect(counter.count == 0)      // no element was shrunk to give it
+        // The same candidates as before, in the same order.
+        #expect(Array([1, 2, 3].shorterCandidates()) == [[], [1], [2, 3], [1, 3], [1, 2]])
+        #expect(Array([1, 2].shrinkCandidates(element: { $0 > 0 ? [$0 - 1] : [] })) == [[], [2], [1], [0, 2], [1, 1]])
+        let long = HistoryGenerator(seed: 1, days: 3_660...3_660, freshStart: true).history(case: 0)
+        #expect(HistoryGenerator.shrink(long).prefix(3).map(\.days.count) == [0, 1, 2])
+    }
+
+    final class Counter: @unchecked Sendable { var count = 0 }
 }

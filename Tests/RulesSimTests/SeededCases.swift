@@ -37,7 +37,7 @@ enum SeededCases {
     /// The histories of a `HistoryGenerator`, case after case, shrunk by `HistoryGenerator.shrink`.
     static func histories(_ generator: HistoryGenerator) -> Generator<PressureHistory, [PressureHistory]> {
         let counter = CaseCounter()
-        return Generator(run: { _ in generator.history(case: counter.next()) }, shrink: { HistoryGenerator.shrink($0) })
+        return Generator(run: { _ in generator.history(case: counter.next()) }, shrink: { Array(HistoryGenerator.shrink($0)) })
     }
 
     /// PropertyBased's `.fixedSeed` hint does not apply to seeded generators.

@@ -17,7 +17,7 @@ enum StreakInputGenerator {
                                 timesPerDay: Int.random(in: 1...3, using: &rng))
                 }
             },
-            shrink: { $0.shrinkCandidates(element: shrink) })
+            shrink: { Array($0.shrinkCandidates(element: shrink)) })
     }
 
     static func shrink(_ period: HabitPeriod) -> [HabitPeriod] {
@@ -38,7 +38,7 @@ enum StreakInputGenerator {
                     Int.random(in: 0..<3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng)
                 }
             },
-            shrink: { $0.shrinkCandidates(element: { n in n > 1 ? [0, n - 1] : n == 1 ? [0] : [] }) })
+            shrink: { Array($0.shrinkCandidates(element: { n in n > 1 ? [0, n - 1] : n == 1 ? [0] : [] })) })
     }
 
     /// An Earned day: focus minutes 0–180 (around the 20-minute threshold one time in two) and 0–4

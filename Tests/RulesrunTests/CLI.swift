@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Runs the real `rulesrun` executable built next to the test bundle.
@@ -29,9 +32,10 @@ struct CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun") throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
+                    executableURL: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = name == "rulesrun" ? executable : binary(name)
+        process.executableURL = executableURL ?? (name == "rulesrun" ? executable : binary(name))
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
@@ -56,5 +60,25 @@ struct CLI {
         }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
+    }
+
+    /// Runs `rulesrun` with its output thrown away and returns its exit status and peak resident
+    /// memory (kB), read from `wait4` for this child alone. It runs in the test's working
+    /// directory: give absolute paths.
+    static func peakMemory(_ arguments: [String]) throws -> (status: Int32, maxRSSKilobytes: Int) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw CocoaError(.fileReadUnknown) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xff, usage.ru_maxrss)
     }
 }

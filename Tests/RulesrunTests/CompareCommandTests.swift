@@ -186,4 +186,227 @@ import Testing
                                 "--economy-runs", "0", "--population-users", "20"])
         #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
     }
+
+    /// Shrinking a long history builds its candidates one at a time: memory stays flat (building
+    /// them all at once took memory growing with the square of --days), and --days has a limit.
+    @Test func longHistoriesShrinkInLittleMemoryAndDaysAreLimited() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let root = CLI.packageRoot
+        let run = try CLI.peakMemory(["compare", root.appendingPathComponent("rules").path,
+                                      root.appendingPathComponent("examples/graduated-recovery").path,
+                                      "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--out", out.path])
+        #expect(run.status == 1)
+        #expect(run.maxRSSKilobytes < 300_000, "peak \(run.maxRSSKilobytes) kB")
+        let tooLong = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--days", "3661", "--out", out.path])
+        #expect(tooLong.status == 64)
+        #expect(tooLong.stderr.contains("--days 3661: at most 3660"), "\(tooLong.stderr)")
+    }
+
+    /// A rule set whose `transition` fails from 10 consecutive misses on (as the audit's scratch set).
+    static func failingAtTenMisses() throws -> URL {
+        try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("rules").path,
+            "escalation.lua": """
+                local M = base
+                local orig = M.transition
+                function M.transition(state, check_in)
+                  if state.consecutive_misses >= 10 then error("boom at 10 misses") end
+                  return orig(state, check_in)
+                end
+                return M
+                """,
+        ])
+    }
+
+    /// A rule error under B is not a day on which an expectation holds, and the report always says
+    /// how many histories stopped at a rule error under each set.
+    @Test func ruleErrorsAreCountedAndBreakExpectations() throws {
+        let failing = try Self.failingAtTenMisses()
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        let common = ["--population-users", "0", "--economy-runs", "0", "--out", out.path]
+        let expect = try CLI.run(["compare", "rules", failing.path, "--expect", "B.current_tier <= A.current_tier"] + common)
+        #expect(expect.status == 1, "\(expect.stdout)")
+        #expect(expect.stdout.contains("expect B.current_tier <= A.current_tier: BROKEN in "), "\(expect.stdout)")
+        #expect(!expect.stdout.contains("every day of every history"))
+        #expect(expect.stdout.contains("histories stopped at a rule error: 0 under A, "), "\(expect.stdout)")
+
+        let ignored = try CLI.run(["compare", "rules", failing.path, "--ignore", "error"] + common)
+        #expect(ignored.status == 0)
+        #expect(!ignored.stdout.contains("on every day\n") && ignored.stdout.contains("on every day compared"), "\(ignored.stdout)")
+
+        let same = try CLI.run(["compare", failing.path, failing.path, "--json"] + common)
+        #expect(same.status == 0)
+        let stopped = try #require(try object(same.stdout)["histories_stopped_at_rule_error"] as? [String: Any])
+        let a = try #require(stopped["a"] as? Int), b = try #require(stopped["b"] as? Int)
+        #expect(a > 0 && a == b, "\(stopped)")
+        let text = try CLI.run(["compare", failing.path, failing.path] + common)
+        #expect(text.stdout.contains("histories stopped at a rule error: \(a) under A, \(b) under B (of 1000"), "\(text.stdout)")
+        #expect(!text.stdout.contains("on every day\n"))
+    }
+
+    /// Streak rules failing from a streak of 10 on (B refuses the events that would call them).
+    static func streakFailingAtTen() throws -> URL {
+        try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("rules").path,
+            "streaks.lua": """
+                local M = base
+                local orig = M.pressure.next
+                function M.pressure.next(streak, day)
+                  if streak.current_streak >= 10 then error("streak boom 10") end
+                  return orig(streak, day)
+                end
+                return M
+                """,
+        ])
+    }
+
+    /// The population table shows the events each set refused (rule errors among them).
+    @Test func thePopulationTableShowsRefusedEvents() throws {
+        let failing = try Self.streakFailingAtTen()
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--population-users", "30",
+                                  "--out", out.path, "--json"])
+        let metrics = try #require((try object(result.stdout)["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
+        let refused = try #require(metrics.first { $0["name"] as? String == "refused events" }, "\(metrics)")
+        let a = try #require(refused["a"] as? Double), b = try #require(refused["b"] as? Double)
+        #expect(a == 0 && b > 0 && refused["delta"] as? Double == b, "\(refused)")
+    }
+
+    /// --out is checked before anything runs: not a folder, or a folder that cannot be made, is
+    /// invalid input (2) naming the path.
+    @Test func aBadOutIsRefusedBeforeRunning() throws {
+        for path in ["README.md", "/proc/nope"] {
+            let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", path])
+            #expect(result.status == 2, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("--out \(path): "), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    /// A second run into the same folder removes the first run's replay files, and only those.
+    @Test func aSecondRunRemovesTheFirstRunsReplayFilesOnly() throws {
+        let out = try CLI.folder([
+            "shield.jsonl": "# rulesrun compare rules other: shield differs\n{}\n",
+            "expectation-2.jsonl": "# rulesrun compare rules other: expect B.current_tier <= A.current_tier differs\n{}\n",
+            "error.jsonl": "my own events\n",
+            "notes.txt": "# rulesrun compare notes\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+                                  "--ignore", "reminders", "consecutive_successes", "--out", out.path])
+        #expect(result.status == 1)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+        #expect(names == ["current_tier.jsonl", "error.jsonl", "notes.txt"], "\(names)")
+    }
+
+    /// An event B refuses: the table says so, with its code, and shows B's state as it stayed.
+    @Test func aRefusedEventIsShownAsRefused() throws {
+        let failing = try Self.failingAtTenMisses()
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        let common = ["compare", "rules", failing.path, "--population-users", "0", "--economy-runs", "0", "--out", out.path]
+        let text = try CLI.run(common)
+        #expect(text.stdout.contains("refused (RULE_ERROR), unchanged"), "\(text.stdout)")
+        #expect(!text.stdout.contains("→ -"), "\(text.stdout)")
+        let json = try CLI.run(common + ["--json"])
+        let error = try #require((try object(json.stdout)["differences"] as? [[String: Any]])?.first { $0["kind"] as? String == "error" })
+        let first = try #require(error["first_diverging_event"] as? [String: Any])
+        let b = try #require(first["b"] as? [String: Any]), a = try #require(first["a"] as? [String: Any])
+        #expect(b["refused"] as? String == "RULE_ERROR" && a["refused"] is NSNull)
+        #expect((b["after"] as? [String: Any])?["current_tier"] as? Int == (b["before"] as? [String: Any])?["current_tier"] as? Int)
+    }
+
+    /// The Pressure line says it is about the Pressure histories, and the last line which part
+    /// decided the exit status.
+    @Test func theReportSaysWhichPartDiffers() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+                                  "--population-users", "0", "--out", out.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Pressure histories: no difference: "), "\(result.stdout)")
+        #expect(!result.stdout.contains("\nno difference: "))
+        #expect(result.stdout.hasSuffix("exit 1: A and B differ in the economy\n"), "\(result.stdout)")
+    }
+
+    /// When both sets are invalid, the problems of both are printed.
+    @Test func bothInvalidFoldersAreReported() throws {
+        let a = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
+        let b = try CLI.folder(["escalation.lua": "return {", "streaks.lua": "return {}"])
+        defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", a.path, b.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(a.path): the rule set is not valid") && result.stderr.contains("\(b.path): the rule set is not valid"),
+                "\(result.stderr)")
+    }
+
+    /// Paths with spaces are shell-quoted in the printed commands and the files' headers: the
+    /// printed command runs as it is.
+    @Test func pathsWithSpacesAreQuoted() throws {
+        let root = try CLI.folder(["my rules/extends": CLI.packageRoot.appendingPathComponent("examples/graduated-recovery").path])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let rules = root.appendingPathComponent("my rules").path, out = root.appendingPathComponent("out dir").path
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", rules, "--out", out,
+                                  "--ignore", "reminders", "consecutive_successes"])
+        #expect(result.status == 1)
+        let command = try #require(result.stdout.split(separator: "\n").first { $0.contains("rulesrun replay") && $0.hasSuffix("'\(rules)'") },
+                                   "\(result.stdout)")
+        #expect(command.contains("rulesrun replay '\(out)/current_tier.jsonl' --rules '\(rules)'"), "\(command)")
+        let header = try String(contentsOfFile: out + "/current_tier.jsonl", encoding: .utf8)
+        #expect(header.contains("rulesrun compare rules '\(rules)': current_tier differs"), "\(header)")
+        let shell = try CLI.run(["-c", command.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "rulesrun ", with: "'\(CLI.executable.path)' ")],
+                                executableURL: URL(fileURLWithPath: "/bin/sh"))
+        #expect(shell.status == 0 && shell.stdout.contains("\"current_tier\""), "\(shell.stderr)")
+    }
+
+    /// --ignore takes the economy's kinds too.
+    @Test func theEconomysKindsCanBeIgnored() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "5", "--economy-runs", "10", "--population-users", "0",
+                                  "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance"])
+        #expect(result.status != 2, "\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["ignored"] as? [String] == ["gate_options", "credit_balance"])
+        let kinds = ((report["economy"] as? [String: Any])?["differences"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(!kinds.contains("gate_options") && !kinds.contains("credit_balance") && kinds.contains("unlock"), "\(kinds)")
+    }
+
+    /// A bad persona is reported before the differential and economy halves run.
+    @Test func aBadPersonaIsReportedBeforeRunning() throws {
+        let start = Date()
+        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--runs", "300000", "--persona", "nosuch"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no persona named 'nosuch'"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    /// --json shows the first diverging event as an object.
+    @Test func theFirstDivergingEventIsAnObjectInJSON() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+                                  "--population-users", "0", "--out", out.path, "--json"])
+        let economy = try #require((try object(result.stdout)["economy"] as? [String: Any])?["differences"] as? [[String: Any]])
+        let event = try #require((economy.first?["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
+        #expect(event["user"] as? String == "u1" && event["type"] is String, "\(event)")
+        let pressure = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+                                    "--out", out.path, "--json"])
+        let tier = try #require((try object(pressure.stdout)["differences"] as? [[String: Any]])?.first { $0["kind"] as? String == "current_tier" })
+        let checkIn = try #require((tier["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
+        #expect(checkIn["type"] as? String == "check_in" && checkIn["result"] as? String == "YES", "\(checkIn)")
+    }
+
+    /// --bench exits 1 when the walk finds a difference, as without it.
+    @Test func benchExitsOneWhenTheSetsDiffer() throws {
+        let differ = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--bench", "--runs", "50"])
+        #expect(differ.status == 1, "\(differ.stdout)\(differ.stderr)")
+        let same = try CLI.run(["compare", "rules", "rules", "--bench", "--runs", "20"])
+        #expect(same.status == 0, "\(same.stderr)")
+        let holds = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--bench", "--runs", "50", "--expect", "B.current_tier >= A.current_tier"])
+        #expect(holds.status == 0)
+    }
 }

@@ -26,7 +26,10 @@ public struct CompareFinding: Sendable {
     /// The state of one set before and after the first diverging event.
     public struct Side: Sendable {
         public var before: [(String, JSONOut)]
+        /// After the event; the state as it stayed when the set refused the event.
         public var after: [(String, JSONOut)]
+        /// The error code when the set refused the event (`RULE_ERROR`, …): nothing changed.
+        public var refused: String? = nil
     }
 
     public var kind: Kind

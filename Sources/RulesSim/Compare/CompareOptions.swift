@@ -5,23 +5,35 @@ public struct CompareOptions: Sendable {
     /// and find differences that a few percent of users reach many times over.
     public static let defaultRuns = 1_000
     public static let defaultDays = 30
+    /// The most days a history (Pressure or Earned) may have: ten years, like `simulate`'s longest
+    /// run. Shrinking walks a history once per candidate it tries, so longer ones take too long.
+    public static let maxDays = 3_660
 
     public var runs: Int
     public var days: Int
     public var seed: UInt64
     public var ignored: Set<HistoryField>
+    /// Kinds of the economy's half not compared (`error` is in both halves).
+    public var ignoredEconomy: Set<EconomyField>
     public var expectations: [Expectation]
 
     public init(runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
-                ignored: Set<HistoryField> = [], expectations: [Expectation] = []) {
+                ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = []) {
         self.runs = runs
         self.days = days
         self.seed = seed
         self.ignored = ignored
+        self.ignoredEconomy = ignoredEconomy
         self.expectations = expectations
     }
 
     /// The generator of the comparison's histories: fresh users (what a replay file reproduces), all
     /// `days` long.
+    /// The names of every ignored kind, Pressure's then the economy's (each once).
+    public var ignoredNames: [String] {
+        let pressure = ignored.sorted().map(\.rawValue)
+        return pressure + EconomyField.allCases.filter { ignoredEconomy.contains($0) }.map(\.rawValue).filter { !pressure.contains($0) }
+    }
+
     public var generator: HistoryGenerator { HistoryGenerator(seed: seed, days: days...days, freshStart: true) }
 }

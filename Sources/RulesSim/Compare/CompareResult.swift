@@ -17,6 +17,12 @@ public struct CompareResult: Sendable {
     /// The economy's differential half (nil when skipped), and where its replay files were written.
     public var economy: EconomyComparison.Result?
     public var economyFiles: [EconomyField: String] = [:]
+    /// Histories that stopped early because a rule failed (threw or broke an invariant) under A,
+    /// under B: each is compared only up to that day.
+    public var stoppedA = 0
+    public var stoppedB = 0
+    /// Whether some history was not compared to its end.
+    public var stoppedEarly: Bool { stoppedA + stoppedB > 0 }
 
     /// Differences of fields (not expectations).
     public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
@@ -34,16 +40,18 @@ public struct CompareResult: Sendable {
     public var text: String {
         var out: [String] = []
         out.append("compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
-        if !options.ignored.isEmpty { out.append("ignoring: \(options.ignored.sorted().map(\.rawValue).joined(separator: ", "))") }
+        if !options.ignoredNames.isEmpty { out.append("ignoring: \(options.ignoredNames.joined(separator: ", "))") }
+        out.append("histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)")
         if differences.isEmpty {
-            out.append("no difference: A and B decided every compared field the same on every day")
+            out.append("Pressure histories: no difference: A and B decided every compared field the same on every day"
+                       + (stoppedEarly ? " compared (not after a rule error)" : ""))
         } else {
             let kinds = differences.map { "\($0.kind) (\($0.histories))" }.joined(separator: ", ")
-            out.append("A and B differ in \(differing) of \(histories) histories; by kind (histories): \(kinds)")
+            out.append("Pressure histories: A and B differ in \(differing) of \(histories) histories; by kind (histories): \(kinds)")
         }
         for (k, expectation) in options.expectations.enumerated() {
             let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
-            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? "holds on every day of every history"))
+            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? (stoppedEarly ? "holds on every day compared (a history that stopped at a rule error, up to it)" : "holds on every day of every history")))
         }
         for finding in findings {
             out.append("")
@@ -57,7 +65,25 @@ public struct CompareResult: Sendable {
             out.append("")
             out.append(population.text)
         }
+        out.append("")
+        out.append(verdict)
         return out.joined(separator: "\n")
+    }
+
+    /// The last line: the exit status and which part decides it (the population part is for
+    /// reading only).
+    public var verdict: String {
+        if !options.expectations.isEmpty {
+            let broken = brokenExpectations.count
+            return broken == 0 ? "exit 0: every expectation held" : "exit 1: \(broken) of \(options.expectations.count) expectation\(options.expectations.count == 1 ? "" : "s") broke"
+        }
+        var parts: [String] = []
+        if !differences.isEmpty { parts.append("the Pressure histories") }
+        if let economy, !economy.findings.isEmpty { parts.append("the economy") }
+        if parts.isEmpty {
+            return "exit 0: no difference in the Pressure histories" + (economy == nil ? "" : " or the economy")
+        }
+        return "exit 1: A and B differ in " + parts.joined(separator: " and ")
     }
 
     private func lines(of f: CompareFinding) -> [String] {
@@ -68,8 +94,8 @@ public struct CompareResult: Sendable {
         out.append("  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)")
         if let file = replayFiles[f.kind] {
             out.append("  replay file: \(file)")
-            out.append("    rulesrun replay \(file) --rules \(nameA)")
-            out.append("    rulesrun replay \(file) --rules \(nameB)")
+            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
+            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
         }
         out.append("  days (as A and B decide them):")
         for (i, day) in f.history.days.enumerated() {
@@ -86,7 +112,7 @@ public struct CompareResult: Sendable {
         out.append("    \(f.script.lines[index])")
         let names = EngineCheck.stateFields.filter { name in
             [a.before, a.after, b.before, b.after].contains { side in side.contains { $0.0 == name } }
-        } + (a.after.contains { $0.0 == "error" } || b.after.contains { $0.0 == "error" } ? ["error"] : [])
+        }
         let width = max(24, (names.map(\.count).max() ?? 0) + 2)
         func value(_ side: [(String, JSONOut)], _ name: String) -> String { side.first { $0.0 == name }?.1.description ?? "-" }
         func cell(_ s: CompareFinding.Side, _ name: String) -> String {
@@ -96,6 +122,13 @@ public struct CompareResult: Sendable {
         let columnA = max(22, names.map { cell(a, $0).count + 2 }.max() ?? 0)
         out.append("    " + "field".padding(toLength: width, withPad: " ", startingAt: 0)
                    + "A (before → after)".padding(toLength: columnA, withPad: " ", startingAt: 0) + "B (before → after)")
+        if a.refused != nil || b.refused != nil {
+            // A refused event changes nothing: the state below is the state it stayed in.
+            func event(_ s: CompareFinding.Side) -> String { s.refused.map { "refused (\($0)), unchanged" } ?? "applied" }
+            out.append("    " + "event".padding(toLength: width, withPad: " ", startingAt: 0)
+                       + event(a).padding(toLength: columnA, withPad: " ", startingAt: 0) + event(b)
+                       + (a.refused != b.refused ? "   <- differs" : ""))
+        }
         for name in names {
             let x = cell(a, name), y = cell(b, name)
             let mark = value(a.after, name) != value(b.after, name) ? "   <- differs" : ""
@@ -115,7 +148,11 @@ public struct CompareResult: Sendable {
                    + economy.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
         for f in economy.findings {
             out.append("  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)")
-            if let file = economyFiles[f.field] { out.append("    replay file: \(file)") }
+            if let file = economyFiles[f.field] {
+                out.append("    replay file: \(file)")
+                out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
+                out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
+            }
             out.append("    first diverging event: event \(f.firstEvent + 1): \(f.lines[f.firstEvent])")
             let changes = f.changes
             for change in changes.prefix(6) { out.append("      A → B  \(change)") }
@@ -130,9 +167,10 @@ public struct CompareResult: Sendable {
         var fields: [(String, JSONOut)] = [
             ("a", .string(nameA)), ("b", .string(nameB)),
             ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),
-            ("ignored", .array(options.ignored.sorted().map { .string($0.rawValue) })),
+            ("ignored", .array(options.ignoredNames.map { .string($0) })),
             ("identical", .bool(differences.isEmpty && (economy?.findings.isEmpty ?? true))),
             ("histories_with_differences", .int(differing)),
+            ("histories_stopped_at_rule_error", .object([("a", .int(stoppedA)), ("b", .int(stoppedB))])),
             ("differences", .array(differences.map(json(of:)))),
         ]
         fields.append(("expectations", .array(options.expectations.enumerated().map { k, expectation in
@@ -149,7 +187,7 @@ public struct CompareResult: Sendable {
                                                   ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
                                                   ("events_beyond_setup", .int(f.eventsBeyondSetup))]
                     if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
-                    e += [("first_diverging_event", .object([("event_number", .int(f.firstEvent + 1)), ("event", .string(f.lines[f.firstEvent])),
+                    e += [("first_diverging_event", .object([("event_number", .int(f.firstEvent + 1)), ("event", Self.event(f.lines[f.firstEvent])),
                                                              ("a", f.a), ("b", f.b),
                                                              ("changes", .array(f.changes.map { .string($0) }))])),
                           ("replay", .array(f.lines.map { .string($0) }))]
@@ -162,10 +200,15 @@ public struct CompareResult: Sendable {
         return .object(fields)
     }
 
+    /// A replay line as a JSON object (its text when it cannot be read).
+    static func event(_ line: String) -> JSONOut { JSONLineParser.parse(line) ?? .string(line) }
+
     private func json(of f: CompareFinding) -> JSONOut {
         func side(_ s: CompareFinding.Side?) -> JSONOut {
             guard let s else { return .null }
-            return .object([("before", .object(s.before)), ("after", .object(s.after))])
+            var fields: [(String, JSONOut)] = [("before", .object(s.before)), ("after", .object(s.after))]
+            fields.append(("refused", s.refused.map { .string($0) } ?? .null))
+            return .object(fields)
         }
         var fields: [(String, JSONOut)] = [
             ("kind", .string(f.kind.description)), ("histories", .int(f.histories)),
@@ -182,7 +225,7 @@ public struct CompareResult: Sendable {
         })))
         if let index = f.firstEvent {
             fields.append(("first_diverging_event", .object([
-                ("event_number", .int(index + 1)), ("event", .string(f.script.lines[index])), ("a", side(f.a)), ("b", side(f.b)),
+                ("event_number", .int(index + 1)), ("event", Self.event(f.script.lines[index])), ("a", side(f.a)), ("b", side(f.b)),
             ])))
         }
         fields.append(("replay", .array(f.script.lines.map { .string($0) })))

@@ -15,18 +15,21 @@ public final class EconomyComparison {
     public let runs: Int
     public let days: Int
     public let seed: UInt64
+    /// Kinds not compared.
+    public let ignored: Set<EconomyField>
     private let replayA: Replay
     private let replayB: Replay
     private var users = 0
     /// The most shrinking steps per finding (each replays the candidate under both sets).
     static let maxShrinkAttempts = 300
 
-    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64) throws {
+    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<EconomyField> = []) throws {
         rulesA = a
         rulesB = b
         self.runs = runs
         self.days = days
         self.seed = seed
+        self.ignored = ignored
         replayA = Replay(engine: Engine(store: try Store.inMemory(), rules: a))
         replayB = Replay(engine: Engine(store: try Store.inMemory(), rules: b))
     }
@@ -94,7 +97,7 @@ public final class EconomyComparison {
         let (a, b) = outputs(lines)
         var found = Set<EconomyField>()
         for (x, y) in zip(a, b) {
-            for field in EconomyField.allCases where !found.contains(field) && field.differs(x, y) {
+            for field in EconomyField.allCases where !ignored.contains(field) && !found.contains(field) && field.differs(x, y) {
                 found.insert(field)
             }
         }
@@ -121,26 +124,30 @@ public final class EconomyComparison {
     }
 
     /// Shorter histories: halves, quarters, … then single events removed (the last event first).
-    static func chunkRemovals(_ lines: [String]) -> [[String]] {
-        var out: [[String]] = []
+    /// Lazy: each candidate is built when the shrinker reaches it.
+    static func chunkRemovals(_ lines: [String]) -> AnySequence<[String]> {
+        var sizes: [Int] = []
         var size = lines.count / 2
         while size >= 1 {
-            for start in stride(from: lines.count - size, through: 0, by: -size) {
-                var shorter = lines
-                shorter.removeSubrange(start..<start + size)
-                out.append(shorter)
-            }
+            sizes.append(size)
             size /= 2
         }
-        return out
+        return AnySequence(sizes.lazy.flatMap { size in
+            stride(from: lines.count - size, through: 0, by: -size).lazy.map { start -> [String] in
+                var shorter = lines
+                shorter.removeSubrange(start..<start + size)
+                return shorter
+            }
+        })
     }
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
     public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
-        (["# rulesrun compare \(nameA) \(nameB): the economy's \(finding.field.rawValue) differs",
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        return (["# rulesrun compare \(a) \(b): the economy's \(finding.field.rawValue) differs",
           "# a minimal history (\(finding.lines.count) events), shrunk from economy case \(finding.firstCase) (\(finding.originalEvents) events)",
           "# first diverging event: \(finding.firstEvent + 1)",
-          "# reproduce: rulesrun replay FILE --rules \(nameA)   and   rulesrun replay FILE --rules \(nameB)"]
+          "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
          + finding.lines).joined(separator: "\n") + "\n"
     }
 }

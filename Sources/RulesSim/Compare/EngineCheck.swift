@@ -47,10 +47,17 @@ public struct EngineCheck {
         (0..<min(a.count, b.count)).first { projection(field, of: a[$0]) != projection(field, of: b[$0]) }
     }
 
-    /// The index of the first line on which an expectation fails on the two sets' states.
+    /// Whether an output line is a refusal because a rule failed (`RULE_ERROR`, `RULE_VIOLATION`).
+    public static func isRuleError(_ line: JSONOut) -> Bool {
+        line["error"]?["code"]?.description.contains("RULE_") == true
+    }
+
+    /// The index of the first line on which an expectation fails on the two sets' states, or on
+    /// which a rule fails under B and not under A (B decided nothing).
     public static func firstBreak(of expectation: Expectation, _ a: [JSONOut], _ b: [JSONOut]) -> Int? {
         (0..<min(a.count, b.count)).first { i in
             let x = a[i], y = b[i]
+            if isRuleError(y) && !isRuleError(x) { return true }
             func value(_ operand: (side: Expectation.Side, field: HistoryField)) -> Int? {
                 stateField(operand.field.rawValue, of: operand.side == .a ? x : y).flatMap { Int($0) }
             }

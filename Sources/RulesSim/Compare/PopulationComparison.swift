@@ -21,6 +21,15 @@ public struct PopulationComparison: Sendable {
     public var personas: String
     public var metrics: [Metric]
 
+    /// Loads and checks what `run` would simulate (the personas of `mix`, the duration, the rule
+    /// set) without simulating, so that a bad persona is reported before anything runs.
+    public static func check(folder: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
+                             personaFolders: [String] = [PersonaLoader.defaultFolder]) throws {
+        let config = SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
+                                      personaFolders: personaFolders, rules: folder, database: nil)
+        _ = try Simulation(config: config)
+    }
+
     /// Simulates `users` users for `days` days under each rule set (in memory) and compares them.
     public static func run(folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
                            personaFolders: [String] = [PersonaLoader.defaultFolder]) throws -> PopulationComparison {
@@ -32,6 +41,8 @@ public struct PopulationComparison: Sendable {
         let a = try summary(folderA), b = try summary(folderB)
         func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
         var metrics: [Metric] = [
+            // Events the engine refused, rule errors among them (a rule that fails refuses the event).
+            Metric(name: "refused events", a: Double(a.refused), b: Double(b.refused), isShare: false),
             Metric(name: "YES rate", a: a.yesRate, b: b.yesRate, isShare: true),
             Metric(name: "MISSED per user-day", a: share(a.missed, a.userDays), b: share(b.missed, b.userDays), isShare: true),
         ]

@@ -26,19 +26,23 @@ public final class RuleComparison {
         self.options = options
     }
 
-    /// Loads both rule folders; a folder `RuleSet.load` rejects throws its `RuleSetError`, named.
+    /// Loads both rule folders; the problems of every folder `RuleSet.load` rejects (A's, B's or
+    /// both) are thrown together, each named.
     public convenience init(folderA: String, folderB: String, options: CompareOptions) throws(CompareInputError) {
-        func load(_ folder: String) throws(CompareInputError) -> RuleSet {
+        func load(_ folder: String) -> Result<RuleSet, CompareInputError.Folder> {
             do {
-                return try RuleSet.load(folder)
+                return .success(try RuleSet.load(folder))
             } catch let error as RuleSetError {
-                throw CompareInputError(folder: folder, problems: error.problems.map(\.description))
+                return .failure(.init(folder: folder, problems: error.problems.map(\.description)))
             } catch {
-                throw CompareInputError(folder: folder, problems: ["\(error)"])
+                return .failure(.init(folder: folder, problems: ["\(error)"]))
             }
         }
-        let a = try load(folderA), b = try load(folderB)
-        self.init(a: (folderA, a), b: (folderB, b), options: options)
+        switch (load(folderA), load(folderB)) {
+        case (.success(let a), .success(let b)): self.init(a: (folderA, a), b: (folderB, b), options: options)
+        case (.failure(let a), .failure(let b)): throw CompareInputError(folders: [a, b])
+        case (.failure(let a), _), (_, .failure(let a)): throw CompareInputError(folders: [a])
+        }
     }
 
     var comparison: HistoryComparison {
@@ -46,13 +50,18 @@ public final class RuleComparison {
     }
 
     /// The findings of every history, in case order (the measured part of `rulesrun compare --bench`).
-    public func walkAll() -> (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)]) {
+    /// `stoppedA`, `stoppedB`: the histories that stopped early at a rule failure under each set.
+    public func walkAll() -> (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
+                              stoppedA: Int, stoppedB: Int) {
         let comparison = self.comparison
         let generator = options.generator
         var counts: [CompareFinding.Kind: (count: Int, first: Int)] = [:]
         var differing = 0
+        var stoppedA = 0, stoppedB = 0
         for k in 0..<options.runs {
             let found = comparison.findings(in: generator.history(case: k))
+            if found.stoppedA { stoppedA += 1 }
+            if found.stoppedB { stoppedB += 1 }
             if found.isEmpty { continue }
             differing += 1
             for kind in kinds(of: found) {
@@ -60,7 +69,7 @@ public final class RuleComparison {
                 counts[kind] = ((entry?.count ?? 0) + 1, entry?.first ?? k)
             }
         }
-        return (options.runs, differing, counts)
+        return (options.runs, differing, counts, stoppedA, stoppedB)
     }
 
     private func kinds(of found: HistoryComparison.Findings) -> [CompareFinding.Kind] {
@@ -106,7 +115,7 @@ public final class RuleComparison {
                 a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) }))
         }
         return CompareResult(nameA: nameA, nameB: nameB, options: options, histories: walked.histories,
-                             differing: walked.differing, findings: findings)
+                             differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB)
     }
 
     private func order(_ kind: CompareFinding.Kind) -> Int {
@@ -128,16 +137,20 @@ public final class RuleComparison {
         return (a, b, first)
     }
 
+    /// A set's state before the event (the last output with a state) and after it; a refused event
+    /// changes nothing, so its state after is the state before, with the refusal's code.
     private func side(_ lines: [JSONOut], at index: Int) -> CompareFinding.Side {
         let previous = lines[..<index].last { $0["state"] != nil }
         func fields(_ line: JSONOut?) -> [(String, JSONOut)] {
-            guard let line, line["state"] != nil else {
-                if let error = line?["error"] { return [("error", error["code"] ?? .null)] }
-                return []
-            }
+            guard let line, line["state"] != nil else { return [] }
             return EngineCheck.stateFields.compactMap { name in EngineCheck.stateValue(name, of: line).map { (name, $0) } }
         }
-        return CompareFinding.Side(before: fields(previous), after: fields(lines[index]))
+        let line = lines[index]
+        if line["state"] == nil {
+            let code = line["error"]?["code"].map { if case .string(let s) = $0 { s } else { $0.description } } ?? "refused"
+            return CompareFinding.Side(before: fields(previous), after: fields(previous), refused: code)
+        }
+        return CompareFinding.Side(before: fields(previous), after: fields(line))
     }
 
     private func dayTexts(_ history: PressureHistory) -> ([String], [String]) {
@@ -153,17 +166,24 @@ public final class RuleComparison {
     }
 
     private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory) -> [String] {
-        ["rulesrun compare \(nameA) \(nameB): \(kind) differs",
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        return ["rulesrun compare \(a) \(b): \(kind) differs",
          "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
-         "reproduce: rulesrun replay FILE --rules \(nameA)   and   rulesrun replay FILE --rules \(nameB)"]
+         "reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
     }
 }
 
-/// A rule folder that `RuleSet.load` rejects, with its problems.
+/// The rule folders that `RuleSet.load` rejects (one or both), with their problems.
 public struct CompareInputError: Error, CustomStringConvertible, Sendable {
-    public var folder: String
-    public var problems: [String]
+    public struct Folder: Error, Sendable {
+        public var folder: String
+        public var problems: [String]
+    }
+    public var folders: [Folder]
+    /// The first folder rejected, and its problems.
+    public var folder: String { folders[0].folder }
+    public var problems: [String] { folders[0].problems }
     public var description: String {
-        "\(folder): the rule set is not valid:\n" + problems.joined(separator: "\n")
+        folders.map { "\($0.folder): the rule set is not valid:\n" + $0.problems.joined(separator: "\n") }.joined(separator: "\n")
     }
 }

@@ -1,37 +1,40 @@
 extension Array {
     /// Shrink candidates of an array, most shrunk first: `shorterCandidates` then
-    /// `elementCandidates`.
-    public func shrinkCandidates(minCount: Int = 0, element shrink: (Element) -> [Element]) -> [[Element]] {
-        shorterCandidates(minCount: minCount) + elementCandidates(shrink)
+    /// `elementCandidates`. Lazy: each candidate is built when it is reached, so that a shrinker
+    /// that accepts an early candidate never builds the others (all of them at once would be
+    /// quadratic in the length: a copy of the array per element).
+    public func shrinkCandidates(minCount: Int = 0, element shrink: @escaping (Element) -> [Element]) -> AnySequence<[Element]> {
+        AnySequence([shorterCandidates(minCount: minCount), elementCandidates(shrink)].joined())
     }
 
-    /// Shorter arrays: prefixes of `minCount`, then 1, 2, 4, 8… elements, then each element left out.
-    public func shorterCandidates(minCount: Int = 0) -> [[Element]] {
-        guard count > minCount else { return [] }
-        var out: [[Element]] = []
+    /// Shorter arrays: prefixes of `minCount`, then 1, 2, 4, 8… elements, then each element left
+    /// out. Lazy, as `shrinkCandidates`.
+    public func shorterCandidates(minCount: Int = 0) -> AnySequence<[Element]> {
+        guard count > minCount else { return AnySequence([]) }
+        var lengths: [Int] = []
         var length = minCount
         while length < count - 1 {
-            out.append(Array(prefix(length)))
+            lengths.append(length)
             length = Swift.max(length * 2, length + 1)
         }
-        for i in indices {
+        let prefixes = lengths.lazy.map { Array(self.prefix($0)) }
+        let leftOut = indices.lazy.map { i -> [Element] in
             var shorter = self
             shorter.remove(at: i)
-            out.append(shorter)
+            return shorter
         }
-        return out
+        return AnySequence([AnySequence(prefixes), AnySequence(leftOut)].joined())
     }
 
-    /// Arrays of the same length with one element replaced by one of its shrink candidates.
-    public func elementCandidates(_ shrink: (Element) -> [Element]) -> [[Element]] {
-        var out: [[Element]] = []
-        for i in indices {
-            for smaller in shrink(self[i]) {
+    /// Arrays of the same length with one element replaced by one of its shrink candidates. Lazy:
+    /// `shrink` is called for an element when the candidates reach it.
+    public func elementCandidates(_ shrink: @escaping (Element) -> [Element]) -> AnySequence<[Element]> {
+        AnySequence(indices.lazy.flatMap { i in
+            shrink(self[i]).lazy.map { smaller -> [Element] in
                 var copy = self
                 copy[i] = smaller
-                out.append(copy)
+                return copy
             }
-        }
-        return out
+        })
     }
 }

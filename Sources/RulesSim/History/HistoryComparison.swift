@@ -24,11 +24,15 @@ public struct HistoryComparison {
     public struct Findings: Sendable, Equatable {
         public var fields: [HistoryField: Int] = [:]
         public var broken: [Int: Int] = [:]
+        /// The history stopped early: a rule failed (threw or broke an invariant) under A, under B.
+        public var stoppedA = false
+        public var stoppedB = false
         public var isEmpty: Bool { fields.isEmpty && broken.isEmpty }
     }
 
     /// The differing fields and broken expectations of a history. Walking stops on the first day a
-    /// rule fails under either set (what follows is not comparable).
+    /// rule fails under either set (what follows is not comparable). A day on which a rule fails
+    /// under B and not under A breaks every expectation not yet broken: B decided nothing that day.
     public func findings(in history: PressureHistory) -> Findings {
         var a = HistoryWalker(left.rules, from: history)
         var b = HistoryWalker(right.rules, from: history)
@@ -47,8 +51,13 @@ public struct HistoryComparison {
                 }
                 continue
             }
-            if case .failure = x, case .failure = y { break }
+            if case .failure = x { found.stoppedA = true }
+            if case .failure = y { found.stoppedB = true }
+            if found.stoppedA && found.stoppedB { break }
             if !ignored.contains(.error), found.fields[.error] == nil { found.fields[.error] = i + 1 }
+            if found.stoppedB {
+                for k in expectations.indices where found.broken[k] == nil { found.broken[k] = i + 1 }
+            }
             break
         }
         return found

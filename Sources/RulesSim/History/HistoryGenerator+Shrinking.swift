@@ -9,30 +9,33 @@ extension HistoryGenerator {
     /// check-in; YES rather than NO; no shield; the default window).
     ///
     /// Every candidate is strictly smaller than `history` in the order of `size(of:)`, so shrinking
-    /// ends.
-    public static func shrink(_ history: PressureHistory) -> [PressureHistory] {
+    /// ends. The candidates are built one at a time, as they are read.
+    public static func shrink(_ history: PressureHistory) -> AnySequence<PressureHistory> {
         func with(days: [PressureHistory.Day]) -> PressureHistory {
             var other = history
             other.days = days
             return other
         }
-        var out = history.days.shorterCandidates().map(with(days:))
+        var plainer: [PressureHistory] = []
         for counters in shrink(history.counters) {
-            var plainer = history
-            plainer.counters = counters
-            out.append(plainer)
+            var candidate = history
+            candidate.counters = counters
+            plainer.append(candidate)
         }
         for streak in shrink(history.streak) {
-            var plainer = history
-            plainer.streak = streak
-            out.append(plainer)
+            var candidate = history
+            candidate.streak = streak
+            plainer.append(candidate)
         }
         if history.setupDay != PressureHistory.defaultSetupDay {
-            var plainer = history
-            plainer.setupDay = PressureHistory.defaultSetupDay
-            out.append(plainer)
+            var candidate = history
+            candidate.setupDay = PressureHistory.defaultSetupDay
+            plainer.append(candidate)
         }
-        return out + history.days.elementCandidates(shrink).map(with(days:))
+        // Lazy: a history of n days has about 6n candidates of n days each; only those tried are built.
+        return AnySequence([AnySequence(history.days.shorterCandidates().lazy.map(with(days:))),
+                            AnySequence(plainer),
+                            AnySequence(history.days.elementCandidates(shrink).lazy.map(with(days:)))].joined())
     }
 
     public static func shrink(_ counters: EscalationCounters) -> [EscalationCounters] {
