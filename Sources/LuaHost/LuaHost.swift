@@ -100,13 +100,13 @@ public final class LuaHost {
     @discardableResult
     public func load(file url: URL, ruleRoot: URL? = nil) throws -> [LuaValue] {
         let name = LuaHost.chunkName(for: url, ruleRoot: ruleRoot)
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try SourceFile.read(url.path, maxBytes: limits.maxSourceBytes)
         } catch {
-            throw LuaError(kind: .syntax, file: name, message: "cannot read the file (\(error.localizedDescription))")
+            throw LuaError(kind: .syntax, file: name, message: error.description)
         }
-        return try load(bytes: Array(data), chunkName: name)
+        return try load(bytes: bytes, chunkName: name)
     }
 
     /// The name a rule file's messages carry: its path relative to the rule folder.
