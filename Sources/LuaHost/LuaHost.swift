@@ -100,13 +100,13 @@ public final class LuaHost {
     @discardableResult
     public func load(file url: URL, ruleRoot: URL? = nil) throws -> [LuaValue] {
         let name = LuaHost.chunkName(for: url, ruleRoot: ruleRoot)
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try SourceFile.read(url.path, maxBytes: limits.maxSourceBytes)
         } catch {
-            throw LuaError(kind: .syntax, file: name, message: "cannot read the file (\(error.localizedDescription))")
+            throw LuaError(kind: .syntax, file: name, message: error.description)
         }
-        return try load(bytes: Array(data), chunkName: name)
+        return try load(bytes: bytes, chunkName: name)
     }
 
     /// The name a rule file's messages carry: its path relative to the rule folder.
@@ -151,6 +151,7 @@ public final class LuaHost {
                 }
             }
             if status != LUA_OK { throw error(status: status, chunk: layer.chunkName) }
+            try checkKeepsNoState(chunk: layer.chunkName)
             let chunk = lua_gettop(L)
             chunks.append(chunk)
             clua_pushcfunction(L, rr_sandbox_setenv)
@@ -169,6 +170,46 @@ public final class LuaHost {
         let n = try pcall(nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
                           chunk: layers.last!.chunkName)
         return try results(count: n, from: function, file: layers.last!.chunkName)
+    }
+
+    /// Refuses the chunk on top of the stack (loaded, not yet run) when one of its functions assigns
+    /// a local of the file or its `_ENV`: that value would outlive the call and be seen by the next
+    /// one, whichever user or thread it serves. Assigning the function's own locals, or those of an
+    /// enclosing function other than the file, is fine; so is the file's top level assigning its
+    /// locals while it loads.
+    func checkKeepsNoState(chunk: String) throws {
+        var line: Int32 = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let verdict = message.withUnsafeMutableBufferPointer { rr_check_no_state(L, &line, $0.baseAddress, $0.count) }
+        guard verdict != 0 else { return }
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw LuaError(kind: .syntax, file: chunk, line: verdict > 0 && line > 0 ? Int(line) : nil, message: text)
+    }
+
+    /// The bytecode of `source` (not stripped), as the check of `checkKeepsNoState` reads it. For tests.
+    func bytecodeForTesting(_ source: String) throws -> [UInt8] {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let bytes = Array(source.utf8)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { clua_loadbufferx(L, $0.baseAddress, $0.count, "@test.lua", "t") }
+        }
+        if status != LUA_OK { throw error(status: status, chunk: "test.lua") }
+        var size = 0
+        guard let data = rr_dump_for_tests(L, &size) else { throw LuaError(kind: .memory, message: "cannot dump") }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The check of `checkKeepsNoState` on bytecode given as bytes: 0, 1 (refused) or -1 (unreadable). For tests.
+    static func checkBytecodeForTesting(_ bytes: [UInt8]) -> (verdict: Int, line: Int, message: String) {
+        var line: Int32 = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let verdict = bytes.withUnsafeBufferPointer { buffer in
+            message.withUnsafeMutableBufferPointer { rr_check_dump_for_tests(buffer.baseAddress, buffer.count, &line, $0.baseAddress, $0.count) }
+        }
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (Int(verdict), Int(line), text)
     }
 
     // MARK: Calling

@@ -62,6 +62,8 @@ import Testing
             ("function M.miga.current_streak(days)\n  local streak = 0\n",
              "function M.miga.current_streak(days)\n  calls = calls + 1\n  local streak = calls % 2\n"),
         ], in: "streaks.lua")
-        #expect(problems.contains { $0.message.hasPrefix("miga.current_streak(") && $0.message.contains("rules must be pure") }, "\(problems)")
+        // Refused when the file loads (before, only the purity proof caught it, by calling twice).
+        #expect(problems.map(\.file) == ["streaks.lua"], "\(problems)")
+        #expect(problems.first?.message.hasPrefix("function 'current_streak' assigns to 'calls', a local of the file") == true, "\(problems)")
     }
 }

@@ -97,4 +97,90 @@ import Testing
         let b = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("b").path) }
         #expect(b.problems.first?.message.contains("must return a table") == true)
     }
+
+    // MARK: Hardening of `extends` and of the files read
+
+    /// A sparse file of `bytes` bytes (no disk used), to show that nothing reads it whole.
+    func sparseFile(_ url: URL, bytes: Int) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(bytes))
+        try handle.close()
+    }
+
+    @Test func anExtendsFileWithTwoLinesIsAnErrorAtLine2() throws {
+        let dir = try folder(["child/extends": "\(RuleFixture.rulesFolder.path)\n../elsewhere\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("child").path) }
+        #expect(error.problems.count == 1)
+        #expect(error.problems.first?.file == "extends")
+        #expect(error.problems.first?.line == 2)
+        #expect(error.problems.first?.message.hasPrefix("a second line, '../elsewhere': an `extends` file names one folder") == true,
+                "\(error)")
+        // Blank lines around the one path are fine.
+        let fine = try folder(["child/extends": "\n  \(RuleFixture.rulesFolder.path)  \n\n"])
+        defer { try? FileManager.default.removeItem(at: fine) }
+        _ = try RuleSet.load(fine.appendingPathComponent("child").path, proving: false)
+    }
+
+    @Test func anExtendsThatIsADeviceOrADirectoryIsNamedForWhatItIs() throws {
+        let dir = try folder(["child/pricing.lua": "return base\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = dir.appendingPathComponent("child")
+        try FileManager.default.createSymbolicLink(atPath: child.appendingPathComponent("extends").path, withDestinationPath: "/dev/zero")
+        let device = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(device.problems.map(\.description) == ["extends: not a regular file (a character device)"])
+        try FileManager.default.removeItem(at: child.appendingPathComponent("extends"))
+        try FileManager.default.createDirectory(at: child.appendingPathComponent("extends"), withIntermediateDirectories: false)
+        let directory = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(directory.problems.map(\.description) == ["extends: not a regular file (a directory)"])
+    }
+
+    @Test func aRuleFileThatIsADirectoryIsNotReportedMissing() throws {
+        let dir = try folder(["child/extends": RuleFixture.rulesFolder.path])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = dir.appendingPathComponent("child")
+        try FileManager.default.createDirectory(at: child.appendingPathComponent("escalation.lua"), withIntermediateDirectories: false)
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(error.problems.map(\.description) == ["escalation.lua: not a regular file (a directory)"], "\(error)")
+    }
+
+    @Test func aHugeExtendsIsRefusedBeforeReadingWithAShortMessage() throws {
+        let dir = try folder(["child/pricing.lua": "return base\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = dir.appendingPathComponent("child")
+        try sparseFile(child.appendingPathComponent("extends"), bytes: 100 << 20)
+        let start = ContinuousClock.now
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(error.problems.count == 1)
+        #expect(error.problems.first?.file == "extends")
+        #expect(error.problems.first?.message.hasPrefix("the file is 104857600 bytes, more than the 4096") == true, "\(error)")
+        #expect(error.description.count < 300)
+        // A long path that names no folder is quoted in part.
+        try FileManager.default.removeItem(at: child.appendingPathComponent("extends"))
+        try String(repeating: "x", count: 3000).write(to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
+        let long = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(long.problems.first?.file == "extends")
+        #expect(long.problems.first?.message.contains("… (") == true, "\(long)")
+        #expect(long.description.count < 300, "\(long)")
+        // So is a long second line.
+        try "../x\n\(String(repeating: "y", count: 3000))\n".write(to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
+        let second = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
+        #expect(second.problems.first?.line == 2)
+        #expect(second.description.count < 400, "\(second)")
+    }
+
+    @Test func aHugeRuleFileIsRefusedBeforeReading() throws {
+        let dir = try folder(["child/extends": RuleFixture.rulesFolder.path])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = dir.appendingPathComponent("child")
+        try sparseFile(child.appendingPathComponent("escalation.lua"), bytes: 300 << 20)
+        let start = ContinuousClock.now
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path, proving: false) }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(error.problems.map(\.description) == ["escalation.lua: the file is 314572800 bytes, more than the 4194304 allowed"],
+                "\(error)")
+    }
 }

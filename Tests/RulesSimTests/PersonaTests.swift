@@ -135,6 +135,20 @@ import Testing
         #expect(error.problems.first?.line == 2, "\(error)")
     }
 
+    @Test func aPersonaKeepingACounterInDayIsRefused() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("upvalue.lua").path
+        try """
+            local n = 0
+            return { description = "upvalue", commit = 0.9, answer = { yes = 1, no = 0 },
+              day = function(d) n = n + 1; if n > 7 then return { commit = 0 } end; return { commit = 1 } end }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        #expect(error.description == "\(path):3: function 'day' assigns to 'n', a local of the file: "
+                + "rules keep no state between calls (use a local inside the function)", "\(error)")
+    }
+
     @Test func anUnknownNameSuggestsTheClosestPersona() throws {
         let error = try #require(throws: PersonaError.self) {
             try PersonaLoader.resolve("stedy", folders: [SimTestSupport.personas])

@@ -106,6 +106,18 @@ int rr_reseed(lua_State *L);
 /* (table) -> freezes a table and every table reachable from it (in place). */
 int rr_freeze_deep(lua_State *L);
 
+/* Checks the Lua function on top of the stack (a chunk just loaded, not yet run) for functions that
+   would keep state between calls: an assignment, in any function but the main chunk, to a local of
+   the main chunk or to its _ENV. Returns 0 when there is none; 1 when there is one (`line` is the
+   line of the assignment, `message` says which function and variable); -1 when the bytecode cannot
+   be read (`message` says so). Leaves the stack as it is; never raises. */
+int rr_check_no_state(lua_State *L, int *line, char *message, size_t capacity);
+/* The same check on a dump (lua_dump, not stripped) given as bytes (exposed for tests). */
+int rr_check_dump_for_tests(const unsigned char *data, size_t size, int *line, char *message, size_t capacity);
+/* The dump of the Lua function on top of the stack (not stripped), malloc'ed; NULL on failure
+   (exposed for tests). */
+unsigned char *rr_dump_for_tests(lua_State *L, size_t *size);
+
 /* Message handler for lua_pcall: the message followed by "\nstack traceback:\n...". */
 int rr_traceback(lua_State *L);
 

@@ -12,10 +12,19 @@ struct RuleFile {
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
     static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
         let found = sources.locateAll(fileName)
-        let layers = found.reversed().compactMap { file in FileManager.default.contents(atPath: file.url.path).map { (Array($0), file.chunkName) } }
-        guard let name = found.first?.chunkName, layers.count == found.count else {
+        guard let name = found.first?.chunkName else {
             problems.append(RuleProblem(file: fileName, message: "missing: a rule set needs this file (or an `extends` file naming a folder that has it)"))
             return nil
+        }
+        // The size is checked before reading; a directory or a device is named for what it is.
+        var layers: [(bytes: [UInt8], chunkName: String)] = []
+        for file in found.reversed() {
+            do {
+                layers.append((try SourceFile.read(file.url.path, maxBytes: host.limits.maxSourceBytes), file.chunkName))
+            } catch {
+                problems.append(RuleProblem(file: file.chunkName, message: error.description))
+                return nil
+            }
         }
         do {
             let values = try host.load(layers: layers)

@@ -32,8 +32,13 @@ public enum PersonaLoader {
 
     /// Loads and validates the persona file at `path` in `host`.
     public static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
-        guard let data = FileManager.default.contents(atPath: path) else { throw PersonaError(path, "cannot read the file") }
-        let text = String(decoding: data, as: UTF8.self)
+        let bytes: [UInt8]
+        do {
+            bytes = try SourceFile.read(path, maxBytes: host.limits.maxSourceBytes)
+        } catch {
+            throw PersonaError(path, error.description)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try load(name: name, path: path, text: text, host: host)
     }
