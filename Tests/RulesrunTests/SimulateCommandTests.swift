@@ -106,6 +106,15 @@ import Testing
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("<svg") && text.contains("<polyline"))
+        // A persona path with a control character (XML cannot hold it, escaped or not).
+        let odd = dir.appendingPathComponent("odd\u{1}name.lua")
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"), to: odd)
+        let oddChart = dir.appendingPathComponent("odd.svg")
+        let oddRun = try CLI.run(["simulate", "3d", "--users", "2", "--no-db", "--persona", odd.path, "--chart", oddChart.path,
+                                  "--out", dir.appendingPathComponent("odd.txt").path])
+        #expect(oddRun.status == 0, "\(oddRun.stderr)")
+        let oddParser = XMLParser(data: try Data(contentsOf: oddChart))
+        #expect(oddParser.parse(), "\(oddParser.parserError.map { "\($0)" } ?? "")")
     }
 
     @Test func aBrokenPersonaIsReportedWithFileAndLine() throws {

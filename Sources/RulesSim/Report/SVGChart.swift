@@ -88,8 +88,13 @@ public struct SVGChart {
         return 10 * magnitude
     }
 
+    /// Text for the SVG: markup characters escaped, and the control characters XML 1.0 cannot
+    /// hold at all (a path may have them) shown as U+FFFD.
     static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+        let allowed = String(String.UnicodeScalarView(s.unicodeScalars.map { scalar in
+            scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" ? "\u{FFFD}" : scalar
+        }))
+        return allowed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
