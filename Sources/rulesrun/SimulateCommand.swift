@@ -43,7 +43,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
     @Option(help: "The seed of every random draw.") var seed: UInt64 = 1
     @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
-    @Option(help: "The SQLite database to write (replaced each run unless --append; default .rulesrun/simulation.sqlite).") var db: String?
+    @Option(help: "The SQLite database to write (replaced each run unless --append; default \(SimulationConfig.defaultDatabase)).") var db: String?
     @Flag(help: "Add the users to the database instead of replacing it.") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
     @Option(help: "Worker threads (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -87,7 +87,7 @@ struct SimulateCommand: ParsableCommand {
                 duration: try SimulationDuration(duration), start: try DayID(start), users: users, seed: seed, mix: mix,
                 personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
                 rules: rules, reference: reference, jobs: jobs, shard: try shard.map { try Shard($0) } ?? .whole,
-                database: noDb ? nil : db ?? ".rulesrun/simulation.sqlite", append: append, chunkSize: chunkSize)
+                database: noDb ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }

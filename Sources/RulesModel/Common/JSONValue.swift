@@ -88,7 +88,8 @@ public enum ModelJSON {
         }
     }
 
-    static func describe(_ error: DecodingError) -> (String, String) {
+    /// Where decoding stopped (`days[0].yes`) and what was expected there.
+    public static func describe(_ error: DecodingError) -> (String, String) {
         func join(_ path: [any CodingKey]) -> String {
             path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
                 .replacingOccurrences(of: ".[", with: "[")

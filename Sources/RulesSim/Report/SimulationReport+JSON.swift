@@ -123,20 +123,14 @@ extension SimulationReport {
         }
     }
 
-    /// A decoding error as the field it is about and what was wrong.
+    /// A decoding error as the field it is about and what was expected (`ModelJSON`'s reading).
     static func describe(_ error: any Error) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        }
-        switch error as? DecodingError {
-        case .keyNotFound(let key, let context)?: return "\(path(context.codingPath + [key])): missing"
-        case .typeMismatch(let type, let context)?: return "\(path(context.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let context)?: return "\(path(context.codingPath)): expected \(type), found null"
-        case .dataCorrupted(let context)? where context.codingPath.isEmpty:
+        guard let error = error as? DecodingError else { return "\(error)" }
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
             return "malformed JSON, or a count that is not a whole number"
-        case .dataCorrupted(let context)?: return "\(path(context.codingPath)): \(context.debugDescription)"
-        default: return "\(error)"
         }
+        let (path, expected) = ModelJSON.describe(error)
+        return "\(path): expected \(expected)"
     }
 
     /// A share or rate with 4 decimals, printed the same everywhere.

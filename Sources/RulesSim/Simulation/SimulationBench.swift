@@ -23,7 +23,7 @@ public struct SimulationBench {
 
     /// Runs the four variants (Lua with the database first: the run the targets are about).
     public func measure(progress: ((String) -> Void)? = nil) throws -> [Measurement] {
-        let database = config.database ?? ".rulesrun/simulation.sqlite"
+        let database = config.database ?? SimulationConfig.defaultDatabase
         let variants: [(String, Bool, String?)] = [
             ("Lua rules, with database", false, database),
             ("Lua rules, in memory", false, nil),

@@ -51,4 +51,6 @@ public struct SimulationConfig: Sendable {
 
     /// Monday 5 January 2026.
     public static let defaultStart = try! DayID("2026-01-05")
+    /// The database `simulate` writes unless told otherwise.
+    public static let defaultDatabase = ".rulesrun/simulation.sqlite"
 }

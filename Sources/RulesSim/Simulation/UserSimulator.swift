@@ -211,8 +211,8 @@ struct UserSimulator {
         }
     }
 
-    /// After a NO or a miss: a paid user with a shield left may use it, within the activation window.
-    /// A shield within its window, before the day ends (the next day's events come after).
+    /// After a NO or a miss: a paid user with a shield left may use it, within the activation window
+    /// and before the day ends (the next day's events come after).
     private func considerShield(after time: EpochMillis, spec: PersonaSpec, _ run: inout Run, _ plan: inout [Planned], from index: Int) {
         guard let view = run.view, view.isPaid, view.restartShieldsRemaining > 0, let until = view.shieldableUntil, until > time,
               let end = view.today?.end, run.random.chance(spec.shield) else { return }
