@@ -20,6 +20,11 @@ int rr_raise(lua_State *L, int kind, int fatal);
 /* Freezes the table at idx in place (shallow). `what` describes it in error messages. */
 void rr_freeze_shallow(lua_State *L, int idx, const char *what);
 
+/* Checks the Lua function on top of the stack, a closure that outlived the loading of its file,
+   for an assignment to one of its upvalues (in it or in a function nested in it that shares the
+   upvalue): that variable is kept between calls. Same results as rr_check_no_state. */
+int rr_check_kept_closure(lua_State *L, int *line, char *message, size_t capacity);
+
 /* Base-library replacements (sandbox.c) and guarded string/table functions (guards.c). */
 int rr_pcall(lua_State *L);
 int rr_xpcall(lua_State *L);

@@ -130,9 +130,28 @@ static int rr_looks_like_metatable(lua_State *L, int idx) {
     return 0;
 }
 
-/* Freezes every table reachable from the value at idx: through keys, values and the upvalues of
-   Lua functions. Uses an explicit work list, so deep nesting cannot overflow the C stack. */
-static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int freeze_root) {
+/* Raises the error of a closure at idx that keeps state (see rr_check_kept_closure), if it does. */
+static void rr_refuse_kept_state(lua_State *L, int idx) {
+    char message[512];
+    int line = 0;
+    lua_pushvalue(L, idx);
+    int verdict = rr_check_kept_closure(L, &line, message, sizeof message);
+    lua_pop(L, 1);
+    if (verdict == 0) return;
+    lua_Debug ar;
+    lua_pushvalue(L, idx);
+    lua_getinfo(L, ">S", &ar);
+    const char *source = ar.source[0] == '@' || ar.source[0] == '=' ? ar.source + 1 : ar.short_src;
+    if (verdict > 0 && line > 0) lua_pushfstring(L, "%s:%d: %s", source, line, message);
+    else lua_pushfstring(L, "%s: %s", source, message);
+    rr_raise(L, RR_RAISE_KEEPS_STATE, 0);
+}
+
+/* Freezes every table reachable from the value at idx: through keys, values, metatables and the
+   upvalues of Lua functions. With check_state, refuses a Lua function that assigns one of its
+   upvalues (they are all closed once the file has loaded, so kept between calls). Uses an
+   explicit work list, so deep nesting cannot overflow the C stack. */
+static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int freeze_root, int check_state) {
     idx = lua_absindex(L, idx);
     lua_newtable(L); int seen = lua_gettop(L);
     lua_newtable(L); int work = lua_gettop(L);
@@ -156,6 +175,7 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
         lua_pushvalue(L, v); lua_pushboolean(L, 1); lua_rawset(L, seen);
         if (t == LUA_TFUNCTION) {
             if (!lua_iscfunction(L, v)) {
+                if (check_state) rr_refuse_kept_state(L, v);
                 for (int i = 1; lua_getupvalue(L, v, i) != NULL; i++) {
                     int ut = lua_type(L, -1);
                     if (ut == LUA_TTABLE || ut == LUA_TFUNCTION) lua_rawseti(L, work, ++n);
@@ -163,6 +183,7 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
                 }
             }
         } else if (!rr_is_frozen(L, v)) {
+            if (lua_getmetatable(L, v)) lua_rawseti(L, work, ++n);
             lua_pushnil(L);
             while (lua_next(L, v)) {
                 int kt = lua_type(L, -2), vt = lua_type(L, -1);
@@ -181,7 +202,7 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
 int rr_freeze_deep(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     const char *what = luaL_optstring(L, 2, "this table");
-    rr_freeze_reachable(L, 1, what, 1);
+    rr_freeze_reachable(L, 1, what, 1, 0);
     lua_settop(L, 1);
     return 1;
 }
@@ -500,7 +521,7 @@ static void rr_seal_env(lua_State *L, int chunk, int freeze) {
             lua_pop(L, 1);
             if (freeze) {
                 rr_push_contents(L, env);
-                rr_freeze_reachable(L, lua_gettop(L), RR_RULE_TABLE, 0);
+                rr_freeze_reachable(L, lua_gettop(L), RR_RULE_TABLE, 0, 1);
                 lua_pop(L, 1);
             }
         }
@@ -518,7 +539,7 @@ int rr_sandbox_runchunk(lua_State *L) {
     for (int chunk = 1; chunk <= base; chunk++)
         if (lua_type(L, chunk) == LUA_TFUNCTION) rr_seal_env(L, chunk, 1);
     for (int i = base + 1; i <= base + nres; i++)
-        rr_freeze_reachable(L, i, RR_RULE_TABLE, 1);
+        rr_freeze_reachable(L, i, RR_RULE_TABLE, 1, 1);
     return nres;
 }
 

@@ -11,6 +11,11 @@
  * persistent upvalue, in any function but the main chunk, is refused, with the line of the
  * assignment. The main chunk may assign its own locals while it runs (that is loading).
  *
+ * A closure made while the file loads (`local counter = make_counter()`) is checked the same way
+ * once the file has run (rr_check_kept_closure, called for every function the sandbox reaches
+ * when it freezes what the file defined): all its upvalues are closed by then, so any of them it
+ * assigns, or that a function nested in it assigns through it, is kept between calls.
+ *
  * The dump format is Lua 5.4's (ldump.c): a header, the number of upvalues of the main function,
  * then dumpFunction recursively. Sizes and ints are written by dumpSize: 7 bits a byte, most
  * significant first, the last byte marked with 0x80. Anything unexpected fails the check with an
@@ -252,7 +257,7 @@ static rr_str rr_function_name(const rr_proto *parent, int child) {
 }
 
 /* Where a persistent upvalue comes from. */
-enum { RR_UP_NOT = 0, RR_UP_FILE_LOCAL = 1, RR_UP_ENV = 2 };
+enum { RR_UP_NOT = 0, RR_UP_FILE_LOCAL = 1, RR_UP_ENV = 2, RR_UP_KEPT = 3 };
 
 typedef struct {
     char *message;
@@ -281,20 +286,29 @@ static void rr_describe(rr_verdict *v, const rr_proto *f, const rr_proto *parent
         snprintf(v->message, v->capacity,
                  "%s assigns to '%s', the environment of the file: rules keep no state between calls "
                  "and cannot replace their environment", function, variable);
+    else if (origin == RR_UP_KEPT)
+        snprintf(v->message, v->capacity,
+                 "%s assigns to '%s', a variable it keeps from the function that made it while the file "
+                 "loaded: rules keep no state between calls (use a local inside the function)",
+                 function, variable);
     else
         snprintf(v->message, v->capacity,
                  "%s assigns to '%s', a local of the file: rules keep no state between calls "
                  "(use a local inside the function)", function, variable);
 }
 
-/* Checks `f` (child number `child` of `parent`; depth >= 1) and its nested functions.
-   parent_origin[i] says where the parent's upvalue i comes from. */
+/* Checks `f` (child number `child` of `parent`) and its nested functions. At depth 0, `f` is a
+   closure that outlived the loading of its file, so every upvalue it has is kept between calls;
+   at depth 1, a function of the main chunk. parent_origin[i] says where the parent's upvalue i
+   comes from. */
 static void rr_check_proto(rr_verdict *v, const rr_proto *f, const rr_proto *parent, int child,
                            int depth, const unsigned char *parent_origin, int parent_nup) {
     unsigned char *origin = calloc(f->nup > 0 ? (size_t)f->nup : 1, 1);
     if (!origin) { v->found = -1; snprintf(v->message, v->capacity, "out of memory"); return; }
     for (int u = 0; u < f->nup; u++) {
-        if (depth == 1)      /* a local of the main chunk, or its own upvalue (_ENV) */
+        if (depth == 0)      /* made while the file loaded: its upvalues are all closed now */
+            origin[u] = RR_UP_KEPT;
+        else if (depth == 1) /* a local of the main chunk, or its own upvalue (_ENV) */
             origin[u] = f->instack[u] ? RR_UP_FILE_LOCAL : RR_UP_ENV;
         else if (!f->instack[u] && f->upidx[u] < parent_nup)
             origin[u] = parent_origin[f->upidx[u]];
@@ -307,7 +321,8 @@ static void rr_check_proto(rr_verdict *v, const rr_proto *f, const rr_proto *par
         int up = rr_arg_b(i);
         if (up < f->nup && origin[up] != RR_UP_NOT) rr_describe(v, f, parent, child, pc, up, origin[up]);
     }
-    for (int c = 0; c < f->np && !v->found; c++) rr_check_proto(v, &f->p[c], f, c, depth + 1, origin, f->nup);
+    int nested = depth == 0 ? 2 : depth + 1;   /* what a kept closure nests is never the main chunk's */
+    for (int c = 0; c < f->np && !v->found; c++) rr_check_proto(v, &f->p[c], f, c, nested, origin, f->nup);
     free(origin);
 }
 
@@ -330,8 +345,9 @@ static int rr_dump_writer(lua_State *L, const void *p, size_t size, void *ud) {
     return 0;
 }
 
-/* Checks a parsed dump; see rr_check_no_state. */
-static int rr_check_dump(const unsigned char *data, size_t size, int *line, char *message, size_t capacity) {
+/* Checks a dump; see rr_check_no_state (closure 0) and rr_check_kept_closure (closure 1). */
+static int rr_check_dump(const unsigned char *data, size_t size, int closure, int *line, char *message,
+                         size_t capacity) {
     static const unsigned char header[] = {
         0x1B, 'L', 'u', 'a', 0x54, 0x00, 0x19, 0x93, '\r', '\n', 0x1A, '\n',
         4 /* sizeof(Instruction) */, sizeof(lua_Integer), sizeof(lua_Number)
@@ -355,8 +371,11 @@ static int rr_check_dump(const unsigned char *data, size_t size, int *line, char
     rr_read_function(&r, &main_proto, 0);
     if (r.failed || r.p != r.end) { rr_free_proto(&main_proto); goto corrupt; }
     rr_verdict v = { message, capacity, 0, 0 };
-    for (int c = 0; c < main_proto.np && !v.found; c++)
-        rr_check_proto(&v, &main_proto.p[c], &main_proto, c, 1, NULL, 0);
+    if (closure)
+        rr_check_proto(&v, &main_proto, NULL, 0, 0, NULL, 0);
+    else
+        for (int c = 0; c < main_proto.np && !v.found; c++)
+            rr_check_proto(&v, &main_proto.p[c], &main_proto, c, 1, NULL, 0);
     rr_free_proto(&main_proto);
     if (v.found == 1) { *line = v.line; return 1; }
     if (v.found < 0) return -1;
@@ -366,7 +385,7 @@ corrupt:
     return -1;
 }
 
-int rr_check_no_state(lua_State *L, int *line, char *message, size_t capacity) {
+static int rr_check_function(lua_State *L, int closure, int *line, char *message, size_t capacity) {
     *line = 0;
     if (capacity > 0) message[0] = '\0';
     if (lua_type(L, -1) != LUA_TFUNCTION || lua_iscfunction(L, -1)) {
@@ -380,16 +399,24 @@ int rr_check_no_state(lua_State *L, int *line, char *message, size_t capacity) {
         snprintf(message, capacity, "internal error: the bytecode of the file cannot be written");
         result = -1;
     } else {
-        result = rr_check_dump(b.data, b.size, line, message, capacity);
+        result = rr_check_dump(b.data, b.size, closure, line, message, capacity);
     }
     free(b.data);
     return result;
 }
 
+int rr_check_no_state(lua_State *L, int *line, char *message, size_t capacity) {
+    return rr_check_function(L, 0, line, message, capacity);
+}
+
+int rr_check_kept_closure(lua_State *L, int *line, char *message, size_t capacity) {
+    return rr_check_function(L, 1, line, message, capacity);
+}
+
 int rr_check_dump_for_tests(const unsigned char *data, size_t size, int *line, char *message, size_t capacity) {
     *line = 0;
     if (capacity > 0) message[0] = '\0';
-    return rr_check_dump(data, size, line, message, capacity);
+    return rr_check_dump(data, size, 0, line, message, capacity);
 }
 
 unsigned char *rr_dump_for_tests(lua_State *L, size_t *size) {

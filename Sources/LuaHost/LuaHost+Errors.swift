@@ -26,6 +26,7 @@ extension LuaHost {
             case RR_RAISE_BUDGET, RR_RAISE_PATTERN: kind = .instructionBudget
             case RR_RAISE_MEMORY: kind = .memory
             case RR_RAISE_HOST_FUNCTION: kind = .hostFunction
+            case RR_RAISE_KEEPS_STATE: kind = .syntax   // refused at load, like rr_check_no_state's verdicts
             default: kind = .runtime
             }
         }

@@ -134,6 +134,85 @@ import Testing
         try expectUsable(host)
     }
 
+    // MARK: Refused: closures made while the file loads
+
+    @Test func aCounterMadeByAFactoryAtLoad() throws {
+        try expectRefused("""
+            local function make_counter()
+              local n = 0
+              return function()
+                n = n + 1
+                return n
+              end
+            end
+            local counter = make_counter()
+            return { run = function() return counter() end }
+            """, line: 4,
+            "the function defined at line 3 assigns to 'n', a variable it keeps from the function that made it while the file loaded: rules keep no state between calls")
+    }
+
+    @Test func aKeptVariableAssignedByAFunctionNestedInTheClosure() throws {
+        try expectRefused("""
+            local function make()
+              local seen = false
+              return function(x)
+                local function mark() seen = true end
+                if x then mark() end
+                return seen
+              end
+            end
+            return { run = make() }
+            """, line: 4, "assigns to 'seen', a variable it keeps")
+    }
+
+    @Test func aKeptClosureReachableOnlyThroughAMetatableOrAnUpvalue() throws {
+        try expectRefused("""
+            local function make()
+              local calls = 0
+              return function(t, k) calls = calls + 1; return calls end
+            end
+            local lookups = setmetatable({}, { __index = make() })
+            return { run = function() return lookups.x end }
+            """, line: 3, "assigns to 'calls'")
+        try expectRefused("""
+            local function make()
+              local last
+              return { remember = function(x) last = x end, get = function() return last end }
+            end
+            local memory = make()
+            local M = {}
+            function M.run(x) memory.remember(x); return memory.get() end
+            return M
+            """, line: 3, "assigns to 'last'")
+    }
+
+    @Test func aKeptClosureInAPersonaDayFunction() throws {
+        try expectRefused("""
+            local function streak_counter()
+              local days = 0
+              return function(d) days = days + 1; return { commit = days < 7 and 1 or 0 } end
+            end
+            return { description = "factory", commit = 0.9, answer = { yes = 1, no = 0 }, day = streak_counter() }
+            """, name: "examples/personas/factory.lua", line: 3, "assigns to 'days'")
+    }
+
+    @Test func aKeptClosureOfAFileThatAnotherExtends() throws {
+        let host = try LuaHost()
+        let base = Array("""
+            local function make() local n = 0; return function() n = n + 1; return n end end
+            return { run = make() }
+            """.utf8)
+        let file = Array("local M = base\nM.k = 1\nreturn M".utf8)
+        do {
+            try host.load(layers: [(base, "rules/x.lua"), (file, "x.lua")])
+            Issue.record("a closure keeping state in a base file loaded")
+        } catch let error as LuaError {
+            #expect(error.kind == .syntax && error.file == "rules/x.lua" && error.line == 1, "\(error)")
+            #expect(error.message.contains("assigns to 'n', a variable it keeps"), "\(error)")
+        }
+        try expectUsable(host)
+    }
+
     // MARK: Allowed
 
     @Test func whatKeepsNoStateStillLoads() throws {
@@ -171,6 +250,28 @@ import Testing
         // total = 6, limits = {1, 3, 6}: acc = 10; x = 1 + 10 = 11; count = 11 + 1 = 12, doubled: 24
         #expect(try host.call(run, .integer(1)) == [.integer(24)])
         #expect(try host.call(run, .integer(1)) == [.integer(24)])
+    }
+
+    @Test func closuresMadeAtLoadThatOnlyReadWhatTheyKeepStillLoad() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local function scaled(factor)
+              return function(x)
+                local total = 0
+                local function add(v) total = total + v * factor end   -- a local of the call
+                add(x); add(1)
+                return total
+              end
+            end
+            local function unused_counter() local n = 0; return function() n = n + 1 end end
+            local M = { double = scaled(2), triple = scaled(3) }
+            unused_counter()   -- made and dropped: nothing can call it
+            return M
+            """, chunkName: "ok.lua")
+        let module = try #require(values.first?.tableValue)
+        let double = try #require(module["double"].functionValue)
+        #expect(try host.call(double, .integer(4)) == [.integer(10)])
+        #expect(try host.call(double, .integer(4)) == [.integer(10)])
     }
 
     // MARK: The reader of the bytecode

@@ -29,6 +29,7 @@ enum {
     RR_RAISE_MEMORY = 3,          /* the memory ceiling was reached */
     RR_RAISE_PATTERN = 4,         /* a pattern was refused as too costly for its subject */
     RR_RAISE_READONLY = 5,        /* an attempt to modify a read-only table or a host global */
+    RR_RAISE_KEEPS_STATE = 6,     /* a file refused at load: a closure it made keeps state */
 };
 
 /* Calls from C into Swift. Neither may raise a Lua error. */
