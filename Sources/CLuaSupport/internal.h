@@ -11,6 +11,7 @@
 extern const char rr_key_globals;   /* registry: the sandbox globals */
 extern const char rr_key_frozen;    /* metatable of a frozen table: the table holding its contents */
 extern const char rr_key_name;      /* metatable of a frozen table: what it is, for messages */
+extern const char rr_key_acting;    /* metatable of a frozen class: the metatable its objects get */
 extern const char rr_key_sealed;    /* metatable of an environment: true once its chunk has run */
 extern const char rr_key_randomseed;/* registry: the original math.randomseed */
 

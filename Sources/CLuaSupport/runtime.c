@@ -8,6 +8,7 @@ const char rr_key_globals = 0;
 const char rr_key_frozen = 0;
 const char rr_key_name = 0;
 const char rr_key_sealed = 0;
+const char rr_key_acting = 0;
 const char rr_key_randomseed = 0;
 
 rr_runtime *rr_runtime_of(lua_State *L) {

@@ -116,8 +116,8 @@ void rr_freeze_shallow(lua_State *L, int idx, const char *what) {
     lua_pop(L, 1);                                 /* contents */
 }
 
-/* A table that holds metamethods (a class or a metatable) stays as it is: freezing it would
-   hide its fields from Lua's raw metamethod lookups and break every object that uses it. */
+/* A table that holds metamethods (a class or a metatable). Frozen, it is an empty proxy, and Lua
+   looks metamethods up raw in a metatable, so it could no longer act as one. */
 static int rr_looks_like_metatable(lua_State *L, int idx) {
     static const char *const events[] = { "__index", "__newindex", "__call", "__tostring",
         "__eq", "__lt", "__le", "__add", "__concat", "__len", "__close", "__mode", NULL };
@@ -127,6 +127,63 @@ static int rr_looks_like_metatable(lua_State *L, int idx) {
         lua_pop(L, 1);
         if (t != LUA_TNIL) return 1;
     }
+    return 0;
+}
+
+/* Freezes the class (or metatable) at idx like any table, and keeps, hidden in the proxy's
+   metatable, the metatable its objects get from `setmetatable(obj, Class)`: a copy of its
+   "__" fields, whose `__metatable` is the class itself. So `getmetatable(obj) == Class`, the
+   class's fields are read-only like those of every rule table, and nothing a rule can reach
+   writes into the copy. */
+static void rr_freeze_class(lua_State *L, int idx, const char *what) {
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    int acting = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        size_t len;
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        if (key && len > 2 && key[0] == '_' && key[1] == '_') {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, acting);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pushliteral(L, "__metatable");
+    int protected = lua_rawget(L, acting) != LUA_TNIL;   /* by the rule itself: it stays so */
+    lua_pop(L, 1);
+    if (!protected) {
+        lua_pushliteral(L, "__metatable");
+        lua_pushvalue(L, idx);
+        lua_rawset(L, acting);
+    }
+    lua_pushboolean(L, !protected);                      /* whether its objects may change class */
+    lua_rawsetp(L, acting, &rr_key_acting);
+    rr_freeze_shallow(L, idx, what);
+    lua_getmetatable(L, idx);
+    lua_pushvalue(L, acting);
+    lua_rawsetp(L, -2, &rr_key_acting);
+    lua_pop(L, 2);
+}
+
+/* Whether the table at idx is the metatable objects of a frozen class get (frozen in effect). */
+static int rr_is_acting_metatable(lua_State *L, int idx) {
+    int acting = lua_rawgetp(L, idx, &rr_key_acting) == LUA_TBOOLEAN;
+    lua_pop(L, 1);
+    return acting;
+}
+
+/* Pushes the metatable that objects of the frozen class at idx get, or returns 0. */
+static int rr_push_acting_metatable(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+    if (lua_rawgetp(L, -1, &rr_key_acting) == LUA_TTABLE) {   /* only a frozen class's proxy has one */
+        lua_remove(L, -2);
+        return 1;
+    }
+    lua_pop(L, 2);
     return 0;
 }
 
@@ -182,8 +239,10 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
                     else lua_pop(L, 1);
                 }
             }
-        } else if (!rr_is_frozen(L, v)) {
-            if (lua_getmetatable(L, v)) lua_rawseti(L, work, ++n);
+        } else if (!rr_is_frozen(L, v) && !rr_is_acting_metatable(L, v)) {
+            int is_root = lua_rawequal(L, v, idx);
+            /* the metatable of an environment's globals is the sandbox's own: not the file's */
+            if ((freeze_root || !is_root) && lua_getmetatable(L, v)) lua_rawseti(L, work, ++n);
             lua_pushnil(L);
             while (lua_next(L, v)) {
                 int kt = lua_type(L, -2), vt = lua_type(L, -1);
@@ -191,8 +250,10 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
                 else lua_pop(L, 1);
                 if (kt == LUA_TTABLE || kt == LUA_TFUNCTION) { lua_pushvalue(L, -1); lua_rawseti(L, work, ++n); }
             }
-            int is_root = lua_rawequal(L, v, idx);
-            if ((freeze_root || !is_root) && !rr_looks_like_metatable(L, v)) rr_freeze_shallow(L, v, what);
+            if (freeze_root || !is_root) {
+                if (rr_looks_like_metatable(L, v)) rr_freeze_class(L, v, what);
+                else rr_freeze_shallow(L, v, what);
+            }
         }
         lua_settop(L, v - 1);
     }
@@ -362,10 +423,18 @@ int rr_setmetatable(lua_State *L) {
             return luaL_error(L, "setmetatable: __gc metamethods are not allowed in rules");
         lua_pop(L, 1);
     }
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+    /* An object of a frozen class can change class; a metatable a rule protected stays. */
+    int of_class = 0;
+    if (lua_getmetatable(L, 1)) {
+        of_class = lua_rawgetp(L, -1, &rr_key_acting) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+        lua_pop(L, 2);
+    }
+    if (!of_class && luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
         return luaL_error(L, "cannot change a protected metatable");
     lua_settop(L, 2);
+    if (!rr_push_acting_metatable(L, 2)) lua_pushvalue(L, 2);
     lua_setmetatable(L, 1);
+    lua_settop(L, 1);
     return 1;
 }
 
