@@ -145,7 +145,7 @@ public final class LuaHost {
         var chunks: [Int32] = []
         var base: Int32?
         for (i, layer) in layers.enumerated() {
-            let status = layer.bytes.withUnsafeBufferPointer { buffer in
+            let status = Self.text(of: layer.bytes).withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {
                     clua_loadbufferx(L, $0.baseAddress, $0.count, "@" + layer.chunkName, "t")
                 }
@@ -170,6 +170,16 @@ public final class LuaHost {
         let n = try pcall(nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
                           chunk: layers.last!.chunkName)
         return try results(count: n, from: function, file: layers.last!.chunkName)
+    }
+
+    /// What Lua compiles of a file's bytes, as `lua` and `luaL_loadfile` read a file: without a
+    /// UTF-8 byte-order mark, and with a first line starting with `#` (`#!/usr/bin/env lua`) left
+    /// empty, so that line numbers stay those of the file.
+    static func text(of bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var text = bytes[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        if text.first == UInt8(ascii: "#") { text = text.drop { $0 != UInt8(ascii: "\n") } }
+        return text
     }
 
     /// Refuses the chunk on top of the stack (loaded, not yet run) when one of its functions assigns

@@ -34,6 +34,23 @@ import Testing
         #expect(error.problems.first?.line == (try RuleFixture.line(of: "bonus_credits = 10,", in: "streaks.lua")))
     }
 
+    @Test func aByteOrderMarkAndAFirstHashLineAreReadAsLuaReadsAFile() throws {
+        // As a Windows editor or a script-minded user writes them: BOM, CRLF, `#!` first line.
+        let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("streaks.lua"), encoding: .utf8)
+        let dir = try folder([
+            "child/extends": "\u{FEFF}\(RuleFixture.rulesFolder.path)\r\n",
+            "child/streaks.lua": "\u{FEFF}#!/usr/bin/env lua\n" + base.replacingOccurrences(of: "bonus_credits = 10,", with: "bonus_credits = -1,"),
+            "fine/extends": "\u{FEFF}\(RuleFixture.rulesFolder.path)\n",
+            "fine/streaks.lua": "\u{FEFF}#!/usr/bin/env lua\n" + base,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = try RuleSet.load(dir.appendingPathComponent("fine").path)
+        #expect(rules.fileLabels.contains("streaks.lua"))
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("child").path) }
+        #expect(error.problems.first?.file == "streaks.lua")
+        #expect(error.problems.first?.line == (try RuleFixture.line(of: "bonus_credits = 10,", in: "streaks.lua")) + 1)
+    }
+
     @Test func cyclesAndMissingBasesAreErrors() throws {
         let dir = try folder(["a/extends": "../b", "b/extends": "../a", "c/extends": "../nowhere", "d/extends": "\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
