@@ -58,6 +58,23 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(path):10: settings") && $0.contains("commitment_deadline") || $0.contains("13:00") }, "\(lines)")
     }
 
+    @Test func aHugeTextInAPersonaIsQuotedShort() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("huge.lua").path
+        let zone = String(repeating: "A", count: 1_000_000)
+        try """
+            return {
+              description = "A megabyte of time zone", commit = 0.5, answer = { yes = 0.5, no = 0 },
+              settings = { timezone = "\(zone)", personality_mode = "\(zone)" },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.count == 2 && lines.allSatisfy { $0.count < 300 }, "\(lines.map { $0.prefix(300) })")
+        #expect(lines.contains { $0.hasPrefix("\(path):3: settings.timezone: unknown time zone \"AAAA") && $0.hasSuffix("… (1000000 characters)\"") })
+    }
+
     @Test func aPersonaHasAtMostFiftyHabitsInEachApp() throws {
         // Unbounded lists made a 20-user, 7-day run take over a minute.
         let dir = try SimTestSupport.temporaryFolder()

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesModel
 
 /// Local days and times of one user: an IANA time zone and a day boundary (midnight for Pressure,
@@ -16,7 +17,7 @@ public struct LocalClock: Sendable, Equatable {
     public init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
         guard let zone = TimeZone(identifier: timeZoneID) else {
             throw ModelValidationError(entity: "Settings", field: "timezone", rule: "an IANA time zone (e.g. Europe/Paris)",
-                                       found: "\"\(timeZoneID)\"")
+                                       found: "\"\(SourceFile.excerpt(timeZoneID, limit: 80))\"")
         }
         self.timeZone = zone
         self.dayStart = dayStartsAt.minutes

@@ -11,7 +11,7 @@ extension PersonaChecks {
             let path = "earned.modes[\(i + 1)]"
             f.name("\(path).name", mode.name, unique: &names, what: "a mode")
             if Strictness(rawValue: mode.strictness) == nil {
-                f.add("\(path).strictness", "expected \"GENTLE\", \"STRICT\" or \"HARD\", found \"\(mode.strictness)\"")
+                f.add("\(path).strictness", "expected \"GENTLE\", \"STRICT\" or \"HARD\", found \(PersonaChecks.quoted(mode.strictness))")
             }
             if !(-1000...1000).contains(mode.priority) { f.add("\(path).priority", "expected -1000…1000, found \(mode.priority)") }
             for (j, window) in mode.windows.enumerated() {
@@ -20,7 +20,7 @@ extension PersonaChecks {
                     f.add("\(at).days", "expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found { \(window.days.map(String.init).joined(separator: ", ")) }")
                 }
                 for (field, text) in [("from", window.from), ("to", window.to)] where (try? LocalTime(text)) == nil {
-                    f.add("\(at).\(field)", "expected \"HH:MM\", found \"\(text)\"")
+                    f.add("\(at).\(field)", "expected \"HH:MM\", found \(PersonaChecks.quoted(text))")
                 }
             }
             if let blocked = mode.blockedApps { apps("\(path).blocked_apps", blocked, &f) }
@@ -49,7 +49,7 @@ extension PersonaChecks {
         }
         if e.gate.questTypes.isEmpty { f.add("earned.gate.quest_types", "expected at least one quest type") }
         for (i, type) in e.gate.questTypes.enumerated() where QuestType(rawValue: type) == nil {
-            f.add("earned.gate.quest_types[\(i + 1)]", "expected \(QuestType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(type)\"")
+            f.add("earned.gate.quest_types[\(i + 1)]", "expected \(QuestType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \(PersonaChecks.quoted(type))")
         }
         f.probability("earned.gate.insist", e.gate.insist)
         f.shares("earned.quest", [("complete", e.quest.complete), ("fail", e.quest.fail), ("cancel", e.quest.cancel)], rest: "expires")
@@ -71,7 +71,7 @@ extension PersonaChecks {
         var seen: Set<String> = []
         for (i, app) in apps.enumerated() {
             do { _ = try AppID.parse(app) } catch {
-                f.add("\(path)[\(i + 1)]", "expected an AppId \"android:…\" or \"iosToken:…\", found \"\(app)\"")
+                f.add("\(path)[\(i + 1)]", "expected an AppId \"android:…\" or \"iosToken:…\", found \(PersonaChecks.quoted(app))")
             }
             if !seen.insert(app).inserted { f.add("\(path)[\(i + 1)]", "\"\(app)\" is listed twice") }
         }

@@ -1,9 +1,14 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
 /// The ranges of a persona's fields, checked after decoding: (field path, message) per problem.
 enum PersonaChecks {
+    /// A text of the persona, quoted in a message: at most 80 characters of it (a persona can hold
+    /// a string of megabytes, and the message must stay readable).
+    static func quoted(_ text: String) -> String { "\"\(SourceFile.excerpt(text, limit: 80))\"" }
+
     /// Problems found so far, as (field path, message), with the checks every section uses.
     struct Findings {
         var out: [(String, String)] = []
@@ -83,15 +88,15 @@ enum PersonaChecks {
         var out: [(String, String)] = []
         let knownZone = (try? LocalClock(timeZoneID: s.timezone)) != nil
         var settings = UserSettings(timezoneIdentifier: knownZone ? s.timezone : "UTC")
-        if !knownZone { out.append(("settings.timezone", "unknown time zone \"\(s.timezone)\"")) }
+        if !knownZone { out.append(("settings.timezone", "unknown time zone \(quoted(s.timezone))")) }
         do { settings.commitmentDeadline = try LocalTime(s.commitmentDeadline) } catch {
-            out.append(("settings.commitment_deadline", "expected \"HH:MM\", found \"\(s.commitmentDeadline)\""))
+            out.append(("settings.commitment_deadline", "expected \"HH:MM\", found \(quoted(s.commitmentDeadline))"))
         }
         do { settings.checkinWindowClose = try LocalTime(s.checkinWindowClose) } catch {
-            out.append(("settings.checkin_window_close", "expected \"HH:MM\", found \"\(s.checkinWindowClose)\""))
+            out.append(("settings.checkin_window_close", "expected \"HH:MM\", found \(quoted(s.checkinWindowClose))"))
         }
         if let mode = PersonalityMode(rawValue: s.personalityMode) { settings.personalityMode = mode } else {
-            out.append(("settings.personality_mode", "expected \"PROFESSIONAL\" or \"BRUTAL\", found \"\(s.personalityMode)\""))
+            out.append(("settings.personality_mode", "expected \"PROFESSIONAL\" or \"BRUTAL\", found \(quoted(s.personalityMode))"))
         }
         if !out.contains(where: { $0.0 != "settings.timezone" }) {
             do { try settings.validate() } catch { out.append(("settings", "\(error)")) }
