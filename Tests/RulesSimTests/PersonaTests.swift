@@ -58,6 +58,31 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(path):10: settings") && $0.contains("commitment_deadline") || $0.contains("13:00") }, "\(lines)")
     }
 
+    @Test func aTypeErrorDoesNotHideTheProblemsOfOtherSections() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("mixed.lua").path
+        try """
+            return {
+              description = "Mixed problems",
+              commit = 1.5,
+              answer = { yes = 0.5, no = 0 },
+              miga = { opens_per_day = "many" },
+              habits = { { task = "read", rate = -0.1 } },
+              earned = { apps = { "android:a" }, modes = { { strictness = 5 } } },
+              settings = { timezone = "Mars/Olympus" },
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.count == 5, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):5: miga.opens_per_day: expected") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):7: earned.modes[1].") }, "\(lines)")
+        #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
+        #expect(lines.contains("\(path):6: habits[1].rate: expected a probability between 0 and 1, found -0.1"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):8: settings.timezone: unknown time zone") }, "\(lines)")
+    }
+
     @Test func aHugeTextInAPersonaIsQuotedShort() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

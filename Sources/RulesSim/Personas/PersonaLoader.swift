@@ -68,19 +68,33 @@ public enum PersonaLoader {
             if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
             return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
         }
-        let spec: PersonaSpec
-        do {
-            spec = try LuaDecoder().decode(PersonaSpec.self, from: value, file: path)
-        } catch let error as LuaError {
-            let field = error.path ?? ""
-            if problems.isEmpty || !error.message.hasPrefix("unknown field") {
-                problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+        // A field of the wrong type stops decoding. To report the other sections' problems with
+        // it, its top-level section is set aside and the rest decoded again.
+        var rest = value.tableValue!
+        var setAside: Set<String> = []
+        func section(_ fieldPath: String) -> String { String(fieldPath.prefix { $0 != "." && $0 != "[" }) }
+        var decoded: PersonaSpec?
+        while decoded == nil {
+            do {
+                decoded = try LuaDecoder().decode(PersonaSpec.self, from: .table(rest), file: path)
+            } catch let error as LuaError {
+                let field = error.path ?? ""
+                let top = section(field)
+                // A required section set aside is now missing: its own error is already reported.
+                if setAside.contains(top) { throw PersonaError(problems: problems) }
+                if known.contains(top) || top.isEmpty {   // (an unknown section is reported above)
+                    problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+                }
+                guard !top.isEmpty, !rest[top].isNil else { throw PersonaError(problems: problems) }
+                rest[top] = .nil
+                setAside.insert(top)
+            } catch {
+                throw PersonaError(path, "\(error)")
             }
-            throw PersonaError(problems: problems)
-        } catch {
-            throw PersonaError(path, "\(error)")
         }
-        problems += PersonaChecks.problems(of: spec).map { fieldPath, message in
+        let spec = decoded!
+        // The checks of a section set aside would judge its defaults, not the file.
+        problems += PersonaChecks.problems(of: spec).filter { !setAside.contains(section($0.0)) }.map { fieldPath, message in
             RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)")
         }
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
