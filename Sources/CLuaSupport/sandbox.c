@@ -417,9 +417,11 @@ int rr_setmetatable(lua_State *L) {
         lua_concat(L, 2);
         return rr_raise(L, RR_RAISE_READONLY, 0);
     }
+    lua_settop(L, 2);
+    if (!rr_push_acting_metatable(L, 2)) lua_pushvalue(L, 2);   /* 3: what the table will get */
     if (t == LUA_TTABLE) {
         lua_pushstring(L, "__gc");
-        if (lua_rawget(L, 2) != LUA_TNIL)
+        if (lua_rawget(L, 3) != LUA_TNIL)
             return luaL_error(L, "setmetatable: __gc metamethods are not allowed in rules");
         lua_pop(L, 1);
     }
@@ -431,8 +433,7 @@ int rr_setmetatable(lua_State *L) {
     }
     if (!of_class && luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
         return luaL_error(L, "cannot change a protected metatable");
-    lua_settop(L, 2);
-    if (!rr_push_acting_metatable(L, 2)) lua_pushvalue(L, 2);
+    lua_settop(L, 3);
     lua_setmetatable(L, 1);
     lua_settop(L, 1);
     return 1;

@@ -73,6 +73,14 @@ import Testing
         #expect(try host.call(change) == [.string("x makes a sound")])
     }
 
+    @Test func aFrozenClassCannotSmuggleAFinalizer() throws {
+        let error = try callError("""
+            local Class = { __index = function() return 0 end, __gc = function() end }
+            return { run = function() return setmetatable({}, Class) end }
+            """)
+        #expect(error.line == 2 && error.message.contains("__gc metamethods are not allowed"), "\(error)")
+    }
+
     @Test func aMetatableTheRuleProtectsStaysProtected() throws {
         let host = try LuaHost()
         let values = try host.load("""
