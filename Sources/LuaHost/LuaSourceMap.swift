@@ -100,11 +100,27 @@ public struct LuaSourceMap: Sendable {
                 if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                     var k = i + 1
                     var bytes: [UInt8] = []
+                    let startLine = line
                     while k < s.count, s[k] != c, s[k] != UInt8(ascii: "\n") {
-                        if s[k] == UInt8(ascii: "\\"), k + 1 < s.count { bytes.append(s[k + 1]); k += 2; continue }
+                        if s[k] == UInt8(ascii: "\\"), k + 1 < s.count {
+                            switch s[k + 1] {
+                            case UInt8(ascii: "\n"):   // a backslash-newline continues the string
+                                line += 1
+                                bytes.append(s[k + 1]); k += 2
+                            case UInt8(ascii: "z"):    // \z skips the blanks that follow, line breaks included
+                                k += 2
+                                while k < s.count, [0x20, 0x09, 0x0D, 0x0A, 0x0B, 0x0C].contains(s[k]) {
+                                    if s[k] == UInt8(ascii: "\n") { line += 1 }
+                                    k += 1
+                                }
+                            default:
+                                bytes.append(s[k + 1]); k += 2
+                            }
+                            continue
+                        }
                         bytes.append(s[k]); k += 1
                     }
-                    out.append((.string(String(decoding: bytes, as: UTF8.self)), line))
+                    out.append((.string(String(decoding: bytes, as: UTF8.self)), startLine))
                     i = k + 1
                     continue
                 }
@@ -155,6 +171,11 @@ public struct LuaSourceMap: Sendable {
         /// Paths by local table name (`local M = {…}`), relative to that table.
         var tables: [String: [String: Int]] = [:]
         var returned: [String: Int]?
+        /// Table constructors being read, one inside the other. Lua refuses more than about 200
+        /// (its C-levels limit); past that, the map stops recording and only skips, so that a
+        /// file its tokenizer misreads cannot recurse without bound.
+        var constructors = 0
+        static let maxConstructors = 200
 
         init(tokens: [(token: Token, line: Int)]) { self.tokens = tokens }
 
@@ -288,9 +309,11 @@ public struct LuaSourceMap: Sendable {
             var nesting = 0
             while i < tokens.count {
                 switch peek() {
-                case .symbol("{") where nesting == 0:
+                case .symbol("{") where nesting == 0 && constructors < Self.maxConstructors:
                     i += 1
+                    constructors += 1
                     constructor(prefix: prefix, into: &entries)
+                    constructors -= 1
                     continue
                 case .symbol("{"), .symbol("("), .symbol("["):
                     nesting += 1

@@ -44,4 +44,23 @@ import Testing
         #expect(map.exactLine(for: "b.d") == 4)
         #expect(map.line(for: "") == 1)
     }
+
+    @Test func stringsContinuedOnTheNextLineKeepLinesRight() {
+        let map = LuaSourceMap(source: "local M = {\n  a = \"one\\z\n     two { { {\",\n  b = 'x\\\ny',\n  c = 3,\n}\nreturn M\n")
+        #expect(map.exactLine(for: "a") == 2)
+        #expect(map.exactLine(for: "b") == 4)
+        #expect(map.exactLine(for: "c") == 6)
+    }
+
+    @Test func braceBombsHiddenInAStringDoNotOverflowTheStack() {
+        // `\z` hid 50,000 `{` from a tokenizer that ended the string at the line break: one
+        // recursion per brace crashed the process. Real constructors nested that deep are not
+        // Lua either (its parser stops at about 200 levels); the map stops recording past 200.
+        let bomb = "local M = { padding = \"\\z\n" + String(repeating: "{", count: 50_000) + "\" }\nM.late = 1\nreturn M\n"
+        let map = LuaSourceMap(source: bomb)
+        #expect(map.exactLine(for: "padding") == 1)
+        #expect(map.exactLine(for: "late") == 3)
+        let deep = "return { x = " + String(repeating: "{", count: 50_000) + String(repeating: "}", count: 50_000) + ", y = 1 }\n"
+        #expect(LuaSourceMap(source: deep).exactLine(for: "y") == 1)
+    }
 }
