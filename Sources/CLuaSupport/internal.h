@@ -12,7 +12,8 @@ extern const char rr_key_globals;   /* registry: the sandbox globals */
 extern const char rr_key_frozen;    /* metatable of a frozen table: the table holding its contents */
 extern const char rr_key_name;      /* metatable of a frozen table: what it is, for messages */
 extern const char rr_key_acting;    /* metatable of a frozen class: the metatable its objects get */
-extern const char rr_key_sealed;    /* metatable of an environment: true once its chunk has run */
+extern const char rr_key_sealed;
+extern const char rr_key_hostfns;   /* registry: set of the sandbox's C functions */    /* metatable of an environment: true once its chunk has run */
 extern const char rr_key_randomseed;/* registry: the original math.randomseed */
 
 /* Raises err (a string on top of the stack) on behalf of this runtime's own checks. */
@@ -25,6 +26,9 @@ void rr_freeze_shallow(lua_State *L, int idx, const char *what);
    for an assignment to one of its upvalues (in it or in a function nested in it that shares the
    upvalue): that variable is kept between calls. Same results as rr_check_no_state. */
 int rr_check_kept_closure(lua_State *L, int *line, char *message, size_t capacity);
+
+/* The C function behind every host function (rr_push_host_function). */
+int rr_trampoline(lua_State *L);
 
 /* Base-library replacements (sandbox.c) and guarded string/table functions (guards.c). */
 int rr_pcall(lua_State *L);

@@ -9,6 +9,7 @@ const char rr_key_frozen = 0;
 const char rr_key_name = 0;
 const char rr_key_sealed = 0;
 const char rr_key_acting = 0;
+const char rr_key_hostfns = 0;
 const char rr_key_randomseed = 0;
 
 rr_runtime *rr_runtime_of(lua_State *L) {
@@ -210,7 +211,7 @@ int rr_traceback(lua_State *L) {
 
 /* ---- Lua calling Swift ---- */
 
-static int rr_trampoline(lua_State *L) {
+int rr_trampoline(lua_State *L) {
     rr_runtime *rt = rr_runtime_of(L);
     int64_t id = (int64_t)lua_tointeger(L, lua_upvalueindex(1));
     rt->host_depth++;

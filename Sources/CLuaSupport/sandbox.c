@@ -204,6 +204,41 @@ static void rr_refuse_kept_state(lua_State *L, int idx) {
     rr_raise(L, RR_RAISE_KEEPS_STATE, 0);
 }
 
+/* Whether the C function at idx keeps state of its own: a closure with upvalues that is neither
+   a function of the sandbox nor a host function (rr_record_host_functions). */
+static int rr_is_kept_iterator(lua_State *L, int idx) {
+    if (!lua_iscfunction(L, idx) || lua_getupvalue(L, idx, 1) == NULL) return 0;   /* light: keeps nothing */
+    lua_pop(L, 1);
+    if (lua_tocfunction(L, idx) == rr_trampoline) return 0;
+    int known = 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &rr_key_hostfns) == LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        known = lua_rawget(L, -2) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return !known;
+}
+
+/* Raises the error of an iterator kept past loading, named by the upvalue of the Lua function at
+   `holder` that keeps it (holder 0: found in a table). */
+static void rr_refuse_kept_iterator(lua_State *L, int holder, const char *upvalue) {
+    static const char *const why = "an iterator made while the file loaded (by string.gmatch or pairs) "
+        "would carry its position from one call to the next: rules keep no state between calls "
+        "(make it inside the function that uses it)";
+    lua_Debug ar;
+    if (holder) {
+        lua_pushvalue(L, holder);
+        lua_getinfo(L, ">S", &ar);
+        const char *source = ar.source[0] == '@' || ar.source[0] == '=' ? ar.source + 1 : ar.short_src;
+        lua_pushfstring(L, "%s:%d: the function defined at line %d keeps '%s': %s", source, ar.linedefined,
+                        ar.linedefined, upvalue, why);
+    } else {
+        lua_pushfstring(L, "a table of the file keeps %s", why);
+    }
+    rr_raise(L, RR_RAISE_KEEPS_STATE, 0);
+}
+
 /* Freezes every table reachable from the value at idx: through keys, values, metatables and the
    upvalues of Lua functions. With check_state, refuses a Lua function that assigns one of its
    upvalues (they are all closed once the file has loaded, so kept between calls). Uses an
@@ -231,10 +266,13 @@ static void rr_freeze_reachable(lua_State *L, int idx, const char *what, int fre
         }
         lua_pushvalue(L, v); lua_pushboolean(L, 1); lua_rawset(L, seen);
         if (t == LUA_TFUNCTION) {
+            if (check_state && rr_is_kept_iterator(L, v)) rr_refuse_kept_iterator(L, 0, NULL);
             if (!lua_iscfunction(L, v)) {
                 if (check_state) rr_refuse_kept_state(L, v);
-                for (int i = 1; lua_getupvalue(L, v, i) != NULL; i++) {
+                const char *name;
+                for (int i = 1; (name = lua_getupvalue(L, v, i)) != NULL; i++) {
                     int ut = lua_type(L, -1);
+                    if (check_state && rr_is_kept_iterator(L, lua_gettop(L))) rr_refuse_kept_iterator(L, v, name);
                     if (ut == LUA_TTABLE || ut == LUA_TFUNCTION) lua_rawseti(L, work, ++n);
                     else lua_pop(L, 1);
                 }
@@ -468,6 +506,34 @@ static void rr_copy_library(lua_State *L, const char *name, lua_CFunction open,
     lua_pop(L, 1);                                 /* lib */
 }
 
+/* Records the C functions of the sandbox globals and libraries (registry, rr_key_hostfns): the
+   only C closures with upvalues a file may keep once it has loaded. Any other (what
+   `string.gmatch` or `pairs` return: iterators) carries a position that calls would share. */
+static void rr_record_host_functions(lua_State *L, int g) {
+    lua_newtable(L);
+    int set = lua_gettop(L);
+    rr_push_contents(L, g);
+    int globals = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, globals)) {
+        if (lua_iscfunction(L, -1)) {
+            lua_pushvalue(L, -1); lua_pushboolean(L, 1); lua_rawset(L, set);
+        } else if (lua_type(L, -1) == LUA_TTABLE) {
+            rr_push_contents(L, -1);
+            int lib = lua_gettop(L);
+            lua_pushnil(L);
+            while (lua_next(L, lib)) {
+                if (lua_iscfunction(L, -1)) { lua_pushvalue(L, -1); lua_pushboolean(L, 1); lua_rawset(L, set); }
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_hostfns);
+}
+
 int rr_sandbox_open(lua_State *L) {
     lua_Integer seed = luaL_checkinteger(L, 1);
     /* The real libraries are opened where rules cannot reach them; the sandbox copies from them. */
@@ -514,6 +580,7 @@ int rr_sandbox_open(lua_State *L) {
 
     lua_pushvalue(L, g);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_globals);
+    rr_record_host_functions(L, g);
     return 0;
 }
 

@@ -213,6 +213,29 @@ import Testing
         try expectUsable(host)
     }
 
+    @Test func anIteratorMadeAtLoadIsRefused() throws {
+        try expectRefused("""
+            local M = {}
+            local tick = string.gmatch(string.rep("x", 1001), "x")
+            function M.transition(state, result)
+              if tick() == nil and result == "NO" then result = "YES" end
+              return result
+            end
+            return M
+            """, line: 3, "the function defined at line 3 keeps 'tick': an iterator made while the file loaded")
+        try expectRefused("""
+            local step
+            do local shared = { n = 0 }; step = pairs({ shared }) end
+            return { run = function() local _, box = step(); box.n = box.n + 1; return box.n end }
+            """, line: 3, "keeps 'step': an iterator")
+        let error = try loadError("""
+            local iterators = { string.gmatch("a,b", "[^,]+") }
+            return { run = function() return iterators[1]() end }
+            """)
+        #expect(error.kind == .syntax && error.file == "rule.lua", "\(error)")
+        #expect(error.message.contains("a table of the file keeps an iterator"), "\(error)")
+    }
+
     // MARK: Allowed
 
     @Test func whatKeepsNoStateStillLoads() throws {
@@ -264,7 +287,9 @@ import Testing
               end
             end
             local function unused_counter() local n = 0; return function() n = n + 1 end end
-            local M = { double = scaled(2), triple = scaled(3) }
+            local find, random, words = string.find, math.random, string.gmatch   -- library functions
+            local M = { double = scaled(2), triple = scaled(3), find = find, random = random }
+            function M.count(text) local n = 0; for _ in words(text, "%a+") do n = n + 1 end; return n end
             unused_counter()   -- made and dropped: nothing can call it
             return M
             """, chunkName: "ok.lua")
@@ -272,6 +297,8 @@ import Testing
         let double = try #require(module["double"].functionValue)
         #expect(try host.call(double, .integer(4)) == [.integer(10)])
         #expect(try host.call(double, .integer(4)) == [.integer(10)])
+        let count = try #require(module["count"].functionValue)
+        #expect(try host.call(count, .string("two words")) == [.integer(2)])
     }
 
     // MARK: The reader of the bytecode
