@@ -201,6 +201,34 @@ static int rr_concat(lua_State *L) {
     return rr_call_original(L);
 }
 
+/* string.format without addresses: `%p` is refused and a table or function given to `%s` is
+   written as `tostring` writes it (rr_push_tostring); Lua would print its address, which differs
+   from one run to the next. */
+static int rr_format(lua_State *L) {
+    size_t len;
+    const char *f = luaL_checklstring(L, 1, &len);
+    int arg = 1, top = lua_gettop(L);
+    for (size_t i = 0; i < len; i++) {
+        if (f[i] != '%') continue;
+        if (++i < len && f[i] == '%') continue;
+        while (i < len && strchr("-+ #0123456789.", f[i])) i++;   /* flags, width, precision */
+        if (i >= len) break;                                     /* Lua reports it */
+        arg++;
+        if (f[i] == 'p')
+            return luaL_error(L, "string.format: '%%p' is not available in rules "
+                                 "(an address differs from one run to the next)");
+        if (f[i] == 's' && arg <= top) {
+            int t = lua_type(L, arg);
+            if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA) {
+                rr_push_tostring(L, arg);
+                lua_replace(L, arg);
+            }
+        }
+    }
+    rr_charge(L, rr_arguments_cost(L));
+    return rr_call_original(L);
+}
+
 static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
     lua_getfield(L, lib, name);
     lua_pushcclosure(L, f, 1);
@@ -229,6 +257,7 @@ static void rr_meter_library(lua_State *L, int lib) {
 
 void rr_install_string_guards(lua_State *L, int strlib) {
     rr_wrap(L, strlib, "find", rr_find);
+    rr_wrap(L, strlib, "format", rr_format);
     rr_wrap(L, strlib, "match", rr_match);
     rr_wrap(L, strlib, "gmatch", rr_gmatch);
     rr_wrap(L, strlib, "gsub", rr_gsub);

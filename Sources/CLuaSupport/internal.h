@@ -40,6 +40,8 @@ void rr_install_string_guards(lua_State *L, int strlib);
 void rr_install_table_guards(lua_State *L, int tablib);
 void rr_install_utf8_guards(lua_State *L, int utf8lib);
 void rr_push_contents(lua_State *L, int idx);
+/* Pushes tostring(value at idx) without addresses (see sandbox.c). */
+void rr_push_tostring(lua_State *L, int idx);
 /* Charges for visiting `entries` table entries against the call's instruction budget. */
 void rr_charge_size(lua_State *L, double entries);
 

@@ -324,22 +324,90 @@ static int rr_key_rank(lua_State *L, int i) {
     }
 }
 
-static int rr_key_less(lua_State *L) {
-    int ra = rr_key_rank(L, 1), rb = rr_key_rank(L, 2);
-    int less = 0;
-    if (ra != rb) {
-        less = ra < rb;
-    } else if (ra == 0) {
-        less = lua_compare(L, 1, 2, LUA_OPLT);
-    } else if (ra == 1) {
+/* Whether key x comes before key y in the fixed order (keys of other types: never). */
+static int rr_key_before(lua_State *L, int x, int y) {
+    int ra = rr_key_rank(L, x), rb = rr_key_rank(L, y);
+    if (ra != rb) return ra < rb;
+    if (ra == 0) return lua_compare(L, x, y, LUA_OPLT);
+    if (ra == 1) {
         size_t la, lb;
-        const char *a = lua_tolstring(L, 1, &la), *b = lua_tolstring(L, 2, &lb);
+        const char *a = lua_tolstring(L, x, &la), *b = lua_tolstring(L, y, &lb);
         int c = memcmp(a, b, la < lb ? la : lb);
-        less = c < 0 || (c == 0 && la < lb);
-    } else if (ra == 2) {
-        less = !lua_toboolean(L, 1) && lua_toboolean(L, 2);
+        return c < 0 || (c == 0 && la < lb);
     }
-    lua_pushboolean(L, less);
+    if (ra == 2) return !lua_toboolean(L, x) && lua_toboolean(L, y);
+    return 0;
+}
+
+static int rr_key_less(lua_State *L) {
+    lua_pushboolean(L, rr_key_before(L, 1, 2));
+    return 1;
+}
+
+/* `next` in the order of `pairs`: Lua's own order depends on string hashes seeded per state, so
+   the first key `next` gives would differ from one worker to another. Each call scans the table
+   (charged); the keys of other types (tables, functions) come last, in Lua's order. The contents
+   of a frozen table are visited, not its empty proxy. */
+int rr_next(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    rr_push_contents(L, 1);                           /* 3: the entries */
+    lua_pushnil(L);                                   /* 4: the next key, when found */
+    int from = lua_isnil(L, 2) ? -1 : rr_key_rank(L, 2);
+    if (from < 3) {
+        lua_Integer n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, 3)) {
+            lua_pop(L, 1);
+            n++;
+            if (rr_key_rank(L, -1) < 3 && (from < 0 || rr_key_before(L, 2, -1))
+                && (lua_isnil(L, 4) || rr_key_before(L, -1, 4))) {
+                lua_pushvalue(L, -1);
+                lua_replace(L, 4);
+            }
+        }
+        rr_charge_size(L, (double)n);
+        if (!lua_isnil(L, 4)) goto found;
+        lua_pushnil(L);                               /* then the keys of other types, from the first */
+    } else {
+        lua_pushvalue(L, 2);
+    }
+    while (lua_next(L, 3)) {
+        lua_pop(L, 1);
+        if (rr_key_rank(L, -1) == 3) { lua_replace(L, 4); goto found; }
+    }
+    lua_pushnil(L);
+    return 1;
+found:
+    lua_settop(L, 4);
+    lua_pushvalue(L, 4);
+    lua_rawget(L, 3);
+    return 2;
+}
+
+/* Pushes what `tostring` gives for the value at idx, without the addresses Lua prints for tables,
+   functions, userdata and threads ("table: 0x55…"): they differ from one run to the next. Such a
+   value prints as its `__tostring`, else its `__name`, else its type. */
+void rr_push_tostring(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    int t = lua_type(L, idx);
+    if ((t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA)
+        && luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) {
+        int name = luaL_getmetafield(L, idx, "__name");   /* pushes nothing when there is none */
+        if (name != LUA_TSTRING) {
+            if (name != LUA_TNIL) lua_pop(L, 1);
+            lua_pushstring(L, luaL_typename(L, idx));
+        }
+        return;
+    }
+    if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA)
+        lua_pop(L, 1);                                /* the __tostring field luaL_tolstring calls */
+    luaL_tolstring(L, idx, NULL);
+}
+
+static int rr_tostring(lua_State *L) {
+    luaL_checkany(L, 1);
+    rr_push_tostring(L, 1);
     return 1;
 }
 
@@ -551,6 +619,8 @@ int rr_sandbox_open(lua_State *L) {
     lua_pushcfunction(L, rr_setmetatable); lua_setfield(L, g, "setmetatable");
     lua_pushcfunction(L, rr_print);        lua_setfield(L, g, "print");
     lua_pushcfunction(L, rr_pairs);        lua_setfield(L, g, "pairs");
+    lua_pushcfunction(L, rr_next);         lua_setfield(L, g, "next");
+    lua_pushcfunction(L, rr_tostring);     lua_setfield(L, g, "tostring");
 
     static const char *const no_string[] = { "dump", NULL };
     static const char *const no_math[] = { "randomseed", NULL };

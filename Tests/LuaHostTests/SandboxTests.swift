@@ -192,6 +192,42 @@ import Testing
         #expect(values == [.string("1.5 2 10 Alpha alpha mid zeta false true")])
     }
 
+    @Test func nextFollowsTheSameFixedOrder() throws {
+        // Lua's own `next` order changed from one Lua state to another: results depended on --jobs.
+        let host = try LuaHost()
+        let values = try host.load("""
+            local t = { zeta = 1, alpha = 2, [10] = 3, [2] = 4, [1.5] = 5, [true] = 6, [false] = 7, mid = 8, ["Alpha"] = 9 }
+            local keys, k = {}, nil
+            repeat
+              k = next(t, k)
+              if k ~= nil then keys[#keys + 1] = tostring(k) end
+            until k == nil
+            local frozen = { b = 1 }
+            return { order = table.concat(keys, " "), first = next({ alpha = 1, beta = 2, gamma = 3, delta = 4 }),
+                     empty = next({}) == nil, frozen = frozen, sees = function() return next(frozen) end }
+            """, chunkName: "n.lua")
+        let result = try #require(values.first?.tableValue)
+        #expect(result["order"] == .string("1.5 2 10 Alpha alpha mid zeta false true"))
+        #expect(result["first"] == .string("alpha"))
+        #expect(result["empty"] == .boolean(true))
+        let sees = try #require(result["sees"].functionValue)
+        #expect(try host.call(sees) == [.string("b"), .integer(1)])   // a frozen table's contents, not its proxy
+    }
+
+    @Test func tostringAndFormatGiveNoAddresses() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local Named = setmetatable({}, { __name = "Point" })
+            local Shown = setmetatable({}, { __tostring = function() return "shown" end })
+            return table.concat({ tostring({}), tostring(print), tostring(function() end), tostring(Named), tostring(Shown),
+              string.format("%s|%s|%5s|%d", {}, Shown, "x", 3), tostring(1.5), tostring(nil), tostring(true) }, " ")
+            """, chunkName: "t.lua")
+        #expect(values == [.string("table function function Point shown table|shown|    x|3 1.5 nil true")])
+        let error = try loadError("local t = {}\nreturn string.format('%p', t)", host: host)
+        #expect(error.line == 2 && error.message.contains("'%p' is not available in rules"), "\(error)")
+        try expectUsable(host)
+    }
+
     @Test func frozenRuleTablesAndOwnPairsWork() throws {
         let host = try LuaHost()
         let values = try host.load("""
