@@ -117,6 +117,7 @@ M.earned = {
   habits_to_qualify = 1,
   -- Decision: the only figures are the STREAK_BONUS_AWARDED example (amount 10 at streak_count 3);
   -- a bonus of 10 credits is awarded on each day the streak reaches a multiple of 3, once a day.
+  -- (A bonus is 0 to 10,000 credits: the knob and what bonus() returns are checked.)
   bonus_every_days = 3,
   bonus_credits = 10,
 }

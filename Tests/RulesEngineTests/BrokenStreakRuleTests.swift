@@ -44,9 +44,13 @@ import Testing
         #expect(first.message.contains("other inputs"), "\(first)")
     }
 
-    @Test func aNegativeBonus() throws {
-        let found = try problems("bonus_credits = 10,", "bonus_credits = -10,")
-        #expect(found.first?.description == "streaks.lua:\(try line("bonus_credits = 10,")): earned.bonus_credits: must not be negative, found -10")
+    @Test func aBonusOutOfRange() throws {
+        let at = "streaks.lua:\(try line("bonus_credits = 10,")): earned.bonus_credits"
+        let negative = try problems("bonus_credits = 10,", "bonus_credits = -10,")
+        #expect(negative.first?.description == "\(at): must be between 0 and 10000 credits, found -10")
+        // The engine refuses a bonus above 10,000: a knob above it made every streak day's events refused.
+        let huge = try problems("bonus_credits = 10,", "bonus_credits = 1000000,")
+        #expect(huge.first?.description == "\(at): must be between 0 and 10000 credits, found 1000000")
     }
 }
 

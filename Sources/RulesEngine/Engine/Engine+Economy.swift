@@ -108,8 +108,8 @@ extension Engine {
               let method = try asked.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions) else { return nil }
         let count = economy.streakCount + 1
         let bonus = try asked.earnedBonus(streakCount: count)
-        guard (0...10_000).contains(bonus) else {
-            throw EngineError(.ruleViolation, "earned.bonus(\(count)) returned \(bonus); a bonus is between 0 and 10000 credits")
+        guard (0...StreakPolicy.maxBonusCredits).contains(bonus) else {
+            throw EngineError(.ruleViolation, "earned.bonus(\(count)) returned \(bonus); a bonus is between 0 and \(StreakPolicy.maxBonusCredits) credits")
         }
         return StreakUpdate(method: method, newStreakCount: count, bonusCredits: bonus)
     }

@@ -8,6 +8,10 @@ public struct StreakPolicy: Decodable {
     public var miga: Miga
     public var earned: Earned
 
+    /// The largest streak bonus, in credits: the knob is checked against it, and so is what the
+    /// rule `earned.bonus` returns.
+    public static let maxBonusCredits = 10_000
+
     /// Pressure: consecutive days with an extending result.
     public struct Pressure: Decodable {
         public var extends: [CommitmentStatus]
@@ -91,7 +95,8 @@ public struct StreakPolicy: Decodable {
                 "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")
         require(earned.habitsToQualify >= 1, "earned.habits_to_qualify", "must be at least 1, found \(earned.habitsToQualify)")
         require(earned.bonusEveryDays >= 1, "earned.bonus_every_days", "must be at least 1, found \(earned.bonusEveryDays)")
-        require(earned.bonusCredits >= 0, "earned.bonus_credits", "must not be negative, found \(earned.bonusCredits)")
+        require((0...Self.maxBonusCredits).contains(earned.bonusCredits), "earned.bonus_credits",
+                "must be between 0 and \(Self.maxBonusCredits) credits, found \(earned.bonusCredits)")
         require(earned.dayStartsAt.minute == 0, "earned.day_starts_at",
                 "must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"\(earned.dayStartsAt)\"")
         return problems
