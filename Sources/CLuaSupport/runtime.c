@@ -200,10 +200,22 @@ void rr_reset_raise(rr_runtime *rt) {
 int rr_traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
+        /* An error object that is not a string carries no position: add the line of the first
+           Lua function on the stack (the one that raised it), as error("text") would. */
+        lua_Debug ar;
+        int level = 1;
+        while (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline <= 0) level++;
+        int placed = lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0;
+        if (placed) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+        else lua_pushliteral(L, "");
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            msg = lua_tostring(L, -1);
-        else
-            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+            lua_concat(L, 2);
+        else {
+            if (lua_gettop(L) > 2) lua_pop(L, 1);
+            lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+            lua_concat(L, 2);
+        }
+        msg = lua_tostring(L, -1);
     }
     luaL_traceback(L, L, msg, 1);
     return 1;

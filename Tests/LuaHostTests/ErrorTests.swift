@@ -29,10 +29,18 @@ import Testing
         try expectUsable(host)
     }
 
-    @Test func errorWithATableValueIsDescribed() throws {
-        let error = try loadError("error({ code = 1 })", name: "e.lua")
+    @Test func errorWithATableValueIsDescribedAtItsLine() throws {
+        let error = try loadError("local x = 1\nerror({ code = 1 })", name: "e.lua")
         #expect(error.kind == .runtime)
-        #expect(error.message.contains("table value"))
+        #expect(error.file == "e.lua" && error.line == 2, "\(error)")
+        #expect(error.message == "(error object is a table value)")
+        let shown = try callError("""
+            local Failure = { __tostring = function(f) return "failure " .. f.code end }
+            return { run = function()
+              error(setmetatable({ code = 7 }, Failure))
+            end }
+            """, name: "f.lua")
+        #expect(shown.file == "f.lua" && shown.line == 3 && shown.message == "failure 7", "\(shown)")
     }
 
     @Test func errorWithLevelZeroHasNoPosition() throws {
