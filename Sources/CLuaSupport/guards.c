@@ -7,6 +7,7 @@
  * a few instructions calling C on large data cannot run for minutes.
  */
 #include "internal.h"
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,40 +34,133 @@ static const char *rr_item_end(const char *p, const char *end) {
     return p + 1;
 }
 
+/* Lua's character classes (%a, %d, ...), as lstrlib.c's match_class tests them. */
+static int rr_class_match(int c, int cl) {
+    int res;
+    switch (tolower(cl)) {
+        case 'a': res = isalpha(c); break;
+        case 'c': res = iscntrl(c); break;
+        case 'd': res = isdigit(c); break;
+        case 'g': res = isgraph(c); break;
+        case 'l': res = islower(c); break;
+        case 'p': res = ispunct(c); break;
+        case 's': res = isspace(c); break;
+        case 'u': res = isupper(c); break;
+        case 'w': res = isalnum(c); break;
+        case 'x': res = isxdigit(c); break;
+        default: return cl == c;
+    }
+    if (isupper(cl)) res = !res;
+    return res != 0;
+}
+
+/* Whether byte c matches the single-character item [p, ep): a literal, '.', %x or a [set]. */
+static int rr_single_match(int c, const char *p, const char *ep) {
+    if (*p == '.') return 1;
+    if (*p == '%') return p + 1 < ep ? rr_class_match(c, (unsigned char)p[1]) : 1;
+    if (*p == '[') {
+        const char *ec = ep - 1;                     /* the set's ']' */
+        int sig = 1;
+        if (p + 1 < ec && p[1] == '^') { sig = 0; p++; }
+        while (++p < ec) {
+            if (*p == '%') {
+                p++;
+                if (rr_class_match(c, (unsigned char)*p)) return sig;
+            } else if (p + 2 < ec && p[1] == '-') {
+                p += 2;
+                if ((unsigned char)p[-2] <= c && c <= (unsigned char)*p) return sig;
+            } else if ((unsigned char)*p == c) {
+                return sig;
+            }
+        }
+        return !sig;
+    }
+    return (unsigned char)*p == c;
+}
+
+/* Whether no byte matches both single-character items. */
+static int rr_disjoint(const char *a, const char *aend, const char *b, const char *bend) {
+    for (int c = 0; c < 256; c++)
+        if (rr_single_match(c, a, aend) && rr_single_match(c, b, bend)) return 0;
+    return 1;
+}
+
+/* What follows a repetition, after any '(' and ')' (captures consume nothing). */
+enum { RR_FOLLOW_NOTHING, RR_FOLLOW_END, RR_FOLLOW_DISJOINT, RR_FOLLOW_OTHER };
+
+static int rr_follower(const char *item, const char *item_end, const char *r, const char *end) {
+    while (r < end && (*r == '(' || *r == ')')) r++;
+    if (r == end) return RR_FOLLOW_NOTHING;
+    if (*r == '$' && r + 1 == end) return RR_FOLLOW_END;
+    if (*r == '%' && (r + 1 >= end || r[1] == 'b' || r[1] == 'f' || (r[1] >= '0' && r[1] <= '9')))
+        return RR_FOLLOW_OTHER;
+    const char *rend = rr_item_end(r, end);
+    if (rend < end && (*rend == '*' || *rend == '-' || *rend == '?')) return RR_FOLLOW_OTHER;  /* may match empty */
+    if (*r == '[' && (rend - r < 3 || rend[-1] != ']')) return RR_FOLLOW_OTHER;                  /* malformed set */
+    if (*item == '[' && (item_end - item < 3 || item_end[-1] != ']')) return RR_FOLLOW_OTHER;
+    return rr_disjoint(item, item_end, r, rend) ? RR_FOLLOW_DISJOINT : RR_FOLLOW_OTHER;
+}
+
 /*
- * An upper bound of the steps Lua's backtracking matcher may take. Every `*`, `+` or `-` that is
- * followed by more pattern is a choice point that can try up to n+1 lengths; k of them together
- * can try C(n+k, k) combinations. `?` doubles the paths. %b scans up to n, and so does a
- * back-reference (%1-%9). Each unanchored start position repeats the whole search.
+ * An upper bound of the steps Lua's backtracking matcher may take (each step costing at most a
+ * pass over the pattern, for sets: the factor plen + 1).
+ *
+ * A repetition (`*`, `+`, `-`) of a single-character item X tries up to n+1 lengths. It is a
+ * choice point when what follows can match after any of them; k choice points together can try
+ * C(n+k, k) combinations of lengths (their sum is at most n), and `?` doubles the paths. When what
+ * follows must start with a character X cannot match (`%d+:`, `[^,]*,`), only the longest run can
+ * go on: the others fail at once, so the repetition costs a scan of up to n+1 characters on each
+ * path instead of multiplying the paths. The same holds before a final `$`, which each length
+ * tests once: `a*$` scans the rest of the subject from every start position, n²/2 steps when the
+ * search is unanchored. A repetition with nothing after it always succeeds, so its scan happens
+ * once per match, and matches do not overlap: it adds n+1 to the whole search. %b scans up to n,
+ * and so does a back-reference (%1-%9). Each unanchored start position repeats the whole search.
  */
 double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowed) {
     const char *end = p + plen;
     int anchored = 0;
     if (anchored_allowed && p < end && *p == '^') { anchored = 1; p++; }
-    double cost = 1.0;
-    int k = 0;
     double nn = (double)n;
+    double paths = 1.0;     /* combinations of choices */
+    double scans = 0;       /* items that scan up to n+1 characters on each path */
+    double final_scan = 0;  /* a last repetition's scan, once per match */
+    int k = 0;
     while (p < end) {
         char c = *p;
         if (c == '(' || c == ')') { p++; continue; }
         if (c == '$' && p + 1 == end) break;
-        if (c == '%' && p + 1 < end && p[1] == 'b') cost *= nn + 1;          /* scans up to n */
-        if (c == '%' && p + 1 < end && p[1] >= '1' && p[1] <= '9') cost *= nn + 1; /* compares up to n */
+        if (c == '%' && p + 1 < end && (p[1] == 'b' || (p[1] >= '0' && p[1] <= '9'))) {
+            scans += 1;                                 /* scans or compares up to n, no choice */
+            p = rr_item_end(p, end);
+            continue;
+        }
+        if (c == '%' && p + 1 < end && p[1] == 'f') { p = rr_item_end(p, end); continue; }
         const char *next = rr_item_end(p, end);
-        if (next < end && (*next == '*' || *next == '+' || *next == '-' || *next == '?')) {
+        if (next < end && *next == '?') {
             int last = next + 1 >= end || (next + 2 == end && next[1] == '$');
-            if (*next == '?') { if (!last) cost *= 2; }
-            else if (!last) { k++; cost *= (nn + k) / k; }
-            next++;
+            if (!last) paths *= 2;
+            p = next + 1;
+            continue;
+        }
+        if (next < end && (*next == '*' || *next == '+' || *next == '-')) {
+            switch (rr_follower(p, next, next + 1, end)) {
+                case RR_FOLLOW_NOTHING:  final_scan = nn + 1; break;
+                case RR_FOLLOW_END:
+                case RR_FOLLOW_DISJOINT: scans += 1; break;
+                default:                 k++; paths *= (nn + k) / k; break;
+            }
+            p = next + 1;
+            continue;
         }
         p = next;
     }
     double starts = anchored ? 1.0 : nn + 1;
-    return starts * cost * (double)(plen + 1);
+    double step = (double)(plen + 1);
+    return starts * paths * step * (1.0 + scans * (nn + 1)) + final_scan * step;
 }
 
 /* Charges `cost` instructions to the current call; raises the budget error when it runs out. */
-static void rr_charge(lua_State *L, double cost) {
+void rr_charge(lua_State *L, double cost) {
     rr_runtime *rt = rr_runtime_of(L);
     if (rt->budget <= 0 || cost < 1) return;
     int64_t n = cost > 9e18 ? (int64_t)9e18 : (int64_t)cost;
@@ -117,31 +211,97 @@ static int rr_metered(lua_State *L) {
     return rr_call_original(L);
 }
 
+/* lstrlib.c's posrelatI: a start position (1-based, negative from the end) clipped to 1. */
+static size_t rr_start_index(lua_Integer pos, size_t len) {
+    if (pos > 0) return (size_t)pos;
+    if (pos == 0) return 1;
+    if (pos < -(lua_Integer)len) return 1;
+    return len + (size_t)pos + 1;
+}
+
+/* Whether a pattern has none of the characters that make it a pattern (string.find then does a
+   plain search, as lstrlib.c's nospecials decides). */
+static int rr_no_specials(const char *p, size_t lp) {
+    for (size_t i = 0; i < lp; i++)
+        if (p[i] != '\0' && strchr("^$*+?.([%-", p[i])) return 0;
+    return 1;
+}
+
+/*
+ * string.find's plain search, done here as Lua's lmemfind does it (memchr for the first byte, then
+ * memcmp of the rest), but charged as it goes: every place where the first byte occurs costs one
+ * instruction and one per 64 bytes of the memcmp (lp - 1). Finding the first bytes costs no more
+ * than the subject's size, already charged. So the search costs what it does — at worst
+ * (ls - lp + 1) · lp bytes compared, `string.rep("a", 1 << 20):find(string.rep("a", 1 << 19) .. "b",
+ * 1, true)` — rather than nothing, and it stops at the budget (or at the pattern step limit).
+ */
+static int rr_plain_find(lua_State *L, const char *s, size_t ls, const char *p, size_t lp) {
+    rr_runtime *rt = rr_runtime_of(L);
+    size_t init = rr_start_index(luaL_optinteger(L, 3, 1), ls) - 1;
+    if (init > ls) { lua_pushnil(L); return 1; }
+    if (lp == 0) {
+        lua_pushinteger(L, (lua_Integer)init + 1);
+        lua_pushinteger(L, (lua_Integer)init);
+        return 2;
+    }
+    if (lp > ls - init) { lua_pushnil(L); return 1; }
+    const char *s1 = s + init;
+    size_t l1 = ls - init - (lp - 1);
+    double per_candidate = 1.0 + (double)(lp - 1) / 64.0;
+    double pending = 0, steps = 0;
+    const char *hit = NULL;
+    while (l1 > 0 && (hit = memchr(s1, p[0], l1)) != NULL) {
+        pending += per_candidate;
+        if (pending >= 4096) {
+            rr_charge(L, pending);
+            steps += pending;
+            pending = 0;
+            if (rt->pattern_step_limit > 0 && steps > rt->pattern_step_limit) {
+                luaL_where(L, 1);
+                lua_pushfstring(L, "string.find: a plain search for %I bytes in a subject of %I bytes took more "
+                                   "than %f steps (at most %f allowed); use a shorter string or subject",
+                                (lua_Integer)lp, (lua_Integer)ls, (lua_Number)steps,
+                                (lua_Number)rt->pattern_step_limit);
+                lua_concat(L, 2);
+                return rr_raise(L, RR_RAISE_PATTERN, 0);
+            }
+        }
+        if (memcmp(hit + 1, p + 1, lp - 1) == 0) break;
+        l1 -= (size_t)(hit + 1 - s1);
+        s1 = hit + 1;
+        hit = NULL;
+    }
+    rr_charge(L, pending);
+    if (hit == NULL) { lua_pushnil(L); return 1; }
+    lua_pushinteger(L, (lua_Integer)(hit - s) + 1);
+    lua_pushinteger(L, (lua_Integer)(hit - s) + (lua_Integer)lp);
+    return 2;
+}
+
 static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowed, int plain_arg) {
     rr_runtime *rt = rr_runtime_of(L);
     rr_charge(L, rr_arguments_cost(L));
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
-    (void)s;
     int plain = plain_arg > 0 && lua_toboolean(L, plain_arg);
-    if (!plain) {
-        if (rt->pattern_max_length > 0 && lp > rt->pattern_max_length) {
-            luaL_where(L, 1);
-            lua_pushfstring(L, "%s: pattern of %I bytes is longer than the %I allowed",
-                            fname, (lua_Integer)lp, (lua_Integer)rt->pattern_max_length);
-            lua_concat(L, 2);
-            return rr_raise(L, RR_RAISE_PATTERN, 0);
-        }
-        double cost = rr_pattern_cost(p, lp, ls, anchored_allowed);
-        if (rt->pattern_step_limit > 0 && cost > rt->pattern_step_limit) {
-            luaL_where(L, 1);
-            lua_pushfstring(L, "%s: pattern '%s' could backtrack for about %f steps on a subject of "
-                               "%I bytes (at most %f allowed); use a simpler pattern or a shorter subject",
-                            fname, p, (lua_Number)cost, (lua_Integer)ls, (lua_Number)rt->pattern_step_limit);
-            lua_concat(L, 2);
-            return rr_raise(L, RR_RAISE_PATTERN, 0);
-        }
+    if (plain) return rr_plain_find(L, s, ls, p, lp);
+    if (rt->pattern_max_length > 0 && lp > rt->pattern_max_length) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "%s: pattern of %I bytes is longer than the %I allowed",
+                        fname, (lua_Integer)lp, (lua_Integer)rt->pattern_max_length);
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_PATTERN, 0);
+    }
+    if (plain_arg > 0 && rr_no_specials(p, lp)) return rr_plain_find(L, s, ls, p, lp);  /* find: Lua searches plainly too */
+    double cost = rr_pattern_cost(p, lp, ls, anchored_allowed);
+    if (rt->pattern_step_limit > 0 && cost > rt->pattern_step_limit) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "%s: pattern '%s' could backtrack for about %f steps on a subject of "
+                           "%I bytes (at most %f allowed); use a simpler pattern or a shorter subject",
+                        fname, p, (lua_Number)cost, (lua_Integer)ls, (lua_Number)rt->pattern_step_limit);
+        lua_concat(L, 2);
+        return rr_raise(L, RR_RAISE_PATTERN, 0);
     }
     return rr_call_original(L);
 }
@@ -171,11 +331,14 @@ static int rr_rep(lua_State *L) {
     luaL_checklstring(L, 1, &l);
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
-    if (n > 0) {
-        double bytes = (double)n * (double)l + (double)(n - 1) * (double)lsep;
-        if (bytes > rr_room(rr_runtime_of(L))) return rr_too_big(L, "string.rep", bytes);
-        rr_charge(L, bytes / 64.0);
+    if (n <= 0 || (l == 0 && lsep == 0)) {
+        /* Lua would copy nothing n times: string.rep("", math.maxinteger) loops for ages. */
+        lua_pushliteral(L, "");
+        return 1;
     }
+    double bytes = (double)n * (double)l + (double)(n - 1) * (double)lsep;
+    if (bytes > rr_room(rr_runtime_of(L))) return rr_too_big(L, "string.rep", bytes);
+    rr_charge(L, bytes / 64.0);
     return rr_call_original(L);
 }
 
@@ -229,6 +392,27 @@ static int rr_format(lua_State *L) {
     return rr_call_original(L);
 }
 
+/* table.move copies e - f + 1 elements, whatever the tables hold: one instruction each
+   (table.move({}, 1, math.maxinteger - 1, 1) would otherwise run for ages). */
+static int rr_move(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L));
+    lua_Integer f = luaL_checkinteger(L, 2);
+    lua_Integer e = luaL_checkinteger(L, 3);
+    if (e >= f) rr_charge(L, (double)e - (double)f + 1.0);
+    return rr_call_original(L);
+}
+
+/* table.unpack pushes j - i + 1 values, whatever the table holds: one instruction each. More than
+   the stack can hold is refused by Lua at once ("too many results to unpack"), so it costs nothing. */
+static int rr_unpack(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L));
+    lua_Integer i = luaL_optinteger(L, 2, 1);
+    lua_Integer j = lua_isnoneornil(L, 3) ? luaL_len(L, 1) : luaL_checkinteger(L, 3);
+    double count = i <= j ? (double)j - (double)i + 1.0 : 0.0;
+    if (count <= 1000000.0) rr_charge(L, count);   /* LUAI_MAXSTACK */
+    return rr_call_original(L);
+}
+
 static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
     lua_getfield(L, lib, name);
     lua_pushcclosure(L, f, 1);
@@ -267,6 +451,8 @@ void rr_install_string_guards(lua_State *L, int strlib) {
 
 void rr_install_table_guards(lua_State *L, int tablib) {
     rr_wrap(L, tablib, "concat", rr_concat);
+    rr_wrap(L, tablib, "move", rr_move);
+    rr_wrap(L, tablib, "unpack", rr_unpack);
     rr_meter_library(L, tablib);
 }
 

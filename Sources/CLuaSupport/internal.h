@@ -42,6 +42,8 @@ void rr_install_utf8_guards(lua_State *L, int utf8lib);
 void rr_push_contents(lua_State *L, int idx);
 /* Pushes tostring(value at idx) without addresses (see sandbox.c). */
 void rr_push_tostring(lua_State *L, int idx);
+/* Charges `cost` instructions to the current call; raises the budget error when it runs out. */
+void rr_charge(lua_State *L, double cost);
 /* Charges for visiting `entries` table entries against the call's instruction budget. */
 void rr_charge_size(lua_State *L, double entries);
 

@@ -245,22 +245,48 @@ void rr_push_host_function(lua_State *L, int64_t function_id, const char *name) 
     lua_pushcclosure(L, rr_trampoline, 2);
 }
 
+/*
+ * print: the arguments as Lua's print writes them (tab-separated), to the host's log. One call
+ * logs at most RR_PRINT_MAX bytes, cut at a UTF-8 character boundary and followed by
+ * "… (N bytes)". Every byte logged costs an instruction, and the text it formats one per 64 bytes,
+ * so a loop cannot flood the log.
+ */
+#define RR_PRINT_MAX 4096
+
 int rr_print(lua_State *L) {
     rr_runtime *rt = rr_runtime_of(L);
     int n = lua_gettop(L);
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
+    char out[RR_PRINT_MAX + 64];
+    size_t used = 0;         /* bytes kept in out (at most RR_PRINT_MAX) */
+    size_t total = 0;        /* bytes of the whole text */
+    int cut_before = -1;     /* the first byte of the text left out */
     for (int i = 1; i <= n; i++) {
-        if (i > 1) luaL_addchar(&b, '\t');
-        luaL_tolstring(L, i, NULL);
-        luaL_addvalue(&b);
+        if (i > 1) {
+            if (used < RR_PRINT_MAX) out[used++] = '\t';
+            else if (cut_before < 0) cut_before = '\t';
+            total++;
+        }
+        size_t len;
+        const char *piece = luaL_tolstring(L, i, &len);
+        size_t take = RR_PRINT_MAX - used < len ? RR_PRINT_MAX - used : len;
+        memcpy(out + used, piece, take);
+        if (take < len && cut_before < 0) cut_before = (unsigned char)piece[take];
+        used += take;
+        total += len;
+        lua_pop(L, 1);
     }
-    luaL_pushresult(&b);
-    size_t len;
-    const char *msg = lua_tolstring(L, -1, &len);
+    if (total > used) {
+        /* Do not cut a character in two: drop the start of one whose next byte was left out. */
+        if ((cut_before & 0xC0) == 0x80) {
+            while (used > 0 && ((unsigned char)out[used - 1] & 0xC0) == 0x80) used--;
+            if (used > 0 && ((unsigned char)out[used - 1] & 0xC0) == 0xC0) used--;
+        }
+        used += (size_t)snprintf(out + used, sizeof out - used, "\xE2\x80\xA6 (%zu bytes)", total);
+    }
+    rr_charge(L, (double)used + (double)total / 64.0);
     if (rt->log) {
         rt->host_depth++;
-        rt->log(rt->context, msg, len);
+        rt->log(rt->context, out, used);
         rt->host_depth--;
     }
     return 0;

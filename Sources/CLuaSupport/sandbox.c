@@ -486,9 +486,24 @@ int rr_pcall(lua_State *L) {
     return rr_pcall_status(L, status);
 }
 
+/* Stands between xpcall and the rule's message handler (upvalue 1). The runtime's own fatal errors
+   (budget, memory) pass through unchanged, without running the handler: a budget error raised by
+   the count hook would run it inside the hook, where no hook fires, so a handler that loops would
+   never stop; and a handler must not turn a budget error into something else. */
+static int rr_message_handler(lua_State *L) {
+    if (rr_runtime_of(L)->fatal) return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
 int rr_xpcall(lua_State *L) {
     int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, rr_message_handler, 1);
+    lua_replace(L, 2);
     lua_pushboolean(L, 1);                          /* f h args... true */
     lua_pushvalue(L, 1);                            /* f h args... true f */
     lua_rotate(L, 3, 2);                            /* f h true f args... */

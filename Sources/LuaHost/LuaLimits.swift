@@ -10,7 +10,8 @@ public struct LuaLimits: Sendable, Equatable {
     /// The largest rule file accepted, in bytes.
     public var maxSourceBytes: Int
     /// Patterns (`string.find`/`match`/`gmatch`/`gsub`) whose worst-case backtracking on their
-    /// subject would exceed this many steps are refused before they run (0: no check).
+    /// subject would exceed this many steps are refused before they run (0: no check). A plain
+    /// `string.find` is stopped once its comparisons pass this many steps.
     public var patternSteps: Double
     /// The longest pattern accepted, in bytes.
     public var maxPatternBytes: Int

@@ -213,3 +213,177 @@ import Testing
         #expect(try host.load("return type(utf8.charpattern), utf8.len('héllo')", chunkName: "u.lua") == [.string("string"), .integer(5)])
     }
 }
+
+/// Library calls that do much work on little data are charged for the work, not the data.
+@Suite struct LibraryWorkTests {
+    @Test func repeatingNothingIsImmediate() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 100_000))
+        let values = try host.load("""
+            return string.rep("", math.maxinteger), string.rep("", math.maxinteger, ""),
+              string.rep("ab", 3, ""), string.rep("", 3, ","), string.rep("x", 0)
+            """, chunkName: "rep.lua")
+        #expect(values == [.string(""), .string(""), .string("ababab"), .string(",,"), .string("")])
+    }
+
+    @Test func tableMoveIsChargedByTheElementsItMoves() throws {
+        let host = try LuaHost()
+        let error = try callError("""
+            return { run = function()
+              return table.move({}, 1, math.maxinteger - 1, 1)
+            end }
+            """, name: "move.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "move.lua" && error.line == 2)
+        try expectUsable(host)
+        #expect(try host.load("local t = table.move({1, 2, 3}, 1, 3, 2) return #t, t[1], t[4]", chunkName: "m.lua")
+                == [.integer(4), .integer(1), .integer(3)])
+    }
+
+    @Test func tableUnpackIsChargedByTheValuesItReturns() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 2_000_000))
+        let error = try loadError("local n = 0\nfor i = 1, 1000 do n = n + select('#', table.unpack({}, 1, 999000)) end",
+                                  name: "unpack.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "unpack.lua" && error.line == 2)
+        try expectUsable(host)
+        #expect(try host.load("return table.unpack({1, 2, 3}, 2)", chunkName: "u.lua") == [.integer(2), .integer(3)])
+    }
+
+    /// The budget error is raised inside the count hook, where no hook fires: xpcall's handler must
+    /// not run there, nor turn the error into something else.
+    @Test(arguments: [
+        "xpcall(function() while true do end end, function() while true do end end)",
+        "local ok, m = xpcall(function() while true do end end, function(m) return 'fine' end)\nerror(m)",
+        "xpcall(function() error('x') end, function() while true do end end)",
+    ])
+    func xpcallHandlersCannotOutliveTheBudget(_ snippet: String) throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 1_000_000))
+        let error = try loadError("-- handlers\n" + snippet, name: "x.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "x.lua" && error.line == 2, "\(error)")
+        try expectUsable(host)
+    }
+
+    @Test func xpcallHandlersCannotOutliveTheBudgetInARule() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000_000))
+        let error = try callError("""
+            return { run = function()
+              return xpcall(function() error("x") end, function() while true do end end)
+            end }
+            """, name: "xr.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "xr.lua" && error.line == 2)
+        try expectUsable(host)
+    }
+
+    @Test func xpcallHandlersCannotHideTheMemoryCeiling() throws {
+        let host = try LuaHost(limits: LuaLimits(memoryBytes: 8 << 20))
+        let error = try loadError("""
+            local ok, m = xpcall(function()
+              local t = {} for i = 1, 1e9 do t[i] = { i } end
+            end, function(m) return "swallowed" end)
+            error(m)
+            """, name: "xm.lua", host: host)
+        #expect(error.kind == .memory)
+        #expect(error.file == "xm.lua" && error.line == 2)
+        try expectUsable(host)
+    }
+
+    @Test func xpcallStillHandlesOrdinaryErrors() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            return xpcall(function() error("x", 0) end, function(m) return "handled " .. m end)
+            """, chunkName: "xo.lua")
+        #expect(values == [.boolean(false), .string("handled x")])
+        #expect(try host.load("return xpcall(function(a, b) return a + b end, print, 1, 2)", chunkName: "xs.lua")
+                == [.boolean(true), .integer(3)])
+    }
+
+    @Test(arguments: [", 1, true", ""])
+    func plainFindIsChargedForItsComparisons(_ flags: String) throws {
+        let host = try LuaHost(limits: LuaLimits(maxPatternBytes: 1 << 20))
+        let error = try loadError("""
+            local s = string.rep("a", 1 << 20); local p = string.rep("a", 1 << 19) .. "b"
+            for i = 1, 3 do s:find(p\(flags)) end
+            """, name: "find.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "find.lua" && error.line == 2, "\(error)")
+        #expect(error.message.contains("instruction budget"))
+        try expectUsable(host)
+    }
+
+    @Test func plainFindStopsAtThePatternStepLimitWithoutABudget() throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 0))
+        let error = try loadError("""
+            local s = string.rep("a", 1 << 20); local p = string.rep("a", 1 << 19) .. "b"
+            return s:find(p, 1, true)
+            """, name: "find.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "find.lua" && error.line == 2)
+        #expect(error.message.contains("plain search"))
+        try expectUsable(host)
+    }
+
+    @Test func plainFindKeepsLuasResults() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local s = "hello"
+            local function f(...) return table.pack(...) end
+            local r = { f(s:find("l", -2, true)), f(s:find("", 10, true)), f(s:find("", 6, true)),
+              f(s:find("lo", 1, true)), f(s:find("lox", 1, true)), f(("a.b"):find(".", 1, true)),
+              f(("a.b"):find("b")), f(s:find("l", 4)), f(s:find("hello!", 1, true)), f(s:find("o", -100, true)),
+              f(("a\\0b"):find("\\0b", 1, true)), f(s:find("", 0, true)) }
+            local out = {}
+            for _, t in ipairs(r) do out[#out + 1] = tostring(t[1]) .. "," .. tostring(t[2]) end
+            return table.concat(out, " ")
+            """, chunkName: "f.lua")
+        #expect(values == [.string("4,4 nil,nil 6,5 4,5 nil,nil 2,2 3,3 4,4 nil,nil 5,5 2,3 1,0")])
+    }
+
+    @Test func printIsChargedAndCapped() throws {
+        let host = try LuaHost()
+        var lines: [String] = []
+        host.printHandler = { lines.append($0) }
+        let error = try loadError("""
+            local big = string.rep("x", 8e6)
+            for i = 1, 200 do print(big) end
+            """, name: "print.lua", host: host)
+        #expect(error.kind == .instructionBudget)
+        #expect(error.file == "print.lua" && error.line == 2)
+        #expect(!lines.isEmpty && lines.count < 200)
+        #expect(lines.allSatisfy { $0 == String(repeating: "x", count: 4096) + "… (8000000 bytes)" })
+        try expectUsable(host)
+        lines = []
+        try host.load("print(string.rep('€', 2000))\nprint('a', string.rep('b', 5000))", chunkName: "p.lua")
+        #expect(lines == [String(repeating: "€", count: 1365) + "… (6000 bytes)",
+                          "a\t" + String(repeating: "b", count: 4094) + "… (5002 bytes)"])
+    }
+
+    @Test(arguments: [
+        #"return (string.rep("a", 100000) .. "b"):find("a*$")"#,
+        #"return (string.rep("a", 100000) .. "b"):match("a-$")"#,
+        #"for w in (string.rep("a", 100000) .. "b"):gmatch("[%a]+$") do end"#,
+        #"return (string.rep("1", 100000) .. "x"):find("%d+:")"#,
+    ])
+    func greedyRunsBeforeAFailingEndAreRefused(_ snippet: String) throws {
+        let host = try LuaHost()
+        let error = try loadError("-- a slow pattern\n" + snippet, name: "end.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "end.lua" && error.line == 2)
+        #expect(error.message.contains("pattern"))
+        try expectUsable(host)
+    }
+
+    @Test func ordinaryPatternsOnAFewKilobytesStillWork() throws {
+        let host = try LuaHost()
+        let values = try host.load("""
+            local h, m = (string.rep("1", 3000) .. ":" .. string.rep("2", 3000)):match("^(%d+):(%d+)$")
+            local csv = string.rep("alpha,beta,,gamma delta,", 250)
+            local fields = 0
+            for f in csv:gmatch("[^,]+") do fields = fields + 1 end
+            local squeezed, spaces = string.rep("a  b\\t\\n", 1000):gsub("%s+", " ")
+            return #h + #m, fields, #squeezed, spaces
+            """, chunkName: "ok.lua")
+        #expect(values == [.integer(6000), .integer(750), .integer(4000), .integer(2000)])
+    }
+}
