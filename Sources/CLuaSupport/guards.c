@@ -381,8 +381,7 @@ static int rr_format(lua_State *L) {
             return luaL_error(L, "string.format: '%%p' is not available in rules "
                                  "(an address differs from one run to the next)");
         if (f[i] == 's' && arg <= top) {
-            int t = lua_type(L, arg);
-            if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA) {
+            if (rr_prints_address(lua_type(L, arg))) {
                 rr_push_tostring(L, arg);
                 lua_replace(L, arg);
             }

@@ -40,6 +40,10 @@ void rr_install_string_guards(lua_State *L, int strlib);
 void rr_install_table_guards(lua_State *L, int tablib);
 void rr_install_utf8_guards(lua_State *L, int utf8lib);
 void rr_push_contents(lua_State *L, int idx);
+/* Whether Lua's tostring shows a value of type t as an address ("table: 0x55..."). */
+static inline int rr_prints_address(int t) {
+    return t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA;
+}
 /* Pushes tostring(value at idx) without addresses (see sandbox.c). */
 void rr_push_tostring(lua_State *L, int idx);
 /* Charges `cost` instructions to the current call; raises the budget error when it runs out. */

@@ -203,9 +203,9 @@ int rr_traceback(lua_State *L) {
         /* An error object that is not a string carries no position: add the line of the first
            Lua function on the stack (the one that raised it), as error("text") would. */
         lua_Debug ar;
-        int level = 1;
-        while (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline <= 0) level++;
-        int placed = lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0;
+        int placed = 0;
+        for (int level = 1; !placed && lua_getstack(L, level, &ar); level++)
+            placed = lua_getinfo(L, "Sl", &ar) && ar.currentline > 0;
         if (placed) lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
         else lua_pushliteral(L, "");
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)

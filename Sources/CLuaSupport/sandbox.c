@@ -187,6 +187,13 @@ static int rr_push_acting_metatable(lua_State *L, int idx) {
     return 0;
 }
 
+/* The chunk name (as messages give it: the file) of the Lua function at idx, read into ar. */
+static const char *rr_chunk_of(lua_State *L, int idx, lua_Debug *ar) {
+    lua_pushvalue(L, idx);
+    lua_getinfo(L, ">S", ar);
+    return ar->source[0] == '@' || ar->source[0] == '=' ? ar->source + 1 : ar->short_src;
+}
+
 /* Raises the error of a closure at idx that keeps state (see rr_check_kept_closure), if it does. */
 static void rr_refuse_kept_state(lua_State *L, int idx) {
     char message[512];
@@ -196,9 +203,7 @@ static void rr_refuse_kept_state(lua_State *L, int idx) {
     lua_pop(L, 1);
     if (verdict == 0) return;
     lua_Debug ar;
-    lua_pushvalue(L, idx);
-    lua_getinfo(L, ">S", &ar);
-    const char *source = ar.source[0] == '@' || ar.source[0] == '=' ? ar.source + 1 : ar.short_src;
+    const char *source = rr_chunk_of(L, idx, &ar);
     if (verdict > 0 && line > 0) lua_pushfstring(L, "%s:%d: %s", source, line, message);
     else lua_pushfstring(L, "%s: %s", source, message);
     rr_raise(L, RR_RAISE_KEEPS_STATE, 0);
@@ -228,9 +233,7 @@ static void rr_refuse_kept_iterator(lua_State *L, int holder, const char *upvalu
         "(make it inside the function that uses it)";
     lua_Debug ar;
     if (holder) {
-        lua_pushvalue(L, holder);
-        lua_getinfo(L, ">S", &ar);
-        const char *source = ar.source[0] == '@' || ar.source[0] == '=' ? ar.source + 1 : ar.short_src;
+        const char *source = rr_chunk_of(L, holder, &ar);
         lua_pushfstring(L, "%s:%d: the function defined at line %d keeps '%s': %s", source, ar.linedefined,
                         ar.linedefined, upvalue, why);
     } else {
@@ -390,19 +393,17 @@ found:
    value prints as its `__tostring`, else its `__name`, else its type. */
 void rr_push_tostring(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
-    int t = lua_type(L, idx);
-    if ((t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA)
-        && luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) {
-        int name = luaL_getmetafield(L, idx, "__name");   /* pushes nothing when there is none */
-        if (name != LUA_TSTRING) {
-            if (name != LUA_TNIL) lua_pop(L, 1);
-            lua_pushstring(L, luaL_typename(L, idx));
-        }
+    int shown = luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL;   /* pushes nothing when there is none */
+    if (shown) lua_pop(L, 1);                                          /* luaL_tolstring calls it */
+    if (shown || !rr_prints_address(lua_type(L, idx))) {
+        luaL_tolstring(L, idx, NULL);
         return;
     }
-    if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA)
-        lua_pop(L, 1);                                /* the __tostring field luaL_tolstring calls */
-    luaL_tolstring(L, idx, NULL);
+    int name = luaL_getmetafield(L, idx, "__name");
+    if (name != LUA_TSTRING) {
+        if (name != LUA_TNIL) lua_pop(L, 1);
+        lua_pushstring(L, luaL_typename(L, idx));
+    }
 }
 
 static int rr_tostring(lua_State *L) {
@@ -592,28 +593,21 @@ static void rr_copy_library(lua_State *L, const char *name, lua_CFunction open,
 /* Records the C functions of the sandbox globals and libraries (registry, rr_key_hostfns): the
    only C closures with upvalues a file may keep once it has loaded. Any other (what
    `string.gmatch` or `pairs` return: iterators) carries a position that calls would share. */
-static void rr_record_host_functions(lua_State *L, int g) {
-    lua_newtable(L);
-    int set = lua_gettop(L);
-    rr_push_contents(L, g);
-    int globals = lua_gettop(L);
+static void rr_record_c_functions(lua_State *L, int set, int table, int depth) {
+    rr_push_contents(L, table);
+    int contents = lua_gettop(L);
     lua_pushnil(L);
-    while (lua_next(L, globals)) {
-        if (lua_iscfunction(L, -1)) {
-            lua_pushvalue(L, -1); lua_pushboolean(L, 1); lua_rawset(L, set);
-        } else if (lua_type(L, -1) == LUA_TTABLE) {
-            rr_push_contents(L, -1);
-            int lib = lua_gettop(L);
-            lua_pushnil(L);
-            while (lua_next(L, lib)) {
-                if (lua_iscfunction(L, -1)) { lua_pushvalue(L, -1); lua_pushboolean(L, 1); lua_rawset(L, set); }
-                lua_pop(L, 1);
-            }
-            lua_pop(L, 1);
-        }
+    while (lua_next(L, contents)) {
+        if (lua_iscfunction(L, -1)) { lua_pushvalue(L, -1); lua_pushboolean(L, 1); lua_rawset(L, set); }
+        else if (depth > 0 && lua_type(L, -1) == LUA_TTABLE) rr_record_c_functions(L, set, lua_gettop(L), depth - 1);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+}
+
+static void rr_record_host_functions(lua_State *L, int g) {
+    lua_newtable(L);
+    rr_record_c_functions(L, lua_gettop(L), g, 1);   /* the globals and their libraries */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_hostfns);
 }
 

@@ -176,8 +176,7 @@ public final class LuaHost {
     /// UTF-8 byte-order mark, and with a first line starting with `#` (`#!/usr/bin/env lua`) left
     /// empty, so that line numbers stay those of the file.
     static func text(of bytes: [UInt8]) -> ArraySlice<UInt8> {
-        var text = bytes[...]
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        var text = SourceFile.withoutByteOrderMark(bytes)
         if text.first == UInt8(ascii: "#") { text = text.drop { $0 != UInt8(ascii: "\n") } }
         return text
     }

@@ -81,6 +81,11 @@ public enum SourceFile {
         }
     }
 
+    /// `bytes` without a leading UTF-8 byte-order mark (editors on Windows write one).
+    public static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    }
+
     /// `text` as a message may quote it: at most `limit` characters, with what was cut said.
     public static func excerpt(_ text: some StringProtocol, limit: Int = 200) -> String {
         let characters = text.count

@@ -57,8 +57,7 @@ struct RuleSources {
         } catch {
             throw problem(error.description)
         }
-        let unmarked = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]   // a byte-order mark
-        guard let text = String(bytes: unmarked, encoding: .utf8) else { throw problem("not UTF-8 text (\(expected))") }
+        guard let text = String(bytes: SourceFile.withoutByteOrderMark(bytes), encoding: .utf8) else { throw problem("not UTF-8 text (\(expected))") }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let filled = lines.indices.filter { !lines[$0].isEmpty }
