@@ -158,6 +158,14 @@ public final class Store: Sendable {
 
     /// Closes the connections (turning a bulk-loaded file to WAL); the store must not be used
     /// afterwards.
+    /// Removes the database file at `path` (unless `keepingMain`) and its journal, log and
+    /// shared-memory files.
+    public static func removeFiles(of path: String, keepingMain: Bool = false) {
+        for suffix in keepingMain ? ["-wal", "-shm", "-journal"] : ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
     public func close() throws {
         if bulkLoad { try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
         try writer.close()

@@ -1,4 +1,5 @@
 import Foundation
+import RulesStore
 
 /// The database file a simulation writes (`--db`), checked before the run: a new one is written
 /// to a temporary file in the same folder and renamed over the target only when the run
@@ -45,29 +46,23 @@ struct DatabaseTarget {
                 throw SimulationError("--db \(path): cannot create the folder \(folder): \(error.localizedDescription)")
             }
         }
-        if !append { removeFiles(of: writtenPath) }
+        if !append { Store.removeFiles(of: writtenPath) }
     }
 
     /// Puts the written file in place of the target (with no journal of the old file left).
     func commit() throws(SimulationError) {
         guard !append else { return }
-        removeFiles(of: path, keepingMain: true)
+        Store.removeFiles(of: path, keepingMain: true)
         if rename(writtenPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
             throw SimulationError("--db \(path): cannot put the new database in place: \(reason)")
         }
-        removeFiles(of: writtenPath)
+        Store.removeFiles(of: writtenPath)
     }
 
     /// Removes what a failed run wrote (nothing with `--append`: its transaction rolled back).
     func discard() {
-        if !append { removeFiles(of: writtenPath) }
-    }
-
-    private func removeFiles(of base: String, keepingMain: Bool = false) {
-        for suffix in keepingMain ? ["-wal", "-shm", "-journal"] : ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: base + suffix)
-        }
+        if !append { Store.removeFiles(of: writtenPath) }
     }
 }

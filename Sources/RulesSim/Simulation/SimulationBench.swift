@@ -1,4 +1,5 @@
 import Foundation
+import RulesStore
 
 /// Throughput of simulations, each against the others in the same run: the Lua rule set and the
 /// native reference (`NativeReference`), each with the database written and in memory only.
@@ -17,12 +18,21 @@ public struct SimulationBench {
         public var userDaysPerCPUSecond: Double { Double(userDays) / cpuSeconds }
     }
 
+    /// The four variants, and SQLite alone on the rows of the first (``SQLiteFloor``), with and
+    /// without its foreign keys and CHECK constraints.
+    public struct Results: Sendable {
+        public var variants: [Measurement]
+        public var floor: SQLiteFloor.Measurement
+        public var floorUnchecked: SQLiteFloor.Measurement
+    }
+
     public let config: SimulationConfig
 
     public init(config: SimulationConfig) { self.config = config }
 
-    /// Runs the four variants (Lua with the database first: the run the targets are about).
-    public func measure(progress: ((String) -> Void)? = nil) throws -> [Measurement] {
+    /// Runs the four variants (Lua with the database first: the run the targets are about), and
+    /// copies the rows of the first with SQLite alone.
+    public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
         let database = config.database ?? SimulationConfig.defaultDatabase
         let variants: [(String, Bool, String?)] = [
             ("Lua rules, with database", false, database),
@@ -31,6 +41,7 @@ public struct SimulationBench {
             ("native reference, in memory", true, nil),
         ]
         var out: [Measurement] = []
+        var floors: [SQLiteFloor.Measurement] = []
         for (name, reference, db) in variants {
             progress?(name)
             var c = config
@@ -45,8 +56,15 @@ public struct SimulationBench {
             let cpu = Self.processCPUSeconds() - cpuStarted
             let summary = ReportSummary(report)
             out.append(Measurement(name: name, seconds: seconds, cpuSeconds: cpu, userDays: summary.userDays, events: summary.events))
+            if let db, floors.isEmpty {
+                for checked in [true, false] {
+                    progress?(checked ? "SQLite alone, the same rows" : "SQLite alone, without foreign keys and CHECK constraints")
+                    defer { Store.removeFiles(of: db + ".floor") }
+                    floors.append(try SQLiteFloor.measure(copying: db, into: db + ".floor", checked: checked))
+                }
+            }
         }
-        return out
+        return Results(variants: out, floor: floors[0], floorUnchecked: floors[1])
     }
 
     static func processCPUSeconds() -> Double {

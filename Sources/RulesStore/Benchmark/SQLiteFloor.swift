@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// The floor under a simulation's wall time with the database: SQLite alone, copying the rows of a
+/// database a simulation wrote into a new file of the same schema, opened as the simulation opens
+/// its own (no syncing, 1 GiB of cache, a rollback journal), in one transaction with the indexes
+/// that only serve reads dropped and built again at the end, as the bulk writer does. No Swift
+/// runs per row: every row goes through `INSERT INTO … SELECT` (with `WHERE 1`, which keeps
+/// SQLite from copying the records as they are), so each is checked and indexed as the bulk
+/// writer's rows are. SQLite writes one file on one thread, so no simulation with the database can
+/// take less wall time than this.
+public enum SQLiteFloor {
+    public struct Measurement: Sendable {
+        public var rows: Int
+        public var seconds: Double
+        /// CPU time of the thread that ran SQLite.
+        public var cpuSeconds: Double
+    }
+
+    /// Copies every row of `source` into a new database at `path` (replaced; the caller removes
+    /// it). With `checked` false, foreign keys and CHECK constraints are off: what the rows cost
+    /// without them.
+    public static func measure(copying source: String, into path: String, checked: Bool = true) throws -> Measurement {
+        Store.removeFiles(of: path)
+        let store = try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-floor", cacheMiB: 1024, bulkLoad: true))
+        let measurement = try store.writer.writeWithoutTransaction { db -> Measurement in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let cpuStarted = threadCPUSeconds()
+            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [source])
+            defer { try? db.execute(sql: "DETACH DATABASE source") }
+            if !checked {
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            }
+            var rows = 0
+            try db.inTransaction {
+                let deferred = try BulkWriter.dropReadIndexes(db)
+                // In the order the tables were created, parents before children; the tables the
+                // new file already has rows in (meta, the migrations) are left as they are.
+                let tables = try String.fetchAll(db, sql: """
+                    SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
+                    """)
+                for table in tables where try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\"\(table)\"") == 0 {
+                    try db.execute(sql: "INSERT INTO main.\"\(table)\" SELECT * FROM source.\"\(table)\" WHERE 1")
+                    rows += db.changesCount
+                }
+                for sql in deferred { try db.execute(sql: sql) }
+                return .commit
+            }
+            return Measurement(rows: rows, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+                               cpuSeconds: threadCPUSeconds() - cpuStarted)
+        }
+        try store.close()
+        return measurement
+    }
+
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
