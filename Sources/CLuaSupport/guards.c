@@ -180,6 +180,13 @@ void rr_charge_size(lua_State *L, double entries) {
     rr_charge(L, entries / 8.0);
 }
 
+/* Charges for sorting `n` values: about n log2 n comparisons, one instruction each (a comparison
+   done in C costs no less than an instruction, and a Lua comparator's own instructions are
+   counted as it runs). */
+void rr_charge_sort(lua_State *L, double n) {
+    if (n > 1) rr_charge(L, n * log2(n));
+}
+
 /* The size of the arguments: string bytes / 64 + table entries / 8. */
 static double rr_arguments_cost(lua_State *L) {
     double cost = 0;
@@ -412,6 +419,14 @@ static int rr_unpack(lua_State *L) {
     return rr_call_original(L);
 }
 
+/* table.sort compares about n log2 n pairs, which its arguments' size (n / 8) does not cover. */
+static int rr_sort(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L));
+    luaL_checktype(L, 1, LUA_TTABLE);
+    rr_charge_sort(L, (double)luaL_len(L, 1));
+    return rr_call_original(L);
+}
+
 static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
     lua_getfield(L, lib, name);
     lua_pushcclosure(L, f, 1);
@@ -452,6 +467,7 @@ void rr_install_table_guards(lua_State *L, int tablib) {
     rr_wrap(L, tablib, "concat", rr_concat);
     rr_wrap(L, tablib, "move", rr_move);
     rr_wrap(L, tablib, "unpack", rr_unpack);
+    rr_wrap(L, tablib, "sort", rr_sort);
     rr_meter_library(L, tablib);
 }
 

@@ -50,5 +50,7 @@ void rr_push_tostring(lua_State *L, int idx);
 void rr_charge(lua_State *L, double cost);
 /* Charges for visiting `entries` table entries against the call's instruction budget. */
 void rr_charge_size(lua_State *L, double entries);
+/* Charges for sorting `n` values (n log2 n comparisons). */
+void rr_charge_sort(lua_State *L, double n);
 
 #endif

@@ -402,6 +402,9 @@ static int rr_check_function(lua_State *L, int closure, int *line, char *message
         result = rr_check_dump(b.data, b.size, closure, line, message, capacity);
     }
     free(b.data);
+    /* Each function the loaded file keeps is dumped again: charged to the load's budget, one
+       instruction per 8 bytes, or 10,000 closures of one huge function would load for ages. */
+    if (closure) rr_charge(L, (double)b.size / 8.0);
     return result;
 }
 

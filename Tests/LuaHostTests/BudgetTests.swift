@@ -249,6 +249,34 @@ import Testing
         #expect(try host.load("return table.unpack({1, 2, 3}, 2)", chunkName: "u.lua") == [.integer(2), .integer(3)])
     }
 
+    /// Sorting compares about n log2 n pairs in C, which the size of the table (n / 8) did not cover:
+    /// `table.sort` and `pairs` (which sorts the keys) are charged by their comparisons.
+    @Test(arguments: ["table.sort(t)", "for _ in pairs(t) do end", "for _ in pairs(t) do break end"])
+    func sortingIsChargedByTheComparisons(_ statement: String) throws {
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 3_000_000))
+        let error = try loadError("local t = {}\nfor i = 1, 200000 do t[i] = -i end\n" + statement, name: "sort.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "sort.lua" && error.line == 3, "\(error)")
+        try expectUsable(host)
+        #expect(try host.load("local t = {3, 1, 2} table.sort(t) local keys = {} for k in pairs({b = 1, a = 2}) do keys[#keys + 1] = k end "
+                              + "return t[1], t[3], keys[1]", chunkName: "s.lua") == [.integer(1), .integer(3), .string("a")])
+    }
+
+    /// Every function a file keeps is dumped once more at load, to check that it keeps no state:
+    /// charged to the load's budget, so that thousands of closures of one huge function are refused
+    /// rather than loaded for seconds.
+    @Test func keptClosuresAreChargedToTheLoad() throws {
+        let body = String(repeating: "x = x + 1\n", count: 1000)
+        let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 1_000_000))
+        let error = try loadError("local t = {}\nfor i = 1, 2000 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
+                                  name: "many.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        try expectUsable(host)
+        let few = try host.load("local t = {}\nfor i = 1, 20 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
+                                chunkName: "few.lua")
+        #expect(few.count == 1)
+    }
+
     /// The budget error is raised inside the count hook, where no hook fires: xpcall's handler must
     /// not run there, nor turn the error into something else.
     @Test(arguments: [
