@@ -44,22 +44,49 @@ extension LuaHost {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(function.reference))
     }
 
-    /// Reads the string at `index` (which must be a Lua string) as UTF-8 text.
-    func string(at index: Int32) throws -> String {
+    /// Reads the string at `index` (which must be a Lua string) as UTF-8 text; a failure names `path`.
+    func string(at index: Int32, path: String? = nil) throws -> String {
         var length = 0
         guard let p = lua_tolstring(L, index, &length) else { return "" }
         let bytes = UnsafeRawBufferPointer(start: p, count: length)
         guard let s = String(validating: bytes, as: UTF8.self) else {
-            throw LuaError(kind: .decoding, message: "a string is not valid UTF-8 text")
+            throw LuaError(kind: .decoding, path: path,
+                           message: "expected UTF-8 text, found string \"\(LuaHost.escaped(bytes))\"")
         }
         return s
     }
 
+    /// Text that is not UTF-8, for messages: its valid characters, other bytes as `\xFF` (40 at most).
+    static func escaped(_ bytes: UnsafeRawBufferPointer) -> String {
+        var out = "", i = 0, shown = 0
+        while i < bytes.count, shown < 40 {
+            let b = bytes[i]
+            let n = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0
+            if n > 0, i + n <= bytes.count, let c = String(validating: bytes[i..<(i + n)], as: UTF8.self) {
+                out += c
+                i += n
+            } else {
+                out += "\\x" + String(b, radix: 16, uppercase: true)   // b ≥ 0x80: two digits
+                i += 1
+            }
+            shown += 1
+        }
+        return i < bytes.count ? out + "…" : out
+    }
+
     /// Converts the value at `index` to Swift. Tables are read raw (metamethods are ignored; a
-    /// frozen rule table is read through to its contents).
-    func value(at index: Int32) throws -> LuaValue {
+    /// frozen rule table is read through to its contents). A failure names the field it is in:
+    /// `path` is the value's own path (`""` for a value that is not a field).
+    func value(at index: Int32, path: String = "") throws -> LuaValue {
         var budget = limits.maxConvertedEntries
-        return try value(at: index, depth: 0, budget: &budget)
+        do {
+            return try value(at: index, depth: 0, budget: &budget)
+        } catch let failure as ConversionFailure {
+            throw failure.located(under: path)
+        } catch var error as LuaError {
+            if !path.isEmpty { error.path = path }
+            throw error
+        }
     }
 
     private func value(at index: Int32, depth: Int, budget: inout Int) throws -> LuaValue {
@@ -73,26 +100,37 @@ extension LuaHost {
         case LUA_TSTRING: return .string(try string(at: index))
         case LUA_TFUNCTION: return .function(functionHandle(at: index))
         case LUA_TTABLE:
-            guard depth < limits.maxTableDepth else {
-                throw LuaError(kind: .decoding,
-                               message: "tables are nested more than \(limits.maxTableDepth) levels deep (is there a cycle?)")
-            }
             guard lua_checkstack(L, 6) != 0 else { throw stackError() }
             let top = lua_gettop(L)
             defer { lua_settop(L, top) }
             rr_push_contents(L, index)
             let t = lua_gettop(L)
+            guard depth < limits.maxTableDepth else {
+                throw ConversionFailure(error: LuaError(kind: .decoding, message: "tables are nested more than \(limits.maxTableDepth) levels deep"),
+                                        tables: [UInt(bitPattern: lua_topointer(L, t))])
+            }
             var table = LuaTable()
             lua_pushnil(L)
             while lua_next(L, t) != 0 {
                 budget -= 1
                 guard budget >= 0 else {
-                    throw LuaError(kind: .decoding,
-                                   message: "the value is too large to convert (more than \(limits.maxConvertedEntries) table entries)")
+                    throw ConversionFailure(error: LuaError(kind: .decoding,
+                                                            message: "the value is too large to convert (more than \(limits.maxConvertedEntries) table entries)"),
+                                            whole: true)
                 }
-                let key = try value(at: t + 1, depth: depth + 1, budget: &budget)
-                let element = try value(at: t + 2, depth: depth + 1, budget: &budget)
-                table[key] = element
+                var key: LuaValue?
+                do {
+                    key = try value(at: t + 1, depth: depth + 1, budget: &budget)
+                    table[key!] = try value(at: t + 2, depth: depth + 1, budget: &budget)
+                } catch {
+                    var failure = error as? ConversionFailure ?? ConversionFailure(error: error as? LuaError
+                        ?? LuaError(kind: .decoding, message: "\(error)"))
+                    if !failure.whole, failure.error.kind == .decoding {   // (not the Lua stack running out)
+                        failure.keys.append(key)
+                        failure.tables.append(UInt(bitPattern: lua_topointer(L, t)))
+                    }
+                    throw failure
+                }
                 lua_settop(L, t + 1)
             }
             return .table(table)
@@ -117,5 +155,40 @@ extension LuaHost {
         let handle = LuaFunction(reference: reference, hostID: id, source: source, line: Int(ar.linedefined))
         functionCache[pointer] = handle
         return handle
+    }
+}
+
+/// A conversion failure on its way out of nested tables: the keys it is under and the tables on
+/// its path, innermost first (nil for a key that failed itself), to name its field and to tell a
+/// cycle from nesting that is only deep.
+private struct ConversionFailure: Error {
+    var error: LuaError
+    var keys: [LuaValue?] = []
+    var tables: [UInt] = []   // addresses
+    /// About the value as a whole (its size): not located at a field.
+    var whole = false
+
+    /// The error, its path starting at `base`: where a table on the path meets itself again, a cycle.
+    func located(under base: String) -> LuaError {
+        var error = self.error
+        let keys = Array(self.keys.reversed()), tables = Array(self.tables.reversed())   // tables[d]: at depth d
+        func path(_ depth: Int) -> String {
+            var p = base
+            for key in keys.prefix(depth) {
+                if let key { LuaPath.append(key, to: &p) } else { p += "[?]" }
+            }
+            return p
+        }
+        if let again = tables.indices.first(where: { tables[..<$0].contains(tables[$0]) }) {
+            let first = path(tables.firstIndex(of: tables[again])!)
+            error.message = "a cycle: " + (first.isEmpty ? "the top-level table" : "the table \(first)") + " contains itself here"
+            error.path = path(again)
+        } else if tables.count > keys.count, keys.count > 3 {   // stopped at the depth limit
+            error.path = path(3) + "…"
+        } else {
+            error.path = path(keys.count)
+        }
+        if error.path?.isEmpty == true { error.path = nil }
+        return error
     }
 }

@@ -150,7 +150,15 @@ public final class LuaHost {
                     clua_loadbufferx(L, $0.baseAddress, $0.count, "@" + layer.chunkName, "t")
                 }
             }
-            if status != LUA_OK { throw error(status: status, chunk: layer.chunkName) }
+            if status != LUA_OK {
+                var failure = error(status: status, chunk: layer.chunkName)
+                if failure.line == nil, failure.message == "C stack overflow" {   // from the parser, which gives no line
+                    failure.kind = .syntax
+                    failure.line = LuaSourceMap.line(nestedDeeperThan: 190, in: String(decoding: layer.bytes, as: UTF8.self))
+                    failure.message = "tables or blocks are nested more than about 200 levels deep (C stack overflow)"
+                }
+                throw failure
+            }
             try checkKeepsNoState(chunk: layer.chunkName)
             let chunk = lua_gettop(L)
             chunks.append(chunk)
@@ -234,15 +242,23 @@ public final class LuaHost {
         }
         let n = try pcall(nargs: Int32(arguments.count), nresults: clua_multret(),
                           budget: limits.instructionsPerCall, chunk: function.source)
-        return try results(count: n, from: top + 1, file: function.source)
+        return try results(count: n, from: top + 1, file: function.source, of: function)
     }
 
-    /// Converts `count` results starting at stack index `first`; errors name `file`.
-    func results(count: Int32, from first: Int32, file: String) throws -> [LuaValue] {
+    /// Converts `count` results starting at stack index `first`; errors name `file`, and for the
+    /// results of a call, the function (as `call(_:_:returning:)` does).
+    func results(count: Int32, from first: Int32, file: String, of function: LuaFunction? = nil) throws -> [LuaValue] {
         do {
             return try hostMode { try (0..<count).map { try value(at: first + $0) } }
         } catch var error as LuaError {
-            if error.file == nil { error.file = file }
+            if error.file == nil {
+                error.file = file
+                if let function {
+                    error.line = function.line
+                    error.message = "in the \(error.path == nil ? "value" : "table") returned by the function at line \(function.line): "
+                        + error.message
+                }
+            }
             throw error
         }
     }

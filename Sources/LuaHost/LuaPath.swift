@@ -24,6 +24,15 @@ public enum LuaPath {
         }
     }
 
+    /// Appends any table key: a string as above, others in brackets (`[2]`, `[true]`, `[table]`).
+    static func append(_ key: LuaValue, to path: inout String) {
+        switch key {
+        case .string(let name): append(name, to: &path)
+        case .table, .function: path += "[\(key.typeName)]"
+        default: path += "[\(key)]"
+        }
+    }
+
     /// The message for an unknown key of a table (the error's path names the key itself):
     /// `unknown field (did you mean 'recover_after'?)`.
     static func unknownFieldMessage(_ key: LuaValue, others: some Collection<LuaValue>, known: [String]) -> String {

@@ -26,6 +26,21 @@ public struct LuaSourceMap: Sendable {
     /// The line of exactly `path`, if it is written in the file.
     public func exactLine(for path: String) -> Int? { lines[path] }
 
+    /// The line of the first token nested more than `depth` levels (brackets, parentheses,
+    /// blocks) in `source`: where Lua's parser, which then gives no line, runs out of C stack.
+    static func line(nestedDeeperThan depth: Int, in source: String) -> Int? {
+        var level = 0
+        for (token, line) in Tokenizer.tokens(of: source) {
+            switch token {
+            case .symbol("{"), .symbol("("), .symbol("["), .name("function"), .name("do"), .name("if"), .name("repeat"): level += 1
+            case .symbol("}"), .symbol(")"), .symbol("]"), .name("end"), .name("until"): level -= 1
+            default: break
+            }
+            if level > depth { return line }
+        }
+        return nil
+    }
+
     static func parentEnd(of path: String) -> String.Index? {
         guard !path.isEmpty else { return nil }
         var depth = 0

@@ -103,7 +103,7 @@ public struct LuaTableReader {
         defer { clua_pop(L, 1) }
         if type == LUA_TNIL { return nil }
         if type == LUA_TSTRING {
-            do { return try host.string(at: -1) } catch { throw mismatch(key, expected: "UTF-8 text") }
+            return try host.string(at: -1, path: fieldPath(key))
         }
         throw mismatch(key, expected: "a string")
     }
@@ -134,10 +134,7 @@ public struct LuaTableReader {
     public mutating func value(_ key: LuaKey) throws -> LuaValue {
         _ = fetch(key)
         defer { clua_pop(L, 1) }
-        do { return try host.value(at: -1) } catch var error as LuaError {
-            error.path = fieldPath(key)
-            throw error
-        }
+        return try host.value(at: -1, path: fieldPath(key))
     }
 
     /// A nested table read as `T` (nil when absent).
@@ -192,11 +189,11 @@ public struct LuaTableReader {
         out.reserveCapacity(count)
         for i in 0..<count {
             defer { clua_pop(L, 1) }
-            guard lua_rawgeti(L, list, lua_Integer(i + 1)) == LUA_TSTRING, let s = try? host.string(at: -1) else {
+            guard lua_rawgeti(L, list, lua_Integer(i + 1)) == LUA_TSTRING else {
                 let found = (try? host.value(at: -1))?.errorDescription ?? "?"
                 throw LuaError(kind: .decoding, path: fieldPath(key) + "[\(i + 1)]", message: "expected a string, found \(found)")
             }
-            out.append(s)
+            out.append(try host.string(at: -1, path: fieldPath(key) + "[\(i + 1)]"))
         }
         return out
     }
@@ -236,7 +233,7 @@ extension LuaHost {
         unknown.sort(by: LuaTable.keyOrder)
         guard let first = unknown.first else { return }
         var path = reader.path
-        if case .string(let name) = first { LuaPath.append(name, to: &path) } else { path += "[\(first)]" }
+        LuaPath.append(first, to: &path)
         throw LuaError(kind: .decoding, path: path,
                        message: LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked))
     }

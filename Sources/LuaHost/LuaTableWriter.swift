@@ -175,7 +175,7 @@ extension LuaHost {
                 try push(pooled)
             }
             let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
-            return try results(count: n, from: top + 1, file: function.source)
+            return try results(count: n, from: top + 1, file: function.source, of: function)
         }
     }
 

@@ -186,7 +186,58 @@ import Testing
         let host = try LuaHost()
         let error = try loadError("local t = {} t.self = t return t", name: "cycle.lua", host: host)
         #expect(error.kind == .decoding)
-        #expect(error.message.contains("nested more than"))
+        #expect(error.description == "cycle.lua: self: a cycle: the top-level table contains itself here")
+    }
+
+    @Test func aCycleIsNamedAtTheFieldThatClosesIt() throws {
+        let host = try LuaHost()
+        let error = try loadError("local t = { a = 1, knobs = { list = {} } }\nt.knobs.list[1] = t.knobs\nreturn t", name: "cycle.lua", host: host)
+        #expect(error.path == "knobs.list[1]")
+        #expect(error.description == "cycle.lua: knobs.list[1]: a cycle: the table knobs contains itself here")
+        try expectUsable(host)
+    }
+
+    @Test func deepNestingIsNotCalledACycle() throws {
+        let host = try LuaHost()
+        let built = try loadError("local t = {} for i = 1, 300 do t = { next = t } end return { deep = t }", name: "deep.lua", host: host)
+        #expect(built.description == "deep.lua: deep.next.next…: tables are nested more than 64 levels deep")
+        // Just past the limit, the path is shown whole.
+        let tight = try LuaHost(limits: LuaLimits(maxTableDepth: 2))
+        let shallow = try loadError("return { a = { { 1 } } }", name: "deep.lua", host: tight)
+        #expect(shallow.description == "deep.lua: a[1]: tables are nested more than 2 levels deep")
+        try expectUsable(host)
+    }
+
+    @Test func aLiteralNestedPastWhatLuaParsesNamesItsLine() throws {
+        let source = "local M = {}\nM.ok = 1\nM.deep = " + String(repeating: "{", count: 300) + String(repeating: "}", count: 300) + "\nreturn M"
+        let error = try loadError(source, name: "deep.lua")
+        #expect(error.kind == .syntax)
+        #expect(error.description == "deep.lua:3: tables or blocks are nested more than about 200 levels deep (C stack overflow)")
+    }
+
+    @Test func textThatIsNotUTF8IsQuotedAtItsField() throws {
+        let error = try loadError(#"return { costs = { { minutes = 5, label = "é\xff\xfe" } } }"#, name: "text.lua")
+        #expect(error.kind == .decoding)
+        #expect(error.description == #"text.lua: costs[1].label: expected UTF-8 text, found string "é\xFF\xFE""#)
+        let key = try loadError(#"return { names = { ["\xff"] = 1 } }"#, name: "text.lua")
+        #expect(key.description == #"text.lua: names[?]: expected UTF-8 text, found string "\xFF""#)
+    }
+
+    @Test func aRuleFunctionsBadResultNamesTheFunctionAndTheField() throws {
+        let host = try LuaHost()
+        let cycle = try callError("""
+            return {
+              run = function()
+                local t = { list = {} }
+                t.list[1] = t
+                return t
+              end,
+            }
+            """, name: "rule.lua", host: host)
+        #expect(cycle.description == "rule.lua:2: list[1]: in the table returned by the function at line 2: a cycle: the top-level table contains itself here")
+        let text = try callError("return {\n  run = function() return \"\\xff\" end,\n}", name: "rule.lua", host: host)
+        #expect(text.description == #"rule.lua:2: in the value returned by the function at line 2: expected UTF-8 text, found string "\xFF""#)
+        try expectUsable(host)
     }
 }
 

@@ -105,6 +105,15 @@ struct Echo: LuaTableDecodable {
         let element = #expect(throws: LuaError.self) { try host.call(badList, Snapshot(tier: 1), returning: Decision.self) }
         #expect(element?.path == "reminders[2]")
 
+        let badText = try function(host, #"return { f = function(s) return { current_tier = 1, reminders = { '12:00', '\xff' } } end }"#)
+        let text = #expect(throws: LuaError.self) { try host.call(badText, Snapshot(tier: 1), returning: Decision.self) }
+        #expect(text?.description == #"rule.lua:1: reminders[2]: in the table returned by the function at line 1: expected UTF-8 text, found string "\xFF""#)
+
+        let cyclic = try function(host, "return { f = function(s) local t = { seen = { a = {} } } t.seen.a.back = t.seen return t end }")
+        let cycle = #expect(throws: LuaError.self) { try host.call(cyclic, Snapshot(tier: 1), returning: Echo.self) }
+        #expect(cycle?.path == "seen.a.back")
+        #expect(cycle?.message.hasSuffix("a cycle: the table seen contains itself here") == true, "\(String(describing: cycle))")
+
         let missing = try function(host, "return { f = function(s) return { reminders = {} } end }")
         let absent = #expect(throws: LuaError.self) { try host.call(missing, Snapshot(tier: 1), returning: Decision.self) }
         #expect(absent?.path == "current_tier" && absent?.message.hasSuffix("required field is missing") == true)

@@ -11,6 +11,41 @@ import Testing
             "pricing.lua:\(try line("{ minutes = 15, credits = 25 }", "pricing.lua")): credit_costs[2].credits: must be greater than the 5-minute unlock's 10 (credit costs must be strictly increasing), found 9"])
     }
 
+    // MARK: Knobs the host cannot read, at the line of their field
+
+    @Test func aKnobThatIsACycleNamesTheFieldThatClosesIt() throws {
+        let problems = try RuleFixture.problems("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.focus_cycle = {}\nM.focus_cycle.self = M.focus_cycle\n",
+                                                in: "pricing.lua")
+        #expect(problems.map(\.description) == [
+            "pricing.lua:\(try line("M.rollover_cap = 10", "pricing.lua") + 2): focus_cycle.self: a cycle: the table focus_cycle contains itself here"])
+    }
+
+    @Test func aKnobThatIsNotUTF8NamesItsField() throws {
+        let problems = try RuleFixture.problems("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.credit_costs[1].label = \"\\xff\\xfe\"\n",
+                                                in: "pricing.lua")
+        #expect(problems.map(\.description) == [
+            #"pricing.lua:\#(try line("M.rollover_cap = 10", "pricing.lua") + 1): credit_costs[1].label: expected UTF-8 text, found string "\xFF\xFE""#])
+    }
+
+    @Test func aKnobNestedTooDeeplyIsNotCalledACycle() throws {
+        let built = try RuleFixture.problems("M.rollover_cap = 10\n", "M.rollover_cap = 10\nlocal t = {}\nfor i = 1, 300 do t = { next = t } end\nM.deep = t\n",
+                                             in: "pricing.lua")
+        #expect(built.map(\.description) == [
+            "pricing.lua:\(try line("M.rollover_cap = 10", "pricing.lua") + 3): deep.next.next…: tables are nested more than 64 levels deep"])
+        let written = try RuleFixture.problems("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.deep = " + String(repeating: "{", count: 300)
+                                               + String(repeating: "}", count: 300) + "\n", in: "pricing.lua")
+        #expect(written.map(\.description) == [
+            "pricing.lua:\(try line("M.rollover_cap = 10", "pricing.lua") + 1): tables or blocks are nested more than about 200 levels deep (C stack overflow)"])
+    }
+
+    @Test func aRuleFunctionReturningACycleIsReportedWithTheCallAndTheField() throws {
+        let problems = try RuleFixture.problems("return math.min(balance, M.rollover_cap)", "local t = { balance }\n  t.me = t\n  return t",
+                                                in: "pricing.lua")
+        let at = try line("function M.carried_credits(", "pricing.lua")
+        #expect(problems.map(\.description) == [
+            "pricing.lua:\(at): carried_credits(0): me: in the table returned by the function at line \(at): a cycle: the top-level table contains itself here (and 200 other inputs)"])
+    }
+
     @Test func v11FixesTheQuestLimitsUnlessTheSetIsExperimental() throws {
         let fixed = try RuleFixture.problems("max_unlocks_per_app_per_day = 2,", "max_unlocks_per_app_per_day = 3,", in: "quests.lua")
         #expect(fixed.first?.line == (try line("max_unlocks_per_app_per_day = 2,", "quests.lua")))

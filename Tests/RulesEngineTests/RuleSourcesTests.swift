@@ -34,6 +34,20 @@ import Testing
         #expect(error.problems.first?.line == (try RuleFixture.line(of: "bonus_credits = 10,", in: "streaks.lua")))
     }
 
+    @Test func anInheritedKnobThatIsACycleIsReportedInItsFolder() throws {
+        let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("pricing.lua"), encoding: .utf8)
+        let dir = try folder([
+            "base/extends": RuleFixture.rulesFolder.path,
+            "base/pricing.lua": base.replacingOccurrences(of: "M.rollover_cap = 10\n", with: "M.rollover_cap = 10\nM.loop = {}\nM.loop.back = M.loop\n"),
+            "child/extends": "../base",
+            "child/pricing.lua": "local M = base\nM.rollover_cap = 20\nreturn M\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("child").path) }
+        #expect(error.problems.map(\.description) == [
+            "base/pricing.lua:\(try RuleFixture.line(of: "M.rollover_cap = 10", in: "pricing.lua") + 2): loop.back: a cycle: the table loop contains itself here"])
+    }
+
     @Test func aByteOrderMarkAndAFirstHashLineAreReadAsLuaReadsAFile() throws {
         // As a Windows editor or a script-minded user writes them: BOM, CRLF, `#!` first line.
         let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("streaks.lua"), encoding: .utf8)

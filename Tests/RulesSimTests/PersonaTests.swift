@@ -168,6 +168,23 @@ import Testing
         #expect(error.description.contains("did you mean 'per_day'"), "\(error)")
     }
 
+    @Test func valuesTheHostCannotReadAreReportedAtTheirFields() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let head = "local P = { description = \"x\", commit = 0.5, answer = { yes = 0.5, no = 0 } }\n"
+        let cases = [
+            ("cycle", "P.settings = {}\nP.settings.again = P.settings\n", "3: settings.again: a cycle: the table settings contains itself here"),
+            ("text", "P.description = \"caf\\xe9\"\n", #"2: description: expected UTF-8 text, found string "caf\xE9""#),
+            ("deep", "local t = {}\nfor i = 1, 100 do t = { t } end\nP.habits = t\n", "4: habits[1][1]…: tables are nested more than 64 levels deep"),
+        ]
+        for (name, body, expected) in cases {
+            let path = dir.appendingPathComponent("\(name).lua").path
+            try (head + body + "return P\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+            #expect(error.description == "\(path):\(expected)")
+        }
+    }
+
     @Test func aSandboxViolationNamesTheFileAndLine() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -150,6 +150,29 @@ import Testing
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
 
+    @Test func aPersonaDayFunctionReturningACycleNamesTheField() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cyclic-day.lua").path
+        try """
+            return {
+              description = "Its day function returns a table that contains itself",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              day = function(d)
+                local t = { answer = {} }
+                t.answer.again = t.answer
+                return t
+              end,
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
+        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        // (The file is named as Lua's short_src names it: a long path is shortened at the front.)
+        #expect(error.description.hasSuffix("cyclic-day.lua:5: answer.again: in the table returned by the function at line 5: "
+                + "a cycle: the table answer contains itself here (in day() for u1 on 2026-01-05)"), "\(error)")
+    }
+
     /// Variants of a shipped persona that the engine must accept every event of: a window
     /// closing at 23:59 (the late look and the shield ran into the next day), and quests slower
     /// than the rules allow (their completions came after they expired).

@@ -29,6 +29,26 @@ import Testing
         #expect(result.stderr.contains("2 problems"))
     }
 
+    @Test func knobsTheHostCannotReadAreNamedWithTheirLineAndField() throws {
+        var files: [String: String] = [:]
+        for name in ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"] {
+            files[name] = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/\(name)"), encoding: .utf8)
+        }
+        let line = files["pricing.lua"]!.components(separatedBy: "\n").firstIndex(of: "M.rollover_cap = 10")! + 1
+        for (added, expected) in [
+            ("M.focus_cycle = {}\nM.focus_cycle.self = M.focus_cycle", "pricing.lua:\(line + 2): focus_cycle.self: a cycle: the table focus_cycle contains itself here"),
+            (#"M.credit_costs[1].label = "\xff\xfe""#, #"pricing.lua:\#(line + 1): credit_costs[1].label: expected UTF-8 text, found string "\xFF\xFE""#),
+        ] {
+            var broken = files
+            broken["pricing.lua"] = files["pricing.lua"]!.replacingOccurrences(of: "M.rollover_cap = 10\n", with: "M.rollover_cap = 10\n\(added)\n")
+            let dir = try CLI.folder(broken)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let result = try CLI.run(["validate", dir.path])
+            #expect(result.status == 1)
+            #expect(result.stdout == expected + "\n", "\(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func aMissingFolderIsAnError() throws {
         let result = try CLI.run(["validate", "/nonexistent/rules"])
         #expect(result.status == 1)

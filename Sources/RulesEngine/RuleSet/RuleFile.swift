@@ -4,7 +4,7 @@ import LuaHost
 /// One loaded rule file: the table it returned, and its source map for messages.
 struct RuleFile {
     let name: String
-    let value: LuaValue
+    var value: LuaValue
     let sourceMap: LuaSourceMap
     /// The files it extends (the same file of the folders its `extends` names), nearest first.
     var baseMaps: [(name: String, map: LuaSourceMap)] = []
@@ -26,6 +26,8 @@ struct RuleFile {
                 return nil
             }
         }
+        let maps = layers.reversed().map { ($0.1, LuaSourceMap(source: String(decoding: $0.0, as: UTF8.self))) }
+        var file = RuleFile(name: name, value: .nil, sourceMap: maps[0].1, baseMaps: Array(maps.dropFirst()))
         do {
             let values = try host.load(layers: layers)
             guard let first = values.first, first.tableValue != nil else {
@@ -33,8 +35,12 @@ struct RuleFile {
                     message: "a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")"))
                 return nil
             }
-            let maps = layers.reversed().map { ($0.1, LuaSourceMap(source: String(decoding: $0.0, as: UTF8.self))) }
-            return RuleFile(name: name, value: first, sourceMap: maps[0].1, baseMaps: Array(maps.dropFirst()))
+            file.value = first
+            return file
+        } catch let error as LuaError where error.line == nil && error.path != nil {
+            // A knob the host cannot read (a cycle, text that is not UTF-8): at the line of its field.
+            problems.append(file.problem(at: error.path!, "\(error.path!): \(error.message)"))
+            return nil
         } catch let error as LuaError {
             problems.append(RuleProblem(file: error.file ?? name, line: error.line, message: error.message))
             return nil

@@ -46,12 +46,15 @@ public enum PersonaLoader {
     /// Loads a persona from its text (a worker reloads the same text into its own Lua state).
     public static func load(name: String, path: String, text: String, host: LuaHost) throws(PersonaError) -> Persona {
         let value: LuaValue
+        let map = LuaSourceMap(source: text)
         do {
             let values = try host.load(text, chunkName: path)
             guard let first = values.first, first.tableValue != nil else {
                 throw PersonaError(path, "a persona file must return a table, found \(values.first?.errorDescription ?? "nothing")")
             }
             value = first
+        } catch let error as LuaError where error.line == nil && error.path != nil {
+            throw PersonaError(path, line: map.line(for: error.path!), "\(error.path!): \(error.message)")
         } catch let error as LuaError {
             throw PersonaError(error.file ?? path, line: error.line, error.message)
         } catch let error as PersonaError {
@@ -59,7 +62,6 @@ public enum PersonaLoader {
         } catch {
             throw PersonaError(path, "\(error)")
         }
-        let map = LuaSourceMap(source: text)
         // Misspelt top-level fields first: a typo often also leaves a required field missing.
         let known = PersonaSpec.fieldNames
         var problems: [RuleProblem] = value.tableValue!.sortedEntries.compactMap { entry in

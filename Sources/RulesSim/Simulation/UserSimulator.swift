@@ -283,10 +283,10 @@ struct UserSimulator {
             }
             return override
         } catch let error as LuaError {
-            if error.kind == .runtime || error.line != nil {
-                throw PersonaError(error.file ?? function.source, line: error.line ?? function.line, "\(error.message) \(during)")
-            }
             let field = error.path.map { $0.isEmpty ? "" : "\($0): " } ?? ""
+            if error.kind == .runtime || error.line != nil {
+                throw PersonaError(error.file ?? function.source, line: error.line ?? function.line, "\(field)\(error.message) \(during)")
+            }
             throw PersonaError(function.source, line: function.line, "day() returned \(field)\(error.message) \(during)")
         }
     }
