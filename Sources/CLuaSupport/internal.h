@@ -50,6 +50,12 @@ void rr_push_tostring(lua_State *L, int idx);
 void rr_charge(lua_State *L, double cost);
 /* Charges for visiting `entries` table entries against the call's instruction budget. */
 void rr_charge_size(lua_State *L, double entries);
+/* Instructions charged for a stack overflow (see rr_charge_stack_overflow). */
+#define RR_STACK_OVERFLOW_COST 20000000
+/* Whether the value at idx is Lua's stack overflow message. */
+int rr_is_stack_overflow(lua_State *L, int idx);
+/* Charges a stack overflow to the call's budget; with `raise`, raises the budget error if it runs out. */
+void rr_charge_stack_overflow(lua_State *L, int raise);
 /* Charges for sorting `n` values (n log2 n comparisons). */
 void rr_charge_sort(lua_State *L, double n);
 

@@ -197,6 +197,38 @@ void rr_reset_raise(rr_runtime *rt) {
     rt->last_source[0] = '\0';
 }
 
+/* Whether the value at idx is Lua's message for a stack overflow ("stack overflow", "C stack
+   overflow", with the position in front). */
+int rr_is_stack_overflow(lua_State *L, int idx) {
+    static const char suffix[] = "stack overflow";
+    size_t n, k = sizeof suffix - 1;
+    if (lua_type(L, idx) != LUA_TSTRING) return 0;
+    const char *s = lua_tolstring(L, idx, &n);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* Charges a stack overflow: reaching Lua's limit (a million stack slots) counts some hundred
+   thousand instructions, but growing, moving and unwinding that stack takes about a tenth of a
+   second, the time of tens of millions. Without the charge, a rule that recursed for ever would
+   cost validation (which goes on past a failing input) minutes. With `raise`, the budget error
+   is raised at once when the charge uses it up; else it is raised at the next instruction hook. */
+void rr_charge_stack_overflow(lua_State *L, int raise) {
+    rr_runtime *rt = rr_runtime_of(L);
+    if (rt->budget <= 0) return;
+    rt->budget_remaining -= RR_STACK_OVERFLOW_COST;
+    rt->instructions_total += RR_STACK_OVERFLOW_COST;
+    if (raise && rt->budget_remaining <= 0) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "instruction budget exceeded by a stack overflow (one counts as %d instructions; %I per call)",
+                        RR_STACK_OVERFLOW_COST, (lua_Integer)rt->budget);
+        lua_concat(L, 2);
+        rr_raise(L, RR_RAISE_BUDGET, 1);
+    }
+}
+
+/* The levels a traceback shows before it leaves the rest out when the stack is deeper. */
+#define RR_TRACEBACK_LEVELS 12
+
 int rr_traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
@@ -216,8 +248,33 @@ int rr_traceback(lua_State *L) {
             lua_concat(L, 2);
         }
         msg = lua_tostring(L, -1);
+    } else if (rr_is_stack_overflow(L, 1)) {
+        rr_charge_stack_overflow(L, 0);
     }
-    luaL_traceback(L, L, msg, 1);
+    lua_Debug ar;
+    if (!lua_getstack(L, 2 * RR_TRACEBACK_LEVELS, &ar)) {
+        luaL_traceback(L, L, msg, 1);
+        return 1;
+    }
+    /* A deep stack: luaL_traceback would find its last levels by walking it some forty times
+       (lua_getstack counts the levels from the top), half a second at a stack overflow. The
+       first levels are where the error is. */
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, msg);                       /* msg stays on the stack, below the buffer */
+    luaL_addstring(&b, "\nstack traceback:");
+    for (int level = 1; level <= RR_TRACEBACK_LEVELS && lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sln", &ar);
+        if (ar.currentline > 0) lua_pushfstring(L, "\n\t%s:%d: in ", ar.short_src, ar.currentline);
+        else lua_pushfstring(L, "\n\t%s: in ", ar.short_src);
+        luaL_addvalue(&b);
+        if (ar.name != NULL) lua_pushfstring(L, "%s '%s'", ar.namewhat, ar.name);
+        else if (*ar.what == 'm') lua_pushliteral(L, "main chunk");
+        else lua_pushfstring(L, "function <%s:%d>", ar.short_src, ar.linedefined);
+        luaL_addvalue(&b);
+    }
+    luaL_addstring(&b, "\n\t...\t(deeper levels left out)");
+    luaL_pushresult(&b);
     return 1;
 }
 

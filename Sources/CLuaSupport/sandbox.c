@@ -474,6 +474,7 @@ static int rr_pcall_status(lua_State *L, int status) {
     if (status == LUA_OK) return lua_gettop(L);
     if (status == LUA_ERRMEM) { rt->raised = RR_RAISE_MEMORY; rt->fatal = 1; }
     if (rt->fatal) return lua_error(L);            /* budgets cannot be caught */
+    if (rr_is_stack_overflow(L, -1)) rr_charge_stack_overflow(L, 1);
     rt->raised = RR_RAISE_NONE;                    /* the rule handled it */
     lua_pushboolean(L, 0);
     lua_pushvalue(L, -2);

@@ -126,6 +126,37 @@ import Testing
         try expectUsable(host)
     }
 
+    /// Reaching Lua's stack limit counts a few hundred thousand instructions but takes a tenth of a
+    /// second: a stack overflow is charged as 20 million, so a rule cannot catch one after another.
+    @Test func stackOverflowsCaughtByPcallUseUpTheBudget() throws {
+        let host = try LuaHost()
+        let error = try callError("""
+            local function down(n) return 1 + down(n + 1) end
+            return { run = function()
+              for i = 1, 1000 do pcall(down, 1) end
+            end }
+            """, name: "again.lua", host: host)
+        #expect(error.kind == .instructionBudget, "\(error)")
+        #expect(error.file == "again.lua" && error.line == 3, "\(error)")
+        #expect(error.message.contains("stack overflow"), "\(error)")
+        try expectUsable(host)
+    }
+
+    /// The traceback of a deep stack shows its first levels only: finding the last ones walks the
+    /// whole stack dozens of times.
+    @Test func aDeepStacksTracebackIsShort() throws {
+        let host = try LuaHost()
+        let error = try callError("""
+            local function down(n) if n == 5000 then error("deep enough") end return 1 + down(n + 1) end
+            return { run = function() return down(1) end }
+            """, name: "tb.lua", host: host)
+        #expect(error.message == "deep enough", "\(error)")
+        let traceback = try #require(error.traceback)
+        #expect(traceback.contains("(deeper levels left out)"), "\(traceback)")
+        #expect(traceback.split(separator: "\n").count <= 15, "\(traceback)")
+        #expect(traceback.contains("tb.lua:1: in "), "\(traceback)")
+    }
+
     @Test func deepRecursionThroughMetamethodsIsAnError() throws {
         let host = try LuaHost()
         let error = try loadError("""

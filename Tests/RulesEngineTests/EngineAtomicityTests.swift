@@ -99,5 +99,22 @@ final class MisbehavingRules: PolicyRules {
         let problems = try RuleFixture.problems("  local result = check_in.result\n",
                                                 "  local result = check_in.result\n  local x = 0\n  for i = 1, 300000 do x = x + i end\n")
         #expect(problems.contains { $0.message.contains("validation stopped after") }, "\(problems)")
+        // Once, naming the functions it did not reach, not once per function.
+        #expect(problems.filter { $0.message.contains("validation stopped after") }.count == 1, "\(problems)")
+        #expect(problems.contains { $0.message.contains("not proved either: reminder_times, pressure.next") }, "\(problems)")
+    }
+
+    /// A rule that recurses for ever is one problem, at its line: validation stops trying that
+    /// function at the first stack overflow (each takes a tenth of a second; validation went on
+    /// for minutes) and proves the others.
+    @Test(arguments: ["  local function f(n) return f(n + 1) + 1 end\n  f(1)\n",
+                      "  local function f(n) return f(n + 1) + 1 end\n  for i = 1, 1000 do pcall(f, 1) end\n"])
+    func aRuleThatRecursesForEverIsOneProblem(_ body: String) throws {
+        let problems = try RuleFixture.problems("  local result = check_in.result\n", "  local result = check_in.result\n" + body)
+        #expect(problems.count == 1, "\(problems)")
+        let line = try RuleFixture.line(of: "  local result = check_in.result\n") + (body.contains("pcall") ? 2 : 1)
+        #expect(problems.first?.line == line, "\(problems)")
+        #expect(problems.first?.message.contains("transition(tier 0, misses 0, successes 0, result YES)") == true, "\(problems)")
+        #expect(problems.first?.message.contains("stack overflow") == true, "\(problems)")
     }
 }

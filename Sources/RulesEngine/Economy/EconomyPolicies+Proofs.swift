@@ -8,7 +8,7 @@ extension PricingPolicy {
         var previous = 0
         for minutes in 0...240 {
             let call = "focus_credits(actual_minutes \(minutes))"
-            if focus.overBudget(host) { break }
+            if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
                 let credits = try Counterexamples.integer(host.call(focusCredits, ["actual_minutes": .integer(Int64(minutes)),
@@ -28,7 +28,7 @@ extension PricingPolicy {
         var carried = Counterexamples(function: carriedCredits, name: "carried_credits", file: file)
         for balance in 0...200 {
             let call = "carried_credits(\(balance))"
-            if carried.overBudget(host) { break }
+            if carried.isFinished(host) { break }
             carried.inputs += 1
             do {
                 let n = try Counterexamples.integer(host.call(carriedCredits, .integer(Int64(balance))).first)
@@ -43,7 +43,7 @@ extension PricingPolicy {
         for reward in [0, 1, 5, 50, 100] {
             for recent in 0...20 {
                 let call = "habit_award(reward_credits \(reward), completions_in_window \(recent))"
-                if award.overBudget(host) { break }
+                if award.isFinished(host) { break }
                 award.inputs += 1
                 do {
                     let out = try host.call(habitAward, ["reward_credits": .integer(Int64(reward)), "completions_in_window": .integer(Int64(recent))]).first ?? .nil
@@ -71,7 +71,7 @@ extension QuestPolicy {
                 for today in 0...4 {
                     for since in [nil] + Array(0...30) as [Int?] {
                         for key in [false, true] {
-                            if quests.overBudget(host) { break outer }
+                            if quests.isFinished(host) { break outer }
                             quests.inputs += 1
                             var gate = LuaTable()
                             gate["strictness"] = .string(strictness.rawValue)
@@ -108,7 +108,7 @@ extension QuestPolicy {
         var emergencies = Counterexamples(function: emergencyBlocked, name: "emergency_blocked", file: file)
         for used in 0...4 {
             for same in [false, true] {
-                if emergencies.overBudget(host) { break }
+                if emergencies.isFinished(host) { break }
                 emergencies.inputs += 1
                 let call = "emergency_blocked(\(used) used today, \(same ? "the same app as the last one" : "another app"))"
                 do {

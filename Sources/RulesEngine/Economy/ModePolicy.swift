@@ -43,7 +43,7 @@ public struct ModePolicy: Decodable {
                 for end in bounds {
                     for weekday in 1...7 {
                         for minutes in [0, 59, 239, 240, 719, 1200, 1439] {
-                            if failures.overBudget(host) { break outer }
+                            if failures.isFinished(host) { break outer }
                             failures.inputs += 1
                             let call = "window_active(mask \(mask), \(LocalTime(minutes: start)!)–\(LocalTime(minutes: end)!), weekday \(weekday) at \(LocalTime(minutes: minutes)!))"
                             do {
@@ -102,7 +102,7 @@ public struct ModePolicy: Decodable {
         let lists: [[Template]] = [[]] + templates.map { [$0] } + templates.flatMap { a in templates.map { [a, $0] } }
         let now: LuaValue = ["weekday": 1, "minutes": 600]
         for list in lists {
-            if failures.overBudget(host) { break }
+            if failures.isFinished(host) { break }
             failures.inputs += 1
             let call = "effective_mode([\(list.map(\.text).joined(separator: "; "))], Monday 10:00)"
             do {

@@ -32,7 +32,7 @@ extension EscalationPolicy {
                     for result in [CommitmentStatus.yes, .no, .missed] {
                         let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
                         let input = "tier \(tier), misses \(misses), successes \(successes), result \(result.rawValue)"
-                        if failures.overBudget(host) { return }
+                        if failures.isFinished(host) { return }
                         failures.inputs += 1
                         do {
                             let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
@@ -66,7 +66,7 @@ extension EscalationPolicy {
         for tier in 0...min(maxTier, PressureLimits.maxTier) {
             for (open, close) in EscalationPolicy.allWindows {
                 let input = "tier \(tier), window \(open)–\(close)"
-                if failures.overBudget(host) { return }
+                if failures.isFinished(host) { return }
                 failures.inputs += 1
                 let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
                                         "open": .string(open.text), "close": .string(close.text)]
@@ -136,17 +136,22 @@ struct Counterexamples {
         record(kind: "impure", "\(call) returned a different result when called again with the same input (rules must be pure)")
     }
 
-    /// Whether validation has used up its instruction budget (then the remaining inputs are skipped).
-    mutating func overBudget(_ host: LuaHost) -> Bool {
+    /// Whether to stop: validation has used up its instruction budget (then this function's
+    /// remaining inputs are skipped), or the function overflowed the stack (every input would cost
+    /// a tenth of a second; one counterexample is enough).
+    mutating func isFinished(_ host: LuaHost) -> Bool {
+        if overflowed { return true }
         guard host.instructionsRun > RuleSet.validationInstructionBudget else { return false }
-        if !stoppedForBudget {
-            stoppedForBudget = true
-            record(kind: "budget", "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
+        if budgetProblem == nil {
+            budgetProblem = file.problem(in: function, "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
         }
         return true
     }
 
-    private var stoppedForBudget = false
+    /// Set when validation stopped for its budget before every input of this function was tried
+    /// (``RuleSet`` reports the first such function, naming the others).
+    private(set) var budgetProblem: RuleProblem?
+    private var overflowed = false
 
     /// A Lua failure: at the failing line when Lua knows it, else at the function.
     mutating func record(_ error: any Error, calling call: String) {
@@ -154,6 +159,7 @@ struct Counterexamples {
             record(kind: "error", "\(call): \(error)")
             return
         }
+        if error.message.contains("stack overflow") { overflowed = true }
         let detail = error.path.map { "\($0): \(error.message)" } ?? error.message
         let line = error.file == file.name ? error.line : nil
         record(kind: "\(error.kind)|\(line ?? 0)|\(error.path ?? "")", "\(call): \(detail)", line: line)

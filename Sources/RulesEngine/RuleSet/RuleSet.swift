@@ -79,6 +79,12 @@ public final class RuleSet {
         let quests = policy("quests.lua", QuestPolicy.self)
         let modes = policy("modes.lua", ModePolicy.self)
         problems += proofs.flatMap(\.problems)
+        // Validation stops once for its budget: the function it stopped in, and the others not proved.
+        let stopped = proofs.filter { $0.budgetProblem != nil }
+        if var first = stopped.first?.budgetProblem {
+            if stopped.count > 1 { first.message += "; not proved either: " + stopped.dropFirst().map(\.name).joined(separator: ", ") }
+            problems.append(first)
+        }
         guard problems.isEmpty, let escalation, let streaks, let pricing, let quests, let modes else { throw RuleSetError(problems: problems) }
         let ruleSet = RuleSet(folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
                               quests: quests, modes: modes)

@@ -47,7 +47,7 @@ extension StreakPolicy {
                     for shield in [false, true] {
                         let input = "current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield)"
                         let call = "pressure.next(\(input))"
-                        if failures.overBudget(host) { return failures }
+                        if failures.isFinished(host) { return failures }
                         failures.inputs += 1
                         do {
                             let arguments: [LuaValue] = [["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
@@ -81,7 +81,7 @@ extension StreakPolicy {
         var failures = Counterexamples(function: function, name: name, file: file)
         for list in inputs {
             let call = "\(name)(\(LuaValue.table(LuaTable(sequence: list))))"
-            if failures.overBudget(host) { return failures }
+            if failures.isFinished(host) { return failures }
             failures.inputs += 1
             do {
                 let out = try host.call(function, .table(LuaTable(sequence: list))).first ?? .nil
@@ -105,7 +105,7 @@ extension StreakPolicy {
         for minutes in 0...180 {
             for habits in 0...4 {
                 let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
-                if qualifies.overBudget(host) { break }
+                if qualifies.isFinished(host) { break }
                 qualifies.inputs += 1
                 do {
                     let day: LuaValue = ["focus_minutes": .integer(Int64(minutes)), "habit_completions": .integer(Int64(habits))]
@@ -123,7 +123,7 @@ extension StreakPolicy {
         var bonus = Counterexamples(function: earned.bonus, name: "earned.bonus", file: file)
         for streak in 0...90 {
             let call = "earned.bonus(\(streak))"
-            if bonus.overBudget(host) { break }
+            if bonus.isFinished(host) { break }
             bonus.inputs += 1
             do {
                 let out = try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil
