@@ -35,6 +35,14 @@ import Testing
         try h.engine.store.read { try $0.events(UserID(rawValue: 1)!, from: 0, to: 4_000_000_000_000, type: type) }
     }
 
+    /// A user who never uses Earned still has Earned's settings row: its time zone follows the
+    /// user's, so the two settings rows of the database agree.
+    @Test func aPressureOnlyUsersSettingsRowsAgreeOnTheTimeZone() throws {
+        let h = try ReplayHarness()
+        h.run([#"{"at": "2026-03-02T06:00:00Z", "type": "settings", "timezone": "Europe/Berlin"}"#, Ev.commit(2, "07:00")])
+        #expect(try h.engine.store.read { try $0.earnedSettings(UserID(rawValue: 1)!) }.timezoneID == "Europe/Berlin")
+    }
+
     @Test func theGateReproducesTheDocumentsSnapshot() throws {
         let h = try ReplayHarness()
         h.run(Self.setUp("HARD", reward: 15))

@@ -130,23 +130,27 @@ import Testing
         #expect(a.days != b.days)
     }
 
-    @Test func aPersonaDayFunctionThatFailsStopsTheRunWithItsLine() throws {
+    /// What `day()` returns is checked like the file: each probability, and `yes + no` when it
+    /// returns both.
+    @Test(arguments: [("{ commit = 2 }", "commit: expected a probability"),
+                      ("{ yes = 0.9, no = 0.9 }", "yes + no must be at most 1 (the rest is no answer), found 1.8")])
+    func aPersonaDayFunctionThatFailsStopsTheRunWithItsLine(_ returned: String, _ expected: String) throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("broken-day.lua").path
         try """
             return {
-              description = "Its day function returns a probability of 2",
+              description = "Its day function returns what it must not",
               commit = 0.5,
               answer = { yes = 0.5, no = 0.1 },
               day = function(d)
-                return { commit = 2 }
+                return \(returned)
               end,
             }
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
         let error = try #require(throws: PersonaError.self) { try simulation.run() }
-        #expect(error.description.contains("broken-day.lua:5: day() returned commit: expected a probability"), "\(error)")
+        #expect(error.description.contains("broken-day.lua:5: day() returned \(expected)"), "\(error)")
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
 

@@ -84,16 +84,19 @@ extension Engine {
                                                  ("streak_count", .int(streak))]))
     }
 
-    /// After a time-zone change: the day in progress ends at the next day start in the new zone
-    /// (at once when that is already past), and settings_json carries the new zone.
+    /// After a time-zone change: settings_json carries the new zone (for every user, so that a
+    /// user's two settings rows agree before Earned starts), and Earned's day in progress ends at
+    /// the next day start in the new zone (at once when that is already past).
     func earnedTimeZoneChanged(_ context: inout UserContext, at now: EpochMillis) throws {
+        var settings = try earnedSettings(&context)
+        if settings.timezoneID != context.settings.timezoneIdentifier {
+            settings.timezoneID = context.settings.timezoneIdentifier
+            try storage(context).saveEarnedSettings(context.userID, settings, now: now)
+            context.cache.earnedSettings = settings
+        }
         guard var earned = context.book.earned else { return }
         earned.dayEnds = try end(of: earned.day, context, notBefore: now)
         context.book.earned = earned
-        var settings = try earnedSettings(&context)
-        settings.timezoneID = context.settings.timezoneIdentifier
-        try storage(context).saveEarnedSettings(context.userID, settings, now: now)
-        context.cache.earnedSettings = settings
     }
 
     /// The end of Earned's `day`: the start of the next one in the user's current time zone, or

@@ -51,6 +51,9 @@ struct PersonaDay {
             for (name, value) in [("commit", commit), ("yes", yes), ("no", no)] {
                 if let value, !(0...1).contains(value) { out.append("\(name): expected a probability between 0 and 1, found \(value)") }
             }
+            if let yes, let no, (0...1).contains(yes), (0...1).contains(no), yes + no > 1 + 1e-9 {
+                out.append("yes + no must be at most 1 (the rest is no answer), found \(yes + no)")
+            }
             if let habitScale, !(0...10).contains(habitScale) { out.append("habit_scale: expected 0…10, found \(habitScale)") }
             if let migaOpens, !(0...50).contains(migaOpens) { out.append("miga_opens: expected 0…50, found \(migaOpens)") }
             if let urges, !(0...100).contains(urges) { out.append("urges: expected 0…100, found \(urges)") }
