@@ -32,6 +32,35 @@ import Testing
 
     /// The clock keeps the offsets it looked up as spans up to the zone's next transition: it must
     /// answer what Foundation answers, in any order of questions, across transitions too.
+    /// Pacific/Apia skipped 2011-12-30 (it moved across the date line): that date is no day there,
+    /// for Pressure (midnight) and for Earned (04:00); other dates follow each other.
+    @Test func aDateTheZoneSkipsIsNoDay() throws {
+        for dayStart in [LocalTime(hour: 0, minute: 0), LocalTime(hour: 4, minute: 0)] {
+            let apia = try LocalClock(timeZoneID: "Pacific/Apia", dayStartsAt: dayStart)
+            #expect(apia.day(after: try DayID("2011-12-29"))?.rawValue == "2011-12-31")
+            #expect(apia.day(after: try DayID("2011-12-31"))?.rawValue == "2012-01-01")
+        }
+        let paris = try LocalClock(timeZoneID: "Europe/Paris")
+        #expect(paris.day(after: try DayID("2026-03-28"))?.rawValue == "2026-03-29")   // a 23-hour day is a day
+        #expect(paris.day(after: try DayID("9999-12-31")) == nil)
+    }
+
+    /// The engine goes from 29 to 31 December in Apia: no day, and no miss, for the 30th.
+    @Test func theEngineSkipsADateTheZoneSkips() throws {
+        let h = try ReplayHarness()
+        let out = h.run([
+            #"{"at": "2011-12-29T17:00:00Z", "type": "settings", "timezone": "Pacific/Apia"}"#,
+            #"{"at": "2011-12-29T18:00:00Z", "type": "commitment", "text": "Day 29"}"#,
+            #"{"at": "2011-12-29T22:00:00Z", "type": "check_in", "result": "YES"}"#,
+            #"{"at": "2011-12-30T18:00:00Z", "type": "commitment", "text": "Day 31"}"#,
+            #"{"at": "2011-12-30T22:00:00Z", "type": "check_in", "result": "YES"}"#,
+            #"{"at": "2011-12-31T12:00:00Z", "type": "tick"}"#,
+        ])
+        let days = out.compactMap { $0.at("decisions", "days")?.array }.flatMap { $0 }
+        #expect(days.map { $0["day"] } == [.string("2011-12-29"), .string("2011-12-31")], "\(days)")
+        #expect(days.last?["current_streak"] == .int(2))
+    }
+
     @Test func cachedOffsetsAreFoundationsInAnyOrder() throws {
         var generator = SystemRandomNumberGenerator()
         for zone in ["Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Tokyo", "UTC", "America/Sao_Paulo"] {

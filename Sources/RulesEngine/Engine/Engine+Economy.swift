@@ -66,7 +66,7 @@ extension Engine {
         var earned = context.book.earned!
         let at = earned.dayEnds
         let from = earned.day
-        let to = from.adding(days: 1)!
+        let to = try earnedClock(context).day(after: from)!
         let economy = try storage(context).economyState(context.userID)
         let carried = try asked.carriedCredits(balance: economy.creditBalance)
         guard (0...economy.creditBalance).contains(carried) else {

@@ -144,9 +144,9 @@ extension Engine {
 
     private func startNextDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
         let previous = context.book.today!
-        let day = previous.day.adding(days: 1)!
+        let day = try clock(context).day(after: previous.day)!
         context.cache.commitments.removeAll(keepingCapacity: true)   // the engine reads only the day in progress
-        if day.day == 1 { try replenishShields(&context, on: day, at: previous.end, &decisions) }
+        if day.month != previous.day.month { try replenishShields(&context, on: day, at: previous.end, &decisions) }
         if let shieldable = context.book.shieldable, shieldable.until < previous.end { context.book.shieldable = nil }
         context.book.today = try schedule(day, start: previous.end, context)
     }

@@ -56,6 +56,15 @@ public struct LocalClock: Sendable, Equatable {
     /// The instant at which day `day` starts (its local boundary).
     public func start(of day: DayID) -> EpochMillis { instant(on: day, at: dayStart) }
 
+    /// The day after `day` in this zone: a date the zone skips entirely (Pacific/Apia went from
+    /// 2011-12-29 to 2011-12-31) starts where the next one does, and is no day at all. Nil past
+    /// 9999-12-31.
+    public func day(after day: DayID) -> DayID? {
+        guard var next = day.adding(days: 1) else { return nil }
+        while let after = next.adding(days: 1), start(of: after) <= start(of: next) { next = after }
+        return next
+    }
+
     /// The instant of local time `time` within day `day` (times before the boundary fall on the next date).
     public func instant(in day: DayID, at time: LocalTime) -> EpochMillis {
         time.minutes >= dayStart ? instant(on: day, at: time.minutes) : instant(on: day.adding(days: 1)!, at: time.minutes)
