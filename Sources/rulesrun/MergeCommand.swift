@@ -9,8 +9,10 @@ struct MergeCommand: ParsableCommand {
         discussion: """
             Each REPORT is the output of `rulesrun simulate … --shard i/n --format json`. The shards must come \
             from the same run (duration, start, users, seed, personas, rules and the files' contents) and \
-            their users must join into one range without overlap; the result is the report that the whole \
-            run prints, byte for byte, in any format.
+            their users must join into one range without overlap (an empty shard overlaps nothing); each \
+            report's counts must be ones a run can print (a report that no run can print is refused, naming \
+            the file, the field and what was expected). The result is the report that the whole run prints, \
+            byte for byte, in any format.
 
             Examples:
               rulesrun simulate 30d --users 10000 --shard 1/2 --format json --out a.json
@@ -36,12 +38,26 @@ struct MergeCommand: ParsableCommand {
         try Output.check(chart, option: "--chart")
         var parts: [SimulationReport] = []
         for path in reports {
-            guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
-            do { parts.append(try SimulationReport(json: data)) } catch { throw ValidationError("\(path): \(error.message)") }
+            do { parts.append(try SimulationReport(json: try Self.read(path))) } catch { throw ValidationError("\(path): \(error.message)") }
         }
         let merged: SimulationReport
         do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
         try Output.write(merged.rendered(ReportFormat(rawValue: format)!), to: out)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
+    }
+
+    /// A report file's bytes (a pipe's too), or why there are none: no such file, a folder, unreadable.
+    static func read(_ path: String) throws(SimulationError) -> Data {
+        let expected = "expected a JSON report of rulesrun simulate --format json"
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw SimulationError("no such file; \(expected)") }
+        if isFolder.boolValue { throw SimulationError("is a folder; \(expected)") }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw SimulationError("cannot be read: \(String(cString: strerror(errno)))") }
+        do {
+            return try FileHandle(fileDescriptor: fd, closeOnDealloc: true).readToEnd() ?? Data()
+        } catch {
+            throw SimulationError("cannot be read: \((error as NSError).localizedDescription)")
+        }
     }
 }

@@ -44,7 +44,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The seed of every random draw.") var seed: UInt64 = 1
     @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
     @Option(help: "The SQLite database to write (replaced each run unless --append; default \(SimulationConfig.defaultDatabase)).") var db: String?
-    @Flag(help: "Add the users to the database instead of replacing it.") var append = false
+    @Flag(help: "Add the users to the database instead of replacing it (new users, with the ids after its last user).") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
     @Option(help: "Worker threads (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?

@@ -111,6 +111,18 @@ import Testing
         let old = try SimulationReport(json: try JSONSerialization.data(withJSONObject: object))
         #expect(old.days.allSatisfy { $0.earned == EconomyTotals() })
         #expect(old.days.map(\.yes) == report.days.map(\.yes))
+        #expect(try SimulationReport.merge([old]).days == old.days)
+        // Not mixed with a report that has Earned's counts (its zeros would pass for counts).
+        let mixed = try #require(throws: SimulationError.self) {
+            try SimulationReport.merge([report, old], names: ["new.json", "old.json"], partial: true)
+        }
+        #expect(mixed.message == "old.json has no Earned counts (its days have no `earned`: written before Earned was simulated), "
+            + "but new.json has them: merge shards written by the same version of rulesrun")
+        // Nor some days with them and others without.
+        object["days"] = (try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])["days"] as? [[String: Any]])?
+            .enumerated().map { d, day in d == 1 ? day.filter { $0.key != "earned" } : day }
+        let error = try #require(throws: SimulationError.self) { try SimulationReport(json: try JSONSerialization.data(withJSONObject: object)) }
+        #expect(error.message.hasPrefix("days[1].earned: missing, but present in days[0]"), "\(error.message)")
     }
 
     /// Cheaper unlocks: the same cohort pays less per credit unlock and takes more of them.

@@ -53,6 +53,84 @@ import Testing
         #expect(throws: SimulationError.self) { try SimulationReport.merge([shards[0], shards[0]]) }
     }
 
+    /// More shards than users: some shards are empty (`users_from == users_to`); they overlap
+    /// nothing, whatever the order they come in.
+    @Test func emptyShardsMergeWithTheOthers() throws {
+        let whole = try Simulation(config: try SimTestSupport.config(days: 3, users: 5)).run()
+        let shards = try (1...8).map { i in
+            try Simulation(config: try SimTestSupport.config(days: 3, users: 5, shard: Shard(index: i, count: 8))).run()
+        }
+        #expect(shards.map(\.userCount) == [0, 1, 0, 1, 1, 0, 1, 1])
+        for order in [shards, shards.reversed()] {
+            let parsed = try order.map { try SimulationReport(json: Data($0.json().utf8)) }
+            let merged = try SimulationReport.merge(parsed)
+            #expect(merged.json() == whole.json())
+            #expect(merged.table() == whole.table())
+            #expect(merged.csv() == whole.csv())
+        }
+        // Empty shards alone cover nobody; with --partial they are a report of no user.
+        let empty = [shards[0], shards[2], shards[5]]
+        let missing = try #require(throws: SimulationError.self) { try SimulationReport.merge(empty) }
+        #expect(missing.message == "users 0..<5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+        #expect(try SimulationReport.merge(empty, partial: true).userCount == 0)
+    }
+
+    /// `validate` holds for every real report, and refuses counts that no run can print, naming
+    /// the field and what was expected.
+    @Test func aReportWhoseCountsCannotBeRightIsRefusedNamingTheField() throws {
+        let shard = try Simulation(config: try SimTestSupport.config(days: 4, users: 16, shard: Shard(index: 2, count: 2))).run()
+        try shard.validate()
+        #expect(shard.userCount == 8 && shard.days[1].earned.users > 0 && shard.days[1].earned.questsStarted > 0)
+        let cases: [(String, (inout SimulationReport) -> Void)] = [
+            ("days[1].yes: YES \(shard.days[1].yes + 1) + NO \(shard.days[1].no) + MISSED \(shard.days[1].missed) = 9 results, "
+                + "expected one for each of the report's 8 users", { $0.days[1].yes += 1 }),
+            ("days[1].yes: YES 0 + NO 0 + MISSED 0 = 0 results, expected one for each of the report's 8 users",
+             { ($0.days[1].yes, $0.days[1].no, $0.days[1].missed) = (0, 0, 0) }),
+            ("days[1].habit_done: 999, expected at most habit_planned \(shard.days[1].habitPlanned)", { $0.days[1].habitDone = 999 }),
+            ("days[1].max_reminders: 4, expected at most 3", { $0.days[1].maxReminders = 4 }),
+            ("days[1].reminders: 1000000, expected at most max_reminders", { $0.days[1].reminders = 1_000_000 }),
+            ("days[1].tiers: counts 9 users, but the report covers 8", { $0.days[1].tiers[0] += 1 }),
+            ("days[1].tiers: expected 4 counts (tiers 0 to 3), found 3", { $0.days[1].tiers.removeLast() }),
+            ("days[1].streak_histogram: counts 9 users, but the report covers 8", { $0.days[1].streaks[0] += 1 }),
+            ("days[1].shields: 9, expected at most the day's NO", { $0.days[1].shields = 9 }),
+            ("days[1].earned.balance_histogram: counts 9 Earned users, but the report covers 8 users",
+             { $0.days[1].earned.balances[0] += 9 - $0.days[1].earned.users }),
+            ("days[1].earned.balance_histogram: counts \(shard.days[1].earned.users - 1) Earned users, but days[0] counts \(shard.days[0].earned.users)",
+             { $0.days[1].earned.balances[$0.days[1].earned.balances.lastIndex { $0 > 0 }!] -= 1 }),
+            ("days[1].earned.choices: \(shard.days[1].earned.choices), expected at least the choices' outcomes: unlocks CREDITS 500",
+             { $0.days[1].earned.unlocks[.credits] = 500 }),
+            ("days[1].earned.unlocks.QUEST: \(shard.days[1].earned.unlocks[.quest] + 1), expected the \(shard.days[1].earned.quests[.completed]) quests COMPLETED",
+             { $0.days[1].earned.unlocks[.quest] += 1 }),
+            ("days[0].earned.quests: \(shard.days[0].earned.questsStarted + 1) quests ended by this day, expected at most the \(shard.days[0].earned.questsStarted) started",
+             { $0.days[0].earned.quests[.failed] += $0.days[0].earned.questsStarted + 1 - $0.days[0].earned.quests.total }),
+            ("run.days: 5, but 4d from 2026-01-05 is 4 days", { $0.run.days = 5 }),
+            ("days: 3 days, expected one for each of the run's 4 (run.days)", { $0.days.removeLast() }),
+            ("run: users_from 8, users_to 17 and users 16 do not make a slice of the cohort", { $0.run.usersTo = 17 }),
+        ]
+        for (expected, change) in cases {
+            var bad = shard
+            change(&bad)
+            let error = try #require(throws: SimulationError.self) { try bad.validate() }
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+            // merge checks each part, and names it.
+            let merged = try #require(throws: SimulationError.self) { try SimulationReport.merge([bad], names: ["part2.json"], partial: true) }
+            #expect(merged.message.hasPrefix("part2.json: \(expected)"), "\(merged.message)")
+        }
+        // Events counted apart (exits, habits, …) are events applied that day.
+        var exits = shard
+        exits.days[1].exits = 1_000_000
+        let error = try #require(throws: SimulationError.self) { try exits.validate() }
+        #expect(error.message.hasPrefix("days[1].events: \(shard.days[1].events), expected at least 100"), "\(error.message)")
+        // A report of no user counts nothing.
+        var nobody = try Simulation(config: try SimTestSupport.config(days: 4, users: 1, shard: Shard(index: 1, count: 2))).run()
+        try nobody.validate()
+        nobody.days[2].exits = 1
+        let empty = try #require(throws: SimulationError.self) { try nobody.validate() }
+        #expect(empty.message.hasPrefix("days[2].events: 0, expected at least 1"), "\(empty.message)")
+        nobody.days[2].events = 1
+        #expect(throws: SimulationError.self) { try nobody.validate() }
+    }
+
     @Test func theReportsCountsAreTheDatabasesRows() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -84,7 +162,9 @@ import Testing
         #expect(summary.refused == 0)
     }
 
-    @Test func appendingAddsTheSameCohortUnderNewIds() throws {
+    /// Appended users are new users: their ids follow the database's last user, and their random
+    /// streams are keyed by their ids, so 6 users appended to 6 are the users 7–12 of a run of 12.
+    @Test func appendedUsersAreNewUsersKeyedByTheirIds() throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("append.sqlite").path
@@ -92,17 +172,62 @@ import Testing
         var config = try SimTestSupport.config(days: 3, users: 6, database: path)
         config.append = true
         let second = try Simulation(config: config).run()
-        #expect(first.json() == second.json())
+        #expect(first.days != second.days)
+        #expect(second.run.idOffset == 6 && first.run.idOffset == 0)
+        #expect(second.table().contains("3 days, user ids 7 to 12 (appended)\n"))
+        let twelvePath = dir.appendingPathComponent("twelve.sqlite").path
+        let twelve = try Simulation(config: try SimTestSupport.config(days: 3, users: 12, database: twelvePath)).run()
+        #expect(twelve.days == zip(first.days, second.days).map { a, b in
+            var sum = a
+            sum.add(b)
+            return sum
+        })
         let store = try Store.open(path: path)
         let dump = try store.dump()
         try store.close()
         #expect(SimTestSupport.rows(of: "app_user", in: dump).count == 12)
         #expect(Set(SimTestSupport.rows(of: "engine_state", in: dump).compactMap { $0["name"] }).count == 12)
+        let twelveStore = try Store.open(path: twelvePath)
+        #expect(try twelveStore.dump() == dump)
+        try twelveStore.close()
+        // The appended report is not a shard of a run from the first user: it does not merge as one.
+        var asShard = second
+        asShard.run.usersFrom = 6
+        asShard.run.usersTo = 12
+        asShard.run.users = 12
+        var head = first
+        head.run.users = 12
+        let refused = try #require(throws: SimulationError.self) { try SimulationReport.merge([head, asShard].map { try SimulationReport(json: Data($0.json().utf8)) }) }
+        #expect(refused.message == "report 2 is not a shard of the same run as report 1: id_offset (--append after other users) 6 ≠ 0")
         // Without --append the file is replaced.
         _ = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
         let again = try Store.open(path: path)
         #expect(SimTestSupport.rows(of: "app_user", in: try again.dump()).count == 6)
         try again.close()
+    }
+
+    /// The shards of a cohort appended one after the other to one database: the ids follow each
+    /// other, and the database and the merged report are the whole run's.
+    @Test func shardsAppendedInTurnMakeTheWholeRun() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("shards.sqlite").path
+        var reports: [SimulationReport] = []
+        for i in 1...3 {
+            var config = try SimTestSupport.config(days: 3, users: 13, database: path, shard: Shard(index: i, count: 3))
+            config.append = i > 1
+            reports.append(try Simulation(config: config).run())
+        }
+        let wholePath = dir.appendingPathComponent("whole.sqlite").path
+        let whole = try Simulation(config: try SimTestSupport.config(days: 3, users: 13, database: wholePath)).run()
+        #expect(try SimulationReport.merge(reports).json() == whole.json())
+        let store = try Store.open(path: path)
+        let dump = try store.dump()
+        try store.close()
+        #expect(SimTestSupport.rows(of: "app_user", in: dump).compactMap { $0["user_id"] } == (1...13).map(String.init))
+        let wholeStore = try Store.open(path: wholePath)
+        #expect(try wholeStore.dump() == dump)
+        try wholeStore.close()
     }
 
     @Test func aUserWhoNeverAnswersEndsOnTierThree() throws {
@@ -113,6 +238,7 @@ import Testing
         // Default rules: one miss per tier, tier 3 from the third missed day on.
         #expect(report.days.map { $0.tiers } == [[0, 5, 0, 0], [0, 0, 5, 0], [0, 0, 0, 5], [0, 0, 0, 5], [0, 0, 0, 5], [0, 0, 0, 5]])
         #expect(summary.finalStreaks.streakPercentile(90) == 0)
+        try report.validate()
     }
 
     @Test func theNativeReferenceGivesTheSameReportAsTheDefaultLuaRules() throws {
@@ -121,6 +247,7 @@ import Testing
         config.reference = true
         let native = try Simulation(config: config).run()
         #expect(lua.days == native.days)
+        try native.validate()
         #expect(lua.run.engine == "lua" && native.run.engine == "native")
     }
 
@@ -174,6 +301,9 @@ import Testing
         let report = try Simulation(config: try SimTestSupport.config(days: 21, users: 40, mix: path)).run()
         #expect(report.days.map(\.refused).reduce(0, +) == 0)
         #expect(report.days.map(\.events).reduce(0, +) > 1000)
+        // Paid users who use their shields: the report's counts hold together (`validate`).
+        #expect(report.days.map(\.shields).reduce(0, +) > 0)
+        try report.validate()
     }
 
     /// A change to Pressure's rules changes how many draws Pressure makes (its reminders); the
@@ -187,6 +317,8 @@ import Testing
         #expect(before.days.map(\.habitDone) == after.days.map(\.habitDone))
         #expect(before.days.map(\.habitPlanned) == after.days.map(\.habitPlanned))
         #expect(before.days.map { [$0.exits, $0.deepens, $0.proceeds] } == after.days.map { [$0.exits, $0.deepens, $0.proceeds] })
+        try before.validate()
+        try after.validate()
     }
 
     /// `simulate --bench` measures SQLite alone on a run's rows (`SQLiteFloor`): the copy must hold

@@ -55,7 +55,7 @@ import Testing
         let text = try String(contentsOf: parts[1], encoding: .utf8)
         let cases: [(String, String, String)] = [
             ("\"yes\":", "\"yes\":-5,\"was\":", "days[0].yes: expected a count (a whole number from 0 to 1000000000000), found -5"),
-            ("\"tiers\":[", "\"tiers\":[1000,", "days[0].tiers: counts 1008 users, but the report covers 8"),
+            ("\"tiers\":[", "\"tiers\":[1000,", "days[0].tiers: expected 4 counts (tiers 0 to 3), found 5"),
             ("\"refused_events\":", "\"refused_events\":9223372036854775000,\"was\":", "days[0].refused_events: expected a count"),
             ("\"seed\":\"5\"", "\"seed\":\"6\"", "is not a shard of the same run as \(parts[0].path): seed 6 ≠ 5"),
         ]
@@ -69,6 +69,114 @@ import Testing
             #expect(result.status == 2, "\(find)")
             #expect(result.stderr.contains(expected), "\(result.stderr)")
         }
+    }
+
+    /// More shards than users: the empty shards (users_from == users_to) overlap nothing, in any
+    /// order, and the merge is the whole run in every format.
+    @Test func mergeTakesMoreShardsThanUsers() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = ["simulate", "3d", "--users", "7", "--no-db"]
+        var parts: [String] = []
+        for i in 1...10 {
+            let path = dir.appendingPathComponent("part\(i).json").path
+            let shard = try CLI.run(run + ["--shard", "\(i)/10", "--format", "json", "--out", path])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            parts.append(path)
+        }
+        #expect(try String(contentsOfFile: parts[0], encoding: .utf8).contains("\"users_from\":0,\"users_to\":0,"))
+        for format in ["table", "json", "csv"] {
+            let whole = try CLI.run(run + ["--format", format])
+            let merged = try CLI.run(["merge"] + parts.reversed() + ["--format", format])
+            #expect(merged.status == 0, "\(merged.stderr)")
+            #expect(merged.stdout == whole.stdout, "\(format)")
+        }
+    }
+
+    /// Each wrong count is named by its file, its field and what was expected; so is a file that
+    /// is no report at all.
+    @Test func mergeNamesTheFieldOfEachCountThatCannotBeRight() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var parts: [String] = []
+        for i in 1...2 {
+            let path = dir.appendingPathComponent("part\(i).json").path
+            #expect(try CLI.run(Self.small + ["--no-db", "--shard", "\(i)/2", "--format", "json", "--out", path]).status == 0)
+            parts.append(path)
+        }
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: parts[1]))) as? [String: Any])
+        typealias Change = (inout [String: Any], inout [[String: Any]]) -> Void
+        func earned(_ day: [String: Any]) -> [String: Any] { day["earned"] as! [String: Any] }
+        let cases: [(Change, String)] = [
+            ({ _, days in days[0]["yes"] = days[0]["yes"] as! Int + 1 }, "days[0].yes: YES "),
+            ({ _, days in (days[0]["yes"], days[0]["no"], days[0]["missed"]) = (0, 0, 0) },
+             "days[0].yes: YES 0 + NO 0 + MISSED 0 = 0 results, expected one for each of the report's 8 users"),
+            ({ _, days in days[0]["habit_done"] = 999 }, "days[0].habit_done: 999, expected at most habit_planned"),
+            ({ _, days in (days[0]["reminders"], days[0]["max_reminders"]) = (1, 2) }, "days[0].max_reminders: 2, expected at most the day's 1 reminders"),
+            ({ _, days in days[0]["reminders"] = 1_000_000 }, "days[0].reminders: 1000000, expected at most max_reminders"),
+            ({ _, days in days[0]["tiers"] = [8, 1, 0, 0] }, "days[0].tiers: counts 9 users, but the report covers 8"),
+            ({ _, days in
+                var e = earned(days[0])
+                e["balance_histogram"] = (e["balance_histogram"] as! [Int]) + [9]
+                days[0]["earned"] = e
+            }, "days[0].earned.balance_histogram: counts "),
+            ({ _, days in
+                var e = earned(days[0]), unlocks = e["unlocks"] as! [String: Any]
+                unlocks["CREDITS"] = 500
+                e["unlocks"] = unlocks
+                days[0]["earned"] = e
+            }, "days[0].earned.choices: "),
+            ({ _, days in days.reverse() }, "days[0].day: expected 1 (the days in order from 1), found 7"),
+            ({ _, days in days.remove(at: 3) }, "days[3].day: expected 4 (the days in order from 1), found 5"),
+            ({ _, days in days.insert(days[3], at: 3) }, "days[4].day: expected 5 (the days in order from 1), found 4"),
+            ({ _, days in days[2]["date"] = "2026-01-09" }, "days[2].date: expected \"2026-01-07\" (run.start 2026-01-05 + 2 days), found \"2026-01-09\""),
+            ({ object, _ in
+                var run = object["run"] as! [String: Any]
+                run["days"] = 8
+                object["run"] = run
+            }, "run.days: 8, but 7d from 2026-01-05 is 7 days"),
+            ({ _, days in days = days.map { $0.filter { $0.key != "earned" } } },
+             "has no Earned counts (its days have no `earned`: written before Earned was simulated), but \(parts[0]) has them"),
+            ({ _, days in days[0]["yes"] = 1.5 }, "days[0].yes: expected a count (a whole number from 0 to 1000000000000), found 1.5"),
+            ({ _, days in days[0]["events"] = 1e30 }, "days[0].events: expected a count (a whole number from 0 to 1000000000000), found 1e+30"),
+        ]
+        let bad = dir.appendingPathComponent("bad.json").path
+        for (change, expected) in cases {
+            var object = original
+            var days = object["days"] as! [[String: Any]]
+            change(&object, &days)
+            object["days"] = days
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: bad))
+            let result = try CLI.run(["merge", parts[0], bad])
+            #expect(result.status == 2, "\(expected)")
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(result.stderr.contains(bad) && result.stdout.isEmpty, "\(result.stderr)")
+        }
+        let folder = dir.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (path, expected) in [("/dev/null", "/dev/null: not a report of rulesrun simulate --format json: the file is empty"),
+                                 (folder.path, "\(folder.path): is a folder; expected a JSON report of rulesrun simulate --format json"),
+                                 (dir.appendingPathComponent("none.json").path, "none.json: no such file; expected a JSON report")] {
+            let result = try CLI.run(["merge", parts[0], path])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+    }
+
+    /// Users appended to a database are new users (their random streams follow their ids), and
+    /// the report says which ids they have.
+    @Test func appendedUsersAreNotClonesOfTheFirstOnes() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("a.sqlite").path
+        let first = try CLI.run(["simulate", "3d", "--users", "5", "--db", db, "--format", "json"])
+        let second = try CLI.run(["simulate", "3d", "--users", "5", "--db", db, "--append", "--format", "json"])
+        #expect(first.status == 0 && second.status == 0, "\(second.stderr)")
+        func days(_ json: String) throws -> Substring { json[try #require(json.range(of: "\"days\":[")).lowerBound...] }
+        #expect(try days(first.stdout) != days(second.stdout))
+        #expect(second.stdout.contains("\"users_from\":0,\"users_to\":5,\"id_offset\":5,"))
+        let third = try CLI.run(["simulate", "3d", "--users", "5", "--db", db, "--append"])
+        #expect(third.stdout.contains("2026-01-05 to 2026-01-07, 3 days, user ids 11 to 15 (appended)\n"), "\(third.stdout)")
     }
 
     @Test func jsonAndCsvCarryTheSameCounts() throws {
@@ -115,6 +223,30 @@ import Testing
         #expect(oddRun.status == 0, "\(oddRun.stderr)")
         let oddParser = XMLParser(data: try Data(contentsOf: oddChart))
         #expect(oddParser.parse(), "\(oddParser.parserError.map { "\($0)" } ?? "")")
+    }
+
+    /// A one-day run: each series is one point, which a line does not draw; it is a dot.
+    @Test func aOneDayChartShowsEachSeriesAsADot() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("one.svg")
+        let result = try CLI.run(["simulate", "1d", "--users", "3", "--no-db", "--chart", path.path, "--out", dir.appendingPathComponent("r.txt").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: path)
+        #expect(XMLParser(data: data).parse())
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        let polylines = lines.filter { $0.hasPrefix("<polyline") }, dots = lines.filter { $0.hasPrefix("<circle") }
+        #expect(polylines.count == 8 && dots.count == 8)
+        for (line, dot) in zip(polylines, dots) {
+            let color = try #require(line.firstRange(of: "stroke=\"#")).upperBound
+            #expect(dot.contains("fill=\"#\(line[color...].prefix(6))\""), "\(dot)")
+            #expect(dot.contains("r=\"4\""))
+        }
+        // A run of several days draws lines only.
+        let week = dir.appendingPathComponent("week.svg")
+        #expect(try CLI.run(["simulate", "2d", "--users", "3", "--no-db", "--chart", week.path, "--out", dir.appendingPathComponent("w.txt").path]).status == 0)
+        #expect(!(try String(contentsOf: week, encoding: .utf8)).contains("<circle"))
     }
 
     @Test func aBrokenPersonaIsReportedWithFileAndLine() throws {

@@ -1,3 +1,5 @@
+import RulesEngine
+
 /// What happened on one simulated day, summed over users. Only integer counts, so that totals of
 /// parts (workers, shards) add up exactly to the totals of the whole, whatever the order.
 public struct DayTotals: Codable, Sendable, Equatable {
@@ -33,7 +35,7 @@ public struct DayTotals: Codable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
@@ -83,6 +85,43 @@ public struct DayTotals: Codable, Sendable, Equatable {
     }
 
     mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
+
+    /// Why these counts cannot be a day of `users` users (a message naming the field at `path`,
+    /// e.g. `days[3].yes`, and what was expected), nil when they can: each user is counted once on
+    /// a tier, in the streak histogram and by one result; a part is at most its whole; and each
+    /// count of events is at most the events applied. (What every real run's days satisfy.)
+    func problem(users n: Int, at path: String) -> String? {
+        var problem: String?
+        func require(_ ok: Bool, _ key: CodingKeys, _ message: @autoclosure () -> String) {
+            if problem == nil, !ok { problem = "\(path).\(key.rawValue): \(message())" }
+        }
+        let most = PressureLimits.maxRemindersPerDay
+        let counted = [commitments, habitDone, exits, deepens, proceeds, shields, earned.habitsDone, earned.choices, earned.gateOpens,
+                       earned.unblockedOpens, earned.gaveUp].reduce(0, +)
+        require(tiers.count == 4, .tiers, "expected 4 counts (tiers 0 to 3), found \(tiers.count)")
+        require(users == n, .tiers, "counts \(users) users, but the report covers \(n)")
+        require(streaks.reduce(0, +) == n, .streaks, "counts \(streaks.reduce(0, +)) users, but the report covers \(n)")
+        require(yes + no + missed == n, .yes, "YES \(yes) + NO \(no) + MISSED \(missed) = \(yes + no + missed) results, "
+            + "expected one for each of the report's \(n) users")
+        require(commitments <= n, .commitments, "\(commitments), expected at most one for each of the report's \(n) users")
+        require(yes + no <= commitments, .yes, "YES \(yes) + NO \(no) check-ins, expected at most the \(commitments) commitments")
+        require(shields <= no + missed, .shields, "\(shields), expected at most the day's NO \(no) + MISSED \(missed)")
+        require(habitDone <= habitPlanned, .habitDone, "\(habitDone), expected at most habit_planned \(habitPlanned)")
+        require(maxReminders <= most, .maxReminders, "\(maxReminders), expected at most \(most) (the escalation document's most reminders a day)")
+        require(maxReminders <= reminders, .maxReminders, "\(maxReminders), expected at most the day's \(reminders) reminders")
+        require(reminders <= maxReminders * n, .reminders, "\(reminders), expected at most max_reminders \(maxReminders) × \(n) users")
+        require(refused <= events, .refused, "\(refused), expected at most the \(events) events")
+        require(events >= counted + max(n, refused), .events, "\(events), expected at least \(counted + max(n, refused)): "
+            + "one end-of-day tick for each of the \(n) users (or the \(refused) refused events), plus the events counted apart "
+            + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, and earned's habits_done, "
+            + "choices, gate_opens, unblocked_opens, gave_up)")
+        if problem == nil, n == 0 {
+            var rest = self
+            (rest.streaks, rest.earned.balances) = ([], [])
+            if rest != DayTotals() { problem = "\(path): has counts, but the report covers no user (expected every count 0)" }
+        }
+        return problem ?? earned.problem(users: n, at: "\(path).\(CodingKeys.earned.rawValue)")
+    }
 
     /// Users counted on the day.
     public var users: Int { tiers.reduce(0, +) }

@@ -40,7 +40,7 @@ public struct EconomyTotals: Codable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case creditsEarned = "credits_earned", creditsSpent = "credits_spent", creditsForfeited = "credits_forfeited", urges
         case gateOpens = "gate_opens", unblockedOpens = "unblocked_opens", openedWhileUnlocked = "opened_while_unlocked", choices
         case gaveUp = "gave_up", attemptsExpired = "attempts_expired", unlocks, denials, questsStarted = "quests_started", quests
@@ -72,6 +72,31 @@ public struct EconomyTotals: Codable, Sendable, Equatable {
         habitAwardsSuspended += o.habitAwardsSuspended
         qualifiedDays += o.qualifiedDays
         Histogram.add(o.balances, to: &balances)
+    }
+
+    /// Why these counts cannot be a day of Earned among `n` users (a message naming the field at
+    /// `path`), nil when they can: at most `n` Earned users, nothing counted without one, every
+    /// choice at the gate counted once by its outcome, a part at most its whole.
+    func problem(users n: Int, at path: String) -> String? {
+        var problem: String?
+        func require(_ ok: Bool, _ key: String, _ message: @autoclosure () -> String) {
+            if problem == nil, !ok { problem = "\(path).\(key): \(message())" }
+        }
+        typealias K = CodingKeys
+        let outcomes = unlocks[.credits] + unlocks[.emergency] + questsStarted + denials.total
+        require(users <= n, K.balances.rawValue, "counts \(users) Earned users, but the report covers \(n) users")
+        var rest = self
+        rest.balances = []
+        require(users > 0 || rest == EconomyTotals(), K.balances.rawValue,
+                "counts no Earned user, but the day has Earned counts (expected every count 0)")
+        require(outcomes <= choices, K.choices.rawValue, "\(choices), expected at least the choices' outcomes: unlocks CREDITS \(unlocks[.credits]) "
+            + "+ EMERGENCY \(unlocks[.emergency]) + quests_started \(questsStarted) + denials \(denials.total) = \(outcomes)")
+        require(unlocks[.quest] == quests[.completed], "\(K.unlocks.rawValue).\(UnlockGrantMethod.quest.rawValue)",
+                "\(unlocks[.quest]), expected the \(quests[.completed]) quests COMPLETED (each grants one unlock)")
+        require(habitsDone <= habitsPlanned, K.habitsDone.rawValue, "\(habitsDone), expected at most habits_planned \(habitsPlanned)")
+        require(habitAwardsSuspended <= habitsDone, K.habitAwardsSuspended.rawValue,
+                "\(habitAwardsSuspended), expected at most habits_done \(habitsDone)")
+        return problem
     }
 
     /// Earned's users counted (by their end-of-day balance); over several days, user-days.

@@ -2,7 +2,8 @@ import Foundation
 
 /// An SVG chart of a report's main series over the days: the share of users on each tier and the
 /// day's YES rate (top panel, percent), the current-streak median and 90th percentile and the
-/// reminders per user (bottom panel). Plain SVG 1.1 that any browser renders.
+/// reminders per user (bottom panel), a line per series (a dot when there is one day). Plain SVG
+/// 1.1 that any browser renders.
 public struct SVGChart {
     public let report: SimulationReport
 
@@ -69,6 +70,10 @@ public struct SVGChart {
         for (index, (name, color, values)) in series.enumerated() {
             let points = values.enumerated().map { "\(Self.f(x($0.offset))),\(Self.f(y($0.element)))" }.joined(separator: " ")
             out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points)\"/>\n"
+            // A line of one point draws nothing: a one-day run's values are dots.
+            if values.count == 1 {
+                out += "<circle cx=\"\(Self.f(x(0)))\" cy=\"\(Self.f(y(values[0])))\" r=\"4\" fill=\"\(color)\"/>\n"
+            }
             let ly = top + 14 + Double(index) * 18
             let lx = width - right + 16
             out += "<line x1=\"\(Self.f(lx))\" y1=\"\(Self.f(ly))\" x2=\"\(Self.f(lx + 18))\" y2=\"\(Self.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"

@@ -11,7 +11,9 @@ extension SimulationReport {
         let r = run
         let runObject: JSONOut = .object([
             ("duration", .string(r.duration)), ("start", .string(r.start)), ("days", .int(r.days)), ("users", .int(r.users)),
-            ("users_from", .int(r.usersFrom)), ("users_to", .int(r.usersTo)), ("seed", .string(String(r.seed))),
+            ("users_from", .int(r.usersFrom)), ("users_to", .int(r.usersTo)),
+        ] + (r.idOffset == 0 ? [] : [("id_offset", .int(r.idOffset))]) + [
+            ("seed", .string(String(r.seed))),
             ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
             ("inputs_digest", .string(r.inputsDigest)),
         ])
@@ -54,17 +56,48 @@ extension SimulationReport {
                                ("summary", summary), ("days", .array(days))]).description + "\n"
     }
 
-    /// Reads a report printed by `json()` (a shard's, for `rulesrun merge`).
+    /// Reads a report printed by `json()` (a shard's, for `rulesrun merge`): its run, and each
+    /// day's counts, which must be whole numbers from 0 to `maxCount`, in days numbered from 1
+    /// and dated from the run's start. Whether the counts can be right is `validate`'s question.
     public init(json data: Data) throws(SimulationError) {
+        let object: [String: Any]
+        do {
+            guard let value = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw SimulationError("not a report of rulesrun simulate --format json: expected a JSON object")
+            }
+            object = value
+        } catch let error as SimulationError {
+            throw error
+        } catch {
+            throw SimulationError("not a report of rulesrun simulate --format json: \(data.isEmpty ? "the file is empty" : "malformed JSON (\(Self.reason(error)))")")
+        }
+        guard object["report"] as? String == "rulesrun simulate" else {
+            throw SimulationError("not a report of rulesrun simulate --format json (report: expected \"rulesrun simulate\", found \(Self.shown(object["report"])))")
+        }
+        guard let version = object["version"] as? Int, version == 1 else {
+            throw SimulationError("version: expected 1 (a report of this version of rulesrun), found \(Self.shown(object["version"]))")
+        }
+        // The counts (what `DayTotals` reads and merge adds), as they are written: a fractional or
+        // huge number is named here, before the decoder would refuse it without saying where.
+        let rawDays = object["days"] as? [Any] ?? []
+        for (d, rawDay) in rawDays.enumerated() {
+            guard let day = rawDay as? [String: Any] else { continue }
+            for key in DayTotals.CodingKeys.allCases where key != .earned {
+                if let value = day[key.rawValue] { try Self.checkCounts(value, at: "days[\(d)].\(key.rawValue)") }
+            }
+            guard let earned = day[DayTotals.CodingKeys.earned.rawValue] as? [String: Any] else { continue }
+            for key in EconomyTotals.CodingKeys.allCases {
+                if let value = earned[key.rawValue] { try Self.checkCounts(value, at: "days[\(d)].earned.\(key.rawValue)") }
+            }
+        }
         struct Document: Decodable {
-            var report: String
-            var version: Int
             var run: Run
             var days: [DayTotals]
             struct Run: Decodable {
                 var duration, start: String
                 var days, users: Int
                 var users_from, users_to: Int
+                var id_offset: Int?
                 var seed: String
                 var personas, rules, engine, inputs_digest: String
             }
@@ -73,33 +106,33 @@ extension SimulationReport {
         do {
             doc = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw SimulationError("not a report of rulesrun simulate --format json (\(Self.describe(error)))")
-        }
-        guard doc.report == "rulesrun simulate", doc.version == 1, let seed = UInt64(doc.run.seed), doc.days.count == doc.run.days else {
-            throw SimulationError("not a report of rulesrun simulate --format json, version 1")
+            throw SimulationError(Self.describe(error))
         }
         let r = doc.run
-        guard r.users >= 1, r.users <= Simulation.maxUsers, 0 <= r.users_from, r.users_from <= r.users_to, r.users_to <= r.users else {
-            throw SimulationError("run: users_from \(r.users_from), users_to \(r.users_to) and users \(r.users) do not make a slice of the cohort")
+        guard let seed = UInt64(r.seed) else {
+            throw SimulationError("run.seed: expected a whole number from 0 to \(UInt64.max) in a string, found \(Self.shown(r.seed))")
         }
-        // Every user is counted once a day, on a tier and in the streak histogram.
-        for (d, day) in doc.days.enumerated() {
-            // The counts (what `DayTotals` reads and merge adds), as they were read.
-            if let counts = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(day)) {
-                try Self.checkCounts(counts, at: "days[\(d)]")
+        // Each day says which it is: days dropped, repeated or reordered are not the run's.
+        let start = try? DayID(r.start)
+        for (d, rawDay) in rawDays.enumerated() {
+            let day = rawDay as? [String: Any]
+            guard day?["day"] as? Int == d + 1 else {
+                throw SimulationError("days[\(d)].day: expected \(d + 1) (the days in order from 1), found \(Self.shown(day?["day"]))")
             }
-            for (field, total) in [("tiers", day.tiers.reduce(0, +)), ("streak_histogram", day.streaks.reduce(0, +))]
-            where total != r.users_to - r.users_from {
-                throw SimulationError("days[\(d)].\(field): counts \(total) users, but the report covers \(r.users_to - r.users_from)")
+            if let date = start?.adding(days: d)?.rawValue, day?["date"] as? String != date {
+                throw SimulationError("days[\(d)].date: expected \"\(date)\" (run.start \(r.start) + \(d) day\(d == 1 ? "" : "s")), found \(Self.shown(day?["date"]))")
             }
         }
-        if let d = doc.days.indices.first(where: { (doc.days[$0].earned.users == 0) != (doc.days[0].earned.users == 0) }) {
-            throw SimulationError("days[\(d)].earned: some days have Earned users and others none")
+        let withEarned = rawDays.map { ($0 as? [String: Any])?[DayTotals.CodingKeys.earned.rawValue] != nil }
+        if let d = withEarned.firstIndex(where: { $0 != withEarned[0] }) {
+            throw SimulationError("days[\(d)].earned: \(withEarned[d] ? "present" : "missing"), but \(withEarned[0] ? "present" : "missing") in days[0] "
+                + "(a report written before Earned was simulated has it in no day)")
         }
         self.init(run: RunDescription(duration: r.duration, start: r.start, days: r.days, users: r.users, usersFrom: r.users_from,
-                                      usersTo: r.users_to, seed: seed, personas: r.personas, rules: r.rules, engine: r.engine,
+                                      usersTo: r.users_to, idOffset: r.id_offset ?? 0, seed: seed, personas: r.personas, rules: r.rules, engine: r.engine,
                                       inputsDigest: r.inputs_digest),
                   days: doc.days)
+        earnedCounted = withEarned.first ?? true
     }
 
     /// The largest count a report may hold: far above any real run, far enough below `Int.max`
@@ -126,11 +159,24 @@ extension SimulationReport {
     /// A decoding error as the field it is about and what was expected (`ModelJSON`'s reading).
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return "malformed JSON, or a count that is not a whole number"
-        }
         let (path, expected) = ModelJSON.describe(error)
-        return "\(path): expected \(expected)"
+        return path.isEmpty ? "not a report of rulesrun simulate --format json: \(expected)" : "\(path): expected \(expected)"
+    }
+
+    /// Why JSON did not parse, as Foundation says it (its debug description, where it gives the place).
+    static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+    }
+
+    /// A JSON value as found, short.
+    static func shown(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nothing"
+        case let text as String: return "\"\(text.prefix(40))\""
+        case let number as NSNumber: return "\(number)"
+        default: return "a \(type(of: value!))"
+        }
     }
 
     /// A share or rate with 4 decimals, printed the same everywhere.

@@ -7,6 +7,10 @@ import RulesModel
 public struct SimulationReport: Sendable, Equatable {
     public var run: RunDescription
     public var days: [DayTotals]
+    /// False for a report read from JSON written before Earned was simulated (its days have no
+    /// `earned`): its Earned counts are zeros that say nothing, and it merges only with reports
+    /// like it.
+    public var earnedCounted = true
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
     /// (but for the users' range).
@@ -18,6 +22,10 @@ public struct SimulationReport: Sendable, Equatable {
         public var users: Int
         public var usersFrom: Int
         public var usersTo: Int
+        /// How far the users' ids (and so their random streams) are from their indexes: a user's
+        /// id is its index + 1 + `idOffset`. 0 but for a run that appended to a database
+        /// (`--append`) other than right after the users before it in the cohort.
+        public var idOffset = 0
         public var seed: UInt64
         public var personas: String
         public var rules: String
@@ -27,7 +35,7 @@ public struct SimulationReport: Sendable, Equatable {
         public var inputsDigest: String
 
         enum CodingKeys: String, CodingKey {
-            case duration, start, days, users, usersFrom = "users_from", usersTo = "users_to", seed, personas, rules, engine
+            case duration, start, days, users, usersFrom = "users_from", usersTo = "users_to", idOffset = "id_offset", seed, personas, rules, engine
             case inputsDigest = "inputs_digest"
         }
 
@@ -37,7 +45,8 @@ public struct SimulationReport: Sendable, Equatable {
         func firstDifference(from other: RunDescription) -> String? {
             let fields: [(String, String, String)] = [
                 ("duration", duration, other.duration), ("start", start, other.start), ("days", "\(days)", "\(other.days)"),
-                ("users", "\(users)", "\(other.users)"), ("seed", "\(seed)", "\(other.seed)"), ("personas", personas, other.personas),
+                ("users", "\(users)", "\(other.users)"), ("id_offset (--append after other users)", "\(idOffset)", "\(other.idOffset)"),
+                ("seed", "\(seed)", "\(other.seed)"), ("personas", personas, other.personas),
                 ("engine", engine, other.engine),
                 ("inputs_digest (the rule and persona files' contents)", inputsDigest, other.inputsDigest),
             ]
@@ -50,7 +59,7 @@ public struct SimulationReport: Sendable, Equatable {
         self.days = days
     }
 
-    init(config: SimulationConfig, personas: [Persona], users: Range<Int>, days: [DayTotals]) {
+    init(config: SimulationConfig, personas: [Persona], users: Range<Int>, idOffset: Int, days: [DayTotals]) {
         var digest = FNV64()
         if config.reference {
             digest.add("native")
@@ -66,7 +75,8 @@ public struct SimulationReport: Sendable, Equatable {
             digest.add(Data(persona.text.utf8))
         }
         run = RunDescription(duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
-                             usersFrom: users.lowerBound, usersTo: users.upperBound, seed: config.seed, personas: config.mix.description,
+                             usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
+                             personas: config.mix.description,
                              rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: digest.hex)
         self.days = days
     }
@@ -74,30 +84,39 @@ public struct SimulationReport: Sendable, Equatable {
     /// The users this report covers.
     public var userCount: Int { run.usersTo - run.usersFrom }
 
-    /// The report of the union of shard reports of the same run (in any order); their user
-    /// ranges must not overlap and must join into one range: the whole cohort, unless `partial`.
-    /// `names` name the reports in messages.
+    /// The report of the union of shard reports of the same run (in any order), each checked
+    /// (`validate`); their user ranges must not overlap (an empty one overlaps nothing) and must
+    /// join into one range: the whole cohort, unless `partial`. `names` name the reports in messages.
     public static func merge(_ reports: [SimulationReport], names: [String]? = nil, partial: Bool = false) throws(SimulationError) -> SimulationReport {
         guard let first = reports.first else { throw SimulationError("nothing to merge") }
         let names = names ?? reports.indices.map { "report \($0 + 1)" }
+        for (i, report) in reports.enumerated() {
+            do { try report.validate() } catch { throw SimulationError("\(names[i]): \(error.message)") }
+        }
         for (i, report) in reports.enumerated().dropFirst() {
             if let field = report.run.firstDifference(from: first.run) {
                 throw SimulationError("\(names[i]) is not a shard of the same run as \(names[0]): \(field)")
             }
+            if report.earnedCounted != first.earnedCounted {
+                let (old, new) = report.earnedCounted ? (names[0], names[i]) : (names[i], names[0])
+                throw SimulationError("\(old) has no Earned counts (its days have no `earned`: written before Earned was simulated), "
+                    + "but \(new) has them: merge shards written by the same version of rulesrun")
+            }
         }
-        let sorted = reports.sorted { $0.run.usersFrom < $1.run.usersFrom }
+        // Empty shards (more shards than users) cover nobody: only the others must join.
+        let sorted = reports.filter { $0.userCount > 0 }.sorted { ($0.run.usersFrom, $0.run.usersTo) < ($1.run.usersFrom, $1.run.usersTo) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.run.usersTo != b.run.usersFrom {
             throw SimulationError(a.run.usersTo > b.run.usersFrom
                 ? "shards overlap: users \(a.run.usersFrom)..<\(a.run.usersTo) and \(b.run.usersFrom)..<\(b.run.usersTo)"
                 : "users \(a.run.usersTo)..<\(b.run.usersFrom) are in none of the reports (a shard is missing)")
         }
-        if !partial, sorted[0].run.usersFrom != 0 || sorted.last!.run.usersTo != first.run.users {
-            let missing = [sorted[0].run.usersFrom != 0 ? "0..<\(sorted[0].run.usersFrom)" : nil,
-                           sorted.last!.run.usersTo != first.run.users ? "\(sorted.last!.run.usersTo)..<\(first.run.users)" : nil]
-            throw SimulationError("users \(missing.compactMap { $0 }.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+        let from = sorted.first?.run.usersFrom ?? 0, to = sorted.last?.run.usersTo ?? 0
+        if !partial, from != 0 || to != first.run.users {
+            let missing = [from != 0 ? "0..<\(from)" : nil, to != first.run.users ? "\(to)..<\(first.run.users)" : nil].compactMap { $0 }
+            throw SimulationError("users \(missing.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         }
-        var merged = sorted[0]
-        merged.run.usersTo = sorted.last!.run.usersTo
+        guard var merged = sorted.first else { return first }
+        merged.run.usersTo = to
         for report in sorted.dropFirst() {
             for d in merged.days.indices { merged.days[d].add(report.days[d]) }
         }

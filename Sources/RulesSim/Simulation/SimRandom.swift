@@ -1,7 +1,7 @@
 import RulesStore
 
-/// The random numbers of one simulated user: a SplitMix64 stream seeded from (seed, user index),
-/// so a user draws the same numbers whichever worker, shard or job count runs it.
+/// The random numbers of one simulated user: a SplitMix64 stream seeded from (seed, user key: its
+/// id − 1), so a user draws the same numbers whichever worker, shard or job count runs it.
 struct SimRandom {
     private var generator: SeededGenerator
 

@@ -10,8 +10,9 @@ import RulesStore
 /// chunks in turn, each with its own rule set (its own Lua state) and its own persona state. The
 /// engine keeps each user's rows in memory (`Engine.recordingBatch`); a single writer (the calling
 /// thread) writes the chunks' rows to the database in chunk order (`BulkWriter`), and adds up
-/// their totals. A user's events, ids and random numbers depend only on the seed and its index,
-/// so the report and the database are the same whatever the number of jobs.
+/// their totals. A user's events, ids and random numbers depend only on the seed and its id (its
+/// index + 1, after the database's last user with `append`), so the report and the database are
+/// the same whatever the number of jobs.
 public final class Simulation {
     public let config: SimulationConfig
     /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
@@ -60,12 +61,15 @@ public final class Simulation {
         let size = max(1, min(config.chunkSize, range.count / (config.jobs * 4)))
         let chunks = stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
         var store: Store?
+        // A user's id is its index + 1 + `idBase`, and its random streams are keyed by its id (id − 1):
+        // with --append the users take the ids after the database's last user (the shard's first
+        // user the next id), so they are new users, not the first ones again.
         var idBase: Int64 = 0
         // A new database is written beside the target and takes its place only when the run
         // succeeded: a failed run leaves the previous file as it was.
         if let target {
             store = try openDatabase(target.writtenPath)
-            if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 }
+            if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 - Int64(range.lowerBound) }
         }
         let board = Board(chunks: chunks.count)
         let workers = min(config.jobs, max(1, chunks.count))
@@ -120,7 +124,7 @@ public final class Simulation {
                 throw error
             }
         }
-        return SimulationReport(config: config, personas: personas, users: range, days: days)
+        return SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
     }
 
     private func openDatabase(_ path: String) throws -> Store {
@@ -167,6 +171,7 @@ public final class Simulation {
 struct WorkerTemplate: Sendable {
     var config: SimulationConfig
     var personas: [Persona]
+    /// A user's id is its index + 1 + `idBase`; its random streams are keyed by id − 1.
     var idBase: Int64
     /// Whether the chunks' rows are kept for the writer (with a database).
     var keepRecords: Bool

@@ -44,13 +44,15 @@ final class SimulationWorker {
         var days = Array(repeating: DayTotals(), count: config.days)
         var records: [UserRecords] = []
         for index in users {
+            // The user's random streams are keyed by its id (id − 1: the index in a new database).
+            let key = idBase + Int64(index)
             // Rules and personas that draw from math.random draw the same numbers for this user
             // whichever worker runs it.
-            let seed = Int64(bitPattern: config.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+            let seed = Int64(bitPattern: config.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: key))
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
-            let name = "u\(idBase + Int64(index) + 1)"
-            let (_, user) = try engine.recordingBatch { try simulator.run(index: index, name: name, into: &days) }
+            let name = "u\(key + 1)"
+            let (_, user) = try engine.recordingBatch { try simulator.run(key: Int(key), name: name, into: &days) }
             if template.keepRecords {
                 for recorded in user { try recorded.encodeJSON() }
                 records += user

@@ -48,18 +48,19 @@ struct UserSimulator {
         var earned: EarnedRun?
     }
 
-    /// Simulates user `index` (0-based in the cohort) into `days` (one entry per simulated day).
-    func run(index: Int, name: String, into days: inout [DayTotals]) throws {
-        var run = Run(random: SimRandom(seed: config.seed, user: index), habits: SimRandom(seed: config.seed, user: index, stream: SimRandom.habits),
-                      miga: SimRandom(seed: config.seed, user: index, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
+    /// Simulates the user whose random streams are keyed by `key` (its id − 1) into `days` (one
+    /// entry per simulated day).
+    func run(key: Int, name: String, into days: inout [DayTotals]) throws {
+        var run = Run(random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
+                      miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
         let persona = personas[config.mix.pick(run.random.unit())]
         let spec = persona.spec
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
-        var earnedRandom = SimRandom(seed: config.seed, user: index, stream: SimRandom.earned)
+        var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
         if let earned = spec.earned, earnedRandom.chance(earned.share) {
-            run.earned = EarnedRun(earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: index, stream: SimRandom.gate))
+            run.earned = EarnedRun(earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: key, stream: SimRandom.gate))
         }
         for d in 0...config.days {
             let date = config.start.adding(days: d)!
