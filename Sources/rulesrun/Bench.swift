@@ -15,6 +15,8 @@ struct Bench: ParsableCommand {
             Store: rows per second of the bulk path for simulations against a raw prepared INSERT loop of the same \
             rows, and the size on disk (after VACUUM) of one user-year of Pressure and of the habit tracker.
             Build with `swift build -c release` first: debug builds are several times slower.
+            Limits: --iterations 1 to \(maxIterations), --rounds 1 to \(maxRounds), --store-users 1 to \(maxStoreUsers) \
+            (the store benchmark holds its rows in memory: some 180 KB per user).
 
             Examples:
               rulesrun bench
@@ -22,18 +24,23 @@ struct Bench: ParsableCommand {
             """
     )
 
-    @Option(help: "Calls per round.") var iterations = 1_000_000
-    @Option(help: "Rounds per measurement; the fastest round counts.") var rounds = 5
-    @Flag(help: "Print one JSON object instead of a table.") var json = false
-    @Option(help: "Simulated users in the store benchmark.") var storeUsers = 100
+    static let maxIterations = 10_000_000
+    static let maxRounds = 20
+    static let maxStoreUsers = 1_000
 
-    func validate() throws {
-        guard iterations > 0, rounds > 0 else { throw ValidationError("--iterations and --rounds must be positive") }
-    }
+    @Option(parsing: .unconditional, help: "Calls per round, 1 to \(maxIterations). (default: 1000000)",
+            transform: WholeNumber.parser(1...maxIterations)) var iterations = 1_000_000
+    @Option(parsing: .unconditional, help: "Rounds per measurement, 1 to \(maxRounds); the fastest round counts (the store runs at most 3). (default: 5)",
+            transform: WholeNumber.parser(1...maxRounds)) var rounds = 5
+    @Flag(help: "Print one JSON object instead of a table.") var json = false
+    @Option(parsing: .unconditional, help: "Simulated users in the store benchmark, 30 days each, 1 to \(maxStoreUsers). (default: 100)",
+            transform: WholeNumber.parser(1...maxStoreUsers)) var storeUsers = 100
 
     func run() throws {
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        let temporary = FileManager.default.temporaryDirectory
+        Self.removeStaleFolders(in: temporary)
+        let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3))
@@ -64,5 +71,18 @@ struct Bench: ParsableCommand {
         print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")
         print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
         print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
+    }
+
+    /// The store benchmark's folder in the temporary folder, named after the process.
+    static let folderPrefix = "rulesrun-bench-"
+
+    /// Removes the folders left by benchmarks that were killed (their process is gone).
+    static func removeStaleFolders(in temporary: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(folderPrefix) {
+            guard let pid = pid_t(name.dropFirst(folderPrefix.count)), pid > 0, pid != getpid(),
+                  kill(pid, 0) == -1, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
     }
 }

@@ -40,33 +40,37 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "Rule set A (the reference, usually rules).") var dirA: String
     @Argument(help: "Rule set B.") var dirB: String
-    @Option(help: "Histories to generate.") var runs = CompareOptions.defaultRuns
-    @Option(help: "Days per history (at most 3660).") var days = CompareOptions.defaultDays
-    @Option(help: "Seed of the histories (the same seed gives the same histories).") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Histories to generate, 1 to \(CompareOptions.maxRuns). (default: \(CompareOptions.defaultRuns))",
+            transform: WholeNumber.parser(1...CompareOptions.maxRuns)) var runs = CompareOptions.defaultRuns
+    @Option(parsing: .unconditional, help: "Days per history, 1 to \(CompareOptions.maxDays) (10 years, like simulate's longest run). (default: \(CompareOptions.defaultDays))",
+            transform: WholeNumber.parser(1...CompareOptions.maxDays)) var days = CompareOptions.defaultDays
+    @Option(parsing: .unconditional, help: "Seed of the histories, 0 to \(UInt64.max) (the same seed gives the same histories). (default: 1)",
+            transform: WholeNumber.seed) var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the minimal histories.") var out = ".rulesrun/compare"
     @Option(parsing: .upToNextOption, help: "Kinds not to compare, of either half (e.g. reminders longest_streak gate_options).") var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
-    @Option(help: "Users in the population comparison (both sets simulated on the same seeded cohort; 0: skip it).")
-    var populationUsers = 200
-    @Option(parsing: .upToNextOption, help: "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).")
+    @Option(parsing: .unconditional,
+            help: "Users in the population comparison (both sets simulated on the same seeded cohort), 0 (skip it) to \(Simulation.maxUsers). (default: 200)",
+            transform: WholeNumber.parser(0...Simulation.maxUsers)) var populationUsers = 200
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).",
+        discussion: "A comma separates personas too (steady:70,struggling:30): a file whose name has a comma cannot be given."))
     var persona: [String] = []
-    @Option(help: "Earned histories for the economy's differential comparison, replayed through the engine (0: skip it).")
-    var economyRuns = 100
-    @Option(help: "Days per Earned history (at most 3660).") var economyDays = 3
+    @Option(parsing: .unconditional, help: """
+            Earned histories for the economy's differential comparison, replayed through the engine, 0 (skip it) to \(CompareOptions.maxEconomyRuns), \
+            and at most \(CompareOptions.maxEconomyHistoryDays) history-days (runs × --economy-days). (default: 100)
+            """, transform: WholeNumber.parser(0...CompareOptions.maxEconomyRuns)) var economyRuns = 100
+    @Option(parsing: .unconditional, help: "Days per Earned history, 1 to \(CompareOptions.maxDays). (default: 3)",
+            transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
     func validate() throws {
-        guard runs > 0, days > 0 else { throw ValidationError("--runs and --days must be positive") }
-        guard days <= CompareOptions.maxDays else {
-            throw ValidationError("--days \(days): at most \(CompareOptions.maxDays) (10 years, like simulate's longest run)")
+        guard economyRuns * economyDays <= CompareOptions.maxEconomyHistoryDays else {
+            throw ValidationError("--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
+                                  + "history-days (the engine keeps every Earned history in memory)")
         }
-        guard economyDays <= CompareOptions.maxDays else {
-            throw ValidationError("--economy-days \(economyDays): at most \(CompareOptions.maxDays) (10 years)")
-        }
-        guard populationUsers >= 0 else { throw ValidationError("--population-users must be 0 or more") }
-        guard economyRuns >= 0, economyDays > 0 else { throw ValidationError("--economy-runs must be 0 or more and --economy-days positive") }
     }
 
     func run() throws {
@@ -96,19 +100,24 @@ struct CompareCommand: ParsableCommand {
             }
         }
         let output = try prepareOut()
-        var result = try comparison.run()
+        // On stderr when it is a terminal and the run lasts more than a second: each stage in turn.
+        let bar = ProgressBar(label: "histories")
+        defer { bar.finish() }
+        var result = try comparison.run { bar.update($1, of: $2, label: $0) }
         if economyRuns > 0 {
             result.economy = try EconomyComparison(a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
-                                                   seed: seed, ignoring: options.ignoredEconomy).run()
+                                                   seed: seed, ignoring: options.ignoredEconomy).run { bar.update($0, of: $1, label: "Earned histories") }
         }
         if populationUsers > 0 {
             do {
                 result.population = try PopulationComparison.run(folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                                                                 seed: seed, mix: mix)
+                                                                 seed: seed, mix: mix) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
+                bar.finish()
                 fail("\(error)")
             }
         }
+        bar.finish()
         do {
             try output.removeStaleFiles()
             for finding in result.findings {
@@ -145,7 +154,8 @@ struct CompareCommand: ParsableCommand {
     private func parseOptions() throws -> CompareOptions {
         var ignored = Set<HistoryField>()
         var ignoredEconomy = Set<EconomyField>()
-        for name in ignore.flatMap({ $0.split(separator: ",").map(String.init) }) {
+        for name in ignore.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
+            guard !name.isEmpty else { throw ValidationError("--ignore: an empty kind in \(ignore.map { "\"\($0)\"" }.joined(separator: " ")); give the kinds' names") }
             let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name)
             guard field != nil || economic != nil else {
                 let kinds = HistoryField.allCases.map(\.rawValue) + EconomyField.allCases.map(\.rawValue).filter { HistoryField(rawValue: $0) == nil }
@@ -159,14 +169,17 @@ struct CompareCommand: ParsableCommand {
     }
 
     private func runBench(_ comparison: RuleComparison) throws {
-        _ = comparison.walkAll() // warm-up
+        let bar = ProgressBar(label: "histories")
+        func walk(_ n: Int) -> RuleComparison.Walked { comparison.walkAll { bar.update($0, of: $1, label: "histories, walk \(n) of 5") } }
+        _ = walk(1) // warm-up
         var best = Double.infinity
-        var walked = comparison.walkAll()
-        for _ in 0..<3 {
+        var walked = walk(2)
+        for n in 3...5 {
             let start = DispatchTime.now().uptimeNanoseconds
-            walked = comparison.walkAll()
+            walked = walk(n)
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
+        bar.finish()
         let rate = Double(walked.histories) / best
         if json {
             print(JSONOut.object([("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),

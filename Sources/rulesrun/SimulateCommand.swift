@@ -33,36 +33,39 @@ struct SimulateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "How long to simulate: 30d, 12w, 6m (calendar months), 1y.") var duration: String
+    @Argument(help: "How long to simulate: 30d, 12w, 6m (calendar months), 1y; at most \(SimulationDuration.maxDays) days (\(SimulationDuration.maxDays)d, \(SimulationDuration.maxDays / 7)w, 120m, 10y).")
+    var duration: String
     @Option(help: "The rule folder.") var rules = "rules"
-    @Option(help: "Users in the cohort.") var users = 1000
+    @Option(parsing: .unconditional, help: "Users in the cohort, 1 to \(Simulation.maxUsers). (default: 1000)",
+            transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
     @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (repeatable, or a list).",
                                discussion: "e.g. --persona steady, --persona steady:70,struggling:30, --persona my.lua:2. Default: steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20.",
                                valueName: "name[:weight]"))
     var persona: [String] = []
     @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
-    @Option(help: "The seed of every random draw.") var seed: UInt64 = 1
-    @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
+    @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
+    var seed: UInt64 = 1
+    @Option(help: "The first simulated day (YYYY-MM-DD, 1970-01-01 to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too).") var start = SimulationConfig.defaultStart.rawValue
     @Option(help: "The SQLite database to write (replaced each run unless --append; default \(SimulationConfig.defaultDatabase)).") var db: String?
     @Flag(help: "Add the users to the database instead of replacing it (new users, with the ids after its last user).") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
-    @Option(help: "Worker threads (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads, 1 to \(Simulation.maxJobs). (default: every core, at most \(Simulation.maxJobs))",
+            transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
     @Option(help: "table, json or csv.") var format: String = "table"
     @Option(help: "Write the report to this file instead of standard output.") var out: String?
-    @Option(help: "Write an SVG chart of the main series (tiers, YES rate, reminders) to this file.") var chart: String?
+    @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
+    var chart: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
     @Flag(help: "Measure throughput instead of printing the report: Lua and --reference, with and without the database.")
     var bench = false
-    @Option(help: .hidden) var chunkSize = 100
+    @Option(parsing: .unconditional, help: .hidden, transform: WholeNumber.parser(1...Simulation.maxUsers)) var chunkSize = 100
 
     func validate() throws {
-        guard users >= 1 else { throw ValidationError("--users must be at least 1") }
-        guard users <= Simulation.maxUsers else { throw ValidationError("--users must be at most \(Simulation.maxUsers), found \(users)") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
-        guard (try? DayID(start)) != nil else {
-            throw ValidationError("--start: expected a day YYYY-MM-DD between 1970-01-01 and 9999-12-31, found \"\(start.prefix(40))\"")
+        guard let day = try? DayID(start), day <= SimulationDuration.lastSimulatedDay else {
+            throw ValidationError("--start: expected a day YYYY-MM-DD between 1970-01-01 and \(SimulationDuration.lastSimulatedDay.rawValue) "
+                                  + "(the last day a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
         if bench, out != nil || chart != nil || format != "table" {
@@ -83,10 +86,13 @@ struct SimulateCommand: ParsableCommand {
         let mix: PersonaMix
         do { mix = persona.isEmpty ? .standard : try PersonaMix(persona) } catch { throw ValidationError(error.description) }
         do {
+            let duration = try SimulationDuration(self.duration), start = try DayID(self.start)
+            try duration.check(from: start)
             return SimulationConfig(
-                duration: try SimulationDuration(duration), start: try DayID(start), users: users, seed: seed, mix: mix,
+                duration: duration, start: start, users: users, seed: seed, mix: mix,
                 personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
-                rules: rules, reference: reference, jobs: jobs, shard: try shard.map { try Shard($0) } ?? .whole,
+                rules: rules, reference: reference,
+                jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), shard: try shard.map { try Shard($0) } ?? .whole,
                 database: noDb ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
             throw ValidationError(error.message)

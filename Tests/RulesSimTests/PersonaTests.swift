@@ -1,5 +1,6 @@
 import Foundation
 import LuaHost
+import RulesModel
 import RulesSim
 import Testing
 
@@ -232,6 +233,35 @@ import Testing
         #expect(throws: SimulationError.self) { try SimulationDuration("30") }
         #expect(throws: SimulationError.self) { try SimulationDuration("0d") }
         #expect(throws: SimulationError.self) { try SimulationDuration("3h") }
+    }
+
+    /// Every unit has the same limit in days (3660: 523 weeks are 3661 days), and a number too
+    /// large for an integer is over that limit, not "not a number".
+    @Test func durationsAreAtMost3660DaysInEveryUnit() throws {
+        let start = SimulationConfig.defaultStart
+        for text in ["3660d", "522w", "120m", "10y"] {
+            #expect(try SimulationDuration(text).days(from: start) <= SimulationDuration.maxDays, "\(text)")
+        }
+        for text in ["3661d", "523w", "121m", "11y", "9223372036854775808d", "99999999999999999999w"] {
+            #expect(throws: SimulationError.self, "\(text)") { try SimulationDuration(text) }
+            do { _ = try SimulationDuration(text) } catch { #expect(error.message.contains("at most 3660 days"), "\(error.message)") }
+        }
+    }
+
+    /// The last day a run can simulate is 9999-12-28; the message says when the run would end.
+    @Test func aRunMustEndByTheLastDayItCanSimulate() throws {
+        #expect(throws: Never.self) { try SimulationDuration("1d").check(from: try DayID("9999-12-28")) }
+        #expect(throws: Never.self) { try SimulationDuration("2d").check(from: try DayID("9999-12-27")) }
+        for (duration, start, end) in [("1d", "9999-12-30", "on 9999-12-30"), ("2d", "9999-12-28", "on 9999-12-29"),
+                                       ("1y", "9999-06-01", "after 9999-12-31")] {
+            let first = try DayID(start)
+            do {
+                try SimulationDuration(duration).check(from: first)
+                Issue.record("\(duration) from \(start) was accepted")
+            } catch {
+                #expect(error.message.contains("would end \(end); it must end by 9999-12-28"), "\(error.message)")
+            }
+        }
     }
 }
 

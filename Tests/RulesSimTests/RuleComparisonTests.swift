@@ -27,6 +27,26 @@ import Testing
         #expect(result.findings.allSatisfy { $0.reproduced }, "\(result.text)")
     }
 
+    /// `compare`'s progress bar is fed by every stage: each history walked, each kind shrunk, each
+    /// Earned history, each user simulated under A and B (in order, ending at the stage's total).
+    @Test func everyStageReportsItsProgress() throws {
+        var reports: [String: [Int]] = [:]
+        func record(_ stage: String, _ done: Int, _ total: Int) {
+            reports[stage, default: []].append(done)
+            #expect(done <= total, "\(stage): \(done) of \(total)")
+        }
+        let result = try comparison(Repository.graduatedRecovery, CompareOptions(runs: 40, days: 10)).run(progress: record)
+        #expect(reports["histories"] == Array(1...40))
+        #expect(!result.findings.isEmpty && reports["differences shrunk"] == Array(1...result.findings.count))
+        _ = try EconomyComparison(a: try RuleSet.load(Repository.rules.path), b: try RuleSet.load(Repository.rules.path), runs: 6, days: 2, seed: 1)
+            .run { record("economy", $0, $1) }
+        #expect(reports["economy"] == Array(1...6))
+        _ = try PopulationComparison.run(folderA: Repository.rules.path, folderB: Repository.graduatedRecovery.path, users: 5, days: 2,
+                                         seed: 1, mix: .standard, personaFolders: [Repository.root.appendingPathComponent("examples/personas").path],
+                                         progress: record)
+        #expect(reports["A"]?.last == 5 && reports["B"]?.last == 5, "\(reports)")
+    }
+
     @Test func aRuleSetHasNoDifferenceWithItself() throws {
         let result = try comparison(Repository.rules, CompareOptions(runs: 300)).run()
         #expect(result.findings.isEmpty && result.differing == 0 && result.exitCode == 0)

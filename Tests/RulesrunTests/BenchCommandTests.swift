@@ -16,4 +16,39 @@ import Testing
         #expect((store["bulk_rows_per_second"] as? Double ?? 0) > 0)
         #expect((store["pressure_user_year_bytes"] as? Int ?? Int.max) <= 200 * 1024)
     }
+
+    /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after
+    /// them, with status 1; 100,000,000 ran out of memory).
+    @Test func optionsAreCheckedBeforeAnythingRuns() throws {
+        for (arguments, expected) in [(["--store-users", "0"], "The value '0' is invalid for '--store-users <store-users>': expected a whole number from 1 to 1000"),
+                                      (["--store-users", "1001"], "'--store-users <store-users>': expected a whole number from 1 to 1000"),
+                                      (["--iterations", "-1"], "The value '-1' is invalid for '--iterations <iterations>': expected a whole number from 1 to 10000000"),
+                                      (["--rounds", "21"], "'--rounds <rounds>': expected a whole number from 1 to 20")] {
+            let result = try CLI.run(["bench", "--iterations", "1000", "--rounds", "1"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+        }
+    }
+
+    /// A benchmark that was killed left its folder in the temporary folder: the next one removes
+    /// it (a folder of a process still running is left alone).
+    @Test func foldersOfKilledBenchmarksAreRemoved() throws {
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let temporary = FileManager.default.temporaryDirectory
+        let stale = temporary.appendingPathComponent("rulesrun-bench-\(exited.processIdentifier)")
+        let live = temporary.appendingPathComponent("rulesrun-bench-\(getpid())")
+        for folder in [stale, live] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("bench-bulk-0.sqlite"))
+        }
+        defer { try? FileManager.default.removeItem(at: live); try? FileManager.default.removeItem(at: stale) }
+        let result = try CLI.run(["bench", "--json", "--iterations", "1000", "--rounds", "1", "--store-users", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: live.path))
+    }
 }

@@ -200,7 +200,35 @@ import Testing
         #expect(run.maxRSSKilobytes < 300_000, "peak \(run.maxRSSKilobytes) kB")
         let tooLong = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--days", "3661", "--out", out.path])
         #expect(tooLong.status == 2)
-        #expect(tooLong.stderr.contains("--days 3661: at most 3660"), "\(tooLong.stderr)")
+        #expect(tooLong.stderr.contains("The value '3661' is invalid for '--days <days>': expected a whole number from 1 to 3660"), "\(tooLong.stderr)")
+    }
+
+    /// Every count has a limit, checked before anything runs, and a negative number is a value to
+    /// refuse (it was taken for a missing one); the message names the option the user gave.
+    @Test func countsAreBoundedAndBadValuesNamed() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for (arguments, expected) in [(["--runs", "100000000000"], "The value '100000000000' is invalid for '--runs <runs>': expected a whole number from 1 to 1000000"),
+                                      (["--runs", "9223372036854775807", "--bench"], "'--runs <runs>': expected a whole number from 1 to 1000000"),
+                                      (["--runs", "-1"], "The value '-1' is invalid for '--runs <runs>'"),
+                                      (["--days", "-5"], "The value '-5' is invalid for '--days <days>': expected a whole number from 1 to 3660"),
+                                      (["--seed", "-1"], "'--seed <seed>': expected a whole number from 0 to 18446744073709551615"),
+                                      (["--population-users", "100000000"], "'--population-users <population-users>': expected a whole number from 0 to 10000000"),
+                                      (["--economy-runs", "10001"], "'--economy-runs <economy-runs>': expected a whole number from 0 to 10000"),
+                                      (["--economy-runs", "10000", "--economy-days", "5"], "--economy-runs 10000 × --economy-days 5: at most 40000 history-days"),
+                                      (["--economy-days", "0"], "'--economy-days <economy-days>': expected a whole number from 1 to 3660"),
+                                      (["--ignore", ""], "--ignore: an empty kind in \"\""),
+                                      (["--ignore", "reminders,"], "--ignore: an empty kind in \"reminders,\""),
+                                      (["--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'")] {
+            // The rule folders are loaded after the options are read: a bad option is named first.
+            let folders = arguments[0] == "--ignore" || arguments[0] == "--persona"
+                ? ["rules", "examples/graduated-recovery", "--runs", "1", "--economy-runs", "0", "--population-users", "2"] : ["no-such-a", "no-such-b"]
+            let result = try CLI.run(["compare"] + folders + ["--out", out.path] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     /// A rule set whose `transition` fails from 10 consecutive misses on (as the audit's scratch set).

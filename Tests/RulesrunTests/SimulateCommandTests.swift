@@ -280,6 +280,43 @@ import Testing
         #expect(huge.stdout.contains("users 2..<3 of 3"))
     }
 
+    /// A number out of its range — negative ones included, which were taken for a missing value —
+    /// is refused naming the option and its range; durations have one limit in days whatever the
+    /// unit, and a run must end by 9999-12-28, which the message says exactly.
+    @Test func numbersDurationsAndDaysOutOfRangeAreRefusedWithTheirLimits() throws {
+        for (arguments, expected) in [(["3d", "--users", "-1"], "The value '-1' is invalid for '--users <users>': expected a whole number from 1 to 10000000"),
+                                      (["3d", "--jobs", "257"], "'--jobs <jobs>': expected a whole number from 1 to 256"),
+                                      (["3d", "--jobs", "-2"], "'--jobs <jobs>': expected a whole number from 1 to 256"),
+                                      (["3d", "--seed", "-1"], "'--seed <seed>': expected a whole number from 0 to 18446744073709551615"),
+                                      (["523w"], "Error: invalid duration \"523w\": at most 3660 days (10 years): 3660d, 522w, 120m or 10y"),
+                                      (["9223372036854775808d"], "invalid duration \"9223372036854775808d\": at most 3660 days"),
+                                      (["1d", "--start", "9999-12-30"], "Error: --start: expected a day YYYY-MM-DD between 1970-01-01 and 9999-12-28"),
+                                      (["1d", "--start", "9999-12-31"], "between 1970-01-01 and 9999-12-28"),
+                                      (["4d", "--start", "9999-12-26"], "Error: --start 9999-12-26 + 4d: the simulation would end on 9999-12-29; it must end by 9999-12-28"),
+                                      (["10y", "--start", "9999-01-01"], "Error: --start 9999-01-01 + 10y: the simulation would end after 9999-12-31; it must end by 9999-12-28"),
+                                      (["3d", "--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'")] {
+            // The rule folder is loaded after the options are read: a bad option is named first.
+            let result = try CLI.run(["simulate"] + arguments + ["--no-db", "--rules", "/no-such-rules"])
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+        let last = try CLI.run(["simulate", "2d", "--start", "9999-12-27", "--users", "2", "--no-db", "--seed", "18446744073709551615"])
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.stdout.contains("9999-12-27 to 9999-12-28, 2 days"), "\(last.stdout)")
+    }
+
+    /// Commas separate personas: a file whose name has one is refused as such, not looked for in pieces.
+    @Test func aPersonaFileWithACommaInItsNameIsRefusedAsSuch() throws {
+        let dir = try CLI.folder(["a,b.lua": try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"), encoding: .utf8)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for value in ["a,b.lua", "a,b.lua:2"] {
+            let result = try CLI.run(["simulate", "3d", "--users", "2", "--no-db", "--rules", CLI.packageRoot.appendingPathComponent("rules").path,
+                                      "--persona", value], in: dir)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("--persona: \"a,b.lua\" is a file, but a comma separates personas"), "\(result.stderr)")
+        }
+    }
+
     @Test func optionsThatWouldBeIgnoredAreRefused() throws {
         for (arguments, expected) in [(["--no-db", "--db", "x.sqlite"], "--no-db keeps the database in memory"),
                                       (["--bench", "--out", "x.txt"], "--bench prints its measures"),
@@ -324,5 +361,17 @@ import Testing
         let result = try CLI.run(["simulate", "--help"])
         #expect(result.stdout.contains("rulesrun simulate 30d"))
         #expect(result.stdout.contains("--persona"))
+    }
+
+    /// Every default and limit once, as README says them (--jobs had two defaults, the second the machine's).
+    @Test func helpGivesEachDefaultOnceWithItsLimits() throws {
+        let help = try CLI.run(["simulate", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for expected in ["--users <users> Users in the cohort, 1 to 10000000. (default: 1000)",
+                         "--jobs <jobs> Worker threads, 1 to 256. (default: every core, at most 256)",
+                         "1970-01-01 to 9999-12-28", "at most 3660 days (3660d, 522w, 120m, 10y)",
+                         "current-streak p50 and p90"] {
+            #expect(help.contains(expected), "\(expected)")
+        }
+        #expect(help.components(separatedBy: "(default:").count - 1 == 6, "\(help)")
     }
 }

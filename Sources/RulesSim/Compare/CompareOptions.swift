@@ -7,7 +7,14 @@ public struct CompareOptions: Sendable {
     public static let defaultDays = 30
     /// The most days a history (Pressure or Earned) may have: ten years, like `simulate`'s longest
     /// run. Shrinking walks a history once per candidate it tries, so longer ones take too long.
-    public static let maxDays = 3_660
+    public static let maxDays = SimulationDuration.maxDays
+    /// The most histories: the walk keeps nothing per history, so this bounds its time (a million
+    /// thirty-day histories take minutes in release).
+    public static let maxRuns = 1_000_000
+    /// The most Earned histories, and history-days (runs × days): each set's engine keeps every
+    /// history's user in its in-memory store, 15 to 20 KB per history-day.
+    public static let maxEconomyRuns = 10_000
+    public static let maxEconomyHistoryDays = 40_000
 
     public var runs: Int
     public var days: Int

@@ -68,11 +68,13 @@ public final class EconomyComparison {
         public var findings: [Finding]
     }
 
-    public func run() -> Result {
+    /// `progress` is called with (histories replayed, runs) after each history.
+    public func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
         let generator = EconomyHistory(seed: seed, days: days)
         var first: [EconomyField: (count: Int, firstCase: Int, lines: [String])] = [:]
         var differing = 0
         for k in 0..<runs {
+            defer { progress?(k + 1, runs) }
             let lines = generator.lines(case: k)
             let fields = differences(in: lines)
             if !fields.isEmpty { differing += 1 }

@@ -31,14 +31,16 @@ public struct PopulationComparison: Sendable {
     }
 
     /// Simulates `users` users for `days` days under each rule set (in memory) and compares them.
+    /// `progress` is called with the set ("A" or "B"), the users simulated under it and `users`.
     public static func run(folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
-                           personaFolders: [String] = [PersonaLoader.defaultFolder]) throws -> PopulationComparison {
-        func summary(_ rules: String) throws -> ReportSummary {
+                           personaFolders: [String] = [PersonaLoader.defaultFolder],
+                           progress: ((String, Int, Int) -> Void)? = nil) throws -> PopulationComparison {
+        func summary(_ rules: String, _ set: String) throws -> ReportSummary {
             let config = SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
                                           personaFolders: personaFolders, rules: rules, database: nil)
-            return ReportSummary(try Simulation(config: config).run())
+            return ReportSummary(try Simulation(config: config).run { progress?(set, $0, $1) })
         }
-        let a = try summary(folderA), b = try summary(folderB)
+        let a = try summary(folderA, "A"), b = try summary(folderB, "B")
         func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
         var metrics: [Metric] = [
             // Events the engine refused, rule errors among them (a rule that fails refuses the event).

@@ -49,16 +49,21 @@ public final class RuleComparison {
         HistoryComparison(left: (nameA, rulesA), right: (nameB, rulesB), ignoring: options.ignored, expectations: options.expectations)
     }
 
+    /// What `walkAll` found: histories walked, how many differ, per kind how many and the first.
+    public typealias Walked = (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
+                               stoppedA: Int, stoppedB: Int)
+
     /// The findings of every history, in case order (the measured part of `rulesrun compare --bench`).
     /// `stoppedA`, `stoppedB`: the histories that stopped early at a rule failure under each set.
-    public func walkAll() -> (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
-                              stoppedA: Int, stoppedB: Int) {
+    /// `progress` is called with (histories walked, runs) after each history.
+    public func walkAll(progress: ((Int, Int) -> Void)? = nil) -> Walked {
         let comparison = self.comparison
         let generator = options.generator
         var counts: [CompareFinding.Kind: (count: Int, first: Int)] = [:]
         var differing = 0
         var stoppedA = 0, stoppedB = 0
         for k in 0..<options.runs {
+            defer { progress?(k + 1, options.runs) }
             let found = comparison.findings(in: generator.history(case: k))
             if found.stoppedA { stoppedA += 1 }
             if found.stoppedB { stoppedB += 1 }
@@ -85,12 +90,15 @@ public final class RuleComparison {
     }
 
     /// The whole comparison: every kind of difference, each shrunk and checked through the engine.
-    public func run() throws -> CompareResult {
-        let walked = walkAll()
+    /// `progress` is called with the stage, the work done and the work of the stage: ("histories",
+    /// walked, runs) after each history, then ("differences shrunk", shrunk, kinds) after each kind.
+    public func run(progress: ((String, Int, Int) -> Void)? = nil) throws -> CompareResult {
+        let walked = walkAll { progress?("histories", $0, $1) }
         let comparison = self.comparison
         var findings: [CompareFinding] = []
         let kinds = walked.counts.keys.sorted { order($0) < order($1) }
-        for kind in kinds {
+        for (done, kind) in kinds.enumerated() {
+            defer { progress?("differences shrunk", done + 1, kinds.count) }
             let entry = walked.counts[kind]!
             let original = options.generator.history(case: entry.first)
             let shrinker = Shrinker<PressureHistory>(candidates: { HistoryGenerator.shrink($0) })

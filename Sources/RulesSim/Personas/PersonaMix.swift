@@ -19,6 +19,10 @@ public struct PersonaMix: Sendable, Equatable {
     public init(_ values: [String]) throws(PersonaError) {
         var entries: [Entry] = []
         for value in values {
+            // A comma separates entries: a file whose name has one cannot be given.
+            if value.contains(","), let file = Self.file(named: value) {
+                throw PersonaError("--persona", "\"\(file)\" is a file, but a comma separates personas: a file whose name has a comma cannot be given; rename it")
+            }
             for part in value.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \"\(value)\"") }
                 var reference = part, weight = 1.0
@@ -32,6 +36,9 @@ public struct PersonaMix: Sendable, Equatable {
                         throw PersonaError("--persona", "\"\(part)\": expected NAME or NAME:WEIGHT, e.g. steady:70")
                     }
                 }
+                guard !reference.isEmpty else {
+                    throw PersonaError("--persona", "\"\(part)\": the persona's name or file is missing before ':'")
+                }
                 if let i = entries.firstIndex(where: { $0.reference == reference }) { entries[i].weight += weight } else {
                     entries.append(Entry(reference: reference, weight: weight))
                 }
@@ -42,6 +49,13 @@ public struct PersonaMix: Sendable, Equatable {
             throw PersonaError("--persona", "the weights add up to more than a number can hold; use smaller ones (they are relative)")
         }
         self.entries = entries
+    }
+
+    /// `value` without its `:WEIGHT`, when that is a file.
+    private static func file(named value: String) -> String? {
+        let path = value.lastIndex(of: ":").map { Double(value[value.index(after: $0)...]) != nil ? String(value[..<$0]) : value } ?? value
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue ? path : nil
     }
 
     /// The index of the entry a draw `u` in [0, 1) falls on.

@@ -20,6 +20,8 @@ public final class Simulation {
     static let writeBatchUsers = 500
     /// The largest cohort (its chunks and totals are planned up front).
     public static let maxUsers = 10_000_000
+    /// The most worker threads (each has its own Lua state and rule set).
+    public static let maxJobs = 256
     /// The personas of the mix, in its order (validated).
     public let personas: [Persona]
     /// The database file the run writes, checked (nil: in memory only).
@@ -31,10 +33,10 @@ public final class Simulation {
         guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
         guard config.users <= Simulation.maxUsers else { throw SimulationError("--users must be at most \(Simulation.maxUsers), found \(config.users)") }
         // The run's last events (and a user's local day, up to 14 hours from UTC) must be days there are.
-        guard config.start.adding(days: config.days + 2) != nil else {
-            throw SimulationError("--start \(config.start.rawValue) + \(config.duration): the simulation would run past \(SimulationDuration.lastDay.rawValue)")
+        try config.duration.check(from: config.start)
+        guard (1...Simulation.maxJobs).contains(config.jobs) else {
+            throw SimulationError("--jobs must be from 1 to \(Simulation.maxJobs), found \(config.jobs)")
         }
-        guard config.jobs >= 1 else { throw SimulationError("--jobs must be at least 1") }
         self.config = config
         let host = try LuaHost()
         var personas: [Persona] = []

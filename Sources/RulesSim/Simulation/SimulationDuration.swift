@@ -1,22 +1,33 @@
 import RulesModel
 
-/// How long a simulation runs: `30d`, `12w`, `6m` (calendar months from the start day), `1y`.
+/// How long a simulation runs: `30d`, `12w`, `6m` (calendar months from the start day), `1y`;
+/// at most `maxDays` days whatever the unit (3660d, 522w, 120m or 10y).
 public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
     public enum Unit: String, Sendable { case days = "d", weeks = "w", months = "m", years = "y" }
     public var count: Int
     public var unit: Unit
 
+    /// The longest run, in days: ten years.
+    public static let maxDays = 3_660
+
     public init(_ text: String) throws(SimulationError) {
-        guard let last = text.last, let unit = Unit(rawValue: String(last).lowercased()), let count = Int(text.dropLast()), count > 0 else {
+        let number = text.dropLast()
+        guard let last = text.last, let unit = Unit(rawValue: String(last).lowercased()),
+              let parsed = Int(number) ?? (Self.isDigits(number) ? Int.max : nil), parsed > 0 else {
             throw SimulationError("invalid duration \"\(text)\": expected a positive number and a unit, e.g. 30d, 12w, 6m or 1y")
         }
-        // Bounded before any arithmetic: 3660 days, 523 weeks, 120 months or 10 years.
-        let most: Int = switch unit { case .days: 3660; case .weeks: 523; case .months: 120; case .years: 10 }
-        guard count <= most else {
-            throw SimulationError("invalid duration \"\(text)\": at most 10 years (\(most)\(unit.rawValue))")
+        // Bounded before any arithmetic, by the most of each unit that stays within maxDays days
+        // (120 months or 10 years from any start are at most 3653 days).
+        let most: Int = switch unit { case .days: Self.maxDays; case .weeks: Self.maxDays / 7; case .months: 120; case .years: 10 }
+        guard parsed <= most else {
+            throw SimulationError("invalid duration \"\(text)\": at most \(Self.maxDays) days (10 years): \(Self.maxDays)d, \(Self.maxDays / 7)w, 120m or 10y")
         }
-        self.count = count
+        self.count = parsed
         self.unit = unit
+    }
+
+    private static func isDigits(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The number of days from `start` (months and years are calendar ones).
@@ -28,15 +39,29 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
             let months = unit == .months ? count : count * 12
             let total = start.year * 12 + (start.month - 1) + months
             let (year, month) = (total / 12, total % 12 + 1)
-            // Past the last day there is: a count that `Simulation` refuses.
-            guard year <= 9999 else { return start.days(to: Self.lastDay) + 1 }
+            // Past the last day there is (the run would end after it): a count that `check(from:)` refuses.
+            guard year <= 9999 else { return start.days(to: Self.lastDay) + 2 }
             let end = Self.day(year: year, month: month, day: start.day)
             return start.days(to: end)
         }
     }
 
-    /// The last day a simulation can reach.
+    /// Throws unless a run of this duration from `start` ends by `lastSimulatedDay`.
+    public func check(from start: DayID) throws(SimulationError) {
+        let last = start.adding(days: days(from: start) - 1)
+        guard let last, last <= Self.lastSimulatedDay else {
+            let end = last.map { "on \($0.rawValue)" } ?? "after \(Self.lastDay.rawValue)"
+            throw SimulationError("--start \(start.rawValue) + \(self): the simulation would end \(end); it must end by "
+                                  + "\(Self.lastSimulatedDay.rawValue) (it goes on past its last day: the next day closes it, "
+                                  + "and a user's local day reaches into further days in UTC, up to \(Self.lastDay.rawValue))")
+        }
+    }
+
+    /// The last day there is.
     static let lastDay = try! DayID("9999-12-31")
+    /// The last day a simulation can simulate: the run goes on past it (the next day closes the
+    /// run, and a user's local day reaches into the UTC day after), within the days there are.
+    public static let lastSimulatedDay = try! DayID("9999-12-28")
 
     /// The day, clamped to the month's last day (31 January + 1 month = 28 or 29 February).
     static func day(year: Int, month: Int, day: Int) -> DayID {
