@@ -2,20 +2,32 @@ import ArgumentParser
 import Foundation
 import RulesEngine
 import RulesStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Apply a file of events through the engine and print what each one decided.",
         discussion: """
-            EVENTS is a file with one JSON event per line (or - for standard input):
+            EVENTS is a file with one JSON event per line (or - for standard input, replayed as it \
+            arrives); lines end with \\n or \\r\\n:
               {"at": "2026-03-02T08:30:00+01:00", "user": "u1", "type": "commitment", "text": "Ship the report"}
-            `user` defaults to u1. Types: settings, subscription, commitment, check_in, shield, tick, habit_task, \
-            habit_completion, miga (README.md documents every field). Blank lines and lines starting with # are skipped.
+            `user` defaults to u1. Types (README.md documents every field):
+              Pressure, habit tracker, MIGA: \(ReplayCommand.pressureTypes.joined(separator: ", "))
+              Earned: \(EarnedEvent.typeNames.joined(separator: ", "))
+            Blank lines and lines starting with # are skipped. Times are from 1971-01-01T00:00:00Z \
+            up to (not including) 2998-01-01T00:00:00Z.
 
-            Each event prints one line: {"at": …, "user": …, "type": …, "ok": true, "decisions": {…}, "state": {…}}, \
-            or "ok": false with an error code and message for a malformed line or a refused event, which changes \
-            nothing; the replay goes on.
+            Each event prints one line as soon as it is applied: {"at": …, "user": …, "type": …, "ok": true, \
+            "decisions": {…}, "state": {…}}, or "ok": false with its "line", an error code and a message \
+            naming the line and the field, for a malformed line or a refused event, which changes nothing; \
+            the replay goes on.
+
+            Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS) or EVENTS \
+            cannot be read, else 1 when a rule failed or the store refused a change (RULE_ERROR, \
+            RULE_VIOLATION, STORE_ERROR), else 0 (refusals such as DEADLINE_PASSED are results).
 
             Examples:
               rulesrun replay examples/replay/escalation-week.jsonl
@@ -23,20 +35,18 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
+    static let pressureTypes = EngineEvent.typeNames.filter { !EarnedEvent.typeNames.contains($0) }
+
     @Argument(help: "The events file (JSON lines), or - for standard input.") var events: String
     @Option(help: "The rule folder.") var rules = "rules"
     @Option(help: "An SQLite file to write (created if needed); by default the replay runs in memory.") var db: String?
 
     func run() throws {
-        let text: String
-        if events == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: events) else {
-                throw ValidationError("cannot read \(events)")
-            }
-            text = String(decoding: data, as: UTF8.self)
-        }
+        let fd = events == "-" ? STDIN_FILENO : open(events, O_RDONLY)
+        guard fd >= 0 else { throw ValidationError("cannot read \(events): \(String(cString: strerror(errno)))") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw ValidationError("cannot read \(events): is a folder; expected a file") }
         let ruleSet: RuleSet
         do {
             ruleSet = try RuleSet.load(rules)
@@ -46,6 +56,23 @@ struct ReplayCommand: ParsableCommand {
         }
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: rules))
-        replay.run(text) { print($0) }
+        var reader = LineReader(fd: fd)
+        let standardOutput = FileHandle.standardOutput
+        var status = Replay.Status()
+        var number = 0
+        do {
+            while let line = try reader.next() {
+                number += 1
+                guard let out = replay.output(forRawLine: line, number: number) else { continue }
+                status.count(out)
+                // One write per line, not print's buffer: the line of every event applied (and
+                // committed, with --db) is out before the next event, should the replay be stopped.
+                standardOutput.write(Data((out.description + "\n").utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("cannot read \(events) after line \(number): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if status.exitCode != 0 { throw ExitCode(status.exitCode) }
     }
 }

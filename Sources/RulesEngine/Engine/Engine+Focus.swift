@@ -15,7 +15,9 @@ extension Engine {
         let session = FocusSession(userID: context.userID, sessionID: id, startedAt: now, timezoneID: context.settings.timezoneIdentifier,
                                    dayID: earned.day, plannedDurationMinutes: start.minutes, strict: strict, taskLabel: start.label,
                                    createdAt: now, updatedAt: now)
-        do { try session.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        do { try session.validate() } catch {
+            throw EngineError(.invalidEvent, error, fields: ["planned_duration_minutes": "minutes", "task_label": "label"])
+        }
         try storage(context).startFocusSession(session, blockedApps: blocked)
         context.book.earned!.focus = EarnedBook.OpenFocus(id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
                                                           strict: strict, blockedApps: blocked)
@@ -59,7 +61,9 @@ extension Engine {
         if let reward = definition.rewardCredits { habit.rewardCredits = reward }
         if let active = definition.active { habit.active = active }
         habit.updatedAt = now
-        do { try habit.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        do { try habit.validate() } catch {
+            throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "habit" : "name", "reward_credits": "reward_credits"])
+        }
         try storage(context).saveHabit(habit)
         context.book.earned!.habits[definition.habit] = id
         decisions.set("earned_habit", .object([("habit", .string(definition.habit)), ("created", .bool(existing == nil)),

@@ -21,7 +21,10 @@ extension Engine {
             }
         }
         task.updatedAt = now
-        do { try task.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        do { try task.validate() } catch {
+            throw EngineError(.invalidEvent, error, fields: ["title": definition.title == nil ? "task" : "title", "timesPerDay": "times_per_day",
+                                                            "scheduledDays": "scheduled_days"])
+        }
         try storage(context).saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
@@ -37,7 +40,10 @@ extension Engine {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
-        do { try completion.validate(against: task) } catch { throw EngineError(.invalidEvent, "\(error)") }
+        if value != nil, task.goalType == .none {
+            throw EngineError(.invalidEvent, "value: expected none: habit task \"\(name)\" has no goal to measure")
+        }
+        do { try completion.validate(against: task) } catch { throw EngineError(.invalidEvent, error, fields: ["value": "value"]) }
         context.cache.tasks[id] = task
         // The completions before this one, so that the cache then counts this one exactly once.
         let clock = try habitClock(context)

@@ -7,6 +7,9 @@ extension Engine {
     /// Days of history the MIGA streak looks back over (its retention is 90 days).
     static let migaHistoryDays = 90
 
+    /// Seconds as a message shows them: `30`, `2.5`, `1e+300`.
+    static func seconds(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+
     func recordGateway(_ type: UsageEventType, app: String, pauseSeconds: Double?, _ context: inout UserContext, at now: EpochMillis,
                        _ decisions: inout Decisions) throws {
         let timer = try context.cache.gatewayTimer ?? storage(context).migaSettings(context.userID).gatewayTimerDuration
@@ -19,7 +22,10 @@ extension Engine {
         }
         let event = UsageEvent(id: DeterministicID.uuid("usage", context.name, String(now), String(sameInstant)), userID: context.userID,
                                eventType: type, timestamp: now, targetAppName: app, pauseDuration: pauseSeconds ?? timer, timerDuration: timer)
-        do { try event.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        if let pauseSeconds, !(0...timer).contains(pauseSeconds) {
+            throw EngineError(.invalidEvent, "pause_seconds: expected 0–\(Engine.seconds(timer)) seconds (the gateway timer), found \(Engine.seconds(pauseSeconds))")
+        }
+        do { try event.validate() } catch { throw EngineError(.invalidEvent, error, fields: ["targetAppName": "app"]) }
         // The exits before this event, so that the cache then counts this one exactly once.
         let clock = try migaClock(context)
         try loadExits(&context, clock: clock, at: now)

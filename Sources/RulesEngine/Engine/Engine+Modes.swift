@@ -42,7 +42,7 @@ extension Engine {
             try mode.validate()
             for window in windows { try window.validate() }
         } catch {
-            throw EngineError(.invalidEvent, "\(error)")
+            throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "mode" : "name"])
         }
         try storage(context).saveMode(mode, windows: windows, blockedApps: blocked)
         context.book.earned!.modes[definition.mode] = id
@@ -58,7 +58,9 @@ extension Engine {
         guard let id = context.book.earned!.modes[name], var mode = try storage(context).mode(context.userID, id: id), mode.deletedAt == nil else {
             throw EngineError(.unknownMode, unknownModeMessage(name, context))
         }
-        if let until, until <= now { throw EngineError(.invalidEvent, "until: must be after the event's time") }
+        if let until, until <= now {
+            throw EngineError(.invalidEvent, "until: expected a time after the event's (\(try clock(context).describe(now)) local), found \(try clock(context).describe(until)) local")
+        }
         if state == .auto, until != nil { throw EngineError(.invalidEvent, "until: only for FORCED_ON or FORCED_OFF") }
         mode.manualState = state
         mode.manualEffectiveAt = state == .auto ? nil : now

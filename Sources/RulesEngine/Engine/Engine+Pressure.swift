@@ -39,7 +39,7 @@ extension Engine {
         let today = context.book.today!
         let candidate = Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
                                    day: today.day, text: text)
-        do { try candidate.validate() } catch { throw EngineError(.invalidEvent, "\(error)") }
+        do { try candidate.validate() } catch { throw EngineError(.invalidEvent, error, fields: ["text": "text"]) }
         let clock = try clock(context)
         guard today.counts, now < today.deadline else {
             throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
@@ -149,13 +149,16 @@ extension Engine {
         if let v = change.commitmentDeadline { settings.commitmentDeadline = v; changed.append(("commitment_deadline", .string(v.text))) }
         if let v = change.checkinWindowClose { settings.checkinWindowClose = v; changed.append(("checkin_window_close", .string(v.text))) }
         if let v = change.timezone {
-            do { _ = try LocalClock(timeZoneID: v) } catch { throw EngineError(.invalidSettings, "\(error)") }
+            do { _ = try LocalClock(timeZoneID: v) } catch { throw EngineError(.invalidSettings, error, fields: ["timezone": "timezone"]) }
             settings.timezoneIdentifier = v
             changed.append(("timezone", .string(v)))
         }
         if let v = change.personalityMode { settings.personalityMode = v; changed.append(("personality_mode", .string(v.rawValue))) }
         if let v = change.notificationsEnabled { settings.notificationsEnabled = v; changed.append(("notifications_enabled", .bool(v))) }
-        do { try settings.validate() } catch { throw EngineError(.invalidSettings, "\(error)") }
+        do { try settings.validate() } catch {
+            throw EngineError(.invalidSettings, error, fields: ["commitment_deadline": "commitment_deadline", "checkin_window_close": "checkin_window_close",
+                                                               "timezone_identifier": "timezone"])
+        }
         try storage(context).savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         if change.timezone != nil {
@@ -175,7 +178,8 @@ extension Engine {
         settings.subscriptionTier = tier
         settings.subscriptionExpiry = tier == .paid ? expiresAt : nil
         if let expiresAt, expiresAt <= now, tier == .paid {
-            throw EngineError(.invalidSettings, "expires_at must be after the event's time")
+            let clock = try clock(context)
+            throw EngineError(.invalidSettings, "expires_at: expected a time after the event's (\(clock.describe(now)) local), found \(clock.describe(expiresAt)) local")
         }
         try storage(context).savePressureSettings(context.userID, settings, now: now)
         context.settings = settings

@@ -64,7 +64,8 @@ public final class Engine {
 
     /// Applies one event; see the type's description.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
-        try engineErrors {
+        try event.checkTimes()
+        return try engineErrors {
             try atomically(event) { context in
                 let decisions = try run(event, &context)
                 return Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis))
@@ -81,7 +82,8 @@ public final class Engine {
 
     /// Applies one event as `apply(_:)` does, returning an `Applied` instead of an `Outcome`.
     public func step(_ event: EngineEvent) throws(EngineError) -> Applied {
-        try engineErrors {
+        try event.checkTimes()
+        return try engineErrors {
             try atomically(event) { context in
                 let decisions = try run(event, &context)
                 return Applied(decisions: decisions.json, user: UserView(context))

@@ -3,39 +3,81 @@ import RulesStore
 
 /// Replays a file of events (one JSON object per line) through an engine, one output line each.
 ///
-/// Blank lines and lines starting with `#` are skipped. A malformed line or a refused event gives
-/// `{"ok": false, "error": {"code": …, "message": …}}` and changes nothing; the replay goes on.
+/// Lines end with `\n` or `\r\n`. Blank lines and lines starting with `#` are skipped. A malformed
+/// line or a refused event gives `{"line": …, "ok": false, "error": {"code": …, "message": "line …: …"}}`
+/// (a refused event also with its `at`, `user` and `type`) and changes nothing; the replay goes on.
 public struct Replay {
     public let engine: Engine
 
     public init(engine: Engine) { self.engine = engine }
 
-    /// The output line for each input line that is not blank or a comment.
-    public func run(_ text: String, write: (String) -> Void) {
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            write(output(forLine: line, number: index + 1).description)
+    /// The output line for each input line that is not blank or a comment; how the replay went.
+    @discardableResult
+    public func run(_ text: String, write: (String) -> Void) -> Status {
+        var status = Status()
+        // Split on the byte "\n": as Characters, "\r\n" is one that is not "\n".
+        for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            if let out = output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1) {
+                status.count(out)
+                write(out.description)
+            }
         }
+        return status
+    }
+
+    /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
+    /// or a comment.
+    public func output(forRawLine raw: String, number: Int) -> JSONOut? {
+        var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }   // a byte-order mark
+        if line.isEmpty || line.hasPrefix("#") { return nil }
+        return output(forLine: line, number: number)
     }
 
     /// The output of one line.
     public func output(forLine line: String, number: Int) -> JSONOut {
+        func failure(_ error: EngineError) -> [(String, JSONOut)] {
+            [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))]
+        }
         let event: EngineEvent
         do {
             event = try EngineEvent.parse(line)
         } catch {
-            return .object([("line", .int(number)), ("ok", .bool(false)),
-                             ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))])
+            return .object([("line", .int(number))] + failure(error))
         }
-        var fields: [(String, JSONOut)] = [("at", .string(event.at.description)), ("user", .string(event.user)),
+        let fields: [(String, JSONOut)] = [("at", .string(event.at.description)), ("user", .string(event.user)),
                                            ("type", .string(event.kind.typeName))]
         do {
             let outcome = try engine.apply(event)
-            fields += [("ok", .bool(true)), ("decisions", outcome.decisions), ("state", outcome.state)]
+            return .object(fields + [("ok", .bool(true)), ("decisions", outcome.decisions), ("state", outcome.state)])
         } catch {
-            fields += [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))]
+            return .object([("line", .int(number))] + fields + failure(error))
         }
-        return .object(fields)
+    }
+
+    /// How a replay went, as its exit status: 2 when a line was invalid input (`INVALID_EVENT`:
+    /// malformed JSON, an unknown type or field, a value out of its range; `INVALID_SETTINGS`),
+    /// else 1 when a rule failed (`RULE_ERROR`, `RULE_VIOLATION`) or the store refused a change
+    /// (`STORE_ERROR`), else 0. A refusal by the apps' rules (`DEADLINE_PASSED`,
+    /// `ALREADY_CHECKED_IN`, `OUT_OF_ORDER`, …) is a result, not an error.
+    public struct Status: Sendable, Equatable {
+        /// Lines that were invalid input.
+        public private(set) var invalid = 0
+        /// Events on which a rule or the store failed.
+        public private(set) var failed = 0
+
+        public init() {}
+
+        public var exitCode: Int32 { invalid > 0 ? 2 : failed > 0 ? 1 : 0 }
+
+        /// Counts one output line.
+        public mutating func count(_ out: JSONOut) {
+            guard case .string(let code)? = out["error"]?["code"] else { return }
+            switch EngineError.Code(code) {
+            case .invalidEvent, .invalidSettings: invalid += 1
+            case .ruleError, .ruleViolation, .storeError: failed += 1
+            default: break
+            }
+        }
     }
 }

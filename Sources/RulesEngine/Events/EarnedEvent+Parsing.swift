@@ -26,6 +26,7 @@ extension EarnedEvent {
             var until: Timestamp?
             if let text = payload.until {
                 guard let t = Timestamp(text) else { throw EngineError(.invalidEvent, "until: expected an ISO-8601 time with an offset, found \"\(text)\"") }
+                try t.checkInEngineRange("until", written: text)
                 until = t
             }
             return .modeOverride(mode: payload.mode, state: payload.state, until: until)

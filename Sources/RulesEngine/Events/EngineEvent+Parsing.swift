@@ -21,9 +21,7 @@ extension EngineEvent {
         guard let at = Timestamp(atText) else {
             throw EngineError(.invalidEvent, "at: expected an ISO-8601 time with an offset (2026-03-02T08:30:00+01:00), found \"\(atText)\"")
         }
-        guard at.millis >= 0, at.millis < 253_402_300_800_000 else {
-            throw EngineError(.invalidEvent, "at: must be between 1970 and 9999, found \"\(atText)\"")
-        }
+        try at.checkInEngineRange("at", written: atText)
         var user = "u1"
         switch table["user"] {
         case .nil: break
@@ -51,6 +49,7 @@ extension EngineEvent {
             var expires: Timestamp?
             if let text = payload.expires_at {
                 guard let t = Timestamp(text) else { throw EngineError(.invalidEvent, "expires_at: expected an ISO-8601 time with an offset, found \"\(text)\"") }
+                try t.checkInEngineRange("expires_at", written: text)
                 expires = t
             }
             kind = .subscription(tier: payload.tier, expiresAt: expires)
@@ -92,7 +91,14 @@ extension EngineEvent {
     static func decode<T: Decodable>(_ type: T.Type, _ value: LuaValue) throws(EngineError) -> T {
         do {
             return try LuaDecoder().decode(type, from: value)
-        } catch let error as LuaError {
+        } catch var error as LuaError {
+            // A value type of the model that checks itself while decoding (a time of day, an
+            // AppId) names itself and the path again: "windows[1].start: LocalTime.windows.1.start:
+            // a time of day …"; the path is enough.
+            if let prefix = ["LocalTime.", "AppID.", "DayID."].first(where: error.message.hasPrefix),
+               let colon = error.message.range(of: ": "), !error.message[..<colon.lowerBound].dropFirst(prefix.count).contains(" ") {
+                error.message = "expected " + error.message[colon.upperBound...]
+            }
             throw EngineError(.invalidEvent, error.description)
         } catch {
             throw EngineError(.invalidEvent, "\(error)")

@@ -61,6 +61,17 @@ public struct EngineEvent: Sendable, Equatable {
 
     public static let typeNames = ["settings", "subscription", "commitment", "check_in", "shield", "tick",
                                    "habit_task", "habit_completion", "miga"] + EarnedEvent.typeNames
+
+    /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
+    /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
+    public func checkTimes() throws(EngineError) {
+        try at.checkInEngineRange("at")
+        switch kind {
+        case .subscription(_, let expires?): try expires.checkInEngineRange("expires_at")
+        case .earned(.modeOverride(_, _, let until?)): try until.checkInEngineRange("until")
+        default: break
+        }
+    }
 }
 
 /// A change of Pressure settings: only the fields given change.

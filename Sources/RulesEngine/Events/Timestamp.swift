@@ -80,4 +80,23 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.millis < b.millis }
+
+    /// The instants an event may name (`at`, `expires_at`, `until`): from 1971-01-01T00:00:00Z up
+    /// to, not including, 2998-01-01T00:00:00Z. In every time zone their local days stay within
+    /// what the engine computes around a day (90 days of MIGA history back; up to 366 days ahead
+    /// for a habit-award suspension, the first of the next month) and within the years the store's
+    /// day columns hold (1000–2999).
+    public static let engineRange: Range<EpochMillis> = 31_536_000_000..<32_440_608_000_000
+
+    /// Throws `INVALID_EVENT` naming `field` and the allowed range unless the instant is in
+    /// ``engineRange``; `text` is the value as the event wrote it.
+    func checkInEngineRange(_ field: String, written text: String? = nil) throws(EngineError) {
+        guard !Timestamp.engineRange.contains(millis) else { return }
+        // `description` writes local dates of 1970…9999 only.
+        let offset = Int64(offsetMinutes).multipliedReportingOverflow(by: Millis.minute)
+        let local = millis.addingReportingOverflow(offset.partialValue)
+        let found = text ?? (!offset.overflow && !local.overflow && Millis.supportedRange.contains(local.partialValue) ? description : "\(millis) ms since 1970")
+        throw EngineError(.invalidEvent, "\(field): expected a time from \(Timestamp(millis: Timestamp.engineRange.lowerBound)) up to (not including) "
+                                         + "\(Timestamp(millis: Timestamp.engineRange.upperBound)), found \"\(found)\"")
+    }
 }

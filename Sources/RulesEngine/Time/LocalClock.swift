@@ -28,17 +28,21 @@ public struct LocalClock: Sendable, Equatable {
     /// The offset from UTC at `instant`, in milliseconds.
     public func offset(at instant: EpochMillis) -> Int64 { offsets.offset(at: instant, in: timeZone) }
 
-    /// The local calendar date and minute of day at `instant` (ignoring the day boundary).
+    /// The local calendar date and minute of day at `instant` (ignoring the day boundary); a local
+    /// time outside 1970-01-01…9999-12-31 is clamped to the first or last minute of that range
+    /// (the engine refuses such events: see `Timestamp.engineRange`).
     public func civil(_ instant: EpochMillis) -> (day: DayID, minutes: Int) {
-        let local = instant + offset(at: instant)
+        let range = Millis.supportedRange
+        let clamped = min(max(instant, range.lowerBound - Millis.day), range.upperBound + Millis.day)
+        let local = min(max(clamped + offset(at: clamped), range.lowerBound), range.upperBound)
         let day = DayID(utcMillis: local)
         return (day, Int((local - day.utcStartMillis) / Millis.minute))
     }
 
-    /// The day (after the day boundary) that `instant` belongs to.
+    /// The day (after the day boundary) that `instant` belongs to (1970-01-01 at the earliest).
     public func day(of instant: EpochMillis) -> DayID {
         let (date, minutes) = civil(instant)
-        return minutes >= dayStart ? date : date.adding(days: -1)!
+        return minutes >= dayStart ? date : date.adding(days: -1) ?? date
     }
 
     /// The instant of local time `minutes` on calendar date `date`.
@@ -65,9 +69,10 @@ public struct LocalClock: Sendable, Equatable {
         return next
     }
 
-    /// The instant of local time `time` within day `day` (times before the boundary fall on the next date).
+    /// The instant of local time `time` within day `day` (times before the boundary fall on the
+    /// next date; on 9999-12-31, the last day there is, on that date).
     public func instant(in day: DayID, at time: LocalTime) -> EpochMillis {
-        time.minutes >= dayStart ? instant(on: day, at: time.minutes) : instant(on: day.adding(days: 1)!, at: time.minutes)
+        time.minutes >= dayStart ? instant(on: day, at: time.minutes) : instant(on: day.adding(days: 1) ?? day, at: time.minutes)
     }
 
     private func civilWall(_ instant: EpochMillis) -> EpochMillis { instant + offset(at: instant) }
@@ -75,6 +80,6 @@ public struct LocalClock: Sendable, Equatable {
     /// `YYYY-MM-DDTHH:MM` in local time, for messages.
     public func describe(_ instant: EpochMillis) -> String {
         let (day, minutes) = civil(instant)
-        return "\(day)T\(LocalTime(minutes: minutes)!.text)"
+        return "\(day)T\((LocalTime(minutes: minutes) ?? LocalTime(hour: 23, minute: 59)).text)"
     }
 }

@@ -42,7 +42,7 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
     /// clamped to 1970-01-01…9999-12-31 for timestamps outside ``Millis/supportedRange``.
     public init(utcMillis: EpochMillis) {
         let clamped = min(max(utcMillis, Millis.supportedRange.lowerBound), Millis.supportedRange.upperBound)
-        self.init(ordinal: Int(clamped / Millis.day))!
+        self.ordinal = Int(clamped / Millis.day)
     }
 
     public var year: Int { DayID.civilFromDays(ordinal).0 }

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a file descriptor line by line as the lines arrive (events piped into standard input are
+/// replayed while they are written). A line ends at "\n"; a "\r" before it stays in the line for
+/// the caller to trim. The last line may have no ending.
+struct LineReader {
+    struct ReadError: Error, CustomStringConvertible {
+        let errno: Int32
+        var description: String { String(cString: strerror(errno)) }
+    }
+
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line without its "\n", or nil at the end of the input.
+    mutating func next() throws(ReadError) -> String? {
+        var searchFrom = start
+        while true {
+            if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = newline + 1 }
+                return String(decoding: buffer[start..<newline], as: UTF8.self)
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return String(decoding: buffer[start...], as: UTF8.self)
+            }
+            buffer.removeSubrange(0..<start)
+            start = 0
+            searchFrom = buffer.count
+            try fill()
+        }
+    }
+
+    private mutating func fill() throws(ReadError) {
+        let chunk = 1 << 16
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        var n: Int, failure: Int32 = 0
+        repeat {
+            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+            failure = n < 0 ? errno : 0
+        } while failure == EINTR
+        buffer.removeLast(chunk - max(n, 0))
+        if n < 0 { throw ReadError(errno: failure) }
+        if n == 0 { atEnd = true }
+    }
+}
