@@ -45,7 +45,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
     @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
     var seed: UInt64 = 1
-    @Option(help: "The first simulated day (YYYY-MM-DD, 1970-01-01 to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too).") var start = SimulationConfig.defaultStart.rawValue
+    @Option(help: "The first simulated day (YYYY-MM-DD, \(SimulationDuration.firstSimulatedDay.rawValue) to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too).") var start = SimulationConfig.defaultStart.rawValue
     @Option(help: "The SQLite database to write (replaced each run unless --append; default \(SimulationConfig.defaultDatabase)).") var db: String?
     @Flag(help: "Add the users to the database instead of replacing it (new users, with the ids after its last user).") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
@@ -63,9 +63,9 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
-        guard let day = try? DayID(start), day <= SimulationDuration.lastSimulatedDay else {
-            throw ValidationError("--start: expected a day YYYY-MM-DD between 1970-01-01 and \(SimulationDuration.lastSimulatedDay.rawValue) "
-                                  + "(the last day a simulation can simulate), found \"\(start.prefix(40))\"")
+        guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
+            throw ValidationError("--start: expected a day YYYY-MM-DD between \(SimulationDuration.firstSimulatedDay.rawValue) and "
+                                  + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
         if bench, out != nil || chart != nil || format != "table" {

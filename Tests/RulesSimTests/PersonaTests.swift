@@ -248,20 +248,23 @@ import Testing
         }
     }
 
-    /// The last day a run can simulate is 9999-12-28; the message says when the run would end.
+    /// The last day a run can simulate is 2997-12-28 (the engine takes times up to 2997-12-31);
+    /// the message says when the run would end.
     @Test func aRunMustEndByTheLastDayItCanSimulate() throws {
-        #expect(throws: Never.self) { try SimulationDuration("1d").check(from: try DayID("9999-12-28")) }
-        #expect(throws: Never.self) { try SimulationDuration("2d").check(from: try DayID("9999-12-27")) }
-        for (duration, start, end) in [("1d", "9999-12-30", "on 9999-12-30"), ("2d", "9999-12-28", "on 9999-12-29"),
-                                       ("1y", "9999-06-01", "after 9999-12-31")] {
+        #expect(SimulationDuration.lastSimulatedDay.rawValue == "2997-12-28" && SimulationDuration.firstSimulatedDay.rawValue == "1971-01-02")
+        #expect(throws: Never.self) { try SimulationDuration("1d").check(from: try DayID("2997-12-28")) }
+        #expect(throws: Never.self) { try SimulationDuration("2d").check(from: try DayID("2997-12-27")) }
+        for (duration, start, end) in [("1d", "2997-12-30", "on 2997-12-30"), ("2d", "2997-12-28", "on 2997-12-29"),
+                                       ("1y", "2997-06-01", "on 2998-05-31"), ("1y", "9999-06-01", "after 2997-12-31")] {
             let first = try DayID(start)
             do {
                 try SimulationDuration(duration).check(from: first)
                 Issue.record("\(duration) from \(start) was accepted")
             } catch {
-                #expect(error.message.contains("would end \(end); it must end by 9999-12-28"), "\(error.message)")
+                #expect(error.message.contains("would end \(end); it must end by 2997-12-28"), "\(error.message)")
             }
         }
     }
+
 }
 

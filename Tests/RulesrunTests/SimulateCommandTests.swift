@@ -269,7 +269,7 @@ import Testing
         // Including numbers that overflowed or ran past the last day (they crashed).
         for arguments in [["simulate", "30"], ["simulate", "30d", "--users", "0"], ["simulate", "30d", "--shard", "3/2"],
                           ["simulate", "30d", "--format", "xml"], ["simulate", "99999y"], ["simulate", "9223372036854775807w"],
-                          ["simulate", "1y", "--start", "9999-06-01"], ["simulate", "7d", "--users", "1000000000000"],
+                          ["simulate", "1y", "--start", "2997-06-01"], ["simulate", "7d", "--users", "1000000000000"],
                           ["simulate", "-3d"], ["simulate", "30d", "--start", "2026-13-01"]] {
             let result = try CLI.run(arguments + ["--no-db"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
@@ -282,7 +282,7 @@ import Testing
 
     /// A number out of its range — negative ones included, which were taken for a missing value —
     /// is refused naming the option and its range; durations have one limit in days whatever the
-    /// unit, and a run must end by 9999-12-28, which the message says exactly.
+    /// unit, and a run must end by 2997-12-28, which the message says exactly.
     @Test func numbersDurationsAndDaysOutOfRangeAreRefusedWithTheirLimits() throws {
         for (arguments, expected) in [(["3d", "--users", "-1"], "The value '-1' is invalid for '--users <users>': expected a whole number from 1 to 10000000"),
                                       (["3d", "--jobs", "257"], "'--jobs <jobs>': expected a whole number from 1 to 256"),
@@ -290,19 +290,20 @@ import Testing
                                       (["3d", "--seed", "-1"], "'--seed <seed>': expected a whole number from 0 to 18446744073709551615"),
                                       (["523w"], "Error: invalid duration \"523w\": at most 3660 days (10 years): 3660d, 522w, 120m or 10y"),
                                       (["9223372036854775808d"], "invalid duration \"9223372036854775808d\": at most 3660 days"),
-                                      (["1d", "--start", "9999-12-30"], "Error: --start: expected a day YYYY-MM-DD between 1970-01-01 and 9999-12-28"),
-                                      (["1d", "--start", "9999-12-31"], "between 1970-01-01 and 9999-12-28"),
-                                      (["4d", "--start", "9999-12-26"], "Error: --start 9999-12-26 + 4d: the simulation would end on 9999-12-29; it must end by 9999-12-28"),
-                                      (["10y", "--start", "9999-01-01"], "Error: --start 9999-01-01 + 10y: the simulation would end after 9999-12-31; it must end by 9999-12-28"),
+                                      (["1d", "--start", "2997-12-30"], "Error: --start: expected a day YYYY-MM-DD between 1971-01-02 and 2997-12-28"),
+                                      (["1d", "--start", "1971-01-01"], "between 1971-01-02 and 2997-12-28"),
+                                      (["1d", "--start", "9999-12-31"], "between 1971-01-02 and 2997-12-28"),
+                                      (["4d", "--start", "2997-12-26"], "Error: --start 2997-12-26 + 4d: the simulation would end on 2997-12-29; it must end by 2997-12-28"),
+                                      (["10y", "--start", "2997-01-01"], "Error: --start 2997-01-01 + 10y: the simulation would end on 3006-12-31; it must end by 2997-12-28"),
                                       (["3d", "--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'")] {
             // The rule folder is loaded after the options are read: a bad option is named first.
             let result = try CLI.run(["simulate"] + arguments + ["--no-db", "--rules", "/no-such-rules"])
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
-        let last = try CLI.run(["simulate", "2d", "--start", "9999-12-27", "--users", "2", "--no-db", "--seed", "18446744073709551615"])
+        let last = try CLI.run(["simulate", "2d", "--start", "2997-12-27", "--users", "2", "--no-db", "--seed", "18446744073709551615"])
         #expect(last.status == 0, "\(last.stderr)")
-        #expect(last.stdout.contains("9999-12-27 to 9999-12-28, 2 days"), "\(last.stdout)")
+        #expect(last.stdout.contains("2997-12-27 to 2997-12-28, 2 days"), "\(last.stdout)")
     }
 
     /// Commas separate personas: a file whose name has one is refused as such, not looked for in pieces.
@@ -368,7 +369,7 @@ import Testing
         let help = try CLI.run(["simulate", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for expected in ["--users <users> Users in the cohort, 1 to 10000000. (default: 1000)",
                          "--jobs <jobs> Worker threads, 1 to 256. (default: every core, at most 256)",
-                         "1970-01-01 to 9999-12-28", "at most 3660 days (3660d, 522w, 120m, 10y)",
+                         "1971-01-02 to 2997-12-28", "at most 3660 days (3660d, 522w, 120m, 10y)",
                          "current-streak p50 and p90"] {
             #expect(help.contains(expected), "\(expected)")
         }

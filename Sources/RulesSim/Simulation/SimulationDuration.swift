@@ -1,3 +1,4 @@
+import RulesEngine
 import RulesModel
 
 /// How long a simulation runs: `30d`, `12w`, `6m` (calendar months from the start day), `1y`;
@@ -40,7 +41,7 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
             let total = start.year * 12 + (start.month - 1) + months
             let (year, month) = (total / 12, total % 12 + 1)
             // Past the last day there is (the run would end after it): a count that `check(from:)` refuses.
-            guard year <= 9999 else { return start.days(to: Self.lastDay) + 2 }
+            guard year <= 9999 else { return start.days(to: Self.lastDayID) + 2 }
             let end = Self.day(year: year, month: month, day: start.day)
             return start.days(to: end)
         }
@@ -57,11 +58,16 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The last day there is.
-    static let lastDay = try! DayID("9999-12-31")
+    /// The last day a DayID can be.
+    static let lastDayID = try! DayID("9999-12-31")
+    /// The last day of the times the engine takes (``Timestamp/engineRange``, up to 2997-12-31 UTC).
+    static let lastDay = DayID(utcMillis: Timestamp.engineRange.upperBound - 1)
     /// The last day a simulation can simulate: the run goes on past it (the next day closes the
-    /// run, and a user's local day reaches into the UTC day after), within the days there are.
-    public static let lastSimulatedDay = try! DayID("9999-12-28")
+    /// run, and a user's local day reaches into the UTC day after), within the engine's days.
+    public static let lastSimulatedDay = lastDay.adding(days: -3)!
+    /// The first day a simulation can simulate: a user's local day starts up to 14 hours before
+    /// it in UTC, within the engine's times (from 1971-01-01 UTC).
+    public static let firstSimulatedDay = DayID(utcMillis: Timestamp.engineRange.lowerBound).adding(days: 1)!
 
     /// The day, clamped to the month's last day (31 January + 1 month = 28 or 29 February).
     static func day(year: Int, month: Int, day: Int) -> DayID {
