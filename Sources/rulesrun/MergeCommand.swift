@@ -22,7 +22,7 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "The shard reports (JSON).") var reports: [String]
     @Option(help: "table, json or csv.") var format: String = "table"
-    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "Write the report to this file instead of standard output (-: standard output).") var out: String?
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
     @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
 
@@ -34,6 +34,9 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try Output.check(out, option: "--out")
         try Output.check(chart, option: "--chart")
+        try FileIdentity.refuseCollisions(
+            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")] + (chart.map { [("--chart \($0)", $0)] } ?? []),
+            inputs: reports.map { ("the report \($0)", $0) })
         var parts: [SimulationReport] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
