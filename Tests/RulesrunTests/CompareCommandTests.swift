@@ -316,13 +316,18 @@ import Testing
     /// --out is not one of the rule folders (however it is spelled): its replay files would go
     /// among the rules.
     @Test func theOutFolderIsNotARuleFolder() throws {
-        for path in ["examples/graduated-recovery", "./rules/../examples/graduated-recovery/"] {
-            let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", path])
+        let rules = CLI.packageRoot.appendingPathComponent("rules").path
+        let dir = try CLI.folder(["b/escalation.lua": try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/graduated-recovery/escalation.lua"), encoding: .utf8),
+                                  "b/extends": rules])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let b = dir.appendingPathComponent("b").path
+        for path in [b, "\(dir.path)/b/../b/"] {
+            let result = try CLI.run(["compare", "rules", b, "--out", path])
             #expect(result.status == 2, "\(path): \(result.stderr)")
-            #expect(result.stderr.contains("--out \(path): is rule set B examples/graduated-recovery, an input; refusing to write over it"), "\(result.stderr)")
+            #expect(result.stderr.contains("--out \(path): is rule set B \(b), an input; refusing to write over it"), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
-        #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("examples/graduated-recovery/current_tier.jsonl").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b).sorted() == ["escalation.lua", "extends"])
     }
 
     /// An event B refuses: the table says so, with its code, and shows B's state as it stayed.

@@ -63,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: fresh) }
         #expect(try CLI.run(["simulate", "1d", "--users", "3", "--rules", rules, "--bench"], in: fresh).status == 0)
         #expect(try names(fresh) == [])
-        let noDb = try CLI.run(["simulate", "1d", "--users", "3", "--bench", "--no-db"])
+        let noDb = try CLI.run(["simulate", "1d", "--users", "3", "--rules", rules, "--bench", "--no-db"], in: fresh)
         #expect(noDb.status == 2)
         #expect(noDb.stderr.contains("--bench measures runs with and without the database; leave out --no-db"), "\(noDb.stderr)")
     }
