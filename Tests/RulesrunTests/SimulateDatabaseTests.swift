@@ -68,7 +68,8 @@ import Testing
         #expect(noDb.stderr.contains("--bench measures runs with and without the database; leave out --no-db"), "\(noDb.stderr)")
     }
 
-    /// A second run on a database another run holds is refused, and leaves the first's files alone.
+    /// A second run on a database another run holds (simulate, with or without --append, or
+    /// replay) is refused, and leaves the first's files alone.
     @Test func aDatabaseAnotherRunHoldsIsRefused() throws {
         let dir = try CLI.folder(["db.sqlite.rulesrun-new": "the first run's new database"])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -81,6 +82,9 @@ import Testing
             #expect(result.status == 2, "\(extra): \(result.stderr)")
             #expect(result.stderr.contains("--db \(database): another rulesrun is writing \(database)"), "\(result.stderr)")
         }
+        let replay = try CLI.run(["replay", "examples/replay/escalation-week.jsonl", "--db", database])
+        #expect(replay.status == 2)
+        #expect(replay.stderr.contains("--db \(database): another rulesrun is writing \(database)"), "\(replay.stderr)")
         #expect(try String(contentsOfFile: database + ".rulesrun-new", encoding: .utf8) == "the first run's new database")
         #expect(try names(dir) == ["db.sqlite.rulesrun-lock", "db.sqlite.rulesrun-new"])
         close(lock)

@@ -8,10 +8,11 @@ public final class DatabaseLock: @unchecked Sendable {
     private var descriptor: Int32 = -1
     private var cleanup = 0
 
-    /// Takes the lock on the database at `path` (named `option` in messages), or throws when
-    /// another run holds it or the lock file cannot be made.
+    /// Takes the lock on the database at `path` (named `option` in messages; a symbolic link is
+    /// followed: the lock is beside the file), or throws when another run holds it or the lock
+    /// file cannot be made.
     public init(database path: String, option: String = "--db") throws(SimulationError) {
-        lockPath = path + ".rulesrun-lock"
+        lockPath = ((try? DatabaseTarget.followingLink(path)) ?? path) + ".rulesrun-lock"
         while true {
             let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {

@@ -94,7 +94,7 @@ final class DatabaseTarget {
     }
 
     /// `path`, or the file a symbolic link there points to (refused when it points nowhere).
-    private static func followingLink(_ path: String) throws(SimulationError) -> String {
+    static func followingLink(_ path: String) throws(SimulationError) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
