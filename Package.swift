@@ -68,7 +68,8 @@ let package = Package(
         ),
         .executableTarget(name: "StoreFaultChild", dependencies: ["RulesStore", "RulesModel"], path: "Tests/StoreFaultChild"),
         .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild"]),
-        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example"]),
+        // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
+        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,6 +44,17 @@ public final class Store: Sendable {
         return store
     }
 
+    /// Reads the file at `path` (nothing is written) and throws ``StoreError`` when it is not a
+    /// database of this program (an empty file is one) or, unless `allowingNewer`, was written by
+    /// a newer version: what ``open(path:options:)`` refuses, checked without opening it to write.
+    public static func check(path: String, allowingNewer: Bool = false) throws {
+        do {
+            try Migrations.refuseIfTooNew(path: path)
+        } catch let error as StoreError where allowingNewer && error.code == .databaseTooNew {
+            return
+        }
+    }
+
     /// A fresh database in memory, for tests.
     public static func inMemory(options: StoreOptions = StoreOptions()) throws -> Store {
         let queue = try DatabaseQueue(configuration: configuration(options))
@@ -156,8 +167,6 @@ public final class Store: Sendable {
         try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
-    /// Closes the connections (turning a bulk-loaded file to WAL); the store must not be used
-    /// afterwards.
     /// Removes the database file at `path` (unless `keepingMain`) and its journal, log and
     /// shared-memory files.
     public static func removeFiles(of path: String, keepingMain: Bool = false) {
@@ -166,8 +175,18 @@ public final class Store: Sendable {
         }
     }
 
+    /// Closes the connections (turning a bulk-loaded file to WAL); the store must not be used
+    /// afterwards.
     public func close() throws {
         if bulkLoad { try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
         try writer.close()
+        // A pool closes its writer before its readers, which cannot remove the log and the shared
+        // memory: the last connection to close does, so one more is opened, reads and is closed.
+        // (SQLite keeps them while another connection, of any process, has the file open.)
+        if !bulkLoad, let path {
+            let last = try DatabaseQueue(path: path)
+            _ = try last.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            try last.close()
+        }
     }
 }

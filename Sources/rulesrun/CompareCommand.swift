@@ -27,8 +27,9 @@ struct CompareCommand: ParsableCommand {
 
             Exit status: 0 no difference (or every expectation held), 1 the sets differ (or an \
             expectation broke; with --bench, as the walk found), 2 invalid input (a rule folder that does \
-            not load: its problems are printed; a persona that does not load or an --out that is not a \
-            writable folder, reported before anything runs).
+            not load: its problems are printed; a persona that does not load, an --out that is not a \
+            writable folder, is a rule folder or holds a file of the user's with a replay file's name, \
+            reported before anything runs).
 
             Examples:
               rulesrun compare rules examples/graduated-recovery
@@ -87,6 +88,11 @@ struct CompareCommand: ParsableCommand {
             fail("\(error)")
         }
         if bench { return try runBench(comparison) }
+        do {
+            try FileIdentity.refuseCollisions(outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
+        } catch {
+            fail("\(error)")
+        }
         // Everything that can be checked is checked before anything runs: the personas, --out.
         var mix = PersonaMix.standard
         if populationUsers > 0 || !persona.isEmpty {

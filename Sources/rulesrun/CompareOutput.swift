@@ -3,8 +3,9 @@ import RulesEngine
 import RulesSim
 
 /// `compare`'s `--out` folder: checked before anything runs (created when missing, and removed
-/// again when the run writes nothing into it); before writing, the replay files of a previous run
-/// are removed — only files with a name compare gives and compare's header, never other files.
+/// again when the run writes nothing into it; refused when it holds a file with a name compare
+/// gives that compare did not write); before writing, the replay files of a previous run are
+/// removed — only files with a name compare gives and compare's header, never other files.
 final class CompareOutput {
     struct Problem: Error, CustomStringConvertible {
         var description: String
@@ -25,6 +26,13 @@ final class CompareOutput {
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw Problem(description: "--out \(path): not a folder (a file of that name exists)") }
             guard files.isWritableFile(atPath: path) else { throw Problem(description: "--out \(path): the folder is not writable") }
+            let names = (try? files.contentsOfDirectory(atPath: path)) ?? []
+            for name in names.sorted() where Self.isReplayFileName(name) {
+                let file = (path as NSString).appendingPathComponent(name)
+                guard Self.wasWrittenByCompare(file) else {
+                    throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)")
+                }
+            }
             created = []
             return
         }
@@ -54,16 +62,21 @@ final class CompareOutput {
         return !number.isEmpty && number.allSatisfy(\.isNumber)
     }
 
+    /// Whether the file at `file` is a regular file that starts with compare's header.
+    static func wasWrittenByCompare(_ file: String) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+              let handle = FileHandle(forReadingAtPath: file) else { return false }
+        let start = (try? handle.read(upToCount: header.utf8.count)) ?? nil
+        try? handle.close()
+        return start.map { String(decoding: $0, as: UTF8.self) } == header
+    }
+
     /// Removes the replay files an earlier compare wrote here.
     func removeStaleFiles() throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: path) where Self.isReplayFileName(name) {
             let file = (path as NSString).appendingPathComponent(name)
-            guard let handle = FileHandle(forReadingAtPath: file) else { continue }
-            let start = (try? handle.read(upToCount: Self.header.utf8.count)) ?? nil
-            try? handle.close()
-            if start.map({ String(decoding: $0, as: UTF8.self) }) == Self.header {
-                try FileManager.default.removeItem(atPath: file)
-            }
+            if Self.wasWrittenByCompare(file) { try FileManager.default.removeItem(atPath: file) }
         }
     }
 

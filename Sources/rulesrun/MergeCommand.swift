@@ -24,7 +24,7 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "The shard reports (JSON).") var reports: [String]
     @Option(help: "table, json or csv.") var format: String = "table"
-    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "Write the report to this file instead of standard output (-: standard output).") var out: String?
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
     @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
 
@@ -36,6 +36,9 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try Output.check(out, option: "--out")
         try Output.check(chart, option: "--chart")
+        try FileIdentity.refuseCollisions(
+            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")] + (chart.map { [("--chart \($0)", $0)] } ?? []),
+            inputs: reports.map { ("the report \($0)", $0) })
         var parts: [SimulationReport] = []
         for path in reports {
             do { parts.append(try SimulationReport(json: try Self.read(path))) } catch { throw ValidationError("\(path): \(error.message)") }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 
-/// Where a command's text goes: standard output, or a file.
+/// Where a command's text goes: standard output (no path, or `-`), or a file.
 enum Output {
     static func write(_ text: String, to path: String?) throws {
-        guard let path else {
+        guard let path, path != "-" else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
@@ -20,7 +20,7 @@ enum Output {
     /// Refuses, before a long run, an output file that cannot be written: an empty name, a
     /// folder, or a place where its folder cannot be made.
     static func check(_ path: String?, option: String) throws {
-        guard let path else { return }
+        guard let path, path != "-" else { return }
         guard !path.isEmpty else { throw ValidationError("\(option): expected a file name, found an empty string") }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
@@ -28,8 +28,9 @@ enum Output {
             guard FileManager.default.isWritableFile(atPath: path) else { throw ValidationError("\(option) \(path): not writable") }
             return
         }
-        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) { folder.deleteLastPathComponent() }
+        // Standardized: `new/../x` would go up from `new/..` for ever.
+        var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), folder.path != "/" { folder.deleteLastPathComponent() }
         guard isFolder.boolValue, FileManager.default.isWritableFile(atPath: folder.path) else {
             throw ValidationError("\(option) \(path): cannot be created in \(folder.path)")
         }

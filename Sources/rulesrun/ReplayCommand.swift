@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesEngine
+import RulesSim
 import RulesStore
 #if canImport(Glibc)
 import Glibc
@@ -54,6 +55,12 @@ struct ReplayCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
             throw ExitCode(2)
         }
+        // Refused while another rulesrun (simulate, replay) writes the same file.
+        var lock: DatabaseLock?
+        if let db {
+            do { lock = try DatabaseLock(database: db) } catch { throw ValidationError(error.message) }
+        }
+        defer { lock?.release() }
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: rules))
         var reader = LineReader(fd: fd)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 import RulesSim
@@ -46,18 +47,18 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
     var seed: UInt64 = 1
     @Option(help: "The first simulated day (YYYY-MM-DD, \(SimulationDuration.firstSimulatedDay.rawValue) to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too).") var start = SimulationConfig.defaultStart.rawValue
-    @Option(help: "The SQLite database to write (replaced each run unless --append; default \(SimulationConfig.defaultDatabase)).") var db: String?
+    @Option(help: "The SQLite database to write (replaced each run unless --append, if rulesrun wrote it; default \(SimulationConfig.defaultDatabase)).") var db: String?
     @Flag(help: "Add the users to the database instead of replacing it (new users, with the ids after its last user).") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
-    @Option(parsing: .unconditional, help: "Worker threads, 1 to \(Simulation.maxJobs). (default: every core, at most \(Simulation.maxJobs))",
+    @Option(parsing: .unconditional, help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
             transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
     @Option(help: "table, json or csv.") var format: String = "table"
-    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "Write the report to this file instead of standard output (-: standard output).") var out: String?
     @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
     var chart: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
-    @Flag(help: "Measure throughput instead of printing the report: Lua and --reference, with and without the database.")
+    @Flag(help: "Measure throughput instead of printing the report: Lua and --reference, with and without the database (a temporary file unless --db).")
     var bench = false
     @Option(parsing: .unconditional, help: .hidden, transform: WholeNumber.parser(1...Simulation.maxUsers)) var chunkSize = 100
 
@@ -71,6 +72,10 @@ struct SimulateCommand: ParsableCommand {
         if bench, out != nil || chart != nil || format != "table" {
             throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
         }
+        if bench, noDb {
+            throw ValidationError("--bench measures runs with and without the database; leave out --no-db (without --db, the runs with the database write a temporary file, removed afterwards)")
+        }
+        if bench, append { throw ValidationError("--bench replaces the database at each run; leave out --append") }
         if noDb, db != nil { throw ValidationError("--no-db keeps the database in memory; leave out --db") }
         if noDb, append { throw ValidationError("--append adds to a database; leave out --no-db") }
         if reference, rules != "rules" { throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules") }
@@ -93,7 +98,8 @@ struct SimulateCommand: ParsableCommand {
                 personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
                 rules: rules, reference: reference,
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), shard: try shard.map { try Shard($0) } ?? .whole,
-                database: noDb ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
+                // --bench without --db writes a temporary file (SimulationBench.temporaryDatabase).
+                database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }
@@ -103,6 +109,8 @@ struct SimulateCommand: ParsableCommand {
         let config = try config()
         try Output.check(out, option: "--out")
         try Output.check(chart, option: "--chart")
+        try refuseCollisions(config)
+        InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
         let simulation: Simulation
         do {
@@ -134,5 +142,24 @@ struct SimulateCommand: ParsableCommand {
         }
         try Output.write(report.rendered(ReportFormat(rawValue: format)!), to: out)
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
+    }
+
+    /// Refuses outputs (the report, the chart, the database and the files beside it) that are one
+    /// file, or that are an input (a persona file, a file of the rule set).
+    private func refuseCollisions(_ config: SimulationConfig) throws {
+        var outputs = [(name: out.map { "--out \($0)" } ?? "the report (standard output)", path: out ?? "-")]
+        if let chart { outputs.append(("--chart \(chart)", chart)) }
+        if let database = config.database {
+            for suffix in ["", "-journal", "-wal", "-shm", ".rulesrun-new", ".rulesrun-new-journal", ".rulesrun-lock"] {
+                outputs.append(("--db \(database)", database + suffix))
+            }
+        }
+        var inputs: [(name: String, path: String)] = config.mix.entries.compactMap { entry in
+            (try? PersonaLoader.resolve(entry.reference, folders: config.personaFolders)).map { ("the persona file \($0)", $0) }
+        }
+        if !reference, let folder = try? RuleFolder(rules) {
+            inputs += (folder.luaFiles() + [folder.root.appendingPathComponent("extends")]).map { ("the rule file \($0.path)", $0.path) }
+        }
+        try FileIdentity.refuseCollisions(outputs: outputs, inputs: inputs)
     }
 }

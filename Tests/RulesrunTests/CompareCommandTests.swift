@@ -314,20 +314,48 @@ import Testing
         }
     }
 
-    /// A second run into the same folder removes the first run's replay files, and only those.
+    /// A second run into the same folder removes the first run's replay files, and only those; a
+    /// file of the user's with a name compare gives is refused before anything runs, never
+    /// overwritten.
     @Test func aSecondRunRemovesTheFirstRunsReplayFilesOnly() throws {
         let out = try CLI.folder([
             "shield.jsonl": "# rulesrun compare rules other: shield differs\n{}\n",
             "expectation-2.jsonl": "# rulesrun compare rules other: expect B.current_tier <= A.current_tier differs\n{}\n",
-            "error.jsonl": "my own events\n",
+            "economy-unlock.jsonl": "user data\n",
             "notes.txt": "# rulesrun compare notes\n",
         ])
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
-                                  "--ignore", "reminders", "consecutive_successes", "--out", out.path])
+        let arguments = ["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+                         "--ignore", "reminders", "consecutive_successes", "--out", out.path]
+        let refused = try CLI.run(arguments)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--out \(out.path): \(out.path)/economy-unlock.jsonl has a name compare gives its replay files but does not start with \"# rulesrun compare\"; refusing to overwrite it"), "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+        #expect(try String(contentsOf: out.appendingPathComponent("economy-unlock.jsonl"), encoding: .utf8) == "user data\n")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["shield.jsonl", "expectation-2.jsonl", "economy-unlock.jsonl", "notes.txt"])
+
+        try FileManager.default.moveItem(at: out.appendingPathComponent("economy-unlock.jsonl"), to: out.appendingPathComponent("mine.jsonl"))
+        let result = try CLI.run(arguments)
         #expect(result.status == 1)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        #expect(names == ["current_tier.jsonl", "error.jsonl", "notes.txt"], "\(names)")
+        #expect(names == ["current_tier.jsonl", "mine.jsonl", "notes.txt"], "\(names)")
+    }
+
+    /// --out is not one of the rule folders (however it is spelled): its replay files would go
+    /// among the rules.
+    @Test func theOutFolderIsNotARuleFolder() throws {
+        let rules = CLI.packageRoot.appendingPathComponent("rules").path
+        let dir = try CLI.folder(["b/escalation.lua": try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/graduated-recovery/escalation.lua"), encoding: .utf8),
+                                  "b/extends": rules])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let b = dir.appendingPathComponent("b").path
+        for path in [b, "\(dir.path)/b/../b/"] {
+            let result = try CLI.run(["compare", "rules", b, "--out", path])
+            #expect(result.status == 2, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("--out \(path): is rule set B \(b), an input; refusing to write over it"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b).sorted() == ["escalation.lua", "extends"])
     }
 
     /// An event B refuses: the table says so, with its code, and shows B's state as it stayed.

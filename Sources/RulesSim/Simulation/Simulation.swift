@@ -58,9 +58,11 @@ public final class Simulation {
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
         let range = config.shard.users(of: config.users)
-        // Chunks of at most `chunkSize` users, at least four per worker so that small cohorts
-        // use every core too. (The results do not depend on the chunks.)
-        let size = max(1, min(config.chunkSize, range.count / (config.jobs * 4)))
+        // At most one worker per user and four per core: more threads would only cost memory (a
+        // Lua state each). Chunks of at most `chunkSize` users, at least four per worker so that
+        // small cohorts use every core too. (The results depend on neither.)
+        let jobs = max(1, min(config.jobs, range.count, 4 * ProcessInfo.processInfo.activeProcessorCount))
+        let size = max(1, min(config.chunkSize, range.count / (jobs * 4)))
         let chunks = stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
         var store: Store?
         // A user's id is its index + 1 + `idBase`, and its random streams are keyed by its id (id − 1):
@@ -70,11 +72,17 @@ public final class Simulation {
         // A new database is written beside the target and takes its place only when the run
         // succeeded: a failed run leaves the previous file as it was.
         if let target {
-            store = try openDatabase(target.writtenPath)
-            if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 - Int64(range.lowerBound) }
+            do {
+                store = try openDatabase(target.writtenPath)
+                if config.append { idBase = try store!.read { try $0.nextUserID() }.rawValue - 1 - Int64(range.lowerBound) }
+            } catch {
+                try? store?.close()
+                target.discard()
+                throw SimulationError("--db \(target.path): cannot write \(target.writtenPath): \(error)")
+            }
         }
         let board = Board(chunks: chunks.count)
-        let workers = min(config.jobs, max(1, chunks.count))
+        let workers = min(jobs, max(1, chunks.count))
         var threads: [Thread] = []
         let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
         for _ in 0..<workers {

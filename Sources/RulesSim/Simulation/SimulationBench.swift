@@ -31,9 +31,24 @@ public struct SimulationBench {
     public init(config: SimulationConfig) { self.config = config }
 
     /// Runs the four variants (Lua with the database first: the run the targets are about), and
-    /// copies the rows of the first with SQLite alone.
+    /// copies the rows of the first with SQLite alone (into `DB.rulesrun-floor`, removed after).
+    /// The runs with the database write `config.database`, or, when it is nil, a temporary file
+    /// beside the default database (``temporaryDatabase``), removed afterwards: the user's last
+    /// run is left as it is.
     public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
-        let database = config.database ?? SimulationConfig.defaultDatabase
+        let database = config.database ?? Self.temporaryDatabase
+        let floorPath = database + ".rulesrun-floor"
+        var removed = [floorPath]
+        if config.database == nil { removed.append(database) }
+        let files = removed.flatMap { path in ["", "-journal", "-wal", "-shm"].map { path + $0 } }
+        let cleanup = InterruptCleanup.add(files)
+        let folder = (database as NSString).deletingLastPathComponent
+        let folderExisted = folder.isEmpty || FileManager.default.fileExists(atPath: folder)
+        defer {
+            for path in removed { Store.removeFiles(of: path) }
+            if !folderExisted { rmdir(folder) }   // only when left empty
+            InterruptCleanup.remove(cleanup)
+        }
         let variants: [(String, Bool, String?)] = [
             ("Lua rules, with database", false, database),
             ("Lua rules, in memory", false, nil),
@@ -59,12 +74,19 @@ public struct SimulationBench {
             if let db, floors.isEmpty {
                 for checked in [true, false] {
                     progress?(checked ? "SQLite alone, the same rows" : "SQLite alone, without foreign keys and CHECK constraints")
-                    defer { Store.removeFiles(of: db + ".floor") }
-                    floors.append(try SQLiteFloor.measure(copying: db, into: db + ".floor", checked: checked))
+                    defer { Store.removeFiles(of: floorPath) }
+                    floors.append(try SQLiteFloor.measure(copying: db, into: floorPath, checked: checked))
                 }
             }
         }
         return Results(variants: out, floor: floors[0], floorUnchecked: floors[1])
+    }
+
+    /// The database of a bench run without `--db`: beside the default database (on the disk a
+    /// run writes to, not in a temporary folder that may be in memory), one per process.
+    public static var temporaryDatabase: String {
+        ((SimulationConfig.defaultDatabase as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("bench-\(getpid()).sqlite")
     }
 
     static func processCPUSeconds() -> Double {

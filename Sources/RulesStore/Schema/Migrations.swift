@@ -46,10 +46,13 @@ public enum Migrations {
     }
 
     /// Opens the file with a plain connection that only reads, and throws if it is too new or
-    /// not a database of this program. Nothing is written.
+    /// not a database of this program. Nothing is written. (The connection may write when the
+    /// file can be written, with `query_only` on, so that closing it removes the log and
+    /// shared-memory files that reading a WAL database makes: a read-only one leaves them.)
     static func refuseIfTooNew(path: String) throws {
         var config = Configuration()
-        config.readonly = true
+        config.readonly = access(path, W_OK) != 0
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
