@@ -368,7 +368,7 @@ import Testing
     @Test func helpGivesEachDefaultOnceWithItsLimits() throws {
         let help = try CLI.run(["simulate", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for expected in ["--users <users> Users in the cohort, 1 to 10000000. (default: 1000)",
-                         "--jobs <jobs> Worker threads, 1 to 256. (default: every core, at most 256)",
+                         "--jobs <jobs> Worker threads, 1 to 256, at most one per user and four per core. (default: every core)",
                          "1971-01-02 to 2997-12-28", "at most 3660 days (3660d, 522w, 120m, 10y)",
                          "current-streak p50 and p90"] {
             #expect(help.contains(expected), "\(expected)")
