@@ -167,12 +167,13 @@ public final class Store: Sendable {
         try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
+    /// The database file at `path`, then its journal, log and shared-memory files.
+    public static func files(of path: String) -> [String] { ["", "-journal", "-wal", "-shm"].map { path + $0 } }
+
     /// Removes the database file at `path` (unless `keepingMain`) and its journal, log and
     /// shared-memory files.
     public static func removeFiles(of path: String, keepingMain: Bool = false) {
-        for suffix in keepingMain ? ["-wal", "-shm", "-journal"] : ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
+        for file in files(of: path).dropFirst(keepingMain ? 1 : 0) { try? FileManager.default.removeItem(atPath: file) }
     }
 
     /// Closes the connections (turning a bulk-loaded file to WAL); the store must not be used

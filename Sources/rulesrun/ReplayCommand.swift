@@ -65,16 +65,17 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: rules))
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
-        var status = Replay.Status()
         var number = 0
+        let status: Replay.Status
         do {
-            while let line = try reader.next() {
-                number += 1
-                guard let out = replay.output(forRawLine: line, number: number) else { continue }
-                status.count(out)
+            status = try replay.run(next: { () throws(LineReader.ReadError) -> String? in
+                let line = try reader.next()
+                if line != nil { number += 1 }
+                return line
+            }) { out in
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
-                standardOutput.write(Data((out.description + "\n").utf8))
+                standardOutput.write(Data((out + "\n").utf8))
             }
         } catch {
             FileHandle.standardError.write(Data("cannot read \(events) after line \(number): \(error)\n".utf8))

@@ -4,6 +4,7 @@ import LuaHost
 import RulesEngine
 import RulesModel
 import RulesSim
+import RulesStore
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -150,8 +151,8 @@ struct SimulateCommand: ParsableCommand {
         var outputs = [(name: out.map { "--out \($0)" } ?? "the report (standard output)", path: out ?? "-")]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let database = config.database {
-            for suffix in ["", "-journal", "-wal", "-shm", ".rulesrun-new", ".rulesrun-new-journal", ".rulesrun-lock"] {
-                outputs.append(("--db \(database)", database + suffix))
+            for file in Store.files(of: database) + Store.files(of: database + ".rulesrun-new") + [database + ".rulesrun-lock"] {
+                outputs.append(("--db \(database)", file))
             }
         }
         var inputs: [(name: String, path: String)] = config.mix.entries.compactMap { entry in

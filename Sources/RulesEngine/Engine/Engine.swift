@@ -64,13 +64,7 @@ public final class Engine {
 
     /// Applies one event; see the type's description.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
-        try event.checkTimes()
-        return try engineErrors {
-            try atomically(event) { context in
-                let decisions = try run(event, &context)
-                return Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis))
-            }
-        }
+        try applying(event) { context, decisions in Outcome(decisions: decisions, state: try state(of: context, at: event.at.millis)) }
     }
 
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
@@ -82,11 +76,17 @@ public final class Engine {
 
     /// Applies one event as `apply(_:)` does, returning an `Applied` instead of an `Outcome`.
     public func step(_ event: EngineEvent) throws(EngineError) -> Applied {
+        try applying(event) { context, decisions in Applied(decisions: decisions, user: UserView(context)) }
+    }
+
+    /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and
+    /// returns what `result` makes of the context afterwards and the decisions.
+    private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, JSONOut) throws -> T) throws(EngineError) -> T {
         try event.checkTimes()
         return try engineErrors {
             try atomically(event) { context in
                 let decisions = try run(event, &context)
-                return Applied(decisions: decisions.json, user: UserView(context))
+                return try result(&context, decisions.json)
             }
         }
     }

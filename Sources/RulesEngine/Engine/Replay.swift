@@ -14,10 +14,20 @@ public struct Replay {
     /// The output line for each input line that is not blank or a comment; how the replay went.
     @discardableResult
     public func run(_ text: String, write: (String) -> Void) -> Status {
-        var status = Status()
         // Split on the byte "\n": as Characters, "\r\n" is one that is not "\n".
-        for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            if let out = output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1) {
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).makeIterator()
+        return run(next: { lines.next().map { String(decoding: $0, as: UTF8.self) } }, write: write)
+    }
+
+    /// Replays the lines `next` gives (each as read, its "\r" included; nil at the end), writing
+    /// the output of each before reading the next; how the replay went.
+    @discardableResult
+    public func run<Failure: Error>(next: () throws(Failure) -> String?, write: (String) -> Void) throws(Failure) -> Status {
+        var status = Status()
+        var number = 0
+        while let raw = try next() {
+            number += 1
+            if let out = output(forRawLine: raw, number: number) {
                 status.count(out)
                 write(out.description)
             }

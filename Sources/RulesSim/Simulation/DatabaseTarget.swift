@@ -89,7 +89,7 @@ final class DatabaseTarget {
         if !append {
             // Left by a run that was killed (the lock says none is running).
             Store.removeFiles(of: writtenPath)
-            cleanup = InterruptCleanup.add(["", "-journal", "-wal", "-shm"].map { writtenPath + $0 })
+            cleanup = InterruptCleanup.add(Store.files(of: writtenPath))
         }
     }
 

@@ -40,8 +40,7 @@ public struct SimulationBench {
         let floorPath = database + ".rulesrun-floor"
         var removed = [floorPath]
         if config.database == nil { removed.append(database) }
-        let files = removed.flatMap { path in ["", "-journal", "-wal", "-shm"].map { path + $0 } }
-        let cleanup = InterruptCleanup.add(files)
+        let cleanup = InterruptCleanup.add(removed.flatMap(Store.files(of:)))
         let folder = (database as NSString).deletingLastPathComponent
         let folderExisted = folder.isEmpty || FileManager.default.fileExists(atPath: folder)
         defer {

@@ -43,8 +43,8 @@ public enum StoreBenchmark {
     static func timed<Prepared>(_ directory: String, _ name: String, _ cohort: SyntheticCohort, _ users: [UserID],
                                 prepare: (Store) throws -> Prepared, _ body: (Store, Prepared) throws -> Void) throws -> Double {
         let path = (directory as NSString).appendingPathComponent("\(name).sqlite")
-        removeDatabase(path)
-        defer { removeDatabase(path) }
+        Store.removeFiles(of: path)
+        defer { Store.removeFiles(of: path) }
         let store = try Store.open(path: path)
         for user in users { try cohort.setUp(store, user: user) }
         let prepared = try prepare(store)
@@ -53,10 +53,6 @@ public enum StoreBenchmark {
         try store.close()
         let parts = elapsed.components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-
-    static func removeDatabase(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// (bytes of the tables and their indexes, file growth, whether dbstat measured them).
@@ -100,8 +96,8 @@ public enum StoreBenchmark {
                             fill: (Store) throws -> Void) throws -> (tables: Int, growth: Int, dbstat: Bool) {
         let path = (directory as NSString).appendingPathComponent("\(name).sqlite")
         let empty = path + ".empty", full = path + ".full"
-        for p in [path, empty, full] { removeDatabase(p) }
-        defer { for p in [path, empty, full] { removeDatabase(p) } }
+        for p in [path, empty, full] { Store.removeFiles(of: p) }
+        defer { for p in [path, empty, full] { Store.removeFiles(of: p) } }
         let store = try Store.open(path: path)
         try setUp(store)
         try store.vacuum(into: empty)
