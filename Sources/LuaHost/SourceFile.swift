@@ -69,7 +69,8 @@ public enum SourceFile {
         return describe(mode: info.st_mode)
     }
 
-    static func describe(mode: mode_t) -> String {
+    /// What a mode says a file is: `a regular file`, `a character device`, `a FIFO`, …
+    public static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"

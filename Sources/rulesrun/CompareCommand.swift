@@ -47,7 +47,7 @@ struct CompareCommand: ParsableCommand {
             transform: WholeNumber.parser(1...CompareOptions.maxDays)) var days = CompareOptions.defaultDays
     @Option(parsing: .unconditional, help: "Seed of the histories, 0 to \(UInt64.max) (the same seed gives the same histories). (default: 1)",
             transform: WholeNumber.seed) var seed: UInt64 = 1
-    @Option(help: "Folder for the replay files of the minimal histories.") var out = ".rulesrun/compare"
+    @Option(help: "Folder for the replay files of the minimal histories.") var out = CompareCommand.defaultOut
     @Option(parsing: .upToNextOption, help: "Kinds not to compare, of either half (e.g. reminders longest_streak gate_options).") var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
@@ -66,6 +66,9 @@ struct CompareCommand: ParsableCommand {
             transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
+
+    /// The default `--out`: its folders are made when missing (the user did not name it).
+    static let defaultOut = ".rulesrun/compare"
 
     func validate() throws {
         guard economyRuns * economyDays <= CompareOptions.maxEconomyHistoryDays else {
@@ -151,7 +154,7 @@ struct CompareCommand: ParsableCommand {
     /// exits with status 2 when it cannot be a folder to write in.
     private func prepareOut() throws -> CompareOutput {
         do {
-            return try CompareOutput(out)
+            return try CompareOutput(out, createsFolders: out == Self.defaultOut)
         } catch {
             fail("\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesSim
 
@@ -19,22 +20,19 @@ final class CompareOutput {
     /// The first line of every replay file compare writes.
     static let header = "# rulesrun compare "
 
-    init(_ path: String) throws(Problem) {
+    /// The folder itself, locked (`flock`) for the run: a second compare writing in it, by any
+    /// name, is refused instead of removing the first's replay files.
+    private let lock: Int32
+
+    /// Checks (``OutputPath``) and locks the folder at `path`, made when missing, in an existing
+    /// folder (`createsFolders`: its missing folders too, for the default `--out`).
+    init(_ path: String, createsFolders: Bool = false) throws(Problem) {
         self.path = path
         let files = FileManager.default
-        var isFolder: ObjCBool = false
-        if files.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw Problem(description: "--out \(path): not a folder (a file of that name exists)") }
-            guard files.isWritableFile(atPath: path) else { throw Problem(description: "--out \(path): the folder is not writable") }
-            let names = (try? files.contentsOfDirectory(atPath: path)) ?? []
-            for name in names.sorted() where Self.isReplayFileName(name) {
-                let file = (path as NSString).appendingPathComponent(name)
-                guard Self.wasWrittenByCompare(file) else {
-                    throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)")
-                }
-            }
-            created = []
-            return
+        do {
+            try OutputPath.check(path, option: "--out", kind: .folder, createsFolders: createsFolders)
+        } catch {
+            throw Problem(description: error.message)
         }
         var missing: [String] = []
         var current = path
@@ -42,16 +40,38 @@ final class CompareOutput {
             missing.insert(current, at: 0)
             current = (current as NSString).deletingLastPathComponent
         }
-        if !current.isEmpty, files.fileExists(atPath: current, isDirectory: &isFolder), !isFolder.boolValue {
-            throw Problem(description: "--out \(path): \(current) is not a folder")
-        }
-        do {
-            try files.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw Problem(description: "--out \(path): cannot create the folder (\(error.localizedDescription))")
+        if !missing.isEmpty {
+            do {
+                try files.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw Problem(description: "--out \(path): cannot create the folder (\(error.localizedDescription))")
+            }
         }
         created = missing
+        lock = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            if lock >= 0 { close(lock) }
+            if code == EWOULDBLOCK {
+                throw Problem(description: "--out \(path): another rulesrun compare is writing its replay files in this folder (by this name or another); wait for it to finish, or give another --out")
+            }
+            throw Problem(description: "--out \(path): cannot lock the folder: \(String(cString: strerror(code)))")
+        }
+        for name in ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted() where Self.isReplayFileName(name) {
+            let file = (path as NSString).appendingPathComponent(name)
+            var info = stat()
+            if stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                close(lock)
+                throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but is not a regular file (\(SourceFile.describe(mode: info.st_mode))); refusing to write over it (move it, or give another --out)")
+            }
+            guard Self.wasWrittenByCompare(file) else {
+                close(lock)
+                throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)")
+            }
+        }
     }
+
+    deinit { close(lock) }
 
     /// Whether `name` is a name compare gives its replay files.
     static func isReplayFileName(_ name: String) -> Bool {
@@ -64,8 +84,9 @@ final class CompareOutput {
 
     /// Whether the file at `file` is a regular file that starts with compare's header.
     static func wasWrittenByCompare(_ file: String) -> Bool {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+        // Only a regular file is opened: opening a FIFO would wait for a writer.
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
               let handle = FileHandle(forReadingAtPath: file) else { return false }
         let start = (try? handle.read(upToCount: header.utf8.count)) ?? nil
         try? handle.close()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesSim
 
 struct MergeCommand: ParsableCommand {
@@ -49,18 +50,21 @@ struct MergeCommand: ParsableCommand {
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
     }
 
-    /// A report file's bytes (a pipe's too), or why there are none: no such file, a folder, unreadable.
+    /// A report file's bytes, or why there are none: no such file, a folder, not a regular file
+    /// (a device, a FIFO: neither is read, a FIFO would wait for ever), larger than
+    /// ``SimulationReport/maxJSONBytes`` (refused before it is read), unreadable.
     static func read(_ path: String) throws(SimulationError) -> Data {
         let expected = "expected a JSON report of rulesrun simulate --format json"
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw SimulationError("no such file; \(expected)") }
-        if isFolder.boolValue { throw SimulationError("is a folder; \(expected)") }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw SimulationError("cannot be read: \(String(cString: strerror(errno)))") }
         do {
-            return try FileHandle(fileDescriptor: fd, closeOnDealloc: true).readToEnd() ?? Data()
+            return Data(try SourceFile.read(path, maxBytes: SimulationReport.maxJSONBytes))
+        } catch .missing {
+            throw SimulationError("no such file; \(expected)")
+        } catch .notRegularFile(let kind) where kind == "a directory" {
+            throw SimulationError("is a folder; \(expected)")
+        } catch .tooLarge(let bytes, let limit) {
+            throw SimulationError("the file is \(bytes) bytes, more than the \(limit) a report may have; \(expected)")
         } catch {
-            throw SimulationError("cannot be read: \((error as NSError).localizedDescription)")
+            throw SimulationError("\(error); \(expected)")
         }
     }
 }

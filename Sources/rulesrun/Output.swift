@@ -1,48 +1,42 @@
 import ArgumentParser
 import Foundation
+import RulesSim
 
 /// Where a command's text goes: standard output (no path, or `-`), or a file.
 enum Output {
+    /// Writes `text` to the file at `path` (checked by ``check(_:option:)`` before the run): in
+    /// place, holding the file's own lock (`flock`, keyed by the file, not its name) while it
+    /// writes, so that two runs writing one file by two names leave one whole text, never a mix;
+    /// another rulesrun writing the file at that moment (a database run on it) is refused.
     static func write(_ text: String, to path: String?) throws {
         guard let path, path != "-" else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        } catch {
-            throw ValidationError("cannot write \(path): \(reason(for: path, error))")
+        func fail(_ reason: String) -> ValidationError { ValidationError("cannot write \(path): \(reason)") }
+        // O_NONBLOCK: a FIFO put there since the check is refused (ENXIO), not waited on.
+        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw fail(errno == EISDIR ? "is a folder" : String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw fail("not a regular file") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            throw fail(errno == EWOULDBLOCK ? "another rulesrun is writing it (by this name or another)" : String(cString: strerror(errno)))
+        }
+        guard ftruncate(fd, 0) == 0 else { throw fail(String(cString: strerror(errno))) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard n > 0 else { throw fail(String(cString: strerror(errno))) }
+            bytes = bytes.dropFirst(n)
         }
     }
 
-    /// Refuses, before a long run, an output file that cannot be written: an empty name, a
-    /// folder, or a place where its folder cannot be made.
+    /// Refuses, before a long run, an output file that cannot be written (``OutputPath``: an empty
+    /// name, a folder, a device, a FIFO, a read-only file, a folder that does not exist).
     static func check(_ path: String?, option: String) throws {
         guard let path, path != "-" else { return }
-        guard !path.isEmpty else { throw ValidationError("\(option): expected a file name, found an empty string") }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw ValidationError("\(option) \(path): is a folder; expected a file") }
-            guard FileManager.default.isWritableFile(atPath: path) else { throw ValidationError("\(option) \(path): not writable") }
-            return
-        }
-        // Standardized: `new/../x` would go up from `new/..` for ever.
-        var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), folder.path != "/" { folder.deleteLastPathComponent() }
-        guard isFolder.boolValue, FileManager.default.isWritableFile(atPath: folder.path) else {
-            throw ValidationError("\(option) \(path): cannot be created in \(folder.path)")
-        }
-    }
-
-    private static func reason(for path: String, _ error: any Error) -> String {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "is a folder" }
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return ns.localizedFailureReason ?? ns.localizedDescription
+        do { try OutputPath.check(path, option: option) } catch { throw ValidationError(error.message) }
     }
 }

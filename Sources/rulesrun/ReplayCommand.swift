@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesSim
 import RulesStore
@@ -43,11 +44,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "An SQLite file to write (created if needed); by default the replay runs in memory.") var db: String?
 
     func run() throws {
-        let fd = events == "-" ? STDIN_FILENO : open(events, O_RDONLY)
-        guard fd >= 0 else { throw ValidationError("cannot read \(events): \(String(cString: strerror(errno)))") }
+        let fd = try Self.openEvents(events)
         defer { if fd != STDIN_FILENO { close(fd) } }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw ValidationError("cannot read \(events): is a folder; expected a file") }
         let ruleSet: RuleSet
         do {
             ruleSet = try RuleSet.load(rules)
@@ -55,10 +53,15 @@ struct ReplayCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
             throw ExitCode(2)
         }
-        // Refused while another rulesrun (simulate, replay) writes the same file.
+        // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
         var lock: DatabaseLock?
         if let db {
-            do { lock = try DatabaseLock(database: db) } catch { throw ValidationError(error.message) }
+            do {
+                try OutputPath.check(db, option: "--db")
+                lock = try DatabaseLock(database: db, creating: true)
+            } catch {
+                throw ValidationError(error.message)
+            }
         }
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
@@ -78,9 +81,32 @@ struct ReplayCommand: ParsableCommand {
                 standardOutput.write(Data((out + "\n").utf8))
             }
         } catch {
-            FileHandle.standardError.write(Data("cannot read \(events) after line \(number): \(error)\n".utf8))
+            // A line too long stops the replay at it (the reader holds no more than the limit).
+            let message = error.isLineTooLong ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(number): \(error)"
+            FileHandle.standardError.write(Data("\(message)\n".utf8))
             throw ExitCode(2)
         }
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }
+    }
+
+    /// The events' file descriptor: standard input for -, else a regular file or a FIFO (read as
+    /// its lines arrive); a folder, a device or a socket is refused before it is read.
+    static func openEvents(_ events: String) throws -> Int32 {
+        guard events != "-" else { return STDIN_FILENO }
+        func refuse(_ mode: mode_t) throws {
+            switch mode & S_IFMT {
+            case S_IFREG, S_IFIFO: return
+            case S_IFDIR: throw ValidationError("cannot read \(events): is a folder; expected a file")
+            default: throw ValidationError("cannot read \(events): not a regular file (\(SourceFile.describe(mode: mode))); expected a file of events, a pipe, or - for standard input")
+            }
+        }
+        var info = stat()
+        if stat(events, &info) == 0 { try refuse(info.st_mode) }
+        let fd = open(events, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ValidationError("cannot read \(events): \(String(cString: strerror(errno)))") }
+        if fstat(fd, &info) == 0 {
+            do { try refuse(info.st_mode) } catch { close(fd); throw error }
+        }
+        return fd
     }
 }

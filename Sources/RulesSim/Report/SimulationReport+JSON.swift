@@ -56,6 +56,10 @@ extension SimulationReport {
                                ("summary", summary), ("days", .array(days))]).description + "\n"
     }
 
+    /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest
+    /// run (10 years of days, each with its streak histogram).
+    public static let maxJSONBytes = 128 << 20
+
     /// Reads a report printed by `json()` (a shard's, for `rulesrun merge`): its run, and each
     /// day's counts, which must be whole numbers from 0 to `maxCount`, in days numbered from 1
     /// and dated from the run's start. Whether the counts can be right is `validate`'s question.

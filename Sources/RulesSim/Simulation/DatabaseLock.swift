@@ -1,18 +1,26 @@
 import Foundation
 
-/// An exclusive lock on a database file for as long as a run writes it: `flock` on a lock file
-/// beside it (`FILE.rulesrun-lock`), removed when the lock is released. A second run on the same
-/// file is refused instead of removing the first's new file or writing under it.
+/// An exclusive lock on a database file for as long as a run writes it, keyed by the file itself:
+/// `flock` on the database file (its device and inode: a second name of it, a hard link, finds the
+/// lock too), and, for a file that does not exist yet, on a lock file beside its path
+/// (`FILE.rulesrun-lock`, removed when the lock is released). A second run on the same file, by
+/// any name, is refused instead of removing the first's new file or writing under it (two
+/// connections through two names keep two journals: SQLite's own locks do not see each other).
 public final class DatabaseLock: @unchecked Sendable {
     public let lockPath: String
     private var descriptor: Int32 = -1
+    /// The database file itself, locked (-1 while it does not exist).
+    private var fileDescriptor: Int32 = -1
     private var cleanup = 0
 
     /// Takes the lock on the database at `path` (named `option` in messages; a symbolic link is
     /// followed: the lock is beside the file), or throws when another run holds it or the lock
-    /// file cannot be made.
-    public init(database path: String, option: String = "--db") throws(SimulationError) {
-        lockPath = ((try? DatabaseTarget.followingLink(path)) ?? path) + ".rulesrun-lock"
+    /// file cannot be made. `creating`: a missing database file is created (empty: a new
+    /// database) and locked at once, for a run that opens the file itself rather than renaming a
+    /// new one into place.
+    public init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
+        let file = (try? DatabaseTarget.followingLink(path)) ?? path
+        lockPath = file + ".rulesrun-lock"
         while true {
             let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -36,10 +44,30 @@ public final class DatabaseLock: @unchecked Sendable {
             close(fd)
         }
         cleanup = InterruptCleanup.add([lockPath])
+        // The file itself: a run that reaches it by another name holds this one.
+        let fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT, !creating { return }
+            release()
+            throw SimulationError("\(option) \(path): cannot open \(file) to lock it: \(String(cString: strerror(code)))")
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(fd)
+            release()
+            if code == EWOULDBLOCK {
+                throw SimulationError("\(option) \(path): another rulesrun is writing \(path) (by another name of the same file: a hard link, or a path through other folders); wait for it to finish, or give another \(option)")
+            }
+            throw SimulationError("\(option) \(path): cannot lock \(file): \(String(cString: strerror(code)))")
+        }
+        fileDescriptor = fd
     }
 
     /// Removes the lock file and releases the lock (once).
     public func release() {
+        if fileDescriptor >= 0 { close(fileDescriptor) }
+        fileDescriptor = -1
         guard descriptor >= 0 else { return }
         unlink(lockPath)
         close(descriptor)

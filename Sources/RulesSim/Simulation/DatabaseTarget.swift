@@ -36,56 +36,49 @@ final class DatabaseTarget {
         }
         guard path != "-" else { throw SimulationError("--db -: a database is a file, not standard output; give a file name (or --no-db)") }
         file = try Self.followingLink(path)
-        let manager = FileManager.default
-        var isFolder: ObjCBool = false
-        var existingMode: mode_t?
-        if manager.fileExists(atPath: file, isDirectory: &isFolder) {
-            let replaced = append ? "it is added to" : "it is replaced at each run"
-            guard !isFolder.boolValue else {
-                throw SimulationError("--db \(path): is a folder; expected an SQLite database file (\(replaced))")
-            }
-            var info = stat()
-            guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-                throw SimulationError("--db \(path): not a regular file; expected an SQLite database file (\(replaced))")
-            }
-            guard info.st_mode & 0o222 != 0, access(file, W_OK) == 0 else {
-                throw SimulationError("--db \(path): the file is read-only (mode 0\(String(info.st_mode & 0o7777, radix: 8))); refusing to \(append ? "write to" : "replace") it (make it writable, or give another --db)")
-            }
-            existingMode = info.st_mode & 0o7777
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw SimulationError("--db \(path): cannot be read; expected an SQLite database file")
-            }
-            let head = (try? handle.read(upToCount: Self.sqliteHeader.count)) ?? nil
-            try? handle.close()
-            // An empty file is a new database, unless its log holds what it has not got yet.
-            let log = (try? manager.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
-            if let head, !head.isEmpty || log > 0 {
-                guard head == Self.sqliteHeader || head.isEmpty else {
-                    throw SimulationError("--db \(path): not an SQLite database; refusing to replace it (give another --db, or remove the file)")
-                }
-                do {
-                    // A database of a newer rulesrun is replaced (it is generated), not added to.
-                    try Store.check(path: file, allowingNewer: !append)
-                } catch {
-                    throw SimulationError("--db \(path): \(error); refusing to \(append ? "add to" : "replace") it (give another --db, or remove the file)")
-                }
-            }
-        }
-        mode = existingMode
+        // A writable regular file or a new one in an existing folder (made only for the paths
+        // rulesrun chose: the default database, a bench's temporary one).
+        try OutputPath.check(path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationBench.temporaryDatabase)
         let folder = (file as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw SimulationError("--db \(path): cannot create the folder \(folder): \(error.localizedDescription)")
-            }
-        }
         let name = (file as NSString).lastPathComponent
         let nameMax = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))
         if nameMax > 0, name.utf8.count + Self.longestSuffix.utf8.count > nameMax {
             throw SimulationError("--db \(path): the file name is \(name.utf8.count) bytes long; at most \(nameMax - Self.longestSuffix.utf8.count) here (rulesrun writes \(name.prefix(8))…\(Self.longestSuffix) beside it)")
         }
-        lock = try DatabaseLock(database: file)
+        // Locked before the file is looked into: opening it while another run writes it by
+        // another name would leave a journal of this name beside it.
+        let lock = try DatabaseLock(database: file)
+        self.lock = lock
+        let manager = FileManager.default
+        var existingMode: mode_t?
+        do throws(SimulationError) {
+            var info = stat()
+            if stat(file, &info) == 0 {
+                existingMode = info.st_mode & 0o7777
+                guard let handle = FileHandle(forReadingAtPath: file) else {
+                    throw SimulationError("--db \(path): cannot be read; expected an SQLite database file")
+                }
+                let head = (try? handle.read(upToCount: Self.sqliteHeader.count)) ?? nil
+                try? handle.close()
+                // An empty file is a new database, unless its log holds what it has not got yet.
+                let log = (try? manager.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
+                if let head, !head.isEmpty || log > 0 {
+                    guard head == Self.sqliteHeader || head.isEmpty else {
+                        throw SimulationError("--db \(path): not an SQLite database; refusing to replace it (give another --db, or remove the file)")
+                    }
+                    do {
+                        // A database of a newer rulesrun is replaced (it is generated), not added to.
+                        try Store.check(path: file, allowingNewer: !append)
+                    } catch {
+                        throw SimulationError("--db \(path): \(error); refusing to \(append ? "add to" : "replace") it (give another --db, or remove the file)")
+                    }
+                }
+            }
+        } catch {
+            lock.release()
+            throw error
+        }
+        mode = existingMode
         if !append {
             // Left by a run that was killed (the lock says none is running).
             Store.removeFiles(of: writtenPath)
