@@ -64,13 +64,14 @@ struct CLI {
 
     /// Runs `rulesrun` with its output thrown away and returns its exit status and peak resident
     /// memory (kB), read from `wait4` for this child alone. It runs in the test's working
-    /// directory: give absolute paths.
-    static func peakMemory(_ arguments: [String]) throws -> (status: Int32, maxRSSKilobytes: Int) {
+    /// directory: give absolute paths. `input`: a file for its standard input.
+    static func peakMemory(_ arguments: [String], input: String? = nil) throws -> (status: Int32, maxRSSKilobytes: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -153,7 +153,9 @@ import Testing
 
     /// An empty input is zero events; a file that cannot be read is named with the reason.
     @Test func emptyInputIsZeroEventsAndAnUnreadableFileSaysWhy() throws {
-        let empty = try CLI.run(["replay", "/dev/null"])
+        let dir = try CLI.folder(["empty.jsonl": ""])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let empty = try CLI.run(["replay", dir.appendingPathComponent("empty.jsonl").path])
         #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty.stderr)")
         let missing = try CLI.run(["replay", "/nonexistent/events.jsonl"])
         #expect(missing.status == 2)

@@ -152,7 +152,7 @@ import Testing
         }
         let folder = dir.appendingPathComponent("folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (path, expected) in [("/dev/null", "/dev/null: not a report of rulesrun simulate --format json: the file is empty"),
+        for (path, expected) in [("/dev/null", "/dev/null: not a regular file (a character device); expected a JSON report of rulesrun simulate --format json"),
                                  (folder.path, "\(folder.path): is a folder; expected a JSON report of rulesrun simulate --format json"),
                                  (dir.appendingPathComponent("none.json").path, "none.json: no such file; expected a JSON report")] {
             let result = try CLI.run(["merge", parts[0], path])

@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import GRDB
+import Testing
+
+/// The doors of the files rulesrun writes and reads: a database is locked by the file, whatever
+/// its name; every path written is a regular file or a new one in an existing folder; every input
+/// has a size limit and is never held beyond it.
+@Suite struct FileDoorTests {
+    static let events = CLI.packageRoot.appendingPathComponent("examples/replay/escalation-week.jsonl").path
+
+    func names(_ dir: URL) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+
+    /// A sparse file of `bytes` zero bytes (one line without an end), made at once.
+    func zeros(_ bytes: Int, at url: URL) throws -> String {
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        #expect(truncate(url.path, off_t(bytes)) == 0)
+        return url.path
+    }
+
+    /// While a real replay writes a database (it waits for more events on its standard input),
+    /// simulate --append, simulate and replay reaching the same file by a hard link are refused,
+    /// and leave no journal of that name beside it; once the replay ends, the other name writes it
+    /// and the file is whole.
+    @Test func aDatabaseIsLockedWhateverNameReachesIt() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.sqlite").path, second = dir.appendingPathComponent("second.sqlite").path
+        #expect(try CLI.run(["simulate", "2d", "--users", "3", "--db", first]).status == 0)
+        try #require(link(first, second) == 0)
+
+        let replay = Process()
+        replay.executableURL = CLI.executable
+        replay.arguments = ["replay", "-", "--db", first]
+        replay.currentDirectoryURL = CLI.packageRoot
+        let input = Pipe(), output = Pipe()
+        replay.standardInput = input
+        replay.standardOutput = output
+        replay.standardError = FileHandle.nullDevice
+        try replay.run()
+        let settings = try #require(try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
+        input.fileHandleForWriting.write(Data((settings + "\n").utf8))
+        // Its line is out once the event is applied: the replay holds the database by then.
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += chunk
+        }
+        #expect(String(decoding: printed, as: UTF8.self).contains("\"ok\":true"), "\(String(decoding: printed, as: UTF8.self))")
+
+        for arguments in [["simulate", "2d", "--users", "3", "--db", second, "--append"], ["simulate", "2d", "--users", "3", "--db", second],
+                          ["replay", Self.events, "--db", second]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--db \(second): another rulesrun is writing \(second)"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try names(dir).filter { $0.hasPrefix("second") } == ["second.sqlite"])
+
+        try input.fileHandleForWriting.close()
+        replay.waitUntilExit()
+        #expect(replay.terminationStatus == 0)
+        #expect(try CLI.run(["simulate", "2d", "--users", "3", "--db", second, "--append"]).status == 0)
+        let queue = try DatabaseQueue(path: first)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        let users = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM app_user") }
+        #expect(users == 6, "\(String(describing: users))")   // 3 (the replay's u1 is the first), 3 appended
+    }
+
+    /// Every path a command writes is a regular file or a new one in an existing folder: a device,
+    /// a FIFO or a missing folder is refused (2) before anything is written, naming the option, the
+    /// path and what is wrong; no folder is made. Only simulate's default database gets its folder.
+    @Test func everyPathWrittenIsARegularFileInAnExistingFolder() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let report = dir.appendingPathComponent("report.json").path
+        #expect(try CLI.run(["simulate", "2d", "--users", "2", "--no-db", "--format", "json", "--out", report]).status == 0)
+        let missing = dir.appendingPathComponent("no").path
+        let simulate = ["simulate", "2d", "--users", "2", "--no-db"]
+        let compare = ["compare", "rules", "rules", "--runs", "2", "--days", "2", "--population-users", "0", "--economy-runs", "0"]
+        let cases: [([String], String)] = [
+            (["replay", Self.events, "--db", "/dev/null"], "--db /dev/null: not a regular file (a character device)"),
+            (["replay", Self.events, "--db", fifo], "--db \(fifo): not a regular file (a FIFO)"),
+            (["replay", Self.events, "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
+            (["simulate", "2d", "--users", "2", "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
+            (simulate + ["--out", "/dev/null"], "--out /dev/null: not a regular file (a character device)"),
+            (simulate + ["--chart", fifo], "--chart \(fifo): not a regular file (a FIFO)"),
+            (simulate + ["--out", "\(missing)/r.txt"], "--out \(missing)/r.txt: the folder \(missing) does not exist"),
+            (["merge", report, "--out", "/dev/full"], "--out /dev/full: not a regular file (a character device)"),
+            (["merge", report, "--chart", "\(missing)/c.svg"], "--chart \(missing)/c.svg: the folder \(missing) does not exist"),
+            (compare + ["--out", "/dev/null"], "--out /dev/null: not a folder (a character device)"),
+            (compare + ["--out", "\(missing)/deeper"], "--out \(missing)/deeper: the folder \(missing) does not exist"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+        }
+        #expect(try names(dir) == ["fifo", "report.json"])
+        // The folder of the default database is the tool's to make.
+        let fresh = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        #expect(try CLI.run(["simulate", "1d", "--users", "2", "--rules", CLI.packageRoot.appendingPathComponent("rules").path], in: fresh).status == 0)
+        #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent(".rulesrun/simulation.sqlite").path))
+    }
+
+    /// replay never holds more than its longest line (1 MiB): a line of 200 MB, or endless zeros on
+    /// its standard input, stop it (2) in little memory, naming the line; a line of exactly 1 MiB
+    /// is read; a device is refused before it is read.
+    @Test func replayStopsAtALineLongerThanTheLimit() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = try zeros(200 << 20, at: dir.appendingPathComponent("huge.jsonl"))
+        let file = try CLI.peakMemory(["replay", huge])
+        #expect(file.status == 2)
+        try #require(file.maxRSSKilobytes < 100_000, "\(file.maxRSSKilobytes) kB")
+        let piped = try CLI.peakMemory(["replay", "-"], input: "/dev/zero")
+        #expect(piped.status == 2)
+        #expect(piped.maxRSSKilobytes < 100_000, "\(piped.maxRSSKilobytes) kB")
+
+        let settings = try #require(try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
+        let long = dir.appendingPathComponent("long.jsonl")
+        try ("# a comment\n\(settings)\n" + String(repeating: "x", count: (1 << 20) + 1) + "\n").write(to: long, atomically: true, encoding: .utf8)
+        let stopped = try CLI.run(["replay", long.path])
+        #expect(stopped.status == 2)
+        #expect(stopped.stderr == "\(long.path): line 3: longer than 1048576 bytes (the longest line rulesrun reads); replay stopped\n", "\(stopped.stderr)")
+        #expect(stopped.stdout.split(separator: "\n").count == 1)
+        try (String(repeating: "x", count: 1 << 20) + "\r\n").write(to: long, atomically: true, encoding: .utf8)
+        let read = try CLI.run(["replay", long.path])
+        #expect(read.status == 2 && read.stdout.contains("INVALID_EVENT") && !read.stderr.contains("longer than"), "\(read.stderr)")
+
+        let device = try CLI.run(["replay", "/dev/zero"])
+        #expect(device.status == 2)
+        #expect(device.stderr.contains("cannot read /dev/zero: not a regular file (a character device); expected a file of events, a pipe, or - for standard input"),
+                "\(device.stderr)")
+    }
+
+    /// merge reads only regular files of at most 128 MiB: a larger one is refused before it is
+    /// read, a device or a FIFO (which would wait for ever) is refused unread.
+    @Test func mergeReadsRegularReportsWithinTheLimit() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report.json").path
+        #expect(try CLI.run(["simulate", "2d", "--users", "2", "--no-db", "--format", "json", "--out", report]).status == 0)
+        let huge = try zeros(200 << 20, at: dir.appendingPathComponent("huge.json"))
+        let large = try CLI.peakMemory(["merge", report, huge])
+        #expect(large.status == 2)
+        try #require(large.maxRSSKilobytes < 100_000, "\(large.maxRSSKilobytes) kB")
+        let fifo = dir.appendingPathComponent("fifo").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        for (path, expected) in [(huge, "\(huge): the file is 209715200 bytes, more than the 134217728 a report may have"),
+                                 ("/dev/zero", "/dev/zero: not a regular file (a character device); expected a JSON report"),
+                                 (fifo, "\(fifo): not a regular file (a FIFO); expected a JSON report")] {
+            let result = try CLI.run(["merge", report, path])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+    }
+}
