@@ -35,11 +35,11 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Output.check(out, option: "--out")
-        try Output.check(chart, option: "--chart")
         try FileIdentity.refuseCollisions(
             outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")] + (chart.map { [("--chart \($0)", $0)] } ?? []),
             inputs: reports.map { ("the report \($0)", $0) })
+        try Output.check(out, option: "--out")
+        try Output.check(chart, option: "--chart")
         var parts: [SimulationReport] = []
         for path in reports {
             do { parts.append(try SimulationReport(json: try Self.read(path))) } catch { throw ValidationError("\(path): \(error.message)") }

@@ -108,9 +108,10 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let config = try config()
+        // Two outputs that are one file are named as such, however the paths are spelled.
+        try refuseCollisions(config)
         try Output.check(out, option: "--out")
         try Output.check(chart, option: "--chart")
-        try refuseCollisions(config)
         InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
         let simulation: Simulation
