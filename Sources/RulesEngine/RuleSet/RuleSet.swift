@@ -46,10 +46,11 @@ public final class RuleSet {
     /// The contents of every file the rule set in `path` is made of, its own and those it
     /// inherits through `extends` (each file of the chain, nearest first, with its file name —
     /// not its folder's, which may differ between machines): what a digest of the rules covers.
-    public static func sourceContents(_ path: String) throws -> [(name: String, contents: Data)] {
+    /// Read as the set is loaded (``SourceFile``): regular files of at most `maxSourceBytes`.
+    public static func sourceContents(_ path: String, limits: LuaLimits = .default) throws -> [(name: String, contents: Data)] {
         let sources = try RuleSources(path)
-        return fileNames.flatMap { name in
-            sources.locateAll(name).map { (name, FileManager.default.contents(atPath: $0.url.path) ?? Data()) }
+        return try fileNames.flatMap { name in
+            try sources.locateAll(name).map { (name, Data(try SourceFile.read($0.url.path, maxBytes: limits.maxSourceBytes))) }
         }
     }
 
