@@ -70,6 +70,36 @@ import Testing
         #expect(users == 6, "\(String(describing: users))")   // 3 (the replay's u1 is the first), 3 appended
     }
 
+    /// compare and merge lock what they write by the file too: while another holds compare's
+    /// `--out` folder (reached here by a symbolic link) or merge's `--out` file (by a hard link),
+    /// the second is refused and writes nothing there.
+    @Test func compareAndMergeLockWhatTheyWrite() throws {
+        let dir = try CLI.folder(["out/notes.txt": "mine"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path, alias = dir.appendingPathComponent("alias").path
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: "out")
+        let folder = open(out, O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0 && flock(folder, LOCK_EX | LOCK_NB) == 0)
+        let compare = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--runs", "20", "--population-users", "0", "--economy-runs", "0", "--out", alias])
+        close(folder)
+        #expect(compare.status == 2)
+        #expect(compare.stderr.contains("--out \(alias): another rulesrun compare is writing its replay files in this folder"), "\(compare.stderr)")
+        #expect(try names(URL(fileURLWithPath: out)) == ["notes.txt"])
+
+        let report = dir.appendingPathComponent("report.json").path
+        #expect(try CLI.run(["simulate", "2d", "--users", "2", "--no-db", "--format", "json", "--out", report]).status == 0)
+        let merged = dir.appendingPathComponent("merged.txt").path, other = dir.appendingPathComponent("other.txt").path
+        try "the other run's text".write(toFile: merged, atomically: true, encoding: .utf8)
+        try #require(link(merged, other) == 0)
+        let file = open(merged, O_RDONLY)
+        try #require(file >= 0 && flock(file, LOCK_EX | LOCK_NB) == 0)
+        let merge = try CLI.run(["merge", report, "--out", other])
+        close(file)
+        #expect(merge.status == 2)
+        #expect(merge.stderr.contains("cannot write \(other): another rulesrun is writing it"), "\(merge.stderr)")
+        #expect(try String(contentsOfFile: merged, encoding: .utf8) == "the other run's text")
+    }
+
     /// Every path a command writes is a regular file or a new one in an existing folder: a device,
     /// a FIFO or a missing folder is refused (2) before anything is written, naming the option, the
     /// path and what is wrong; no folder is made. Only simulate's default database gets its folder.
