@@ -13,8 +13,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Apply a file of events through the engine and print what each one decided.",
         discussion: """
-            EVENTS is a file with one JSON event per line (or - for standard input, replayed as it \
-            arrives); lines end with \\n or \\r\\n:
+            EVENTS is a file (or a FIFO) with one JSON event per line (or - for standard input, replayed as it \
+            arrives); lines end with \\n or \\r\\n and hold at most 1 MiB (a longer one stops the replay, exit 2):
               {"at": "2026-03-02T08:30:00+01:00", "user": "u1", "type": "commitment", "text": "Ship the report"}
             `user` defaults to u1. Types (README.md documents every field):
               Pressure, habit tracker, MIGA: \(ReplayCommand.pressureTypes.joined(separator: ", "))
@@ -41,7 +41,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Argument(help: "The events file (JSON lines), or - for standard input.") var events: String
     @Option(help: "The rule folder.") var rules = "rules"
-    @Option(help: "An SQLite file to write (created if needed); by default the replay runs in memory.") var db: String?
+    @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db: String?
 
     func run() throws {
         let fd = try Self.openEvents(events)
