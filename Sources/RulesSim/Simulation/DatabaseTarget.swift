@@ -36,15 +36,15 @@ final class DatabaseTarget {
         }
         guard path != "-" else { throw SimulationError("--db -: a database is a file, not standard output; give a file name (or --no-db)") }
         file = try Self.followingLink(path)
-        // A writable regular file or a new one in an existing folder (made only for the paths
-        // rulesrun chose: the default database, a bench's temporary one).
-        try OutputPath.check(path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationBench.temporaryDatabase)
         let folder = (file as NSString).deletingLastPathComponent
         let name = (file as NSString).lastPathComponent
         let nameMax = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))
         if nameMax > 0, name.utf8.count + Self.longestSuffix.utf8.count > nameMax {
             throw SimulationError("--db \(path): the file name is \(name.utf8.count) bytes long; at most \(nameMax - Self.longestSuffix.utf8.count) here (rulesrun writes \(name.prefix(8))…\(Self.longestSuffix) beside it)")
         }
+        // A writable regular file or a new one in an existing folder (made only for the paths
+        // rulesrun chose: the default database, a bench's temporary one).
+        try OutputPath.check(path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationBench.temporaryDatabase)
         // Locked before the file is looked into: opening it while another run writes it by
         // another name would leave a journal of this name beside it.
         let lock = try DatabaseLock(database: file)

@@ -32,6 +32,10 @@ public enum OutputPath {
             }
             return written
         }
+        // Not there; any other reason (a name too long, a file where a folder should be, a
+        // folder that cannot be searched) is one the write would meet after the run.
+        guard errno == ENOENT else { throw SimulationError("\(option) \(path): cannot be written: \(String(cString: strerror(errno)))") }
+        guard kind == .folder || !written.hasSuffix("/") else { throw SimulationError("\(option) \(path): names a folder; expected a file") }
         let folder = parent(of: written)
         if stat(folder, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw SimulationError("\(option) \(path): \(folder) is not a folder") }
