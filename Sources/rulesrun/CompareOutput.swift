@@ -3,7 +3,8 @@ import LuaHost
 import RulesEngine
 import RulesSim
 
-/// `compare`'s `--out` folder: checked before anything runs (created when missing, and removed
+/// `compare`'s `--out` folder: checked before anything runs (``OutputPath``; created when missing
+/// in a folder that exists, locked for the run, and removed
 /// again when the run writes nothing into it; refused when it holds a file with a name compare
 /// gives that compare did not write); before writing, the replay files of a previous run are
 /// removed — only files with a name compare gives and compare's header, never other files.
@@ -22,7 +23,7 @@ final class CompareOutput {
 
     /// The folder itself, locked (`flock`) for the run: a second compare writing in it, by any
     /// name, is refused instead of removing the first's replay files.
-    private let lock: Int32
+    private var lock: Int32 = -1
 
     /// Checks (``OutputPath``) and locks the folder at `path`, made when missing, in an existing
     /// folder (`createsFolders`: its missing folders too, for the default `--out`).
@@ -48,30 +49,29 @@ final class CompareOutput {
             }
         }
         created = missing
-        lock = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
-            if lock >= 0 { close(lock) }
+            if fd >= 0 { close(fd) }
             if code == EWOULDBLOCK {
                 throw Problem(description: "--out \(path): another rulesrun compare is writing its replay files in this folder (by this name or another); wait for it to finish, or give another --out")
             }
             throw Problem(description: "--out \(path): cannot lock the folder: \(String(cString: strerror(code)))")
         }
+        lock = fd   // closed by deinit (a refusal below ends the process anyway)
         for name in ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted() where Self.isReplayFileName(name) {
             let file = (path as NSString).appendingPathComponent(name)
             var info = stat()
             if stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-                close(lock)
                 throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but is not a regular file (\(SourceFile.describe(mode: info.st_mode))); refusing to write over it (move it, or give another --out)")
             }
             guard Self.wasWrittenByCompare(file) else {
-                close(lock)
                 throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)")
             }
         }
     }
 
-    deinit { close(lock) }
+    deinit { if lock >= 0 { close(lock) } }
 
     /// Whether `name` is a name compare gives its replay files.
     static func isReplayFileName(_ name: String) -> Bool {

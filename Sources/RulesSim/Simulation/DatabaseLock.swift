@@ -57,7 +57,7 @@ public final class DatabaseLock: @unchecked Sendable {
             close(fd)
             release()
             if code == EWOULDBLOCK {
-                throw SimulationError("\(option) \(path): another rulesrun is writing \(path) (by another name of the same file: a hard link, or a path through other folders); wait for it to finish, or give another \(option)")
+                throw SimulationError("\(option) \(path): another rulesrun is writing \(path) (by another name of the same file: a hard link); wait for it to finish, or give another \(option)")
             }
             throw SimulationError("\(option) \(path): cannot lock \(file): \(String(cString: strerror(code)))")
         }
