@@ -5,7 +5,8 @@ import Glibc
 
 /// Reads a file descriptor line by line as the lines arrive (events piped into standard input are
 /// replayed while they are written). A line ends at "\n"; a "\r" before it stays in the line for
-/// the caller to trim. The last line may have no ending.
+/// the caller to trim. The last line may have no ending. Lines are bytes: whether they are UTF-8
+/// text is the caller's to check (and refuse), never repaired here.
 struct LineReader {
     struct ReadError: Error, CustomStringConvertible {
         let errno: Int32
@@ -20,17 +21,17 @@ struct LineReader {
     init(fd: Int32) { self.fd = fd }
 
     /// The next line without its "\n", or nil at the end of the input.
-    mutating func next() throws(ReadError) -> String? {
+    mutating func next() throws(ReadError) -> [UInt8]? {
         var searchFrom = start
         while true {
             if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
                 defer { start = newline + 1 }
-                return String(decoding: buffer[start..<newline], as: UTF8.self)
+                return Array(buffer[start..<newline])
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 defer { start = buffer.count }
-                return String(decoding: buffer[start...], as: UTF8.self)
+                return Array(buffer[start...])
             }
             buffer.removeSubrange(0..<start)
             start = 0

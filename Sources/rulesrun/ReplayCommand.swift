@@ -68,7 +68,7 @@ struct ReplayCommand: ParsableCommand {
         var number = 0
         let status: Replay.Status
         do {
-            status = try replay.run(next: { () throws(LineReader.ReadError) -> String? in
+            status = try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
                 let line = try reader.next()
                 if line != nil { number += 1 }
                 return line
