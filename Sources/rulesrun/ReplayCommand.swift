@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             ruleSet = try RuleSet.load(rules)
         } catch let error as RuleSetError {
-            FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
+            Terminal.error("\(rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file.
@@ -78,7 +78,7 @@ struct ReplayCommand: ParsableCommand {
                 standardOutput.write(Data((out + "\n").utf8))
             }
         } catch {
-            FileHandle.standardError.write(Data("cannot read \(events) after line \(number): \(error)\n".utf8))
+            Terminal.error("cannot read \(events) after line \(number): \(error)")
             throw ExitCode(2)
         }
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }
