@@ -56,20 +56,24 @@ import Testing
     }
 
     /// A key twice in one event: one of its values was silently lost.
-    @Test func replayRefusesAKeyTwice() throws {
+    @Test func replayRefusesAKeyTwiceAndAWholeNumberBeyond64Bits() throws {
         let dir = try CLI.folder(["events.jsonl": """
             {"at":"2026-03-02T08:00:00Z","user":"a","user":"b","type":"tick"}
             {"at":"2026-03-02T08:00:00Z","user":"a","user":null,"type":"tick"}
             {"at":"2026-03-02T08:00:00Z","type":"mode","mode":"m","strictness":"STRICT","windows":[{"days":[1],"start":"09:00","end":"17:00","end":"18:00"}]}
+            {"at":"2026-03-02T08:00:00Z","type":"habit_task","task":"t","times_per_day":9223372036854775808}
             """])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
         #expect(result.status == 2)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 3)
+        try #require(lines.count == 4)
         #expect(lines[0].contains("line 1: user: appears twice in one object (column 41)"), "\(lines[0])")
         #expect(lines[1].contains("line 2: user: appears twice in one object"), "\(lines[1])")
         #expect(lines[2].contains("line 3: windows[1].end: appears twice in one object"), "\(lines[2])")
+        // Not read as the float 9.223372036854776e+18, another number.
+        #expect(lines[3].contains("line 4: times_per_day: expected a whole number from -9223372036854775808 to 9223372036854775807, found 9223372036854775808"),
+                "\(lines[3])")
     }
 
     /// A persona file is Lua: one that is not UTF-8 is refused at its line, which is shown.
