@@ -172,6 +172,23 @@ import Testing
         #expect(!Self.hasControls(replay.stderr))
     }
 
+    /// A report's names reach the terminal in merge's table escaped; its JSON escapes them as JSON.
+    @Test func mergePrintsAReportsNamesEscaped() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let part = dir.appendingPathComponent("part.json")
+        #expect(try CLI.run(["simulate", "3d", "--users", "4", "--no-db", "--format", "json", "--out", part.path]).status == 0)
+        let text = try String(contentsOf: part, encoding: .utf8)
+        try text.replacingOccurrences(of: #""personas":"steady"#, with: #""personas":"\u001b[2J\u009bsteady"#)
+            .write(to: part, atomically: true, encoding: .utf8)
+        let table = try CLI.run(["merge", part.path])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains(#"4 users (\u{1B}[2J\u{9B}steady:40,"#), "\(table.stdout)")
+        #expect(!Self.hasControls(table.stdout))
+        let json = try CLI.run(["merge", part.path, "--format", "json"])
+        #expect(json.stdout.contains(#""personas":"\u001b[2J\u009bsteady:40,"#) && !Self.hasControls(json.stdout), "\(json.stdout)")
+    }
+
     /// Replay's JSON escapes DEL and C1 too (JSON escapes C0 already), which terminals act on.
     @Test func replayOutputEscapesDELAndC1() throws {
         let dir = try CLI.folder(["e.jsonl": #"{"at":"2026-03-02T08:00:00Z","user":"a\u007f\u009b2J","type":"tick"}"#])
