@@ -12,8 +12,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Apply a file of events through the engine and print what each one decided.",
         discussion: """
-            EVENTS is a file with one JSON event per line (or - for standard input, replayed as it \
-            arrives); lines end with \\n or \\r\\n:
+            EVENTS is a file of UTF-8 text with one JSON event per line (or - for standard input, \
+            replayed as it arrives); lines end with \\n or \\r\\n:
               {"at": "2026-03-02T08:30:00+01:00", "user": "u1", "type": "commitment", "text": "Ship the report"}
             `user` defaults to u1. Types (README.md documents every field):
               Pressure, habit tracker, MIGA: \(ReplayCommand.pressureTypes.joined(separator: ", "))

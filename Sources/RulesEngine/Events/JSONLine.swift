@@ -61,27 +61,37 @@ public enum JSONLine {
         let bytes: [UInt8]
         let firstIndex: Int
         var i = 0
-        /// The field being read, as its path's parts (`.name`, `[2]`).
-        var path: [String] = []
+        /// The field being read: its keys and list indices, rendered only for an error.
+        var path: [PathPart] = []
+
+        enum PathPart {
+            case key(String)
+            case index(Int)
+        }
 
         init(bytes: [UInt8], firstIndex: Int) {
             self.bytes = bytes
             self.firstIndex = firstIndex
         }
 
-        var field: String? { path.isEmpty ? nil : String(path.joined().drop { $0 == "." }) }
+        /// The field being read as messages name it (`windows[1].start`), nil outside any.
+        var field: String? {
+            guard !path.isEmpty else { return nil }
+            var out = ""
+            for part in path {
+                switch part {
+                case .key(let key): LuaPath.append(key, to: &out)
+                case .index(let i): out += "[\(i)]"
+                }
+            }
+            return out
+        }
 
         func error(_ message: String, at offset: Int? = nil, kind: SyntaxError.Kind = .syntax) -> SyntaxError {
             let offset = offset ?? i
             let lineStart = bytes[..<min(offset, bytes.count)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             let line = 1 + bytes[..<lineStart].count { $0 == 0x0A }
             return SyntaxError(line: line, column: offset - lineStart + 1, field: field, message: message, kind: kind)
-        }
-
-        static func part(_ key: String) -> String {
-            var out = ""
-            LuaPath.append(key, to: &out)
-            return out.hasPrefix("[") ? out : "." + out
         }
 
         mutating func skipSpace() {
@@ -102,7 +112,7 @@ public enum JSONLine {
             case UInt8(ascii: "{"):
                 i += 1
                 var table = LuaTable()
-                var seen: Set<String> = []
+                var nullKeys: Set<String> = []   // keys given null, which leaves no entry in the table
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .table(table) }
                 while true {
@@ -110,15 +120,15 @@ public enum JSONLine {
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a field name in double quotes") }
                     let keyOffset = i
                     let key = try string(isKey: true)
-                    path.append(Self.part(key))
-                    // A key seen before, even with null (which leaves no entry): one value would be lost.
-                    guard !seen.contains(key) else {
+                    path.append(.key(key))
+                    // A key seen before, even with null: one of its values would be lost.
+                    guard table[.string(key)].isNil, nullKeys.isEmpty || !nullKeys.contains(key) else {
                         throw error("appears twice in one object", at: keyOffset, kind: .duplicateKey)
                     }
-                    seen.insert(key)
                     try expect(UInt8(ascii: ":"))
                     let element = try value(depth: depth + 1)
                     path.removeLast()
+                    if element.isNil { nullKeys.insert(key) }
                     table[.string(key)] = element.isNil ? .nil : element
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in an object") }
@@ -132,7 +142,7 @@ public enum JSONLine {
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .table(LuaTable(sequence: items)) }
                 while true {
-                    path.append("[\(items.count + firstIndex)]")
+                    path.append(.index(items.count + firstIndex))
                     let item = try value(depth: depth + 1)
                     guard !item.isNil else { throw error("null is not allowed in a list") }
                     path.removeLast()
