@@ -230,7 +230,9 @@ void rr_charge_stack_overflow(lua_State *L, int raise) {
 #define RR_TRACEBACK_LEVELS 12
 
 int rr_traceback(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
+    /* The message is taken with its length: a NUL in it (error("a\0b")) must not cut it short. */
+    size_t len = 0;
+    const char *msg = lua_tolstring(L, 1, &len);
     if (msg == NULL) {
         /* An error object that is not a string carries no position: add the line of the first
            Lua function on the stack (the one that raised it), as error("text") would. */
@@ -247,13 +249,16 @@ int rr_traceback(lua_State *L) {
             lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
             lua_concat(L, 2);
         }
-        msg = lua_tostring(L, -1);
+        msg = lua_tolstring(L, -1, &len);
     } else if (rr_is_stack_overflow(L, 1)) {
         rr_charge_stack_overflow(L, 0);
     }
     lua_Debug ar;
     if (!lua_getstack(L, 2 * RR_TRACEBACK_LEVELS, &ar)) {
-        luaL_traceback(L, L, msg, 1);
+        lua_pushlstring(L, msg, len);
+        lua_pushliteral(L, "\n");
+        luaL_traceback(L, L, NULL, 1);             /* "stack traceback:…", as after a message */
+        lua_concat(L, 3);
         return 1;
     }
     /* A deep stack: luaL_traceback would find its last levels by walking it some forty times
@@ -261,7 +266,7 @@ int rr_traceback(lua_State *L) {
        first levels are where the error is. */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    luaL_addstring(&b, msg);                       /* msg stays on the stack, below the buffer */
+    luaL_addlstring(&b, msg, len);                 /* msg stays on the stack, below the buffer */
     luaL_addstring(&b, "\nstack traceback:");
     for (int level = 1; level <= RR_TRACEBACK_LEVELS && lua_getstack(L, level, &ar); level++) {
         lua_getinfo(L, "Sln", &ar);

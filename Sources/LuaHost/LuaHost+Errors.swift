@@ -7,7 +7,8 @@ extension LuaHost {
         var text = "unknown error"
         var length = 0
         if lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER, let cString = lua_tolstring(L, -1, &length) {
-            text = String(decoding: UnsafeRawBufferPointer(start: cString, count: length), as: UTF8.self)
+            // A message that is not UTF-8 (`error("\\xff")`) keeps its bytes visible as `\xFF`.
+            text = VisibleText.decoding(UnsafeRawBufferPointer(start: cString, count: length), escapingControls: false)
         } else if lua_type(L, -1) != LUA_TNONE {
             text = "(error object is a \(String(cString: clua_typename(L, -1))) value)"
         }

@@ -69,7 +69,8 @@ extension LuaHost {
     }
 
     func log(_ message: String) {
-        if let printHandler { printHandler(message) } else { logger.info("\(message)") }
+        // The default log goes to a terminal: a rule cannot write escape sequences to it.
+        if let printHandler { printHandler(message) } else { logger.info("\(VisibleText.escaping(message))") }
     }
 }
 
@@ -82,6 +83,6 @@ let luaHostDispatch: rr_dispatch_fn = { _, context, functionID in
 /// Called by the sandbox's `print`; never raises.
 let luaHostLog: rr_log_fn = { context, message, length in
     let host = Unmanaged<LuaHost>.fromOpaque(context!).takeUnretainedValue()
-    let text = String(decoding: UnsafeRawBufferPointer(start: message, count: length), as: UTF8.self)
-    host.log(text)
+    // Bytes that are not UTF-8 stay visible (`\xFF`), each its own, rather than all one U+FFFD.
+    host.log(VisibleText.decoding(UnsafeRawBufferPointer(start: message, count: length), escapingControls: false))
 }

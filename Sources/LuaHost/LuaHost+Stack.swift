@@ -57,22 +57,7 @@ extension LuaHost {
     }
 
     /// Text that is not UTF-8, for messages: its valid characters, other bytes as `\xFF` (40 at most).
-    static func escaped(_ bytes: UnsafeRawBufferPointer) -> String {
-        var out = "", i = 0, shown = 0
-        while i < bytes.count, shown < 40 {
-            let b = bytes[i]
-            let n = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0
-            if n > 0, i + n <= bytes.count, let c = String(validating: bytes[i..<(i + n)], as: UTF8.self) {
-                out += c
-                i += n
-            } else {
-                out += "\\x" + String(b, radix: 16, uppercase: true)   // b ≥ 0x80: two digits
-                i += 1
-            }
-            shown += 1
-        }
-        return i < bytes.count ? out + "…" : out
-    }
+    static func escaped(_ bytes: UnsafeRawBufferPointer) -> String { VisibleText.decoding(bytes, limit: 40) }
 
     /// Converts the value at `index` to Swift. Tables are read raw (metamethods are ignored; a
     /// frozen rule table is read through to its contents). A failure names the field it is in:

@@ -138,6 +138,7 @@ public final class LuaHost {
             throw LuaError(kind: .syntax, file: layer.chunkName,
                            message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
         }
+        for layer in layers { try Self.checkUTF8(layer.bytes, chunkName: layer.chunkName) }
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         guard lua_checkstack(L, Int32(layers.count) * 2 + 8) != 0 else { throw stackError() }
@@ -187,6 +188,17 @@ public final class LuaHost {
         var text = SourceFile.withoutByteOrderMark(bytes)
         if text.first == UInt8(ascii: "#") { text = text.drop { $0 != UInt8(ascii: "\n") } }
         return text
+    }
+
+    /// Refuses a file that is not UTF-8 text, at the first line that is not: its text would reach
+    /// messages, names and values changed (every stray byte the same U+FFFD). A byte a string
+    /// needs is written as an escape (`"\xE9"`). A binary chunk (ESC first) is left to Lua, which
+    /// refuses it as such.
+    public static func checkUTF8(_ bytes: [UInt8], chunkName: String) throws(LuaError) {
+        let text = Self.text(of: bytes)
+        guard text.first != 0x1B, let bad = VisibleText.firstLineNotUTF8(in: text) else { return }
+        throw LuaError(kind: .syntax, file: chunkName, line: bad.line,
+                       message: "not UTF-8 text: \(bad.text) (a Lua file is UTF-8; write other bytes in a string as escapes, \"\\xE9\")")
     }
 
     /// Refuses the chunk on top of the stack (loaded, not yet run) when one of its functions assigns

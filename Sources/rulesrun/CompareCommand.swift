@@ -140,13 +140,13 @@ struct CompareCommand: ParsableCommand {
         } catch {
             fail("--out \(out): cannot write the replay files: \(error.localizedDescription)")
         }
-        print(json ? result.json.description : result.text)
+        if json { print(result.json.description) } else { Terminal.line(result.text) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 
     /// Prints the message and exits with status 2 (invalid input).
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        Terminal.error(message)
         Foundation.exit(2)
     }
 

@@ -5,9 +5,10 @@ import Glibc
 
 /// Reads a file descriptor line by line as the lines arrive (events piped into standard input are
 /// replayed while they are written). A line ends at "\n"; a "\r" before it stays in the line for
-/// the caller to trim. The last line may have no ending. A line longer than ``maxLineBytes`` stops
-/// the reading: the reader never holds more than that (and one read) in memory, whatever the input
-/// (`/dev/zero` on standard input, a file of one line of hundreds of MB).
+/// the caller to trim. The last line may have no ending. Lines are bytes: whether they are UTF-8
+/// text is the caller's to check (and refuse), never repaired here. A line longer than
+/// ``maxLineBytes`` stops the reading: the reader never holds more than that (and one read) in
+/// memory, whatever the input (`/dev/zero` on standard input, a file of one line of hundreds of MB).
 struct LineReader {
     enum ReadError: Error, CustomStringConvertible {
         case system(errno: Int32)
@@ -40,7 +41,7 @@ struct LineReader {
     }
 
     /// The next line without its "\n", or nil at the end of the input.
-    mutating func next() throws(ReadError) -> String? {
+    mutating func next() throws(ReadError) -> [UInt8]? {
         var searchFrom = start
         while true {
             if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -49,7 +50,7 @@ struct LineReader {
                 guard end - start <= maxLineBytes else { throw .lineTooLong(line: lineNumber + 1, limit: maxLineBytes) }
                 defer { start = newline + 1 }
                 lineNumber += 1
-                return String(decoding: buffer[start..<newline], as: UTF8.self)
+                return Array(buffer[start..<newline])
             }
             // No end yet: the line so far (less a "\r" that may start its ending) must fit.
             let pending = buffer.count - start - (buffer.last == UInt8(ascii: "\r") ? 1 : 0)
@@ -58,7 +59,7 @@ struct LineReader {
                 guard start < buffer.count else { return nil }
                 defer { start = buffer.count }
                 lineNumber += 1
-                return String(decoding: buffer[start...], as: UTF8.self)
+                return Array(buffer[start...])
             }
             buffer.removeSubrange(0..<start)
             start = 0

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 
 /// A progress bar on standard error, only when it is a terminal and once the work has lasted more
 /// than a second (so that short runs and pipes stay quiet). One bar can show the stages of a run
@@ -25,7 +26,7 @@ final class ProgressBar {
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(self.label)  \(String(format: "%.1f", elapsed)) s".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(VisibleText.escaping(self.label))  \(String(format: "%.1f", elapsed)) s".utf8))
         drawn = true
     }
 

@@ -13,8 +13,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Apply a file of events through the engine and print what each one decided.",
         discussion: """
-            EVENTS is a file (or a FIFO) with one JSON event per line (or - for standard input, replayed as it \
-            arrives); lines end with \\n or \\r\\n and hold at most 1 MiB (a longer one stops the replay, exit 2):
+            EVENTS is a file (or a FIFO) of UTF-8 text with one JSON event per line (or - for standard input, \
+            replayed as it arrives); lines end with \\n or \\r\\n and hold at most 1 MiB (a longer one stops the replay, exit 2):
               {"at": "2026-03-02T08:30:00+01:00", "user": "u1", "type": "commitment", "text": "Ship the report"}
             `user` defaults to u1. Types (README.md documents every field):
               Pressure, habit tracker, MIGA: \(ReplayCommand.pressureTypes.joined(separator: ", "))
@@ -50,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             ruleSet = try RuleSet.load(rules)
         } catch let error as RuleSetError {
-            FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
+            Terminal.error("\(rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
@@ -71,7 +71,7 @@ struct ReplayCommand: ParsableCommand {
         var number = 0
         let status: Replay.Status
         do {
-            status = try replay.run(next: { () throws(LineReader.ReadError) -> String? in
+            status = try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
                 let line = try reader.next()
                 if line != nil { number += 1 }
                 return line
@@ -83,7 +83,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
             let message = error.isLineTooLong ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(number): \(error)"
-            FileHandle.standardError.write(Data("\(message)\n".utf8))
+            Terminal.error(message)
             throw ExitCode(2)
         }
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }

@@ -10,7 +10,7 @@ struct Rulesrun: ParsableCommand {
     )
 
     /// As ArgumentParser's, except that a bad argument (its usage error, 64) exits 2 like any
-    /// other invalid input of rulesrun.
+    /// other invalid input of rulesrun, and that messages go through `Terminal`.
     static func main() {
         var command: (any ParsableCommand)?
         do {
@@ -22,10 +22,15 @@ struct Rulesrun: ParsableCommand {
                 let message = command.flatMap { type(of: $0).configuration.commandName }.map {
                     "Error: \(Self.message(for: error))\n  See 'rulesrun \($0) --help' for more information."
                 } ?? fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Terminal.error(message)
                 Foundation.exit(2)
             }
-            exit(withError: error)
+            // Help and --version as ArgumentParser prints them; any other message escaped, as every message is.
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Terminal.error(message) }
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -118,13 +118,13 @@ struct SimulateCommand: ParsableCommand {
         do {
             simulation = try Simulation(config: config)
         } catch let error as PersonaError {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Terminal.error("\(error)")
             throw ExitCode(2)
         } catch let error as RuleSetError {
-            FileHandle.standardError.write(Data("\(rules): the rule set is not valid:\n\(error)\n".utf8))
+            Terminal.error("\(rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         } catch let error as SimulationError {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Terminal.error("\(error)")
             throw ExitCode(2)
         }
         let bar = ProgressBar(label: "users")
@@ -135,11 +135,11 @@ struct SimulateCommand: ParsableCommand {
         } catch let error as PersonaError {
             // A persona's day() failed or returned something out of range: invalid input.
             bar.finish()
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Terminal.error("\(error)")
             throw ExitCode(2)
         } catch {
             bar.finish()
-            FileHandle.standardError.write(Data("simulate: \(error)\n".utf8))
+            Terminal.error("simulate: \(error)")
             throw ExitCode(1)
         }
         try Output.write(report.rendered(ReportFormat(rawValue: format)!), to: out)

@@ -4,7 +4,7 @@ import RulesSim
 extension SimulationBench {
     /// Runs the measurements and prints them with the targets of the issue.
     func run() throws {
-        let measured = try measure { name in FileHandle.standardError.write(Data("running: \(name)\n".utf8)) }
+        let measured = try measure { name in Terminal.error("running: \(name)") }
         let results = measured.variants
         print("simulate \(config.duration) --users \(config.users) --jobs \(config.jobs) (seed \(config.seed), personas \(config.mix.description))")
         print("                                        wall      CPU    user-days/s   events/s   user-days per CPU-s")

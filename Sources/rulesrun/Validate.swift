@@ -24,11 +24,11 @@ struct Validate: ParsableCommand {
     func run() throws {
         do {
             let ruleSet = try RuleSet.load(directory)
-            print("\(directory): valid (\(ruleSet.summary))")
+            Terminal.line("\(directory): valid (\(ruleSet.summary))")
         } catch let error as RuleSetError {
-            for problem in error.problems { print(problem) }
+            for problem in error.problems { Terminal.line(problem.description) }
             let count = error.problems.count
-            FileHandle.standardError.write(Data("\(directory): \(count) problem\(count == 1 ? "" : "s")\n".utf8))
+            Terminal.error("\(directory): \(count) problem\(count == 1 ? "" : "s")")
             throw ExitCode(1)
         }
     }

@@ -16,13 +16,14 @@ public struct Replay {
     public func run(_ text: String, write: (String) -> Void) -> Status {
         // Split on the byte "\n": as Characters, "\r\n" is one that is not "\n".
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).makeIterator()
-        return run(next: { lines.next().map { String(decoding: $0, as: UTF8.self) } }, write: write)
+        return run(next: { lines.next().map { Array($0) } }, write: write)
     }
 
-    /// Replays the lines `next` gives (each as read, its "\r" included; nil at the end), writing
-    /// the output of each before reading the next; how the replay went.
+    /// Replays the lines `next` gives (each as read, its "\r" included, its bytes not yet taken
+    /// for UTF-8; nil at the end), writing the output of each before reading the next; how the
+    /// replay went.
     @discardableResult
-    public func run<Failure: Error>(next: () throws(Failure) -> String?, write: (String) -> Void) throws(Failure) -> Status {
+    public func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, write: (String) -> Void) throws(Failure) -> Status {
         var status = Status()
         var number = 0
         while let raw = try next() {
@@ -36,6 +37,26 @@ public struct Replay {
     }
 
     /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
+    /// or a comment. A line that is not UTF-8 text is `INVALID_EVENT` naming the field whose string
+    /// is not (never decoded with U+FFFD in place of its bytes: two user names differing only in
+    /// such bytes would be one user); a comment may hold any bytes.
+    public func output(forRawLine raw: [UInt8], number: Int) -> JSONOut? {
+        if let text = String(validating: raw, as: UTF8.self) { return output(forRawLine: text, number: number) }
+        let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
+        var line = raw.drop(while: isSpace)
+        if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3).drop(while: isSpace) }   // a byte-order mark
+        if line.first == UInt8(ascii: "#") { return nil }
+        let error: EngineError
+        do {
+            _ = try EngineEvent.parse(utf8: Array(line))
+            error = EngineError(.invalidEvent, "expected UTF-8 text")   // (the parser refuses any byte that is not)
+        } catch let failure {
+            error = failure
+        }
+        return .object([("line", .int(number))] + Self.failure(error, line: number))
+    }
+
+    /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
     /// or a comment.
     public func output(forRawLine raw: String, number: Int) -> JSONOut? {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -46,9 +67,7 @@ public struct Replay {
 
     /// The output of one line.
     public func output(forLine line: String, number: Int) -> JSONOut {
-        func failure(_ error: EngineError) -> [(String, JSONOut)] {
-            [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))]
-        }
+        func failure(_ error: EngineError) -> [(String, JSONOut)] { Self.failure(error, line: number) }
         let event: EngineEvent
         do {
             event = try EngineEvent.parse(line)
@@ -63,6 +82,11 @@ public struct Replay {
         } catch {
             return .object([("line", .int(number))] + fields + failure(error))
         }
+    }
+
+    /// The fields of a refused line's output.
+    static func failure(_ error: EngineError, line number: Int) -> [(String, JSONOut)] {
+        [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))]
     }
 
     /// How a replay went, as its exit status: 2 when a line was invalid input (`INVALID_EVENT`:

@@ -5,11 +5,17 @@ extension EngineEvent {
     /// Parses one JSON line. Errors name the field and what was expected; unknown fields are
     /// rejected with a suggestion.
     public static func parse(_ line: String) throws(EngineError) -> EngineEvent {
+        try parse(utf8: Array(line.utf8))
+    }
+
+    /// Parses one JSON line as read, which need not be UTF-8: a string in it that is not is
+    /// refused, naming its field, rather than changed.
+    public static func parse(utf8 line: [UInt8]) throws(EngineError) -> EngineEvent {
         let value: LuaValue
         do {
-            value = try JSONLine.parse(line)
+            value = try JSONLine.parse(utf8: line)
         } catch {
-            throw EngineError(.invalidEvent, "not valid JSON: \(error)")
+            throw EngineError(.invalidEvent, error.kind == .syntax ? "not valid JSON: \(error)" : error.fieldMessage)
         }
         guard var table = value.tableValue, !table.isSequence || table.isEmpty else {
             throw EngineError(.invalidEvent, "an event is a JSON object, found \(value.errorDescription)")

@@ -1,17 +1,55 @@
 import LuaHost
 
-/// A strict JSON parser for one line of a replay file, producing `LuaValue`s so that events are
-/// decoded by the same strict `LuaDecoder` as rule files (unknown fields rejected with a
-/// suggestion, integers kept apart from floats). Duplicate keys are an error.
-enum JSONLine {
-    struct SyntaxError: Error, CustomStringConvertible {
-        let column: Int
-        let message: String
-        var description: String { "column \(column): \(message)" }
+/// A strict JSON parser for one line of a replay file (or a whole JSON document: a line feed is
+/// white space), producing `LuaValue`s so that events are decoded by the same strict `LuaDecoder`
+/// as rule files (unknown fields rejected with a suggestion, integers kept apart from floats).
+/// It reads bytes, never text already decoded, and refuses what a lenient reader would silently
+/// change: a string that is not UTF-8 (two names differing only in such bytes would become the
+/// same name), a key that appears twice in an object (one of the two values would be lost).
+/// Each error names the field it is in.
+public enum JSONLine {
+    public struct SyntaxError: Error, CustomStringConvertible, Sendable {
+        /// Where: the line (1 for a document on one line) and column (in bytes, from 1).
+        public let line: Int
+        public let column: Int
+        /// The field the error is in (`user`, `windows[1].start`), nil outside any field.
+        public let field: String?
+        public let message: String
+        public let kind: Kind
+
+        public enum Kind: Sendable, Equatable {
+            /// Not JSON.
+            case syntax
+            /// A string (a value or a key) that is not UTF-8 text.
+            case notUTF8
+            /// A key that appears twice in one object (`field` is the key's path).
+            case duplicateKey
+            /// A whole number (no fraction, no exponent) beyond a 64-bit integer's range; `found`
+            /// is the number as written.
+            case integerOutOfRange(found: String)
+        }
+
+        /// `field: message (column …)`, for an error that is about a field rather than the syntax.
+        public var fieldMessage: String {
+            let place = line == 1 ? "column \(column)" : "line \(line), column \(column)"
+            return field.map { "\($0): \(message) (\(place))" } ?? "\(message) (\(place))"
+        }
+
+        public var description: String {
+            let place = line == 1 ? "column \(column)" : "line \(line), column \(column)"
+            return field.map { "\(place): \($0): \(message)" } ?? "\(place): \(message)"
+        }
     }
 
-    static func parse(_ text: String) throws -> LuaValue {
-        var parser = Parser(bytes: Array(text.utf8))
+    /// The value of `text`.
+    public static func parse(_ text: String, firstIndex: Int = 1) throws(SyntaxError) -> LuaValue {
+        try parse(utf8: Array(text.utf8), firstIndex: firstIndex)
+    }
+
+    /// The value of `bytes`; list elements are numbered from `firstIndex` in the fields errors name
+    /// (1, as Lua and the rule decoder number them; 0 for a document whose messages count from 0).
+    public static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> LuaValue {
+        var parser = Parser(bytes: bytes, firstIndex: firstIndex)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -21,21 +59,52 @@ enum JSONLine {
 
     private struct Parser {
         let bytes: [UInt8]
+        let firstIndex: Int
         var i = 0
+        /// The field being read: its keys and list indices, rendered only for an error.
+        var path: [PathPart] = []
 
-        func error(_ message: String) -> SyntaxError { SyntaxError(column: i + 1, message: message) }
+        enum PathPart {
+            case key(String)
+            case index(Int)
+        }
+
+        init(bytes: [UInt8], firstIndex: Int) {
+            self.bytes = bytes
+            self.firstIndex = firstIndex
+        }
+
+        /// The field being read as messages name it (`windows[1].start`), nil outside any.
+        var field: String? {
+            guard !path.isEmpty else { return nil }
+            var out = ""
+            for part in path {
+                switch part {
+                case .key(let key): LuaPath.append(key, to: &out)
+                case .index(let i): out += "[\(i)]"
+                }
+            }
+            return out
+        }
+
+        func error(_ message: String, at offset: Int? = nil, kind: SyntaxError.Kind = .syntax) -> SyntaxError {
+            let offset = offset ?? i
+            let lineStart = bytes[..<min(offset, bytes.count)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            let line = 1 + bytes[..<lineStart].count { $0 == 0x0A }
+            return SyntaxError(line: line, column: offset - lineStart + 1, field: field, message: message, kind: kind)
+        }
 
         mutating func skipSpace() {
             while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         }
 
-        mutating func expect(_ c: UInt8) throws {
+        mutating func expect(_ c: UInt8) throws(SyntaxError) {
             skipSpace()
             guard i < bytes.count, bytes[i] == c else { throw error("expected '\(Character(UnicodeScalar(c)))'") }
             i += 1
         }
 
-        mutating func value(depth: Int) throws -> LuaValue {
+        mutating func value(depth: Int) throws(SyntaxError) -> LuaValue {
             guard depth < 32 else { throw error("nested too deeply") }
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of line") }
@@ -43,18 +112,23 @@ enum JSONLine {
             case UInt8(ascii: "{"):
                 i += 1
                 var table = LuaTable()
+                var nullKeys: Set<String> = []   // keys given null, which leaves no entry in the table
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .table(table) }
                 while true {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a field name in double quotes") }
-                    let keyColumn = i
-                    let key = try string()
-                    guard table[.string(key)].isNil else {
-                        throw SyntaxError(column: keyColumn + 1, message: "field \"\(key)\" appears twice")
+                    let keyOffset = i
+                    let key = try string(isKey: true)
+                    path.append(.key(key))
+                    // A key seen before, even with null: one of its values would be lost.
+                    guard table[.string(key)].isNil, nullKeys.isEmpty || !nullKeys.contains(key) else {
+                        throw error("appears twice in one object", at: keyOffset, kind: .duplicateKey)
                     }
                     try expect(UInt8(ascii: ":"))
                     let element = try value(depth: depth + 1)
+                    path.removeLast()
+                    if element.isNil { nullKeys.insert(key) }
                     table[.string(key)] = element.isNil ? .nil : element
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in an object") }
@@ -68,8 +142,10 @@ enum JSONLine {
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .table(LuaTable(sequence: items)) }
                 while true {
+                    path.append(.index(items.count + firstIndex))
                     let item = try value(depth: depth + 1)
                     guard !item.isNil else { throw error("null is not allowed in a list") }
+                    path.removeLast()
                     items.append(item)
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in a list") }
@@ -87,20 +163,25 @@ enum JSONLine {
             }
         }
 
-        mutating func literal(_ word: String) throws {
+        mutating func literal(_ word: String) throws(SyntaxError) {
             let w = Array(word.utf8)
             guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("unexpected text") }
             i += w.count
         }
 
-        mutating func string() throws -> String {
+        mutating func string(isKey: Bool = false) throws(SyntaxError) -> String {
+            let start = i
             i += 1
             var out: [UInt8] = []
             while i < bytes.count {
                 let c = bytes[i]
                 if c == UInt8(ascii: "\"") {
                     i += 1
-                    guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                    guard let s = String(validating: out, as: UTF8.self) else {
+                        let shown = "\"\(VisibleText.decoding(out, limit: 40))\""
+                        throw error(isKey ? "expected a field name in UTF-8, found \(shown)" : "expected UTF-8 text, found string \(shown)",
+                                    at: start, kind: .notUTF8)
+                    }
                     return s
                 }
                 if c < 0x20 { throw error("control character in a string") }
@@ -137,7 +218,7 @@ enum JSONLine {
             throw error("unterminated string")
         }
 
-        mutating func hex4() throws -> UInt32 {
+        mutating func hex4() throws(SyntaxError) -> UInt32 {
             guard i + 4 <= bytes.count else { throw error("invalid \\u escape") }
             var v: UInt32 = 0
             for _ in 0..<4 {
@@ -155,7 +236,7 @@ enum JSONLine {
             return v
         }
 
-        mutating func number() throws -> LuaValue {
+        mutating func number() throws(SyntaxError) -> LuaValue {
             let start = i
             if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
             var isFloat = false
@@ -168,6 +249,11 @@ enum JSONLine {
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             if !isFloat, let n = Int64(text) { return .integer(n) }
+            if !isFloat, !text.isEmpty, text != "-" {   // digits only, perhaps after a minus
+                // Not a float: read as one, 2^63 would be 9.223372036854776e+18, another number.
+                i = start
+                throw error("expected a whole number from \(Int64.min) to \(Int64.max), found \(text)", kind: .integerOutOfRange(found: text))
+            }
             guard let d = Double(text), d.isFinite, !text.isEmpty, text != "-" else {
                 i = start
                 throw error(text.isEmpty ? "unexpected character" : "invalid number \(text)")

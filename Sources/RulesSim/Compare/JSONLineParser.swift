@@ -1,7 +1,8 @@
 import RulesEngine
 
 /// Reads one line of a replay file (a JSON object) into a `JSONOut`, keeping the order of its keys,
-/// so that `--json` shows an event as an object rather than as its text.
+/// so that `--json` shows an event as an object rather than as its text. Its lines are the ones
+/// `compare` wrote (text, so UTF-8); one it cannot show as an object (a key twice) stays text.
 enum JSONLineParser {
     /// The value of `text`; nil when it is not JSON.
     static func parse(_ text: String) -> JSONOut? {
@@ -34,7 +35,7 @@ enum JSONLineParser {
                     skipSpace()
                     guard index < chars.count, chars[index] == ":" else { return nil }
                     index += 1
-                    guard let item = value() else { return nil }
+                    guard let item = value(), !fields.contains(where: { $0.0 == key }) else { return nil }   // a key twice: not shown as an object
                     fields.append((key, item))
                     skipSpace()
                     guard index < chars.count else { return nil }

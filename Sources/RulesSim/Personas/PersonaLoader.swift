@@ -38,7 +38,10 @@ public enum PersonaLoader {
         } catch {
             throw PersonaError(path, error.description)
         }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Refused as a rule file is (at its line), not changed: two names differing only in bytes
+        // that are not UTF-8 would become the same name.
+        do { try LuaHost.checkUTF8(bytes, chunkName: path) } catch { throw PersonaError(path, line: error.line, error.message) }
+        let text = String(decoding: bytes, as: UTF8.self)   // UTF-8, as checked
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try load(name: name, path: path, text: text, host: host)
     }

@@ -65,6 +65,7 @@ extension SimulationReport {
     /// and dated from the run's start. Whether the counts can be right is `validate`'s question.
     public init(json data: Data) throws(SimulationError) {
         let object: [String: Any]
+        if !data.isEmpty { try Self.checkStrictly(data) }
         do {
             guard let value = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw SimulationError("not a report of rulesrun simulate --format json: expected a JSON object")
@@ -137,6 +138,28 @@ extension SimulationReport {
                                       inputsDigest: r.inputs_digest),
                   days: doc.days)
         earnedCounted = withEarned.first ?? true
+    }
+
+    /// Refuses, naming the field, what Foundation's reader would let through changed or refuse
+    /// without saying where: a string that is not UTF-8, a key twice in one object (one of its
+    /// values would be dropped), a whole number beyond 64 bits (with the range the field takes).
+    static func checkStrictly(_ data: Data) throws(SimulationError) {
+        do {
+            _ = try JSONLine.parse(utf8: [UInt8](data), firstIndex: 0)
+        } catch {
+            switch error.kind {
+            case .syntax:
+                throw SimulationError("not a report of rulesrun simulate --format json: malformed JSON (\(error))")
+            case .integerOutOfRange(let found):
+                let field = error.field ?? ""
+                let expected = field == "run.users" ? "a whole number from 1 to \(Simulation.maxUsers)"
+                    : field.hasPrefix("days[") || field.hasPrefix("run.") ? "a count (a whole number from 0 to \(maxCount))"
+                    : "a whole number from \(Int.min) to \(Int.max)"
+                throw SimulationError("\(field.isEmpty ? "" : "\(field): ")expected \(expected), found \(found)")
+            case .notUTF8, .duplicateKey:
+                throw SimulationError(error.fieldMessage)
+            }
+        }
     }
 
     /// The largest count a report may hold: far above any real run, far enough below `Int.max`

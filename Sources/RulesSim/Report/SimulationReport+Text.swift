@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesModel
 
 extension SimulationReport {
@@ -65,7 +66,7 @@ extension SimulationReport {
     /// The report in `format`.
     public func rendered(_ format: ReportFormat) -> String {
         switch format {
-        case .table: table()
+        case .table: VisibleText.escaping(table())   // for a terminal: a report's names may hold control characters
         case .json: json()
         case .csv: csv()
         }
