@@ -95,7 +95,7 @@ import Testing
         // Empty shards alone cover nobody; with --partial they are a report of no user.
         let empty = [shards[0], shards[2], shards[5]]
         let missing = try #require(throws: SimulationError.self) { try SimulationReport.merge(empty) }
-        #expect(missing.message == "users 0..<5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+        #expect(missing.message == "users 1–5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         #expect(try SimulationReport.merge(empty, partial: true).userCount == 0)
     }
 

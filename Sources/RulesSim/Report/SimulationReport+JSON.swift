@@ -52,8 +52,10 @@ extension SimulationReport {
                 ("earned", Self.earnedDayJSON(d.earned)),
             ])
         }
+        // The rule set's failures only when there are any: a clean run's report is unchanged.
+        let failures: [(String, JSONOut)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
         return JSONOut.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
-                               ("summary", summary), ("days", .array(days))]).description + "\n"
+                               ("summary", summary)] + failures + [("days", .array(days))]).description + "\n"
     }
 
     /// Reads a report printed by `json()` (a shard's, for `rulesrun merge`): its run, and each
@@ -133,6 +135,12 @@ extension SimulationReport {
                                       inputsDigest: r.inputs_digest),
                   days: doc.days)
         earnedCounted = withEarned.first ?? true
+        if let raw = object["failures"] {
+            guard let failuresObject = raw as? [String: Any] else {
+                throw SimulationError("failures: expected an object of counts by code (RULE_ERROR, RULE_VIOLATION, STORE_ERROR), found \(Self.shown(raw))")
+            }
+            failures = try RuleFailures(jsonObject: failuresObject)
+        }
     }
 
     /// The largest count a report may hold: far above any real run, far enough below `Int.max`
