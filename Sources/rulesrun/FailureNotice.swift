@@ -7,7 +7,9 @@ import RulesSim
 /// rule's file:line and the message) and how to reproduce it — a replay file of the user's events
 /// (`simulate`, which has them) and the command that simulates the user alone. Exit status 1.
 enum FailureNotice {
-    static func report(_ report: SimulationReport, command: String, rules: String?) throws {
+    /// `rules`: the rule folder to replay with (nil: no replay file); `personaFolders`: the
+    /// run's `--persona-dir` folders, for the command that runs the user again.
+    static func report(_ report: SimulationReport, command: String, rules: String?, personaFolders: [String] = []) throws {
         let failures = report.failures
         guard !failures.isEmpty else { return }
         var lines = ["\(command): the rule set failed on \(failures.counts.total) event\(failures.counts.total == 1 ? "" : "s"): \(failures.countsText) "
@@ -22,7 +24,7 @@ enum FailureNotice {
                     lines.append("  replay it: rulesrun replay \(ShellQuote.quote(path)) --rules \(ShellQuote.quote(rules))   (the user's events up to the failure, shrunk; the last one fails)")
                 }
             }
-            if let rerun = FailureReplay.command(for: first, run: report.run) {
+            if let rerun = FailureReplay.command(for: first, run: report.run, personaFolders: personaFolders) {
                 lines.append("  run the user alone: \(rerun)")
             }
         }

@@ -306,6 +306,29 @@ import Testing
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
 
+    /// An error raised in a persona's `day()` names the file whole, however long its path.
+    @Test func anErrorInDayNamesThePersonaFileWhole() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("a-folder-with-a-long-name/and-another-one/personas")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("x.lua").path
+        #expect(path.utf8.count > 60)
+        try """
+            return {
+              description = "Fails on its first day",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              day = function(d)
+                error("no plan for " .. d.date)
+              end,
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 1, mix: path))
+        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        #expect(error.description.hasPrefix("\(path):6: no plan for 2026-01-05"), "\(error)")
+    }
+
     /// Variants of a shipped persona that the engine must accept every event of: a window
     /// closing at 23:59 (the late look and the shield ran into the next day), and quests slower
     /// than the rules allow (their completions came after they expired).

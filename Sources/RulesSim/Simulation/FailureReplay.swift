@@ -61,11 +61,11 @@ public enum FailureReplay {
 
     /// The command that simulates the failing user alone (`--shard k/N` with N the cohort: the
     /// user's own slice); nil for a run appended after other users (`--append` gives the users
-    /// other ids, so other random streams).
-    public static func command(for first: RuleFailures.First, run: SimulationReport.RunDescription) -> String? {
+    /// other ids, so other random streams). `personaFolders`: the run's `--persona-dir` folders.
+    public static func command(for first: RuleFailures.First, run: SimulationReport.RunDescription, personaFolders: [String] = []) -> String? {
         guard run.idOffset == 0 else { return nil }
         var words = ["rulesrun simulate", run.duration, "--start", run.start, "--users", "\(run.users)", "--seed", "\(run.seed)",
-                     "--persona", ShellQuote.quote(run.personas)]
+                     "--persona", ShellQuote.quote(run.personas)] + personaFolders.flatMap { ["--persona-dir", ShellQuote.quote($0)] }
         words += run.engine == "native" ? ["--reference"] : ["--rules", ShellQuote.quote(run.rules)]
         words += ["--shard", "\(first.userIndex + 1)/\(run.users)", "--no-db"]
         return words.joined(separator: " ")
