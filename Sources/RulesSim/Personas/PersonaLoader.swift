@@ -15,11 +15,11 @@ public enum PersonaLoader {
     public static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
         if reference.hasSuffix(".lua") || reference.contains("/") {
             guard FileManager.default.fileExists(atPath: reference) else { throw PersonaError(reference, "no such persona file") }
-            return shown(reference)
+            return reference
         }
         for folder in folders {
             let path = (folder as NSString).appendingPathComponent(reference + ".lua")
-            if FileManager.default.fileExists(atPath: path) { return shown(path) }
+            if FileManager.default.fileExists(atPath: path) { return path }
         }
         let known = Set(folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
@@ -42,6 +42,8 @@ public enum PersonaLoader {
 
     /// Loads and validates the persona file at `path` in `host`.
     public static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
+        // Its messages (and those of its `day()` during a run) name it as `shown` does.
+        let path = shown(path)
         let bytes: [UInt8]
         do {
             bytes = try SourceFile.read(path, maxBytes: host.limits.maxSourceBytes)
