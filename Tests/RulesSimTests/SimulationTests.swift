@@ -196,7 +196,7 @@ import Testing
         let second = try Simulation(config: config).run()
         #expect(first.days != second.days)
         #expect(second.run.idOffset == 6 && first.run.idOffset == 0)
-        #expect(second.table().contains("3 days, user ids 7 to 12 (appended)\n"))
+        #expect(second.table().contains("3 days, user ids 7–12 (appended)\n"))
         let twelvePath = dir.appendingPathComponent("twelve.sqlite").path
         let twelve = try Simulation(config: try SimTestSupport.config(days: 3, users: 12, database: twelvePath)).run()
         #expect(twelve.days == zip(first.days, second.days).map { a, b in

@@ -174,7 +174,7 @@ import Testing
         #expect(try days(first.stdout) != days(second.stdout))
         #expect(second.stdout.contains("\"users_from\":0,\"users_to\":5,\"id_offset\":5,"))
         let third = try CLI.run(["simulate", "3d", "--users", "5", "--db", db, "--append"])
-        #expect(third.stdout.contains("2026-01-05 to 2026-01-07, 3 days, user ids 11 to 15 (appended)\n"), "\(third.stdout)")
+        #expect(third.stdout.contains("2026-01-05 to 2026-01-07, 3 days, user ids 11–15 (appended)\n"), "\(third.stdout)")
     }
 
     @Test func jsonAndCsvCarryTheSameCounts() throws {
