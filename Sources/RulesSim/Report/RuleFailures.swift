@@ -79,7 +79,7 @@ public struct RuleFailures: Sendable, Equatable {
         if let theirs = other.first, first.map({ theirs.userIndex < $0.userIndex }) ?? true { first = theirs }
     }
 
-    /// Counts a refused event; nil when its error is not a failure of the rule set.
+    /// The code of a refused event's error, when it is a failure of the rule set (nil: a refusal by the apps' rules).
     static func code(of error: any Error) -> (Code, EngineError)? {
         guard let error = error as? EngineError, let code = Code(rawValue: error.code.rawValue) else { return nil }
         return (code, error)
