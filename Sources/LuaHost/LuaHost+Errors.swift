@@ -33,20 +33,29 @@ extension LuaHost {
         }
         var failure = LuaError(kind: kind, file: chunk, message: text, traceback: traceback)
         if let position = LuaError.parsePosition(text) {
-            failure.file = position.file
+            failure.file = fullChunkName(position.file)
             failure.line = position.line
             failure.message = position.rest
         } else if kind == .memory {
             // Raised by the allocator itself: Lua keeps no position; use where the hook last saw it.
             let line = Int(runtime.pointee.last_line)
             if line > 0 {
-                failure.file = withUnsafeBytes(of: runtime.pointee.last_source) {
+                failure.file = fullChunkName(withUnsafeBytes(of: runtime.pointee.last_source) {
                     String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
+                })
                 failure.line = line
             }
             failure.message = "not enough memory (the limit is \(limits.memoryBytes) bytes)"
         }
         return failure
+    }
+
+    /// A chunk's name as Lua's messages give it (`short_src`: a name longer than 60 bytes is cut
+    /// from the left, `...el/personas/x.lua`), in full when one chunk loaded here ends with it.
+    func fullChunkName(_ shown: String) -> String {
+        guard shown.hasPrefix("...") else { return shown }
+        let tail = shown.dropFirst(3)
+        let matches = chunkNames.filter { $0.hasSuffix(tail) }
+        return matches.count == 1 ? matches.first! : shown
     }
 }

@@ -134,9 +134,9 @@ extension LuaHost {
         lua_pushvalue(L, index)
         var ar = lua_Debug()
         lua_getinfo(L, ">S", &ar)
-        let source = withUnsafeBytes(of: ar.short_src) {
+        let source = fullChunkName(withUnsafeBytes(of: ar.short_src) {
             String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-        }
+        })
         let handle = LuaFunction(reference: reference, hostID: id, source: source, line: Int(ar.linedefined))
         functionCache[pointer] = handle
         return handle

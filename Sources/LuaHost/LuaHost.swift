@@ -36,6 +36,9 @@ public final class LuaHost {
     /// records, by field.
     var listPools: [ObjectIdentifier: PooledList] = [:]
     var fieldListPools: [Int: PooledList] = [:]
+    /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
+    /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
+    var chunkNames: Set<String> = []
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,
@@ -145,6 +148,7 @@ public final class LuaHost {
         rr_reset_raise(runtime)
         var chunks: [Int32] = []
         var base: Int32?
+        chunkNames.formUnion(layers.map(\.chunkName))
         for (i, layer) in layers.enumerated() {
             let status = Self.text(of: layer.bytes).withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {

@@ -33,6 +33,46 @@ public enum LuaPath {
         }
     }
 
+    /// The keys of a path as `render` writes it (`habits[2].rate`, `["odd key"]`), outermost
+    /// first; nil when it is not such a path.
+    public static func keys(of path: String) -> [LuaValue]? {
+        var keys: [LuaValue] = []
+        var rest = Substring(path)
+        while !rest.isEmpty {
+            if rest.hasPrefix("[\"") {
+                guard let end = rest.dropFirst(2).range(of: "\"]") else { return nil }
+                keys.append(.string(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("[") {
+                guard let end = rest.firstIndex(of: "]"), let i = Int64(rest[rest.index(after: rest.startIndex)..<end]) else { return nil }
+                keys.append(.integer(i))
+                rest = rest[rest.index(after: end)...]
+            } else {
+                if !keys.isEmpty {
+                    guard rest.hasPrefix(".") else { return nil }
+                    rest = rest.dropFirst()
+                }
+                let name = rest.prefix { $0 != "." && $0 != "[" }
+                guard isIdentifier(String(name)) else { return nil }
+                keys.append(.string(String(name)))
+                rest = rest.dropFirst(name.count)
+            }
+        }
+        return keys
+    }
+
+    /// The path of table keys, as `render` writes it (`keys(of:)` read back).
+    public static func path(of keys: some Sequence<LuaValue>) -> String {
+        var out = ""
+        for key in keys { append(key, to: &out) }
+        return out
+    }
+
+    /// Whether `path` is `ancestor` or inside it (`habits[1].rate` is inside `habits` and `habits[1]`).
+    public static func isWithin(_ path: String, _ ancestor: String) -> Bool {
+        path == ancestor || ancestor.isEmpty || path.hasPrefix(ancestor + ".") || path.hasPrefix(ancestor + "[")
+    }
+
     /// The message for an unknown key of a table (the error's path names the key itself):
     /// `unknown field (did you mean 'recover_after'?)`.
     static func unknownFieldMessage(_ key: LuaValue, others: some Collection<LuaValue>, known: [String]) -> String {

@@ -48,6 +48,8 @@ struct MergeCommand: ParsableCommand {
         do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
         try Output.write(merged.rendered(ReportFormat(rawValue: format)!), to: out)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
+        // The parts' failures carry no events: merge says how to run the first failing user again.
+        try FailureNotice.report(merged, command: "rulesrun merge", rules: nil)
     }
 
     /// A report file's bytes, or why there are none: no such file, a folder, not a regular file

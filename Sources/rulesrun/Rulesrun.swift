@@ -14,7 +14,7 @@ struct Rulesrun: ParsableCommand {
     static func main() {
         var command: (any ParsableCommand)?
         do {
-            command = try parseAsRoot()
+            command = try parseWithNegativeArguments(Array(CommandLine.arguments.dropFirst()))
             try command!.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
@@ -31,6 +31,27 @@ struct Rulesrun: ParsableCommand {
             let message = fullMessage(for: error)
             if !message.isEmpty { Terminal.error(message) }
             Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// Parses the arguments. No option of rulesrun starts with a digit, so an argument such as
+    /// `-1d` that the parser took for options is a value: when the arguments do not parse, they
+    /// are parsed again with such arguments after `--` (positional) — kept when that parses —, so that `simulate -1d` is
+    /// judged by the duration's own check ("must be positive") instead of "Missing expected
+    /// argument". (Options that take negative values parse them themselves, e.g. `--seed -1`.)
+    static func parseWithNegativeArguments(_ arguments: [String]) throws -> any ParsableCommand {
+        do {
+            return try parseAsRoot(arguments)
+        } catch {
+            guard !arguments.contains("--") else { throw error }
+            func isNegative(_ argument: String) -> Bool {
+                argument.count > 1 && argument.hasPrefix("-") && argument.dropFirst().first.map { $0.isNumber || $0 == "." } == true
+            }
+            let negative = arguments.filter(isNegative)
+            guard !negative.isEmpty else { throw error }
+            // Only when that parses: `--seed -1` is the seed's own error, not the option after it.
+            guard let command = try? parseAsRoot(arguments.filter { !isNegative($0) } + ["--"] + negative) else { throw error }
+            return command
         }
     }
 }

@@ -144,6 +144,7 @@ struct SimulateCommand: ParsableCommand {
         }
         try Output.write(report.rendered(ReportFormat(rawValue: format)!), to: out)
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
+        try FailureNotice.report(report, command: "rulesrun simulate", rules: reference ? nil : rules, personaFolders: personaDir)
     }
 
     /// Refuses outputs (the report, the chart, the database and the files beside it) that are one

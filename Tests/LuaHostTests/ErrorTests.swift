@@ -29,6 +29,26 @@ import Testing
         try expectUsable(host)
     }
 
+    /// Lua cuts a chunk name longer than 60 bytes from the left in its messages (`...`): the
+    /// errors, the budget's and the functions' sources name the file whole.
+    @Test func aLongChunkNameIsGivenWhole() throws {
+        let name = "/home/someone/projects/simulations/a-long-folder-name/personas/broken.lua"
+        let host = try LuaHost()
+        let error = try callError("""
+            return { run = function()
+              local t = nil
+              return t.x
+            end }
+            """, name: name, host: host)
+        #expect(error.file == name && error.line == 3, "\(error)")
+        #expect(error.description.hasPrefix(name + ":3: "), "\(error)")
+        let budget = try callError("return { run = function() while true do end end }", name: name + "2", host: host)
+        #expect(budget.file == name + "2", "\(budget)")
+        let module = try #require(try host.load("return { f = function() end }", chunkName: name + "3").first?.tableValue)
+        #expect(module["f"].functionValue?.source == name + "3")
+        try expectUsable(host)
+    }
+
     @Test func errorWithATableValueIsDescribedAtItsLine() throws {
         let error = try loadError("local x = 1\nerror({ code = 1 })", name: "e.lua")
         #expect(error.kind == .runtime)

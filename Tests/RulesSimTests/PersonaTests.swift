@@ -76,12 +76,48 @@ import Testing
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
-        #expect(lines.count == 5, "\(lines)")
+        #expect(lines.count == 6, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(path):5: miga.opens_per_day: expected") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("\(path):7: earned.modes[1].") }, "\(lines)")
+        // Both problems of the mode: the field of the wrong type does not hide the missing one.
+        #expect(lines.contains("\(path):7: earned.modes[1].name: required field is missing"), "\(lines)")
+        #expect(lines.contains("\(path):7: earned.modes[1].strictness: expected a string, found integer 5"), "\(lines)")
         #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
         #expect(lines.contains("\(path):6: habits[1].rate: expected a probability between 0 and 1, found -0.1"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(path):8: settings.timezone: unknown time zone") }, "\(lines)")
+    }
+
+    /// A value that stops decoding (NaN, a wrong type) is set aside alone: the other problems,
+    /// in its own section and in the others, are reported in the same run.
+    @Test(arguments: [("answer = { yes = 0/0, no = 0.1 }", "answer.yes: expected a finite number, found number nan"),
+                      ("habits = { { task = \"read\", rate = 0/0, times_per_day = 20 } }", "habits[1].rate: expected a finite number"),
+                      ("answer = \"often\"", "answer: expected a table, found string"),
+                      ("earned = { share = 0/0, apps = { \"android:a\" }, gate = { credits = 2 } }", "earned.share: expected a finite number")])
+    func aValueThatStopsDecodingHidesNoOtherProblem(_ broken: String, _ expected: String) throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("nan.lua").path
+        try """
+            return {
+              description = "Four mistakes",
+              commit = 1.5,
+              \(broken.hasPrefix("answer") ? "-- answer: below" : "answer = { yes = 0.5, no = 0.1 },")
+              reminder_yes_share = 2,
+              shield = -1,
+              \(broken),
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("\(path):7: \(expected)") }, "\(lines)")
+        #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
+        #expect(lines.contains("\(path):5: reminder_yes_share: expected a probability between 0 and 1, found 2.0"), "\(lines)")
+        #expect(lines.contains("\(path):6: shield: expected a probability between 0 and 1, found -1.0"), "\(lines)")
+        if broken.hasPrefix("habits") {
+            #expect(lines.contains("\(path):7: habits[1].times_per_day: expected 1…10, found 20"), "\(lines)")
+        }
+        if broken.hasPrefix("earned") {
+            #expect(lines.contains { $0.hasPrefix("\(path):7: earned.gate.credits: expected a probability") }, "\(lines)")
+        }
     }
 
     @Test func aHugeTextInAPersonaIsQuotedShort() throws {

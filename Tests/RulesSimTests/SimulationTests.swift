@@ -95,7 +95,7 @@ import Testing
         // Empty shards alone cover nobody; with --partial they are a report of no user.
         let empty = [shards[0], shards[2], shards[5]]
         let missing = try #require(throws: SimulationError.self) { try SimulationReport.merge(empty) }
-        #expect(missing.message == "users 0..<5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+        #expect(missing.message == "users 1–5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         #expect(try SimulationReport.merge(empty, partial: true).userCount == 0)
     }
 
@@ -196,7 +196,7 @@ import Testing
         let second = try Simulation(config: config).run()
         #expect(first.days != second.days)
         #expect(second.run.idOffset == 6 && first.run.idOffset == 0)
-        #expect(second.table().contains("3 days, user ids 7 to 12 (appended)\n"))
+        #expect(second.table().contains("3 days, user ids 7–12 (appended)\n"))
         let twelvePath = dir.appendingPathComponent("twelve.sqlite").path
         let twelve = try Simulation(config: try SimTestSupport.config(days: 3, users: 12, database: twelvePath)).run()
         #expect(twelve.days == zip(first.days, second.days).map { a, b in
@@ -304,6 +304,29 @@ import Testing
         let error = try #require(throws: PersonaError.self) { try simulation.run() }
         #expect(error.description.contains("broken-day.lua:5: \(expected) (in day() for u1 on 2026-01-05)"), "\(error)")
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
+    }
+
+    /// An error raised in a persona's `day()` names the file whole, however long its path.
+    @Test func anErrorInDayNamesThePersonaFileWhole() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("a-folder-with-a-long-name/and-another-one/personas")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("x.lua").path
+        #expect(path.utf8.count > 60)
+        try """
+            return {
+              description = "Fails on its first day",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.1 },
+              day = function(d)
+                error("no plan for " .. d.date)
+              end,
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 1, mix: path))
+        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        #expect(error.description.hasPrefix("\(path):6: no plan for 2026-01-05"), "\(error)")
     }
 
     /// Variants of a shipped persona that the engine must accept every event of: a window

@@ -35,16 +35,24 @@ public struct PopulationComparison: Sendable {
     public static func run(folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
                            personaFolders: [String] = [PersonaLoader.defaultFolder],
                            progress: ((String, Int, Int) -> Void)? = nil) throws -> PopulationComparison {
-        func summary(_ rules: String, _ set: String) throws -> ReportSummary {
+        func simulate(_ rules: String, _ set: String) throws -> SimulationReport {
             let config = SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
                                           personaFolders: personaFolders, rules: rules, database: nil)
-            return ReportSummary(try Simulation(config: config).run { progress?(set, $0, $1) })
+            return try Simulation(config: config).run { progress?(set, $0, $1) }
         }
-        let a = try summary(folderA, "A"), b = try summary(folderB, "B")
+        let reportA = try simulate(folderA, "A"), reportB = try simulate(folderB, "B")
+        let a = ReportSummary(reportA), b = ReportSummary(reportB)
         func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
         var metrics: [Metric] = [
             // Events the engine refused, rule errors among them (a rule that fails refuses the event).
             Metric(name: "refused events", a: Double(a.refused), b: Double(b.refused), isShare: false),
+        ]
+        // Among them, the events a set's rules failed on (only when either set has some).
+        for code in RuleFailures.Code.allCases where reportA.failures.counts[code] + reportB.failures.counts[code] > 0 {
+            metrics.append(Metric(name: "refused: \(code.rawValue) (rule failed)", a: Double(reportA.failures.counts[code]),
+                                  b: Double(reportB.failures.counts[code]), isShare: false))
+        }
+        metrics += [
             Metric(name: "YES rate", a: a.yesRate, b: b.yesRate, isShare: true),
             Metric(name: "MISSED per user-day", a: share(a.missed, a.userDays), b: share(b.missed, b.userDays), isShare: true),
         ]

@@ -30,8 +30,20 @@ public enum PersonaLoader {
         throw PersonaError(reference, message)
     }
 
+    /// A path as messages name the file: relative to the current directory when the file is in
+    /// it (`/home/me/sim/personas/x.lua` → `personas/x.lua`), else as given.
+    static func shown(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let standard = (path as NSString).standardizingPath
+        let here = (FileManager.default.currentDirectoryPath as NSString).standardizingPath
+        let prefix = here.hasSuffix("/") ? here : here + "/"
+        return standard.hasPrefix(prefix) && standard.count > prefix.count ? String(standard.dropFirst(prefix.count)) : path
+    }
+
     /// Loads and validates the persona file at `path` in `host`.
     public static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
+        // Its messages (and those of its `day()` during a run) name it as `shown` does.
+        let path = shown(path)
         let bytes: [UInt8]
         do {
             bytes = try SourceFile.read(path, maxBytes: host.limits.maxSourceBytes)
@@ -73,33 +85,61 @@ public enum PersonaLoader {
             if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
             return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
         }
-        // A field of the wrong type stops decoding. To report the other sections' problems with
-        // it, its top-level section is set aside and the rest decoded again.
-        var rest = value.tableValue!
-        var setAside: Set<String> = []
-        func section(_ fieldPath: String) -> String { String(fieldPath.prefix { $0 != "." && $0 != "[" }) }
+        // A field of the wrong type (or NaN, …) stops decoding. To report every other problem
+        // with it, the field is set aside — removed, so that its default applies, or when it is
+        // required replaced by a placeholder (0, an empty table, "", false) — and the file decoded
+        // again; only when no placeholder will do is the table holding it set aside, and so on up
+        // to its top-level section. An error inside what was set aside is the placeholder's, not
+        // the file's: it is not reported.
+        var rest = value
+        var setAside: [String] = []
+        var placeholder: [String: Int] = [:]
+        let placeholders: [LuaValue] = [.nil, .integer(0), .table(LuaTable()), .string(""), .boolean(false)]
         var decoded: PersonaSpec?
-        while decoded == nil {
+        for _ in 0..<10_000 where decoded == nil {
             do {
-                decoded = try LuaDecoder().decode(PersonaSpec.self, from: .table(rest), file: path)
+                decoded = try LuaDecoder().decode(PersonaSpec.self, from: rest, file: path)
             } catch let error as LuaError {
                 let field = error.path ?? ""
-                let top = section(field)
-                // A required section set aside is now missing: its own error is already reported.
-                if setAside.contains(top) { throw PersonaError(problems: problems) }
-                if known.contains(top) || top.isEmpty {   // (an unknown section is reported above)
-                    problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+                var aside = field
+                if setAside.contains(where: { LuaPath.isWithin(field, $0) }), !setAside.contains(field) {
+                    // A field the placeholder lacks (`answer.yes` of `answer = {}`): one too.
+                    setAside.append(field)
+                    placeholder[field] = 0
+                } else if setAside.contains(field) {
+                    // The placeholder will not do: the next one, or the table holding the field.
+                    var outer = field
+                    while placeholder[outer]! + 1 == placeholders.count {
+                        guard let keys = LuaPath.keys(of: outer), keys.count > 1 else { throw PersonaError(problems: problems) }
+                        outer = LuaPath.path(of: keys.dropLast())
+                        if !setAside.contains(outer) {
+                            setAside.append(outer)
+                            placeholder[outer] = -1
+                        }
+                    }
+                    placeholder[outer]! += 1
+                    aside = outer
+                } else {
+                    let top = String(field.prefix { $0 != "." && $0 != "[" })
+                    if known.contains(top) || top.isEmpty {   // (an unknown section is reported above)
+                        problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+                    }
+                    guard !top.isEmpty else { throw PersonaError(problems: problems) }
+                    setAside.append(field)
+                    placeholder[field] = 0
                 }
-                guard !top.isEmpty, !rest[top].isNil else { throw PersonaError(problems: problems) }
-                rest[top] = .nil
-                setAside.insert(top)
+                guard let keys = LuaPath.keys(of: aside) else { throw PersonaError(problems: problems) }
+                rest = rest.replacing(at: keys, with: placeholders[placeholder[aside]!])
             } catch {
                 throw PersonaError(path, "\(error)")
             }
         }
-        let spec = decoded!
-        // The checks of a section set aside would judge its defaults, not the file.
-        problems += PersonaChecks.problems(of: spec).filter { !setAside.contains(section($0.0)) }.map { fieldPath, message in
+        guard let spec = decoded else { throw PersonaError(problems: problems) }
+        // The checks of what was set aside (and of the tables holding it) would judge the
+        // placeholders and defaults, not the file.
+        problems += PersonaChecks.problems(of: spec).filter { check in
+            !setAside.contains { LuaPath.isWithin(check.0, $0) || LuaPath.isWithin($0, check.0) }
+        }.map { fieldPath, message in
             RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)")
         }
         guard problems.isEmpty else { throw PersonaError(problems: problems) }

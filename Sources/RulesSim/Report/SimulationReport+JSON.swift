@@ -52,8 +52,10 @@ extension SimulationReport {
                 ("earned", Self.earnedDayJSON(d.earned)),
             ])
         }
+        // The rule set's failures only when there are any: a clean run's report is unchanged.
+        let failures: [(String, JSONOut)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
         return JSONOut.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
-                               ("summary", summary), ("days", .array(days))]).description + "\n"
+                               ("summary", summary)] + failures + [("days", .array(days))]).description + "\n"
     }
 
     /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest
@@ -138,6 +140,12 @@ extension SimulationReport {
                                       inputsDigest: r.inputs_digest),
                   days: doc.days)
         earnedCounted = withEarned.first ?? true
+        if let raw = object["failures"] {
+            guard let failuresObject = raw as? [String: Any] else {
+                throw SimulationError("failures: expected an object of counts by code (RULE_ERROR, RULE_VIOLATION, STORE_ERROR), found \(Self.shown(raw))")
+            }
+            failures = try RuleFailures(jsonObject: failuresObject)
+        }
     }
 
     /// Refuses, naming the field, what Foundation's reader would let through changed or refuse

@@ -11,8 +11,8 @@ extension SimulationReport {
         let last = start?.adding(days: max(0, r.days - 1))?.rawValue ?? ""
         var out = "rulesrun simulate \(r.duration): \(s.users) user\(s.users == 1 ? "" : "s") (\(r.personas)), seed \(r.seed), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
         out += "\(r.start) to \(last), \(s.days) day\(s.days == 1 ? "" : "s")"
-        if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(r.usersFrom)..<\(r.usersTo) of \(r.users)" }
-        if r.idOffset != 0 { out += ", user ids \(r.usersFrom + r.idOffset + 1) to \(r.usersTo + r.idOffset) (appended)" }
+        if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(UserRange(r.usersFrom..<r.usersTo)) of \(r.users)" }
+        if r.idOffset != 0 { out += ", user ids \(UserRange(r.usersFrom + r.idOffset..<r.usersTo + r.idOffset)) (appended)" }
         out += "\n\n"
         let earned = s.earnedUserDays > 0
         let header = ["day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",

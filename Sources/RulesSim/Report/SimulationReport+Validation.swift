@@ -42,5 +42,17 @@ extension SimulationReport {
                     + "expected at most the \(started) started (quests_started)")
             }
         }
+        // Failed events are refused events; the first failure is one of the report's users.
+        let refused = days.reduce(0) { $0 + $1.refused }
+        if failures.counts.total > refused {
+            throw SimulationError("failures: \(failures.countsText) = \(failures.counts.total) failed events, expected at most the \(refused) refused (days[].refused_events)")
+        }
+        if (failures.first == nil) != failures.isEmpty {
+            throw SimulationError("failures.first: \(failures.first == nil ? "missing" : "present"), but the failures count \(failures.counts.total) events")
+        }
+        if let first = failures.first, !(r.usersFrom..<r.usersTo).contains(first.userIndex) || first.day >= r.days {
+            throw SimulationError("failures.first: user_index \(first.userIndex), day \(first.day + 1): expected one of the report's users "
+                + "(\(UserRange(r.usersFrom..<r.usersTo))) and days (1–\(r.days))")
+        }
     }
 }

@@ -11,6 +11,8 @@ public struct SimulationReport: Sendable, Equatable {
     /// `earned`): its Earned counts are zeros that say nothing, and it merges only with reports
     /// like it.
     public var earnedCounted = true
+    /// The events the rule set failed on (`RULE_ERROR`, `RULE_VIOLATION`, `STORE_ERROR`), and the first.
+    public var failures = RuleFailures()
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
     /// (but for the users' range).
@@ -107,12 +109,12 @@ public struct SimulationReport: Sendable, Equatable {
         let sorted = reports.filter { $0.userCount > 0 }.sorted { ($0.run.usersFrom, $0.run.usersTo) < ($1.run.usersFrom, $1.run.usersTo) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.run.usersTo != b.run.usersFrom {
             throw SimulationError(a.run.usersTo > b.run.usersFrom
-                ? "shards overlap: users \(a.run.usersFrom)..<\(a.run.usersTo) and \(b.run.usersFrom)..<\(b.run.usersTo)"
-                : "users \(a.run.usersTo)..<\(b.run.usersFrom) are in none of the reports (a shard is missing)")
+                ? "shards overlap: users \(UserRange(a.run.usersFrom..<a.run.usersTo)) and \(UserRange(b.run.usersFrom..<b.run.usersTo))"
+                : "users \(UserRange(a.run.usersTo..<b.run.usersFrom)) are in none of the reports (a shard is missing)")
         }
         let from = sorted.first?.run.usersFrom ?? 0, to = sorted.last?.run.usersTo ?? 0
         if !partial, from != 0 || to != first.run.users {
-            let missing = [from != 0 ? "0..<\(from)" : nil, to != first.run.users ? "\(to)..<\(first.run.users)" : nil].compactMap { $0 }
+            let missing = [from != 0 ? UserRange(0..<from) : nil, to != first.run.users ? UserRange(to..<first.run.users) : nil].compactMap { $0?.description }
             throw SimulationError("users \(missing.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         }
         guard var merged = sorted.first else { return first }
@@ -120,6 +122,8 @@ public struct SimulationReport: Sendable, Equatable {
         for report in sorted.dropFirst() {
             for d in merged.days.indices { merged.days[d].add(report.days[d]) }
         }
+        // Empty shards too (they have no failures; the sum does not depend on the order).
+        merged.failures = reports.reduce(into: RuleFailures()) { $0.add($1.failures) }
         return merged
     }
 }

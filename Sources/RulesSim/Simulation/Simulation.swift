@@ -93,6 +93,7 @@ public final class Simulation {
             thread.start()
         }
         var days = Array(repeating: DayTotals(), count: config.days)
+        var failures = RuleFailures()
         var done = 0
         // The chunks' totals in chunk order, and their rows to `write`.
         func collect(_ write: ([UserRecords]) throws -> Void) throws {
@@ -105,6 +106,7 @@ public final class Simulation {
                     pending = []
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
+                failures.add(result.failures)
                 done += chunks[c].count
                 progress?(done, range.count)
             }
@@ -134,7 +136,9 @@ public final class Simulation {
                 throw error
             }
         }
-        return SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
+        var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
+        report.failures = failures
+        return report
     }
 
     private func openDatabase(_ path: String) throws -> Store {
@@ -192,6 +196,8 @@ struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
     /// The rows of the chunk's users, in user order (empty without a database).
     var records: [UserRecords]
+    /// The events the rule set failed on, and the chunk's first.
+    var failures: RuleFailures
 }
 
 /// The chunks' hand-over between the workers and the writer.

@@ -13,6 +13,9 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ text: String) throws(SimulationError) {
         let number = text.dropLast()
+        if let last = text.last, Unit(rawValue: String(last).lowercased()) != nil, let n = Int(number), n <= 0 {
+            throw SimulationError("invalid duration \"\(text)\": a duration must be positive (at least 1), expected a number from 1 and a unit, e.g. 30d, 12w, 6m or 1y")
+        }
         guard let last = text.last, let unit = Unit(rawValue: String(last).lowercased()),
               let parsed = Int(number) ?? (Self.isDigits(number) ? Int.max : nil), parsed > 0 else {
             throw SimulationError("invalid duration \"\(text)\": expected a positive number and a unit, e.g. 30d, 12w, 6m or 1y")

@@ -43,6 +43,7 @@ final class SimulationWorker {
         let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, config: config)
         var days = Array(repeating: DayTotals(), count: config.days)
         var records: [UserRecords] = []
+        var failures = RuleFailures()
         for index in users {
             // The user's random streams are keyed by its id (id − 1: the index in a new database).
             let key = idBase + Int64(index)
@@ -52,7 +53,7 @@ final class SimulationWorker {
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             let name = "u\(key + 1)"
-            let (_, user) = try engine.recordingBatch { try simulator.run(key: Int(key), name: name, into: &days) }
+            let (_, user) = try engine.recordingBatch { try simulator.run(index: index, key: Int(key), name: name, into: &days, failures: &failures) }
             if template.keepRecords {
                 for recorded in user { try recorded.encodeJSON() }
                 records += user
@@ -62,6 +63,6 @@ final class SimulationWorker {
         guard try engine.store.users().isEmpty else {
             throw SimulationError("internal error: the engine wrote to its store during a recording batch")
         }
-        return ChunkResult(days: days, records: records)
+        return ChunkResult(days: days, records: records, failures: failures)
     }
 }

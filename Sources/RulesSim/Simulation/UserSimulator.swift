@@ -46,13 +46,21 @@ struct UserSimulator {
         var minStreak = 1
         /// Earned, for a persona that uses it.
         var earned: EarnedRun?
+        /// The user's index in the cohort, its events so far (for the replay file of a failure)
+        /// and the events the rule set failed on.
+        var index = 0
+        var events: [EngineEvent] = []
+        var failures = RuleFailures()
     }
 
-    /// Simulates the user whose random streams are keyed by `key` (its id − 1) into `days` (one
-    /// entry per simulated day).
-    func run(key: Int, name: String, into days: inout [DayTotals]) throws {
+    /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
+    /// id − 1), into `days` (one entry per simulated day); adds the events the rule set failed on
+    /// to `failures`.
+    func run(index: Int, key: Int, name: String, into days: inout [DayTotals], failures: inout RuleFailures) throws {
         var run = Run(random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
                       miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
+        run.index = index
+        defer { failures.add(run.failures) }
         let persona = personas[config.mix.pick(run.random.unit())]
         let spec = persona.spec
         run.minStreak = max(1, spec.lostStreak.minStreak)
@@ -234,11 +242,14 @@ struct UserSimulator {
     func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
               _ days: inout [DayTotals]) -> JSONOut? {
         days[d].events += 1
+        let event = EngineEvent(at: Timestamp(millis: time), user: name, kind: kind)
+        run.events.append(event)
         let applied: Engine.Applied
         do {
-            applied = try engine.step(EngineEvent(at: Timestamp(millis: time), user: name, kind: kind))
+            applied = try engine.step(event)
         } catch {
             days[d].refused += 1
+            countFailure(error, of: event, day: d, &run)
             return nil
         }
         let streakBefore = run.view?.currentStreak ?? 0
@@ -269,6 +280,18 @@ struct UserSimulator {
             }
         }
         return applied.decisions
+    }
+
+    /// Counts a refused event when the rule set failed on it (not when the apps' rules refused
+    /// it); keeps the user's first failure, with its events up to it.
+    private func countFailure(_ error: any Error, of event: EngineEvent, day d: Int, _ run: inout Run) {
+        guard let (code, failure) = RuleFailures.code(of: error) else { return }
+        run.failures.counts[code] += 1
+        guard run.failures.first == nil else { return }
+        let location = RuleFailures.leadingLocation(failure.message) ?? (engine.rules as? RuleSet)?.location(ofFunctionIn: failure.message)
+        run.failures.first = RuleFailures.First(userIndex: run.index, user: event.user, day: d, date: config.start.adding(days: d)!.rawValue,
+                                                at: event.at.description, event: event.kind.typeName, code: code.rawValue,
+                                                message: failure.message, location: location, events: run.events)
     }
 
     /// What the persona's `day()` returns for one user-day; a Lua error or a value out of range

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import RulesSim
+
+/// What `simulate` and `merge` say on standard error after the report when the rule set failed
+/// on some events (`RuleFailures`): the counts by code, the first failure (the user, the day, the
+/// rule's file:line and the message) and how to reproduce it — a replay file of the user's events
+/// (`simulate`, which has them) and the command that simulates the user alone. Exit status 1.
+enum FailureNotice {
+    /// `rules`: the rule folder to replay with (nil: no replay file); `personaFolders`: the
+    /// run's `--persona-dir` folders, for the command that runs the user again.
+    static func report(_ report: SimulationReport, command: String, rules: String?, personaFolders: [String] = []) throws {
+        let failures = report.failures
+        guard !failures.isEmpty else { return }
+        var lines = ["\(command): the rule set failed on \(failures.counts.total) event\(failures.counts.total == 1 ? "" : "s"): \(failures.countsText) "
+                     + "(refused, and counted among the refused events: the report shows the rules failing, not only deciding)"]
+        if let first = failures.first {
+            lines.append("first failure: \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)")
+            if let rules, let text = FailureReplay.text(for: first, rules: rules, run: report.run) {
+                let path = FailureReplay.path(for: first)
+                if let problem = write(text, to: path) {
+                    lines.append("  the replay file was not written: \(problem)")
+                } else {
+                    lines.append("  replay it: rulesrun replay \(ShellQuote.quote(path)) --rules \(ShellQuote.quote(rules))   (the user's events up to the failure, shrunk; the last one fails)")
+                }
+            }
+            if let rerun = FailureReplay.command(for: first, run: report.run, personaFolders: personaFolders) {
+                lines.append("  run the user alone: \(rerun)")
+            }
+        }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        throw ExitCode(1)
+    }
+
+    /// Writes the replay file, unless a file there is not one `simulate` wrote; why not, or nil.
+    private static func write(_ text: String, to path: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            let start = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: FailureReplay.header.utf8.count) }
+            guard !isFolder.boolValue, start.map({ String(decoding: $0, as: UTF8.self) }) == FailureReplay.header else {
+                return "\(path) exists and is not a replay file rulesrun simulate wrote; refusing to overwrite it"
+            }
+        }
+        do {
+            try files.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return nil
+        } catch {
+            return "cannot write \(path): \(error.localizedDescription)"
+        }
+    }
+}
