@@ -28,7 +28,7 @@ enum FailureNotice {
                 lines.append("  run the user alone: \(rerun)")
             }
         }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        Terminal.error(lines.joined(separator: "\n"))
         throw ExitCode(1)
     }
 
