@@ -21,15 +21,17 @@ import Testing
     }
 
     /// While a real replay writes a database (it waits for more events on its standard input),
-    /// simulate --append, simulate and replay reaching the same file by a hard link are refused,
-    /// and leave no journal of that name beside it; once the replay ends, the other name writes it
-    /// and the file is whole.
-    @Test func aDatabaseIsLockedWhateverNameReachesIt() throws {
+    /// simulate --append, simulate and replay of the same file are refused and leave no journal
+    /// beside it; the lock is on the file itself (a lock on the file taken by another process,
+    /// with no lock file beside it, refuses them too). A file of two names (a hard link) is refused
+    /// by either name, locked or not: a journal left beside one name is not seen through the
+    /// other. With one name left, it is written and whole.
+    @Test func aDatabaseIsLockedByTheFileAndHasOneName() throws {
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = dir.appendingPathComponent("first.sqlite").path, second = dir.appendingPathComponent("second.sqlite").path
         #expect(try CLI.run(["simulate", "2d", "--users", "3", "--db", first]).status == 0)
-        try #require(link(first, second) == 0)
+        let writers = [["simulate", "2d", "--users", "3", "--append"], ["simulate", "2d", "--users", "3"], ["replay", Self.events]]
 
         let replay = Process()
         replay.executableURL = CLI.executable
@@ -50,20 +52,36 @@ import Testing
             printed += chunk
         }
         #expect(String(decoding: printed, as: UTF8.self).contains("\"ok\":true"), "\(String(decoding: printed, as: UTF8.self))")
-
-        for arguments in [["simulate", "2d", "--users", "3", "--db", second, "--append"], ["simulate", "2d", "--users", "3", "--db", second],
-                          ["replay", Self.events, "--db", second]] {
-            let result = try CLI.run(arguments)
+        for arguments in writers {
+            let result = try CLI.run(arguments + ["--db", first])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("--db \(second): another rulesrun is writing \(second)"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--db \(first): another rulesrun is writing \(first)"), "\(arguments): \(result.stderr)")
         }
-        #expect(try names(dir).filter { $0.hasPrefix("second") } == ["second.sqlite"])
-
         try input.fileHandleForWriting.close()
         replay.waitUntilExit()
         #expect(replay.terminationStatus == 0)
-        #expect(try CLI.run(["simulate", "2d", "--users", "3", "--db", second, "--append"]).status == 0)
-        let queue = try DatabaseQueue(path: first)
+        #expect(try names(dir) == ["first.sqlite"])
+
+        // The file itself locked, no lock file beside it.
+        let held = open(first, O_RDONLY | O_CLOEXEC)
+        try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let locked = try CLI.run(writers[0] + ["--db", first])
+        close(held)
+        #expect(locked.status == 2)
+        #expect(locked.stderr.contains("--db \(first): another rulesrun is writing \(first)"), "\(locked.stderr)")
+
+        try #require(link(first, second) == 0)
+        for name in [first, second] {
+            for arguments in writers {
+                let result = try CLI.run(arguments + ["--db", name])
+                #expect(result.status == 2, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("--db \(name): the file has 2 names (hard links)"), "\(arguments): \(result.stderr)")
+            }
+        }
+        #expect(try names(dir) == ["first.sqlite", "second.sqlite"])
+        try #require(unlink(first) == 0)
+        #expect(try CLI.run(writers[0] + ["--db", second]).status == 0)
+        let queue = try DatabaseQueue(path: second)
         defer { try? queue.close() }
         #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
         let users = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM app_user") }
@@ -78,7 +96,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out").path, alias = dir.appendingPathComponent("alias").path
         try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: "out")
-        let folder = open(out, O_RDONLY | O_DIRECTORY)
+        let folder = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(folder >= 0 && flock(folder, LOCK_EX | LOCK_NB) == 0)
         let compare = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--runs", "20", "--population-users", "0", "--economy-runs", "0", "--out", alias])
         close(folder)
@@ -91,7 +109,7 @@ import Testing
         let merged = dir.appendingPathComponent("merged.txt").path, other = dir.appendingPathComponent("other.txt").path
         try "the other run's text".write(toFile: merged, atomically: true, encoding: .utf8)
         try #require(link(merged, other) == 0)
-        let file = open(merged, O_RDONLY)
+        let file = open(merged, O_RDONLY | O_CLOEXEC)
         try #require(file >= 0 && flock(file, LOCK_EX | LOCK_NB) == 0)
         let merge = try CLI.run(["merge", report, "--out", other])
         close(file)

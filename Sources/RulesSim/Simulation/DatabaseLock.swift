@@ -62,6 +62,15 @@ public final class DatabaseLock: @unchecked Sendable {
             throw SimulationError("\(option) \(path): cannot lock \(file): \(String(cString: strerror(code)))")
         }
         fileDescriptor = fd
+        // SQLite keeps a database's journal beside the name it was opened by: after a run through
+        // one name is killed, a run through another cannot see its journal, and a later run through
+        // the first name rolls that stale journal over the newer content. A database rulesrun
+        // writes has one name (SQLite's "How To Corrupt", 2.4: multiple links to one file).
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_nlink > 1 {
+            release()
+            throw SimulationError("\(option) \(path): the file has \(info.st_nlink) names (hard links); SQLite keeps its journal beside the name it opens, so a run stopped under one name would leave a journal the others cannot see and a later run would roll it back over newer data; write a copy instead (cp \(path) NEW), or remove the other names")
+        }
     }
 
     /// Removes the lock file and releases the lock (once).
