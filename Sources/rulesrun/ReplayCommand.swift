@@ -57,6 +57,7 @@ struct ReplayCommand: ParsableCommand {
         var lock: DatabaseLock?
         if let db {
             do {
+                try OutputPath.checkDatabaseName(db, inMemory: "replay without --db")
                 try OutputPath.check(db, option: "--db")
                 lock = try DatabaseLock(database: db, creating: true)
             } catch {

@@ -134,6 +134,8 @@ import Testing
         let cases: [([String], String)] = [
             (["replay", Self.events, "--db", "/dev/null"], "--db /dev/null: not a regular file (a character device)"),
             (["replay", Self.events, "--db", fifo], "--db \(fifo): not a regular file (a FIFO)"),
+            (["replay", Self.events, "--db", ":memory:"], "--db :memory:: the database would be a file named ':memory:'; use replay without --db"),
+            (["replay", Self.events, "--db", "-"], "--db -: a database is a file, not standard output"),
             (["replay", Self.events, "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
             (["simulate", "2d", "--users", "2", "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
             (simulate + ["--out", "/dev/null"], "--out /dev/null: not a regular file (a character device)"),

@@ -30,11 +30,7 @@ final class DatabaseTarget {
     init(path: String, append: Bool) throws(SimulationError) {
         self.path = path
         self.append = append
-        guard !path.isEmpty else { throw SimulationError("--db: expected a file name, found an empty string") }
-        guard path != ":memory:" else {
-            throw SimulationError("--db :memory:: the database would be a file named ':memory:'; use --no-db to keep it in memory")
-        }
-        guard path != "-" else { throw SimulationError("--db -: a database is a file, not standard output; give a file name (or --no-db)") }
+        try OutputPath.checkDatabaseName(path)
         file = try Self.followingLink(path)
         let folder = (file as NSString).deletingLastPathComponent
         let name = (file as NSString).lastPathComponent

@@ -61,6 +61,16 @@ public enum OutputPath {
         return written
     }
 
+    /// Refuses the names that are not a database file: nothing, SQLite's `:memory:`, and `-`
+    /// (standard output elsewhere). `inMemory`: how the command keeps its database in memory.
+    public static func checkDatabaseName(_ path: String, inMemory: String = "--no-db") throws(SimulationError) {
+        guard !path.isEmpty else { throw SimulationError("--db: expected a file name, found an empty string") }
+        guard path != ":memory:" else {
+            throw SimulationError("--db :memory:: the database would be a file named ':memory:'; use \(inMemory) to keep it in memory")
+        }
+        guard path != "-" else { throw SimulationError("--db -: a database is a file, not standard output; give a file name (or \(inMemory))") }
+    }
+
     /// The folder of `path`, as the system will look it up ("." for a bare name).
     static func parent(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
