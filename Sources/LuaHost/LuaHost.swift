@@ -249,7 +249,14 @@ public final class LuaHost {
     /// results of a call, the function (as `call(_:_:returning:)` does).
     func results(count: Int32, from first: Int32, file: String, of function: LuaFunction? = nil) throws -> [LuaValue] {
         do {
-            return try hostMode { try (0..<count).map { try value(at: first + $0) } }
+            let values = try hostMode { try (0..<count).map { try value(at: first + $0) } }
+            if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {
+                let what = function.map { "the value returned by the function at line \($0.line)" } ?? "the value the file returns"
+                throw LuaError(kind: .instructionBudget, file: file, line: function?.line,
+                               message: "instruction budget exceeded (\(runtime.pointee.budget) instructions per call; converting \(what) "
+                                   + "for the host costs \(LuaHost.conversionCostPerEntry) per table entry): return a smaller table")
+            }
+            return values
         } catch var error as LuaError {
             if error.file == nil {
                 error.file = file

@@ -137,10 +137,11 @@ struct Counterexamples {
     }
 
     /// Whether to stop: validation has used up its instruction budget (then this function's
-    /// remaining inputs are skipped), or the function overflowed the stack (every input would cost
-    /// a tenth of a second; one counterexample is enough).
+    /// remaining inputs are skipped), or the function overflowed the stack or went over its budget
+    /// or the memory ceiling in one call (every further input could cost as much; one
+    /// counterexample is enough to refuse it).
     mutating func isFinished(_ host: LuaHost) -> Bool {
-        if overflowed { return true }
+        if exhausted { return true }
         guard host.instructionsRun > RuleSet.validationInstructionBudget else { return false }
         if budgetProblem == nil {
             budgetProblem = file.problem(in: function, "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
@@ -151,7 +152,7 @@ struct Counterexamples {
     /// Set when validation stopped for its budget before every input of this function was tried
     /// (``RuleSet`` reports the first such function, naming the others).
     private(set) var budgetProblem: RuleProblem?
-    private var overflowed = false
+    private var exhausted = false
 
     /// A Lua failure: at the failing line when Lua knows it, else at the function.
     mutating func record(_ error: any Error, calling call: String) {
@@ -159,7 +160,7 @@ struct Counterexamples {
             record(kind: "error", "\(call): \(error)")
             return
         }
-        if error.message.contains("stack overflow") { overflowed = true }
+        if error.message.contains("stack overflow") || error.kind == .instructionBudget || error.kind == .memory { exhausted = true }
         let detail = error.path.map { "\($0): \(error.message)" } ?? error.message
         let line = error.file == file.name ? error.line : nil
         record(kind: "\(error.kind)|\(line ?? 0)|\(error.path ?? "")", "\(call): \(detail)", line: line)
