@@ -25,6 +25,7 @@ struct Validate: ParsableCommand {
         do {
             let ruleSet = try RuleSet.load(directory)
             print("\(directory): valid (\(ruleSet.summary))")
+            for line in ruleSet.unproved { print("  \(line)") }
         } catch let error as RuleSetError {
             for problem in error.problems { print(problem) }
             let count = error.problems.count

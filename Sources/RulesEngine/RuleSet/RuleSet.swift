@@ -7,6 +7,15 @@ public final class RuleSet {
     /// Lua instructions that validating one rule set may use in all (a few seconds at most).
     public static let validationInstructionBudget: Int64 = 300_000_000
 
+    /// The days of the longest run (`simulate 10y`): counters and streaks that grow by one a day are
+    /// proved up to this many.
+    public static let longestRun = 3_660
+
+    /// The states of a state machine explored from a new user's before the proof stops and says
+    /// where: escalation's (tier, misses, successes), which grow one way a day (a few thousand for
+    /// the longest run), and Pressure's (current, longest) streaks, which grow as a triangle.
+    static let maxReachableStates = (transition: 12_000, pressureStreaks: 2_000)
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -34,6 +43,10 @@ public final class RuleSet {
 
     /// How many inputs each rule function was evaluated on during validation, by name.
     public private(set) var provedInputs: [(function: String, inputs: Int)] = []
+
+    /// What validation did not prove, one line per function whose domain is not finite or too large
+    /// to try in full (`earned.bonus: not proved for streaks above 3660`).
+    public private(set) var unproved: [String] = []
 
     /// What validation proved, for the summary line.
     public var summary: String {
@@ -89,6 +102,7 @@ public final class RuleSet {
         let ruleSet = RuleSet(folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
                               quests: quests, modes: modes)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
+        ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
         return ruleSet
     }
