@@ -133,7 +133,17 @@ public final class LuaHost {
     /// results and from every layer's globals is frozen.
     @discardableResult
     public func load(layers: [(bytes: [UInt8], chunkName: String)]) throws -> [LuaValue] {
+        var bases: [LuaValue] = []
+        return try load(layers: layers, bases: &bases)
+    }
+
+    /// The same, also giving in `bases` what each layer but the last returned, as it returned it
+    /// (before the next layer could change it), most basic first: comparing them with the result
+    /// tells which layer wrote each knob.
+    @discardableResult
+    public func load(layers: [(bytes: [UInt8], chunkName: String)], bases: inout [LuaValue]) throws -> [LuaValue] {
         precondition(!layers.isEmpty, "load(layers:) needs the file itself")
+        bases = []
         for layer in layers where layer.bytes.count > limits.maxSourceBytes {
             throw LuaError(kind: .syntax, file: layer.chunkName,
                            message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
@@ -171,6 +181,7 @@ public final class LuaHost {
             lua_pushvalue(L, chunk)
             try pcall(nargs: 1, nresults: 1, budget: limits.instructionsPerLoad, chunk: layer.chunkName)
             base = lua_gettop(L)
+            bases.append((try? hostMode { try value(at: base!) }) ?? .nil)
         }
         clua_pushcfunction(L, rr_sandbox_runchunk)
         let function = lua_gettop(L)

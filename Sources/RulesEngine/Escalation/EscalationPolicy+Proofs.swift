@@ -201,8 +201,22 @@ struct Counterexamples {
         }
         if error.message.contains("stack overflow") || error.kind == .instructionBudget || error.kind == .memory { exhausted = true }
         let detail = error.path.map { "\($0): \(error.message)" } ?? error.message
-        let line = error.file == file.name ? error.line : nil
+        // Raised in a file this one extends (its code called this file's function, which raised the
+        // error there, or blamed its caller): at this file's innermost line on the stack, if any.
+        let line = error.file == file.name ? error.line : Self.innermostLine(of: file.name, in: error.traceback)
         record(kind: "\(error.kind)|\(line ?? 0)|\(error.path ?? "")", "\(call): \(detail)", line: line)
+    }
+
+    /// The line of the innermost frame of `file` in a Lua traceback (`\tmodes.lua:3: in …`).
+    static func innermostLine(of file: String, in traceback: String?) -> Int? {
+        guard let traceback else { return nil }
+        for frame in traceback.split(separator: "\n") {
+            let text = frame.drop { $0 == "\t" || $0 == " " }
+            guard text.hasPrefix(file + ":") else { continue }
+            let digits = text.dropFirst(file.count + 1).prefix { $0.isNumber }
+            if let line = Int(digits) { return line }
+        }
+        return nil
     }
 
     var problems: [RuleProblem] {
