@@ -79,6 +79,11 @@ public final class LuaHost {
     /// than one step are not counted.
     public var instructionsRun: Int64 { runtime.pointee.instructions_total }
 
+    /// Runs a full garbage collection (to measure what a loaded file keeps).
+    public func collectGarbage() {
+        hostMode { _ = clua_gc_collect(L) }
+    }
+
     /// Reseeds `math.random` (for example per simulated user, so that results do not depend on
     /// the order of calls).
     public func seedRandom(_ seed: Int64) throws {

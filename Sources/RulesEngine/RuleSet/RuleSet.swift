@@ -16,6 +16,10 @@ public final class RuleSet {
     /// the longest run), and Pressure's (current, longest) streaks, which grow as a triangle.
     static let maxReachableStates = (transition: 12_000, pressureStreaks: 2_000)
 
+    /// A rule file may keep at most this fraction of the memory limit once loaded (1/8: 8 MiB of
+    /// the default 64).
+    public static let memoryShareOfAFile = 8
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -79,8 +83,20 @@ public final class RuleSet {
         var problems = unknownFiles(in: sources.folder)
         var proofs: [Counterexamples] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
-            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems),
-                  let policy = file.decode(type, problems: &problems) else { return nil }
+            host.collectGarbage()
+            let before = host.memoryInUse
+            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems) else { return nil }
+            // The memory a file keeps is charged to it: one that keeps most of the ceiling would make
+            // the files and calls after it fail, innocent as they are.
+            host.collectGarbage()
+            let kept = host.memoryInUse - before
+            if limits.memoryBytes > 0, kept > limits.memoryBytes / RuleSet.memoryShareOfAFile {
+                problems.append(RuleProblem(file: file.name, message: "the file keeps \(kept) bytes once loaded, more than the "
+                    + "\(limits.memoryBytes / RuleSet.memoryShareOfAFile) a rule file may keep (1/\(RuleSet.memoryShareOfAFile) of the "
+                    + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
+                return nil
+            }
+            guard let policy = file.decode(type, problems: &problems) else { return nil }
             let parameterProblems = policy.parameterProblems(in: file)
             problems += parameterProblems
             if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
