@@ -115,6 +115,7 @@ extension StreakPolicy {
     private func proveCurrentStreak(_ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
                                     inputs: [[LuaValue]]) -> Counterexamples {
         var failures = Counterexamples(function: function, name: name, file: file)
+        failures.unproved = "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried)"
         for list in inputs {
             let call = "\(name)(\(LuaValue.table(LuaTable(sequence: list))))"
             if failures.isFinished(host) { return failures }
@@ -138,6 +139,7 @@ extension StreakPolicy {
 
     private func proveEarned(_ file: RuleFile, _ host: LuaHost) -> [Counterexamples] {
         var qualifies = Counterexamples(function: earned.qualifies, name: "earned.qualifies", file: file)
+        qualifies.unproved = "days with more than 180 focus minutes or 4 habit completions"
         for minutes in 0...180 {
             for habits in 0...4 {
                 let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
