@@ -175,26 +175,39 @@ void rr_charge(lua_State *L, double cost) {
     }
 }
 
-/* Charges for visiting `entries` table entries (one instruction per 8). */
+/* Charges for visiting `entries` table entries in C, comparing or copying each (20 to 50 ns an
+   entry): four instructions each. */
 void rr_charge_size(lua_State *L, double entries) {
-    rr_charge(L, entries / 8.0);
+    rr_charge(L, entries * 4.0);
 }
 
-/* Charges for sorting `n` values: about n log2 n comparisons, one instruction each (a comparison
-   done in C costs no less than an instruction, and a Lua comparator's own instructions are
-   counted as it runs). */
-void rr_charge_sort(lua_State *L, double n) {
-    if (n > 1) rr_charge(L, n * log2(n));
+/* Charges for sorting `n` values: about n log2 n comparisons, `per_comparison` instructions each
+   (a comparison done in C takes 20 ns, one through a C comparator called by table.sort 100 ns; a
+   Lua comparator's own instructions are counted as it runs). */
+void rr_charge_sort(lua_State *L, double n, double per_comparison) {
+    if (n > 1) rr_charge(L, n * log2(n) * per_comparison);
 }
 
-/* The size of the arguments: string bytes / 64 + table entries / 8. */
-static double rr_arguments_cost(lua_State *L) {
-    double cost = 0;
+/* The size of the arguments: string bytes / bytes_per_instruction + table entries / 8. A function
+   that goes through every byte of its strings in C (upper, reverse, utf8.len, format's %s) takes
+   about a nanosecond a byte, half an instruction: RR_SCANNED_BYTES. One that copies or looks
+   at a part of them (len, sub, byte, the subject of a pattern, which is charged for its scan):
+   RR_COPIED_BYTES. */
+#define RR_SCANNED_BYTES 2.0
+#define RR_COPIED_BYTES 64.0
+/* A call of a library function written in C costs 25 ns or more (string.format 100 to 300 ns),
+   the time of ten instructions: each call costs RR_LIBRARY_CALL_COST, each value it returns
+   RR_RESULT_COST, and each conversion of a format RR_FORMAT_ITEM_COST more. */
+#define RR_LIBRARY_CALL_COST 16.0
+#define RR_RESULT_COST 8.0
+#define RR_FORMAT_ITEM_COST 16.0
+static double rr_arguments_cost(lua_State *L, double bytes_per_instruction) {
+    double cost = RR_LIBRARY_CALL_COST;
     int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         int t = lua_type(L, i);
         if (t == LUA_TSTRING) {
-            cost += (double)lua_rawlen(L, i) / 64.0;
+            cost += (double)lua_rawlen(L, i) / bytes_per_instruction;
         } else if (t == LUA_TTABLE) {
             rr_push_contents(L, i);
             cost += (double)lua_rawlen(L, -1) / 8.0;
@@ -212,10 +225,22 @@ static int rr_call_original(lua_State *L) {
     return original(L);
 }
 
-/* Calls the original function after charging for its arguments. */
+/* Calls the original function after charging for its arguments, then charges one instruction for
+   each value it returns (string.byte(s, 1, -1), string.unpack and utf8.codepoint return one per
+   byte or field). */
 static int rr_metered(lua_State *L) {
-    rr_charge(L, rr_arguments_cost(L));
-    return rr_call_original(L);
+    rr_charge(L, rr_arguments_cost(L, RR_SCANNED_BYTES));
+    int n = rr_call_original(L);
+    rr_charge(L, (double)n * RR_RESULT_COST);
+    return n;
+}
+
+/* The same for the functions that only look at part of their strings (string.len, sub, byte, char). */
+static int rr_metered_light(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
+    int n = rr_call_original(L);
+    rr_charge(L, (double)n * RR_RESULT_COST);
+    return n;
 }
 
 /* lstrlib.c's posrelatI: a start position (1-based, negative from the end) clipped to 1. */
@@ -287,7 +312,7 @@ static int rr_plain_find(lua_State *L, const char *s, size_t ls, const char *p, 
 
 static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowed, int plain_arg) {
     rr_runtime *rt = rr_runtime_of(L);
-    rr_charge(L, rr_arguments_cost(L));
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);
@@ -310,6 +335,11 @@ static int rr_guarded_match(lua_State *L, const char *fname, int anchored_allowe
         lua_concat(L, 2);
         return rr_raise(L, RR_RAISE_PATTERN, 0);
     }
+    /* An unanchored pattern is tried at every position of the subject, in C (10 ns a position):
+       four instructions a byte (the search may stop earlier; charged as if it did not). gsub
+       always goes to the end and copies or replaces as it goes: eight a byte. */
+    if (!(anchored_allowed && lp > 0 && p[0] == '^'))
+        rr_charge(L, (double)ls * (strcmp(fname, "string.gsub") == 0 ? 8.0 : 4.0));
     return rr_call_original(L);
 }
 
@@ -345,7 +375,8 @@ static int rr_rep(lua_State *L) {
     }
     double bytes = (double)n * (double)l + (double)(n - 1) * (double)lsep;
     if (bytes > rr_room(rr_runtime_of(L))) return rr_too_big(L, "string.rep", bytes);
-    rr_charge(L, bytes / 64.0);
+    /* Lua copies the string once per repetition (a call of memcpy each): one instruction each. */
+    rr_charge(L, RR_LIBRARY_CALL_COST + bytes / 64.0 + (double)n);
     return rr_call_original(L);
 }
 
@@ -367,7 +398,9 @@ static int rr_concat(lua_State *L) {
         if (k == LUA_MAXINTEGER) break;
     }
     if (bytes > room) return rr_too_big(L, "table.concat", bytes);
-    rr_charge(L, bytes / 64.0 + (double)(last >= i ? last - i + 1 : 0) / 8.0);
+    /* Each element costs a lookup and a buffer append (25 ns an element of one byte, five times that
+       in a frozen table, read through its metatable): 32 instructions. */
+    rr_charge(L, RR_LIBRARY_CALL_COST + bytes / 64.0 + (double)(last >= i ? last - i + 1 : 0) * 32.0);
     return rr_call_original(L);
 }
 
@@ -380,7 +413,7 @@ static int rr_format(lua_State *L) {
     int arg = 1, top = lua_gettop(L);
     for (size_t i = 0; i < len; i++) {
         if (f[i] != '%') continue;
-        if (++i < len && f[i] == '%') continue;
+        if (++i < len && f[i] == '%') { rr_charge(L, RR_FORMAT_ITEM_COST); continue; }
         while (i < len && strchr("-+ #0123456789.", f[i])) i++;   /* flags, width, precision */
         if (i >= len) break;                                     /* Lua reports it */
         arg++;
@@ -393,15 +426,19 @@ static int rr_format(lua_State *L) {
                 lua_replace(L, arg);
             }
         }
+        rr_charge(L, RR_FORMAT_ITEM_COST);
+        if (f[i] == 'q' && arg <= top && lua_type(L, arg) == LUA_TSTRING)
+            rr_charge(L, (double)lua_rawlen(L, arg) * 16.0);   /* %q escapes byte by byte: up to 50 ns a byte (snprintf for a control character) */
     }
-    rr_charge(L, rr_arguments_cost(L));
+    /* string.format costs 100 to 300 ns a call, the time of a hundred instructions. */
+    rr_charge(L, rr_arguments_cost(L, RR_SCANNED_BYTES) + 4 * RR_LIBRARY_CALL_COST);
     return rr_call_original(L);
 }
 
 /* table.move copies e - f + 1 elements, whatever the tables hold: one instruction each
    (table.move({}, 1, math.maxinteger - 1, 1) would otherwise run for ages). */
 static int rr_move(lua_State *L) {
-    rr_charge(L, rr_arguments_cost(L));
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
     lua_Integer f = luaL_checkinteger(L, 2);
     lua_Integer e = luaL_checkinteger(L, 3);
     if (e >= f) rr_charge(L, (double)e - (double)f + 1.0);
@@ -411,7 +448,7 @@ static int rr_move(lua_State *L) {
 /* table.unpack pushes j - i + 1 values, whatever the table holds: one instruction each. More than
    the stack can hold is refused by Lua at once ("too many results to unpack"), so it costs nothing. */
 static int rr_unpack(lua_State *L) {
-    rr_charge(L, rr_arguments_cost(L));
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
     lua_Integer i = luaL_optinteger(L, 2, 1);
     lua_Integer j = lua_isnoneornil(L, 3) ? luaL_len(L, 1) : luaL_checkinteger(L, 3);
     double count = i <= j ? (double)j - (double)i + 1.0 : 0.0;
@@ -421,9 +458,22 @@ static int rr_unpack(lua_State *L) {
 
 /* table.sort compares about n log2 n pairs, which its arguments' size (n / 8) does not cover. */
 static int rr_sort(lua_State *L) {
-    rr_charge(L, rr_arguments_cost(L));
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
     luaL_checktype(L, 1, LUA_TTABLE);
-    rr_charge_sort(L, (double)luaL_len(L, 1));
+    rr_charge_sort(L, (double)luaL_len(L, 1), 8.0);
+    return rr_call_original(L);
+}
+
+/* table.insert(t, pos, v) and table.remove(t, pos) shift the elements after pos one by one (a
+   read and a write each, 10 to 15 ns): four instructions an element shifted. */
+static int rr_shifting(lua_State *L) {
+    rr_charge(L, rr_arguments_cost(L, RR_COPIED_BYTES));
+    if (lua_type(L, 1) == LUA_TTABLE && lua_isinteger(L, 2) && lua_gettop(L) >= 2) {
+        rr_push_contents(L, 1);
+        double n = (double)lua_rawlen(L, -1), pos = (double)lua_tointeger(L, 2);
+        lua_pop(L, 1);
+        if (pos >= 1 && pos <= n + 1) rr_charge(L, (n - pos + 1) * 4.0);
+    }
     return rr_call_original(L);
 }
 
@@ -434,8 +484,8 @@ static void rr_wrap(lua_State *L, int lib, const char *name, lua_CFunction f) {
 }
 
 /* Wraps every plain C function of the library at `lib` in the meter (the guards above are
-   closures, already charging for their work). */
-static void rr_meter_library(lua_State *L, int lib) {
+   closures, already charging for their work); string.len, sub, byte and char in the light one. */
+static void rr_meter_library(lua_State *L, int lib, int is_string_library) {
     lua_pushnil(L);
     while (lua_next(L, lib)) {                       /* key value */
         if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1)) {
@@ -443,9 +493,12 @@ static void rr_meter_library(lua_State *L, int lib) {
             if (guarded) {
                 lua_pop(L, 1);                       /* the guard's upvalue */
             } else {
+                const char *name = lua_tostring(L, -2);
+                int light = is_string_library && (strcmp(name, "len") == 0 || strcmp(name, "sub") == 0 ||
+                                                      strcmp(name, "byte") == 0 || strcmp(name, "char") == 0);
                 lua_pushvalue(L, -2);                /* key value key */
                 lua_pushvalue(L, -2);                /* key value key value */
-                lua_pushcclosure(L, rr_metered, 1);  /* key value key metered */
+                lua_pushcclosure(L, light ? rr_metered_light : rr_metered, 1);  /* key value key metered */
                 lua_rawset(L, lib);                  /* replacing an existing field during traversal is allowed */
             }
         }
@@ -460,7 +513,7 @@ void rr_install_string_guards(lua_State *L, int strlib) {
     rr_wrap(L, strlib, "gmatch", rr_gmatch);
     rr_wrap(L, strlib, "gsub", rr_gsub);
     rr_wrap(L, strlib, "rep", rr_rep);
-    rr_meter_library(L, strlib);
+    rr_meter_library(L, strlib, 1);
 }
 
 void rr_install_table_guards(lua_State *L, int tablib) {
@@ -468,9 +521,11 @@ void rr_install_table_guards(lua_State *L, int tablib) {
     rr_wrap(L, tablib, "move", rr_move);
     rr_wrap(L, tablib, "unpack", rr_unpack);
     rr_wrap(L, tablib, "sort", rr_sort);
-    rr_meter_library(L, tablib);
+    rr_wrap(L, tablib, "insert", rr_shifting);
+    rr_wrap(L, tablib, "remove", rr_shifting);
+    rr_meter_library(L, tablib, 0);
 }
 
 void rr_install_utf8_guards(lua_State *L, int utf8lib) {
-    rr_meter_library(L, utf8lib);
+    rr_meter_library(L, utf8lib, 0);
 }

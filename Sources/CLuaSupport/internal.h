@@ -56,7 +56,11 @@ void rr_charge_size(lua_State *L, double entries);
 int rr_is_stack_overflow(lua_State *L, int idx);
 /* Charges a stack overflow to the call's budget; with `raise`, raises the budget error if it runs out. */
 void rr_charge_stack_overflow(lua_State *L, int raise);
-/* Charges for sorting `n` values (n log2 n comparisons). */
-void rr_charge_sort(lua_State *L, double n);
+/* What an allocation made by Lua code costs, in instructions: RR_ALLOCATION_COST each, plus one per
+   RR_BYTES_PER_INSTRUCTION bytes allocated (see rr_charge_allocation). */
+#define RR_ALLOCATION_COST 64
+#define RR_BYTES_PER_INSTRUCTION 16
+/* Charges for sorting `n` values (n log2 n comparisons, `per_comparison` instructions each). */
+void rr_charge_sort(lua_State *L, double n, double per_comparison);
 
 #endif

@@ -70,6 +70,21 @@ static void *rr_resize(rr_runtime *rt, void *ptr, size_t old, size_t nsize) {
     return realloc(ptr, nsize);
 }
 
+/* Charges an allocation (or a growth) of `size` bytes made while Lua code runs: the time it takes
+   is not in the instructions the hook counts. Allocating costs more than the bytes (the collector
+   has to visit and free each object later: a rule that builds a table of 100,000 nested tables makes
+   few instructions and much work), and copying costs per byte. When the charge uses up the budget,
+   the hook looks at the next instruction and raises the budget error there, with the position. */
+static void rr_charge_allocation(rr_runtime *rt, size_t size) {
+    int64_t cost = RR_ALLOCATION_COST + (int64_t)(size / RR_BYTES_PER_INSTRUCTION);
+    rt->budget_remaining -= cost;
+    rt->instructions_total += cost;
+    if (rt->budget_remaining <= 0 && rt->hook_interval > 0 && rt->hook_count != 1) {
+        rt->hook_count = 1;
+        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT, 1);
+    }
+}
+
 /* Counts every byte Lua holds. Refuses to grow past the hard limit, except while Swift code runs:
    an allocation made on behalf of Swift must never make Lua raise through a Swift frame. */
 static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -86,6 +101,7 @@ static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p = rr_resize(rt, ptr, old, nsize);
     if (p == NULL) return NULL;
+    if (nsize > old && rt->host_depth == 0 && rt->budget > 0) rr_charge_allocation(rt, nsize);
     rt->mem_used = rt->mem_used - old + nsize;
     if (rt->mem_used > rt->mem_peak) rt->mem_peak = rt->mem_used;
     if (rt->mem_watch > 0 && rt->mem_used > rt->mem_watch && rt->host_depth == 0 && rt->hook_interval > 0) {
@@ -162,8 +178,8 @@ static void rr_hook(lua_State *L, lua_Debug *ar) {
         }
     }
     if (rt->budget > 0 && rt->budget_remaining <= 0) {
-        lua_pushfstring(L, "%s:%d: instruction budget exceeded (%I instructions per call)",
-                        rt->last_source, rt->last_line, (lua_Integer)rt->budget);
+        lua_pushfstring(L, "%s:%d: instruction budget exceeded (%I instructions per call; memory allocated "
+                           "counts too)", rt->last_source, rt->last_line, (lua_Integer)rt->budget);
         rr_raise(L, RR_RAISE_BUDGET, 1);
     }
 }
@@ -352,4 +368,11 @@ int rr_print(lua_State *L) {
         rt->host_depth--;
     }
     return 0;
+}
+
+int rr_charge_host(rr_runtime *rt, int64_t cost) {
+    if (rt->budget <= 0 || cost <= 0) return 0;
+    rt->budget_remaining -= cost;
+    rt->instructions_total += cost;
+    return rt->budget_remaining <= 0;
 }

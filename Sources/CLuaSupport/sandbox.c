@@ -449,7 +449,7 @@ int rr_pairs(lua_State *L) {
         lua_rawseti(L, keys, ++n);
     }
     rr_charge_size(L, (double)n);
-    rr_charge_sort(L, (double)n);
+    rr_charge_sort(L, (double)n, 32.0);   /* rr_key_less, called through table.sort */
     if (n > 1) {
         luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);   /* the real library, already loaded */
         lua_getfield(L, -1, "sort");

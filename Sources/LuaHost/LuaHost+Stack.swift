@@ -59,11 +59,18 @@ extension LuaHost {
     /// Text that is not UTF-8, for messages: its valid characters, other bytes as `\xFF` (40 at most).
     static func escaped(_ bytes: UnsafeRawBufferPointer) -> String { VisibleText.decoding(bytes, limit: 40) }
 
+    /// Instructions charged to a call (or load) for each table entry of its results converted to
+    /// Swift: about the time a debug build takes, so that a rule returning a large table runs out of
+    /// its budget instead of costing seconds a call.
+    static let conversionCostPerEntry: Int64 = 256
+
     /// Converts the value at `index` to Swift. Tables are read raw (metamethods are ignored; a
     /// frozen rule table is read through to its contents). A failure names the field it is in:
     /// `path` is the value's own path (`""` for a value that is not a field).
     func value(at index: Int32, path: String = "") throws -> LuaValue {
         var budget = limits.maxConvertedEntries
+        // Converting costs the host far more than an instruction per entry: charged to the call.
+        defer { _ = rr_charge_host(runtime, Int64(limits.maxConvertedEntries - budget) * LuaHost.conversionCostPerEntry) }
         do {
             return try value(at: index, depth: 0, budget: &budget)
         } catch let failure as ConversionFailure {

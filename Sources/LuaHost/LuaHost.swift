@@ -82,6 +82,11 @@ public final class LuaHost {
     /// than one step are not counted.
     public var instructionsRun: Int64 { runtime.pointee.instructions_total }
 
+    /// Runs a full garbage collection (to measure what a loaded file keeps).
+    public func collectGarbage() {
+        hostMode { _ = clua_gc_collect(L) }
+    }
+
     /// Reseeds `math.random` (for example per simulated user, so that results do not depend on
     /// the order of calls).
     public func seedRandom(_ seed: Int64) throws {
@@ -136,7 +141,17 @@ public final class LuaHost {
     /// results and from every layer's globals is frozen.
     @discardableResult
     public func load(layers: [(bytes: [UInt8], chunkName: String)]) throws -> [LuaValue] {
+        var bases: [LuaValue] = []
+        return try load(layers: layers, bases: &bases)
+    }
+
+    /// The same, also giving in `bases` what each layer but the last returned, as it returned it
+    /// (before the next layer could change it), most basic first: comparing them with the result
+    /// tells which layer wrote each knob.
+    @discardableResult
+    public func load(layers: [(bytes: [UInt8], chunkName: String)], bases: inout [LuaValue]) throws -> [LuaValue] {
         precondition(!layers.isEmpty, "load(layers:) needs the file itself")
+        bases = []
         for layer in layers where layer.bytes.count > limits.maxSourceBytes {
             throw LuaError(kind: .syntax, file: layer.chunkName,
                            message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
@@ -176,6 +191,7 @@ public final class LuaHost {
             lua_pushvalue(L, chunk)
             try pcall(nargs: 1, nresults: 1, budget: limits.instructionsPerLoad, chunk: layer.chunkName)
             base = lua_gettop(L)
+            bases.append((try? hostMode { try value(at: base!) }) ?? .nil)
         }
         clua_pushcfunction(L, rr_sandbox_runchunk)
         let function = lua_gettop(L)
@@ -265,7 +281,14 @@ public final class LuaHost {
     /// results of a call, the function (as `call(_:_:returning:)` does).
     func results(count: Int32, from first: Int32, file: String, of function: LuaFunction? = nil) throws -> [LuaValue] {
         do {
-            return try hostMode { try (0..<count).map { try value(at: first + $0) } }
+            let values = try hostMode { try (0..<count).map { try value(at: first + $0) } }
+            if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {
+                let what = function.map { "the value returned by the function at line \($0.line)" } ?? "the value the file returns"
+                throw LuaError(kind: .instructionBudget, file: file, line: function?.line,
+                               message: "instruction budget exceeded (\(runtime.pointee.budget) instructions per call; converting \(what) "
+                                   + "for the host costs \(LuaHost.conversionCostPerEntry) per table entry): return a smaller table")
+            }
+            return values
         } catch var error as LuaError {
             if error.file == nil {
                 error.file = file

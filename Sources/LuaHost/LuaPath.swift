@@ -24,8 +24,34 @@ public enum LuaPath {
         }
     }
 
+    /// The keys of a path written by `append`: `reminders[1][2]` is `reminders`, 1, 2; nil for a
+    /// path it cannot read (a key that is a table or a function).
+    public static func keys(of path: String) -> [LuaValue]? {
+        var keys: [LuaValue] = []
+        var rest = Substring(path)
+        while !rest.isEmpty {
+            if rest.hasPrefix("[\"") {
+                guard let end = rest.range(of: "\"]") else { return nil }
+                keys.append(.string(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("[") {
+                guard let end = rest.firstIndex(of: "]") else { return nil }
+                let text = rest[rest.index(after: rest.startIndex)..<end]
+                if let n = Int64(text) { keys.append(.integer(n)) } else if let d = Double(text) { keys.append(.number(d)) }
+                else if text == "true" || text == "false" { keys.append(.boolean(text == "true")) } else { return nil }
+                rest = rest[rest.index(after: end)...]
+            } else {
+                if rest.hasPrefix(".") { rest = rest.dropFirst() }
+                let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
+                keys.append(.string(String(rest[..<end])))
+                rest = rest[end...]
+            }
+        }
+        return keys
+    }
+
     /// Appends any table key: a string as above, others in brackets (`[2]`, `[true]`, `[table]`).
-    static func append(_ key: LuaValue, to path: inout String) {
+    public static func append(_ key: LuaValue, to path: inout String) {
         switch key {
         case .string(let name): append(name, to: &path)
         case .table, .function: path += "[\(key.typeName)]"

@@ -26,6 +26,22 @@ public struct LuaSourceMap: Sendable {
     /// The line of exactly `path`, if it is written in the file.
     public func exactLine(for path: String) -> Int? { lines[path] }
 
+    /// The first line of `source` that names `key` as a field (`key =`, `.key`, `["key"]`): where a
+    /// file writes a field through a local alias or a loop, which `line(for:)` cannot follow.
+    public static func line(naming key: String, in source: String) -> Int? {
+        let tokens = Tokenizer.tokens(of: source)
+        for (i, (token, line)) in tokens.enumerated() {
+            let next = i + 1 < tokens.count ? tokens[i + 1].token : nil
+            let previous = i > 0 ? tokens[i - 1].token : nil
+            switch token {
+            case .name(key) where next == .symbol("=") || previous == .symbol("."): return line
+            case .string(key) where previous == .symbol("["): return line
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The line of the first token nested more than `depth` levels (brackets, parentheses,
     /// blocks) in `source`: where Lua's parser, which then gives no line, runs out of C stack.
     static func line(nestedDeeperThan depth: Int, in source: String) -> Int? {

@@ -7,11 +7,14 @@ struct Validate: ParsableCommand {
         abstract: "Load a rule set, check its types and ranges, and prove the documents' hard constraints.",
         discussion: """
             Every file is loaded in the sandbox and decoded into typed parameters (unknown, mistyped and \
-            out-of-range fields are rejected); then the rule functions are evaluated over every allowed \
-            input of their finite domains (every tier, check-in window and counter up to a bound) to prove \
-            the hard constraints of the seed documents. Every problem is printed as `file:line: message` \
-            (file relative to the rule folder) and the exit status is 1; a valid set prints one summary \
-            line and exits 0.
+            out-of-range fields are rejected); then the rule functions are evaluated over every input \
+            of their finite domains and every input a run reaches (every tier and check-in window, the \
+            states and streaks a new user reaches day after day, up to the longest run of 3660 days) to \
+            prove the hard constraints of the seed documents and the ranges the engine enforces. Every \
+            problem is printed as `file:line: message` (file relative to the rule folder) and the exit \
+            status is 1; a valid set prints one summary line, then what was not proved, and exits 0. \
+            Validation is bounded: every call has its budget, memory included, and all of them together \
+            300,000,000 instructions.
 
             Examples:
               rulesrun validate
@@ -25,6 +28,7 @@ struct Validate: ParsableCommand {
         do {
             let ruleSet = try RuleSet.load(directory)
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
+            for line in ruleSet.unproved { Terminal.line("  \(line)") }
         } catch let error as RuleSetError {
             for problem in error.problems { Terminal.line(problem.description) }
             let count = error.problems.count

@@ -160,4 +160,25 @@ import Testing
         #expect(counter.first?.line == (try RuleFixture.line(of: "  local successes = state.consecutive_successes\n")) + 2, "\(counter)")
         #expect(counter.first?.message.hasPrefix("function 'transition' assigns to 'calls', a local of the file") == true, "\(counter)")
     }
+
+    // MARK: What runs reach, and what validation costs
+
+    /// A transition that fails only after 25 misses in a row: every state a new user reaches day
+    /// after day is tried, not only counters up to 8.
+    @Test func aTransitionThatFailsAfterManyMisses() throws {
+        let found = try RuleFixture.problems("function M.transition(state, check_in)\n",
+            "function M.transition(state, check_in)\n  if state.consecutive_misses >= 25 then error(\"too many misses\") end\n")
+        expectOne(found, line: try RuleFixture.line(of: "function M.transition(") + 1, "transition(tier 3, misses 25, successes 0", "too many misses")
+    }
+
+    /// A decision that costs more than a call's budget in memory, not in instructions (a deep
+    /// table made of 100,000 tables, an 8 MB string), is refused on its first input at its line,
+    /// and validation stops trying it (it took 30 to 70 seconds, and the string one was valid).
+    @Test(arguments: ["local t = {} for i = 1, 1e5 do t = { t } end do return t end", "local s = string.rep(\"x\", 8e6)"])
+    func aDecisionThatCostsTooMuchIsRefusedAtItsLine(_ body: String) throws {
+        let found = try RuleFixture.problems("function M.transition(state, check_in)\n", "function M.transition(state, check_in)\n  \(body)\n")
+        expectOne(found, line: try RuleFixture.line(of: "function M.transition(") + 1,
+                  "transition(tier 0, misses 0, successes 0, result YES): instruction budget exceeded (2000000 instructions per call")
+    }
+
 }

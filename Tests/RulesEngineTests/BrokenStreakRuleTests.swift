@@ -52,6 +52,25 @@ import Testing
         let huge = try problems("bonus_credits = 10,", "bonus_credits = 1000000,")
         #expect(huge.first?.description == "\(at): must be between 0 and 10000 credits, found 1000000")
     }
+
+    /// The proof tries every streak a run can reach (up to the longest, 3660 days) against the range
+    /// the engine enforces: a bonus out of it for one streak length only was "proved", then refused
+    /// every Earned event after that streak with RULE_VIOLATION.
+    @Test(arguments: [37, 400, 3660])
+    func aBonusOutOfRangeForOneStreakLength(_ streak: Int) throws {
+        let found = try problems("function M.earned.bonus(streak_count)\n",
+                                 "function M.earned.bonus(streak_count)\n  if streak_count == \(streak) then return math.maxinteger end\n")
+        #expect(found.map(\.description) == [
+            "streaks.lua:\(try line("function M.earned.bonus(")): earned.bonus(\(streak)) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000",
+        ], "\(found)")
+    }
+
+    @Test func whatIsNotProvedIsSaid() throws {
+        let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
+        #expect(rules.unproved.contains("earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)"), "\(rules.unproved)")
+        #expect(rules.unproved.contains { $0.hasPrefix("transition: not proved for states reached after day 3660") }, "\(rules.unproved)")
+        #expect(rules.unproved.contains { $0.hasPrefix("pressure.next: not proved for streaks reached after day ") }, "\(rules.unproved)")
+    }
 }
 
 @Suite struct ImpureRuleTests {

@@ -214,4 +214,66 @@ import Testing
         #expect(error.problems.map(\.description) == ["escalation.lua: the file is 314572800 bytes, more than the 4194304 allowed"],
                 "\(error)")
     }
+
+    // MARK: Blame in extending files
+
+    func variantProblems(_ file: String, _ text: String) throws -> [RuleProblem] {
+        let dir = try folder(["v/extends": RuleFixture.rulesFolder.path, "v/\(file)": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("v").path) }
+        return error.problems
+    }
+
+    /// A knob written through an alias or a loop is the variant's, at the line that names it (it was
+    /// blamed on the base's line, rules/escalation.lua:52).
+    @Test(arguments: [
+        ("local M = base\nlocal shield = M.shield\nshield.per_month_paid = 5\nreturn M\n", 3),
+        ("local M = base\nfor k, v in pairs({ per_month_paid = 5 }) do M.shield[k] = v end\nreturn M\n", 2),
+    ])
+    func aKnobWrittenIndirectlyIsTheVariants(_ text: String, _ line: Int) throws {
+        let problems = try variantProblems("escalation.lua", text)
+        #expect(problems.map(\.description) == [
+            "escalation.lua:\(line): shield.per_month_paid: must be between 0 and 1 (\"Restart shields per month (paid): 1\"), found 5",
+        ], "\(problems)")
+    }
+
+    /// A knob the variant changes makes the base's function break a constraint: the variant's line.
+    @Test func aBadKnobReadByTheBasesFunctionIsTheVariants() throws {
+        let problems = try variantProblems("escalation.lua", "local M = base\nM.reminders[1] = { \"mid\", \"close-600\" }\nreturn M\n")
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.file == "escalation.lua" && problems.first?.line == 2, "\(problems)")
+        #expect(problems.first?.message.contains("outside the check-in window") == true, "\(problems)")
+        #expect(problems.first?.message.contains("reads the knobs this file changes: reminders[1][2]") == true, "\(problems)")
+    }
+
+    /// The variant's function fails when the base's code calls it (and blames its caller): the
+    /// variant's line, not the base's.
+    @Test func aVariantsFunctionFailingUnderTheBasesCodeIsTheVariants() throws {
+        let problems = try variantProblems("modes.lua", """
+            local M = base
+            function M.window_active(window, now)
+              error("no windows today", 2)
+            end
+            return M
+            """)
+        #expect(!problems.isEmpty && problems.allSatisfy { $0.file == "modes.lua" }, "\(problems)")
+        #expect(problems.contains { $0.line == 3 && $0.message.hasPrefix("effective_mode(") }, "\(problems)")
+    }
+
+    /// A file that keeps most of the memory ceiling is charged for it; the files after it are not.
+    @Test func aMemoryHungryFileIsReportedItself() throws {
+        let problems = try variantProblems("streaks.lua", """
+            local M = base
+            local junk = {}
+            local unit = string.rep("x", 1024)
+            for i = 1, 40 do junk[i] = string.rep(unit, 1024) end
+            local bonus = M.earned.bonus
+            function M.earned.bonus(n) if n < 0 then return #junk[1] end return bonus(n) end
+            return M
+            """)
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.file == "streaks.lua", "\(problems)")
+        #expect(problems.first?.message.contains("a rule file may keep") == true, "\(problems)")
+    }
+
 }

@@ -54,4 +54,22 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("no such rule folder"))
     }
+
+    /// A bonus out of range for one streak length is refused at its line, exit 1; a valid set says
+    /// what was not proved.
+    @Test func validateProvesWhatRunsReachAndSaysWhereItStops() throws {
+        let streaks = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/streaks.lua"), encoding: .utf8)
+        let header = "function M.earned.bonus(streak_count)\n"
+        let line = streaks.components(separatedBy: "\n").firstIndex(of: "function M.earned.bonus(streak_count)")! + 1
+        let dir = try CLI.folder(["extends": CLI.packageRoot.appendingPathComponent("rules").path,
+                                  "streaks.lua": streaks.replacingOccurrences(of: header, with: header + "  if streak_count == 37 then return math.maxinteger end\n")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = try CLI.run(["validate", dir.path])
+        #expect(broken.status == 1)
+        #expect(broken.stdout == "streaks.lua:\(line): earned.bonus(37) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000\n", "\(broken.stdout)")
+        let valid = try CLI.run(["validate", "rules"])
+        #expect(valid.status == 0)
+        #expect(valid.stdout.contains("\n  earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)\n"), "\(valid.stdout)")
+    }
+
 }

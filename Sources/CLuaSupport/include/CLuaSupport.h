@@ -86,6 +86,9 @@ void rr_close(rr_runtime *rt);
 
 /* Arms the budget and the hook before a call into Lua (budget 0 = no budget, no hook). */
 void rr_arm(rr_runtime *rt, int64_t budget);
+/* Charges `cost` instructions of work the host did for the current call or load (converting its
+   results). Never raises; returns 1 when the budget is used up (0 when there is none). */
+int rr_charge_host(rr_runtime *rt, int64_t cost);
 /* Resets the error bookkeeping before a call into Lua. */
 void rr_reset_raise(rr_runtime *rt);
 

@@ -5,6 +5,7 @@ import RulesModel
 extension PricingPolicy {
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var focus = Counterexamples(function: focusCredits, name: "focus_credits", file: file)
+        focus.unproved = "sessions longer than 240 minutes"
         var previous = 0
         for minutes in 0...240 {
             let call = "focus_credits(actual_minutes \(minutes))"
@@ -26,6 +27,7 @@ extension PricingPolicy {
             }
         }
         var carried = Counterexamples(function: carriedCredits, name: "carried_credits", file: file)
+        carried.unproved = "balances above 200 credits"
         for balance in 0...200 {
             let call = "carried_credits(\(balance))"
             if carried.isFinished(host) { break }
@@ -40,6 +42,7 @@ extension PricingPolicy {
             }
         }
         var award = Counterexamples(function: habitAward, name: "habit_award", file: file)
+        award.unproved = "rewards other than 0, 1, 5, 50 and 100 credits, and more than 20 completions in the window"
         for reward in [0, 1, 5, 50, 100] {
             for recent in 0...20 {
                 let call = "habit_award(reward_credits \(reward), completions_in_window \(recent))"
@@ -65,6 +68,7 @@ extension PricingPolicy {
 extension QuestPolicy {
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var quests = Counterexamples(function: questBlocked, name: "quest_blocked", file: file)
+        quests.unproved = "more than 4 quest unlocks a day, and more than 30 minutes since the last"
         let reasons = Set(UnlockDenialReason.allCases.map(\.rawValue))
         outer: for strictness in Strictness.allCases {
             for type in QuestType.allCases {
@@ -106,6 +110,7 @@ extension QuestPolicy {
             }
         }
         var emergencies = Counterexamples(function: emergencyBlocked, name: "emergency_blocked", file: file)
+        emergencies.unproved = "more than 4 emergency unlocks a day"
         for used in 0...4 {
             for same in [false, true] {
                 if emergencies.isFinished(host) { break }

@@ -37,6 +37,7 @@ public struct ModePolicy: Decodable {
 
     private func proveWindows(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: windowActive, name: "window_active", file: file)
+        failures.unproved = "day masks other than 0, 1, 64, 31, 85, 127, windows not on 4-hour bounds and other times of day (sampled)"
         let bounds = stride(from: 0, to: 24 * 60, by: 240).map { $0 }
         outer: for mask in [0, 1, 64, 31, 85, 127] {
             for start in bounds {
@@ -77,6 +78,7 @@ public struct ModePolicy: Decodable {
 
     private func proveEffectiveMode(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: effectiveMode, name: "effective_mode", file: file)
+        failures.unproved = "modes with windows other than none or always open, and priorities above 1 (sampled)"
         struct Template {
             var priority: Int, strictness: Strictness, manual: ManualOverrideState, inForce: Bool, alwaysOpen: Bool
             var active: Bool { (inForce && manual == .forcedOn) || (!(inForce && manual == .forcedOff) && alwaysOpen) }

@@ -24,39 +24,75 @@ extension EscalationPolicy {
         return [transitionFailures, reminderFailures]
     }
 
+    /// Every state with both counters up to `counterBound` (what a database written by other rules
+    /// may hold), then every state the rule itself reaches from a new user's (tier 0, no misses, no
+    /// successes) day after day, up to the longest run (`RuleSet.longestRun` days) or until
+    /// `RuleSet.maxReachableStates` states have been tried; where that stops is said in the summary.
     private func proveTransition(into failures: inout Counterexamples, host: LuaHost) {
         let bound = EscalationPolicy.counterBound
         for tier in 0...PressureLimits.maxTier {
             for misses in 0...bound {
                 for successes in 0...bound {
+                    let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
                     for result in [CommitmentStatus.yes, .no, .missed] {
-                        let state = EscalationCounters(tier: tier, misses: misses, successes: successes)
-                        let input = "tier \(tier), misses \(misses), successes \(successes), result \(result.rawValue)"
                         if failures.isFinished(host) { return }
-                        failures.inputs += 1
-                        do {
-                            let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
-                            var wrong: [String] = []
-                            if !(0...min(maxTier, PressureLimits.maxTier)).contains(out.tier) {
-                                wrong.append("current_tier \(out.tier) (must be 0–\(min(maxTier, PressureLimits.maxTier)))")
-                            }
-                            if out.misses < 0 { wrong.append("consecutive_misses \(out.misses) (must be ≥ 0)") }
-                            if out.successes < 0 { wrong.append("consecutive_successes \(out.successes) (must be ≥ 0)") }
-                            if wrong.isEmpty {
-                                let again = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
-                                if again != out {
-                                    wrong.append("a different state when called again with the same input (rules must be pure)")
-                                }
-                            }
-                            if !wrong.isEmpty {
-                                failures.record(kind: wrong.map { $0.prefix(12) }.joined(), "transition(\(input)) returned " + wrong.joined(separator: ", "))
-                            }
-                        } catch {
-                            failures.record(error, calling: "transition(\(input))")
-                        }
+                        _ = checkTransition(state, result, into: &failures, host: host, purity: true)
                     }
                 }
             }
+        }
+        var frontier = [EscalationCounters(tier: 0, misses: 0, successes: 0)]
+        var reached = Set(frontier)
+        var day = 0
+        while !frontier.isEmpty, day < RuleSet.longestRun {
+            day += 1
+            var next: [EscalationCounters] = []
+            for state in frontier {
+                for result in [CommitmentStatus.yes, .no, .missed] {
+                    if failures.isFinished(host) { return }
+                    guard let out = checkTransition(state, result, into: &failures, host: host, purity: false),
+                          reached.insert(out).inserted else { continue }
+                    next.append(out)
+                }
+            }
+            frontier = next
+            if reached.count > RuleSet.maxReachableStates.transition, !frontier.isEmpty {
+                failures.unproved = "states reached after day \(day) (only the \(reached.count) states of the first \(day) days were tried)"
+                return
+            }
+        }
+        if !frontier.isEmpty {
+            failures.unproved = "states reached after day \(day) (\(RuleSet.longestRun) days, the longest run)"
+        }
+    }
+
+    /// Calls `transition` on one input and checks its result; returns it when it is valid.
+    private func checkTransition(_ state: EscalationCounters, _ result: CommitmentStatus, into failures: inout Counterexamples,
+                                 host: LuaHost, purity: Bool) -> EscalationCounters? {
+        let input = "tier \(state.tier), misses \(state.misses), successes \(state.successes), result \(result.rawValue)"
+        failures.inputs += 1
+        do {
+            let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+            var wrong: [String] = []
+            if !(0...min(maxTier, PressureLimits.maxTier)).contains(out.tier) {
+                wrong.append("current_tier \(out.tier) (must be 0–\(min(maxTier, PressureLimits.maxTier)))")
+            }
+            if out.misses < 0 { wrong.append("consecutive_misses \(out.misses) (must be ≥ 0)") }
+            if out.successes < 0 { wrong.append("consecutive_successes \(out.successes) (must be ≥ 0)") }
+            if wrong.isEmpty, purity {
+                let again = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+                if again != out {
+                    wrong.append("a different state when called again with the same input (rules must be pure)")
+                }
+            }
+            if !wrong.isEmpty {
+                failures.record(kind: wrong.map { $0.prefix(12) }.joined(), "transition(\(input)) returned " + wrong.joined(separator: ", "))
+                return nil
+            }
+            return out
+        } catch {
+            failures.record(error, calling: "transition(\(input))")
+            return nil
         }
     }
 
@@ -114,6 +150,9 @@ struct Counterexamples {
     var inputs = 0
     /// The function's field path in its file (`transition`, `pressure.next`).
     let name: String
+    /// The inputs the proof did not reach, when its domain is not finite or too large
+    /// (`streaks above 3660`); nil when every input the engine can pass was tried.
+    var unproved: String?
     private var firsts: [(kind: String, problem: RuleProblem)] = []
     private var counts: [String: Int] = [:]
 
@@ -137,10 +176,11 @@ struct Counterexamples {
     }
 
     /// Whether to stop: validation has used up its instruction budget (then this function's
-    /// remaining inputs are skipped), or the function overflowed the stack (every input would cost
-    /// a tenth of a second; one counterexample is enough).
+    /// remaining inputs are skipped), or the function overflowed the stack or went over its budget
+    /// or the memory ceiling in one call (every further input could cost as much; one
+    /// counterexample is enough to refuse it).
     mutating func isFinished(_ host: LuaHost) -> Bool {
-        if overflowed { return true }
+        if exhausted { return true }
         guard host.instructionsRun > RuleSet.validationInstructionBudget else { return false }
         if budgetProblem == nil {
             budgetProblem = file.problem(in: function, "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
@@ -151,7 +191,7 @@ struct Counterexamples {
     /// Set when validation stopped for its budget before every input of this function was tried
     /// (``RuleSet`` reports the first such function, naming the others).
     private(set) var budgetProblem: RuleProblem?
-    private var overflowed = false
+    private var exhausted = false
 
     /// A Lua failure: at the failing line when Lua knows it, else at the function.
     mutating func record(_ error: any Error, calling call: String) {
@@ -159,10 +199,24 @@ struct Counterexamples {
             record(kind: "error", "\(call): \(error)")
             return
         }
-        if error.message.contains("stack overflow") { overflowed = true }
+        if error.message.contains("stack overflow") || error.kind == .instructionBudget || error.kind == .memory { exhausted = true }
         let detail = error.path.map { "\($0): \(error.message)" } ?? error.message
-        let line = error.file == file.name ? error.line : nil
+        // Raised in a file this one extends (its code called this file's function, which raised the
+        // error there, or blamed its caller): at this file's innermost line on the stack, if any.
+        let line = error.file == file.name ? error.line : Self.innermostLine(of: file.name, in: error.traceback)
         record(kind: "\(error.kind)|\(line ?? 0)|\(error.path ?? "")", "\(call): \(detail)", line: line)
+    }
+
+    /// The line of the innermost frame of `file` in a Lua traceback (`\tmodes.lua:3: in …`).
+    static func innermostLine(of file: String, in traceback: String?) -> Int? {
+        guard let traceback else { return nil }
+        for frame in traceback.split(separator: "\n") {
+            let text = frame.drop { $0 == "\t" || $0 == " " }
+            guard text.hasPrefix(file + ":") else { continue }
+            let digits = text.dropFirst(file.count + 1).prefix { $0.isNumber }
+            if let line = Int(digits) { return line }
+        }
+        return nil
     }
 
     var problems: [RuleProblem] {

@@ -8,6 +8,10 @@ struct RuleFile {
     let sourceMap: LuaSourceMap
     /// The files it extends (the same file of the folders its `extends` names), nearest first.
     var baseMaps: [(name: String, map: LuaSourceMap)] = []
+    /// What each of them returned, before the file extending it could change it (nearest first).
+    var baseValues: [LuaValue] = []
+    /// The text of the file, then of those it extends (nearest first).
+    var texts: [String] = []
 
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
     static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
@@ -26,10 +30,14 @@ struct RuleFile {
                 return nil
             }
         }
-        let maps = layers.reversed().map { ($0.1, LuaSourceMap(source: String(decoding: $0.0, as: UTF8.self))) }
+        let texts = layers.reversed().map { String(decoding: $0.bytes, as: UTF8.self) }
+        let maps = zip(layers.reversed(), texts).map { ($0.0.chunkName, LuaSourceMap(source: $0.1)) }
         var file = RuleFile(name: name, value: .nil, sourceMap: maps[0].1, baseMaps: Array(maps.dropFirst()))
+        file.texts = texts
         do {
-            let values = try host.load(layers: layers)
+            var bases: [LuaValue] = []
+            let values = try host.load(layers: layers, bases: &bases)
+            file.baseValues = bases.reversed()
             guard let first = values.first, first.tableValue != nil else {
                 problems.append(RuleProblem(file: name, line: nil,
                     message: "a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")"))
@@ -63,17 +71,86 @@ struct RuleFile {
         }
     }
 
-    /// A problem about the field at `path` (`tiers[2].recover_after`), at the line that writes it.
-    /// A knob the file does not write itself is reported where the file it extends writes it.
+    /// A problem about the field at `path` (`tiers[2].recover_after`), at the line that writes it:
+    /// in the file whose result changed the value (the nearest whose value differs from what the
+    /// file it extends returned), however it wrote it (`M.a.b = …`, through a local alias, in a loop).
     func problem(at path: String, _ message: String) -> RuleProblem {
-        if sourceMap.exactLine(for: path) == nil, let (base, line) = baseMaps.lazy.compactMap({ b in b.map.exactLine(for: path).map { (b.name, $0) } }).first {
-            return RuleProblem(file: base, line: line, message: message)
+        let layer = writer(of: path)
+        if layer > 0 {
+            return RuleProblem(file: baseMaps[layer - 1].name, line: line(of: path, inLayer: layer), message: message)
         }
-        return RuleProblem(file: name, line: sourceMap.line(for: path), message: message)
+        if baseValues.isEmpty || sourceMap.exactLine(for: path) != nil { return RuleProblem(file: name, line: sourceMap.line(for: path), message: message) }
+        return RuleProblem(file: name, line: line(of: path, inLayer: 0), message: message)
     }
 
-    /// A problem found by calling `function`, at the line that defines it (in whichever file).
+    /// The layer (0: this file, 1: the file it extends, …) that wrote the value at `path`.
+    func writer(of path: String) -> Int {
+        guard !baseValues.isEmpty, let keys = LuaPath.keys(of: path) else {
+            // Unreadable path: the file that writes it in its text, else this one.
+            if sourceMap.exactLine(for: path) == nil, let k = baseMaps.firstIndex(where: { $0.map.exactLine(for: path) != nil }) { return k + 1 }
+            return 0
+        }
+        let values = [value] + baseValues
+        for k in 0..<(values.count - 1) where Self.value(at: keys, in: values[k]) != Self.value(at: keys, in: values[k + 1]) {
+            return k
+        }
+        return values.count - 1
+    }
+
+    /// The line of layer `k` that writes `path`: where its text writes that path, else the first
+    /// line naming its last key, else the closest ancestor it writes.
+    private func line(of path: String, inLayer k: Int) -> Int? {
+        let map = k == 0 ? sourceMap : baseMaps[k - 1].map
+        if let line = map.exactLine(for: path) { return line }
+        if k < texts.count, case .string(let key)? = LuaPath.keys(of: path)?.last,
+           let line = LuaSourceMap.line(naming: key, in: texts[k]) { return line }
+        return map.line(for: path)
+    }
+
+    static func value(at keys: [LuaValue], in value: LuaValue) -> LuaValue {
+        var value = value
+        for key in keys {
+            guard let table = value.tableValue else { return .nil }
+            value = table[key]
+        }
+        return value
+    }
+
+    /// The knobs (values other than functions) this file changes in the file it extends, as paths.
+    var changedKnobs: [String] {
+        guard let base = baseValues.first else { return [] }
+        var paths: [String] = []
+        func diff(_ a: LuaValue, _ b: LuaValue, _ path: String) {
+            if case .function = a { return }
+            guard a != b else { return }
+            if let ta = a.tableValue, let tb = b.tableValue {
+                var keys: [LuaValue] = []
+                for key in (ta.sortedEntries + tb.sortedEntries).map(\.key) where !keys.contains(key) { keys.append(key) }
+                for key in keys {
+                    var sub = path
+                    LuaPath.append(key, to: &sub)
+                    diff(ta[key], tb[key], sub)
+                }
+            } else {
+                paths.append(path)
+            }
+        }
+        diff(value, base, "")
+        return paths
+    }
+
+    /// A problem found by calling `function`, at the line that defines it (in whichever file). When
+    /// that is a file this one extends and this file changes knobs, the problem is this file's: at
+    /// the first knob it changes, naming them and the function.
     func problem(in function: LuaFunction, _ message: String) -> RuleProblem {
-        RuleProblem(file: function.source.isEmpty ? name : function.source, line: function.line > 0 ? function.line : nil, message: message)
+        if !function.source.isEmpty, function.source != name, !baseValues.isEmpty {
+            let knobs = changedKnobs
+            if let first = knobs.first {
+                let shown = knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
+                return RuleProblem(file: name, line: line(of: first, inLayer: 0),
+                                   message: message + " (\(function.source):\(function.line) reads the knobs this file changes: \(shown))")
+            }
+        }
+        return RuleProblem(file: function.source.isEmpty ? name : function.source, line: function.line > 0 ? function.line : nil, message: message)
     }
 }

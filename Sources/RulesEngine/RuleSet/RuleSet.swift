@@ -7,6 +7,19 @@ public final class RuleSet {
     /// Lua instructions that validating one rule set may use in all (a few seconds at most).
     public static let validationInstructionBudget: Int64 = 300_000_000
 
+    /// The days of the longest run (`simulate 10y`): counters and streaks that grow by one a day are
+    /// proved up to this many.
+    public static let longestRun = 3_660
+
+    /// The states of a state machine explored from a new user's before the proof stops and says
+    /// where: escalation's (tier, misses, successes), which grow one way a day (a few thousand for
+    /// the longest run), and Pressure's (current, longest) streaks, which grow as a triangle.
+    static let maxReachableStates = (transition: 12_000, pressureStreaks: 2_000)
+
+    /// A rule file may keep at most this fraction of the memory limit once loaded (1/8: 8 MiB of
+    /// the default 64).
+    public static let memoryShareOfAFile = 8
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -34,6 +47,10 @@ public final class RuleSet {
 
     /// How many inputs each rule function was evaluated on during validation, by name.
     public private(set) var provedInputs: [(function: String, inputs: Int)] = []
+
+    /// What validation did not prove, one line per function whose domain is not finite or too large
+    /// to try in full (`earned.bonus: not proved for streaks above 3660`).
+    public private(set) var unproved: [String] = []
 
     /// What validation proved, for the summary line.
     public var summary: String {
@@ -67,8 +84,20 @@ public final class RuleSet {
         var problems = unknownFiles(in: sources.folder)
         var proofs: [Counterexamples] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
-            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems),
-                  let policy = file.decode(type, problems: &problems) else { return nil }
+            host.collectGarbage()
+            let before = host.memoryInUse
+            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems) else { return nil }
+            // The memory a file keeps is charged to it: one that keeps most of the ceiling would make
+            // the files and calls after it fail, innocent as they are.
+            host.collectGarbage()
+            let kept = host.memoryInUse - before
+            if limits.memoryBytes > 0, kept > limits.memoryBytes / RuleSet.memoryShareOfAFile {
+                problems.append(RuleProblem(file: file.name, message: "the file keeps \(kept) bytes once loaded, more than the "
+                    + "\(limits.memoryBytes / RuleSet.memoryShareOfAFile) a rule file may keep (1/\(RuleSet.memoryShareOfAFile) of the "
+                    + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
+                return nil
+            }
+            guard let policy = file.decode(type, problems: &problems) else { return nil }
             let parameterProblems = policy.parameterProblems(in: file)
             problems += parameterProblems
             if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
@@ -90,6 +119,7 @@ public final class RuleSet {
         let ruleSet = RuleSet(folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
                               quests: quests, modes: modes)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
+        ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
         return ruleSet
     }

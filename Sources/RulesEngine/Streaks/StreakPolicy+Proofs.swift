@@ -39,39 +39,75 @@ extension StreakPolicy {
         return all
     }
 
+    /// Every streak up to 6 (longest up to 8), then every streak the rule reaches from a new user's
+    /// (0, 0) day after day, up to the longest run or `RuleSet.maxReachableStates` streaks.
     private func provePressure(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: pressure.next, name: "pressure.next", file: file)
         for current in 0...6 {
             for longest in current...8 {
+                let streak = PressureStreak(current_streak: current, longest_streak: longest)
                 for result in [CommitmentStatus.yes, .no, .missed] {
                     for shield in [false, true] {
-                        let input = "current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield)"
-                        let call = "pressure.next(\(input))"
                         if failures.isFinished(host) { return failures }
-                        failures.inputs += 1
-                        do {
-                            let arguments: [LuaValue] = [["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
-                                                         ["result": .string(result.rawValue), "shield_used": .boolean(shield)]]
-                            let out = try host.call(pressure.next, arguments).first ?? .nil
-                            if try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
-                            let new = try LuaDecoder().decode(PressureStreak.self, from: out)
-                            if new.current_streak < 0 || new.current_streak > current + 1 {
-                                failures.record(kind: "current", "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
-                            }
-                            if new.longest_streak < max(longest, new.current_streak) {
-                                failures.record(kind: "longest", "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
-                            }
-                        } catch {
-                            failures.record(error, calling: call)
-                        }
+                        _ = checkPressure(streak, result, shield, into: &failures, host: host, purity: true)
                     }
                 }
             }
         }
+        var frontier = [PressureStreak(current_streak: 0, longest_streak: 0)]
+        var reached = Set(frontier)
+        var day = 0
+        while !frontier.isEmpty, day < RuleSet.longestRun {
+            day += 1
+            var next: [PressureStreak] = []
+            for streak in frontier {
+                for result in [CommitmentStatus.yes, .no, .missed] {
+                    for shield in [false, true] {
+                        if failures.isFinished(host) { return failures }
+                        guard let new = checkPressure(streak, result, shield, into: &failures, host: host, purity: false),
+                              reached.insert(new).inserted else { continue }
+                        next.append(new)
+                    }
+                }
+            }
+            frontier = next
+            if reached.count > RuleSet.maxReachableStates.pressureStreaks, !frontier.isEmpty {
+                failures.unproved = "streaks reached after day \(day) (only the \(reached.count) streaks of the first \(day) days were tried)"
+                return failures
+            }
+        }
+        if !frontier.isEmpty { failures.unproved = "streaks reached after day \(day) (\(RuleSet.longestRun) days, the longest run)" }
         return failures
     }
 
-    private struct PressureStreak: Decodable {
+    private func checkPressure(_ streak: PressureStreak, _ result: CommitmentStatus, _ shield: Bool, into failures: inout Counterexamples,
+                               host: LuaHost, purity: Bool) -> PressureStreak? {
+        let (current, longest) = (streak.current_streak, streak.longest_streak)
+        let call = "pressure.next(current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield))"
+        failures.inputs += 1
+        do {
+            let arguments: [LuaValue] = [["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
+                                         ["result": .string(result.rawValue), "shield_used": .boolean(shield)]]
+            let out = try host.call(pressure.next, arguments).first ?? .nil
+            if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
+            let new = try LuaDecoder().decode(PressureStreak.self, from: out)
+            var valid = true
+            if new.current_streak < 0 || new.current_streak > current + 1 {
+                failures.record(kind: "current", "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
+                valid = false
+            }
+            if new.longest_streak < max(longest, new.current_streak) {
+                failures.record(kind: "longest", "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
+                valid = false
+            }
+            return valid ? new : nil
+        } catch {
+            failures.record(error, calling: call)
+            return nil
+        }
+    }
+
+    private struct PressureStreak: Decodable, Hashable {
         var current_streak: Int
         var longest_streak: Int
     }
@@ -79,6 +115,7 @@ extension StreakPolicy {
     private func proveCurrentStreak(_ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
                                     inputs: [[LuaValue]]) -> Counterexamples {
         var failures = Counterexamples(function: function, name: name, file: file)
+        failures.unproved = "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried)"
         for list in inputs {
             let call = "\(name)(\(LuaValue.table(LuaTable(sequence: list))))"
             if failures.isFinished(host) { return failures }
@@ -102,6 +139,7 @@ extension StreakPolicy {
 
     private func proveEarned(_ file: RuleFile, _ host: LuaHost) -> [Counterexamples] {
         var qualifies = Counterexamples(function: earned.qualifies, name: "earned.qualifies", file: file)
+        qualifies.unproved = "days with more than 180 focus minutes or 4 habit completions"
         for minutes in 0...180 {
             for habits in 0...4 {
                 let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
@@ -120,16 +158,19 @@ extension StreakPolicy {
                 }
             }
         }
+        // Every streak a run can reach, checked against the range the engine enforces.
         var bonus = Counterexamples(function: earned.bonus, name: "earned.bonus", file: file)
-        for streak in 0...90 {
+        bonus.unproved = "streaks above \(RuleSet.longestRun) (\(RuleSet.longestRun) days, the longest run)"
+        for streak in 0...RuleSet.longestRun {
             let call = "earned.bonus(\(streak))"
             if bonus.isFinished(host) { break }
             bonus.inputs += 1
             do {
                 let out = try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil
                 if try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil != out { bonus.recordImpure(call) }
-                guard let credits = out.integerValue, out.doubleValue == Double(credits), credits >= 0 else {
-                    bonus.record(kind: "type", "\(call) returned \(out.errorDescription), expected a whole number of credits ≥ 0")
+                guard let credits = out.integerValue, out.doubleValue == Double(credits),
+                      (0...Int64(StreakPolicy.maxBonusCredits)).contains(credits) else {
+                    bonus.record(kind: "type", "\(call) returned \(out.errorDescription), expected a whole number of credits from 0 to \(StreakPolicy.maxBonusCredits)")
                     continue
                 }
             } catch {
