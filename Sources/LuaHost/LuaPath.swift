@@ -31,7 +31,7 @@ public enum LuaPath {
         var rest = Substring(path)
         while !rest.isEmpty {
             if rest.hasPrefix("[\"") {
-                guard let end = rest.range(of: "\"]") else { return nil }
+                guard let end = rest.dropFirst(2).range(of: "\"]") else { return nil }
                 keys.append(.string(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("[") {
@@ -57,34 +57,6 @@ public enum LuaPath {
         case .table, .function: path += "[\(key.typeName)]"
         default: path += "[\(key)]"
         }
-    }
-
-    /// The keys of a path as `render` writes it (`habits[2].rate`, `["odd key"]`), outermost
-    /// first; nil when it is not such a path.
-    public static func keys(of path: String) -> [LuaValue]? {
-        var keys: [LuaValue] = []
-        var rest = Substring(path)
-        while !rest.isEmpty {
-            if rest.hasPrefix("[\"") {
-                guard let end = rest.dropFirst(2).range(of: "\"]") else { return nil }
-                keys.append(.string(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
-                rest = rest[end.upperBound...]
-            } else if rest.hasPrefix("[") {
-                guard let end = rest.firstIndex(of: "]"), let i = Int64(rest[rest.index(after: rest.startIndex)..<end]) else { return nil }
-                keys.append(.integer(i))
-                rest = rest[rest.index(after: end)...]
-            } else {
-                if !keys.isEmpty {
-                    guard rest.hasPrefix(".") else { return nil }
-                    rest = rest.dropFirst()
-                }
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                guard isIdentifier(String(name)) else { return nil }
-                keys.append(.string(String(name)))
-                rest = rest.dropFirst(name.count)
-            }
-        }
-        return keys
     }
 
     /// The path of table keys, as `render` writes it (`keys(of:)` read back).
