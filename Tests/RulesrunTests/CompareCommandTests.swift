@@ -232,25 +232,18 @@ import Testing
     }
 
     /// A rule set whose `transition` fails from 10 consecutive misses on (as the audit's scratch set).
-    static func failingAtTenMisses() throws -> URL {
+    /// A variant that validates and fails from day 20 (`RuntimeFailure`).
+    static func failingFromDay20() throws -> URL {
         try CLI.folder([
             "extends": CLI.packageRoot.appendingPathComponent("rules").path,
-            "escalation.lua": """
-                local M = base
-                local orig = M.transition
-                function M.transition(state, check_in)
-                  if state.consecutive_misses >= 10 then error("boom at 10 misses") end
-                  return orig(state, check_in)
-                end
-                return M
-                """,
+            "escalation.lua": RuntimeFailure.error,
         ])
     }
 
     /// A rule error under B is not a day on which an expectation holds, and the report always says
     /// how many histories stopped at a rule error under each set.
     @Test func ruleErrorsAreCountedAndBreakExpectations() throws {
-        let failing = try Self.failingAtTenMisses()
+        let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
         let common = ["--population-users", "0", "--economy-runs", "0", "--out", out.path]
@@ -260,8 +253,8 @@ import Testing
         #expect(!expect.stdout.contains("every day of every history"))
         #expect(expect.stdout.contains("histories stopped at a rule error: 0 under A, "), "\(expect.stdout)")
 
-        let ignored = try CLI.run(["compare", "rules", failing.path, "--ignore", "error"] + common)
-        #expect(ignored.status == 0)
+        let ignored = try CLI.run(["compare", "rules", failing.path, "--ignore", "error"] + RuntimeFailure.counters + common)
+        #expect(ignored.status == 0, "\(ignored.stdout)")
         #expect(!ignored.stdout.contains("on every day\n") && ignored.stdout.contains("on every day compared"), "\(ignored.stdout)")
 
         let same = try CLI.run(["compare", failing.path, failing.path, "--json"] + common)
@@ -274,25 +267,9 @@ import Testing
         #expect(!text.stdout.contains("on every day\n"))
     }
 
-    /// Streak rules failing from a streak of 10 on (B refuses the events that would call them).
-    static func streakFailingAtTen() throws -> URL {
-        try CLI.folder([
-            "extends": CLI.packageRoot.appendingPathComponent("rules").path,
-            "streaks.lua": """
-                local M = base
-                local orig = M.pressure.next
-                function M.pressure.next(streak, day)
-                  if streak.current_streak >= 10 then error("streak boom 10") end
-                  return orig(streak, day)
-                end
-                return M
-                """,
-        ])
-    }
-
     /// The population table shows the events each set refused (rule errors among them).
     @Test func thePopulationTableShowsRefusedEvents() throws {
-        let failing = try Self.streakFailingAtTen()
+        let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run(["compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--population-users", "30",
@@ -360,7 +337,7 @@ import Testing
 
     /// An event B refuses: the table says so, with its code, and shows B's state as it stayed.
     @Test func aRefusedEventIsShownAsRefused() throws {
-        let failing = try Self.failingAtTenMisses()
+        let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
         let common = ["compare", "rules", failing.path, "--population-users", "0", "--economy-runs", "0", "--out", out.path]

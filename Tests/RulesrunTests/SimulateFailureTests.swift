@@ -4,19 +4,12 @@ import Testing
 /// `simulate` with rule sets that fail at run time (after validation passed): the failures are
 /// not hidden in the refused events, whatever the number of jobs or shards.
 @Suite struct SimulateFailureTests {
-    /// A variant of the default rules (`extends`) whose transition fails once a user has missed
-    /// nine days in a row — beyond the misses validation tries (up to 8), so the set is valid.
-    static func variant(_ transition: String) throws -> URL {
+    /// A variant of the default rules (`extends`) that validates and fails at run time
+    /// (`RuntimeFailure`).
+    static func variant(_ escalation: String) throws -> URL {
         try CLI.folder([
             "rules/extends": CLI.packageRoot.appendingPathComponent("rules").path + "\n",
-            "rules/escalation.lua": """
-                local M = base
-                local pseudo_code = M.transition
-                function M.transition(state, check_in)
-                \(transition)
-                end
-                return M
-                """,
+            "rules/escalation.lua": escalation,
         ])
     }
 
@@ -26,10 +19,7 @@ import Testing
     }
 
     @Test func aRuleErrorExits1AndNamesTheCountsTheFirstFailureAndItsReplay() throws {
-        let dir = try Self.variant("""
-              if state.consecutive_misses >= 9 then error("too many misses") end
-              return pseudo_code(state, check_in)
-            """)
+        let dir = try Self.variant(RuntimeFailure.error)
         defer { try? FileManager.default.removeItem(at: dir) }
         let one = try Self.simulate(dir, ["--jobs", "1"])
         let two = try Self.simulate(dir, ["--jobs", "2"])
@@ -38,7 +28,7 @@ import Testing
         #expect(one.stdout.contains("summary"))   // the report is still printed
         #expect(one.stderr.contains("the rule set failed on"), "\(one.stderr)")
         #expect(one.stderr.range(of: #"RULE_ERROR [0-9]+"#, options: .regularExpression) != nil, "\(one.stderr)")
-        #expect(one.stderr.contains("escalation.lua:4: too many misses (RULE_ERROR)"), "\(one.stderr)")
+        #expect(one.stderr.contains("escalation.lua:8: boom on day 20 (RULE_ERROR)"), "\(one.stderr)")
         // The same first failure (the lowest user's), the same counts, whatever the jobs.
         #expect(one.stderr == two.stderr)
         #expect(one.stdout == two.stdout)
@@ -53,7 +43,7 @@ import Testing
         let replay = try CLI.run(["replay", file.path, "--rules", dir.appendingPathComponent("rules").path], in: dir)
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
         let last = try #require(replay.stdout.split(separator: "\n").last)
-        #expect(last.contains("\"RULE_ERROR\"") && last.contains("too many misses"), "\(last)")
+        #expect(last.contains("\"RULE_ERROR\"") && last.contains("boom on day 20"), "\(last)")
         #expect(replay.stdout.split(separator: "\n").dropLast().allSatisfy { $0.contains("\"ok\":true") }, "\(replay.stdout)")
 
         // The printed command runs that user alone, with the same first failure.
@@ -65,17 +55,13 @@ import Testing
     }
 
     @Test func aDecisionTheHostRefusesExits1AndMergePropagatesIt() throws {
-        let dir = try Self.variant("""
-              local s = pseudo_code(state, check_in)
-              if state.consecutive_misses >= 9 then s.current_tier = 7 end
-              return s
-            """)
+        let dir = try Self.variant(RuntimeFailure.badTier)
         defer { try? FileManager.default.removeItem(at: dir) }
         let whole = try Self.simulate(dir, ["--format", "json"])
         #expect(whole.status == 1, "\(whole.stderr)")
         #expect(whole.stdout.contains("\"failures\":{\"RULE_ERROR\":0,\"RULE_VIOLATION\":"), "\(whole.stdout.prefix(3000))")
         #expect(whole.stderr.range(of: #"RULE_VIOLATION [0-9]+"#, options: .regularExpression) != nil, "\(whole.stderr)")
-        #expect(whole.stderr.contains("escalation.lua:3: transition(tier 3, misses 9"), "\(whole.stderr)")
+        #expect(whole.stderr.contains("escalation.lua:3: transition(tier "), "\(whole.stderr)")
         #expect(whole.stderr.contains("outside 0–3 (RULE_VIOLATION)"), "\(whole.stderr)")
         var parts: [String] = []
         for i in 1...2 {
