@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "StoreFaultChild", dependencies: ["RulesStore", "RulesModel"], path: "Tests/StoreFaultChild"),
         .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesModel", "RulesSim", "RulesStore"]),
+        .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
         .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
