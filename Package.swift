@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RulesStore", targets: ["RulesStore"]),
         .library(name: "RulesEngine", targets: ["RulesEngine"]),
         .library(name: "RulesSim", targets: ["RulesSim"]),
+        .library(name: "RulesBench", targets: ["RulesBench"]),
         .executable(name: "rulesrun", targets: ["rulesrun"]),
     ],
     dependencies: [
@@ -40,15 +41,23 @@ let package = Package(
         ),
         .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
         .target(name: "RulesSim", dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
+        // The benchmarks of `rulesrun bench` and `simulate --bench`, kept out of the libraries they
+        // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
+        .target(
+            name: "RulesBench",
+            dependencies: ["CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "rulesrun",
             dependencies: [
                 "LuaHost",
+                "RulesBench",
                 "RulesEngine",
+                "RulesModel",
                 "RulesSim",
                 "RulesStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "embedding-example", dependencies: ["LuaHost"], path: "examples/embedding"),
@@ -60,14 +69,17 @@ let package = Package(
         ),
         .testTarget(
             name: "RulesEngineTests",
-            dependencies: ["RulesEngine", "LuaHost", "RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "RulesModelTests",
             dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .executableTarget(name: "StoreFaultChild", dependencies: ["RulesStore", "RulesModel"], path: "Tests/StoreFaultChild"),
-        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild"]),
+        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild",
+                                                            .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
         .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

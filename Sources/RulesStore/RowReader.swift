@@ -4,11 +4,11 @@ import RulesModel
 
 /// Reads the columns of one row as model values; anything that does not parse becomes a
 /// ``StoreError`` with code `corruptRow` naming the table and column (a hand-edited or damaged row).
-struct RowReader {
+package struct RowReader {
     let row: Row
     let table: String
 
-    init(_ row: Row, _ table: String) {
+    package init(_ row: Row, _ table: String) {
         self.row = row
         self.table = table
     }
@@ -33,7 +33,7 @@ struct RowReader {
     func bool(_ column: String) throws -> Bool { try int64(column) != 0 }
     func double(_ column: String) throws -> Double { try value(column) }
 
-    func uuid(_ column: String) throws -> UUID {
+    package func uuid(_ column: String) throws -> UUID {
         let data: Data = try value(column)
         guard data.count == 16 else { throw corrupt(column, "expected a 16-byte UUID, found \(data.count) bytes") }
         return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }

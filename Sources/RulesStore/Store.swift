@@ -13,7 +13,7 @@ import RulesModel
 /// Every mutating method runs in one transaction: it either applies completely (with its
 /// `event_log` rows) or leaves the database as it was.
 public final class Store: Sendable {
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
     let faultHooks = FaultHooks()
     /// The path of the database file, nil in memory.
     public let path: String?
@@ -108,7 +108,7 @@ public final class Store: Sendable {
 
     /// Runs `body` in one write transaction (internal: the public mutations are named operations),
     /// or in the enclosing ``transaction(_:)``. Any error thrown inside rolls the whole transaction back.
-    func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
+    package func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
         if let enclosing = enclosingTransaction { return try body(enclosing.db) }
         return try writer.write { db in
             let result = try body(db)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import LuaHost
-import RulesStore
+import RulesBench
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LuaHost
+import RulesBench
 import RulesEngine
 import RulesModel
 import RulesSim
@@ -99,7 +100,7 @@ struct SimulateCommand: ParsableCommand {
                 personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
                 rules: rules, reference: reference,
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), shard: try shard.map { try Shard($0) } ?? .whole,
-                // --bench without --db writes a temporary file (SimulationBench.temporaryDatabase).
+                // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
                 database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
             throw ValidationError(error.message)

@@ -1,4 +1,5 @@
 import Foundation
+import RulesBench
 import RulesSim
 
 extension SimulationBench {

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
+import RulesModel
 import RulesSim
-import RulesStore
 
 /// PropertyBased generators whose cases come from the library's seeded generators, reproducible
 /// from a fixed seed whatever the number of cases.

@@ -1,6 +1,5 @@
 import RulesEngine
 import RulesModel
-import RulesStore
 
 /// A random Earned history as replay lines, reproducible from a seed: a fresh user sets up its
 /// distracting apps, modes, habits and maybe a QR key, then lives `days` days of habit

@@ -1,6 +1,5 @@
 import RulesEngine
 import RulesModel
-import RulesStore
 
 /// Random Pressure histories, reproducible from a seed on every machine (SplitMix64, no other
 /// source of randomness), with a shrinker that makes a history short and plain.

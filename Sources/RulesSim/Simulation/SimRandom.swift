@@ -1,4 +1,4 @@
-import RulesStore
+import RulesModel
 
 /// The random numbers of one simulated user: a SplitMix64 stream seeded from (seed, user key: its
 /// id − 1), so a user draws the same numbers whichever worker, shard or job count runs it.

@@ -53,4 +53,10 @@ public struct SimulationConfig: Sendable {
     public static let defaultStart = try! DayID("2026-01-05")
     /// The database `simulate` writes unless told otherwise.
     public static let defaultDatabase = ".rulesrun/simulation.sqlite"
+    /// The database of a bench run without `--db`: beside the default database (on the disk a
+    /// run writes to, not in a temporary folder that may be in memory), one per process.
+    public static var benchDatabase: String {
+        ((defaultDatabase as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("bench-\(getpid()).sqlite")
+    }
 }

@@ -32,7 +32,7 @@ public struct BulkWriter: Sendable {
     }
 
     /// The per-transaction state: statement cache lookups and memoized users and tasks.
-    struct Session {
+    package struct Session {
         let db: Database
         var users: Set<Int64> = []
         var tasks: [UUID: (key: Int64, user: Int64, goal: GoalType)] = [:]
@@ -123,7 +123,7 @@ public struct BulkWriter: Sendable {
             return task
         }
 
-        static let upsertCommitmentSQL = PressureRows.insertCommitmentSQL + """
+        package static let upsertCommitmentSQL = PressureRows.insertCommitmentSQL + """
              ON CONFLICT(user_id, day_id) DO UPDATE SET text = excluded.text, locked_at_ts_utc_ms = excluded.locked_at_ts_utc_ms,
               status = excluded.status, checked_in_at_ts_utc_ms = excluded.checked_in_at_ts_utc_ms,
               escalation_tier_snap = excluded.escalation_tier_snap, shield_used = excluded.shield_used

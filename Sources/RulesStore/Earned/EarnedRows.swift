@@ -2,7 +2,7 @@ import GRDB
 import RulesModel
 
 /// Row ⇄ model conversions of Earned's state tables.
-enum EarnedRows {
+package enum EarnedRows {
     static func economy(_ row: Row) throws -> EconomyState {
         let r = RowReader(row, "economy_state")
         return EconomyState(userID: try r.user(), currentDayID: try r.day("current_day_id"), creditBalance: try r.int("credit_balance"),
@@ -14,13 +14,13 @@ enum EarnedRows {
                             updatedAt: try r.int64("updated_ts_utc_ms"))
     }
 
-    static let updateEconomySQL = """
+    package static let updateEconomySQL = """
         UPDATE economy_state SET current_day_id = ?, credit_balance = ?, rollover_cap = ?, daily_reset_hour_local = ?,
           streak_count = ?, streak_bonus_awarded_day_id = ?, today_focus_qualified = ?, today_habit_qualified_count = ?,
           today_qualified = ?, habit_awards_suspended_until_day_id = ?, updated_ts_utc_ms = ? WHERE user_id = ?
         """
 
-    static func economyArguments(_ e: EconomyState) -> StatementArguments { ArgumentValues.of { economy(e, into: &$0) } }
+    package static func economyArguments(_ e: EconomyState) -> StatementArguments { ArgumentValues.of { economy(e, into: &$0) } }
 
     static func emergency(_ row: Row) throws -> EmergencyState {
         let r = RowReader(row, "emergency_state")
@@ -57,7 +57,7 @@ enum EarnedRows {
                           updatedAt: try r.int64("updated_ts_utc_ms"))
     }
 
-    static let insertDaySummarySQL = """
+    package static let insertDaySummarySQL = """
         INSERT INTO day_summary(user_id, day_id, timezone_id, qualified, first_qualified_ts_utc_ms, focus_minutes_completed,
           credits_earned, credits_spent, unlock_attempts_count, credits_unlocks_count, quest_unlocks_count, emergency_unlocks_count,
           created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -69,7 +69,7 @@ enum EarnedRows {
           updated_ts_utc_ms = excluded.updated_ts_utc_ms
         """
 
-    static func daySummaryArguments(_ d: DaySummary) -> StatementArguments { ArgumentValues.of { daySummary(d, into: &$0) } }
+    package static func daySummaryArguments(_ d: DaySummary) -> StatementArguments { ArgumentValues.of { daySummary(d, into: &$0) } }
 
     static func mode(_ row: Row) throws -> Mode {
         let r = RowReader(row, "mode")

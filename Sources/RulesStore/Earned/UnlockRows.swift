@@ -2,7 +2,7 @@ import GRDB
 import RulesModel
 
 /// Row ⇄ model conversions of Earned's unlock tables and event log.
-enum UnlockRows {
+package enum UnlockRows {
     static func attempt(_ row: Row) throws -> UnlockAttempt {
         let r = RowReader(row, "unlock_attempt")
         return UnlockAttempt(userID: try r.user(), attemptID: try r.string("attempt_id"), appID: try r.appID("app_id"),
@@ -55,12 +55,12 @@ enum UnlockRows {
                              createdAt: try r.int64("created_ts_utc_ms"), syncStatus: try r.enumValue("sync_status"))
     }
 
-    static let insertEventSQL = """
+    package static let insertEventSQL = """
         INSERT INTO event_log(event_id, user_id, ts_utc_ms, timezone_id, day_id, type, payload_json, created_ts_utc_ms, sync_status)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func eventArguments(_ e: EventLogEntry) throws -> StatementArguments {
+    package static func eventArguments(_ e: EventLogEntry) throws -> StatementArguments {
         let json = try e.payload.json()
         return ArgumentValues.of { event(e, payloadJSON: json, into: &$0) }
     }

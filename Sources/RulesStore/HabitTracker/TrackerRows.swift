@@ -3,7 +3,7 @@ import GRDB
 import RulesModel
 
 /// Row ⇄ model conversions of the habit tracker's tables.
-enum TrackerRows {
+package enum TrackerRows {
     static func category(_ row: Row) throws -> RulesModel.Category {
         let r = RowReader(row, "tracker_category")
         return Category(id: try r.uuid("category_id"), userID: try r.user(), name: try r.string("name"), isPreset: try r.bool("is_preset"),
@@ -71,7 +71,7 @@ enum TrackerRows {
         FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
         """
 
-    static let insertCompletionSQL = """
+    package static let insertCompletionSQL = """
         INSERT INTO tracker_completion(user_id, task_key, completed_at_ts_utc_ms, value) VALUES (?, ?, ?, ?)
         """
 

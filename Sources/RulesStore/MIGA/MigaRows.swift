@@ -2,7 +2,7 @@ import GRDB
 import RulesModel
 
 /// Row ⇄ model conversions of MIGA's tables.
-enum MigaRows {
+package enum MigaRows {
     static func usageEvent(_ row: Row) throws -> UsageEvent {
         let r = RowReader(row, "miga_usage_event")
         return UsageEvent(id: try r.uuid("event_uuid"), userID: try r.user(), eventType: try r.enumValue("event_type"),
@@ -10,12 +10,12 @@ enum MigaRows {
                           pauseDuration: try r.double("pause_duration"), timerDuration: try r.double("timer_duration"))
     }
 
-    static let insertUsageEventSQL = """
+    package static let insertUsageEventSQL = """
         INSERT INTO miga_usage_event(event_uuid, user_id, event_type, ts_utc_ms, target_app_name, pause_duration, timer_duration)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func usageEventArguments(_ e: UsageEvent) -> StatementArguments { ArgumentValues.of { usageEvent(e, into: &$0) } }
+    package static func usageEventArguments(_ e: UsageEvent) -> StatementArguments { ArgumentValues.of { usageEvent(e, into: &$0) } }
 
     static func usageEvent<V: RowValues>(_ e: UsageEvent, into v: inout V) {
         v.add(e.id); v.add(e.userID.rawValue); v.add(e.eventType.rawValue); v.add(e.timestamp); v.add(e.targetAppName)

@@ -2,7 +2,7 @@ import GRDB
 import RulesModel
 
 /// Row ⇄ model conversions of Pressure's tables.
-enum PressureRows {
+package enum PressureRows {
     static func commitment(_ row: Row) throws -> Commitment {
         let r = RowReader(row, "pressure_commitment")
         return Commitment(id: try r.uuid("commitment_id"), userID: try r.user(), day: try r.day("day_id"), text: try r.string("text"),
@@ -14,7 +14,7 @@ enum PressureRows {
                           shieldUsed: try r.bool("shield_used"))
     }
 
-    static func commitmentArguments(_ c: Commitment) -> StatementArguments { ArgumentValues.of { commitment(c, into: &$0) } }
+    package static func commitmentArguments(_ c: Commitment) -> StatementArguments { ArgumentValues.of { commitment(c, into: &$0) } }
 
     static func commitment<V: RowValues>(_ c: Commitment, into v: inout V) {
         v.add(c.id); v.add(c.userID.rawValue); v.add(c.day.rawValue); v.add(c.text); v.add(c.lockedAt); v.add(c.status.rawValue)
@@ -60,13 +60,13 @@ enum PressureRows {
                                shieldResetDate: try r.optionalDay("shield_reset_day_id"))
     }
 
-    static let updateEscalationSQL = """
+    package static let updateEscalationSQL = """
         UPDATE pressure_escalation_state SET current_tier = ?, consecutive_misses = ?, consecutive_successes = ?,
           current_streak = ?, longest_streak = ?, restart_shields_remaining = ?, shield_reset_day_id = ?, updated_ts_utc_ms = ?
         WHERE user_id = ?
         """
 
-    static func escalationArguments(_ s: EscalationState, user: UserID, now: EpochMillis) -> StatementArguments {
+    package static func escalationArguments(_ s: EscalationState, user: UserID, now: EpochMillis) -> StatementArguments {
         ArgumentValues.of { escalation(s, user: user, now: now, into: &$0) }
     }
 
@@ -82,12 +82,12 @@ enum PressureRows {
                                     personality: try r.enumValue("personality"), delivered: try r.bool("delivered"), tapped: try r.bool("tapped"))
     }
 
-    static let insertNotificationSQL = """
+    package static let insertNotificationSQL = """
         INSERT INTO pressure_notification(notification_id, user_id, scheduled_for_ts_utc_ms, tier, personality, delivered, tapped)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments { ArgumentValues.of { notification(n, into: &$0) } }
+    package static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments { ArgumentValues.of { notification(n, into: &$0) } }
 
     static func notification<V: RowValues>(_ n: NotificationLogEntry, into v: inout V) {
         v.add(n.id); v.add(n.userID.rawValue); v.add(n.scheduledFor); v.add(n.tier.rawValue); v.add(n.personality.rawValue)

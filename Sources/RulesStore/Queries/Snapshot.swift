@@ -8,7 +8,7 @@ import RulesModel
 /// Periods are half-open: `from` included, `to` excluded, for timestamps; day ranges are
 /// inclusive of both ends.
 public struct Snapshot {
-    let db: Database
+    package let db: Database
 
     init(_ db: Database) { self.db = db }
 

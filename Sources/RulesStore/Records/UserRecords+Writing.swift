@@ -98,7 +98,7 @@ extension BulkWriter {
     }
 
     /// Drops the indexes that are not UNIQUE and returns the statements that create them again.
-    static func dropReadIndexes(_ db: Database) throws -> [String] {
+    package static func dropReadIndexes(_ db: Database) throws -> [String] {
         let indexes = try Row.fetchAll(db, sql: """
             SELECT name, sql FROM sqlite_master
             WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE INDEX%' ORDER BY name

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RulesStore
 
 /// The floor under a simulation's wall time with the database: SQLite alone, copying the rows of a
 /// database a simulation wrote into a new file of the same schema, opened as the simulation opens

@@ -1,4 +1,5 @@
 import Foundation
+import RulesBench
 import RulesStore
 import Testing
 
@@ -6,7 +7,8 @@ import Testing
 /// on-disk sizes are deterministic and must stay within the seeds' budgets.
 @Suite struct StoreBenchmarkTests {
     @Test func benchmarkRunsAndUserYearsFitTheSeedsBudgets() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try BenchTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try StoreBenchmark.run(directory: directory.path, users: 2, days: 3, rounds: 1)
         #expect(result.userDays == 6)
         #expect(result.bulkRowsPerSecond > 0 && result.rawRowsPerSecond > 0)

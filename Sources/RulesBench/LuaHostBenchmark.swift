@@ -1,6 +1,6 @@
 import CLua
-import CLuaSupport
 import Foundation
+import LuaHost
 
 /// Measures the cost of calling a rule, in one run, against two baselines:
 /// (a) the floor: the same small rule called through the bare C API with integer arguments;

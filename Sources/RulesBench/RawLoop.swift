@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RulesModel
+import RulesStore
 
 /// The benchmark's baseline: the same rows as the bulk path, turned into statement arguments
 /// beforehand (not timed), then written by a plain loop of prepared statements with no

@@ -1,4 +1,5 @@
 import Foundation
+import RulesSim
 import RulesStore
 
 /// Throughput of simulations, each against the others in the same run: the Lua rule set and the
@@ -33,10 +34,10 @@ public struct SimulationBench {
     /// Runs the four variants (Lua with the database first: the run the targets are about), and
     /// copies the rows of the first with SQLite alone (into `DB.rulesrun-floor`, removed after).
     /// The runs with the database write `config.database`, or, when it is nil, a temporary file
-    /// beside the default database (``temporaryDatabase``), removed afterwards: the user's last
+    /// beside the default database (``SimulationConfig/benchDatabase``), removed afterwards: the user's last
     /// run is left as it is.
     public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
-        let database = config.database ?? Self.temporaryDatabase
+        let database = config.database ?? SimulationConfig.benchDatabase
         let floorPath = database + ".rulesrun-floor"
         var removed = [floorPath]
         if config.database == nil { removed.append(database) }
@@ -79,13 +80,6 @@ public struct SimulationBench {
             }
         }
         return Results(variants: out, floor: floors[0], floorUnchecked: floors[1])
-    }
-
-    /// The database of a bench run without `--db`: beside the default database (on the disk a
-    /// run writes to, not in a temporary folder that may be in memory), one per process.
-    public static var temporaryDatabase: String {
-        ((SimulationConfig.defaultDatabase as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("bench-\(getpid()).sqlite")
     }
 
     static func processCPUSeconds() -> Double {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RulesModel
+import RulesStore
 
 /// The store's benchmark (not a test): bulk-path throughput against a raw prepared-statement
 /// loop of the same rows, and the on-disk size of one user-year of Pressure and habit-tracker data.
@@ -110,7 +111,7 @@ public enum StoreBenchmark {
         let measured: Int? = try queue.read { db in
             let list = tables.map { "'\($0)'" }.joined(separator: ", ")
             do {
-                return try Int.fetchOne(cached: db, sql: """
+                return try Int.fetchOne(db, sql: """
                     SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name IN (\(list)))
                     """)
             } catch { return nil }
