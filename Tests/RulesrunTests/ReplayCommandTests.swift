@@ -209,7 +209,7 @@ import Testing
         #expect(next.status == 0 && next.stdout.split(separator: "\n").count == 2 && !next.stdout.contains("\"ok\":false"), "\(next.stdout)")
     }
 
-    /// `replay --help` lists every event type, as the README's tables do.
+    /// `replay --help` lists every event type, as the tables of docs/replay.md (once the README's) do.
     @Test func theHelpListsEveryEventTypeOfTheReadme() throws {
         let help = try CLI.run(["replay", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         func list(after label: String, before next: String) -> Set<String> {
@@ -217,8 +217,8 @@ import Testing
             return Set(help[start.upperBound..<end.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         let listed = list(after: "Pressure, habit tracker, MIGA:", before: "Earned:").union(list(after: "Earned:", before: "Blank lines"))
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## Replay: events in, decisions out").dropFirst().first?
+        let page = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/replay.md"), encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "# Replay: events in, decisions out").dropFirst().first?
             .components(separatedBy: "\n## ").first)
         let documented = Set(section.split(separator: "\n").compactMap { row -> String? in
             guard row.hasPrefix("| `"), let end = row.dropFirst(3).firstIndex(of: "`") else { return nil }
@@ -226,7 +226,7 @@ import Testing
             return name == "type" ? nil : name   // the tables' header
         })
         #expect(documented.count == 23 && documented.contains("unlock_choose") && documented.contains("miga"), "\(documented.sorted())")
-        #expect(listed == documented, "help: \(listed.sorted()), README: \(documented.sorted())")
+        #expect(listed == documented, "help: \(listed.sorted()), docs/replay.md: \(documented.sorted())")
     }
 
     func object(_ line: String) throws -> [String: Any] {

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The README and the pages of docs/ link to each other: every `](file)` names a file of the
+/// repository and every `](#anchor)` or `](file#anchor)` a heading of that page, as GitHub
+/// makes anchors of headings.
+@Suite struct DocsLinkTests {
+    static let pages: [String] = {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("docs").path)) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    }()
+
+    @Test func theReadmeLinksToEveryPageOfDocs() throws {
+        let readme = try text(of: "README.md")
+        #expect(Self.pages.count > 10, "\(Self.pages)")
+        for page in Self.pages.dropFirst() {
+            #expect(readme.contains("](\(page))"), "README.md does not link to \(page)")
+        }
+    }
+
+    @Test(arguments: pages) func everyLinkResolves(page: String) throws {
+        let links = try Self.links(in: text(of: page))
+        #expect(!links.isEmpty || page != "README.md")
+        let folder = page.split(separator: "/").dropLast().map(String.init)
+        for link in links where !link.contains("://") && !link.hasPrefix("mailto:") {
+            let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let file = parts[0].isEmpty ? page : Self.resolve(parts[0], in: folder)
+            let url = CLI.packageRoot.appendingPathComponent(file)
+            #expect(FileManager.default.fileExists(atPath: url.path), "\(page): \(link): no file \(file)")
+            if parts.count == 2, FileManager.default.fileExists(atPath: url.path) {
+                let anchors = Self.anchors(in: try text(of: file))
+                #expect(anchors.contains(parts[1]), "\(page): \(link): no heading with the anchor #\(parts[1]) in \(file)")
+            }
+        }
+    }
+
+    func text(of page: String) throws -> String {
+        try String(contentsOf: CLI.packageRoot.appendingPathComponent(page), encoding: .utf8)
+    }
+
+    /// `target` relative to the folder `folder` (components from the package root), `..` resolved.
+    static func resolve(_ target: String, in folder: [String]) -> String {
+        var path = folder
+        for component in target.split(separator: "/") {
+            if component == ".." { if !path.isEmpty { path.removeLast() } } else if component != "." { path.append(String(component)) }
+        }
+        return path.joined(separator: "/")
+    }
+
+    /// The targets of the page's links, outside fenced code blocks and code spans.
+    static func links(in text: String) -> [String] {
+        var links: [String] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { fenced.toggle(); continue }
+            if fenced { continue }
+            let prose = line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ")
+            var rest = Substring(prose)
+            while let open = rest.range(of: "](") {
+                let after = rest[open.upperBound...]
+                guard let close = after.firstIndex(of: ")") else { break }
+                links.append(String(after[..<close]))
+                rest = after[close...]
+            }
+        }
+        return links
+    }
+
+    /// GitHub's anchors of the page's headings: lower case, punctuation dropped, spaces as hyphens.
+    static func anchors(in text: String) -> Set<String> {
+        var anchors: Set<String> = []
+        var fenced = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") { fenced.toggle(); continue }
+            guard !fenced, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            let kept = title.lowercased().unicodeScalars.filter {
+                CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" || $0 == "_"
+            }
+            anchors.insert(String(String.UnicodeScalarView(kept)).replacingOccurrences(of: " ", with: "-"))
+        }
+        return anchors
+    }
+}
