@@ -134,7 +134,7 @@ import Testing
     /// A sparse file of `bytes` bytes (no disk used), to show that nothing reads it whole.
     func sparseFile(_ url: URL, bytes: Int) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(bytes))
         try handle.close()
