@@ -24,21 +24,19 @@ struct MergeCommand: ParsableCommand {
     )
 
     @Argument(help: "The shard reports (JSON).") var reports: [String]
-    @Option(help: "table, json or csv.") var format: String = "table"
-    @Option(help: "Write the report to this file instead of standard output (-: standard output).") var out: String?
+    @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
     @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
 
     func validate() throws {
         guard !reports.isEmpty else { throw ValidationError("give at least one report") }
-        guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
     }
 
     func run() throws {
         try FileIdentity.refuseCollisions(
-            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")] + (chart.map { [("--chart \($0)", $0)] } ?? []),
+            outputs: [reportOptions.output] + (chart.map { [("--chart \($0)", $0)] } ?? []),
             inputs: reports.map { ("the report \($0)", $0) })
-        try Output.check(out, option: "--out")
+        try reportOptions.check()
         try Output.check(chart, option: "--chart")
         var parts: [SimulationReport] = []
         for path in reports {
@@ -46,7 +44,7 @@ struct MergeCommand: ParsableCommand {
         }
         let merged: SimulationReport
         do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
-        try Output.write(merged.rendered(ReportFormat(rawValue: format)!), to: out)
+        try reportOptions.write(merged)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
         // The parts' failures carry no events: merge says how to run the first failing user again.
         try FailureNotice.report(merged, command: "rulesrun merge", rules: nil)

@@ -40,7 +40,7 @@ struct ReplayCommand: ParsableCommand {
     static let pressureTypes = EngineEvent.typeNames.filter { !EarnedEvent.typeNames.contains($0) }
 
     @Argument(help: "The events file (JSON lines), or - for standard input.") var events: String
-    @Option(help: "The rule folder.") var rules = "rules"
+    @OptionGroup var ruleFolder: RuleFolderOption
     @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db: String?
 
     func run() throws {
@@ -48,9 +48,9 @@ struct ReplayCommand: ParsableCommand {
         defer { if fd != STDIN_FILENO { close(fd) } }
         let ruleSet: RuleSet
         do {
-            ruleSet = try RuleSet.load(rules)
+            ruleSet = try RuleSet.load(ruleFolder.rules)
         } catch let error as RuleSetError {
-            Terminal.error("\(rules): the rule set is not valid:\n\(error)")
+            Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
@@ -66,7 +66,7 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
-        let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: rules))
+        let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
         var number = 0

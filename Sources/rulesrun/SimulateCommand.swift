@@ -38,7 +38,7 @@ struct SimulateCommand: ParsableCommand {
 
     @Argument(help: "How long to simulate: 30d, 12w, 6m (calendar months), 1y; at most \(SimulationDuration.maxDays) days (\(SimulationDuration.maxDays)d, \(SimulationDuration.maxDays / 7)w, 120m, 10y).")
     var duration: String
-    @Option(help: "The rule folder.") var rules = "rules"
+    @OptionGroup var ruleFolder: RuleFolderOption
     @Option(parsing: .unconditional, help: "Users in the cohort, 1 to \(Simulation.maxUsers). (default: 1000)",
             transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
     @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (repeatable, or a list).",
@@ -55,8 +55,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
             transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
-    @Option(help: "table, json or csv.") var format: String = "table"
-    @Option(help: "Write the report to this file instead of standard output (-: standard output).") var out: String?
+    @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
     var chart: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
@@ -65,13 +64,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: .hidden, transform: WholeNumber.parser(1...Simulation.maxUsers)) var chunkSize = 100
 
     func validate() throws {
-        guard ReportFormat(rawValue: format) != nil else { throw ValidationError("--format must be table, json or csv") }
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
             throw ValidationError("--start: expected a day YYYY-MM-DD between \(SimulationDuration.firstSimulatedDay.rawValue) and "
                                   + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
-        if bench, out != nil || chart != nil || format != "table" {
+        if bench, reportOptions.out != nil || chart != nil || reportOptions.format != .table {
             throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
         }
         if bench, noDb {
@@ -80,7 +78,7 @@ struct SimulateCommand: ParsableCommand {
         if bench, append { throw ValidationError("--bench replaces the database at each run; leave out --append") }
         if noDb, db != nil { throw ValidationError("--no-db keeps the database in memory; leave out --db") }
         if noDb, append { throw ValidationError("--append adds to a database; leave out --no-db") }
-        if reference, rules != "rules" { throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules") }
+        if reference, ruleFolder.rules != "rules" { throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules") }
         for folder in personaDir {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -97,8 +95,8 @@ struct SimulateCommand: ParsableCommand {
             try duration.check(from: start)
             return SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
-                personaFolders: personaDir + [PersonaLoader.defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
-                rules: rules, reference: reference,
+                personaFolders: personaDir + [PersonaLoader.defaultFolder, ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
+                rules: ruleFolder.rules, reference: reference,
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), shard: try shard.map { try Shard($0) } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
                 database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
@@ -111,7 +109,7 @@ struct SimulateCommand: ParsableCommand {
         let config = try config()
         // Two outputs that are one file are named as such, however the paths are spelled.
         try refuseCollisions(config)
-        try Output.check(out, option: "--out")
+        try reportOptions.check()
         try Output.check(chart, option: "--chart")
         InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
@@ -122,7 +120,7 @@ struct SimulateCommand: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(2)
         } catch let error as RuleSetError {
-            Terminal.error("\(rules): the rule set is not valid:\n\(error)")
+            Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         } catch let error as SimulationError {
             Terminal.error("\(error)")
@@ -143,15 +141,15 @@ struct SimulateCommand: ParsableCommand {
             Terminal.error("simulate: \(error)")
             throw ExitCode(1)
         }
-        try Output.write(report.rendered(ReportFormat(rawValue: format)!), to: out)
+        try reportOptions.write(report)
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
-        try FailureNotice.report(report, command: "rulesrun simulate", rules: reference ? nil : rules, personaFolders: personaDir)
+        try FailureNotice.report(report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
     }
 
     /// Refuses outputs (the report, the chart, the database and the files beside it) that are one
     /// file, or that are an input (a persona file, a file of the rule set).
     private func refuseCollisions(_ config: SimulationConfig) throws {
-        var outputs = [(name: out.map { "--out \($0)" } ?? "the report (standard output)", path: out ?? "-")]
+        var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let database = config.database {
             for file in Store.files(of: database) + Store.files(of: database + ".rulesrun-new") + [database + ".rulesrun-lock"] {
@@ -161,7 +159,7 @@ struct SimulateCommand: ParsableCommand {
         var inputs: [(name: String, path: String)] = config.mix.entries.compactMap { entry in
             (try? PersonaLoader.resolve(entry.reference, folders: config.personaFolders)).map { ("the persona file \($0)", $0) }
         }
-        if !reference, let folder = try? RuleFolder(rules) {
+        if !reference, let folder = try? RuleFolder(ruleFolder.rules) {
             inputs += (folder.luaFiles() + [folder.root.appendingPathComponent("extends")]).map { ("the rule file \($0.path)", $0.path) }
         }
         try FileIdentity.refuseCollisions(outputs: outputs, inputs: inputs)

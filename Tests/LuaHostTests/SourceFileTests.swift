@@ -28,7 +28,7 @@ import Testing
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("big.lua")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 300 << 20)   // sparse: no disk used
         try handle.close()

@@ -51,9 +51,8 @@ import Testing
         #expect(fixed.first?.line == (try line("max_unlocks_per_app_per_day = 2,", "quests.lua")))
         #expect(fixed.first?.message.contains("must be 2 (\"quest max/cooldown fixed to 2 and 15 in v1.1\"), found 3") == true, "\(fixed)")
         // Declared experimental, the same value is accepted (and the proofs follow the new limit).
-        var source = try RuleFixture.defaultSource("quests.lua")
-        source = source.replacingOccurrences(of: #"M.spec_version = "1.1""#, with: #"M.spec_version = "experimental""#)
-            .replacingOccurrences(of: "max_unlocks_per_app_per_day = 2,", with: "max_unlocks_per_app_per_day = 3,")
+        let source = try RuleFixture.edited([(#"M.spec_version = "1.1""#, #"M.spec_version = "experimental""#),
+                                             ("max_unlocks_per_app_per_day = 2,", "max_unlocks_per_app_per_day = 3,")], in: "quests.lua")
         let dir = try RuleFixture.folder(replacing: "quests.lua", with: source)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try RuleSet.load(dir.path).quests.quest.maxUnlocksPerAppPerDay == 3)

@@ -16,7 +16,7 @@ import Testing
         #expect(tier(Ev.checkIn(2, "NO")) == .int(1))
 
         // A broken edit: reload fails with every problem, and the previous rules stay in force.
-        try source.replacingOccurrences(of: "M.max_tier = 3", with: "M.max_tier = 9")
+        try RuleFixture.edit(source, [("M.max_tier = 3", "M.max_tier = 9")])
             .write(to: dir.appendingPathComponent("escalation.lua"), atomically: true, encoding: .utf8)
         let error = try #require(throws: RuleSetError.self) { try engine.reload() }
         #expect(error.problems.first?.message.contains("max_tier") == true)
@@ -24,7 +24,7 @@ import Testing
         #expect(tier(Ev.checkIn(3, "NO")) == .int(2))
 
         // A valid edit (two misses for tier 1): swapped in at once for the next event.
-        try source.replacingOccurrences(of: "M.tier_for_misses = { 1, 2, 3 }", with: "M.tier_for_misses = { 2, 3, 4 }")
+        try RuleFixture.edit(source, [("M.tier_for_misses = { 1, 2, 3 }", "M.tier_for_misses = { 2, 3, 4 }")])
             .write(to: dir.appendingPathComponent("escalation.lua"), atomically: true, encoding: .utf8)
         try engine.reload()
         #expect(tier(Ev.commit(4)) == .int(2))

@@ -54,9 +54,7 @@ import Testing
     /// outside `Timestamp.engineRange` is INVALID_EVENT naming its field and the range; the
     /// rules suspend habit awards for 366 days, the furthest the engine writes ahead of a day.
     @Test func extremeTimesInExtremeZonesAreRefusedOrAppliedNeverCrash() throws {
-        var pricing = try RuleFixture.defaultSource("pricing.lua")
-        #expect(pricing.contains("suspend_days = 1 "))
-        pricing = pricing.replacingOccurrences(of: "suspend_days = 1 ", with: "suspend_days = 366 ")
+        let pricing = try RuleFixture.edited([("suspend_days = 1 ", "suspend_days = 366 ")], in: "pricing.lua")
         let folder = try RuleFixture.folder(replacing: "pricing.lua", with: pricing)
         defer { try? FileManager.default.removeItem(at: folder) }
         let replay = Replay(engine: try Engine(store: Store.inMemory(), ruleFolder: folder.path))

@@ -24,7 +24,7 @@ import Testing
         let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("streaks.lua"), encoding: .utf8)
         let dir = try folder([
             "base/extends": RuleFixture.rulesFolder.path,
-            "base/streaks.lua": base.replacingOccurrences(of: "bonus_credits = 10,", with: "bonus_credits = -1,"),
+            "base/streaks.lua": RuleFixture.edit(base, [("bonus_credits = 10,", "bonus_credits = -1,")]),
             "child/extends": "../base",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -38,7 +38,7 @@ import Testing
         let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("pricing.lua"), encoding: .utf8)
         let dir = try folder([
             "base/extends": RuleFixture.rulesFolder.path,
-            "base/pricing.lua": base.replacingOccurrences(of: "M.rollover_cap = 10\n", with: "M.rollover_cap = 10\nM.loop = {}\nM.loop.back = M.loop\n"),
+            "base/pricing.lua": RuleFixture.edit(base, [("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.loop = {}\nM.loop.back = M.loop\n")]),
             "child/extends": "../base",
             "child/pricing.lua": "local M = base\nM.rollover_cap = 20\nreturn M\n",
         ])
@@ -53,7 +53,7 @@ import Testing
         let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("streaks.lua"), encoding: .utf8)
         let dir = try folder([
             "child/extends": "\u{FEFF}\(RuleFixture.rulesFolder.path)\r\n",
-            "child/streaks.lua": "\u{FEFF}#!/usr/bin/env lua\n" + base.replacingOccurrences(of: "bonus_credits = 10,", with: "bonus_credits = -1,"),
+            "child/streaks.lua": "\u{FEFF}#!/usr/bin/env lua\n" + RuleFixture.edit(base, [("bonus_credits = 10,", "bonus_credits = -1,")]),
             "fine/extends": "\u{FEFF}\(RuleFixture.rulesFolder.path)\n",
             "fine/streaks.lua": "\u{FEFF}#!/usr/bin/env lua\n" + base,
         ])
@@ -103,8 +103,7 @@ import Testing
         // An inherited knob is reported in the file that writes it.
         let broken = try folder([
             "base/extends": RuleFixture.rulesFolder.path,
-            "base/quests.lua": try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("quests.lua"), encoding: .utf8)
-                .replacingOccurrences(of: "session_minutes = 10,", with: "session_minutes = 0,"),
+            "base/quests.lua": try RuleFixture.edited([("session_minutes = 10,", "session_minutes = 0,")], in: "quests.lua"),
             "child/extends": "../base",
             "child/quests.lua": "local M = base\nM.quest.cooldown_minutes_per_app = 15\nreturn M\n",
         ])
@@ -134,7 +133,7 @@ import Testing
     /// A sparse file of `bytes` bytes (no disk used), to show that nothing reads it whole.
     func sparseFile(_ url: URL, bytes: Int) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(bytes))
         try handle.close()

@@ -19,10 +19,10 @@ import Testing
     }
 
     @Test func aRuleReadingLocalsOfTheFileIsFine() throws {
-        let source = try RuleFixture.defaultSource()
-            .replacingOccurrences(of: "local M = {}\n", with: "local M = {}\nlocal zero = 0\n")
-            .replacingOccurrences(of: "  local result = check_in.result\n",
-                                  with: "  local result = check_in.result\n  local local_count = zero\n  local_count = local_count + 1\n")
+        let source = try RuleFixture.edited([
+            ("local M = {}\n", "local M = {}\nlocal zero = 0\n"),
+            ("  local result = check_in.result\n", "  local result = check_in.result\n  local local_count = zero\n  local_count = local_count + 1\n"),
+        ])
         let dir = try RuleFixture.folder(with: source)
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = try RuleSet.load(dir.path, proving: false)

@@ -28,7 +28,7 @@ import Testing
         try expectUnchanged(f.store) {
             try f.store.transaction {
                 try f.store.addCommitment(Commitment(userID: f.user, day: f.day, text: "Write the tests"))
-                try f.store.transaction {   // nested: a savepoint of the outer one
+                _ = try f.store.transaction {   // nested: a savepoint of the outer one
                     try f.store.lockCommitment(f.user, on: f.day, at: deadline)
                 }
                 try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}"))

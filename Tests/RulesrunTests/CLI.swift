@@ -62,6 +62,17 @@ struct CLI {
         return dir
     }
 
+    /// `text` (a rule file's) with each `old` replaced by `new`: an `old` that the text no longer
+    /// contains is an issue, not an edit that silently leaves the rules as they are.
+    static func edit(_ text: String, _ edits: [(old: String, new: String)], sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        var text = text
+        for edit in edits {
+            #expect(text.contains(edit.old), "the rule file no longer contains \(edit.old)", sourceLocation: sourceLocation)
+            text = text.replacingOccurrences(of: edit.old, with: edit.new)
+        }
+        return text
+    }
+
     /// Runs `rulesrun` with its output thrown away and returns its exit status and peak resident
     /// memory (kB): the high-water mark of its own memory (`VmHWM` in /proc/PID/status), read
     /// every millisecond until it exits. Not `wait4`'s `ru_maxrss`: Linux carries the spawning

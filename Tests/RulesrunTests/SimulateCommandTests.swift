@@ -295,7 +295,8 @@ import Testing
                                       (["1d", "--start", "9999-12-31"], "between 1971-01-02 and 2997-12-28"),
                                       (["4d", "--start", "2997-12-26"], "Error: --start 2997-12-26 + 4d: the simulation would end on 2997-12-29; it must end by 2997-12-28"),
                                       (["10y", "--start", "2997-01-01"], "Error: --start 2997-01-01 + 10y: the simulation would end on 3006-12-31; it must end by 2997-12-28"),
-                                      (["3d", "--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'")] {
+                                      (["3d", "--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'"),
+                                      (["3d", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected table, json or csv")] {
             // The rule folder is loaded after the options are read: a bad option is named first.
             let result = try CLI.run(["simulate"] + arguments + ["--no-db", "--rules", "/no-such-rules"])
             #expect(result.status == 2, "\(arguments)")

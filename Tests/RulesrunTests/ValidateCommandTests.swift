@@ -10,9 +10,8 @@ import Testing
 
     @Test func everyProblemIsPrintedWithFileAndLine() throws {
         let source = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/escalation.lua"), encoding: .utf8)
-        let broken = source
-            .replacingOccurrences(of: "M.max_tier = 3", with: "M.max_tier = \"three\"")
-            .replacingOccurrences(of: "M.max_reminders_per_day = 3 ", with: "M.max_reminders_per_dya = 3 ")
+        let broken = CLI.edit(source, [("M.max_tier = 3", "M.max_tier = \"three\""),
+                                       ("M.max_reminders_per_day = 3 ", "M.max_reminders_per_dya = 3 ")])
         var files = ["escalation.lua": broken, "escalaton.lua": "return {}"]
         for name in ["streaks.lua", "pricing.lua", "quests.lua", "modes.lua"] {
             files[name] = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/\(name)"), encoding: .utf8)
@@ -40,7 +39,7 @@ import Testing
             (#"M.credit_costs[1].label = "\xff\xfe""#, #"pricing.lua:\#(line + 1): credit_costs[1].label: expected UTF-8 text, found string "\xFF\xFE""#),
         ] {
             var broken = files
-            broken["pricing.lua"] = files["pricing.lua"]!.replacingOccurrences(of: "M.rollover_cap = 10\n", with: "M.rollover_cap = 10\n\(added)\n")
+            broken["pricing.lua"] = CLI.edit(files["pricing.lua"]!, [("M.rollover_cap = 10\n", "M.rollover_cap = 10\n\(added)\n")])
             let dir = try CLI.folder(broken)
             defer { try? FileManager.default.removeItem(at: dir) }
             let result = try CLI.run(["validate", dir.path])
@@ -62,7 +61,7 @@ import Testing
         let header = "function M.earned.bonus(streak_count)\n"
         let line = streaks.components(separatedBy: "\n").firstIndex(of: "function M.earned.bonus(streak_count)")! + 1
         let dir = try CLI.folder(["extends": CLI.packageRoot.appendingPathComponent("rules").path,
-                                  "streaks.lua": streaks.replacingOccurrences(of: header, with: header + "  if streak_count == 37 then return math.maxinteger end\n")])
+                                  "streaks.lua": CLI.edit(streaks, [(header, header + "  if streak_count == 37 then return math.maxinteger end\n")])])
         defer { try? FileManager.default.removeItem(at: dir) }
         let broken = try CLI.run(["validate", dir.path])
         #expect(broken.status == 1)

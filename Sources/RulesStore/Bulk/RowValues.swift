@@ -61,11 +61,11 @@ struct BoundValues: RowValues {
     mutating func add(_ value: String) {
         var text = value
         let i = next()
-        text.withUTF8 { sqlite3_bind_text(statement, i, $0.baseAddress, Int32($0.count), BoundValues.transient) }
+        _ = text.withUTF8 { sqlite3_bind_text(statement, i, $0.baseAddress, Int32($0.count), BoundValues.transient) }
     }
     mutating func add(_ value: UUID) {
         let i = next()
-        withUnsafeBytes(of: value.uuid) { sqlite3_bind_blob(statement, i, $0.baseAddress, 16, BoundValues.transient) }
+        _ = withUnsafeBytes(of: value.uuid) { sqlite3_bind_blob(statement, i, $0.baseAddress, 16, BoundValues.transient) }
     }
     mutating func addNull() { sqlite3_bind_null(statement, next()) }
 
