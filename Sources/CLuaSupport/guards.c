@@ -5,6 +5,9 @@
  * and utf8 function is charged against the call's instruction budget by the size of the strings
  * and tables it is given (one instruction per 64 bytes of string, per 8 table entries), so that
  * a few instructions calling C on large data cannot run for minutes.
+ *
+ * Layer 3: calls runtime.c, budget.c and tables.c (see internal.h for the order); installed by
+ * sandbox.c.
  */
 #include "internal.h"
 #include <ctype.h>
@@ -157,35 +160,6 @@ double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowe
     double starts = anchored ? 1.0 : nn + 1;
     double step = (double)(plen + 1);
     return starts * paths * step * (1.0 + scans * (nn + 1)) + final_scan * step;
-}
-
-/* Charges `cost` instructions to the current call; raises the budget error when it runs out. */
-void rr_charge(lua_State *L, double cost) {
-    rr_runtime *rt = rr_runtime_of(L);
-    if (rt->budget <= 0 || cost < 1) return;
-    int64_t n = cost > 9e18 ? (int64_t)9e18 : (int64_t)cost;
-    rt->budget_remaining -= n;
-    rt->instructions_total += n;
-    if (rt->budget_remaining <= 0) {
-        luaL_where(L, 1);
-        lua_pushfstring(L, "instruction budget exceeded (%I instructions per call; library calls count the size "
-                           "of the strings and tables they work on)", (lua_Integer)rt->budget);
-        lua_concat(L, 2);
-        rr_raise(L, RR_RAISE_BUDGET, 1);
-    }
-}
-
-/* Charges for visiting `entries` table entries in C, comparing or copying each (20 to 50 ns an
-   entry): four instructions each. */
-void rr_charge_size(lua_State *L, double entries) {
-    rr_charge(L, entries * 4.0);
-}
-
-/* Charges for sorting `n` values: about n log2 n comparisons, `per_comparison` instructions each
-   (a comparison done in C takes 20 ns, one through a C comparator called by table.sort 100 ns; a
-   Lua comparator's own instructions are counted as it runs). */
-void rr_charge_sort(lua_State *L, double n, double per_comparison) {
-    if (n > 1) rr_charge(L, n * log2(n) * per_comparison);
 }
 
 /* The size of the arguments: string bytes / bytes_per_instruction + table entries / 8. A function

@@ -20,6 +20,8 @@
  * then dumpFunction recursively. Sizes and ints are written by dumpSize: 7 bits a byte, most
  * significant first, the last byte marked with 0x80. Anything unexpected fails the check with an
  * internal error rather than reading out of bounds.
+ *
+ * Layer 2: calls budget.c only (rr_charge; see internal.h for the order).
  */
 #include "internal.h"
 #include <limits.h>

@@ -4,24 +4,30 @@
 /// Its `description` is written for the author of the rule file:
 /// `escalation.lua:12: attempt to compare number with nil`.
 public struct LuaError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What kind of failure this is. New kinds may be added; switch with a `default`.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
+    /// What kind of failure this is. New kinds may be added; switch with a `default`. Written like the
+    /// codes of `EngineError` and `StoreError`: a raw value in SCREAMING_SNAKE_CASE.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
 
         /// The file is not valid Lua text (or is a binary chunk, or is too large).
-        public static let syntax = Kind("syntax error")
+        public static let syntax = Kind("SYNTAX_ERROR")
+        /// The file was refused at load because a function of it would keep state between calls (it
+        /// assigns a local of the file, its `_ENV`, or a variable of a closure made while it loaded,
+        /// or keeps an iterator).
+        public static let keepsState = Kind("KEEPS_STATE")
         /// A Lua error raised while running a rule (`error()`, arithmetic on nil, a read-only table, …).
-        public static let runtime = Kind("runtime error")
+        public static let runtime = Kind("RUNTIME_ERROR")
         /// The rule went over the memory ceiling of its Lua state.
-        public static let memory = Kind("memory limit")
+        public static let memory = Kind("MEMORY_LIMIT")
         /// The rule went over its instruction budget, or asked for a pattern match too costly to run.
-        public static let instructionBudget = Kind("instruction budget")
+        public static let instructionBudget = Kind("INSTRUCTION_BUDGET")
         /// A function provided by the host (Swift) reported a failure.
-        public static let hostFunction = Kind("host function error")
+        public static let hostFunction = Kind("HOST_FUNCTION_ERROR")
         /// A value returned by a rule does not have the expected shape, type or range.
-        public static let decoding = Kind("invalid value")
+        public static let decoding = Kind("INVALID_VALUE")
     }
 
     public var kind: Kind

@@ -27,7 +27,7 @@ extension LuaHost {
             case RR_RAISE_BUDGET, RR_RAISE_PATTERN: kind = .instructionBudget
             case RR_RAISE_MEMORY: kind = .memory
             case RR_RAISE_HOST_FUNCTION: kind = .hostFunction
-            case RR_RAISE_KEEPS_STATE: kind = .syntax   // refused at load, like rr_check_no_state's verdicts
+            case RR_RAISE_KEEPS_STATE: kind = .keepsState
             default: kind = .runtime
             }
         }
@@ -48,6 +48,14 @@ extension LuaHost {
             failure.message = "not enough memory (the limit is \(limits.memoryBytes) bytes)"
         }
         return failure
+    }
+
+    /// The one message of a budget that ran out (C's `rr_budget_message`), which every budget error
+    /// starts with: `instruction budget exceeded (N instructions per call; memory allocated counts too)`.
+    func budgetMessage() -> String {
+        var buffer = [CChar](repeating: 0, count: 160)
+        _ = buffer.withUnsafeMutableBufferPointer { rr_budget_message(runtime, $0.baseAddress, $0.count) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A chunk's name as Lua's messages give it (`short_src`: a name longer than 60 bytes is cut

@@ -232,7 +232,8 @@ public final class LuaHost {
         let verdict = message.withUnsafeMutableBufferPointer { rr_check_no_state(L, &line, $0.baseAddress, $0.count) }
         guard verdict != 0 else { return }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw LuaError(kind: .syntax, file: chunk, line: verdict > 0 && line > 0 ? Int(line) : nil, message: text)
+        throw LuaError(kind: verdict > 0 ? .keepsState : .syntax, file: chunk, line: verdict > 0 && line > 0 ? Int(line) : nil,
+                       message: text)
     }
 
     /// The bytecode of `source` (not stripped), as the check of `checkKeepsNoState` reads it. For tests.
@@ -285,8 +286,8 @@ public final class LuaHost {
             if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {
                 let what = function.map { "the value returned by the function at line \($0.line)" } ?? "the value the file returns"
                 throw LuaError(kind: .instructionBudget, file: file, line: function?.line,
-                               message: "instruction budget exceeded (\(runtime.pointee.budget) instructions per call; converting \(what) "
-                                   + "for the host costs \(LuaHost.conversionCostPerEntry) per table entry): return a smaller table")
+                               message: budgetMessage() + ": converting \(what) for the host costs "
+                                   + "\(LuaHost.conversionCostPerEntry) per table entry; return a smaller table")
             }
             return values
         } catch var error as LuaError {

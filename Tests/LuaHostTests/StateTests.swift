@@ -10,7 +10,7 @@ import Testing
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let host = try LuaHost()
         let error = try loadError(source, name: name, host: host, sourceLocation: sourceLocation)
-        #expect(error.kind == .syntax, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.kind == .keepsState, "\(error)", sourceLocation: sourceLocation)
         #expect(error.file == name, "\(error)", sourceLocation: sourceLocation)
         #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
         for fragment in fragments {
@@ -207,7 +207,7 @@ import Testing
             try host.load(layers: [(base, "rules/x.lua"), (file, "x.lua")])
             Issue.record("a closure keeping state in a base file loaded")
         } catch let error as LuaError {
-            #expect(error.kind == .syntax && error.file == "rules/x.lua" && error.line == 1, "\(error)")
+            #expect(error.kind == .keepsState && error.file == "rules/x.lua" && error.line == 1, "\(error)")
             #expect(error.message.contains("assigns to 'n', a variable it keeps"), "\(error)")
         }
         try expectUsable(host)
@@ -232,7 +232,7 @@ import Testing
             local iterators = { string.gmatch("a,b", "[^,]+") }
             return { run = function() return iterators[1]() end }
             """)
-        #expect(error.kind == .syntax && error.file == "rule.lua", "\(error)")
+        #expect(error.kind == .keepsState && error.file == "rule.lua", "\(error)")
         #expect(error.message.contains("a table of the file keeps an iterator"), "\(error)")
     }
 

@@ -89,6 +89,10 @@ void rr_arm(rr_runtime *rt, int64_t budget);
 /* Charges `cost` instructions of work the host did for the current call or load (converting its
    results). Never raises; returns 1 when the budget is used up (0 when there is none). */
 int rr_charge_host(rr_runtime *rt, int64_t cost);
+/* Writes the one message of a budget that ran out ("instruction budget exceeded (N instructions per
+   call; memory allocated counts too)") into out; returns what snprintf does. Every budget error,
+   C's or the host's, starts with it. */
+int rr_budget_message(const rr_runtime *rt, char *out, size_t capacity);
 /* Resets the error bookkeeping before a call into Lua. */
 void rr_reset_raise(rr_runtime *rt);
 

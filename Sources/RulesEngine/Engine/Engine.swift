@@ -232,19 +232,21 @@ public final class Engine {
         return decisions
     }
 
+    /// Turns what `body` throws into an `EngineError`: a rule's failure into RULE_ERROR, anything else
+    /// (the model, the store, the database) into STORE_ERROR, keeping the error as the `cause`.
     private func engineErrors<T>(_ body: () throws -> T) throws(EngineError) -> T {
         do {
             return try body()
         } catch let error as EngineError {
             throw error
         } catch let error as LuaError {
-            throw EngineError(.ruleError, error.description)
+            throw EngineError(.ruleError, error.description, cause: error)
         } catch let error as ModelValidationError {
-            throw EngineError(.storeError, error.description)
+            throw EngineError(.storeError, error.description, cause: error)
         } catch let error as StoreError {
-            throw EngineError(.storeError, error.description)
+            throw EngineError(.storeError, error.description, cause: error)
         } catch {
-            throw EngineError(.storeError, "\(error)")
+            throw EngineError(.storeError, "\(error)", cause: error)
         }
     }
 

@@ -1,8 +1,11 @@
 /// Why the engine refused an event. A refused event changes nothing.
 public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A stable, machine-readable code (`NO_COMMITMENT`, `WINDOW_CLOSED`, …). New codes may be added.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// Written like the codes of `StoreError` and the kinds of `LuaError`: a raw value in
+    /// SCREAMING_SNAKE_CASE (these raw values are part of `replay`'s output and reports).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         public init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
@@ -60,11 +63,18 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var code: Code
     public var message: String
+    /// The error this one was made from, when the engine turned another error into it (a Lua error,
+    /// a model or store error, GRDB's `DatabaseError` with its SQL and arguments): `message` has its
+    /// description, the cause keeps the rest. Not part of equality.
+    public var cause: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { "\(code): \(message)" }
+
+    public static func == (a: EngineError, b: EngineError) -> Bool { a.code == b.code && a.message == b.message }
 }
