@@ -20,17 +20,13 @@ public final class Engine {
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
     /// sets it so that user ids do not depend on which worker created which user.
     public var userID: ((String) -> UserID?)?
-    /// The contexts of the users of the batch in progress, by name (nil outside a batch).
-    private var batchContexts: [String: UserContext]?
-    /// The rules' answers already given in the batch in progress (nil outside a batch).
-    private var batchMemo: RuleMemo?
-    /// Whether the batch in progress keeps its users' rows in memory (`recordingBatch`).
-    private(set) var recording = false
+    /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
+    private(set) var mode: RunMode = .single
     /// The users' clocks.
     private let clocks = ClockCache()
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
-    var asked: any PolicyRules { batchMemo ?? rules }
+    var asked: any PolicyRules { mode.memo ?? rules }
 
     public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
@@ -53,7 +49,12 @@ public final class Engine {
     /// Swaps in another rule set (already validated).
     public func use(_ rules: any PolicyRules) {
         self.rules = rules
-        if batchMemo != nil { batchMemo = RuleMemo(rules) }   // the new rules' answers, not the old ones'
+        // The new rules' answers, not the old ones'.
+        switch mode {
+        case .single: break
+        case .batch(let batch): batch.memo = RuleMemo(rules)
+        case .recording(let batch): batch.memo = RuleMemo(rules)
+        }
     }
 
     /// What applying one event decided, and the user's state afterwards.
@@ -96,39 +97,56 @@ public final class Engine {
     /// only when `body` succeeds; or, in a recording batch, on the batch's own context (no copy),
     /// whose records and state go back to where they were when `body` throws.
     private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext) throws -> T) throws -> T {
-        if recording {
-            var context: UserContext
-            if let known = batchContexts!.removeValue(forKey: event.user) {
-                context = known
-                context.reopen()
-            } else {
-                context = try applied(event)
-            }
-            let saved = context.saved
-            let savepoint = context.records!.savepoint()
-            do {
+        switch mode {
+        case .single:
+            return try store.transaction {
+                var context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
                 let result = try body(&context)
-                batchContexts![event.user] = context
+                try context.save(store)
+                return result
+            }
+        case .batch(let batch):
+            var context: UserContext?
+            let result = try store.transaction {
+                var applied = try batch.contexts[event.user]?.reopened()
+                    ?? UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+                let result = try body(&applied)
+                context = applied
+                return result
+            }
+            // Kept only once its event committed.
+            if let context { batch.contexts[context.name] = context }
+            return result
+        case .recording(let batch):
+            var user = try batch.users.removeValue(forKey: event.user).map { known in
+                var user = known
+                user.context.reopen()
+                return user
+            } ?? newRecordedUser(event)
+            let saved = user.context.saved
+            let savepoint = user.records.savepoint()
+            do {
+                let result = try body(&user.context)
+                batch.users[event.user] = user
                 return result
             } catch {
-                context.records!.rollback(to: savepoint)
-                if !context.isNew {
-                    context.restore(saved)
-                    batchContexts![event.user] = context
+                user.records.rollback(to: savepoint)
+                if !user.context.isNew {
+                    user.context.restore(saved)
+                    batch.users[event.user] = user
                 }
                 throw error
             }
         }
-        var context: UserContext?
-        let result = try store.transaction {
-            var applied = try applied(event)
-            let result = try body(&applied)
-            if batchContexts == nil { try applied.save(store) }
-            context = applied
-            return result
+    }
+
+    /// The new user of `event` in a recording batch, its rows in memory.
+    private func newRecordedUser(_ event: EngineEvent) throws -> RecordedUser {
+        guard let id = userID?(event.user) else {
+            throw EngineError(.storeError, "a recording batch needs the id of its new user \(event.user) (Engine.userID)")
         }
-        if let context { remember(context) }
-        return result
+        let (context, records) = try UserContext.new(event.user, id: id, now: event.at.millis)
+        return RecordedUser(context: context, records: records)
     }
 
     /// Runs `body` in one store transaction in which every event applied through `apply(_:)` or
@@ -139,16 +157,13 @@ public final class Engine {
     /// simulation, one batch per user saves most of the cost of an event on its own. Batches do not
     /// nest.
     public func batch<T>(_ body: () throws -> T) throws -> T {
-        precondition(batchContexts == nil, "Engine.batch does not nest")
-        batchContexts = [:]
-        batchMemo = RuleMemo(rules)
-        defer {
-            batchContexts = nil
-            batchMemo = nil
-        }
+        guard case .single = mode else { preconditionFailure("Engine.batch does not nest") }
+        let batch = StoreBatch(rules)
+        mode = .batch(batch)
+        defer { mode = .single }
         return try store.transaction {
             let result = try body()
-            for name in batchContexts!.keys.sorted() { try batchContexts![name]!.save(store) }
+            for (_, context) in batch.contexts.sorted(by: { $0.key < $1.key }) { try context.save(store) }
             return result
         }
     }
@@ -159,35 +174,17 @@ public final class Engine {
     /// the store, with its id given by `userID` (a simulation's users). A refused event rolls back
     /// only itself, as in a batch.
     public func recordingBatch<T>(_ body: () throws -> T) throws -> (T, [UserRecords]) {
-        precondition(batchContexts == nil, "Engine.batch does not nest")
-        batchContexts = [:]
-        batchMemo = RuleMemo(rules)
-        recording = true
-        defer {
-            batchContexts = nil
-            batchMemo = nil
-            recording = false
-        }
+        guard case .single = mode else { preconditionFailure("Engine.batch does not nest") }
+        let batch = RecordingBatch(rules)
+        mode = .recording(batch)
+        defer { mode = .single }
         let result = try body()
         var records: [UserRecords] = []
-        for context in batchContexts!.values.sorted(by: { $0.userID < $1.userID }) {
-            try context.save(context.records!)
-            records.append(context.records!)
+        for user in batch.users.values.sorted(by: { $0.context.userID < $1.context.userID }) {
+            try user.context.save(user.records)
+            records.append(user.records)
         }
         return (result, records)
-    }
-
-    /// The user's context at the start of `event`: the batch's copy, or the store's (a new
-    /// user's records in a recording batch).
-    private func applied(_ event: EngineEvent) throws -> UserContext {
-        if let context = batchContexts?[event.user] { return context.reopened() }
-        if recording {
-            guard let id = userID?(event.user) else {
-                throw EngineError(.storeError, "a recording batch needs the id of its new user \(event.user) (Engine.userID)")
-            }
-            return try UserContext.new(event.user, id: id, now: event.at.millis)
-        }
-        return try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
     }
 
     /// The user's clock, with the day boundary `dayStartsAt` (midnight: Pressure's days).
@@ -202,11 +199,6 @@ public final class Engine {
     /// Where the engine reads and writes the user of `context`: its records in a recording batch,
     /// else the store.
     func storage(_ context: UserContext) -> any UserStorage { context.records ?? store }
-
-    /// Keeps a context after its event committed (inside a batch).
-    private func remember(_ context: UserContext) {
-        if batchContexts != nil { batchContexts![context.name] = context }
-    }
 
     /// Applies `event` to `context`: time passes up to it, then the event itself.
     private func run(_ event: EngineEvent, _ context: inout UserContext) throws -> Decisions {

@@ -70,11 +70,12 @@ struct UserContext {
     }
 
     /// A new user named `name` with the id `id`, created at `now` with the default settings, its
-    /// rows held in memory (see `records`).
-    static func new(_ name: String, id: UserID, now: EpochMillis) throws -> UserContext {
+    /// rows held in memory (see `records`), and those rows.
+    static func new(_ name: String, id: UserID, now: EpochMillis) throws -> (context: UserContext, records: UserRecords) {
         let records = try UserRecords(id, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
-        return UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState, book: UserBook(),
-                           processedUntil: now, isNew: true, records: records)
+        let context = UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState,
+                                  book: UserBook(), processedUntil: now, isNew: true, records: records)
+        return (context, records)
     }
 
     /// The ids of a new user's preset categories.

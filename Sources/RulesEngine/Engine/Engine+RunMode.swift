@@ -1,0 +1,50 @@
+import RulesModel
+import RulesStore
+
+extension Engine {
+    /// How the engine applies events: each on its own, in a batch, or in a recording batch. Only
+    /// a batch has contexts kept from one event to the next and a memo of the rules' answers, and
+    /// only a recording batch has users whose rows are in memory.
+    enum RunMode {
+        /// Each event in its own store transaction; nothing is kept between events.
+        case single
+        /// Inside `batch(_:)`: one store transaction, the users' contexts kept between events.
+        case batch(StoreBatch)
+        /// Inside `recordingBatch(_:)`: the users' rows kept in memory; the store is not touched.
+        case recording(RecordingBatch)
+
+        /// The rules' answers already given in the batch in progress (nil outside a batch).
+        var memo: RuleMemo? {
+            switch self {
+            case .single: nil
+            case .batch(let batch): batch.memo
+            case .recording(let batch): batch.memo
+            }
+        }
+    }
+
+    /// The state of a batch in progress (`batch(_:)`): its users' contexts, by name, to be saved
+    /// at its end, and the rules' answers already given.
+    final class StoreBatch {
+        var contexts: [String: UserContext] = [:]
+        var memo: RuleMemo
+
+        init(_ rules: any PolicyRules) { memo = RuleMemo(rules) }
+    }
+
+    /// The state of a recording batch in progress (`recordingBatch(_:)`): its users, by name,
+    /// each with its rows in memory, and the rules' answers already given.
+    final class RecordingBatch {
+        var users: [String: RecordedUser] = [:]
+        var memo: RuleMemo
+
+        init(_ rules: any PolicyRules) { memo = RuleMemo(rules) }
+    }
+
+    /// A user of a recording batch: its context and the rows it reads and writes (the same
+    /// `UserRecords` as the context's `records`).
+    struct RecordedUser {
+        var context: UserContext
+        let records: UserRecords
+    }
+}
