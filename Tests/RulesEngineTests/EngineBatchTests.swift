@@ -37,7 +37,7 @@ import Testing
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
         let got = try batched.batch {
-            parsed.map { event in outcome { () throws(EngineError) in try batched.step(event).decisions } }
+            parsed.map { event in outcome { () throws(EngineError) in try batched.applySummarized(event).decisions } }
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })   // refused events roll back only themselves
@@ -57,7 +57,7 @@ import Testing
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
         let (got, records) = try recording.recordingBatch {
-            parsed.map { event in outcome { () throws(EngineError) in try recording.step(event).decisions } }
+            parsed.map { event in outcome { () throws(EngineError) in try recording.applySummarized(event).decisions } }
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })
@@ -72,7 +72,7 @@ import Testing
         let before = try engine.store.dump()
         #expect(throws: Stop.self) {
             try engine.batch {
-                _ = try engine.step(try EngineEvent.parse(Self.events[0]))
+                _ = try engine.applySummarized(try EngineEvent.parse(Self.events[0]))
                 throw Stop()
             }
         }

@@ -70,14 +70,14 @@ public final class Engine {
 
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
     /// `Outcome.state`, which reads the user's records and computes every streak).
-    public struct Applied: Sendable {
+    public struct SummarizedOutcome: Sendable {
         public var decisions: JSONOut
         public var user: UserView
     }
 
-    /// Applies one event as `apply(_:)` does, returning an `Applied` instead of an `Outcome`.
-    public func step(_ event: EngineEvent) throws(EngineError) -> Applied {
-        try applying(event) { context, decisions in Applied(decisions: decisions, user: UserView(context)) }
+    /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
+    public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
+        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserView(context)) }
     }
 
     /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and
@@ -150,7 +150,7 @@ public final class Engine {
     }
 
     /// Runs `body` in one store transaction in which every event applied through `apply(_:)` or
-    /// `step(_:)` is a savepoint: a refused event rolls back only itself, as on its own. Users'
+    /// `applySummarized(_:)` is a savepoint: a refused event rolls back only itself, as on its own. Users'
     /// contexts stay in memory from one event to the next, and each user's bookkeeping
     /// (`engine_state`) is written once, at the end. When `body` or the commit throws, nothing of
     /// the batch is kept. The rules' answers are remembered for the batch (see `RuleMemo`). For a

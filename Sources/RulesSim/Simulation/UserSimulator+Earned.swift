@@ -3,8 +3,8 @@ import RulesModel
 
 /// Earned in the simulation: the set-up on the first day (distracting apps, modes, habits, QR
 /// key), then every day habit completions, focus sessions and urges to open a distracting app,
-/// with what the user does at the unlock gate — every event through `Engine.step`, every draw from
-/// the user's `SimRandom`.
+/// with what the user does at the unlock gate — every event through `Engine.applySummarized`,
+/// every draw from the user's `SimRandom`.
 extension UserSimulator {
     /// A planned Earned event, or one that follows from what the engine decided.
     enum EarnedAction {

@@ -3,9 +3,9 @@ import RulesEngine
 import RulesModel
 
 /// Drives one synthetic user through the engine, day by day, on a virtual clock: each event goes
-/// through `Engine.step` (the same `apply` as replay and the apps), and what the engine decided
-/// is counted into the day's totals. The persona reacts to what the user sees: the tier, the
-/// streak, today's schedule and reminders, and Earned's unlock gate (`UserSimulator+Earned`).
+/// through `Engine.applySummarized` (the same `apply` as replay and the apps), and what the engine
+/// decided is counted into the day's totals. The persona reacts to what the user sees: the tier,
+/// the streak, today's schedule and reminders, and Earned's unlock gate (`UserSimulator+Earned`).
 struct UserSimulator {
     let engine: Engine
     let personas: [Persona]
@@ -244,9 +244,9 @@ struct UserSimulator {
         days[d].events += 1
         let event = EngineEvent(at: Timestamp(millis: time), user: name, kind: kind)
         run.events.append(event)
-        let applied: Engine.Applied
+        let applied: Engine.SummarizedOutcome
         do {
-            applied = try engine.step(event)
+            applied = try engine.applySummarized(event)
         } catch {
             days[d].refused += 1
             countFailure(error, of: event, day: d, &run)
