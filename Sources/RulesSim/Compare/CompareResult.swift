@@ -201,7 +201,7 @@ public struct CompareResult: Sendable {
     }
 
     /// A replay line as a JSON object (its text when it cannot be read).
-    static func event(_ line: String) -> JSONOut { JSONLineParser.parse(line) ?? .string(line) }
+    static func event(_ line: String) -> JSONOut { (try? JSONLine.parseOrdered(line)) ?? .string(line) }
 
     private func json(of f: CompareFinding) -> JSONOut {
         func side(_ s: CompareFinding.Side?) -> JSONOut {
