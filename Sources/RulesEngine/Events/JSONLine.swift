@@ -1,4 +1,5 @@
 import LuaHost
+import RulesModel
 
 /// A strict JSON parser for one line of a replay file (or a whole JSON document: a line feed is
 /// white space), producing `LuaValue`s so that events are decoded by the same strict `LuaDecoder`

@@ -1,4 +1,5 @@
 import RulesEngine
+import RulesModel
 
 /// What a comparison found, and its text and JSON renderings.
 public struct CompareResult: Sendable {

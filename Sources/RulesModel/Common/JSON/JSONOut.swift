@@ -1,5 +1,3 @@
-import RulesModel
-
 /// JSON for the engine's output, with a fixed key order (as built) and integers kept apart from
 /// floats, so that the same events always print the same bytes.
 public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
