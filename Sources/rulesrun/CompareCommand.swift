@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesEngine
+import RulesModel
 import RulesSim
 
 struct CompareCommand: ParsableCommand {

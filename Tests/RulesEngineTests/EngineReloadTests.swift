@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 import RulesStore
 import Testing
 

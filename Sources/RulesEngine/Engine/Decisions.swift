@@ -1,3 +1,4 @@
+import RulesModel
 /// What the engine decided while applying one event, in the order it happened.
 struct Decisions {
     private(set) var fields: [(String, JSONOut)] = []

@@ -1,4 +1,5 @@
 import Foundation
+import RulesModel
 import RulesStore
 
 /// Replays a file of events (one JSON object per line) through an engine, one output line each.

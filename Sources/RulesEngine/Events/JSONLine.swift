@@ -1,4 +1,5 @@
 import LuaHost
+import RulesModel
 
 /// A strict JSON parser for one line of a replay file (or a whole JSON document: a line feed is
 /// white space), producing `LuaValue`s so that events are decoded by the same strict `LuaDecoder`
@@ -49,7 +50,17 @@ public enum JSONLine {
     /// The value of `bytes`; list elements are numbered from `firstIndex` in the fields errors name
     /// (1, as Lua and the rule decoder number them; 0 for a document whose messages count from 0).
     public static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> LuaValue {
-        var parser = Parser(bytes: bytes, firstIndex: firstIndex)
+        try parse(utf8: bytes, firstIndex: firstIndex, building: LuaValueBuilder.self)
+    }
+
+    /// The value of `text` as a `JSONOut`, keeping the order of object keys and the nulls (in
+    /// objects and in lists), for showing a line as an object rather than as its text.
+    public static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONOut {
+        try parse(utf8: Array(text.utf8), firstIndex: 1, building: JSONOutBuilder.self)
+    }
+
+    private static func parse<B: Builder>(utf8 bytes: [UInt8], firstIndex: Int, building: B.Type) throws(SyntaxError) -> B.Value {
+        var parser = Parser<B>(bytes: bytes, firstIndex: firstIndex)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -57,7 +68,64 @@ public enum JSONLine {
         return value
     }
 
-    private struct Parser {
+    /// What the parser builds its values with: `LuaValue`s for the decoder, `JSONOut` to show.
+    private protocol Builder {
+        associatedtype Value
+        associatedtype Object
+        /// Whether `null` in a list is an error (a Lua list cannot hold nil).
+        static var refusesNullInList: Bool { get }
+        static var null: Value { get }
+        static func isNull(_ value: Value) -> Bool
+        static func bool(_ b: Bool) -> Value
+        static func string(_ s: String) -> Value
+        static func integer(_ n: Int64) -> Value
+        static func number(_ d: Double) -> Value
+        static func emptyObject() -> Object
+        static func contains(_ key: String, in object: Object) -> Bool
+        static func set(_ key: String, _ value: Value, in object: inout Object)
+        static func value(of object: Object) -> Value
+        static func value(of list: [Value]) -> Value
+    }
+
+    private enum LuaValueBuilder: Builder {
+        /// The table, and the keys given null, which leave no entry in the table.
+        typealias Object = (table: LuaTable, nullKeys: Set<String>)
+        static var refusesNullInList: Bool { true }
+        static var null: LuaValue { .nil }
+        static func isNull(_ value: LuaValue) -> Bool { value.isNil }
+        static func bool(_ b: Bool) -> LuaValue { .boolean(b) }
+        static func string(_ s: String) -> LuaValue { .string(s) }
+        static func integer(_ n: Int64) -> LuaValue { .integer(n) }
+        static func number(_ d: Double) -> LuaValue { .number(d) }
+        static func emptyObject() -> Object { (LuaTable(), []) }
+        static func contains(_ key: String, in object: Object) -> Bool {
+            !object.table[.string(key)].isNil || (!object.nullKeys.isEmpty && object.nullKeys.contains(key))
+        }
+        static func set(_ key: String, _ value: LuaValue, in object: inout Object) {
+            if value.isNil { object.nullKeys.insert(key) }
+            object.table[.string(key)] = value
+        }
+        static func value(of object: Object) -> LuaValue { .table(object.table) }
+        static func value(of list: [LuaValue]) -> LuaValue { .table(LuaTable(sequence: list)) }
+    }
+
+    private enum JSONOutBuilder: Builder {
+        typealias Object = [(String, JSONOut)]
+        static var refusesNullInList: Bool { false }
+        static var null: JSONOut { .null }
+        static func isNull(_ value: JSONOut) -> Bool { if case .null = value { true } else { false } }
+        static func bool(_ b: Bool) -> JSONOut { .bool(b) }
+        static func string(_ s: String) -> JSONOut { .string(s) }
+        static func integer(_ n: Int64) -> JSONOut { .int(Int(n)) }
+        static func number(_ d: Double) -> JSONOut { .double(d) }
+        static func emptyObject() -> Object { [] }
+        static func contains(_ key: String, in object: Object) -> Bool { object.contains { $0.0 == key } }
+        static func set(_ key: String, _ value: JSONOut, in object: inout Object) { object.append((key, value)) }
+        static func value(of object: Object) -> JSONOut { .object(object) }
+        static func value(of list: [JSONOut]) -> JSONOut { .array(list) }
+    }
+
+    private struct Parser<B: Builder> {
         let bytes: [UInt8]
         let firstIndex: Int
         var i = 0
@@ -104,17 +172,16 @@ public enum JSONLine {
             i += 1
         }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> LuaValue {
+        mutating func value(depth: Int) throws(SyntaxError) -> B.Value {
             guard depth < 32 else { throw error("nested too deeply") }
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of line") }
             switch bytes[i] {
             case UInt8(ascii: "{"):
                 i += 1
-                var table = LuaTable()
-                var nullKeys: Set<String> = []   // keys given null, which leaves no entry in the table
+                var object = B.emptyObject()
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .table(table) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return B.value(of: object) }
                 while true {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a field name in double quotes") }
@@ -122,42 +189,41 @@ public enum JSONLine {
                     let key = try string(isKey: true)
                     path.append(.key(key))
                     // A key seen before, even with null: one of its values would be lost.
-                    guard table[.string(key)].isNil, nullKeys.isEmpty || !nullKeys.contains(key) else {
+                    guard !B.contains(key, in: object) else {
                         throw error("appears twice in one object", at: keyOffset, kind: .duplicateKey)
                     }
                     try expect(UInt8(ascii: ":"))
                     let element = try value(depth: depth + 1)
                     path.removeLast()
-                    if element.isNil { nullKeys.insert(key) }
-                    table[.string(key)] = element.isNil ? .nil : element
+                    B.set(key, element, in: &object)
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in an object") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .table(table) }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return B.value(of: object) }
                     throw error("expected ',' or '}'")
                 }
             case UInt8(ascii: "["):
                 i += 1
-                var items: [LuaValue] = []
+                var items: [B.Value] = []
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .table(LuaTable(sequence: items)) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return B.value(of: items) }
                 while true {
                     path.append(.index(items.count + firstIndex))
                     let item = try value(depth: depth + 1)
-                    guard !item.isNil else { throw error("null is not allowed in a list") }
+                    guard !(B.refusesNullInList && B.isNull(item)) else { throw error("null is not allowed in a list") }
                     path.removeLast()
                     items.append(item)
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in a list") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .table(LuaTable(sequence: items)) }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return B.value(of: items) }
                     throw error("expected ',' or ']'")
                 }
             case UInt8(ascii: "\""):
-                return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .boolean(true)
-            case UInt8(ascii: "f"): try literal("false"); return .boolean(false)
-            case UInt8(ascii: "n"): try literal("null"); return .nil
+                return B.string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return B.bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return B.bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return B.null
             default:
                 return try number()
             }
@@ -236,7 +302,7 @@ public enum JSONLine {
             return v
         }
 
-        mutating func number() throws(SyntaxError) -> LuaValue {
+        mutating func number() throws(SyntaxError) -> B.Value {
             let start = i
             if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
             var isFloat = false
@@ -248,7 +314,7 @@ public enum JSONLine {
                 break
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            if !isFloat, let n = Int64(text) { return .integer(n) }
+            if !isFloat, let n = Int64(text) { return B.integer(n) }
             if !isFloat, !text.isEmpty, text != "-" {   // digits only, perhaps after a minus
                 // Not a float: read as one, 2^63 would be 9.223372036854776e+18, another number.
                 i = start
@@ -258,7 +324,7 @@ public enum JSONLine {
                 i = start
                 throw error(text.isEmpty ? "unexpected character" : "invalid number \(text)")
             }
-            return .number(d)
+            return B.number(d)
         }
     }
 }

@@ -1,4 +1,5 @@
 import RulesEngine
+import RulesModel
 
 /// One kind of difference between two rule sets (a field they decide differently, or an
 /// expectation that fails), with a minimal history that shows it and what the engine made of it.

@@ -1,4 +1,5 @@
 import RulesEngine
+import RulesModel
 
 /// What a comparison found, and its text and JSON renderings.
 public struct CompareResult: Sendable {
@@ -201,7 +202,7 @@ public struct CompareResult: Sendable {
     }
 
     /// A replay line as a JSON object (its text when it cannot be read).
-    static func event(_ line: String) -> JSONOut { JSONLineParser.parse(line) ?? .string(line) }
+    static func event(_ line: String) -> JSONOut { (try? JSONLine.parseOrdered(line)) ?? .string(line) }
 
     private func json(of f: CompareFinding) -> JSONOut {
         func side(_ s: CompareFinding.Side?) -> JSONOut {

@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 import RulesStore
 
 /// `compare`'s differential half for Earned: two economies on the same generated histories

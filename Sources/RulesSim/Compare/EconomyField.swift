@@ -1,4 +1,5 @@
 import RulesEngine
+import RulesModel
 
 /// What `compare` reads off the engine's output to compare two economies, event by event. Ids
 /// (attempts, grants, quests, sessions) are left out: they number what happened, not what was decided.

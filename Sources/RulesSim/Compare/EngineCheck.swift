@@ -1,4 +1,5 @@
 import RulesEngine
+import RulesModel
 import RulesStore
 
 /// Replays a `ReplayScript` through `Engine` and `Replay` with an in-memory store, exactly as

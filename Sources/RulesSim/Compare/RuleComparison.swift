@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 
 /// `rulesrun compare`'s differential half: two rule sets on the same generated histories.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 
 /// The events of a run that the engine refused because the rule set failed, not because the
 /// apps' rules said no: a rule function raised a Lua error or went over a budget (`RULE_ERROR`),

@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 import RulesStore
 
 /// How to reproduce the first failure of a run (`RuleFailures.First`): as a replay file — the

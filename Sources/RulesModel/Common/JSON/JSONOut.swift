@@ -1,5 +1,3 @@
-import RulesModel
-
 /// JSON for the engine's output, with a fixed key order (as built) and integers kept apart from
 /// floats, so that the same events always print the same bytes.
 public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
@@ -51,14 +49,6 @@ public enum JSONOut: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// As `ModelJSON.quote` (C0 controls escaped), and DEL and the C1 controls too (`\u007f`,
-    /// `\u009b`): this JSON is printed to terminals, which act on them.
-    static func quote(_ s: String, into out: inout String) {
-        guard s.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return ModelJSON.quote(s, into: &out) }   // C1 is C2 80–C2 9F
-        var quoted = ""
-        ModelJSON.quote(s, into: &quoted)
-        for scalar in quoted.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) { out += "\\u00" + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
+    /// As `ModelJSON.quote`, and DEL and the C1 controls escaped too: this JSON is printed to terminals.
+    static func quote(_ s: String, into out: inout String) { ModelJSON.quote(s, into: &out, escapingDELAndC1: true) }
 }

@@ -1,44 +1,5 @@
 import Foundation
 
-/// Any JSON value, for the free-form JSON of the seeds (`option_payload`, `metadata_json`,
-/// `chosen_option_payload_json`). Objects keep their keys sorted when encoded, so the text
-/// stored is the same for the same value.
-public enum JSONValue: Hashable, Sendable, Codable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public static let emptyObject = JSONValue.object([:])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    /// Whether the value is a JSON object (the seeds' payload columns hold objects).
-    public var isObject: Bool { if case .object = self { true } else { false } }
-}
-
 /// The one JSON encoder and decoder of the model: sorted keys, so equal values give equal text
 /// (the text `JSONEncoder` writes with sorted keys and unescaped slashes, see ``CompactJSONEncoder``).
 public enum ModelJSON {
@@ -47,9 +8,12 @@ public enum ModelJSON {
     }
 
     /// Appends `value` as a JSON string literal, as `JSONEncoder` writes it: quotes, backslashes
-    /// and control characters escaped; `/` and non-ASCII as they are.
-    public static func quote(_ value: String, into out: inout String) {
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+    /// and control characters escaped; `/` and non-ASCII as they are. With `escapingDELAndC1`,
+    /// DEL and the C1 controls are escaped too (`\u007f`, `\u009b`), for JSON printed to
+    /// terminals, which act on them (stored JSON keeps them as they are, as `JSONEncoder` does).
+    public static func quote(_ value: String, into out: inout String, escapingDELAndC1: Bool = false) {
+        // C1 is C2 80–C2 9F in UTF-8.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || (escapingDELAndC1 && ($0 == 0x7F || $0 == 0xC2)) }) {
             out += "\""
             out += value
             out += "\""
@@ -68,6 +32,8 @@ public enum ModelJSON {
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where escapingDELAndC1 && (0x7F...0x9F).contains(scalar.value):
+                out += "\\u00" + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }
