@@ -33,21 +33,24 @@ enum FailureNotice {
     }
 
     /// Writes the replay file, unless a file there is not one `simulate` wrote; why not, or nil.
+    /// The path is checked as every output is (``OutputPath``: a regular file or a new one, its
+    /// folder made since the path is rulesrun's own), so a FIFO put there is never opened, and
+    /// written as every output is (``Output/write(_:to:)``, under the file's lock).
     private static func write(_ text: String, to path: String) -> String? {
-        let files = FileManager.default
-        var isFolder: ObjCBool = false
-        if files.fileExists(atPath: path, isDirectory: &isFolder) {
-            let start = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: FailureReplay.header.utf8.count) }
-            guard !isFolder.boolValue, start.map({ String(decoding: $0, as: UTF8.self) }) == FailureReplay.header else {
-                return "\(path) exists and is not a replay file rulesrun simulate wrote; refusing to overwrite it"
-            }
-        }
         do {
-            try files.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try OutputPath.check(path, option: "the replay file", createsFolders: true)
+            if FileManager.default.fileExists(atPath: path) {
+                let start = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: FailureReplay.header.utf8.count) }
+                guard start.map({ String(decoding: $0, as: UTF8.self) }) == FailureReplay.header else {
+                    return "\(path) exists and is not a replay file rulesrun simulate wrote; refusing to overwrite it"
+                }
+            }
+            try Output.write(text, to: path)
             return nil
+        } catch let error as SimulationError {
+            return error.message
         } catch {
-            return "cannot write \(path): \(error.localizedDescription)"
+            return "\(error)"
         }
     }
 }

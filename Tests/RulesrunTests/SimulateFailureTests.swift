@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `simulate` with rule sets that fail at run time (after validation passed): the failures are
@@ -77,6 +80,20 @@ import Testing
         let firstLine = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("first failure: ") }.map(String.init) }
         #expect(firstLine(merged.stderr) != nil && firstLine(merged.stderr) == firstLine(whole.stderr), "\(merged.stderr)")
         #expect(merged.stderr.contains("run the user alone: rulesrun simulate 30d"), "\(merged.stderr)")
+    }
+
+    /// The replay file's path is checked as every output is: a FIFO there is refused, not opened
+    /// (opening it to read its first line waited for a writer for ever).
+    @Test func aFIFOWhereTheReplayFileGoesIsNotOpened() throws {
+        let dir = try Self.variant(RuntimeFailure.error)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent(".rulesrun/simulate")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #require(mkfifo(folder.appendingPathComponent("failure-u1.jsonl").path, 0o644) == 0)
+        let result = try Self.simulate(dir, [])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the replay file was not written: the replay file .rulesrun/simulate/failure-u1.jsonl: not a regular file (a FIFO)"),
+                "\(result.stderr)")
     }
 
     @Test func aCleanRunSaysNothingAndItsJSONHasNoFailures() throws {
