@@ -32,7 +32,7 @@ import Testing
     static let emergency = "\"EMERGENCY_UNLOCK\""
 
     func events(_ h: ReplayHarness, _ type: EventType? = nil) throws -> [EventLogEntry] {
-        try h.engine.store.read { try $0.events(UserID(rawValue: 1)!, from: 0, to: 4_000_000_000_000, type: type) }
+        try h.engine.store!.read { try $0.events(UserID(rawValue: 1)!, from: 0, to: 4_000_000_000_000, type: type) }
     }
 
     /// A user who never uses Earned still has Earned's settings row: its time zone follows the
@@ -40,7 +40,7 @@ import Testing
     @Test func aPressureOnlyUsersSettingsRowsAgreeOnTheTimeZone() throws {
         let h = try ReplayHarness()
         h.run([#"{"at": "2026-03-02T06:00:00Z", "type": "settings", "timezone": "Europe/Berlin"}"#, Ev.commit(2, "07:00")])
-        #expect(try h.engine.store.read { try $0.earnedSettings(UserID(rawValue: 1)!) }.timezoneID == "Europe/Berlin")
+        #expect(try h.engine.store!.read { try $0.earnedSettings(UserID(rawValue: 1)!) }.timezoneID == "Europe/Berlin")
     }
 
     @Test func theGateReproducesTheDocumentsSnapshot() throws {
@@ -56,7 +56,7 @@ import Testing
         #expect(NSDictionary(dictionary: expected) == NSDictionary(dictionary: actual))
         // The attempt stores the same snapshot (A3 unlock_attempt.available_options_json).
         let id = try #require(out.at("decisions", "unlock_gate", "attempt_id")?.string)
-        let stored = try #require(try h.engine.store.read { try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: id) })
+        let stored = try #require(try h.engine.store!.read { try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: id) })
         #expect(stored.availableOptions == (try JSONDecoder().decode(AvailableOptions.self, from: Data(options.description.utf8))))
         #expect(stored.effectiveStrictness == .hard && stored.outcome == .pending)
     }
@@ -95,9 +95,9 @@ import Testing
         let log = try events(h).suffix(2).map(\.payload)
         #expect(log.map(\.type) == [.unlockOptionSelected, .unlockDenied])
         if case .unlockDenied(let denied) = log.last { #expect(denied.reason.rawValue == reason) }
-        let attempt = try #require(try h.engine.store.read { try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: last.at("decisions", "unlock", "attempt_id")!.string!) })
+        let attempt = try #require(try h.engine.store!.read { try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: last.at("decisions", "unlock", "attempt_id")!.string!) })
         #expect(attempt.outcome == .denied && attempt.denialReason?.rawValue == reason && attempt.grantID == nil)
-        #expect(try h.engine.store.checkInvariants().isEmpty)
+        #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
 
     @Test func aSecondUnlockExtendsTheCurrentGrant() throws {
@@ -109,7 +109,7 @@ import Testing
         #expect(first["extended"] == .bool(false) && second["extended"] == .bool(true))
         #expect(second["grant_id"] == first["grant_id"])
         #expect(second["ends"] == .string("2026-03-02T09:20"))   // the 09:05 end + 15 minutes
-        let store = h.engine.store
+        let store = h.engine.store!
         let grant = try #require(try store.read { try $0.currentGrant(UserID(rawValue: 1)!, appID: AppID(rawValue: Self.insta)!) })
         #expect(grant.endsAt - grant.startsAt == 20 * Millis.minute)
         #expect(try store.read { try $0.activeGrants(UserID(rawValue: 1)!, at: grant.startsAt) }.count == 1)
@@ -148,11 +148,11 @@ import Testing
         #expect(out[18].at("decisions", "quest", "state") == .string("COMPLETED"))
         // Two granted quests: the third is refused, whatever failed before.
         #expect(out[19].description.contains("\"type\":\"QUEST_UNLOCK\",\"enabled\":false,\"disabled_reason\":\"DAILY_LIMIT_REACHED\""))
-        let limits = try h.engine.store.read { try $0.dailyAppLimits(UserID(rawValue: 1)!, day: DayID("2026-03-02"), appID: AppID(rawValue: Self.insta)!) }
+        let limits = try h.engine.store!.read { try $0.dailyAppLimits(UserID(rawValue: 1)!, day: DayID("2026-03-02"), appID: AppID(rawValue: Self.insta)!) }
         #expect(limits.questGrantsCount == 2)
         #expect(try events(h).map(\.payload.type).filter { [.questFailed, .questCancelled, .questExpired, .questCompleted].contains($0) }
                 == [.questFailed, .questCancelled, .questExpired, .questCompleted, .questCompleted])
-        #expect(try h.engine.store.checkInvariants().isEmpty)
+        #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
 
     @Test func theDayRollsOverAt0400LocalAcrossATimeZoneChange() throws {
@@ -182,8 +182,8 @@ import Testing
         guard case .dayRollover(let payload) = rollovers[0].payload else { Issue.record("not a DAY_ROLLOVER"); return }
         #expect(payload.carriedCredits == 10 && payload.fromDayID.rawValue == "2026-03-02")
         #expect(rollovers[0].timestamp == Timestamp("2026-03-03T04:00:00-08:00")!.millis)
-        #expect(try h.engine.store.read { try $0.earnedSettings(UserID(rawValue: 1)!) }.timezoneID == "Asia/Tokyo")
-        #expect(try h.engine.store.checkInvariants().isEmpty)
+        #expect(try h.engine.store!.read { try $0.earnedSettings(UserID(rawValue: 1)!) }.timezoneID == "Asia/Tokyo")
+        #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
 
     @Test func focusSessionsEarnAndQualifyTheStreakWithABonusEveryThirdDay() throws {
@@ -203,7 +203,7 @@ import Testing
         #expect(early["completed"] == .bool(false) && early["actual_minutes"] == .int(15) && early["credits_earned"] == .int(0))
         #expect(early["qualifies"] == .bool(false))
         #expect(try events(h).map(\.payload.type).contains(.streakBonusAwarded))
-        #expect(try h.engine.store.checkInvariants().isEmpty)
+        #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
 
     @Test func tooManyHabitCompletionsSuspendAwards() throws {
@@ -249,7 +249,7 @@ import Testing
     @Test func refusedEarnedEventsSayWhyAndChangeNothing() throws {
         let h = try ReplayHarness()
         h.run(Self.setUp(reward: 50))
-        let before = try h.engine.store.dump()
+        let before = try h.engine.store!.dump()
         let cases: [(String, String)] = [
             (Self.choose(2, "09:00", Self.credits(5)), "NO_PENDING_ATTEMPT"),
             (Self.ev(2, "09:00", "quest_complete", "\"app\": \"\(Self.insta)\""), "NO_ACTIVE_QUEST"),
@@ -264,7 +264,7 @@ import Testing
             let out = h.one(line)
             #expect(out.at("error", "code") == .string(code), "\(line) → \(out)")
         }
-        #expect(try h.engine.store.dump() == before)
+        #expect(try h.engine.store!.dump() == before)
         // A length the rules do not price is refused, and the attempt still waits.
         h.run([Self.open(2, "09:01")])
         #expect(h.one(Self.choose(2, "09:02", Self.credits(20))).at("error", "code") == .string("OPTION_NOT_OFFERED"))
@@ -282,7 +282,7 @@ import Testing
         let rules = MisbehavingRules()
         let h = try ReplayHarness(rules: rules)
         h.run(Self.setUp("HARD", reward: 5))
-        let before = try h.engine.store.dump()
+        let before = try h.engine.store!.dump()
         rules.questsInHard = true
         #expect(h.one(Self.open(2, "09:00")).at("error", "code") == .string("RULE_VIOLATION"))
         rules.questsInHard = false
@@ -290,7 +290,7 @@ import Testing
         let refused = h.one(Self.ev(3, "05:00", "tick"))
         #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
         #expect(refused.at("error", "message")?.string?.contains("carried_credits(5) returned 6") == true)
-        #expect(try h.engine.store.dump() == before)
+        #expect(try h.engine.store!.dump() == before)
     }
 
     @Test func theExampleFileReplaysWithSoundInvariants() throws {
@@ -299,7 +299,7 @@ import Testing
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
         let out = h.run(lines)
         #expect(out.allSatisfy { $0["ok"] == .bool(true) })
-        #expect(try h.engine.store.checkInvariants().isEmpty)
+        #expect(try h.engine.store!.checkInvariants().isEmpty)
         let types = Set(try events(h).map(\.payload.type))
         #expect(types.isSuperset(of: [.dayRollover, .creditsEarned, .creditsSpent, .streakQualified, .unlockAttemptCreated, .unlockOptionSelected,
                                       .unlockGranted, .unlockDenied, .questStarted, .questCompleted, .questFailed, .questExpired,

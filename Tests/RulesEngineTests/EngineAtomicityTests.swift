@@ -55,11 +55,11 @@ final class MisbehavingRules: PolicyRules {
         let engine = Engine(store: try Store.inMemory(), rules: rules)
         let replay = Replay(engine: engine)
         #expect(replay.output(forLine: Ev.commit(2), number: 1)["ok"] == .bool(true))
-        let before = try engine.store.dump()
+        let before = try engine.store!.dump()
         let refused = replay.output(forLine: Ev.checkIn(2, "NO"), number: 2)
         #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
         #expect(refused.at("error", "message")?.string?.contains("returned tier 5, outside 0–3") == true)
-        #expect(try engine.store.dump() == before)
+        #expect(try engine.store!.dump() == before)
         // Fixed rules: the same event now goes through.
         rules.tierAfterNo = 1
         #expect(replay.output(forLine: Ev.checkIn(2, "NO"), number: 3).at("state", "current_tier") == .int(1))
@@ -70,13 +70,13 @@ final class MisbehavingRules: PolicyRules {
         let engine = Engine(store: try Store.inMemory(), rules: rules)
         let replay = Replay(engine: engine)
         #expect(replay.output(forLine: Ev.commit(2), number: 1)["ok"] == .bool(true))
-        let before = try engine.store.dump()
+        let before = try engine.store!.dump()
         // The next day's schedule needs reminders; bad ones make the whole event (and the miss of
         // day 2 that the same time passing recorded) refused.
         rules.failReminders = true
         let refused = replay.output(forLine: Ev.tick(3, "10:00"), number: 2)
         #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
-        #expect(try engine.store.dump() == before)
+        #expect(try engine.store!.dump() == before)
         rules.failReminders = false
         let retried = replay.output(forLine: Ev.tick(3, "10:00"), number: 3)
         #expect(retried.at("decisions", "days")?.array?.count == 2)   // day 2 MISSED at its close, day 3 at its deadline

@@ -41,7 +41,7 @@ import Testing
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })   // refused events roll back only themselves
-        #expect(try batched.store.dump() == alone.store.dump())
+        #expect(try batched.store!.dump() == alone.store!.dump())
     }
 
     /// The simulation's path: the user's rows in memory, written by `BulkWriter` afterwards. Refused
@@ -49,7 +49,8 @@ import Testing
     @Test func aRecordingBatchDecidesAndStoresWhatEventsOnTheirOwnDo() throws {
         let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
-        let recording = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
+        let recording = Engine(rules: rules)   // no store: the rows stay in the records
+        let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         recording.userID = { _ in UserID(1) }
         let parsed = try Self.events.map { try EngineEvent.parse($0) }
         func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
@@ -61,22 +62,25 @@ import Testing
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })
-        #expect(try recording.store.users().isEmpty)   // nothing reaches the store before the bulk write
-        try BulkWriter(store: recording.store).write(records)
-        #expect(try recording.store.dump() == alone.store.dump())
+        // The recording engine has no store to write to, and applies nothing outside a recording batch.
+        #expect(recording.store == nil)
+        #expect(throws: EngineError.self) { try recording.applySummarized(parsed[0]) }
+        #expect(try store.users().isEmpty)   // nothing reaches the store before the bulk write
+        try BulkWriter(store: store).write(records)
+        #expect(try store.dump() == alone.store!.dump())
     }
 
     @Test func aFailedBatchKeepsNothing() throws {
         let engine = Engine(store: try Store.inMemory(), rules: try RuleSet.load(RuleFixture.rulesFolder.path))
         struct Stop: Error {}
-        let before = try engine.store.dump()
+        let before = try engine.store!.dump()
         #expect(throws: Stop.self) {
             try engine.batch {
                 _ = try engine.applySummarized(try EngineEvent.parse(Self.events[0]))
                 throw Stop()
             }
         }
-        #expect(try engine.store.dump() == before)
+        #expect(try engine.store!.dump() == before)
         // The engine is usable afterwards, from the store's state.
         #expect(try engine.apply(try EngineEvent.parse(Self.events[0])).state["current_tier"] == .int(0))
     }

@@ -163,7 +163,7 @@ import Testing
         #expect(tiers(out).max() == 3)
         let sent = out.compactMap { $0.at("decisions", "reminders_sent")?.strings }
         #expect(sent.allSatisfy { $0.count <= 3 })
-        let notifications = try h.engine.store.read { try $0.notifications(.init(1), from: 0, to: .max) }
+        let notifications = try h.engine.store!.read { try $0.notifications(.init(1), from: 0, to: .max) }
         let perDay = Dictionary(grouping: notifications) { $0.scheduledFor / 86_400_000 }
         #expect(perDay.values.allSatisfy { $0.count <= 3 })
         for entries in perDay.values {
@@ -210,7 +210,7 @@ import Testing
     @Test func aCommitmentFiveMinutesBeforeTheDeadlineLocksAtTheDeadline() throws {
         let h = try ReplayHarness()
         h.run([Ev.commit(2, "08:55"), Ev.tick(2, "09:00")])
-        let commitment = try h.engine.store.read { try $0.commitment(.init(1), on: try .init("2026-03-02")) }
+        let commitment = try h.engine.store!.read { try $0.commitment(.init(1), on: try .init("2026-03-02")) }
         #expect(commitment?.lockedAt == 1_772_442_000_000)   // 2026-03-02T09:00Z
         #expect(h.one(Ev.at(2, "09:00", "\"type\": \"commitment\", \"text\": \"edit\""))["error"]?["code"] == .string("DEADLINE_PASSED"))
     }
@@ -235,7 +235,7 @@ import Testing
         do {
             let h = try ReplayHarness(store: try Store.open(path: path))
             h.run(Ev.day(2, "YES") + Ev.day(3, "YES") + Ev.day(4, "NO"))
-            try h.engine.store.close()
+            try h.engine.store!.close()
         }
         let again = try ReplayHarness(store: try Store.open(path: path))
         let out = again.run([Ev.tick(5, "07:00")])
@@ -247,7 +247,7 @@ import Testing
         let h = try ReplayHarness()
         let out = h.run([Self.notificationsOn] + Ev.day(2, "NO") + [Ev.commit(3), Ev.tick(4, "08:00")])
         #expect(out[4].at("decisions", "reminders_sent")?.strings == ["15:30", "21:00"])
-        let logged = try h.engine.store.read { try $0.notifications(.init(1), from: 0, to: .max) }.map(\.scheduledFor)
+        let logged = try h.engine.store!.read { try $0.notifications(.init(1), from: 0, to: .max) }.map(\.scheduledFor)
         #expect(logged == [1_772_551_800_000, 1_772_571_600_000])   // 2026-03-03T15:30Z, 21:00Z
     }
 
@@ -255,7 +255,7 @@ import Testing
         let h = try ReplayHarness()
         let out = h.run(Ev.day(2, "NO") + [Ev.commit(3), Ev.tick(4, "08:00")])
         #expect(out[3].at("decisions", "reminders_sent") == nil)
-        #expect(try h.engine.store.read { try $0.notifications(.init(1), from: 0, to: .max) }.isEmpty)
+        #expect(try h.engine.store!.read { try $0.notifications(.init(1), from: 0, to: .max) }.isEmpty)
     }
 
     @Test func aUserCreatedAfterTheDeadlineHasNoMissedFirstDay() throws {

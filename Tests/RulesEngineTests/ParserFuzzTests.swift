@@ -109,7 +109,7 @@ import Testing
             }
         }
         #expect(applied > 1_000)
-        #expect(try replay.engine.store.checkInvariants().isEmpty)
+        #expect(try replay.engine.store!.checkInvariants().isEmpty)
     }
 
     /// The clock answers for any instant at all, clamped to the days there are, without trapping.

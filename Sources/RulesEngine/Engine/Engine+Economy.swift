@@ -18,10 +18,10 @@ extension Engine {
         var settings = try earnedSettings(&context)
         if settings.timezoneID != context.settings.timezoneIdentifier {
             settings.timezoneID = context.settings.timezoneIdentifier
-            try storage(context).saveEarnedSettings(context.userID, settings, now: now)
+            try context.storage.saveEarnedSettings(context.userID, settings, now: now)
             context.cache.earnedSettings = settings
         }
-        try storage(context).startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
+        try context.storage.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
                                rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
     }
@@ -44,15 +44,15 @@ extension Engine {
         case .questExpiry:
             let app = context.book.earned!.quests.keys.sorted()[index]
             let quest = context.book.earned!.quests[app]!
-            try storage(context).endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
-            try storage(context).closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
+            try context.storage.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
+            try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
             context.book.earned!.quests[app] = nil
             decisions.append("quests_expired", .object([("app", .string(app)), ("quest_session_id", .string(quest.id)),
                                                         ("attempt_id", .string(quest.attemptID))]))
         case .attemptExpiry:
             let app = context.book.earned!.attempts.keys.sorted()[index]
             let attempt = context.book.earned!.attempts[app]!
-            try storage(context).closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
+            try context.storage.closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
             context.book.earned!.attempts[app] = nil
             decisions.append("attempts_expired", .object([("app", .string(app)), ("attempt_id", .string(attempt.id))]))
         default:
@@ -67,13 +67,13 @@ extension Engine {
         let at = earned.dayEnds
         let from = earned.day
         let to = try earnedClock(context).day(after: from)!
-        let economy = try storage(context).economyState(context.userID)
+        let economy = try context.storage.economyState(context.userID)
         let carried = try asked.carriedCredits(balance: economy.creditBalance)
         guard (0...economy.creditBalance).contains(carried) else {
             throw EngineError(.ruleViolation, "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
         }
         let streak = economy.todayQualified ? economy.streakCount : 0
-        try storage(context).rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
+        try context.storage.rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
                                           timezoneID: context.settings.timezoneIdentifier, at: at))
         earned.day = to
         earned.focusMinutesToday = 0
@@ -91,7 +91,7 @@ extension Engine {
         var settings = try earnedSettings(&context)
         if settings.timezoneID != context.settings.timezoneIdentifier {
             settings.timezoneID = context.settings.timezoneIdentifier
-            try storage(context).saveEarnedSettings(context.userID, settings, now: now)
+            try context.storage.saveEarnedSettings(context.userID, settings, now: now)
             context.cache.earnedSettings = settings
         }
         guard var earned = context.book.earned else { return }

@@ -18,7 +18,7 @@ extension Engine {
         do { try session.validate() } catch {
             throw EngineError(.invalidEvent, error, fields: ["planned_duration_minutes": "minutes", "task_label": "label"])
         }
-        try storage(context).startFocusSession(session, blockedApps: blocked)
+        try context.storage.startFocusSession(session, blockedApps: blocked)
         context.book.earned!.focus = EarnedBook.OpenFocus(id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
                                                           strict: strict, blockedApps: blocked)
         decisions.set("focus_started", .object([("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
@@ -38,11 +38,11 @@ extension Engine {
         var streak: StreakUpdate?
         if qualifies && focus.day == context.book.earned!.day {
             context.book.earned!.focusMinutesToday += actual
-            let economy = try storage(context).economyState(context.userID)
+            let economy = try context.storage.economyState(context.userID)
             streak = try streakUpdate(economy, focusMinutes: context.book.earned!.focusMinutesToday,
                                       habitCompletions: economy.todayHabitQualifiedCount)
         }
-        try storage(context).completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
+        try context.storage.completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
                                                        completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
         context.book.earned!.focus = nil
         var fields: [(String, JSONOut)] = [("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
@@ -54,7 +54,7 @@ extension Engine {
     func defineEarnedHabit(_ definition: EarnedHabitDefinition, _ context: inout UserContext, at now: EpochMillis,
                            _ decisions: inout Decisions) throws {
         let id = context.book.earned!.habits[definition.habit] ?? DeterministicID.uuid("earned-habit", context.name, definition.habit).uuidString.lowercased()
-        let existing = try storage(context).habit(context.userID, id: id)
+        let existing = try context.storage.habit(context.userID, id: id)
         var habit = existing ?? Habit(userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
                                       sortOrder: context.book.earned!.habits.count, createdAt: now, updatedAt: now)
         if let name = definition.name { habit.name = name }
@@ -64,7 +64,7 @@ extension Engine {
         do { try habit.validate() } catch {
             throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "habit" : "name", "reward_credits": "reward_credits"])
         }
-        try storage(context).saveHabit(habit)
+        try context.storage.saveHabit(habit)
         context.book.earned!.habits[definition.habit] = id
         decisions.set("earned_habit", .object([("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
                                                ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active))]))
@@ -73,15 +73,15 @@ extension Engine {
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
     /// otherwise `habit_award` decides its credits and whether it starts a suspension.
     func completeEarnedHabit(_ name: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.habits[name], let habit = try storage(context).habit(context.userID, id: id),
+        guard let id = context.book.earned!.habits[name], let habit = try context.storage.habit(context.userID, id: id),
               habit.deletedAt == nil else {
             throw EngineError(.unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
         }
         guard habit.active else { throw EngineError(.habitInactive, "the habit \"\(name)\" is inactive") }
         let day = context.book.earned!.day
-        let economy = try storage(context).economyState(context.userID)
-        let today = try storage(context).habitCompletions(context.userID, fromDay: day, toDay: day)
-        let recent = try storage(context).habitCompletions(context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
+        let economy = try context.storage.economyState(context.userID)
+        let today = try context.storage.habitCompletions(context.userID, fromDay: day, toDay: day)
+        let recent = try context.storage.habitCompletions(context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
                                                            to: now + 1)
         if today.contains(where: { $0.habitID == id }) {
             throw EngineError(.habitAlreadyCompleted, "the habit \"\(name)\" is already completed on \(day) (one completion per habit and day, A5.4)")
@@ -108,7 +108,7 @@ extension Engine {
         let completion = HabitCompletion(userID: context.userID, completionID: DeterministicID.uuid("earned-habit-completion", context.name, id, day.rawValue).uuidString.lowercased(),
                                          habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
                                          awardedCredits: credits, awardSuspended: suspended, createdAt: now)
-        try storage(context).recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
+        try context.storage.recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
         var fields: [(String, JSONOut)] = [("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
                                            ("award_suspended", .bool(suspended))]
         if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }

@@ -6,7 +6,7 @@ import RulesStore
 extension Engine {
     func defineTask(_ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let id = context.book.tasks[definition.task] ?? DeterministicID.uuid("task", context.name, definition.task)
-        let existing = try storage(context).task(context.userID, id: id)
+        let existing = try context.storage.task(context.userID, id: id)
         var task = existing ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
@@ -25,7 +25,7 @@ extension Engine {
             throw EngineError(.invalidEvent, error, fields: ["title": definition.title == nil ? "task" : "title", "timesPerDay": "times_per_day",
                                                             "scheduledDays": "scheduled_days"])
         }
-        try storage(context).saveTask(task)
+        try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
         context.cache.completionsPerPeriod[id] = nil   // its measurement may have changed
@@ -36,7 +36,7 @@ extension Engine {
     }
 
     func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? storage(context).task(context.userID, id: id) else {
+        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id) else {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
@@ -50,7 +50,7 @@ extension Engine {
         if context.cache.completionsPerPeriod[id] == nil {
             context.cache.completionsPerPeriod[id] = try completionCounts(task, context, clock: clock, at: now)
         }
-        try storage(context).addCompletion(completion)
+        try context.storage.addCompletion(completion)
         context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: now), task.measurementDuration), default: 0] += 1
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task: name)
@@ -86,7 +86,7 @@ extension Engine {
 
     /// The task's completions up to `now`, per period index.
     private func completionCounts(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: Int] {
-        let completions = try storage(context).completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1)
+        let completions = try context.storage.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1)
         var counts: [Int: Int] = [:]
         for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
         return counts
@@ -120,7 +120,7 @@ extension Engine {
     /// Every task's current streak, by name.
     func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, Int)] {
         try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
-            guard let task = try storage(context).task(context.userID, id: id) else { return nil }
+            guard let task = try context.storage.task(context.userID, id: id) else { return nil }
             return (name, try habitStreak(try habitPeriods(task, context, at: now), task: name))
         }
     }

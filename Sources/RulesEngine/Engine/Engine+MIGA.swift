@@ -12,13 +12,13 @@ extension Engine {
 
     func recordGateway(_ type: UsageEventType, app: String, pauseSeconds: Double?, _ context: inout UserContext, at now: EpochMillis,
                        _ decisions: inout Decisions) throws {
-        let timer = try context.cache.gatewayTimer ?? storage(context).migaSettings(context.userID).gatewayTimerDuration
+        let timer = try context.cache.gatewayTimer ?? context.storage.migaSettings(context.userID).gatewayTimerDuration
         context.cache.gatewayTimer = timer
         let sameInstant: Int
         if let last = context.cache.lastGateway, last.at <= now {
             sameInstant = last.at == now ? last.count : 0
         } else {
-            sameInstant = try storage(context).usageEvents(context.userID, from: now, to: now + 1).count
+            sameInstant = try context.storage.usageEvents(context.userID, from: now, to: now + 1).count
         }
         let event = UsageEvent(id: DeterministicID.uuid("usage", context.name, String(now), String(sameInstant)), userID: context.userID,
                                eventType: type, timestamp: now, targetAppName: app, pauseDuration: pauseSeconds ?? timer, timerDuration: timer)
@@ -29,7 +29,7 @@ extension Engine {
         // The exits before this event, so that the cache then counts this one exactly once.
         let clock = try migaClock(context)
         try loadExits(&context, clock: clock, at: now)
-        try storage(context).recordUsageEvent(event)
+        try context.storage.recordUsageEvent(event)
         context.cache.lastGateway = (now, sameInstant + 1)
         if type == .exitToFocus { context.cache.exitsByDay![clock.day(of: now), default: 0] += 1 }
         decisions.set("miga", .object([("event", .string(type.rawValue)), ("app", .string(app)),
@@ -48,7 +48,7 @@ extension Engine {
                 if (0..<exits.count).contains(back) { exits[back] += count }
             }
         } else {
-            let events = try storage(context).usageEvents(context.userID, from: clock.start(of: first), to: now + 1, type: .exitToFocus)
+            let events = try context.storage.usageEvents(context.userID, from: clock.start(of: first), to: now + 1, type: .exitToFocus)
             for event in events {
                 let back = clock.day(of: event.timestamp).days(to: today)
                 if (0..<exits.count).contains(back) { exits[back] += 1 }
@@ -69,7 +69,7 @@ extension Engine {
     private func loadExits(_ context: inout UserContext, clock: LocalClock, at now: EpochMillis) throws {
         guard context.cache.exitsByDay == nil else { return }
         let first = clock.day(of: now).adding(days: -(Engine.migaHistoryDays - 1))!
-        let events = try storage(context).usageEvents(context.userID, from: clock.start(of: first), to: now + 1, type: .exitToFocus)
+        let events = try context.storage.usageEvents(context.userID, from: clock.start(of: first), to: now + 1, type: .exitToFocus)
         var byDay: [DayID: Int] = [:]
         for event in events { byDay[clock.day(of: event.timestamp), default: 0] += 1 }
         context.cache.exitsByDay = byDay

@@ -18,7 +18,7 @@ extension Engine {
 
     func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let id = context.book.earned!.modes[definition.mode] ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
-        let existing = try storage(context).mode(context.userID, id: id)
+        let existing = try context.storage.mode(context.userID, id: id)
         if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
         guard existing != nil || definition.strictness != nil else {
             throw EngineError(.invalidEvent, "strictness: required for a new mode (GENTLE, STRICT or HARD)")
@@ -36,15 +36,15 @@ extension Engine {
                            modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
                            endLocal: window.end, createdAt: now, updatedAt: now)
             }
-        } ?? storage(context).modeWindows(context.userID, modeID: id)
-        let blocked = try definition.blockedApps ?? storage(context).blockedApps(context.userID, modeID: id)
+        } ?? context.storage.modeWindows(context.userID, modeID: id)
+        let blocked = try definition.blockedApps ?? context.storage.blockedApps(context.userID, modeID: id)
         do {
             try mode.validate()
             for window in windows { try window.validate() }
         } catch {
             throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "mode" : "name"])
         }
-        try storage(context).saveMode(mode, windows: windows, blockedApps: blocked)
+        try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
         context.book.earned!.modes[definition.mode] = id
         context.cache.modes = nil
         decisions.set("mode", .object([("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
@@ -55,7 +55,7 @@ extension Engine {
 
     func overrideMode(_ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
                       _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.modes[name], var mode = try storage(context).mode(context.userID, id: id), mode.deletedAt == nil else {
+        guard let id = context.book.earned!.modes[name], var mode = try context.storage.mode(context.userID, id: id), mode.deletedAt == nil else {
             throw EngineError(.unknownMode, unknownModeMessage(name, context))
         }
         if let until, until <= now {
@@ -66,8 +66,8 @@ extension Engine {
         mode.manualEffectiveAt = state == .auto ? nil : now
         mode.manualExpiresAt = state == .auto ? nil : until
         mode.updatedAt = now
-        let (windows, blocked) = (try storage(context).modeWindows(context.userID, modeID: id), try storage(context).blockedApps(context.userID, modeID: id))
-        try storage(context).saveMode(mode, windows: windows, blockedApps: blocked)
+        let (windows, blocked) = (try context.storage.modeWindows(context.userID, modeID: id), try context.storage.blockedApps(context.userID, modeID: id))
+        try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
         context.cache.modes = nil
         var fields: [(String, JSONOut)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
         if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
@@ -75,7 +75,7 @@ extension Engine {
     }
 
     func setDistractingApps(_ apps: [AppID], _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        try storage(context).setDistractingApps(context.userID, apps, now: now)
+        try context.storage.setDistractingApps(context.userID, apps, now: now)
         context.cache.distractingApps = Set(apps).sorted()
         decisions.set("distracting_apps", .array(Set(apps).sorted().map { .string($0.rawValue) }))
     }
@@ -93,7 +93,7 @@ extension Engine {
         }
         settings.quest.qrKeyValue = value
         settings.quest.qrKeySetAt = value == nil ? nil : now
-        try storage(context).saveEarnedSettings(context.userID, settings, now: now)
+        try context.storage.saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
         decisions.set("qr_key", .object([("set", .bool(value != nil))]))
     }
@@ -142,7 +142,7 @@ extension Engine {
 
     private func earnedModes(_ context: inout UserContext) throws -> [ModeEntry] {
         if let known = context.cache.modes { return known }
-        let storage = storage(context)
+        let storage = context.storage
         let modes = try storage.modes(context.userID).map {
             ModeEntry(mode: $0, windows: try storage.modeWindows(context.userID, modeID: $0.modeID),
                       blocked: try storage.blockedApps(context.userID, modeID: $0.modeID))
@@ -154,14 +154,14 @@ extension Engine {
     /// Earned's settings (A4.1) of the user, from the context's cache or the store.
     func earnedSettings(_ context: inout UserContext) throws -> EarnedSettings {
         if let known = context.cache.earnedSettings { return known }
-        let settings = try storage(context).earnedSettings(context.userID)
+        let settings = try context.storage.earnedSettings(context.userID)
         context.cache.earnedSettings = settings
         return settings
     }
 
     private func distractingApps(_ context: inout UserContext) throws -> [AppID] {
         if let known = context.cache.distractingApps { return known }
-        let apps = try storage(context).distractingApps(context.userID)
+        let apps = try context.storage.distractingApps(context.userID)
         context.cache.distractingApps = apps
         return apps
     }

@@ -46,11 +46,11 @@ extension Engine {
         }
         if try commitment(&context, on: today.day) != nil {
             context.cache.commitments[today.day] = nil   // read it again when needed
-            try storage(context).editCommitmentText(context.userID, on: today.day, text: text)
+            try context.storage.editCommitmentText(context.userID, on: today.day, text: text)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
         } else {
             context.cache.commitments[today.day] = nil   // read it again when needed
-            try storage(context).addCommitment(candidate)
+            try context.storage.addCommitment(candidate)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
         }
     }
@@ -71,7 +71,7 @@ extension Engine {
         }
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try storage(context).recordCheckIn(context.userID, on: today.day, status: result, at: now,
+        context.cache.commitments[today.day] = .some(try context.storage.recordCheckIn(context.userID, on: today.day, status: result, at: now,
                                                                              escalation: after))
         context.escalation = after
         let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONOut.string($0.time.text) }
@@ -116,7 +116,7 @@ extension Engine {
         after.currentStreak = streak.current
         after.longestStreak = max(streak.longest, context.escalation.longestStreak)
         after.restartShieldsRemaining -= 1
-        context.cache.commitments[shieldable.day] = .some(try storage(context).useRestartShield(context.userID, on: shieldable.day, at: now,
+        context.cache.commitments[shieldable.day] = .some(try context.storage.useRestartShield(context.userID, on: shieldable.day, at: now,
                                                                                      escalation: after))
         let tierBefore = context.escalation.currentTier
         context.escalation = after
@@ -159,7 +159,7 @@ extension Engine {
             throw EngineError(.invalidSettings, error, fields: ["commitment_deadline": "commitment_deadline", "checkin_window_close": "checkin_window_close",
                                                                "timezone_identifier": "timezone"])
         }
-        try storage(context).savePressureSettings(context.userID, settings, now: now)
+        try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         if change.timezone != nil {
             context.cache.timeZoneChanged()
@@ -181,7 +181,7 @@ extension Engine {
             let clock = try clock(context)
             throw EngineError(.invalidSettings, "expires_at: expected a time after the event's (\(clock.describe(now)) local), found \(clock.describe(expiresAt)) local")
         }
-        try storage(context).savePressureSettings(context.userID, settings, now: now)
+        try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
         var fields: [(String, JSONOut)] = [("tier", .string(tier.rawValue))]
@@ -194,7 +194,7 @@ extension Engine {
         var settings = context.settings
         settings.subscriptionTier = .free
         settings.subscriptionExpiry = nil
-        try storage(context).savePressureSettings(context.userID, settings, now: time)
+        try context.storage.savePressureSettings(context.userID, settings, now: time)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: true, at: time)
         decisions.set("subscription", .object([("tier", .string("FREE")), ("reason", .string("expired")),
@@ -210,14 +210,14 @@ extension Engine {
         if isPaid {
             var first = today.day
             while first.day != 1 { first = first.adding(days: -1)! }
-            let used = try storage(context).commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
+            let used = try context.storage.commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
                 .filter(\.shieldUsed).count
             state.restartShieldsRemaining = max(0, parameters.shieldsPerMonthPaid - used)
             state.shieldResetDate = Engine.firstOfNextMonth(after: today.day)
         } else {
             state.restartShieldsRemaining = parameters.shieldsPerMonthFree
         }
-        try storage(context).saveEscalationState(context.userID, state, now: time)
+        try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state
     }
 }

@@ -15,7 +15,7 @@ extension Engine {
             ("subscription_tier", .string(context.settings.subscriptionTier.rawValue)),
         ]
         if let today = context.book.today {
-            let commitment = try storage(context).commitment(context.userID, on: today.day)
+            let commitment = try context.storage.commitment(context.userID, on: today.day)
             let checkedIn = commitment.map { $0.status == .yes || $0.status == .no } ?? false
             // Tier 3: "Persistent — does not clear until YES or NO is submitted".
             fields.append(("persistent_badge", .bool(e.currentTier.rawValue >= rules.parameters.persistentBadgeFromTier && !checkedIn)))
@@ -29,7 +29,7 @@ extension Engine {
         }
         let habits = try habitStreaks(context, at: now)
         if !habits.isEmpty { fields.append(("habit_streaks", .object(habits.map { ($0.0, JSONOut.int($0.1)) }))) }
-        if try storage(context).usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
+        if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }
         if let earned = context.book.earned { fields.append(("earned", try earnedState(earned, context, at: now))) }
@@ -39,7 +39,7 @@ extension Engine {
     /// Earned's part of the state: the economy, what is open, and the grants running.
     private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONOut {
         let clock = try clock(context)
-        let (economy, grants) = (try storage(context).economyState(context.userID), try storage(context).activeGrants(context.userID, at: now))
+        let (economy, grants) = (try context.storage.economyState(context.userID), try context.storage.activeGrants(context.userID, at: now))
         var fields: [(String, JSONOut)] = [
             ("day_id", .string(earned.day.rawValue)),
             ("credit_balance", .int(economy.creditBalance)),

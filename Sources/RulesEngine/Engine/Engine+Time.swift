@@ -94,7 +94,7 @@ extension Engine {
         guard today.counts else { return }
         if let commitment = try commitment(&context, on: today.day) {
             if commitment.lockedAt == nil {
-                context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(context.userID, on: today.day, at: today.deadline))
+                context.cache.commitments[today.day] = .some(try context.storage.lockCommitment(context.userID, on: today.day, at: today.deadline))
             }
             return
         }
@@ -102,7 +102,7 @@ extension Engine {
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try storage(context).lockCommitment(
+        context.cache.commitments[today.day] = .some(try context.storage.lockCommitment(
             context.userID, on: today.day, at: today.deadline,
             ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
         context.escalation = after
@@ -119,7 +119,7 @@ extension Engine {
               let commitment = try commitment(&context, on: today.day),
               commitment.status == .pending else { return }
         let reminder = today.reminders[index]
-        try storage(context).logNotification(NotificationLogEntry(
+        try context.storage.logNotification(NotificationLogEntry(
             id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
             scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
         decisions.append("reminders_sent", .string(reminder.time.text))
@@ -134,7 +134,7 @@ extension Engine {
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
         let after = try nextEscalation(before, result: .missed, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try storage(context).recordCheckIn(context.userID, on: today.day, status: .missed,
+        context.cache.commitments[today.day] = .some(try context.storage.recordCheckIn(context.userID, on: today.day, status: .missed,
                                                                              at: today.close, escalation: after))
         context.escalation = after
         markDayDone(&context)
@@ -157,7 +157,7 @@ extension Engine {
         var state = context.escalation
         state.restartShieldsRemaining = context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
-        try storage(context).saveEscalationState(context.userID, state, now: time)
+        try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state
         decisions.set("shields_replenished", .int(state.restartShieldsRemaining))
     }
@@ -183,7 +183,7 @@ extension Engine {
     /// The user's commitment on `day`, from the context's cache or the store.
     func commitment(_ context: inout UserContext, on day: DayID) throws -> Commitment? {
         if let known = context.cache.commitments[day] { return known }
-        let commitment = try storage(context).commitment(context.userID, on: day)
+        let commitment = try context.storage.commitment(context.userID, on: day)
         context.cache.commitments[day] = .some(commitment)
         return commitment
     }

@@ -13,7 +13,7 @@ extension Engine {
             return
         }
         if let previous = context.book.earned!.attempts[app.rawValue] {
-            try storage(context).closeUnlockAttempt(context.userID, attemptID: previous.id, outcome: .expired, at: now)
+            try context.storage.closeUnlockAttempt(context.userID, attemptID: previous.id, outcome: .expired, at: now)
             context.book.earned!.attempts[app.rawValue] = nil
             decisions.append("attempts_expired", .object([("app", .string(app.rawValue)), ("attempt_id", .string(previous.id))]))
         }
@@ -21,7 +21,7 @@ extension Engine {
         let snapshot = try options(app, blocking, &context, at: now)
         let id = nextEarnedID("attempt", &context)
         let earned = context.book.earned!
-        try storage(context).createUnlockAttempt(UnlockAttempt(userID: context.userID, attemptID: id, appID: app, timestamp: now,
+        try context.storage.createUnlockAttempt(UnlockAttempt(userID: context.userID, attemptID: id, appID: app, timestamp: now,
                                                     timezoneID: context.settings.timezoneIdentifier, dayID: earned.day,
                                                     effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
                                                     availableOptions: snapshot, createdAt: now, updatedAt: now))
@@ -54,7 +54,7 @@ extension Engine {
             if let reason = duration.disabledReason {
                 denial = (reason, .object(["minutes": .number(Double(minutes)), "cost_credits": .number(Double(duration.costCredits))]))
             } else {
-                grant = try storage(context).grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
+                grant = try context.storage.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
                                                                    costCredits: duration.costCredits, at: now))
                 fields.append(("cost_credits", .int(duration.costCredits)))
             }
@@ -68,7 +68,7 @@ extension Engine {
             } else {
                 let id = nextEarnedID("quest", &context)
                 let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
-                try storage(context).startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
+                try context.storage.startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
                                                   createdAt: now, expiresAt: expires, updatedAt: now))
                 context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.id, type: type, expires: expires)
                 fields += [("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
@@ -78,7 +78,7 @@ extension Engine {
             if let reason {
                 denial = (reason, .object([:]))
             } else {
-                grant = try storage(context).grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
+                grant = try context.storage.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
                                                                        unlockMinutes: minutes, at: now))
             }
         default:
@@ -86,7 +86,7 @@ extension Engine {
         }
         context.book.earned!.attempts[app.rawValue] = nil
         if let (reason, payload) = denial {
-            try storage(context).denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
+            try context.storage.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
         } else if let grant {
             fields += [("outcome", .string("GRANTED"))] + (try grantFields(grant, for: attempt.id, context))
@@ -97,7 +97,7 @@ extension Engine {
     /// The user leaves the gate: the waiting attempt, or the running quest and its attempt, is CANCELLED.
     func cancelGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         if let open = context.book.earned!.attempts[app.rawValue] {
-            try storage(context).closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
+            try context.storage.closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
             context.book.earned!.attempts[app.rawValue] = nil
             decisions.set("unlock_cancelled", .object([("app", .string(app.rawValue)), ("attempt_id", .string(open.id))]))
         } else if context.book.earned!.quests[app.rawValue] != nil {
@@ -110,7 +110,7 @@ extension Engine {
     /// A6.4: the quest is done before it expires: the unlock is granted (method QUEST).
     func completeQuest(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
-        let grant = try storage(context).completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
+        let grant = try context.storage.completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
                                                             unlockMinutes: asked.economy.questUnlockMinutes, at: now))
         context.book.earned!.quests[app.rawValue] = nil
         decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
@@ -129,8 +129,8 @@ extension Engine {
     func endQuest(_ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ context: inout UserContext, at now: EpochMillis,
                   _ decisions: inout Decisions) throws {
         guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
-        try storage(context).endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
-        try storage(context).closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
+        try context.storage.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
+        try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
         context.book.earned!.quests[app.rawValue] = nil
         var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue))]
         if let reason { fields.append(("reason", .string(reason.rawValue))) }
@@ -144,7 +144,7 @@ extension Engine {
     /// The rules' options for `app` now, checked against the limits the rules themselves declare.
     private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis) throws -> AvailableOptions {
         let day = context.book.earned!.day
-        let storage = storage(context)
+        let storage = context.storage
         let (economy, limits, emergency) = (try storage.economyState(context.userID), try storage.dailyAppLimits(context.userID, day: day, appID: app),
                                             try storage.emergencyState(context.userID))
         let qrKeySet = try earnedSettings(&context).quest.qrKeyValue != nil

@@ -3,16 +3,26 @@ import LuaHost
 import RulesModel
 import RulesStore
 
-/// Applies events to the store under a rule set.
+/// Applies events to a user's rows under a rule set.
 ///
 /// `apply(_:)` first lets the time pass up to the event (commitment deadlines, reminders, check-in
 /// windows closing, day and month starts), then applies the event. It asks the rules as pure
 /// functions, checks every decision against the invariants, and commits everything in one store
 /// transaction — or, when anything fails, changes nothing and throws an `EngineError`.
 ///
+/// Where the rows are: an engine made on a store (`init(store:rules:ruleFolder:)`) applies events
+/// to it, each on its own or in a `batch(_:)`, or records them with `recordingBatch(_:)`. An engine
+/// made without one (`init(rules:ruleFolder:)`) applies events only in a `recordingBatch(_:)`, to
+/// its users' rows in memory: having no store, it cannot write to one. The store is carried by the
+/// modes that need it (`RunMode.single`, `StoreBatch`); the rest of the engine reaches a user's
+/// rows only through its context's `storage` (the store or the user's `UserRecords`). The one
+/// check left at run time is of the engine's use: `apply` outside a recording batch, or `batch(_:)`,
+/// on an engine without a store.
+///
 /// An `Engine` is not `Sendable` (its rules hold a Lua state): use one per thread or task.
 public final class Engine {
-    public let store: Store
+    /// The store the engine applies events to; nil for an engine that only records.
+    public let store: Store?
     /// The rules in force.
     public private(set) var rules: any PolicyRules
     /// The folder the rules were loaded from, for `reload()`.
@@ -21,7 +31,7 @@ public final class Engine {
     /// sets it so that user ids do not depend on which worker created which user.
     public var userID: ((String) -> UserID?)?
     /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
-    private(set) var mode: RunMode = .single
+    private(set) var mode: RunMode
     /// The users' clocks.
     private let clocks = ClockCache()
 
@@ -32,7 +42,20 @@ public final class Engine {
         self.store = store
         self.rules = rules
         self.ruleFolder = ruleFolder
+        mode = .single(store)
     }
+
+    /// An engine without a store, which applies events only in a `recordingBatch(_:)` (a
+    /// simulation's workers): its users must be new, with their ids given by `userID`.
+    public init(rules: any PolicyRules, ruleFolder: String? = nil) {
+        store = nil
+        self.rules = rules
+        self.ruleFolder = ruleFolder
+        mode = .recordingOnly
+    }
+
+    /// The mode between batches: each event on its own on the store, if the engine has one.
+    private var restingMode: RunMode { store.map(RunMode.single) ?? .recordingOnly }
 
     /// An engine on the rule set in `ruleFolder` (validated first).
     public convenience init(store: Store, ruleFolder: String) throws {
@@ -51,7 +74,7 @@ public final class Engine {
         self.rules = rules
         // The new rules' answers, not the old ones'.
         switch mode {
-        case .single: break
+        case .single, .recordingOnly: break
         case .batch(let batch): batch.memo = RuleMemo(rules)
         case .recording(let batch): batch.memo = RuleMemo(rules)
         }
@@ -98,18 +121,20 @@ public final class Engine {
     /// whose records and state go back to where they were when `body` throws.
     private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext) throws -> T) throws -> T {
         switch mode {
-        case .single:
+        case .recordingOnly:
+            throw EngineError(.storeError, "an engine without a store applies events only in a recording batch (Engine.recordingBatch)")
+        case .single(let store):
             return try store.transaction {
                 var context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
                 let result = try body(&context)
-                try context.save(store)
+                try context.save()
                 return result
             }
         case .batch(let batch):
             var context: UserContext?
-            let result = try store.transaction {
+            let result = try batch.store.transaction {
                 var applied = try batch.contexts[event.user]?.reopened()
-                    ?? UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+                    ?? UserContext.load(event.user, store: batch.store, now: event.at.millis, id: userID?(event.user))
                 let result = try body(&applied)
                 context = applied
                 return result
@@ -155,33 +180,38 @@ public final class Engine {
     /// (`engine_state`) is written once, at the end. When `body` or the commit throws, nothing of
     /// the batch is kept. The rules' answers are remembered for the batch (see `RuleMemo`). For a
     /// simulation, one batch per user saves most of the cost of an event on its own. Batches do not
-    /// nest.
+    /// nest, and need the engine's store.
     public func batch<T>(_ body: () throws -> T) throws -> T {
-        guard case .single = mode else { preconditionFailure("Engine.batch does not nest") }
-        let batch = StoreBatch(rules)
+        guard case .single(let store) = mode else {
+            preconditionFailure(store == nil ? "Engine.batch needs an engine with a store" : "Engine.batch does not nest")
+        }
+        let batch = StoreBatch(store, rules)
         mode = .batch(batch)
-        defer { mode = .single }
+        defer { mode = restingMode }
         return try store.transaction {
             let result = try body()
-            for (_, context) in batch.contexts.sorted(by: { $0.key < $1.key }) { try context.save(store) }
+            for (_, context) in batch.contexts.sorted(by: { $0.key < $1.key }) { try context.save() }
             return result
         }
     }
 
     /// Runs `body` as `batch(_:)` does, except that the users' rows are kept in memory, one
-    /// `UserRecords` each, instead of being written: the store is not touched. Returns them, in
-    /// the order of their ids, for `BulkWriter` to write. Every user of the batch must be new to
-    /// the store, with its id given by `userID` (a simulation's users). A refused event rolls back
-    /// only itself, as in a batch.
+    /// `UserRecords` each, instead of being written: no store is touched (the mode carries none).
+    /// Returns them, in the order of their ids, for `BulkWriter` to write. Every user of the batch
+    /// must be new, with its id given by `userID` (a simulation's users). A refused event rolls
+    /// back only itself, as in a batch.
     public func recordingBatch<T>(_ body: () throws -> T) throws -> (T, [UserRecords]) {
-        guard case .single = mode else { preconditionFailure("Engine.batch does not nest") }
+        switch mode {
+        case .single, .recordingOnly: break
+        case .batch, .recording: preconditionFailure("Engine.batch does not nest")
+        }
         let batch = RecordingBatch(rules)
         mode = .recording(batch)
-        defer { mode = .single }
+        defer { mode = restingMode }
         let result = try body()
         var records: [UserRecords] = []
         for user in batch.users.values.sorted(by: { $0.context.userID < $1.context.userID }) {
-            try user.context.save(user.records)
+            try user.context.save()
             records.append(user.records)
         }
         return (result, records)
@@ -195,10 +225,6 @@ public final class Engine {
             throw EngineError(.invalidSettings, "\(error)")
         }
     }
-
-    /// Where the engine reads and writes the user of `context`: its records in a recording batch,
-    /// else the store.
-    func storage(_ context: UserContext) -> any UserStorage { context.records ?? store }
 
     /// Applies `event` to `context`: time passes up to it, then the event itself.
     private func run(_ event: EngineEvent, _ context: inout UserContext) throws -> Decisions {

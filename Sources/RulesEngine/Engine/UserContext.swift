@@ -2,8 +2,8 @@ import Foundation
 import RulesModel
 import RulesStore
 
-/// One user's state while the engine applies an event: read from the store at the start of the
-/// transaction, written back through the store's operations.
+/// One user's state while the engine applies an event, and where its rows are (`storage`): read
+/// at the start of the event (or of the batch), written back through the storage's operations.
 struct UserContext {
     let userID: UserID
     let name: String
@@ -17,9 +17,11 @@ struct UserContext {
     /// whole `Engine.batch`, in which only this engine writes the user's rows (so the engine's
     /// own writes keep these up to date). Never persisted.
     var cache = UserCache()
-    /// The user's rows, held in memory in a recording batch (`Engine.recordingBatch`); nil when
-    /// they are in the store. Shared by the copies of this context.
-    var records: UserRecords?
+    /// Where the user's rows are read and written: the store, or, in a recording batch
+    /// (`Engine.recordingBatch`), the user's `UserRecords` in memory. Shared by the copies of this
+    /// context. The engine reaches the rows only through it, so that a recording batch, which has
+    /// no store, cannot write to one.
+    let storage: any UserStorage
 
     /// The context as the next event of the same batch starts from it.
     func reopened() -> UserContext {
@@ -60,21 +62,21 @@ struct UserContext {
             let book = try JSONDecoder().decode(UserBook.self, from: Data(row.stateJSON.utf8))
             let (settings, escalation) = try store.read { (try $0.pressureSettings(row.userID), try $0.escalationState(row.userID)) }
             return UserContext(userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
-                               processedUntil: row.processedUntil, isNew: false)
+                               processedUntil: row.processedUntil, isNew: false, storage: store)
         }
         let userID = try id ?? store.read { try $0.nextUserID() }
         try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let (settings, escalation) = try store.read { (try $0.pressureSettings(userID), try $0.escalationState(userID)) }
         return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: UserBook(),
-                           processedUntil: now, isNew: true)
+                           processedUntil: now, isNew: true, storage: store)
     }
 
     /// A new user named `name` with the id `id`, created at `now` with the default settings, its
-    /// rows held in memory (see `records`), and those rows.
+    /// rows held in memory (its `storage`), and those rows.
     static func new(_ name: String, id: UserID, now: EpochMillis) throws -> (context: UserContext, records: UserRecords) {
         let records = try UserRecords(id, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let context = UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState,
-                                  book: UserBook(), processedUntil: now, isNew: true, records: records)
+                                  book: UserBook(), processedUntil: now, isNew: true, storage: records)
         return (context, records)
     }
 
@@ -87,8 +89,8 @@ struct UserContext {
         }
     }
 
-    /// Writes the engine's bookkeeping of the user (`engine_state`).
-    func save(_ storage: any UserStorage) throws {
+    /// Writes the engine's bookkeeping of the user (`engine_state`) to its storage.
+    func save() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(book), as: UTF8.self)
