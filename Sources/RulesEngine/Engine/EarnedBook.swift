@@ -1,6 +1,6 @@
 import RulesModel
 
-/// The engine's bookkeeping of one user's Earned economy (part of `UserBook`): the day in
+/// The engine's bookkeeping of one user's Earned economy (part of `EngineState`): the day in
 /// progress, and what is open — the unlock attempts waiting for a choice, the quests running, the
 /// focus session. The rows themselves are in the store; this keeps their ids and deadlines.
 struct EarnedBook: Codable, Equatable {

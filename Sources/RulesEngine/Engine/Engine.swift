@@ -95,12 +95,12 @@ public final class Engine {
     /// `Outcome.state`, which reads the user's records and computes every streak).
     public struct SummarizedOutcome: Sendable {
         public var decisions: JSONOut
-        public var user: UserView
+        public var user: UserSummary
     }
 
     /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
     public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
-        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserView(context)) }
+        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserSummary(context)) }
     }
 
     /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and

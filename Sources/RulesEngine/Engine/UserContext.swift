@@ -9,14 +9,14 @@ struct UserContext {
     let name: String
     var settings: UserSettings
     var escalation: EscalationState
-    var book: UserBook
+    var book: EngineState
     var processedUntil: EpochMillis
     /// The first event of a user creates it.
     private(set) var isNew: Bool
-    /// What this context has read from the store, kept while it lives: for one event, or for a
+    /// What this context has read from its storage, kept while it lives: for one event, or for a
     /// whole `Engine.batch`, in which only this engine writes the user's rows (so the engine's
     /// own writes keep these up to date). Never persisted.
-    var cache = UserCache()
+    var cache = ReadCache()
     /// Where the user's rows are read and written: the store, or, in a recording batch
     /// (`Engine.recordingBatch`), the user's `UserRecords` in memory. Shared by the copies of this
     /// context. The engine reaches the rows only through it, so that a recording batch, which has
@@ -39,7 +39,7 @@ struct UserContext {
     struct Saved {
         let settings: UserSettings
         let escalation: EscalationState
-        let book: UserBook
+        let book: EngineState
         let processedUntil: EpochMillis
     }
 
@@ -52,14 +52,14 @@ struct UserContext {
         escalation = saved.escalation
         book = saved.book
         processedUntil = saved.processedUntil
-        cache = UserCache()
+        cache = ReadCache()
     }
 
     /// Loads the user named `name`, creating it (with the default settings) at `now` if needed,
     /// with the id `id` when given (else the next free one).
     static func load(_ name: String, store: Store, now: EpochMillis, id: UserID? = nil) throws -> UserContext {
         if let row = try store.read({ try $0.engineState(named: name) }) {
-            let book = try JSONDecoder().decode(UserBook.self, from: Data(row.stateJSON.utf8))
+            let book = try JSONDecoder().decode(EngineState.self, from: Data(row.stateJSON.utf8))
             let (settings, escalation) = try store.read { (try $0.pressureSettings(row.userID), try $0.escalationState(row.userID)) }
             return UserContext(userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
                                processedUntil: row.processedUntil, isNew: false, storage: store)
@@ -67,7 +67,7 @@ struct UserContext {
         let userID = try id ?? store.read { try $0.nextUserID() }
         try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let (settings, escalation) = try store.read { (try $0.pressureSettings(userID), try $0.escalationState(userID)) }
-        return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: UserBook(),
+        return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: EngineState(),
                            processedUntil: now, isNew: true, storage: store)
     }
 
@@ -76,7 +76,7 @@ struct UserContext {
     static func new(_ name: String, id: UserID, now: EpochMillis) throws -> (context: UserContext, records: UserRecords) {
         let records = try UserRecords(id, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let context = UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState,
-                                  book: UserBook(), processedUntil: now, isNew: true, storage: records)
+                                  book: EngineState(), processedUntil: now, isNew: true, storage: records)
         return (context, records)
     }
 

@@ -14,7 +14,7 @@ struct PersonaDay {
 
         var index: Int
         var date: DayID
-        var view: UserView
+        var view: UserSummary
         var daysSinceStreakLost: Int?
 
         func encode(to t: inout LuaTableWriter) {

@@ -37,7 +37,7 @@ struct UserSimulator {
         /// how many draws Pressure makes, which must not change the other apps' days.
         var habits: SimRandom
         var miga: SimRandom
-        var view: UserView?
+        var view: UserSummary?
         var committed = false
         var answered = false
         var streakLostOn: Int?

@@ -1,9 +1,10 @@
 import Foundation
 import RulesModel
 
-/// The engine's bookkeeping for one user, kept as JSON in `engine_state` and written in the same
-/// transaction as the effects it records.
-struct UserBook: Codable, Equatable {
+/// The engine's bookkeeping for one user (a context's `book`): what it keeps of its own besides the
+/// user's rows, stored as JSON in the user's `engine_state` row (`EngineStateRow.stateJSON`) and
+/// written in the same transaction as the effects it records.
+struct EngineState: Codable, Equatable {
     /// The Pressure day in progress: its schedule is fixed when the day starts, so a settings or
     /// time-zone change applies from the next day ("Current day's schedule is unchanged").
     var today: DaySchedule?

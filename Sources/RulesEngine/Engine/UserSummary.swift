@@ -1,8 +1,9 @@
 import RulesModel
 
-/// A user as the engine left it after an event: what a simulated user can see in the app
-/// (tier, streak, today's schedule and the reminders still to come), without reading the store.
-public struct UserView: Sendable, Equatable {
+/// A summary of a user as the engine left it after an event (`Engine.applySummarized`): what a
+/// simulated user can see in the app (tier, streak, today's schedule and the reminders still to
+/// come), without reading the user's rows.
+public struct UserSummary: Sendable, Equatable {
     public var tier: Int
     public var consecutiveMisses: Int
     public var consecutiveSuccesses: Int

@@ -1,10 +1,10 @@
 import Foundation
 import RulesModel
 
-/// Store reads that a `UserContext` keeps while it lives (see `UserContext.cache`). Each part is
-/// filled from the store on first use and updated by the engine's own writes; a settings change
-/// that moves day boundaries (the time zone) drops what depends on them.
-struct UserCache {
+/// Reads of the user's rows that a `UserContext` keeps while it lives (see `UserContext.cache`).
+/// Each part is filled from the context's storage on first use and updated by the engine's own
+/// writes; a settings change that moves day boundaries (the time zone) drops what depends on them.
+struct ReadCache {
     /// Pressure: commitments by day, as the store returned them (`.some(nil)`: none that day).
     var commitments: [DayID: Commitment?] = [:]
     /// MIGA: exit-to-focus events per MIGA day, from `exitsFrom` on.
