@@ -16,7 +16,7 @@ struct ReplayCommand: ParsableCommand {
             EVENTS is a file (or a FIFO) of UTF-8 text with one JSON event per line (or - for standard input, \
             replayed as it arrives); lines end with \\n or \\r\\n and hold at most 1 MiB (a longer one stops the replay, exit 2):
               {"at": "2026-03-02T08:30:00+01:00", "user": "u1", "type": "commitment", "text": "Ship the report"}
-            `user` defaults to u1. Types (README.md documents every field):
+            `user` defaults to u1. Types (docs/replay.md documents every field):
               Pressure, habit tracker, MIGA: \(ReplayCommand.pressureTypes.joined(separator: ", "))
               Earned: \(EarnedEvent.typeNames.joined(separator: ", "))
             Blank lines and lines starting with # are skipped. Times are from 1971-01-01T00:00:00Z \

@@ -3,7 +3,7 @@ import GRDB
 /// Version 1 of the schema: Earned's DDL (earned-data-model-v1.1.md A3) with a user key, and
 /// tables for Pressure, the habit tracker and MIGA in the same spirit.
 ///
-/// Decisions (also in the README):
+/// Decisions (also in docs/seeds.md):
 /// - One file holds a cohort: `app_user` lists the users; every per-user table has `user_id`
 ///   referencing it. Earned's singletons (`CHECK (id = 1)`) become one row per user, keyed by
 ///   `user_id`. Earned's text ids (`mode_id`, `attempt_id`, …) stay primary keys unique in the
