@@ -116,7 +116,8 @@ import Testing
              "modes.lua:4: params.x.doc: at most 500 bytes, found 501"),
         ]
         for (params, expected) in cases {
-            #expect(try problems(params) == [expected], "\(params)")
+            let found = try problems(params)
+            #expect(found == [expected], "\(params) → \(found)")
         }
     }
 
@@ -212,7 +213,7 @@ import Testing
         #expect(try params.resolve(overrides).description == #"freeze_max = 4, ratio = 0.75, speed = "fast", strict = true"#)
         #expect(throws: LuaError.self) { try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) }
         do { _ = try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) }
-        catch let error as LuaError { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found table") }
+        catch let error as LuaError { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
 
         // The project's JSON value type.
         let json = JSONValue.object(["freeze_max": .number(7), "ratio": .number(1.25)])
