@@ -256,6 +256,7 @@ import Testing
               wide = { type = "integer", min = 0, max = 600, default = 7 },
               rate = { type = "number", min = 1, max = 3, default = 1.2 },
               mode = { type = "enum", values = { "b", "a", "c" }, default = "c" },
+              huge = { type = "integer", min = -9007199254740992, max = 9007199254740992, default = 0 },
             """)
         func values(_ name: String) -> [String] { RuleParams.domainValues(of: p[name]!).map(\.description) }
         #expect(values("flag") == ["false", "true"])
@@ -263,6 +264,9 @@ import Testing
         #expect(values("wide") == ["0", "7", "100", "200", "300", "400", "500", "600"])
         #expect(values("rate") == ["1.0", "1.2", "1.5", "2.0", "2.5", "3.0"])
         #expect(values("mode") == ["b", "a", "c"].map { "\"\($0)\"" })
+        // The widest range allowed: six evenly spaced values, exact.
+        #expect(values("huge") == ["-9007199254740992", "-6004799503160662", "-3002399751580331", "0", "3002399751580330",
+                                   "6004799503160661", "9007199254740992"])
     }
 
     @Test func aSmallProductIsTriedInFull() throws {

@@ -41,7 +41,9 @@ extension RuleParams {
         case .enum:
             return param.values.map { .string($0) }
         case .integer:
-            guard case .integer(let lo)? = param.min, case .integer(let hi)? = param.max, lo <= hi else { return [param.defaultValue] }
+            // A declaration that passed the checks (a range within ±2^53); anything else is tried at its default.
+            guard case .integer(let lo)? = param.min, case .integer(let hi)? = param.max, lo <= hi,
+                  lo.magnitude <= UInt64(maxExactInteger), hi.magnitude <= UInt64(maxExactInteger) else { return [param.defaultValue] }
             if hi - lo < Int64(fullIntegerRange) { return (lo...hi).map { .integer($0) } }
             var picks: Set<Int64> = [lo, hi]
             if case .integer(let d) = param.defaultValue { picks.insert(d) }
