@@ -4,7 +4,7 @@ import RulesModel
 /// Every param a rule file declares with the value a function receives: the task's or the
 /// event's where it sets one, else the default. Goes to Lua as the `params` field of the record a
 /// function receives (``LuaTableWriter/set(_:params:)``).
-public struct ResolvedParams: Hashable, Sendable {
+public struct ResolvedParams: Hashable, Sendable, CustomStringConvertible {
     /// The values, in the order of the names.
     public let values: [Entry]
 
