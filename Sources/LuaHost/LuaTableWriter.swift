@@ -67,6 +67,23 @@ public struct LuaTableWriter {
         }
         store()
     }
+    /// Sets `key` to a table of named scalars whose names are not known in advance (a rule file's
+    /// own params). Booleans, integers, numbers and strings only; other values are left out.
+    public mutating func set(_ key: LuaKey, fields: [(name: String, value: LuaValue)]) {
+        pushKey(key)
+        lua_createtable(L, 0, Int32(clamping: fields.count))
+        for (name, value) in fields {
+            switch value {
+            case .boolean(let b): host.pushString(name); lua_pushboolean(L, b ? 1 : 0)
+            case .integer(let i): host.pushString(name); lua_pushinteger(L, i)
+            case .number(let d): host.pushString(name); lua_pushnumber(L, d)
+            case .string(let s): host.pushString(name); host.pushString(s)
+            default: continue
+            }
+            lua_rawset(L, -3)
+        }
+        store()
+    }
     public mutating func set(_ key: LuaKey, list: [Int]) {
         pushKey(key)
         lua_createtable(L, Int32(clamping: list.count), 0)

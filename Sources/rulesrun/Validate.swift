@@ -12,7 +12,9 @@ struct Validate: ParsableCommand {
             states and streaks a new user reaches day after day, up to the longest run of 3660 days) to \
             prove the hard constraints of the seed documents and the ranges the engine enforces. Every \
             problem is printed as `file:line: message` (file relative to the rule folder) and the exit \
-            status is 1; a valid set prints one summary line, then what was not proved, and exits 0. \
+            status is 1; a valid set prints one summary line, then the params each file declares (one line \
+            per file that has some: `streaks.lua params: freeze_max integer 0…10 = 2`), then what was not \
+            proved, and exits 0. \
             Validation is bounded: every call has its budget, memory included, and all of them together \
             300,000,000 instructions.
 
@@ -28,6 +30,7 @@ struct Validate: ParsableCommand {
         do {
             let ruleSet = try RuleSet.load(directory)
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
+            for (file, params) in ruleSet.declaredParams { Terminal.line("  \(file) params: \(params.summary)") }
             for line in ruleSet.unproved { Terminal.line("  \(line)") }
         } catch let error as RuleSetError {
             for problem in error.problems { Terminal.line(problem.description) }

@@ -3,6 +3,9 @@ import RulesModel
 
 /// modes.lua, typed: which Earned mode is in force at an instant.
 public struct ModePolicy: Decodable {
+    /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
+    public var params: RuleParams { declaredParams ?? RuleParams() }
+    var declaredParams: RuleParams?
     public var equalBoundsMeanAllDay: Bool
     public var strictnessRank: [String: Int]
     /// `window_active(window, now) -> boolean`.
@@ -13,6 +16,7 @@ public struct ModePolicy: Decodable {
     public var effectiveMode: LuaFunction
 
     enum CodingKeys: String, CodingKey {
+        case declaredParams = "params"
         case equalBoundsMeanAllDay = "equal_bounds_mean_all_day"
         case strictnessRank = "strictness_rank"
         case windowActive = "window_active"

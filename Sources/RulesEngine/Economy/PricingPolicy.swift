@@ -3,6 +3,9 @@ import RulesModel
 
 /// pricing.lua, typed: Earned's prices, earning and rollover.
 public struct PricingPolicy: Decodable {
+    /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
+    public var params: RuleParams { declaredParams ?? RuleParams() }
+    var declaredParams: RuleParams?
     public var creditCosts: [CreditCost]
     public var rolloverCap: Int
     public var focus: Focus
@@ -50,6 +53,7 @@ public struct PricingPolicy: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
+        case declaredParams = "params"
         case creditCosts = "credit_costs"
         case rolloverCap = "rollover_cap"
         case focus, habits

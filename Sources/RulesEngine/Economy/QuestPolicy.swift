@@ -3,6 +3,9 @@ import RulesModel
 
 /// quests.lua, typed: quests and emergency unlocks.
 public struct QuestPolicy: Decodable {
+    /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
+    public var params: RuleParams { declaredParams ?? RuleParams() }
+    var declaredParams: RuleParams?
     public var specVersion: SpecVersion
     public var quest: Quest
     public var emergency: Emergency
@@ -61,6 +64,7 @@ public struct QuestPolicy: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
+        case declaredParams = "params"
         case specVersion = "spec_version"
         case quest, emergency, gate
         case questBlocked = "quest_blocked"

@@ -3,6 +3,9 @@ import RulesModel
 
 /// escalation.lua, typed: Pressure's escalation parameters and the rule functions.
 public struct EscalationPolicy: Decodable {
+    /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
+    public var params: RuleParams { declaredParams ?? RuleParams() }
+    var declaredParams: RuleParams?
     /// Consecutive misses that set tier 1, 2, 3 (`tier_for_misses`).
     public var tierForMisses: [Int]
     /// Consecutive YES days needed to leave tier 1, 2, 3 (`recover_after`).
@@ -22,6 +25,7 @@ public struct EscalationPolicy: Decodable {
     public var reminderTimes: LuaFunction
 
     enum CodingKeys: String, CodingKey {
+        case declaredParams = "params"
         case tierForMisses = "tier_for_misses"
         case recoverAfter = "recover_after"
         case maxTier = "max_tier"

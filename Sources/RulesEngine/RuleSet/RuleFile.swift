@@ -73,8 +73,15 @@ struct RuleFile {
 
     /// A problem about the field at `path` (`tiers[2].recover_after`), at the line that writes it:
     /// in the file whose result changed the value (the nearest whose value differs from what the
-    /// file it extends returned), however it wrote it (`M.a.b = …`, through a local alias, in a loop).
+    /// file it extends returned), however it wrote it (`M.a.b = …`, through a local alias, in a loop);
+    /// a missing field at the line of the table that lacks it.
     func problem(at path: String, _ message: String) -> RuleProblem {
+        // A missing field (`params.x.min`): at the line of the table that lacks it, in the file that wrote that table.
+        if !baseValues.isEmpty, let keys = LuaPath.keys(of: path), keys.count > 1, Self.value(at: keys, in: value).isNil {
+            let parent = LuaPath.path(of: keys.dropLast())
+            let layer = writer(of: parent)
+            return RuleProblem(file: layer == 0 ? name : baseMaps[layer - 1].name, line: line(of: parent, inLayer: layer), message: message)
+        }
         let layer = writer(of: path)
         if layer > 0 {
             return RuleProblem(file: baseMaps[layer - 1].name, line: line(of: path, inLayer: layer), message: message)

@@ -52,6 +52,13 @@ public final class RuleSet {
     /// to try in full (`earned.bonus: not proved for streaks above 3660`).
     public private(set) var unproved: [String] = []
 
+    /// The params each file declares (``RuleParams``), files without params left out, with the
+    /// file's label: `validate` prints them.
+    public var declaredParams: [(file: String, params: RuleParams)] {
+        zip(fileLabels, [escalation.params, streaks.params, pricing.params, quests.params, modes.params])
+            .filter { !$0.1.isEmpty }.map { (file: $0.0, params: $0.1) }
+    }
+
     /// What validation proved, for the summary line.
     public var summary: String {
         let total = provedInputs.reduce(0) { $0 + $1.inputs }
@@ -98,7 +105,7 @@ public final class RuleSet {
                 return nil
             }
             guard let policy = file.decode(type, problems: &problems) else { return nil }
-            let parameterProblems = policy.parameterProblems(in: file)
+            let parameterProblems = policy.params.problems(in: file) + policy.parameterProblems(in: file)
             problems += parameterProblems
             if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
             return policy

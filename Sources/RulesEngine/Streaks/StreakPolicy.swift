@@ -3,6 +3,9 @@ import RulesModel
 
 /// streaks.lua, typed: the streak policies of the four apps.
 public struct StreakPolicy: Decodable {
+    /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
+    public var params: RuleParams { declaredParams ?? RuleParams() }
+    var declaredParams: RuleParams?
     public var pressure: Pressure
     public var habit: Habit
     public var miga: Miga
@@ -11,6 +14,11 @@ public struct StreakPolicy: Decodable {
     /// The largest streak bonus, in credits: the knob is checked against it, and so is what the
     /// rule `earned.bonus` returns.
     public static let maxBonusCredits = 10_000
+
+    enum CodingKeys: String, CodingKey {
+        case pressure, habit, miga, earned
+        case declaredParams = "params"
+    }
 
     /// Pressure: consecutive days with an extending result.
     public struct Pressure: Decodable {

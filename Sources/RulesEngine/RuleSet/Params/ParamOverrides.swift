@@ -1,0 +1,95 @@
+import LuaHost
+import RulesModel
+
+/// The param values a task or an event sets (`"params": {"freeze_max": 1}`), as read: checked
+/// against the rule file's declarations only when resolved (``RuleParams/resolve(_:)``).
+public struct ParamOverrides: Decodable, Hashable, Sendable {
+    /// The values, by name, in the order of their names.
+    public private(set) var values: [(name: String, value: ParamValue)]
+
+    public init(_ values: [(name: String, value: ParamValue)] = []) {
+        self.values = values.sorted { $0.name < $1.name }
+    }
+
+    public static func == (a: ParamOverrides, b: ParamOverrides) -> Bool {
+        a.values.elementsEqual(b.values) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for (name, value) in values { hasher.combine(name); hasher.combine(value) }
+    }
+
+    private struct NameKey: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(stringValue: String) { self.stringValue = stringValue }
+        init(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+    }
+
+    /// An object of at most ``RuleParams/maxParams`` booleans, numbers and strings.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NameKey.self)
+        let keys = container.allKeys
+        guard keys.count <= RuleParams.maxParams else {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath,
+                debugDescription: "at most \(RuleParams.maxParams) params, found \(keys.count)"))
+        }
+        self.init(try keys.map { key in (key.stringValue, try container.decode(Scalar.self, forKey: key).value) })
+    }
+
+    /// One value: a boolean, an integer, a number or a string.
+    private struct Scalar: Decodable {
+        var value: ParamValue
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let b = try? c.decode(Bool.self) { value = .boolean(b); return }
+            if let i = try? c.decode(Int64.self) { value = .integer(i); return }
+            if let d = try? c.decode(Double.self) { value = .number(d); return }
+            do {
+                value = .string(try c.decode(String.self))
+            } catch DecodingError.typeMismatch(let type, let context) {
+                // The last try says what was found; the message says all that was expected.
+                let found = context.debugDescription.range(of: ", found ").map { String(context.debugDescription[$0.lowerBound...]) } ?? ""
+                throw DecodingError.typeMismatch(type, .init(codingPath: context.codingPath,
+                    debugDescription: "expected a boolean, a number or a string\(found)"))
+            }
+        }
+    }
+
+    /// The values of a JSON object (the project's JSON value type): a number that is an integer
+    /// (within ±2^53) is an integer.
+    public init(json: JSONValue) throws(EngineError) {
+        guard case .object(let object) = json else {
+            throw EngineError(.invalidEvent, "params: expected an object of param values, found \(Self.kind(of: json))")
+        }
+        guard object.count <= RuleParams.maxParams else {
+            throw EngineError(.invalidEvent, "params: at most \(RuleParams.maxParams) params, found \(object.count)")
+        }
+        var values: [(String, ParamValue)] = []
+        for (name, value) in object {
+            switch value {
+            case .bool(let b): values.append((name, .boolean(b)))
+            case .string(let s): values.append((name, .string(s)))
+            case .number(let d) where d == d.rounded() && abs(d) <= Double(RuleParams.maxExactInteger):
+                values.append((name, .integer(Int64(d))))
+            case .number(let d): values.append((name, .number(d)))
+            default:
+                var path = "params"
+                LuaPath.append(name, to: &path)
+                throw EngineError(.invalidEvent, "\(path): expected a boolean, a number or a string, found \(Self.kind(of: value))")
+            }
+        }
+        self.init(values)
+    }
+
+    private static func kind(of json: JSONValue) -> String {
+        switch json {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
