@@ -47,7 +47,7 @@ import Testing
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         let recording = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         recording.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
-        func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
+        func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
             do { return try body().description } catch { return "refused: \(error)" }
         }
         var records: [UserRecords] = []
