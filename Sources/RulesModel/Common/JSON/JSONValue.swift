@@ -61,30 +61,18 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         else { self = .payload(try container.decode([String: JSONValue].self).map { ($0.key, $0.value) }) }
     }
 
+    /// Writes the model's JSON (an object as a dictionary: its keys sorted by the encoder, the
+    /// last of a key given twice).
     public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
         switch self {
-        case .object(let members):
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, value) in members { try container.encode(value, forKey: Key(key)) }
-        default:
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .null: try container.encodeNil()
-            case .bool(let value): try container.encode(value)
-            case .int(let value): try container.encode(value)
-            case .double(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            case .array(let value): try container.encode(value)
-            case .object: break
-            }
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let members): try container.encode(Dictionary(members, uniquingKeysWith: { $1 }))
         }
-    }
-
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(_ key: String) { stringValue = key }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
     }
 }
