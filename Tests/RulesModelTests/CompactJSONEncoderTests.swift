@@ -98,4 +98,17 @@ import Testing
         #expect(throws: EncodingError.self) { try ModelJSON.encode(JSONValue.double(.nan)) }
         #expect(throws: EncodingError.self) { try ModelJSON.encode([Double.infinity]) }
     }
+
+    /// One value, two texts: printed in the order built (`1.0`, DEL escaped), stored sorted (`1`,
+    /// as `JSONEncoder`); read back sorted, a whole number as an integer; equal when printed alike.
+    @Test func aValueIsPrintedInOrderAndStoredSorted() throws {
+        let value = JSONValue.object([("b", .double(1)), ("a", .string("\u{7F}")), ("c", .int(2))])
+        #expect(value.description == #"{"b":1.0,"a":"\u007f","c":2}"#)
+        #expect(try ModelJSON.encode(value) == "{\"a\":\"\u{7F}\",\"b\":1,\"c\":2}")
+        #expect(try ModelJSON.encode(value) == Self.foundation(value))
+        #expect(value != .object([("a", .string("\u{7F}")), ("b", .double(1)), ("c", .int(2))]))
+        #expect(JSONValue.int(1) != .double(1) && JSONValue.double(.nan) == .null)
+        let read = try ModelJSON.decode(JSONValue.self, from: #"{"b":1.0,"a":-0,"c":2.5}"#, entity: "t", field: "f")
+        #expect(read == .object([("a", .double(-0.0)), ("b", .int(1)), ("c", .double(2.5))]))
+    }
 }
