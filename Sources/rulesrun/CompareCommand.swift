@@ -192,7 +192,7 @@ struct CompareCommand: ParsableCommand {
         bar.finish()
         let rate = Double(walked.histories) / best
         if json {
-            print(JSONOut.object([("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
+            print(JSONValue.object([("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
                                   ("days", .int(days)), ("seconds", .double(best)), ("histories_per_second", .double(rate.rounded())),
                                   ("histories_with_differences", .int(walked.differing)),
                                   ("histories_stopped_at_rule_error", .object([("a", .int(walked.stoppedA)), ("b", .int(walked.stoppedB))]))]).description)

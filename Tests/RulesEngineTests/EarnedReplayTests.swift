@@ -229,7 +229,7 @@ import Testing
         h.run([Self.ev(2, "07:00", "distracting_apps", "\"apps\": [\"\(Self.insta)\"]"),
                Self.ev(2, "07:00", "mode", "\"mode\": \"night\", \"strictness\": \"HARD\", \"windows\": [{\"days\": [1], \"start\": \"22:00\", \"end\": \"06:00\"}]"),
                Self.ev(2, "07:00", "mode", "\"mode\": \"work\", \"strictness\": \"GENTLE\", \"priority\": 2, \"windows\": [{\"days\": [1, 2, 3, 4, 5], \"start\": \"09:00\", \"end\": \"17:00\"}]")])
-        func strictness(_ line: String) -> JSONOut? { h.one(line).at("decisions", "unlock_gate", "available_options", "mode_strictness") }
+        func strictness(_ line: String) -> JSONValue? { h.one(line).at("decisions", "unlock_gate", "available_options", "mode_strictness") }
         // 2026-03-02 is a Monday: the night window runs into Tuesday 06:00 (the previous day's mask).
         #expect(strictness(Self.open(2, "23:00")) == .string("HARD"))
         #expect(strictness(Self.open(3, "05:59")) == .string("HARD"))

@@ -32,7 +32,7 @@ import Testing
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         let batched = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         let parsed = try Self.events.map { try EngineEvent.parse($0) }
-        func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
+        func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
             do { return try body().description } catch { return "refused: \(error)" }
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
@@ -53,7 +53,7 @@ import Testing
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         recording.userID = { _ in UserID(1) }
         let parsed = try Self.events.map { try EngineEvent.parse($0) }
-        func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
+        func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
             do { return try body().description } catch { return "refused: \(error)" }
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }

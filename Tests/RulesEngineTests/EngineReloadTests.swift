@@ -11,7 +11,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let engine = try Engine(store: Store.inMemory(), ruleFolder: dir.path)
         let replay = Replay(engine: engine)
-        func tier(_ line: String) -> JSONOut? { replay.output(forLine: line, number: 1).at("state", "current_tier") }
+        func tier(_ line: String) -> JSONValue? { replay.output(forLine: line, number: 1).at("state", "current_tier") }
 
         #expect(tier(Ev.commit(2)) == .int(0))
         #expect(tier(Ev.checkIn(2, "NO")) == .int(1))

@@ -7,7 +7,7 @@ import Testing
 /// Every row of pressure-escalation-engine.md's tables, as replays through the engine with the
 /// default rules (and, where the readings differ, the example rule sets).
 @Suite struct EscalationDocumentReplayTests {
-    func tiers(_ outputs: [JSONOut]) -> [Int] { outputs.compactMap { $0.at("state", "current_tier")?.int } }
+    func tiers(_ outputs: [JSONValue]) -> [Int] { outputs.compactMap { $0.at("state", "current_tier")?.int } }
 
     // MARK: Tier definitions
 

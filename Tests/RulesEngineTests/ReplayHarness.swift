@@ -24,7 +24,7 @@ struct ReplayHarness {
     /// Outputs for `lines` (events in time order); every line is expected to be accepted unless
     /// `allowRefusals`.
     @discardableResult
-    func run(_ lines: [String], allowRefusals: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) -> [JSONOut] {
+    func run(_ lines: [String], allowRefusals: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) -> [JSONValue] {
         lines.enumerated().map { i, line in
             let out = replay.output(forLine: line, number: i + 1)
             if !allowRefusals, out["ok"] != .bool(true) {
@@ -35,7 +35,7 @@ struct ReplayHarness {
     }
 
     /// The output of one line, accepted or not.
-    func one(_ line: String) -> JSONOut { replay.output(forLine: line, number: 1) }
+    func one(_ line: String) -> JSONValue { replay.output(forLine: line, number: 1) }
 }
 
 /// `{"at": "2026-03-02T09:30:00+00:00", …}` builders for readable tests (UTC by default).
@@ -59,14 +59,14 @@ enum Ev {
     }
 }
 
-extension JSONOut {
+extension JSONValue {
     var int: Int? { if case .int(let i) = self { i } else { nil } }
     var string: String? { if case .string(let s) = self { s } else { nil } }
-    var array: [JSONOut]? { if case .array(let a) = self { a } else { nil } }
+    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     var strings: [String]? { array?.compactMap(\.string) }
     /// The value at a path of keys.
-    func at(_ keys: String...) -> JSONOut? {
-        var value: JSONOut? = self
+    func at(_ keys: String...) -> JSONValue? {
+        var value: JSONValue? = self
         for key in keys { value = value?[key] }
         return value
     }

@@ -216,9 +216,9 @@ import Testing
         catch let error as LuaError { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
 
         // The project's JSON value type.
-        let json = JSONValue.object(["freeze_max": .number(7), "ratio": .number(1.25)])
+        let json = JSONValue.object([("freeze_max", .int(7)), ("ratio", .double(1.25))])
         #expect(try params.resolve(json: json).description == #"freeze_max = 7, ratio = 1.25, speed = "slow", strict = false"#)
-        do { _ = try params.resolve(json: .object(["speed": .array([])])); Issue.record("an array was accepted") }
+        do { _ = try params.resolve(json: .object([("speed", .array([]))])); Issue.record("an array was accepted") }
         catch { #expect(error.description == "INVALID_EVENT: params.speed: expected a boolean, a number or a string, found an array") }
     }
 

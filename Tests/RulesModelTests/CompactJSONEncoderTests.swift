@@ -41,7 +41,7 @@ import Testing
             .habitAwardSuspended(.init(untilDayID: other)),
             .unlockOptionSelected(.init(attemptID: id, optionType: .creditsUnlock)),
             .unlockOptionSelected(.init(attemptID: id, optionType: .questUnlock,
-                                        optionPayload: .object(["minutes": .number(15), "b": .array([.string(id), .null, .bool(false)])]))),
+                                        optionPayload: .payload([("minutes", .int(15)), ("b", .array([.string(id), .null, .bool(false)]))]))),
             .unlockGranted(.init(grantID: id, appID: app, method: .allCases[0], startsAt: 1, endsAt: 600_001, attemptID: "a")),
             .unlockDenied(.init(attemptID: id, reason: .cooldownActive)),
             .questFailed(.init(questSessionID: id, attemptID: "a", questType: .qrScan, reason: .allCases[0])),
@@ -84,9 +84,10 @@ import Testing
 
     @Test func numbersStringsAndKeysAreWrittenAsJSONEncoderWritesThem() throws {
         let value = JSONValue.object([
-            "a10": .number(10), "a9": .number(-0.5), "B": .number(1e21), "_x": .number(3.25), "b": .array([.null, .bool(true), .bool(false)]),
-            "text": .string("slash / quote \" backslash \\ tab \t newline \n bell \u{07} é 😀"), "nested": .object(["z": .object([:]), "y": .array([])]),
-            "big": .number(9_007_199_254_740_992), "tiny": .number(1e-7), "negative zero": .number(-0.0),
+            ("a10", .double(10)), ("a9", .double(-0.5)), ("B", .double(1e21)), ("_x", .double(3.25)), ("b", .array([.null, .bool(true), .bool(false)])),
+            ("text", .string("slash / quote \" backslash \\ tab \t newline \n bell \u{07} é 😀")), ("nested", .object([("z", .emptyObject), ("y", .array([]))])),
+            ("big", .double(9_007_199_254_740_992)), ("tiny", .double(1e-7)), ("negative zero", .double(-0.0)),
+            ("int", .int(10)), ("int64 max", .int(Int.max)), ("a1", .int(-3)),   // members out of order: written sorted
         ])
         #expect(try ModelJSON.encode(value) == Self.foundation(value))
         #expect(try ModelJSON.encode(["k": 1]) == Self.foundation(["k": 1]))
@@ -94,7 +95,20 @@ import Testing
     }
 
     @Test func aNumberJSONCannotHoldIsRefused() {
-        #expect(throws: EncodingError.self) { try ModelJSON.encode(JSONValue.number(.nan)) }
+        #expect(throws: EncodingError.self) { try ModelJSON.encode(JSONValue.double(.nan)) }
         #expect(throws: EncodingError.self) { try ModelJSON.encode([Double.infinity]) }
+    }
+
+    /// One value, two texts: printed in the order built (`1.0`, DEL escaped), stored sorted (`1`,
+    /// as `JSONEncoder`); read back sorted, a whole number as an integer; equal when printed alike.
+    @Test func aValueIsPrintedInOrderAndStoredSorted() throws {
+        let value = JSONValue.object([("b", .double(1)), ("a", .string("\u{7F}")), ("c", .int(2))])
+        #expect(value.description == #"{"b":1.0,"a":"\u007f","c":2}"#)
+        #expect(try ModelJSON.encode(value) == "{\"a\":\"\u{7F}\",\"b\":1,\"c\":2}")
+        #expect(try ModelJSON.encode(value) == Self.foundation(value))
+        #expect(value != .object([("a", .string("\u{7F}")), ("b", .double(1)), ("c", .int(2))]))
+        #expect(JSONValue.int(1) != .double(1) && JSONValue.double(.nan) == .null)
+        let read = try ModelJSON.decode(JSONValue.self, from: #"{"b":1.0,"a":-0,"c":2.5}"#, entity: "t", field: "f")
+        #expect(read == .object([("a", .double(-0.0)), ("b", .int(1)), ("c", .double(2.5))]))
     }
 }

@@ -48,7 +48,7 @@ import Testing
         let recording = Engine(rules: rules)   // no store: the rows stay in the records
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         recording.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
-        func outcome(_ body: () throws(EngineError) -> JSONOut) -> String {
+        func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
             do { return try body().description } catch { return "refused: \(error)" }
         }
         var records: [UserRecords] = []

@@ -45,7 +45,7 @@ extension Engine {
         try context.storage.completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
                                                        completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
         context.book.earned!.focus = nil
-        var fields: [(String, JSONOut)] = [("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
+        var fields: [(String, JSONValue)] = [("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
                                            ("credits_earned", .int(credits)), ("qualifies", .bool(qualifies))]
         if let streak { fields += streakFields(streak) }
         decisions.set("focus_ended", .object(fields))
@@ -109,14 +109,14 @@ extension Engine {
                                          habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
                                          awardedCredits: credits, awardSuspended: suspended, createdAt: now)
         try context.storage.recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
-        var fields: [(String, JSONOut)] = [("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
+        var fields: [(String, JSONValue)] = [("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
                                            ("award_suspended", .bool(suspended))]
         if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }
         if let streak { fields += streakFields(streak) }
         decisions.set("earned_habit_completion", .object(fields))
     }
 
-    private func streakFields(_ streak: StreakUpdate) -> [(String, JSONOut)] {
+    private func streakFields(_ streak: StreakUpdate) -> [(String, JSONValue)] {
         [("streak_qualified", .string(streak.method.rawValue)), ("streak_count", .int(streak.newStreakCount)),
          ("streak_bonus", .int(streak.bonusCredits))]
     }

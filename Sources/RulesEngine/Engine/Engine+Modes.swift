@@ -69,7 +69,7 @@ extension Engine {
         let (windows, blocked) = (try context.storage.modeWindows(context.userID, modeID: id), try context.storage.blockedApps(context.userID, modeID: id))
         try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
         context.cache.modes = nil
-        var fields: [(String, JSONOut)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
+        var fields: [(String, JSONValue)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
         if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
         decisions.set("mode_override", .object(fields))
     }

@@ -29,7 +29,7 @@ extension Engine {
     }
 
     func dayDecision(_ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState,
-                     _ context: UserContext) -> JSONOut {
+                     _ context: UserContext) -> JSONValue {
         .object([("day", .string(day.rawValue)), ("result", .string(result.rawValue)), ("reason", .string(reason)),
                  ("tier_before", .int(before.currentTier.rawValue)), ("tier_after", .int(after.currentTier.rawValue)),
                  ("current_streak", .int(after.currentStreak))])
@@ -74,7 +74,7 @@ extension Engine {
         context.cache.commitments[today.day] = .some(try context.storage.recordCheckIn(context.userID, on: today.day, status: result, at: now,
                                                                              escalation: after))
         context.escalation = after
-        let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONOut.string($0.time.text) }
+        let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONValue.string($0.time.text) }
         markDayDone(&context)
         if result == .no {
             offerShield(&context, day: today.day, result: .no, at: now, before: before)
@@ -145,7 +145,7 @@ extension Engine {
     func changeSettings(_ change: SettingsChange, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions,
                         initial: Bool) throws {
         var settings = context.settings
-        var changed: [(String, JSONOut)] = []
+        var changed: [(String, JSONValue)] = []
         if let v = change.commitmentDeadline { settings.commitmentDeadline = v; changed.append(("commitment_deadline", .string(v.text))) }
         if let v = change.checkinWindowClose { settings.checkinWindowClose = v; changed.append(("checkin_window_close", .string(v.text))) }
         if let v = change.timezone {
@@ -184,7 +184,7 @@ extension Engine {
         try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
-        var fields: [(String, JSONOut)] = [("tier", .string(tier.rawValue))]
+        var fields: [(String, JSONValue)] = [("tier", .string(tier.rawValue))]
         if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try clock(context).describe(expiresAt)))) }
         fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))
         decisions.set("subscription", .object(fields))

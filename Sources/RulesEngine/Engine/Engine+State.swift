@@ -3,9 +3,9 @@ import RulesStore
 
 /// The user's state after an event, with the seeds' field names.
 extension Engine {
-    func state(of context: UserContext, at now: EpochMillis) throws -> JSONOut {
+    func state(of context: UserContext, at now: EpochMillis) throws -> JSONValue {
         let e = context.escalation
-        var fields: [(String, JSONOut)] = [
+        var fields: [(String, JSONValue)] = [
             ("current_tier", .int(e.currentTier.rawValue)),
             ("consecutive_misses", .int(e.consecutiveMisses)),
             ("consecutive_successes", .int(e.consecutiveSuccesses)),
@@ -19,7 +19,7 @@ extension Engine {
             let checkedIn = commitment.map { $0.status == .yes || $0.status == .no } ?? false
             // Tier 3: "Persistent — does not clear until YES or NO is submitted".
             fields.append(("persistent_badge", .bool(e.currentTier.rawValue >= rules.parameters.persistentBadgeFromTier && !checkedIn)))
-            var day: [(String, JSONOut)] = [("day", .string(today.day.rawValue)),
+            var day: [(String, JSONValue)] = [("day", .string(today.day.rawValue)),
                                            ("status", .string(commitment?.status.rawValue ?? (today.counts ? "NO_COMMITMENT_YET" : "NOT_COUNTED")))]
             if let text = commitment?.text, !text.isEmpty { day.append(("commitment", .string(text))) }
             day.append(("deadline", .string(today.open.text)))
@@ -28,7 +28,7 @@ extension Engine {
             fields.append(("today", .object(day)))
         }
         let habits = try habitStreaks(context, at: now)
-        if !habits.isEmpty { fields.append(("habit_streaks", .object(habits.map { ($0.0, JSONOut.int($0.1)) }))) }
+        if !habits.isEmpty { fields.append(("habit_streaks", .object(habits.map { ($0.0, JSONValue.int($0.1)) }))) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }
@@ -37,10 +37,10 @@ extension Engine {
     }
 
     /// Earned's part of the state: the economy, what is open, and the grants running.
-    private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONOut {
+    private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONValue {
         let clock = try clock(context)
         let (economy, grants) = (try context.storage.economyState(context.userID), try context.storage.activeGrants(context.userID, at: now))
-        var fields: [(String, JSONOut)] = [
+        var fields: [(String, JSONValue)] = [
             ("day_id", .string(earned.day.rawValue)),
             ("credit_balance", .int(economy.creditBalance)),
             ("streak_count", .int(economy.streakCount)),

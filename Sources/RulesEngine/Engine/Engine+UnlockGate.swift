@@ -29,7 +29,7 @@ extension Engine {
             id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
             modeID: blocking.modeID, strictness: blocking.strictness)
         decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
-                                              ("available_options", JSONOut(snapshot))]))
+                                              ("available_options", JSONValue(snapshot))]))
     }
 
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
@@ -41,7 +41,7 @@ extension Engine {
         }
         let snapshot = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now)
         let option = snapshot.options.first { $0.type == choice.optionType }
-        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
+        var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
                                            ("option", .string(choice.optionType.rawValue))]
         var denial: (UnlockDenialReason, JSONValue)?
         var grant: UnlockGrant?
@@ -52,7 +52,7 @@ extension Engine {
             }
             fields.append(("minutes", .int(minutes)))
             if let reason = duration.disabledReason {
-                denial = (reason, .object(["minutes": .number(Double(minutes)), "cost_credits": .number(Double(duration.costCredits))]))
+                denial = (reason, .payload([("minutes", .int(minutes)), ("cost_credits", .int(duration.costCredits))]))
             } else {
                 grant = try context.storage.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
                                                                    costCredits: duration.costCredits, at: now))
@@ -64,7 +64,7 @@ extension Engine {
             }
             fields.append(("quest_type", .string(type.rawValue)))
             if let reason = quest.disabledReason {
-                denial = (reason, .object(["quest_type": .string(type.rawValue)]))
+                denial = (reason, .payload([("quest_type", .string(type.rawValue))]))
             } else {
                 let id = nextEarnedID("quest", &context)
                 let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
@@ -76,7 +76,7 @@ extension Engine {
             }
         case (.emergency, .emergency(_, let reason, let delay, let minutes)?):
             if let reason {
-                denial = (reason, .object([:]))
+                denial = (reason, .emptyObject)
             } else {
                 grant = try context.storage.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
                                                                        unlockMinutes: minutes, at: now))
@@ -118,7 +118,7 @@ extension Engine {
     }
 
     /// A grant as decisions show it; `extended` when the attempt extended a grant another attempt made.
-    private func grantFields(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> [(String, JSONOut)] {
+    private func grantFields(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> [(String, JSONValue)] {
         let clock = try clock(context)
         return [("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attemptID)),
                 ("starts", .string(clock.describe(grant.startsAt))), ("ends", .string(clock.describe(grant.endsAt)))]
@@ -132,7 +132,7 @@ extension Engine {
         try context.storage.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
         try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
         context.book.earned!.quests[app.rawValue] = nil
-        var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue))]
+        var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue))]
         if let reason { fields.append(("reason", .string(reason.rawValue))) }
         decisions.set("quest", .object(fields))
     }
@@ -187,12 +187,12 @@ extension Engine {
     }
 }
 
-extension JSONOut {
+extension JSONValue {
     /// An options snapshot in A4.2's shape and key order.
     init(_ snapshot: AvailableOptions) {
-        func reason(_ r: UnlockDenialReason?) -> JSONOut { r.map { .string($0.rawValue) } ?? .null }
-        let options: [JSONOut] = snapshot.options.map { option in
-            var fields: [(String, JSONOut)] = [("type", .string(option.type.rawValue)), ("enabled", .bool(option.enabled)),
+        func reason(_ r: UnlockDenialReason?) -> JSONValue { r.map { .string($0.rawValue) } ?? .null }
+        let options: [JSONValue] = snapshot.options.map { option in
+            var fields: [(String, JSONValue)] = [("type", .string(option.type.rawValue)), ("enabled", .bool(option.enabled)),
                                                ("disabled_reason", reason(option.disabledReason))]
             switch option {
             case .credits(_, _, let durations):

@@ -82,8 +82,8 @@ public final class Engine {
 
     /// What applying one event decided, and the user's state afterwards.
     public struct Outcome: Sendable, Equatable {
-        public var decisions: JSONOut
-        public var state: JSONOut
+        public var decisions: JSONValue
+        public var state: JSONValue
     }
 
     /// Applies one event; see the type's description.
@@ -94,7 +94,7 @@ public final class Engine {
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
     /// `Outcome.state`, which reads the user's records and computes every streak).
     public struct SummarizedOutcome: Sendable {
-        public var decisions: JSONOut
+        public var decisions: JSONValue
         public var user: UserSummary
     }
 
@@ -105,7 +105,7 @@ public final class Engine {
 
     /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and
     /// returns what `result` makes of the context afterwards and the decisions.
-    private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, JSONOut) throws -> T) throws(EngineError) -> T {
+    private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, JSONValue) throws -> T) throws(EngineError) -> T {
         try event.checkTimes()
         return try engineErrors {
             try atomically(event) { context in

@@ -41,7 +41,7 @@ public struct Replay {
     /// or a comment. A line that is not UTF-8 text is `INVALID_EVENT` naming the field whose string
     /// is not (never decoded with U+FFFD in place of its bytes: two user names differing only in
     /// such bytes would be one user); a comment may hold any bytes.
-    public func output(forRawLine raw: [UInt8], number: Int) -> JSONOut? {
+    public func output(forRawLine raw: [UInt8], number: Int) -> JSONValue? {
         if let text = String(validating: raw, as: UTF8.self) { return output(forRawLine: text, number: number) }
         let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
         var line = raw.drop(while: isSpace)
@@ -59,7 +59,7 @@ public struct Replay {
 
     /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
     /// or a comment.
-    public func output(forRawLine raw: String, number: Int) -> JSONOut? {
+    public func output(forRawLine raw: String, number: Int) -> JSONValue? {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }   // a byte-order mark
         if line.isEmpty || line.hasPrefix("#") { return nil }
@@ -67,15 +67,15 @@ public struct Replay {
     }
 
     /// The output of one line.
-    public func output(forLine line: String, number: Int) -> JSONOut {
-        func failure(_ error: EngineError) -> [(String, JSONOut)] { Self.failure(error, line: number) }
+    public func output(forLine line: String, number: Int) -> JSONValue {
+        func failure(_ error: EngineError) -> [(String, JSONValue)] { Self.failure(error, line: number) }
         let event: EngineEvent
         do {
             event = try EngineEvent.parse(line)
         } catch {
             return .object([("line", .int(number))] + failure(error))
         }
-        let fields: [(String, JSONOut)] = [("at", .string(event.at.description)), ("user", .string(event.user)),
+        let fields: [(String, JSONValue)] = [("at", .string(event.at.description)), ("user", .string(event.user)),
                                            ("type", .string(event.kind.typeName))]
         do {
             let outcome = try engine.apply(event)
@@ -86,7 +86,7 @@ public struct Replay {
     }
 
     /// The fields of a refused line's output.
-    static func failure(_ error: EngineError, line number: Int) -> [(String, JSONOut)] {
+    static func failure(_ error: EngineError, line number: Int) -> [(String, JSONValue)] {
         [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))]
     }
 
@@ -106,7 +106,7 @@ public struct Replay {
         public var exitCode: Int32 { invalid > 0 ? 2 : failed > 0 ? 1 : 0 }
 
         /// Counts one output line.
-        public mutating func count(_ out: JSONOut) {
+        public mutating func count(_ out: JSONValue) {
             guard case .string(let code)? = out["error"]?["code"] else { return }
             switch EngineError.Code(code) {
             case .invalidEvent, .invalidSettings: invalid += 1

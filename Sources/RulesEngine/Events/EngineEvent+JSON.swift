@@ -4,17 +4,17 @@ extension EngineEvent {
     /// The event as a line of a replay file, which `parse` reads back as the same event:
     /// `{"at":"2026-01-05T08:30:00Z","user":"u3","type":"commitment","text":"Ship it"}`.
     public var jsonLine: String {
-        JSONOut.object([("at", .string(at.description)), ("user", .string(user)), ("type", .string(kind.typeName))] + kind.jsonFields).description
+        JSONValue.object([("at", .string(at.description)), ("user", .string(user)), ("type", .string(kind.typeName))] + kind.jsonFields).description
     }
 }
 
 extension EngineEvent.Kind {
     /// The fields of the event besides `at`, `user` and `type`, as its parser reads them.
-    var jsonFields: [(String, JSONOut)] {
+    var jsonFields: [(String, JSONValue)] {
         switch self {
         case .tick, .shield: return []
         case .settings(let change):
-            return JSONOut.present([
+            return JSONValue.present([
                 ("commitment_deadline", change.commitmentDeadline.map { .string($0.text) }),
                 ("checkin_window_close", change.checkinWindowClose.map { .string($0.text) }),
                 ("timezone", change.timezone.map { .string($0) }),
@@ -22,19 +22,19 @@ extension EngineEvent.Kind {
                 ("notifications_enabled", change.notificationsEnabled.map { .bool($0) }),
             ])
         case .subscription(let tier, let expires):
-            return JSONOut.present([("tier", .string(tier.rawValue)), ("expires_at", expires.map { .string($0.description) })])
+            return JSONValue.present([("tier", .string(tier.rawValue)), ("expires_at", expires.map { .string($0.description) })])
         case .commitment(let text): return [("text", .string(text))]
         case .checkIn(let result): return [("result", .string(result.rawValue))]
         case .habitTask(let task):
-            return JSONOut.present([
+            return JSONValue.present([
                 ("task", .string(task.task)), ("title", task.title.map { .string($0) }),
                 ("measurement", task.measurement.map { .string($0.rawValue) }), ("frequency", task.frequency.map { .string($0.rawValue) }),
                 ("times_per_day", task.timesPerDay.map { .int($0) }), ("scheduled_days", task.scheduledDays.map { .array($0.map { .int($0) }) }),
             ])
         case .habitCompletion(let task, let value):
-            return JSONOut.present([("task", .string(task)), ("value", value.map { .double($0) })])
+            return JSONValue.present([("task", .string(task)), ("value", value.map { .double($0) })])
         case .miga(let type, let app, let pause):
-            return JSONOut.present([("event", .string(type.rawValue)), ("app", app.isEmpty ? nil : .string(app)),
+            return JSONValue.present([("event", .string(type.rawValue)), ("app", app.isEmpty ? nil : .string(app)),
                                     ("pause_seconds", pause.map { .double($0) })])
         case .earned(let event): return event.jsonFields
         }
@@ -42,11 +42,11 @@ extension EngineEvent.Kind {
 }
 
 extension EarnedEvent {
-    var jsonFields: [(String, JSONOut)] {
-        func apps(_ list: [AppID]) -> JSONOut { .array(list.map { .string($0.rawValue) }) }
+    var jsonFields: [(String, JSONValue)] {
+        func apps(_ list: [AppID]) -> JSONValue { .array(list.map { .string($0.rawValue) }) }
         switch self {
         case .mode(let mode):
-            return JSONOut.present([
+            return JSONValue.present([
                 ("mode", .string(mode.mode)), ("name", mode.name.map { .string($0) }), ("priority", mode.priority.map { .int($0) }),
                 ("strictness", mode.strictness.map { .string($0.rawValue) }),
                 ("windows", mode.windows.map { .array($0.map { window in
@@ -55,21 +55,21 @@ extension EarnedEvent {
                 ("blocked_apps", mode.blockedApps.map(apps)), ("deleted", mode.deleted.map { .bool($0) }),
             ])
         case .modeOverride(let mode, let state, let until):
-            return JSONOut.present([("mode", .string(mode)), ("state", .string(state.rawValue)), ("until", until.map { .string($0.description) })])
+            return JSONValue.present([("mode", .string(mode)), ("state", .string(state.rawValue)), ("until", until.map { .string($0.description) })])
         case .distractingApps(let list): return [("apps", apps(list))]
         case .qrKey(let value): return [("value", value.map { .string($0) } ?? .null)]
         case .habit(let habit):
-            return JSONOut.present([("habit", .string(habit.habit)), ("name", habit.name.map { .string($0) }),
+            return JSONValue.present([("habit", .string(habit.habit)), ("name", habit.name.map { .string($0) }),
                                     ("reward_credits", habit.rewardCredits.map { .int($0) }), ("active", habit.active.map { .bool($0) })])
         case .habitCompletion(let habit): return [("habit", .string(habit))]
         case .focusStart(let start):
-            return JSONOut.present([("minutes", .int(start.minutes)), ("label", start.label.map { .string($0) }),
+            return JSONValue.present([("minutes", .int(start.minutes)), ("label", start.label.map { .string($0) }),
                                     ("strict", start.strict.map { .bool($0) }), ("blocked_apps", start.blockedApps.map(apps))])
         case .focusEnd: return []
         case .unlockOpen(let app), .unlockCancel(let app), .questComplete(let app), .questCancel(let app):
             return [("app", .string(app.rawValue))]
         case .unlockChoose(let app, let choice):
-            var fields: [(String, JSONOut)] = [("app", .string(app.rawValue)), ("option", .string(choice.optionType.rawValue))]
+            var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("option", .string(choice.optionType.rawValue))]
             switch choice {
             case .credits(let minutes): fields.append(("minutes", .int(minutes)))
             case .quest(let type): fields.append(("quest_type", .string(type.rawValue)))
@@ -81,9 +81,9 @@ extension EarnedEvent {
     }
 }
 
-extension JSONOut {
+extension JSONValue {
     /// The fields that have a value, in order.
-    static func present(_ fields: [(String, JSONOut?)]) -> [(String, JSONOut)] {
+    static func present(_ fields: [(String, JSONValue?)]) -> [(String, JSONValue)] {
         fields.compactMap { key, value in value.map { (key, $0) } }
     }
 }

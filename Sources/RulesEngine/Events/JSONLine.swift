@@ -53,10 +53,10 @@ public enum JSONLine {
         try parse(utf8: bytes, firstIndex: firstIndex, building: LuaValueBuilder.self)
     }
 
-    /// The value of `text` as a `JSONOut`, keeping the order of object keys and the nulls (in
+    /// The value of `text` as a `JSONValue`, keeping the order of object keys and the nulls (in
     /// objects and in lists), for showing a line as an object rather than as its text.
-    public static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONOut {
-        try parse(utf8: Array(text.utf8), firstIndex: 1, building: JSONOutBuilder.self)
+    public static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONValue {
+        try parse(utf8: Array(text.utf8), firstIndex: 1, building: JSONValueBuilder.self)
     }
 
     private static func parse<B: Builder>(utf8 bytes: [UInt8], firstIndex: Int, building: B.Type) throws(SyntaxError) -> B.Value {
@@ -68,7 +68,7 @@ public enum JSONLine {
         return value
     }
 
-    /// What the parser builds its values with: `LuaValue`s for the decoder, `JSONOut` to show.
+    /// What the parser builds its values with: `LuaValue`s for the decoder, `JSONValue` to show.
     private protocol Builder {
         associatedtype Value
         associatedtype Object
@@ -109,20 +109,20 @@ public enum JSONLine {
         static func value(of list: [LuaValue]) -> LuaValue { .table(LuaTable(sequence: list)) }
     }
 
-    private enum JSONOutBuilder: Builder {
-        typealias Object = [(String, JSONOut)]
+    private enum JSONValueBuilder: Builder {
+        typealias Object = [(String, JSONValue)]
         static var refusesNullInList: Bool { false }
-        static var null: JSONOut { .null }
-        static func isNull(_ value: JSONOut) -> Bool { if case .null = value { true } else { false } }
-        static func bool(_ b: Bool) -> JSONOut { .bool(b) }
-        static func string(_ s: String) -> JSONOut { .string(s) }
-        static func integer(_ n: Int64) -> JSONOut { .int(Int(n)) }
-        static func number(_ d: Double) -> JSONOut { .double(d) }
+        static var null: JSONValue { .null }
+        static func isNull(_ value: JSONValue) -> Bool { if case .null = value { true } else { false } }
+        static func bool(_ b: Bool) -> JSONValue { .bool(b) }
+        static func string(_ s: String) -> JSONValue { .string(s) }
+        static func integer(_ n: Int64) -> JSONValue { .int(Int(n)) }
+        static func number(_ d: Double) -> JSONValue { .double(d) }
         static func emptyObject() -> Object { [] }
         static func contains(_ key: String, in object: Object) -> Bool { object.contains { $0.0 == key } }
-        static func set(_ key: String, _ value: JSONOut, in object: inout Object) { object.append((key, value)) }
-        static func value(of object: Object) -> JSONOut { .object(object) }
-        static func value(of list: [JSONOut]) -> JSONOut { .array(list) }
+        static func set(_ key: String, _ value: JSONValue, in object: inout Object) { object.append((key, value)) }
+        static func value(of object: Object) -> JSONValue { .object(object) }
+        static func value(of list: [JSONValue]) -> JSONValue { .array(list) }
     }
 
     private struct Parser<B: Builder> {

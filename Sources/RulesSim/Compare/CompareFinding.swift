@@ -26,9 +26,9 @@ public struct CompareFinding: Sendable {
 
     /// The state of one set before and after the first diverging event.
     public struct Side: Sendable {
-        public var before: [(String, JSONOut)]
+        public var before: [(String, JSONValue)]
         /// After the event; the state as it stayed when the set refused the event.
-        public var after: [(String, JSONOut)]
+        public var after: [(String, JSONValue)]
         /// The error code when the set refused the event (`RULE_ERROR`, …): nothing changed.
         public var refused: String? = nil
     }

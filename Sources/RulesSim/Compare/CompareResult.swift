@@ -115,7 +115,7 @@ public struct CompareResult: Sendable {
             [a.before, a.after, b.before, b.after].contains { side in side.contains { $0.0 == name } }
         }
         let width = max(24, (names.map(\.count).max() ?? 0) + 2)
-        func value(_ side: [(String, JSONOut)], _ name: String) -> String { side.first { $0.0 == name }?.1.description ?? "-" }
+        func value(_ side: [(String, JSONValue)], _ name: String) -> String { side.first { $0.0 == name }?.1.description ?? "-" }
         func cell(_ s: CompareFinding.Side, _ name: String) -> String {
             let before = value(s.before, name), after = value(s.after, name)
             return (before == after ? after : "\(before) → \(after)")
@@ -164,8 +164,8 @@ public struct CompareResult: Sendable {
 
     // MARK: JSON
 
-    public var json: JSONOut {
-        var fields: [(String, JSONOut)] = [
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [
             ("a", .string(nameA)), ("b", .string(nameB)),
             ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),
             ("ignored", .array(options.ignoredNames.map { .string($0) })),
@@ -176,7 +176,7 @@ public struct CompareResult: Sendable {
         ]
         fields.append(("expectations", .array(options.expectations.enumerated().map { k, expectation in
             let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
-            var e: [(String, JSONOut)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
+            var e: [(String, JSONValue)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
             if let broken { e.append(("counterexample", json(of: broken))) }
             return .object(e)
         })))
@@ -184,7 +184,7 @@ public struct CompareResult: Sendable {
             fields.append(("economy", .object([
                 ("histories", .int(economy.histories)), ("days", .int(economy.days)), ("histories_with_differences", .int(economy.differing)),
                 ("differences", .array(economy.findings.map { f in
-                    var e: [(String, JSONOut)] = [("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
+                    var e: [(String, JSONValue)] = [("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
                                                   ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
                                                   ("events_beyond_setup", .int(f.eventsBeyondSetup))]
                     if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
@@ -202,16 +202,16 @@ public struct CompareResult: Sendable {
     }
 
     /// A replay line as a JSON object (its text when it cannot be read).
-    static func event(_ line: String) -> JSONOut { (try? JSONLine.parseOrdered(line)) ?? .string(line) }
+    static func event(_ line: String) -> JSONValue { (try? JSONLine.parseOrdered(line)) ?? .string(line) }
 
-    private func json(of f: CompareFinding) -> JSONOut {
-        func side(_ s: CompareFinding.Side?) -> JSONOut {
+    private func json(of f: CompareFinding) -> JSONValue {
+        func side(_ s: CompareFinding.Side?) -> JSONValue {
             guard let s else { return .null }
-            var fields: [(String, JSONOut)] = [("before", .object(s.before)), ("after", .object(s.after))]
+            var fields: [(String, JSONValue)] = [("before", .object(s.before)), ("after", .object(s.after))]
             fields.append(("refused", s.refused.map { .string($0) } ?? .null))
             return .object(fields)
         }
-        var fields: [(String, JSONOut)] = [
+        var fields: [(String, JSONValue)] = [
             ("kind", .string(f.kind.description)), ("histories", .int(f.histories)),
             ("first_history", .string(f.original.origin)),
             ("shrunk_days", .int(f.history.days.count)),

@@ -46,8 +46,8 @@ public final class EconomyComparison {
         public var lines: [String]
         /// The first event whose output shows the field differently, and what each set showed.
         public var firstEvent: Int
-        public var a: JSONOut
-        public var b: JSONOut
+        public var a: JSONValue
+        public var b: JSONValue
         /// Where the two differ, leaf by leaf (`options[0].durations[0].cost_credits: 10 → 5`).
         public var changes: [String] { EconomyField.differences(a, b) }
 
@@ -108,7 +108,7 @@ public final class EconomyComparison {
     }
 
     /// The first event whose output shows `field` differently, with both values.
-    func firstDifference(_ field: EconomyField, in lines: [String]) -> (Int, JSONOut, JSONOut)? {
+    func firstDifference(_ field: EconomyField, in lines: [String]) -> (Int, JSONValue, JSONValue)? {
         let (a, b) = outputs(lines)
         for (i, (x, y)) in zip(a, b).enumerated() where field.differs(x, y) {
             return (i, field.value(of: x), field.value(of: y))
@@ -117,7 +117,7 @@ public final class EconomyComparison {
     }
 
     /// Both sets' outputs for the lines, as a new user of each engine.
-    private func outputs(_ lines: [String]) -> ([JSONOut], [JSONOut]) {
+    private func outputs(_ lines: [String]) -> ([JSONValue], [JSONValue]) {
         users += 1
         let user = "\"user\": \"h\(users)\""
         let renamed = lines.map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: user) }

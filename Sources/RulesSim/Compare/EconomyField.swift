@@ -22,12 +22,12 @@ public enum EconomyField: String, CaseIterable, Sendable {
     static let ids: Set<String> = ["attempt_id", "grant_id", "quest_session_id", "session_id", "generated_ts_utc_ms", "mode_id"]
 
     /// What one output line shows of the field (null when nothing), ids left out.
-    public func value(of line: JSONOut) -> JSONOut {
+    public func value(of line: JSONValue) -> JSONValue {
         let decisions = line["decisions"]
-        func pair(_ a: String, _ b: String) -> JSONOut {
+        func pair(_ a: String, _ b: String) -> JSONValue {
             .object([(a, decisions?[a] ?? .null), (b, decisions?[b] ?? .null)])
         }
-        let value: JSONOut? = switch self {
+        let value: JSONValue? = switch self {
         case .error: line["error"]?["code"] ?? .string("ok")
         case .gateOptions: decisions?["unlock_gate"]
         case .unlock: decisions?["unlock"]
@@ -41,18 +41,18 @@ public enum EconomyField: String, CaseIterable, Sendable {
     }
 
     /// The same as text.
-    public func projection(of line: JSONOut) -> String { value(of: line).description }
+    public func projection(of line: JSONValue) -> String { value(of: line).description }
 
     /// Whether the two sets' outputs of one event differ in this field. Only `error` compares an
     /// event one set refuses: the other fields compare events both accepted.
-    public func differs(_ a: JSONOut, _ b: JSONOut) -> Bool {
+    public func differs(_ a: JSONValue, _ b: JSONValue) -> Bool {
         if self != .error, a["ok"] != .bool(true) || b["ok"] != .bool(true) { return false }
         return value(of: a) != value(of: b)
     }
 
     /// The leaves where two values differ, as `path: a → b` (the whole values when they are not
     /// both objects or arrays).
-    public static func differences(_ a: JSONOut, _ b: JSONOut, at path: String = "") -> [String] {
+    public static func differences(_ a: JSONValue, _ b: JSONValue, at path: String = "") -> [String] {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }
@@ -66,7 +66,7 @@ public enum EconomyField: String, CaseIterable, Sendable {
         }
     }
 
-    static func withoutIDs(_ value: JSONOut) -> JSONOut {
+    static func withoutIDs(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let fields): .object(fields.filter { !ids.contains($0.0) }.map { ($0.0, withoutIDs($0.1)) })
         case .array(let items): .array(items.map(withoutIDs))

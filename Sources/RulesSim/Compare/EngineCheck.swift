@@ -7,7 +7,7 @@ import RulesStore
 /// what `HistoryWalker` found is what the engine decides.
 public struct EngineCheck {
     /// One output line per event.
-    public static func outputs(of script: ReplayScript, rules: any PolicyRules) throws -> [JSONOut] {
+    public static func outputs(of script: ReplayScript, rules: any PolicyRules) throws -> [JSONValue] {
         let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: rules))
         return script.lines.enumerated().map { i, line in replay.output(forLine: line, number: i + 1) }
     }
@@ -18,17 +18,17 @@ public struct EngineCheck {
 
     /// A state field of an output line (`reminders` is today's reminder times); nil when the line
     /// has no state (a refused event).
-    public static func stateField(_ name: String, of line: JSONOut) -> String? { stateValue(name, of: line)?.description }
+    public static func stateField(_ name: String, of line: JSONValue) -> String? { stateValue(name, of: line)?.description }
 
     /// The same as a JSON value.
-    public static func stateValue(_ name: String, of line: JSONOut) -> JSONOut? {
+    public static func stateValue(_ name: String, of line: JSONValue) -> JSONValue? {
         guard let state = line["state"] else { return nil }
         if name == "reminders" { return state["today"]?["reminders"] }
         return state[name]
     }
 
     /// What an output line shows of a field, for comparing the two sets line by line.
-    public static func projection(_ field: HistoryField, of line: JSONOut) -> String {
+    public static func projection(_ field: HistoryField, of line: JSONValue) -> String {
         let ok = line["ok"]?.description ?? "false"
         switch field {
         case .error:
@@ -44,18 +44,18 @@ public struct EngineCheck {
     }
 
     /// The index of the first line on which the field shows differently under the two sets.
-    public static func firstDifference(_ field: HistoryField, _ a: [JSONOut], _ b: [JSONOut]) -> Int? {
+    public static func firstDifference(_ field: HistoryField, _ a: [JSONValue], _ b: [JSONValue]) -> Int? {
         (0..<min(a.count, b.count)).first { projection(field, of: a[$0]) != projection(field, of: b[$0]) }
     }
 
     /// Whether an output line is a refusal because a rule failed (`RULE_ERROR`, `RULE_VIOLATION`).
-    public static func isRuleError(_ line: JSONOut) -> Bool {
+    public static func isRuleError(_ line: JSONValue) -> Bool {
         line["error"]?["code"]?.description.contains("RULE_") == true
     }
 
     /// The index of the first line on which an expectation fails on the two sets' states, or on
     /// which a rule fails under B and not under A (B decided nothing).
-    public static func firstBreak(of expectation: Expectation, _ a: [JSONOut], _ b: [JSONOut]) -> Int? {
+    public static func firstBreak(of expectation: Expectation, _ a: [JSONValue], _ b: [JSONValue]) -> Int? {
         (0..<min(a.count, b.count)).first { i in
             let x = a[i], y = b[i]
             if isRuleError(y) && !isRuleError(x) { return true }

@@ -117,7 +117,7 @@ public struct PopulationComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public var json: JSONOut {
+    public var json: JSONValue {
         .object([("users", .int(users)), ("days", .int(days)), ("seed", .int(Int(truncatingIfNeeded: seed))), ("personas", .string(personas)),
                  ("metrics", .array(metrics.map { m in
                      .object([("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))])

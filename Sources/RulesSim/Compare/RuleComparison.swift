@@ -135,7 +135,7 @@ public final class RuleComparison {
     }
 
     /// Replays the history through the engine under both sets.
-    func engineCheck(_ kind: CompareFinding.Kind, _ history: PressureHistory) throws -> (a: [JSONOut], b: [JSONOut], firstEvent: Int?) {
+    func engineCheck(_ kind: CompareFinding.Kind, _ history: PressureHistory) throws -> (a: [JSONValue], b: [JSONValue], firstEvent: Int?) {
         let script = ReplayScript(history)
         let a = try EngineCheck.outputs(of: script, rules: rulesA)
         let b = try EngineCheck.outputs(of: script, rules: rulesB)
@@ -148,9 +148,9 @@ public final class RuleComparison {
 
     /// A set's state before the event (the last output with a state) and after it; a refused event
     /// changes nothing, so its state after is the state before, with the refusal's code.
-    private func side(_ lines: [JSONOut], at index: Int) -> CompareFinding.Side {
+    private func side(_ lines: [JSONValue], at index: Int) -> CompareFinding.Side {
         let previous = lines[..<index].last { $0["state"] != nil }
-        func fields(_ line: JSONOut?) -> [(String, JSONOut)] {
+        func fields(_ line: JSONValue?) -> [(String, JSONValue)] {
             guard let line, line["state"] != nil else { return [] }
             return EngineCheck.stateFields.compactMap { name in EngineCheck.stateValue(name, of: line).map { (name, $0) } }
         }

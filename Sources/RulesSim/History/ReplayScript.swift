@@ -83,7 +83,7 @@ public struct ReplayScript: Sendable {
     /// Whether an event of the day comes after its result (a check-in or a shield).
     static func showsItsResult(_ day: PressureHistory.Day) -> Bool { day.result != .missed || day.shieldUsed }
 
-    static func quoted(_ text: String) -> String { JSONOut.string(text).description }
+    static func quoted(_ text: String) -> String { JSONValue.string(text).description }
 }
 
 extension ReplayScript {

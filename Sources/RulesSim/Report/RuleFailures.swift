@@ -96,8 +96,8 @@ public struct RuleFailures: Sendable, Equatable {
 extension RuleFailures {
     /// In a JSON report, only when there are any (so that a clean run's report is unchanged):
     /// `"failures": {"RULE_ERROR": 12, …, "first": {"user": "u17", …}}`.
-    var json: JSONOut {
-        var fields: [(String, JSONOut)] = counts.entries.map { ($0.0.rawValue, .int($0.1)) }
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = counts.entries.map { ($0.0.rawValue, .int($0.1)) }
         if let f = first {
             fields.append(("first", .object([
                 ("user_index", .int(f.userIndex)), ("user", .string(f.user)), ("day", .int(f.day + 1)), ("date", .string(f.date)),

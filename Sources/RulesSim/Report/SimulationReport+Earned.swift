@@ -36,9 +36,9 @@ extension SimulationReport {
     }
 
     /// The summary's `earned` object.
-    static func earnedSummaryJSON(_ s: ReportSummary) -> JSONOut {
+    static func earnedSummaryJSON(_ s: ReportSummary) -> JSONValue {
         let e = s.earned
-        func perDay(_ n: Int) -> JSONOut { rounded(s.perEarnedUserDay(n)) }
+        func perDay(_ n: Int) -> JSONValue { rounded(s.perEarnedUserDay(n)) }
         return .object([
             ("users", .int(s.earnedUsers)), ("user_days", .int(s.earnedUserDays)),
             ("credits", .object([("earned", .int(e.creditsEarned)), ("spent", .int(e.creditsSpent)), ("forfeited", .int(e.creditsForfeited)),
@@ -63,9 +63,9 @@ extension SimulationReport {
 
     /// A day's `earned` object: the raw counts (`EconomyTotals`' coding keys, which `merge` reads
     /// back), then the balance percentiles.
-    static func earnedDayJSON(_ e: EconomyTotals) -> JSONOut {
+    static func earnedDayJSON(_ e: EconomyTotals) -> JSONValue {
         typealias K = EconomyTotals.CodingKeys
-        let fields: [(K, JSONOut)] = [
+        let fields: [(K, JSONValue)] = [
             (.creditsEarned, .int(e.creditsEarned)), (.creditsSpent, .int(e.creditsSpent)), (.creditsForfeited, .int(e.creditsForfeited)),
             (.urges, .int(e.urges)), (.gateOpens, .int(e.gateOpens)), (.unblockedOpens, .int(e.unblockedOpens)),
             (.openedWhileUnlocked, .int(e.openedWhileUnlocked)), (.choices, .int(e.choices)), (.gaveUp, .int(e.gaveUp)),
@@ -79,7 +79,7 @@ extension SimulationReport {
             + [("balance_p50", .int(e.balancePercentile(50))), ("balance_p90", .int(e.balancePercentile(90)))])
     }
 
-    static func counts<K>(_ c: CaseCounts<K>) -> JSONOut { .object(c.entries.map { ($0.0.rawValue, .int($0.1)) }) }
+    static func counts<K>(_ c: CaseCounts<K>) -> JSONValue { .object(c.entries.map { ($0.0.rawValue, .int($0.1)) }) }
 
     /// The CSV's Earned columns.
     static let earnedCSVHeader = ["earned_users", "credits_earned", "credits_spent", "credits_forfeited", "balance_p50", "balance_p90", "urges",

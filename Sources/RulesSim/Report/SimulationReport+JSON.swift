@@ -9,7 +9,7 @@ extension SimulationReport {
     public func json() -> String {
         let s = ReportSummary(self)
         let r = run
-        let runObject: JSONOut = .object([
+        let runObject: JSONValue = .object([
             ("duration", .string(r.duration)), ("start", .string(r.start)), ("days", .int(r.days)), ("users", .int(r.users)),
             ("users_from", .int(r.usersFrom)), ("users_to", .int(r.usersTo)),
         ] + (r.idOffset == 0 ? [] : [("id_offset", .int(r.idOffset))]) + [
@@ -17,7 +17,7 @@ extension SimulationReport {
             ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
             ("inputs_digest", .string(r.inputsDigest)),
         ])
-        let summary: JSONOut = .object([
+        let summary: JSONValue = .object([
             ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
             ("events", .int(s.events)), ("refused_events", .int(s.refused)), ("commitments", .int(s.commitments)),
             ("check_ins", .object([("YES", .int(s.yes)), ("NO", .int(s.no)), ("MISSED", .int(s.missed))])),
@@ -36,7 +36,7 @@ extension SimulationReport {
             ("earned", Self.earnedSummaryJSON(s)),
         ])
         let start = try? DayID(r.start)
-        let days: [JSONOut] = self.days.enumerated().map { i, d in
+        let days: [JSONValue] = self.days.enumerated().map { i, d in
             let users = max(1, d.users)
             return .object([
                 ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
@@ -53,8 +53,8 @@ extension SimulationReport {
             ])
         }
         // The rule set's failures only when there are any: a clean run's report is unchanged.
-        let failures: [(String, JSONOut)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
-        return JSONOut.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
+        let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
+        return JSONValue.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
                                ("summary", summary)] + failures + [("days", .array(days))]).description + "\n"
     }
 
@@ -215,6 +215,6 @@ extension SimulationReport {
     }
 
     /// A share or rate with 4 decimals, printed the same everywhere.
-    static func rounded(_ x: Double) -> JSONOut { .double((x * 10_000).rounded() / 10_000) }
+    static func rounded(_ x: Double) -> JSONValue { .double((x * 10_000).rounded() / 10_000) }
 }
 

@@ -11,10 +11,10 @@ struct EarnedLedger {
 
     /// Counts the decisions of one event applied on simulated day `d`; a rollover is counted on the
     /// day it ends (`dayIndex` of its `from_day_id`, nil outside the simulated days).
-    mutating func record(_ decisions: JSONOut, day d: Int, into days: inout [DayTotals], dayIndex: (String) -> Int?) {
+    mutating func record(_ decisions: JSONValue, day d: Int, into days: inout [DayTotals], dayIndex: (String) -> Int?) {
         guard case .object(let fields) = decisions else { return }
         var focusByItself = 0, byTheEvent = 0
-        var rollovers: [JSONOut] = []
+        var rollovers: [JSONValue] = []
         for (key, value) in fields {
             switch key {
             case "earned_days":
@@ -91,7 +91,7 @@ struct EarnedLedger {
         balance = b + focusByItself + byTheEvent
     }
 
-    private static func int(_ value: JSONOut?) -> Int {
+    private static func int(_ value: JSONValue?) -> Int {
         if case .int(let n)? = value { return n }
         return 0
     }

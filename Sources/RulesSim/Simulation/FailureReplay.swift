@@ -32,10 +32,10 @@ public enum FailureReplay {
         /// Whether the lines, then the failing event, replayed as a new user, fail as the run did.
         func fails(_ lines: [String]) -> Bool {
             attempts += 1
-            let user = "\"user\":\(JSONOut.string("r\(attempts)"))"
-            var out: JSONOut = .null
+            let user = "\"user\":\(JSONValue.string("r\(attempts)"))"
+            var out: JSONValue = .null
             for (i, line) in (lines + [last.jsonLine]).enumerated() {
-                out = replay.output(forLine: line.replacingOccurrences(of: "\"user\":\(JSONOut.string(first.user))", with: user), number: i + 1)
+                out = replay.output(forLine: line.replacingOccurrences(of: "\"user\":\(JSONValue.string(first.user))", with: user), number: i + 1)
             }
             guard case .string(let code)? = out["error"]?["code"], case .string(let message)? = out["error"]?["message"] else { return false }
             let text = message.drop { $0 != ":" }.dropFirst(2)   // "line N: " off

@@ -10,7 +10,7 @@ struct GateOptions {
     /// nil when the rules offer no emergency unlock.
     var emergency: Bool?
 
-    init(_ snapshot: JSONOut?) {
+    init(_ snapshot: JSONValue?) {
         guard case .array(let options)? = snapshot?["options"] else { return }
         for option in options {
             switch option["type"] {

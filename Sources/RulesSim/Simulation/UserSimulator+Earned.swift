@@ -46,7 +46,7 @@ extension UserSimulator {
         }
 
         /// The instant of a local `YYYY-MM-DDTHH:MM` in a decision.
-        func instant(_ value: JSONOut?) -> EpochMillis? {
+        func instant(_ value: JSONValue?) -> EpochMillis? {
             guard case .string(let text)? = value, text.count == 16, let day = try? DayID(String(text.prefix(10))),
                   let time = try? LocalTime(String(text.suffix(5))) else { return nil }
             return clock.instant(on: day, at: time.minutes)
@@ -106,7 +106,7 @@ extension UserSimulator {
     func applyEarned(_ action: EarnedAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
                      _ days: inout [DayTotals], _ plan: inout [Planned], from index: Int) {
         guard let e = run.earned?.persona else { return }
-        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONOut? { step(.earned(event), at: t, name: name, day: d, &run, &days) }
+        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? { step(.earned(event), at: t, name: name, day: d, &run, &days) }
         func later(_ delay: Int64, _ next: EarnedAction) -> EpochMillis {
             schedule(.earned(next), at: time + delay, in: &plan, from: index)
             return time + delay

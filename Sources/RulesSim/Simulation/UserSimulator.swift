@@ -240,7 +240,7 @@ struct UserSimulator {
     /// nil when the engine refused the event (which changes nothing).
     @discardableResult
     func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
-              _ days: inout [DayTotals]) -> JSONOut? {
+              _ days: inout [DayTotals]) -> JSONValue? {
         days[d].events += 1
         let event = EngineEvent(at: Timestamp(millis: time), user: name, kind: kind)
         run.events.append(event)

@@ -227,7 +227,7 @@ struct EarnedOperations<Tables: EarnedTables> {
         economy.creditBalance -= request.costCredits
         economy.updatedAt = max(economy.updatedAt, request.at)
         try save(economy)
-        let payload = JSONValue.object(["minutes": .number(Double(request.minutes)), "cost_credits": .number(Double(request.costCredits))])
+        let payload = JSONValue.payload([("minutes", .int(request.minutes)), ("cost_credits", .int(request.costCredits))])
         try appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
                         .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .creditsUnlock, optionPayload: payload)),
                         at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
@@ -262,8 +262,8 @@ struct EarnedOperations<Tables: EarnedTables> {
         emergency.updatedAt = max(emergency.updatedAt, request.at)
         try emergency.validate()
         try rows.setEmergency(emergency)
-        let payload = JSONValue.object(["delay_seconds": .number(Double(request.delaySeconds)),
-                                        "unlock_minutes": .number(Double(request.unlockMinutes))])
+        let payload = JSONValue.payload([("delay_seconds", .int(request.delaySeconds)),
+                                         ("unlock_minutes", .int(request.unlockMinutes))])
         try appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
                         .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .emergencyUnlock, optionPayload: payload)),
                         at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
@@ -287,7 +287,7 @@ struct EarnedOperations<Tables: EarnedTables> {
             throw StoreError.invalidState("a new QuestSession must be ACTIVE, found \(session.state.rawValue)")
         }
         var attempt = try pendingAttempt(session.attemptID)
-        let payload = JSONValue.object(["quest_type": .string(session.questType.rawValue)])
+        let payload = JSONValue.payload([("quest_type", .string(session.questType.rawValue))])
         attempt.chosenOptionType = .questUnlock
         attempt.chosenOptionPayload = payload
         attempt.updatedAt = max(attempt.updatedAt, session.createdAt)
@@ -315,8 +315,8 @@ struct EarnedOperations<Tables: EarnedTables> {
         try appendEvent("\(session.questSessionID)/QUEST_COMPLETED",
                         .questCompleted(.init(questSessionID: session.questSessionID, attemptID: attempt.attemptID, questType: session.questType)),
                         at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        let payload = JSONValue.object(["quest_type": .string(session.questType.rawValue), "quest_session_id": .string(session.questSessionID),
-                                        "unlock_minutes": .number(Double(request.unlockMinutes))])
+        let payload = JSONValue.payload([("quest_type", .string(session.questType.rawValue)), ("quest_session_id", .string(session.questSessionID)),
+                                         ("unlock_minutes", .int(request.unlockMinutes))])
         let grant = try createOrExtendGrant(for: attempt, minutes: request.unlockMinutes, method: .quest, at: request.at,
                                             grantID: request.grantID ?? "\(attempt.attemptID).grant",
                                             extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)

@@ -70,9 +70,11 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
             switch value {
             case .bool(let b): values.append((name, .boolean(b)))
             case .string(let s): values.append((name, .string(s)))
-            case .number(let d) where d == d.rounded() && abs(d) <= Double(RuleParams.maxExactInteger):
+            case .int(let i) where i.magnitude <= UInt64(RuleParams.maxExactInteger): values.append((name, .integer(Int64(i))))
+            case .int(let i): values.append((name, .number(Double(i))))
+            case .double(let d) where d == d.rounded() && abs(d) <= Double(RuleParams.maxExactInteger):
                 values.append((name, .integer(Int64(d))))
-            case .number(let d): values.append((name, .number(d)))
+            case .double(let d): values.append((name, .number(d)))
             default:
                 var path = "params"
                 LuaPath.append(name, to: &path)
@@ -86,7 +88,7 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
         switch json {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .int, .double: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

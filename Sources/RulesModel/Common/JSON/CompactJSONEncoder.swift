@@ -1,54 +1,60 @@
 /// The JSON text `JSONEncoder` writes with `[.sortedKeys, .withoutEscapingSlashes]`, written
-/// without Foundation's encoder: a tree of the encoded values, then the text, keys sorted. Several
-/// times faster, which matters for the event log and options snapshots a simulation writes by the
-/// million. Dates, `Data` and other types Foundation's encoder treats specially are not used by
-/// the model; they would be encoded as their own `encode(to:)` says. A ``JSONWritable`` value
-/// writes its own text.
+/// without Foundation's encoder: the value encoded as a ``JSONValue``, which ``JSONWriter`` writes
+/// as the model's JSON, keys sorted. Several times faster, which matters for the event log and
+/// options snapshots a simulation writes by the million. Dates, `Data` and other types
+/// Foundation's encoder treats specially are not used by the model; they would be encoded as
+/// their own `encode(to:)` says. A ``JSONWritable`` value writes its own text.
 struct CompactJSONEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> String {
-        var out = ""
-        try node(value).write(to: &out)
-        return out
+        if let value = value as? any JSONWritable { return try JSONWriter.text(of: value) }
+        var writer = JSONWriter()
+        try writer.write(try self.value(value))
+        return writer.text
     }
 
-    static func node<T: Encodable>(_ value: T) throws -> Node {
-        if let scalar = try Node.scalar(value) { return scalar }
-        if let value = value as? any JSONWritable { return .text(try JSONWriter.text(of: value)) }
+    /// `value` as a `JSONValue`, as its `encode(to:)` says.
+    static func value<T: Encodable>(_ value: T) throws -> JSONValue {
+        if let value = value as? JSONValue { return value }
+        if let scalar = try scalar(value) { return scalar }
         let encoder = TreeEncoder(codingPath: [])
         try value.encode(to: encoder)
-        return encoder.root ?? .object(Box())
+        return encoder.root?.value ?? .emptyObject
     }
 
-    /// An encoded value; objects and arrays are boxes that containers fill later.
+    /// The values encoded as JSON scalars, each as `JSONEncoder` writes it.
+    static func scalar(_ value: Any) throws -> JSONValue? {
+        switch value {
+        case let v as String: .string(v)
+        case let v as Bool: .bool(v)
+        case let v as Int: .int(v)
+        case let v as Int64: .int(Int(v))
+        case let v as Int32: .int(Int(v))
+        case let v as UInt32: .int(Int(v))
+        case let v as UInt64: try whole(v)
+        case let v as UInt: try whole(v)
+        case let v as Double: .double(v)
+        default: nil
+        }
+    }
+
+    private static func whole(_ value: some BinaryInteger) throws -> JSONValue {
+        guard let int = Int(exactly: value) else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is beyond Int's range"))
+        }
+        return .int(int)
+    }
+
+    /// A value being encoded; objects and arrays are boxes that containers fill later.
     enum Node {
-        case text(String)   // a scalar, already written
+        case value(JSONValue)
         case object(Box)
         case array(Box)
 
-        static func scalar<T>(_ value: T) throws -> Node? {
-            guard let scalar = value as? any JSONScalar else { return nil }
-            return .text(try scalar.jsonText())
-        }
-
-        func write(to out: inout String) {
+        var value: JSONValue {
             switch self {
-            case .text(let text): out += text
-            case .array(let box):
-                out += "["
-                for (i, element) in box.elements.enumerated() {
-                    if i > 0 { out += "," }
-                    element.write(to: &out)
-                }
-                out += "]"
-            case .object(let box):
-                out += "{"
-                for (i, member) in box.members.sorted(by: { $0.key < $1.key }).enumerated() {
-                    if i > 0 { out += "," }
-                    ModelJSON.quote(member.key, into: &out)
-                    out += ":"
-                    member.value.write(to: &out)
-                }
-                out += "}"
+            case .value(let value): value
+            case .object(let box): .object(box.members.map { ($0.key, $0.value.value) })
+            case .array(let box): .array(box.elements.map(\.value))
             }
         }
     }
@@ -60,18 +66,6 @@ struct CompactJSONEncoder {
         func set(_ key: String, _ node: Node) {
             if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = node } else { members.append((key, node)) }
         }
-    }
-
-    /// A number as `JSONEncoder` writes it: its shortest description, without a trailing `.0`.
-    static func number(_ value: Double) -> String {
-        let text = value.description
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-    }
-
-    static func quote(_ value: String) -> String {
-        var out = ""
-        ModelJSON.quote(value, into: &out)
-        return out
     }
 
     final class TreeEncoder: Encoder {
@@ -102,15 +96,15 @@ struct CompactJSONEncoder {
         let box: Box
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .text("null")) }
+        mutating func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .value(.null)) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            box.set(key.stringValue, try CompactJSONEncoder.node(value))
+            box.set(key.stringValue, .value(try CompactJSONEncoder.value(value)))
         }
-        mutating func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .text(quote(value))) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .text(value.jsonText())) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .text(String(value))) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .text(String(value))) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, .text(try value.jsonText())) }
+        mutating func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .value(.string(value))) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .value(.bool(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .value(.int(value))) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .value(.int(Int(value)))) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, .value(.double(value))) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             let child = Box()
             box.set(key.stringValue, .object(child))
@@ -133,8 +127,8 @@ struct CompactJSONEncoder {
         let codingPath: [any CodingKey]
         var count: Int { box.elements.count }
 
-        mutating func encodeNil() throws { box.elements.append(.text("null")) }
-        mutating func encode<T: Encodable>(_ value: T) throws { box.elements.append(try CompactJSONEncoder.node(value)) }
+        mutating func encodeNil() throws { box.elements.append(.value(.null)) }
+        mutating func encode<T: Encodable>(_ value: T) throws { box.elements.append(.value(try CompactJSONEncoder.value(value))) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let child = Box()
             box.elements.append(.object(child))
@@ -147,7 +141,7 @@ struct CompactJSONEncoder {
         }
         mutating func superEncoder() -> any Encoder {
             let index = box.elements.count
-            box.elements.append(.text("null"))
+            box.elements.append(.value(.null))
             return ReferenceEncoder(codingPath: codingPath) { [box] node in box.elements[index] = node }
         }
     }
@@ -156,12 +150,12 @@ struct CompactJSONEncoder {
         let encoder: TreeEncoder
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        mutating func encodeNil() throws { encoder.root = .text("null") }
-        mutating func encode<T: Encodable>(_ value: T) throws { encoder.root = try CompactJSONEncoder.node(value) }
-        mutating func encode(_ value: String) throws { encoder.root = .text(quote(value)) }
-        mutating func encode(_ value: Int) throws { encoder.root = .text(String(value)) }
-        mutating func encode(_ value: Int64) throws { encoder.root = .text(String(value)) }
-        mutating func encode(_ value: Double) throws { encoder.root = .text(try value.jsonText()) }
+        mutating func encodeNil() throws { encoder.root = .value(.null) }
+        mutating func encode<T: Encodable>(_ value: T) throws { encoder.root = .value(try CompactJSONEncoder.value(value)) }
+        mutating func encode(_ value: String) throws { encoder.root = .value(.string(value)) }
+        mutating func encode(_ value: Int) throws { encoder.root = .value(.int(value)) }
+        mutating func encode(_ value: Int64) throws { encoder.root = .value(.int(Int(value))) }
+        mutating func encode(_ value: Double) throws { encoder.root = .value(.double(value)) }
     }
 
     /// An encoder whose value lands in a container once encoded (`superEncoder`).
@@ -176,7 +170,7 @@ struct CompactJSONEncoder {
             self.store = store
         }
 
-        deinit { store(inner.root ?? .object(Box())) }
+        deinit { store(inner.root ?? .value(.emptyObject)) }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             let container = inner.container(keyedBy: type)
@@ -189,26 +183,5 @@ struct CompactJSONEncoder {
             return container
         }
         func singleValueContainer() -> any SingleValueEncodingContainer { inner.singleValueContainer() }
-    }
-}
-
-/// The values written as JSON scalars, each as `JSONEncoder` writes it.
-protocol JSONScalar {
-    func jsonText() throws -> String
-}
-
-extension String: JSONScalar { func jsonText() -> String { CompactJSONEncoder.quote(self) } }
-extension Bool: JSONScalar { func jsonText() -> String { self ? "true" : "false" } }
-extension Int: JSONScalar { func jsonText() -> String { String(self) } }
-extension Int64: JSONScalar { func jsonText() -> String { String(self) } }
-extension Int32: JSONScalar { func jsonText() -> String { String(self) } }
-extension UInt64: JSONScalar { func jsonText() -> String { String(self) } }
-extension UInt32: JSONScalar { func jsonText() -> String { String(self) } }
-extension UInt: JSONScalar { func jsonText() -> String { String(self) } }
-
-extension Double: JSONScalar {
-    func jsonText() throws -> String {
-        guard isFinite else { throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: [], debugDescription: "\(self) is not a JSON number")) }
-        return CompactJSONEncoder.number(self)
     }
 }

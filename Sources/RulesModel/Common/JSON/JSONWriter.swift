@@ -10,11 +10,17 @@ protocol JSONWritable: Encodable {
     func write(to json: inout JSONWriter) throws
 }
 
-/// The JSON text of one value, written member by member (see ``JSONWritable``).
+/// The one writer of JSON text: the model's values written member by member (see
+/// ``JSONWritable``), and any ``JSONValue``, as the model's JSON or printed.
 struct JSONWriter {
     private(set) var text = ""
+    /// Whether this is JSON printed to be read (see ``write(_:)``) rather than the model's JSON.
+    let printed: Bool
 
-    init() { text.reserveCapacity(256) }
+    init(printed: Bool = false) {
+        self.printed = printed
+        text.reserveCapacity(256)
+    }
 
     static func text(of value: some JSONWritable) throws -> String {
         var writer = JSONWriter()
@@ -60,14 +66,19 @@ struct JSONWriter {
         text += "]"
     }
 
-    /// Any JSON value, an object's keys sorted; a number that is not finite throws, as
-    /// `JSONEncoder` does.
+    /// Any JSON value. In the model's JSON an object's keys are sorted and a number is written as
+    /// `JSONEncoder` writes it (`1`), one that is not finite throwing as `JSONEncoder` does. In
+    /// printed JSON (`printed`) an object's members are written in order, a double as Swift prints
+    /// it (`1.0`), one that is not finite as `null`, and DEL and the C1 controls are escaped in
+    /// strings and keys too: this JSON is printed to terminals (see `ModelJSON.quote`).
     mutating func write(_ value: JSONValue) throws {
         switch value {
         case .null: text += "null"
         case .bool(let b): text += b ? "true" : "false"
-        case .number(let n): text += try n.jsonText()
-        case .string(let s): ModelJSON.quote(s, into: &text)
+        case .int(let i): text += String(i)
+        case .double(let d):
+            if !printed { text += try Self.number(d) } else { text += d.isFinite ? d.description : "null" }
+        case .string(let s): ModelJSON.quote(s, into: &text, escapingDELAndC1: printed)
         case .array(let elements):
             text += "["
             for (i, element) in elements.enumerated() {
@@ -77,14 +88,24 @@ struct JSONWriter {
             text += "]"
         case .object(let members):
             text += "{"
-            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            for (i, member) in (printed ? members : members.sorted { $0.0 < $1.0 }).enumerated() {
                 if i > 0 { text += "," }
-                ModelJSON.quote(member.key, into: &text)
+                ModelJSON.quote(member.0, into: &text, escapingDELAndC1: printed)
                 text += ":"
-                try write(member.value)
+                try write(member.1)
             }
             text += "}"
         }
+    }
+
+    /// A number in the model's JSON, as `JSONEncoder` writes it: its shortest description, without
+    /// a trailing `.0`; one that is not finite throws.
+    static func number(_ value: Double) throws -> String {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number"))
+        }
+        let text = value.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     /// A member's key (the model's keys need no escaping), after a comma unless it is the first.
