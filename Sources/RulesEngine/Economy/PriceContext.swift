@@ -1,0 +1,106 @@
+import LuaHost
+import RulesModel
+
+/// What pricing.lua's `price(ctx)` knows when the unlock gate opens (issue 17, design §4): the
+/// length asked about and the situation of the user at that instant.
+///
+/// Decision: there is no `category`: Earned's data model (A3) knows an app only by its id, so no
+/// category is passed (a rule that reads `ctx.category` sees nil).
+public struct PriceContext: Hashable, Sendable {
+    /// The unlock length priced (one of `credit_costs`' lengths).
+    public var minutes: Int
+    public var app: AppID
+    /// Unlocks granted today (Earned's day, from `day_starts_at`) for every app, by any method
+    /// (credits, quest, emergency); an unlock that extends a running grant counts.
+    public var unlocksToday: Int
+    /// The same, for this app only.
+    public var unlocksTodayApp: Int
+    /// The user's local time: hour 0…23, minute 0…59, ISO weekday 1 (Monday) … 7 (Sunday).
+    public var hour: Int
+    public var minute: Int
+    public var weekday: Int
+    /// The name of the mode in force, nil when the app is blocked as a distracting app with no mode.
+    public var mode: String?
+    /// The strictness the gate opened under.
+    public var strictness: Strictness
+    /// economy_state.streak_count and credit_balance when the gate opened.
+    public var streak: Int
+    public var balance: Int
+
+    public init(minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
+                weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0) {
+        self.minutes = minutes
+        self.app = app
+        self.unlocksToday = unlocksToday
+        self.unlocksTodayApp = unlocksTodayApp
+        self.hour = hour
+        self.minute = minute
+        self.weekday = weekday
+        self.mode = mode
+        self.strictness = strictness
+        self.streak = streak
+        self.balance = balance
+    }
+
+    /// The record `price` receives.
+    var lua: LuaValue {
+        var table = LuaTable()
+        table["minutes"] = .integer(Int64(minutes))
+        table["app"] = .string(app.rawValue)
+        table["unlocks_today"] = .integer(Int64(unlocksToday))
+        table["unlocks_today_app"] = .integer(Int64(unlocksTodayApp))
+        table["hour"] = .integer(Int64(hour))
+        table["minute"] = .integer(Int64(minute))
+        table["weekday"] = .integer(Int64(weekday))
+        if let mode { table["mode"] = .string(mode) }
+        table["strictness"] = .string(strictness.rawValue)
+        table["streak"] = .integer(Int64(streak))
+        table["balance"] = .integer(Int64(balance))
+        return .table(table)
+    }
+
+    /// The context without its length, as messages name it: `app com.x, 2 unlocks today (1 of
+    /// this app), Monday 09:30, mode Work STRICT, streak 3, balance 40`.
+    public var situation: String {
+        let day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][(weekday - 1 + 7) % 7]
+        let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        return "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
+            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)") + ", streak \(streak), balance \(balance)"
+    }
+}
+
+/// The bounds every price must respect (checked when the gate opens, proved by validation).
+public enum PriceBounds {
+    public static let maximum = 10_000
+
+    /// The prices of `lengths` in `situation`, each from `price`, checked: integers (the caller
+    /// decodes them), 0…10,000, strictly increasing with the length. The first broken constraint
+    /// is described, naming the situation.
+    static func problem(_ prices: [PricingPolicy.CreditCost], in situation: PriceContext) -> String? {
+        for (i, cost) in prices.enumerated() {
+            if !(0...maximum).contains(cost.credits) {
+                return "price returned \(cost.credits) credits for \(cost.minutes) minutes, outside 0…\(maximum) (\(situation.situation))"
+            }
+            if i > 0, cost.credits <= prices[i - 1].credits {
+                let previous = prices[i - 1]
+                return "price returned \(cost.credits) credits for \(cost.minutes) minutes, not more than the \(previous.credits) for \(previous.minutes) minutes: prices must be strictly increasing with the length (\(situation.situation))"
+            }
+        }
+        return nil
+    }
+}
+
+extension PolicyRules {
+    /// The price of each unlock length of `credit_costs` in `situation` (its `minutes` is set to
+    /// each length in turn), checked against `PriceBounds`: a broken constraint is a
+    /// RULE_VIOLATION naming the context.
+    public func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
+        var context = situation
+        let prices = try economy.creditCosts.map { cost in
+            context.minutes = cost.minutes
+            return PricingPolicy.CreditCost(minutes: cost.minutes, credits: try price(context))
+        }
+        if let problem = PriceBounds.problem(prices, in: situation) { throw EngineError(.ruleViolation, problem) }
+        return prices
+    }
+}
