@@ -37,6 +37,20 @@ M.habits = {
   suspension = { max_completions = 6, window_minutes = 60, suspend_days = 1 },
 }
 
+--- The price in credits of an unlock of `ctx.minutes` minutes, in the situation of `ctx` (the gate
+--- offers every length of credit_costs, each priced by this function when the gate opens; the
+--- attempt's A4.2 snapshot records these prices and a CREDITS choice is charged them). The host
+--- checks every answer: an integer, 0…10000, strictly increasing with the length in the same
+--- situation. Default: today's table, whatever the situation.
+---@param ctx { minutes: integer, app: string, unlocks_today: integer, unlocks_today_app: integer, hour: integer, minute: integer, weekday: integer, mode: string?, strictness: string, streak: integer, balance: integer }
+---@return integer
+function M.price(ctx)
+  for _, cost in ipairs(M.credit_costs) do
+    if cost.minutes == ctx.minutes then return cost.credits end
+  end
+  error("no unlock of " .. ctx.minutes .. " minutes in credit_costs")
+end
+
 --- Credits for a focus session that ended.
 ---@param session { actual_minutes: integer, planned_minutes: integer, completed: boolean, ended_early: boolean }
 ---@return integer

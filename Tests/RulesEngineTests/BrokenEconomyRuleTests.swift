@@ -11,6 +11,42 @@ import Testing
             "pricing.lua:\(try line("{ minutes = 15, credits = 25 }", "pricing.lua")): credit_costs[2].credits: must be greater than the 5-minute unlock's 10 (credit costs must be strictly increasing), found 9"])
     }
 
+    // MARK: price(ctx), proved over a bounded domain of situations
+
+    static let priceBody = "    if cost.minutes == ctx.minutes then return cost.credits end\n"
+
+    /// A price that falls for the longest unlock after three unlocks in a day is caught, with the
+    /// first situation that shows it, at the function's line.
+    @Test func aPriceThatStopsIncreasingWithTheLengthIsCaughtWithItsSituation() throws {
+        let problems = try RuleFixture.problems(Self.priceBody, """
+                if ctx.unlocks_today >= 3 and ctx.minutes == 30 then return 20 end
+                if cost.minutes == ctx.minutes then return cost.credits end
+
+            """, in: "pricing.lua")
+        #expect(problems.map(\.description) == [
+            "pricing.lua:\(try line("function M.price(", "pricing.lua")): price returned 20 credits for 30 minutes, not more than the 25 for 15 minutes: prices must be strictly increasing with the length (app android:com.example.app, 3 unlocks today (0 of this app), Monday 00:00, mode Focus HARD, streak 365, balance 10) (and 5895 other inputs)"])
+    }
+
+    @Test func aPriceOutOfBoundsOrNotAnIntegerIsCaught() throws {
+        let late = try RuleFixture.problems(Self.priceBody, """
+                if ctx.hour == 23 and ctx.weekday == 7 and ctx.minutes == 15 then return 20000 end
+                if cost.minutes == ctx.minutes then return cost.credits end
+
+            """, in: "pricing.lua")
+        #expect(late.first?.message.hasPrefix("price returned 20000 credits for 15 minutes, outside 0…10000") == true, "\(late)")
+        #expect(late.first?.message.contains("Sunday 23:00") == true, "\(late)")
+        let half = try RuleFixture.problems(Self.priceBody, "    if cost.minutes == ctx.minutes then return cost.credits + 0.5 end\n",
+                                            in: "pricing.lua")
+        #expect(half.first?.line == (try line("function M.price(", "pricing.lua")), "\(half)")
+        #expect(half.first?.message.contains("price(5 minutes; app android:com.example.app, 0 unlocks today (0 of this app), Monday 00:00") == true, "\(half)")
+        #expect(half.first?.message.contains("returned number 10.5, expected an integer") == true, "\(half)")
+    }
+
+    @Test func aRuleSetWithoutPriceIsRefused() throws {
+        let problems = try RuleFixture.problems("function M.price(ctx)", "function M.old_price(ctx)", in: "pricing.lua")
+        #expect(problems.contains { $0.message.contains("price") }, "\(problems)")
+    }
+
     // MARK: Knobs the host cannot read, at the line of their field
 
     @Test func aKnobThatIsACycleNamesTheFieldThatClosesIt() throws {

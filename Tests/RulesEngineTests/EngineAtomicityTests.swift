@@ -41,6 +41,14 @@ final class MisbehavingRules: PolicyRules {
         return try base.questBlocked(gate)
     }
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? { try base.emergencyBlocked(gate) }
+    /// Prices in place of the table's, when set.
+    var priceOf: ((PriceContext) -> Int)?
+    /// The situations `price` was asked about, in order.
+    var pricesAsked: [PriceContext] = []
+    func price(_ context: PriceContext) throws -> Int {
+        pricesAsked.append(context)
+        return try priceOf?(context) ?? base.price(context)
+    }
     func focusCredits(_ session: FocusOutcome) throws -> Int { try base.focusCredits(session) }
     func carriedCredits(balance: Int) throws -> Int { try base.carriedCredits(balance: balance) + carryExtra }
     func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {

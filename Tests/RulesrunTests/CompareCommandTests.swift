@@ -141,7 +141,8 @@ import Testing
     /// The economy's half: two economies on the same Earned histories, each kind of difference
     /// shrunk to a replay file that `rulesrun replay` reproduces under both sets.
     @Test(arguments: [("examples/gentle-pricing", ["gate_options", "unlock", "rollover", "credit_balance"]),
-                      ("examples/strict-quests", ["gate_options", "unlock"])])
+                      ("examples/strict-quests", ["gate_options", "unlock"]),
+                      ("examples/surge-pricing", ["gate_options", "unlock"])])
     func anotherEconomyDiffersAndItsReplayFilesReproduceIt(folder: String, kinds: [String]) throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -61,7 +61,7 @@ extension PricingPolicy {
                 }
             }
         }
-        return [focus, carried, award]
+        return [focus, carried, award, provePrice(in: file, host: host)]
     }
 }
 

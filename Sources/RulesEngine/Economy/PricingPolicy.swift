@@ -16,10 +16,16 @@ public struct PricingPolicy: Decodable {
     public var carriedCredits: LuaFunction
     /// `habit_award(completion) -> { credits, suspend }`.
     public var habitAward: LuaFunction
+    /// `price(ctx) -> credits`: the price of one unlock length in a situation (`PriceContext`).
+    public var price: LuaFunction
 
-    public struct CreditCost: Decodable, Sendable, Equatable {
+    public struct CreditCost: Codable, Sendable, Hashable {
         public var minutes: Int
         public var credits: Int
+        public init(minutes: Int, credits: Int) {
+            self.minutes = minutes
+            self.credits = credits
+        }
     }
 
     public struct Focus: Decodable, Sendable, Equatable {
@@ -60,6 +66,7 @@ public struct PricingPolicy: Decodable {
         case focusCredits = "focus_credits"
         case carriedCredits = "carried_credits"
         case habitAward = "habit_award"
+        case price
     }
 
     func parameterProblems(in file: RuleFile) -> [RuleProblem] {

@@ -16,10 +16,13 @@ public struct UnlockGateInput: Sendable, Equatable {
     public var emergencyUsedToday: Int
     /// Whether the last emergency unlock was for this same app.
     public var sameAppAsLastEmergency: Bool
+    /// The credits of each unlock length (pricing.lua `price` in this situation, or the prices
+    /// recorded when the gate opened); nil: the `credit_costs` table.
+    public var prices: [PricingPolicy.CreditCost]?
 
     public init(generatedAt: EpochMillis, modeID: String?, strictness: Strictness, appID: AppID, creditBalance: Int,
                 questUnlocksToday: Int = 0, minutesSinceLastQuestUnlock: Int? = nil, qrKeySet: Bool = false,
-                emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false) {
+                emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false, prices: [PricingPolicy.CreditCost]? = nil) {
         self.generatedAt = generatedAt
         self.modeID = modeID
         self.strictness = strictness
@@ -30,12 +33,13 @@ public struct UnlockGateInput: Sendable, Equatable {
         self.qrKeySet = qrKeySet
         self.emergencyUsedToday = emergencyUsedToday
         self.sameAppAsLastEmergency = sameAppAsLastEmergency
+        self.prices = prices
     }
 }
 
 extension PolicyRules {
     /// The options snapshot of the unlock gate, in A4.2's shape, as the rules decide it:
-    /// - credits: one entry per unlock length of pricing.lua, disabled with INSUFFICIENT_CREDITS
+    /// - credits: one entry per unlock length of pricing.lua at the gate's `prices`, disabled with INSUFFICIENT_CREDITS
     ///   when the balance is short; the option is enabled when any length is;
     /// - quests: one entry per enabled quest type, disabled with the reason `quest_blocked` gives;
     ///   the option is enabled when any type is, else it carries the reason its types share (or the
@@ -44,7 +48,7 @@ extension PolicyRules {
     ///   of quests.lua.
     public func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
         let economy = self.economy
-        let durations = economy.creditCosts.map { cost in
+        let durations = (gate.prices ?? economy.creditCosts).map { cost in
             let affordable = gate.creditBalance >= cost.credits
             return AvailableOptions.Duration(minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
                                              disabledReason: affordable ? nil : .insufficientCredits)

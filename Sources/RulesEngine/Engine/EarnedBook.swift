@@ -9,6 +9,9 @@ struct EarnedBook: Codable, Equatable {
     var dayEnds: EpochMillis
     /// Minutes of qualifying focus sessions today (for `earned.qualifies`).
     var focusMinutesToday = 0
+    /// Unlocks granted today, by app id (any method; for pricing.lua's `price`); nil when none
+    /// (so that a state with no unlock today reads as before prices had a context).
+    var unlocksToday: [String: Int]?
     /// Attempts waiting for a choice, by app id.
     var attempts: [String: OpenAttempt] = [:]
     /// Quests running, by app id.
@@ -26,6 +29,9 @@ struct EarnedBook: Codable, Equatable {
         /// The mode and strictness the attempt was opened under.
         var modeID: String?
         var strictness: Strictness
+        /// The prices of the A4.2 snapshot (`price` when the gate opened): a CREDITS choice is
+        /// charged these. Nil in a state saved before prices were recorded: then it is priced anew.
+        var prices: [PricingPolicy.CreditCost]?
     }
 
     struct OpenQuest: Codable, Equatable {

@@ -77,6 +77,7 @@ extension Engine {
                                           timezoneID: context.settings.timezoneIdentifier, at: at))
         earned.day = to
         earned.focusMinutesToday = 0
+        earned.unlocksToday = nil
         earned.dayEnds = try end(of: to, context, notBefore: at)
         context.book.earned = earned
         decisions.append("earned_days", .object([("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),

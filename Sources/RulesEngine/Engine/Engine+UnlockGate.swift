@@ -18,7 +18,7 @@ extension Engine {
             decisions.append("attempts_expired", .object([("app", .string(app.rawValue)), ("attempt_id", .string(previous.id))]))
         }
         if context.book.earned!.quests[app.rawValue] != nil { try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions) }
-        let snapshot = try options(app, blocking, &context, at: now)
+        let (snapshot, prices) = try options(app, blocking, &context, at: now, quoted: nil)
         let id = nextEarnedID("attempt", &context)
         let earned = context.book.earned!
         try context.storage.createUnlockAttempt(UnlockAttempt(userID: context.userID, attemptID: id, appID: app, timestamp: now,
@@ -27,19 +27,23 @@ extension Engine {
                                                     availableOptions: snapshot, createdAt: now, updatedAt: now))
         context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
             id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
-            modeID: blocking.modeID, strictness: blocking.strictness)
+            modeID: blocking.modeID, strictness: blocking.strictness, prices: prices)
         decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
                                               ("available_options", JSONValue(snapshot))]))
     }
 
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
     /// give now (the state may have changed since the gate opened), or a quest started.
+    /// Decision (A4.2: the attempt records the options "snapshot"): a CREDITS choice is charged the
+    /// price the snapshot shows, computed by `price` when the gate opened, never a price computed
+    /// at the choice; whether it is affordable is decided now, with the balance of now.
     func choose(_ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let attempt = context.book.earned!.attempts[app.rawValue] else {
             let running = context.book.earned!.quests[app.rawValue] != nil
             throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
         }
-        let snapshot = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now)
+        let (snapshot, _) = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now,
+                                        quoted: attempt.prices)
         let option = snapshot.options.first { $0.type == choice.optionType }
         var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
                                            ("option", .string(choice.optionType.rawValue))]
@@ -48,7 +52,7 @@ extension Engine {
         switch (choice, option) {
         case (.credits(let minutes), .credits(_, _, let durations)?):
             guard let duration = durations.first(where: { $0.minutes == minutes }) else {
-                throw EngineError(.optionNotOffered, "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs), found \(minutes)")
+                throw EngineError(.optionNotOffered, "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs, when the gate opened), found \(minutes)")
             }
             fields.append(("minutes", .int(minutes)))
             if let reason = duration.disabledReason {
@@ -85,6 +89,7 @@ extension Engine {
             throw EngineError(.optionNotOffered, "option: the rules offer no \(choice.optionType.rawValue) (quests.lua enables no quest type)")
         }
         context.book.earned!.attempts[app.rawValue] = nil
+        if let grant { countUnlock(grant.appID, &context) }
         if let (reason, payload) = denial {
             try context.storage.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
@@ -113,6 +118,7 @@ extension Engine {
         let grant = try context.storage.completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
                                                             unlockMinutes: asked.economy.questUnlockMinutes, at: now))
         context.book.earned!.quests[app.rawValue] = nil
+        countUnlock(app, &context)
         decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
                                        + (try grantFields(grant, for: quest.attemptID, context))))
     }
@@ -141,19 +147,40 @@ extension Engine {
         EngineError(.noActiveQuest, "no quest of \(app) is running (choose QUEST_UNLOCK at the gate first)")
     }
 
-    /// The rules' options for `app` now, checked against the limits the rules themselves declare.
-    private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis) throws -> AvailableOptions {
+    /// One more unlock granted today for `app` (the counts `price` receives).
+    private func countUnlock(_ app: AppID, _ context: inout UserContext) {
+        context.book.earned!.unlocksToday = (context.book.earned!.unlocksToday ?? [:]).merging([app.rawValue: 1], uniquingKeysWith: +)
+    }
+
+    /// The situation `price` sees when the gate opens for `app` (its `minutes` set per length).
+    private func priceContext(_ app: AppID, _ blocking: Blocking, _ economy: EconomyState, _ context: UserContext,
+                              at now: EpochMillis) throws -> PriceContext {
+        let local = try clock(context).civil(now)
+        let earned = context.book.earned!
+        let counts = earned.unlocksToday ?? [:]
+        let mode = blocking.modeID.flatMap { id in earned.modes.filter { $0.value == id }.keys.min() }
+        return PriceContext(minutes: 0, app: app, unlocksToday: counts.values.reduce(0, +), unlocksTodayApp: counts[app.rawValue] ?? 0,
+                            hour: local.minutes / 60, minute: local.minutes % 60, weekday: local.day.isoWeekday, mode: mode,
+                            strictness: blocking.strictness, streak: economy.streakCount, balance: economy.creditBalance)
+    }
+
+    /// The rules' options for `app` now, checked against the limits the rules themselves declare,
+    /// with the prices `quoted` when the gate opened, or (nil) the prices `price` gives now.
+    private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis,
+                         quoted: [PricingPolicy.CreditCost]?) throws -> (AvailableOptions, [PricingPolicy.CreditCost]) {
         let day = context.book.earned!.day
         let storage = context.storage
         let (economy, limits, emergency) = (try storage.economyState(context.userID), try storage.dailyAppLimits(context.userID, day: day, appID: app),
                                             try storage.emergencyState(context.userID))
         let qrKeySet = try earnedSettings(&context).quest.qrKeyValue != nil
-        let gate = UnlockGateInput(generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
+        var gate = UnlockGateInput(generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
                                    creditBalance: economy.creditBalance, questUnlocksToday: limits.questGrantsCount,
                                    minutesSinceLastQuestUnlock: limits.lastQuestGrantStartAt.map { Int((now - $0) / Millis.minute) },
                                    qrKeySet: qrKeySet,
                                    emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
                                    sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
+        let prices = try quoted ?? asked.prices(in: priceContext(app, blocking, economy, context, at: now))
+        gate.prices = prices
         let snapshot: AvailableOptions
         do {
             snapshot = try asked.unlockOptions(gate)
@@ -161,7 +188,7 @@ extension Engine {
             throw EngineError(.ruleViolation, "the unlock options break A4.2: \(error)")
         }
         try checkOptions(snapshot, gate)
-        return snapshot
+        return (snapshot, prices)
     }
 
     /// Every enabled option must respect HARD mode, the quest limit and cooldown, and the

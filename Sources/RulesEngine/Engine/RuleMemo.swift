@@ -5,8 +5,8 @@ import RulesModel
 /// Rules are pure functions of their arguments (the design's contract: no clock, no state kept in
 /// Lua between calls), so asking twice gives the same answer: a user's MIGA streak over the same
 /// 90 days of exits, a task's streak over the same periods, the transition from the same counters,
-/// the economy's small questions (a quest or emergency gate, a habit award, a focus session's
-/// credits). Only `effective_mode` is always asked: its moments seldom repeat.
+/// the economy's small questions (a quest or emergency gate, a price, a habit award, a focus
+/// session's credits). Only `effective_mode` is always asked: its moments seldom repeat.
 /// The memo lives for one batch only: a simulation runs one batch per user, so even a rule that
 /// draws from the (per-user reseeded) `math.random` sees the same calls in the same order whichever
 /// worker runs the user. Errors are not remembered: a failing call fails again.
@@ -30,6 +30,7 @@ final class RuleMemo: PolicyRules {
     private var bonuses: [Int: Int] = [:]
     private var questGates: [QuestGate: UnlockDenialReason?] = [:]
     private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
+    private var prices: [PriceContext: Int] = [:]
     private var focusOutcomes: [FocusOutcome: Int] = [:]
     private var carried: [Int: Int] = [:]
     private var habitAwards: [Pair: HabitAward] = [:]
@@ -104,6 +105,11 @@ final class RuleMemo: PolicyRules {
 
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
         try remembered(&emergencyGates, gate) { try base.emergencyBlocked(gate) }
+    }
+
+    /// Remembered by the whole context (a price may depend on any of its fields).
+    func price(_ context: PriceContext) throws -> Int {
+        try remembered(&prices, context) { try base.price(context) }
     }
 
     func focusCredits(_ session: FocusOutcome) throws -> Int {

@@ -10,7 +10,7 @@ extension RuleSet {
             ("pressure.next", streaks.pressure.next), ("habit.current_streak", streaks.habit.currentStreak),
             ("miga.current_streak", streaks.miga.currentStreak), ("earned.qualifies", streaks.earned.qualifies),
             ("earned.bonus", streaks.earned.bonus), ("focus_credits", pricing.focusCredits),
-            ("carried_credits", pricing.carriedCredits), ("habit_award", pricing.habitAward),
+            ("carried_credits", pricing.carriedCredits), ("habit_award", pricing.habitAward), ("price", pricing.price),
             ("quest_blocked", quests.questBlocked), ("emergency_blocked", quests.emergencyBlocked),
             ("effective_mode", modes.effectiveMode), ("mode_active", modes.modeActive), ("window_active", modes.windowActive),
         ]

@@ -42,6 +42,14 @@ extension NativeReference {
         return nil
     }
 
+    /// pricing.lua `price`: the length's credits in `credit_costs`, whatever the situation.
+    public func price(_ context: PriceContext) throws -> Int {
+        guard let cost = Self.creditCosts.first(where: { $0.minutes == context.minutes }) else {
+            throw EngineError(.ruleViolation, "price: no unlock of \(context.minutes) minutes in credit_costs")
+        }
+        return cost.credits
+    }
+
     /// pricing.lua `focus_credits`.
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
         session.actualMinutes < Self.focusMinMinutesToQualify ? 0 : session.actualMinutes / Self.focusMinutesPerCredit

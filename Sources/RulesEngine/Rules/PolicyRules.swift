@@ -28,6 +28,8 @@ public protocol PolicyRules: AnyObject {
     func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason?
     /// Earned: why the emergency unlock is disabled at the gate, nil when it is enabled.
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason?
+    /// Earned: the price in credits of the unlock length `context.minutes` in its situation.
+    func price(_ context: PriceContext) throws -> Int
     /// Earned: the credits an ended focus session earns.
     func focusCredits(_ session: FocusOutcome) throws -> Int
     /// Earned: the credits carried over the daily rollover from `balance`.

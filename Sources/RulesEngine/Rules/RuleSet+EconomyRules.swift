@@ -31,6 +31,10 @@ extension RuleSet {
                          from: quests.emergencyBlocked)
     }
 
+    public func price(_ context: PriceContext) throws -> Int {
+        try integer(host.call(pricing.price, context.lua).first, from: pricing.price)
+    }
+
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
         try integer(host.call(pricing.focusCredits, ["actual_minutes": .integer(Int64(session.actualMinutes)),
                                                      "planned_minutes": .integer(Int64(session.plannedMinutes)),

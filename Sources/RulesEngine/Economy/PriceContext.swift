@@ -1,0 +1,70 @@
+import LuaHost
+import RulesModel
+
+/// What pricing.lua's `price(ctx)` knows when the unlock gate opens (issue 17, design §4): the
+/// length asked about and the situation of the user at that instant.
+///
+/// Decision: there is no `category`: Earned's data model (A3) knows an app only by its id, so no
+/// category is passed (a rule that reads `ctx.category` sees nil).
+public struct PriceContext: Hashable, Sendable {
+    /// The unlock length priced (one of `credit_costs`' lengths).
+    public var minutes: Int
+    public var app: AppID
+    /// Unlocks granted today (Earned's day, from `day_starts_at`) for every app, by any method
+    /// (credits, quest, emergency); an unlock that extends a running grant counts.
+    public var unlocksToday: Int
+    /// The same, for this app only.
+    public var unlocksTodayApp: Int
+    /// The user's local time: hour 0…23, minute 0…59, ISO weekday 1 (Monday) … 7 (Sunday).
+    public var hour: Int
+    public var minute: Int
+    public var weekday: Int
+    /// The name of the mode in force, nil when the app is blocked as a distracting app with no mode.
+    public var mode: String?
+    /// The strictness the gate opened under.
+    public var strictness: Strictness
+    /// economy_state.streak_count and credit_balance when the gate opened.
+    public var streak: Int
+    public var balance: Int
+
+    public init(minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
+                weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0) {
+        self.minutes = minutes
+        self.app = app
+        self.unlocksToday = unlocksToday
+        self.unlocksTodayApp = unlocksTodayApp
+        self.hour = hour
+        self.minute = minute
+        self.weekday = weekday
+        self.mode = mode
+        self.strictness = strictness
+        self.streak = streak
+        self.balance = balance
+    }
+
+    /// The record `price` receives.
+    var lua: LuaValue {
+        var table = LuaTable()
+        table["minutes"] = .integer(Int64(minutes))
+        table["app"] = .string(app.rawValue)
+        table["unlocks_today"] = .integer(Int64(unlocksToday))
+        table["unlocks_today_app"] = .integer(Int64(unlocksTodayApp))
+        table["hour"] = .integer(Int64(hour))
+        table["minute"] = .integer(Int64(minute))
+        table["weekday"] = .integer(Int64(weekday))
+        if let mode { table["mode"] = .string(mode) }
+        table["strictness"] = .string(strictness.rawValue)
+        table["streak"] = .integer(Int64(streak))
+        table["balance"] = .integer(Int64(balance))
+        return .table(table)
+    }
+
+    /// The context without its length, as messages name it: `app com.x, 2 unlocks today (1 of
+    /// this app), Monday 09:30, mode Work STRICT, streak 3, balance 40`.
+    public var situation: String {
+        let day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][(weekday - 1 + 7) % 7]
+        let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        return "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
+            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)") + ", streak \(streak), balance \(balance)"
+    }
+}
