@@ -16,6 +16,7 @@ extension UserRecords {
         let notification: PreparedStatement
         let task: PreparedStatement
         let completion: PreparedStatement
+        let dayMark: PreparedStatement
         let usageEvent: PreparedStatement
         let engineState: PreparedStatement
         let earned: EarnedRecords.Statements
@@ -29,6 +30,7 @@ extension UserRecords {
             notification = try PreparedStatement(db, PressureRows.insertNotificationSQL)
             task = try PreparedStatement(db, TrackerRows.insertTaskSQL)
             completion = try PreparedStatement(db, TrackerRows.insertCompletionSQL)
+            dayMark = try PreparedStatement(db, TrackerRows.insertDayMarkSQL)
             usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
             engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
             earned = try EarnedRecords.Statements(db)
@@ -52,6 +54,11 @@ extension UserRecords {
                 for row in user.completions {
                     try completion.run { v in
                         v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                    }
+                }
+                for row in user.dayMarks {
+                    try dayMark.run { v in
+                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.day.rawValue); v.add(row.kind.rawValue); v.add(row.createdAt)
                     }
                 }
                 if let row = user.engineState {

@@ -21,6 +21,8 @@ public final class UserRecords: @unchecked Sendable {
     private(set) var tasks: [HabitTask] = []
     private var taskIndex: [UUID: Int] = [:]
     private(set) var completions: [TaskCompletion] = []
+    /// Skips and freezes in the order they were recorded (the order of their `mark_id`s).
+    private(set) var dayMarks: [DayMark] = []
     private(set) var usageEvents: [UsageEvent] = []
     private(set) var engineState: EngineStateRow?
     /// The user's Earned rows, from its first Earned operation on.
@@ -34,6 +36,7 @@ public final class UserRecords: @unchecked Sendable {
         case commitment(DayID, Commitment?)
         case task(Int, HabitTask)
         case engineState(EngineStateRow?)
+        case completionRemoved(Int, TaskCompletion)
     }
 
     /// The rows of a new user, as ``Store/createUser(_:day:timezoneID:now:makeUUID:)`` writes them.
@@ -50,13 +53,14 @@ public final class UserRecords: @unchecked Sendable {
 
     /// The point ``rollback(to:)`` returns to. Savepoints do not nest: a new one replaces the previous.
     public struct Savepoint: Sendable {
-        fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int
+        fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int, dayMarks: Int
     }
 
     public func savepoint() -> Savepoint {
         undo.removeAll(keepingCapacity: true)
         earned?.savepoint()
-        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count)
+        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count,
+                         dayMarks: dayMarks.count)
     }
 
     /// Undoes every change since `savepoint`.
@@ -68,6 +72,7 @@ public final class UserRecords: @unchecked Sendable {
             case .commitment(let day, let value): commitments[day] = value
             case .task(let index, let value): tasks[index] = value
             case .engineState(let value): engineState = value
+            case .completionRemoved(let index, let value): completions.insert(value, at: index)
             }
         }
         undo.removeAll(keepingCapacity: true)
@@ -77,6 +82,7 @@ public final class UserRecords: @unchecked Sendable {
         tasks.removeSubrange(savepoint.tasks...)
         completions.removeSubrange(savepoint.completions...)
         usageEvents.removeSubrange(savepoint.usageEvents...)
+        dayMarks.removeSubrange(savepoint.dayMarks...)
     }
 
     // The changes, each undoable.
@@ -99,6 +105,15 @@ public final class UserRecords: @unchecked Sendable {
     func append(_ entry: NotificationLogEntry) { notifications.append(entry) }
     func append(_ completion: TaskCompletion) { completions.append(completion) }
     func append(_ event: UsageEvent) { usageEvents.append(event) }
+    func append(_ mark: DayMark) { dayMarks.append(mark) }
+
+    /// Removes the completion at `index` (undone by a rollback: the undo log puts it back first,
+    /// then the completions appended since the savepoint are truncated).
+    func removeCompletion(at index: Int) -> TaskCompletion {
+        let removed = completions.remove(at: index)
+        undo.append(.completionRemoved(index, removed))
+        return removed
+    }
 
     /// Inserts or updates a task; an update keeps the first `createdAt`, as the store's upsert does.
     func upsert(_ task: HabitTask) {
