@@ -116,7 +116,7 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
 }
 
 /// What a `habit_freeze` event does: use a freeze on a day, or equip one (hold it for later).
-public enum FreezeAction: String, Sendable, Equatable, Decodable {
+public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
     case use
     case equip
 }
