@@ -58,6 +58,9 @@ extension Engine {
         if let value = definition.goalValue { task.goalValue = value }
         if let unit = definition.goalUnit { task.goalUnit = unit }
         if let direction = definition.goalDirection { task.goalDirection = direction }
+        if task.goalDirection == .atMost, task.goalValue == nil {
+            throw EngineError(.invalidEvent, "goal_value: expected a value when goal_direction is \"at_most\" (a ceiling), found none")
+        }
         if let start = definition.startDate { task.startDate = start }
         if let params = definition.params {
             task.params = params.mapValues { value in

@@ -23,7 +23,13 @@ public enum TaskParamValue: Hashable, Sendable, Codable {
         if let value = try? container.decode(Bool.self) { self = .boolean(value) }
         else if let value = try? container.decode(Int64.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else { self = .string(try container.decode(String.self)) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else { throw NotAScalar() }
+    }
+
+    /// A param value that is a list, an object or null.
+    struct NotAScalar: Error, CustomStringConvertible {
+        var description: String { "expected a number, a boolean or a string" }
     }
 
     public func encode(to encoder: any Encoder) throws {
