@@ -51,6 +51,9 @@ M.habit = {
   current_period_grace = true,
   -- ISO weeks start on Monday ("ISO week"); months are calendar months; days start at midnight.
   day_starts_at = "00:00",
+  -- How many days back a completion (`for_day`), a skip, a freeze or an uncheck may reach.
+  -- Decision: 0, today only (the seed records completions as they happen); 0…365.
+  max_backfill_days = 0,
 }
 
 --- The current streak of one task, from its periods, most recent first. The first period is the

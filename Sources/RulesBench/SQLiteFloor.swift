@@ -35,9 +35,12 @@ public enum SQLiteFloor {
             }
             var rows = 0
             try db.inTransaction {
+                // Foreign keys are checked at the commit: a table rebuilt by a migration (schema
+                // v3's tracker_task) comes after its children in the order the tables were created.
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 let deferred = try BulkWriter.dropReadIndexes(db)
-                // In the order the tables were created, parents before children; the tables the
-                // new file already has rows in (meta, the migrations) are left as they are.
+                // In the order the tables were created; the tables the new file already has rows
+                // in (meta, the migrations) are left as they are.
                 let tables = try String.fetchAll(db, sql: """
                     SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
                     """)

@@ -180,6 +180,7 @@ public enum InvariantChecker {
             ("quest_session", "quest_session_id", "unlock_attempt", "attempt_id", "attempt_id"),
             ("tracker_task", "task_key", "tracker_category", "category_id", "category_id"),
             ("tracker_completion", "completion_id", "tracker_task", "task_key", "task_key"),
+            ("tracker_day_mark", "mark_id", "tracker_task", "task_key", "task_key"),
         ]
         for (child, key, parent, column, parentColumn) in pairs {
             try add(&found, db, "same_user", child, """
@@ -232,6 +233,12 @@ public enum InvariantChecker {
             do { try TrackerRows.completion(row).validate() } catch {
                 found.append(InvariantViolation(invariant: "valid_row", table: "tracker_completion",
                                                 key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))
+            }
+        }
+        for row in try Row.fetchAll(cached: db, sql: "SELECT m.mark_id, \(TrackerRows.dayMarkColumns) ORDER BY m.mark_id") {
+            do { try TrackerRows.dayMark(row).validate() } catch {
+                found.append(InvariantViolation(invariant: "valid_row", table: "tracker_day_mark",
+                                                key: "mark_id=\(text(row["mark_id"]))", message: String(describing: error)))
             }
         }
     }

@@ -30,6 +30,13 @@ public protocol UserStorage: AnyObject {
     func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion
     func task(_ userID: UserID, id: UUID) throws -> HabitTask?
     func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion]
+    /// Deletes the latest completion of the task in `[from, to)` and returns it (nil: none, nothing deleted).
+    @discardableResult
+    func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion?
+    /// Records a skip or a freeze on one of the task's days.
+    func addDayMark(_ mark: DayMark) throws
+    /// The marks on days `fromDay…toDay`, by day, then in the order they were recorded.
+    func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark]
 
     // MIGA
     func recordUsageEvent(_ event: UsageEvent) throws

@@ -91,6 +91,38 @@ import Testing
                 == "TaskCompletion.value: nil for a task whose goalType is none, found 2.0")
     }
 
+    @Test func habitTaskFrequenciesDirectionAndParams() {
+        func task(_ change: (inout HabitTask) -> Void) -> HabitTask {
+            var task = HabitTask(userID: user, title: "Run", createdAt: 1, updatedAt: 1)
+            change(&task)
+            return task
+        }
+        #expect(message { try task { $0.frequencyType = .timesInDays; $0.frequencyTimes = 3; $0.frequencyDays = 7 }.validate() } == nil)
+        #expect(message { try task { $0.frequencyType = .timesInDays; $0.frequencyTimes = 8; $0.frequencyDays = 7 }.validate() }
+                == "HabitTask.frequencyTimes: between 1 and 7, found 8")
+        #expect(message { try task { $0.frequencyType = .timesInDays; $0.frequencyDays = 7 }.validate() }
+                == "HabitTask.frequencyTimes: set when frequencyType is timesInDays, found nil")
+        #expect(message { try task { $0.frequencyType = .everyNDays; $0.frequencyDays = 366 }.validate() }
+                == "HabitTask.frequencyDays: between 2 and 365, found 366")
+        #expect(message { try task { $0.frequencyDays = 3 }.validate() } == "HabitTask.frequencyDays: nil when frequencyType is daily, found 3")
+        #expect(message { try task { $0.frequencyType = .daysOfMonth }.validate() }
+                == "HabitTask.daysOfMonth: at least one day of the month when frequencyType is daysOfMonth, found []")
+        #expect(message { try task { $0.frequencyType = .daysOfMonth; $0.daysOfMonth = [1, 32] }.validate() }
+                == "HabitTask.daysOfMonth: between 1 and 31, found 32")
+        #expect(message { try task { $0.daysOfMonth = [1] }.validate() } == "HabitTask.daysOfMonth: empty when frequencyType is daily, found [1]")
+        #expect(message { try task { $0.goalDirection = .atMost }.validate() }
+                == "HabitTask.goalValue: set when goalDirection is atMost (a ceiling needs a value), found nil")
+        #expect(message { try task { $0.params = ["freeze_max": .integer(2), "on": .boolean(true)] }.validate() } == nil)
+        #expect(message { try task { $0.params = ["Freeze": .integer(2)] }.validate() }
+                == "HabitTask.params: names of [a-z][a-z0-9_]*, at most 40 bytes, found \"Freeze\"")
+        #expect(message { try task { $0.params = ["x": .number(2)] }.validate() }
+                == "HabitTask.params.x: a number with a fraction (a whole number is an integer), found 2.0")
+        #expect(message { try task { $0.params = ["x": .string(String(repeating: "a", count: 41))] }.validate() }
+                == "HabitTask.params.x: a string of at most 40 bytes, found 41 bytes")
+        #expect(message { try task { $0.params = Dictionary(uniqueKeysWithValues: (0..<33).map { ("p\($0)", TaskParamValue.integer(1)) }) }.validate() }
+                == "HabitTask.params: at most 32 names, found 33")
+    }
+
     @Test func presetCatalogIsConsistent() {
         #expect(PresetCatalog.all.count == 25)
         #expect(Set(PresetCatalog.all.map(\.identifier)).count == 25)

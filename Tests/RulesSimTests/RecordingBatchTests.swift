@@ -40,6 +40,42 @@ import Testing
         }
     }
 
+    /// Issue 17's habit events (skips, freezes, unchecks of tied completions, refused marks) keep
+    /// their rows in memory, and the bulk write stores what the store's operations store.
+    @Test func recordedHabitMarksGiveTheDatabaseOfEventsAppliedOneByOne() throws {
+        var histories: [[String]] = []
+        for k in 1...3 {
+            var lines = try String(contentsOf: Repository.root.appendingPathComponent("examples/replay/habit-marks.jsonl"), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { "{\"user\": \"u\(k)\", " + $0.dropFirst() }
+            let at = "2026-03-03T11:00:00+01:00"
+            lines += [
+                // Two completions at the same instant, one unchecked (the later recorded), then nothing left to uncheck.
+                "{\"user\": \"u\(k)\", \"at\": \"\(at)\", \"type\": \"habit_completion\", \"task\": \"plants\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"\(at)\", \"type\": \"habit_completion\", \"task\": \"coffee\", \"value\": \(k)}",
+                "{\"user\": \"u\(k)\", \"at\": \"\(at)\", \"type\": \"habit_completion\", \"task\": \"coffee\", \"value\": \(k + 1)}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:01:00+01:00\", \"type\": \"habit_uncheck\", \"task\": \"coffee\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:02:00+01:00\", \"type\": \"habit_uncheck\", \"task\": \"plants\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:03:00+01:00\", \"type\": \"habit_uncheck\", \"task\": \"plants\"}",
+                // Refused: a second skip of a day, a second freeze used on a day, a completion of yesterday.
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:04:00+01:00\", \"type\": \"habit_skip\", \"task\": \"water\", \"day\": \"2026-03-07\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:05:00+01:00\", \"type\": \"habit_freeze\", \"task\": \"water\", \"action\": \"use\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:06:00+01:00\", \"type\": \"habit_completion\", \"task\": \"gym\", \"for_day\": \"2026-03-02\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:07:00+01:00\", \"type\": \"habit_freeze\", \"task\": \"gym\", \"action\": \"equip\"}",
+                "{\"user\": \"u\(k)\", \"at\": \"2026-03-03T11:08:00+01:00\", \"type\": \"habit_freeze\", \"task\": \"gym\", \"action\": \"equip\"}",
+            ]
+            histories.append(lines)
+        }
+        let store = try expectSameDatabase(histories)
+        let dump = try store.dump()
+        // 3 users × (water: a skip, an equipped freeze, a used one; gym: two equipped).
+        #expect(SimTestSupport.rows(of: "tracker_day_mark", in: dump).count == 3 * 5)
+        // Per user: gym 1 (02:30) after its uncheck, water 2 − 1, plants 1 − 1, coffee 2 − 1.
+        #expect(SimTestSupport.rows(of: "tracker_completion", in: dump).count == 3 * 3)
+        // The values left: water's first (2) and coffee's first (k) of each user.
+        let values = SimTestSupport.rows(of: "tracker_completion", in: dump).compactMap { $0["value"] }.filter { $0 != "NULL" }
+        #expect(values.sorted() == ["1.0", "2.0", "2.0", "2.0", "2.0", "3.0"], "\(values)")
+    }
+
     /// Returns the store the recorded histories were written to.
     @discardableResult
     private func expectSameDatabase(_ histories: [[String]]) throws -> Store {

@@ -33,8 +33,26 @@ import Testing
             lines.append(#"{"user": "u9", "at": "\#(date)T21:15:00+01:00", "type": "miga", "event": "exit_to_focus", "app": "X"}"#)
         }
         histories.append(lines)
+        // Issue 17: skips (one planned ahead), freezes equipped twice on a day, used; unchecks of
+        // tied completions, in a time zone whose habit days start at 04:00.
+        var marks = [#"{"user": "u10", "at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris", "day_starts_at": "04:00"}"#,
+                     #"{"user": "u10", "at": "2026-03-02T07:01:00+01:00", "type": "habit_task", "task": "read"}"#,
+                     #"{"user": "u10", "at": "2026-03-02T07:02:00+01:00", "type": "habit_task", "task": "walk", "frequency": "every_n_days", "every": 2}"#,
+                     #"{"user": "u10", "at": "2026-03-02T07:03:00+01:00", "type": "habit_skip", "task": "walk", "day": "2026-03-09"}"#]
+        for day in 2...8 {
+            let date = "2026-03-0\(day)"
+            for task in ["read", "walk", "read"] {
+                marks.append(#"{"user": "u10", "at": "\#(date)T12:00:00+01:00", "type": "habit_completion", "task": "\#(task)"}"#)
+            }
+            marks.append(#"{"user": "u10", "at": "\#(date)T12:01:00+01:00", "type": "habit_uncheck", "task": "read"}"#)
+            marks.append(#"{"user": "u10", "at": "\#(date)T12:02:00+01:00", "type": "habit_\#(day % 2 == 0 ? "skip" : "freeze")", "task": "\#(day % 3 == 0 ? "read" : "walk")"\#(day % 2 == 0 ? "" : #", "action": "use""#)}"#)
+            marks.append(#"{"user": "u10", "at": "\#(date)T12:03:00+01:00", "type": "habit_freeze", "task": "read", "action": "equip"}"#)
+            marks.append(#"{"user": "u10", "at": "\#(date)T12:04:00+01:00", "type": "habit_freeze", "task": "read", "action": "equip"}"#)
+        }
+        histories.append(marks)
         let covered = try expectSameReads(histories)
-        #expect(covered.tasks == 2 && covered.completionTies > 0 && covered.usageTies > 0)
+        #expect(covered.tasks == 4 && covered.completionTies > 0 && covered.usageTies > 0)
+        #expect(covered.dayMarks == 3 * 7 + 1 && covered.markTies > 0 && covered.unchecked == 7)
     }
 
     @Test func earnedReadsAnswerAsTheDatabase() throws {
@@ -96,7 +114,7 @@ import Testing
     /// (No grant is revoked: the engine never revokes one.)
     struct Coverage {
         var usageTies = 0, completionTies = 0, habitCompletionTies = 0, deletedModes = 0, modePriorityTies = 0
-        var expiredGrants = 0, tasks = 0
+        var expiredGrants = 0, tasks = 0, dayMarks = 0, markTies = 0, unchecked = 0
 
         init(_ records: [UserRecords]) {
             func ties<T>(_ rows: [T], _ key: (T) -> EpochMillis) -> Int { rows.count - Set(rows.map(key)).count }
@@ -104,6 +122,9 @@ import Testing
                 usageTies += ties(user.usageEvents, \.timestamp)
                 completionTies += ties(user.completions, \.completedAt)
                 tasks += user.tasks.count
+                dayMarks += user.dayMarks.count
+                markTies += user.dayMarks.count - Set(user.dayMarks.map { "\($0.taskID) \($0.day)" }).count
+                unchecked += user.completionWrites.filter { if case .delete = $0 { true } else { false } }.count
                 guard let earned = user.earned else { continue }
                 habitCompletionTies += ties(earned.completions, \.timestamp)
                 let live = earned.modes.values.map(\.mode).filter { $0.deletedAt == nil }
@@ -134,6 +155,7 @@ import Testing
         var days: Set<DayID> = []
         for c in records.commitments.values { days.insert(c.day) }
         for c in records.completions { instants.formUnion([c.completedAt - 1, c.completedAt, c.completedAt + 1]) }
+        for m in records.dayMarks { days.insert(m.day) }
         for e in records.usageEvents { instants.formUnion([e.timestamp - 1, e.timestamp, e.timestamp + 1]) }
         let earned = records.earned
         for c in earned?.completions ?? [] {
@@ -166,6 +188,15 @@ import Testing
         // Habit tracker
         let taskIDs: [UUID?] = [nil] + records.tasks.map(\.id)
         for task in records.tasks { same("task \(task.id)") { try $0.task(id, id: task.id) } }
+        for (i, from) in sortedDays.enumerated() {
+            for to in sortedDays[i...].prefix(5) {
+                for task in taskIDs {
+                    same("dayMarks(task: \(String(describing: task)), fromDay: \(from), toDay: \(to))") {
+                        try $0.dayMarks(id, taskID: task, fromDay: from, toDay: to)
+                    }
+                }
+            }
+        }
         for (from, to) in periods {
             for task in taskIDs {
                 // `completion_id` is the database's (AUTOINCREMENT over every user): a user's records

@@ -68,6 +68,18 @@ import Testing
                                              message: "references a mode row of another user")])
     }
 
+    @Test func aDayMarkOfAnotherUsersTaskIsReported() throws {
+        let f = try Fixture()
+        try f.store.createUser(UserID(2), day: f.day, now: f.now)
+        let task = HabitTask(userID: f.user, title: "Read", createdAt: f.now, updatedAt: f.now)
+        try f.store.saveTask(task)
+        try f.store.addDayMark(DayMark(userID: f.user, taskID: task.id, day: f.day, kind: .skip, createdAt: f.now))
+        #expect(try f.store.checkInvariants() == [])
+        try f.raw("UPDATE tracker_day_mark SET user_id = 2")
+        #expect(try f.store.checkInvariants() == [InvariantViolation(invariant: "same_user", table: "tracker_day_mark", key: "mark_id=1",
+                                                                    message: "references a tracker_task row of another user")])
+    }
+
     @Test func danglingForeignKeyAndMissingMetaAreReported() throws {
         let f = try Self.damaged()
         try f.raw("DELETE FROM meta WHERE key = 'device_id'")

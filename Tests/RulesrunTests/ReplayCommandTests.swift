@@ -225,7 +225,7 @@ import Testing
             let name = String(row[row.index(row.startIndex, offsetBy: 3)..<end])
             return name == "type" ? nil : name   // the tables' header
         })
-        #expect(documented.count == 23 && documented.contains("unlock_choose") && documented.contains("miga"), "\(documented.sorted())")
+        #expect(documented.count == 26 && documented.contains("habit_uncheck") && documented.contains("unlock_choose") && documented.contains("miga"), "\(documented.sorted())")
         #expect(listed == documented, "help: \(listed.sorted()), docs/replay.md: \(documented.sorted())")
     }
 

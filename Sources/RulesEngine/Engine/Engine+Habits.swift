@@ -11,6 +11,7 @@ extension Engine {
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
+        try applyTaskFields(definition, to: &task)
         if let times = definition.timesPerDay { task.timesPerDay = times }
         if let days = definition.scheduledDays {
             task.scheduledDays = try days.enumerated().map { i, n in
@@ -22,8 +23,7 @@ extension Engine {
         }
         task.updatedAt = now
         do { try task.validate() } catch {
-            throw EngineError(.invalidEvent, error, fields: ["title": definition.title == nil ? "task" : "title", "timesPerDay": "times_per_day",
-                                                            "scheduledDays": "scheduled_days"])
+            throw Engine.taskError(error, task, definition)
         }
         try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
@@ -31,15 +31,17 @@ extension Engine {
         context.cache.completionsPerPeriod[id] = nil   // its measurement may have changed
         decisions.set("habit_task", .object([("task", .string(definition.task)), ("created", .bool(existing == nil)),
                                              ("measurement", .string(task.measurementDuration.rawValue)),
-                                             ("frequency", .string(task.frequencyType.rawValue)),
-                                             ("times_per_day", .int(task.timesPerDay))]))
+                                             ("frequency", .string(task.frequencyType.eventName)),
+                                             ("times_per_day", .int(task.timesPerDay))] + Engine.taskDecisionFields(task)))
     }
 
-    func completeTask(_ name: String, value: Double?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func completeTask(_ name: String, value: Double?, forDay: DayID? = nil, _ context: inout UserContext, at now: EpochMillis,
+                      _ decisions: inout Decisions) throws {
         guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id) else {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
-        let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: now, value: value)
+        let completedAt = try completionInstant(forDay, task: task, context, at: now)
+        let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: completedAt, value: value)
         if value != nil, task.goalType == .none {
             throw EngineError(.invalidEvent, "value: expected none: habit task \"\(name)\" has no goal to measure")
         }
@@ -51,7 +53,7 @@ extension Engine {
             context.cache.completionsPerPeriod[id] = try completionCounts(task, context, clock: clock, at: now)
         }
         try context.storage.addCompletion(completion)
-        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: now), task.measurementDuration), default: 0] += 1
+        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: 0] += 1
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task: name)
         decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
@@ -92,8 +94,8 @@ extension Engine {
         return counts
     }
 
-    private func habitClock(_ context: UserContext) throws -> LocalClock {
-        try clock(context, dayStartsAt: rules.parameters.habitDayStartsAt)
+    func habitClock(_ context: UserContext) throws -> LocalClock {
+        try clock(context, dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
     }
 
     /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.

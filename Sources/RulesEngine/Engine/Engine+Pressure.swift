@@ -155,12 +155,17 @@ extension Engine {
         }
         if let v = change.personalityMode { settings.personalityMode = v; changed.append(("personality_mode", .string(v.rawValue))) }
         if let v = change.notificationsEnabled { settings.notificationsEnabled = v; changed.append(("notifications_enabled", .bool(v))) }
+        if let v = change.dayStartsAt { changed.append(("day_starts_at", .string(v.text))) }
         do { try settings.validate() } catch {
             throw EngineError(.invalidSettings, error, fields: ["commitment_deadline": "commitment_deadline", "checkin_window_close": "checkin_window_close",
                                                                "timezone_identifier": "timezone"])
         }
         try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
+        if let v = change.dayStartsAt {
+            context.book.habitDayStartsAt = v
+            context.cache.timeZoneChanged()   // the habit days' boundaries moved
+        }
         if change.timezone != nil {
             context.cache.timeZoneChanged()
             try earnedTimeZoneChanged(&context, at: now)

@@ -278,7 +278,11 @@ public final class Engine {
         case .checkIn(let result): try checkIn(result, &context, at: now, &decisions)
         case .shield: try activateShield(&context, at: now, &decisions)
         case .habitTask(let definition): try defineTask(definition, &context, at: now, &decisions)
-        case .habitCompletion(let task, let value): try completeTask(task, value: value, &context, at: now, &decisions)
+        case .habitCompletion(let task, let value, let forDay): try completeTask(task, value: value, forDay: forDay, &context, at: now, &decisions)
+        case .habitSkip(let task, let day): try markDay(task, .skip, day: day, &context, at: now, &decisions)
+        case .habitFreeze(let task, let action, let day):
+            try markDay(task, action == .use ? .freezeUsed : .freezeEquipped, day: day, &context, at: now, &decisions)
+        case .habitUncheck(let task, let day): try uncheckTask(task, day: day, &context, at: now, &decisions)
         case .miga(let type, let app, let pause): try recordGateway(type, app: app, pauseSeconds: pause, &context, at: now, &decisions)
         case .earned(let earned): try handle(earned, &context, at: now, &decisions)
         }
@@ -315,7 +319,7 @@ extension EngineEvent.Kind {
         switch self {
         case .subscription, .commitment, .checkIn, .shield: true
         case .settings(let change): change.commitmentDeadline != nil || change.checkinWindowClose != nil
-        case .tick, .habitTask, .habitCompletion, .miga, .earned: false
+        case .tick, .habitTask, .habitCompletion, .habitSkip, .habitFreeze, .habitUncheck, .miga, .earned: false
         }
     }
 }

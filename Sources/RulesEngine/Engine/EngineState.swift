@@ -14,6 +14,9 @@ struct EngineState: Codable, Equatable {
     var tasks: [String: UUID] = [:]
     /// Earned's day cycle and open sessions, from the user's first Earned event.
     var earned: EarnedBook?
+    /// When the user's habit days start (`settings.day_starts_at`); nil: the rule set's
+    /// `habit.day_starts_at`. Absent from the JSON while nil.
+    var habitDayStartsAt: LocalTime?
 }
 
 /// One Pressure day: its instants and what has been done of them.

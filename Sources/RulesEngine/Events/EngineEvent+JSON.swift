@@ -20,6 +20,7 @@ extension EngineEvent.Kind {
                 ("timezone", change.timezone.map { .string($0) }),
                 ("personality_mode", change.personalityMode.map { .string($0.rawValue) }),
                 ("notifications_enabled", change.notificationsEnabled.map { .bool($0) }),
+                ("day_starts_at", change.dayStartsAt.map { .string($0.text) }),
             ])
         case .subscription(let tier, let expires):
             return JSONValue.present([("tier", .string(tier.rawValue)), ("expires_at", expires.map { .string($0.description) })])
@@ -30,13 +31,34 @@ extension EngineEvent.Kind {
                 ("task", .string(task.task)), ("title", task.title.map { .string($0) }),
                 ("measurement", task.measurement.map { .string($0.rawValue) }), ("frequency", task.frequency.map { .string($0.rawValue) }),
                 ("times_per_day", task.timesPerDay.map { .int($0) }), ("scheduled_days", task.scheduledDays.map { .array($0.map { .int($0) }) }),
+                ("times", task.times.map { .int($0) }), ("days", task.days.map { .int($0) }), ("every", task.every.map { .int($0) }),
+                ("days_of_month", task.daysOfMonth.map { .array($0.map { .int($0) }) }),
+                ("goal_type", task.goalType.map { .string($0.rawValue) }), ("goal_value", task.goalValue.map { .double($0) }),
+                ("goal_unit", task.goalUnit.map { .string($0) }), ("goal_direction", task.goalDirection.map { .string($0.eventName) }),
+                ("start_date", task.startDate.map { .string($0.rawValue) }),
+                ("params", task.params.map { params in .object(params.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }) }),
             ])
-        case .habitCompletion(let task, let value):
-            return JSONValue.present([("task", .string(task)), ("value", value.map { .double($0) })])
+        case .habitCompletion(let task, let value, let forDay):
+            return JSONValue.present([("task", .string(task)), ("value", value.map { .double($0) }), ("for_day", forDay.map { .string($0.rawValue) })])
+        case .habitSkip(let task, let day), .habitUncheck(let task, let day):
+            return JSONValue.present([("task", .string(task)), ("day", day.map { .string($0.rawValue) })])
+        case .habitFreeze(let task, let action, let day):
+            return JSONValue.present([("task", .string(task)), ("action", .string(action.rawValue)), ("day", day.map { .string($0.rawValue) })])
         case .miga(let type, let app, let pause):
             return JSONValue.present([("event", .string(type.rawValue)), ("app", app.isEmpty ? nil : .string(app)),
                                     ("pause_seconds", pause.map { .double($0) })])
         case .earned(let event): return event.jsonFields
+        }
+    }
+}
+
+extension TaskParamValue {
+    var json: JSONValue {
+        switch self {
+        case .integer(let value): .int(Int(value))
+        case .number(let value): .double(value)
+        case .boolean(let value): .bool(value)
+        case .string(let value): .string(value)
         }
     }
 }

@@ -47,7 +47,7 @@ extension EngineEvent {
         case "settings":
             let change = try decode(SettingsChange.self, fields)
             guard change != SettingsChange() else {
-                throw EngineError(.invalidEvent, "a settings event changes at least one of: commitment_deadline, checkin_window_close, timezone, personality_mode, notifications_enabled")
+                throw EngineError(.invalidEvent, "a settings event changes at least one of: commitment_deadline, checkin_window_close, timezone, personality_mode, notifications_enabled, day_starts_at")
             }
             kind = .settings(change)
         case "subscription":
@@ -76,7 +76,16 @@ extension EngineEvent {
             kind = .habitTask(try decode(HabitTaskDefinition.self, fields))
         case "habit_completion":
             let payload = try decode(HabitCompletionPayload.self, fields)
-            kind = .habitCompletion(task: payload.task, value: payload.value)
+            kind = .habitCompletion(task: payload.task, value: payload.value, forDay: payload.for_day)
+        case "habit_skip":
+            let payload = try decode(HabitDayPayload.self, fields)
+            kind = .habitSkip(task: payload.task, day: payload.day)
+        case "habit_freeze":
+            let payload = try decode(HabitFreezePayload.self, fields)
+            kind = .habitFreeze(task: payload.task, action: payload.action, day: payload.day)
+        case "habit_uncheck":
+            let payload = try decode(HabitDayPayload.self, fields)
+            kind = .habitUncheck(task: payload.task, day: payload.day)
         case "miga":
             let payload = try decode(MigaPayload.self, fields)
             kind = .miga(payload.event, app: payload.app ?? "", pauseSeconds: payload.pause_seconds)
@@ -114,6 +123,8 @@ extension EngineEvent {
     private struct SubscriptionPayload: Decodable { var tier: SubscriptionTier; var expires_at: String? }
     private struct CommitmentPayload: Decodable { var text: String }
     private struct CheckInPayload: Decodable { var result: String }
-    private struct HabitCompletionPayload: Decodable { var task: String; var value: Double? }
+    private struct HabitCompletionPayload: Decodable { var task: String; var value: Double?; var for_day: DayID? }
+    private struct HabitDayPayload: Decodable { var task: String; var day: DayID? }
+    private struct HabitFreezePayload: Decodable { var task: String; var action: FreezeAction; var day: DayID? }
     private struct MigaPayload: Decodable { var event: UsageEventType; var app: String?; var pause_seconds: Double? }
 }

@@ -32,10 +32,18 @@ public struct EngineEvent: Sendable, Equatable {
         /// `tick`: only let time pass up to `at`.
         case tick
         /// `habit_task`: define or change a habit task (`task`, `title`, `measurement`, `frequency`,
-        /// `times_per_day`, `scheduled_days`).
+        /// `times_per_day`, `scheduled_days`, `times`, `days`, `every`, `days_of_month`, `goal_type`,
+        /// `goal_value`, `goal_unit`, `goal_direction`, `start_date`, `params`).
         case habitTask(HabitTaskDefinition)
-        /// `habit_completion`: one completion of `task`, with an optional `value`.
-        case habitCompletion(task: String, value: Double?)
+        /// `habit_completion`: one completion of `task`, with an optional `value`, for today or,
+        /// with `for_day`, a past day within `habit.max_backfill_days`.
+        case habitCompletion(task: String, value: Double?, forDay: DayID? = nil)
+        /// `habit_skip`: `task` is skipped on `day` (default: today).
+        case habitSkip(task: String, day: DayID?)
+        /// `habit_freeze`: a streak freeze of `task`, `action` "use" (on `day`, default today) or "equip".
+        case habitFreeze(task: String, action: FreezeAction, day: DayID?)
+        /// `habit_uncheck`: removes the latest completion of `task` on `day` (default: today).
+        case habitUncheck(task: String, day: DayID?)
         /// `miga`: a gateway `event` ("exit_to_focus", "deepen_pause", "proceed_to_app") for an `app`,
         /// with the seconds the user paused (`pause_seconds`, default: the whole gateway timer).
         case miga(UsageEventType, app: String, pauseSeconds: Double?)
@@ -53,6 +61,9 @@ public struct EngineEvent: Sendable, Equatable {
             case .tick: "tick"
             case .habitTask: "habit_task"
             case .habitCompletion: "habit_completion"
+            case .habitSkip: "habit_skip"
+            case .habitFreeze: "habit_freeze"
+            case .habitUncheck: "habit_uncheck"
             case .miga: "miga"
             case .earned(let event): event.typeName
             }
@@ -60,7 +71,7 @@ public struct EngineEvent: Sendable, Equatable {
     }
 
     public static let typeNames = ["settings", "subscription", "commitment", "check_in", "shield", "tick",
-                                   "habit_task", "habit_completion", "miga"] + EarnedEvent.typeNames
+                                   "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck", "miga"] + EarnedEvent.typeNames
 
     /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
     /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
@@ -81,9 +92,12 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
     public var timezone: String?
     public var personalityMode: PersonalityMode?
     public var notificationsEnabled: Bool?
+    /// When the user's habit days start (default: the rule set's `habit.day_starts_at`).
+    public var dayStartsAt: LocalTime?
 
     public init(commitmentDeadline: LocalTime? = nil, checkinWindowClose: LocalTime? = nil, timezone: String? = nil,
-                personalityMode: PersonalityMode? = nil, notificationsEnabled: Bool? = nil) {
+                personalityMode: PersonalityMode? = nil, notificationsEnabled: Bool? = nil, dayStartsAt: LocalTime? = nil) {
+        self.dayStartsAt = dayStartsAt
         self.commitmentDeadline = commitmentDeadline
         self.checkinWindowClose = checkinWindowClose
         self.timezone = timezone
@@ -97,10 +111,19 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
         case timezone
         case personalityMode = "personality_mode"
         case notificationsEnabled = "notifications_enabled"
+        case dayStartsAt = "day_starts_at"
     }
 }
 
-/// A habit task as events define it, by name.
+/// What a `habit_freeze` event does: use a freeze on a day, or equip one (hold it for later).
+public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
+    case use
+    case equip
+}
+
+/// A habit task as events define it, by name. Only the fields given change; giving `frequency`
+/// sets the frequency's own fields (`times`, `days`, `every`, `days_of_month`) from the event,
+/// clearing those it does not give.
 public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
     public var task: String
     public var title: String?
@@ -108,20 +131,53 @@ public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
     public var frequency: FrequencyType?
     public var timesPerDay: Int?
     public var scheduledDays: [Int]?
+    /// `times_in_days`: x times …
+    public var times: Int?
+    /// … in y `days`.
+    public var days: Int?
+    /// `every_n_days`: every n days from the start date.
+    public var every: Int?
+    /// `days_of_month`: days 1…31 (31: a shorter month's last day).
+    public var daysOfMonth: [Int]?
+    public var goalType: GoalType?
+    public var goalValue: Double?
+    public var goalUnit: String?
+    public var goalDirection: GoalDirection?
+    public var startDate: DayID?
+    /// Per-task values of the rule set's params (names and scalars).
+    public var params: [String: TaskParamValue]?
 
     public init(task: String, title: String? = nil, measurement: MeasurementDuration? = nil, frequency: FrequencyType? = nil,
-                timesPerDay: Int? = nil, scheduledDays: [Int]? = nil) {
+                timesPerDay: Int? = nil, scheduledDays: [Int]? = nil, times: Int? = nil, days: Int? = nil, every: Int? = nil,
+                daysOfMonth: [Int]? = nil, goalType: GoalType? = nil, goalValue: Double? = nil, goalUnit: String? = nil,
+                goalDirection: GoalDirection? = nil, startDate: DayID? = nil, params: [String: TaskParamValue]? = nil) {
         self.task = task
         self.title = title
         self.measurement = measurement
         self.frequency = frequency
         self.timesPerDay = timesPerDay
         self.scheduledDays = scheduledDays
+        self.times = times
+        self.days = days
+        self.every = every
+        self.daysOfMonth = daysOfMonth
+        self.goalType = goalType
+        self.goalValue = goalValue
+        self.goalUnit = goalUnit
+        self.goalDirection = goalDirection
+        self.startDate = startDate
+        self.params = params
     }
 
     enum CodingKeys: String, CodingKey {
-        case task, title, measurement, frequency
+        case task, title, measurement, frequency, times, days, every, params
         case timesPerDay = "times_per_day"
         case scheduledDays = "scheduled_days"
+        case daysOfMonth = "days_of_month"
+        case goalType = "goal_type"
+        case goalValue = "goal_value"
+        case goalUnit = "goal_unit"
+        case goalDirection = "goal_direction"
+        case startDate = "start_date"
     }
 }

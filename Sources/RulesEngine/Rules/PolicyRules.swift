@@ -49,12 +49,15 @@ public struct PolicyParameters: Sendable, Equatable {
     public var shieldsPerMonthFree: Int
     public var shieldActivationWindowMinutes: Int
     public var habitDayStartsAt: LocalTime
+    /// `habit.max_backfill_days`: how far back habit events may reach (0: today only).
+    public var habitMaxBackfillDays: Int
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
 
     public init(maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
                 shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
-                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime) {
+                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMaxBackfillDays: Int = 0) {
+        self.habitMaxBackfillDays = habitMaxBackfillDays
         self.maxTier = maxTier
         self.persistentBadgeFromTier = persistentBadgeFromTier
         self.noCommitmentCountsAs = noCommitmentCountsAs

@@ -10,7 +10,7 @@ extension RuleSet: PolicyRules {
             shieldsPerMonthFree: escalation.shield.perMonthFree,
             shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
             habitDayStartsAt: streaks.habit.dayStartsAt, migaDayStartsAt: streaks.miga.dayStartsAt,
-            earnedDayStartsAt: streaks.earned.dayStartsAt)
+            earnedDayStartsAt: streaks.earned.dayStartsAt, habitMaxBackfillDays: streaks.habit.maxBackfillDays)
     }
 
     public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {

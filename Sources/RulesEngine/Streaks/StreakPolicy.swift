@@ -40,6 +40,9 @@ public struct StreakPolicy: Decodable {
         public var skipUnscheduledDays: Bool
         public var currentPeriodGrace: Bool
         public var dayStartsAt: LocalTime
+        /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
+        /// reach (0: today only, the seed's behaviour), 0…365.
+        public var maxBackfillDays: Int
         /// `current_streak(periods) -> integer`, periods most recent first.
         public var currentStreak: LuaFunction
 
@@ -49,9 +52,13 @@ public struct StreakPolicy: Decodable {
             case skipUnscheduledDays = "skip_unscheduled_days"
             case currentPeriodGrace = "current_period_grace"
             case dayStartsAt = "day_starts_at"
+            case maxBackfillDays = "max_backfill_days"
             case currentStreak = "current_streak"
         }
     }
+
+    /// The largest `habit.max_backfill_days`.
+    public static let maxBackfillDays = 365
 
     /// MIGA: consecutive local days with the counting gateway event.
     public struct Miga: Decodable {
@@ -98,6 +105,8 @@ public struct StreakPolicy: Decodable {
         }
         require(!pressure.extends.isEmpty && !pressure.extends.contains(.pending), "pressure.extends",
                 "must list final results (\"YES\", \"NO\", \"MISSED\"), found \(pressure.extends.map(\.rawValue))")
+        require((0...Self.maxBackfillDays).contains(habit.maxBackfillDays), "habit.max_backfill_days",
+                "must be between 0 and \(Self.maxBackfillDays) days, found \(habit.maxBackfillDays)")
         require(habit.minCompletions >= 1, "habit.min_completions", "must be at least 1, found \(habit.minCompletions)")
         require((1...24 * 60).contains(earned.focusMinutesToQualify), "earned.focus_minutes_to_qualify",
                 "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")

@@ -13,6 +13,19 @@ import Foundation
 /// - `notificationTime` is set exactly when `notificationEnabled` (the seed: "nil when
 ///   notificationEnabled == false"; a reminder without a time cannot be scheduled).
 /// - `category` may be nil: deleting a category nullifies it (§2.1 delete rule).
+///
+/// Issue 17 (decisions):
+/// - `frequencyType` ``FrequencyType/timesInDays`` sets `frequencyTimes` (x, 1…y) and
+///   `frequencyDays` (y, 2…365); ``FrequencyType/everyNDays`` sets `frequencyDays` (n, 2…365) and
+///   no `frequencyTimes`; ``FrequencyType/daysOfMonth`` sets `daysOfMonth` (1…31, at least one,
+///   stored sorted; 31 means a shorter month's last day). Other frequencies set none of them.
+/// - A weekly or monthly target ("3 times a week") is `measurementDuration` weekly/monthly with
+///   `timesPerDay` read as the period's target: no second field for the same count.
+/// - `startDate` (optional) is the first day the task counts from (every-n-days is anchored on it);
+///   nil means the day it was created. `goalDirection` says whether `goalValue` is a floor or a
+///   ceiling (``GoalDirection/atMost`` needs a goal value).
+/// - `params`: at most 32 names (`[a-z][a-z0-9_]*`, ≤ 40 bytes) with scalar values (strings ≤ 40
+///   bytes, numbers finite); the rule set's declared params check them when the engine uses them.
 public struct HabitTask: Hashable, Sendable, Codable, Validatable {
     public static let maxTitleLength = 100
 
@@ -36,6 +49,12 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
     public var sortOrder: Int
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
+    public var frequencyTimes: Int?
+    public var frequencyDays: Int?
+    public var daysOfMonth: [Int]
+    public var startDate: DayID?
+    public var goalDirection: GoalDirection
+    public var params: [String: TaskParamValue]
 
     public init(id: UUID = UUID(), userID: UserID, categoryID: UUID? = nil, title: String, iconName: String? = nil,
                 isPreset: Bool = false, presetIdentifier: String? = nil,
@@ -43,7 +62,9 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
                 goalValue: Double? = nil, goalUnit: String? = nil, frequencyType: FrequencyType = .daily,
                 timesPerDay: Int = 1, scheduledDays: [Weekday] = Weekday.allCases,
                 notificationEnabled: Bool = false, notificationTime: LocalTime? = nil,
-                colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis) {
+                colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis,
+                frequencyTimes: Int? = nil, frequencyDays: Int? = nil, daysOfMonth: [Int] = [], startDate: DayID? = nil,
+                goalDirection: GoalDirection = .atLeast, params: [String: TaskParamValue] = [:]) {
         self.id = id
         self.userID = userID
         self.categoryID = categoryID
@@ -64,6 +85,12 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
         self.sortOrder = sortOrder
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.frequencyTimes = frequencyTimes
+        self.frequencyDays = frequencyDays
+        self.daysOfMonth = daysOfMonth
+        self.startDate = startDate
+        self.goalDirection = goalDirection
+        self.params = params
     }
 
     public func validate() throws {
@@ -106,8 +133,51 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
                           && colorToken.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) },
                           "colorToken", "a palette key of 1–32 lowercase letters and digits", quoted(colorToken))
         try check.atLeast("sortOrder", sortOrder, 0)
+        try validateFrequency(check)
+        if goalDirection == .atMost {
+            try check.require(goalValue != nil, "goalValue", "set when goalDirection is atMost (a ceiling needs a value)", "nil")
+        }
+        try check.require(params.count <= TaskParamValue.maxCount, "params", "at most \(TaskParamValue.maxCount) names", "\(params.count)")
+        for (name, value) in params.sorted(by: { $0.key < $1.key }) {
+            try check.require(TaskParamValue.isName(name), "params", "names of [a-z][a-z0-9_]*, at most \(TaskParamValue.maxNameBytes) bytes",
+                              quoted(name))
+            switch value {
+            case .number(let number):
+                try check.finite("params.\(name)", number)
+                try check.require(number.rounded() != number, "params.\(name)", "a number with a fraction (a whole number is an integer)", "\(number)")
+            case .string(let text):
+                try check.require(text.utf8.count <= TaskParamValue.maxStringBytes, "params.\(name)",
+                                  "a string of at most \(TaskParamValue.maxStringBytes) bytes", "\(text.utf8.count) bytes")
+            case .integer, .boolean: break
+            }
+        }
         try check.timestamp("createdAt", createdAt)
         try check.notBefore("updatedAt", updatedAt, "createdAt", createdAt)
+    }
+
+    private func validateFrequency(_ check: FieldCheck) throws {
+        let kind = frequencyType.rawValue
+        switch frequencyType {
+        case .timesInDays:
+            try check.require(frequencyDays != nil, "frequencyDays", "set when frequencyType is \(kind)", "nil")
+            try check.range("frequencyDays", frequencyDays!, 2...365)
+            try check.require(frequencyTimes != nil, "frequencyTimes", "set when frequencyType is \(kind)", "nil")
+            try check.range("frequencyTimes", frequencyTimes!, 1...frequencyDays!)
+        case .everyNDays:
+            try check.require(frequencyDays != nil, "frequencyDays", "set when frequencyType is \(kind)", "nil")
+            try check.range("frequencyDays", frequencyDays!, 2...365)
+            try check.require(frequencyTimes == nil, "frequencyTimes", "nil when frequencyType is \(kind)", "\(frequencyTimes ?? 0)")
+        default:
+            try check.require(frequencyDays == nil, "frequencyDays", "nil when frequencyType is \(kind)", "\(frequencyDays ?? 0)")
+            try check.require(frequencyTimes == nil, "frequencyTimes", "nil when frequencyType is \(kind)", "\(frequencyTimes ?? 0)")
+        }
+        if frequencyType == .daysOfMonth {
+            try check.require(!daysOfMonth.isEmpty, "daysOfMonth", "at least one day of the month when frequencyType is \(kind)", "[]")
+            for day in daysOfMonth { try check.range("daysOfMonth", day, 1...31) }
+            try check.require(Set(daysOfMonth).count == daysOfMonth.count, "daysOfMonth", "no repeated day", "\(daysOfMonth)")
+        } else {
+            try check.require(daysOfMonth.isEmpty, "daysOfMonth", "empty when frequencyType is \(kind)", "\(daysOfMonth)")
+        }
     }
 
     /// Whether the task is due on a weekday (daily tasks are due every day).

@@ -32,7 +32,10 @@ package enum TrackerRows {
                          frequencyType: try r.enumValue("frequency_type"), timesPerDay: try r.int("times_per_day"), scheduledDays: weekdays,
                          notificationEnabled: try r.bool("notification_enabled"), notificationTime: try r.optionalTime("notification_time"),
                          colorToken: try r.string("color_token"), sortOrder: try r.int("sort_order"),
-                         createdAt: try r.int64("created_ts_utc_ms"), updatedAt: try r.int64("updated_ts_utc_ms"))
+                         createdAt: try r.int64("created_ts_utc_ms"), updatedAt: try r.int64("updated_ts_utc_ms"),
+                         frequencyTimes: try r.optional("frequency_times"), frequencyDays: try r.optional("frequency_days"),
+                         daysOfMonth: try r.json("days_of_month"), startDate: try r.optionalDay("start_day_id"),
+                         goalDirection: try r.enumValue("goal_direction"), params: try r.json("params"))
     }
 
     static func taskArguments(_ t: HabitTask) throws -> StatementArguments { try ArgumentValues.of { try task(t, into: &$0) } }
@@ -42,13 +45,15 @@ package enum TrackerRows {
         v.add(t.presetIdentifier); v.add(t.measurementDuration.rawValue); v.add(t.goalType.rawValue); v.add(t.goalValue); v.add(t.goalUnit)
         v.add(t.frequencyType.rawValue); v.add(t.timesPerDay); v.add(try ModelJSON.encode(t.scheduledDays.sorted().map(\.rawValue)))
         v.add(t.notificationEnabled); v.add(t.notificationTime?.text); v.add(t.colorToken); v.add(t.sortOrder); v.add(t.createdAt)
-        v.add(t.updatedAt)
+        v.add(t.updatedAt); v.add(t.frequencyTimes); v.add(t.frequencyDays); v.add(try ModelJSON.encode(t.daysOfMonth.sorted()))
+        v.add(t.startDate?.rawValue); v.add(t.goalDirection.rawValue); v.add(try ModelJSON.encode(t.params))
     }
 
     static let insertTaskSQL = """
         INSERT INTO tracker_task(task_id, user_id, category_id, title, icon_name, is_preset, preset_identifier, measurement_duration,
           goal_type, goal_value, goal_unit, frequency_type, times_per_day, scheduled_days, notification_enabled, notification_time,
-          color_token, sort_order, created_ts_utc_ms, updated_ts_utc_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          color_token, sort_order, created_ts_utc_ms, updated_ts_utc_ms, frequency_times, frequency_days, days_of_month, start_day_id,
+          goal_direction, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static let upsertTaskSQL = insertTaskSQL + """
@@ -57,7 +62,9 @@ package enum TrackerRows {
           goal_type = excluded.goal_type, goal_value = excluded.goal_value, goal_unit = excluded.goal_unit,
           frequency_type = excluded.frequency_type, times_per_day = excluded.times_per_day, scheduled_days = excluded.scheduled_days,
           notification_enabled = excluded.notification_enabled, notification_time = excluded.notification_time,
-          color_token = excluded.color_token, sort_order = excluded.sort_order, updated_ts_utc_ms = excluded.updated_ts_utc_ms
+          color_token = excluded.color_token, sort_order = excluded.sort_order, updated_ts_utc_ms = excluded.updated_ts_utc_ms,
+          frequency_times = excluded.frequency_times, frequency_days = excluded.frequency_days, days_of_month = excluded.days_of_month,
+          start_day_id = excluded.start_day_id, goal_direction = excluded.goal_direction, params = excluded.params
         """
 
     static func completion(_ row: Row) throws -> TaskCompletion {
@@ -73,6 +80,21 @@ package enum TrackerRows {
 
     package static let insertCompletionSQL = """
         INSERT INTO tracker_completion(user_id, task_key, completed_at_ts_utc_ms, value) VALUES (?, ?, ?, ?)
+        """
+
+    static func dayMark(_ row: Row) throws -> DayMark {
+        let r = RowReader(row, "tracker_day_mark")
+        return DayMark(userID: try r.user(), taskID: try r.uuid("task_id"), day: try r.day("day_id"), kind: try r.enumValue("kind"),
+                       createdAt: try r.int64("created_ts_utc_ms"))
+    }
+
+    static let dayMarkColumns = """
+        m.user_id, t.task_id, m.day_id, m.kind, m.created_ts_utc_ms
+        FROM tracker_day_mark m JOIN tracker_task t ON t.task_key = m.task_key
+        """
+
+    package static let insertDayMarkSQL = """
+        INSERT INTO tracker_day_mark(user_id, task_key, day_id, kind, created_ts_utc_ms) VALUES (?, ?, ?, ?, ?)
         """
 
     static func settings(_ row: Row) throws -> HabitTrackerSettings {

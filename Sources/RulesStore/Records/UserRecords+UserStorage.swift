@@ -124,6 +124,38 @@ extension UserRecords: UserStorage {
             .map(\.element)
     }
 
+    public func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
+        try Snapshot.requirePeriod(from, to)
+        guard userID == self.userID, storedTask(taskID) != nil else {
+            throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
+        }
+        // The latest instant, and of those the last recorded (the store's highest completion_id).
+        var latest: Int?
+        for (index, c) in completions.enumerated() where c.taskID == taskID && c.completedAt >= from && c.completedAt < to {
+            if latest == nil || c.completedAt >= completions[latest!].completedAt { latest = index }
+        }
+        return latest.map(removeCompletion(at:))
+    }
+
+    public func addDayMark(_ mark: DayMark) throws {
+        try mark.validate()
+        guard mark.userID == userID, storedTask(mark.taskID) != nil else {
+            throw StoreError.notFound("HabitTask \(mark.taskID.uuidString) of user", "\(mark.userID)")
+        }
+        if mark.kind.isOncePerDay, dayMarks.contains(where: { $0.taskID == mark.taskID && $0.day == mark.day && $0.kind == mark.kind }) {
+            throw StoreError.duplicateDayMark(mark)
+        }
+        append(mark)
+    }
+
+    public func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
+        guard userID == self.userID else { return [] }
+        return dayMarks.enumerated()
+            .filter { (taskID == nil || $0.element.taskID == taskID) && $0.element.day >= fromDay && $0.element.day <= toDay }
+            .sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }
+            .map(\.element)
+    }
+
     // MIGA
 
     public func recordUsageEvent(_ event: UsageEvent) throws {

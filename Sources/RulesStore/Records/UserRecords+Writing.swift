@@ -16,6 +16,8 @@ extension UserRecords {
         let notification: PreparedStatement
         let task: PreparedStatement
         let completion: PreparedStatement
+        let dayMark: PreparedStatement
+        let deleteCompletion: PreparedStatement
         let usageEvent: PreparedStatement
         let engineState: PreparedStatement
         let earned: EarnedRecords.Statements
@@ -29,6 +31,8 @@ extension UserRecords {
             notification = try PreparedStatement(db, PressureRows.insertNotificationSQL)
             task = try PreparedStatement(db, TrackerRows.insertTaskSQL)
             completion = try PreparedStatement(db, TrackerRows.insertCompletionSQL)
+            dayMark = try PreparedStatement(db, TrackerRows.insertDayMarkSQL)
+            deleteCompletion = try PreparedStatement(db, "DELETE FROM tracker_completion WHERE completion_id = ?")
             usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
             engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
             earned = try EarnedRecords.Statements(db)
@@ -49,9 +53,21 @@ extension UserRecords {
                     try task.run { try TrackerRows.task(row, into: &$0) }
                     taskKeys[row.id] = db.lastInsertedRowID
                 }
-                for row in user.completions {
-                    try completion.run { v in
-                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                var completionIDs: [Int: Int64] = [:]
+                for (index, write) in user.completionWrites.enumerated() {
+                    switch write {
+                    case .insert(let row):
+                        try completion.run { v in
+                            v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.completedAt); v.add(row.value)
+                        }
+                        completionIDs[index] = db.lastInsertedRowID
+                    case .delete(let insert):
+                        try deleteCompletion.run { v in v.add(completionIDs[insert]!) }
+                    }
+                }
+                for row in user.dayMarks {
+                    try dayMark.run { v in
+                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.day.rawValue); v.add(row.kind.rawValue); v.add(row.createdAt)
                     }
                 }
                 if let row = user.engineState {

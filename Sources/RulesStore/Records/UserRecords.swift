@@ -21,6 +21,14 @@ public final class UserRecords: @unchecked Sendable {
     private(set) var tasks: [HabitTask] = []
     private var taskIndex: [UUID: Int] = [:]
     private(set) var completions: [TaskCompletion] = []
+    /// For each of `completions`, the index of its insert in `completionWrites`.
+    private var completionInserts: [Int] = []
+    /// The completions' inserts and deletes in the order they happened: the bulk write replays
+    /// them, so that SQLite numbers the rows (`completion_id`, which reuses the highest number
+    /// after a delete) as the store's operations do.
+    private(set) var completionWrites: [CompletionWrite] = []
+    /// Skips and freezes in the order they were recorded (the order of their `mark_id`s).
+    private(set) var dayMarks: [DayMark] = []
     private(set) var usageEvents: [UsageEvent] = []
     private(set) var engineState: EngineStateRow?
     /// The user's Earned rows, from its first Earned operation on.
@@ -34,6 +42,13 @@ public final class UserRecords: @unchecked Sendable {
         case commitment(DayID, Commitment?)
         case task(Int, HabitTask)
         case engineState(EngineStateRow?)
+        case completionRemoved(Int, TaskCompletion, insert: Int)
+    }
+
+    /// One write of a completion: its insert, or the delete of the row inserted by the write at `insert`.
+    enum CompletionWrite {
+        case insert(TaskCompletion)
+        case delete(insert: Int)
     }
 
     /// The rows of a new user, as ``Store/createUser(_:day:timezoneID:now:makeUUID:)`` writes them.
@@ -50,13 +65,14 @@ public final class UserRecords: @unchecked Sendable {
 
     /// The point ``rollback(to:)`` returns to. Savepoints do not nest: a new one replaces the previous.
     public struct Savepoint: Sendable {
-        fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int
+        fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int, dayMarks: Int, completionWrites: Int
     }
 
     public func savepoint() -> Savepoint {
         undo.removeAll(keepingCapacity: true)
         earned?.savepoint()
-        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count)
+        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count,
+                         dayMarks: dayMarks.count, completionWrites: completionWrites.count)
     }
 
     /// Undoes every change since `savepoint`.
@@ -68,6 +84,9 @@ public final class UserRecords: @unchecked Sendable {
             case .commitment(let day, let value): commitments[day] = value
             case .task(let index, let value): tasks[index] = value
             case .engineState(let value): engineState = value
+            case .completionRemoved(let index, let value, let insert):
+                completions.insert(value, at: index)
+                completionInserts.insert(insert, at: index)
             }
         }
         undo.removeAll(keepingCapacity: true)
@@ -76,7 +95,10 @@ public final class UserRecords: @unchecked Sendable {
         for task in tasks[savepoint.tasks...] { taskIndex[task.id] = nil }
         tasks.removeSubrange(savepoint.tasks...)
         completions.removeSubrange(savepoint.completions...)
+        completionInserts.removeSubrange(savepoint.completions...)
+        completionWrites.removeSubrange(savepoint.completionWrites...)
         usageEvents.removeSubrange(savepoint.usageEvents...)
+        dayMarks.removeSubrange(savepoint.dayMarks...)
     }
 
     // The changes, each undoable.
@@ -97,8 +119,23 @@ public final class UserRecords: @unchecked Sendable {
     }
 
     func append(_ entry: NotificationLogEntry) { notifications.append(entry) }
-    func append(_ completion: TaskCompletion) { completions.append(completion) }
+    func append(_ completion: TaskCompletion) {
+        completionInserts.append(completionWrites.count)
+        completionWrites.append(.insert(completion))
+        completions.append(completion)
+    }
     func append(_ event: UsageEvent) { usageEvents.append(event) }
+    func append(_ mark: DayMark) { dayMarks.append(mark) }
+
+    /// Removes the completion at `index` (undone by a rollback: the undo log puts it back first,
+    /// then the completions appended since the savepoint are truncated).
+    func removeCompletion(at index: Int) -> TaskCompletion {
+        let removed = completions.remove(at: index)
+        let insert = completionInserts.remove(at: index)
+        completionWrites.append(.delete(insert: insert))
+        undo.append(.completionRemoved(index, removed, insert: insert))
+        return removed
+    }
 
     /// Inserts or updates a task; an update keeps the first `createdAt`, as the store's upsert does.
     func upsert(_ task: HabitTask) {

@@ -10,9 +10,9 @@ import GRDB
 /// ``StoreError/Code-swift.struct/databaseTooNew`` before anything is written to the file.
 public enum Migrations {
     /// The schema version this code writes and understands.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
-    static let identifiers = ["0001_initial", "0002_engine_state"]
+    static let identifiers = ["0001_initial", "0002_engine_state", "0003_habit_marks"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -23,6 +23,10 @@ public enum Migrations {
         migrator.registerMigration(identifiers[1]) { db in
             try SchemaV2.create(db)
             try setVersion(db, 2)
+        }
+        migrator.registerMigration(identifiers[2]) { db in
+            try SchemaV3.create(db)
+            try setVersion(db, 3)
         }
         return migrator
     }
