@@ -24,7 +24,9 @@ final class MisbehavingRules: PolicyRules {
     func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
         try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
     }
-    func habitStreak(_ periods: [HabitPeriod]) throws -> Int { try base.habitStreak(periods) }
+    func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+        try base.habitStreak(periods, task: task, user: user)
+    }
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int { try base.migaStreak(exitsPerDay) }
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
         try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
