@@ -14,8 +14,9 @@ extension HabitPeriod: LuaTableEncodable {
     public static var luaFieldCount: Int { 8 }
 
     public func encode(to t: inout LuaTableWriter) {
-        t.set(Self.startKey, start.rawValue)
-        t.set(Self.endKey, end.rawValue)
+        let first = start.rawValue
+        t.set(Self.startKey, first)
+        t.set(Self.endKey, isDay ? first : end.rawValue)
         t.set(Self.weekdayKey, weekday)
         t.set(Self.scheduledKey, scheduled)
         t.set(Self.completionsKey, completions)
