@@ -26,8 +26,11 @@ final class MisbehavingRules: PolicyRules {
     }
     /// What habit.streak returns instead of the reference's answer.
     var habitStreakAnswer: HabitStreak?
+    /// What habit.streak was last asked.
+    var habitStreakAsked: (periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord)?
     func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
-        try habitStreakAnswer ?? base.habitStreak(periods, task: task, user: user)
+        habitStreakAsked = (periods, task, user)
+        return try habitStreakAnswer ?? base.habitStreak(periods, task: task, user: user)
     }
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int { try base.migaStreak(exitsPerDay) }
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
