@@ -45,7 +45,7 @@ let package = Package(
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
         .target(
             name: "RulesBench",
-            dependencies: ["CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim",
+            dependencies: ["CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim", "RulesEngine",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(

@@ -56,15 +56,17 @@ M.habit = {
   max_backfill_days = 0,
 }
 
---- The current streak of one task, from its periods, most recent first. The first period is the
---- current (running) one.
----@param periods { completions: integer, scheduled: boolean, times_per_day: integer }[]
----@return integer
-function M.habit.current_streak(periods)
+--- The streak of one task, from its periods, most recent first: the first is the current
+--- (running) one, the last the one the task was created in (docs/rules.md describes every field).
+---@param periods { start_date: string, end_date: string, weekday: integer?, scheduled: boolean, completions: integer, value: number, status: string, freezes_equipped: integer }[]
+---@param task { name: string, measurement: string, frequency: table, times_per_day: integer, goal: table, start_date: string, params: table }
+---@param user { timezone: string, day_starts_at: string }
+---@return { current: integer, best: { first: string, last: string, length: integer }[]?, score: number? }
+function M.habit.streak(periods, task, user)
+  local needed = M.habit.min_completions
+  if M.habit.require_times_per_day then needed = math.max(needed, task.times_per_day) end
   local streak = 0
   for i, period in ipairs(periods) do
-    local needed = M.habit.min_completions
-    if M.habit.require_times_per_day then needed = math.max(needed, period.times_per_day) end
     local skipped = not period.scheduled and M.habit.skip_unscheduled_days -- neither counts nor breaks
     local running = i == 1 and M.habit.current_period_grace                -- may still be completed
     if not skipped then
@@ -75,7 +77,7 @@ function M.habit.current_streak(periods)
       end
     end
   end
-  return streak
+  return { current = streak }
 end
 
 -------------------------------------------------------------------------------------------------

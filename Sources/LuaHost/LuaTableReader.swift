@@ -153,9 +153,14 @@ public struct LuaTableReader {
 
     /// A list of tables, each read as `T` (empty when absent).
     public mutating func records<T: LuaTableDecodable>(_ key: LuaKey, _ type: T.Type) throws -> [T] {
+        try optionalRecords(key, type) ?? []
+    }
+
+    /// A list of tables, each read as `T` (nil when absent).
+    public mutating func optionalRecords<T: LuaTableDecodable>(_ key: LuaKey, _ type: T.Type) throws -> [T]? {
         let kind = fetch(key)
         defer { clua_pop(L, 1) }
-        if kind == LUA_TNIL { return [] }
+        if kind == LUA_TNIL { return nil }
         guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of tables") }
         rr_push_contents(L, -1)   // a frozen rule table is read through to its contents
         clua_replace(L, -2)
@@ -280,6 +285,18 @@ extension LuaHost {
     ) throws -> R {
         try callRecords(function, returning: R.self, arguments: 3) { pooled in
             pushArgument(a, slot: 0, pooled: pooled)
+            pushArgument(b, slot: 1, pooled: pooled)
+            pushArgument(c, slot: 2, pooled: pooled)
+        }
+    }
+
+    /// Calls a rule function whose first argument is a list of records (as `call(_:list:)`) and
+    /// whose second and third are records, and reads its result as `R`.
+    public func call<T: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
+        _ function: LuaFunction, list items: [T], _ b: B, _ c: C, returning: R.Type = R.self
+    ) throws -> R {
+        try callRecords(function, returning: R.self, arguments: 3) { pooled in
+            pushList(items, pooled: pooled)
             pushArgument(b, slot: 1, pooled: pooled)
             pushArgument(c, slot: 2, pooled: pooled)
         }

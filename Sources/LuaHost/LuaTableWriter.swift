@@ -124,19 +124,22 @@ extension LuaHost {
     /// The list and its tables are read-only for the rule, as record arguments are; the outermost
     /// call reuses them between calls (see `PooledList`).
     public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
-        try callWithOneArgument(function) { pooled in
-            if pooled {
-                pushPooledList(items)
-            } else {
-                rr_push_input_table(L, 0)
-                var i = 0
-                while i < items.count {
-                    rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
-                    var writer = LuaTableWriter(host: self, index: lua_gettop(L))
-                    items[i].encode(to: &writer)
-                    lua_rawseti(L, -2, lua_Integer(i + 1))
-                    i += 1
-                }
+        try callWithOneArgument(function) { pooled in pushList(items, pooled: pooled) }
+    }
+
+    /// Pushes a list of records: the pooled list in the outermost call, else fresh tables.
+    func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
+        if pooled {
+            pushPooledList(items)
+        } else {
+            rr_push_input_table(L, 0)
+            var i = 0
+            while i < items.count {
+                rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+                items[i].encode(to: &writer)
+                lua_rawseti(L, -2, lua_Integer(i + 1))
+                i += 1
             }
         }
     }

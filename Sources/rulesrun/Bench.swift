@@ -37,6 +37,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
+        let streak = try StreakCallBenchmark.run(iterations: max(1, iterations / 100), rounds: rounds)
         let temporary = FileManager.default.temporaryDirectory
         Self.removeStaleFolders(in: temporary)
         let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())")
@@ -47,6 +48,7 @@ struct Bench: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             var object = try JSONSerialization.jsonObject(with: encoder.encode(r)) as? [String: Any] ?? [:]
+            object["habit_streak"] = try JSONSerialization.jsonObject(with: encoder.encode(streak))
             object["store"] = [
                 "rows": store.rows, "user_days": store.userDays,
                 "bulk_rows_per_second": store.bulkRowsPerSecond, "raw_rows_per_second": store.rawRowsPerSecond,
@@ -65,6 +67,9 @@ struct Bench: ParsableCommand {
         print("      (b) without instruction hook \(f(r.host_no_hook_ns))   hook share of (b) = \(String(format: "%.1f%%", r.hook_share * 100))")
         print("      generic [LuaValue] + Decoder \(f(r.generic_ns))")
         print("  (c) native Swift                 \(f(r.native_ns))   (b)/(c) = \(String(format: "%.0f", r.host_over_native))")
+        print("habit streak call, \(streak.periods) periods, \(streak.iterations) calls x \(rounds) rounds (fastest round)")
+        print("  old shape: 3 fields a period, integer out  \(String(format: "%8.2f us", streak.old_shape_ns / 1000))")
+        print("  widened: 8 fields, task, user, table out  \(String(format: "%8.2f us", streak.widened_ns / 1000))   = \(String(format: "%.2f", streak.widened_over_old)) x old")
         print("store, \(store.rows) rows (\(store.userDays) user-days)")
         print("  bulk path      \(String(format: "%9.0f", store.bulkRowsPerSecond)) rows/s   = \(String(format: "%.2f", store.bulkToRawRatio)) x raw   target >= 0.50")
         print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")

@@ -25,9 +25,43 @@ import Testing
     @Test func aStreakThatCountsMorePeriodsThanThereAre() throws {
         let found = try problems("        streak = streak + 1\n      elseif not running then", "        streak = streak + 2\n      elseif not running then")
         let first = try #require(found.first)
-        #expect(first.line == (try line("function M.habit.current_streak(")))
-        #expect(first.message.hasPrefix("habit.current_streak({"), "\(first)")
-        #expect(first.message.contains("outside 0…"), "\(first)")
+        #expect(first.line == (try line("function M.habit.streak(")))
+        #expect(first.message.hasPrefix("habit.streak([done 1], daily task, times_per_day 1) returned current 2, outside 0…1 (the number of periods)"), "\(first)")
+    }
+
+    /// Each host check of `habit.streak`'s result, broken: reported at the function's line with the
+    /// history that breaks it.
+    @Test(arguments: [
+        ("return { current = -1 }", "habit.streak([], daily task, times_per_day 1) returned current -1, outside 0…0 (the number of periods)"),
+        ("return { current = streak, score = 1.5 }", "habit.streak([], daily task, times_per_day 1) returned score 1.5, outside 0…1"),
+        ("return { current = streak, best = {} }", "habit.streak([done 1], daily task, times_per_day 1) returned no best streak while current is 1"),
+        (#"if streak > 1 then return { current = streak, best = { { first = "2024-01-01", last = "2024-01-01", length = 1 } } } end return { current = streak }"#,
+         "habit.streak([done 1, done 1], daily task, times_per_day 1) returned best[1].length 1 shorter than current 2 (the current streak is one of the best)"),
+        (#"return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } }"#,
+         "habit.streak([], daily task, times_per_day 1) returned best[1].length 1, outside 1…0 (the number of periods)"),
+        (#"if #periods > 0 then return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } } end return { current = 0 }"#,
+         "habit.streak([open 0], daily task, times_per_day 1) returned best[1]: first 2024-01-02 after last 2024-01-01"),
+    ])
+    func aStreakResultTheHostRefuses(_ body: String, _ message: String) throws {
+        let found = try problems("  return { current = streak }\n", "  \(body)\n")
+        let first = try #require(found.first)
+        #expect(first.line == (try line("function M.habit.streak(")))
+        #expect(first.message.hasPrefix(message), "\(first)")
+    }
+
+    @Test func aStreakOfTheWrongType() throws {
+        let found = try problems("  return { current = streak }\n", "  return streak\n")
+        let first = try #require(found.first)
+        #expect(first.line == (try line("function M.habit.streak(")))
+        #expect(first.message.contains("where a table was expected"), "\(first)")
+    }
+
+    /// A folder written for the old signature is told the new one, at the old function.
+    @Test func theOldCurrentStreakFunction() throws {
+        let found = try problems("function M.habit.streak(periods, task, user)", "function M.habit.current_streak(periods)")
+        #expect(found.map(\.description) == [
+            "streaks.lua:\(try line("function M.habit.streak(")): habit.current_streak: habit.current_streak(periods) was replaced by habit.streak(periods, task, user), which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)",
+        ], "\(found)")
     }
 
     @Test func aLongestStreakThatShrinks() throws {

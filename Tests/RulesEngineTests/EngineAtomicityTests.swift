@@ -24,7 +24,14 @@ final class MisbehavingRules: PolicyRules {
     func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
         try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
     }
-    func habitStreak(_ periods: [HabitPeriod]) throws -> Int { try base.habitStreak(periods) }
+    /// What habit.streak returns instead of the reference's answer.
+    var habitStreakAnswer: HabitStreak?
+    /// What habit.streak was last asked.
+    var habitStreakAsked: (periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord)?
+    func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+        habitStreakAsked = (periods, task, user)
+        return try habitStreakAnswer ?? base.habitStreak(periods, task: task, user: user)
+    }
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int { try base.migaStreak(exitsPerDay) }
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
         try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
@@ -71,6 +78,31 @@ final class MisbehavingRules: PolicyRules {
         // Fixed rules: the same event now goes through.
         rules.tierAfterNo = 1
         #expect(replay.output(forLine: Ev.checkIn(2, "NO"), number: 3).at("state", "current_tier") == .int(1))
+    }
+
+    /// Each host check of habit.streak's result refuses the completion, naming the task, and
+    /// nothing is written nor counted: the same completion then goes through as the period's second.
+    @Test(arguments: [
+        (HabitStreak(current: -1), "habit.streak returned current -1, outside 0…1 (the number of periods) for the 1 periods of task \"read\""),
+        (HabitStreak(current: 1, best: []), "habit.streak returned no best streak while current is 1 for the 1 periods of task \"read\""),
+        (HabitStreak(current: 1, score: .nan), "habit.streak returned score nan, outside 0…1 for the 1 periods of task \"read\""),
+    ])
+    func aHabitStreakTheHostRefusesChangesNothing(_ answer: HabitStreak, _ message: String) throws {
+        let rules = MisbehavingRules()
+        let engine = Engine(store: try Store.inMemory(), rules: rules)
+        let replay = Replay(engine: engine)
+        let completion = #"{"at": "2026-03-02T09:00:00Z", "type": "habit_completion", "task": "read"}"#
+        #expect(replay.output(forLine: #"{"at": "2026-03-02T08:00:00Z", "type": "habit_task", "task": "read"}"#, number: 1)["ok"] == .bool(true))
+        #expect(replay.output(forLine: completion, number: 2)["ok"] == .bool(true))
+        let before = try engine.store!.dump()
+        rules.habitStreakAnswer = answer
+        let refused = replay.output(forLine: completion, number: 3)
+        #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
+        #expect(refused.at("error", "message")?.string?.hasSuffix(message) == true, "\(refused)")
+        #expect(try engine.store!.dump() == before)
+        rules.habitStreakAnswer = nil
+        let accepted = replay.output(forLine: completion, number: 4)
+        #expect(accepted.at("decisions", "habit_completion", "completions_in_period") == .int(2), "\(accepted)")
     }
 
     @Test func timePassingIsPartOfTheSameTransaction() throws {

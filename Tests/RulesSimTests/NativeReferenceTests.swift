@@ -94,9 +94,13 @@ import Testing
         let rules = try defaultRules()
         let native = NativeReference()
         await propertyCheck(count: 2_000, input: StreakInputGenerator.habitPeriods(seed: 0x4AB1_7001)) { periods in
-            let lua = try rules.habitStreak(periods)
-            let swift = try native.habitStreak(periods)
-            #expect(lua == swift, "habitStreak(\(periods.map { "\($0.completions)/\($0.timesPerDay)\($0.scheduled ? "" : " unscheduled")" })): rules/ \(lua), NativeReference \(swift)")
+            for times in 1...3 {
+                let task = HabitTaskRecord(name: "read", measurement: .daily, timesPerDay: times, startDate: try periods.last?.start ?? DayID("2026-01-31"))
+                let user = HabitUserRecord(timezone: "Europe/Paris", dayStartsAt: LocalTime(hour: 0, minute: 0))
+                let lua = try rules.habitStreak(periods, task: task, user: user)
+                let swift = try native.habitStreak(periods, task: task, user: user)
+                #expect(lua == swift, "habitStreak(\(periods.map { "\($0.completions)\($0.scheduled ? "" : " unscheduled")" }), times_per_day \(times)): rules/ \(lua), NativeReference \(swift)")
+            }
         }
     }
 

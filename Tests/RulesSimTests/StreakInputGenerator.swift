@@ -1,30 +1,41 @@
 import PropertyBased
 import RulesSim
 import RulesEngine
+import RulesModel
 
 /// Random inputs of the habit, MIGA and Earned streak rules, reproducible from a seed, with
 /// shrinkers towards short lists and small numbers.
 enum StreakInputGenerator {
-    /// A habit task's periods, most recent (running) first: 0–20 periods with 0–3 completions,
-    /// one period in five unscheduled, 1–3 times a day.
+    /// A daily habit task's periods, most recent (running) first, ending on 2026-01-31: 0–20
+    /// periods with 0–3 completions, one period in five unscheduled, each with the host's status.
     static func habitPeriods(seed: UInt64) -> Generator<[HabitPeriod], [[HabitPeriod]]> {
         SeededCases.make(
             seed: seed,
             draw: { rng, _ in
-                (0..<Int.random(in: 0...20, using: &rng)).map { _ in
-                    HabitPeriod(completions: Int.random(in: 0...3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng),
-                                scheduled: Int.random(in: 0..<5, using: &rng) != 0,
-                                timesPerDay: Int.random(in: 1...3, using: &rng))
-                }
+                dated((0..<Int.random(in: 0...20, using: &rng)).map { _ in
+                    (Int.random(in: 0...3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng), Int.random(in: 0..<5, using: &rng) != 0)
+                })
             },
-            shrink: { Array($0.shrinkCandidates(element: shrink)) })
+            shrink: { periods in
+                Array(periods.map { ($0.completions, $0.scheduled) }.shrinkCandidates(element: shrink)).map(dated)
+            })
     }
 
-    static func shrink(_ period: HabitPeriod) -> [HabitPeriod] {
-        var out: [HabitPeriod] = []
-        if period.completions > 0 { out.append(HabitPeriod(completions: period.completions - 1, scheduled: period.scheduled, timesPerDay: period.timesPerDay)) }
-        if !period.scheduled { out.append(HabitPeriod(completions: period.completions, scheduled: true, timesPerDay: period.timesPerDay)) }
-        if period.timesPerDay > 1 { out.append(HabitPeriod(completions: period.completions, scheduled: period.scheduled, timesPerDay: period.timesPerDay - 1)) }
+    /// Days back from 2026-01-31, with the host's status for one completion needed.
+    static func dated(_ periods: [(completions: Int, scheduled: Bool)]) -> [HabitPeriod] {
+        let today = try! DayID("2026-01-31")
+        return periods.enumerated().map { i, p in
+            let day = today.adding(days: -i)!
+            return HabitPeriod(start: day, end: day, isDay: true, scheduled: p.scheduled, completions: p.completions,
+                               status: HabitPeriod.status(completions: p.completions, value: 0, needed: 1, goalTarget: nil,
+                                                          running: i == 0, mark: nil))
+        }
+    }
+
+    static func shrink(_ period: (completions: Int, scheduled: Bool)) -> [(completions: Int, scheduled: Bool)] {
+        var out: [(completions: Int, scheduled: Bool)] = []
+        if period.completions > 0 { out.append((period.completions - 1, period.scheduled)) }
+        if !period.scheduled { out.append((period.completions, true)) }
         return out
     }
 

@@ -15,6 +15,13 @@ import Testing
         let store = try #require(object["store"] as? [String: Any])
         #expect((store["bulk_rows_per_second"] as? Double ?? 0) > 0)
         #expect((store["pressure_user_year_bytes"] as? Int ?? Int.max) <= 200 * 1024)
+        // The habit streak call on 90 periods, old shape and widened record, in the same run.
+        let streak = try #require(object["habit_streak"] as? [String: Any])
+        #expect(streak["periods"] as? Int == 90 && streak["iterations"] as? Int == 20, "\(streak)")
+        for key in ["old_shape_ns", "widened_ns", "widened_over_old"] {
+            let value = try #require(streak[key] as? Double, "missing habit_streak.\(key)")
+            #expect(value.isFinite && value > 0, "\(key) = \(value)")
+        }
     }
 
     /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after

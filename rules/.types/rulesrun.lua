@@ -26,9 +26,32 @@
 ---@field shield_used boolean
 
 ---@class HabitPeriod
----@field completions integer completions of the task in the period
+---@field start_date string "YYYY-MM-DD", the period's first local day
+---@field end_date string "YYYY-MM-DD", its last
+---@field weekday integer? ISO weekday 1 (Monday)…7, day periods only
 ---@field scheduled boolean false for a day a specific-days task is not scheduled on
+---@field completions integer completions of the task in the period
+---@field value number the sum of the completions' values (0 when none)
+---@field status "done"|"partial"|"skipped"|"frozen"|"missed"|"open" the host's reading
+---@field freezes_equipped integer
+
+---@class HabitTask
+---@field name string
+---@field measurement "daily"|"weekly"|"monthly"
+---@field frequency { kind: "daily"|"weekdays", weekdays: integer[] }
 ---@field times_per_day integer
+---@field goal { type: string, target: number?, direction: "at_least" }
+---@field start_date string "YYYY-MM-DD", the day the task was created
+---@field params table
+
+---@class HabitUser
+---@field timezone string
+---@field day_starts_at string "HH:MM"
+
+---@class HabitStreak
+---@field current integer
+---@field best { first: string, last: string, length: integer }[]? at most 10, longest first
+---@field score number? 0…1
 
 ---@class MigaDay
 ---@field exits integer counting events ("exit_to_focus") that day

@@ -124,10 +124,10 @@ extension Engine {
         }
         context.cache.completionsPerPeriod[id] = nil
         let periods = try habitPeriods(task, context, at: now)
-        let streak = try habitStreak(periods, task: name)
+        let streak = try habitStreak(periods, task, name: name, context)
         let left = try context.storage.completions(context.userID, taskID: id, from: from, to: to).count
         decisions.set("habit_uncheck", .object([("task", .string(name)), ("day", .string(target.rawValue)),
-                                                ("completions_on_day", .int(left)), ("current_streak", .int(streak))]))
+                                                ("completions_on_day", .int(left))] + streak.decisionFields))
     }
 
     /// The instant a completion of `task` is recorded at: `now` for today (the seed's behaviour),

@@ -50,48 +50,103 @@ extension Engine {
         // The completions before this one, so that the cache then counts this one exactly once.
         let clock = try habitClock(context)
         if context.cache.completionsPerPeriod[id] == nil {
-            context.cache.completionsPerPeriod[id] = try completionCounts(task, context, clock: clock, at: now)
+            context.cache.completionsPerPeriod[id] = try completionTallies(task, context, clock: clock, at: now)
         }
         try context.storage.addCompletion(completion)
-        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: 0] += 1
+        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: HabitTally()].add(value)
         let periods = try habitPeriods(task, context, at: now)
-        let streak = try habitStreak(periods, task: name)
+        let streak = try habitStreak(periods, task, name: name, context)
         decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
-                                                   ("completions_in_period", .int(periods.first?.completions ?? 0)),
-                                                   ("current_streak", .int(streak))]))
+                                                   ("completions_in_period", .int(periods.first?.completions ?? 0))]
+                                                  + streak.decisionFields))
     }
 
-    func habitStreak(_ periods: [HabitPeriod], task: String) throws -> Int {
-        let streak = try asked.habitStreak(periods)
-        guard (0...periods.count).contains(streak) else {
-            throw EngineError(.ruleViolation, "habit.current_streak returned \(streak) for \(periods.count) periods of task \"\(task)\"")
+    /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken).
+    func habitStreak(_ periods: [HabitPeriod], _ task: HabitTask, name: String, _ context: UserContext) throws -> HabitStreak {
+        let record = HabitTaskRecord(name: name, measurement: task.measurementDuration, frequency: task.frequencyType,
+                                     weekdays: task.frequencyType == .specificDays ? task.scheduledDays.map(\.rawValue) : [],
+                                     timesPerDay: task.timesPerDay, goalType: task.goalType,
+                                     goalTarget: task.goalType == .none ? nil : task.goalValue,
+                                     startDate: try habitClock(context).day(of: task.createdAt))
+        let user = HabitUserRecord(timezone: context.settings.timezoneIdentifier,
+                                   dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
+        let streak = try asked.habitStreak(periods, task: record, user: user)
+        if let problem = streak.violation(periods: periods.count) {
+            throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
         return streak
     }
 
-    /// The task's periods from the one running at `now` back to the one it was created in.
-    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
+    /// A period's completions and the sum of their values.
+    struct HabitTally: Hashable, Sendable {
+        var count = 0
+        var value = 0.0
+        mutating func add(_ value: Double?) {
+            count += 1
+            self.value += value ?? 0
+        }
+    }
+
+    /// The task's periods from the one running at `now` back to the one it was created in. `marks`
+    /// (skips and freezes, by period index) set the status of the periods not done.
+    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis,
+                      marks: [Int: HabitPeriod.Mark] = [:], freezesEquipped: Int = 0) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
-        let counts = try context.cache.completionsPerPeriod[task.id] ?? completionCounts(task, context, clock: clock, at: now)
+        let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
         let today = clock.day(of: now)
         let first = clock.day(of: task.createdAt)
-        let current = periodIndex(today, task.measurementDuration)
-        let oldest = periodIndex(first, task.measurementDuration)
-        return (oldest...current).reversed().map { index in
+        let measurement = task.measurementDuration
+        let current = periodIndex(today, measurement)
+        let oldest = periodIndex(first, measurement)
+        var needed = rules.parameters.habitMinCompletions
+        if rules.parameters.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
+        let goalTarget = task.goalType == .none ? nil : task.goalValue
+        var periods: [HabitPeriod] = []
+        periods.reserveCapacity(current - oldest + 1)
+        var index = current
+        while index >= oldest {
+            let (start, end) = periodDays(index, measurement)
             var scheduled = true
-            if task.measurementDuration == .daily, task.frequencyType == .specificDays, let day = DayID(ordinal: index) {
-                scheduled = task.scheduledDays.contains { $0.rawValue == day.isoWeekday }
+            if measurement == .daily, task.frequencyType == .specificDays {
+                scheduled = task.scheduledDays.contains { $0.rawValue == start.isoWeekday }
             }
-            return HabitPeriod(completions: counts[index] ?? 0, scheduled: scheduled, timesPerDay: task.timesPerDay)
+            let tally = tallies[index] ?? HabitTally()
+            let status = HabitPeriod.status(completions: tally.count, value: tally.value, needed: needed, goalTarget: goalTarget,
+                                            running: index == current, mark: marks[index])
+            periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
+                                       completions: tally.count, value: tally.value, status: status,
+                                       freezesEquipped: index == current ? freezesEquipped : 0))
+            index -= 1
+        }
+        return periods
+    }
+
+    /// The first and last day of the period `index` (see `periodIndex`).
+    private func periodDays(_ index: Int, _ measurement: MeasurementDuration) -> (DayID, DayID) {
+        switch measurement {
+        case .daily:
+            let day = DayID(ordinal: index)!
+            return (day, day)
+        case .weekly:
+            // Monday ordinals are 4 mod 7 (1970-01-05); `periodIndex` divides them by 7.
+            let monday = DayID(ordinal: index * 7 + 4)!
+            return (monday, monday.adding(days: 6)!)
+        case .monthly:
+            let (year, month) = (index / 12, index % 12 + 1)
+            let first = try! DayID(String(format: "%04d-%02d-01", year, month))
+            let next = try! month == 12 ? DayID(String(format: "%04d-01-01", year + 1)) : DayID(String(format: "%04d-%02d-01", year, month + 1))
+            return (first, next.adding(days: -1)!)
         }
     }
 
     /// The task's completions up to `now`, per period index.
-    private func completionCounts(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: Int] {
+    private func completionTallies(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: HabitTally] {
         let completions = try context.storage.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1)
-        var counts: [Int: Int] = [:]
-        for completion in completions { counts[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: 0] += 1 }
-        return counts
+        var tallies: [Int: HabitTally] = [:]
+        for completion in completions {
+            tallies[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: HabitTally()].add(completion.value)
+        }
+        return tallies
     }
 
     func habitClock(_ context: UserContext) throws -> LocalClock {
@@ -119,12 +174,37 @@ extension Engine {
         }
     }
 
-    /// Every task's current streak, by name.
-    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, Int)] {
+    /// Every task's streak, by name.
+    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, HabitStreak)] {
         try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
             guard let task = try context.storage.task(context.userID, id: id) else { return nil }
-            return (name, try habitStreak(try habitPeriods(task, context, at: now), task: name))
+            return (name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, context))
         }
+    }
+}
+
+extension HabitStreak {
+    /// The habit_completion decision's fields: `current_streak`, then `best_streak` (the longest's
+    /// length) and `score` when the rule returns them.
+    var decisionFields: [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("current_streak", .int(current))]
+        if let best { fields.append(("best_streak", .int(best.first?.length ?? 0))) }
+        if let score { fields.append(("score", .double(score))) }
+        return fields
+    }
+
+    /// The state's fields: `habit_streaks` (current, by task), then `habit_best_streaks` (the
+    /// intervals, by task) and `habit_scores` for the tasks whose rule returns them.
+    static func stateFields(_ streaks: [(String, HabitStreak)]) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("habit_streaks", .object(streaks.map { ($0.0, .int($0.1.current)) }))]
+        let best = streaks.compactMap { name, streak in
+            streak.best.map { (name, JSONValue.array($0.map { .object([("first", .string($0.first.rawValue)), ("last", .string($0.last.rawValue)),
+                                                                      ("length", .int($0.length))]) })) }
+        }
+        if !best.isEmpty { fields.append(("habit_best_streaks", .object(best))) }
+        let scores = streaks.compactMap { name, streak in streak.score.map { (name, JSONValue.double($0)) } }
+        if !scores.isEmpty { fields.append(("habit_scores", .object(scores))) }
+        return fields
     }
 }
 

@@ -28,7 +28,7 @@ extension Engine {
             fields.append(("today", .object(day)))
         }
         let habits = try habitStreaks(context, at: now)
-        if !habits.isEmpty { fields.append(("habit_streaks", .object(habits.map { ($0.0, JSONValue.int($0.1)) }))) }
+        if !habits.isEmpty { fields += HabitStreak.stateFields(habits) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }

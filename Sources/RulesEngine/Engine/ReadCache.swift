@@ -14,9 +14,9 @@ struct ReadCache {
     var lastGateway: (at: EpochMillis, count: Int)?
     /// MIGA: the gateway timer of the user's settings (the engine never changes them).
     var gatewayTimer: Double?
-    /// Habit tracker: tasks by id, and each task's completions per period index.
+    /// Habit tracker: tasks by id, and each task's completions (and their values) per period index.
     var tasks: [UUID: HabitTask] = [:]
-    var completionsPerPeriod: [UUID: [Int: Int]] = [:]
+    var completionsPerPeriod: [UUID: [Int: Engine.HabitTally]] = [:]
     /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
     var modes: [Engine.ModeEntry]?
     var distractingApps: [AppID]?

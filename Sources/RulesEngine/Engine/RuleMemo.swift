@@ -4,8 +4,8 @@ import RulesModel
 ///
 /// Rules are pure functions of their arguments (the design's contract: no clock, no state kept in
 /// Lua between calls), so asking twice gives the same answer: a user's MIGA streak over the same
-/// 90 days of exits, a task's streak over the same periods, the transition from the same counters,
-/// the economy's small questions (a quest or emergency gate, a price, a habit award, a focus
+/// 90 days of exits, a task's streak over the same periods, task and user, the transition from the same
+/// counters, the economy's small questions (a quest or emergency gate, a price, a habit award, a focus
 /// session's credits). Only `effective_mode` is always asked: its moments seldom repeat.
 /// The memo lives for one batch only: a simulation runs one batch per user, so even a rule that
 /// draws from the (per-user reseeded) `math.random` sees the same calls in the same order whichever
@@ -22,7 +22,11 @@ final class RuleMemo: PolicyRules {
     private var transitions: [TransitionKey: EscalationCounters] = [:]
     private var streaks: [StreakKey: PressureStreak] = [:]
     private var reminders: [ReminderKey: [LocalTime]] = [:]
-    private var habits: [HashedKey<[HabitPeriod]>: Int] = [:]
+    /// Habit streaks: the last question and its answer per task name. A task's question changes
+    /// with each completion, so an older one seldom comes back; comparing with the last (which
+    /// differs in the first, running period when it differs at all) costs less than hashing 90
+    /// periods, their task and user for every call.
+    private var lastHabit: [String: (periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord, streak: HabitStreak)] = [:]
     /// MIGA: the last question and its answer only. Consecutive events of a day often ask the
     /// same; an earlier question comes back too seldom to be worth hashing 90 days each time.
     private var lastMiga: (exits: [Int], streak: Int)?
@@ -34,18 +38,6 @@ final class RuleMemo: PolicyRules {
     private var focusOutcomes: [FocusOutcome: Int] = [:]
     private var carried: [Int: Int] = [:]
     private var habitAwards: [Pair: HabitAward] = [:]
-
-    /// A long key hashed once, for the lookup and the insertion that follows a miss.
-    private struct HashedKey<T: Hashable>: Hashable {
-        let value: T
-        let hash: Int
-        init(_ value: T) {
-            self.value = value
-            hash = value.hashValue
-        }
-        static func == (a: Self, b: Self) -> Bool { a.hash == b.hash && a.value == b.value }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
 
     init(_ base: any PolicyRules) {
         self.base = base
@@ -76,8 +68,11 @@ final class RuleMemo: PolicyRules {
         }
     }
 
-    func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
-        try remembered(&habits, HashedKey(periods)) { try base.habitStreak(periods) }
+    func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+        if let last = lastHabit[task.name], last.periods == periods, last.task == task, last.user == user { return last.streak }
+        let answer = try base.habitStreak(periods, task: task, user: user)
+        lastHabit[task.name] = (periods, task, user, answer)
+        return answer
     }
 
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int {

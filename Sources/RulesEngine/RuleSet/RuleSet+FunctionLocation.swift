@@ -7,7 +7,7 @@ extension RuleSet {
     public func location(ofFunctionIn message: String) -> String? {
         let functions: [(String, LuaFunction)] = [
             ("transition", escalation.transition), ("reminder_times", escalation.reminderTimes),
-            ("pressure.next", streaks.pressure.next), ("habit.current_streak", streaks.habit.currentStreak),
+            ("pressure.next", streaks.pressure.next), ("habit.streak", streaks.habit.streak),
             ("miga.current_streak", streaks.miga.currentStreak), ("earned.qualifies", streaks.earned.qualifies),
             ("earned.bonus", streaks.earned.bonus), ("focus_credits", pricing.focusCredits),
             ("carried_credits", pricing.carriedCredits), ("habit_award", pricing.habitAward), ("price", pricing.price),

@@ -14,17 +14,18 @@ extension NativeReference {
     /// Habit tracker: "the count of consecutive measurement periods (days, weeks, or months --
     /// matching measurementDuration) in which the task has at least one completion", "starting from
     /// the current (or most recent completed) period" (habit-tracker-data-model.md §5.1;
-    /// `M.habit.current_streak`). Periods come most recent first; the first is the running one.
+    /// `M.habit.streak`). Periods come most recent first; the first is the running one.
     ///
     /// - An unscheduled day of a specific-days task neither counts nor breaks the streak (decision).
     /// - One completion is enough even when timesPerDay > 1 (decision).
     /// - The running period without a completion does not break the streak: it may still be
     ///   completed.
-    public func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
+    /// Only the current streak is returned (no best streaks, no score), as the default rule does.
+    public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+        var needed = Self.habitMinCompletions
+        if Self.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
         var streak = 0
         for (i, period) in periods.enumerated() {
-            var needed = Self.habitMinCompletions
-            if Self.habitRequireTimesPerDay { needed = max(needed, period.timesPerDay) }
             let skipped = !period.scheduled && Self.habitSkipUnscheduledDays
             let running = i == 0 && Self.habitCurrentPeriodGrace
             if skipped { continue }
@@ -34,7 +35,7 @@ extension NativeReference {
                 break
             }
         }
-        return streak
+        return HabitStreak(current: streak)
     }
 
     /// MIGA: "consecutive days with at least one 'Exit to Focus' action"; "Streak breaks if no 'Exit

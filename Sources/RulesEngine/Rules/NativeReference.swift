@@ -110,6 +110,7 @@ public final class NativeReference: PolicyRules {
             noCommitmentCountsAs: Self.noCommitmentCountsAs, shieldsPerMonthPaid: Self.shield.perMonthPaid,
             shieldsPerMonthFree: Self.shield.perMonthFree, shieldActivationWindowMinutes: Self.shield.activationWindowMinutes,
             habitDayStartsAt: Self.habitDayStartsAt, migaDayStartsAt: Self.migaDayStartsAt,
-            earnedDayStartsAt: Self.earnedDayStartsAt)
+            earnedDayStartsAt: Self.earnedDayStartsAt, habitMinCompletions: Self.habitMinCompletions,
+            habitRequireTimesPerDay: Self.habitRequireTimesPerDay)
     }
 }

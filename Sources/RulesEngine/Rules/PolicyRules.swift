@@ -13,8 +13,9 @@ public protocol PolicyRules: AnyObject {
     func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime]
     /// Pressure: the streak after one day's final result.
     func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak
-    /// Habit tracker: the current streak of a task from its periods, most recent (running) first.
-    func habitStreak(_ periods: [HabitPeriod]) throws -> Int
+    /// Habit tracker: the streak of a task from its periods, most recent (running) first, its
+    /// record and its user's (`habit.streak(periods, task, user)`).
+    func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak
     /// MIGA: the current streak from the counting events per day, today first.
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int
     /// Earned: how a day qualified for the streak, if it did.
@@ -51,12 +52,17 @@ public struct PolicyParameters: Sendable, Equatable {
     public var habitDayStartsAt: LocalTime
     /// `habit.max_backfill_days`: how far back habit events may reach (0: today only).
     public var habitMaxBackfillDays: Int
+    /// The completions a habit period needs to be `done` (the host's status): `habit.min_completions`,
+    /// raised to the task's times per day when `habit.require_times_per_day`.
+    public var habitMinCompletions: Int
+    public var habitRequireTimesPerDay: Bool
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
 
     public init(maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
                 shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
-                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMaxBackfillDays: Int = 0) {
+                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMinCompletions: Int = 1,
+                habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0) {
         self.habitMaxBackfillDays = habitMaxBackfillDays
         self.maxTier = maxTier
         self.persistentBadgeFromTier = persistentBadgeFromTier
@@ -65,6 +71,8 @@ public struct PolicyParameters: Sendable, Equatable {
         self.shieldsPerMonthFree = shieldsPerMonthFree
         self.shieldActivationWindowMinutes = shieldActivationWindowMinutes
         self.habitDayStartsAt = habitDayStartsAt
+        self.habitMinCompletions = habitMinCompletions
+        self.habitRequireTimesPerDay = habitRequireTimesPerDay
         self.migaDayStartsAt = migaDayStartsAt
         self.earnedDayStartsAt = earnedDayStartsAt
     }
@@ -77,18 +85,5 @@ public struct PressureStreak: Hashable, Sendable {
     public init(current: Int, longest: Int) {
         self.current = current
         self.longest = longest
-    }
-}
-
-/// One measurement period of a habit task, as the streak rule sees it.
-public struct HabitPeriod: Hashable, Sendable {
-    public var completions: Int
-    /// False for a day a specific-days task is not scheduled on.
-    public var scheduled: Bool
-    public var timesPerDay: Int
-    public init(completions: Int, scheduled: Bool = true, timesPerDay: Int = 1) {
-        self.completions = completions
-        self.scheduled = scheduled
-        self.timesPerDay = timesPerDay
     }
 }

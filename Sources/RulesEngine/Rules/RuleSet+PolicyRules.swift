@@ -10,7 +10,8 @@ extension RuleSet: PolicyRules {
             shieldsPerMonthFree: escalation.shield.perMonthFree,
             shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
             habitDayStartsAt: streaks.habit.dayStartsAt, migaDayStartsAt: streaks.miga.dayStartsAt,
-            earnedDayStartsAt: streaks.earned.dayStartsAt, habitMaxBackfillDays: streaks.habit.maxBackfillDays)
+            earnedDayStartsAt: streaks.earned.dayStartsAt, habitMinCompletions: streaks.habit.minCompletions,
+            habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays)
     }
 
     public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
@@ -38,8 +39,8 @@ extension RuleSet: PolicyRules {
         try host.call(streaks.pressure.next, streak, PressureDay(result: result, shieldUsed: shieldUsed), returning: PressureStreak.self)
     }
 
-    public func habitStreak(_ periods: [HabitPeriod]) throws -> Int {
-        try integer(try host.call(streaks.habit.currentStreak, list: periods).first, from: streaks.habit.currentStreak)
+    public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+        try host.call(streaks.habit.streak, list: periods, task, user, returning: HabitStreak.self)
     }
 
     public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
@@ -97,19 +98,6 @@ struct PressureDay: LuaTableEncodable {
     func encode(to t: inout LuaTableWriter) {
         t.set(Self.resultKey, result.rawValue)
         t.set(Self.shieldKey, shieldUsed)
-    }
-}
-
-extension HabitPeriod: LuaTableEncodable {
-    static let completionsKey = LuaKey("completions")
-    static let scheduledKey = LuaKey("scheduled")
-    static let timesPerDayKey = LuaKey("times_per_day")
-    public static var luaFieldCount: Int { 3 }
-
-    public func encode(to t: inout LuaTableWriter) {
-        t.set(Self.completionsKey, completions)
-        t.set(Self.scheduledKey, scheduled)
-        t.set(Self.timesPerDayKey, timesPerDay)
     }
 }
 

@@ -5,23 +5,9 @@ import RulesModel
 extension StreakPolicy {
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         [provePressure(file, host),
-         proveCurrentStreak(file, host, function: habit.currentStreak, name: "habit.current_streak", inputs: StreakPolicy.habitPeriodLists),
+         proveHabitStreak(file, host),
          proveCurrentStreak(file, host, function: miga.currentStreak, name: "miga.current_streak", inputs: StreakPolicy.migaDayLists)]
             + proveEarned(file, host)
-    }
-
-    /// Every list of up to 3 periods with 0–2 completions, scheduled or not, 1 or 2 times a day.
-    static var habitPeriodLists: [[LuaValue]] {
-        var periods: [LuaValue] = []
-        for completions in 0...2 {
-            for scheduled in [true, false] {
-                for times in 1...2 {
-                    periods.append(["completions": .integer(Int64(completions)), "scheduled": .boolean(scheduled),
-                                    "times_per_day": .integer(Int64(times))])
-                }
-            }
-        }
-        return lists(of: periods, upTo: 3)
     }
 
     /// Every list of up to 6 days with 0 or 1 exits.
@@ -29,9 +15,9 @@ extension StreakPolicy {
         lists(of: [["exits": 0], ["exits": 1]], upTo: 6)
     }
 
-    static func lists(of items: [LuaValue], upTo length: Int) -> [[LuaValue]] {
-        var all: [[LuaValue]] = [[]]
-        var layer: [[LuaValue]] = [[]]
+    static func lists<T>(of items: [T], upTo length: Int) -> [[T]] {
+        var all: [[T]] = [[]]
+        var layer: [[T]] = [[]]
         for _ in 0..<length {
             layer = layer.flatMap { prefix in items.map { prefix + [$0] } }
             all += layer

@@ -43,8 +43,12 @@ public struct StreakPolicy: Decodable {
         /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
         /// reach (0: today only, the seed's behaviour), 0…365.
         public var maxBackfillDays: Int
-        /// `current_streak(periods) -> integer`, periods most recent first.
-        public var currentStreak: LuaFunction
+        /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
+        public var streak: LuaFunction
+
+        /// What a folder written for the old signature is told.
+        static let oldSignature = "habit.current_streak(periods) was replaced by habit.streak(periods, task, user), "
+            + "which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)"
 
         enum CodingKeys: String, CodingKey {
             case minCompletions = "min_completions"
@@ -53,7 +57,22 @@ public struct StreakPolicy: Decodable {
             case currentPeriodGrace = "current_period_grace"
             case dayStartsAt = "day_starts_at"
             case maxBackfillDays = "max_backfill_days"
+            case streak
             case currentStreak = "current_streak"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            minCompletions = try c.decode(Int.self, forKey: .minCompletions)
+            requireTimesPerDay = try c.decode(Bool.self, forKey: .requireTimesPerDay)
+            skipUnscheduledDays = try c.decode(Bool.self, forKey: .skipUnscheduledDays)
+            currentPeriodGrace = try c.decode(Bool.self, forKey: .currentPeriodGrace)
+            dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
+            maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
+            if !c.contains(.streak), c.contains(.currentStreak) {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
+            }
+            streak = try c.decode(LuaFunction.self, forKey: .streak)
         }
     }
 

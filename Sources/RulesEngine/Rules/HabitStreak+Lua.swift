@@ -1,0 +1,124 @@
+import LuaHost
+import RulesModel
+
+/// The tables of `habit.streak(periods, task, user)` (docs/rules.md).
+extension HabitPeriod: LuaTableEncodable {
+    static let startKey = LuaKey("start_date")
+    static let endKey = LuaKey("end_date")
+    static let weekdayKey = LuaKey("weekday")
+    static let scheduledKey = LuaKey("scheduled")
+    static let completionsKey = LuaKey("completions")
+    static let valueKey = LuaKey("value")
+    static let statusKey = LuaKey("status")
+    static let freezesKey = LuaKey("freezes_equipped")
+    public static var luaFieldCount: Int { 8 }
+
+    public func encode(to t: inout LuaTableWriter) {
+        let first = start.rawValue
+        t.set(Self.startKey, first)
+        t.set(Self.endKey, isDay ? first : end.rawValue)
+        t.set(Self.weekdayKey, weekday)
+        t.set(Self.scheduledKey, scheduled)
+        t.set(Self.completionsKey, completions)
+        t.set(Self.valueKey, value)
+        t.set(Self.statusKey, status.rawValue)
+        t.set(Self.freezesKey, freezesEquipped)
+    }
+}
+
+extension HabitTaskRecord: LuaTableEncodable {
+    static let nameKey = LuaKey("name")
+    static let measurementKey = LuaKey("measurement")
+    static let frequencyKey = LuaKey("frequency")
+    static let timesKey = LuaKey("times_per_day")
+    static let goalKey = LuaKey("goal")
+    static let startKey = LuaKey("start_date")
+    static let paramsKey = LuaKey("params")
+    public static var luaFieldCount: Int { 7 }
+
+    struct Frequency: LuaTableEncodable {
+        static let kindKey = LuaKey("kind")
+        static let weekdaysKey = LuaKey("weekdays")
+        static var luaFieldCount: Int { 2 }
+        var kind: String
+        var weekdays: [Int]
+        func encode(to t: inout LuaTableWriter) {
+            t.set(Self.kindKey, kind)
+            t.set(Self.weekdaysKey, list: weekdays)
+        }
+    }
+
+    struct Goal: LuaTableEncodable {
+        static let typeKey = LuaKey("type")
+        static let targetKey = LuaKey("target")
+        static let directionKey = LuaKey("direction")
+        static var luaFieldCount: Int { 3 }
+        var type: GoalType
+        var target: Double?
+        func encode(to t: inout LuaTableWriter) {
+            t.set(Self.typeKey, type.rawValue)
+            t.set(Self.targetKey, target)
+            t.set(Self.directionKey, "at_least")
+        }
+    }
+
+    /// The resolved per-task params (none yet: rule-declared params come with docs/rules.md's `params`).
+    struct Params: LuaTableEncodable {
+        static var luaFieldCount: Int { 0 }
+        func encode(to t: inout LuaTableWriter) {}
+    }
+
+    public func encode(to t: inout LuaTableWriter) {
+        t.set(Self.nameKey, name)
+        t.set(Self.measurementKey, measurement.rawValue)
+        t.set(Self.frequencyKey, record: Frequency(kind: frequencyKind, weekdays: weekdays))
+        t.set(Self.timesKey, timesPerDay)
+        t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget))
+        t.set(Self.startKey, startDate.rawValue)
+        t.set(Self.paramsKey, record: Params())
+    }
+}
+
+extension HabitUserRecord: LuaTableEncodable {
+    static let timezoneKey = LuaKey("timezone")
+    static let dayStartKey = LuaKey("day_starts_at")
+    public static var luaFieldCount: Int { 2 }
+
+    public func encode(to t: inout LuaTableWriter) {
+        t.set(Self.timezoneKey, timezone)
+        t.set(Self.dayStartKey, dayStartsAt.text)
+    }
+}
+
+extension HabitStreak: LuaTableDecodable {
+    static let currentKey = LuaKey("current")
+    static let bestKey = LuaKey("best")
+    static let scoreKey = LuaKey("score")
+
+    public init(from t: inout LuaTableReader) throws {
+        current = try t.int(Self.currentKey)
+        best = try t.optionalRecords(Self.bestKey, Interval.self)
+        score = try t.optionalDouble(Self.scoreKey)
+    }
+}
+
+extension HabitStreak.Interval: LuaTableDecodable {
+    static let firstKey = LuaKey("first")
+    static let lastKey = LuaKey("last")
+    static let lengthKey = LuaKey("length")
+
+    public init(from t: inout LuaTableReader) throws {
+        first = try Self.day(&t, Self.firstKey)
+        last = try Self.day(&t, Self.lastKey)
+        length = try t.int(Self.lengthKey)
+    }
+
+    private static func day(_ t: inout LuaTableReader, _ key: LuaKey) throws -> DayID {
+        let text = try t.string(key)
+        guard let day = try? DayID(text) else {
+            throw LuaError(kind: .decoding, path: t.path.isEmpty ? key.name : "\(t.path).\(key.name)",
+                           message: "expected a date \"YYYY-MM-DD\", found \"\(SourceFile.excerpt(text, limit: 40))\"")
+        }
+        return day
+    }
+}

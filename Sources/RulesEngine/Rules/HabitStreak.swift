@@ -1,0 +1,56 @@
+import RulesModel
+
+/// What `habit.streak` returns: the current streak, and the best streaks and the habit's score
+/// when the rule gives them.
+public struct HabitStreak: Hashable, Sendable {
+    /// A run of periods, from its first day to its last.
+    public struct Interval: Hashable, Sendable {
+        public var first: DayID
+        public var last: DayID
+        public var length: Int
+        public init(first: DayID, last: DayID, length: Int) {
+            self.first = first
+            self.last = last
+            self.length = length
+        }
+    }
+
+    /// At most this many best streaks.
+    public static let maxBest = 10
+
+    public var current: Int
+    /// Longest first; nil when the rule does not return `best`.
+    public var best: [Interval]?
+    /// 0…1; nil when the rule does not return `score`.
+    public var score: Double?
+
+    public init(current: Int, best: [Interval]? = nil, score: Double? = nil) {
+        self.current = current
+        self.best = best
+        self.score = score
+    }
+
+    /// What breaks the host's checks for `periods` periods (nil when none does): the current streak
+    /// within 0…periods, at most 10 best streaks, longest first, each 1…periods long with first ≤
+    /// last, the longest at least the current streak, and a score in 0…1.
+    public func violation(periods: Int) -> String? {
+        if current < 0 || current > periods { return "current \(current), outside 0…\(periods) (the number of periods)" }
+        if let best {
+            if best.count > Self.maxBest { return "\(best.count) best streaks, at most \(Self.maxBest)" }
+            for (i, interval) in best.enumerated() {
+                let at = "best[\(i + 1)]"
+                if interval.length < 1 || interval.length > periods {
+                    return "\(at).length \(interval.length), outside 1…\(periods) (the number of periods)"
+                }
+                if interval.first > interval.last { return "\(at): first \(interval.first) after last \(interval.last)" }
+                if i > 0, interval.length > best[i - 1].length { return "\(at).length \(interval.length) longer than best[\(i)]'s (longest first)" }
+            }
+            if let longest = best.first?.length, longest < current {
+                return "best[1].length \(longest) shorter than current \(current) (the current streak is one of the best)"
+            }
+            if best.isEmpty, current > 0 { return "no best streak while current is \(current)" }
+        }
+        if let score, !(score.isFinite && (0...1).contains(score)) { return "score \(score), outside 0…1" }
+        return nil
+    }
+}

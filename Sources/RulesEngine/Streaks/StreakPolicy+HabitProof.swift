@@ -1,0 +1,94 @@
+import LuaHost
+import RulesModel
+
+/// The proof of `habit.streak(periods, task, user)`: the host's checks (`HabitStreak.violation`)
+/// over a bounded domain of histories.
+extension StreakPolicy {
+    /// One period of a proof history, before its dates are set: completions, scheduled, and the
+    /// mark of a period not done (a skip or a freeze).
+    struct HabitProofPeriod {
+        var completions: Int
+        var scheduled: Bool
+        var mark: HabitPeriod.Mark?
+    }
+
+    /// 0–2 completions, scheduled or not; a scheduled period without completions skipped or frozen.
+    static let habitProofPeriods: [HabitProofPeriod] =
+        [0, 1, 2].flatMap { c in [true, false].map { HabitProofPeriod(completions: c, scheduled: $0, mark: nil) } }
+            + [HabitProofPeriod(completions: 0, scheduled: true, mark: .skipped), HabitProofPeriod(completions: 0, scheduled: true, mark: .frozen)]
+
+    /// The task kinds of the proof: daily (once or twice a day), on weekdays, weekly, monthly.
+    static let habitProofTasks: [(MeasurementDuration, FrequencyType, Int)] =
+        [(.daily, .daily, 1), (.daily, .daily, 2), (.daily, .specificDays, 1), (.weekly, .daily, 1), (.monthly, .daily, 1)]
+
+    /// The day the proof's histories end on (a Monday, 1st of a month).
+    static let habitProofToday = try! DayID("2024-01-01")
+
+    /// Every history of up to 3 periods over `habitProofPeriods` (the first one running, with the
+    /// host's status), for each task kind, then histories of every status 90 periods long.
+    func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
+        var failures = Counterexamples(function: habit.streak, name: "habit.streak", file: file)
+        failures.unproved = "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for 5 task kinds)"
+        var histories = Self.lists(of: Self.habitProofPeriods, upTo: 3)
+        for item in Self.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
+        let user = HabitUserRecord(timezone: "UTC", dayStartsAt: habit.dayStartsAt)
+        for (measurement, frequency, times) in Self.habitProofTasks {
+            for history in histories {
+                if failures.isFinished(host) { return failures }
+                let (periods, task) = proofInput(history, measurement, frequency, times)
+                checkHabitStreak(periods, task, user, host: host, into: &failures)
+            }
+        }
+        return failures
+    }
+
+    private func proofInput(_ history: [HabitProofPeriod], _ measurement: MeasurementDuration, _ frequency: FrequencyType,
+                            _ times: Int) -> ([HabitPeriod], HabitTaskRecord) {
+        var needed = habit.minCompletions
+        if habit.requireTimesPerDay { needed = max(needed, times) }
+        var periods: [HabitPeriod] = []
+        var end = Self.habitProofToday
+        for (i, item) in history.enumerated() {
+            let start: DayID
+            switch measurement {
+            case .daily: start = end
+            case .weekly: start = end.adding(days: -6)!
+            case .monthly: start = end.adding(days: -27)!   // a 28-day month: the rule sees only dates
+            }
+            let status = HabitPeriod.status(completions: item.completions, value: 0, needed: needed, goalTarget: nil, running: i == 0,
+                                            mark: item.mark)
+            periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily,
+                                       scheduled: frequency == .daily || item.scheduled, completions: item.completions, status: status))
+            end = start.adding(days: -1)!
+        }
+        let task = HabitTaskRecord(name: "task", measurement: measurement, frequency: frequency,
+                                   weekdays: frequency == .specificDays ? [1, 3, 5] : [], timesPerDay: times,
+                                   startDate: periods.last?.start ?? Self.habitProofToday)
+        return (periods, task)
+    }
+
+    private func checkHabitStreak(_ periods: [HabitPeriod], _ task: HabitTaskRecord, _ user: HabitUserRecord, host: LuaHost,
+                                  into failures: inout Counterexamples) {
+        let call = "habit.streak(\(Self.describe(periods)), \(Self.describe(task)))"
+        failures.inputs += 1
+        do {
+            let out = try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self)
+            if try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self) != out { failures.recordImpure(call) }
+            if let problem = out.violation(periods: periods.count) { failures.record(kind: "range", "\(call) returned \(problem)") }
+        } catch {
+            failures.record(error, calling: call)
+        }
+    }
+
+    /// `[open 0, done 1, missed 0 unscheduled]`, most recent first (90 periods: the first and a count).
+    static func describe(_ periods: [HabitPeriod]) -> String {
+        func one(_ p: HabitPeriod) -> String { "\(p.status.rawValue) \(p.completions)\(p.scheduled ? "" : " unscheduled")" }
+        if periods.count > 3 { return "[\(periods.count) periods from \(periods.last!.start) to \(periods[0].end): \(one(periods[1])) each, then \(one(periods[0]))]" }
+        return "[" + periods.map(one).joined(separator: ", ") + "]"
+    }
+
+    static func describe(_ task: HabitTaskRecord) -> String {
+        let frequency = task.frequency == .daily ? "" : " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
+        return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)"
+    }
+}
