@@ -54,4 +54,37 @@ import Testing
         // Nothing was stored by the refusals: the task still has grace_days 0.
         #expect(streak(6) == 0, "\(lines[6])")
     }
+
+    /// The default rules with `file` edited: `replacing` replaced, `params` declared before `return M`.
+    static func rules(_ file: String, replacing old: String, with new: String, params: String) throws -> URL {
+        let root = CLI.packageRoot.appendingPathComponent("rules")
+        var files: [String: String] = [:]
+        for name in ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"] {
+            files[name] = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+        }
+        let text = try #require(files[file])
+        #expect(text.contains(old))
+        files[file] = text.replacingOccurrences(of: old, with: new)
+            .replacingOccurrences(of: "\nreturn M", with: "\nM.params = \(params)\n\nreturn M")
+        return try CLI.folder(files)
+    }
+
+    @Test func theStreakProofNamesTheParamValueThatBreaksIt() throws {
+        let rules = try Self.rules("streaks.lua", replacing: "  return { current = streak }\n",
+                                   with: "  return { current = task.params.grace_days == 3 and -1 or streak }\n",
+                                   params: #"{ grace_days = { type = "integer", min = 0, max = 3, default = 1 } }"#)
+        let result = try CLI.run(["validate", rules.path])
+        #expect(result.stdout.contains("streaks.lua:65: habit.streak([], daily task, times_per_day 1, params grace_days = 3) returned current -1"),
+                "\(result.stdout)")
+    }
+
+    @Test func priceReadsCtxParams() throws {
+        let old = "    if cost.minutes == ctx.minutes then return cost.credits end"
+        let rules = try Self.rules("pricing.lua", replacing: old,
+                                   with: "    if cost.minutes == ctx.minutes then return ctx.params.factor == 2 and -cost.credits or cost.credits end",
+                                   params: #"{ factor = { type = "integer", min = 1, max = 2, default = 1 } }"#)
+        let result = try CLI.run(["validate", rules.path])
+        #expect(result.stdout.contains("price returned -10 credits for 5 minutes, outside 0…10000 ("), "\(result.stdout)")
+        #expect(result.stdout.contains("balance 0, params factor = 2)"), "\(result.stdout)")
+    }
 }

@@ -67,7 +67,6 @@ extension Engine {
                 if case .number(let number) = value { return ParamValue.of(number) }
                 return value
             }
-            try checkTaskParams(task.params)
         }
     }
 

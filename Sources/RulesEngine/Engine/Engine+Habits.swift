@@ -25,6 +25,7 @@ extension Engine {
         do { try task.validate() } catch {
             throw Engine.taskError(error, task, definition)
         }
+        if definition.params != nil { try checkTaskParams(task.params) }
         try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
