@@ -87,4 +87,34 @@ import Testing
         #expect(result.stdout.contains("price returned -10 credits for 5 minutes, outside 0…10000 ("), "\(result.stdout)")
         #expect(result.stdout.contains("balance 0, params factor = 2)"), "\(result.stdout)")
     }
+
+    @Test func aStoredValueTheNewRulesRefuseIsARuleViolationUntilTheTaskIsRedefined() throws {
+        let streak = "  return { current = task.params.grace_days == 0 and 0 or streak }\n"
+        let before = try Self.rules("streaks.lua", replacing: "  return { current = streak }\n", with: streak,
+                                    params: #"{ grace_days = { type = "integer", min = 0, max = 3, default = 1 } }"#)
+        let after = try Self.rules("streaks.lua", replacing: "  return { current = streak }\n", with: streak,
+                                   params: #"{ grace_days = { type = "integer", min = 1, max = 3, default = 1 } }"#)
+        let dir = try CLI.folder([
+            "1.jsonl": #"{"at":"2026-03-02T07:00:00Z","type":"habit_task","task":"t","params":{"grace_days":0}}"# + "\n",
+            "2.jsonl": """
+                {"at":"2026-03-02T08:01:00Z","type":"habit_completion","task":"t"}
+                {"at":"2026-03-02T08:02:00Z","type":"habit_task","task":"t","params":{"grace_days":2}}
+                {"at":"2026-03-02T08:03:00Z","type":"habit_completion","task":"t"}
+                """,
+        ])
+        let db = dir.appendingPathComponent("x.sqlite").path
+        #expect(try CLI.run(["replay", dir.appendingPathComponent("1.jsonl").path, "--rules", before.path, "--db", db]).status == 0)
+        let result = try CLI.run(["replay", dir.appendingPathComponent("2.jsonl").path, "--rules", after.path, "--db", db])
+        let lines = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result.stderr)")
+        }
+        #expect(lines.count == 3)
+        let error = lines.first?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "RULE_VIOLATION")
+        #expect(error?["message"] as? String == #"line 1: habit task "t" stores a value streaks.lua's params no longer accept: "#
+                + "params.grace_days: expected an integer between 1 and 3, found 0 (redefine the task with a habit_task that sets an accepted value)")
+        // Redefined with an accepted value, the task's completion counts (the refused one stored nothing).
+        let last = ((lines.last?["decisions"] as? [String: Any])?["habit_completion"] as? [String: Any])
+        #expect(last?["current_streak"] as? Int == 1 && last?["completions_in_period"] as? Int == 1, "\(result.stdout)")
+    }
 }
