@@ -12,6 +12,8 @@ final class MisbehavingRules: PolicyRules {
     var failReminders = false
 
     var parameters: PolicyParameters { base.parameters }
+    var streakParams: RuleParams { base.streakParams }
+    var priceParams: RuleParams { base.priceParams }
     func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
         var next = try base.transition(state, result)
         if result == .no { next.tier = tierAfterNo }

@@ -258,7 +258,7 @@ import Testing
               mode = { type = "enum", values = { "b", "a", "c" }, default = "c" },
               huge = { type = "integer", min = -9007199254740992, max = 9007199254740992, default = 0 },
             """)
-        func values(_ name: String) -> [String] { RuleParams.domainValues(of: p[name]!).map(\.description) }
+        func values(_ name: String) -> [String] { RuleParams.domainValues(of: p[name]!).map(\.text) }
         #expect(values("flag") == ["false", "true"])
         #expect(values("small") == (-2...13).map(String.init))
         #expect(values("wide") == ["0", "7", "100", "200", "300", "400", "500", "600"])

@@ -119,8 +119,8 @@ import Testing
                 == "HabitTask.params.x: a number with a fraction (a whole number is an integer), found 2.0")
         #expect(message { try task { $0.params = ["x": .string(String(repeating: "a", count: 41))] }.validate() }
                 == "HabitTask.params.x: a string of at most 40 bytes, found 41 bytes")
-        #expect(message { try task { $0.params = Dictionary(uniqueKeysWithValues: (0..<33).map { ("p\($0)", TaskParamValue.integer(1)) }) }.validate() }
-                == "HabitTask.params: at most 32 names, found 33")
+        #expect(message { try task { $0.params = Dictionary(uniqueKeysWithValues: (0..<65).map { ("p\($0)", ParamValue.integer(1)) }) }.validate() }
+                == "HabitTask.params: at most 64 names, found 65")
     }
 
     @Test func presetCatalogIsConsistent() {

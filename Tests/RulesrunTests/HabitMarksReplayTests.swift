@@ -67,7 +67,7 @@ import Testing
             #"line 6: goal_value: expected a value when goal_direction is "at_most" (a ceiling), found none"#,
             #"line 7: start_date: expected a calendar date YYYY-MM-DD, found "2026-02-30""#,
             #"line 8: params: expected names of [a-z][a-z0-9_]*, at most 40 bytes, found "Freeze""#,
-            "line 9: params.x: expected a number, a boolean or a string",
+            "line 9: params.x: expected a boolean, a number or a string, found a table",
             #"line 10: times: expected only with frequency "times_in_days", found frequency "daily""#,
             "ok",
             #"line 12: action: expected one of "use", "equip", found string "thaw""#,

@@ -26,6 +26,9 @@ public struct PriceContext: Hashable, Sendable {
     /// economy_state.streak_count and credit_balance when the gate opened.
     public var streak: Int
     public var balance: Int
+    /// pricing.lua's declared params at their defaults (`ctx.params`): no event sets a price's
+    /// params, so an extending folder changes them by their `default`.
+    public var params: ResolvedParams = .empty
 
     public init(minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
                 weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0) {
@@ -56,6 +59,7 @@ public struct PriceContext: Hashable, Sendable {
         table["strictness"] = .string(strictness.rawValue)
         table["streak"] = .integer(Int64(streak))
         table["balance"] = .integer(Int64(balance))
+        table["params"] = params.luaValue
         return .table(table)
     }
 
@@ -65,6 +69,6 @@ public struct PriceContext: Hashable, Sendable {
         let day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][(weekday - 1 + 7) % 7]
         let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
         return "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
-            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)") + ", streak \(streak), balance \(balance)"
+            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)") + ", streak \(streak), balance \(balance)" + (params.values.isEmpty ? "" : ", params \(params)")
     }
 }

@@ -46,7 +46,16 @@ extension PricingPolicy {
         proof.unproved = "more than \(Self.proofMaxUnlocks) unlocks today, minutes other than :00, streaks other than "
             + "\(Self.proofStreaks.map(String.init).joined(separator: ", ")), balances other than "
             + "\(Self.proofBalances.map(String.init).joined(separator: ", ")), and some combinations of these with the mode, hour and weekday"
-        for situation in Self.proofSituations() {
+        let domain = params.domain()
+        if let unproved = domain.unproved { proof.unproved! += ", and " + unproved }
+        let situations = domain.combinations.flatMap { combination in
+            Self.proofSituations().map { situation in
+                var situation = situation
+                situation.params = combination
+                return situation
+            }
+        }
+        for situation in situations {
             if proof.isFinished(host) { break }
             proof.inputs += 1
             var context = situation

@@ -64,7 +64,7 @@ extension Engine {
         if let start = definition.startDate { task.startDate = start }
         if let params = definition.params {
             task.params = params.mapValues { value in
-                if case .number(let number) = value { return TaskParamValue.of(number) }
+                if case .number(let number) = value { return ParamValue.of(number) }
                 return value
             }
         }

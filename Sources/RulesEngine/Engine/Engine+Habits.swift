@@ -25,6 +25,7 @@ extension Engine {
         do { try task.validate() } catch {
             throw Engine.taskError(error, task, definition)
         }
+        if definition.params != nil { try checkTaskParams(task.params) }
         try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
@@ -63,11 +64,12 @@ extension Engine {
 
     /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken).
     func habitStreak(_ periods: [HabitPeriod], _ task: HabitTask, name: String, _ context: UserContext) throws -> HabitStreak {
-        let record = HabitTaskRecord(name: name, measurement: task.measurementDuration, frequency: task.frequencyType,
+        var record = HabitTaskRecord(name: name, measurement: task.measurementDuration, frequency: task.frequencyType,
                                      weekdays: task.frequencyType == .specificDays ? task.scheduledDays.map(\.rawValue) : [],
                                      timesPerDay: task.timesPerDay, goalType: task.goalType,
                                      goalTarget: task.goalType == .none ? nil : task.goalValue,
                                      startDate: try habitClock(context).day(of: task.createdAt))
+        record.params = try taskParams(task, name: name)
         let user = HabitUserRecord(timezone: context.settings.timezoneIdentifier,
                                    dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
         let streak = try asked.habitStreak(periods, task: record, user: user)

@@ -159,9 +159,11 @@ extension Engine {
         let earned = context.book.earned!
         let counts = earned.unlocksToday ?? [:]
         let mode = blocking.modeID.flatMap { id in earned.modes.filter { $0.value == id }.keys.min() }
-        return PriceContext(minutes: 0, app: app, unlocksToday: counts.values.reduce(0, +), unlocksTodayApp: counts[app.rawValue] ?? 0,
+        var situation = PriceContext(minutes: 0, app: app, unlocksToday: counts.values.reduce(0, +), unlocksTodayApp: counts[app.rawValue] ?? 0,
                             hour: local.minutes / 60, minute: local.minutes % 60, weekday: local.day.isoWeekday, mode: mode,
                             strictness: blocking.strictness, streak: economy.streakCount, balance: economy.creditBalance)
+        situation.params = rules.priceParams.defaults
+        return situation
     }
 
     /// The rules' options for `app` now, checked against the limits the rules themselves declare,

@@ -39,6 +39,9 @@ final class RuleMemo: PolicyRules {
     private var carried: [Int: Int] = [:]
     private var habitAwards: [Pair: HabitAward] = [:]
 
+    var streakParams: RuleParams { base.streakParams }
+    var priceParams: RuleParams { base.priceParams }
+
     init(_ base: any PolicyRules) {
         self.base = base
         parameters = base.parameters

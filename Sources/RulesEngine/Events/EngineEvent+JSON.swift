@@ -52,7 +52,7 @@ extension EngineEvent.Kind {
     }
 }
 
-extension TaskParamValue {
+extension ParamValue {
     var json: JSONValue {
         switch self {
         case .integer(let value): .int(Int(value))

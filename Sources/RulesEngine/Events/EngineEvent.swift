@@ -145,12 +145,12 @@ public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
     public var goalDirection: GoalDirection?
     public var startDate: DayID?
     /// Per-task values of the rule set's params (names and scalars).
-    public var params: [String: TaskParamValue]?
+    public var params: [String: ParamValue]?
 
     public init(task: String, title: String? = nil, measurement: MeasurementDuration? = nil, frequency: FrequencyType? = nil,
                 timesPerDay: Int? = nil, scheduledDays: [Int]? = nil, times: Int? = nil, days: Int? = nil, every: Int? = nil,
                 daysOfMonth: [Int]? = nil, goalType: GoalType? = nil, goalValue: Double? = nil, goalUnit: String? = nil,
-                goalDirection: GoalDirection? = nil, startDate: DayID? = nil, params: [String: TaskParamValue]? = nil) {
+                goalDirection: GoalDirection? = nil, startDate: DayID? = nil, params: [String: ParamValue]? = nil) {
         self.task = task
         self.title = title
         self.measurement = measurement

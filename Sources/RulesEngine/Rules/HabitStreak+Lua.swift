@@ -62,12 +62,6 @@ extension HabitTaskRecord: LuaTableEncodable {
         }
     }
 
-    /// The resolved per-task params (none yet: rule-declared params come with docs/rules.md's `params`).
-    struct Params: LuaTableEncodable {
-        static var luaFieldCount: Int { 0 }
-        func encode(to t: inout LuaTableWriter) {}
-    }
-
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.nameKey, name)
         t.set(Self.measurementKey, measurement.rawValue)
@@ -75,7 +69,7 @@ extension HabitTaskRecord: LuaTableEncodable {
         t.set(Self.timesKey, timesPerDay)
         t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget))
         t.set(Self.startKey, startDate.rawValue)
-        t.set(Self.paramsKey, record: Params())
+        t.set(Self.paramsKey, params: params)
     }
 }
 

@@ -12,6 +12,9 @@ public struct HabitTaskRecord: Hashable, Sendable {
     public var goalTarget: Double?
     /// The day the task was created (its first period's).
     public var startDate: DayID
+    /// streaks.lua's declared params resolved for this task (`task.params`): every declared name,
+    /// the task's value where it sets one, else the default.
+    public var params: ResolvedParams = .empty
 
     public init(name: String, measurement: MeasurementDuration, frequency: FrequencyType = .daily, weekdays: [Int] = [],
                 timesPerDay: Int = 1, goalType: GoalType = .none, goalTarget: Double? = nil, startDate: DayID) {

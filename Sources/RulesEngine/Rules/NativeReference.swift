@@ -104,6 +104,10 @@ public final class NativeReference: PolicyRules {
 
     // MARK: PolicyRules
 
+    /// The seeds' defaults declare no params.
+    public var streakParams: RuleParams { RuleParams() }
+    public var priceParams: RuleParams { RuleParams() }
+
     public var parameters: PolicyParameters {
         PolicyParameters(
             maxTier: Self.maxTier, persistentBadgeFromTier: Self.persistentBadgeFromTier,

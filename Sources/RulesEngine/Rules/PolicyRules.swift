@@ -16,6 +16,8 @@ public protocol PolicyRules: AnyObject {
     /// Habit tracker: the streak of a task from its periods, most recent (running) first, its
     /// record and its user's (`habit.streak(periods, task, user)`).
     func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak
+    /// Habit tracker: the params streaks.lua declares (a task's `params` are checked against them).
+    var streakParams: RuleParams { get }
     /// MIGA: the current streak from the counting events per day, today first.
     func migaStreak(_ exitsPerDay: [Int]) throws -> Int
     /// Earned: how a day qualified for the streak, if it did.
@@ -31,6 +33,8 @@ public protocol PolicyRules: AnyObject {
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason?
     /// Earned: the price in credits of the unlock length `context.minutes` in its situation.
     func price(_ context: PriceContext) throws -> Int
+    /// Earned: the params pricing.lua declares (`ctx.params` holds their defaults).
+    var priceParams: RuleParams { get }
     /// Earned: the credits an ended focus session earns.
     func focusCredits(_ session: FocusOutcome) throws -> Int
     /// Earned: the credits carried over the daily rollover from `balance`.

@@ -3,6 +3,9 @@ import RulesModel
 
 /// The Lua rule set answers the engine's questions by calling its rule functions.
 extension RuleSet: PolicyRules {
+    public var streakParams: RuleParams { streaks.params }
+    public var priceParams: RuleParams { pricing.params }
+
     public var parameters: PolicyParameters {
         PolicyParameters(
             maxTier: escalation.maxTier, persistentBadgeFromTier: escalation.persistentBadgeFromTier,

@@ -31,12 +31,17 @@ extension StreakPolicy {
         failures.unproved = "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for 5 task kinds)"
         var histories = Self.lists(of: Self.habitProofPeriods, upTo: 3)
         for item in Self.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
+        let domain = params.domain()
+        if let unproved = domain.unproved { failures.unproved! += ", and " + unproved }
         let user = HabitUserRecord(timezone: "UTC", dayStartsAt: habit.dayStartsAt)
-        for (measurement, frequency, times) in Self.habitProofTasks {
-            for history in histories {
-                if failures.isFinished(host) { return failures }
-                let (periods, task) = proofInput(history, measurement, frequency, times)
-                checkHabitStreak(periods, task, user, host: host, into: &failures)
+        for combination in domain.combinations {
+            for (measurement, frequency, times) in Self.habitProofTasks {
+                for history in histories {
+                    if failures.isFinished(host) { return failures }
+                    var (periods, task) = proofInput(history, measurement, frequency, times)
+                    task.params = combination
+                    checkHabitStreak(periods, task, user, host: host, into: &failures)
+                }
             }
         }
         return failures
@@ -89,6 +94,7 @@ extension StreakPolicy {
 
     static func describe(_ task: HabitTaskRecord) -> String {
         let frequency = task.frequency == .daily ? "" : " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
-        return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)"
+        let params = task.params.values.isEmpty ? "" : ", params \(task.params)"
+        return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)\(params)"
     }
 }

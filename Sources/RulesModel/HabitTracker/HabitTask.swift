@@ -54,7 +54,7 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
     public var daysOfMonth: [Int]
     public var startDate: DayID?
     public var goalDirection: GoalDirection
-    public var params: [String: TaskParamValue]
+    public var params: [String: ParamValue]
 
     public init(id: UUID = UUID(), userID: UserID, categoryID: UUID? = nil, title: String, iconName: String? = nil,
                 isPreset: Bool = false, presetIdentifier: String? = nil,
@@ -64,7 +64,7 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
                 notificationEnabled: Bool = false, notificationTime: LocalTime? = nil,
                 colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis,
                 frequencyTimes: Int? = nil, frequencyDays: Int? = nil, daysOfMonth: [Int] = [], startDate: DayID? = nil,
-                goalDirection: GoalDirection = .atLeast, params: [String: TaskParamValue] = [:]) {
+                goalDirection: GoalDirection = .atLeast, params: [String: ParamValue] = [:]) {
         self.id = id
         self.userID = userID
         self.categoryID = categoryID
@@ -137,17 +137,17 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
         if goalDirection == .atMost {
             try check.require(goalValue != nil, "goalValue", "set when goalDirection is atMost (a ceiling needs a value)", "nil")
         }
-        try check.require(params.count <= TaskParamValue.maxCount, "params", "at most \(TaskParamValue.maxCount) names", "\(params.count)")
+        try check.require(params.count <= ParamValue.maxCount, "params", "at most \(ParamValue.maxCount) names", "\(params.count)")
         for (name, value) in params.sorted(by: { $0.key < $1.key }) {
-            try check.require(TaskParamValue.isName(name), "params", "names of [a-z][a-z0-9_]*, at most \(TaskParamValue.maxNameBytes) bytes",
+            try check.require(ParamValue.isName(name), "params", "names of [a-z][a-z0-9_]*, at most \(ParamValue.maxNameBytes) bytes",
                               quoted(name))
             switch value {
             case .number(let number):
                 try check.finite("params.\(name)", number)
                 try check.require(number.rounded() != number, "params.\(name)", "a number with a fraction (a whole number is an integer)", "\(number)")
             case .string(let text):
-                try check.require(text.utf8.count <= TaskParamValue.maxStringBytes, "params.\(name)",
-                                  "a string of at most \(TaskParamValue.maxStringBytes) bytes", "\(text.utf8.count) bytes")
+                try check.require(text.utf8.count <= ParamValue.maxStringBytes, "params.\(name)",
+                                  "a string of at most \(ParamValue.maxStringBytes) bytes", "\(text.utf8.count) bytes")
             case .integer, .boolean: break
             }
         }

@@ -11,6 +11,11 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
         self.values = values.sorted { $0.name < $1.name }
     }
 
+    /// The values a task stores (``HabitTask/params``).
+    public init(_ values: [String: ParamValue]) {
+        self.init(values.map { (name: $0.key, value: $0.value) })
+    }
+
     public static func == (a: ParamOverrides, b: ParamOverrides) -> Bool {
         a.values.elementsEqual(b.values) { $0.name == $1.name && $0.value == $1.value }
     }
@@ -34,26 +39,7 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
             throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath,
                 debugDescription: "at most \(RuleParams.maxParams) params, found \(keys.count)"))
         }
-        self.init(try keys.map { key in (key.stringValue, try container.decode(Scalar.self, forKey: key).value) })
-    }
-
-    /// One value: a boolean, an integer, a number or a string.
-    private struct Scalar: Decodable {
-        var value: ParamValue
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            if let b = try? c.decode(Bool.self) { value = .boolean(b); return }
-            if let i = try? c.decode(Int64.self) { value = .integer(i); return }
-            if let d = try? c.decode(Double.self) { value = .number(d); return }
-            do {
-                value = .string(try c.decode(String.self))
-            } catch DecodingError.typeMismatch(let type, let context) {
-                // The last try says what was found; the message says all that was expected.
-                let found = context.debugDescription.range(of: ", found ").map { String(context.debugDescription[$0.lowerBound...]) } ?? ""
-                throw DecodingError.typeMismatch(type, .init(codingPath: context.codingPath,
-                    debugDescription: "expected a boolean, a number or a string\(found)"))
-            }
-        }
+        self.init(try keys.map { key in (key.stringValue, try container.decode(ParamValue.self, forKey: key)) })
     }
 
     /// The values of a JSON object (the project's JSON value type): a number that is an integer
@@ -70,11 +56,9 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
             switch value {
             case .bool(let b): values.append((name, .boolean(b)))
             case .string(let s): values.append((name, .string(s)))
-            case .int(let i) where i.magnitude <= UInt64(RuleParams.maxExactInteger): values.append((name, .integer(Int64(i))))
+            case .int(let i) where i.magnitude <= UInt64(ParamValue.maxExactInteger): values.append((name, .integer(Int64(i))))
             case .int(let i): values.append((name, .number(Double(i))))
-            case .double(let d) where d == d.rounded() && abs(d) <= Double(RuleParams.maxExactInteger):
-                values.append((name, .integer(Int64(d))))
-            case .double(let d): values.append((name, .number(d)))
+            case .double(let d): values.append((name, ParamValue.of(d)))
             default:
                 var path = "params"
                 LuaPath.append(name, to: &path)

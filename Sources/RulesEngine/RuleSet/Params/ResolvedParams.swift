@@ -28,7 +28,7 @@ public struct ResolvedParams: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// As a message names a combination: `freeze_max = 2, strict = false`.
-    public var description: String { values.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") }
+    public var description: String { values.map { "\($0.name) = \($0.value.text)" }.joined(separator: ", ") }
 }
 
 extension RuleParams {
@@ -57,7 +57,7 @@ extension RuleParams {
                 throw EngineError(.invalidEvent, message)
             }
             guard let accepted = param.accepting(value) else {
-                throw EngineError(.invalidEvent, "\(path): expected \(param.expected), found \(value)")
+                throw EngineError(.invalidEvent, "\(path): expected \(param.expected), found \(value.text)")
             }
             given[name] = accepted
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LuaHost
+import RulesModel
 
 /// The params a rule file declares for its own functions (`M.params = { name = spec, … }`), in the
 /// order of their names. Any of the five files may declare them; each file is a namespace of its
@@ -9,18 +10,18 @@ import LuaHost
 /// Decoding checks each spec's fields and types (an unknown field is an error with a suggestion);
 /// ``problems(in:)`` checks names, ranges and defaults, at the line that writes each field.
 public struct RuleParams: Decodable, Sendable, Equatable {
-    /// The most params one file may declare.
-    public static let maxParams = 64
+    /// The most params one file may declare (the limit a task or an event is held to as well).
+    public static let maxParams = ParamValue.maxCount
     /// The longest name, in bytes.
-    public static let maxNameBytes = 40
+    public static let maxNameBytes = ParamValue.maxNameBytes
     /// The most values an enum may have.
     public static let maxEnumValues = 64
     /// The longest enum value, in bytes.
-    public static let maxEnumValueBytes = 40
+    public static let maxEnumValueBytes = ParamValue.maxStringBytes
     /// The longest `doc`, in bytes.
     public static let maxDocBytes = 500
     /// Integers are within ±2^53: exact in a double, as Lua and JSON numbers may be read.
-    public static let maxExactInteger: Int64 = 1 << 53
+    public static let maxExactInteger = ParamValue.maxExactInteger
 
     public enum Kind: String, Decodable, CaseIterable, Sendable {
         case integer, number, boolean
@@ -53,10 +54,10 @@ public struct RuleParams: Decodable, Sendable, Equatable {
         /// What a value of this param must be: `an integer between 0 and 10`.
         public var expected: String {
             switch kind {
-            case .integer: "an integer between \(min?.description ?? "?") and \(max?.description ?? "?")"
-            case .number: "a number between \(min?.description ?? "?") and \(max?.description ?? "?")"
+            case .integer: "an integer between \(min?.text ?? "?") and \(max?.text ?? "?")"
+            case .number: "a number between \(min?.text ?? "?") and \(max?.text ?? "?")"
             case .boolean: "a boolean"
-            case .enum: "one of " + values.map { ParamValue.string($0).description }.joined(separator: ", ")
+            case .enum: "one of " + values.map { ParamValue.string($0).text }.joined(separator: ", ")
             }
         }
 
@@ -83,9 +84,9 @@ public struct RuleParams: Decodable, Sendable, Equatable {
         /// As `validate` prints it: `freeze_max integer 0…10 = 2`.
         public var summary: String {
             switch kind {
-            case .integer, .number: "\(name) \(kind.rawValue) \(min?.description ?? "?")…\(max?.description ?? "?") = \(defaultValue)"
-            case .boolean: "\(name) boolean = \(defaultValue)"
-            case .enum: "\(name) enum {\(values.map { ParamValue.string($0).description }.joined(separator: ", "))} = \(defaultValue)"
+            case .integer, .number: "\(name) \(kind.rawValue) \(min?.text ?? "?")…\(max?.text ?? "?") = \(defaultValue.text)"
+            case .boolean: "\(name) boolean = \(defaultValue.text)"
+            case .enum: "\(name) enum {\(values.map { ParamValue.string($0).text }.joined(separator: ", "))} = \(defaultValue.text)"
             }
         }
     }
@@ -173,13 +174,6 @@ public struct RuleParams: Decodable, Sendable, Equatable {
 
     // MARK: Checks
 
-    /// Whether `name` may name a param: `[a-z][a-z0-9_]*`, at most 40 bytes.
-    public static func isValidName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= maxNameBytes else { return false }
-        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
-    }
-
     /// The problems of the declared params, each at the line that writes its field (in the file
     /// that wrote it, when the folder extends another).
     func problems(in file: RuleFile) -> [RuleProblem] {
@@ -190,7 +184,7 @@ public struct RuleParams: Decodable, Sendable, Equatable {
         }
         for param in params {
             let path = param.path
-            guard case .string(let name) = param.key, Self.isValidName(name) else {
+            guard case .string(let name) = param.key, ParamValue.isName(name) else {
                 let found = param.key.stringValue.map { "\"\(VisibleText.escaping(SourceFile.excerpt($0, limit: 80)))\"" } ?? "\(param.key)"
                 fail(path, "a param's name is a lowercase letter then lowercase letters, digits or _ "
                     + "(at most \(Self.maxNameBytes) bytes), found \(found)")
@@ -210,11 +204,11 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                     }
                 }
                 if rangeOK, let lo = min.doubleValue, let hi = max.doubleValue, lo > hi {
-                    fail("\(path).max", "must be at least min (\(min)), found \(max)")
+                    fail("\(path).max", "must be at least min (\(min.text)), found \(max.text)")
                     rangeOK = false
                 }
                 if rangeOK, param.accepting(param.defaultValue) == nil {
-                    fail("\(path).default", "must be within the range \(min)…\(max), found \(param.defaultValue)")
+                    fail("\(path).default", "must be within the range \(min.text)…\(max.text), found \(param.defaultValue.text)")
                 }
             case .boolean:
                 break
@@ -226,15 +220,15 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                 }
                 for (i, value) in param.values.enumerated() {
                     if !(1...Self.maxEnumValueBytes).contains(value.utf8.count) {
-                        fail("\(path).values[\(i + 1)]", "an enum value is a string of 1 to \(Self.maxEnumValueBytes) bytes, found \(ParamValue.string(value)) (\(value.utf8.count) bytes)")
+                        fail("\(path).values[\(i + 1)]", "an enum value is a string of 1 to \(Self.maxEnumValueBytes) bytes, found \(ParamValue.string(value).text) (\(value.utf8.count) bytes)")
                         valuesOK = false
                     } else if let first = param.values.firstIndex(of: value), first < i {
-                        fail("\(path).values[\(i + 1)]", "\(ParamValue.string(value)) is listed twice (also values[\(first + 1)]): enum values are unique")
+                        fail("\(path).values[\(i + 1)]", "\(ParamValue.string(value).text) is listed twice (also values[\(first + 1)]): enum values are unique")
                         valuesOK = false
                     }
                 }
                 if valuesOK, param.accepting(param.defaultValue) == nil {
-                    fail("\(path).default", "must be \(param.expected), found \(param.defaultValue)")
+                    fail("\(path).default", "must be \(param.expected), found \(param.defaultValue.text)")
                 }
             }
         }
