@@ -1,0 +1,46 @@
+-- examples/habitica-dailies/streaks.lua (extends ../../rules): the streak of a Habitica daily
+-- (HabitRPG/habitica: website/common/script/cron.js shouldDo, website/server/libs/cron.js cron,
+-- website/common/script/ops/scoreTask.js, content/spells.js frost).
+--
+-- Reproduced: each check adds 1 (scoreTask "up", due or not: checking a daily on a day it is not due
+-- counts too); an uncheck takes it back (habit_uncheck removes the completion); the streak resets
+-- only when a DUE day passed unchecked (cron's scoreTask "down") — a day the daily is not due
+-- (specific weekdays, "every N days" from the start date, days of the month: the host's `scheduled`)
+-- never breaks it; Chilling Frost keeps the streak over a missed due day (`habit_freeze use` on that
+-- day: the day is "frozen"); today, still open, breaks nothing; the custom day start is the user's
+-- `settings.day_starts_at` (a check at 02:30 with "04:00" belongs to the day before), so the host's
+-- periods already follow it. A skip (`habit_skip`) is a day the daily is not due.
+-- Left out: cron itself (Habitica examines only "yesterday" when a user was away several days,
+-- multiDaysCountAsOneDay: here every missed due day counts, as if the user opened the app daily);
+-- sleeping in the Inn, the Rogue's stealth, challenge/group dailies (frost does not protect them),
+-- HP damage, gold bonus and the 21-day streak achievement (no outputs for them); frost as a spell
+-- for all dailies during one cron (here a freeze is used per task and day); weekly, monthly-by-week
+-- and yearly repeats (the host's frequencies are daily, weekdays, times_in_days, every_n_days and
+-- days_of_month).
+local M = base
+
+local function counts(p) return p.status == "done" or p.completions > 0 end
+
+function M.habit.streak(periods, task, user)
+  -- Oldest to newest: +1 per checked day, 0 after a due day missed without frost.
+  local streak, run_first, runs = 0, nil, {}
+  for i = #periods, 1, -1 do
+    local p = periods[i]
+    if counts(p) then
+      if streak == 0 then run_first = p.start_date; runs[#runs + 1] = { first = p.start_date, length = 0 } end
+      streak = streak + 1
+      runs[#runs].length, runs[#runs].last = streak, p.end_date
+    elseif p.scheduled and p.status == "missed" then
+      streak = 0 -- cron: a due daily left unchecked (frozen, skipped and open days are not "missed")
+    end
+  end
+  table.sort(runs, function(a, b)
+    if a.length ~= b.length then return a.length > b.length end
+    return a.last > b.last
+  end)
+  local best = {}
+  for i = 1, math.min(#runs, 10) do best[i] = runs[i] end
+  return { current = streak, best = best }
+end
+
+return M
