@@ -6,7 +6,9 @@ import Testing
 
 /// Rules that misbehave at run time, for the engine's own checks.
 final class MisbehavingRules: PolicyRules {
-    let base = NativeReference()
+    /// The rules answering what is not changed (the native reference, or a Lua rule set).
+    let base: any PolicyRules
+    init(base: any PolicyRules = NativeReference()) { self.base = base }
     /// The transition's tier after a NO (out of range when > 3).
     var tierAfterNo = 5
     var failReminders = false

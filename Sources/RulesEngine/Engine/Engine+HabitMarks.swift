@@ -101,6 +101,7 @@ extension Engine {
             throw EngineError(.invalidEvent, "\(field): expected a day without a \(kind == .skip ? "skip" : "used freeze") of habit task \"\(name)\", found \(target.rawValue), which has one")
         }
         try context.storage.addDayMark(mark)
+        context.cache.marksPerPeriod[id] = nil
         switch kind {
         case .skip:
             decisions.set("habit_skip", .object([("task", .string(name)), ("day", .string(target.rawValue))]))

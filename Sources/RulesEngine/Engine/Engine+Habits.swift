@@ -29,7 +29,8 @@ extension Engine {
         try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
-        context.cache.completionsPerPeriod[id] = nil   // its measurement may have changed
+        context.cache.completionsPerPeriod[id] = nil   // its measurement or start may have changed
+        context.cache.marksPerPeriod[id] = nil
         decisions.set("habit_task", .object([("task", .string(definition.task)), ("created", .bool(existing == nil)),
                                              ("measurement", .string(task.measurementDuration.rawValue)),
                                              ("frequency", .string(task.frequencyType.eventName)),
@@ -64,16 +65,12 @@ extension Engine {
 
     /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken).
     func habitStreak(_ periods: [HabitPeriod], _ task: HabitTask, name: String, _ context: UserContext) throws -> HabitStreak {
-        var record = HabitTaskRecord(name: name, measurement: task.measurementDuration, frequency: task.frequencyType,
-                                     weekdays: task.frequencyType == .specificDays ? task.scheduledDays.map(\.rawValue) : [],
-                                     timesPerDay: task.timesPerDay, goalType: task.goalType,
-                                     goalTarget: task.goalType == .none ? nil : task.goalValue,
-                                     startDate: try habitClock(context).day(of: task.createdAt))
+        var record = HabitTaskRecord(task, name: name, startDate: task.startDay(try habitClock(context)))
         record.params = try taskParams(task, name: name)
         let user = HabitUserRecord(timezone: context.settings.timezoneIdentifier,
                                    dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
         let streak = try asked.habitStreak(periods, task: record, user: user)
-        if let problem = streak.violation(periods: periods.count) {
+        if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
         return streak
@@ -89,14 +86,29 @@ extension Engine {
         }
     }
 
-    /// The task's periods from the one running at `now` back to the one it was created in. `marks`
-    /// (skips and freezes, by period index) set the status of the periods not done.
-    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis,
-                      marks: [Int: HabitPeriod.Mark] = [:], freezesEquipped: Int = 0) throws -> [HabitPeriod] {
+    /// The day marks of a period: `frozen` when a freeze was used on one of its days, else
+    /// `skipped` when one is skipped; the freezes equipped on its days.
+    struct HabitPeriodMarks: Hashable, Sendable {
+        var mark: HabitPeriod.Mark?
+        var equipped = 0
+        mutating func add(_ kind: DayMarkKind) {
+            switch kind {
+            case .freezeUsed: mark = .frozen
+            case .skip: if mark == nil { mark = .skipped }
+            case .freezeEquipped: equipped += 1
+            }
+        }
+    }
+
+    /// The task's periods from the one running at `now` back to the one its start day is in (its
+    /// `start_date`, else the day it was created); day marks set the status of the periods not
+    /// done and their `freezes_equipped`.
+    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
         let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
+        let marks = try context.cache.marksPerPeriod[task.id] ?? periodMarks(task, context, clock: clock)
         let today = clock.day(of: now)
-        let first = clock.day(of: task.createdAt)
+        let first = task.startDay(clock)
         let measurement = task.measurementDuration
         let current = periodIndex(today, measurement)
         let oldest = periodIndex(first, measurement)
@@ -104,22 +116,31 @@ extension Engine {
         if rules.parameters.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
         let goalTarget = task.goalType == .none ? nil : task.goalValue
         var periods: [HabitPeriod] = []
-        periods.reserveCapacity(current - oldest + 1)
+        periods.reserveCapacity(max(0, current - oldest + 1))
         var index = current
         while index >= oldest {
             let (start, end) = periodDays(index, measurement)
-            var scheduled = true
-            if measurement == .daily, task.frequencyType == .specificDays {
-                scheduled = task.scheduledDays.contains { $0.rawValue == start.isoWeekday }
-            }
+            let scheduled = measurement != .daily || task.isDue(on: start, from: first)
             let tally = tallies[index] ?? HabitTally()
+            let mark = marks[index]
             let status = HabitPeriod.status(completions: tally.count, value: tally.value, needed: needed, goalTarget: goalTarget,
-                                            running: index == current, mark: marks[index])
+                                            direction: task.goalDirection, running: index == current, mark: mark?.mark)
             periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
                                        completions: tally.count, value: tally.value, status: status,
-                                       freezesEquipped: index == current ? freezesEquipped : 0))
+                                       freezesEquipped: mark?.equipped ?? 0))
             index -= 1
         }
+        return periods
+    }
+
+    private static let lastDay = try! DayID("9999-12-31")
+
+    /// The task's day marks from its start day on (later days included: a planned skip), per period.
+    private func periodMarks(_ task: HabitTask, _ context: UserContext, clock: LocalClock) throws -> [Int: HabitPeriodMarks] {
+        let marks = try context.storage.dayMarks(context.userID, taskID: task.id, fromDay: task.startDay(clock),
+                                                 toDay: Self.lastDay)
+        var periods: [Int: HabitPeriodMarks] = [:]
+        for mark in marks { periods[periodIndex(mark.day, task.measurementDuration), default: HabitPeriodMarks()].add(mark.kind) }
         return periods
     }
 
@@ -141,9 +162,9 @@ extension Engine {
         }
     }
 
-    /// The task's completions up to `now`, per period index.
+    /// The task's completions from its start day up to `now`, per period index.
     private func completionTallies(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: HabitTally] {
-        let completions = try context.storage.completions(context.userID, taskID: task.id, from: task.createdAt, to: now + 1)
+        let completions = try context.storage.completions(context.userID, taskID: task.id, from: clock.start(of: task.startDay(clock)), to: now + 1)
         var tallies: [Int: HabitTally] = [:]
         for completion in completions {
             tallies[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: HabitTally()].add(completion.value)

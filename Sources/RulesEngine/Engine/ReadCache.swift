@@ -17,6 +17,9 @@ struct ReadCache {
     /// Habit tracker: tasks by id, and each task's completions (and their values) per period index.
     var tasks: [UUID: HabitTask] = [:]
     var completionsPerPeriod: [UUID: [Int: Engine.HabitTally]] = [:]
+    /// Habit tracker: each task's day marks (skips, freezes) per period index, dropped when a mark
+    /// is added or the task redefined.
+    var marksPerPeriod: [UUID: [Int: Engine.HabitPeriodMarks]] = [:]
     /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
     var modes: [Engine.ModeEntry]?
     var distractingApps: [AppID]?

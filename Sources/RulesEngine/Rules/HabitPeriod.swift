@@ -18,7 +18,9 @@ public struct HabitPeriod: Hashable, Sendable {
         case open
     }
 
-    /// What a day mark (a skip, a freeze) says about a period; none yet.
+    /// What the day marks (skips, used freezes) say about a period not done: `frozen` when a
+    /// freeze was used on one of its days, else `skipped` when one of its days is skipped. (A week
+    /// or a month with one skipped day is `skipped`: the rule sees the dates and decides.)
     public enum Mark: Hashable, Sendable {
         case skipped
         case frozen
@@ -49,18 +51,33 @@ public struct HabitPeriod: Hashable, Sendable {
         self.freezesEquipped = freezesEquipped
     }
 
-    /// The host's status: `done` when the completions reach `needed` (or the value reaches the
-    /// goal's target), else the period's mark, else `open` while it runs, `partial` with some
-    /// completions, `missed` with none.
-    public static func status(completions: Int, value: Double, needed: Int, goalTarget: Double?, running: Bool,
-                              mark: Mark?) -> Status {
-        if let goalTarget, completions > 0, value >= goalTarget { return .done }
-        if goalTarget == nil, completions >= needed { return .done }
+    /// The host's status: `done` when the completions reach `needed` (or, with a goal target, the
+    /// value reaches it — `at_least` — or stays within it with at least one completion — `at_most`),
+    /// else the period's mark, else `missed` when an `at_most` ceiling is exceeded (it can no longer
+    /// be met), `open` while it runs, `partial` with some completions, `missed` with none. An
+    /// `at_most` period without completions is not entered (Loop's reading): `open` or `missed`
+    /// like any other, which a rule may read as a value of 0.
+    public static func status(completions: Int, value: Double, needed: Int, goalTarget: Double?, direction: GoalDirection = .atLeast,
+                              running: Bool, mark: Mark?) -> Status {
+        var exceeded = false
+        if let goalTarget {
+            if completions > 0 {
+                if direction == .atMost {
+                    if value <= goalTarget { return .done }
+                    exceeded = true
+                } else if value >= goalTarget {
+                    return .done
+                }
+            }
+        } else if completions >= needed {
+            return .done
+        }
         switch mark {
         case .skipped: return .skipped
         case .frozen: return .frozen
         case nil: break
         }
+        if exceeded { return .missed }
         if running { return .open }
         return completions > 0 ? .partial : .missed
     }

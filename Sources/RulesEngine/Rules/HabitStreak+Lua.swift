@@ -39,12 +39,21 @@ extension HabitTaskRecord: LuaTableEncodable {
     struct Frequency: LuaTableEncodable {
         static let kindKey = LuaKey("kind")
         static let weekdaysKey = LuaKey("weekdays")
-        static var luaFieldCount: Int { 2 }
-        var kind: String
-        var weekdays: [Int]
+        static let timesKey = LuaKey("times")
+        static let daysKey = LuaKey("days")
+        static let everyKey = LuaKey("every")
+        static let daysOfMonthKey = LuaKey("days_of_month")
+        static var luaFieldCount: Int { 6 }
+        var task: HabitTaskRecord
+        /// `weekdays` and `days_of_month` are lists (empty when the kind has none); `times`,
+        /// `days` and `every` are nil unless the kind sets them.
         func encode(to t: inout LuaTableWriter) {
-            t.set(Self.kindKey, kind)
-            t.set(Self.weekdaysKey, list: weekdays)
+            t.set(Self.kindKey, task.frequencyKind)
+            t.set(Self.weekdaysKey, list: task.weekdays)
+            t.set(Self.timesKey, task.times)
+            t.set(Self.daysKey, task.days)
+            t.set(Self.everyKey, task.every)
+            t.set(Self.daysOfMonthKey, list: task.daysOfMonth)
         }
     }
 
@@ -55,19 +64,20 @@ extension HabitTaskRecord: LuaTableEncodable {
         static var luaFieldCount: Int { 3 }
         var type: GoalType
         var target: Double?
+        var direction: GoalDirection
         func encode(to t: inout LuaTableWriter) {
             t.set(Self.typeKey, type.rawValue)
             t.set(Self.targetKey, target)
-            t.set(Self.directionKey, "at_least")
+            t.set(Self.directionKey, direction.eventName)
         }
     }
 
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.nameKey, name)
         t.set(Self.measurementKey, measurement.rawValue)
-        t.set(Self.frequencyKey, record: Frequency(kind: frequencyKind, weekdays: weekdays))
+        t.set(Self.frequencyKey, record: Frequency(task: self))
         t.set(Self.timesKey, timesPerDay)
-        t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget))
+        t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget, direction: goalDirection))
         t.set(Self.startKey, startDate.rawValue)
         t.set(Self.paramsKey, params: params)
     }

@@ -30,17 +30,21 @@ public struct HabitStreak: Hashable, Sendable {
         self.score = score
     }
 
-    /// What breaks the host's checks for `periods` periods (nil when none does): the current streak
-    /// within 0…periods, at most 10 best streaks, longest first, each 1…periods long with first ≤
-    /// last, the longest at least the current streak, and a score in 0…1.
-    public func violation(periods: Int) -> String? {
-        if current < 0 || current > periods { return "current \(current), outside 0…\(periods) (the number of periods)" }
+    /// What breaks the host's checks for `periods` periods and an open window of `window` days
+    /// (the rest of a satisfied x-in-y window, y − 1 days for `times_in_days` tasks; nil when
+    /// none does): the current streak within 0…periods + window, at most 10 best streaks, longest
+    /// first, each 1…periods + window long with first ≤ last, the longest at least the current
+    /// streak, and a score in 0…1.
+    public func violation(periods: Int, window: Int = 0) -> String? {
+        let limit = periods + window
+        let bound = window == 0 ? "(the number of periods)" : "(the \(periods) periods + the open window of \(window) days)"
+        if current < 0 || current > limit { return "current \(current), outside 0…\(limit) \(bound)" }
         if let best {
             if best.count > Self.maxBest { return "\(best.count) best streaks, at most \(Self.maxBest)" }
             for (i, interval) in best.enumerated() {
                 let at = "best[\(i + 1)]"
-                if interval.length < 1 || interval.length > periods {
-                    return "\(at).length \(interval.length), outside 1…\(periods) (the number of periods)"
+                if interval.length < 1 || interval.length > limit {
+                    return "\(at).length \(interval.length), outside 1…\(limit) \(bound)"
                 }
                 if interval.first > interval.last { return "\(at): first \(interval.first) after last \(interval.last)" }
                 if i > 0, interval.length > best[i - 1].length { return "\(at).length \(interval.length) longer than best[\(i)]'s (longest first)" }

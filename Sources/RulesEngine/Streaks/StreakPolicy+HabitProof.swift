@@ -17,9 +17,23 @@ extension StreakPolicy {
         [0, 1, 2].flatMap { c in [true, false].map { HabitProofPeriod(completions: c, scheduled: $0, mark: nil) } }
             + [HabitProofPeriod(completions: 0, scheduled: true, mark: .skipped), HabitProofPeriod(completions: 0, scheduled: true, mark: .frozen)]
 
-    /// The task kinds of the proof: daily (once or twice a day), on weekdays, weekly, monthly.
-    static let habitProofTasks: [(MeasurementDuration, FrequencyType, Int)] =
-        [(.daily, .daily, 1), (.daily, .daily, 2), (.daily, .specificDays, 1), (.weekly, .daily, 1), (.monthly, .daily, 1)]
+    /// The task kinds of the proof (their start dates are set per history): daily (once or twice
+    /// a day), on weekdays, weekly, monthly, 3 times in 7 days (with its open window of 6 days),
+    /// every 2 days, on days of the month (1, 15, 31), and at most 1 cup a day (a ceiling).
+    static let habitProofTasks: [HabitTaskRecord] = {
+        let start = habitProofToday
+        return [
+            HabitTaskRecord(name: "task", measurement: .daily, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, timesPerDay: 2, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, frequency: .specificDays, weekdays: [1, 3, 5], startDate: start),
+            HabitTaskRecord(name: "task", measurement: .weekly, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .monthly, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, frequency: .timesInDays, times: 3, days: 7, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, frequency: .everyNDays, every: 2, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, frequency: .daysOfMonth, daysOfMonth: [1, 15, 31], startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, goalType: .cups, goalTarget: 1, goalDirection: .atMost, startDate: start),
+        ]
+    }()
 
     /// The day the proof's histories end on (a Monday, 1st of a month).
     static let habitProofToday = try! DayID("2024-01-01")
@@ -28,17 +42,17 @@ extension StreakPolicy {
     /// host's status), for each task kind, then histories of every status 90 periods long.
     func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: habit.streak, name: "habit.streak", file: file)
-        failures.unproved = "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for 5 task kinds)"
+        failures.unproved = "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds)"
         var histories = Self.lists(of: Self.habitProofPeriods, upTo: 3)
         for item in Self.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
         let domain = params.domain()
         if let unproved = domain.unproved { failures.unproved! += ", and " + unproved }
         let user = HabitUserRecord(timezone: "UTC", dayStartsAt: habit.dayStartsAt)
         for combination in domain.combinations {
-            for (measurement, frequency, times) in Self.habitProofTasks {
+            for kind in Self.habitProofTasks {
                 for history in histories {
                     if failures.isFinished(host) { return failures }
-                    var (periods, task) = proofInput(history, measurement, frequency, times)
+                    var (periods, task) = proofInput(history, kind)
                     task.params = combination
                     checkHabitStreak(periods, task, user, host: host, into: &failures)
                 }
@@ -47,10 +61,13 @@ extension StreakPolicy {
         return failures
     }
 
-    private func proofInput(_ history: [HabitProofPeriod], _ measurement: MeasurementDuration, _ frequency: FrequencyType,
-                            _ times: Int) -> ([HabitPeriod], HabitTaskRecord) {
+    /// The periods of `history` for a task of `kind` (each completion worth 1 of the goal's
+    /// value: 2 completions exceed an at-most-1 ceiling), and the task starting on the oldest.
+    private func proofInput(_ history: [HabitProofPeriod], _ kind: HabitTaskRecord) -> ([HabitPeriod], HabitTaskRecord) {
         var needed = habit.minCompletions
-        if habit.requireTimesPerDay { needed = max(needed, times) }
+        if habit.requireTimesPerDay { needed = max(needed, kind.timesPerDay) }
+        let measurement = kind.measurement
+        let everyDay = kind.frequency == .daily || kind.frequency == .timesInDays
         var periods: [HabitPeriod] = []
         var end = Self.habitProofToday
         for (i, item) in history.enumerated() {
@@ -60,15 +77,16 @@ extension StreakPolicy {
             case .weekly: start = end.adding(days: -6)!
             case .monthly: start = end.adding(days: -27)!   // a 28-day month: the rule sees only dates
             }
-            let status = HabitPeriod.status(completions: item.completions, value: 0, needed: needed, goalTarget: nil, running: i == 0,
-                                            mark: item.mark)
+            let value = kind.goalTarget == nil ? 0 : Double(item.completions)
+            let status = HabitPeriod.status(completions: item.completions, value: value, needed: needed, goalTarget: kind.goalTarget,
+                                            direction: kind.goalDirection, running: i == 0, mark: item.mark)
             periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily,
-                                       scheduled: frequency == .daily || item.scheduled, completions: item.completions, status: status))
+                                       scheduled: everyDay || measurement != .daily || item.scheduled, completions: item.completions,
+                                       value: value, status: status, freezesEquipped: item.mark == .frozen ? 1 : 0))
             end = start.adding(days: -1)!
         }
-        let task = HabitTaskRecord(name: "task", measurement: measurement, frequency: frequency,
-                                   weekdays: frequency == .specificDays ? [1, 3, 5] : [], timesPerDay: times,
-                                   startDate: periods.last?.start ?? Self.habitProofToday)
+        var task = kind
+        task.startDate = periods.last?.start ?? Self.habitProofToday
         return (periods, task)
     }
 
@@ -79,7 +97,7 @@ extension StreakPolicy {
         do {
             let out = try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self)
             if try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self) != out { failures.recordImpure(call) }
-            if let problem = out.violation(periods: periods.count) { failures.record(kind: "range", "\(call) returned \(problem)") }
+            if let problem = out.violation(periods: periods.count, window: task.openWindow) { failures.record(kind: "range", "\(call) returned \(problem)") }
         } catch {
             failures.record(error, calling: call)
         }
@@ -93,8 +111,15 @@ extension StreakPolicy {
     }
 
     static func describe(_ task: HabitTaskRecord) -> String {
-        let frequency = task.frequency == .daily ? "" : " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
+        let frequency = switch task.frequency {
+        case .daily: ""
+        case .specificDays: " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
+        case .timesInDays: " \(task.times ?? 0) times in \(task.days ?? 0) days"
+        case .everyNDays: " every \(task.every ?? 0) days"
+        case .daysOfMonth: " on days of month \(task.daysOfMonth.map(String.init).joined(separator: ","))"
+        }
+        let goal = task.goalDirection == .atMost ? ", at most \(task.goalTarget.map { "\($0)" } ?? "") \(task.goalType.rawValue)" : ""
         let params = task.params.values.isEmpty ? "" : ", params \(task.params)"
-        return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)\(params)"
+        return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)\(goal)\(params)"
     }
 }
