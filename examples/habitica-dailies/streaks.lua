@@ -23,11 +23,11 @@ local function counts(p) return p.status == "done" or p.completions > 0 end
 
 function M.habit.streak(periods, task, user)
   -- Oldest to newest: +1 per checked day, 0 after a due day missed without frost.
-  local streak, run_first, runs = 0, nil, {}
+  local streak, runs = 0, {}
   for i = #periods, 1, -1 do
     local p = periods[i]
     if counts(p) then
-      if streak == 0 then run_first = p.start_date; runs[#runs + 1] = { first = p.start_date, length = 0 } end
+      if streak == 0 then runs[#runs + 1] = { first = p.start_date, length = 0 } end
       streak = streak + 1
       runs[#runs].length, runs[#runs].last = streak, p.end_date
     elseif p.scheduled and p.status == "missed" then
