@@ -4,10 +4,10 @@ import Testing
 /// replayed through the real CLI (examples/loop-habits/tests/: the events and the expected values).
 /// Not ported, and why: ScoreTest.test_compute_* (a pure function of a given previous score: only the
 /// 0 → 0.051922 step is reachable from events, checked in every S20 case); NumericalAt*ScoreListTest.
-/// test_withZeroTarget (a goal_value must be > 0); commonMain's calendar-week cases
-/// (test_imperfectNonDaily, test_irregularNonDaily, testBuildIntervals1/3: FrequencyMode.WEEKS is
-/// not ported, the old core's rolling variants are); EntryListTest.testAddFromInterval and
-/// testSnapIntervalsTogether2 (give intervals directly, which events cannot), testComputeNumerical,
+/// test_withZeroTarget (a goal_value must be > 0); YesNoScoreListTest.test_irregularNonDaily of
+/// commonMain (weeks from Sunday: the example's calendar weeks start on Saturday, as Loop's other
+/// tests; the old core's rolling variant is ported); EntryListTest.testAddFromInterval and testSnapIntervalsTogether2 (they give intervals directly, which events
+/// cannot; testSnapIntervalsTogether1 is derived from checks that make its intervals), testComputeNumerical,
 /// testGroupBy*, testEmptyList, testWeekdayFrequency (storage and statistics, not the streak).
 @Suite struct LoopHabitsExampleTests {
     /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/ScoreListTest.kt: NumericalAtLeastScoreListTest.shouldAchieveComparableScoreToProgress.
@@ -70,9 +70,19 @@ import Testing
         try PeerReplayCheck.check("examples/loop-habits/tests/atmost-undereachieving.jsonl", rules: "examples/loop-habits")
     }
 
+    /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/EntryListTest.kt: EntryListTest.testBuildIntervals1.
+    @Test func entriesBuildIntervals1Weeks() throws {
+        try PeerReplayCheck.check("examples/loop-habits/tests/entries-buildIntervals1-weeks.jsonl", rules: "examples/loop-habits")
+    }
+
     /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/EntryListTest.kt: EntryListTest.testBuildIntervals2.
     @Test func entriesBuildIntervals2() throws {
         try PeerReplayCheck.check("examples/loop-habits/tests/entries-buildIntervals2.jsonl", rules: "examples/loop-habits")
+    }
+
+    /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/EntryListTest.kt: EntryListTest.testBuildIntervals3.
+    @Test func entriesBuildIntervals3Weeks() throws {
+        try PeerReplayCheck.check("examples/loop-habits/tests/entries-buildIntervals3-weeks.jsonl", rules: "examples/loop-habits")
     }
 
     /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/EntryListTest.kt: EntryListTest.testBuildIntervals4.
@@ -148,6 +158,11 @@ import Testing
     /// iSoron/uhabits uhabits-core/src/jvmTest/java/org/isoron/uhabits/core/models/ScoreListTest.kt: jvmTest YesNoScoreListTest.test_imperfectNonDaily (the rolling Frequency(3, 7) of the old core; commonMain's calendar-week mode is not ported).
     @Test func yesnoImperfectNonDailyRolling() throws {
         try PeerReplayCheck.check("examples/loop-habits/tests/yesno-imperfectNonDaily-rolling.jsonl", rules: "examples/loop-habits")
+    }
+
+    /// iSoron/uhabits uhabits-core/src/commonTest/kotlin/org/isoron/uhabits/core/models/ScoreListTest.kt: YesNoScoreListTest.test_imperfectNonDaily.
+    @Test func yesnoImperfectNonDailyWeeks() throws {
+        try PeerReplayCheck.check("examples/loop-habits/tests/yesno-imperfectNonDaily-weeks.jsonl", rules: "examples/loop-habits")
     }
 
     /// iSoron/uhabits uhabits-core/src/jvmTest/java/org/isoron/uhabits/core/models/ScoreListTest.kt: jvmTest YesNoScoreListTest.test_irregularNonDaily (the rolling 1/7 of the old core).

@@ -13,8 +13,8 @@
 -- own value meets the target; the score sums the last y days).
 -- Mapping: every_n_days n is Loop's 1/n; specific weekdays are k times in 7 days; days_of_month
 -- is k times in a month (Loop's 30/31-day "monthly" window); a freeze counts as a skip (Loop has none).
--- Left out: Loop's calendar-week mode (FrequencyMode.WEEKS, weeks from a first weekday);
--- question marks (Loop's UNKNOWN vs NO: both are a day without a check here, as they score and
+-- Loop's calendar-week mode (FrequencyMode.WEEKS): params.calendar_weeks, weeks from Saturday.
+-- Left out: the first weekday as a setting (Loop takes the locale's); question marks (Loop's UNKNOWN vs NO: both are a day without a check here, as they score and
 -- break alike); days before the task's start (Loop's snapping may reach before the first entry:
 -- the streak is cut at the start); for every_n_days and days_of_month, days after today (the host
 -- allows the open window to x-in-y only); weekly and monthly tasks (Loop counts days: they keep
@@ -23,6 +23,13 @@ local M = base
 
 -- Loop lets a user edit any past day (the history grid).
 M.habit.max_backfill_days = 365
+
+M.params = M.params or {}
+-- Loop's FrequencyMode.WEEKS: "x times per week" counted in calendar weeks (a task of x times in 7
+-- days with "params": {"calendar_weeks": true}), weeks starting on FIRST_WEEKDAY.
+M.params.calendar_weeks = { type = "boolean", default = false,
+  doc = "x times in 7 days counted per calendar week (Loop's WEEKS mode), not in rolling windows" }
+local FIRST_WEEKDAY = 6 -- ISO Saturday, as in Loop's tests (BaseUnitTest: setFirstWeekdayNumber(7))
 
 local SKIP_VALUE = 0.003 -- a numeric SKIP is stored as 3 (thousandths): Loop's sums add it
 
@@ -77,6 +84,25 @@ end
 
 --- EntryList.buildRollingIntervals + snapIntervalsTogether: from the checked days (day numbers,
 --- newest first), the intervals {begin, center, stop} (begin oldest), newest first.
+--- EntryList.buildWeekIntervals: weeks with at least `num` checks, {week start, the num-th check, week end}.
+local function week_intervals(checked, num, first_weekday)
+  local list, weeks = {}, {}
+  for i = #checked, 1, -1 do -- oldest first
+    local t = checked[i]
+    local start = t - ((t + 3) % 7 + 1 - first_weekday) % 7
+    local week = weeks[start]
+    if not week then week = { begin = start, count = 0 }; weeks[start] = week; list[#list + 1] = week end
+    week.count = week.count + 1
+    if week.count == num then week.center = t end
+  end
+  local result = {}
+  for i = #list, 1, -1 do
+    local w = list[i]
+    if w.count >= num then result[#result + 1] = { begin = w.begin, center = w.center, stop = w.begin + 6 } end
+  end
+  return result
+end
+
 local function intervals(checked, num, den)
   local list = {}
   for i = num, #checked do
@@ -107,6 +133,10 @@ function M.habit.streak(periods, task, user)
   if #periods == 0 then return { current = 0, best = {}, score = 0 } end
   local num, den = frequency(task.frequency)
   local freq = num / den
+  local params = task.params or {}
+  local weeks = den == 7 and params.calendar_weeks == true
+  local first_weekday = FIRST_WEEKDAY
+  local function week_of(t) return t - ((t + 3) % 7 + 1 - first_weekday) % 7 end
   local goal = task.goal
   local numeric = goal.type ~= "none" and goal.target ~= nil
   local at_most = numeric and goal.direction == "at_most"
@@ -138,7 +168,7 @@ function M.habit.streak(periods, task, user)
   else
     local window = task.frequency.kind == "times_in_days" and den - 1 or 0
     if num < den then
-      for _, iv in ipairs(intervals(checked, num, den)) do
+      for _, iv in ipairs(weeks and week_intervals(checked, num, first_weekday) or intervals(checked, num, den)) do
         for t = math.max(iv.begin, first), math.min(iv.stop, today + window) do counts[t] = true end
         last = math.max(last, math.min(iv.stop, today + window))
       end
@@ -168,11 +198,36 @@ function M.habit.streak(periods, task, user)
     best[i] = { first = date_text(runs[i].start), last = date_text(runs[i].stop), length = runs[i].length }
   end
   -- ScoreList.recompute (rolling), oldest day to today.
+  local from = today -- Loop scores from the oldest day with data (or today)
+  for t in pairs(entry) do if t < from then from = t end end
+  for t in pairs(skipped) do if t < from then from = t end end
+  local score = at_most and 1.0 or 0.0
+  if weeks then -- ScoreList.recomputeWeekly: each day scores its whole week's total
+    local totals = {}
+    for t = from, today do
+      local v, w = entry[t], week_of(t)
+      if numeric then
+        totals[w] = (totals[w] or 0) + ((v and not skipped[t]) and math.max(0, v) or 0)
+      elseif v == true then
+        totals[w] = (totals[w] or 0) + 1
+      end
+    end
+    for t = from, today do
+      if not skipped[t] then
+        local total, fraction = totals[week_of(t)] or 0, nil
+        if not numeric then fraction = math.min(1, total / num)
+        elseif not at_most then fraction = target > 0 and math.min(1, total / target) or 1
+        elseif target > 0 then fraction = math.min(1, math.max(0, 1 - (total - target) / target))
+        else fraction = total > 0 and 0 or 1 end
+        score = loop_score(freq, score, fraction)
+      end
+    end
+    return { current = current, best = best, score = math.min(1, math.max(0, score)) }
+  end
   local wnum, wden = num, den
   if not numeric and freq < 1 then wnum, wden = num * 2, den * 2 end
-  local score = at_most and 1.0 or 0.0
   local sum = 0
-  for t = first, today do
+  for t = from, today do
     local v = entry[t]
     if numeric then
       sum = sum + (v and math.max(0, v) or 0)
