@@ -28,4 +28,9 @@ import Testing
     @Test func twoMisses() throws {
         try PeerReplayCheck.check("examples/duolingo-streak/tests/two-misses.jsonl", rules: "examples/duolingo-streak")
     }
+
+    /// Documented ("a streak freeze must be purchased in advance of a day of a missed lesson"; peers17.md §3 case e): a freeze equipped the day after the miss does not save the streak; it is held for the next miss.
+    @Test func freezeAfterTheMiss() throws {
+        try PeerReplayCheck.check("examples/duolingo-streak/tests/freeze-after-the-miss.jsonl", rules: "examples/duolingo-streak")
+    }
 }
