@@ -36,8 +36,10 @@ let package = Package(
         .target(name: "RulesModel"),
         .target(
             name: "RulesStore",
-            dependencies: ["RulesModel", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: [
+                "RulesModel", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
         .target(name: "RulesSim", dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
@@ -45,8 +47,10 @@ let package = Package(
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
         .target(
             name: "RulesBench",
-            dependencies: ["CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim", "RulesEngine",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim", "RulesEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .executableTarget(
             name: "rulesrun",
@@ -64,21 +68,29 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(
             name: "RulesSimTests",
-            dependencies: ["RulesSim", "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
-                           .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "RulesSim", "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "RulesEngineTests",
-            dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore",
-                           .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "RulesModelTests",
             dependencies: ["RulesModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .executableTarget(name: "StoreFaultChild", dependencies: ["RulesStore", "RulesModel"], path: "Tests/StoreFaultChild"),
-        .testTarget(name: "RulesStoreTests", dependencies: ["RulesStore", "RulesModel", "StoreFaultChild",
-                                                            .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "RulesStoreTests",
+            dependencies: [
+                "RulesStore", "RulesModel", "StoreFaultChild",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
         .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),

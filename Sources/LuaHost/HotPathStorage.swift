@@ -22,8 +22,10 @@ struct HotPathStorage {
         let asked = UnsafeMutablePointer<Int>.allocate(capacity: 64)
         let pools = UnsafeMutablePointer<PooledTable>.allocate(capacity: poolCount)
         for i in 0..<poolCount { (pools + i).initialize(to: PooledTable()) }
-        storage.initialize(to: HotPathStorage(pools: pools, keyReferences: keys, keyCapacity: 256, asked: asked,
-                                              askedCapacity: 64))
+        storage.initialize(
+            to: HotPathStorage(
+                pools: pools, keyReferences: keys, keyCapacity: 256, asked: asked,
+                askedCapacity: 64))
         return storage
     }
 

@@ -42,7 +42,9 @@ struct LuaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.child(value, key: key).decodeChecked(type)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         try decoder.child(lookup(key), key: key).container(keyedBy: type)
@@ -82,8 +84,10 @@ struct LuaUnkeyedContainer: UnkeyedDecodingContainer {
 
     private mutating func next(_ type: Any.Type) throws -> LuaValueDecoder {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(
-                codingPath: codingPath + [LuaIndexKey(currentIndex)], debugDescription: "the list has no more elements"))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: codingPath + [LuaIndexKey(currentIndex)], debugDescription: "the list has no more elements"))
         }
         defer { currentIndex += 1 }
         return decoder.child(elements[currentIndex], key: LuaIndexKey(currentIndex))
@@ -99,7 +103,9 @@ struct LuaUnkeyedContainer: UnkeyedDecodingContainer {
         try next(type).decodeChecked(type)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         try next(type).container(keyedBy: type)

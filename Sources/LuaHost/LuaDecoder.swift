@@ -36,11 +36,13 @@ extension LuaError {
         case .typeMismatch(_, let context), .dataCorrupted(let context):
             self.init(kind: .decoding, path: LuaPath.render(context.codingPath), message: context.debugDescription)
         case .valueNotFound(let type, let context):
-            self.init(kind: .decoding, path: LuaPath.render(context.codingPath),
-                      message: "expected \(LuaValueDecoder.expectation(for: type)), found nil")
+            self.init(
+                kind: .decoding, path: LuaPath.render(context.codingPath),
+                message: "expected \(LuaValueDecoder.expectation(for: type)), found nil")
         case .keyNotFound(let key, let context):
-            self.init(kind: .decoding, path: LuaPath.render(context.codingPath + [key]),
-                      message: "required field is missing")
+            self.init(
+                kind: .decoding, path: LuaPath.render(context.codingPath + [key]),
+                message: "required field is missing")
         @unknown default:
             self.init(kind: .decoding, message: "\(error)")
         }
@@ -85,18 +87,23 @@ final class LuaValueDecoder: Decoder {
         let result: T
         do {
             result = try T(from: self)
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.count == codingPath.count
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.count == codingPath.count
             && context.debugDescription.hasPrefix("Cannot initialize")
         {
             throw mismatch(type, expected: LuaValueDecoder.expectation(for: type))
         } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.count == codingPath.count {
             // A misspelt field reads as "missing" first; name the misspelling instead when there is one.
             if let usage, case .table(let table) = value,
-               let typo = table.stringKeys.first(where: { !usage.used.contains(.string($0))
-                   && Suggestion.closest(to: $0, among: [key.stringValue]) != nil }) {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: codingPath + [LuaNameKey(typo)],
-                    debugDescription: "unknown field (did you mean '\(key.stringValue)'?)"))
+                let typo = table.stringKeys.first(where: {
+                    !usage.used.contains(.string($0))
+                        && Suggestion.closest(to: $0, among: [key.stringValue]) != nil
+                })
+            {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath + [LuaNameKey(typo)],
+                        debugDescription: "unknown field (did you mean '\(key.stringValue)'?)"))
             }
             throw DecodingError.keyNotFound(key, context)
         } catch let error as DecodingError {
@@ -121,9 +128,10 @@ final class LuaValueDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .table(let table) = value else { throw mismatch([Int].self, expected: "a list") }
         guard table.isSequence else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath,
-                debugDescription: "expected a list (keys 1, 2, … with no gaps), found a table with other keys"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "expected a list (keys 1, 2, … with no gaps), found a table with other keys"))
         }
         return LuaUnkeyedContainer(decoder: self, elements: table.sequence)
     }
@@ -244,8 +252,10 @@ extension LuaFunction: Decodable {
     /// A function field of a rule table (only through `LuaDecoder`).
     public init(from decoder: any Decoder) throws {
         guard let lua = decoder as? LuaValueDecoder else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "a Lua function can only be decoded by LuaDecoder"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a Lua function can only be decoded by LuaDecoder"))
         }
         guard case .function(let function) = lua.value else {
             throw lua.mismatch(LuaFunction.self, expected: "a function")

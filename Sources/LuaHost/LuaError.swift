@@ -42,8 +42,10 @@ public struct LuaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The Lua stack traceback at the point of the error, when there is one.
     public var traceback: String?
 
-    public init(kind: Kind, file: String? = nil, line: Int? = nil, path: String? = nil,
-                message: String, traceback: String? = nil) {
+    public init(
+        kind: Kind, file: String? = nil, line: Int? = nil, path: String? = nil,
+        message: String, traceback: String? = nil
+    ) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -79,7 +81,8 @@ public struct LuaError: Error, CustomStringConvertible, Sendable, Equatable {
                 var j = i + 1
                 while j < bytes.count, bytes[j] >= 0x30, bytes[j] <= 0x39 { j += 1 }
                 if j > i + 1, j + 1 < bytes.count, bytes[j] == UInt8(ascii: ":"), bytes[j + 1] == UInt8(ascii: " "),
-                   i > 0 {
+                    i > 0
+                {
                     let file = String(decoding: bytes[0..<i], as: UTF8.self)
                     let line = Int(String(decoding: bytes[(i + 1)..<j], as: UTF8.self)) ?? 0
                     let rest = String(decoding: bytes[(j + 2)...], as: UTF8.self)

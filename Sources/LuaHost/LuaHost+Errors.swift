@@ -40,9 +40,10 @@ extension LuaHost {
             // Raised by the allocator itself: Lua keeps no position; use where the hook last saw it.
             let line = Int(runtime.pointee.last_line)
             if line > 0 {
-                failure.file = fullChunkName(withUnsafeBytes(of: runtime.pointee.last_source) {
-                    String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-                })
+                failure.file = fullChunkName(
+                    withUnsafeBytes(of: runtime.pointee.last_source) {
+                        String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+                    })
                 failure.line = line
             }
             failure.message = "not enough memory (the limit is \(limits.memoryBytes) bytes)"

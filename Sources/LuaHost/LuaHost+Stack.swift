@@ -38,8 +38,9 @@ extension LuaHost {
 
     func pushFunction(_ function: LuaFunction) throws {
         guard function.hostID == id else {
-            throw LuaError(kind: .runtime, file: function.source, line: function.line,
-                           message: "this function belongs to another Lua state")
+            throw LuaError(
+                kind: .runtime, file: function.source, line: function.line,
+                message: "this function belongs to another Lua state")
         }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(function.reference))
     }
@@ -50,8 +51,9 @@ extension LuaHost {
         guard let p = lua_tolstring(L, index, &length) else { return "" }
         let bytes = UnsafeRawBufferPointer(start: p, count: length)
         guard let s = String(validating: bytes, as: UTF8.self) else {
-            throw LuaError(kind: .decoding, path: path,
-                           message: "expected UTF-8 text, found string \"\(LuaHost.escaped(bytes))\"")
+            throw LuaError(
+                kind: .decoding, path: path,
+                message: "expected UTF-8 text, found string \"\(LuaHost.escaped(bytes))\"")
         }
         return s
     }
@@ -98,26 +100,32 @@ extension LuaHost {
             rr_push_contents(L, index)
             let t = lua_gettop(L)
             guard depth < limits.maxTableDepth else {
-                throw ConversionFailure(error: LuaError(kind: .decoding, message: "tables are nested more than \(limits.maxTableDepth) levels deep"),
-                                        tables: [UInt(bitPattern: lua_topointer(L, t))])
+                throw ConversionFailure(
+                    error: LuaError(kind: .decoding, message: "tables are nested more than \(limits.maxTableDepth) levels deep"),
+                    tables: [UInt(bitPattern: lua_topointer(L, t))])
             }
             var table = LuaTable()
             lua_pushnil(L)
             while lua_next(L, t) != 0 {
                 budget -= 1
                 guard budget >= 0 else {
-                    throw ConversionFailure(error: LuaError(kind: .decoding,
-                                                            message: "the value is too large to convert (more than \(limits.maxConvertedEntries) table entries)"),
-                                            whole: true)
+                    throw ConversionFailure(
+                        error: LuaError(
+                            kind: .decoding,
+                            message: "the value is too large to convert (more than \(limits.maxConvertedEntries) table entries)"),
+                        whole: true)
                 }
                 var key: LuaValue?
                 do {
                     key = try value(at: t + 1, depth: depth + 1, budget: &budget)
                     table[key!] = try value(at: t + 2, depth: depth + 1, budget: &budget)
                 } catch {
-                    var failure = error as? ConversionFailure ?? ConversionFailure(error: error as? LuaError
-                        ?? LuaError(kind: .decoding, message: "\(error)"))
-                    if !failure.whole, failure.error.kind == .decoding {   // (not the Lua stack running out)
+                    var failure =
+                        error as? ConversionFailure
+                        ?? ConversionFailure(
+                            error: error as? LuaError
+                                ?? LuaError(kind: .decoding, message: "\(error)"))
+                    if !failure.whole, failure.error.kind == .decoding {  // (not the Lua stack running out)
                         failure.keys.append(key)
                         failure.tables.append(UInt(bitPattern: lua_topointer(L, t)))
                     }
@@ -141,9 +149,10 @@ extension LuaHost {
         lua_pushvalue(L, index)
         var ar = lua_Debug()
         lua_getinfo(L, ">S", &ar)
-        let source = fullChunkName(withUnsafeBytes(of: ar.short_src) {
-            String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-        })
+        let source = fullChunkName(
+            withUnsafeBytes(of: ar.short_src) {
+                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+            })
         let handle = LuaFunction(reference: reference, hostID: id, source: source, line: Int(ar.linedefined))
         functionCache[pointer] = handle
         return handle
@@ -156,14 +165,14 @@ extension LuaHost {
 private struct ConversionFailure: Error {
     var error: LuaError
     var keys: [LuaValue?] = []
-    var tables: [UInt] = []   // addresses
+    var tables: [UInt] = []  // addresses
     /// About the value as a whole (its size): not located at a field.
     var whole = false
 
     /// The error, its path starting at `base`: where a table on the path meets itself again, a cycle.
     func located(under base: String) -> LuaError {
         var error = self.error
-        let keys = Array(self.keys.reversed()), tables = Array(self.tables.reversed())   // tables[d]: at depth d
+        let keys = Array(self.keys.reversed()), tables = Array(self.tables.reversed())  // tables[d]: at depth d
         func path(_ depth: Int) -> String {
             var p = base
             for key in keys.prefix(depth) {
@@ -175,7 +184,7 @@ private struct ConversionFailure: Error {
             let first = path(tables.firstIndex(of: tables[again])!)
             error.message = "a cycle: " + (first.isEmpty ? "the top-level table" : "the table \(first)") + " contains itself here"
             error.path = path(again)
-        } else if tables.count > keys.count, keys.count > 3 {   // stopped at the depth limit
+        } else if tables.count > keys.count, keys.count > 3 {  // stopped at the depth limit
             error.path = path(3) + "…"
         } else {
             error.path = path(keys.count)

@@ -41,8 +41,10 @@ public final class LuaHost {
     var chunkNames: Set<String> = []
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
-    public init(limits: LuaLimits = .default, randomSeed: Int64 = 0,
-                logger: Logger = Logger(label: "rulesrun.lua")) throws {
+    public init(
+        limits: LuaLimits = .default, randomSeed: Int64 = 0,
+        logger: Logger = Logger(label: "rulesrun.lua")
+    ) throws {
         self.limits = limits
         self.logger = logger
         self.id = nextHostID.add(1, ordering: .relaxed).oldValue
@@ -153,8 +155,9 @@ public final class LuaHost {
         precondition(!layers.isEmpty, "load(layers:) needs the file itself")
         bases = []
         for layer in layers where layer.bytes.count > limits.maxSourceBytes {
-            throw LuaError(kind: .syntax, file: layer.chunkName,
-                           message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
+            throw LuaError(
+                kind: .syntax, file: layer.chunkName,
+                message: "the file is \(layer.bytes.count) bytes, more than the \(limits.maxSourceBytes) allowed")
         }
         for layer in layers { try Self.checkUTF8(layer.bytes, chunkName: layer.chunkName) }
         let top = lua_gettop(L)
@@ -172,7 +175,7 @@ public final class LuaHost {
             }
             if status != LUA_OK {
                 var failure = error(status: status, chunk: layer.chunkName)
-                if failure.line == nil, failure.message == "C stack overflow" {   // from the parser, which gives no line
+                if failure.line == nil, failure.message == "C stack overflow" {  // from the parser, which gives no line
                     failure.kind = .syntax
                     failure.line = LuaSourceMap.line(nestedDeeperThan: 190, in: String(decoding: layer.bytes, as: UTF8.self))
                     failure.message = "tables or blocks are nested more than about 200 levels deep (C stack overflow)"
@@ -196,8 +199,9 @@ public final class LuaHost {
         clua_pushcfunction(L, rr_sandbox_runchunk)
         let function = lua_gettop(L)
         for chunk in chunks.reversed() { lua_pushvalue(L, chunk) }
-        let n = try pcall(nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
-                          chunk: layers.last!.chunkName)
+        let n = try pcall(
+            nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
+            chunk: layers.last!.chunkName)
         return try results(count: n, from: function, file: layers.last!.chunkName)
     }
 
@@ -217,8 +221,9 @@ public final class LuaHost {
     public static func checkUTF8(_ bytes: [UInt8], chunkName: String) throws(LuaError) {
         let text = Self.text(of: bytes)
         guard text.first != 0x1B, let bad = VisibleText.firstLineNotUTF8(in: text) else { return }
-        throw LuaError(kind: .syntax, file: chunkName, line: bad.line,
-                       message: "not UTF-8 text: \(bad.text) (a Lua file is UTF-8; write other bytes in a string as escapes, \"\\xE9\")")
+        throw LuaError(
+            kind: .syntax, file: chunkName, line: bad.line,
+            message: "not UTF-8 text: \(bad.text) (a Lua file is UTF-8; write other bytes in a string as escapes, \"\\xE9\")")
     }
 
     /// Refuses the chunk on top of the stack (loaded, not yet run) when one of its functions assigns
@@ -232,8 +237,9 @@ public final class LuaHost {
         let verdict = message.withUnsafeMutableBufferPointer { rr_check_no_state(L, &line, $0.baseAddress, $0.count) }
         guard verdict != 0 else { return }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw LuaError(kind: verdict > 0 ? .keepsState : .syntax, file: chunk, line: verdict > 0 && line > 0 ? Int(line) : nil,
-                       message: text)
+        throw LuaError(
+            kind: verdict > 0 ? .keepsState : .syntax, file: chunk, line: verdict > 0 && line > 0 ? Int(line) : nil,
+            message: text)
     }
 
     /// The bytecode of `source` (not stripped), as the check of `checkKeepsNoState` reads it. For tests.
@@ -256,7 +262,9 @@ public final class LuaHost {
         var line: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         let verdict = bytes.withUnsafeBufferPointer { buffer in
-            message.withUnsafeMutableBufferPointer { rr_check_dump_for_tests(buffer.baseAddress, buffer.count, &line, $0.baseAddress, $0.count) }
+            message.withUnsafeMutableBufferPointer {
+                rr_check_dump_for_tests(buffer.baseAddress, buffer.count, &line, $0.baseAddress, $0.count)
+            }
         }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (Int(verdict), Int(line), text)
@@ -273,8 +281,9 @@ public final class LuaHost {
             try pushFunction(function)
             for argument in arguments { try push(argument) }
         }
-        let n = try pcall(nargs: Int32(arguments.count), nresults: clua_multret(),
-                          budget: limits.instructionsPerCall, chunk: function.source)
+        let n = try pcall(
+            nargs: Int32(arguments.count), nresults: clua_multret(),
+            budget: limits.instructionsPerCall, chunk: function.source)
         return try results(count: n, from: top + 1, file: function.source, of: function)
     }
 
@@ -285,9 +294,10 @@ public final class LuaHost {
             let values = try hostMode { try (0..<count).map { try value(at: first + $0) } }
             if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {
                 let what = function.map { "the value returned by the function at line \($0.line)" } ?? "the value the file returns"
-                throw LuaError(kind: .instructionBudget, file: file, line: function?.line,
-                               message: budgetMessage() + ": converting \(what) for the host costs "
-                                   + "\(LuaHost.conversionCostPerEntry) per table entry; return a smaller table")
+                throw LuaError(
+                    kind: .instructionBudget, file: file, line: function?.line,
+                    message: budgetMessage() + ": converting \(what) for the host costs "
+                        + "\(LuaHost.conversionCostPerEntry) per table entry; return a smaller table")
             }
             return values
         } catch var error as LuaError {
@@ -295,7 +305,8 @@ public final class LuaHost {
                 error.file = file
                 if let function {
                     error.line = function.line
-                    error.message = "in the \(error.path == nil ? "value" : "table") returned by the function at line \(function.line): "
+                    error.message =
+                        "in the \(error.path == nil ? "value" : "table") returned by the function at line \(function.line): "
                         + error.message
                 }
             }
@@ -328,7 +339,7 @@ public final class LuaHost {
     func pcall(nargs: Int32, nresults: Int32, budget: Int, chunk: String?, handlerPushed: Bool = false) throws -> Int32 {
         let base: Int32
         if handlerPushed {
-            base = lua_gettop(L) - nargs - 1     // the handler sits below the function
+            base = lua_gettop(L) - nargs - 1  // the handler sits below the function
         } else {
             base = lua_gettop(L) - nargs
             clua_pushcfunction(L, rr_traceback)

@@ -21,9 +21,11 @@ public struct LuaLimits: Sendable, Equatable {
     /// subtable twice, nested 30 deep, would otherwise expand to a billion entries).
     public var maxConvertedEntries: Int
 
-    public init(instructionsPerCall: Int = 2_000_000, instructionsPerLoad: Int = 20_000_000,
-                memoryBytes: Int = 64 << 20, maxSourceBytes: Int = 4 << 20, patternSteps: Double = 2e7,
-                maxPatternBytes: Int = 1024, maxTableDepth: Int = 64, maxConvertedEntries: Int = 1_000_000) {
+    public init(
+        instructionsPerCall: Int = 2_000_000, instructionsPerLoad: Int = 20_000_000,
+        memoryBytes: Int = 64 << 20, maxSourceBytes: Int = 4 << 20, patternSteps: Double = 2e7,
+        maxPatternBytes: Int = 1024, maxTableDepth: Int = 64, maxConvertedEntries: Int = 1_000_000
+    ) {
         self.instructionsPerCall = instructionsPerCall
         self.instructionsPerLoad = instructionsPerLoad
         self.memoryBytes = memoryBytes

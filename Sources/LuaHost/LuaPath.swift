@@ -37,8 +37,15 @@ public enum LuaPath {
             } else if rest.hasPrefix("[") {
                 guard let end = rest.firstIndex(of: "]") else { return nil }
                 let text = rest[rest.index(after: rest.startIndex)..<end]
-                if let n = Int64(text) { keys.append(.integer(n)) } else if let d = Double(text) { keys.append(.number(d)) }
-                else if text == "true" || text == "false" { keys.append(.boolean(text == "true")) } else { return nil }
+                if let n = Int64(text) {
+                    keys.append(.integer(n))
+                } else if let d = Double(text) {
+                    keys.append(.number(d))
+                } else if text == "true" || text == "false" {
+                    keys.append(.boolean(text == "true"))
+                } else {
+                    return nil
+                }
                 rest = rest[rest.index(after: end)...]
             } else {
                 if rest.hasPrefix(".") { rest = rest.dropFirst() }

@@ -87,7 +87,7 @@ public struct LuaSourceMap: Sendable {
             let s = Array(source.utf8)
             var out: [(Token, Int)] = []
             var i = 0, line = 1
-            func longBracket(at j: Int) -> Int? {       // level of "[==[" at j, if any
+            func longBracket(at j: Int) -> Int? {  // level of "[==[" at j, if any
                 guard j < s.count, s[j] == UInt8(ascii: "[") else { return nil }
                 var k = j + 1, level = 0
                 while k < s.count, s[k] == UInt8(ascii: "=") { level += 1; k += 1 }
@@ -135,10 +135,10 @@ public struct LuaSourceMap: Sendable {
                     while k < s.count, s[k] != c, s[k] != UInt8(ascii: "\n") {
                         if s[k] == UInt8(ascii: "\\"), k + 1 < s.count {
                             switch s[k + 1] {
-                            case UInt8(ascii: "\n"):   // a backslash-newline continues the string
+                            case UInt8(ascii: "\n"):  // a backslash-newline continues the string
                                 line += 1
                                 bytes.append(s[k + 1]); k += 2
-                            case UInt8(ascii: "z"):    // \z skips the blanks that follow, line breaks included
+                            case UInt8(ascii: "z"):  // \z skips the blanks that follow, line breaks included
                                 k += 2
                                 while k < s.count, [0x20, 0x09, 0x0D, 0x0A, 0x0B, 0x0C].contains(s[k]) {
                                     if s[k] == UInt8(ascii: "\n") { line += 1 }
@@ -164,9 +164,11 @@ public struct LuaSourceMap: Sendable {
                 }
                 if isDigit(c) || (c == UInt8(ascii: ".") && i + 1 < s.count && isDigit(s[i + 1])) {
                     var k = i
-                    while k < s.count, isDigit(s[k]) || isNameStart(s[k]) || s[k] == UInt8(ascii: ".")
+                    while k < s.count,
+                        isDigit(s[k]) || isNameStart(s[k]) || s[k] == UInt8(ascii: ".")
                             || ((s[k] == UInt8(ascii: "-") || s[k] == UInt8(ascii: "+"))
-                                && (s[k - 1] | 0x20 == UInt8(ascii: "e") || s[k - 1] | 0x20 == UInt8(ascii: "p"))) {
+                                && (s[k - 1] | 0x20 == UInt8(ascii: "e") || s[k - 1] | 0x20 == UInt8(ascii: "p")))
+                    {
                         k += 1
                     }
                     out.append((.number(String(decoding: s[i..<k], as: UTF8.self)), line))
@@ -214,7 +216,7 @@ public struct LuaSourceMap: Sendable {
         func line(_ offset: Int = 0) -> Int { i + offset < tokens.count ? tokens[i + offset].line : 0 }
 
         mutating func parse() -> [String: Int] {
-            var depth = 0   // block depth: only top-level statements describe the returned table
+            var depth = 0  // block depth: only top-level statements describe the returned table
             while i < tokens.count {
                 switch peek() {
                 case .name("function") where depth == 0:
@@ -240,7 +242,8 @@ public struct LuaSourceMap: Sendable {
                         constructor(prefix: "", into: &entries)
                         tables[name] = entries
                     } else if case .name(let name)? = peek(1), peek(2) == .symbol("="), case .name? = peek(3),
-                              ![.symbol("."), .symbol("["), .symbol("("), .symbol(":")].contains(peek(4)) {
+                        ![.symbol("."), .symbol("["), .symbol("("), .symbol(":")].contains(peek(4))
+                    {
                         // `local M = base`: a table from elsewhere; this file writes only what it assigns.
                         tables[name] = [:]
                         i += 4
@@ -259,11 +262,12 @@ public struct LuaSourceMap: Sendable {
                     } else {
                         i += 1
                     }
-                case .name(let table)? where depth == 0 && tables[table] != nil
+                case .name(let table)?
+                where depth == 0 && tables[table] != nil
                     && (peek(1) == .symbol(".") || peek(1) == .symbol("[")):
                     assignment(to: table)
                 case .name("do"), .name("if"), .name("repeat"), .name("function"):
-                    depth += 1; i += 1   // while/for open their block with `do`
+                    depth += 1; i += 1  // while/for open their block with `do`
                 case .name("end"), .name("until"):
                     depth = max(0, depth - 1); i += 1
                 default:
@@ -332,7 +336,7 @@ public struct LuaSourceMap: Sendable {
                 value(prefix: key ?? prefix, into: &entries)
                 if peek() == .symbol(",") || peek() == .symbol(";") { i += 1 }
             }
-            i += 1   // "}"
+            i += 1  // "}"
         }
 
         /// Skips one expression (recording nested constructors) up to `,`, `;` or the closing `}`.

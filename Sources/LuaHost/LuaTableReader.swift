@@ -162,7 +162,7 @@ public struct LuaTableReader {
         defer { clua_pop(L, 1) }
         if kind == LUA_TNIL { return nil }
         guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of tables") }
-        rr_push_contents(L, -1)   // a frozen rule table is read through to its contents
+        rr_push_contents(L, -1)  // a frozen rule table is read through to its contents
         clua_replace(L, -2)
         let list = lua_gettop(L)
         let count = try host.sequenceLength(at: list, path: fieldPath(key))
@@ -186,7 +186,7 @@ public struct LuaTableReader {
         defer { clua_pop(L, 1) }
         if kind == LUA_TNIL { return [] }
         guard kind == LUA_TTABLE else { throw mismatch(key, expected: "a list of strings") }
-        rr_push_contents(L, -1)   // a frozen rule table is read through to its contents
+        rr_push_contents(L, -1)  // a frozen rule table is read through to its contents
         clua_replace(L, -2)
         let list = lua_gettop(L)
         let count = try host.sequenceLength(at: list, path: fieldPath(key))
@@ -239,8 +239,9 @@ extension LuaHost {
         guard let first = unknown.first else { return }
         var path = reader.path
         LuaPath.append(first, to: &path)
-        throw LuaError(kind: .decoding, path: path,
-                       message: LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked))
+        throw LuaError(
+            kind: .decoding, path: path,
+            message: LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked))
     }
 
     /// The length of the sequence at `index`, checking that its keys are exactly 1…n.
@@ -253,7 +254,8 @@ extension LuaHost {
             clua_pop(L, 1)
         }
         guard total == n else {
-            throw LuaError(kind: .decoding, path: path, message: "expected a list (keys 1, 2, … with no gaps), found a table with other keys")
+            throw LuaError(
+                kind: .decoding, path: path, message: "expected a list (keys 1, 2, … with no gaps), found a table with other keys")
         }
         return n
     }
@@ -323,12 +325,14 @@ extension LuaHost {
                 try pushFunction(function)
                 push(pooled)
             }
-            try pcall(nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
-                      handlerPushed: true)
+            try pcall(
+                nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
+                handlerPushed: true)
             guard lua_type(L, top + 1) == LUA_TTABLE else {
                 let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
-                throw LuaError(kind: .decoding, file: function.source, line: function.line,
-                               message: "the function returned \(found) where a table was expected")
+                throw LuaError(
+                    kind: .decoding, file: function.source, line: function.line,
+                    message: "the function returned \(found) where a table was expected")
             }
             do {
                 return try hostMode { try readRecord(R.self, at: top + 1, path: "") }

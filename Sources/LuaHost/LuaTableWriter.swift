@@ -111,8 +111,9 @@ extension LuaHost {
     /// so they share one reference).
     @discardableResult
     func internKey(_ key: LuaKey) -> Int32 {
-        _ = lua_pushlstring(L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
-                            key.staticName.utf8CodeUnitCount)
+        _ = lua_pushlstring(
+            L, UnsafeRawPointer(key.staticName.utf8Start).assumingMemoryBound(to: CChar.self),
+            key.staticName.utf8CodeUnitCount)
         let reference = luaL_ref(L, clua_registryindex())
         keyNames[Int(reference)] = key.name
         hot.pointee.setReference(reference, of: key.id)

@@ -18,8 +18,9 @@ public struct RuleFolder: Sendable {
 
     /// The `.lua` files under the folder (hidden ones excepted), sorted by relative name.
     public func luaFiles() -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var files: [URL] = []
         for case let url as URL in enumerator where url.pathExtension == "lua" {

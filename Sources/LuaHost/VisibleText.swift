@@ -28,7 +28,7 @@ public enum VisibleText {
                 if escapingControls { out += escaping(c) } else { out += c }
                 i += n
             } else {
-                out += "\\x" + String(b, radix: 16, uppercase: true)   // b ≥ 0x80: two digits
+                out += "\\x" + String(b, radix: 16, uppercase: true)  // b ≥ 0x80: two digits
                 i += 1
             }
             shown += 1

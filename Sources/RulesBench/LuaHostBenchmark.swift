@@ -134,14 +134,16 @@ public enum LuaHostBenchmark {
         if let only = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"], only == "host" {
             // For profiling one measurement: RULESRUN_BENCH_ONLY=host perf record rulesrun bench
             let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
-            return Result(iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
-                          generic_ns: .nan, native_ns: .nan)
+            return Result(
+                iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
+                generic_ns: .nan, native_ns: .nan)
         }
         let floor = try measureFloor(iterations: iterations, rounds: rounds)
         let tableFloor = try measureTableFloor(iterations: iterations, rounds: rounds)
         let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
-        let noHook = try measureHost(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
-                                     iterations: iterations, rounds: rounds)
+        let noHook = try measureHost(
+            limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
+            iterations: iterations, rounds: rounds)
         let generic = try measureGeneric(iterations: max(1, iterations / 4), rounds: rounds)
         var sink = 0
         let native = best(rounds) {
@@ -152,8 +154,9 @@ public enum LuaHostBenchmark {
             }
         }
         if sink == 42 { print("") }
-        return Result(iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, host_ns: host, host_no_hook_ns: noHook,
-                      generic_ns: generic, native_ns: native)
+        return Result(
+            iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, host_ns: host, host_no_hook_ns: noHook,
+            generic_ns: generic, native_ns: native)
     }
 
     static func best(_ rounds: Int, _ body: () throws -> Double) rethrows -> Double {
@@ -190,8 +193,9 @@ public enum LuaHostBenchmark {
                 lua_pushinteger(L, lua_Integer(s.successes))
                 lua_pushboolean(L, yes ? 1 : 0)
                 guard clua_pcall(L, 4, 3, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "floor call failed") }
-                let r = State(tier: Int(clua_tointeger(L, -3)), misses: Int(clua_tointeger(L, -2)),
-                              successes: Int(clua_tointeger(L, -1)))
+                let r = State(
+                    tier: Int(clua_tointeger(L, -3)), misses: Int(clua_tointeger(L, -2)),
+                    successes: Int(clua_tointeger(L, -1)))
                 clua_pop(L, 3)
                 sink &+= r.tier &+ r.misses
             }
@@ -234,10 +238,16 @@ public enum LuaHostBenchmark {
                 guard clua_pcall(L, 1, 1, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "table floor call failed") }
                 var r = State(tier: 0, misses: 0, successes: 0), count = 0
                 lua_pushnil(L)
-                while lua_next(L, -2) != 0 {       // one pass: match keys by their interned pointer
+                while lua_next(L, -2) != 0 {  // one pass: match keys by their interned pointer
                     let key = UnsafeRawPointer(lua_tolstring(L, -2, nil))
                     let value = Int(clua_tointeger(L, -1))
-                    if key == outputKeys[0] { r.tier = value } else if key == outputKeys[1] { r.misses = value } else if key == outputKeys[2] { r.successes = value }
+                    if key == outputKeys[0] {
+                        r.tier = value
+                    } else if key == outputKeys[1] {
+                        r.misses = value
+                    } else if key == outputKeys[2] {
+                        r.successes = value
+                    }
                     count += 1
                     clua_pop(L, 1)
                 }
@@ -282,8 +292,10 @@ public enum LuaHostBenchmark {
         let ns = try best(rounds) {
             try time(iterations) { i in
                 let (s, yes) = input(i)
-                let state: LuaValue = ["current_tier": .integer(Int64(s.tier)), "consecutive_misses": .integer(Int64(s.misses)),
-                                       "consecutive_successes": .integer(Int64(s.successes)), "yes": .boolean(yes)]
+                let state: LuaValue = [
+                    "current_tier": .integer(Int64(s.tier)), "consecutive_misses": .integer(Int64(s.misses)),
+                    "consecutive_successes": .integer(Int64(s.successes)), "yes": .boolean(yes),
+                ]
                 let results = try host.call(step, state)
                 let out = try decoder.decode(Out.self, from: results.first ?? .nil)
                 sink &+= out.current_tier

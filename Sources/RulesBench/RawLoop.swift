@@ -7,9 +7,11 @@ import RulesStore
 /// beforehand (not timed), then written by a plain loop of prepared statements with no
 /// validation and no checks (timed).
 enum RawLoop {
-    static let statements = [BulkWriter.Session.upsertCommitmentSQL, PressureRows.updateEscalationSQL, PressureRows.insertNotificationSQL,
-                             TrackerRows.insertCompletionSQL, MigaRows.insertUsageEventSQL, EarnedRows.updateEconomySQL,
-                             EarnedRows.insertDaySummarySQL, UnlockRows.insertEventSQL]
+    static let statements = [
+        BulkWriter.Session.upsertCommitmentSQL, PressureRows.updateEscalationSQL, PressureRows.insertNotificationSQL,
+        TrackerRows.insertCompletionSQL, MigaRows.insertUsageEventSQL, EarnedRows.updateEconomySQL,
+        EarnedRows.insertDaySummarySQL, UnlockRows.insertEventSQL,
+    ]
 
     /// (statement index, arguments) for every row of `days`, in the bulk path's order.
     static func prepare(_ days: [UserDay], store: Store) throws -> [(Int, StatementArguments)] {
@@ -24,7 +26,9 @@ enum RawLoop {
         for day in days {
             let u = day.userID.rawValue
             if let c = day.commitment { rows.append((0, PressureRows.commitmentArguments(c))) }
-            if let s = day.escalationState { rows.append((1, PressureRows.escalationArguments(s, user: day.userID, now: day.day.utcStartMillis))) }
+            if let s = day.escalationState {
+                rows.append((1, PressureRows.escalationArguments(s, user: day.userID, now: day.day.utcStartMillis)))
+            }
             for n in day.notifications { rows.append((2, PressureRows.notificationArguments(n))) }
             for c in day.taskCompletions { rows.append((3, [u, keys[c.taskID], c.completedAt, c.value])) }
             for e in day.usageEvents { rows.append((4, MigaRows.usageEventArguments(e))) }

@@ -23,7 +23,8 @@ public enum SQLiteFloor {
     /// without them.
     public static func measure(copying source: String, into path: String, checked: Bool = true) throws -> Measurement {
         Store.removeFiles(of: path)
-        let store = try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-floor", cacheMiB: 1024, bulkLoad: true))
+        let store = try Store.open(
+            path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-floor", cacheMiB: 1024, bulkLoad: true))
         let measurement = try store.writer.writeWithoutTransaction { db -> Measurement in
             let started = DispatchTime.now().uptimeNanoseconds
             let cpuStarted = threadCPUSeconds()
@@ -41,9 +42,11 @@ public enum SQLiteFloor {
                 let deferred = try BulkWriter.dropReadIndexes(db)
                 // In the order the tables were created; the tables the new file already has rows
                 // in (meta, the migrations) are left as they are.
-                let tables = try String.fetchAll(db, sql: """
-                    SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
-                    """)
+                let tables = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
+                        """)
                 for table in tables where try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\"\(table)\"") == 0 {
                     try db.execute(sql: "INSERT INTO main.\"\(table)\" SELECT * FROM source.\"\(table)\" WHERE 1")
                     rows += db.changesCount
@@ -51,8 +54,9 @@ public enum SQLiteFloor {
                 for sql in deferred { try db.execute(sql: sql) }
                 return .commit
             }
-            return Measurement(rows: rows, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-                               cpuSeconds: threadCPUSeconds() - cpuStarted)
+            return Measurement(
+                rows: rows, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+                cpuSeconds: threadCPUSeconds() - cpuStarted)
         }
         try store.close()
         return measurement

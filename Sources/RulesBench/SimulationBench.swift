@@ -46,7 +46,7 @@ public struct SimulationBench {
         let folderExisted = folder.isEmpty || FileManager.default.fileExists(atPath: folder)
         defer {
             for path in removed { Store.removeFiles(of: path) }
-            if !folderExisted { rmdir(folder) }   // only when left empty
+            if !folderExisted { rmdir(folder) }  // only when left empty
             InterruptCleanup.remove(cleanup)
         }
         let variants: [(String, Bool, String?)] = [

@@ -11,7 +11,9 @@ public enum StoreBenchmark {
     /// - Parameters:
     ///   - users, days: the cohort written by both paths (users × days user-days).
     ///   - rounds: each path runs this many times on fresh files; the best time counts.
-    public static func run(directory: String, users: Int = 100, days: Int = 30, rounds: Int = 3, seed: UInt64 = 42) throws -> StoreBenchmarkResult {
+    public static func run(
+        directory: String, users: Int = 100, days: Int = 30, rounds: Int = 3, seed: UInt64 = 42
+    ) throws -> StoreBenchmarkResult {
         guard users >= 1, days >= 1, rounds >= 1 else {
             throw StoreError(.invalidState, "the benchmark needs users, days and rounds ≥ 1, found \(users), \(days), \(rounds)")
         }
@@ -23,26 +25,36 @@ public enum StoreBenchmark {
 
         var bulkBest = Double.infinity, rawBest = Double.infinity
         for round in 0..<rounds {
-            bulkBest = min(bulkBest, try timed(directory, "bench-bulk-\(round)", cohort, ids, prepare: { _ in () }) { store, _ in
-                try BulkWriter(store: store).write(userDays)
-            })
-            rawBest = min(rawBest, try timed(directory, "bench-raw-\(round)", cohort, ids, prepare: { store in
-                try RawLoop.prepare(userDays, store: store)
-            }) { store, rows in
-                try RawLoop.write(rows, into: store)
-            })
+            bulkBest = min(
+                bulkBest,
+                try timed(directory, "bench-bulk-\(round)", cohort, ids, prepare: { _ in () }) { store, _ in
+                    try BulkWriter(store: store).write(userDays)
+                })
+            rawBest = min(
+                rawBest,
+                try timed(
+                    directory, "bench-raw-\(round)", cohort, ids,
+                    prepare: { store in
+                        try RawLoop.prepare(userDays, store: store)
+                    }
+                ) { store, rows in
+                    try RawLoop.write(rows, into: store)
+                })
         }
         let pressure = try measurePressureYear(directory, cohort)
         let habit = try measureHabitYear(directory, cohort)
-        return StoreBenchmarkResult(rows: rows, userDays: userDays.count, bulkRowsPerSecond: Double(rows) / bulkBest,
-                                    rawRowsPerSecond: Double(rows) / rawBest, pressureUserYearBytes: pressure.tables,
-                                    pressureUserYearFileGrowthBytes: pressure.growth, habitUserYearBytes: habit.tables,
-                                    habitUserYearFileGrowthBytes: habit.growth, measuredWithDBStat: pressure.dbstat && habit.dbstat)
+        return StoreBenchmarkResult(
+            rows: rows, userDays: userDays.count, bulkRowsPerSecond: Double(rows) / bulkBest,
+            rawRowsPerSecond: Double(rows) / rawBest, pressureUserYearBytes: pressure.tables,
+            pressureUserYearFileGrowthBytes: pressure.growth, habitUserYearBytes: habit.tables,
+            habitUserYearFileGrowthBytes: habit.growth, measuredWithDBStat: pressure.dbstat && habit.dbstat)
     }
 
     /// Seconds taken by `body` on a fresh file with the cohort's users set up.
-    static func timed<Prepared>(_ directory: String, _ name: String, _ cohort: SyntheticCohort, _ users: [UserID],
-                                prepare: (Store) throws -> Prepared, _ body: (Store, Prepared) throws -> Void) throws -> Double {
+    static func timed<Prepared>(
+        _ directory: String, _ name: String, _ cohort: SyntheticCohort, _ users: [UserID],
+        prepare: (Store) throws -> Prepared, _ body: (Store, Prepared) throws -> Void
+    ) throws -> Double {
         let path = (directory as NSString).appendingPathComponent("\(name).sqlite")
         Store.removeFiles(of: path)
         defer { Store.removeFiles(of: path) }
@@ -65,8 +77,9 @@ public enum StoreBenchmark {
             let user = UserID(1)
             let days = try (0..<365).map { index -> UserDay in
                 let full = try cohort.userDay(user, dayIndex: index, tasks: [])
-                return UserDay(userID: user, day: full.day, commitment: full.commitment, escalationState: full.escalationState,
-                               notifications: full.notifications)
+                return UserDay(
+                    userID: user, day: full.day, commitment: full.commitment, escalationState: full.escalationState,
+                    notifications: full.notifications)
             }
             try BulkWriter(store: store).write(days)
         }
@@ -84,8 +97,9 @@ public enum StoreBenchmark {
             let days = (0..<365).map { index -> UserDay in
                 let day = cohort.startDay.adding(days: index)!
                 let completions = tasks.enumerated().map { i, task in
-                    TaskCompletion(userID: user, taskID: task.id, completedAt: day.utcStartMillis + 6 * Millis.hour + Int64(i) * 17 * Millis.minute,
-                                   value: task.goalType == .none ? nil : Double(Int.random(in: 5...60, using: &rng)))
+                    TaskCompletion(
+                        userID: user, taskID: task.id, completedAt: day.utcStartMillis + 6 * Millis.hour + Int64(i) * 17 * Millis.minute,
+                        value: task.goalType == .none ? nil : Double(Int.random(in: 5...60, using: &rng)))
                 }
                 return UserDay(userID: user, day: day, taskCompletions: completions)
             }
@@ -93,8 +107,10 @@ public enum StoreBenchmark {
         }
     }
 
-    static func measureYear(_ directory: String, _ name: String, tables: [String], setUp: (Store) throws -> Void,
-                            fill: (Store) throws -> Void) throws -> (tables: Int, growth: Int, dbstat: Bool) {
+    static func measureYear(
+        _ directory: String, _ name: String, tables: [String], setUp: (Store) throws -> Void,
+        fill: (Store) throws -> Void
+    ) throws -> (tables: Int, growth: Int, dbstat: Bool) {
         let path = (directory as NSString).appendingPathComponent("\(name).sqlite")
         let empty = path + ".empty", full = path + ".full"
         for p in [path, empty, full] { Store.removeFiles(of: p) }
@@ -111,9 +127,11 @@ public enum StoreBenchmark {
         let measured: Int? = try queue.read { db in
             let list = tables.map { "'\($0)'" }.joined(separator: ", ")
             do {
-                return try Int.fetchOne(db, sql: """
-                    SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name IN (\(list)))
-                    """)
+                return try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT SUM(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name IN (\(list)))
+                        """)
             } catch { return nil }
         }
         return (measured ?? (fullSize - emptySize), fullSize - emptySize, measured != nil)

@@ -21,8 +21,10 @@ public struct StoreBenchmarkResult: Hashable, Sendable {
     /// Whether the table sizes come from SQLite's `dbstat` (else they are the file growth).
     public var measuredWithDBStat: Bool
 
-    public init(rows: Int, userDays: Int, bulkRowsPerSecond: Double, rawRowsPerSecond: Double, pressureUserYearBytes: Int,
-                pressureUserYearFileGrowthBytes: Int, habitUserYearBytes: Int, habitUserYearFileGrowthBytes: Int, measuredWithDBStat: Bool) {
+    public init(
+        rows: Int, userDays: Int, bulkRowsPerSecond: Double, rawRowsPerSecond: Double, pressureUserYearBytes: Int,
+        pressureUserYearFileGrowthBytes: Int, habitUserYearBytes: Int, habitUserYearFileGrowthBytes: Int, measuredWithDBStat: Bool
+    ) {
         self.rows = rows
         self.userDays = userDays
         self.bulkRowsPerSecond = bulkRowsPerSecond

@@ -96,8 +96,10 @@ public enum StreakCallBenchmark {
             }
         }
         // Both shapes must give the same streak, or the comparison means nothing.
-        guard Int(try host.call(old, list: oldPeriods).first?.integerValue ?? -1)
-                == (try host.call(new, list: periods, task, user, returning: HabitStreak.self).current) else {
+        guard
+            Int(try host.call(old, list: oldPeriods).first?.integerValue ?? -1)
+                == (try host.call(new, list: periods, task, user, returning: HabitStreak.self).current)
+        else {
             throw LuaError(kind: .runtime, message: "the two streak benchmark rules disagree")
         }
         if sink == 42 { print("") }

@@ -21,10 +21,13 @@ public enum InvariantChecker {
         return found
     }
 
-    static func add(_ found: inout [InvariantViolation], _ db: Database, _ invariant: String, _ table: String, _ sql: String,
-                    _ message: (Row) -> String) throws {
+    static func add(
+        _ found: inout [InvariantViolation], _ db: Database, _ invariant: String, _ table: String, _ sql: String,
+        _ message: (Row) -> String
+    ) throws {
         for row in try Row.fetchAll(cached: db, sql: sql) {
-            let key = row.columnNames.filter { $0 != "detail" }.map { name -> String in "\(name)=\(text(row[name]))" }.joined(separator: ",")
+            let key = row.columnNames.filter { $0 != "detail" }.map { name -> String in "\(name)=\(text(row[name]))" }.joined(
+                separator: ",")
             found.append(InvariantViolation(invariant: invariant, table: table, key: key, message: message(row)))
         }
     }
@@ -40,13 +43,17 @@ public enum InvariantChecker {
     }
 
     static func checkMeta(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        for key in ["schema_version", "device_id", "db_location"] where try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
+        for key in ["schema_version", "device_id", "db_location"]
+        where try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
             found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=\(key)", message: "required meta key is missing"))
         }
         if let location = try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
-           !["app_sandbox", "app_group"].contains(location) {
-            found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=db_location",
-                                            message: "db_location must be app_sandbox or app_group, found \"\(location)\""))
+            !["app_sandbox", "app_group"].contains(location)
+        {
+            found.append(
+                InvariantViolation(
+                    invariant: "meta", table: "meta", key: "key=db_location",
+                    message: "db_location must be app_sandbox or app_group, found \"\(location)\""))
         }
     }
 
@@ -55,58 +62,92 @@ public enum InvariantChecker {
             let table: String = row[0]
             let rowid = row[1] as DatabaseValue
             let parent: String = row[2]
-            found.append(InvariantViolation(invariant: "foreign_key", table: table, key: "rowid=\(text(rowid))",
-                                            message: "references a missing row of \(parent)"))
+            found.append(
+                InvariantViolation(
+                    invariant: "foreign_key", table: table, key: "rowid=\(text(rowid))",
+                    message: "references a missing row of \(parent)"))
         }
     }
 
-    static let singletonTables = ["economy_state", "user_settings", "entitlement_state", "emergency_state", "focus_state",
-                                  "pressure_settings", "pressure_escalation_state", "tracker_settings", "miga_settings"]
+    static let singletonTables = [
+        "economy_state", "user_settings", "entitlement_state", "emergency_state", "focus_state",
+        "pressure_settings", "pressure_escalation_state", "tracker_settings", "miga_settings",
+    ]
 
     static func checkSingletons(_ db: Database, _ found: inout [InvariantViolation]) throws {
         for table in singletonTables {
-            try add(&found, db, "A5.1", table, "SELECT user_id FROM app_user WHERE user_id NOT IN (SELECT user_id FROM \(table)) ORDER BY user_id") { _ in
+            try add(
+                &found, db, "A5.1", table,
+                "SELECT user_id FROM app_user WHERE user_id NOT IN (SELECT user_id FROM \(table)) ORDER BY user_id"
+            ) { _ in
                 "the user's singleton row is missing"
             }
         }
-        try add(&found, db, "habit_tracker", "tracker_category", """
+        try add(
+            &found, db, "habit_tracker", "tracker_category",
+            """
             SELECT user_id FROM app_user u WHERE (SELECT COUNT(*) FROM tracker_category c WHERE c.user_id = u.user_id AND c.is_preset = 1) <> 4
             ORDER BY user_id
-            """) { _ in "a user must keep the four preset categories" }
+            """
+        ) { _ in "a user must keep the four preset categories" }
     }
 
     static func checkEarnedRelations(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        try add(&found, db, "A5.2", "unlock_grant_current", """
+        try add(
+            &found, db, "A5.2", "unlock_grant_current",
+            """
             SELECT c.user_id, c.app_id, c.grant_id FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id
             WHERE g.app_id <> c.app_id OR g.user_id <> c.user_id ORDER BY c.user_id, c.app_id
-            """) { _ in "the current grant is for another app or user" }
-        try add(&found, db, "A5.3", "unlock_attempt", """
+            """
+        ) { _ in "the current grant is for another app or user" }
+        try add(
+            &found, db, "A5.3", "unlock_attempt",
+            """
             SELECT attempt_id FROM unlock_attempt a WHERE outcome = 'GRANTED'
               AND (grant_id IS NULL OR NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.grant_id = a.grant_id)) ORDER BY attempt_id
-            """) { _ in "a GRANTED attempt must reference an existing unlock_grant" }
-        try add(&found, db, "A5.3", "unlock_attempt", """
+            """
+        ) { _ in "a GRANTED attempt must reference an existing unlock_grant" }
+        try add(
+            &found, db, "A5.3", "unlock_attempt",
+            """
             SELECT a.attempt_id FROM unlock_attempt a JOIN unlock_grant g ON g.grant_id = a.grant_id
             WHERE g.app_id <> a.app_id OR g.user_id <> a.user_id ORDER BY a.attempt_id
-            """) { _ in "the attempt's grant is for another app or user" }
-        try add(&found, db, "A5.4", "habit_completion", """
+            """
+        ) { _ in "the attempt's grant is for another app or user" }
+        try add(
+            &found, db, "A5.4", "habit_completion",
+            """
             SELECT habit_id, day_id, COUNT(*) AS detail FROM habit_completion GROUP BY habit_id, day_id HAVING COUNT(*) > 1 ORDER BY habit_id, day_id
-            """) { row in "\(row["detail"] as Int64? ?? 0) completions of one habit on one day" }
-        try add(&found, db, "focus_state", "focus_state", """
+            """
+        ) { row in "\(row["detail"] as Int64? ?? 0) completions of one habit on one day" }
+        try add(
+            &found, db, "focus_state", "focus_state",
+            """
             SELECT f.user_id, f.active_session_id FROM focus_state f JOIN focus_session s ON s.session_id = f.active_session_id
             WHERE s.ended_ts_utc_ms IS NOT NULL OR s.user_id <> f.user_id ORDER BY f.user_id
-            """) { _ in "the active session must be an open session of the same user" }
-        try add(&found, db, "focus_state", "focus_session", """
+            """
+        ) { _ in "the active session must be an open session of the same user" }
+        try add(
+            &found, db, "focus_state", "focus_session",
+            """
             SELECT s.session_id FROM focus_session s LEFT JOIN focus_state f ON f.user_id = s.user_id
             WHERE s.ended_ts_utc_ms IS NULL AND f.active_session_id IS NOT s.session_id ORDER BY s.session_id
-            """) { _ in "an open focus session must be the user's active session" }
-        try add(&found, db, "economy_today", "economy_state", """
+            """
+        ) { _ in "an open focus session must be the user's active session" }
+        try add(
+            &found, db, "economy_today", "economy_state",
+            """
             SELECT e.user_id FROM economy_state e LEFT JOIN day_summary d ON d.user_id = e.user_id AND d.day_id = e.current_day_id
             WHERE e.today_qualified <> COALESCE(d.qualified, 0) ORDER BY e.user_id
-            """) { _ in "today_qualified disagrees with the current day's day_summary.qualified" }
-        try add(&found, db, "habit_tracker", "tracker_completion", """
+            """
+        ) { _ in "today_qualified disagrees with the current day's day_summary.qualified" }
+        try add(
+            &found, db, "habit_tracker", "tracker_completion",
+            """
             SELECT c.completion_id FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
             WHERE t.goal_type = 'none' AND c.value IS NOT NULL ORDER BY c.completion_id
-            """) { _ in "a completion of a task whose goalType is none has no value" }
+            """
+        ) { _ in "a completion of a task whose goalType is none has no value" }
     }
 
     /// Earned's counters agree with what happened: each `day_summary` with its day's `event_log`
@@ -118,7 +159,9 @@ public enum InvariantChecker {
             (SELECT COALESCE(date(CAST(value AS INTEGER) / 1000, 'unixepoch', '+1 day'), '0000-00-00')
              FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms' UNION ALL SELECT '0000-00-00' LIMIT 1)
             """
-        try add(&found, db, "day_summary_log", "day_summary", """
+        try add(
+            &found, db, "day_summary_log", "day_summary",
+            """
             WITH logged AS (
               SELECT user_id, day_id,
                 SUM(type = 'UNLOCK_ATTEMPT_CREATED') AS attempts, SUM(type = 'CREDITS_SPENT') AS credit_unlocks,
@@ -136,13 +179,17 @@ public enum InvariantChecker {
               OR d.quest_unlocks_count <> COALESCE(l.quest_unlocks, 0) OR d.emergency_unlocks_count <> COALESCE(l.emergencies, 0)
               OR d.credits_spent <> COALESCE(l.spent, 0) OR d.credits_earned <> COALESCE(l.earned, 0))
             ORDER BY d.user_id, d.day_id
-            """) { row in "day_summary disagrees with event_log: \(row["detail"] as String? ?? "")" }
-        try add(&found, db, "quest_limits", "daily_app_limits", """
+            """
+        ) { row in "day_summary disagrees with event_log: \(row["detail"] as String? ?? "")" }
+        try add(
+            &found, db, "quest_limits", "daily_app_limits",
+            """
             SELECT l.user_id, l.day_id, l.app_id, l.quest_grants_count AS detail FROM daily_app_limits l
             WHERE l.day_id > \(kept) AND l.quest_grants_count <> (SELECT COUNT(*) FROM quest_session q JOIN unlock_attempt a ON a.attempt_id = q.attempt_id
               WHERE a.user_id = l.user_id AND a.day_id = l.day_id AND a.app_id = l.app_id AND q.state = 'COMPLETED')
             ORDER BY l.user_id, l.day_id, l.app_id
-            """) { row in "quest_grants_count \(row["detail"] as Int64? ?? 0) differs from the quests COMPLETED for the app that day" }
+            """
+        ) { row in "quest_grants_count \(row["detail"] as Int64? ?? 0) differs from the quests COMPLETED for the app that day" }
     }
 
     /// A5.5: every AppId column holds `android:…` or `iosToken:…` (GLOB is case-sensitive).
@@ -155,15 +202,21 @@ public enum InvariantChecker {
             ("emergency_state", "last_app_id_used", "user_id"),
         ]
         for (table, column, key) in columns {
-            try add(&found, db, "A5.5", table, """
+            try add(
+                &found, db, "A5.5", table,
+                """
                 SELECT \(key) FROM \(table) WHERE \(column) IS NOT NULL
                   AND NOT (\(column) GLOB 'android:?*' OR \(column) GLOB 'iosToken:?*') ORDER BY \(key)
-                """) { _ in "\(column) must start with android: or iosToken:" }
+                """
+            ) { _ in "\(column) must start with android: or iosToken:" }
         }
-        try add(&found, db, "A5.5", "app_info", """
+        try add(
+            &found, db, "A5.5", "app_info",
+            """
             SELECT user_id, app_id FROM app_info WHERE platform <> CASE WHEN app_id GLOB 'android:*' THEN 'android' ELSE 'ios' END
             ORDER BY user_id, app_id
-            """) { _ in "platform does not match the AppId prefix" }
+            """
+        ) { _ in "platform does not match the AppId prefix" }
     }
 
     /// A child row belongs to the same user as the row it references.
@@ -183,9 +236,12 @@ public enum InvariantChecker {
             ("tracker_day_mark", "mark_id", "tracker_task", "task_key", "task_key"),
         ]
         for (child, key, parent, column, parentColumn) in pairs {
-            try add(&found, db, "same_user", child, """
+            try add(
+                &found, db, "same_user", child,
+                """
                 SELECT c.\(key) FROM \(child) c JOIN \(parent) p ON p.\(parentColumn) = c.\(column) WHERE p.user_id <> c.user_id ORDER BY c.\(key)
-                """) { _ in "references a \(parent) row of another user" }
+                """
+            ) { _ in "references a \(parent) row of another user" }
         }
     }
 
@@ -231,14 +287,18 @@ public enum InvariantChecker {
         try each("miga_usage_event", "event_uuid", MigaRows.usageEvent)
         for row in try Row.fetchAll(cached: db, sql: "SELECT \(TrackerRows.completionColumns) ORDER BY c.completion_id") {
             do { try TrackerRows.completion(row).validate() } catch {
-                found.append(InvariantViolation(invariant: "valid_row", table: "tracker_completion",
-                                                key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))
+                found.append(
+                    InvariantViolation(
+                        invariant: "valid_row", table: "tracker_completion",
+                        key: "completion_id=\(text(row["completion_id"]))", message: String(describing: error)))
             }
         }
         for row in try Row.fetchAll(cached: db, sql: "SELECT m.mark_id, \(TrackerRows.dayMarkColumns) ORDER BY m.mark_id") {
             do { try TrackerRows.dayMark(row).validate() } catch {
-                found.append(InvariantViolation(invariant: "valid_row", table: "tracker_day_mark",
-                                                key: "mark_id=\(text(row["mark_id"]))", message: String(describing: error)))
+                found.append(
+                    InvariantViolation(
+                        invariant: "valid_row", table: "tracker_day_mark",
+                        key: "mark_id=\(text(row["mark_id"]))", message: String(describing: error)))
             }
         }
     }

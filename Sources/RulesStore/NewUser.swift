@@ -34,16 +34,19 @@ struct NewUser: Sendable {
 
     /// The INSERT statements of the rows, prepared once for any number of users.
     struct Statements {
-        let appUser, entitlement, earnedSettings, economy, emergency, focus, pressureSettings, escalation, tracker, miga, category: PreparedStatement
+        let appUser, entitlement, earnedSettings, economy, emergency, focus, pressureSettings, escalation, tracker, miga,
+            category: PreparedStatement
 
         init(_ db: Database) throws {
             appUser = try PreparedStatement(db, "INSERT INTO app_user(user_id, created_ts_utc_ms) VALUES (?, ?)")
             entitlement = try PreparedStatement(db, "INSERT INTO entitlement_state(user_id, updated_ts_utc_ms) VALUES (?, ?)")
-            earnedSettings = try PreparedStatement(db, "INSERT INTO user_settings(user_id, settings_json, updated_ts_utc_ms) VALUES (?, ?, ?)")
+            earnedSettings = try PreparedStatement(
+                db, "INSERT INTO user_settings(user_id, settings_json, updated_ts_utc_ms) VALUES (?, ?, ?)")
             economy = try PreparedStatement(db, "INSERT INTO economy_state(user_id, current_day_id, updated_ts_utc_ms) VALUES (?, ?, ?)")
             emergency = try PreparedStatement(db, "INSERT INTO emergency_state(user_id, updated_ts_utc_ms) VALUES (?, ?)")
             focus = try PreparedStatement(db, "INSERT INTO focus_state(user_id, updated_ts_utc_ms) VALUES (?, ?)")
-            pressureSettings = try PreparedStatement(db, "INSERT INTO pressure_settings(user_id, timezone_identifier, updated_ts_utc_ms) VALUES (?, ?, ?)")
+            pressureSettings = try PreparedStatement(
+                db, "INSERT INTO pressure_settings(user_id, timezone_identifier, updated_ts_utc_ms) VALUES (?, ?, ?)")
             escalation = try PreparedStatement(db, "INSERT INTO pressure_escalation_state(user_id, updated_ts_utc_ms) VALUES (?, ?)")
             tracker = try PreparedStatement(db, "INSERT INTO tracker_settings(user_id, created_ts_utc_ms) VALUES (?, ?)")
             miga = try PreparedStatement(db, "INSERT INTO miga_settings(user_id, updated_ts_utc_ms) VALUES (?, ?)")
@@ -55,11 +58,19 @@ struct NewUser: Sendable {
     func insert(_ s: Statements) throws {
         let u = userID.rawValue
         for statement in [s.appUser, s.entitlement, s.emergency, s.focus, s.escalation, s.tracker, s.miga] {
-            try statement.run { v in v.add(u); v.add(now) }
+            try statement.run { v in
+                v.add(u); v.add(now)
+            }
         }
-        try s.earnedSettings.run { v in v.add(u); v.add(earnedJSON); v.add(now) }
-        try s.economy.run { v in v.add(u); v.add(day.rawValue); v.add(now) }
-        try s.pressureSettings.run { v in v.add(u); v.add(pressure.timezoneIdentifier); v.add(now) }
+        try s.earnedSettings.run { v in
+            v.add(u); v.add(earnedJSON); v.add(now)
+        }
+        try s.economy.run { v in
+            v.add(u); v.add(day.rawValue); v.add(now)
+        }
+        try s.pressureSettings.run { v in
+            v.add(u); v.add(pressure.timezoneIdentifier); v.add(now)
+        }
         for c in categories { try s.category.run { TrackerRows.category(c, into: &$0) } }
     }
 }

@@ -18,13 +18,15 @@ package struct RowReader {
     }
 
     func value<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type = T.self) throws -> T {
-        do { return try row.decode(T.self, forColumn: column) }
-        catch { throw corrupt(column, "expected \(T.self), found \(row[column] as DatabaseValue? ?? .null)") }
+        do { return try row.decode(T.self, forColumn: column) } catch {
+            throw corrupt(column, "expected \(T.self), found \(row[column] as DatabaseValue? ?? .null)")
+        }
     }
 
     func optional<T: DatabaseValueConvertible>(_ column: String, _ type: T.Type = T.self) throws -> T? {
-        do { return try row.decode(T?.self, forColumn: column) }
-        catch { throw corrupt(column, "expected \(T.self) or NULL, found \(row[column] as DatabaseValue? ?? .null)") }
+        do { return try row.decode(T?.self, forColumn: column) } catch {
+            throw corrupt(column, "expected \(T.self) or NULL, found \(row[column] as DatabaseValue? ?? .null)")
+        }
     }
 
     func int(_ column: String) throws -> Int { try value(column) }
@@ -85,8 +87,9 @@ package struct RowReader {
 
     func json<T: Decodable>(_ column: String, _ type: T.Type = T.self) throws -> T {
         let text = try string(column)
-        do { return try ModelJSON.decode(T.self, from: text, entity: table, field: column) }
-        catch let error as ModelValidationError { throw corrupt(error.field, "\(error.rule), found \(error.found)") }
+        do { return try ModelJSON.decode(T.self, from: text, entity: table, field: column) } catch let error as ModelValidationError {
+            throw corrupt(error.field, "\(error.rule), found \(error.found)")
+        }
     }
 
     func optionalJSON<T: Decodable>(_ column: String, _ type: T.Type = T.self) throws -> T? {

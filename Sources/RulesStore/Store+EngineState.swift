@@ -34,10 +34,11 @@ extension EngineStateRow {
 
     static let insertSQL = "INSERT INTO engine_state(user_id, name, processed_until_ts_utc_ms, state_json) VALUES (?, ?, ?, ?)"
 
-    static let upsertSQL = insertSQL + """
-         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
-          processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
-        """
+    static let upsertSQL =
+        insertSQL + """
+             ON CONFLICT(user_id) DO UPDATE SET name = excluded.name,
+              processed_until_ts_utc_ms = excluded.processed_until_ts_utc_ms, state_json = excluded.state_json
+            """
 
     var arguments: StatementArguments { ArgumentValues.of { values(into: &$0) } }
 
@@ -64,7 +65,8 @@ extension Snapshot {
     }
 
     private static func engineRow(_ row: Row) -> EngineStateRow {
-        EngineStateRow(userID: UserID(row["user_id"] as Int64), name: row["name"], processedUntil: row["processed_until_ts_utc_ms"],
-                       stateJSON: row["state_json"])
+        EngineStateRow(
+            userID: UserID(row["user_id"] as Int64), name: row["name"], processedUntil: row["processed_until_ts_utc_ms"],
+            stateJSON: row["state_json"])
     }
 }

@@ -9,8 +9,10 @@ extension Store {
     ///   - day: Earned's current `day_id` for the new economy state.
     ///   - timezoneID: the user's IANA time zone (Earned settings, Pressure settings).
     ///   - makeUUID: the source of the preset categories' ids (inject a seeded one for reproducible simulations).
-    public func createUser(_ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis,
-                           makeUUID: () -> UUID = UUID.init) throws {
+    public func createUser(
+        _ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis,
+        makeUUID: () -> UUID = UUID.init
+    ) throws {
         let user = try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID)
         try write { db in
             if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true {

@@ -4,9 +4,11 @@ import GRDB
 enum StoreDump {
     static func dump(_ db: Database) throws -> String {
         var out = ""
-        let tables = try String.fetchAll(cached: db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-            """)
+        let tables = try String.fetchAll(
+            cached: db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                """)
         for table in tables {
             let quotedTable = table.quotedDatabaseIdentifier
             let columns = try db.columns(in: table).map(\.name)

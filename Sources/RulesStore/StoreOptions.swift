@@ -21,8 +21,10 @@ public struct StoreOptions: Sendable {
     /// cache let go); ``Store/close()`` turns the file to WAL, A1's mode.
     public var bulkLoad: Bool
 
-    public init(synchronous: Synchronous = .normal, location: Location = .appSandbox, deviceID: String? = nil,
-                busyTimeoutSeconds: Double = 5, cacheMiB: Int? = nil, bulkLoad: Bool = false) {
+    public init(
+        synchronous: Synchronous = .normal, location: Location = .appSandbox, deviceID: String? = nil,
+        busyTimeoutSeconds: Double = 5, cacheMiB: Int? = nil, bulkLoad: Bool = false
+    ) {
         self.synchronous = synchronous
         self.location = location
         self.deviceID = deviceID

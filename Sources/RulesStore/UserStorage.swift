@@ -12,11 +12,15 @@ public protocol UserStorage: AnyObject {
     func addCommitment(_ commitment: Commitment) throws
     func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws
     @discardableResult
-    func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
-                        ifMissing missing: (id: UUID, escalation: EscalationState)?) throws -> Commitment
+    func lockCommitment(
+        _ userID: UserID, on day: DayID, at deadline: EpochMillis,
+        ifMissing missing: (id: UUID, escalation: EscalationState)?
+    ) throws -> Commitment
     @discardableResult
-    func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
-                       escalation: EscalationState, shieldUsed: Bool) throws -> Commitment
+    func recordCheckIn(
+        _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+        escalation: EscalationState, shieldUsed: Bool
+    ) throws -> Commitment
     @discardableResult
     func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment
     func logNotification(_ entry: NotificationLogEntry) throws
@@ -50,8 +54,9 @@ public protocol UserStorage: AnyObject {
     func completeFocusSession(_ request: FocusCompletion) throws
     func recordHabitCompletion(_ record: HabitCompletionRecord) throws
     func createUnlockAttempt(_ attempt: UnlockAttempt) throws
-    func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
-                           option: UnlockOptionType?, payload: JSONValue) throws
+    func denyUnlockAttempt(
+        _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+        option: UnlockOptionType?, payload: JSONValue) throws
     func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws
     @discardableResult
     func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant
@@ -149,8 +154,10 @@ extension UserStorage {
     }
 
     @discardableResult
-    public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
-                              escalation: EscalationState) throws -> Commitment {
+    public func recordCheckIn(
+        _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+        escalation: EscalationState
+    ) throws -> Commitment {
         try recordCheckIn(userID, on: day, status: status, at: time, escalation: escalation, shieldUsed: false)
     }
 

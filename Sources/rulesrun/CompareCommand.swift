@@ -42,29 +42,42 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "Rule set A (the reference, usually rules).") var dirA: String
     @Argument(help: "Rule set B.") var dirB: String
-    @Option(parsing: .unconditional, help: "Histories to generate, 1 to \(CompareOptions.maxRuns). (default: \(CompareOptions.defaultRuns))",
-            transform: WholeNumber.parser(1...CompareOptions.maxRuns)) var runs = CompareOptions.defaultRuns
-    @Option(parsing: .unconditional, help: "Days per history, 1 to \(CompareOptions.maxDays) (10 years, like simulate's longest run). (default: \(CompareOptions.defaultDays))",
-            transform: WholeNumber.parser(1...CompareOptions.maxDays)) var days = CompareOptions.defaultDays
-    @Option(parsing: .unconditional, help: "Seed of the histories, 0 to \(UInt64.max) (the same seed gives the same histories). (default: 1)",
-            transform: WholeNumber.seed) var seed: UInt64 = 1
+    @Option(
+        parsing: .unconditional, help: "Histories to generate, 1 to \(CompareOptions.maxRuns). (default: \(CompareOptions.defaultRuns))",
+        transform: WholeNumber.parser(1...CompareOptions.maxRuns)) var runs = CompareOptions.defaultRuns
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Days per history, 1 to \(CompareOptions.maxDays) (10 years, like simulate's longest run). (default: \(CompareOptions.defaultDays))",
+        transform: WholeNumber.parser(1...CompareOptions.maxDays)) var days = CompareOptions.defaultDays
+    @Option(
+        parsing: .unconditional, help: "Seed of the histories, 0 to \(UInt64.max) (the same seed gives the same histories). (default: 1)",
+        transform: WholeNumber.seed) var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the minimal histories.") var out = CompareCommand.defaultOut
-    @Option(parsing: .upToNextOption, help: "Kinds not to compare, of either half (e.g. reminders longest_streak gate_options).") var ignore: [String] = []
+    @Option(parsing: .upToNextOption, help: "Kinds not to compare, of either half (e.g. reminders longest_streak gate_options).")
+    var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
-    @Option(parsing: .unconditional,
-            help: "Users in the population comparison (both sets simulated on the same seeded cohort), 0 (skip it) to \(Simulation.maxUsers). (default: 200)",
-            transform: WholeNumber.parser(0...Simulation.maxUsers)) var populationUsers = 200
-    @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).",
-        discussion: "A comma separates personas too (steady:70,struggling:30): a file whose name has a comma cannot be given."))
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Users in the population comparison (both sets simulated on the same seeded cohort), 0 (skip it) to \(Simulation.maxUsers). (default: 200)",
+        transform: WholeNumber.parser(0...Simulation.maxUsers)) var populationUsers = 200
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).",
+            discussion: "A comma separates personas too (steady:70,struggling:30): a file whose name has a comma cannot be given."))
     var persona: [String] = []
-    @Option(parsing: .unconditional, help: """
+    @Option(
+        parsing: .unconditional,
+        help: """
             Earned histories for the economy's differential comparison, replayed through the engine, 0 (skip it) to \(CompareOptions.maxEconomyRuns), \
             and at most \(CompareOptions.maxEconomyHistoryDays) history-days (runs × --economy-days). (default: 100)
             """, transform: WholeNumber.parser(0...CompareOptions.maxEconomyRuns)) var economyRuns = 100
-    @Option(parsing: .unconditional, help: "Days per Earned history, 1 to \(CompareOptions.maxDays). (default: 3)",
-            transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
+    @Option(
+        parsing: .unconditional, help: "Days per Earned history, 1 to \(CompareOptions.maxDays). (default: 3)",
+        transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
@@ -73,8 +86,9 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         guard economyRuns * economyDays <= CompareOptions.maxEconomyHistoryDays else {
-            throw ValidationError("--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
-                                  + "history-days (the engine keeps every Earned history in memory)")
+            throw ValidationError(
+                "--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
+                    + "history-days (the engine keeps every Earned history in memory)")
         }
     }
 
@@ -93,7 +107,8 @@ struct CompareCommand: ParsableCommand {
         }
         if bench { return try runBench(comparison) }
         do {
-            try FileIdentity.refuseCollisions(outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
+            try FileIdentity.refuseCollisions(
+                outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
         } catch {
             fail("\(error)")
         }
@@ -115,13 +130,17 @@ struct CompareCommand: ParsableCommand {
         defer { bar.finish() }
         var result = try comparison.run { bar.update($1, of: $2, label: $0) }
         if economyRuns > 0 {
-            result.economy = try EconomyComparison(a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
-                                                   seed: seed, ignoring: options.ignoredEconomy).run { bar.update($0, of: $1, label: "Earned histories") }
+            result.economy = try EconomyComparison(
+                a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
+                seed: seed, ignoring: options.ignoredEconomy
+            ).run { bar.update($0, of: $1, label: "Earned histories") }
         }
         if populationUsers > 0 {
             do {
-                result.population = try PopulationComparison.run(folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                                                                 seed: seed, mix: mix) { bar.update($1, of: $2, label: "users under \($0)") }
+                result.population = try PopulationComparison.run(
+                    folderA: dirA, folderB: dirB, users: populationUsers, days: days,
+                    seed: seed, mix: mix
+                ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()
                 fail("\(error)")
@@ -134,8 +153,9 @@ struct CompareCommand: ParsableCommand {
                 result.replayFiles[finding.kind] = try output.write(finding.script.text, to: finding.kind.fileName)
             }
             for finding in result.economy?.findings ?? [] {
-                result.economyFiles[finding.field] = try output.write(EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB),
-                                                                      to: finding.fileName)
+                result.economyFiles[finding.field] = try output.write(
+                    EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB),
+                    to: finding.fileName)
             }
             output.removeIfUnused()
         } catch {
@@ -165,23 +185,29 @@ struct CompareCommand: ParsableCommand {
         var ignored = Set<HistoryField>()
         var ignoredEconomy = Set<EconomyField>()
         for name in ignore.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
-            guard !name.isEmpty else { throw ValidationError("--ignore: an empty kind in \(ignore.map { "\"\($0)\"" }.joined(separator: " ")); give the kinds' names") }
+            guard !name.isEmpty else {
+                throw ValidationError(
+                    "--ignore: an empty kind in \(ignore.map { "\"\($0)\"" }.joined(separator: " ")); give the kinds' names")
+            }
             let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name)
             guard field != nil || economic != nil else {
-                let kinds = HistoryField.allCases.map(\.rawValue) + EconomyField.allCases.map(\.rawValue).filter { HistoryField(rawValue: $0) == nil }
+                let kinds =
+                    HistoryField.allCases.map(\.rawValue)
+                    + EconomyField.allCases.map(\.rawValue).filter { HistoryField(rawValue: $0) == nil }
                 throw ValidationError("--ignore \(name): not a field (one of \(kinds.joined(separator: ", ")))")
             }
             if let field { ignored.insert(field) }
             if let economic { ignoredEconomy.insert(economic) }
         }
         let expectations = try expect.map { try Expectation($0) }
-        return CompareOptions(runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy)
+        return CompareOptions(
+            runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy)
     }
 
     private func runBench(_ comparison: RuleComparison) throws {
         let bar = ProgressBar(label: "histories")
         func walk(_ n: Int) -> RuleComparison.Walked { comparison.walkAll { bar.update($0, of: $1, label: "histories, walk \(n) of 5") } }
-        _ = walk(1) // warm-up
+        _ = walk(1)  // warm-up
         var best = Double.infinity
         var walked = walk(2)
         for n in 3...5 {
@@ -192,12 +218,17 @@ struct CompareCommand: ParsableCommand {
         bar.finish()
         let rate = Double(walked.histories) / best
         if json {
-            print(JSONValue.object([("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
-                                  ("days", .int(days)), ("seconds", .double(best)), ("histories_per_second", .double(rate.rounded())),
-                                  ("histories_with_differences", .int(walked.differing)),
-                                  ("histories_stopped_at_rule_error", .object([("a", .int(walked.stoppedA)), ("b", .int(walked.stoppedB))]))]).description)
+            print(
+                JSONValue.object([
+                    ("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
+                    ("days", .int(days)), ("seconds", .double(best)), ("histories_per_second", .double(rate.rounded())),
+                    ("histories_with_differences", .int(walked.differing)),
+                    ("histories_stopped_at_rule_error", .object([("a", .int(walked.stoppedA)), ("b", .int(walked.stoppedB))])),
+                ]).description)
         } else {
-            print("compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", best)) s (fastest of 3) = \(Int(rate)) histories/s; \(walked.differing) differ")
+            print(
+                "compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", best)) s (fastest of 3) = \(Int(rate)) histories/s; \(walked.differing) differ"
+            )
         }
         // The exit status of the walk, as without --bench (the economy is not run): with
         // expectations, 1 when one broke; else 1 when a field differs.

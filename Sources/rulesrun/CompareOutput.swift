@@ -54,19 +54,28 @@ final class CompareOutput {
             let code = errno
             if fd >= 0 { close(fd) }
             if code == EWOULDBLOCK {
-                throw Problem(description: "--out \(path): another rulesrun compare is writing its replay files in this folder (by this name or another); wait for it to finish, or give another --out")
+                throw Problem(
+                    description:
+                        "--out \(path): another rulesrun compare is writing its replay files in this folder (by this name or another); wait for it to finish, or give another --out"
+                )
             }
             throw Problem(description: "--out \(path): cannot lock the folder: \(String(cString: strerror(code)))")
         }
-        lock = fd   // closed by deinit (a refusal below ends the process anyway)
+        lock = fd  // closed by deinit (a refusal below ends the process anyway)
         for name in ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted() where Self.isReplayFileName(name) {
             let file = (path as NSString).appendingPathComponent(name)
             var info = stat()
             if stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-                throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but is not a regular file (\(SourceFile.describe(mode: info.st_mode))); refusing to write over it (move it, or give another --out)")
+                throw Problem(
+                    description:
+                        "--out \(path): \(file) has a name compare gives its replay files but is not a regular file (\(SourceFile.describe(mode: info.st_mode))); refusing to write over it (move it, or give another --out)"
+                )
             }
             guard Self.wasWrittenByCompare(file) else {
-                throw Problem(description: "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)")
+                throw Problem(
+                    description:
+                        "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)"
+                )
             }
         }
     }
@@ -87,7 +96,8 @@ final class CompareOutput {
         // Only a regular file is opened: opening a FIFO would wait for a writer.
         var info = stat()
         guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              let handle = FileHandle(forReadingAtPath: file) else { return false }
+            let handle = FileHandle(forReadingAtPath: file)
+        else { return false }
         let start = (try? handle.read(upToCount: header.utf8.count)) ?? nil
         try? handle.close()
         return start.map { String(decoding: $0, as: UTF8.self) } == header

@@ -12,16 +12,22 @@ enum FailureNotice {
     static func report(_ report: SimulationReport, command: String, rules: String?, personaFolders: [String] = []) throws {
         let failures = report.failures
         guard !failures.isEmpty else { return }
-        var lines = ["\(command): the rule set failed on \(failures.counts.total) event\(failures.counts.total == 1 ? "" : "s"): \(failures.countsText) "
-                     + "(refused, and counted among the refused events: the report shows the rules failing, not only deciding)"]
+        var lines = [
+            "\(command): the rule set failed on \(failures.counts.total) event\(failures.counts.total == 1 ? "" : "s"): \(failures.countsText) "
+                + "(refused, and counted among the refused events: the report shows the rules failing, not only deciding)"
+        ]
         if let first = failures.first {
-            lines.append("first failure: \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)")
+            lines.append(
+                "first failure: \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)"
+            )
             if let rules, let text = FailureReplay.text(for: first, rules: rules, run: report.run) {
                 let path = FailureReplay.path(for: first)
                 if let problem = write(text, to: path) {
                     lines.append("  the replay file was not written: \(problem)")
                 } else {
-                    lines.append("  replay it: rulesrun replay \(ShellQuote.quote(path)) --rules \(ShellQuote.quote(rules))   (the user's events up to the failure, shrunk; the last one fails)")
+                    lines.append(
+                        "  replay it: rulesrun replay \(ShellQuote.quote(path)) --rules \(ShellQuote.quote(rules))   (the user's events up to the failure, shrunk; the last one fails)"
+                    )
                 }
             }
             if let rerun = FailureReplay.command(for: first, run: report.run, personaFolders: personaFolders) {

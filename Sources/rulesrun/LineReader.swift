@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a file descriptor line by line as the lines arrive (events piped into standard input are

@@ -40,7 +40,9 @@ struct MergeCommand: ParsableCommand {
         try Output.check(chart, option: "--chart")
         var parts: [SimulationReport] = []
         for path in reports {
-            do { parts.append(try SimulationReport(json: try Self.read(path))) } catch { throw ValidationError("\(path): \(error.message)") }
+            do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
+                throw ValidationError("\(path): \(error.message)")
+            }
         }
         let merged: SimulationReport
         do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }

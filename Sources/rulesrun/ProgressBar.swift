@@ -26,7 +26,8 @@ final class ProgressBar {
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(VisibleText.escaping(self.label))  \(String(format: "%.1f", elapsed)) s".utf8))
+        FileHandle.standardError.write(
+            Data("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(VisibleText.escaping(self.label))  \(String(format: "%.1f", elapsed)) s".utf8))
         drawn = true
     }
 

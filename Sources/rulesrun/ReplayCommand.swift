@@ -5,7 +5,7 @@ import RulesEngine
 import RulesSim
 import RulesStore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct ReplayCommand: ParsableCommand {
@@ -41,7 +41,8 @@ struct ReplayCommand: ParsableCommand {
 
     @Argument(help: "The events file (JSON lines), or - for standard input.") var events: String
     @OptionGroup var ruleFolder: RuleFolderOption
-    @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db: String?
+    @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db:
+        String?
 
     func run() throws {
         let fd = try Self.openEvents(events)
@@ -83,7 +84,8 @@ struct ReplayCommand: ParsableCommand {
             }
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
-            let message = error.isLineTooLong ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(number): \(error)"
+            let message =
+                error.isLineTooLong ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(number): \(error)"
             Terminal.error(message)
             throw ExitCode(2)
         }
@@ -98,7 +100,10 @@ struct ReplayCommand: ParsableCommand {
             switch mode & S_IFMT {
             case S_IFREG, S_IFIFO: return
             case S_IFDIR: throw ValidationError("cannot read \(events): is a folder; expected a file")
-            default: throw ValidationError("cannot read \(events): not a regular file (\(SourceFile.describe(mode: mode))); expected a file of events, a pipe, or - for standard input")
+            default:
+                throw ValidationError(
+                    "cannot read \(events): not a regular file (\(SourceFile.describe(mode: mode))); expected a file of events, a pipe, or - for standard input"
+                )
             }
         }
         var info = stat()

@@ -19,9 +19,10 @@ struct Rulesrun: ParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 // A subcommand whose run() refused an argument: its help, not the root's usage.
-                let message = command.flatMap { type(of: $0).configuration.commandName }.map {
-                    "Error: \(Self.message(for: error))\n  See 'rulesrun \($0) --help' for more information."
-                } ?? fullMessage(for: error)
+                let message =
+                    command.flatMap { type(of: $0).configuration.commandName }.map {
+                        "Error: \(Self.message(for: error))\n  See 'rulesrun \($0) --help' for more information."
+                    } ?? fullMessage(for: error)
                 Terminal.error(message)
                 Foundation.exit(2)
             }

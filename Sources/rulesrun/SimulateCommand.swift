@@ -36,49 +36,72 @@ struct SimulateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "How long to simulate: 30d, 12w, 6m (calendar months), 1y; at most \(SimulationDuration.maxDays) days (\(SimulationDuration.maxDays)d, \(SimulationDuration.maxDays / 7)w, 120m, 10y).")
+    @Argument(
+        help:
+            "How long to simulate: 30d, 12w, 6m (calendar months), 1y; at most \(SimulationDuration.maxDays) days (\(SimulationDuration.maxDays)d, \(SimulationDuration.maxDays / 7)w, 120m, 10y)."
+    )
     var duration: String
     @OptionGroup var ruleFolder: RuleFolderOption
-    @Option(parsing: .unconditional, help: "Users in the cohort, 1 to \(Simulation.maxUsers). (default: 1000)",
-            transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
-    @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (repeatable, or a list).",
-                               discussion: "e.g. --persona steady, --persona steady:70,struggling:30, --persona my.lua:2. Default: steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20.",
-                               valueName: "name[:weight]"))
+    @Option(
+        parsing: .unconditional, help: "Users in the cohort, 1 to \(Simulation.maxUsers). (default: 1000)",
+        transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
+    @Option(
+        help: ArgumentHelp(
+            "A persona name or .lua file, with an optional weight (repeatable, or a list).",
+            discussion:
+                "e.g. --persona steady, --persona steady:70,struggling:30, --persona my.lua:2. Default: steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20.",
+            valueName: "name[:weight]"))
     var persona: [String] = []
     @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
     @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
     var seed: UInt64 = 1
-    @Option(help: "The first simulated day (YYYY-MM-DD, \(SimulationDuration.firstSimulatedDay.rawValue) to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too).") var start = SimulationConfig.defaultStart.rawValue
-    @Option(help: "The SQLite database to write (replaced each run unless --append, if rulesrun wrote it; default \(SimulationConfig.defaultDatabase)).") var db: String?
+    @Option(
+        help:
+            "The first simulated day (YYYY-MM-DD, \(SimulationDuration.firstSimulatedDay.rawValue) to \(SimulationDuration.lastSimulatedDay.rawValue); the run must end by then too)."
+    ) var start = SimulationConfig.defaultStart.rawValue
+    @Option(
+        help:
+            "The SQLite database to write (replaced each run unless --append, if rulesrun wrote it; default \(SimulationConfig.defaultDatabase))."
+    ) var db: String?
     @Flag(help: "Add the users to the database instead of replacing it (new users, with the ids after its last user).") var append = false
     @Flag(help: "Keep the database in memory only (nothing written).") var noDb = false
-    @Option(parsing: .unconditional, help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
-            transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
+        transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
     @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
     var chart: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
-    @Flag(help: "Measure throughput instead of printing the report: Lua and --reference, with and without the database (a temporary file unless --db).")
+    @Flag(
+        help:
+            "Measure throughput instead of printing the report: Lua and --reference, with and without the database (a temporary file unless --db)."
+    )
     var bench = false
     @Option(parsing: .unconditional, help: .hidden, transform: WholeNumber.parser(1...Simulation.maxUsers)) var chunkSize = 100
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
-            throw ValidationError("--start: expected a day YYYY-MM-DD between \(SimulationDuration.firstSimulatedDay.rawValue) and "
-                                  + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
+            throw ValidationError(
+                "--start: expected a day YYYY-MM-DD between \(SimulationDuration.firstSimulatedDay.rawValue) and "
+                    + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
         if bench, reportOptions.out != nil || chart != nil || reportOptions.format != .table {
             throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
         }
         if bench, noDb {
-            throw ValidationError("--bench measures runs with and without the database; leave out --no-db (without --db, the runs with the database write a temporary file, removed afterwards)")
+            throw ValidationError(
+                "--bench measures runs with and without the database; leave out --no-db (without --db, the runs with the database write a temporary file, removed afterwards)"
+            )
         }
         if bench, append { throw ValidationError("--bench replaces the database at each run; leave out --append") }
         if noDb, db != nil { throw ValidationError("--no-db keeps the database in memory; leave out --db") }
         if noDb, append { throw ValidationError("--append adds to a database; leave out --no-db") }
-        if reference, ruleFolder.rules != "rules" { throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules") }
+        if reference, ruleFolder.rules != "rules" {
+            throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules")
+        }
         for folder in personaDir {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -95,9 +118,13 @@ struct SimulateCommand: ParsableCommand {
             try duration.check(from: start)
             return SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
-                personaFolders: personaDir + [PersonaLoader.defaultFolder, ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath],
+                personaFolders: personaDir + [
+                    PersonaLoader.defaultFolder,
+                    ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath,
+                ],
                 rules: ruleFolder.rules, reference: reference,
-                jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), shard: try shard.map { try Shard($0) } ?? .whole,
+                jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
+                shard: try shard.map { try Shard($0) } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
                 database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
         } catch let error as SimulationError {
@@ -143,7 +170,8 @@ struct SimulateCommand: ParsableCommand {
         }
         try reportOptions.write(report)
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
-        try FailureNotice.report(report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
+        try FailureNotice.report(
+            report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
     }
 
     /// Refuses outputs (the report, the chart, the database and the files beside it) that are one

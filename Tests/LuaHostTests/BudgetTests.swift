@@ -6,7 +6,8 @@ import Testing
 @Suite struct BudgetTests {
     @Test func anInfiniteLoopRunsOutOfInstructions() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000_000))
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local n = 0
               while true do
@@ -33,7 +34,8 @@ import Testing
     @Test(arguments: [0, 100_000_000])
     func aGrowingTableHitsTheMemoryCeiling(instructionsPerCall: Int) throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: instructionsPerCall, memoryBytes: 8 << 20))
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local t = {}
               for i = 1, 1e9 do
@@ -58,7 +60,8 @@ import Testing
 
     @Test func doublingAStringHitsTheMemoryCeiling() throws {
         let host = try LuaHost(limits: LuaLimits(memoryBytes: 16 << 20))
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local s = "xxxxxxxx"
               while true do
@@ -74,7 +77,8 @@ import Testing
 
     @Test func tableConcatBombsAreRefused() throws {
         let host = try LuaHost(limits: LuaLimits(memoryBytes: 16 << 20))
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local s = string.rep("x", 1 << 20)
             local t = {}
             for i = 1, 100 do t[i] = s end
@@ -104,7 +108,8 @@ import Testing
 
     @Test func ordinaryPatternsStillWork() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local h, m = ("21:30"):match("^(%d%d):(%d%d)$")
             local words = {}
             for w in ("a bb  ccc"):gmatch("%a+") do words[#words + 1] = w end
@@ -116,7 +121,8 @@ import Testing
 
     @Test func deepRecursionIsAStackOverflowError() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 50_000_000))
-        let error = try callError("""
+        let error = try callError(
+            """
             local function down(n) return 1 + down(n + 1) end
             return { run = function() return down(1) end }
             """, name: "deep.lua", host: host)
@@ -132,7 +138,8 @@ import Testing
     /// in the recursion (line 1) before the overflow is caught (line 3); either way it ends the call.
     @Test func stackOverflowsCaughtByPcallUseUpTheBudget() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             local function down(n) return 1 + down(n + 1) end
             return { run = function()
               for i = 1, 1000 do pcall(down, 1) end
@@ -148,7 +155,8 @@ import Testing
     /// whole stack dozens of times.
     @Test func aDeepStacksTracebackIsShort() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             local function down(n) if n == 5000 then error("deep enough") end return 1 + down(n + 1) end
             return { run = function() return down(1) end }
             """, name: "tb.lua", host: host)
@@ -161,7 +169,8 @@ import Testing
 
     @Test func deepRecursionThroughMetamethodsIsAnError() throws {
         let host = try LuaHost()
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local t = setmetatable({}, {})
             getmetatable(t).__index = function(self, k) return self[k] end
             return t.x
@@ -194,9 +203,12 @@ import Testing
 
     @Test func budgetsAreConfigurable() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000))
-        let module = try #require(try host.load("""
-            return { run = function(n) local s = 0 for i = 1, n do s = s + i end return s end }
-            """, chunkName: "sum.lua").first?.tableValue)
+        let module = try #require(
+            try host.load(
+                """
+                return { run = function(n) local s = 0 for i = 1, n do s = s + i end return s end }
+                """, chunkName: "sum.lua"
+            ).first?.tableValue)
         let run = try #require(module["run"].functionValue)
         #expect(try host.call(run, .integer(10)) == [.integer(55)])
         #expect(throws: LuaError.self) { try host.call(run, .integer(100_000)) }
@@ -224,7 +236,8 @@ import Testing
 
     @Test func aCycleIsNamedAtTheFieldThatClosesIt() throws {
         let host = try LuaHost()
-        let error = try loadError("local t = { a = 1, knobs = { list = {} } }\nt.knobs.list[1] = t.knobs\nreturn t", name: "cycle.lua", host: host)
+        let error = try loadError(
+            "local t = { a = 1, knobs = { list = {} } }\nt.knobs.list[1] = t.knobs\nreturn t", name: "cycle.lua", host: host)
         #expect(error.path == "knobs.list[1]")
         #expect(error.description == "cycle.lua: knobs.list[1]: a cycle: the table knobs contains itself here")
         try expectUsable(host)
@@ -242,7 +255,8 @@ import Testing
     }
 
     @Test func aLiteralNestedPastWhatLuaParsesNamesItsLine() throws {
-        let source = "local M = {}\nM.ok = 1\nM.deep = " + String(repeating: "{", count: 300) + String(repeating: "}", count: 300) + "\nreturn M"
+        let source =
+            "local M = {}\nM.ok = 1\nM.deep = " + String(repeating: "{", count: 300) + String(repeating: "}", count: 300) + "\nreturn M"
         let error = try loadError(source, name: "deep.lua")
         #expect(error.kind == .syntax)
         #expect(error.description == "deep.lua:3: tables or blocks are nested more than about 200 levels deep (C stack overflow)")
@@ -258,7 +272,8 @@ import Testing
 
     @Test func aRuleFunctionsBadResultNamesTheFunctionAndTheField() throws {
         let host = try LuaHost()
-        let cycle = try callError("""
+        let cycle = try callError(
+            """
             return {
               run = function()
                 local t = { list = {} }
@@ -267,9 +282,13 @@ import Testing
               end,
             }
             """, name: "rule.lua", host: host)
-        #expect(cycle.description == "rule.lua:2: list[1]: in the table returned by the function at line 2: a cycle: the top-level table contains itself here")
+        #expect(
+            cycle.description
+                == "rule.lua:2: list[1]: in the table returned by the function at line 2: a cycle: the top-level table contains itself here"
+        )
         let text = try callError("return {\n  run = function() return \"\\xff\" end,\n}", name: "rule.lua", host: host)
-        #expect(text.description == #"rule.lua:2: in the value returned by the function at line 2: expected UTF-8 text, found string "\xFF""#)
+        #expect(
+            text.description == #"rule.lua:2: in the value returned by the function at line 2: expected UTF-8 text, found string "\xFF""#)
         try expectUsable(host)
     }
 }
@@ -303,7 +322,8 @@ import Testing
 @Suite struct LibraryWorkTests {
     @Test func repeatingNothingIsImmediate() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 100_000))
-        let values = try host.load("""
+        let values = try host.load(
+            """
             return string.rep("", math.maxinteger), string.rep("", math.maxinteger, ""),
               string.rep("ab", 3, ""), string.rep("", 3, ","), string.rep("x", 0)
             """, chunkName: "rep.lua")
@@ -312,7 +332,8 @@ import Testing
 
     @Test func tableMoveIsChargedByTheElementsItMoves() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               return table.move({}, 1, math.maxinteger - 1, 1)
             end }
@@ -320,14 +341,16 @@ import Testing
         #expect(error.kind == .instructionBudget)
         #expect(error.file == "move.lua" && error.line == 2)
         try expectUsable(host)
-        #expect(try host.load("local t = table.move({1, 2, 3}, 1, 3, 2) return #t, t[1], t[4]", chunkName: "m.lua")
+        #expect(
+            try host.load("local t = table.move({1, 2, 3}, 1, 3, 2) return #t, t[1], t[4]", chunkName: "m.lua")
                 == [.integer(4), .integer(1), .integer(3)])
     }
 
     @Test func tableUnpackIsChargedByTheValuesItReturns() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 2_000_000))
-        let error = try loadError("local n = 0\nfor i = 1, 1000 do n = n + select('#', table.unpack({}, 1, 999000)) end",
-                                  name: "unpack.lua", host: host)
+        let error = try loadError(
+            "local n = 0\nfor i = 1, 1000 do n = n + select('#', table.unpack({}, 1, 999000)) end",
+            name: "unpack.lua", host: host)
         #expect(error.kind == .instructionBudget)
         #expect(error.file == "unpack.lua" && error.line == 2)
         try expectUsable(host)
@@ -343,8 +366,10 @@ import Testing
         #expect(error.kind == .instructionBudget, "\(error)")
         #expect(error.file == "sort.lua" && error.line == 3, "\(error)")
         try expectUsable(host)
-        #expect(try host.load("local t = {3, 1, 2} table.sort(t) local keys = {} for k in pairs({b = 1, a = 2}) do keys[#keys + 1] = k end "
-                              + "return t[1], t[3], keys[1]", chunkName: "s.lua") == [.integer(1), .integer(3), .string("a")])
+        #expect(
+            try host.load(
+                "local t = {3, 1, 2} table.sort(t) local keys = {} for k in pairs({b = 1, a = 2}) do keys[#keys + 1] = k end "
+                    + "return t[1], t[3], keys[1]", chunkName: "s.lua") == [.integer(1), .integer(3), .string("a")])
     }
 
     /// Every function a file keeps is dumped once more at load, to check that it keeps no state:
@@ -353,12 +378,14 @@ import Testing
     @Test func keptClosuresAreChargedToTheLoad() throws {
         let body = String(repeating: "x = x + 1\n", count: 1000)
         let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 1_000_000))
-        let error = try loadError("local t = {}\nfor i = 1, 2000 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
-                                  name: "many.lua", host: host)
+        let error = try loadError(
+            "local t = {}\nfor i = 1, 2000 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
+            name: "many.lua", host: host)
         #expect(error.kind == .instructionBudget, "\(error)")
         try expectUsable(host)
-        let few = try host.load("local t = {}\nfor i = 1, 20 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
-                                chunkName: "few.lua")
+        let few = try host.load(
+            "local t = {}\nfor i = 1, 20 do t[i] = function() local x = 0\n\(body) return x end end\nreturn { fs = t }",
+            chunkName: "few.lua")
         #expect(few.count == 1)
     }
 
@@ -379,7 +406,8 @@ import Testing
 
     @Test func xpcallHandlersCannotOutliveTheBudgetInARule() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 1_000_000))
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               return xpcall(function() error("x") end, function() while true do end end)
             end }
@@ -391,7 +419,8 @@ import Testing
 
     @Test func xpcallHandlersCannotHideTheMemoryCeiling() throws {
         let host = try LuaHost(limits: LuaLimits(memoryBytes: 8 << 20))
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local ok, m = xpcall(function()
               local t = {} for i = 1, 1e9 do t[i] = { i } end
             end, function(m) return "swallowed" end)
@@ -404,18 +433,21 @@ import Testing
 
     @Test func xpcallStillHandlesOrdinaryErrors() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             return xpcall(function() error("x", 0) end, function(m) return "handled " .. m end)
             """, chunkName: "xo.lua")
         #expect(values == [.boolean(false), .string("handled x")])
-        #expect(try host.load("return xpcall(function(a, b) return a + b end, print, 1, 2)", chunkName: "xs.lua")
+        #expect(
+            try host.load("return xpcall(function(a, b) return a + b end, print, 1, 2)", chunkName: "xs.lua")
                 == [.boolean(true), .integer(3)])
     }
 
     @Test(arguments: [", 1, true", ""])
     func plainFindIsChargedForItsComparisons(_ flags: String) throws {
         let host = try LuaHost(limits: LuaLimits(maxPatternBytes: 1 << 20))
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local s = string.rep("a", 1 << 20); local p = string.rep("a", 1 << 19) .. "b"
             for i = 1, 3 do s:find(p\(flags)) end
             """, name: "find.lua", host: host)
@@ -427,7 +459,8 @@ import Testing
 
     @Test func plainFindStopsAtThePatternStepLimitWithoutABudget() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerLoad: 0))
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local s = string.rep("a", 1 << 20); local p = string.rep("a", 1 << 19) .. "b"
             return s:find(p, 1, true)
             """, name: "find.lua", host: host)
@@ -439,7 +472,8 @@ import Testing
 
     @Test func plainFindKeepsLuasResults() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local s = "hello"
             local function f(...) return table.pack(...) end
             local r = { f(s:find("l", -2, true)), f(s:find("", 10, true)), f(s:find("", 6, true)),
@@ -457,7 +491,8 @@ import Testing
         let host = try LuaHost()
         var lines: [String] = []
         host.printHandler = { lines.append($0) }
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local big = string.rep("x", 8e6)
             for i = 1, 200 do print(big) end
             """, name: "print.lua", host: host)
@@ -468,8 +503,11 @@ import Testing
         try expectUsable(host)
         lines = []
         try host.load("print(string.rep('€', 2000))\nprint('a', string.rep('b', 5000))", chunkName: "p.lua")
-        #expect(lines == [String(repeating: "€", count: 1365) + "… (6000 bytes)",
-                          "a\t" + String(repeating: "b", count: 4094) + "… (5002 bytes)"])
+        #expect(
+            lines == [
+                String(repeating: "€", count: 1365) + "… (6000 bytes)",
+                "a\t" + String(repeating: "b", count: 4094) + "… (5002 bytes)",
+            ])
     }
 
     @Test(arguments: [
@@ -489,7 +527,8 @@ import Testing
 
     @Test func ordinaryPatternsOnAFewKilobytesStillWork() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local h, m = (string.rep("1", 3000) .. ":" .. string.rep("2", 3000)):match("^(%d+):(%d+)$")
             local csv = string.rep("alpha,beta,,gamma delta,", 250)
             local fields = 0
@@ -506,15 +545,15 @@ import Testing
 /// which makes thousands) costs seconds while counting few instructions.
 @Suite struct HiddenCostTests {
     @Test(arguments: [
-        "local t = {} for i = 1, 1e5 do t = { t } end",                              // a deep table
-        "local t = {} for i = 1, 1.5e5 do t[i] = {} end",                            // many small tables
-        "local s = string.rep('x', 8e6)",                                            // a big string
-        "local s = '' for i = 1, 1000 do s = s .. string.format('%99d', i) end",      // format widths, concatenation
-        "local s = string.rep('ab', 1000):rep(1000):gsub('a', 'bb')",                // gsub over a big subject
-        "local t = {} for i = 1, 1e5 do t[i] = 'a' end local s = table.concat(t)",   // concat of many elements
-        "local s = string.format('%q', string.rep('\\0', 200000))",                  // %q escaping
-        "local s = string.rep('é', 1000) local n = 0 for i = 1, 4000 do n = n + utf8.len(s) end", // scans in C
-        "local n = 0 for i = 1, 1e5 do n = n + #string.format('%%d') end",           // many library calls
+        "local t = {} for i = 1, 1e5 do t = { t } end",  // a deep table
+        "local t = {} for i = 1, 1.5e5 do t[i] = {} end",  // many small tables
+        "local s = string.rep('x', 8e6)",  // a big string
+        "local s = '' for i = 1, 1000 do s = s .. string.format('%99d', i) end",  // format widths, concatenation
+        "local s = string.rep('ab', 1000):rep(1000):gsub('a', 'bb')",  // gsub over a big subject
+        "local t = {} for i = 1, 1e5 do t[i] = 'a' end local s = table.concat(t)",  // concat of many elements
+        "local s = string.format('%q', string.rep('\\0', 200000))",  // %q escaping
+        "local s = string.rep('é', 1000) local n = 0 for i = 1, 4000 do n = n + utf8.len(s) end",  // scans in C
+        "local n = 0 for i = 1, 1e5 do n = n + #string.format('%%d') end",  // many library calls
     ])
     func aCallWhoseHiddenCostIsOverTheBudgetIsStoppedAtItsLine(_ snippet: String) throws {
         let host = try LuaHost()
@@ -526,7 +565,8 @@ import Testing
 
     @Test func aLargeResultIsChargedForItsConversion() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local t = {} for i = 1, 10000 do t[i] = i end
               return t
@@ -540,14 +580,17 @@ import Testing
 
     @Test func ordinaryCallsStayFarBelowTheBudget() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 20_000))
-        let module = try #require(try host.load("""
-            return { run = function(n)
-              local t = {}
-              for i = 1, n do t[#t + 1] = string.format("%02d:%02d", i // 60, i % 60) end
-              table.sort(t)
-              return { count = #t, text = table.concat(t, ","):upper():sub(1, 5) }
-            end }
-            """, chunkName: "ok.lua").first?.tableValue)
+        let module = try #require(
+            try host.load(
+                """
+                return { run = function(n)
+                  local t = {}
+                  for i = 1, n do t[#t + 1] = string.format("%02d:%02d", i // 60, i % 60) end
+                  table.sort(t)
+                  return { count = #t, text = table.concat(t, ","):upper():sub(1, 5) }
+                end }
+                """, chunkName: "ok.lua"
+            ).first?.tableValue)
         let run = try #require(module["run"].functionValue)
         let result = try host.call(run, .integer(20)).first?.tableValue
         #expect(result?["count"] == .integer(20))

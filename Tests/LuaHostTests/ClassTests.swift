@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func aFrozenClassCannotSmuggleAFinalizer() throws {
-        let error = try callError("""
+        let error = try callError(
+            """
             local Class = { __index = function() return 0 end, __gc = function() end }
             return { run = function() return setmetatable({}, Class) end }
             """)
@@ -83,7 +84,8 @@ import Testing
 
     @Test func aMetatableTheRuleProtectsStaysProtected() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local Locked = { __index = function() return 1 end, __metatable = "locked" }
             return { run = function()
               local t = setmetatable({}, Locked)

@@ -68,7 +68,8 @@ struct Policy: Decodable, Equatable {
     }
 
     @Test func unknownKeysAreRejectedWithASuggestion() throws {
-        let error = try failure(Policy.self, valid.replacingOccurrences(of: "recover_after = 3", with: "recover_after = 3, recover_afterr = 4"))
+        let error = try failure(
+            Policy.self, valid.replacingOccurrences(of: "recover_after = 3", with: "recover_after = 3, recover_afterr = 4"))
         #expect(error.path == "tiers[1].recover_afterr")
         #expect(error.message == "unknown field (did you mean 'recover_after'?)")
         let far = try failure(Tier.self, "{ level = 1, recover_after = 2, reminders = {}, colour = 'red', zz = 1 }")
@@ -126,8 +127,11 @@ struct Policy: Decodable, Equatable {
 
     @Test func functionsDecodeAsHandlesAndPartialViewsCanIgnoreUnknownKeys() throws {
         struct Rule: Decodable { var limit: Int; var check: LuaFunction }
-        let value = try host.load("return { limit = 3, check = function(n) return n <= 3 end, extra = true }",
-                                  chunkName: "r.lua").first ?? .nil
+        let value =
+            try host.load(
+                "return { limit = 3, check = function(n) return n <= 3 end, extra = true }",
+                chunkName: "r.lua"
+            ).first ?? .nil
         #expect(throws: LuaError.self) { try LuaDecoder().decode(Rule.self, from: value) }
         let rule = try LuaDecoder(rejectsUnknownKeys: false).decode(Rule.self, from: value)
         #expect(try host.call(rule.check, .integer(4)) == [.boolean(false)])

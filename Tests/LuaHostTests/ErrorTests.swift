@@ -15,7 +15,8 @@ import Testing
 
     @Test func aRuntimeErrorNamesFileLineAndHasATraceback() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             local function threshold(state)
               return state.misses + 1
             end
@@ -34,7 +35,8 @@ import Testing
     @Test func aLongChunkNameIsGivenWhole() throws {
         let name = "/home/someone/projects/simulations/a-long-folder-name/personas/broken.lua"
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local t = nil
               return t.x
@@ -54,7 +56,8 @@ import Testing
         #expect(error.kind == .runtime)
         #expect(error.file == "e.lua" && error.line == 2, "\(error)")
         #expect(error.message == "(error object is a table value)")
-        let shown = try callError("""
+        let shown = try callError(
+            """
             local Failure = { __tostring = function(f) return "failure " .. f.code end }
             return { run = function()
               error(setmetatable({ code = 7 }, Failure))

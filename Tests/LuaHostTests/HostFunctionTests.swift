@@ -26,7 +26,8 @@ struct HostFailure: Error, CustomStringConvertible {
             [.integer((args[0].integerValue ?? 0) + (args[1].integerValue ?? 0)), .string("ok")]
         }
         try host.register("days", in: "history") { _ in [.table(LuaTable(sequence: ["YES", "NO", "MISSED"]))] }
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local s, tag = add(40, 2)
             local d = history.days()
             return s, tag, #d, d[3]
@@ -71,15 +72,18 @@ struct HostFailure: Error, CustomStringConvertible {
             let message = "failed with \(tracked.count) objects and \(args.count) arguments"
             throw HostFailure(reason: message)
         }
-        let module = try #require(try host.load("""
-            return { run = function(n)
-              local failures = 0
-              for i = 1, n do
-                if not pcall(explode, i, "x", { i }) then failures = failures + 1 end
-              end
-              return failures
-            end, raw = function() return explode(1) end }
-            """, chunkName: "leak.lua").first?.tableValue)
+        let module = try #require(
+            try host.load(
+                """
+                return { run = function(n)
+                  local failures = 0
+                  for i = 1, n do
+                    if not pcall(explode, i, "x", { i }) then failures = failures + 1 end
+                  end
+                  return failures
+                end, raw = function() return explode(1) end }
+                """, chunkName: "leak.lua"
+            ).first?.tableValue)
         let run = try #require(module["run"].functionValue)
         #expect(try host.call(run, .integer(10_000)) == [.integer(10_000)])
         let raw = try #require(module["raw"].functionValue)

@@ -29,8 +29,11 @@ private struct Day: LuaTableEncodable {
     /// YES counted as a miss when `transition` and `pressure.next` were called in turn).
     @Test func aPooledTableKeepsAFieldThatAnotherTypeWroteUnderTheSameName() throws {
         let host = try LuaHost()
-        let module = try #require(try host.load("return { f = function(_, s) return { seen = s.result or 'nil' } end }",
-                                                chunkName: "rule.lua").first?.tableValue)
+        let module = try #require(
+            try host.load(
+                "return { f = function(_, s) return { seen = s.result or 'nil' } end }",
+                chunkName: "rule.lua"
+            ).first?.tableValue)
         let f = try #require(module["f"].functionValue)
         for _ in 0..<3 {
             #expect(try host.call(f, CheckIn(result: "YES"), CheckIn(result: "YES"), returning: Seen.self).seen == "YES")

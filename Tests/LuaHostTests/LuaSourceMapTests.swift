@@ -3,25 +3,26 @@ import Testing
 
 @Suite struct LuaSourceMapTests {
     @Test func assignmentsToTheReturnedTableAndNestedConstructors() {
-        let map = LuaSourceMap(source: """
-            -- a comment with { braces } and M.fake = 1
-            local M = {}
-            M.max_tier = 3
-            M.tiers = {
-              { level = 1, recover_after = 1 },
-              { level = 2,
-                recover_after = "two" },  --[[ a long
-              comment ]]
-              [3] = { level = 3 },
-            }
-            M.reminders = { [0] = { "mid" }, ["odd key"] = 2 }
-            function M.transition(state, result)
-              if result == "YES" then M.fake = { x = 1 } elseif result then return 1 else return 2 end
-              return state
-            end
-            M.after = true
-            return M
-            """)
+        let map = LuaSourceMap(
+            source: """
+                -- a comment with { braces } and M.fake = 1
+                local M = {}
+                M.max_tier = 3
+                M.tiers = {
+                  { level = 1, recover_after = 1 },
+                  { level = 2,
+                    recover_after = "two" },  --[[ a long
+                  comment ]]
+                  [3] = { level = 3 },
+                }
+                M.reminders = { [0] = { "mid" }, ["odd key"] = 2 }
+                function M.transition(state, result)
+                  if result == "YES" then M.fake = { x = 1 } elseif result then return 1 else return 2 end
+                  return state
+                end
+                M.after = true
+                return M
+                """)
         #expect(map.exactLine(for: "max_tier") == 3)
         #expect(map.exactLine(for: "tiers") == 4)
         #expect(map.exactLine(for: "tiers[1]") == 5)

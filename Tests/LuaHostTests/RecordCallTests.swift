@@ -8,7 +8,7 @@ struct Snapshot: LuaTableEncodable {
     var note: String?
     func encode(to t: inout LuaTableWriter) {
         t.set(Self.tier, tier)
-        if let note { t.set(Self.note, note) }   // conditional on purpose
+        if let note { t.set(Self.note, note) }  // conditional on purpose
     }
 }
 
@@ -46,12 +46,15 @@ struct Echo: LuaTableDecodable {
 
     @Test func recordsGoInAndComeOutTyped() throws {
         let host = try LuaHost()
-        let f = try function(host, """
+        let f = try function(
+            host,
+            """
             return { f = function(s)
               return { current_tier = s.current_tier + 1, reminders = { "12:00", "21:00" }, persistent_badge = s.current_tier >= 2 }
             end }
             """)
-        #expect(try host.call(f, Snapshot(tier: 2), returning: Decision.self)
+        #expect(
+            try host.call(f, Snapshot(tier: 2), returning: Decision.self)
                 == Decision(tier: 3, reminders: ["12:00", "21:00"], badge: true))
     }
 
@@ -71,7 +74,8 @@ struct Echo: LuaTableDecodable {
         let raw = try function(host, "return { f = function(s) rawset(s, 'x', 1) return { seen = 1 } end }")
         #expect(throws: LuaError.self) { try host.call(raw, Snapshot(tier: 1), returning: Echo.self) }
         // Changing a field it was given does not carry over to the next call.
-        let change = try function(host, "return { f = function(s) local was = s.current_tier s.current_tier = 99 return { seen = was } end }")
+        let change = try function(
+            host, "return { f = function(s) local was = s.current_tier s.current_tier = 99 return { seen = was } end }")
         #expect(try host.call(change, Snapshot(tier: 1), returning: Echo.self).seen == 1)
         #expect(try host.call(change, Snapshot(tier: 2), returning: Echo.self).seen == 2)
     }
@@ -107,7 +111,9 @@ struct Echo: LuaTableDecodable {
 
         let badText = try function(host, #"return { f = function(s) return { current_tier = 1, reminders = { '12:00', '\xff' } } end }"#)
         let text = #expect(throws: LuaError.self) { try host.call(badText, Snapshot(tier: 1), returning: Decision.self) }
-        #expect(text?.description == #"rule.lua:1: reminders[2]: in the table returned by the function at line 1: expected UTF-8 text, found string "\xFF""#)
+        #expect(
+            text?.description
+                == #"rule.lua:1: reminders[2]: in the table returned by the function at line 1: expected UTF-8 text, found string "\xFF""#)
 
         let cyclic = try function(host, "return { f = function(s) local t = { seen = { a = {} } } t.seen.a.back = t.seen return t end }")
         let cycle = #expect(throws: LuaError.self) { try host.call(cyclic, Snapshot(tier: 1), returning: Echo.self) }
@@ -125,7 +131,9 @@ struct Echo: LuaTableDecodable {
 
     @Test func aFrozenRuleTableCanBeReturned() throws {
         let host = try LuaHost()
-        let f = try function(host, """
+        let f = try function(
+            host,
+            """
             local fixed = { current_tier = 0, reminders = { "12:00" } }
             return { f = function(s) return fixed end }
             """)

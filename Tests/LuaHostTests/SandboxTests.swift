@@ -23,9 +23,11 @@ import Testing
         try expectUsable(host)
     }
 
-    @Test(arguments: ["require('os')", "package.loadlib('x', 'y')", "dofile('/etc/passwd')",
-                      "loadfile('/etc/passwd')", "collectgarbage('stop')", "debug.getregistry()",
-                      "debug.sethook()", "load('return 1')", "loadstring('return 1')"])
+    @Test(arguments: [
+        "require('os')", "package.loadlib('x', 'y')", "dofile('/etc/passwd')",
+        "loadfile('/etc/passwd')", "collectgarbage('stop')", "debug.getregistry()",
+        "debug.sethook()", "load('return 1')", "loadstring('return 1')",
+    ])
     func removedGlobalsAreNil(_ snippet: String) throws {
         let host = try LuaHost()
         let error = try loadError("-- line 1\n" + snippet, host: host)
@@ -37,7 +39,8 @@ import Testing
 
     @Test func loadOfTextIsUnavailable() throws {
         let host = try LuaHost()
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               local f = load("return 1")
               return f()
@@ -119,13 +122,16 @@ import Testing
 
     @Test func aCallCannotKeepStateForTheNextCall() throws {
         let host = try LuaHost()
-        let module = try #require(try host.load("""
-            local M = { count = 0, seen = {} }
-            function M.bump() M.count = M.count + 1 return M.count end
-            function M.remember(x) M.seen[#M.seen + 1] = x end
-            function M.global() counter = 1 end
-            return M
-            """, chunkName: "state.lua").first?.tableValue)
+        let module = try #require(
+            try host.load(
+                """
+                local M = { count = 0, seen = {} }
+                function M.bump() M.count = M.count + 1 return M.count end
+                function M.remember(x) M.seen[#M.seen + 1] = x end
+                function M.global() counter = 1 end
+                return M
+                """, chunkName: "state.lua"
+            ).first?.tableValue)
         for name in ["bump", "remember", "global"] {
             let f = try #require(module[name].functionValue)
             do {
@@ -141,7 +147,8 @@ import Testing
 
     @Test func pcallCannotCatchABudgetError() throws {
         let host = try LuaHost(limits: LuaLimits(instructionsPerCall: 100_000))
-        let error = try callError("""
+        let error = try callError(
+            """
             return { run = function()
               for i = 1, 1000 do
                 pcall(function() while true do end end)
@@ -183,7 +190,8 @@ import Testing
 @Suite struct OrderedPairsTests {
     @Test func keysComeInAFixedOrder() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local t = { zeta = 1, alpha = 2, [10] = 3, [2] = 4, [1.5] = 5, [true] = 6, [false] = 7, mid = 8, ["Alpha"] = 9 }
             local keys = {}
             for k in pairs(t) do keys[#keys + 1] = tostring(k) end
@@ -195,7 +203,8 @@ import Testing
     @Test func nextFollowsTheSameFixedOrder() throws {
         // Lua's own `next` order changed from one Lua state to another: results depended on --jobs.
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local t = { zeta = 1, alpha = 2, [10] = 3, [2] = 4, [1.5] = 5, [true] = 6, [false] = 7, mid = 8, ["Alpha"] = 9 }
             local keys, k = {}, nil
             repeat
@@ -211,12 +220,13 @@ import Testing
         #expect(result["first"] == .string("alpha"))
         #expect(result["empty"] == .boolean(true))
         let sees = try #require(result["sees"].functionValue)
-        #expect(try host.call(sees) == [.string("b"), .integer(1)])   // a frozen table's contents, not its proxy
+        #expect(try host.call(sees) == [.string("b"), .integer(1)])  // a frozen table's contents, not its proxy
     }
 
     @Test func tostringAndFormatGiveNoAddresses() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local Named = setmetatable({}, { __name = "Point" })
             local Shown = setmetatable({}, { __tostring = function() return "shown" end })
             return table.concat({ tostring({}), tostring(print), tostring(function() end), tostring(Named), tostring(Shown),
@@ -230,7 +240,8 @@ import Testing
 
     @Test func frozenRuleTablesAndOwnPairsWork() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local M = { b = 2, a = 1, c = 3 }
             local custom = setmetatable({}, { __pairs = function(t) return function(_, k) if not k then return "only", 1 end end, t, nil end })
             return {
@@ -249,7 +260,8 @@ import Testing
 
     @Test func fieldsClearedDuringTheLoopAreSkippedAndNewOnesNotVisited() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local t = { a = 1, b = 2, c = 3 }
             local seen = {}
             for k in pairs(t) do
@@ -265,12 +277,13 @@ import Testing
     /// A file that extends another gets its table as `base`; both are sealed and frozen after loading.
     @Test func layersShareTheBaseTableAndFreezeIt() throws {
         let host = try LuaHost()
-        let base = Array("local M = { cap = 10 }\nfunction M.f(x) return math.min(x, M.cap) end\nfunction M.g() hidden = 1 end\nreturn M\n".utf8)
+        let base = Array(
+            "local M = { cap = 10 }\nfunction M.f(x) return math.min(x, M.cap) end\nfunction M.g() hidden = 1 end\nreturn M\n".utf8)
         let child = Array("local M = base\nM.cap = 3\nreturn M\n".utf8)
         let values = try host.load(layers: [(base, "rules/pricing.lua"), (child, "pricing.lua")])
         let table = try #require(values.first?.tableValue)
         guard case .function(let f) = table["f"], case .function(let g) = table["g"] else { Issue.record("no functions"); return }
-        #expect(try host.call(f, [.integer(7)]).first == .integer(3))   // the base's function sees the change
+        #expect(try host.call(f, [.integer(7)]).first == .integer(3))  // the base's function sees the change
         let error = try #require(throws: LuaError.self) { try host.call(g, []) }
         #expect(error.file == "rules/pricing.lua" && error.line == 3 && error.message.contains("cannot assign global 'hidden'"))
         let broken = try #require(throws: LuaError.self) {

@@ -30,7 +30,7 @@ import Testing
         let url = dir.appendingPathComponent("big.lua")
         #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: 300 << 20)   // sparse: no disk used
+        try handle.truncate(atOffset: 300 << 20)  // sparse: no disk used
         try handle.close()
         let host = try LuaHost()
         let start = ContinuousClock.now

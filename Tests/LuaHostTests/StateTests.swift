@@ -6,8 +6,10 @@ import Testing
 /// assignment. What a function does with its own locals, or with the locals of an enclosing
 /// function other than the file, stays allowed, and so does the file's top level while it loads.
 @Suite struct StateTests {
-    func expectRefused(_ source: String, name: String = "rule.lua", line: Int, _ fragments: String...,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefused(
+        _ source: String, name: String = "rule.lua", line: Int, _ fragments: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let host = try LuaHost()
         let error = try loadError(source, name: name, host: host, sourceLocation: sourceLocation)
         #expect(error.kind == .keepsState, "\(error)", sourceLocation: sourceLocation)
@@ -22,7 +24,8 @@ import Testing
     // MARK: Refused
 
     @Test func aCounterInARuleFunction() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local M = {}
             local calls = 0
             M.max_tier = 3
@@ -34,11 +37,13 @@ import Testing
             end
             return M
             """, name: "rules/escalation.lua", line: 7,
-            "function 'transition' assigns to 'calls', a local of the file: rules keep no state between calls (use a local inside the function)")
+            "function 'transition' assigns to 'calls', a local of the file: rules keep no state between calls (use a local inside the function)"
+        )
     }
 
     @Test func aCounterInAPersonaDayFunction() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local n = 0
             return { description = "upvalue", commit = 0.9, answer = { yes = 1, no = 0 },
               day = function(d) n = n + 1; if n > 7 then return { commit = 0 } end; return { commit = 1 } end }
@@ -46,7 +51,8 @@ import Testing
     }
 
     @Test func aNestedClosureTwoLevelsDeepAssigningALocalOfTheFile() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local seen = {}
             local last = nil
             local M = {}
@@ -65,7 +71,8 @@ import Testing
     }
 
     @Test func anAnonymousNestedFunctionIsNamedByItsLine() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local total = 0
             return { run = function(xs)
               table.sort(xs, function(a, b)
@@ -77,12 +84,14 @@ import Testing
     }
 
     @Test func aLocalFunctionAndAGlobalFunctionAreNamed() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local count = 0
             local function bump() count = count + 1 end
             return { run = function() bump() end }
             """, line: 2, "function 'bump' assigns to 'count'")
-        try expectRefused("""
+        try expectRefused(
+            """
             local count = 0
             function bump()
               count = count + 1
@@ -92,7 +101,8 @@ import Testing
     }
 
     @Test func replacingENVInsideAFunction() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local M = {}
             function M.run()
               _ENV = { x = 1 }
@@ -103,7 +113,8 @@ import Testing
     }
 
     @Test func aFileLevelENVLocalIsAFileLocalToo() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local _ENV = { ipairs = ipairs }
             return { run = function() _ENV = {} end }
             """, line: 2, "assigns to '_ENV'")
@@ -137,7 +148,8 @@ import Testing
     // MARK: Refused: closures made while the file loads
 
     @Test func aCounterMadeByAFactoryAtLoad() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local function make_counter()
               local n = 0
               return function()
@@ -148,11 +160,13 @@ import Testing
             local counter = make_counter()
             return { run = function() return counter() end }
             """, line: 4,
-            "the function defined at line 3 assigns to 'n', a variable it keeps from the function that made it while the file loaded: rules keep no state between calls")
+            "the function defined at line 3 assigns to 'n', a variable it keeps from the function that made it while the file loaded: rules keep no state between calls"
+        )
     }
 
     @Test func aKeptVariableAssignedByAFunctionNestedInTheClosure() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local function make()
               local seen = false
               return function(x)
@@ -166,7 +180,8 @@ import Testing
     }
 
     @Test func aKeptClosureReachableOnlyThroughAMetatableOrAnUpvalue() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local function make()
               local calls = 0
               return function(t, k) calls = calls + 1; return calls end
@@ -174,7 +189,8 @@ import Testing
             local lookups = setmetatable({}, { __index = make() })
             return { run = function() return lookups.x end }
             """, line: 3, "assigns to 'calls'")
-        try expectRefused("""
+        try expectRefused(
+            """
             local function make()
               local last
               return { remember = function(x) last = x end, get = function() return last end }
@@ -187,7 +203,8 @@ import Testing
     }
 
     @Test func aKeptClosureInAPersonaDayFunction() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local function streak_counter()
               local days = 0
               return function(d) days = days + 1; return { commit = days < 7 and 1 or 0 } end
@@ -198,7 +215,8 @@ import Testing
 
     @Test func aKeptClosureOfAFileThatAnotherExtends() throws {
         let host = try LuaHost()
-        let base = Array("""
+        let base = Array(
+            """
             local function make() local n = 0; return function() n = n + 1; return n end end
             return { run = make() }
             """.utf8)
@@ -214,7 +232,8 @@ import Testing
     }
 
     @Test func anIteratorMadeAtLoadIsRefused() throws {
-        try expectRefused("""
+        try expectRefused(
+            """
             local M = {}
             local tick = string.gmatch(string.rep("x", 1001), "x")
             function M.transition(state, result)
@@ -223,12 +242,14 @@ import Testing
             end
             return M
             """, line: 3, "the function defined at line 3 keeps 'tick': an iterator made while the file loaded")
-        try expectRefused("""
+        try expectRefused(
+            """
             local step
             do local shared = { n = 0 }; step = pairs({ shared }) end
             return { run = function() local _, box = step(); box.n = box.n + 1; return box.n end }
             """, line: 3, "keeps 'step': an iterator")
-        let error = try loadError("""
+        let error = try loadError(
+            """
             local iterators = { string.gmatch("a,b", "[^,]+") }
             return { run = function() return iterators[1]() end }
             """)
@@ -240,7 +261,8 @@ import Testing
 
     @Test func whatKeepsNoStateStillLoads() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             -- the top level computes file-level locals while it loads
             local limits = {}
             local total = 0
@@ -277,7 +299,8 @@ import Testing
 
     @Test func closuresMadeAtLoadThatOnlyReadWhatTheyKeepStillLoad() throws {
         let host = try LuaHost()
-        let values = try host.load("""
+        let values = try host.load(
+            """
             local function scaled(factor)
               return function(x)
                 local total = 0
@@ -305,7 +328,8 @@ import Testing
 
     @Test func aTruncatedOrCorruptDumpIsAnInternalErrorNotACrash() throws {
         let host = try LuaHost()
-        let dump = try host.bytecodeForTesting("""
+        let dump = try host.bytecodeForTesting(
+            """
             local n, t = 0, { 1.5, "two", true, false, nil, 3 }
             local function f(a, ...) local b = a; return function() b = b + n end end
             return { run = function() n = n + 1 end, f = f, t = t }
@@ -321,7 +345,7 @@ import Testing
             for byte: UInt8 in [0x00, 0x7F, 0xFF] {
                 var corrupt = dump
                 corrupt[position] = byte
-                _ = LuaHost.checkBytecodeForTesting(corrupt)   // any verdict, but no crash
+                _ = LuaHost.checkBytecodeForTesting(corrupt)  // any verdict, but no crash
             }
         }
         #expect(LuaHost.checkBytecodeForTesting(dump + [0]).verdict == -1)

@@ -2,8 +2,10 @@ import LuaHost
 import Testing
 
 /// Loads `source` as `name` in `host` and returns the error it throws (failing the test if none).
-func loadError(_ source: String, name: String = "rule.lua", host: LuaHost? = nil,
-               sourceLocation: SourceLocation = #_sourceLocation) throws -> LuaError {
+func loadError(
+    _ source: String, name: String = "rule.lua", host: LuaHost? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> LuaError {
     let host = try host ?? LuaHost()
     do {
         try host.load(source, chunkName: name)
@@ -15,8 +17,10 @@ func loadError(_ source: String, name: String = "rule.lua", host: LuaHost? = nil
 }
 
 /// Loads `source`, which must return a table holding `run`, calls `run` and returns the error.
-func callError(_ source: String, name: String = "rule.lua", host: LuaHost? = nil,
-               sourceLocation: SourceLocation = #_sourceLocation) throws -> LuaError {
+func callError(
+    _ source: String, name: String = "rule.lua", host: LuaHost? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> LuaError {
     let host = try host ?? LuaHost()
     let module = try #require(try host.load(source, chunkName: name).first?.tableValue, sourceLocation: sourceLocation)
     let run = try #require(module["run"].functionValue, sourceLocation: sourceLocation)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct VisibleTextTests {
     @Test func controlCharactersAreEscapedButLineFeedsAndTabs() {
         #expect(VisibleText.escaping("plain é €\n\tx") == "plain é €\n\tx")
-        #expect(VisibleText.escaping("\u{1B}[2J\u{0}\r\u{7}\u{7F}\u{9B}\u{9F}\u{A0}") == #"\u{1B}[2J\u{0}\r\u{7}\u{7F}\u{9B}\u{9F}"# + "\u{A0}")
+        #expect(
+            VisibleText.escaping("\u{1B}[2J\u{0}\r\u{7}\u{7F}\u{9B}\u{9F}\u{A0}") == #"\u{1B}[2J\u{0}\r\u{7}\u{7F}\u{9B}\u{9F}"# + "\u{A0}")
         // Escaping what is escaped changes nothing: the escapes are printable.
         let once = VisibleText.escaping("a\u{1B}b")
         #expect(VisibleText.escaping(once) == once)
@@ -36,7 +37,7 @@ import Testing
         }
         #expect(refused?.kind == .syntax && refused?.file == "p.lua" && refused?.line == 2, "\(String(describing: refused))")
         #expect(refused?.message.hasPrefix(#"not UTF-8 text: return { name = "caf\xE9" }"#) == true, "\(String(describing: refused))")
-        #expect(throws: LuaError.self) { try host.load(#"return "caf\xE9""#, chunkName: "p.lua") }   // loads; not UTF-8 text for the host
+        #expect(throws: LuaError.self) { try host.load(#"return "caf\xE9""#, chunkName: "p.lua") }  // loads; not UTF-8 text for the host
         do {
             try host.load(bytes: [0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00, 0x19, 0x93, 0xFF], chunkName: "binary.lua")
             Issue.record("a binary chunk loaded")
@@ -52,7 +53,8 @@ import Testing
         let error = try loadError(#"error("red\0after\xff")"#, name: "e.lua")
         #expect(error.file == "e.lua" && error.line == 1)
         #expect(error.message == "red\u{0}after" + #"\xFF"#, "\(error.message)")
-        let deep = try loadError("""
+        let deep = try loadError(
+            """
             local function down(n) if n == 0 then error("deep\\0end") end return down(n - 1) + 1 end
             down(40)
             """, name: "d.lua")

@@ -8,9 +8,10 @@ enum BenchTestSupport {
 
     /// A small run of the standard cohort with the default rules, one job.
     static func config(days: Int, users: Int, database: String?) throws -> SimulationConfig {
-        SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: 11, mix: .standard,
-                         personaFolders: [root.appendingPathComponent("examples/personas").path],
-                         rules: root.appendingPathComponent("rules").path, jobs: 1, database: database, chunkSize: 5)
+        SimulationConfig(
+            duration: try SimulationDuration("\(days)d"), users: users, seed: 11, mix: .standard,
+            personaFolders: [root.appendingPathComponent("examples/personas").path],
+            rules: root.appendingPathComponent("rules").path, jobs: 1, database: database, chunkSize: 5)
     }
 
     /// A fresh temporary folder (the caller removes it).

@@ -14,7 +14,8 @@ import Testing
         let path = dir.appendingPathComponent("run.sqlite").path
         _ = try Simulation(config: try BenchTestSupport.config(days: 5, users: 12, database: path)).run()
         let withoutMeta = { (dump: String) in
-            dump.components(separatedBy: "## ").filter { !$0.hasPrefix("meta ") && !$0.hasPrefix("grdb_migrations ") }.joined(separator: "## ")
+            dump.components(separatedBy: "## ").filter { !$0.hasPrefix("meta ") && !$0.hasPrefix("grdb_migrations ") }.joined(
+                separator: "## ")
         }
         let dumpOf = { (path: String) throws -> String in
             let store = try Store.open(path: path)

@@ -19,28 +19,46 @@ import Testing
 
     @Test func anEarnedDayThatDoesNotStartOnTheHour() throws {
         let found = try problems(#"day_starts_at = "04:00","#, #"day_starts_at = "04:30","#)
-        #expect(found.map(\.description) == ["streaks.lua:\(try line(#"day_starts_at = "04:00","#)): earned.day_starts_at: must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"04:30\""])
+        #expect(
+            found.map(\.description) == [
+                "streaks.lua:\(try line(#"day_starts_at = "04:00","#)): earned.day_starts_at: must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"04:30\""
+            ])
     }
 
     @Test func aStreakThatCountsMorePeriodsThanThereAre() throws {
-        let found = try problems("        streak = streak + 1\n      elseif not running then", "        streak = streak + 2\n      elseif not running then")
+        let found = try problems(
+            "        streak = streak + 1\n      elseif not running then", "        streak = streak + 2\n      elseif not running then")
         let first = try #require(found.first)
         #expect(first.line == (try line("function M.habit.streak(")))
-        #expect(first.message.hasPrefix("habit.streak([done 1], daily task, times_per_day 1) returned current 2, outside 0…1 (the number of periods)"), "\(first)")
+        #expect(
+            first.message.hasPrefix(
+                "habit.streak([done 1], daily task, times_per_day 1) returned current 2, outside 0…1 (the number of periods)"), "\(first)")
     }
 
     /// Each host check of `habit.streak`'s result, broken: reported at the function's line with the
     /// history that breaks it.
     @Test(arguments: [
-        ("return { current = -1 }", "habit.streak([], daily task, times_per_day 1) returned current -1, outside 0…0 (the number of periods)"),
+        (
+            "return { current = -1 }",
+            "habit.streak([], daily task, times_per_day 1) returned current -1, outside 0…0 (the number of periods)"
+        ),
         ("return { current = streak, score = 1.5 }", "habit.streak([], daily task, times_per_day 1) returned score 1.5, outside 0…1"),
-        ("return { current = streak, best = {} }", "habit.streak([done 1], daily task, times_per_day 1) returned no best streak while current is 1"),
-        (#"if streak > 1 then return { current = streak, best = { { first = "2024-01-01", last = "2024-01-01", length = 1 } } } end return { current = streak }"#,
-         "habit.streak([done 1, done 1], daily task, times_per_day 1) returned best[1].length 1 shorter than current 2 (the current streak is one of the best)"),
-        (#"return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } }"#,
-         "habit.streak([], daily task, times_per_day 1) returned best[1].length 1, outside 1…0 (the number of periods)"),
-        (#"if #periods > 0 then return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } } end return { current = 0 }"#,
-         "habit.streak([open 0], daily task, times_per_day 1) returned best[1]: first 2024-01-02 after last 2024-01-01"),
+        (
+            "return { current = streak, best = {} }",
+            "habit.streak([done 1], daily task, times_per_day 1) returned no best streak while current is 1"
+        ),
+        (
+            #"if streak > 1 then return { current = streak, best = { { first = "2024-01-01", last = "2024-01-01", length = 1 } } } end return { current = streak }"#,
+            "habit.streak([done 1, done 1], daily task, times_per_day 1) returned best[1].length 1 shorter than current 2 (the current streak is one of the best)"
+        ),
+        (
+            #"return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } }"#,
+            "habit.streak([], daily task, times_per_day 1) returned best[1].length 1, outside 1…0 (the number of periods)"
+        ),
+        (
+            #"if #periods > 0 then return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } } end return { current = 0 }"#,
+            "habit.streak([open 0], daily task, times_per_day 1) returned best[1]: first 2024-01-02 after last 2024-01-01"
+        ),
     ])
     func aStreakResultTheHostRefuses(_ body: String, _ message: String) throws {
         let found = try problems("  return { current = streak }\n", "  \(body)\n")
@@ -59,9 +77,10 @@ import Testing
     /// A folder written for the old signature is told the new one, at the old function.
     @Test func theOldCurrentStreakFunction() throws {
         let found = try problems("function M.habit.streak(periods, task, user)", "function M.habit.current_streak(periods)")
-        #expect(found.map(\.description) == [
-            "streaks.lua:\(try line("function M.habit.streak(")): habit.current_streak: habit.current_streak(periods) was replaced by habit.streak(periods, task, user), which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)",
-        ], "\(found)")
+        #expect(
+            found.map(\.description) == [
+                "streaks.lua:\(try line("function M.habit.streak(")): habit.current_streak: habit.current_streak(periods) was replaced by habit.streak(periods, task, user), which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)"
+            ], "\(found)")
     }
 
     @Test func aLongestStreakThatShrinks() throws {
@@ -92,16 +111,19 @@ import Testing
     /// every Earned event after that streak with RULE_VIOLATION.
     @Test(arguments: [37, 400, 3660])
     func aBonusOutOfRangeForOneStreakLength(_ streak: Int) throws {
-        let found = try problems("function M.earned.bonus(streak_count)\n",
-                                 "function M.earned.bonus(streak_count)\n  if streak_count == \(streak) then return math.maxinteger end\n")
-        #expect(found.map(\.description) == [
-            "streaks.lua:\(try line("function M.earned.bonus(")): earned.bonus(\(streak)) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000",
-        ], "\(found)")
+        let found = try problems(
+            "function M.earned.bonus(streak_count)\n",
+            "function M.earned.bonus(streak_count)\n  if streak_count == \(streak) then return math.maxinteger end\n")
+        #expect(
+            found.map(\.description) == [
+                "streaks.lua:\(try line("function M.earned.bonus(")): earned.bonus(\(streak)) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000"
+            ], "\(found)")
     }
 
     @Test func whatIsNotProvedIsSaid() throws {
         let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
-        #expect(rules.unproved.contains("earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)"), "\(rules.unproved)")
+        #expect(
+            rules.unproved.contains("earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)"), "\(rules.unproved)")
         #expect(rules.unproved.contains { $0.hasPrefix("transition: not proved for states reached after day 3660") }, "\(rules.unproved)")
         #expect(rules.unproved.contains { $0.hasPrefix("pressure.next: not proved for streaks reached after day ") }, "\(rules.unproved)")
     }
@@ -109,18 +131,23 @@ import Testing
 
 @Suite struct ImpureRuleTests {
     @Test func randomRemindersAreImpure() throws {
-        let problems = try RuleFixture.problems("  local times = {}\n", "  local times = {}\n  if math.random() < 0.5 then return { \"12:00\" } end\n")
+        let problems = try RuleFixture.problems(
+            "  local times = {}\n", "  local times = {}\n  if math.random() < 0.5 then return { \"12:00\" } end\n")
         #expect(problems.contains { $0.message.contains("reminder_times(") && $0.message.contains("rules must be pure") }, "\(problems)")
     }
 
     @Test func aStreakWithACounterInAnUpvalueIsImpure() throws {
-        let problems = try RuleFixture.problems(edits: [
-            ("local M = {}\n", "local M = {}\nlocal calls = 0\n"),
-            ("function M.miga.current_streak(days)\n  local streak = 0\n",
-             "function M.miga.current_streak(days)\n  calls = calls + 1\n  local streak = calls % 2\n"),
-        ], in: "streaks.lua")
+        let problems = try RuleFixture.problems(
+            edits: [
+                ("local M = {}\n", "local M = {}\nlocal calls = 0\n"),
+                (
+                    "function M.miga.current_streak(days)\n  local streak = 0\n",
+                    "function M.miga.current_streak(days)\n  calls = calls + 1\n  local streak = calls % 2\n"
+                ),
+            ], in: "streaks.lua")
         // Refused when the file loads (before, only the purity proof caught it, by calling twice).
         #expect(problems.map(\.file) == ["streaks.lua"], "\(problems)")
-        #expect(problems.first?.message.hasPrefix("function 'current_streak' assigns to 'calls', a local of the file") == true, "\(problems)")
+        #expect(
+            problems.first?.message.hasPrefix("function 'current_streak' assigns to 'calls', a local of the file") == true, "\(problems)")
     }
 }

@@ -17,10 +17,15 @@ import Testing
     /// Both apps distracting, one all-day mode of `strictness`, a habit worth `reward` credits done
     /// at 08:00 (the balance is then `reward`).
     static func setUp(_ strictness: String = "STRICT", reward: Int = 50, day: Int = 2) -> [String] {
-        [ev(day, "07:00", "distracting_apps", "\"apps\": [\"\(insta)\", \"\(tok)\"]"),
-         ev(day, "07:00", "mode", "\"mode\": \"always\", \"strictness\": \"\(strictness)\", \"windows\": [{\"days\": [1, 2, 3, 4, 5, 6, 7], \"start\": \"00:00\", \"end\": \"00:00\"}]"),
-         ev(day, "07:00", "earned_habit", "\"habit\": \"walk\", \"reward_credits\": \(reward)"),
-         ev(day, "08:00", "earned_habit_completion", "\"habit\": \"walk\"")]
+        [
+            ev(day, "07:00", "distracting_apps", "\"apps\": [\"\(insta)\", \"\(tok)\"]"),
+            ev(
+                day, "07:00", "mode",
+                "\"mode\": \"always\", \"strictness\": \"\(strictness)\", \"windows\": [{\"days\": [1, 2, 3, 4, 5, 6, 7], \"start\": \"00:00\", \"end\": \"00:00\"}]"
+            ),
+            ev(day, "07:00", "earned_habit", "\"habit\": \"walk\", \"reward_credits\": \(reward)"),
+            ev(day, "08:00", "earned_habit_completion", "\"habit\": \"walk\""),
+        ]
     }
 
     static func open(_ day: Int, _ time: String, _ app: String = insta) -> String { ev(day, time, "unlock_open", "\"app\": \"\(app)\"") }
@@ -73,15 +78,29 @@ import Testing
         ("STRICT", 20, [open(2, "09:00"), choose(2, "09:01", credits(15))], "INSUFFICIENT_CREDITS"),
         ("HARD", 50, [open(2, "09:00"), choose(2, "09:01", quest("BREATHING"))], "DISALLOWED_IN_HARD_MODE"),
         ("STRICT", 50, [open(2, "09:00"), choose(2, "09:01", quest("QR_SCAN"))], "QR_KEY_NOT_SET"),
-        ("STRICT", 50, [open(2, "09:00"), choose(2, "09:01", quest("BREATHING")), ev(2, "09:02", "quest_complete", "\"app\": \"\(insta)\""),
-                        open(2, "09:10"), choose(2, "09:11", quest("COPY_TEXT"))], "COOLDOWN_ACTIVE"),
-        ("STRICT", 50, [open(2, "09:00"), choose(2, "09:01", quest("BREATHING")), ev(2, "09:02", "quest_complete", "\"app\": \"\(insta)\""),
-                        open(2, "09:30"), choose(2, "09:31", quest("BREATHING")), ev(2, "09:32", "quest_complete", "\"app\": \"\(insta)\""),
-                        open(2, "10:00"), choose(2, "10:01", quest("BREATHING"))], "DAILY_LIMIT_REACHED"),
-        ("STRICT", 50, [open(2, "09:00"), choose(2, "09:01", emergency), open(2, "12:00", tok), choose(2, "12:01", emergency, tok)],
-         "DAILY_LIMIT_REACHED"),
-        ("STRICT", 50, [open(2, "09:00"), choose(2, "09:01", emergency), open(3, "12:00"), choose(3, "12:01", emergency)],
-         "SAME_APP_CONSECUTIVE_BLOCKED"),
+        (
+            "STRICT", 50,
+            [
+                open(2, "09:00"), choose(2, "09:01", quest("BREATHING")), ev(2, "09:02", "quest_complete", "\"app\": \"\(insta)\""),
+                open(2, "09:10"), choose(2, "09:11", quest("COPY_TEXT")),
+            ], "COOLDOWN_ACTIVE"
+        ),
+        (
+            "STRICT", 50,
+            [
+                open(2, "09:00"), choose(2, "09:01", quest("BREATHING")), ev(2, "09:02", "quest_complete", "\"app\": \"\(insta)\""),
+                open(2, "09:30"), choose(2, "09:31", quest("BREATHING")), ev(2, "09:32", "quest_complete", "\"app\": \"\(insta)\""),
+                open(2, "10:00"), choose(2, "10:01", quest("BREATHING")),
+            ], "DAILY_LIMIT_REACHED"
+        ),
+        (
+            "STRICT", 50, [open(2, "09:00"), choose(2, "09:01", emergency), open(2, "12:00", tok), choose(2, "12:01", emergency, tok)],
+            "DAILY_LIMIT_REACHED"
+        ),
+        (
+            "STRICT", 50, [open(2, "09:00"), choose(2, "09:01", emergency), open(3, "12:00"), choose(3, "12:01", emergency)],
+            "SAME_APP_CONSECUTIVE_BLOCKED"
+        ),
     ])
     func everyDenialCode(strictness: String, reward: Int, lines: [String], reason: String) throws {
         let h = try ReplayHarness()
@@ -95,20 +114,26 @@ import Testing
         let log = try events(h).suffix(2).map(\.payload)
         #expect(log.map(\.type) == [.unlockOptionSelected, .unlockDenied])
         if case .unlockDenied(let denied) = log.last { #expect(denied.reason.rawValue == reason) }
-        let attempt = try #require(try h.engine.store!.read { try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: last.at("decisions", "unlock", "attempt_id")!.string!) })
+        let attempt = try #require(
+            try h.engine.store!.read {
+                try $0.unlockAttempt(UserID(rawValue: 1)!, attemptID: last.at("decisions", "unlock", "attempt_id")!.string!)
+            })
         #expect(attempt.outcome == .denied && attempt.denialReason?.rawValue == reason && attempt.grantID == nil)
         #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
 
     @Test func aSecondUnlockExtendsTheCurrentGrant() throws {
         let h = try ReplayHarness()
-        let out = h.run(Self.setUp(reward: 50) + [Self.open(2, "09:00"), Self.choose(2, "09:00", Self.credits(5)),
-                                                  Self.open(2, "09:02"), Self.choose(2, "09:02", Self.credits(15))])
+        let out = h.run(
+            Self.setUp(reward: 50) + [
+                Self.open(2, "09:00"), Self.choose(2, "09:00", Self.credits(5)),
+                Self.open(2, "09:02"), Self.choose(2, "09:02", Self.credits(15)),
+            ])
         let first = try #require(out[5].at("decisions", "unlock"))
         let second = try #require(out[7].at("decisions", "unlock"))
         #expect(first["extended"] == .bool(false) && second["extended"] == .bool(true))
         #expect(second["grant_id"] == first["grant_id"])
-        #expect(second["ends"] == .string("2026-03-02T09:20"))   // the 09:05 end + 15 minutes
+        #expect(second["ends"] == .string("2026-03-02T09:20"))  // the 09:05 end + 15 minutes
         let store = h.engine.store!
         let grant = try #require(try store.read { try $0.currentGrant(UserID(rawValue: 1)!, appID: AppID(rawValue: Self.insta)!) })
         #expect(grant.endsAt - grant.startsAt == 20 * Millis.minute)
@@ -119,12 +144,15 @@ import Testing
 
     @Test func anEmergencyGrantStartsAfterTheDelay() throws {
         let h = try ReplayHarness()
-        let out = h.run(Self.setUp(reward: 0) + [Self.open(2, "09:00"), Self.choose(2, "09:00", Self.emergency),
-                                                 #"{"at": "2026-03-02T09:00:30Z", "type": "tick"}"#,
-                                                 #"{"at": "2026-03-02T09:01:30Z", "type": "tick"}"#])
+        let out = h.run(
+            Self.setUp(reward: 0) + [
+                Self.open(2, "09:00"), Self.choose(2, "09:00", Self.emergency),
+                #"{"at": "2026-03-02T09:00:30Z", "type": "tick"}"#,
+                #"{"at": "2026-03-02T09:01:30Z", "type": "tick"}"#,
+            ])
         #expect(out[5].at("decisions", "unlock", "starts") == .string("2026-03-02T09:01"))
         #expect(out[5].at("decisions", "unlock", "ends") == .string("2026-03-02T09:06"))
-        #expect(out[6].at("state", "earned", "unlocked_until") == nil)   // still in the delay
+        #expect(out[6].at("state", "earned", "unlocked_until") == nil)  // still in the delay
         #expect(out[7].at("state", "earned", "unlocked_until", Self.insta) == .string("2026-03-02T09:06"))
         let granted = try events(h, .unlockGranted)
         guard case .unlockGranted(let payload) = granted.last?.payload else { Issue.record("no UNLOCK_GRANTED"); return }
@@ -135,22 +163,27 @@ import Testing
     @Test func failedCancelledAndExpiredQuestsNeverCount() throws {
         let h = try ReplayHarness()
         let app = "\"app\": \"\(Self.insta)\""
-        let out = h.run(Self.setUp(reward: 0) + [
-            Self.open(2, "09:00"), Self.choose(2, "09:00", Self.quest("COPY_TEXT")), Self.ev(2, "09:01", "quest_fail", app + ", \"reason\": \"MISMATCH\""),
-            Self.open(2, "09:02"), Self.choose(2, "09:02", Self.quest("BREATHING")), Self.ev(2, "09:03", "quest_cancel", app),
-            Self.open(2, "09:04"), Self.choose(2, "09:04", Self.quest("BREATHING")), Self.ev(2, "09:30", "tick"),
-            Self.open(2, "09:31"), Self.choose(2, "09:31", Self.quest("BREATHING")), Self.ev(2, "09:32", "quest_complete", app),
-            Self.open(2, "09:50"), Self.choose(2, "09:50", Self.quest("BREATHING")), Self.ev(2, "09:51", "quest_complete", app),
-            Self.open(2, "10:10"),
-        ])
+        let out = h.run(
+            Self.setUp(reward: 0) + [
+                Self.open(2, "09:00"), Self.choose(2, "09:00", Self.quest("COPY_TEXT")),
+                Self.ev(2, "09:01", "quest_fail", app + ", \"reason\": \"MISMATCH\""),
+                Self.open(2, "09:02"), Self.choose(2, "09:02", Self.quest("BREATHING")), Self.ev(2, "09:03", "quest_cancel", app),
+                Self.open(2, "09:04"), Self.choose(2, "09:04", Self.quest("BREATHING")), Self.ev(2, "09:30", "tick"),
+                Self.open(2, "09:31"), Self.choose(2, "09:31", Self.quest("BREATHING")), Self.ev(2, "09:32", "quest_complete", app),
+                Self.open(2, "09:50"), Self.choose(2, "09:50", Self.quest("BREATHING")), Self.ev(2, "09:51", "quest_complete", app),
+                Self.open(2, "10:10"),
+            ])
         #expect(out[12].at("decisions", "quests_expired") != nil)
         #expect(out[15].at("decisions", "quest", "state") == .string("COMPLETED"))
         #expect(out[18].at("decisions", "quest", "state") == .string("COMPLETED"))
         // Two granted quests: the third is refused, whatever failed before.
         #expect(out[19].description.contains("\"type\":\"QUEST_UNLOCK\",\"enabled\":false,\"disabled_reason\":\"DAILY_LIMIT_REACHED\""))
-        let limits = try h.engine.store!.read { try $0.dailyAppLimits(UserID(rawValue: 1)!, day: DayID("2026-03-02"), appID: AppID(rawValue: Self.insta)!) }
+        let limits = try h.engine.store!.read {
+            try $0.dailyAppLimits(UserID(rawValue: 1)!, day: DayID("2026-03-02"), appID: AppID(rawValue: Self.insta)!)
+        }
         #expect(limits.questGrantsCount == 2)
-        #expect(try events(h).map(\.payload.type).filter { [.questFailed, .questCancelled, .questExpired, .questCompleted].contains($0) }
+        #expect(
+            try events(h).map(\.payload.type).filter { [.questFailed, .questCancelled, .questExpired, .questCompleted].contains($0) }
                 == [.questFailed, .questCancelled, .questExpired, .questCompleted, .questCompleted])
         #expect(try h.engine.store!.checkInvariants().isEmpty)
     }
@@ -173,7 +206,7 @@ import Testing
         #expect(first["from_day_id"] == .string("2026-03-02") && first["to_day_id"] == .string("2026-03-03"))
         #expect(first["carried_credits"] == .int(10) && first["forfeited_credits"] == .int(15) && first["streak_count"] == .int(1))
         let moved = try #require(out[5].at("decisions", "earned_days")?.array?.first)
-        #expect(moved["to_day_id"] == .string("2026-03-04") && moved["streak_count"] == .int(0))   // 03-03 did not qualify
+        #expect(moved["to_day_id"] == .string("2026-03-04") && moved["streak_count"] == .int(0))  // 03-03 did not qualify
         #expect(out[6].at("decisions", "earned_days") == nil)
         #expect(out[7].at("decisions", "earned_days")?.array?.first?["to_day_id"] == .string("2026-03-05"))
         let rollovers = try events(h, .dayRollover)
@@ -194,11 +227,11 @@ import Testing
         }
         lines += [Self.ev(5, "09:00", "focus_start", "\"minutes\": 50"), Self.ev(5, "09:15", "focus_end")]
         let out = h.run(lines)
-        #expect(out[1].at("decisions", "focus_ended", "credits_earned") == .int(6))      // 30 minutes / 5
+        #expect(out[1].at("decisions", "focus_ended", "credits_earned") == .int(6))  // 30 minutes / 5
         #expect(out[1].at("decisions", "focus_ended", "streak_qualified") == .string("FOCUS"))
         #expect(out[5].at("decisions", "focus_ended", "streak_count") == .int(3))
         #expect(out[5].at("decisions", "focus_ended", "streak_bonus") == .int(10))
-        #expect(out[5].at("state", "earned", "credit_balance") == .int(10 + 6 + 10))   // carried 10 (cap) + 6 + bonus
+        #expect(out[5].at("state", "earned", "credit_balance") == .int(10 + 6 + 10))  // carried 10 (cap) + 6 + bonus
         let early = try #require(out[7].at("decisions", "focus_ended"))
         #expect(early["completed"] == .bool(false) && early["actual_minutes"] == .int(15) && early["credits_earned"] == .int(0))
         #expect(early["qualifies"] == .bool(false))
@@ -210,7 +243,10 @@ import Testing
         let h = try ReplayHarness()
         var lines = (1...7).map { Self.ev(2, "08:00", "earned_habit", "\"habit\": \"h\($0)\", \"reward_credits\": 1") }
         lines += (1...7).map { Self.ev(2, "09:0\($0)", "earned_habit_completion", "\"habit\": \"h\($0)\"") }
-        lines += [Self.ev(3, "09:00", "earned_habit_completion", "\"habit\": \"h1\""), Self.ev(4, "09:00", "earned_habit_completion", "\"habit\": \"h1\"")]
+        lines += [
+            Self.ev(3, "09:00", "earned_habit_completion", "\"habit\": \"h1\""),
+            Self.ev(4, "09:00", "earned_habit_completion", "\"habit\": \"h1\""),
+        ]
         let out = h.run(lines)
         let seventh = try #require(out[13].at("decisions", "earned_habit_completion"))
         #expect(seventh["award_suspended"] == .bool(true) && seventh["credits_earned"] == .int(0))
@@ -226,24 +262,36 @@ import Testing
 
     @Test func modesFollowTheirWindowsOverridesAndPriority() throws {
         let h = try ReplayHarness()
-        h.run([Self.ev(2, "07:00", "distracting_apps", "\"apps\": [\"\(Self.insta)\"]"),
-               Self.ev(2, "07:00", "mode", "\"mode\": \"night\", \"strictness\": \"HARD\", \"windows\": [{\"days\": [1], \"start\": \"22:00\", \"end\": \"06:00\"}]"),
-               Self.ev(2, "07:00", "mode", "\"mode\": \"work\", \"strictness\": \"GENTLE\", \"priority\": 2, \"windows\": [{\"days\": [1, 2, 3, 4, 5], \"start\": \"09:00\", \"end\": \"17:00\"}]")])
+        h.run([
+            Self.ev(2, "07:00", "distracting_apps", "\"apps\": [\"\(Self.insta)\"]"),
+            Self.ev(
+                2, "07:00", "mode",
+                "\"mode\": \"night\", \"strictness\": \"HARD\", \"windows\": [{\"days\": [1], \"start\": \"22:00\", \"end\": \"06:00\"}]"),
+            Self.ev(
+                2, "07:00", "mode",
+                "\"mode\": \"work\", \"strictness\": \"GENTLE\", \"priority\": 2, \"windows\": [{\"days\": [1, 2, 3, 4, 5], \"start\": \"09:00\", \"end\": \"17:00\"}]"
+            ),
+        ])
         func strictness(_ line: String) -> JSONValue? { h.one(line).at("decisions", "unlock_gate", "available_options", "mode_strictness") }
         // 2026-03-02 is a Monday: the night window runs into Tuesday 06:00 (the previous day's mask).
         #expect(strictness(Self.open(2, "23:00")) == .string("HARD"))
         #expect(strictness(Self.open(3, "05:59")) == .string("HARD"))
         #expect(h.one(Self.open(3, "06:00")).at("decisions", "unlock_gate", "blocked") == .bool(false))
         #expect(strictness(Self.open(3, "09:00")) == .string("GENTLE"))
-        #expect(h.run([Self.ev(3, "09:10", "mode_override", "\"mode\": \"work\", \"state\": \"FORCED_OFF\", \"until\": \"2026-03-03T10:00:00Z\"")]).count == 1)
+        #expect(
+            h.run([
+                Self.ev(3, "09:10", "mode_override", "\"mode\": \"work\", \"state\": \"FORCED_OFF\", \"until\": \"2026-03-03T10:00:00Z\"")
+            ]).count == 1)
         #expect(h.one(Self.open(3, "09:20")).at("decisions", "unlock_gate", "blocked") == .bool(false))
-        #expect(strictness(Self.open(3, "10:00")) == .string("GENTLE"))   // the override expired
+        #expect(strictness(Self.open(3, "10:00")) == .string("GENTLE"))  // the override expired
         h.run([Self.ev(3, "10:05", "mode_override", "\"mode\": \"night\", \"state\": \"FORCED_ON\"")])
-        #expect(strictness(Self.open(3, "10:10")) == .string("GENTLE"))   // work has the higher priority
+        #expect(strictness(Self.open(3, "10:10")) == .string("GENTLE"))  // work has the higher priority
         h.run([Self.ev(3, "10:15", "mode", "\"mode\": \"work\", \"priority\": 0")])
-        #expect(strictness(Self.open(3, "10:20")) == .string("HARD"))     // equal priority: the stricter
+        #expect(strictness(Self.open(3, "10:20")) == .string("HARD"))  // equal priority: the stricter
         #expect(h.one(Self.ev(3, "10:25", "tick")).at("state", "earned", "mode_in_force", "mode") == .string("night"))
-        #expect(h.one(Self.ev(3, "10:30", "mode_override", "\"mode\": \"gym\", \"state\": \"FORCED_ON\"")).at("error", "code") == .string("UNKNOWN_MODE"))
+        #expect(
+            h.one(Self.ev(3, "10:30", "mode_override", "\"mode\": \"gym\", \"state\": \"FORCED_ON\"")).at("error", "code")
+                == .string("UNKNOWN_MODE"))
     }
 
     @Test func refusedEarnedEventsSayWhyAndChangeNothing() throws {
@@ -301,8 +349,11 @@ import Testing
         #expect(out.allSatisfy { $0["ok"] == .bool(true) })
         #expect(try h.engine.store!.checkInvariants().isEmpty)
         let types = Set(try events(h).map(\.payload.type))
-        #expect(types.isSuperset(of: [.dayRollover, .creditsEarned, .creditsSpent, .streakQualified, .unlockAttemptCreated, .unlockOptionSelected,
-                                      .unlockGranted, .unlockDenied, .questStarted, .questCompleted, .questFailed, .questExpired,
-                                      .emergencyUsed, .focusStarted, .focusEnded]))
+        #expect(
+            types.isSuperset(of: [
+                .dayRollover, .creditsEarned, .creditsSpent, .streakQualified, .unlockAttemptCreated, .unlockOptionSelected,
+                .unlockGranted, .unlockDenied, .questStarted, .questCompleted, .questFailed, .questExpired,
+                .emergencyUsed, .focusStarted, .focusEnded,
+            ]))
     }
 }

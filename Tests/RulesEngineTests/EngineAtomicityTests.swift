@@ -22,7 +22,7 @@ final class MisbehavingRules: PolicyRules {
         return next
     }
     func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        if failReminders { return [open, LocalTime(minutes: open.minutes + 5)!] }   // 5 minutes apart
+        if failReminders { return [open, LocalTime(minutes: open.minutes + 5)!] }  // 5 minutes apart
         return try base.reminderTimes(tier: tier, open: open, close: close)
     }
     func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
@@ -87,7 +87,10 @@ final class MisbehavingRules: PolicyRules {
     /// Each host check of habit.streak's result refuses the completion, naming the task, and
     /// nothing is written nor counted: the same completion then goes through as the period's second.
     @Test(arguments: [
-        (HabitStreak(current: -1), "habit.streak returned current -1, outside 0…1 (the number of periods) for the 1 periods of task \"read\""),
+        (
+            HabitStreak(current: -1),
+            "habit.streak returned current -1, outside 0…1 (the number of periods) for the 1 periods of task \"read\""
+        ),
         (HabitStreak(current: 1, best: []), "habit.streak returned no best streak while current is 1 for the 1 periods of task \"read\""),
         (HabitStreak(current: 1, score: .nan), "habit.streak returned score nan, outside 0…1 for the 1 periods of task \"read\""),
     ])
@@ -96,7 +99,9 @@ final class MisbehavingRules: PolicyRules {
         let engine = Engine(store: try Store.inMemory(), rules: rules)
         let replay = Replay(engine: engine)
         let completion = #"{"at": "2026-03-02T09:00:00Z", "type": "habit_completion", "task": "read"}"#
-        #expect(replay.output(forLine: #"{"at": "2026-03-02T08:00:00Z", "type": "habit_task", "task": "read"}"#, number: 1)["ok"] == .bool(true))
+        #expect(
+            replay.output(forLine: #"{"at": "2026-03-02T08:00:00Z", "type": "habit_task", "task": "read"}"#, number: 1)["ok"] == .bool(true)
+        )
         #expect(replay.output(forLine: completion, number: 2)["ok"] == .bool(true))
         let before = try engine.store!.dump()
         rules.habitStreakAnswer = answer
@@ -123,7 +128,7 @@ final class MisbehavingRules: PolicyRules {
         #expect(try engine.store!.dump() == before)
         rules.failReminders = false
         let retried = replay.output(forLine: Ev.tick(3, "10:00"), number: 3)
-        #expect(retried.at("decisions", "days")?.array?.count == 2)   // day 2 MISSED at its close, day 3 at its deadline
+        #expect(retried.at("decisions", "days")?.array?.count == 2)  // day 2 MISSED at its close, day 3 at its deadline
     }
 }
 
@@ -140,8 +145,9 @@ final class MisbehavingRules: PolicyRules {
 
     @Test func aSlowRuleSetStopsValidationWithinItsBudget() throws {
         // Every call burns ~1.5 million instructions: validation stops instead of running for minutes.
-        let problems = try RuleFixture.problems("  local result = check_in.result\n",
-                                                "  local result = check_in.result\n  local x = 0\n  for i = 1, 300000 do x = x + i end\n")
+        let problems = try RuleFixture.problems(
+            "  local result = check_in.result\n",
+            "  local result = check_in.result\n  local x = 0\n  for i = 1, 300000 do x = x + i end\n")
         #expect(problems.contains { $0.message.contains("validation stopped after") }, "\(problems)")
         // Once, naming the functions it did not reach, not once per function.
         #expect(problems.filter { $0.message.contains("validation stopped after") }.count == 1, "\(problems)")
@@ -151,8 +157,10 @@ final class MisbehavingRules: PolicyRules {
     /// A rule that recurses for ever is one problem, at its line: validation stops trying that
     /// function at the first stack overflow or budget error (each takes a tenth of a second;
     /// validation went on for minutes) and proves the others.
-    @Test(arguments: ["  local function f(n) return f(n + 1) + 1 end\n  f(1)\n",
-                      "  local function f(n) return f(n + 1) + 1 end\n  for i = 1, 1000 do pcall(f, 1) end\n"])
+    @Test(arguments: [
+        "  local function f(n) return f(n + 1) + 1 end\n  f(1)\n",
+        "  local function f(n) return f(n + 1) + 1 end\n  for i = 1, 1000 do pcall(f, 1) end\n",
+    ])
     func aRuleThatRecursesForEverIsOneProblem(_ body: String) throws {
         let problems = try RuleFixture.problems("  local result = check_in.result\n", "  local result = check_in.result\n" + body)
         #expect(problems.count == 1, "\(problems)")
@@ -161,6 +169,8 @@ final class MisbehavingRules: PolicyRules {
         let line = try RuleFixture.line(of: "  local result = check_in.result\n") + 1
         #expect([line, line + 1].contains(problems.first?.line ?? 0), "\(problems)")
         #expect(problems.first?.message.contains("transition(tier 0, misses 0, successes 0, result YES)") == true, "\(problems)")
-        #expect(problems.first.map { $0.message.contains("stack overflow") || $0.message.contains("instruction budget exceeded") } == true, "\(problems)")
+        #expect(
+            problems.first.map { $0.message.contains("stack overflow") || $0.message.contains("instruction budget exceeded") } == true,
+            "\(problems)")
     }
 }

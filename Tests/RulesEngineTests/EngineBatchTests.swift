@@ -40,7 +40,7 @@ import Testing
             parsed.map { event in outcome { () throws(EngineError) in try batched.applySummarized(event).decisions } }
         }
         #expect(got == expected)
-        #expect(expected.contains { $0.hasPrefix("refused: ") })   // refused events roll back only themselves
+        #expect(expected.contains { $0.hasPrefix("refused: ") })  // refused events roll back only themselves
         #expect(try batched.store!.dump() == alone.store!.dump())
     }
 
@@ -49,7 +49,7 @@ import Testing
     @Test func aRecordingBatchDecidesAndStoresWhatEventsOnTheirOwnDo() throws {
         let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
-        let recording = Engine(rules: rules)   // no store: the rows stay in the records
+        let recording = Engine(rules: rules)  // no store: the rows stay in the records
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         recording.userID = { _ in UserID(1) }
         let parsed = try Self.events.map { try EngineEvent.parse($0) }
@@ -65,7 +65,7 @@ import Testing
         // The recording engine has no store to write to, and applies nothing outside a recording batch.
         #expect(recording.store == nil)
         #expect(throws: EngineError.self) { try recording.applySummarized(parsed[0]) }
-        #expect(try store.users().isEmpty)   // nothing reaches the store before the bulk write
+        #expect(try store.users().isEmpty)  // nothing reaches the store before the bulk write
         try BulkWriter(store: store).write(records)
         #expect(try store.dump() == alone.store!.dump())
     }

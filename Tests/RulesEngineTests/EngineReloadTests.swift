@@ -29,6 +29,6 @@ import Testing
             .write(to: dir.appendingPathComponent("escalation.lua"), atomically: true, encoding: .utf8)
         try engine.reload()
         #expect(tier(Ev.commit(4)) == .int(2))
-        #expect(tier(Ev.checkIn(4, "NO")) == .int(2))    // 3 misses: tier 2 under the new thresholds
+        #expect(tier(Ev.checkIn(4, "NO")) == .int(2))  // 3 misses: tier 2 under the new thresholds
     }
 }

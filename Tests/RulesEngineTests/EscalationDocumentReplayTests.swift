@@ -14,7 +14,7 @@ import Testing
     @Test func tier0IsTheDefaultWithOneReminderAtTheWindowMidpoint() throws {
         let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\"")])
         #expect(out[0].at("state", "current_tier") == .int(0))
-        #expect(out[0].at("state", "today", "reminders")?.strings == ["15:30"])   // 09:00 + (22:00 − 09:00) / 2
+        #expect(out[0].at("state", "today", "reminders")?.strings == ["15:30"])  // 09:00 + (22:00 − 09:00) / 2
         #expect(out[0].at("state", "persistent_badge") == .bool(false))
     }
 
@@ -23,32 +23,37 @@ import Testing
             let h = try ReplayHarness()
             let out = h.run(Ev.day(2, miss) + [Ev.tick(3, "07:00")] + Ev.day(3, "YES"))
             #expect(out[1].at("state", "current_tier") == .int(1), "\(miss)")
-            #expect(out[2].at("state", "today", "reminders")?.strings == ["15:30", "21:00"], "\(miss)")   // midpoint, close − 1 h
+            #expect(out[2].at("state", "today", "reminders")?.strings == ["15:30", "21:00"], "\(miss)")  // midpoint, close − 1 h
             #expect(out.last?.at("state", "current_tier") == .int(0), "\(miss)")
         }
     }
 
     @Test func tier2AfterTwoWithThreeRemindersAndTwoYesToReset() throws {
-        let out = try ReplayHarness().run(Ev.day(2, "NO") + Ev.day(3, "MISSED") + [Ev.tick(4, "07:00")] + Ev.day(4, "YES") + Ev.day(5, "YES"))
+        let out = try ReplayHarness().run(
+            Ev.day(2, "NO") + Ev.day(3, "MISSED") + [Ev.tick(4, "07:00")] + Ev.day(4, "YES") + Ev.day(5, "YES"))
         #expect(out[3].at("state", "current_tier") == .int(2))
-        #expect(out[4].at("state", "today", "reminders")?.strings == ["15:30", "20:00", "21:30"])   // midpoint, close − 2 h, close − 30 min
-        #expect(out[6].at("state", "current_tier") == .int(2))      // one YES is not enough
-        #expect(out[8].at("state", "current_tier") == .int(0))      // the pseudo-code: straight to 0
+        #expect(out[4].at("state", "today", "reminders")?.strings == ["15:30", "20:00", "21:30"])  // midpoint, close − 2 h, close − 30 min
+        #expect(out[6].at("state", "current_tier") == .int(2))  // one YES is not enough
+        #expect(out[8].at("state", "current_tier") == .int(0))  // the pseudo-code: straight to 0
     }
 
     @Test func tier3AfterThreeWithAPersistentBadgeUntilACheckIn() throws {
         let h = try ReplayHarness()
-        let out = h.run(Ev.day(2, "NO") + Ev.day(3, "NO") + Ev.day(4, "MISSED") + [Ev.tick(5, "07:00"), Ev.commit(5), Ev.tick(5, "16:00"), Ev.checkIn(5, "NO", "17:00")])
+        let out = h.run(
+            Ev.day(2, "NO") + Ev.day(3, "NO") + Ev.day(4, "MISSED") + [
+                Ev.tick(5, "07:00"), Ev.commit(5), Ev.tick(5, "16:00"), Ev.checkIn(5, "NO", "17:00"),
+            ])
         #expect(out[5].at("state", "current_tier") == .int(3))
-        #expect(out[5].at("state", "persistent_badge") == .bool(true))    // MISSED does not clear it
+        #expect(out[5].at("state", "persistent_badge") == .bool(true))  // MISSED does not clear it
         #expect(out[6].at("state", "today", "reminders")?.strings == ["15:30", "20:00", "21:30"])
         #expect(out[8].at("state", "persistent_badge") == .bool(true))
-        #expect(out[9].at("state", "persistent_badge") == .bool(false))   // "does not clear until YES or NO is submitted"
-        #expect(out[9].at("state", "current_tier") == .int(3))            // 3+ misses
+        #expect(out[9].at("state", "persistent_badge") == .bool(false))  // "does not clear until YES or NO is submitted"
+        #expect(out[9].at("state", "current_tier") == .int(3))  // 3+ misses
     }
 
     @Test func tier3NeedsThreeYesDays() throws {
-        let out = try ReplayHarness().run(Ev.day(2, "NO") + Ev.day(3, "NO") + Ev.day(4, "NO") + Ev.day(5, "YES") + Ev.day(6, "YES") + Ev.day(7, "YES"))
+        let out = try ReplayHarness().run(
+            Ev.day(2, "NO") + Ev.day(3, "NO") + Ev.day(4, "NO") + Ev.day(5, "YES") + Ev.day(6, "YES") + Ev.day(7, "YES"))
         #expect(tiers(out).enumerated().filter { $0.offset % 2 == 1 }.map(\.element) == [1, 2, 3, 3, 3, 0])
     }
 
@@ -91,7 +96,7 @@ import Testing
         #expect(shielded.at("decisions", "shield", "tier_after") == .int(0))
         #expect(shielded.at("state", "current_tier") == .int(0))
         #expect(shielded.at("state", "consecutive_misses") == .int(0))
-        #expect(shielded.at("state", "current_streak") == .int(0))          // "streak always resets"
+        #expect(shielded.at("state", "current_streak") == .int(0))  // "streak always resets"
         #expect(shielded.at("state", "longest_streak") == .int(2))
         #expect(shielded.at("state", "restart_shields_remaining") == .int(0))
     }
@@ -117,14 +122,17 @@ import Testing
         // were planned at the tier the miss raised.
         let h = try ReplayHarness()
         let late = Ev.at(1, "23:30", "\"type\": \"settings\", \"checkin_window_close\": \"23:30\"")
-        let out = h.run(paidUser() + [Self.notificationsOn, late, Ev.commit(2), Ev.tick(2, "23:45"), Ev.tick(3, "00:10"),
-                                      Ev.at(3, "00:20", "\"type\": \"shield\"")])
+        let out = h.run(
+            paidUser() + [
+                Self.notificationsOn, late, Ev.commit(2), Ev.tick(2, "23:45"), Ev.tick(3, "00:10"),
+                Ev.at(3, "00:20", "\"type\": \"shield\""),
+            ])
         #expect(out[4].at("state", "current_tier") == .int(1))
         let raised = out[5].at("state", "today", "reminders")
         let restored = out[6].at("state", "today", "reminders")
         #expect(out[6].at("state", "current_tier") == .int(0))
-        #expect(raised == .array([.string("16:15"), .string("22:30")]))       // tier 1: mid, close-60
-        #expect(restored == out[3].at("state", "today", "reminders"))         // tier 0, as on day 2: mid
+        #expect(raised == .array([.string("16:15"), .string("22:30")]))  // tier 1: mid, close-60
+        #expect(restored == out[3].at("state", "today", "reminders"))  // tier 0, as on day 2: mid
         #expect(restored == .array([.string("16:15")]))
     }
 
@@ -147,8 +155,9 @@ import Testing
 
     @Test func oneShieldAMonthReplenishedOnTheFirst() throws {
         let h = try ReplayHarness()
-        let out = h.run(paidUser() + Ev.day(2, "NO") + [Ev.at(2, "12:10", "\"type\": \"shield\"")] + Ev.day(3, "NO")
-                        + [Ev.at(3, "12:10", "\"type\": \"shield\""), Ev.tick(1, "00:30", month: 4)], allowRefusals: true)
+        let out = h.run(
+            paidUser() + Ev.day(2, "NO") + [Ev.at(2, "12:10", "\"type\": \"shield\"")] + Ev.day(3, "NO")
+                + [Ev.at(3, "12:10", "\"type\": \"shield\""), Ev.tick(1, "00:30", month: 4)], allowRefusals: true)
         #expect(out[3].at("ok") == .bool(true))
         #expect(out[6].at("error", "code") == .string("NO_SHIELDS_LEFT"))
         #expect(out[7].at("decisions", "shields_replenished") == .int(1))
@@ -176,17 +185,19 @@ import Testing
 
     @Test func remindersAreRelativeToTheWindow() throws {
         let h = try ReplayHarness()
-        let out = h.run([Ev.at(1, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"12:00\", \"checkin_window_close\": \"18:00\"")]
-                        + Ev.day(1, "NO", month: 3) + Ev.day(2, "NO") + [Ev.tick(3, "07:00")])
-        #expect(out[0].at("state", "today", "reminders")?.strings == ["15:00"])            // tier 0: midpoint
-        #expect(out[3].at("state", "today", "reminders")?.strings == ["15:00", "17:00"])   // tier 1
-        #expect(out[5].at("state", "today", "reminders")?.strings == ["15:00", "16:00", "17:30"])   // tier 2
+        let out = h.run(
+            [Ev.at(1, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"12:00\", \"checkin_window_close\": \"18:00\"")]
+                + Ev.day(1, "NO", month: 3) + Ev.day(2, "NO") + [Ev.tick(3, "07:00")])
+        #expect(out[0].at("state", "today", "reminders")?.strings == ["15:00"])  // tier 0: midpoint
+        #expect(out[3].at("state", "today", "reminders")?.strings == ["15:00", "17:00"])  // tier 1
+        #expect(out[5].at("state", "today", "reminders")?.strings == ["15:00", "16:00", "17:30"])  // tier 2
     }
 
     @Test func aCheckInCancelsTheRemainingReminders() throws {
         let h = try ReplayHarness()
-        let out = h.run([Self.notificationsOn] + Ev.day(2, "NO") + Ev.day(3, "NO")
-                        + [Ev.commit(4), Ev.tick(4, "16:00"), Ev.checkIn(4, "YES", "20:30"), Ev.tick(4, "23:00")])
+        let out = h.run(
+            [Self.notificationsOn] + Ev.day(2, "NO") + Ev.day(3, "NO")
+                + [Ev.commit(4), Ev.tick(4, "16:00"), Ev.checkIn(4, "YES", "20:30"), Ev.tick(4, "23:00")])
         #expect(out[6].at("decisions", "reminders_sent")?.strings == ["15:30"])
         #expect(out[7].at("decisions", "reminders_sent")?.strings == ["20:00"])
         #expect(out[7].at("decisions", "days")?.array?.first?["reminders_cancelled"]?.strings == ["21:30"])
@@ -197,10 +208,12 @@ import Testing
 
     @Test func aTimeZoneChangeMidDayLeavesTodaysScheduleAndAppliesTomorrow() throws {
         let h = try ReplayHarness()
-        let out = h.run([Ev.commit(2), Ev.at(2, "10:00", "\"type\": \"settings\", \"timezone\": \"Asia/Tokyo\""),
-                         Ev.tick(2, "21:30"), Ev.tick(2, "22:30")])
+        let out = h.run([
+            Ev.commit(2), Ev.at(2, "10:00", "\"type\": \"settings\", \"timezone\": \"Asia/Tokyo\""),
+            Ev.tick(2, "21:30"), Ev.tick(2, "22:30"),
+        ])
         #expect(out[1].at("decisions", "settings", "effective_from") == .string("2026-03-03"))
-        #expect(out[2].at("state", "today", "status") == .string("PENDING"))   // 22:00 UTC today, as before
+        #expect(out[2].at("state", "today", "status") == .string("PENDING"))  // 22:00 UTC today, as before
         #expect(out[3].at("decisions", "days")?.array?.first?["reason"] == .string("window_closed"))
         // Tomorrow follows Tokyo: its deadline is 09:00 JST (00:00 UTC).
         let next = h.run([Ev.at(3, "00:30", "\"type\": \"commitment\", \"text\": \"late\"")], allowRefusals: true)
@@ -211,12 +224,14 @@ import Testing
         let h = try ReplayHarness()
         h.run([Ev.commit(2, "08:55"), Ev.tick(2, "09:00")])
         let commitment = try h.engine.store!.read { try $0.commitment(.init(1), on: try .init("2026-03-02")) }
-        #expect(commitment?.lockedAt == 1_772_442_000_000)   // 2026-03-02T09:00Z
+        #expect(commitment?.lockedAt == 1_772_442_000_000)  // 2026-03-02T09:00Z
         #expect(h.one(Ev.at(2, "09:00", "\"type\": \"commitment\", \"text\": \"edit\""))["error"]?["code"] == .string("DEADLINE_PASSED"))
     }
 
     @Test func noCommitmentByTheDeadlineIsAMissedDay() throws {
-        let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "09:00")])
+        let out = try ReplayHarness().run([
+            Ev.at(2, "07:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "09:00"),
+        ])
         #expect(out[1].at("decisions", "days")?.array?.first?["reason"] == .string("no_commitment"))
         #expect(out[1].at("state", "current_tier") == .int(1))
         #expect(out[1].at("state", "today", "status") == .string("MISSED"))
@@ -248,7 +263,7 @@ import Testing
         let out = h.run([Self.notificationsOn] + Ev.day(2, "NO") + [Ev.commit(3), Ev.tick(4, "08:00")])
         #expect(out[4].at("decisions", "reminders_sent")?.strings == ["15:30", "21:00"])
         let logged = try h.engine.store!.read { try $0.notifications(.init(1), from: 0, to: .max) }.map(\.scheduledFor)
-        #expect(logged == [1_772_551_800_000, 1_772_571_600_000])   // 2026-03-03T15:30Z, 21:00Z
+        #expect(logged == [1_772_551_800_000, 1_772_571_600_000])  // 2026-03-03T15:30Z, 21:00Z
     }
 
     @Test func remindersAreNotSentWithNotificationsOff() throws {
@@ -259,14 +274,18 @@ import Testing
     }
 
     @Test func aUserCreatedAfterTheDeadlineHasNoMissedFirstDay() throws {
-        let out = try ReplayHarness().run([Ev.at(2, "10:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "23:00")])
+        let out = try ReplayHarness().run([
+            Ev.at(2, "10:00", "\"type\": \"settings\", \"commitment_deadline\": \"09:00\""), Ev.tick(2, "23:00"),
+        ])
         #expect(out[1].at("decisions", "days") == nil)
         #expect(out[1].at("state", "today", "status") == .string("NOT_COUNTED"))
         #expect(out[1].at("state", "current_tier") == .int(0))
     }
 
     @Test func usersOfOtherAppsHaveNoPressureDays() throws {
-        let out = try ReplayHarness().run([Ev.at(2, "07:00", "\"type\": \"miga\", \"event\": \"exit_to_focus\", \"app\": \"X\""), Ev.tick(5, "23:00")])
+        let out = try ReplayHarness().run([
+            Ev.at(2, "07:00", "\"type\": \"miga\", \"event\": \"exit_to_focus\", \"app\": \"X\""), Ev.tick(5, "23:00"),
+        ])
         #expect(out[1].at("decisions", "days") == nil)
         #expect(out[1].at("state", "today") == nil)
     }

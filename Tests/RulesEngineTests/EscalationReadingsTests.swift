@@ -25,7 +25,8 @@ import Testing
     }
 
     @Test func graduatedRecoveryStepsDownOneTierAtATime() throws {
-        #expect(try tiers("examples/graduated-recovery", [.no, .no, .no, .yes, .yes, .yes, .yes, .yes, .yes])
+        #expect(
+            try tiers("examples/graduated-recovery", [.no, .no, .no, .yes, .yes, .yes, .yes, .yes, .yes])
                 == [1, 2, 3, 3, 3, 2, 2, 1, 0])
     }
 

@@ -20,20 +20,28 @@ import Testing
     static let paris = #"{"at": "2026-03-01T08:00:00+01:00", "type": "settings", "timezone": "Europe/Paris"}"#
 
     func days(_ periods: [HabitPeriod]) -> [String] {
-        periods.map { "\($0.start)…\($0.end) \($0.weekday.map(String.init) ?? "-") \($0.scheduled ? "scheduled" : "unscheduled") \($0.completions) \($0.status.rawValue)" }
+        periods.map {
+            "\($0.start)…\($0.end) \($0.weekday.map(String.init) ?? "-") \($0.scheduled ? "scheduled" : "unscheduled") \($0.completions) \($0.status.rawValue)"
+        }
     }
 
     @Test func aSpecificDaysTaskSeesItsDaysWeekdaysAndStatuses() throws {
         let input = try asked([
             Self.paris,
             #"{"at": "2026-03-02T08:00:00+01:00", "type": "habit_task", "task": "gym", "measurement": "daily", "frequency": "specificDays", "scheduled_days": [1, 3, 5], "times_per_day": 2}"#,
-            #"{"at": "2026-03-02T23:30:00+01:00", "type": "habit_completion", "task": "gym"}"#,   // Monday, local
-            #"{"at": "2026-03-05T07:00:00+01:00", "type": "habit_completion", "task": "gym"}"#,   // Thursday
+            #"{"at": "2026-03-02T23:30:00+01:00", "type": "habit_completion", "task": "gym"}"#,  // Monday, local
+            #"{"at": "2026-03-05T07:00:00+01:00", "type": "habit_completion", "task": "gym"}"#,  // Thursday
         ])
-        #expect(days(input.periods) == ["2026-03-05…2026-03-05 4 unscheduled 1 done", "2026-03-04…2026-03-04 3 scheduled 0 missed",
-                                        "2026-03-03…2026-03-03 2 unscheduled 0 missed", "2026-03-02…2026-03-02 1 scheduled 1 done"])
-        #expect(input.task == HabitTaskRecord(name: "gym", measurement: .daily, frequency: .specificDays, weekdays: [1, 3, 5], timesPerDay: 2,
-                                              startDate: try DayID("2026-03-02")))
+        #expect(
+            days(input.periods) == [
+                "2026-03-05…2026-03-05 4 unscheduled 1 done", "2026-03-04…2026-03-04 3 scheduled 0 missed",
+                "2026-03-03…2026-03-03 2 unscheduled 0 missed", "2026-03-02…2026-03-02 1 scheduled 1 done",
+            ])
+        #expect(
+            input.task
+                == HabitTaskRecord(
+                    name: "gym", measurement: .daily, frequency: .specificDays, weekdays: [1, 3, 5], timesPerDay: 2,
+                    startDate: try DayID("2026-03-02")))
         #expect(input.user == HabitUserRecord(timezone: "Europe/Paris", dayStartsAt: LocalTime(hour: 0, minute: 0)))
     }
 

@@ -13,7 +13,7 @@ import Testing
 
     @Test func localDaysFollowTheTimeZoneAndTheBoundary() throws {
         let paris = try LocalClock(timeZoneID: "Europe/Paris")
-        #expect(paris.day(of: instant("2026-01-14T23:30Z")).rawValue == "2026-01-15")   // 00:30 in Paris
+        #expect(paris.day(of: instant("2026-01-14T23:30Z")).rawValue == "2026-01-15")  // 00:30 in Paris
         let earned = try LocalClock(timeZoneID: "Europe/Paris", dayStartsAt: LocalTime(hour: 4, minute: 0))
         #expect(earned.day(of: instant("2026-01-15T02:30Z")).rawValue == "2026-01-14")  // 03:30 local: still the 14th
         #expect(earned.day(of: instant("2026-01-15T03:00Z")).rawValue == "2026-01-15")  // 04:00 local
@@ -41,7 +41,7 @@ import Testing
             #expect(apia.day(after: try DayID("2011-12-31"))?.rawValue == "2012-01-01")
         }
         let paris = try LocalClock(timeZoneID: "Europe/Paris")
-        #expect(paris.day(after: try DayID("2026-03-28"))?.rawValue == "2026-03-29")   // a 23-hour day is a day
+        #expect(paris.day(after: try DayID("2026-03-28"))?.rawValue == "2026-03-29")  // a 23-hour day is a day
         #expect(paris.day(after: try DayID("9999-12-31")) == nil)
     }
 

@@ -35,13 +35,16 @@ import Testing
     @Test func priceReceivesTheSituationWhenTheGateOpens() throws {
         let rules = MisbehavingRules()
         let h = try ReplayHarness(rules: rules)
-        h.run(Self.setUp + [Self.open("09:00:00", Self.insta), Self.choose("09:00:10", Self.insta, minutes: 5),
-                            Self.open("10:30:00", Self.ios)])
+        h.run(
+            Self.setUp + [
+                Self.open("09:00:00", Self.insta), Self.choose("09:00:10", Self.insta, minutes: 5),
+                Self.open("10:30:00", Self.ios),
+            ])
         let last = try #require(rules.pricesAsked.last)
         #expect(rules.pricesAsked.suffix(3).map(\.minutes) == [5, 15, 30])
         #expect(last.app.rawValue == Self.ios)
         #expect(last.unlocksToday == 1 && last.unlocksTodayApp == 0)
-        #expect(last.hour == 10 && last.minute == 30 && last.weekday == 1)   // Monday, local time
+        #expect(last.hour == 10 && last.minute == 30 && last.weekday == 1)  // Monday, local time
         #expect(last.mode == "work" && last.strictness == .strict)
         #expect(last.balance == 190 && last.streak == 1)
         // The first gate of the day: no unlock yet.
@@ -54,8 +57,11 @@ import Testing
         let rules = MisbehavingRules()
         rules.priceOf = { ctx in [5: 10, 15: 25, 30: 45][ctx.minutes]! * (1 + ctx.unlocksToday) }
         let h = try ReplayHarness(rules: rules)
-        let outs = h.run(Self.setUp + [Self.open("11:00:00", Self.insta), Self.open("11:00:05", Self.ios),
-                                       Self.choose("11:00:10", Self.ios, minutes: 5), Self.choose("11:00:20", Self.insta, minutes: 15)])
+        let outs = h.run(
+            Self.setUp + [
+                Self.open("11:00:00", Self.insta), Self.open("11:00:05", Self.ios),
+                Self.choose("11:00:10", Self.ios, minutes: 5), Self.choose("11:00:20", Self.insta, minutes: 15),
+            ])
         let n = Self.setUp.count
         #expect(prices(outs[n]) == [10, 25, 45])
         #expect(outs[n + 2].at("decisions", "unlock", "cost_credits") == .int(10))
@@ -68,12 +74,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ({ (c: PriceContext) in c.minutes == 30 ? 10_001 : 10 * c.minutes } as @Sendable (PriceContext) -> Int,
-         "price returned 10001 credits for 30 minutes, outside 0…10000"),
-        ({ (c: PriceContext) in c.minutes == 5 ? -1 : c.minutes } as @Sendable (PriceContext) -> Int,
-         "price returned -1 credits for 5 minutes, outside 0…10000"),
-        ({ (c: PriceContext) in c.minutes == 15 ? 10 : c.minutes * 2 } as @Sendable (PriceContext) -> Int,
-         "price returned 10 credits for 15 minutes, not more than the 10 for 5 minutes: prices must be strictly increasing with the length"),
+        (
+            { (c: PriceContext) in c.minutes == 30 ? 10_001 : 10 * c.minutes } as @Sendable (PriceContext) -> Int,
+            "price returned 10001 credits for 30 minutes, outside 0…10000"
+        ),
+        (
+            { (c: PriceContext) in c.minutes == 5 ? -1 : c.minutes } as @Sendable (PriceContext) -> Int,
+            "price returned -1 credits for 5 minutes, outside 0…10000"
+        ),
+        (
+            { (c: PriceContext) in c.minutes == 15 ? 10 : c.minutes * 2 } as @Sendable (PriceContext) -> Int,
+            "price returned 10 credits for 15 minutes, not more than the 10 for 5 minutes: prices must be strictly increasing with the length"
+        ),
     ])
     func aBrokenPriceIsARuleViolationThatChangesNothing(price: @escaping @Sendable (PriceContext) -> Int, message: String) throws {
         let rules = MisbehavingRules()
@@ -86,7 +98,10 @@ import Testing
         #expect(refused.at("error", "code") == .string("RULE_VIOLATION"))
         let text = refused.at("error", "message")?.string ?? ""
         #expect(text.contains(message), "\(text)")
-        #expect(text.contains("app android:com.instagram.android, 0 unlocks today (0 of this app), Monday 09:05, mode work STRICT, streak 1, balance 200"), "\(text)")
+        #expect(
+            text.contains(
+                "app android:com.instagram.android, 0 unlocks today (0 of this app), Monday 09:05, mode work STRICT, streak 1, balance 200"),
+            "\(text)")
         #expect(try h.engine.store!.dump() == before)
         // The attempt opened before still waits, at its own prices.
         rules.priceOf = nil
@@ -102,8 +117,9 @@ import Testing
             for hour in [0, 9, 23] {
                 for (mode, strictness) in [(nil, Strictness.gentle), ("work", .hard)] {
                     for cost in NativeReference.creditCosts {
-                        let ctx = PriceContext(minutes: cost.minutes, app: app, unlocksToday: today, unlocksTodayApp: today / 2, hour: hour,
-                                               minute: 15, weekday: 3, mode: mode, strictness: strictness, streak: today, balance: 7)
+                        let ctx = PriceContext(
+                            minutes: cost.minutes, app: app, unlocksToday: today, unlocksTodayApp: today / 2, hour: hour,
+                            minute: 15, weekday: 3, mode: mode, strictness: strictness, streak: today, balance: 7)
                         #expect(try lua.price(ctx) == cost.credits)
                         #expect(try native.price(ctx) == cost.credits)
                     }

@@ -54,8 +54,9 @@ enum Ev {
     static func tick(_ day: Int, _ time: String, month: Int = 3) -> String { at(day, time, "\"type\": \"tick\"", month: month) }
     /// A committed day checked in with `result` (YES/NO), or left to be MISSED at the window close.
     static func day(_ day: Int, _ result: String, month: Int = 3) -> [String] {
-        result == "MISSED" ? [commit(day, month: month), tick(day, "23:00", month: month)]
-                           : [commit(day, month: month), checkIn(day, result, month: month)]
+        result == "MISSED"
+            ? [commit(day, month: month), tick(day, "23:00", month: month)]
+            : [commit(day, month: month), checkIn(day, result, month: month)]
     }
 }
 

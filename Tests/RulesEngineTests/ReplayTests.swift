@@ -8,7 +8,9 @@ import Testing
     @Test func windowsLineEndingsSplitLinesWithTheirNumbers() throws {
         let replay = try ReplayHarness().replay
         var out: [String] = []
-        let status = replay.run("\u{FEFF}" + Ev.commit(2) + "\r\n\r\n# note\r\n{\"at\": \"2026-03-02T09:00:00Z\"}\r\n" + Ev.tick(2, "10:00") + "\r") { out.append($0) }
+        let status = replay.run(
+            "\u{FEFF}" + Ev.commit(2) + "\r\n\r\n# note\r\n{\"at\": \"2026-03-02T09:00:00Z\"}\r\n" + Ev.tick(2, "10:00") + "\r"
+        ) { out.append($0) }
         #expect(out.count == 3, "\(out)")
         #expect(out[0].contains("\"ok\":true") && out[2].contains("\"ok\":true"))
         #expect(out[1].hasPrefix("{\"line\":4,") && out[1].contains("line 4: type: required field is missing"), "\(out[1])")
@@ -22,7 +24,7 @@ import Testing
         let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: rules))
         var status = Replay.Status()
         status.count(replay.output(forLine: Ev.commit(2), number: 1))
-        status.count(replay.output(forLine: Ev.commit(2, "10:00"), number: 2))   // DEADLINE_PASSED
+        status.count(replay.output(forLine: Ev.commit(2, "10:00"), number: 2))  // DEADLINE_PASSED
         #expect(status.exitCode == 0)
         let broken = replay.output(forLine: Ev.checkIn(2, "NO"), number: 3)
         #expect(broken.at("error", "code") == .string("RULE_VIOLATION"))
@@ -31,6 +33,10 @@ import Testing
         #expect(status.exitCode == 1)
         status.count(replay.output(forLine: #"{"at": "2026-03-02T12:00:00Z", "type": "check_in", "result": "MAYBE"}"#, number: 4))
         #expect(status.exitCode == 2)
-        #expect(status == { var s = status; s.count(replay.output(forLine: Ev.tick(2, "13:00"), number: 5)); return s }())
+        #expect(
+            status
+                == {
+                    var s = status; s.count(replay.output(forLine: Ev.tick(2, "13:00"), number: 5)); return s
+                }())
     }
 }

@@ -28,8 +28,10 @@ struct RuleFixture {
 
     /// `source` with each `old` replaced by `new`: an `old` that the text no longer contains is an
     /// issue, not an edit that silently leaves the rules as they are (and the test testing nothing).
-    static func edit(_ source: String, _ edits: [(old: String, new: String)],
-                     sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    static func edit(
+        _ source: String, _ edits: [(old: String, new: String)],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String {
         var source = source
         for edit in edits {
             #expect(source.contains(edit.old), "the fixture no longer contains \(edit.old)", sourceLocation: sourceLocation)
@@ -39,20 +41,26 @@ struct RuleFixture {
     }
 
     /// The default `file` with the edits (``edit(_:_:sourceLocation:)``).
-    static func edited(_ edits: [(old: String, new: String)], in file: String = "escalation.lua",
-                       sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func edited(
+        _ edits: [(old: String, new: String)], in file: String = "escalation.lua",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         edit(try defaultSource(file), edits, sourceLocation: sourceLocation)
     }
 
     /// Loads the default rules with `old` replaced by `new` in `file`; returns the problems.
-    static func problems(_ old: String, _ new: String, in file: String = "escalation.lua",
-                         sourceLocation: SourceLocation = #_sourceLocation) throws -> [RuleProblem] {
+    static func problems(
+        _ old: String, _ new: String, in file: String = "escalation.lua",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [RuleProblem] {
         try problems(edits: [(old, new)], in: file, sourceLocation: sourceLocation)
     }
 
     /// The same with several edits of one file.
-    static func problems(edits: [(old: String, new: String)], in file: String = "escalation.lua",
-                         sourceLocation: SourceLocation = #_sourceLocation) throws -> [RuleProblem] {
+    static func problems(
+        edits: [(old: String, new: String)], in file: String = "escalation.lua",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [RuleProblem] {
         let source = try edited(edits, in: file, sourceLocation: sourceLocation)
         let dir = try folder(replacing: file, with: source)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -63,7 +63,10 @@ import Testing
             #expect(params["freeze_max"]?.doc == "freezes a user may hold")
             #expect(params["ratio"]?.max == .number(2))
             #expect(params["speed"]?.values == ["slow", "fast"])
-            #expect(params.summary == #"freeze_max integer 0…10 = 2; ratio number 0.5…2.0 = 1.0; speed enum {"slow", "fast"} = "slow"; strict boolean = false"#)
+            #expect(
+                params.summary
+                    == #"freeze_max integer 0…10 = 2; ratio number 0.5…2.0 = 1.0; speed enum {"slow", "fast"} = "slow"; strict boolean = false"#
+            )
         }
         let defaults = try RuleSet.load(RuleFixture.rulesFolder.path, proving: false)
         #expect(defaults.declaredParams.isEmpty)
@@ -72,48 +75,90 @@ import Testing
 
     @Test func eachCheckNamesTheFileLineFieldExpectedAndFound() throws {
         let cases: [(params: String, expected: String)] = [
-            (#"  ["Freeze-Max"] = { type = "boolean", default = true },"#,
-             #"modes.lua:3: params["Freeze-Max"]: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found "Freeze-Max""#),
-            ("  \(String(repeating: "a", count: 41)) = { type = \"boolean\", default = true },",
-             #"modes.lua:3: params.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa""#),
-            (#"  { type = "boolean", default = true },"#,
-             "modes.lua:3: params[1]: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found 1"),
-            (#"  x = { type = "integer", mni = 0, max = 3, default = 1 },"#,
-             "modes.lua:3: params.x.mni: unknown field (did you mean 'min'?)"),
-            (#"  x = { type = "int", min = 0, max = 3, default = 1 },"#,
-             #"modes.lua:3: params.x.type: expected one of "integer", "number", "boolean", "enum", found string "int""#),
-            (#"  x = { type = "integer", max = 3, default = 1 },"#,
-             "modes.lua:3: params.x.min: required field is missing"),
-            (#"  x = { type = "integer", min = 0, max = 3 },"#,
-             "modes.lua:3: params.x.default: required field is missing"),
-            (#"  x = { type = "integer", min = "0", max = 3, default = 1 },"#,
-             #"modes.lua:3: params.x.min: expected an integer, found string "0""#),
-            (#"  x = { type = "integer", min = 0, max = 3, default = 1.5 },"#,
-             "modes.lua:3: params.x.default: expected an integer, found number 1.5"),
-            ("  x = { type = \"integer\", min = 0,\n    max = 2^60 // 1, default = 1 },",
-             "modes.lua:4: params.x.max: an integer param's range is within ±2^53 (9007199254740992), found 1152921504606846976"),
-            ("  x = { type = \"integer\", min = 5,\n    max = 3, default = 4 },",
-             "modes.lua:4: params.x.max: must be at least min (5), found 3"),
-            ("  x = { type = \"integer\", min = 0, max = 3,\n    default = 4 },",
-             "modes.lua:4: params.x.default: must be within the range 0…3, found 4"),
-            (#"  x = { type = "number", min = 0, max = math.huge, default = 1 },"#,
-             "modes.lua:3: params.x.max: expected a finite number, found number inf"),
-            (#"  x = { type = "boolean", min = 0, default = true },"#,
-             "modes.lua:3: params.x.min: a boolean param has no range (only integer and number params have min and max)"),
-            (#"  x = { type = "boolean", default = "yes" },"#,
-             #"modes.lua:3: params.x.default: expected a boolean, found string "yes""#),
-            (#"  x = { type = "enum", values = {}, default = "a" },"#,
-             #"modes.lua:3: params.x.values: an enum lists 1 to 64 values, found 0"#),
-            (#"  x = { type = "enum", values = { "a", "b", "a" }, default = "a" },"#,
-             #"modes.lua:3: params.x.values[3]: "a" is listed twice (also values[1]): enum values are unique"#),
-            (#"  x = { type = "enum", values = { "a", "" }, default = "a" },"#,
-             #"modes.lua:3: params.x.values[2]: an enum value is a string of 1 to 40 bytes, found "" (0 bytes)"#),
-            ("  x = { type = \"enum\", values = { \"a\", \"b\" },\n    default = \"c\" },",
-             #"modes.lua:4: params.x.default: must be one of "a", "b", found "c""#),
-            (#"  x = { type = "enum", values = { "a" }, default = "a", min = 1 },"#,
-             "modes.lua:3: params.x.min: an enum param has no range: it lists its values"),
-            ("  x = { type = \"boolean\", default = true,\n    doc = string.rep(\"d\", 501) },",
-             "modes.lua:4: params.x.doc: at most 500 bytes, found 501"),
+            (
+                #"  ["Freeze-Max"] = { type = "boolean", default = true },"#,
+                #"modes.lua:3: params["Freeze-Max"]: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found "Freeze-Max""#
+            ),
+            (
+                "  \(String(repeating: "a", count: 41)) = { type = \"boolean\", default = true },",
+                #"modes.lua:3: params.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa""#
+            ),
+            (
+                #"  { type = "boolean", default = true },"#,
+                "modes.lua:3: params[1]: a param's name is a lowercase letter then lowercase letters, digits or _ (at most 40 bytes), found 1"
+            ),
+            (
+                #"  x = { type = "integer", mni = 0, max = 3, default = 1 },"#,
+                "modes.lua:3: params.x.mni: unknown field (did you mean 'min'?)"
+            ),
+            (
+                #"  x = { type = "int", min = 0, max = 3, default = 1 },"#,
+                #"modes.lua:3: params.x.type: expected one of "integer", "number", "boolean", "enum", found string "int""#
+            ),
+            (
+                #"  x = { type = "integer", max = 3, default = 1 },"#,
+                "modes.lua:3: params.x.min: required field is missing"
+            ),
+            (
+                #"  x = { type = "integer", min = 0, max = 3 },"#,
+                "modes.lua:3: params.x.default: required field is missing"
+            ),
+            (
+                #"  x = { type = "integer", min = "0", max = 3, default = 1 },"#,
+                #"modes.lua:3: params.x.min: expected an integer, found string "0""#
+            ),
+            (
+                #"  x = { type = "integer", min = 0, max = 3, default = 1.5 },"#,
+                "modes.lua:3: params.x.default: expected an integer, found number 1.5"
+            ),
+            (
+                "  x = { type = \"integer\", min = 0,\n    max = 2^60 // 1, default = 1 },",
+                "modes.lua:4: params.x.max: an integer param's range is within ±2^53 (9007199254740992), found 1152921504606846976"
+            ),
+            (
+                "  x = { type = \"integer\", min = 5,\n    max = 3, default = 4 },",
+                "modes.lua:4: params.x.max: must be at least min (5), found 3"
+            ),
+            (
+                "  x = { type = \"integer\", min = 0, max = 3,\n    default = 4 },",
+                "modes.lua:4: params.x.default: must be within the range 0…3, found 4"
+            ),
+            (
+                #"  x = { type = "number", min = 0, max = math.huge, default = 1 },"#,
+                "modes.lua:3: params.x.max: expected a finite number, found number inf"
+            ),
+            (
+                #"  x = { type = "boolean", min = 0, default = true },"#,
+                "modes.lua:3: params.x.min: a boolean param has no range (only integer and number params have min and max)"
+            ),
+            (
+                #"  x = { type = "boolean", default = "yes" },"#,
+                #"modes.lua:3: params.x.default: expected a boolean, found string "yes""#
+            ),
+            (
+                #"  x = { type = "enum", values = {}, default = "a" },"#,
+                #"modes.lua:3: params.x.values: an enum lists 1 to 64 values, found 0"#
+            ),
+            (
+                #"  x = { type = "enum", values = { "a", "b", "a" }, default = "a" },"#,
+                #"modes.lua:3: params.x.values[3]: "a" is listed twice (also values[1]): enum values are unique"#
+            ),
+            (
+                #"  x = { type = "enum", values = { "a", "" }, default = "a" },"#,
+                #"modes.lua:3: params.x.values[2]: an enum value is a string of 1 to 40 bytes, found "" (0 bytes)"#
+            ),
+            (
+                "  x = { type = \"enum\", values = { \"a\", \"b\" },\n    default = \"c\" },",
+                #"modes.lua:4: params.x.default: must be one of "a", "b", found "c""#
+            ),
+            (
+                #"  x = { type = "enum", values = { "a" }, default = "a", min = 1 },"#,
+                "modes.lua:3: params.x.min: an enum param has no range: it lists its values"
+            ),
+            (
+                "  x = { type = \"boolean\", default = true,\n    doc = string.rep(\"d\", 501) },",
+                "modes.lua:4: params.x.doc: at most 500 bytes, found 501"
+            ),
         ]
         for (params, expected) in cases {
             let found = try problems(params)
@@ -125,8 +170,9 @@ import Testing
         let many = (1...65).map { "  p\($0) = { type = \"boolean\", default = false }," }.joined(separator: "\n")
         #expect(try problems(many) == ["modes.lua:2: params: at most 64 params per file, found 65"])
         let enumValues = (1...65).map { "\"v\($0)\"" }.joined(separator: ", ")
-        #expect(try problems("  x = { type = \"enum\", values = { \(enumValues) }, default = \"v1\" },")
-            == ["modes.lua:3: params.x.values: an enum lists 1 to 64 values, found 65"])
+        #expect(
+            try problems("  x = { type = \"enum\", values = { \(enumValues) }, default = \"v1\" },")
+                == ["modes.lua:3: params.x.values: an enum lists 1 to 64 values, found 65"])
     }
 
     @Test func unknownKeysOutsideParamsStayErrors() throws {
@@ -149,8 +195,9 @@ import Testing
                 "child/extends": "../base", "child/streaks.lua": child,
             ])
             defer { try? FileManager.default.removeItem(at: dir) }
-            do { return .success(try RuleSet.load(dir.appendingPathComponent("child").path, proving: false)) }
-            catch let error as RuleSetError { return .failure(error) }
+            do { return .success(try RuleSet.load(dir.appendingPathComponent("child").path, proving: false)) } catch let error
+                as RuleSetError
+            { return .failure(error) }
         }
         let changed = try load("local M = base\nM.params.freeze_max.default = 3\nreturn M\n").get()
         #expect(changed.streaks.params["freeze_max"]?.defaultValue == .integer(3))
@@ -167,7 +214,8 @@ import Testing
         guard case .failure(let misspelt) = try load("local M = base\nM.params.freeze_max.defualt = 3\nreturn M\n") else {
             Issue.record("a misspelt field was accepted"); return
         }
-        #expect(misspelt.problems.map(\.description) == ["streaks.lua:2: params.freeze_max.defualt: unknown field (did you mean 'default'?)"])
+        #expect(
+            misspelt.problems.map(\.description) == ["streaks.lua:2: params.freeze_max.defualt: unknown field (did you mean 'default'?)"])
     }
 
     // MARK: Resolution
@@ -188,21 +236,32 @@ import Testing
 
         let failures: [(ParamOverrides, String)] = [
             (ParamOverrides([("freze_max", .integer(1))]), "INVALID_EVENT: params.freze_max: unknown param (did you mean 'freeze_max'?)"),
-            (ParamOverrides([("colour", .integer(1))]), "INVALID_EVENT: params.colour: unknown param (declared: freeze_max, ratio, speed, strict)"),
-            (ParamOverrides([("freeze_max", .integer(12))]), "INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found 12"),
-            (ParamOverrides([("freeze_max", .number(1.5))]), "INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found 1.5"),
-            (ParamOverrides([("freeze_max", .string("2"))]), #"INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found "2""#),
+            (
+                ParamOverrides([("colour", .integer(1))]),
+                "INVALID_EVENT: params.colour: unknown param (declared: freeze_max, ratio, speed, strict)"
+            ),
+            (
+                ParamOverrides([("freeze_max", .integer(12))]),
+                "INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found 12"
+            ),
+            (
+                ParamOverrides([("freeze_max", .number(1.5))]),
+                "INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found 1.5"
+            ),
+            (
+                ParamOverrides([("freeze_max", .string("2"))]),
+                #"INVALID_EVENT: params.freeze_max: expected an integer between 0 and 10, found "2""#
+            ),
             (ParamOverrides([("ratio", .number(2.5))]), "INVALID_EVENT: params.ratio: expected a number between 0.5 and 2.0, found 2.5"),
             (ParamOverrides([("strict", .integer(1))]), "INVALID_EVENT: params.strict: expected a boolean, found 1"),
             (ParamOverrides([("speed", .string("quick"))]), #"INVALID_EVENT: params.speed: expected one of "slow", "fast", found "quick""#),
         ]
         for (overrides, message) in failures {
             #expect(throws: EngineError.self) { try params.resolve(overrides) }
-            do { _ = try params.resolve(overrides); Issue.record("accepted: \(message)") }
-            catch { #expect(error.description == message) }
+            do { _ = try params.resolve(overrides); Issue.record("accepted: \(message)") } catch { #expect(error.description == message) }
         }
-        do { _ = try RuleParams().resolve(ParamOverrides([("x", .boolean(true))])); Issue.record("an undeclared param was accepted") }
-        catch { #expect(error.description == "INVALID_EVENT: params.x: unknown param (the rule file declares no params)") }
+        do { _ = try RuleParams().resolve(ParamOverrides([("x", .boolean(true))])); Issue.record("an undeclared param was accepted") } catch
+        { #expect(error.description == "INVALID_EVENT: params.x: unknown param (the rule file declares no params)") }
     }
 
     @Test func valuesAreReadFromAnEventsJSON() throws {
@@ -212,14 +271,16 @@ import Testing
         let overrides = try LuaDecoder().decode(ParamOverrides.self, from: line)
         #expect(try params.resolve(overrides).description == #"freeze_max = 4, ratio = 0.75, speed = "fast", strict = true"#)
         #expect(throws: LuaError.self) { try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) }
-        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) }
-        catch let error as LuaError { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
+        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) } catch let error
+            as LuaError
+        { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
 
         // The project's JSON value type.
         let json = JSONValue.object([("freeze_max", .int(7)), ("ratio", .double(1.25))])
         #expect(try params.resolve(json: json).description == #"freeze_max = 7, ratio = 1.25, speed = "slow", strict = false"#)
-        do { _ = try params.resolve(json: .object([("speed", .array([]))])); Issue.record("an array was accepted") }
-        catch { #expect(error.description == "INVALID_EVENT: params.speed: expected a boolean, a number or a string, found an array") }
+        do { _ = try params.resolve(json: .object([("speed", .array([]))])); Issue.record("an array was accepted") } catch {
+            #expect(error.description == "INVALID_EVENT: params.speed: expected a boolean, a number or a string, found an array")
+        }
     }
 
     @Test func functionsReceiveTheResolvedParamsAsATable() throws {
@@ -233,12 +294,15 @@ import Testing
             }
         }
         let host = try LuaHost()
-        let function = try #require(try host.load("""
-            return function(task)
-              local p = task.params
-              return string.format("%s %d %s %s %s", task.name, p.freeze_max, tostring(p.ratio), tostring(p.strict), p.speed)
-            end
-            """, chunkName: "t.lua").first?.functionValue)
+        let function = try #require(
+            try host.load(
+                """
+                return function(task)
+                  local p = task.params
+                  return string.format("%s %d %s %s %s", task.name, p.freeze_max, tostring(p.ratio), tostring(p.strict), p.speed)
+                end
+                """, chunkName: "t.lua"
+            ).first?.functionValue)
         let params = try declaredParams()
         #expect(try host.call(function, record: Task(params: params.defaults)).first == .string("read 2 1.0 false slow"))
         let set = try params.resolve(ParamOverrides([("freeze_max", .integer(9)), ("strict", .boolean(true))]))
@@ -250,7 +314,8 @@ import Testing
     func params(_ declared: String) throws -> RuleParams { try load(declared).modes.params }
 
     @Test func theDomainTriesEveryValueOfSmallDomainsAndRepresentativeValuesOfLargeOnes() throws {
-        let p = try params("""
+        let p = try params(
+            """
               flag = { type = "boolean", default = true },
               small = { type = "integer", min = -2, max = 13, default = 0 },
               wide = { type = "integer", min = 0, max = 600, default = 7 },
@@ -265,12 +330,16 @@ import Testing
         #expect(values("rate") == ["1.0", "1.2", "1.5", "2.0", "2.5", "3.0"])
         #expect(values("mode") == ["b", "a", "c"].map { "\"\($0)\"" })
         // The widest range allowed: six evenly spaced values, exact.
-        #expect(values("huge") == ["-9007199254740992", "-6004799503160662", "-3002399751580331", "0", "3002399751580330",
-                                   "6004799503160661", "9007199254740992"])
+        #expect(
+            values("huge") == [
+                "-9007199254740992", "-6004799503160662", "-3002399751580331", "0", "3002399751580330",
+                "6004799503160661", "9007199254740992",
+            ])
     }
 
     @Test func aSmallProductIsTriedInFull() throws {
-        let p = try params("""
+        let p = try params(
+            """
               flag = { type = "boolean", default = true },
               n = { type = "integer", min = 1, max = 3, default = 2 },
             """)
@@ -285,7 +354,8 @@ import Testing
     }
 
     @Test func pastTheCapTheDomainIsSampledDeterministicallyAndSaysWhatItDidNotProve() throws {
-        let p = try params("""
+        let p = try params(
+            """
               a = { type = "integer", min = 0, max = 9, default = 3 },
               b = { type = "integer", min = 0, max = 9, default = 4 },
               c = { type = "enum", values = { "x", "y", "z" }, default = "z" },

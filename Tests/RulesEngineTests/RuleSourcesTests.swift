@@ -38,14 +38,17 @@ import Testing
         let base = try String(contentsOf: RuleFixture.rulesFolder.appendingPathComponent("pricing.lua"), encoding: .utf8)
         let dir = try folder([
             "base/extends": RuleFixture.rulesFolder.path,
-            "base/pricing.lua": RuleFixture.edit(base, [("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.loop = {}\nM.loop.back = M.loop\n")]),
+            "base/pricing.lua": RuleFixture.edit(
+                base, [("M.rollover_cap = 10\n", "M.rollover_cap = 10\nM.loop = {}\nM.loop.back = M.loop\n")]),
             "child/extends": "../base",
             "child/pricing.lua": "local M = base\nM.rollover_cap = 20\nreturn M\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let error = try #require(throws: RuleSetError.self) { try RuleSet.load(dir.appendingPathComponent("child").path) }
-        #expect(error.problems.map(\.description) == [
-            "base/pricing.lua:\(try RuleFixture.line(of: "M.rollover_cap = 10", in: "pricing.lua") + 2): loop.back: a cycle: the table loop contains itself here"])
+        #expect(
+            error.problems.map(\.description) == [
+                "base/pricing.lua:\(try RuleFixture.line(of: "M.rollover_cap = 10", in: "pricing.lua") + 2): loop.back: a cycle: the table loop contains itself here"
+            ])
     }
 
     @Test func aByteOrderMarkAndAFirstHashLineAreReadAsLuaReadsAFile() throws {
@@ -81,12 +84,13 @@ import Testing
     @Test func aFileChangesTheFileItExtendsThroughBase() throws {
         let dir = try folder([
             "child/extends": RuleFixture.rulesFolder.path,
-            "child/pricing.lua": "local M = base\nM.rollover_cap = 25\nfunction M.carried_credits(balance) return math.min(balance, 3) end\nreturn M\n",
+            "child/pricing.lua":
+                "local M = base\nM.rollover_cap = 25\nfunction M.carried_credits(balance) return math.min(balance, 3) end\nreturn M\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let rules = try RuleSet.load(dir.appendingPathComponent("child").path)
         #expect(rules.pricing.rolloverCap == 25)
-        #expect(rules.pricing.creditCosts.map(\.credits) == [10, 25, 45])   // inherited
+        #expect(rules.pricing.creditCosts.map(\.credits) == [10, 25, 45])  // inherited
         #expect(try rules.carriedCredits(balance: 40) == 3)
         #expect(try rules.focusCredits(FocusOutcome(actualMinutes: 50, plannedMinutes: 50, completed: true)) == 10)
     }
@@ -146,8 +150,9 @@ import Testing
         #expect(error.problems.count == 1)
         #expect(error.problems.first?.file == "extends")
         #expect(error.problems.first?.line == 2)
-        #expect(error.problems.first?.message.hasPrefix("a second line, '../elsewhere': an `extends` file names one folder") == true,
-                "\(error)")
+        #expect(
+            error.problems.first?.message.hasPrefix("a second line, '../elsewhere': an `extends` file names one folder") == true,
+            "\(error)")
         // Blank lines around the one path are fine.
         let fine = try folder(["child/extends": "\n  \(RuleFixture.rulesFolder.path)  \n\n"])
         defer { try? FileManager.default.removeItem(at: fine) }
@@ -196,7 +201,8 @@ import Testing
         #expect(long.problems.first?.message.contains("… (") == true, "\(long)")
         #expect(long.description.count < 300, "\(long)")
         // So is a long second line.
-        try "../x\n\(String(repeating: "y", count: 3000))\n".write(to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
+        try "../x\n\(String(repeating: "y", count: 3000))\n".write(
+            to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
         let second = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path) }
         #expect(second.problems.first?.line == 2)
         #expect(second.description.count < 400, "\(second)")
@@ -210,8 +216,9 @@ import Testing
         let start = ContinuousClock.now
         let error = try #require(throws: RuleSetError.self) { try RuleSet.load(child.path, proving: false) }
         #expect(ContinuousClock.now - start < .seconds(5))
-        #expect(error.problems.map(\.description) == ["escalation.lua: the file is 314572800 bytes, more than the 4194304 allowed"],
-                "\(error)")
+        #expect(
+            error.problems.map(\.description) == ["escalation.lua: the file is 314572800 bytes, more than the 4194304 allowed"],
+            "\(error)")
     }
 
     // MARK: Blame in extending files
@@ -231,9 +238,10 @@ import Testing
     ])
     func aKnobWrittenIndirectlyIsTheVariants(_ text: String, _ line: Int) throws {
         let problems = try variantProblems("escalation.lua", text)
-        #expect(problems.map(\.description) == [
-            "escalation.lua:\(line): shield.per_month_paid: must be between 0 and 1 (\"Restart shields per month (paid): 1\"), found 5",
-        ], "\(problems)")
+        #expect(
+            problems.map(\.description) == [
+                "escalation.lua:\(line): shield.per_month_paid: must be between 0 and 1 (\"Restart shields per month (paid): 1\"), found 5"
+            ], "\(problems)")
     }
 
     /// A knob the variant changes makes the base's function break a constraint: the variant's line.
@@ -248,7 +256,9 @@ import Testing
     /// The variant's function fails when the base's code calls it (and blames its caller): the
     /// variant's line, not the base's.
     @Test func aVariantsFunctionFailingUnderTheBasesCodeIsTheVariants() throws {
-        let problems = try variantProblems("modes.lua", """
+        let problems = try variantProblems(
+            "modes.lua",
+            """
             local M = base
             function M.window_active(window, now)
               error("no windows today", 2)
@@ -261,7 +271,9 @@ import Testing
 
     /// A file that keeps most of the memory ceiling is charged for it; the files after it are not.
     @Test func aMemoryHungryFileIsReportedItself() throws {
-        let problems = try variantProblems("streaks.lua", """
+        let problems = try variantProblems(
+            "streaks.lua",
+            """
             local M = base
             local junk = {}
             local unit = string.rep("x", 1024)

@@ -14,14 +14,18 @@ import Testing
         let problem = try #require(problems.first)
         #expect(problem.file == "escalation.lua")
         #expect(problem.line == (try RuleFixture.line(of: "function M.transition(")) + 2)
-        #expect(problem.message == "function 'transition' assigns to 'calls', a local of the file: "
+        #expect(
+            problem.message == "function 'transition' assigns to 'calls', a local of the file: "
                 + "rules keep no state between calls (use a local inside the function)", "\(problem)")
     }
 
     @Test func aRuleReadingLocalsOfTheFileIsFine() throws {
         let source = try RuleFixture.edited([
             ("local M = {}\n", "local M = {}\nlocal zero = 0\n"),
-            ("  local result = check_in.result\n", "  local result = check_in.result\n  local local_count = zero\n  local_count = local_count + 1\n"),
+            (
+                "  local result = check_in.result\n",
+                "  local result = check_in.result\n  local local_count = zero\n  local_count = local_count + 1\n"
+            ),
         ])
         let dir = try RuleFixture.folder(with: source)
         defer { try? FileManager.default.removeItem(at: dir) }

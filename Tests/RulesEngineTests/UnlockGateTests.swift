@@ -53,27 +53,34 @@ import Testing
     }
 
     @Test func theDocumentsExampleIsReproducedExactly() throws {
-        let gate = UnlockGateInput(generatedAt: 1_738_440_000_000, modeID: "mode_123", strictness: .hard,
-                                   appID: try #require(AppID(rawValue: "iosToken:AbCDeF")), creditBalance: 17)
+        let gate = UnlockGateInput(
+            generatedAt: 1_738_440_000_000, modeID: "mode_123", strictness: .hard,
+            appID: try #require(AppID(rawValue: "iosToken:AbCDeF")), creditBalance: 17)
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(Self.documentExample.utf8)) as? NSDictionary)
         #expect(try json(rules.unlockOptions(gate)) == expected)
     }
 
     @Test func everyDisabledReasonOfTheDocument() throws {
         let app = try #require(AppID(rawValue: "android:com.instagram.android"))
-        func options(_ strictness: Strictness = .strict, balance: Int = 100, quests: Int = 0, since: Int? = nil, key: Bool = true,
-                     emergencies: Int = 0, sameApp: Bool = false) throws -> AvailableOptions {
-            try rules.unlockOptions(UnlockGateInput(generatedAt: 1_738_440_000_000, modeID: nil, strictness: strictness, appID: app,
-                                                    creditBalance: balance, questUnlocksToday: quests, minutesSinceLastQuestUnlock: since,
-                                                    qrKeySet: key, emergencyUsedToday: emergencies, sameAppAsLastEmergency: sameApp))
+        func options(
+            _ strictness: Strictness = .strict, balance: Int = 100, quests: Int = 0, since: Int? = nil, key: Bool = true,
+            emergencies: Int = 0, sameApp: Bool = false
+        ) throws -> AvailableOptions {
+            try rules.unlockOptions(
+                UnlockGateInput(
+                    generatedAt: 1_738_440_000_000, modeID: nil, strictness: strictness, appID: app,
+                    creditBalance: balance, questUnlocksToday: quests, minutesSinceLastQuestUnlock: since,
+                    qrKeySet: key, emergencyUsedToday: emergencies, sameAppAsLastEmergency: sameApp))
         }
         #expect(try options(balance: 5).option(.creditsUnlock)?.disabledReason == .insufficientCredits)
         #expect(try options(quests: 2).option(.questUnlock)?.disabledReason == .dailyLimitReached)
         #expect(try options(quests: 1, since: 14).option(.questUnlock)?.disabledReason == .cooldownActive)
         #expect(try options(quests: 1, since: 15).option(.questUnlock)?.enabled == true)
         let noKey = try options(key: false)
-        guard case .quest(let enabled, _, let types) = try #require(noKey.option(.questUnlock)) else { Issue.record("no quest option"); return }
-        #expect(enabled)   // the other quest types stay available
+        guard case .quest(let enabled, _, let types) = try #require(noKey.option(.questUnlock)) else {
+            Issue.record("no quest option"); return
+        }
+        #expect(enabled)  // the other quest types stay available
         #expect(types.first { $0.questType == .qrScan }?.disabledReason == .qrKeyNotSet)
         #expect(try options(.hard).option(.questUnlock)?.disabledReason == .disallowedInHardMode)
         #expect(try options(.gentle).option(.questUnlock)?.enabled == true)
@@ -84,14 +91,15 @@ import Testing
     @Test func theExampleEconomiesChangeWhatTheGateOffers() throws {
         let root = RuleFixture.rulesFolder.deletingLastPathComponent()
         let app = try #require(AppID(rawValue: "android:com.instagram.android"))
-        let gate = UnlockGateInput(generatedAt: 1_738_440_000_000, modeID: nil, strictness: .strict, appID: app, creditBalance: 12,
-                                   questUnlocksToday: 1, minutesSinceLastQuestUnlock: 30, qrKeySet: true)
+        let gate = UnlockGateInput(
+            generatedAt: 1_738_440_000_000, modeID: nil, strictness: .strict, appID: app, creditBalance: 12,
+            questUnlocksToday: 1, minutesSinceLastQuestUnlock: 30, qrKeySet: true)
         let gentle = try RuleSet.load(root.appendingPathComponent("examples/gentle-pricing").path).unlockOptions(gate)
         guard case .credits(_, _, let durations) = try #require(gentle.option(.creditsUnlock)) else { Issue.record("no credits"); return }
-        #expect(durations.map(\.enabled) == [true, true, false])                  // 5 and 12 credits affordable with 12
+        #expect(durations.map(\.enabled) == [true, true, false])  // 5 and 12 credits affordable with 12
         #expect(try rules.unlockOptions(gate).option(.questUnlock)?.enabled == true)  // default: 2 a day, 15-minute cooldown
         let strict = try RuleSet.load(root.appendingPathComponent("examples/strict-quests").path)
-        #expect(try strict.unlockOptions(gate).option(.questUnlock)?.disabledReason == .disallowedInHardMode)   // no quests in STRICT
+        #expect(try strict.unlockOptions(gate).option(.questUnlock)?.disabledReason == .disallowedInHardMode)  // no quests in STRICT
         var gentleGate = gate
         gentleGate.strictness = .gentle
         #expect(try strict.unlockOptions(gentleGate).option(.questUnlock)?.disabledReason == .dailyLimitReached)

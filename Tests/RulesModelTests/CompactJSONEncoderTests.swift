@@ -40,8 +40,10 @@ import Testing
             .streakBonusAwarded(.init(dayID: day, amount: 20, streakCount: 7)),
             .habitAwardSuspended(.init(untilDayID: other)),
             .unlockOptionSelected(.init(attemptID: id, optionType: .creditsUnlock)),
-            .unlockOptionSelected(.init(attemptID: id, optionType: .questUnlock,
-                                        optionPayload: .payload([("minutes", .int(15)), ("b", .array([.string(id), .null, .bool(false)]))]))),
+            .unlockOptionSelected(
+                .init(
+                    attemptID: id, optionType: .questUnlock,
+                    optionPayload: .payload([("minutes", .int(15)), ("b", .array([.string(id), .null, .bool(false)]))]))),
             .unlockGranted(.init(grantID: id, appID: app, method: .allCases[0], startsAt: 1, endsAt: 600_001, attemptID: "a")),
             .unlockDenied(.init(attemptID: id, reason: .cooldownActive)),
             .questFailed(.init(questSessionID: id, attemptID: "a", questType: .qrScan, reason: .allCases[0])),
@@ -67,27 +69,36 @@ import Testing
         for reason in [nil, UnlockDenialReason.insufficientCredits] {
             let enabled = reason == nil
             for modeID in [nil, id] {
-                let options = AvailableOptions(generatedAt: 1_738_400_000_000, modeID: modeID, modeStrictness: .gentle, appID: app, options: [
-                    .credits(enabled: enabled, disabledReason: reason, durations: [
-                        .init(minutes: 5, costCredits: 3, enabled: enabled, disabledReason: reason), .init(minutes: 15, costCredits: 8, enabled: true),
-                    ]),
-                    .quest(enabled: enabled, disabledReason: reason, questTypes: QuestType.allCases.map {
-                        .init(questType: $0, enabled: enabled, disabledReason: reason)
-                    }),
-                    .emergency(enabled: enabled, disabledReason: reason, delaySeconds: 30, unlockMinutes: 5),
-                ])
+                let options = AvailableOptions(
+                    generatedAt: 1_738_400_000_000, modeID: modeID, modeStrictness: .gentle, appID: app,
+                    options: [
+                        .credits(
+                            enabled: enabled, disabledReason: reason,
+                            durations: [
+                                .init(minutes: 5, costCredits: 3, enabled: enabled, disabledReason: reason),
+                                .init(minutes: 15, costCredits: 8, enabled: true),
+                            ]),
+                        .quest(
+                            enabled: enabled, disabledReason: reason,
+                            questTypes: QuestType.allCases.map {
+                                .init(questType: $0, enabled: enabled, disabledReason: reason)
+                            }),
+                        .emergency(enabled: enabled, disabledReason: reason, delaySeconds: 30, unlockMinutes: 5),
+                    ])
                 #expect(try ModelJSON.encode(options) == Self.foundation(options))
-                #expect(try ModelJSON.encode([options]) == Self.foundation([options]))   // nested in a value that does not
+                #expect(try ModelJSON.encode([options]) == Self.foundation([options]))  // nested in a value that does not
             }
         }
     }
 
     @Test func numbersStringsAndKeysAreWrittenAsJSONEncoderWritesThem() throws {
         let value = JSONValue.object([
-            ("a10", .double(10)), ("a9", .double(-0.5)), ("B", .double(1e21)), ("_x", .double(3.25)), ("b", .array([.null, .bool(true), .bool(false)])),
-            ("text", .string("slash / quote \" backslash \\ tab \t newline \n bell \u{07} é 😀")), ("nested", .object([("z", .emptyObject), ("y", .array([]))])),
+            ("a10", .double(10)), ("a9", .double(-0.5)), ("B", .double(1e21)), ("_x", .double(3.25)),
+            ("b", .array([.null, .bool(true), .bool(false)])),
+            ("text", .string("slash / quote \" backslash \\ tab \t newline \n bell \u{07} é 😀")),
+            ("nested", .object([("z", .emptyObject), ("y", .array([]))])),
             ("big", .double(9_007_199_254_740_992)), ("tiny", .double(1e-7)), ("negative zero", .double(-0.0)),
-            ("int", .int(10)), ("int64 max", .int(Int.max)), ("a1", .int(-3)),   // members out of order: written sorted
+            ("int", .int(10)), ("int64 max", .int(Int.max)), ("a1", .int(-3)),  // members out of order: written sorted
         ])
         #expect(try ModelJSON.encode(value) == Self.foundation(value))
         #expect(try ModelJSON.encode(["k": 1]) == Self.foundation(["k": 1]))

@@ -45,8 +45,11 @@ import Testing
 
     @Test func settingsErrorsNameTheJSONPath() {
         let decreasing = Self.settingsSample.replacingOccurrences(of: #""minutes_15": 25"#, with: #""minutes_15": 8"#)
-        #expect(throws: ModelValidationError(entity: "EarnedSettings", field: "credit_costs.minutes_15",
-                                             rule: "greater than minutes_5 (10)", found: "8")) { try EarnedSettings.parse(json: decreasing) }
+        #expect(
+            throws: ModelValidationError(
+                entity: "EarnedSettings", field: "credit_costs.minutes_15",
+                rule: "greater than minutes_5 (10)", found: "8")
+        ) { try EarnedSettings.parse(json: decreasing) }
         let missing = Self.settingsSample.replacingOccurrences(of: #""unlock_minutes": 5, "max"#, with: #""max"#)
         let error = #expect(throws: ModelValidationError.self) { try EarnedSettings.parse(json: missing) }
         #expect(error?.field == "settings_json.quest.unlock_minutes" && error?.rule == "a required key")
@@ -58,7 +61,8 @@ import Testing
     }
 
     @Test func availableOptionsSampleRoundTrips() throws {
-        let options = try ModelJSON.decode(AvailableOptions.self, from: Self.optionsSample, entity: "UnlockAttempt", field: "available_options_json")
+        let options = try ModelJSON.decode(
+            AvailableOptions.self, from: Self.optionsSample, entity: "UnlockAttempt", field: "available_options_json")
         try options.validate()
         #expect(options.modeStrictness == .hard && options.appID.platform == .ios && options.options.count == 3)
         #expect(options.option(.questUnlock)?.disabledReason == .disallowedInHardMode)
@@ -75,12 +79,18 @@ import Testing
         ("DAY_ROLLOVER", #"{ "from_day_id": "2026-02-01", "to_day_id": "2026-02-02", "carried_credits": 10 }"#),
         ("CREDITS_EARNED", #"{ "source": "FOCUS", "amount": 10, "focus_session_id": "s1", "habit_id": null }"#),
         ("CREDITS_SPENT", #"{ "app_id": "android:com.instagram.android", "amount": 10, "unlock_minutes": 5, "attempt_id": "a" }"#),
-        ("STREAK_QUALIFIED", #"{ "day_id": "2026-02-02", "method": "HABITS", "streak_count_new": 3, "first_qualified_ts_utc_ms": 1738460000000 }"#),
+        (
+            "STREAK_QUALIFIED",
+            #"{ "day_id": "2026-02-02", "method": "HABITS", "streak_count_new": 3, "first_qualified_ts_utc_ms": 1738460000000 }"#
+        ),
         ("STREAK_BONUS_AWARDED", #"{ "day_id": "2026-02-02", "amount": 10, "streak_count": 3 }"#),
         ("HABIT_AWARD_SUSPENDED", #"{ "until_day_id": "2026-02-03", "reason": "TOO_MANY_COMPLETIONS_IN_WINDOW" }"#),
         ("UNLOCK_ATTEMPT_CREATED", #"{ "attempt_id": "a", "app_id": "iosToken:x", "mode_id": "m", "strictness": "STRICT" }"#),
         ("UNLOCK_OPTION_SELECTED", #"{ "attempt_id": "a", "option_type": "QUEST_UNLOCK", "option_payload": {} }"#),
-        ("UNLOCK_GRANTED", #"{ "grant_id": "g", "app_id": "iosToken:x", "method": "QUEST", "starts_ts_utc_ms": 1738460000000, "ends_ts_utc_ms": 1738460300000, "attempt_id": "a" }"#),
+        (
+            "UNLOCK_GRANTED",
+            #"{ "grant_id": "g", "app_id": "iosToken:x", "method": "QUEST", "starts_ts_utc_ms": 1738460000000, "ends_ts_utc_ms": 1738460300000, "attempt_id": "a" }"#
+        ),
         ("UNLOCK_DENIED", #"{ "attempt_id": "a", "reason": "COOLDOWN_ACTIVE" }"#),
         ("QUEST_STARTED", #"{ "quest_session_id": "q", "attempt_id": "a", "quest_type": "COPY_TEXT" }"#),
         ("QUEST_COMPLETED", #"{ "quest_session_id": "q", "attempt_id": "a", "quest_type": "COPY_TEXT" }"#),
@@ -106,16 +116,20 @@ import Testing
 
     @Test func payloadOfTheWrongTypeOrShapeIsRefused() {
         #expect(throws: ModelValidationError.self) {
-            try EventPayload.decode(type: .creditsSpent, json: #"{ "from_day_id": "2026-02-01", "to_day_id": "2026-02-02", "carried_credits": 10 }"#)
+            try EventPayload.decode(
+                type: .creditsSpent, json: #"{ "from_day_id": "2026-02-01", "to_day_id": "2026-02-02", "carried_credits": 10 }"#)
         }
         #expect(throws: ModelValidationError.self) {
-            try EventPayload.decode(type: .dayRollover, json: #"{ "from_day_id": "2026-02-03", "to_day_id": "2026-02-02", "carried_credits": 10 }"#)
+            try EventPayload.decode(
+                type: .dayRollover, json: #"{ "from_day_id": "2026-02-03", "to_day_id": "2026-02-02", "carried_credits": 10 }"#)
         }
         #expect(throws: ModelValidationError.self) {
-            try EventPayload.decode(type: .creditsEarned, json: #"{ "source": "HABIT", "amount": 10, "focus_session_id": null, "habit_id": null }"#)
+            try EventPayload.decode(
+                type: .creditsEarned, json: #"{ "source": "HABIT", "amount": 10, "focus_session_id": null, "habit_id": null }"#)
         }
         #expect(throws: ModelValidationError.self) {
-            try EventPayload.decode(type: .dayRollover, json: #"{ "from_day_id": "2026-02-30", "to_day_id": "2026-03-02", "carried_credits": 1 }"#)
+            try EventPayload.decode(
+                type: .dayRollover, json: #"{ "from_day_id": "2026-02-30", "to_day_id": "2026-03-02", "carried_credits": 1 }"#)
         }
     }
 }

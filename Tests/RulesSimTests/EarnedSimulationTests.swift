@@ -33,7 +33,7 @@ import Testing
         let dump = try store.dump()
         try store.close()
 
-        #expect(report.days.allSatisfy { $0.earned.users == 16 })   // every user, every day
+        #expect(report.days.allSatisfy { $0.earned.users == 16 })  // every user, every day
         #expect(ReportSummary(report).refused == 0)
         #expect(e.unlocks[.credits] > 0 && e.unlocks[.quest] > 0 && e.questsStarted > 0 && e.focusCompleted > 0 && e.habitsDone > 0)
 
@@ -50,7 +50,9 @@ import Testing
 
         // Denials: only A4.2's reasons, as many of each as the database has.
         let attempts = SimTestSupport.rows(of: "unlock_attempt", in: dump)
-        let reasons = attempts.compactMap { $0["denial_reason"] }.filter { $0 != "NULL" }.map { $0.replacingOccurrences(of: "\"", with: "") }
+        let reasons = attempts.compactMap { $0["denial_reason"] }.filter { $0 != "NULL" }.map {
+            $0.replacingOccurrences(of: "\"", with: "")
+        }
         #expect(reasons.allSatisfy { UnlockDenialReason(rawValue: $0) != nil }, "\(Set(reasons))")
         for reason in UnlockDenialReason.allCases {
             #expect(e.denials[reason] == reasons.filter { $0 == reason.rawValue }.count, "\(reason)")
@@ -78,7 +80,8 @@ import Testing
         func sum(_ histogram: [Int]) -> Int { histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element } }
         for d in report.days.indices.dropFirst() {
             let before = report.days[d - 1].earned, day = report.days[d].earned
-            #expect(sum(day.balances) == sum(before.balances) - before.creditsForfeited + day.creditsEarned - day.creditsSpent, "day \(d + 1)")
+            #expect(
+                sum(day.balances) == sum(before.balances) - before.creditsForfeited + day.creditsEarned - day.creditsSpent, "day \(d + 1)")
         }
         let last = report.days.last!.earned
         let balances = SimTestSupport.rows(of: "economy_state", in: dump).compactMap { Int($0["credit_balance"] ?? "") }
@@ -116,12 +119,16 @@ import Testing
         let mixed = try #require(throws: SimulationError.self) {
             try SimulationReport.merge([report, old], names: ["new.json", "old.json"], partial: true)
         }
-        #expect(mixed.message == "old.json has no Earned counts (its days have no `earned`: written before Earned was simulated), "
-            + "but new.json has them: merge shards written by the same version of rulesrun")
+        #expect(
+            mixed.message == "old.json has no Earned counts (its days have no `earned`: written before Earned was simulated), "
+                + "but new.json has them: merge shards written by the same version of rulesrun")
         // Nor some days with them and others without.
-        object["days"] = (try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])["days"] as? [[String: Any]])?
+        object["days"] =
+            (try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])["days"] as? [[String: Any]])?
             .enumerated().map { d, day in d == 1 ? day.filter { $0.key != "earned" } : day }
-        let error = try #require(throws: SimulationError.self) { try SimulationReport(json: try JSONSerialization.data(withJSONObject: object)) }
+        let error = try #require(throws: SimulationError.self) {
+            try SimulationReport(json: try JSONSerialization.data(withJSONObject: object))
+        }
         #expect(error.message.hasPrefix("days[1].earned: missing, but present in days[0]"), "\(error.message)")
     }
 
@@ -129,9 +136,12 @@ import Testing
     @Test func gentlePricingSellsMoreCreditUnlocksForFewerCredits() throws {
         let dir = try Self.personas(share: 1)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let comparison = try PopulationComparison.run(folderA: SimTestSupport.rules, folderB: SimTestSupport.root.appendingPathComponent("examples/gentle-pricing").path,
-                                                      users: 24, days: 7, seed: 3, mix: .standard, personaFolders: [dir.path])
-        func metric(_ name: String) throws -> PopulationComparison.Metric { try #require(comparison.metrics.first { $0.name == name }, "\(name)") }
+        let comparison = try PopulationComparison.run(
+            folderA: SimTestSupport.rules, folderB: SimTestSupport.root.appendingPathComponent("examples/gentle-pricing").path,
+            users: 24, days: 7, seed: 3, mix: .standard, personaFolders: [dir.path])
+        func metric(_ name: String) throws -> PopulationComparison.Metric {
+            try #require(comparison.metrics.first { $0.name == name }, "\(name)")
+        }
         #expect(try metric("credits per credit unlock").delta < 0)
         #expect(try metric("credit unlocks per user-day").delta > 0)
         // Pressure's rules and Earned's ways to earn are the same: so are their metrics (what the

@@ -10,11 +10,13 @@ import Testing
 /// the repository. A failure prints a replay file.
 @Suite struct EconomyPropertyTests {
     @Test func theLuaEconomyDecidesAsTheNativeReference() throws {
-        let comparison = try EconomyComparison(a: try RuleSet.load(Repository.rules.path), b: NativeReference(),
-                                               runs: 60, days: 4, seed: 0xEC0_2026)
+        let comparison = try EconomyComparison(
+            a: try RuleSet.load(Repository.rules.path), b: NativeReference(),
+            runs: 60, days: 4, seed: 0xEC0_2026)
         let result = comparison.run()
         for finding in result.findings {
-            Issue.record("""
+            Issue.record(
+                """
                 rules/ and NativeReference differ in \(finding.field.rawValue) (\(finding.histories) of \(result.histories) histories); at event \(finding.firstEvent + 1):
                   \(finding.changes.joined(separator: "\n  "))
                 replay file:
@@ -41,7 +43,8 @@ import Testing
             }
             let violations = try store.checkInvariants()
             if !refusedByRules.isEmpty || !violations.isEmpty {
-                Issue.record("""
+                Issue.record(
+                    """
                     \(folder), economy case \(k) of seed \(seed): \(refusedByRules.joined(separator: "; ")) \(violations.map { "\($0)" }.joined(separator: "; "))
                     replay file:
                     \(lines.joined(separator: "\n"))

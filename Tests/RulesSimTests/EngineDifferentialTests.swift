@@ -21,7 +21,9 @@ import Testing
                 let lua = try EngineCheck.outputs(of: script, rules: luaRules)
                 let native = try EngineCheck.outputs(of: script, rules: NativeReference())
                 if let i = lua.indices.first(where: { lua[$0] != native[$0] }) {
-                    Issue.record("event \(i + 1) differs:\n  event:  \(script.lines[i])\n  Lua:    \(lua[i])\n  native: \(native[i])\n\(history)\n\(ReplayScript.failureReport(history))")
+                    Issue.record(
+                        "event \(i + 1) differs:\n  event:  \(script.lines[i])\n  Lua:    \(lua[i])\n  native: \(native[i])\n\(history)\n\(ReplayScript.failureReport(history))"
+                    )
                 }
             } catch {
                 Issue.record("\(error)")

@@ -31,7 +31,9 @@ import Testing
                 if day.shieldUsed { shields += 1 }
                 if !day.committed { uncommitted += 1 }
                 if history.date(ofDay: i + 1).day == 1 { monthStarts += 1 }
-                if outcome.transition.tier != outcome.tier { moves.insert("\(outcome.tier)→\(outcome.transition.tier) \(day.result == .yes ? "YES" : "miss")") }
+                if outcome.transition.tier != outcome.tier {
+                    moves.insert("\(outcome.tier)→\(outcome.transition.tier) \(day.result == .yes ? "YES" : "miss")")
+                }
             }
         }
         #expect(tiers == [0, 1, 2, 3])
@@ -74,8 +76,8 @@ import Testing
             return n > 0 ? [0] : []
         }
         let iterator = candidates.makeIterator()
-        #expect(iterator.next() == [])   // the shortest prefix first
-        #expect(counter.count == 0)      // no element was shrunk to give it
+        #expect(iterator.next() == [])  // the shortest prefix first
+        #expect(counter.count == 0)  // no element was shrunk to give it
         // The same candidates as before, in the same order.
         #expect(Array([1, 2, 3].shorterCandidates()) == [[], [1], [2, 3], [1, 3], [1, 2]])
         #expect(Array([1, 2].shrinkCandidates(element: { $0 > 0 ? [$0 - 1] : [] })) == [[], [2], [1], [0, 2], [1, 1]])

@@ -48,7 +48,9 @@ import Testing
         let native = NativeReference()
         func tiers(_ results: [CommitmentStatus]) throws -> [Int] {
             var state = EscalationCounters(tier: 0, misses: 0, successes: 0)
-            return try results.map { state = try native.transition(state, $0); return state.tier }
+            return try results.map {
+                state = try native.transition(state, $0); return state.tier
+            }
         }
         #expect(try tiers([.no, .missed, .no, .yes, .yes, .yes]) == [1, 2, 3, 3, 3, 0])
         #expect(try tiers([.no, .no, .no, .yes, .no]) == [1, 2, 3, 3, 1])
@@ -95,11 +97,15 @@ import Testing
         let native = NativeReference()
         await propertyCheck(count: 2_000, input: StreakInputGenerator.habitPeriods(seed: 0x4AB1_7001)) { periods in
             for times in 1...3 {
-                let task = HabitTaskRecord(name: "read", measurement: .daily, timesPerDay: times, startDate: try periods.last?.start ?? DayID("2026-01-31"))
+                let task = HabitTaskRecord(
+                    name: "read", measurement: .daily, timesPerDay: times, startDate: try periods.last?.start ?? DayID("2026-01-31"))
                 let user = HabitUserRecord(timezone: "Europe/Paris", dayStartsAt: LocalTime(hour: 0, minute: 0))
                 let lua = try rules.habitStreak(periods, task: task, user: user)
                 let swift = try native.habitStreak(periods, task: task, user: user)
-                #expect(lua == swift, "habitStreak(\(periods.map { "\($0.completions)\($0.scheduled ? "" : " unscheduled")" }), times_per_day \(times)): rules/ \(lua), NativeReference \(swift)")
+                #expect(
+                    lua == swift,
+                    "habitStreak(\(periods.map { "\($0.completions)\($0.scheduled ? "" : " unscheduled")" }), times_per_day \(times)): rules/ \(lua), NativeReference \(swift)"
+                )
             }
         }
     }
@@ -120,7 +126,10 @@ import Testing
         await propertyCheck(count: 2_000, input: StreakInputGenerator.earnedDays(seed: 0xEA27_ED01)) { day in
             let lua = try rules.earnedQualification(focusMinutes: day.focusMinutes, habitCompletions: day.habitCompletions)
             let swift = try native.earnedQualification(focusMinutes: day.focusMinutes, habitCompletions: day.habitCompletions)
-            #expect(lua == swift, "earnedQualification(focusMinutes: \(day.focusMinutes), habitCompletions: \(day.habitCompletions)): rules/ \(String(describing: lua)), NativeReference \(String(describing: swift))")
+            #expect(
+                lua == swift,
+                "earnedQualification(focusMinutes: \(day.focusMinutes), habitCompletions: \(day.habitCompletions)): rules/ \(String(describing: lua)), NativeReference \(String(describing: swift))"
+            )
         }
     }
 

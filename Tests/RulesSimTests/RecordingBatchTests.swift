@@ -23,19 +23,27 @@ import Testing
         }
         // The README's Earned example (grant extensions, time-zone changes), with apps blocked by a
         // mode and by a focus session of their own.
-        var example = try String(contentsOf: Repository.root.appendingPathComponent("examples/replay/earned-economy.jsonl"), encoding: .utf8)
-            .split(separator: "\n").map { "{\"user\": \"u17\", " + $0.dropFirst() }
-        example[example.firstIndex { $0.contains("\"focus_start\"") }!].replace("\"minutes\": 50", with: "\"minutes\": 50, \"blocked_apps\": [\"iosToken:AbCDeF\"]")
-        example.insert("{\"user\": \"u17\", \"at\": \"2026-02-02T08:00:35-08:00\", \"type\": \"mode\", \"mode\": \"social\", \"strictness\": \"GENTLE\", \"windows\": [{\"days\": [6, 7], \"start\": \"10:00\", \"end\": \"12:00\"}], \"blocked_apps\": [\"iosToken:AbCDeF\"]}", at: 4)
+        var example = try String(
+            contentsOf: Repository.root.appendingPathComponent("examples/replay/earned-economy.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").map { "{\"user\": \"u17\", " + $0.dropFirst() }
+        example[example.firstIndex { $0.contains("\"focus_start\"") }!].replace(
+            "\"minutes\": 50", with: "\"minutes\": 50, \"blocked_apps\": [\"iosToken:AbCDeF\"]")
+        example.insert(
+            "{\"user\": \"u17\", \"at\": \"2026-02-02T08:00:35-08:00\", \"type\": \"mode\", \"mode\": \"social\", \"strictness\": \"GENTLE\", \"windows\": [{\"days\": [6, 7], \"start\": \"10:00\", \"end\": \"12:00\"}], \"blocked_apps\": [\"iosToken:AbCDeF\"]}",
+            at: 4)
         // Refused after the night's steps (a quest expiring, the day rolling over): those undone too.
-        example.insert("{\"user\": \"u17\", \"at\": \"2026-02-03T04:20:00-08:00\", \"type\": \"quest_complete\", \"app\": \"android:com.instagram.android\"}",
-                       at: example.firstIndex { $0.contains("2026-02-03T04:30:00-08:00") }!)
+        example.insert(
+            "{\"user\": \"u17\", \"at\": \"2026-02-03T04:20:00-08:00\", \"type\": \"quest_complete\", \"app\": \"android:com.instagram.android\"}",
+            at: example.firstIndex { $0.contains("2026-02-03T04:30:00-08:00") }!)
         histories.append(example)
         let store = try expectSameDatabase(histories)
         let dump = try store.dump()
-        for table in ["day_summary", "mode", "mode_window", "mode_blocked_app", "habit", "habit_completion", "focus_session",
-                      "focus_session_blocked_app", "unlock_attempt", "unlock_grant", "unlock_grant_current", "unlock_grant_extension",
-                      "quest_session", "daily_app_limits", "distracting_app", "event_log"] {
+        for table in [
+            "day_summary", "mode", "mode_window", "mode_blocked_app", "habit", "habit_completion", "focus_session",
+            "focus_session_blocked_app", "unlock_attempt", "unlock_grant", "unlock_grant_current", "unlock_grant_extension",
+            "quest_session", "daily_app_limits", "distracting_app", "event_log",
+        ] {
             #expect(!SimTestSupport.rows(of: table, in: dump).isEmpty, "the histories write no \(table) row")
         }
     }
@@ -81,7 +89,7 @@ import Testing
     private func expectSameDatabase(_ histories: [[String]]) throws -> Store {
         let rules = try RuleSet.load(Repository.rules.path)
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
-        let recording = Engine(rules: rules)   // no store: the rows stay in the records
+        let recording = Engine(rules: rules)  // no store: the rows stay in the records
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         recording.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
         func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
@@ -102,7 +110,7 @@ import Testing
         // The recording engine has no store to write to, and applies nothing outside a recording batch.
         #expect(recording.store == nil)
         #expect(throws: EngineError.self) { try recording.applySummarized(try EngineEvent.parse(histories[0][0])) }
-        #expect(try store.users().isEmpty)   // nothing reaches the store before the bulk write
+        #expect(try store.users().isEmpty)  // nothing reaches the store before the bulk write
         try BulkWriter(store: store).write(records)
         #expect(try store.dump() == alone.store!.dump())
         #expect(try store.checkInvariants() == [])

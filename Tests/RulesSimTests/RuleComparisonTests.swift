@@ -38,12 +38,15 @@ import Testing
         let result = try comparison(Repository.graduatedRecovery, CompareOptions(runs: 40, days: 10)).run(progress: record)
         #expect(reports["histories"] == Array(1...40))
         #expect(!result.findings.isEmpty && reports["differences shrunk"] == Array(1...result.findings.count))
-        _ = try EconomyComparison(a: try RuleSet.load(Repository.rules.path), b: try RuleSet.load(Repository.rules.path), runs: 6, days: 2, seed: 1)
-            .run { record("economy", $0, $1) }
+        _ = try EconomyComparison(
+            a: try RuleSet.load(Repository.rules.path), b: try RuleSet.load(Repository.rules.path), runs: 6, days: 2, seed: 1
+        )
+        .run { record("economy", $0, $1) }
         #expect(reports["economy"] == Array(1...6))
-        _ = try PopulationComparison.run(folderA: Repository.rules.path, folderB: Repository.graduatedRecovery.path, users: 5, days: 2,
-                                         seed: 1, mix: .standard, personaFolders: [Repository.root.appendingPathComponent("examples/personas").path],
-                                         progress: record)
+        _ = try PopulationComparison.run(
+            folderA: Repository.rules.path, folderB: Repository.graduatedRecovery.path, users: 5, days: 2,
+            seed: 1, mix: .standard, personaFolders: [Repository.root.appendingPathComponent("examples/personas").path],
+            progress: record)
         #expect(reports["A"]?.last == 5 && reports["B"]?.last == 5, "\(reports)")
     }
 
@@ -59,7 +62,8 @@ import Testing
         let tier = try #require(result.findings.first { $0.kind == .field(.currentTier) })
         #expect(tier.reproduced)
         let a = try #require(tier.a), b = try #require(tier.b)
-        let aTier = Int(a.after.first { $0.0 == "current_tier" }!.1.description)!, bTier = Int(b.after.first { $0.0 == "current_tier" }!.1.description)!
+        let aTier = Int(a.after.first { $0.0 == "current_tier" }!.1.description)!,
+            bTier = Int(b.after.first { $0.0 == "current_tier" }!.1.description)!
         #expect(bTier > aTier && aTier == 1, "\(result.text)")
     }
 
@@ -69,8 +73,10 @@ import Testing
         let expectation = try Expectation("B.current_tier >= A.current_tier")
         let result = try comparison(Repository.graduatedRecovery, CompareOptions(runs: 300, expectations: [expectation])).run()
         #expect(result.brokenExpectations.isEmpty && result.exitCode == 0, "\(result.text)")
-        let reversed = try comparison(Repository.graduatedRecovery,
-                                      CompareOptions(runs: 300, expectations: [try Expectation("B.current_tier < A.current_tier")])).run()
+        let reversed = try comparison(
+            Repository.graduatedRecovery,
+            CompareOptions(runs: 300, expectations: [try Expectation("B.current_tier < A.current_tier")])
+        ).run()
         let broken = try #require(reversed.brokenExpectations.first)
         #expect(broken.reproduced && reversed.exitCode == 1)
     }

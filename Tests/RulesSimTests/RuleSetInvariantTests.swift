@@ -50,7 +50,9 @@ import Testing
     /// that breaks one, and what it breaks.
     static func firstViolation(in history: PressureHistory, rules: any PolicyRules, name: String) -> String? {
         var walker = HistoryWalker(rules, from: history)
-        var lines = ["start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak)); set-up day \(history.setupDay)"]
+        var lines = [
+            "start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak)); set-up day \(history.setupDay)"
+        ]
         var longest = history.streak.longest
         for (i, day) in history.days.enumerated() {
             let label = "day \(i + 1):".padding(toLength: 9, withPad: " ", startingAt: 0) + day.text
@@ -75,7 +77,8 @@ import Testing
     static func violations(of outcome: HistoryWalker.Outcome, on day: PressureHistory.Day, longestBefore: Int, maxTier: Int) -> [String] {
         var broken: [String] = []
         let tiers = 0...min(maxTier, PressureLimits.maxTier)
-        for (what, tier) in [("tier of the day", outcome.tier), ("tier after transition", outcome.transition.tier)] where !tiers.contains(tier) {
+        for (what, tier) in [("tier of the day", outcome.tier), ("tier after transition", outcome.transition.tier)]
+        where !tiers.contains(tier) {
             broken.append("\(what) \(tier) outside \(tiers.lowerBound)–\(tiers.upperBound)")
         }
         if outcome.transition.misses < 0 { broken.append("consecutive_misses \(outcome.transition.misses) < 0") }
@@ -84,7 +87,8 @@ import Testing
         if times.count > PressureLimits.maxRemindersPerDay {
             broken.append("\(times.count) reminders, more than \(PressureLimits.maxRemindersPerDay) a day")
         }
-        for (earlier, later) in zip(times, times.dropFirst()) where later.minutes - earlier.minutes < PressureLimits.minReminderSpacingMinutes {
+        for (earlier, later) in zip(times, times.dropFirst())
+        where later.minutes - earlier.minutes < PressureLimits.minReminderSpacingMinutes {
             broken.append("reminders \(earlier) and \(later) less than \(PressureLimits.minReminderSpacingMinutes) minutes apart")
         }
         for time in times where time < day.open || time >= day.close {

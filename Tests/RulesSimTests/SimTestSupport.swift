@@ -11,11 +11,14 @@ enum SimTestSupport {
     static var personas: String { root.appendingPathComponent("examples/personas").path }
 
     /// A small run of the standard cohort (debug builds are slow: a few dozen user-weeks).
-    static func config(days: Int = 7, users: Int = 24, jobs: Int = 1, mix: String? = nil, database: String? = nil,
-                       shard: Shard = .whole, seed: UInt64 = 11) throws -> SimulationConfig {
-        SimulationConfig(duration: try SimulationDuration("\(days)d"), users: users, seed: seed,
-                         mix: try mix.map { try PersonaMix([$0]) } ?? .standard, personaFolders: [personas], rules: rules,
-                         jobs: jobs, shard: shard, database: database, chunkSize: 5)
+    static func config(
+        days: Int = 7, users: Int = 24, jobs: Int = 1, mix: String? = nil, database: String? = nil,
+        shard: Shard = .whole, seed: UInt64 = 11
+    ) throws -> SimulationConfig {
+        SimulationConfig(
+            duration: try SimulationDuration("\(days)d"), users: users, seed: seed,
+            mix: try mix.map { try PersonaMix([$0]) } ?? .standard, personaFolders: [personas], rules: rules,
+            jobs: jobs, shard: shard, database: database, chunkSize: 5)
     }
 
     /// A fresh temporary folder.

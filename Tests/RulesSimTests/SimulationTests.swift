@@ -95,7 +95,8 @@ import Testing
         // Empty shards alone cover nobody; with --partial they are a report of no user.
         let empty = [shards[0], shards[2], shards[5]]
         let missing = try #require(throws: SimulationError.self) { try SimulationReport.merge(empty) }
-        #expect(missing.message == "users 1–5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+        #expect(
+            missing.message == "users 1–5 of the 5 are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
         #expect(try SimulationReport.merge(empty, partial: true).userCount == 0)
     }
 
@@ -106,8 +107,10 @@ import Testing
         try shard.validate()
         #expect(shard.userCount == 8 && shard.days[1].earned.users > 0 && shard.days[1].earned.questsStarted > 0)
         let cases: [(String, (inout SimulationReport) -> Void)] = [
-            ("days[1].yes: YES \(shard.days[1].yes + 1) + NO \(shard.days[1].no) + MISSED \(shard.days[1].missed) = 9 results, "
-                + "expected at most one for each of the report's 8 users", { $0.days[1].yes += 1 }),
+            (
+                "days[1].yes: YES \(shard.days[1].yes + 1) + NO \(shard.days[1].no) + MISSED \(shard.days[1].missed) = 9 results, "
+                    + "expected at most one for each of the report's 8 users", { $0.days[1].yes += 1 }
+            ),
             ("days[1].habit_done: 999, expected at most habit_planned \(shard.days[1].habitPlanned)", { $0.days[1].habitDone = 999 }),
             ("days[1].max_reminders: 4, expected at most 3", { $0.days[1].maxReminders = 4 }),
             ("days[1].reminders: 1000000, expected at most max_reminders", { $0.days[1].reminders = 1_000_000 }),
@@ -115,16 +118,26 @@ import Testing
             ("days[1].tiers: expected 4 counts (tiers 0 to 3), found 3", { $0.days[1].tiers.removeLast() }),
             ("days[1].streak_histogram: counts 9 users, but the report covers 8", { $0.days[1].streaks[0] += 1 }),
             ("days[1].shields: 9, expected at most the day's NO", { $0.days[1].shields = 9 }),
-            ("days[1].earned.balance_histogram: counts 9 Earned users, but the report covers 8 users",
-             { $0.days[1].earned.balances[0] += 9 - $0.days[1].earned.users }),
-            ("days[1].earned.balance_histogram: counts \(shard.days[1].earned.users - 1) Earned users, but days[0] counts \(shard.days[0].earned.users)",
-             { $0.days[1].earned.balances[$0.days[1].earned.balances.lastIndex { $0 > 0 }!] -= 1 }),
-            ("days[1].earned.choices: \(shard.days[1].earned.choices), expected at least the choices' outcomes: unlocks CREDITS 500",
-             { $0.days[1].earned.unlocks[.credits] = 500 }),
-            ("days[1].earned.unlocks.QUEST: \(shard.days[1].earned.unlocks[.quest] + 1), expected the \(shard.days[1].earned.quests[.completed]) quests COMPLETED",
-             { $0.days[1].earned.unlocks[.quest] += 1 }),
-            ("days[0].earned.quests: \(shard.days[0].earned.questsStarted + 1) quests ended by this day, expected at most the \(shard.days[0].earned.questsStarted) started",
-             { $0.days[0].earned.quests[.failed] += $0.days[0].earned.questsStarted + 1 - $0.days[0].earned.quests.total }),
+            (
+                "days[1].earned.balance_histogram: counts 9 Earned users, but the report covers 8 users",
+                { $0.days[1].earned.balances[0] += 9 - $0.days[1].earned.users }
+            ),
+            (
+                "days[1].earned.balance_histogram: counts \(shard.days[1].earned.users - 1) Earned users, but days[0] counts \(shard.days[0].earned.users)",
+                { $0.days[1].earned.balances[$0.days[1].earned.balances.lastIndex { $0 > 0 }!] -= 1 }
+            ),
+            (
+                "days[1].earned.choices: \(shard.days[1].earned.choices), expected at least the choices' outcomes: unlocks CREDITS 500",
+                { $0.days[1].earned.unlocks[.credits] = 500 }
+            ),
+            (
+                "days[1].earned.unlocks.QUEST: \(shard.days[1].earned.unlocks[.quest] + 1), expected the \(shard.days[1].earned.quests[.completed]) quests COMPLETED",
+                { $0.days[1].earned.unlocks[.quest] += 1 }
+            ),
+            (
+                "days[0].earned.quests: \(shard.days[0].earned.questsStarted + 1) quests ended by this day, expected at most the \(shard.days[0].earned.questsStarted) started",
+                { $0.days[0].earned.quests[.failed] += $0.days[0].earned.questsStarted + 1 - $0.days[0].earned.quests.total }
+            ),
             ("run.days: 5, but 4d from 2026-01-05 is 4 days", { $0.run.days = 5 }),
             ("days: 3 days, expected one for each of the run's 4 (run.days)", { $0.days.removeLast() }),
             ("run: users_from 8, users_to 17 and users 16 do not make a slice of the cohort", { $0.run.usersTo = 17 }),
@@ -135,7 +148,9 @@ import Testing
             let error = try #require(throws: SimulationError.self) { try bad.validate() }
             #expect(error.message.hasPrefix(expected), "\(error.message)")
             // merge checks each part, and names it.
-            let merged = try #require(throws: SimulationError.self) { try SimulationReport.merge([bad], names: ["part2.json"], partial: true) }
+            let merged = try #require(throws: SimulationError.self) {
+                try SimulationReport.merge([bad], names: ["part2.json"], partial: true)
+            }
             #expect(merged.message.hasPrefix("part2.json: \(expected)"), "\(merged.message)")
         }
         // Events counted apart (exits, habits, …) are events applied that day.
@@ -166,7 +181,9 @@ import Testing
 
         let commitments = SimTestSupport.rows(of: "pressure_commitment", in: dump)
         let first = SimulationConfig.defaultStart.rawValue, last = SimulationConfig.defaultStart.adding(days: 9)!.rawValue
-        let inRange = commitments.filter { ($0["day_id"] ?? "").contains(first.prefix(4)) && $0["day_id"].map { $0 >= "\"\(first)\"" && $0 <= "\"\(last)\"" } == true }
+        let inRange = commitments.filter {
+            ($0["day_id"] ?? "").contains(first.prefix(4)) && $0["day_id"].map { $0 >= "\"\(first)\"" && $0 <= "\"\(last)\"" } == true
+        }
         func count(_ status: String) -> Int { inRange.filter { $0["status"] == "\"\(status)\"" }.count }
         #expect(summary.yes == count("YES"))
         #expect(summary.no == count("NO"))
@@ -199,11 +216,13 @@ import Testing
         #expect(second.table().contains("3 days, user ids 7–12 (appended)\n"))
         let twelvePath = dir.appendingPathComponent("twelve.sqlite").path
         let twelve = try Simulation(config: try SimTestSupport.config(days: 3, users: 12, database: twelvePath)).run()
-        #expect(twelve.days == zip(first.days, second.days).map { a, b in
-            var sum = a
-            sum.add(b)
-            return sum
-        })
+        #expect(
+            twelve.days
+                == zip(first.days, second.days).map { a, b in
+                    var sum = a
+                    sum.add(b)
+                    return sum
+                })
         let store = try Store.open(path: path)
         let dump = try store.dump()
         try store.close()
@@ -219,7 +238,9 @@ import Testing
         asShard.run.users = 12
         var head = first
         head.run.users = 12
-        let refused = try #require(throws: SimulationError.self) { try SimulationReport.merge([head, asShard].map { try SimulationReport(json: Data($0.json().utf8)) }) }
+        let refused = try #require(throws: SimulationError.self) {
+            try SimulationReport.merge([head, asShard].map { try SimulationReport(json: Data($0.json().utf8)) })
+        }
         #expect(refused.message == "report 2 is not a shard of the same run as report 1: id_offset (--append after other users) 6 ≠ 0")
         // Without --append the file is replaced.
         _ = try Simulation(config: try SimTestSupport.config(days: 3, users: 6, database: path)).run()
@@ -282,24 +303,28 @@ import Testing
     /// What `day()` returns is checked like the file: each probability, `yes + no` when it returns
     /// both, and a table it cannot read is named at its field. (The file is named as Lua's
     /// short_src names it: a long path is shortened at the front.)
-    @Test(arguments: [("{ commit = 2 }", "day() returned commit: expected a probability between 0 and 1, found 2.0"),
-                      ("{ yes = 0.9, no = 0.9 }", "day() returned yes + no must be at most 1 (the rest is no answer), found 1.8"),
-                      ("(function() local t = { answer = {} } t.answer.again = t.answer return t end)()",
-                       "answer.again: in the table returned by the function at line 5: a cycle: the table answer contains itself here")])
+    @Test(arguments: [
+        ("{ commit = 2 }", "day() returned commit: expected a probability between 0 and 1, found 2.0"),
+        ("{ yes = 0.9, no = 0.9 }", "day() returned yes + no must be at most 1 (the rest is no answer), found 1.8"),
+        (
+            "(function() local t = { answer = {} } t.answer.again = t.answer return t end)()",
+            "answer.again: in the table returned by the function at line 5: a cycle: the table answer contains itself here"
+        ),
+    ])
     func aPersonaDayFunctionThatFailsStopsTheRunWithItsLine(_ returned: String, _ expected: String) throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("broken-day.lua").path
         try """
-            return {
-              description = "Its day function returns what it must not",
-              commit = 0.5,
-              answer = { yes = 0.5, no = 0.1 },
-              day = function(d)
-                return \(returned)
-              end,
-            }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return {
+          description = "Its day function returns what it must not",
+          commit = 0.5,
+          answer = { yes = 0.5, no = 0.1 },
+          day = function(d)
+            return \(returned)
+          end,
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
         let error = try #require(throws: PersonaError.self) { try simulation.run() }
         #expect(error.description.contains("broken-day.lua:5: \(expected) (in day() for u1 on 2026-01-05)"), "\(error)")
@@ -315,15 +340,15 @@ import Testing
         let path = folder.appendingPathComponent("x.lua").path
         #expect(path.utf8.count > 60)
         try """
-            return {
-              description = "Fails on its first day",
-              commit = 0.5,
-              answer = { yes = 0.5, no = 0.1 },
-              day = function(d)
-                error("no plan for " .. d.date)
-              end,
-            }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return {
+          description = "Fails on its first day",
+          commit = 0.5,
+          answer = { yes = 0.5, no = 0.1 },
+          day = function(d)
+            error("no plan for " .. d.date)
+          end,
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 1, mix: path))
         let error = try #require(throws: PersonaError.self) { try simulation.run() }
         #expect(error.description.hasPrefix("\(path):6: no plan for 2026-01-05"), "\(error)")
@@ -332,8 +357,10 @@ import Testing
     /// Variants of a shipped persona that the engine must accept every event of: a window
     /// closing at 23:59 (the late look and the shield ran into the next day), and quests slower
     /// than the rules allow (their completions came after they expired).
-    @Test(arguments: [("checkin_window_close = \"22:00\"", "checkin_window_close = \"23:59\""),
-                      ("minutes = { 1, 4 } },", "minutes = { 59, 60 } },")])
+    @Test(arguments: [
+        ("checkin_window_close = \"22:00\"", "checkin_window_close = \"23:59\""),
+        ("minutes = { 1, 4 } },", "minutes = { 59, 60 } },"),
+    ])
     func aPersonaAtTheEdgesOfTheRulesSendsNothingTheEngineRefuses(_ replacement: (String, String)) throws {
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

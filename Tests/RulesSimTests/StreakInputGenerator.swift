@@ -12,9 +12,13 @@ enum StreakInputGenerator {
         SeededCases.make(
             seed: seed,
             draw: { rng, _ in
-                dated((0..<Int.random(in: 0...20, using: &rng)).map { _ in
-                    (Int.random(in: 0...3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng), Int.random(in: 0..<5, using: &rng) != 0)
-                })
+                dated(
+                    (0..<Int.random(in: 0...20, using: &rng)).map { _ in
+                        (
+                            Int.random(in: 0...3, using: &rng) == 0 ? 0 : Int.random(in: 1...3, using: &rng),
+                            Int.random(in: 0..<5, using: &rng) != 0
+                        )
+                    })
             },
             shrink: { periods in
                 Array(periods.map { ($0.completions, $0.scheduled) }.shrinkCandidates(element: shrink)).map(dated)
@@ -26,9 +30,11 @@ enum StreakInputGenerator {
         let today = try! DayID("2026-01-31")
         return periods.enumerated().map { i, p in
             let day = today.adding(days: -i)!
-            return HabitPeriod(start: day, end: day, isDay: true, scheduled: p.scheduled, completions: p.completions,
-                               status: HabitPeriod.status(completions: p.completions, value: 0, needed: 1, goalTarget: nil,
-                                                          running: i == 0, mark: nil))
+            return HabitPeriod(
+                start: day, end: day, isDay: true, scheduled: p.scheduled, completions: p.completions,
+                status: HabitPeriod.status(
+                    completions: p.completions, value: 0, needed: 1, goalTarget: nil,
+                    running: i == 0, mark: nil))
         }
     }
 
@@ -63,8 +69,14 @@ enum StreakInputGenerator {
             },
             shrink: { day in
                 var out: [EarnedDay] = []
-                if day.focusMinutes > 0 { out += [0, day.focusMinutes / 2, day.focusMinutes - 1].map { EarnedDay(focusMinutes: $0, habitCompletions: day.habitCompletions) } }
-                if day.habitCompletions > 0 { out.append(EarnedDay(focusMinutes: day.focusMinutes, habitCompletions: day.habitCompletions - 1)) }
+                if day.focusMinutes > 0 {
+                    out += [0, day.focusMinutes / 2, day.focusMinutes - 1].map {
+                        EarnedDay(focusMinutes: $0, habitCompletions: day.habitCompletions)
+                    }
+                }
+                if day.habitCompletions > 0 {
+                    out.append(EarnedDay(focusMinutes: day.focusMinutes, habitCompletions: day.habitCompletions - 1))
+                }
                 return Array(Set(out)).sorted { ($0.focusMinutes, $0.habitCompletions) < ($1.focusMinutes, $1.habitCompletions) }
             })
     }

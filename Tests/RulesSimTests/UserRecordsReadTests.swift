@@ -18,15 +18,19 @@ import Testing
         var histories = (0..<8).map { ReplayScript(generator.history(case: $0), user: "u\($0 + 1)").lines }
         // Habit tasks and MIGA: completions of two tasks at the same instant, gateway events of
         // every type at the same instant (ties in the ordering keys), day after day.
-        var lines = [#"{"user": "u9", "at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris"}"#,
-                     #"{"user": "u9", "at": "2026-03-02T07:01:00+01:00", "type": "habit_task", "task": "read"}"#,
-                     #"{"user": "u9", "at": "2026-03-02T07:02:00+01:00", "type": "habit_task", "task": "walk"}"#]
+        var lines = [
+            #"{"user": "u9", "at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris"}"#,
+            #"{"user": "u9", "at": "2026-03-02T07:01:00+01:00", "type": "habit_task", "task": "read"}"#,
+            #"{"user": "u9", "at": "2026-03-02T07:02:00+01:00", "type": "habit_task", "task": "walk"}"#,
+        ]
         for day in 2...9 {
             let date = "2026-03-0\(day)"
             for (time, task) in [("12:00", "walk"), ("12:00", "read"), ("12:00", "walk")] {
                 lines.append(#"{"user": "u9", "at": "\#(date)T\#(time):00+01:00", "type": "habit_completion", "task": "\#(task)"}"#)
             }
-            for (time, event) in [("13:00", "exit_to_focus"), ("13:00", "proceed_to_app"), ("13:00", "exit_to_focus"), ("13:00", "deepen_pause")] {
+            for (time, event) in [
+                ("13:00", "exit_to_focus"), ("13:00", "proceed_to_app"), ("13:00", "exit_to_focus"), ("13:00", "deepen_pause"),
+            ] {
                 lines.append(#"{"user": "u9", "at": "\#(date)T\#(time):00+01:00", "type": "miga", "event": "\#(event)", "app": "X"}"#)
             }
             lines.append(#"{"user": "u9", "at": "\#(date)T18:30:00+01:00", "type": "habit_completion", "task": "read"}"#)
@@ -35,17 +39,21 @@ import Testing
         histories.append(lines)
         // Issue 17: skips (one planned ahead), freezes equipped twice on a day, used; unchecks of
         // tied completions, in a time zone whose habit days start at 04:00.
-        var marks = [#"{"user": "u10", "at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris", "day_starts_at": "04:00"}"#,
-                     #"{"user": "u10", "at": "2026-03-02T07:01:00+01:00", "type": "habit_task", "task": "read"}"#,
-                     #"{"user": "u10", "at": "2026-03-02T07:02:00+01:00", "type": "habit_task", "task": "walk", "frequency": "every_n_days", "every": 2}"#,
-                     #"{"user": "u10", "at": "2026-03-02T07:03:00+01:00", "type": "habit_skip", "task": "walk", "day": "2026-03-09"}"#]
+        var marks = [
+            #"{"user": "u10", "at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris", "day_starts_at": "04:00"}"#,
+            #"{"user": "u10", "at": "2026-03-02T07:01:00+01:00", "type": "habit_task", "task": "read"}"#,
+            #"{"user": "u10", "at": "2026-03-02T07:02:00+01:00", "type": "habit_task", "task": "walk", "frequency": "every_n_days", "every": 2}"#,
+            #"{"user": "u10", "at": "2026-03-02T07:03:00+01:00", "type": "habit_skip", "task": "walk", "day": "2026-03-09"}"#,
+        ]
         for day in 2...8 {
             let date = "2026-03-0\(day)"
             for task in ["read", "walk", "read"] {
                 marks.append(#"{"user": "u10", "at": "\#(date)T12:00:00+01:00", "type": "habit_completion", "task": "\#(task)"}"#)
             }
             marks.append(#"{"user": "u10", "at": "\#(date)T12:01:00+01:00", "type": "habit_uncheck", "task": "read"}"#)
-            marks.append(#"{"user": "u10", "at": "\#(date)T12:02:00+01:00", "type": "habit_\#(day % 2 == 0 ? "skip" : "freeze")", "task": "\#(day % 3 == 0 ? "read" : "walk")"\#(day % 2 == 0 ? "" : #", "action": "use""#)}"#)
+            marks.append(
+                #"{"user": "u10", "at": "\#(date)T12:02:00+01:00", "type": "habit_\#(day % 2 == 0 ? "skip" : "freeze")", "task": "\#(day % 3 == 0 ? "read" : "walk")"\#(day % 2 == 0 ? "" : #", "action": "use""#)}"#
+            )
             marks.append(#"{"user": "u10", "at": "\#(date)T12:03:00+01:00", "type": "habit_freeze", "task": "read", "action": "equip"}"#)
             marks.append(#"{"user": "u10", "at": "\#(date)T12:04:00+01:00", "type": "habit_freeze", "task": "read", "action": "equip"}"#)
         }
@@ -62,21 +70,34 @@ import Testing
         }
         // The README's Earned example (grant extensions, time-zone changes), with a second mode of
         // the same priority as the first (a tie in `modes`' order) and a mode deleted afterwards.
-        var example = try String(contentsOf: Repository.root.appendingPathComponent("examples/replay/earned-economy.jsonl"), encoding: .utf8)
-            .split(separator: "\n").map { "{\"user\": \"u9\", " + $0.dropFirst() }
-        example.insert("{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:35-08:00\", \"type\": \"mode\", \"mode\": \"social\", \"strictness\": \"GENTLE\", \"windows\": [{\"days\": [6, 7], \"start\": \"10:00\", \"end\": \"12:00\"}, {\"days\": [1], \"start\": \"10:00\", \"end\": \"11:00\"}], \"blocked_apps\": [\"iosToken:ZZ\", \"iosToken:AbCDeF\"]}", at: 4)
-        example.insert("{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:36-08:00\", \"type\": \"mode\", \"mode\": \"old\", \"strictness\": \"GENTLE\", \"windows\": [], \"blocked_apps\": []}", at: 5)
-        example.insert("{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:37-08:00\", \"type\": \"mode\", \"mode\": \"old\", \"deleted\": true}", at: 6)
+        var example = try String(
+            contentsOf: Repository.root.appendingPathComponent("examples/replay/earned-economy.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").map { "{\"user\": \"u9\", " + $0.dropFirst() }
+        example.insert(
+            "{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:35-08:00\", \"type\": \"mode\", \"mode\": \"social\", \"strictness\": \"GENTLE\", \"windows\": [{\"days\": [6, 7], \"start\": \"10:00\", \"end\": \"12:00\"}, {\"days\": [1], \"start\": \"10:00\", \"end\": \"11:00\"}], \"blocked_apps\": [\"iosToken:ZZ\", \"iosToken:AbCDeF\"]}",
+            at: 4)
+        example.insert(
+            "{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:36-08:00\", \"type\": \"mode\", \"mode\": \"old\", \"strictness\": \"GENTLE\", \"windows\": [], \"blocked_apps\": []}",
+            at: 5)
+        example.insert(
+            "{\"user\": \"u9\", \"at\": \"2026-02-02T08:00:37-08:00\", \"type\": \"mode\", \"mode\": \"old\", \"deleted\": true}", at: 6)
         // Two habits completed at the same instant, twice.
         let completion = example.firstIndex { $0.contains("\"earned_habit_completion\"") }!
         let at = "2026-02-02T08:00:41-08:00"
-        example.insert(contentsOf: ["{\"user\": \"u9\", \"at\": \"\(at)\", \"type\": \"earned_habit\", \"habit\": \"walk\", \"reward_credits\": 3}",
-                                    "{\"user\": \"u9\", \"at\": \"\(at)\", \"type\": \"earned_habit\", \"habit\": \"read\", \"reward_credits\": 2}"],
-                       at: completion)
+        example.insert(
+            contentsOf: [
+                "{\"user\": \"u9\", \"at\": \"\(at)\", \"type\": \"earned_habit\", \"habit\": \"walk\", \"reward_credits\": 3}",
+                "{\"user\": \"u9\", \"at\": \"\(at)\", \"type\": \"earned_habit\", \"habit\": \"read\", \"reward_credits\": 2}",
+            ],
+            at: completion)
         let tied = "2026-02-02T08:05:00-08:00"
-        example.insert(contentsOf: ["{\"user\": \"u9\", \"at\": \"\(tied)\", \"type\": \"earned_habit_completion\", \"habit\": \"walk\"}",
-                                    "{\"user\": \"u9\", \"at\": \"\(tied)\", \"type\": \"earned_habit_completion\", \"habit\": \"read\"}"],
-                       at: completion + 3)
+        example.insert(
+            contentsOf: [
+                "{\"user\": \"u9\", \"at\": \"\(tied)\", \"type\": \"earned_habit_completion\", \"habit\": \"walk\"}",
+                "{\"user\": \"u9\", \"at\": \"\(tied)\", \"type\": \"earned_habit_completion\", \"habit\": \"read\"}",
+            ],
+            at: completion + 3)
         histories.append(example)
         let covered = try expectSameReads(histories)
         #expect(covered.habitCompletionTies > 0 && covered.deletedModes > 0 && covered.modePriorityTies > 0 && covered.expiredGrants > 0)
@@ -182,7 +203,9 @@ import Testing
         for day in sortedDays {
             same("commitment on \(day)") { try $0.commitment(id, on: day) }
             for last in [1, 2, 7, 30] {
-                same("commitmentHistory(lastDays: \(last), endingOn: \(day))") { try $0.commitmentHistory(id, lastDays: last, endingOn: day) }
+                same("commitmentHistory(lastDays: \(last), endingOn: \(day))") {
+                    try $0.commitmentHistory(id, lastDays: last, endingOn: day)
+                }
             }
         }
         // Habit tracker
@@ -202,13 +225,17 @@ import Testing
                 // `completion_id` is the database's (AUTOINCREMENT over every user): a user's records
                 // cannot know it and leave it nil; everything else, order included, must agree.
                 same("completions(task: \(String(describing: task)), from: \(from), to: \(to))") {
-                    try $0.completions(id, taskID: task, from: from, to: to).map { var c = $0; c.id = nil; return c }
+                    try $0.completions(id, taskID: task, from: from, to: to).map {
+                        var c = $0; c.id = nil; return c
+                    }
                 }
                 #expect(try records.completions(id, taskID: task, from: from, to: to).allSatisfy { $0.id == nil })
             }
             // MIGA
             for type in [nil] + UsageEventType.allCases.map(Optional.some) {
-                same("usageEvents(from: \(from), to: \(to), type: \(String(describing: type)))") { try $0.usageEvents(id, from: from, to: to, type: type) }
+                same("usageEvents(from: \(from), to: \(to), type: \(String(describing: type)))") {
+                    try $0.usageEvents(id, from: from, to: to, type: type)
+                }
             }
             if earned != nil {
                 same("habitCompletions(from: \(from), to: \(to))") { try $0.habitCompletions(id, from: from, to: to) }

@@ -83,7 +83,8 @@ import Testing
                     let day = start.adding(days: dayIndex)!
                     let from = day.utcStartMillis, to = from + Millis.day
                     #expect(try snapshot.notifications(user, from: from, to: to).count == 3)
-                    #expect(try snapshot.completions(user, from: from, to: to).count
+                    #expect(
+                        try snapshot.completions(user, from: from, to: to).count
                             == SyntheticCohort.completionsPerDay(user: user, dayIndex: dayIndex))
                     #expect(try snapshot.usageEvents(user, from: from, to: to).count == 2)
                 }

@@ -19,7 +19,9 @@ import Testing
 
     @Test func manyUsersDaysInOneTransaction() throws {
         let (f, cohort, tasks) = try Self.cohortStore()
-        let days = try tasks.keys.sorted().flatMap { user in try (0..<10).map { try cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) } }
+        let days = try tasks.keys.sorted().flatMap { user in
+            try (0..<10).map { try cohort.userDay(user, dayIndex: $0, tasks: tasks[user]!) }
+        }
         let report = try BulkWriter(store: f.store).write(days)
         #expect(report.userDays == 30 && report.rows == days.reduce(0) { $0 + $1.rowCount })
         #expect(try f.count("pressure_commitment") == 30 && f.count("pressure_notification") == 90 && f.count("miga_usage_event") == 60)
@@ -27,10 +29,13 @@ import Testing
         #expect(try f.store.checkInvariants() == [])
         // The same seed gives the same database.
         let (g, cohort2, tasks2) = try Self.cohortStore()
-        try BulkWriter(store: g.store).write(try tasks2.keys.sorted().flatMap { user in
-            try (0..<10).map { try cohort2.userDay(user, dayIndex: $0, tasks: tasks2[user]!) }
-        })
-        #expect(try f.store.dump().replacingOccurrences(of: "test-device", with: "") == g.store.dump().replacingOccurrences(of: "test-device", with: ""))
+        try BulkWriter(store: g.store).write(
+            try tasks2.keys.sorted().flatMap { user in
+                try (0..<10).map { try cohort2.userDay(user, dayIndex: $0, tasks: tasks2[user]!) }
+            })
+        #expect(
+            try f.store.dump().replacingOccurrences(of: "test-device", with: "")
+                == g.store.dump().replacingOccurrences(of: "test-device", with: ""))
     }
 
     @Test func oneInvalidRecordRefusesTheWholeBatch() throws {

@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct HabitTrackerStoreTests {
     func task(_ f: Fixture, goal: GoalType = .time, category: UUID? = nil) -> HabitTask {
-        HabitTask(userID: f.user, categoryID: category, title: "Meditate", goalType: goal, goalValue: goal == .none ? nil : 10,
-                  goalUnit: goal == .none ? nil : "min", createdAt: f.now, updatedAt: f.now)
+        HabitTask(
+            userID: f.user, categoryID: category, title: "Meditate", goalType: goal, goalValue: goal == .none ? nil : 10,
+            goalUnit: goal == .none ? nil : "min", createdAt: f.now, updatedAt: f.now)
     }
 
     @Test func presetCategoriesCannotBeDeletedCustomOnesNullifyTheirTasks() throws {
@@ -32,9 +33,13 @@ import Testing
         let first = try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: timed.id, completedAt: f.now, value: 12))
         #expect(first.id != nil)
         try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: plain.id, completedAt: f.now + 1))
-        try expectUnchanged(f.store) { try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: plain.id, completedAt: f.now, value: 1)) }
+        try expectUnchanged(f.store) {
+            try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: plain.id, completedAt: f.now, value: 1))
+        }
         try expectUnchanged(f.store) { try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: UUID(), completedAt: f.now)) }
-        try expectUnchanged(f.store) { try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: timed.id, completedAt: f.now, value: .nan)) }
+        try expectUnchanged(f.store) {
+            try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: timed.id, completedAt: f.now, value: .nan))
+        }
         let period = try f.store.read { try $0.completions(f.user, from: f.now, to: f.now + 2) }
         #expect(period.map(\.value) == [12, nil])
         #expect(try f.store.read { try $0.completionCounts(f.user, from: f.now, to: f.now + 2) } == [timed.id: 1, plain.id: 1])
@@ -65,10 +70,11 @@ import Testing
         let taskID = UUID()
         try queue.write { db in
             try db.execute(sql: "INSERT INTO app_user(user_id, created_ts_utc_ms) VALUES (1, 0)")
-            try db.execute(sql: """
-                INSERT INTO tracker_task(task_id, user_id, title, frequency_type, scheduled_days, created_ts_utc_ms, updated_ts_utc_ms)
-                VALUES (?, 1, 'Read', 'specificDays', '[1,3]', 5, 6)
-                """, arguments: [taskID.blob])
+            try db.execute(
+                sql: """
+                    INSERT INTO tracker_task(task_id, user_id, title, frequency_type, scheduled_days, created_ts_utc_ms, updated_ts_utc_ms)
+                    VALUES (?, 1, 'Read', 'specificDays', '[1,3]', 5, 6)
+                    """, arguments: [taskID.blob])
             try db.execute(sql: "INSERT INTO tracker_completion(user_id, task_key, completed_at_ts_utc_ms) VALUES (1, 1, 10)")
         }
         try queue.close()
@@ -90,9 +96,10 @@ import Testing
 
     @Test func marksAndUnchecksKeepTheirRulesAndATaskRoundTripsItsNewFields() throws {
         let f = try Fixture()
-        var task = HabitTask(userID: f.user, title: "Gym", frequencyType: .timesInDays, createdAt: f.now, updatedAt: f.now,
-                             frequencyTimes: 3, frequencyDays: 7, startDate: f.day, goalDirection: .atLeast,
-                             params: ["freeze_max": .integer(2), "ratio": .number(0.5), "strict": .boolean(false), "mode": .string("x")])
+        var task = HabitTask(
+            userID: f.user, title: "Gym", frequencyType: .timesInDays, createdAt: f.now, updatedAt: f.now,
+            frequencyTimes: 3, frequencyDays: 7, startDate: f.day, goalDirection: .atLeast,
+            params: ["freeze_max": .integer(2), "ratio": .number(0.5), "strict": .boolean(false), "mode": .string("x")])
         try f.store.saveTask(task)
         #expect(try f.store.read { try $0.task(f.user, id: task.id) } == task)
         task.frequencyType = .daysOfMonth
@@ -107,12 +114,17 @@ import Testing
         try expectUnchanged(f.store) { try f.store.addDayMark(skip) }
         try f.store.addDayMark(DayMark(userID: f.user, taskID: task.id, day: f.day, kind: .freezeEquipped, createdAt: f.now))
         try f.store.addDayMark(DayMark(userID: f.user, taskID: task.id, day: f.day, kind: .freezeEquipped, createdAt: f.now + 1))
-        try expectUnchanged(f.store) { try f.store.addDayMark(DayMark(userID: f.user, taskID: UUID(), day: f.day, kind: .skip, createdAt: f.now)) }
-        #expect(try f.store.dayMarks(f.user, taskID: task.id, fromDay: f.day, toDay: f.day).map(\.kind) == [.skip, .freezeEquipped, .freezeEquipped])
+        try expectUnchanged(f.store) {
+            try f.store.addDayMark(DayMark(userID: f.user, taskID: UUID(), day: f.day, kind: .skip, createdAt: f.now))
+        }
+        #expect(
+            try f.store.dayMarks(f.user, taskID: task.id, fromDay: f.day, toDay: f.day).map(\.kind) == [
+                .skip, .freezeEquipped, .freezeEquipped,
+            ])
 
         for at in [f.now, f.now, f.now + 5] { try f.store.addCompletion(TaskCompletion(userID: f.user, taskID: task.id, completedAt: at)) }
         let latest = try f.store.deleteLatestCompletion(f.user, taskID: task.id, from: f.now, to: f.now + 5)
-        #expect(latest?.completedAt == f.now && latest?.id == 2)   // the later recorded of the two at the latest instant
+        #expect(latest?.completedAt == f.now && latest?.id == 2)  // the later recorded of the two at the latest instant
         #expect(try f.store.deleteLatestCompletion(f.user, taskID: task.id, from: f.now + 6, to: f.now + 7) == nil)
         #expect(try f.store.completions(f.user, taskID: task.id, from: 0, to: .max).compactMap(\.id) == [1, 3])
         #expect(try f.store.checkInvariants() == [])

@@ -37,8 +37,11 @@ import Testing
         let f = try Self.damaged()
         try f.raw("UPDATE unlock_attempt SET grant_id = 'nowhere' WHERE attempt_id = 'a1'")
         let found = try f.store.checkInvariants()
-        #expect(found.contains(InvariantViolation(invariant: "A5.3", table: "unlock_attempt", key: "attempt_id=a1",
-                                                  message: "a GRANTED attempt must reference an existing unlock_grant")))
+        #expect(
+            found.contains(
+                InvariantViolation(
+                    invariant: "A5.3", table: "unlock_attempt", key: "attempt_id=a1",
+                    message: "a GRANTED attempt must reference an existing unlock_grant")))
     }
 
     @Test func badAppIDIsA55AndEveryBadRowIsReported() throws {
@@ -51,8 +54,9 @@ import Testing
     @Test func rowBreakingAModelRuleIsReportedWithTheModelMessage() throws {
         let f = try Self.damaged()
         let long = String(repeating: "x", count: 312)
-        try f.raw("INSERT INTO pressure_commitment(commitment_id, user_id, day_id, text, status) VALUES (?, 1, '2026-02-01', ?, 'PENDING')",
-                  [UUID().blob, long])
+        try f.raw(
+            "INSERT INTO pressure_commitment(commitment_id, user_id, day_id, text, status) VALUES (?, 1, '2026-02-01', ?, 'PENDING')",
+            [UUID().blob, long])
         let found = try f.store.checkInvariants()
         #expect(found.count == 1)
         #expect(found.first?.invariant == "valid_row")
@@ -64,8 +68,12 @@ import Testing
         try f.store.createUser(UserID(2), day: f.day, now: f.now)
         try f.raw("UPDATE mode_window SET user_id = 2 WHERE window_id = 'w1'")
         let found = try f.store.checkInvariants()
-        #expect(found == [InvariantViolation(invariant: "same_user", table: "mode_window", key: "window_id=w1",
-                                             message: "references a mode row of another user")])
+        #expect(
+            found == [
+                InvariantViolation(
+                    invariant: "same_user", table: "mode_window", key: "window_id=w1",
+                    message: "references a mode row of another user")
+            ])
     }
 
     @Test func aDayMarkOfAnotherUsersTaskIsReported() throws {
@@ -76,16 +84,21 @@ import Testing
         try f.store.addDayMark(DayMark(userID: f.user, taskID: task.id, day: f.day, kind: .skip, createdAt: f.now))
         #expect(try f.store.checkInvariants() == [])
         try f.raw("UPDATE tracker_day_mark SET user_id = 2")
-        #expect(try f.store.checkInvariants() == [InvariantViolation(invariant: "same_user", table: "tracker_day_mark", key: "mark_id=1",
-                                                                    message: "references a tracker_task row of another user")])
+        #expect(
+            try f.store.checkInvariants() == [
+                InvariantViolation(
+                    invariant: "same_user", table: "tracker_day_mark", key: "mark_id=1",
+                    message: "references a tracker_task row of another user")
+            ])
     }
 
     @Test func danglingForeignKeyAndMissingMetaAreReported() throws {
         let f = try Self.damaged()
         try f.raw("DELETE FROM meta WHERE key = 'device_id'")
         try f.raw("DELETE FROM habit WHERE habit_id = 'habit_read'", foreignKeys: false)
-        try f.raw("INSERT INTO habit_completion(completion_id, user_id, habit_id, ts_utc_ms, timezone_id, day_id, created_ts_utc_ms) VALUES ('c9', 1, 'habit_gone', 0, 'UTC', '2026-02-01', 0)",
-                  foreignKeys: false)
+        try f.raw(
+            "INSERT INTO habit_completion(completion_id, user_id, habit_id, ts_utc_ms, timezone_id, day_id, created_ts_utc_ms) VALUES ('c9', 1, 'habit_gone', 0, 'UTC', '2026-02-01', 0)",
+            foreignKeys: false)
         let found = try f.store.checkInvariants()
         #expect(found.contains { $0.invariant == "meta" && $0.key == "key=device_id" })
         #expect(found.contains { $0.invariant == "foreign_key" && $0.table == "habit_completion" })
@@ -99,7 +112,11 @@ import Testing
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE unlock_attempt SET outcome = 'MAYBE'") }
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE unlock_attempt SET grant_id = NULL") }
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE event_log SET payload_json = '{}'") }
-        #expect(throws: DatabaseError.self) { try f.raw("INSERT INTO unlock_grant_current(user_id, app_id, grant_id, updated_ts_utc_ms) VALUES (1, 'android:com.instagram.android', 'a1.grant', 0)") }
+        #expect(throws: DatabaseError.self) {
+            try f.raw(
+                "INSERT INTO unlock_grant_current(user_id, app_id, grant_id, updated_ts_utc_ms) VALUES (1, 'android:com.instagram.android', 'a1.grant', 0)"
+            )
+        }
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE pressure_settings SET commitment_deadline = '06:15'") }
         #expect(throws: DatabaseError.self) { try f.raw("UPDATE miga_settings SET gateway_timer_duration = 50.0") }
         #expect(try f.store.checkInvariants() == [])
@@ -107,17 +124,22 @@ import Testing
 
     @Test func focusAndQualificationStateMustAgree() throws {
         let f = try Self.damaged()
-        try f.store.startFocusSession(FocusSession(userID: f.user, sessionID: "s1", startedAt: f.now, timezoneID: "UTC", dayID: f.day,
-                                                   plannedDurationMinutes: 25, createdAt: f.now, updatedAt: f.now))
+        try f.store.startFocusSession(
+            FocusSession(
+                userID: f.user, sessionID: "s1", startedAt: f.now, timezoneID: "UTC", dayID: f.day,
+                plannedDurationMinutes: 25, createdAt: f.now, updatedAt: f.now))
         #expect(try f.store.checkInvariants() == [])
         try f.raw("UPDATE focus_state SET active_session_id = NULL")
         try f.raw("UPDATE economy_state SET today_qualified = 1")
         let found = try f.store.checkInvariants()
-        #expect(found == [
-            InvariantViolation(invariant: "focus_state", table: "focus_session", key: "session_id=s1",
-                               message: "an open focus session must be the user's active session"),
-            InvariantViolation(invariant: "economy_today", table: "economy_state", key: "user_id=1",
-                               message: "today_qualified disagrees with the current day's day_summary.qualified"),
-        ])
+        #expect(
+            found == [
+                InvariantViolation(
+                    invariant: "focus_state", table: "focus_session", key: "session_id=s1",
+                    message: "an open focus session must be the user's active session"),
+                InvariantViolation(
+                    invariant: "economy_today", table: "economy_state", key: "user_id=1",
+                    message: "today_qualified disagrees with the current day's day_summary.qualified"),
+            ])
     }
 }

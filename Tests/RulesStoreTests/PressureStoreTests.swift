@@ -32,8 +32,11 @@ import Testing
         let id = UUID()
         let missed = EscalationState(currentTier: .nudge, consecutiveMisses: 1)
         let record = try f.store.lockCommitment(f.user, on: f.day, at: deadline, ifMissing: (id, missed))
-        #expect(record == Commitment(id: id, userID: f.user, day: f.day, text: "", lockedAt: deadline, status: .missed,
-                                     escalationTierSnapshot: .baseline))
+        #expect(
+            record
+                == Commitment(
+                    id: id, userID: f.user, day: f.day, text: "", lockedAt: deadline, status: .missed,
+                    escalationTierSnapshot: .baseline))
         #expect(try f.store.read { try $0.commitment(f.user, on: f.day) } == record)
         #expect(try f.store.read { try $0.escalationState(f.user) }.currentTier == .nudge)
         // Without the miss's escalation state, a missing commitment is an error, not a silent record.
@@ -51,8 +54,11 @@ import Testing
         try expectUnchanged(f.store) {
             try f.store.saveEscalationState(f.user, EscalationState(restartShieldsRemaining: 2), now: f.now)
         }
-        try f.store.savePressureSettings(f.user, UserSettings(personalityMode: .brutal, checkinWindowClose: LocalTime(hour: 23, minute: 59),
-                                                              timezoneIdentifier: "America/Vancouver"), now: f.now)
+        try f.store.savePressureSettings(
+            f.user,
+            UserSettings(
+                personalityMode: .brutal, checkinWindowClose: LocalTime(hour: 23, minute: 59),
+                timezoneIdentifier: "America/Vancouver"), now: f.now)
         #expect(try f.store.read { try $0.pressureSettings(f.user) }.checkinWindowClose.text == "23:59")
     }
 
@@ -61,8 +67,10 @@ import Testing
         for offset in 0..<5 {
             let day = f.day.adding(days: offset)!
             try f.store.addCommitment(Commitment(userID: f.user, day: day, text: "Day \(offset)"))
-            try f.store.logNotification(NotificationLogEntry(userID: f.user, scheduledFor: day.utcStartMillis + 15 * Millis.hour, tier: .nudge,
-                                                             personality: .professional))
+            try f.store.logNotification(
+                NotificationLogEntry(
+                    userID: f.user, scheduledFor: day.utcStartMillis + 15 * Millis.hour, tier: .nudge,
+                    personality: .professional))
         }
         let history = try f.store.read { try $0.commitmentHistory(f.user, lastDays: 3, endingOn: f.day.adding(days: 4)!) }
         #expect(history.map(\.text) == ["Day 2", "Day 3", "Day 4"])

@@ -14,13 +14,16 @@ import Testing
         try f.store.createUnlockAttempt(f.attempt("recent", app: f.tiktok, at: recent, day: DayID(utcMillis: recent)))
         try f.store.grantCreditsUnlock(CreditsUnlock(userID: f.user, attemptID: "recent", minutes: 5, costCredits: 10, at: recent))
         for (days, type) in [(100, UsageEventType.exitToFocus), (80, .deepenPause)] {
-            try f.store.recordUsageEvent(UsageEvent(userID: f.user, eventType: type, timestamp: f.now - Int64(days) * Millis.day,
-                                                    targetAppName: "", pauseDuration: 3, timerDuration: 30))
+            try f.store.recordUsageEvent(
+                UsageEvent(
+                    userID: f.user, eventType: type, timestamp: f.now - Int64(days) * Millis.day,
+                    targetAppName: "", pauseDuration: 3, timerDuration: 30))
         }
         // Retention reads no clock: as of the oldest attempt, nothing is old enough to go.
         #expect(try f.store.applyRetention(now: old).totalDeleted == 0)
         let report = try f.store.applyRetention(now: f.now)
-        #expect(report.deleted == ["event_log": 4, "unlock_attempt": 1, "unlock_grant": 1, "unlock_grant_current": 1, "miga_usage_event": 1])
+        #expect(
+            report.deleted == ["event_log": 4, "unlock_attempt": 1, "unlock_grant": 1, "unlock_grant_current": 1, "miga_usage_event": 1])
         #expect(try f.json("SELECT attempt_id FROM unlock_attempt") == ["recent"])
         #expect(try f.count("event_log", "ts_utc_ms < \(f.now - 30 * Millis.day)") == 0)
         #expect(try f.count("day_summary") == 2)  // kept indefinitely

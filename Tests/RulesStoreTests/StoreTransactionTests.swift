@@ -13,8 +13,9 @@ import Testing
             try f.store.lockCommitment(f.user, on: f.day, at: deadline)
             // Reads inside see the transaction's own writes.
             #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.lockedAt == deadline)
-            try f.store.recordCheckIn(f.user, on: f.day, status: .yes, at: deadline + Millis.hour,
-                                      escalation: EscalationState(currentStreak: 1, longestStreak: 1))
+            try f.store.recordCheckIn(
+                f.user, on: f.day, status: .yes, at: deadline + Millis.hour,
+                escalation: EscalationState(currentStreak: 1, longestStreak: 1))
             try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline + Millis.hour, stateJSON: "{}"))
         }
         #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.status == .yes)
@@ -28,7 +29,7 @@ import Testing
         try expectUnchanged(f.store) {
             try f.store.transaction {
                 try f.store.addCommitment(Commitment(userID: f.user, day: f.day, text: "Write the tests"))
-                _ = try f.store.transaction {   // nested: a savepoint of the outer one
+                _ = try f.store.transaction {  // nested: a savepoint of the outer one
                     try f.store.lockCommitment(f.user, on: f.day, at: deadline)
                 }
                 try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}"))
@@ -57,7 +58,9 @@ import Testing
             }
             // The savepoint's lock is gone; the outer transaction's commitment is still there.
             #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.lockedAt == nil)
-            try f.store.transaction { try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}")) }
+            try f.store.transaction {
+                try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: deadline, stateJSON: "{}"))
+            }
         }
         #expect(try f.store.read { try $0.commitment(f.user, on: f.day) }?.text == "Write the tests")
         #expect(try f.store.read { try $0.engineState(named: "u1") } != nil)

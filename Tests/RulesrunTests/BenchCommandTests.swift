@@ -27,10 +27,15 @@ import Testing
     /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after
     /// them, with status 1; 100,000,000 ran out of memory).
     @Test func optionsAreCheckedBeforeAnythingRuns() throws {
-        for (arguments, expected) in [(["--store-users", "0"], "The value '0' is invalid for '--store-users <store-users>': expected a whole number from 1 to 1000"),
-                                      (["--store-users", "1001"], "'--store-users <store-users>': expected a whole number from 1 to 1000"),
-                                      (["--iterations", "-1"], "The value '-1' is invalid for '--iterations <iterations>': expected a whole number from 1 to 10000000"),
-                                      (["--rounds", "21"], "'--rounds <rounds>': expected a whole number from 1 to 20")] {
+        for (arguments, expected) in [
+            (["--store-users", "0"], "The value '0' is invalid for '--store-users <store-users>': expected a whole number from 1 to 1000"),
+            (["--store-users", "1001"], "'--store-users <store-users>': expected a whole number from 1 to 1000"),
+            (
+                ["--iterations", "-1"],
+                "The value '-1' is invalid for '--iterations <iterations>': expected a whole number from 1 to 10000000"
+            ),
+            (["--rounds", "21"], "'--rounds <rounds>': expected a whole number from 1 to 20"),
+        ] {
             let result = try CLI.run(["bench", "--iterations", "1000", "--rounds", "1"] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 
@@ -32,8 +32,10 @@ struct CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
-                    executableURL: URL? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
+        executableURL: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executableURL ?? (name == "rulesrun" ? executable : binary(name))
         process.arguments = arguments
@@ -45,9 +47,10 @@ struct CLI {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// A fresh temporary folder holding the given files.
@@ -94,8 +97,9 @@ struct CLI {
         var status: Int32 = 0, peak = 0
         while true {
             if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) {
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
+            {
                 peak = max(peak, kilobytes)
             }
             let waited = waitpid(pid, &status, WNOHANG)

@@ -15,11 +15,14 @@ import Testing
     @Test func graduatedRecoveryDiffersAndItsReplayFileReproducesTheDifference() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json"])
+        let result = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "--json",
+        ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["identical"] as? Bool == false)
-        #expect(report["population"] == nil)   // skipped with --population-users 0
+        #expect(report["population"] == nil)  // skipped with --population-users 0
         let differences = try #require(report["differences"] as? [[String: Any]])
         let tier = try #require(differences.first { $0["kind"] as? String == "current_tier" }, "\(differences.map { $0["kind"] ?? "" })")
         let beyond = try #require(tier["events_beyond_setup"] as? Int)
@@ -47,7 +50,10 @@ import Testing
     @Test func theTextReportShowsTheFirstDivergingEvent() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--ignore", "reminders", "consecutive_successes"])
+        let result = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "--ignore", "reminders", "consecutive_successes",
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("by kind (histories): current_tier ("), "\(result.stdout)")
         #expect(result.stdout.contains("the engine reproduces it; first diverging event"))
@@ -67,11 +73,17 @@ import Testing
     @Test func ignoredFieldsAreNotCompared() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let all = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json",
-                               "--ignore", "current_tier,consecutive_successes", "reminders"])
+        let all = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "--json",
+            "--ignore", "current_tier,consecutive_successes", "reminders",
+        ])
         #expect(all.status == 0, "\(all.stdout)")
         #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
-        let some = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--ignore", "current_tier"])
+        let some = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "--json", "--ignore", "current_tier",
+        ])
         #expect(some.status == 1)
         let kinds = try #require(try object(some.stdout)["differences"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("current_tier") && kinds.contains("consecutive_successes"), "\(kinds)")
@@ -84,18 +96,25 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         // A miss never lowers the tier: B is never below A.
-        let holds = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
-                                 "--expect", "B.current_tier >= A.current_tier"])
+        let holds = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+            "--expect", "B.current_tier >= A.current_tier",
+        ])
         #expect(holds.status == 0, "\(holds.stdout)")
         #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
-        let broken = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path, "--json",
-                                  "--expect", "B.current_tier <= A.current_tier"])
+        let broken = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+            "--json",
+            "--expect", "B.current_tier <= A.current_tier",
+        ])
         #expect(broken.status == 1)
         let expectations = try #require(try object(broken.stdout)["expectations"] as? [[String: Any]])
         #expect(expectations.first?["holds"] as? Bool == false)
         let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
         #expect(counterexample["reproduced_by_engine"] as? Bool == true)
-        let bad = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--expect", "B.tier < A.tier"])
+        let bad = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--expect", "B.tier < A.tier",
+        ])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a numeric field"))
     }
@@ -115,8 +134,10 @@ import Testing
     @Test func thePopulationComparisonShowsBothSetsOnTheSameCohort() throws {
         let out = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--runs", "50",
-                                  "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50", "--economy-runs", "0"])
+        let result = try CLI.run([
+            "compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--runs", "50",
+            "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50", "--economy-runs", "0",
+        ])
         #expect(result.status == 1, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let population = try #require(report["population"] as? [String: Any])
@@ -126,12 +147,15 @@ import Testing
         let names = metrics.compactMap { $0["name"] as? String }
         #expect(names.contains("user-days at tier 3") && names.contains("reminders per user-day"))
         for metric in metrics {
-            let a = try #require(metric["a"] as? Double), b = try #require(metric["b"] as? Double), d = try #require(metric["delta"] as? Double)
+            let a = try #require(metric["a"] as? Double), b = try #require(metric["b"] as? Double),
+                d = try #require(metric["delta"] as? Double)
             #expect(abs((b - a) - d) < 1e-9)
         }
         // The same cohort: with identical rule sets every delta is 0.
-        let same = try CLI.run(["compare", "rules", "rules", "--out", out.path, "--json", "--runs", "20", "--days", "10",
-                                "--population-users", "10", "--economy-runs", "0"])
+        let same = try CLI.run([
+            "compare", "rules", "rules", "--out", out.path, "--json", "--runs", "20", "--days", "10",
+            "--population-users", "10", "--economy-runs", "0",
+        ])
         #expect(same.status == 0)
         let sameReport = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
         let sameMetrics = try #require((sameReport["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
@@ -140,14 +164,18 @@ import Testing
 
     /// The economy's half: two economies on the same Earned histories, each kind of difference
     /// shrunk to a replay file that `rulesrun replay` reproduces under both sets.
-    @Test(arguments: [("examples/gentle-pricing", ["gate_options", "unlock", "rollover", "credit_balance"]),
-                      ("examples/strict-quests", ["gate_options", "unlock"]),
-                      ("examples/surge-pricing", ["gate_options", "unlock"])])
+    @Test(arguments: [
+        ("examples/gentle-pricing", ["gate_options", "unlock", "rollover", "credit_balance"]),
+        ("examples/strict-quests", ["gate_options", "unlock"]),
+        ("examples/surge-pricing", ["gate_options", "unlock"]),
+    ])
     func anotherEconomyDiffersAndItsReplayFilesReproduceIt(folder: String, kinds: [String]) throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30",
-                                  "--out", out.path, "--json"])
+        let result = try CLI.run([
+            "compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30",
+            "--out", out.path, "--json",
+        ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["identical"] as? Bool == false)
@@ -172,9 +200,11 @@ import Testing
     @Test func thePopulationComparisonShowsTheEconomies() throws {
         let out = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--out", out.path, "--json", "--runs", "20", "--days", "10",
-                                  "--economy-runs", "0", "--population-users", "40"])
-        #expect(result.status == 0, "\(result.stderr)")   // the Pressure histories do not differ (the economy's half skipped)
+        let result = try CLI.run([
+            "compare", "rules", "examples/gentle-pricing", "--out", out.path, "--json", "--runs", "20", "--days", "10",
+            "--economy-runs", "0", "--population-users", "40",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")  // the Pressure histories do not differ (the economy's half skipped)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let metrics = try #require((report["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
         func delta(_ name: String) throws -> Double {
@@ -183,8 +213,10 @@ import Testing
         #expect(try delta("credits per credit unlock") < 0)
         #expect(try delta("credit unlocks per user-day") > 0)
         #expect(try delta("YES rate") == 0 && delta("user-days at tier 3") == 0 && delta("credits earned per user-day") == 0)
-        let text = try CLI.run(["compare", "rules", "examples/strict-quests", "--out", out.path, "--runs", "20", "--days", "10",
-                                "--economy-runs", "0", "--population-users", "20"])
+        let text = try CLI.run([
+            "compare", "rules", "examples/strict-quests", "--out", out.path, "--runs", "20", "--days", "10",
+            "--economy-runs", "0", "--population-users", "20",
+        ])
         #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
     }
 
@@ -194,14 +226,18 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let root = CLI.packageRoot
-        let run = try CLI.peakMemory(["compare", root.appendingPathComponent("rules").path,
-                                      root.appendingPathComponent("examples/graduated-recovery").path,
-                                      "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--out", out.path])
+        let run = try CLI.peakMemory([
+            "compare", root.appendingPathComponent("rules").path,
+            root.appendingPathComponent("examples/graduated-recovery").path,
+            "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--out", out.path,
+        ])
         #expect(run.status == 1)
         #expect(run.maxRSSKilobytes < 300_000, "peak \(run.maxRSSKilobytes) kB")
         let tooLong = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--days", "3661", "--out", out.path])
         #expect(tooLong.status == 2)
-        #expect(tooLong.stderr.contains("The value '3661' is invalid for '--days <days>': expected a whole number from 1 to 3660"), "\(tooLong.stderr)")
+        #expect(
+            tooLong.stderr.contains("The value '3661' is invalid for '--days <days>': expected a whole number from 1 to 3660"),
+            "\(tooLong.stderr)")
     }
 
     /// Every count has a limit, checked before anything runs, and a negative number is a value to
@@ -209,21 +245,28 @@ import Testing
     @Test func countsAreBoundedAndBadValuesNamed() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        for (arguments, expected) in [(["--runs", "100000000000"], "The value '100000000000' is invalid for '--runs <runs>': expected a whole number from 1 to 1000000"),
-                                      (["--runs", "9223372036854775807", "--bench"], "'--runs <runs>': expected a whole number from 1 to 1000000"),
-                                      (["--runs", "-1"], "The value '-1' is invalid for '--runs <runs>'"),
-                                      (["--days", "-5"], "The value '-5' is invalid for '--days <days>': expected a whole number from 1 to 3660"),
-                                      (["--seed", "-1"], "'--seed <seed>': expected a whole number from 0 to 18446744073709551615"),
-                                      (["--population-users", "100000000"], "'--population-users <population-users>': expected a whole number from 0 to 10000000"),
-                                      (["--economy-runs", "10001"], "'--economy-runs <economy-runs>': expected a whole number from 0 to 10000"),
-                                      (["--economy-runs", "10000", "--economy-days", "5"], "--economy-runs 10000 × --economy-days 5: at most 40000 history-days"),
-                                      (["--economy-days", "0"], "'--economy-days <economy-days>': expected a whole number from 1 to 3660"),
-                                      (["--ignore", ""], "--ignore: an empty kind in \"\""),
-                                      (["--ignore", "reminders,"], "--ignore: an empty kind in \"reminders,\""),
-                                      (["--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'")] {
+        for (arguments, expected) in [
+            (
+                ["--runs", "100000000000"],
+                "The value '100000000000' is invalid for '--runs <runs>': expected a whole number from 1 to 1000000"
+            ),
+            (["--runs", "9223372036854775807", "--bench"], "'--runs <runs>': expected a whole number from 1 to 1000000"),
+            (["--runs", "-1"], "The value '-1' is invalid for '--runs <runs>'"),
+            (["--days", "-5"], "The value '-5' is invalid for '--days <days>': expected a whole number from 1 to 3660"),
+            (["--seed", "-1"], "'--seed <seed>': expected a whole number from 0 to 18446744073709551615"),
+            (["--population-users", "100000000"], "'--population-users <population-users>': expected a whole number from 0 to 10000000"),
+            (["--economy-runs", "10001"], "'--economy-runs <economy-runs>': expected a whole number from 0 to 10000"),
+            (["--economy-runs", "10000", "--economy-days", "5"], "--economy-runs 10000 × --economy-days 5: at most 40000 history-days"),
+            (["--economy-days", "0"], "'--economy-days <economy-days>': expected a whole number from 1 to 3660"),
+            (["--ignore", ""], "--ignore: an empty kind in \"\""),
+            (["--ignore", "reminders,"], "--ignore: an empty kind in \"reminders,\""),
+            (["--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'"),
+        ] {
             // The rule folders are loaded after the options are read: a bad option is named first.
-            let folders = arguments[0] == "--ignore" || arguments[0] == "--persona"
-                ? ["rules", "examples/graduated-recovery", "--runs", "1", "--economy-runs", "0", "--population-users", "2"] : ["no-such-a", "no-such-b"]
+            let folders =
+                arguments[0] == "--ignore" || arguments[0] == "--persona"
+                ? ["rules", "examples/graduated-recovery", "--runs", "1", "--economy-runs", "0", "--population-users", "2"]
+                : ["no-such-a", "no-such-b"]
             let result = try CLI.run(["compare"] + folders + ["--out", out.path] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
@@ -273,8 +316,10 @@ import Testing
         let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--population-users", "30",
-                                  "--out", out.path, "--json"])
+        let result = try CLI.run([
+            "compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--population-users", "30",
+            "--out", out.path, "--json",
+        ])
         let metrics = try #require((try object(result.stdout)["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
         let refused = try #require(metrics.first { $0["name"] as? String == "refused events" }, "\(metrics)")
         let a = try #require(refused["a"] as? Double), b = try #require(refused["b"] as? Double)
@@ -303,16 +348,25 @@ import Testing
             "notes.txt": "# rulesrun compare notes\n",
         ])
         defer { try? FileManager.default.removeItem(at: out) }
-        let arguments = ["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
-                         "--ignore", "reminders", "consecutive_successes", "--out", out.path]
+        let arguments = [
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+            "--ignore", "reminders", "consecutive_successes", "--out", out.path,
+        ]
         let refused = try CLI.run(arguments)
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("--out \(out.path): \(out.path)/economy-unlock.jsonl has a name compare gives its replay files but does not start with \"# rulesrun compare\"; refusing to overwrite it"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "--out \(out.path): \(out.path)/economy-unlock.jsonl has a name compare gives its replay files but does not start with \"# rulesrun compare\"; refusing to overwrite it"
+            ), "\(refused.stderr)")
         #expect(refused.stdout.isEmpty)
         #expect(try String(contentsOf: out.appendingPathComponent("economy-unlock.jsonl"), encoding: .utf8) == "user data\n")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["shield.jsonl", "expectation-2.jsonl", "economy-unlock.jsonl", "notes.txt"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == [
+                "shield.jsonl", "expectation-2.jsonl", "economy-unlock.jsonl", "notes.txt",
+            ])
 
-        try FileManager.default.moveItem(at: out.appendingPathComponent("economy-unlock.jsonl"), to: out.appendingPathComponent("mine.jsonl"))
+        try FileManager.default.moveItem(
+            at: out.appendingPathComponent("economy-unlock.jsonl"), to: out.appendingPathComponent("mine.jsonl"))
         let result = try CLI.run(arguments)
         #expect(result.status == 1)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
@@ -323,8 +377,11 @@ import Testing
     /// among the rules.
     @Test func theOutFolderIsNotARuleFolder() throws {
         let rules = CLI.packageRoot.appendingPathComponent("rules").path
-        let dir = try CLI.folder(["b/escalation.lua": try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/graduated-recovery/escalation.lua"), encoding: .utf8),
-                                  "b/extends": rules])
+        let dir = try CLI.folder([
+            "b/escalation.lua": try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("examples/graduated-recovery/escalation.lua"), encoding: .utf8),
+            "b/extends": rules,
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let b = dir.appendingPathComponent("b").path
         for path in [b, "\(dir.path)/b/../b/"] {
@@ -358,8 +415,10 @@ import Testing
     @Test func theReportSaysWhichPartDiffers() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
-                                  "--population-users", "0", "--out", out.path])
+        let result = try CLI.run([
+            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+            "--population-users", "0", "--out", out.path,
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("Pressure histories: no difference: "), "\(result.stdout)")
         #expect(!result.stdout.contains("\nno difference: "))
@@ -373,8 +432,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
         let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", a.path, b.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("\(a.path): the rule set is not valid") && result.stderr.contains("\(b.path): the rule set is not valid"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(a.path): the rule set is not valid")
+                && result.stderr.contains("\(b.path): the rule set is not valid"),
+            "\(result.stderr)")
     }
 
     /// Paths with spaces are shell-quoted in the printed commands and the files' headers: the
@@ -383,16 +444,20 @@ import Testing
         let root = try CLI.folder(["my rules/extends": CLI.packageRoot.appendingPathComponent("examples/graduated-recovery").path])
         defer { try? FileManager.default.removeItem(at: root) }
         let rules = root.appendingPathComponent("my rules").path, out = root.appendingPathComponent("out dir").path
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", rules, "--out", out,
-                                  "--ignore", "reminders", "consecutive_successes"])
+        let result = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", rules, "--out", out,
+            "--ignore", "reminders", "consecutive_successes",
+        ])
         #expect(result.status == 1)
-        let command = try #require(result.stdout.split(separator: "\n").first { $0.contains("rulesrun replay") && $0.hasSuffix("'\(rules)'") },
-                                   "\(result.stdout)")
+        let command = try #require(
+            result.stdout.split(separator: "\n").first { $0.contains("rulesrun replay") && $0.hasSuffix("'\(rules)'") },
+            "\(result.stdout)")
         #expect(command.contains("rulesrun replay '\(out)/current_tier.jsonl' --rules '\(rules)'"), "\(command)")
         let header = try String(contentsOfFile: out + "/current_tier.jsonl", encoding: .utf8)
         #expect(header.contains("rulesrun compare rules '\(rules)': current_tier differs"), "\(header)")
-        let shell = try CLI.run(["-c", command.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "rulesrun ", with: "'\(CLI.executable.path)' ")],
-                                executableURL: URL(fileURLWithPath: "/bin/sh"))
+        let shell = try CLI.run(
+            ["-c", command.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "rulesrun ", with: "'\(CLI.executable.path)' ")],
+            executableURL: URL(fileURLWithPath: "/bin/sh"))
         #expect(shell.status == 0 && shell.stdout.contains("\"current_tier\""), "\(shell.stderr)")
     }
 
@@ -400,8 +465,10 @@ import Testing
     @Test func theEconomysKindsCanBeIgnored() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "5", "--economy-runs", "10", "--population-users", "0",
-                                  "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance"])
+        let result = try CLI.run([
+            "compare", "rules", "examples/gentle-pricing", "--runs", "5", "--economy-runs", "10", "--population-users", "0",
+            "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance",
+        ])
         #expect(result.status != 2, "\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["ignored"] as? [String] == ["gate_options", "credit_balance"])
@@ -422,14 +489,19 @@ import Testing
     @Test func theFirstDivergingEventIsAnObjectInJSON() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
-                                  "--population-users", "0", "--out", out.path, "--json"])
+        let result = try CLI.run([
+            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+            "--population-users", "0", "--out", out.path, "--json",
+        ])
         let economy = try #require((try object(result.stdout)["economy"] as? [String: Any])?["differences"] as? [[String: Any]])
         let event = try #require((economy.first?["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
         #expect(event["user"] as? String == "u1" && event["type"] is String, "\(event)")
-        let pressure = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
-                                    "--out", out.path, "--json"])
-        let tier = try #require((try object(pressure.stdout)["differences"] as? [[String: Any]])?.first { $0["kind"] as? String == "current_tier" })
+        let pressure = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+            "--out", out.path, "--json",
+        ])
+        let tier = try #require(
+            (try object(pressure.stdout)["differences"] as? [[String: Any]])?.first { $0["kind"] as? String == "current_tier" })
         let checkIn = try #require((tier["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
         #expect(checkIn["type"] as? String == "check_in" && checkIn["result"] as? String == "YES", "\(checkIn)")
     }
@@ -440,7 +512,9 @@ import Testing
         #expect(differ.status == 1, "\(differ.stdout)\(differ.stderr)")
         let same = try CLI.run(["compare", "rules", "rules", "--bench", "--runs", "20"])
         #expect(same.status == 0, "\(same.stderr)")
-        let holds = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--bench", "--runs", "50", "--expect", "B.current_tier >= A.current_tier"])
+        let holds = try CLI.run([
+            "compare", "rules", "examples/graduated-recovery", "--bench", "--runs", "50", "--expect", "B.current_tier >= A.current_tier",
+        ])
         #expect(holds.status == 0)
     }
 }

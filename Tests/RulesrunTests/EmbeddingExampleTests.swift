@@ -9,14 +9,15 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "max tier 3, recovery after [1, 2, 3] YES days")
         // The seed's pseudo-code: misses set tiers 1, 2, 3; tier 3 needs 3 YES days, then straight to 0.
-        #expect(lines.dropFirst().map { String($0.split(separator: "-> ").last ?? "") } == [
-            "tier 1, misses 1, successes 0",
-            "tier 2, misses 2, successes 0",
-            "tier 3, misses 3, successes 0",
-            "tier 3, misses 0, successes 1",
-            "tier 3, misses 0, successes 2",
-            "tier 0, misses 0, successes 0",
-            "tier 1, misses 1, successes 0",
-        ])
+        #expect(
+            lines.dropFirst().map { String($0.split(separator: "-> ").last ?? "") } == [
+                "tier 1, misses 1, successes 0",
+                "tier 2, misses 2, successes 0",
+                "tier 3, misses 3, successes 0",
+                "tier 3, misses 0, successes 1",
+                "tier 3, misses 0, successes 2",
+                "tier 0, misses 0, successes 0",
+                "tier 1, misses 1, successes 0",
+            ])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import GRDB
 import Testing
@@ -42,7 +42,8 @@ import Testing
         replay.standardOutput = output
         replay.standardError = FileHandle.nullDevice
         try replay.run()
-        let settings = try #require(try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
+        let settings = try #require(
+            try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
         input.fileHandleForWriting.write(Data((settings + "\n").utf8))
         // Its line is out once the event is applied: the replay holds the database by then.
         var printed = Data()
@@ -85,7 +86,7 @@ import Testing
         defer { try? queue.close() }
         #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
         let users = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM app_user") }
-        #expect(users == 6, "\(String(describing: users))")   // 3 (the replay's u1 is the first), 3 appended
+        #expect(users == 6, "\(String(describing: users))")  // 3 (the replay's u1 is the first), 3 appended
     }
 
     /// compare and merge lock what they write by the file too: while another holds compare's
@@ -98,10 +99,15 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: "out")
         let folder = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(folder >= 0 && flock(folder, LOCK_EX | LOCK_NB) == 0)
-        let compare = try CLI.run(["compare", "rules", "examples/graduated-recovery", "--runs", "20", "--population-users", "0", "--economy-runs", "0", "--out", alias])
+        let compare = try CLI.run([
+            "compare", "rules", "examples/graduated-recovery", "--runs", "20", "--population-users", "0", "--economy-runs", "0", "--out",
+            alias,
+        ])
         close(folder)
         #expect(compare.status == 2)
-        #expect(compare.stderr.contains("--out \(alias): another rulesrun compare is writing its replay files in this folder"), "\(compare.stderr)")
+        #expect(
+            compare.stderr.contains("--out \(alias): another rulesrun compare is writing its replay files in this folder"),
+            "\(compare.stderr)")
         #expect(try names(URL(fileURLWithPath: out)) == ["notes.txt"])
 
         let report = dir.appendingPathComponent("report.json").path
@@ -134,10 +140,16 @@ import Testing
         let cases: [([String], String)] = [
             (["replay", Self.events, "--db", "/dev/null"], "--db /dev/null: not a regular file (a character device)"),
             (["replay", Self.events, "--db", fifo], "--db \(fifo): not a regular file (a FIFO)"),
-            (["replay", Self.events, "--db", ":memory:"], "--db :memory:: the database would be a file named ':memory:'; use replay without --db"),
+            (
+                ["replay", Self.events, "--db", ":memory:"],
+                "--db :memory:: the database would be a file named ':memory:'; use replay without --db"
+            ),
             (["replay", Self.events, "--db", "-"], "--db -: a database is a file, not standard output"),
             (["replay", Self.events, "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
-            (["simulate", "2d", "--users", "2", "--db", "\(missing)/x.sqlite"], "--db \(missing)/x.sqlite: the folder \(missing) does not exist"),
+            (
+                ["simulate", "2d", "--users", "2", "--db", "\(missing)/x.sqlite"],
+                "--db \(missing)/x.sqlite: the folder \(missing) does not exist"
+            ),
             (simulate + ["--out", "/dev/null"], "--out /dev/null: not a regular file (a character device)"),
             (simulate + ["--chart", fifo], "--chart \(fifo): not a regular file (a FIFO)"),
             (simulate + ["--out", "\(missing)/r.txt"], "--out \(missing)/r.txt: the folder \(missing) does not exist"),
@@ -156,7 +168,9 @@ import Testing
         // The folder of the default database is the tool's to make.
         let fresh = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: fresh) }
-        #expect(try CLI.run(["simulate", "1d", "--users", "2", "--rules", CLI.packageRoot.appendingPathComponent("rules").path], in: fresh).status == 0)
+        #expect(
+            try CLI.run(["simulate", "1d", "--users", "2", "--rules", CLI.packageRoot.appendingPathComponent("rules").path], in: fresh)
+                .status == 0)
         #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent(".rulesrun/simulation.sqlite").path))
     }
 
@@ -174,12 +188,16 @@ import Testing
         #expect(piped.status == 2)
         #expect(piped.maxRSSKilobytes < 100_000, "\(piped.maxRSSKilobytes) kB")
 
-        let settings = try #require(try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
+        let settings = try #require(
+            try String(contentsOfFile: Self.events, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("{") })
         let long = dir.appendingPathComponent("long.jsonl")
-        try ("# a comment\n\(settings)\n" + String(repeating: "x", count: (1 << 20) + 1) + "\n").write(to: long, atomically: true, encoding: .utf8)
+        try ("# a comment\n\(settings)\n" + String(repeating: "x", count: (1 << 20) + 1) + "\n").write(
+            to: long, atomically: true, encoding: .utf8)
         let stopped = try CLI.run(["replay", long.path])
         #expect(stopped.status == 2)
-        #expect(stopped.stderr == "\(long.path): line 3: longer than 1048576 bytes (the longest line rulesrun reads); replay stopped\n", "\(stopped.stderr)")
+        #expect(
+            stopped.stderr == "\(long.path): line 3: longer than 1048576 bytes (the longest line rulesrun reads); replay stopped\n",
+            "\(stopped.stderr)")
         #expect(stopped.stdout.split(separator: "\n").count == 1)
         try (String(repeating: "x", count: 1 << 20) + "\r\n").write(to: long, atomically: true, encoding: .utf8)
         let read = try CLI.run(["replay", long.path])
@@ -187,8 +205,11 @@ import Testing
 
         let device = try CLI.run(["replay", "/dev/zero"])
         #expect(device.status == 2)
-        #expect(device.stderr.contains("cannot read /dev/zero: not a regular file (a character device); expected a file of events, a pipe, or - for standard input"),
-                "\(device.stderr)")
+        #expect(
+            device.stderr.contains(
+                "cannot read /dev/zero: not a regular file (a character device); expected a file of events, a pipe, or - for standard input"
+            ),
+            "\(device.stderr)")
     }
 
     /// merge reads only regular files of at most 128 MiB: a larger one is refused before it is
@@ -204,9 +225,11 @@ import Testing
         try #require(large.maxRSSKilobytes < 100_000, "\(large.maxRSSKilobytes) kB")
         let fifo = dir.appendingPathComponent("fifo").path
         try #require(mkfifo(fifo, 0o644) == 0)
-        for (path, expected) in [(huge, "\(huge): the file is 209715200 bytes, more than the 134217728 a report may have"),
-                                 ("/dev/zero", "/dev/zero: not a regular file (a character device); expected a JSON report"),
-                                 (fifo, "\(fifo): not a regular file (a FIFO); expected a JSON report")] {
+        for (path, expected) in [
+            (huge, "\(huge): the file is 209715200 bytes, more than the 134217728 a report may have"),
+            ("/dev/zero", "/dev/zero: not a regular file (a character device); expected a JSON report"),
+            (fifo, "\(fifo): not a regular file (a FIFO); expected a JSON report"),
+        ] {
             let result = try CLI.run(["merge", report, path])
             #expect(result.status == 2)
             #expect(result.stderr.contains(expected), "\(result.stderr)")

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func newFieldsAreRefusedNamingTheLineTheFieldAndWhatWasExpected() throws {
-        let dir = try CLI.folder(["events.jsonl": """
+        let dir = try CLI.folder([
+            "events.jsonl": """
             {"at":"2026-03-02T07:00:00Z","type":"habit_task","task":"t","frequency":"times_in_days","times":9,"days":7}
             {"at":"2026-03-02T07:01:00Z","type":"habit_task","task":"t","frequency":"weekly"}
             {"at":"2026-03-02T07:02:00Z","type":"habit_task","task":"t","frequency":"every_n_days","every":1}
@@ -50,7 +51,8 @@ import Testing
             {"at":"2026-03-02T07:15:00Z","type":"settings","day_starts_at":"25:00"}
             {"at":"2026-03-02T07:16:00Z","type":"habit_skip","task":"t"}
             {"at":"2026-03-02T07:17:00Z","type":"habit_skip","task":"t"}
-            """])
+            """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
         #expect(result.status == 2)
@@ -58,25 +60,26 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return ((object["error"] as? [String: Any])?["message"] as? String) ?? "ok"
         }
-        #expect(messages == [
-            "line 1: times: expected between 1 and 7, found 9",
-            #"line 2: frequency: expected one of "daily", "specificDays", "times_in_days", "every_n_days", "days_of_month", found "weekly""#,
-            "line 3: every: expected between 2 and 365, found 1",
-            "line 4: days_of_month: expected between 1 and 31, found 0",
-            #"line 5: goal_direction: expected one of "at_least", "at_most", found "most""#,
-            #"line 6: goal_value: expected a value when goal_direction is "at_most" (a ceiling), found none"#,
-            #"line 7: start_date: expected a calendar date YYYY-MM-DD, found "2026-02-30""#,
-            #"line 8: params: expected names of [a-z][a-z0-9_]*, at most 40 bytes, found "Freeze""#,
-            "line 9: params.x: expected a boolean, a number or a string, found a table",
-            #"line 10: times: expected only with frequency "times_in_days", found frequency "daily""#,
-            "ok",
-            #"line 12: action: expected one of "use", "equip", found string "thaw""#,
-            "line 13: day: expected today or a later day, up to 2027-03-03, found 2026-03-01",
-            #"line 14: day: expected a day with a completion of habit task "t" to remove, found none on 2026-03-02"#,
-            "line 15: for_day: expected today (2026-03-02; habit.max_backfill_days is 0), found 2026-03-01",
-            #"line 16: day_starts_at: expected a time of day HH:MM (00:00–23:59), found "25:00""#,
-            "ok",
-            #"line 18: day: expected a day without a skip of habit task "t", found 2026-03-02, which has one"#,
-        ], "\(result.stdout)")
+        #expect(
+            messages == [
+                "line 1: times: expected between 1 and 7, found 9",
+                #"line 2: frequency: expected one of "daily", "specificDays", "times_in_days", "every_n_days", "days_of_month", found "weekly""#,
+                "line 3: every: expected between 2 and 365, found 1",
+                "line 4: days_of_month: expected between 1 and 31, found 0",
+                #"line 5: goal_direction: expected one of "at_least", "at_most", found "most""#,
+                #"line 6: goal_value: expected a value when goal_direction is "at_most" (a ceiling), found none"#,
+                #"line 7: start_date: expected a calendar date YYYY-MM-DD, found "2026-02-30""#,
+                #"line 8: params: expected names of [a-z][a-z0-9_]*, at most 40 bytes, found "Freeze""#,
+                "line 9: params.x: expected a boolean, a number or a string, found a table",
+                #"line 10: times: expected only with frequency "times_in_days", found frequency "daily""#,
+                "ok",
+                #"line 12: action: expected one of "use", "equip", found string "thaw""#,
+                "line 13: day: expected today or a later day, up to 2027-03-03, found 2026-03-01",
+                #"line 14: day: expected a day with a completion of habit task "t" to remove, found none on 2026-03-02"#,
+                "line 15: for_day: expected today (2026-03-02; habit.max_backfill_days is 0), found 2026-03-01",
+                #"line 16: day_starts_at: expected a time of day HH:MM (00:00–23:59), found "25:00""#,
+                "ok",
+                #"line 18: day: expected a day without a skip of habit task "t", found 2026-03-02, which has one"#,
+            ], "\(result.stdout)")
     }
 }

@@ -16,14 +16,25 @@ import Testing
         let persona = dir.appendingPathComponent("mine.lua").path
         let rule = rules.appendingPathComponent("escalation.lua").path
         let ruleText = try String(contentsOfFile: rule, encoding: .utf8)
-        for (arguments, expected) in [(["--no-db", "--out", a, "--chart", dir.appendingPathComponent("new/../a.txt").path], "--chart \(dir.path)/new/../a.txt: is the same file as --out \(a)"),
-                                      (["--db", db, "--out", db], "--db \(db): is the same file as --out \(db)"),
-                                      (["--db", db, "--chart", db + "-journal"], "--db \(db): is the same file as --chart \(db)-journal"),
-                                      (["--no-db", "--chart", "-"], "--chart -: is the same file as the report (standard output)"),
-                                      (["--no-db", "--persona", persona, "--out", persona], "--out \(persona): is the persona file \(persona), an input"),
-                                      (["--no-db", "--out", "\(dir.path)/rules/../rules/escalation.lua"], "--out \(dir.path)/rules/../rules/escalation.lua: is the rule file \(rule), an input")] {
-            let result = try CLI.run(["simulate", "2d", "--users", "2", "--rules", rules.path,
-                                      "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path] + arguments, in: dir)
+        for (arguments, expected) in [
+            (
+                ["--no-db", "--out", a, "--chart", dir.appendingPathComponent("new/../a.txt").path],
+                "--chart \(dir.path)/new/../a.txt: is the same file as --out \(a)"
+            ),
+            (["--db", db, "--out", db], "--db \(db): is the same file as --out \(db)"),
+            (["--db", db, "--chart", db + "-journal"], "--db \(db): is the same file as --chart \(db)-journal"),
+            (["--no-db", "--chart", "-"], "--chart -: is the same file as the report (standard output)"),
+            (["--no-db", "--persona", persona, "--out", persona], "--out \(persona): is the persona file \(persona), an input"),
+            (
+                ["--no-db", "--out", "\(dir.path)/rules/../rules/escalation.lua"],
+                "--out \(dir.path)/rules/../rules/escalation.lua: is the rule file \(rule), an input"
+            ),
+        ] {
+            let result = try CLI.run(
+                [
+                    "simulate", "2d", "--users", "2", "--rules", rules.path,
+                    "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path,
+                ] + arguments, in: dir)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
@@ -38,16 +49,20 @@ import Testing
         var parts: [String] = []
         for i in 1...2 {
             let path = dir.appendingPathComponent("p\(i).json").path
-            #expect(try CLI.run(["simulate", "3d", "--users", "4", "--no-db", "--shard", "\(i)/2", "--format", "json", "--out", path]).status == 0)
+            #expect(
+                try CLI.run(["simulate", "3d", "--users", "4", "--no-db", "--shard", "\(i)/2", "--format", "json", "--out", path]).status
+                    == 0)
             parts.append(path)
         }
         let first = try Data(contentsOf: URL(fileURLWithPath: parts[0])), second = try Data(contentsOf: URL(fileURLWithPath: parts[1]))
         let link = dir.appendingPathComponent("link.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "p1.json")
-        for (arguments, expected) in [(["--chart", parts[0]], "--chart \(parts[0]): is the report \(parts[0]), an input; refusing to write over it"),
-                                      (["--out", dir.appendingPathComponent("new/../p2.json").path], "is the report \(parts[1]), an input"),
-                                      (["--out", link], "--out \(link): is the report \(parts[0]), an input"),
-                                      (["--out", "-", "--chart", "-"], "--chart -: is the same file as --out -")] {
+        for (arguments, expected) in [
+            (["--chart", parts[0]], "--chart \(parts[0]): is the report \(parts[0]), an input; refusing to write over it"),
+            (["--out", dir.appendingPathComponent("new/../p2.json").path], "is the report \(parts[1]), an input"),
+            (["--out", link], "--out \(link): is the report \(parts[0]), an input"),
+            (["--out", "-", "--chart", "-"], "--chart -: is the same file as --out -"),
+        ] {
             let result = try CLI.run(["merge"] + parts + arguments, in: dir)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")

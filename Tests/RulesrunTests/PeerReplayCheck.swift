@@ -26,14 +26,20 @@ enum PeerReplayCheck {
                 let score = (state["habit_scores"] as? [String: Any])?[task] as? Double
                 if let want = expect["score"] as? Double {
                     let tolerance = expect["tolerance"] as? Double ?? 1e-6
-                    #expect(score.map { abs($0 - want) <= tolerance } == true, "\(at): score \(String(describing: score)), expected \(want)", sourceLocation: sourceLocation)
+                    #expect(
+                        score.map { abs($0 - want) <= tolerance } == true, "\(at): score \(String(describing: score)), expected \(want)",
+                        sourceLocation: sourceLocation)
                 }
                 if let floor = expect["score_above"] as? Double {
-                    #expect(score.map { $0 > floor } == true, "\(at): score \(String(describing: score)), expected above \(floor)", sourceLocation: sourceLocation)
+                    #expect(
+                        score.map { $0 > floor } == true, "\(at): score \(String(describing: score)), expected above \(floor)",
+                        sourceLocation: sourceLocation)
                 }
                 if let want = expect["current"] as? Int {
                     let current = (state["habit_streaks"] as? [String: Any])?[task] as? Int
-                    #expect(current == want, "\(at): current streak \(String(describing: current)), expected \(want)", sourceLocation: sourceLocation)
+                    #expect(
+                        current == want, "\(at): current streak \(String(describing: current)), expected \(want)",
+                        sourceLocation: sourceLocation)
                 }
                 let best = ((state["habit_best_streaks"] as? [String: Any])?[task] as? [[String: Any]] ?? []).map {
                     "\($0["first"] ?? "")…\($0["last"] ?? "") \($0["length"] ?? "")"
@@ -48,7 +54,9 @@ enum PeerReplayCheck {
             } else if !line.isEmpty, !line.hasPrefix("#") {
                 event += 1
                 let ok = outputs.indices.contains(event) ? outputs[event]["ok"] as? Bool : nil
-                #expect(ok == true, "\(at): \(outputs.indices.contains(event) ? "\(outputs[event])" : "no output")", sourceLocation: sourceLocation)
+                #expect(
+                    ok == true, "\(at): \(outputs.indices.contains(event) ? "\(outputs[event])" : "no output")",
+                    sourceLocation: sourceLocation)
             }
         }
         #expect(event + 1 == outputs.count, "\(file): \(outputs.count) outputs for \(event + 1) events", sourceLocation: sourceLocation)

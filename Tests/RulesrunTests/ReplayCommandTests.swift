@@ -8,7 +8,8 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 13)
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(objects.filter { $0["ok"] as? Bool == false }.compactMap { ($0["error"] as? [String: Any])?["code"] as? String }
+        #expect(
+            objects.filter { $0["ok"] as? Bool == false }.compactMap { ($0["error"] as? [String: Any])?["code"] as? String }
                 == ["ALREADY_CHECKED_IN", "DEADLINE_PASSED"])
         let last = try #require(objects.last?["state"] as? [String: Any])
         #expect(last["current_tier"] as? Int == 2)
@@ -16,17 +17,19 @@ import Testing
     }
 
     @Test func malformedLinesNameTheLineAndTheFieldAndTheReplayGoesOn() throws {
-        let dir = try CLI.folder(["events.jsonl": """
+        let dir = try CLI.folder([
+            "events.jsonl": """
             {"at": "2026-03-02T08:00:00Z", "type": "commitment", "text": "ok"}
             {"at": "2026-03-02T12:00:00Z", "type": "check_in", "reslt": "YES"}
             not json
             {"at": "yesterday", "type": "tick"}
             {"at": "2026-03-02T12:00:00Z", "type": "chek_in", "result": "YES"}
             {"at": "2026-03-02T12:01:00Z", "type": "check_in", "result": "YES"}
-            """])
+            """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
-        #expect(result.status == 2)   // invalid lines: every line is still replayed and printed
+        #expect(result.status == 2)  // invalid lines: every line is still replayed and printed
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
         #expect(lines[1].contains("\"line\":2") && lines[1].contains("reslt: unknown field (did you mean 'result'?)"))
@@ -41,18 +44,22 @@ import Testing
     /// each INVALID_EVENT naming the line, the field and the range.
     @Test func timesOutsideTheEnginesRangeAreInvalidEventsNotCrashes() throws {
         let range = "expected a time from 1971-01-01T00:00:00Z up to (not including) 2998-01-01T00:00:00Z"
-        let dir = try CLI.folder(["berlin.jsonl": """
+        let dir = try CLI.folder([
+            "berlin.jsonl": """
             {"at":"2026-03-02T07:00:00Z","type":"settings","timezone":"Europe/Berlin"}
             {"at":"2026-03-02T08:30:00Z","type":"subscription","tier":"PAID","expires_at":"9999-12-31T23:00:00Z"}
             {"at":"2026-03-02T08:31:00Z","type":"subscription","tier":"PAID","expires_at":"2997-12-31T23:00:00Z"}
-            """, "la.jsonl": """
+            """,
+            "la.jsonl": """
             {"at":"1970-01-01T00:00:00Z","type":"settings","timezone":"America/Los_Angeles"}
             {"at":"1970-01-01T00:10:00Z","type":"commitment","text":"x"}
             {"at":"1971-01-01T00:10:00Z","type":"commitment","text":"x"}
-            """, "tokyo.jsonl": """
+            """,
+            "tokyo.jsonl": """
             {"at":"9999-12-31T10:00:00Z","type":"settings","timezone":"Asia/Tokyo"}
             {"at":"9999-12-31T10:00:00Z","user":"u2","type":"commitment","text":"x"}
-            """])
+            """,
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let berlin = try CLI.run(["replay", dir.appendingPathComponent("berlin.jsonl").path])
         #expect(berlin.status == 2, "\(berlin.stderr)")
@@ -63,18 +70,25 @@ import Testing
         let la = try CLI.run(["replay", dir.appendingPathComponent("la.jsonl").path])
         #expect(la.status == 2, "\(la.stderr)")
         lines = try la.stdout.split(separator: "\n").map { try object(String($0)) }
-        #expect(lines.map(message) == ["line 1: at: \(range), found \"1970-01-01T00:00:00Z\"",
-                                       "line 2: at: \(range), found \"1970-01-01T00:10:00Z\"", nil])
+        #expect(
+            lines.map(message) == [
+                "line 1: at: \(range), found \"1970-01-01T00:00:00Z\"",
+                "line 2: at: \(range), found \"1970-01-01T00:10:00Z\"", nil,
+            ])
         let tokyo = try CLI.run(["replay", dir.appendingPathComponent("tokyo.jsonl").path])
         #expect(tokyo.status == 2, "\(tokyo.stderr)")
         lines = try tokyo.stdout.split(separator: "\n").map { try object(String($0)) }
-        #expect(lines.map(message) == ["line 1: at: \(range), found \"9999-12-31T10:00:00Z\"", "line 2: at: \(range), found \"9999-12-31T10:00:00Z\""])
+        #expect(
+            lines.map(message) == [
+                "line 1: at: \(range), found \"9999-12-31T10:00:00Z\"", "line 2: at: \(range), found \"9999-12-31T10:00:00Z\"",
+            ])
     }
 
     /// Every error names its line, the field as the replay file spells it and what was expected:
     /// not the data model's type and field (`HabitTask.timesPerDay`), nor its path twice.
     @Test func errorsNameTheLineAndTheFilesFieldNotTheModels() throws {
-        let dir = try CLI.folder(["events.jsonl": """
+        let dir = try CLI.folder([
+            "events.jsonl": """
             {"at":"2026-03-02T07:00:00Z","type":"habit_task","task":"t","times_per_day":-1}
             {"at":"2026-03-02T07:01:00Z","type":"miga","event":"deepen_pause","app":"a","pause_seconds":9223372036854775807}
             {"at":"2026-03-02T07:02:00Z","type":"commitment","text":"\(String(repeating: "x", count: 281))"}
@@ -88,27 +102,29 @@ import Testing
             {"at":"2026-03-02T07:10:00Z","type":"habit_task","task":"t3"}
             {"at":"2026-03-02T07:11:00Z","type":"habit_completion","task":"t3","value":2}
             {"at":"2026-03-02T07:12:00Z","type":"earned_habit","habit":"\(String(repeating: "h", count: 101))"}
-            """])
+            """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
         #expect(result.status == 2, "\(result.stderr)")
         let lines = try result.stdout.split(separator: "\n").map { try object(String($0)) }
         #expect(lines.map { $0["line"] as? Int } == Array(1...13).map { $0 == 11 ? nil : $0 })
-        #expect(lines.map(message) == [
-            "line 1: times_per_day: expected between 1 and 100, found -1",
-            "line 2: pause_seconds: expected 0–30 seconds (the gateway timer), found 9.223372036854776e+18",
-            "line 3: text: expected at most 280 characters, found 281",
-            "line 4: commitment_deadline: expected a time of day HH:MM (00:00–23:59), found \"25:00\"",
-            "line 5: scheduled_days[2]: expected an ISO weekday 1 (Monday)…7 (Sunday), found 9",
-            "line 6: commitment_deadline: expected 06:00–12:00 in 30-minute steps, found 07:15",
-            "line 7: windows[1].start: expected a time of day HH:MM (00:00–23:59), found \"9:00\"",
-            "line 8: reward_credits: expected between 0 and 100, found 1000",
-            "line 9: label: expected at least 1 character, found 0",
-            "line 10: there is no commitment for 2026-03-02 to check in",
-            nil,
-            "line 12: value: expected none: habit task \"t3\" has no goal to measure",
-            "line 13: habit: expected at most 100 characters, found 101",
-        ])
+        #expect(
+            lines.map(message) == [
+                "line 1: times_per_day: expected between 1 and 100, found -1",
+                "line 2: pause_seconds: expected 0–30 seconds (the gateway timer), found 9.223372036854776e+18",
+                "line 3: text: expected at most 280 characters, found 281",
+                "line 4: commitment_deadline: expected a time of day HH:MM (00:00–23:59), found \"25:00\"",
+                "line 5: scheduled_days[2]: expected an ISO weekday 1 (Monday)…7 (Sunday), found 9",
+                "line 6: commitment_deadline: expected 06:00–12:00 in 30-minute steps, found 07:15",
+                "line 7: windows[1].start: expected a time of day HH:MM (00:00–23:59), found \"9:00\"",
+                "line 8: reward_credits: expected between 0 and 100, found 1000",
+                "line 9: label: expected at least 1 character, found 0",
+                "line 10: there is no commitment for 2026-03-02 to check in",
+                nil,
+                "line 12: value: expected none: habit task \"t3\" has no goal to measure",
+                "line 13: habit: expected at most 100 characters, found 101",
+            ])
         // A refused event keeps its at, user and type next to its line.
         try #require(lines.count == 13)
         #expect(lines[9]["type"] as? String == "check_in" && lines[9]["user"] as? String == "u1")
@@ -120,9 +136,11 @@ import Testing
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("events.jsonl")
-        try Data(("{\"at\": \"2026-03-02T08:00:00Z\", \"type\": \"commitment\", \"text\": \"ok\"}\r\n"
-                  + "{\"at\": \"2026-03-02T12:00:00Z\", \"type\": \"check_in\", \"reslt\": \"YES\"}\r\n\r\n# a comment\r\n"
-                  + "{\"at\": \"2026-03-02T12:01:00Z\", \"type\": \"check_in\", \"result\": \"YES\"}\r").utf8).write(to: file)
+        try Data(
+            ("{\"at\": \"2026-03-02T08:00:00Z\", \"type\": \"commitment\", \"text\": \"ok\"}\r\n"
+                + "{\"at\": \"2026-03-02T12:00:00Z\", \"type\": \"check_in\", \"reslt\": \"YES\"}\r\n\r\n# a comment\r\n"
+                + "{\"at\": \"2026-03-02T12:01:00Z\", \"type\": \"check_in\", \"result\": \"YES\"}\r").utf8
+        ).write(to: file)
         let result = try CLI.run(["replay", file.path])
         let lines = try result.stdout.split(separator: "\n").map { try object(String($0)) }
         try #require(lines.count == 3, "\(result.stdout)")
@@ -171,8 +189,10 @@ import Testing
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("run.sqlite").path
-        let events = [#"{"at": "2026-03-02T08:00:00Z", "type": "commitment", "text": "Run"}"#,
-                      #"{"at": "2026-03-02T08:05:00Z", "type": "habit_task", "task": "read"}"#]
+        let events = [
+            #"{"at": "2026-03-02T08:00:00Z", "type": "commitment", "text": "Run"}"#,
+            #"{"at": "2026-03-02T08:05:00Z", "type": "habit_task", "task": "read"}"#,
+        ]
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["replay", "-", "--db", db]
@@ -200,32 +220,41 @@ import Testing
         let lines = try received.split(separator: "\n").map { try object(String($0)) }
         #expect(lines.count == 2 && lines.allSatisfy { $0["ok"] as? Bool == true }, "\(received)")
         // And both events were committed: the next replay on the database builds on them.
-        let more = try CLI.folder(["more.jsonl": """
+        let more = try CLI.folder([
+            "more.jsonl": """
             {"at": "2026-03-02T12:00:00Z", "type": "check_in", "result": "YES"}
             {"at": "2026-03-02T12:01:00Z", "type": "habit_completion", "task": "read"}
-            """])
+            """
+        ])
         defer { try? FileManager.default.removeItem(at: more) }
         let next = try CLI.run(["replay", more.appendingPathComponent("more.jsonl").path, "--db", db])
-        #expect(next.status == 0 && next.stdout.split(separator: "\n").count == 2 && !next.stdout.contains("\"ok\":false"), "\(next.stdout)")
+        #expect(
+            next.status == 0 && next.stdout.split(separator: "\n").count == 2 && !next.stdout.contains("\"ok\":false"), "\(next.stdout)")
     }
 
     /// `replay --help` lists every event type, as the tables of docs/replay.md (once the README's) do.
     @Test func theHelpListsEveryEventTypeOfTheReadme() throws {
         let help = try CLI.run(["replay", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         func list(after label: String, before next: String) -> Set<String> {
-            guard let start = help.range(of: label), let end = help.range(of: next, range: start.upperBound..<help.endIndex) else { return [] }
+            guard let start = help.range(of: label), let end = help.range(of: next, range: start.upperBound..<help.endIndex) else {
+                return []
+            }
             return Set(help[start.upperBound..<end.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         let listed = list(after: "Pressure, habit tracker, MIGA:", before: "Earned:").union(list(after: "Earned:", before: "Blank lines"))
         let page = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/replay.md"), encoding: .utf8)
-        let section = try #require(page.components(separatedBy: "# Replay: events in, decisions out").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
-        let documented = Set(section.split(separator: "\n").compactMap { row -> String? in
-            guard row.hasPrefix("| `"), let end = row.dropFirst(3).firstIndex(of: "`") else { return nil }
-            let name = String(row[row.index(row.startIndex, offsetBy: 3)..<end])
-            return name == "type" ? nil : name   // the tables' header
-        })
-        #expect(documented.count == 26 && documented.contains("habit_uncheck") && documented.contains("unlock_choose") && documented.contains("miga"), "\(documented.sorted())")
+        let section = try #require(
+            page.components(separatedBy: "# Replay: events in, decisions out").dropFirst().first?
+                .components(separatedBy: "\n## ").first)
+        let documented = Set(
+            section.split(separator: "\n").compactMap { row -> String? in
+                guard row.hasPrefix("| `"), let end = row.dropFirst(3).firstIndex(of: "`") else { return nil }
+                let name = String(row[row.index(row.startIndex, offsetBy: 3)..<end])
+                return name == "type" ? nil : name  // the tables' header
+            })
+        #expect(
+            documented.count == 26 && documented.contains("habit_uncheck") && documented.contains("unlock_choose")
+                && documented.contains("miga"), "\(documented.sorted())")
         #expect(listed == documented, "help: \(listed.sorted()), docs/replay.md: \(documented.sorted())")
     }
 

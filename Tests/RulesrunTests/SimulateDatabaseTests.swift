@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import GRDB
 import Testing
@@ -30,8 +30,11 @@ import Testing
         for extra in [[], ["--append"]] {
             let result = try CLI.run(Self.run + ["--db", other] + extra)
             #expect(result.status == 2, "\(extra): \(result.stderr)")
-            #expect(result.stderr.contains("--db \(other): \(other) is a SQLite database but not one of rulesrun (no meta table; tables: important); refusing to \(extra.isEmpty ? "replace" : "add to") it"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "--db \(other): \(other) is a SQLite database but not one of rulesrun (no meta table; tables: important); refusing to \(extra.isEmpty ? "replace" : "add to") it"
+                ),
+                "\(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
         // An empty file, or a database rulesrun wrote, is replaced.
@@ -75,7 +78,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = dir.appendingPathComponent("db.sqlite").path
         // The lock another rulesrun takes.
-        let lock = open(database + ".rulesrun-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)   // not inherited by other tests' children
+        let lock = open(database + ".rulesrun-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)  // not inherited by other tests' children
         #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
         for extra in [[], ["--append"]] {
             let result = try CLI.run(Self.run + ["--db", database] + extra)
@@ -106,7 +109,9 @@ import Testing
         let few = try CLI.peakMemory(["simulate", "2d", "--users", "200", "--no-db", "--rules", rules, "--jobs", "2"])
         let many = try CLI.peakMemory(["simulate", "2d", "--users", "200", "--no-db", "--rules", rules, "--jobs", "256"])
         #expect(few.status == 0 && many.status == 0)
-        #expect(many.maxRSSKilobytes < few.maxRSSKilobytes + 40_000, "\(few.maxRSSKilobytes) kB with 2 jobs, \(many.maxRSSKilobytes) kB with 256")
+        #expect(
+            many.maxRSSKilobytes < few.maxRSSKilobytes + 40_000,
+            "\(few.maxRSSKilobytes) kB with 2 jobs, \(many.maxRSSKilobytes) kB with 256")
     }
 
     /// `--out -` is standard output, as `-` is elsewhere; `--db :memory:` is not a file name.

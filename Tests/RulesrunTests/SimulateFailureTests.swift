@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 
@@ -17,8 +17,11 @@ import Testing
     }
 
     static func simulate(_ dir: URL, _ extra: [String]) throws -> CLI.Result {
-        try CLI.run(["simulate", "30d", "--users", "20", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
-                     "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path] + extra, in: dir)
+        try CLI.run(
+            [
+                "simulate", "30d", "--users", "20", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
+                "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path,
+            ] + extra, in: dir)
     }
 
     @Test func aRuleErrorExits1AndNamesTheCountsTheFirstFailureAndItsReplay() throws {
@@ -28,7 +31,7 @@ import Testing
         let two = try Self.simulate(dir, ["--jobs", "2"])
         #expect(one.status == 1, "\(one.stderr)")
         #expect(two.status == 1, "\(two.stderr)")
-        #expect(one.stdout.contains("summary"))   // the report is still printed
+        #expect(one.stdout.contains("summary"))  // the report is still printed
         #expect(one.stderr.contains("the rule set failed on"), "\(one.stderr)")
         #expect(one.stderr.range(of: #"RULE_ERROR [0-9]+"#, options: .regularExpression) != nil, "\(one.stderr)")
         #expect(one.stderr.contains("escalation.lua:8: boom on day 20 (RULE_ERROR)"), "\(one.stderr)")
@@ -92,8 +95,10 @@ import Testing
         try #require(mkfifo(folder.appendingPathComponent("failure-u1.jsonl").path, 0o644) == 0)
         let result = try Self.simulate(dir, [])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("the replay file was not written: the replay file .rulesrun/simulate/failure-u1.jsonl: not a regular file (a FIFO)"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the replay file was not written: the replay file .rulesrun/simulate/failure-u1.jsonl: not a regular file (a FIFO)"),
+            "\(result.stderr)")
     }
 
     @Test func aCleanRunSaysNothingAndItsJSONHasNoFailures() throws {
@@ -107,7 +112,8 @@ import Testing
         for duration in ["-1d", "-3d", "-0d", "0d", "-2w"] {
             let result = try CLI.run(["simulate", duration, "--users", "2", "--no-db"])
             #expect(result.status == 2)
-            #expect(result.stderr.contains("invalid duration \"\(duration)\": a duration must be positive"), "\(duration): \(result.stderr)")
+            #expect(
+                result.stderr.contains("invalid duration \"\(duration)\": a duration must be positive"), "\(duration): \(result.stderr)")
             #expect(result.stderr.contains("e.g. 30d, 12w, 6m or 1y"))
         }
         // An option's own negative value is still that option's error.
@@ -120,7 +126,8 @@ import Testing
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let part = dir.appendingPathComponent("part.json").path
-        #expect(try CLI.run(["simulate", "3d", "--users", "10", "--no-db", "--shard", "1/2", "--format", "json", "--out", part]).status == 0)
+        #expect(
+            try CLI.run(["simulate", "3d", "--users", "10", "--no-db", "--shard", "1/2", "--format", "json", "--out", part]).status == 0)
         let overlap = try CLI.run(["merge", part, part])
         #expect(overlap.status == 2)
         #expect(overlap.stderr.contains("shards overlap: users 1–5 and 1–5"), "\(overlap.stderr)")

@@ -22,7 +22,10 @@ import Testing
         #expect(completions.map { $0["current_streak"] as? Int } == [0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 2, 2])
         #expect(completions.map { $0["best_streak"] as? Int } == [0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2])
         let last = try #require(run.stdout.split(separator: "\n").last)
-        #expect(last.contains(#""habit_best_streaks":{"read":[{"first":"2026-01-19","last":"2026-02-01","length":2},{"first":"2026-01-05","last":"2026-01-11","length":1}]}"#), "\(last)")
+        #expect(
+            last.contains(
+                #""habit_best_streaks":{"read":[{"first":"2026-01-19","last":"2026-02-01","length":2},{"first":"2026-01-05","last":"2026-01-11","length":1}]}"#
+            ), "\(last)")
     }
 
     /// The default rules return the current streak only: no best streak nor score in the output.

@@ -12,7 +12,8 @@ import Testing
             #expect(object["ok"] as? Bool == true, "\(line)")
             let decisions = object["decisions"] as? [String: Any] ?? [:]
             if let gate = decisions["unlock_gate"] as? [String: Any], let snapshot = gate["available_options"] as? [String: Any],
-               let credits = (snapshot["options"] as? [[String: Any]])?.first, let durations = credits["durations"] as? [[String: Any]] {
+                let credits = (snapshot["options"] as? [[String: Any]])?.first, let durations = credits["durations"] as? [[String: Any]]
+            {
                 gates.append(durations.compactMap { $0["cost_credits"] as? Int })
             }
             if let unlock = decisions["unlock"] as? [String: Any], let cost = unlock["cost_credits"] as? Int { charged.append(cost) }

@@ -43,10 +43,12 @@ import Testing
         #expect(result.status == 2, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 5, "\(result.stdout)")
-        let expected = [#"line 1: user: expected UTF-8 text, found string \"bob\\xFF\""#,
-                        #"line 2: user: expected UTF-8 text, found string \"bob\\xFE\""#,
-                        #"line 3: text: expected UTF-8 text, found string \"caf\\xE9\""#,
-                        #"line 4: apps[2]: expected UTF-8 text, found string \"android:\\xC3\""#]
+        let expected = [
+            #"line 1: user: expected UTF-8 text, found string \"bob\\xFF\""#,
+            #"line 2: user: expected UTF-8 text, found string \"bob\\xFE\""#,
+            #"line 3: text: expected UTF-8 text, found string \"caf\\xE9\""#,
+            #"line 4: apps[2]: expected UTF-8 text, found string \"android:\\xC3\""#,
+        ]
         for (line, message) in zip(lines, expected) {
             #expect(line.contains(#""code":"INVALID_EVENT""#) && line.contains(message), "\(line)")
         }
@@ -57,12 +59,14 @@ import Testing
 
     /// A key twice in one event: one of its values was silently lost.
     @Test func replayRefusesAKeyTwiceAndAWholeNumberBeyond64Bits() throws {
-        let dir = try CLI.folder(["events.jsonl": """
+        let dir = try CLI.folder([
+            "events.jsonl": """
             {"at":"2026-03-02T08:00:00Z","user":"a","user":"b","type":"tick"}
             {"at":"2026-03-02T08:00:00Z","user":"a","user":null,"type":"tick"}
             {"at":"2026-03-02T08:00:00Z","type":"mode","mode":"m","strictness":"STRICT","windows":[{"days":[1],"start":"09:00","end":"17:00","end":"18:00"}]}
             {"at":"2026-03-02T08:00:00Z","type":"habit_task","task":"t","times_per_day":9223372036854775808}
-            """])
+            """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
         #expect(result.status == 2)
@@ -72,8 +76,11 @@ import Testing
         #expect(lines[1].contains("line 2: user: appears twice in one object"), "\(lines[1])")
         #expect(lines[2].contains("line 3: windows[1].end: appears twice in one object"), "\(lines[2])")
         // Not read as the float 9.223372036854776e+18, another number.
-        #expect(lines[3].contains("line 4: times_per_day: expected a whole number from -9223372036854775808 to 9223372036854775807, found 9223372036854775808"),
-                "\(lines[3])")
+        #expect(
+            lines[3].contains(
+                "line 4: times_per_day: expected a whole number from -9223372036854775808 to 9223372036854775807, found 9223372036854775808"
+            ),
+            "\(lines[3])")
     }
 
     /// A persona file is Lua: one that is not UTF-8 is refused at its line, which is shown.
@@ -116,16 +123,27 @@ import Testing
             return Array(bytes[..<at]) + extra + Array(bytes[at...])
         }
         let cases: [([UInt8], String)] = [
-            (inserting([0xFF], after: #""duration":"3d"#),
-             #"run.duration: expected UTF-8 text, found string "3d\xFF""#),
+            (
+                inserting([0xFF], after: #""duration":"3d"#),
+                #"run.duration: expected UTF-8 text, found string "3d\xFF""#
+            ),
             (Array(text.replacingOccurrences(of: #","days":["#, with: #","days":[],"days":["#).utf8), "days: appears twice in one object"),
-            (Array(text.replacingOccurrences(of: #""users":4,"#, with: #""users":4,"users":4,"#).utf8), "run.users: appears twice in one object"),
-            (Array(text.replacingOccurrences(of: #""users":4,"#, with: #""users":9223372036854775808,"#).utf8),
-             "run.users: expected a whole number from 1 to 10000000, found 9223372036854775808"),
-            (Array(text.replacingOccurrences(of: #""users_to":4,"#, with: #""users_to":-99999999999999999999,"#).utf8),
-             "run.users_to: expected a count (a whole number from 0 to 1000000000000), found -99999999999999999999"),
-            (Array(text.replacingOccurrences(of: #""yes":"#, with: #""yes":18446744073709551616,"x":"#).utf8),
-             "days[0].yes: expected a count (a whole number from 0 to 1000000000000), found 18446744073709551616"),
+            (
+                Array(text.replacingOccurrences(of: #""users":4,"#, with: #""users":4,"users":4,"#).utf8),
+                "run.users: appears twice in one object"
+            ),
+            (
+                Array(text.replacingOccurrences(of: #""users":4,"#, with: #""users":9223372036854775808,"#).utf8),
+                "run.users: expected a whole number from 1 to 10000000, found 9223372036854775808"
+            ),
+            (
+                Array(text.replacingOccurrences(of: #""users_to":4,"#, with: #""users_to":-99999999999999999999,"#).utf8),
+                "run.users_to: expected a count (a whole number from 0 to 1000000000000), found -99999999999999999999"
+            ),
+            (
+                Array(text.replacingOccurrences(of: #""yes":"#, with: #""yes":18446744073709551616,"x":"#).utf8),
+                "days[0].yes: expected a count (a whole number from 0 to 1000000000000), found 18446744073709551616"
+            ),
         ]
         for (bytes, expected) in cases {
             #expect(bytes != Array(text.utf8))
@@ -154,7 +172,9 @@ import Testing
     /// A persona's time zone in an error, and a rule's `print`.
     @Test func personaErrorsAndRulePrintsAreEscaped() throws {
         let steady = try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"), encoding: .utf8)
-        let dir = try CLI.folder(["tz.lua": steady.replacingOccurrences(of: #"timezone = "Europe/Paris""#, with: #"timezone = "\u{1b}[2J\0""#)])
+        let dir = try CLI.folder([
+            "tz.lua": steady.replacingOccurrences(of: #"timezone = "Europe/Paris""#, with: #"timezone = "\u{1b}[2J\0""#)
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let persona = try CLI.run(["simulate", "3d", "--users", "2", "--no-db", "--persona", dir.appendingPathComponent("tz.lua").path])
         #expect(persona.status == 2)

@@ -5,13 +5,19 @@ import Testing
     @Test func theDefaultRuleSetIsValid() throws {
         let result = try CLI.run(["validate", "rules"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasPrefix("rules: valid (escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua; 15 rule functions proved on "))
+        #expect(
+            result.stdout.hasPrefix(
+                "rules: valid (escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua; 15 rule functions proved on "))
     }
 
     @Test func everyProblemIsPrintedWithFileAndLine() throws {
         let source = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/escalation.lua"), encoding: .utf8)
-        let broken = CLI.edit(source, [("M.max_tier = 3", "M.max_tier = \"three\""),
-                                       ("M.max_reminders_per_day = 3 ", "M.max_reminders_per_dya = 3 ")])
+        let broken = CLI.edit(
+            source,
+            [
+                ("M.max_tier = 3", "M.max_tier = \"three\""),
+                ("M.max_reminders_per_day = 3 ", "M.max_reminders_per_dya = 3 "),
+            ])
         var files = ["escalation.lua": broken, "escalaton.lua": "return {}"]
         for name in ["streaks.lua", "pricing.lua", "quests.lua", "modes.lua"] {
             files[name] = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/\(name)"), encoding: .utf8)
@@ -22,7 +28,10 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.contains("escalaton.lua: not a file of a rule set (expected escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua); did you mean 'escalation.lua'?"))
+        #expect(
+            lines.contains(
+                "escalaton.lua: not a file of a rule set (expected escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua); did you mean 'escalation.lua'?"
+            ))
         // The decoder stops at the first bad field of a file; each file reports its own.
         #expect(lines.contains { $0.hasPrefix("escalation.lua:") && ($0.contains("max_tier") || $0.contains("max_reminders_per_dya")) })
         #expect(result.stderr.contains("2 problems"))
@@ -35,8 +44,14 @@ import Testing
         }
         let line = files["pricing.lua"]!.components(separatedBy: "\n").firstIndex(of: "M.rollover_cap = 10")! + 1
         for (added, expected) in [
-            ("M.focus_cycle = {}\nM.focus_cycle.self = M.focus_cycle", "pricing.lua:\(line + 2): focus_cycle.self: a cycle: the table focus_cycle contains itself here"),
-            (#"M.credit_costs[1].label = "\xff\xfe""#, #"pricing.lua:\#(line + 1): credit_costs[1].label: expected UTF-8 text, found string "\xFF\xFE""#),
+            (
+                "M.focus_cycle = {}\nM.focus_cycle.self = M.focus_cycle",
+                "pricing.lua:\(line + 2): focus_cycle.self: a cycle: the table focus_cycle contains itself here"
+            ),
+            (
+                #"M.credit_costs[1].label = "\xff\xfe""#,
+                #"pricing.lua:\#(line + 1): credit_costs[1].label: expected UTF-8 text, found string "\xFF\xFE""#
+            ),
         ] {
             var broken = files
             broken["pricing.lua"] = CLI.edit(files["pricing.lua"]!, [("M.rollover_cap = 10\n", "M.rollover_cap = 10\n\(added)\n")])
@@ -60,15 +75,21 @@ import Testing
         let streaks = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/streaks.lua"), encoding: .utf8)
         let header = "function M.earned.bonus(streak_count)\n"
         let line = streaks.components(separatedBy: "\n").firstIndex(of: "function M.earned.bonus(streak_count)")! + 1
-        let dir = try CLI.folder(["extends": CLI.packageRoot.appendingPathComponent("rules").path,
-                                  "streaks.lua": CLI.edit(streaks, [(header, header + "  if streak_count == 37 then return math.maxinteger end\n")])])
+        let dir = try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("rules").path,
+            "streaks.lua": CLI.edit(streaks, [(header, header + "  if streak_count == 37 then return math.maxinteger end\n")]),
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let broken = try CLI.run(["validate", dir.path])
         #expect(broken.status == 1)
-        #expect(broken.stdout == "streaks.lua:\(line): earned.bonus(37) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000\n", "\(broken.stdout)")
+        #expect(
+            broken.stdout
+                == "streaks.lua:\(line): earned.bonus(37) returned integer 9223372036854775807, expected a whole number of credits from 0 to 10000\n",
+            "\(broken.stdout)")
         let valid = try CLI.run(["validate", "rules"])
         #expect(valid.status == 0)
-        #expect(valid.stdout.contains("\n  earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)\n"), "\(valid.stdout)")
+        #expect(
+            valid.stdout.contains("\n  earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)\n"), "\(valid.stdout)")
     }
 
 }

@@ -27,14 +27,17 @@ import Testing
         #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
         let lines = ok.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count >= 3, "\(lines)")
-        #expect(Array(lines.dropFirst().prefix(2)) == [
-            #"  streaks.lua params: freeze_max integer 0…10 = 2; week_start enum {"monday", "sunday"} = "monday""#,
-            "  quests.lua params: strict boolean = false",
-        ])
+        #expect(
+            Array(lines.dropFirst().prefix(2)) == [
+                #"  streaks.lua params: freeze_max integer 0…10 = 2; week_start enum {"monday", "sunday"} = "monday""#,
+                "  quests.lua params: strict boolean = false",
+            ])
 
         let bad = try CLI.run(["validate", dir.appendingPathComponent("bad").path])
         #expect(bad.status == 1)
-        #expect(bad.stdout == "streaks.lua:3: params.freeze_max.default: must be within the range 0…10, found 11\n", "\(bad.stdout)\(bad.stderr)")
+        #expect(
+            bad.stdout == "streaks.lua:3: params.freeze_max.default: must be within the range 0…10, found 11\n",
+            "\(bad.stdout)\(bad.stderr)")
     }
 
 }

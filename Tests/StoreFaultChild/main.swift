@@ -16,8 +16,10 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6 || (arguments.count == 7 && arguments[6] == "bulk-load"), let users = Int(arguments[2]), let perBatch = Int(arguments[3]), let batches = Int(arguments[4]),
-      let pauseBatch = Int(arguments[5]), users >= 1, perBatch >= 1 else {
+guard arguments.count == 6 || (arguments.count == 7 && arguments[6] == "bulk-load"), let users = Int(arguments[2]),
+    let perBatch = Int(arguments[3]), let batches = Int(arguments[4]),
+    let pauseBatch = Int(arguments[5]), users >= 1, perBatch >= 1
+else {
     FileHandle.standardError.write(Data("usage: StoreFaultChild <db> <users> <days per batch> <batches> <pause batch> [bulk-load]\n".utf8))
     exit(2)
 }

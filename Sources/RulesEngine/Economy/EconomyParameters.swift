@@ -27,11 +27,13 @@ public struct EconomyParameters: Sendable, Equatable {
     /// An attempt left without a choice expires after this many minutes.
     public var gateExpiresAfterMinutes: Int
 
-    public init(creditCosts: [PricingPolicy.CreditCost], rolloverCap: Int, focusMinMinutesToQualify: Int, focusPresetMinutes: [Int],
-                defaultRewardCredits: Int, suspensionWindowMinutes: Int, suspendDays: Int, questTypes: [QuestType],
-                questUnlockMinutes: Int, questSessionMinutes: Int, questMaxUnlocksPerAppPerDay: Int, questCooldownMinutesPerApp: Int,
-                keyChangeCooldownHoursStrict: Int, emergencyDailyLimit: Int, emergencyDelaySeconds: Int, emergencyUnlockMinutes: Int,
-                emergencyBlockSameAppConsecutive: Bool, gateExpiresAfterMinutes: Int) {
+    public init(
+        creditCosts: [PricingPolicy.CreditCost], rolloverCap: Int, focusMinMinutesToQualify: Int, focusPresetMinutes: [Int],
+        defaultRewardCredits: Int, suspensionWindowMinutes: Int, suspendDays: Int, questTypes: [QuestType],
+        questUnlockMinutes: Int, questSessionMinutes: Int, questMaxUnlocksPerAppPerDay: Int, questCooldownMinutesPerApp: Int,
+        keyChangeCooldownHoursStrict: Int, emergencyDailyLimit: Int, emergencyDelaySeconds: Int, emergencyUnlockMinutes: Int,
+        emergencyBlockSameAppConsecutive: Bool, gateExpiresAfterMinutes: Int
+    ) {
         self.creditCosts = creditCosts
         self.rolloverCap = rolloverCap
         self.focusMinMinutesToQualify = focusMinMinutesToQualify

@@ -12,12 +12,21 @@ extension PricingPolicy {
             if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
-                let credits = try Counterexamples.integer(host.call(focusCredits, ["actual_minutes": .integer(Int64(minutes)),
-                    "planned_minutes": .integer(Int64(max(minutes, 1))), "completed": true, "ended_early": false]).first)
+                let credits = try Counterexamples.integer(
+                    host.call(
+                        focusCredits,
+                        [
+                            "actual_minutes": .integer(Int64(minutes)),
+                            "planned_minutes": .integer(Int64(max(minutes, 1))), "completed": true, "ended_early": false,
+                        ]
+                    ).first)
                 if credits < 0 || credits > 10_000 {
                     focus.record(kind: "range", "\(call) returned \(credits), outside 0…10000")
                 } else if minutes < self.focus.minMinutesToQualify && credits > 0 {
-                    focus.record(kind: "qualify", "\(call) returned \(credits) credits for a session shorter than min_minutes_to_qualify (\(self.focus.minMinutesToQualify))")
+                    focus.record(
+                        kind: "qualify",
+                        "\(call) returned \(credits) credits for a session shorter than min_minutes_to_qualify (\(self.focus.minMinutesToQualify))"
+                    )
                 } else if credits < previous {
                     focus.record(kind: "monotone", "\(call) returned \(credits), fewer than for \(minutes - 1) minutes (\(previous))")
                 }
@@ -35,7 +44,10 @@ extension PricingPolicy {
             do {
                 let n = try Counterexamples.integer(host.call(carriedCredits, .integer(Int64(balance))).first)
                 if n < 0 || n > balance || n > rolloverCap {
-                    carried.record(kind: "range", "\(call) returned \(n): the carried credits must be between 0 and the balance, at most rollover_cap (\(rolloverCap))")
+                    carried.record(
+                        kind: "range",
+                        "\(call) returned \(n): the carried credits must be between 0 and the balance, at most rollover_cap (\(rolloverCap))"
+                    )
                 }
             } catch {
                 carried.record(error, calling: call)
@@ -49,7 +61,10 @@ extension PricingPolicy {
                 if award.isFinished(host) { break }
                 award.inputs += 1
                 do {
-                    let out = try host.call(habitAward, ["reward_credits": .integer(Int64(reward)), "completions_in_window": .integer(Int64(recent))]).first ?? .nil
+                    let out =
+                        try host.call(
+                            habitAward, ["reward_credits": .integer(Int64(reward)), "completions_in_window": .integer(Int64(recent))]
+                        ).first ?? .nil
                     let decoded = try LuaDecoder().decode(HabitAward.self, from: out)
                     if decoded.credits < 0 || decoded.credits > reward {
                         award.record(kind: "range", "\(call) returned \(decoded.credits) credits, outside 0…reward_credits (\(reward))")
@@ -83,20 +98,27 @@ extension QuestPolicy {
                             gate["quest_unlocks_today"] = .integer(Int64(today))
                             gate["qr_key_set"] = .boolean(key)
                             if let since { gate["minutes_since_last_quest_unlock"] = .integer(Int64(since)) }
-                            let call = "quest_blocked(\(strictness.rawValue), \(type.rawValue), \(today) today, \(since.map { "\($0) min since the last" } ?? "none before"), key \(key ? "set" : "not set"))"
+                            let call =
+                                "quest_blocked(\(strictness.rawValue), \(type.rawValue), \(today) today, \(since.map { "\($0) min since the last" } ?? "none before"), key \(key ? "set" : "not set"))"
                             do {
                                 let out = try host.call(questBlocked, .table(gate)).first ?? .nil
                                 if !out.isNil && !(out.stringValue.map(reasons.contains) ?? false) {
-                                    quests.record(kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())")
+                                    quests.record(
+                                        kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())"
+                                    )
                                     continue
                                 }
                                 if out.isNil {
                                     if strictness == .hard {
                                         quests.record(kind: "hard", "\(call) allows a quest in HARD mode (DISALLOWED_IN_HARD_MODE)")
                                     } else if today >= quest.maxUnlocksPerAppPerDay {
-                                        quests.record(kind: "limit", "\(call) allows a quest beyond max_unlocks_per_app_per_day (\(quest.maxUnlocksPerAppPerDay))")
+                                        quests.record(
+                                            kind: "limit",
+                                            "\(call) allows a quest beyond max_unlocks_per_app_per_day (\(quest.maxUnlocksPerAppPerDay))")
                                     } else if let since, since < quest.cooldownMinutesPerApp {
-                                        quests.record(kind: "cooldown", "\(call) allows a quest within the \(quest.cooldownMinutesPerApp)-minute cooldown")
+                                        quests.record(
+                                            kind: "cooldown",
+                                            "\(call) allows a quest within the \(quest.cooldownMinutesPerApp)-minute cooldown")
                                     } else if type == .qrScan && quest.qrRequiresKey && !key {
                                         quests.record(kind: "qr", "\(call) allows a QR quest without a QR key (QR_KEY_NOT_SET)")
                                     }
@@ -117,10 +139,17 @@ extension QuestPolicy {
                 emergencies.inputs += 1
                 let call = "emergency_blocked(\(used) used today, \(same ? "the same app as the last one" : "another app"))"
                 do {
-                    let out = try host.call(emergencyBlocked, ["emergency_used_today": .integer(Int64(used)),
-                                                               "same_app_as_last_emergency": .boolean(same)]).first ?? .nil
+                    let out =
+                        try host.call(
+                            emergencyBlocked,
+                            [
+                                "emergency_used_today": .integer(Int64(used)),
+                                "same_app_as_last_emergency": .boolean(same),
+                            ]
+                        ).first ?? .nil
                     if !out.isNil && !(out.stringValue.map(reasons.contains) ?? false) {
-                        emergencies.record(kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())")
+                        emergencies.record(
+                            kind: "type", "\(call) returned \(out.errorDescription), expected nil or one of \(reasons.sorted())")
                     } else if out.isNil && used >= emergency.dailyLimit {
                         emergencies.record(kind: "limit", "\(call) allows an emergency unlock beyond daily_limit (\(emergency.dailyLimit))")
                     } else if out.isNil && same && emergency.blockSameAppConsecutive {

@@ -28,9 +28,14 @@ public struct ModePolicy: Decodable {
         let names = Strictness.allCases.map(\.rawValue)
         var problems: [RuleProblem] = []
         if Set(strictnessRank.keys) != Set(names) {
-            problems.append(file.problem(at: "strictness_rank", "strictness_rank: needs exactly GENTLE, STRICT and HARD, found \(strictnessRank.keys.sorted())"))
+            problems.append(
+                file.problem(
+                    at: "strictness_rank", "strictness_rank: needs exactly GENTLE, STRICT and HARD, found \(strictnessRank.keys.sorted())"))
         } else if !(strictnessRank["GENTLE"]! < strictnessRank["STRICT"]! && strictnessRank["STRICT"]! < strictnessRank["HARD"]!) {
-            problems.append(file.problem(at: "strictness_rank", "strictness_rank: must rank GENTLE < STRICT < HARD, found \(names.map { "\($0) \(strictnessRank[$0]!)" })"))
+            problems.append(
+                file.problem(
+                    at: "strictness_rank",
+                    "strictness_rank: must rank GENTLE < STRICT < HARD, found \(names.map { "\($0) \(strictnessRank[$0]!)" })"))
         }
         return problems
     }
@@ -50,11 +55,18 @@ public struct ModePolicy: Decodable {
                         for minutes in [0, 59, 239, 240, 719, 1200, 1439] {
                             if failures.isFinished(host) { break outer }
                             failures.inputs += 1
-                            let call = "window_active(mask \(mask), \(LocalTime(minutes: start)!)–\(LocalTime(minutes: end)!), weekday \(weekday) at \(LocalTime(minutes: minutes)!))"
+                            let call =
+                                "window_active(mask \(mask), \(LocalTime(minutes: start)!)–\(LocalTime(minutes: end)!), weekday \(weekday) at \(LocalTime(minutes: minutes)!))"
                             do {
-                                let out = try host.call(windowActive, ["days_mask": .integer(Int64(mask)), "start_minutes": .integer(Int64(start)),
-                                                                       "end_minutes": .integer(Int64(end))],
-                                                        ["weekday": .integer(Int64(weekday)), "minutes": .integer(Int64(minutes))]).first ?? .nil
+                                let out =
+                                    try host.call(
+                                        windowActive,
+                                        [
+                                            "days_mask": .integer(Int64(mask)), "start_minutes": .integer(Int64(start)),
+                                            "end_minutes": .integer(Int64(end)),
+                                        ],
+                                        ["weekday": .integer(Int64(weekday)), "minutes": .integer(Int64(minutes))]
+                                    ).first ?? .nil
                                 guard case .boolean(let active) = out else {
                                     failures.record(kind: "type", "\(call) returned \(out.errorDescription), expected a boolean")
                                     continue
@@ -87,11 +99,16 @@ public struct ModePolicy: Decodable {
             var priority: Int, strictness: Strictness, manual: ManualOverrideState, inForce: Bool, alwaysOpen: Bool
             var active: Bool { (inForce && manual == .forcedOn) || (!(inForce && manual == .forcedOff) && alwaysOpen) }
             var lua: LuaValue {
-                ["priority": .integer(Int64(priority)), "strictness": .string(strictness.rawValue), "manual_state": .string(manual.rawValue),
-                 "override_in_force": .boolean(inForce),
-                 "windows": .table(LuaTable(sequence: alwaysOpen ? [["days_mask": 127, "start_minutes": 0, "end_minutes": 0]] : []))]
+                [
+                    "priority": .integer(Int64(priority)), "strictness": .string(strictness.rawValue),
+                    "manual_state": .string(manual.rawValue),
+                    "override_in_force": .boolean(inForce),
+                    "windows": .table(LuaTable(sequence: alwaysOpen ? [["days_mask": 127, "start_minutes": 0, "end_minutes": 0]] : [])),
+                ]
             }
-            var text: String { "priority \(priority) \(strictness.rawValue) \(manual.rawValue)\(inForce ? " (in force)" : "")\(alwaysOpen ? " always open" : " no window")" }
+            var text: String {
+                "priority \(priority) \(strictness.rawValue) \(manual.rawValue)\(inForce ? " (in force)" : "")\(alwaysOpen ? " always open" : " no window")"
+            }
         }
         var templates: [Template] = []
         for priority in 0...1 {
@@ -99,7 +116,9 @@ public struct ModePolicy: Decodable {
                 for manual in ManualOverrideState.allCases {
                     for inForce in [false, true] {
                         for alwaysOpen in [false, true] {
-                            templates.append(Template(priority: priority, strictness: strictness, manual: manual, inForce: inForce, alwaysOpen: alwaysOpen))
+                            templates.append(
+                                Template(
+                                    priority: priority, strictness: strictness, manual: manual, inForce: inForce, alwaysOpen: alwaysOpen))
                         }
                     }
                 }

@@ -14,7 +14,8 @@ public enum PriceBounds {
             }
             if i > 0, cost.credits <= prices[i - 1].credits {
                 let previous = prices[i - 1]
-                return "price returned \(cost.credits) credits for \(cost.minutes) minutes, not more than the \(previous.credits) for \(previous.minutes) minutes: prices must be strictly increasing with the length (\(situation.situation))"
+                return
+                    "price returned \(cost.credits) credits for \(cost.minutes) minutes, not more than the \(previous.credits) for \(previous.minutes) minutes: prices must be strictly increasing with the length (\(situation.situation))"
             }
         }
         return nil

@@ -30,8 +30,10 @@ public struct PriceContext: Hashable, Sendable {
     /// params, so an extending folder changes them by their `default`.
     public var params: ResolvedParams = .empty
 
-    public init(minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
-                weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0) {
+    public init(
+        minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
+        weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0
+    ) {
         self.minutes = minutes
         self.app = app
         self.unlocksToday = unlocksToday
@@ -68,7 +70,9 @@ public struct PriceContext: Hashable, Sendable {
     public var situation: String {
         let day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][(weekday - 1 + 7) % 7]
         let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-        return "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
-            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)") + ", streak \(streak), balance \(balance)" + (params.values.isEmpty ? "" : ", params \(params)")
+        return
+            "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
+            + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)")
+            + ", streak \(streak), balance \(balance)" + (params.values.isEmpty ? "" : ", params \(params)")
     }
 }

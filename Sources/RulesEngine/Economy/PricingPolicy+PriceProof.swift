@@ -5,7 +5,9 @@ import RulesModel
 /// an integer, 0…10,000, and strictly increasing with the length in the same situation.
 extension PricingPolicy {
     /// The sampled values of the fields the domain does not enumerate.
-    static let proofModes: [(mode: String?, strictness: Strictness)] = [(nil, .gentle), ("Focus", .gentle), ("Focus", .strict), ("Focus", .hard)]
+    static let proofModes: [(mode: String?, strictness: Strictness)] = [
+        (nil, .gentle), ("Focus", .gentle), ("Focus", .strict), ("Focus", .hard),
+    ]
     static let proofStreaks = [0, 1, 7, 30, 365]
     static let proofBalances = [0, 10, 45, 100, 1000]
     /// Unlocks today 0…maxUnlocks, of which 0…all for the app.
@@ -27,15 +29,19 @@ extension PricingPolicy {
                 for hour in 0...23 {
                     let o = others[(i * 37) % others.count]
                     i += 1
-                    situations.append(PriceContext(minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: hour, minute: 0,
-                                                   weekday: weekday, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
+                    situations.append(
+                        PriceContext(
+                            minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: hour, minute: 0,
+                            weekday: weekday, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
                 }
             }
         }
         for (today, ofApp) in counts {
             for o in others {
-                situations.append(PriceContext(minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: 12, minute: 0,
-                                               weekday: 1, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
+                situations.append(
+                    PriceContext(
+                        minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: 12, minute: 0,
+                        weekday: 1, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
             }
         }
         return situations
@@ -43,7 +49,8 @@ extension PricingPolicy {
 
     func provePrice(in file: RuleFile, host: LuaHost) -> Counterexamples {
         var proof = Counterexamples(function: price, name: "price", file: file)
-        proof.unproved = "more than \(Self.proofMaxUnlocks) unlocks today, minutes other than :00, streaks other than "
+        proof.unproved =
+            "more than \(Self.proofMaxUnlocks) unlocks today, minutes other than :00, streaks other than "
             + "\(Self.proofStreaks.map(String.init).joined(separator: ", ")), balances other than "
             + "\(Self.proofBalances.map(String.init).joined(separator: ", ")), and some combinations of these with the mode, hour and weekday"
         let domain = params.domain()
@@ -63,7 +70,8 @@ extension PricingPolicy {
             do {
                 for cost in creditCosts {
                     context.minutes = cost.minutes
-                    prices.append(CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, context.lua).first)))
+                    prices.append(
+                        CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, context.lua).first)))
                 }
             } catch {
                 proof.record(error, calling: "price(\(context.minutes) minutes; \(situation.situation))")

@@ -78,29 +78,44 @@ public struct PricingPolicy: Decodable {
         for (i, cost) in creditCosts.enumerated() {
             let path = "credit_costs[\(i + 1)]"
             require((1...24 * 60).contains(cost.minutes), "\(path).minutes", "must be between 1 and 1440, found \(cost.minutes)")
-            require((1...1_000_000).contains(cost.credits), "\(path).credits", "must be a positive number of credits, found \(cost.credits)")
+            require(
+                (1...1_000_000).contains(cost.credits), "\(path).credits", "must be a positive number of credits, found \(cost.credits)")
             if i > 0 {
                 let previous = creditCosts[i - 1]
-                require(cost.minutes > previous.minutes, "\(path).minutes",
-                        "must be longer than the previous unlock (\(previous.minutes)), found \(cost.minutes)")
+                require(
+                    cost.minutes > previous.minutes, "\(path).minutes",
+                    "must be longer than the previous unlock (\(previous.minutes)), found \(cost.minutes)")
                 // A4.1: "credit costs must be strictly increasing".
-                require(cost.credits > previous.credits, "\(path).credits",
-                        "must be greater than the \(previous.minutes)-minute unlock's \(previous.credits) (credit costs must be strictly increasing), found \(cost.credits)")
+                require(
+                    cost.credits > previous.credits, "\(path).credits",
+                    "must be greater than the \(previous.minutes)-minute unlock's \(previous.credits) (credit costs must be strictly increasing), found \(cost.credits)"
+                )
             }
         }
-        require((0...1_000_000).contains(rolloverCap), "rollover_cap", "must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found \(rolloverCap)")
-        require(!focus.presetMinutes.isEmpty && focus.presetMinutes.allSatisfy { (1...24 * 60).contains($0) }, "focus.preset_minutes",
-                "must list session lengths between 1 and 1440 minutes, found \(focus.presetMinutes)")
-        require((1...24 * 60).contains(focus.minMinutesToQualify), "focus.min_minutes_to_qualify",
-                "must be between 1 and 1440, found \(focus.minMinutesToQualify)")
-        require((1...24 * 60).contains(focus.minutesPerCredit), "focus.minutes_per_credit", "must be between 1 and 1440, found \(focus.minutesPerCredit)")
-        require((0...100).contains(habits.defaultRewardCredits), "habits.default_reward_credits",
-                "must be between 0 and 100 (habit.reward_credits CHECK), found \(habits.defaultRewardCredits)")
-        require(habits.suspension.maxCompletions >= 1, "habits.suspension.max_completions", "must be at least 1, found \(habits.suspension.maxCompletions)")
-        require((1...24 * 60).contains(habits.suspension.windowMinutes), "habits.suspension.window_minutes",
-                "must be between 1 and 1440, found \(habits.suspension.windowMinutes)")
-        require((1...366).contains(habits.suspension.suspendDays), "habits.suspension.suspend_days",
-                "must be between 1 and 366, found \(habits.suspension.suspendDays)")
+        require(
+            (0...1_000_000).contains(rolloverCap), "rollover_cap",
+            "must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found \(rolloverCap)")
+        require(
+            !focus.presetMinutes.isEmpty && focus.presetMinutes.allSatisfy { (1...24 * 60).contains($0) }, "focus.preset_minutes",
+            "must list session lengths between 1 and 1440 minutes, found \(focus.presetMinutes)")
+        require(
+            (1...24 * 60).contains(focus.minMinutesToQualify), "focus.min_minutes_to_qualify",
+            "must be between 1 and 1440, found \(focus.minMinutesToQualify)")
+        require(
+            (1...24 * 60).contains(focus.minutesPerCredit), "focus.minutes_per_credit",
+            "must be between 1 and 1440, found \(focus.minutesPerCredit)")
+        require(
+            (0...100).contains(habits.defaultRewardCredits), "habits.default_reward_credits",
+            "must be between 0 and 100 (habit.reward_credits CHECK), found \(habits.defaultRewardCredits)")
+        require(
+            habits.suspension.maxCompletions >= 1, "habits.suspension.max_completions",
+            "must be at least 1, found \(habits.suspension.maxCompletions)")
+        require(
+            (1...24 * 60).contains(habits.suspension.windowMinutes), "habits.suspension.window_minutes",
+            "must be between 1 and 1440, found \(habits.suspension.windowMinutes)")
+        require(
+            (1...366).contains(habits.suspension.suspendDays), "habits.suspension.suspend_days",
+            "must be between 1 and 366, found \(habits.suspension.suspendDays)")
         return problems
     }
 }

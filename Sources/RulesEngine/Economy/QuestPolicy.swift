@@ -94,27 +94,46 @@ public struct QuestPolicy: Decodable {
         if specVersion == .v1_1 {
             for (path, fixed, words) in QuestPolicy.v1_1Fixed {
                 let value = values[path]!
-                require(value == fixed, path, "must be \(fixed) (\"\(words)\"), found \(value); declare spec_version = \"experimental\" to change it")
+                require(
+                    value == fixed, path,
+                    "must be \(fixed) (\"\(words)\"), found \(value); declare spec_version = \"experimental\" to change it")
             }
-            require(emergency.blockSameAppConsecutive, "emergency.block_same_app_consecutive",
-                    "must be true (\"emergency settings fixed in v1.1\"); declare spec_version = \"experimental\" to change it")
+            require(
+                emergency.blockSameAppConsecutive, "emergency.block_same_app_consecutive",
+                "must be true (\"emergency settings fixed in v1.1\"); declare spec_version = \"experimental\" to change it")
         }
         require((1...240).contains(quest.unlockMinutes), "quest.unlock_minutes", "must be between 1 and 240, found \(quest.unlockMinutes)")
-        require((0...100).contains(quest.maxUnlocksPerAppPerDay), "quest.max_unlocks_per_app_per_day", "must be between 0 and 100, found \(quest.maxUnlocksPerAppPerDay)")
-        require((0...24 * 60).contains(quest.cooldownMinutesPerApp), "quest.cooldown_minutes_per_app", "must be between 0 and 1440, found \(quest.cooldownMinutesPerApp)")
-        require(Set(quest.enabledTypes).count == quest.enabledTypes.count, "quest.enabled_types", "lists a quest type twice: \(quest.enabledTypes.map(\.rawValue))")
+        require(
+            (0...100).contains(quest.maxUnlocksPerAppPerDay), "quest.max_unlocks_per_app_per_day",
+            "must be between 0 and 100, found \(quest.maxUnlocksPerAppPerDay)")
+        require(
+            (0...24 * 60).contains(quest.cooldownMinutesPerApp), "quest.cooldown_minutes_per_app",
+            "must be between 0 and 1440, found \(quest.cooldownMinutesPerApp)")
+        require(
+            Set(quest.enabledTypes).count == quest.enabledTypes.count, "quest.enabled_types",
+            "lists a quest type twice: \(quest.enabledTypes.map(\.rawValue))")
         let strictness = Set(Strictness.allCases.map(\.rawValue))
-        require(Set(quest.allowedIn.keys) == strictness, "quest.allowed_in",
-                "needs exactly GENTLE, STRICT and HARD, found \(quest.allowedIn.keys.sorted())")
+        require(
+            Set(quest.allowedIn.keys) == strictness, "quest.allowed_in",
+            "needs exactly GENTLE, STRICT and HARD, found \(quest.allowedIn.keys.sorted())")
         require(quest.allowedIn["HARD"] != true, "quest.allowed_in.HARD", "must be false: quests are DISALLOWED_IN_HARD_MODE (A4.2)")
-        require((0...24 * 30).contains(quest.keyChangeCooldownHoursStrict), "quest.key_change_cooldown_hours_strict",
-                "must be between 0 and 720 hours, found \(quest.keyChangeCooldownHoursStrict)")
-        require((1...24 * 60).contains(quest.sessionMinutes), "quest.session_minutes", "must be between 1 and 1440, found \(quest.sessionMinutes)")
-        require((1...24 * 60).contains(gate.expiresAfterMinutes), "gate.expires_after_minutes",
-                "must be between 1 and 1440, found \(gate.expiresAfterMinutes)")
-        require((0...100).contains(emergency.dailyLimit), "emergency.daily_limit", "must be between 0 and 100, found \(emergency.dailyLimit)")
-        require((0...3600).contains(emergency.delaySeconds), "emergency.delay_seconds", "must be between 0 and 3600, found \(emergency.delaySeconds)")
-        require((1...240).contains(emergency.unlockMinutes), "emergency.unlock_minutes", "must be between 1 and 240, found \(emergency.unlockMinutes)")
+        require(
+            (0...24 * 30).contains(quest.keyChangeCooldownHoursStrict), "quest.key_change_cooldown_hours_strict",
+            "must be between 0 and 720 hours, found \(quest.keyChangeCooldownHoursStrict)")
+        require(
+            (1...24 * 60).contains(quest.sessionMinutes), "quest.session_minutes",
+            "must be between 1 and 1440, found \(quest.sessionMinutes)")
+        require(
+            (1...24 * 60).contains(gate.expiresAfterMinutes), "gate.expires_after_minutes",
+            "must be between 1 and 1440, found \(gate.expiresAfterMinutes)")
+        require(
+            (0...100).contains(emergency.dailyLimit), "emergency.daily_limit", "must be between 0 and 100, found \(emergency.dailyLimit)")
+        require(
+            (0...3600).contains(emergency.delaySeconds), "emergency.delay_seconds",
+            "must be between 0 and 3600, found \(emergency.delaySeconds)")
+        require(
+            (1...240).contains(emergency.unlockMinutes), "emergency.unlock_minutes",
+            "must be between 1 and 240, found \(emergency.unlockMinutes)")
         return problems
     }
 }

@@ -20,9 +20,11 @@ public struct UnlockGateInput: Sendable, Equatable {
     /// recorded when the gate opened); nil: the `credit_costs` table.
     public var prices: [PricingPolicy.CreditCost]?
 
-    public init(generatedAt: EpochMillis, modeID: String?, strictness: Strictness, appID: AppID, creditBalance: Int,
-                questUnlocksToday: Int = 0, minutesSinceLastQuestUnlock: Int? = nil, qrKeySet: Bool = false,
-                emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false, prices: [PricingPolicy.CreditCost]? = nil) {
+    public init(
+        generatedAt: EpochMillis, modeID: String?, strictness: Strictness, appID: AppID, creditBalance: Int,
+        questUnlocksToday: Int = 0, minutesSinceLastQuestUnlock: Int? = nil, qrKeySet: Bool = false,
+        emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false, prices: [PricingPolicy.CreditCost]? = nil
+    ) {
         self.generatedAt = generatedAt
         self.modeID = modeID
         self.strictness = strictness
@@ -50,16 +52,19 @@ extension PolicyRules {
         let economy = self.economy
         let durations = (gate.prices ?? economy.creditCosts).map { cost in
             let affordable = gate.creditBalance >= cost.credits
-            return AvailableOptions.Duration(minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
-                                             disabledReason: affordable ? nil : .insufficientCredits)
+            return AvailableOptions.Duration(
+                minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
+                disabledReason: affordable ? nil : .insufficientCredits)
         }
         let creditsEnabled = durations.contains(where: \.enabled)
         var options: [AvailableOptions.Option] = [
-            .credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations),
+            .credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations)
         ]
         let choices = try economy.questTypes.map { type in
-            let reason = try questBlocked(QuestGate(strictness: gate.strictness, questType: type, questUnlocksToday: gate.questUnlocksToday,
-                                                    minutesSinceLastQuestUnlock: gate.minutesSinceLastQuestUnlock, qrKeySet: gate.qrKeySet))
+            let reason = try questBlocked(
+                QuestGate(
+                    strictness: gate.strictness, questType: type, questUnlocksToday: gate.questUnlocksToday,
+                    minutesSinceLastQuestUnlock: gate.minutesSinceLastQuestUnlock, qrKeySet: gate.qrKeySet))
             return AvailableOptions.QuestChoice(questType: type, enabled: reason == nil, disabledReason: reason)
         }
         if !choices.isEmpty {
@@ -68,11 +73,15 @@ extension PolicyRules {
             let shared = reasons.allSatisfy { $0 == reasons.first } ? reasons.first : choices.first?.disabledReason
             options.append(.quest(enabled: enabled, disabledReason: enabled ? nil : shared, questTypes: choices))
         }
-        let emergencyReason = try emergencyBlocked(EmergencyGate(usedToday: gate.emergencyUsedToday, sameAppAsLast: gate.sameAppAsLastEmergency))
-        options.append(.emergency(enabled: emergencyReason == nil, disabledReason: emergencyReason,
-                                  delaySeconds: economy.emergencyDelaySeconds, unlockMinutes: economy.emergencyUnlockMinutes))
-        let snapshot = AvailableOptions(generatedAt: gate.generatedAt, modeID: gate.modeID, modeStrictness: gate.strictness,
-                                        appID: gate.appID, options: options)
+        let emergencyReason = try emergencyBlocked(
+            EmergencyGate(usedToday: gate.emergencyUsedToday, sameAppAsLast: gate.sameAppAsLastEmergency))
+        options.append(
+            .emergency(
+                enabled: emergencyReason == nil, disabledReason: emergencyReason,
+                delaySeconds: economy.emergencyDelaySeconds, unlockMinutes: economy.emergencyUnlockMinutes))
+        let snapshot = AvailableOptions(
+            generatedAt: gate.generatedAt, modeID: gate.modeID, modeStrictness: gate.strictness,
+            appID: gate.appID, options: options)
         try snapshot.validate()
         return snapshot
     }

@@ -21,8 +21,9 @@ extension Engine {
             try context.storage.saveEarnedSettings(context.userID, settings, now: now)
             context.cache.earnedSettings = settings
         }
-        try context.storage.startEconomy(context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
-                               rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
+        try context.storage.startEconomy(
+            context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
+            rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
     }
 
@@ -47,8 +48,12 @@ extension Engine {
             try context.storage.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
             try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
             context.book.earned!.quests[app] = nil
-            decisions.append("quests_expired", .object([("app", .string(app)), ("quest_session_id", .string(quest.id)),
-                                                        ("attempt_id", .string(quest.attemptID))]))
+            decisions.append(
+                "quests_expired",
+                .object([
+                    ("app", .string(app)), ("quest_session_id", .string(quest.id)),
+                    ("attempt_id", .string(quest.attemptID)),
+                ]))
         case .attemptExpiry:
             let app = context.book.earned!.attempts.keys.sorted()[index]
             let attempt = context.book.earned!.attempts[app]!
@@ -70,19 +75,27 @@ extension Engine {
         let economy = try context.storage.economyState(context.userID)
         let carried = try asked.carriedCredits(balance: economy.creditBalance)
         guard (0...economy.creditBalance).contains(carried) else {
-            throw EngineError(.ruleViolation, "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
+            throw EngineError(
+                .ruleViolation,
+                "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
         }
         let streak = economy.todayQualified ? economy.streakCount : 0
-        try context.storage.rollOverDay(DayRollover(userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
-                                          timezoneID: context.settings.timezoneIdentifier, at: at))
+        try context.storage.rollOverDay(
+            DayRollover(
+                userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
+                timezoneID: context.settings.timezoneIdentifier, at: at))
         earned.day = to
         earned.focusMinutesToday = 0
         earned.unlocksToday = nil
         earned.dayEnds = try end(of: to, context, notBefore: at)
         context.book.earned = earned
-        decisions.append("earned_days", .object([("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
-                                                 ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
-                                                 ("streak_count", .int(streak))]))
+        decisions.append(
+            "earned_days",
+            .object([
+                ("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
+                ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
+                ("streak_count", .int(streak)),
+            ]))
     }
 
     /// After a time-zone change: settings_json carries the new zone (for every user, so that a
@@ -109,11 +122,14 @@ extension Engine {
     /// The streak update of today when it qualifies now (and had not yet), with its bonus.
     func streakUpdate(_ economy: EconomyState, focusMinutes: Int, habitCompletions: Int) throws -> StreakUpdate? {
         guard !economy.todayQualified,
-              let method = try asked.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions) else { return nil }
+            let method = try asked.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
+        else { return nil }
         let count = economy.streakCount + 1
         let bonus = try asked.earnedBonus(streakCount: count)
         guard (0...StreakPolicy.maxBonusCredits).contains(bonus) else {
-            throw EngineError(.ruleViolation, "earned.bonus(\(count)) returned \(bonus); a bonus is between 0 and \(StreakPolicy.maxBonusCredits) credits")
+            throw EngineError(
+                .ruleViolation, "earned.bonus(\(count)) returned \(bonus); a bonus is between 0 and \(StreakPolicy.maxBonusCredits) credits"
+            )
         }
         return StreakUpdate(method: method, newStreakCount: count, bonusCredits: bonus)
     }

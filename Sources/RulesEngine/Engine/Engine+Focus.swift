@@ -12,17 +12,23 @@ extension Engine {
         let earned = context.book.earned!
         let strict = start.strict ?? true
         let blocked = Set(start.blockedApps ?? []).sorted()
-        let session = FocusSession(userID: context.userID, sessionID: id, startedAt: now, timezoneID: context.settings.timezoneIdentifier,
-                                   dayID: earned.day, plannedDurationMinutes: start.minutes, strict: strict, taskLabel: start.label,
-                                   createdAt: now, updatedAt: now)
+        let session = FocusSession(
+            userID: context.userID, sessionID: id, startedAt: now, timezoneID: context.settings.timezoneIdentifier,
+            dayID: earned.day, plannedDurationMinutes: start.minutes, strict: strict, taskLabel: start.label,
+            createdAt: now, updatedAt: now)
         do { try session.validate() } catch {
             throw EngineError(.invalidEvent, error, fields: ["planned_duration_minutes": "minutes", "task_label": "label"])
         }
         try context.storage.startFocusSession(session, blockedApps: blocked)
-        context.book.earned!.focus = EarnedBook.OpenFocus(id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
-                                                          strict: strict, blockedApps: blocked)
-        decisions.set("focus_started", .object([("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
-                                                ("ends", .string(try clock(context).describe(now + Int64(start.minutes) * Millis.minute)))]))
+        context.book.earned!.focus = EarnedBook.OpenFocus(
+            id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
+            strict: strict, blockedApps: blocked)
+        decisions.set(
+            "focus_started",
+            .object([
+                ("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
+                ("ends", .string(try clock(context).describe(now + Int64(start.minutes) * Millis.minute))),
+            ]))
     }
 
     /// Ends the running session: completed at its planned end, else ended early at `now`.
@@ -32,59 +38,82 @@ extension Engine {
         let outcome = FocusOutcome(actualMinutes: actual, plannedMinutes: focus.plannedMinutes, completed: completed)
         let credits = try asked.focusCredits(outcome)
         guard (0...10_000).contains(credits) else {
-            throw EngineError(.ruleViolation, "focus_credits(\(actual) of \(focus.plannedMinutes) minutes) returned \(credits); credits are between 0 and 10000")
+            throw EngineError(
+                .ruleViolation,
+                "focus_credits(\(actual) of \(focus.plannedMinutes) minutes) returned \(credits); credits are between 0 and 10000")
         }
         let qualifies = actual >= asked.economy.focusMinMinutesToQualify
         var streak: StreakUpdate?
         if qualifies && focus.day == context.book.earned!.day {
             context.book.earned!.focusMinutesToday += actual
             let economy = try context.storage.economyState(context.userID)
-            streak = try streakUpdate(economy, focusMinutes: context.book.earned!.focusMinutesToday,
-                                      habitCompletions: economy.todayHabitQualifiedCount)
+            streak = try streakUpdate(
+                economy, focusMinutes: context.book.earned!.focusMinutesToday,
+                habitCompletions: economy.todayHabitQualifiedCount)
         }
-        try context.storage.completeFocusSession(FocusCompletion(userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
-                                                       completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
+        try context.storage.completeFocusSession(
+            FocusCompletion(
+                userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
+                completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
         context.book.earned!.focus = nil
-        var fields: [(String, JSONValue)] = [("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
-                                           ("credits_earned", .int(credits)), ("qualifies", .bool(qualifies))]
+        var fields: [(String, JSONValue)] = [
+            ("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
+            ("credits_earned", .int(credits)), ("qualifies", .bool(qualifies)),
+        ]
         if let streak { fields += streakFields(streak) }
         decisions.set("focus_ended", .object(fields))
     }
 
-    func defineEarnedHabit(_ definition: EarnedHabitDefinition, _ context: inout UserContext, at now: EpochMillis,
-                           _ decisions: inout Decisions) throws {
-        let id = context.book.earned!.habits[definition.habit] ?? DeterministicID.uuid("earned-habit", context.name, definition.habit).uuidString.lowercased()
+    func defineEarnedHabit(
+        _ definition: EarnedHabitDefinition, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
+        let id =
+            context.book.earned!.habits[definition.habit]
+            ?? DeterministicID.uuid("earned-habit", context.name, definition.habit).uuidString.lowercased()
         let existing = try context.storage.habit(context.userID, id: id)
-        var habit = existing ?? Habit(userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
-                                      sortOrder: context.book.earned!.habits.count, createdAt: now, updatedAt: now)
+        var habit =
+            existing
+            ?? Habit(
+                userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
+                sortOrder: context.book.earned!.habits.count, createdAt: now, updatedAt: now)
         if let name = definition.name { habit.name = name }
         if let reward = definition.rewardCredits { habit.rewardCredits = reward }
         if let active = definition.active { habit.active = active }
         habit.updatedAt = now
         do { try habit.validate() } catch {
-            throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "habit" : "name", "reward_credits": "reward_credits"])
+            throw EngineError(
+                .invalidEvent, error, fields: ["name": definition.name == nil ? "habit" : "name", "reward_credits": "reward_credits"])
         }
         try context.storage.saveHabit(habit)
         context.book.earned!.habits[definition.habit] = id
-        decisions.set("earned_habit", .object([("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
-                                               ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active))]))
+        decisions.set(
+            "earned_habit",
+            .object([
+                ("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
+                ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active)),
+            ]))
     }
 
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
     /// otherwise `habit_award` decides its credits and whether it starts a suspension.
     func completeEarnedHabit(_ name: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let id = context.book.earned!.habits[name], let habit = try context.storage.habit(context.userID, id: id),
-              habit.deletedAt == nil else {
-            throw EngineError(.unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
+            habit.deletedAt == nil
+        else {
+            throw EngineError(
+                .unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
         }
         guard habit.active else { throw EngineError(.habitInactive, "the habit \"\(name)\" is inactive") }
         let day = context.book.earned!.day
         let economy = try context.storage.economyState(context.userID)
         let today = try context.storage.habitCompletions(context.userID, fromDay: day, toDay: day)
-        let recent = try context.storage.habitCompletions(context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
-                                                           to: now + 1)
+        let recent = try context.storage.habitCompletions(
+            context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
+            to: now + 1)
         if today.contains(where: { $0.habitID == id }) {
-            throw EngineError(.habitAlreadyCompleted, "the habit \"\(name)\" is already completed on \(day) (one completion per habit and day, A5.4)")
+            throw EngineError(
+                .habitAlreadyCompleted, "the habit \"\(name)\" is already completed on \(day) (one completion per habit and day, A5.4)")
         }
         var credits = 0, suspended = false
         var suspendUntil: DayID?
@@ -94,30 +123,41 @@ extension Engine {
         } else {
             let award = try asked.habitAward(rewardCredits: habit.rewardCredits, completionsInWindow: recent.count)
             guard (0...habit.rewardCredits).contains(award.credits), !(award.suspend && award.credits > 0) else {
-                throw EngineError(.ruleViolation, "habit_award(reward \(habit.rewardCredits), \(recent.count) in the window) returned \(award.credits) credits\(award.suspend ? " and a suspension" : ""); credits are between 0 and the reward, none when suspending")
+                throw EngineError(
+                    .ruleViolation,
+                    "habit_award(reward \(habit.rewardCredits), \(recent.count) in the window) returned \(award.credits) credits\(award.suspend ? " and a suspension" : ""); credits are between 0 and the reward, none when suspending"
+                )
             }
             if award.suspend {
                 suspended = true
                 suspendUntil = day.adding(days: asked.economy.suspendDays)
             } else {
                 credits = award.credits
-                streak = try streakUpdate(economy, focusMinutes: context.book.earned!.focusMinutesToday,
-                                          habitCompletions: economy.todayHabitQualifiedCount + 1)
+                streak = try streakUpdate(
+                    economy, focusMinutes: context.book.earned!.focusMinutesToday,
+                    habitCompletions: economy.todayHabitQualifiedCount + 1)
             }
         }
-        let completion = HabitCompletion(userID: context.userID, completionID: DeterministicID.uuid("earned-habit-completion", context.name, id, day.rawValue).uuidString.lowercased(),
-                                         habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
-                                         awardedCredits: credits, awardSuspended: suspended, createdAt: now)
-        try context.storage.recordHabitCompletion(HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
-        var fields: [(String, JSONValue)] = [("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
-                                           ("award_suspended", .bool(suspended))]
+        let completion = HabitCompletion(
+            userID: context.userID,
+            completionID: DeterministicID.uuid("earned-habit-completion", context.name, id, day.rawValue).uuidString.lowercased(),
+            habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
+            awardedCredits: credits, awardSuspended: suspended, createdAt: now)
+        try context.storage.recordHabitCompletion(
+            HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
+        var fields: [(String, JSONValue)] = [
+            ("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
+            ("award_suspended", .bool(suspended)),
+        ]
         if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }
         if let streak { fields += streakFields(streak) }
         decisions.set("earned_habit_completion", .object(fields))
     }
 
     private func streakFields(_ streak: StreakUpdate) -> [(String, JSONValue)] {
-        [("streak_qualified", .string(streak.method.rawValue)), ("streak_count", .int(streak.newStreakCount)),
-         ("streak_bonus", .int(streak.bonusCredits))]
+        [
+            ("streak_qualified", .string(streak.method.rawValue)), ("streak_count", .int(streak.newStreakCount)),
+            ("streak_bonus", .int(streak.bonusCredits)),
+        ]
     }
 }

@@ -17,11 +17,13 @@ extension Engine {
         if let error = error as? ModelValidationError, error.field.hasPrefix("params.") {
             return EngineError(.invalidEvent, "\(error.field): expected \(error.rule), found \(error.found)")
         }
-        return EngineError(.invalidEvent, error, fields: [
-            "title": definition.title == nil ? "task" : "title", "timesPerDay": "times_per_day", "scheduledDays": "scheduled_days",
-            "frequencyTimes": "times", "frequencyDays": frequencyDaysField(task), "daysOfMonth": "days_of_month",
-            "goalValue": "goal_value", "goalUnit": "goal_unit", "goalDirection": "goal_direction", "params": "params",
-        ])
+        return EngineError(
+            .invalidEvent, error,
+            fields: [
+                "title": definition.title == nil ? "task" : "title", "timesPerDay": "times_per_day", "scheduledDays": "scheduled_days",
+                "frequencyTimes": "times", "frequencyDays": frequencyDaysField(task), "daysOfMonth": "days_of_month",
+                "goalValue": "goal_value", "goalUnit": "goal_unit", "goalDirection": "goal_direction", "params": "params",
+            ])
     }
 
     /// Applies `habit_task`'s issue-17 fields to `task` (the model checks them afterwards).
@@ -89,16 +91,22 @@ extension Engine {
     }
 
     /// A skip or a freeze on one of the task's days.
-    func markDay(_ name: String, _ kind: DayMarkKind, day: DayID?, _ context: inout UserContext, at now: EpochMillis,
-                 _ decisions: inout Decisions) throws {
+    func markDay(
+        _ name: String, _ kind: DayMarkKind, day: DayID?, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
         let (id, task) = try namedTask(name, context)
         let clock = try habitClock(context)
         let field = "day"
         let target = try habitDay(day, field: field, task: task, context, clock: clock, at: now, future: kind == .skip ? 366 : 0)
         let mark = DayMark(userID: context.userID, taskID: id, day: target, kind: kind, createdAt: now)
         if kind.isOncePerDay,
-           try context.storage.dayMarks(context.userID, taskID: id, fromDay: target, toDay: target).contains(where: { $0.kind == kind }) {
-            throw EngineError(.invalidEvent, "\(field): expected a day without a \(kind == .skip ? "skip" : "used freeze") of habit task \"\(name)\", found \(target.rawValue), which has one")
+            try context.storage.dayMarks(context.userID, taskID: id, fromDay: target, toDay: target).contains(where: { $0.kind == kind })
+        {
+            throw EngineError(
+                .invalidEvent,
+                "\(field): expected a day without a \(kind == .skip ? "skip" : "used freeze") of habit task \"\(name)\", found \(target.rawValue), which has one"
+            )
         }
         try context.storage.addDayMark(mark)
         context.cache.marksPerPeriod[id] = nil
@@ -106,10 +114,16 @@ extension Engine {
         case .skip:
             decisions.set("habit_skip", .object([("task", .string(name)), ("day", .string(target.rawValue))]))
         case .freezeUsed, .freezeEquipped:
-            let equipped = try context.storage.dayMarks(context.userID, taskID: id, fromDay: task.startDay(clock), toDay: clock.day(of: now))
-                .filter { $0.kind == .freezeEquipped }.count
-            decisions.set("habit_freeze", .object([("task", .string(name)), ("action", .string(kind == .freezeUsed ? "use" : "equip")),
-                                                   ("day", .string(target.rawValue)), ("freezes_equipped", .int(equipped))]))
+            let equipped = try context.storage.dayMarks(
+                context.userID, taskID: id, fromDay: task.startDay(clock), toDay: clock.day(of: now)
+            )
+            .filter { $0.kind == .freezeEquipped }.count
+            decisions.set(
+                "habit_freeze",
+                .object([
+                    ("task", .string(name)), ("action", .string(kind == .freezeUsed ? "use" : "equip")),
+                    ("day", .string(target.rawValue)), ("freezes_equipped", .int(equipped)),
+                ]))
         }
     }
 
@@ -121,14 +135,21 @@ extension Engine {
         let from = clock.start(of: target)
         let to = min(clock.start(of: target.adding(days: 1)!), now + 1)
         guard try context.storage.deleteLatestCompletion(context.userID, taskID: id, from: from, to: to) != nil else {
-            throw EngineError(.invalidEvent, "day: expected a day with a completion of habit task \"\(name)\" to remove, found none on \(target.rawValue)")
+            throw EngineError(
+                .invalidEvent, "day: expected a day with a completion of habit task \"\(name)\" to remove, found none on \(target.rawValue)"
+            )
         }
         context.cache.completionsPerPeriod[id] = nil
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
         let left = try context.storage.completions(context.userID, taskID: id, from: from, to: to).count
-        decisions.set("habit_uncheck", .object([("task", .string(name)), ("day", .string(target.rawValue)),
-                                                ("completions_on_day", .int(left))] + streak.decisionFields))
+        decisions.set(
+            "habit_uncheck",
+            .object(
+                [
+                    ("task", .string(name)), ("day", .string(target.rawValue)),
+                    ("completions_on_day", .int(left)),
+                ] + streak.decisionFields))
     }
 
     /// The instant a completion of `task` is recorded at: `now` for today (the seed's behaviour),
@@ -143,23 +164,31 @@ extension Engine {
 
     /// The day an event names (today when it names none), checked against the backfill window,
     /// the task's start and `future` days ahead.
-    private func habitDay(_ day: DayID?, field: String, task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis,
-                          future: Int) throws -> DayID {
+    private func habitDay(
+        _ day: DayID?, field: String, task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis,
+        future: Int
+    ) throws -> DayID {
         let today = clock.day(of: now)
         guard let day else { return today }
         let back = rules.parameters.habitMaxBackfillDays
         let earliest = max(today.adding(days: -back)!, task.startDay(clock))
         let latest = today.adding(days: future)!
         guard day >= earliest, day <= latest else {
-            let window = back == 0 ? "today (\(today.rawValue); habit.max_backfill_days is 0)"
-                                   : "a day from \(earliest.rawValue) to \(latest.rawValue) (habit.max_backfill_days is \(back); the task starts \(task.startDay(clock).rawValue))"
-            throw EngineError(.invalidEvent, "\(field): expected \(future > 0 && back == 0 ? "today or a later day, up to \(latest.rawValue)" : window), found \(day.rawValue)")
+            let window =
+                back == 0
+                ? "today (\(today.rawValue); habit.max_backfill_days is 0)"
+                : "a day from \(earliest.rawValue) to \(latest.rawValue) (habit.max_backfill_days is \(back); the task starts \(task.startDay(clock).rawValue))"
+            throw EngineError(
+                .invalidEvent,
+                "\(field): expected \(future > 0 && back == 0 ? "today or a later day, up to \(latest.rawValue)" : window), found \(day.rawValue)"
+            )
         }
         return day
     }
 
     private func namedTask(_ name: String, _ context: UserContext) throws -> (UUID, HabitTask) {
-        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id) else {
+        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id)
+        else {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         return (id, task)

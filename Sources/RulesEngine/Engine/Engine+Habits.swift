@@ -4,10 +4,14 @@ import RulesStore
 
 /// The habit tracker's events: tasks and completions, and the streak of a task's periods.
 extension Engine {
-    func defineTask(_ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func defineTask(
+        _ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         let id = context.book.tasks[definition.task] ?? DeterministicID.uuid("task", context.name, definition.task)
         let existing = try context.storage.task(context.userID, id: id)
-        var task = existing ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
+        var task =
+            existing
+            ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
@@ -29,17 +33,25 @@ extension Engine {
         try context.storage.saveTask(task)
         context.book.tasks[definition.task] = id
         context.cache.tasks[id] = task
-        context.cache.completionsPerPeriod[id] = nil   // its measurement or start may have changed
+        context.cache.completionsPerPeriod[id] = nil  // its measurement or start may have changed
         context.cache.marksPerPeriod[id] = nil
-        decisions.set("habit_task", .object([("task", .string(definition.task)), ("created", .bool(existing == nil)),
-                                             ("measurement", .string(task.measurementDuration.rawValue)),
-                                             ("frequency", .string(task.frequencyType.eventName)),
-                                             ("times_per_day", .int(task.timesPerDay))] + Engine.taskDecisionFields(task)))
+        decisions.set(
+            "habit_task",
+            .object(
+                [
+                    ("task", .string(definition.task)), ("created", .bool(existing == nil)),
+                    ("measurement", .string(task.measurementDuration.rawValue)),
+                    ("frequency", .string(task.frequencyType.eventName)),
+                    ("times_per_day", .int(task.timesPerDay)),
+                ] + Engine.taskDecisionFields(task)))
     }
 
-    func completeTask(_ name: String, value: Double?, forDay: DayID? = nil, _ context: inout UserContext, at now: EpochMillis,
-                      _ decisions: inout Decisions) throws {
-        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id) else {
+    func completeTask(
+        _ name: String, value: Double?, forDay: DayID? = nil, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
+        guard let id = context.book.tasks[name], let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id)
+        else {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completedAt = try completionInstant(forDay, task: task, context, at: now)
@@ -55,20 +67,27 @@ extension Engine {
             context.cache.completionsPerPeriod[id] = try completionTallies(task, context, clock: clock, at: now)
         }
         try context.storage.addCompletion(completion)
-        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: HabitTally()].add(value)
+        context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: HabitTally()]
+            .add(value)
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
-        decisions.set("habit_completion", .object([("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
-                                                   ("completions_in_period", .int(periods.first?.completions ?? 0))]
-                                                  + streak.decisionFields))
+        decisions.set(
+            "habit_completion",
+            .object(
+                [
+                    ("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
+                    ("completions_in_period", .int(periods.first?.completions ?? 0)),
+                ]
+                    + streak.decisionFields))
     }
 
     /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken).
     func habitStreak(_ periods: [HabitPeriod], _ task: HabitTask, name: String, _ context: UserContext) throws -> HabitStreak {
         var record = HabitTaskRecord(task, name: name, startDate: task.startDay(try habitClock(context)))
         record.params = try taskParams(task, name: name)
-        let user = HabitUserRecord(timezone: context.settings.timezoneIdentifier,
-                                   dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
+        let user = HabitUserRecord(
+            timezone: context.settings.timezoneIdentifier,
+            dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
         let streak = try asked.habitStreak(periods, task: record, user: user)
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
@@ -123,11 +142,14 @@ extension Engine {
             let scheduled = measurement != .daily || task.isDue(on: start, from: first)
             let tally = tallies[index] ?? HabitTally()
             let mark = marks[index]
-            let status = HabitPeriod.status(completions: tally.count, value: tally.value, needed: needed, goalTarget: goalTarget,
-                                            direction: task.goalDirection, running: index == current, mark: mark?.mark)
-            periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
-                                       completions: tally.count, value: tally.value, status: status,
-                                       freezesEquipped: mark?.equipped ?? 0))
+            let status = HabitPeriod.status(
+                completions: tally.count, value: tally.value, needed: needed, goalTarget: goalTarget,
+                direction: task.goalDirection, running: index == current, mark: mark?.mark)
+            periods.append(
+                HabitPeriod(
+                    start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
+                    completions: tally.count, value: tally.value, status: status,
+                    freezesEquipped: mark?.equipped ?? 0))
             index -= 1
         }
         return periods
@@ -137,8 +159,9 @@ extension Engine {
 
     /// The task's day marks from its start day on (later days included: a planned skip), per period.
     private func periodMarks(_ task: HabitTask, _ context: UserContext, clock: LocalClock) throws -> [Int: HabitPeriodMarks] {
-        let marks = try context.storage.dayMarks(context.userID, taskID: task.id, fromDay: task.startDay(clock),
-                                                 toDay: Self.lastDay)
+        let marks = try context.storage.dayMarks(
+            context.userID, taskID: task.id, fromDay: task.startDay(clock),
+            toDay: Self.lastDay)
         var periods: [Int: HabitPeriodMarks] = [:]
         for mark in marks { periods[periodIndex(mark.day, task.measurementDuration), default: HabitPeriodMarks()].add(mark.kind) }
         return periods
@@ -157,17 +180,22 @@ extension Engine {
         case .monthly:
             let (year, month) = (index / 12, index % 12 + 1)
             let first = try! DayID(String(format: "%04d-%02d-01", year, month))
-            let next = try! month == 12 ? DayID(String(format: "%04d-01-01", year + 1)) : DayID(String(format: "%04d-%02d-01", year, month + 1))
+            let next =
+                try! month == 12 ? DayID(String(format: "%04d-01-01", year + 1)) : DayID(String(format: "%04d-%02d-01", year, month + 1))
             return (first, next.adding(days: -1)!)
         }
     }
 
     /// The task's completions from its start day up to `now`, per period index.
-    private func completionTallies(_ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis) throws -> [Int: HabitTally] {
-        let completions = try context.storage.completions(context.userID, taskID: task.id, from: clock.start(of: task.startDay(clock)), to: now + 1)
+    private func completionTallies(
+        _ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis
+    ) throws -> [Int: HabitTally] {
+        let completions = try context.storage.completions(
+            context.userID, taskID: task.id, from: clock.start(of: task.startDay(clock)), to: now + 1)
         var tallies: [Int: HabitTally] = [:]
         for completion in completions {
-            tallies[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: HabitTally()].add(completion.value)
+            tallies[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: HabitTally()].add(
+                completion.value)
         }
         return tallies
     }
@@ -221,8 +249,18 @@ extension HabitStreak {
     static func stateFields(_ streaks: [(String, HabitStreak)]) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("habit_streaks", .object(streaks.map { ($0.0, .int($0.1.current)) }))]
         let best = streaks.compactMap { name, streak in
-            streak.best.map { (name, JSONValue.array($0.map { .object([("first", .string($0.first.rawValue)), ("last", .string($0.last.rawValue)),
-                                                                      ("length", .int($0.length))]) })) }
+            streak.best.map {
+                (
+                    name,
+                    JSONValue.array(
+                        $0.map {
+                            .object([
+                                ("first", .string($0.first.rawValue)), ("last", .string($0.last.rawValue)),
+                                ("length", .int($0.length)),
+                            ])
+                        })
+                )
+            }
         }
         if !best.isEmpty { fields.append(("habit_best_streaks", .object(best))) }
         let scores = streaks.compactMap { name, streak in streak.score.map { (name, JSONValue.double($0)) } }
@@ -234,6 +272,7 @@ extension HabitStreak {
 extension Engine {
     /// `no habit task "run" (known: read, walk)`, or how to define one when there is none.
     static func unknown(_ what: String, _ name: String, known: some Collection<String>, definedBy event: String) -> String {
-        "no \(what) \"\(name)\"" + (known.isEmpty ? " (define it with \(event) event)" : " (known: \(known.sorted().joined(separator: ", ")))")
+        "no \(what) \"\(name)\""
+            + (known.isEmpty ? " (define it with \(event) event)" : " (known: \(known.sorted().joined(separator: ", ")))")
     }
 }

@@ -10,8 +10,10 @@ extension Engine {
     /// Seconds as a message shows them: `30`, `2.5`, `1e+300`.
     static func seconds(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 
-    func recordGateway(_ type: UsageEventType, app: String, pauseSeconds: Double?, _ context: inout UserContext, at now: EpochMillis,
-                       _ decisions: inout Decisions) throws {
+    func recordGateway(
+        _ type: UsageEventType, app: String, pauseSeconds: Double?, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
         let timer = try context.cache.gatewayTimer ?? context.storage.migaSettings(context.userID).gatewayTimerDuration
         context.cache.gatewayTimer = timer
         let sameInstant: Int
@@ -20,10 +22,13 @@ extension Engine {
         } else {
             sameInstant = try context.storage.usageEvents(context.userID, from: now, to: now + 1).count
         }
-        let event = UsageEvent(id: DeterministicID.uuid("usage", context.name, String(now), String(sameInstant)), userID: context.userID,
-                               eventType: type, timestamp: now, targetAppName: app, pauseDuration: pauseSeconds ?? timer, timerDuration: timer)
+        let event = UsageEvent(
+            id: DeterministicID.uuid("usage", context.name, String(now), String(sameInstant)), userID: context.userID,
+            eventType: type, timestamp: now, targetAppName: app, pauseDuration: pauseSeconds ?? timer, timerDuration: timer)
         if let pauseSeconds, !(0...timer).contains(pauseSeconds) {
-            throw EngineError(.invalidEvent, "pause_seconds: expected 0–\(Engine.seconds(timer)) seconds (the gateway timer), found \(Engine.seconds(pauseSeconds))")
+            throw EngineError(
+                .invalidEvent,
+                "pause_seconds: expected 0–\(Engine.seconds(timer)) seconds (the gateway timer), found \(Engine.seconds(pauseSeconds))")
         }
         do { try event.validate() } catch { throw EngineError(.invalidEvent, error, fields: ["targetAppName": "app"]) }
         // The exits before this event, so that the cache then counts this one exactly once.
@@ -32,8 +37,12 @@ extension Engine {
         try context.storage.recordUsageEvent(event)
         context.cache.lastGateway = (now, sameInstant + 1)
         if type == .exitToFocus { context.cache.exitsByDay![clock.day(of: now), default: 0] += 1 }
-        decisions.set("miga", .object([("event", .string(type.rawValue)), ("app", .string(app)),
-                                       ("current_streak", .int(try migaStreak(context, at: now)))]))
+        decisions.set(
+            "miga",
+            .object([
+                ("event", .string(type.rawValue)), ("app", .string(app)),
+                ("current_streak", .int(try migaStreak(context, at: now))),
+            ]))
     }
 
     /// The current streak of days with the counting event, today first.

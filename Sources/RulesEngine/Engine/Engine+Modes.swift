@@ -17,26 +17,34 @@ extension Engine {
     }
 
     func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        let id = context.book.earned!.modes[definition.mode] ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
+        let id =
+            context.book.earned!.modes[definition.mode]
+            ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
         let existing = try context.storage.mode(context.userID, id: id)
         if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
         guard existing != nil || definition.strictness != nil else {
             throw EngineError(.invalidEvent, "strictness: required for a new mode (GENTLE, STRICT or HARD)")
         }
-        var mode = existing ?? Mode(userID: context.userID, modeID: id, name: definition.mode, strictness: definition.strictness!,
-                                    createdAt: now, updatedAt: now)
+        var mode =
+            existing
+            ?? Mode(
+                userID: context.userID, modeID: id, name: definition.mode, strictness: definition.strictness!,
+                createdAt: now, updatedAt: now)
         if let name = definition.name { mode.name = name }
         if let priority = definition.priority { mode.priority = priority }
         if let strictness = definition.strictness { mode.strictness = strictness }
         mode.deletedAt = definition.deleted == true ? now : nil
         mode.updatedAt = now
-        let windows = try definition.windows.map { list in
-            list.enumerated().map { i, window in
-                ModeWindow(userID: context.userID, windowID: DeterministicID.uuid("mode-window", context.name, definition.mode, String(i)).uuidString.lowercased(),
-                           modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
-                           endLocal: window.end, createdAt: now, updatedAt: now)
-            }
-        } ?? context.storage.modeWindows(context.userID, modeID: id)
+        let windows =
+            try definition.windows.map { list in
+                list.enumerated().map { i, window in
+                    ModeWindow(
+                        userID: context.userID,
+                        windowID: DeterministicID.uuid("mode-window", context.name, definition.mode, String(i)).uuidString.lowercased(),
+                        modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
+                        endLocal: window.end, createdAt: now, updatedAt: now)
+                }
+            } ?? context.storage.modeWindows(context.userID, modeID: id)
         let blocked = try definition.blockedApps ?? context.storage.blockedApps(context.userID, modeID: id)
         do {
             try mode.validate()
@@ -47,26 +55,38 @@ extension Engine {
         try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
         context.book.earned!.modes[definition.mode] = id
         context.cache.modes = nil
-        decisions.set("mode", .object([("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
-                                       ("deleted", .bool(mode.deletedAt != nil)), ("priority", .int(mode.priority)),
-                                       ("strictness", .string(mode.strictness.rawValue)), ("windows", .int(windows.count)),
-                                       ("blocked_apps", .array(blocked.map { .string($0.rawValue) }))]))
+        decisions.set(
+            "mode",
+            .object([
+                ("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
+                ("deleted", .bool(mode.deletedAt != nil)), ("priority", .int(mode.priority)),
+                ("strictness", .string(mode.strictness.rawValue)), ("windows", .int(windows.count)),
+                ("blocked_apps", .array(blocked.map { .string($0.rawValue) })),
+            ]))
     }
 
-    func overrideMode(_ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
-                      _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.modes[name], var mode = try context.storage.mode(context.userID, id: id), mode.deletedAt == nil else {
+    func overrideMode(
+        _ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
+        guard let id = context.book.earned!.modes[name], var mode = try context.storage.mode(context.userID, id: id), mode.deletedAt == nil
+        else {
             throw EngineError(.unknownMode, unknownModeMessage(name, context))
         }
         if let until, until <= now {
-            throw EngineError(.invalidEvent, "until: expected a time after the event's (\(try clock(context).describe(now)) local), found \(try clock(context).describe(until)) local")
+            throw EngineError(
+                .invalidEvent,
+                "until: expected a time after the event's (\(try clock(context).describe(now)) local), found \(try clock(context).describe(until)) local"
+            )
         }
         if state == .auto, until != nil { throw EngineError(.invalidEvent, "until: only for FORCED_ON or FORCED_OFF") }
         mode.manualState = state
         mode.manualEffectiveAt = state == .auto ? nil : now
         mode.manualExpiresAt = state == .auto ? nil : until
         mode.updatedAt = now
-        let (windows, blocked) = (try context.storage.modeWindows(context.userID, modeID: id), try context.storage.blockedApps(context.userID, modeID: id))
+        let (windows, blocked) = (
+            try context.storage.modeWindows(context.userID, modeID: id), try context.storage.blockedApps(context.userID, modeID: id)
+        )
         try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
         context.cache.modes = nil
         var fields: [(String, JSONValue)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
@@ -88,7 +108,10 @@ extension Engine {
             let hours = asked.economy.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
             if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
-                throw EngineError(.keyChangeCooldown, "the QR key was set \(try clock(context).describe(setAt)); in \(strictness.rawValue) mode it can change \(hours) hours after that (quests.lua key_change_cooldown_hours_strict)")
+                throw EngineError(
+                    .keyChangeCooldown,
+                    "the QR key was set \(try clock(context).describe(setAt)); in \(strictness.rawValue) mode it can change \(hours) hours after that (quests.lua key_change_cooldown_hours_strict)"
+                )
             }
         }
         settings.quest.qrKeyValue = value
@@ -124,12 +147,19 @@ extension Engine {
         let local = try clock(context).civil(now)
         let candidates = modes.map { entry in
             let mode = entry.mode
-            let inForce = mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)
-            return ModeCandidate(priority: mode.priority, strictness: mode.strictness, manualState: mode.manualState, overrideInForce: inForce,
-                                 windows: entry.windows.map { ModeCandidate.Window(daysMask: $0.daysOfWeekMask, startMinutes: $0.startLocal.minutes,
-                                                                                   endMinutes: $0.endLocal.minutes) })
+            let inForce =
+                mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)
+            return ModeCandidate(
+                priority: mode.priority, strictness: mode.strictness, manualState: mode.manualState, overrideInForce: inForce,
+                windows: entry.windows.map {
+                    ModeCandidate.Window(
+                        daysMask: $0.daysOfWeekMask, startMinutes: $0.startLocal.minutes,
+                        endMinutes: $0.endLocal.minutes)
+                })
         }
-        guard let index = try asked.effectiveMode(candidates, at: LocalMoment(weekday: local.day.isoWeekday, minutes: local.minutes)) else { return nil }
+        guard let index = try asked.effectiveMode(candidates, at: LocalMoment(weekday: local.day.isoWeekday, minutes: local.minutes)) else {
+            return nil
+        }
         guard modes.indices.contains(index) else {
             throw EngineError(.ruleViolation, "effective_mode returned the index \(index + 1) of \(modes.count) modes")
         }
@@ -144,8 +174,9 @@ extension Engine {
         if let known = context.cache.modes { return known }
         let storage = context.storage
         let modes = try storage.modes(context.userID).map {
-            ModeEntry(mode: $0, windows: try storage.modeWindows(context.userID, modeID: $0.modeID),
-                      blocked: try storage.blockedApps(context.userID, modeID: $0.modeID))
+            ModeEntry(
+                mode: $0, windows: try storage.modeWindows(context.userID, modeID: $0.modeID),
+                blocked: try storage.blockedApps(context.userID, modeID: $0.modeID))
         }
         context.cache.modes = modes
         return modes

@@ -6,18 +6,26 @@ extension Engine {
     /// The escalation state after a day's result: the rules' transition and streak, checked.
     func nextEscalation(_ before: EscalationState, result: CommitmentStatus, shieldUsed: Bool) throws -> EscalationState {
         let counters = try asked.transition(EscalationCounters(before), result)
-        let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
-                                              result: result, shieldUsed: shieldUsed)
+        let streak = try asked.pressureStreak(
+            PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+            result: result, shieldUsed: shieldUsed)
         let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
-        let input = "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
+        let input =
+            "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
         guard (0...maxTier).contains(counters.tier), let tier = EscalationTier(rawValue: counters.tier) else {
             throw EngineError(.ruleViolation, "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
         }
         guard counters.misses >= 0, counters.successes >= 0 else {
-            throw EngineError(.ruleViolation, "transition(\(input)) returned negative counters (misses \(counters.misses), successes \(counters.successes))")
+            throw EngineError(
+                .ruleViolation,
+                "transition(\(input)) returned negative counters (misses \(counters.misses), successes \(counters.successes))")
         }
-        guard streak.current >= 0, streak.current <= before.currentStreak + 1, streak.longest >= max(streak.current, before.longestStreak) else {
-            throw EngineError(.ruleViolation, "pressure.next(current \(before.currentStreak), longest \(before.longestStreak), result \(result.rawValue)) returned current \(streak.current), longest \(streak.longest)")
+        guard streak.current >= 0, streak.current <= before.currentStreak + 1, streak.longest >= max(streak.current, before.longestStreak)
+        else {
+            throw EngineError(
+                .ruleViolation,
+                "pressure.next(current \(before.currentStreak), longest \(before.longestStreak), result \(result.rawValue)) returned current \(streak.current), longest \(streak.longest)"
+            )
         }
         var after = before
         after.currentTier = tier
@@ -28,28 +36,35 @@ extension Engine {
         return after
     }
 
-    func dayDecision(_ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState,
-                     _ context: UserContext) -> JSONValue {
-        .object([("day", .string(day.rawValue)), ("result", .string(result.rawValue)), ("reason", .string(reason)),
-                 ("tier_before", .int(before.currentTier.rawValue)), ("tier_after", .int(after.currentTier.rawValue)),
-                 ("current_streak", .int(after.currentStreak))])
+    func dayDecision(
+        _ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState,
+        _ context: UserContext
+    ) -> JSONValue {
+        .object([
+            ("day", .string(day.rawValue)), ("result", .string(result.rawValue)), ("reason", .string(reason)),
+            ("tier_before", .int(before.currentTier.rawValue)), ("tier_after", .int(after.currentTier.rawValue)),
+            ("current_streak", .int(after.currentStreak)),
+        ])
     }
 
     func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let today = context.book.today!
-        let candidate = Commitment(id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
-                                   day: today.day, text: text)
+        let candidate = Commitment(
+            id: DeterministicID.uuid("commitment", context.name, today.day.rawValue), userID: context.userID,
+            day: today.day, text: text)
         do { try candidate.validate() } catch { throw EngineError(.invalidEvent, error, fields: ["text": "text"]) }
         let clock = try clock(context)
         guard today.counts, now < today.deadline else {
-            throw EngineError(.deadlinePassed, "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
+            throw EngineError(
+                .deadlinePassed,
+                "today's commitment deadline (\(today.open), \(clock.describe(today.deadline))) has passed; the day is locked")
         }
         if try commitment(&context, on: today.day) != nil {
-            context.cache.commitments[today.day] = nil   // read it again when needed
+            context.cache.commitments[today.day] = nil  // read it again when needed
             try context.storage.editCommitmentText(context.userID, on: today.day, text: text)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
         } else {
-            context.cache.commitments[today.day] = nil   // read it again when needed
+            context.cache.commitments[today.day] = nil  // read it again when needed
             try context.storage.addCommitment(candidate)
             decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
         }
@@ -61,7 +76,8 @@ extension Engine {
             throw EngineError(.noCommitment, "there is no commitment for \(today.day) to check in")
         }
         guard commitment.status == .pending else {
-            throw EngineError(.alreadyCheckedIn, "\(today.day) is already \(commitment.status.rawValue); a check-in is final and irreversible")
+            throw EngineError(
+                .alreadyCheckedIn, "\(today.day) is already \(commitment.status.rawValue); a check-in is final and irreversible")
         }
         guard now >= today.deadline else {
             throw EngineError(.windowNotOpen, "the check-in window opens at the commitment deadline, \(today.open)")
@@ -71,15 +87,17 @@ extension Engine {
         }
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try context.storage.recordCheckIn(context.userID, on: today.day, status: result, at: now,
-                                                                             escalation: after))
+        context.cache.commitments[today.day] = .some(
+            try context.storage.recordCheckIn(
+                context.userID, on: today.day, status: result, at: now,
+                escalation: after))
         context.escalation = after
         let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONValue.string($0.time.text) }
         markDayDone(&context)
         if result == .no {
             offerShield(&context, day: today.day, result: .no, at: now, before: before)
         } else {
-            context.book.shieldable = nil   // a newer result: the previous day can no longer be shielded
+            context.book.shieldable = nil  // a newer result: the previous day can no longer be shielded
         }
         var decision = dayDecision(today.day, result, reason: "check_in", before: before, after: after, context)
         if case .object(var fields) = decision, !cancelled.isEmpty {
@@ -98,14 +116,19 @@ extension Engine {
         }
         guard let shieldable = context.book.shieldable, now <= shieldable.until else {
             let minutes = rules.parameters.shieldActivationWindowMinutes
-            throw EngineError(.shieldWindowPassed, "a shield must be activated within \(minutes) minutes of a NO check-in or a missed day; there is no such day now")
+            throw EngineError(
+                .shieldWindowPassed,
+                "a shield must be activated within \(minutes) minutes of a NO check-in or a missed day; there is no such day now")
         }
         guard context.escalation.restartShieldsRemaining > 0 else {
-            throw EngineError(.noShieldsLeft, "no restart shield left this month (next on \(context.escalation.shieldResetDate?.rawValue ?? "the first of next month"))")
+            throw EngineError(
+                .noShieldsLeft,
+                "no restart shield left this month (next on \(context.escalation.shieldResetDate?.rawValue ?? "the first of next month"))")
         }
         let before = shieldable.before
-        let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak),
-                                              result: shieldable.result, shieldUsed: true)
+        let streak = try asked.pressureStreak(
+            PressureStreak(current: before.currentStreak, longest: before.longestStreak),
+            result: shieldable.result, shieldUsed: true)
         guard streak.current >= 0, streak.longest >= max(streak.current, before.longestStreak) else {
             throw EngineError(.ruleViolation, "pressure.next with a shield returned current \(streak.current), longest \(streak.longest)")
         }
@@ -116,15 +139,21 @@ extension Engine {
         after.currentStreak = streak.current
         after.longestStreak = max(streak.longest, context.escalation.longestStreak)
         after.restartShieldsRemaining -= 1
-        context.cache.commitments[shieldable.day] = .some(try context.storage.useRestartShield(context.userID, on: shieldable.day, at: now,
-                                                                                     escalation: after))
+        context.cache.commitments[shieldable.day] = .some(
+            try context.storage.useRestartShield(
+                context.userID, on: shieldable.day, at: now,
+                escalation: after))
         let tierBefore = context.escalation.currentTier
         context.escalation = after
         context.book.shieldable = nil
         try replanReminders(&context, after: now)
-        decisions.set("shield", .object([("day", .string(shieldable.day.rawValue)), ("tier_before", .int(tierBefore.rawValue)),
-                                         ("tier_after", .int(after.currentTier.rawValue)), ("current_streak", .int(after.currentStreak)),
-                                         ("restart_shields_remaining", .int(after.restartShieldsRemaining))]))
+        decisions.set(
+            "shield",
+            .object([
+                ("day", .string(shieldable.day.rawValue)), ("tier_before", .int(tierBefore.rawValue)),
+                ("tier_after", .int(after.currentTier.rawValue)), ("current_streak", .int(after.currentStreak)),
+                ("restart_shields_remaining", .int(after.restartShieldsRemaining)),
+            ]))
     }
 
     /// Today's reminders not yet due follow the tier after a change made during the day.
@@ -142,8 +171,10 @@ extension Engine {
         context.book.today = today
     }
 
-    func changeSettings(_ change: SettingsChange, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions,
-                        initial: Bool) throws {
+    func changeSettings(
+        _ change: SettingsChange, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions,
+        initial: Bool
+    ) throws {
         var settings = context.settings
         var changed: [(String, JSONValue)] = []
         if let v = change.commitmentDeadline { settings.commitmentDeadline = v; changed.append(("commitment_deadline", .string(v.text))) }
@@ -157,14 +188,18 @@ extension Engine {
         if let v = change.notificationsEnabled { settings.notificationsEnabled = v; changed.append(("notifications_enabled", .bool(v))) }
         if let v = change.dayStartsAt { changed.append(("day_starts_at", .string(v.text))) }
         do { try settings.validate() } catch {
-            throw EngineError(.invalidSettings, error, fields: ["commitment_deadline": "commitment_deadline", "checkin_window_close": "checkin_window_close",
-                                                               "timezone_identifier": "timezone"])
+            throw EngineError(
+                .invalidSettings, error,
+                fields: [
+                    "commitment_deadline": "commitment_deadline", "checkin_window_close": "checkin_window_close",
+                    "timezone_identifier": "timezone",
+                ])
         }
         try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         if let v = change.dayStartsAt {
             context.book.habitDayStartsAt = v
-            context.cache.timeZoneChanged()   // the habit days' boundaries moved
+            context.cache.timeZoneChanged()  // the habit days' boundaries moved
         }
         if change.timezone != nil {
             context.cache.timeZoneChanged()
@@ -176,15 +211,19 @@ extension Engine {
         decisions.set("settings", .object(changed))
     }
 
-    func changeSubscription(_ tier: SubscriptionTier, expiresAt: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
-                            _ decisions: inout Decisions) throws {
+    func changeSubscription(
+        _ tier: SubscriptionTier, expiresAt: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
         var settings = context.settings
         let wasPaid = settings.subscriptionTier == .paid
         settings.subscriptionTier = tier
         settings.subscriptionExpiry = tier == .paid ? expiresAt : nil
         if let expiresAt, expiresAt <= now, tier == .paid {
             let clock = try clock(context)
-            throw EngineError(.invalidSettings, "expires_at: expected a time after the event's (\(clock.describe(now)) local), found \(clock.describe(expiresAt)) local")
+            throw EngineError(
+                .invalidSettings,
+                "expires_at: expected a time after the event's (\(clock.describe(now)) local), found \(clock.describe(expiresAt)) local")
         }
         try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
@@ -202,8 +241,12 @@ extension Engine {
         try context.storage.savePressureSettings(context.userID, settings, now: time)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: true, at: time)
-        decisions.set("subscription", .object([("tier", .string("FREE")), ("reason", .string("expired")),
-                                               ("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining))]))
+        decisions.set(
+            "subscription",
+            .object([
+                ("tier", .string("FREE")), ("reason", .string("expired")),
+                ("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)),
+            ]))
     }
 
     /// Paid users get this month's shields (less those already used this month); free users none.

@@ -19,8 +19,10 @@ extension Engine {
             let checkedIn = commitment.map { $0.status == .yes || $0.status == .no } ?? false
             // Tier 3: "Persistent — does not clear until YES or NO is submitted".
             fields.append(("persistent_badge", .bool(e.currentTier.rawValue >= rules.parameters.persistentBadgeFromTier && !checkedIn)))
-            var day: [(String, JSONValue)] = [("day", .string(today.day.rawValue)),
-                                           ("status", .string(commitment?.status.rawValue ?? (today.counts ? "NO_COMMITMENT_YET" : "NOT_COUNTED")))]
+            var day: [(String, JSONValue)] = [
+                ("day", .string(today.day.rawValue)),
+                ("status", .string(commitment?.status.rawValue ?? (today.counts ? "NO_COMMITMENT_YET" : "NOT_COUNTED"))),
+            ]
             if let text = commitment?.text, !text.isEmpty { day.append(("commitment", .string(text))) }
             day.append(("deadline", .string(today.open.text)))
             day.append(("window_close", .string(today.closeTime.text)))
@@ -39,7 +41,9 @@ extension Engine {
     /// Earned's part of the state: the economy, what is open, and the grants running.
     private func earnedState(_ earned: EarnedBook, _ context: UserContext, at now: EpochMillis) throws -> JSONValue {
         let clock = try clock(context)
-        let (economy, grants) = (try context.storage.economyState(context.userID), try context.storage.activeGrants(context.userID, at: now))
+        let (economy, grants) = (
+            try context.storage.economyState(context.userID), try context.storage.activeGrants(context.userID, at: now)
+        )
         var fields: [(String, JSONValue)] = [
             ("day_id", .string(earned.day.rawValue)),
             ("credit_balance", .int(economy.creditBalance)),
@@ -58,7 +62,9 @@ extension Engine {
         if !earned.quests.isEmpty {
             fields.append(("quests_running", .object(earned.quests.keys.sorted().map { ($0, .string(earned.quests[$0]!.type.rawValue)) })))
         }
-        if !grants.isEmpty { fields.append(("unlocked_until", .object(grants.map { ($0.appID.rawValue, .string(clock.describe($0.endsAt))) }))) }
+        if !grants.isEmpty {
+            fields.append(("unlocked_until", .object(grants.map { ($0.appID.rawValue, .string(clock.describe($0.endsAt))) })))
+        }
         return .object(fields)
     }
 }

@@ -14,7 +14,8 @@ extension Engine {
     /// Applies every instant ≤ `time` not yet applied.
     func advance(_ context: inout UserContext, to time: EpochMillis, _ decisions: inout Decisions) throws {
         guard time - context.processedUntil <= Engine.maxTimePassing else {
-            throw EngineError(.outOfOrder, "this event is more than 3 years after the previous one of this user; send a tick at least every 3 years")
+            throw EngineError(
+                .outOfOrder, "this event is more than 3 years after the previous one of this user; send a tick at least every 3 years")
         }
         while let (instant, step, index) = nextStep(context), instant <= time {
             switch step {
@@ -71,8 +72,9 @@ extension Engine {
         end = max(end, close + Millis.minute)
         let times = try reminderTimes(tier: context.escalation.currentTier.rawValue, open: open, close: closeTime)
         let reminders = times.map { DaySchedule.Reminder(at: clock.instant(in: day, at: $0), time: $0) }
-        return DaySchedule(day: day, start: start, end: end, deadline: deadline, close: close, open: open, closeTime: closeTime,
-                           counts: true, reminders: reminders)
+        return DaySchedule(
+            day: day, start: start, end: end, deadline: deadline, close: close, open: open, closeTime: closeTime,
+            counts: true, reminders: reminders)
     }
 
     /// The rules' reminders for a tier, checked against the document's hard constraints.
@@ -81,8 +83,12 @@ extension Engine {
         let spacing = PressureLimits.minReminderSpacingMinutes
         if times.count > PressureLimits.maxRemindersPerDay
             || times.contains(where: { $0 < open || $0 >= close })
-            || zip(times, times.dropFirst()).contains(where: { $1.minutes - $0.minutes < spacing }) {
-            throw EngineError(.ruleViolation, "reminder_times(tier \(tier), window \(open)–\(close)) returned \(times.map(\.text)); at most \(PressureLimits.maxRemindersPerDay) a day, \(spacing) minutes apart, inside the window")
+            || zip(times, times.dropFirst()).contains(where: { $1.minutes - $0.minutes < spacing })
+        {
+            throw EngineError(
+                .ruleViolation,
+                "reminder_times(tier \(tier), window \(open)–\(close)) returned \(times.map(\.text)); at most \(PressureLimits.maxRemindersPerDay) a day, \(spacing) minutes apart, inside the window"
+            )
         }
         return times
     }
@@ -94,7 +100,8 @@ extension Engine {
         guard today.counts else { return }
         if let commitment = try commitment(&context, on: today.day) {
             if commitment.lockedAt == nil {
-                context.cache.commitments[today.day] = .some(try context.storage.lockCommitment(context.userID, on: today.day, at: today.deadline))
+                context.cache.commitments[today.day] = .some(
+                    try context.storage.lockCommitment(context.userID, on: today.day, at: today.deadline))
             }
             return
         }
@@ -102,9 +109,10 @@ extension Engine {
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, result: result, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try context.storage.lockCommitment(
-            context.userID, on: today.day, at: today.deadline,
-            ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
+        context.cache.commitments[today.day] = .some(
+            try context.storage.lockCommitment(
+                context.userID, on: today.day, at: today.deadline,
+                ifMissing: (DeterministicID.uuid("commitment", context.name, today.day.rawValue), after)))
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.deadline, before: before)
@@ -116,12 +124,14 @@ extension Engine {
         today.reminders[index].done = true
         context.book.today = today
         guard today.counts, context.settings.notificationsEnabled,
-              let commitment = try commitment(&context, on: today.day),
-              commitment.status == .pending else { return }
+            let commitment = try commitment(&context, on: today.day),
+            commitment.status == .pending
+        else { return }
         let reminder = today.reminders[index]
-        try context.storage.logNotification(NotificationLogEntry(
-            id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
-            scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
+        try context.storage.logNotification(
+            NotificationLogEntry(
+                id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
+                scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
         decisions.append("reminders_sent", .string(reminder.time.text))
     }
 
@@ -130,12 +140,15 @@ extension Engine {
         today.closed = true
         context.book.today = today
         guard today.counts, let commitment = try commitment(&context, on: today.day),
-              commitment.status == .pending else { return }
+            commitment.status == .pending
+        else { return }
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
         let after = try nextEscalation(before, result: .missed, shieldUsed: false)
-        context.cache.commitments[today.day] = .some(try context.storage.recordCheckIn(context.userID, on: today.day, status: .missed,
-                                                                             at: today.close, escalation: after))
+        context.cache.commitments[today.day] = .some(
+            try context.storage.recordCheckIn(
+                context.userID, on: today.day, status: .missed,
+                at: today.close, escalation: after))
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.close, before: before)
@@ -145,7 +158,7 @@ extension Engine {
     private func startNextDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
         let previous = context.book.today!
         let day = try clock(context).day(after: previous.day)!
-        context.cache.commitments.removeAll(keepingCapacity: true)   // the engine reads only the day in progress
+        context.cache.commitments.removeAll(keepingCapacity: true)  // the engine reads only the day in progress
         if day.month != previous.day.month { try replenishShields(&context, on: day, at: previous.end, &decisions) }
         if let shieldable = context.book.shieldable, shieldable.until < previous.end { context.book.shieldable = nil }
         context.book.today = try schedule(day, start: previous.end, context)
@@ -155,7 +168,8 @@ extension Engine {
     func replenishShields(_ context: inout UserContext, on day: DayID, at time: EpochMillis, _ decisions: inout Decisions) throws {
         let parameters = rules.parameters
         var state = context.escalation
-        state.restartShieldsRemaining = context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
+        state.restartShieldsRemaining =
+            context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
         try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state

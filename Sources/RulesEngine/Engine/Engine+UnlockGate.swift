@@ -21,15 +21,21 @@ extension Engine {
         let (snapshot, prices) = try options(app, blocking, &context, at: now, quoted: nil)
         let id = nextEarnedID("attempt", &context)
         let earned = context.book.earned!
-        try context.storage.createUnlockAttempt(UnlockAttempt(userID: context.userID, attemptID: id, appID: app, timestamp: now,
-                                                    timezoneID: context.settings.timezoneIdentifier, dayID: earned.day,
-                                                    effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
-                                                    availableOptions: snapshot, createdAt: now, updatedAt: now))
+        try context.storage.createUnlockAttempt(
+            UnlockAttempt(
+                userID: context.userID, attemptID: id, appID: app, timestamp: now,
+                timezoneID: context.settings.timezoneIdentifier, dayID: earned.day,
+                effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
+                availableOptions: snapshot, createdAt: now, updatedAt: now))
         context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
             id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
             modeID: blocking.modeID, strictness: blocking.strictness, prices: prices)
-        decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
-                                              ("available_options", JSONValue(snapshot))]))
+        decisions.set(
+            "unlock_gate",
+            .object([
+                ("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
+                ("available_options", JSONValue(snapshot)),
+            ]))
     }
 
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
@@ -37,34 +43,49 @@ extension Engine {
     /// Decision (A4.2: the attempt records the options "snapshot"): a CREDITS choice is charged the
     /// price the snapshot shows, computed by `price` when the gate opened, never a price computed
     /// at the choice; whether it is affordable is decided now, with the balance of now.
-    func choose(_ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func choose(
+        _ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         guard let attempt = context.book.earned!.attempts[app.rawValue] else {
             let running = context.book.earned!.quests[app.rawValue] != nil
-            throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
+            throw EngineError(
+                .noPendingAttempt,
+                "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
         }
-        let (snapshot, _) = try options(app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now,
-                                        quoted: attempt.prices)
+        let (snapshot, _) = try options(
+            app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now,
+            quoted: attempt.prices)
         let option = snapshot.options.first { $0.type == choice.optionType }
-        var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
-                                           ("option", .string(choice.optionType.rawValue))]
+        var fields: [(String, JSONValue)] = [
+            ("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
+            ("option", .string(choice.optionType.rawValue)),
+        ]
         var denial: (UnlockDenialReason, JSONValue)?
         var grant: UnlockGrant?
         switch (choice, option) {
         case (.credits(let minutes), .credits(_, _, let durations)?):
             guard let duration = durations.first(where: { $0.minutes == minutes }) else {
-                throw EngineError(.optionNotOffered, "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs, when the gate opened), found \(minutes)")
+                throw EngineError(
+                    .optionNotOffered,
+                    "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs, when the gate opened), found \(minutes)"
+                )
             }
             fields.append(("minutes", .int(minutes)))
             if let reason = duration.disabledReason {
                 denial = (reason, .payload([("minutes", .int(minutes)), ("cost_credits", .int(duration.costCredits))]))
             } else {
-                grant = try context.storage.grantCreditsUnlock(CreditsUnlock(userID: context.userID, attemptID: attempt.id, minutes: minutes,
-                                                                   costCredits: duration.costCredits, at: now))
+                grant = try context.storage.grantCreditsUnlock(
+                    CreditsUnlock(
+                        userID: context.userID, attemptID: attempt.id, minutes: minutes,
+                        costCredits: duration.costCredits, at: now))
                 fields.append(("cost_credits", .int(duration.costCredits)))
             }
         case (.quest(let type), .quest(_, _, let types)?):
             guard let quest = types.first(where: { $0.questType == type }) else {
-                throw EngineError(.optionNotOffered, "quest_type: the rules offer \(types.map(\.questType.rawValue).joined(separator: ", ")) (quests.lua enabled_types), found \(type.rawValue)")
+                throw EngineError(
+                    .optionNotOffered,
+                    "quest_type: the rules offer \(types.map(\.questType.rawValue).joined(separator: ", ")) (quests.lua enabled_types), found \(type.rawValue)"
+                )
             }
             fields.append(("quest_type", .string(type.rawValue)))
             if let reason = quest.disabledReason {
@@ -72,26 +93,35 @@ extension Engine {
             } else {
                 let id = nextEarnedID("quest", &context)
                 let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
-                try context.storage.startQuest(QuestSession(userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
-                                                  createdAt: now, expiresAt: expires, updatedAt: now))
-                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(id: id, attemptID: attempt.id, type: type, expires: expires)
-                fields += [("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
-                           ("expires", .string(try clock(context).describe(expires)))]
+                try context.storage.startQuest(
+                    QuestSession(
+                        userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
+                        createdAt: now, expiresAt: expires, updatedAt: now))
+                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(
+                    id: id, attemptID: attempt.id, type: type, expires: expires)
+                fields += [
+                    ("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
+                    ("expires", .string(try clock(context).describe(expires))),
+                ]
             }
         case (.emergency, .emergency(_, let reason, let delay, let minutes)?):
             if let reason {
                 denial = (reason, .emptyObject)
             } else {
-                grant = try context.storage.grantEmergencyUnlock(EmergencyUnlock(userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
-                                                                       unlockMinutes: minutes, at: now))
+                grant = try context.storage.grantEmergencyUnlock(
+                    EmergencyUnlock(
+                        userID: context.userID, attemptID: attempt.id, delaySeconds: delay,
+                        unlockMinutes: minutes, at: now))
             }
         default:
-            throw EngineError(.optionNotOffered, "option: the rules offer no \(choice.optionType.rawValue) (quests.lua enables no quest type)")
+            throw EngineError(
+                .optionNotOffered, "option: the rules offer no \(choice.optionType.rawValue) (quests.lua enables no quest type)")
         }
         context.book.earned!.attempts[app.rawValue] = nil
         if let grant { countUnlock(grant.appID, &context) }
         if let (reason, payload) = denial {
-            try context.storage.denyUnlockAttempt(context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
+            try context.storage.denyUnlockAttempt(
+                context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
             fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
         } else if let grant {
             fields += [("outcome", .string("GRANTED"))] + (try grantFields(grant, for: attempt.id, context))
@@ -115,30 +145,41 @@ extension Engine {
     /// A6.4: the quest is done before it expires: the unlock is granted (method QUEST).
     func completeQuest(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
-        let grant = try context.storage.completeQuest(QuestCompletion(userID: context.userID, questSessionID: quest.id,
-                                                            unlockMinutes: asked.economy.questUnlockMinutes, at: now))
+        let grant = try context.storage.completeQuest(
+            QuestCompletion(
+                userID: context.userID, questSessionID: quest.id,
+                unlockMinutes: asked.economy.questUnlockMinutes, at: now))
         context.book.earned!.quests[app.rawValue] = nil
         countUnlock(app, &context)
-        decisions.set("quest", .object([("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
-                                       + (try grantFields(grant, for: quest.attemptID, context))))
+        decisions.set(
+            "quest",
+            .object(
+                [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
+                    + (try grantFields(grant, for: quest.attemptID, context))))
     }
 
     /// A grant as decisions show it; `extended` when the attempt extended a grant another attempt made.
     private func grantFields(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> [(String, JSONValue)] {
         let clock = try clock(context)
-        return [("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attemptID)),
-                ("starts", .string(clock.describe(grant.startsAt))), ("ends", .string(clock.describe(grant.endsAt)))]
+        return [
+            ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attemptID)),
+            ("starts", .string(clock.describe(grant.startsAt))), ("ends", .string(clock.describe(grant.endsAt))),
+        ]
     }
 
     /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the
     /// daily limit or the cooldown.
-    func endQuest(_ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ context: inout UserContext, at now: EpochMillis,
-                  _ decisions: inout Decisions) throws {
+    func endQuest(
+        _ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
         guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
         try context.storage.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
         try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
         context.book.earned!.quests[app.rawValue] = nil
-        var fields: [(String, JSONValue)] = [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue))]
+        var fields: [(String, JSONValue)] = [
+            ("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue)),
+        ]
         if let reason { fields.append(("reason", .string(reason.rawValue))) }
         decisions.set("quest", .object(fields))
     }
@@ -153,34 +194,42 @@ extension Engine {
     }
 
     /// The situation `price` sees when the gate opens for `app` (its `minutes` set per length).
-    private func priceContext(_ app: AppID, _ blocking: Blocking, _ economy: EconomyState, _ context: UserContext,
-                              at now: EpochMillis) throws -> PriceContext {
+    private func priceContext(
+        _ app: AppID, _ blocking: Blocking, _ economy: EconomyState, _ context: UserContext,
+        at now: EpochMillis
+    ) throws -> PriceContext {
         let local = try clock(context).civil(now)
         let earned = context.book.earned!
         let counts = earned.unlocksToday ?? [:]
         let mode = blocking.modeID.flatMap { id in earned.modes.filter { $0.value == id }.keys.min() }
-        var situation = PriceContext(minutes: 0, app: app, unlocksToday: counts.values.reduce(0, +), unlocksTodayApp: counts[app.rawValue] ?? 0,
-                            hour: local.minutes / 60, minute: local.minutes % 60, weekday: local.day.isoWeekday, mode: mode,
-                            strictness: blocking.strictness, streak: economy.streakCount, balance: economy.creditBalance)
+        var situation = PriceContext(
+            minutes: 0, app: app, unlocksToday: counts.values.reduce(0, +), unlocksTodayApp: counts[app.rawValue] ?? 0,
+            hour: local.minutes / 60, minute: local.minutes % 60, weekday: local.day.isoWeekday, mode: mode,
+            strictness: blocking.strictness, streak: economy.streakCount, balance: economy.creditBalance)
         situation.params = rules.priceParams.defaults
         return situation
     }
 
     /// The rules' options for `app` now, checked against the limits the rules themselves declare,
     /// with the prices `quoted` when the gate opened, or (nil) the prices `price` gives now.
-    private func options(_ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis,
-                         quoted: [PricingPolicy.CreditCost]?) throws -> (AvailableOptions, [PricingPolicy.CreditCost]) {
+    private func options(
+        _ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis,
+        quoted: [PricingPolicy.CreditCost]?
+    ) throws -> (AvailableOptions, [PricingPolicy.CreditCost]) {
         let day = context.book.earned!.day
         let storage = context.storage
-        let (economy, limits, emergency) = (try storage.economyState(context.userID), try storage.dailyAppLimits(context.userID, day: day, appID: app),
-                                            try storage.emergencyState(context.userID))
+        let (economy, limits, emergency) = (
+            try storage.economyState(context.userID), try storage.dailyAppLimits(context.userID, day: day, appID: app),
+            try storage.emergencyState(context.userID)
+        )
         let qrKeySet = try earnedSettings(&context).quest.qrKeyValue != nil
-        var gate = UnlockGateInput(generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
-                                   creditBalance: economy.creditBalance, questUnlocksToday: limits.questGrantsCount,
-                                   minutesSinceLastQuestUnlock: limits.lastQuestGrantStartAt.map { Int((now - $0) / Millis.minute) },
-                                   qrKeySet: qrKeySet,
-                                   emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
-                                   sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
+        var gate = UnlockGateInput(
+            generatedAt: now, modeID: blocking.modeID, strictness: blocking.strictness, appID: app,
+            creditBalance: economy.creditBalance, questUnlocksToday: limits.questGrantsCount,
+            minutesSinceLastQuestUnlock: limits.lastQuestGrantStartAt.map { Int((now - $0) / Millis.minute) },
+            qrKeySet: qrKeySet,
+            emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
+            sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
         let prices = try quoted ?? asked.prices(in: priceContext(app, blocking, economy, context, at: now))
         gate.prices = prices
         let snapshot: AvailableOptions
@@ -203,12 +252,21 @@ extension Engine {
                 guard let enabled = types.first(where: \.enabled) else { continue }
                 let since = gate.minutesSinceLastQuestUnlock
                 if gate.strictness == .hard || gate.questUnlocksToday >= economy.questMaxUnlocksPerAppPerDay
-                    || since.map({ $0 < economy.questCooldownMinutesPerApp }) == true {
-                    throw EngineError(.ruleViolation, "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(economy.questMaxUnlocksPerAppPerDay), cooldown \(economy.questCooldownMinutesPerApp) minutes, never in HARD mode)")
+                    || since.map({ $0 < economy.questCooldownMinutesPerApp }) == true
+                {
+                    throw EngineError(
+                        .ruleViolation,
+                        "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(economy.questMaxUnlocksPerAppPerDay), cooldown \(economy.questCooldownMinutesPerApp) minutes, never in HARD mode)"
+                    )
                 }
             case .emergency(true, _, _, _):
-                if gate.emergencyUsedToday >= economy.emergencyDailyLimit || (economy.emergencyBlockSameAppConsecutive && gate.sameAppAsLastEmergency) {
-                    throw EngineError(.ruleViolation, "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(economy.emergencyDailyLimit))")
+                if gate.emergencyUsedToday >= economy.emergencyDailyLimit
+                    || (economy.emergencyBlockSameAppConsecutive && gate.sameAppAsLastEmergency)
+                {
+                    throw EngineError(
+                        .ruleViolation,
+                        "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(economy.emergencyDailyLimit))"
+                    )
                 }
             default: continue
             }
@@ -221,25 +279,44 @@ extension JSONValue {
     init(_ snapshot: AvailableOptions) {
         func reason(_ r: UnlockDenialReason?) -> JSONValue { r.map { .string($0.rawValue) } ?? .null }
         let options: [JSONValue] = snapshot.options.map { option in
-            var fields: [(String, JSONValue)] = [("type", .string(option.type.rawValue)), ("enabled", .bool(option.enabled)),
-                                               ("disabled_reason", reason(option.disabledReason))]
+            var fields: [(String, JSONValue)] = [
+                ("type", .string(option.type.rawValue)), ("enabled", .bool(option.enabled)),
+                ("disabled_reason", reason(option.disabledReason)),
+            ]
             switch option {
             case .credits(_, _, let durations):
-                fields.append(("durations", .array(durations.map {
-                    .object([("minutes", .int($0.minutes)), ("cost_credits", .int($0.costCredits)), ("enabled", .bool($0.enabled)),
-                             ("disabled_reason", reason($0.disabledReason))])
-                })))
+                fields.append(
+                    (
+                        "durations",
+                        .array(
+                            durations.map {
+                                .object([
+                                    ("minutes", .int($0.minutes)), ("cost_credits", .int($0.costCredits)), ("enabled", .bool($0.enabled)),
+                                    ("disabled_reason", reason($0.disabledReason)),
+                                ])
+                            })
+                    ))
             case .quest(_, _, let types):
-                fields.append(("quest_types", .array(types.map {
-                    .object([("quest_type", .string($0.questType.rawValue)), ("enabled", .bool($0.enabled)), ("disabled_reason", reason($0.disabledReason))])
-                })))
+                fields.append(
+                    (
+                        "quest_types",
+                        .array(
+                            types.map {
+                                .object([
+                                    ("quest_type", .string($0.questType.rawValue)), ("enabled", .bool($0.enabled)),
+                                    ("disabled_reason", reason($0.disabledReason)),
+                                ])
+                            })
+                    ))
             case .emergency(_, _, let delay, let minutes):
                 fields += [("delay_seconds", .int(delay)), ("unlock_minutes", .int(minutes))]
             }
             return .object(fields)
         }
-        self = .object([("generated_ts_utc_ms", .int(Int(snapshot.generatedAt))), ("mode_id", snapshot.modeID.map { .string($0) } ?? .null),
-                        ("mode_strictness", .string(snapshot.modeStrictness.rawValue)), ("app_id", .string(snapshot.appID.rawValue)),
-                        ("options", .array(options))])
+        self = .object([
+            ("generated_ts_utc_ms", .int(Int(snapshot.generatedAt))), ("mode_id", snapshot.modeID.map { .string($0) } ?? .null),
+            ("mode_strictness", .string(snapshot.modeStrictness.rawValue)), ("app_id", .string(snapshot.appID.rawValue)),
+            ("options", .array(options)),
+        ])
     }
 }

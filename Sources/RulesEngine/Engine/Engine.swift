@@ -133,7 +133,8 @@ public final class Engine {
         case .batch(let batch):
             var context: UserContext?
             let result = try batch.store.transaction {
-                var applied = try batch.contexts[event.user]?.reopened()
+                var applied =
+                    try batch.contexts[event.user]?.reopened()
                     ?? UserContext.load(event.user, store: batch.store, now: event.at.millis, id: userID?(event.user))
                 let result = try body(&applied)
                 context = applied
@@ -143,11 +144,12 @@ public final class Engine {
             if let context { batch.contexts[context.name] = context }
             return result
         case .recording(let batch):
-            var user = try batch.users.removeValue(forKey: event.user).map { known in
-                var user = known
-                user.context.reopen()
-                return user
-            } ?? newRecordedUser(event)
+            var user =
+                try batch.users.removeValue(forKey: event.user).map { known in
+                    var user = known
+                    user.context.reopen()
+                    return user
+                } ?? newRecordedUser(event)
             let saved = user.context.saved
             let savepoint = user.records.savepoint()
             do {
@@ -230,7 +232,10 @@ public final class Engine {
     private func run(_ event: EngineEvent, _ context: inout UserContext) throws -> Decisions {
         guard event.at.millis >= context.processedUntil else {
             let clock = try clock(context)
-            throw EngineError(.outOfOrder, "this event (\(event.at)) is earlier than one already applied for \(event.user) (\(clock.describe(context.processedUntil)) local); events of a user must come in time order")
+            throw EngineError(
+                .outOfOrder,
+                "this event (\(event.at)) is earlier than one already applied for \(event.user) (\(clock.describe(context.processedUntil)) local); events of a user must come in time order"
+            )
         }
         var decisions = Decisions()
         if context.isNew, case .settings(let change) = event.kind {
@@ -278,7 +283,8 @@ public final class Engine {
         case .checkIn(let result): try checkIn(result, &context, at: now, &decisions)
         case .shield: try activateShield(&context, at: now, &decisions)
         case .habitTask(let definition): try defineTask(definition, &context, at: now, &decisions)
-        case .habitCompletion(let task, let value, let forDay): try completeTask(task, value: value, forDay: forDay, &context, at: now, &decisions)
+        case .habitCompletion(let task, let value, let forDay):
+            try completeTask(task, value: value, forDay: forDay, &context, at: now, &decisions)
         case .habitSkip(let task, let day): try markDay(task, .skip, day: day, &context, at: now, &decisions)
         case .habitFreeze(let task, let action, let day):
             try markDay(task, action == .use ? .freezeUsed : .freezeEquipped, day: day, &context, at: now, &decisions)
@@ -291,7 +297,8 @@ public final class Engine {
     private func handle(_ event: EarnedEvent, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         switch event {
         case .mode(let definition): try defineMode(definition, &context, at: now, &decisions)
-        case .modeOverride(let mode, let state, let until): try overrideMode(mode, state: state, until: until?.millis, &context, at: now, &decisions)
+        case .modeOverride(let mode, let state, let until):
+            try overrideMode(mode, state: state, until: until?.millis, &context, at: now, &decisions)
         case .distractingApps(let apps): try setDistractingApps(apps, &context, at: now, &decisions)
         case .qrKey(let value): try setQRKey(value, &context, at: now, &decisions)
         case .habit(let definition): try defineEarnedHabit(definition, &context, at: now, &decisions)

@@ -45,12 +45,12 @@ public struct Replay {
         if let text = String(validating: raw, as: UTF8.self) { return output(forRawLine: text, number: number) }
         let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
         var line = raw.drop(while: isSpace)
-        if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3).drop(while: isSpace) }   // a byte-order mark
+        if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3).drop(while: isSpace) }  // a byte-order mark
         if line.first == UInt8(ascii: "#") { return nil }
         let error: EngineError
         do {
             _ = try EngineEvent.parse(utf8: Array(line))
-            error = EngineError(.invalidEvent, "expected UTF-8 text")   // (the parser refuses any byte that is not)
+            error = EngineError(.invalidEvent, "expected UTF-8 text")  // (the parser refuses any byte that is not)
         } catch let failure {
             error = failure
         }
@@ -61,7 +61,7 @@ public struct Replay {
     /// or a comment.
     public func output(forRawLine raw: String, number: Int) -> JSONValue? {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }   // a byte-order mark
+        if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
         if line.isEmpty || line.hasPrefix("#") { return nil }
         return output(forLine: line, number: number)
     }
@@ -75,8 +75,10 @@ public struct Replay {
         } catch {
             return .object([("line", .int(number))] + failure(error))
         }
-        let fields: [(String, JSONValue)] = [("at", .string(event.at.description)), ("user", .string(event.user)),
-                                           ("type", .string(event.kind.typeName))]
+        let fields: [(String, JSONValue)] = [
+            ("at", .string(event.at.description)), ("user", .string(event.user)),
+            ("type", .string(event.kind.typeName)),
+        ]
         do {
             let outcome = try engine.apply(event)
             return .object(fields + [("ok", .bool(true)), ("decisions", outcome.decisions), ("state", outcome.state)])
@@ -87,7 +89,10 @@ public struct Replay {
 
     /// The fields of a refused line's output.
     static func failure(_ error: EngineError, line number: Int) -> [(String, JSONValue)] {
-        [("ok", .bool(false)), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))]))]
+        [
+            ("ok", .bool(false)),
+            ("error", .object([("code", .string(error.code.rawValue)), ("message", .string("line \(number): \(error.message)"))])),
+        ]
     }
 
     /// How a replay went, as its exit status: 2 when a line was invalid input (`INVALID_EVENT`:

@@ -61,22 +61,25 @@ struct UserContext {
         if let row = try store.read({ try $0.engineState(named: name) }) {
             let book = try JSONDecoder().decode(EngineState.self, from: Data(row.stateJSON.utf8))
             let (settings, escalation) = try store.read { (try $0.pressureSettings(row.userID), try $0.escalationState(row.userID)) }
-            return UserContext(userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
-                               processedUntil: row.processedUntil, isNew: false, storage: store)
+            return UserContext(
+                userID: row.userID, name: name, settings: settings, escalation: escalation, book: book,
+                processedUntil: row.processedUntil, isNew: false, storage: store)
         }
         let userID = try id ?? store.read { try $0.nextUserID() }
         try store.createUser(userID, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
         let (settings, escalation) = try store.read { (try $0.pressureSettings(userID), try $0.escalationState(userID)) }
-        return UserContext(userID: userID, name: name, settings: settings, escalation: escalation, book: EngineState(),
-                           processedUntil: now, isNew: true, storage: store)
+        return UserContext(
+            userID: userID, name: name, settings: settings, escalation: escalation, book: EngineState(),
+            processedUntil: now, isNew: true, storage: store)
     }
 
     /// A new user named `name` with the id `id`, created at `now` with the default settings, its
     /// rows held in memory (its `storage`), and those rows.
     static func new(_ name: String, id: UserID, now: EpochMillis) throws -> (context: UserContext, records: UserRecords) {
         let records = try UserRecords(id, day: DayID(utcMillis: now), timezoneID: "UTC", now: now, makeUUID: presetIDs(name))
-        let context = UserContext(userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState,
-                                  book: EngineState(), processedUntil: now, isNew: true, storage: records)
+        let context = UserContext(
+            userID: id, name: name, settings: records.pressureSettings, escalation: records.escalationState,
+            book: EngineState(), processedUntil: now, isNew: true, storage: records)
         return (context, records)
     }
 

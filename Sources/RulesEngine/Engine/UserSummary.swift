@@ -46,8 +46,9 @@ public struct UserSummary: Sendable, Equatable {
         restartShieldsRemaining = e.restartShieldsRemaining
         isPaid = context.settings.subscriptionTier == .paid
         today = context.book.today.map {
-            Today(day: $0.day, start: $0.start, deadline: $0.deadline, close: $0.close, end: $0.end, counts: $0.counts,
-                  reminders: $0.reminders)
+            Today(
+                day: $0.day, start: $0.start, deadline: $0.deadline, close: $0.close, end: $0.end, counts: $0.counts,
+                reminders: $0.reminders)
         }
         shieldableUntil = context.book.shieldable?.until
     }

@@ -51,7 +51,8 @@ extension EscalationPolicy {
                 for result in [CommitmentStatus.yes, .no, .missed] {
                     if failures.isFinished(host) { return }
                     guard let out = checkTransition(state, result, into: &failures, host: host, purity: false),
-                          reached.insert(out).inserted else { continue }
+                        reached.insert(out).inserted
+                    else { continue }
                     next.append(out)
                 }
             }
@@ -67,8 +68,10 @@ extension EscalationPolicy {
     }
 
     /// Calls `transition` on one input and checks its result; returns it when it is valid.
-    private func checkTransition(_ state: EscalationCounters, _ result: CommitmentStatus, into failures: inout Counterexamples,
-                                 host: LuaHost, purity: Bool) -> EscalationCounters? {
+    private func checkTransition(
+        _ state: EscalationCounters, _ result: CommitmentStatus, into failures: inout Counterexamples,
+        host: LuaHost, purity: Bool
+    ) -> EscalationCounters? {
         let input = "tier \(state.tier), misses \(state.misses), successes \(state.successes), result \(result.rawValue)"
         failures.inputs += 1
         do {
@@ -86,7 +89,8 @@ extension EscalationPolicy {
                 }
             }
             if !wrong.isEmpty {
-                failures.record(kind: wrong.map { $0.prefix(12) }.joined(), "transition(\(input)) returned " + wrong.joined(separator: ", "))
+                failures.record(
+                    kind: wrong.map { $0.prefix(12) }.joined(), "transition(\(input)) returned " + wrong.joined(separator: ", "))
                 return nil
             }
             return out
@@ -104,8 +108,10 @@ extension EscalationPolicy {
                 let input = "tier \(tier), window \(open)–\(close)"
                 if failures.isFinished(host) { return }
                 failures.inputs += 1
-                let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
-                                        "open": .string(open.text), "close": .string(close.text)]
+                let window: LuaValue = [
+                    "open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
+                    "open": .string(open.text), "close": .string(close.text),
+                ]
                 do {
                     let result = try host.call(reminderTimes, .integer(Int64(tier)), window).first ?? .nil
                     if try host.call(reminderTimes, .integer(Int64(tier)), window).first ?? .nil != result {
@@ -117,7 +123,8 @@ extension EscalationPolicy {
                     var times: [LocalTime] = []
                     for (i, item) in list.sequence.enumerated() {
                         guard let text = item.stringValue, let time = try? LocalTime(text) else {
-                            throw LuaError(kind: .decoding, message: "[\(i + 1)]: expected a time \"HH:MM\", found \(item.errorDescription)")
+                            throw LuaError(
+                                kind: .decoding, message: "[\(i + 1)]: expected a time \"HH:MM\", found \(item.errorDescription)")
                         }
                         times.append(time)
                     }
@@ -131,7 +138,10 @@ extension EscalationPolicy {
                         failures.record(kind: "outside", "\(call) reminder \(outside), outside the check-in window \(open)–\(close)")
                     }
                     if let i = times.indices.dropFirst().first(where: { times[$0].minutes - times[$0 - 1].minutes < spacing }) {
-                        failures.record(kind: "spacing", "\(call) reminders \(times[i - 1]) and \(times[i]), \(times[i].minutes - times[i - 1].minutes) minutes apart (at least \(spacing) required)")
+                        failures.record(
+                            kind: "spacing",
+                            "\(call) reminders \(times[i - 1]) and \(times[i]), \(times[i].minutes - times[i - 1].minutes) minutes apart (at least \(spacing) required)"
+                        )
                     }
                 } catch {
                     failures.record(error, calling: "reminder_times(\(input))")
@@ -183,7 +193,10 @@ struct Counterexamples {
         if exhausted { return true }
         guard host.instructionsRun > RuleSet.validationInstructionBudget else { return false }
         if budgetProblem == nil {
-            budgetProblem = file.problem(in: function, "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)")
+            budgetProblem = file.problem(
+                in: function,
+                "\(name): validation stopped after \(inputs) inputs: the rule functions used more than \(RuleSet.validationInstructionBudget) Lua instructions in all; make them cheaper (a rule call should take thousands of instructions, not millions)"
+            )
         }
         return true
     }

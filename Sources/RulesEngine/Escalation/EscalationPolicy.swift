@@ -60,46 +60,59 @@ public struct EscalationPolicy: Decodable {
             if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
         }
         let limit = PressureLimits.self
-        require((1...limit.maxTier).contains(maxTier), "max_tier",
-                "must be between 1 and \(limit.maxTier) (the document's maximum tier), found \(maxTier)")
+        require(
+            (1...limit.maxTier).contains(maxTier), "max_tier",
+            "must be between 1 and \(limit.maxTier) (the document's maximum tier), found \(maxTier)")
         let tiers = max(1, min(maxTier, limit.maxTier))
-        require(tierForMisses.count == tiers, "tier_for_misses",
-                "needs one entry per tier 1…\(tiers), found \(tierForMisses.count)")
+        require(
+            tierForMisses.count == tiers, "tier_for_misses",
+            "needs one entry per tier 1…\(tiers), found \(tierForMisses.count)")
         for (i, misses) in tierForMisses.enumerated() {
             require(misses >= 1, "tier_for_misses[\(i + 1)]", "must be at least 1, found \(misses)")
             if i > 0 {
-                require(misses > tierForMisses[i - 1], "tier_for_misses[\(i + 1)]",
-                        "must be greater than tier \(i)'s \(tierForMisses[i - 1]), found \(misses)")
+                require(
+                    misses > tierForMisses[i - 1], "tier_for_misses[\(i + 1)]",
+                    "must be greater than tier \(i)'s \(tierForMisses[i - 1]), found \(misses)")
             }
         }
         require(recoverAfter.count == tiers, "recover_after", "needs one entry per tier 1…\(tiers), found \(recoverAfter.count)")
         for (i, days) in recoverAfter.enumerated() {
             require(days >= 1, "recover_after[\(i + 1)]", "must be at least 1 YES day, found \(days)")
         }
-        require((1...limit.maxRemindersPerDay).contains(maxRemindersPerDay), "max_reminders_per_day",
-                "must be between 1 and \(limit.maxRemindersPerDay) (\"Max notifications per day: 3\"), found \(maxRemindersPerDay)")
-        require(minReminderSpacingMinutes >= limit.minReminderSpacingMinutes && minReminderSpacingMinutes <= 24 * 60,
-                "min_reminder_spacing_minutes",
-                "must be at least \(limit.minReminderSpacingMinutes) (\"Min notification spacing: 30 min\"), found \(minReminderSpacingMinutes)")
+        require(
+            (1...limit.maxRemindersPerDay).contains(maxRemindersPerDay), "max_reminders_per_day",
+            "must be between 1 and \(limit.maxRemindersPerDay) (\"Max notifications per day: 3\"), found \(maxRemindersPerDay)")
+        require(
+            minReminderSpacingMinutes >= limit.minReminderSpacingMinutes && minReminderSpacingMinutes <= 24 * 60,
+            "min_reminder_spacing_minutes",
+            "must be at least \(limit.minReminderSpacingMinutes) (\"Min notification spacing: 30 min\"), found \(minReminderSpacingMinutes)"
+        )
         let expectedTiers = Set(0...tiers)
         let missing = expectedTiers.subtracting(reminders.keys).sorted()
         let extra = Set(reminders.keys).subtracting(expectedTiers).sorted()
-        require(missing.isEmpty, "reminders", "needs an entry for every tier 0…\(tiers); missing \(missing.map { "[\($0)]" }.joined(separator: ", "))")
+        require(
+            missing.isEmpty, "reminders",
+            "needs an entry for every tier 0…\(tiers); missing \(missing.map { "[\($0)]" }.joined(separator: ", "))")
         require(extra.isEmpty, "reminders", "has entries for tiers that do not exist: \(extra.map { "[\($0)]" }.joined(separator: ", "))")
         for (tier, anchors) in reminders.sorted(by: { $0.key < $1.key }) {
             let cap = min(maxRemindersPerDay, limit.maxRemindersPerDay)
             require(anchors.count <= cap, "reminders[\(tier)]", "has \(anchors.count) reminders, more than the \(cap) allowed a day")
         }
-        require((0...tiers).contains(persistentBadgeFromTier), "persistent_badge_from_tier",
-                "must be a tier between 0 and \(tiers), found \(persistentBadgeFromTier)")
-        require((0...limit.shieldsPerMonthPaid).contains(shield.perMonthPaid), "shield.per_month_paid",
-                "must be between 0 and \(limit.shieldsPerMonthPaid) (\"Restart shields per month (paid): 1\"), found \(shield.perMonthPaid)")
-        require(shield.perMonthFree == limit.shieldsPerMonthFree, "shield.per_month_free",
-                "must be \(limit.shieldsPerMonthFree) (\"Restart shields (free): 0\"), found \(shield.perMonthFree)")
-        require((1...24 * 60).contains(shield.activationWindowMinutes), "shield.activation_window_minutes",
-                "must be between 1 and 1440 minutes, found \(shield.activationWindowMinutes)")
-        require(noCommitmentCountsAs == .missed || noCommitmentCountsAs == .no, "no_commitment_counts_as",
-                "must be \"MISSED\" or \"NO\", found \"\(noCommitmentCountsAs.rawValue)\"")
+        require(
+            (0...tiers).contains(persistentBadgeFromTier), "persistent_badge_from_tier",
+            "must be a tier between 0 and \(tiers), found \(persistentBadgeFromTier)")
+        require(
+            (0...limit.shieldsPerMonthPaid).contains(shield.perMonthPaid), "shield.per_month_paid",
+            "must be between 0 and \(limit.shieldsPerMonthPaid) (\"Restart shields per month (paid): 1\"), found \(shield.perMonthPaid)")
+        require(
+            shield.perMonthFree == limit.shieldsPerMonthFree, "shield.per_month_free",
+            "must be \(limit.shieldsPerMonthFree) (\"Restart shields (free): 0\"), found \(shield.perMonthFree)")
+        require(
+            (1...24 * 60).contains(shield.activationWindowMinutes), "shield.activation_window_minutes",
+            "must be between 1 and 1440 minutes, found \(shield.activationWindowMinutes)")
+        require(
+            noCommitmentCountsAs == .missed || noCommitmentCountsAs == .no, "no_commitment_counts_as",
+            "must be \"MISSED\" or \"NO\", found \"\(noCommitmentCountsAs.rawValue)\"")
         return problems
     }
 }

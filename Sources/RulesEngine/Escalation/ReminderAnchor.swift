@@ -25,8 +25,11 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let anchor = ReminderAnchor(text: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "expected \"mid\", \"close-MINUTES\" or \"open+MINUTES\", found string \"\(text)\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "expected \"mid\", \"close-MINUTES\" or \"open+MINUTES\", found string \"\(text)\""))
         }
         self = anchor
     }

@@ -15,8 +15,10 @@ extension EarnedEvent {
             let definition = try EngineEvent.decode(ModeDefinition.self, fields)
             try name(definition.mode, "mode")
             for (i, window) in (definition.windows ?? []).enumerated() {
-                guard !window.days.isEmpty, window.days.allSatisfy({ (1...7).contains($0) }), Set(window.days).count == window.days.count else {
-                    throw EngineError(.invalidEvent, "windows[\(i + 1)].days: expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found \(window.days)")
+                guard !window.days.isEmpty, window.days.allSatisfy({ (1...7).contains($0) }), Set(window.days).count == window.days.count
+                else {
+                    throw EngineError(
+                        .invalidEvent, "windows[\(i + 1)].days: expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found \(window.days)")
                 }
             }
             return .mode(definition)
@@ -25,7 +27,9 @@ extension EarnedEvent {
             try name(payload.mode, "mode")
             var until: Timestamp?
             if let text = payload.until {
-                guard let t = Timestamp(text) else { throw EngineError(.invalidEvent, "until: expected an ISO-8601 time with an offset, found \"\(text)\"") }
+                guard let t = Timestamp(text) else {
+                    throw EngineError(.invalidEvent, "until: expected an ISO-8601 time with an offset, found \"\(text)\"")
+                }
                 try t.checkInEngineRange("until", written: text)
                 until = t
             }
@@ -34,12 +38,14 @@ extension EarnedEvent {
             return .distractingApps(try EngineEvent.decode(AppsPayload.self, fields).apps)
         case "qr_key":
             guard table.stringKeys.allSatisfy({ $0 == "value" }) else {
-                throw EngineError(.invalidEvent, "\(table.stringKeys.first { $0 != "value" }!): unknown field (a qr_key event has only value)")
+                throw EngineError(
+                    .invalidEvent, "\(table.stringKeys.first { $0 != "value" }!): unknown field (a qr_key event has only value)")
             }
             switch table["value"] {
             case .nil: return .qrKey(nil)
             case .string(let value) where !value.isEmpty && value.count <= 256: return .qrKey(value)
-            case let other: throw EngineError(.invalidEvent, "value: expected the key (1–256 characters) or null, found \(other.errorDescription)")
+            case let other:
+                throw EngineError(.invalidEvent, "value: expected the key (1–256 characters) or null, found \(other.errorDescription)")
             }
         case "earned_habit":
             let definition = try EngineEvent.decode(EarnedHabitDefinition.self, fields)
@@ -73,16 +79,26 @@ extension EarnedEvent {
             let payload = try EngineEvent.decode(ChoicePayload.self, fields)
             switch payload.option {
             case .creditsUnlock:
-                guard let minutes = payload.minutes else { throw EngineError(.invalidEvent, "minutes: required for a CREDITS_UNLOCK choice") }
+                guard let minutes = payload.minutes else {
+                    throw EngineError(.invalidEvent, "minutes: required for a CREDITS_UNLOCK choice")
+                }
                 guard payload.quest_type == nil else { throw EngineError(.invalidEvent, "quest_type: only for a QUEST_UNLOCK choice") }
                 return .unlockChoose(app: payload.app, .credits(minutes: minutes))
             case .questUnlock:
-                guard let quest = payload.quest_type else { throw EngineError(.invalidEvent, "quest_type: required for a QUEST_UNLOCK choice") }
-                guard payload.minutes == nil else { throw EngineError(.invalidEvent, "minutes: only for a CREDITS_UNLOCK choice (a quest unlock lasts quests.lua's unlock_minutes)") }
+                guard let quest = payload.quest_type else {
+                    throw EngineError(.invalidEvent, "quest_type: required for a QUEST_UNLOCK choice")
+                }
+                guard payload.minutes == nil else {
+                    throw EngineError(
+                        .invalidEvent, "minutes: only for a CREDITS_UNLOCK choice (a quest unlock lasts quests.lua's unlock_minutes)")
+                }
                 return .unlockChoose(app: payload.app, .quest(quest))
             case .emergencyUnlock:
                 guard payload.minutes == nil, payload.quest_type == nil else {
-                    throw EngineError(.invalidEvent, "\(payload.minutes != nil ? "minutes" : "quest_type"): an EMERGENCY_UNLOCK choice has no \(payload.minutes != nil ? "minutes" : "quest_type") (quests.lua sets its length)")
+                    throw EngineError(
+                        .invalidEvent,
+                        "\(payload.minutes != nil ? "minutes" : "quest_type"): an EMERGENCY_UNLOCK choice has no \(payload.minutes != nil ? "minutes" : "quest_type") (quests.lua sets its length)"
+                    )
                 }
                 return .unlockChoose(app: payload.app, .emergency)
             }

@@ -55,9 +55,11 @@ public enum EarnedEvent: Sendable, Equatable {
         }
     }
 
-    public static let typeNames = ["mode", "mode_override", "distracting_apps", "qr_key", "earned_habit", "earned_habit_completion",
-                                   "focus_start", "focus_end", "unlock_open", "unlock_choose", "unlock_cancel", "quest_complete",
-                                   "quest_fail", "quest_cancel"]
+    public static let typeNames = [
+        "mode", "mode_override", "distracting_apps", "qr_key", "earned_habit", "earned_habit_completion",
+        "focus_start", "focus_end", "unlock_open", "unlock_choose", "unlock_cancel", "quest_complete",
+        "quest_fail", "quest_cancel",
+    ]
 }
 
 /// A mode as events define it, by name; only the fields given change (a new mode needs `strictness`).
@@ -85,8 +87,10 @@ public struct ModeDefinition: Sendable, Equatable, Decodable {
         }
     }
 
-    public init(mode: String, name: String? = nil, priority: Int? = nil, strictness: Strictness? = nil, windows: [Window]? = nil,
-                blockedApps: [AppID]? = nil, deleted: Bool? = nil) {
+    public init(
+        mode: String, name: String? = nil, priority: Int? = nil, strictness: Strictness? = nil, windows: [Window]? = nil,
+        blockedApps: [AppID]? = nil, deleted: Bool? = nil
+    ) {
         self.mode = mode
         self.name = name
         self.priority = priority

@@ -4,7 +4,8 @@ extension EngineEvent {
     /// The event as a line of a replay file, which `parse` reads back as the same event:
     /// `{"at":"2026-01-05T08:30:00Z","user":"u3","type":"commitment","text":"Ship it"}`.
     public var jsonLine: String {
-        JSONValue.object([("at", .string(at.description)), ("user", .string(user)), ("type", .string(kind.typeName))] + kind.jsonFields).description
+        JSONValue.object([("at", .string(at.description)), ("user", .string(user)), ("type", .string(kind.typeName))] + kind.jsonFields)
+            .description
     }
 }
 
@@ -30,7 +31,8 @@ extension EngineEvent.Kind {
             return JSONValue.present([
                 ("task", .string(task.task)), ("title", task.title.map { .string($0) }),
                 ("measurement", task.measurement.map { .string($0.rawValue) }), ("frequency", task.frequency.map { .string($0.rawValue) }),
-                ("times_per_day", task.timesPerDay.map { .int($0) }), ("scheduled_days", task.scheduledDays.map { .array($0.map { .int($0) }) }),
+                ("times_per_day", task.timesPerDay.map { .int($0) }),
+                ("scheduled_days", task.scheduledDays.map { .array($0.map { .int($0) }) }),
                 ("times", task.times.map { .int($0) }), ("days", task.days.map { .int($0) }), ("every", task.every.map { .int($0) }),
                 ("days_of_month", task.daysOfMonth.map { .array($0.map { .int($0) }) }),
                 ("goal_type", task.goalType.map { .string($0.rawValue) }), ("goal_value", task.goalValue.map { .double($0) }),
@@ -39,14 +41,20 @@ extension EngineEvent.Kind {
                 ("params", task.params.map { params in .object(params.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }) }),
             ])
         case .habitCompletion(let task, let value, let forDay):
-            return JSONValue.present([("task", .string(task)), ("value", value.map { .double($0) }), ("for_day", forDay.map { .string($0.rawValue) })])
+            return JSONValue.present([
+                ("task", .string(task)), ("value", value.map { .double($0) }), ("for_day", forDay.map { .string($0.rawValue) }),
+            ])
         case .habitSkip(let task, let day), .habitUncheck(let task, let day):
             return JSONValue.present([("task", .string(task)), ("day", day.map { .string($0.rawValue) })])
         case .habitFreeze(let task, let action, let day):
-            return JSONValue.present([("task", .string(task)), ("action", .string(action.rawValue)), ("day", day.map { .string($0.rawValue) })])
+            return JSONValue.present([
+                ("task", .string(task)), ("action", .string(action.rawValue)), ("day", day.map { .string($0.rawValue) }),
+            ])
         case .miga(let type, let app, let pause):
-            return JSONValue.present([("event", .string(type.rawValue)), ("app", app.isEmpty ? nil : .string(app)),
-                                    ("pause_seconds", pause.map { .double($0) })])
+            return JSONValue.present([
+                ("event", .string(type.rawValue)), ("app", app.isEmpty ? nil : .string(app)),
+                ("pause_seconds", pause.map { .double($0) }),
+            ])
         case .earned(let event): return event.jsonFields
         }
     }
@@ -71,22 +79,37 @@ extension EarnedEvent {
             return JSONValue.present([
                 ("mode", .string(mode.mode)), ("name", mode.name.map { .string($0) }), ("priority", mode.priority.map { .int($0) }),
                 ("strictness", mode.strictness.map { .string($0.rawValue) }),
-                ("windows", mode.windows.map { .array($0.map { window in
-                    .object([("days", .array(window.days.map { .int($0) })), ("start", .string(window.start.text)), ("end", .string(window.end.text))])
-                }) }),
+                (
+                    "windows",
+                    mode.windows.map {
+                        .array(
+                            $0.map { window in
+                                .object([
+                                    ("days", .array(window.days.map { .int($0) })), ("start", .string(window.start.text)),
+                                    ("end", .string(window.end.text)),
+                                ])
+                            })
+                    }
+                ),
                 ("blocked_apps", mode.blockedApps.map(apps)), ("deleted", mode.deleted.map { .bool($0) }),
             ])
         case .modeOverride(let mode, let state, let until):
-            return JSONValue.present([("mode", .string(mode)), ("state", .string(state.rawValue)), ("until", until.map { .string($0.description) })])
+            return JSONValue.present([
+                ("mode", .string(mode)), ("state", .string(state.rawValue)), ("until", until.map { .string($0.description) }),
+            ])
         case .distractingApps(let list): return [("apps", apps(list))]
         case .qrKey(let value): return [("value", value.map { .string($0) } ?? .null)]
         case .habit(let habit):
-            return JSONValue.present([("habit", .string(habit.habit)), ("name", habit.name.map { .string($0) }),
-                                    ("reward_credits", habit.rewardCredits.map { .int($0) }), ("active", habit.active.map { .bool($0) })])
+            return JSONValue.present([
+                ("habit", .string(habit.habit)), ("name", habit.name.map { .string($0) }),
+                ("reward_credits", habit.rewardCredits.map { .int($0) }), ("active", habit.active.map { .bool($0) }),
+            ])
         case .habitCompletion(let habit): return [("habit", .string(habit))]
         case .focusStart(let start):
-            return JSONValue.present([("minutes", .int(start.minutes)), ("label", start.label.map { .string($0) }),
-                                    ("strict", start.strict.map { .bool($0) }), ("blocked_apps", start.blockedApps.map(apps))])
+            return JSONValue.present([
+                ("minutes", .int(start.minutes)), ("label", start.label.map { .string($0) }),
+                ("strict", start.strict.map { .bool($0) }), ("blocked_apps", start.blockedApps.map(apps)),
+            ])
         case .focusEnd: return []
         case .unlockOpen(let app), .unlockCancel(let app), .questComplete(let app), .questCancel(let app):
             return [("app", .string(app.rawValue))]

@@ -21,11 +21,15 @@ extension EngineEvent {
             throw EngineError(.invalidEvent, "an event is a JSON object, found \(value.errorDescription)")
         }
         guard case .string(let atText) = table["at"] else {
-            throw EngineError(.invalidEvent, table["at"].isNil ? "at: required field is missing"
-                                                                : "at: expected an ISO-8601 time with an offset, found \(table["at"].errorDescription)")
+            throw EngineError(
+                .invalidEvent,
+                table["at"].isNil
+                    ? "at: required field is missing"
+                    : "at: expected an ISO-8601 time with an offset, found \(table["at"].errorDescription)")
         }
         guard let at = Timestamp(atText) else {
-            throw EngineError(.invalidEvent, "at: expected an ISO-8601 time with an offset (2026-03-02T08:30:00+01:00), found \"\(atText)\"")
+            throw EngineError(
+                .invalidEvent, "at: expected an ISO-8601 time with an offset (2026-03-02T08:30:00+01:00), found \"\(atText)\"")
         }
         try at.checkInEngineRange("at", written: atText)
         var user = "u1"
@@ -35,8 +39,11 @@ extension EngineEvent {
         case let other: throw EngineError(.invalidEvent, "user: expected a name (1–200 characters), found \(other.errorDescription)")
         }
         guard case .string(let type) = table["type"] else {
-            throw EngineError(.invalidEvent, table["type"].isNil ? "type: required field is missing"
-                                                                  : "type: expected a string, found \(table["type"].errorDescription)")
+            throw EngineError(
+                .invalidEvent,
+                table["type"].isNil
+                    ? "type: required field is missing"
+                    : "type: expected a string, found \(table["type"].errorDescription)")
         }
         table["at"] = .nil
         table["user"] = .nil
@@ -47,14 +54,19 @@ extension EngineEvent {
         case "settings":
             let change = try decode(SettingsChange.self, fields)
             guard change != SettingsChange() else {
-                throw EngineError(.invalidEvent, "a settings event changes at least one of: commitment_deadline, checkin_window_close, timezone, personality_mode, notifications_enabled, day_starts_at")
+                throw EngineError(
+                    .invalidEvent,
+                    "a settings event changes at least one of: commitment_deadline, checkin_window_close, timezone, personality_mode, notifications_enabled, day_starts_at"
+                )
             }
             kind = .settings(change)
         case "subscription":
             let payload = try decode(SubscriptionPayload.self, fields)
             var expires: Timestamp?
             if let text = payload.expires_at {
-                guard let t = Timestamp(text) else { throw EngineError(.invalidEvent, "expires_at: expected an ISO-8601 time with an offset, found \"\(text)\"") }
+                guard let t = Timestamp(text) else {
+                    throw EngineError(.invalidEvent, "expires_at: expected an ISO-8601 time with an offset, found \"\(text)\"")
+                }
                 try t.checkInEngineRange("expires_at", written: text)
                 expires = t
             }
@@ -64,7 +76,8 @@ extension EngineEvent {
         case "check_in":
             let result = try decode(CheckInPayload.self, fields).result
             guard result == "YES" || result == "NO" else {
-                throw EngineError(.invalidEvent, "result: expected \"YES\" or \"NO\" (a MISSED day is decided by the clock), found \"\(result)\"")
+                throw EngineError(
+                    .invalidEvent, "result: expected \"YES\" or \"NO\" (a MISSED day is decided by the clock), found \"\(result)\"")
             }
             kind = .checkIn(result == "YES" ? .yes : .no)
         case "shield", "tick":
@@ -111,7 +124,8 @@ extension EngineEvent {
             // AppId) names itself and the path again: "windows[1].start: LocalTime.windows.1.start:
             // a time of day …"; the path is enough.
             if let prefix = ["LocalTime.", "AppID.", "DayID."].first(where: error.message.hasPrefix),
-               let colon = error.message.range(of: ": "), !error.message[..<colon.lowerBound].dropFirst(prefix.count).contains(" ") {
+                let colon = error.message.range(of: ": "), !error.message[..<colon.lowerBound].dropFirst(prefix.count).contains(" ")
+            {
                 error.message = "expected " + error.message[colon.upperBound...]
             }
             throw EngineError(.invalidEvent, error.description)

@@ -70,8 +70,11 @@ public struct EngineEvent: Sendable, Equatable {
         }
     }
 
-    public static let typeNames = ["settings", "subscription", "commitment", "check_in", "shield", "tick",
-                                   "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck", "miga"] + EarnedEvent.typeNames
+    public static let typeNames =
+        [
+            "settings", "subscription", "commitment", "check_in", "shield", "tick",
+            "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck", "miga",
+        ] + EarnedEvent.typeNames
 
     /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
     /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
@@ -95,8 +98,10 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
     /// When the user's habit days start (default: the rule set's `habit.day_starts_at`).
     public var dayStartsAt: LocalTime?
 
-    public init(commitmentDeadline: LocalTime? = nil, checkinWindowClose: LocalTime? = nil, timezone: String? = nil,
-                personalityMode: PersonalityMode? = nil, notificationsEnabled: Bool? = nil, dayStartsAt: LocalTime? = nil) {
+    public init(
+        commitmentDeadline: LocalTime? = nil, checkinWindowClose: LocalTime? = nil, timezone: String? = nil,
+        personalityMode: PersonalityMode? = nil, notificationsEnabled: Bool? = nil, dayStartsAt: LocalTime? = nil
+    ) {
         self.dayStartsAt = dayStartsAt
         self.commitmentDeadline = commitmentDeadline
         self.checkinWindowClose = checkinWindowClose
@@ -147,10 +152,12 @@ public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
     /// Per-task values of the rule set's params (names and scalars).
     public var params: [String: ParamValue]?
 
-    public init(task: String, title: String? = nil, measurement: MeasurementDuration? = nil, frequency: FrequencyType? = nil,
-                timesPerDay: Int? = nil, scheduledDays: [Int]? = nil, times: Int? = nil, days: Int? = nil, every: Int? = nil,
-                daysOfMonth: [Int]? = nil, goalType: GoalType? = nil, goalValue: Double? = nil, goalUnit: String? = nil,
-                goalDirection: GoalDirection? = nil, startDate: DayID? = nil, params: [String: ParamValue]? = nil) {
+    public init(
+        task: String, title: String? = nil, measurement: MeasurementDuration? = nil, frequency: FrequencyType? = nil,
+        timesPerDay: Int? = nil, scheduledDays: [Int]? = nil, times: Int? = nil, days: Int? = nil, every: Int? = nil,
+        daysOfMonth: [Int]? = nil, goalType: GoalType? = nil, goalValue: Double? = nil, goalUnit: String? = nil,
+        goalDirection: GoalDirection? = nil, startDate: DayID? = nil, params: [String: ParamValue]? = nil
+    ) {
         self.task = task
         self.title = title
         self.measurement = measurement

@@ -245,8 +245,9 @@ public enum JSONLine {
                     i += 1
                     guard let s = String(validating: out, as: UTF8.self) else {
                         let shown = "\"\(VisibleText.decoding(out, limit: 40))\""
-                        throw error(isKey ? "expected a field name in UTF-8, found \(shown)" : "expected UTF-8 text, found string \(shown)",
-                                    at: start, kind: .notUTF8)
+                        throw error(
+                            isKey ? "expected a field name in UTF-8, found \(shown)" : "expected UTF-8 text, found string \(shown)",
+                            at: start, kind: .notUTF8)
                     }
                     return s
                 }
@@ -266,7 +267,9 @@ public enum JSONLine {
                     case UInt8(ascii: "t"): out.append(0x09)
                     case UInt8(ascii: "u"):
                         var code = try hex4()
-                        if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                        if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
+                            bytes[i + 1] == UInt8(ascii: "u")
+                        {
                             i += 2
                             let low = try hex4()
                             guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
@@ -310,15 +313,19 @@ public enum JSONLine {
                 let c = bytes[i]
                 if c >= 0x30 && c <= 0x39 { i += 1; continue }
                 if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "+")
-                    || (c == UInt8(ascii: "-") && i > start) { isFloat = true; i += 1; continue }
+                    || (c == UInt8(ascii: "-") && i > start)
+                {
+                    isFloat = true; i += 1; continue
+                }
                 break
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             if !isFloat, let n = Int64(text) { return B.integer(n) }
-            if !isFloat, !text.isEmpty, text != "-" {   // digits only, perhaps after a minus
+            if !isFloat, !text.isEmpty, text != "-" {  // digits only, perhaps after a minus
                 // Not a float: read as one, 2^63 would be 9.223372036854776e+18, another number.
                 i = start
-                throw error("expected a whole number from \(Int64.min) to \(Int64.max), found \(text)", kind: .integerOutOfRange(found: text))
+                throw error(
+                    "expected a whole number from \(Int64.min) to \(Int64.max), found \(text)", kind: .integerOutOfRange(found: text))
             }
             guard let d = Double(text), d.isFinite, !text.isEmpty, text != "-" else {
                 i = start

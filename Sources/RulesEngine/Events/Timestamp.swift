@@ -30,9 +30,9 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
             return n
         }
         guard b.count >= 17, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
-              b[13] == UInt8(ascii: ":"),
-              let hour = digits(11..<13), let minute = digits(14..<16), hour < 24, minute < 60,
-              let day = try? DayID(String(decoding: b[0..<10], as: UTF8.self))
+            b[13] == UInt8(ascii: ":"),
+            let hour = digits(11..<13), let minute = digits(14..<16), hour < 24, minute < 60,
+            let day = try? DayID(String(decoding: b[0..<10], as: UTF8.self))
         else { return nil }
         var i = 16
         var second = 0, millis = 0
@@ -56,12 +56,14 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         if b[i] == UInt8(ascii: "Z") && i + 1 == b.count {
             offset = 0
         } else if (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")), i + 6 == b.count, b[i + 3] == UInt8(ascii: ":"),
-                  let oh = digits(i + 1..<i + 3), let om = digits(i + 4..<i + 6), oh <= 18, om < 60 {
+            let oh = digits(i + 1..<i + 3), let om = digits(i + 4..<i + 6), oh <= 18, om < 60
+        {
             offset = (oh * 60 + om) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
         } else {
             return nil
         }
-        let local = day.utcStartMillis + Int64(hour) * Millis.hour + Int64(minute) * Millis.minute + Int64(second) * Millis.second + Int64(millis)
+        let local =
+            day.utcStartMillis + Int64(hour) * Millis.hour + Int64(minute) * Millis.minute + Int64(second) * Millis.second + Int64(millis)
         self.init(millis: local - Int64(offset) * Millis.minute, offsetMinutes: offset)
     }
 
@@ -95,8 +97,13 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         // `description` writes local dates of 1970…9999 only.
         let offset = Int64(offsetMinutes).multipliedReportingOverflow(by: Millis.minute)
         let local = millis.addingReportingOverflow(offset.partialValue)
-        let found = text ?? (!offset.overflow && !local.overflow && Millis.supportedRange.contains(local.partialValue) ? description : "\(millis) ms since 1970")
-        throw EngineError(.invalidEvent, "\(field): expected a time from \(Timestamp(millis: Timestamp.engineRange.lowerBound)) up to (not including) "
-                                         + "\(Timestamp(millis: Timestamp.engineRange.upperBound)), found \"\(found)\"")
+        let found =
+            text
+            ?? (!offset.overflow && !local.overflow && Millis.supportedRange.contains(local.partialValue)
+                ? description : "\(millis) ms since 1970")
+        throw EngineError(
+            .invalidEvent,
+            "\(field): expected a time from \(Timestamp(millis: Timestamp.engineRange.lowerBound)) up to (not including) "
+                + "\(Timestamp(millis: Timestamp.engineRange.upperBound)), found \"\(found)\"")
     }
 }

@@ -17,7 +17,9 @@ struct RuleFile {
     static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
         let found = sources.locateAll(fileName)
         guard let name = found.first?.chunkName else {
-            problems.append(RuleProblem(file: fileName, message: "missing: a rule set needs this file (or an `extends` file naming a folder that has it)"))
+            problems.append(
+                RuleProblem(
+                    file: fileName, message: "missing: a rule set needs this file (or an `extends` file naming a folder that has it)"))
             return nil
         }
         // The size is checked before reading; a directory or a device is named for what it is.
@@ -39,8 +41,10 @@ struct RuleFile {
             let values = try host.load(layers: layers, bases: &bases)
             file.baseValues = bases.reversed()
             guard let first = values.first, first.tableValue != nil else {
-                problems.append(RuleProblem(file: name, line: nil,
-                    message: "a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")"))
+                problems.append(
+                    RuleProblem(
+                        file: name, line: nil,
+                        message: "a rule file must return a table, found \(values.first?.errorDescription ?? "nothing")"))
                 return nil
             }
             file.value = first
@@ -86,7 +90,9 @@ struct RuleFile {
         if layer > 0 {
             return RuleProblem(file: baseMaps[layer - 1].name, line: line(of: path, inLayer: layer), message: message)
         }
-        if baseValues.isEmpty || sourceMap.exactLine(for: path) != nil { return RuleProblem(file: name, line: sourceMap.line(for: path), message: message) }
+        if baseValues.isEmpty || sourceMap.exactLine(for: path) != nil {
+            return RuleProblem(file: name, line: sourceMap.line(for: path), message: message)
+        }
         return RuleProblem(file: name, line: line(of: path, inLayer: 0), message: message)
     }
 
@@ -94,7 +100,9 @@ struct RuleFile {
     func writer(of path: String) -> Int {
         guard !baseValues.isEmpty, let keys = LuaPath.keys(of: path) else {
             // Unreadable path: the file that writes it in its text, else this one.
-            if sourceMap.exactLine(for: path) == nil, let k = baseMaps.firstIndex(where: { $0.map.exactLine(for: path) != nil }) { return k + 1 }
+            if sourceMap.exactLine(for: path) == nil, let k = baseMaps.firstIndex(where: { $0.map.exactLine(for: path) != nil }) {
+                return k + 1
+            }
             return 0
         }
         let values = [value] + baseValues
@@ -110,7 +118,10 @@ struct RuleFile {
         let map = k == 0 ? sourceMap : baseMaps[k - 1].map
         if let line = map.exactLine(for: path) { return line }
         if k < texts.count, case .string(let key)? = LuaPath.keys(of: path)?.last,
-           let line = LuaSourceMap.line(naming: key, in: texts[k]) { return line }
+            let line = LuaSourceMap.line(naming: key, in: texts[k])
+        {
+            return line
+        }
         return map.line(for: path)
     }
 
@@ -154,10 +165,12 @@ struct RuleFile {
             let knobs = changedKnobs
             if let first = knobs.first {
                 let shown = knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
-                return RuleProblem(file: name, line: line(of: first, inLayer: 0),
-                                   message: message + " (\(function.source):\(function.line) reads the knobs this file changes: \(shown))")
+                return RuleProblem(
+                    file: name, line: line(of: first, inLayer: 0),
+                    message: message + " (\(function.source):\(function.line) reads the knobs this file changes: \(shown))")
             }
         }
-        return RuleProblem(file: function.source.isEmpty ? name : function.source, line: function.line > 0 ? function.line : nil, message: message)
+        return RuleProblem(
+            file: function.source.isEmpty ? name : function.source, line: function.line > 0 ? function.line : nil, message: message)
     }
 }

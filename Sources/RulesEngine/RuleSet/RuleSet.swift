@@ -31,8 +31,10 @@ public final class RuleSet {
     public let quests: QuestPolicy
     public let modes: ModePolicy
 
-    init(folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy, pricing: PricingPolicy,
-         quests: QuestPolicy, modes: ModePolicy) {
+    init(
+        folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy, pricing: PricingPolicy,
+        quests: QuestPolicy, modes: ModePolicy
+    ) {
         self.folder = folder
         self.host = host
         self.escalation = escalation
@@ -62,7 +64,8 @@ public final class RuleSet {
     /// What validation proved, for the summary line.
     public var summary: String {
         let total = provedInputs.reduce(0) { $0 + $1.inputs }
-        let experimental = quests.specVersion == .experimental
+        let experimental =
+            quests.specVersion == .experimental
             ? "; spec_version \"experimental\": the values v1.1 fixes are not enforced" : ""
         return "\(fileLabels.joined(separator: ", ")); \(provedInputs.count) rule functions proved on \(total) inputs\(experimental)"
     }
@@ -99,9 +102,12 @@ public final class RuleSet {
             host.collectGarbage()
             let kept = host.memoryInUse - before
             if limits.memoryBytes > 0, kept > limits.memoryBytes / RuleSet.memoryShareOfAFile {
-                problems.append(RuleProblem(file: file.name, message: "the file keeps \(kept) bytes once loaded, more than the "
-                    + "\(limits.memoryBytes / RuleSet.memoryShareOfAFile) a rule file may keep (1/\(RuleSet.memoryShareOfAFile) of the "
-                    + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
+                problems.append(
+                    RuleProblem(
+                        file: file.name,
+                        message: "the file keeps \(kept) bytes once loaded, more than the "
+                            + "\(limits.memoryBytes / RuleSet.memoryShareOfAFile) a rule file may keep (1/\(RuleSet.memoryShareOfAFile) of the "
+                            + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
                 return nil
             }
             guard let policy = file.decode(type, problems: &problems) else { return nil }
@@ -122,9 +128,12 @@ public final class RuleSet {
             if stopped.count > 1 { first.message += "; not proved either: " + stopped.dropFirst().map(\.name).joined(separator: ", ") }
             problems.append(first)
         }
-        guard problems.isEmpty, let escalation, let streaks, let pricing, let quests, let modes else { throw RuleSetError(problems: problems) }
-        let ruleSet = RuleSet(folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
-                              quests: quests, modes: modes)
+        guard problems.isEmpty, let escalation, let streaks, let pricing, let quests, let modes else {
+            throw RuleSetError(problems: problems)
+        }
+        let ruleSet = RuleSet(
+            folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
+            quests: quests, modes: modes)
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }

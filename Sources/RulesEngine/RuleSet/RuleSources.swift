@@ -21,13 +21,20 @@ struct RuleSources {
             } catch let error as LuaError {
                 // The folder asked for, or the one an `extends` file names (reported at that file).
                 let file = chain.last.map { "\($0.1)extends" } ?? SourceFile.excerpt(current)
-                throw RuleSetError(problems: [RuleProblem(file: file, message: chain.isEmpty ? error.message : "\(error.message): \(SourceFile.excerpt(current))")])
+                throw RuleSetError(problems: [
+                    RuleProblem(file: file, message: chain.isEmpty ? error.message : "\(error.message): \(SourceFile.excerpt(current))")
+                ])
             }
             guard seen.insert(folder.root.path).inserted else {
-                throw RuleSetError(problems: [RuleProblem(file: "\(label)extends", message: "the rule folders extend each other in a cycle (\(SourceFile.excerpt(current)))")])
+                throw RuleSetError(problems: [
+                    RuleProblem(
+                        file: "\(label)extends", message: "the rule folders extend each other in a cycle (\(SourceFile.excerpt(current)))")
+                ])
             }
             chain.append((folder, label))
-            guard let base = try Self.base(named: folder.root.appendingPathComponent("extends").path, file: "\(label)extends") else { break }
+            guard let base = try Self.base(named: folder.root.appendingPathComponent("extends").path, file: "\(label)extends") else {
+                break
+            }
             let baseURL = URL(fileURLWithPath: base, relativeTo: folder.root).standardizedFileURL
             current = baseURL.path
             label = baseURL.lastPathComponent + "/"
@@ -57,15 +64,18 @@ struct RuleSources {
         } catch {
             throw problem(error.description)
         }
-        guard let text = String(bytes: SourceFile.withoutByteOrderMark(bytes), encoding: .utf8) else { throw problem("not UTF-8 text (\(expected))") }
+        guard let text = String(bytes: SourceFile.withoutByteOrderMark(bytes), encoding: .utf8) else {
+            throw problem("not UTF-8 text (\(expected))")
+        }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let filled = lines.indices.filter { !lines[$0].isEmpty }
         guard let first = filled.first else { throw problem("names no folder (\(expected))") }
         if filled.count > 1 {
             let second = filled[1]
-            throw problem("a second line, '\(SourceFile.excerpt(lines[second]))': an `extends` file names one folder (\(expected))",
-                          line: second + 1)
+            throw problem(
+                "a second line, '\(SourceFile.excerpt(lines[second]))': an `extends` file names one folder (\(expected))",
+                line: second + 1)
         }
         return lines[first]
     }

@@ -39,8 +39,10 @@ public struct HabitPeriod: Hashable, Sendable {
     public var status: Status
     public var freezesEquipped: Int
 
-    public init(start: DayID, end: DayID, isDay: Bool, scheduled: Bool = true, completions: Int, value: Double = 0,
-                status: Status, freezesEquipped: Int = 0) {
+    public init(
+        start: DayID, end: DayID, isDay: Bool, scheduled: Bool = true, completions: Int, value: Double = 0,
+        status: Status, freezesEquipped: Int = 0
+    ) {
         self.start = start
         self.end = end
         self.isDay = isDay
@@ -57,8 +59,10 @@ public struct HabitPeriod: Hashable, Sendable {
     /// be met), `open` while it runs, `partial` with some completions, `missed` with none. An
     /// `at_most` period without completions is not entered (Loop's reading): `open` or `missed`
     /// like any other, which a rule may read as a value of 0.
-    public static func status(completions: Int, value: Double, needed: Int, goalTarget: Double?, direction: GoalDirection = .atLeast,
-                              running: Bool, mark: Mark?) -> Status {
+    public static func status(
+        completions: Int, value: Double, needed: Int, goalTarget: Double?, direction: GoalDirection = .atLeast,
+        running: Bool, mark: Mark?
+    ) -> Status {
         var exceeded = false
         if let goalTarget {
             if completions > 0 {

@@ -120,8 +120,9 @@ extension HabitStreak.Interval: LuaTableDecodable {
     private static func day(_ t: inout LuaTableReader, _ key: LuaKey) throws -> DayID {
         let text = try t.string(key)
         guard let day = try? DayID(text) else {
-            throw LuaError(kind: .decoding, path: t.path.isEmpty ? key.name : "\(t.path).\(key.name)",
-                           message: "expected a date \"YYYY-MM-DD\", found \"\(SourceFile.excerpt(text, limit: 40))\"")
+            throw LuaError(
+                kind: .decoding, path: t.path.isEmpty ? key.name : "\(t.path).\(key.name)",
+                message: "expected a date \"YYYY-MM-DD\", found \"\(SourceFile.excerpt(text, limit: 40))\"")
         }
         return day
     }

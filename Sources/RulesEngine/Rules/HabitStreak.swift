@@ -47,7 +47,9 @@ public struct HabitStreak: Hashable, Sendable {
                     return "\(at).length \(interval.length), outside 1…\(limit) \(bound)"
                 }
                 if interval.first > interval.last { return "\(at): first \(interval.first) after last \(interval.last)" }
-                if i > 0, interval.length > best[i - 1].length { return "\(at).length \(interval.length) longer than best[\(i)]'s (longest first)" }
+                if i > 0, interval.length > best[i - 1].length {
+                    return "\(at).length \(interval.length) longer than best[\(i)]'s (longest first)"
+                }
             }
             if let longest = best.first?.length, longest < current {
                 return "best[1].length \(longest) shorter than current \(current) (the current streak is one of the best)"

@@ -22,10 +22,12 @@ public struct HabitTaskRecord: Hashable, Sendable {
     /// the task's value where it sets one, else the default.
     public var params: ResolvedParams = .empty
 
-    public init(name: String, measurement: MeasurementDuration, frequency: FrequencyType = .daily, weekdays: [Int] = [],
-                times: Int? = nil, days: Int? = nil, every: Int? = nil, daysOfMonth: [Int] = [],
-                timesPerDay: Int = 1, goalType: GoalType = .none, goalTarget: Double? = nil, goalDirection: GoalDirection = .atLeast,
-                startDate: DayID) {
+    public init(
+        name: String, measurement: MeasurementDuration, frequency: FrequencyType = .daily, weekdays: [Int] = [],
+        times: Int? = nil, days: Int? = nil, every: Int? = nil, daysOfMonth: [Int] = [],
+        timesPerDay: Int = 1, goalType: GoalType = .none, goalTarget: Double? = nil, goalDirection: GoalDirection = .atLeast,
+        startDate: DayID
+    ) {
         self.name = name
         self.measurement = measurement
         self.frequency = frequency
@@ -44,12 +46,13 @@ public struct HabitTaskRecord: Hashable, Sendable {
     /// The record of `task`, named `name`, starting on `startDate`.
     public init(_ task: HabitTask, name: String, startDate: DayID) {
         let kind = task.frequencyType
-        self.init(name: name, measurement: task.measurementDuration, frequency: kind,
-                  weekdays: kind == .specificDays ? task.scheduledDays.map(\.rawValue) : [],
-                  times: kind == .timesInDays ? task.frequencyTimes : nil, days: kind == .timesInDays ? task.frequencyDays : nil,
-                  every: kind == .everyNDays ? task.frequencyDays : nil, daysOfMonth: task.daysOfMonth.sorted(),
-                  timesPerDay: task.timesPerDay, goalType: task.goalType, goalTarget: task.goalType == .none ? nil : task.goalValue,
-                  goalDirection: task.goalDirection, startDate: startDate)
+        self.init(
+            name: name, measurement: task.measurementDuration, frequency: kind,
+            weekdays: kind == .specificDays ? task.scheduledDays.map(\.rawValue) : [],
+            times: kind == .timesInDays ? task.frequencyTimes : nil, days: kind == .timesInDays ? task.frequencyDays : nil,
+            every: kind == .everyNDays ? task.frequencyDays : nil, daysOfMonth: task.daysOfMonth.sorted(),
+            timesPerDay: task.timesPerDay, goalType: task.goalType, goalTarget: task.goalType == .none ? nil : task.goalValue,
+            goalDirection: task.goalDirection, startDate: startDate)
     }
 
     /// `frequency.kind` as the rule reads it (`weekdays` for specific days, else the event's name).

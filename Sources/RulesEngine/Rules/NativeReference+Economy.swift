@@ -4,8 +4,10 @@ import RulesModel
 /// rules/modes.lua (earned-data-model-v1.1.md, A4.1 settings and A4.2 disabled reasons).
 extension NativeReference {
     /// A4.1 credit_costs: 5/15/30 minutes for 10/25/45 credits (`credit_costs`).
-    public static let creditCosts = [PricingPolicy.CreditCost(minutes: 5, credits: 10), PricingPolicy.CreditCost(minutes: 15, credits: 25),
-                                     PricingPolicy.CreditCost(minutes: 30, credits: 45)]
+    public static let creditCosts = [
+        PricingPolicy.CreditCost(minutes: 5, credits: 10), PricingPolicy.CreditCost(minutes: 15, credits: 25),
+        PricingPolicy.CreditCost(minutes: 30, credits: 45),
+    ]
     /// economy_state.rollover_cap DEFAULT 10 (`rollover_cap`).
     public static let rolloverCap = 10
     /// A4.1 focus.min_minutes_to_qualify (`focus.min_minutes_to_qualify`).
@@ -17,12 +19,13 @@ extension NativeReference {
     public static let suspension = (maxCompletions: 6, windowMinutes: 60, suspendDays: 1)
 
     public var economy: EconomyParameters {
-        EconomyParameters(creditCosts: Self.creditCosts, rolloverCap: Self.rolloverCap, focusMinMinutesToQualify: Self.focusMinMinutesToQualify,
-                          focusPresetMinutes: [25, 50, 75], defaultRewardCredits: 5, suspensionWindowMinutes: Self.suspension.windowMinutes,
-                          suspendDays: Self.suspension.suspendDays, questTypes: QuestType.allCases, questUnlockMinutes: 5, questSessionMinutes: 10,
-                          questMaxUnlocksPerAppPerDay: 2, questCooldownMinutesPerApp: 15, keyChangeCooldownHoursStrict: 24,
-                          emergencyDailyLimit: 1, emergencyDelaySeconds: 60, emergencyUnlockMinutes: 5,
-                          emergencyBlockSameAppConsecutive: true, gateExpiresAfterMinutes: 10)
+        EconomyParameters(
+            creditCosts: Self.creditCosts, rolloverCap: Self.rolloverCap, focusMinMinutesToQualify: Self.focusMinMinutesToQualify,
+            focusPresetMinutes: [25, 50, 75], defaultRewardCredits: 5, suspensionWindowMinutes: Self.suspension.windowMinutes,
+            suspendDays: Self.suspension.suspendDays, questTypes: QuestType.allCases, questUnlockMinutes: 5, questSessionMinutes: 10,
+            questMaxUnlocksPerAppPerDay: 2, questCooldownMinutesPerApp: 15, keyChangeCooldownHoursStrict: 24,
+            emergencyDailyLimit: 1, emergencyDelaySeconds: 60, emergencyUnlockMinutes: 5,
+            emergencyBlockSameAppConsecutive: true, gateExpiresAfterMinutes: 10)
     }
 
     /// quests.lua `quest_blocked`: HARD mode, then the daily limit (2), the cooldown (15 minutes),
@@ -60,8 +63,9 @@ extension NativeReference {
 
     /// pricing.lua `habit_award`.
     public func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
-        completionsInWindow + 1 > Self.suspension.maxCompletions ? HabitAward(credits: 0, suspend: true)
-                                                                 : HabitAward(credits: rewardCredits, suspend: false)
+        completionsInWindow + 1 > Self.suspension.maxCompletions
+            ? HabitAward(credits: 0, suspend: true)
+            : HabitAward(credits: rewardCredits, suspend: false)
     }
 
     /// modes.lua `effective_mode`: among the active modes, the highest priority, then the strictest;
@@ -71,7 +75,8 @@ extension NativeReference {
         for (i, mode) in modes.enumerated() where Self.active(mode, at: now) {
             guard let b = best else { best = i; continue }
             if mode.priority > modes[b].priority
-                || (mode.priority == modes[b].priority && mode.strictness.rank > modes[b].strictness.rank) {
+                || (mode.priority == modes[b].priority && mode.strictness.rank > modes[b].strictness.rank)
+            {
                 best = i
             }
         }

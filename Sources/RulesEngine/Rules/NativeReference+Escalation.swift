@@ -77,9 +77,10 @@ extension NativeReference {
             case .afterOpen(let after): minutes = open.minutes + after
             }
             guard let time = LocalTime(minutes: minutes) else {
-                throw ModelValidationError(entity: "NativeReference", field: "reminders[\(tier)] \(anchor)",
-                                           rule: "a time of day 00:00–23:59 for the window \(open)–\(close)",
-                                           found: "\(minutes) minutes after midnight")
+                throw ModelValidationError(
+                    entity: "NativeReference", field: "reminders[\(tier)] \(anchor)",
+                    rule: "a time of day 00:00–23:59 for the window \(open)–\(close)",
+                    found: "\(minutes) minutes after midnight")
             }
             return time
         }

@@ -63,10 +63,12 @@ public struct PolicyParameters: Sendable, Equatable {
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
 
-    public init(maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
-                shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
-                migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMinCompletions: Int = 1,
-                habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0) {
+    public init(
+        maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
+        shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
+        migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMinCompletions: Int = 1,
+        habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0
+    ) {
         self.habitMaxBackfillDays = habitMaxBackfillDays
         self.maxTier = maxTier
         self.persistentBadgeFromTier = persistentBadgeFromTier

@@ -8,11 +8,14 @@ extension RuleSet {
             creditCosts: pricing.creditCosts, rolloverCap: pricing.rolloverCap, focusMinMinutesToQualify: pricing.focus.minMinutesToQualify,
             focusPresetMinutes: pricing.focus.presetMinutes, defaultRewardCredits: pricing.habits.defaultRewardCredits,
             suspensionWindowMinutes: pricing.habits.suspension.windowMinutes, suspendDays: pricing.habits.suspension.suspendDays,
-            questTypes: quests.quest.enabledTypes, questUnlockMinutes: quests.quest.unlockMinutes, questSessionMinutes: quests.quest.sessionMinutes,
-            questMaxUnlocksPerAppPerDay: quests.quest.maxUnlocksPerAppPerDay, questCooldownMinutesPerApp: quests.quest.cooldownMinutesPerApp,
+            questTypes: quests.quest.enabledTypes, questUnlockMinutes: quests.quest.unlockMinutes,
+            questSessionMinutes: quests.quest.sessionMinutes,
+            questMaxUnlocksPerAppPerDay: quests.quest.maxUnlocksPerAppPerDay,
+            questCooldownMinutesPerApp: quests.quest.cooldownMinutesPerApp,
             keyChangeCooldownHoursStrict: quests.quest.keyChangeCooldownHoursStrict, emergencyDailyLimit: quests.emergency.dailyLimit,
             emergencyDelaySeconds: quests.emergency.delaySeconds, emergencyUnlockMinutes: quests.emergency.unlockMinutes,
-            emergencyBlockSameAppConsecutive: quests.emergency.blockSameAppConsecutive, gateExpiresAfterMinutes: quests.gate.expiresAfterMinutes)
+            emergencyBlockSameAppConsecutive: quests.emergency.blockSameAppConsecutive,
+            gateExpiresAfterMinutes: quests.gate.expiresAfterMinutes)
     }
 
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
@@ -26,9 +29,15 @@ extension RuleSet {
     }
 
     public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
-        try denialReason(host.call(quests.emergencyBlocked, ["emergency_used_today": .integer(Int64(gate.usedToday)),
-                                                             "same_app_as_last_emergency": .boolean(gate.sameAppAsLast)]).first,
-                         from: quests.emergencyBlocked)
+        try denialReason(
+            host.call(
+                quests.emergencyBlocked,
+                [
+                    "emergency_used_today": .integer(Int64(gate.usedToday)),
+                    "same_app_as_last_emergency": .boolean(gate.sameAppAsLast),
+                ]
+            ).first,
+            from: quests.emergencyBlocked)
     }
 
     public func price(_ context: PriceContext) throws -> Int {
@@ -36,10 +45,16 @@ extension RuleSet {
     }
 
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
-        try integer(host.call(pricing.focusCredits, ["actual_minutes": .integer(Int64(session.actualMinutes)),
-                                                     "planned_minutes": .integer(Int64(session.plannedMinutes)),
-                                                     "completed": .boolean(session.completed),
-                                                     "ended_early": .boolean(!session.completed)]).first, from: pricing.focusCredits)
+        try integer(
+            host.call(
+                pricing.focusCredits,
+                [
+                    "actual_minutes": .integer(Int64(session.actualMinutes)),
+                    "planned_minutes": .integer(Int64(session.plannedMinutes)),
+                    "completed": .boolean(session.completed),
+                    "ended_early": .boolean(!session.completed),
+                ]
+            ).first, from: pricing.focusCredits)
     }
 
     public func carriedCredits(balance: Int) throws -> Int {
@@ -47,31 +62,54 @@ extension RuleSet {
     }
 
     public func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
-        let out = try host.call(pricing.habitAward, ["reward_credits": .integer(Int64(rewardCredits)),
-                                                     "completions_in_window": .integer(Int64(completionsInWindow))]).first ?? .nil
+        let out =
+            try host.call(
+                pricing.habitAward,
+                [
+                    "reward_credits": .integer(Int64(rewardCredits)),
+                    "completions_in_window": .integer(Int64(completionsInWindow)),
+                ]
+            ).first ?? .nil
         do {
             return try LuaDecoder().decode(HabitAward.self, from: out)
         } catch let error as LuaError {
-            throw LuaError(kind: .decoding, file: pricing.habitAward.source, line: pricing.habitAward.line, path: error.path,
-                           message: "habit_award returned \(out.errorDescription): \(error.message)")
+            throw LuaError(
+                kind: .decoding, file: pricing.habitAward.source, line: pricing.habitAward.line, path: error.path,
+                message: "habit_award returned \(out.errorDescription): \(error.message)")
         }
     }
 
     public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
-        let list = LuaValue.table(LuaTable(sequence: modes.map { mode in
-            ["priority": .integer(Int64(mode.priority)), "strictness": .string(mode.strictness.rawValue),
-             "manual_state": .string(mode.manualState.rawValue), "override_in_force": .boolean(mode.overrideInForce),
-             "windows": .table(LuaTable(sequence: mode.windows.map { window in
-                 ["days_mask": .integer(Int64(window.daysMask)), "start_minutes": .integer(Int64(window.startMinutes)),
-                  "end_minutes": .integer(Int64(window.endMinutes))]
-             }))]
-        }))
-        let out = try host.call(self.modes.effectiveMode, list, ["weekday": .integer(Int64(now.weekday)),
-                                                                 "minutes": .integer(Int64(now.minutes))]).first ?? .nil
+        let list = LuaValue.table(
+            LuaTable(
+                sequence: modes.map { mode in
+                    [
+                        "priority": .integer(Int64(mode.priority)), "strictness": .string(mode.strictness.rawValue),
+                        "manual_state": .string(mode.manualState.rawValue), "override_in_force": .boolean(mode.overrideInForce),
+                        "windows": .table(
+                            LuaTable(
+                                sequence: mode.windows.map { window in
+                                    [
+                                        "days_mask": .integer(Int64(window.daysMask)),
+                                        "start_minutes": .integer(Int64(window.startMinutes)),
+                                        "end_minutes": .integer(Int64(window.endMinutes)),
+                                    ]
+                                })),
+                    ]
+                }))
+        let out =
+            try host.call(
+                self.modes.effectiveMode, list,
+                [
+                    "weekday": .integer(Int64(now.weekday)),
+                    "minutes": .integer(Int64(now.minutes)),
+                ]
+            ).first ?? .nil
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {
-            throw LuaError(kind: .decoding, file: self.modes.effectiveMode.source, line: self.modes.effectiveMode.line,
-                           message: "effective_mode returned \(out.errorDescription), expected nil or an index of the \(modes.count) modes given")
+            throw LuaError(
+                kind: .decoding, file: self.modes.effectiveMode.source, line: self.modes.effectiveMode.line,
+                message: "effective_mode returned \(out.errorDescription), expected nil or an index of the \(modes.count) modes given")
         }
         return Int(index) - 1
     }
@@ -79,8 +117,9 @@ extension RuleSet {
     private func denialReason(_ value: LuaValue?, from function: LuaFunction) throws -> UnlockDenialReason? {
         guard let value, !value.isNil else { return nil }
         guard let text = value.stringValue, let reason = UnlockDenialReason(rawValue: text) else {
-            throw LuaError(kind: .decoding, file: function.source, line: function.line,
-                           message: "returned \(value.errorDescription), expected nil or a disabled reason of A4.2")
+            throw LuaError(
+                kind: .decoding, file: function.source, line: function.line,
+                message: "returned \(value.errorDescription), expected nil or a disabled reason of A4.2")
         }
         return reason
     }

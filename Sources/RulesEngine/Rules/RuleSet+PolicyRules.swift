@@ -22,17 +22,21 @@ extension RuleSet: PolicyRules {
     }
 
     public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        let window: LuaValue = ["open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
-                                "open": .string(open.text), "close": .string(close.text)]
+        let window: LuaValue = [
+            "open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
+            "open": .string(open.text), "close": .string(close.text),
+        ]
         let result = try host.call(escalation.reminderTimes, .integer(Int64(tier)), window).first ?? .nil
         guard let list = result.tableValue, list.isSequence else {
-            throw LuaError(kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
-                           message: "reminder_times returned \(result.errorDescription), expected a list of \"HH:MM\" times")
+            throw LuaError(
+                kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
+                message: "reminder_times returned \(result.errorDescription), expected a list of \"HH:MM\" times")
         }
         return try list.sequence.enumerated().map { i, item in
             guard let text = item.stringValue, let time = try? LocalTime(text) else {
-                throw LuaError(kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
-                               path: "[\(i + 1)]", message: "expected a time \"HH:MM\", found \(item.errorDescription)")
+                throw LuaError(
+                    kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
+                    path: "[\(i + 1)]", message: "expected a time \"HH:MM\", found \(item.errorDescription)")
             }
             return time
         }
@@ -47,17 +51,25 @@ extension RuleSet: PolicyRules {
     }
 
     public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
-        try integer(try host.call(streaks.miga.currentStreak, records: exitsPerDay, field: MigaDay.exitsKey).first,
-                    from: streaks.miga.currentStreak)
+        try integer(
+            try host.call(streaks.miga.currentStreak, records: exitsPerDay, field: MigaDay.exitsKey).first,
+            from: streaks.miga.currentStreak)
     }
 
     public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
-        let out = try host.call(streaks.earned.qualifies, ["focus_minutes": .integer(Int64(focusMinutes)),
-                                                           "habit_completions": .integer(Int64(habitCompletions))]).first ?? .nil
+        let out =
+            try host.call(
+                streaks.earned.qualifies,
+                [
+                    "focus_minutes": .integer(Int64(focusMinutes)),
+                    "habit_completions": .integer(Int64(habitCompletions)),
+                ]
+            ).first ?? .nil
         if out.isNil { return nil }
         guard let text = out.stringValue, let method = StreakQualificationMethod(rawValue: text) else {
-            throw LuaError(kind: .decoding, file: streaks.earned.qualifies.source, line: streaks.earned.qualifies.line,
-                           message: "earned.qualifies returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
+            throw LuaError(
+                kind: .decoding, file: streaks.earned.qualifies.source, line: streaks.earned.qualifies.line,
+                message: "earned.qualifies returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
         }
         return method
     }
@@ -68,8 +80,9 @@ extension RuleSet: PolicyRules {
 
     func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {
         guard let value, let n = value.integerValue, value.doubleValue == Double(n), let int = Int(exactly: n) else {
-            throw LuaError(kind: .decoding, file: function.source, line: function.line,
-                           message: "the function returned \((value ?? .nil).errorDescription), expected an integer")
+            throw LuaError(
+                kind: .decoding, file: function.source, line: function.line,
+                message: "the function returned \((value ?? .nil).errorDescription), expected an integer")
         }
         return int
     }

@@ -15,7 +15,10 @@ extension StreakPolicy {
     /// 0–2 completions, scheduled or not; a scheduled period without completions skipped or frozen.
     static let habitProofPeriods: [HabitProofPeriod] =
         [0, 1, 2].flatMap { c in [true, false].map { HabitProofPeriod(completions: c, scheduled: $0, mark: nil) } }
-            + [HabitProofPeriod(completions: 0, scheduled: true, mark: .skipped), HabitProofPeriod(completions: 0, scheduled: true, mark: .frozen)]
+        + [
+            HabitProofPeriod(completions: 0, scheduled: true, mark: .skipped),
+            HabitProofPeriod(completions: 0, scheduled: true, mark: .frozen),
+        ]
 
     /// The task kinds of the proof (their start dates are set per history): daily (once or twice
     /// a day), on weekdays, weekly, monthly, 3 times in 7 days (with its open window of 6 days),
@@ -42,7 +45,8 @@ extension StreakPolicy {
     /// host's status), for each task kind, then histories of every status 90 periods long.
     func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: habit.streak, name: "habit.streak", file: file)
-        failures.unproved = "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds)"
+        failures.unproved =
+            "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds)"
         var histories = Self.lists(of: Self.habitProofPeriods, upTo: 3)
         for item in Self.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
         let domain = params.domain()
@@ -75,14 +79,17 @@ extension StreakPolicy {
             switch measurement {
             case .daily: start = end
             case .weekly: start = end.adding(days: -6)!
-            case .monthly: start = end.adding(days: -27)!   // a 28-day month: the rule sees only dates
+            case .monthly: start = end.adding(days: -27)!  // a 28-day month: the rule sees only dates
             }
             let value = kind.goalTarget == nil ? 0 : Double(item.completions)
-            let status = HabitPeriod.status(completions: item.completions, value: value, needed: needed, goalTarget: kind.goalTarget,
-                                            direction: kind.goalDirection, running: i == 0, mark: item.mark)
-            periods.append(HabitPeriod(start: start, end: end, isDay: measurement == .daily,
-                                       scheduled: everyDay || measurement != .daily || item.scheduled, completions: item.completions,
-                                       value: value, status: status, freezesEquipped: item.mark == .frozen ? 1 : 0))
+            let status = HabitPeriod.status(
+                completions: item.completions, value: value, needed: needed, goalTarget: kind.goalTarget,
+                direction: kind.goalDirection, running: i == 0, mark: item.mark)
+            periods.append(
+                HabitPeriod(
+                    start: start, end: end, isDay: measurement == .daily,
+                    scheduled: everyDay || measurement != .daily || item.scheduled, completions: item.completions,
+                    value: value, status: status, freezesEquipped: item.mark == .frozen ? 1 : 0))
             end = start.adding(days: -1)!
         }
         var task = kind
@@ -90,14 +97,18 @@ extension StreakPolicy {
         return (periods, task)
     }
 
-    private func checkHabitStreak(_ periods: [HabitPeriod], _ task: HabitTaskRecord, _ user: HabitUserRecord, host: LuaHost,
-                                  into failures: inout Counterexamples) {
+    private func checkHabitStreak(
+        _ periods: [HabitPeriod], _ task: HabitTaskRecord, _ user: HabitUserRecord, host: LuaHost,
+        into failures: inout Counterexamples
+    ) {
         let call = "habit.streak(\(Self.describe(periods)), \(Self.describe(task)))"
         failures.inputs += 1
         do {
             let out = try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self)
             if try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self) != out { failures.recordImpure(call) }
-            if let problem = out.violation(periods: periods.count, window: task.openWindow) { failures.record(kind: "range", "\(call) returned \(problem)") }
+            if let problem = out.violation(periods: periods.count, window: task.openWindow) {
+                failures.record(kind: "range", "\(call) returned \(problem)")
+            }
         } catch {
             failures.record(error, calling: call)
         }
@@ -106,18 +117,22 @@ extension StreakPolicy {
     /// `[open 0, done 1, missed 0 unscheduled]`, most recent first (90 periods: the first and a count).
     static func describe(_ periods: [HabitPeriod]) -> String {
         func one(_ p: HabitPeriod) -> String { "\(p.status.rawValue) \(p.completions)\(p.scheduled ? "" : " unscheduled")" }
-        if periods.count > 3 { return "[\(periods.count) periods from \(periods.last!.start) to \(periods[0].end): \(one(periods[1])) each, then \(one(periods[0]))]" }
+        if periods.count > 3 {
+            return
+                "[\(periods.count) periods from \(periods.last!.start) to \(periods[0].end): \(one(periods[1])) each, then \(one(periods[0]))]"
+        }
         return "[" + periods.map(one).joined(separator: ", ") + "]"
     }
 
     static func describe(_ task: HabitTaskRecord) -> String {
-        let frequency = switch task.frequency {
-        case .daily: ""
-        case .specificDays: " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
-        case .timesInDays: " \(task.times ?? 0) times in \(task.days ?? 0) days"
-        case .everyNDays: " every \(task.every ?? 0) days"
-        case .daysOfMonth: " on days of month \(task.daysOfMonth.map(String.init).joined(separator: ","))"
-        }
+        let frequency =
+            switch task.frequency {
+            case .daily: ""
+            case .specificDays: " on weekdays \(task.weekdays.map(String.init).joined(separator: ","))"
+            case .timesInDays: " \(task.times ?? 0) times in \(task.days ?? 0) days"
+            case .everyNDays: " every \(task.every ?? 0) days"
+            case .daysOfMonth: " on days of month \(task.daysOfMonth.map(String.init).joined(separator: ","))"
+            }
         let goal = task.goalDirection == .atMost ? ", at most \(task.goalTarget.map { "\($0)" } ?? "") \(task.goalType.rawValue)" : ""
         let params = task.params.values.isEmpty ? "" : ", params \(task.params)"
         return "\(task.measurement.rawValue) task\(frequency), times_per_day \(task.timesPerDay)\(goal)\(params)"

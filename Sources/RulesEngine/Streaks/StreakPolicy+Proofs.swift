@@ -4,9 +4,11 @@ import RulesModel
 /// The invariants of the streak policies, proved over small exhaustive domains.
 extension StreakPolicy {
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
-        [provePressure(file, host),
-         proveHabitStreak(file, host),
-         proveCurrentStreak(file, host, function: miga.currentStreak, name: "miga.current_streak", inputs: StreakPolicy.migaDayLists)]
+        [
+            provePressure(file, host),
+            proveHabitStreak(file, host),
+            proveCurrentStreak(file, host, function: miga.currentStreak, name: "miga.current_streak", inputs: StreakPolicy.migaDayLists),
+        ]
             + proveEarned(file, host)
     }
 
@@ -51,14 +53,16 @@ extension StreakPolicy {
                     for shield in [false, true] {
                         if failures.isFinished(host) { return failures }
                         guard let new = checkPressure(streak, result, shield, into: &failures, host: host, purity: false),
-                              reached.insert(new).inserted else { continue }
+                            reached.insert(new).inserted
+                        else { continue }
                         next.append(new)
                     }
                 }
             }
             frontier = next
             if reached.count > RuleSet.maxReachableStates.pressureStreaks, !frontier.isEmpty {
-                failures.unproved = "streaks reached after day \(day) (only the \(reached.count) streaks of the first \(day) days were tried)"
+                failures.unproved =
+                    "streaks reached after day \(day) (only the \(reached.count) streaks of the first \(day) days were tried)"
                 return failures
             }
         }
@@ -66,24 +70,32 @@ extension StreakPolicy {
         return failures
     }
 
-    private func checkPressure(_ streak: PressureStreak, _ result: CommitmentStatus, _ shield: Bool, into failures: inout Counterexamples,
-                               host: LuaHost, purity: Bool) -> PressureStreak? {
+    private func checkPressure(
+        _ streak: PressureStreak, _ result: CommitmentStatus, _ shield: Bool, into failures: inout Counterexamples,
+        host: LuaHost, purity: Bool
+    ) -> PressureStreak? {
         let (current, longest) = (streak.current_streak, streak.longest_streak)
         let call = "pressure.next(current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield))"
         failures.inputs += 1
         do {
-            let arguments: [LuaValue] = [["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
-                                         ["result": .string(result.rawValue), "shield_used": .boolean(shield)]]
+            let arguments: [LuaValue] = [
+                ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
+                ["result": .string(result.rawValue), "shield_used": .boolean(shield)],
+            ]
             let out = try host.call(pressure.next, arguments).first ?? .nil
             if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
             let new = try LuaDecoder().decode(PressureStreak.self, from: out)
             var valid = true
             if new.current_streak < 0 || new.current_streak > current + 1 {
-                failures.record(kind: "current", "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
+                failures.record(
+                    kind: "current",
+                    "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
                 valid = false
             }
             if new.longest_streak < max(longest, new.current_streak) {
-                failures.record(kind: "longest", "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
+                failures.record(
+                    kind: "longest",
+                    "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
                 valid = false
             }
             return valid ? new : nil
@@ -98,8 +110,10 @@ extension StreakPolicy {
         var longest_streak: Int
     }
 
-    private func proveCurrentStreak(_ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
-                                    inputs: [[LuaValue]]) -> Counterexamples {
+    private func proveCurrentStreak(
+        _ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
+        inputs: [[LuaValue]]
+    ) -> Counterexamples {
         var failures = Counterexamples(function: function, name: name, file: file)
         failures.unproved = "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried)"
         for list in inputs {
@@ -137,7 +151,8 @@ extension StreakPolicy {
                     if try host.call(earned.qualifies, day).first ?? .nil != out { qualifies.recordImpure(call) }
                     switch out {
                     case .nil, .string("FOCUS"), .string("HABITS"): break
-                    default: qualifies.record(kind: "type", "\(call) returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
+                    default:
+                        qualifies.record(kind: "type", "\(call) returned \(out.errorDescription), expected \"FOCUS\", \"HABITS\" or nil")
                     }
                 } catch {
                     qualifies.record(error, calling: call)
@@ -155,8 +170,12 @@ extension StreakPolicy {
                 let out = try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil
                 if try host.call(earned.bonus, .integer(Int64(streak))).first ?? .nil != out { bonus.recordImpure(call) }
                 guard let credits = out.integerValue, out.doubleValue == Double(credits),
-                      (0...Int64(StreakPolicy.maxBonusCredits)).contains(credits) else {
-                    bonus.record(kind: "type", "\(call) returned \(out.errorDescription), expected a whole number of credits from 0 to \(StreakPolicy.maxBonusCredits)")
+                    (0...Int64(StreakPolicy.maxBonusCredits)).contains(credits)
+                else {
+                    bonus.record(
+                        kind: "type",
+                        "\(call) returned \(out.errorDescription), expected a whole number of credits from 0 to \(StreakPolicy.maxBonusCredits)"
+                    )
                     continue
                 }
             } catch {

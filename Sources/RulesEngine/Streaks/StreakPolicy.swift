@@ -47,7 +47,8 @@ public struct StreakPolicy: Decodable {
         public var streak: LuaFunction
 
         /// What a folder written for the old signature is told.
-        static let oldSignature = "habit.current_streak(periods) was replaced by habit.streak(periods, task, user), "
+        static let oldSignature =
+            "habit.current_streak(periods) was replaced by habit.streak(periods, task, user), "
             + "which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)"
 
         enum CodingKeys: String, CodingKey {
@@ -70,7 +71,8 @@ public struct StreakPolicy: Decodable {
             dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
             maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
             if !c.contains(.streak), c.contains(.currentStreak) {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
             }
             streak = try c.decode(LuaFunction.self, forKey: .streak)
         }
@@ -122,19 +124,24 @@ public struct StreakPolicy: Decodable {
         func require(_ ok: Bool, _ path: String, _ message: @autoclosure () -> String) {
             if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
         }
-        require(!pressure.extends.isEmpty && !pressure.extends.contains(.pending), "pressure.extends",
-                "must list final results (\"YES\", \"NO\", \"MISSED\"), found \(pressure.extends.map(\.rawValue))")
-        require((0...Self.maxBackfillDays).contains(habit.maxBackfillDays), "habit.max_backfill_days",
-                "must be between 0 and \(Self.maxBackfillDays) days, found \(habit.maxBackfillDays)")
+        require(
+            !pressure.extends.isEmpty && !pressure.extends.contains(.pending), "pressure.extends",
+            "must list final results (\"YES\", \"NO\", \"MISSED\"), found \(pressure.extends.map(\.rawValue))")
+        require(
+            (0...Self.maxBackfillDays).contains(habit.maxBackfillDays), "habit.max_backfill_days",
+            "must be between 0 and \(Self.maxBackfillDays) days, found \(habit.maxBackfillDays)")
         require(habit.minCompletions >= 1, "habit.min_completions", "must be at least 1, found \(habit.minCompletions)")
-        require((1...24 * 60).contains(earned.focusMinutesToQualify), "earned.focus_minutes_to_qualify",
-                "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")
+        require(
+            (1...24 * 60).contains(earned.focusMinutesToQualify), "earned.focus_minutes_to_qualify",
+            "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")
         require(earned.habitsToQualify >= 1, "earned.habits_to_qualify", "must be at least 1, found \(earned.habitsToQualify)")
         require(earned.bonusEveryDays >= 1, "earned.bonus_every_days", "must be at least 1, found \(earned.bonusEveryDays)")
-        require((0...Self.maxBonusCredits).contains(earned.bonusCredits), "earned.bonus_credits",
-                "must be between 0 and \(Self.maxBonusCredits) credits, found \(earned.bonusCredits)")
-        require(earned.dayStartsAt.minute == 0, "earned.day_starts_at",
-                "must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"\(earned.dayStartsAt)\"")
+        require(
+            (0...Self.maxBonusCredits).contains(earned.bonusCredits), "earned.bonus_credits",
+            "must be between 0 and \(Self.maxBonusCredits) credits, found \(earned.bonusCredits)")
+        require(
+            earned.dayStartsAt.minute == 0, "earned.day_starts_at",
+            "must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"\(earned.dayStartsAt)\"")
         return problems
     }
 }

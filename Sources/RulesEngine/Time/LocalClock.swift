@@ -16,8 +16,9 @@ public struct LocalClock: Sendable, Equatable {
     /// Fails for an unknown time zone identifier.
     public init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
         guard let zone = TimeZone(identifier: timeZoneID) else {
-            throw ModelValidationError(entity: "Settings", field: "timezone", rule: "an IANA time zone (e.g. Europe/Paris)",
-                                       found: "\"\(SourceFile.excerpt(timeZoneID, limit: 80))\"")
+            throw ModelValidationError(
+                entity: "Settings", field: "timezone", rule: "an IANA time zone (e.g. Europe/Paris)",
+                found: "\"\(SourceFile.excerpt(timeZoneID, limit: 80))\"")
         }
         self.timeZone = zone
         self.dayStart = dayStartsAt.minutes

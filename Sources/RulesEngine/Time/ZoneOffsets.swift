@@ -25,7 +25,9 @@ final class ZoneOffsets: @unchecked Sendable {
         let date = Date(timeIntervalSince1970: Double(instant) / 1000)
         let offset = Int64(zone.secondsFromGMT(for: date)) * 1000
         // The offset holds up to the next transition (any change of offset, daylight saving or not).
-        let next = zone.nextDaylightSavingTimeTransition(after: date).flatMap { EpochMillis(exactly: ($0.timeIntervalSince1970 * 1000).rounded(.down)) }
+        let next = zone.nextDaylightSavingTimeTransition(after: date).flatMap {
+            EpochMillis(exactly: ($0.timeIntervalSince1970 * 1000).rounded(.down))
+        }
         let span = Span(from: instant, to: next ?? .max, offset: offset)
         if spans.count < ZoneOffsets.capacity {
             spans.append(span)

@@ -18,13 +18,17 @@ public struct AppID: RawRepresentable, Hashable, Comparable, Sendable, Codable, 
     /// Validating constructor naming the entity and field in its error.
     public static func parse(_ text: String, entity: String = "AppID", field: String = "app_id") throws -> AppID {
         let rest: Substring
-        if text.hasPrefix("android:") { rest = text.dropFirst(8) }
-        else if text.hasPrefix("iosToken:") { rest = text.dropFirst(9) }
-        else {
-            throw ModelValidationError(entity: entity, field: field, rule: "an AppId starting with android: or iosToken:", found: quoted(text))
+        if text.hasPrefix("android:") {
+            rest = text.dropFirst(8)
+        } else if text.hasPrefix("iosToken:") {
+            rest = text.dropFirst(9)
+        } else {
+            throw ModelValidationError(
+                entity: entity, field: field, rule: "an AppId starting with android: or iosToken:", found: quoted(text))
         }
         guard !rest.isEmpty, rest.utf8.count <= 512, rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ModelValidationError(entity: entity, field: field, rule: "1–512 printable ASCII characters after the platform prefix", found: quoted(text))
+            throw ModelValidationError(
+                entity: entity, field: field, rule: "1–512 printable ASCII characters after the platform prefix", found: quoted(text))
         }
         return AppID(unchecked: text)
     }

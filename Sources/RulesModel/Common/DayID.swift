@@ -15,7 +15,9 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
 
     /// Parses `YYYY-MM-DD`; throws a ``ModelValidationError`` naming `entity` and `field`.
     public init(_ text: String, entity: String = "DayID", field: String = "day_id") throws {
-        var fail: ModelValidationError { ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text)) }
+        var fail: ModelValidationError {
+            ModelValidationError(entity: entity, field: field, rule: "a calendar date YYYY-MM-DD", found: quoted(text))
+        }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { throw fail }
         func number(_ range: Range<Int>) -> Int? {
@@ -27,7 +29,7 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
             return value
         }
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
-              (1970...9999).contains(y), (1...12).contains(m), d >= 1, d <= DayID.daysIn(month: m, year: y)
+            (1970...9999).contains(y), (1...12).contains(m), d >= 1, d <= DayID.daysIn(month: m, year: y)
         else { throw fail }
         self.ordinal = DayID.daysFromCivil(y, m, d)
     }

@@ -10,7 +10,9 @@ struct FieldCheck {
         ModelValidationError(entity: entity, field: field, rule: rule, found: found)
     }
 
-    func require(_ condition: Bool, _ field: @autoclosure () -> String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String) throws {
+    func require(
+        _ condition: Bool, _ field: @autoclosure () -> String, _ rule: @autoclosure () -> String, _ found: @autoclosure () -> String
+    ) throws {
         if !condition { throw fail(field(), rule(), found()) }
     }
 
@@ -55,7 +57,8 @@ struct FieldCheck {
 
     func timestamp(_ field: @autoclosure () -> String, _ value: EpochMillis?) throws {
         if let value, !Millis.supportedRange.contains(value) {
-            throw fail(field(), "a UTC epoch-millisecond timestamp between 1970 and 9999 (0…\(Millis.supportedRange.upperBound))", "\(value)")
+            throw fail(
+                field(), "a UTC epoch-millisecond timestamp between 1970 and 9999 (0…\(Millis.supportedRange.upperBound))", "\(value)")
         }
     }
 

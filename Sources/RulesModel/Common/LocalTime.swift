@@ -17,7 +17,8 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// Parses `HH:MM`; throws a ``ModelValidationError`` naming `entity` and `field`.
     public init(_ text: String, entity: String = "LocalTime", field: String = "time") throws {
         let bytes = Array(text.utf8)
-        let digits = bytes.count == 5 && bytes[2] == 0x3A
+        let digits =
+            bytes.count == 5 && bytes[2] == 0x3A
             && [0, 1, 3, 4].allSatisfy { bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }
         let h = digits ? Int(bytes[0] - 0x30) * 10 + Int(bytes[1] - 0x30) : -1
         let m = digits ? Int(bytes[3] - 0x30) * 10 + Int(bytes[4] - 0x30) : -1

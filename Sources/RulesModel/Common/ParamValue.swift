@@ -58,8 +58,11 @@ public enum ParamValue: Hashable, Sendable, Codable {
         } catch DecodingError.typeMismatch(let type, let context) {
             // The last try says what was found; the message says all that was expected.
             let found = context.debugDescription.range(of: ", found ").map { String(context.debugDescription[$0.lowerBound...]) } ?? ""
-            throw DecodingError.typeMismatch(type, .init(codingPath: context.codingPath,
-                debugDescription: "expected a boolean, a number or a string\(found)"))
+            throw DecodingError.typeMismatch(
+                type,
+                .init(
+                    codingPath: context.codingPath,
+                    debugDescription: "expected a boolean, a number or a string\(found)"))
         }
     }
 

@@ -12,8 +12,10 @@ public struct AppInfo: Hashable, Sendable, Codable, Validatable {
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, appID: AppID, displayName: String? = nil, userAlias: String? = nil, iconURI: String? = nil,
-                createdAt: EpochMillis, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, appID: AppID, displayName: String? = nil, userAlias: String? = nil, iconURI: String? = nil,
+        createdAt: EpochMillis, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.appID = appID
         self.platform = appID.platform

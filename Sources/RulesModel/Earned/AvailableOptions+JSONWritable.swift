@@ -39,6 +39,8 @@ extension AvailableOptions.Duration: JSONWritable {
 
 extension AvailableOptions.QuestChoice: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("disabled_reason", disabledReason); $0.member("enabled", enabled); $0.member("quest_type", questType) }
+        json.object {
+            $0.member("disabled_reason", disabledReason); $0.member("enabled", enabled); $0.member("quest_type", questType)
+        }
     }
 }

@@ -95,9 +95,10 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
             case .questUnlock:
                 self = .quest(enabled: enabled, disabledReason: reason, questTypes: try c.decode([QuestChoice].self, forKey: .questTypes))
             case .emergencyUnlock:
-                self = .emergency(enabled: enabled, disabledReason: reason,
-                                  delaySeconds: try c.decode(Int.self, forKey: .delaySeconds),
-                                  unlockMinutes: try c.decode(Int.self, forKey: .unlockMinutes))
+                self = .emergency(
+                    enabled: enabled, disabledReason: reason,
+                    delaySeconds: try c.decode(Int.self, forKey: .delaySeconds),
+                    unlockMinutes: try c.decode(Int.self, forKey: .unlockMinutes))
             }
         }
 
@@ -163,11 +164,12 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
         let types = options.map(\.type)
         try check.require(Set(types).count == types.count, "options", "each option type at most once", "\(types.map(\.rawValue))")
         func pairing(_ path: @autoclosure () -> String, _ enabled: Bool, _ reason: UnlockDenialReason?) throws {
-            try check.require(enabled == (reason == nil), path() + ".disabled_reason",
-                              enabled ? "null when enabled" : "set when disabled", reason?.rawValue ?? "null")
+            try check.require(
+                enabled == (reason == nil), path() + ".disabled_reason",
+                enabled ? "null when enabled" : "set when disabled", reason?.rawValue ?? "null")
         }
         for (i, option) in options.enumerated() {
-            let path = { "options[\(i)]" }   // built only for an error message
+            let path = { "options[\(i)]" }  // built only for an error message
             try pairing(path(), option.enabled, option.disabledReason)
             switch option {
             case .credits(_, _, let durations):
@@ -178,8 +180,9 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
                 }
             case .quest(_, _, let questTypes):
                 let kinds = questTypes.map(\.questType)
-                try check.require(Set(kinds).count == kinds.count, "\(path()).quest_types", "each quest type at most once",
-                                  "\(kinds.map(\.rawValue))")
+                try check.require(
+                    Set(kinds).count == kinds.count, "\(path()).quest_types", "each quest type at most once",
+                    "\(kinds.map(\.rawValue))")
                 for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j)]", q.enabled, q.disabledReason) }
             case .emergency(_, _, let delay, let minutes):
                 try check.range("\(path()).delay_seconds", delay, 0...600)

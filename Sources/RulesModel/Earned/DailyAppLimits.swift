@@ -19,7 +19,8 @@ public struct DailyAppLimits: Hashable, Sendable, Codable, Validatable {
     public func validate() throws {
         let check = FieldCheck("DailyAppLimits")
         try check.atLeast("quest_grants_count", questGrantsCount, 0)
-        try check.require((questGrantsCount > 0) == (lastQuestGrantStartAt != nil), "last_quest_grant_start_ts_utc_ms",
-                          "set exactly when quest_grants_count > 0", lastQuestGrantStartAt.map { "\($0)" } ?? "null")
+        try check.require(
+            (questGrantsCount > 0) == (lastQuestGrantStartAt != nil), "last_quest_grant_start_ts_utc_ms",
+            "set exactly when quest_grants_count > 0", lastQuestGrantStartAt.map { "\($0)" } ?? "null")
     }
 }

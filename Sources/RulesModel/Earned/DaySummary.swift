@@ -18,10 +18,12 @@ public struct DaySummary: Hashable, Sendable, Codable, Validatable {
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, dayID: DayID, timezoneID: String, qualified: Bool = false, firstQualifiedAt: EpochMillis? = nil,
-                focusMinutesCompleted: Int = 0, creditsEarned: Int = 0, creditsSpent: Int = 0, unlockAttemptsCount: Int = 0,
-                creditsUnlocksCount: Int = 0, questUnlocksCount: Int = 0, emergencyUnlocksCount: Int = 0,
-                createdAt: EpochMillis, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, dayID: DayID, timezoneID: String, qualified: Bool = false, firstQualifiedAt: EpochMillis? = nil,
+        focusMinutesCompleted: Int = 0, creditsEarned: Int = 0, creditsSpent: Int = 0, unlockAttemptsCount: Int = 0,
+        creditsUnlocksCount: Int = 0, questUnlocksCount: Int = 0, emergencyUnlocksCount: Int = 0,
+        createdAt: EpochMillis, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.dayID = dayID
         self.timezoneID = timezoneID
@@ -41,13 +43,16 @@ public struct DaySummary: Hashable, Sendable, Codable, Validatable {
     public func validate() throws {
         let check = FieldCheck("DaySummary")
         try check.timeZone("timezone_id", timezoneID)
-        try check.require(qualified == (firstQualifiedAt != nil), "first_qualified_ts_utc_ms",
-                          qualified ? "set when qualified" : "null when not qualified", firstQualifiedAt.map { "\($0)" } ?? "null")
+        try check.require(
+            qualified == (firstQualifiedAt != nil), "first_qualified_ts_utc_ms",
+            qualified ? "set when qualified" : "null when not qualified", firstQualifiedAt.map { "\($0)" } ?? "null")
         try check.timestamp("first_qualified_ts_utc_ms", firstQualifiedAt)
-        for (field, value) in [("focus_minutes_completed", focusMinutesCompleted), ("credits_earned", creditsEarned),
-                               ("credits_spent", creditsSpent), ("unlock_attempts_count", unlockAttemptsCount),
-                               ("credits_unlocks_count", creditsUnlocksCount), ("quest_unlocks_count", questUnlocksCount),
-                               ("emergency_unlocks_count", emergencyUnlocksCount)] {
+        for (field, value) in [
+            ("focus_minutes_completed", focusMinutesCompleted), ("credits_earned", creditsEarned),
+            ("credits_spent", creditsSpent), ("unlock_attempts_count", unlockAttemptsCount),
+            ("credits_unlocks_count", creditsUnlocksCount), ("quest_unlocks_count", questUnlocksCount),
+            ("emergency_unlocks_count", emergencyUnlocksCount),
+        ] {
             try check.range(field, value, 0...EconomyState.maxCredits)
         }
         try check.timestamp("created_ts_utc_ms", createdAt)

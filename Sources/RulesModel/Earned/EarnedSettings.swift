@@ -37,9 +37,11 @@ public struct EarnedSettings: Hashable, Sendable, Codable, Validatable {
         public var qrKeySetAt: EpochMillis?
         public var keyChangeCooldownHoursStrict: Int
 
-        public init(enabledTypes: [QuestType] = QuestType.allCases, unlockMinutes: Int = 5,
-                    maxQuestUnlocksPerAppPerDay: Int = 2, cooldownMinutesPerApp: Int = 15,
-                    qrKeyValue: String? = nil, qrKeySetAt: EpochMillis? = nil, keyChangeCooldownHoursStrict: Int = 24) {
+        public init(
+            enabledTypes: [QuestType] = QuestType.allCases, unlockMinutes: Int = 5,
+            maxQuestUnlocksPerAppPerDay: Int = 2, cooldownMinutesPerApp: Int = 15,
+            qrKeyValue: String? = nil, qrKeySetAt: EpochMillis? = nil, keyChangeCooldownHoursStrict: Int = 24
+        ) {
             self.enabledTypes = enabledTypes
             self.unlockMinutes = unlockMinutes
             self.maxQuestUnlocksPerAppPerDay = maxQuestUnlocksPerAppPerDay
@@ -121,8 +123,10 @@ public struct EarnedSettings: Hashable, Sendable, Codable, Validatable {
     public var emergency: Emergency
     public var focus: Focus
 
-    public init(timezoneID: String = "UTC", creditCosts: CreditCosts = CreditCosts(), quest: Quest = Quest(),
-                emergency: Emergency = Emergency(), focus: Focus = Focus()) {
+    public init(
+        timezoneID: String = "UTC", creditCosts: CreditCosts = CreditCosts(), quest: Quest = Quest(),
+        emergency: Emergency = Emergency(), focus: Focus = Focus()
+    ) {
         self.timezoneID = timezoneID
         self.creditCosts = creditCosts
         self.quest = quest
@@ -142,20 +146,24 @@ public struct EarnedSettings: Hashable, Sendable, Codable, Validatable {
         try check.timeZone("timezone_id", timezoneID)
         let costs = creditCosts
         try check.atLeast("credit_costs.minutes_5", costs.minutes5, 1)
-        try check.require(costs.minutes15 > costs.minutes5, "credit_costs.minutes_15",
-                          "greater than minutes_5 (\(costs.minutes5))", "\(costs.minutes15)")
-        try check.require(costs.minutes30 > costs.minutes15, "credit_costs.minutes_30",
-                          "greater than minutes_15 (\(costs.minutes15))", "\(costs.minutes30)")
+        try check.require(
+            costs.minutes15 > costs.minutes5, "credit_costs.minutes_15",
+            "greater than minutes_5 (\(costs.minutes5))", "\(costs.minutes15)")
+        try check.require(
+            costs.minutes30 > costs.minutes15, "credit_costs.minutes_30",
+            "greater than minutes_15 (\(costs.minutes15))", "\(costs.minutes30)")
         try check.range("credit_costs.minutes_30", costs.minutes30, 1...100_000)
-        try check.require(Set(quest.enabledTypes).count == quest.enabledTypes.count, "quest.enabled_types",
-                          "no repeated quest type", "\(quest.enabledTypes.map(\.rawValue))")
+        try check.require(
+            Set(quest.enabledTypes).count == quest.enabledTypes.count, "quest.enabled_types",
+            "no repeated quest type", "\(quest.enabledTypes.map(\.rawValue))")
         try check.range("quest.unlock_minutes", quest.unlockMinutes, 1...60)
         try check.range("quest.max_quest_unlocks_per_app_per_day", quest.maxQuestUnlocksPerAppPerDay, 0...100)
         try check.range("quest.cooldown_minutes_per_app", quest.cooldownMinutesPerApp, 0...1440)
         try check.optionalText("quest.qr_key_value", quest.qrKeyValue, max: 256)
         try check.timestamp("quest.qr_key_set_ts_utc_ms", quest.qrKeySetAt)
-        try check.require((quest.qrKeyValue == nil) == (quest.qrKeySetAt == nil), "quest.qr_key_set_ts_utc_ms",
-                          "set exactly when qr_key_value is set", quest.qrKeySetAt.map { "\($0)" } ?? "null")
+        try check.require(
+            (quest.qrKeyValue == nil) == (quest.qrKeySetAt == nil), "quest.qr_key_set_ts_utc_ms",
+            "set exactly when qr_key_value is set", quest.qrKeySetAt.map { "\($0)" } ?? "null")
         try check.range("quest.key_change_cooldown_hours_strict", quest.keyChangeCooldownHoursStrict, 0...720)
         try check.range("emergency.daily_limit", emergency.dailyLimit, 0...100)
         try check.range("emergency.delay_seconds", emergency.delaySeconds, 0...600)
@@ -164,8 +172,9 @@ public struct EarnedSettings: Hashable, Sendable, Codable, Validatable {
         for (index, minutes) in focus.presetMinutes.enumerated() {
             try check.range("focus.preset_minutes[\(index)]", minutes, 1...480)
         }
-        try check.require(Set(focus.presetMinutes).count == focus.presetMinutes.count, "focus.preset_minutes",
-                          "no repeated value", "\(focus.presetMinutes)")
+        try check.require(
+            Set(focus.presetMinutes).count == focus.presetMinutes.count, "focus.preset_minutes",
+            "no repeated value", "\(focus.presetMinutes)")
         try check.range("focus.min_minutes_to_qualify", focus.minMinutesToQualify, 1...480)
     }
 

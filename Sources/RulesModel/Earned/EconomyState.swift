@@ -20,10 +20,12 @@ public struct EconomyState: Hashable, Sendable, Codable, Validatable {
     public var habitAwardsSuspendedUntilDayID: DayID?
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, currentDayID: DayID, creditBalance: Int = 0, rolloverCap: Int = 10,
-                dailyResetHourLocal: Int = 4, streakCount: Int = 0, streakBonusAwardedDayID: DayID? = nil,
-                todayFocusQualified: Bool = false, todayHabitQualifiedCount: Int = 0, todayQualified: Bool = false,
-                habitAwardsSuspendedUntilDayID: DayID? = nil, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, currentDayID: DayID, creditBalance: Int = 0, rolloverCap: Int = 10,
+        dailyResetHourLocal: Int = 4, streakCount: Int = 0, streakBonusAwardedDayID: DayID? = nil,
+        todayFocusQualified: Bool = false, todayHabitQualifiedCount: Int = 0, todayQualified: Bool = false,
+        habitAwardsSuspendedUntilDayID: DayID? = nil, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.currentDayID = currentDayID
         self.creditBalance = creditBalance

@@ -8,8 +8,10 @@ public struct EmergencyState: Hashable, Sendable, Codable, Validatable {
     public var lastAppIDUsed: AppID?
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, lastUsedDayID: DayID? = nil, usedCountToday: Int = 0, lastAppIDUsed: AppID? = nil,
-                updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, lastUsedDayID: DayID? = nil, usedCountToday: Int = 0, lastAppIDUsed: AppID? = nil,
+        updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.lastUsedDayID = lastUsedDayID
         self.usedCountToday = usedCountToday

@@ -9,8 +9,10 @@ public struct EventLogEntry: Hashable, Sendable, Validatable {
     public var createdAt: EpochMillis
     public var syncStatus: SyncStatus
 
-    public init(userID: UserID, eventID: String, timestamp: EpochMillis, timezoneID: String, dayID: DayID, payload: EventPayload,
-                createdAt: EpochMillis, syncStatus: SyncStatus = .localOnly) {
+    public init(
+        userID: UserID, eventID: String, timestamp: EpochMillis, timezoneID: String, dayID: DayID, payload: EventPayload,
+        createdAt: EpochMillis, syncStatus: SyncStatus = .localOnly
+    ) {
         self.userID = userID
         self.eventID = eventID
         self.timestamp = timestamp

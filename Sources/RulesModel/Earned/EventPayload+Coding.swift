@@ -52,26 +52,27 @@ extension EventPayload: Validatable {
         func d<T: Decodable>(_: T.Type) throws -> T {
             try ModelJSON.decode(T.self, from: json, entity: "EventLogEntry", field: "payload_json")
         }
-        let payload: EventPayload = switch type {
-        case .dayRollover: .dayRollover(try d(DayRollover.self))
-        case .creditsEarned: .creditsEarned(try d(CreditsEarned.self))
-        case .creditsSpent: .creditsSpent(try d(CreditsSpent.self))
-        case .streakQualified: .streakQualified(try d(StreakQualified.self))
-        case .streakBonusAwarded: .streakBonusAwarded(try d(StreakBonusAwarded.self))
-        case .habitAwardSuspended: .habitAwardSuspended(try d(HabitAwardSuspended.self))
-        case .unlockAttemptCreated: .unlockAttemptCreated(try d(UnlockAttemptCreated.self))
-        case .unlockOptionSelected: .unlockOptionSelected(try d(UnlockOptionSelected.self))
-        case .unlockGranted: .unlockGranted(try d(UnlockGranted.self))
-        case .unlockDenied: .unlockDenied(try d(UnlockDenied.self))
-        case .questStarted: .questStarted(try d(QuestRef.self))
-        case .questCompleted: .questCompleted(try d(QuestRef.self))
-        case .questFailed: .questFailed(try d(QuestFailed.self))
-        case .questCancelled: .questCancelled(try d(QuestRef.self))
-        case .questExpired: .questExpired(try d(QuestRef.self))
-        case .emergencyUsed: .emergencyUsed(try d(EmergencyUsed.self))
-        case .focusStarted: .focusStarted(try d(FocusStarted.self))
-        case .focusEnded: .focusEnded(try d(FocusEnded.self))
-        }
+        let payload: EventPayload =
+            switch type {
+            case .dayRollover: .dayRollover(try d(DayRollover.self))
+            case .creditsEarned: .creditsEarned(try d(CreditsEarned.self))
+            case .creditsSpent: .creditsSpent(try d(CreditsSpent.self))
+            case .streakQualified: .streakQualified(try d(StreakQualified.self))
+            case .streakBonusAwarded: .streakBonusAwarded(try d(StreakBonusAwarded.self))
+            case .habitAwardSuspended: .habitAwardSuspended(try d(HabitAwardSuspended.self))
+            case .unlockAttemptCreated: .unlockAttemptCreated(try d(UnlockAttemptCreated.self))
+            case .unlockOptionSelected: .unlockOptionSelected(try d(UnlockOptionSelected.self))
+            case .unlockGranted: .unlockGranted(try d(UnlockGranted.self))
+            case .unlockDenied: .unlockDenied(try d(UnlockDenied.self))
+            case .questStarted: .questStarted(try d(QuestRef.self))
+            case .questCompleted: .questCompleted(try d(QuestRef.self))
+            case .questFailed: .questFailed(try d(QuestFailed.self))
+            case .questCancelled: .questCancelled(try d(QuestRef.self))
+            case .questExpired: .questExpired(try d(QuestRef.self))
+            case .emergencyUsed: .emergencyUsed(try d(EmergencyUsed.self))
+            case .focusStarted: .focusStarted(try d(FocusStarted.self))
+            case .focusEnded: .focusEnded(try d(FocusEnded.self))
+            }
         try payload.validate()
         return payload
     }

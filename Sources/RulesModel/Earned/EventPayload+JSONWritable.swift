@@ -3,7 +3,9 @@
 
 extension EventPayload.DayRollover: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("carried_credits", carriedCredits); $0.member("from_day_id", fromDayID); $0.member("to_day_id", toDayID) }
+        json.object {
+            $0.member("carried_credits", carriedCredits); $0.member("from_day_id", fromDayID); $0.member("to_day_id", toDayID)
+        }
     }
 }
 
@@ -36,20 +38,25 @@ extension EventPayload.StreakQualified: JSONWritable {
 
 extension EventPayload.StreakBonusAwarded: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("amount", amount); $0.member("day_id", dayID); $0.member("streak_count", streakCount) }
+        json.object {
+            $0.member("amount", amount); $0.member("day_id", dayID); $0.member("streak_count", streakCount)
+        }
     }
 }
 
 extension EventPayload.HabitAwardSuspended: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("reason", reason); $0.member("until_day_id", untilDayID) }
+        json.object {
+            $0.member("reason", reason); $0.member("until_day_id", untilDayID)
+        }
     }
 }
 
 extension EventPayload.UnlockAttemptCreated: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object {
-            $0.member("app_id", appID); $0.member("attempt_id", attemptID); $0.member("mode_id", modeID); $0.member("strictness", strictness)
+            $0.member("app_id", appID); $0.member("attempt_id", attemptID); $0.member("mode_id", modeID);
+            $0.member("strictness", strictness)
         }
     }
 }
@@ -73,13 +80,17 @@ extension EventPayload.UnlockGranted: JSONWritable {
 
 extension EventPayload.UnlockDenied: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("attempt_id", attemptID); $0.member("reason", reason) }
+        json.object {
+            $0.member("attempt_id", attemptID); $0.member("reason", reason)
+        }
     }
 }
 
 extension EventPayload.QuestRef: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("attempt_id", attemptID); $0.member("quest_session_id", questSessionID); $0.member("quest_type", questType) }
+        json.object {
+            $0.member("attempt_id", attemptID); $0.member("quest_session_id", questSessionID); $0.member("quest_type", questType)
+        }
     }
 }
 
@@ -103,7 +114,9 @@ extension EventPayload.EmergencyUsed: JSONWritable {
 
 extension EventPayload.FocusStarted: JSONWritable {
     func write(to json: inout JSONWriter) {
-        json.object { $0.member("planned_minutes", plannedMinutes); $0.member("session_id", sessionID) }
+        json.object {
+            $0.member("planned_minutes", plannedMinutes); $0.member("session_id", sessionID)
+        }
     }
 }
 

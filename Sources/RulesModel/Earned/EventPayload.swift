@@ -106,11 +106,14 @@ public enum EventPayload: Hashable, Sendable {
 
     public struct UnlockGranted: Hashable, Sendable, Codable {
         public var grantID: String, appID: AppID, method: UnlockGrantMethod, startsAt: EpochMillis, endsAt: EpochMillis, attemptID: String
-        public init(grantID: String, appID: AppID, method: UnlockGrantMethod, startsAt: EpochMillis, endsAt: EpochMillis, attemptID: String) {
-            self.grantID = grantID; self.appID = appID; self.method = method; self.startsAt = startsAt; self.endsAt = endsAt; self.attemptID = attemptID
+        public init(grantID: String, appID: AppID, method: UnlockGrantMethod, startsAt: EpochMillis, endsAt: EpochMillis, attemptID: String)
+        {
+            self.grantID = grantID; self.appID = appID; self.method = method; self.startsAt = startsAt; self.endsAt = endsAt;
+            self.attemptID = attemptID
         }
         enum CodingKeys: String, CodingKey {
-            case grantID = "grant_id", appID = "app_id", method, startsAt = "starts_ts_utc_ms", endsAt = "ends_ts_utc_ms", attemptID = "attempt_id"
+            case grantID = "grant_id", appID = "app_id", method, startsAt = "starts_ts_utc_ms", endsAt = "ends_ts_utc_ms", attemptID =
+                "attempt_id"
         }
     }
 

@@ -22,10 +22,12 @@ public struct FocusSession: Hashable, Sendable, Codable, Validatable {
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, sessionID: String, startedAt: EpochMillis, endedAt: EpochMillis? = nil, timezoneID: String,
-                dayID: DayID, plannedDurationMinutes: Int, actualDurationMinutes: Int? = nil, completed: Bool = false,
-                endedEarly: Bool = false, strict: Bool = true, taskLabel: String? = nil, awardedCredits: Int = 0,
-                qualifies: Bool = false, createdAt: EpochMillis, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, sessionID: String, startedAt: EpochMillis, endedAt: EpochMillis? = nil, timezoneID: String,
+        dayID: DayID, plannedDurationMinutes: Int, actualDurationMinutes: Int? = nil, completed: Bool = false,
+        endedEarly: Bool = false, strict: Bool = true, taskLabel: String? = nil, awardedCredits: Int = 0,
+        qualifies: Bool = false, createdAt: EpochMillis, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.sessionID = sessionID
         self.startedAt = startedAt
@@ -56,7 +58,8 @@ public struct FocusSession: Hashable, Sendable, Codable, Validatable {
         try check.optionalText("task_label", taskLabel, max: 200)
         try check.range("awarded_credits", awardedCredits, 0...10_000)
         if endedAt == nil {
-            try check.require(actualDurationMinutes == nil, "actual_duration_minutes", "null while the session is open", "\(actualDurationMinutes ?? 0)")
+            try check.require(
+                actualDurationMinutes == nil, "actual_duration_minutes", "null while the session is open", "\(actualDurationMinutes ?? 0)")
             try check.require(!completed && !endedEarly, "completed", "0 while the session is open", "1")
             try check.require(awardedCredits == 0, "awarded_credits", "0 while the session is open", "\(awardedCredits)")
             try check.require(!qualifies, "qualifies", "0 while the session is open", "1")

@@ -13,8 +13,10 @@ public struct Habit: Hashable, Sendable, Codable, Validatable {
     public var deletedAt: EpochMillis?
     public var syncStatus: SyncStatus
 
-    public init(userID: UserID, habitID: String, name: String, rewardCredits: Int = 5, active: Bool = true, sortOrder: Int = 0,
-                createdAt: EpochMillis, updatedAt: EpochMillis, deletedAt: EpochMillis? = nil, syncStatus: SyncStatus = .localOnly) {
+    public init(
+        userID: UserID, habitID: String, name: String, rewardCredits: Int = 5, active: Bool = true, sortOrder: Int = 0,
+        createdAt: EpochMillis, updatedAt: EpochMillis, deletedAt: EpochMillis? = nil, syncStatus: SyncStatus = .localOnly
+    ) {
         self.userID = userID
         self.habitID = habitID
         self.name = name

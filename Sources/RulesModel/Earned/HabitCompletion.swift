@@ -13,8 +13,10 @@ public struct HabitCompletion: Hashable, Sendable, Codable, Validatable {
     public var awardSuspended: Bool
     public var createdAt: EpochMillis
 
-    public init(userID: UserID, completionID: String, habitID: String, timestamp: EpochMillis, timezoneID: String, dayID: DayID,
-                awardedCredits: Int = 0, awardSuspended: Bool = false, createdAt: EpochMillis) {
+    public init(
+        userID: UserID, completionID: String, habitID: String, timestamp: EpochMillis, timezoneID: String, dayID: DayID,
+        awardedCredits: Int = 0, awardSuspended: Bool = false, createdAt: EpochMillis
+    ) {
         self.userID = userID
         self.completionID = completionID
         self.habitID = habitID

@@ -16,9 +16,11 @@ public struct Mode: Hashable, Sendable, Codable, Validatable {
     public var deletedAt: EpochMillis?
     public var syncStatus: SyncStatus
 
-    public init(userID: UserID, modeID: String, name: String, priority: Int = 0, strictness: Strictness,
-                manualState: ManualOverrideState = .auto, manualEffectiveAt: EpochMillis? = nil, manualExpiresAt: EpochMillis? = nil,
-                createdAt: EpochMillis, updatedAt: EpochMillis, deletedAt: EpochMillis? = nil, syncStatus: SyncStatus = .localOnly) {
+    public init(
+        userID: UserID, modeID: String, name: String, priority: Int = 0, strictness: Strictness,
+        manualState: ManualOverrideState = .auto, manualEffectiveAt: EpochMillis? = nil, manualExpiresAt: EpochMillis? = nil,
+        createdAt: EpochMillis, updatedAt: EpochMillis, deletedAt: EpochMillis? = nil, syncStatus: SyncStatus = .localOnly
+    ) {
         self.userID = userID
         self.modeID = modeID
         self.name = name
@@ -38,10 +40,12 @@ public struct Mode: Hashable, Sendable, Codable, Validatable {
         try check.identifier("mode_id", modeID)
         try check.text("name", name, max: 100)
         try check.timestamp("manual_effective_at_ts_utc_ms", manualEffectiveAt)
-        try check.require(manualState != .auto || manualExpiresAt == nil, "manual_expires_at_ts_utc_ms", "null when manual_state is AUTO",
-                          "\(manualExpiresAt ?? 0)")
+        try check.require(
+            manualState != .auto || manualExpiresAt == nil, "manual_expires_at_ts_utc_ms", "null when manual_state is AUTO",
+            "\(manualExpiresAt ?? 0)")
         if let expires = manualExpiresAt, let effective = manualEffectiveAt {
-            try check.require(expires > effective, "manual_expires_at_ts_utc_ms", "after manual_effective_at_ts_utc_ms (\(effective))", "\(expires)")
+            try check.require(
+                expires > effective, "manual_expires_at_ts_utc_ms", "after manual_effective_at_ts_utc_ms (\(effective))", "\(expires)")
         }
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.notBefore("updated_ts_utc_ms", updatedAt, "created_ts_utc_ms", createdAt)

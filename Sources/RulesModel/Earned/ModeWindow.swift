@@ -14,8 +14,10 @@ public struct ModeWindow: Hashable, Sendable, Codable, Validatable {
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, windowID: String, modeID: String, daysOfWeekMask: Int, startLocal: LocalTime, endLocal: LocalTime,
-                createdAt: EpochMillis, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, windowID: String, modeID: String, daysOfWeekMask: Int, startLocal: LocalTime, endLocal: LocalTime,
+        createdAt: EpochMillis, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.windowID = windowID
         self.modeID = modeID

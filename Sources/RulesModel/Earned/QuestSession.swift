@@ -10,8 +10,10 @@ public struct QuestSession: Hashable, Sendable, Codable, Validatable {
     public var metadata: JSONValue
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, questSessionID: String, attemptID: String, questType: QuestType, createdAt: EpochMillis,
-                expiresAt: EpochMillis, state: QuestSessionState = .active, metadata: JSONValue = .emptyObject, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, questSessionID: String, attemptID: String, questType: QuestType, createdAt: EpochMillis,
+        expiresAt: EpochMillis, state: QuestSessionState = .active, metadata: JSONValue = .emptyObject, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.questSessionID = questSessionID
         self.attemptID = attemptID

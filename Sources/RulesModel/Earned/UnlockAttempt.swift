@@ -22,11 +22,13 @@ public struct UnlockAttempt: Hashable, Sendable, Codable, Validatable {
     public var createdAt: EpochMillis
     public var updatedAt: EpochMillis
 
-    public init(userID: UserID, attemptID: String, appID: AppID, timestamp: EpochMillis, timezoneID: String, dayID: DayID,
-                effectiveModeID: String?, effectiveStrictness: Strictness, availableOptions: AvailableOptions,
-                chosenOptionType: UnlockOptionType? = nil, chosenOptionPayload: JSONValue? = nil,
-                outcome: UnlockAttemptOutcome = .pending, denialReason: UnlockDenialReason? = nil, grantID: String? = nil,
-                createdAt: EpochMillis, updatedAt: EpochMillis) {
+    public init(
+        userID: UserID, attemptID: String, appID: AppID, timestamp: EpochMillis, timezoneID: String, dayID: DayID,
+        effectiveModeID: String?, effectiveStrictness: Strictness, availableOptions: AvailableOptions,
+        chosenOptionType: UnlockOptionType? = nil, chosenOptionPayload: JSONValue? = nil,
+        outcome: UnlockAttemptOutcome = .pending, denialReason: UnlockDenialReason? = nil, grantID: String? = nil,
+        createdAt: EpochMillis, updatedAt: EpochMillis
+    ) {
         self.userID = userID
         self.attemptID = attemptID
         self.appID = appID
@@ -52,19 +54,23 @@ public struct UnlockAttempt: Hashable, Sendable, Codable, Validatable {
         try check.timeZone("timezone_id", timezoneID)
         try check.optionalIdentifier("effective_mode_id", effectiveModeID)
         try availableOptions.validate()
-        try check.require(availableOptions.appID == appID, "available_options_json.app_id", "the attempt's app_id \(appID)",
-                          availableOptions.appID.rawValue)
-        try check.require(availableOptions.modeStrictness == effectiveStrictness, "available_options_json.mode_strictness",
-                          "the attempt's effective_strictness \(effectiveStrictness.rawValue)", availableOptions.modeStrictness.rawValue)
+        try check.require(
+            availableOptions.appID == appID, "available_options_json.app_id", "the attempt's app_id \(appID)",
+            availableOptions.appID.rawValue)
+        try check.require(
+            availableOptions.modeStrictness == effectiveStrictness, "available_options_json.mode_strictness",
+            "the attempt's effective_strictness \(effectiveStrictness.rawValue)", availableOptions.modeStrictness.rawValue)
         if let payload = chosenOptionPayload {
             try check.require(payload.isObject, "chosen_option_payload_json", "a JSON object", "\(payload)")
             try check.require(chosenOptionType != nil, "chosen_option_type", "set when chosen_option_payload_json is set", "null")
         }
         try check.optionalIdentifier("grant_id", grantID)
-        try check.require((outcome == .granted) == (grantID != nil), "grant_id",
-                          outcome == .granted ? "set when outcome is GRANTED" : "null unless outcome is GRANTED", grantID ?? "null")
-        try check.require((outcome == .denied) == (denialReason != nil), "denial_reason",
-                          outcome == .denied ? "set when outcome is DENIED" : "null unless outcome is DENIED", denialReason?.rawValue ?? "null")
+        try check.require(
+            (outcome == .granted) == (grantID != nil), "grant_id",
+            outcome == .granted ? "set when outcome is GRANTED" : "null unless outcome is GRANTED", grantID ?? "null")
+        try check.require(
+            (outcome == .denied) == (denialReason != nil), "denial_reason",
+            outcome == .denied ? "set when outcome is DENIED" : "null unless outcome is DENIED", denialReason?.rawValue ?? "null")
         try check.require(outcome != .granted || chosenOptionType != nil, "chosen_option_type", "set when outcome is GRANTED", "null")
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.notBefore("updated_ts_utc_ms", updatedAt, "created_ts_utc_ms", createdAt)

@@ -15,9 +15,11 @@ public struct UnlockGrant: Hashable, Sendable, Codable, Validatable {
     public var metadata: JSONValue
     public var revokedAt: EpochMillis?
 
-    public init(userID: UserID, grantID: String, appID: AppID, createdAt: EpochMillis, createdDayID: DayID, startsAt: EpochMillis,
-                endsAt: EpochMillis, method: UnlockGrantMethod, sourceModeID: String?, sourceAttemptID: String,
-                metadata: JSONValue = .emptyObject, revokedAt: EpochMillis? = nil) {
+    public init(
+        userID: UserID, grantID: String, appID: AppID, createdAt: EpochMillis, createdDayID: DayID, startsAt: EpochMillis,
+        endsAt: EpochMillis, method: UnlockGrantMethod, sourceModeID: String?, sourceAttemptID: String,
+        metadata: JSONValue = .emptyObject, revokedAt: EpochMillis? = nil
+    ) {
         self.userID = userID
         self.grantID = grantID
         self.appID = appID

@@ -9,8 +9,10 @@ public struct UnlockGrantExtension: Hashable, Sendable, Codable, Validatable {
     public var method: UnlockGrantMethod
     public var metadata: JSONValue
 
-    public init(userID: UserID, extensionID: String, grantID: String, timestamp: EpochMillis, addedMinutes: Int,
-                newEndsAt: EpochMillis, method: UnlockGrantMethod, metadata: JSONValue = .emptyObject) {
+    public init(
+        userID: UserID, extensionID: String, grantID: String, timestamp: EpochMillis, addedMinutes: Int,
+        newEndsAt: EpochMillis, method: UnlockGrantMethod, metadata: JSONValue = .emptyObject
+    ) {
         self.userID = userID
         self.extensionID = extensionID
         self.grantID = grantID

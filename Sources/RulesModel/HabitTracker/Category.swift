@@ -17,8 +17,10 @@ public struct Category: Hashable, Sendable, Codable, Validatable {
     public var sortOrder: Int
     public var createdAt: EpochMillis
 
-    public init(id: UUID = UUID(), userID: UserID, name: String, isPreset: Bool = false, sortOrder: Int = 0,
-                createdAt: EpochMillis) {
+    public init(
+        id: UUID = UUID(), userID: UserID, name: String, isPreset: Bool = false, sortOrder: Int = 0,
+        createdAt: EpochMillis
+    ) {
         self.id = id
         self.userID = userID
         self.name = name

@@ -56,15 +56,17 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
     public var goalDirection: GoalDirection
     public var params: [String: ParamValue]
 
-    public init(id: UUID = UUID(), userID: UserID, categoryID: UUID? = nil, title: String, iconName: String? = nil,
-                isPreset: Bool = false, presetIdentifier: String? = nil,
-                measurementDuration: MeasurementDuration = .daily, goalType: GoalType = .none,
-                goalValue: Double? = nil, goalUnit: String? = nil, frequencyType: FrequencyType = .daily,
-                timesPerDay: Int = 1, scheduledDays: [Weekday] = Weekday.allCases,
-                notificationEnabled: Bool = false, notificationTime: LocalTime? = nil,
-                colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis,
-                frequencyTimes: Int? = nil, frequencyDays: Int? = nil, daysOfMonth: [Int] = [], startDate: DayID? = nil,
-                goalDirection: GoalDirection = .atLeast, params: [String: ParamValue] = [:]) {
+    public init(
+        id: UUID = UUID(), userID: UserID, categoryID: UUID? = nil, title: String, iconName: String? = nil,
+        isPreset: Bool = false, presetIdentifier: String? = nil,
+        measurementDuration: MeasurementDuration = .daily, goalType: GoalType = .none,
+        goalValue: Double? = nil, goalUnit: String? = nil, frequencyType: FrequencyType = .daily,
+        timesPerDay: Int = 1, scheduledDays: [Weekday] = Weekday.allCases,
+        notificationEnabled: Bool = false, notificationTime: LocalTime? = nil,
+        colorToken: String = "blue", sortOrder: Int = 0, createdAt: EpochMillis, updatedAt: EpochMillis,
+        frequencyTimes: Int? = nil, frequencyDays: Int? = nil, daysOfMonth: [Int] = [], startDate: DayID? = nil,
+        goalDirection: GoalDirection = .atLeast, params: [String: ParamValue] = [:]
+    ) {
         self.id = id
         self.userID = userID
         self.categoryID = categoryID
@@ -102,9 +104,10 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
             try check.require(goalUnit == nil, "goalUnit", "nil when goalType is none", quoted(goalUnit ?? ""))
         } else {
             let units = goalType.compatibleUnits
-            try check.require(goalUnit.map(units.contains) ?? false, "goalUnit",
-                              "one of \(units.joined(separator: ", ")) for goalType \(goalType.rawValue)",
-                              goalUnit.map(quoted) ?? "nil")
+            try check.require(
+                goalUnit.map(units.contains) ?? false, "goalUnit",
+                "one of \(units.joined(separator: ", ")) for goalType \(goalType.rawValue)",
+                goalUnit.map(quoted) ?? "nil")
             if let goalValue {
                 try check.finite("goalValue", goalValue)
                 try check.require(goalValue > 0, "goalValue", "greater than 0", "\(goalValue)")
@@ -116,22 +119,26 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
             try check.require(presetIdentifier == nil, "presetIdentifier", "nil when isPreset is false", quoted(presetIdentifier ?? ""))
         }
         if let presetIdentifier {
-            try check.require(PresetCatalog.preset(presetIdentifier) != nil, "presetIdentifier",
-                              "an identifier of the preset catalog", quoted(presetIdentifier))
+            try check.require(
+                PresetCatalog.preset(presetIdentifier) != nil, "presetIdentifier",
+                "an identifier of the preset catalog", quoted(presetIdentifier))
         }
         try check.range("timesPerDay", timesPerDay, 1...100)
         try check.require(!scheduledDays.isEmpty, "scheduledDays", "at least one weekday", "[]")
-        try check.require(Set(scheduledDays).count == scheduledDays.count, "scheduledDays", "no repeated weekday",
-                          "\(scheduledDays.map(\.rawValue))")
+        try check.require(
+            Set(scheduledDays).count == scheduledDays.count, "scheduledDays", "no repeated weekday",
+            "\(scheduledDays.map(\.rawValue))")
         if notificationEnabled {
             try check.require(notificationTime != nil, "notificationTime", "set when notificationEnabled is true", "nil")
         } else {
-            try check.require(notificationTime == nil, "notificationTime", "nil when notificationEnabled is false",
-                              notificationTime?.text ?? "")
+            try check.require(
+                notificationTime == nil, "notificationTime", "nil when notificationEnabled is false",
+                notificationTime?.text ?? "")
         }
-        try check.require(!colorToken.isEmpty && colorToken.utf8.count <= 32
-                          && colorToken.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) },
-                          "colorToken", "a palette key of 1–32 lowercase letters and digits", quoted(colorToken))
+        try check.require(
+            !colorToken.isEmpty && colorToken.utf8.count <= 32
+                && colorToken.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) },
+            "colorToken", "a palette key of 1–32 lowercase letters and digits", quoted(colorToken))
         try check.atLeast("sortOrder", sortOrder, 0)
         try validateFrequency(check)
         if goalDirection == .atMost {
@@ -139,15 +146,18 @@ public struct HabitTask: Hashable, Sendable, Codable, Validatable {
         }
         try check.require(params.count <= ParamValue.maxCount, "params", "at most \(ParamValue.maxCount) names", "\(params.count)")
         for (name, value) in params.sorted(by: { $0.key < $1.key }) {
-            try check.require(ParamValue.isName(name), "params", "names of [a-z][a-z0-9_]*, at most \(ParamValue.maxNameBytes) bytes",
-                              quoted(name))
+            try check.require(
+                ParamValue.isName(name), "params", "names of [a-z][a-z0-9_]*, at most \(ParamValue.maxNameBytes) bytes",
+                quoted(name))
             switch value {
             case .number(let number):
                 try check.finite("params.\(name)", number)
-                try check.require(number.rounded() != number, "params.\(name)", "a number with a fraction (a whole number is an integer)", "\(number)")
+                try check.require(
+                    number.rounded() != number, "params.\(name)", "a number with a fraction (a whole number is an integer)", "\(number)")
             case .string(let text):
-                try check.require(text.utf8.count <= ParamValue.maxStringBytes, "params.\(name)",
-                                  "a string of at most \(ParamValue.maxStringBytes) bytes", "\(text.utf8.count) bytes")
+                try check.require(
+                    text.utf8.count <= ParamValue.maxStringBytes, "params.\(name)",
+                    "a string of at most \(ParamValue.maxStringBytes) bytes", "\(text.utf8.count) bytes")
             case .integer, .boolean: break
             }
         }

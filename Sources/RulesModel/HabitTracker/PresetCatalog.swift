@@ -40,10 +40,13 @@ public enum PresetCatalog {
 
     /// A new task pre-filled from a preset. The goal value is left nil for the user to choose;
     /// the task is still valid because a goal value is optional until set (see ``HabitTask``).
-    public static func makeTask(from preset: PresetTask, userID: UserID, categoryID: UUID?, id: UUID = UUID(),
-                                now: EpochMillis) -> HabitTask {
-        HabitTask(id: id, userID: userID, categoryID: categoryID, title: preset.name, isPreset: true,
-                  presetIdentifier: preset.identifier, goalType: preset.goalType, goalValue: nil,
-                  goalUnit: preset.unit, createdAt: now, updatedAt: now)
+    public static func makeTask(
+        from preset: PresetTask, userID: UserID, categoryID: UUID?, id: UUID = UUID(),
+        now: EpochMillis
+    ) -> HabitTask {
+        HabitTask(
+            id: id, userID: userID, categoryID: categoryID, title: preset.name, isPreset: true,
+            presetIdentifier: preset.identifier, goalType: preset.goalType, goalValue: nil,
+            goalUnit: preset.unit, createdAt: now, updatedAt: now)
     }
 }

@@ -33,7 +33,8 @@ public struct TaskCompletion: Hashable, Sendable, Codable, Validatable {
     /// Checks `value` against the task's goal type: nil for `none`.
     public func validate(against task: HabitTask) throws {
         try validate()
-        try FieldCheck("TaskCompletion").require(task.goalType != .none || value == nil, "value",
-                                                 "nil for a task whose goalType is none", "\(value ?? 0)")
+        try FieldCheck("TaskCompletion").require(
+            task.goalType != .none || value == nil, "value",
+            "nil for a task whose goalType is none", "\(value ?? 0)")
     }
 }

@@ -19,9 +19,11 @@ public struct ExitStreak: Hashable, Sendable, Codable, Validatable {
     public func validate() throws {
         let check = FieldCheck("ExitStreak")
         try check.atLeast("currentDayCount", currentDayCount, 1)
-        try check.require(startDate <= lastActivityDate, "startDate", "not later than lastActivityDate (\(lastActivityDate))", startDate.rawValue)
-        try check.require(startDate.days(to: lastActivityDate) + 1 == currentDayCount, "currentDayCount",
-                          "the number of days from startDate to lastActivityDate (\(startDate.days(to: lastActivityDate) + 1))",
-                          "\(currentDayCount)")
+        try check.require(
+            startDate <= lastActivityDate, "startDate", "not later than lastActivityDate (\(lastActivityDate))", startDate.rawValue)
+        try check.require(
+            startDate.days(to: lastActivityDate) + 1 == currentDayCount, "currentDayCount",
+            "the number of days from startDate to lastActivityDate (\(startDate.days(to: lastActivityDate) + 1))",
+            "\(currentDayCount)")
     }
 }

@@ -13,8 +13,10 @@ public struct MigaSettings: Hashable, Sendable, Codable, Validatable {
     public var determinationLevel: Int
     public var selectedInterestTags: [String]
 
-    public init(frePhase: FREPhase = .notStarted, hasCompletedOnboarding: Bool = false,
-                gatewayTimerDuration: Double = 30, determinationLevel: Int = 5, selectedInterestTags: [String] = []) {
+    public init(
+        frePhase: FREPhase = .notStarted, hasCompletedOnboarding: Bool = false,
+        gatewayTimerDuration: Double = 30, determinationLevel: Int = 5, selectedInterestTags: [String] = []
+    ) {
         self.frePhase = frePhase
         self.hasCompletedOnboarding = hasCompletedOnboarding
         self.gatewayTimerDuration = gatewayTimerDuration
@@ -33,7 +35,8 @@ public struct MigaSettings: Hashable, Sendable, Codable, Validatable {
         for (index, tag) in selectedInterestTags.enumerated() {
             try check.text("selectedInterestTags[\(index)]", tag, max: 50)
         }
-        try check.require(Set(selectedInterestTags).count == selectedInterestTags.count, "selectedInterestTags",
-                          "no repeated tag", "\(selectedInterestTags)")
+        try check.require(
+            Set(selectedInterestTags).count == selectedInterestTags.count, "selectedInterestTags",
+            "no repeated tag", "\(selectedInterestTags)")
     }
 }

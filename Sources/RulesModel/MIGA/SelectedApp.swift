@@ -15,8 +15,10 @@ public struct SelectedApp: Hashable, Sendable, Codable, Validatable {
     public var dateAdded: EpochMillis
     public var orderIndex: Int
 
-    public init(id: UUID = UUID(), userID: UserID, appName: String, urlScheme: String, iconName: String,
-                isInstalled: Bool = true, dateAdded: EpochMillis, orderIndex: Int) {
+    public init(
+        id: UUID = UUID(), userID: UserID, appName: String, urlScheme: String, iconName: String,
+        isInstalled: Bool = true, dateAdded: EpochMillis, orderIndex: Int
+    ) {
         self.id = id
         self.userID = userID
         self.appName = appName

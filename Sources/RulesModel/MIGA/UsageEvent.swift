@@ -18,8 +18,10 @@ public struct UsageEvent: Hashable, Sendable, Codable, Validatable {
     /// The configured timer, in seconds, at the time of the event.
     public var timerDuration: Double
 
-    public init(id: UUID = UUID(), userID: UserID, eventType: UsageEventType, timestamp: EpochMillis,
-                targetAppName: String, pauseDuration: Double, timerDuration: Double) {
+    public init(
+        id: UUID = UUID(), userID: UserID, eventType: UsageEventType, timestamp: EpochMillis,
+        targetAppName: String, pauseDuration: Double, timerDuration: Double
+    ) {
         self.id = id
         self.userID = userID
         self.eventType = eventType
@@ -38,7 +40,8 @@ public struct UsageEvent: Hashable, Sendable, Codable, Validatable {
         try check.finite("timerDuration", timerDuration)
         try check.range("timerDuration", timerDuration, MigaSettings.timerRange)
         try check.finite("pauseDuration", pauseDuration)
-        try check.require(pauseDuration >= 0 && pauseDuration <= timerDuration, "pauseDuration",
-                          "between 0 and timerDuration (\(timerDuration))", "\(pauseDuration)")
+        try check.require(
+            pauseDuration >= 0 && pauseDuration <= timerDuration, "pauseDuration",
+            "between 0 and timerDuration (\(timerDuration))", "\(pauseDuration)")
     }
 }

@@ -26,9 +26,11 @@ public struct Commitment: Hashable, Sendable, Codable, Validatable {
     public var escalationTierSnapshot: EscalationTier?
     public var shieldUsed: Bool
 
-    public init(id: UUID = UUID(), userID: UserID, day: DayID, text: String, lockedAt: EpochMillis? = nil,
-                status: CommitmentStatus = .pending, checkedInAt: EpochMillis? = nil,
-                escalationTierSnapshot: EscalationTier? = nil, shieldUsed: Bool = false) {
+    public init(
+        id: UUID = UUID(), userID: UserID, day: DayID, text: String, lockedAt: EpochMillis? = nil,
+        status: CommitmentStatus = .pending, checkedInAt: EpochMillis? = nil,
+        escalationTierSnapshot: EscalationTier? = nil, shieldUsed: Bool = false
+    ) {
         self.id = id
         self.userID = userID
         self.day = day
@@ -42,10 +44,13 @@ public struct Commitment: Hashable, Sendable, Codable, Validatable {
 
     /// The record of a day with no commitment by the deadline: empty text, MISSED, locked at the
     /// deadline.
-    public static func noCommitment(id: UUID = UUID(), userID: UserID, day: DayID, deadline: EpochMillis,
-                                    tier: EscalationTier? = nil) -> Commitment {
-        Commitment(id: id, userID: userID, day: day, text: "", lockedAt: deadline, status: .missed,
-                   escalationTierSnapshot: tier)
+    public static func noCommitment(
+        id: UUID = UUID(), userID: UserID, day: DayID, deadline: EpochMillis,
+        tier: EscalationTier? = nil
+    ) -> Commitment {
+        Commitment(
+            id: id, userID: userID, day: day, text: "", lockedAt: deadline, status: .missed,
+            escalationTierSnapshot: tier)
     }
 
     public var isNoCommitmentDay: Bool { text.isEmpty && status == .missed }
@@ -53,7 +58,9 @@ public struct Commitment: Hashable, Sendable, Codable, Validatable {
     public func validate() throws {
         let check = FieldCheck("Commitment")
         if text.isEmpty {
-            try check.require(status == .missed, "text", "non-empty unless the day had no commitment (status MISSED)", "\"\" with status \(status.rawValue)")
+            try check.require(
+                status == .missed, "text", "non-empty unless the day had no commitment (status MISSED)",
+                "\"\" with status \(status.rawValue)")
         } else {
             try check.text("text", text, max: Commitment.maxTextLength)
         }
@@ -76,8 +83,9 @@ public struct Commitment: Hashable, Sendable, Codable, Validatable {
     /// (a final status is irreversible).
     public func transitioned(to next: CommitmentStatus, at time: EpochMillis, tier: EscalationTier?) throws -> Commitment {
         guard status.canTransition(to: next) else {
-            throw ModelValidationError(entity: "Commitment", field: "status",
-                                       rule: "one-way PENDING → YES | NO | MISSED", found: "\(status.rawValue) → \(next.rawValue)")
+            throw ModelValidationError(
+                entity: "Commitment", field: "status",
+                rule: "one-way PENDING → YES | NO | MISSED", found: "\(status.rawValue) → \(next.rawValue)")
         }
         var copy = self
         copy.status = next

@@ -19,9 +19,11 @@ public struct EscalationState: Hashable, Sendable, Codable, Validatable {
     public var restartShieldsRemaining: Int
     public var shieldResetDate: DayID?
 
-    public init(currentTier: EscalationTier = .baseline, consecutiveMisses: Int = 0, consecutiveSuccesses: Int = 0,
-                currentStreak: Int = 0, longestStreak: Int = 0, restartShieldsRemaining: Int = 0,
-                shieldResetDate: DayID? = nil) {
+    public init(
+        currentTier: EscalationTier = .baseline, consecutiveMisses: Int = 0, consecutiveSuccesses: Int = 0,
+        currentStreak: Int = 0, longestStreak: Int = 0, restartShieldsRemaining: Int = 0,
+        shieldResetDate: DayID? = nil
+    ) {
         self.currentTier = currentTier
         self.consecutiveMisses = consecutiveMisses
         self.consecutiveSuccesses = consecutiveSuccesses

@@ -14,8 +14,10 @@ public struct NotificationLogEntry: Hashable, Sendable, Codable, Validatable {
     public var delivered: Bool
     public var tapped: Bool
 
-    public init(id: UUID = UUID(), userID: UserID, scheduledFor: EpochMillis, tier: EscalationTier,
-                personality: PersonalityMode, delivered: Bool = false, tapped: Bool = false) {
+    public init(
+        id: UUID = UUID(), userID: UserID, scheduledFor: EpochMillis, tier: EscalationTier,
+        personality: PersonalityMode, delivered: Bool = false, tapped: Bool = false
+    ) {
         self.id = id
         self.userID = userID
         self.scheduledFor = scheduledFor

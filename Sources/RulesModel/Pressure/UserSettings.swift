@@ -20,12 +20,14 @@ public struct UserSettings: Hashable, Sendable, Codable, Validatable {
     public var subscriptionTier: SubscriptionTier
     public var subscriptionExpiry: EpochMillis?
 
-    public init(personalityMode: PersonalityMode = .professional,
-                commitmentDeadline: LocalTime = LocalTime(hour: 9, minute: 0),
-                checkinWindowClose: LocalTime = LocalTime(hour: 22, minute: 0),
-                timezoneIdentifier: String = "UTC", notificationsEnabled: Bool = false,
-                onboardingCompleted: Bool = false, subscriptionTier: SubscriptionTier = .free,
-                subscriptionExpiry: EpochMillis? = nil) {
+    public init(
+        personalityMode: PersonalityMode = .professional,
+        commitmentDeadline: LocalTime = LocalTime(hour: 9, minute: 0),
+        checkinWindowClose: LocalTime = LocalTime(hour: 22, minute: 0),
+        timezoneIdentifier: String = "UTC", notificationsEnabled: Bool = false,
+        onboardingCompleted: Bool = false, subscriptionTier: SubscriptionTier = .free,
+        subscriptionExpiry: EpochMillis? = nil
+    ) {
         self.personalityMode = personalityMode
         self.commitmentDeadline = commitmentDeadline
         self.checkinWindowClose = checkinWindowClose
@@ -41,11 +43,13 @@ public struct UserSettings: Hashable, Sendable, Codable, Validatable {
 
     public func validate() throws {
         let check = FieldCheck("UserSettings")
-        try check.require(UserSettings.deadlineRange.contains(commitmentDeadline) && commitmentDeadline.minutes % 30 == 0,
-                          "commitment_deadline", "06:00–12:00 in 30-minute steps", commitmentDeadline.text)
+        try check.require(
+            UserSettings.deadlineRange.contains(commitmentDeadline) && commitmentDeadline.minutes % 30 == 0,
+            "commitment_deadline", "06:00–12:00 in 30-minute steps", commitmentDeadline.text)
         let close = checkinWindowClose
-        try check.require(UserSettings.windowCloseRange.contains(close) && (close.minutes % 30 == 0 || close.minutes == 1439),
-                          "checkin_window_close", "18:00–23:30 in 30-minute steps, or 23:59", close.text)
+        try check.require(
+            UserSettings.windowCloseRange.contains(close) && (close.minutes % 30 == 0 || close.minutes == 1439),
+            "checkin_window_close", "18:00–23:30 in 30-minute steps, or 23:59", close.text)
         try check.timeZone("timezone_identifier", timezoneIdentifier)
         try check.timestamp("subscription_expiry", subscriptionExpiry)
     }

@@ -24,8 +24,10 @@ public struct CompareOptions: Sendable {
     public var ignoredEconomy: Set<EconomyField>
     public var expectations: [Expectation]
 
-    public init(runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
-                ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = []) {
+    public init(
+        runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
+        ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = []
+    ) {
         self.runs = runs
         self.days = days
         self.seed = seed

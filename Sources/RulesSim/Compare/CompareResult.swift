@@ -40,19 +40,29 @@ public struct CompareResult: Sendable {
 
     public var text: String {
         var out: [String] = []
-        out.append("compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
+        out.append(
+            "compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
         if !options.ignoredNames.isEmpty { out.append("ignoring: \(options.ignoredNames.joined(separator: ", "))") }
-        out.append("histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)")
+        out.append(
+            "histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)"
+        )
         if differences.isEmpty {
-            out.append("Pressure histories: no difference: A and B decided every compared field the same on every day"
-                       + (stoppedEarly ? " compared (not after a rule error)" : ""))
+            out.append(
+                "Pressure histories: no difference: A and B decided every compared field the same on every day"
+                    + (stoppedEarly ? " compared (not after a rule error)" : ""))
         } else {
             let kinds = differences.map { "\($0.kind) (\($0.histories))" }.joined(separator: ", ")
             out.append("Pressure histories: A and B differ in \(differing) of \(histories) histories; by kind (histories): \(kinds)")
         }
         for (k, expectation) in options.expectations.enumerated() {
             let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
-            out.append("expect \(expectation): " + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" } ?? (stoppedEarly ? "holds on every day compared (a history that stopped at a rule error, up to it)" : "holds on every day of every history")))
+            out.append(
+                "expect \(expectation): "
+                    + (broken.map { "BROKEN in \($0.histories) of \(histories) histories" }
+                        ?? (stoppedEarly
+                            ? "holds on every day compared (a history that stopped at a rule error, up to it)"
+                            : "holds on every day of every history"))
+            )
         }
         for finding in findings {
             out.append("")
@@ -76,7 +86,9 @@ public struct CompareResult: Sendable {
     public var verdict: String {
         if !options.expectations.isEmpty {
             let broken = brokenExpectations.count
-            return broken == 0 ? "exit 0: every expectation held" : "exit 1: \(broken) of \(options.expectations.count) expectation\(options.expectations.count == 1 ? "" : "s") broke"
+            return broken == 0
+                ? "exit 0: every expectation held"
+                : "exit 1: \(broken) of \(options.expectations.count) expectation\(options.expectations.count == 1 ? "" : "s") broke"
         }
         var parts: [String] = []
         if !differences.isEmpty { parts.append("the Pressure histories") }
@@ -92,7 +104,9 @@ public struct CompareResult: Sendable {
         let days = f.history.days.count
         out.append("\(f.kind): \(f.histories) of \(histories) histories; first in \(f.original.origin)")
         let events = f.script.eventsBeyondSetup
-        out.append("  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)")
+        out.append(
+            "  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)"
+        )
         if let file = replayFiles[f.kind] {
             out.append("  replay file: \(file)")
             out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
@@ -121,34 +135,42 @@ public struct CompareResult: Sendable {
             return (before == after ? after : "\(before) → \(after)")
         }
         let columnA = max(22, names.map { cell(a, $0).count + 2 }.max() ?? 0)
-        out.append("    " + "field".padding(toLength: width, withPad: " ", startingAt: 0)
-                   + "A (before → after)".padding(toLength: columnA, withPad: " ", startingAt: 0) + "B (before → after)")
+        out.append(
+            "    " + "field".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "A (before → after)".padding(toLength: columnA, withPad: " ", startingAt: 0) + "B (before → after)")
         if a.refused != nil || b.refused != nil {
             // A refused event changes nothing: the state below is the state it stayed in.
             func event(_ s: CompareFinding.Side) -> String { s.refused.map { "refused (\($0)), unchanged" } ?? "applied" }
-            out.append("    " + "event".padding(toLength: width, withPad: " ", startingAt: 0)
-                       + event(a).padding(toLength: columnA, withPad: " ", startingAt: 0) + event(b)
-                       + (a.refused != b.refused ? "   <- differs" : ""))
+            out.append(
+                "    " + "event".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + event(a).padding(toLength: columnA, withPad: " ", startingAt: 0) + event(b)
+                    + (a.refused != b.refused ? "   <- differs" : ""))
         }
         for name in names {
             let x = cell(a, name), y = cell(b, name)
             let mark = value(a.after, name) != value(b.after, name) ? "   <- differs" : ""
-            out.append("    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
-                       + x.padding(toLength: columnA, withPad: " ", startingAt: 0) + y + mark)
+            out.append(
+                "    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + x.padding(toLength: columnA, withPad: " ", startingAt: 0) + y + mark)
         }
         return out
     }
 
     private func lines(of economy: EconomyComparison.Result) -> [String] {
-        var out = ["economy: \(economy.histories) Earned histories of \(economy.days) days from seed \(options.seed), replayed through the engine under A and B"]
+        var out = [
+            "economy: \(economy.histories) Earned histories of \(economy.days) days from seed \(options.seed), replayed through the engine under A and B"
+        ]
         if economy.findings.isEmpty {
             out.append("  no difference: A and B decided every unlock, option, credit and streak the same")
             return out
         }
-        out.append("  A and B differ in \(economy.differing) of \(economy.histories) histories; by kind (histories): "
-                   + economy.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
+        out.append(
+            "  A and B differ in \(economy.differing) of \(economy.histories) histories; by kind (histories): "
+                + economy.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
         for f in economy.findings {
-            out.append("  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)")
+            out.append(
+                "  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)"
+            )
             if let file = economyFiles[f.field] {
                 out.append("    replay file: \(file)")
                 out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
@@ -174,27 +196,50 @@ public struct CompareResult: Sendable {
             ("histories_stopped_at_rule_error", .object([("a", .int(stoppedA)), ("b", .int(stoppedB))])),
             ("differences", .array(differences.map(json(of:)))),
         ]
-        fields.append(("expectations", .array(options.expectations.enumerated().map { k, expectation in
-            let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
-            var e: [(String, JSONValue)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
-            if let broken { e.append(("counterexample", json(of: broken))) }
-            return .object(e)
-        })))
+        fields.append(
+            (
+                "expectations",
+                .array(
+                    options.expectations.enumerated().map { k, expectation in
+                        let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
+                        var e: [(String, JSONValue)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
+                        if let broken { e.append(("counterexample", json(of: broken))) }
+                        return .object(e)
+                    })
+            ))
         if let economy {
-            fields.append(("economy", .object([
-                ("histories", .int(economy.histories)), ("days", .int(economy.days)), ("histories_with_differences", .int(economy.differing)),
-                ("differences", .array(economy.findings.map { f in
-                    var e: [(String, JSONValue)] = [("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
-                                                  ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
-                                                  ("events_beyond_setup", .int(f.eventsBeyondSetup))]
-                    if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
-                    e += [("first_diverging_event", .object([("event_number", .int(f.firstEvent + 1)), ("event", Self.event(f.lines[f.firstEvent])),
-                                                             ("a", f.a), ("b", f.b),
-                                                             ("changes", .array(f.changes.map { .string($0) }))])),
-                          ("replay", .array(f.lines.map { .string($0) }))]
-                    return .object(e)
-                })),
-            ])))
+            fields.append(
+                (
+                    "economy",
+                    .object([
+                        ("histories", .int(economy.histories)), ("days", .int(economy.days)),
+                        ("histories_with_differences", .int(economy.differing)),
+                        (
+                            "differences",
+                            .array(
+                                economy.findings.map { f in
+                                    var e: [(String, JSONValue)] = [
+                                        ("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
+                                        ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
+                                        ("events_beyond_setup", .int(f.eventsBeyondSetup)),
+                                    ]
+                                    if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
+                                    e += [
+                                        (
+                                            "first_diverging_event",
+                                            .object([
+                                                ("event_number", .int(f.firstEvent + 1)), ("event", Self.event(f.lines[f.firstEvent])),
+                                                ("a", f.a), ("b", f.b),
+                                                ("changes", .array(f.changes.map { .string($0) })),
+                                            ])
+                                        ),
+                                        ("replay", .array(f.lines.map { .string($0) })),
+                                    ]
+                                    return .object(e)
+                                })
+                        ),
+                    ])
+                ))
         }
         if let population { fields.append(("population", population.json)) }
         fields.append(("exit_code", .int(Int(exitCode))))
@@ -220,14 +265,25 @@ public struct CompareResult: Sendable {
             ("reproduced_by_engine", .bool(f.reproduced)),
         ]
         if let file = replayFiles[f.kind] { fields.append(("replay_file", .string(file))) }
-        fields.append(("days", .array(f.history.days.enumerated().map { i, day in
-            .object([("day", .string(f.history.date(ofDay: i + 1).rawValue)), ("what", .string(day.text)),
-                     ("a", .string(i < f.daysA.count ? f.daysA[i] : "-")), ("b", .string(i < f.daysB.count ? f.daysB[i] : "-"))])
-        })))
+        fields.append(
+            (
+                "days",
+                .array(
+                    f.history.days.enumerated().map { i, day in
+                        .object([
+                            ("day", .string(f.history.date(ofDay: i + 1).rawValue)), ("what", .string(day.text)),
+                            ("a", .string(i < f.daysA.count ? f.daysA[i] : "-")), ("b", .string(i < f.daysB.count ? f.daysB[i] : "-")),
+                        ])
+                    })
+            ))
         if let index = f.firstEvent {
-            fields.append(("first_diverging_event", .object([
-                ("event_number", .int(index + 1)), ("event", Self.event(f.script.lines[index])), ("a", side(f.a)), ("b", side(f.b)),
-            ])))
+            fields.append(
+                (
+                    "first_diverging_event",
+                    .object([
+                        ("event_number", .int(index + 1)), ("event", Self.event(f.script.lines[index])), ("a", side(f.a)), ("b", side(f.b)),
+                    ])
+                ))
         }
         fields.append(("replay", .array(f.script.lines.map { .string($0) })))
         return .object(fields)

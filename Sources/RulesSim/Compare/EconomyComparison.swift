@@ -24,7 +24,8 @@ public final class EconomyComparison {
     /// The most shrinking steps per finding (each replays the candidate under both sets).
     static let maxShrinkAttempts = 300
 
-    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<EconomyField> = []) throws {
+    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<EconomyField> = []) throws
+    {
         rulesA = a
         rulesB = b
         self.runs = runs
@@ -89,8 +90,9 @@ public final class EconomyComparison {
             let shrunk = Shrinker<[String]>(maxAttempts: Self.maxShrinkAttempts, candidates: Self.chunkRemovals)
                 .shrink(entry.lines) { self.firstDifference(field, in: $0) != nil }.value
             let (index, a, b) = firstDifference(field, in: shrunk)!
-            return Finding(field: field, histories: entry.count, firstCase: entry.firstCase, originalEvents: entry.lines.count,
-                           lines: shrunk, firstEvent: index, a: a, b: b)
+            return Finding(
+                field: field, histories: entry.count, firstCase: entry.firstCase, originalEvents: entry.lines.count,
+                lines: shrunk, firstEvent: index, a: a, b: b)
         }
         return Result(histories: runs, days: days, differing: differing, findings: findings)
     }
@@ -135,22 +137,26 @@ public final class EconomyComparison {
             sizes.append(size)
             size /= 2
         }
-        return AnySequence(sizes.lazy.flatMap { size in
-            stride(from: lines.count - size, through: 0, by: -size).lazy.map { start -> [String] in
-                var shorter = lines
-                shorter.removeSubrange(start..<start + size)
-                return shorter
-            }
-        })
+        return AnySequence(
+            sizes.lazy.flatMap { size in
+                stride(from: lines.count - size, through: 0, by: -size).lazy.map { start -> [String] in
+                    var shorter = lines
+                    shorter.removeSubrange(start..<start + size)
+                    return shorter
+                }
+            })
     }
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
     public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
         let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
-        return (["# rulesrun compare \(a) \(b): the economy's \(finding.field.rawValue) differs",
-          "# a minimal history (\(finding.lines.count) events), shrunk from economy case \(finding.firstCase) (\(finding.originalEvents) events)",
-          "# first diverging event: \(finding.firstEvent + 1)",
-          "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
-         + finding.lines).joined(separator: "\n") + "\n"
+        return
+            ([
+                "# rulesrun compare \(a) \(b): the economy's \(finding.field.rawValue) differs",
+                "# a minimal history (\(finding.lines.count) events), shrunk from economy case \(finding.firstCase) (\(finding.originalEvents) events)",
+                "# first diverging event: \(finding.firstEvent + 1)",
+                "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
+            ]
+            + finding.lines).joined(separator: "\n") + "\n"
     }
 }

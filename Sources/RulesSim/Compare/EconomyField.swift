@@ -27,16 +27,17 @@ public enum EconomyField: String, CaseIterable, Sendable {
         func pair(_ a: String, _ b: String) -> JSONValue {
             .object([(a, decisions?[a] ?? .null), (b, decisions?[b] ?? .null)])
         }
-        let value: JSONValue? = switch self {
-        case .error: line["error"]?["code"] ?? .string("ok")
-        case .gateOptions: decisions?["unlock_gate"]
-        case .unlock: decisions?["unlock"]
-        case .quest: pair("quest", "quests_expired")
-        case .creditsEarned: pair("focus_ended", "earned_habit_completion")
-        case .rollover: decisions?["earned_days"]
-        case .creditBalance: line["state"]?["earned"]?["credit_balance"]
-        case .streakCount: line["state"]?["earned"]?["streak_count"]
-        }
+        let value: JSONValue? =
+            switch self {
+            case .error: line["error"]?["code"] ?? .string("ok")
+            case .gateOptions: decisions?["unlock_gate"]
+            case .unlock: decisions?["unlock"]
+            case .quest: pair("quest", "quests_expired")
+            case .creditsEarned: pair("focus_ended", "earned_habit_completion")
+            case .rollover: decisions?["earned_days"]
+            case .creditBalance: line["state"]?["earned"]?["credit_balance"]
+            case .streakCount: line["state"]?["earned"]?["streak_count"]
+            }
         return Self.withoutIDs(value ?? .null)
     }
 
@@ -57,7 +58,8 @@ public enum EconomyField: String, CaseIterable, Sendable {
         case (.object(let x), .object(let y)):
             let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }
             return keys.flatMap { key in
-                differences(x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: path.isEmpty ? key : "\(path).\(key)")
+                differences(
+                    x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: path.isEmpty ? key : "\(path).\(key)")
             }
         case (.array(let x), .array(let y)) where x.count == y.count:
             return zip(x, y).enumerated().flatMap { i, pair in differences(pair.0, pair.1, at: "\(path)[\(i)]") }

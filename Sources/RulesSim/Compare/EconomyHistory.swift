@@ -37,7 +37,7 @@ public struct EconomyHistory: Sendable {
     }
 
     static func lines<R: RandomNumberGenerator>(days: Int, using rng: inout R) -> [String] {
-        let start = try! DayID("2026-03-01").utcStartMillis   // a Sunday; day 1 is a Monday
+        let start = try! DayID("2026-03-01").utcStartMillis  // a Sunday; day 1 is a Monday
         var events: [Timed] = []
         func add(_ at: EpochMillis, _ type: String, _ fields: String = "") {
             events.append(Timed(at: at, order: events.count, line: line(at, type, fields)))
@@ -46,9 +46,15 @@ public struct EconomyHistory: Sendable {
         let setup = start + 20 * Millis.hour
         add(setup, "distracting_apps", "\"apps\": [\"\(apps[0])\", \"\(apps[1])\"]")
         let strictness = ["GENTLE", "STRICT", "HARD"].randomElement(using: &rng)!
-        add(setup, "mode", "\"mode\": \"work\", \"strictness\": \"\(strictness)\", \"windows\": [{\"days\": [1, 2, 3, 4, 5], \"start\": \"09:00\", \"end\": \"17:00\"}]")
+        add(
+            setup, "mode",
+            "\"mode\": \"work\", \"strictness\": \"\(strictness)\", \"windows\": [{\"days\": [1, 2, 3, 4, 5], \"start\": \"09:00\", \"end\": \"17:00\"}]"
+        )
         if Bool.random(using: &rng) {
-            add(setup, "mode", "\"mode\": \"night\", \"strictness\": \"HARD\", \"windows\": [{\"days\": [1, 2, 3, 4, 5, 6, 7], \"start\": \"22:00\", \"end\": \"06:00\"}]")
+            add(
+                setup, "mode",
+                "\"mode\": \"night\", \"strictness\": \"HARD\", \"windows\": [{\"days\": [1, 2, 3, 4, 5, 6, 7], \"start\": \"22:00\", \"end\": \"06:00\"}]"
+            )
         }
         let habits = ["walk", "read"]
         for habit in habits {
@@ -57,9 +63,9 @@ public struct EconomyHistory: Sendable {
         if Bool.random(using: &rng) { add(setup, "qr_key", "\"value\": \"desk\"") }
         for d in 1...max(1, days) {
             let day = start + Int64(d) * Millis.day
-            var busyUntil = day + 7 * Millis.hour   // one thing at a time: urges and sessions do not overlap
+            var busyUntil = day + 7 * Millis.hour  // one thing at a time: urges and sessions do not overlap
             var slots = (0..<Int.random(in: 2...6, using: &rng)).map { _ in Int64.random(in: 7 * 60...23 * 60, using: &rng) }.sorted()
-            if Bool.random(using: &rng) { slots.append(-1) }   // a focus session somewhere in the day
+            if Bool.random(using: &rng) { slots.append(-1) }  // a focus session somewhere in the day
             for habit in habits where Double.random(in: 0..<1, using: &rng) < 0.6 {
                 add(day + Int64.random(in: 7 * 60...21 * 60, using: &rng) * minute, "earned_habit_completion", "\"habit\": \"\(habit)\"")
             }
@@ -84,7 +90,9 @@ public struct EconomyHistory: Sendable {
                 let chosen = at + 10 * Millis.second
                 switch choice {
                 case 0..<4:
-                    add(chosen, "unlock_choose", app + ", \"option\": \"CREDITS_UNLOCK\", \"minutes\": \(lengths.randomElement(using: &rng)!)")
+                    add(
+                        chosen, "unlock_choose",
+                        app + ", \"option\": \"CREDITS_UNLOCK\", \"minutes\": \(lengths.randomElement(using: &rng)!)")
                 case 4..<7:
                     let type = QuestType.allCases.randomElement(using: &rng)!.rawValue
                     add(chosen, "unlock_choose", app + ", \"option\": \"QUEST_UNLOCK\", \"quest_type\": \"\(type)\"")
@@ -94,7 +102,7 @@ public struct EconomyHistory: Sendable {
                     case 0..<6: add(done, "quest_complete", app)
                     case 6..<8: add(done, "quest_fail", app + ", \"reason\": \"MISMATCH\"")
                     case 8: add(done, "quest_cancel", app)
-                    default: break   // left to expire
+                    default: break  // left to expire
                     }
                 case 7..<9:
                     add(chosen, "unlock_choose", app + ", \"option\": \"EMERGENCY_UNLOCK\"")

@@ -13,8 +13,10 @@ public struct EngineCheck {
     }
 
     /// The state fields a reader compares before and after an event.
-    public static let stateFields = ["current_tier", "consecutive_misses", "consecutive_successes", "current_streak",
-                                     "longest_streak", "restart_shields_remaining", "persistent_badge", "reminders"]
+    public static let stateFields = [
+        "current_tier", "consecutive_misses", "consecutive_successes", "current_streak",
+        "longest_streak", "restart_shields_remaining", "persistent_badge", "reminders",
+    ]
 
     /// A state field of an output line (`reminders` is today's reminder times); nil when the line
     /// has no state (a refused event).

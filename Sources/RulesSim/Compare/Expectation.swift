@@ -25,7 +25,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         // Two-character operators first, so that "<=" is not read as "<".
         guard let relation = Relation.allCases.first(where: { trimmed.contains($0.rawValue) }),
-              let range = trimmed.range(of: relation.rawValue) else {
+            let range = trimmed.range(of: relation.rawValue)
+        else {
             throw ExpectationError(text: text, message: "no relation (one of <=, <, >=, >, ==, !=)")
         }
         self.relation = relation
@@ -41,7 +42,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         }
         guard let field = HistoryField(rawValue: pieces[1]), field.isNumeric else {
             let numeric = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)
-            throw ExpectationError(text: text, message: "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")))")
+            throw ExpectationError(
+                text: text, message: "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")))")
         }
         return (side, field)
     }

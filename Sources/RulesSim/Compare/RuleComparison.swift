@@ -51,8 +51,10 @@ public final class RuleComparison {
     }
 
     /// What `walkAll` found: histories walked, how many differ, per kind how many and the first.
-    public typealias Walked = (histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
-                               stoppedA: Int, stoppedB: Int)
+    public typealias Walked = (
+        histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
+        stoppedA: Int, stoppedB: Int
+    )
 
     /// The findings of every history, in case order (the measured part of `rulesrun compare --bench`).
     /// `stoppedA`, `stoppedB`: the histories that stopped early at a rule failure under each set.
@@ -109,22 +111,26 @@ public final class RuleComparison {
                 // The walker's minimal history does not show in the engine's output (a difference
                 // the replay cannot see): shrink again, keeping only histories the engine confirms.
                 // Each candidate is replayed through the engine here: fewer attempts.
-                history = Shrinker<PressureHistory>(maxAttempts: 2_000, candidates: { HistoryGenerator.shrink($0) }).shrink(original) { candidate in
-                    self.shows(kind, in: candidate, comparison) && ((try? self.engineCheck(kind, candidate).firstEvent) ?? nil) != nil
-                }.value
+                history =
+                    Shrinker<PressureHistory>(maxAttempts: 2_000, candidates: { HistoryGenerator.shrink($0) }).shrink(original) {
+                        candidate in
+                        self.shows(kind, in: candidate, comparison) && ((try? self.engineCheck(kind, candidate).firstEvent) ?? nil) != nil
+                    }.value
                 check = try engineCheck(kind, history)
             }
             var script = ReplayScript(history)
             if let first = check.firstEvent, first < script.lines.count - 1 { script.dropTrailingTick() }
             script.header = header(kind, history: history, original: original)
             let (daysA, daysB) = dayTexts(history)
-            findings.append(CompareFinding(
-                kind: kind, histories: entry.count, original: original, history: history, script: script,
-                daysA: daysA, daysB: daysB, reproduced: check.firstEvent != nil, firstEvent: check.firstEvent,
-                a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) }))
+            findings.append(
+                CompareFinding(
+                    kind: kind, histories: entry.count, original: original, history: history, script: script,
+                    daysA: daysA, daysB: daysB, reproduced: check.firstEvent != nil, firstEvent: check.firstEvent,
+                    a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) }))
         }
-        return CompareResult(nameA: nameA, nameB: nameB, options: options, histories: walked.histories,
-                             differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB)
+        return CompareResult(
+            nameA: nameA, nameB: nameB, options: options, histories: walked.histories,
+            differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB)
     }
 
     private func order(_ kind: CompareFinding.Kind) -> Int {
@@ -139,10 +145,11 @@ public final class RuleComparison {
         let script = ReplayScript(history)
         let a = try EngineCheck.outputs(of: script, rules: rulesA)
         let b = try EngineCheck.outputs(of: script, rules: rulesB)
-        let first: Int? = switch kind {
-        case .field(let field): EngineCheck.firstDifference(field, a, b)
-        case .expectation(let k, _): EngineCheck.firstBreak(of: options.expectations[k], a, b)
-        }
+        let first: Int? =
+            switch kind {
+            case .field(let field): EngineCheck.firstDifference(field, a, b)
+            case .expectation(let k, _): EngineCheck.firstBreak(of: options.expectations[k], a, b)
+            }
         return (a, b, first)
     }
 
@@ -176,9 +183,11 @@ public final class RuleComparison {
 
     private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory) -> [String] {
         let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
-        return ["rulesrun compare \(a) \(b): \(kind) differs",
-         "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
-         "reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)"]
+        return [
+            "rulesrun compare \(a) \(b): \(kind) differs",
+            "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
+            "reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
+        ]
     }
 }
 

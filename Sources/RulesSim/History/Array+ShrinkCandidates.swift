@@ -29,12 +29,13 @@ extension Array {
     /// Arrays of the same length with one element replaced by one of its shrink candidates. Lazy:
     /// `shrink` is called for an element when the candidates reach it.
     public func elementCandidates(_ shrink: @escaping (Element) -> [Element]) -> AnySequence<[Element]> {
-        AnySequence(indices.lazy.flatMap { i in
-            shrink(self[i]).lazy.map { smaller -> [Element] in
-                var copy = self
-                copy[i] = smaller
-                return copy
-            }
-        })
+        AnySequence(
+            indices.lazy.flatMap { i in
+                shrink(self[i]).lazy.map { smaller -> [Element] in
+                    var copy = self
+                    copy[i] = smaller
+                    return copy
+                }
+            })
     }
 }

@@ -11,8 +11,10 @@ public struct HistoryComparison {
     /// Relations between the two sets checked on every day.
     public var expectations: [Expectation]
 
-    public init(left: (name: String, rules: any PolicyRules), right: (name: String, rules: any PolicyRules),
-                ignoring ignored: Set<HistoryField> = [], expectations: [Expectation] = []) {
+    public init(
+        left: (name: String, rules: any PolicyRules), right: (name: String, rules: any PolicyRules),
+        ignoring ignored: Set<HistoryField> = [], expectations: [Expectation] = []
+    ) {
         self.left = left
         self.right = right
         self.ignored = ignored
@@ -68,7 +70,9 @@ public struct HistoryComparison {
     public func firstDifference(in history: PressureHistory) -> String? {
         var a = HistoryWalker(left.rules, from: history)
         var b = HistoryWalker(right.rules, from: history)
-        var lines = ["start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak)); set-up day \(history.setupDay)"]
+        var lines = [
+            "start: \(PressureHistory.describe(history.counters)); \(PressureHistory.describe(history.streak)); set-up day \(history.setupDay)"
+        ]
         let width = max(left.name.count, right.name.count) + 2
         for (i, day) in history.days.enumerated() {
             let label = "day \(i + 1):".padding(toLength: 9, withPad: " ", startingAt: 0) + day.text
@@ -83,10 +87,11 @@ public struct HistoryComparison {
                 lines.append(label)
                 let differs = Self.differingAnswers(outcomes.0, outcomes.1)
                 for (name, outcome) in [(left.name, outcomes.0), (right.name, outcomes.1)] {
-                    let answer = switch outcome {
-                    case .success(let x): x.text
-                    case .failure(let error): "threw \(error)"
-                    }
+                    let answer =
+                        switch outcome {
+                        case .success(let x): x.text
+                        case .failure(let error): "threw \(error)"
+                        }
                     lines.append("    " + (name + ":").padding(toLength: width, withPad: " ", startingAt: 0) + answer)
                 }
                 return "\(left.name) and \(right.name) differ on day \(i + 1) of \(history.days.count) (\(differs)):\n"

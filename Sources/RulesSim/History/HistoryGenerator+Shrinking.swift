@@ -33,18 +33,27 @@ extension HistoryGenerator {
             plainer.append(candidate)
         }
         // Lazy: a history of n days has about 6n candidates of n days each; only those tried are built.
-        return AnySequence([AnySequence(history.days.shorterCandidates().lazy.map(with(days:))),
-                            AnySequence(plainer),
-                            AnySequence(history.days.elementCandidates(shrink).lazy.map(with(days:)))].joined())
+        return AnySequence(
+            [
+                AnySequence(history.days.shorterCandidates().lazy.map(with(days:))),
+                AnySequence(plainer),
+                AnySequence(history.days.elementCandidates(shrink).lazy.map(with(days:))),
+            ].joined())
     }
 
     public static func shrink(_ counters: EscalationCounters) -> [EscalationCounters] {
         var out: [EscalationCounters] = []
         let zero = EscalationCounters(tier: 0, misses: 0, successes: 0)
         if counters != zero { out.append(zero) }
-        if counters.tier > 0 { out.append(EscalationCounters(tier: counters.tier - 1, misses: counters.misses, successes: counters.successes)) }
-        if counters.misses > 0 { out.append(EscalationCounters(tier: counters.tier, misses: counters.misses - 1, successes: counters.successes)) }
-        if counters.successes > 0 { out.append(EscalationCounters(tier: counters.tier, misses: counters.misses, successes: counters.successes - 1)) }
+        if counters.tier > 0 {
+            out.append(EscalationCounters(tier: counters.tier - 1, misses: counters.misses, successes: counters.successes))
+        }
+        if counters.misses > 0 {
+            out.append(EscalationCounters(tier: counters.tier, misses: counters.misses - 1, successes: counters.successes))
+        }
+        if counters.successes > 0 {
+            out.append(EscalationCounters(tier: counters.tier, misses: counters.misses, successes: counters.successes - 1))
+        }
         return out
     }
 
@@ -81,7 +90,9 @@ extension HistoryGenerator {
             return total + result + (day.shieldUsed ? 1 : 0) + (day.hasDefaultWindow ? 0 : 1)
         }
         let events = history.days.reduce(0) { $0 + ReplayScript.events(of: $1) + ($1.hasDefaultWindow ? 0 : 1) }
-        return [history.days.count, events, plainness, history.counters.tier + history.counters.misses + history.counters.successes,
-                history.streak.current + history.streak.longest, history.setupDay == PressureHistory.defaultSetupDay ? 0 : 1]
+        return [
+            history.days.count, events, plainness, history.counters.tier + history.counters.misses + history.counters.successes,
+            history.streak.current + history.streak.longest, history.setupDay == PressureHistory.defaultSetupDay ? 0 : 1,
+        ]
     }
 }

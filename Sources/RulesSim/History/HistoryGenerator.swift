@@ -37,8 +37,10 @@ public struct HistoryGenerator: Sendable {
     }
 
     /// One random history.
-    public static func history<R: RandomNumberGenerator>(days: ClosedRange<Int>, freshStart: Bool = false,
-                                                        using rng: inout R) -> PressureHistory {
+    public static func history<R: RandomNumberGenerator>(
+        days: ClosedRange<Int>, freshStart: Bool = false,
+        using rng: inout R
+    ) -> PressureHistory {
         var counters = EscalationCounters(tier: 0, misses: 0, successes: 0)
         var streak = PressureStreak(current: 0, longest: 0)
         if !freshStart, Int.random(in: 0..<4, using: &rng) != 0 {

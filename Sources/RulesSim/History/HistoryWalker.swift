@@ -49,7 +49,8 @@ public struct HistoryWalker {
             let times = reminders.isEmpty ? "none" : reminders.map(\.text).joined(separator: " ")
             let applied = counters == transition ? "" : " (shield: kept \(PressureHistory.describe(counters)))"
             let refused = shieldApplied == false ? " (shield refused)" : ""
-            return "tier \(tier) | reminders \(times) | → \(PressureHistory.describe(transition))\(applied)\(refused) | \(PressureHistory.describe(streak))"
+            return
+                "tier \(tier) | reminders \(times) | → \(PressureHistory.describe(transition))\(applied)\(refused) | \(PressureHistory.describe(streak))"
         }
     }
 
@@ -91,7 +92,10 @@ public struct HistoryWalker {
         try check(transition, from: before.0, result: result)
         let next = try rules.pressureStreak(streak, result: result, shieldUsed: false)
         guard next.current >= 0, next.current <= streak.current + 1, next.longest >= max(next.current, streak.longest) else {
-            throw Violation(description: "pressure.next(current \(streak.current), longest \(streak.longest), result \(result.rawValue)) returned current \(next.current), longest \(next.longest)")
+            throw Violation(
+                description:
+                    "pressure.next(current \(streak.current), longest \(streak.longest), result \(result.rawValue)) returned current \(next.current), longest \(next.longest)"
+            )
         }
         counters = transition
         streak = next
@@ -113,9 +117,10 @@ public struct HistoryWalker {
                 shieldsRemaining -= 1
             }
         }
-        return Outcome(tier: tier, reminders: reminders, committed: day.committed, result: result, transition: transition,
-                       counters: counters, streak: streak, shieldApplied: shieldApplied, shieldsRemaining: shieldsRemaining,
-                       persistentBadge: tier >= parameters.persistentBadgeFromTier)
+        return Outcome(
+            tier: tier, reminders: reminders, committed: day.committed, result: result, transition: transition,
+            counters: counters, streak: streak, shieldApplied: shieldApplied, shieldsRemaining: shieldsRemaining,
+            persistentBadge: tier >= parameters.persistentBadgeFromTier)
     }
 
     /// "1 per month replenished on the first of the month" (paid).
@@ -133,7 +138,8 @@ public struct HistoryWalker {
             throw Violation(description: "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
         }
         guard counters.misses >= 0, counters.successes >= 0 else {
-            throw Violation(description: "transition(\(input)) returned negative counters (misses \(counters.misses), successes \(counters.successes))")
+            throw Violation(
+                description: "transition(\(input)) returned negative counters (misses \(counters.misses), successes \(counters.successes))")
         }
     }
 
@@ -143,8 +149,12 @@ public struct HistoryWalker {
         let spacing = PressureLimits.minReminderSpacingMinutes
         if times.count > PressureLimits.maxRemindersPerDay
             || times.contains(where: { $0 < open || $0 >= close })
-            || zip(times, times.dropFirst()).contains(where: { $1.minutes - $0.minutes < spacing }) {
-            throw Violation(description: "reminder_times(tier \(tier), window \(open)–\(close)) returned \(times.map(\.text)); at most \(PressureLimits.maxRemindersPerDay) a day, \(spacing) minutes apart, inside the window")
+            || zip(times, times.dropFirst()).contains(where: { $1.minutes - $0.minutes < spacing })
+        {
+            throw Violation(
+                description:
+                    "reminder_times(tier \(tier), window \(open)–\(close)) returned \(times.map(\.text)); at most \(PressureLimits.maxRemindersPerDay) a day, \(spacing) minutes apart, inside the window"
+            )
         }
         return times
     }

@@ -19,8 +19,10 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
         public var open: LocalTime
         public var close: LocalTime
 
-        public init(_ result: CommitmentStatus, committed: Bool = true, shieldUsed: Bool = false,
-                    open: LocalTime = PressureHistory.defaultOpen, close: LocalTime = PressureHistory.defaultClose) {
+        public init(
+            _ result: CommitmentStatus, committed: Bool = true, shieldUsed: Bool = false,
+            open: LocalTime = PressureHistory.defaultOpen, close: LocalTime = PressureHistory.defaultClose
+        ) {
             precondition(result.isFinal && (!shieldUsed || result != .yes), "a final result; a shield only on NO or MISSED")
             precondition(committed || result == .missed, "only a MISSED day can lack a commitment")
             self.result = result
@@ -54,9 +56,11 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
     /// Where the history was generated (`seed 0x…, case 17`), kept while it shrinks.
     public var origin: String = ""
 
-    public init(counters: EscalationCounters = EscalationCounters(tier: 0, misses: 0, successes: 0),
-                streak: PressureStreak = PressureStreak(current: 0, longest: 0),
-                setupDay: DayID = PressureHistory.defaultSetupDay, days: [Day], origin: String = "") {
+    public init(
+        counters: EscalationCounters = EscalationCounters(tier: 0, misses: 0, successes: 0),
+        streak: PressureStreak = PressureStreak(current: 0, longest: 0),
+        setupDay: DayID = PressureHistory.defaultSetupDay, days: [Day], origin: String = ""
+    ) {
         self.counters = counters
         self.streak = streak
         self.setupDay = setupDay
@@ -75,8 +79,10 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
 
     /// The history as a reader wants it, one line per day.
     public var description: String {
-        var lines = ["PressureHistory\(origin.isEmpty ? "" : " (\(origin))"), \(days.count) day\(days.count == 1 ? "" : "s")",
-                     "  start: \(Self.describe(counters)); \(Self.describe(streak)); set-up day \(setupDay)"]
+        var lines = [
+            "PressureHistory\(origin.isEmpty ? "" : " (\(origin))"), \(days.count) day\(days.count == 1 ? "" : "s")",
+            "  start: \(Self.describe(counters)); \(Self.describe(streak)); set-up day \(setupDay)",
+        ]
         for (i, day) in days.enumerated() {
             lines.append("  day \(i + 1):".padding(toLength: 11, withPad: " ", startingAt: 0) + day.text)
         }

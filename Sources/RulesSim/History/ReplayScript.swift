@@ -42,14 +42,20 @@ public struct ReplayScript: Sendable {
             dayOfLine.append(dayNumber)
         }
         let first = history.days.first.map { ($0.open, $0.close) } ?? (PressureHistory.defaultOpen, PressureHistory.defaultClose)
-        add(0, 21 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(first.0)\", \"checkin_window_close\": \"\(first.1)\", \"notifications_enabled\": true", history: 0)
+        add(
+            0, 21 * 60,
+            "\"type\": \"settings\", \"commitment_deadline\": \"\(first.0)\", \"checkin_window_close\": \"\(first.1)\", \"notifications_enabled\": true",
+            history: 0)
         add(0, 21 * 60 + 1, "\"type\": \"subscription\", \"tier\": \"PAID\"", history: 0)
         setupCount = lines.count
         for (i, day) in history.days.enumerated() {
             let d = i + 1
             // Tomorrow's window, set before today's events (a change applies from the next day).
             if i + 1 < history.days.count, case let next = history.days[i + 1], (next.open, next.close) != (day.open, day.close) {
-                add(d, 5 * 60, "\"type\": \"settings\", \"commitment_deadline\": \"\(next.open)\", \"checkin_window_close\": \"\(next.close)\"", history: d)
+                add(
+                    d, 5 * 60,
+                    "\"type\": \"settings\", \"commitment_deadline\": \"\(next.open)\", \"checkin_window_close\": \"\(next.close)\"",
+                    history: d)
             }
             if day.committed { add(d, 5 * 60 + 30, "\"type\": \"commitment\", \"text\": \"day \(d)\"", history: d) }
             switch day.result {
@@ -92,9 +98,13 @@ extension ReplayScript {
     /// from its start state; the note says so (shrinking tries a fresh start first, so this is rare).
     public static func failureReport(_ history: PressureHistory) -> String {
         var script = ReplayScript(history)
-        script.header = ["\(history.origin.isEmpty ? "a history" : history.origin): \(history.days.count) days, \(script.eventsBeyondSetup) events beyond the set-up"]
+        script.header = [
+            "\(history.origin.isEmpty ? "a history" : history.origin): \(history.days.count) days, \(script.eventsBeyondSetup) events beyond the set-up"
+        ]
         if !history.startsFresh {
-            script.header.append("NOTE: the history starts from \(PressureHistory.describe(history.counters)), \(PressureHistory.describe(history.streak)); a replay starts from a new user")
+            script.header.append(
+                "NOTE: the history starts from \(PressureHistory.describe(history.counters)), \(PressureHistory.describe(history.streak)); a replay starts from a new user"
+            )
         }
         return "replay file (save it and run `rulesrun replay FILE --rules DIR`):\n" + script.text
     }

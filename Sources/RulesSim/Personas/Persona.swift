@@ -121,8 +121,10 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
     }
 
     /// The fields a persona file may have.
-    static let fieldNames = ["description", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
-                             "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "earned", "day"]
+    static let fieldNames = [
+        "description", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
+        "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "earned", "day",
+    ]
 
     enum CodingKeys: String, CodingKey {
         case description, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer

@@ -24,7 +24,9 @@ enum PersonaChecks {
             for (name, value) in values { probability(path.isEmpty ? name : "\(path).\(name)", value) }
             let sum = values.reduce(0) { $0 + $1.1 }
             if sum > 1 + 1e-9 {
-                add(path, "\(values.map(\.0).joined(separator: " + ")) must be at most 1 (the rest \(rest)), found \(String(format: "%g", sum))")
+                add(
+                    path,
+                    "\(values.map(\.0).joined(separator: " + ")) must be at most 1 (the rest \(rest)), found \(String(format: "%g", sum))")
             }
         }
 
@@ -34,12 +36,17 @@ enum PersonaChecks {
                 return
             }
             if !bounds.contains(value[0]) || !bounds.contains(value[1]) || value[0] > value[1] {
-                add(path, "expected { low, high } with \(bounds.lowerBound) ≤ low ≤ high ≤ \(bounds.upperBound), found { \(value[0]), \(value[1]) }")
+                add(
+                    path,
+                    "expected { low, high } with \(bounds.lowerBound) ≤ low ≤ high ≤ \(bounds.upperBound), found { \(value[0]), \(value[1]) }"
+                )
             }
         }
 
         mutating func within(_ path: String, _ value: Double, _ bounds: ClosedRange<Double>) {
-            if !bounds.contains(value) { add(path, "expected \(PersonaChecks.number(bounds.lowerBound))…\(PersonaChecks.number(bounds.upperBound)), found \(value)") }
+            if !bounds.contains(value) {
+                add(path, "expected \(PersonaChecks.number(bounds.lowerBound))…\(PersonaChecks.number(bounds.upperBound)), found \(value)")
+            }
         }
 
         /// A name of 1–100 characters, not already in `names`.
@@ -60,7 +67,10 @@ enum PersonaChecks {
         f.shares("answer", [("yes", spec.answer.yes), ("no", spec.answer.no)], rest: "is no answer")
         f.range("first_look_minutes", spec.firstLookMinutes, within: 0...1440)
         if spec.reminderResponse.count != PressureLimits.maxTier + 1 {
-            f.add("reminder_response", "expected one probability per tier 0…\(PressureLimits.maxTier) (\(PressureLimits.maxTier + 1) values), found \(spec.reminderResponse.count)")
+            f.add(
+                "reminder_response",
+                "expected one probability per tier 0…\(PressureLimits.maxTier) (\(PressureLimits.maxTier + 1) values), found \(spec.reminderResponse.count)"
+            )
         }
         for (i, p) in spec.reminderResponse.enumerated() { f.probability("reminder_response[\(i + 1)]", p) }
         f.probability("reminder_yes_share", spec.reminderYesShare)
@@ -95,7 +105,9 @@ enum PersonaChecks {
         do { settings.checkinWindowClose = try LocalTime(s.checkinWindowClose) } catch {
             out.append(("settings.checkin_window_close", "expected \"HH:MM\", found \(quoted(s.checkinWindowClose))"))
         }
-        if let mode = PersonalityMode(rawValue: s.personalityMode) { settings.personalityMode = mode } else {
+        if let mode = PersonalityMode(rawValue: s.personalityMode) {
+            settings.personalityMode = mode
+        } else {
             out.append(("settings.personality_mode", "expected \"PROFESSIONAL\" or \"BRUTAL\", found \(quoted(s.personalityMode))"))
         }
         if !out.contains(where: { $0.0 != "settings.timezone" }) {

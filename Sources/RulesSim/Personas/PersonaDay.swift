@@ -7,9 +7,11 @@ struct PersonaDay {
     /// `d`: `{ day = 1…, date = "2026-01-05", weekday = 1 (Monday)…7, tier = 0…3, current_streak,
     /// longest_streak, days_since_streak_lost (nil if none), paid }`.
     struct Argument: LuaTableEncodable {
-        static let keys = (day: LuaKey("day"), date: LuaKey("date"), weekday: LuaKey("weekday"), tier: LuaKey("tier"),
-                           currentStreak: LuaKey("current_streak"), longestStreak: LuaKey("longest_streak"), paid: LuaKey("paid"),
-                           daysSinceStreakLost: LuaKey("days_since_streak_lost"))
+        static let keys = (
+            day: LuaKey("day"), date: LuaKey("date"), weekday: LuaKey("weekday"), tier: LuaKey("tier"),
+            currentStreak: LuaKey("current_streak"), longestStreak: LuaKey("longest_streak"), paid: LuaKey("paid"),
+            daysSinceStreakLost: LuaKey("days_since_streak_lost")
+        )
         static var luaFieldCount: Int { 8 }
 
         var index: Int

@@ -21,12 +21,19 @@ public enum PersonaLoader {
             let path = (folder as NSString).appendingPathComponent(reference + ".lua")
             if FileManager.default.fileExists(atPath: path) { return path }
         }
-        let known = Set(folders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
-        }).sorted()
+        let known = Set(
+            folders.flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map {
+                    String($0.dropLast(4))
+                }
+            }
+        ).sorted()
         var message = "no persona named '\(reference)' in \(folders.joined(separator: ", "))"
-        if let suggestion = Suggestion.closest(to: reference, among: known) { message += "; did you mean '\(suggestion)'?" }
-        else if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
+        if let suggestion = Suggestion.closest(to: reference, among: known) {
+            message += "; did you mean '\(suggestion)'?"
+        } else if !known.isEmpty {
+            message += " (known: \(known.joined(separator: ", ")))"
+        }
         throw PersonaError(reference, message)
     }
 
@@ -53,7 +60,7 @@ public enum PersonaLoader {
         // Refused as a rule file is (at its line), not changed: two names differing only in bytes
         // that are not UTF-8 would become the same name.
         do { try LuaHost.checkUTF8(bytes, chunkName: path) } catch { throw PersonaError(path, line: error.line, error.message) }
-        let text = String(decoding: bytes, as: UTF8.self)   // UTF-8, as checked
+        let text = String(decoding: bytes, as: UTF8.self)  // UTF-8, as checked
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try load(name: name, path: path, text: text, host: host)
     }
@@ -121,8 +128,11 @@ public enum PersonaLoader {
                     aside = outer
                 } else {
                     let top = String(field.prefix { $0 != "." && $0 != "[" })
-                    if known.contains(top) || top.isEmpty {   // (an unknown section is reported above)
-                        problems.append(RuleProblem(file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)"))
+                    if known.contains(top) || top.isEmpty {  // (an unknown section is reported above)
+                        problems.append(
+                            RuleProblem(
+                                file: path, line: map.line(for: field),
+                                message: field.isEmpty ? error.message : "\(field): \(error.message)"))
                     }
                     guard !top.isEmpty else { throw PersonaError(problems: problems) }
                     setAside.append(field)

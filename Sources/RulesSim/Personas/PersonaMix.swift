@@ -21,7 +21,9 @@ public struct PersonaMix: Sendable, Equatable {
         for value in values {
             // A comma separates entries: a file whose name has one cannot be given.
             if value.contains(","), let file = Self.file(named: value) {
-                throw PersonaError("--persona", "\"\(file)\" is a file, but a comma separates personas: a file whose name has a comma cannot be given; rename it")
+                throw PersonaError(
+                    "--persona",
+                    "\"\(file)\" is a file, but a comma separates personas: a file whose name has a comma cannot be given; rename it")
             }
             for part in value.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \"\(value)\"") }
@@ -29,7 +31,9 @@ public struct PersonaMix: Sendable, Equatable {
                 if let colon = part.lastIndex(of: ":") {
                     let suffix = part[part.index(after: colon)...]
                     if let w = Double(suffix) {
-                        guard w.isFinite, w > 0 else { throw PersonaError("--persona", "the weight of \"\(part)\" must be a positive number") }
+                        guard w.isFinite, w > 0 else {
+                            throw PersonaError("--persona", "the weight of \"\(part)\" must be a positive number")
+                        }
                         weight = w
                         reference = String(part[..<colon])
                     } else if !part.hasSuffix(".lua") {
@@ -39,7 +43,9 @@ public struct PersonaMix: Sendable, Equatable {
                 guard !reference.isEmpty else {
                     throw PersonaError("--persona", "\"\(part)\": the persona's name or file is missing before ':'")
                 }
-                if let i = entries.firstIndex(where: { $0.reference == reference }) { entries[i].weight += weight } else {
+                if let i = entries.firstIndex(where: { $0.reference == reference }) {
+                    entries[i].weight += weight
+                } else {
                     entries.append(Entry(reference: reference, weight: weight))
                 }
             }

@@ -96,26 +96,34 @@ public struct DayTotals: Codable, Sendable, Equatable {
             if problem == nil, !ok { problem = "\(path).\(key.rawValue): \(message())" }
         }
         let most = PressureLimits.maxRemindersPerDay
-        let counted = [commitments, habitDone, exits, deepens, proceeds, shields, earned.habitsDone, earned.choices, earned.gateOpens,
-                       earned.unblockedOpens, earned.gaveUp].reduce(0, +)
+        let counted = [
+            commitments, habitDone, exits, deepens, proceeds, shields, earned.habitsDone, earned.choices, earned.gateOpens,
+            earned.unblockedOpens, earned.gaveUp,
+        ].reduce(0, +)
         require(tiers.count == 4, .tiers, "expected 4 counts (tiers 0 to 3), found \(tiers.count)")
         require(users == n, .tiers, "counts \(users) users, but the report covers \(n)")
         require(streaks.reduce(0, +) == n, .streaks, "counts \(streaks.reduce(0, +)) users, but the report covers \(n)")
         // One result for each user, or none for a user whose zone skips the date (Pacific/Apia, 2011-12-30).
-        require(yes + no + missed <= n, .yes, "YES \(yes) + NO \(no) + MISSED \(missed) = \(yes + no + missed) results, "
-            + "expected at most one for each of the report's \(n) users")
+        require(
+            yes + no + missed <= n, .yes,
+            "YES \(yes) + NO \(no) + MISSED \(missed) = \(yes + no + missed) results, "
+                + "expected at most one for each of the report's \(n) users")
         require(commitments <= n, .commitments, "\(commitments), expected at most one for each of the report's \(n) users")
         require(yes + no <= commitments, .yes, "YES \(yes) + NO \(no) check-ins, expected at most the \(commitments) commitments")
         require(shields <= no + missed, .shields, "\(shields), expected at most the day's NO \(no) + MISSED \(missed)")
         require(habitDone <= habitPlanned, .habitDone, "\(habitDone), expected at most habit_planned \(habitPlanned)")
-        require(maxReminders <= most, .maxReminders, "\(maxReminders), expected at most \(most) (the escalation document's most reminders a day)")
+        require(
+            maxReminders <= most, .maxReminders,
+            "\(maxReminders), expected at most \(most) (the escalation document's most reminders a day)")
         require(maxReminders <= reminders, .maxReminders, "\(maxReminders), expected at most the day's \(reminders) reminders")
         require(reminders <= maxReminders * n, .reminders, "\(reminders), expected at most max_reminders \(maxReminders) × \(n) users")
         require(refused <= events, .refused, "\(refused), expected at most the \(events) events")
-        require(events >= counted + max(n, refused), .events, "\(events), expected at least \(counted + max(n, refused)): "
-            + "one end-of-day tick for each of the \(n) users (or the \(refused) refused events), plus the events counted apart "
-            + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, and earned's habits_done, "
-            + "choices, gate_opens, unblocked_opens, gave_up)")
+        require(
+            events >= counted + max(n, refused), .events,
+            "\(events), expected at least \(counted + max(n, refused)): "
+                + "one end-of-day tick for each of the \(n) users (or the \(refused) refused events), plus the events counted apart "
+                + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, and earned's habits_done, "
+                + "choices, gate_opens, unblocked_opens, gave_up)")
         if problem == nil, n == 0 {
             var rest = self
             (rest.streaks, rest.earned.balances) = ([], [])

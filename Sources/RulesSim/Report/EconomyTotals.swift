@@ -87,15 +87,20 @@ public struct EconomyTotals: Codable, Sendable, Equatable {
         require(users <= n, K.balances.rawValue, "counts \(users) Earned users, but the report covers \(n) users")
         var rest = self
         rest.balances = []
-        require(users > 0 || rest == EconomyTotals(), K.balances.rawValue,
-                "counts no Earned user, but the day has Earned counts (expected every count 0)")
-        require(outcomes <= choices, K.choices.rawValue, "\(choices), expected at least the choices' outcomes: unlocks CREDITS \(unlocks[.credits]) "
-            + "+ EMERGENCY \(unlocks[.emergency]) + quests_started \(questsStarted) + denials \(denials.total) = \(outcomes)")
-        require(unlocks[.quest] == quests[.completed], "\(K.unlocks.rawValue).\(UnlockGrantMethod.quest.rawValue)",
-                "\(unlocks[.quest]), expected the \(quests[.completed]) quests COMPLETED (each grants one unlock)")
+        require(
+            users > 0 || rest == EconomyTotals(), K.balances.rawValue,
+            "counts no Earned user, but the day has Earned counts (expected every count 0)")
+        require(
+            outcomes <= choices, K.choices.rawValue,
+            "\(choices), expected at least the choices' outcomes: unlocks CREDITS \(unlocks[.credits]) "
+                + "+ EMERGENCY \(unlocks[.emergency]) + quests_started \(questsStarted) + denials \(denials.total) = \(outcomes)")
+        require(
+            unlocks[.quest] == quests[.completed], "\(K.unlocks.rawValue).\(UnlockGrantMethod.quest.rawValue)",
+            "\(unlocks[.quest]), expected the \(quests[.completed]) quests COMPLETED (each grants one unlock)")
         require(habitsDone <= habitsPlanned, K.habitsDone.rawValue, "\(habitsDone), expected at most habits_planned \(habitsPlanned)")
-        require(habitAwardsSuspended <= habitsDone, K.habitAwardsSuspended.rawValue,
-                "\(habitAwardsSuspended), expected at most habits_done \(habitsDone)")
+        require(
+            habitAwardsSuspended <= habitsDone, K.habitAwardsSuspended.rawValue,
+            "\(habitAwardsSuspended), expected at most habits_done \(habitsDone)")
         return problem
     }
 

@@ -38,8 +38,10 @@ public struct RuleFailures: Sendable, Equatable {
         /// (a merged report says how to run the user again instead).
         public var events: [EngineEvent] = []
 
-        public init(userIndex: Int, user: String, day: Int, date: String, at: String, event: String, code: String, message: String,
-                    location: String?, events: [EngineEvent] = []) {
+        public init(
+            userIndex: Int, user: String, day: Int, date: String, at: String, event: String, code: String, message: String,
+            location: String?, events: [EngineEvent] = []
+        ) {
             self.userIndex = userIndex
             self.user = user
             self.day = day
@@ -55,7 +57,8 @@ public struct RuleFailures: Sendable, Equatable {
         /// Equal when they describe the same failure (a report read from JSON has no events).
         public static func == (a: First, b: First) -> Bool {
             (a.userIndex, a.user, a.day, a.date, a.at, a.event) == (b.userIndex, b.user, b.day, b.date, b.at, b.event)
-                && (a.code, a.message, a.location ?? "") == (b.code, b.message, b.location ?? "") && (a.location == nil) == (b.location == nil)
+                && (a.code, a.message, a.location ?? "") == (b.code, b.message, b.location ?? "")
+                && (a.location == nil) == (b.location == nil)
         }
 
         /// `escalation.lua:4: too many misses (RULE_ERROR)`: where the rule is (when known) and what
@@ -99,10 +102,16 @@ extension RuleFailures {
     var json: JSONValue {
         var fields: [(String, JSONValue)] = counts.entries.map { ($0.0.rawValue, .int($0.1)) }
         if let f = first {
-            fields.append(("first", .object([
-                ("user_index", .int(f.userIndex)), ("user", .string(f.user)), ("day", .int(f.day + 1)), ("date", .string(f.date)),
-                ("at", .string(f.at)), ("event", .string(f.event)), ("code", .string(f.code)), ("message", .string(f.message)),
-            ] + (f.location.map { [("location", .string($0))] } ?? []))))
+            fields.append(
+                (
+                    "first",
+                    .object(
+                        [
+                            ("user_index", .int(f.userIndex)), ("user", .string(f.user)), ("day", .int(f.day + 1)),
+                            ("date", .string(f.date)),
+                            ("at", .string(f.at)), ("event", .string(f.event)), ("code", .string(f.code)), ("message", .string(f.message)),
+                        ] + (f.location.map { [("location", .string($0))] } ?? []))
+                ))
         }
         return .object(fields)
     }
@@ -112,16 +121,20 @@ extension RuleFailures {
         for code in Code.allCases {
             guard let value = object[code.rawValue] else { continue }
             try SimulationReport.checkCounts(value, at: "failures.\(code.rawValue)")
-            guard let n = value as? Int else { throw SimulationError("failures.\(code.rawValue): expected a count, found \(SimulationReport.shown(value))") }
+            guard let n = value as? Int else {
+                throw SimulationError("failures.\(code.rawValue): expected a count, found \(SimulationReport.shown(value))")
+            }
             counts[code] = n
         }
         guard let raw = object["first"] else { return }
         guard let f = raw as? [String: Any], let index = f["user_index"] as? Int, index >= 0, let user = f["user"] as? String,
-              let day = f["day"] as? Int, day >= 1, let date = f["date"] as? String, let at = f["at"] as? String,
-              let event = f["event"] as? String, let code = f["code"] as? String, let message = f["message"] as? String else {
+            let day = f["day"] as? Int, day >= 1, let date = f["date"] as? String, let at = f["at"] as? String,
+            let event = f["event"] as? String, let code = f["code"] as? String, let message = f["message"] as? String
+        else {
             throw SimulationError("failures.first: expected an object with user_index, user, day, date, at, event, code and message")
         }
-        first = First(userIndex: index, user: user, day: day - 1, date: date, at: at, event: event, code: code, message: message,
-                      location: f["location"] as? String)
+        first = First(
+            userIndex: index, user: user, day: day - 1, date: date, at: at, event: event, code: code, message: message,
+            location: f["location"] as? String)
     }
 }

@@ -9,14 +9,15 @@ extension SimulationReport {
     public func json() -> String {
         let s = ReportSummary(self)
         let r = run
-        let runObject: JSONValue = .object([
-            ("duration", .string(r.duration)), ("start", .string(r.start)), ("days", .int(r.days)), ("users", .int(r.users)),
-            ("users_from", .int(r.usersFrom)), ("users_to", .int(r.usersTo)),
-        ] + (r.idOffset == 0 ? [] : [("id_offset", .int(r.idOffset))]) + [
-            ("seed", .string(String(r.seed))),
-            ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
-            ("inputs_digest", .string(r.inputsDigest)),
-        ])
+        let runObject: JSONValue = .object(
+            [
+                ("duration", .string(r.duration)), ("start", .string(r.start)), ("days", .int(r.days)), ("users", .int(r.users)),
+                ("users_from", .int(r.usersFrom)), ("users_to", .int(r.usersTo)),
+            ] + (r.idOffset == 0 ? [] : [("id_offset", .int(r.idOffset))]) + [
+                ("seed", .string(String(r.seed))),
+                ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
+                ("inputs_digest", .string(r.inputsDigest)),
+            ])
         let summary: JSONValue = .object([
             ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
             ("events", .int(s.events)), ("refused_events", .int(s.refused)), ("commitments", .int(s.commitments)),
@@ -28,11 +29,14 @@ extension SimulationReport {
             ("shields_used", .int(s.shields)),
             ("habit_completion_rate", Self.rounded(s.habitRate)),
             ("exits_to_focus", .int(s.exits)), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
-            ("final_streak", .object([
-                ("p50", .int(s.finalStreaks.streakPercentile(50))), ("p90", .int(s.finalStreaks.streakPercentile(90))),
-                ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
-                ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
-            ])),
+            (
+                "final_streak",
+                .object([
+                    ("p50", .int(s.finalStreaks.streakPercentile(50))), ("p90", .int(s.finalStreaks.streakPercentile(90))),
+                    ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
+                    ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
+                ])
+            ),
             ("earned", Self.earnedSummaryJSON(s)),
         ])
         let start = try? DayID(r.start)
@@ -54,8 +58,12 @@ extension SimulationReport {
         }
         // The rule set's failures only when there are any: a clean run's report is unchanged.
         let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
-        return JSONValue.object([("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
-                               ("summary", summary)] + failures + [("days", .array(days))]).description + "\n"
+        return JSONValue.object(
+            [
+                ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
+                ("summary", summary),
+            ] + failures + [("days", .array(days))]
+        ).description + "\n"
     }
 
     /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest
@@ -76,10 +84,14 @@ extension SimulationReport {
         } catch let error as SimulationError {
             throw error
         } catch {
-            throw SimulationError("not a report of rulesrun simulate --format json: \(data.isEmpty ? "the file is empty" : "malformed JSON (\(Self.reason(error)))")")
+            throw SimulationError(
+                "not a report of rulesrun simulate --format json: \(data.isEmpty ? "the file is empty" : "malformed JSON (\(Self.reason(error)))")"
+            )
         }
         guard object["report"] as? String == "rulesrun simulate" else {
-            throw SimulationError("not a report of rulesrun simulate --format json (report: expected \"rulesrun simulate\", found \(Self.shown(object["report"])))")
+            throw SimulationError(
+                "not a report of rulesrun simulate --format json (report: expected \"rulesrun simulate\", found \(Self.shown(object["report"])))"
+            )
         }
         guard let version = object["version"] as? Int, version == 1 else {
             throw SimulationError("version: expected 1 (a report of this version of rulesrun), found \(Self.shown(object["version"]))")
@@ -127,22 +139,28 @@ extension SimulationReport {
                 throw SimulationError("days[\(d)].day: expected \(d + 1) (the days in order from 1), found \(Self.shown(day?["day"]))")
             }
             if let date = start?.adding(days: d)?.rawValue, day?["date"] as? String != date {
-                throw SimulationError("days[\(d)].date: expected \"\(date)\" (run.start \(r.start) + \(d) day\(d == 1 ? "" : "s")), found \(Self.shown(day?["date"]))")
+                throw SimulationError(
+                    "days[\(d)].date: expected \"\(date)\" (run.start \(r.start) + \(d) day\(d == 1 ? "" : "s")), found \(Self.shown(day?["date"]))"
+                )
             }
         }
         let withEarned = rawDays.map { ($0 as? [String: Any])?[DayTotals.CodingKeys.earned.rawValue] != nil }
         if let d = withEarned.firstIndex(where: { $0 != withEarned[0] }) {
-            throw SimulationError("days[\(d)].earned: \(withEarned[d] ? "present" : "missing"), but \(withEarned[0] ? "present" : "missing") in days[0] "
-                + "(a report written before Earned was simulated has it in no day)")
+            throw SimulationError(
+                "days[\(d)].earned: \(withEarned[d] ? "present" : "missing"), but \(withEarned[0] ? "present" : "missing") in days[0] "
+                    + "(a report written before Earned was simulated has it in no day)")
         }
-        self.init(run: RunDescription(duration: r.duration, start: r.start, days: r.days, users: r.users, usersFrom: r.users_from,
-                                      usersTo: r.users_to, idOffset: r.id_offset ?? 0, seed: seed, personas: r.personas, rules: r.rules, engine: r.engine,
-                                      inputsDigest: r.inputs_digest),
-                  days: doc.days)
+        self.init(
+            run: RunDescription(
+                duration: r.duration, start: r.start, days: r.days, users: r.users, usersFrom: r.users_from,
+                usersTo: r.users_to, idOffset: r.id_offset ?? 0, seed: seed, personas: r.personas, rules: r.rules, engine: r.engine,
+                inputsDigest: r.inputs_digest),
+            days: doc.days)
         earnedCounted = withEarned.first ?? true
         if let raw = object["failures"] {
             guard let failuresObject = raw as? [String: Any] else {
-                throw SimulationError("failures: expected an object of counts by code (RULE_ERROR, RULE_VIOLATION, STORE_ERROR), found \(Self.shown(raw))")
+                throw SimulationError(
+                    "failures: expected an object of counts by code (RULE_ERROR, RULE_VIOLATION, STORE_ERROR), found \(Self.shown(raw))")
             }
             failures = try RuleFailures(jsonObject: failuresObject)
         }
@@ -160,9 +178,12 @@ extension SimulationReport {
                 throw SimulationError("not a report of rulesrun simulate --format json: malformed JSON (\(error))")
             case .integerOutOfRange(let found):
                 let field = error.field ?? ""
-                let expected = field == "run.users" ? "a whole number from 1 to \(Simulation.maxUsers)"
-                    : field.hasPrefix("days[") || field.hasPrefix("run.") ? "a count (a whole number from 0 to \(maxCount))"
-                    : "a whole number from \(Int.min) to \(Int.max)"
+                let expected =
+                    field == "run.users"
+                    ? "a whole number from 1 to \(Simulation.maxUsers)"
+                    : field.hasPrefix("days[") || field.hasPrefix("run.")
+                        ? "a count (a whole number from 0 to \(maxCount))"
+                        : "a whole number from \(Int.min) to \(Int.max)"
                 throw SimulationError("\(field.isEmpty ? "" : "\(field): ")expected \(expected), found \(found)")
             case .notUTF8, .duplicateKey:
                 throw SimulationError(error.fieldMessage)
@@ -187,7 +208,7 @@ extension SimulationReport {
                 throw SimulationError("\(path): expected a count (a whole number from 0 to \(maxCount)), found \(number)")
             }
         default:
-            break   // strings and the like: the decoder checks their types
+            break  // strings and the like: the decoder checks their types
         }
     }
 
@@ -217,4 +238,3 @@ extension SimulationReport {
     /// A share or rate with 4 decimals, printed the same everywhere.
     static func rounded(_ x: Double) -> JSONValue { .double((x * 10_000).rounded() / 10_000) }
 }
-

@@ -9,36 +9,47 @@ extension SimulationReport {
         let r = run
         let start = try? DayID(r.start)
         let last = start?.adding(days: max(0, r.days - 1))?.rawValue ?? ""
-        var out = "rulesrun simulate \(r.duration): \(s.users) user\(s.users == 1 ? "" : "s") (\(r.personas)), seed \(r.seed), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
+        var out =
+            "rulesrun simulate \(r.duration): \(s.users) user\(s.users == 1 ? "" : "s") (\(r.personas)), seed \(r.seed), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
         out += "\(r.start) to \(last), \(s.days) day\(s.days == 1 ? "" : "s")"
         if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(UserRange(r.usersFrom..<r.usersTo)) of \(r.users)" }
         if r.idOffset != 0 { out += ", user ids \(UserRange(r.usersFrom + r.idOffset..<r.usersTo + r.idOffset)) (appended)" }
         out += "\n\n"
         let earned = s.earnedUserDays > 0
-        let header = ["day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",
-                      "habits", "exits"] + (earned ? Self.earnedHeader : [])
+        let header =
+            [
+                "day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",
+                "habits", "exits",
+            ] + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
-            rows.append([String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
-                + d.tiers.map { Self.percent(Double($0) / Double(users)) }
-                + [String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
-                   String(d.streakPercentile(50)), String(d.streakPercentile(90)),
-                   Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits)]
-                + (earned ? Self.earnedCells(d) : []))
+            rows.append(
+                [String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
+                    + d.tiers.map { Self.percent(Double($0) / Double(users)) }
+                    + [
+                        String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
+                        String(d.streakPercentile(50)), String(d.streakPercentile(90)),
+                        Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits),
+                    ]
+                    + (earned ? Self.earnedCells(d) : []))
         }
         out += Self.align([header] + rows, leftColumns: [1])
         let checkIns = s.yes + s.no + s.missed
         out += "\nsummary\n"
         out += "  user-days                   \(s.userDays) (\(s.events) events applied, \(s.refused) refused)\n"
-        out += "  check-ins                   YES \(s.yes) (\(Self.percent(Double(s.yes) / Double(max(1, checkIns))))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
-        out += "  user-days at tier 0/1/2/3   " + s.userDaysAtTier.map(String.init).joined(separator: " / ")
+        out +=
+            "  check-ins                   YES \(s.yes) (\(Self.percent(Double(s.yes) / Double(max(1, checkIns))))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
+        out +=
+            "  user-days at tier 0/1/2/3   " + s.userDaysAtTier.map(String.init).joined(separator: " / ")
             + "  (tier 3: \(Self.percent(Double(s.userDaysAtTier[3]) / Double(max(1, s.userDays)))))\n"
-        out += "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
+        out +=
+            "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
         out += "  restart shields used        \(s.shields)\n"
         out += "  habit completion rate       \(Self.percent(s.habitRate)) (\(s.habitDone) of \(s.habitPlanned))\n"
         out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n"
-        out += "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
+        out +=
+            "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
             + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
         if earned { out += Self.earnedLines(s) }
         return out
@@ -46,16 +57,20 @@ extension SimulationReport {
 
     /// The per-day series as CSV (a header line, then one line per day).
     public func csv() -> String {
-        var out = "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
+        var out =
+            "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
             + "streak_p50,streak_p90,streak_max,habit_done,habit_planned,habit_completion_rate,exits_to_focus,deepen_pause,proceed_to_app,"
             + "events,refused_events," + Self.earnedCSVHeader.joined(separator: ",") + "\n"
         let start = try? DayID(run.start)
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
-            let fields: [String] = [String(i + 1), start?.adding(days: i)?.rawValue ?? "", String(d.users)]
+            let fields: [String] =
+                [String(i + 1), start?.adding(days: i)?.rawValue ?? "", String(d.users)]
                 + d.tiers.map { Self.fixed(Double($0) / Double(users)) }
-                + [d.reminders, d.maxReminders, d.commitments, d.yes, d.no, d.missed, d.shields,
-                   d.streakPercentile(50), d.streakPercentile(90), max(0, d.streaks.count - 1), d.habitDone, d.habitPlanned].map(String.init)
+                + [
+                    d.reminders, d.maxReminders, d.commitments, d.yes, d.no, d.missed, d.shields,
+                    d.streakPercentile(50), d.streakPercentile(90), max(0, d.streaks.count - 1), d.habitDone, d.habitPlanned,
+                ].map(String.init)
                 + [Self.fixed(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))]
                 + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init) + Self.earnedCSVFields(d.earned)
             out += fields.joined(separator: ",") + "\n"
@@ -66,7 +81,7 @@ extension SimulationReport {
     /// The report in `format`.
     public func rendered(_ format: ReportFormat) -> String {
         switch format {
-        case .table: VisibleText.escaping(table())   // for a terminal: a report's names may hold control characters
+        case .table: VisibleText.escaping(table())  // for a terminal: a report's names may hold control characters
         case .json: json()
         case .csv: csv()
         }

@@ -9,50 +9,61 @@ extension SimulationReport {
     public func validate() throws(SimulationError) {
         let r = run
         guard r.users >= 1, r.users <= Simulation.maxUsers, 0 <= r.usersFrom, r.usersFrom <= r.usersTo, r.usersTo <= r.users else {
-            throw SimulationError("run: users_from \(r.usersFrom), users_to \(r.usersTo) and users \(r.users) do not make a slice of the cohort "
-                + "(expected 0 ≤ users_from ≤ users_to ≤ users, and 1 ≤ users ≤ \(Simulation.maxUsers))")
+            throw SimulationError(
+                "run: users_from \(r.usersFrom), users_to \(r.usersTo) and users \(r.users) do not make a slice of the cohort "
+                    + "(expected 0 ≤ users_from ≤ users_to ≤ users, and 1 ≤ users ≤ \(Simulation.maxUsers))")
         }
         guard r.usersFrom + r.idOffset >= 0, r.idOffset <= Self.maxCount else {
-            throw SimulationError("run.id_offset: \(r.idOffset), expected the users' ids (users_from + id_offset + 1 on) to be from 1 to \(Self.maxCount)")
+            throw SimulationError(
+                "run.id_offset: \(r.idOffset), expected the users' ids (users_from + id_offset + 1 on) to be from 1 to \(Self.maxCount)")
         }
         guard r.engine == "lua" || r.engine == "native" else {
             throw SimulationError("run.engine: expected \"lua\" or \"native\", found \"\(r.engine.prefix(40))\"")
         }
         let duration: SimulationDuration, start: DayID
         do { duration = try SimulationDuration(r.duration) } catch { throw SimulationError("run.duration: \(error.message)") }
-        do { start = try DayID(r.start) } catch { throw SimulationError("run.start: expected a day YYYY-MM-DD, found \"\(r.start.prefix(40))\"") }
+        do { start = try DayID(r.start) } catch {
+            throw SimulationError("run.start: expected a day YYYY-MM-DD, found \"\(r.start.prefix(40))\"")
+        }
         let expected = duration.days(from: start)
         guard r.days == expected else {
             throw SimulationError("run.days: \(r.days), but \(r.duration) from \(r.start) is \(expected) day\(expected == 1 ? "" : "s")")
         }
         guard days.count == r.days else {
-            throw SimulationError("days: \(days.count) day\(days.count == 1 ? "" : "s"), expected one for each of the run's \(r.days) (run.days)")
+            throw SimulationError(
+                "days: \(days.count) day\(days.count == 1 ? "" : "s"), expected one for each of the run's \(r.days) (run.days)")
         }
         var started = 0, ended = 0
         for (d, day) in days.enumerated() {
             if let problem = day.problem(users: userCount, at: "days[\(d)]") { throw SimulationError(problem) }
             if day.earned.users != days[0].earned.users {
-                throw SimulationError("days[\(d)].earned.balance_histogram: counts \(day.earned.users) Earned users, "
-                    + "but days[0] counts \(days[0].earned.users) (expected the same every day: each is counted every day)")
+                throw SimulationError(
+                    "days[\(d)].earned.balance_histogram: counts \(day.earned.users) Earned users, "
+                        + "but days[0] counts \(days[0].earned.users) (expected the same every day: each is counted every day)")
             }
             started += day.earned.questsStarted
             ended += day.earned.quests.total
             if ended > started {
-                throw SimulationError("days[\(d)].earned.quests: \(ended) quests ended by this day, "
-                    + "expected at most the \(started) started (quests_started)")
+                throw SimulationError(
+                    "days[\(d)].earned.quests: \(ended) quests ended by this day, "
+                        + "expected at most the \(started) started (quests_started)")
             }
         }
         // Failed events are refused events; the first failure is one of the report's users.
         let refused = days.reduce(0) { $0 + $1.refused }
         if failures.counts.total > refused {
-            throw SimulationError("failures: \(failures.countsText) = \(failures.counts.total) failed events, expected at most the \(refused) refused (days[].refused_events)")
+            throw SimulationError(
+                "failures: \(failures.countsText) = \(failures.counts.total) failed events, expected at most the \(refused) refused (days[].refused_events)"
+            )
         }
         if (failures.first == nil) != failures.isEmpty {
-            throw SimulationError("failures.first: \(failures.first == nil ? "missing" : "present"), but the failures count \(failures.counts.total) events")
+            throw SimulationError(
+                "failures.first: \(failures.first == nil ? "missing" : "present"), but the failures count \(failures.counts.total) events")
         }
         if let first = failures.first, !(r.usersFrom..<r.usersTo).contains(first.userIndex) || first.day >= r.days {
-            throw SimulationError("failures.first: user_index \(first.userIndex), day \(first.day + 1): expected one of the report's users "
-                + "(\(UserRange(r.usersFrom..<r.usersTo))) and days (1–\(r.days))")
+            throw SimulationError(
+                "failures.first: user_index \(first.userIndex), day \(first.day + 1): expected one of the report's users "
+                    + "(\(UserRange(r.usersFrom..<r.usersTo))) and days (1–\(r.days))")
         }
     }
 }

@@ -37,7 +37,8 @@ public struct SimulationReport: Sendable, Equatable {
         public var inputsDigest: String
 
         enum CodingKeys: String, CodingKey {
-            case duration, start, days, users, usersFrom = "users_from", usersTo = "users_to", idOffset = "id_offset", seed, personas, rules, engine
+            case duration, start, days, users, usersFrom = "users_from", usersTo = "users_to", idOffset = "id_offset", seed, personas,
+                rules, engine
             case inputsDigest = "inputs_digest"
         }
 
@@ -76,10 +77,11 @@ public struct SimulationReport: Sendable, Equatable {
             digest.add(persona.name)
             digest.add(Data(persona.text.utf8))
         }
-        run = RunDescription(duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
-                             usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
-                             personas: config.mix.description,
-                             rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: digest.hex)
+        run = RunDescription(
+            duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
+            usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
+            personas: config.mix.description,
+            rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: digest.hex)
         self.days = days
     }
 
@@ -89,7 +91,9 @@ public struct SimulationReport: Sendable, Equatable {
     /// The report of the union of shard reports of the same run (in any order), each checked
     /// (`validate`); their user ranges must not overlap (an empty one overlaps nothing) and must
     /// join into one range: the whole cohort, unless `partial`. `names` name the reports in messages.
-    public static func merge(_ reports: [SimulationReport], names: [String]? = nil, partial: Bool = false) throws(SimulationError) -> SimulationReport {
+    public static func merge(
+        _ reports: [SimulationReport], names: [String]? = nil, partial: Bool = false
+    ) throws(SimulationError) -> SimulationReport {
         guard let first = reports.first else { throw SimulationError("nothing to merge") }
         let names = names ?? reports.indices.map { "report \($0 + 1)" }
         for (i, report) in reports.enumerated() {
@@ -101,21 +105,26 @@ public struct SimulationReport: Sendable, Equatable {
             }
             if report.earnedCounted != first.earnedCounted {
                 let (old, new) = report.earnedCounted ? (names[0], names[i]) : (names[i], names[0])
-                throw SimulationError("\(old) has no Earned counts (its days have no `earned`: written before Earned was simulated), "
-                    + "but \(new) has them: merge shards written by the same version of rulesrun")
+                throw SimulationError(
+                    "\(old) has no Earned counts (its days have no `earned`: written before Earned was simulated), "
+                        + "but \(new) has them: merge shards written by the same version of rulesrun")
             }
         }
         // Empty shards (more shards than users) cover nobody: only the others must join.
         let sorted = reports.filter { $0.userCount > 0 }.sorted { ($0.run.usersFrom, $0.run.usersTo) < ($1.run.usersFrom, $1.run.usersTo) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.run.usersTo != b.run.usersFrom {
-            throw SimulationError(a.run.usersTo > b.run.usersFrom
-                ? "shards overlap: users \(UserRange(a.run.usersFrom..<a.run.usersTo)) and \(UserRange(b.run.usersFrom..<b.run.usersTo))"
-                : "users \(UserRange(a.run.usersTo..<b.run.usersFrom)) are in none of the reports (a shard is missing)")
+            throw SimulationError(
+                a.run.usersTo > b.run.usersFrom
+                    ? "shards overlap: users \(UserRange(a.run.usersFrom..<a.run.usersTo)) and \(UserRange(b.run.usersFrom..<b.run.usersTo))"
+                    : "users \(UserRange(a.run.usersTo..<b.run.usersFrom)) are in none of the reports (a shard is missing)")
         }
         let from = sorted.first?.run.usersFrom ?? 0, to = sorted.last?.run.usersTo ?? 0
         if !partial, from != 0 || to != first.run.users {
-            let missing = [from != 0 ? UserRange(0..<from) : nil, to != first.run.users ? UserRange(to..<first.run.users) : nil].compactMap { $0?.description }
-            throw SimulationError("users \(missing.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)")
+            let missing = [from != 0 ? UserRange(0..<from) : nil, to != first.run.users ? UserRange(to..<first.run.users) : nil].compactMap
+            { $0?.description }
+            throw SimulationError(
+                "users \(missing.joined(separator: " and ")) of the \(first.run.users) are in none of the reports (a shard is missing; --partial merges a part of the cohort)"
+            )
         }
         guard var merged = sorted.first else { return first }
         merged.run.usersTo = to

@@ -30,7 +30,9 @@ public final class DatabaseLock: @unchecked Sendable {
                 let code = errno
                 close(fd)
                 if code == EWOULDBLOCK {
-                    throw SimulationError("\(option) \(path): another rulesrun is writing \(path) (it holds \(lockPath)); wait for it to finish, or give another \(option)")
+                    throw SimulationError(
+                        "\(option) \(path): another rulesrun is writing \(path) (it holds \(lockPath)); wait for it to finish, or give another \(option)"
+                    )
                 }
                 throw SimulationError("\(option) \(path): cannot lock \(lockPath): \(String(cString: strerror(code)))")
             }
@@ -57,7 +59,9 @@ public final class DatabaseLock: @unchecked Sendable {
             close(fd)
             release()
             if code == EWOULDBLOCK {
-                throw SimulationError("\(option) \(path): another rulesrun is writing \(path) (by another name of the same file: a hard link); wait for it to finish, or give another \(option)")
+                throw SimulationError(
+                    "\(option) \(path): another rulesrun is writing \(path) (by another name of the same file: a hard link); wait for it to finish, or give another \(option)"
+                )
             }
             throw SimulationError("\(option) \(path): cannot lock \(file): \(String(cString: strerror(code)))")
         }
@@ -69,7 +73,9 @@ public final class DatabaseLock: @unchecked Sendable {
         var info = stat()
         if fstat(fd, &info) == 0, info.st_nlink > 1 {
             release()
-            throw SimulationError("\(option) \(path): the file has \(info.st_nlink) names (hard links); SQLite keeps its journal beside the name it opens, so a run stopped under one name would leave a journal the others cannot see and a later run would roll it back over newer data; write a copy instead (cp \(path) NEW), or remove the other names")
+            throw SimulationError(
+                "\(option) \(path): the file has \(info.st_nlink) names (hard links); SQLite keeps its journal beside the name it opens, so a run stopped under one name would leave a journal the others cannot see and a later run would roll it back over newer data; write a copy instead (cp \(path) NEW), or remove the other names"
+            )
         }
     }
 

@@ -36,11 +36,14 @@ final class DatabaseTarget {
         let name = (file as NSString).lastPathComponent
         let nameMax = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))
         if nameMax > 0, name.utf8.count + Self.longestSuffix.utf8.count > nameMax {
-            throw SimulationError("--db \(path): the file name is \(name.utf8.count) bytes long; at most \(nameMax - Self.longestSuffix.utf8.count) here (rulesrun writes \(name.prefix(8))…\(Self.longestSuffix) beside it)")
+            throw SimulationError(
+                "--db \(path): the file name is \(name.utf8.count) bytes long; at most \(nameMax - Self.longestSuffix.utf8.count) here (rulesrun writes \(name.prefix(8))…\(Self.longestSuffix) beside it)"
+            )
         }
         // A writable regular file or a new one in an existing folder (made only for the paths
         // rulesrun chose: the default database, a bench's temporary one).
-        try OutputPath.check(path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationConfig.benchDatabase)
+        try OutputPath.check(
+            path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationConfig.benchDatabase)
         // Locked before the file is looked into: opening it while another run writes it by
         // another name would leave a journal of this name beside it.
         let lock = try DatabaseLock(database: file)
@@ -60,13 +63,16 @@ final class DatabaseTarget {
                 let log = (try? manager.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
                 if let head, !head.isEmpty || log > 0 {
                     guard head == Self.sqliteHeader || head.isEmpty else {
-                        throw SimulationError("--db \(path): not an SQLite database; refusing to replace it (give another --db, or remove the file)")
+                        throw SimulationError(
+                            "--db \(path): not an SQLite database; refusing to replace it (give another --db, or remove the file)")
                     }
                     do {
                         // A database of a newer rulesrun is replaced (it is generated), not added to.
                         try Store.check(path: file, allowingNewer: !append)
                     } catch {
-                        throw SimulationError("--db \(path): \(error); refusing to \(append ? "add to" : "replace") it (give another --db, or remove the file)")
+                        throw SimulationError(
+                            "--db \(path): \(error); refusing to \(append ? "add to" : "replace") it (give another --db, or remove the file)"
+                        )
                     }
                 }
             }
@@ -88,7 +94,8 @@ final class DatabaseTarget {
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-            throw SimulationError("--db \(path): a symbolic link to \(target), which does not exist; give the file itself, or remove the link")
+            throw SimulationError(
+                "--db \(path): a symbolic link to \(target), which does not exist; give the file itself, or remove the link")
         }
         defer { free(resolved) }
         return String(cString: resolved)

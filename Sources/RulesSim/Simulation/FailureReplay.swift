@@ -25,7 +25,8 @@ public enum FailureReplay {
     /// show the failure (a rule that draws from `math.random`, which a simulation seeds per user).
     public static func text(for first: RuleFailures.First, rules: String, run: SimulationReport.RunDescription) -> String? {
         guard let last = first.events.last, let ruleSet = try? RuleSet.load(rules, proving: false),
-              let store = try? Store.inMemory() else { return nil }
+            let store = try? Store.inMemory()
+        else { return nil }
         let replay = Replay(engine: Engine(store: store, rules: ruleSet))
         let signature = signature(code: first.code, message: first.message, ruleSet)
         var attempts = 0
@@ -35,23 +36,28 @@ public enum FailureReplay {
             let user = "\"user\":\(JSONValue.string("r\(attempts)"))"
             var out: JSONValue = .null
             for (i, line) in (lines + [last.jsonLine]).enumerated() {
-                out = replay.output(forLine: line.replacingOccurrences(of: "\"user\":\(JSONValue.string(first.user))", with: user), number: i + 1)
+                out = replay.output(
+                    forLine: line.replacingOccurrences(of: "\"user\":\(JSONValue.string(first.user))", with: user), number: i + 1)
             }
-            guard case .string(let code)? = out["error"]?["code"], case .string(let message)? = out["error"]?["message"] else { return false }
-            let text = message.drop { $0 != ":" }.dropFirst(2)   // "line N: " off
+            guard case .string(let code)? = out["error"]?["code"], case .string(let message)? = out["error"]?["message"] else {
+                return false
+            }
+            let text = message.drop { $0 != ":" }.dropFirst(2)  // "line N: " off
             return Self.signature(code: code, message: String(text), ruleSet) == signature
         }
         let before = first.events.dropLast().map(\.jsonLine)
         guard fails(before) else { return nil }
-        let shrinker = Shrinker<[String]>(maxAttempts: max(1, min(EconomyComparison.maxShrinkAttempts, shrinkBudget / max(1, first.events.count))),
-                                          candidates: EconomyComparison.chunkRemovals)
+        let shrinker = Shrinker<[String]>(
+            maxAttempts: max(1, min(EconomyComparison.maxShrinkAttempts, shrinkBudget / max(1, first.events.count))),
+            candidates: EconomyComparison.chunkRemovals)
         let lines = shrinker.shrink(before, while: fails).value + [last.jsonLine]
-        return ([
-            "\(header)the first rule failure of a run of \(run.duration) from \(run.start), \(run.users) users, seed \(run.seed), personas \(run.personas), rules \(run.rules)",
-            "# \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)",
-            "# \(lines.count) of the user's \(first.events.count) events up to the failure (shrunk while the last one fails the same way)",
-            "# reproduce: rulesrun replay FILE --rules \(ShellQuote.quote(rules))   (the last line fails)",
-        ] + lines).joined(separator: "\n") + "\n"
+        return
+            ([
+                "\(header)the first rule failure of a run of \(run.duration) from \(run.start), \(run.users) users, seed \(run.seed), personas \(run.personas), rules \(run.rules)",
+                "# \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)",
+                "# \(lines.count) of the user's \(first.events.count) events up to the failure (shrunk while the last one fails the same way)",
+                "# reproduce: rulesrun replay FILE --rules \(ShellQuote.quote(rules))   (the last line fails)",
+            ] + lines).joined(separator: "\n") + "\n"
     }
 
     /// What identifies a failure across replays: its code and where the rule is (the message
@@ -63,10 +69,15 @@ public enum FailureReplay {
     /// The command that simulates the failing user alone (`--shard k/N` with N the cohort: the
     /// user's own slice); nil for a run appended after other users (`--append` gives the users
     /// other ids, so other random streams). `personaFolders`: the run's `--persona-dir` folders.
-    public static func command(for first: RuleFailures.First, run: SimulationReport.RunDescription, personaFolders: [String] = []) -> String? {
+    public static func command(
+        for first: RuleFailures.First, run: SimulationReport.RunDescription, personaFolders: [String] = []
+    ) -> String? {
         guard run.idOffset == 0 else { return nil }
-        var words = ["rulesrun simulate", run.duration, "--start", run.start, "--users", "\(run.users)", "--seed", "\(run.seed)",
-                     "--persona", ShellQuote.quote(run.personas)] + personaFolders.flatMap { ["--persona-dir", ShellQuote.quote($0)] }
+        var words =
+            [
+                "rulesrun simulate", run.duration, "--start", run.start, "--users", "\(run.users)", "--seed", "\(run.seed)",
+                "--persona", ShellQuote.quote(run.personas),
+            ] + personaFolders.flatMap { ["--persona-dir", ShellQuote.quote($0)] }
         words += run.engine == "native" ? ["--reference"] : ["--rules", ShellQuote.quote(run.rules)]
         words += ["--shard", "\(first.userIndex + 1)/\(run.users)", "--no-db"]
         return words.joined(separator: " ")

@@ -24,7 +24,8 @@ struct GateOptions {
                 guard case .array(let items)? = option["quest_types"] else { continue }
                 questTypes = items.compactMap { item in
                     guard case .string(let name)? = item["quest_type"], let type = QuestType(rawValue: name),
-                          case .bool(let enabled)? = item["enabled"] else { return nil }
+                        case .bool(let enabled)? = item["enabled"]
+                    else { return nil }
                     return (type, enabled)
                 }
             case .string("EMERGENCY_UNLOCK")?:
@@ -50,11 +51,20 @@ extension EarnedPersona.Gate {
         let emergencyOffer: [(UnlockChoice, Bool)] = options.emergency.map { [(.emergency, $0)] } ?? []
         let kinds: [(weight: Double, items: [(UnlockChoice, Bool)])] = [
             (credits, offered(creditMinutes, options.durations.map { ($0.minutes, $0.enabled) }).map { (.credits(minutes: $0.0), $0.1) }),
-            (quest, offered(questTypes.compactMap(QuestType.init(rawValue:)), options.questTypes.map { ($0.type, $0.enabled) }).map { (.quest($0.0), $0.1) }),
+            (
+                quest,
+                offered(questTypes.compactMap(QuestType.init(rawValue:)), options.questTypes.map { ($0.type, $0.enabled) }).map {
+                    (.quest($0.0), $0.1)
+                }
+            ),
             (emergency, emergencyOffer),
         ]
         var u = random.unit()
-        guard let wanted = kinds.firstIndex(where: { u -= $0.weight; return u < 0 }) else { return nil }
+        guard
+            let wanted = kinds.firstIndex(where: {
+                u -= $0.weight; return u < 0
+            })
+        else { return nil }
         if let first = kinds[wanted].items.first {
             if first.1 || (mayInsist && random.chance(insist)) { return first.0 }
             if let next = kinds[wanted].items.first(where: \.1) { return next.0 }
@@ -64,6 +74,8 @@ extension EarnedPersona.Gate {
         let total = open.reduce(0) { $0 + $1.0 } + max(0, 1 - credits - quest - emergency)
         guard total > 0 else { return nil }
         var v = random.unit() * total
-        return open.first { v -= $0.0; return v < 0 }?.1
+        return open.first {
+            v -= $0.0; return v < 0
+        }?.1
     }
 }

@@ -42,9 +42,10 @@ public enum InterruptCleanup {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                registry.lock.lock()   // held until the exit: nothing is registered or removed meanwhile
+                registry.lock.lock()  // held until the exit: nothing is registered or removed meanwhile
                 for path in registry.files.values.joined() { unlink(path) }
-                FileHandle.standardError.write(Data("\n\(command): interrupted; the files it was writing are removed, the previous ones left as they were\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\n\(command): interrupted; the files it was writing are removed, the previous ones left as they were\n".utf8))
                 _exit(128 + signalNumber)
             }
             source.resume()

@@ -16,8 +16,12 @@ public enum OutputPath {
     /// the file a symbolic link there points to (or will create, when it points nowhere yet).
     /// `createsFolders`: the missing folders of the path are created (paths the user did not name).
     @discardableResult
-    public static func check(_ path: String, option: String, kind: Kind = .file, createsFolders: Bool = false) throws(SimulationError) -> String {
-        guard !path.isEmpty else { throw SimulationError("\(option): expected \(kind == .file ? "a file name" : "a folder name"), found an empty string") }
+    public static func check(
+        _ path: String, option: String, kind: Kind = .file, createsFolders: Bool = false
+    ) throws(SimulationError) -> String {
+        guard !path.isEmpty else {
+            throw SimulationError("\(option): expected \(kind == .file ? "a file name" : "a folder name"), found an empty string")
+        }
         let written = try target(of: path, option: option)
         var info = stat()
         if stat(written, &info) == 0 {
@@ -25,17 +29,22 @@ public enum OutputPath {
             if kind == .file, type == S_IFDIR { throw SimulationError("\(option) \(path): is a folder; expected a file") }
             guard type == (kind == .file ? S_IFREG : S_IFDIR) else {
                 let what = kind == .file ? "a regular file" : "a folder"
-                throw SimulationError("\(option) \(path): not \(what) (\(SourceFile.describe(mode: info.st_mode))); expected \(what), or a new one")
+                throw SimulationError(
+                    "\(option) \(path): not \(what) (\(SourceFile.describe(mode: info.st_mode))); expected \(what), or a new one")
             }
             guard info.st_mode & 0o222 != 0, access(written, kind == .file ? W_OK : W_OK | X_OK) == 0 else {
-                throw SimulationError("\(option) \(path): the \(kind == .file ? "file" : "folder") is read-only (mode 0\(String(info.st_mode & 0o7777, radix: 8))); refusing to write \(kind == .file ? "to it" : "in it")")
+                throw SimulationError(
+                    "\(option) \(path): the \(kind == .file ? "file" : "folder") is read-only (mode 0\(String(info.st_mode & 0o7777, radix: 8))); refusing to write \(kind == .file ? "to it" : "in it")"
+                )
             }
             return written
         }
         // Not there; any other reason (a name too long, a file where a folder should be, a
         // folder that cannot be searched) is one the write would meet after the run.
         guard errno == ENOENT else { throw SimulationError("\(option) \(path): cannot be written: \(String(cString: strerror(errno)))") }
-        guard kind == .folder || !written.hasSuffix("/") else { throw SimulationError("\(option) \(path): names a folder; expected a file") }
+        guard kind == .folder || !written.hasSuffix("/") else {
+            throw SimulationError("\(option) \(path): names a folder; expected a file")
+        }
         let folder = parent(of: written)
         if stat(folder, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw SimulationError("\(option) \(path): \(folder) is not a folder") }
@@ -45,7 +54,9 @@ public enum OutputPath {
             return written
         }
         guard createsFolders else {
-            throw SimulationError("\(option) \(path): the folder \(folder) does not exist; rulesrun does not create the folders of a path you name (create it first)")
+            throw SimulationError(
+                "\(option) \(path): the folder \(folder) does not exist; rulesrun does not create the folders of a path you name (create it first)"
+            )
         }
         // The nearest folder that exists must be one the missing ones can be made in.
         var existing = folder
@@ -68,7 +79,9 @@ public enum OutputPath {
         guard path != ":memory:" else {
             throw SimulationError("--db :memory:: the database would be a file named ':memory:'; use \(inMemory) to keep it in memory")
         }
-        guard path != "-" else { throw SimulationError("--db -: a database is a file, not standard output; give a file name (or \(inMemory))") }
+        guard path != "-" else {
+            throw SimulationError("--db -: a database is a file, not standard output; give a file name (or \(inMemory))")
+        }
     }
 
     /// The folder of `path`, as the system will look it up ("." for a bare name).

@@ -31,7 +31,9 @@ public final class Simulation {
     /// `SimulationError` with every problem found.
     public init(config: SimulationConfig) throws {
         guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
-        guard config.users <= Simulation.maxUsers else { throw SimulationError("--users must be at most \(Simulation.maxUsers), found \(config.users)") }
+        guard config.users <= Simulation.maxUsers else {
+            throw SimulationError("--users must be at most \(Simulation.maxUsers), found \(config.users)")
+        }
         // The run's last events (and a user's local day, up to 14 hours from UTC) must be days there are.
         try config.duration.check(from: config.start)
         guard (1...Simulation.maxJobs).contains(config.jobs) else {
@@ -88,7 +90,7 @@ public final class Simulation {
         for _ in 0..<workers {
             let thread = Thread { Simulation.work(template, chunks: chunks, board: board) }
             thread.stackSize = 8 << 20
-            thread.qualityOfService = .utility   // below the writer (see `runBelowTheWriter`)
+            thread.qualityOfService = .utility  // below the writer (see `runBelowTheWriter`)
             threads.append(thread)
             thread.start()
         }
@@ -145,8 +147,11 @@ public final class Simulation {
         // A generated file, replaced at each run: no syncing, a large page cache for the run's one
         // bulk transaction, and a rollback journal while it is written (a new file's pages are
         // written once; see `StoreOptions.bulkLoad`).
-        return try Store.open(path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024,
-                                                                bulkLoad: !config.append))
+        return try Store.open(
+            path: path,
+            options: StoreOptions(
+                synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024,
+                bulkLoad: !config.append))
     }
 
     /// Lowers the calling worker thread's priority below the writer's. With a database, the writer
@@ -155,7 +160,7 @@ public final class Simulation {
     /// threads' quality of service does it.)
     private static func runBelowTheWriter() {
         #if os(Linux)
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
         #endif
     }
 

@@ -30,10 +30,12 @@ public struct SimulationConfig: Sendable {
     /// get smaller chunks, so that every worker has some.
     public var chunkSize: Int
 
-    public init(duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
-                mix: PersonaMix = .standard, personaFolders: [String] = [PersonaLoader.defaultFolder], rules: String = "rules",
-                reference: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole,
-                database: String? = nil, append: Bool = false, chunkSize: Int = 100) {
+    public init(
+        duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
+        mix: PersonaMix = .standard, personaFolders: [String] = [PersonaLoader.defaultFolder], rules: String = "rules",
+        reference: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole,
+        database: String? = nil, append: Bool = false, chunkSize: Int = 100
+    ) {
         self.duration = duration
         self.start = start
         self.users = users

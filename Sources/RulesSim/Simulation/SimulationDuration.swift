@@ -14,17 +14,28 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) throws(SimulationError) {
         let number = text.dropLast()
         if let last = text.last, Unit(rawValue: String(last).lowercased()) != nil, let n = Int(number), n <= 0 {
-            throw SimulationError("invalid duration \"\(text)\": a duration must be positive (at least 1), expected a number from 1 and a unit, e.g. 30d, 12w, 6m or 1y")
+            throw SimulationError(
+                "invalid duration \"\(text)\": a duration must be positive (at least 1), expected a number from 1 and a unit, e.g. 30d, 12w, 6m or 1y"
+            )
         }
         guard let last = text.last, let unit = Unit(rawValue: String(last).lowercased()),
-              let parsed = Int(number) ?? (Self.isDigits(number) ? Int.max : nil), parsed > 0 else {
+            let parsed = Int(number) ?? (Self.isDigits(number) ? Int.max : nil), parsed > 0
+        else {
             throw SimulationError("invalid duration \"\(text)\": expected a positive number and a unit, e.g. 30d, 12w, 6m or 1y")
         }
         // Bounded before any arithmetic, by the most of each unit that stays within maxDays days
         // (120 months or 10 years from any start are at most 3653 days).
-        let most: Int = switch unit { case .days: Self.maxDays; case .weeks: Self.maxDays / 7; case .months: 120; case .years: 10 }
+        let most: Int =
+            switch unit {
+            case .days: Self.maxDays;
+            case .weeks: Self.maxDays / 7;
+            case .months: 120;
+            case .years: 10
+            }
         guard parsed <= most else {
-            throw SimulationError("invalid duration \"\(text)\": at most \(Self.maxDays) days (10 years): \(Self.maxDays)d, \(Self.maxDays / 7)w, 120m or 10y")
+            throw SimulationError(
+                "invalid duration \"\(text)\": at most \(Self.maxDays) days (10 years): \(Self.maxDays)d, \(Self.maxDays / 7)w, 120m or 10y"
+            )
         }
         self.count = parsed
         self.unit = unit
@@ -55,9 +66,10 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
         let last = start.adding(days: days(from: start) - 1)
         guard let last, last <= Self.lastSimulatedDay else {
             let end = last.map { "on \($0.rawValue)" } ?? "after \(Self.lastDay.rawValue)"
-            throw SimulationError("--start \(start.rawValue) + \(self): the simulation would end \(end); it must end by "
-                                  + "\(Self.lastSimulatedDay.rawValue) (it goes on past its last day: the next day closes it, "
-                                  + "and a user's local day reaches into further days in UTC, up to \(Self.lastDay.rawValue))")
+            throw SimulationError(
+                "--start \(start.rawValue) + \(self): the simulation would end \(end); it must end by "
+                    + "\(Self.lastSimulatedDay.rawValue) (it goes on past its last day: the next day closes it, "
+                    + "and a user's local day reaches into further days in UTC, up to \(Self.lastDay.rawValue))")
         }
     }
 

@@ -53,7 +53,9 @@ final class SimulationWorker {
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             let name = "u\(key + 1)"
-            let (_, user) = try engine.recordingBatch { try simulator.run(index: index, key: Int(key), name: name, into: &days, failures: &failures) }
+            let (_, user) = try engine.recordingBatch {
+                try simulator.run(index: index, key: Int(key), name: name, into: &days, failures: &failures)
+            }
             if template.keepRecords {
                 for recorded in user { try recorded.encodeJSON() }
                 records += user

@@ -48,7 +48,8 @@ extension UserSimulator {
         /// The instant of a local `YYYY-MM-DDTHH:MM` in a decision.
         func instant(_ value: JSONValue?) -> EpochMillis? {
             guard case .string(let text)? = value, text.count == 16, let day = try? DayID(String(text.prefix(10))),
-                  let time = try? LocalTime(String(text.suffix(5))) else { return nil }
+                let time = try? LocalTime(String(text.suffix(5)))
+            else { return nil }
             return clock.instant(on: day, at: time.minutes)
         }
     }
@@ -61,13 +62,17 @@ extension UserSimulator {
     }
 
     /// Plans the day's Earned events (the set-up on the first day, just after Earned's day starts).
-    func planEarned(_ d: Int, dayStart: EpochMillis, _ knobs: EarnedDay, _ run: inout Run, _ days: inout [DayTotals],
-                    _ plan: inout [Planned]) {
+    func planEarned(
+        _ d: Int, dayStart: EpochMillis, _ knobs: EarnedDay, _ run: inout Run, _ days: inout [DayTotals],
+        _ plan: inout [Planned]
+    ) {
         guard var earned = run.earned else { return }
         defer { run.earned = earned }
         let e = earned.persona
         let minute = Millis.minute
-        func add(_ minutes: Int, _ action: EarnedAction) { plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action))) }
+        func add(_ minutes: Int, _ action: EarnedAction) {
+            plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action)))
+        }
         if d == 0 { add(engine.rules.parameters.earnedDayStartsAt.minutes + 1, .setUp) }
         let together = earned.plan.chance(e.habitsTogether)
         var moment = earned.plan.int(7 * 60, 21 * 60)
@@ -77,7 +82,9 @@ extension UserSimulator {
             if together { moment += earned.plan.int(1, 4) } else { moment = earned.plan.int(7 * 60, 21 * 60) }
             add(moment, .habit(habit.name))
         }
-        var starts = (0..<draws(knobs.focusSessions, &earned.plan)).map { _ in earned.plan.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1) }
+        var starts = (0..<draws(knobs.focusSessions, &earned.plan)).map { _ in
+            earned.plan.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1)
+        }
         starts.sort()
         var free = 0
         for wanted in starts {
@@ -103,10 +110,14 @@ extension UserSimulator {
 
     /// Applies one Earned action; what the engine decides may schedule the next ones (a choice
     /// at the gate, the end of a quest, a retry after a denial).
-    func applyEarned(_ action: EarnedAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
-                     _ days: inout [DayTotals], _ plan: inout [Planned], from index: Int) {
+    func applyEarned(
+        _ action: EarnedAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
+        _ days: inout [DayTotals], _ plan: inout [Planned], from index: Int
+    ) {
         guard let e = run.earned?.persona else { return }
-        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? { step(.earned(event), at: t, name: name, day: d, &run, &days) }
+        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? {
+            step(.earned(event), at: t, name: name, day: d, &run, &days)
+        }
         func later(_ delay: Int64, _ next: EarnedAction) -> EpochMillis {
             schedule(.earned(next), at: time + delay, in: &plan, from: index)
             return time + delay
@@ -123,8 +134,11 @@ extension UserSimulator {
                     guard let from = try? LocalTime(w.from), let to = try? LocalTime(w.to) else { return nil }
                     return ModeDefinition.Window(days: w.days, start: from, end: to)
                 }
-                _ = apply(.mode(ModeDefinition(mode: mode.name, priority: mode.priority, strictness: Strictness(rawValue: mode.strictness),
-                                               windows: windows, blockedApps: mode.blockedApps?.compactMap(AppID.init(rawValue:)))), at: next())
+                _ = apply(
+                    .mode(
+                        ModeDefinition(
+                            mode: mode.name, priority: mode.priority, strictness: Strictness(rawValue: mode.strictness),
+                            windows: windows, blockedApps: mode.blockedApps?.compactMap(AppID.init(rawValue:)))), at: next())
             }
             for habit in e.habits {
                 _ = apply(.habit(EarnedHabitDefinition(habit: habit.name, rewardCredits: habit.rewardCredits)), at: next())
@@ -155,17 +169,18 @@ extension UserSimulator {
             case .string("QUEST_STARTED")?:
                 guard case .quest(let type) = choice else { return }
                 let u = run.earned!.gate.unit(), q = e.quest
-                let end: QuestEnd? = u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
+                let end: QuestEnd? =
+                    u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
                 let expires = run.earned!.instant(unlock["expires"])
                 if let end {
                     let delay = Int64(run.earned!.gate.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
                     if let expires, time + delay >= expires {
-                        run.earned!.busyUntil[app] = expires   // too slow for the rules' quest: it expires
+                        run.earned!.busyUntil[app] = expires  // too slow for the rules' quest: it expires
                     } else {
                         run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
                     }
                 } else {
-                    run.earned!.busyUntil[app] = expires   // left to expire
+                    run.earned!.busyUntil[app] = expires  // left to expire
                 }
             case .string("DENIED")? where !retry:
                 run.earned!.busyUntil[app] = later(Int64(run.earned!.gate.int(10, 30)) * Millis.second, .urge(app, retry: true))
@@ -176,7 +191,9 @@ extension UserSimulator {
         case .endQuest(let app, let type, let end):
             switch end {
             case .complete:
-                if let quest = apply(.questComplete(app: app))?["quest"] { run.earned!.unlockedUntil[app] = run.earned!.instant(quest["ends"]) }
+                if let quest = apply(.questComplete(app: app))?["quest"] {
+                    run.earned!.unlockedUntil[app] = run.earned!.instant(quest["ends"])
+                }
             case .fail: _ = apply(.questFail(app: app, reason: type == .breathing ? .timeout : .mismatch))
             case .cancel: _ = apply(.questCancel(app: app))
             }

@@ -57,8 +57,9 @@ struct UserSimulator {
     /// id − 1), into `days` (one entry per simulated day); adds the events the rule set failed on
     /// to `failures`.
     func run(index: Int, key: Int, name: String, into days: inout [DayTotals], failures: inout RuleFailures) throws {
-        var run = Run(random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
-                      miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
+        var run = Run(
+            random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
+            miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
         run.index = index
         defer { failures.add(run.failures) }
         let persona = personas[config.mix.pick(run.random.unit())]
@@ -68,22 +69,27 @@ struct UserSimulator {
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
         var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
         if let earned = spec.earned, earnedRandom.chance(earned.share) {
-            run.earned = EarnedRun(earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: key, stream: SimRandom.gate))
+            run.earned = EarnedRun(
+                earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: key, stream: SimRandom.gate))
         }
         for d in 0...config.days {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
             if d == 0 {
                 let s = spec.settings
-                let change = SettingsChange(commitmentDeadline: try LocalTime(s.commitmentDeadline),
-                                            checkinWindowClose: try LocalTime(s.checkinWindowClose), timezone: s.timezone,
-                                            personalityMode: PersonalityMode(rawValue: s.personalityMode),
-                                            notificationsEnabled: s.notificationsEnabled)
+                let change = SettingsChange(
+                    commitmentDeadline: try LocalTime(s.commitmentDeadline),
+                    checkinWindowClose: try LocalTime(s.checkinWindowClose), timezone: s.timezone,
+                    personalityMode: PersonalityMode(rawValue: s.personalityMode),
+                    notificationsEnabled: s.notificationsEnabled)
                 step(.settings(change), at: dayStart, name: name, day: 0, &run, &days)
-                if isPaid { step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days) }
+                if isPaid {
+                    step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days)
+                }
                 for habit in spec.habits {
-                    step(.habitTask(HabitTaskDefinition(task: habit.task, timesPerDay: habit.timesPerDay)),
-                         at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
+                    step(
+                        .habitTask(HabitTaskDefinition(task: habit.task, timesPerDay: habit.timesPerDay)),
+                        at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
                 }
             } else {
                 // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
@@ -98,7 +104,9 @@ struct UserSimulator {
             if d == config.days {
                 // Earned's last day rolls over (what its balance forfeits) when the next one starts.
                 if run.earned?.started == true {
-                    step(.tick, at: dayStart + Int64(engine.rules.parameters.earnedDayStartsAt.minutes + 1) * Millis.minute, name: name, day: d - 1, &run, &days)
+                    step(
+                        .tick, at: dayStart + Int64(engine.rules.parameters.earnedDayStartsAt.minutes + 1) * Millis.minute, name: name,
+                        day: d - 1, &run, &days)
                 }
                 break
             }
@@ -106,8 +114,10 @@ struct UserSimulator {
         }
     }
 
-    private func simulateDay(_ d: Int, date: DayID, dayStart: EpochMillis, spec: PersonaSpec, name: String,
-                             _ run: inout Run, _ days: inout [DayTotals]) throws {
+    private func simulateDay(
+        _ d: Int, date: DayID, dayStart: EpochMillis, spec: PersonaSpec, name: String,
+        _ run: inout Run, _ days: inout [DayTotals]
+    ) throws {
         guard let view = run.view, let today = view.today, today.day == date else { return }
         var pCommit = spec.commit, pYes = spec.answer.yes, pNo = spec.answer.no
         var habitScale = 1.0, opens = spec.miga.opensPerDay
@@ -118,7 +128,8 @@ struct UserSimulator {
             pYes += spec.lostStreak.yes
         }
         if let function = spec.day {
-            let o = try dayOverride(function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost), user: name)
+            let o = try dayOverride(
+                function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost), user: name)
             if let v = o.commit { pCommit = v }
             if let v = o.yes { pYes = v }
             if let v = o.no { pNo = v }
@@ -181,7 +192,9 @@ struct UserSimulator {
             i += 1
             switch item.action {
             case .commit:
-                if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) != nil { run.committed = true }
+                if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) != nil {
+                    run.committed = true
+                }
             case .look(let reminded):
                 guard run.committed, !run.answered else { continue }
                 let tier = run.view?.tier ?? 0
@@ -201,9 +214,13 @@ struct UserSimulator {
                 }
             case .lateLook:
                 guard !run.answered else { continue }
-                if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil { considerShield(after: item.at, spec: spec, &run, &plan, from: i) }
+                if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil {
+                    considerShield(after: item.at, spec: spec, &run, &plan, from: i)
+                }
             case .habit(let task):
-                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) != nil { days[d].habitDone += 1 }
+                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) != nil {
+                    days[d].habitDone += 1
+                }
             case .miga(let type):
                 if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
                     switch type {
@@ -224,7 +241,8 @@ struct UserSimulator {
     /// and before the day ends (the next day's events come after).
     private func considerShield(after time: EpochMillis, spec: PersonaSpec, _ run: inout Run, _ plan: inout [Planned], from index: Int) {
         guard let view = run.view, view.isPaid, view.restartShieldsRemaining > 0, let until = view.shieldableUntil, until > time,
-              let end = view.today?.end, run.random.chance(spec.shield) else { return }
+            let end = view.today?.end, run.random.chance(spec.shield)
+        else { return }
         let at = min(until, time + Int64(run.random.int(1, 30)) * Millis.minute, end - 15 * Millis.second)
         if at > time { schedule(.shield, at: at, in: &plan, from: index) }
     }
@@ -239,8 +257,10 @@ struct UserSimulator {
     /// Applies one event and counts what the engine decided into day `d`; returns the decisions,
     /// nil when the engine refused the event (which changes nothing).
     @discardableResult
-    func step(_ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
-              _ days: inout [DayTotals]) -> JSONValue? {
+    func step(
+        _ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
+        _ days: inout [DayTotals]
+    ) -> JSONValue? {
         days[d].events += 1
         let event = EngineEvent(at: Timestamp(millis: time), user: name, kind: kind)
         run.events.append(event)
@@ -289,9 +309,10 @@ struct UserSimulator {
         run.failures.counts[code] += 1
         guard run.failures.first == nil else { return }
         let location = RuleFailures.leadingLocation(failure.message) ?? (engine.rules as? RuleSet)?.location(ofFunctionIn: failure.message)
-        run.failures.first = RuleFailures.First(userIndex: run.index, user: event.user, day: d, date: config.start.adding(days: d)!.rawValue,
-                                                at: event.at.description, event: event.kind.typeName, code: code.rawValue,
-                                                message: failure.message, location: location, events: run.events)
+        run.failures.first = RuleFailures.First(
+            userIndex: run.index, user: event.user, day: d, date: config.start.adding(days: d)!.rawValue,
+            at: event.at.description, event: event.kind.typeName, code: code.rawValue,
+            message: failure.message, location: location, events: run.events)
     }
 
     /// What the persona's `day()` returns for one user-day; a Lua error or a value out of range

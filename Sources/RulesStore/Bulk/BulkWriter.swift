@@ -55,8 +55,9 @@ public struct BulkWriter: Sendable {
             for c in day.taskCompletions {
                 let task = try task(c.taskID, user: u)
                 guard task.goal != .none || c.value == nil else {
-                    throw ModelValidationError(entity: "TaskCompletion", field: "value", rule: "nil for a task whose goalType is none",
-                                               found: "\(c.value ?? 0)")
+                    throw ModelValidationError(
+                        entity: "TaskCompletion", field: "value", rule: "nil for a task whose goalType is none",
+                        found: "\(c.value ?? 0)")
                 }
                 try db.cachedStatement(sql: TrackerRows.insertCompletionSQL).execute(arguments: [u, task.key, c.completedAt, c.value])
             }
@@ -87,7 +88,8 @@ public struct BulkWriter: Sendable {
             }
             func same(_ entity: String, _ user: UserID) throws {
                 guard user == day.userID else {
-                    throw ModelValidationError(entity: entity, field: "user_id", rule: "the user-day's user \(day.userID)", found: "\(user)")
+                    throw ModelValidationError(
+                        entity: entity, field: "user_id", rule: "the user-day's user \(day.userID)", found: "\(user)")
                 }
             }
             func sameDay(_ entity: String, _ field: String, _ other: DayID) throws {
@@ -112,8 +114,11 @@ public struct BulkWriter: Sendable {
 
         mutating func task(_ id: UUID, user: Int64) throws -> (key: Int64, user: Int64, goal: GoalType) {
             if let task = tasks[id], task.user == user { return task }
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT task_key, user_id, goal_type FROM tracker_task WHERE task_id = ?"),
-                                             arguments: [id.blob]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT task_key, user_id, goal_type FROM tracker_task WHERE task_id = ?"),
+                    arguments: [id.blob])
+            else {
                 throw StoreError.notFound("HabitTask", id.uuidString)
             }
             let r = RowReader(row, "tracker_task")
@@ -123,10 +128,11 @@ public struct BulkWriter: Sendable {
             return task
         }
 
-        package static let upsertCommitmentSQL = PressureRows.insertCommitmentSQL + """
-             ON CONFLICT(user_id, day_id) DO UPDATE SET text = excluded.text, locked_at_ts_utc_ms = excluded.locked_at_ts_utc_ms,
-              status = excluded.status, checked_in_at_ts_utc_ms = excluded.checked_in_at_ts_utc_ms,
-              escalation_tier_snap = excluded.escalation_tier_snap, shield_used = excluded.shield_used
-            """
+        package static let upsertCommitmentSQL =
+            PressureRows.insertCommitmentSQL + """
+                 ON CONFLICT(user_id, day_id) DO UPDATE SET text = excluded.text, locked_at_ts_utc_ms = excluded.locked_at_ts_utc_ms,
+                  status = excluded.status, checked_in_at_ts_utc_ms = excluded.checked_in_at_ts_utc_ms,
+                  escalation_tier_snap = excluded.escalation_tier_snap, shield_used = excluded.shield_used
+                """
     }
 }

@@ -21,10 +21,12 @@ public struct UserDay: Sendable {
     public var habitCompletions: [HabitCompletion]
     public var events: [EventLogEntry]
 
-    public init(userID: UserID, day: DayID, commitment: Commitment? = nil, escalationState: EscalationState? = nil,
-                notifications: [NotificationLogEntry] = [], taskCompletions: [TaskCompletion] = [], usageEvents: [UsageEvent] = [],
-                economyState: EconomyState? = nil, daySummary: DaySummary? = nil, habitCompletions: [HabitCompletion] = [],
-                events: [EventLogEntry] = []) {
+    public init(
+        userID: UserID, day: DayID, commitment: Commitment? = nil, escalationState: EscalationState? = nil,
+        notifications: [NotificationLogEntry] = [], taskCompletions: [TaskCompletion] = [], usageEvents: [UsageEvent] = [],
+        economyState: EconomyState? = nil, daySummary: DaySummary? = nil, habitCompletions: [HabitCompletion] = [],
+        events: [EventLogEntry] = []
+    ) {
         self.userID = userID
         self.day = day
         self.commitment = commitment

@@ -12,8 +12,10 @@ public struct CreditsUnlock: Hashable, Sendable {
     /// The id of the extension if the current grant is extended (default: `<attempt_id>.ext`).
     public var extensionID: String?
 
-    public init(userID: UserID, attemptID: String, minutes: Int, costCredits: Int, at: EpochMillis,
-                grantID: String? = nil, extensionID: String? = nil) {
+    public init(
+        userID: UserID, attemptID: String, minutes: Int, costCredits: Int, at: EpochMillis,
+        grantID: String? = nil, extensionID: String? = nil
+    ) {
         self.userID = userID
         self.attemptID = attemptID
         self.minutes = minutes

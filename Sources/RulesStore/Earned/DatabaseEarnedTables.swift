@@ -56,8 +56,9 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func clearActiveFocusSession(_ id: String, at: EpochMillis) throws {
-        try db.execute(cached: "UPDATE focus_state SET active_session_id = NULL, updated_ts_utc_ms = ? WHERE user_id = ? AND active_session_id = ?",
-                       arguments: [at, u, id])
+        try db.execute(
+            cached: "UPDATE focus_state SET active_session_id = NULL, updated_ts_utc_ms = ? WHERE user_id = ? AND active_session_id = ?",
+            arguments: [at, u, id])
     }
 
     // MARK: Days
@@ -83,16 +84,23 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {
-        try db.execute(cached: UnlockRows.updateAttemptSQL, arguments: [
-            attempt.chosenOptionType?.rawValue, try attempt.chosenOptionPayload.map { try ModelJSON.encode($0) }, attempt.outcome.rawValue,
-            attempt.denialReason?.rawValue, attempt.grantID, attempt.updatedAt, attempt.attemptID])
+        try db.execute(
+            cached: UnlockRows.updateAttemptSQL,
+            arguments: [
+                attempt.chosenOptionType?.rawValue, try attempt.chosenOptionPayload.map { try ModelJSON.encode($0) },
+                attempt.outcome.rawValue,
+                attempt.denialReason?.rawValue, attempt.grantID, attempt.updatedAt, attempt.attemptID,
+            ])
     }
 
     func currentGrant(_ app: AppID) throws -> UnlockGrant? {
-        try Row.fetchOne(cached: db, sql: """
-            SELECT g.* FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id
-            WHERE c.user_id = ? AND c.app_id = ?
-            """, arguments: [u, app.rawValue]).map(UnlockRows.grant)
+        try Row.fetchOne(
+            cached: db,
+            sql: """
+                SELECT g.* FROM unlock_grant_current c JOIN unlock_grant g ON g.grant_id = c.grant_id
+                WHERE c.user_id = ? AND c.app_id = ?
+                """, arguments: [u, app.rawValue]
+        ).map(UnlockRows.grant)
     }
 
     func insertCurrentGrant(_ grant: UnlockGrant, at: EpochMillis) throws {
@@ -103,13 +111,16 @@ struct DatabaseEarnedTables: EarnedTables {
     func extendGrant(_ grant: UnlockGrant, _ ext: UnlockGrantExtension, at: EpochMillis) throws {
         try db.execute(cached: "UPDATE unlock_grant SET ends_ts_utc_ms = ? WHERE grant_id = ?", arguments: [grant.endsAt, grant.grantID])
         try execute(UnlockRows.insertExtensionSQL) { try UnlockRows.grantExtension(ext, into: &$0) }
-        try db.execute(cached: "UPDATE unlock_grant_current SET updated_ts_utc_ms = ? WHERE user_id = ? AND app_id = ?",
-                       arguments: [at, u, grant.appID.rawValue])
+        try db.execute(
+            cached: "UPDATE unlock_grant_current SET updated_ts_utc_ms = ? WHERE user_id = ? AND app_id = ?",
+            arguments: [at, u, grant.appID.rawValue])
     }
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? {
-        try Row.fetchOne(cached: db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
-                         arguments: [u, day.rawValue, app.rawValue]).map(UnlockRows.dailyAppLimits)
+        try Row.fetchOne(
+            cached: db, sql: "SELECT * FROM daily_app_limits WHERE user_id = ? AND day_id = ? AND app_id = ?",
+            arguments: [u, day.rawValue, app.rawValue]
+        ).map(UnlockRows.dailyAppLimits)
     }
 
     func saveDailyAppLimits(_ limits: DailyAppLimits) throws {
@@ -117,7 +128,8 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func quest(_ id: String) throws -> QuestSession? {
-        try Row.fetchOne(cached: db, sql: "SELECT * FROM quest_session WHERE quest_session_id = ?", arguments: [id]).map(UnlockRows.questSession)
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM quest_session WHERE quest_session_id = ?", arguments: [id]).map(
+            UnlockRows.questSession)
     }
 
     func insertQuest(_ session: QuestSession) throws {
@@ -125,8 +137,9 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func updateQuestState(_ session: QuestSession) throws {
-        try db.execute(cached: "UPDATE quest_session SET state = ?, updated_ts_utc_ms = ? WHERE quest_session_id = ?",
-                       arguments: [session.state.rawValue, session.updatedAt, session.questSessionID])
+        try db.execute(
+            cached: "UPDATE quest_session SET state = ?, updated_ts_utc_ms = ? WHERE quest_session_id = ?",
+            arguments: [session.state.rawValue, session.updatedAt, session.questSessionID])
     }
 
     // MARK: Habits, focus, modes
@@ -136,7 +149,8 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func habit(_ id: String) throws -> Habit? {
-        try Row.fetchOne(cached: db, sql: "SELECT * FROM habit WHERE habit_id = ? AND user_id = ?", arguments: [id, u]).map(EarnedRows.habit)
+        try Row.fetchOne(cached: db, sql: "SELECT * FROM habit WHERE habit_id = ? AND user_id = ?", arguments: [id, u]).map(
+            EarnedRows.habit)
     }
 
     func saveHabit(_ habit: Habit) throws {
@@ -144,7 +158,8 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func habitCompleted(_ habitID: String, on day: DayID) throws -> Bool {
-        try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM habit_completion WHERE habit_id = ? AND day_id = ?", arguments: [habitID, day.rawValue]) == true
+        try Bool.fetchOne(
+            cached: db, sql: "SELECT 1 FROM habit_completion WHERE habit_id = ? AND day_id = ?", arguments: [habitID, day.rawValue]) == true
     }
 
     func insertHabitCompletion(_ completion: HabitCompletion) throws {
@@ -164,8 +179,12 @@ struct DatabaseEarnedTables: EarnedTables {
     }
 
     func updateFocusSession(_ s: FocusSession) throws {
-        try db.execute(cached: EarnedRows.updateFocusSessionSQL, arguments: [s.endedAt, s.actualDurationMinutes, s.completed, s.endedEarly,
-                                                                            s.awardedCredits, s.qualifies, s.updatedAt, s.sessionID])
+        try db.execute(
+            cached: EarnedRows.updateFocusSessionSQL,
+            arguments: [
+                s.endedAt, s.actualDurationMinutes, s.completed, s.endedEarly,
+                s.awardedCredits, s.qualifies, s.updatedAt, s.sessionID,
+            ])
     }
 
     func owner(ofMode id: String) throws -> UserID? {
@@ -197,7 +216,8 @@ struct DatabaseEarnedTables: EarnedTables {
         do {
             try db.cachedStatement(sql: UnlockRows.insertEventSQL).execute(arguments: try UnlockRows.eventArguments(entry))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [entry.eventID]) == true else { throw error }
+            guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [entry.eventID]) == true
+            else { throw error }
             throw StoreError.alreadyLogged(entry.eventID)
         }
     }

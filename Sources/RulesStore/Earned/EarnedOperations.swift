@@ -34,10 +34,13 @@ struct EarnedOperations<Tables: EarnedTables> {
         var economy = try rows.economy()
         let from = economy.currentDayID
         guard request.toDayID > from else {
-            throw StoreError.invalidState("rollover of user \(request.userID) must move past the current day \(from), found \(request.toDayID)")
+            throw StoreError.invalidState(
+                "rollover of user \(request.userID) must move past the current day \(from), found \(request.toDayID)")
         }
         guard (0...economy.creditBalance).contains(request.carriedCredits) else {
-            throw StoreError(.constraint, "DayRollover.carriedCredits: between 0 and the balance (\(economy.creditBalance)), found \(request.carriedCredits)")
+            throw StoreError(
+                .constraint,
+                "DayRollover.carriedCredits: between 0 and the balance (\(economy.creditBalance)), found \(request.carriedCredits)")
         }
         economy.currentDayID = request.toDayID
         economy.creditBalance = request.carriedCredits
@@ -48,9 +51,10 @@ struct EarnedOperations<Tables: EarnedTables> {
         economy.updatedAt = max(economy.updatedAt, request.at)
         try save(economy)
         try updateDaySummary(request.toDayID, timezoneID: request.timezoneID, at: request.at) { _ in }
-        try appendEvent("u\(request.userID)/\(request.toDayID)/DAY_ROLLOVER",
-                        .dayRollover(.init(fromDayID: from, toDayID: request.toDayID, carriedCredits: request.carriedCredits)),
-                        at: request.at, timezoneID: request.timezoneID, dayID: request.toDayID)
+        try appendEvent(
+            "u\(request.userID)/\(request.toDayID)/DAY_ROLLOVER",
+            .dayRollover(.init(fromDayID: from, toDayID: request.toDayID, carriedCredits: request.carriedCredits)),
+            at: request.at, timezoneID: request.timezoneID, dayID: request.toDayID)
     }
 
     // MARK: Focus and habits
@@ -64,9 +68,10 @@ struct EarnedOperations<Tables: EarnedTables> {
         }
         try rows.insertFocusSession(session, blockedApps: Set(blockedApps).sorted())
         try rows.setActiveFocusSession(session.sessionID, at: session.startedAt)
-        try appendEvent("\(session.sessionID)/FOCUS_STARTED",
-                        .focusStarted(.init(sessionID: session.sessionID, plannedMinutes: session.plannedDurationMinutes)),
-                        at: session.startedAt, timezoneID: session.timezoneID, dayID: session.dayID)
+        try appendEvent(
+            "\(session.sessionID)/FOCUS_STARTED",
+            .focusStarted(.init(sessionID: session.sessionID, plannedMinutes: session.plannedDurationMinutes)),
+            at: session.startedAt, timezoneID: session.timezoneID, dayID: session.dayID)
     }
 
     func completeFocusSession(_ request: FocusCompletion) throws {
@@ -76,7 +81,8 @@ struct EarnedOperations<Tables: EarnedTables> {
             throw StoreError.notFound("FocusSession \(request.sessionID) of user", "\(request.userID)")
         }
         guard (0...10_000).contains(request.awardedCredits) else {
-            throw ModelValidationError(entity: "FocusCompletion", field: "awardedCredits", rule: "between 0 and 10000", found: "\(request.awardedCredits)")
+            throw ModelValidationError(
+                entity: "FocusCompletion", field: "awardedCredits", rule: "between 0 and 10000", found: "\(request.awardedCredits)")
         }
         guard session.isOpen else { throw StoreError.invalidState("FocusSession \(request.sessionID) has already ended") }
         session.endedAt = request.endedAt
@@ -93,17 +99,21 @@ struct EarnedOperations<Tables: EarnedTables> {
         try rows.updateFocusSession(session)
         try rows.clearActiveFocusSession(session.sessionID, at: request.endedAt)
         let (at, tz, day) = (request.endedAt, session.timezoneID, session.dayID)
-        try appendEvent("\(session.sessionID)/FOCUS_ENDED",
-                        .focusEnded(.init(sessionID: session.sessionID, completed: session.completed, endedEarly: session.endedEarly,
-                                          actualMinutes: request.actualMinutes)),
-                        at: at, timezoneID: tz, dayID: day)
+        try appendEvent(
+            "\(session.sessionID)/FOCUS_ENDED",
+            .focusEnded(
+                .init(
+                    sessionID: session.sessionID, completed: session.completed, endedEarly: session.endedEarly,
+                    actualMinutes: request.actualMinutes)),
+            at: at, timezoneID: tz, dayID: day)
         var economy = try rows.economy()
         economy.creditBalance += request.awardedCredits
         if request.qualifies && day == economy.currentDayID { economy.todayFocusQualified = true }
         if request.awardedCredits > 0 {
-            try appendEvent("\(session.sessionID)/CREDITS_EARNED",
-                            .creditsEarned(.init(source: .focus, amount: request.awardedCredits, focusSessionID: session.sessionID)),
-                            at: at, timezoneID: tz, dayID: day)
+            try appendEvent(
+                "\(session.sessionID)/CREDITS_EARNED",
+                .creditsEarned(.init(source: .focus, amount: request.awardedCredits, focusSessionID: session.sessionID)),
+                at: at, timezoneID: tz, dayID: day)
         }
         try updateDaySummary(day, timezoneID: tz, at: at) { summary in
             summary.focusMinutesCompleted += request.actualMinutes
@@ -124,17 +134,24 @@ struct EarnedOperations<Tables: EarnedTables> {
             throw StoreError.notFound("Habit \(completion.habitID) of user", "\(completion.userID)")
         }
         guard habit.active, habit.deletedAt == nil else {
-            throw StoreError.invalidState("Habit \(habit.habitID) is \(habit.deletedAt == nil ? "inactive" : "deleted"); it cannot be completed")
+            throw StoreError.invalidState(
+                "Habit \(habit.habitID) is \(habit.deletedAt == nil ? "inactive" : "deleted"); it cannot be completed")
         }
         guard completion.awardedCredits <= habit.rewardCredits else {
-            throw StoreError(.constraint, "HabitCompletion.awarded_credits: at most the habit's reward_credits (\(habit.rewardCredits)), found \(completion.awardedCredits)")
+            throw StoreError(
+                .constraint,
+                "HabitCompletion.awarded_credits: at most the habit's reward_credits (\(habit.rewardCredits)), found \(completion.awardedCredits)"
+            )
         }
         if try rows.habitCompleted(completion.habitID, on: completion.dayID) {
             throw StoreError(.constraint, "HabitCompletion: habit \(completion.habitID) is already completed on \(completion.dayID) (A5.4)")
         }
         var economy = try rows.economy()
         if let until = economy.habitAwardsSuspendedUntilDayID, completion.dayID <= until, !completion.awardSuspended {
-            throw StoreError(.constraint, "HabitCompletion.award_suspended: habit awards are suspended until \(until); the completion on \(completion.dayID) must be suspended")
+            throw StoreError(
+                .constraint,
+                "HabitCompletion.award_suspended: habit awards are suspended until \(until); the completion on \(completion.dayID) must be suspended"
+            )
         }
         try rows.insertHabitCompletion(completion)
         let (at, tz, day) = (completion.timestamp, completion.timezoneID, completion.dayID)
@@ -143,9 +160,10 @@ struct EarnedOperations<Tables: EarnedTables> {
             if day == economy.currentDayID { economy.todayHabitQualifiedCount += 1 }
             try updateDaySummary(day, timezoneID: tz, at: at) { $0.creditsEarned += completion.awardedCredits }
             if completion.awardedCredits > 0 {
-                try appendEvent("\(completion.completionID)/CREDITS_EARNED",
-                                .creditsEarned(.init(source: .habit, amount: completion.awardedCredits, habitID: completion.habitID)),
-                                at: at, timezoneID: tz, dayID: day)
+                try appendEvent(
+                    "\(completion.completionID)/CREDITS_EARNED",
+                    .creditsEarned(.init(source: .habit, amount: completion.awardedCredits, habitID: completion.habitID)),
+                    at: at, timezoneID: tz, dayID: day)
             }
             if let streak = record.streak {
                 try applyStreak(streak, to: &economy, dayID: day, timezoneID: tz, at: at)
@@ -155,11 +173,13 @@ struct EarnedOperations<Tables: EarnedTables> {
         }
         if let until = record.suspendAwardsUntil {
             guard until >= day else {
-                throw StoreError.invalidState("HabitCompletionRecord.suspendAwardsUntil: not before the completion's day \(day), found \(until)")
+                throw StoreError.invalidState(
+                    "HabitCompletionRecord.suspendAwardsUntil: not before the completion's day \(day), found \(until)")
             }
             economy.habitAwardsSuspendedUntilDayID = until
-            try appendEvent("\(completion.completionID)/HABIT_AWARD_SUSPENDED",
-                            .habitAwardSuspended(.init(untilDayID: until)), at: at, timezoneID: tz, dayID: day)
+            try appendEvent(
+                "\(completion.completionID)/HABIT_AWARD_SUSPENDED",
+                .habitAwardSuspended(.init(untilDayID: until)), at: at, timezoneID: tz, dayID: day)
         }
         economy.updatedAt = max(economy.updatedAt, at)
         try save(economy)
@@ -178,14 +198,19 @@ struct EarnedOperations<Tables: EarnedTables> {
         }
         try rows.insertAttempt(attempt)
         try updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: attempt.timestamp) { $0.unlockAttemptsCount += 1 }
-        try appendEvent("\(attempt.attemptID)/UNLOCK_ATTEMPT_CREATED",
-                        .unlockAttemptCreated(.init(attemptID: attempt.attemptID, appID: attempt.appID, modeID: attempt.effectiveModeID,
-                                                    strictness: attempt.effectiveStrictness)),
-                        at: attempt.timestamp, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attempt.attemptID)/UNLOCK_ATTEMPT_CREATED",
+            .unlockAttemptCreated(
+                .init(
+                    attemptID: attempt.attemptID, appID: attempt.appID, modeID: attempt.effectiveModeID,
+                    strictness: attempt.effectiveStrictness)),
+            at: attempt.timestamp, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
 
-    func denyUnlockAttempt(_ attemptID: String, reason: UnlockDenialReason, at: EpochMillis, option: UnlockOptionType?,
-                           payload: JSONValue) throws {
+    func denyUnlockAttempt(
+        _ attemptID: String, reason: UnlockDenialReason, at: EpochMillis, option: UnlockOptionType?,
+        payload: JSONValue
+    ) throws {
         try Millis.check(at, entity: "UnlockAttempt", field: "updated_ts_utc_ms")
         var attempt = try pendingAttempt(attemptID)
         attempt.outcome = .denied
@@ -194,13 +219,15 @@ struct EarnedOperations<Tables: EarnedTables> {
         if let option {
             attempt.chosenOptionType = option
             attempt.chosenOptionPayload = payload
-            try appendEvent("\(attemptID)/UNLOCK_OPTION_SELECTED",
-                            .unlockOptionSelected(.init(attemptID: attemptID, optionType: option, optionPayload: payload)),
-                            at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+            try appendEvent(
+                "\(attemptID)/UNLOCK_OPTION_SELECTED",
+                .unlockOptionSelected(.init(attemptID: attemptID, optionType: option, optionPayload: payload)),
+                at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
         }
         try saveAttempt(attempt)
-        try appendEvent("\(attemptID)/UNLOCK_DENIED", .unlockDenied(.init(attemptID: attemptID, reason: reason)),
-                        at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attemptID)/UNLOCK_DENIED", .unlockDenied(.init(attemptID: attemptID, reason: reason)),
+            at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
 
     func closeUnlockAttempt(_ attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
@@ -222,22 +249,30 @@ struct EarnedOperations<Tables: EarnedTables> {
         let attempt = try pendingAttempt(request.attemptID)
         var economy = try rows.economy()
         guard economy.creditBalance >= request.costCredits else {
-            throw StoreError(.constraint, "EconomyState.credit_balance: \(economy.creditBalance) credits cannot pay \(request.costCredits) for \(request.minutes) minutes")
+            throw StoreError(
+                .constraint,
+                "EconomyState.credit_balance: \(economy.creditBalance) credits cannot pay \(request.costCredits) for \(request.minutes) minutes"
+            )
         }
         economy.creditBalance -= request.costCredits
         economy.updatedAt = max(economy.updatedAt, request.at)
         try save(economy)
         let payload = JSONValue.payload([("minutes", .int(request.minutes)), ("cost_credits", .int(request.costCredits))])
-        try appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
-                        .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .creditsUnlock, optionPayload: payload)),
-                        at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        try appendEvent("\(attempt.attemptID)/CREDITS_SPENT",
-                        .creditsSpent(.init(appID: attempt.appID, amount: request.costCredits, unlockMinutes: request.minutes,
-                                            attemptID: attempt.attemptID)),
-                        at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        let grant = try createOrExtendGrant(for: attempt, minutes: request.minutes, method: .credits, at: request.at,
-                                            grantID: request.grantID ?? "\(attempt.attemptID).grant",
-                                            extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
+        try appendEvent(
+            "\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
+            .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .creditsUnlock, optionPayload: payload)),
+            at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attempt.attemptID)/CREDITS_SPENT",
+            .creditsSpent(
+                .init(
+                    appID: attempt.appID, amount: request.costCredits, unlockMinutes: request.minutes,
+                    attemptID: attempt.attemptID)),
+            at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        let grant = try createOrExtendGrant(
+            for: attempt, minutes: request.minutes, method: .credits, at: request.at,
+            grantID: request.grantID ?? "\(attempt.attemptID).grant",
+            extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
         try grantAttempt(attempt, grant: grant, method: .credits, option: .creditsUnlock, payload: payload, at: request.at)
         try updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { summary in
             summary.creditsSpent += request.costCredits
@@ -249,10 +284,12 @@ struct EarnedOperations<Tables: EarnedTables> {
     func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
         try Millis.check(request.at, entity: "EmergencyUnlock", field: "at")
         guard (1...1440).contains(request.unlockMinutes) else {
-            throw ModelValidationError(entity: "EmergencyUnlock", field: "unlockMinutes", rule: "between 1 and 1440", found: "\(request.unlockMinutes)")
+            throw ModelValidationError(
+                entity: "EmergencyUnlock", field: "unlockMinutes", rule: "between 1 and 1440", found: "\(request.unlockMinutes)")
         }
         guard (0...600).contains(request.delaySeconds) else {
-            throw ModelValidationError(entity: "EmergencyUnlock", field: "delaySeconds", rule: "between 0 and 600", found: "\(request.delaySeconds)")
+            throw ModelValidationError(
+                entity: "EmergencyUnlock", field: "delaySeconds", rule: "between 0 and 600", found: "\(request.delaySeconds)")
         }
         let attempt = try pendingAttempt(request.attemptID)
         var emergency = try rows.emergency()
@@ -262,18 +299,25 @@ struct EarnedOperations<Tables: EarnedTables> {
         emergency.updatedAt = max(emergency.updatedAt, request.at)
         try emergency.validate()
         try rows.setEmergency(emergency)
-        let payload = JSONValue.payload([("delay_seconds", .int(request.delaySeconds)),
-                                         ("unlock_minutes", .int(request.unlockMinutes))])
-        try appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
-                        .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .emergencyUnlock, optionPayload: payload)),
-                        at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        try appendEvent("\(attempt.attemptID)/EMERGENCY_USED",
-                        .emergencyUsed(.init(attemptID: attempt.attemptID, appID: attempt.appID, delaySeconds: request.delaySeconds,
-                                             unlockMinutes: request.unlockMinutes)),
-                        at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        let grant = try insertCurrentGrant(for: attempt, startsAt: request.at + Int64(request.delaySeconds) * Millis.second,
-                                           minutes: request.unlockMinutes, method: .emergency, at: request.at,
-                                           grantID: request.grantID ?? "\(attempt.attemptID).grant", metadata: payload)
+        let payload = JSONValue.payload([
+            ("delay_seconds", .int(request.delaySeconds)),
+            ("unlock_minutes", .int(request.unlockMinutes)),
+        ])
+        try appendEvent(
+            "\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
+            .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .emergencyUnlock, optionPayload: payload)),
+            at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attempt.attemptID)/EMERGENCY_USED",
+            .emergencyUsed(
+                .init(
+                    attemptID: attempt.attemptID, appID: attempt.appID, delaySeconds: request.delaySeconds,
+                    unlockMinutes: request.unlockMinutes)),
+            at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        let grant = try insertCurrentGrant(
+            for: attempt, startsAt: request.at + Int64(request.delaySeconds) * Millis.second,
+            minutes: request.unlockMinutes, method: .emergency, at: request.at,
+            grantID: request.grantID ?? "\(attempt.attemptID).grant", metadata: payload)
         try grantAttempt(attempt, grant: grant, method: .emergency, option: .emergencyUnlock, payload: payload, at: request.at)
         try updateDaySummary(attempt.dayID, timezoneID: attempt.timezoneID, at: request.at) { $0.emergencyUnlocksCount += 1 }
         return grant
@@ -292,35 +336,44 @@ struct EarnedOperations<Tables: EarnedTables> {
         attempt.chosenOptionPayload = payload
         attempt.updatedAt = max(attempt.updatedAt, session.createdAt)
         try saveAttempt(attempt)
-        try appendEvent("\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
-                        .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .questUnlock, optionPayload: payload)),
-                        at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attempt.attemptID)/UNLOCK_OPTION_SELECTED",
+            .unlockOptionSelected(.init(attemptID: attempt.attemptID, optionType: .questUnlock, optionPayload: payload)),
+            at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
         try rows.insertQuest(session)
-        try appendEvent("\(session.questSessionID)/QUEST_STARTED",
-                        .questStarted(.init(questSessionID: session.questSessionID, attemptID: session.attemptID, questType: session.questType)),
-                        at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(session.questSessionID)/QUEST_STARTED",
+            .questStarted(.init(questSessionID: session.questSessionID, attemptID: session.attemptID, questType: session.questType)),
+            at: session.createdAt, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
 
     func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant {
         try Millis.check(request.at, entity: "QuestCompletion", field: "at")
         var session = try activeQuest(request.questSessionID)
         guard request.at < session.expiresAt else {
-            throw StoreError.invalidState("QuestSession \(session.questSessionID) expired at \(session.expiresAt); it cannot complete at \(request.at)")
+            throw StoreError.invalidState(
+                "QuestSession \(session.questSessionID) expired at \(session.expiresAt); it cannot complete at \(request.at)")
         }
         let attempt = try pendingAttempt(session.attemptID)
         session.state = .completed
         session.updatedAt = max(session.updatedAt, request.at)
         try session.validate()
         try rows.updateQuestState(session)
-        try appendEvent("\(session.questSessionID)/QUEST_COMPLETED",
-                        .questCompleted(.init(questSessionID: session.questSessionID, attemptID: attempt.attemptID, questType: session.questType)),
-                        at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
-        let payload = JSONValue.payload([("quest_type", .string(session.questType.rawValue)), ("quest_session_id", .string(session.questSessionID)),
-                                         ("unlock_minutes", .int(request.unlockMinutes))])
-        let grant = try createOrExtendGrant(for: attempt, minutes: request.unlockMinutes, method: .quest, at: request.at,
-                                            grantID: request.grantID ?? "\(attempt.attemptID).grant",
-                                            extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
-        var limits = try rows.dailyAppLimits(attempt.dayID, attempt.appID) ?? DailyAppLimits(userID: userID, dayID: attempt.dayID, appID: attempt.appID)
+        try appendEvent(
+            "\(session.questSessionID)/QUEST_COMPLETED",
+            .questCompleted(.init(questSessionID: session.questSessionID, attemptID: attempt.attemptID, questType: session.questType)),
+            at: request.at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        let payload = JSONValue.payload([
+            ("quest_type", .string(session.questType.rawValue)), ("quest_session_id", .string(session.questSessionID)),
+            ("unlock_minutes", .int(request.unlockMinutes)),
+        ])
+        let grant = try createOrExtendGrant(
+            for: attempt, minutes: request.unlockMinutes, method: .quest, at: request.at,
+            grantID: request.grantID ?? "\(attempt.attemptID).grant",
+            extensionID: request.extensionID ?? "\(attempt.attemptID).ext", metadata: payload)
+        var limits =
+            try rows.dailyAppLimits(attempt.dayID, attempt.appID)
+            ?? DailyAppLimits(userID: userID, dayID: attempt.dayID, appID: attempt.appID)
         limits.questGrantsCount += 1
         limits.lastQuestGrantStartAt = request.at
         try limits.validate()
@@ -335,8 +388,9 @@ struct EarnedOperations<Tables: EarnedTables> {
             throw StoreError.invalidState("a quest ends as FAILED, CANCELLED or EXPIRED, not \(state.rawValue)")
         }
         guard (state == .failed) == (reason != nil) else {
-            throw ModelValidationError(entity: "QuestSession", field: "reason", rule: state == .failed ? "set when FAILED" : "only for FAILED",
-                                       found: reason?.rawValue ?? "null")
+            throw ModelValidationError(
+                entity: "QuestSession", field: "reason", rule: state == .failed ? "set when FAILED" : "only for FAILED",
+                found: reason?.rawValue ?? "null")
         }
         var session = try activeQuest(questSessionID)
         let attempt = try self.attempt(session.attemptID)
@@ -345,11 +399,14 @@ struct EarnedOperations<Tables: EarnedTables> {
         try session.validate()
         try rows.updateQuestState(session)
         let ref = EventPayload.QuestRef(questSessionID: questSessionID, attemptID: attempt.attemptID, questType: session.questType)
-        let payload: EventPayload = switch state {
-        case .failed: .questFailed(.init(questSessionID: questSessionID, attemptID: attempt.attemptID, questType: session.questType, reason: reason!))
-        case .cancelled: .questCancelled(ref)
-        default: .questExpired(ref)
-        }
+        let payload: EventPayload =
+            switch state {
+            case .failed:
+                .questFailed(
+                    .init(questSessionID: questSessionID, attemptID: attempt.attemptID, questType: session.questType, reason: reason!))
+            case .cancelled: .questCancelled(ref)
+            default: .questExpired(ref)
+            }
         try appendEvent("\(questSessionID)/\(payload.type.rawValue)", payload, at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
 
@@ -373,7 +430,8 @@ struct EarnedOperations<Tables: EarnedTables> {
         for window in windows {
             try window.validate()
             guard window.modeID == mode.modeID, window.userID == mode.userID else {
-                throw ModelValidationError(entity: "ModeWindow", field: "mode_id", rule: "the saved mode \(mode.modeID)", found: window.modeID)
+                throw ModelValidationError(
+                    entity: "ModeWindow", field: "mode_id", rule: "the saved mode \(mode.modeID)", found: window.modeID)
             }
         }
         try rows.requireUser()
@@ -404,7 +462,8 @@ struct EarnedOperations<Tables: EarnedTables> {
     /// (`<attempt_id>/UNLOCK_GRANTED`, `u<user>/<day>/STREAK_QUALIFIED`, …), so replaying an
     /// operation fails on the primary key instead of logging twice.
     func appendEvent(_ id: String, _ payload: EventPayload, at: EpochMillis, timezoneID: String, dayID: DayID) throws {
-        let entry = EventLogEntry(userID: userID, eventID: id, timestamp: at, timezoneID: timezoneID, dayID: dayID, payload: payload, createdAt: at)
+        let entry = EventLogEntry(
+            userID: userID, eventID: id, timestamp: at, timezoneID: timezoneID, dayID: dayID, payload: payload, createdAt: at)
         try entry.validate()
         try rows.appendEvent(entry)
     }
@@ -416,7 +475,8 @@ struct EarnedOperations<Tables: EarnedTables> {
 
     /// Loads (or starts) the day's summary, applies `change`, validates and writes it.
     private func updateDaySummary(_ dayID: DayID, timezoneID: String, at: EpochMillis, _ change: (inout DaySummary) throws -> Void) throws {
-        var summary = try rows.daySummary(dayID) ?? DaySummary(userID: userID, dayID: dayID, timezoneID: timezoneID, createdAt: at, updatedAt: at)
+        var summary =
+            try rows.daySummary(dayID) ?? DaySummary(userID: userID, dayID: dayID, timezoneID: timezoneID, createdAt: at, updatedAt: at)
         try change(&summary)
         summary.updatedAt = max(summary.updatedAt, at)
         try summary.validate()
@@ -432,7 +492,8 @@ struct EarnedOperations<Tables: EarnedTables> {
     private func pendingAttempt(_ attemptID: String) throws -> UnlockAttempt {
         let attempt = try attempt(attemptID)
         guard attempt.outcome == .pending else {
-            throw StoreError.invalidState("UnlockAttempt \(attemptID) is \(attempt.outcome.rawValue); only a PENDING attempt can be granted or denied")
+            throw StoreError.invalidState(
+                "UnlockAttempt \(attemptID) is \(attempt.outcome.rawValue); only a PENDING attempt can be granted or denied")
         }
         return attempt
     }
@@ -453,20 +514,24 @@ struct EarnedOperations<Tables: EarnedTables> {
 
     /// Extends the app's current grant when it has not ended (nor been revoked) at `at`;
     /// otherwise creates a new grant starting at `at` and makes it current.
-    private func createOrExtendGrant(for attempt: UnlockAttempt, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
-                                     grantID: String, extensionID: String, metadata: JSONValue) throws -> UnlockGrant {
+    private func createOrExtendGrant(
+        for attempt: UnlockAttempt, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
+        grantID: String, extensionID: String, metadata: JSONValue
+    ) throws -> UnlockGrant {
         try Self.checkGrantMinutes(minutes)
         if var current = try rows.currentGrant(attempt.appID), current.revokedAt == nil, current.endsAt > at {
             try current.validate()
             current.endsAt += Int64(minutes) * Millis.minute
             try current.validate()
-            let ext = UnlockGrantExtension(userID: userID, extensionID: extensionID, grantID: current.grantID, timestamp: at,
-                                           addedMinutes: minutes, newEndsAt: current.endsAt, method: method, metadata: metadata)
+            let ext = UnlockGrantExtension(
+                userID: userID, extensionID: extensionID, grantID: current.grantID, timestamp: at,
+                addedMinutes: minutes, newEndsAt: current.endsAt, method: method, metadata: metadata)
             try ext.validate()
             try rows.extendGrant(current, ext, at: at)
             return current
         }
-        return try insertCurrentGrant(for: attempt, startsAt: at, minutes: minutes, method: method, at: at, grantID: grantID, metadata: metadata)
+        return try insertCurrentGrant(
+            for: attempt, startsAt: at, minutes: minutes, method: method, at: at, grantID: grantID, metadata: metadata)
     }
 
     private static func checkGrantMinutes(_ minutes: Int) throws {
@@ -476,12 +541,15 @@ struct EarnedOperations<Tables: EarnedTables> {
     }
 
     /// Creates a grant and makes it the app's current one (replacing any previous mapping).
-    private func insertCurrentGrant(for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
-                                    grantID: String, metadata: JSONValue) throws -> UnlockGrant {
+    private func insertCurrentGrant(
+        for attempt: UnlockAttempt, startsAt: EpochMillis, minutes: Int, method: UnlockGrantMethod, at: EpochMillis,
+        grantID: String, metadata: JSONValue
+    ) throws -> UnlockGrant {
         try Self.checkGrantMinutes(minutes)
-        let grant = UnlockGrant(userID: userID, grantID: grantID, appID: attempt.appID, createdAt: at, createdDayID: attempt.dayID,
-                                startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
-                                sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)
+        let grant = UnlockGrant(
+            userID: userID, grantID: grantID, appID: attempt.appID, createdAt: at, createdDayID: attempt.dayID,
+            startsAt: startsAt, endsAt: startsAt + Int64(minutes) * Millis.minute, method: method,
+            sourceModeID: attempt.effectiveModeID, sourceAttemptID: attempt.attemptID, metadata: metadata)
         try grant.validate()
         try rows.insertCurrentGrant(grant, at: at)
         return grant
@@ -490,8 +558,10 @@ struct EarnedOperations<Tables: EarnedTables> {
     /// Marks the attempt GRANTED with the grant and logs `UNLOCK_GRANTED`. The event names the
     /// method of this unlock (`method`), which differs from the grant's own when it extends a
     /// grant obtained another way.
-    private func grantAttempt(_ attempt: UnlockAttempt, grant: UnlockGrant, method: UnlockGrantMethod, option: UnlockOptionType,
-                              payload: JSONValue, at: EpochMillis) throws {
+    private func grantAttempt(
+        _ attempt: UnlockAttempt, grant: UnlockGrant, method: UnlockGrantMethod, option: UnlockOptionType,
+        payload: JSONValue, at: EpochMillis
+    ) throws {
         var granted = attempt
         granted.outcome = .granted
         granted.grantID = grant.grantID
@@ -499,15 +569,20 @@ struct EarnedOperations<Tables: EarnedTables> {
         granted.chosenOptionPayload = payload
         granted.updatedAt = max(attempt.updatedAt, at)
         try saveAttempt(granted)
-        try appendEvent("\(attempt.attemptID)/UNLOCK_GRANTED",
-                        .unlockGranted(.init(grantID: grant.grantID, appID: grant.appID, method: method, startsAt: grant.startsAt,
-                                             endsAt: grant.endsAt, attemptID: attempt.attemptID)),
-                        at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
+        try appendEvent(
+            "\(attempt.attemptID)/UNLOCK_GRANTED",
+            .unlockGranted(
+                .init(
+                    grantID: grant.grantID, appID: grant.appID, method: method, startsAt: grant.startsAt,
+                    endsAt: grant.endsAt, attemptID: attempt.attemptID)),
+            at: at, timezoneID: attempt.timezoneID, dayID: attempt.dayID)
     }
 
     /// Applies a streak qualification to the economy and the day summary, and logs
     /// `STREAK_QUALIFIED`, then `STREAK_BONUS_AWARDED` and its `CREDITS_EARNED` when there is a bonus.
-    private func applyStreak(_ streak: StreakUpdate, to economy: inout EconomyState, dayID: DayID, timezoneID: String, at: EpochMillis) throws {
+    private func applyStreak(
+        _ streak: StreakUpdate, to economy: inout EconomyState, dayID: DayID, timezoneID: String, at: EpochMillis
+    ) throws {
         guard dayID == economy.currentDayID else {
             throw StoreError.invalidState("a streak can only qualify the current day \(economy.currentDayID), not \(dayID)")
         }
@@ -515,28 +590,33 @@ struct EarnedOperations<Tables: EarnedTables> {
             throw StoreError.invalidState("day \(dayID) of user \(userID) already qualified for the streak")
         }
         guard (1...1_000_000).contains(streak.newStreakCount) else {
-            throw ModelValidationError(entity: "StreakUpdate", field: "newStreakCount", rule: "between 1 and 1000000", found: "\(streak.newStreakCount)")
+            throw ModelValidationError(
+                entity: "StreakUpdate", field: "newStreakCount", rule: "between 1 and 1000000", found: "\(streak.newStreakCount)")
         }
         guard (0...10_000).contains(streak.bonusCredits) else {
-            throw ModelValidationError(entity: "StreakUpdate", field: "bonusCredits", rule: "between 0 and 10000", found: "\(streak.bonusCredits)")
+            throw ModelValidationError(
+                entity: "StreakUpdate", field: "bonusCredits", rule: "between 0 and 10000", found: "\(streak.bonusCredits)")
         }
         economy.todayQualified = true
         economy.streakCount = streak.newStreakCount
         let prefix = "u\(userID)/\(dayID)"
-        try appendEvent("\(prefix)/STREAK_QUALIFIED",
-                        .streakQualified(.init(dayID: dayID, method: streak.method, streakCountNew: streak.newStreakCount, firstQualifiedAt: at)),
-                        at: at, timezoneID: timezoneID, dayID: dayID)
+        try appendEvent(
+            "\(prefix)/STREAK_QUALIFIED",
+            .streakQualified(.init(dayID: dayID, method: streak.method, streakCountNew: streak.newStreakCount, firstQualifiedAt: at)),
+            at: at, timezoneID: timezoneID, dayID: dayID)
         if streak.bonusCredits > 0 {
             guard economy.streakBonusAwardedDayID != dayID else {
                 throw StoreError.invalidState("a streak bonus was already awarded on \(dayID)")
             }
             economy.creditBalance += streak.bonusCredits
             economy.streakBonusAwardedDayID = dayID
-            try appendEvent("\(prefix)/STREAK_BONUS_AWARDED",
-                            .streakBonusAwarded(.init(dayID: dayID, amount: streak.bonusCredits, streakCount: streak.newStreakCount)),
-                            at: at, timezoneID: timezoneID, dayID: dayID)
-            try appendEvent("\(prefix)/CREDITS_EARNED/STREAK_BONUS", .creditsEarned(.init(source: .streakBonus, amount: streak.bonusCredits)),
-                            at: at, timezoneID: timezoneID, dayID: dayID)
+            try appendEvent(
+                "\(prefix)/STREAK_BONUS_AWARDED",
+                .streakBonusAwarded(.init(dayID: dayID, amount: streak.bonusCredits, streakCount: streak.newStreakCount)),
+                at: at, timezoneID: timezoneID, dayID: dayID)
+            try appendEvent(
+                "\(prefix)/CREDITS_EARNED/STREAK_BONUS", .creditsEarned(.init(source: .streakBonus, amount: streak.bonusCredits)),
+                at: at, timezoneID: timezoneID, dayID: dayID)
         }
         try updateDaySummary(dayID, timezoneID: timezoneID, at: at) { summary in
             summary.qualified = true

@@ -14,11 +14,13 @@ extension EarnedRows {
         """
 
     static func emergency<V: RowValues>(_ e: EmergencyState, into v: inout V) {
-        v.add(e.lastUsedDayID?.rawValue); v.add(e.usedCountToday); v.add(e.lastAppIDUsed?.rawValue); v.add(e.updatedAt); v.add(e.userID.rawValue)
+        v.add(e.lastUsedDayID?.rawValue); v.add(e.usedCountToday); v.add(e.lastAppIDUsed?.rawValue); v.add(e.updatedAt);
+        v.add(e.userID.rawValue)
     }
 
     static let updateSettingsSQL = "UPDATE user_settings SET settings_json = ?, updated_ts_utc_ms = ? WHERE user_id = ?"
-    static let updateEntitlementSQL = "UPDATE entitlement_state SET tier = ?, subscription_active = ?, updated_ts_utc_ms = ? WHERE user_id = ?"
+    static let updateEntitlementSQL =
+        "UPDATE entitlement_state SET tier = ?, subscription_active = ?, updated_ts_utc_ms = ? WHERE user_id = ?"
 
     static func entitlement<V: RowValues>(_ e: EntitlementState, into v: inout V) {
         v.add(e.tier.rawValue); v.add(e.subscriptionActive); v.add(e.updatedAt); v.add(e.userID.rawValue)
@@ -43,8 +45,10 @@ extension EarnedRows {
         """
 
     static func mode<V: RowValues>(_ m: Mode, into v: inout V) {
-        v.add(m.modeID); v.add(m.userID.rawValue); v.add(m.name); v.add(m.priority); v.add(m.strictness.rawValue); v.add(m.manualState.rawValue)
-        v.add(m.manualEffectiveAt); v.add(m.manualExpiresAt); v.add(m.createdAt); v.add(m.updatedAt); v.add(m.deletedAt); v.add(m.syncStatus.rawValue)
+        v.add(m.modeID); v.add(m.userID.rawValue); v.add(m.name); v.add(m.priority); v.add(m.strictness.rawValue);
+        v.add(m.manualState.rawValue)
+        v.add(m.manualEffectiveAt); v.add(m.manualExpiresAt); v.add(m.createdAt); v.add(m.updatedAt); v.add(m.deletedAt);
+        v.add(m.syncStatus.rawValue)
     }
 
     static let insertModeWindowSQL = """
@@ -53,7 +57,8 @@ extension EarnedRows {
         """
 
     static func modeWindow<V: RowValues>(_ w: ModeWindow, into v: inout V) {
-        v.add(w.windowID); v.add(w.userID.rawValue); v.add(w.modeID); v.add(w.daysOfWeekMask); v.add(w.startLocal.text); v.add(w.endLocal.text)
+        v.add(w.windowID); v.add(w.userID.rawValue); v.add(w.modeID); v.add(w.daysOfWeekMask); v.add(w.startLocal.text);
+        v.add(w.endLocal.text)
         v.add(w.createdAt); v.add(w.updatedAt)
     }
 
@@ -107,7 +112,8 @@ extension UnlockRows {
 
     /// An attempt's row, with its options snapshot already encoded (`optionsJSON`).
     static func attempt<V: RowValues>(_ a: UnlockAttempt, optionsJSON: String, into v: inout V) throws {
-        v.add(a.attemptID); v.add(a.userID.rawValue); v.add(a.appID.rawValue); v.add(a.timestamp); v.add(a.timezoneID); v.add(a.dayID.rawValue)
+        v.add(a.attemptID); v.add(a.userID.rawValue); v.add(a.appID.rawValue); v.add(a.timestamp); v.add(a.timezoneID);
+        v.add(a.dayID.rawValue)
         v.add(a.effectiveModeID); v.add(a.effectiveStrictness.rawValue); v.add(optionsJSON)
         v.add(a.chosenOptionType?.rawValue); v.add(try a.chosenOptionPayload.map { try ModelJSON.encode($0) }); v.add(a.outcome.rawValue)
         v.add(a.denialReason?.rawValue); v.add(a.grantID); v.add(a.createdAt); v.add(a.updatedAt)
@@ -161,7 +167,8 @@ extension UnlockRows {
         """
 
     static func dailyAppLimits<V: RowValues>(_ l: DailyAppLimits, into v: inout V) {
-        v.add(l.userID.rawValue); v.add(l.dayID.rawValue); v.add(l.appID.rawValue); v.add(l.questGrantsCount); v.add(l.lastQuestGrantStartAt)
+        v.add(l.userID.rawValue); v.add(l.dayID.rawValue); v.add(l.appID.rawValue); v.add(l.questGrantsCount);
+        v.add(l.lastQuestGrantStartAt)
     }
 
     static func event<V: RowValues>(_ e: EventLogEntry, payloadJSON: String, into v: inout V) {

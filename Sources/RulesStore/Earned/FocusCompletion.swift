@@ -12,8 +12,10 @@ public struct FocusCompletion: Hashable, Sendable {
     /// Set when this session qualifies the day for the streak.
     public var streak: StreakUpdate?
 
-    public init(userID: UserID, sessionID: String, endedAt: EpochMillis, actualMinutes: Int, completed: Bool, awardedCredits: Int,
-                qualifies: Bool, streak: StreakUpdate? = nil) {
+    public init(
+        userID: UserID, sessionID: String, endedAt: EpochMillis, actualMinutes: Int, completed: Bool, awardedCredits: Int,
+        qualifies: Bool, streak: StreakUpdate? = nil
+    ) {
         self.userID = userID
         self.sessionID = sessionID
         self.endedAt = endedAt

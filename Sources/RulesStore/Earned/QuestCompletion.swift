@@ -9,7 +9,9 @@ public struct QuestCompletion: Hashable, Sendable {
     public var grantID: String?
     public var extensionID: String?
 
-    public init(userID: UserID, questSessionID: String, unlockMinutes: Int, at: EpochMillis, grantID: String? = nil, extensionID: String? = nil) {
+    public init(
+        userID: UserID, questSessionID: String, unlockMinutes: Int, at: EpochMillis, grantID: String? = nil, extensionID: String? = nil
+    ) {
         self.userID = userID
         self.questSessionID = questSessionID
         self.unlockMinutes = unlockMinutes

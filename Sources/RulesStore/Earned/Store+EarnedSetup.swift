@@ -27,13 +27,17 @@ extension Store {
         try info.validate()
         try write { db in
             try Self.requireUser(db, info.userID)
-            try db.execute(cached: """
-                INSERT INTO app_info(user_id, app_id, platform, display_name, user_alias, icon_uri, created_ts_utc_ms, updated_ts_utc_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(user_id, app_id) DO UPDATE SET display_name = excluded.display_name, user_alias = excluded.user_alias,
-                  icon_uri = excluded.icon_uri, updated_ts_utc_ms = excluded.updated_ts_utc_ms
-                """, arguments: [info.userID.rawValue, info.appID.rawValue, info.platform.rawValue, info.displayName, info.userAlias, info.iconURI,
-                                 info.createdAt, info.updatedAt])
+            try db.execute(
+                cached: """
+                    INSERT INTO app_info(user_id, app_id, platform, display_name, user_alias, icon_uri, created_ts_utc_ms, updated_ts_utc_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(user_id, app_id) DO UPDATE SET display_name = excluded.display_name, user_alias = excluded.user_alias,
+                      icon_uri = excluded.icon_uri, updated_ts_utc_ms = excluded.updated_ts_utc_ms
+                    """,
+                arguments: [
+                    info.userID.rawValue, info.appID.rawValue, info.platform.rawValue, info.displayName, info.userAlias, info.iconURI,
+                    info.createdAt, info.updatedAt,
+                ])
         }
     }
 

@@ -47,7 +47,9 @@ extension Store {
 
 extension Store {
     /// Runs one of Earned's operations on the user's rows in the database, in one transaction.
-    func earned<T>(_ userID: UserID, operation: String = #function, _ body: (EarnedOperations<DatabaseEarnedTables>) throws -> T) throws -> T {
+    func earned<T>(
+        _ userID: UserID, operation: String = #function, _ body: (EarnedOperations<DatabaseEarnedTables>) throws -> T
+    ) throws -> T {
         try write(operation: operation) { db in try body(EarnedOperations(DatabaseEarnedTables(db: db, userID: userID))) }
     }
 }

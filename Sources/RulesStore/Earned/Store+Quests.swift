@@ -21,8 +21,10 @@ extension Store {
     /// transaction. This never touches `daily_app_limits` (A6.4).
     ///
     /// - Parameter reason: required for FAILED (A7 `QUEST_FAILED.reason`), refused otherwise.
-    public func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason? = nil,
-                         at: EpochMillis) throws {
+    public func endQuest(
+        _ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason? = nil,
+        at: EpochMillis
+    ) throws {
         try earned(userID) { try $0.endQuest(questSessionID, state: state, reason: reason, at: at) }
     }
 }

@@ -10,8 +10,10 @@ extension Store {
 
     /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction. When the denial
     /// answers a choice (`option`), the attempt records it and `UNLOCK_OPTION_SELECTED` is logged first.
-    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
-                                  option: UnlockOptionType? = nil, payload: JSONValue = .emptyObject) throws {
+    public func denyUnlockAttempt(
+        _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+        option: UnlockOptionType? = nil, payload: JSONValue = .emptyObject
+    ) throws {
         try earned(userID) { try $0.denyUnlockAttempt(attemptID, reason: reason, at: at, option: option, payload: payload) }
     }
 

@@ -11,12 +11,15 @@ extension Store {
         try write { db in
             let (key, _) = try Self.requireTask(db, mark.userID, mark.taskID)
             if mark.kind.isOncePerDay,
-               try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM tracker_day_mark WHERE task_key = ? AND day_id = ? AND kind = ?",
-                                 arguments: [key, mark.day.rawValue, mark.kind.rawValue]) == true {
+                try Bool.fetchOne(
+                    cached: db, sql: "SELECT 1 FROM tracker_day_mark WHERE task_key = ? AND day_id = ? AND kind = ?",
+                    arguments: [key, mark.day.rawValue, mark.kind.rawValue]) == true
+            {
                 throw StoreError.duplicateDayMark(mark)
             }
-            try db.execute(cached: TrackerRows.insertDayMarkSQL,
-                           arguments: [mark.userID.rawValue, key, mark.day.rawValue, mark.kind.rawValue, mark.createdAt])
+            try db.execute(
+                cached: TrackerRows.insertDayMarkSQL,
+                arguments: [mark.userID.rawValue, key, mark.day.rawValue, mark.kind.rawValue, mark.createdAt])
         }
     }
 
@@ -27,10 +30,14 @@ extension Store {
         try Snapshot.requirePeriod(from, to)
         return try write { db in
             let (key, _) = try Self.requireTask(db, userID, taskID)
-            guard let row = try Row.fetchOne(cached: db, sql: """
-                SELECT \(TrackerRows.completionColumns) WHERE c.task_key = ? AND c.completed_at_ts_utc_ms >= ? AND c.completed_at_ts_utc_ms < ?
-                ORDER BY c.completed_at_ts_utc_ms DESC, c.completion_id DESC LIMIT 1
-                """, arguments: [key, from, to]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    cached: db,
+                    sql: """
+                        SELECT \(TrackerRows.completionColumns) WHERE c.task_key = ? AND c.completed_at_ts_utc_ms >= ? AND c.completed_at_ts_utc_ms < ?
+                        ORDER BY c.completed_at_ts_utc_ms DESC, c.completion_id DESC LIMIT 1
+                        """, arguments: [key, from, to])
+            else { return nil }
             let completion = try TrackerRows.completion(row)
             try db.execute(cached: "DELETE FROM tracker_completion WHERE completion_id = ?", arguments: [completion.id])
             return completion
@@ -53,12 +60,14 @@ extension Snapshot {
     /// then in the order they were recorded.
     public func dayMarks(_ userID: UserID, taskID: UUID? = nil, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
         if let taskID {
-            return try all("""
+            return try all(
+                """
                 SELECT \(TrackerRows.dayMarkColumns) WHERE t.task_id = ? AND t.user_id = ? AND m.day_id BETWEEN ? AND ?
                 ORDER BY m.day_id, m.mark_id
                 """, [taskID.blob, userID.rawValue, fromDay.rawValue, toDay.rawValue], TrackerRows.dayMark)
         }
-        return try all("""
+        return try all(
+            """
             SELECT \(TrackerRows.dayMarkColumns) WHERE t.user_id = ? AND m.day_id BETWEEN ? AND ? ORDER BY m.day_id, m.mark_id
             """, [userID.rawValue, fromDay.rawValue, toDay.rawValue], TrackerRows.dayMark)
     }

@@ -20,8 +20,11 @@ extension Store {
     /// Deletes a custom category; its tasks become uncategorized. Presets cannot be deleted.
     public func deleteCategory(_ userID: UserID, id: UUID) throws {
         try write { db in
-            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM tracker_category WHERE category_id = ? AND user_id = ?",
-                                             arguments: [id.blob, userID.rawValue]) else {
+            guard
+                let row = try Row.fetchOne(
+                    cached: db, sql: "SELECT * FROM tracker_category WHERE category_id = ? AND user_id = ?",
+                    arguments: [id.blob, userID.rawValue])
+            else {
                 throw StoreError.notFound("Category", id.uuidString)
             }
             guard try !TrackerRows.category(row).isPreset else {
@@ -37,11 +40,16 @@ extension Store {
         try write { db in
             try Self.requireUser(db, task.userID)
             if let categoryID = task.categoryID {
-                let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM tracker_category WHERE category_id = ?", arguments: [categoryID.blob])
-                guard owner == task.userID.rawValue else { throw StoreError.notFound("Category \(categoryID.uuidString) of user", "\(task.userID)") }
+                let owner = try Int64.fetchOne(
+                    cached: db, sql: "SELECT user_id FROM tracker_category WHERE category_id = ?", arguments: [categoryID.blob])
+                guard owner == task.userID.rawValue else {
+                    throw StoreError.notFound("Category \(categoryID.uuidString) of user", "\(task.userID)")
+                }
             }
-            if let owner = try Int64.fetchOne(cached: db, sql: "SELECT user_id FROM tracker_task WHERE task_id = ?", arguments: [task.id.blob]),
-               owner != task.userID.rawValue {
+            if let owner = try Int64.fetchOne(
+                cached: db, sql: "SELECT user_id FROM tracker_task WHERE task_id = ?", arguments: [task.id.blob]),
+                owner != task.userID.rawValue
+            {
                 throw StoreError(.constraint, "HabitTask \(task.id.uuidString) belongs to another user")
             }
             try db.execute(cached: TrackerRows.upsertTaskSQL, arguments: try TrackerRows.taskArguments(task))
@@ -64,8 +72,9 @@ extension Store {
         return try write { db in
             let (key, task) = try Self.requireTask(db, completion.userID, completion.taskID)
             try completion.validate(against: task)
-            try db.execute(cached: TrackerRows.insertCompletionSQL,
-                           arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
+            try db.execute(
+                cached: TrackerRows.insertCompletionSQL,
+                arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
             var stored = completion
             stored.id = db.lastInsertedRowID
             return stored
@@ -75,7 +84,8 @@ extension Store {
     /// Deletes one completion (FR-5, managing completions).
     public func deleteCompletion(_ userID: UserID, id: Int64) throws {
         try write { db in
-            try db.execute(cached: "DELETE FROM tracker_completion WHERE completion_id = ? AND user_id = ?", arguments: [id, userID.rawValue])
+            try db.execute(
+                cached: "DELETE FROM tracker_completion WHERE completion_id = ? AND user_id = ?", arguments: [id, userID.rawValue])
             guard db.changesCount == 1 else { throw StoreError.notFound("TaskCompletion \(id) of user", "\(userID)") }
         }
     }
@@ -85,15 +95,19 @@ extension Store {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(cached: "UPDATE tracker_settings SET has_completed_onboarding = ?, created_ts_utc_ms = ? WHERE user_id = ?",
-                           arguments: [settings.hasCompletedOnboarding, settings.createdAt, userID.rawValue])
+            try db.execute(
+                cached: "UPDATE tracker_settings SET has_completed_onboarding = ?, created_ts_utc_ms = ? WHERE user_id = ?",
+                arguments: [settings.hasCompletedOnboarding, settings.createdAt, userID.rawValue])
         }
     }
 
     /// The internal key and the model of a user's task.
     static func requireTask(_ db: Database, _ userID: UserID, _ taskID: UUID) throws -> (Int64, HabitTask) {
-        guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM tracker_task WHERE task_id = ? AND user_id = ?",
-                                         arguments: [taskID.blob, userID.rawValue]) else {
+        guard
+            let row = try Row.fetchOne(
+                cached: db, sql: "SELECT * FROM tracker_task WHERE task_id = ? AND user_id = ?",
+                arguments: [taskID.blob, userID.rawValue])
+        else {
             throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
         }
         return (try RowReader(row, "tracker_task").int64("task_key"), try TrackerRows.task(row))

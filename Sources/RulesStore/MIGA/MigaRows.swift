@@ -5,9 +5,10 @@ import RulesModel
 package enum MigaRows {
     static func usageEvent(_ row: Row) throws -> UsageEvent {
         let r = RowReader(row, "miga_usage_event")
-        return UsageEvent(id: try r.uuid("event_uuid"), userID: try r.user(), eventType: try r.enumValue("event_type"),
-                          timestamp: try r.int64("ts_utc_ms"), targetAppName: try r.string("target_app_name"),
-                          pauseDuration: try r.double("pause_duration"), timerDuration: try r.double("timer_duration"))
+        return UsageEvent(
+            id: try r.uuid("event_uuid"), userID: try r.user(), eventType: try r.enumValue("event_type"),
+            timestamp: try r.int64("ts_utc_ms"), targetAppName: try r.string("target_app_name"),
+            pauseDuration: try r.double("pause_duration"), timerDuration: try r.double("timer_duration"))
     }
 
     package static let insertUsageEventSQL = """
@@ -24,15 +25,17 @@ package enum MigaRows {
 
     static func selectedApp(_ row: Row) throws -> SelectedApp {
         let r = RowReader(row, "miga_selected_app")
-        return SelectedApp(id: try r.uuid("app_uuid"), userID: try r.user(), appName: try r.string("app_name"), urlScheme: try r.string("url_scheme"),
-                           iconName: try r.string("icon_name"), isInstalled: try r.bool("is_installed"),
-                           dateAdded: try r.int64("date_added_ts_utc_ms"), orderIndex: try r.int("order_index"))
+        return SelectedApp(
+            id: try r.uuid("app_uuid"), userID: try r.user(), appName: try r.string("app_name"), urlScheme: try r.string("url_scheme"),
+            iconName: try r.string("icon_name"), isInstalled: try r.bool("is_installed"),
+            dateAdded: try r.int64("date_added_ts_utc_ms"), orderIndex: try r.int("order_index"))
     }
 
     static func settings(_ row: Row) throws -> MigaSettings {
         let r = RowReader(row, "miga_settings")
-        return MigaSettings(frePhase: try r.enumValue("fre_phase"), hasCompletedOnboarding: try r.bool("has_completed_onboarding"),
-                            gatewayTimerDuration: try r.double("gateway_timer_duration"), determinationLevel: try r.int("determination_level"),
-                            selectedInterestTags: try r.json("selected_interest_tags"))
+        return MigaSettings(
+            frePhase: try r.enumValue("fre_phase"), hasCompletedOnboarding: try r.bool("has_completed_onboarding"),
+            gatewayTimerDuration: try r.double("gateway_timer_duration"), determinationLevel: try r.int("determination_level"),
+            selectedInterestTags: try r.json("selected_interest_tags"))
     }
 }

@@ -25,7 +25,9 @@ enum PressureChanges {
     /// `editCommitmentText`: the commitment with its new text, while it is not locked.
     static func edited(_ commitment: Commitment, text: String) throws -> Commitment {
         guard commitment.lockedAt == nil else {
-            throw StoreError.invalidState("Commitment of user \(commitment.userID) on \(commitment.day) is locked since \(commitment.lockedAt!); its text cannot change")
+            throw StoreError.invalidState(
+                "Commitment of user \(commitment.userID) on \(commitment.day) is locked since \(commitment.lockedAt!); its text cannot change"
+            )
         }
         var edited = commitment
         edited.text = text
@@ -51,8 +53,10 @@ enum PressureChanges {
 
     /// `lockCommitment` on the day's `existing` commitment; `tier` is the tier in force (read only
     /// when the no-commitment record is created).
-    static func lock(_ existing: Commitment?, _ userID: UserID, _ day: DayID, deadline: EpochMillis,
-                     missing: (id: UUID, escalation: EscalationState)?, tier: () throws -> EscalationTier) throws -> Lock {
+    static func lock(
+        _ existing: Commitment?, _ userID: UserID, _ day: DayID, deadline: EpochMillis,
+        missing: (id: UUID, escalation: EscalationState)?, tier: () throws -> EscalationTier
+    ) throws -> Lock {
         if var commitment = existing {
             guard commitment.lockedAt == nil else { return .unchanged(commitment) }
             commitment.lockedAt = deadline
@@ -74,8 +78,10 @@ enum PressureChanges {
     }
 
     /// `recordCheckIn`: the day's commitment with its outcome (`before`: the escalation state in force).
-    static func checkedIn(_ current: Commitment, status: CommitmentStatus, at time: EpochMillis, before: EscalationState,
-                          after escalation: EscalationState, shieldUsed: Bool) throws -> Commitment {
+    static func checkedIn(
+        _ current: Commitment, status: CommitmentStatus, at time: EpochMillis, before: EscalationState,
+        after escalation: EscalationState, shieldUsed: Bool
+    ) throws -> Commitment {
         var updated = try current.transitioned(to: status, at: time, tier: before.currentTier)
         if shieldUsed { try checkShield(updated, before: before, after: escalation) }
         updated.shieldUsed = shieldUsed
@@ -92,11 +98,15 @@ enum PressureChanges {
 
     static func checkShield(_ commitment: Commitment, before: EscalationState, after: EscalationState) throws {
         guard commitment.status == .no || commitment.status == .missed else {
-            throw StoreError.invalidState("a Restart Shield applies to a NO or MISSED day, not \(commitment.status.rawValue) (\(commitment.day))")
+            throw StoreError.invalidState(
+                "a Restart Shield applies to a NO or MISSED day, not \(commitment.status.rawValue) (\(commitment.day))")
         }
         guard !commitment.shieldUsed else { throw StoreError.invalidState("a Restart Shield was already used on \(commitment.day)") }
         guard before.restartShieldsRemaining >= 1, after.restartShieldsRemaining == before.restartShieldsRemaining - 1 else {
-            throw StoreError(.constraint, "EscalationState.restart_shields_remaining: a shield spends exactly one of \(before.restartShieldsRemaining) remaining, found \(after.restartShieldsRemaining) after")
+            throw StoreError(
+                .constraint,
+                "EscalationState.restart_shields_remaining: a shield spends exactly one of \(before.restartShieldsRemaining) remaining, found \(after.restartShieldsRemaining) after"
+            )
         }
     }
 }

@@ -5,13 +5,14 @@ import RulesModel
 package enum PressureRows {
     static func commitment(_ row: Row) throws -> Commitment {
         let r = RowReader(row, "pressure_commitment")
-        return Commitment(id: try r.uuid("commitment_id"), userID: try r.user(), day: try r.day("day_id"), text: try r.string("text"),
-                          lockedAt: try r.optional("locked_at_ts_utc_ms"), status: try r.enumValue("status"),
-                          checkedInAt: try r.optional("checked_in_at_ts_utc_ms"),
-                          escalationTierSnapshot: try r.optional("escalation_tier_snap", Int.self).map {
-                              try EscalationTier.parse($0, entity: "pressure_commitment", field: "escalation_tier_snap")
-                          },
-                          shieldUsed: try r.bool("shield_used"))
+        return Commitment(
+            id: try r.uuid("commitment_id"), userID: try r.user(), day: try r.day("day_id"), text: try r.string("text"),
+            lockedAt: try r.optional("locked_at_ts_utc_ms"), status: try r.enumValue("status"),
+            checkedInAt: try r.optional("checked_in_at_ts_utc_ms"),
+            escalationTierSnapshot: try r.optional("escalation_tier_snap", Int.self).map {
+                try EscalationTier.parse($0, entity: "pressure_commitment", field: "escalation_tier_snap")
+            },
+            shieldUsed: try r.bool("shield_used"))
     }
 
     package static func commitmentArguments(_ c: Commitment) -> StatementArguments { ArgumentValues.of { commitment(c, into: &$0) } }
@@ -28,11 +29,12 @@ package enum PressureRows {
 
     static func settings(_ row: Row) throws -> UserSettings {
         let r = RowReader(row, "pressure_settings")
-        return UserSettings(personalityMode: try r.enumValue("personality_mode"), commitmentDeadline: try r.time("commitment_deadline"),
-                            checkinWindowClose: try r.time("checkin_window_close"), timezoneIdentifier: try r.string("timezone_identifier"),
-                            notificationsEnabled: try r.bool("notifications_enabled"), onboardingCompleted: try r.bool("onboarding_completed"),
-                            subscriptionTier: try r.enumValue("subscription_tier"),
-                            subscriptionExpiry: try r.optional("subscription_expiry_ts_utc_ms"))
+        return UserSettings(
+            personalityMode: try r.enumValue("personality_mode"), commitmentDeadline: try r.time("commitment_deadline"),
+            checkinWindowClose: try r.time("checkin_window_close"), timezoneIdentifier: try r.string("timezone_identifier"),
+            notificationsEnabled: try r.bool("notifications_enabled"), onboardingCompleted: try r.bool("onboarding_completed"),
+            subscriptionTier: try r.enumValue("subscription_tier"),
+            subscriptionExpiry: try r.optional("subscription_expiry_ts_utc_ms"))
     }
 
     static let updateSettingsSQL = """
@@ -53,11 +55,12 @@ package enum PressureRows {
 
     static func escalation(_ row: Row) throws -> EscalationState {
         let r = RowReader(row, "pressure_escalation_state")
-        return EscalationState(currentTier: try EscalationTier.parse(try r.int("current_tier"), entity: "pressure_escalation_state", field: "current_tier"),
-                               consecutiveMisses: try r.int("consecutive_misses"), consecutiveSuccesses: try r.int("consecutive_successes"),
-                               currentStreak: try r.int("current_streak"), longestStreak: try r.int("longest_streak"),
-                               restartShieldsRemaining: try r.int("restart_shields_remaining"),
-                               shieldResetDate: try r.optionalDay("shield_reset_day_id"))
+        return EscalationState(
+            currentTier: try EscalationTier.parse(try r.int("current_tier"), entity: "pressure_escalation_state", field: "current_tier"),
+            consecutiveMisses: try r.int("consecutive_misses"), consecutiveSuccesses: try r.int("consecutive_successes"),
+            currentStreak: try r.int("current_streak"), longestStreak: try r.int("longest_streak"),
+            restartShieldsRemaining: try r.int("restart_shields_remaining"),
+            shieldResetDate: try r.optionalDay("shield_reset_day_id"))
     }
 
     package static let updateEscalationSQL = """
@@ -77,9 +80,10 @@ package enum PressureRows {
 
     static func notification(_ row: Row) throws -> NotificationLogEntry {
         let r = RowReader(row, "pressure_notification")
-        return NotificationLogEntry(id: try r.uuid("notification_id"), userID: try r.user(), scheduledFor: try r.int64("scheduled_for_ts_utc_ms"),
-                                    tier: try EscalationTier.parse(try r.int("tier"), entity: "pressure_notification", field: "tier"),
-                                    personality: try r.enumValue("personality"), delivered: try r.bool("delivered"), tapped: try r.bool("tapped"))
+        return NotificationLogEntry(
+            id: try r.uuid("notification_id"), userID: try r.user(), scheduledFor: try r.int64("scheduled_for_ts_utc_ms"),
+            tier: try EscalationTier.parse(try r.int("tier"), entity: "pressure_notification", field: "tier"),
+            personality: try r.enumValue("personality"), delivered: try r.bool("delivered"), tapped: try r.bool("tapped"))
     }
 
     package static let insertNotificationSQL = """
@@ -87,7 +91,9 @@ package enum PressureRows {
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    package static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments { ArgumentValues.of { notification(n, into: &$0) } }
+    package static func notificationArguments(_ n: NotificationLogEntry) -> StatementArguments {
+        ArgumentValues.of { notification(n, into: &$0) }
+    }
 
     static func notification<V: RowValues>(_ n: NotificationLogEntry, into v: inout V) {
         v.add(n.id); v.add(n.userID.rawValue); v.add(n.scheduledFor); v.add(n.tier.rawValue); v.add(n.personality.rawValue)

@@ -8,7 +8,8 @@ extension Store {
         try PressureChanges.checkSettings(settings, now: now)
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(cached: PressureRows.updateSettingsSQL, arguments: PressureRows.settingsArguments(settings, user: userID, now: now))
+            try db.execute(
+                cached: PressureRows.updateSettingsSQL, arguments: PressureRows.settingsArguments(settings, user: userID, now: now))
         }
     }
 
@@ -17,7 +18,8 @@ extension Store {
         try PressureChanges.checkEscalation(state, now: now)
         try write { db in
             try Self.requireUser(db, userID)
-            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
+            try db.execute(
+                cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
         }
     }
 
@@ -26,7 +28,9 @@ extension Store {
         try commitment.validate()
         try write { db in
             try Self.requireUser(db, commitment.userID)
-            if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil { throw PressureChanges.alreadyCommitted(commitment) }
+            if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil {
+                throw PressureChanges.alreadyCommitted(commitment)
+            }
             try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
         }
     }
@@ -35,7 +39,8 @@ extension Store {
     public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
         try write { db in
             let commitment = try PressureChanges.edited(try Self.requireCommitment(db, userID, day), text: text)
-            try db.execute(cached: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
+            try db.execute(
+                cached: "UPDATE pressure_commitment SET text = ? WHERE commitment_id = ?", arguments: [text, commitment.id.blob])
         }
     }
 
@@ -45,22 +50,29 @@ extension Store {
     ///
     /// - Returns: the commitment as stored.
     @discardableResult
-    public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
-                               ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
+    public func lockCommitment(
+        _ userID: UserID, on day: DayID, at deadline: EpochMillis,
+        ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
+    ) throws -> Commitment {
         try Millis.check(deadline, entity: "Commitment", field: "locked_at")
         return try write { db in
             try Self.requireUser(db, userID)
-            let lock = try PressureChanges.lock(try Snapshot(db).commitment(userID, on: day), userID, day, deadline: deadline, missing: missing) {
+            let lock = try PressureChanges.lock(
+                try Snapshot(db).commitment(userID, on: day), userID, day, deadline: deadline, missing: missing
+            ) {
                 try Snapshot(db).escalationState(userID).currentTier
             }
             switch lock {
             case .unchanged: break
             case .locked(let commitment):
-                try db.execute(cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
-                               arguments: [deadline, commitment.id.blob])
+                try db.execute(
+                    cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
+                    arguments: [deadline, commitment.id.blob])
             case .created(let record, let escalation):
                 try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
-                try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: deadline))
+                try db.execute(
+                    cached: PressureRows.updateEscalationSQL,
+                    arguments: PressureRows.escalationArguments(escalation, user: userID, now: deadline))
             }
             return lock.commitment
         }
@@ -73,19 +85,27 @@ extension Store {
     ///   - escalation: the new escalation state (the tier before the outcome is snapshotted on the commitment).
     ///   - shieldUsed: a Restart Shield applied at once to a NO or MISSED day (see ``useRestartShield(_:on:at:escalation:)``).
     @discardableResult
-    public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
-                              escalation: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+    public func recordCheckIn(
+        _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+        escalation: EscalationState, shieldUsed: Bool = false
+    ) throws -> Commitment {
         try PressureChanges.checkCheckIn(status: status, at: time, escalation: escalation)
         return try write { db in
             let current = try Self.requireCommitment(db, userID, day)
-            let updated = try PressureChanges.checkedIn(current, status: status, at: time, before: try Snapshot(db).escalationState(userID),
-                                                        after: escalation, shieldUsed: shieldUsed)
-            try db.execute(cached: """
-                UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
-                  escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
-                """, arguments: [updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
-                                 updated.shieldUsed, updated.id.blob])
-            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            let updated = try PressureChanges.checkedIn(
+                current, status: status, at: time, before: try Snapshot(db).escalationState(userID),
+                after: escalation, shieldUsed: shieldUsed)
+            try db.execute(
+                cached: """
+                    UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
+                      escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
+                    """,
+                arguments: [
+                    updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
+                    updated.shieldUsed, updated.id.blob,
+                ])
+            try db.execute(
+                cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return updated
         }
     }
@@ -99,10 +119,13 @@ extension Store {
     public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
         try PressureChanges.checkEscalation(escalation, now: time)
         return try write { db in
-            let commitment = try PressureChanges.shielded(try Self.requireCommitment(db, userID, day),
-                                                          before: try Snapshot(db).escalationState(userID), after: escalation)
-            try db.execute(cached: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
-            try db.execute(cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            let commitment = try PressureChanges.shielded(
+                try Self.requireCommitment(db, userID, day),
+                before: try Snapshot(db).escalationState(userID), after: escalation)
+            try db.execute(
+                cached: "UPDATE pressure_commitment SET shield_used = 1 WHERE commitment_id = ?", arguments: [commitment.id.blob])
+            try db.execute(
+                cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
             return commitment
         }
     }
@@ -119,15 +142,19 @@ extension Store {
     /// Marks a logged notification delivered and/or tapped (flags only ever go from false to true).
     public func markNotification(_ id: UUID, delivered: Bool, tapped: Bool) throws {
         try write { db in
-            guard let row = try Row.fetchOne(cached: db, sql: "SELECT * FROM pressure_notification WHERE notification_id = ?", arguments: [id.blob]) else {
+            guard
+                let row = try Row.fetchOne(
+                    cached: db, sql: "SELECT * FROM pressure_notification WHERE notification_id = ?", arguments: [id.blob])
+            else {
                 throw StoreError.notFound("NotificationLogEntry", id.uuidString)
             }
             var entry = try PressureRows.notification(row)
             entry.delivered = entry.delivered || delivered || tapped
             entry.tapped = entry.tapped || tapped
             try entry.validate()
-            try db.execute(cached: "UPDATE pressure_notification SET delivered = ?, tapped = ? WHERE notification_id = ?",
-                           arguments: [entry.delivered, entry.tapped, id.blob])
+            try db.execute(
+                cached: "UPDATE pressure_notification SET delivered = ?, tapped = ? WHERE notification_id = ?",
+                arguments: [entry.delivered, entry.tapped, id.blob])
         }
     }
 

@@ -6,12 +6,14 @@ extension Snapshot {
     public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType? = nil) throws -> [UsageEvent] {
         try Snapshot.requirePeriod(from, to)
         if let type {
-            return try all("""
+            return try all(
+                """
                 SELECT * FROM miga_usage_event WHERE user_id = ? AND event_type = ? AND ts_utc_ms >= ? AND ts_utc_ms < ? ORDER BY ts_utc_ms, event_uuid
                 """, [userID.rawValue, type.rawValue, from, to], MigaRows.usageEvent)
         }
-        return try all("SELECT * FROM miga_usage_event WHERE user_id = ? AND ts_utc_ms >= ? AND ts_utc_ms < ? ORDER BY ts_utc_ms, event_uuid",
-                       [userID.rawValue, from, to], MigaRows.usageEvent)
+        return try all(
+            "SELECT * FROM miga_usage_event WHERE user_id = ? AND ts_utc_ms >= ? AND ts_utc_ms < ? ORDER BY ts_utc_ms, event_uuid",
+            [userID.rawValue, from, to], MigaRows.usageEvent)
     }
 
     /// Counts of usage events per local day, event type and target app, for the days `fromDay…toDay`
@@ -25,15 +27,19 @@ extension Snapshot {
         let offset = Int64(utcOffsetMinutes) * Millis.minute
         let from = fromDay.utcStartMillis - offset
         let to = toDay.utcStartMillis + Millis.day - offset
-        return try Row.fetchAll(cached: db, sql: """
-            SELECT (ts_utc_ms + ?) / 86400000 AS day_ordinal, event_type, target_app_name, COUNT(*) AS n, SUM(pause_duration) AS pause
-            FROM miga_usage_event WHERE user_id = ? AND ts_utc_ms >= ? AND ts_utc_ms < ?
-            GROUP BY day_ordinal, event_type, target_app_name ORDER BY day_ordinal, event_type, target_app_name
-            """, arguments: [offset, userID.rawValue, from, to]).map { row in
+        return try Row.fetchAll(
+            cached: db,
+            sql: """
+                SELECT (ts_utc_ms + ?) / 86400000 AS day_ordinal, event_type, target_app_name, COUNT(*) AS n, SUM(pause_duration) AS pause
+                FROM miga_usage_event WHERE user_id = ? AND ts_utc_ms >= ? AND ts_utc_ms < ?
+                GROUP BY day_ordinal, event_type, target_app_name ORDER BY day_ordinal, event_type, target_app_name
+                """, arguments: [offset, userID.rawValue, from, to]
+        ).map { row in
             let r = RowReader(row, "miga_usage_event")
             guard let day = DayID(ordinal: try r.int("day_ordinal")) else { throw r.corrupt("ts_utc_ms", "a timestamp outside 1970…9999") }
-            return UsageDayCount(day: day, eventType: try r.enumValue("event_type"), targetAppName: try r.string("target_app_name"),
-                                 count: try r.int("n"), pauseSeconds: try r.double("pause"))
+            return UsageDayCount(
+                day: day, eventType: try r.enumValue("event_type"), targetAppName: try r.string("target_app_name"),
+                count: try r.int("n"), pauseSeconds: try r.double("pause"))
         }
     }
 

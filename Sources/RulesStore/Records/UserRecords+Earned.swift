@@ -19,7 +19,9 @@ extension UserRecords {
         try earned(session.userID) { try $0.startFocusSession(session, blockedApps: blockedApps) }
     }
 
-    public func completeFocusSession(_ request: FocusCompletion) throws { try earned(request.userID) { try $0.completeFocusSession(request) } }
+    public func completeFocusSession(_ request: FocusCompletion) throws {
+        try earned(request.userID) { try $0.completeFocusSession(request) }
+    }
 
     public func recordHabitCompletion(_ record: HabitCompletionRecord) throws {
         try earned(record.completion.userID) { try $0.recordHabitCompletion(record) }
@@ -27,8 +29,10 @@ extension UserRecords {
 
     public func createUnlockAttempt(_ attempt: UnlockAttempt) throws { try earned(attempt.userID) { try $0.createUnlockAttempt(attempt) } }
 
-    public func denyUnlockAttempt(_ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
-                                  option: UnlockOptionType?, payload: JSONValue) throws {
+    public func denyUnlockAttempt(
+        _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
+        option: UnlockOptionType?, payload: JSONValue
+    ) throws {
         try earned(userID) { try $0.denyUnlockAttempt(attemptID, reason: reason, at: at, option: option, payload: payload) }
     }
 
@@ -49,9 +53,13 @@ extension UserRecords {
     public func startQuest(_ session: QuestSession) throws { try earned(session.userID) { try $0.startQuest(session) } }
 
     @discardableResult
-    public func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant { try earned(request.userID) { try $0.completeQuest(request) } }
+    public func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant {
+        try earned(request.userID) { try $0.completeQuest(request) }
+    }
 
-    public func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason?, at: EpochMillis) throws {
+    public func endQuest(
+        _ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason?, at: EpochMillis
+    ) throws {
         try earned(userID) { try $0.endQuest(questSessionID, state: state, reason: reason, at: at) }
     }
 
@@ -107,10 +115,14 @@ extension UserRecords {
     }
 
     public func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
-        try reading(userID) { $0.modes[modeID]?.windows ?? [] }.sorted { ($0.startLocal.text, $0.windowID) < ($1.startLocal.text, $1.windowID) }
+        try reading(userID) { $0.modes[modeID]?.windows ?? [] }.sorted {
+            ($0.startLocal.text, $0.windowID) < ($1.startLocal.text, $1.windowID)
+        }
     }
 
-    public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] { try reading(userID) { $0.modes[modeID]?.blockedApps ?? [] } }
+    public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] {
+        try reading(userID) { $0.modes[modeID]?.blockedApps ?? [] }
+    }
     public func distractingApps(_ userID: UserID) throws -> [AppID] { try reading(userID) { $0.distractingApps?.apps ?? [] } }
 
     public func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant] {

@@ -30,11 +30,15 @@ extension UserRecords: UserStorage {
     }
 
     @discardableResult
-    public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis,
-                               ifMissing missing: (id: UUID, escalation: EscalationState)? = nil) throws -> Commitment {
+    public func lockCommitment(
+        _ userID: UserID, on day: DayID, at deadline: EpochMillis,
+        ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
+    ) throws -> Commitment {
         try Millis.check(deadline, entity: "Commitment", field: "locked_at")
         try requireUser(userID)
-        let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) { escalation.value.currentTier }
+        let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) {
+            escalation.value.currentTier
+        }
         switch lock {
         case .unchanged: break
         case .locked(let commitment): setCommitment(commitment)
@@ -46,18 +50,23 @@ extension UserRecords: UserStorage {
     }
 
     @discardableResult
-    public func recordCheckIn(_ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
-                              escalation state: EscalationState, shieldUsed: Bool = false) throws -> Commitment {
+    public func recordCheckIn(
+        _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
+        escalation state: EscalationState, shieldUsed: Bool = false
+    ) throws -> Commitment {
         try PressureChanges.checkCheckIn(status: status, at: time, escalation: state)
-        let updated = try PressureChanges.checkedIn(try requireCommitment(userID, day), status: status, at: time,
-                                                    before: escalation.value, after: state, shieldUsed: shieldUsed)
+        let updated = try PressureChanges.checkedIn(
+            try requireCommitment(userID, day), status: status, at: time,
+            before: escalation.value, after: state, shieldUsed: shieldUsed)
         setCommitment(updated)
         setEscalation(state, at: time)
         return updated
     }
 
     @discardableResult
-    public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState) throws -> Commitment {
+    public func useRestartShield(
+        _ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState
+    ) throws -> Commitment {
         try PressureChanges.checkEscalation(state, now: time)
         let shielded = try PressureChanges.shielded(try requireCommitment(userID, day), before: escalation.value, after: state)
         setCommitment(shielded)

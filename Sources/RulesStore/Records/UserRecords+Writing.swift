@@ -67,7 +67,8 @@ extension UserRecords {
                 }
                 for row in user.dayMarks {
                     try dayMark.run { v in
-                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.day.rawValue); v.add(row.kind.rawValue); v.add(row.createdAt)
+                        v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.day.rawValue); v.add(row.kind.rawValue);
+                        v.add(row.createdAt)
                     }
                 }
                 if let row = user.engineState {
@@ -115,10 +116,12 @@ extension BulkWriter {
 
     /// Drops the indexes that are not UNIQUE and returns the statements that create them again.
     package static func dropReadIndexes(_ db: Database) throws -> [String] {
-        let indexes = try Row.fetchAll(db, sql: """
-            SELECT name, sql FROM sqlite_master
-            WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE INDEX%' ORDER BY name
-            """)
+        let indexes = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, sql FROM sqlite_master
+                WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE INDEX%' ORDER BY name
+                """)
         for index in indexes { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
         return indexes.map { $0["sql"] }
     }

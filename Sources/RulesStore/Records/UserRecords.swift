@@ -71,8 +71,9 @@ public final class UserRecords: @unchecked Sendable {
     public func savepoint() -> Savepoint {
         undo.removeAll(keepingCapacity: true)
         earned?.savepoint()
-        return Savepoint(notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count,
-                         dayMarks: dayMarks.count, completionWrites: completionWrites.count)
+        return Savepoint(
+            notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count,
+            dayMarks: dayMarks.count, completionWrites: completionWrites.count)
     }
 
     /// Undoes every change since `savepoint`.

@@ -15,8 +15,10 @@ public struct RetentionPolicy: Hashable, Sendable {
     /// A8: the cleanup job runs on app start "if last cleanup > 24h".
     public var minimumHoursBetweenRuns: Int
 
-    public init(eventLogDays: Int = 30, unlockDays: Int = 30, dailyAppLimitsDays: Int = 30, migaUsageDays: Int = 90,
-                minimumHoursBetweenRuns: Int = 24) {
+    public init(
+        eventLogDays: Int = 30, unlockDays: Int = 30, dailyAppLimitsDays: Int = 30, migaUsageDays: Int = 90,
+        minimumHoursBetweenRuns: Int = 24
+    ) {
         self.eventLogDays = eventLogDays
         self.unlockDays = unlockDays
         self.dailyAppLimitsDays = dailyAppLimitsDays

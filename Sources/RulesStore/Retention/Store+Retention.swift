@@ -7,14 +7,17 @@ extension Store {
     @discardableResult
     public func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
-        for (name, days) in [("eventLogDays", policy.eventLogDays), ("unlockDays", policy.unlockDays),
-                             ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays)]
+        for (name, days) in [
+            ("eventLogDays", policy.eventLogDays), ("unlockDays", policy.unlockDays),
+            ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays),
+        ]
         where !(1...36_500).contains(days) {
             throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "between 1 and 36500 days", found: "\(days)")
         }
         guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else {
-            throw ModelValidationError(entity: "RetentionPolicy", field: "minimumHoursBetweenRuns", rule: "between 0 and 87600 hours",
-                                       found: "\(policy.minimumHoursBetweenRuns)")
+            throw ModelValidationError(
+                entity: "RetentionPolicy", field: "minimumHoursBetweenRuns", rule: "between 0 and 87600 hours",
+                found: "\(policy.minimumHoursBetweenRuns)")
         }
         return try write { db in try Self.retain(db, now: now, policy: policy) }
     }
@@ -26,7 +29,9 @@ extension Store {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
         guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else { return try applyRetention(now: now, policy: policy) }
         let last = try writer.read { db in
-            try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap { Int64($0) }
+            try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap {
+                Int64($0)
+            }
         }
         if let last, Millis.supportedRange.contains(last), now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
         return try applyRetention(now: now, policy: policy)
@@ -41,8 +46,10 @@ extension Store {
 
     static func retain(_ db: Database, now: EpochMillis, policy: RetentionPolicy) throws -> RetentionReport {
         var deleted: [String: Int] = [:]
-        let tables = ["event_log", "unlock_attempt", "unlock_grant", "unlock_grant_extension", "quest_session", "unlock_grant_current",
-                      "daily_app_limits", "miga_usage_event"]
+        let tables = [
+            "event_log", "unlock_attempt", "unlock_grant", "unlock_grant_extension", "quest_session", "unlock_grant_current",
+            "daily_app_limits", "miga_usage_event",
+        ]
         var before: [String: Int] = [:]
         for table in tables { before[table] = try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
 
@@ -53,13 +60,14 @@ extension Store {
         try db.execute(sql: "DELETE FROM quest_session WHERE created_ts_utc_ms < ? AND state <> 'ACTIVE'", arguments: [unlockCutoff])
         // An old attempt goes (with its grants, by cascade) unless one of its grants still runs at
         // `now` or is referenced by an attempt that is kept (A5.3).
-        try db.execute(sql: """
-            DELETE FROM unlock_attempt WHERE ts_utc_ms < :cutoff
-              AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
-              AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
-                AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
-                  OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.grant_id = g.grant_id AND b.ts_utc_ms >= :cutoff)))
-            """, arguments: ["cutoff": unlockCutoff, "now": now])
+        try db.execute(
+            sql: """
+                DELETE FROM unlock_attempt WHERE ts_utc_ms < :cutoff
+                  AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
+                  AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
+                    AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
+                      OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.grant_id = g.grant_id AND b.ts_utc_ms >= :cutoff)))
+                """, arguments: ["cutoff": unlockCutoff, "now": now])
         let limitsCutoff = DayID(utcMillis: max(0, now - Int64(policy.dailyAppLimitsDays) * Millis.day))
         try db.execute(sql: "DELETE FROM daily_app_limits WHERE day_id < ?", arguments: [limitsCutoff.rawValue])
         try db.execute(sql: "DELETE FROM miga_usage_event WHERE ts_utc_ms < ?", arguments: [now - Int64(policy.migaUsageDays) * Millis.day])
@@ -67,9 +75,10 @@ extension Store {
             let count = (before[table] ?? 0) - (try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0)
             if count > 0 { deleted[table] = count }
         }
-        try db.execute(sql: """
-            INSERT INTO meta(key, value) VALUES ('last_retention_cleanup_ts_utc_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
-            """, arguments: [String(now)])
+        try db.execute(
+            sql: """
+                INSERT INTO meta(key, value) VALUES ('last_retention_cleanup_ts_utc_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, arguments: [String(now)])
         return RetentionReport(now: now, deleted: deleted)
     }
 }

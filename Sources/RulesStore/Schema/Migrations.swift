@@ -32,8 +32,9 @@ public enum Migrations {
     }
 
     static func setVersion(_ db: Database, _ version: Int) throws {
-        try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       arguments: [String(version)])
+        try db.execute(
+            sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [String(version)])
     }
 
     /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys (`device_id` and
@@ -44,8 +45,9 @@ public enum Migrations {
         try writer.write { db in
             let deviceID = options.deviceID ?? UUID().uuidString.lowercased()
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('device_id', ?) ON CONFLICT(key) DO NOTHING", arguments: [deviceID])
-            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('db_location', ?) ON CONFLICT(key) DO NOTHING",
-                           arguments: [options.location.rawValue])
+            try db.execute(
+                sql: "INSERT INTO meta(key, value) VALUES ('db_location', ?) ON CONFLICT(key) DO NOTHING",
+                arguments: [options.location.rawValue])
         }
     }
 
@@ -75,17 +77,26 @@ public enum Migrations {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         if tables.isEmpty { return }  // a new, empty file
         guard tables.contains("meta") else {
-            throw StoreError(.notARulesDatabase, "\(path) is a SQLite database but not one of rulesrun (no meta table; tables: \(tables.sorted().prefix(5).joined(separator: ", ")))")
+            throw StoreError(
+                .notARulesDatabase,
+                "\(path) is a SQLite database but not one of rulesrun (no meta table; tables: \(tables.sorted().prefix(5).joined(separator: ", ")))"
+            )
         }
         let version = try recordedVersion(db)
         if let version, version > currentVersion {
-            throw StoreError(.databaseTooNew, "\(path) has schema version \(version), newer than the \(currentVersion) this program understands; it was left untouched — use a newer rulesrun")
+            throw StoreError(
+                .databaseTooNew,
+                "\(path) has schema version \(version), newer than the \(currentVersion) this program understands; it was left untouched — use a newer rulesrun"
+            )
         }
         if tables.contains("grdb_migrations") {
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             let unknown = applied.filter { !identifiers.contains($0) }
             if !unknown.isEmpty {
-                throw StoreError(.databaseTooNew, "\(path) has migrations this program does not know (\(unknown.sorted().joined(separator: ", "))); it was left untouched — use a newer rulesrun")
+                throw StoreError(
+                    .databaseTooNew,
+                    "\(path) has migrations this program does not know (\(unknown.sorted().joined(separator: ", "))); it was left untouched — use a newer rulesrun"
+                )
             }
         }
     }

@@ -8,13 +8,14 @@ import GRDB
 /// writes it in the same transaction as the effects it records.
 enum SchemaV2 {
     static func create(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE engine_state (
-              user_id INTEGER PRIMARY KEY REFERENCES app_user(user_id) ON DELETE CASCADE,
-              name TEXT NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 200),
-              processed_until_ts_utc_ms INTEGER NOT NULL CHECK (processed_until_ts_utc_ms >= 0),
-              state_json TEXT NOT NULL CHECK (json_valid(state_json))
-            ) STRICT;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE engine_state (
+                  user_id INTEGER PRIMARY KEY REFERENCES app_user(user_id) ON DELETE CASCADE,
+                  name TEXT NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 200),
+                  processed_until_ts_utc_ms INTEGER NOT NULL CHECK (processed_until_ts_utc_ms >= 0),
+                  state_json TEXT NOT NULL CHECK (json_valid(state_json))
+                ) STRICT;
+                """)
     }
 }

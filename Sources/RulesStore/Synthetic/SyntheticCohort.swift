@@ -19,8 +19,10 @@ public struct SyntheticCohort: Sendable {
         self.tasksPerUser = tasksPerUser
     }
 
-    static let words = ["ship", "the", "report", "run", "5k", "before", "noon", "write", "500", "words", "call", "mom", "no", "sugar",
-                        "today", "finish", "chapter", "three", "clean", "desk", "review", "pull", "requests", "meditate", "ten", "minutes"]
+    static let words = [
+        "ship", "the", "report", "run", "5k", "before", "noon", "write", "500", "words", "call", "mom", "no", "sugar",
+        "today", "finish", "chapter", "three", "clean", "desk", "review", "pull", "requests", "meditate", "ten", "minutes",
+    ]
 
     /// The habit tasks of a user (half of them measure time in minutes).
     public func tasks(for user: UserID) -> [HabitTask] {
@@ -28,9 +30,10 @@ public struct SyntheticCohort: Sendable {
         let created = startDay.utcStartMillis
         return (0..<tasksPerUser).map { index in
             let timed = index % 2 == 0
-            return HabitTask(id: rng.uuid(), userID: user, title: "Task \(index + 1)", goalType: timed ? .time : .none,
-                             goalValue: timed ? 20 : nil, goalUnit: timed ? "min" : nil, sortOrder: index,
-                             createdAt: created, updatedAt: created)
+            return HabitTask(
+                id: rng.uuid(), userID: user, title: "Task \(index + 1)", goalType: timed ? .time : .none,
+                goalValue: timed ? 20 : nil, goalUnit: timed ? "min" : nil, sortOrder: index,
+                createdAt: created, updatedAt: created)
         }
     }
 
@@ -50,8 +53,9 @@ public struct SyntheticCohort: Sendable {
     /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
     public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) throws -> UserDay {
         guard dayIndex >= 0, let day = startDay.adding(days: dayIndex), day.adding(days: 1) != nil else {
-            throw ModelValidationError(entity: "SyntheticCohort", field: "dayIndex", rule: "a day from the start day up to 9999-12-30",
-                                       found: "\(dayIndex)")
+            throw ModelValidationError(
+                entity: "SyntheticCohort", field: "dayIndex", rule: "a day from the start day up to 9999-12-30",
+                found: "\(dayIndex)")
         }
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), UInt64(dayIndex))
         let start = day.utcStartMillis
@@ -60,36 +64,44 @@ public struct SyntheticCohort: Sendable {
         let roll = Int.random(in: 0..<10, using: &rng)
         let status: CommitmentStatus = roll < 6 ? .yes : roll < 9 ? .no : .missed
         let lockedAt = start + 9 * Millis.hour
-        let commitment = Commitment(id: rng.uuid(), userID: user, day: day, text: text, lockedAt: lockedAt, status: status,
-                                    checkedInAt: status == .missed ? nil : start + 20 * Millis.hour,
-                                    escalationTierSnapshot: EscalationTier(rawValue: roll % 4), shieldUsed: false)
+        let commitment = Commitment(
+            id: rng.uuid(), userID: user, day: day, text: text, lockedAt: lockedAt, status: status,
+            checkedInAt: status == .missed ? nil : start + 20 * Millis.hour,
+            escalationTierSnapshot: EscalationTier(rawValue: roll % 4), shieldUsed: false)
         let streak = dayIndex % 9
-        let escalation = EscalationState(currentTier: EscalationTier(rawValue: min(3, roll % 4))!, consecutiveMisses: status == .yes ? 0 : 1,
-                                         consecutiveSuccesses: status == .yes ? 1 : 0, currentStreak: streak, longestStreak: max(streak, 8))
+        let escalation = EscalationState(
+            currentTier: EscalationTier(rawValue: min(3, roll % 4))!, consecutiveMisses: status == .yes ? 0 : 1,
+            consecutiveSuccesses: status == .yes ? 1 : 0, currentStreak: streak, longestStreak: max(streak, 8))
         let notifications = (0..<3).map { i in
-            NotificationLogEntry(id: rng.uuid(), userID: user, scheduledFor: start + (15 + Int64(i) * 2) * Millis.hour,
-                                 tier: EscalationTier(rawValue: i)!, personality: .professional, delivered: true, tapped: i == 0)
+            NotificationLogEntry(
+                id: rng.uuid(), userID: user, scheduledFor: start + (15 + Int64(i) * 2) * Millis.hour,
+                tier: EscalationTier(rawValue: i)!, personality: .professional, delivered: true, tapped: i == 0)
         }
         let count = tasks.isEmpty ? 0 : Self.completionsPerDay(user: user, dayIndex: dayIndex)
         let completions = (0..<count).map { i in
             let task = tasks[(dayIndex + i) % tasks.count]
-            return TaskCompletion(userID: user, taskID: task.id, completedAt: start + 7 * Millis.hour + Int64(i) * Millis.minute,
-                                  value: task.goalType == .none ? nil : Double(Int.random(in: 5...60, using: &rng)))
+            return TaskCompletion(
+                userID: user, taskID: task.id, completedAt: start + 7 * Millis.hour + Int64(i) * Millis.minute,
+                value: task.goalType == .none ? nil : Double(Int.random(in: 5...60, using: &rng)))
         }
         let usage = (0..<2).map { i in
-            UsageEvent(id: rng.uuid(), userID: user, eventType: i == 0 ? .exitToFocus : .proceedToApp,
-                       timestamp: start + (12 + Int64(i)) * Millis.hour, targetAppName: "Instagram",
-                       pauseDuration: Double(Int.random(in: 0...30, using: &rng)), timerDuration: 30)
+            UsageEvent(
+                id: rng.uuid(), userID: user, eventType: i == 0 ? .exitToFocus : .proceedToApp,
+                timestamp: start + (12 + Int64(i)) * Millis.hour, targetAppName: "Instagram",
+                pauseDuration: Double(Int.random(in: 0...30, using: &rng)), timerDuration: 30)
         }
         let earned = Int.random(in: 0...20, using: &rng)
         let economy = EconomyState(userID: user, currentDayID: day, creditBalance: earned, streakCount: streak, updatedAt: start)
         // The summary's counters agree with the day's event_log (only a DAY_ROLLOVER): no credits earned.
-        let summary = DaySummary(userID: user, dayID: day, timezoneID: "UTC", focusMinutesCompleted: earned * 2, createdAt: start, updatedAt: start)
+        let summary = DaySummary(
+            userID: user, dayID: day, timezoneID: "UTC", focusMinutesCompleted: earned * 2, createdAt: start, updatedAt: start)
         let previous = day.adding(days: -1) ?? day
-        let event = EventLogEntry(userID: user, eventID: "u\(user)/\(day)/DAY_ROLLOVER", timestamp: start, timezoneID: "UTC", dayID: day,
-                                  payload: .dayRollover(.init(fromDayID: previous, toDayID: day, carriedCredits: 0)), createdAt: start)
-        return UserDay(userID: user, day: day, commitment: commitment, escalationState: escalation, notifications: notifications,
-                       taskCompletions: completions, usageEvents: usage, economyState: economy, daySummary: summary,
-                       events: dayIndex == 0 ? [] : [event])
+        let event = EventLogEntry(
+            userID: user, eventID: "u\(user)/\(day)/DAY_ROLLOVER", timestamp: start, timezoneID: "UTC", dayID: day,
+            payload: .dayRollover(.init(fromDayID: previous, toDayID: day, carriedCredits: 0)), createdAt: start)
+        return UserDay(
+            userID: user, day: day, commitment: commitment, escalationState: escalation, notifications: notifications,
+            taskCompletions: completions, usageEvents: usage, economyState: economy, daySummary: summary,
+            events: dayIndex == 0 ? [] : [event])
     }
 }

@@ -43,7 +43,8 @@ extension RuleParams {
         case .integer:
             // A declaration that passed the checks (a range within ±2^53); anything else is tried at its default.
             guard case .integer(let lo)? = param.min, case .integer(let hi)? = param.max, lo <= hi,
-                  lo.magnitude <= UInt64(maxExactInteger), hi.magnitude <= UInt64(maxExactInteger) else { return [param.defaultValue] }
+                lo.magnitude <= UInt64(maxExactInteger), hi.magnitude <= UInt64(maxExactInteger)
+            else { return [param.defaultValue] }
             if hi - lo < Int64(fullIntegerRange) { return (lo...hi).map { .integer($0) } }
             var picks: Set<Int64> = [lo, hi]
             if case .integer(let d) = param.defaultValue { picks.insert(d) }

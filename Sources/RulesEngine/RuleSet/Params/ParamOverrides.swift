@@ -36,8 +36,10 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: NameKey.self)
         let keys = container.allKeys
         guard keys.count <= RuleParams.maxParams else {
-            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath,
-                debugDescription: "at most \(RuleParams.maxParams) params, found \(keys.count)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath,
+                    debugDescription: "at most \(RuleParams.maxParams) params, found \(keys.count)"))
         }
         self.init(try keys.map { key in (key.stringValue, try container.decode(ParamValue.self, forKey: key)) })
     }

@@ -73,7 +73,8 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                 return accepting(.integer(Int64(d)))
             case (.number, .integer), (.number, .number):
                 guard let d = value.doubleValue, d.isFinite, let lo = min?.doubleValue, let hi = max?.doubleValue,
-                      d >= lo, d <= hi else { return nil }
+                    d >= lo, d <= hi
+                else { return nil }
                 return .number(d)
             case (.boolean, .boolean): return value
             case (.enum, .string(let s)): return values.contains(s) ? value : nil
@@ -151,8 +152,9 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                     throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [key], debugDescription: why))
                 }
             }
-            var param = Param(key: .nil, kind: kind, min: nil, max: nil, values: [], defaultValue: .boolean(false),
-                              doc: try c.decodeIfPresent(String.self, forKey: .doc))
+            var param = Param(
+                key: .nil, kind: kind, min: nil, max: nil, values: [], defaultValue: .boolean(false),
+                doc: try c.decodeIfPresent(String.self, forKey: .doc))
             switch kind {
             case .integer, .number:
                 param.min = try value(.min)
@@ -186,8 +188,10 @@ public struct RuleParams: Decodable, Sendable, Equatable {
             let path = param.path
             guard case .string(let name) = param.key, ParamValue.isName(name) else {
                 let found = param.key.stringValue.map { "\"\(VisibleText.escaping(SourceFile.excerpt($0, limit: 80)))\"" } ?? "\(param.key)"
-                fail(path, "a param's name is a lowercase letter then lowercase letters, digits or _ "
-                    + "(at most \(Self.maxNameBytes) bytes), found \(found)")
+                fail(
+                    path,
+                    "a param's name is a lowercase letter then lowercase letters, digits or _ "
+                        + "(at most \(Self.maxNameBytes) bytes), found \(found)")
                 continue
             }
             if let doc = param.doc, doc.utf8.count > Self.maxDocBytes {
@@ -220,10 +224,15 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                 }
                 for (i, value) in param.values.enumerated() {
                     if !(1...Self.maxEnumValueBytes).contains(value.utf8.count) {
-                        fail("\(path).values[\(i + 1)]", "an enum value is a string of 1 to \(Self.maxEnumValueBytes) bytes, found \(ParamValue.string(value).text) (\(value.utf8.count) bytes)")
+                        fail(
+                            "\(path).values[\(i + 1)]",
+                            "an enum value is a string of 1 to \(Self.maxEnumValueBytes) bytes, found \(ParamValue.string(value).text) (\(value.utf8.count) bytes)"
+                        )
                         valuesOK = false
                     } else if let first = param.values.firstIndex(of: value), first < i {
-                        fail("\(path).values[\(i + 1)]", "\(ParamValue.string(value).text) is listed twice (also values[\(first + 1)]): enum values are unique")
+                        fail(
+                            "\(path).values[\(i + 1)]",
+                            "\(ParamValue.string(value).text) is listed twice (also values[\(first + 1)]): enum values are unique")
                         valuesOK = false
                     }
                 }

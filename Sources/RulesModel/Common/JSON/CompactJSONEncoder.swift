@@ -39,7 +39,8 @@ struct CompactJSONEncoder {
 
     private static func whole(_ value: some BinaryInteger) throws -> JSONValue {
         guard let int = Int(exactly: value) else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is beyond Int's range"))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is beyond Int's range"))
         }
         return .int(int)
     }
@@ -105,7 +106,9 @@ struct CompactJSONEncoder {
         mutating func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .value(.int(value))) }
         mutating func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .value(.int(Int(value)))) }
         mutating func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, .value(.double(value))) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
             let child = Box()
             box.set(key.stringValue, .object(child))
             return KeyedEncodingContainer(Keyed<NestedKey>(box: child, codingPath: codingPath + [key]))

@@ -42,7 +42,7 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The printed JSON (see ``JSONWriter/write(_:)``).
     public var description: String {
         var writer = JSONWriter(printed: true)
-        try? writer.write(self)   // printed, a number that is not finite is null: nothing throws
+        try? writer.write(self)  // printed, a number that is not finite is null: nothing throws
         return writer.text
     }
 
@@ -50,15 +50,20 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `-0`) as an integer, which `ModelJSON.encode` writes as it wrote the double.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) {
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
             let whole = value.rounded() == value && abs(value) < 9_007_199_254_740_992 && !(value == 0 && value.sign == .minus)
             self = whole ? .int(Int(value)) : .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .payload(try container.decode([String: JSONValue].self).map { ($0.key, $0.value) })
         }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .payload(try container.decode([String: JSONValue].self).map { ($0.key, $0.value) }) }
     }
 
     /// Writes the model's JSON (an object as a dictionary: its keys sorted by the encoder, the

@@ -102,7 +102,8 @@ struct JSONWriter {
     /// a trailing `.0`; one that is not finite throws.
     static func number(_ value: Double) throws -> String {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number"))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number"))
         }
         let text = value.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
