@@ -33,9 +33,9 @@ function M.habit.streak(periods, task, user)
       if streak == 0 then runs[#runs + 1] = { first = p.start_date, length = 0 } end
       streak = streak + 1
       runs[#runs].last, runs[#runs].length = p.end_date, streak
-    elseif p.status == "frozen" or p.status == "skipped" then
-      -- used by hand: kept, not extended
-    elseif i > 1 then -- a past day without a lesson (today, open, breaks nothing)
+    elseif i > 1 and p.status ~= "frozen" and p.status ~= "skipped" then
+      -- a past day without a lesson (today, open, breaks nothing; a freeze or skip used by hand
+      -- keeps the streak without extending it)
       if held > 0 then held = held - 1 else streak = 0 end
     end
   end

@@ -214,7 +214,8 @@ function M.habit.streak(periods, task, user)
     end
     for t = from, today do
       if not skipped[t] then
-        local total, fraction = totals[week_of(t)] or 0, nil
+        local total = totals[week_of(t)] or 0
+        local fraction
         if not numeric then fraction = math.min(1, total / num)
         elseif not at_most then fraction = target > 0 and math.min(1, total / target) or 1
         elseif target > 0 then fraction = math.min(1, math.max(0, 1 - (total - target) / target))
