@@ -24,16 +24,9 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
         for (name, value) in values { hasher.combine(name); hasher.combine(value) }
     }
 
-    private struct NameKey: CodingKey {
-        var stringValue: String
-        var intValue: Int?
-        init(stringValue: String) { self.stringValue = stringValue }
-        init(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
-    }
-
     /// An object of at most ``RuleParams/maxParams`` booleans, numbers and strings.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: NameKey.self)
+        let container = try decoder.container(keyedBy: ParamNameKey.self)
         let keys = container.allKeys
         guard keys.count <= RuleParams.maxParams else {
             throw DecodingError.dataCorrupted(

@@ -109,15 +109,8 @@ public struct RuleParams: Decodable, Sendable, Equatable {
 
     // MARK: Decoding
 
-    private struct NameKey: CodingKey {
-        var stringValue: String
-        var intValue: Int?
-        init(stringValue: String) { self.stringValue = stringValue }
-        init(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
-    }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: NameKey.self)
+        let container = try decoder.container(keyedBy: ParamNameKey.self)
         params = try container.allKeys.map { key in
             var param = try container.decode(Spec.self, forKey: key).param
             param.key = key.intValue.map { .integer(Int64($0)) } ?? .string(key.stringValue)
