@@ -376,4 +376,24 @@ import Testing
         #expect(small.combinations.count == 10)
         #expect(small.combinations == Array(domain.combinations.prefix(10)))
     }
+
+    /// A proof over a sampled domain says so in `validate`'s "not proved for …" lines, after what the
+    /// proof itself leaves out: the streak proof and the price proof alike. It stays within the
+    /// validation budget (the full domain at 256 combinations would exhaust it).
+    @Test(arguments: ["streaks.lua", "pricing.lua"])
+    func aProofOverASampledDomainSaysWhatItDidNotProve(file: String) throws {
+        let dir = try folder(
+            """
+              a = { type = "integer", min = 0, max = 9, default = 3 },
+              b = { type = "integer", min = 0, max = 9, default = 4 },
+              c = { type = "enum", values = { "x", "y", "z" }, default = "z" },
+            """, in: file)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = try RuleSet.load(dir.appendingPathComponent("child").path)
+        let name = file == "streaks.lua" ? "habit.streak" : "price"
+        let sampled = "every combination of a, b, c (300 of them; 256 tried, sampled deterministically)"
+        let lines = rules.unproved.filter { $0.hasPrefix("\(name): not proved for ") }
+        #expect(lines.count == 1 && lines[0].hasSuffix(", and " + sampled), "\(rules.unproved)")
+        #expect(lines.first?.contains(", and params other than the defaults ") == true, "\(rules.unproved)")
+    }
 }
