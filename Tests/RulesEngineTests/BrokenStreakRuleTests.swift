@@ -49,7 +49,7 @@ import Testing
         ),
         (
             #"if streak > 1 then return { current = streak, best = { { first = "2024-01-01", last = "2024-01-01", length = 1 } } } end return { current = streak }"#,
-            "habit.streak([done 1, done 1], daily task, times_per_day 1) returned best[1].length 1 shorter than current 2 (the current streak is one of the best)"
+            "habit.streak([done 1, done 1], daily task, times_per_day 1) returned best streaks at most 1 long, shorter than current 2 (the current streak is one of the best)"
         ),
         (
             #"return { current = streak, best = { { first = "2024-01-02", last = "2024-01-01", length = 1 } } }"#,

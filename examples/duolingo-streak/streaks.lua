@@ -39,13 +39,7 @@ function M.habit.streak(periods, task, user)
       if held > 0 then held = held - 1 else streak = 0 end
     end
   end
-  table.sort(runs, function(a, b)
-    if a.length ~= b.length then return a.length > b.length end
-    return a.last > b.last
-  end)
-  local best = {}
-  for i = 1, math.min(#runs, 10) do best[i] = runs[i] end
-  return { current = streak, best = best }
+  return { current = streak, best = runs } -- the host keeps the 10 longest
 end
 
 return M

@@ -189,14 +189,8 @@ function M.habit.streak(periods, task, user)
   for _, r in ipairs(runs) do -- the run containing today, whole (it may reach ahead)
     if r.start <= today and r.stop >= today then current = r.length end
   end
-  table.sort(runs, function(a, b)
-    if a.length ~= b.length then return a.length > b.length end
-    return a.stop > b.stop
-  end)
-  local best = {}
-  for i = 1, math.min(#runs, 10) do
-    best[i] = { first = date_text(runs[i].start), last = date_text(runs[i].stop), length = runs[i].length }
-  end
+  local best = {} -- every run: the host keeps the 10 longest, the most recent first among equals
+  for i, r in ipairs(runs) do best[i] = { first = date_text(r.start), last = date_text(r.stop), length = r.length } end
   -- ScoreList.recompute (rolling), oldest day to today.
   local from = today -- Loop scores from the oldest day with data (or today)
   for t in pairs(entry) do if t < from then from = t end end

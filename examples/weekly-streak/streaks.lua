@@ -21,13 +21,7 @@ function M.habit.streak(periods, task, user)
       run, broken = nil, true
     end
   end
-  table.sort(runs, function(a, b)
-    if a.length ~= b.length then return a.length > b.length end
-    return a.last > b.last
-  end)
-  local best = {}
-  for i = 1, math.min(#runs, 10) do best[i] = runs[i] end
-  return { current = current, best = best }
+  return { current = current, best = runs } -- the host keeps the 10 longest
 end
 
 return M

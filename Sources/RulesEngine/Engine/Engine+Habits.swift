@@ -92,7 +92,7 @@ extension Engine {
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
-        return streak
+        return streak.ranked()
     }
 
     /// A period's completions and the sum of their values.

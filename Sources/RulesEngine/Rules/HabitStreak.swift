@@ -15,11 +15,15 @@ public struct HabitStreak: Hashable, Sendable {
         }
     }
 
-    /// At most this many best streaks.
+    /// The host keeps this many best streaks: the longest, the most recent first among equals.
     public static let maxBest = 10
+    /// A rule may return at most this many intervals as `best` (every run of ten years of days
+    /// done every other day is 1,830).
+    public static let maxReturnedBest = 4_000
 
     public var current: Int
-    /// Longest first; nil when the rule does not return `best`.
+    /// As the rule returns them (any order, at most `maxReturnedBest`); `ranked()` keeps the
+    /// `maxBest` longest, longest first. Nil when the rule does not return `best`.
     public var best: [Interval]?
     /// 0…1; nil when the rule does not return `score`.
     public var score: Double?
@@ -32,31 +36,41 @@ public struct HabitStreak: Hashable, Sendable {
 
     /// What breaks the host's checks for `periods` periods and an open window of `window` days
     /// (the rest of a satisfied x-in-y window, y − 1 days for `times_in_days` tasks; nil when
-    /// none does): the current streak within 0…periods + window, at most 10 best streaks, longest
-    /// first, each 1…periods + window long with first ≤ last, the longest at least the current
+    /// none does): the current streak within 0…periods + window, at most `maxReturnedBest` best
+    /// streaks, each 1…periods + window long with first ≤ last, the longest at least the current
     /// streak, and a score in 0…1.
     public func violation(periods: Int, window: Int = 0) -> String? {
         let limit = periods + window
         let bound = window == 0 ? "(the number of periods)" : "(the \(periods) periods + the open window of \(window) days)"
         if current < 0 || current > limit { return "current \(current), outside 0…\(limit) \(bound)" }
         if let best {
-            if best.count > Self.maxBest { return "\(best.count) best streaks, at most \(Self.maxBest)" }
+            if best.count > Self.maxReturnedBest { return "\(best.count) best streaks, at most \(Self.maxReturnedBest)" }
             for (i, interval) in best.enumerated() {
                 let at = "best[\(i + 1)]"
                 if interval.length < 1 || interval.length > limit {
                     return "\(at).length \(interval.length), outside 1…\(limit) \(bound)"
                 }
                 if interval.first > interval.last { return "\(at): first \(interval.first) after last \(interval.last)" }
-                if i > 0, interval.length > best[i - 1].length {
-                    return "\(at).length \(interval.length) longer than best[\(i)]'s (longest first)"
-                }
             }
-            if let longest = best.first?.length, longest < current {
-                return "best[1].length \(longest) shorter than current \(current) (the current streak is one of the best)"
+            if let longest = best.map(\.length).max(), longest < current {
+                return "best streaks at most \(longest) long, shorter than current \(current) (the current streak is one of the best)"
             }
             if best.isEmpty, current > 0 { return "no best streak while current is \(current)" }
         }
         if let score, !(score.isFinite && (0...1).contains(score)) { return "score \(score), outside 0…1" }
         return nil
+    }
+
+    /// The streak as the state shows it: the `maxBest` longest best streaks, longest first, the
+    /// most recent first among equals (by last day, then first day), so that a rule returns its
+    /// runs in any order and need not sort them.
+    public func ranked() -> HabitStreak {
+        guard let best, best.count > 1 else { return self }
+        var out = self
+        out.best = Array(
+            best.sorted { a, b in
+                (a.length, a.last, a.first) > (b.length, b.last, b.first)
+            }.prefix(Self.maxBest))
+        return out
     }
 }
