@@ -117,10 +117,15 @@ import Testing
 
     @Test func aFreezeKnobOutOfRange() throws {
         let max = try problems("freeze_max = 0,", "freeze_max = 101,")
-        #expect(max.map(\.description) == ["streaks.lua:\(try line("freeze_max = 0,")): earned.freeze_max: must be between 0 and 100 freezes, found 101"])
+        #expect(
+            max.map(\.description) == [
+                "streaks.lua:\(try line("freeze_max = 0,")): earned.freeze_max: must be between 0 and 100 freezes, found 101"
+            ])
         let every = try problems("freeze_every_days = 7,", "freeze_every_days = 0,")
         #expect(
-            every.map(\.description) == ["streaks.lua:\(try line("freeze_every_days = 7,")): earned.freeze_every_days: must be at least 1, found 0"])
+            every.map(\.description) == [
+                "streaks.lua:\(try line("freeze_every_days = 7,")): earned.freeze_every_days: must be at least 1, found 0"
+            ])
     }
 
     /// `day_ends` is a required function of streaks.lua.

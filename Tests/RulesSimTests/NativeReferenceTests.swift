@@ -53,7 +53,8 @@ import Testing
             for qualified in [nil, StreakQualificationMethod.focus, .habits] {
                 for streak in 0...10 {
                     for freezes in 0...2 {
-                        let day = EarnedDayEnd(date: monday.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: freezes)
+                        let day = EarnedDayEnd(
+                            date: monday.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: freezes)
                         let lua = try rules.earnedDayEnds(day)
                         let swift = try native.earnedDayEnds(day)
                         #expect(lua == swift, "earnedDayEnds(\(day.text)): rules/ \(lua), NativeReference \(swift)")

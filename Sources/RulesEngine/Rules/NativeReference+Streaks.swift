@@ -71,8 +71,8 @@ extension NativeReference {
     }
 
     /// Earned: the streak is kept when the day qualified and reset to 0 when it did not
-    /// (`M.earned.day_ends` with `freeze_max = 0`: no freezes are earned, none are spent).
+    /// (`M.earned.day_ends` with `freeze_max = 0`: no freezes are earned, none are held).
     public func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
-        EarnedStreak(streakCount: day.qualified != nil ? day.streakCount : 0, freezes: day.freezes)
+        EarnedStreak(streakCount: day.qualified != nil ? day.streakCount : 0, freezes: min(day.freezes, Self.earnedFreezeMax))
     }
 }
