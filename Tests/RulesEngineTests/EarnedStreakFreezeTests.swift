@@ -102,7 +102,8 @@ import Testing
 
     /// `pressure.next` sees the day's date, weekday and commitment: a rule that keeps the streak
     /// over a weekend day without a commitment (and breaks it on weekdays, or a committed miss).
-    @Test func pressureNextSeesTheWeekdayAndTheCommitment() throws {
+    /// The default streaks.lua with `pressure.next` keeping the streak over a weekend day without a commitment.
+    static func weekendRules() throws -> URL {
         let source = try RuleFixture.edited(
             [
                 (
@@ -110,7 +111,11 @@ import Testing
                     "  local current = 0\n  if day.weekday >= 6 and not day.committed and day.date:sub(1, 4) == \"2026\" then\n    current = streak.current_streak\n  end\n"
                 )
             ], in: "streaks.lua")
-        let folder = try RuleFixture.folder(replacing: "streaks.lua", with: source)
+        return try RuleFixture.folder(replacing: "streaks.lua", with: source)
+    }
+
+    @Test func pressureNextSeesTheWeekdayAndTheCommitment() throws {
+        let folder = try Self.weekendRules()
         defer { try? FileManager.default.removeItem(at: folder) }
         let engine = try Engine(store: try Store.inMemory(), ruleFolder: folder.path)
         let replay = Replay(engine: engine)
@@ -126,5 +131,22 @@ import Testing
         #expect(streaks[7] == .int(0), "Sunday's committed miss breaks it: \(out[7])")
         #expect(streaks[9] == .int(1))
         #expect(streaks[10] == .int(0), "Tuesday without a commitment breaks it: \(out[10])")
+    }
+
+    /// A restart shield on a day without a commitment asks `pressure.next` with `committed` false
+    /// (and the day's weekday): the weekend rule keeps the streak where the default resets it.
+    @Test func aShieldOnADayWithoutACommitmentIsUncommitted() throws {
+        let folder = try Self.weekendRules()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try Engine(store: try Store.inMemory(), ruleFolder: folder.path)
+        let replay = Replay(engine: engine)
+        let lines =
+            [Ev.at(1, "23:30", "\"type\": \"subscription\", \"tier\": \"PAID\"")] + Ev.day(5, "YES") + Ev.day(6, "YES")
+            + [Ev.tick(7, "09:10"), Ev.at(7, "09:30", "\"type\": \"shield\"")]
+        let out = lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
+        #expect(out.allSatisfy { $0["ok"] == .bool(true) }, "\(out)")
+        #expect(out[6].at("decisions", "shield", "current_streak") == .int(2), "\(out[6])")
+        let plain = try ReplayHarness().run(lines)
+        #expect(plain[6].at("decisions", "shield", "current_streak") == .int(0), "\(plain[6])")
     }
 }
