@@ -19,7 +19,7 @@ M.pressure = {
 
 --- The streak after one day's final result.
 ---@param streak { current_streak: integer, longest_streak: integer }
----@param day { result: "YES"|"NO"|"MISSED", shield_used: boolean }
+---@param day { result: "YES"|"NO"|"MISSED", shield_used: boolean, date: string, weekday: integer, committed: boolean }
 ---@return { current_streak: integer, longest_streak: integer }
 function M.pressure.next(streak, day)
   local extends = false
@@ -125,6 +125,12 @@ M.earned = {
   -- (A bonus is 0 to 10,000 credits: the knob and what bonus() returns are checked.)
   bonus_every_days = 3,
   bonus_credits = 10,
+  -- Decision: the document has no streak freeze; the policy is here, off. A user may hold up to
+  -- freeze_max freezes (0…100; 0: none, the document's rollover) and earns one per freeze_every_days
+  -- qualifying days in a row (at least 1); a day that does not qualify spends one instead of
+  -- resetting the streak.
+  freeze_max = 0,
+  freeze_every_days = 7,
 }
 
 --- How a day qualified ("FOCUS" or "HABITS", the STREAK_QUALIFIED method), or nil.
@@ -142,6 +148,21 @@ end
 function M.earned.bonus(streak_count)
   if streak_count > 0 and streak_count % M.earned.bonus_every_days == 0 then return M.earned.bonus_credits end
   return 0
+end
+
+--- The streak and the freezes held after the day ends (at the rollover). A qualified day keeps
+--- its count (streak_count counts it) and earns a freeze every freeze_every_days of the streak; a
+--- day that did not qualify spends a freeze to keep the streak, or resets it to 0.
+---@param day { date: string, weekday: integer, qualified: "FOCUS"|"HABITS"|nil, streak_count: integer, freezes: integer }
+---@return { streak_count: integer, freezes: integer }
+function M.earned.day_ends(day)
+  local freezes = math.min(day.freezes, M.earned.freeze_max)
+  if day.qualified then
+    if day.streak_count % M.earned.freeze_every_days == 0 then freezes = math.min(freezes + 1, M.earned.freeze_max) end
+    return { streak_count = day.streak_count, freezes = freezes }
+  end
+  if freezes > 0 and day.streak_count > 0 then return { streak_count = day.streak_count, freezes = freezes - 1 } end
+  return { streak_count = 0, freezes = freezes }
 end
 
 return M

@@ -90,6 +90,50 @@ import Testing
         #expect(first.message.contains("returned longest_streak"), "\(first)")
     }
 
+    /// The proof of `earned.day_ends` finds a streak grown over a day that did not qualify, at
+    /// the function's line, with the day that shows it.
+    @Test func aDayEndThatGrowsTheStreak() throws {
+        let found = try problems(
+            "  return { streak_count = 0, freezes = freezes }\n", "  return { streak_count = day.streak_count + 1, freezes = freezes }\n")
+        let first = try #require(found.first)
+        #expect(first.line == (try line("function M.earned.day_ends(")))
+        #expect(
+            first.message.hasPrefix(
+                "earned.day_ends(2026-01-05 (weekday 1), qualified nil, streak_count 0, freezes 0) returned streak_count 1 (a day that did not qualify keeps the count, 0, or resets it to 0)"
+            ), "\(first)")
+    }
+
+    /// Freezes beyond the host's cap, on Sundays only: the proof tries every weekday.
+    @Test func aDayEndWithTooManyFreezesOnSundays() throws {
+        let found = try problems(
+            "  return { streak_count = 0, freezes = freezes }\n",
+            "  if day.weekday == 7 then return { streak_count = 0, freezes = 101 } end\n  return { streak_count = 0, freezes = freezes }\n")
+        let first = try #require(found.first)
+        #expect(
+            first.message.hasPrefix(
+                "earned.day_ends(2026-01-11 (weekday 7), qualified nil, streak_count 0, freezes 0) returned freezes 101, outside 0…100"),
+            "\(first)")
+    }
+
+    @Test func aFreezeKnobOutOfRange() throws {
+        let max = try problems("freeze_max = 0,", "freeze_max = 101,")
+        #expect(
+            max.map(\.description) == [
+                "streaks.lua:\(try line("freeze_max = 0,")): earned.freeze_max: must be between 0 and 100 freezes, found 101"
+            ])
+        let every = try problems("freeze_every_days = 7,", "freeze_every_days = 0,")
+        #expect(
+            every.map(\.description) == [
+                "streaks.lua:\(try line("freeze_every_days = 7,")): earned.freeze_every_days: must be at least 1, found 0"
+            ])
+    }
+
+    /// `day_ends` is a required function of streaks.lua.
+    @Test func aFolderWithoutDayEnds() throws {
+        let found = try problems("function M.earned.day_ends(day)", "local function day_ends(day)")
+        #expect(found.first?.message.contains("earned.day_ends") == true, "\(found)")
+    }
+
     @Test func aQualificationMethodThatDoesNotExist() throws {
         let found = try problems(#"then return "HABITS" end"#, #"then return "HABIT" end"#)
         let first = try #require(found.first)

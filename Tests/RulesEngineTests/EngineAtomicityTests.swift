@@ -25,9 +25,7 @@ final class MisbehavingRules: PolicyRules {
         if failReminders { return [open, LocalTime(minutes: open.minutes + 5)!] }  // 5 minutes apart
         return try base.reminderTimes(tier: tier, open: open, close: close)
     }
-    func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
-        try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
-    }
+    func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak { try base.pressureStreak(streak, day: day) }
     /// What habit.streak returns instead of the reference's answer.
     var habitStreakAnswer: HabitStreak?
     /// What habit.streak was last asked.
@@ -41,6 +39,9 @@ final class MisbehavingRules: PolicyRules {
         try base.earnedQualification(focusMinutes: focusMinutes, habitCompletions: habitCompletions)
     }
     func earnedBonus(streakCount: Int) throws -> Int { try base.earnedBonus(streakCount: streakCount) }
+    /// What earned.day_ends returns instead of the reference's answer.
+    var dayEndsAnswer: ((EarnedDayEnd) -> EarnedStreak)?
+    func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak { try dayEndsAnswer?(day) ?? base.earnedDayEnds(day) }
 
     /// Credits carried over the rollover beyond the balance.
     var carryExtra = 0

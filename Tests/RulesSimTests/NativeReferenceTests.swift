@@ -41,6 +41,27 @@ import Testing
         #expect(NativeReference.earnedHabitsToQualify == rules.streaks.earned.habitsToQualify)
         #expect(NativeReference.earnedBonusEveryDays == rules.streaks.earned.bonusEveryDays)
         #expect(NativeReference.earnedBonusCredits == rules.streaks.earned.bonusCredits)
+        #expect(NativeReference.earnedFreezeMax == rules.streaks.earned.freezeMax)
+    }
+
+    /// Every end of an Earned day of a week, qualified or not, streaks 0…10, holding 0…2 freezes.
+    @Test func earnedDayEndsAgree() throws {
+        let rules = try defaultRules()
+        let native = NativeReference()
+        let monday = try DayID("2026-03-02")
+        for weekday in 0..<7 {
+            for qualified in [nil, StreakQualificationMethod.focus, .habits] {
+                for streak in 0...10 {
+                    for freezes in 0...2 {
+                        let day = EarnedDayEnd(
+                            date: monday.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: freezes)
+                        let lua = try rules.earnedDayEnds(day)
+                        let swift = try native.earnedDayEnds(day)
+                        #expect(lua == swift, "earnedDayEnds(\(day.text)): rules/ \(lua), NativeReference \(swift)")
+                    }
+                }
+            }
+        }
     }
 
     /// The escalation document's own examples, through the reference alone.

@@ -7,7 +7,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.hasPrefix(
-                "rules: valid (escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua; 15 rule functions proved on "))
+                "rules: valid (escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua; 16 rule functions proved on "))
     }
 
     @Test func everyProblemIsPrintedWithFileAndLine() throws {

@@ -24,6 +24,9 @@
 ---@class PressureDay
 ---@field result "YES"|"NO"|"MISSED"
 ---@field shield_used boolean
+---@field date string "YYYY-MM-DD", the local day of the result
+---@field weekday integer ISO weekday 1 (Monday)…7
+---@field committed boolean the user set a commitment that day
 
 ---@class HabitPeriod
 ---@field start_date string "YYYY-MM-DD", the period's first local day
@@ -59,6 +62,17 @@
 ---@class EarnedDay
 ---@field focus_minutes integer completed focus minutes in the day
 ---@field habit_completions integer habit completions that were not award-suspended
+
+---@class EarnedDayEnd
+---@field date string "YYYY-MM-DD", the Earned day that ends
+---@field weekday integer ISO weekday 1 (Monday)…7
+---@field qualified "FOCUS"|"HABITS"|nil how the day qualified for the streak
+---@field streak_count integer the count at the day's end (counting the day when it qualified)
+---@field freezes integer streak freezes held
+
+---@class EarnedStreak
+---@field streak_count integer 0, or the day's count (a qualified day keeps it)
+---@field freezes integer 0…100
 
 ---@class QuestGate
 ---@field strictness "GENTLE"|"STRICT"|"HARD"

@@ -22,6 +22,11 @@ struct EarnedBook: Codable, Equatable {
     var habits: [String: String] = [:]
     /// Numbers the user's attempts and focus sessions (their ids derive from it).
     var serial = 0
+    /// How today qualified for the streak (`earned.day_ends`'s `qualified`); nil until it does.
+    var qualifiedBy: StreakQualificationMethod?
+    /// The streak freezes the user holds (`earned.day_ends` earns and spends them); nil when none,
+    /// so that a state without freezes reads as before they existed.
+    var freezes: Int?
 
     struct OpenAttempt: Codable, Equatable {
         var id: String

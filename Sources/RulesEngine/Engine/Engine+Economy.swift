@@ -65,8 +65,8 @@ extension Engine {
         }
     }
 
-    /// A6.1: the day ends; credits are carried up to the rules' cap and the streak is kept only
-    /// when the day qualified.
+    /// A6.1: the day ends; credits are carried up to the rules' cap, and `earned.day_ends` says what
+    /// the streak and the freezes held become (the default: kept only when the day qualified).
     private func rollOverEarnedDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
         var earned = context.book.earned!
         let at = earned.dayEnds
@@ -79,7 +79,15 @@ extension Engine {
                 .ruleViolation,
                 "carried_credits(\(economy.creditBalance)) returned \(carried); the carried credits are between 0 and the balance")
         }
-        let streak = economy.todayQualified ? economy.streakCount : 0
+        let held = earned.freezes ?? 0
+        let ended = EarnedDayEnd(
+            date: from, qualified: economy.todayQualified ? earned.qualifiedBy ?? Self.method(of: economy) : nil,
+            streakCount: economy.streakCount, freezes: held)
+        let next = try asked.earnedDayEnds(ended)
+        if let problem = ended.problem(with: next) {
+            throw EngineError(.ruleViolation, "earned.day_ends(\(ended.text)) returned \(problem)")
+        }
+        let streak = next.streakCount
         try context.storage.rollOverDay(
             DayRollover(
                 userID: context.userID, toDayID: to, carriedCredits: carried, streakCount: streak,
@@ -87,15 +95,28 @@ extension Engine {
         earned.day = to
         earned.focusMinutesToday = 0
         earned.unlocksToday = nil
+        earned.qualifiedBy = nil
+        earned.freezes = next.freezes == 0 ? nil : next.freezes
         earned.dayEnds = try end(of: to, context, notBefore: at)
         context.book.earned = earned
-        decisions.append(
-            "earned_days",
-            .object([
-                ("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
-                ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
-                ("streak_count", .int(streak)),
-            ]))
+        var fields: [(String, JSONValue)] = [
+            ("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
+            ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
+            ("streak_count", .int(streak)),
+        ]
+        // The freezes show only under a freeze policy (or while the user holds some), so that the
+        // default rules' decisions stay as they were.
+        if rules.parameters.earnedFreezeMax > 0 || held > 0 || next.freezes > 0 {
+            if next.freezes < held { fields.append(("freeze_used", .bool(true))) }
+            fields.append(("freezes", .int(next.freezes)))
+        }
+        decisions.append("earned_days", .object(fields))
+    }
+
+    /// How a day qualified, read from the economy, for a state saved before the engine kept the
+    /// method: FOCUS when its focus qualified, else HABITS.
+    private static func method(of economy: EconomyState) -> StreakQualificationMethod {
+        economy.todayFocusQualified ? .focus : .habits
     }
 
     /// After a time-zone change: settings_json carries the new zone (for every user, so that a

@@ -60,7 +60,10 @@ extension Engine {
             ("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
             ("credits_earned", .int(credits)), ("qualifies", .bool(qualifies)),
         ]
-        if let streak { fields += streakFields(streak) }
+        if let streak {
+            context.book.earned!.qualifiedBy = streak.method
+            fields += streakFields(streak)
+        }
         decisions.set("focus_ended", .object(fields))
     }
 
@@ -150,7 +153,10 @@ extension Engine {
             ("award_suspended", .bool(suspended)),
         ]
         if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }
-        if let streak { fields += streakFields(streak) }
+        if let streak {
+            context.book.earned!.qualifiedBy = streak.method
+            fields += streakFields(streak)
+        }
         decisions.set("earned_habit_completion", .object(fields))
     }
 

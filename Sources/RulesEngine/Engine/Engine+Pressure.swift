@@ -4,11 +4,10 @@ import RulesStore
 /// Pressure's events: commitments, check-ins, the restart shield, settings and subscription.
 extension Engine {
     /// The escalation state after a day's result: the rules' transition and streak, checked.
-    func nextEscalation(_ before: EscalationState, result: CommitmentStatus, shieldUsed: Bool) throws -> EscalationState {
+    func nextEscalation(_ before: EscalationState, day: PressureDay) throws -> EscalationState {
+        let result = day.result
         let counters = try asked.transition(EscalationCounters(before), result)
-        let streak = try asked.pressureStreak(
-            PressureStreak(current: before.currentStreak, longest: before.longestStreak),
-            result: result, shieldUsed: shieldUsed)
+        let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak), day: day)
         let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
         let input =
             "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
@@ -24,7 +23,7 @@ extension Engine {
         else {
             throw EngineError(
                 .ruleViolation,
-                "pressure.next(current \(before.currentStreak), longest \(before.longestStreak), result \(result.rawValue)) returned current \(streak.current), longest \(streak.longest)"
+                "pressure.next(current \(before.currentStreak), longest \(before.longestStreak), \(day.text)) returned current \(streak.current), longest \(streak.longest)"
             )
         }
         var after = before
@@ -86,7 +85,7 @@ extension Engine {
             throw EngineError(.windowClosed, "the check-in window closed at \(today.closeTime)")
         }
         let before = context.escalation
-        let after = try nextEscalation(before, result: result, shieldUsed: false)
+        let after = try nextEscalation(before, day: PressureDay(result: result, date: today.day, committed: true))
         context.cache.commitments[today.day] = .some(
             try context.storage.recordCheckIn(
                 context.userID, on: today.day, status: result, at: now,
@@ -126,9 +125,10 @@ extension Engine {
                 "no restart shield left this month (next on \(context.escalation.shieldResetDate?.rawValue ?? "the first of next month"))")
         }
         let before = shieldable.before
+        let committed = try commitment(&context, on: shieldable.day).map { !$0.isNoCommitmentDay } ?? false
         let streak = try asked.pressureStreak(
             PressureStreak(current: before.currentStreak, longest: before.longestStreak),
-            result: shieldable.result, shieldUsed: true)
+            day: PressureDay(result: shieldable.result, shieldUsed: true, date: shieldable.day, committed: committed))
         guard streak.current >= 0, streak.longest >= max(streak.current, before.longestStreak) else {
             throw EngineError(.ruleViolation, "pressure.next with a shield returned current \(streak.current), longest \(streak.longest)")
         }

@@ -108,7 +108,7 @@ extension Engine {
         // "No commitment set by deadline: Day treated as MISSED; escalation advances."
         let result = rules.parameters.noCommitmentCountsAs
         let before = context.escalation
-        let after = try nextEscalation(before, result: result, shieldUsed: false)
+        let after = try nextEscalation(before, day: PressureDay(result: result, date: today.day, committed: false))
         context.cache.commitments[today.day] = .some(
             try context.storage.lockCommitment(
                 context.userID, on: today.day, at: today.deadline,
@@ -144,7 +144,7 @@ extension Engine {
         else { return }
         // "PENDING ──► MISSED (window closes with no action)"
         let before = context.escalation
-        let after = try nextEscalation(before, result: .missed, shieldUsed: false)
+        let after = try nextEscalation(before, day: PressureDay(result: .missed, date: today.day, committed: true))
         context.cache.commitments[today.day] = .some(
             try context.storage.recordCheckIn(
                 context.userID, on: today.day, status: .missed,

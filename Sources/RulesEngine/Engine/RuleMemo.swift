@@ -15,7 +15,7 @@ final class RuleMemo: PolicyRules {
     let parameters: PolicyParameters
 
     private struct TransitionKey: Hashable { var counters: EscalationCounters; var result: CommitmentStatus }
-    private struct StreakKey: Hashable { var streak: PressureStreak; var result: CommitmentStatus; var shieldUsed: Bool }
+    private struct StreakKey: Hashable { var streak: PressureStreak; var day: PressureDay }
     private struct ReminderKey: Hashable { var tier: Int; var open: LocalTime; var close: LocalTime }
     private struct Pair: Hashable { var a: Int; var b: Int }
 
@@ -65,10 +65,8 @@ final class RuleMemo: PolicyRules {
         }
     }
 
-    func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
-        try remembered(&streaks, StreakKey(streak: streak, result: result, shieldUsed: shieldUsed)) {
-            try base.pressureStreak(streak, result: result, shieldUsed: shieldUsed)
-        }
+    func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
+        try remembered(&streaks, StreakKey(streak: streak, day: day)) { try base.pressureStreak(streak, day: day) }
     }
 
     func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
@@ -94,6 +92,9 @@ final class RuleMemo: PolicyRules {
     func earnedBonus(streakCount: Int) throws -> Int {
         try remembered(&bonuses, streakCount) { try base.earnedBonus(streakCount: streakCount) }
     }
+
+    /// Not remembered: each day ends once.
+    func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak { try base.earnedDayEnds(day) }
 
     var economy: EconomyParameters { base.economy }
 

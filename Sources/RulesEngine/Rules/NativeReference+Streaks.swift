@@ -5,9 +5,10 @@ extension NativeReference {
     /// Pressure: the streak after one day's final result (`M.pressure.next`). The streak counts
     /// consecutive YES days ("current_streak" / "longest_streak"); a restart shield resets it
     /// ("streak = 0 // streak always resets"). The longest streak is the largest current streak seen.
-    public func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
-        let extends = Self.pressureExtends.contains(result)
-        let current = extends && !(shieldUsed && Self.shieldResetsStreak) ? streak.current + 1 : 0
+    /// The day's date and commitment do not matter to it.
+    public func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
+        let extends = Self.pressureExtends.contains(day.result)
+        let current = extends && !(day.shieldUsed && Self.shieldResetsStreak) ? streak.current + 1 : 0
         return PressureStreak(current: current, longest: max(streak.longest, current))
     }
 
@@ -67,5 +68,11 @@ extension NativeReference {
     /// credits on each day the streak reaches a multiple of 3, none otherwise (`M.earned.bonus`).
     public func earnedBonus(streakCount: Int) throws -> Int {
         streakCount > 0 && streakCount % Self.earnedBonusEveryDays == 0 ? Self.earnedBonusCredits : 0
+    }
+
+    /// Earned: the streak is kept when the day qualified and reset to 0 when it did not
+    /// (`M.earned.day_ends` with `freeze_max = 0`: no freezes are earned, none are held).
+    public func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
+        EarnedStreak(streakCount: day.qualified != nil ? day.streakCount : 0, freezes: min(day.freezes, Self.earnedFreezeMax))
     }
 }

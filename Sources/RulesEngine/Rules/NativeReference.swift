@@ -101,6 +101,9 @@ public final class NativeReference: PolicyRules {
     /// `earned.bonus_credits`).
     public static let earnedBonusEveryDays = 3
     public static let earnedBonusCredits = 10
+    /// Earned, decision: no streak freezes (`earned.freeze_max = 0`): a day that does not qualify
+    /// resets the streak, as the document's rollover does.
+    public static let earnedFreezeMax = 0
 
     // MARK: PolicyRules
 

@@ -11,8 +11,8 @@ public protocol PolicyRules: AnyObject {
     func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters
     /// Pressure: the local reminder times of a tier for a check-in window.
     func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime]
-    /// Pressure: the streak after one day's final result.
-    func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak
+    /// Pressure: the streak after one day's final result (`pressure.next(streak, day)`).
+    func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak
     /// Habit tracker: the streak of a task from its periods, most recent (running) first, its
     /// record and its user's (`habit.streak(periods, task, user)`).
     func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak
@@ -24,6 +24,8 @@ public protocol PolicyRules: AnyObject {
     func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod?
     /// Earned: the streak bonus in credits on the day the streak reaches `streakCount`.
     func earnedBonus(streakCount: Int) throws -> Int
+    /// Earned: the streak and the freezes held after a day ends (`earned.day_ends(day)`).
+    func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak
 
     /// Earned: the economy's plain values (pricing.lua, quests.lua).
     var economy: EconomyParameters { get }
@@ -62,13 +64,17 @@ public struct PolicyParameters: Sendable, Equatable {
     public var habitRequireTimesPerDay: Bool
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
+    /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then
+    /// shows the freezes held).
+    public var earnedFreezeMax: Int
 
     public init(
         maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
         shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
         migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMinCompletions: Int = 1,
-        habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0
+        habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0, earnedFreezeMax: Int = 0
     ) {
+        self.earnedFreezeMax = earnedFreezeMax
         self.habitMaxBackfillDays = habitMaxBackfillDays
         self.maxTier = maxTier
         self.persistentBadgeFromTier = persistentBadgeFromTier

@@ -14,7 +14,8 @@ extension RuleSet: PolicyRules {
             shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
             habitDayStartsAt: streaks.habit.dayStartsAt, migaDayStartsAt: streaks.miga.dayStartsAt,
             earnedDayStartsAt: streaks.earned.dayStartsAt, habitMinCompletions: streaks.habit.minCompletions,
-            habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays)
+            habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays,
+            earnedFreezeMax: streaks.earned.freezeMax)
     }
 
     public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
@@ -42,8 +43,8 @@ extension RuleSet: PolicyRules {
         }
     }
 
-    public func pressureStreak(_ streak: PressureStreak, result: CommitmentStatus, shieldUsed: Bool) throws -> PressureStreak {
-        try host.call(streaks.pressure.next, streak, PressureDay(result: result, shieldUsed: shieldUsed), returning: PressureStreak.self)
+    public func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
+        try host.call(streaks.pressure.next, streak, day, returning: PressureStreak.self)
     }
 
     public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
@@ -78,6 +79,10 @@ extension RuleSet: PolicyRules {
         try integer(try host.call(streaks.earned.bonus, .integer(Int64(streakCount))).first, from: streaks.earned.bonus)
     }
 
+    public func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
+        try host.call(streaks.earned.dayEnds, day, returning: EarnedStreak.self)
+    }
+
     func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {
         guard let value, let n = value.integerValue, value.doubleValue == Double(n), let int = Int(exactly: n) else {
             throw LuaError(
@@ -101,19 +106,6 @@ extension PressureStreak: LuaTableEncodable, LuaTableDecodable {
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.currentKey, current)
         t.set(Self.longestKey, longest)
-    }
-}
-
-/// A day's result as `pressure.next`'s second argument.
-struct PressureDay: LuaTableEncodable {
-    static let resultKey = LuaKey("result")
-    static let shieldKey = LuaKey("shield_used")
-    static var luaFieldCount: Int { 2 }
-    var result: CommitmentStatus
-    var shieldUsed: Bool
-    func encode(to t: inout LuaTableWriter) {
-        t.set(Self.resultKey, result.rawValue)
-        t.set(Self.shieldKey, shieldUsed)
     }
 }
 

@@ -27,18 +27,31 @@ extension StreakPolicy {
         return all
     }
 
-    /// Every streak up to 6 (longest up to 8), then every streak the rule reaches from a new user's
-    /// (0, 0) day after day, up to the longest run or `RuleSet.maxReachableStates` streaks.
+    /// The days of the proofs: day 1 is a Monday (2026-01-05), so that day `n` of a run falls on the
+    /// weekday it would.
+    static let firstProvedDay = try! DayID("2026-01-05")
+
+    /// Every day of the week, committed or not, with every result and shield, for every streak up
+    /// to 6 (longest up to 8); then every streak the rule reaches from a new user's (0, 0) day after
+    /// day (day `n` on its weekday from a Monday, with the days the engine passes: a YES is
+    /// committed and unshielded, a NO is uncommitted only when no commitment counts as NO, and
+    /// never shielded then), up to the longest run or `RuleSet.maxReachableStates` streaks.
     private func provePressure(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: pressure.next, name: "pressure.next", file: file)
+        func days(on date: DayID) -> [PressureDay] {
+            [CommitmentStatus.yes, .no, .missed].flatMap { result in
+                [false, true].flatMap { shield in
+                    [true, false].map { PressureDay(result: result, shieldUsed: shield, date: date, committed: $0) }
+                }
+            }
+        }
+        let week = (0..<7).map { days(on: Self.firstProvedDay.adding(days: $0)!) }
         for current in 0...6 {
             for longest in current...8 {
                 let streak = PressureStreak(current_streak: current, longest_streak: longest)
-                for result in [CommitmentStatus.yes, .no, .missed] {
-                    for shield in [false, true] {
-                        if failures.isFinished(host) { return failures }
-                        _ = checkPressure(streak, result, shield, into: &failures, host: host, purity: true)
-                    }
+                for day in week.joined() {
+                    if failures.isFinished(host) { return failures }
+                    _ = checkPressure(streak, day, into: &failures, host: host, purity: true)
                 }
             }
         }
@@ -47,16 +60,15 @@ extension StreakPolicy {
         var day = 0
         while !frontier.isEmpty, day < RuleSet.longestRun {
             day += 1
+            let date = Self.firstProvedDay.adding(days: day - 1)!
             var next: [PressureStreak] = []
             for streak in frontier {
-                for result in [CommitmentStatus.yes, .no, .missed] {
-                    for shield in [false, true] {
-                        if failures.isFinished(host) { return failures }
-                        guard let new = checkPressure(streak, result, shield, into: &failures, host: host, purity: false),
-                            reached.insert(new).inserted
-                        else { continue }
-                        next.append(new)
-                    }
+                for pressureDay in days(on: date) where Self.engineCanPass(pressureDay) {
+                    if failures.isFinished(host) { return failures }
+                    guard let new = checkPressure(streak, pressureDay, into: &failures, host: host, purity: false),
+                        reached.insert(new).inserted
+                    else { continue }
+                    next.append(new)
                 }
             }
             frontier = next
@@ -70,17 +82,30 @@ extension StreakPolicy {
         return failures
     }
 
+    /// Whether the engine can pass this day to `pressure.next`: a YES is a check-in (committed,
+    /// never shielded); a day without a commitment counts as MISSED or NO, and its shield is asked
+    /// with MISSED.
+    private static func engineCanPass(_ day: PressureDay) -> Bool {
+        switch day.result {
+        case .yes: day.committed && !day.shieldUsed
+        case .no: day.committed || !day.shieldUsed
+        default: true
+        }
+    }
+
     private func checkPressure(
-        _ streak: PressureStreak, _ result: CommitmentStatus, _ shield: Bool, into failures: inout Counterexamples,
-        host: LuaHost, purity: Bool
+        _ streak: PressureStreak, _ day: PressureDay, into failures: inout Counterexamples, host: LuaHost, purity: Bool
     ) -> PressureStreak? {
         let (current, longest) = (streak.current_streak, streak.longest_streak)
-        let call = "pressure.next(current \(current), longest \(longest), result \(result.rawValue), shield_used \(shield))"
+        let call = "pressure.next(current \(current), longest \(longest), \(day.text))"
         failures.inputs += 1
         do {
             let arguments: [LuaValue] = [
                 ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
-                ["result": .string(result.rawValue), "shield_used": .boolean(shield)],
+                [
+                    "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
+                    "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
+                ],
             ]
             let out = try host.call(pressure.next, arguments).first ?? .nil
             if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
@@ -182,6 +207,36 @@ extension StreakPolicy {
                 bonus.record(error, calling: call)
             }
         }
-        return [qualifies, bonus]
+        return [qualifies, bonus, proveDayEnds(file, host)]
+    }
+
+    /// Every end of day of a week (each weekday), qualified or not, with streaks 0…14, 21, 28, 30,
+    /// 365 and the longest run, holding 0…5 or 100 freezes, against the engine's checks (`EarnedDayEnd.problem`).
+    private func proveDayEnds(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
+        var failures = Counterexamples(function: earned.dayEnds, name: "earned.day_ends", file: file)
+        let streaks = Array(0...14) + [21, 28, 30, 365, RuleSet.longestRun]
+        let freezes = Array(0...5) + [StreakPolicy.maxEarnedFreezes]
+        failures.unproved = "streaks other than 0…14, 21, 28, 30, 365 and \(RuleSet.longestRun), and more than 5 freezes other than 100"
+        for qualified in [nil, StreakQualificationMethod.focus, .habits] {
+            for streak in streaks where qualified == nil || streak > 0 {
+                for held in freezes {
+                    for weekday in 0..<7 {
+                        let day = EarnedDayEnd(
+                            date: Self.firstProvedDay.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: held)
+                        let call = "earned.day_ends(\(day.text))"
+                        if failures.isFinished(host) { return failures }
+                        failures.inputs += 1
+                        do {
+                            let out = try host.call(earned.dayEnds, day, returning: EarnedStreak.self)
+                            if try host.call(earned.dayEnds, day, returning: EarnedStreak.self) != out { failures.recordImpure(call) }
+                            if let problem = day.problem(with: out) { failures.record(kind: "range", "\(call) returned \(problem)") }
+                        } catch {
+                            failures.record(error, calling: call)
+                        }
+                    }
+                }
+            }
+        }
+        return failures
     }
 }

@@ -97,17 +97,24 @@ public struct StreakPolicy: Decodable {
         }
     }
 
-    /// Earned: days that qualify by focus or habits, and the streak bonus.
+    /// Earned: days that qualify by focus or habits, the streak bonus, and the streak at each
+    /// day's end (with its freezes).
     public struct Earned: Decodable {
         public var dayStartsAt: LocalTime
         public var focusMinutesToQualify: Int
         public var habitsToQualify: Int
         public var bonusEveryDays: Int
         public var bonusCredits: Int
+        /// The streak freezes a user may hold (0: the freeze policy is off), 0…`maxEarnedFreezes`.
+        public var freezeMax: Int
+        /// One freeze is earned per this many qualifying days in a row, at least 1.
+        public var freezeEveryDays: Int
         /// `qualifies(day) -> "FOCUS" | "HABITS" | nil`.
         public var qualifies: LuaFunction
         /// `bonus(streak_count) -> credits`.
         public var bonus: LuaFunction
+        /// `day_ends(day) -> { streak_count, freezes }`, at each rollover.
+        public var dayEnds: LuaFunction
 
         enum CodingKeys: String, CodingKey {
             case dayStartsAt = "day_starts_at"
@@ -115,9 +122,16 @@ public struct StreakPolicy: Decodable {
             case habitsToQualify = "habits_to_qualify"
             case bonusEveryDays = "bonus_every_days"
             case bonusCredits = "bonus_credits"
+            case freezeMax = "freeze_max"
+            case freezeEveryDays = "freeze_every_days"
+            case dayEnds = "day_ends"
             case qualifies, bonus
         }
     }
+
+    /// The most streak freezes an Earned user may hold: `earned.freeze_max` is checked against it,
+    /// and so are the freezes `earned.day_ends` returns.
+    public static let maxEarnedFreezes = 100
 
     func parameterProblems(in file: RuleFile) -> [RuleProblem] {
         var problems: [RuleProblem] = []
@@ -139,6 +153,10 @@ public struct StreakPolicy: Decodable {
         require(
             (0...Self.maxBonusCredits).contains(earned.bonusCredits), "earned.bonus_credits",
             "must be between 0 and \(Self.maxBonusCredits) credits, found \(earned.bonusCredits)")
+        require(
+            (0...Self.maxEarnedFreezes).contains(earned.freezeMax), "earned.freeze_max",
+            "must be between 0 and \(Self.maxEarnedFreezes) freezes, found \(earned.freezeMax)")
+        require(earned.freezeEveryDays >= 1, "earned.freeze_every_days", "must be at least 1, found \(earned.freezeEveryDays)")
         require(
             earned.dayStartsAt.minute == 0, "earned.day_starts_at",
             "must be on the hour (the store keeps daily_reset_hour_local, 0–23), found \"\(earned.dayStartsAt)\"")

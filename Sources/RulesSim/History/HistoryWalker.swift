@@ -12,11 +12,12 @@ import RulesModel
 ///   against the document's limits);
 /// - the result: a check-in (YES or NO), a commitment left without a check-in (MISSED when the
 ///   window closes), or no commitment by the deadline (`no_commitment_counts_as`), through
-///   `transition` and `pressureStreak`, with the engine's checks of their answers;
+///   `transition` and `pressureStreak` (the day's date, from the history's set-up day, and whether
+///   it had a commitment), with the engine's checks of their answers;
 /// - a restart shield, five minutes after the NO, the close or the deadline, when the user has one
 ///   left and the activation window allows it: the counters go back to what they were before the
 ///   day ("escalation_tier = unchanged, consecutive_misses = unchanged") and the streak is
-///   `pressureStreak(before, result, shieldUsed: true)`. With a 23:59 close the shield falls on the
+///   `pressureStreak(before, day)` with the day's shield used. With a 23:59 close the shield falls on the
 ///   next day, after that day's replenishment.
 ///
 /// The replay file's user is paid from its set-up day on, so shields follow the paid allowance.
@@ -90,11 +91,12 @@ public struct HistoryWalker {
         let before = (counters, streak)
         let transition = try rules.transition(counters, result)
         try check(transition, from: before.0, result: result)
-        let next = try rules.pressureStreak(streak, result: result, shieldUsed: false)
+        let pressureDay = PressureDay(result: result, date: date, committed: day.committed)
+        let next = try rules.pressureStreak(streak, day: pressureDay)
         guard next.current >= 0, next.current <= streak.current + 1, next.longest >= max(next.current, streak.longest) else {
             throw Violation(
                 description:
-                    "pressure.next(current \(streak.current), longest \(streak.longest), result \(result.rawValue)) returned current \(next.current), longest \(next.longest)"
+                    "pressure.next(current \(streak.current), longest \(streak.longest), \(pressureDay.text)) returned current \(next.current), longest \(next.longest)"
             )
         }
         counters = transition
@@ -108,7 +110,8 @@ public struct HistoryWalker {
             if shieldApplied == true {
                 // The engine passes MISSED for a day without a commitment, whatever it counted as.
                 let shieldResult: CommitmentStatus = day.result == .no ? .no : .missed
-                let s = try rules.pressureStreak(before.1, result: shieldResult, shieldUsed: true)
+                let s = try rules.pressureStreak(
+                    before.1, day: PressureDay(result: shieldResult, shieldUsed: true, date: date, committed: day.committed))
                 guard s.current >= 0, s.longest >= max(s.current, before.1.longest) else {
                     throw Violation(description: "pressure.next with a shield returned current \(s.current), longest \(s.longest)")
                 }
