@@ -91,7 +91,8 @@ struct CompareCommand: ParsableCommand {
             and at most \(CompareOptions.maxHabitHistoryDays) history-days (runs × --habit-days). (default: \(CompareOptions.defaultHabitRuns))
             """, transform: WholeNumber.parser(0...CompareOptions.maxHabitRuns)) var habitRuns = CompareOptions.defaultHabitRuns
     @Option(
-        parsing: .unconditional, help: "Days per habit history, 1 to \(CompareOptions.maxDays). (default: \(CompareOptions.defaultHabitDays))",
+        parsing: .unconditional,
+        help: "Days per habit history, 1 to \(CompareOptions.maxDays). (default: \(CompareOptions.defaultHabitDays))",
         transform: WholeNumber.parser(1...CompareOptions.maxDays)) var habitDays = CompareOptions.defaultHabitDays
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false

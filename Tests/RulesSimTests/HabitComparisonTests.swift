@@ -23,7 +23,8 @@ import Testing
         for k in 0..<40 {
             let lines = generator.lines(case: k).map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: "\"user\": \"case\(k)\"") }
             for (i, line) in lines.enumerated() {
-                let event = try #require(try JSONLine.parseOrdered(line)["type"]?.description).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                let event = try #require(try JSONLine.parseOrdered(line)["type"]?.description).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
                 let backfill = line.contains("\"for_day\"")
                 seen[backfill ? "for_day" : event, default: 0] += 1
                 let out = replay.output(forLine: line, number: i + 1)

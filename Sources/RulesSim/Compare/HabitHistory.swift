@@ -83,7 +83,8 @@ public struct HabitHistory: ComparedHistory {
             default:
                 daily = false
                 let measurement = Bool.random(using: &rng) ? "weekly" : "monthly"
-                fields += ", \"measurement\": \"\(measurement)\", \"times_per_day\": \(Int.random(in: 1...(measurement == "weekly" ? 5 : 12), using: &rng))"
+                fields +=
+                    ", \"measurement\": \"\(measurement)\", \"times_per_day\": \(Int.random(in: 1...(measurement == "weekly" ? 5 : 12), using: &rng))"
             }
             if daily, Int.random(in: 0..<3, using: &rng) == 0 {
                 let goal = goals.randomElement(using: &rng)!

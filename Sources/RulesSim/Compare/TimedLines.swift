@@ -8,7 +8,8 @@ struct TimedLines {
 
     /// `{"at": "2026-03-02T09:30:10Z", "user": "u1", "type": …}`, with `fields` (JSON members) after the type.
     mutating func add(_ at: EpochMillis, _ type: String, _ fields: String = "") {
-        let line = "{\"at\": \"\(Timestamp(millis: at))\", \"user\": \"u1\", \"type\": \"\(type)\"" + (fields.isEmpty ? "" : ", " + fields) + "}"
+        let line =
+            "{\"at\": \"\(Timestamp(millis: at))\", \"user\": \"u1\", \"type\": \"\(type)\"" + (fields.isEmpty ? "" : ", " + fields) + "}"
         events.append((at, events.count, line))
     }
 
