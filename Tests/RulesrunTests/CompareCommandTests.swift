@@ -568,13 +568,30 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
             "compare", "rules", "examples/gentle-pricing", "--runs", "5", "--economy-runs", "10", "--population-users", "0",
-            "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance",
+            "--habit-runs", "0", "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance",
         ])
         #expect(result.status != 2, "\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["ignored"] as? [String] == ["gate_options", "credit_balance"])
         let kinds = ((report["economy"] as? [String: Any])?["differences"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("gate_options") && !kinds.contains("credit_balance") && kinds.contains("unlock"), "\(kinds)")
+    }
+
+    /// The habit tracker's kinds are ignored like the others; `error` is every half's.
+    @Test func theHabitKindsCanBeIgnored() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run([
+            "compare", "rules", "examples/loop-habits", "--runs", "5", "--economy-runs", "0", "--population-users", "0",
+            "--habit-runs", "10", "--habit-days", "14", "--out", out.path, "--json",
+            "--ignore", "habit_score,error", "habit_best_streaks",
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["ignored"] as? [String] == ["error", "habit_best_streaks", "habit_score"], "\(report["ignored"] ?? "")")
+        let kinds = ((report["habits"] as? [String: Any])?["differences"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds == ["habit_streak"] || kinds == ["habit_streak", "habit_decision"], "\(kinds)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("habit-habit_score.jsonl").path))
     }
 
     /// A bad persona is reported before the differential and economy halves run.
