@@ -23,8 +23,14 @@ struct CompareCommand: ParsableCommand {
             "B.current_tier <= A.current_tier" (B never escalates further than A). With expectations, \
             differences are listed but only a broken expectation fails the run.
 
-            --ignore takes these kinds and the economy's: gate_options, unlock, quest, credits_earned, \
-            rollover, credit_balance, streak_count (error is both halves').
+            --ignore takes these kinds, the economy's: gate_options, unlock, quest, credits_earned, \
+            rollover, credit_balance, streak_count, and the habit tracker's: habit_streak, \
+            habit_best_streaks, habit_score, habit_decision (error is every half's).
+
+            The economy and the habit tracker are compared on generated replay lines (Earned \
+            histories; habit histories of tasks with every frequency, goals, skips, freezes, unchecks \
+            and completions of past days) replayed through the engine under both sets; each kind of \
+            difference is shrunk to OUT/economy-KIND.jsonl or OUT/habit-KIND.jsonl.
 
             Exit status: 0 no difference (or every expectation held), 1 the sets differ (or an \
             expectation broke; with --bench, as the walk found), 2 invalid input (a rule folder that does \
@@ -78,6 +84,16 @@ struct CompareCommand: ParsableCommand {
     @Option(
         parsing: .unconditional, help: "Days per Earned history, 1 to \(CompareOptions.maxDays). (default: 3)",
         transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
+    @Option(
+        parsing: .unconditional,
+        help: """
+            Habit histories for the habit tracker's differential comparison, replayed through the engine, 0 (skip it) to \(CompareOptions.maxHabitRuns), \
+            and at most \(CompareOptions.maxHabitHistoryDays) history-days (runs × --habit-days). (default: \(CompareOptions.defaultHabitRuns))
+            """, transform: WholeNumber.parser(0...CompareOptions.maxHabitRuns)) var habitRuns = CompareOptions.defaultHabitRuns
+    @Option(
+        parsing: .unconditional,
+        help: "Days per habit history, 1 to \(CompareOptions.maxDays). (default: \(CompareOptions.defaultHabitDays))",
+        transform: WholeNumber.parser(1...CompareOptions.maxDays)) var habitDays = CompareOptions.defaultHabitDays
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
 
@@ -89,6 +105,11 @@ struct CompareCommand: ParsableCommand {
             throw ValidationError(
                 "--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
                     + "history-days (the engine keeps every Earned history in memory)")
+        }
+        guard habitRuns * habitDays <= CompareOptions.maxHabitHistoryDays else {
+            throw ValidationError(
+                "--habit-runs \(habitRuns) × --habit-days \(habitDays): at most \(CompareOptions.maxHabitHistoryDays) "
+                    + "history-days (the engine keeps every habit history in memory)")
         }
     }
 
@@ -135,6 +156,12 @@ struct CompareCommand: ParsableCommand {
                 seed: seed, ignoring: options.ignoredEconomy
             ).run { bar.update($0, of: $1, label: "Earned histories") }
         }
+        if habitRuns > 0 {
+            result.habits = try HabitComparison(
+                a: comparison.rulesA, b: comparison.rulesB, runs: habitRuns, days: habitDays,
+                seed: seed, ignoring: options.ignoredHabits
+            ).run { bar.update($0, of: $1, label: "habit histories") }
+        }
         if populationUsers > 0 {
             do {
                 result.population = try PopulationComparison.run(
@@ -156,6 +183,10 @@ struct CompareCommand: ParsableCommand {
                 result.economyFiles[finding.field] = try output.write(
                     EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB),
                     to: finding.fileName)
+            }
+            for finding in result.habits?.findings ?? [] {
+                result.habitFiles[finding.field] = try output.write(
+                    HabitComparison.replayText(finding, nameA: dirA, nameB: dirB), to: finding.fileName)
             }
             output.removeIfUnused()
         } catch {
@@ -184,24 +215,27 @@ struct CompareCommand: ParsableCommand {
     private func parseOptions() throws -> CompareOptions {
         var ignored = Set<HistoryField>()
         var ignoredEconomy = Set<EconomyField>()
+        var ignoredHabits = Set<HabitField>()
         for name in ignore.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
             guard !name.isEmpty else {
                 throw ValidationError(
                     "--ignore: an empty kind in \(ignore.map { "\"\($0)\"" }.joined(separator: " ")); give the kinds' names")
             }
-            let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name)
-            guard field != nil || economic != nil else {
-                let kinds =
-                    HistoryField.allCases.map(\.rawValue)
-                    + EconomyField.allCases.map(\.rawValue).filter { HistoryField(rawValue: $0) == nil }
+            let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name), habit = HabitField(rawValue: name)
+            guard field != nil || economic != nil || habit != nil else {
+                var kinds = HistoryField.allCases.map(\.rawValue)
+                kinds += EconomyField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
+                kinds += HabitField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
                 throw ValidationError("--ignore \(name): not a field (one of \(kinds.joined(separator: ", ")))")
             }
             if let field { ignored.insert(field) }
             if let economic { ignoredEconomy.insert(economic) }
+            if let habit { ignoredHabits.insert(habit) }
         }
         let expectations = try expect.map { try Expectation($0) }
         return CompareOptions(
-            runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy)
+            runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy,
+            ignoredHabits: ignoredHabits)
     }
 
     private func runBench(_ comparison: RuleComparison) throws {
@@ -230,7 +264,7 @@ struct CompareCommand: ParsableCommand {
                 "compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", best)) s (fastest of 3) = \(Int(rate)) histories/s; \(walked.differing) differ"
             )
         }
-        // The exit status of the walk, as without --bench (the economy is not run): with
+        // The exit status of the walk, as without --bench (the economy and the habits are not run): with
         // expectations, 1 when one broke; else 1 when a field differs.
         let broken = walked.counts.keys.contains { if case .expectation = $0 { true } else { false } }
         let differs = walked.counts.keys.contains { if case .field = $0 { true } else { false } }

@@ -85,7 +85,8 @@ final class CompareOutput {
     /// Whether `name` is a name compare gives its replay files.
     static func isReplayFileName(_ name: String) -> Bool {
         if HistoryField.allCases.contains(where: { "\($0.rawValue).jsonl" == name }) { return true }
-        if EconomyField.allCases.contains(where: { "economy-\($0.rawValue).jsonl" == name }) { return true }
+        if EconomyField.allCases.contains(where: { "\(EconomyField.half)-\($0.rawValue).jsonl" == name }) { return true }
+        if HabitField.allCases.contains(where: { "\(HabitField.half)-\($0.rawValue).jsonl" == name }) { return true }
         guard name.hasPrefix("expectation-"), name.hasSuffix(".jsonl") else { return false }
         let number = name.dropFirst("expectation-".count).dropLast(".jsonl".count)
         return !number.isEmpty && number.allSatisfy(\.isNumber)

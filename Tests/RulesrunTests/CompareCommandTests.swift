@@ -16,7 +16,8 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "--out", out.path,
             "--json",
         ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -51,7 +52,8 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "--out", out.path,
             "--ignore", "reminders", "consecutive_successes",
         ])
         #expect(result.status == 1)
@@ -63,10 +65,15 @@ import Testing
 
     @Test func aRuleSetComparedWithItselfHasNoDifference() throws {
         let out = outFolder()
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "20", "rules", "rules", "--out", out.path])
+        let result = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "20", "--habit-runs", "20", "rules", "rules", "--out", out.path,
+        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("no difference: A and B decided every compared field"))
         #expect(result.stdout.contains("no difference: A and B decided every unlock, option, credit and streak the same"))
+        #expect(result.stdout.contains("habits: 20 habit histories of 21 days from seed 1, replayed through the engine under A and B\n"))
+        #expect(result.stdout.contains("no difference: A and B decided every habit event, streak, best streak and score the same"))
+        #expect(result.stdout.hasSuffix("exit 0: no difference in the Pressure histories, the economy or the habits\n"), "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
@@ -74,20 +81,24 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let all = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "--out", out.path,
             "--json",
             "--ignore", "current_tier,consecutive_successes", "reminders",
         ])
         #expect(all.status == 0, "\(all.stdout)")
         #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
         let some = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "--out", out.path,
             "--json", "--ignore", "current_tier",
         ])
         #expect(some.status == 1)
         let kinds = try #require(try object(some.stdout)["differences"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("current_tier") && kinds.contains("consecutive_successes"), "\(kinds)")
-        let unknown = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--ignore", "tier"])
+        let unknown = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "rules", "--ignore", "tier",
+        ])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--ignore tier: not a field"))
     }
@@ -97,13 +108,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         // A miss never lowers the tier: B is never below A.
         let holds = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/miss-never-lowers-tier",
+            "--out", out.path,
             "--expect", "B.current_tier >= A.current_tier",
         ])
         #expect(holds.status == 0, "\(holds.stdout)")
         #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
         let broken = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/miss-never-lowers-tier", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/miss-never-lowers-tier",
+            "--out", out.path,
             "--json",
             "--expect", "B.current_tier <= A.current_tier",
         ])
@@ -113,7 +126,8 @@ import Testing
         let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
         #expect(counterexample["reproduced_by_engine"] as? Bool == true)
         let bad = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "rules", "--expect", "B.tier < A.tier",
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "rules", "--expect",
+            "B.tier < A.tier",
         ])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a numeric field"))
@@ -122,11 +136,13 @@ import Testing
     @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {
         let dir = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "rules", dir.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", dir.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(dir.path): the rule set is not valid"), "\(result.stderr)")
         #expect(result.stderr.contains("escalation.lua"))
-        let missing = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "/nonexistent/rules", "rules"])
+        let missing = try CLI.run([
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "/nonexistent/rules", "rules",
+        ])
         #expect(missing.status == 2)
     }
 
@@ -136,7 +152,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
             "compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--runs", "50",
-            "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50", "--economy-runs", "0",
+            "--days", "14", "--population-users", "20", "--persona", "steady:50", "struggling:50", "--economy-runs", "0", "--habit-runs",
+            "0",
         ])
         #expect(result.status == 1, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -154,7 +171,7 @@ import Testing
         // The same cohort: with identical rule sets every delta is 0.
         let same = try CLI.run([
             "compare", "rules", "rules", "--out", out.path, "--json", "--runs", "20", "--days", "10",
-            "--population-users", "10", "--economy-runs", "0",
+            "--population-users", "10", "--economy-runs", "0", "--habit-runs", "0",
         ])
         #expect(same.status == 0)
         let sameReport = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
@@ -173,7 +190,7 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30",
+            "compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30", "--habit-runs", "0",
             "--out", out.path, "--json",
         ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -195,6 +212,78 @@ import Testing
         }
     }
 
+    /// The habit tracker's half: Loop Habit Tracker's streaks against the default rule's on the
+    /// same habit histories; the streak difference is shrunk to a short replay file that
+    /// `rulesrun replay` reproduces under both sets at the reported event.
+    @Test func loopHabitsStreaksDifferAndTheirReplayFileReproducesIt() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let arguments = [
+            "compare", "rules", "examples/loop-habits", "--runs", "5", "--population-users", "0", "--economy-runs", "0",
+            "--habit-runs", "20", "--habit-days", "14", "--out", out.path,
+        ]
+        let result = try CLI.run(arguments + ["--json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["identical"] as? Bool == false)
+        let habits = try #require(report["habits"] as? [String: Any])
+        #expect(habits["histories"] as? Int == 20 && habits["days"] as? Int == 14)
+        let differences = try #require(habits["differences"] as? [[String: Any]])
+        let streak = try #require(differences.first { $0["kind"] as? String == "habit_streak" }, "\(differences.map { $0["kind"] ?? "" })")
+        #expect((streak["events_beyond_setup"] as? Int ?? 99) <= 5, "\(streak)")
+        let file = try #require(streak["replay_file"] as? String)
+        #expect(file == out.appendingPathComponent("habit-habit_streak.jsonl").path)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.hasPrefix("# rulesrun compare rules examples/loop-habits: the habit tracker's habit_streak differs\n"), "\(text)")
+        #expect(text.split(separator: "\n").count <= 4 + 8, "\(text)")
+        let event = try #require(streak["first_diverging_event"] as? [String: Any])
+        let first = try #require(event["event_number"] as? Int)
+        let a = try CLI.run(["replay", file, "--rules", "rules"]), b = try CLI.run(["replay", file, "--rules", "examples/loop-habits"])
+        let linesA = a.stdout.split(separator: "\n").map(String.init), linesB = b.stdout.split(separator: "\n").map(String.init)
+        #expect(linesA.count == linesB.count && linesA.count >= first)
+        func streaks(_ line: String) throws -> NSDictionary? {
+            ((try object(line))["state"] as? [String: Any])?["habit_streaks"] as? NSDictionary
+        }
+        #expect(try streaks(linesA[first - 1]) != streaks(linesB[first - 1]), "\(linesA[first - 1])\n\(linesB[first - 1])")
+        #expect(try streaks(linesA[first - 1]) == event["a"] as? NSDictionary)
+        for i in 0..<(first - 1) { #expect(try streaks(linesA[i]) == streaks(linesB[i]), "event \(i + 1)") }
+        // Every habit difference has its file; the text says the habits decide the exit status.
+        for difference in differences {
+            let kind = try #require(difference["kind"] as? String)
+            #expect(difference["replay_file"] as? String == out.appendingPathComponent("habit-\(kind).jsonl").path)
+        }
+        let text2 = try CLI.run(arguments)
+        #expect(text2.status == 1)
+        #expect(text2.stdout.contains("\nhabits: 20 habit histories of 14 days from seed 1, replayed through the engine under A and B\n"))
+        #expect(text2.stdout.contains("\n  habit_streak: first in habit case "), "\(text2.stdout)")
+        #expect(text2.stdout.hasSuffix("exit 1: A and B differ in the habits\n"), "\(text2.stdout)")
+    }
+
+    /// A file of the user's with a habit replay file's name is refused, never overwritten; one
+    /// compare wrote is removed as stale.
+    @Test func theHabitReplayFilesAreCleanedUpAndAUsersFileIsKept() throws {
+        let out = try CLI.folder([
+            "habit-habit_score.jsonl": "# rulesrun compare rules other: the habit tracker's habit_score differs\n{}\n",
+            "habit-error.jsonl": "my notes\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: out) }
+        let arguments = [
+            "compare", "rules", "examples/graduated-recovery", "--runs", "200", "--population-users", "0", "--economy-runs", "0",
+            "--habit-runs", "2", "--out", out.path,
+        ]
+        let refused = try CLI.run(arguments)
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "--out \(out.path): \(out.path)/habit-error.jsonl has a name compare gives its replay files but does not start with \"# rulesrun compare\"; refusing to overwrite it"
+            ), "\(refused.stderr)")
+        #expect(try String(contentsOf: out.appendingPathComponent("habit-error.jsonl"), encoding: .utf8) == "my notes\n")
+        try FileManager.default.removeItem(at: out.appendingPathComponent("habit-error.jsonl"))
+        let result = try CLI.run(arguments)
+        #expect(result.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("habit-habit_score.jsonl").path))
+    }
+
     /// Earned's economy in the population half: gentler prices sell more credit unlocks, each for
     /// fewer credits, to the same cohort; Pressure's metrics stay the same.
     @Test func thePopulationComparisonShowsTheEconomies() throws {
@@ -202,7 +291,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
             "compare", "rules", "examples/gentle-pricing", "--out", out.path, "--json", "--runs", "20", "--days", "10",
-            "--economy-runs", "0", "--population-users", "40",
+            "--economy-runs", "0", "--habit-runs", "0", "--population-users", "40",
         ])
         #expect(result.status == 0, "\(result.stderr)")  // the Pressure histories do not differ (the economy's half skipped)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -215,7 +304,7 @@ import Testing
         #expect(try delta("YES rate") == 0 && delta("user-days at tier 3") == 0 && delta("credits earned per user-day") == 0)
         let text = try CLI.run([
             "compare", "rules", "examples/strict-quests", "--out", out.path, "--runs", "20", "--days", "10",
-            "--economy-runs", "0", "--population-users", "20",
+            "--economy-runs", "0", "--habit-runs", "0", "--population-users", "20",
         ])
         #expect(text.stdout.contains("quest unlocks per user-day"), "\(text.stdout)")
     }
@@ -229,7 +318,7 @@ import Testing
         let run = try CLI.peakMemory([
             "compare", root.appendingPathComponent("rules").path,
             root.appendingPathComponent("examples/graduated-recovery").path,
-            "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--out", out.path,
+            "--days", "3660", "--runs", "1", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path,
         ])
         #expect(run.status == 1)
         #expect(run.maxRSSKilobytes < 300_000, "peak \(run.maxRSSKilobytes) kB")
@@ -258,6 +347,10 @@ import Testing
             (["--economy-runs", "10001"], "'--economy-runs <economy-runs>': expected a whole number from 0 to 10000"),
             (["--economy-runs", "10000", "--economy-days", "5"], "--economy-runs 10000 × --economy-days 5: at most 40000 history-days"),
             (["--economy-days", "0"], "'--economy-days <economy-days>': expected a whole number from 1 to 3660"),
+            (["--habit-runs", "10001"], "'--habit-runs <habit-runs>': expected a whole number from 0 to 10000"),
+            (["--habit-runs", "2000", "--habit-days", "21"], "--habit-runs 2000 × --habit-days 21: at most 40000 history-days"),
+            (["--habit-days", "0"], "'--habit-days <habit-days>': expected a whole number from 1 to 3660"),
+            (["--ignore", "habit_streaks"], "--ignore habit_streaks: not a field ("),
             (["--ignore", ""], "--ignore: an empty kind in \"\""),
             (["--ignore", "reminders,"], "--ignore: an empty kind in \"reminders,\""),
             (["--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'"),
@@ -265,7 +358,10 @@ import Testing
             // The rule folders are loaded after the options are read: a bad option is named first.
             let folders =
                 arguments[0] == "--ignore" || arguments[0] == "--persona"
-                ? ["rules", "examples/graduated-recovery", "--runs", "1", "--economy-runs", "0", "--population-users", "2"]
+                ? [
+                    "rules", "examples/graduated-recovery", "--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--population-users",
+                    "2",
+                ]
                 : ["no-such-a", "no-such-b"]
             let result = try CLI.run(["compare"] + folders + ["--out", out.path] + arguments)
             #expect(result.status == 2, "\(arguments)")
@@ -290,7 +386,7 @@ import Testing
         let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
-        let common = ["--population-users", "0", "--economy-runs", "0", "--out", out.path]
+        let common = ["--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path]
         let expect = try CLI.run(["compare", "rules", failing.path, "--expect", "B.current_tier <= A.current_tier"] + common)
         #expect(expect.status == 1, "\(expect.stdout)")
         #expect(expect.stdout.contains("expect B.current_tier <= A.current_tier: BROKEN in "), "\(expect.stdout)")
@@ -317,7 +413,7 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--population-users", "30",
+            "compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "30",
             "--out", out.path, "--json",
         ])
         let metrics = try #require((try object(result.stdout)["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
@@ -349,7 +445,7 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: out) }
         let arguments = [
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
             "--ignore", "reminders", "consecutive_successes", "--out", out.path,
         ]
         let refused = try CLI.run(arguments)
@@ -398,7 +494,9 @@ import Testing
         let failing = try Self.failingFromDay20()
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
-        let common = ["compare", "rules", failing.path, "--population-users", "0", "--economy-runs", "0", "--out", out.path]
+        let common = [
+            "compare", "rules", failing.path, "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path,
+        ]
         let text = try CLI.run(common)
         #expect(text.stdout.contains("refused (RULE_ERROR), unchanged"), "\(text.stdout)")
         #expect(!text.stdout.contains("→ -"), "\(text.stdout)")
@@ -416,10 +514,13 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10", "--habit-runs", "10",
             "--population-users", "0", "--out", out.path,
         ])
         #expect(result.status == 1)
+        #expect(
+            result.stdout.contains(
+                "habits: 10 habit histories of 21 days from seed 1, replayed through the engine under A and B\n  no difference: "))
         #expect(result.stdout.contains("Pressure histories: no difference: "), "\(result.stdout)")
         #expect(!result.stdout.contains("\nno difference: "))
         #expect(result.stdout.hasSuffix("exit 1: A and B differ in the economy\n"), "\(result.stdout)")
@@ -430,7 +531,7 @@ import Testing
         let a = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
         let b = try CLI.folder(["escalation.lua": "return {", "streaks.lua": "return {}"])
         defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
-        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", a.path, b.path])
+        let result = try CLI.run(["compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", a.path, b.path])
         #expect(result.status == 2)
         #expect(
             result.stderr.contains("\(a.path): the rule set is not valid")
@@ -445,7 +546,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let rules = root.appendingPathComponent("my rules").path, out = root.appendingPathComponent("out dir").path
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", rules, "--out", out,
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", rules, "--out", out,
             "--ignore", "reminders", "consecutive_successes",
         ])
         #expect(result.status == 1)
@@ -467,13 +568,30 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
             "compare", "rules", "examples/gentle-pricing", "--runs", "5", "--economy-runs", "10", "--population-users", "0",
-            "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance",
+            "--habit-runs", "0", "--out", out.path, "--json", "--ignore", "gate_options", "credit_balance",
         ])
         #expect(result.status != 2, "\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["ignored"] as? [String] == ["gate_options", "credit_balance"])
         let kinds = ((report["economy"] as? [String: Any])?["differences"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(!kinds.contains("gate_options") && !kinds.contains("credit_balance") && kinds.contains("unlock"), "\(kinds)")
+    }
+
+    /// The habit tracker's kinds are ignored like the others; `error` is every half's.
+    @Test func theHabitKindsCanBeIgnored() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run([
+            "compare", "rules", "examples/loop-habits", "--runs", "5", "--economy-runs", "0", "--population-users", "0",
+            "--habit-runs", "10", "--habit-days", "14", "--out", out.path, "--json",
+            "--ignore", "habit_score,error", "habit_best_streaks",
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try object(result.stdout)
+        #expect(report["ignored"] as? [String] == ["error", "habit_best_streaks", "habit_score"], "\(report["ignored"] ?? "")")
+        let kinds = ((report["habits"] as? [String: Any])?["differences"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds == ["habit_streak"] || kinds == ["habit_streak", "habit_decision"], "\(kinds)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("habit-habit_score.jsonl").path))
     }
 
     /// A bad persona is reported before the differential and economy halves run.
@@ -497,7 +615,7 @@ import Testing
         let event = try #require((economy.first?["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
         #expect(event["user"] as? String == "u1" && event["type"] is String, "\(event)")
         let pressure = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
             "--out", out.path, "--json",
         ])
         let tier = try #require(

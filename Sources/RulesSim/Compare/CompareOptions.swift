@@ -15,6 +15,12 @@ public struct CompareOptions: Sendable {
     /// history's user in its in-memory store, 15 to 20 KB per history-day.
     public static let maxEconomyRuns = 10_000
     public static let maxEconomyHistoryDays = 40_000
+    /// The same for the habit histories (`--habit-runs`, `--habit-days`): a habit event recomputes
+    /// the streaks of every task from its start, so a day costs more the longer the history.
+    public static let maxHabitRuns = 10_000
+    public static let maxHabitHistoryDays = 40_000
+    public static let defaultHabitRuns = 100
+    public static let defaultHabitDays = 21
 
     public var runs: Int
     public var days: Int
@@ -22,27 +28,33 @@ public struct CompareOptions: Sendable {
     public var ignored: Set<HistoryField>
     /// Kinds of the economy's half not compared (`error` is in both halves).
     public var ignoredEconomy: Set<EconomyField>
+    /// Kinds of the habit tracker's half not compared.
+    public var ignoredHabits: Set<HabitField>
     public var expectations: [Expectation]
 
     public init(
         runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
-        ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = []
+        ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = [],
+        ignoredHabits: Set<HabitField> = []
     ) {
         self.runs = runs
         self.days = days
         self.seed = seed
         self.ignored = ignored
         self.ignoredEconomy = ignoredEconomy
+        self.ignoredHabits = ignoredHabits
         self.expectations = expectations
+    }
+
+    /// The names of every ignored kind, Pressure's, the economy's then the habit tracker's (each once).
+    public var ignoredNames: [String] {
+        var names = ignored.sorted().map(\.rawValue)
+        names += EconomyField.allCases.filter { ignoredEconomy.contains($0) }.map(\.rawValue).filter { !names.contains($0) }
+        names += HabitField.allCases.filter { ignoredHabits.contains($0) }.map(\.rawValue).filter { !names.contains($0) }
+        return names
     }
 
     /// The generator of the comparison's histories: fresh users (what a replay file reproduces), all
     /// `days` long.
-    /// The names of every ignored kind, Pressure's then the economy's (each once).
-    public var ignoredNames: [String] {
-        let pressure = ignored.sorted().map(\.rawValue)
-        return pressure + EconomyField.allCases.filter { ignoredEconomy.contains($0) }.map(\.rawValue).filter { !pressure.contains($0) }
-    }
-
     public var generator: HistoryGenerator { HistoryGenerator(seed: seed, days: days...days, freshStart: true) }
 }

@@ -18,6 +18,9 @@ public struct CompareResult: Sendable {
     /// The economy's differential half (nil when skipped), and where its replay files were written.
     public var economy: EconomyComparison.Result?
     public var economyFiles: [EconomyField: String] = [:]
+    /// The habit tracker's differential half (nil when skipped), and where its replay files were written.
+    public var habits: HabitComparison.Result?
+    public var habitFiles: [HabitField: String] = [:]
     /// Histories that stopped early because a rule failed (threw or broke an invariant) under A,
     /// under B: each is compared only up to that day.
     public var stoppedA = 0
@@ -33,7 +36,12 @@ public struct CompareResult: Sendable {
     /// 0 when no difference was found (or, with expectations, when every expectation held), else 1.
     public var exitCode: Int32 {
         if !options.expectations.isEmpty { return brokenExpectations.isEmpty ? 0 : 1 }
-        return differences.isEmpty && (economy?.findings.isEmpty ?? true) ? 0 : 1
+        return identical ? 0 : 1
+    }
+
+    /// Whether no half found a difference (expectations aside).
+    public var identical: Bool {
+        differences.isEmpty && (economy?.findings.isEmpty ?? true) && (habits?.findings.isEmpty ?? true)
     }
 
     // MARK: Text
@@ -70,7 +78,11 @@ public struct CompareResult: Sendable {
         }
         if let economy {
             out.append("")
-            out += lines(of: economy)
+            out += lines(of: economy, files: economyFiles)
+        }
+        if let habits {
+            out.append("")
+            out += lines(of: habits, files: habitFiles)
         }
         if let population {
             out.append("")
@@ -93,10 +105,17 @@ public struct CompareResult: Sendable {
         var parts: [String] = []
         if !differences.isEmpty { parts.append("the Pressure histories") }
         if let economy, !economy.findings.isEmpty { parts.append("the economy") }
+        if let habits, !habits.findings.isEmpty { parts.append("the habits") }
         if parts.isEmpty {
-            return "exit 0: no difference in the Pressure histories" + (economy == nil ? "" : " or the economy")
+            let halves = ["the Pressure histories"] + (economy == nil ? [] : ["the economy"]) + (habits == nil ? [] : ["the habits"])
+            return "exit 0: no difference in " + Self.list(halves, "or")
         }
-        return "exit 1: A and B differ in " + parts.joined(separator: " and ")
+        return "exit 1: A and B differ in " + Self.list(parts, "and")
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String], _ conjunction: String) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
     }
 
     private func lines(of f: CompareFinding) -> [String] {
@@ -156,22 +175,22 @@ public struct CompareResult: Sendable {
         return out
     }
 
-    private func lines(of economy: EconomyComparison.Result) -> [String] {
+    private func lines<Field>(of half: LineComparison<Field>.Result, files: [Field: String]) -> [String] {
         var out = [
-            "economy: \(economy.histories) Earned histories of \(economy.days) days from seed \(options.seed), replayed through the engine under A and B"
+            "\(Field.section): \(half.histories) \(Field.historiesName) of \(half.days) days from seed \(options.seed), replayed through the engine under A and B"
         ]
-        if economy.findings.isEmpty {
-            out.append("  no difference: A and B decided every unlock, option, credit and streak the same")
+        if half.findings.isEmpty {
+            out.append("  no difference: A and B decided \(Field.comparedText) the same")
             return out
         }
         out.append(
-            "  A and B differ in \(economy.differing) of \(economy.histories) histories; by kind (histories): "
-                + economy.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
-        for f in economy.findings {
+            "  A and B differ in \(half.differing) of \(half.histories) histories; by kind (histories): "
+                + half.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", "))
+        for f in half.findings {
             out.append(
-                "  \(f.field.rawValue): first in economy case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)"
+                "  \(f.field.rawValue): first in \(Field.half) case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)"
             )
-            if let file = economyFiles[f.field] {
+            if let file = files[f.field] {
                 out.append("    replay file: \(file)")
                 out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
                 out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
@@ -191,7 +210,7 @@ public struct CompareResult: Sendable {
             ("a", .string(nameA)), ("b", .string(nameB)),
             ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),
             ("ignored", .array(options.ignoredNames.map { .string($0) })),
-            ("identical", .bool(differences.isEmpty && (economy?.findings.isEmpty ?? true))),
+            ("identical", .bool(identical)),
             ("histories_with_differences", .int(differing)),
             ("histories_stopped_at_rule_error", .object([("a", .int(stoppedA)), ("b", .int(stoppedB))])),
             ("differences", .array(differences.map(json(of:)))),
@@ -207,43 +226,43 @@ public struct CompareResult: Sendable {
                         return .object(e)
                     })
             ))
-        if let economy {
-            fields.append(
-                (
-                    "economy",
-                    .object([
-                        ("histories", .int(economy.histories)), ("days", .int(economy.days)),
-                        ("histories_with_differences", .int(economy.differing)),
-                        (
-                            "differences",
-                            .array(
-                                economy.findings.map { f in
-                                    var e: [(String, JSONValue)] = [
-                                        ("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
-                                        ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
-                                        ("events_beyond_setup", .int(f.eventsBeyondSetup)),
-                                    ]
-                                    if let file = economyFiles[f.field] { e.append(("replay_file", .string(file))) }
-                                    e += [
-                                        (
-                                            "first_diverging_event",
-                                            .object([
-                                                ("event_number", .int(f.firstEvent + 1)), ("event", Self.event(f.lines[f.firstEvent])),
-                                                ("a", f.a), ("b", f.b),
-                                                ("changes", .array(f.changes.map { .string($0) })),
-                                            ])
-                                        ),
-                                        ("replay", .array(f.lines.map { .string($0) })),
-                                    ]
-                                    return .object(e)
-                                })
-                        ),
-                    ])
-                ))
-        }
+        if let economy { fields.append((EconomyField.section, json(of: economy, files: economyFiles))) }
+        if let habits { fields.append((HabitField.section, json(of: habits, files: habitFiles))) }
         if let population { fields.append(("population", population.json)) }
         fields.append(("exit_code", .int(Int(exitCode))))
         return .object(fields)
+    }
+
+    /// A replayed half's JSON (`economy`, `habits`).
+    private func json<Field>(of half: LineComparison<Field>.Result, files: [Field: String]) -> JSONValue {
+        .object([
+            ("histories", .int(half.histories)), ("days", .int(half.days)),
+            ("histories_with_differences", .int(half.differing)),
+            (
+                "differences",
+                .array(
+                    half.findings.map { f in
+                        var e: [(String, JSONValue)] = [
+                            ("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
+                            ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
+                            ("events_beyond_setup", .int(f.eventsBeyondSetup)),
+                        ]
+                        if let file = files[f.field] { e.append(("replay_file", .string(file))) }
+                        e += [
+                            (
+                                "first_diverging_event",
+                                .object([
+                                    ("event_number", .int(f.firstEvent + 1)), ("event", Self.event(f.lines[f.firstEvent])),
+                                    ("a", f.a), ("b", f.b),
+                                    ("changes", .array(f.changes.map { .string($0) })),
+                                ])
+                            ),
+                            ("replay", .array(f.lines.map { .string($0) })),
+                        ]
+                        return .object(e)
+                    })
+            ),
+        ])
     }
 
     /// A replay line as a JSON object (its text when it cannot be read).

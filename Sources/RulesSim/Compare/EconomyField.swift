@@ -3,7 +3,7 @@ import RulesModel
 
 /// What `compare` reads off the engine's output to compare two economies, event by event. Ids
 /// (attempts, grants, quests, sessions) are left out: they number what happened, not what was decided.
-public enum EconomyField: String, CaseIterable, Sendable {
+public enum EconomyField: String, CaseIterable, Sendable, ComparedField {
     /// One set refuses an event the other accepts (or refuses it with another code).
     case error
     /// The unlock gate: whether the app is blocked, and the options snapshot (A4.2).
@@ -18,6 +18,15 @@ public enum EconomyField: String, CaseIterable, Sendable {
     case rollover
     case creditBalance = "credit_balance"
     case streakCount = "streak_count"
+
+    public static let half = "economy"
+    public static let section = "economy"
+    public static let historiesName = "Earned histories"
+    public static let owner = "the economy's"
+    public static let comparedText = "every unlock, option, credit and streak"
+    /// The set-up: apps, modes, habits, QR key.
+    public static let setupTypes = ["distracting_apps", "mode", "earned_habit", "qr_key"]
+    public static func history(seed: UInt64, days: Int) -> EconomyHistory { EconomyHistory(seed: seed, days: days) }
 
     static let ids: Set<String> = ["attempt_id", "grant_id", "quest_session_id", "session_id", "generated_ts_utc_ms", "mode_id"]
 
@@ -39,33 +48,6 @@ public enum EconomyField: String, CaseIterable, Sendable {
             case .streakCount: line["state"]?["earned"]?["streak_count"]
             }
         return Self.withoutIDs(value ?? .null)
-    }
-
-    /// The same as text.
-    public func projection(of line: JSONValue) -> String { value(of: line).description }
-
-    /// Whether the two sets' outputs of one event differ in this field. Only `error` compares an
-    /// event one set refuses: the other fields compare events both accepted.
-    public func differs(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        if self != .error, a["ok"] != .bool(true) || b["ok"] != .bool(true) { return false }
-        return value(of: a) != value(of: b)
-    }
-
-    /// The leaves where two values differ, as `path: a → b` (the whole values when they are not
-    /// both objects or arrays).
-    public static func differences(_ a: JSONValue, _ b: JSONValue, at path: String = "") -> [String] {
-        switch (a, b) {
-        case (.object(let x), .object(let y)):
-            let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }
-            return keys.flatMap { key in
-                differences(
-                    x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: path.isEmpty ? key : "\(path).\(key)")
-            }
-        case (.array(let x), .array(let y)) where x.count == y.count:
-            return zip(x, y).enumerated().flatMap { i, pair in differences(pair.0, pair.1, at: "\(path)[\(i)]") }
-        default:
-            return a == b ? [] : ["\(path.isEmpty ? "value" : path): \(a) → \(b)"]
-        }
     }
 
     static func withoutIDs(_ value: JSONValue) -> JSONValue {

@@ -10,7 +10,7 @@ import RulesModel
 /// or left to expire. A last tick passes the final rollover.
 ///
 /// Case `k` of seed `s` comes from its own generator seeded from `(s, k)`.
-public struct EconomyHistory: Sendable {
+public struct EconomyHistory: ComparedHistory {
     public static let apps = ["android:com.instagram.android", "iosToken:AbCDeF"]
     /// The lengths the generator tries: the default prices' and others, so that sets pricing other
     /// lengths show it.
@@ -30,18 +30,10 @@ public struct EconomyHistory: Sendable {
         return Self.lines(days: days, using: &rng)
     }
 
-    private struct Timed {
-        var at: EpochMillis
-        var order: Int
-        var line: String
-    }
-
     static func lines<R: RandomNumberGenerator>(days: Int, using rng: inout R) -> [String] {
         let start = try! DayID("2026-03-01").utcStartMillis  // a Sunday; day 1 is a Monday
-        var events: [Timed] = []
-        func add(_ at: EpochMillis, _ type: String, _ fields: String = "") {
-            events.append(Timed(at: at, order: events.count, line: line(at, type, fields)))
-        }
+        var events = TimedLines()
+        func add(_ at: EpochMillis, _ type: String, _ fields: String = "") { events.add(at, type, fields) }
         let minute = Millis.minute
         let setup = start + 20 * Millis.hour
         add(setup, "distracting_apps", "\"apps\": [\"\(apps[0])\", \"\(apps[1])\"]")
@@ -113,11 +105,6 @@ public struct EconomyHistory: Sendable {
             }
         }
         add(start + Int64(max(1, days) + 1) * Millis.day + 5 * Millis.hour, "tick")
-        return events.sorted { ($0.at, $0.order) < ($1.at, $1.order) }.map(\.line)
-    }
-
-    /// `{"at": "2026-03-02T09:30:10Z", "user": "u1", "type": …}`.
-    static func line(_ at: EpochMillis, _ type: String, _ fields: String) -> String {
-        "{\"at\": \"\(Timestamp(millis: at))\", \"user\": \"u1\", \"type\": \"\(type)\"" + (fields.isEmpty ? "" : ", " + fields) + "}"
+        return events.lines
     }
 }

@@ -1,0 +1,160 @@
+import Foundation
+import RulesEngine
+import RulesModel
+import RulesStore
+
+/// `compare`'s replayed halves (the economy's, the habit tracker's): two rule sets on the same
+/// generated histories of replay lines (`Field.history`), replayed through `Engine` itself under
+/// each set — their decisions depend on stored state (balances, grants, completions, marks), so
+/// the engine is the walker here. Each kind of difference (a `Field`) keeps the first history that
+/// shows it, shrunk by removing events while the difference remains, as a replay file.
+///
+/// Each set's engine keeps one in-memory store; every replayed history is a new user of it.
+public final class LineComparison<Field: ComparedField> {
+    public let rulesA: any PolicyRules
+    public let rulesB: any PolicyRules
+    public let runs: Int
+    public let days: Int
+    public let seed: UInt64
+    /// Kinds not compared.
+    public let ignored: Set<Field>
+    private let replayA: Replay
+    private let replayB: Replay
+    private var users = 0
+    /// The most shrinking steps per finding (each replays the candidate under both sets).
+    static var maxShrinkAttempts: Int { 300 }
+
+    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<Field> = []) throws {
+        rulesA = a
+        rulesB = b
+        self.runs = runs
+        self.days = days
+        self.seed = seed
+        self.ignored = ignored
+        replayA = Replay(engine: Engine(store: try Store.inMemory(), rules: a))
+        replayB = Replay(engine: Engine(store: try Store.inMemory(), rules: b))
+    }
+
+    /// One kind of difference with its minimal history.
+    public struct Finding: Sendable {
+        public var field: Field
+        /// Histories that show it, and the first one (its case number and length).
+        public var histories: Int
+        public var firstCase: Int
+        public var originalEvents: Int
+        /// The shrunk history's replay lines.
+        public var lines: [String]
+        /// The first event whose output shows the field differently, and what each set showed.
+        public var firstEvent: Int
+        public var a: JSONValue
+        public var b: JSONValue
+        /// Where the two differ, leaf by leaf (`options[0].durations[0].cost_credits: 10 → 5`).
+        public var changes: [String] { Field.differences(a, b) }
+
+        /// Lines of the set-up (`Field.setupTypes`) among `lines`.
+        public var setupCount: Int {
+            lines.prefix { line in Field.setupTypes.contains { line.contains("\"type\": \"\($0)\"") } }.count
+        }
+        public var eventsBeyondSetup: Int { lines.count - setupCount }
+
+        public var fileName: String { "\(Field.half)-\(field.rawValue).jsonl" }
+    }
+
+    /// What the comparison found: histories run, how many differed, and one finding per kind.
+    public struct Result: Sendable {
+        public var histories: Int
+        public var days: Int
+        public var differing: Int
+        public var findings: [Finding]
+    }
+
+    /// `progress` is called with (histories replayed, runs) after each history.
+    public func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
+        let generator = Field.history(seed: seed, days: days)
+        var first: [Field: (count: Int, firstCase: Int, lines: [String])] = [:]
+        var differing = 0
+        for k in 0..<runs {
+            defer { progress?(k + 1, runs) }
+            let lines = generator.lines(case: k)
+            let fields = differences(in: lines)
+            if !fields.isEmpty { differing += 1 }
+            for field in fields {
+                let entry = first[field]
+                first[field] = ((entry?.count ?? 0) + 1, entry?.firstCase ?? k, entry?.lines ?? lines)
+            }
+        }
+        let findings = Field.allCases.compactMap { field -> Finding? in
+            guard let entry = first[field] else { return nil }
+            let shrunk = Shrinker<[String]>(maxAttempts: Self.maxShrinkAttempts, candidates: Self.chunkRemovals)
+                .shrink(entry.lines) { self.firstDifference(field, in: $0) != nil }.value
+            let (index, a, b) = firstDifference(field, in: shrunk)!
+            return Finding(
+                field: field, histories: entry.count, firstCase: entry.firstCase, originalEvents: entry.lines.count,
+                lines: shrunk, firstEvent: index, a: a, b: b)
+        }
+        return Result(histories: runs, days: days, differing: differing, findings: findings)
+    }
+
+    /// The fields any event of `lines` shows differently under the two sets.
+    func differences(in lines: [String]) -> Set<Field> {
+        let (a, b) = outputs(lines)
+        var found = Set<Field>()
+        for (x, y) in zip(a, b) {
+            for field in Field.allCases where !ignored.contains(field) && !found.contains(field) && field.differs(x, y) {
+                found.insert(field)
+            }
+        }
+        return found
+    }
+
+    /// The first event whose output shows `field` differently, with both values.
+    func firstDifference(_ field: Field, in lines: [String]) -> (Int, JSONValue, JSONValue)? {
+        let (a, b) = outputs(lines)
+        for (i, (x, y)) in zip(a, b).enumerated() where field.differs(x, y) {
+            return (i, field.value(of: x), field.value(of: y))
+        }
+        return nil
+    }
+
+    /// Both sets' outputs for the lines, as a new user of each engine.
+    private func outputs(_ lines: [String]) -> ([JSONValue], [JSONValue]) {
+        users += 1
+        let user = "\"user\": \"h\(users)\""
+        let renamed = lines.map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: user) }
+        let a = renamed.enumerated().map { replayA.output(forLine: $1, number: $0 + 1) }
+        let b = renamed.enumerated().map { replayB.output(forLine: $1, number: $0 + 1) }
+        return (a, b)
+    }
+
+    /// Shorter histories: halves, quarters, … then single events removed (the last event first).
+    /// Lazy: each candidate is built when the shrinker reaches it.
+    static func chunkRemovals(_ lines: [String]) -> AnySequence<[String]> {
+        var sizes: [Int] = []
+        var size = lines.count / 2
+        while size >= 1 {
+            sizes.append(size)
+            size /= 2
+        }
+        return AnySequence(
+            sizes.lazy.flatMap { size in
+                stride(from: lines.count - size, through: 0, by: -size).lazy.map { start -> [String] in
+                    var shorter = lines
+                    shorter.removeSubrange(start..<start + size)
+                    return shorter
+                }
+            })
+    }
+
+    /// A finding's replay file: comment lines saying what it shows, then the events.
+    public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        return
+            ([
+                "# rulesrun compare \(a) \(b): \(Field.owner) \(finding.field.rawValue) differs",
+                "# a minimal history (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)",
+                "# first diverging event: \(finding.firstEvent + 1)",
+                "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
+            ]
+            + finding.lines).joined(separator: "\n") + "\n"
+    }
+}
