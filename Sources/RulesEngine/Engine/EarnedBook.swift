@@ -22,6 +22,17 @@ struct EarnedBook: Codable, Equatable {
     var habits: [String: String] = [:]
     /// Numbers the user's attempts and focus sessions (their ids derive from it).
     var serial = 0
+    /// A8's cleanup: when it last ran for the user; nil in a state saved before the engine ran it
+    /// (the next event runs it).
+    var cleanup: Cleanup?
+
+    /// The last cleanup of the user's rows, and from which instant on every table it prunes is
+    /// whole: no row at or after `wholeFrom` was ever deleted (the latest cutoff of every run). The
+    /// invariant checker reads it (`engine_state.state_json` `$.earned.cleanup.wholeFrom`).
+    struct Cleanup: Codable, Equatable {
+        var at: EpochMillis
+        var wholeFrom: EpochMillis
+    }
 
     struct OpenAttempt: Codable, Equatable {
         var id: String
