@@ -53,7 +53,9 @@ public enum InvariantChecker {
             found.append(
                 InvariantViolation(
                     invariant: "meta", table: "meta", key: "key=schema_version",
-                    message: "schema_version is the Earned schema version (A3): must be \"\(Migrations.earnedSchemaVersion)\", found \"\(version)\""))
+                    message:
+                        "schema_version is the Earned schema version (A3): must be \"\(Migrations.earnedSchemaVersion)\", found \"\(version)\""
+                ))
         }
         if let location = try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
             !["app_sandbox", "app_group"].contains(location)

@@ -37,12 +37,9 @@ import Testing
         try store.close()
         let end = config.start.utcStartMillis + 90 * Millis.day
         var cutoff: [String: Int64] = [:]
-        for row in SimTestSupport.rows(of: "engine_state", in: dump) {
-            let text = try JSONSerialization.jsonObject(with: Data(row["state_json"]!.utf8), options: .fragmentsAllowed) as! String
-            let state = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-            let at = (((state["earned"] as! [String: Any])["cleanup"] as! [String: Any])["at"] as! NSNumber).int64Value
-            #expect(at > end - 2 * Millis.day, "user \(row["user_id"]!)'s last cleanup is before the run's last day")
-            cutoff[row["user_id"]!] = at - 30 * Millis.day
+        for (user, at) in try SimTestSupport.lastCleanups(in: dump) {
+            #expect(at > end - 2 * Millis.day, "user \(user)'s last cleanup is before the run's last day")
+            cutoff[user] = at - 30 * Millis.day
         }
         #expect(cutoff.count == 20)
         for (table, time) in [

@@ -81,14 +81,7 @@ import Testing
         }
         let whole = try keeping.store!.dump()
         // Each user's last cleanup, from the engine's state.
-        var lastCleanup: [String: Int64] = [:]
-        for row in SimTestSupport.rows(of: "engine_state", in: pruned) {
-            // The dump quotes text: first the quoted text, then its JSON.
-            let text = try JSONSerialization.jsonObject(with: Data(row["state_json"]!.utf8), options: .fragmentsAllowed) as! String
-            let state = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-            let cleanup = (state["earned"] as! [String: Any])["cleanup"] as! [String: Any]
-            lastCleanup[row["user_id"]!] = (cleanup["at"] as! NSNumber).int64Value
-        }
+        let lastCleanup = try SimTestSupport.lastCleanups(in: pruned)
         #expect(lastCleanup.count == 8)
         for at in lastCleanup.values {
             // The last cleanup ran on the 40th day or after (the final tick), 30 days after the 10th.

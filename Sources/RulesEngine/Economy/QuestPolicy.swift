@@ -88,7 +88,8 @@ public struct QuestPolicy: Decodable {
         /// The store's policy: these periods for Earned's tables (MIGA's usage events are not Earned's).
         public var policy: RetentionPolicy {
             RetentionPolicy(
-                eventLogDays: eventLogDays, unlockDays: unlockDays, dailyAppLimitsDays: unlockDays, minimumHoursBetweenRuns: cleanupEveryHours)
+                eventLogDays: eventLogDays, unlockDays: unlockDays, dailyAppLimitsDays: unlockDays,
+                minimumHoursBetweenRuns: cleanupEveryHours)
         }
     }
 
@@ -161,7 +162,8 @@ public struct QuestPolicy: Decodable {
             (2...3660).contains(retention.eventLogDays), "retention.event_log_days",
             "must be between 2 and 3660 days, found \(retention.eventLogDays)")
         require(
-            (2...3660).contains(retention.unlockDays), "retention.unlock_days", "must be between 2 and 3660 days, found \(retention.unlockDays)")
+            (2...3660).contains(retention.unlockDays), "retention.unlock_days",
+            "must be between 2 and 3660 days, found \(retention.unlockDays)")
         require(
             (1...720).contains(retention.cleanupEveryHours), "retention.cleanup_every_hours",
             "must be between 1 and 720 hours, found \(retention.cleanupEveryHours)")

@@ -43,7 +43,8 @@ public enum Migrations {
 
     static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
         try db.execute(
-            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
+            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
     }
 
     /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys (`device_id` and
