@@ -65,14 +65,20 @@ extension Store {
     /// keeps as of `now`: of every user, or of `user` only (the engine's cleanup of one user).
     /// `EarnedRecords.prune(now:policy:)` does the same to the rows a simulation holds in memory.
     static func deleteEarned(_ db: Database, user: UserID?, now: EpochMillis, policy: RetentionPolicy) throws {
-        // One statement per case, so that a user's cleanup reads its rows through the user's indexes.
+        // One statement per case, so that a user's cleanup reads its rows through the user's indexes:
+        // quest_session and unlock_grant_extension have no index by user, so theirs go through the
+        // user's attempts (a quest is created after its attempt) and grants (an extension belongs
+        // to a grant of its user).
         let mine = user == nil ? "" : " AND user_id = :user"
         var arguments: StatementArguments = ["events": policy.eventCutoff(now), "cutoff": policy.unlockCutoff(now), "now": now]
         if let user { arguments += ["user": user.rawValue] }
         try db.execute(cached: "DELETE FROM event_log WHERE ts_utc_ms < :events\(mine)", arguments: arguments)
-        try db.execute(cached: "DELETE FROM unlock_grant_extension WHERE ts_utc_ms < :cutoff\(mine)", arguments: arguments)
+        let grants = user == nil ? "" : " AND grant_id IN (SELECT grant_id FROM unlock_grant WHERE user_id = :user)"
+        try db.execute(cached: "DELETE FROM unlock_grant_extension WHERE ts_utc_ms < :cutoff\(grants)", arguments: arguments)
+        let attempts =
+            user == nil ? "" : " AND attempt_id IN (SELECT attempt_id FROM unlock_attempt WHERE user_id = :user AND ts_utc_ms < :cutoff)"
         try db.execute(
-            cached: "DELETE FROM quest_session WHERE created_ts_utc_ms < :cutoff AND state <> 'ACTIVE'\(mine)", arguments: arguments)
+            cached: "DELETE FROM quest_session WHERE created_ts_utc_ms < :cutoff AND state <> 'ACTIVE'\(attempts)", arguments: arguments)
         // An old attempt goes (with its grants, by cascade) unless one of its grants still runs at
         // `now` or is referenced by an attempt that is kept (A5.3).
         try db.execute(
@@ -81,7 +87,8 @@ extension Store {
                   AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
                   AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
                     AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
-                      OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.grant_id = g.grant_id AND b.ts_utc_ms >= :cutoff)))
+                      OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.user_id = unlock_attempt.user_id AND b.grant_id = g.grant_id
+                        AND b.ts_utc_ms >= :cutoff)))
                 """, arguments: arguments)
         var limits: StatementArguments = [policy.limitsCutoff(now).rawValue]
         if let user { limits += [user.rawValue] }
