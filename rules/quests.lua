@@ -37,6 +37,19 @@ M.gate = {
   expires_after_minutes = 10,
 }
 
+-- A8 data retention: how long the records of the gate and the event log are kept. The cleanup
+-- deletes event_log rows older than event_log_days, and unlock_attempt, unlock_grant, quest_session
+-- and unlock_grant_extension rows older than unlock_days (day_summary, focus_session and
+-- habit_completion are kept for ever). Decisions: daily_app_limits follows unlock_days (A8 is
+-- silent on it); a running grant, the attempt behind it and an ACTIVE quest are kept past the
+-- period. A8 runs the cleanup "on app start (if last cleanup > 24h)": the engine counts the first
+-- event of a user more than cleanup_every_hours after its last cleanup as an app start.
+M.retention = {
+  event_log_days = 30,
+  unlock_days = 30,
+  cleanup_every_hours = 24,
+}
+
 M.emergency = {
   -- A4.1 emergency (fixed in v1.1).
   daily_limit = 1,

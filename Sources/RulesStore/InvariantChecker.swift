@@ -43,9 +43,19 @@ public enum InvariantChecker {
     }
 
     static func checkMeta(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        for key in ["schema_version", "device_id", "db_location"]
+        for key in ["schema_version", "rulesrun_migration", "device_id", "db_location"]
         where try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) == nil {
             found.append(InvariantViolation(invariant: "meta", table: "meta", key: "key=\(key)", message: "required meta key is missing"))
+        }
+        if let version = try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'schema_version'"),
+            version != String(Migrations.earnedSchemaVersion)
+        {
+            found.append(
+                InvariantViolation(
+                    invariant: "meta", table: "meta", key: "key=schema_version",
+                    message:
+                        "schema_version is the Earned schema version (A3): must be \"\(Migrations.earnedSchemaVersion)\", found \"\(version)\""
+                ))
         }
         if let location = try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'db_location'"),
             !["app_sandbox", "app_group"].contains(location)
@@ -153,12 +163,24 @@ public enum InvariantChecker {
     /// Earned's counters agree with what happened: each `day_summary` with its day's `event_log`
     /// (A6: both are written in the same transaction), and each `daily_app_limits` count with the
     /// quests COMPLETED that day for the app (failed, cancelled and expired quests never count).
-    /// Days up to the day after the last retention cleanup are skipped: their log may be pruned.
+    ///
+    /// Only days whose rows are still whole are checked, since A8's cleanup prunes `event_log` and
+    /// the quests while `day_summary` and `daily_app_limits` stay. A day is whole when it comes
+    /// after the day following both (a) the last store-wide cleanup
+    /// (`meta.last_retention_cleanup_ts_utc_ms`, ``Store/applyRetention(now:policy:)``) and (b)
+    /// for a user the engine cleaned up, the instant from which its pruned tables are whole (the
+    /// latest cutoff of its cleanups, `engine_state.state_json` `$.earned.cleanup.wholeFrom`). The
+    /// day after is skipped too, since a local day may start before its UTC date. So, with the
+    /// default 30 days, the last 28 or 29 days of a user cleaned up by the engine are checked.
     static func checkEarnedLedger(_ db: Database, _ found: inout [InvariantViolation]) throws {
-        let kept = """
-            (SELECT COALESCE(date(CAST(value AS INTEGER) / 1000, 'unixepoch', '+1 day'), '0000-00-00')
-             FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms' UNION ALL SELECT '0000-00-00' LIMIT 1)
+        func kept(_ user: String) -> String {
             """
+            max((SELECT COALESCE(date(CAST(value AS INTEGER) / 1000, 'unixepoch', '+1 day'), '0000-00-00')
+                  FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms' UNION ALL SELECT '0000-00-00' LIMIT 1),
+                COALESCE((SELECT date(CAST(json_extract(e.state_json, '$.earned.cleanup.wholeFrom') AS INTEGER) / 1000, 'unixepoch', '+1 day')
+                  FROM engine_state e WHERE e.user_id = \(user)), '0000-00-00'))
+            """
+        }
         try add(
             &found, db, "day_summary_log", "day_summary",
             """
@@ -175,7 +197,7 @@ public enum InvariantChecker {
                 d.credits_earned, COALESCE(l.attempts, 0), COALESCE(l.credit_unlocks, 0), COALESCE(l.quest_unlocks, 0),
                 COALESCE(l.emergencies, 0), COALESCE(l.spent, 0), COALESCE(l.earned, 0)) AS detail
             FROM day_summary d LEFT JOIN logged l ON l.user_id = d.user_id AND l.day_id = d.day_id
-            WHERE d.day_id > \(kept) AND (d.unlock_attempts_count <> COALESCE(l.attempts, 0) OR d.credits_unlocks_count <> COALESCE(l.credit_unlocks, 0)
+            WHERE d.day_id > \(kept("d.user_id")) AND (d.unlock_attempts_count <> COALESCE(l.attempts, 0) OR d.credits_unlocks_count <> COALESCE(l.credit_unlocks, 0)
               OR d.quest_unlocks_count <> COALESCE(l.quest_unlocks, 0) OR d.emergency_unlocks_count <> COALESCE(l.emergencies, 0)
               OR d.credits_spent <> COALESCE(l.spent, 0) OR d.credits_earned <> COALESCE(l.earned, 0))
             ORDER BY d.user_id, d.day_id
@@ -185,7 +207,7 @@ public enum InvariantChecker {
             &found, db, "quest_limits", "daily_app_limits",
             """
             SELECT l.user_id, l.day_id, l.app_id, l.quest_grants_count AS detail FROM daily_app_limits l
-            WHERE l.day_id > \(kept) AND l.quest_grants_count <> (SELECT COUNT(*) FROM quest_session q JOIN unlock_attempt a ON a.attempt_id = q.attempt_id
+            WHERE l.day_id > \(kept("l.user_id")) AND l.quest_grants_count <> (SELECT COUNT(*) FROM quest_session q JOIN unlock_attempt a ON a.attempt_id = q.attempt_id
               WHERE a.user_id = l.user_id AND a.day_id = l.day_id AND a.app_id = l.app_id AND q.state = 'COMPLETED')
             ORDER BY l.user_id, l.day_id, l.app_id
             """

@@ -136,8 +136,8 @@ public final class Store: Sendable {
         }
     }
 
-    /// The schema version recorded in `meta`.
-    public func schemaVersion() throws -> Int {
+    /// The project's migration level recorded in `meta` (`rulesrun_migration`; see ``Migrations``).
+    public func migrationLevel() throws -> Int {
         try writer.read { db in try Migrations.recordedVersion(db) ?? 0 }
     }
 

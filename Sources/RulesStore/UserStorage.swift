@@ -88,6 +88,10 @@ public protocol UserStorage: AnyObject {
 
     // The engine's bookkeeping
     func saveEngineState(_ row: EngineStateRow) throws
+    /// A8's cleanup of one user's Earned rows as of `now`: what `policy` no longer keeps of
+    /// `event_log`, `unlock_attempt`, `unlock_grant`, `quest_session`, `unlock_grant_extension` and
+    /// `daily_app_limits` is deleted (see ``RetentionPolicy`` for what is kept past its period).
+    func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy) throws
 }
 
 /// The store's reads for ``UserStorage``: a snapshot each (inside a transaction, its own state).

@@ -20,6 +20,43 @@ import Testing
         return dir
     }
 
+    /// A8 in a long simulation (issue 21): the database of a 90-day run holds only the last 30
+    /// days of `event_log`, `unlock_attempt`, `unlock_grant`, `quest_session` and
+    /// `unlock_grant_extension` (counted back from each user's last cleanup, on the run's last
+    /// day), every day's `day_summary`, and passes the invariant checker.
+    @Test func aNinetyDayDatabaseHoldsTheLastThirtyDays() throws {
+        let dir = try Self.personas(share: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("earned.sqlite").path
+        var config = try SimTestSupport.config(days: 90, users: 20, jobs: 2, database: path)
+        config.personaFolders = [dir.path]
+        _ = try Simulation(config: config).run()
+        let store = try Store.open(path: path)
+        #expect(try store.checkInvariants() == [])
+        let dump = try store.dump()
+        try store.close()
+        let end = config.start.utcStartMillis + 90 * Millis.day
+        var cutoff: [String: Int64] = [:]
+        for (user, at) in try SimTestSupport.lastCleanups(in: dump) {
+            #expect(at > end - 2 * Millis.day, "user \(user)'s last cleanup is before the run's last day")
+            cutoff[user] = at - 30 * Millis.day
+        }
+        #expect(cutoff.count == 20)
+        for (table, time) in [
+            ("event_log", "ts_utc_ms"), ("unlock_attempt", "ts_utc_ms"), ("unlock_grant", "created_ts_utc_ms"),
+            ("quest_session", "created_ts_utc_ms"), ("unlock_grant_extension", "ts_utc_ms"),
+        ] {
+            let rows = SimTestSupport.rows(of: table, in: dump)
+            let old = rows.filter { Int64($0[time]!)! < cutoff[$0["user_id"]!]! }
+            #expect(old.isEmpty, "\(table): \(old.count) rows older than 30 days before their user's last cleanup")
+            #expect(
+                table == "unlock_grant_extension" || rows.contains { Int64($0[time]!)! < cutoff[$0["user_id"]!]! + Millis.day },
+                "\(table): no row of the 30th day back")
+        }
+        let days = Set(SimTestSupport.rows(of: "day_summary", in: dump).map { $0["day_id"]! })
+        #expect(days.count >= 90)
+    }
+
     @Test func theEconomyInTheReportIsTheDatabases() throws {
         let dir = try Self.personas(share: 1)
         defer { try? FileManager.default.removeItem(at: dir) }

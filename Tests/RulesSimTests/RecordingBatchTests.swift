@@ -48,6 +48,64 @@ import Testing
         }
     }
 
+    /// A8 (issue 21): over 40 days, the cleanup the engine runs as an app would keeps exactly the
+    /// document's 30 days of `event_log`, `unlock_attempt`, `unlock_grant`, `quest_session` and
+    /// `unlock_grant_extension` (counted back from each user's last cleanup), and every
+    /// `day_summary`, `focus_session` and `habit_completion`, in both paths (the recorded rows are
+    /// pruned in memory as the store prunes them); it changes no decision, and the invariant
+    /// checker passes on what is left.
+    @Test func fortyDaysKeepTheDocumentsThirtyDaysInBothPaths() throws {
+        let economy = EconomyHistory(seed: 0xA8_40, days: 40)
+        let histories = (0..<8).map { k in
+            economy.lines(case: k).map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: "\"user\": \"u\(k + 1)\"") }
+        }
+        let pruned = try expectSameDatabase(histories).dump()
+        // The same histories under rules that keep 10 years: nothing is pruned.
+        let folder = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repository.rules.path) where file.hasSuffix(".lua") {
+            var text = try String(contentsOf: Repository.rules.appendingPathComponent(file), encoding: .utf8)
+            if file == "quests.lua" {
+                text = text.replacingOccurrences(of: "event_log_days = 30", with: "event_log_days = 3660")
+                    .replacingOccurrences(of: "unlock_days = 30", with: "unlock_days = 3660")
+            }
+            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let keeping = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: try RuleSet.load(folder.path))
+        let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: try RuleSet.load(Repository.rules.path))
+        for lines in histories {
+            for event in try lines.map({ try EngineEvent.parse($0) }) {
+                let kept = try? keeping.apply(event).decisions, decided = try? alone.apply(event).decisions
+                #expect(kept == decided, "retention changed a decision of \(event)")
+            }
+        }
+        let whole = try keeping.store!.dump()
+        // Each user's last cleanup, from the engine's state.
+        let lastCleanup = try SimTestSupport.lastCleanups(in: pruned)
+        #expect(lastCleanup.count == 8)
+        for at in lastCleanup.values {
+            // The last cleanup ran on the 40th day or after (the final tick), 30 days after the 10th.
+            #expect(at >= (try DayID("2026-04-10").utcStartMillis))
+        }
+        for (table, time) in [
+            ("event_log", "ts_utc_ms"), ("unlock_attempt", "ts_utc_ms"), ("unlock_grant", "created_ts_utc_ms"),
+            ("quest_session", "created_ts_utc_ms"), ("unlock_grant_extension", "ts_utc_ms"), ("daily_app_limits", nil),
+        ] as [(String, String?)] {
+            let all = SimTestSupport.rows(of: table, in: whole), left = SimTestSupport.rows(of: table, in: pruned)
+            guard let time else {
+                #expect(left.count < all.count, "\(table): nothing was pruned")
+                continue
+            }
+            let expected = all.filter { row in Int64(row[time]!)! >= lastCleanup[row["user_id"]!]! - 30 * Millis.day }
+            #expect(left.count < all.count, "\(table): nothing was pruned")
+            #expect(left == expected, "\(table): \(left.count) rows kept, \(expected.count) within 30 days of the last cleanup")
+        }
+        for table in ["day_summary", "focus_session", "habit_completion", "economy_state", "habit", "mode"] {
+            #expect(SimTestSupport.rows(of: table, in: pruned) == SimTestSupport.rows(of: table, in: whole), "\(table) changed")
+        }
+        #expect(SimTestSupport.rows(of: "day_summary", in: pruned).count >= 8 * 40)
+    }
+
     /// Issue 17's habit events (skips, freezes, unchecks of tied completions, refused marks) keep
     /// their rows in memory, and the bulk write stores what the store's operations store.
     @Test func recordedHabitMarksGiveTheDatabaseOfEventsAppliedOneByOne() throws {

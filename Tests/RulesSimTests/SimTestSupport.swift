@@ -1,6 +1,7 @@
 import Foundation
 import RulesModel
 import RulesSim
+import Testing
 
 /// Paths and small configurations shared by the simulation tests.
 enum SimTestSupport {
@@ -26,6 +27,20 @@ enum SimTestSupport {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
+    }
+
+    /// Each user's last A8 cleanup (by `user_id` as dumped), from its engine state
+    /// (`earned.cleanup.at`); a user without one fails the test.
+    static func lastCleanups(in dump: String) throws -> [String: Int64] {
+        var found: [String: Int64] = [:]
+        for row in rows(of: "engine_state", in: dump) {
+            // The dump quotes text: first the quoted text, then its JSON.
+            let text = try #require(try JSONSerialization.jsonObject(with: Data(row["state_json"]!.utf8), options: .fragmentsAllowed) as? String)
+            let state = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let cleanup = try #require((state["earned"] as? [String: Any])?["cleanup"] as? [String: Any], "no cleanup in \(text)")
+            found[row["user_id"]!] = try #require(cleanup["at"] as? NSNumber).int64Value
+        }
+        return found
     }
 
     /// The rows of `table` in a `Store.dump()`, each split into its columns by name.

@@ -23,6 +23,29 @@ import Testing
         #expect(try f.store.checkInvariants() == [])
     }
 
+    /// Once A8's cleanup pruned a day's `event_log`, that day's `day_summary` is no longer
+    /// checked against it; the days the engine's cleanups left whole still are.
+    @Test func aDayWhoseLogWasPrunedIsNotCheckedAndAWholeDayIs() throws {
+        let f = try Fixture()
+        try f.setUpEarned(credits: 100)
+        let old = f.now - 40 * Millis.day, recent = f.now - 10 * Millis.day
+        try f.store.createUnlockAttempt(f.attempt("old", at: old, day: DayID(utcMillis: old)))
+        try f.store.createUnlockAttempt(f.attempt("recent", app: f.tiktok, at: recent, day: DayID(utcMillis: recent)))
+        #expect(try f.store.checkInvariants() == [])
+        try f.store.applyEarnedRetention(f.user, now: f.now)
+        #expect(try f.count("unlock_attempt") == 1 && f.count("event_log", "day_id = '\(DayID(utcMillis: old))'") == 0)
+        // Nothing says the day was pruned: its summary disagrees with its (empty) log.
+        #expect(try f.store.checkInvariants().map(\.key) == ["user_id=1,day_id=\(DayID(utcMillis: old))"])
+        // The engine records, in the user's state, from when its pruned tables are whole.
+        let state = #"{"earned": {"cleanup": {"at": \#(f.now), "wholeFrom": \#(f.now - 30 * Millis.day)}}}"#
+        try f.store.saveEngineState(EngineStateRow(userID: f.user, name: "u1", processedUntil: f.now, stateJSON: state))
+        #expect(try f.store.checkInvariants() == [])
+        try f.raw("UPDATE day_summary SET unlock_attempts_count = 2 WHERE day_id = ?", [DayID(utcMillis: recent).rawValue])
+        let found = try f.store.checkInvariants()
+        #expect(found.map(\.invariant) == ["day_summary_log"])
+        #expect(found.map(\.key) == ["user_id=1,day_id=\(DayID(utcMillis: recent))"])
+    }
+
     @Test func missingSingletonIsA51() throws {
         let f = try Self.damaged()
         try f.raw("DELETE FROM focus_state WHERE user_id = 1")

@@ -58,7 +58,9 @@ import Testing
         let f = try Fixture()
         #expect(try f.store.applyRetentionIfDue(now: f.now) != nil)
         #expect(try f.store.applyRetentionIfDue(now: f.now + 23 * Millis.hour) == nil)
-        #expect(try f.store.applyRetentionIfDue(now: f.now + 24 * Millis.hour) != nil)
+        // A8: "if last cleanup > 24h".
+        #expect(try f.store.applyRetentionIfDue(now: f.now + 24 * Millis.hour) == nil)
+        #expect(try f.store.applyRetentionIfDue(now: f.now + 24 * Millis.hour + 1) != nil)
     }
 
     @Test func badPolicyIsRefused() throws {

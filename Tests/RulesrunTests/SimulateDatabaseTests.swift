@@ -46,6 +46,20 @@ import Testing
         #expect(try names(dir) == ["empty.sqlite", "other.sqlite"])
     }
 
+    /// The meta row of a database `simulate` writes: A3's required keys, `schema_version` the
+    /// Earned schema's "1", and the project's migration level under a key of its own.
+    @Test func theMetaRowSaysWhatA3Says() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("meta.sqlite").path
+        let result = try CLI.run(Self.run + ["--db", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let meta = try queue.read { db in try String.fetchAll(db, sql: "SELECT key || '=' || value FROM meta ORDER BY key") }
+        #expect(meta == ["db_location=app_sandbox", "device_id=rulesrun-simulate", "rulesrun_migration=3", "schema_version=1"])
+    }
+
     /// --bench writes its runs with the database to a temporary file, removed afterwards: the
     /// default database (the user's last run) is left as it was.
     @Test func theBenchLeavesTheDefaultDatabaseAlone() throws {

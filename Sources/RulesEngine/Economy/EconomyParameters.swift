@@ -1,4 +1,5 @@
 import RulesModel
+import RulesStore
 
 /// The plain values of pricing.lua and quests.lua that the engine applies itself.
 public struct EconomyParameters: Sendable, Equatable {
@@ -26,13 +27,15 @@ public struct EconomyParameters: Sendable, Equatable {
     public var emergencyBlockSameAppConsecutive: Bool
     /// An attempt left without a choice expires after this many minutes.
     public var gateExpiresAfterMinutes: Int
+    /// A8: how long the unlock records and the event log are kept, and how often they are cleaned up.
+    public var retention: RetentionPolicy
 
     public init(
         creditCosts: [PricingPolicy.CreditCost], rolloverCap: Int, focusMinMinutesToQualify: Int, focusPresetMinutes: [Int],
         defaultRewardCredits: Int, suspensionWindowMinutes: Int, suspendDays: Int, questTypes: [QuestType],
         questUnlockMinutes: Int, questSessionMinutes: Int, questMaxUnlocksPerAppPerDay: Int, questCooldownMinutesPerApp: Int,
         keyChangeCooldownHoursStrict: Int, emergencyDailyLimit: Int, emergencyDelaySeconds: Int, emergencyUnlockMinutes: Int,
-        emergencyBlockSameAppConsecutive: Bool, gateExpiresAfterMinutes: Int
+        emergencyBlockSameAppConsecutive: Bool, gateExpiresAfterMinutes: Int, retention: RetentionPolicy = .seeds
     ) {
         self.creditCosts = creditCosts
         self.rolloverCap = rolloverCap
@@ -52,6 +55,7 @@ public struct EconomyParameters: Sendable, Equatable {
         self.emergencyUnlockMinutes = emergencyUnlockMinutes
         self.emergencyBlockSameAppConsecutive = emergencyBlockSameAppConsecutive
         self.gateExpiresAfterMinutes = gateExpiresAfterMinutes
+        self.retention = retention
     }
 }
 

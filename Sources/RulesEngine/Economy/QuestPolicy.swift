@@ -1,5 +1,6 @@
 import LuaHost
 import RulesModel
+import RulesStore
 
 /// quests.lua, typed: quests and emergency unlocks.
 public struct QuestPolicy: Decodable {
@@ -10,6 +11,9 @@ public struct QuestPolicy: Decodable {
     public var quest: Quest
     public var emergency: Emergency
     public var gate: Gate
+    /// A8's retention (`retention`; the document's values when the file has none).
+    public var retention: Retention { declaredRetention ?? Retention() }
+    var declaredRetention: Retention?
     /// `quest_blocked(gate) -> reason | nil`.
     public var questBlocked: LuaFunction
     /// `emergency_blocked(gate) -> reason | nil`.
@@ -63,10 +67,37 @@ public struct QuestPolicy: Decodable {
         }
     }
 
+    /// A8: how long the unlock records and the event log are kept, and how often the cleanup runs.
+    public struct Retention: Decodable, Sendable, Equatable {
+        /// `event_log` (A8: 30 days).
+        public var eventLogDays = 30
+        /// `unlock_attempt`, `unlock_grant`, `quest_session`, `unlock_grant_extension` (A8: 30
+        /// days); `daily_app_limits` follows them.
+        public var unlockDays = 30
+        /// A8: the cleanup runs on app start "if last cleanup > 24h".
+        public var cleanupEveryHours = 24
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case eventLogDays = "event_log_days"
+            case unlockDays = "unlock_days"
+            case cleanupEveryHours = "cleanup_every_hours"
+        }
+
+        /// The store's policy: these periods for Earned's tables (MIGA's usage events are not Earned's).
+        public var policy: RetentionPolicy {
+            RetentionPolicy(
+                eventLogDays: eventLogDays, unlockDays: unlockDays, dailyAppLimitsDays: unlockDays,
+                minimumHoursBetweenRuns: cleanupEveryHours)
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case declaredParams = "params"
         case specVersion = "spec_version"
         case quest, emergency, gate
+        case declaredRetention = "retention"
         case questBlocked = "quest_blocked"
         case emergencyBlocked = "emergency_blocked"
     }
@@ -126,6 +157,16 @@ public struct QuestPolicy: Decodable {
         require(
             (1...24 * 60).contains(gate.expiresAfterMinutes), "gate.expires_after_minutes",
             "must be between 1 and 1440, found \(gate.expiresAfterMinutes)")
+        // At least 2 days: the day in progress and the one before are always whole, in any time zone.
+        require(
+            (2...3660).contains(retention.eventLogDays), "retention.event_log_days",
+            "must be between 2 and 3660 days, found \(retention.eventLogDays)")
+        require(
+            (2...3660).contains(retention.unlockDays), "retention.unlock_days",
+            "must be between 2 and 3660 days, found \(retention.unlockDays)")
+        require(
+            (1...720).contains(retention.cleanupEveryHours), "retention.cleanup_every_hours",
+            "must be between 1 and 720 hours, found \(retention.cleanupEveryHours)")
         require(
             (0...100).contains(emergency.dailyLimit), "emergency.daily_limit", "must be between 0 and 100, found \(emergency.dailyLimit)")
         require(

@@ -27,6 +27,17 @@ struct EarnedBook: Codable, Equatable {
     /// The streak freezes the user holds (`earned.day_ends` earns and spends them); nil when none,
     /// so that a state without freezes reads as before they existed.
     var freezes: Int?
+    /// A8's cleanup: when it last ran for the user; nil in a state saved before the engine ran it
+    /// (the next event runs it).
+    var cleanup: Cleanup?
+
+    /// The last cleanup of the user's rows, and from which instant on every table it prunes is
+    /// whole: no row at or after `wholeFrom` was ever deleted (the latest cutoff of every run). The
+    /// invariant checker reads it (`engine_state.state_json` `$.earned.cleanup.wholeFrom`).
+    struct Cleanup: Codable, Equatable {
+        var at: EpochMillis
+        var wholeFrom: EpochMillis
+    }
 
     struct OpenAttempt: Codable, Equatable {
         var id: String

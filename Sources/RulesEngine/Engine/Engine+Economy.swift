@@ -25,6 +25,8 @@ extension Engine {
             context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
             rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
+        // The first Earned event is the app's first start: its cleanup has nothing to delete.
+        context.book.earned?.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)
     }
 
     /// The instants of Earned to come: the day's end, the focus session's planned end, quests and

@@ -247,6 +247,7 @@ public final class Engine {
         try advance(&context, to: event.at.millis, &decisions)
         // A user takes part in Earned from its first Earned event.
         if context.book.earned == nil, case .earned = event.kind { try startEarned(&context, at: event.at.millis) }
+        try cleanUpIfDue(&context, at: event.at.millis)
         if !(context.isNew && event.kind.isSettings) {
             try handle(event, &context, &decisions)
             // What the event itself made due (a time-zone change that ends Earned's day at once).

@@ -15,7 +15,7 @@ extension RuleSet {
             keyChangeCooldownHoursStrict: quests.quest.keyChangeCooldownHoursStrict, emergencyDailyLimit: quests.emergency.dailyLimit,
             emergencyDelaySeconds: quests.emergency.delaySeconds, emergencyUnlockMinutes: quests.emergency.unlockMinutes,
             emergencyBlockSameAppConsecutive: quests.emergency.blockSameAppConsecutive,
-            gateExpiresAfterMinutes: quests.gate.expiresAfterMinutes)
+            gateExpiresAfterMinutes: quests.gate.expiresAfterMinutes, retention: quests.retention.policy)
     }
 
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {

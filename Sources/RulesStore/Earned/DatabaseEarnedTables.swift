@@ -15,6 +15,8 @@ struct DatabaseEarnedTables: EarnedTables {
 
     func requireUser() throws { try Store.requireUser(db, userID) }
 
+    func prune(now: EpochMillis, policy: RetentionPolicy) throws { try Store.deleteEarned(db, user: userID, now: now, policy: policy) }
+
     // MARK: Singletons
 
     func economy() throws -> EconomyState {

@@ -11,6 +11,17 @@ struct EarnedOperations<Tables: EarnedTables> {
 
     var userID: UserID { rows.userID }
 
+    // MARK: Retention
+
+    /// A8's cleanup of the user's rows as of `now` (see ``RetentionPolicy``): the event log,
+    /// attempts, grants, quest sessions, grant extensions and quest limits the policy no longer keeps.
+    func applyRetention(now: EpochMillis, policy: RetentionPolicy) throws {
+        try Millis.check(now, entity: "RetentionPolicy", field: "now")
+        try policy.check()
+        try rows.requireUser()
+        try rows.prune(now: now, policy: policy)
+    }
+
     // MARK: The day cycle
 
     func startEconomy(day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {

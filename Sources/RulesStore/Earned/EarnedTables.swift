@@ -63,6 +63,10 @@ protocol EarnedTables {
     // The event log
     /// Appends a row; an id already logged throws ``StoreError/Code-swift.struct/constraint``.
     func appendEvent(_ entry: EventLogEntry) throws
+
+    // Retention (A8)
+    /// Deletes the rows `policy` no longer keeps as of `now`, as ``Store/deleteEarned(_:user:now:policy:)`` does.
+    func prune(now: EpochMillis, policy: RetentionPolicy) throws
 }
 
 extension StoreError {

@@ -216,4 +216,47 @@ final class EarnedRecords: EarnedTables {
         eventIDs.insert(entry.eventID)
         undo.append { [unowned self] in eventIDs.remove(entry.eventID) }
     }
+
+    /// The statements of `Store.deleteEarned` on the rows in memory, in the same order and with
+    /// the same foreign-key cascades, so that the bulk write stores what the store keeps.
+    func prune(now: EpochMillis, policy: RetentionPolicy) throws {
+        let eventCutoff = policy.eventCutoff(now), cutoff = policy.unlockCutoff(now)
+        if events.contains(where: { $0.timestamp < eventCutoff }) {
+            let (kept, gone) = (events.filter { $0.timestamp >= eventCutoff }, events.filter { $0.timestamp < eventCutoff })
+            change(\.events, to: kept)
+            change(\.eventIDs, to: eventIDs.subtracting(gone.map(\.eventID)))
+        }
+        if extensions.contains(where: { $0.timestamp < cutoff }) { change(\.extensions, to: extensions.filter { $0.timestamp >= cutoff }) }
+        for (id, quest) in quests where quest.createdAt < cutoff && quest.state != .active { remove(\.quests, id) }
+        // Decided on the attempts as they were before any of them goes, as the one DELETE does.
+        let activeQuests = Set(quests.values.filter { $0.state == .active }.map(\.attemptID))
+        let referenced = Set(attempts.values.filter { $0.timestamp >= cutoff }.compactMap(\.grantID))
+        let keptBySource = Set(
+            grants.values.filter { ($0.endsAt > now && $0.revokedAt == nil) || referenced.contains($0.grantID) }.map(\.sourceAttemptID))
+        let gone = Set(
+            attempts.values.filter { $0.timestamp < cutoff && !activeQuests.contains($0.attemptID) && !keptBySource.contains($0.attemptID) }
+                .map(\.attemptID))
+        if gone.isEmpty { return pruneLimits(now: now, policy: policy) }
+        for id in gone { remove(\.attempts, id) }
+        // The cascades: the attempts' grants, and theirs (current-grant rows, extensions); their quests.
+        let goneGrants = Set(grants.values.filter { gone.contains($0.sourceAttemptID) }.map(\.grantID))
+        for id in goneGrants { remove(\.grants, id) }
+        for (app, current) in currentGrants where goneGrants.contains(current.grantID) { remove(\.currentGrants, app) }
+        if extensions.contains(where: { goneGrants.contains($0.grantID) }) {
+            change(\.extensions, to: extensions.filter { !goneGrants.contains($0.grantID) })
+        }
+        for (id, quest) in quests where gone.contains(quest.attemptID) { remove(\.quests, id) }
+        pruneLimits(now: now, policy: policy)
+    }
+
+    private func pruneLimits(now: EpochMillis, policy: RetentionPolicy) {
+        let limitsCutoff = policy.limitsCutoff(now)
+        for key in limits.keys where key.day < limitsCutoff { remove(\.limits, key) }
+    }
+
+    /// Removes one entry of a dictionary, remembering how to undo it.
+    private func remove<Key: Hashable, Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Key: Value]>, _ key: Key) {
+        guard let old = self[keyPath: path].removeValue(forKey: key) else { return }
+        undo.append { [unowned self] in self[keyPath: path][key] = old }
+    }
 }

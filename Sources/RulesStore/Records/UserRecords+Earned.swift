@@ -15,6 +15,10 @@ extension UserRecords {
 
     public func rollOverDay(_ request: DayRollover) throws { try earned(request.userID) { try $0.rollOverDay(request) } }
 
+    public func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy) throws {
+        try earned(userID) { try $0.applyRetention(now: now, policy: policy) }
+    }
+
     public func startFocusSession(_ session: FocusSession, blockedApps: [AppID]) throws {
         try earned(session.userID) { try $0.startFocusSession(session, blockedApps: blockedApps) }
     }

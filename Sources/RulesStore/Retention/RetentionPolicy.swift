@@ -1,3 +1,5 @@
+import RulesModel
+
 /// How long rows are kept (earned-data-model-v1.1.md A8, miga-data-model.md "keep last 90 days").
 ///
 /// Decisions: A8 keeps `unlock_attempt`, `unlock_grant`, `quest_session` and
@@ -28,4 +30,18 @@ public struct RetentionPolicy: Hashable, Sendable {
 
     /// The seeds' values.
     public static let seeds = RetentionPolicy()
+
+    /// Whether a cleanup is due at `now` after the last one at `last` (nil: never): A8's "if last
+    /// cleanup > 24h", with the policy's interval for the 24 hours.
+    public func isDue(last: EpochMillis?, now: EpochMillis) -> Bool {
+        guard let last else { return true }
+        return now - last > Int64(minimumHoursBetweenRuns) * Millis.hour
+    }
+
+    /// `event_log` rows before this instant go.
+    public func eventCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(eventLogDays) * Millis.day }
+    /// Attempts, grants, quest sessions and extensions before this instant go (see the type's decisions).
+    public func unlockCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(unlockDays) * Millis.day }
+    /// `daily_app_limits` rows of days before this one go.
+    public func limitsCutoff(_ now: EpochMillis) -> DayID { DayID(utcMillis: max(0, now - Int64(dailyAppLimitsDays) * Millis.day)) }
 }

@@ -7,18 +7,7 @@ extension Store {
     @discardableResult
     public func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
-        for (name, days) in [
-            ("eventLogDays", policy.eventLogDays), ("unlockDays", policy.unlockDays),
-            ("dailyAppLimitsDays", policy.dailyAppLimitsDays), ("migaUsageDays", policy.migaUsageDays),
-        ]
-        where !(1...36_500).contains(days) {
-            throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "between 1 and 36500 days", found: "\(days)")
-        }
-        guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else {
-            throw ModelValidationError(
-                entity: "RetentionPolicy", field: "minimumHoursBetweenRuns", rule: "between 0 and 87600 hours",
-                found: "\(policy.minimumHoursBetweenRuns)")
-        }
+        try policy.check()
         return try write { db in try Self.retain(db, now: now, policy: policy) }
     }
 
@@ -27,14 +16,21 @@ extension Store {
     @discardableResult
     public func applyRetentionIfDue(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport? {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
-        guard (0...87_600).contains(policy.minimumHoursBetweenRuns) else { return try applyRetention(now: now, policy: policy) }
+        try policy.check()
         let last = try writer.read { db in
             try String.fetchOne(cached: db, sql: "SELECT value FROM meta WHERE key = 'last_retention_cleanup_ts_utc_ms'").flatMap {
                 Int64($0)
             }
         }
-        if let last, Millis.supportedRange.contains(last), now - last < Int64(policy.minimumHoursBetweenRuns) * Millis.hour { return nil }
+        if !policy.isDue(last: last.flatMap { Millis.supportedRange.contains($0) ? $0 : nil }, now: now) { return nil }
         return try applyRetention(now: now, policy: policy)
+    }
+
+    /// A8's cleanup of one user's Earned rows (see ``UserStorage/applyEarnedRetention(_:now:policy:)``),
+    /// in one transaction. Unlike ``applyRetention(now:policy:)``, it leaves `meta` alone: the
+    /// engine records each user's last cleanup in its own state.
+    public func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy = .seeds) throws {
+        try earned(userID) { try $0.applyRetention(now: now, policy: policy) }
     }
 
     /// Compacts the file after a cleanup (`VACUUM`; then a WAL checkpoint for file databases), so
@@ -52,24 +48,7 @@ extension Store {
         ]
         var before: [String: Int] = [:]
         for table in tables { before[table] = try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
-
-        let eventCutoff = now - Int64(policy.eventLogDays) * Millis.day
-        let unlockCutoff = now - Int64(policy.unlockDays) * Millis.day
-        try db.execute(sql: "DELETE FROM event_log WHERE ts_utc_ms < ?", arguments: [eventCutoff])
-        try db.execute(sql: "DELETE FROM unlock_grant_extension WHERE ts_utc_ms < ?", arguments: [unlockCutoff])
-        try db.execute(sql: "DELETE FROM quest_session WHERE created_ts_utc_ms < ? AND state <> 'ACTIVE'", arguments: [unlockCutoff])
-        // An old attempt goes (with its grants, by cascade) unless one of its grants still runs at
-        // `now` or is referenced by an attempt that is kept (A5.3).
-        try db.execute(
-            sql: """
-                DELETE FROM unlock_attempt WHERE ts_utc_ms < :cutoff
-                  AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
-                  AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
-                    AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
-                      OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.grant_id = g.grant_id AND b.ts_utc_ms >= :cutoff)))
-                """, arguments: ["cutoff": unlockCutoff, "now": now])
-        let limitsCutoff = DayID(utcMillis: max(0, now - Int64(policy.dailyAppLimitsDays) * Millis.day))
-        try db.execute(sql: "DELETE FROM daily_app_limits WHERE day_id < ?", arguments: [limitsCutoff.rawValue])
+        try deleteEarned(db, user: nil, now: now, policy: policy)
         try db.execute(sql: "DELETE FROM miga_usage_event WHERE ts_utc_ms < ?", arguments: [now - Int64(policy.migaUsageDays) * Millis.day])
         for table in tables {
             let count = (before[table] ?? 0) - (try Int.fetchOne(cached: db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0)
@@ -80,5 +59,57 @@ extension Store {
                 INSERT INTO meta(key, value) VALUES ('last_retention_cleanup_ts_utc_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
                 """, arguments: [String(now)])
         return RetentionReport(now: now, deleted: deleted)
+    }
+
+    /// Deletes the Earned rows (A8's five tables and `daily_app_limits`) that `policy` no longer
+    /// keeps as of `now`: of every user, or of `user` only (the engine's cleanup of one user).
+    /// `EarnedRecords.prune(now:policy:)` does the same to the rows a simulation holds in memory.
+    static func deleteEarned(_ db: Database, user: UserID?, now: EpochMillis, policy: RetentionPolicy) throws {
+        // One statement per case, so that a user's cleanup reads its rows through the user's indexes:
+        // quest_session and unlock_grant_extension have no index by user, so theirs go through the
+        // user's attempts (a quest is created after its attempt) and grants (an extension belongs
+        // to a grant of its user).
+        let mine = user == nil ? "" : " AND user_id = :user"
+        var arguments: StatementArguments = ["events": policy.eventCutoff(now), "cutoff": policy.unlockCutoff(now), "now": now]
+        if let user { arguments += ["user": user.rawValue] }
+        try db.execute(cached: "DELETE FROM event_log WHERE ts_utc_ms < :events\(mine)", arguments: arguments)
+        let grants = user == nil ? "" : " AND grant_id IN (SELECT grant_id FROM unlock_grant WHERE user_id = :user)"
+        try db.execute(cached: "DELETE FROM unlock_grant_extension WHERE ts_utc_ms < :cutoff\(grants)", arguments: arguments)
+        let attempts =
+            user == nil ? "" : " AND attempt_id IN (SELECT attempt_id FROM unlock_attempt WHERE user_id = :user AND ts_utc_ms < :cutoff)"
+        try db.execute(
+            cached: "DELETE FROM quest_session WHERE created_ts_utc_ms < :cutoff AND state <> 'ACTIVE'\(attempts)", arguments: arguments)
+        // An old attempt goes (with its grants, by cascade) unless one of its grants still runs at
+        // `now` or is referenced by an attempt that is kept (A5.3).
+        try db.execute(
+            cached: """
+                DELETE FROM unlock_attempt WHERE ts_utc_ms < :cutoff\(mine)
+                  AND NOT EXISTS (SELECT 1 FROM quest_session q WHERE q.attempt_id = unlock_attempt.attempt_id AND q.state = 'ACTIVE')
+                  AND NOT EXISTS (SELECT 1 FROM unlock_grant g WHERE g.source_attempt_id = unlock_attempt.attempt_id
+                    AND ((g.ends_ts_utc_ms > :now AND g.revoked_ts_utc_ms IS NULL)
+                      OR EXISTS (SELECT 1 FROM unlock_attempt b WHERE b.user_id = unlock_attempt.user_id AND b.grant_id = g.grant_id
+                        AND b.ts_utc_ms >= :cutoff)))
+                """, arguments: arguments)
+        var limits: StatementArguments = [policy.limitsCutoff(now).rawValue]
+        if let user { limits += [user.rawValue] }
+        try db.execute(cached: "DELETE FROM daily_app_limits WHERE day_id < ?\(user == nil ? "" : " AND user_id = ?")", arguments: limits)
+    }
+}
+
+extension RetentionPolicy {
+    /// Throws when a period is out of its range (1–36,500 days; 0–87,600 hours between runs).
+    func check() throws {
+        for (name, days) in [
+            ("eventLogDays", eventLogDays), ("unlockDays", unlockDays), ("dailyAppLimitsDays", dailyAppLimitsDays),
+            ("migaUsageDays", migaUsageDays),
+        ]
+        where !(1...36_500).contains(days) {
+            throw ModelValidationError(entity: "RetentionPolicy", field: name, rule: "between 1 and 36500 days", found: "\(days)")
+        }
+        guard (0...87_600).contains(minimumHoursBetweenRuns) else {
+            throw ModelValidationError(
+                entity: "RetentionPolicy", field: "minimumHoursBetweenRuns", rule: "between 0 and 87600 hours",
+                found: "\(minimumHoursBetweenRuns)")
+        }
     }
 }

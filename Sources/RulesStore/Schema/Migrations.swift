@@ -4,13 +4,19 @@ import GRDB
 /// The numbered migrations of the schema, and the guard against databases newer than the code.
 ///
 /// Each migration is registered with `DatabaseMigrator` under a numbered identifier
-/// (`0001_initial`, …) and records its number as `meta.schema_version` in the same transaction.
-/// Opening a database whose `schema_version` is higher than ``currentVersion``, or whose
-/// `grdb_migrations` lists a migration this code does not know, throws
-/// ``StoreError/Code-swift.struct/databaseTooNew`` before anything is written to the file.
+/// (`0001_initial`, …) and records its number as `meta.rulesrun_migration` in the same
+/// transaction. `meta.schema_version` keeps the meaning A3 gives it, the version of the Earned
+/// schema ("1"). A database written before `rulesrun_migration` existed recorded its migration
+/// level as `schema_version` ("2" or "3"): it is read as such, and rewritten on opening.
+/// Opening a database whose migration level is higher than ``currentVersion``, whose Earned schema
+/// version is higher than ``earnedSchemaVersion``, or whose `grdb_migrations` lists a migration
+/// this code does not know, throws ``StoreError/Code-swift.struct/databaseTooNew`` before anything
+/// is written to the file.
 public enum Migrations {
-    /// The schema version this code writes and understands.
+    /// The migration level this code writes and understands (`meta.rulesrun_migration`).
     public static let currentVersion = 3
+    /// The Earned schema version (`meta.schema_version`, earned-data-model-v1.1.md A3: "1").
+    public static let earnedSchemaVersion = 1
 
     static let identifiers = ["0001_initial", "0002_engine_state", "0003_habit_marks"]
 
@@ -32,9 +38,13 @@ public enum Migrations {
     }
 
     static func setVersion(_ db: Database, _ version: Int) throws {
+        try setMeta(db, "rulesrun_migration", String(version))
+    }
+
+    static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
         try db.execute(
-            sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [String(version)])
+            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
     }
 
     /// Migrates `writer` to ``currentVersion`` and fills the required `meta` keys (`device_id` and
@@ -43,6 +53,9 @@ public enum Migrations {
         try writer.read { db in try refuseIfTooNew(db, path: writer.path) }
         try migrator.migrate(writer)
         try writer.write { db in
+            // A database of an earlier rulesrun held its migration level in schema_version.
+            try setVersion(db, currentVersion)
+            try setMeta(db, "schema_version", String(earnedSchemaVersion))
             let deviceID = options.deviceID ?? UUID().uuidString.lowercased()
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('device_id', ?) ON CONFLICT(key) DO NOTHING", arguments: [deviceID])
             try db.execute(
@@ -86,7 +99,13 @@ public enum Migrations {
         if let version, version > currentVersion {
             throw StoreError(
                 .databaseTooNew,
-                "\(path) has schema version \(version), newer than the \(currentVersion) this program understands; it was left untouched — use a newer rulesrun"
+                "\(path) has rulesrun migration level \(version) (meta.rulesrun_migration), newer than the \(currentVersion) this program understands; it was left untouched — use a newer rulesrun"
+            )
+        }
+        if try metaInt(db, "rulesrun_migration") != nil, let earned = try metaInt(db, "schema_version"), earned > earnedSchemaVersion {
+            throw StoreError(
+                .databaseTooNew,
+                "\(path) has Earned schema version \(earned) (meta.schema_version), newer than the \(earnedSchemaVersion) this program understands; it was left untouched — use a newer rulesrun"
             )
         }
         if tables.contains("grdb_migrations") {
@@ -101,12 +120,18 @@ public enum Migrations {
         }
     }
 
-    /// `meta.schema_version`, nil when absent.
+    /// The migration level: `meta.rulesrun_migration`, or, in a database written before that key
+    /// existed, `meta.schema_version`; nil when neither is there.
     static func recordedVersion(_ db: Database) throws -> Int? {
+        try metaInt(db, "rulesrun_migration") ?? metaInt(db, "schema_version")
+    }
+
+    /// A `meta` value that must be a non-negative integer, nil when absent.
+    static func metaInt(_ db: Database, _ key: String) throws -> Int? {
         guard try db.tableExists("meta") else { return nil }
-        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema_version'") else { return nil }
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) else { return nil }
         guard let version = Int(text), version >= 0 else {
-            throw StoreError(.notARulesDatabase, "meta.schema_version must be a non-negative integer, found \"\(text)\"")
+            throw StoreError(.notARulesDatabase, "meta.\(key) must be a non-negative integer, found \"\(text)\"")
         }
         return version
     }
