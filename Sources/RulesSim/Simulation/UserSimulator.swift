@@ -17,7 +17,10 @@ struct UserSimulator {
         case commit
         case look(reminded: Bool)
         case lateLook
-        case habit(String)
+        /// A completion of a task, today's or (late) the day before's.
+        case habit(String, forDay: DayID?)
+        case habitSkip(String)
+        case habitFreeze(String, use: Bool)
         case miga(UsageEventType)
         case shield
         case earned(EarnedAction)
@@ -51,6 +54,15 @@ struct UserSimulator {
         var index = 0
         var events: [EngineEvent] = []
         var failures = RuleFailures()
+        /// The habit tasks' due days (the model's task) for a persona that sets their frequency.
+        var habitTasks: [HabitTask?] = []
+        /// Streak freezes the user holds by task (equipped less used), and the tasks it will
+        /// complete tomorrow morning for today (`late`).
+        var freezesHeld: [String: Int] = [:]
+        var lateTomorrow: [String] = []
+        /// Whether the rule set returns best streaks or scores (at the end of the first day, or
+        /// in a completion's decisions): then they are read at the end of each day.
+        var habitStreaksReported = false
     }
 
     /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
@@ -67,6 +79,7 @@ struct UserSimulator {
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
+        run.habitTasks = try spec.habits.map { $0.frequency == nil ? nil : try $0.modelTask(start: config.start) }
         var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
         if let earned = spec.earned, earnedRandom.chance(earned.share) {
             run.earned = EarnedRun(
@@ -87,9 +100,7 @@ struct UserSimulator {
                     step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days)
                 }
                 for habit in spec.habits {
-                    step(
-                        .habitTask(HabitTaskDefinition(task: habit.task, timesPerDay: habit.timesPerDay)),
-                        at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
+                    step(.habitTask(habit.definition(start: date)), at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
                 }
             } else {
                 // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
@@ -97,6 +108,10 @@ struct UserSimulator {
                 if let view = run.view {
                     days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
                     days[d - 1].countStreak(view.currentStreak)
+                }
+                // Read at the end of the first day (does the rule set return them?), then every day when it does.
+                if !spec.habits.isEmpty, run.habitStreaksReported || d == 1 {
+                    if countHabitStreaks(name: name, at: dayStart, into: &days[d - 1]) { run.habitStreaksReported = true }
                 }
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
@@ -168,12 +183,32 @@ struct UserSimulator {
             let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
             if at > time { add(at, .lateLook) }
         }
-        for habit in spec.habits {
+        // Yesterday's misses the user completes this morning (`late`), for yesterday.
+        for task in run.lateTomorrow {
+            add(dayStart + Int64(run.habits.int(7 * 60, 10 * 60)) * minute, .habit(task, forDay: date.adding(days: -1)))
+        }
+        run.lateTomorrow = []
+        for (h, habit) in spec.habits.enumerated() {
+            if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] < freeze.max, run.habits.chance(freeze.equip) {
+                add(dayStart + Int64(run.habits.int(8 * 60, 22 * 60)) * minute, .habitFreeze(habit.task, use: false))
+            }
+            if let task = run.habitTasks[h], !task.isDue(on: date, from: config.start) { continue }
+            var done = 0
             for _ in 0..<habit.timesPerDay {
                 days[d].habitPlanned += 1
                 if run.habits.chance(min(1, habit.rate * habitScale)) {
-                    add(dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute, .habit(habit.task))
+                    add(dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute, .habit(habit.task, forDay: nil))
+                    done += 1
                 }
+            }
+            // A due day it will miss: completed tomorrow for today, else skipped, else frozen.
+            guard done == 0, habit.marksDays else { continue }
+            if let late = habit.late, run.habits.chance(late) {
+                run.lateTomorrow.append(habit.task)
+            } else if let skip = habit.skip, run.habits.chance(skip) {
+                add(dayStart + Int64(run.habits.int(18 * 60, 22 * 60)) * minute, .habitSkip(habit.task))
+            } else if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] > 0, run.habits.chance(freeze.use) {
+                add(dayStart + Int64(run.habits.int(21 * 60, 23 * 60)) * minute, .habitFreeze(habit.task, use: true))
             }
         }
         var count = Int(opens)
@@ -217,9 +252,27 @@ struct UserSimulator {
                 if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil {
                     considerShield(after: item.at, spec: spec, &run, &plan, from: i)
                 }
-            case .habit(let task):
-                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) != nil {
-                    days[d].habitDone += 1
+            case .habit(let task, let forDay):
+                if let decisions = step(
+                    .habitCompletion(task: task, value: nil, forDay: forDay), at: item.at, name: name, day: d, &run, &days)
+                {
+                    if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
+                    let fields = decisions["habit_completion"]
+                    if fields?["best_streak"] != nil || fields?["score"] != nil { run.habitStreaksReported = true }
+                }
+            case .habitSkip(let task):
+                if step(.habitSkip(task: task, day: nil), at: item.at, name: name, day: d, &run, &days) != nil { days[d].habitSkips += 1 }
+            case .habitFreeze(let task, let use):
+                if step(.habitFreeze(task: task, action: use ? .use : .equip, day: nil), at: item.at, name: name, day: d, &run, &days)
+                    != nil
+                {
+                    if use {
+                        days[d].freezesUsed += 1
+                        run.freezesHeld[task, default: 0] -= 1
+                    } else {
+                        days[d].freezesEquipped += 1
+                        run.freezesHeld[task, default: 0] += 1
+                    }
                 }
             case .miga(let type):
                 if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
@@ -235,6 +288,20 @@ struct UserSimulator {
                 applyEarned(action, at: item.at, name: name, day: d, &run, &days, &plan, from: i)
             }
         }
+    }
+
+    /// Counts the user's habit tasks by their longest best streak and their score at `time` (the
+    /// end of the day), as the rule set returns them; whether it returned any. When the rule
+    /// fails nothing is counted (the failures of the events are).
+    private func countHabitStreaks(name: String, at time: EpochMillis, into day: inout DayTotals) -> Bool {
+        guard let streaks = try? engine.habitStreaks(ofRecorded: name, at: time) else { return false }
+        var any = false
+        for (_, streak) in streaks {
+            if let best = streak.best { Histogram.count(best.first?.length ?? 0, into: &day.bestStreaks) }
+            if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &day.scores) }
+            any = any || streak.best != nil || streak.score != nil
+        }
+        return any
     }
 
     /// After a NO or a miss: a paid user with a shield left may use it, within the activation window

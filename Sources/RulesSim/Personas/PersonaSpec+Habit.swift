@@ -1,0 +1,133 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// A persona's habit task beyond its daily rate: the task's frequency (on which days it is due),
+/// skips, streak freezes and late completions (issue 17). Each is optional; a persona that sets
+/// none of them draws exactly what it drew before.
+extension PersonaSpec.Habit {
+    /// `frequency = { kind = "weekdays", weekdays = { 1, 3, 5 } }`: the kinds and fields a streak
+    /// rule sees in `task.frequency` (`daily`, `weekdays`, `times_in_days` with `times` and `days`,
+    /// `every_n_days` with `every`, `days_of_month` with `days_of_month`).
+    public struct Frequency: Decodable, Sendable, Equatable {
+        public var kind: String
+        public var weekdays: [Int]?
+        public var times: Int?
+        public var days: Int?
+        public var every: Int?
+        public var daysOfMonth: [Int]?
+        enum CodingKeys: String, CodingKey { case kind, weekdays, times, days, every, daysOfMonth = "days_of_month" }
+
+        /// The kinds, as rules and persona files name them, and the engine's.
+        static let kinds: [(String, FrequencyType)] = [
+            ("daily", .daily), ("weekdays", .specificDays), ("times_in_days", .timesInDays), ("every_n_days", .everyNDays),
+            ("days_of_month", .daysOfMonth),
+        ]
+
+        var type: FrequencyType? { Self.kinds.first { $0.0 == kind }?.1 }
+    }
+
+    /// `freeze = { equip = 0.1, max = 2, use = 1 }`: each day, while it holds fewer than `max`
+    /// freezes, the user equips one with probability `equip` (`habit_freeze` "equip", as a Duolingo
+    /// user buys one); on a due day it would miss (and does not skip), holding one, it uses it with
+    /// probability `use` (`habit_freeze` "use"). What a freeze does is the rule set's to decide.
+    public struct Freeze: Decodable, Sendable, Equatable {
+        public var equip: Double
+        public var max: Int = 2
+        public var use: Double = 1
+        enum CodingKeys: String, CodingKey { case equip, max, use }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            equip = try c.decode(Double.self, forKey: .equip)
+            max = try c.decodeIfPresent(Int.self, forKey: .max) ?? 2
+            use = try c.decodeIfPresent(Double.self, forKey: .use) ?? 1
+        }
+    }
+
+    /// Whether the task draws anything beyond its completions (the habits stream draws more).
+    var marksDays: Bool { skip != nil || freeze != nil || late != nil }
+
+    /// The `habit_task` event defining the task on the user's first day, `start` (its start date
+    /// when the persona sets a frequency, so that the persona and the engine count the same due days).
+    func definition(start: DayID) -> HabitTaskDefinition {
+        guard let frequency, let type = frequency.type else { return HabitTaskDefinition(task: task, timesPerDay: timesPerDay) }
+        return HabitTaskDefinition(
+            task: task, frequency: type, timesPerDay: timesPerDay, scheduledDays: frequency.weekdays, times: frequency.times,
+            days: frequency.days, every: frequency.every, daysOfMonth: frequency.daysOfMonth, startDate: start)
+    }
+
+    /// The task as the model holds it (for its due days), or the model's objection to it.
+    func modelTask(start: DayID) throws -> HabitTask {
+        var task = HabitTask(
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), userID: UserID(1), title: self.task, timesPerDay: timesPerDay,
+            createdAt: 0, updatedAt: 0,
+            startDate: start)
+        if let frequency, let type = frequency.type {
+            task.frequencyType = type
+            task.scheduledDays = (frequency.weekdays ?? []).compactMap(Weekday.init(rawValue:))
+            if type != .specificDays, frequency.weekdays == nil { task.scheduledDays = Weekday.allCases }
+            task.frequencyTimes = frequency.times
+            task.frequencyDays = frequency.days ?? frequency.every
+            task.daysOfMonth = frequency.daysOfMonth ?? []
+        }
+        try task.validate()
+        return task
+    }
+}
+
+extension PersonaChecks {
+    /// The problems of habit `index`'s frequency, skip, freeze and late (paths `habits[i].…`).
+    static func habitProblems(_ habit: PersonaSpec.Habit, at path: String, _ f: inout Findings) {
+        if let skip = habit.skip { f.probability("\(path).skip", skip) }
+        if let late = habit.late { f.probability("\(path).late", late) }
+        if let freeze = habit.freeze {
+            f.probability("\(path).freeze.equip", freeze.equip)
+            f.probability("\(path).freeze.use", freeze.use)
+            if !(1...10).contains(freeze.max) { f.add("\(path).freeze.max", "expected 1…10 freezes held at a time, found \(freeze.max)") }
+        }
+        guard let frequency = habit.frequency else { return }
+        let at = "\(path).frequency"
+        guard let type = frequency.type else {
+            let names = PersonaSpec.Habit.Frequency.kinds.map(\.0)
+            var message = "expected one of \(names.joined(separator: ", ")), found \(quoted(frequency.kind))"
+            if let suggestion = Suggestion.closest(to: frequency.kind, among: names) { message += "; did you mean '\(suggestion)'?" }
+            f.add("\(at).kind", message)
+            return
+        }
+        // The fields of other kinds, named in the persona's words (the model would name its own).
+        let fields: [(String, Bool, [FrequencyType])] = [
+            ("weekdays", frequency.weekdays != nil, [.specificDays]), ("times", frequency.times != nil, [.timesInDays]),
+            ("days", frequency.days != nil, [.timesInDays]), ("every", frequency.every != nil, [.everyNDays]),
+            ("days_of_month", frequency.daysOfMonth != nil, [.daysOfMonth]),
+        ]
+        var wrong = false
+        for (name, present, kinds) in fields {
+            if present, !kinds.contains(type) {
+                f.add(
+                    "\(at).\(name)",
+                    "expected only with kind \"\(PersonaSpec.Habit.Frequency.kinds.first { $0.1 == kinds[0] }!.0)\", found kind \"\(frequency.kind)\""
+                )
+                wrong = true
+            } else if !present, kinds.contains(type) {
+                f.add("\(at).\(name)", "expected with kind \"\(frequency.kind)\", found none")
+                wrong = true
+            }
+        }
+        if let weekdays = frequency.weekdays {
+            if weekdays.isEmpty || weekdays.contains(where: { !(1...7).contains($0) }) || Set(weekdays).count != weekdays.count {
+                f.add("\(at).weekdays", "expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found \(weekdays)")
+                wrong = true
+            }
+        }
+        guard !wrong else { return }
+        do { _ = try habit.modelTask(start: DayID(ordinal: 0)!) } catch let error as ModelValidationError {
+            let field =
+                ["frequencyTimes": "times", "frequencyDays": type == .everyNDays ? "every" : "days", "daysOfMonth": "days_of_month"][
+                    error.field] ?? error.field
+            f.add("\(at).\(field)", "expected \(error.rule), found \(error.found)")
+        } catch {
+            f.add(at, "\(error)")
+        }
+    }
+}
