@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `simulate` with a persona that skips, equips and uses streak freezes and completes days late
+/// (examples/personas/streak-keeper.lua), on a rule set that returns best streaks: the report
+/// counts what the database holds, and the same seed gives the same report whatever the jobs.
+@Suite struct StreakPersonaSimulateTests {
+    static let run = [
+        "simulate", "14d", "--users", "24", "--seed", "7", "--rules", "examples/duolingo-streak", "--persona", "streak-keeper",
+        "--format", "json",
+    ]
+
+    func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func theReportCountsTheSkipsFreezesAndLateCompletionsTheDatabaseHolds() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("a.sqlite").path
+        let one = try CLI.run(Self.run + ["--jobs", "1", "--db", db])
+        #expect(one.status == 0, "\(one.stderr)")
+        let two = try CLI.run(Self.run + ["--jobs", "2", "--db", dir.appendingPathComponent("b.sqlite").path])
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect(one.stdout == two.stdout)
+
+        let report = try object(one.stdout)
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["refused_events"] as? Int == 0)  // duolingo-streak allows a day back (late)
+        let marks = try #require(summary["habit_marks"] as? [String: Int], "\(summary.keys.sorted())")
+        let (skips, equipped, used, late) = (marks["skips"] ?? 0, marks["freezes_equipped"] ?? 0, marks["freezes_used"] ?? 0, marks["late"] ?? 0)
+        #expect(skips > 0 && equipped > 0 && used > 0 && late > 0, "\(marks)")
+        #expect(used <= equipped)
+        // Each of the 24 users' 3 tasks has a longest best streak on the last day (the rule returns them).
+        let best = try #require(summary["habit_best_streaks"] as? [String: Any])
+        #expect(best["tasks"] as? Int == 72)
+        #expect((best["max"] as? Int ?? 0) >= 2 && (best["mean"] as? Double ?? 0) > 0, "\(best)")
+        #expect(summary["habit_score"] == nil)  // duolingo-streak returns no score
+        let days = try #require(report["days"] as? [[String: Any]])
+        #expect(days.reduce(0) { $0 + ($1["habit_skips"] as? Int ?? 0) } == skips)
+        #expect(days.allSatisfy { ($0["best_streak_histogram"] as? [Int])?.reduce(0, +) == 72 })
+
+        let queue = try DatabaseQueue(path: db)
+        defer { try? queue.close() }
+        let rows = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM tracker_day_mark GROUP BY kind").map {
+                ($0["kind"] as String, $0["n"] as Int)
+            }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        #expect(counts["skip"] == skips)
+        #expect(counts["freezeEquipped"] == equipped)
+        #expect(counts["freezeUsed"] == used)
+        let completions = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tracker_completion") ?? -1 }
+        let done = days.reduce(0) { $0 + ($1["habit_done"] as? Int ?? 0) }
+        #expect(completions == done + late)
+    }
+
+    @Test func theDefaultRulesReportSkipsAndFreezesButNoBestStreaks() throws {
+        let result = try CLI.run(["simulate", "7d", "--users", "8", "--no-db", "--persona", "streak-keeper"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  habit skips and freezes     "), "\(result.stdout)")
+        #expect(!result.stdout.contains("habit best streaks"))
+        // rules/ allows no completion of a past day: the late ones are refused, as the engine says.
+        #expect(!result.stdout.contains(" 0 refused)"), "\(result.stdout)")
+    }
+}
