@@ -29,7 +29,9 @@ import Testing
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(summary["refused_events"] as? Int == 0)  // duolingo-streak allows a day back (late)
         let marks = try #require(summary["habit_marks"] as? [String: Int], "\(summary.keys.sorted())")
-        let (skips, equipped, used, late) = (marks["skips"] ?? 0, marks["freezes_equipped"] ?? 0, marks["freezes_used"] ?? 0, marks["late"] ?? 0)
+        let (skips, equipped, used, late) = (
+            marks["skips"] ?? 0, marks["freezes_equipped"] ?? 0, marks["freezes_used"] ?? 0, marks["late"] ?? 0
+        )
         #expect(skips > 0 && equipped > 0 && used > 0 && late > 0, "\(marks)")
         #expect(used <= equipped)
         // Each of the 24 users' 3 tasks has a longest best streak on the last day (the rule returns them).
@@ -55,6 +57,19 @@ import Testing
         let completions = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tracker_completion") ?? -1 }
         let done = days.reduce(0) { $0 + ($1["habit_done"] as? Int ?? 0) }
         #expect(completions == done + late)
+        // The runs log their distance (3–8 km, to 0.1); the other tasks have no goal, no value.
+        let values = try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.title, c.value FROM tracker_completion c JOIN tracker_task t ON t.task_key = c.task_key
+                    """
+            ).map { ($0["title"] as String, $0["value"] as Double?) }
+        }
+        let runs = values.filter { $0.0 == "run" }.compactMap(\.1)
+        #expect(!runs.isEmpty && runs.count == values.filter { $0.0 == "run" }.count)
+        #expect(runs.allSatisfy { (3...8).contains($0) && ($0 * 10).rounded() == $0 * 10 }, "\(runs)")
+        #expect(values.filter { $0.0 != "run" }.allSatisfy { $0.1 == nil })
     }
 
     @Test func theDefaultRulesReportSkipsAndFreezesButNoBestStreaks() throws {

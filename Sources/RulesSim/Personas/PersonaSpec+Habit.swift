@@ -28,6 +28,37 @@ extension PersonaSpec.Habit {
         var type: FrequencyType? { Self.kinds.first { $0.0 == kind }?.1 }
     }
 
+    /// `goal = { type = "distance", unit = "km", target = 5, value = { 3, 8 } }`: the task's goal
+    /// (`habit_task`'s `goal_type`, `goal_unit` — default the type's first unit —, `goal_value`,
+    /// `goal_direction` "at_least" or "at_most"), and each completion's value, drawn uniformly
+    /// between `value`'s bounds (to 0.1).
+    public struct Goal: Decodable, Sendable, Equatable {
+        public var type: String
+        public var unit: String?
+        public var target: Double
+        public var direction: String = "at_least"
+        public var value: [Double]
+        enum CodingKeys: String, CodingKey { case type, unit, target, direction, value }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try c.decode(String.self, forKey: .type)
+            unit = try c.decodeIfPresent(String.self, forKey: .unit)
+            target = try c.decode(Double.self, forKey: .target)
+            direction = try c.decodeIfPresent(String.self, forKey: .direction) ?? direction
+            value = try c.decode([Double].self, forKey: .value)
+        }
+
+        /// The types a goal may have (every one but `none`).
+        static let types = GoalType.allCases.filter { $0 != .none }.map(\.rawValue)
+        static let directions = GoalDirection.allCases.map(\.eventName)
+
+        var goalType: GoalType? { GoalType(rawValue: type).flatMap { $0 == .none ? nil : $0 } }
+        var goalDirection: GoalDirection? { GoalDirection.allCases.first { $0.eventName == direction } }
+
+        /// The largest value a completion may log.
+        static let maxValue = 1_000_000.0
+    }
+
     /// `freeze = { equip = 0.1, max = 2, use = 1 }`: each day, while it holds fewer than `max`
     /// freezes, the user equips one with probability `equip` (`habit_freeze` "equip", as a Duolingo
     /// user buys one); on a due day it would miss (and does not skip), holding one, it uses it with
@@ -51,10 +82,21 @@ extension PersonaSpec.Habit {
     /// The `habit_task` event defining the task on the user's first day, `start` (its start date
     /// when the persona sets a frequency, so that the persona and the engine count the same due days).
     func definition(start: DayID) -> HabitTaskDefinition {
-        guard let frequency, let type = frequency.type else { return HabitTaskDefinition(task: task, timesPerDay: timesPerDay) }
-        return HabitTaskDefinition(
-            task: task, frequency: type, timesPerDay: timesPerDay, scheduledDays: frequency.weekdays, times: frequency.times,
-            days: frequency.days, every: frequency.every, daysOfMonth: frequency.daysOfMonth, startDate: start)
+        var definition = HabitTaskDefinition(task: task, timesPerDay: timesPerDay)
+        if let frequency, let type = frequency.type {
+            definition.frequency = type
+            definition.scheduledDays = frequency.weekdays
+            (definition.times, definition.days, definition.every) = (frequency.times, frequency.days, frequency.every)
+            definition.daysOfMonth = frequency.daysOfMonth
+            definition.startDate = start
+        }
+        if let goal, let type = goal.goalType {
+            definition.goalType = type
+            definition.goalValue = goal.target
+            definition.goalUnit = goal.unit ?? type.compatibleUnits.first
+            definition.goalDirection = goal.goalDirection
+        }
+        return definition
     }
 
     /// The task as the model holds it (for its due days), or the model's objection to it.
@@ -77,8 +119,9 @@ extension PersonaSpec.Habit {
 }
 
 extension PersonaChecks {
-    /// The problems of habit `index`'s frequency, skip, freeze and late (paths `habits[i].…`).
+    /// The problems of habit `index`'s frequency, goal, skip, freeze and late (paths `habits[i].…`).
     static func habitProblems(_ habit: PersonaSpec.Habit, at path: String, _ f: inout Findings) {
+        if let goal = habit.goal { goalProblems(goal, at: "\(path).goal", &f) }
         if let skip = habit.skip { f.probability("\(path).skip", skip) }
         if let late = habit.late { f.probability("\(path).late", late) }
         if let freeze = habit.freeze {
@@ -128,6 +171,33 @@ extension PersonaChecks {
             f.add("\(at).\(field)", "expected \(error.rule), found \(error.found)")
         } catch {
             f.add(at, "\(error)")
+        }
+    }
+}
+
+extension PersonaChecks {
+    static func goalProblems(_ goal: PersonaSpec.Habit.Goal, at path: String, _ f: inout Findings) {
+        typealias Goal = PersonaSpec.Habit.Goal
+        func oneOf(_ field: String, _ names: [String], _ found: String) {
+            var message = "expected one of \(names.joined(separator: ", ")), found \(quoted(found))"
+            if let suggestion = Suggestion.closest(to: found, among: names) { message += "; did you mean '\(suggestion)'?" }
+            f.add("\(path).\(field)", message)
+        }
+        if let type = goal.goalType {
+            if let unit = goal.unit, !type.compatibleUnits.contains(unit) { oneOf("unit", type.compatibleUnits, unit) }
+        } else {
+            oneOf("type", Goal.types, goal.type)
+        }
+        if goal.goalDirection == nil { oneOf("direction", Goal.directions, goal.direction) }
+        if !(goal.target > 0 && goal.target <= Goal.maxValue) {
+            f.add("\(path).target", "expected a number above 0, at most \(number(Goal.maxValue)), found \(goal.target)")
+        }
+        if goal.value.count != 2 {
+            f.add("\(path).value", "expected two numbers { low, high }, found \(goal.value.count)")
+        } else if !(0 <= goal.value[0] && goal.value[0] <= goal.value[1] && goal.value[1] <= Goal.maxValue) {
+            f.add(
+                "\(path).value",
+                "expected { low, high } with 0 ≤ low ≤ high ≤ \(number(Goal.maxValue)), found { \(goal.value[0]), \(goal.value[1]) }")
         }
     }
 }

@@ -17,8 +17,8 @@ struct UserSimulator {
         case commit
         case look(reminded: Bool)
         case lateLook
-        /// A completion of a task, today's or (late) the day before's.
-        case habit(String, forDay: DayID?)
+        /// A completion of a task, today's or (late) the day before's, with its value (a goal's).
+        case habit(String, forDay: DayID?, value: Double?)
         case habitSkip(String)
         case habitFreeze(String, use: Bool)
         case miga(UsageEventType)
@@ -185,7 +185,8 @@ struct UserSimulator {
         }
         // Yesterday's misses the user completes this morning (`late`), for yesterday.
         for task in run.lateTomorrow {
-            add(dayStart + Int64(run.habits.int(7 * 60, 10 * 60)) * minute, .habit(task, forDay: date.adding(days: -1)))
+            let at = dayStart + Int64(run.habits.int(7 * 60, 10 * 60)) * minute
+            add(at, .habit(task, forDay: date.adding(days: -1), value: spec.habits.first { $0.task == task }?.goal.map { draw($0, &run) }))
         }
         run.lateTomorrow = []
         for (h, habit) in spec.habits.enumerated() {
@@ -197,7 +198,8 @@ struct UserSimulator {
             for _ in 0..<habit.timesPerDay {
                 days[d].habitPlanned += 1
                 if run.habits.chance(min(1, habit.rate * habitScale)) {
-                    add(dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute, .habit(habit.task, forDay: nil))
+                    let at = dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute
+                    add(at, .habit(habit.task, forDay: nil, value: habit.goal.map { draw($0, &run) }))
                     done += 1
                 }
             }
@@ -252,9 +254,9 @@ struct UserSimulator {
                 if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil {
                     considerShield(after: item.at, spec: spec, &run, &plan, from: i)
                 }
-            case .habit(let task, let forDay):
+            case .habit(let task, let forDay, let value):
                 if let decisions = step(
-                    .habitCompletion(task: task, value: nil, forDay: forDay), at: item.at, name: name, day: d, &run, &days)
+                    .habitCompletion(task: task, value: value, forDay: forDay), at: item.at, name: name, day: d, &run, &days)
                 {
                     if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
                     let fields = decisions["habit_completion"]
@@ -288,6 +290,11 @@ struct UserSimulator {
                 applyEarned(action, at: item.at, name: name, day: d, &run, &days, &plan, from: i)
             }
         }
+    }
+
+    /// A completion's value for a goal: uniform between its bounds, to 0.1.
+    private func draw(_ goal: PersonaSpec.Habit.Goal, _ run: inout Run) -> Double {
+        ((goal.value[0] + run.habits.unit() * (goal.value[1] - goal.value[0])) * 10).rounded() / 10
     }
 
     /// Counts the user's habit tasks by their longest best streak and their score at `time` (the
