@@ -72,6 +72,25 @@ import Testing
         #expect(values.filter { $0.0 != "run" }.allSatisfy { $0.1 == nil })
     }
 
+    @Test func shardReportsWithSkipsFreezesAndBestStreaksMergeIntoTheWholeReport() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = Array(Self.run.dropLast(2)) + ["--no-db"]
+        let whole = try CLI.run(small)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stdout.contains("habit skips and freezes") && whole.stdout.contains("habit best streaks"), "\(whole.stdout)")
+        var parts: [String] = []
+        for i in 1...2 {
+            let path = dir.appendingPathComponent("part\(i).json").path
+            let shard = try CLI.run(small + ["--shard", "\(i)/2", "--format", "json", "--out", path])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            parts.append(path)
+        }
+        let merged = try CLI.run(["merge"] + parts)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+    }
+
     @Test func theDefaultRulesReportSkipsAndFreezesButNoBestStreaks() throws {
         let result = try CLI.run(["simulate", "7d", "--users", "8", "--no-db", "--persona", "streak-keeper"])
         #expect(result.status == 0, "\(result.stderr)")
