@@ -99,16 +99,15 @@ extension PersonaSpec.Habit {
         return definition
     }
 
-    /// The task as the model holds it (for its due days), or the model's objection to it.
+    /// The task as the model holds it, for its due days (its title and times a day do not matter
+    /// here, and are checked apart), or the model's objection to its frequency.
     func modelTask(start: DayID) throws -> HabitTask {
         var task = HabitTask(
-            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), userID: UserID(1), title: self.task, timesPerDay: timesPerDay,
-            createdAt: 0, updatedAt: 0,
-            startDate: start)
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), userID: UserID(1), title: "task", createdAt: 0,
+            updatedAt: 0, startDate: start)
         if let frequency, let type = frequency.type {
             task.frequencyType = type
-            task.scheduledDays = (frequency.weekdays ?? []).compactMap(Weekday.init(rawValue:))
-            if type != .specificDays, frequency.weekdays == nil { task.scheduledDays = Weekday.allCases }
+            task.scheduledDays = frequency.weekdays.map { $0.compactMap(Weekday.init(rawValue:)) } ?? Weekday.allCases
             task.frequencyTimes = frequency.times
             task.frequencyDays = frequency.days ?? frequency.every
             task.daysOfMonth = frequency.daysOfMonth ?? []
@@ -118,8 +117,17 @@ extension PersonaSpec.Habit {
     }
 }
 
+extension PersonaChecks.Findings {
+    /// A name that is not one of `names`: what was expected, and the closest name.
+    mutating func oneOf(_ path: String, _ names: [String], found: String) {
+        var message = "expected one of \(names.joined(separator: ", ")), found \(PersonaChecks.quoted(found))"
+        if let suggestion = Suggestion.closest(to: found, among: names) { message += "; did you mean '\(suggestion)'?" }
+        add(path, message)
+    }
+}
+
 extension PersonaChecks {
-    /// The problems of habit `index`'s frequency, goal, skip, freeze and late (paths `habits[i].…`).
+    /// The problems of a habit's frequency, goal, skip, freeze and late (at `path`, `habits[i]`).
     static func habitProblems(_ habit: PersonaSpec.Habit, at path: String, _ f: inout Findings) {
         if let goal = habit.goal { goalProblems(goal, at: "\(path).goal", &f) }
         if let skip = habit.skip { f.probability("\(path).skip", skip) }
@@ -132,10 +140,7 @@ extension PersonaChecks {
         guard let frequency = habit.frequency else { return }
         let at = "\(path).frequency"
         guard let type = frequency.type else {
-            let names = PersonaSpec.Habit.Frequency.kinds.map(\.0)
-            var message = "expected one of \(names.joined(separator: ", ")), found \(quoted(frequency.kind))"
-            if let suggestion = Suggestion.closest(to: frequency.kind, among: names) { message += "; did you mean '\(suggestion)'?" }
-            f.add("\(at).kind", message)
+            f.oneOf("\(at).kind", PersonaSpec.Habit.Frequency.kinds.map(\.0), found: frequency.kind)
             return
         }
         // The fields of other kinds, named in the persona's words (the model would name its own).
@@ -176,19 +181,15 @@ extension PersonaChecks {
 }
 
 extension PersonaChecks {
+    /// The problems of a habit's goal (at `path`, `habits[i].goal`).
     static func goalProblems(_ goal: PersonaSpec.Habit.Goal, at path: String, _ f: inout Findings) {
         typealias Goal = PersonaSpec.Habit.Goal
-        func oneOf(_ field: String, _ names: [String], _ found: String) {
-            var message = "expected one of \(names.joined(separator: ", ")), found \(quoted(found))"
-            if let suggestion = Suggestion.closest(to: found, among: names) { message += "; did you mean '\(suggestion)'?" }
-            f.add("\(path).\(field)", message)
-        }
         if let type = goal.goalType {
-            if let unit = goal.unit, !type.compatibleUnits.contains(unit) { oneOf("unit", type.compatibleUnits, unit) }
+            if let unit = goal.unit, !type.compatibleUnits.contains(unit) { f.oneOf("\(path).unit", type.compatibleUnits, found: unit) }
         } else {
-            oneOf("type", Goal.types, goal.type)
+            f.oneOf("\(path).type", Goal.types, found: goal.type)
         }
-        if goal.goalDirection == nil { oneOf("direction", Goal.directions, goal.direction) }
+        if goal.goalDirection == nil { f.oneOf("\(path).direction", Goal.directions, found: goal.direction) }
         if !(goal.target > 0 && goal.target <= Goal.maxValue) {
             f.add("\(path).target", "expected a number above 0, at most \(number(Goal.maxValue)), found \(goal.target)")
         }
