@@ -17,10 +17,7 @@ struct UserSimulator {
         case commit
         case look(reminded: Bool)
         case lateLook
-        /// A completion of a task, today's or (late) the day before's, with its value (a goal's).
-        case habit(String, forDay: DayID?, value: Double?)
-        case habitSkip(String)
-        case habitFreeze(String, use: Bool)
+        case habit(HabitAction)
         case miga(UsageEventType)
         case shield
         case earned(EarnedAction)
@@ -183,36 +180,7 @@ struct UserSimulator {
             let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
             if at > time { add(at, .lateLook) }
         }
-        // Yesterday's misses the user completes this morning (`late`), for yesterday.
-        for task in run.lateTomorrow {
-            let at = dayStart + Int64(run.habits.int(7 * 60, 10 * 60)) * minute
-            add(at, .habit(task, forDay: date.adding(days: -1), value: spec.habits.first { $0.task == task }?.goal.map { draw($0, &run) }))
-        }
-        run.lateTomorrow = []
-        for (h, habit) in spec.habits.enumerated() {
-            if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] < freeze.max, run.habits.chance(freeze.equip) {
-                add(dayStart + Int64(run.habits.int(8 * 60, 22 * 60)) * minute, .habitFreeze(habit.task, use: false))
-            }
-            if let task = run.habitTasks[h], !task.isDue(on: date, from: config.start) { continue }
-            var done = 0
-            for _ in 0..<habit.timesPerDay {
-                days[d].habitPlanned += 1
-                if run.habits.chance(min(1, habit.rate * habitScale)) {
-                    let at = dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute
-                    add(at, .habit(habit.task, forDay: nil, value: habit.goal.map { draw($0, &run) }))
-                    done += 1
-                }
-            }
-            // A due day it will miss: completed tomorrow for today, else skipped, else frozen.
-            guard done == 0, habit.marksDays else { continue }
-            if let late = habit.late, run.habits.chance(late) {
-                run.lateTomorrow.append(habit.task)
-            } else if let skip = habit.skip, run.habits.chance(skip) {
-                add(dayStart + Int64(run.habits.int(18 * 60, 22 * 60)) * minute, .habitSkip(habit.task))
-            } else if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] > 0, run.habits.chance(freeze.use) {
-                add(dayStart + Int64(run.habits.int(21 * 60, 23 * 60)) * minute, .habitFreeze(habit.task, use: true))
-            }
-        }
+        planHabits(d, date: date, dayStart: dayStart, spec: spec, habitScale: habitScale, &run, &days, &plan)
         var count = Int(opens)
         if run.miga.chance(opens - Double(count)) { count += 1 }
         for _ in 0..<count {
@@ -254,28 +222,8 @@ struct UserSimulator {
                 if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil {
                     considerShield(after: item.at, spec: spec, &run, &plan, from: i)
                 }
-            case .habit(let task, let forDay, let value):
-                if let decisions = step(
-                    .habitCompletion(task: task, value: value, forDay: forDay), at: item.at, name: name, day: d, &run, &days)
-                {
-                    if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
-                    let fields = decisions["habit_completion"]
-                    if fields?["best_streak"] != nil || fields?["score"] != nil { run.habitStreaksReported = true }
-                }
-            case .habitSkip(let task):
-                if step(.habitSkip(task: task, day: nil), at: item.at, name: name, day: d, &run, &days) != nil { days[d].habitSkips += 1 }
-            case .habitFreeze(let task, let use):
-                if step(.habitFreeze(task: task, action: use ? .use : .equip, day: nil), at: item.at, name: name, day: d, &run, &days)
-                    != nil
-                {
-                    if use {
-                        days[d].freezesUsed += 1
-                        run.freezesHeld[task, default: 0] -= 1
-                    } else {
-                        days[d].freezesEquipped += 1
-                        run.freezesHeld[task, default: 0] += 1
-                    }
-                }
+            case .habit(let action):
+                applyHabit(action, at: item.at, name: name, day: d, &run, &days)
             case .miga(let type):
                 if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
                     switch type {
@@ -290,25 +238,6 @@ struct UserSimulator {
                 applyEarned(action, at: item.at, name: name, day: d, &run, &days, &plan, from: i)
             }
         }
-    }
-
-    /// A completion's value for a goal: uniform between its bounds, to 0.1.
-    private func draw(_ goal: PersonaSpec.Habit.Goal, _ run: inout Run) -> Double {
-        ((goal.value[0] + run.habits.unit() * (goal.value[1] - goal.value[0])) * 10).rounded() / 10
-    }
-
-    /// Counts the user's habit tasks by their longest best streak and their score at `time` (the
-    /// end of the day), as the rule set returns them; whether it returned any. When the rule
-    /// fails nothing is counted (the failures of the events are).
-    private func countHabitStreaks(name: String, at time: EpochMillis, into day: inout DayTotals) -> Bool {
-        guard let streaks = try? engine.habitStreaks(ofRecorded: name, at: time) else { return false }
-        var any = false
-        for (_, streak) in streaks {
-            if let best = streak.best { Histogram.count(best.first?.length ?? 0, into: &day.bestStreaks) }
-            if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &day.scores) }
-            any = any || streak.best != nil || streak.score != nil
-        }
-        return any
     }
 
     /// After a NO or a miss: a paid user with a shield left may use it, within the activation window
