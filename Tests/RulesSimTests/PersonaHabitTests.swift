@@ -73,6 +73,33 @@ import Testing
         #expect(lines.count == expected.count, "\(lines)")
     }
 
+    @Test func aFreezeIsEquippedByChanceOrEveryFewDaysNotBothNorNeither() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("freezes.lua").path
+        try """
+        return {
+          description = "Freezes",
+          commit = 0.5,
+          answer = { yes = 0.5, no = 0.2 },
+          habits = {
+            { task = "a", rate = 0.5, freeze = { max = 2 } },
+            { task = "b", rate = 0.5, freeze = { equip = 0.1, every = 7 } },
+            { task = "c", rate = 0.5, freeze = { every = 0 } },
+            { task = "d", rate = 0.5, freeze = { every = 7, max = 1, use = 0.5 } },
+          },
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let lines = error.problems.map(\.description)
+        let expected = [
+            "\(path):6: habits[1].freeze: expected equip (a probability a day) or every (days), found neither",
+            "\(path):7: habits[2].freeze.every: expected either equip (a probability a day) or every (days), found both",
+            "\(path):8: habits[3].freeze.every: expected 1…365 days, found 0",
+        ]
+        #expect(lines == expected, "\(lines)")
+    }
+
     @Test func theStreakKeeperLoadsWithItsFrequenciesSkipsFreezesAndLateCompletions() throws {
         let persona = try PersonaLoader.load(path: SimTestSupport.personas + "/streak-keeper.lua", host: try LuaHost())
         let habits = persona.spec.habits

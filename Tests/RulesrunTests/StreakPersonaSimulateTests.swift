@@ -91,6 +91,28 @@ import Testing
         #expect(merged.stdout == whole.stdout)
     }
 
+    @Test func aFreezeEveryThreeDaysIsEquippedOnTheFirstDayAndEveryThirdAfterUpToMax() throws {
+        let dir = try CLI.folder([
+            "saver.lua": """
+            return {
+              description = "Never misses, equips a freeze every 3 days, holds at most 2",
+              commit = 0.5,
+              answer = { yes = 0.5, no = 0.2 },
+              habits = { { task = "read", rate = 1, freeze = { every = 3, max = 2 } } },
+            }
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run([
+            "simulate", "9d", "--users", "4", "--no-db", "--persona", dir.appendingPathComponent("saver.lua").path, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let days = try #require(try object(result.stdout)["days"] as? [[String: Any]])
+        // Days 1, 4 (then it holds 2: day 7 equips none), none used (it never misses).
+        #expect(days.map { $0["freezes_equipped"] as? Int } == [4, 0, 0, 4, 0, 0, 0, 0, 0])
+        #expect(days.allSatisfy { $0["freezes_used"] as? Int == 0 && $0["habit_skips"] as? Int == 0 })
+    }
+
     @Test func theDefaultRulesReportSkipsAndFreezesButNoBestStreaks() throws {
         let result = try CLI.run(["simulate", "7d", "--users", "8", "--no-db", "--persona", "streak-keeper"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -30,8 +30,9 @@ return {
   --   skip = p     it logs a `habit_skip` in the evening (a planned rest);
   --   freeze = { equip = p, max = n, use = p }
   --                 each day, holding fewer than `max` freezes (default 2), it equips one with
-  --                 probability `equip` (`habit_freeze` "equip": bought, as in Duolingo's shop);
-  --                 holding one, it uses it with probability `use` (default 1) late in the
+  --                 probability `equip` (`habit_freeze` "equip": bought, as in Duolingo's shop)
+  --                 — or, with `every = n` instead of `equip`, on the first day and every n after;
+  --                 on such a day, holding one, it uses one with probability `use` (default 1) late in the
   --                 evening (`habit_freeze` "use"). What a skip or a freeze does to the streak is
   --                 the rule set's to decide (examples/duolingo-streak uses equipped freezes by
   --                 itself on a missed day; a freeze used by hand protects its day too).

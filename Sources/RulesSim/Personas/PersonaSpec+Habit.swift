@@ -59,18 +59,21 @@ extension PersonaSpec.Habit {
         static let maxValue = 1_000_000.0
     }
 
-    /// `freeze = { equip = 0.1, max = 2, use = 1 }`: each day, while it holds fewer than `max`
-    /// freezes, the user equips one with probability `equip` (`habit_freeze` "equip", as a Duolingo
-    /// user buys one); on a due day it would miss (and does not skip), holding one, it uses it with
-    /// probability `use` (`habit_freeze` "use"). What a freeze does is the rule set's to decide.
+    /// `freeze = { equip = 0.1, max = 2, use = 1 }`: while it holds fewer than `max` freezes, the
+    /// user equips one each day with probability `equip` — or, with `every = n` instead, on the
+    /// first day and every n days after — (`habit_freeze` "equip", as a Duolingo user buys one);
+    /// on a due day it would miss (and does not skip), holding one, it uses it with probability
+    /// `use` (`habit_freeze` "use"). What a freeze does is the rule set's to decide.
     public struct Freeze: Decodable, Sendable, Equatable {
-        public var equip: Double
+        public var equip: Double?
+        public var every: Int?
         public var max: Int = 2
         public var use: Double = 1
-        enum CodingKeys: String, CodingKey { case equip, max, use }
+        enum CodingKeys: String, CodingKey { case equip, every, max, use }
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            equip = try c.decode(Double.self, forKey: .equip)
+            equip = try c.decodeIfPresent(Double.self, forKey: .equip)
+            every = try c.decodeIfPresent(Int.self, forKey: .every)
             max = try c.decodeIfPresent(Int.self, forKey: .max) ?? 2
             use = try c.decodeIfPresent(Double.self, forKey: .use) ?? 1
         }
@@ -133,7 +136,13 @@ extension PersonaChecks {
         if let skip = habit.skip { f.probability("\(path).skip", skip) }
         if let late = habit.late { f.probability("\(path).late", late) }
         if let freeze = habit.freeze {
-            f.probability("\(path).freeze.equip", freeze.equip)
+            switch (freeze.equip, freeze.every) {
+            case (let equip?, nil): f.probability("\(path).freeze.equip", equip)
+            case (nil, let every?):
+                if !(1...365).contains(every) { f.add("\(path).freeze.every", "expected 1…365 days, found \(every)") }
+            case (_?, _?): f.add("\(path).freeze.every", "expected either equip (a probability a day) or every (days), found both")
+            case (nil, nil): f.add("\(path).freeze", "expected equip (a probability a day) or every (days), found neither")
+            }
             f.probability("\(path).freeze.use", freeze.use)
             if !(1...10).contains(freeze.max) { f.add("\(path).freeze.max", "expected 1…10 freezes held at a time, found \(freeze.max)") }
         }

@@ -31,7 +31,9 @@ extension UserSimulator {
         }
         run.lateTomorrow = []
         for (h, habit) in spec.habits.enumerated() {
-            if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] < freeze.max, run.habits.chance(freeze.equip) {
+            if let freeze = habit.freeze, run.freezesHeld[habit.task, default: 0] < freeze.max,
+                freeze.every.map({ d % $0 == 0 }) ?? run.habits.chance(freeze.equip ?? 0)
+            {
                 add(run.habits.int(8 * 60, 22 * 60), .freeze(habit.task, use: false))
             }
             if let task = run.habitTasks[h], !task.isDue(on: date, from: config.start) { continue }
