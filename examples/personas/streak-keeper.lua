@@ -30,12 +30,13 @@ return {
   --   skip = p     it logs a `habit_skip` in the evening (a planned rest);
   --   freeze = { equip = p, max = n, use = p }
   --                 each day, holding fewer than `max` freezes (default 2), it equips one with
-  --                 probability `equip` (`habit_freeze` "equip": bought, as in Duolingo's shop)
-  --                 — or, with `every = n` instead of `equip`, on the first day and every n after;
-  --                 on such a day, holding one, it uses one with probability `use` (default 1) late in the
-  --                 evening (`habit_freeze` "use"). What a skip or a freeze does to the streak is
-  --                 the rule set's to decide (examples/duolingo-streak uses equipped freezes by
-  --                 itself on a missed day; a freeze used by hand protects its day too).
+  --                 probability `equip` (`habit_freeze` "equip": bought, as in Duolingo's shop) —
+  --                 or, with `every = n` instead of `equip`, on the first day and every n after;
+  --                 on a due day it misses (and neither completes late nor skips), holding one,
+  --                 it uses one with probability `use` (default 1) late in the evening
+  --                 (`habit_freeze` "use"). What a skip or a freeze does to the streak is the
+  --                 rule set's to decide (examples/duolingo-streak uses equipped freezes by itself
+  --                 on a missed day; a freeze used by hand protects its day too).
   habits = {
     { task = "lesson", rate = 0.8, late = 0.3, freeze = { equip = 0.15, max = 2, use = 0.9 } },
     { task = "run", rate = 0.7, frequency = { kind = "every_n_days", every = 2 }, skip = 0.5,
