@@ -90,17 +90,33 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
         }
     }
 
+    /// A habit task (see `PersonaSpec+Habit` for its frequency, skips, freezes and late completions).
     public struct Habit: Decodable, Sendable, Equatable {
         public var task: String
         /// The probability of each of the day's completions.
         public var rate: Double
         public var timesPerDay: Int = 1
-        enum CodingKeys: String, CodingKey { case task, rate, timesPerDay = "times_per_day" }
+        /// The task's frequency (nil: daily, the seed's task), and on which days it is due.
+        public var frequency: Frequency?
+        /// A measured goal (nil: none, the seed's task) and the values the user logs.
+        public var goal: Goal?
+        /// The probability that a due day the user will not complete is skipped (`habit_skip`).
+        public var skip: Double?
+        /// Streak freezes: equipped, held and used on a day the user would miss.
+        public var freeze: Freeze?
+        /// The probability that a day the user misses is completed the next morning (`for_day`).
+        public var late: Double?
+        enum CodingKeys: String, CodingKey { case task, rate, timesPerDay = "times_per_day", frequency, goal, skip, freeze, late }
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             task = try c.decode(String.self, forKey: .task)
             rate = try c.decode(Double.self, forKey: .rate)
             timesPerDay = try c.decodeIfPresent(Int.self, forKey: .timesPerDay) ?? 1
+            frequency = try c.decodeIfPresent(Frequency.self, forKey: .frequency)
+            goal = try c.decodeIfPresent(Goal.self, forKey: .goal)
+            skip = try c.decodeIfPresent(Double.self, forKey: .skip)
+            freeze = try c.decodeIfPresent(Freeze.self, forKey: .freeze)
+            late = try c.decodeIfPresent(Double.self, forKey: .late)
         }
     }
 

@@ -87,6 +87,7 @@ enum PersonaChecks {
             f.name("\(path).task", habit.task, unique: &names, what: "a task")
             f.probability("\(path).rate", habit.rate)
             if !(1...10).contains(habit.timesPerDay) { f.add("\(path).times_per_day", "expected 1…10, found \(habit.timesPerDay)") }
+            habitProblems(habit, at: path, &f)
         }
         f.within("miga.opens_per_day", spec.miga.opensPerDay, 0...50)
         f.shares("miga", [("exit", spec.miga.exit), ("deepen", spec.miga.deepen)], rest: "proceeds to the app")

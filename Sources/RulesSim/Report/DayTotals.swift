@@ -32,6 +32,17 @@ public struct DayTotals: Codable, Sendable, Equatable {
     public var streaks: [Int] = []
     /// Earned: the economy of the users who use it.
     public var earned = EconomyTotals()
+    /// Habit days skipped (`habit_skip`), streak freezes equipped and used (`habit_freeze`), and
+    /// completions of the day before (`for_day`) — by personas that set `skip`, `freeze`, `late`.
+    public var habitSkips = 0
+    public var freezesEquipped = 0
+    public var freezesUsed = 0
+    public var habitLate = 0
+    /// When the rule set returns them: the users' habit tasks by their longest best streak at the
+    /// end of the day (`bestStreaks[n]` tasks have a longest best streak of n), and by their score
+    /// in whole percent (`scores[p]` tasks score p%, 0…100).
+    public var bestStreaks: [Int] = []
+    public var scores: [Int] = []
 
     public init() {}
 
@@ -39,9 +50,13 @@ public struct DayTotals: Codable, Sendable, Equatable {
         case tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
+        case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
+        case bestStreaks = "best_streak_histogram", scores = "score_histogram"
     }
 
-    /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`.
+    /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
+    /// and one of a run without skips, freezes, late completions, best streaks or scores has none
+    /// of these keys (they are zero, or empty).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tiers = try c.decode([Int].self, forKey: .tiers)
@@ -61,6 +76,12 @@ public struct DayTotals: Codable, Sendable, Equatable {
         events = try c.decode(Int.self, forKey: .events)
         streaks = try c.decode([Int].self, forKey: .streaks)
         earned = try c.decodeIfPresent(EconomyTotals.self, forKey: .earned) ?? EconomyTotals()
+        habitSkips = try c.decodeIfPresent(Int.self, forKey: .habitSkips) ?? 0
+        freezesEquipped = try c.decodeIfPresent(Int.self, forKey: .freezesEquipped) ?? 0
+        freezesUsed = try c.decodeIfPresent(Int.self, forKey: .freezesUsed) ?? 0
+        habitLate = try c.decodeIfPresent(Int.self, forKey: .habitLate) ?? 0
+        bestStreaks = try c.decodeIfPresent([Int].self, forKey: .bestStreaks) ?? []
+        scores = try c.decodeIfPresent([Int].self, forKey: .scores) ?? []
     }
 
     /// Adds another part's counts.
@@ -82,6 +103,21 @@ public struct DayTotals: Codable, Sendable, Equatable {
         events += other.events
         Histogram.add(other.streaks, to: &streaks)
         earned.add(other.earned)
+        habitSkips += other.habitSkips
+        freezesEquipped += other.freezesEquipped
+        freezesUsed += other.freezesUsed
+        habitLate += other.habitLate
+        Histogram.add(other.bestStreaks, to: &bestStreaks)
+        Histogram.add(other.scores, to: &scores)
+    }
+
+    /// Whether the day has any skip, freeze or late completion.
+    var hasHabitMarks: Bool { habitSkips + freezesEquipped + freezesUsed + habitLate > 0 }
+
+    /// The mean of a histogram's values (0 when it is empty).
+    static func mean(of counts: [Int]) -> Double {
+        let total = counts.reduce(0, +)
+        return total == 0 ? 0 : Double(counts.enumerated().reduce(0) { $0 + $1.offset * $1.element }) / Double(total)
     }
 
     mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
@@ -98,7 +134,7 @@ public struct DayTotals: Codable, Sendable, Equatable {
         let most = PressureLimits.maxRemindersPerDay
         let counted = [
             commitments, habitDone, exits, deepens, proceeds, shields, earned.habitsDone, earned.choices, earned.gateOpens,
-            earned.unblockedOpens, earned.gaveUp,
+            earned.unblockedOpens, earned.gaveUp, habitSkips, freezesEquipped, freezesUsed, habitLate,
         ].reduce(0, +)
         require(tiers.count == 4, .tiers, "expected 4 counts (tiers 0 to 3), found \(tiers.count)")
         require(users == n, .tiers, "counts \(users) users, but the report covers \(n)")
@@ -122,8 +158,9 @@ public struct DayTotals: Codable, Sendable, Equatable {
             events >= counted + max(n, refused), .events,
             "\(events), expected at least \(counted + max(n, refused)): "
                 + "one end-of-day tick for each of the \(n) users (or the \(refused) refused events), plus the events counted apart "
-                + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, and earned's habits_done, "
-                + "choices, gate_opens, unblocked_opens, gave_up)")
+                + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, habit_skips, freezes_equipped, "
+                + "freezes_used, habit_late, and earned's habits_done, choices, gate_opens, unblocked_opens, gave_up)")
+        require(scores.count <= 101, .scores, "\(scores.count) counts, expected at most 101 (scores 0% to 100%)")
         if problem == nil, n == 0 {
             var rest = self
             (rest.streaks, rest.earned.balances) = ([], [])

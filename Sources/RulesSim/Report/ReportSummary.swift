@@ -24,6 +24,8 @@ public struct ReportSummary: Sendable, Equatable {
     /// Earned over the whole run (its balance histogram counts user-days), and on the last day.
     public var earned: EconomyTotals
     public var finalEarned: EconomyTotals
+    /// The run's totals (for the habit skips, freezes and late completions).
+    public var habitTotals: DayTotals
 
     public init(_ report: SimulationReport) {
         var total = DayTotals()
@@ -53,6 +55,7 @@ public struct ReportSummary: Sendable, Equatable {
         finalStreaks = report.days.last ?? DayTotals()
         earned = total.earned
         finalEarned = finalStreaks.earned
+        habitTotals = total
     }
 
     /// Users of Earned (counted on the last day), and their user-days.

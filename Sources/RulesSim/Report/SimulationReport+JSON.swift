@@ -8,6 +8,7 @@ extension SimulationReport {
     /// percentiles). Keys come in a fixed order; the same run prints the same bytes.
     public func json() -> String {
         let s = ReportSummary(self)
+        let shown = HabitShown(days)
         let r = run
         let runObject: JSONValue = .object(
             [
@@ -18,43 +19,45 @@ extension SimulationReport {
                 ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
                 ("inputs_digest", .string(r.inputsDigest)),
             ])
-        let summary: JSONValue = .object([
-            ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
-            ("events", .int(s.events)), ("refused_events", .int(s.refused)), ("commitments", .int(s.commitments)),
-            ("check_ins", .object([("YES", .int(s.yes)), ("NO", .int(s.no)), ("MISSED", .int(s.missed))])),
-            ("yes_rate", Self.rounded(s.yesRate)),
-            ("reminders", .int(s.reminders)), ("reminders_per_user_day", Self.rounded(s.remindersPerUserDay)),
-            ("max_reminders_per_user_day", .int(s.maxRemindersPerUserDay)),
-            ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })),
-            ("shields_used", .int(s.shields)),
-            ("habit_completion_rate", Self.rounded(s.habitRate)),
-            ("exits_to_focus", .int(s.exits)), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
-            (
-                "final_streak",
-                .object([
-                    ("p50", .int(s.finalStreaks.streakPercentile(50))), ("p90", .int(s.finalStreaks.streakPercentile(90))),
-                    ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
-                    ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
-                ])
-            ),
-            ("earned", Self.earnedSummaryJSON(s)),
-        ])
+        let summary: JSONValue = .object(
+            [
+                ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
+                ("events", .int(s.events)), ("refused_events", .int(s.refused)), ("commitments", .int(s.commitments)),
+                ("check_ins", .object([("YES", .int(s.yes)), ("NO", .int(s.no)), ("MISSED", .int(s.missed))])),
+                ("yes_rate", Self.rounded(s.yesRate)),
+                ("reminders", .int(s.reminders)), ("reminders_per_user_day", Self.rounded(s.remindersPerUserDay)),
+                ("max_reminders_per_user_day", .int(s.maxRemindersPerUserDay)),
+                ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })),
+                ("shields_used", .int(s.shields)),
+                ("habit_completion_rate", Self.rounded(s.habitRate)),
+            ] + Self.habitSummaryJSON(s, shown) + [
+                ("exits_to_focus", .int(s.exits)), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
+                (
+                    "final_streak",
+                    .object([
+                        ("p50", .int(s.finalStreaks.streakPercentile(50))), ("p90", .int(s.finalStreaks.streakPercentile(90))),
+                        ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
+                        ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
+                    ])
+                ),
+                ("earned", Self.earnedSummaryJSON(s)),
+            ])
         let start = try? DayID(r.start)
         let days: [JSONValue] = self.days.enumerated().map { i, d in
             let users = max(1, d.users)
-            return .object([
-                ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
-                ("tier_share", .array(d.tiers.map { Self.rounded(Double($0) / Double(users)) })),
-                ("streak_p50", .int(d.streakPercentile(50))), ("streak_p90", .int(d.streakPercentile(90))),
-                ("habit_completion_rate", Self.rounded(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))),
-                ("tiers", .array(d.tiers.map { .int($0) })), ("reminders", .int(d.reminders)), ("max_reminders", .int(d.maxReminders)),
-                ("commitments", .int(d.commitments)), ("yes", .int(d.yes)), ("no", .int(d.no)), ("missed", .int(d.missed)),
-                ("shields", .int(d.shields)), ("habit_done", .int(d.habitDone)), ("habit_planned", .int(d.habitPlanned)),
-                ("exits_to_focus", .int(d.exits)), ("deepen_pause", .int(d.deepens)), ("proceed_to_app", .int(d.proceeds)),
-                ("refused_events", .int(d.refused)), ("events", .int(d.events)),
-                ("streak_histogram", .array(d.streaks.map { .int($0) })),
-                ("earned", Self.earnedDayJSON(d.earned)),
-            ])
+            return .object(
+                [
+                    ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
+                    ("tier_share", .array(d.tiers.map { Self.rounded(Double($0) / Double(users)) })),
+                    ("streak_p50", .int(d.streakPercentile(50))), ("streak_p90", .int(d.streakPercentile(90))),
+                    ("habit_completion_rate", Self.rounded(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))),
+                    ("tiers", .array(d.tiers.map { .int($0) })), ("reminders", .int(d.reminders)), ("max_reminders", .int(d.maxReminders)),
+                    ("commitments", .int(d.commitments)), ("yes", .int(d.yes)), ("no", .int(d.no)), ("missed", .int(d.missed)),
+                    ("shields", .int(d.shields)), ("habit_done", .int(d.habitDone)), ("habit_planned", .int(d.habitPlanned)),
+                    ("exits_to_focus", .int(d.exits)), ("deepen_pause", .int(d.deepens)), ("proceed_to_app", .int(d.proceeds)),
+                    ("refused_events", .int(d.refused)), ("events", .int(d.events)),
+                    ("streak_histogram", .array(d.streaks.map { .int($0) })),
+                ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))])
         }
         // The rule set's failures only when there are any: a clean run's report is unchanged.
         let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]

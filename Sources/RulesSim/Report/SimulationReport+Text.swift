@@ -16,11 +16,12 @@ extension SimulationReport {
         if r.idOffset != 0 { out += ", user ids \(UserRange(r.usersFrom + r.idOffset..<r.usersTo + r.idOffset)) (appended)" }
         out += "\n\n"
         let earned = s.earnedUserDays > 0
+        let shown = HabitShown(days)
         let header =
             [
                 "day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",
                 "habits", "exits",
-            ] + (earned ? Self.earnedHeader : [])
+            ] + Self.habitHeader(shown) + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
@@ -32,7 +33,7 @@ extension SimulationReport {
                         String(d.streakPercentile(50)), String(d.streakPercentile(90)),
                         Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits),
                     ]
-                    + (earned ? Self.earnedCells(d) : []))
+                    + Self.habitCells(d, shown) + (earned ? Self.earnedCells(d) : []))
         }
         out += Self.align([header] + rows, leftColumns: [1])
         let checkIns = s.yes + s.no + s.missed
@@ -47,6 +48,7 @@ extension SimulationReport {
             "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
         out += "  restart shields used        \(s.shields)\n"
         out += "  habit completion rate       \(Self.percent(s.habitRate)) (\(s.habitDone) of \(s.habitPlanned))\n"
+        out += Self.habitLines(s, shown)
         out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n"
         out +=
             "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
@@ -60,7 +62,7 @@ extension SimulationReport {
         var out =
             "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
             + "streak_p50,streak_p90,streak_max,habit_done,habit_planned,habit_completion_rate,exits_to_focus,deepen_pause,proceed_to_app,"
-            + "events,refused_events," + Self.earnedCSVHeader.joined(separator: ",") + "\n"
+            + "events,refused_events," + (Self.earnedCSVHeader + Self.habitCSVHeader).joined(separator: ",") + "\n"
         let start = try? DayID(run.start)
         for (i, d) in days.enumerated() {
             let users = max(1, d.users)
@@ -73,6 +75,7 @@ extension SimulationReport {
                 ].map(String.init)
                 + [Self.fixed(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))]
                 + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init) + Self.earnedCSVFields(d.earned)
+                + Self.habitCSVFields(d)
             out += fields.joined(separator: ",") + "\n"
         }
         return out

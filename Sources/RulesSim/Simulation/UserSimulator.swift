@@ -17,7 +17,7 @@ struct UserSimulator {
         case commit
         case look(reminded: Bool)
         case lateLook
-        case habit(String)
+        case habit(HabitAction)
         case miga(UsageEventType)
         case shield
         case earned(EarnedAction)
@@ -51,6 +51,15 @@ struct UserSimulator {
         var index = 0
         var events: [EngineEvent] = []
         var failures = RuleFailures()
+        /// The habit tasks' due days (the model's task) for a persona that sets their frequency.
+        var habitTasks: [HabitTask?] = []
+        /// Streak freezes the user holds by task (equipped less used), and the tasks it will
+        /// complete tomorrow morning for today (`late`).
+        var freezesHeld: [String: Int] = [:]
+        var lateTomorrow: [String] = []
+        /// Whether the rule set returns best streaks or scores (at the end of the first day, or
+        /// in a completion's decisions): then they are read at the end of each day.
+        var habitStreaksReported = false
     }
 
     /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
@@ -67,6 +76,7 @@ struct UserSimulator {
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let isPaid = run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
+        run.habitTasks = try spec.habits.map { $0.frequency == nil ? nil : try $0.modelTask(start: config.start) }
         var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
         if let earned = spec.earned, earnedRandom.chance(earned.share) {
             run.earned = EarnedRun(
@@ -87,9 +97,7 @@ struct UserSimulator {
                     step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days)
                 }
                 for habit in spec.habits {
-                    step(
-                        .habitTask(HabitTaskDefinition(task: habit.task, timesPerDay: habit.timesPerDay)),
-                        at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
+                    step(.habitTask(habit.definition(start: date)), at: dayStart + 2 * Millis.minute, name: name, day: 0, &run, &days)
                 }
             } else {
                 // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
@@ -97,6 +105,10 @@ struct UserSimulator {
                 if let view = run.view {
                     days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
                     days[d - 1].countStreak(view.currentStreak)
+                }
+                // Read at the end of the first day (does the rule set return them?), then every day when it does.
+                if !spec.habits.isEmpty, run.habitStreaksReported || d == 1 {
+                    if countHabitStreaks(name: name, at: dayStart, into: &days[d - 1]) { run.habitStreaksReported = true }
                 }
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
@@ -168,14 +180,7 @@ struct UserSimulator {
             let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
             if at > time { add(at, .lateLook) }
         }
-        for habit in spec.habits {
-            for _ in 0..<habit.timesPerDay {
-                days[d].habitPlanned += 1
-                if run.habits.chance(min(1, habit.rate * habitScale)) {
-                    add(dayStart + Int64(run.habits.int(7 * 60, 21 * 60)) * minute, .habit(habit.task))
-                }
-            }
-        }
+        planHabits(d, date: date, dayStart: dayStart, spec: spec, habitScale: habitScale, &run, &days, &plan)
         var count = Int(opens)
         if run.miga.chance(opens - Double(count)) { count += 1 }
         for _ in 0..<count {
@@ -217,10 +222,8 @@ struct UserSimulator {
                 if step(.tick, at: item.at, name: name, day: d, &run, &days) != nil {
                     considerShield(after: item.at, spec: spec, &run, &plan, from: i)
                 }
-            case .habit(let task):
-                if step(.habitCompletion(task: task, value: nil), at: item.at, name: name, day: d, &run, &days) != nil {
-                    days[d].habitDone += 1
-                }
+            case .habit(let action):
+                applyHabit(action, at: item.at, name: name, day: d, &run, &days)
             case .miga(let type):
                 if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
                     switch type {
