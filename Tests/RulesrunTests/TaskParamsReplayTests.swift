@@ -100,7 +100,7 @@ import Testing
         #expect(result.stdout.contains("balance 0, params factor = 2)"), "\(result.stdout)")
     }
 
-    @Test func aStoredValueTheNewRulesRefuseIsARuleViolationUntilTheTaskIsRedefined() throws {
+    @Test func aStoredValueTheNewRulesRefuseRefusesThatTasksEventsUntilItIsRedefined() throws {
         let streak = "  return { current = task.params.grace_days == 0 and 0 or streak }\n"
         let before = try Self.rules(
             "streaks.lua", replacing: "  return { current = streak }\n", with: streak,
@@ -112,6 +112,7 @@ import Testing
             "1.jsonl": #"{"at":"2026-03-02T07:00:00Z","type":"habit_task","task":"t","params":{"grace_days":0}}"# + "\n",
             "2.jsonl": """
             {"at":"2026-03-02T08:01:00Z","type":"habit_completion","task":"t"}
+            {"at":"2026-03-02T08:01:30Z","type":"habit_task","task":"u"}
             {"at":"2026-03-02T08:02:00Z","type":"habit_task","task":"t","params":{"grace_days":2}}
             {"at":"2026-03-02T08:03:00Z","type":"habit_completion","task":"t"}
             """,
@@ -122,13 +123,19 @@ import Testing
         let lines = try result.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result.stderr)")
         }
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         let error = lines.first?["error"] as? [String: Any]
         #expect(error?["code"] as? String == "RULE_VIOLATION")
         #expect(
             error?["message"] as? String == #"line 1: habit task "t" stores a value streaks.lua's params no longer accept: "#
                 + "params.grace_days: expected an integer between 1 and 3, found 0 (redefine the task with a habit_task that sets an accepted value)"
         )
+        // Another task's event goes on: the state leaves "t" out and says why.
+        #expect(lines[1]["ok"] as? Bool == true, "\(result.stdout)")
+        let state = lines[1]["state"] as? [String: Any]
+        #expect((state?["habit_streaks"] as? [String: Any])?.keys.sorted() == ["u"], "\(result.stdout)")
+        let why = (state?["habit_streak_errors"] as? [String: Any])?["t"] as? String
+        #expect(why?.hasPrefix(#"habit task "t" stores a value streaks.lua's params no longer accept: params.grace_days"#) == true)
         // Redefined with an accepted value, the task's completion counts (the refused one stored nothing).
         let last = ((lines.last?["decisions"] as? [String: Any])?["habit_completion"] as? [String: Any])
         #expect(last?["current_streak"] as? Int == 1 && last?["completions_in_period"] as? Int == 1, "\(result.stdout)")

@@ -227,10 +227,29 @@ extension Engine {
 
     /// Every task's streak, by name.
     func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, HabitStreak)] {
-        try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
-            guard let task = try context.storage.task(context.userID, id: id) else { return nil }
-            return (name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, context))
+        var refused: [(String, String)]? = nil
+        return try habitStreaks(context, at: now, refused: &refused)
+    }
+
+    /// Every task's streak, by name. With `refused` given, a task whose stored params the rules no
+    /// longer accept (`taskParams`) is left out and listed there with why, instead of refusing the
+    /// event: the state shows it as `habit_streak_errors`, and only the events that ask for that
+    /// task's streak are refused.
+    func habitStreaks(_ context: UserContext, at now: EpochMillis, refused: inout [(String, String)]?) throws -> [(String, HabitStreak)] {
+        var streaks: [(String, HabitStreak)] = []
+        for (name, id) in context.book.tasks.sorted(by: { $0.key < $1.key }) {
+            guard let task = try context.storage.task(context.userID, id: id) else { continue }
+            if refused != nil {
+                do {
+                    _ = try taskParams(task, name: name)
+                } catch {
+                    refused!.append((name, error.message))
+                    continue
+                }
+            }
+            streaks.append((name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, context)))
         }
+        return streaks
     }
 }
 

@@ -29,8 +29,10 @@ extension Engine {
             day.append(("reminders", .array(today.reminders.map { .string($0.time.text) })))
             fields.append(("today", .object(day)))
         }
-        let habits = try habitStreaks(context, at: now)
+        var refused: [(String, String)]? = []
+        let habits = try habitStreaks(context, at: now, refused: &refused)
         if !habits.isEmpty { fields += HabitStreak.stateFields(habits) }
+        if let refused, !refused.isEmpty { fields.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }

@@ -228,6 +228,8 @@ final class EarnedRecords: EarnedTables {
         }
         if extensions.contains(where: { $0.timestamp < cutoff }) { change(\.extensions, to: extensions.filter { $0.timestamp >= cutoff }) }
         for (id, quest) in quests where quest.createdAt < cutoff && quest.state != .active { remove(\.quests, id) }
+        // Only attempts older than the cutoff can go: none (most cleanups of a run), nothing to decide.
+        guard attempts.values.contains(where: { $0.timestamp < cutoff }) else { return pruneLimits(now: now, policy: policy) }
         // Decided on the attempts as they were before any of them goes, as the one DELETE does.
         let activeQuests = Set(quests.values.filter { $0.state == .active }.map(\.attemptID))
         let referenced = Set(attempts.values.filter { $0.timestamp >= cutoff }.compactMap(\.grantID))
