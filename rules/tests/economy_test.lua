@@ -1,12 +1,24 @@
 -- Unit tests of pricing.lua, quests.lua and modes.lua (rulesrun test; docs/testing-rules.md).
 -- Figures from ../shared/seeds/earned-data-model-v1.1.md (A4.1 settings_json, A4.2 disabled reasons).
 
+local function unlock(minutes, unlocks_today)
+  return {
+    minutes = minutes, app = "com.example.video", unlocks_today = unlocks_today, unlocks_today_app = 0, hour = 14, minute = 0,
+    weekday = 3, mode = nil, strictness = "GENTLE", streak = 0, balance = 50,
+  }
+end
+
 -- A4.1 credit_costs: "minutes_5": 10, "minutes_15": 25, "minutes_30": 45.
 function test_price_is_the_credit_costs_table()
-  expect_eq(pricing.price({ minutes = 5 }), 10)
-  expect_eq(pricing.price({ minutes = 15 }), 25)
-  expect_eq(pricing.price({ minutes = 30 }), 45)
-  expect_error(function() pricing.price({ minutes = 7 }) end, "no unlock of 7 minutes")
+  expect_eq(pricing.price(unlock(5, 0)), 10)
+  expect_eq(pricing.price(unlock(15, 0)), 25)
+  expect_eq(pricing.price(unlock(30, 0)), 45)
+  expect_error(function() pricing.price(unlock(7, 0)) end, "no unlock of 7 minutes")
+end
+
+-- The document has one table: the price does not depend on the unlocks already granted today.
+function test_price_is_the_same_all_day()
+  expect_eq(pricing.price(unlock(15, 3)), 25)
 end
 
 -- A4.1 focus.min_minutes_to_qualify = 20; 1 credit per 5 minutes (pricing.lua's decision).
