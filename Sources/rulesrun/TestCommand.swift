@@ -29,7 +29,8 @@ struct TestCommand: ParsableCommand {
     )
 
     @Argument(help: "The rule folder.") var directory = "rules"
-    @Option(name: .customLong("run"), help: "Run only the tests whose name matches this regular expression.") var namePattern: String?
+    @Option(name: .customLong("run"), help: ArgumentHelp("Run only the tests whose name matches this regular expression.", valueName: "regex"))
+    var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
 
@@ -53,7 +54,7 @@ struct TestCommand: ParsableCommand {
         }
         guard !results.isEmpty else {
             let folders = (try? RuleTestRunner.testFolders(directory, inherit: !noInherit)) ?? []
-            let place = folders.map { "\(directory)/\($0)" }.joined(separator: ", ")
+            let place = folders.joined(separator: ", ")
             Terminal.error(namePattern.map { "no test matches --run '\($0)' in \(place)" } ?? "no tests found in \(place) (*.lua, *.jsonl)")
             throw ExitCode(2)
         }

@@ -209,5 +209,9 @@ import Testing
         let none = try CLI.run(["test", "--run", "no_such_test"])
         #expect(none.status == 2)
         #expect(none.stderr == "no test matches --run 'no_such_test' in rules/tests\n")
+        let empty = try Self.variant([:])
+        let nothing = try CLI.run(["test", empty.path, "--no-inherit"])
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr == "no tests found in \(empty.path)/tests (*.lua, *.jsonl)\n")
     }
 }

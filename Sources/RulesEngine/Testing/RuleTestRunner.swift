@@ -31,10 +31,12 @@ public enum RuleTestRunner {
         return results
     }
 
-    /// The folders whose tests run (`DIR/tests`, then its bases'), as the output names them.
+    /// The folders whose tests run (`DIR/tests`, then its bases'), as messages name them.
     public static func testFolders(_ path: String, inherit: Bool = true) throws -> [String] {
         let chain = try RuleSources(path).chain
-        return (inherit ? chain : Array(chain.prefix(1))).map { $0.label + RuleSet.testFolder }
+        return (inherit ? chain : Array(chain.prefix(1))).enumerated().map { index, link in
+            (index == 0 ? path : displayPath(link.folder.root)) + "/" + RuleSet.testFolder
+        }
     }
 
     static func testFiles(_ path: String, inherit: Bool) throws -> [Found] {

@@ -29,7 +29,7 @@ enum TestHelpers {
 
     static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)]) throws {
         for module in modules {
-            try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)' (read-only in tests)")
+            try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)'")
         }
         try host.register("expect_eq") { arguments in
             let found = arguments.first ?? .nil
