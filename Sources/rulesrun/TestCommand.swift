@@ -29,7 +29,8 @@ struct TestCommand: ParsableCommand {
     )
 
     @Argument(help: "The rule folder.") var directory = "rules"
-    @Option(name: .customLong("run"), help: ArgumentHelp("Run only the tests whose name matches this regular expression.", valueName: "regex"))
+    @Option(
+        name: .customLong("run"), help: ArgumentHelp("Run only the tests whose name matches this regular expression.", valueName: "regex"))
     var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false

@@ -78,6 +78,30 @@ import Testing
         #expect(result.stdout.contains("    tests/helpers_test.lua:11: expect_true: carried: expected a true value, found false\n"))
     }
 
+    /// The modules and the helpers are the host's: a test cannot change what the next one sees.
+    @Test func theModulesAndHelpersAreReadOnly() throws {
+        let dir = try Self.variant([
+            "tests/w_test.lua": """
+            function test_knob()
+              pricing.rollover_cap = 3
+            end
+
+            function test_helper()
+              expect_eq = nil
+            end
+
+            function test_after()
+              expect_eq(pricing.rollover_cap, 10)
+            end
+            """
+        ])
+        let result = try CLI.run(["test", dir.path, "--no-inherit"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("    tests/w_test.lua:2: cannot set 'rollover_cap': the rule module 'pricing' is read-only\n"))
+        #expect(result.stdout.contains("    tests/w_test.lua:6: cannot assign global 'expect_eq': it is provided by the host and read-only\n"))
+        #expect(result.stdout.contains("PASS  tests/w_test.lua:9 test_after"))
+    }
+
     static let scenario = """
         # Two NO check-ins: tier 2.
         {"at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris"}

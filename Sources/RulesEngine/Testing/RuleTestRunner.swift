@@ -47,7 +47,8 @@ public enum RuleTestRunner {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: tests.path)) ?? []
             let folder = index == 0 ? path : displayPath(link.folder.root)
             for name in names.sorted() where !name.hasPrefix(".") && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl")) {
-                found.append(Found(url: tests.appendingPathComponent(name), label: "\(link.label)\(RuleSet.testFolder)/\(name)", folder: folder))
+                found.append(
+                    Found(url: tests.appendingPathComponent(name), label: "\(link.label)\(RuleSet.testFolder)/\(name)", folder: folder))
             }
         }
         return found

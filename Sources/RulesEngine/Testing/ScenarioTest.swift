@@ -51,7 +51,7 @@ struct ScenarioTest {
             let number = index + 1
             let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let expectations: [(path: String, keys: [LuaValue], value: JSONValue)]
+            let expectations: [Expectation]
             let event: String
             do {
                 (event, expectations) = try Self.split(line)
@@ -75,7 +75,9 @@ struct ScenarioTest {
                 let message = out["error"]?["message"].map(\.description) ?? ""
                 return result(
                     .failed,
-                    ["\(label):\(number): the event was refused (\(code): \(message)); a line that expects it says so, \"expect\": {\"ok\": false}"],
+                    [
+                        "\(label):\(number): the event was refused (\(code): \(message)); a line that expects it says so, \"expect\": {\"ok\": false}"
+                    ],
                     line: number)
             }
         }
@@ -84,9 +86,12 @@ struct ScenarioTest {
 
     struct Invalid: Error { let message: String }
 
+    /// One entry of a line's `expect`: the path as written, its keys, the value that must be there.
+    typealias Expectation = (path: String, keys: [LuaValue], value: JSONValue)
+
     /// The line without its `expect`, and what `expect` asks for. A line that is not a JSON object
     /// is left to the engine, which says what is wrong with it.
-    static func split(_ line: String) throws(Invalid) -> (event: String, expectations: [(path: String, keys: [LuaValue], value: JSONValue)]) {
+    static func split(_ line: String) throws(Invalid) -> (event: String, expectations: [Expectation]) {
         guard case .object(let members)? = try? JSONLine.parseOrdered(line), let expect = members.first(where: { $0.0 == "expect" })
         else { return (line, []) }
         guard case .object(let entries) = expect.1 else {
@@ -97,7 +102,9 @@ struct ScenarioTest {
                 keys.allSatisfy({ $0.integerValue != nil || !($0.stringValue ?? "").isEmpty })
             else {
                 throw Invalid(
-                    message: "expect: '\(SourceFile.excerpt(path))' is not a path (expected fields separated by dots, list elements as [1]: decisions.reminders[1])")
+                    message:
+                        "expect: '\(SourceFile.excerpt(path))' is not a path (expected fields separated by dots, list elements as [1]: decisions.reminders[1])"
+                )
             }
             return (path: path, keys: keys, value: value)
         }

@@ -44,7 +44,8 @@ enum TestHelpers {
             switch value {
             case .nil, .boolean(false):
                 throw LuaError(
-                    kind: .hostFunction, message: Self.withMessage(arguments, at: 1, "expected a true value, found \(LuaValueDiff.describe(value))"))
+                    kind: .hostFunction,
+                    message: Self.withMessage(arguments, at: 1, "expected a true value, found \(LuaValueDiff.describe(value))"))
             default: return []
             }
         }
