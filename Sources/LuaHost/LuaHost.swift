@@ -152,6 +152,14 @@ public final class LuaHost {
     /// tells which layer wrote each knob.
     @discardableResult
     public func load(layers: [(bytes: [UInt8], chunkName: String)], bases: inout [LuaValue]) throws -> [LuaValue] {
+        try load(layers: layers, bases: &bases, afterRunning: nil)
+    }
+
+    /// The same; `afterRunning`, when given, is called once the last layer has run, with the stack
+    /// index of its chunk (whose first upvalue is its environment).
+    func load(
+        layers: [(bytes: [UInt8], chunkName: String)], bases: inout [LuaValue], afterRunning: ((Int32) throws -> Void)?
+    ) throws -> [LuaValue] {
         precondition(!layers.isEmpty, "load(layers:) needs the file itself")
         bases = []
         for layer in layers where layer.bytes.count > limits.maxSourceBytes {
@@ -202,7 +210,9 @@ public final class LuaHost {
         let n = try pcall(
             nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
             chunk: layers.last!.chunkName)
-        return try results(count: n, from: function, file: layers.last!.chunkName)
+        let values = try results(count: n, from: function, file: layers.last!.chunkName)
+        try afterRunning?(chunks.last!)
+        return values
     }
 
     /// What Lua compiles of a file's bytes, as `lua` and `luaL_loadfile` read a file: without a

@@ -165,7 +165,8 @@ public struct LuaTable: Hashable, Sendable, CustomStringConvertible {
         storage.sorted { LuaTable.keyOrder($0.key, $1.key) }.map { (key: $0.key, value: $0.value) }
     }
 
-    static func keyOrder(_ a: LuaValue, _ b: LuaValue) -> Bool {
+    /// The order of `sortedEntries`: integers ascending, then floats, strings, booleans, the rest.
+    public static func keyOrder(_ a: LuaValue, _ b: LuaValue) -> Bool {
         func rank(_ v: LuaValue) -> Int {
             switch v {
             case .integer: 0

@@ -20,6 +20,9 @@ public final class RuleSet {
     /// the default 64).
     public static let memoryShareOfAFile = 8
 
+    /// The folder of a rule folder that holds its tests (`rulesrun test`).
+    public static let testFolder = "tests"
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -53,6 +56,10 @@ public final class RuleSet {
     /// What validation did not prove, one line per function whose domain is not finite or too large
     /// to try in full (`earned.bonus: not proved for streaks above 3660`).
     public private(set) var unproved: [String] = []
+
+    /// What each file returned, by module name (`escalation`, `streaks`, …): `rulesrun test` gives
+    /// them to test files as globals.
+    public private(set) var modules: [(name: String, value: LuaValue)] = []
 
     /// The params each file declares (``RuleParams``), files without params left out, with the
     /// file's label: `validate` prints them.
@@ -93,6 +100,7 @@ public final class RuleSet {
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
         var problems = unknownFiles(in: sources.folder)
         var proofs: [Counterexamples] = []
+        var modules: [(name: String, value: LuaValue)] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
             host.collectGarbage()
             let before = host.memoryInUse
@@ -111,6 +119,7 @@ public final class RuleSet {
                 return nil
             }
             guard let policy = file.decode(type, problems: &problems) else { return nil }
+            modules.append((String(name.dropLast(".lua".count)), file.value))
             let parameterProblems = policy.params.problems(in: file) + policy.parameterProblems(in: file)
             problems += parameterProblems
             if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
@@ -134,6 +143,7 @@ public final class RuleSet {
         let ruleSet = RuleSet(
             folder: sources.folder, host: host, escalation: escalation, streaks: streaks, pricing: pricing,
             quests: quests, modes: modes)
+        ruleSet.modules = modules
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
@@ -141,8 +151,9 @@ public final class RuleSet {
     }
 
     /// `.lua` files of the folder that are not part of a rule set (a misspelt name, most often).
+    /// (The folder `tests/` holds the tests of the rule set, not rules: see `rulesrun test`.)
     static func unknownFiles(in folder: RuleFolder) -> [RuleProblem] {
-        folder.luaFiles().map { folder.name(of: $0) }.filter { !fileNames.contains($0) }.map { name in
+        folder.luaFiles().map { folder.name(of: $0) }.filter { !fileNames.contains($0) && !$0.hasPrefix(testFolder + "/") }.map { name in
             var message = "not a file of a rule set (expected \(fileNames.joined(separator: ", ")))"
             if let suggestion = Suggestion.closest(to: name, among: fileNames) { message += "; did you mean '\(suggestion)'?" }
             return RuleProblem(file: name, message: message)

@@ -1,0 +1,77 @@
+import Foundation
+import LuaHost
+
+/// A Lua test file: every global function whose name starts with `test_` is a test, run in the
+/// order of its line, each as one call under the host's instruction budget (fresh for each).
+struct LuaTestFile {
+    let url: URL
+    /// The name in the output and in Lua's messages: `tests/streaks_test.lua`.
+    let label: String
+    /// The rule folder the file comes from.
+    let folder: String
+
+    /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
+    /// whose name `selected` accepts; an ERROR result when the file cannot be loaded.
+    func run(in host: LuaHost, selected: (String) -> Bool) -> [RuleTestResult] {
+        func loadError(_ lines: [String], line: Int = 1) -> [RuleTestResult] {
+            [RuleTestResult(file: label, line: line, name: "(load)", folder: folder, outcome: .error, failure: lines)]
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try SourceFile.read(url.path, maxBytes: host.limits.maxSourceBytes)
+        } catch {
+            return loadError(["\(label): \(error)"])
+        }
+        var printed: [String] = []
+        host.printHandler = { printed.append($0) }
+        defer { host.printHandler = nil }
+        let tests: [(name: String, function: LuaFunction)]
+        do {
+            tests = try host.loadDefiningFunctions(bytes: bytes, chunkName: label).filter { $0.name.hasPrefix("test_") }
+                .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
+        } catch let failure as LuaError {
+            return loadError([failure.description] + printed, line: failure.line ?? 1)
+        } catch {
+            return loadError(["\(label): \(error)"])
+        }
+        guard !tests.isEmpty else {
+            return loadError(["\(label): defines no test (a test is a global function whose name starts with test_)"])
+        }
+        return tests.filter { selected($0.name) }.map { test in
+            printed = []
+            let start = ContinuousClock.now
+            var failure: [String] = []
+            do {
+                _ = try host.call(test.function, [])
+            } catch let error as LuaError {
+                failure = [error.description]
+                if error.file != label, let call = calledFrom(error.traceback) { failure.append("(called from \(call))") }
+            } catch {
+                failure = ["\(error)"]
+            }
+            let elapsed = ContinuousClock.now - start
+            return RuleTestResult(
+                file: label, line: test.function.line, name: test.name, folder: folder, outcome: failure.isEmpty ? .passed : .failed,
+                failure: failure, printed: printed, milliseconds: Self.milliseconds(elapsed))
+        }
+    }
+
+    /// The first place of the test file in a Lua traceback (`tests/x.lua:14`): where the test
+    /// called the rule that failed.
+    private func calledFrom(_ traceback: String?) -> String? {
+        guard let traceback else { return nil }
+        for line in traceback.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix(label + ":") else { continue }
+            let rest = text.dropFirst(label.count + 1)
+            let digits = rest.prefix { $0.isNumber }
+            if !digits.isEmpty { return "\(label):\(digits)" }
+        }
+        return nil
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

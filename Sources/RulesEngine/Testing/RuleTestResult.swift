@@ -1,0 +1,45 @@
+/// The outcome of one test of `rulesrun test`: a `test_*` function of a Lua test file, or a
+/// scenario file.
+public struct RuleTestResult: Sendable {
+    public enum Outcome: String, Sendable {
+        case passed = "PASS"
+        case failed = "FAIL"
+        /// The test file could not be run at all (it does not load, or it is not a valid scenario):
+        /// invalid input, not a failed expectation.
+        case error = "ERROR"
+    }
+
+    /// The file as the output names it: `tests/streaks_test.lua`, or `rules/tests/streaks_test.lua`
+    /// for a test inherited from the folder an `extends` file names.
+    public let file: String
+    /// The line the test function starts at (1 for a scenario, which is the whole file).
+    public let line: Int
+    /// The function's name (`test_habit_grace`), or the scenario file's name without `.jsonl`.
+    public let name: String
+    /// The rule folder the test comes from (the folder under test itself, or a base it extends).
+    public let folder: String
+    public let outcome: Outcome
+    /// Why it failed: the lines to show under it (`tests/x.lua:12: expect_eq: …`).
+    public let failure: [String]
+    /// What the test (or the rules it called) printed, in order.
+    public let printed: [String]
+    /// Wall-clock milliseconds (shown, never compared).
+    public let milliseconds: Double
+
+    public init(
+        file: String, line: Int, name: String, folder: String, outcome: Outcome, failure: [String] = [], printed: [String] = [],
+        milliseconds: Double = 0
+    ) {
+        self.file = file
+        self.line = line
+        self.name = name
+        self.folder = folder
+        self.outcome = outcome
+        self.failure = failure
+        self.printed = printed
+        self.milliseconds = milliseconds
+    }
+
+    /// `tests/streaks_test.lua:12`.
+    public var location: String { "\(file):\(line)" }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import LuaHost
+import RulesModel
+import RulesStore
+
+/// A scenario file: replay lines (docs/replay.md) that may carry `"expect": {PATH: VALUE, …}`,
+/// replayed as `rulesrun replay` replays them (a new in-memory store). The runner takes `expect`
+/// out of each line before the engine reads it, then compares each PATH of the line's output with
+/// its VALUE; the first mismatch fails the scenario, naming the line, the path, what was
+/// expected and what was found. An event the engine refuses (`"ok": false`) fails it too, unless
+/// its line expects `ok` or a field of `error`.
+struct ScenarioTest {
+    let url: URL
+    let label: String
+    let folder: String
+
+    /// The largest scenario file read (the size of the largest rule file).
+    static let maxBytes = LuaLimits.default.maxSourceBytes
+
+    var name: String { url.deletingPathExtension().lastPathComponent }
+
+    /// Runs the scenario against the rule set in `rules` (already validated).
+    func run(rules: String) -> RuleTestResult {
+        var printed: [String] = []
+        let start = ContinuousClock.now
+        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> RuleTestResult {
+            RuleTestResult(
+                file: label, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
+                milliseconds: LuaTestFile.milliseconds(ContinuousClock.now - start))
+        }
+        let text: String
+        do {
+            let bytes = try SourceFile.read(url.path, maxBytes: Self.maxBytes)
+            guard let decoded = String(validating: SourceFile.withoutByteOrderMark(bytes), as: UTF8.self) else {
+                return result(.error, ["\(label): not UTF-8 text (a scenario is a replay file: JSON lines)"])
+            }
+            text = decoded
+        } catch {
+            return result(.error, ["\(label): \(error)"])
+        }
+        let replay: Replay
+        do {
+            let ruleSet = try RuleSet.load(rules, proving: false)
+            ruleSet.host.printHandler = { printed.append($0) }
+            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules))
+        } catch {
+            return result(.error, ["\(label): cannot start the replay: \(error)"])
+        }
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let expectations: [Expectation]
+            let event: String
+            do {
+                (event, expectations) = try Self.split(line)
+            } catch {
+                return result(.error, ["\(label):\(number): \(error.message)"], line: number)
+            }
+            let out = replay.output(forLine: event, number: number)
+            for expectation in expectations {
+                let found = Self.value(at: expectation.keys, in: out)
+                guard let found, Self.matches(found, expectation.value) else {
+                    return result(
+                        .failed,
+                        [
+                            "\(label):\(number): \(expectation.path): expected \(expectation.value), found \(found.map(\.description) ?? "nothing (no such field)")"
+                        ], line: number)
+                }
+            }
+            let expectsRefusal = expectations.contains { $0.path == "ok" || LuaPath.isWithin($0.path, "error") }
+            if case .bool(false)? = out["ok"], !expectsRefusal {
+                let code = out["error"]?["code"].map(\.description) ?? "?"
+                let message = out["error"]?["message"].map(\.description) ?? ""
+                return result(
+                    .failed,
+                    [
+                        "\(label):\(number): the event was refused (\(code): \(message)); a line that expects it says so, \"expect\": {\"ok\": false}"
+                    ],
+                    line: number)
+            }
+        }
+        return result(.passed)
+    }
+
+    struct Invalid: Error { let message: String }
+
+    /// One entry of a line's `expect`: the path as written, its keys, the value that must be there.
+    typealias Expectation = (path: String, keys: [LuaValue], value: JSONValue)
+
+    /// The line without its `expect`, and what `expect` asks for. A line that is not a JSON object
+    /// is left to the engine, which says what is wrong with it.
+    static func split(_ line: String) throws(Invalid) -> (event: String, expectations: [Expectation]) {
+        guard case .object(let members)? = try? JSONLine.parseOrdered(line), let expect = members.first(where: { $0.0 == "expect" })
+        else { return (line, []) }
+        guard case .object(let entries) = expect.1 else {
+            throw Invalid(message: "expect: expected an object from paths to values ({\"state.current_tier\": 1}), found \(expect.1)")
+        }
+        let expectations = try entries.map { path, value throws(Invalid) in
+            guard !path.isEmpty, let keys = LuaPath.keys(of: path), !keys.isEmpty,
+                keys.allSatisfy({ $0.integerValue != nil || !($0.stringValue ?? "").isEmpty })
+            else {
+                throw Invalid(
+                    message:
+                        "expect: '\(SourceFile.excerpt(path))' is not a path (expected fields separated by dots, list elements as [1]: decisions.reminders[1])"
+                )
+            }
+            return (path: path, keys: keys, value: value)
+        }
+        return (JSONValue.object(members.filter { $0.0 != "expect" }).description, expectations)
+    }
+
+    /// The value at `keys` in an output line: a string key in an object, an index (from 1) in a list.
+    static func value(at keys: [LuaValue], in value: JSONValue) -> JSONValue? {
+        var current = value
+        for key in keys {
+            switch (current, key) {
+            case (.object, .string(let name)):
+                guard let next = current[name] else { return nil }
+                current = next
+            case (.array(let elements), .integer(let i)):
+                guard i >= 1, i <= elements.count else { return nil }
+                current = elements[Int(i - 1)]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// Whether `found` is `expected`: numbers by value (`2` is `2.0`), objects member by member
+    /// whatever their order, lists element by element.
+    static func matches(_ found: JSONValue, _ expected: JSONValue) -> Bool {
+        switch (found, expected) {
+        case (.int(let a), .int(let b)): return a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { matches($0, $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && b.allSatisfy { key, value in a.first { $0.0 == key }.map { matches($0.1, value) } ?? false }
+        default: return found == expected
+        }
+    }
+}

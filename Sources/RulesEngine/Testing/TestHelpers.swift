@@ -1,0 +1,65 @@
+import LuaHost
+
+/// The globals a Lua test file sees besides the sandbox's: the rule set's five modules
+/// (`escalation`, `streaks`, `pricing`, `quests`, `modes`, read-only) and the helpers
+/// `expect_eq`, `expect_true` and `expect_error`. A failed expectation raises a Lua error at the
+/// line that called the helper, so the test stops there and its failure names that line.
+enum TestHelpers {
+    /// `expect_error` is Lua, so that the function it calls runs under the test's own budget
+    /// (through the sandbox's `pcall`, which lets no budget or memory error be caught).
+    static let luaSource = """
+        local helpers = {}
+        function helpers.expect_error(fn, pattern, message)
+            if type(fn) ~= "function" then
+                error("expect_error: expected a function to call, found " .. type(fn), 2)
+            end
+            local suffix = message ~= nil and (" (" .. tostring(message) .. ")") or ""
+            local ok, err = pcall(fn)
+            if ok then error("expect_error: the function raised no error" .. suffix, 2) end
+            local text = tostring(err)
+            if pattern ~= nil and not string.find(text, pattern) then
+                error(string.format("expect_error: the error %q does not match the pattern %q%s", text, pattern, suffix), 2)
+            end
+        end
+        return helpers
+        """
+
+    /// The chunk name of `luaSource` in tracebacks.
+    static let chunkName = "(rulesrun test helpers)"
+
+    static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)]) throws {
+        for module in modules {
+            try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)'")
+        }
+        try host.register("expect_eq") { arguments in
+            let found = arguments.first ?? .nil
+            let expected = arguments.count > 1 ? arguments[1] : .nil
+            if let difference = LuaValueDiff.firstDifference(found: found, expected: expected) {
+                throw LuaError(kind: .hostFunction, message: Self.withMessage(arguments, at: 2, difference))
+            }
+            return []
+        }
+        try host.register("expect_true") { arguments in
+            let value = arguments.first ?? .nil
+            switch value {
+            case .nil, .boolean(false):
+                throw LuaError(
+                    kind: .hostFunction,
+                    message: Self.withMessage(arguments, at: 1, "expected a true value, found \(LuaValueDiff.describe(value))"))
+            default: return []
+            }
+        }
+        let helpers = try host.load(luaSource, chunkName: chunkName)
+        guard case .function(let expectError) = helpers.first?["expect_error"] else {
+            throw LuaError(kind: .runtime, file: chunkName, message: "the test helpers did not load")
+        }
+        try host.setGlobal("expect_error", .function(expectError), describedAs: "expect_error")
+    }
+
+    /// `text`, after the test's own message when it gave one (argument `index`, from 0).
+    private static func withMessage(_ arguments: [LuaValue], at index: Int, _ text: String) -> String {
+        guard arguments.count > index, !arguments[index].isNil else { return text }
+        let message = arguments[index].stringValue ?? arguments[index].description
+        return "\(SourceFile.excerpt(message)): \(text)"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// The three outputs of `rulesrun test`: lines for people, one JSON object, JUnit XML for CI.
+enum TestReport {
+    /// `PASS  tests/streaks_test.lua:12 test_habit_grace  (1.2 ms)`, what failed and what was
+    /// printed indented under it; then `N passed, M failed` (and `, K errors`).
+    static func printText(_ results: [RuleTestResult]) {
+        var folder: String?
+        for result in results {
+            if result.folder != folder {
+                if folder != nil { Terminal.line("") }
+                Terminal.line("# \(result.folder)")
+                folder = result.folder
+            }
+            let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+            let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
+            Terminal.line("\(status)\(result.location) \(result.name)\(time)")
+            for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
+            for line in result.printed { Terminal.line("    print: " + line) }
+        }
+        Terminal.line(summary(results))
+    }
+
+    static func summary(_ results: [RuleTestResult]) -> String {
+        let count = { (outcome: RuleTestResult.Outcome) in results.filter { $0.outcome == outcome }.count }
+        let errors = count(.error)
+        return "\(count(.passed)) passed, \(count(.failed)) failed" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "")
+    }
+
+    /// `{"directory": …, "passed": N, "failed": M, "errors": K, "tests": [{…}, …]}`.
+    static func json(_ results: [RuleTestResult], directory: String) -> JSONValue {
+        let count = { (outcome: RuleTestResult.Outcome) in JSONValue.int(results.filter { $0.outcome == outcome }.count) }
+        let tests = results.map { result in
+            JSONValue.object([
+                ("file", .string(result.file)), ("line", .int(result.line)), ("name", .string(result.name)),
+                ("folder", .string(result.folder)), ("outcome", .string(result.outcome.rawValue.lowercased())),
+                ("failure", .array(result.failure.map { .string($0) })), ("printed", .array(result.printed.map { .string($0) })),
+                ("milliseconds", .double((result.milliseconds * 1000).rounded() / 1000)),
+            ])
+        }
+        return .object([
+            ("directory", .string(directory)), ("passed", count(.passed)), ("failed", count(.failed)), ("errors", count(.error)),
+            ("tests", .array(tests)),
+        ])
+    }
+
+    /// JUnit XML: one `testsuite` per test file, one `testcase` per test, with `failure` (a test
+    /// that failed) or `error` (a file that did not load) and `system-out` (what it printed).
+    static func junit(_ results: [RuleTestResult], directory: String) -> String {
+        func seconds(_ results: [RuleTestResult]) -> String {
+            String(format: "%.6f", results.reduce(0) { $0 + $1.milliseconds } / 1000)
+        }
+        func counts(_ results: [RuleTestResult]) -> String {
+            let failures = results.filter { $0.outcome == .failed }.count
+            let errors = results.filter { $0.outcome == .error }.count
+            return "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(results))\""
+        }
+        var files: [String] = []
+        for result in results where !files.contains(result.file) { files.append(result.file) }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"\(xml(directory))\" \(counts(results))>\n"
+        for file in files {
+            let inFile = results.filter { $0.file == file }
+            out += "  <testsuite name=\"\(xml(file))\" \(counts(inFile))>\n"
+            for result in inFile {
+                out += "    <testcase classname=\"\(xml(file))\" name=\"\(xml(result.name))\" file=\"\(xml(file))\" "
+                out += "line=\"\(result.line)\" time=\"\(String(format: "%.6f", result.milliseconds / 1000))\""
+                guard result.outcome != .passed || !result.printed.isEmpty else {
+                    out += "/>\n"
+                    continue
+                }
+                out += ">\n"
+                if result.outcome != .passed {
+                    let element = result.outcome == .failed ? "failure" : "error"
+                    let text = result.failure.joined(separator: "\n")
+                    out += "      <\(element) message=\"\(xml(result.failure.first ?? ""))\">\(xml(text))</\(element)>\n"
+                }
+                if !result.printed.isEmpty {
+                    out += "      <system-out>\(xml(result.printed.joined(separator: "\n")))</system-out>\n"
+                }
+                out += "    </testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+
+    /// Text as XML character data or an attribute value: markup characters as entities, control
+    /// characters (which XML 1.0 cannot hold, not even as references) made visible (`\u{1B}`).
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for character in VisibleText.escaping(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
