@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// When a reminder fires, relative to the check-in window (pressure-escalation-engine.md:
@@ -50,4 +51,9 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
         case .afterOpen(let m): "open+\(m)"
         }
     }
+}
+
+extension ReminderAnchor: LuaDecodingPlaceholder {
+    /// The midpoint stands in for a bad anchor while a rule file's other fields are decoded.
+    public static var luaDecodingPlaceholder: ReminderAnchor { .midpoint }
 }

@@ -3,11 +3,21 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var message: String
+    /// The knob the problem is about, as a rule author writes it (`habit.day_starts_at`), when it is one.
+    public var field: String?
 
-    public init(file: String, line: Int? = nil, message: String) {
+    public init(file: String, line: Int? = nil, message: String, field: String? = nil) {
         self.file = file
         self.line = line
         self.message = message
+        self.field = field
+    }
+
+    /// Whether this problem is about `other`'s field, a field inside it or one containing it.
+    func overlaps(_ other: String) -> Bool {
+        guard let field else { return false }
+        func within(_ a: String, _ b: String) -> Bool { b.isEmpty || a == b || a.hasPrefix(b + ".") || a.hasPrefix(b + "[") }
+        return within(field, other) || within(other, field)
     }
 
     public var description: String {

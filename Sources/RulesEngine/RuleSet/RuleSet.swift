@@ -110,8 +110,23 @@ public final class RuleSet {
                             + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
                 return nil
             }
-            guard let policy = file.decode(type, problems: &problems) else { return nil }
-            let parameterProblems = policy.params.problems(in: file) + policy.parameterProblems(in: file)
+            // Every field's problem, then the ranges of the fields that decoded (a bad field's
+            // placeholder is not checked), then, only when all hold, the proofs.
+            let (decoded, decodingProblems) = file.decode(type)
+            guard let policy = decoded else {
+                problems += decodingProblems
+                return nil
+            }
+            let parameterProblems = (policy.params.problems(in: file) + policy.parameterProblems(in: file)).filter { range in
+                !decodingProblems.contains { bad in bad.field.map { range.overlaps($0) } ?? true }
+            }
+            guard decodingProblems.isEmpty else {
+                // In the order of the file's lines, whichever check found them.
+                problems += (decodingProblems + parameterProblems).enumerated().sorted { a, b in
+                    (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset)
+                }.map(\.element)
+                return nil
+            }
             problems += parameterProblems
             if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
             return policy
