@@ -128,7 +128,13 @@ public final class RuleSet {
                 return nil
             }
             problems += parameterProblems
-            if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
+            if parameterProblems.isEmpty, proving {
+                // A rule's print() would be called on every input: silent while proving.
+                let silent = host.printIsSilent
+                host.printIsSilent = true
+                defer { host.printIsSilent = silent }
+                proofs += policy.prove(in: file, host: host)
+            }
             return policy
         }
         let escalation = policy("escalation.lua", EscalationPolicy.self)
