@@ -18,6 +18,9 @@ private let nextHostID = Atomic<UInt64>(1)
 /// A `LuaHost` is **not** `Sendable`: a Lua state must be used by one thread at a time. Give each
 /// thread or task its own host.
 public final class LuaHost {
+    /// The Lua release the host embeds (`Lua 5.4.6`).
+    public static let luaRelease = String(cString: clua_release())
+
     public let limits: LuaLimits
     public let logger: Logger
     /// Receives what rules `print`; by default it goes to `logger` at info level.
