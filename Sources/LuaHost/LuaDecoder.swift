@@ -32,11 +32,11 @@ public struct LuaDecoder {
     /// Decodes `type` from `value`, reporting every problem rather than the first: a bad field is
     /// recorded and decoding goes on with its siblings (a problem in a nested table does not hide
     /// the fields after it). When there are problems, `value` (if any) holds placeholders where the
-    /// bad fields were: fit only for the checks of the fields that decoded, never for use.
-    public func decodeReportingAll<T: Decodable>(_ type: T.Type, from value: LuaValue, file: String? = nil) -> (
-        value: T?, problems: [LuaError]
-    ) {
-        let collected = DecodingProblems()
+    /// bad fields were (of `placeholders`): fit only for the checks of the fields that decoded, never for use.
+    public func decodeReportingAll<T: Decodable>(
+        _ type: T.Type, from value: LuaValue, file: String? = nil, placeholders: LuaPlaceholderSet = .first
+    ) -> (value: T?, problems: [LuaError]) {
+        let collected = DecodingProblems(placeholders: placeholders)
         var result: T?
         do {
             result = try LuaValueDecoder(value: value, codingPath: [], strict: rejectsUnknownKeys, problems: collected)
@@ -57,8 +57,11 @@ public struct LuaDecoder {
 
 /// The problems of one collecting decode, shared by the decoders of its fields.
 final class DecodingProblems {
+    let placeholders: LuaPlaceholderSet
     private(set) var errors: [DecodingError] = []
     private var seen: Set<String> = []
+
+    init(placeholders: LuaPlaceholderSet) { self.placeholders = placeholders }
 
     /// Records `error` once (an error rethrown through the fields above it is the same problem).
     func record(_ error: DecodingError) {
@@ -145,7 +148,7 @@ final class LuaValueDecoder: Decoder {
         } catch let error as DecodingError {
             guard let problems else { throw error }
             problems.record(error)
-            guard let placeholder = LuaPlaceholder.value(of: type) else { throw error }
+            guard let placeholder = LuaPlaceholder.value(of: type, problems.placeholders) else { throw error }
             return placeholder
         }
     }

@@ -54,6 +54,8 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
 }
 
 extension ReminderAnchor: LuaDecodingPlaceholder {
-    /// The midpoint stands in for a bad anchor while a rule file's other fields are decoded.
-    public static var luaDecodingPlaceholder: ReminderAnchor { .midpoint }
+    /// The midpoint (or an hour before the close) stands in for a bad anchor while a rule file's other fields are decoded.
+    public static func luaDecodingPlaceholder(_ set: LuaPlaceholderSet) -> ReminderAnchor {
+        set == .first ? .midpoint : .beforeClose(minutes: 60)
+    }
 }
