@@ -1,3 +1,5 @@
+import LuaHost
+
 /// One problem of a rule set, as `file:line: message` (file relative to the rule folder).
 public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     public var file: String
@@ -16,8 +18,7 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     /// Whether this problem is about `other`'s field, a field inside it or one containing it.
     func overlaps(_ other: String) -> Bool {
         guard let field else { return false }
-        func within(_ a: String, _ b: String) -> Bool { b.isEmpty || a == b || a.hasPrefix(b + ".") || a.hasPrefix(b + "[") }
-        return within(field, other) || within(other, field)
+        return LuaPath.isWithin(field, other) || LuaPath.isWithin(other, field)
     }
 
     public var description: String {
