@@ -15,6 +15,12 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
         self.field = field
     }
 
+    /// `problems` in the order of their lines (those without a line last), as found otherwise: a
+    /// file's problems read top to bottom, whichever check found them.
+    public static func inLineOrder(_ problems: [RuleProblem]) -> [RuleProblem] {
+        problems.enumerated().sorted { a, b in (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset) }.map(\.element)
+    }
+
     /// Whether this problem is about `other`'s field, a field inside it or one containing it.
     func overlaps(_ other: String) -> Bool {
         guard let field else { return false }

@@ -130,9 +130,7 @@ public final class RuleSet {
             }
             guard decodingProblems.isEmpty else {
                 // In the order of the file's lines, whichever check found them.
-                problems += (decodingProblems + parameterProblems).enumerated().sorted { a, b in
-                    (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset)
-                }.map(\.element)
+                problems += RuleProblem.inLineOrder(decodingProblems + parameterProblems)
                 return nil
             }
             problems += parameterProblems

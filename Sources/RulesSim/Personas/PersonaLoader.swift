@@ -122,7 +122,7 @@ public enum PersonaLoader {
             RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
         }
         // In the order of the file's lines.
-        problems = problems.enumerated().sorted { a, b in (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset) }.map(\.element)
+        problems = RuleProblem.inLineOrder(problems)
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
         return Persona(name: name, path: path, text: text, spec: spec)
     }
