@@ -219,15 +219,16 @@ final class LuaValueDecoder: Decoder {
         LuaValueDecoder(value: value, codingPath: codingPath + [key], strict: strict, problems: problems)
     }
 
-    /// The message of a type's own validation error without the field it names itself
-    /// (`LocalTime.habit.day_starts_at: a time…` → `a time…`): the problem is put at its field already.
+    /// The message of a type's own validation error without the field it names itself, which the
+    /// problem's path already gives: `LocalTime.habit.day_starts_at: a time of day HH:MM …, found "25:00"`
+    /// → `expected a time of day HH:MM …, found "25:00"`.
     private func ownMessage(_ error: any Error) -> String {
         let text = "\(error)"
         let dotted = codingPath.map(\.stringValue).joined(separator: ".")
         guard !dotted.isEmpty, let range = text.range(of: "." + dotted + ": ") else { return text }
         let before = text[..<range.lowerBound]
         guard !before.contains(" "), !before.contains(":") else { return text }
-        return String(text[range.upperBound...])
+        return "expected " + text[range.upperBound...]
     }
 
     func mismatch(_ type: Any.Type, expected: String) -> DecodingError {

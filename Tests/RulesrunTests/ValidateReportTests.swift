@@ -26,7 +26,7 @@ import Testing
         #expect(
             result.stdout.split(separator: "\n") == [
                 "streaks.lua:2: habit.min_completions: must be at least 1, found -1",
-                "streaks.lua:3: habit.day_starts_at: a time of day HH:MM (00:00–23:59), found \"25:00\"",
+                "streaks.lua:3: habit.day_starts_at: expected a time of day HH:MM (00:00–23:59), found \"25:00\"",
                 "streaks.lua:4: miga.current_day_grace: expected a boolean, found integer 3",
                 "streaks.lua:5: earned.habits_to_qualify: must be at least 1, found 0",
             ], "\(result.stdout)")
