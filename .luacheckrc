@@ -1,7 +1,29 @@
--- luacheck configuration for rule files: `luacheck rules examples`.
-std = "lua54"
--- Rule files run in rulesrun's sandbox: no os, io, package, debug, load*, dofile, collectgarbage.
-not_globals = { "os", "io", "package", "debug", "load", "loadfile", "dofile", "require", "collectgarbage" }
+-- luacheck configuration for rule and persona files: `luacheck rules examples`.
+-- The standard library is rulesrun's sandbox (docs/sandbox.md), mirrored from
+-- Sources/CLuaSupport/sandbox.c: a global or library field outside it (coroutine, os, io, load,
+-- require, string.dump, math.randomseed, …) is flagged as it would fail when the rule runs.
+local function fields(names)
+  local t = {}
+  for name in names:gmatch("%S+") do t[name] = {} end
+  return t
+end
+stds.rulesrun = {
+  read_globals = {
+    assert = {}, error = {}, ipairs = {}, next = {}, pairs = {}, pcall = {}, xpcall = {}, select = {},
+    tonumber = {}, tostring = {}, type = {}, rawequal = {}, rawget = {}, rawlen = {}, rawset = {},
+    setmetatable = {}, getmetatable = {}, print = {}, _VERSION = {},
+    -- string without dump
+    string = { fields = fields("byte char find format gmatch gsub len lower match pack packsize rep reverse sub unpack upper") },
+    table = { fields = fields("concat insert move pack remove sort unpack") },
+    -- math without randomseed (the host seeds math.random)
+    math = {
+      fields = fields("abs ceil cos deg exp floor fmod huge log max maxinteger min mininteger modf pi rad random sin sqrt "
+        .. "tan tointeger type ult acos asin atan"),
+    },
+    utf8 = { fields = fields("char charpattern codepoint codes len offset") },
+  },
+}
+std = "rulesrun"
 max_line_length = 140
 -- Type annotations (---@param …) cannot be wrapped.
 max_comment_line_length = false

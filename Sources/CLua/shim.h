@@ -64,4 +64,7 @@ static inline int clua_gc_restart(lua_State *L) { return lua_gc(L, LUA_GCRESTART
 static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
 static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
 
+/* The Lua release the package is built with ("Lua 5.4.6"), for `rulesrun --version`. */
+static inline const char *clua_release(void) { return LUA_RELEASE; }
+
 #endif

@@ -36,10 +36,11 @@ struct LuaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = lookup(key)
-        if value.isNil, !(T.self is any OptionalProtocol.Type) {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "required field is missing"))
-        }
-        return try decoder.child(value, key: key).decodeChecked(type)
+        let path = codingPath
+        let missing: (() -> DecodingError)? =
+            value.isNil && !(T.self is any OptionalProtocol.Type)
+            ? { DecodingError.keyNotFound(key, .init(codingPath: path, debugDescription: "required field is missing")) } : nil
+        return try decoder.decodeField(type, value, key: key, missing: missing)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -82,13 +83,13 @@ struct LuaUnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
+    private func pastTheEnd(_ type: Any.Type) -> DecodingError {
+        .valueNotFound(
+            type, .init(codingPath: codingPath + [LuaIndexKey(currentIndex)], debugDescription: "the list has no more elements"))
+    }
+
     private mutating func next(_ type: Any.Type) throws -> LuaValueDecoder {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(
-                type,
-                .init(
-                    codingPath: codingPath + [LuaIndexKey(currentIndex)], debugDescription: "the list has no more elements"))
-        }
+        guard !isAtEnd else { throw pastTheEnd(type) }
         defer { currentIndex += 1 }
         return decoder.child(elements[currentIndex], key: LuaIndexKey(currentIndex))
     }
@@ -100,7 +101,9 @@ struct LuaUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try next(type).decodeChecked(type)
+        guard !isAtEnd else { throw pastTheEnd(type) }
+        defer { currentIndex += 1 }
+        return try decoder.decodeField(type, elements[currentIndex], key: LuaIndexKey(currentIndex), missing: nil)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -7,7 +7,8 @@
 /// - lists must be sequences (keys exactly 1…n).
 ///
 /// Errors are `LuaError`s of kind `.decoding` whose `path` is the field as a rule author writes it:
-/// `tiers[2].recover_after: expected an integer, found string "two"`.
+/// `tiers[2].recover_after: expected an integer, found string "two"`. `decodeReportingAll(_:from:file:)`
+/// goes on past a bad field (putting a placeholder in its place) and reports every field's problem.
 public struct LuaDecoder {
     /// Whether keys the decoded type does not ask for are errors (the default) or ignored (for a
     /// partial view of a larger table).
@@ -25,6 +26,54 @@ public struct LuaDecoder {
             var failure = LuaError(decoding: error)
             failure.file = file
             throw failure
+        }
+    }
+
+    /// Decodes `type` from `value`, reporting every problem rather than the first: a bad field is
+    /// recorded and decoding goes on with its siblings (a problem in a nested table does not hide
+    /// the fields after it). When there are problems, `value` (if any) holds placeholders where the
+    /// bad fields were (of `placeholders`): fit only for the checks of the fields that decoded, never for use.
+    public func decodeReportingAll<T: Decodable>(
+        _ type: T.Type, from value: LuaValue, file: String? = nil, placeholders: LuaPlaceholderSet = .first
+    ) -> (value: T?, problems: [LuaError]) {
+        let collected = DecodingProblems(placeholders: placeholders)
+        var result: T?
+        do {
+            result = try LuaValueDecoder(value: value, codingPath: [], strict: rejectsUnknownKeys, problems: collected)
+                .decodeChecked(T.self)
+        } catch let error as DecodingError {
+            collected.record(error)
+        } catch {
+            collected.record(.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)")))
+        }
+        let problems = collected.errors.map { error in
+            var failure = LuaError(decoding: error)
+            failure.file = file
+            return failure
+        }
+        return (result, problems)
+    }
+}
+
+/// The problems of one collecting decode, shared by the decoders of its fields.
+final class DecodingProblems {
+    let placeholders: LuaPlaceholderSet
+    private(set) var errors: [DecodingError] = []
+    private var seen: Set<String> = []
+
+    init(placeholders: LuaPlaceholderSet) { self.placeholders = placeholders }
+
+    /// Records `error` once (an error rethrown through the fields above it is the same problem).
+    func record(_ error: DecodingError) {
+        let failure = LuaError(decoding: error)
+        if seen.insert(failure.description).inserted { errors.append(error) }
+    }
+
+    /// Drops the "required field is missing" of `path`'s field `key` (a misspelling of it is reported instead).
+    func dropMissing(_ key: String, at path: [any CodingKey]) {
+        errors.removeAll { error in
+            guard case .keyNotFound(let missing, let context) = error else { return false }
+            return missing.stringValue == key && LuaPath.render(context.codingPath) == LuaPath.render(path)
         }
     }
 }
@@ -59,9 +108,15 @@ final class KeyUsage {
         if !asked.contains(name) { asked.append(name) }
     }
 
-    func rejectUnknown(in table: LuaTable, codingPath: [any CodingKey]) throws {
+    func rejectUnknown(in table: LuaTable, codingPath: [any CodingKey], problems: DecodingProblems? = nil) throws {
         let unknown = table.sortedEntries.map(\.key).filter { !used.contains($0) }
         guard let first = unknown.first else { return }
+        if let problems {
+            // A misspelt required field is reported as the misspelling (with its suggestion), not also as missing.
+            for case .string(let name) in unknown {
+                if let meant = Suggestion.closest(to: name, among: asked) { problems.dropMissing(meant, at: codingPath) }
+            }
+        }
         let message = LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked)
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [LuaPath.key(for: first)], debugDescription: message))
     }
@@ -72,13 +127,30 @@ final class LuaValueDecoder: Decoder {
     let value: LuaValue
     let codingPath: [any CodingKey]
     let strict: Bool
+    /// Where a collecting decode records its problems (nil: the first problem is thrown).
+    let problems: DecodingProblems?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     private var usage: KeyUsage?
 
-    init(value: LuaValue, codingPath: [any CodingKey], strict: Bool) {
+    init(value: LuaValue, codingPath: [any CodingKey], strict: Bool, problems: DecodingProblems? = nil) {
         self.value = value
         self.codingPath = codingPath
         self.strict = strict
+        self.problems = problems
+    }
+
+    /// Decodes the field `key` (a value of this table) as `type`; a collecting decode records its
+    /// problem and goes on with a placeholder in its place.
+    func decodeField<T: Decodable>(_ type: T.Type, _ value: LuaValue, key: any CodingKey, missing: (() -> DecodingError)?) throws -> T {
+        do {
+            if let missing { throw missing() }
+            return try child(value, key: key).decodeChecked(type)
+        } catch let error as DecodingError {
+            guard let problems else { throw error }
+            problems.record(error)
+            guard let placeholder = LuaPlaceholder.value(of: type, problems.placeholders) else { throw error }
+            return placeholder
+        }
     }
 
     /// Decodes `T`, then rejects the keys of this table that `T` did not ask for.
@@ -110,10 +182,15 @@ final class LuaValueDecoder: Decoder {
             throw error
         } catch {
             // A type's own validation (a malformed time, an out-of-range value) at this field.
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(error)"))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: ownMessage(error)))
         }
         if strict, let usage, case .table(let table) = value {
-            try usage.rejectUnknown(in: table, codingPath: codingPath)
+            do {
+                try usage.rejectUnknown(in: table, codingPath: codingPath, problems: problems)
+            } catch let error as DecodingError {
+                guard let problems else { throw error }
+                problems.record(error)
+            }
         }
         return result
     }
@@ -139,7 +216,19 @@ final class LuaValueDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     func child(_ value: LuaValue, key: any CodingKey) -> LuaValueDecoder {
-        LuaValueDecoder(value: value, codingPath: codingPath + [key], strict: strict)
+        LuaValueDecoder(value: value, codingPath: codingPath + [key], strict: strict, problems: problems)
+    }
+
+    /// The message of a type's own validation error without the field it names itself, which the
+    /// problem's path already gives: `LocalTime.habit.day_starts_at: a time of day HH:MM …, found "25:00"`
+    /// → `expected a time of day HH:MM …, found "25:00"`.
+    private func ownMessage(_ error: any Error) -> String {
+        let text = "\(error)"
+        let dotted = codingPath.map(\.stringValue).joined(separator: ".")
+        guard !dotted.isEmpty, let range = text.range(of: "." + dotted + ": ") else { return text }
+        let before = text[..<range.lowerBound]
+        guard !before.contains(" "), !before.contains(":") else { return text }
+        return "expected " + text[range.upperBound...]
     }
 
     func mismatch(_ type: Any.Type, expected: String) -> DecodingError {

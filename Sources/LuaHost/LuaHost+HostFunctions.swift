@@ -69,8 +69,24 @@ extension LuaHost {
     }
 
     func log(_ message: String) {
+        if printIsSilent { return }
+        if let positionedPrintHandler { return positionedPrintHandler(message, printPosition()) }
         // The default log goes to a terminal: a rule cannot write escape sequences to it.
         if let printHandler { printHandler(message) } else { logger.info("\(VisibleText.escaping(message))") }
+    }
+
+    /// The file and line of the Lua function that called `print` (the first one up the stack).
+    private func printPosition() -> (file: String, line: Int)? {
+        var ar = lua_Debug()
+        var level: Int32 = 1
+        while lua_getstack(L, level, &ar) != 0 {
+            if lua_getinfo(L, "Sl", &ar) != 0, ar.currentline > 0 {
+                let shown = withUnsafeBytes(of: ar.short_src) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+                return (fullChunkName(shown), Int(ar.currentline))
+            }
+            level += 1
+        }
+        return nil
     }
 }
 

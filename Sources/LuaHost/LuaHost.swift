@@ -18,10 +18,19 @@ private let nextHostID = Atomic<UInt64>(1)
 /// A `LuaHost` is **not** `Sendable`: a Lua state must be used by one thread at a time. Give each
 /// thread or task its own host.
 public final class LuaHost {
+    /// The Lua release the host embeds (`Lua 5.4.6`).
+    public static let luaRelease = String(cString: clua_release())
+
     public let limits: LuaLimits
     public let logger: Logger
     /// Receives what rules `print`; by default it goes to `logger` at info level.
     public var printHandler: ((String) -> Void)?
+    /// Receives what rules `print` with where they called it (the file as messages name it, and the
+    /// line; nil when no Lua function is on the stack), in preference to `printHandler`.
+    public var positionedPrintHandler: ((_ text: String, _ position: (file: String, line: Int)?) -> Void)?
+    /// Whether what rules `print` is dropped (still charged to their budget, so that a call costs
+    /// the same either way): validation's proofs call each function thousands of times.
+    public var printIsSilent = false
 
     let id: UInt64
     let runtime: UnsafeMutablePointer<rr_runtime>

@@ -67,20 +67,6 @@ public enum LuaValue: Hashable, Sendable {
         }
     }
 
-    /// This value with the value at `keys` (a path of table keys) replaced; tables on the way
-    /// that are missing are made. Unchanged when something on the way is not a table.
-    public func replacing(at keys: some Collection<LuaValue>, with value: LuaValue) -> LuaValue {
-        guard let key = keys.first else { return value }
-        var table: LuaTable
-        switch self {
-        case .table(let t): table = t
-        case .nil where !value.isNil: table = LuaTable()
-        default: return self
-        }
-        table[key] = table[key].replacing(at: keys.dropFirst(), with: value)
-        return .table(table)
-    }
-
     /// Looks up a string key when this is a table; `.nil` otherwise.
     public subscript(key: String) -> LuaValue {
         tableValue?[.string(key)] ?? .nil

@@ -54,6 +54,11 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
+        // What a rule prints goes to standard error, at the line that printed it (the decisions
+        // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
+        ruleSet.host.positionedPrintHandler = { text, position in
+            Terminal.error((position.map { "\($0.file):\($0.line): " } ?? "") + "print: " + text)
+        }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
         var lock: DatabaseLock?
         if let db {

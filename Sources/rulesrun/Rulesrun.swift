@@ -6,6 +6,7 @@ struct Rulesrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rulesrun",
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
+        version: RulesrunVersion.text,
         subcommands: [Validate.self, TestCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self, MergeCommand.self, Bench.self]
     )
 

@@ -16,26 +16,43 @@ struct Validate: ParsableCommand {
             per file that has some: `streaks.lua params: freeze_max integer 0…10 = 2`), then what was not \
             proved, and exits 0. \
             Validation is bounded: every call has its budget, memory included, and all of them together \
-            300,000,000 instructions.
+            300,000,000 instructions. Every problem of every file is reported in one run. \
+            `--format json` prints one JSON object instead (docs/validate.md): \
+            {"folder", "ok", "problems": [{"file", "line", "field", "message", "severity"}], "summary", \
+            "params", "unproved"}, with the same exit status. A rule's print() is silent while proving.
 
             Examples:
               rulesrun validate
               rulesrun validate examples/graduated-recovery
+              rulesrun validate my-rules --format json
             """
     )
 
+    /// `--format`'s values.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case text, json
+    }
+
     @Argument(help: "The rule folder.") var directory = "rules"
+
+    @Option(help: "text (the default) or json: one object with every problem's file, line, field and message.")
+    var format: Format = .text
 
     func run() throws {
         do {
             let ruleSet = try RuleSet.load(directory)
+            if format == .json { return print(Self.report(folder: directory, ruleSet: ruleSet, problems: []).description) }
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
             for (file, params) in ruleSet.declaredParams { Terminal.line("  \(file) params: \(params.summary)") }
             for line in ruleSet.unproved { Terminal.line("  \(line)") }
         } catch let error as RuleSetError {
-            for problem in error.problems { Terminal.line(problem.description) }
             let count = error.problems.count
-            Terminal.error("\(directory): \(count) problem\(count == 1 ? "" : "s")")
+            if format == .json {
+                print(Self.report(folder: directory, ruleSet: nil, problems: error.problems).description)
+            } else {
+                for problem in error.problems { Terminal.line(problem.description) }
+                Terminal.error("\(directory): \(count) problem\(count == 1 ? "" : "s")")
+            }
             throw ExitCode(1)
         }
     }

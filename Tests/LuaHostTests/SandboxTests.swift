@@ -175,6 +175,22 @@ import Testing
         #expect(lines == ["tier\t2\tnil\ttrue"])
     }
 
+    /// Validation's switch: nothing reaches the handler, and the call costs the same budget.
+    @Test func printCanBeSilencedAndToldWhereItWasCalled() throws {
+        let host = try LuaHost()
+        var lines: [String] = []
+        host.printHandler = { lines.append($0) }
+        host.printIsSilent = true
+        try host.load("print('quiet')", chunkName: "p.lua")
+        #expect(lines.isEmpty)
+        host.printIsSilent = false
+        var located: [String] = []
+        host.positionedPrintHandler = { text, position in located.append("\(position?.file ?? "?"):\(position?.line ?? 0): \(text)") }
+        try host.load("local x = 1\nprint('loud', x)", chunkName: "q.lua")
+        #expect(located == ["q.lua:2: loud\t1"])
+        #expect(lines.isEmpty)
+    }
+
     @Test func mathRandomIsReproducibleFromTheHostSeed() throws {
         let a = try LuaHost(randomSeed: 42), b = try LuaHost(randomSeed: 42), c = try LuaHost(randomSeed: 7)
         let source = "local t = {} for i = 1, 5 do t[i] = math.random(1, 1000000) end return t"

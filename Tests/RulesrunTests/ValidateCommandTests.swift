@@ -27,14 +27,20 @@ import Testing
         let result = try CLI.run(["validate", dir.path])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.count == 3, "\(lines)")
         #expect(
             lines.contains(
                 "escalaton.lua: not a file of a rule set (expected escalation.lua, streaks.lua, pricing.lua, quests.lua, modes.lua); did you mean 'escalation.lua'?"
             ))
-        // The decoder stops at the first bad field of a file; each file reports its own.
-        #expect(lines.contains { $0.hasPrefix("escalation.lua:") && ($0.contains("max_tier") || $0.contains("max_reminders_per_dya")) })
-        #expect(result.stderr.contains("2 problems"))
+        // Both bad fields of the file, each at its line; not the checks of other fields that the
+        // bad max_tier would have made fail (tier_for_misses needs one entry per tier).
+        let maxTier = broken.components(separatedBy: "\n").firstIndex { $0.hasPrefix("M.max_tier =") }! + 1
+        let typo = broken.components(separatedBy: "\n").firstIndex { $0.hasPrefix("M.max_reminders_per_dya") }! + 1
+        #expect(lines.contains("escalation.lua:\(maxTier): max_tier: expected an integer, found string \"three\""), "\(lines)")
+        #expect(
+            lines.contains("escalation.lua:\(typo): max_reminders_per_dya: unknown field (did you mean 'max_reminders_per_day'?)"),
+            "\(lines)")
+        #expect(result.stderr.contains("3 problems"))
     }
 
     @Test func knobsTheHostCannotReadAreNamedWithTheirLineAndField() throws {

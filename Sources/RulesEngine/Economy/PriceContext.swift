@@ -47,24 +47,6 @@ public struct PriceContext: Hashable, Sendable {
         self.balance = balance
     }
 
-    /// The record `price` receives.
-    var lua: LuaValue {
-        var table = LuaTable()
-        table["minutes"] = .integer(Int64(minutes))
-        table["app"] = .string(app.rawValue)
-        table["unlocks_today"] = .integer(Int64(unlocksToday))
-        table["unlocks_today_app"] = .integer(Int64(unlocksTodayApp))
-        table["hour"] = .integer(Int64(hour))
-        table["minute"] = .integer(Int64(minute))
-        table["weekday"] = .integer(Int64(weekday))
-        if let mode { table["mode"] = .string(mode) }
-        table["strictness"] = .string(strictness.rawValue)
-        table["streak"] = .integer(Int64(streak))
-        table["balance"] = .integer(Int64(balance))
-        table["params"] = params.luaValue
-        return .table(table)
-    }
-
     /// The context without its length, as messages name it: `app com.x, 2 unlocks today (1 of
     /// this app), Monday 09:30, mode Work STRICT, streak 3, balance 40`.
     public var situation: String {
@@ -74,5 +56,38 @@ public struct PriceContext: Hashable, Sendable {
             "app \(app.rawValue), \(unlocksToday) unlock\(unlocksToday == 1 ? "" : "s") today (\(unlocksTodayApp) of this app), \(day) \(time), "
             + (mode.map { "mode \($0) \(strictness.rawValue)" } ?? "no mode, \(strictness.rawValue)")
             + ", streak \(streak), balance \(balance)" + (params.values.isEmpty ? "" : ", params \(params)")
+    }
+}
+
+/// The record `price` receives, written straight into a fresh table (no intermediate LuaValue:
+/// the gate asks one price per unlock length each time it opens).
+extension PriceContext: LuaTableEncodable {
+    static let minutesKey = LuaKey("minutes")
+    static let appKey = LuaKey("app")
+    static let unlocksTodayKey = LuaKey("unlocks_today")
+    static let unlocksTodayAppKey = LuaKey("unlocks_today_app")
+    static let hourKey = LuaKey("hour")
+    static let minuteKey = LuaKey("minute")
+    static let weekdayKey = LuaKey("weekday")
+    static let modeKey = LuaKey("mode")
+    static let strictnessKey = LuaKey("strictness")
+    static let streakKey = LuaKey("streak")
+    static let balanceKey = LuaKey("balance")
+    static let paramsKey = LuaKey("params")
+    public static var luaFieldCount: Int { 12 }
+
+    public func encode(to t: inout LuaTableWriter) {
+        t.set(Self.minutesKey, minutes)
+        t.set(Self.appKey, app.rawValue)
+        t.set(Self.unlocksTodayKey, unlocksToday)
+        t.set(Self.unlocksTodayAppKey, unlocksTodayApp)
+        t.set(Self.hourKey, hour)
+        t.set(Self.minuteKey, minute)
+        t.set(Self.weekdayKey, weekday)
+        t.set(Self.modeKey, mode)
+        t.set(Self.strictnessKey, strictness.rawValue)
+        t.set(Self.streakKey, streak)
+        t.set(Self.balanceKey, balance)
+        t.set(Self.paramsKey, params: params)
     }
 }

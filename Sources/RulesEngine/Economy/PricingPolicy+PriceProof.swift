@@ -81,7 +81,7 @@ extension PricingPolicy {
                 for cost in creditCosts {
                     context.minutes = cost.minutes
                     prices.append(
-                        CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, context.lua).first)))
+                        CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, record: context).first)))
                 }
             } catch {
                 proof.record(error, calling: "price(\(context.minutes) minutes; \(situation.situation))")

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// When a reminder fires, relative to the check-in window (pressure-escalation-engine.md:
@@ -49,5 +50,12 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
         case .beforeClose(let m): "close-\(m)"
         case .afterOpen(let m): "open+\(m)"
         }
+    }
+}
+
+extension ReminderAnchor: LuaDecodingPlaceholder {
+    /// The midpoint (or an hour before the close) stands in for a bad anchor while a rule file's other fields are decoded.
+    public static func luaDecodingPlaceholder(_ set: LuaPlaceholderSet) -> ReminderAnchor {
+        set == .first ? .midpoint : .beforeClose(minutes: 60)
     }
 }

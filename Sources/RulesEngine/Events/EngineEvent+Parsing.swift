@@ -119,15 +119,9 @@ extension EngineEvent {
     static func decode<T: Decodable>(_ type: T.Type, _ value: LuaValue) throws(EngineError) -> T {
         do {
             return try LuaDecoder().decode(type, from: value)
-        } catch var error as LuaError {
-            // A value type of the model that checks itself while decoding (a time of day, an
-            // AppId) names itself and the path again: "windows[1].start: LocalTime.windows.1.start:
-            // a time of day …"; the path is enough.
-            if let prefix = ["LocalTime.", "AppID.", "DayID."].first(where: error.message.hasPrefix),
-                let colon = error.message.range(of: ": "), !error.message[..<colon.lowerBound].dropFirst(prefix.count).contains(" ")
-            {
-                error.message = "expected " + error.message[colon.upperBound...]
-            }
+        } catch let error as LuaError {
+            // (A value type of the model that checks itself while decoding, a time of day or an
+            // AppID, has its message without its own naming of the field: the path is enough.)
             throw EngineError(.invalidEvent, error.description)
         } catch {
             throw EngineError(.invalidEvent, "\(error)")

@@ -62,17 +62,16 @@ struct RuleFile {
         }
     }
 
-    /// Decodes the file's table as `T`; a failure becomes a problem at the line of its field.
-    func decode<T: Decodable>(_ type: T.Type, problems: inout [RuleProblem]) -> T? {
-        do {
-            return try LuaDecoder().decode(type, from: value, file: name)
-        } catch let error as LuaError {
-            problems.append(problem(at: error.path ?? "", error.path.map { "\($0): " + error.message } ?? error.message))
-            return nil
-        } catch {
-            problems.append(RuleProblem(file: name, message: "\(error)"))
-            return nil
+    /// Decodes the file's table as `T`, every bad field a problem at its line (not only the first).
+    /// When there are problems, the value returned (if any) has placeholders in the bad fields: fit
+    /// only for the range checks of the others.
+    func decode<T: Decodable>(_ type: T.Type, placeholders: LuaPlaceholderSet = .first) -> (value: T?, problems: [RuleProblem]) {
+        let (value, errors) = LuaDecoder().decodeReportingAll(type, from: self.value, file: name, placeholders: placeholders)
+        let problems = errors.map { error in
+            guard let path = error.path else { return RuleProblem(file: name, message: error.message) }
+            return problem(at: path, path.isEmpty ? error.message : "\(path): " + error.message)
         }
+        return (value, problems)
     }
 
     /// A problem about the field at `path` (`tiers[2].recover_after`), at the line that writes it:
@@ -84,16 +83,17 @@ struct RuleFile {
         if !baseValues.isEmpty, let keys = LuaPath.keys(of: path), keys.count > 1, Self.value(at: keys, in: value).isNil {
             let parent = LuaPath.path(of: keys.dropLast())
             let layer = writer(of: parent)
-            return RuleProblem(file: layer == 0 ? name : baseMaps[layer - 1].name, line: line(of: parent, inLayer: layer), message: message)
+            return RuleProblem(
+                file: layer == 0 ? name : baseMaps[layer - 1].name, line: line(of: parent, inLayer: layer), message: message, field: path)
         }
         let layer = writer(of: path)
         if layer > 0 {
-            return RuleProblem(file: baseMaps[layer - 1].name, line: line(of: path, inLayer: layer), message: message)
+            return RuleProblem(file: baseMaps[layer - 1].name, line: line(of: path, inLayer: layer), message: message, field: path)
         }
         if baseValues.isEmpty || sourceMap.exactLine(for: path) != nil {
-            return RuleProblem(file: name, line: sourceMap.line(for: path), message: message)
+            return RuleProblem(file: name, line: sourceMap.line(for: path), message: message, field: path)
         }
-        return RuleProblem(file: name, line: line(of: path, inLayer: 0), message: message)
+        return RuleProblem(file: name, line: line(of: path, inLayer: 0), message: message, field: path)
     }
 
     /// The layer (0: this file, 1: the file it extends, …) that wrote the value at `path`.

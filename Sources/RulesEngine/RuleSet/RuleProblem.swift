@@ -1,13 +1,30 @@
+import LuaHost
+
 /// One problem of a rule set, as `file:line: message` (file relative to the rule folder).
 public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var message: String
+    /// The knob the problem is about, as a rule author writes it (`habit.day_starts_at`), when it is one.
+    public var field: String?
 
-    public init(file: String, line: Int? = nil, message: String) {
+    public init(file: String, line: Int? = nil, message: String, field: String? = nil) {
         self.file = file
         self.line = line
         self.message = message
+        self.field = field
+    }
+
+    /// `problems` in the order of their lines (those without a line last), as found otherwise: a
+    /// file's problems read top to bottom, whichever check found them.
+    public static func inLineOrder(_ problems: [RuleProblem]) -> [RuleProblem] {
+        problems.enumerated().sorted { a, b in (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset) }.map(\.element)
+    }
+
+    /// Whether this problem is about `other`'s field, a field inside it or one containing it.
+    func overlaps(_ other: String) -> Bool {
+        guard let field else { return false }
+        return LuaPath.isWithin(field, other) || LuaPath.isWithin(other, field)
     }
 
     public var description: String {

@@ -118,11 +118,38 @@ public final class RuleSet {
                             + "\(limits.memoryBytes)-byte memory limit, which the five files and every call share)"))
                 return nil
             }
-            guard let policy = file.decode(type, problems: &problems) else { return nil }
+            // Every field's problem, then the ranges of the fields that decoded, then, only when
+            // all hold, the proofs.
+            let (decoded, decodingProblems) = file.decode(type)
+            guard let policy = decoded else {
+                problems += decodingProblems
+                return nil
+            }
             modules.append((String(name.dropLast(".lua".count)), file.value))
-            let parameterProblems = policy.params.problems(in: file) + policy.parameterProblems(in: file)
+            func ranges(_ policy: P) -> [RuleProblem] { policy.params.problems(in: file) + policy.parameterProblems(in: file) }
+            var parameterProblems = ranges(policy)
+            if !decodingProblems.isEmpty {
+                // A check about a bad field, or whose result depends on its placeholder (it differs
+                // with the second set of placeholders: `needs one entry per tier 1…max_tier` when
+                // max_tier is bad), would judge the placeholder, not the file.
+                let again = file.decode(type, placeholders: .second).value.map(ranges) ?? []
+                parameterProblems = parameterProblems.filter { range in
+                    again.contains(range) && !decodingProblems.contains { bad in bad.field.map { range.overlaps($0) } ?? true }
+                }
+            }
+            guard decodingProblems.isEmpty else {
+                // In the order of the file's lines, whichever check found them.
+                problems += RuleProblem.inLineOrder(decodingProblems + parameterProblems)
+                return nil
+            }
             problems += parameterProblems
-            if parameterProblems.isEmpty, proving { proofs += policy.prove(in: file, host: host) }
+            if parameterProblems.isEmpty, proving {
+                // A rule's print() would be called on every input: silent while proving.
+                let silent = host.printIsSilent
+                host.printIsSilent = true
+                defer { host.printIsSilent = silent }
+                proofs += policy.prove(in: file, host: host)
+            }
             return policy
         }
         let escalation = policy("escalation.lua", EscalationPolicy.self)

@@ -41,7 +41,7 @@ extension RuleSet {
     }
 
     public func price(_ context: PriceContext) throws -> Int {
-        try integer(host.call(pricing.price, context.lua).first, from: pricing.price)
+        try integer(host.call(pricing.price, record: context).first, from: pricing.price)
     }
 
     public func focusCredits(_ session: FocusOutcome) throws -> Int {

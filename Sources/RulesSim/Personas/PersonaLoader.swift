@@ -92,66 +92,37 @@ public enum PersonaLoader {
             if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
             return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
         }
-        // A field of the wrong type (or NaN, …) stops decoding. To report every other problem
-        // with it, the field is set aside — removed, so that its default applies, or when it is
-        // required replaced by a placeholder (0, an empty table, "", false) — and the file decoded
-        // again; only when no placeholder will do is the table holding it set aside, and so on up
-        // to its top-level section. An error inside what was set aside is the placeholder's, not
-        // the file's: it is not reported.
-        var rest = value
-        var setAside: [String] = []
-        var placeholder: [String: Int] = [:]
-        let placeholders: [LuaValue] = [.nil, .integer(0), .table(LuaTable()), .string(""), .boolean(false)]
-        var decoded: PersonaSpec?
-        for _ in 0..<10_000 where decoded == nil {
-            do {
-                decoded = try LuaDecoder().decode(PersonaSpec.self, from: rest, file: path)
-            } catch let error as LuaError {
-                let field = error.path ?? ""
-                var aside = field
-                if setAside.contains(where: { LuaPath.isWithin(field, $0) }), !setAside.contains(field) {
-                    // A field the placeholder lacks (`answer.yes` of `answer = {}`): one too.
-                    setAside.append(field)
-                    placeholder[field] = 0
-                } else if setAside.contains(field) {
-                    // The placeholder will not do: the next one, or the table holding the field.
-                    var outer = field
-                    while placeholder[outer]! + 1 == placeholders.count {
-                        guard let keys = LuaPath.keys(of: outer), keys.count > 1 else { throw PersonaError(problems: problems) }
-                        outer = LuaPath.path(of: keys.dropLast())
-                        if !setAside.contains(outer) {
-                            setAside.append(outer)
-                            placeholder[outer] = -1
-                        }
-                    }
-                    placeholder[outer]! += 1
-                    aside = outer
-                } else {
-                    let top = String(field.prefix { $0 != "." && $0 != "[" })
-                    if known.contains(top) || top.isEmpty {  // (an unknown section is reported above)
-                        problems.append(
-                            RuleProblem(
-                                file: path, line: map.line(for: field),
-                                message: field.isEmpty ? error.message : "\(field): \(error.message)"))
-                    }
-                    guard !top.isEmpty else { throw PersonaError(problems: problems) }
-                    setAside.append(field)
-                    placeholder[field] = 0
-                }
-                guard let keys = LuaPath.keys(of: aside) else { throw PersonaError(problems: problems) }
-                rest = rest.replacing(at: keys, with: placeholders[placeholder[aside]!])
-            } catch {
-                throw PersonaError(path, "\(error)")
-            }
+        // Every field's problem in one run (`decodeReportingAll` goes on past a bad field), but
+        // those of an unknown section, reported above.
+        let decoder = LuaDecoder()
+        let (decoded, errors) = decoder.decodeReportingAll(PersonaSpec.self, from: value, file: path)
+        for error in errors {
+            let field = error.path ?? ""
+            let top = String(field.prefix { $0 != "." && $0 != "[" })
+            guard known.contains(top) || top.isEmpty else { continue }
+            problems.append(
+                RuleProblem(
+                    file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)",
+                    field: field))
         }
         guard let spec = decoded else { throw PersonaError(problems: problems) }
-        // The checks of what was set aside (and of the tables holding it) would judge the
-        // placeholders and defaults, not the file.
-        problems += PersonaChecks.problems(of: spec).filter { check in
-            !setAside.contains { LuaPath.isWithin(check.0, $0) || LuaPath.isWithin($0, check.0) }
-        }.map { fieldPath, message in
-            RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)")
+        // The checks of a bad field (and of the tables holding it), or whose result depends on its
+        // placeholder (it differs with the second set), would judge the placeholder, not the file.
+        var checks = PersonaChecks.problems(of: spec)
+        if !errors.isEmpty {
+            let bad = errors.map { $0.path ?? "" }
+            let again =
+                decoder.decodeReportingAll(PersonaSpec.self, from: value, file: path, placeholders: .second).value.map(
+                    PersonaChecks.problems(of:)) ?? []
+            checks = checks.filter { check in
+                again.contains { $0 == check } && !bad.contains { LuaPath.isWithin(check.0, $0) || LuaPath.isWithin($0, check.0) }
+            }
         }
+        problems += checks.map { fieldPath, message in
+            RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
+        }
+        // In the order of the file's lines.
+        problems = RuleProblem.inLineOrder(problems)
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
         return Persona(name: name, path: path, text: text, spec: spec)
     }
