@@ -81,10 +81,13 @@ extension Engine {
                     + streak.decisionFields))
     }
 
-    /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken).
-    func habitStreak(_ periods: [HabitPeriod], _ task: HabitTask, name: String, _ context: UserContext) throws -> HabitStreak {
+    /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken);
+    /// `params`: the task's, when the caller has resolved them already.
+    func habitStreak(
+        _ periods: [HabitPeriod], _ task: HabitTask, name: String, params: ResolvedParams? = nil, _ context: UserContext
+    ) throws -> HabitStreak {
         var record = HabitTaskRecord(task, name: name, startDate: task.startDay(try habitClock(context)))
-        record.params = try taskParams(task, name: name)
+        record.params = try params ?? taskParams(task, name: name)
         let user = HabitUserRecord(
             timezone: context.settings.timezoneIdentifier,
             dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
@@ -225,31 +228,26 @@ extension Engine {
         }
     }
 
-    /// Every task's streak, by name.
-    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> [(String, HabitStreak)] {
-        var refused: [(String, String)]? = nil
-        return try habitStreaks(context, at: now, refused: &refused)
-    }
-
-    /// Every task's streak, by name. With `refused` given, a task whose stored params the rules no
-    /// longer accept (`taskParams`) is left out and listed there with why, instead of refusing the
-    /// event: the state shows it as `habit_streak_errors`, and only the events that ask for that
+    /// Every task's streak, by name, and the tasks left out: a task whose stored params the rules
+    /// no longer accept (`taskParams`) is listed in `refused` with why instead of refusing the
+    /// event — the state shows it as `habit_streak_errors`, and only the events that ask for that
     /// task's streak are refused.
-    func habitStreaks(_ context: UserContext, at now: EpochMillis, refused: inout [(String, String)]?) throws -> [(String, HabitStreak)] {
+    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> (streaks: [(String, HabitStreak)], refused: [(String, String)])
+    {
         var streaks: [(String, HabitStreak)] = []
+        var refused: [(String, String)] = []
         for (name, id) in context.book.tasks.sorted(by: { $0.key < $1.key }) {
             guard let task = try context.storage.task(context.userID, id: id) else { continue }
-            if refused != nil {
-                do {
-                    _ = try taskParams(task, name: name)
-                } catch {
-                    refused!.append((name, error.message))
-                    continue
-                }
+            let params: ResolvedParams
+            do {
+                params = try taskParams(task, name: name)
+            } catch {
+                refused.append((name, error.message))
+                continue
             }
-            streaks.append((name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, context)))
+            streaks.append((name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, params: params, context)))
         }
-        return streaks
+        return (streaks, refused)
     }
 }
 

@@ -29,10 +29,9 @@ extension Engine {
             day.append(("reminders", .array(today.reminders.map { .string($0.time.text) })))
             fields.append(("today", .object(day)))
         }
-        var refused: [(String, String)]? = []
-        let habits = try habitStreaks(context, at: now, refused: &refused)
+        let (habits, refused) = try habitStreaks(context, at: now)
         if !habits.isEmpty { fields += HabitStreak.stateFields(habits) }
-        if let refused, !refused.isEmpty { fields.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
+        if !refused.isEmpty { fields.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
             fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }

@@ -9,7 +9,7 @@ import RulesModel
 /// the event that asks for the streak with RULE_VIOLATION naming the task and `params.NAME`, and
 /// changes nothing: redefining the task with a `habit_task` that sets an accepted value mends it.
 /// The state leaves that task's streak out and says why under `habit_streak_errors`, so the user's
-/// other events go on (`Engine.habitStreaks(_:at:refused:)`).
+/// other events go on (`Engine.habitStreaks(_:at:)`).
 extension Engine {
     /// Checks the params a `habit_task` sets: an undeclared name (with a suggestion for a misspelt
     /// one), a wrong type or a value out of range is INVALID_EVENT naming `params.NAME`.
