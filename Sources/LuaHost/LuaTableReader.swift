@@ -305,7 +305,7 @@ extension LuaHost {
     }
 
     @inline(__always)
-    private func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {
+    func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {
         if pooled {
             pushPooled(record, slot: slot)
         } else {

@@ -128,6 +128,15 @@ extension LuaHost {
         try callWithOneArgument(function) { pooled in pushList(items, pooled: pooled) }
     }
 
+    /// Calls a rule function whose arguments are a list of records and one record (as
+    /// `call(_:list:)` and `call(_:record:)` build them), and returns its results.
+    public func call<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> [LuaValue] {
+        try callWithArguments(function, count: 2) { pooled in
+            pushList(items, pooled: pooled)
+            pushArgument(b, slot: 1, pooled: pooled)
+        }
+    }
+
     /// Pushes a list of records: the pooled list in the outermost call, else fresh tables.
     func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
         if pooled {
@@ -190,12 +199,18 @@ extension LuaHost {
     /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
     @inline(__always)
     private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
+        try callWithArguments(function, count: 1, push)
+    }
+
+    /// Calls `function` with the `count` arguments `push` pushes, as `callWithOneArgument` does.
+    @inline(__always)
+    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
         try enteringCall(stackSlots: 8) { pooled, top in
             try hostMode {
                 try pushFunction(function)
                 try push(pooled)
             }
-            let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+            let n = try pcall(nargs: count, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
             return try results(count: n, from: top + 1, file: function.source, of: function)
         }
     }

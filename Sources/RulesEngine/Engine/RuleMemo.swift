@@ -35,6 +35,8 @@ final class RuleMemo: PolicyRules {
     private var questGates: [QuestGate: UnlockDenialReason?] = [:]
     private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
     private var prices: [PriceContext: Int] = [:]
+    /// Every length's price by situation (`minutes` 0): one lookup per gate instead of one per length.
+    private var priceLists: [PriceContext: [PricingPolicy.CreditCost]] = [:]
     private var focusOutcomes: [FocusOutcome: Int] = [:]
     private var carried: [Int: Int] = [:]
     private var habitAwards: [Pair: HabitAward] = [:]
@@ -109,6 +111,12 @@ final class RuleMemo: PolicyRules {
     /// Remembered by the whole context (a price may depend on any of its fields).
     func price(_ context: PriceContext) throws -> Int {
         try remembered(&prices, context) { try base.price(context) }
+    }
+
+    func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
+        var key = situation
+        key.minutes = 0
+        return try remembered(&priceLists, key) { try base.prices(in: situation) }
     }
 
     func focusCredits(_ session: FocusOutcome) throws -> Int {

@@ -35,6 +35,9 @@ public protocol PolicyRules: AnyObject {
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason?
     /// Earned: the price in credits of the unlock length `context.minutes` in its situation.
     func price(_ context: PriceContext) throws -> Int
+    /// Earned: the price of every unlock length of `credit_costs` in `situation`, checked against
+    /// `PriceBounds` (the default asks `price` once per length).
+    func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost]
     /// Earned: the params pricing.lua declares (`ctx.params` holds their defaults).
     var priceParams: RuleParams { get }
     /// Earned: the credits an ended focus session earns.

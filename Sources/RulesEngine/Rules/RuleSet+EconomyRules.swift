@@ -80,31 +80,7 @@ extension RuleSet {
     }
 
     public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
-        let list = LuaValue.table(
-            LuaTable(
-                sequence: modes.map { mode in
-                    [
-                        "priority": .integer(Int64(mode.priority)), "strictness": .string(mode.strictness.rawValue),
-                        "manual_state": .string(mode.manualState.rawValue), "override_in_force": .boolean(mode.overrideInForce),
-                        "windows": .table(
-                            LuaTable(
-                                sequence: mode.windows.map { window in
-                                    [
-                                        "days_mask": .integer(Int64(window.daysMask)),
-                                        "start_minutes": .integer(Int64(window.startMinutes)),
-                                        "end_minutes": .integer(Int64(window.endMinutes)),
-                                    ]
-                                })),
-                    ]
-                }))
-        let out =
-            try host.call(
-                self.modes.effectiveMode, list,
-                [
-                    "weekday": .integer(Int64(now.weekday)),
-                    "minutes": .integer(Int64(now.minutes)),
-                ]
-            ).first ?? .nil
+        let out = try host.call(self.modes.effectiveMode, list: modes, now).first ?? .nil
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {
             throw LuaError(

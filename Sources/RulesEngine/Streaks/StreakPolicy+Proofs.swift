@@ -38,10 +38,10 @@ extension StreakPolicy {
     /// never shielded then), up to the longest run or `RuleSet.maxReachableStates` streaks.
     private func provePressure(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: pressure.next, name: "pressure.next", file: file)
-        func days(on date: DayID) -> [PressureDay] {
+        func days(on date: DayID) -> [ProvedDay] {
             [CommitmentStatus.yes, .no, .missed].flatMap { result in
                 [false, true].flatMap { shield in
-                    [true, false].map { PressureDay(result: result, shieldUsed: shield, date: date, committed: $0) }
+                    [true, false].map { ProvedDay(PressureDay(result: result, shieldUsed: shield, date: date, committed: $0)) }
                 }
             }
         }
@@ -63,7 +63,7 @@ extension StreakPolicy {
             let date = Self.firstProvedDay.adding(days: day - 1)!
             var next: [PressureStreak] = []
             for streak in frontier {
-                for pressureDay in days(on: date) where Self.engineCanPass(pressureDay) {
+                for pressureDay in days(on: date) where Self.engineCanPass(pressureDay.day) {
                     if failures.isFinished(host) { return failures }
                     guard let new = checkPressure(streak, pressureDay, into: &failures, host: host, purity: false),
                         reached.insert(new).inserted
@@ -94,18 +94,15 @@ extension StreakPolicy {
     }
 
     private func checkPressure(
-        _ streak: PressureStreak, _ day: PressureDay, into failures: inout Counterexamples, host: LuaHost, purity: Bool
+        _ streak: PressureStreak, _ day: ProvedDay, into failures: inout Counterexamples, host: LuaHost, purity: Bool
     ) -> PressureStreak? {
         let (current, longest) = (streak.current_streak, streak.longest_streak)
-        let call = "pressure.next(current \(current), longest \(longest), \(day.text))"
+        // Described only when something is recorded: the proof makes thousands of calls.
+        var call: String { "pressure.next(current \(current), longest \(longest), \(day.text))" }
         failures.inputs += 1
         do {
             let arguments: [LuaValue] = [
-                ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))],
-                [
-                    "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
-                    "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
-                ],
+                ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))], day.luaValue,
             ]
             let out = try host.call(pressure.next, arguments).first ?? .nil
             if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
@@ -127,6 +124,21 @@ extension StreakPolicy {
         } catch {
             failures.record(error, calling: call)
             return nil
+        }
+    }
+
+    /// A day of the proof with its table, built once for every streak it is tried with.
+    private struct ProvedDay {
+        var day: PressureDay
+        var luaValue: LuaValue
+        var text: String { day.text }
+
+        init(_ day: PressureDay) {
+            self.day = day
+            luaValue = [
+                "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
+                "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
+            ]
         }
     }
 

@@ -162,7 +162,7 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
         try check.timestamp("generated_ts_utc_ms", generatedAt)
         try check.optionalIdentifier("mode_id", modeID)
         let types = options.map(\.type)
-        try check.require(Set(types).count == types.count, "options", "each option type at most once", "\(types.map(\.rawValue))")
+        try check.require(FieldCheck.distinct(types), "options", "each option type at most once", "\(types.map(\.rawValue))")
         func pairing(_ path: @autoclosure () -> String, _ enabled: Bool, _ reason: UnlockDenialReason?) throws {
             try check.require(
                 enabled == (reason == nil), path() + ".disabled_reason",
@@ -181,7 +181,7 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
             case .quest(_, _, let questTypes):
                 let kinds = questTypes.map(\.questType)
                 try check.require(
-                    Set(kinds).count == kinds.count, "\(path()).quest_types", "each quest type at most once",
+                    FieldCheck.distinct(kinds), "\(path()).quest_types", "each quest type at most once",
                     "\(kinds.map(\.rawValue))")
                 for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j)]", q.enabled, q.disabledReason) }
             case .emergency(_, _, let delay, let minutes):
