@@ -15,7 +15,8 @@ import Testing
     func luacheck(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["luacheck", "--no-color", "--codes", "--config", Self.packageRoot.appendingPathComponent(".luacheckrc").path]
+        process.arguments =
+            ["luacheck", "--no-color", "--codes", "--config", Self.packageRoot.appendingPathComponent(".luacheckrc").path]
             + arguments
         process.currentDirectoryURL = Self.packageRoot
         let pipe = Pipe()
@@ -25,7 +26,8 @@ import Testing
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let output = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus != 127, "luacheck is not installed (apt-get install -y lua-check, or run scripts/test): \(output)")
+        #expect(
+            process.terminationStatus != 127, "luacheck is not installed (apt-get install -y lua-check, or run scripts/test): \(output)")
         return (process.terminationStatus, output)
     }
 

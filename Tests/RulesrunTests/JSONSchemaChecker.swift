@@ -67,18 +67,25 @@ struct JSONSchemaChecker {
             switch keyword {
             case _ where Self.annotations.contains(keyword): break
             case "$ref":
-                guard case .string(let ref) = argument, ref.hasPrefix("#/$defs/"), case .object(let r) = root, case .object(let defs)? = r["$defs"],
+                guard case .string(let ref) = argument, ref.hasPrefix("#/$defs/"), case .object(let r) = root,
+                    case .object(let defs)? = r["$defs"],
                     let target = defs[String(ref.dropFirst(8))]
                 else { errors.append("\(path): unresolved $ref \(argument)"); break }
                 errors += check(value, target, path)
             case "type":
                 let names: [String] =
-                    if case .array(let a) = argument { a.compactMap { if case .string(let n) = $0 { n } else { nil } } } else if case .string(let n) = argument {
+                    if case .array(let a) = argument {
+                        a.compactMap { if case .string(let n) = $0 { n } else { nil } }
+                    } else if case .string(let n) = argument {
                         [n]
                     } else { [] }
-                if !names.contains(where: { Self.isOf(value, $0) }) { errors.append("\(path): expected \(names.joined(separator: " or ")), found \(value)") }
+                if !names.contains(where: { Self.isOf(value, $0) }) {
+                    errors.append("\(path): expected \(names.joined(separator: " or ")), found \(value)")
+                }
             case "enum":
-                if case .array(let options) = argument, !options.contains(value) { errors.append("\(path): \(value) is not one of \(argument)") }
+                if case .array(let options) = argument, !options.contains(value) {
+                    errors.append("\(path): \(value) is not one of \(argument)")
+                }
             case "const":
                 if value != argument { errors.append("\(path): expected \(argument), found \(value)") }
             case "properties":
@@ -95,23 +102,31 @@ struct JSONSchemaChecker {
                 guard case .object(let o) = value else { break }
                 for name in o.keys.sorted() { errors += check(.string(name), argument, "\(path) (name \(name))") }
             case "maxProperties":
-                if case .object(let o) = value, case .integer(let n) = argument, o.count > n { errors.append("\(path): more than \(n) members") }
+                if case .object(let o) = value, case .integer(let n) = argument, o.count > n {
+                    errors.append("\(path): more than \(n) members")
+                }
             case "items":
                 guard case .array(let a) = value else { break }
                 for (i, element) in a.enumerated() { errors += check(element, argument, "\(path)[\(i)]") }
             case "minItems", "maxItems":
                 guard case .array(let a) = value, case .integer(let limit) = argument else { break }
-                if keyword == "minItems" ? a.count < limit : a.count > limit { errors.append("\(path): \(a.count) items, out of the \(keyword) \(limit)") }
+                if keyword == "minItems" ? a.count < limit : a.count > limit {
+                    errors.append("\(path): \(a.count) items, out of the \(keyword) \(limit)")
+                }
             case "minimum", "maximum":
                 guard let n = value.numeric, let limit = argument.numeric else { break }
                 if keyword == "minimum" ? n < limit : n > limit { errors.append("\(path): \(value) is out of the \(keyword) \(argument)") }
             case "minLength", "maxLength":
                 guard case .string(let text) = value, case .integer(let limit) = argument else { break }
                 let n = text.unicodeScalars.count
-                if keyword == "minLength" ? n < limit : n > limit { errors.append("\(path): length \(n) is out of the \(keyword) \(limit)") }
+                if keyword == "minLength" ? n < limit : n > limit {
+                    errors.append("\(path): length \(n) is out of the \(keyword) \(limit)")
+                }
             case "pattern":
                 guard case .string(let text) = value, case .string(let pattern) = argument else { break }
-                guard let regex = try? NSRegularExpression(pattern: pattern) else { errors.append("\(path): bad pattern \(pattern)"); break }
+                guard let regex = try? NSRegularExpression(pattern: pattern) else {
+                    errors.append("\(path): bad pattern \(pattern)"); break
+                }
                 if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
                     errors.append("\(path): \(value) does not match \(pattern)")
                 }
@@ -121,7 +136,8 @@ struct JSONSchemaChecker {
                 let passed = results.filter(\.isEmpty).count
                 switch keyword {
                 case "allOf": errors += results.flatMap { $0 }
-                case "anyOf": if passed == 0 { errors.append("\(path): matches none of anyOf (\(results.flatMap { $0 }.joined(separator: "; ")))") }
+                case "anyOf":
+                    if passed == 0 { errors.append("\(path): matches none of anyOf (\(results.flatMap { $0 }.joined(separator: "; ")))") }
                 default: if passed != 1 { errors.append("\(path): matches \(passed) of oneOf, not exactly one") }
                 }
             case "not":

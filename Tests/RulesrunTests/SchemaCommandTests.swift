@@ -79,7 +79,8 @@ import Testing
 
     @Test func theEventsSchemaHasABranchForEveryTypeTheDecoderKnows() throws {
         let (_, value) = try schema("events")
-        guard case .object(let root) = value, case .object(let properties)? = root["properties"], case .object(let type)? = properties["type"],
+        guard case .object(let root) = value, case .object(let properties)? = root["properties"],
+            case .object(let type)? = properties["type"],
             case .array(let names)? = type["enum"]
         else {
             Issue.record("no properties.type.enum in \(value)")
@@ -113,7 +114,8 @@ import Testing
             lines.append((Self.line(type, fields, at: lines.count), true, "\(type): minimal"))
             let more = fields.isEmpty ? "" : ", "
             lines.append((Self.line(type, fields + more + #""colour": "red""#, at: lines.count), false, "\(type): unknown field"))
-            lines.append((Self.line(type, fields + more + #""expect": {"ok": true}"#, at: lines.count), false, "\(type): expect in a replay"))
+            lines.append(
+                (Self.line(type, fields + more + #""expect": {"ok": true}"#, at: lines.count), false, "\(type): expect in a replay"))
             guard case .object(let properties)? = branch["properties"] else { continue }
             for (name, property) in properties.sorted(by: { $0.key < $1.key }) where name != "type" {
                 // The minimal fields without `name`, then `name` with a wrong value.

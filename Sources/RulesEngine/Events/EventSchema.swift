@@ -182,7 +182,12 @@ public enum EventSchema {
             ("distracting_apps", [.required("apps", ref("apps"))], nil),
             (
                 "qr_key",
-                [.optional("value", .object([("type", .array([.string("string"), .string("null")])), ("minLength", .int(1)), ("maxLength", .int(256))]), "the key, or null to clear it")],
+                [
+                    .optional(
+                        "value",
+                        .object([("type", .array([.string("string"), .string("null")])), ("minLength", .int(1)), ("maxLength", .int(256))]),
+                        "the key, or null to clear it")
+                ],
                 nil
             ),
             (
@@ -197,7 +202,8 @@ public enum EventSchema {
             (
                 "focus_start",
                 [
-                    .required("minutes", .object([("type", .string("integer")), ("minimum", .int(1)), ("maximum", .int(1440))]), "planned length"),
+                    .required(
+                        "minutes", .object([("type", .string("integer")), ("minimum", .int(1)), ("maximum", .int(1440))]), "planned length"),
                     .optional("label", string()), .optional("strict", type("boolean"), "default: true"),
                     .optional("blocked_apps", ref("apps")),
                 ], nil
@@ -230,13 +236,21 @@ public enum EventSchema {
         return payloads.map { name, fields, extra in
             var properties: [(String, JSONValue)] = [
                 ("at", ref("timestamp")),
-                ("user", .object([("type", .string("string")), ("minLength", .int(1)), ("maxLength", .int(200)), ("default", .string("u1"))])),
+                (
+                    "user",
+                    .object([("type", .string("string")), ("minLength", .int(1)), ("maxLength", .int(200)), ("default", .string("u1"))])
+                ),
                 ("type", .object([("const", .string(name))])),
             ]
             properties += fields.map { ($0.name, $0.schema) }
             if scenario {
                 properties.append(
-                    ("expect", .object([("type", .string("object")), ("description", .string("paths of the output line and the values they must have"))])))
+                    (
+                        "expect",
+                        .object([
+                            ("type", .string("object")), ("description", .string("paths of the output line and the values they must have")),
+                        ])
+                    ))
             }
             var members: [(String, JSONValue)] = [
                 ("properties", .object(properties)),

@@ -24,7 +24,9 @@ extension SimulationReport {
                 ("id_offset", count), ("seed", .object([("type", .string("string")), ("pattern", .string("^[0-9]+$"))])),
                 ("personas", string), ("rules", string), ("engine", string), ("inputs_digest", string),
             ],
-            required: ["duration", "start", "days", "users", "users_from", "users_to", "seed", "personas", "rules", "engine", "inputs_digest"])
+            required: [
+                "duration", "start", "days", "users", "users_from", "users_to", "seed", "personas", "rules", "engine", "inputs_digest",
+            ])
         let habitOnly = ["habit_marks", "habit_best_streaks", "habit_score"]
         let summaryProperties: [(String, JSONValue)] = [
             ("users", count), ("days", count), ("user_days", count), ("events", count), ("refused_events", count), ("commitments", count),
