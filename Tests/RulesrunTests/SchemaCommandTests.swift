@@ -192,6 +192,17 @@ import Testing
         #expect(errors.contains("$.extra: not allowed"), "\(errors)")
     }
 
+    /// A run whose rules fail at run time: its report has `failures`, which the schema describes.
+    @Test func aReportWithFailuresPassesTheReportSchema() throws {
+        let checker = try schema("report", "simulate").checker
+        let dir = try SimulateFailureTests.variant(RuntimeFailure.error)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try SimulateFailureTests.simulate(dir, ["--format", "json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("\"failures\":{\"RULE_ERROR\":"), "\(result.stdout.prefix(500))")
+        #expect(checker.errors(try Value.parse(result.stdout)) == [])
+    }
+
     @Test func validateReportsPassTheValidateSchema() throws {
         let checker = try schema("report", "validate").checker
         let valid = try CLI.run(["validate", "rules", "--format", "json"])

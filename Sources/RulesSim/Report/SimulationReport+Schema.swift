@@ -41,7 +41,28 @@ extension SimulationReport {
                 "final_streak",
                 object([("p50", count), ("p90", count), ("max", count), ("distribution", countsByName)])
             ),
-            ("earned", .object([("type", .string("object")), ("description", .string("Earned's totals (docs/simulate.md)"))])),
+            (
+                "earned",
+                object([
+                    ("users", count), ("user_days", count),
+                    (
+                        "credits",
+                        object([
+                            ("earned", count), ("spent", count), ("forfeited", count), ("earned_per_user_day", share),
+                            ("spent_per_user_day", share), ("forfeited_per_user_day", share), ("per_credit_unlock", share),
+                        ])
+                    ),
+                    (
+                        "balance",
+                        object([("p50", count), ("p90", count), ("max", count), ("last_day_p50", count), ("last_day_p90", count)])
+                    ),
+                    ("urges", count), ("gate_opens", count), ("unblocked_opens", count), ("opened_while_unlocked", count),
+                    ("unlocks", countsByName), ("unlocks_per_user_day", share), ("choices", count), ("denials", countsByName),
+                    ("denial_share", share), ("gave_up", count), ("attempts_expired", count), ("quests_started", count),
+                    ("quests", countsByName), ("emergency_uses", count), ("focus", object([("completed", count), ("ended_early", count)])),
+                    ("habits", object([("planned", count), ("done", count), ("awards_suspended", count)])), ("qualified_days", count),
+                ])
+            ),
         ]
         let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores]
         let optionalCounts: Set<DayTotals.CodingKeys> = [.habitSkips, .freezesEquipped, .freezesUsed, .habitLate, .bestStreaks, .scores]
@@ -64,9 +85,22 @@ extension SimulationReport {
                 !["best_streak_mean", "best_streak_p50", "score_mean"].contains($0)
                     && !optionalCounts.map(\.rawValue).contains($0)
             })
+        // Counts by code, and the first failure (its `location` only when the error had one).
+        let first = object(
+            [
+                ("user_index", count), ("user", string), ("day", count), ("date", string), ("at", string), ("event", string),
+                ("code", string), ("message", string), ("location", string),
+            ],
+            required: ["user_index", "user", "day", "date", "at", "event", "code", "message"])
         let failures: JSONValue = .object([
             ("type", .string("object")),
-            ("description", .string("only when a rule failed: counts by code, and the first failure")),
+            ("description", .string("only when a rule failed (docs/simulate.md)")),
+            (
+                "properties",
+                .object(RuleFailures.Code.allCases.map { ($0.rawValue, count) } + [("first", first)])
+            ),
+            ("required", .array(RuleFailures.Code.allCases.map { .string($0.rawValue) })),
+            ("additionalProperties", .bool(false)),
         ])
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
