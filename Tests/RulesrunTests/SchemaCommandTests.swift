@@ -148,6 +148,25 @@ import Testing
                 }
             }
         }
+        // Values of the right type in the wrong form or out of range: refused by both.
+        let malformed: [(String, String)] = [
+            ("commitment", #""at": "2026-03-02T08:00:00", "text": "Run""#), ("commitment", #""at": "2026-03-02", "text": "Run""#),
+            ("commitment", #""at": "2026-03-02T08:00:00+19:00", "text": "Run""#), ("commitment", #""user": "", "text": "Run""#),
+            ("commitment", #""text": """#), ("unlock_open", #""app": "web:example.com""#), ("unlock_open", #""app": "android:""#),
+            ("habit_skip", #""task": "gym", "day": "2026-13-01""#), ("habit_skip", #""task": "gym", "day": "2026-3-2""#),
+            ("settings", #""day_starts_at": "24:00""#), ("settings", #""commitment_deadline": "9:00""#),
+            ("habit_task", #""task": "gym", "scheduled_days": [0]"#), ("habit_task", #""task": "gym", "scheduled_days": [8]"#),
+            ("focus_start", #""minutes": 0"#), ("focus_start", #""minutes": 1441"#), ("focus_start", #""minutes": 2.5"#),
+            ("qr_key", #""value": """#), ("settings", ""), ("habit_task", #""task": """#),
+            ("mode", #""mode": "work", "windows": [{"days": [1], "start": "09:00"}]"#),
+            ("unlock_choose", #""app": "android:a", "option": "CREDITS_UNLOCK""#),
+            ("unlock_choose", #""app": "android:a", "option": "QUEST_UNLOCK", "minutes": 5"#),
+            ("unlock_choose", #""app": "android:a", "option": "EMERGENCY_UNLOCK", "quest_type": "WALK""#),
+        ]
+        for (type, fields) in malformed {
+            let body = fields.hasPrefix(#""at""#) ? #"{"type": "\#(type)", \#(fields)}"# : Self.line(type, fields, at: lines.count)
+            lines.append((body, false, "\(type): malformed \(fields)"))
+        }
         #expect(lines.count > 26 * 3)
         var schemaFields: [String: Set<String>] = [:]
         for (type, branch) in branches(root) {
