@@ -35,7 +35,7 @@ extension Validate {
         if case .object(let members) = schema {
             let header: [(String, JSONValue)] = [
                 ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-                ("$id", .string("https://rulesrun.dev/schema/validate-report.json")), ("title", .string("rulesrun validate --format json")),
+                ("$id", .string("urn:rulesrun:schema:validate-report")), ("title", .string("rulesrun validate --format json")),
             ]
             schema = .object(header + members)
         }

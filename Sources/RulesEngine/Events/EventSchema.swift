@@ -16,7 +16,7 @@ public enum EventSchema {
         let branches = branches(scenario: scenario)
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-            ("$id", .string(scenario ? "https://rulesrun.dev/schema/scenario-line.json" : "https://rulesrun.dev/schema/event.json")),
+            ("$id", .string(scenario ? "urn:rulesrun:schema:scenario-line" : "urn:rulesrun:schema:event")),
             ("title", .string(scenario ? "rulesrun scenario test line" : "rulesrun event (one line of a replay file)")),
             (
                 "description",

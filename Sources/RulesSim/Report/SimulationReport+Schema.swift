@@ -104,7 +104,7 @@ extension SimulationReport {
         ])
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-            ("$id", .string("https://rulesrun.dev/schema/simulate-report.json")),
+            ("$id", .string("urn:rulesrun:schema:simulate-report")),
             ("title", .string("rulesrun simulate --format json")),
             ("type", .string("object")),
             (
