@@ -12,7 +12,7 @@ struct SchemaCommand: ParsableCommand {
             events: one line of a replay file (every event type, its fields, their types and values; \
             unknown fields are refused, as replay refuses them). scenario: a line of a scenario test \
             (rules/tests/*.jsonl), which may also carry "expect". report simulate: simulate --format json; \
-            report validate: validate --format json. docs/schemas.md says how to use them in an editor.
+            report validate: validate --format json. docs/tools.md says how to use them in an editor.
 
             Examples:
               rulesrun schema events > event.schema.json

@@ -3,7 +3,7 @@ import RulesModel
 
 extension Validate {
     /// The JSON Schema (draft 2020-12) of `validate --format json`'s object (``report(folder:ruleSet:problems:)``;
-    /// `rulesrun schema report validate`, docs/schemas.md).
+    /// `rulesrun schema report validate`, docs/tools.md).
     static var jsonSchema: JSONValue {
         func object(_ properties: [(String, JSONValue)]) -> JSONValue {
             .object([

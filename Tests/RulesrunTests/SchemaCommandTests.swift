@@ -3,7 +3,7 @@ import Testing
 
 /// `rulesrun schema`: the JSON Schemas of the event format and of the JSON reports, checked
 /// against what the event decoder accepts and refuses and against real reports
-/// (docs/schemas.md).
+/// (docs/tools.md).
 @Suite struct SchemaCommandTests {
     typealias Value = JSONSchemaChecker.Value
 

@@ -1,14 +1,16 @@
 import RulesModel
 
 /// The JSON Schema (draft 2020-12) of one line of a replay file, as `EngineEvent.parse` reads it
-/// (`rulesrun schema events`; docs/schemas.md): one branch per event type, each with the fields
+/// (`rulesrun schema events`; docs/tools.md): one branch per event type, each with the fields
 /// the type's decoder takes, which of them are required, their types, the enumerations' values
-/// (from the model's own cases) and `additionalProperties: false`, as the strict decoder refuses
-/// an unknown field. What depends on the rule set or on the user's state (a settings time's
-/// allowed steps, a goal unit of the goal type, the params a rule declares) is the engine's to
-/// check; the schema says the shape. `Tests/RulesrunTests/SchemaCommandTests.swift` checks it
-/// against the decoder: every event file of examples/ and rules/ passes both, and for every type a
-/// line with an unknown field or a field of the wrong type is refused by both.
+/// (from the model's own cases), what a field needs with it (a frequency its counts, a goal type
+/// its unit) and `additionalProperties: false`, as the strict decoder refuses an unknown field.
+/// What depends on the rule set or on the user's state (a settings time's allowed steps, the
+/// params a rule declares, time order) is the engine's to check; the schema says the shape.
+/// `Tests/RulesrunTests/SchemaCommandTests.swift` checks it against the decoder: every event file
+/// of examples/ and rules/ passes it; for every type its fields are those the decoder lists, and
+/// lines with an unknown field, a field of another type, each listed value or a malformed value
+/// are accepted or refused alike.
 public enum EventSchema {
     /// The schema of replay lines; with `scenario`, of the lines of a scenario test, which may also
     /// carry `expect` (docs/testing-rules.md).

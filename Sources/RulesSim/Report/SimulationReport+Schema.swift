@@ -3,7 +3,7 @@ import RulesModel
 
 extension SimulationReport {
     /// The JSON Schema (draft 2020-12) of `json()`'s report (`rulesrun schema report simulate`;
-    /// docs/schemas.md). The counts a day holds are the coding keys `merge` reads them back by
+    /// docs/tools.md). The counts a day holds are the coding keys `merge` reads them back by
     /// (`DayTotals`, `EconomyTotals`), so a count added there is in the schema; the derived fields
     /// are listed here. `SchemaCommandTests` checks real reports against it.
     public static var jsonSchema: JSONValue {
