@@ -12,6 +12,8 @@ stds.rulesrun = {
     assert = {}, error = {}, ipairs = {}, next = {}, pairs = {}, pcall = {}, xpcall = {}, select = {},
     tonumber = {}, tostring = {}, type = {}, rawequal = {}, rawget = {}, rawlen = {}, rawset = {},
     setmetatable = {}, getmetatable = {}, print = {}, _VERSION = {},
+    -- _G is the file's own environment: its globals over the sandbox's
+    _G = { read_only = false, other_fields = true },
     -- string without dump
     string = { fields = fields("byte char find format gmatch gsub len lower match pack packsize rep reverse sub unpack upper") },
     table = { fields = fields("concat insert move pack remove sort unpack") },

@@ -1,0 +1,123 @@
+import RulesEngine
+import RulesModel
+
+extension SimulationReport {
+    /// The JSON Schema (draft 2020-12) of `json()`'s report (`rulesrun schema report simulate`;
+    /// docs/tools.md). The counts a day holds are the coding keys `merge` reads them back by
+    /// (`DayTotals`, `EconomyTotals`), so a count added there is in the schema; the derived fields
+    /// are listed here. `SchemaCommandTests` checks real reports against it.
+    public static var jsonSchema: JSONValue {
+        func object(_ properties: [(String, JSONValue)], required: [String]? = nil, closed: Bool = true) -> JSONValue {
+            .object(
+                [("type", .string("object")), ("properties", .object(properties))]
+                    + [("required", .array((required ?? properties.map(\.0)).map(JSONValue.string)))]
+                    + (closed ? [("additionalProperties", .bool(false))] : []))
+        }
+        let count: JSONValue = .object([("type", .string("integer")), ("minimum", .int(0))])
+        let counts: JSONValue = .object([("type", .string("array")), ("items", count)])
+        let share: JSONValue = .object([("type", .string("number")), ("minimum", .int(0))])
+        let string: JSONValue = .object([("type", .string("string"))])
+        let countsByName: JSONValue = .object([("type", .string("object")), ("additionalProperties", count)])
+        let run = object(
+            [
+                ("duration", string), ("start", string), ("days", count), ("users", count), ("users_from", count), ("users_to", count),
+                ("id_offset", count), ("seed", .object([("type", .string("string")), ("pattern", .string("^[0-9]+$"))])),
+                ("personas", string), ("rules", string), ("engine", string), ("inputs_digest", string),
+            ],
+            required: [
+                "duration", "start", "days", "users", "users_from", "users_to", "seed", "personas", "rules", "engine", "inputs_digest",
+            ])
+        let habitOnly = ["habit_marks", "habit_best_streaks", "habit_score"]
+        let summaryProperties: [(String, JSONValue)] = [
+            ("users", count), ("days", count), ("user_days", count), ("events", count), ("refused_events", count), ("commitments", count),
+            ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), ("yes_rate", share), ("reminders", count),
+            ("reminders_per_user_day", share), ("max_reminders_per_user_day", count), ("user_days_at_tier", counts),
+            ("shields_used", count), ("habit_completion_rate", share),
+            ("habit_marks", object([("skips", count), ("freezes_equipped", count), ("freezes_used", count), ("late", count)])),
+            ("habit_best_streaks", object([("tasks", count), ("mean", share), ("p50", count), ("p90", count), ("max", count)])),
+            ("habit_score", object([("tasks", count), ("mean", share)])),
+            ("exits_to_focus", count), ("deepen_pause", count), ("proceed_to_app", count),
+            (
+                "final_streak",
+                object([("p50", count), ("p90", count), ("max", count), ("distribution", countsByName)])
+            ),
+            (
+                "earned",
+                object([
+                    ("users", count), ("user_days", count),
+                    (
+                        "credits",
+                        object([
+                            ("earned", count), ("spent", count), ("forfeited", count), ("earned_per_user_day", share),
+                            ("spent_per_user_day", share), ("forfeited_per_user_day", share), ("per_credit_unlock", share),
+                        ])
+                    ),
+                    (
+                        "balance",
+                        object([("p50", count), ("p90", count), ("max", count), ("last_day_p50", count), ("last_day_p90", count)])
+                    ),
+                    ("urges", count), ("gate_opens", count), ("unblocked_opens", count), ("opened_while_unlocked", count),
+                    ("unlocks", countsByName), ("unlocks_per_user_day", share), ("choices", count), ("denials", countsByName),
+                    ("denial_share", share), ("gave_up", count), ("attempts_expired", count), ("quests_started", count),
+                    ("quests", countsByName), ("emergency_uses", count), ("focus", object([("completed", count), ("ended_early", count)])),
+                    ("habits", object([("planned", count), ("done", count), ("awards_suspended", count)])), ("qualified_days", count),
+                ])
+            ),
+        ]
+        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores]
+        let optionalCounts: Set<DayTotals.CodingKeys> = [.habitSkips, .freezesEquipped, .freezesUsed, .habitLate, .bestStreaks, .scores]
+        let earnedDay = object(
+            EconomyTotals.CodingKeys.allCases.map { key in
+                (key.rawValue, key == .balances ? counts : [.unlocks, .denials, .quests].contains(key) ? countsByName : count)
+            } + [("balance_p50", count), ("balance_p90", count)])
+        let derived: [(String, JSONValue)] = [
+            ("day", .object([("type", .string("integer")), ("minimum", .int(1))])),
+            ("date", .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])),
+            ("tier_share", .object([("type", .string("array")), ("items", share)])), ("streak_p50", count), ("streak_p90", count),
+            ("habit_completion_rate", share), ("best_streak_mean", share), ("best_streak_p50", count), ("score_mean", share),
+        ]
+        let dayCounts = DayTotals.CodingKeys.allCases.map { key in
+            (key.rawValue, key == .earned ? earnedDay : arrays.contains(key) ? counts : count)
+        }
+        let day = object(
+            derived + dayCounts,
+            required: (derived.map(\.0) + dayCounts.map(\.0)).filter {
+                !["best_streak_mean", "best_streak_p50", "score_mean"].contains($0)
+                    && !optionalCounts.map(\.rawValue).contains($0)
+            })
+        // Counts by code, and the first failure (its `location` only when the error had one).
+        let first = object(
+            [
+                ("user_index", count), ("user", string), ("day", count), ("date", string), ("at", string), ("event", string),
+                ("code", string), ("message", string), ("location", string),
+            ],
+            required: ["user_index", "user", "day", "date", "at", "event", "code", "message"])
+        let failures: JSONValue = .object([
+            ("type", .string("object")),
+            ("description", .string("only when a rule failed (docs/simulate.md)")),
+            (
+                "properties",
+                .object(RuleFailures.Code.allCases.map { ($0.rawValue, count) } + [("first", first)])
+            ),
+            ("required", .array(RuleFailures.Code.allCases.map { .string($0.rawValue) })),
+            ("additionalProperties", .bool(false)),
+        ])
+        return .object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string("urn:rulesrun:schema:simulate-report")),
+            ("title", .string("rulesrun simulate --format json")),
+            ("type", .string("object")),
+            (
+                "properties",
+                .object([
+                    ("report", .object([("const", .string("rulesrun simulate"))])), ("version", .object([("const", .int(1))])),
+                    ("run", run),
+                    ("summary", object(summaryProperties, required: summaryProperties.map(\.0).filter { !habitOnly.contains($0) })),
+                    ("failures", failures), ("days", .object([("type", .string("array")), ("items", day)])),
+                ])
+            ),
+            ("required", .array(["report", "version", "run", "summary", "days"].map(JSONValue.string))),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+}
