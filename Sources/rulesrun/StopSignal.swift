@@ -26,6 +26,13 @@ enum StopSignal {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A process may start with them blocked (its parent's mask is inherited: a test runner's
+        // thread, some job controls), which would make them wait forever.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         return ends[0]
     }()
 

@@ -50,7 +50,7 @@ import Testing
         let watch = try WatchProcess([
             "watch", rules.path, "--replay", dir.appendingPathComponent("events.jsonl").path, "--simulate", "7d", "--users", "4",
         ])
-        let first = try watch.waitForLine(containing: "cycle 1: ")
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
         #expect(first.contains("cycle 1: \(rules.path) (first cycle)"))
         #expect(first.contains("\(rules.path): valid (escalation.lua, streaks.lua"))
         #expect(first.contains("tests: 1 passed, 0 failed"))
@@ -61,13 +61,13 @@ import Testing
 
         let escalation = rules.appendingPathComponent("escalation.lua")
         try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: escalation)
-        let second = try watch.waitForLine(containing: "cycle 2: ")
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
         #expect(second.contains("cycle 2: \(escalation.path) changed"))
         #expect(second.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"))
         #expect(second.contains("tests: 0 passed, 1 failed"))
         // The YES of line 5 no longer leaves tier 1; lines 1 to 4 are as they were.
         #expect(second.contains("1 line differs from the last good version"))
-        #expect(second.contains("  line 5: state.pressure.current_tier: 0 → 1"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
         #expect(!second.contains("  line 4:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
         #expect(second.contains("  YES rate"))
@@ -85,14 +85,14 @@ import Testing
         let escalation = rules.appendingPathComponent("escalation.lua")
         let original = try String(contentsOf: escalation, encoding: .utf8)
         let watch = try WatchProcess(["watch", rules.path, "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path])
-        let first = try watch.waitForLine(containing: "cycle 1: ")
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
         #expect(first.contains("cycle 1: good, "))
         #expect(!first.contains("tests:"))
         try watch.waitForLine(containing: "watching")
 
         // A syntax error: the file's line and what the parser expected; version 1 stays.
-        try Self.save(original + "\nM.max_tier = = 3\n", to: escalation)
-        let syntax = try watch.waitForLine(containing: "cycle 2: ")
+        try Self.save(CLI.edit(original, [("M.max_tier = 3", "M.max_tier = = 3")]), to: escalation)
+        let syntax = try watch.waitForLine(containing: "\ncycle 2: ")
         #expect(syntax.contains("escalation.lua:"))
         #expect(syntax.contains("unexpected symbol near '='"))
         #expect(syntax.contains("\(rules.path): 1 problem; the last good version (cycle 1, "))
@@ -103,10 +103,10 @@ import Testing
 
         // A hard constraint broken: tier 2 plans 3 reminders a day.
         try Self.save(CLI.edit(original, [("M.max_reminders_per_day = 3", "M.max_reminders_per_day = 2")]), to: escalation)
-        let constraint = try watch.waitForLine(containing: "cycle 3: ")
-        #expect(constraint.contains("escalation.lua:"))
-        #expect(constraint.contains("max_reminders_per_day"))
-        #expect(constraint.contains("the last good version (cycle 1, "))
+        let constraint = try watch.waitForLine(containing: "\ncycle 3: ")
+        #expect(constraint.contains("escalation.lua:34: reminders[2]: has 3 reminders, more than the 2 allowed a day"))
+        #expect(constraint.contains("escalation.lua:35: reminders[3]: has 3 reminders, more than the 2 allowed a day"))
+        #expect(constraint.contains("\(rules.path): 2 problems; the last good version (cycle 1, "))
         #expect(constraint.contains("cycle 3: rejected, "))
         try watch.waitForLine(containing: "watching")
 
@@ -115,10 +115,10 @@ import Testing
         let temporary = rules.appendingPathComponent("sedX1b2Q9")
         try Self.save(CLI.edit(original, [Self.knob]), to: temporary)
         #expect(rename(temporary.path, escalation.path) == 0)
-        let fixed = try watch.waitForLine(containing: "cycle 4: ")
+        let fixed = try watch.waitForLine(containing: "\ncycle 4: ")
         #expect(fixed.contains("cycle 4: \(escalation.path) changed\n"))
         #expect(fixed.contains("\(rules.path): valid ("))
-        #expect(fixed.contains("  line 5: state.pressure.current_tier: 0 → 1"))
+        #expect(fixed.contains("  line 5: state.current_tier: 0 → 1"))
         #expect(fixed.contains("cycle 4: good, "))
         try watch.waitForLine(containing: "watching")
 
