@@ -16,7 +16,7 @@ struct WatchCommand: ParsableCommand {
             cycle prints a header with the time and what changed, then:
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
               the tests of `rulesrun test` (--no-tests: none): those that did not pass, and the summary;
-              with --replay FILE: the events replayed in memory, and each line whose output differs from the \
+              with --replay FILE (repeatable): the events replayed in memory, each file on its own store, and each line whose output differs from the \
             last good version's, field by field (`line 7: state.pressure.current_tier: 1 → 2`);
               with --simulate 30d: a simulation of --users users (default 100, in memory) and its summary \
             figures with their change since the last good version;
@@ -37,7 +37,8 @@ struct WatchCommand: ParsableCommand {
     )
 
     @Argument(help: "The rule folder.") var directory = "rules"
-    @Option(help: ArgumentHelp("An events file to replay at each cycle (JSON lines, at most 4 MiB).", valueName: "file")) var replay: String?
+    @Option(help: ArgumentHelp("An events file to replay at each cycle (JSON lines, at most 4 MiB; repeatable).", valueName: "file"))
+    var replay: [String] = []
     @Option(help: ArgumentHelp("Run a simulation of this length at each cycle (e.g. 30d).", valueName: "duration")) var simulate: String?
     @Option(
         parsing: .unconditional, help: "Users of --simulate, 1 to \(Simulation.maxUsers). (default: 100)",
@@ -52,17 +53,17 @@ struct WatchCommand: ParsableCommand {
         } catch let error as LuaError {
             throw ValidationError("\(SourceFile.excerpt(directory)): \(error.message)")
         }
-        if let replay {
+        for file in replay {
             do {
-                _ = try SourceFile.read(replay, maxBytes: WatchSession.maxReplayBytes)
+                _ = try SourceFile.read(file, maxBytes: WatchSession.maxReplayBytes)
             } catch {
-                throw ValidationError("--replay \(SourceFile.excerpt(replay)): \(error)")
+                throw ValidationError("--replay \(SourceFile.excerpt(file)): \(error)")
             }
         }
     }
 
     func run() throws {
-        let session = WatchSession(directory: directory, replayPath: replay, simulation: try simulation(), runsTests: tests)
+        let session = WatchSession(directory: directory, replayPaths: replay, simulation: try simulation(), runsTests: tests)
         if once {
             StopSignal.install()
             switch session.cycle(reason: "\(directory) (--once)") {

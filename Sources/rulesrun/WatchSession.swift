@@ -29,20 +29,20 @@ final class WatchSession {
     static let maxDifferingLinesShown = 20
 
     let directory: String
-    let replayPath: String?
+    let replayPaths: [String]
     let simulation: SimulationConfig?
     let runsTests: Bool
 
     private(set) var cycles = 0
     /// The last good version: its cycle and the time it was loaded.
     private var lastGood: (cycle: Int, time: String)?
-    /// The replay's output of the last good version, by line number.
-    private var lastReplay: [Int: JSONValue]?
+    /// Each replay's output with the last good version, by file, then by line number.
+    private var lastReplays: [String: [Int: JSONValue]] = [:]
     private var lastMetrics: [WatchMetric]?
 
-    init(directory: String, replayPath: String?, simulation: SimulationConfig?, runsTests: Bool) {
+    init(directory: String, replayPaths: [String], simulation: SimulationConfig?, runsTests: Bool) {
         self.directory = directory
-        self.replayPath = replayPath
+        self.replayPaths = replayPaths
         self.simulation = simulation
         self.runsTests = runsTests
     }
@@ -88,8 +88,8 @@ final class WatchSession {
             passed = runTests()
             if let signal = StopSignal.received() { return .stopped(signal) }
         }
-        if let replayPath {
-            replay(replayPath, ruleSet: ruleSet)
+        for path in replayPaths {
+            replay(path, ruleSet: ruleSet)
             if let signal = StopSignal.received() { return .stopped(signal) }
         }
         if let simulation { simulate(simulation) }
@@ -118,7 +118,7 @@ final class WatchSession {
         return !results.contains { $0.outcome != .passed }
     }
 
-    /// Replays `path` through a new in-memory store with `ruleSet`, then prints the lines whose
+    /// Replays `path` through a new in-memory store (its own) with `ruleSet`, then prints the lines whose
     /// output differs from the last good version's, field by field.
     private func replay(_ path: String, ruleSet: RuleSet) {
         let text: String
@@ -150,12 +150,12 @@ final class WatchSession {
             if out["ok"] != .bool(true) { refused += 1 }
         }
         let events = "\(numbers.count) event\(numbers.count == 1 ? "" : "s") (\(refused) refused)"
-        guard let last = lastReplay else {
-            lastReplay = outputs
+        guard let last = lastReplays[path] else {
+            lastReplays[path] = outputs
             return Terminal.line("replay \(path): \(events); the reference for the next cycles")
         }
         let differing = numbers.filter { last[$0] != outputs[$0] }
-        lastReplay = outputs
+        lastReplays[path] = outputs
         guard !differing.isEmpty else { return Terminal.line("replay \(path): \(events); no line differs from the last good version") }
         let count = differing.count
         Terminal.line("replay \(path): \(events); \(count) line\(count == 1 ? "" : "s") differ\(count == 1 ? "s" : "") from the last good version")
