@@ -53,11 +53,14 @@ final class FolderWatcher {
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
             guard folders.count < Self.maxFolders else {
-                throw Failure(description: "\(path): more than \(Self.maxFolders) folders to watch (a rule folder, its tests and those it extends)")
+                throw Failure(
+                    description: "\(path): more than \(Self.maxFolders) folders to watch (a rule folder, its tests and those it extends)")
             }
             let wd = inotify_add_watch(fd, path, Self.mask)
             guard wd >= 0 else {
-                let reason = errno == ENOSPC ? "the system's limit of inotify watches is reached (fs.inotify.max_user_watches)" : String(cString: strerror(errno))
+                let reason =
+                    errno == ENOSPC
+                    ? "the system's limit of inotify watches is reached (fs.inotify.max_user_watches)" : String(cString: strerror(errno))
                 throw Failure(description: "cannot watch \(path): \(reason)")
             }
             folders[wd] = path
@@ -68,7 +71,9 @@ final class FolderWatcher {
     func next() -> Wake {
         var changed: [String] = []
         while true {
-            var polled = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: StopSignal.readEnd, events: Int16(POLLIN), revents: 0)]
+            var polled = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: StopSignal.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&polled, 2, changed.isEmpty ? -1 : quiet)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -101,7 +106,7 @@ final class FolderWatcher {
                 } else if event.mask & UInt32(IN_IGNORED) != 0 {
                     folders[event.wd] = nil  // the folder was removed or renamed: watched again if it comes back
                 } else if let folder = folders[event.wd], !name.isEmpty, wanted(name) {
-                    paths.append(folder + "/" + name)
+                    paths.append(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
                 }
             }
         }

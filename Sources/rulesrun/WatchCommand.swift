@@ -75,7 +75,9 @@ struct WatchCommand: ParsableCommand {
         }
         let watcher: FolderWatcher
         do {
-            watcher = try FolderWatcher { name in name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder }
+            watcher = try FolderWatcher { name in
+                name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder
+            }
             try watcher.watch(folders())
         } catch let error as FolderWatcher.Failure {
             Terminal.error("watch: \(error)")
@@ -109,8 +111,9 @@ struct WatchCommand: ParsableCommand {
     /// The rule folder, its tests, and those of every folder it extends (the folder and its tests
     /// alone while its `extends` does not name a folder).
     private func folders() -> [String] {
-        let tests = (try? RuleTestRunner.testFolders(directory)) ?? [directory + "/" + RuleSet.testFolder]
-        return tests.flatMap { [($0 as NSString).deletingLastPathComponent, $0] }
+        let tests = (try? RuleTestRunner.testFolders(directory)) ?? [(directory as NSString).appendingPathComponent(RuleSet.testFolder)]
+        // `rules/` and `rules` are one folder: named without the slash (`rules/escalation.lua changed`).
+        return tests.flatMap { [($0 as NSString).deletingLastPathComponent, $0] }.map { ($0 as NSString).standardizingPath }
     }
 
     /// The simulation of `--simulate`: in memory, the default personas, seed 1.

@@ -47,7 +47,10 @@ struct WatchMetric: Equatable {
         if delta == 0 {
             out += "  (=)"
         } else if Double(shown) == 0 {
-            out += delta > 0 ? "  (+ less than \(String(format: "%.\(decimals)f", pow(10, -Double(decimals)))))" : "  (- less than \(String(format: "%.\(decimals)f", pow(10, -Double(decimals)))))"
+            out +=
+                delta > 0
+                ? "  (+ less than \(String(format: "%.\(decimals)f", pow(10, -Double(decimals)))))"
+                : "  (- less than \(String(format: "%.\(decimals)f", pow(10, -Double(decimals)))))"
         } else {
             out += "  (\(shown)\(unit == " %" ? " pts" : ""))"
         }

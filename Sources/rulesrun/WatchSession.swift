@@ -158,7 +158,8 @@ final class WatchSession {
         lastReplays[path] = outputs
         guard !differing.isEmpty else { return Terminal.line("replay \(path): \(events); no line differs from the last good version") }
         let count = differing.count
-        Terminal.line("replay \(path): \(events); \(count) line\(count == 1 ? "" : "s") differ\(count == 1 ? "s" : "") from the last good version")
+        Terminal.line(
+            "replay \(path): \(events); \(count) line\(count == 1 ? "" : "s") differ\(count == 1 ? "s" : "") from the last good version")
         for number in differing.prefix(Self.maxDifferingLinesShown) {
             let before = last[number] ?? .null, after = outputs[number] ?? .null
             // `compare`'s leaf-by-leaf difference (a function of ComparedField that depends on no field).

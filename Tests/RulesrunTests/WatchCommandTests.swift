@@ -70,7 +70,8 @@ import Testing
         #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
         #expect(!second.contains("  line 4:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
-        #expect(second.contains("  YES rate"))
+        #expect(second.contains("  YES rate                57.1 %  (=)"))
+        #expect(second.contains("  final streak p50        0  (-1)"))
         #expect(second.contains("cycle 2: good, with failing tests, "))
         try watch.waitForLine(containing: "watching")
 
@@ -124,6 +125,28 @@ import Testing
 
         #expect(try watch.stop(SIGTERM) == 0)
         #expect(watch.stdout.hasSuffix("watch: stopped by SIGTERM after 4 cycles\n"))
+    }
+
+    @Test func aFolderThatExtendsAnotherSeesTheSavesOfItsBase() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let variant = dir.appendingPathComponent("variant")
+        try FileManager.default.createDirectory(at: variant, withIntermediateDirectories: true)
+        try "../rules\n".write(to: variant.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
+        let watch = try WatchProcess([
+            "watch", variant.path + "/", "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path,
+        ])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: good, "))
+        try watch.waitForLine(containing: "watching")
+
+        let base = dir.appendingPathComponent("rules/escalation.lua")
+        try Self.save(CLI.edit(try String(contentsOf: base, encoding: .utf8), [Self.knob]), to: base)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("cycle 2: \(base.path) changed\n"))
+        #expect(second.contains("valid (rules/escalation.lua, rules/streaks.lua"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(try watch.stop() == 0)
     }
 
     @Test func onceRunsOneCycleAndSaysByItsStatusWhetherTheSetIsGood() throws {

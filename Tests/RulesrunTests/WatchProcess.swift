@@ -65,7 +65,10 @@ final class WatchProcess: @unchecked Sendable {
             }
             if let found { return found }
             if !process.isRunning, !lock.withLock({ output[cursor...].contains(text) }) {
-                throw Timeout(description: "the process ended (\(process.terminationStatus)) without printing '\(text)'; it printed:\n\(stdout)\nstderr:\n\(stderr)")
+                throw Timeout(
+                    description:
+                        "the process ended (\(process.terminationStatus)) without printing '\(text)'; it printed:\n\(stdout)\nstderr:\n\(stderr)"
+                )
             }
             usleep(20_000)
         }
