@@ -17,7 +17,7 @@ struct WatchCommand: ParsableCommand {
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
               the tests of `rulesrun test` (--no-tests: none): those that did not pass, and the summary;
               with --replay FILE (repeatable): the events replayed in memory, each file on its own store, and each line whose output differs from the \
-            last good version's, field by field (`line 7: state.pressure.current_tier: 1 → 2`);
+            last good version's, field by field (`line 9: state.current_tier: 3 → 2`);
               with --simulate 30d: a simulation of --users users (default 100, in memory) and its summary \
             figures with their change since the last good version;
             then `cycle N: good, 1.84 s` or `cycle N: rejected, 0.40 s`. A version is good when it \
@@ -75,8 +75,10 @@ struct WatchCommand: ParsableCommand {
         }
         let watcher: FolderWatcher
         do {
+            // Hidden files are not part of a rule set (nor its tests): an editor's `.escalation.lua.swp`, emacs's `.#escalation.lua`.
             watcher = try FolderWatcher { name in
-                name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder
+                !name.hasPrefix(".")
+                    && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder)
             }
             try watcher.watch(folders())
         } catch let error as FolderWatcher.Failure {
