@@ -5,11 +5,14 @@
 /// The write end of the pipe SIGINT and SIGTERM write to (set before the handlers are installed:
 /// the handler only reads it and calls `write(2)`, which is safe in a signal handler).
 nonisolated(unsafe) private var stopPipeWriteEnd: Int32 = -1
+/// The signals received so far (written by the handler only).
+nonisolated(unsafe) private var stopSignalsReceived: Int32 = 0
 
 /// SIGINT (Ctrl-C) and SIGTERM as something to wait for: their handler writes the signal's number
 /// to a pipe (the self-pipe trick), whose read end `rulesrun watch` polls beside its inotify
 /// descriptor, and checks between the steps of a cycle. The process is not killed: it ends
-/// cleanly, with a final line, when it sees the byte.
+/// cleanly, with a final line, when it sees the byte. A second signal, for a step that takes
+/// long (a large `--simulate`), ends it at once with 128 + the signal (130 for SIGINT).
 enum StopSignal {
     /// The read end of the pipe (non-blocking). Installs the handlers once.
     static let readEnd: Int32 = {
@@ -21,6 +24,8 @@ enum StopSignal {
         }
         stopPipeWriteEnd = ends[1]
         let handler: @convention(c) (Int32) -> Void = { signal in
+            stopSignalsReceived += 1
+            if stopSignalsReceived > 1 { _exit(128 + signal) }
             var byte = UInt8(truncatingIfNeeded: signal)
             _ = write(stopPipeWriteEnd, &byte, 1)
         }

@@ -26,7 +26,7 @@ struct WatchCommand: ParsableCommand {
             printed; they do not keep the previous version.
 
             Ctrl-C (SIGINT) or SIGTERM ends the watch after the step in progress, with a last line, \
-            exit status 0. --once runs one cycle and exits: 0 when the set is valid and every test \
+            exit status 0; a second one ends it at once (130, 143). --once runs one cycle and exits: 0 when the set is valid and every test \
             passed, 1 otherwise. Invalid arguments exit 2. docs/watch.md says more.
 
             Examples:

@@ -53,6 +53,7 @@ final class WatchSession {
         let start = ContinuousClock.now
         let time = Self.clockTime()
         Terminal.line("[\(time)] cycle \(cycles): \(reason)")
+        fflush(nil)
         let outcome = steps(time: time)
         let seconds = String(format: "%.2f s", Double((ContinuousClock.now - start) / .milliseconds(1)) / 1000)
         switch outcome {
@@ -63,7 +64,7 @@ final class WatchSession {
         case .stopped: break
         }
         Terminal.line("")
-        fflush(nil)  // standard output is a pipe in scripts and tests: each cycle as it ends
+        fflush(nil)
         return outcome
     }
 
@@ -82,15 +83,15 @@ final class WatchSession {
             return .rejected
         }
         Terminal.line("\(directory): valid (\(ruleSet.summary))")
-        if let signal = StopSignal.received() { return .stopped(signal) }
+        if let signal = Self.stepDone() { return .stopped(signal) }
         var passed = true
         if runsTests {
             passed = runTests()
-            if let signal = StopSignal.received() { return .stopped(signal) }
+            if let signal = Self.stepDone() { return .stopped(signal) }
         }
         for path in replayPaths {
             replay(path, ruleSet: ruleSet)
-            if let signal = StopSignal.received() { return .stopped(signal) }
+            if let signal = Self.stepDone() { return .stopped(signal) }
         }
         if let simulation { simulate(simulation) }
         lastGood = (cycles, time)
@@ -186,6 +187,14 @@ final class WatchSession {
         for metric in metrics {
             Terminal.line("  " + metric.line(against: previous?.first { $0.name == metric.name }, nameWidth: width))
         }
+    }
+
+    /// Between two steps of a cycle: what the step printed is written out (standard output is a
+    /// pipe in scripts and tests, where it would wait for the cycle's end), and a signal received
+    /// during it is returned.
+    static func stepDone() -> String? {
+        fflush(nil)
+        return StopSignal.received()
     }
 
     /// The local time of day, HH:MM:SS.

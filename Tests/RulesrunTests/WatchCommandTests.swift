@@ -149,6 +149,17 @@ import Testing
         #expect(try watch.stop() == 0)
     }
 
+    @Test func aSecondCtrlCEndsALongCycleAtOnce() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        // A simulation of a year for 3000 users: minutes on this machine, which the first Ctrl-C would wait for.
+        let watch = try WatchProcess(["watch", rules.path, "--no-tests", "--simulate", "1y", "--users", "3000"])
+        try watch.waitForLine(containing: "\(rules.path): valid (")
+        #expect(try watch.stop(SIGINT, repeating: true) == 130)
+        #expect(!watch.stdout.contains("watch: stopped"))
+    }
+
     @Test func onceRunsOneCycleAndSaysByItsStatusWhetherTheSetIsGood() throws {
         let dir = try Self.fixture(tests: ["recovery_test.lua": Self.recoveryTest])
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -75,14 +75,20 @@ final class WatchProcess: @unchecked Sendable {
         throw Timeout(description: "no line with '\(text)' in \(Int(timeout)) s; the output:\n\(stdout)\nstderr:\n\(stderr)")
     }
 
-    /// Sends `signal` and waits for the process to end; its exit status (128 + the signal if it was killed by it).
-    func stop(_ signal: Int32 = SIGINT, timeout: TimeInterval = 60) throws -> Int32 {
+    /// Sends `signal` (again every half second with `repeating`: a second signal, whichever moment
+    /// the first was handled) and waits for the process to end; its exit status (128 + the signal if it was killed by it).
+    func stop(_ signal: Int32 = SIGINT, repeating: Bool = false, timeout: TimeInterval = 60) throws -> Int32 {
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(timeout)
+        var sent = Date()
         while process.isRunning {
             guard Date() < deadline else {
                 process.terminate()
                 throw Timeout(description: "the process did not end in \(Int(timeout)) s after signal \(signal); it printed:\n\(stdout)")
+            }
+            if repeating, Date().timeIntervalSince(sent) >= 0.5 {
+                kill(process.processIdentifier, signal)
+                sent = Date()
             }
             usleep(20_000)
         }
