@@ -12,7 +12,8 @@ struct WatchCommand: ParsableCommand {
             Runs a cycle at once, then one after every change to a .lua, .jsonl or `extends` file of DIR, \
             of DIR/tests, and of the folders DIR extends and their tests (seen through Linux's inotify, \
             folder by folder, so that editors that write a temporary file and rename it, such as vim, \
-            VS Code and `sed -i`, are seen; changes are gathered until 200 ms pass without another). A \
+            VS Code and `sed -i`, are seen; --poll: by comparing the files every 200 ms instead); changes are gathered \
+            until 200 ms pass without another. A \
             cycle prints a header with the time and what changed, then:
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
               the tests of `rulesrun test` (--no-tests: none): those that did not pass, and the summary;
@@ -45,6 +46,11 @@ struct WatchCommand: ParsableCommand {
         transform: WholeNumber.parser(1...Simulation.maxUsers)) var users: Int?
     @Flag(inversion: .prefixedNo, help: "Run the folder's tests at each cycle.") var tests = true
     @Flag(help: "Run one cycle and exit: 0 when the set is valid and every test passed, 1 otherwise.") var once = false
+    @Flag(
+        help:
+            "Compare the files every 200 ms instead of waiting for inotify's events (folders on NFS, sshfs or a VM's shared folder, which send none)."
+    )
+    var poll = false
 
     func validate() throws {
         if users != nil, simulate == nil { throw ValidationError("--users is the size of --simulate's cohort; add --simulate 30d") }
@@ -76,7 +82,7 @@ struct WatchCommand: ParsableCommand {
         let watcher: FolderWatcher
         do {
             // Hidden files are not part of a rule set (nor its tests): an editor's `.escalation.lua.swp`, emacs's `.#escalation.lua`.
-            watcher = try FolderWatcher { name in
+            watcher = try FolderWatcher(polling: poll) { name in
                 !name.hasPrefix(".")
                     && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder)
             }
@@ -94,7 +100,7 @@ struct WatchCommand: ParsableCommand {
             } catch let error as FolderWatcher.Failure {
                 Terminal.line("watch: \(error)")
             }
-            Terminal.line("watching \(directory) (Ctrl-C to stop)")
+            Terminal.line("watching \(directory)\(watcher.isPolling ? ", comparing its files every 200 ms" : "") (Ctrl-C to stop)")
             fflush(nil)  // standard output is a pipe in scripts and tests: each cycle as it ends
             switch watcher.next() {
             case .stop(let signal): return stop(signal, session)

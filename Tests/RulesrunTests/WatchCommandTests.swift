@@ -149,6 +149,28 @@ import Testing
         #expect(try watch.stop() == 0)
     }
 
+    @Test func pollSeesASaveThroughARenameToo() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let watch = try WatchProcess([
+            "watch", rules.path, "--poll", "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path,
+        ])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: good, "))
+        try watch.waitForLine(containing: "watching \(rules.path), comparing its files every 200 ms (Ctrl-C to stop)")
+
+        let escalation = rules.appendingPathComponent("escalation.lua")
+        let temporary = rules.appendingPathComponent(".escalation.lua.swp")
+        try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: temporary)
+        #expect(rename(temporary.path, escalation.path) == 0)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("cycle 2: \(escalation.path) changed\n"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(try watch.stop() == 0)
+        #expect(watch.stdout.hasSuffix("watch: stopped by SIGINT after 2 cycles\n"))
+    }
+
     @Test func aSecondCtrlCEndsALongCycleAtOnce() throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
