@@ -7,7 +7,10 @@ struct Rulesrun: ParsableCommand {
         commandName: "rulesrun",
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
         version: RulesrunVersion.text,
-        subcommands: [Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self, MergeCommand.self, Bench.self]
+        subcommands: [
+            Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
+            MergeCommand.self, Bench.self,
+        ]
     )
 
     /// As ArgumentParser's, except that a bad argument (its usage error, 64) exits 2 like any
