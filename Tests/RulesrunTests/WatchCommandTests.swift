@@ -59,10 +59,12 @@ import Testing
         #expect(first.contains("cycle 1: good, "))
         try watch.waitForLine(containing: "watching \(rules.path)")
 
-        let escalation = rules.appendingPathComponent("escalation.lua")
+        // Two files saved one after the other (a "save all"): one cycle, which names both.
+        let escalation = rules.appendingPathComponent("escalation.lua"), streaks = rules.appendingPathComponent("streaks.lua")
         try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: escalation)
+        try Self.save(try String(contentsOf: streaks, encoding: .utf8), to: streaks)
         let second = try watch.waitForLine(containing: "\ncycle 2: ")
-        #expect(second.contains("cycle 2: \(escalation.path) changed"))
+        #expect(second.contains("cycle 2: \(escalation.path), \(streaks.path) changed\n"))
         #expect(second.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"))
         #expect(second.contains("tests: 0 passed, 1 failed"))
         // The YES of line 5 no longer leaves tier 1; lines 1 to 4 are as they were.
