@@ -8,8 +8,8 @@ struct Rulesrun: ParsableCommand {
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
         version: RulesrunVersion.text,
         subcommands: [
-            Validate.self, TestCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self, MergeCommand.self, Bench.self,
-            SchemaCommand.self,
+            Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
+            MergeCommand.self, Bench.self, SchemaCommand.self,
         ]
     )
 

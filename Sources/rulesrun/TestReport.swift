@@ -15,13 +15,18 @@ enum TestReport {
                 Terminal.line("# \(result.folder)")
                 folder = result.folder
             }
-            let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-            let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
-            Terminal.line("\(status)\(result.location) \(result.name)\(time)")
-            for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
-            for line in result.printed { Terminal.line("    print: " + line) }
+            printResult(result)
         }
         Terminal.line(summary(results))
+    }
+
+    /// One test's line, what failed and what it printed (`rulesrun watch` prints those that did not pass).
+    static func printResult(_ result: RuleTestResult) {
+        let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+        let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
+        Terminal.line("\(status)\(result.location) \(result.name)\(time)")
+        for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
+        for line in result.printed { Terminal.line("    print: " + line) }
     }
 
     static func summary(_ results: [RuleTestResult]) -> String {

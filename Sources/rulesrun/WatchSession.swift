@@ -1,0 +1,207 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+import RulesSim
+import RulesStore
+
+/// The cycles of `rulesrun watch`: each one validates the rule folder, runs its tests, replays the
+/// events file and runs the small simulation it was given, and prints what changed against the last
+/// good version. A version is good when it validates — what `Engine.reload()` accepts: like
+/// `reload()`, a cycle loads the set in full (`RuleSet.load`) and only then replaces the last good
+/// one; a set that does not load leaves the last good version in force (its replay output and
+/// metrics stay the reference) and the cycle says why. Failing tests are printed but do not keep
+/// the previous version: an edit may mean to change what a test expects.
+final class WatchSession {
+    /// How a cycle ended.
+    enum Outcome: Equatable {
+        /// The set validated (it is now the last good version); whether every test passed.
+        case good(testsPassed: Bool)
+        /// The set did not validate: the last good version stays in force.
+        case rejected
+        /// A signal arrived during the cycle, which stopped after the step it was in.
+        case stopped(String)
+    }
+
+    /// The largest events file replayed at each cycle (a watch replays a small file many times).
+    static let maxReplayBytes = 4 * 1024 * 1024
+    /// The differing lines of a replay printed in full; the others are counted.
+    static let maxDifferingLinesShown = 20
+
+    let directory: String
+    let replayPaths: [String]
+    let simulation: SimulationConfig?
+    let runsTests: Bool
+
+    private(set) var cycles = 0
+    /// The last good version: its cycle and the time it was loaded.
+    private var lastGood: (cycle: Int, time: String)?
+    /// Each replay's output with the last good version, by file, then by line number.
+    private var lastReplays: [String: [Int: JSONValue]] = [:]
+    private var lastMetrics: [WatchMetric]?
+
+    init(directory: String, replayPaths: [String], simulation: SimulationConfig?, runsTests: Bool) {
+        self.directory = directory
+        self.replayPaths = replayPaths
+        self.simulation = simulation
+        self.runsTests = runsTests
+    }
+
+    /// Runs one cycle, printing as it goes; `reason` is what started it.
+    func cycle(reason: String) -> Outcome {
+        cycles += 1
+        let start = ContinuousClock.now
+        let time = Self.clockTime()
+        Terminal.line("[\(time)] cycle \(cycles): \(reason)")
+        fflush(nil)
+        let outcome = steps(time: time)
+        let seconds = String(format: "%.2f s", Double((ContinuousClock.now - start) / .milliseconds(1)) / 1000)
+        switch outcome {
+        case .good(let passed):
+            Terminal.line("cycle \(cycles): good\(passed ? "" : ", with failing tests"), \(seconds)")
+        case .rejected:
+            Terminal.line("cycle \(cycles): rejected, \(seconds)")
+        case .stopped: break
+        }
+        Terminal.line("")
+        fflush(nil)
+        return outcome
+    }
+
+    private func steps(time: String) -> Outcome {
+        let ruleSet: RuleSet
+        do {
+            ruleSet = try RuleSet.load(directory)
+        } catch {
+            let problems = (error as? RuleSetError)?.problems.map(\.description) ?? ["\(error)"]
+            for problem in problems { Terminal.line(problem) }
+            let count = problems.count
+            let kept =
+                lastGood.map { "the last good version (cycle \($0.cycle), \($0.time)) stays in force" }
+                ?? "no good version yet: waiting for a fix"
+            Terminal.line("\(directory): \(count) problem\(count == 1 ? "" : "s"); \(kept)")
+            return .rejected
+        }
+        Terminal.line("\(directory): valid (\(ruleSet.summary))")
+        if let signal = Self.stepDone() { return .stopped(signal) }
+        var passed = true
+        if runsTests {
+            passed = runTests()
+            if let signal = Self.stepDone() { return .stopped(signal) }
+        }
+        for path in replayPaths {
+            replay(path, ruleSet: ruleSet)
+            if let signal = Self.stepDone() { return .stopped(signal) }
+        }
+        if let simulation { simulate(simulation) }
+        lastGood = (cycles, time)
+        return .good(testsPassed: passed)
+    }
+
+    /// Runs the folder's tests (`rulesrun test`'s runner); prints those that did not pass and the
+    /// summary. Whether all passed.
+    private func runTests() -> Bool {
+        let results: [RuleTestResult]
+        do {
+            results = try RuleTestRunner.run(directory)
+        } catch {
+            // The files changed since they validated: the next cycle, which the change started, says how.
+            Terminal.line("tests: not run: \(error)")
+            return false
+        }
+        guard !results.isEmpty else {
+            let folders = ((try? RuleTestRunner.testFolders(directory)) ?? []).joined(separator: ", ")
+            Terminal.line("tests: none found in \(folders) (*.lua, *.jsonl)")
+            return true
+        }
+        for result in results where result.outcome != .passed { TestReport.printResult(result) }
+        Terminal.line("tests: \(TestReport.summary(results))")
+        return !results.contains { $0.outcome != .passed }
+    }
+
+    /// Replays `path` through a new in-memory store (its own) with `ruleSet`, then prints the lines whose
+    /// output differs from the last good version's, field by field.
+    private func replay(_ path: String, ruleSet: RuleSet) {
+        let text: String
+        do {
+            let bytes = try SourceFile.read(path, maxBytes: Self.maxReplayBytes)
+            guard let decoded = String(validating: SourceFile.withoutByteOrderMark(bytes), as: UTF8.self) else {
+                return Terminal.line("replay \(path): not UTF-8 text (expected JSON lines); not replayed")
+            }
+            text = decoded
+        } catch {
+            return Terminal.line("replay \(path): \(error); not replayed")
+        }
+        ruleSet.host.positionedPrintHandler = { text, position in
+            Terminal.line((position.map { "\($0.file):\($0.line): " } ?? "") + "print: " + text)
+        }
+        let replay: Replay
+        do {
+            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: directory))
+        } catch {
+            return Terminal.line("replay \(path): cannot open an in-memory store: \(error)")
+        }
+        var outputs: [Int: JSONValue] = [:]
+        var numbers: [Int] = []
+        var refused = 0
+        for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            guard let out = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1) else { continue }
+            outputs[index + 1] = out
+            numbers.append(index + 1)
+            if out["ok"] != .bool(true) { refused += 1 }
+        }
+        let events = "\(numbers.count) event\(numbers.count == 1 ? "" : "s") (\(refused) refused)"
+        guard let last = lastReplays[path] else {
+            lastReplays[path] = outputs
+            return Terminal.line("replay \(path): \(events); the reference for the next cycles")
+        }
+        let differing = numbers.filter { last[$0] != outputs[$0] }
+        lastReplays[path] = outputs
+        guard !differing.isEmpty else { return Terminal.line("replay \(path): \(events); no line differs from the last good version") }
+        let count = differing.count
+        Terminal.line(
+            "replay \(path): \(events); \(count) line\(count == 1 ? "" : "s") differ\(count == 1 ? "s" : "") from the last good version")
+        for number in differing.prefix(Self.maxDifferingLinesShown) {
+            let before = last[number] ?? .null, after = outputs[number] ?? .null
+            // `compare`'s leaf-by-leaf difference (a function of ComparedField that depends on no field).
+            for difference in EconomyField.differences(before, after) { Terminal.line("  line \(number): \(difference)") }
+        }
+        if count > Self.maxDifferingLinesShown { Terminal.line("  … and \(count - Self.maxDifferingLinesShown) more lines") }
+    }
+
+    /// Runs the small simulation and prints its summary figures with their changes since the last
+    /// good version.
+    private func simulate(_ config: SimulationConfig) {
+        let report: SimulationReport
+        do {
+            report = try Simulation(config: config).run()
+        } catch {
+            return Terminal.line("simulate: \(error)")
+        }
+        let metrics = WatchMetric.of(report)
+        let previous = lastMetrics
+        lastMetrics = metrics
+        let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
+        Terminal.line("simulate \(config.duration), \(config.users) user\(config.users == 1 ? "" : "s"), seed \(config.seed) (\(against)):")
+        let width = metrics.map(\.name.count).max() ?? 0
+        for metric in metrics {
+            Terminal.line("  " + metric.line(against: previous?.first { $0.name == metric.name }, nameWidth: width))
+        }
+    }
+
+    /// Between two steps of a cycle: what the step printed is written out (standard output is a
+    /// pipe in scripts and tests, where it would wait for the cycle's end), and a signal received
+    /// during it is returned.
+    static func stepDone() -> String? {
+        fflush(nil)
+        return StopSignal.received()
+    }
+
+    /// The local time of day, HH:MM:SS.
+    static func clockTime() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Testing
+
+/// `rulesrun watch`: a real process on a copy of the default rules in a temporary folder, edited
+/// as an editor would, its output read as it comes (each wait is for a line, with a timeout).
+@Suite struct WatchCommandTests {
+    /// Two days of Pressure: a NO (tier 1), then a YES, which leaves tier 1 after one YES by default.
+    static let events = """
+        {"at": "2026-03-02T07:00:00+01:00", "type": "settings", "timezone": "Europe/Paris"}
+        {"at": "2026-03-02T08:00:00+01:00", "type": "commitment", "text": "Run 5 km"}
+        {"at": "2026-03-02T20:00:00+01:00", "type": "check_in", "result": "NO"}
+        {"at": "2026-03-03T08:00:00+01:00", "type": "commitment", "text": "Run 5 km"}
+        {"at": "2026-03-03T20:00:00+01:00", "type": "check_in", "result": "YES"}
+
+        """
+
+    /// A test of the rule folder that the knob edited below makes fail.
+    static let recoveryTest = """
+        function test_one_yes_leaves_tier_1()
+          local after = escalation.transition({ current_tier = 1, consecutive_misses = 1, consecutive_successes = 0 }, { result = "YES" })
+          expect_eq(after.current_tier, 0)
+        end
+
+        """
+
+    static let knob = (old: "M.recover_after = { 1, 2, 3 }", new: "M.recover_after = { 2, 2, 3 }")
+
+    /// A folder holding `rules/` (the default rule files, and `tests/` when given) and `events.jsonl`.
+    static func fixture(tests: [String: String] = [:]) throws -> URL {
+        var files = ["events.jsonl": events]
+        for name in ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"] {
+            files["rules/" + name] = try String(contentsOf: CLI.packageRoot.appendingPathComponent("rules/" + name), encoding: .utf8)
+        }
+        for (name, text) in tests { files["rules/tests/" + name] = text }
+        return try CLI.folder(files)
+    }
+
+    /// Rewrites a file in place (open, truncate, write, close), as most editors save.
+    static func save(_ text: String, to url: URL) throws {
+        try text.write(to: url, atomically: false, encoding: .utf8)
+    }
+
+    @Test func aKnobEditShowsTheReplayLinesThatChangedTheFailingTestAndTheFiguresAndCtrlCEndsIt() throws {
+        let dir = try Self.fixture(tests: ["recovery_test.lua": Self.recoveryTest])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let watch = try WatchProcess([
+            "watch", rules.path, "--replay", dir.appendingPathComponent("events.jsonl").path, "--simulate", "7d", "--users", "4",
+        ])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: \(rules.path) (first cycle)"))
+        #expect(first.contains("\(rules.path): valid (escalation.lua, streaks.lua"))
+        #expect(first.contains("tests: 1 passed, 0 failed"))
+        #expect(first.contains("events.jsonl: 5 events (0 refused); the reference for the next cycles"))
+        #expect(first.contains("simulate 7d, 4 users, seed 1 (the reference for the next cycles):"))
+        #expect(first.contains("cycle 1: good, "))
+        try watch.waitForLine(containing: "watching \(rules.path)")
+
+        // Two files saved one after the other (a "save all"): one cycle, which names both.
+        let escalation = rules.appendingPathComponent("escalation.lua"), streaks = rules.appendingPathComponent("streaks.lua")
+        try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: escalation)
+        try Self.save(try String(contentsOf: streaks, encoding: .utf8), to: streaks)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("cycle 2: \(escalation.path), \(streaks.path) changed\n"))
+        #expect(second.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"))
+        #expect(second.contains("tests: 0 passed, 1 failed"))
+        // The YES of line 5 no longer leaves tier 1; lines 1 to 4 are as they were.
+        #expect(second.contains("1 line differs from the last good version"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(!second.contains("  line 4:"))
+        #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
+        #expect(second.contains("  YES rate                57.1 %  (=)"))
+        #expect(second.contains("  final streak p50        0  (-1)"))
+        #expect(second.contains("cycle 2: good, with failing tests, "))
+        try watch.waitForLine(containing: "watching")
+
+        #expect(try watch.stop(SIGINT) == 0)
+        #expect(watch.stdout.hasSuffix("watch: stopped by SIGINT after 2 cycles\n"))
+    }
+
+    @Test func aBadEditKeepsTheLastGoodVersionAndSaysWhyUntilAFixSavedThroughARename() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let escalation = rules.appendingPathComponent("escalation.lua")
+        let original = try String(contentsOf: escalation, encoding: .utf8)
+        let watch = try WatchProcess(["watch", rules.path, "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: good, "))
+        #expect(!first.contains("tests:"))
+        try watch.waitForLine(containing: "watching")
+
+        // A syntax error: the file's line and what the parser expected; version 1 stays.
+        try Self.save(CLI.edit(original, [("M.max_tier = 3", "M.max_tier = = 3")]), to: escalation)
+        let syntax = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(syntax.contains("escalation.lua:"))
+        #expect(syntax.contains("unexpected symbol near '='"))
+        #expect(syntax.contains("\(rules.path): 1 problem; the last good version (cycle 1, "))
+        #expect(syntax.contains(") stays in force"))
+        #expect(syntax.contains("cycle 2: rejected, "))
+        #expect(!syntax.contains("replay "))
+        try watch.waitForLine(containing: "watching")
+
+        // A hard constraint broken: tier 2 plans 3 reminders a day.
+        try Self.save(CLI.edit(original, [("M.max_reminders_per_day = 3", "M.max_reminders_per_day = 2")]), to: escalation)
+        let constraint = try watch.waitForLine(containing: "\ncycle 3: ")
+        #expect(constraint.contains("escalation.lua:34: reminders[2]: has 3 reminders, more than the 2 allowed a day"))
+        #expect(constraint.contains("escalation.lua:35: reminders[3]: has 3 reminders, more than the 2 allowed a day"))
+        #expect(constraint.contains("\(rules.path): 2 problems; the last good version (cycle 1, "))
+        #expect(constraint.contains("cycle 3: rejected, "))
+        try watch.waitForLine(containing: "watching")
+
+        // The fix, written to a temporary file renamed over the rule file (as `sed -i` and vim do):
+        // one cycle, for the rule file only; its replay is compared with version 1's.
+        let temporary = rules.appendingPathComponent("sedX1b2Q9")
+        try Self.save(CLI.edit(original, [Self.knob]), to: temporary)
+        #expect(rename(temporary.path, escalation.path) == 0)
+        let fixed = try watch.waitForLine(containing: "\ncycle 4: ")
+        #expect(fixed.contains("cycle 4: \(escalation.path) changed\n"))
+        #expect(fixed.contains("\(rules.path): valid ("))
+        #expect(fixed.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(fixed.contains("cycle 4: good, "))
+        try watch.waitForLine(containing: "watching")
+
+        #expect(try watch.stop(SIGTERM) == 0)
+        #expect(watch.stdout.hasSuffix("watch: stopped by SIGTERM after 4 cycles\n"))
+    }
+
+    @Test func aFolderThatExtendsAnotherSeesTheSavesOfItsBase() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let variant = dir.appendingPathComponent("variant")
+        try FileManager.default.createDirectory(at: variant, withIntermediateDirectories: true)
+        try "../rules\n".write(to: variant.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
+        let watch = try WatchProcess([
+            "watch", variant.path + "/", "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path,
+        ])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: good, "))
+        try watch.waitForLine(containing: "watching")
+
+        let base = dir.appendingPathComponent("rules/escalation.lua")
+        try Self.save(CLI.edit(try String(contentsOf: base, encoding: .utf8), [Self.knob]), to: base)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("cycle 2: \(base.path) changed\n"))
+        #expect(second.contains("valid (rules/escalation.lua, rules/streaks.lua"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(try watch.stop() == 0)
+    }
+
+    @Test func pollSeesASaveThroughARenameToo() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let watch = try WatchProcess([
+            "watch", rules.path, "--poll", "--no-tests", "--replay", dir.appendingPathComponent("events.jsonl").path,
+        ])
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("cycle 1: good, "))
+        try watch.waitForLine(containing: "watching \(rules.path), comparing its files every 200 ms (Ctrl-C to stop)")
+
+        let escalation = rules.appendingPathComponent("escalation.lua")
+        let temporary = rules.appendingPathComponent(".escalation.lua.swp")
+        try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: temporary)
+        #expect(rename(temporary.path, escalation.path) == 0)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("cycle 2: \(escalation.path) changed\n"))
+        #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
+        #expect(try watch.stop() == 0)
+        #expect(watch.stdout.hasSuffix("watch: stopped by SIGINT after 2 cycles\n"))
+    }
+
+    @Test func aSecondCtrlCEndsALongCycleAtOnce() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        // A simulation of a year for 3000 users: minutes on this machine, which the first Ctrl-C would wait for.
+        let watch = try WatchProcess(["watch", rules.path, "--no-tests", "--simulate", "1y", "--users", "3000"])
+        try watch.waitForLine(containing: "\(rules.path): valid (")
+        #expect(try watch.stop(SIGINT, repeating: true) == 130)
+        #expect(!watch.stdout.contains("watch: stopped"))
+    }
+
+    @Test func onceRunsOneCycleAndSaysByItsStatusWhetherTheSetIsGood() throws {
+        let dir = try Self.fixture(tests: ["recovery_test.lua": Self.recoveryTest])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let good = try CLI.run(["watch", rules.path, "--once"])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.stdout.contains("tests: 1 passed, 0 failed"))
+        #expect(good.stdout.contains("cycle 1: good, "))
+        #expect(!good.stdout.contains("watching"))
+
+        let escalation = rules.appendingPathComponent("escalation.lua")
+        let original = try String(contentsOf: escalation, encoding: .utf8)
+        try Self.save(CLI.edit(original, [Self.knob]), to: escalation)
+        let failing = try CLI.run(["watch", rules.path, "--once"])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("cycle 1: good, with failing tests, "))
+
+        try Self.save(original + "\nlocal = 1\n", to: escalation)
+        let bad = try CLI.run(["watch", rules.path, "--once"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("1 problem; no good version yet: waiting for a fix"))
+        #expect(bad.stdout.contains("cycle 1: rejected, "))
+    }
+
+    @Test func invalidArgumentsExitTwoBeforeAnyCycle() throws {
+        let missing = try CLI.run(["watch", "no-such-folder", "--once"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no-such-folder: no such rule folder"))
+        let users = try CLI.run(["watch", "--once", "--users", "5"])
+        #expect(users.status == 2)
+        #expect(users.stderr.contains("--users is the size of --simulate's cohort"))
+        let replay = try CLI.run(["watch", "--once", "--replay", "no-such.jsonl"])
+        #expect(replay.status == 2)
+        #expect(replay.stderr.contains("--replay no-such.jsonl: no such file"))
+        let duration = try CLI.run(["watch", "--once", "--simulate", "30x"])
+        #expect(duration.status == 2)
+        #expect(duration.stderr.contains("--simulate: "))
+        #expect(missing.stdout.isEmpty && users.stdout.isEmpty && replay.stdout.isEmpty && duration.stdout.isEmpty)
+    }
+}
