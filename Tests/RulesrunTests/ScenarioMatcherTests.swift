@@ -17,7 +17,8 @@ import Testing
     /// `rulesrun test` of a folder extending the default rules whose one scenario has these `expect`s.
     static func run(line4: String = "{}", line5: String = "{}") throws -> CLI.Result {
         func oneLine(_ s: String) -> String { s.replacingOccurrences(of: "\n", with: " ") }
-        let text = scenario.replacingOccurrences(of: "EXPECT4", with: oneLine(line4)).replacingOccurrences(of: "EXPECT5", with: oneLine(line5))
+        let text = scenario.replacingOccurrences(of: "EXPECT4", with: oneLine(line4)).replacingOccurrences(
+            of: "EXPECT5", with: oneLine(line5))
         let dir = try TestCommandTests.variant(["tests/m.jsonl": text])
         return try CLI.run(["test", dir.path, "--no-inherit"])
     }
@@ -40,7 +41,10 @@ import Testing
 
     @Test(arguments: [
         (#"{"state.current_tier": {"$approx": 2.1}}"#, #"state.current_tier: expected {"$approx":2.1}, found 2"#),
-        (#"{"state.current_tier": {"$approx": 2.5, "$tolerance": 0.4}}"#, #"state.current_tier: expected {"$approx":2.5,"$tolerance":0.4}, found 2"#),
+        (
+            #"{"state.current_tier": {"$approx": 2.5, "$tolerance": 0.4}}"#,
+            #"state.current_tier: expected {"$approx":2.5,"$tolerance":0.4}, found 2"#
+        ),
         (#"{"state.current_tier": {"$above": 2}}"#, #"state.current_tier: expected {"$above":2}, found 2"#),
         (#"{"state.current_tier": {"$below": 2}}"#, #"state.current_tier: expected {"$below":2}, found 2"#),
         (#"{"state.current_tier": {"$above": 1, "$below": 2}}"#, #"state.current_tier: expected {"$above":1,"$below":2}, found 2"#),
@@ -62,7 +66,9 @@ import Testing
     ]) func listMatchersFailOnAnotherList(expect: String, failure: String) throws {
         let result = try Self.run(line4: expect)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains(#"    tests/m.jsonl:4: state.today.reminders: \#(failure), found ["15:30","21:00"]"# + "\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#"    tests/m.jsonl:4: state.today.reminders: \#(failure), found ["15:30","21:00"]"# + "\n"),
+            "\(result.stdout)")
     }
 
     /// A matcher inside an expected object: the object's other members are still compared exactly,
@@ -70,7 +76,9 @@ import Testing
     @Test func aMatcherInsideAnObject() throws {
         let wrong = try Self.run(line5: #"{"decisions.days[1]": {"tier_after": {"$above": 1}, "tier_before": {"$absent": true}}}"#)
         #expect(wrong.status == 1, "\(wrong.stdout)")
-        #expect(wrong.stdout.contains(#"tests/m.jsonl:5: decisions.days[1]: expected {"tier_after":{"$above":1},"tier_before":{"$absent":true}}, found {"#))
+        #expect(
+            wrong.stdout.contains(
+                #"tests/m.jsonl:5: decisions.days[1]: expected {"tier_after":{"$above":1},"tier_before":{"$absent":true}}, found {"#))
     }
 
     @Test(arguments: [
@@ -82,15 +90,24 @@ import Testing
             #"{"state.current_tier": {"$approx": 2, "$tolerence": 0.1}}"#,
             "expect: state.current_tier: unknown matcher '$tolerence' (did you mean $tolerance?); the matchers are $approx, $tolerance, $above, $below, $prefix, $length, $absent, $equals"
         ),
-        (#"{"state.current_tier": {"$tolerance": 0.1}}"#, #"expect: state.current_tier: $tolerance: goes with $approx ({"$approx": 0.5, "$tolerance": 1e-3})"#),
+        (
+            #"{"state.current_tier": {"$tolerance": 0.1}}"#,
+            #"expect: state.current_tier: $tolerance: goes with $approx ({"$approx": 0.5, "$tolerance": 1e-3})"#
+        ),
         (#"{"state.current_tier": {"$approx": "2"}}"#, #"expect: state.current_tier: $approx: expected a number, found "2""#),
-        (#"{"state.current_tier": {"$length": 1.5}}"#, "expect: state.current_tier: $length: expected a whole number ≥ 0 (of elements or members), found 1.5"),
+        (
+            #"{"state.current_tier": {"$length": 1.5}}"#,
+            "expect: state.current_tier: $length: expected a whole number ≥ 0 (of elements or members), found 1.5"
+        ),
         (#"{"state.current_tier": {"$absent": true, "$above": 1}}"#, "expect: state.current_tier: $absent: stands alone in its matcher"),
         (
             #"{"state": {"current_tier": 2, "$above": 1}}"#,
             #"expect: state: '$above' is a matcher's name but the object has fields too (a matcher's keys all start with $; an object with such a key is written {"$equals": {…}})"#
         ),
-        (#"{"state.x": [1, {"$prefx": [1]}]}"#, "expect: state.x[2]: unknown matcher '$prefx' (did you mean $prefix?); the matchers are $approx, $tolerance, $above, $below, $prefix, $length, $absent, $equals"),
+        (
+            #"{"state.x": [1, {"$prefx": [1]}]}"#,
+            "expect: state.x[2]: unknown matcher '$prefx' (did you mean $prefix?); the matchers are $approx, $tolerance, $above, $below, $prefix, $length, $absent, $equals"
+        ),
     ]) func anInvalidMatcherIsInvalidInput(expect: String, message: String) throws {
         let result = try Self.run(line5: expect)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")

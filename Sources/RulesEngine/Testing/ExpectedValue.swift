@@ -110,7 +110,9 @@ indirect enum ExpectedValue {
             }
         }
         if let tolerance {
-            guard let approx = m.approx else { throw invalid(path, "$tolerance: goes with $approx ({\"$approx\": 0.5, \"$tolerance\": 1e-3})") }
+            guard let approx = m.approx else {
+                throw invalid(path, "$tolerance: goes with $approx ({\"$approx\": 0.5, \"$tolerance\": 1e-3})")
+            }
             m.approx = (approx.value, tolerance)
         }
         if members.count > 1, let alone = members.first(where: { $0.0 == "$absent" || $0.0 == "$equals" })?.0 {
