@@ -18,6 +18,12 @@ import Testing
         #expect(report["passed"] as? Int == Self.cases.count)
         #expect(report["failed"] as? Int == 0)
         #expect(Set(tests.compactMap { $0["name"] as? String }) == Set(Self.cases))
+        // Each case checks something: a line of it has an `expect`.
+        for name in Self.cases {
+            let text = try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("examples/habitica-dailies/tests/\(name).jsonl"), encoding: .utf8)
+            #expect(text.contains("\"expect\": {"), "\(name) checks nothing")
+        }
     }
 
     /// The cases, one scenario file each in examples/habitica-dailies/tests/ (where each comes from is in its header).

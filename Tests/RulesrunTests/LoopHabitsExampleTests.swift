@@ -21,6 +21,12 @@ import Testing
         #expect(report["passed"] as? Int == Self.cases.count)
         #expect(report["failed"] as? Int == 0)
         #expect(Set(tests.compactMap { $0["name"] as? String }) == Set(Self.cases))
+        // Each case checks something: a line of it has an `expect`.
+        for name in Self.cases {
+            let text = try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("examples/loop-habits/tests/\(name).jsonl"), encoding: .utf8)
+            #expect(text.contains("\"expect\": {"), "\(name) checks nothing")
+        }
     }
 
     /// The cases, one scenario file each in examples/loop-habits/tests/ (where each comes from is in its header).
@@ -59,4 +65,19 @@ import Testing
         "yesno-irregularNonDaily-rolling",
         "yesno-recompute",
     ]
+
+    /// A case fails when the value it expects is not the one computed: atleast-getValue's second
+    /// score (uhabits' 0.101149) moved by 2e-6, beyond $approx's tolerance of 1e-6.
+    @Test func aChangedScoreFails() throws {
+        let file = CLI.packageRoot.appendingPathComponent("examples/loop-habits/tests/atleast-getValue.jsonl")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let changed = CLI.edit(text, [(old: #"{"$approx": 0.101149}"#, new: #"{"$approx": 0.101151}"#)])
+        let dir = try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("examples/loop-habits").path + "\n", "tests/x.jsonl": changed,
+        ])
+        let result = try CLI.run(["test", dir.path, "--no-inherit"])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#"    tests/x.jsonl:8: state.habit_scores.h: expected {"$approx":0.101151}, found 0.1011490268044582"#))
+    }
 }
