@@ -1,7 +1,7 @@
 -- examples/loop-habits/streaks.lua (extends ../../rules): the streaks and the habit score of Loop
 -- Habit Tracker (iSoron/uhabits, uhabits-core commonMain: EntryList.kt, StreakList.kt,
 -- ScoreList.kt, Score.kt), ported from its source and checked against its tests
--- (examples/loop-habits/tests/, Tests/RulesrunTests/LoopHabitsExampleTests.swift).
+-- (examples/loop-habits/tests/: rulesrun test examples/loop-habits --no-inherit).
 --
 -- Reproduced: "x times in y days" (Loop's rolling DAYS frequencies): groups of x checks within y days
 -- make intervals reaching y - 1 days ahead, older intervals snap back to close gaps, and every day

@@ -6,7 +6,7 @@ import RulesStore
 /// A scenario file: replay lines (docs/replay.md) that may carry `"expect": {PATH: VALUE, …}`,
 /// replayed as `rulesrun replay` replays them (a new in-memory store). The runner takes `expect`
 /// out of each line before the engine reads it, then compares each PATH of the line's output with
-/// its VALUE; the first mismatch fails the scenario, naming the line, the path, what was
+/// its VALUE (a JSON value, or a matcher: ``ExpectedValue``); the first mismatch fails the scenario, naming the line, the path, what was
 /// expected and what was found. An event the engine refuses (`"ok": false`) fails it too, unless
 /// its line expects `ok` or a field of `error`.
 struct ScenarioTest {
@@ -61,7 +61,7 @@ struct ScenarioTest {
             let out = replay.output(forLine: event, number: number)
             for expectation in expectations {
                 let found = Self.value(at: expectation.keys, in: out)
-                guard let found, Self.matches(found, expectation.value) else {
+                guard expectation.expected.matches(found) else {
                     return result(
                         .failed,
                         [
@@ -86,8 +86,9 @@ struct ScenarioTest {
 
     struct Invalid: Error { let message: String }
 
-    /// One entry of a line's `expect`: the path as written, its keys, the value that must be there.
-    typealias Expectation = (path: String, keys: [LuaValue], value: JSONValue)
+    /// One entry of a line's `expect`: the path as written, its keys, the value as written and what
+    /// it asks for (a value or a matcher, see ``ExpectedValue``).
+    typealias Expectation = (path: String, keys: [LuaValue], value: JSONValue, expected: ExpectedValue)
 
     /// The line without its `expect`, and what `expect` asks for. A line that is not a JSON object
     /// is left to the engine, which says what is wrong with it.
@@ -106,7 +107,7 @@ struct ScenarioTest {
                         "expect: '\(SourceFile.excerpt(path))' is not a path (expected fields separated by dots, list elements as [1]: decisions.reminders[1])"
                 )
             }
-            return (path: path, keys: keys, value: value)
+            return (path: path, keys: keys, value: value, expected: try ExpectedValue(value, path: path))
         }
         return (JSONValue.object(members.filter { $0.0 != "expect" }).description, expectations)
     }
@@ -126,19 +127,5 @@ struct ScenarioTest {
             }
         }
         return current
-    }
-
-    /// Whether `found` is `expected`: numbers by value (`2` is `2.0`), objects member by member
-    /// whatever their order, lists element by element.
-    static func matches(_ found: JSONValue, _ expected: JSONValue) -> Bool {
-        switch (found, expected) {
-        case (.int(let a), .int(let b)): return a == b
-        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
-        case (.double(let a), .double(let b)): return a == b
-        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { matches($0, $1) }
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && b.allSatisfy { key, value in a.first { $0.0 == key }.map { matches($0.1, value) } ?? false }
-        default: return found == expected
-        }
     }
 }
