@@ -41,7 +41,8 @@ public struct LuaBranch: Sendable, Equatable {
     }
 
     /// The arms of every `if` statement in `source` whose condition is on a line of `codeLines`
-    /// (lines with code in functions; see `LuaHost.executableLines`), in the order of their lines.
+    /// (lines with code in functions; see `LuaHost.executableLines`), statement by statement in the
+    /// order of their `if`, each statement's arms in order, its implicit else last.
     /// `endLines` are the lines where a function ends (its implicit return): what runs after an
     /// `if` that closes a function.
     public static func arms(in source: String, codeLines: Set<Int>, endLines: Set<Int> = []) -> [LuaBranch] {
@@ -135,7 +136,7 @@ public struct LuaBranch: Sendable, Equatable {
             default: break
             }
         }
-        // In the order of their lines (a nested statement's arms come inside its enclosing arm).
-        return result.flatMap { $0 }.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        // Statement by statement in the order of their `if` (a nested one after the one holding it).
+        return result.flatMap { $0 }
     }
 }

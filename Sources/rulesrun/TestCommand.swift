@@ -46,7 +46,7 @@ struct TestCommand: ParsableCommand {
 
     func validate() throws {
         if let threshold, !(0...100).contains(threshold) {
-            throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(threshold)")
+            throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(Self.text(threshold))")
         }
     }
 
