@@ -57,7 +57,9 @@ extension LuaHost {
         guard status == LUA_OK else { throw error(status: status, chunk: chunkName) }
         var marks = [UInt8](repeating: 0, count: lineCount + 2)
         let read = hostMode { rr_function_lines(L, &marks, Int32(marks.count)) }
-        guard read == 0 else { throw LuaError(kind: .syntax, file: chunkName, message: "internal error: the bytecode of the file cannot be read") }
+        guard read == 0 else {
+            throw LuaError(kind: .syntax, file: chunkName, message: "internal error: the bytecode of the file cannot be read")
+        }
         return (Set(marks.indices.filter { marks[$0] == 1 }), Set(marks.indices.filter { marks[$0] == 2 }))
     }
 }

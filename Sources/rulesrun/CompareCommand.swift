@@ -220,7 +220,9 @@ struct CompareCommand: ParsableCommand {
             Terminal.line(result.text)
             for (set, folder, coverage) in measured {
                 Terminal.line("")
-                for line in CoverageReport.lines(coverage, title: "coverage of \(set) (\(folder)) by the comparison:", notRunBy: "the comparison") {
+                for line in CoverageReport.lines(
+                    coverage, title: "coverage of \(set) (\(folder)) by the comparison:", notRunBy: "the comparison")
+                {
                     Terminal.line(line)
                 }
             }

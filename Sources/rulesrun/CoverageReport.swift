@@ -16,7 +16,8 @@ enum CoverageReport {
         for file in coverage.files {
             out.append(
                 "  " + file.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + figure(file.covered.count, file.lines.count, branches: file.coveredArms, of: file.arms.count, uncovered: file.uncovered))
+                    + figure(
+                        file.covered.count, file.lines.count, branches: file.coveredArms, of: file.arms.count, uncovered: file.uncovered))
         }
         out.append(
             "  " + "total".padding(toLength: width, withPad: " ", startingAt: 0) + "  "

@@ -94,7 +94,8 @@ struct SimulateCommand: ParsableCommand {
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
         if coverage, bench || reference {
-            throw ValidationError("--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
+            throw ValidationError(
+                "--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
         }
         if bench, reportOptions.out != nil || chart != nil || reportOptions.format != .table {
             throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
@@ -184,7 +185,8 @@ struct SimulateCommand: ParsableCommand {
         }
         try reportOptions.write(report)
         if let measured, reportOptions.format != .json {
-            let text = CoverageReport.lines(measured, title: "coverage of the rule files by the simulated users:", notRunBy: "any simulated user")
+            let text = CoverageReport.lines(
+                measured, title: "coverage of the rule files by the simulated users:", notRunBy: "any simulated user")
             if reportOptions.out == nil {
                 Terminal.line("")
                 for line in text { Terminal.line(line) }

@@ -41,7 +41,9 @@ struct TestCommand: ParsableCommand {
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
     @Flag(help: "Report which lines and branches of the rule files the tests ran.") var coverage = false
-    @Option(help: ArgumentHelp("Exit 1 when the tests run less than this percentage of the rule files' lines (implies --coverage).", valueName: "pct"))
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when the tests run less than this percentage of the rule files' lines (implies --coverage).", valueName: "pct"))
     var threshold: Double?
 
     func validate() throws {
@@ -100,7 +102,8 @@ struct TestCommand: ParsableCommand {
         if let measured, let threshold, measured.isBelow(threshold) {
             let figure = RuleCoverage.percent(measured.coveredLines, of: measured.totalLines)
             Terminal.error(
-                "line coverage \(figure) % (\(measured.coveredLines)/\(measured.totalLines)) is below --threshold \(Self.text(threshold)) %")
+                "line coverage \(figure) % (\(measured.coveredLines)/\(measured.totalLines)) is below --threshold \(Self.text(threshold)) %"
+            )
             throw ExitCode(1)
         }
     }

@@ -133,7 +133,9 @@ public struct RuleCoverage: Sendable {
                             "arms",
                             .array(
                                 file.arms.map {
-                                    .object([("line", .int($0.branch.line)), ("kind", .string($0.branch.kind.rawValue)), ("ran", .bool($0.ran))])
+                                    .object([
+                                        ("line", .int($0.branch.line)), ("kind", .string($0.branch.kind.rawValue)), ("ran", .bool($0.ran)),
+                                    ])
                                 })
                         ),
                     ])
@@ -148,7 +150,8 @@ public struct RuleCoverage: Sendable {
                     (
                         "lines",
                         .object([
-                            ("covered", .int(coveredLines)), ("total", .int(totalLines)), ("percent", percentJSON(coveredLines, totalLines)),
+                            ("covered", .int(coveredLines)), ("total", .int(totalLines)),
+                            ("percent", percentJSON(coveredLines, totalLines)),
                         ])
                     ),
                     ("branches", .object([("covered", .int(coveredArms)), ("total", .int(totalArms))])),
