@@ -30,12 +30,18 @@ static int rr_raise_budget(lua_State *L, const char *cause) {
 
 static void rr_hook(lua_State *L, lua_Debug *ar) {
     rr_runtime *rt = rr_runtime_of(L);
+    if (ar->event == LUA_HOOKLINE) {
+        /* The line recorder's event (see coverage.c): counts nothing against the budget, whose
+           count events come on their own. */
+        if (lua_getinfo(L, "S", ar)) rr_lines_record(rt, ar->source, ar->currentline);
+        return;
+    }
     if (ar->event != LUA_HOOKCOUNT) return;
     rt->budget_remaining -= rt->hook_count;
     rt->instructions_total += rt->hook_count;
     if (rt->hook_count != rt->hook_interval) {
         rt->hook_count = rt->hook_interval;
-        lua_sethook(L, rr_hook, LUA_MASKCOUNT, rt->hook_interval);
+        lua_sethook(L, rr_hook, LUA_MASKCOUNT | rt->line_mask, rt->hook_interval);
     }
     if (lua_getinfo(L, "Sl", ar)) {
         rt->last_line = ar->currentline;
@@ -65,16 +71,18 @@ void rr_arm(rr_runtime *rt, int64_t budget) {
            is already installed with this interval, it is left as it is: the first hook of the call
            may then come up to one interval early, which only makes the budget stricter. */
         int interval = rt->budget > 0 && rt->budget < 1000 ? (int)rt->budget : 1000;
-        if (interval != rt->hook_interval || rt->hook_count != interval || lua_gethook(rt->L) != rr_hook) {
+        if (interval != rt->hook_interval || rt->hook_count != interval || lua_gethook(rt->L) != rr_hook
+            || lua_gethookmask(rt->L) != (LUA_MASKCOUNT | rt->line_mask)) {
             rt->hook_interval = interval;
             rt->hook_count = interval;
-            lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT, interval);
+            lua_sethook(rt->L, rr_hook, LUA_MASKCOUNT | rt->line_mask, interval);
         }
     } else {
         rt->hook_interval = 0;
         rt->hook_count = 0;
         rt->mem_watch = 0;
-        lua_sethook(rt->L, NULL, 0, 0);
+        /* Without a budget, the line recorder's hook alone, if it records. */
+        lua_sethook(rt->L, rt->line_mask ? rr_hook : NULL, rt->line_mask, 0);
     }
 }
 

@@ -6,6 +6,7 @@
  * one section per file.
  *
  *   0  runtime.c      the state, the counting allocator, raising an error (rr_raise)
+ *   0  coverage.c     the line recorder: how often each line of each chunk ran
  *   1  budget.c       the instruction budget: the count hook, charges, the one budget message
  *   2  host.c         the boundary with Swift: host functions, print, the traceback handler
  *   2  tables.c       reading tables as rules see them: frozen contents, ordered pairs/next, tostring
@@ -16,7 +17,7 @@
  *   5  environment.c  each file's environment, running a file and sealing it
  *
  * Files of one layer do not call each other. The call graph:
- *   budget -> runtime;  host, tables, statecheck -> budget, runtime;
+ *   budget -> runtime, coverage;  host, tables, statecheck -> budget, runtime;
  *   frozen -> tables, host (rr_trampoline), statecheck, runtime;
  *   guards -> tables, budget, runtime;  sandbox -> frozen, guards, tables, host, budget, runtime;
  *   environment -> sandbox, frozen, tables, runtime.
@@ -47,6 +48,11 @@ int rr_raise(lua_State *L, int kind, int fatal);
    RR_BYTES_PER_INSTRUCTION bytes allocated (charged by the allocator; the hook raises). */
 #define RR_ALLOCATION_COST 64
 #define RR_BYTES_PER_INSTRUCTION 16
+
+/* ---- 0 coverage.c ---- */
+
+/* Counts one line event of `source` (Lua's chunk name, '@' first for files). */
+void rr_lines_record(rr_runtime *rt, const char *source, int line);
 
 /* ---- 1 budget.c ---- */
 

@@ -82,7 +82,7 @@ static void rr_charge_allocation(rr_runtime *rt, size_t size) {
     rt->instructions_total += cost;
     if (rt->budget_remaining <= 0 && rt->hook_interval > 0 && rt->hook_count != 1) {
         rt->hook_count = 1;
-        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT, 1);
+        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT | rt->line_mask, 1);
     }
 }
 
@@ -110,7 +110,7 @@ static void *rr_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
            is known (and the ceiling checked) before a larger allocation fails. */
         rt->mem_watch = rt->mem_used + rt->mem_limit / 8;
         rt->hook_count = 1;
-        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT, 1);
+        lua_sethook(rt->L, lua_gethook(rt->L), LUA_MASKCOUNT | rt->line_mask, 1);
     }
     return p;
 }

@@ -49,6 +49,7 @@ typedef struct { const char *s; size_t len; } rr_str;
 
 typedef struct rr_proto {
     int linedefined;
+    int is_vararg;
     int ncode;
     const unsigned char *code;       /* ncode instructions of 4 bytes, native order */
     int nk;
@@ -144,7 +145,7 @@ static void rr_read_function(rr_reader *r, rr_proto *f, int depth) {
     f->linedefined = rr_read_int(r);
     (void)rr_read_int(r);                         /* lastlinedefined */
     (void)rr_read_byte(r);                        /* numparams */
-    (void)rr_read_byte(r);                        /* is_vararg */
+    f->is_vararg = rr_read_byte(r);
     (void)rr_read_byte(r);                        /* maxstacksize */
     /* code */
     f->ncode = rr_read_int(r);
@@ -416,6 +417,48 @@ int rr_check_no_state(lua_State *L, int *line, char *message, size_t capacity) {
 
 int rr_check_kept_closure(lua_State *L, int *line, char *message, size_t capacity) {
     return rr_check_function(L, 1, line, message, capacity);
+}
+
+/* Marks the lines of f's code, and of the functions nested in it, as luaG's activelines does, less
+   the function's last instruction (the return the compiler adds at its `end`, which a function
+   that returns explicitly never reaches). */
+static void rr_mark_lines(const rr_proto *f, unsigned char *lines, int capacity) {
+    int line = f->linedefined, abs = 0;
+    for (int pc = 0; pc < f->nlineinfo && pc < f->ncode; pc++) {
+        if (f->lineinfo[pc] == RR_ABSLINEINFO) {
+            while (abs < f->nabs && f->abspc[abs] < pc) abs++;
+            if (abs >= f->nabs || f->abspc[abs] != pc) return;
+            line = f->absline[abs];
+        } else {
+            line += f->lineinfo[pc];
+        }
+        if (line <= 0 || line >= capacity || (pc == 0 && f->is_vararg)) continue;  /* VARARGPREP */
+        if (pc < f->ncode - 1) lines[line] = 1;
+        else if (lines[line] == 0) lines[line] = 2;                                  /* the final return */
+    }
+    for (int c = 0; c < f->np; c++) rr_mark_lines(&f->p[c], lines, capacity);
+}
+
+int rr_function_lines(lua_State *L, unsigned char *lines, int capacity) {
+    size_t size = 0;
+    unsigned char *data = rr_dump_for_tests(L, &size);
+    if (!data) return -1;
+    static const size_t header = 12 + 3 + sizeof(lua_Integer) + sizeof(lua_Number) + 1;
+    rr_reader r = { data, data + size, 0 };
+    int result = -1;
+    if (size > header) {
+        r.p += header;                            /* checked by rr_check_no_state when the file loaded */
+        rr_proto main_proto;
+        memset(&main_proto, 0, sizeof main_proto);
+        rr_read_function(&r, &main_proto, 0);
+        if (!r.failed) {
+            for (int c = 0; c < main_proto.np; c++) rr_mark_lines(&main_proto.p[c], lines, capacity);
+            result = 0;
+        }
+        rr_free_proto(&main_proto);
+    }
+    free(data);
+    return result;
 }
 
 int rr_check_dump_for_tests(const unsigned char *data, size_t size, int *line, char *message, size_t capacity) {

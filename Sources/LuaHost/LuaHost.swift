@@ -80,6 +80,7 @@ public final class LuaHost {
 
     deinit {
         rr_close(runtime)
+        rr_lines_free(runtime)
         HotPathStorage.destroy(hot)
         runtime.deinitialize(count: 1)
         runtime.deallocate()

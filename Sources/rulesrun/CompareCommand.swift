@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 import RulesSim
@@ -96,11 +97,17 @@ struct CompareCommand: ParsableCommand {
         transform: WholeNumber.parser(1...CompareOptions.maxDays)) var habitDays = CompareOptions.defaultHabitDays
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
+    @Flag(
+        help:
+            "After the result, which lines and branches of each set's rule files the comparison ran (histories, economy, habits, population; with --json under \"coverage\")."
+    )
+    var coverage = false
 
     /// The default `--out`: its folders are made when missing (the user did not name it).
     static let defaultOut = ".rulesrun/compare"
 
     func validate() throws {
+        if coverage, bench { throw ValidationError("--bench measures the walk's speed; leave out --coverage") }
         guard economyRuns * economyDays <= CompareOptions.maxEconomyHistoryDays else {
             throw ValidationError(
                 "--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
@@ -127,6 +134,8 @@ struct CompareCommand: ParsableCommand {
             fail("\(error)")
         }
         if bench { return try runBench(comparison) }
+        let hosts = [comparison.rulesA, comparison.rulesB].map { ($0 as? RuleSet)?.host }
+        if coverage { for host in hosts { host?.startLineRecording() } }
         do {
             try FileIdentity.refuseCollisions(
                 outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
@@ -166,7 +175,7 @@ struct CompareCommand: ParsableCommand {
             do {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                    seed: seed, mix: mix
+                    seed: seed, mix: mix, recordsLines: coverage
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()
@@ -192,7 +201,32 @@ struct CompareCommand: ParsableCommand {
         } catch {
             fail("--out \(out): cannot write the replay files: \(error.localizedDescription)")
         }
-        if json { print(result.json.description) } else { Terminal.line(result.text) }
+        var measured: [(set: String, folder: String, coverage: RuleCoverage)] = []
+        if coverage {
+            for (index, (set, folder)) in [("A", dirA), ("B", dirB)].enumerated() {
+                var counts = hosts[index]?.takeLineCounts() ?? LineCounts()
+                if let population = result.population?.lineCounts { counts.add(index == 0 ? population.a : population.b) }
+                measured.append((set, folder, try RuleCoverage.measure(folder, counts: counts)))
+            }
+        }
+        if json {
+            var object = result.json
+            if coverage, case .object(var members) = object {
+                members.append(("coverage", .object(measured.map { ($0.set.lowercased(), $0.coverage.json) })))
+                object = .object(members)
+            }
+            print(object.description)
+        } else {
+            Terminal.line(result.text)
+            for (set, folder, coverage) in measured {
+                Terminal.line("")
+                for line in CoverageReport.lines(
+                    coverage, title: "coverage of \(set) (\(folder)) by the comparison:", notRunBy: "the comparison")
+                {
+                    Terminal.line(line)
+                }
+            }
+        }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 

@@ -80,6 +80,11 @@ struct SimulateCommand: ParsableCommand {
     )
     var bench = false
     @Option(parsing: .unconditional, help: .hidden, transform: WholeNumber.parser(1...Simulation.maxUsers)) var chunkSize = 100
+    @Flag(
+        help:
+            "After the report, which lines and branches of the rule files the cohort ran, and the branches no simulated user reached (in the JSON report: under \"coverage\")."
+    )
+    var coverage = false
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -88,6 +93,10 @@ struct SimulateCommand: ParsableCommand {
                     + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
+        if coverage, bench || reference {
+            throw ValidationError(
+                "--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
+        }
         if bench, reportOptions.out != nil || chart != nil || reportOptions.format != .table {
             throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
         }
@@ -126,7 +135,8 @@ struct SimulateCommand: ParsableCommand {
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 shard: try shard.map { try Shard($0) } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
-                database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize)
+                database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize,
+                recordsLines: coverage)
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }
@@ -154,7 +164,7 @@ struct SimulateCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let bar = ProgressBar(label: "users")
-        let report: SimulationReport
+        var report: SimulationReport
         do {
             report = try simulation.run { done, total in bar.update(done, of: total) }
             bar.finish()
@@ -168,7 +178,22 @@ struct SimulateCommand: ParsableCommand {
             Terminal.error("simulate: \(error)")
             throw ExitCode(1)
         }
+        var measured: RuleCoverage?
+        if let counts = report.lineCounts {
+            measured = try RuleCoverage.measure(ruleFolder.rules, counts: counts)
+            if reportOptions.format == .json { report.coverage = measured?.json }
+        }
         try reportOptions.write(report)
+        if let measured, reportOptions.format != .json {
+            let text = CoverageReport.lines(
+                measured, title: "coverage of the rule files by the simulated users:", notRunBy: "any simulated user")
+            if reportOptions.out == nil {
+                Terminal.line("")
+                for line in text { Terminal.line(line) }
+            } else {
+                for line in text { Terminal.error(line) }
+            }
+        }
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
         try FailureNotice.report(
             report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesEngine
 
 struct TestCommand: ParsableCommand {
@@ -14,6 +15,11 @@ struct TestCommand: ParsableCommand {
             are scenarios: replay lines that may carry "expect": {"decisions.habit_completion.current_streak": 2, …}. \
             A folder with an `extends` file also runs the tests of the folders it extends, against itself \
             (--no-inherit: only its own). docs/testing-rules.md says more.
+
+            --coverage then prints, per rule file, the lines with code the tests ran (percent, covered/total, \
+            the lines not run as ranges) and the arms of its `if` statements they ran (an `if` without `else` \
+            has an implicit else arm), and the arms not run; with --format json, under "coverage". \
+            --threshold PCT (implies --coverage) exits 1 when the total line coverage is below PCT.
 
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Exit status: 0 when every test passed, \
@@ -34,6 +40,17 @@ struct TestCommand: ParsableCommand {
     var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
+    @Flag(help: "Report which lines and branches of the rule files the tests ran.") var coverage = false
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when the tests run less than this percentage of the rule files' lines (implies --coverage).", valueName: "pct"))
+    var threshold: Double?
+
+    func validate() throws {
+        if let threshold, !(0...100).contains(threshold) {
+            throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(Self.text(threshold))")
+        }
+    }
 
     func run() throws {
         var pattern: Regex<AnyRegexOutput>?
@@ -44,9 +61,12 @@ struct TestCommand: ParsableCommand {
                 throw ValidationError("--run: '\(namePattern)' is not a regular expression: \(error)")
             }
         }
+        let recorder = coverage || threshold != nil ? LineRecorder() : nil
         let results: [RuleTestResult]
         do {
-            results = try RuleTestRunner.run(directory, inherit: !noInherit) { name in pattern.map { name.contains($0) } ?? true }
+            results = try RuleTestRunner.run(directory, inherit: !noInherit, recorder: recorder) { name in
+                pattern.map { name.contains($0) } ?? true
+            }
         } catch let error as RuleSetError {
             for problem in error.problems { Terminal.error(problem.description) }
             let count = error.problems.count
@@ -59,14 +79,39 @@ struct TestCommand: ParsableCommand {
             Terminal.error(namePattern.map { "no test matches --run '\($0)' in \(place)" } ?? "no tests found in \(place) (*.lua, *.jsonl)")
             throw ExitCode(2)
         }
+        let measured = try recorder.map { try RuleCoverage.measure(directory, counts: $0.counts) }
         switch format {
-        case .text: TestReport.printText(results)
-        case .json: Terminal.line(TestReport.json(results, directory: directory).description)
+        case .text:
+            TestReport.printText(results)
+            if let measured {
+                for line in CoverageReport.lines(measured, title: "\ncoverage of the rule files by the tests:", notRunBy: "the tests") {
+                    Terminal.line(line)
+                }
+            }
+        case .json:
+            var report = TestReport.json(results, directory: directory)
+            if let measured, case .object(var members) = report {
+                members.append(("coverage", measured.json))
+                report = .object(members)
+            }
+            Terminal.line(report.description)
         case .junit: print(TestReport.junit(results, directory: directory), terminator: "")
         }
         if results.contains(where: { $0.outcome == .error }) { throw ExitCode(2) }
         if results.contains(where: { $0.outcome == .failed }) { throw ExitCode(1) }
+        if let measured, let threshold, measured.isBelow(threshold) {
+            let figure = RuleCoverage.percent(measured.coveredLines, of: measured.totalLines)
+            Terminal.error(
+                "line coverage \(figure) % (\(measured.coveredLines)/\(measured.totalLines)) is below --threshold \(Self.text(threshold)) %"
+            )
+            throw ExitCode(1)
+        }
     }
+}
+
+extension TestCommand {
+    /// 100 for 100.0, 99.5 for 99.5.
+    static func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 }
 
 /// `test --format`.

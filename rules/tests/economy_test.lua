@@ -113,3 +113,11 @@ function test_effective_mode()
   expect_eq(modes.effective_mode({ mode("GENTLE", 1), mode("STRICT", 1) }, now), 2)
   expect_eq(modes.effective_mode({ mode("STRICT", 1), mode("STRICT", 1) }, now), 1)
 end
+
+-- A mode not in force is passed over whatever its priority (A2: a FORCED_OFF override in force
+-- turns the mode off; the modes table's priority orders only the modes in force).
+function test_effective_mode_passes_over_a_mode_not_in_force()
+  local now = { weekday = 2, minutes = 600 }
+  expect_eq(modes.effective_mode({ mode("HARD", 5, "FORCED_OFF", true), mode("GENTLE", 1) }, now), 2)
+  expect_eq(modes.effective_mode({ mode("HARD", 5, "FORCED_OFF", true) }, now), nil)
+end

@@ -71,6 +71,11 @@ typedef struct rr_runtime {
     int last_line;
     char last_source[64];
 
+    /* The line recorder (coverage.c): NULL until first started; line_mask is LUA_MASKLINE while it
+       records, else 0 (then no line hook is installed). */
+    struct rr_lines *lines;
+    int line_mask;
+
     /* Swift. */
     rr_dispatch_fn dispatch;
     rr_log_fn log;
@@ -93,6 +98,24 @@ int rr_charge_host(rr_runtime *rt, int64_t cost);
    call; memory allocated counts too)") into out; returns what snprintf does. Every budget error,
    C's or the host's, starts with it. */
 int rr_budget_message(const rr_runtime *rt, char *out, size_t capacity);
+/* The line recorder (coverage.c). Start: from the next call into Lua on, every line a chunk loaded
+   from a file runs is counted (returns 0 when out of memory). Stop: no line hook any more (counts
+   are kept). The counts are read per chunk: name (without '@') and counts[line] for line <
+   size; reset zeroes them (chunks stay listed), free releases the recorder. */
+int rr_lines_start(rr_runtime *rt);
+void rr_lines_stop(rr_runtime *rt);
+int rr_lines_chunks(const rr_runtime *rt);
+const char *rr_lines_chunk_name(const rr_runtime *rt, int i);
+const int64_t *rr_lines_counts(const rr_runtime *rt, int i, int *size);
+void rr_lines_reset(rr_runtime *rt);
+void rr_lines_free(rr_runtime *rt);
+/* The lines of the Lua function on top of the stack (a chunk just loaded) that have code, in the
+   functions it defines, nested at any depth, but not in the main chunk itself (its lines run once,
+   when the file loads): lines[line] is set to 1 for line < capacity, or to 2 for a line whose only
+   code is the return the compiler adds at a function's `end`. Returns 0, or -1 when the
+   bytecode cannot be read. Leaves the stack as it is; never raises. */
+int rr_function_lines(lua_State *L, unsigned char *lines, int capacity);
+
 /* Resets the error bookkeeping before a call into Lua. */
 void rr_reset_raise(rr_runtime *rt);
 

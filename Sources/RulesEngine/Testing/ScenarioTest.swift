@@ -19,8 +19,9 @@ struct ScenarioTest {
 
     var name: String { url.deletingPathExtension().lastPathComponent }
 
-    /// Runs the scenario against the rule set in `rules` (already validated).
-    func run(rules: String) -> RuleTestResult {
+    /// Runs the scenario against the rule set in `rules` (already validated); `recorder`, when
+    /// given, gets the lines the rules ran.
+    func run(rules: String, recorder: LineRecorder? = nil) -> RuleTestResult {
         var printed: [String] = []
         let start = ContinuousClock.now
         func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> RuleTestResult {
@@ -39,9 +40,13 @@ struct ScenarioTest {
             return result(.error, ["\(label): \(error)"])
         }
         let replay: Replay
+        var host: LuaHost?
+        defer { if let host { recorder?.collect(host) } }
         do {
             let ruleSet = try RuleSet.load(rules, proving: false)
             ruleSet.host.printHandler = { printed.append($0) }
+            host = ruleSet.host
+            recorder?.start(ruleSet.host)
             replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules))
         } catch {
             return result(.error, ["\(label): cannot start the replay: \(error)"])

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -20,6 +21,8 @@ public struct PopulationComparison: Sendable {
     public var seed: UInt64
     public var personas: String
     public var metrics: [Metric]
+    /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
+    public var lineCounts: (a: LineCounts, b: LineCounts)?
 
     /// Loads and checks what `run` would simulate (the personas of `mix`, the duration, the rule
     /// set) without simulating, so that a bad persona is reported before anything runs.
@@ -37,13 +40,13 @@ public struct PopulationComparison: Sendable {
     /// `progress` is called with the set ("A" or "B"), the users simulated under it and `users`.
     public static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
-        personaFolders: [String] = [PersonaLoader.defaultFolder],
+        personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false,
         progress: ((String, Int, Int) -> Void)? = nil
     ) throws -> PopulationComparison {
         func simulate(_ rules: String, _ set: String) throws -> SimulationReport {
             let config = SimulationConfig(
                 duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
-                personaFolders: personaFolders, rules: rules, database: nil)
+                personaFolders: personaFolders, rules: rules, database: nil, recordsLines: recordsLines)
             return try Simulation(config: config).run { progress?(set, $0, $1) }
         }
         let reportA = try simulate(folderA, "A"), reportB = try simulate(folderB, "B")
@@ -86,7 +89,9 @@ public struct PopulationComparison: Sendable {
             Metric(name: "exits to focus", a: Double(a.exits), b: Double(b.exits), isShare: false),
         ]
         if a.earnedUserDays + b.earnedUserDays > 0 { metrics += earnedMetrics(a, b) }
-        return PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
+        var comparison = PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
+        if let a = reportA.lineCounts, let b = reportB.lineCounts { comparison.lineCounts = (a, b) }
+        return comparison
     }
 
     /// Earned's economy, per Earned user-day (the users whose persona uses Earned): credits,

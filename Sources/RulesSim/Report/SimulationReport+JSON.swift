@@ -65,7 +65,7 @@ extension SimulationReport {
             [
                 ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
                 ("summary", summary),
-            ] + failures + [("days", .array(days))]
+            ] + failures + [("days", .array(days))] + (coverage.map { [("coverage", $0)] } ?? [])
         ).description + "\n"
     }
 

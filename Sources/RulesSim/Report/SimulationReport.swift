@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -13,6 +14,10 @@ public struct SimulationReport: Sendable, Equatable {
     public var earnedCounted = true
     /// The events the rule set failed on (`RULE_ERROR`, `RULE_VIOLATION`, `STORE_ERROR`), and the first.
     public var failures = RuleFailures()
+    /// The lines the rule files ran, summed over the workers, with `SimulationConfig.recordsLines`.
+    public var lineCounts: LineCounts?
+    /// The coverage the JSON report ends with (`simulate --coverage`: `RuleCoverage.json`), when set.
+    public var coverage: JSONValue?
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
     /// (but for the users' range).

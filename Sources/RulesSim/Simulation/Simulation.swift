@@ -96,6 +96,7 @@ public final class Simulation {
         }
         var days = Array(repeating: DayTotals(), count: config.days)
         var failures = RuleFailures()
+        var lines = LineCounts()
         var done = 0
         // The chunks' totals in chunk order, and their rows to `write`.
         func collect(_ write: ([UserRecords]) throws -> Void) throws {
@@ -109,6 +110,7 @@ public final class Simulation {
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
                 failures.add(result.failures)
+                lines.add(result.lines)
                 done += chunks[c].count
                 progress?(done, range.count)
             }
@@ -140,6 +142,7 @@ public final class Simulation {
         }
         var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
         report.failures = failures
+        if config.recordsLines { report.lineCounts = lines }
         return report
     }
 
@@ -203,6 +206,8 @@ struct ChunkResult: @unchecked Sendable {
     var records: [UserRecords]
     /// The events the rule set failed on, and the chunk's first.
     var failures: RuleFailures
+    /// The lines the rule files ran for the chunk's users (with `recordsLines`).
+    var lines = LineCounts()
 }
 
 /// The chunks' hand-over between the workers and the writer.

@@ -29,12 +29,15 @@ public struct SimulationConfig: Sendable {
     /// The most users per unit of work (and per part merged into the database); smaller cohorts
     /// get smaller chunks, so that every worker has some.
     public var chunkSize: Int
+    /// Record the lines of the rule files each worker runs (`simulate --coverage`): the report's
+    /// `lineCounts`. Off, no line hook is installed and nothing else changes.
+    public var recordsLines: Bool
 
     public init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
         mix: PersonaMix = .standard, personaFolders: [String] = [PersonaLoader.defaultFolder], rules: String = "rules",
         reference: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole,
-        database: String? = nil, append: Bool = false, chunkSize: Int = 100
+        database: String? = nil, append: Bool = false, chunkSize: Int = 100, recordsLines: Bool = false
     ) {
         self.duration = duration
         self.start = start
@@ -49,6 +52,7 @@ public struct SimulationConfig: Sendable {
         self.database = database
         self.append = append
         self.chunkSize = chunkSize
+        self.recordsLines = recordsLines
     }
 
     /// Monday 5 January 2026.

@@ -24,6 +24,7 @@ final class SimulationWorker {
             let set = try RuleSet.load(template.config.rules, proving: false)
             rules = set
             ruleSet = set
+            if template.config.recordsLines { set.host.startLineRecording() }
         }
         let host = try LuaHost()
         personaHost = host
@@ -61,6 +62,8 @@ final class SimulationWorker {
                 records += user
             }
         }
-        return ChunkResult(days: days, records: records, failures: failures)
+        var result = ChunkResult(days: days, records: records, failures: failures)
+        if config.recordsLines, let host = ruleSet?.host { result.lines = host.takeLineCounts() }
+        return result
     }
 }
