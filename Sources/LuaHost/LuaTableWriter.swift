@@ -195,7 +195,7 @@ extension LuaHost {
                 try pushFunction(function)
                 try push(pooled)
             }
-            let n = try pcall(nargs: 1, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+            let n = try pcallRule(function, nargs: 1, nresults: clua_multret())
             return try results(count: n, from: top + 1, file: function.source, of: function)
         }
     }
