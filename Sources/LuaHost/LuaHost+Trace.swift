@@ -6,14 +6,16 @@ extension LuaHost {
     /// Records every rule call from now on in `trace`, with the knobs it reads: the frozen tables
     /// of every file loaded so far (and all tables reachable from them) report their reads, each
     /// named by its path from its file's table (`escalation.recover_after[2]`, the file's name
-    /// without `.lua` first). Rules see the same values and are charged the same instructions and
+    /// without its folder and `.lua` first). Rules see the same values and are charged the same instructions and
     /// memory as without: only the host's bookkeeping changes. There is no way back: a host that
     /// explains keeps explaining (make another to stop).
     public func explain(_ trace: LuaCallTrace) throws {
         for file in fileTables {
             try hostMode {
                 lua_rawgeti(L, clua_registryindex(), lua_Integer(file.reference))
-                lua_pushstring(L, file.chunkName.hasSuffix(".lua") ? String(file.chunkName.dropLast(4)) : file.chunkName)
+                // The file's name alone: a file of the folder a variant extends (`rules/streaks.lua`) is `streaks`.
+                let name = file.chunkName.split(separator: "/").last.map(String.init) ?? file.chunkName
+                lua_pushstring(L, name.hasSuffix(".lua") ? String(name.dropLast(4)) : name)
                 try callC(rr_trace_knobs, nargs: 2)
             }
         }

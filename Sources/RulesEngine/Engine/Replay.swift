@@ -98,6 +98,12 @@ public struct Replay {
         }
     }
 
+    /// The state an output line's event left, nil for a refused line or a malformed one (a refused
+    /// line shows the state as it stayed, which the event did not make).
+    public static func appliedState(of out: JSONValue) -> JSONValue? {
+        out["ok"] == .bool(true) ? out["state"] : nil
+    }
+
     /// The fields of a refused line's output.
     static func failure(_ error: EngineError, line number: Int) -> [(String, JSONValue)] {
         [
