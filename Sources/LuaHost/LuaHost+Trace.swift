@@ -34,7 +34,9 @@ extension LuaHost {
         return try tracedPcall(trace, function, nargs: nargs, nresults: nresults, handlerPushed: handlerPushed)
     }
 
-    private func tracedPcall(_ trace: LuaCallTrace, _ function: LuaFunction, nargs: Int32, nresults: Int32, handlerPushed: Bool) throws
+    private func tracedPcall(
+        _ trace: LuaCallTrace, _ function: LuaFunction, nargs: Int32, nresults: Int32, handlerPushed: Bool
+    ) throws
         -> Int32
     {
         let first = lua_gettop(L) - nargs + 1

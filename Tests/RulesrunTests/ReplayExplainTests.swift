@@ -53,7 +53,10 @@ import Testing
         let result = try CLI.run(["replay", dir.appendingPathComponent("events.jsonl").path])
         #expect(result.status == 0, "\(result.stderr)")
         let out = try Self.objects(result.stdout)
-        #expect(out.map { ($0["error"] as? [String: Any])?["code"] as? String } == [nil, nil, "ALREADY_CHECKED_IN", "DEADLINE_PASSED", "SHIELD_NOT_AVAILABLE"])
+        #expect(
+            out.map { ($0["error"] as? [String: Any])?["code"] as? String } == [
+                nil, nil, "ALREADY_CHECKED_IN", "DEADLINE_PASSED", "SHIELD_NOT_AVAILABLE",
+            ])
         let applied = try #require(out[1]["state"] as? NSDictionary)
         // The state as the last applied event left it: the refused events changed nothing, not
         // even the day (the time a refused event would have let pass did not pass).
@@ -62,7 +65,10 @@ import Testing
         #expect((applied["today"] as? [String: Any])?["day"] as? String == "2026-03-02")
         // A user no event created has no state.
         #expect(out[4]["state"] == nil)
-        #expect(result.stdout.split(separator: "\n")[2].hasSuffix(#""ok":false,"error":{"code":"ALREADY_CHECKED_IN","message":"line 3: 2026-03-02 is already YES; a check-in is final and irreversible"},"state":{"current_tier":0,"consecutive_misses":0,"consecutive_successes":1,"current_streak":1,"longest_streak":1,"restart_shields_remaining":0,"subscription_tier":"FREE","persistent_badge":false,"today":{"day":"2026-03-02","status":"YES","commitment":"ok","deadline":"09:00","window_close":"22:00","reminders":["15:30"]}}}"#))
+        #expect(
+            result.stdout.split(separator: "\n")[2].hasSuffix(
+                #""ok":false,"error":{"code":"ALREADY_CHECKED_IN","message":"line 3: 2026-03-02 is already YES; a check-in is final and irreversible"},"state":{"current_tier":0,"consecutive_misses":0,"consecutive_successes":1,"current_streak":1,"longest_streak":1,"restart_shields_remaining":0,"subscription_tier":"FREE","persistent_badge":false,"today":{"day":"2026-03-02","status":"YES","commitment":"ok","deadline":"09:00","window_close":"22:00","reminders":["15:30"]}}}"#
+            ))
     }
 
     @Test func explainTextShowsAnEscalationEventsCallsInOrderWithTheKnobsTheyRead() throws {
@@ -82,7 +88,8 @@ import Testing
         // The reminders of tier 1, read through the list of the tier.
         #expect(
             Self.explanation(result.stdout, line: 7).first { $0.hasPrefix("    knobs: escalation.reminders") }
-                == #"    knobs: escalation.reminders[1][1] = "mid", escalation.reminders[1][2] = "close-60", escalation.reminders[1][3] = null"#)
+                == #"    knobs: escalation.reminders[1][1] = "mid", escalation.reminders[1][2] = "close-60", escalation.reminders[1][3] = null"#
+        )
         // A line that calls no rule says so.
         #expect(Self.explanation(result.stdout, line: 2) == ["  (no rule calls)"])
     }
@@ -96,15 +103,23 @@ import Testing
         #expect(calls.map { $0["function"] as? String } == ["escalation.transition", "streaks.pressure.next"])
         let transition = calls[0]
         #expect(transition["defined"] as? String == "escalation.lua:65")
-        #expect(transition["arguments"] as? NSArray == [["current_tier": 0, "consecutive_misses": 0, "consecutive_successes": 1], ["result": "NO"]])
+        #expect(
+            transition["arguments"] as? NSArray == [
+                ["current_tier": 0, "consecutive_misses": 0, "consecutive_successes": 1], ["result": "NO"],
+            ])
         #expect(transition["returned"] as? NSArray == [["current_tier": 1, "consecutive_misses": 1, "consecutive_successes": 0]])
         #expect(transition["error"] == nil && transition["lines"] == nil)
         let knobs = try #require(transition["knobs"] as? [[String: Any]])
-        #expect(knobs.map { $0["name"] as? String } == ["escalation.tier_for_misses[3]", "escalation.tier_for_misses[2]", "escalation.tier_for_misses[1]", "escalation.max_tier"])
+        #expect(
+            knobs.map { $0["name"] as? String } == [
+                "escalation.tier_for_misses[3]", "escalation.tier_for_misses[2]", "escalation.tier_for_misses[1]", "escalation.max_tier",
+            ])
         #expect(knobs.map { $0["value"] as? Int } == [3, 2, 1, 3])
         // "explain" is the last key: the line without it is the line replay prints without --explain.
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("{\"line\":6,") })
-        #expect(line.hasSuffix("]}") && line.contains(#"}},"explain":[{"function":"escalation.transition","defined":"escalation.lua:65","arguments":["#))
+        #expect(
+            line.hasSuffix("]}")
+                && line.contains(#"}},"explain":[{"function":"escalation.transition","defined":"escalation.lua:65","arguments":["#))
     }
 
     @Test func aHabitStreakCallShowsItsPeriodsTaskUserAndKnobs() throws {
@@ -171,7 +186,9 @@ import Testing
         #expect(out[1]["explain"] is [Any])
         // The rule error: 19 transitions, then the one that raised, with its error and no returned.
         #expect((out[2]["error"] as? [String: Any])?["code"] as? String == "RULE_ERROR")
-        let transitions = try #require(out[2]["explain"] as? [[String: Any]]).filter { $0["function"] as? String == "escalation.transition" }
+        let transitions = try #require(out[2]["explain"] as? [[String: Any]]).filter {
+            $0["function"] as? String == "escalation.transition"
+        }
         #expect(transitions.count == 20)
         #expect(transitions.dropLast().allSatisfy { $0["returned"] != nil && $0["error"] == nil })
         let failed = try #require(transitions.last)
@@ -179,7 +196,8 @@ import Testing
         #expect((failed["error"] as? String)?.hasPrefix("escalation.lua:8: boom on day 20") == true, "\(failed)")
         #expect(failed["defined"] as? String == "escalation.lua:3")
         let text = try CLI.run(arguments + ["--explain", "text"], in: dir)
-        #expect(Self.explanation(text.stdout, line: 3).contains("    error: escalation.lua:8: boom on day 20"), "\(text.stdout.suffix(2000))")
+        #expect(
+            Self.explanation(text.stdout, line: 3).contains("    error: escalation.lua:8: boom on day 20"), "\(text.stdout.suffix(2000))")
     }
 
     /// Explaining changes nothing of what replay prints: every example, in both forms.

@@ -43,14 +43,18 @@ public struct RuleCallExplanation {
     /// its error), the knobs it read.
     public var text: [String] {
         var lines = ["  \(name) (\(defined))"]
-        lines.append("    arguments: " + (call.arguments.isEmpty ? "none" : call.arguments.map { Self.shown($0).description }.joined(separator: ", ")))
+        lines.append(
+            "    arguments: "
+                + (call.arguments.isEmpty ? "none" : call.arguments.map { Self.shown($0).description }.joined(separator: ", ")))
         if let results = call.results {
-            lines.append("    returned: " + (results.isEmpty ? "nothing" : results.map { Self.shown($0).description }.joined(separator: ", ")))
+            lines.append(
+                "    returned: " + (results.isEmpty ? "nothing" : results.map { Self.shown($0).description }.joined(separator: ", ")))
         }
         if let error = call.error { lines.append("    error: " + error.split(separator: "\n").joined(separator: " / ")) }
         if !call.knobs.isEmpty || call.knobsLeftOut > 0 {
             let reads = call.knobs.map { "\($0.name) = \(Self.shown(knob: $0))" }
-            lines.append("    knobs: " + (reads + (call.knobsLeftOut > 0 ? ["… \(call.knobsLeftOut) more reads"] : [])).joined(separator: ", "))
+            lines.append(
+                "    knobs: " + (reads + (call.knobsLeftOut > 0 ? ["… \(call.knobsLeftOut) more reads"] : [])).joined(separator: ", "))
         }
         if let executed = call.lines, !executed.isEmpty { lines.append("    lines: " + executed.map(String.init).joined(separator: " ")) }
         return lines
