@@ -1,9 +1,11 @@
 /*
  * Layer 3. Explaining a call: which knobs it read. While explaining (never otherwise), the frozen
  * tables of the rule files read their contents through a C closure instead of a table: rules see
- * the same values (the closure does what the table __index did), no Lua instruction runs and
- * nothing is allocated in Lua for a read, so budgets and results are those of a call not
- * explained. A read is recorded in the runtime's own buffer (malloc'd, outside the Lua allocator)
+ * the same values (the closure does what the table __index did), no Lua instruction runs and the
+ * read allocates nothing in Lua, so results and budgets are those of a call not explained — but
+ * for one thing: calling the closure may need one more call frame (CallInfo) than Lua has cached,
+ * which it allocates (72 bytes, charged 68 instructions) and keeps for the next calls. A read is
+ * recorded in the runtime's own buffer (malloc'd, outside the Lua allocator)
  * only while rt->trace_reads is set, that is during a call the host explains.
  * Calls tables.c (rr_is_frozen, rr_push_contents) and runtime.c.
  */

@@ -177,7 +177,8 @@ double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowe
 
 /* Explaining (trace.c). Makes every frozen table reachable from the table at idx (a rule file's
    table, named `name`) report its reads: its __index becomes a C closure that reads the contents as
-   before (so rules see the same values, and no instruction or allocation is charged) and, while
+   before (rules see the same values; no instruction runs; only the call of the closure may need a
+   call frame Lua has not cached, 72 bytes) and, while
    rt->trace_reads is set, records the read in rt->reads. Tables already made so keep their first
    (shortest) name. Allocates (the closures and names): call in host mode, under lua_pcall. Once
    made, the tables stay so for the life of the state. */
