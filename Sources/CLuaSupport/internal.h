@@ -12,13 +12,14 @@
  *   2  tables.c       reading tables as rules see them: frozen contents, ordered pairs/next, tostring
  *   2  statecheck.c   the bytecode check for functions that would keep state between calls
  *   3  frozen.c       making tables read-only (and refusing kept state while freezing a file)
+ *   3  trace.c        explaining a call: the knobs it reads (frozen tables read through a closure)
  *   3  guards.c       the guarded and metered string, table and utf8 libraries
  *   4  sandbox.c      the sandbox's globals: allowed base functions, replacements, libraries
  *   5  environment.c  each file's environment, running a file and sealing it
  *
  * Files of one layer do not call each other. The call graph:
  *   budget -> runtime, coverage;  host, tables, statecheck -> budget, runtime;
- *   frozen -> tables, host (rr_trampoline), statecheck, runtime;
+ *   frozen -> tables, host (rr_trampoline), statecheck, runtime;  trace -> tables, runtime;
  *   guards -> tables, budget, runtime;  sandbox -> frozen, guards, tables, host, budget, runtime;
  *   environment -> sandbox, frozen, tables, runtime.
  */

@@ -139,6 +139,8 @@ void rr_close(rr_runtime *rt) {
         rt->host_depth--;
         rt->L = NULL;
     }
+    free(rt->reads);
+    rt->reads = NULL;
     for (int c = 0; c < 17; c++) {
         while (rt->free_lists[c]) {
             void *block = rt->free_lists[c];

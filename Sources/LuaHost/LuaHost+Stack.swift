@@ -83,6 +83,13 @@ extension LuaHost {
         }
     }
 
+    /// The value at `index` as `value(at:)` converts it, for a trace: charged to no budget, nil when
+    /// it has more than `entries` table entries or cannot be converted.
+    func tracedValue(at index: Int32, entries: Int) -> LuaValue? {
+        var budget = entries
+        return try? value(at: index, depth: 0, budget: &budget)
+    }
+
     private func value(at index: Int32, depth: Int, budget: inout Int) throws -> LuaValue {
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {

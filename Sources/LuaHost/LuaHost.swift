@@ -48,6 +48,12 @@ public final class LuaHost {
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
     /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
     var chunkNames: Set<String> = []
+    /// The tables the files loaded returned (registry references), by chunk name, most recent last:
+    /// where `explain(_:)` starts looking for knobs.
+    var fileTables: [(chunkName: String, reference: Int32)] = []
+    /// Where rule calls are recorded while they are explained (`explain(_:)`); nil: not explaining,
+    /// and a rule call costs one branch more.
+    public internal(set) var callTrace: LuaCallTrace?
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(
@@ -221,6 +227,12 @@ public final class LuaHost {
             nargs: Int32(chunks.count), nresults: clua_multret(), budget: limits.instructionsPerLoad,
             chunk: layers.last!.chunkName)
         let values = try results(count: n, from: function, file: layers.last!.chunkName)
+        if n > 0, lua_type(L, function) == LUA_TTABLE {
+            hostMode {
+                lua_pushvalue(L, function)
+                fileTables.append((layers.last!.chunkName, luaL_ref(L, clua_registryindex())))
+            }
+        }
         try afterRunning?(chunks.last!)
         return values
     }
@@ -301,9 +313,7 @@ public final class LuaHost {
             try pushFunction(function)
             for argument in arguments { try push(argument) }
         }
-        let n = try pcall(
-            nargs: Int32(arguments.count), nresults: clua_multret(),
-            budget: limits.instructionsPerCall, chunk: function.source)
+        let n = try pcallRule(function, nargs: Int32(arguments.count), nresults: clua_multret())
         return try results(count: n, from: top + 1, file: function.source, of: function)
     }
 

@@ -325,9 +325,7 @@ extension LuaHost {
                 try pushFunction(function)
                 push(pooled)
             }
-            try pcall(
-                nargs: arguments, nresults: 1, budget: limits.instructionsPerCall, chunk: function.source,
-                handlerPushed: true)
+            try pcallRule(function, nargs: arguments, nresults: 1, handlerPushed: true)
             guard lua_type(L, top + 1) == LUA_TTABLE else {
                 let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
                 throw LuaError(

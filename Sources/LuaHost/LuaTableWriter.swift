@@ -210,7 +210,7 @@ extension LuaHost {
                 try pushFunction(function)
                 try push(pooled)
             }
-            let n = try pcall(nargs: count, nresults: clua_multret(), budget: limits.instructionsPerCall, chunk: function.source)
+            let n = try pcallRule(function, nargs: count, nresults: clua_multret())
             return try results(count: n, from: top + 1, file: function.source, of: function)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesModel
 import RulesSim
 import RulesStore
 #if canImport(Glibc)
@@ -22,10 +23,15 @@ struct ReplayCommand: ParsableCommand {
             Blank lines and lines starting with # are skipped. Times are from 1971-01-01T00:00:00Z \
             up to (not including) 2998-01-01T00:00:00Z.
 
-            Each event prints one line as soon as it is applied: {"at": …, "user": …, "type": …, "ok": true, \
-            "decisions": {…}, "state": {…}}, or "ok": false with its "line", an error code and a message \
-            naming the line and the field, for a malformed line or a refused event, which changes nothing; \
+            Each event prints one line as soon as it is applied: {"line": …, "at": …, "user": …, "type": …, \
+            "ok": true, "decisions": {…}, "state": {…}}, "line" being the number of the input line; or \
+            "ok": false with an error code and a message naming the line and the field, for a malformed \
+            line or a refused event (then followed by the user's unchanged "state"), which changes nothing; \
             the replay goes on.
+
+            --explain text prints under each output line the rule functions the event called, in order: \
+            where each is defined, its arguments, what it returned (or its error) and the knobs it read; \
+            --explain json adds them to the line as an "explain" array (docs/replay.md).
 
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS) or EVENTS \
             cannot be read, else 1 when a rule failed or the store refused a change (RULE_ERROR, \
@@ -34,6 +40,7 @@ struct ReplayCommand: ParsableCommand {
             Examples:
               rulesrun replay examples/replay/escalation-week.jsonl
               rulesrun replay events.jsonl --rules examples/graduated-recovery --db /tmp/run.sqlite
+              rulesrun replay examples/replay/escalation-week.jsonl --explain text
             """
     )
 
@@ -43,6 +50,11 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var ruleFolder: RuleFolderOption
     @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db:
         String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Show the rule calls of each event: text (under each line) or json (an \"explain\" array in each line).",
+            valueName: "text|json")) var explain: ExplainFormat?
 
     func run() throws {
         let fd = try Self.openEvents(events)
@@ -73,6 +85,8 @@ struct ReplayCommand: ParsableCommand {
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
+        let trace = LuaCallTrace()
+        if explain != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
         var number = 0
@@ -82,10 +96,10 @@ struct ReplayCommand: ParsableCommand {
                 let line = try reader.next()
                 if line != nil { number += 1 }
                 return line
-            }) { out in
+            }) { (out: JSONValue) in
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
-                standardOutput.write(Data((out + "\n").utf8))
+                standardOutput.write(Data(Self.lines(of: out, explaining: explain, trace.removeAll(), in: ruleSet).utf8))
             }
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
@@ -95,6 +109,21 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }
+    }
+
+    /// The text of one output line, with the explanation of the calls it made when asked for.
+    static func lines(of out: JSONValue, explaining format: ExplainFormat?, _ calls: [LuaCallTrace.Call], in ruleSet: RuleSet) -> String {
+        switch format {
+        case nil: return out.description + "\n"
+        case .json:
+            guard case .object(let fields) = out else { return out.description + "\n" }
+            let explained = calls.map { RuleCallExplanation($0, in: ruleSet).json }
+            return JSONValue.object(fields + [("explain", .array(explained))]).description + "\n"
+        case .text:
+            let explained = calls.flatMap { RuleCallExplanation($0, in: ruleSet).text }
+            let text = explained.isEmpty ? ["  (no rule calls)"] : explained
+            return out.description + "\n" + text.map { VisibleText.escaping($0) + "\n" }.joined()
+        }
     }
 
     /// The events' file descriptor: standard input for -, else a regular file or a FIFO (read as

@@ -36,6 +36,21 @@ enum {
 typedef int (*rr_dispatch_fn)(lua_State *L, void *context, int64_t function_id);
 typedef void (*rr_log_fn)(void *context, const char *message, size_t length);
 
+/* One read of a knob (a field of a frozen rule table that is not a table or a function) while a
+   call was explained: `name` is its path from the file's table (`escalation.recover_after[2]`), the
+   value its Lua type and its text (an integer, a float as %.17g, true/false, a string cut at
+   RR_TRACE_TEXT_BYTES - 1 bytes with `cut` set). */
+#define RR_TRACE_NAME_BYTES 160
+#define RR_TRACE_TEXT_BYTES 96
+#define RR_TRACE_MAX_READS 256
+typedef struct rr_knob_read {
+    char name[RR_TRACE_NAME_BYTES];
+    int type;                /* LUA_TNIL, LUA_TBOOLEAN, LUA_TNUMBER (integer: is_integer), LUA_TSTRING, other */
+    int is_integer;
+    int cut;
+    char text[RR_TRACE_TEXT_BYTES];
+} rr_knob_read;
+
 typedef struct rr_runtime {
     lua_State *L;
 
@@ -75,6 +90,13 @@ typedef struct rr_runtime {
        records, else 0 (then no line hook is installed). */
     struct rr_lines *lines;
     int line_mask;
+
+    /* Knob reads while a call is explained (trace.c): recorded only while trace_reads is set. */
+    int trace_reads;
+    struct rr_knob_read *reads;
+    int reads_count;
+    int reads_capacity;
+    int reads_dropped;       /* reads past RR_TRACE_MAX_READS in the current call */
 
     /* Swift. */
     rr_dispatch_fn dispatch;
@@ -175,5 +197,17 @@ void rr_push_sandbox_globals(lua_State *L);
 
 /* Worst-case step estimate of matching pattern p against a subject of length n (exposed for tests). */
 double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowed);
+
+/* Explaining (trace.c). Makes every frozen table reachable from the table at idx (a rule file's
+   table, named `name`) report its reads: its __index becomes a C closure that reads the contents as
+   before (rules see the same values; no instruction runs; only the call of the closure may need a
+   call frame Lua has not cached, 72 bytes) and, while
+   rt->trace_reads is set, records the read in rt->reads. Tables already made so keep their first
+   (shortest) name. Allocates (the closures and names): call in host mode, under lua_pcall. Once
+   made, the tables stay so for the life of the state. */
+int rr_trace_knobs(lua_State *L);
+/* Starts recording knob reads (clears what was recorded); stops recording. */
+void rr_trace_reads_begin(rr_runtime *rt);
+void rr_trace_reads_end(rr_runtime *rt);
 
 #endif

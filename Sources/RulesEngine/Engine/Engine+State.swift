@@ -69,3 +69,17 @@ extension Engine {
         return .object(fields)
     }
 }
+
+extension Engine {
+    /// The state of the user named `name` as its last applied event left it (what a refused event
+    /// leaves unchanged), or nil when no event created the user (or the state cannot be computed:
+    /// a rule failing on it). Reads only; in a batch, nil (the batch's contexts are its own).
+    public func state(ofUser name: String) -> JSONValue? {
+        guard case .single(let store) = mode else { return nil }
+        return try? store.transaction { () -> JSONValue? in
+            guard let row = try store.read({ try $0.engineState(named: name) }) else { return nil }
+            let context = try UserContext.load(name, store: store, now: row.processedUntil)
+            return try state(of: context, at: row.processedUntil)
+        }
+    }
+}

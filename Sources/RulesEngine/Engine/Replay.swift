@@ -4,9 +4,12 @@ import RulesStore
 
 /// Replays a file of events (one JSON object per line) through an engine, one output line each.
 ///
-/// Lines end with `\n` or `\r\n`. Blank lines and lines starting with `#` are skipped. A malformed
-/// line or a refused event gives `{"line": …, "ok": false, "error": {"code": …, "message": "line …: …"}}`
-/// (a refused event also with its `at`, `user` and `type`) and changes nothing; the replay goes on.
+/// Lines end with `\n` or `\r\n`. Blank lines and lines starting with `#` are skipped. Every
+/// output starts with `line`, the number of the input line it answers: an applied event gives
+/// `{"line": …, "at": …, "user": …, "type": …, "ok": true, "decisions": {…}, "state": {…}}`; a
+/// refused one `"ok": false, "error": {"code": …, "message": "line …: …"}` and then the user's
+/// `state`, unchanged (when the user exists); a malformed line only `line`, `ok` and `error`. A
+/// refused line changes nothing; the replay goes on.
 public struct Replay {
     public let engine: Engine
 
@@ -25,13 +28,19 @@ public struct Replay {
     /// replay went.
     @discardableResult
     public func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, write: (String) -> Void) throws(Failure) -> Status {
+        try run(next: next, writeValue: { write($0.description) })
+    }
+
+    /// The same, giving each output as a value (to add to it before it is written).
+    @discardableResult
+    public func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, writeValue: (JSONValue) -> Void) throws(Failure) -> Status {
         var status = Status()
         var number = 0
         while let raw = try next() {
             number += 1
             if let out = output(forRawLine: raw, number: number) {
                 status.count(out)
-                write(out.description)
+                writeValue(out)
             }
         }
         return status
@@ -76,15 +85,23 @@ public struct Replay {
             return .object([("line", .int(number))] + failure(error))
         }
         let fields: [(String, JSONValue)] = [
-            ("at", .string(event.at.description)), ("user", .string(event.user)),
+            ("line", .int(number)), ("at", .string(event.at.description)), ("user", .string(event.user)),
             ("type", .string(event.kind.typeName)),
         ]
         do {
             let outcome = try engine.apply(event)
             return .object(fields + [("ok", .bool(true)), ("decisions", outcome.decisions), ("state", outcome.state)])
         } catch {
-            return .object([("line", .int(number))] + fields + failure(error))
+            // The state the refused event left as it was, so that a caller need not look back for it.
+            let unchanged = engine.state(ofUser: event.user).map { [("state", $0)] } ?? []
+            return .object(fields + failure(error) + unchanged)
         }
+    }
+
+    /// The state an output line's event left, nil for a refused line or a malformed one (a refused
+    /// line shows the state as it stayed, which the event did not make).
+    public static func appliedState(of out: JSONValue) -> JSONValue? {
+        out["ok"] == .bool(true) ? out["state"] : nil
     }
 
     /// The fields of a refused line's output.

@@ -1,21 +1,34 @@
 import LuaHost
 
 extension RuleSet {
+    /// The rule functions the engine calls: the name messages give each (`transition`,
+    /// `pressure.next`) and the file whose table holds it (`escalation`).
+    var ruleFunctions: [(name: String, module: String, function: LuaFunction)] {
+        [
+            ("transition", "escalation", escalation.transition), ("reminder_times", "escalation", escalation.reminderTimes),
+            ("pressure.next", "streaks", streaks.pressure.next), ("habit.streak", "streaks", streaks.habit.streak),
+            ("miga.current_streak", "streaks", streaks.miga.currentStreak), ("earned.qualifies", "streaks", streaks.earned.qualifies),
+            ("earned.bonus", "streaks", streaks.earned.bonus), ("earned.day_ends", "streaks", streaks.earned.dayEnds),
+            ("focus_credits", "pricing", pricing.focusCredits), ("carried_credits", "pricing", pricing.carriedCredits),
+            ("habit_award", "pricing", pricing.habitAward), ("price", "pricing", pricing.price),
+            ("quest_blocked", "quests", quests.questBlocked), ("emergency_blocked", "quests", quests.emergencyBlocked),
+            ("effective_mode", "modes", modes.effectiveMode), ("mode_active", "modes", modes.modeActive),
+            ("window_active", "modes", modes.windowActive),
+        ]
+    }
+
     /// The rule function a message of the engine is about, by the name it starts with
     /// (`transition(tier 3, …) returned tier 7` → `transition`), as `file:line` of its definition
     /// (`escalation.lua:3`); nil when the message names no rule function.
     public func location(ofFunctionIn message: String) -> String? {
-        let functions: [(String, LuaFunction)] = [
-            ("transition", escalation.transition), ("reminder_times", escalation.reminderTimes),
-            ("pressure.next", streaks.pressure.next), ("habit.streak", streaks.habit.streak),
-            ("miga.current_streak", streaks.miga.currentStreak), ("earned.qualifies", streaks.earned.qualifies),
-            ("earned.bonus", streaks.earned.bonus), ("focus_credits", pricing.focusCredits),
-            ("carried_credits", pricing.carriedCredits), ("habit_award", pricing.habitAward), ("price", pricing.price),
-            ("quest_blocked", quests.questBlocked), ("emergency_blocked", quests.emergencyBlocked),
-            ("effective_mode", modes.effectiveMode), ("mode_active", modes.modeActive), ("window_active", modes.windowActive),
-        ]
         let name = message.prefix { $0 != "(" && $0 != " " }
-        guard let function = functions.first(where: { $0.0 == name })?.1, function.line > 0 else { return nil }
+        guard let function = ruleFunctions.first(where: { $0.name == name })?.function, function.line > 0 else { return nil }
         return "\(function.source):\(function.line)"
+    }
+
+    /// The name of a rule function from its file's table (`escalation.transition`,
+    /// `streaks.habit.streak`), or nil for a function the engine does not call by name.
+    public func qualifiedName(of function: LuaFunction) -> String? {
+        ruleFunctions.first { $0.function == function }.map { "\($0.module).\($0.name)" }
     }
 }

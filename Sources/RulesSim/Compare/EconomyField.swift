@@ -44,8 +44,8 @@ public enum EconomyField: String, CaseIterable, Sendable, ComparedField {
             case .quest: pair("quest", "quests_expired")
             case .creditsEarned: pair("focus_ended", "earned_habit_completion")
             case .rollover: decisions?["earned_days"]
-            case .creditBalance: line["state"]?["earned"]?["credit_balance"]
-            case .streakCount: line["state"]?["earned"]?["streak_count"]
+            case .creditBalance: Replay.appliedState(of: line)?["earned"]?["credit_balance"]
+            case .streakCount: Replay.appliedState(of: line)?["earned"]?["streak_count"]
             }
         return Self.withoutIDs(value ?? .null)
     }

@@ -24,7 +24,7 @@ public struct EngineCheck {
 
     /// The same as a JSON value.
     public static func stateValue(_ name: String, of line: JSONValue) -> JSONValue? {
-        guard let state = line["state"] else { return nil }
+        guard let state = Replay.appliedState(of: line) else { return nil }
         if name == "reminders" { return state["today"]?["reminders"] }
         return state[name]
     }

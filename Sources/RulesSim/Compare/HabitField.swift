@@ -33,7 +33,7 @@ public enum HabitField: String, CaseIterable, Sendable, ComparedField {
     static let streakFields: Set<String> = ["current_streak", "best_streak", "score"]
 
     public func value(of line: JSONValue) -> JSONValue {
-        let state = line["state"]
+        let state = Replay.appliedState(of: line)
         let value: JSONValue? =
             switch self {
             case .error: line["error"]?["code"] ?? .string("ok")

@@ -156,13 +156,13 @@ public final class RuleComparison {
     /// A set's state before the event (the last output with a state) and after it; a refused event
     /// changes nothing, so its state after is the state before, with the refusal's code.
     private func side(_ lines: [JSONValue], at index: Int) -> CompareFinding.Side {
-        let previous = lines[..<index].last { $0["state"] != nil }
+        let previous = lines[..<index].last { Replay.appliedState(of: $0) != nil }
         func fields(_ line: JSONValue?) -> [(String, JSONValue)] {
-            guard let line, line["state"] != nil else { return [] }
+            guard let line, Replay.appliedState(of: line) != nil else { return [] }
             return EngineCheck.stateFields.compactMap { name in EngineCheck.stateValue(name, of: line).map { (name, $0) } }
         }
         let line = lines[index]
-        if line["state"] == nil {
+        if Replay.appliedState(of: line) == nil {
             let code = line["error"]?["code"].map { if case .string(let s) = $0 { s } else { $0.description } } ?? "refused"
             return CompareFinding.Side(before: fields(previous), after: fields(previous), refused: code)
         }

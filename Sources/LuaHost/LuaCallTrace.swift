@@ -1,0 +1,53 @@
+import CLuaSupport
+
+/// What the rule calls of one stretch of work did (`replay --explain`): each call to a rule
+/// function, in order, with the arguments it was given, what it returned or the error it raised,
+/// and the knobs (fields of the rule files' tables) it read.
+///
+/// A host records calls only while its `callTrace` is set (`LuaHost.explain(tables:)`); with none,
+/// a call costs one branch more. The values are converted without charging the call's budget, so an
+/// explained call succeeds or fails exactly as it would unexplained.
+public final class LuaCallTrace {
+    /// One call of a rule function.
+    public struct Call: Sendable, Equatable {
+        public let function: LuaFunction
+        /// The arguments as the rule saw them (nil: too large to show, more than
+        /// `LuaCallTrace.maxEntries` table entries).
+        public let arguments: [LuaValue?]
+        /// What the function returned, or nil when it raised (`error`).
+        public let results: [LuaValue?]?
+        /// The error the call raised, as its message reads (`escalation.lua:70: …`).
+        public let error: String?
+        /// The knobs the call read, in order (each read once per read, a knob read twice twice).
+        public let knobs: [KnobRead]
+        /// Reads past `maxKnobReads` that were not recorded.
+        public let knobsLeftOut: Int
+        /// The lines the call executed, in order: left nil here; the coverage recorder fills it.
+        public var lines: [Int]?
+    }
+
+    /// A read of a knob: its path from the file's table (`escalation.recover_after[2]`) and value
+    /// (a string longer than 95 bytes cut, with `cut` set).
+    public struct KnobRead: Sendable, Equatable {
+        public let name: String
+        public let value: LuaValue
+        public let cut: Bool
+    }
+
+    /// The table entries an argument or a result may have to be shown (a larger one is nil).
+    public static let maxEntries = 4_096
+    /// The knob reads recorded per call.
+    public static let maxKnobReads = Int(RR_TRACE_MAX_READS)
+
+    public private(set) var calls: [Call] = []
+
+    public init() {}
+
+    /// The calls recorded since the last `removeAll()`, which it forgets.
+    public func removeAll() -> [Call] {
+        defer { calls.removeAll(keepingCapacity: true) }
+        return calls
+    }
+
+    func append(_ call: Call) { calls.append(call) }
+}
