@@ -22,7 +22,8 @@ public final class LuaCallTrace {
         public let knobs: [KnobRead]
         /// Reads past `maxKnobReads` that were not recorded.
         public let knobsLeftOut: Int
-        /// The lines the call executed, in order: left nil here; the coverage recorder fills it.
+        /// The lines of the function's file the call executed, in the order of the file (nil when the
+        /// host was already recording lines for coverage).
         public var lines: [Int]?
     }
 

@@ -36,30 +36,43 @@ extension LuaHost {
     }
 
     /// `pcallRule` while explaining: the arguments and results converted for the trace (charged to
-    /// no budget), the knob reads recorded during the call only. The place to record the lines the
-    /// call executed (`LuaCallTrace.Call.lines`), around the `pcall`, once the coverage hook exists.
+    /// no budget), the knob reads recorded during the call only, and the lines of the function's
+    /// file it executed, by the coverage recorder (`LuaHost+LineRecording`), which counts the same
+    /// instructions as without it. A host already recording lines (a coverage run) keeps its
+    /// counts: its calls are explained without lines.
     private func tracedPcall(_ trace: LuaCallTrace, _ function: LuaFunction, nargs: Int32, nresults: Int32, pushed: Bool) throws -> Int32 {
         let first = lua_gettop(L) - nargs + 1
         let arguments = hostMode { (0..<nargs).map { tracedValue(at: first + $0, entries: LuaCallTrace.maxEntries) } }
+        let recordsLines = !isRecordingLines
+        if recordsLines { startLineRecording() }
+        /// The lines run in the function's own file, in the order of the file.
+        func linesRun() -> [Int]? {
+            guard recordsLines else { return nil }
+            stopLineRecording()
+            return takeLineCounts().chunks[function.source].map { $0.keys.sorted() } ?? []
+        }
         rr_trace_reads_begin(runtime)
         do {
             let n = try pcall(
                 nargs: nargs, nresults: nresults, budget: limits.instructionsPerCall, chunk: function.source,
                 handlerPushed: pushed)
             rr_trace_reads_end(runtime)
+            let lines = linesRun()
             let top = lua_gettop(L)
             let results = hostMode { (0..<n).map { tracedValue(at: top - n + 1 + $0, entries: LuaCallTrace.maxEntries) } }
-            trace.append(
-                LuaCallTrace.Call(
-                    function: function, arguments: arguments, results: results, error: nil, knobs: knobReads(),
-                    knobsLeftOut: Int(runtime.pointee.reads_dropped)))
+            var call = LuaCallTrace.Call(
+                function: function, arguments: arguments, results: results, error: nil, knobs: knobReads(),
+                knobsLeftOut: Int(runtime.pointee.reads_dropped))
+            call.lines = lines
+            trace.append(call)
             return n
         } catch {
             rr_trace_reads_end(runtime)
-            trace.append(
-                LuaCallTrace.Call(
-                    function: function, arguments: arguments, results: nil, error: (error as? LuaError)?.description ?? "\(error)",
-                    knobs: knobReads(), knobsLeftOut: Int(runtime.pointee.reads_dropped)))
+            var call = LuaCallTrace.Call(
+                function: function, arguments: arguments, results: nil, error: (error as? LuaError)?.description ?? "\(error)",
+                knobs: knobReads(), knobsLeftOut: Int(runtime.pointee.reads_dropped))
+            call.lines = linesRun()
+            trace.append(call)
             throw error
         }
     }

@@ -33,7 +33,9 @@ import Testing
         let calls = trace.removeAll()
         #expect(calls.count == 1 && trace.calls.isEmpty)
         let call = try #require(calls.first)
-        #expect(call.function == check && call.error == nil && call.lines == nil)
+        #expect(call.function == check && call.error == nil)
+        // The lines of the file the call ran: check's body and the local helper it called (line 4).
+        #expect(call.lines == [4, 6, 7, 8, 9])
         #expect(call.arguments == [.integer(1), ["x": .boolean(true)]])
         #expect(call.results == out.map { $0 })
         // ipairs reads each element and the nil that ends the walk; a local helper's read is the
@@ -57,6 +59,19 @@ import Testing
         let call = try #require(trace.calls.first)
         #expect(call.results == nil && call.error?.contains("limits.lua:8: too many: 3") == true, "\(call)")
         #expect(call.knobs.count == 3)  // the walk of M.limits, before the error
+        #expect(call.lines == [6, 7, 8])  // up to the line that raised
+    }
+
+    /// A host already recording lines (a coverage run) keeps its counts: its calls are explained
+    /// without lines, and the coverage counts hold the explained call's lines.
+    @Test func aCoverageRunKeepsItsLineCounts() throws {
+        let (host, check) = try Self.loaded()
+        let trace = LuaCallTrace()
+        try host.explain(trace)
+        host.startLineRecording()
+        _ = try host.call(check, .integer(1), ["x": .boolean(true)])
+        #expect(trace.calls.first?.lines == nil)
+        #expect(host.takeLineCounts().chunks["rules/limits.lua"].map { $0.keys.sorted() } == [4, 6, 7, 8, 9])
     }
 
     /// Explaining changes no result, and the instructions a call is charged by at most a call frame:

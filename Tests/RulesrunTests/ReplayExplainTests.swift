@@ -80,10 +80,12 @@ import Testing
                 #"    arguments: {"consecutive_misses":0,"consecutive_successes":1,"current_tier":0}, {"result":"NO"}"#,
                 #"    returned: {"consecutive_misses":1,"consecutive_successes":0,"current_tier":1}"#,
                 "    knobs: escalation.tier_for_misses[3] = 3, escalation.tier_for_misses[2] = 2, escalation.tier_for_misses[1] = 1, escalation.max_tier = 3",
+                "    lines: 66-70, 79-84, 88",
                 "  streaks.pressure.next (streaks.lua:24)",
                 #"    arguments: {"current_streak":1,"longest_streak":1}, {"committed":true,"date":"2026-03-03","result":"NO","shield_used":false,"weekday":2}"#,
                 #"    returned: {"current_streak":0,"longest_streak":1}"#,
                 #"    knobs: streaks.pressure.extends[1] = "YES", streaks.pressure.extends[2] = null"#,
+                "    lines: 25-30, 33",
             ])
         // The reminders of tier 1, read through the list of the tier.
         #expect(
@@ -108,7 +110,9 @@ import Testing
                 ["current_tier": 0, "consecutive_misses": 0, "consecutive_successes": 1], ["result": "NO"],
             ])
         #expect(transition["returned"] as? NSArray == [["current_tier": 1, "consecutive_misses": 1, "consecutive_successes": 0]])
-        #expect(transition["error"] == nil && transition["lines"] == nil)
+        #expect(transition["error"] == nil)
+        // The lines of escalation.lua a NO ran: the set-up, the else arm's loop down to tier 1, the return.
+        #expect(transition["lines"] as? [Int] == [66, 67, 68, 69, 70, 79, 80, 81, 82, 83, 84, 88])
         let knobs = try #require(transition["knobs"] as? [[String: Any]])
         #expect(
             knobs.map { $0["name"] as? String } == [

@@ -24,8 +24,8 @@ public struct RuleCallExplanation {
     }
 
     /// `{"function": …, "defined": …, "arguments": […], "returned": […] or "error": …, "knobs": [{"name": …, "value": …}]}`,
-    /// with `knobs_left_out` when more reads were made than recorded, and `lines` once the coverage
-    /// recorder fills `call.lines`.
+    /// with `knobs_left_out` when more reads were made than recorded, and `lines`, the lines of the
+    /// function's file the call ran.
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("function", .string(name)), ("defined", .string(defined)),
@@ -40,7 +40,7 @@ public struct RuleCallExplanation {
     }
 
     /// The call as indented lines of text: its name and place, its arguments, what it returned (or
-    /// its error), the knobs it read.
+    /// its error), the knobs it read, the lines of its file it ran (`65-70, 74`).
     public var text: [String] {
         var lines = ["  \(name) (\(defined))"]
         lines.append(
@@ -56,7 +56,7 @@ public struct RuleCallExplanation {
             lines.append(
                 "    knobs: " + (reads + (call.knobsLeftOut > 0 ? ["… \(call.knobsLeftOut) more reads"] : [])).joined(separator: ", "))
         }
-        if let executed = call.lines, !executed.isEmpty { lines.append("    lines: " + executed.map(String.init).joined(separator: " ")) }
+        if let executed = call.lines, !executed.isEmpty { lines.append("    lines: " + RuleCoverage.rangeText(executed)) }
         return lines
     }
 
