@@ -79,12 +79,13 @@ struct TestCommand: ParsableCommand {
             Terminal.error(namePattern.map { "no test matches --run '\($0)' in \(place)" } ?? "no tests found in \(place) (*.lua, *.jsonl)")
             throw ExitCode(2)
         }
-        let measured = try recorder.map { try RuleCoverage.measure(directory, counts: $0.counts) }
+        let measured = try recorder.map { try RuleCoverage.measure(directory, counts: $0.counts, ownFilesOnly: noInherit) }
         switch format {
         case .text:
             TestReport.printText(results)
             if let measured {
-                for line in CoverageReport.lines(measured, title: "\ncoverage of the rule files by the tests:", notRunBy: "the tests") {
+                let title = noInherit ? "\ncoverage of the folder's own rule files by its tests:" : "\ncoverage of the rule files by the tests:"
+                for line in CoverageReport.lines(measured, title: title, notRunBy: "the tests") {
                     Terminal.line(line)
                 }
             }

@@ -37,13 +37,17 @@ public struct RuleCoverage: Sendable {
     public var totalArms: Int { files.reduce(0) { $0 + $1.arms.count } }
     public var coveredArms: Int { files.reduce(0) { $0 + $1.coveredArms } }
 
-    /// The coverage of the rule set in `path` given the counts recorded while its files ran.
-    public static func measure(_ path: String, counts: LineCounts, limits: LuaLimits = .default) throws -> RuleCoverage {
+    /// The coverage of the rule set in `path` given the counts recorded while its files ran; with
+    /// `ownFilesOnly`, of the folder's own files only (not those of the folders it extends: what
+    /// its own tests answer for, `test --no-inherit`).
+    public static func measure(
+        _ path: String, counts: LineCounts, ownFilesOnly: Bool = false, limits: LuaLimits = .default
+    ) throws -> RuleCoverage {
         let sources = try RuleSources(path)
         let host = try LuaHost(limits: limits)
         var files: [File] = []
         for name in RuleSet.fileNames {
-            for (url, chunkName) in sources.locateAll(name) {
+            for (url, chunkName) in sources.locateAll(name) where !ownFilesOnly || chunkName == name {
                 let bytes: [UInt8]
                 do {
                     bytes = try SourceFile.read(url.path, maxBytes: limits.maxSourceBytes)
