@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesEngine
+import RulesSim
 
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,13 @@ struct TestCommand: ParsableCommand {
             A folder with an `extends` file also runs the tests of the folders it extends, against itself \
             (--no-inherit: only its own). docs/testing-rules.md says more.
 
+            A global function named prop_… is a property: it gets --cases cases drawn from --seed by \
+            the generator the file's `cases` table names for it (cases = { prop_x = gen.int(0, 10) }: \
+            gen.int, gen.bool, gen.one_of, gen.record, gen.list, or gen.history("pressure"|"earned"|"habits" \
+            [, {days = N}]): a generated history replayed through the engine, one step per event with \
+            event, ok, decisions, state) and must return true. The first case that breaks it is shrunk; \
+            a value is printed, a history is written to OUT/prop_NAME.jsonl as a replay file.
+
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
@@ -25,6 +33,7 @@ struct TestCommand: ParsableCommand {
               rulesrun test
               rulesrun test examples/weekly-streak --run habit
               rulesrun test --format junit > junit.xml
+              rulesrun test --run '^prop_' --cases 500 --seed 7
             """
     )
 
@@ -34,6 +43,14 @@ struct TestCommand: ParsableCommand {
     var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
+    @Option(
+        parsing: .unconditional,
+        help: "Cases per property, 1 to \(PropertyRunner.maxCases). (default: \(PropertyRunner.defaultCases))",
+        transform: WholeNumber.parser(1...PropertyRunner.maxCases)) var cases = PropertyRunner.defaultCases
+    @Option(
+        parsing: .unconditional, help: "Seed of the properties' cases, 0 to \(UInt64.max) (the same seed gives the same cases). (default: 1)",
+        transform: WholeNumber.seed) var seed: UInt64 = 1
+    @Option(help: "Folder for the replay files of the histories that break a property.") var out = PropertyRunner.defaultOut
 
     func run() throws {
         var pattern: Regex<AnyRegexOutput>?
@@ -46,7 +63,10 @@ struct TestCommand: ParsableCommand {
         }
         let results: [RuleTestResult]
         do {
-            results = try RuleTestRunner.run(directory, inherit: !noInherit) { name in pattern.map { name.contains($0) } ?? true }
+            let properties = PropertyRunner(cases: cases, seed: seed, out: out)
+            results = try RuleTestRunner.run(directory, inherit: !noInherit, properties: properties) { name in
+                pattern.map { name.contains($0) } ?? true
+            }
         } catch let error as RuleSetError {
             for problem in error.problems { Terminal.error(problem.description) }
             let count = error.problems.count

@@ -17,7 +17,8 @@ enum TestReport {
             }
             let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
             let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
-            Terminal.line("\(status)\(result.location) \(result.name)\(time)")
+            let cases = result.cases.map { " (\($0) case\($0 == 1 ? "" : "s"))" } ?? ""
+            Terminal.line("\(status)\(result.location) \(result.name)\(cases)\(time)")
             for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
             for line in result.printed { Terminal.line("    print: " + line) }
         }
@@ -39,7 +40,7 @@ enum TestReport {
                 ("folder", .string(result.folder)), ("outcome", .string(result.outcome.rawValue.lowercased())),
                 ("failure", .array(result.failure.map { .string($0) })), ("printed", .array(result.printed.map { .string($0) })),
                 ("milliseconds", .double((result.milliseconds * 1000).rounded() / 1000)),
-            ])
+            ] + (result.cases.map { [("cases", JSONValue.int($0))] } ?? []))
         }
         return .object([
             ("directory", .string(directory)), ("passed", count(.passed)), ("failed", count(.failed)), ("errors", count(.error)),

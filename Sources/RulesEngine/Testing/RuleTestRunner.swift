@@ -15,14 +15,19 @@ public enum RuleTestRunner {
     /// Validates the rule set in `path` (throws its `RuleSetError`), then runs the tests whose name
     /// `selected` accepts: the folder's own first, then those it inherits (with `inherit`), each
     /// folder's files in the order of their names.
-    public static func run(_ path: String, inherit: Bool = true, selected: (String) -> Bool = { _ in true }) throws -> [RuleTestResult] {
+    public static func run(
+        _ path: String, inherit: Bool = true, properties: (any PropertyRunning)? = nil, selected: (String) -> Bool = { _ in true }
+    ) throws -> [RuleTestResult] {
         let found = try testFiles(path, inherit: inherit)
         let ruleSet = try RuleSet.load(path)
         try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules)
         var results: [RuleTestResult] = []
         for file in found {
             if file.url.pathExtension == "lua" {
-                results += LuaTestFile(url: file.url, label: file.label, folder: file.folder).run(in: ruleSet.host, selected: selected)
+                var testFile = LuaTestFile(url: file.url, label: file.label, folder: file.folder)
+                testFile.rules = path
+                testFile.properties = properties
+                results += testFile.run(in: ruleSet.host, selected: selected)
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
                 if selected(scenario.name) { results.append(scenario.run(rules: path)) }

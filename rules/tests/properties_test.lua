@@ -1,0 +1,49 @@
+-- Properties of the default rules (rulesrun test; docs/testing-rules.md, "Properties"): each
+-- prop_ function gets cases drawn by the generator its entry in `cases` names, and returns true.
+
+cases = {
+  prop_transition_keeps_the_counters_consistent = gen.record {
+    tier = gen.int(0, 3), misses = gen.int(0, 6), successes = gen.int(0, 6),
+    result = gen.one_of { "YES", "NO", "MISSED" },
+  },
+  prop_tier_stays_within_0_to_3 = gen.history("pressure", { days = 7 }),
+  prop_credit_balance_never_negative = gen.history("earned"),
+  prop_habit_streaks_never_negative = gen.history("habits", { days = 7 }),
+}
+
+-- "consecutive_successes = 0" on a miss, "consecutive_misses = 0" on a YES: never both counting.
+function prop_transition_keeps_the_counters_consistent(c)
+  local misses, successes = c.misses, c.successes
+  if c.tier > 0 then successes = 0 else misses = 0 end
+  local after = escalation.transition(
+    { current_tier = c.tier, consecutive_misses = misses, consecutive_successes = successes }, { result = c.result })
+  expect_true(after.current_tier >= 0 and after.current_tier <= 3, "tier in 0–3")
+  expect_true(after.consecutive_misses == 0 or after.consecutive_successes == 0, "misses and successes never both counting")
+  return true
+end
+
+-- Every event of a 7-day Pressure history leaves the tier in 0–3.
+function prop_tier_stays_within_0_to_3(history)
+  for _, step in ipairs(history) do
+    if step.ok then expect_true(step.state.current_tier >= 0 and step.state.current_tier <= 3, step.event.type) end
+  end
+  return true
+end
+
+-- No unlock, quest or rollover takes the balance below 0.
+function prop_credit_balance_never_negative(history)
+  for _, step in ipairs(history) do
+    local earned = step.ok and step.state.earned
+    if earned then expect_true(earned.credit_balance >= 0, step.event.type) end
+  end
+  return true
+end
+
+function prop_habit_streaks_never_negative(history)
+  for _, step in ipairs(history) do
+    for task, streak in pairs(step.ok and step.state.habit_streaks or {}) do
+      expect_true(streak >= 0, task)
+    end
+  end
+  return true
+end
