@@ -55,7 +55,7 @@ struct CompareCommand: ParsableCommand {
               rulesrun compare rules rules --runs 5000 --json
               rulesrun compare rules examples/graduated-recovery --bench
               rulesrun compare rules examples/gentle-pricing --expect "B.cost_credits <= A.cost_credits"
-              rulesrun compare rules examples/graduated-recovery --property examples/graduated-recovery/properties.lua
+              rulesrun compare rules examples/graduated-recovery --property examples/properties/graduated-recovery.lua
             """
     )
 

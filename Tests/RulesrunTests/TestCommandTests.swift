@@ -34,7 +34,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("PASS  tests/escalation_test.lua:10 test_misses_escalate_one_tier_each  ("))
         #expect(result.stdout.contains("PASS  tests/escalation-days.jsonl:1 escalation-days  ("))
-        #expect(result.stdout.hasSuffix("27 passed, 0 failed\n"))
+        #expect(result.stdout.hasSuffix("31 passed, 0 failed\n"))
     }
 
     @Test func aFailingExpectNamesItsLineAndTheFirstDifference() throws {

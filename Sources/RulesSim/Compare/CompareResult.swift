@@ -108,8 +108,10 @@ public struct CompareResult: Sendable {
     /// reading only).
     public var verdict: String {
         if judged {
-            let what = properties.isEmpty ? "expectation" : options.expectations.isEmpty ? "property" : "expectation and property"
-            let plural = properties.isEmpty ? "expectations" : options.expectations.isEmpty ? "properties" : "expectations and properties"
+            let expectations = options.expectations.count + properties.filter(\.isExpectation).count
+            let (what, plural) =
+                expectations == statedCount
+                ? ("expectation", "expectations") : expectations == 0 ? ("property", "properties") : ("expectation and property", "expectations and properties")
             return brokenCount == 0
                 ? "exit 0: every \(what) held"
                 : "exit 1: \(brokenCount) of \(statedCount) \(statedCount == 1 ? what : plural) broke"
@@ -133,7 +135,7 @@ public struct CompareResult: Sendable {
     /// `prop_x (properties.lua:4) on 100 earned histories of 3 days: holds`, or where it broke.
     private func lines(of checked: PropertyComparison.Checked) -> [String] {
         let o = checked.outcome
-        let head = "\(checked.name) (\(checked.origin)) on \(o.cases) \(checked.app.rawValue) histories of \(checked.days) days: "
+        let head = "\(checked.name) (\(checked.origin)) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
         guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
         var out = [
             head + "BROKEN in \(o.broken) of \(o.cases) histories; first in history \(first), shrunk from \(o.originalEvents) to \(o.minimal.count) events",

@@ -16,6 +16,15 @@ public enum HistoryApp: String, CaseIterable, Sendable {
         }
     }
 
+    /// `Pressure histories`, `Earned histories`, `habit histories`.
+    public var historiesName: String {
+        switch self {
+        case .pressure: "Pressure histories"
+        case .earned: EconomyField.historiesName
+        case .habits: HabitField.historiesName
+        }
+    }
+
     /// The longest history a property may ask for: each case is replayed through the engine, and
     /// again for each candidate while it shrinks.
     public static let maxDays = 366

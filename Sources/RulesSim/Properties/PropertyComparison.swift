@@ -23,11 +23,15 @@ public final class PropertyComparison {
         /// The replay file of its minimal history (`property-NAME.jsonl`, `expectation-APP-N.jsonl`).
         public var fileName: String
         public var holds: Bool { outcome.broken == 0 }
+        /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
+        public var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
     }
 
     /// The most histories per property (`--property-runs`), and the default.
     public static let maxRuns = 10_000
     public static let defaultRuns = 100
+    /// The origin of an expectation's check.
+    public static let expectOrigin = "--expect"
     /// The largest property file read (the size of the largest rule file).
     public static let maxBytes = LuaLimits.default.maxSourceBytes
 
@@ -108,7 +112,7 @@ public final class PropertyComparison {
             let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?("expect \(expectation)", $0, runs) }
             checked.append(
                 Checked(
-                    name: "expect \(expectation)", origin: "--expect", app: expectation.app, days: days, outcome: outcome,
+                    name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
                     fileName: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!).jsonl"))
         }
         return checked
