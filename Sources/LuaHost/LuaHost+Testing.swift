@@ -33,7 +33,9 @@ extension LuaHost {
 
     /// `loadDefiningFunctions`, and the values of the file's own globals named in `names` that are
     /// not functions (a test file's `cases` table), converted to Swift.
-    public func loadDefiningGlobals(bytes: [UInt8], chunkName: String, reading names: Set<String>) throws -> (
+    public func loadDefiningGlobals(
+        bytes: [UInt8], chunkName: String, reading names: Set<String>
+    ) throws -> (
         functions: [(name: String, function: LuaFunction)], values: [String: LuaValue]
     ) {
         var bases: [LuaValue] = []

@@ -277,7 +277,8 @@ struct CompareCommand: ParsableCommand {
             if let line = try LineExpectation(text) {
                 let runs = line.app == .earned ? (economyRuns, "--economy-runs") : (habitRuns, "--habit-runs")
                 guard runs.0 > 0 else {
-                    throw ValidationError("--expect \"\(text)\": fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
+                    throw ValidationError(
+                        "--expect \"\(text)\": fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
                 }
                 lineExpectations.append(line)
             } else {

@@ -92,7 +92,9 @@ final class CompareOutput {
         guard name.hasPrefix("expectation-") else { return false }
         var number = name.dropFirst("expectation-".count).dropLast(".jsonl".count)
         // expectation-N.jsonl (Pressure's), expectation-APP-N.jsonl (the economy's, the habits').
-        if let app = HistoryApp.allCases.first(where: { number.hasPrefix("\($0.rawValue)-") }) { number = number.dropFirst(app.rawValue.count + 1) }
+        if let app = HistoryApp.allCases.first(where: { number.hasPrefix("\($0.rawValue)-") }) {
+            number = number.dropFirst(app.rawValue.count + 1)
+        }
         return !number.isEmpty && number.allSatisfy(\.isNumber)
     }
 

@@ -48,7 +48,8 @@ struct TestCommand: ParsableCommand {
         help: "Cases per property, 1 to \(PropertyRunner.maxCases). (default: \(PropertyRunner.defaultCases))",
         transform: WholeNumber.parser(1...PropertyRunner.maxCases)) var cases = PropertyRunner.defaultCases
     @Option(
-        parsing: .unconditional, help: "Seed of the properties' cases, 0 to \(UInt64.max) (the same seed gives the same cases). (default: 1)",
+        parsing: .unconditional,
+        help: "Seed of the properties' cases, 0 to \(UInt64.max) (the same seed gives the same cases). (default: 1)",
         transform: WholeNumber.seed) var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the histories that break a property.") var out = PropertyRunner.defaultOut
 

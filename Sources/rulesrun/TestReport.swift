@@ -35,12 +35,14 @@ enum TestReport {
     static func json(_ results: [RuleTestResult], directory: String) -> JSONValue {
         let count = { (outcome: RuleTestResult.Outcome) in JSONValue.int(results.filter { $0.outcome == outcome }.count) }
         let tests = results.map { result in
-            JSONValue.object([
+            var fields: [(String, JSONValue)] = [
                 ("file", .string(result.file)), ("line", .int(result.line)), ("name", .string(result.name)),
                 ("folder", .string(result.folder)), ("outcome", .string(result.outcome.rawValue.lowercased())),
                 ("failure", .array(result.failure.map { .string($0) })), ("printed", .array(result.printed.map { .string($0) })),
                 ("milliseconds", .double((result.milliseconds * 1000).rounded() / 1000)),
-            ] + (result.cases.map { [("cases", JSONValue.int($0))] } ?? []))
+            ]
+            if let cases = result.cases { fields.append(("cases", .int(cases))) }
+            return JSONValue.object(fields)
         }
         return .object([
             ("directory", .string(directory)), ("passed", count(.passed)), ("failed", count(.failed)), ("errors", count(.error)),

@@ -111,7 +111,8 @@ public struct CompareResult: Sendable {
             let expectations = options.expectations.count + properties.filter(\.isExpectation).count
             let (what, plural) =
                 expectations == statedCount
-                ? ("expectation", "expectations") : expectations == 0 ? ("property", "properties") : ("expectation and property", "expectations and properties")
+                ? ("expectation", "expectations")
+                : expectations == 0 ? ("property", "properties") : ("expectation and property", "expectations and properties")
             return brokenCount == 0
                 ? "exit 0: every \(what) held"
                 : "exit 1: \(brokenCount) of \(statedCount) \(statedCount == 1 ? what : plural) broke"
@@ -138,7 +139,8 @@ public struct CompareResult: Sendable {
         let head = "\(checked.name) (\(checked.origin)) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
         guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
         var out = [
-            head + "BROKEN in \(o.broken) of \(o.cases) histories; first in history \(first), shrunk from \(o.originalEvents) to \(o.minimal.count) events",
+            head
+                + "BROKEN in \(o.broken) of \(o.cases) histories; first in history \(first), shrunk from \(o.originalEvents) to \(o.minimal.count) events",
             "  why: " + o.message.replacingOccurrences(of: "\n", with: "\n  "),
         ]
         if let file = propertyFiles[checked.fileName] {

@@ -46,7 +46,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
             throw ExpectationError(
                 text: text,
                 message:
-                    "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")) (pressure); \(LineExpectation.fieldList))")
+                    "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")) (pressure); \(LineExpectation.fieldList))"
+            )
         }
         return (side, field)
     }

@@ -94,7 +94,9 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         guard left.field.app == right.field.app else {
             throw ExpectationError(
                 text: text,
-                message: "\(left.field.rawValue) is a field of \(left.field.app.rawValue), \(right.field.rawValue) of \(right.field.app.rawValue): compare fields of one app")
+                message:
+                    "\(left.field.rawValue) is a field of \(left.field.app.rawValue), \(right.field.rawValue) of \(right.field.app.rawValue): compare fields of one app"
+            )
         }
         self.left = left
         self.relation = relation

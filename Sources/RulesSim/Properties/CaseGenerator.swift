@@ -32,7 +32,8 @@ public indirect enum CaseGenerator: Sendable {
             guard let min = table["min"].integerValue, let max = table["max"].integerValue, min <= max else {
                 throw CaseGeneratorError(
                     path: path,
-                    message: "gen.int(MIN, MAX): expected two integers, MIN <= MAX, found \(table["min"].errorDescription), \(table["max"].errorDescription)"
+                    message:
+                        "gen.int(MIN, MAX): expected two integers, MIN <= MAX, found \(table["min"].errorDescription), \(table["max"].errorDescription)"
                 )
             }
             return .int(min: min, max: max)
@@ -52,18 +53,23 @@ public indirect enum CaseGenerator: Sendable {
             let max = table["max"].isNil ? Int64(defaultListLength) : table["max"].integerValue ?? -1
             guard (0...Int64(maxListLength)).contains(max) else {
                 throw CaseGeneratorError(
-                    path: path, message: "gen.list(GEN, MAX): MAX must be an integer from 0 to \(maxListLength), found \(table["max"].errorDescription)")
+                    path: path,
+                    message: "gen.list(GEN, MAX): MAX must be an integer from 0 to \(maxListLength), found \(table["max"].errorDescription)"
+                )
             }
             return .list(of: try parse(table["of"], path: "\(path)[]"), max: Int(max))
         case "history":
             guard let name = table["app"].stringValue, let app = HistoryApp(rawValue: name) else {
                 let apps = HistoryApp.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CaseGeneratorError(path: path, message: "gen.history(APP): APP is one of \(apps), found \(table["app"].errorDescription)")
+                throw CaseGeneratorError(
+                    path: path, message: "gen.history(APP): APP is one of \(apps), found \(table["app"].errorDescription)")
             }
             let days = table["days"].isNil ? Int64(app.defaultDays) : table["days"].integerValue ?? 0
             guard (1...Int64(HistoryApp.maxDays)).contains(days) else {
                 throw CaseGeneratorError(
-                    path: path, message: "gen.history: days must be an integer from 1 to \(HistoryApp.maxDays), found \(table["days"].errorDescription)")
+                    path: path,
+                    message: "gen.history: days must be an integer from 1 to \(HistoryApp.maxDays), found \(table["days"].errorDescription)"
+                )
             }
             return .history(app, days: Int(days))
         default:

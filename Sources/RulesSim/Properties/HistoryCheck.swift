@@ -17,7 +17,9 @@ public final class HistoryCheck {
     private lazy var replays: [Replay?] = rules.map { set in (try? Store.inMemory()).map { Replay(engine: Engine(store: $0, rules: set)) } }
     private var users = 0
 
-    public init(app: HistoryApp, days: Int, rules: [any PolicyRules], judge: @escaping (_ lines: [String], _ outputs: [[JSONValue]]) -> String?) {
+    public init(
+        app: HistoryApp, days: Int, rules: [any PolicyRules], judge: @escaping (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
+    ) {
         self.app = app
         self.days = days
         self.rules = rules
@@ -117,7 +119,8 @@ public enum LuaProperty {
             case .boolean(true): return nil
             case .boolean(false): return "\(function.source):\(function.line): the property returned false"
             case let other:
-                return "\(function.source):\(function.line): the property returned \(other.errorDescription) (a property returns true when it holds)"
+                return
+                    "\(function.source):\(function.line): the property returned \(other.errorDescription) (a property returns true when it holds)"
             }
         } catch {
             return "\(error)"

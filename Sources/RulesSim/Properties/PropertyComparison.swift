@@ -68,11 +68,15 @@ public final class PropertyComparison {
                 let place = "\(label): \(PropertyTest.casesTable).\(property.name)"
                 guard !cases[property.name].isNil else {
                     throw PropertyFileError(
-                        message: "\(place): no history for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.history(\"earned\") })")
+                        message:
+                            "\(place): no history for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.history(\"earned\") })"
+                    )
                 }
                 guard case .history(let app, let days) = try CaseGenerator.parse(cases[property.name], path: place) else {
                     throw PropertyFileError(
-                        message: "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])")
+                        message:
+                            "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
+                    )
                 }
                 return (property.name, property.function, app, days)
             }
