@@ -22,7 +22,8 @@ public indirect enum CaseGenerator: Sendable {
     public static let defaultListLength = 10
 
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
-    public static func parse(_ value: LuaValue, path: String) throws(CaseGeneratorError) -> CaseGenerator {
+    /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
+    public static func parse(_ value: LuaValue, path: String, nested: Bool = false) throws(CaseGeneratorError) -> CaseGenerator {
         let expected = "gen.int, gen.bool, gen.one_of, gen.record, gen.list or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
@@ -47,7 +48,7 @@ public indirect enum CaseGenerator: Sendable {
                 throw CaseGeneratorError(path: path, message: "gen.record{NAME = GENERATOR, …}: expected named fields")
             }
             var out: [(name: String, generator: CaseGenerator)] = []
-            for name in fields.stringKeys { out.append((name, try parse(fields[name], path: "\(path).\(name)"))) }
+            for name in fields.stringKeys { out.append((name, try parse(fields[name], path: "\(path).\(name)", nested: true))) }
             return .record(out)
         case "list":
             let max = table["max"].isNil ? Int64(defaultListLength) : table["max"].integerValue ?? -1
@@ -57,8 +58,12 @@ public indirect enum CaseGenerator: Sendable {
                     message: "gen.list(GEN, MAX): MAX must be an integer from 0 to \(maxListLength), found \(table["max"].errorDescription)"
                 )
             }
-            return .list(of: try parse(table["of"], path: "\(path)[]"), max: Int(max))
+            return .list(of: try parse(table["of"], path: "\(path)[]", nested: true), max: Int(max))
         case "history":
+            guard !nested else {
+                throw CaseGeneratorError(
+                    path: path, message: "gen.history is a whole case, not a field of a record or an element of a list")
+            }
             guard let name = table["app"].stringValue, let app = HistoryApp(rawValue: name) else {
                 let apps = HistoryApp.allCases.map(\.rawValue).joined(separator: ", ")
                 throw CaseGeneratorError(
