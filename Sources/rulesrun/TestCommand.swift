@@ -26,8 +26,8 @@ struct TestCommand: ParsableCommand {
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
-            printed as validate prints them), a test file that does not load (ERROR), a bad --run \
-            pattern, or no test to run.
+            printed as validate prints them), a test file that does not load or a property without a \
+            generator (ERROR), a bad --run pattern, or no test to run.
 
             Examples:
               rulesrun test
