@@ -30,6 +30,10 @@ public enum TestHelpers {
         function gen.one_of(values) return { generator = "one_of", values = values } end
         function gen.record(fields) return { generator = "record", fields = fields } end
         function gen.list(of, max) return { generator = "list", of = of, max = max } end
+        -- The domains validation proves the escalation functions over (EscalationPolicy+Proofs).
+        function gen.escalation_state() return { generator = "escalation_state" } end
+        function gen.check_in() return { generator = "check_in" } end
+        function gen.window() return { generator = "window" } end
         function gen.history(app, options)
             return { generator = "history", app = app, days = type(options) == "table" and options.days or nil }
         end

@@ -8,6 +8,12 @@ import RulesModel
 /// `gen.history(APP [, {days = N}])`: a generated history of APP (`pressure`, `earned`, `habits`,
 /// from the generators `compare` uses) replayed through the engine.
 ///
+/// Three generators draw from the domains validation proves the escalation functions over:
+/// `gen.escalation_state()` (`current_tier` 0–3, `consecutive_misses` and `consecutive_successes`
+/// 0–8: `EscalationPolicy.counterBound`), `gen.check_in()` (`{result = "YES"|"NO"|"MISSED"}`) and
+/// `gen.window()` (`{open_minutes, close_minutes}`, every window users can set:
+/// `EscalationPolicy.allWindows`, the document's default 09:00–22:00 first).
+///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field.
 public indirect enum CaseGenerator: Sendable {
@@ -21,10 +27,23 @@ public indirect enum CaseGenerator: Sendable {
     public static let maxListLength = 1_000
     public static let defaultListLength = 10
 
+    /// Every window users can set as `reminder_times` gets it, the default first (where a window shrinks to).
+    static let windows: [LuaValue] = {
+        func window(_ open: LocalTime, _ close: LocalTime) -> LuaValue {
+            var table = LuaTable()
+            table["open_minutes"] = .integer(Int64(open.minutes))
+            table["close_minutes"] = .integer(Int64(close.minutes))
+            return .table(table)
+        }
+        let all = EscalationPolicy.allWindows.map { window($0.open, $0.close) }
+        let standard = window(PressureHistory.defaultOpen, PressureHistory.defaultClose)
+        return [standard] + all.filter { $0 != standard }
+    }()
+
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
     /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
     public static func parse(_ value: LuaValue, path: String, nested: Bool = false) throws(CaseGeneratorError) -> CaseGenerator {
-        let expected = "gen.int, gen.bool, gen.one_of, gen.record, gen.list or gen.history"
+        let expected = "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
         }
@@ -59,6 +78,16 @@ public indirect enum CaseGenerator: Sendable {
                 )
             }
             return .list(of: try parse(table["of"], path: "\(path)[]", nested: true), max: Int(max))
+        case "escalation_state":
+            let counter = CaseGenerator.int(min: 0, max: Int64(EscalationPolicy.counterBound))
+            return .record([
+                ("consecutive_misses", counter), ("consecutive_successes", counter),
+                ("current_tier", .int(min: 0, max: Int64(PressureLimits.maxTier))),
+            ])
+        case "check_in":
+            return .record([("result", .oneOf(["YES", "NO", "MISSED"]))])
+        case "window":
+            return .oneOf(Self.windows)
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(
