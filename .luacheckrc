@@ -33,10 +33,16 @@ max_comment_line_length = false
 unused_args = false
 -- A file of a folder that `extends` another sees that folder's same file as `base`.
 read_globals = { base = { read_only = false, other_fields = true } }
--- Test files (`rulesrun test`, docs/testing-rules.md): their test_* functions are globals; the rule
--- modules and the expect_* helpers are globals the host provides.
+-- Test files (`rulesrun test`, docs/testing-rules.md): their test_* and prop_* functions and their
+-- `cases` table are globals; the rule modules, the expect_* helpers and `gen` are globals the host
+-- provides. Property files (`compare --property`, examples/properties) see the helpers only.
 files["**/tests/*.lua"] = {
   allow_defined_top = true,
   ignore = { "131" }, -- "unused global": a test_* function is called by the runner
-  read_globals = { "escalation", "streaks", "pricing", "quests", "modes", "expect_eq", "expect_true", "expect_error" },
+  read_globals = { "escalation", "streaks", "pricing", "quests", "modes", "expect_eq", "expect_true", "expect_error", "gen" },
+}
+files["examples/properties/*.lua"] = {
+  allow_defined_top = true,
+  ignore = { "131" },
+  read_globals = { "expect_eq", "expect_true", "expect_error", "gen" },
 }

@@ -28,8 +28,19 @@ extension LuaHost {
     /// Loads one file as `load(bytes:chunkName:)` does and gives the functions it defines as its
     /// own globals (`function test_x() … end`), by name, with the line each starts at.
     public func loadDefiningFunctions(bytes: [UInt8], chunkName: String) throws -> [(name: String, function: LuaFunction)] {
+        try loadDefiningGlobals(bytes: bytes, chunkName: chunkName, reading: []).functions
+    }
+
+    /// `loadDefiningFunctions`, and the values of the file's own globals named in `names` that are
+    /// not functions (a test file's `cases` table), converted to Swift.
+    public func loadDefiningGlobals(
+        bytes: [UInt8], chunkName: String, reading names: Set<String>
+    ) throws -> (
+        functions: [(name: String, function: LuaFunction)], values: [String: LuaValue]
+    ) {
         var bases: [LuaValue] = []
         var functions: [(name: String, function: LuaFunction)] = []
+        var values: [String: LuaValue] = [:]
         try load(layers: [(bytes, chunkName)], bases: &bases) { [self] chunk in
             try hostMode {
                 guard lua_checkstack(L, 8) != 0 else { throw stackError() }
@@ -44,11 +55,13 @@ extension LuaHost {
                         let name = try? string(at: -2)
                     {
                         functions.append((name, functionHandle(at: -1)))
+                    } else if lua_type(L, -2) == LUA_TSTRING, let name = try? string(at: -2), names.contains(name) {
+                        values[name] = try value(at: -1, path: name)
                     }
                     clua_pop(L, 1)
                 }
             }
         }
-        return functions
+        return (functions, values)
     }
 }

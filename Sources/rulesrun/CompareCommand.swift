@@ -21,8 +21,19 @@ struct CompareCommand: ParsableCommand {
             under A and B.
 
             --expect states a relation that must hold after every day, e.g. \
-            "B.current_tier <= A.current_tier" (B never escalates further than A). With expectations, \
-            differences are listed but only a broken expectation fails the run.
+            "B.current_tier <= A.current_tier" (B never escalates further than A). Its fields are \
+            Pressure's (current_tier, consecutive_misses, consecutive_successes, current_streak, \
+            longest_streak, restart_shields_remaining), the economy's (credit_balance, streak_count, \
+            cost_credits, credits_earned: checked after every event of the Earned histories) or the habit \
+            tracker's (habit_streak, habit_score: task by task, after every event of the habit histories). \
+            With expectations or properties, differences are listed but only a broken one fails the run.
+
+            --property FILE: a Lua file of prop_… functions, each with its histories named in the file's \
+            `cases` table (cases = { prop_x = gen.history("earned" [, {days = N}]) }, or "pressure", \
+            "habits"). Each is checked on --property-runs histories replayed through the engine under A \
+            and B: prop_x(a, b) gets both replayed histories (lists of steps, one per event: event, ok, \
+            decisions, state, error) and must return true. A history that breaks it is shrunk and \
+            written to OUT/property-prop_x.jsonl.
 
             --ignore takes these kinds, the economy's: gate_options, unlock, quest, credits_earned, \
             rollover, credit_balance, streak_count, and the habit tracker's: habit_streak, \
@@ -44,6 +55,8 @@ struct CompareCommand: ParsableCommand {
               rulesrun compare rules examples/miss-never-lowers-tier --expect "B.current_tier >= A.current_tier"
               rulesrun compare rules rules --runs 5000 --json
               rulesrun compare rules examples/graduated-recovery --bench
+              rulesrun compare rules examples/gentle-pricing --expect "B.cost_credits <= A.cost_credits"
+              rulesrun compare rules examples/graduated-recovery --property examples/properties/graduated-recovery.lua
             """
     )
 
@@ -65,6 +78,11 @@ struct CompareCommand: ParsableCommand {
     var ignore: [String] = []
     @Option(help: "A relation between A and B that must hold after every day, e.g. \"B.current_tier <= A.current_tier\" (repeatable).")
     var expect: [String] = []
+    @Option(help: "A Lua file of properties (prop_… functions) relating A and B on replayed histories.") var property: String?
+    @Option(
+        parsing: .unconditional,
+        help: "Histories per property of --property, 1 to \(PropertyComparison.maxRuns). (default: \(PropertyComparison.defaultRuns))",
+        transform: WholeNumber.parser(1...PropertyComparison.maxRuns)) var propertyRuns = PropertyComparison.defaultRuns
     @Option(
         parsing: .unconditional,
         help:
@@ -122,8 +140,9 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let options: CompareOptions
+        let lineExpectations: [LineExpectation]
         do {
-            options = try parseOptions()
+            (options, lineExpectations) = try parseOptions()
         } catch {
             fail("\(error)")
         }
@@ -136,6 +155,14 @@ struct CompareCommand: ParsableCommand {
         if bench { return try runBench(comparison) }
         let hosts = [comparison.rulesA, comparison.rulesB].map { ($0 as? RuleSet)?.host }
         if coverage { for host in hosts { host?.startLineRecording() } }
+        let properties = PropertyComparison(a: comparison.rulesA, b: comparison.rulesB, seed: seed)
+        if let property {
+            do {
+                try properties.load(file: property)
+            } catch {
+                fail("--property \(property): \(error)")
+            }
+        }
         do {
             try FileIdentity.refuseCollisions(
                 outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
@@ -171,6 +198,14 @@ struct CompareCommand: ParsableCommand {
                 seed: seed, ignoring: options.ignoredHabits
             ).run { bar.update($0, of: $1, label: "habit histories") }
         }
+        if property != nil || !lineExpectations.isEmpty {
+            let expectations = lineExpectations.map { e in
+                e.app == .earned ? (e, runs: economyRuns, days: economyDays) : (e, runs: habitRuns, days: habitDays)
+            }
+            result.properties = properties.run(runs: propertyRuns, expectations: expectations) { name, done, all in
+                bar.update(done, of: all, label: "histories of \(name)")
+            }
+        }
         if populationUsers > 0 {
             do {
                 result.population = try PopulationComparison.run(
@@ -192,6 +227,10 @@ struct CompareCommand: ParsableCommand {
                 result.economyFiles[finding.field] = try output.write(
                     EconomyComparison.replayText(finding, nameA: dirA, nameB: dirB),
                     to: finding.fileName)
+            }
+            for checked in result.properties where !checked.holds {
+                result.propertyFiles[checked.fileName] = try output.write(
+                    PropertyComparison.replayText(checked, nameA: dirA, nameB: dirB, seed: seed), to: checked.fileName)
             }
             for finding in result.habits?.findings ?? [] {
                 result.habitFiles[finding.field] = try output.write(
@@ -246,7 +285,7 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
-    private func parseOptions() throws -> CompareOptions {
+    private func parseOptions() throws -> (CompareOptions, [LineExpectation]) {
         var ignored = Set<HistoryField>()
         var ignoredEconomy = Set<EconomyField>()
         var ignoredHabits = Set<HabitField>()
@@ -266,10 +305,24 @@ struct CompareCommand: ParsableCommand {
             if let economic { ignoredEconomy.insert(economic) }
             if let habit { ignoredHabits.insert(habit) }
         }
-        let expectations = try expect.map { try Expectation($0) }
-        return CompareOptions(
+        var expectations: [Expectation] = []
+        var lineExpectations: [LineExpectation] = []
+        for text in expect {
+            if let line = try LineExpectation(text) {
+                let runs = line.app == .earned ? (economyRuns, "--economy-runs") : (habitRuns, "--habit-runs")
+                guard runs.0 > 0 else {
+                    throw ValidationError(
+                        "--expect \"\(text)\": fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
+                }
+                lineExpectations.append(line)
+            } else {
+                expectations.append(try Expectation(text))
+            }
+        }
+        let options = CompareOptions(
             runs: runs, days: days, seed: seed, ignored: ignored, expectations: expectations, ignoredEconomy: ignoredEconomy,
             ignoredHabits: ignoredHabits)
+        return (options, lineExpectations)
     }
 
     private func runBench(_ comparison: RuleComparison) throws {

@@ -87,8 +87,14 @@ final class CompareOutput {
         if HistoryField.allCases.contains(where: { "\($0.rawValue).jsonl" == name }) { return true }
         if EconomyField.allCases.contains(where: { "\(EconomyField.half)-\($0.rawValue).jsonl" == name }) { return true }
         if HabitField.allCases.contains(where: { "\(HabitField.half)-\($0.rawValue).jsonl" == name }) { return true }
-        guard name.hasPrefix("expectation-"), name.hasSuffix(".jsonl") else { return false }
-        let number = name.dropFirst("expectation-".count).dropLast(".jsonl".count)
+        guard name.hasSuffix(".jsonl") else { return false }
+        if name.hasPrefix("property-prop_") { return true }
+        guard name.hasPrefix("expectation-") else { return false }
+        var number = name.dropFirst("expectation-".count).dropLast(".jsonl".count)
+        // expectation-N.jsonl (Pressure's), expectation-APP-N.jsonl (the economy's, the habits').
+        if let app = HistoryApp.allCases.first(where: { number.hasPrefix("\($0.rawValue)-") }) {
+            number = number.dropFirst(app.rawValue.count + 1)
+        }
         return !number.isEmpty && number.allSatisfy(\.isNumber)
     }
 

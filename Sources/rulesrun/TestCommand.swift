@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesSim
 
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,16 +22,24 @@ struct TestCommand: ParsableCommand {
             has an implicit else arm), and the arms not run; with --format json, under "coverage". \
             --threshold PCT (implies --coverage) exits 1 when the total line coverage is below PCT.
 
+            A global function named prop_… is a property: it gets --cases cases drawn from --seed by \
+            the generator the file's `cases` table names for it (cases = { prop_x = gen.int(0, 10) }: \
+            gen.int, gen.bool, gen.one_of, gen.record, gen.list, or gen.history("pressure"|"earned"|"habits" \
+            [, {days = N}]): a generated history replayed through the engine, one step per event with \
+            event, ok, decisions, state) and must return true. The first case that breaks it is shrunk; \
+            a value is printed, a history is written to OUT/prop_NAME.jsonl as a replay file.
+
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
-            printed as validate prints them), a test file that does not load (ERROR), a bad --run \
-            pattern, or no test to run.
+            printed as validate prints them), a test file that does not load or a property without a \
+            generator (ERROR), a bad --run pattern, or no test to run.
 
             Examples:
               rulesrun test
               rulesrun test examples/weekly-streak --run habit
               rulesrun test --format junit > junit.xml
+              rulesrun test --run '^prop_' --cases 500 --seed 7
             """
     )
 
@@ -51,6 +60,15 @@ struct TestCommand: ParsableCommand {
             throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(Self.text(threshold))")
         }
     }
+    @Option(
+        parsing: .unconditional,
+        help: "Cases per property, 1 to \(PropertyRunner.maxCases). (default: \(PropertyRunner.defaultCases))",
+        transform: WholeNumber.parser(1...PropertyRunner.maxCases)) var cases = PropertyRunner.defaultCases
+    @Option(
+        parsing: .unconditional,
+        help: "Seed of the properties' cases, 0 to \(UInt64.max) (the same seed gives the same cases). (default: 1)",
+        transform: WholeNumber.seed) var seed: UInt64 = 1
+    @Option(help: "Folder for the replay files of the histories that break a property.") var out = PropertyRunner.defaultOut
 
     func run() throws {
         var pattern: Regex<AnyRegexOutput>?
@@ -64,7 +82,8 @@ struct TestCommand: ParsableCommand {
         let recorder = coverage || threshold != nil ? LineRecorder() : nil
         let results: [RuleTestResult]
         do {
-            results = try RuleTestRunner.run(directory, inherit: !noInherit, recorder: recorder) { name in
+            let properties = PropertyRunner(cases: cases, seed: seed, out: out)
+            results = try RuleTestRunner.run(directory, inherit: !noInherit, recorder: recorder, properties: properties) { name in
                 pattern.map { name.contains($0) } ?? true
             }
         } catch let error as RuleSetError {

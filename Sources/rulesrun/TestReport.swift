@@ -24,7 +24,8 @@ enum TestReport {
     static func printResult(_ result: RuleTestResult) {
         let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
         let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
-        Terminal.line("\(status)\(result.location) \(result.name)\(time)")
+        let cases = result.cases.map { " (\($0) case\($0 == 1 ? "" : "s"))" } ?? ""
+        Terminal.line("\(status)\(result.location) \(result.name)\(cases)\(time)")
         for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
         for line in result.printed { Terminal.line("    print: " + line) }
     }
@@ -39,12 +40,14 @@ enum TestReport {
     static func json(_ results: [RuleTestResult], directory: String) -> JSONValue {
         let count = { (outcome: RuleTestResult.Outcome) in JSONValue.int(results.filter { $0.outcome == outcome }.count) }
         let tests = results.map { result in
-            JSONValue.object([
+            var fields: [(String, JSONValue)] = [
                 ("file", .string(result.file)), ("line", .int(result.line)), ("name", .string(result.name)),
                 ("folder", .string(result.folder)), ("outcome", .string(result.outcome.rawValue.lowercased())),
                 ("failure", .array(result.failure.map { .string($0) })), ("printed", .array(result.printed.map { .string($0) })),
                 ("milliseconds", .double((result.milliseconds * 1000).rounded() / 1000)),
-            ])
+            ]
+            if let cases = result.cases { fields.append(("cases", .int(cases))) }
+            return JSONValue.object(fields)
         }
         return .object([
             ("directory", .string(directory)), ("passed", count(.passed)), ("failed", count(.failed)), ("errors", count(.error)),

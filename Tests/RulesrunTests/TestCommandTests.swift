@@ -34,7 +34,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("PASS  tests/escalation_test.lua:10 test_misses_escalate_one_tier_each  ("))
         #expect(result.stdout.contains("PASS  tests/escalation-days.jsonl:1 escalation-days  ("))
-        #expect(result.stdout.hasSuffix("28 passed, 0 failed\n"))
+        #expect(result.stdout.hasSuffix("33 passed, 0 failed\n"))
     }
 
     @Test func aFailingExpectNamesItsLineAndTheFirstDifference() throws {
@@ -197,7 +197,7 @@ import Testing
             "escalation.lua": "local M = base\nM.recover_after = { 1, 3, 3 }\nreturn M\n",
             "tests/own_test.lua": "function test_tier_2_needs_3()\n  expect_eq(escalation.recover_after[2], 3)\nend\n",
         ])
-        let result = try CLI.run(["test", dir.path])
+        let result = try CLI.run(["test", dir.path, "--cases", "10"])  // (the default's properties: 10 cases each)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("# \(dir.path)\nPASS  tests/own_test.lua:1 test_tier_2_needs_3  ("))
         #expect(result.stdout.contains("\n# rules\n"))
@@ -205,7 +205,7 @@ import Testing
         #expect(result.stdout.contains("    rules/tests/escalation_test.lua:26: expect_eq: consecutive_successes: expected 0, found 2\n"))
         #expect(result.stdout.contains("FAIL  rules/tests/escalation-days.jsonl:13 escalation-days  ("))
         #expect(result.stdout.contains("    rules/tests/escalation-days.jsonl:13: state.current_tier: expected 0, found 2\n"))
-        #expect(result.stdout.hasSuffix("27 passed, 2 failed\n"))
+        #expect(result.stdout.hasSuffix("32 passed, 2 failed\n"))
         let own = try CLI.run(["test", dir.path, "--no-inherit"])
         #expect(own.status == 0)
         #expect(own.stdout.hasSuffix("1 passed, 0 failed\n"))

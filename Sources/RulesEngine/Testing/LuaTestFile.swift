@@ -2,13 +2,18 @@ import Foundation
 import LuaHost
 
 /// A Lua test file: every global function whose name starts with `test_` is a test, run in the
-/// order of its line, each as one call under the host's instruction budget (fresh for each).
+/// order of its line, each as one call under the host's instruction budget (fresh for each); every
+/// one whose name starts with `prop_` is a property, run by `properties` on the cases its `cases`
+/// table names.
 struct LuaTestFile {
     let url: URL
     /// The name in the output and in Lua's messages: `tests/streaks_test.lua`.
     let label: String
     /// The rule folder the file comes from.
     let folder: String
+    /// The rule folder under test, and what runs the properties (nil: a property is an ERROR).
+    var rules = ""
+    var properties: (any PropertyRunning)?
 
     /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
     /// whose name `selected` accepts; an ERROR result when the file cannot be loaded.
@@ -26,19 +31,34 @@ struct LuaTestFile {
         host.printHandler = { printed.append($0) }
         defer { host.printHandler = nil }
         let tests: [(name: String, function: LuaFunction)]
+        let cases: LuaValue
         do {
-            tests = try host.loadDefiningFunctions(bytes: bytes, chunkName: label).filter { $0.name.hasPrefix("test_") }
+            let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
+            tests = globals.functions.filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
                 .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
+            cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
             return loadError([failure.description] + printed, line: failure.line ?? 1)
         } catch {
             return loadError(["\(label): \(error)"])
         }
         guard !tests.isEmpty else {
-            return loadError(["\(label): defines no test (a test is a global function whose name starts with test_)"])
+            return loadError([
+                "\(label): defines no test (a test is a global function whose name starts with test_, a property one whose name starts with prop_)"
+            ])
         }
         return tests.filter { selected($0.name) }.map { test in
             printed = []
+            if test.name.hasPrefix("prop_") {
+                let property = PropertyTest(
+                    name: test.name, function: test.function, cases: cases[test.name], file: label, folder: folder, rules: rules)
+                guard let properties else { return property.result(.error, ["\(label): \(test.name): no runner for properties"]) }
+                let start = ContinuousClock.now
+                let result = properties.run(property, in: host)
+                return property.result(
+                    result.outcome, result.failure, printed: printed + result.printed, cases: result.cases,
+                    milliseconds: Self.milliseconds(ContinuousClock.now - start))
+            }
             let start = ContinuousClock.now
             var failure: [String] = []
             do {

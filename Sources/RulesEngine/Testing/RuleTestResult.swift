@@ -25,10 +25,12 @@ public struct RuleTestResult: Sendable {
     public let printed: [String]
     /// Wall-clock milliseconds (shown, never compared).
     public let milliseconds: Double
+    /// For a property (`prop_*`), the cases it was run on.
+    public let cases: Int?
 
     public init(
         file: String, line: Int, name: String, folder: String, outcome: Outcome, failure: [String] = [], printed: [String] = [],
-        milliseconds: Double = 0
+        milliseconds: Double = 0, cases: Int? = nil
     ) {
         self.file = file
         self.line = line
@@ -38,6 +40,7 @@ public struct RuleTestResult: Sendable {
         self.failure = failure
         self.printed = printed
         self.milliseconds = milliseconds
+        self.cases = cases
     }
 
     /// `tests/streaks_test.lua:12`.

@@ -16,9 +16,10 @@ public enum RuleTestRunner {
     /// `selected` accepts: the folder's own first, then those it inherits (with `inherit`), each
     /// folder's files in the order of their names.
     /// `recorder`, when given, gets the lines of the rule files the tests ran (not those validation
-    /// or loading ran).
+    /// or loading ran); `properties` runs the `prop_` functions.
     public static func run(
-        _ path: String, inherit: Bool = true, recorder: LineRecorder? = nil, selected: (String) -> Bool = { _ in true }
+        _ path: String, inherit: Bool = true, recorder: LineRecorder? = nil, properties: (any PropertyRunning)? = nil,
+        selected: (String) -> Bool = { _ in true }
     ) throws -> [RuleTestResult] {
         let found = try testFiles(path, inherit: inherit)
         let ruleSet = try RuleSet.load(path)
@@ -27,7 +28,10 @@ public enum RuleTestRunner {
         var results: [RuleTestResult] = []
         for file in found {
             if file.url.pathExtension == "lua" {
-                results += LuaTestFile(url: file.url, label: file.label, folder: file.folder).run(in: ruleSet.host, selected: selected)
+                var testFile = LuaTestFile(url: file.url, label: file.label, folder: file.folder)
+                testFile.rules = path
+                testFile.properties = properties
+                results += testFile.run(in: ruleSet.host, selected: selected)
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
                 if selected(scenario.name) { results.append(scenario.run(rules: path, recorder: recorder)) }

@@ -3,8 +3,10 @@ import LuaHost
 /// The globals a Lua test file sees besides the sandbox's: the rule set's five modules
 /// (`escalation`, `streaks`, `pricing`, `quests`, `modes`, read-only) and the helpers
 /// `expect_eq`, `expect_true` and `expect_error`. A failed expectation raises a Lua error at the
-/// line that called the helper, so the test stops there and its failure names that line.
-enum TestHelpers {
+/// line that called the helper, so the test stops there and its failure names that line. A
+/// property file (`compare --property`) sees the same helpers, and both see `gen`, the generators
+/// a file's `cases` table names (`gen.int(0, 10)`, `gen.history("earned")`: see `CaseGenerator`).
+public enum TestHelpers {
     /// `expect_error` is Lua, so that the function it calls runs under the test's own budget
     /// (through the sandbox's `pcall`, which lets no budget or memory error be caught).
     static let luaSource = """
@@ -21,13 +23,28 @@ enum TestHelpers {
                 error(string.format("expect_error: the error %q does not match the pattern %q%s", text, pattern, suffix), 2)
             end
         end
+        -- The generators of property cases: plain descriptions, checked and drawn by the host.
+        local gen = {}
+        function gen.int(min, max) return { generator = "int", min = min, max = max } end
+        function gen.bool() return { generator = "one_of", values = { false, true } } end
+        function gen.one_of(values) return { generator = "one_of", values = values } end
+        function gen.record(fields) return { generator = "record", fields = fields } end
+        function gen.list(of, max) return { generator = "list", of = of, max = max } end
+        -- The domains validation proves the escalation functions over (EscalationPolicy+Proofs).
+        function gen.escalation_state() return { generator = "escalation_state" } end
+        function gen.check_in() return { generator = "check_in" } end
+        function gen.window() return { generator = "window" } end
+        function gen.history(app, options)
+            return { generator = "history", app = app, days = type(options) == "table" and options.days or nil }
+        end
+        helpers.gen = gen
         return helpers
         """
 
     /// The chunk name of `luaSource` in tracebacks.
     static let chunkName = "(rulesrun test helpers)"
 
-    static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)]) throws {
+    public static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)]) throws {
         for module in modules {
             try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)'")
         }
@@ -54,6 +71,7 @@ enum TestHelpers {
             throw LuaError(kind: .runtime, file: chunkName, message: "the test helpers did not load")
         }
         try host.setGlobal("expect_error", .function(expectError), describedAs: "expect_error")
+        try host.setGlobal("gen", helpers.first?["gen"] ?? .nil, describedAs: "the generators' table 'gen'")
     }
 
     /// `text`, after the test's own message when it gave one (argument `index`, from 0).

@@ -21,6 +21,10 @@ public struct CompareResult: Sendable {
     /// The habit tracker's differential half (nil when skipped), and where its replay files were written.
     public var habits: HabitComparison.Result?
     public var habitFiles: [HabitField: String] = [:]
+    /// The properties (`--property`) and the expectations over the economy's and the habit
+    /// tracker's fields, and where the replay files of those that broke were written, by file name.
+    public var properties: [PropertyComparison.Checked] = []
+    public var propertyFiles: [String: String] = [:]
     /// Histories that stopped early because a rule failed (threw or broke an invariant) under A,
     /// under B: each is compared only up to that day.
     public var stoppedA = 0
@@ -33,9 +37,15 @@ public struct CompareResult: Sendable {
     /// Broken expectations.
     public var brokenExpectations: [CompareFinding] { findings.filter { if case .expectation = $0.kind { true } else { false } } }
 
-    /// 0 when no difference was found (or, with expectations, when every expectation held), else 1.
+    /// Whether the run states expectations or properties: then only a broken one fails it.
+    public var judged: Bool { !options.expectations.isEmpty || !properties.isEmpty }
+    /// Broken expectations and properties, and how many were stated.
+    var brokenCount: Int { brokenExpectations.count + properties.filter { !$0.holds }.count }
+    var statedCount: Int { options.expectations.count + properties.count }
+
+    /// 0 when no difference was found (or, with expectations or properties, when every one held), else 1.
     public var exitCode: Int32 {
-        if !options.expectations.isEmpty { return brokenExpectations.isEmpty ? 0 : 1 }
+        if judged { return brokenCount == 0 ? 0 : 1 }
         return identical ? 0 : 1
     }
 
@@ -72,6 +82,7 @@ public struct CompareResult: Sendable {
                             : "holds on every day of every history"))
             )
         }
+        for checked in properties { out += lines(of: checked) }
         for finding in findings {
             out.append("")
             out += lines(of: finding)
@@ -96,11 +107,15 @@ public struct CompareResult: Sendable {
     /// The last line: the exit status and which part decides it (the population part is for
     /// reading only).
     public var verdict: String {
-        if !options.expectations.isEmpty {
-            let broken = brokenExpectations.count
-            return broken == 0
-                ? "exit 0: every expectation held"
-                : "exit 1: \(broken) of \(options.expectations.count) expectation\(options.expectations.count == 1 ? "" : "s") broke"
+        if judged {
+            let expectations = options.expectations.count + properties.filter(\.isExpectation).count
+            let (what, plural) =
+                expectations == statedCount
+                ? ("expectation", "expectations")
+                : expectations == 0 ? ("property", "properties") : ("expectation and property", "expectations and properties")
+            return brokenCount == 0
+                ? "exit 0: every \(what) held"
+                : "exit 1: \(brokenCount) of \(statedCount) \(statedCount == 1 ? what : plural) broke"
         }
         var parts: [String] = []
         if !differences.isEmpty { parts.append("the Pressure histories") }
@@ -116,6 +131,24 @@ public struct CompareResult: Sendable {
     /// `a`, `a and b`, `a, b and c`.
     static func list(_ items: [String], _ conjunction: String) -> String {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
+    }
+
+    /// `prop_x (properties.lua:4) on 100 earned histories of 3 days: holds`, or where it broke.
+    private func lines(of checked: PropertyComparison.Checked) -> [String] {
+        let o = checked.outcome
+        let head = "\(checked.name) (\(checked.origin)) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
+        guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
+        var out = [
+            head
+                + "BROKEN in \(o.broken) of \(o.cases) histories; first in history \(first), shrunk from \(o.originalEvents) to \(o.minimal.count) events",
+            "  why: " + o.message.replacingOccurrences(of: "\n", with: "\n  "),
+        ]
+        if let file = propertyFiles[checked.fileName] {
+            out.append("  replay file: \(file)")
+            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
+            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
+        }
+        return out
     }
 
     private func lines(of f: CompareFinding) -> [String] {
@@ -226,6 +259,28 @@ public struct CompareResult: Sendable {
                         return .object(e)
                     })
             ))
+        if !properties.isEmpty {
+            fields.append(
+                (
+                    "properties",
+                    .array(
+                        properties.map { p in
+                            var e: [(String, JSONValue)] = [
+                                ("name", .string(p.name)), ("origin", .string(p.origin)), ("app", .string(p.app.rawValue)),
+                                ("histories", .int(p.outcome.cases)), ("days", .int(p.days)), ("holds", .bool(p.holds)),
+                            ]
+                            if let first = p.outcome.firstCase {
+                                e += [
+                                    ("broken_histories", .int(p.outcome.broken)), ("first_history", .int(first)),
+                                    ("why", .string(p.outcome.message)),
+                                    ("replay_file", propertyFiles[p.fileName].map { .string($0) } ?? .null),
+                                    ("replay", .array(p.outcome.minimal.map { .string($0) })),
+                                ]
+                            }
+                            return .object(e)
+                        })
+                ))
+        }
         if let economy { fields.append((EconomyField.section, json(of: economy, files: economyFiles))) }
         if let habits { fields.append((HabitField.section, json(of: habits, files: habitFiles))) }
         if let population { fields.append(("population", population.json)) }

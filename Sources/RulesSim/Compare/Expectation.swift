@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Grammar: `SIDE.FIELD OP SIDE.FIELD`, SIDE `A` or `B`, FIELD a numeric field (`current_tier`,
 /// `consecutive_misses`, `consecutive_successes`, `current_streak`, `longest_streak`,
-/// `restart_shields_remaining`), OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`.
+/// `restart_shields_remaining`), OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`. The economy's and the
+/// habit tracker's fields are `LineExpectation`s, checked as properties on their replayed histories.
 public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Side: String, Sendable { case a = "A", b = "B" }
     public enum Relation: String, Sendable, CaseIterable { case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">" }
@@ -43,7 +44,10 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         guard let field = HistoryField(rawValue: pieces[1]), field.isNumeric else {
             let numeric = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)
             throw ExpectationError(
-                text: text, message: "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")))")
+                text: text,
+                message:
+                    "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")) (pressure); \(LineExpectation.fieldList))"
+            )
         }
         return (side, field)
     }

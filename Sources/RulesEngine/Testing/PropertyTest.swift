@@ -1,0 +1,35 @@
+import LuaHost
+
+/// A property of a Lua test file: a global function whose name starts with `prop_`, with the
+/// generator its file's `cases` table gives it (`cases.prop_x = gen.int(0, 10)`, nil when the
+/// file names none). `rulesrun test` hands it to a `PropertyRunning` that draws the cases.
+public struct PropertyTest {
+    public let name: String
+    public let function: LuaFunction
+    /// `cases[name]` as the file wrote it.
+    public let cases: LuaValue
+    /// The test file (`tests/x_test.lua`) and the folder it comes from.
+    public let file: String
+    public let folder: String
+    /// The rule folder under test.
+    public let rules: String
+
+    /// The global table of a test file that names each property's generator.
+    public static let casesTable = "cases"
+
+    /// A result of this property.
+    public func result(
+        _ outcome: RuleTestResult.Outcome, _ failure: [String] = [], printed: [String] = [], cases: Int? = nil, milliseconds: Double = 0
+    ) -> RuleTestResult {
+        RuleTestResult(
+            file: file, line: function.line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
+            milliseconds: milliseconds, cases: cases)
+    }
+}
+
+/// Runs the properties of the test files (`RulesSim.PropertyRunner`: it draws values and
+/// histories, replays histories through the engine and shrinks a failing case).
+public protocol PropertyRunning {
+    /// Runs `property` in `host` (the test file's), against the rule set of `property.rules`.
+    func run(_ property: PropertyTest, in host: LuaHost) -> RuleTestResult
+}

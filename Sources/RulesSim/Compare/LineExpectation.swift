@@ -1,0 +1,145 @@
+import RulesEngine
+import RulesModel
+
+/// An expectation (`--expect`) over fields of the economy or the habit tracker, such as
+/// `B.cost_credits <= A.cost_credits` ("B never charges more for the same unlock") or
+/// `B.habit_streak >= A.habit_streak` ("B's streaks are never shorter"). Pressure's fields are
+/// walked as `Expectation`s; these are checked as properties (`HistoryCheck`) on compare's Earned
+/// or habit histories, replayed through the engine: after every event both sets accepted, where
+/// both show the field, the relation must hold (a habit field task by task).
+public struct LineExpectation: Sendable, CustomStringConvertible {
+    /// The numeric fields, by name: the app whose histories show them and where the output has them.
+    public enum Field: String, CaseIterable, Sendable {
+        /// `state.earned.credit_balance`.
+        case creditBalance = "credit_balance"
+        /// `state.earned.streak_count`.
+        case streakCount = "streak_count"
+        /// `decisions.unlock.cost_credits`: what a credit unlock was charged.
+        case costCredits = "cost_credits"
+        /// `decisions.focus_ended.credits` and `decisions.earned_habit_completion.credits`: credits earned.
+        case creditsEarned = "credits_earned"
+        /// `state.habit_streaks`, task by task.
+        case habitStreak = "habit_streak"
+        /// `state.habit_scores`, task by task.
+        case habitScore = "habit_score"
+
+        public var app: HistoryApp {
+            switch self {
+            case .creditBalance, .streakCount, .costCredits, .creditsEarned: .earned
+            case .habitStreak, .habitScore: .habits
+            }
+        }
+
+        /// The field's values on one output line, by task for a habit field ("" otherwise); empty
+        /// when the line does not show it.
+        public func values(in line: JSONValue) -> [(String, Double)] {
+            func number(_ value: JSONValue?) -> Double? {
+                switch value {
+                case .int(let n)?: Double(n)
+                case .double(let d)?: d
+                default: nil
+                }
+            }
+            func tasks(_ value: JSONValue?) -> [(String, Double)] {
+                guard case .object(let members)? = value else { return [] }
+                return members.compactMap { name, value in number(value).map { (name, $0) } }
+            }
+            let decisions = line["decisions"], state = line["state"]
+            let one: Double? =
+                switch self {
+                case .creditBalance: number(state?["earned"]?["credit_balance"])
+                case .streakCount: number(state?["earned"]?["streak_count"])
+                case .costCredits: number(decisions?["unlock"]?["cost_credits"])
+                case .creditsEarned:
+                    number(decisions?["focus_ended"]?["credits"]) ?? number(decisions?["earned_habit_completion"]?["credits"])
+                case .habitStreak: nil
+                case .habitScore: nil
+                }
+            switch self {
+            case .habitStreak: return tasks(state?["habit_streaks"])
+            case .habitScore: return tasks(state?["habit_scores"])
+            default: return one.map { [("", $0)] } ?? []
+            }
+        }
+    }
+
+    public var left: (side: Expectation.Side, field: Field)
+    public var relation: Expectation.Relation
+    public var right: (side: Expectation.Side, field: Field)
+    public var text: String
+
+    public var app: HistoryApp { left.field.app }
+    public var description: String {
+        "\(left.side.rawValue).\(left.field.rawValue) \(relation.rawValue) \(right.side.rawValue).\(right.field.rawValue)"
+    }
+
+    /// Reads `SIDE.FIELD OP SIDE.FIELD` with fields of this type (both of one app); nil when a
+    /// field is not one of them (it may be Pressure's), an error when the text is wrong otherwise.
+    public init?(_ text: String) throws(ExpectationError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let relation = Expectation.Relation.allCases.first(where: { trimmed.contains($0.rawValue) }),
+            let range = trimmed.range(of: relation.rawValue)
+        else { return nil }
+        func operand(_ raw: Substring) -> (side: Expectation.Side, field: Field)? {
+            let pieces = raw.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
+            guard pieces.count == 2, let side = Expectation.Side(rawValue: pieces[0].uppercased()), let field = Field(rawValue: pieces[1])
+            else { return nil }
+            return (side, field)
+        }
+        let left = operand(trimmed[..<range.lowerBound]), right = operand(trimmed[range.upperBound...])
+        guard left != nil || right != nil else { return nil }
+        guard let left, let right else {
+            throw ExpectationError(text: text, message: "both sides must be fields of one app (\(Self.fieldList))")
+        }
+        guard left.field.app == right.field.app else {
+            throw ExpectationError(
+                text: text,
+                message:
+                    "\(left.field.rawValue) is a field of \(left.field.app.rawValue), \(right.field.rawValue) of \(right.field.app.rawValue): compare fields of one app"
+            )
+        }
+        self.left = left
+        self.relation = relation
+        self.right = right
+        self.text = text
+    }
+
+    /// `credit_balance, streak_count, … (earned), habit_streak, habit_score (habits)`.
+    public static var fieldList: String {
+        HistoryApp.allCases.compactMap { app in
+            let fields = Field.allCases.filter { $0.app == app }.map(\.rawValue)
+            return fields.isEmpty ? nil : "\(fields.joined(separator: ", ")) (\(app.rawValue))"
+        }.joined(separator: "; ")
+    }
+
+    /// Why it breaks on the two sets' outputs of one history, or nil: the first event both
+    /// accepted where both show the fields (a task both show) and the relation does not hold.
+    public func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
+        for (i, (x, y)) in zip(a, b).enumerated() where x["ok"] == .bool(true) && y["ok"] == .bool(true) {
+            let l = left.field.values(in: left.side == .a ? x : y), r = right.field.values(in: right.side == .a ? x : y)
+            for (task, lv) in l {
+                guard let rv = r.first(where: { $0.0 == task })?.1, !holds(lv, rv) else { continue }
+                let at = task.isEmpty ? "" : "[\(task)]"
+                let type = if case .string(let name)? = x["type"] { name } else { "?" }
+                return "event \(i + 1) (\(type)): \(left.side.rawValue).\(left.field.rawValue)\(at) = \(Self.show(lv)), "
+                    + "\(right.side.rawValue).\(right.field.rawValue)\(at) = \(Self.show(rv)): \(description) broke"
+            }
+        }
+        return nil
+    }
+
+    private func holds(_ x: Double, _ y: Double) -> Bool {
+        switch relation {
+        case .le: x <= y
+        case .lt: x < y
+        case .ge: x >= y
+        case .gt: x > y
+        case .eq: x == y
+        case .ne: x != y
+        }
+    }
+
+    private static func show(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

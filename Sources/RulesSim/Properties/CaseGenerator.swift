@@ -1,0 +1,166 @@
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// What a property's cases are drawn from, as a test file's `cases` table names it with the
+/// `gen` helpers: `gen.int(MIN, MAX)`, `gen.bool()`, `gen.one_of{V1, V2, …}`,
+/// `gen.record{FIELD = GEN, …}`, `gen.list(GEN [, MAX])` (0 to MAX elements, 10 by default), or
+/// `gen.history(APP [, {days = N}])`: a generated history of APP (`pressure`, `earned`, `habits`,
+/// from the generators `compare` uses) replayed through the engine.
+///
+/// Three generators draw from the domains validation proves the escalation functions over:
+/// `gen.escalation_state()` (`current_tier` 0–3, `consecutive_misses` and `consecutive_successes`
+/// 0–8: `EscalationPolicy.counterBound`), `gen.check_in()` (`{result = "YES"|"NO"|"MISSED"}`) and
+/// `gen.window()` (`{open_minutes, close_minutes}`, every window users can set:
+/// `EscalationPolicy.allWindows`, the document's default 09:00–22:00 first).
+///
+/// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
+/// a `one_of` toward its first value, a list toward fewer elements, a record field by field.
+public indirect enum CaseGenerator: Sendable {
+    case int(min: Int64, max: Int64)
+    case oneOf([LuaValue])
+    case record([(name: String, generator: CaseGenerator)])
+    case list(of: CaseGenerator, max: Int)
+    case history(HistoryApp, days: Int)
+
+    /// The most elements of a `gen.list`, and its default.
+    public static let maxListLength = 1_000
+    public static let defaultListLength = 10
+
+    /// Every window users can set as `reminder_times` gets it, the default first (where a window shrinks to).
+    static let windows: [LuaValue] = {
+        func window(_ open: LocalTime, _ close: LocalTime) -> LuaValue {
+            var table = LuaTable()
+            table["open_minutes"] = .integer(Int64(open.minutes))
+            table["close_minutes"] = .integer(Int64(close.minutes))
+            return .table(table)
+        }
+        let all = EscalationPolicy.allWindows.map { window($0.open, $0.close) }
+        let standard = window(PressureHistory.defaultOpen, PressureHistory.defaultClose)
+        return [standard] + all.filter { $0 != standard }
+    }()
+
+    /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
+    /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
+    public static func parse(_ value: LuaValue, path: String, nested: Bool = false) throws(CaseGeneratorError) -> CaseGenerator {
+        let expected = "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window or gen.history"
+        guard case .table(let table) = value, let kind = table["generator"].stringValue else {
+            throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
+        }
+        switch kind {
+        case "int":
+            guard let min = table["min"].integerValue, let max = table["max"].integerValue, min <= max else {
+                throw CaseGeneratorError(
+                    path: path,
+                    message:
+                        "gen.int(MIN, MAX): expected two integers, MIN <= MAX, found \(table["min"].errorDescription), \(table["max"].errorDescription)"
+                )
+            }
+            return .int(min: min, max: max)
+        case "one_of":
+            guard case .table(let values) = table["values"], values.isSequence, !values.isEmpty else {
+                throw CaseGeneratorError(path: path, message: "gen.one_of{…}: expected a non-empty list of values")
+            }
+            return .oneOf(values.sequence)
+        case "record":
+            guard case .table(let fields) = table["fields"], !fields.isEmpty, fields.stringKeys.count == fields.count else {
+                throw CaseGeneratorError(path: path, message: "gen.record{NAME = GENERATOR, …}: expected named fields")
+            }
+            var out: [(name: String, generator: CaseGenerator)] = []
+            for name in fields.stringKeys { out.append((name, try parse(fields[name], path: "\(path).\(name)", nested: true))) }
+            return .record(out)
+        case "list":
+            let max = table["max"].isNil ? Int64(defaultListLength) : table["max"].integerValue ?? -1
+            guard (0...Int64(maxListLength)).contains(max) else {
+                throw CaseGeneratorError(
+                    path: path,
+                    message: "gen.list(GEN, MAX): MAX must be an integer from 0 to \(maxListLength), found \(table["max"].errorDescription)"
+                )
+            }
+            return .list(of: try parse(table["of"], path: "\(path)[]", nested: true), max: Int(max))
+        case "escalation_state":
+            let counter = CaseGenerator.int(min: 0, max: Int64(EscalationPolicy.counterBound))
+            return .record([
+                ("consecutive_misses", counter), ("consecutive_successes", counter),
+                ("current_tier", .int(min: 0, max: Int64(PressureLimits.maxTier))),
+            ])
+        case "check_in":
+            return .record([("result", .oneOf(["YES", "NO", "MISSED"]))])
+        case "window":
+            return .oneOf(Self.windows)
+        case "history":
+            guard !nested else {
+                throw CaseGeneratorError(
+                    path: path, message: "gen.history is a whole case, not a field of a record or an element of a list")
+            }
+            guard let name = table["app"].stringValue, let app = HistoryApp(rawValue: name) else {
+                let apps = HistoryApp.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CaseGeneratorError(
+                    path: path, message: "gen.history(APP): APP is one of \(apps), found \(table["app"].errorDescription)")
+            }
+            let days = table["days"].isNil ? Int64(app.defaultDays) : table["days"].integerValue ?? 0
+            guard (1...Int64(HistoryApp.maxDays)).contains(days) else {
+                throw CaseGeneratorError(
+                    path: path,
+                    message: "gen.history: days must be an integer from 1 to \(HistoryApp.maxDays), found \(table["days"].errorDescription)"
+                )
+            }
+            return .history(app, days: Int(days))
+        default:
+            throw CaseGeneratorError(path: path, message: "unknown generator '\(kind)' (expected \(expected))")
+        }
+    }
+
+    /// A value drawn from the generator (not a history's).
+    public func draw<R: RandomNumberGenerator>(using rng: inout R) -> LuaValue {
+        switch self {
+        case .int(let min, let max): return .integer(Int64.random(in: min...max, using: &rng))
+        case .oneOf(let values): return values[Int.random(in: 0..<values.count, using: &rng)]
+        case .record(let fields):
+            var table = LuaTable()
+            for field in fields { table[field.name] = field.generator.draw(using: &rng) }
+            return .table(table)
+        case .list(let of, let max):
+            return .table(LuaTable(sequence: (0..<Int.random(in: 0...max, using: &rng)).map { _ in of.draw(using: &rng) }))
+        case .history: return .nil
+        }
+    }
+
+    /// Plainer values than `value`, plainest first (each strictly plainer, so shrinking ends).
+    public func shrink(_ value: LuaValue) -> [LuaValue] {
+        switch (self, value) {
+        case (.int(let min, let max), .integer(let n)):
+            let target = min > 0 ? min : max < 0 ? max : 0
+            guard n != target else { return [] }
+            var out: [Int64] = [target]
+            let half = target + (n - target) / 2
+            if half != target, half != n { out.append(half) }
+            let step = n > target ? n - 1 : n + 1
+            if !out.contains(step), step != n { out.append(step) }
+            return out.map { .integer($0) }
+        case (.oneOf(let values), _):
+            guard let index = values.firstIndex(of: value) else { return [] }
+            return Array(values[..<index])
+        case (.record(let fields), .table(let table)):
+            var out: [LuaValue] = []
+            for field in fields {
+                for smaller in field.generator.shrink(table[field.name]) {
+                    var other = table
+                    other[field.name] = smaller
+                    out.append(.table(other))
+                }
+            }
+            return out
+        case (.list(let of, _), .table(let table)):
+            return table.sequence.shrinkCandidates(element: of.shrink).map { .table(LuaTable(sequence: $0)) }
+        default: return []
+        }
+    }
+}
+
+/// A generator a test file names that cannot be read.
+public struct CaseGeneratorError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

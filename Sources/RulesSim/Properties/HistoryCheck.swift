@@ -1,0 +1,129 @@
+import LuaHost
+import RulesEngine
+import RulesModel
+import RulesStore
+
+/// A property checked on generated histories: each history is replayed through the engine under
+/// one rule set (`rulesrun test`) or two (`compare --property`), each time as a new user (`h1`,
+/// `h2`, … for the `u1` of the generated lines) of one in-memory store per set, as `compare`
+/// replays its Earned and habit histories, and `judge` reads the output lines: nil when the
+/// property holds, else why it broke. Like a `RuleSet`, it belongs to one thread.
+public final class HistoryCheck {
+    public let app: HistoryApp
+    public let days: Int
+    public let rules: [any PolicyRules]
+    public let judge: (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
+    /// One replay per set (nil when its store cannot open), and the users replayed so far.
+    private lazy var replays: [Replay?] = rules.map { set in (try? Store.inMemory()).map { Replay(engine: Engine(store: $0, rules: set)) } }
+    private var users = 0
+
+    public init(
+        app: HistoryApp, days: Int, rules: [any PolicyRules], judge: @escaping (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
+    ) {
+        self.app = app
+        self.days = days
+        self.rules = rules
+        self.judge = judge
+    }
+
+    /// The most candidates tried while shrinking: each is replayed through the engine.
+    public static let maxShrinkAttempts = 2_000
+
+    /// Why the property breaks on `history`, or nil.
+    public func failure(_ history: PropertyHistory) -> String? {
+        users += 1
+        let lines = history.lines(user: "h\(users)")
+        return judge(lines, outputs(lines))
+    }
+
+    /// Each set's output lines for `lines` (a set whose store cannot open shows it on every line).
+    func outputs(_ lines: [String]) -> [[JSONValue]] {
+        replays.map { replay in
+            guard let replay else {
+                return lines.map { _ in .object([("ok", .bool(false)), ("error", .object([("code", .string("STORE_ERROR"))]))]) }
+            }
+            return lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
+        }
+    }
+
+    /// What checking `cases` histories from `seed` found: how many broke, and the first, shrunk.
+    public struct Outcome: Sendable {
+        public var cases: Int
+        public var broken: Int
+        /// The first case that broke the property, its history shrunk, and why it broke there.
+        public var firstCase: Int?
+        public var originalEvents = 0
+        public var minimal: [String] = []
+        public var attempts = 0
+        public var message = ""
+    }
+
+    /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks.
+    public func run(cases: Int, seed: UInt64, stopAtFirst: Bool, progress: ((Int) -> Void)? = nil) -> Outcome {
+        var outcome = Outcome(cases: cases, broken: 0)
+        var first: PropertyHistory?
+        for k in 0..<cases {
+            defer { progress?(k + 1) }
+            let history = app.history(seed: seed, days: days, case: k)
+            guard failure(history) != nil else { continue }
+            outcome.broken += 1
+            if first == nil {
+                first = history
+                outcome.firstCase = k
+            }
+            if stopAtFirst {
+                outcome.cases = k + 1
+                break
+            }
+        }
+        guard let first else { return outcome }
+        let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
+            .shrink(first) { failure($0) != nil }
+        outcome.originalEvents = first.lines().count
+        outcome.minimal = shrunk.value.lines()
+        outcome.attempts = shrunk.attempts
+        outcome.message = failure(shrunk.value) ?? "?"
+        return outcome
+    }
+}
+
+/// A Lua property as a `HistoryCheck`'s judge: the function gets each set's replayed history, a
+/// list of steps (the output line of `rulesrun replay` for each event, with the event itself as
+/// `event`: `step.event.type`, `step.ok`, `step.decisions`, `step.state`, `step.error`), one
+/// argument per rule set, and must return true.
+public enum LuaProperty {
+    public static func judge(_ function: LuaFunction, in host: LuaHost) -> ([String], [[JSONValue]]) -> String? {
+        return { lines, outputs in
+            let events = lines.map { (try? JSONLine.parse($0)) ?? .nil }
+            let arguments = outputs.map { side in
+                LuaValue.table(
+                    LuaTable(
+                        sequence: side.enumerated().map { i, output in
+                            var step = (try? JSONLine.parse(output.description)) ?? .nil
+                            if case .table(var table) = step {
+                                table["event"] = i < events.count ? events[i] : .nil
+                                step = .table(table)
+                            }
+                            return step
+                        }))
+            }
+            return verdict(function, in: host, arguments)
+        }
+    }
+
+    /// Nil when `function(arguments…)` returns true; else why not.
+    public static func verdict(_ function: LuaFunction, in host: LuaHost, _ arguments: [LuaValue]) -> String? {
+        do {
+            let results = try host.call(function, arguments)
+            switch results.first ?? .nil {
+            case .boolean(true): return nil
+            case .boolean(false): return "\(function.source):\(function.line): the property returned false"
+            case let other:
+                return
+                    "\(function.source):\(function.line): the property returned \(other.errorDescription) (a property returns true when it holds)"
+            }
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// `compare A B --property FILE`, and the expectations over the economy's and the habit tracker's
+/// fields: relations between two rule sets checked on generated histories replayed through the
+/// engine under both (`HistoryCheck`). A property file is Lua, in the sandbox of the rules, with
+/// the test helpers (`expect_eq`, `expect_true`, `expect_error`, `gen`); each global function
+/// named `prop_…` is a property, its `cases` entry names the histories (`gen.history("earned")`),
+/// and it gets A's replayed history then B's (lists of steps, one per event: `event`, `ok`,
+/// `decisions`, `state`, `error`) and must return true.
+public final class PropertyComparison {
+    /// One property (or expectation) and what checking it found.
+    public struct Checked: Sendable {
+        /// `prop_b_never_charges_more`, or the expectation's text.
+        public var name: String
+        /// Where it is stated: `properties.lua:12`, or `--expect`.
+        public var origin: String
+        public var app: HistoryApp
+        public var days: Int
+        public var outcome: HistoryCheck.Outcome
+        /// The replay file of its minimal history (`property-NAME.jsonl`, `expectation-APP-N.jsonl`).
+        public var fileName: String
+        public var holds: Bool { outcome.broken == 0 }
+        /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
+        public var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
+    }
+
+    /// The most histories per property (`--property-runs`), and the default.
+    public static let maxRuns = 10_000
+    public static let defaultRuns = 100
+    /// The origin of an expectation's check.
+    public static let expectOrigin = "--expect"
+    /// The largest property file read (the size of the largest rule file).
+    public static let maxBytes = LuaLimits.default.maxSourceBytes
+
+    public let rulesA: any PolicyRules
+    public let rulesB: any PolicyRules
+    public let seed: UInt64
+    /// The property file's host (nil without --property) and its properties, in the order of their lines.
+    private var host: LuaHost?
+    public private(set) var properties: [(name: String, function: LuaFunction, app: HistoryApp, days: Int)] = []
+    public private(set) var file: String?
+
+    public init(a: any PolicyRules, b: any PolicyRules, seed: UInt64) {
+        rulesA = a
+        rulesB = b
+        self.seed = seed
+    }
+
+    /// Loads the property file: every `prop_*` function must have a `gen.history` entry in `cases`.
+    /// The error names the file, the line or the `cases` entry, and what was expected.
+    public func load(file path: String) throws(PropertyFileError) {
+        let label = (path as NSString).lastPathComponent
+        do {
+            let bytes = try SourceFile.read(path, maxBytes: Self.maxBytes)
+            let host = try LuaHost()
+            try TestHelpers.install(in: host, modules: [])
+            let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
+            let found = globals.functions.filter { $0.name.hasPrefix("prop_") }
+                .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
+            guard !found.isEmpty else {
+                throw PropertyFileError(message: "\(path): defines no property (a global function whose name starts with prop_)")
+            }
+            let cases = globals.values[PropertyTest.casesTable] ?? .nil
+            properties = try found.map { property in
+                let place = "\(label): \(PropertyTest.casesTable).\(property.name)"
+                guard !cases[property.name].isNil else {
+                    throw PropertyFileError(
+                        message:
+                            "\(place): no history for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.history(\"earned\") })"
+                    )
+                }
+                guard case .history(let app, let days) = try CaseGenerator.parse(cases[property.name], path: place) else {
+                    throw PropertyFileError(
+                        message:
+                            "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
+                    )
+                }
+                return (property.name, property.function, app, days)
+            }
+            self.host = host
+            file = path
+        } catch let error as PropertyFileError {
+            throw error
+        } catch {
+            throw PropertyFileError(message: "\(path): \(error)")
+        }
+    }
+
+    /// Checks every property on `runs` histories of its app, and each expectation on `runs`
+    /// histories of its app of `days` days (compare's `--economy-…`, `--habit-…`), from `seed`.
+    public func run(
+        runs: Int, expectations: [(LineExpectation, runs: Int, days: Int)], progress: ((String, Int, Int) -> Void)? = nil
+    ) -> [Checked] {
+        var checked: [Checked] = []
+        if let host {
+            host.printIsSilent = true
+            for property in properties {
+                let check = HistoryCheck(
+                    app: property.app, days: property.days, rules: [rulesA, rulesB], judge: LuaProperty.judge(property.function, in: host))
+                let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?(property.name, $0, runs) }
+                checked.append(
+                    Checked(
+                        name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
+                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl"))
+            }
+        }
+        var counts: [HistoryApp: Int] = [:]
+        for (expectation, runs, days) in expectations {
+            counts[expectation.app, default: 0] += 1
+            let check = HistoryCheck(app: expectation.app, days: days, rules: [rulesA, rulesB]) { lines, outputs in
+                expectation.failure(lines: lines, a: outputs[0], b: outputs[1])
+            }
+            let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?("expect \(expectation)", $0, runs) }
+            checked.append(
+                Checked(
+                    name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
+                    fileName: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!).jsonl"))
+        }
+        return checked
+    }
+
+    /// A broken property's replay file: comment lines saying what breaks, then the events.
+    public static func replayText(_ checked: Checked, nameA: String, nameB: String, seed: UInt64) -> String {
+        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
+        let outcome = checked.outcome
+        return
+            ([
+                "# rulesrun compare \(a) \(b): \(checked.name) (\(checked.origin)) breaks",
+                "# a minimal history (\(outcome.minimal.count) events), shrunk from \(checked.app.rawValue) history \(outcome.firstCase ?? 0) of seed \(seed) (\(outcome.originalEvents) events)",
+                "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
+                "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
+            ] + outcome.minimal).joined(separator: "\n") + "\n"
+    }
+}
+
+/// A property file that cannot be used.
+public struct PropertyFileError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

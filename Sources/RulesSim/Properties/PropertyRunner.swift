@@ -1,0 +1,112 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// Runs the `prop_*` functions of `rulesrun test`: `cases` cases each, drawn from `seed` by the
+/// generator the file's `cases` table names (case `k` of a seed is the same whatever the number of
+/// cases). A value property gets the drawn value; a history property gets the history replayed
+/// through the engine under the rule set (`LuaProperty`). The first case that breaks it is shrunk:
+/// a value's minimal case is printed, a history's is written to `out/NAME.jsonl` as a replay file.
+public final class PropertyRunner: PropertyRunning {
+    public static let defaultCases = 100
+    public static let maxCases = 100_000
+    public static let defaultOut = ".rulesrun/test"
+    /// The most candidates tried while shrinking a value.
+    public static let maxShrinkAttempts = 20_000
+
+    public let cases: Int
+    public let seed: UInt64
+    public let out: String
+    /// The rule sets the histories are replayed under, by folder (loaded once).
+    private var ruleSets: [String: RuleSet] = [:]
+    /// The replay files written, in order.
+    public private(set) var written: [String] = []
+
+    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut) {
+        self.cases = cases
+        self.seed = seed
+        self.out = out
+    }
+
+    public func run(_ property: PropertyTest, in host: LuaHost) -> RuleTestResult {
+        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String], cases: Int? = nil) -> RuleTestResult {
+            property.result(outcome, failure, cases: cases)
+        }
+        let path = "\(property.file): \(PropertyTest.casesTable).\(property.name)"
+        guard !property.cases.isNil else {
+            return result(
+                .error,
+                [
+                    "\(path): no generator for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.int(0, 10) } or gen.history(\"earned\"))"
+                ])
+        }
+        let generator: CaseGenerator
+        do {
+            generator = try CaseGenerator.parse(property.cases, path: path)
+        } catch {
+            return result(.error, [error.description])
+        }
+        let reproduce = "rulesrun test \(ShellQuote.quote(property.rules)) --run '^\(property.name)$' --seed \(seed) --cases \(cases)"
+        let silent = host.printIsSilent
+        host.printIsSilent = true
+        defer { host.printIsSilent = silent }
+        if case .history(let app, let days) = generator {
+            let ruleSet: RuleSet
+            do {
+                ruleSet = try self.ruleSet(property.rules)
+            } catch {
+                return result(.error, ["\(property.rules): cannot load the rules to replay: \(error)"])
+            }
+            let check = HistoryCheck(app: app, days: days, rules: [ruleSet], judge: LuaProperty.judge(property.function, in: host))
+            let outcome = check.run(cases: cases, seed: seed, stopAtFirst: true)
+            guard let first = outcome.firstCase else { return result(.passed, [], cases: cases) }
+            let file = "\(out)/\(property.name).jsonl"
+            var lines = [
+                outcome.message,
+                "falsified by \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events); shrunk to \(outcome.minimal.count) events: \(file)",
+            ]
+            let header = [
+                "# rulesrun test \(property.rules): \(property.name) (\(property.file):\(property.function.line)) breaks on this history",
+                "# shrunk from \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events) to \(outcome.minimal.count) events",
+                "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
+                "# reproduce: rulesrun replay FILE --rules \(ShellQuote.quote(property.rules))   or   \(reproduce)",
+            ]
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                try ((header + outcome.minimal).joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+                written.append(file)
+                lines.append("reproduce: rulesrun replay \(file) --rules \(ShellQuote.quote(property.rules))   or   \(reproduce)")
+            } catch {
+                lines.append("cannot write \(file): \(error.localizedDescription)")
+            }
+            return result(.failed, lines, cases: first + 1)
+        }
+        for k in 0..<cases {
+            var rng = SeededGenerator(seed: seed, UInt64(k), 0x5052_4f50)
+            let value = generator.draw(using: &rng)
+            guard LuaProperty.verdict(property.function, in: host, [value]) != nil else { continue }
+            let shrunk = Shrinker<LuaValue>(maxAttempts: Self.maxShrinkAttempts, candidates: generator.shrink).shrink(value) {
+                LuaProperty.verdict(property.function, in: host, [$0]) != nil
+            }
+            host.printIsSilent = silent  // what the minimal case prints is shown
+            let message = LuaProperty.verdict(property.function, in: host, [shrunk.value]) ?? "?"
+            return result(
+                .failed,
+                [
+                    message, "falsified by case \(k) of seed \(seed): \(SourceFile.excerpt(value.description))",
+                    "minimal case (\(shrunk.attempts) shrink attempts): \(SourceFile.excerpt(shrunk.value.description))",
+                    "reproduce: \(reproduce)",
+                ], cases: k + 1)
+        }
+        return result(.passed, [], cases: cases)
+    }
+
+    private func ruleSet(_ folder: String) throws -> RuleSet {
+        if let known = ruleSets[folder] { return known }
+        let loaded = try RuleSet.load(folder, proving: false)
+        loaded.host.printIsSilent = true
+        ruleSets[folder] = loaded
+        return loaded
+    }
+}

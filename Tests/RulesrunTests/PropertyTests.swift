@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// Properties: `prop_*` functions of test files (`rulesrun test`), `compare --property FILE`, and
+/// `compare --expect` over the economy's and the habit tracker's fields.
+@Suite struct PropertyTests {
+    static let rules = CLI.packageRoot.appendingPathComponent("rules").path
+
+    /// A rule folder extending the default rules, with one test file.
+    static func variant(_ test: String) throws -> URL {
+        try CLI.folder(["extends": rules + "\n", "tests/props_test.lua": test])
+    }
+
+    static let properties = """
+        cases = {
+          prop_small_numbers = gen.record { n = gen.int(0, 100), flag = gen.bool() },
+          prop_holds = gen.list(gen.one_of { "YES", "NO", "MISSED" }, 5),
+          prop_streak_stays_below_3 = gen.history("pressure", { days = 10 }),
+        }
+
+        function prop_small_numbers(c)
+          return c.n < 37
+        end
+
+        function prop_holds(results)
+          local state = { current_tier = 0, consecutive_misses = 0, consecutive_successes = 0 }
+          for _, result in ipairs(results) do
+            state = escalation.transition(state, { result = result })
+            expect_true(state.current_tier <= 3)
+          end
+          return true
+        end
+
+        function prop_streak_stays_below_3(history)
+          for _, step in ipairs(history) do
+            if step.ok then expect_true(step.state.current_streak < 3, "streak after " .. step.event.type) end
+          end
+          return true
+        end
+        """
+
+    /// The output without its times (`  (1.2 ms)`), which alone may differ between two runs.
+    static func withoutTimes(_ text: String) -> String {
+        text.replacing(#/ {2}\([0-9.]+ ms\)/#, with: "")
+    }
+
+    @Test func aValuePropertyIsShrunkToItsMinimalCase() throws {
+        let dir = try Self.variant(Self.properties)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--run", "prop_small|prop_holds", "--cases", "50"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("PASS  tests/props_test.lua:11 prop_holds (50 cases)  (") })
+        let fail = try #require(lines.firstIndex { $0.hasPrefix("FAIL  tests/props_test.lua:7 prop_small_numbers (") })
+        #expect(lines[fail + 1] == "    tests/props_test.lua:7: the property returned false")
+        #expect(lines[fail + 2].hasPrefix("    falsified by case "))
+        // The smallest n that breaks it, and the first value of gen.bool().
+        #expect(lines[fail + 3].hasPrefix("    minimal case ("))
+        #expect(lines[fail + 3].hasSuffix("): {flag = false, n = 37}"))
+        #expect(lines[fail + 4] == "    reproduce: rulesrun test \(dir.path) --run '^prop_small_numbers$' --seed 1 --cases 50")
+        #expect(lines.last == "1 passed, 1 failed")
+    }
+
+    @Test func aHistoryPropertyWritesAReplayFileThatShowsTheBreak() throws {
+        let dir = try Self.variant(Self.properties)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--run", "prop_streak", "--cases", "20"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("    tests/props_test.lua:22: expect_true: streak after check_in: expected a true value, found false\n"))
+        let file = dir.appendingPathComponent(".rulesrun/test/prop_streak_stays_below_3.jsonl")
+        #expect(result.stdout.contains("shrunk to 8 events: .rulesrun/test/prop_streak_stays_below_3.jsonl\n"))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let events = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        // The set-up (settings, subscription), then three days of a commitment and a YES.
+        #expect(events.count == 8)
+        #expect(events.filter { $0.contains("\"result\": \"YES\"") }.count == 3)
+        let replay = try CLI.run(["replay", file.path, "--rules", dir.path], in: dir)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let outputs = replay.stdout.split(separator: "\n")
+        #expect(outputs.count == 8)
+        #expect(outputs.last?.contains("\"current_streak\":3") == true)
+        #expect(outputs.dropLast().allSatisfy { !$0.contains("\"current_streak\":3") })
+    }
+
+    @Test func theSameSeedGivesTheSameCasesAndAnotherSeedOthers() throws {
+        let dir = try Self.variant(Self.properties)
+        func run(_ seed: String) throws -> String {
+            let result = try CLI.run(["test", dir.path, "--no-inherit", "--run", "prop_small", "--seed", seed], in: dir)
+            #expect(result.status == 1)
+            return Self.withoutTimes(result.stdout)
+        }
+        let first = try run("7"), again = try run("7"), other = try run("8")
+        #expect(first == again)
+        let falsified = { (text: String) in text.split(separator: "\n").first { $0.contains("falsified by case") } }
+        #expect(falsified(first) != nil)
+        #expect(falsified(first) != falsified(other))
+    }
+
+    @Test func aPropertyWithoutAGeneratorIsAnError() throws {
+        let dir = try Self.variant(
+            """
+            cases = { prop_b = gen.int(5, 1) }
+            function prop_a(x) return true end
+            function prop_b(x) return true end
+            """)
+        let result = try CLI.run(["test", dir.path, "--no-inherit"], in: dir)
+        #expect(result.status == 2)
+        #expect(
+            result.stdout.contains(
+                "    tests/props_test.lua: cases.prop_a: no generator for prop_a (e.g. cases = { prop_a = gen.int(0, 10) } or gen.history(\"earned\"))"
+            ))
+        #expect(
+            result.stdout.contains(
+                "    tests/props_test.lua: cases.prop_b: gen.int(MIN, MAX): expected two integers, MIN <= MAX, found integer 5, integer 1"))
+    }
+
+    static let compareQuick = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "0"]
+
+    @Test func comparePropertyHoldsOrBreaksAndWritesTheBrokenOnesReplayFile() throws {
+        let out = try CLI.folder([:])
+        let result = try CLI.run(
+            [
+                "compare", "rules", "examples/graduated-recovery", "--property", "examples/properties/graduated-recovery.lua",
+                "--property-runs", "10", "--out", out.path,
+            ] + Self.compareQuick)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "prop_b_never_recovers_faster (graduated-recovery.lua:12) on 10 Pressure histories of 21 days: holds after every event of every history\n"
+            ))
+        #expect(
+            result.stdout.contains(
+                "prop_b_decides_the_same_tiers (graduated-recovery.lua:22) on 10 Pressure histories of 21 days: BROKEN in "))
+        #expect(result.stdout.contains("  why: graduated-recovery.lua:24: expect_eq: event "))
+        #expect(result.stdout.hasSuffix("exit 1: 1 of 2 properties broke\n"))
+        let file = out.appendingPathComponent("property-prop_b_decides_the_same_tiers.jsonl")
+        let last = { (rules: String) throws -> String in
+            let replay = try CLI.run(["replay", file.path, "--rules", rules])
+            return String(replay.stdout.split(separator: "\n").last ?? "")
+        }
+        // The minimal history ends on the event where the two readings' tiers part.
+        #expect(try last("rules").contains("\"current_tier\":0"))
+        #expect(try last("examples/graduated-recovery").contains("\"current_tier\":1"))
+
+        let holding = try CLI.folder([
+            "holds.lua": """
+            cases = { prop_same_streaks = gen.history("habits", { days = 5 }) }
+            function prop_same_streaks(a, b)
+              for i, step in ipairs(a) do expect_eq(b[i].state, step.state) end
+              return true
+            end
+            """
+        ])
+        let same = try CLI.run(
+            ["compare", Self.rules, Self.rules, "--property", holding.appendingPathComponent("holds.lua").path, "--property-runs", "3"]
+                + Self.compareQuick, in: holding)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(
+            same.stdout.contains(
+                "prop_same_streaks (holds.lua:2) on 3 habit histories of 5 days: holds after every event of every history\n"))
+        #expect(same.stdout.hasSuffix("exit 0: every property held\n"))
+    }
+
+    @Test func expectOnAnEarnedField() throws {
+        let out = try CLI.folder([:])
+        let result = try CLI.run(
+            [
+                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+                "--population-users", "0", "--out", out.path, "--expect", "B.cost_credits <= A.cost_credits",
+                "--expect", "B.credit_balance <= A.credit_balance",
+            ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "expect B.cost_credits <= A.cost_credits (--expect) on 5 Earned histories of 3 days: holds after every event of every history\n"
+            ))
+        #expect(
+            result.stdout.contains("expect B.credit_balance <= A.credit_balance (--expect) on 5 Earned histories of 3 days: BROKEN in "))
+        #expect(result.stdout.contains(": B.credit_balance <= A.credit_balance broke\n"))
+        #expect(result.stdout.hasSuffix("exit 1: 1 of 2 expectations broke\n"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("expectation-earned-2.jsonl").path))
+    }
+
+    @Test func expectOnAHabitField() throws {
+        let quick = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "3", "--habit-days", "5", "--population-users", "0"]
+        let same = try CLI.run(["compare", "rules", "rules", "--expect", "B.habit_streak == A.habit_streak"] + quick)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(
+            same.stdout.contains(
+                "expect B.habit_streak == A.habit_streak (--expect) on 3 habit histories of 5 days: holds after every event"))
+        let out = try CLI.folder([:])
+        let loop = try CLI.run(
+            ["compare", "rules", "examples/loop-habits", "--out", out.path, "--expect", "B.habit_streak >= A.habit_streak"] + quick)
+        #expect(loop.status == 1, "\(loop.stdout)\(loop.stderr)")
+        let why = try #require(loop.stdout.split(separator: "\n").first { $0.hasPrefix("  why: event ") })
+        #expect(why.hasSuffix(": B.habit_streak >= A.habit_streak broke"))
+        #expect(why.contains("B.habit_streak["))  // task by task
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("expectation-habits-1.jsonl").path))
+    }
+
+    @Test func anExpectationOfTwoAppsOrAnUnknownFieldIsRefused() throws {
+        let mixed = try CLI.run(["compare", "rules", "rules", "--expect", "B.credit_balance >= A.current_tier"])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("--expect \"B.credit_balance >= A.current_tier\": both sides must be fields of one app"))
+        let unknown = try CLI.run(["compare", "rules", "rules", "--expect", "B.balance >= A.balance"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("\"balance\" is not a numeric field (one of current_tier, "))
+        #expect(
+            unknown.stderr.contains(
+                "credit_balance, streak_count, cost_credits, credits_earned (earned); habit_streak, habit_score (habits))"))
+    }
+}
