@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Every example rule set has its own tests, and they pass: `rulesrun test examples/X --no-inherit`
-/// for each folder of examples/ that holds rules (an `extends` file or a rule file), found by
-/// looking, so that a new example without tests fails here.
+/// Every example rule set has its own tests, they pass, and they run every line of its own rule
+/// files: `rulesrun test examples/X --no-inherit --coverage --threshold 100` for each folder of
+/// examples/ that holds rules (an `extends` file or a rule file), found by looking, so that a new
+/// example without tests, or with lines its tests never run, fails here.
 @Suite struct ExampleRuleSetTests {
     /// The rule files a folder may hold (docs/rules.md).
     static let ruleFiles = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
@@ -25,9 +26,10 @@ import Testing
         #expect(!found.contains("examples/personas") && !found.contains("examples/replay"), "\(found)")
     }
 
-    @Test(arguments: folders()) func eachPassesItsOwnTests(folder: String) throws {
-        let result = try CLI.run(["test", folder, "--no-inherit"])
+    @Test(arguments: folders()) func eachPassesItsOwnTestsWhichRunEveryLineOfItsRules(folder: String) throws {
+        let result = try CLI.run(["test", folder, "--no-inherit", "--coverage", "--threshold", "100"])
         #expect(result.status == 0, "\(folder): \(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasSuffix(" passed, 0 failed\n"), "\(folder): \(result.stdout)")
+        #expect(result.stdout.contains(" passed, 0 failed\n"), "\(folder): \(result.stdout)")
+        #expect(result.stdout.contains("coverage of the folder's own rule files by its tests:\n"), "\(folder): \(result.stdout)")
     }
 }
