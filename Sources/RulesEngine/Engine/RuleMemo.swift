@@ -47,6 +47,7 @@ final class RuleMemo: PolicyRules {
     init(_ base: any PolicyRules) {
         self.base = base
         parameters = base.parameters
+        economy = base.economy
     }
 
     /// The answer remembered in `memo` for `key`, or `ask`'s, then remembered.
@@ -98,7 +99,8 @@ final class RuleMemo: PolicyRules {
     /// Not remembered: each day ends once.
     func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak { try base.earnedDayEnds(day) }
 
-    var economy: EconomyParameters { base.economy }
+    /// Asked once: the rule set builds it at each access, and the engine reads it for most events.
+    let economy: EconomyParameters
 
     func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         try remembered(&questGates, gate) { try base.questBlocked(gate) }

@@ -19,25 +19,11 @@ extension RuleSet {
     }
 
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
-        var table = LuaTable()
-        table["strictness"] = .string(gate.strictness.rawValue)
-        table["quest_type"] = .string(gate.questType.rawValue)
-        table["quest_unlocks_today"] = .integer(Int64(gate.questUnlocksToday))
-        table["qr_key_set"] = .boolean(gate.qrKeySet)
-        if let since = gate.minutesSinceLastQuestUnlock { table["minutes_since_last_quest_unlock"] = .integer(Int64(since)) }
-        return try denialReason(host.call(quests.questBlocked, .table(table)).first, from: quests.questBlocked)
+        try denialReason(host.call(quests.questBlocked, record: gate).first, from: quests.questBlocked)
     }
 
     public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
-        try denialReason(
-            host.call(
-                quests.emergencyBlocked,
-                [
-                    "emergency_used_today": .integer(Int64(gate.usedToday)),
-                    "same_app_as_last_emergency": .boolean(gate.sameAppAsLast),
-                ]
-            ).first,
-            from: quests.emergencyBlocked)
+        try denialReason(host.call(quests.emergencyBlocked, record: gate).first, from: quests.emergencyBlocked)
     }
 
     public func price(_ context: PriceContext) throws -> Int {
@@ -45,16 +31,7 @@ extension RuleSet {
     }
 
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
-        try integer(
-            host.call(
-                pricing.focusCredits,
-                [
-                    "actual_minutes": .integer(Int64(session.actualMinutes)),
-                    "planned_minutes": .integer(Int64(session.plannedMinutes)),
-                    "completed": .boolean(session.completed),
-                    "ended_early": .boolean(!session.completed),
-                ]
-            ).first, from: pricing.focusCredits)
+        try integer(host.call(pricing.focusCredits, record: session).first, from: pricing.focusCredits)
     }
 
     public func carriedCredits(balance: Int) throws -> Int {
