@@ -9,12 +9,12 @@ import RulesStore
 /// delete). The cleanup is part of the event: a refused event keeps it from happening.
 extension Engine {
     func cleanUpIfDue(_ context: inout UserContext, at now: EpochMillis) throws {
-        guard var earned = context.book.earned else { return }
+        // Read through the optional, not copied out of it: this runs for every event.
+        guard context.book.earned != nil else { return }
         let policy = asked.economy.retention
-        guard policy.isDue(last: earned.cleanup?.at, now: now) else { return }
+        guard policy.isDue(last: context.book.earned?.cleanup?.at, now: now) else { return }
         try context.storage.applyEarnedRetention(context.userID, now: now, policy: policy)
-        let whole = max(policy.eventCutoff(now), policy.unlockCutoff(now), earned.cleanup?.wholeFrom ?? 0)
-        earned.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: whole)
-        context.book.earned = earned
+        let whole = max(policy.eventCutoff(now), policy.unlockCutoff(now), context.book.earned?.cleanup?.wholeFrom ?? 0)
+        context.book.earned?.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: whole)
     }
 }
