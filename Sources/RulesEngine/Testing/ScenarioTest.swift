@@ -34,17 +34,16 @@ struct ScenarioTest {
         return FailureExplanation(trace.calls, in: ruleSet, subject: "line \(result.line)", rerunPassed: result.outcome == .passed)
     }
 
+    /// The result of a run, and the rule set it loaded (nil when it could not).
+    private typealias Run = (result: RuleTestResult, ruleSet: RuleSet?)
+
     /// `run`; with `trace`, the host explains, and the trace holds the calls of the last line
     /// replayed (the failing one when the scenario fails).
-    private func replay(rules: String, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> (
-        result: RuleTestResult, ruleSet: RuleSet?
-    ) {
+    private func replay(rules: String, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> Run {
         var loaded: RuleSet?
         var printed: [String] = []
         let start = ContinuousClock.now
-        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> (
-            result: RuleTestResult, ruleSet: RuleSet?
-        ) {
+        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> Run {
             let result = RuleTestResult(
                 file: label, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
                 milliseconds: LuaTestFile.milliseconds(ContinuousClock.now - start))
