@@ -54,6 +54,8 @@ public final class LuaHost {
     /// Where rule calls are recorded while they are explained (`explain(_:)`); nil: not explaining,
     /// and a rule call costs one branch more.
     public internal(set) var callTrace: LuaCallTrace?
+    /// Makes the wrappers of `callingThroughHost(_:)` (nil until first used).
+    var wrapFunction: LuaFunction?
 
     /// Creates a state with the sandbox set up. `randomSeed` seeds `math.random`.
     public init(

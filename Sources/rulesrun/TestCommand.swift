@@ -30,7 +30,12 @@ struct TestCommand: ParsableCommand {
             a value is printed, a history is written to OUT/prop_NAME.jsonl as a replay file.
 
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
-            the test printed under it, then "N passed, M failed". Exit status: 0 when every test passed, \
+            the test printed under it, then "N passed, M failed". Under a unit test or a scenario that \
+            failed come the rule calls it made (a scenario: those of its failing line), the last \
+            \(FailureExplanation.maxCalls) at most, as replay --explain text shows them (function, where it is defined, \
+            arguments, what it returned or its error, knobs read, lines run): the failed test is run \
+            once more to explain it, so passing tests cost nothing more. With --format json they are \
+            the failed test's "explain" array; with junit, in the failure text. --no-explain leaves them out. Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
             printed as validate prints them), a test file that does not load or a property without a \
             generator (ERROR), a bad --run pattern, or no test to run.
@@ -49,6 +54,7 @@ struct TestCommand: ParsableCommand {
     var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
+    @Flag(help: "Do not show the rule calls of a failed test (nor run it again to find them).") var noExplain = false
     @Flag(help: "Report which lines and branches of the rule files the tests ran.") var coverage = false
     @Option(
         help: ArgumentHelp(
@@ -83,7 +89,9 @@ struct TestCommand: ParsableCommand {
         let results: [RuleTestResult]
         do {
             let properties = PropertyRunner(cases: cases, seed: seed, out: out)
-            results = try RuleTestRunner.run(directory, inherit: !noInherit, recorder: recorder, properties: properties) { name in
+            results = try RuleTestRunner.run(
+                directory, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain
+            ) { name in
                 pattern.map { name.contains($0) } ?? true
             }
         } catch let error as RuleSetError {

@@ -5,8 +5,8 @@ import RulesModel
 
 /// The three outputs of `rulesrun test`: lines for people, one JSON object, JUnit XML for CI.
 enum TestReport {
-    /// `PASS  tests/streaks_test.lua:12 test_habit_grace  (1.2 ms)`, what failed and what was
-    /// printed indented under it; then `N passed, M failed` (and `, K errors`).
+    /// `PASS  tests/streaks_test.lua:12 test_habit_grace  (1.2 ms)`, what failed, what was
+    /// printed and the rule calls of a failure (`FailureExplanation`) indented under it; then `N passed, M failed` (and `, K errors`).
     static func printText(_ results: [RuleTestResult]) {
         var folder: String?
         for result in results {
@@ -28,6 +28,7 @@ enum TestReport {
         Terminal.line("\(status)\(result.location) \(result.name)\(cases)\(time)")
         for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
         for line in result.printed { Terminal.line("    print: " + line) }
+        for line in result.explanation?.text ?? [] { Terminal.line("    " + line) }
     }
 
     static func summary(_ results: [RuleTestResult]) -> String {
@@ -47,6 +48,7 @@ enum TestReport {
                 ("milliseconds", .double((result.milliseconds * 1000).rounded() / 1000)),
             ]
             if let cases = result.cases { fields.append(("cases", .int(cases))) }
+            if let explanation = result.explanation { fields += explanation.jsonFields }
             return JSONValue.object(fields)
         }
         return .object([
@@ -83,7 +85,7 @@ enum TestReport {
                 out += ">\n"
                 if result.outcome != .passed {
                     let element = result.outcome == .failed ? "failure" : "error"
-                    let text = result.failure.joined(separator: "\n")
+                    let text = (result.failure + (result.explanation?.text ?? [])).joined(separator: "\n")
                     out += "      <\(element) message=\"\(xml(result.failure.first ?? ""))\">\(xml(text))</\(element)>\n"
                 }
                 if !result.printed.isEmpty {

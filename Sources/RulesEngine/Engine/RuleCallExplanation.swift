@@ -5,7 +5,7 @@ import RulesModel
 /// lines for people. Values are shown compactly as JSON, cut to a readable size: a string after
 /// `maxStringLength` characters, a list after `maxListItems` items, a table after `maxFields`
 /// fields, nesting after `maxDepth` levels (each cut says how much it left out).
-public struct RuleCallExplanation {
+public struct RuleCallExplanation: Sendable {
     public let call: LuaCallTrace.Call
     /// `escalation.transition`; for a function the engine does not call by name, its place.
     public let name: String

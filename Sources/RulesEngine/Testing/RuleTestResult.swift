@@ -27,6 +27,10 @@ public struct RuleTestResult: Sendable {
     public let milliseconds: Double
     /// For a property (`prop_*`), the cases it was run on.
     public let cases: Int?
+    /// For a failed test or scenario, the rule calls it made (its failing line's, for a scenario),
+    /// from a second run that explains (`RuleTestRunner.run(explain:)`); nil when not asked for, or
+    /// for a property.
+    public internal(set) var explanation: FailureExplanation?
 
     public init(
         file: String, line: Int, name: String, folder: String, outcome: Outcome, failure: [String] = [], printed: [String] = [],

@@ -16,10 +16,11 @@ public enum RuleTestRunner {
     /// `selected` accepts: the folder's own first, then those it inherits (with `inherit`), each
     /// folder's files in the order of their names.
     /// `recorder`, when given, gets the lines of the rule files the tests ran (not those validation
-    /// or loading ran); `properties` runs the `prop_` functions.
+    /// or loading ran); `properties` runs the `prop_` functions. With `explain`, each unit test or
+    /// scenario that fails is run once more to explain it (`FailureExplanation`; not a property).
     public static func run(
         _ path: String, inherit: Bool = true, recorder: LineRecorder? = nil, properties: (any PropertyRunning)? = nil,
-        selected: (String) -> Bool = { _ in true }
+        explain: Bool = false, selected: (String) -> Bool = { _ in true }
     ) throws -> [RuleTestResult] {
         let found = try testFiles(path, inherit: inherit)
         let ruleSet = try RuleSet.load(path)
@@ -31,10 +32,18 @@ public enum RuleTestRunner {
                 var testFile = LuaTestFile(url: file.url, label: file.label, folder: file.folder)
                 testFile.rules = path
                 testFile.properties = properties
-                results += testFile.run(in: ruleSet.host, selected: selected)
+                for var result in testFile.run(in: ruleSet.host, selected: selected) {
+                    if explain, result.outcome == .failed, result.name.hasPrefix("test_") {
+                        result.explanation = FailureExplanation.ofTest(named: result.name, url: file.url, label: file.label, rules: path)
+                    }
+                    results.append(result)
+                }
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
-                if selected(scenario.name) { results.append(scenario.run(rules: path, recorder: recorder)) }
+                guard selected(scenario.name) else { continue }
+                var result = scenario.run(rules: path, recorder: recorder)
+                if explain, result.outcome == .failed { result.explanation = scenario.explainFailure(rules: path) }
+                results.append(result)
             }
         }
         recorder?.collect(ruleSet.host)

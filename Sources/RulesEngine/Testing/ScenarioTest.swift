@@ -22,12 +22,32 @@ struct ScenarioTest {
     /// Runs the scenario against the rule set in `rules` (already validated); `recorder`, when
     /// given, gets the lines the rules ran.
     func run(rules: String, recorder: LineRecorder? = nil) -> RuleTestResult {
+        replay(rules: rules, recorder: recorder).result
+    }
+
+    /// The rule calls of the line that fails, from a second run that explains; nil when the rule
+    /// set cannot be loaded.
+    func explainFailure(rules: String) -> FailureExplanation? {
+        let trace = LuaCallTrace()
+        let (result, ruleSet) = replay(rules: rules, trace: trace)
+        guard let ruleSet else { return nil }
+        return FailureExplanation(trace.calls, in: ruleSet, subject: "line \(result.line)", rerunPassed: result.outcome == .passed)
+    }
+
+    /// The result of a run, and the rule set it loaded (nil when it could not).
+    private typealias Run = (result: RuleTestResult, ruleSet: RuleSet?)
+
+    /// `run`; with `trace`, the host explains, and the trace holds the calls of the last line
+    /// replayed (the failing one when the scenario fails).
+    private func replay(rules: String, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> Run {
+        var loaded: RuleSet?
         var printed: [String] = []
         let start = ContinuousClock.now
-        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> RuleTestResult {
-            RuleTestResult(
+        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> Run {
+            let result = RuleTestResult(
                 file: label, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
                 milliseconds: LuaTestFile.milliseconds(ContinuousClock.now - start))
+            return (result, loaded)
         }
         let text: String
         do {
@@ -45,6 +65,8 @@ struct ScenarioTest {
         do {
             let ruleSet = try RuleSet.load(rules, proving: false)
             ruleSet.host.printHandler = { printed.append($0) }
+            if let trace { try ruleSet.host.explain(trace) }
+            loaded = ruleSet
             host = ruleSet.host
             recorder?.start(ruleSet.host)
             replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules))
@@ -63,6 +85,7 @@ struct ScenarioTest {
             } catch {
                 return result(.error, ["\(label):\(number): \(error.message)"], line: number)
             }
+            _ = trace?.removeAll()
             let out = replay.output(forLine: event, number: number)
             for expectation in expectations {
                 let found = Self.value(at: expectation.keys, in: out)

@@ -1,0 +1,85 @@
+import Foundation
+import LuaHost
+import RulesModel
+
+/// The rule calls a failed test made, as `replay --explain` shows them (`RuleCallExplanation`):
+/// for a unit test (`test_*`), every call of a rule module's function it made; for a scenario,
+/// the calls of its failing line. Only the last `maxCalls` are kept, the rest counted.
+///
+/// They come from a second run of the failed test alone, on a fresh host that explains (explaining
+/// costs the tests that pass nothing). Rules are pure, so the second run fails as the first did;
+/// if it passes all the same (a rule that is not deterministic), its calls are shown, said to be
+/// those of a run that passed.
+public struct FailureExplanation: Sendable {
+    /// The calls shown at most: the last ones before the failure.
+    public static let maxCalls = 10
+
+    /// What made the calls, as the text says it: `the test`, `line 4`.
+    public let subject: String
+    /// The last calls, at most `maxCalls`, in the order they were made.
+    public let calls: [RuleCallExplanation]
+    /// How many calls came before those.
+    public let earlier: Int
+    /// Whether the second run passed.
+    public let rerunPassed: Bool
+
+    init(_ all: [LuaCallTrace.Call], in ruleSet: RuleSet, subject: String, rerunPassed: Bool) {
+        self.subject = subject
+        calls = all.suffix(Self.maxCalls).map { RuleCallExplanation($0, in: ruleSet) }
+        earlier = max(0, all.count - Self.maxCalls)
+        self.rerunPassed = rerunPassed
+    }
+
+    /// `rule calls of the test:` (or `the last 10 rule calls of the test, of 14:`), then each call as
+    /// `replay --explain text` shows it.
+    public var text: [String] {
+        let heading: String
+        if calls.isEmpty {
+            heading = "rule calls of \(subject): none"
+        } else if earlier > 0 {
+            heading = "the last \(calls.count) rule calls of \(subject), of \(calls.count + earlier):"
+        } else {
+            heading = "rule calls of \(subject):"
+        }
+        var lines = [heading + (rerunPassed ? " (from a second run, which passed: the rules did not repeat themselves)" : "")]
+        if earlier > 0 { lines.append("  … \(earlier) earlier call\(earlier == 1 ? "" : "s")") }
+        for call in calls { lines += call.text }
+        return lines
+    }
+
+    /// The fields added to a failed test's JSON object: `explain` (the calls as
+    /// `replay --explain json` shows them), `explain_earlier_calls` when calls were left out, and
+    /// `explain_rerun_passed` when the second run passed.
+    public var jsonFields: [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("explain", .array(calls.map(\.json)))]
+        if earlier > 0 { fields.append(("explain_earlier_calls", .int(earlier))) }
+        if rerunPassed { fields.append(("explain_rerun_passed", .bool(true))) }
+        return fields
+    }
+
+    /// Runs the unit test `name` of the test file at `url` (named `label`) once more against the
+    /// rule set in `rules`, on a host that explains, with the modules' functions called through the
+    /// host so that it records them; nil when the second run cannot be set up.
+    static func ofTest(named name: String, url: URL, label: String, rules: String) -> FailureExplanation? {
+        do {
+            let ruleSet = try RuleSet.load(rules, proving: false)
+            let host = ruleSet.host
+            host.printHandler = { _ in }
+            let modules = try ruleSet.modules.map { (name: $0.name, value: try host.callingThroughHost($0.value)) }
+            try TestHelpers.install(in: host, modules: modules)
+            let bytes = try SourceFile.read(url.path, maxBytes: host.limits.maxSourceBytes)
+            guard let test = try host.loadDefiningFunctions(bytes: bytes, chunkName: label).first(where: { $0.name == name }) else {
+                return nil
+            }
+            let trace = LuaCallTrace()
+            try host.explain(trace)
+            var passed = true
+            do { _ = try host.call(test.function, []) } catch { passed = false }
+            // The test function itself is called through the host too: its call is not one of the rules'.
+            let calls = trace.removeAll().filter { $0.function != test.function }
+            return FailureExplanation(calls, in: ruleSet, subject: "the test", rerunPassed: passed)
+        } catch {
+            return nil
+        }
+    }
+}
