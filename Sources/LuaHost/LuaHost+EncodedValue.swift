@@ -6,7 +6,9 @@ extension LuaHost {
     public func value<T: LuaTableEncodable>(of record: T) throws -> LuaValue {
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
-        pushRecord(record)
-        return try value(at: -1)
+        return try hostMode {
+            pushRecord(record)
+            return try value(at: -1)
+        }
     }
 }
