@@ -243,6 +243,53 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("expectation-habits-1.jsonl").path))
     }
 
+    @Test func expectOnARecordByEqualityAndOnTheLongestBestStreak() throws {
+        let out = try CLI.folder([:])
+        let earned = try CLI.run(
+            [
+                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+                "--population-users", "0", "--out", out.path, "--expect", "B.gate_options == A.gate_options", "--expect",
+                "B.quest == A.quest",
+            ])
+        #expect(earned.status == 1, "\(earned.stdout)\(earned.stderr)")
+        #expect(earned.stdout.contains("expect B.quest == A.quest (--expect) on 5 Earned histories of 3 days: holds after every event"))
+        // gentle-pricing's cheaper unlocks show in the gate's options: the first leaf that differs.
+        #expect(
+            earned.stdout.contains(
+                "  why: event 3 (unlock_open): B.gate_options → A.gate_options  available_options.options[0].durations[0].cost_credits: 5 → 10 (and 2 more): B.gate_options == A.gate_options broke\n"
+            ))
+        let habits = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "5", "--habit-days", "10", "--population-users", "0"]
+        let same = try CLI.run(
+            ["compare", "examples/loop-habits", "examples/loop-habits", "--out", out.path, "--expect", "B.habit_best_streak == A.habit_best_streak"]
+                + habits)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        let other = try CLI.run(
+            [
+                "compare", "examples/loop-habits", "examples/habitica-dailies", "--out", out.path, "--expect",
+                "B.habit_best_streak >= A.habit_best_streak",
+            ] + habits)
+        #expect(other.status == 1, "\(other.stdout)\(other.stderr)")
+        #expect(
+            other.stdout.contains(
+                "  why: event 2 (habit_freeze): B.habit_best_streak[walk] = 0, A.habit_best_streak[walk] = 1: B.habit_best_streak >= A.habit_best_streak broke\n"
+            ))
+    }
+
+    @Test func whatExpectCannotCompareIsRefusedWithTheReason() throws {
+        for (expect, message) in [
+            ("B.gate_options <= A.gate_options", "gate_options is a record, compared by == or != only (it has no order)"),
+            ("B.gate_options == A.unlock", "gate_options is a record: compare it with itself (B.gate_options == A.gate_options)"),
+            (
+                "B.reminders == A.reminders",
+                "reminders cannot be compared by --expect (Pressure's walk compares it as a kind: compare reports every history where it differs unless --ignore reminders)"
+            ),
+        ] {
+            let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--expect", expect])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("--expect \"\(expect)\": \(message)"), "\(result.stderr)")
+        }
+    }
+
     @Test func anExpectationOfTwoAppsOrAnUnknownFieldIsRefused() throws {
         let mixed = try CLI.run(["compare", "rules", "rules", "--expect", "B.credit_balance >= A.current_tier"])
         #expect(mixed.status == 2)

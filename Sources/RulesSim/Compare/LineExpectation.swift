@@ -171,8 +171,12 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
                 // A record is compared where either set shows it (null where one does not).
                 guard l != .null || r != .null, (l == r) != (relation == .eq) else { continue }
                 let type = if case .string(let name)? = x["type"] { name } else { "?" }
-                return "event \(i + 1) (\(type)): \(left.side.rawValue).\(left.field.rawValue) = \(l), "
-                    + "\(right.side.rawValue).\(right.field.rawValue) = \(r): \(description) broke"
+                let l0 = "\(left.side.rawValue).\(left.field.rawValue)", r0 = "\(right.side.rawValue).\(right.field.rawValue)"
+                guard relation == .eq else { return "event \(i + 1) (\(type)): \(l0) is the same as \(r0): \(description) broke" }
+                // Where they differ, as compare shows a kind's changes (the first, and how many more).
+                let changes = EconomyField.differences(l, r)
+                let more = changes.count > 1 ? " (and \(changes.count - 1) more)" : ""
+                return "event \(i + 1) (\(type)): \(l0) → \(r0)  \(changes.first ?? "\(l) → \(r)")\(more): \(description) broke"
             }
             let l = left.field.values(in: left.side == .a ? x : y), r = right.field.values(in: right.side == .a ? x : y)
             for (task, lv) in l {
