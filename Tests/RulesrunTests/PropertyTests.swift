@@ -260,8 +260,10 @@ import Testing
             ))
         let habits = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "5", "--habit-days", "10", "--population-users", "0"]
         let same = try CLI.run(
-            ["compare", "examples/loop-habits", "examples/loop-habits", "--out", out.path, "--expect", "B.habit_best_streak == A.habit_best_streak"]
-                + habits)
+            [
+                "compare", "examples/loop-habits", "examples/loop-habits", "--out", out.path, "--expect",
+                "B.habit_best_streak == A.habit_best_streak",
+            ] + habits)
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         let other = try CLI.run(
             [
