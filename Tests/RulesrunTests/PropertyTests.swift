@@ -113,6 +113,52 @@ import Testing
                 "    tests/props_test.lua: cases.prop_b: gen.int(MIN, MAX): expected two integers, MIN <= MAX, found integer 5, integer 1"))
     }
 
+    @Test func theEconomysGeneratorsDrawWhatTheProofsCoverAndTheDefaultRulesHoldOverThem() throws {
+        let result = try CLI.run([
+            "test", Self.rules, "--run", "prop_prices|prop_focus|prop_quest_gate|prop_emergency", "--cases", "300",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for (line, name) in [
+            (66, "prop_prices_strictly_increase_with_the_length"), (82, "prop_focus_credits_only_for_qualifying_sessions"),
+            (100, "prop_quest_gate_answers_nil_or_an_unlock_denied_reason"), (108, "prop_emergency_unlocks_stop_at_the_daily_limit"),
+        ] {
+            #expect(result.stdout.contains("PASS  tests/properties_test.lua:\(line) \(name) (300 cases)  ("), "\(result.stdout)")
+        }
+        #expect(result.stdout.hasSuffix("4 passed, 0 failed\n"))
+    }
+
+    @Test func aBrokenPropertyOverAGeneratedRecordShrinksToTheSimplestRecordTheEngineWouldPass() throws {
+        let dir = try Self.variant(
+            """
+            cases = {
+              prop_late_and_rich = gen.price_context(),
+              prop_quests_always_allowed = gen.quest_gate(),
+            }
+            function prop_late_and_rich(ctx)
+              return not (ctx.hour >= 22 and ctx.balance >= 100)
+            end
+            function prop_quests_always_allowed(gate)
+              return gate.strictness == "HARD" or quests.quest_blocked(gate) == nil
+            end
+            """)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--cases", "500"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let minimal = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    minimal case (") }
+        #expect(minimal.count == 2, "\(result.stdout)")
+        // A situation as the gate passes it to price (PriceContext's encoding: no mode, params
+        // empty, minutes 0 for the property to set), the first of the proof's that breaks it.
+        #expect(
+            minimal.first?.hasSuffix(
+                "): {app = \"android:com.example.app\", balance = 1000, hour = 22, minute = 0, minutes = 0, params = {}, streak = 7, strictness = \"GENTLE\", unlocks_today = 0, unlocks_today_app = 0, weekday = 1}"
+            ) == true)
+        // Every field at its plainest but the one that blocks: 0 minutes since the last quest unlock (the cooldown).
+        #expect(
+            minimal.last?.hasSuffix(
+                "): {minutes_since_last_quest_unlock = 0, qr_key_set = false, quest_type = \"BREATHING\", quest_unlocks_today = 0, strictness = \"GENTLE\"}"
+            ) == true)
+        #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
+    }
+
     static let compareQuick = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "0"]
 
     @Test func comparePropertyHoldsOrBreaksAndWritesTheBrokenOnesReplayFile() throws {
@@ -197,6 +243,55 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("expectation-habits-1.jsonl").path))
     }
 
+    @Test func expectOnARecordByEqualityAndOnTheLongestBestStreak() throws {
+        let out = try CLI.folder([:])
+        let earned = try CLI.run(
+            [
+                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+                "--population-users", "0", "--out", out.path, "--expect", "B.gate_options == A.gate_options", "--expect",
+                "B.quest == A.quest",
+            ])
+        #expect(earned.status == 1, "\(earned.stdout)\(earned.stderr)")
+        #expect(earned.stdout.contains("expect B.quest == A.quest (--expect) on 5 Earned histories of 3 days: holds after every event"))
+        // gentle-pricing's cheaper unlocks show in the gate's options: the first leaf that differs.
+        #expect(
+            earned.stdout.contains(
+                "  why: event 3 (unlock_open): B.gate_options → A.gate_options  available_options.options[0].durations[0].cost_credits: 5 → 10 (and 2 more): B.gate_options == A.gate_options broke\n"
+            ))
+        let habits = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "5", "--habit-days", "10", "--population-users", "0"]
+        let same = try CLI.run(
+            [
+                "compare", "examples/loop-habits", "examples/loop-habits", "--out", out.path, "--expect",
+                "B.habit_best_streak == A.habit_best_streak",
+            ] + habits)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        let other = try CLI.run(
+            [
+                "compare", "examples/loop-habits", "examples/habitica-dailies", "--out", out.path, "--expect",
+                "B.habit_best_streak >= A.habit_best_streak",
+            ] + habits)
+        #expect(other.status == 1, "\(other.stdout)\(other.stderr)")
+        #expect(
+            other.stdout.contains(
+                "  why: event 2 (habit_freeze): B.habit_best_streak[walk] = 0, A.habit_best_streak[walk] = 1: B.habit_best_streak >= A.habit_best_streak broke\n"
+            ))
+    }
+
+    @Test func whatExpectCannotCompareIsRefusedWithTheReason() throws {
+        for (expect, message) in [
+            ("B.gate_options <= A.gate_options", "gate_options is a record, compared by == or != only (it has no order)"),
+            ("B.gate_options == A.unlock", "gate_options is a record: compare it with itself (B.gate_options == A.gate_options)"),
+            (
+                "B.reminders == A.reminders",
+                "reminders cannot be compared by --expect (Pressure's walk compares it as a kind: compare reports every history where it differs unless --ignore reminders)"
+            ),
+        ] {
+            let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--expect", expect])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("--expect \"\(expect)\": \(message)"), "\(result.stderr)")
+        }
+    }
+
     @Test func anExpectationOfTwoAppsOrAnUnknownFieldIsRefused() throws {
         let mixed = try CLI.run(["compare", "rules", "rules", "--expect", "B.credit_balance >= A.current_tier"])
         #expect(mixed.status == 2)
@@ -206,6 +301,7 @@ import Testing
         #expect(unknown.stderr.contains("\"balance\" is not a numeric field (one of current_tier, "))
         #expect(
             unknown.stderr.contains(
-                "credit_balance, streak_count, cost_credits, credits_earned (earned); habit_streak, habit_score (habits))"))
+                "credit_balance, streak_count, cost_credits, credits_earned, gate_options, unlock, quest, rollover (earned); habit_streak, habit_score, habit_best_streak, habit_decision (habits))"
+            ))
     }
 }

@@ -9,6 +9,10 @@ cases = {
   prop_tier_stays_within_0_to_3 = gen.history("pressure", { days = 7 }),
   prop_credit_balance_never_negative = gen.history("earned"),
   prop_habit_streaks_never_negative = gen.history("habits", { days = 7 }),
+  prop_prices_strictly_increase_with_the_length = gen.price_context(),
+  prop_focus_credits_only_for_qualifying_sessions = gen.focus_session(),
+  prop_quest_gate_answers_nil_or_an_unlock_denied_reason = gen.quest_gate(),
+  prop_emergency_unlocks_stop_at_the_daily_limit = gen.emergency_gate(),
 }
 
 -- Over the states validation proves transition over: "consecutive_successes = 0" on a miss,
@@ -54,5 +58,56 @@ function prop_habit_streaks_never_negative(history)
       expect_true(streak >= 0, task)
     end
   end
+  return true
+end
+
+-- In every situation price is proved in, each length of credit_costs costs an integer in
+-- 0…10000, more than every shorter one (A4.1 "credit costs must be strictly increasing").
+function prop_prices_strictly_increase_with_the_length(ctx)
+  local previous = -1
+  for _, cost in ipairs(pricing.credit_costs) do
+    local asked = {}
+    for k, v in pairs(ctx) do asked[k] = v end
+    asked.minutes = cost.minutes
+    local credits = pricing.price(asked)
+    expect_true(math.type(credits) == "integer" and credits >= 0 and credits <= 10000, cost.minutes .. " minutes")
+    expect_true(credits > previous, cost.minutes .. " minutes cost more than the shorter lengths")
+    previous = credits
+  end
+  return true
+end
+
+-- A4.1 focus.min_minutes_to_qualify: a shorter session earns nothing; a longer one never earns
+-- fewer credits than a shorter one (checked against the session one minute shorter).
+function prop_focus_credits_only_for_qualifying_sessions(session)
+  local credits = pricing.focus_credits(session)
+  expect_true(credits >= 0, "credits never negative")
+  if session.actual_minutes < pricing.focus.min_minutes_to_qualify then expect_eq(credits, 0, "below the minimum") end
+  if session.actual_minutes > 0 then
+    local shorter = { actual_minutes = session.actual_minutes - 1, planned_minutes = session.planned_minutes,
+      completed = true, ended_early = false }
+    expect_true(pricing.focus_credits(shorter) <= credits, "one minute less never earns more")
+  end
+  return true
+end
+
+-- A7 UNLOCK_DENIED reason: a quest gate answers nil (allowed) or one of the document's reasons,
+-- and A4.2's snapshot disables every quest in HARD mode (DISALLOWED_IN_HARD_MODE).
+local denied_reasons = {
+  INSUFFICIENT_CREDITS = true, DAILY_LIMIT_REACHED = true, COOLDOWN_ACTIVE = true, QR_KEY_NOT_SET = true,
+  DISALLOWED_IN_HARD_MODE = true, SAME_APP_CONSECUTIVE_BLOCKED = true,
+}
+function prop_quest_gate_answers_nil_or_an_unlock_denied_reason(gate)
+  local reason = quests.quest_blocked(gate)
+  expect_true(reason == nil or denied_reasons[reason], tostring(reason))
+  if gate.strictness == "HARD" then expect_eq(reason, "DISALLOWED_IN_HARD_MODE") end
+  return true
+end
+
+-- A4.1 emergency.daily_limit: from the limit on, every emergency unlock is refused with DAILY_LIMIT_REACHED.
+function prop_emergency_unlocks_stop_at_the_daily_limit(gate)
+  local reason = quests.emergency_blocked(gate)
+  expect_true(reason == nil or denied_reasons[reason], tostring(reason))
+  if gate.emergency_used_today >= quests.emergency.daily_limit then expect_eq(reason, "DAILY_LIMIT_REACHED") end
   return true
 end

@@ -3,23 +3,29 @@ import RulesModel
 
 /// The economy's hard constraints, proved over every input of small finite domains.
 extension PricingPolicy {
+    /// `focus_credits` is proved over every session of 0…this many minutes.
+    public static let proofMaxFocusMinutes = 240
+
+    /// The session of `minutes` the proof passes `focus_credits`: completed as planned (planned at least 1).
+    public static func proofFocusSession(_ minutes: Int) -> LuaTable {
+        var session = LuaTable()
+        session["actual_minutes"] = .integer(Int64(minutes))
+        session["planned_minutes"] = .integer(Int64(max(minutes, 1)))
+        session["completed"] = true
+        session["ended_early"] = false
+        return session
+    }
+
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var focus = Counterexamples(function: focusCredits, name: "focus_credits", file: file)
-        focus.unproved = "sessions longer than 240 minutes"
+        focus.unproved = "sessions longer than \(Self.proofMaxFocusMinutes) minutes"
         var previous = 0
-        for minutes in 0...240 {
+        for minutes in 0...Self.proofMaxFocusMinutes {
             let call = "focus_credits(actual_minutes \(minutes))"
             if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
-                let credits = try Counterexamples.integer(
-                    host.call(
-                        focusCredits,
-                        [
-                            "actual_minutes": .integer(Int64(minutes)),
-                            "planned_minutes": .integer(Int64(max(minutes, 1))), "completed": true, "ended_early": false,
-                        ]
-                    ).first)
+                let credits = try Counterexamples.integer(host.call(focusCredits, .table(Self.proofFocusSession(minutes))).first)
                 if credits < 0 || credits > 10_000 {
                     focus.record(kind: "range", "\(call) returned \(credits), outside 0…10000")
                 } else if minutes < self.focus.minMinutesToQualify && credits > 0 {
@@ -81,14 +87,22 @@ extension PricingPolicy {
 }
 
 extension QuestPolicy {
+    /// `quest_blocked` is proved over 0…`proofMaxQuestUnlocks` quest unlocks today and no earlier
+    /// quest unlock or 0…`proofMaxMinutesSince` minutes since the last; `emergency_blocked` over
+    /// 0…`proofMaxEmergencies` emergency unlocks used today.
+    public static let proofMaxQuestUnlocks = 4
+    public static let proofMaxMinutesSince = 30
+    public static let proofMaxEmergencies = 4
+
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var quests = Counterexamples(function: questBlocked, name: "quest_blocked", file: file)
-        quests.unproved = "more than 4 quest unlocks a day, and more than 30 minutes since the last"
+        quests.unproved =
+            "more than \(Self.proofMaxQuestUnlocks) quest unlocks a day, and more than \(Self.proofMaxMinutesSince) minutes since the last"
         let reasons = Set(UnlockDenialReason.allCases.map(\.rawValue))
         outer: for strictness in Strictness.allCases {
             for type in QuestType.allCases {
-                for today in 0...4 {
-                    for since in [nil] + Array(0...30) as [Int?] {
+                for today in 0...Self.proofMaxQuestUnlocks {
+                    for since in [nil] + Array(0...Self.proofMaxMinutesSince) as [Int?] {
                         for key in [false, true] {
                             if quests.isFinished(host) { break outer }
                             quests.inputs += 1
@@ -132,8 +146,8 @@ extension QuestPolicy {
             }
         }
         var emergencies = Counterexamples(function: emergencyBlocked, name: "emergency_blocked", file: file)
-        emergencies.unproved = "more than 4 emergency unlocks a day"
-        for used in 0...4 {
+        emergencies.unproved = "more than \(Self.proofMaxEmergencies) emergency unlocks a day"
+        for used in 0...Self.proofMaxEmergencies {
             for same in [false, true] {
                 if emergencies.isFinished(host) { break }
                 emergencies.inputs += 1

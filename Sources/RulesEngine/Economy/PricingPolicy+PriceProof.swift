@@ -18,7 +18,7 @@ extension PricingPolicy {
     /// The situations tried, in order: every unlock count × hour × weekday with the other fields
     /// cycling through their samples, then every unlock count × every sample of the other fields
     /// (Monday 12:00).
-    static func proofSituations() -> [PriceContext] {
+    public static func proofSituations() -> [PriceContext] {
         let app = AppID(rawValue: "android:com.example.app")!
         var counts: [(Int, Int)] = []
         for today in 0...proofMaxUnlocks { for ofApp in 0...today { counts.append((today, ofApp)) } }

@@ -34,6 +34,11 @@ public enum TestHelpers {
         function gen.escalation_state() return { generator = "escalation_state" } end
         function gen.check_in() return { generator = "check_in" } end
         function gen.window() return { generator = "window" } end
+        -- The domains validation proves the economy's functions over (EconomyPolicies+Proofs, PricingPolicy+PriceProof).
+        function gen.price_context() return { generator = "price_context" } end
+        function gen.focus_session() return { generator = "focus_session" } end
+        function gen.quest_gate() return { generator = "quest_gate" } end
+        function gen.emergency_gate() return { generator = "emergency_gate" } end
         function gen.history(app, options)
             return { generator = "history", app = app, days = type(options) == "table" and options.days or nil }
         end

@@ -7,6 +7,8 @@ import Foundation
 /// `consecutive_misses`, `consecutive_successes`, `current_streak`, `longest_streak`,
 /// `restart_shields_remaining`), OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`. The economy's and the
 /// habit tracker's fields are `LineExpectation`s, checked as properties on their replayed histories.
+/// Pressure's other fields (`reminders`, `persistent_badge`, `shield`, `error`) are refused: the
+/// walk already compares each as a kind of its own.
 public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Side: String, Sendable { case a = "A", b = "B" }
     public enum Relation: String, Sendable, CaseIterable { case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">" }
@@ -40,6 +42,13 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         let pieces = part.split(separator: ".", maxSplits: 1).map(String.init)
         guard pieces.count == 2, let side = Side(rawValue: pieces[0].uppercased()) else {
             throw ExpectationError(text: text, message: "\"\(part)\" is not A.FIELD or B.FIELD")
+        }
+        if let field = HistoryField(rawValue: pieces[1]), !field.isNumeric {
+            throw ExpectationError(
+                text: text,
+                message:
+                    "\(field.rawValue) cannot be compared by --expect (Pressure's walk compares it as a kind: compare reports every history where it differs unless --ignore \(field.rawValue))"
+            )
         }
         guard let field = HistoryField(rawValue: pieces[1]), field.isNumeric else {
             let numeric = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)

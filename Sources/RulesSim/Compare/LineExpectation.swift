@@ -7,8 +7,12 @@ import RulesModel
 /// walked as `Expectation`s; these are checked as properties (`HistoryCheck`) on compare's Earned
 /// or habit histories, replayed through the engine: after every event both sets accepted, where
 /// both show the field, the relation must hold (a habit field task by task).
+///
+/// The decisions that are records (`gate_options`, `unlock`, `quest`, `rollover`,
+/// `habit_decision`: what `compare`'s kinds of the same names show, ids left out) are compared by
+/// equality only, each with itself (`B.gate_options == A.gate_options`); a record has no order.
 public struct LineExpectation: Sendable, CustomStringConvertible {
-    /// The numeric fields, by name: the app whose histories show them and where the output has them.
+    /// The fields, by name: the app whose histories show them and where the output has them.
     public enum Field: String, CaseIterable, Sendable {
         /// `state.earned.credit_balance`.
         case creditBalance = "credit_balance"
@@ -22,11 +26,40 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         case habitStreak = "habit_streak"
         /// `state.habit_scores`, task by task.
         case habitScore = "habit_score"
+        /// `state.habit_best_streaks`, task by task: the longest `length` of the task's best streaks.
+        case habitBestStreak = "habit_best_streak"
+        /// Records, by equality: `EconomyField`'s and `HabitField`'s values of the same names.
+        case gateOptions = "gate_options"
+        case unlock
+        case quest
+        case rollover
+        case habitDecision = "habit_decision"
 
         public var app: HistoryApp {
             switch self {
-            case .creditBalance, .streakCount, .costCredits, .creditsEarned: .earned
-            case .habitStreak, .habitScore: .habits
+            case .creditBalance, .streakCount, .costCredits, .creditsEarned, .gateOptions, .unlock, .quest, .rollover: .earned
+            case .habitStreak, .habitScore, .habitBestStreak, .habitDecision: .habits
+            }
+        }
+
+        /// A record, compared by equality only (`==`, `!=`) and with itself only.
+        public var isRecord: Bool {
+            switch self {
+            case .gateOptions, .unlock, .quest, .rollover, .habitDecision: true
+            default: false
+            }
+        }
+
+        /// A record field's value on one output line, as `compare`'s kind of that name reads it
+        /// (null when the line does not show it); nil for a numeric field.
+        public func record(in line: JSONValue) -> JSONValue? {
+            switch self {
+            case .gateOptions: EconomyField.gateOptions.value(of: line)
+            case .unlock: EconomyField.unlock.value(of: line)
+            case .quest: EconomyField.quest.value(of: line)
+            case .rollover: EconomyField.rollover.value(of: line)
+            case .habitDecision: HabitField.habitDecision.value(of: line)
+            default: nil
             }
         }
 
@@ -52,12 +85,17 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
                 case .costCredits: number(decisions?["unlock"]?["cost_credits"])
                 case .creditsEarned:
                     number(decisions?["focus_ended"]?["credits"]) ?? number(decisions?["earned_habit_completion"]?["credits"])
-                case .habitStreak: nil
-                case .habitScore: nil
+                default: nil
                 }
             switch self {
             case .habitStreak: return tasks(state?["habit_streaks"])
             case .habitScore: return tasks(state?["habit_scores"])
+            case .habitBestStreak:
+                guard case .object(let members)? = state?["habit_best_streaks"] else { return [] }
+                return members.compactMap { name, value in
+                    guard case .array(let streaks) = value else { return nil }
+                    return (name, streaks.compactMap { number($0["length"]) }.max() ?? 0)
+                }
             default: return one.map { [("", $0)] } ?? []
             }
         }
@@ -91,6 +129,19 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         guard let left, let right else {
             throw ExpectationError(text: text, message: "both sides must be fields of one app (\(Self.fieldList))")
         }
+        if left.field.isRecord || right.field.isRecord {
+            guard left.field == right.field else {
+                throw ExpectationError(
+                    text: text,
+                    message:
+                        "\(left.field.isRecord ? left.field.rawValue : right.field.rawValue) is a record: compare it with itself (B.\(left.field.isRecord ? left.field.rawValue : right.field.rawValue) == A.\(left.field.isRecord ? left.field.rawValue : right.field.rawValue))"
+                )
+            }
+            guard relation == .eq || relation == .ne else {
+                throw ExpectationError(
+                    text: text, message: "\(left.field.rawValue) is a record, compared by == or != only (it has no order)")
+            }
+        }
         guard left.field.app == right.field.app else {
             throw ExpectationError(
                 text: text,
@@ -104,7 +155,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    /// `credit_balance, streak_count, … (earned), habit_streak, habit_score (habits)`.
+    /// `credit_balance, streak_count, … (earned), habit_streak, … (habits)`.
     public static var fieldList: String {
         HistoryApp.allCases.compactMap { app in
             let fields = Field.allCases.filter { $0.app == app }.map(\.rawValue)
@@ -116,6 +167,17 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     /// accepted where both show the fields (a task both show) and the relation does not hold.
     public func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
         for (i, (x, y)) in zip(a, b).enumerated() where x["ok"] == .bool(true) && y["ok"] == .bool(true) {
+            if let l = left.field.record(in: left.side == .a ? x : y), let r = right.field.record(in: right.side == .a ? x : y) {
+                // A record is compared where either set shows it (null where one does not).
+                guard l != .null || r != .null, (l == r) != (relation == .eq) else { continue }
+                let type = if case .string(let name)? = x["type"] { name } else { "?" }
+                let l0 = "\(left.side.rawValue).\(left.field.rawValue)", r0 = "\(right.side.rawValue).\(right.field.rawValue)"
+                guard relation == .eq else { return "event \(i + 1) (\(type)): \(l0) is the same as \(r0): \(description) broke" }
+                // Where they differ, as compare shows a kind's changes (the first, and how many more).
+                let changes = EconomyField.differences(l, r)
+                let more = changes.count > 1 ? " (and \(changes.count - 1) more)" : ""
+                return "event \(i + 1) (\(type)): \(l0) → \(r0)  \(changes.first ?? "\(l) → \(r)")\(more): \(description) broke"
+            }
             let l = left.field.values(in: left.side == .a ? x : y), r = right.field.values(in: right.side == .a ? x : y)
             for (task, lv) in l {
                 guard let rv = r.first(where: { $0.0 == task })?.1, !holds(lv, rv) else { continue }

@@ -14,6 +14,16 @@ import RulesModel
 /// `gen.window()` (`{open_minutes, close_minutes}`, every window users can set:
 /// `EscalationPolicy.allWindows`, the document's default 09:00–22:00 first).
 ///
+/// Four more draw from the domains validation proves the economy's functions over, each value a
+/// record exactly as the proof passes it: `gen.price_context()` (every situation `price` is
+/// proved in, `PricingPolicy.proofSituations()`, encoded by `PriceContext`'s `LuaTableEncodable`
+/// as the gate passes it, `minutes` 0 for the property to set), `gen.focus_session()` (a completed
+/// session of 0–240 minutes, `PricingPolicy.proofFocusSession`), `gen.quest_gate()`
+/// (`quest_blocked`'s gate: every strictness and quest type, 0–4 quest unlocks today, no earlier
+/// quest unlock or 0–30 minutes since the last, the QR key set or not) and
+/// `gen.emergency_gate()` (`emergency_blocked`'s: 0–4 emergency unlocks used today, the same app
+/// as the last one or not).
+///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field.
 public indirect enum CaseGenerator: Sendable {
@@ -43,7 +53,9 @@ public indirect enum CaseGenerator: Sendable {
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
     /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
     public static func parse(_ value: LuaValue, path: String, nested: Bool = false) throws(CaseGeneratorError) -> CaseGenerator {
-        let expected = "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window or gen.history"
+        let expected =
+            "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window, gen.price_context, "
+            + "gen.focus_session, gen.quest_gate, gen.emergency_gate or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
         }
@@ -88,6 +100,28 @@ public indirect enum CaseGenerator: Sendable {
             return .record([("result", .oneOf(["YES", "NO", "MISSED"]))])
         case "window":
             return .oneOf(Self.windows)
+        case "price_context":
+            do {
+                let host = try LuaHost()
+                return .oneOf(try PricingPolicy.proofSituations().map { try host.value(of: $0) })
+            } catch {
+                throw CaseGeneratorError(path: path, message: "gen.price_context: cannot encode the situations: \(error)")
+            }
+        case "focus_session":
+            return .oneOf((0...PricingPolicy.proofMaxFocusMinutes).map { .table(PricingPolicy.proofFocusSession($0)) })
+        case "quest_gate":
+            return .record([
+                ("strictness", .oneOf(Strictness.allCases.map { .string($0.rawValue) })),
+                ("quest_type", .oneOf(QuestType.allCases.map { .string($0.rawValue) })),
+                ("quest_unlocks_today", .int(min: 0, max: Int64(QuestPolicy.proofMaxQuestUnlocks))),
+                ("minutes_since_last_quest_unlock", .oneOf([.nil] + (0...Int64(QuestPolicy.proofMaxMinutesSince)).map { .integer($0) })),
+                ("qr_key_set", .oneOf([false, true])),
+            ])
+        case "emergency_gate":
+            return .record([
+                ("emergency_used_today", .int(min: 0, max: Int64(QuestPolicy.proofMaxEmergencies))),
+                ("same_app_as_last_emergency", .oneOf([false, true])),
+            ])
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(
