@@ -59,7 +59,7 @@ import Testing
             var walker = HistoryWalker(rules, from: history)
             let outcomes = try history.days.map { try walker.step($0) }
             for (i, output) in outputs.enumerated() {
-                guard let state = output["state"] else { continue }
+                guard let state = Replay.appliedState(of: output) else { continue }  // a refused line shows the state unchanged
                 let line = script.lines[i], d = script.dayOfLine[i]
                 // The day whose end state the line shows, and the calendar day of the line.
                 let shown: Int, lineDate: DayID

@@ -8,19 +8,7 @@ import Testing
     /// `rulesrun test examples/duolingo-streak --no-inherit` runs every case (a scenario file each, whose lines'
     /// `expect` hold the peer's expected values) and all of them pass.
     @Test func everyCasePasses() throws {
-        let result = try CLI.run(["test", "examples/duolingo-streak", "--no-inherit", "--format", "json"])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let tests = report["tests"] as? [[String: Any]] ?? []
-        #expect(report["passed"] as? Int == Self.cases.count)
-        #expect(report["failed"] as? Int == 0)
-        #expect(Set(tests.compactMap { $0["name"] as? String }) == Set(Self.cases))
-        // Each case checks something: a line of it has an `expect`.
-        for name in Self.cases {
-            let text = try String(
-                contentsOf: CLI.packageRoot.appendingPathComponent("examples/duolingo-streak/tests/\(name).jsonl"), encoding: .utf8)
-            #expect(text.contains("\"expect\": {"), "\(name) checks nothing")
-        }
+        try PeerCases.checkAllPass("duolingo-streak", cases: Self.cases)
     }
 
     /// The cases, one scenario file each in examples/duolingo-streak/tests/ (where each comes from is in its header).

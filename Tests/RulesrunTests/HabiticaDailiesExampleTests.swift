@@ -11,19 +11,7 @@ import Testing
     /// `rulesrun test examples/habitica-dailies --no-inherit` runs every case (a scenario file each, whose lines'
     /// `expect` hold the peer's expected values) and all of them pass.
     @Test func everyCasePasses() throws {
-        let result = try CLI.run(["test", "examples/habitica-dailies", "--no-inherit", "--format", "json"])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let tests = report["tests"] as? [[String: Any]] ?? []
-        #expect(report["passed"] as? Int == Self.cases.count)
-        #expect(report["failed"] as? Int == 0)
-        #expect(Set(tests.compactMap { $0["name"] as? String }) == Set(Self.cases))
-        // Each case checks something: a line of it has an `expect`.
-        for name in Self.cases {
-            let text = try String(
-                contentsOf: CLI.packageRoot.appendingPathComponent("examples/habitica-dailies/tests/\(name).jsonl"), encoding: .utf8)
-            #expect(text.contains("\"expect\": {"), "\(name) checks nothing")
-        }
+        try PeerCases.checkAllPass("habitica-dailies", cases: Self.cases)
     }
 
     /// The cases, one scenario file each in examples/habitica-dailies/tests/ (where each comes from is in its header).

@@ -14,19 +14,7 @@ import Testing
     /// `rulesrun test examples/loop-habits --no-inherit` runs every case (a scenario file each, whose lines'
     /// `expect` hold the peer's expected values) and the example's own unit tests, and all of them pass.
     @Test func everyCasePasses() throws {
-        let result = try CLI.run(["test", "examples/loop-habits", "--no-inherit", "--format", "json"])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let tests = report["tests"] as? [[String: Any]] ?? []
-        #expect(report["passed"] as? Int == Self.cases.count + Self.unitTests.count)
-        #expect(report["failed"] as? Int == 0)
-        #expect(Set(tests.compactMap { $0["name"] as? String }) == Set(Self.cases + Self.unitTests))
-        // Each case checks something: a line of it has an `expect`.
-        for name in Self.cases {
-            let text = try String(
-                contentsOf: CLI.packageRoot.appendingPathComponent("examples/loop-habits/tests/\(name).jsonl"), encoding: .utf8)
-            #expect(text.contains("\"expect\": {"), "\(name) checks nothing")
-        }
+        try PeerCases.checkAllPass("loop-habits", cases: Self.cases, unitTests: Self.unitTests)
     }
 
     /// The example's own unit tests (tests/score_test.lua: the measured goals' scores the ported cases do not reach).

@@ -246,12 +246,18 @@ import Testing
         let section = try #require(
             page.components(separatedBy: "# Replay: events in, decisions out").dropFirst().first?
                 .components(separatedBy: "\n## ").first)
-        let documented = Set(
-            section.split(separator: "\n").compactMap { row -> String? in
-                guard row.hasPrefix("| `"), let end = row.dropFirst(3).firstIndex(of: "`") else { return nil }
-                let name = String(row[row.index(row.startIndex, offsetBy: 3)..<end])
-                return name == "type" ? nil : name  // the tables' header
-            })
+        // The rows of the event tables (headed `| `type` | fields | …`), not those of other tables.
+        var documented = Set<String>()
+        var inEventTable = false
+        for row in section.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !row.hasPrefix("|") {
+                inEventTable = false
+            } else if row.hasPrefix("| `type` |") {
+                inEventTable = true
+            } else if inEventTable, row.hasPrefix("| `"), let end = row.dropFirst(3).firstIndex(of: "`") {
+                documented.insert(String(row[row.index(row.startIndex, offsetBy: 3)..<end]))
+            }
+        }
         #expect(
             documented.count == 26 && documented.contains("habit_uncheck") && documented.contains("unlock_choose")
                 && documented.contains("miga"), "\(documented.sorted())")
