@@ -157,15 +157,7 @@ extension LuaHost {
     /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
     /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
     public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
-        try callWithOneArgument(function) { pooled in
-            if pooled {
-                pushPooled(a, slot: 0)
-            } else {
-                rr_push_input_table(L, Int32(clamping: A.luaFieldCount))
-                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
-                a.encode(to: &writer)
-            }
-        }
+        try callWithOneArgument(function) { pooled in pushArgument(a, slot: 0, pooled: pooled) }
     }
 
     /// Calls a rule function whose one argument is a list of records of one integer field `field`

@@ -34,7 +34,6 @@ final class RuleMemo: PolicyRules {
     private var bonuses: [Int: Int] = [:]
     private var questGates: [QuestGate: UnlockDenialReason?] = [:]
     private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
-    private var prices: [PriceContext: Int] = [:]
     /// Every length's price by situation (`minutes` 0): one lookup per gate instead of one per length.
     private var priceLists: [PriceContext: [PricingPolicy.CreditCost]] = [:]
     private var focusOutcomes: [FocusOutcome: Int] = [:]
@@ -110,10 +109,8 @@ final class RuleMemo: PolicyRules {
         try remembered(&emergencyGates, gate) { try base.emergencyBlocked(gate) }
     }
 
-    /// Remembered by the whole context (a price may depend on any of its fields).
-    func price(_ context: PriceContext) throws -> Int {
-        try remembered(&prices, context) { try base.price(context) }
-    }
+    /// Not remembered on its own: the engine asks every length's price of a gate at once (`prices(in:)`).
+    func price(_ context: PriceContext) throws -> Int { try base.price(context) }
 
     func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
         var key = situation
