@@ -89,6 +89,13 @@ struct CompareCommand: ParsableCommand {
             "Users in the population comparison (both sets simulated on the same seeded cohort), 0 (skip it) to \(Simulation.maxUsers). (default: 200)",
         transform: WholeNumber.parser(0...Simulation.maxUsers)) var populationUsers = 200
     @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Cohorts of --population-users under each set, 1 to \(ReplicaReport.maxReplicas): the deltas' intervals over the replicas. (default: 1)",
+            discussion:
+                "With 1, the intervals come from \(PopulationComparison.maxGroups) groups of the cohort's users (docs/compare.md#population)."),
+        transform: WholeNumber.parser(1...ReplicaReport.maxReplicas)) var populationReplicas = 1
+    @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
             "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).",
@@ -210,7 +217,7 @@ struct CompareCommand: ParsableCommand {
             do {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                    seed: seed, mix: mix, recordsLines: coverage
+                    seed: seed, mix: mix, recordsLines: coverage, replicas: populationReplicas
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()

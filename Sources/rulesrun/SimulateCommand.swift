@@ -33,6 +33,7 @@ struct SimulateCommand: ParsableCommand {
               rulesrun simulate 30d --rules examples/graduated-recovery --persona ghost --format csv --out ghost.csv
               rulesrun simulate 30d --users 10000 --shard 2/4 --format json --out part2.json
               rulesrun simulate 30d --users 10000 --bench
+              rulesrun simulate 30d --users 500 --replicas 10
             """
     )
 
@@ -70,6 +71,13 @@ struct SimulateCommand: ParsableCommand {
         help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
         transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Independent cohorts, 1 to \(ReplicaReport.maxReplicas): each metric as the mean with its 95% interval. (default: 1)",
+            discussion:
+                "Replica 1 has --seed; the others' seeds derive from it (docs/simulate.md#replicas). Nothing is written to a database."),
+        transform: WholeNumber.parser(1...ReplicaReport.maxReplicas)) var replicas = 1
     @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
     var chart: String?
@@ -93,6 +101,16 @@ struct SimulateCommand: ParsableCommand {
                     + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
+        if replicas > 1 {
+            // A replica report is not a shard's: it does not merge.
+            for (given, option) in [(shard != nil, "--shard"), (bench, "--bench"), (coverage, "--coverage"), (chart != nil, "--chart")]
+            where given {
+                throw ValidationError("--replicas \(replicas) reports the mean of whole cohorts; leave out \(option)")
+            }
+            for (given, option) in [(db != nil, "--db"), (append, "--append")] where given {
+                throw ValidationError("--replicas \(replicas) keeps every replica's database in memory (none is written); leave out \(option)")
+            }
+        }
         if coverage, bench || reference {
             throw ValidationError(
                 "--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
@@ -135,7 +153,7 @@ struct SimulateCommand: ParsableCommand {
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 shard: try shard.map { try Shard($0) } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
-                database: noDb || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize,
+                database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize,
                 recordsLines: coverage)
         } catch let error as SimulationError {
             throw ValidationError(error.message)
@@ -166,6 +184,16 @@ struct SimulateCommand: ParsableCommand {
         let bar = ProgressBar(label: "users")
         var report: SimulationReport
         do {
+            if replicas > 1 {
+                let replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
+                bar.finish()
+                try Output.write(replicated.rendered(reportOptions.format), to: reportOptions.out)
+                for report in replicated.reports {
+                    try FailureNotice.report(
+                        report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
+                }
+                return
+            }
             report = try simulation.run { done, total in bar.update(done, of: total) }
             bar.finish()
         } catch let error as PersonaError {

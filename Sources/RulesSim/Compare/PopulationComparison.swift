@@ -3,9 +3,12 @@ import LuaHost
 import RulesEngine
 import RulesModel
 
-/// The population half of `compare`: both rule sets simulated on the same seeded cohort (the same
-/// personas, the same seed, so the same users make the same choices wherever the rules let them),
-/// and the simulation's summary metrics side by side with their deltas.
+/// The population half of `compare`: both rule sets simulated on the same seeded cohorts (the same
+/// personas, the same seeds, so the same users make the same choices wherever the rules let them:
+/// common random numbers), and the simulation's summary metrics (``SummaryMetric``) side by side
+/// with their deltas B − A, each with a paired 95 % interval (``Estimate``): over the replicas'
+/// differences with `replicas` > 1, else over the differences of groups of users (the same users
+/// under A and B; batch means).
 public struct PopulationComparison: Sendable {
     public struct Metric: Sendable {
         public var name: String
@@ -13,16 +16,35 @@ public struct PopulationComparison: Sendable {
         public var b: Double
         /// Whether the value is a share (printed as a percentage).
         public var isShare: Bool
+        /// The 95 % interval of B − A (nil when the metric has none: a maximum over users, with
+        /// groups of users).
+        public var interval: Estimate?
         public var delta: Double { b - a }
+        /// Whether the interval of B − A leaves out 0.
+        public var isSignificant: Bool { interval?.excludesZero ?? false }
     }
+
+    /// The most groups of users the interval of one cohort is computed from.
+    public static let maxGroups = 20
 
     public var users: Int
     public var days: Int
     public var seed: UInt64
     public var personas: String
+    /// Cohorts under each set (`--population-replicas`), and the groups of users of each when 1.
+    public var replicas = 1
+    public var groups = 1
     public var metrics: [Metric]
     /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
     public var lineCounts: (a: LineCounts, b: LineCounts)?
+
+    public init(users: Int, days: Int, seed: UInt64, personas: String, metrics: [Metric]) {
+        self.users = users
+        self.days = days
+        self.seed = seed
+        self.personas = personas
+        self.metrics = metrics
+    }
 
     /// Loads and checks what `run` would simulate (the personas of `mix`, the duration, the rule
     /// set) without simulating, so that a bad persona is reported before anything runs.
@@ -36,88 +58,77 @@ public struct PopulationComparison: Sendable {
         _ = try Simulation(config: config)
     }
 
-    /// Simulates `users` users for `days` days under each rule set (in memory) and compares them.
-    /// `progress` is called with the set ("A" or "B"), the users simulated under it and `users`.
+    /// Simulates `users` users for `days` days under each rule set (in memory), `replicas` times
+    /// with the seeds of ``ReplicaReport/seed(_:replica:)``, and compares them. `progress` is called
+    /// with the set ("A" or "B"), the users simulated under it and all its users.
     public static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
-        personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false,
+        personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false, replicas: Int = 1,
         progress: ((String, Int, Int) -> Void)? = nil
     ) throws -> PopulationComparison {
-        func simulate(_ rules: String, _ set: String) throws -> SimulationReport {
+        guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
+            throw SimulationError("--population-replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
+        }
+        let groups = replicas == 1 ? min(maxGroups, users) : 1
+        // Each replica's whole report and its groups' reports, under A and under B.
+        func simulate(_ rules: String, _ set: String) throws -> [(report: SimulationReport, groups: [SimulationReport])] {
             let config = SimulationConfig(
                 duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
                 personaFolders: personaFolders, rules: rules, database: nil, recordsLines: recordsLines)
-            return try Simulation(config: config).run { progress?(set, $0, $1) }
+            let simulation = try Simulation(config: config)
+            return try (1...replicas).map { r in
+                try simulation.run(seed: ReplicaReport.seed(seed, replica: r), groups: groups) {
+                    done, _ in progress?(set, (r - 1) * users + done, replicas * users)
+                }
+            }
         }
-        let reportA = try simulate(folderA, "A"), reportB = try simulate(folderB, "B")
-        let a = ReportSummary(reportA), b = ReportSummary(reportB)
-        func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
-        var metrics: [Metric] = [
-            // Events the engine refused, rule errors among them (a rule that fails refuses the event).
-            Metric(name: "refused events", a: Double(a.refused), b: Double(b.refused), isShare: false)
-        ]
-        // Among them, the events a set's rules failed on (only when either set has some).
-        for code in RuleFailures.Code.allCases where reportA.failures.counts[code] + reportB.failures.counts[code] > 0 {
-            metrics.append(
-                Metric(
-                    name: "refused: \(code.rawValue) (rule failed)", a: Double(reportA.failures.counts[code]),
-                    b: Double(reportB.failures.counts[code]), isShare: false))
+        let runsA = try simulate(folderA, "A"), runsB = try simulate(folderB, "B")
+        // A metric's value in a report (each kind of rule failure besides the summary's metrics).
+        var measures: [(name: String, isShare: Bool, kind: SummaryMetric.Kind, value: (SimulationReport) -> Double)] = []
+        let refused = SummaryMetric.pressure[0]
+        measures.append((refused.name, refused.isShare, refused.kind, { refused.value(ReportSummary($0)) }))
+        // Among the refused events, those a set's rules failed on (only when either set has some).
+        for code in RuleFailures.Code.allCases
+        where (runsA + runsB).contains(where: { $0.report.failures.counts[code] > 0 }) {
+            measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, { Double($0.failures.counts[code]) }))
         }
-        metrics += [
-            Metric(name: "YES rate", a: a.yesRate, b: b.yesRate, isShare: true),
-            Metric(name: "MISSED per user-day", a: share(a.missed, a.userDays), b: share(b.missed, b.userDays), isShare: true),
-        ]
-        for tier in 0...3 {
-            metrics.append(
-                Metric(
-                    name: "user-days at tier \(tier)", a: share(a.userDaysAtTier[tier], a.userDays),
-                    b: share(b.userDaysAtTier[tier], b.userDays), isShare: true))
+        let earned = (runsA + runsB).contains { ReportSummary($0.report).earnedUserDays > 0 }
+        for metric in SummaryMetric.all(earned: earned).dropFirst() {
+            measures.append((metric.name, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
         }
-        metrics += [
-            Metric(name: "reminders per user-day", a: a.remindersPerUserDay, b: b.remindersPerUserDay, isShare: false),
-            Metric(
-                name: "most reminders in a user-day", a: Double(a.maxRemindersPerUserDay), b: Double(b.maxRemindersPerUserDay),
-                isShare: false),
-            Metric(name: "restart shields used", a: Double(a.shields), b: Double(b.shields), isShare: false),
-            Metric(
-                name: "final streak p50", a: Double(a.finalStreaks.streakPercentile(50)), b: Double(b.finalStreaks.streakPercentile(50)),
-                isShare: false),
-            Metric(
-                name: "final streak p90", a: Double(a.finalStreaks.streakPercentile(90)), b: Double(b.finalStreaks.streakPercentile(90)),
-                isShare: false),
-            Metric(name: "habit completion rate", a: a.habitRate, b: b.habitRate, isShare: true),
-            Metric(name: "exits to focus", a: Double(a.exits), b: Double(b.exits), isShare: false),
-        ]
-        if a.earnedUserDays + b.earnedUserDays > 0 { metrics += earnedMetrics(a, b) }
+        let metrics = measures.map { name, isShare, kind, value in
+            let a = runsA.map { value($0.report) }, b = runsB.map { value($0.report) }
+            let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
+            var interval: Estimate?
+            if replicas > 1 {
+                interval = Estimate.of(zip(b, a).map { $0 - $1 }, method: .replicas)
+            } else if kind != .extreme {
+                let differences = zip(runsB[0].groups, runsA[0].groups).map { value($0) - value($1) }
+                interval = Estimate.around(b[0] - a[0], groups: differences, scale: kind == .total ? Double(groups) : 1)
+            }
+            return Metric(name: name, a: mean(a), b: mean(b), isShare: isShare, interval: interval)
+        }
         var comparison = PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
-        if let a = reportA.lineCounts, let b = reportB.lineCounts { comparison.lineCounts = (a, b) }
+        comparison.replicas = replicas
+        comparison.groups = groups
+        if recordsLines {
+            var a = LineCounts(), b = LineCounts()
+            for run in runsA { if let counts = run.report.lineCounts { a.add(counts) } }
+            for run in runsB { if let counts = run.report.lineCounts { b.add(counts) } }
+            comparison.lineCounts = (a, b)
+        }
         return comparison
     }
 
-    /// Earned's economy, per Earned user-day (the users whose persona uses Earned): credits,
-    /// unlocks by method, denials, giving up, end-of-day balances.
-    static func earnedMetrics(_ a: ReportSummary, _ b: ReportSummary) -> [Metric] {
-        func perDay(_ name: String, _ value: (EconomyTotals) -> Int) -> Metric {
-            Metric(name: name, a: a.perEarnedUserDay(value(a.earned)), b: b.perEarnedUserDay(value(b.earned)), isShare: false)
+    /// How the intervals were computed, in words.
+    public var intervalNote: String {
+        if replicas > 1 {
+            return "95% intervals of B − A: Student t over the \(replicas) replicas' differences (each replica's cohort under A and B)"
         }
-        return [
-            perDay("credits earned per user-day", \.creditsEarned),
-            perDay("credits spent per user-day", \.creditsSpent),
-            perDay("credits forfeited per user-day", \.creditsForfeited),
-            Metric(name: "credits per credit unlock", a: a.creditsPerCreditUnlock, b: b.creditsPerCreditUnlock, isShare: false),
-            perDay("unlocks per user-day", \.unlocks.total),
-            perDay("credit unlocks per user-day", { $0.unlocks[.credits] }),
-            perDay("quest unlocks per user-day", { $0.unlocks[.quest] }),
-            perDay("emergency unlocks per user-day", { $0.unlocks[.emergency] }),
-            Metric(name: "denied choices at the gate", a: a.earned.denialShare, b: b.earned.denialShare, isShare: true),
-            perDay("gave up at the gate per user-day", \.gaveUp),
-            Metric(
-                name: "end-of-day balance p50", a: Double(a.earned.balancePercentile(50)), b: Double(b.earned.balancePercentile(50)),
-                isShare: false),
-            Metric(
-                name: "end-of-day balance p90", a: Double(a.earned.balancePercentile(90)), b: Double(b.earned.balancePercentile(90)),
-                isShare: false),
-        ]
+        guard groups > 1 else { return "no interval: one user" }
+        let size = users / groups
+        return "95% intervals of B − A: Student t over \(groups) groups of \(size)\(users % groups == 0 ? "" : "–\(size + 1)") users, "
+            + "each group's difference under A and B"
     }
 
     static func format(_ value: Double, share: Bool, signed: Bool = false) -> String {
@@ -127,32 +138,54 @@ public struct PopulationComparison: Sendable {
         return sign + String(format: "%.2f", value)
     }
 
+    /// A value for the text, signed: a difference too small for the printed precision is "≈0"
+    /// (not "-0.00").
+    static func signed(_ value: Double, share: Bool) -> String {
+        let printed = format(value, share: share, signed: true)
+        return value == 0 ? "0" : printed.allSatisfy({ "+-0.%".contains($0) }) ? "≈0" : printed
+    }
+
     public var text: String {
+        let cohorts = replicas > 1 ? "\(replicas) cohorts of \(users) users (seeds derived from \(seed))" : "\(users) users"
         var lines = [
-            "population: \(users) users × \(days) days, seed \(seed), personas \(personas) (the same cohort under A and B)",
+            "population: \(cohorts) × \(days) days, seed \(seed), personas \(personas) (the same cohort\(replicas > 1 ? "s" : "") under A and B)",
             "  " + "metric".padding(toLength: 34, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
-                + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A",
+                + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A".padding(toLength: 10, withPad: " ", startingAt: 0)
+                + "95% interval",
         ]
         for m in metrics {
-            // A difference too small for the printed precision is "≈0" (not "-0.00").
-            let printed = Self.format(m.delta, share: m.isShare, signed: true)
-            let delta = m.delta == 0 ? "0" : printed.allSatisfy({ "+-0.%".contains($0) }) ? "≈0" : printed
+            let interval = m.interval.map { e in
+                e.n < 2 ? "" : "[\(Self.signed(e.low, share: m.isShare)), \(Self.signed(e.high, share: m.isShare))]" + (m.isSignificant ? " *" : "")
+            }
             lines.append(
                 "  " + m.name.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + Self.format(m.a, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
-                    + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + delta)
+                    + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
+                    + Self.signed(m.delta, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + (interval ?? "—"))
         }
+        lines.append("  \(intervalNote); * marks a difference whose interval leaves out 0 (significant at 5%)")
         return lines.joined(separator: "\n")
     }
 
     public var json: JSONValue {
         .object([
             ("users", .int(users)), ("days", .int(days)), ("seed", .int(Int(truncatingIfNeeded: seed))), ("personas", .string(personas)),
+            ("replicas", .int(replicas)),
+            (
+                "interval",
+                .object([
+                    ("method", .string(replicas > 1 ? Estimate.Method.replicas.rawValue : Estimate.Method.userGroups.rawValue)),
+                    ("level", .double(0.95)), ("n", .int(replicas > 1 ? replicas : groups)),
+                ])
+            ),
             (
                 "metrics",
                 .array(
                     metrics.map { m in
-                        .object([("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))])
+                        .object(
+                            [("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))]
+                                + (m.interval.map { [("delta_low", .double($0.low)), ("delta_high", .double($0.high))] } ?? [])
+                                + [("significant", .bool(m.isSignificant))])
                     })
             ),
         ])

@@ -59,13 +59,39 @@ public final class Simulation {
 
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
+        try run(seed: config.seed, groups: 1, progress: progress).report
+    }
+
+    /// The most groups of users `run(seed:groups:progress:)` reports apart.
+    public static let maxGroups = 1000
+
+    /// Runs the simulation with `seed` instead of the configuration's (a replica: the same rule
+    /// set and personas, loaded and checked once), and reports its users in `groups` contiguous
+    /// groups of about equal size (`Shard(index: g, count: groups)` of the run's users) besides
+    /// the whole: each group's report is the report its users would have as a shard, so the
+    /// groups are independent samples of the cohort (batch means, ``Estimate``).
+    public func run(
+        seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil
+    ) throws -> (report: SimulationReport, groups: [SimulationReport]) {
+        guard (1...Simulation.maxGroups).contains(groups) else {
+            throw SimulationError("groups of users must be from 1 to \(Simulation.maxGroups), found \(groups)")
+        }
+        var config = self.config
+        config.seed = seed
         let range = config.shard.users(of: config.users)
         // At most one worker per user and four per core: more threads would only cost memory (a
         // Lua state each). Chunks of at most `chunkSize` users, at least four per worker so that
-        // small cohorts use every core too. (The results depend on neither.)
+        // small cohorts use every core too, none across two groups. (The results depend on neither.)
         let jobs = max(1, min(config.jobs, range.count, 4 * ProcessInfo.processInfo.activeProcessorCount))
         let size = max(1, min(config.chunkSize, range.count / (jobs * 4)))
-        let chunks = stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
+        let groupRanges = (1...groups).map { g -> Range<Int> in
+            let users = Shard(index: g, count: groups).users(of: range.count)
+            return range.lowerBound + users.lowerBound..<range.lowerBound + users.upperBound
+        }
+        let pieces = groupRanges.enumerated().flatMap { g, users in
+            stride(from: users.lowerBound, to: users.upperBound, by: size).map { (group: g, users: $0..<min($0 + size, users.upperBound)) }
+        }
+        let chunks = pieces.map(\.users), chunkGroup = pieces.map(\.group)
         var store: Store?
         // A user's id is its index + 1 + `idBase`, and its random streams are keyed by its id (id − 1):
         // with --append the users take the ids after the database's last user (the shard's first
@@ -96,6 +122,8 @@ public final class Simulation {
         }
         var days = Array(repeating: DayTotals(), count: config.days)
         var failures = RuleFailures()
+        var groupDays = groups == 1 ? [] : Array(repeating: days, count: groups)
+        var groupFailures = Array(repeating: RuleFailures(), count: groupDays.count)
         var lines = LineCounts()
         var done = 0
         // The chunks' totals in chunk order, and their rows to `write`.
@@ -110,6 +138,10 @@ public final class Simulation {
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
                 failures.add(result.failures)
+                if !groupDays.isEmpty {
+                    for d in days.indices { groupDays[chunkGroup[c]][d].add(result.days[d]) }
+                    groupFailures[chunkGroup[c]].add(result.failures)
+                }
                 lines.add(result.lines)
                 done += chunks[c].count
                 progress?(done, range.count)
@@ -143,7 +175,14 @@ public final class Simulation {
         var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
         report.failures = failures
         if config.recordsLines { report.lineCounts = lines }
-        return report
+        let groupReports = groupDays.indices.map { g in
+            var group = SimulationReport(run: report.run, days: groupDays[g])
+            group.run.usersFrom = groupRanges[g].lowerBound
+            group.run.usersTo = groupRanges[g].upperBound
+            group.failures = groupFailures[g]
+            return group
+        }
+        return (report, groups == 1 ? [report] : groupReports)
     }
 
     private func openDatabase(_ path: String) throws -> Store {
