@@ -423,9 +423,10 @@ import Testing
             "--jobs <jobs> Worker threads, 1 to 256, at most one per user and four per core. (default: every core)",
             "1971-01-02 to 2997-12-28", "at most 3660 days (3660d, 522w, 120m, 10y)",
             "current-streak p50 and p90",
+            "--replicas <replicas> Independent cohorts, 1 to 1000: each metric as the mean with its 95% interval. (default: 1)",
         ] {
             #expect(help.contains(expected), "\(expected)")
         }
-        #expect(help.components(separatedBy: "(default:").count - 1 == 6, "\(help)")
+        #expect(help.components(separatedBy: "(default:").count - 1 == 7, "\(help)")
     }
 }
