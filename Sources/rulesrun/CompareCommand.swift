@@ -93,7 +93,8 @@ struct CompareCommand: ParsableCommand {
         help: ArgumentHelp(
             "Cohorts of --population-users under each set, 1 to \(ReplicaReport.maxReplicas): the deltas' intervals over the replicas. (default: 1)",
             discussion:
-                "With 1, the intervals come from \(PopulationComparison.maxGroups) groups of the cohort's users (docs/compare.md#population)."),
+                "With 1, the intervals come from \(PopulationComparison.maxGroups) groups of the cohort's users (docs/compare.md#population)."
+        ),
         transform: WholeNumber.parser(1...ReplicaReport.maxReplicas)) var populationReplicas = 1
     @Option(
         parsing: .upToNextOption,

@@ -108,7 +108,8 @@ struct SimulateCommand: ParsableCommand {
                 throw ValidationError("--replicas \(replicas) reports the mean of whole cohorts; leave out \(option)")
             }
             for (given, option) in [(db != nil, "--db"), (append, "--append")] where given {
-                throw ValidationError("--replicas \(replicas) keeps every replica's database in memory (none is written); leave out \(option)")
+                throw ValidationError(
+                    "--replicas \(replicas) keeps every replica's database in memory (none is written); leave out \(option)")
             }
         }
         if coverage, bench || reference {
@@ -153,7 +154,8 @@ struct SimulateCommand: ParsableCommand {
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 shard: try shard.map { try Shard($0) } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
-                database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append, chunkSize: chunkSize,
+                database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append,
+                chunkSize: chunkSize,
                 recordsLines: coverage)
         } catch let error as SimulationError {
             throw ValidationError(error.message)

@@ -139,7 +139,10 @@ public struct ReplicaReport: Sendable {
             })
         return JSONValue.object([
             ("run", run),
-            ("interval", .object([("method", .string(Estimate.Method.replicas.rawValue)), ("level", .double(0.95)), ("n", .int(reports.count))])),
+            (
+                "interval",
+                .object([("method", .string(Estimate.Method.replicas.rawValue)), ("level", .double(0.95)), ("n", .int(reports.count))])
+            ),
             ("summary", summary), ("days", days),
         ]).description + "\n"
     }

@@ -39,11 +39,12 @@ public struct SummaryMetric: Sendable {
 
     /// Events the engine refused (rule errors among them: a rule that fails refuses the event),
     /// check-ins, tiers, reminders, shields, streaks, habits, MIGA.
-    public static let pressure: [SummaryMetric] = [
-        SummaryMetric("refused events", kind: .total) { Double($0.refused) },
-        SummaryMetric("YES rate", isShare: true) { $0.yesRate },
-        SummaryMetric("MISSED per user-day", isShare: true) { share($0.missed, $0.userDays) },
-    ]
+    public static let pressure: [SummaryMetric] =
+        [
+            SummaryMetric("refused events", kind: .total) { Double($0.refused) },
+            SummaryMetric("YES rate", isShare: true) { $0.yesRate },
+            SummaryMetric("MISSED per user-day", isShare: true) { share($0.missed, $0.userDays) },
+        ]
         + (0...3).map { tier in
             SummaryMetric("user-days at tier \(tier)", isShare: true) { share($0.userDaysAtTier[tier], $0.userDays) }
         }
