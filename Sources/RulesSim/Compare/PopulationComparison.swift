@@ -156,7 +156,7 @@ public struct PopulationComparison: Sendable {
         for m in metrics {
             let interval = m.interval.map { e in
                 e.n < 2
-                    ? ""
+                    ? "—"
                     : "[\(Self.signed(e.low, share: m.isShare)), \(Self.signed(e.high, share: m.isShare))]" + (m.isSignificant ? " *" : "")
             }
             lines.append(
