@@ -109,7 +109,7 @@ import Testing
         // One page, titled, nothing fetched from elsewhere (the SVG namespace is a name, not a fetch).
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html") && html.hasSuffix("</html>\n"))
         #expect(html.components(separatedBy: "<html").count == 2 && html.components(separatedBy: "<body>").count == 2)
-        #expect(html.contains("<title>rulesrun simulate 10d: 40 users, rules rules</title>"))
+        #expect(html.contains("<title>rulesrun simulate 10d: 40 users, rule set “rules”</title>"))
         let links = html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
         #expect(!links.contains("http://") && !links.contains("https://") && !links.contains("src=") && !links.contains("<link"))
         #expect(html.components(separatedBy: "<script").count == 2 && html.contains("<script type=\"application/json\" id=\"report\">"))

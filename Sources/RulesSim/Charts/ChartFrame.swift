@@ -1,3 +1,5 @@
+import Foundation
+
 /// The frame shared by the charts: size, margins, the title and its note, the y axis (unit, grid
 /// lines and their labels from 0 to `maxValue`) and the legend at the right. Each element is on a
 /// line of its own, and every chart is a `<g>` that a page or an SVG file places where it wants.
@@ -8,13 +10,20 @@ struct ChartFrame {
     var note: String
     var unit: String
     var maxValue: Double
-    let left = 78.0, right = 210.0, top = 46.0, bottom = 52.0
+    let left = 78.0, right = 250.0, top = 46.0, bottom = 52.0
 
     var plotWidth: Double { width - left - right }
     var plotHeight: Double { height - top - bottom }
     var plotBottom: Double { height - bottom }
 
     func y(_ v: Double) -> Double { plotBottom - plotHeight * min(max(v, 0), maxValue) / maxValue }
+
+    /// Grid steps of round values: 5 for a top of 1 or 5 × 10^k (steps of 2 or 1 × 10^k), else 4.
+    var gridSteps: Int {
+        guard maxValue > 0, maxValue.isFinite else { return 4 }
+        let leading = (maxValue / pow(10, floor(log10(maxValue)))).rounded()
+        return leading == 1 || leading == 5 ? 5 : 4
+    }
 
     /// The title, the note, the y axis's unit and grid.
     func axes() -> String {
@@ -23,8 +32,9 @@ struct ChartFrame {
         let midY = SVGText.f(top + plotHeight / 2)
         out +=
             "<text x=\"18\" y=\"\(midY)\" transform=\"rotate(-90 18 \(midY))\" text-anchor=\"middle\" fill=\"#333\">\(SVGText.escape(unit))</text>\n"
-        for k in 0...4 {
-            let v = maxValue * Double(k) / 4, yy = SVGText.f(y(v))
+        let steps = gridSteps
+        for k in 0...steps {
+            let v = maxValue * Double(k) / Double(steps), yy = SVGText.f(y(v))
             out +=
                 "<line x1=\"\(SVGText.f(left))\" y1=\"\(yy)\" x2=\"\(SVGText.f(left + plotWidth))\" y2=\"\(yy)\" stroke=\"\(k == 0 ? "#888" : "#ddd")\"/>\n"
             out +=

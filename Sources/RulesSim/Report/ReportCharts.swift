@@ -1,3 +1,4 @@
+import Foundation
 import RulesModel
 
 /// The charts of a simulation report, as the HTML page (`simulate --html`) and the SVG file
@@ -105,7 +106,10 @@ public struct ReportCharts: Sendable {
         LineChart(
             title: title, unit: unit, axis: axis,
             series: K.allCases.enumerated().map { i, k in
-                line("earned.\(group).\(k.rawValue)", k.rawValue, Self.caseColors[i % Self.caseColors.count]) { Double(get($0.earned)[k]) }
+                line(
+                    "earned.\(group).\(k.rawValue)", k.rawValue.lowercased().replacingOccurrences(of: "_", with: " "),
+                    Self.caseColors[i % Self.caseColors.count]
+                ) { Double(get($0.earned)[k]) }
             })
     }
 

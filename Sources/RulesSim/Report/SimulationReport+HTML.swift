@@ -8,10 +8,10 @@ extension SimulationReport {
     public func html() -> String {
         let charts = ReportCharts(self)
         let s = ReportSummary(self)
-        var page = HTMLPage(title: "rulesrun simulate \(run.duration): \(userCount) users, rules \(run.rules)")
+        var page = HTMLPage(title: "rulesrun simulate \(run.duration): \(userCount) users, rule set “\(run.rules)”")
         let first = charts.axis.date(0), last = charts.axis.date(max(0, days.count - 1))
         page.paragraph(
-            "What \(userCount) simulated users did under the rule set \(run.rules) from \(first) to \(last) (\(days.count) days). "
+            "What \(userCount) simulated users did under the rule set “\(run.rules)” from \(first) to \(last) (\(days.count) days). "
                 + "Each chart's note says whether a point is a day or the mean of an ISO week (runs over \(TimeAxis.weeklyAbove) days).",
             className: "note")
         page.heading("The run")
