@@ -170,6 +170,25 @@ import Testing
         try Self.check(text, against: try Self.object(Data(ghost.stdout.utf8)), weekly: false, earned: false)
     }
 
+    /// `merge --html` of a run's shards is the page of the whole run, byte for byte.
+    @Test func mergedShardsMakeThePageOfTheWholeRun() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = ["simulate", "4d", "--users", "9", "--seed", "4", "--no-db"]
+        let whole = dir.appendingPathComponent("whole.html"), merged = dir.appendingPathComponent("merged.html")
+        #expect(try CLI.run(run + ["--html", whole.path, "--out", dir.appendingPathComponent("w.txt").path]).status == 0)
+        var parts: [String] = []
+        for i in 1...2 {
+            parts.append(dir.appendingPathComponent("p\(i).json").path)
+            #expect(try CLI.run(run + ["--shard", "\(i)/2", "--format", "json", "--out", parts[i - 1]]).status == 0)
+        }
+        let result = try CLI.run(["merge"] + parts + ["--html", merged.path, "--out", dir.appendingPathComponent("m.txt").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: merged, encoding: .utf8)
+        let wholePage = try String(contentsOf: whole, encoding: .utf8)
+        #expect(page.contains("data-series=\"tiers.0\"") && page == wholePage)
+    }
+
     /// `--format jsonl`: a flat object per day, the same keys on every line, the JSON report's values.
     @Test func jsonLinesAreOneFlatObjectPerDay() throws {
         let args = ["simulate", "5d", "--users", "20", "--seed", "2", "--no-db", "--format"]
