@@ -130,6 +130,31 @@ import Testing
         #expect(html.components(separatedBy: ">date</text>").count - 1 == 9)
     }
 
+    /// A rule folder named `x</script><!--y` cannot close the embedded JSON nor open a comment.
+    @Test func namesInTheEmbeddedJSONCannotBreakThePage() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let odd = dir.appendingPathComponent("x<").appendingPathComponent("script><!--y")
+        try FileManager.default.createDirectory(at: odd.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("rules"), to: odd)
+        let page = dir.appendingPathComponent("p.html"), json = dir.appendingPathComponent("r.json")
+        let result = try CLI.run([
+            "simulate", "2d", "--users", "3", "--no-db", "--rules", odd.path, "--html", page.path, "--format", "json", "--out", json.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "</script>").count == 2 && !html.contains("<!--"))
+        #expect(
+            html.contains(
+                "<title>rulesrun simulate 2d: 3 users, rule set “\(odd.path.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;"))”</title>"
+            ))
+        let start = try #require(html.range(of: "id=\"report\">\n")).upperBound
+        let end = try #require(html.range(of: "</script>")).lowerBound
+        let embedded = try Self.object(Data(html[start..<end].utf8)), expected = try Self.object(try Data(contentsOf: json))
+        #expect((embedded["run"] as? [String: Any])?["rules"] as? String == odd.path)
+        #expect(NSDictionary(dictionary: embedded) == NSDictionary(dictionary: expected))
+    }
+
     /// Over 60 days, a point is the mean of an ISO week's days, and the page says so.
     @Test func aLongRunIsDrawnAsWeeklyMeans() throws {
         let dir = try CLI.folder([:])

@@ -25,10 +25,10 @@ public struct HTMLPage: Sendable {
     /// An inline SVG (a chart's `svg()`), scaled to the page's width.
     public mutating func figure(_ svg: String) { body += "<figure>\n\(svg)</figure>\n" }
 
-    /// JSON for tools, embedded as is: `</` is written `<\/` (the same JSON string), so that the
-    /// text cannot close the element.
+    /// JSON for tools, embedded as is but for `</`, written `<\/`, and `<!--`, written `<\u0021--`
+    /// (the same JSON strings), so that no text can close the element or change how it is parsed.
     public mutating func data(id: String, json: String) {
-        let safe = json.replacingOccurrences(of: "</", with: "<\\/")
+        let safe = json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
         body += "<script type=\"application/json\" id=\"\(SVGText.escape(id))\">\n\(safe)</script>\n"
     }
 

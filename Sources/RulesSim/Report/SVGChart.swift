@@ -12,7 +12,7 @@ public struct SVGChart {
         let drawn = charts.pressure + (charts.hasEarned ? charts.earned : [])
         let header = 64.0, width = drawn.first?.width ?? 1100
         var body = """
-            <text x="20" y="26" font-size="18" font-weight="bold">\(SVGText.escape("rulesrun simulate \(report.run.duration): \(report.userCount) users, rules \(report.run.rules) (\(report.run.engine))"))</text>
+            <text x="20" y="26" font-size="18" font-weight="bold">\(SVGText.escape("rulesrun simulate \(report.run.duration): \(report.userCount) users, rule set “\(report.run.rules)” (\(report.run.engine))"))</text>
             <text x="20" y="46" fill="#555">\(SVGText.escape("personas \(report.run.personas), seed \(report.run.seed), from \(report.run.start)\(charts.hasEarned ? "" : "; no Earned user in this run"))"))</text>
 
             """

@@ -63,7 +63,7 @@ extension SimulationReport {
         if charts.hasEarned {
             for chart in charts.earned { page.figure(chart.svg()) }
         } else {
-            page.paragraph("No simulated user used Earned in this run (its personas set no `earned`).", className: "note")
+            page.paragraph("No simulated user used Earned in this run (its personas have no earned section).", className: "note")
         }
         page.heading("Data")
         page.paragraph(
