@@ -48,6 +48,6 @@ public struct BarChart: Sendable {
     }
 
     public func svg(declaration: Bool = false) -> String {
-        ChartFrame.document(group(), width: width, height: height, declaration: declaration)
+        ChartFrame.document(group(), width: width, height: height, declaration: declaration, label: title)
     }
 }

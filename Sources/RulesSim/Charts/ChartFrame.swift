@@ -58,10 +58,11 @@ struct ChartFrame {
         return out
     }
 
-    /// A whole SVG document of the chart (for an HTML page, without the XML declaration).
-    static func document(_ body: String, width: Double, height: Double, declaration: Bool) -> String {
+    /// A whole SVG document of the chart (for an HTML page, without the XML declaration), labelled
+    /// for screen readers.
+    static func document(_ body: String, width: Double, height: Double, declaration: Bool, label: String) -> String {
         (declaration ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : "")
-            + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGText.escape(label))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
             + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body + "</svg>\n"
     }
 }

@@ -70,6 +70,6 @@ public struct LineChart: Sendable {
 
     /// The chart alone, as an SVG element (with the XML declaration: an SVG file).
     public func svg(declaration: Bool = false) -> String {
-        ChartFrame.document(group(), width: width, height: height, declaration: declaration)
+        ChartFrame.document(group(), width: width, height: height, declaration: declaration, label: title)
     }
 }

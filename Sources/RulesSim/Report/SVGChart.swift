@@ -21,6 +21,6 @@ public struct SVGChart {
             body += chart.group(x: 0, y: y)
             y += chart.height + 10
         }
-        return ChartFrame.document(body, width: width, height: y, declaration: true)
+        return ChartFrame.document(body, width: width, height: y, declaration: true, label: "rulesrun simulate \(report.run.duration)")
     }
 }
