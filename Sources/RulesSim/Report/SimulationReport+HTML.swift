@@ -57,9 +57,20 @@ extension SimulationReport {
         if !failures.isEmpty { glance.append(("rule failures", failures.countsText)) }
         page.table(glance)
         page.heading("Pressure")
+        page.paragraph(
+            "Each day a user sets (or not) a commitment and checks in YES or NO; a day without a check-in is MISSED. "
+                + "The rule set moves each user between escalation tiers, from 0 (the least pressure) to 3 (the most), "
+                + "and sends reminders by tier. Shares are of the users simulated that day.",
+            className: "note")
         for chart in charts.pressure { page.figure(chart.svg()) }
         page.figure(charts.finalStreaks.svg())
         page.heading("Earned")
+        page.paragraph(
+            "Users whose persona uses Earned earn credits (focus sessions, habit completions, streak bonuses) and, when a "
+                + "distracting app is blocked, unlock it with credits, a quest or an emergency unlock, or are denied; "
+                + "credits above what the rules carry over are forfeited at the day's rollover. Per Earned user: "
+                + "divided by the users who use Earned that day.",
+            className: "note")
         if charts.hasEarned {
             for chart in charts.earned { page.figure(chart.svg()) }
         } else {
