@@ -20,12 +20,14 @@ struct MergeCommand: ParsableCommand {
               rulesrun simulate 30d --users 10000 --shard 2/2 --format json --out b.json
               rulesrun merge a.json b.json
               rulesrun merge a.json b.json --format json --out whole.json --chart whole.svg
+              rulesrun merge a.json b.json --html whole.html
             """
     )
 
     @Argument(help: "The shard reports (JSON).") var reports: [String]
     @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
+    @Option(help: "Write the merged report as a self-contained HTML page to this file (as simulate --html).") var html: String?
     @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
 
     func validate() throws {
@@ -34,10 +36,11 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         try FileIdentity.refuseCollisions(
-            outputs: [reportOptions.output] + (chart.map { [("--chart \($0)", $0)] } ?? []),
+            outputs: [reportOptions.output] + (chart.map { [("--chart \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: reports.map { ("the report \($0)", $0) })
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
+        try Output.check(html, option: "--html")
         var parts: [SimulationReport] = []
         for path in reports {
             do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
@@ -48,6 +51,7 @@ struct MergeCommand: ParsableCommand {
         do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
         try reportOptions.write(merged)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
+        if let html { try Output.write(merged.html(), to: html) }
         // The parts' failures carry no events: merge says how to run the first failing user again.
         try FailureNotice.report(merged, command: "rulesrun merge", rules: nil)
     }

@@ -32,6 +32,8 @@ struct SimulateCommand: ParsableCommand {
               rulesrun simulate 12w --users 5000 --persona steady:70,struggling:30 --seed 7 --chart cohort.svg
               rulesrun simulate 30d --rules examples/graduated-recovery --persona ghost --format csv --out ghost.csv
               rulesrun simulate 30d --users 10000 --shard 2/4 --format json --out part2.json
+              rulesrun simulate 30d --users 200 --html report.html
+              rulesrun simulate 90d --format jsonl --out days.jsonl
               rulesrun simulate 30d --users 10000 --bench
               rulesrun simulate 30d --users 500 --replicas 10
             """
@@ -79,8 +81,16 @@ struct SimulateCommand: ParsableCommand {
                 "Replica 1 has --seed; the others' seeds derive from it (docs/simulate.md#replicas). Nothing is written to a database."),
         transform: WholeNumber.parser(1...ReplicaReport.maxReplicas)) var replicas = 1
     @OptionGroup var reportOptions: ReportOptions
-    @Option(help: "Write an SVG chart to this file: tier shares and the YES rate, current-streak p50 and p90, reminders per user.")
+    @Option(
+        help:
+            "Write an SVG chart to this file, over the run's dates: tier shares, check-ins, reminders per user, current-streak p50 and p90, and (with Earned users) credits, balances, unlocks, denials and quests."
+    )
     var chart: String?
+    @Option(
+        help:
+            "Write a self-contained HTML report to this file: the run's parameters, Pressure's and Earned's charts over the run's dates, and the JSON report embedded."
+    )
+    var html: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
     @Flag(
         help:
@@ -116,8 +126,8 @@ struct SimulateCommand: ParsableCommand {
             throw ValidationError(
                 "--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
         }
-        if bench, reportOptions.out != nil || chart != nil || reportOptions.format != .table {
-            throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart and --format")
+        if bench, reportOptions.out != nil || chart != nil || html != nil || reportOptions.format != .table {
+            throw ValidationError("--bench prints its measures, not a report; leave out --out, --chart, --html and --format")
         }
         if bench, noDb {
             throw ValidationError(
@@ -168,6 +178,7 @@ struct SimulateCommand: ParsableCommand {
         try refuseCollisions(config)
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
+        try Output.check(html, option: "--html")
         InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
         let simulation: Simulation
@@ -225,6 +236,11 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
+        if let html {
+            var plain = report
+            plain.coverage = nil
+            try Output.write(plain.html(), to: html)
+        }
         try FailureNotice.report(
             report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
     }
@@ -234,6 +250,7 @@ struct SimulateCommand: ParsableCommand {
     private func refuseCollisions(_ config: SimulationConfig) throws {
         var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
+        if let html { outputs.append(("--html \(html)", html)) }
         if let database = config.database {
             for file in Store.files(of: database) + Store.files(of: database + ".rulesrun-new") + [database + ".rulesrun-lock"] {
                 outputs.append(("--db \(database)", file))

@@ -24,6 +24,8 @@ import Testing
             (["--db", db, "--out", db], "--db \(db): is the same file as --out \(db)"),
             (["--db", db, "--chart", db + "-journal"], "--db \(db): is the same file as --chart \(db)-journal"),
             (["--no-db", "--chart", "-"], "--chart -: is the same file as the report (standard output)"),
+            (["--no-db", "--chart", a, "--html", a], "--html \(a): is the same file as --chart \(a)"),
+            (["--no-db", "--html", rule], "--html \(rule): is the rule file \(rule), an input"),
             (["--no-db", "--persona", persona, "--out", persona], "--out \(persona): is the persona file \(persona), an input"),
             (
                 ["--no-db", "--out", "\(dir.path)/rules/../rules/escalation.lua"],

@@ -259,7 +259,7 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         let lines = text.split(separator: "\n")
         let polylines = lines.filter { $0.hasPrefix("<polyline") }, dots = lines.filter { $0.hasPrefix("<circle") }
-        #expect(polylines.count == 8 && dots.count == 8)
+        #expect(polylines.count == 29 && dots.count == 29)
         for (line, dot) in zip(polylines, dots) {
             let color = try #require(line.firstRange(of: "stroke=\"#")).upperBound
             #expect(dot.contains("fill=\"#\(line[color...].prefix(6))\""), "\(dot)")
@@ -335,7 +335,7 @@ import Testing
                 "Error: --start 2997-01-01 + 10y: the simulation would end on 3006-12-31; it must end by 2997-12-28"
             ),
             (["3d", "--persona", ":3"], "--persona: \":3\": the persona's name or file is missing before ':'"),
-            (["3d", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected table, json or csv"),
+            (["3d", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected table, json, csv or jsonl"),
         ] {
             // The rule folder is loaded after the options are read: a bad option is named first.
             let result = try CLI.run(["simulate"] + arguments + ["--no-db", "--rules", "/no-such-rules"])

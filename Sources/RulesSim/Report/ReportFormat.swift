@@ -1,4 +1,5 @@
-/// How a report is printed: `table` for people, `json` and `csv` for tools.
+/// How a report is printed: `table` for people, `json`, `csv` and `jsonl` (a flat JSON object per
+/// day) for tools.
 public enum ReportFormat: String, Sendable, CaseIterable {
-    case table, json, csv
+    case table, json, csv, jsonl
 }

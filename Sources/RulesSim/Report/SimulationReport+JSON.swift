@@ -42,8 +42,21 @@ extension SimulationReport {
                 ),
                 ("earned", Self.earnedSummaryJSON(s)),
             ])
-        let start = try? DayID(r.start)
-        let days: [JSONValue] = self.days.enumerated().map { i, d in
+        let days = dayObjects(shown)
+        // The rule set's failures only when there are any: a clean run's report is unchanged.
+        let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
+        return JSONValue.object(
+            [
+                ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
+                ("summary", summary),
+            ] + failures + [("days", .array(days))] + (coverage.map { [("coverage", $0)] } ?? [])
+        ).description + "\n"
+    }
+
+    /// The `days` of the JSON report: one object per day, its raw counts and derived figures.
+    func dayObjects(_ shown: HabitShown) -> [JSONValue] {
+        let start = try? DayID(run.start)
+        return self.days.enumerated().map { i, d in
             let users = max(1, d.users)
             return .object(
                 [
@@ -59,14 +72,6 @@ extension SimulationReport {
                     ("streak_histogram", .array(d.streaks.map { .int($0) })),
                 ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))])
         }
-        // The rule set's failures only when there are any: a clean run's report is unchanged.
-        let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
-        return JSONValue.object(
-            [
-                ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
-                ("summary", summary),
-            ] + failures + [("days", .array(days))] + (coverage.map { [("coverage", $0)] } ?? [])
-        ).description + "\n"
     }
 
     /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest

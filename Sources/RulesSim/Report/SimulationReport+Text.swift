@@ -87,6 +87,7 @@ extension SimulationReport {
         case .table: VisibleText.escaping(table())  // for a terminal: a report's names may hold control characters
         case .json: json()
         case .csv: csv()
+        case .jsonl: jsonl()
         }
     }
 
