@@ -13,8 +13,14 @@ struct RuleFile {
     /// The text of the file, then of those it extends (nearest first).
     var texts: [String] = []
 
+    /// The chunk name of the layer that writes a rule set's knob overrides (``KnobOverride``).
+    static let overrideChunkName = "--set"
+
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
-    static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
+    /// `overrides` (knobs of this file) are written into the table it returned before it is frozen.
+    static func load(
+        _ fileName: String, from sources: RuleSources, host: LuaHost, overrides: [KnobOverride] = [], problems: inout [RuleProblem]
+    ) -> RuleFile? {
         let found = sources.locateAll(fileName)
         guard let name = found.first?.chunkName else {
             problems.append(
@@ -38,7 +44,26 @@ struct RuleFile {
         file.texts = texts
         do {
             var bases: [LuaValue] = []
-            let values = try host.load(layers: layers, bases: &bases)
+            // The overrides are one more layer, whose `base` is what the file returned.
+            let overrideLayer = overrides.isEmpty ? [] : [(bytes: Array(KnobOverride.chunk(overrides).utf8), chunkName: Self.overrideChunkName)]
+            let values: [LuaValue]
+            do {
+                values = try host.load(layers: layers + overrideLayer, bases: &bases)
+            } catch where !overrides.isEmpty && bases.count == layers.count {
+                // A knob the file does not have, most likely: said as such.
+                if let problem = file.overrideProblems(overrides, in: bases.last!).first {
+                    problems.append(problem)
+                    return nil
+                }
+                throw error
+            }
+            if !overrides.isEmpty {
+                let refused = file.overrideProblems(overrides, in: bases.removeLast())
+                guard refused.isEmpty else {
+                    problems += refused
+                    return nil
+                }
+            }
             file.baseValues = bases.reversed()
             guard let first = values.first, first.tableValue != nil else {
                 problems.append(
@@ -59,6 +84,19 @@ struct RuleFile {
         } catch {
             problems.append(RuleProblem(file: name, message: "\(error)"))
             return nil
+        }
+    }
+
+    /// Why `overrides` cannot be written into `value` (what the file returned), one problem each.
+    private func overrideProblems(_ overrides: [KnobOverride], in value: LuaValue) -> [RuleProblem] {
+        overrides.compactMap { override -> RuleProblem? in
+            var override = override
+            do throws(KnobOverrideError) {
+                _ = try override.resolve(in: value)
+                return nil
+            } catch {
+                return problem(at: override.knobPath, "--set \(error.message)")
+            }
         }
     }
 
