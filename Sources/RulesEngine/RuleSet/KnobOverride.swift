@@ -67,7 +67,7 @@ public struct KnobOverride: Sendable, Hashable {
             node = table[key]
             LuaPath.append(key, to: &walked)
             if node.isNil {
-                var message = "\(path): \(walked) does not exist"
+                var message = walked == path ? "\(path) does not exist" : "\(path): \(walked) does not exist"
                 let names = table.sortedEntries.compactMap { $0.key.stringValue }
                 if case .string(let name) = key, let suggestion = Suggestion.closest(to: name, among: names) {
                     message += "; did you mean '\(suggestion)'?"

@@ -22,6 +22,14 @@ public struct SweepChart {
         return nil
     }
 
+    /// An axis value: whole numbers as such, others with up to two decimals.
+    static func tick(_ v: Double) -> String {
+        if v == v.rounded() { return String(Int(v)) }
+        var text = String(format: "%.2f", v)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
     public func svg() -> String {
         let plan = report.plan, metrics = report.metrics
         let first = plan.knobs[0]
@@ -73,7 +81,7 @@ public struct SweepChart {
             for k in 0...4 {
                 let v = low + (high - low) * Double(k) / 4
                 out += "<line x1=\"\(Int(px))\" y1=\"\(SVGChart.f(y(v)))\" x2=\"\(Int(px + panelWidth))\" y2=\"\(SVGChart.f(y(v)))\" stroke=\"#ddd\"/>\n"
-                out += "<text x=\"\(Int(px - 6))\" y=\"\(SVGChart.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(SVGChart.label(v))</text>\n"
+                out += "<text x=\"\(Int(px - 6))\" y=\"\(SVGChart.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(Self.tick(v))</text>\n"
             }
             for (i, value) in xs.enumerated() {
                 let isBase = value == plan.baseValues[0]

@@ -112,7 +112,7 @@ public struct SweepReport: Sendable {
     /// variants and the base, the knob that moves it most first (a tornado chart's bars, as text).
     public var sensitivity: String {
         guard plan.mode == .oneAtATime, let base = rows.first?.values else { return "" }
-        var out = "\nsensitivity (each knob moved alone; the metric's lowest and highest, base first):\n"
+        var out = "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
         for (m, metric) in metrics.enumerated() {
             out += "  \(metric.name) (base \(metric.format(base[m]))):\n"
             let spans = plan.knobs.indices.map { k -> (k: Int, low: Double, high: Double) in
