@@ -34,7 +34,8 @@ struct SweepCommand: ParsableCommand {
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
-            "A knob and its values (repeatable).", discussion: "e.g. 'escalation.recover_after[3]=1..5', 'pricing.credit_costs[1].credits=5,10,15'.",
+            "A knob and its values (repeatable).",
+            discussion: "e.g. 'escalation.recover_after[3]=1..5', 'pricing.credit_costs[1].credits=5,10,15'.",
             valueName: "knob=values"))
     var knobs: [String] = []
     @Option(help: "A metric to report, as `compare` names it (repeatable; default: \(SweepMetric.defaultNames.joined(separator: ", "))).")
@@ -143,7 +144,9 @@ struct SweepCommand: ParsableCommand {
         let mix: PersonaMix
         do { mix = persona.isEmpty ? .standard : try PersonaMix(persona) } catch { throw ValidationError(error.description) }
         do {
-            guard let start = try? DayID(self.start) else { throw SimulationError("--start: expected a day YYYY-MM-DD, found \"\(self.start.prefix(40))\"") }
+            guard let start = try? DayID(self.start) else {
+                throw SimulationError("--start: expected a day YYYY-MM-DD, found \"\(self.start.prefix(40))\"")
+            }
             let duration = try SimulationDuration(self.duration)
             try duration.check(from: start)
             return SimulationConfig(

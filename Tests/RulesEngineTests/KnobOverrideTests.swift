@@ -50,9 +50,12 @@ import Testing
         // A string with quotes, a backslash, a newline and a digit after an escape; a float that decimal text would round.
         let text = "a\"b\\c\n1é"
         let host = try LuaHost()
-        let chunk = "local base = { s = 'x', f = 0.5 }\n" + KnobOverride.chunk([
-            try KnobOverride(path: "escalation.s", value: .string(text)), try KnobOverride(path: "escalation.f", value: .number(0.1 + 0.2)),
-        ])
+        let chunk =
+            "local base = { s = 'x', f = 0.5 }\n"
+            + KnobOverride.chunk([
+                try KnobOverride(path: "escalation.s", value: .string(text)),
+                try KnobOverride(path: "escalation.f", value: .number(0.1 + 0.2)),
+            ])
         let value = try #require(try host.load(chunk, chunkName: "test.lua").first)
         #expect(value["s"] == .string(text))
         #expect(value["f"] == .number(0.1 + 0.2))

@@ -77,7 +77,10 @@ import Testing
         ("escalation.recover_after[3]=1..9/0", "the step of a range is a whole number above 0"),
         ("escalation.recover_after[3]=0..1000", "more than 100 values"),
         ("escalation.recover_after[3]=1,,2", "an empty value"),
-        ("escalation.recovr_after[3]=1", "escalation.recovr_after[3]: escalation.recovr_after does not exist; did you mean 'recover_after'?"),
+        (
+            "escalation.recovr_after[3]=1",
+            "escalation.recovr_after[3]: escalation.recovr_after does not exist; did you mean 'recover_after'?"
+        ),
         ("escalaton.max_tier=1", "\"escalaton\" is not a file of a rule set"),
         ("escalation.max_tier=high", "escalation.max_tier is a number (3), not a string like \"high\""),
         ("escalation.recover_after=1", "escalation.recover_after is a table, not a value a sweep can set"),
@@ -90,25 +93,38 @@ import Testing
     }
 
     @Test func theRowsAreTheSameWhateverJobs() throws {
-        let args = ["sweep"] + cohort + ["--set", "escalation.recover_after[3]=1,3", "--set", "escalation.recover_after[2]=1,2", "--format", "csv"]
+        let args =
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[3]=1,3", "--set", "escalation.recover_after[2]=1,2", "--format", "csv",
+            ]
         let one = try CLI.run(args + ["--jobs", "1"]), three = try CLI.run(args + ["--jobs", "3"])
         #expect(one.status == 0 && three.status == 0, "\(one.stderr)\(three.stderr)")
         #expect(one.stdout == three.stdout)
         // Every combination, the first knob changing slowest.
-        #expect(one.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == ["1,1", "1,2", "3,1", "3,2"])
+        #expect(
+            one.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == [
+                "1,1", "1,2", "3,1", "3,2",
+            ])
     }
 
     @Test func oneAtATimeMovesEachKnobAloneAfterTheBase() throws {
-        let args = ["sweep"] + cohort + [
-            "--one-at-a-time", "--set", "escalation.recover_after[3]=1..4", "--set", "pricing.rollover_cap=5,10", "--metric", "user-days at tier 3",
-        ]
+        let args =
+            ["sweep"] + cohort + [
+                "--one-at-a-time", "--set", "escalation.recover_after[3]=1..4", "--set", "pricing.rollover_cap=5,10", "--metric",
+                "user-days at tier 3",
+            ]
         let rows = try variants(try CLI.run(args + ["--format", "json"]))
         let knobs = rows.compactMap { $0["knobs"] as? [String: Int] }
         // The base (3, 10), then recover_after[3] at 1, 2, 4, then rollover_cap at 5; the base's own values are not run twice.
-        #expect(knobs.map { [$0["escalation.recover_after[3]"]!, $0["pricing.rollover_cap"]!] } == [[3, 10], [1, 10], [2, 10], [4, 10], [3, 5]])
+        #expect(
+            knobs.map { [$0["escalation.recover_after[3]"]!, $0["pricing.rollover_cap"]!] } == [
+                [3, 10], [1, 10], [2, 10], [4, 10], [3, 5],
+            ])
         let table = try CLI.run(args)
         #expect(table.status == 0, "\(table.stderr)")
-        #expect(table.stdout.contains("5 variants (one at a time); base: escalation.recover_after[3] = 3, pricing.rollover_cap = 10"), "\(table.stdout)")
+        #expect(
+            table.stdout.contains("5 variants (one at a time); base: escalation.recover_after[3] = 3, pricing.rollover_cap = 10"),
+            "\(table.stdout)")
         // The sensitivity: recover_after[3] moves the tier-3 share, the rollover cap does not; the first is listed first.
         let lines = table.stdout.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("  user-days at tier 3 (base ") })
@@ -123,7 +139,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("sweep.csv").path, chart = dir.appendingPathComponent("sweep.svg").path
         let result = try CLI.run(
-            ["sweep"] + cohort + ["--set", "escalation.recover_after[3]=1,2", "--metric", "YES rate", "--format", "csv", "--out", out, "--chart", chart])
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[3]=1,2", "--metric", "YES rate", "--format", "csv", "--out", out, "--chart", chart,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         let csv = try String(contentsOfFile: out, encoding: .utf8)
@@ -133,7 +151,10 @@ import Testing
         #expect(svg.contains("<svg") && svg.contains(">YES rate (%)</text>") && svg.components(separatedBy: "<circle").count == 3)
 
         let three = try CLI.run(
-            ["sweep"] + cohort + ["--set", "escalation.recover_after[1]=1", "--set", "escalation.recover_after[2]=1", "--set", "escalation.recover_after[3]=1", "--chart", chart])
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[1]=1", "--set", "escalation.recover_after[2]=1", "--set",
+                "escalation.recover_after[3]=1", "--chart", chart,
+            ])
         #expect(three.status == 2)
         #expect(three.stderr.contains("--chart draws sweeps of one or two knobs (this one moves 3)"), "\(three.stderr)")
     }

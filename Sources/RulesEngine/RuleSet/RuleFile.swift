@@ -45,11 +45,12 @@ struct RuleFile {
         do {
             var bases: [LuaValue] = []
             // The overrides are one more layer, whose `base` is what the file returned.
-            let overrideLayer = overrides.isEmpty ? [] : [(bytes: Array(KnobOverride.chunk(overrides).utf8), chunkName: Self.overrideChunkName)]
+            let overrideLayer =
+                overrides.isEmpty ? [] : [(bytes: Array(KnobOverride.chunk(overrides).utf8), chunkName: Self.overrideChunkName)]
             let values: [LuaValue]
             do {
                 values = try host.load(layers: layers + overrideLayer, bases: &bases)
-            } catch where !overrides.isEmpty && bases.count == layers.count {
+            } catch let error where !overrides.isEmpty && bases.count == layers.count {
                 // A knob the file does not have, most likely: said as such.
                 if let problem = file.overrideProblems(overrides, in: bases.last!).first {
                     problems.append(problem)

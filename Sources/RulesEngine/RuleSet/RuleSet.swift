@@ -103,7 +103,8 @@ public final class RuleSet {
         let sources = try RuleSources(path)
         guard overrides.count <= KnobOverride.maxOverrides else {
             throw RuleSetError(problems: [
-                RuleProblem(file: path, message: "\(overrides.count) knob overrides, more than the \(KnobOverride.maxOverrides) a rule set takes")
+                RuleProblem(
+                    file: path, message: "\(overrides.count) knob overrides, more than the \(KnobOverride.maxOverrides) a rule set takes")
             ])
         }
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)

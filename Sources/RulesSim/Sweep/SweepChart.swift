@@ -58,8 +58,10 @@ public struct SweepChart {
         for (i, line) in lines.enumerated() where line.value != nil {
             let y = topY - 20 + Double(i) * 20
             let color = Self.colors[i % Self.colors.count]
-            out += "<line x1=\"\(Int(left))\" y1=\"\(SVGChart.f(y))\" x2=\"\(Int(left + 24))\" y2=\"\(SVGChart.f(y))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"
-            out += "<text x=\"\(Int(left + 30))\" y=\"\(SVGChart.f(y))\" dominant-baseline=\"middle\">\(SVGChart.escape(line.name))</text>\n"
+            out +=
+                "<line x1=\"\(Int(left))\" y1=\"\(SVGChart.f(y))\" x2=\"\(Int(left + 24))\" y2=\"\(SVGChart.f(y))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"
+            out +=
+                "<text x=\"\(Int(left + 30))\" y=\"\(SVGChart.f(y))\" dominant-baseline=\"middle\">\(SVGChart.escape(line.name))</text>\n"
         }
         for (m, metric) in metrics.enumerated() {
             let px = left + Double(m % 2) * (panelWidth + gapX)
@@ -77,23 +79,30 @@ public struct SweepChart {
             let low = min(0, all.min() ?? 0), high = SVGChart.niceCeiling(max(all.max() ?? 1, metric.isShare ? 1 : 0.1))
             func x(_ i: Int) -> Double { px + (xs.count == 1 ? panelWidth / 2 : panelWidth * Double(i) / Double(xs.count - 1)) }
             func y(_ v: Double) -> Double { bottom - panelHeight * (v - low) / (high - low) }
-            out += "<g>\n<text x=\"\(Int(px))\" y=\"\(Int(top - 10))\" font-weight=\"bold\">\(SVGChart.escape(metric.name + (metric.isShare ? " (%)" : "")))</text>\n"
+            out +=
+                "<g>\n<text x=\"\(Int(px))\" y=\"\(Int(top - 10))\" font-weight=\"bold\">\(SVGChart.escape(metric.name + (metric.isShare ? " (%)" : "")))</text>\n"
             for k in 0...4 {
                 let v = low + (high - low) * Double(k) / 4
-                out += "<line x1=\"\(Int(px))\" y1=\"\(SVGChart.f(y(v)))\" x2=\"\(Int(px + panelWidth))\" y2=\"\(SVGChart.f(y(v)))\" stroke=\"#ddd\"/>\n"
-                out += "<text x=\"\(Int(px - 6))\" y=\"\(SVGChart.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(Self.tick(v))</text>\n"
+                out +=
+                    "<line x1=\"\(Int(px))\" y1=\"\(SVGChart.f(y(v)))\" x2=\"\(Int(px + panelWidth))\" y2=\"\(SVGChart.f(y(v)))\" stroke=\"#ddd\"/>\n"
+                out +=
+                    "<text x=\"\(Int(px - 6))\" y=\"\(SVGChart.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(Self.tick(v))</text>\n"
             }
             for (i, value) in xs.enumerated() {
                 let isBase = value == plan.baseValues[0]
-                out += "<text x=\"\(SVGChart.f(x(i)))\" y=\"\(Int(bottom + 16))\" text-anchor=\"middle\" fill=\"\(isBase ? "#000" : "#555")\">\(SVGChart.escape(SweepKnob.label(value) + (isBase ? " (base)" : "")))</text>\n"
+                out +=
+                    "<text x=\"\(SVGChart.f(x(i)))\" y=\"\(Int(bottom + 16))\" text-anchor=\"middle\" fill=\"\(isBase ? "#000" : "#555")\">\(SVGChart.escape(SweepKnob.label(value) + (isBase ? " (base)" : "")))</text>\n"
             }
-            out += "<text x=\"\(Int(px + panelWidth))\" y=\"\(Int(bottom + 34))\" text-anchor=\"end\" fill=\"#555\">\(SVGChart.escape(first.path))</text>\n"
+            out +=
+                "<text x=\"\(Int(px + panelWidth))\" y=\"\(Int(bottom + 34))\" text-anchor=\"end\" fill=\"#555\">\(SVGChart.escape(first.path))</text>\n"
             for (l, points) in series.enumerated() {
                 let color = Self.colors[l % Self.colors.count]
                 // A line through each run of consecutive points; a dot at each.
                 var run: [String] = []
                 func flush() {
-                    if run.count > 1 { out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(run.joined(separator: " "))\"/>\n" }
+                    if run.count > 1 {
+                        out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(run.joined(separator: " "))\"/>\n"
+                    }
                     run = []
                 }
                 for (i, point) in points.enumerated() {

@@ -33,7 +33,8 @@ public struct SweepKnob: Sendable, Equatable {
         if let range = text.range(of: "..") {
             let low = text[..<range.lowerBound], rest = text[range.upperBound...]
             let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let a = Int64(low.trimmingCharacters(in: .whitespaces)), let b = Int64(parts[0].trimmingCharacters(in: .whitespaces)) else {
+            guard let a = Int64(low.trimmingCharacters(in: .whitespaces)), let b = Int64(parts[0].trimmingCharacters(in: .whitespaces))
+            else {
                 throw fail("a range is a..b or a..b/step with whole numbers, found \"\(text)\"")
             }
             var step: Int64 = 1

@@ -61,7 +61,8 @@ public struct SweepReport: Sendable {
                 out += " (· keeps the base value)"
             }
             out += "\n\n"
-            let cells = zip(plan.knobs.map(\.path), knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            let cells =
+                zip(plan.knobs.map(\.path), knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                 + zip(metrics.map(\.name), metricWidths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
@@ -84,7 +85,8 @@ public struct SweepReport: Sendable {
                 }
                 return "  " + (knobs + cells).joined(separator: "  ") + "\n"
             case .refused(let problems):
-                return "  " + knobs.joined(separator: "  ") + "  refused, not run: " + problems.map(\.description).joined(separator: "; ") + "\n"
+                return "  " + knobs.joined(separator: "  ") + "  refused, not run: " + problems.map(\.description).joined(separator: "; ")
+                    + "\n"
             }
         case .csv:
             let values = row.variant.values.map { SweepKnob.label($0) }
@@ -112,7 +114,8 @@ public struct SweepReport: Sendable {
     /// variants and the base, the knob that moves it most first (a tornado chart's bars, as text).
     public var sensitivity: String {
         guard plan.mode == .oneAtATime, let base = rows.first?.values else { return "" }
-        var out = "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
+        var out =
+            "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
         for (m, metric) in metrics.enumerated() {
             out += "  \(metric.name) (base \(metric.format(base[m]))):\n"
             let spans = plan.knobs.indices.map { k -> (k: Int, low: Double, high: Double) in
