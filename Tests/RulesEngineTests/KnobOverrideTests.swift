@@ -30,6 +30,15 @@ import Testing
         #expect(problem.message.contains("found 4"), "\(problem)")
     }
 
+    @Test func inAFolderThatExtendsAnotherTheProblemIsAtTheLineThatWritesTheKnob() throws {
+        // examples/graduated-recovery/escalation.lua changes transition only: max_reminders_per_day is rules/escalation.lua's.
+        let folder = RuleFixture.rulesFolder.deletingLastPathComponent().appendingPathComponent("examples/graduated-recovery").path
+        let override = try KnobOverride(path: "escalation.max_reminders_per_day", value: 4)
+        let error = try #require(throws: RuleSetError.self) { try RuleSet.load(folder, overrides: [override]) }
+        #expect(error.problems.map(\.file) == ["rules/escalation.lua"], "\(error)")
+        #expect(error.problems.first?.line == (try RuleFixture.line(of: "M.max_reminders_per_day = 3")))
+    }
+
     @Test func aKnobTheFileDoesNotHaveOrOfAnotherTypeIsRefused() throws {
         for (path, value, expected) in [
             ("escalation.recover_after[7]", LuaValue.integer(1), "escalation.recover_after[7] does not exist"),

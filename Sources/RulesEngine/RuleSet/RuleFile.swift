@@ -12,6 +12,8 @@ struct RuleFile {
     var baseValues: [LuaValue] = []
     /// The text of the file, then of those it extends (nearest first).
     var texts: [String] = []
+    /// The knobs `--set` gave other values (``KnobOverride``), as paths in the file's table.
+    var overridden: [String] = []
 
     /// The chunk name of the layer that writes a rule set's knob overrides (``KnobOverride``).
     static let overrideChunkName = "--set"
@@ -66,6 +68,7 @@ struct RuleFile {
                 }
             }
             file.baseValues = bases.reversed()
+            file.overridden = overrides.map(\.knobPath)
             guard let first = values.first, first.tableValue != nil else {
                 problems.append(
                     RuleProblem(
@@ -118,6 +121,12 @@ struct RuleFile {
     /// file it extends returned), however it wrote it (`M.a.b = …`, through a local alias, in a loop);
     /// a missing field at the line of the table that lacks it.
     func problem(at path: String, _ message: String) -> RuleProblem {
+        // A knob `--set` wrote: at the line of the file of the chain that writes it in its text.
+        if overridden.contains(where: { LuaPath.isWithin(path, $0) }), sourceMap.exactLine(for: path) == nil,
+            let k = baseMaps.firstIndex(where: { $0.map.exactLine(for: path) != nil })
+        {
+            return RuleProblem(file: baseMaps[k].name, line: baseMaps[k].map.exactLine(for: path), message: message, field: path)
+        }
         // A missing field (`params.x.min`): at the line of the table that lacks it, in the file that wrote that table.
         if !baseValues.isEmpty, let keys = LuaPath.keys(of: path), keys.count > 1, Self.value(at: keys, in: value).isNil {
             let parent = LuaPath.path(of: keys.dropLast())
