@@ -9,7 +9,7 @@ struct Rulesrun: ParsableCommand {
         version: RulesrunVersion.text,
         subcommands: [
             Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
-            MergeCommand.self, Bench.self, SchemaCommand.self,
+            MergeCommand.self, SweepCommand.self, Bench.self, SchemaCommand.self,
         ]
     )
 

@@ -12,9 +12,17 @@ struct RuleFile {
     var baseValues: [LuaValue] = []
     /// The text of the file, then of those it extends (nearest first).
     var texts: [String] = []
+    /// The knobs `--set` gave other values (``KnobOverride``), as paths in the file's table.
+    var overridden: [String] = []
+
+    /// The chunk name of the layer that writes a rule set's knob overrides (``KnobOverride``).
+    static let overrideChunkName = "--set"
 
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
-    static func load(_ fileName: String, from sources: RuleSources, host: LuaHost, problems: inout [RuleProblem]) -> RuleFile? {
+    /// `overrides` (knobs of this file) are written into the table it returned before it is frozen.
+    static func load(
+        _ fileName: String, from sources: RuleSources, host: LuaHost, overrides: [KnobOverride] = [], problems: inout [RuleProblem]
+    ) -> RuleFile? {
         let found = sources.locateAll(fileName)
         guard let name = found.first?.chunkName else {
             problems.append(
@@ -38,8 +46,29 @@ struct RuleFile {
         file.texts = texts
         do {
             var bases: [LuaValue] = []
-            let values = try host.load(layers: layers, bases: &bases)
+            // The overrides are one more layer, whose `base` is what the file returned.
+            let overrideLayer =
+                overrides.isEmpty ? [] : [(bytes: Array(KnobOverride.chunk(overrides).utf8), chunkName: Self.overrideChunkName)]
+            let values: [LuaValue]
+            do {
+                values = try host.load(layers: layers + overrideLayer, bases: &bases)
+            } catch let error where !overrides.isEmpty && bases.count == layers.count {
+                // A knob the file does not have, most likely: said as such.
+                if let problem = file.overrideProblems(overrides, in: bases.last!).first {
+                    problems.append(problem)
+                    return nil
+                }
+                throw error
+            }
+            if !overrides.isEmpty {
+                let refused = file.overrideProblems(overrides, in: bases.removeLast())
+                guard refused.isEmpty else {
+                    problems += refused
+                    return nil
+                }
+            }
             file.baseValues = bases.reversed()
+            file.overridden = overrides.map(\.knobPath)
             guard let first = values.first, first.tableValue != nil else {
                 problems.append(
                     RuleProblem(
@@ -62,6 +91,19 @@ struct RuleFile {
         }
     }
 
+    /// Why `overrides` cannot be written into `value` (what the file returned), one problem each.
+    private func overrideProblems(_ overrides: [KnobOverride], in value: LuaValue) -> [RuleProblem] {
+        overrides.compactMap { override -> RuleProblem? in
+            var override = override
+            do throws(KnobOverrideError) {
+                _ = try override.resolve(in: value)
+                return nil
+            } catch {
+                return problem(at: override.knobPath, "--set \(error.message)")
+            }
+        }
+    }
+
     /// Decodes the file's table as `T`, every bad field a problem at its line (not only the first).
     /// When there are problems, the value returned (if any) has placeholders in the bad fields: fit
     /// only for the range checks of the others.
@@ -79,6 +121,12 @@ struct RuleFile {
     /// file it extends returned), however it wrote it (`M.a.b = …`, through a local alias, in a loop);
     /// a missing field at the line of the table that lacks it.
     func problem(at path: String, _ message: String) -> RuleProblem {
+        // A knob `--set` wrote: at the line of the file of the chain that writes it in its text.
+        if overridden.contains(where: { LuaPath.isWithin(path, $0) }), sourceMap.exactLine(for: path) == nil,
+            let k = baseMaps.firstIndex(where: { $0.map.exactLine(for: path) != nil })
+        {
+            return RuleProblem(file: baseMaps[k].name, line: baseMaps[k].map.exactLine(for: path), message: message, field: path)
+        }
         // A missing field (`params.x.min`): at the line of the table that lacks it, in the file that wrote that table.
         if !baseValues.isEmpty, let keys = LuaPath.keys(of: path), keys.count > 1, Self.value(at: keys, in: value).isNil {
             let parent = LuaPath.path(of: keys.dropLast())

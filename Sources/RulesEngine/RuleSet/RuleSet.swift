@@ -94,9 +94,19 @@ public final class RuleSet {
     /// A folder holds the files it changes; with an `extends` file (one line: the path of another
     /// rule folder, relative to this one) the files it does not hold come from that folder.
     /// `proving: false` skips the proofs, for a set already validated in full (a simulation's
-    /// workers load the set the simulation validated).
-    public static func load(_ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true) throws -> RuleSet {
+    /// workers load the set the simulation validated). `overrides` give knobs other values
+    /// (``KnobOverride``, `sweep --set`): written into the tables the files return before they
+    /// are frozen and validated, so that a value breaking a constraint is a problem of its file.
+    public static func load(
+        _ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true, overrides: [KnobOverride] = []
+    ) throws -> RuleSet {
         let sources = try RuleSources(path)
+        guard overrides.count <= KnobOverride.maxOverrides else {
+            throw RuleSetError(problems: [
+                RuleProblem(
+                    file: path, message: "\(overrides.count) knob overrides, more than the \(KnobOverride.maxOverrides) a rule set takes")
+            ])
+        }
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
         var problems = unknownFiles(in: sources.folder)
         var proofs: [Counterexamples] = []
@@ -104,7 +114,8 @@ public final class RuleSet {
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
             host.collectGarbage()
             let before = host.memoryInUse
-            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems) else { return nil }
+            let overrides = overrides.filter { $0.fileName == name }
+            guard let file = RuleFile.load(name, from: sources, host: host, overrides: overrides, problems: &problems) else { return nil }
             // The memory a file keeps is charged to it: one that keeps most of the ceiling would make
             // the files and calls after it fail, innocent as they are.
             host.collectGarbage()

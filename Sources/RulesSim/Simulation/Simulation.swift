@@ -53,7 +53,7 @@ public final class Simulation {
         }
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
         self.personas = personas
-        if !config.reference { _ = try RuleSet.load(config.rules) }
+        if !config.reference { _ = try RuleSet.load(config.rules, overrides: config.overrides) }
         target = try config.database.map { try DatabaseTarget(path: $0, append: config.append) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 import RulesModel
 
 /// Everything a simulation depends on. The same configuration gives the same report and the
@@ -32,6 +33,9 @@ public struct SimulationConfig: Sendable {
     /// Record the lines of the rule files each worker runs (`simulate --coverage`): the report's
     /// `lineCounts`. Off, no line hook is installed and nothing else changes.
     public var recordsLines: Bool
+    /// Knobs of the rule set given other values (`sweep --set`): the set simulated is the folder's
+    /// with these values (``KnobOverride``), validated as such.
+    public var overrides: [KnobOverride] = []
 
     public init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -21,7 +21,7 @@ final class SimulationWorker {
             ruleSet = nil
         } else {
             // `Simulation.init` validated the set, proofs included: each worker only loads it.
-            let set = try RuleSet.load(template.config.rules, proving: false)
+            let set = try RuleSet.load(template.config.rules, proving: false, overrides: template.config.overrides)
             rules = set
             ruleSet = set
             if template.config.recordsLines { set.host.startLineRecording() }

@@ -1,0 +1,188 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+/// A sweep's rows as a table, CSV or JSON. Each format can be written row by row as variants
+/// finish (`header`, then `line(_:)` per row) or whole (`rendered`), with the same text.
+public struct SweepReport: Sendable {
+    public var sweep: Sweep
+    /// The rows finished so far, in the plan's order.
+    public var rows: [SweepRow]
+
+    public init(sweep: Sweep, rows: [SweepRow]) {
+        self.sweep = sweep
+        self.rows = rows
+    }
+
+    public var plan: SweepPlan { sweep.plan }
+    public var metrics: [SweepMetric] { sweep.metrics }
+
+    /// What was run: `50 users × 7 days, seed 1, personas …, rules rules`.
+    public var run: String {
+        let c = sweep.config
+        return "\(c.users) users × \(c.days) days from \(c.start.rawValue), seed \(c.seed), personas \(c.mix.description), rules \(c.rules)"
+    }
+
+    /// The report in `format`, the rows finished so far (`rendered` of every row: the whole report).
+    public func rendered(_ format: ReportFormat) -> String {
+        switch format {
+        case .table:
+            return VisibleText.escaping(header(.table) + rows.map { line($0, .table) }.joined() + (isComplete ? sensitivity : ""))
+        case .csv: return header(.csv) + rows.map { line($0, .csv) }.joined()
+        case .json: return json.description + "\n"
+        }
+    }
+
+    public var isComplete: Bool { rows.count == plan.variants.count }
+
+    // MARK: Table and CSV
+
+    private var knobWidths: [Int] {
+        plan.knobs.enumerated().map { k, knob in
+            max(knob.path.count, plan.variants.map { Self.label($0.values[k], moved: $0.moved[k], plan.mode).count }.max() ?? 0)
+        }
+    }
+    private var metricWidths: [Int] { metrics.map { max($0.name.count, 8) } }
+
+    /// A knob's value in a row: one at a time, the knobs left at their base value are `·`.
+    static func label(_ value: LuaValue, moved: Bool, _ mode: SweepPlan.Mode) -> String {
+        mode == .oneAtATime && !moved ? "·" : SweepKnob.label(value)
+    }
+
+    /// The lines before the rows.
+    public func header(_ format: ReportFormat) -> String {
+        switch format {
+        case .table:
+            var out = "sweep: \(run)\n"
+            out += "\(plan.variants.count) variants (\(plan.mode.rawValue))"
+            if plan.mode == .oneAtATime {
+                out += "; base: " + zip(plan.knobs, plan.baseValues).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
+                out += " (· keeps the base value)"
+            }
+            out += "\n\n"
+            let cells =
+                zip(plan.knobs.map(\.path), knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                + zip(metrics.map(\.name), metricWidths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
+            return out + "  " + cells.joined(separator: "  ") + "\n"
+        case .csv:
+            return (plan.knobs.map(\.path) + metrics.map(\.name) + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
+        case .json:
+            return ""
+        }
+    }
+
+    /// One row's line(s).
+    public func line(_ row: SweepRow, _ format: ReportFormat) -> String {
+        let knobCells = plan.knobs.indices.map { k in Self.label(row.variant.values[k], moved: row.variant.moved[k], plan.mode) }
+        switch format {
+        case .table:
+            let knobs = zip(knobCells, knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            switch row.outcome {
+            case .ran(let values, _):
+                let cells = zip(zip(metrics, values).map { $0.format($1) }, metricWidths).map {
+                    String(repeating: " ", count: max(0, $1 - $0.count)) + $0
+                }
+                return "  " + (knobs + cells).joined(separator: "  ") + "\n"
+            case .refused(let problems):
+                return "  " + knobs.joined(separator: "  ") + "  refused, not run: " + problems.map(\.description).joined(separator: "; ")
+                    + "\n"
+            }
+        case .csv:
+            let values = row.variant.values.map { SweepKnob.label($0) }
+            switch row.outcome {
+            case .ran(let numbers, _):
+                return (values + numbers.map(Self.csvNumber) + [""]).map(Self.csvField).joined(separator: ",") + "\n"
+            case .refused(let problems):
+                return (values + metrics.map { _ in "" } + [problems.map(\.description).joined(separator: "; ")]).map(Self.csvField)
+                    .joined(separator: ",") + "\n"
+            }
+        case .json:
+            return ""
+        }
+    }
+
+    static func csvNumber(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(format: "%.4f", x) }
+
+    static func csvField(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    // MARK: Sensitivity
+
+    /// One at a time, per metric: each knob's lowest and highest value of the metric over its
+    /// variants and the base, the knob that moves it most first (a tornado chart's bars, as text).
+    public var sensitivity: String {
+        guard plan.mode == .oneAtATime, let base = rows.first?.values else { return "" }
+        var out =
+            "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
+        for (m, metric) in metrics.enumerated() {
+            out += "  \(metric.name) (base \(metric.format(base[m]))):\n"
+            let spans = plan.knobs.indices.map { k -> (k: Int, low: Double, high: Double) in
+                let values = [base[m]] + rows.filter { $0.variant.moved[k] }.compactMap { $0.values?[m] }
+                return (k, values.min()!, values.max()!)
+            }
+            for span in spans.sorted(by: { ($0.high - $0.low, -$0.k) > ($1.high - $1.low, -$1.k) }) {
+                out += "    \(plan.knobs[span.k].path): \(metric.format(span.low)) .. \(metric.format(span.high))\n"
+            }
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    public var json: JSONValue {
+        let c = sweep.config
+        func value(_ v: LuaValue) -> JSONValue {
+            switch v {
+            case .integer(let i): .int(Int(i))
+            case .number(let d): .double(d)
+            case .boolean(let b): .bool(b)
+            case .string(let s): .string(s)
+            default: .null
+            }
+        }
+        let variants: [JSONValue] = rows.map { row in
+            var members: [(String, JSONValue)] = [
+                ("knobs", .object(zip(plan.knobs, row.variant.values).map { ($0.path, value($1)) }))
+            ]
+            switch row.outcome {
+            case .ran(let values, let refused):
+                members.append(("metrics", .object(zip(metrics, values).map { ($0.name, .double($1)) })))
+                members.append(("refused_events", .int(refused)))
+            case .refused(let problems):
+                members.append(
+                    (
+                        "invalid",
+                        .array(
+                            problems.map { p in
+                                .object(
+                                    [("file", .string(p.file)), ("line", p.line.map { .int($0) } ?? .null)]
+                                        + [("field", p.field.map { .string($0) } ?? .null), ("message", .string(p.message))])
+                            })
+                    ))
+            }
+            return .object(members)
+        }
+        return .object([
+            (
+                "sweep",
+                .object([
+                    ("users", .int(c.users)), ("days", .int(c.days)), ("start", .string(c.start.rawValue)),
+                    ("seed", .int(Int(truncatingIfNeeded: c.seed))), ("personas", .string(c.mix.description)), ("rules", .string(c.rules)),
+                    ("mode", .string(plan.mode == .oneAtATime ? "one-at-a-time" : "combinations")),
+                    (
+                        "knobs",
+                        .array(
+                            zip(plan.knobs, plan.baseValues).map { knob, base in
+                                .object([("path", .string(knob.path)), ("values", .array(knob.values.map(value))), ("base", value(base))])
+                            })
+                    ),
+                    ("metrics", .array(metrics.map { .string($0.name) })),
+                    ("variants", .int(plan.variants.count)), ("finished", .int(rows.count)),
+                ])
+            ),
+            ("variants", .array(variants)),
+        ])
+    }
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+import RulesSim
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Simulate variants of a rule set, knobs set to other values, on the same cohort, and report metrics per variant.",
+        discussion: """
+            Each --set names a knob as `replay --explain` does (the file, then the path in the table it returns) \
+            and the values it takes: a list (5,10,15), an integer range (1..5, 0..60/15) or one value. Every \
+            combination is a variant (the first knob changing slowest), or with --one-at-a-time each knob is \
+            moved alone, the others at the base's values (a sensitivity table ends the report). Each variant is \
+            the rule folder with those values written into its tables, validated as any rule set: a value that \
+            breaks a constraint is reported and skipped. Every variant runs the same users (--users, --persona, \
+            --seed), in memory, so the row of the base's values equals `rulesrun simulate` with the same options; \
+            the rows are the same whatever --jobs is.
+
+            Rows are printed as each variant finishes (--out: the file is rewritten with the rows so far). \
+            Ctrl-C stops after the variant running, with the rows finished; a second Ctrl-C stops at once.
+
+            Examples:
+              rulesrun sweep 30d --set 'escalation.recover_after[3]=1..5'
+              rulesrun sweep 30d --set 'escalation.recover_after[3]=1..4' --set 'escalation.max_reminders_per_day=2,3' --chart sweep.svg
+              rulesrun sweep 30d --one-at-a-time --set 'escalation.recover_after[2]=1..4' --set 'pricing.rollover_cap=5,10,20' --metric 'YES rate'
+            """
+    )
+
+    @Argument(help: "How long to simulate each variant: 30d, 12w, 6m, 1y (as simulate).") var duration: String
+    @OptionGroup var ruleFolder: RuleFolderOption
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A knob and its values (repeatable).",
+            discussion: "e.g. 'escalation.recover_after[3]=1..5', 'pricing.credit_costs[1].credits=5,10,15'.",
+            valueName: "knob=values"))
+    var knobs: [String] = []
+    @Option(help: "A metric to report, as `compare` names it (repeatable; default: \(SweepMetric.defaultNames.joined(separator: ", "))).")
+    var metric: [String] = []
+    @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
+    @Option(
+        parsing: .unconditional, help: "Users in the cohort, 1 to \(Simulation.maxUsers). (default: 1000)",
+        transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
+    @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (as simulate).", valueName: "name[:weight]"))
+    var persona: [String] = []
+    @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
+    @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
+    var seed: UInt64 = 1
+    @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
+    @Option(
+        parsing: .unconditional, help: "Worker threads for each variant's users, 1 to \(Simulation.maxJobs). (default: every core)",
+        transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
+    @OptionGroup var reportOptions: ReportOptions
+    @Option(help: "Write an SVG chart to this file: each metric against the first knob (a line per value of a second).") var chart: String?
+
+    func run() throws {
+        let knobs: [SweepKnob]
+        let metrics: [SweepMetric]
+        let config: SimulationConfig
+        do {
+            knobs = try self.knobs.map { try SweepKnob($0) }
+            metrics = try (metric.isEmpty ? SweepMetric.defaultNames : metric).map { try SweepMetric.named($0) }
+            config = try self.config()
+        } catch let error as SweepError {
+            throw ValidationError(error.message)
+        }
+        try reportOptions.check()
+        try Output.check(chart, option: "--chart")
+        var outputs = [reportOptions.output]
+        if let chart { outputs.append(("--chart \(chart)", chart)) }
+        let inputs = ((try? RuleFolder(ruleFolder.rules))?.luaFiles() ?? []).map { ("the rule file \($0.path)", $0.path) }
+        try FileIdentity.refuseCollisions(outputs: outputs, inputs: inputs)
+        let sweep: Sweep
+        do {
+            sweep = try Sweep(config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics)
+        } catch let error as SweepError {
+            throw ValidationError(error.message)
+        } catch let error as RuleSetError {
+            Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
+            throw ExitCode(2)
+        } catch let error as PersonaError {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        } catch let error as SimulationError {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+        if chart != nil, let why = SweepChart.unsupported(sweep.plan) { throw ValidationError(why) }
+        StopSignal.install()
+        let format = reportOptions.format
+        let toFile = reportOptions.out.map { $0 != "-" } ?? false
+        // Standard output gets the rows as they finish (JSON: whole, at the end).
+        let streams = !toFile && format != .json
+        var report = SweepReport(sweep: sweep, rows: [])
+        if streams { FileHandle.standardOutput.write(Data(VisibleText.escaping(report.header(format)).utf8)) }
+        let bar = ProgressBar(label: "variants")
+        var stopped: String?
+        do {
+            _ = try sweep.run { row, done in
+                bar.finish()
+                report.rows.append(row)
+                if streams {
+                    FileHandle.standardOutput.write(Data(VisibleText.escaping(report.line(row, format)).utf8))
+                } else if toFile {
+                    try Output.write(report.rendered(format), to: reportOptions.out)
+                }
+                if case .refused(let problems) = row.outcome, toFile || format != .table {
+                    let values = zip(sweep.plan.knobs, row.variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }
+                    Terminal.error("sweep: the variant \(values.joined(separator: ", ")) is not valid, not run:")
+                    for problem in problems { Terminal.error("  \(problem)") }
+                }
+                if let signal = StopSignal.received() {
+                    stopped = signal
+                    throw CancellationError()
+                }
+                bar.update(done, of: sweep.plan.variants.count)
+            }
+            bar.finish()
+        } catch is CancellationError {
+            bar.finish()
+        } catch let error as PersonaError {
+            bar.finish()
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+        if streams {
+            if format == .table, report.isComplete { FileHandle.standardOutput.write(Data(VisibleText.escaping(report.sensitivity).utf8)) }
+        } else if !toFile {
+            try Output.write(report.rendered(format), to: nil)
+        }
+        if let chart { try Output.write(SweepChart(report).svg(), to: chart) }
+        if let stopped {
+            Terminal.error(
+                "sweep: stopped by \(stopped) after \(report.rows.count) of \(sweep.plan.variants.count) variants"
+                    + (toFile ? "; \(reportOptions.out!) holds their rows" : ""))
+            throw ExitCode(130)
+        }
+    }
+
+    func config() throws -> SimulationConfig {
+        let mix: PersonaMix
+        do { mix = persona.isEmpty ? .standard : try PersonaMix(persona) } catch { throw ValidationError(error.description) }
+        do {
+            guard let start = try? DayID(self.start) else {
+                throw SimulationError("--start: expected a day YYYY-MM-DD, found \"\(self.start.prefix(40))\"")
+            }
+            let duration = try SimulationDuration(self.duration)
+            try duration.check(from: start)
+            return SimulationConfig(
+                duration: duration, start: start, users: users, seed: seed, mix: mix,
+                personaFolders: personaDir + [
+                    PersonaLoader.defaultFolder,
+                    ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath,
+                ],
+                rules: ruleFolder.rules, jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
+                database: nil)
+        } catch let error as SimulationError {
+            throw ValidationError(error.message)
+        }
+    }
+}
