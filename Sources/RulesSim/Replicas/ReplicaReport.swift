@@ -72,6 +72,7 @@ public struct ReplicaReport: Sendable {
         case .table: VisibleText.escaping(table())
         case .json: json()
         case .csv: csv()
+        case .jsonl: jsonl()
         }
     }
 
@@ -145,6 +146,19 @@ public struct ReplicaReport: Sendable {
             ),
             ("summary", summary), ("days", days),
         ]).description + "\n"
+    }
+
+    /// One flat JSON object per day (`pandas.read_json(f, lines=True)`: one row per day): day, date,
+    /// and each series' `NAME.mean`, `NAME.low`, `NAME.high`.
+    public func jsonl() -> String {
+        let start = try? DayID(first.run.start)
+        let series = self.series
+        return first.days.indices.map { d in
+            JSONValue.object(
+                [("day", .int(d + 1)), ("date", .string(start?.adding(days: d)?.rawValue ?? ""))]
+                    + series.flatMap { m, days in Self.estimateJSON(days[d]).map { ("\(m.name).\($0.0)", $0.1) } }
+            ).description + "\n"
+        }.joined()
     }
 
     /// One line per (day, series): day, date, series, mean, low, high.

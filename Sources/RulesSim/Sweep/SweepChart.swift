@@ -51,17 +51,17 @@ public struct SweepChart {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(Int(left))" y="24" font-size="16" font-weight="bold">\(SVGChart.escape("rulesrun sweep: each metric against \(first.path)"))</text>
-            <text x="\(Int(left))" y="42" fill="#555">\(SVGChart.escape(report.run))</text>
+            <text x="\(Int(left))" y="24" font-size="16" font-weight="bold">\(SVGText.escape("rulesrun sweep: each metric against \(first.path)"))</text>
+            <text x="\(Int(left))" y="42" fill="#555">\(SVGText.escape(report.run))</text>
 
             """
         for (i, line) in lines.enumerated() where line.value != nil {
             let y = topY - 20 + Double(i) * 20
             let color = Self.colors[i % Self.colors.count]
             out +=
-                "<line x1=\"\(Int(left))\" y1=\"\(SVGChart.f(y))\" x2=\"\(Int(left + 24))\" y2=\"\(SVGChart.f(y))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"
+                "<line x1=\"\(Int(left))\" y1=\"\(SVGText.f(y))\" x2=\"\(Int(left + 24))\" y2=\"\(SVGText.f(y))\" stroke=\"\(color)\" stroke-width=\"3\"/>\n"
             out +=
-                "<text x=\"\(Int(left + 30))\" y=\"\(SVGChart.f(y))\" dominant-baseline=\"middle\">\(SVGChart.escape(line.name))</text>\n"
+                "<text x=\"\(Int(left + 30))\" y=\"\(SVGText.f(y))\" dominant-baseline=\"middle\">\(SVGText.escape(line.name))</text>\n"
         }
         for (m, metric) in metrics.enumerated() {
             let px = left + Double(m % 2) * (panelWidth + gapX)
@@ -76,25 +76,25 @@ public struct SweepChart {
                 }
             }
             let all = series.joined().compactMap { $0 }.map { metric.isShare ? $0 * 100 : $0 }
-            let low = min(0, all.min() ?? 0), high = SVGChart.niceCeiling(max(all.max() ?? 1, metric.isShare ? 1 : 0.1))
+            let low = min(0, all.min() ?? 0), high = SVGText.niceCeiling(max(all.max() ?? 1, metric.isShare ? 1 : 0.1))
             func x(_ i: Int) -> Double { px + (xs.count == 1 ? panelWidth / 2 : panelWidth * Double(i) / Double(xs.count - 1)) }
             func y(_ v: Double) -> Double { bottom - panelHeight * (v - low) / (high - low) }
             out +=
-                "<g>\n<text x=\"\(Int(px))\" y=\"\(Int(top - 10))\" font-weight=\"bold\">\(SVGChart.escape(metric.name + (metric.isShare ? " (%)" : "")))</text>\n"
+                "<g>\n<text x=\"\(Int(px))\" y=\"\(Int(top - 10))\" font-weight=\"bold\">\(SVGText.escape(metric.name + (metric.isShare ? " (%)" : "")))</text>\n"
             for k in 0...4 {
                 let v = low + (high - low) * Double(k) / 4
                 out +=
-                    "<line x1=\"\(Int(px))\" y1=\"\(SVGChart.f(y(v)))\" x2=\"\(Int(px + panelWidth))\" y2=\"\(SVGChart.f(y(v)))\" stroke=\"#ddd\"/>\n"
+                    "<line x1=\"\(Int(px))\" y1=\"\(SVGText.f(y(v)))\" x2=\"\(Int(px + panelWidth))\" y2=\"\(SVGText.f(y(v)))\" stroke=\"#ddd\"/>\n"
                 out +=
-                    "<text x=\"\(Int(px - 6))\" y=\"\(SVGChart.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(Self.tick(v))</text>\n"
+                    "<text x=\"\(Int(px - 6))\" y=\"\(SVGText.f(y(v)))\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(Self.tick(v))</text>\n"
             }
             for (i, value) in xs.enumerated() {
                 let isBase = value == plan.baseValues[0]
                 out +=
-                    "<text x=\"\(SVGChart.f(x(i)))\" y=\"\(Int(bottom + 16))\" text-anchor=\"middle\" fill=\"\(isBase ? "#000" : "#555")\">\(SVGChart.escape(SweepKnob.label(value) + (isBase ? " (base)" : "")))</text>\n"
+                    "<text x=\"\(SVGText.f(x(i)))\" y=\"\(Int(bottom + 16))\" text-anchor=\"middle\" fill=\"\(isBase ? "#000" : "#555")\">\(SVGText.escape(SweepKnob.label(value) + (isBase ? " (base)" : "")))</text>\n"
             }
             out +=
-                "<text x=\"\(Int(px + panelWidth))\" y=\"\(Int(bottom + 34))\" text-anchor=\"end\" fill=\"#555\">\(SVGChart.escape(first.path))</text>\n"
+                "<text x=\"\(Int(px + panelWidth))\" y=\"\(Int(bottom + 34))\" text-anchor=\"end\" fill=\"#555\">\(SVGText.escape(first.path))</text>\n"
             for (l, points) in series.enumerated() {
                 let color = Self.colors[l % Self.colors.count]
                 // A line through each run of consecutive points; a dot at each.
@@ -108,8 +108,8 @@ public struct SweepChart {
                 for (i, point) in points.enumerated() {
                     guard let point else { flush(); continue }
                     let v = metric.isShare ? point * 100 : point
-                    run.append("\(SVGChart.f(x(i))),\(SVGChart.f(y(v)))")
-                    out += "<circle cx=\"\(SVGChart.f(x(i)))\" cy=\"\(SVGChart.f(y(v)))\" r=\"3\" fill=\"\(color)\"/>\n"
+                    run.append("\(SVGText.f(x(i))),\(SVGText.f(y(v)))")
+                    out += "<circle cx=\"\(SVGText.f(x(i)))\" cy=\"\(SVGText.f(y(v)))\" r=\"3\" fill=\"\(color)\"/>\n"
                 }
                 flush()
             }

@@ -31,6 +31,10 @@ public struct SweepReport: Sendable {
             return VisibleText.escaping(header(.table) + rows.map { line($0, .table) }.joined() + (isComplete ? sensitivity : ""))
         case .csv: return header(.csv) + rows.map { line($0, .csv) }.joined()
         case .json: return json.description + "\n"
+        case .jsonl:
+            // One object per finished variant (its knobs, metrics or why it was refused).
+            guard case .array(let variants)? = json["variants"] else { return "" }
+            return variants.map { $0.description + "\n" }.joined()
         }
     }
 
@@ -67,7 +71,7 @@ public struct SweepReport: Sendable {
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
             return (plan.knobs.map(\.path) + metrics.map(\.name) + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
-        case .json:
+        case .json, .jsonl:
             return ""
         }
     }
@@ -97,7 +101,7 @@ public struct SweepReport: Sendable {
                 return (values + metrics.map { _ in "" } + [problems.map(\.description).joined(separator: "; ")]).map(Self.csvField)
                     .joined(separator: ",") + "\n"
             }
-        case .json:
+        case .json, .jsonl:
             return ""
         }
     }
