@@ -61,6 +61,9 @@ public final class RuleSet {
     /// them to test files as globals.
     public private(set) var modules: [(name: String, value: LuaValue)] = []
 
+    /// The bytes of the files the set was loaded from: loads it again without reading or proving them.
+    public private(set) var snapshot = RuleSnapshot(path: "", contents: [:])
+
     /// The params each file declares (``RuleParams``), files without params left out, with the
     /// file's label: `validate` prints them.
     public var declaredParams: [(file: String, params: RuleParams)] {
@@ -94,17 +97,29 @@ public final class RuleSet {
     /// A folder holds the files it changes; with an `extends` file (one line: the path of another
     /// rule folder, relative to this one) the files it does not hold come from that folder.
     /// `proving: false` skips the proofs, for a set already validated in full (a simulation's
-    /// workers load the set the simulation validated).
+    /// workers load the set the simulation validated); `snapshot`, the bytes of a set already
+    /// validated (``RuleSnapshot``), read instead of the files.
     public static func load(_ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true) throws -> RuleSet {
+        try load(path, limits: limits, randomSeed: randomSeed, proving: proving, snapshot: nil)
+    }
+
+    static func load(_ path: String, limits: LuaLimits, randomSeed: Int64, proving: Bool, snapshot: RuleSnapshot?) throws -> RuleSet {
         let sources = try RuleSources(path)
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
-        var problems = unknownFiles(in: sources.folder)
+        // A snapshot's set had no unknown file when it was validated.
+        var problems = snapshot == nil ? unknownFiles(in: sources.folder) : []
+        var contents: [String: [UInt8]] = [:]
+        func read(_ file: String) throws -> [UInt8] {
+            let bytes = try snapshot?.bytes(file) ?? SourceFile.read(file, maxBytes: limits.maxSourceBytes)
+            contents[file] = bytes
+            return bytes
+        }
         var proofs: [Counterexamples] = []
         var modules: [(name: String, value: LuaValue)] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
             host.collectGarbage()
             let before = host.memoryInUse
-            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems) else { return nil }
+            guard let file = RuleFile.load(name, from: sources, host: host, problems: &problems, read: read) else { return nil }
             // The memory a file keeps is charged to it: one that keeps most of the ceiling would make
             // the files and calls after it fail, innocent as they are.
             host.collectGarbage()
@@ -174,6 +189,7 @@ public final class RuleSet {
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
+        ruleSet.snapshot = RuleSnapshot(path: path, contents: contents)
         return ruleSet
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 import RulesModel
 
 /// Everything a simulation depends on. The same configuration gives the same report and the
@@ -32,6 +33,10 @@ public struct SimulationConfig: Sendable {
     /// Record the lines of the rule files each worker runs (`simulate --coverage`): the report's
     /// `lineCounts`. Off, no line hook is installed and nothing else changes.
     public var recordsLines: Bool
+    /// The rule set of `rules` as it was validated already (`rulesrun watch` validates each
+    /// version once): the simulation does not validate it again, and its workers load these bytes.
+    /// Nil: the simulation validates the folder, and its workers load the snapshot of that.
+    public var validated: RuleSnapshot?
 
     public init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -20,8 +20,9 @@ final class SimulationWorker {
             rules = NativeReference()
             ruleSet = nil
         } else {
-            // `Simulation.init` validated the set, proofs included: each worker only loads it.
-            let set = try RuleSet.load(template.config.rules, proving: false)
+            // `Simulation.init` validated the set, proofs included (or was given it validated): each
+            // worker loads the bytes validated.
+            let set = try template.config.validated.map { try $0.load() } ?? RuleSet.load(template.config.rules, proving: false)
             rules = set
             ruleSet = set
             if template.config.recordsLines { set.host.startLineRecording() }
