@@ -62,7 +62,7 @@ public final class RuleSet {
     public private(set) var modules: [(name: String, value: LuaValue)] = []
 
     /// The bytes of the files the set was loaded from: loads it again without reading or proving them.
-    public private(set) var snapshot = RuleSnapshot(path: "", contents: [:])
+    public private(set) var snapshot = RuleSnapshot(path: "", contents: [:], order: [])
 
     /// The params each file declares (``RuleParams``), files without params left out, with the
     /// file's label: `validate` prints them.
@@ -109,9 +109,10 @@ public final class RuleSet {
         // A snapshot's set had no unknown file when it was validated.
         var problems = snapshot == nil ? unknownFiles(in: sources.folder) : []
         var contents: [String: [UInt8]] = [:]
+        var order: [String] = []
         func read(_ file: String) throws -> [UInt8] {
             let bytes = try snapshot?.bytes(file) ?? SourceFile.read(file, maxBytes: limits.maxSourceBytes)
-            contents[file] = bytes
+            if contents.updateValue(bytes, forKey: file) == nil { order.append(file) }
             return bytes
         }
         var proofs: [Counterexamples] = []
@@ -189,7 +190,7 @@ public final class RuleSet {
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
-        ruleSet.snapshot = RuleSnapshot(path: path, contents: contents)
+        ruleSet.snapshot = RuleSnapshot(path: path, contents: contents, order: order)
         return ruleSet
     }
 

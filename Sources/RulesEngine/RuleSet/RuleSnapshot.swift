@@ -11,6 +11,16 @@ public struct RuleSnapshot: Sendable {
     public let path: String
     /// Each rule file read, its own and those it inherits, by the path it was read from.
     let contents: [String: [UInt8]]
+    /// Those paths in the order they were read (each file's base before the file extending it).
+    let order: [String]
+
+    /// The contents of the files, as ``RuleSet/sourceContents(_:limits:)`` reads them from the
+    /// folder (each file of the chain, nearest first, with its file name): what a digest of the rules covers.
+    public var sourceContents: [(name: String, contents: Data)] {
+        RuleSet.fileNames.flatMap { name in
+            order.filter { ($0 as NSString).lastPathComponent == name }.reversed().map { (name, Data(contents[$0] ?? [])) }
+        }
+    }
 
     /// A new rule set from these contents (its own Lua state): the folder's chain is resolved
     /// again (its `extends` files), but no rule file is read and nothing is proved. Throws a
