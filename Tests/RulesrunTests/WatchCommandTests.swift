@@ -86,7 +86,8 @@ import Testing
         #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
         #expect(!second.contains("  line 4:"))
         // --explain: the calls of line 5's check-in under the new rules, after its differences.
-        let explained = try #require(second.range(of: "  line 5: state.consecutive_successes: 0 → 1\n  rule calls of line 5 under the new rules:\n"))
+        let explained = try #require(
+            second.range(of: "  line 5: state.consecutive_successes: 0 → 1\n  rule calls of line 5 under the new rules:\n"))
         #expect(second[explained.upperBound...].hasPrefix("    escalation.transition (escalation.lua:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
         #expect(second.contains("  YES rate                57.1 %  (=)"))
