@@ -16,9 +16,12 @@ struct WatchCommand: ParsableCommand {
             until 200 ms pass without another. A \
             cycle prints a header with the time and what changed, then:
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
-              the tests of `rulesrun test` (--no-tests: none): those that did not pass, and the summary;
+              the tests of `rulesrun test` (--no-tests: none), properties with --cases cases (default \(PropertyRunner.defaultCases)), \
+            seed 1: those that did not pass, with the rule calls of a failed test or scenario \
+            (--no-explain: without), and the summary;
               with --replay FILE (repeatable): the events replayed in memory, each file on its own store, and each line whose output differs from the \
-            last good version's, field by field (`line 9: state.current_tier: 3 → 2`);
+            last good version's, field by field (`line 9: state.current_tier: 3 → 2`); with --explain, \
+            then the rule calls that the first of those lines makes under the new rules;
               with --simulate 30d: a simulation of --users users (default 100, in memory) and its summary \
             figures with their change since the last good version;
             then `cycle N: good, 1.84 s` or `cycle N: rejected, 0.40 s`. A version is good when it \
@@ -45,6 +48,12 @@ struct WatchCommand: ParsableCommand {
         parsing: .unconditional, help: "Users of --simulate, 1 to \(Simulation.maxUsers). (default: 100)",
         transform: WholeNumber.parser(1...Simulation.maxUsers)) var users: Int?
     @Flag(inversion: .prefixedNo, help: "Run the folder's tests at each cycle.") var tests = true
+    @Option(
+        parsing: .unconditional,
+        help: "Cases per property of the tests, 1 to \(PropertyRunner.maxCases). (default: \(PropertyRunner.defaultCases))",
+        transform: WholeNumber.parser(1...PropertyRunner.maxCases)) var cases = PropertyRunner.defaultCases
+    @Flag(help: "Also show the rule calls of the first line of each --replay whose output changed.") var explain = false
+    @Flag(help: "Do not show the rule calls of a failed test (nor run it again to find them).") var noExplain = false
     @Flag(help: "Run one cycle and exit: 0 when the set is valid and every test passed, 1 otherwise.") var once = false
     @Flag(
         help:
@@ -54,6 +63,8 @@ struct WatchCommand: ParsableCommand {
 
     func validate() throws {
         if users != nil, simulate == nil { throw ValidationError("--users is the size of --simulate's cohort; add --simulate 30d") }
+        if explain, noExplain { throw ValidationError("--explain and --no-explain: choose one") }
+        if explain, replay.isEmpty { throw ValidationError("--explain explains the lines of --replay that changed; add --replay FILE") }
         do {
             _ = try RuleFolder(directory)
         } catch let error as LuaError {
@@ -69,7 +80,9 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = WatchSession(directory: directory, replayPaths: replay, simulation: try simulation(), runsTests: tests)
+        let session = WatchSession(
+            directory: directory, replayPaths: replay, simulation: try simulation(), properties: tests ? PropertyRunner(cases: cases) : nil,
+            explainsTests: !noExplain, explainsReplays: explain)
         if once {
             StopSignal.install()
             switch session.cycle(reason: "\(directory) (--once)") {

@@ -12,6 +12,9 @@ import RulesStore
 /// one; a set that does not load leaves the last good version in force (its replay output and
 /// metrics stay the reference) and the cycle says why. Failing tests are printed but do not keep
 /// the previous version: an edit may mean to change what a test expects.
+///
+/// A cycle validates the set once: the tests and the simulation load what it validated (its
+/// `RuleSnapshot`), without proving it again.
 final class WatchSession {
     /// How a cycle ended.
     enum Outcome: Equatable {
@@ -31,7 +34,12 @@ final class WatchSession {
     let directory: String
     let replayPaths: [String]
     let simulation: SimulationConfig?
-    let runsTests: Bool
+    /// What runs the tests' properties (`rulesrun test`'s runner); nil: no test runs.
+    let properties: PropertyRunner?
+    /// What a cycle explains: the rule calls of a failed test (as `rulesrun test` does), and of the
+    /// first line of each replay whose output changed.
+    let explainsTests: Bool
+    let explainsReplays: Bool
 
     private(set) var cycles = 0
     /// The last good version: its cycle and the time it was loaded.
@@ -40,11 +48,16 @@ final class WatchSession {
     private var lastReplays: [String: [Int: JSONValue]] = [:]
     private var lastMetrics: [WatchMetric]?
 
-    init(directory: String, replayPaths: [String], simulation: SimulationConfig?, runsTests: Bool) {
+    init(
+        directory: String, replayPaths: [String], simulation: SimulationConfig?, properties: PropertyRunner?, explainsTests: Bool = true,
+        explainsReplays: Bool = false
+    ) {
         self.directory = directory
         self.replayPaths = replayPaths
         self.simulation = simulation
-        self.runsTests = runsTests
+        self.properties = properties
+        self.explainsTests = explainsTests
+        self.explainsReplays = explainsReplays
     }
 
     /// Runs one cycle, printing as it goes; `reason` is what started it.
@@ -85,27 +98,31 @@ final class WatchSession {
         Terminal.line("\(directory): valid (\(ruleSet.summary))")
         if let signal = Self.stepDone() { return .stopped(signal) }
         var passed = true
-        if runsTests {
-            passed = runTests()
+        if let properties {
+            passed = runTests(ruleSet.snapshot, properties: properties)
             if let signal = Self.stepDone() { return .stopped(signal) }
         }
         for path in replayPaths {
             replay(path, ruleSet: ruleSet)
             if let signal = Self.stepDone() { return .stopped(signal) }
         }
-        if let simulation { simulate(simulation) }
+        if var simulation {
+            simulation.validated = ruleSet.snapshot
+            simulate(simulation)
+        }
         lastGood = (cycles, time)
         return .good(testsPassed: passed)
     }
 
-    /// Runs the folder's tests (`rulesrun test`'s runner); prints those that did not pass and the
-    /// summary. Whether all passed.
-    private func runTests() -> Bool {
+    /// Runs the folder's tests (`rulesrun test`'s runner) against the set validated (`validated`);
+    /// prints those that did not pass, explained unless told otherwise, and the summary. Whether all passed.
+    private func runTests(_ validated: RuleSnapshot, properties: PropertyRunner) -> Bool {
         let results: [RuleTestResult]
         do {
-            results = try RuleTestRunner.run(directory)
+            results = try RuleTestRunner.run(directory, validated: validated, properties: properties, explain: explainsTests)
         } catch {
-            // The files changed since they validated: the next cycle, which the change started, says how.
+            // A test folder that changed since the set validated (an `extends` edited): the next
+            // cycle, which the change started, says how.
             Terminal.line("tests: not run: \(error)")
             return false
         }
@@ -167,6 +184,38 @@ final class WatchSession {
             for difference in EconomyField.differences(before, after) { Terminal.line("  line \(number): \(difference)") }
         }
         if count > Self.maxDifferingLinesShown { Terminal.line("  … and \(count - Self.maxDifferingLinesShown) more lines") }
+        if explainsReplays, let first = differing.first { explain(line: first, of: text, ruleSet: ruleSet, expected: outputs[first]) }
+    }
+
+    /// Prints the rule calls that the event of line `number` of `text` makes under the new rules (the
+    /// last `FailureExplanation.maxCalls`, as `replay --explain text` shows them): the lines up to it
+    /// are replayed once more, on a new host loaded from what the cycle validated, that explains.
+    /// Only a cycle whose replay changed pays for it.
+    private func explain(line number: Int, of text: String, ruleSet: RuleSet, expected: JSONValue?) {
+        let calls: [LuaCallTrace.Call]
+        let explaining: RuleSet
+        do {
+            explaining = try ruleSet.snapshot.load()
+            explaining.host.printHandler = { _ in }  // printed once already, by the replay
+            let trace = LuaCallTrace()
+            try explaining.host.explain(trace)
+            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: explaining, ruleFolder: directory))
+            var output: JSONValue?
+            for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(number).enumerated()
+            {
+                _ = trace.removeAll()
+                output = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1)
+            }
+            calls = trace.removeAll()
+            // Rules are pure: the second run gives the first's output (said when it does not).
+            if output != expected {
+                Terminal.line("  (the second run gave line \(number) another output: the rules did not repeat themselves)")
+            }
+        } catch {
+            return Terminal.line("  line \(number) not explained: \(error)")
+        }
+        let explanation = FailureExplanation(calls, in: explaining, subject: "line \(number) under the new rules")
+        for line in explanation.text { Terminal.line("  " + VisibleText.escaping(line)) }
     }
 
     /// Runs the small simulation and prints its summary figures with their changes since the last

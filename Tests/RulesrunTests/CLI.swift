@@ -36,21 +36,33 @@ struct CLI {
         _ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
         executableURL: URL? = nil
     ) throws -> Result {
+        let (process, out, err) = try launch(
+            arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)))
+        let stdout = out.readDataToEndOfFile()
+        let stderr = err.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts `executableURL` (`rulesrun` by default) with `arguments` in `directory`, its standard
+    /// output and error on pipes: the launch of `run` and of `WatchProcess`, which read them.
+    static func launch(
+        _ arguments: [String], in directory: URL = packageRoot, executableURL: URL = executable
+    ) throws -> (
+        process: Process, stdout: FileHandle, stderr: FileHandle
+    ) {
         let process = Process()
-        process.executableURL = executableURL ?? (name == "rulesrun" ? executable : binary(name))
+        process.executableURL = executableURL
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return (process, out.fileHandleForReading, err.fileHandleForReading)
     }
 
     /// A fresh temporary folder holding the given files.

@@ -28,6 +28,16 @@ import Testing
 
     static let knob = (old: "M.recover_after = { 1, 2, 3 }", new: "M.recover_after = { 2, 2, 3 }")
 
+    /// A property of the rule folder (`rulesrun test`'s), which a watch runs too.
+    static let property = """
+        cases = { prop_a_no_never_leaves_tier_0 = gen.int(0, 5) }
+        function prop_a_no_never_leaves_tier_0(misses)
+          local after = escalation.transition({ current_tier = 0, consecutive_misses = misses, consecutive_successes = 0 }, { result = "NO" })
+          return after.current_tier >= 1
+        end
+
+        """
+
     /// A folder holding `rules/` (the default rule files, and `tests/` when given) and `events.jsonl`.
     static func fixture(tests: [String: String] = [:]) throws -> URL {
         var files = ["events.jsonl": events]
@@ -49,6 +59,7 @@ import Testing
         let rules = dir.appendingPathComponent("rules")
         let watch = try WatchProcess([
             "watch", rules.path, "--replay", dir.appendingPathComponent("events.jsonl").path, "--simulate", "7d", "--users", "4",
+            "--explain",
         ])
         let first = try watch.waitForLine(containing: "\ncycle 1: ")
         #expect(first.contains("cycle 1: \(rules.path) (first cycle)"))
@@ -66,11 +77,18 @@ import Testing
         let second = try watch.waitForLine(containing: "\ncycle 2: ")
         #expect(second.contains("cycle 2: \(escalation.path), \(streaks.path) changed\n"))
         #expect(second.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"))
+        // The failed test explains itself as under `rulesrun test`: the call it made, with the knob edited.
+        #expect(second.contains("    rule calls of the test:\n      escalation.transition (escalation.lua:"))
+        #expect(second.contains("escalation.recover_after[1] = 2"))
         #expect(second.contains("tests: 0 passed, 1 failed"))
         // The YES of line 5 no longer leaves tier 1; lines 1 to 4 are as they were.
         #expect(second.contains("1 line differs from the last good version"))
         #expect(second.contains("  line 5: state.current_tier: 0 → 1"))
         #expect(!second.contains("  line 4:"))
+        // --explain: the calls of line 5's check-in under the new rules, after its differences.
+        let explained = try #require(
+            second.range(of: "  line 5: state.consecutive_successes: 0 → 1\n  rule calls of line 5 under the new rules:\n"))
+        #expect(second[explained.upperBound...].hasPrefix("    escalation.transition (escalation.lua:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
         #expect(second.contains("  YES rate                57.1 %  (=)"))
         #expect(second.contains("  final streak p50        0  (-1)"))
@@ -185,21 +203,27 @@ import Testing
     }
 
     @Test func onceRunsOneCycleAndSaysByItsStatusWhetherTheSetIsGood() throws {
-        let dir = try Self.fixture(tests: ["recovery_test.lua": Self.recoveryTest])
+        let dir = try Self.fixture(tests: ["recovery_test.lua": Self.recoveryTest, "properties_test.lua": Self.property])
         defer { try? FileManager.default.removeItem(at: dir) }
         let rules = dir.appendingPathComponent("rules")
-        let good = try CLI.run(["watch", rules.path, "--once"])
+        let good = try CLI.run(["watch", rules.path, "--once", "--cases", "5"])
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
-        #expect(good.stdout.contains("tests: 1 passed, 0 failed"))
+        // The property runs as under `rulesrun test` (it is not an ERROR for want of a runner).
+        #expect(good.stdout.contains("tests: 2 passed, 0 failed\n"))
         #expect(good.stdout.contains("cycle 1: good, "))
         #expect(!good.stdout.contains("watching"))
 
         let escalation = rules.appendingPathComponent("escalation.lua")
         let original = try String(contentsOf: escalation, encoding: .utf8)
         try Self.save(CLI.edit(original, [Self.knob]), to: escalation)
-        let failing = try CLI.run(["watch", rules.path, "--once"])
+        let failing = try CLI.run(["watch", rules.path, "--once", "--cases", "5"])
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("cycle 1: good, with failing tests, "))
+        #expect(failing.stdout.contains("    rule calls of the test:"))
+        let unexplained = try CLI.run(["watch", rules.path, "--once", "--cases", "5", "--no-explain"])
+        #expect(unexplained.status == 1)
+        #expect(unexplained.stdout.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"))
+        #expect(!unexplained.stdout.contains("rule calls"))
 
         try Self.save(original + "\nlocal = 1\n", to: escalation)
         let bad = try CLI.run(["watch", rules.path, "--once"])
@@ -221,6 +245,13 @@ import Testing
         let duration = try CLI.run(["watch", "--once", "--simulate", "30x"])
         #expect(duration.status == 2)
         #expect(duration.stderr.contains("--simulate: "))
+        let explain = try CLI.run(["watch", "--once", "--explain"])
+        #expect(explain.status == 2)
+        #expect(explain.stderr.contains("--explain explains the lines of --replay that changed; add --replay FILE"))
+        let both = try CLI.run(["watch", "--once", "--replay", "examples/replay/escalation-week.jsonl", "--explain", "--no-explain"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--explain and --no-explain: choose one"))
         #expect(missing.stdout.isEmpty && users.stdout.isEmpty && replay.stdout.isEmpty && duration.stdout.isEmpty)
+        #expect(explain.stdout.isEmpty && both.stdout.isEmpty)
     }
 }

@@ -11,7 +11,7 @@ final class WatchProcess: @unchecked Sendable {
         let description: String
     }
 
-    private let process = Process()
+    private let process: Process
     private let lock = NSLock()
     /// Left by each reader at the end of its pipe.
     private let readers = DispatchGroup()
@@ -22,15 +22,9 @@ final class WatchProcess: @unchecked Sendable {
 
     init(_ arguments: [String], in directory: URL = CLI.packageRoot) throws {
         cursor = output.startIndex
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        for (pipe, isOutput) in [(out, true), (err, false)] {
-            let handle = pipe.fileHandleForReading
+        let (process, out, err) = try CLI.launch(arguments, in: directory)
+        self.process = process
+        for (handle, isOutput) in [(out, true), (err, false)] {
             readers.enter()
             Thread.detachNewThread { [self] in
                 defer { readers.leave() }

@@ -19,9 +19,11 @@ struct RuleFile {
     static let overrideChunkName = "--set"
 
     /// Loads `name` from the rule sources; nil (with the problem recorded) when it is missing or fails.
-    /// `overrides` (knobs of this file) are written into the table it returned before it is frozen.
+    /// `overrides` (knobs of this file) are written into the table it returned before it is frozen;
+    /// `read` reads a file's bytes from its path (at most the host's `maxSourceBytes`).
     static func load(
-        _ fileName: String, from sources: RuleSources, host: LuaHost, overrides: [KnobOverride] = [], problems: inout [RuleProblem]
+        _ fileName: String, from sources: RuleSources, host: LuaHost, overrides: [KnobOverride] = [], problems: inout [RuleProblem],
+        read: (String) throws -> [UInt8]
     ) -> RuleFile? {
         let found = sources.locateAll(fileName)
         guard let name = found.first?.chunkName else {
@@ -34,9 +36,9 @@ struct RuleFile {
         var layers: [(bytes: [UInt8], chunkName: String)] = []
         for file in found.reversed() {
             do {
-                layers.append((try SourceFile.read(file.url.path, maxBytes: host.limits.maxSourceBytes), file.chunkName))
+                layers.append((try read(file.url.path), file.chunkName))
             } catch {
-                problems.append(RuleProblem(file: file.chunkName, message: error.description))
+                problems.append(RuleProblem(file: file.chunkName, message: "\(error)"))
                 return nil
             }
         }

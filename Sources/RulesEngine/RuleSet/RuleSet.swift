@@ -61,6 +61,9 @@ public final class RuleSet {
     /// them to test files as globals.
     public private(set) var modules: [(name: String, value: LuaValue)] = []
 
+    /// The bytes of the files the set was loaded from: loads it again without reading or proving them.
+    public private(set) var snapshot = RuleSnapshot(path: "", contents: [:], order: [], overrides: [])
+
     /// The params each file declares (``RuleParams``), files without params left out, with the
     /// file's label: `validate` prints them.
     public var declaredParams: [(file: String, params: RuleParams)] {
@@ -100,6 +103,13 @@ public final class RuleSet {
     public static func load(
         _ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true, overrides: [KnobOverride] = []
     ) throws -> RuleSet {
+        try load(path, limits: limits, randomSeed: randomSeed, proving: proving, overrides: overrides, snapshot: nil)
+    }
+
+    /// `snapshot`: the bytes of a set already validated (``RuleSnapshot``), read instead of the files.
+    static func load(
+        _ path: String, limits: LuaLimits, randomSeed: Int64, proving: Bool, overrides: [KnobOverride], snapshot: RuleSnapshot?
+    ) throws -> RuleSet {
         let sources = try RuleSources(path)
         guard overrides.count <= KnobOverride.maxOverrides else {
             throw RuleSetError(problems: [
@@ -108,14 +118,23 @@ public final class RuleSet {
             ])
         }
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
-        var problems = unknownFiles(in: sources.folder)
+        // A snapshot's set had no unknown file when it was validated.
+        var problems = snapshot == nil ? unknownFiles(in: sources.folder) : []
+        var contents: [String: [UInt8]] = [:]
+        var order: [String] = []
+        func read(_ file: String) throws -> [UInt8] {
+            let bytes = try snapshot?.bytes(file) ?? SourceFile.read(file, maxBytes: limits.maxSourceBytes)
+            if contents.updateValue(bytes, forKey: file) == nil { order.append(file) }
+            return bytes
+        }
         var proofs: [Counterexamples] = []
         var modules: [(name: String, value: LuaValue)] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
             host.collectGarbage()
             let before = host.memoryInUse
             let overrides = overrides.filter { $0.fileName == name }
-            guard let file = RuleFile.load(name, from: sources, host: host, overrides: overrides, problems: &problems) else { return nil }
+            guard let file = RuleFile.load(name, from: sources, host: host, overrides: overrides, problems: &problems, read: read)
+            else { return nil }
             // The memory a file keeps is charged to it: one that keeps most of the ceiling would make
             // the files and calls after it fail, innocent as they are.
             host.collectGarbage()
@@ -185,6 +204,7 @@ public final class RuleSet {
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
+        ruleSet.snapshot = RuleSnapshot(path: path, contents: contents, order: order, overrides: overrides)
         return ruleSet
     }
 

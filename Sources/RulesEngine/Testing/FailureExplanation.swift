@@ -23,7 +23,9 @@ public struct FailureExplanation: Sendable {
     /// Whether the second run passed.
     public let rerunPassed: Bool
 
-    init(_ all: [LuaCallTrace.Call], in ruleSet: RuleSet, subject: String, rerunPassed: Bool) {
+    /// The last `maxCalls` of `all`, made by `subject` on `ruleSet`'s host (`rulesrun watch --explain`
+    /// shows those of a replay's first changed line this way).
+    public init(_ all: [LuaCallTrace.Call], in ruleSet: RuleSet, subject: String, rerunPassed: Bool = false) {
         self.subject = subject
         calls = all.suffix(Self.maxCalls).map { RuleCallExplanation($0, in: ruleSet) }
         earlier = max(0, all.count - Self.maxCalls)
@@ -58,11 +60,11 @@ public struct FailureExplanation: Sendable {
     }
 
     /// Runs the unit test `name` of the test file at `url` (named `label`) once more against the
-    /// rule set in `rules`, on a host that explains, with the modules' functions called through the
+    /// rule set `rules` (loaded again from its snapshot), on a host that explains, with the modules' functions called through the
     /// host so that it records them; nil when the second run cannot be set up.
-    static func ofTest(named name: String, url: URL, label: String, rules: String) -> FailureExplanation? {
+    static func ofTest(named name: String, url: URL, label: String, rules: RuleSnapshot) -> FailureExplanation? {
         do {
-            let ruleSet = try RuleSet.load(rules, proving: false)
+            let ruleSet = try rules.load()
             let host = ruleSet.host
             host.printHandler = { _ in }
             let modules = try ruleSet.modules.map { (name: $0.name, value: try host.callingThroughHost($0.value)) }

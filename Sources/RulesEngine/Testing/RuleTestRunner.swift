@@ -18,12 +18,16 @@ public enum RuleTestRunner {
     /// `recorder`, when given, gets the lines of the rule files the tests ran (not those validation
     /// or loading ran); `properties` runs the `prop_` functions. With `explain`, each unit test or
     /// scenario that fails is run once more to explain it (`FailureExplanation`; not a property).
+    /// `validated`, the snapshot of the set in `path` validated already (`rulesrun watch`'s): the
+    /// tests run against it, loaded again without proofs, instead of validating the folder once more.
+    /// Either way the scenarios and the explanations load the set from the same snapshot.
     public static func run(
-        _ path: String, inherit: Bool = true, recorder: LineRecorder? = nil, properties: (any PropertyRunning)? = nil,
-        explain: Bool = false, selected: (String) -> Bool = { _ in true }
+        _ path: String, validated: RuleSnapshot? = nil, inherit: Bool = true, recorder: LineRecorder? = nil,
+        properties: (any PropertyRunning)? = nil, explain: Bool = false, selected: (String) -> Bool = { _ in true }
     ) throws -> [RuleTestResult] {
         let found = try testFiles(path, inherit: inherit)
-        let ruleSet = try RuleSet.load(path)
+        let ruleSet = try validated?.load() ?? RuleSet.load(path)
+        let snapshot = ruleSet.snapshot
         try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules)
         recorder?.start(ruleSet.host)
         var results: [RuleTestResult] = []
@@ -34,15 +38,16 @@ public enum RuleTestRunner {
                 testFile.properties = properties
                 for var result in testFile.run(in: ruleSet.host, selected: selected) {
                     if explain, result.outcome == .failed, result.name.hasPrefix("test_") {
-                        result.explanation = FailureExplanation.ofTest(named: result.name, url: file.url, label: file.label, rules: path)
+                        result.explanation = FailureExplanation.ofTest(
+                            named: result.name, url: file.url, label: file.label, rules: snapshot)
                     }
                     results.append(result)
                 }
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
                 guard selected(scenario.name) else { continue }
-                var result = scenario.run(rules: path, recorder: recorder)
-                if explain, result.outcome == .failed { result.explanation = scenario.explainFailure(rules: path) }
+                var result = scenario.run(rules: snapshot, recorder: recorder)
+                if explain, result.outcome == .failed { result.explanation = scenario.explainFailure(rules: snapshot) }
                 results.append(result)
             }
         }

@@ -19,15 +19,15 @@ struct ScenarioTest {
 
     var name: String { url.deletingPathExtension().lastPathComponent }
 
-    /// Runs the scenario against the rule set in `rules` (already validated); `recorder`, when
-    /// given, gets the lines the rules ran.
-    func run(rules: String, recorder: LineRecorder? = nil) -> RuleTestResult {
+    /// Runs the scenario against the rule set `rules` (already validated: loaded again from its
+    /// snapshot); `recorder`, when given, gets the lines the rules ran.
+    func run(rules: RuleSnapshot, recorder: LineRecorder? = nil) -> RuleTestResult {
         replay(rules: rules, recorder: recorder).result
     }
 
     /// The rule calls of the line that fails, from a second run that explains; nil when the rule
     /// set cannot be loaded.
-    func explainFailure(rules: String) -> FailureExplanation? {
+    func explainFailure(rules: RuleSnapshot) -> FailureExplanation? {
         let trace = LuaCallTrace()
         let (result, ruleSet) = replay(rules: rules, trace: trace)
         guard let ruleSet else { return nil }
@@ -39,7 +39,7 @@ struct ScenarioTest {
 
     /// `run`; with `trace`, the host explains, and the trace holds the calls of the last line
     /// replayed (the failing one when the scenario fails).
-    private func replay(rules: String, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> Run {
+    private func replay(rules: RuleSnapshot, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> Run {
         var loaded: RuleSet?
         var printed: [String] = []
         let start = ContinuousClock.now
@@ -63,13 +63,13 @@ struct ScenarioTest {
         var host: LuaHost?
         defer { if let host { recorder?.collect(host) } }
         do {
-            let ruleSet = try RuleSet.load(rules, proving: false)
+            let ruleSet = try rules.load()
             ruleSet.host.printHandler = { printed.append($0) }
             if let trace { try ruleSet.host.explain(trace) }
             loaded = ruleSet
             host = ruleSet.host
             recorder?.start(ruleSet.host)
-            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules))
+            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules.path))
         } catch {
             return result(.error, ["\(label): cannot start the replay: \(error)"])
         }

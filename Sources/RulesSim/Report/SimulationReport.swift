@@ -72,10 +72,15 @@ public struct SimulationReport: Sendable, Equatable {
         if config.reference {
             digest.add("native")
         } else {
-            // Inherited files included (the set was loaded before the run, so this does not throw).
-            for (name, contents) in (try? RuleSet.sourceContents(config.rules)) ?? [] {
+            // Inherited files included: those the run loaded (`Simulation` sets `validated`).
+            for (name, contents) in config.validated?.sourceContents ?? (try? RuleSet.sourceContents(config.rules)) ?? [] {
                 digest.add(name)
                 digest.add(contents)
+            }
+            // A variant's knob overrides (`sweep --set`) are inputs too; none, the digest is the folder's.
+            for knob in config.validated?.overrides ?? config.overrides {
+                digest.add(knob.path)
+                digest.add("\(knob.value)")
             }
         }
         for persona in personas {

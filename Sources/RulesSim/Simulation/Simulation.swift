@@ -39,7 +39,7 @@ public final class Simulation {
         guard (1...Simulation.maxJobs).contains(config.jobs) else {
             throw SimulationError("--jobs must be from 1 to \(Simulation.maxJobs), found \(config.jobs)")
         }
-        self.config = config
+        var config = config
         let host = try LuaHost()
         var personas: [Persona] = []
         var problems: [RuleProblem] = []
@@ -53,7 +53,10 @@ public final class Simulation {
         }
         guard problems.isEmpty else { throw PersonaError(problems: problems) }
         self.personas = personas
-        if !config.reference { _ = try RuleSet.load(config.rules, overrides: config.overrides) }
+        if !config.reference, config.validated == nil {
+            config.validated = try RuleSet.load(config.rules, overrides: config.overrides).snapshot
+        }
+        self.config = config
         target = try config.database.map { try DatabaseTarget(path: $0, append: config.append) }
     }
 

@@ -36,6 +36,10 @@ public struct SimulationConfig: Sendable {
     /// Knobs of the rule set given other values (`sweep --set`): the set simulated is the folder's
     /// with these values (``KnobOverride``), validated as such.
     public var overrides: [KnobOverride] = []
+    /// The rule set of `rules` as it was validated already (`rulesrun watch` validates each
+    /// version once): the simulation does not validate it again, and its workers load these bytes.
+    /// Nil: the simulation validates the folder, and its workers load the snapshot of that.
+    public var validated: RuleSnapshot?
 
     public init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

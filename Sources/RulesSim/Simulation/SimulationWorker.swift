@@ -20,8 +20,11 @@ final class SimulationWorker {
             rules = NativeReference()
             ruleSet = nil
         } else {
-            // `Simulation.init` validated the set, proofs included: each worker only loads it.
-            let set = try RuleSet.load(template.config.rules, proving: false, overrides: template.config.overrides)
+            // `Simulation.init` validated the set, proofs included (or was given it validated), its
+            // knob overrides applied: each worker loads the bytes validated, with the same overrides.
+            let set =
+                try template.config.validated.map { try $0.load() }
+                ?? RuleSet.load(template.config.rules, proving: false, overrides: template.config.overrides)
             rules = set
             ruleSet = set
             if template.config.recordsLines { set.host.startLineRecording() }
