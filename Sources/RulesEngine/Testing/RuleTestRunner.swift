@@ -16,8 +16,9 @@ public enum RuleTestRunner {
     /// `selected` accepts: the folder's own first, then those it inherits (with `inherit`), each
     /// folder's files in the order of their names.
     /// `recorder`, when given, gets the lines of the rule files the tests ran (not those validation
-    /// or loading ran); `properties` runs the `prop_` functions. With `explain`, each unit test or
-    /// scenario that fails is run once more to explain it (`FailureExplanation`; not a property).
+    /// or loading ran); `properties` runs the `prop_` functions (and explains a failed one when it
+    /// is told to). With `explain`, each unit test or scenario that fails is run once more to
+    /// explain it (`FailureExplanation`).
     public static func run(
         _ path: String, inherit: Bool = true, recorder: LineRecorder? = nil, properties: (any PropertyRunning)? = nil,
         explain: Bool = false, selected: (String) -> Bool = { _ in true }
