@@ -64,7 +64,9 @@ public struct FailureExplanation: Sendable {
     /// host so that it records them; nil when the second run cannot be set up. With `case`, the
     /// function is a value property (`prop_*`) run on that case (its minimal one): the second run
     /// passes when it returns true.
-    public static func ofTest(named name: String, url: URL, label: String, rules: String, case value: LuaValue? = nil) -> FailureExplanation? {
+    public static func ofTest(
+        named name: String, url: URL, label: String, rules: String, case value: LuaValue? = nil
+    ) -> FailureExplanation? {
         do {
             let ruleSet = try RuleSet.load(rules, proving: false)
             let host = ruleSet.host

@@ -40,10 +40,12 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         for field in [left.field, right.field] where !field.isNumeric {
             guard left.field == right.field else {
                 throw ExpectationError(
-                    text: text, message: "\(field.rawValue) is not a number: compare it with itself (B.\(field.rawValue) == A.\(field.rawValue))")
+                    text: text,
+                    message: "\(field.rawValue) is not a number: compare it with itself (B.\(field.rawValue) == A.\(field.rawValue))")
             }
             guard relation == .eq || relation == .ne else {
-                throw ExpectationError(text: text, message: "\(field.rawValue) is not a number: compared by == or != only (it has no order)")
+                throw ExpectationError(
+                    text: text, message: "\(field.rawValue) is not a number: compared by == or != only (it has no order)")
             }
         }
     }
@@ -72,7 +74,8 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     /// set shows it.
     public func holds(a: HistoryWalker.Outcome, b: HistoryWalker.Outcome) -> Bool {
         guard left.field.isNumeric else {
-            return holds(shown: left.field.value(in: .success(left.side == .a ? a : b)), right.field.value(in: .success(right.side == .a ? a : b)))
+            return holds(
+                shown: left.field.value(in: .success(left.side == .a ? a : b)), right.field.value(in: .success(right.side == .a ? a : b)))
         }
         func value(_ operand: (side: Side, field: HistoryField)) -> Int {
             operand.field.number(in: operand.side == .a ? a : b) ?? 0

@@ -26,7 +26,8 @@ public final class PropertyRunner: PropertyRunning {
     /// The replay files written, in order.
     public private(set) var written: [String] = []
 
-    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false) {
+    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false)
+    {
         self.cases = cases
         self.seed = seed
         self.out = out
