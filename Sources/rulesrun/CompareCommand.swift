@@ -205,7 +205,7 @@ struct CompareCommand: ParsableCommand {
             let expectations = lineExpectations.map { e in
                 e.app == .earned ? (e, runs: economyRuns, days: economyDays) : (e, runs: habitRuns, days: habitDays)
             }
-            result.properties = properties.run(runs: propertyRuns, expectations: expectations) { name, done, all in
+            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: (dirA, dirB)) { name, done, all in
                 bar.update(done, of: all, label: "histories of \(name)")
             }
         }

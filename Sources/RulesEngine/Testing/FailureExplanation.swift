@@ -92,19 +92,28 @@ public struct FailureExplanation: Sendable {
         }
     }
 
-    /// Replays `lines` (a property's minimal history) once more through the engine under the rule
-    /// set in `rules`, on a host that explains: the rule calls of the history, the last ones those
-    /// of the events the property read last. `holds` judges the outputs again (true: the second
-    /// run passed). Nil when the replay cannot be set up.
-    public static func ofHistory(_ lines: [String], rules: String, holds: ([JSONValue]) -> Bool) -> FailureExplanation? {
+    /// Replays `lines` (a property's minimal history) once more through the engine under each rule
+    /// set in `rules` (one for `rulesrun test`, A's and B's for `compare --property`), on a host
+    /// that explains: one explanation per set, the calls of the history, the last ones those of
+    /// the events the property read last. `holds` judges the sets' outputs again (true: the second
+    /// run passed). Nil when a replay cannot be set up.
+    public static func ofHistory(_ lines: [String], rules: [String], holds: ([[JSONValue]]) -> Bool) -> [FailureExplanation]? {
         do {
-            let ruleSet = try RuleSet.load(rules, proving: false)
-            ruleSet.host.printHandler = { _ in }
-            let trace = LuaCallTrace()
-            try ruleSet.host.explain(trace)
-            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules))
-            let outputs = lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
-            return FailureExplanation(trace.removeAll(), in: ruleSet, subject: "the minimal history", rerunPassed: holds(outputs))
+            var runs: [(calls: [LuaCallTrace.Call], ruleSet: RuleSet, outputs: [JSONValue])] = []
+            for folder in rules {
+                let ruleSet = try RuleSet.load(folder, proving: false)
+                ruleSet.host.printHandler = { _ in }
+                let trace = LuaCallTrace()
+                try ruleSet.host.explain(trace)
+                let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: folder))
+                let outputs = lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
+                runs.append((trace.removeAll(), ruleSet, outputs))
+            }
+            let passed = holds(runs.map(\.outputs))
+            return runs.enumerated().map { i, run in
+                let subject = rules.count == 1 ? "the minimal history" : "the minimal history under \(i == 0 ? "A" : "B") (\(rules[i]))"
+                return FailureExplanation(run.calls, in: run.ruleSet, subject: subject, rerunPassed: passed)
+            }
         } catch {
             return nil
         }

@@ -89,9 +89,8 @@ public final class PropertyRunner: PropertyRunning {
             }
             let explanation =
                 explain
-                ? FailureExplanation.ofHistory(outcome.minimal, rules: property.rules) { outputs in
-                    check.judge(outcome.minimal, [outputs]) == nil
-                } : nil
+                ? FailureExplanation.ofHistory(outcome.minimal, rules: [property.rules]) { check.judge(outcome.minimal, $0) == nil }?.first
+                : nil
             return result(.failed, lines, cases: first + 1, explanation: explanation)
         }
         // A drawn value as the property gets it; nil when it cannot be made (reported as an error).
