@@ -36,7 +36,8 @@ struct CompareCommand: ParsableCommand {
             "habits"). Each is checked on --property-runs histories replayed through the engine under A \
             and B: prop_x(a, b) gets both replayed histories (lists of steps, one per event: event, ok, \
             decisions, state, error) and must return true. A history that breaks it is shrunk and \
-            written to OUT/property-prop_x.jsonl.
+            written to OUT/property-prop_x.jsonl, and replayed once more under A and B on hosts that \
+            explain: the last rule calls of each are printed under it, as replay --explain shows them.
 
             --ignore takes these kinds, the economy's: gate_options, unlock, quest, credits_earned, \
             rollover, credit_balance, streak_count, and the habit tracker's: habit_streak, \
