@@ -159,8 +159,8 @@ import Testing
         #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
     }
 
-    /// The streak functions' proof domains: each breaks at the plainest input of the proof's that breaks it.
-    @Test func theStreakFunctionsDomainsAreGeneratorsAndShrinkToTheirPlainestInput() throws {
+    /// The streak functions' and the economy's last proof domains: each breaks at the plainest input that breaks it.
+    @Test func theRuleFunctionsProofDomainsAreGeneratorsAndShrinkToTheirPlainestInput() throws {
         let dir = try Self.variant(
             """
             cases = {
@@ -170,6 +170,8 @@ import Testing
               prop_bonus = gen.earned_streak(),
               prop_miga = gen.miga_days(),
               prop_habit = gen.habit_streak(),
+              prop_carried = gen.carried_balance(),
+              prop_award = gen.habit_award(),
             }
             function prop_pressure(c) return streaks.pressure.next(c.streak, c.day).current_streak < 3 end
             function prop_day_end(d) return streaks.earned.day_ends(d).streak_count < 5 end
@@ -177,6 +179,8 @@ import Testing
             function prop_bonus(n) return streaks.earned.bonus(n) >= 0 and n < 3 end
             function prop_miga(days) return streaks.miga.current_streak(days) < 2 end
             function prop_habit(c) return streaks.habit.streak(c.periods, c.task, c.user).current < 2 end
+            function prop_carried(balance) return pricing.carried_credits(balance) < 10 end
+            function prop_award(a) return pricing.habit_award(a).credits == 0 end
             """)
         let result = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--cases", "300"], in: dir)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -192,11 +196,14 @@ import Testing
                 "3",
                 "{{exits = 1}, {exits = 1}}",
             ], "\(result.stdout)")
-        #expect(minimal.count == 6)
+        #expect(minimal.count == 8)
+        // The economy's: the first balance the rollover cap (10) carries in full, the smallest reward.
+        #expect(minimal.suffix(2) == ["10", "{completions_in_window = 0, reward_credits = 1}"], "\(result.stdout)")
         // A habit case is the proof's periods, task and user, as the engine passes them: two days done.
-        let habit = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("    minimal case (") && $0.contains("periods") })
+        let habit = try #require(
+            result.stdout.split(separator: "\n").first { $0.hasPrefix("    minimal case (") && $0.contains("periods") })
         #expect(habit.contains("{periods = {{completions = 1, end_date = \"2024-01-01\", "))
-        #expect(result.stdout.hasSuffix("0 passed, 6 failed\n"))
+        #expect(result.stdout.hasSuffix("0 passed, 8 failed\n"))
     }
 
     /// gen.habit_streak() draws under the params of the rule set under test (loop-habits declares calendar_weeks).
@@ -381,7 +388,9 @@ import Testing
 
     /// Every field of every app: Pressure's that are not numbers, and the refusals and best streaks of the others, by == and !=.
     @Test func expectTakesEveryFieldOfEveryApp() throws {
-        let quick = ["--runs", "20", "--days", "7", "--economy-runs", "3", "--habit-runs", "3", "--habit-days", "5", "--population-users", "0"]
+        let quick = [
+            "--runs", "20", "--days", "7", "--economy-runs", "3", "--habit-runs", "3", "--habit-days", "5", "--population-users", "0",
+        ]
         var same = ["compare", "rules", "rules"] + quick
         for field in ["reminders", "persistent_badge", "shield", "error", "earned_error", "habit_error", "habit_best_streaks"] {
             same += ["--expect", "B.\(field) == A.\(field)"]
@@ -389,7 +398,9 @@ import Testing
         let held = try CLI.run(same)
         #expect(held.status == 0, "\(held.stdout)\(held.stderr)")
         #expect(held.stdout.contains("expect B.reminders == A.reminders: holds on every day of every history"))
-        #expect(held.stdout.contains("expect B.habit_error == A.habit_error (--expect) on 3 habit histories of 5 days: holds after every event"))
+        #expect(
+            held.stdout.contains("expect B.habit_error == A.habit_error (--expect) on 3 habit histories of 5 days: holds after every event")
+        )
         #expect(held.stdout.hasSuffix("exit 0: every expectation held\n"), "\(held.stdout)")
         // graduated-recovery recovers tier by tier: its reminders differ, and the engine shows it.
         let out = try CLI.folder([:])
@@ -412,7 +423,10 @@ import Testing
             ("B.gate_options == A.unlock", "gate_options is a record: compare it with itself (B.gate_options == A.gate_options)"),
             ("B.reminders <= A.reminders", "reminders is not a number: compared by == or != only (it has no order)"),
             ("B.shield == A.error", "shield is not a number: compare it with itself (B.shield == A.shield)"),
-            ("B.current_tier == A.persistent_badge", "persistent_badge is not a number: compare it with itself (B.persistent_badge == A.persistent_badge)"),
+            (
+                "B.current_tier == A.persistent_badge",
+                "persistent_badge is not a number: compare it with itself (B.persistent_badge == A.persistent_badge)"
+            ),
         ] {
             let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--expect", expect])
             #expect(result.status == 2)

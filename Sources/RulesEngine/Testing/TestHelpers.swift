@@ -39,6 +39,8 @@ public enum TestHelpers {
         function gen.focus_session() return { generator = "focus_session" } end
         function gen.quest_gate() return { generator = "quest_gate" } end
         function gen.emergency_gate() return { generator = "emergency_gate" } end
+        function gen.carried_balance() return { generator = "carried_balance" } end
+        function gen.habit_award() return { generator = "habit_award" } end
         -- The domains validation proves the streak functions over (StreakPolicy+Proofs, StreakPolicy+HabitProof).
         function gen.pressure_streak() return { generator = "pressure_streak" } end
         function gen.pressure_day() return { generator = "pressure_day" } end

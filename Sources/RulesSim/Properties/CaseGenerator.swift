@@ -14,15 +14,16 @@ import RulesModel
 /// `gen.window()` (`{open_minutes, close_minutes}`, every window users can set:
 /// `EscalationPolicy.allWindows`, the document's default 09:00–22:00 first).
 ///
-/// Four more draw from the domains validation proves the economy's functions over, each value a
+/// Six more draw from the domains validation proves the economy's functions over, each value a
 /// record exactly as the proof passes it: `gen.price_context()` (every situation `price` is
 /// proved in, `PricingPolicy.proofSituations()`, encoded by `PriceContext`'s `LuaTableEncodable`
 /// as the gate passes it, `minutes` 0 for the property to set), `gen.focus_session()` (a completed
 /// session of 0–240 minutes, `PricingPolicy.proofFocusSession`), `gen.quest_gate()`
 /// (`quest_blocked`'s gate: every strictness and quest type, 0–4 quest unlocks today, no earlier
-/// quest unlock or 0–30 minutes since the last, the QR key set or not) and
+/// quest unlock or 0–30 minutes since the last, the QR key set or not),
 /// `gen.emergency_gate()` (`emergency_blocked`'s: 0–4 emergency unlocks used today, the same app
-/// as the last one or not).
+/// as the last one or not), `gen.carried_balance()` (`carried_credits`: 0–200 credits) and
+/// `gen.habit_award()` (`habit_award`'s `{reward_credits, completions_in_window}`).
 ///
 /// Seven more draw from the domains validation proves the streak functions over (streaks.lua),
 /// each value exactly as the proof passes it: `gen.pressure_streak()` and `gen.pressure_day()`
@@ -71,7 +72,7 @@ public indirect enum CaseGenerator {
     ) throws(CaseGeneratorError) -> CaseGenerator {
         let expected =
             "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window, gen.price_context, "
-            + "gen.focus_session, gen.quest_gate, gen.emergency_gate, gen.pressure_streak, gen.pressure_day, gen.habit_streak, "
+            + "gen.focus_session, gen.quest_gate, gen.emergency_gate, gen.carried_balance, gen.habit_award, gen.pressure_streak, gen.pressure_day, gen.habit_streak, "
             + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
@@ -140,6 +141,13 @@ public indirect enum CaseGenerator {
             return .record([
                 ("emergency_used_today", .int(min: 0, max: Int64(QuestPolicy.proofMaxEmergencies))),
                 ("same_app_as_last_emergency", .oneOf([false, true])),
+            ])
+        case "carried_balance":
+            return .int(min: 0, max: Int64(PricingPolicy.proofMaxCarriedBalance))
+        case "habit_award":
+            return .record([
+                ("reward_credits", .oneOf(PricingPolicy.proofHabitRewards.map { .integer(Int64($0)) })),
+                ("completions_in_window", .int(min: 0, max: Int64(PricingPolicy.proofMaxCompletionsInWindow))),
             ])
         case "pressure_streak":
             return .oneOf(StreakPolicy.pressureProofStreakValues)
