@@ -23,9 +23,12 @@ struct CompareCommand: ParsableCommand {
             --expect states a relation that must hold after every day, e.g. \
             "B.current_tier <= A.current_tier" (B never escalates further than A). Its fields are \
             Pressure's (current_tier, consecutive_misses, consecutive_successes, current_streak, \
-            longest_streak, restart_shields_remaining), the economy's (credit_balance, streak_count, \
-            cost_credits, credits_earned: checked after every event of the Earned histories) or the habit \
-            tracker's (habit_streak, habit_score: task by task, after every event of the habit histories). \
+            longest_streak, restart_shields_remaining; reminders, persistent_badge, shield, error by == \
+            or != only), the economy's (credit_balance, streak_count, cost_credits, credits_earned; \
+            gate_options, unlock, quest, rollover, earned_error by == or !=: checked after every event of \
+            the Earned histories) or the habit tracker's (habit_streak, habit_score, habit_best_streak: \
+            task by task; habit_decision, habit_best_streaks, habit_error by == or !=: after every event \
+            of the habit histories). A field that is not a number is compared with itself only. \
             With expectations or properties, differences are listed but only a broken one fails the run.
 
             --property FILE: a Lua file of prop_… functions, each with its histories named in the file's \
@@ -33,7 +36,8 @@ struct CompareCommand: ParsableCommand {
             "habits"). Each is checked on --property-runs histories replayed through the engine under A \
             and B: prop_x(a, b) gets both replayed histories (lists of steps, one per event: event, ok, \
             decisions, state, error) and must return true. A history that breaks it is shrunk and \
-            written to OUT/property-prop_x.jsonl.
+            written to OUT/property-prop_x.jsonl, and replayed once more under A and B on hosts that \
+            explain: the last rule calls of each are printed under it, as replay --explain shows them.
 
             --ignore takes these kinds, the economy's: gate_options, unlock, quest, credits_earned, \
             rollover, credit_balance, streak_count, and the habit tracker's: habit_streak, \
@@ -210,7 +214,7 @@ struct CompareCommand: ParsableCommand {
             let expectations = lineExpectations.map { e in
                 e.app == .earned ? (e, runs: economyRuns, days: economyDays) : (e, runs: habitRuns, days: habitDays)
             }
-            result.properties = properties.run(runs: propertyRuns, expectations: expectations) { name, done, all in
+            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: (dirA, dirB)) { name, done, all in
                 bar.update(done, of: all, label: "histories of \(name)")
             }
         }

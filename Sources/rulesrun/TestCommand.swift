@@ -24,17 +24,20 @@ struct TestCommand: ParsableCommand {
 
             A global function named prop_… is a property: it gets --cases cases drawn from --seed by \
             the generator the file's `cases` table names for it (cases = { prop_x = gen.int(0, 10) }: \
-            gen.int, gen.bool, gen.one_of, gen.record, gen.list, or gen.history("pressure"|"earned"|"habits" \
-            [, {days = N}]): a generated history replayed through the engine, one step per event with \
-            event, ok, decisions, state) and must return true. The first case that breaks it is shrunk; \
-            a value is printed, a history is written to OUT/prop_NAME.jsonl as a replay file.
+            gen.int, gen.bool, gen.one_of, gen.record, gen.list, a rule function's proved domain such as \
+            gen.habit_streak() or gen.pressure_day() (docs/testing-rules.md lists them), or \
+            gen.history("pressure"|"earned"|"habits" [, {days = N}]): a generated history replayed \
+            through the engine, one step per event with event, ok, decisions, state) and must return \
+            true. The first case that breaks it is shrunk; a value is printed, a history is written to \
+            OUT/prop_NAME.jsonl as a replay file.
 
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Under a unit test or a scenario that \
             failed come the rule calls it made (a scenario: those of its failing line), the last \
             \(FailureExplanation.maxCalls) at most, as replay --explain text shows them (function, where it is defined, \
             arguments, what it returned or its error, knobs read, lines run): the failed test is run \
-            once more to explain it, so passing tests cost nothing more. With --format json they are \
+            once more to explain it, so passing tests cost nothing more; under a property that failed \
+            come those of its minimal case (a history's: its replay). With --format json they are \
             the failed test's "explain" array; with junit, in the failure text. --no-explain leaves them out. Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
             printed as validate prints them), a test file that does not load or a property without a \
@@ -88,7 +91,7 @@ struct TestCommand: ParsableCommand {
         let recorder = coverage || threshold != nil ? LineRecorder() : nil
         let results: [RuleTestResult]
         do {
-            let properties = PropertyRunner(cases: cases, seed: seed, out: out)
+            let properties = PropertyRunner(cases: cases, seed: seed, out: out, explain: !noExplain)
             results = try RuleTestRunner.run(
                 directory, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain
             ) { name in

@@ -130,7 +130,7 @@ import Testing
             "B.tier < A.tier",
         ])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("not a numeric field"))
+        #expect(bad.stderr.contains("\"tier\" is not a field (current_tier, "))
     }
 
     @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {

@@ -119,8 +119,8 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for (line, name) in [
-            (66, "prop_prices_strictly_increase_with_the_length"), (82, "prop_focus_credits_only_for_qualifying_sessions"),
-            (100, "prop_quest_gate_answers_nil_or_an_unlock_denied_reason"), (108, "prop_emergency_unlocks_stop_at_the_daily_limit"),
+            (70, "prop_prices_strictly_increase_with_the_length"), (86, "prop_focus_credits_only_for_qualifying_sessions"),
+            (104, "prop_quest_gate_answers_nil_or_an_unlock_denied_reason"), (112, "prop_emergency_unlocks_stop_at_the_daily_limit"),
         ] {
             #expect(result.stdout.contains("PASS  tests/properties_test.lua:\(line) \(name) (300 cases)  ("), "\(result.stdout)")
         }
@@ -159,6 +159,112 @@ import Testing
         #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
     }
 
+    /// The streak functions' and the economy's last proof domains: each breaks at the plainest input that breaks it.
+    @Test func theRuleFunctionsProofDomainsAreGeneratorsAndShrinkToTheirPlainestInput() throws {
+        let dir = try Self.variant(
+            """
+            cases = {
+              prop_pressure = gen.record { streak = gen.pressure_streak(), day = gen.pressure_day() },
+              prop_day_end = gen.earned_day_end(),
+              prop_qualifies = gen.earned_day(),
+              prop_bonus = gen.earned_streak(),
+              prop_miga = gen.miga_days(),
+              prop_habit = gen.habit_streak(),
+              prop_carried = gen.carried_balance(),
+              prop_award = gen.habit_award(),
+            }
+            function prop_pressure(c) return streaks.pressure.next(c.streak, c.day).current_streak < 3 end
+            function prop_day_end(d) return streaks.earned.day_ends(d).streak_count < 5 end
+            function prop_qualifies(d) return streaks.earned.qualifies(d) ~= "FOCUS" end
+            function prop_bonus(n) return streaks.earned.bonus(n) >= 0 and n < 3 end
+            function prop_miga(days) return streaks.miga.current_streak(days) < 2 end
+            function prop_habit(c) return streaks.habit.streak(c.periods, c.task, c.user).current < 2 end
+            function prop_carried(balance) return pricing.carried_credits(balance) < 10 end
+            function prop_award(a) return pricing.habit_award(a).credits == 0 end
+            """)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--cases", "300"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let minimal = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    minimal case (") }.map {
+            String($0.split(separator: "): ", maxSplits: 1).last ?? "")
+        }
+        #expect(
+            minimal.prefix(5) == [
+                // A YES on the proof's Monday after the plainest streak it extends to 3.
+                "{day = {committed = true, date = \"2026-01-05\", result = \"YES\", shield_used = false, weekday = 1}, streak = {current_streak = 2, longest_streak = 2}}",
+                "{date = \"2026-01-05\", freezes = 0, qualified = \"FOCUS\", streak_count = 5, weekday = 1}",
+                "{focus_minutes = 20, habit_completions = 0}",
+                "3",
+                "{{exits = 1}, {exits = 1}}",
+            ], "\(result.stdout)")
+        #expect(minimal.count == 8)
+        // The economy's: the first balance the rollover cap (10) carries in full, the smallest reward.
+        #expect(minimal.suffix(2) == ["10", "{completions_in_window = 0, reward_credits = 1}"], "\(result.stdout)")
+        // A habit case is the proof's periods, task and user, as the engine passes them: two days done.
+        let habit = try #require(
+            result.stdout.split(separator: "\n").first { $0.hasPrefix("    minimal case (") && $0.contains("periods") })
+        #expect(habit.contains("{periods = {{completions = 1, end_date = \"2024-01-01\", "))
+        #expect(result.stdout.hasSuffix("0 passed, 8 failed\n"))
+    }
+
+    /// gen.habit_streak() draws under the params of the rule set under test (loop-habits declares calendar_weeks).
+    @Test func theHabitStreakGeneratorUsesTheParamsOfTheRulesUnderTest() throws {
+        let test = """
+            cases = { prop_no_params = gen.habit_streak() }
+            function prop_no_params(c)
+              expect_eq(c.user.timezone, "UTC")
+              expect_true(next(c.task.params) == nil, "calendar_weeks " .. tostring(c.task.params.calendar_weeks))
+              return true
+            end
+            """
+        let plain = try Self.variant(test)
+        let holds = try CLI.run(["test", plain.path, "--no-inherit", "--cases", "50"], in: plain)
+        #expect(holds.status == 0, "\(holds.stdout)\(holds.stderr)")
+        let loop = try CLI.folder([
+            "extends": CLI.packageRoot.appendingPathComponent("examples/loop-habits").path + "\n", "tests/props_test.lua": test,
+        ])
+        let broken = try CLI.run(["test", loop.path, "--no-inherit", "--no-explain", "--cases", "50"], in: loop)
+        #expect(broken.status == 1, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stdout.contains("expect_true: calendar_weeks false: expected a true value, found false"), "\(broken.stdout)")
+    }
+
+    @Test func aFailedPropertyShowsTheRuleCallsOfItsMinimalCase() throws {
+        let dir = try Self.variant(
+            """
+            cases = {
+              prop_pressure = gen.record { streak = gen.pressure_streak(), day = gen.pressure_day() },
+              prop_streak_stays_below_2 = gen.history("pressure", { days = 6 }),
+            }
+            function prop_pressure(c) return streaks.pressure.next(c.streak, c.day).current_streak < 3 end
+            function prop_streak_stays_below_2(history)
+              for _, step in ipairs(history) do
+                if step.ok then expect_true(step.state.current_streak < 2, step.event.type) end
+              end
+              return true
+            end
+            """)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--cases", "50"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let value = try #require(lines.firstIndex(of: "    rule calls of the minimal case:"), "\(result.stdout)")
+        #expect(lines[value + 1] == "      streaks.pressure.next (rules/streaks.lua:24)")
+        #expect(
+            lines[value + 2]
+                == "        arguments: {\"current_streak\":2,\"longest_streak\":2}, {\"committed\":true,\"date\":\"2026-01-05\",\"result\":\"YES\",\"shield_used\":false,\"weekday\":1}"
+        )
+        #expect(lines[value + 3] == "        returned: {\"current_streak\":3,\"longest_streak\":3}")
+        // The history's: its replay, the last call the one that made the streak 2.
+        let history = try #require(lines.firstIndex { $0.contains("rule calls of the minimal history") }, "\(result.stdout)")
+        let last = try #require(lines[history...].lastIndex { $0.hasPrefix("      streaks.pressure.next (") })
+        #expect(lines[last + 2] == "        returned: {\"current_streak\":2,\"longest_streak\":2}", "\(result.stdout)")
+        let json = try CLI.run(["test", dir.path, "--no-inherit", "--cases", "50", "--format", "json"], in: dir)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tests = try #require(report["tests"] as? [[String: Any]])
+        #expect(tests.allSatisfy { ($0["explain"] as? [Any])?.isEmpty == false }, "\(json.stdout)")
+        let quiet = try CLI.run(["test", dir.path, "--no-inherit", "--cases", "50", "--no-explain"], in: dir)
+        #expect(quiet.status == 1)
+        #expect(!quiet.stdout.contains("rule calls"))
+    }
+
     static let compareQuick = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "0"]
 
     @Test func comparePropertyHoldsOrBreaksAndWritesTheBrokenOnesReplayFile() throws {
@@ -177,6 +283,9 @@ import Testing
             result.stdout.contains(
                 "prop_b_decides_the_same_tiers (graduated-recovery.lua:22) on 10 Pressure histories of 21 days: BROKEN in "))
         #expect(result.stdout.contains("  why: graduated-recovery.lua:24: expect_eq: event "))
+        // The rule calls of the minimal history under each set, the last ones those of its last event.
+        #expect(result.stdout.contains("\n  the last 10 rule calls of the minimal history under A (rules), of "), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  the last 10 rule calls of the minimal history under B (examples/graduated-recovery), of "))
         #expect(result.stdout.hasSuffix("exit 1: 1 of 2 properties broke\n"))
         let file = out.appendingPathComponent("property-prop_b_decides_the_same_tiers.jsonl")
         let last = { (rules: String) throws -> String in
@@ -277,13 +386,46 @@ import Testing
             ))
     }
 
+    /// Every field of every app: Pressure's that are not numbers, and the refusals and best streaks of the others, by == and !=.
+    @Test func expectTakesEveryFieldOfEveryApp() throws {
+        let quick = [
+            "--runs", "20", "--days", "7", "--economy-runs", "3", "--habit-runs", "3", "--habit-days", "5", "--population-users", "0",
+        ]
+        var same = ["compare", "rules", "rules"] + quick
+        for field in ["reminders", "persistent_badge", "shield", "error", "earned_error", "habit_error", "habit_best_streaks"] {
+            same += ["--expect", "B.\(field) == A.\(field)"]
+        }
+        let held = try CLI.run(same)
+        #expect(held.status == 0, "\(held.stdout)\(held.stderr)")
+        #expect(held.stdout.contains("expect B.reminders == A.reminders: holds on every day of every history"))
+        #expect(
+            held.stdout.contains("expect B.habit_error == A.habit_error (--expect) on 3 habit histories of 5 days: holds after every event")
+        )
+        #expect(held.stdout.hasSuffix("exit 0: every expectation held\n"), "\(held.stdout)")
+        // graduated-recovery recovers tier by tier: its reminders differ, and the engine shows it.
+        let out = try CLI.folder([:])
+        let broken = try CLI.run(
+            [
+                "compare", "rules", "examples/graduated-recovery", "--out", out.path, "--json", "--expect", "B.reminders == A.reminders",
+                "--expect", "B.reminders != A.reminders",
+            ] + quick)
+        #expect(broken.status == 1, "\(broken.stdout)\(broken.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(broken.stdout.utf8)) as? [String: Any])
+        let expectations = try #require(report["expectations"] as? [[String: Any]])
+        #expect(expectations.map { $0["holds"] as? Bool } == [false, false])
+        let counterexample = try #require(expectations.first?["counterexample"] as? [String: Any])
+        #expect(counterexample["reproduced_by_engine"] as? Bool == true, "\(counterexample)")
+    }
+
     @Test func whatExpectCannotCompareIsRefusedWithTheReason() throws {
         for (expect, message) in [
             ("B.gate_options <= A.gate_options", "gate_options is a record, compared by == or != only (it has no order)"),
             ("B.gate_options == A.unlock", "gate_options is a record: compare it with itself (B.gate_options == A.gate_options)"),
+            ("B.reminders <= A.reminders", "reminders is not a number: compared by == or != only (it has no order)"),
+            ("B.shield == A.error", "shield is not a number: compare it with itself (B.shield == A.shield)"),
             (
-                "B.reminders == A.reminders",
-                "reminders cannot be compared by --expect (Pressure's walk compares it as a kind: compare reports every history where it differs unless --ignore reminders)"
+                "B.current_tier == A.persistent_badge",
+                "persistent_badge is not a number: compare it with itself (B.persistent_badge == A.persistent_badge)"
             ),
         ] {
             let result = try CLI.run(["compare", "rules", "examples/gentle-pricing", "--expect", expect])
@@ -298,10 +440,13 @@ import Testing
         #expect(mixed.stderr.contains("--expect \"B.credit_balance >= A.current_tier\": both sides must be fields of one app"))
         let unknown = try CLI.run(["compare", "rules", "rules", "--expect", "B.balance >= A.balance"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("\"balance\" is not a numeric field (one of current_tier, "))
         #expect(
             unknown.stderr.contains(
-                "credit_balance, streak_count, cost_credits, credits_earned, gate_options, unlock, quest, rollover (earned); habit_streak, habit_score, habit_best_streak, habit_decision (habits))"
+                "\"balance\" is not a field (current_tier, consecutive_misses, consecutive_successes, current_streak, longest_streak, restart_shields_remaining (pressure); reminders, persistent_badge, shield, error (pressure, by == or !=); "
+            ), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "credit_balance, streak_count, cost_credits, credits_earned, gate_options, unlock, quest, rollover, earned_error (earned); habit_streak, habit_score, habit_best_streak, habit_decision, habit_best_streaks, habit_error (habits))"
             ))
     }
 }

@@ -34,7 +34,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("PASS  tests/escalation_test.lua:10 test_misses_escalate_one_tier_each  ("))
         #expect(result.stdout.contains("PASS  tests/escalation-days.jsonl:1 escalation-days  ("))
-        #expect(result.stdout.hasSuffix("37 passed, 0 failed\n"))
+        #expect(result.stdout.hasSuffix("39 passed, 0 failed\n"))
     }
 
     @Test func aFailingExpectNamesItsLineAndTheFirstDifference() throws {
@@ -205,7 +205,7 @@ import Testing
         #expect(result.stdout.contains("    rules/tests/escalation_test.lua:26: expect_eq: consecutive_successes: expected 0, found 2\n"))
         #expect(result.stdout.contains("FAIL  rules/tests/escalation-days.jsonl:13 escalation-days  ("))
         #expect(result.stdout.contains("    rules/tests/escalation-days.jsonl:13: state.current_tier: expected 0, found 2\n"))
-        #expect(result.stdout.hasSuffix("36 passed, 2 failed\n"))
+        #expect(result.stdout.hasSuffix("38 passed, 2 failed\n"))
         let own = try CLI.run(["test", dir.path, "--no-inherit"])
         #expect(own.status == 0)
         #expect(own.stdout.hasSuffix("1 passed, 0 failed\n"))

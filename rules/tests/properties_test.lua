@@ -13,6 +13,10 @@ cases = {
   prop_focus_credits_only_for_qualifying_sessions = gen.focus_session(),
   prop_quest_gate_answers_nil_or_an_unlock_denied_reason = gen.quest_gate(),
   prop_emergency_unlocks_stop_at_the_daily_limit = gen.emergency_gate(),
+  prop_a_day_that_does_not_extend_ends_the_pressure_streak = gen.record {
+    streak = gen.pressure_streak(), day = gen.pressure_day(),
+  },
+  prop_a_habit_streak_counts_at_most_the_periods_given = gen.habit_streak(),
 }
 
 -- Over the states validation proves transition over: "consecutive_successes = 0" on a miss,
@@ -109,5 +113,31 @@ function prop_emergency_unlocks_stop_at_the_daily_limit(gate)
   local reason = quests.emergency_blocked(gate)
   expect_true(reason == nil or denied_reasons[reason], tostring(reason))
   if gate.emergency_used_today >= quests.emergency.daily_limit then expect_eq(reason, "DAILY_LIMIT_REACHED") end
+  return true
+end
+
+-- pressure-data-model.md: current_streak counts consecutive days with an extending result
+-- (streaks.pressure.extends) and longest_streak is the longest it has been: a day whose result does
+-- not extend it ends it, and the longest streak never shrinks.
+function prop_a_day_that_does_not_extend_ends_the_pressure_streak(c)
+  local after = streaks.pressure.next(c.streak, c.day)
+  local extends = false
+  for _, result in ipairs(streaks.pressure.extends) do
+    if result == c.day.result then extends = true end
+  end
+  if not extends then expect_eq(after.current_streak, 0, c.day.result .. " ends the streak") end
+  expect_true(after.longest_streak >= c.streak.longest_streak, "the longest streak never shrinks")
+  expect_true(after.longest_streak >= after.current_streak, "the longest streak is never below the current one")
+  return true
+end
+
+-- habit-tracker-data-model.md §5.1: a streak is "the count of consecutive measurement periods", so
+-- over the histories and task kinds validation proves habit.streak over (under the rule set's own
+-- params) it is never negative and never more than the periods given, plus, for "N times in D
+-- days", the D - 1 days of the window still open (loop-habits counts them).
+function prop_a_habit_streak_counts_at_most_the_periods_given(c)
+  local out = streaks.habit.streak(c.periods, c.task, c.user)
+  local open = c.task.frequency.kind == "times_in_days" and c.task.frequency.days - 1 or 0
+  expect_true(out.current >= 0 and out.current <= #c.periods + open, out.current .. " of " .. #c.periods .. " periods")
   return true
 end

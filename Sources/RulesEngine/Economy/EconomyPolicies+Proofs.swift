@@ -5,6 +5,12 @@ import RulesModel
 extension PricingPolicy {
     /// `focus_credits` is proved over every session of 0…this many minutes.
     public static let proofMaxFocusMinutes = 240
+    /// `carried_credits` is proved over every balance of 0…this many credits (`gen.carried_balance()`).
+    public static let proofMaxCarriedBalance = 200
+    /// `habit_award` is proved over every pair of these rewards and 0…`proofMaxCompletionsInWindow`
+    /// completions in the window (`gen.habit_award()`).
+    public static let proofHabitRewards = [0, 1, 5, 50, 100]
+    public static let proofMaxCompletionsInWindow = 20
 
     /// The session of `minutes` the proof passes `focus_credits`: completed as planned (planned at least 1).
     public static func proofFocusSession(_ minutes: Int) -> LuaTable {
@@ -42,8 +48,8 @@ extension PricingPolicy {
             }
         }
         var carried = Counterexamples(function: carriedCredits, name: "carried_credits", file: file)
-        carried.unproved = "balances above 200 credits"
-        for balance in 0...200 {
+        carried.unproved = "balances above \(Self.proofMaxCarriedBalance) credits"
+        for balance in 0...Self.proofMaxCarriedBalance {
             let call = "carried_credits(\(balance))"
             if carried.isFinished(host) { break }
             carried.inputs += 1
@@ -60,9 +66,10 @@ extension PricingPolicy {
             }
         }
         var award = Counterexamples(function: habitAward, name: "habit_award", file: file)
-        award.unproved = "rewards other than 0, 1, 5, 50 and 100 credits, and more than 20 completions in the window"
-        for reward in [0, 1, 5, 50, 100] {
-            for recent in 0...20 {
+        award.unproved =
+            "rewards other than 0, 1, 5, 50 and 100 credits, and more than \(Self.proofMaxCompletionsInWindow) completions in the window"
+        for reward in Self.proofHabitRewards {
+            for recent in 0...Self.proofMaxCompletionsInWindow {
                 let call = "habit_award(reward_credits \(reward), completions_in_window \(recent))"
                 if award.isFinished(host) { break }
                 award.inputs += 1

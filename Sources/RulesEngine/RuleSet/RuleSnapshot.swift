@@ -6,7 +6,7 @@ import LuaHost
 /// its files again — so that what runs is what was validated, even when a file changes meanwhile.
 /// `rulesrun watch` validates a cycle's set once and gives its snapshot to the tests
 /// (`RuleTestRunner`) and to the simulation's workers (`SimulationConfig.validated`).
-public struct RuleSnapshot: Sendable {
+public struct RuleSnapshot: Sendable, Equatable {
     /// The rule folder, as it was given to `RuleSet.load`.
     public let path: String
     /// Each rule file read, its own and those it inherits, by the path it was read from.

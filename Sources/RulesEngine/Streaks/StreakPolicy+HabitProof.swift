@@ -44,40 +44,80 @@ extension StreakPolicy {
     /// The day the proof's histories end on (a Monday, 1st of a month).
     static let habitProofToday = try! DayID("2024-01-01")
 
-    /// Every history of up to 3 periods over `habitProofPeriods` (the first one running, with the
-    /// host's status), for each task kind, then histories of every status 90 periods long — at the
-    /// params' defaults; at each other combination of the params' domain, every history of up to
-    /// 2 periods for each task kind (so that a file with many params stays within the validation
-    /// budget: 256 combinations × the full domain would be over a million calls).
+    /// The inputs `habit.streak` is proved over, in the proof's order (`gen.habit_streak()` draws
+    /// from them): every history of up to 3 periods over `habitProofPeriods` (the first one
+    /// running, with the host's status), for each task kind, then histories of every status 90
+    /// periods long — at the params' defaults; at each other combination of the params' domain,
+    /// every history of up to 2 periods for each task kind (so that a file with many params stays
+    /// within the validation budget: 256 combinations × the full domain would be over a million
+    /// calls). Input 0 is the plainest: an empty history of a daily task at the defaults.
+    public struct HabitProofDomain {
+        let policy: StreakPolicy
+        /// The params' combinations, the defaults first.
+        public let params: ParamDomain
+        let histories: [[HabitProofPeriod]]
+        let short: [[HabitProofPeriod]]
+        public let user: HabitUserRecord
+
+        init(_ policy: StreakPolicy) {
+            self.policy = policy
+            params = policy.params.domain()
+            var histories = StreakPolicy.lists(of: StreakPolicy.habitProofPeriods, upTo: 3)
+            for item in StreakPolicy.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
+            self.histories = histories
+            short = StreakPolicy.lists(of: StreakPolicy.habitProofPeriods, upTo: StreakPolicy.habitProofParamsLength)
+            user = HabitUserRecord(timezone: "UTC", dayStartsAt: policy.habit.dayStartsAt)
+        }
+
+        /// The number of inputs.
+        public var count: Int {
+            let kinds = StreakPolicy.habitProofTasks.count
+            return kinds * histories.count + (params.combinations.count - 1) * kinds * short.count
+        }
+
+        /// Input `index` (0 ..< `count`): the periods, most recent first, and the task.
+        public func input(_ index: Int) -> (periods: [HabitPeriod], task: HabitTaskRecord) {
+            let kinds = StreakPolicy.habitProofTasks
+            let first = kinds.count * histories.count
+            let combination: Int, kind: Int, history: [HabitProofPeriod]
+            if index < first {
+                (combination, kind, history) = (0, index / histories.count, histories[index % histories.count])
+            } else {
+                let rest = index - first, perCombination = kinds.count * short.count
+                combination = 1 + rest / perCombination
+                kind = rest % perCombination / short.count
+                history = short[rest % short.count]
+            }
+            var (periods, task) = policy.proofInput(history, kinds[kind])
+            task.params = params.combinations[combination]
+            return (periods, task)
+        }
+    }
+
+    /// The inputs of `habit.streak`'s proof under this policy's params.
+    public var habitProofDomain: HabitProofDomain { HabitProofDomain(self) }
+
+    /// `habit.streak` over every input of `habitProofDomain`.
     func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: habit.streak, name: "habit.streak", file: file)
         failures.unproved =
             "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds)"
-        var histories = Self.lists(of: Self.habitProofPeriods, upTo: 3)
-        for item in Self.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
-        let short = Self.lists(of: Self.habitProofPeriods, upTo: Self.habitProofParamsLength)
-        let domain = params.domain()
-        if domain.combinations.count > 1 {
+        let domain = habitProofDomain
+        if domain.params.combinations.count > 1 {
             failures.unproved! += ", and params other than the defaults with histories longer than \(Self.habitProofParamsLength) periods"
         }
-        if let unproved = domain.unproved { failures.unproved! += ", and " + unproved }
-        let user = HabitUserRecord(timezone: "UTC", dayStartsAt: habit.dayStartsAt)
-        for (n, combination) in domain.combinations.enumerated() {
-            for kind in Self.habitProofTasks {
-                for history in n == 0 ? histories : short {
-                    if failures.isFinished(host) { return failures }
-                    var (periods, task) = proofInput(history, kind)
-                    task.params = combination
-                    checkHabitStreak(periods, task, user, host: host, into: &failures)
-                }
-            }
+        if let unproved = domain.params.unproved { failures.unproved! += ", and " + unproved }
+        for index in 0..<domain.count {
+            if failures.isFinished(host) { return failures }
+            let (periods, task) = domain.input(index)
+            checkHabitStreak(periods, task, domain.user, host: host, into: &failures)
         }
         return failures
     }
 
     /// The periods of `history` for a task of `kind` (each completion worth 1 of the goal's
     /// value: 2 completions exceed an at-most-1 ceiling), and the task starting on the oldest.
-    private func proofInput(_ history: [HabitProofPeriod], _ kind: HabitTaskRecord) -> ([HabitPeriod], HabitTaskRecord) {
+    fileprivate func proofInput(_ history: [HabitProofPeriod], _ kind: HabitTaskRecord) -> ([HabitPeriod], HabitTaskRecord) {
         var needed = habit.minCompletions
         if habit.requireTimesPerDay { needed = max(needed, kind.timesPerDay) }
         let measurement = kind.measurement

@@ -12,8 +12,8 @@ extension StreakPolicy {
             + proveEarned(file, host)
     }
 
-    /// Every list of up to 6 days with 0 or 1 exits.
-    static var migaDayLists: [[LuaValue]] {
+    /// Every list of up to 6 days with 0 or 1 exits, the empty list first (`gen.miga_days()`).
+    public static var migaDayLists: [[LuaValue]] {
         lists(of: [["exits": 0], ["exits": 1]], upTo: 6)
     }
 
@@ -38,21 +38,11 @@ extension StreakPolicy {
     /// never shielded then), up to the longest run or `RuleSet.maxReachableStates` streaks.
     private func provePressure(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: pressure.next, name: "pressure.next", file: file)
-        func days(on date: DayID) -> [ProvedDay] {
-            [CommitmentStatus.yes, .no, .missed].flatMap { result in
-                [false, true].flatMap { shield in
-                    [true, false].map { ProvedDay(PressureDay(result: result, shieldUsed: shield, date: date, committed: $0)) }
-                }
-            }
-        }
-        let week = (0..<7).map { days(on: Self.firstProvedDay.adding(days: $0)!) }
-        for current in 0...6 {
-            for longest in current...8 {
-                let streak = PressureStreak(current_streak: current, longest_streak: longest)
-                for day in week.joined() {
-                    if failures.isFinished(host) { return failures }
-                    _ = checkPressure(streak, day, into: &failures, host: host, purity: true)
-                }
+        let week = Self.pressureProofWeek
+        for streak in Self.pressureProofStreaks {
+            for day in week {
+                if failures.isFinished(host) { return failures }
+                _ = checkPressure(streak, day, into: &failures, host: host, purity: true)
             }
         }
         var frontier = [PressureStreak(current_streak: 0, longest_streak: 0)]
@@ -63,7 +53,7 @@ extension StreakPolicy {
             let date = Self.firstProvedDay.adding(days: day - 1)!
             var next: [PressureStreak] = []
             for streak in frontier {
-                for pressureDay in days(on: date) where Self.engineCanPass(pressureDay.day) {
+                for pressureDay in Self.pressureProofDays(on: date) where Self.engineCanPass(pressureDay.day) {
                     if failures.isFinished(host) { return failures }
                     guard let new = checkPressure(streak, pressureDay, into: &failures, host: host, purity: false),
                         reached.insert(new).inserted
@@ -81,6 +71,32 @@ extension StreakPolicy {
         if !frontier.isEmpty { failures.unproved = "streaks reached after day \(day) (\(RuleSet.longestRun) days, the longest run)" }
         return failures
     }
+
+    /// Every day of a proof's week (from `firstProvedDay`, a Monday): each result, shielded or
+    /// not, committed or not.
+    private static func pressureProofDays(on date: DayID) -> [ProvedDay] {
+        [CommitmentStatus.yes, .no, .missed].flatMap { result in
+            [false, true].flatMap { shield in
+                [true, false].map { ProvedDay(PressureDay(result: result, shieldUsed: shield, date: date, committed: $0)) }
+            }
+        }
+    }
+
+    /// The days `pressure.next` is proved on with every streak of `pressureProofStreaks`.
+    private static let pressureProofWeek = (0..<7).flatMap { pressureProofDays(on: firstProvedDay.adding(days: $0)!) }
+
+    /// Every streak up to 6 (longest up to 8), 0 first.
+    private static let pressureProofStreaks = (0...6).flatMap { current in
+        (current...8).map { PressureStreak(current_streak: current, longest_streak: $0) }
+    }
+
+    /// The streaks `pressure.next` is proved over with every day of the week (`gen.pressure_streak()`),
+    /// as the proof passes them: `{current_streak, longest_streak}`, the plainest (0, 0) first.
+    public static var pressureProofStreakValues: [LuaValue] { pressureProofStreaks.map(\.luaValue) }
+
+    /// The days it is proved on (`gen.pressure_day()`), as the proof passes them: `{result,
+    /// shield_used, date, weekday, committed}`, the first a committed unshielded YES on Monday.
+    public static var pressureProofDayValues: [LuaValue] { pressureProofWeek.map(\.luaValue) }
 
     /// Whether the engine can pass this day to `pressure.next`: a YES is a check-in (committed,
     /// never shielded); a day without a commitment counts as MISSED or NO, and its shield is asked
@@ -101,9 +117,7 @@ extension StreakPolicy {
         var call: String { "pressure.next(current \(current), longest \(longest), \(day.text))" }
         failures.inputs += 1
         do {
-            let arguments: [LuaValue] = [
-                ["current_streak": .integer(Int64(current)), "longest_streak": .integer(Int64(longest))], day.luaValue,
-            ]
+            let arguments: [LuaValue] = [streak.luaValue, day.luaValue]
             let out = try host.call(pressure.next, arguments).first ?? .nil
             if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
             let new = try LuaDecoder().decode(PressureStreak.self, from: out)
@@ -145,6 +159,8 @@ extension StreakPolicy {
     private struct PressureStreak: Decodable, Hashable {
         var current_streak: Int
         var longest_streak: Int
+
+        var luaValue: LuaValue { ["current_streak": .integer(Int64(current_streak)), "longest_streak": .integer(Int64(longest_streak))] }
     }
 
     private func proveCurrentStreak(
@@ -176,9 +192,10 @@ extension StreakPolicy {
 
     private func proveEarned(_ file: RuleFile, _ host: LuaHost) -> [Counterexamples] {
         var qualifies = Counterexamples(function: earned.qualifies, name: "earned.qualifies", file: file)
-        qualifies.unproved = "days with more than 180 focus minutes or 4 habit completions"
-        for minutes in 0...180 {
-            for habits in 0...4 {
+        qualifies.unproved =
+            "days with more than \(Self.earnedProofFocusMinutes.upperBound) focus minutes or \(Self.earnedProofHabitCompletions.upperBound) habit completions"
+        for minutes in Self.earnedProofFocusMinutes {
+            for habits in Self.earnedProofHabitCompletions {
                 let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
                 if qualifies.isFinished(host) { break }
                 qualifies.inputs += 1
@@ -199,7 +216,7 @@ extension StreakPolicy {
         // Every streak a run can reach, checked against the range the engine enforces.
         var bonus = Counterexamples(function: earned.bonus, name: "earned.bonus", file: file)
         bonus.unproved = "streaks above \(RuleSet.longestRun) (\(RuleSet.longestRun) days, the longest run)"
-        for streak in 0...RuleSet.longestRun {
+        for streak in Self.earnedProofStreaks {
             let call = "earned.bonus(\(streak))"
             if bonus.isFinished(host) { break }
             bonus.inputs += 1
@@ -222,31 +239,48 @@ extension StreakPolicy {
         return [qualifies, bonus, proveDayEnds(file, host)]
     }
 
-    /// Every end of day of a week (each weekday), qualified or not, with streaks 0…14, 21, 28, 30,
-    /// 365 and the longest run, holding 0…5 or 100 freezes, against the engine's checks (`EarnedDayEnd.problem`).
-    private func proveDayEnds(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
-        var failures = Counterexamples(function: earned.dayEnds, name: "earned.day_ends", file: file)
+    /// The focus minutes and habit completions of the days `earned.qualifies` is proved over
+    /// (every pair; `gen.earned_day()`).
+    public static let earnedProofFocusMinutes = 0...180
+    public static let earnedProofHabitCompletions = 0...4
+    /// The streaks `earned.bonus` is proved over (`gen.earned_streak()`): every streak a run can reach.
+    public static let earnedProofStreaks = 0...RuleSet.longestRun
+
+    /// Every end of day `earned.day_ends` is proved over (`gen.earned_day_end()`), plainest first:
+    /// each weekday of a week, qualified or not, with streaks 0…14, 21, 28, 30, 365 and the
+    /// longest run (a qualified day's streak above 0), holding 0…5 or 100 freezes.
+    public static let earnedProofDayEnds: [EarnedDayEnd] = {
         let streaks = Array(0...14) + [21, 28, 30, 365, RuleSet.longestRun]
         let freezes = Array(0...5) + [StreakPolicy.maxEarnedFreezes]
-        failures.unproved = "streaks other than 0…14, 21, 28, 30, 365 and \(RuleSet.longestRun), and more than 5 freezes other than 100"
+        var days: [EarnedDayEnd] = []
         for qualified in [nil, StreakQualificationMethod.focus, .habits] {
             for streak in streaks where qualified == nil || streak > 0 {
                 for held in freezes {
                     for weekday in 0..<7 {
-                        let day = EarnedDayEnd(
-                            date: Self.firstProvedDay.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: held)
-                        let call = "earned.day_ends(\(day.text))"
-                        if failures.isFinished(host) { return failures }
-                        failures.inputs += 1
-                        do {
-                            let out = try host.call(earned.dayEnds, day, returning: EarnedStreak.self)
-                            if try host.call(earned.dayEnds, day, returning: EarnedStreak.self) != out { failures.recordImpure(call) }
-                            if let problem = day.problem(with: out) { failures.record(kind: "range", "\(call) returned \(problem)") }
-                        } catch {
-                            failures.record(error, calling: call)
-                        }
+                        days.append(
+                            EarnedDayEnd(
+                                date: Self.firstProvedDay.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: held))
                     }
                 }
+            }
+        }
+        return days
+    }()
+
+    /// Every day of `earnedProofDayEnds`, against the engine's checks (`EarnedDayEnd.problem`).
+    private func proveDayEnds(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
+        var failures = Counterexamples(function: earned.dayEnds, name: "earned.day_ends", file: file)
+        failures.unproved = "streaks other than 0…14, 21, 28, 30, 365 and \(RuleSet.longestRun), and more than 5 freezes other than 100"
+        for day in Self.earnedProofDayEnds {
+            let call = "earned.day_ends(\(day.text))"
+            if failures.isFinished(host) { return failures }
+            failures.inputs += 1
+            do {
+                let out = try host.call(earned.dayEnds, day, returning: EarnedStreak.self)
+                if try host.call(earned.dayEnds, day, returning: EarnedStreak.self) != out { failures.recordImpure(call) }
+                if let problem = day.problem(with: out) { failures.record(kind: "range", "\(call) returned \(problem)") }
+            } catch {
+                failures.record(error, calling: call)
             }
         }
         return failures

@@ -1,10 +1,12 @@
 import Foundation
 import LuaHost
 import RulesModel
+import RulesStore
 
 /// The rule calls a failed test made, as `replay --explain` shows them (`RuleCallExplanation`):
 /// for a unit test (`test_*`), every call of a rule module's function it made; for a scenario,
-/// the calls of its failing line. Only the last `maxCalls` are kept, the rest counted.
+/// the calls of its failing line; for a property, those of its minimal case (a value property's
+/// calls, or the replay of a history property's minimal history). Only the last `maxCalls` are kept, the rest counted.
 ///
 /// They come from a second run of the failed test alone, on a fresh host that explains (explaining
 /// costs the tests that pass nothing). Rules are pure, so the second run fails as the first did;
@@ -60,9 +62,13 @@ public struct FailureExplanation: Sendable {
     }
 
     /// Runs the unit test `name` of the test file at `url` (named `label`) once more against the
-    /// rule set `rules` (loaded again from its snapshot), on a host that explains, with the modules' functions called through the
-    /// host so that it records them; nil when the second run cannot be set up.
-    static func ofTest(named name: String, url: URL, label: String, rules: RuleSnapshot) -> FailureExplanation? {
+    /// rule set `rules` (loaded again from its snapshot), on a host that explains, with the modules'
+    /// functions called through the host so that it records them; nil when the second run cannot be
+    /// set up. With `case`, the function is a value property (`prop_*`) run on that case (its minimal
+    /// one): the second run passes when it returns true.
+    public static func ofTest(
+        named name: String, url: URL, label: String, rules: RuleSnapshot, case value: LuaValue? = nil
+    ) -> FailureExplanation? {
         do {
             let ruleSet = try rules.load()
             let host = ruleSet.host
@@ -76,10 +82,40 @@ public struct FailureExplanation: Sendable {
             let trace = LuaCallTrace()
             try host.explain(trace)
             var passed = true
-            do { _ = try host.call(test.function, []) } catch { passed = false }
+            do {
+                let results = try host.call(test.function, value.map { [$0] } ?? [])
+                if value != nil { passed = results.first == .boolean(true) }
+            } catch { passed = false }
             // The test function itself is called through the host too: its call is not one of the rules'.
             let calls = trace.removeAll().filter { $0.function != test.function }
-            return FailureExplanation(calls, in: ruleSet, subject: "the test", rerunPassed: passed)
+            return FailureExplanation(calls, in: ruleSet, subject: value == nil ? "the test" : "the minimal case", rerunPassed: passed)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Replays `lines` (a property's minimal history) once more through the engine under each rule
+    /// set in `rules` (one for `rulesrun test`, A's and B's for `compare --property`), on a host
+    /// that explains: one explanation per set, the calls of the history, the last ones those of
+    /// the events the property read last. `holds` judges the sets' outputs again (true: the second
+    /// run passed). Nil when a replay cannot be set up.
+    public static func ofHistory(_ lines: [String], rules: [String], holds: ([[JSONValue]]) -> Bool) -> [FailureExplanation]? {
+        do {
+            var runs: [(calls: [LuaCallTrace.Call], ruleSet: RuleSet, outputs: [JSONValue])] = []
+            for folder in rules {
+                let ruleSet = try RuleSet.load(folder, proving: false)
+                ruleSet.host.printHandler = { _ in }
+                let trace = LuaCallTrace()
+                try ruleSet.host.explain(trace)
+                let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: folder))
+                let outputs = lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
+                runs.append((trace.removeAll(), ruleSet, outputs))
+            }
+            let passed = holds(runs.map(\.outputs))
+            return runs.enumerated().map { i, run in
+                let subject = rules.count == 1 ? "the minimal history" : "the minimal history under \(i == 0 ? "A" : "B") (\(rules[i]))"
+                return FailureExplanation(run.calls, in: run.ruleSet, subject: subject, rerunPassed: passed)
+            }
         } catch {
             return nil
         }

@@ -13,6 +13,8 @@ struct LuaTestFile {
     let folder: String
     /// The rule folder under test, and what runs the properties (nil: a property is an ERROR).
     var rules = ""
+    /// The set under test as it was validated (its properties' explanations load it again).
+    var snapshot: RuleSnapshot?
     var properties: (any PropertyRunning)?
 
     /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
@@ -51,13 +53,14 @@ struct LuaTestFile {
             printed = []
             if test.name.hasPrefix("prop_") {
                 let property = PropertyTest(
-                    name: test.name, function: test.function, cases: cases[test.name], file: label, folder: folder, rules: rules)
+                    name: test.name, function: test.function, cases: cases[test.name], file: label, url: url, folder: folder, rules: rules,
+                    snapshot: snapshot)
                 guard let properties else { return property.result(.error, ["\(label): \(test.name): no runner for properties"]) }
                 let start = ContinuousClock.now
                 let result = properties.run(property, in: host)
                 return property.result(
                     result.outcome, result.failure, printed: printed + result.printed, cases: result.cases,
-                    milliseconds: Self.milliseconds(ContinuousClock.now - start))
+                    milliseconds: Self.milliseconds(ContinuousClock.now - start), explanation: result.explanation)
             }
             let start = ContinuousClock.now
             var failure: [String] = []

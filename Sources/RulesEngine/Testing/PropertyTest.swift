@@ -1,3 +1,4 @@
+import Foundation
 import LuaHost
 
 /// A property of a Lua test file: a global function whose name starts with `prop_`, with the
@@ -8,22 +9,28 @@ public struct PropertyTest {
     public let function: LuaFunction
     /// `cases[name]` as the file wrote it.
     public let cases: LuaValue
-    /// The test file (`tests/x_test.lua`) and the folder it comes from.
+    /// The test file (`tests/x_test.lua`), where it is, and the folder it comes from.
     public let file: String
+    public let url: URL
     public let folder: String
     /// The rule folder under test.
     public let rules: String
+    /// That rule set as it was validated, when the runner has it (``RuleSnapshot``).
+    public let snapshot: RuleSnapshot?
 
     /// The global table of a test file that names each property's generator.
     public static let casesTable = "cases"
 
     /// A result of this property.
     public func result(
-        _ outcome: RuleTestResult.Outcome, _ failure: [String] = [], printed: [String] = [], cases: Int? = nil, milliseconds: Double = 0
+        _ outcome: RuleTestResult.Outcome, _ failure: [String] = [], printed: [String] = [], cases: Int? = nil, milliseconds: Double = 0,
+        explanation: FailureExplanation? = nil
     ) -> RuleTestResult {
-        RuleTestResult(
+        var result = RuleTestResult(
             file: file, line: function.line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
             milliseconds: milliseconds, cases: cases)
+        result.explanation = explanation
+        return result
     }
 }
 

@@ -28,8 +28,8 @@ public struct RuleTestResult: Sendable {
     /// For a property (`prop_*`), the cases it was run on.
     public let cases: Int?
     /// For a failed test or scenario, the rule calls it made (its failing line's, for a scenario),
-    /// from a second run that explains (`RuleTestRunner.run(explain:)`); nil when not asked for, or
-    /// for a property.
+    /// from a second run that explains (`RuleTestRunner.run(explain:)`); for a failed property,
+    /// those of its minimal case (`PropertyRunner`'s `explain`); nil when not asked for.
     public internal(set) var explanation: FailureExplanation?
 
     public init(

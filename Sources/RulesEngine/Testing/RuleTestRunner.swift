@@ -16,8 +16,9 @@ public enum RuleTestRunner {
     /// `selected` accepts: the folder's own first, then those it inherits (with `inherit`), each
     /// folder's files in the order of their names.
     /// `recorder`, when given, gets the lines of the rule files the tests ran (not those validation
-    /// or loading ran); `properties` runs the `prop_` functions. With `explain`, each unit test or
-    /// scenario that fails is run once more to explain it (`FailureExplanation`; not a property).
+    /// or loading ran); `properties` runs the `prop_` functions (and explains a failed one when it
+    /// is told to). With `explain`, each unit test or scenario that fails is run once more to
+    /// explain it (`FailureExplanation`).
     /// `validated`, the snapshot of the set in `path` validated already (`rulesrun watch`'s): the
     /// tests run against it, loaded again without proofs, instead of validating the folder once more.
     /// Either way the scenarios and the explanations load the set from the same snapshot.
@@ -35,6 +36,7 @@ public enum RuleTestRunner {
             if file.url.pathExtension == "lua" {
                 var testFile = LuaTestFile(url: file.url, label: file.label, folder: file.folder)
                 testFile.rules = path
+                testFile.snapshot = snapshot
                 testFile.properties = properties
                 for var result in testFile.run(in: ruleSet.host, selected: selected) {
                     if explain, result.outcome == .failed, result.name.hasPrefix("test_") {

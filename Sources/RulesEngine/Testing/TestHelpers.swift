@@ -39,6 +39,16 @@ public enum TestHelpers {
         function gen.focus_session() return { generator = "focus_session" } end
         function gen.quest_gate() return { generator = "quest_gate" } end
         function gen.emergency_gate() return { generator = "emergency_gate" } end
+        function gen.carried_balance() return { generator = "carried_balance" } end
+        function gen.habit_award() return { generator = "habit_award" } end
+        -- The domains validation proves the streak functions over (StreakPolicy+Proofs, StreakPolicy+HabitProof).
+        function gen.pressure_streak() return { generator = "pressure_streak" } end
+        function gen.pressure_day() return { generator = "pressure_day" } end
+        function gen.habit_streak() return { generator = "habit_streak" } end
+        function gen.miga_days() return { generator = "miga_days" } end
+        function gen.earned_day() return { generator = "earned_day" } end
+        function gen.earned_streak() return { generator = "earned_streak" } end
+        function gen.earned_day_end() return { generator = "earned_day_end" } end
         function gen.history(app, options)
             return { generator = "history", app = app, days = type(options) == "table" and options.days or nil }
         end

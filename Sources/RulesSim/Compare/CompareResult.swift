@@ -148,6 +148,7 @@ public struct CompareResult: Sendable {
             out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
             out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
         }
+        for explanation in checked.explanations { out += explanation.text.map { "  " + $0 } }
         return out
     }
 
@@ -276,6 +277,9 @@ public struct CompareResult: Sendable {
                                     ("replay_file", propertyFiles[p.fileName].map { .string($0) } ?? .null),
                                     ("replay", .array(p.outcome.minimal.map { .string($0) })),
                                 ]
+                                for (side, explanation) in zip(["a", "b"], p.explanations) {
+                                    e += explanation.jsonFields.map { ("\($0.0)_\(side)", $0.1) }
+                                }
                             }
                             return .object(e)
                         })

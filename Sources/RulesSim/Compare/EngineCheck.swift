@@ -56,23 +56,34 @@ public struct EngineCheck {
     }
 
     /// The index of the first line on which an expectation fails on the two sets' states, or on
-    /// which a rule fails under B and not under A (B decided nothing).
+    /// which a rule fails under B and not under A (B decided nothing; for `error`, the failures are
+    /// what it compares). A field that is not a number is compared as `shown` reads it.
     public static func firstBreak(of expectation: Expectation, _ a: [JSONValue], _ b: [JSONValue]) -> Int? {
         (0..<min(a.count, b.count)).first { i in
             let x = a[i], y = b[i]
-            if isRuleError(y) && !isRuleError(x) { return true }
+            if expectation.left.field != .error && isRuleError(y) && !isRuleError(x) { return true }
+            guard expectation.left.field.isNumeric else {
+                func value(_ operand: (side: Expectation.Side, field: HistoryField)) -> String? {
+                    shown(operand.field, of: operand.side == .a ? x : y)
+                }
+                return !expectation.holds(shown: value(expectation.left), value(expectation.right))
+            }
             func value(_ operand: (side: Expectation.Side, field: HistoryField)) -> Int? {
                 stateField(operand.field.rawValue, of: operand.side == .a ? x : y).flatMap { Int($0) }
             }
             guard let l = value(expectation.left), let r = value(expectation.right) else { return false }
-            switch expectation.relation {
-            case .le: return !(l <= r)
-            case .lt: return !(l < r)
-            case .ge: return !(l >= r)
-            case .gt: return !(l > r)
-            case .eq: return l != r
-            case .ne: return l == r
-            }
+            return !expectation.holds(l, r)
+        }
+    }
+
+    /// What an output line shows of a field that is not a number, as an expectation compares it
+    /// (nil when the line does not show it): `error` whether a rule failed, `shield` a shield
+    /// event's `ok`, `reminders` and `persistent_badge` the state's.
+    public static func shown(_ field: HistoryField, of line: JSONValue) -> String? {
+        switch field {
+        case .error: return isRuleError(line) ? "error" : "ok"
+        case .shield: return line["type"] == .string("shield") ? (line["ok"]?.description ?? "false") : nil
+        default: return stateField(field.rawValue, of: line)
         }
     }
 }

@@ -3,12 +3,14 @@ import Foundation
 /// A relation between the two rule sets that must hold after every day, such as
 /// `B.current_tier <= A.current_tier` ("B never escalates further than A").
 ///
-/// Grammar: `SIDE.FIELD OP SIDE.FIELD`, SIDE `A` or `B`, FIELD a numeric field (`current_tier`,
+/// Grammar: `SIDE.FIELD OP SIDE.FIELD`, SIDE `A` or `B`, OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`.
+/// FIELD is one of Pressure's fields (`HistoryField`): a number (`current_tier`,
 /// `consecutive_misses`, `consecutive_successes`, `current_streak`, `longest_streak`,
-/// `restart_shields_remaining`), OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`. The economy's and the
-/// habit tracker's fields are `LineExpectation`s, checked as properties on their replayed histories.
-/// Pressure's other fields (`reminders`, `persistent_badge`, `shield`, `error`) are refused: the
-/// walk already compares each as a kind of its own.
+/// `restart_shields_remaining`) by any relation, or one of the others (`reminders`: the day's
+/// reminder times, `persistent_badge`, `shield`: applied or refused, `error`: whether a rule failed)
+/// by `==` or `!=` only and with itself only, on the days where either set shows it. The
+/// economy's and the habit tracker's fields are `LineExpectation`s, checked as properties on
+/// their replayed histories.
 public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Side: String, Sendable { case a = "A", b = "B" }
     public enum Relation: String, Sendable, CaseIterable { case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">" }
@@ -35,6 +37,24 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         self.relation = relation
         left = try Self.operand(String(trimmed[..<range.lowerBound]), in: text)
         right = try Self.operand(String(trimmed[range.upperBound...]), in: text)
+        for field in [left.field, right.field] where !field.isNumeric {
+            guard left.field == right.field else {
+                throw ExpectationError(
+                    text: text,
+                    message: "\(field.rawValue) is not a number: compare it with itself (B.\(field.rawValue) == A.\(field.rawValue))")
+            }
+            guard relation == .eq || relation == .ne else {
+                throw ExpectationError(
+                    text: text, message: "\(field.rawValue) is not a number: compared by == or != only (it has no order)")
+            }
+        }
+    }
+
+    /// `current_tier, … (pressure, numbers); reminders, … (pressure, by == or !=)`.
+    public static var fieldList: String {
+        let numbers = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)
+        let others = HistoryField.allCases.filter { !$0.isNumeric }.map(\.rawValue)
+        return "\(numbers.joined(separator: ", ")) (pressure); \(others.joined(separator: ", ")) (pressure, by == or !=)"
     }
 
     private static func operand(_ raw: String, in text: String) throws(ExpectationError) -> (side: Side, field: HistoryField) {
@@ -43,30 +63,42 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         guard pieces.count == 2, let side = Side(rawValue: pieces[0].uppercased()) else {
             throw ExpectationError(text: text, message: "\"\(part)\" is not A.FIELD or B.FIELD")
         }
-        if let field = HistoryField(rawValue: pieces[1]), !field.isNumeric {
-            throw ExpectationError(
-                text: text,
-                message:
-                    "\(field.rawValue) cannot be compared by --expect (Pressure's walk compares it as a kind: compare reports every history where it differs unless --ignore \(field.rawValue))"
-            )
-        }
-        guard let field = HistoryField(rawValue: pieces[1]), field.isNumeric else {
-            let numeric = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)
-            throw ExpectationError(
-                text: text,
-                message:
-                    "\"\(pieces[1])\" is not a numeric field (one of \(numeric.joined(separator: ", ")) (pressure); \(LineExpectation.fieldList))"
-            )
+        guard let field = HistoryField(rawValue: pieces[1]) else {
+            throw ExpectationError(text: text, message: "\"\(pieces[1])\" is not a field (\(Self.fieldList); \(LineExpectation.fieldList))")
         }
         return (side, field)
     }
 
-    /// Whether it holds for the two outcomes of one day.
+    /// Whether it holds for the two outcomes of one day (both sets decided it). A field that is not
+    /// a number is compared as the walk shows it (`HistoryField.value(in:)`), on a day where either
+    /// set shows it.
     public func holds(a: HistoryWalker.Outcome, b: HistoryWalker.Outcome) -> Bool {
+        guard left.field.isNumeric else {
+            return holds(
+                shown: left.field.value(in: .success(left.side == .a ? a : b)), right.field.value(in: .success(right.side == .a ? a : b)))
+        }
         func value(_ operand: (side: Side, field: HistoryField)) -> Int {
             operand.field.number(in: operand.side == .a ? a : b) ?? 0
         }
-        let x = value(left), y = value(right)
+        return holds(value(left), value(right))
+    }
+
+    /// Whether it holds on a day a rule failed under A (`failedA`) or B: `error` compares the
+    /// failures; every other field breaks when B decided nothing (a rule failed under B alone).
+    public func holds(failedA: Bool, failedB: Bool) -> Bool {
+        guard left.field == .error else { return !(failedB && !failedA) }
+        func shown(_ side: Side) -> String { (side == .a ? failedA : failedB) ? "error" : "ok" }
+        return holds(shown: shown(left.side), shown(right.side))
+    }
+
+    /// Whether two shown values (nil: not shown) of a field that is not a number hold: a day
+    /// neither shows holds.
+    public func holds(shown x: String?, _ y: String?) -> Bool {
+        guard x != nil || y != nil else { return true }
+        return (x == y) == (relation == .eq)
+    }
+
+    func holds(_ x: Int, _ y: Int) -> Bool {
         switch relation {
         case .le: return x <= y
         case .lt: return x < y

@@ -9,8 +9,10 @@ import RulesModel
 /// both show the field, the relation must hold (a habit field task by task).
 ///
 /// The decisions that are records (`gate_options`, `unlock`, `quest`, `rollover`,
-/// `habit_decision`: what `compare`'s kinds of the same names show, ids left out) are compared by
-/// equality only, each with itself (`B.gate_options == A.gate_options`); a record has no order.
+/// `habit_decision`, `habit_best_streaks`: what `compare`'s kinds of the same names show, ids left
+/// out) and the refusals (`earned_error`, `habit_error`: the kinds named `error`, the code of a
+/// refused event or `ok`, compared on every event) are compared by equality only, each with itself
+/// (`B.gate_options == A.gate_options`); a record has no order.
 public struct LineExpectation: Sendable, CustomStringConvertible {
     /// The fields, by name: the app whose histories show them and where the output has them.
     public enum Field: String, CaseIterable, Sendable {
@@ -34,18 +36,27 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         case quest
         case rollover
         case habitDecision = "habit_decision"
+        /// `state.habit_best_streaks`, every task's best streaks as a record (`HabitField`'s `habit_best_streaks`).
+        case habitBestStreaks = "habit_best_streaks"
+        /// The refusal's code of an event (`ok` when accepted), as `EconomyField`'s and `HabitField`'s
+        /// `error` read it (Pressure's `error` is `HistoryField`'s), compared on every event.
+        case earnedError = "earned_error"
+        case habitError = "habit_error"
 
         public var app: HistoryApp {
             switch self {
-            case .creditBalance, .streakCount, .costCredits, .creditsEarned, .gateOptions, .unlock, .quest, .rollover: .earned
-            case .habitStreak, .habitScore, .habitBestStreak, .habitDecision: .habits
+            case .creditBalance, .streakCount, .costCredits, .creditsEarned, .gateOptions, .unlock, .quest, .rollover, .earnedError: .earned
+            case .habitStreak, .habitScore, .habitBestStreak, .habitDecision, .habitBestStreaks, .habitError: .habits
             }
         }
+
+        /// The refusal itself (`earned_error`, `habit_error`), the only field compared on an event one set refuses.
+        public var isRefusal: Bool { self == .earnedError || self == .habitError }
 
         /// A record, compared by equality only (`==`, `!=`) and with itself only.
         public var isRecord: Bool {
             switch self {
-            case .gateOptions, .unlock, .quest, .rollover, .habitDecision: true
+            case .gateOptions, .unlock, .quest, .rollover, .habitDecision, .habitBestStreaks, .earnedError, .habitError: true
             default: false
             }
         }
@@ -59,6 +70,9 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
             case .quest: EconomyField.quest.value(of: line)
             case .rollover: EconomyField.rollover.value(of: line)
             case .habitDecision: HabitField.habitDecision.value(of: line)
+            case .habitBestStreaks: HabitField.habitBestStreaks.value(of: line)
+            case .earnedError: EconomyField.error.value(of: line)
+            case .habitError: HabitField.error.value(of: line)
             default: nil
             }
         }
@@ -163,10 +177,10 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         }.joined(separator: "; ")
     }
 
-    /// Why it breaks on the two sets' outputs of one history, or nil: the first event both
-    /// accepted where both show the fields (a task both show) and the relation does not hold.
+    /// Why it breaks on the two sets' outputs of one history, or nil: the first event (for a
+    /// refusal, any event; else one both accepted) where both show the fields (a task both show) and the relation does not hold.
     public func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
-        for (i, (x, y)) in zip(a, b).enumerated() where x["ok"] == .bool(true) && y["ok"] == .bool(true) {
+        for (i, (x, y)) in zip(a, b).enumerated() where left.field.isRefusal || (x["ok"] == .bool(true) && y["ok"] == .bool(true)) {
             if let l = left.field.record(in: left.side == .a ? x : y), let r = right.field.record(in: right.side == .a ? x : y) {
                 // A record is compared where either set shows it (null where one does not).
                 guard l != .null || r != .null, (l == r) != (relation == .eq) else { continue }

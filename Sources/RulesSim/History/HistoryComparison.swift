@@ -34,7 +34,8 @@ public struct HistoryComparison {
 
     /// The differing fields and broken expectations of a history. Walking stops on the first day a
     /// rule fails under either set (what follows is not comparable). A day on which a rule fails
-    /// under B and not under A breaks every expectation not yet broken: B decided nothing that day.
+    /// under B and not under A breaks every expectation not yet broken (B decided nothing that
+    /// day) but those over `error`, which compare the failures.
     public func findings(in history: PressureHistory) -> Findings {
         var a = HistoryWalker(left.rules, from: history)
         var b = HistoryWalker(right.rules, from: history)
@@ -55,11 +56,12 @@ public struct HistoryComparison {
             }
             if case .failure = x { found.stoppedA = true }
             if case .failure = y { found.stoppedB = true }
+            for (k, expectation) in expectations.enumerated()
+            where found.broken[k] == nil && !expectation.holds(failedA: found.stoppedA, failedB: found.stoppedB) {
+                found.broken[k] = i + 1
+            }
             if found.stoppedA && found.stoppedB { break }
             if !ignored.contains(.error), found.fields[.error] == nil { found.fields[.error] = i + 1 }
-            if found.stoppedB {
-                for k in expectations.indices where found.broken[k] == nil { found.broken[k] = i + 1 }
-            }
             break
         }
         return found

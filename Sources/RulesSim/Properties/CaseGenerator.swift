@@ -14,24 +14,38 @@ import RulesModel
 /// `gen.window()` (`{open_minutes, close_minutes}`, every window users can set:
 /// `EscalationPolicy.allWindows`, the document's default 09:00–22:00 first).
 ///
-/// Four more draw from the domains validation proves the economy's functions over, each value a
+/// Six more draw from the domains validation proves the economy's functions over, each value a
 /// record exactly as the proof passes it: `gen.price_context()` (every situation `price` is
 /// proved in, `PricingPolicy.proofSituations()`, encoded by `PriceContext`'s `LuaTableEncodable`
 /// as the gate passes it, `minutes` 0 for the property to set), `gen.focus_session()` (a completed
 /// session of 0–240 minutes, `PricingPolicy.proofFocusSession`), `gen.quest_gate()`
 /// (`quest_blocked`'s gate: every strictness and quest type, 0–4 quest unlocks today, no earlier
-/// quest unlock or 0–30 minutes since the last, the QR key set or not) and
+/// quest unlock or 0–30 minutes since the last, the QR key set or not),
 /// `gen.emergency_gate()` (`emergency_blocked`'s: 0–4 emergency unlocks used today, the same app
-/// as the last one or not).
+/// as the last one or not), `gen.carried_balance()` (`carried_credits`: 0–200 credits) and
+/// `gen.habit_award()` (`habit_award`'s `{reward_credits, completions_in_window}`).
+///
+/// Seven more draw from the domains validation proves the streak functions over (streaks.lua),
+/// each value exactly as the proof passes it: `gen.pressure_streak()` and `gen.pressure_day()`
+/// (`pressure.next(streak, day)`: `StreakPolicy.pressureProofStreakValues`, `…DayValues`),
+/// `gen.habit_streak()` (`habit.streak(c.periods, c.task, c.user)`: `StreakPolicy.HabitProofDomain`
+/// under the params of the rule set under test, so only `rulesrun test` has it),
+/// `gen.miga_days()` (`miga.current_streak`), `gen.earned_day()` (`earned.qualifies`),
+/// `gen.earned_streak()` (`earned.bonus`) and `gen.earned_day_end()` (`earned.day_ends`).
 ///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
-/// a `one_of` toward its first value, a list toward fewer elements, a record field by field.
-public indirect enum CaseGenerator: Sendable {
+/// a `one_of` toward its first value, a list toward fewer elements, a record field by field, a
+/// proof's domain toward its first input. A case is drawn and shrunk as it is generated (a
+/// domain's input by its index) and handed to the property as `present` shows it.
+public indirect enum CaseGenerator {
     case int(min: Int64, max: Int64)
     case oneOf([LuaValue])
     case record([(name: String, generator: CaseGenerator)])
     case list(of: CaseGenerator, max: Int)
     case history(HistoryApp, days: Int)
+    /// Input 0 ..< `count` of a proof's domain, too large to hold as values: drawn as its index,
+    /// shown by `element`.
+    case domain(count: Int, element: (Int) throws -> LuaValue)
 
     /// The most elements of a `gen.list`, and its default.
     public static let maxListLength = 1_000
@@ -52,10 +66,14 @@ public indirect enum CaseGenerator: Sendable {
 
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
     /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
-    public static func parse(_ value: LuaValue, path: String, nested: Bool = false) throws(CaseGeneratorError) -> CaseGenerator {
+    /// `rules`: the rule set under test, for the generators whose domain depends on its params.
+    public static func parse(
+        _ value: LuaValue, path: String, nested: Bool = false, rules: (() throws -> RuleSet)? = nil
+    ) throws(CaseGeneratorError) -> CaseGenerator {
         let expected =
             "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window, gen.price_context, "
-            + "gen.focus_session, gen.quest_gate, gen.emergency_gate or gen.history"
+            + "gen.focus_session, gen.quest_gate, gen.emergency_gate, gen.carried_balance, gen.habit_award, gen.pressure_streak, gen.pressure_day, gen.habit_streak, "
+            + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
         }
@@ -79,7 +97,9 @@ public indirect enum CaseGenerator: Sendable {
                 throw CaseGeneratorError(path: path, message: "gen.record{NAME = GENERATOR, …}: expected named fields")
             }
             var out: [(name: String, generator: CaseGenerator)] = []
-            for name in fields.stringKeys { out.append((name, try parse(fields[name], path: "\(path).\(name)", nested: true))) }
+            for name in fields.stringKeys {
+                out.append((name, try parse(fields[name], path: "\(path).\(name)", nested: true, rules: rules)))
+            }
             return .record(out)
         case "list":
             let max = table["max"].isNil ? Int64(defaultListLength) : table["max"].integerValue ?? -1
@@ -89,7 +109,7 @@ public indirect enum CaseGenerator: Sendable {
                     message: "gen.list(GEN, MAX): MAX must be an integer from 0 to \(maxListLength), found \(table["max"].errorDescription)"
                 )
             }
-            return .list(of: try parse(table["of"], path: "\(path)[]", nested: true), max: Int(max))
+            return .list(of: try parse(table["of"], path: "\(path)[]", nested: true, rules: rules), max: Int(max))
         case "escalation_state":
             let counter = CaseGenerator.int(min: 0, max: Int64(EscalationPolicy.counterBound))
             return .record([
@@ -122,6 +142,55 @@ public indirect enum CaseGenerator: Sendable {
                 ("emergency_used_today", .int(min: 0, max: Int64(QuestPolicy.proofMaxEmergencies))),
                 ("same_app_as_last_emergency", .oneOf([false, true])),
             ])
+        case "carried_balance":
+            return .int(min: 0, max: Int64(PricingPolicy.proofMaxCarriedBalance))
+        case "habit_award":
+            return .record([
+                ("reward_credits", .oneOf(PricingPolicy.proofHabitRewards.map { .integer(Int64($0)) })),
+                ("completions_in_window", .int(min: 0, max: Int64(PricingPolicy.proofMaxCompletionsInWindow))),
+            ])
+        case "pressure_streak":
+            return .oneOf(StreakPolicy.pressureProofStreakValues)
+        case "pressure_day":
+            return .oneOf(StreakPolicy.pressureProofDayValues)
+        case "miga_days":
+            return .oneOf(StreakPolicy.migaDayLists.map { .table(LuaTable(sequence: $0)) })
+        case "earned_day":
+            let minutes = StreakPolicy.earnedProofFocusMinutes, habits = StreakPolicy.earnedProofHabitCompletions
+            return .record([
+                ("focus_minutes", .int(min: Int64(minutes.lowerBound), max: Int64(minutes.upperBound))),
+                ("habit_completions", .int(min: Int64(habits.lowerBound), max: Int64(habits.upperBound))),
+            ])
+        case "earned_streak":
+            return .int(min: Int64(StreakPolicy.earnedProofStreaks.lowerBound), max: Int64(StreakPolicy.earnedProofStreaks.upperBound))
+        case "earned_day_end":
+            do {
+                let host = try LuaHost()
+                return .oneOf(try StreakPolicy.earnedProofDayEnds.map { try host.value(of: $0) })
+            } catch {
+                throw CaseGeneratorError(path: path, message: "gen.earned_day_end: cannot encode the days: \(error)")
+            }
+        case "habit_streak":
+            guard let rules else {
+                throw CaseGeneratorError(
+                    path: path,
+                    message: "gen.habit_streak draws from the proof of the rule set under test (its params): only rulesrun test has one")
+            }
+            let domain: StreakPolicy.HabitProofDomain, host: LuaHost
+            do {
+                domain = try rules().streaks.habitProofDomain
+                host = try LuaHost()
+            } catch {
+                throw CaseGeneratorError(path: path, message: "gen.habit_streak: cannot load the rules under test: \(error)")
+            }
+            return .domain(count: domain.count) { index in
+                let (periods, task) = domain.input(index)
+                var table = LuaTable()
+                table["periods"] = .table(LuaTable(sequence: try periods.map { try host.value(of: $0) }))
+                table["task"] = try host.value(of: task)
+                table["user"] = try host.value(of: domain.user)
+                return .table(table)
+            }
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(
@@ -157,6 +226,20 @@ public indirect enum CaseGenerator: Sendable {
         case .list(let of, let max):
             return .table(LuaTable(sequence: (0..<Int.random(in: 0...max, using: &rng)).map { _ in of.draw(using: &rng) }))
         case .history: return .nil
+        case .domain(let count, _): return .integer(Int64.random(in: 0..<Int64(count), using: &rng))
+        }
+    }
+
+    /// A drawn (or shrunk) value as the property gets it: a domain's index as its input, the
+    /// rest as drawn.
+    public func present(_ value: LuaValue) throws -> LuaValue {
+        switch (self, value) {
+        case (.domain(_, let element), .integer(let index)): return try element(Int(index))
+        case (.record(let fields), .table(var table)):
+            for field in fields { table[field.name] = try field.generator.present(table[field.name]) }
+            return .table(table)
+        case (.list(let of, _), .table(let table)): return .table(LuaTable(sequence: try table.sequence.map { try of.present($0) }))
+        default: return value
         }
     }
 
@@ -187,6 +270,8 @@ public indirect enum CaseGenerator: Sendable {
             return out
         case (.list(let of, _), .table(let table)):
             return table.sequence.shrinkCandidates(element: of.shrink).map { .table(LuaTable(sequence: $0)) }
+        case (.domain(let count, _), .integer):
+            return CaseGenerator.int(min: 0, max: Int64(count - 1)).shrink(value)
         default: return []
         }
     }

@@ -22,6 +22,9 @@ public final class PropertyComparison {
         public var outcome: HistoryCheck.Outcome
         /// The replay file of its minimal history (`property-NAME.jsonl`, `expectation-APP-N.jsonl`).
         public var fileName: String
+        /// For a broken property, the rule calls of its minimal history under A and B (the last
+        /// ones), as a failed test shows them; empty otherwise.
+        public var explanations: [FailureExplanation] = []
         public var holds: Bool { outcome.broken == 0 }
         /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
         public var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
@@ -91,8 +94,11 @@ public final class PropertyComparison {
 
     /// Checks every property on `runs` histories of its app, and each expectation on `runs`
     /// histories of its app of `days` days (compare's `--economy-…`, `--habit-…`), from `seed`.
+    /// With `folders` (A's and B's), a broken property's minimal history is replayed once more
+    /// under each on a host that explains (`Checked.explanations`).
     public func run(
-        runs: Int, expectations: [(LineExpectation, runs: Int, days: Int)], progress: ((String, Int, Int) -> Void)? = nil
+        runs: Int, expectations: [(LineExpectation, runs: Int, days: Int)], folders: (a: String, b: String)? = nil,
+        progress: ((String, Int, Int) -> Void)? = nil
     ) -> [Checked] {
         var checked: [Checked] = []
         if let host {
@@ -101,10 +107,17 @@ public final class PropertyComparison {
                 let check = HistoryCheck(
                     app: property.app, days: property.days, rules: [rulesA, rulesB], judge: LuaProperty.judge(property.function, in: host))
                 let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?(property.name, $0, runs) }
+                var explanations: [FailureExplanation] = []
+                if outcome.broken > 0, let folders {
+                    explanations =
+                        FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) {
+                            check.judge(outcome.minimal, $0) == nil
+                        } ?? []
+                }
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
-                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl"))
+                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl", explanations: explanations))
             }
         }
         var counts: [HistoryApp: Int] = [:]

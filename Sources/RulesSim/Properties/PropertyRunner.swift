@@ -7,7 +7,9 @@ import RulesModel
 /// generator the file's `cases` table names (case `k` of a seed is the same whatever the number of
 /// cases). A value property gets the drawn value; a history property gets the history replayed
 /// through the engine under the rule set (`LuaProperty`). The first case that breaks it is shrunk:
-/// a value's minimal case is printed, a history's is written to `out/NAME.jsonl` as a replay file.
+/// a value's minimal case is printed, a history's is written to `out/NAME.jsonl` as a replay file;
+/// with `explain`, the minimal case is run once more on a host that explains, and the failure
+/// shows its last rule calls (`FailureExplanation`), as a failed test's do.
 public final class PropertyRunner: PropertyRunning {
     public static let defaultCases = 100
     public static let maxCases = 100_000
@@ -18,20 +20,26 @@ public final class PropertyRunner: PropertyRunning {
     public let cases: Int
     public let seed: UInt64
     public let out: String
-    /// The rule sets the histories are replayed under, by folder (loaded once).
+    public let explain: Bool
+    /// The rule sets the histories are replayed under, by folder (loaded once, and again when the
+    /// test runner's snapshot of the folder changed: `rulesrun watch` keeps one runner for every cycle).
     private var ruleSets: [String: RuleSet] = [:]
     /// The replay files written, in order.
     public private(set) var written: [String] = []
 
-    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut) {
+    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false)
+    {
         self.cases = cases
         self.seed = seed
         self.out = out
+        self.explain = explain
     }
 
     public func run(_ property: PropertyTest, in host: LuaHost) -> RuleTestResult {
-        func result(_ outcome: RuleTestResult.Outcome, _ failure: [String], cases: Int? = nil) -> RuleTestResult {
-            property.result(outcome, failure, cases: cases)
+        func result(
+            _ outcome: RuleTestResult.Outcome, _ failure: [String], cases: Int? = nil, explanation: FailureExplanation? = nil
+        ) -> RuleTestResult {
+            property.result(outcome, failure, cases: cases, explanation: explanation)
         }
         let path = "\(property.file): \(PropertyTest.casesTable).\(property.name)"
         guard !property.cases.isNil else {
@@ -43,7 +51,7 @@ public final class PropertyRunner: PropertyRunning {
         }
         let generator: CaseGenerator
         do {
-            generator = try CaseGenerator.parse(property.cases, path: path)
+            generator = try CaseGenerator.parse(property.cases, path: path) { try self.ruleSet(property.rules, snapshot: property.snapshot) }
         } catch {
             return result(.error, [error.description])
         }
@@ -54,7 +62,7 @@ public final class PropertyRunner: PropertyRunning {
         if case .history(let app, let days) = generator {
             let ruleSet: RuleSet
             do {
-                ruleSet = try self.ruleSet(property.rules)
+                ruleSet = try self.ruleSet(property.rules, snapshot: property.snapshot)
             } catch {
                 return result(.error, ["\(property.rules): cannot load the rules to replay: \(error)"])
             }
@@ -80,31 +88,53 @@ public final class PropertyRunner: PropertyRunning {
             } catch {
                 lines.append("cannot write \(file): \(error.localizedDescription)")
             }
-            return result(.failed, lines, cases: first + 1)
+            let explanation =
+                explain
+                ? FailureExplanation.ofHistory(outcome.minimal, rules: [property.rules]) { check.judge(outcome.minimal, $0) == nil }?.first
+                : nil
+            return result(.failed, lines, cases: first + 1, explanation: explanation)
+        }
+        // A drawn value as the property gets it; nil when it cannot be made (reported as an error).
+        var unmade: String?
+        func verdict(_ drawn: LuaValue) -> String? {
+            do {
+                return LuaProperty.verdict(property.function, in: host, [try generator.present(drawn)])
+            } catch {
+                unmade = "\(path): cannot make the case: \(error)"
+                return nil
+            }
         }
         for k in 0..<cases {
             var rng = SeededGenerator(seed: seed, UInt64(k), 0x5052_4f50)
             let value = generator.draw(using: &rng)
-            guard LuaProperty.verdict(property.function, in: host, [value]) != nil else { continue }
+            guard verdict(value) != nil else {
+                if let unmade { return result(.error, [unmade]) }
+                continue
+            }
             let shrunk = Shrinker<LuaValue>(maxAttempts: Self.maxShrinkAttempts, candidates: generator.shrink).shrink(value) {
-                LuaProperty.verdict(property.function, in: host, [$0]) != nil
+                verdict($0) != nil
             }
             host.printIsSilent = silent  // what the minimal case prints is shown
-            let message = LuaProperty.verdict(property.function, in: host, [shrunk.value]) ?? "?"
+            let message = verdict(shrunk.value) ?? "?"
+            let (original, minimal) = ((try? generator.present(value)) ?? value, (try? generator.present(shrunk.value)) ?? shrunk.value)
+            let rules = explain ? property.snapshot ?? (try? RuleSet.load(property.rules, proving: false))?.snapshot : nil
+            let explanation = rules.flatMap {
+                FailureExplanation.ofTest(named: property.name, url: property.url, label: property.file, rules: $0, case: minimal)
+            }
             return result(
                 .failed,
                 [
-                    message, "falsified by case \(k) of seed \(seed): \(SourceFile.excerpt(value.description))",
-                    "minimal case (\(shrunk.attempts) shrink attempts): \(SourceFile.excerpt(shrunk.value.description))",
+                    message, "falsified by case \(k) of seed \(seed): \(SourceFile.excerpt(original.description))",
+                    "minimal case (\(shrunk.attempts) shrink attempts): \(SourceFile.excerpt(minimal.description))",
                     "reproduce: \(reproduce)",
-                ], cases: k + 1)
+                ], cases: k + 1, explanation: explanation)
         }
         return result(.passed, [], cases: cases)
     }
 
-    private func ruleSet(_ folder: String) throws -> RuleSet {
-        if let known = ruleSets[folder] { return known }
-        let loaded = try RuleSet.load(folder, proving: false)
+    private func ruleSet(_ folder: String, snapshot: RuleSnapshot? = nil) throws -> RuleSet {
+        if let known = ruleSets[folder], snapshot == nil || known.snapshot == snapshot { return known }
+        let loaded = try snapshot?.load() ?? RuleSet.load(folder, proving: false)
         loaded.host.printIsSilent = true
         ruleSets[folder] = loaded
         return loaded
