@@ -17,7 +17,9 @@ struct SweepCommand: ParsableCommand {
             the rule folder with those values written into its tables, validated as any rule set: a value that \
             breaks a constraint is reported and skipped. Every variant runs the same users (--users, --persona, \
             --seed), in memory, so the row of the base's values equals `rulesrun simulate` with the same options; \
-            the rows are the same whatever --jobs is.
+            the rows are the same whatever --jobs is. Each metric has its 95% interval and its paired difference \
+            to the base (Δ base, * when its interval leaves out 0): over --replicas cohorts (the same for every \
+            variant), or with one cohort over 20 groups of its users (batch means, as compare does).
 
             Rows are printed as each variant finishes (--out: the file is rewritten with the rows so far). \
             Ctrl-C stops after the variant running, with the rows finished; a second Ctrl-C stops at once.
@@ -38,7 +40,7 @@ struct SweepCommand: ParsableCommand {
             discussion: "e.g. 'escalation.recover_after[3]=1..5', 'pricing.credit_costs[1].credits=5,10,15'.",
             valueName: "knob=values"))
     var knobs: [String] = []
-    @Option(help: "A metric to report, as `compare` names it (repeatable; default: \(SweepMetric.defaultNames.joined(separator: ", "))).")
+    @Option(help: "A metric to report, as `compare` names it (repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", "))).")
     var metric: [String] = []
     @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
     @Option(
@@ -54,28 +56,38 @@ struct SweepCommand: ParsableCommand {
         parsing: .unconditional, help: "Worker threads for each variant's users, 1 to \(Simulation.maxJobs). (default: every core)",
         transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
     @OptionGroup var reportOptions: ReportOptions
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Cohorts each variant runs (the same for every variant), 1 to \(ReplicaReport.maxReplicas): means with 95% intervals over them. (default: 1)",
+        transform: WholeNumber.parser(1...ReplicaReport.maxReplicas)) var replicas = 1
     @Option(help: "Write an SVG chart to this file: each metric against the first knob (a line per value of a second).") var chart: String?
+    @Option(help: "Write an HTML page to this file: the response curves (each metric against the first knob) and the report's JSON.")
+    var html: String?
 
     func run() throws {
         let knobs: [SweepKnob]
-        let metrics: [SweepMetric]
+        let metrics: [SummaryMetric]
         let config: SimulationConfig
         do {
             knobs = try self.knobs.map { try SweepKnob($0) }
-            metrics = try (metric.isEmpty ? SweepMetric.defaultNames : metric).map { try SweepMetric.named($0) }
+            metrics = try (metric.isEmpty ? Sweep.defaultMetricNames : metric).map { try Sweep.metric(named: $0) }
             config = try self.config()
         } catch let error as SweepError {
             throw ValidationError(error.message)
         }
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
+        try Output.check(html, option: "--html")
         var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
+        if let html { outputs.append(("--html \(html)", html)) }
         let inputs = ((try? RuleFolder(ruleFolder.rules))?.luaFiles() ?? []).map { ("the rule file \($0.path)", $0.path) }
         try FileIdentity.refuseCollisions(outputs: outputs, inputs: inputs)
         let sweep: Sweep
         do {
-            sweep = try Sweep(config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics)
+            sweep = try Sweep(
+                config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas)
         } catch let error as SweepError {
             throw ValidationError(error.message)
         } catch let error as RuleSetError {
@@ -88,7 +100,9 @@ struct SweepCommand: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(2)
         }
-        if chart != nil, let why = SweepChart.unsupported(sweep.plan) { throw ValidationError(why) }
+        if chart != nil || html != nil, let why = SweepChart.unsupported(sweep.plan) {
+            throw ValidationError(why.replacingOccurrences(of: "--chart", with: chart != nil ? "--chart" : "--html"))
+        }
         StopSignal.install()
         let format = reportOptions.format
         let toFile = reportOptions.out.map { $0 != "-" } ?? false
@@ -132,6 +146,7 @@ struct SweepCommand: ParsableCommand {
             try Output.write(report.rendered(format), to: nil)
         }
         if let chart { try Output.write(SweepChart(report).svg(), to: chart) }
+        if let html { try Output.write(SweepChart(report).html(), to: html) }
         if let stopped {
             Terminal.error(
                 "sweep: stopped by \(stopped) after \(report.rows.count) of \(sweep.plan.variants.count) variants"

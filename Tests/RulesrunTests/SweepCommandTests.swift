@@ -145,10 +145,13 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         let csv = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(csv.hasPrefix("escalation.recover_after[3],YES rate,refused\n1,0."), "\(csv)")
+        #expect(
+            csv.hasPrefix(
+                "escalation.recover_after[3],YES rate,YES rate low,YES rate high,YES rate delta,YES rate delta low,YES rate delta high,refused\n1,0."
+            ), "\(csv)")
         #expect(csv.split(separator: "\n").count == 3)
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
-        #expect(svg.contains("<svg") && svg.contains(">YES rate (%)</text>") && svg.components(separatedBy: "<circle").count == 3)
+        #expect(svg.contains("<svg") && svg.contains(">YES rate</text>") && svg.components(separatedBy: "<circle").count == 3)
 
         let three = try CLI.run(
             ["sweep"] + cohort + [
@@ -157,5 +160,143 @@ import Testing
             ])
         #expect(three.status == 2)
         #expect(three.stderr.contains("--chart draws sweeps of one or two knobs (this one moves 3)"), "\(three.stderr)")
+    }
+
+    /// The estimates of a variant's metrics: name → (mean, low, high), and its differences to the base.
+    func estimates(_ row: [String: Any]) throws -> (values: [String: Double], low: [String: Double], high: [String: Double]) {
+        let metrics = try #require(row["metrics"] as? [String: Any]), intervals = try #require(row["intervals"] as? [String: [String: Any]])
+        var values: [String: Double] = [:], low: [String: Double] = [:], high: [String: Double] = [:]
+        for (name, value) in metrics { values[name] = try number(value) }
+        for (name, bounds) in intervals {
+            low[name] = try number(bounds["low"])
+            high[name] = try number(bounds["high"])
+        }
+        return (values, low, high)
+    }
+
+    @Test func withReplicasEveryVariantRunsTheSameCohortsAndDiffersFromTheBaseWithAnInterval() throws {
+        let result = try CLI.run(
+            ["sweep"] + cohort + [
+                "--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "YES rate", "--metric", "user-days at tier 3",
+                "--format", "json",
+            ])
+        let head = try #require(try object(result.stdout)["sweep"] as? [String: Any])
+        #expect(head["replicas"] as? Int == 3 && (head["seeds"] as? [String])?.count == 3)
+        #expect((head["interval"] as? [String: Any])?["method"] as? String == "replicas")
+        let rows = try variants(result)
+        #expect(rows.map { $0["base"] as? Bool } == [false, true])
+        // The base's row is `simulate --replicas 3`: the same three cohorts, the same intervals.
+        let simulate = try CLI.run(["simulate"] + cohort + ["--replicas", "3", "--no-db", "--format", "json"])
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let summary = try #require(try object(simulate.stdout)["summary"] as? [[String: Any]])
+        let base = try estimates(rows[1]), moved = try estimates(rows[0])
+        for name in ["YES rate", "user-days at tier 3"] {
+            let replicated = try #require(summary.first { $0["name"] as? String == name })
+            #expect(abs(base.values[name]! - (try number(replicated["mean"]))) < 1e-4, "\(name)")
+            #expect(abs(base.low[name]! - (try number(replicated["low"]))) < 1e-4, "\(name)")
+            #expect(abs(base.high[name]! - (try number(replicated["high"]))) < 1e-4, "\(name)")
+            #expect(moved.low[name]! <= moved.values[name]! && moved.values[name]! <= moved.high[name]!)
+        }
+        // Paired: the difference is the difference of the means, its interval from the replicas' differences.
+        let vsBase = try #require(rows[0]["vs_base"] as? [String: [String: Any]])
+        #expect(rows[1]["vs_base"] == nil)
+        for (name, d) in vsBase {
+            let delta = try number(d["delta"]), low = try number(d["low"]), high = try number(d["high"])
+            #expect(abs(delta - (moved.values[name]! - base.values[name]!)) < 1e-12)
+            #expect(low <= delta && delta <= high)
+            #expect(d["significant"] as? Bool == (low > 0 || high < 0))
+        }
+
+        // The table: mean [low, high], then Δ base with its interval, * when it leaves out 0.
+        let table = try CLI.run(
+            ["sweep"] + cohort + ["--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "user-days at tier 3"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("mean of 3 replicas (seeds 1, "), "\(table.stdout)")
+        let tier3 = try #require(vsBase["user-days at tier 3"])
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("  1 ") })
+        let pct = { (v: Double) in String(format: "%.1f%%", v * 100) }
+        #expect(line.contains("user-days at tier 3  \(pct(moved.values["user-days at tier 3"]!))"), "\(line)")
+        #expect(line.contains("[\(pct(moved.low["user-days at tier 3"]!)), \(pct(moved.high["user-days at tier 3"]!))]"), "\(line)")
+        #expect(line.hasSuffix(" *") == (tier3["significant"] as? Bool == true), "\(line)")
+        #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix("  3 ") && $0.hasSuffix("  base") }, "\(table.stdout)")
+    }
+
+    @Test func oneCohortHasIntervalsFromGroupsOfItsUsersButNotForAMaximum() throws {
+        let result = try CLI.run(
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[3]=1,5", "--metric", "YES rate", "--metric", "most reminders in a user-day", "--format",
+                "json",
+            ])
+        let head = try #require(try object(result.stdout)["sweep"] as? [String: Any])
+        #expect((head["interval"] as? [String: Any])?["method"] as? String == "user-groups")
+        #expect((head["interval"] as? [String: Any])?["n"] as? Int == 20)
+        let rows = try variants(result)
+        // The base (3) is not a variant: it is run for the differences, and each row has them.
+        #expect(rows.count == 2 && rows.allSatisfy { $0["vs_base"] != nil && $0["base"] as? Bool == false })
+        for row in rows {
+            let e = try estimates(row)
+            #expect(e.low["YES rate"]! < e.values["YES rate"]! && e.values["YES rate"]! < e.high["YES rate"]!)
+            #expect(e.low["most reminders in a user-day"] == nil)
+            let vs = try #require(row["vs_base"] as? [String: [String: Any]])
+            #expect(vs["YES rate"]?["low"] != nil && vs["most reminders in a user-day"]?["low"] == nil)
+        }
+    }
+
+    /// Every value a response curve draws (`data-values`, `data-low`, `data-high`) is the embedded
+    /// JSON's, a refused variant a gap.
+    @Test func theHTMLPageDrawsTheJSONsNumbers() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("sweep.html").path, json = dir.appendingPathComponent("sweep.json").path
+        let result = try CLI.run(
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[3]=3,1", "--set", "escalation.max_reminders_per_day=3,4", "--metric", "YES rate",
+                "--metric", "reminders per user-day", "--html", page, "--format", "json", "--out", json,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.components(separatedBy: "<script").count == 2)
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"sweep\">\n")).upperBound
+        let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+        let embedded = html[start..<end].replacingOccurrences(of: "<\\/", with: "</")
+        #expect(embedded == (try String(contentsOfFile: json, encoding: .utf8)))
+        let report = try object(embedded)
+        let rows = try #require(report["variants"] as? [[String: Any]])
+        // The x axis: the first knob by value, the base's marked.
+        #expect(html.contains(">1</text>") && html.contains(" font-weight=\"bold\" fill=\"#333\">3 (base)</text>"))
+        func attribute(_ name: String, of key: String) throws -> [Double] {
+            let pattern = try NSRegularExpression(
+                pattern: "data-(?:series|band)=\"\(NSRegularExpression.escapedPattern(for: key))\"[^>]* \(name)=\"([^\"]*)\"")
+            let matches = pattern.matches(in: html, range: NSRange(html.startIndex..., in: html))
+            #expect(matches.count == 1, "\(key) \(name)")
+            let match = try #require(matches.first)
+            return html[Range(match.range(at: 1), in: html)!].split(separator: " ").map { Double($0) ?? .nan }
+        }
+        var drawn = 0
+        for (metric, scale) in [("YES rate", 100.0), ("reminders per user-day", 1)] {
+            for reminders in [3, 4] {
+                let key = "\(metric) @ escalation.max_reminders_per_day = \(reminders)"
+                let values = try attribute("data-values", of: key), low = try attribute("data-low", of: key)
+                let high = try attribute("data-high", of: key)
+                for (i, recover) in [1, 3].enumerated() {
+                    let row = try #require(
+                        rows.first {
+                            let knobs = $0["knobs"] as? [String: Int]
+                            return knobs?["escalation.recover_after[3]"] == recover
+                                && knobs?["escalation.max_reminders_per_day"] == reminders
+                        })
+                    guard row["metrics"] != nil else {
+                        // max_reminders_per_day = 4 breaks a constraint: not run, a gap.
+                        #expect(reminders == 4 && values[i].isNaN && low[i].isNaN && high[i].isNaN)
+                        continue
+                    }
+                    let e = try estimates(row)
+                    #expect(abs(values[i] - e.values[metric]! * scale) < 0.0001, "\(key)")
+                    #expect(abs(low[i] - e.low[metric]! * scale) < 0.0001 && abs(high[i] - e.high[metric]! * scale) < 0.0001, "\(key)")
+                    drawn += 1
+                }
+            }
+        }
+        #expect(drawn == 4)
     }
 }

@@ -1,6 +1,6 @@
 /// A named figure of a whole run, computed from its ``ReportSummary``: the one list that
 /// `compare`'s population half, `simulate --replicas` (and anything else that reports a run in a
-/// few numbers) print, in this order.
+/// few numbers, `sweep` among them) print, in this order.
 public struct SummaryMetric: Sendable {
     /// How the whole cohort's value relates to the values of groups of its users, for the
     /// batch-means interval (``Estimate/around(_:groups:scale:)``).
@@ -31,6 +31,9 @@ public struct SummaryMetric: Sendable {
         self.isEarned = isEarned
         self.value = value
     }
+
+    /// The value as printed: a share as a percentage, a whole number as such, others with 2 decimals.
+    public func format(_ value: Double) -> String { PopulationComparison.format(value, share: isShare) }
 
     /// The metrics of a run: Pressure's and the habit tracker's, then Earned's when `earned`.
     public static func all(earned: Bool) -> [SummaryMetric] { pressure + (earned ? SummaryMetric.earned : []) }

@@ -4,17 +4,43 @@ import RulesEngine
 
 /// A knob sweep (`rulesrun sweep`): each variant of the plan validated as a rule set of its own
 /// (a variant whose values break a constraint is refused, not run) and simulated in memory on the
-/// same cohort (the same users, personas and seed as the base run), one after the other, each
-/// with the run's worker threads across its users: the rows are the same whatever `jobs` is.
+/// same cohorts (the same users, personas and seeds as the base run: `replicas` cohorts with the
+/// seeds of ``ReplicaReport/seed(_:replica:)``), one after the other, each with the run's worker
+/// threads across its users: the rows are the same whatever `jobs` is. Each metric comes with its
+/// 95 % interval and its paired difference to the base rule set (``SweepSample``).
 public struct Sweep: Sendable {
     /// The run every variant repeats, with its overrides (the base rule folder in `rules`).
     public var config: SimulationConfig
     public var plan: SweepPlan
-    public var metrics: [SweepMetric]
+    public var metrics: [SummaryMetric]
+    /// Cohorts each variant runs (1: one cohort, its intervals from groups of its users).
+    public var replicas: Int
+
+    /// The most groups of users the intervals of one cohort are computed from (as `compare`).
+    public static let maxGroups = PopulationComparison.maxGroups
+
+    /// What a sweep reports without `--metric`.
+    public static let defaultMetricNames = [
+        "YES rate", "user-days at tier 3", "reminders per user-day", "final streak p50", "habit completion rate",
+        "credits spent per user-day",
+    ]
+
+    /// The summary metric named `name` (as `compare` prints it), or an error listing them.
+    public static func metric(named name: String) throws(SweepError) -> SummaryMetric {
+        let all = SummaryMetric.all(earned: true)
+        if let metric = all.first(where: { $0.name == name }) { return metric }
+        var message = "--metric \"\(name)\": no such metric"
+        if let suggestion = Suggestion.closest(to: name, among: all.map(\.name)) { message += "; did you mean '\(suggestion)'?" }
+        throw SweepError(message + " (the metrics: \(all.map(\.name).joined(separator: ", ")))")
+    }
 
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,
-    /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have.
-    public init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [SweepMetric]) throws {
+    /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
+    /// number of replicas.
+    public init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [SummaryMetric], replicas: Int = 1) throws {
+        guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
+            throw SweepError("--replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
+        }
         var config = config
         config.database = nil
         config.overrides = []
@@ -23,20 +49,39 @@ public struct Sweep: Sendable {
         self.plan = try SweepPlan(knobs: knobs, mode: mode, modules: base.modules)
         self.config = config
         self.metrics = metrics
+        self.replicas = replicas
     }
 
-    /// Runs every variant in the plan's order; `finished` is called after each with its row and
-    /// the number of variants finished so far.
+    /// Groups of users each cohort is reported in: with one replica, up to ``maxGroups``.
+    public var groups: Int { replicas == 1 ? min(Self.maxGroups, config.users) : 1 }
+
+    /// Whether the plan has the base rule set among its variants (else it is run first, on its own,
+    /// for the differences).
+    public var planHasBase: Bool { plan.variants.contains { !$0.moved.contains(true) } }
+
+    /// Every replica's seed.
+    public var seeds: [UInt64] { (1...replicas).map { ReplicaReport.seed(config.seed, replica: $0) } }
+
+    func sample(_ overrides: [KnobOverride]) throws -> SweepSample {
+        var config = self.config
+        config.overrides = overrides
+        return try SweepSample(Simulation(config: config), metrics: metrics, replicas: replicas, groups: groups)
+    }
+
+    /// Runs the base rule set, then every variant in the plan's order (the base's own variant is
+    /// not run twice); `finished` is called after each variant with its row and the number of
+    /// variants finished so far.
     public func run(finished: (SweepRow, Int) throws -> Void = { _, _ in }) throws -> [SweepRow] {
+        let base = try sample([])
         var rows: [SweepRow] = []
         for variant in plan.variants {
-            var config = self.config
-            config.overrides = variant.overrides
+            let isBase = !variant.moved.contains(true)
             let row: SweepRow
             do {
-                let report = try Simulation(config: config).run()
-                let summary = ReportSummary(report)
-                row = SweepRow(variant: variant, outcome: .ran(metrics.map { $0.value(summary) }, refused: summary.refused))
+                let sample = isBase ? base : try self.sample(variant.overrides)
+                row = SweepRow(
+                    variant: variant,
+                    outcome: .ran(sample.estimates(metrics), differences: sample.differences(from: base, metrics), refused: sample.refused))
             } catch let error as RuleSetError {
                 row = SweepRow(variant: variant, outcome: .refused(error.problems))
             }
@@ -50,13 +95,22 @@ public struct Sweep: Sendable {
 /// One variant's result: its metrics, or the problems that kept it from running.
 public struct SweepRow: Sendable {
     public enum Outcome: Sendable {
-        /// The metrics' values, in the sweep's order, and the events the engine refused.
-        case ran([Double], refused: Int)
+        /// The metrics' estimates and their paired differences to the base (in the sweep's order),
+        /// and the events the engine refused (over every replica).
+        case ran([Estimate], differences: [Estimate], refused: Int)
         /// The rule set the variant makes is not valid: what validation found.
         case refused([RuleProblem])
     }
     public var variant: SweepPlan.Variant
     public var outcome: Outcome
 
-    public var values: [Double]? { if case .ran(let values, _) = outcome { values } else { nil } }
+    /// Whether the variant is the base rule set (every knob at the base's value).
+    public var isBase: Bool { !variant.moved.contains(true) }
+
+    /// Each metric's estimate, or nil when the variant did not run.
+    public var estimates: [Estimate]? { if case .ran(let estimates, _, _) = outcome { estimates } else { nil } }
+    /// Each metric's difference to the base, or nil when the variant did not run.
+    public var differences: [Estimate]? { if case .ran(_, let differences, _) = outcome { differences } else { nil } }
+    /// Each metric's value (the mean over the replicas), or nil when the variant did not run.
+    public var values: [Double]? { estimates?.map(\.mean) }
 }

@@ -16,7 +16,7 @@ public struct SweepReport: Sendable {
     }
 
     public var plan: SweepPlan { sweep.plan }
-    public var metrics: [SweepMetric] { sweep.metrics }
+    public var metrics: [SummaryMetric] { sweep.metrics }
 
     /// What was run: `50 users × 7 days, seed 1, personas …, rules rules`.
     public var run: String {
@@ -47,11 +47,32 @@ public struct SweepReport: Sendable {
             max(knob.path.count, plan.variants.map { Self.label($0.values[k], moved: $0.moved[k], plan.mode).count }.max() ?? 0)
         }
     }
-    private var metricWidths: [Int] { metrics.map { max($0.name.count, 8) } }
+    private var metricWidth: Int { max(6, metrics.map(\.name.count).max() ?? 0) }
 
     /// A knob's value in a row: one at a time, the knobs left at their base value are `·`.
     static func label(_ value: LuaValue, moved: Bool, _ mode: SweepPlan.Mode) -> String {
         mode == .oneAtATime && !moved ? "·" : SweepKnob.label(value)
+    }
+
+    /// How the intervals were computed, in words.
+    public var intervalNote: String {
+        let users = sweep.config.users, groups = sweep.groups
+        if sweep.replicas > 1 {
+            let seeds = sweep.seeds.prefix(3).map(String.init).joined(separator: ", ") + (sweep.replicas > 3 ? ", …" : "")
+            return "mean of \(sweep.replicas) replicas (seeds \(seeds)), every variant on the same cohorts; "
+                + "95% intervals: Student t over the replicas (Δ base: over each replica's difference to the base)"
+        }
+        guard groups > 1 else { return "one user: no interval" }
+        let size = users / groups
+        return "95% intervals: Student t over \(groups) groups of \(size)\(users % groups == 0 ? "" : "–\(size + 1)") users (batch means; "
+            + "Δ base: over each group's difference to the base, the same users; none for a maximum over users)"
+    }
+
+    /// An interval for the table: `[low, high]`, `—` without one.
+    static func interval(_ e: Estimate, _ metric: SummaryMetric, signed: Bool = false) -> String {
+        guard e.n > 1 else { return "—" }
+        let show = { (v: Double) in signed ? PopulationComparison.signed(v, share: metric.isShare) : metric.format(v) }
+        return "[\(show(e.low)), \(show(e.high))]"
     }
 
     /// The lines before the rows.
@@ -60,34 +81,56 @@ public struct SweepReport: Sendable {
         case .table:
             var out = "sweep: \(run)\n"
             out += "\(plan.variants.count) variants (\(plan.mode.rawValue))"
-            if plan.mode == .oneAtATime {
-                out += "; base: " + zip(plan.knobs, plan.baseValues).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
-                out += " (· keeps the base value)"
-            }
-            out += "\n\n"
+            out += "; base: " + zip(plan.knobs, plan.baseValues).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
+            if plan.mode == .oneAtATime { out += " (· keeps the base value)" }
+            if !sweep.planHasBase { out += " (not a variant: run too, for Δ base)" }
+            out += "\n\(intervalNote); * marks a difference whose interval leaves out 0 (significant at 5%)\n\n"
             let cells =
                 zip(plan.knobs.map(\.path), knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-                + zip(metrics.map(\.name), metricWidths).map { String(repeating: " ", count: $1 - $0.count) + $0 }
+                + [
+                    "metric".padding(toLength: metricWidth, withPad: " ", startingAt: 0), Self.pad("mean", 8), Self.pad("95% interval", 20),
+                    Self.pad("Δ base", 9), "95% interval of Δ",
+                ]
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
-            return (plan.knobs.map(\.path) + metrics.map(\.name) + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
+            let columns = metrics.flatMap { m in
+                [m.name, "\(m.name) low", "\(m.name) high", "\(m.name) delta", "\(m.name) delta low", "\(m.name) delta high"]
+            }
+            return (plan.knobs.map(\.path) + columns + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
         case .json, .jsonl:
             return ""
         }
     }
 
-    /// One row's line(s).
+    static func pad(_ s: String, _ width: Int) -> String { s.padding(toLength: max(width, s.count), withPad: " ", startingAt: 0) }
+
+    /// One row's line(s): in the table, a line per metric (the knobs' values on the first).
     public func line(_ row: SweepRow, _ format: ReportFormat) -> String {
         let knobCells = plan.knobs.indices.map { k in Self.label(row.variant.values[k], moved: row.variant.moved[k], plan.mode) }
         switch format {
         case .table:
             let knobs = zip(knobCells, knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            let blank = knobWidths.map { String(repeating: " ", count: $0) }
             switch row.outcome {
-            case .ran(let values, _):
-                let cells = zip(zip(metrics, values).map { $0.format($1) }, metricWidths).map {
-                    String(repeating: " ", count: max(0, $1 - $0.count)) + $0
+            case .ran(let estimates, let differences, _):
+                var out = ""
+                for (m, metric) in metrics.enumerated() {
+                    let e = estimates[m], d = differences[m]
+                    var cells = [
+                        metric.name.padding(toLength: metricWidth, withPad: " ", startingAt: 0), Self.pad(metric.format(e.mean), 8),
+                        Self.pad(Self.interval(e, metric), 20),
+                    ]
+                    if row.isBase {
+                        cells.append("base")
+                    } else {
+                        cells += [
+                            Self.pad(PopulationComparison.signed(d.mean, share: metric.isShare), 9),
+                            Self.interval(d, metric, signed: true) + (d.n > 1 && d.excludesZero ? " *" : ""),
+                        ]
+                    }
+                    out += "  " + ((m == 0 ? knobs : blank) + cells).joined(separator: "  ") + "\n"
                 }
-                return "  " + (knobs + cells).joined(separator: "  ") + "\n"
+                return out.replacingOccurrences(of: " +\n", with: "\n", options: .regularExpression)
             case .refused(let problems):
                 return "  " + knobs.joined(separator: "  ") + "  refused, not run: " + problems.map(\.description).joined(separator: "; ")
                     + "\n"
@@ -95,11 +138,18 @@ public struct SweepReport: Sendable {
         case .csv:
             let values = row.variant.values.map { SweepKnob.label($0) }
             switch row.outcome {
-            case .ran(let numbers, _):
-                return (values + numbers.map(Self.csvNumber) + [""]).map(Self.csvField).joined(separator: ",") + "\n"
+            case .ran(let estimates, let differences, _):
+                let cells = zip(estimates, differences).flatMap { e, d in
+                    [Self.csvNumber(e.mean)] + (e.n > 1 ? [Self.csvNumber(e.low), Self.csvNumber(e.high)] : ["", ""])
+                        + [Self.csvNumber(d.mean)] + (d.n > 1 ? [Self.csvNumber(d.low), Self.csvNumber(d.high)] : ["", ""])
+                }
+                return (values + cells + [""]).map(Self.csvField).joined(separator: ",") + "\n"
             case .refused(let problems):
-                return (values + metrics.map { _ in "" } + [problems.map(\.description).joined(separator: "; ")]).map(Self.csvField)
-                    .joined(separator: ",") + "\n"
+                return
+                    (values + metrics.flatMap { _ in Array(repeating: "", count: 6) } + [
+                        problems.map(\.description).joined(separator: "; ")
+                    ])
+                    .map(Self.csvField).joined(separator: ",") + "\n"
             }
         case .json, .jsonl:
             return ""
@@ -151,8 +201,34 @@ public struct SweepReport: Sendable {
                 ("knobs", .object(zip(plan.knobs, row.variant.values).map { ($0.path, value($1)) }))
             ]
             switch row.outcome {
-            case .ran(let values, let refused):
-                members.append(("metrics", .object(zip(metrics, values).map { ($0.name, .double($1)) })))
+            case .ran(let estimates, let differences, let refused):
+                members.append(("metrics", .object(zip(metrics, estimates).map { ($0.name, .double($1.mean)) })))
+                // Each metric's interval, and its paired difference to the base (not for the base itself).
+                members.append(
+                    (
+                        "intervals",
+                        .object(
+                            zip(metrics, estimates).filter { $1.n > 1 }.map {
+                                ($0.name, .object([("low", .double($1.low)), ("high", .double($1.high))]))
+                            })
+                    ))
+                if !row.isBase {
+                    members.append(
+                        (
+                            "vs_base",
+                            .object(
+                                zip(metrics, differences).map { m, d in
+                                    (
+                                        m.name,
+                                        .object(
+                                            [("delta", .double(d.mean))]
+                                                + (d.n > 1 ? [("low", .double(d.low)), ("high", .double(d.high))] : [])
+                                                + [("significant", .bool(d.n > 1 && d.excludesZero))])
+                                    )
+                                })
+                        ))
+                }
+                members.append(("base", .bool(row.isBase)))
                 members.append(("refused_events", .int(refused)))
             case .refused(let problems):
                 members.append(
@@ -183,6 +259,18 @@ public struct SweepReport: Sendable {
                             })
                     ),
                     ("metrics", .array(metrics.map { .string($0.name) })),
+                    ("shares", .array(metrics.filter(\.isShare).map { .string($0.name) })),
+                    ("replicas", .int(sweep.replicas)), ("seeds", .array(sweep.seeds.map { .string(String($0)) })),
+                    (
+                        "interval",
+                        .object([
+                            (
+                                "method",
+                                .string(sweep.replicas > 1 ? Estimate.Method.replicas.rawValue : Estimate.Method.userGroups.rawValue)
+                            ),
+                            ("level", .double(0.95)), ("n", .int(sweep.replicas > 1 ? sweep.replicas : sweep.groups)),
+                        ])
+                    ),
                     ("variants", .int(plan.variants.count)), ("finished", .int(rows.count)),
                 ])
             ),
