@@ -64,6 +64,10 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Write an SVG chart to this file: each metric against the first knob (a line per value of a second).") var chart: String?
     @Option(help: "Write an HTML page to this file: the response curves (each metric against the first knob) and the report's JSON.")
     var html: String?
+    @Flag(
+        help:
+            "With --out FILE --format json: keep the variants FILE already holds whose inputs are unchanged (rule and persona files, values, cohort) and run the others."
+    ) var resume = false
 
     func run() throws {
         let knobs: [SweepKnob]
@@ -108,12 +112,30 @@ struct SweepCommand: ParsableCommand {
         let toFile = reportOptions.out.map { $0 != "-" } ?? false
         // Standard output gets the rows as they finish (JSON: whole, at the end).
         let streams = !toFile && format != .json
+        var done: [Int: SweepRow] = [:]
+        if resume {
+            guard let out = reportOptions.out, out != "-", format == .json else {
+                throw ValidationError("--resume reads back the report of an earlier run: give --out FILE and --format json")
+            }
+            if FileManager.default.fileExists(atPath: out) {
+                let text: String
+                do { text = String(decoding: try SourceFile.read(out, maxBytes: 64 << 20), as: UTF8.self) } catch {
+                    throw ValidationError("--resume: cannot read \(out): \(error)")
+                }
+                let found: (rows: [Int: SweepRow], stale: Int)
+                do { found = try SweepReport.finishedRows(in: text, file: out, of: sweep) } catch { throw ValidationError(error.message) }
+                done = found.rows
+                Terminal.error(
+                    "sweep: resuming: \(done.count) of \(sweep.plan.variants.count) variants kept from \(out)"
+                        + (found.stale > 0 ? "; \(found.stale) run again (their rule or persona files changed)" : ""))
+            }
+        }
         var report = SweepReport(sweep: sweep, rows: [])
         if streams { FileHandle.standardOutput.write(Data(VisibleText.escaping(report.header(format)).utf8)) }
         let bar = ProgressBar(label: "variants")
         var stopped: String?
         do {
-            _ = try sweep.run { row, done in
+            _ = try sweep.run(reusing: done) { row, done in
                 bar.finish()
                 report.rows.append(row)
                 if streams {

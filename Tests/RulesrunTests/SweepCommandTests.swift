@@ -299,4 +299,42 @@ import Testing
         }
         #expect(drawn == 4)
     }
+
+    /// `--resume` keeps the variants a report already holds (the same inputs) and runs the rest: the
+    /// file ends as a whole run's, byte for byte; changed rule files or another cohort are not reused.
+    @Test func resumeKeepsTheFinishedVariantsWithTheSameInputs() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules").path
+        try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("rules").path, toPath: rules)
+        let full = dir.appendingPathComponent("full.json").path, out = dir.appendingPathComponent("out.json").path
+        let args =
+            ["sweep", "7d", "--users", "30", "--rules", rules, "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
+            + ["--format", "json"]
+        let whole = try CLI.run(args + ["--out", full])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        // Stopped after the first variant: the file holds its row.
+        let text = try String(contentsOfFile: full, encoding: .utf8)
+        let cut = try #require(text.range(of: "},{\"knobs\"")).lowerBound
+        try (String(text[...cut]) + "]}\n").write(toFile: out, atomically: true, encoding: .utf8)
+        let resumed = try CLI.run(args + ["--out", out, "--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("sweep: resuming: 1 of 3 variants kept from \(out)"), "\(resumed.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
+
+        // Another cohort: refused before anything runs.
+        let other = try CLI.run(args.map { $0 == "30" ? "40" : $0 } + ["--out", out, "--resume"])
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("--resume: \(out) is the report of another sweep: its users is 30, this one's 40"), "\(other.stderr)")
+        // A rule file changed: every variant runs again.
+        let escalation = rules + "/escalation.lua"
+        try (try String(contentsOfFile: escalation, encoding: .utf8) + "\n-- changed\n").write(
+            toFile: escalation, atomically: true, encoding: .utf8)
+        let changed = try CLI.run(args + ["--out", out, "--resume"])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(
+            changed.stderr.contains("0 of 3 variants kept from \(out); 3 run again (their rule or persona files changed)"),
+            "\(changed.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) != text)
+    }
 }

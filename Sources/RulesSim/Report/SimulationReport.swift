@@ -68,6 +68,17 @@ public struct SimulationReport: Sendable, Equatable {
     }
 
     init(config: SimulationConfig, personas: [Persona], users: Range<Int>, idOffset: Int, days: [DayTotals]) {
+        run = RunDescription(
+            duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
+            usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
+            personas: config.mix.description,
+            rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: Self.inputsDigest(config, personas: personas))
+        self.days = days
+    }
+
+    /// The digest of what a run of `config` reads: its rule files (or the native engine), its knob
+    /// overrides and its personas' files (`inputs_digest`; `sweep --resume` compares a variant's).
+    static func inputsDigest(_ config: SimulationConfig, personas: [Persona]) -> String {
         var digest = FNV64()
         if config.reference {
             digest.add("native")
@@ -87,12 +98,7 @@ public struct SimulationReport: Sendable, Equatable {
             digest.add(persona.name)
             digest.add(Data(persona.text.utf8))
         }
-        run = RunDescription(
-            duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
-            usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
-            personas: config.mix.description,
-            rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: digest.hex)
-        self.days = days
+        return digest.hex
     }
 
     /// The users this report covers.

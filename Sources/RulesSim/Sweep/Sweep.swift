@@ -15,6 +15,8 @@ public struct Sweep: Sendable {
     public var metrics: [SummaryMetric]
     /// Cohorts each variant runs (1: one cohort, its intervals from groups of its users).
     public var replicas: Int
+    /// The cohort's personas, as loaded (their files are inputs of every variant).
+    let personas: [Persona]
 
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
     public static let maxGroups = PopulationComparison.maxGroups
@@ -44,7 +46,7 @@ public struct Sweep: Sendable {
         var config = config
         config.database = nil
         config.overrides = []
-        _ = try Simulation(config: config)
+        personas = try Simulation(config: config).personas
         let base = try RuleSet.load(config.rules, proving: false)
         self.plan = try SweepPlan(knobs: knobs, mode: mode, modules: base.modules)
         self.config = config
@@ -68,22 +70,44 @@ public struct Sweep: Sendable {
         return try SweepSample(Simulation(config: config), metrics: metrics, replicas: replicas, groups: groups)
     }
 
+    /// The digest of what `variant` reads (`inputs_digest`, as a run's report has it): the rule
+    /// files, the variant's overrides, the personas' files. The base's variant has the folder's.
+    public func digest(_ variant: SweepPlan.Variant) -> String {
+        var config = self.config
+        config.overrides = variant.moved.contains(true) ? variant.overrides : []
+        config.validated = nil
+        return SimulationReport.inputsDigest(config, personas: personas)
+    }
+
     /// Runs the base rule set, then every variant in the plan's order (the base's own variant is
-    /// not run twice); `finished` is called after each variant with its row and the number of
-    /// variants finished so far.
-    public func run(finished: (SweepRow, Int) throws -> Void = { _, _ in }) throws -> [SweepRow] {
-        let base = try sample([])
+    /// not run twice), but for those `finished` already has (by index in the plan: rows read back
+    /// by `--resume`; the base is then run only when a variant needs it); `finished` is called
+    /// after each variant with its row and the number of variants finished so far.
+    public func run(reusing done: [Int: SweepRow] = [:], finished: (SweepRow, Int) throws -> Void = { _, _ in }) throws -> [SweepRow] {
+        var baseSample: SweepSample?
+        func base() throws -> SweepSample {
+            if let baseSample { return baseSample }
+            let sample = try self.sample([])
+            baseSample = sample
+            return sample
+        }
         var rows: [SweepRow] = []
-        for variant in plan.variants {
+        for (index, variant) in plan.variants.enumerated() {
             let isBase = !variant.moved.contains(true)
-            let row: SweepRow
-            do {
-                let sample = isBase ? base : try self.sample(variant.overrides)
-                row = SweepRow(
-                    variant: variant,
-                    outcome: .ran(sample.estimates(metrics), differences: sample.differences(from: base, metrics), refused: sample.refused))
-            } catch let error as RuleSetError {
-                row = SweepRow(variant: variant, outcome: .refused(error.problems))
+            var row: SweepRow
+            if let reused = done[index] {
+                row = reused
+            } else {
+                do {
+                    let sample = isBase ? try base() : try self.sample(variant.overrides)
+                    row = SweepRow(
+                        variant: variant,
+                        outcome: .ran(
+                            sample.estimates(metrics), differences: sample.differences(from: try base(), metrics), refused: sample.refused))
+                    row.digest = digest(variant)
+                } catch let error as RuleSetError {
+                    row = SweepRow(variant: variant, outcome: .refused(error.problems))
+                }
             }
             rows.append(row)
             try finished(row, rows.count)
@@ -103,6 +127,14 @@ public struct SweepRow: Sendable {
     }
     public var variant: SweepPlan.Variant
     public var outcome: Outcome
+    /// The digest of the variant's inputs (``Sweep/digest(_:)``), when it ran.
+    public var digest: String?
+
+    public init(variant: SweepPlan.Variant, outcome: Outcome, digest: String? = nil) {
+        self.variant = variant
+        self.outcome = outcome
+        self.digest = digest
+    }
 
     /// Whether the variant is the base rule set (every knob at the base's value).
     public var isBase: Bool { !variant.moved.contains(true) }

@@ -185,17 +185,20 @@ public struct SweepReport: Sendable {
 
     // MARK: JSON
 
+    /// A knob's value in JSON.
+    static func jsonValue(_ v: LuaValue) -> JSONValue {
+        switch v {
+        case .integer(let i): .int(Int(i))
+        case .number(let d): .double(d)
+        case .boolean(let b): .bool(b)
+        case .string(let s): .string(s)
+        default: .null
+        }
+    }
+
     public var json: JSONValue {
         let c = sweep.config
-        func value(_ v: LuaValue) -> JSONValue {
-            switch v {
-            case .integer(let i): .int(Int(i))
-            case .number(let d): .double(d)
-            case .boolean(let b): .bool(b)
-            case .string(let s): .string(s)
-            default: .null
-            }
-        }
+        let value = Self.jsonValue
         let variants: [JSONValue] = rows.map { row in
             var members: [(String, JSONValue)] = [
                 ("knobs", .object(zip(plan.knobs, row.variant.values).map { ($0.path, value($1)) }))
@@ -230,6 +233,7 @@ public struct SweepReport: Sendable {
                 }
                 members.append(("base", .bool(row.isBase)))
                 members.append(("refused_events", .int(refused)))
+                if let digest = row.digest { members.append(("inputs_digest", .string(digest))) }
             case .refused(let problems):
                 members.append(
                     (

@@ -1,0 +1,94 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+
+extension SweepReport {
+    /// The rows a JSON report of this sweep (`--out FILE --format json`, written by an earlier run,
+    /// finished or stopped) holds for variants whose inputs are unchanged: same run, knobs,
+    /// metrics and replicas (the report's `sweep` object but `finished`), and per variant the same
+    /// `inputs_digest` (rule files, overrides, personas' files). Keyed by the variant's index in
+    /// the plan. A refused variant is not read back (it is validated again: no simulation), nor a
+    /// variant whose digest differs (`stale` counts them). Throws when the file is not such a report.
+    public static func finishedRows(
+        in text: String, file: String, of sweep: Sweep
+    ) throws(SweepError) -> (
+        rows: [Int: SweepRow], stale: Int
+    ) {
+        func fail(_ why: String) -> SweepError {
+            SweepError("--resume: \(file) \(why); remove it, or run without --resume")
+        }
+        let previous: JSONValue
+        do throws(JSONLine.SyntaxError) { previous = try JSONLine.parseOrdered(text) } catch {
+            throw fail("is not a JSON sweep report (\(error)); --resume reads the --format json report an earlier run wrote")
+        }
+        guard case .object(let head)? = previous["sweep"], case .array(let variants)? = previous["variants"] else {
+            throw fail(
+                "is not a JSON sweep report (no \"sweep\" and \"variants\"); --resume reads the --format json report an earlier run wrote")
+        }
+        guard case .object(let expected)? = SweepReport(sweep: sweep, rows: []).json["sweep"] else { return ([:], 0) }
+        for (key, value) in expected where key != "finished" {
+            let found = head.first { $0.0 == key }?.1
+            guard found == value else {
+                throw fail(
+                    "is the report of another sweep: its \(key) is \(found?.description ?? "missing"), this one's \(value.description)")
+            }
+        }
+        let n = sweep.replicas > 1 ? sweep.replicas : sweep.groups
+        let method: Estimate.Method = sweep.replicas > 1 ? .replicas : .userGroups
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .double(let d)?: d
+            case .int(let i)?: Double(i)
+            default: nil
+            }
+        }
+        var rows: [Int: SweepRow] = [:]
+        var stale = 0
+        for variant in variants {
+            guard case .object(let knobs)? = variant["knobs"], case .object(let metrics)? = variant["metrics"],
+                case .string(let digest)? = variant["inputs_digest"], case .int(let refused)? = variant["refused_events"]
+            else { continue }
+            guard
+                let index = sweep.plan.variants.firstIndex(where: { planned in
+                    knobs.count == planned.values.count
+                        && zip(sweep.plan.knobs, planned.values).allSatisfy { knob, value in
+                            knobs.first { $0.0 == knob.path }?.1 == Self.jsonValue(value)
+                        }
+                })
+            else { continue }
+            let planned = sweep.plan.variants[index]
+            guard digest == sweep.digest(planned) else {
+                stale += 1
+                continue
+            }
+            var estimates: [Estimate] = [], differences: [Estimate] = []
+            for metric in sweep.metrics {
+                guard let mean = number(metrics.first(where: { $0.0 == metric.name })?.1) else {
+                    throw fail("has no \(metric.name) for a variant")
+                }
+                let interval = variant["intervals"]?[metric.name]
+                if let low = number(interval?["low"]), let high = number(interval?["high"]) {
+                    estimates.append(Estimate(mean: mean, low: low, high: high, n: n, method: method))
+                } else {
+                    estimates.append(Estimate(mean: mean, low: mean, high: mean, n: 1, method: .single))
+                }
+                let vs = variant["vs_base"]?[metric.name]
+                if let delta = number(vs?["delta"]) {
+                    if let low = number(vs?["low"]), let high = number(vs?["high"]) {
+                        differences.append(Estimate(mean: delta, low: low, high: high, n: n, method: method))
+                    } else {
+                        differences.append(Estimate(mean: delta, low: delta, high: delta, n: 1, method: .single))
+                    }
+                } else {
+                    // The base: no difference to itself (an interval of zeros where the metric has one).
+                    let single = estimates.last!.n < 2
+                    differences.append(Estimate(mean: 0, low: 0, high: 0, n: single ? 1 : n, method: single ? .single : method))
+                }
+            }
+            rows[index] = SweepRow(
+                variant: planned, outcome: .ran(estimates, differences: differences, refused: refused), digest: digest)
+        }
+        return (rows, stale)
+    }
+}
