@@ -19,7 +19,9 @@ import Testing
     /// Every `<g data-metric=… data-delta=… [data-low=… data-high=…] data-significant=…>` of the difference chart.
     static func deltas(_ html: String) throws -> [String: (delta: Double, low: Double?, high: Double?, significant: Bool)] {
         let pattern = try NSRegularExpression(
-            pattern: "<g data-metric=\"([^\"]*)\" data-delta=\"([^\"]*)\"(?: data-low=\"([^\"]*)\" data-high=\"([^\"]*)\")? data-significant=\"(true|false)\">")
+            pattern:
+                "<g data-metric=\"([^\"]*)\" data-delta=\"([^\"]*)\"(?: data-low=\"([^\"]*)\" data-high=\"([^\"]*)\")? data-significant=\"(true|false)\">"
+        )
         var out: [String: (Double, Double?, Double?, Bool)] = [:]
         for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
             func group(_ i: Int) -> String? { Range(match.range(at: i), in: html).map { String(html[$0]) } }
@@ -33,7 +35,9 @@ import Testing
         let pattern = try NSRegularExpression(pattern: "data-band=\"([^\"]*)\" data-low=\"([^\"]*)\" data-high=\"([^\"]*)\"")
         var out: [String: ([Double], [Double])] = [:]
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            func values(_ i: Int) -> [Double] { text[Range(match.range(at: i), in: text)!].split(separator: " ").map { Double($0) ?? .nan } }
+            func values(_ i: Int) -> [Double] {
+                text[Range(match.range(at: i), in: text)!].split(separator: " ").map { Double($0) ?? .nan }
+            }
             out[String(text[Range(match.range(at: 1), in: text)!])] = (values(2), values(3))
         }
         return out
@@ -51,7 +55,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("compare.html")
         let result = try CLI.run(
-            ["compare", "rules", "examples/graduated-recovery", "--json", "--out", dir.appendingPathComponent("out").path, "--html", page.path]
+            [
+                "compare", "rules", "examples/graduated-recovery", "--json", "--out", dir.appendingPathComponent("out").path, "--html",
+                page.path,
+            ]
                 + Self.small)
         #expect(result.status == 1, "\(result.stderr)")  // the sets differ
         let html = try String(contentsOf: page, encoding: .utf8)
@@ -62,7 +69,9 @@ import Testing
         #expect(json == result.stdout)
         let report = try SimulateHTMLTests.object(Data(json.utf8))
         let population = try #require(report["population"] as? [String: Any])
-        for text in ["<th>seed</th><td>2</td>", "<td>examples/graduated-recovery</td>", "8 days, 2026-01-05 (Monday) to 2026-01-12 (Monday)"] {
+        for text in [
+            "<th>seed</th><td>2</td>", "<td>examples/graduated-recovery</td>", "8 days, 2026-01-05 (Monday) to 2026-01-12 (Monday)",
+        ] {
             #expect(html.contains(text), "\(text)")
         }
         // Every metric's B − A and interval, as the JSON has them, with its significance.
@@ -124,7 +133,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: page, encoding: .utf8)
         Self.noNetwork(html)
-        #expect(!html.contains("<!--") && html.contains("B = \(odd.path.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;"))"))
+        #expect(
+            !html.contains("<!--")
+                && html.contains("B = \(odd.path.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;"))"))
         // The JSON as --json prints it, but for `<!--` written `<\u0021--` (the same JSON string).
         let json = try Self.embedded(html, id: "compare")
         #expect(json.contains("<\\u0021--y") && json.replacingOccurrences(of: "<\\u0021--", with: "<!--") == result.stdout)

@@ -148,7 +148,8 @@ extension CompareResult {
                     p.name,
                     p.holds
                         ? "holds on \(p.outcome.cases) histories"
-                        : "BROKEN in \(p.outcome.broken) of \(p.outcome.cases) histories" + files(propertyFiles[p.fileName].map { [$0] } ?? [])
+                        : "BROKEN in \(p.outcome.broken) of \(p.outcome.cases) histories"
+                            + files(propertyFiles[p.fileName].map { [$0] } ?? [])
                 ))
         }
         return rows

@@ -198,7 +198,8 @@ public struct PopulationComparison: Sendable {
 
     public var json: JSONValue {
         .object([
-            ("users", .int(users)), ("days", .int(days)), ("start", .string(start)), ("seed", .int(Int(truncatingIfNeeded: seed))), ("personas", .string(personas)),
+            ("users", .int(users)), ("days", .int(days)), ("start", .string(start)), ("seed", .int(Int(truncatingIfNeeded: seed))),
+            ("personas", .string(personas)),
             ("replicas", .int(replicas)),
             (
                 "interval",

@@ -42,7 +42,8 @@ public struct DayMetricChart: Sendable {
                 ("credits earned per user", "earned", "#2e7d32"), ("credits spent per user", "spent", "#1e88e5"),
                 ("credits forfeited per user", "forfeited at rollover", "#c62828"),
             ]),
-        DayMetricChart("Unlocks granted", "unlocks per Earned user per day", earned: true, [("unlocks per user", "unlocks / user", "#8e24aa")]),
+        DayMetricChart(
+            "Unlocks granted", "unlocks per Earned user per day", earned: true, [("unlocks per user", "unlocks / user", "#8e24aa")]),
     ]
 
     /// The charts of a run: Pressure's, then Earned's when `earned`.

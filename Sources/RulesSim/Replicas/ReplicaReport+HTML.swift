@@ -35,7 +35,7 @@ extension ReplicaReport {
         page.paragraph(
             "\(reports.count) independent cohorts of \(first.userCount) simulated users (replicas: the same run with \(reports.count) "
                 + "seeds) under the rule set “\(r.rules)” from \(firstDay) to \(lastDay) (\(first.days.count) days). Every figure is the mean "
-                + "over the replicas with its 95% interval: the range that holds the figure a new cohort would average to, 95 times in 100.",
+                + "over the replicas with its 95% interval: a range that, 95 times in 100, holds the mean over endless cohorts.",
             className: "note")
         page.heading("The run")
         page.table(
@@ -53,7 +53,10 @@ extension ReplicaReport {
         page.grid(
             ["metric", "mean", "95% interval", "half-width"],
             summary.map { m, e, _ in
-                [m.name, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare), "±" + Self.format(e.halfWidth, share: m.isShare)]
+                [
+                    m.name, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare),
+                    "±" + Self.format(e.halfWidth, share: m.isShare),
+                ]
             })
         page.heading("Day by day")
         page.paragraph(
