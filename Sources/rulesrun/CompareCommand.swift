@@ -61,6 +61,7 @@ struct CompareCommand: ParsableCommand {
               rulesrun compare rules examples/graduated-recovery --bench
               rulesrun compare rules examples/gentle-pricing --expect "B.cost_credits <= A.cost_credits"
               rulesrun compare rules examples/graduated-recovery --property examples/properties/graduated-recovery.lua
+              rulesrun compare rules examples/graduated-recovery --html compare.html
             """
     )
 
@@ -126,6 +127,11 @@ struct CompareCommand: ParsableCommand {
         help: "Days per habit history, 1 to \(CompareOptions.maxDays). (default: \(CompareOptions.defaultHabitDays))",
         transform: WholeNumber.parser(1...CompareOptions.maxDays)) var habitDays = CompareOptions.defaultHabitDays
     @Flag(help: "Print one JSON object instead of text.") var json = false
+    @Option(
+        help:
+            "Write a self-contained HTML page of the population comparison to this file: the parameters, each metric's B − A with its interval, A and B day by day, the other halves' findings, the --json object embedded (docs/report.md#compare)."
+    )
+    var html: String?
     @Flag(help: "Measure histories per second of the differential walk (no shrinking, no files).") var bench = false
     @Flag(
         help:
@@ -138,6 +144,10 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         if coverage, bench { throw ValidationError("--bench measures the walk's speed; leave out --coverage") }
+        if html != nil, bench { throw ValidationError("--bench measures the walk's speed; leave out --html") }
+        if html != nil, populationUsers == 0 {
+            throw ValidationError("--html draws the population comparison; leave out --population-users 0")
+        }
         guard economyRuns * economyDays <= CompareOptions.maxEconomyHistoryDays else {
             throw ValidationError(
                 "--economy-runs \(economyRuns) × --economy-days \(economyDays): at most \(CompareOptions.maxEconomyHistoryDays) "
@@ -176,8 +186,15 @@ struct CompareCommand: ParsableCommand {
             }
         }
         do {
+            try Output.check(html, option: "--html")
             try FileIdentity.refuseCollisions(
-                outputs: [("--out \(out)", out)], inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)])
+                outputs: [("--out \(out)", out)] + (html.map { [("--html \($0)", $0)] } ?? []),
+                inputs: [("rule set A \(dirA)", dirA), ("rule set B \(dirB)", dirB)]
+                    + [dirA, dirB].flatMap { dir in
+                        ((try? RuleFolder(dir)).map { $0.luaFiles() + [$0.root.appendingPathComponent("extends")] } ?? []).map {
+                            ("the rule file \($0.path)", $0.path)
+                        }
+                    })
         } catch {
             fail("\(error)")
         }
@@ -260,12 +277,15 @@ struct CompareCommand: ParsableCommand {
                 measured.append((set, folder, try RuleCoverage.measure(folder, counts: counts)))
             }
         }
+        var object = result.json
+        if coverage, case .object(var members) = object {
+            members.append(("coverage", .object(measured.map { ($0.set.lowercased(), $0.coverage.json) })))
+            object = .object(members)
+        }
+        if let html, let page = result.html(json: object) {
+            do { try Output.write(page, to: html) } catch { fail("\(error)") }
+        }
         if json {
-            var object = result.json
-            if coverage, case .object(var members) = object {
-                members.append(("coverage", .object(measured.map { ($0.set.lowercased(), $0.coverage.json) })))
-                object = .object(members)
-            }
             print(object.description)
         } else {
             Terminal.line(result.text)

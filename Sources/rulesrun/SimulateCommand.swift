@@ -36,6 +36,7 @@ struct SimulateCommand: ParsableCommand {
               rulesrun simulate 90d --format jsonl --out days.jsonl
               rulesrun simulate 30d --users 10000 --bench
               rulesrun simulate 30d --users 500 --replicas 10
+              rulesrun simulate 30d --users 200 --replicas 5 --html replicas.html
             """
     )
 
@@ -88,7 +89,7 @@ struct SimulateCommand: ParsableCommand {
     var chart: String?
     @Option(
         help:
-            "Write a self-contained HTML report to this file: the run's parameters, Pressure's and Earned's charts over the run's dates, and the JSON report embedded."
+            "Write a self-contained HTML report to this file: the run's parameters, Pressure's and Earned's charts over the run's dates, and the JSON report embedded (with --replicas: means with their interval bands)."
     )
     var html: String?
     @Flag(help: "Use the native Swift reference rules (NativeReference) instead of the Lua rule set.") var reference = false
@@ -113,7 +114,7 @@ struct SimulateCommand: ParsableCommand {
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
         if replicas > 1 {
             // A replica report is not a shard's: it does not merge.
-            for (given, option) in [(shard != nil, "--shard"), (bench, "--bench"), (coverage, "--coverage"), (chart != nil, "--chart")]
+            for (given, option) in [(shard != nil, "--shard"), (bench, "--bench"), (coverage, "--coverage")]
             where given {
                 throw ValidationError("--replicas \(replicas) reports the mean of whole cohorts; leave out \(option)")
             }
@@ -201,6 +202,8 @@ struct SimulateCommand: ParsableCommand {
                 let replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
                 bar.finish()
                 try Output.write(replicated.rendered(reportOptions.format), to: reportOptions.out)
+                if let chart { try Output.write(replicated.svg(), to: chart) }
+                if let html { try Output.write(replicated.html(), to: html) }
                 for report in replicated.reports {
                     try FailureNotice.report(
                         report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)

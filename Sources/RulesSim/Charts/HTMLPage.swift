@@ -22,6 +22,17 @@ public struct HTMLPage: Sendable {
         body += "</table>\n"
     }
 
+    /// A table of columns: a header row, then a row per item (`marked` rows in bold), numbers
+    /// (every column but the first) aligned right.
+    public mutating func grid(_ header: [String], _ rows: [[String]], marked: [Bool] = []) {
+        body += "<table class=\"grid\">\n<tr>" + header.map { "<th>\(SVGText.escape($0))</th>" }.joined() + "</tr>\n"
+        for (i, row) in rows.enumerated() {
+            let mark = i < marked.count && marked[i] ? " class=\"marked\"" : ""
+            body += "<tr\(mark)>" + row.map { "<td>\(SVGText.escape($0))</td>" }.joined() + "</tr>\n"
+        }
+        body += "</table>\n"
+    }
+
     /// An inline SVG (a chart's `svg()`), scaled to the page's width.
     public mutating func figure(_ svg: String) { body += "<figure>\n\(svg)</figure>\n" }
 
@@ -40,6 +51,9 @@ public struct HTMLPage: Sendable {
         table { border-collapse: collapse; margin: 12px 0; }
         th, td { text-align: left; padding: 4px 14px 4px 0; vertical-align: top; }
         th { color: #555; font-weight: normal; }
+        table.grid td, table.grid th { border-bottom: 1px solid #e4e4e4; padding: 4px 10px; }
+        table.grid td + td, table.grid th + th { text-align: right; }
+        table.grid tr.marked td { font-weight: bold; color: #0d47a1; }
         figure { margin: 16px 0; }
         figure svg { width: 100%; height: auto; display: block; }
         """

@@ -24,6 +24,16 @@ public struct PopulationComparison: Sendable {
         public var isSignificant: Bool { interval?.excludesZero ?? false }
     }
 
+    /// A per-day series (``DayMetric``) under A and under B: each day's value (the mean over the
+    /// replicas), with 4 decimals as the JSON holds it.
+    public struct DaySeries: Sendable {
+        public var name: String
+        /// Whether the value is a share (a fraction; charts draw it in percent).
+        public var isShare: Bool
+        public var a: [Double]
+        public var b: [Double]
+    }
+
     /// The most groups of users the interval of one cohort is computed from.
     public static let maxGroups = 20
 
@@ -35,6 +45,10 @@ public struct PopulationComparison: Sendable {
     public var replicas = 1
     public var groups = 1
     public var metrics: [Metric]
+    /// The first simulated day (YYYY-MM-DD).
+    public var start = SimulationConfig.defaultStart.rawValue
+    /// The per-day series of both sets (``DayMetric``: Earned's when either set's cohort has Earned users).
+    public var daySeries: [DaySeries] = []
     /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
     public var lineCounts: (a: LineCounts, b: LineCounts)?
 
@@ -111,6 +125,16 @@ public struct PopulationComparison: Sendable {
         var comparison = PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
         comparison.replicas = replicas
         comparison.groups = groups
+        comparison.start = runsA[0].report.run.start
+        // The days of the runs already made: the replicas' mean per day, under A and under B.
+        func daily(_ metric: DayMetric, _ runs: [(report: SimulationReport, groups: [SimulationReport])]) -> [Double] {
+            runs[0].report.days.indices.map { d in
+                SimulationReport.round4(runs.map { metric.value($0.report.days[d]) }.reduce(0, +) / Double(runs.count))
+            }
+        }
+        comparison.daySeries = DayMetric.all(earned: earned).map { metric in
+            DaySeries(name: metric.name, isShare: metric.isShare, a: daily(metric, runsA), b: daily(metric, runsB))
+        }
         if recordsLines {
             var a = LineCounts(), b = LineCounts()
             for run in runsA { if let counts = run.report.lineCounts { a.add(counts) } }
@@ -169,9 +193,13 @@ public struct PopulationComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The date of day `d` (0-based) of the runs.
+    func date(_ d: Int) -> String { (try? DayID(start))?.adding(days: d)?.rawValue ?? "" }
+
     public var json: JSONValue {
         .object([
-            ("users", .int(users)), ("days", .int(days)), ("seed", .int(Int(truncatingIfNeeded: seed))), ("personas", .string(personas)),
+            ("users", .int(users)), ("days", .int(days)), ("start", .string(start)), ("seed", .int(Int(truncatingIfNeeded: seed))),
+            ("personas", .string(personas)),
             ("replicas", .int(replicas)),
             (
                 "interval",
@@ -188,6 +216,17 @@ public struct PopulationComparison: Sendable {
                             [("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))]
                                 + (m.interval.map { [("delta_low", .double($0.low)), ("delta_high", .double($0.high))] } ?? [])
                                 + [("significant", .bool(m.isSignificant))])
+                    })
+            ),
+            (
+                "per_day",
+                .array(
+                    (daySeries.first?.a.indices ?? 0..<0).map { d in
+                        .object([
+                            ("day", .int(d + 1)), ("date", .string(date(d))),
+                            ("a", .object(daySeries.map { ($0.name, .double($0.a[d])) })),
+                            ("b", .object(daySeries.map { ($0.name, .double($0.b[d])) })),
+                        ])
                     })
             ),
         ])

@@ -244,5 +244,8 @@ extension SimulationReport {
     }
 
     /// A share or rate with 4 decimals, printed the same everywhere.
-    static func rounded(_ x: Double) -> JSONValue { .double((x * 10_000).rounded() / 10_000) }
+    static func rounded(_ x: Double) -> JSONValue { .double(round4(x)) }
+
+    /// `x` with 4 decimals, as the JSON report holds it (and a chart drawn from it).
+    static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
 }

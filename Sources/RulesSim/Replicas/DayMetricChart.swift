@@ -1,0 +1,59 @@
+/// A chart of per-day series (``DayMetric``) that share a unit: how `simulate --replicas --html`
+/// (each series' mean with its interval band) and `compare --html` (A and B overlaid) draw the
+/// days. Shares are drawn in percent.
+public struct DayMetricChart: Sendable {
+    /// One line: the ``DayMetric`` it draws, its name in the legend and its colour.
+    public struct Line: Sendable {
+        public var metric: String
+        public var label: String
+        public var color: String
+    }
+
+    public var title: String
+    public var unit: String
+    public var lines: [Line]
+    /// Whether the series are shares (drawn × 100, on an axis up to 100 %).
+    public var isShare: Bool
+    /// Whether the series are Earned's (drawn only when a run has Earned users).
+    public var isEarned: Bool
+
+    init(_ title: String, _ unit: String, share: Bool = false, earned: Bool = false, _ lines: [(String, String, String)]) {
+        self.title = title
+        self.unit = unit
+        self.isShare = share
+        self.isEarned = earned
+        self.lines = lines.map { Line(metric: $0.0, label: $0.1, color: $0.2) }
+    }
+
+    /// Every ``DayMetric`` in a chart: Pressure's four charts, then Earned's two.
+    public static let all: [DayMetricChart] = [
+        DayMetricChart(
+            "Users on each escalation tier", "% of users", share: true,
+            (0...3).map { ("tier \($0)", "tier \($0)", ReportCharts.tierColors[$0]) }),
+        DayMetricChart(
+            "YES check-ins among the day's results", "% of the day's results", share: true, [("YES rate", "YES rate", "#2e7d32")]),
+        DayMetricChart("Reminders sent", "reminders per user per day", [("reminders per user", "reminders / user", "#00838f")]),
+        DayMetricChart(
+            "Current streak at the end of the day", "days",
+            [("streak p50", "median (p50)", "#6a1b9a"), ("streak p90", "90th percentile", "#ce93d8")]),
+        DayMetricChart(
+            "Earned credits", "credits per Earned user per day", earned: true,
+            [
+                ("credits earned per user", "earned", "#2e7d32"), ("credits spent per user", "spent", "#1e88e5"),
+                ("credits forfeited per user", "forfeited at rollover", "#c62828"),
+            ]),
+        DayMetricChart(
+            "Unlocks granted", "unlocks per Earned user per day", earned: true, [("unlocks per user", "unlocks / user", "#8e24aa")]),
+    ]
+
+    /// The charts of a run: Pressure's, then Earned's when `earned`.
+    public static func charts(earned: Bool) -> [DayMetricChart] { all.filter { earned || !$0.isEarned } }
+
+    /// The chart over `axis`, with the series `lines` makes of each line (values per day, in the
+    /// metric's unit: shares as fractions), scaled and taken to the axis's points.
+    public func chart(axis: TimeAxis, _ lines: (Line) -> [ChartSeries]) -> LineChart {
+        let scale = isShare ? 100.0 : 1
+        let series = self.lines.flatMap(lines).map { s in s.mapped { axis.aggregate($0.map { $0 * scale }) } }
+        return LineChart(title: title, unit: unit, axis: axis, series: series, maxValue: isShare ? 100 : nil)
+    }
+}
