@@ -33,6 +33,10 @@ import RulesModel
 /// `gen.miga_days()` (`miga.current_streak`), `gen.earned_day()` (`earned.qualifies`),
 /// `gen.earned_streak()` (`earned.bonus`) and `gen.earned_day_end()` (`earned.day_ends`).
 ///
+/// Two more draw from the domains validation proves the mode functions over (modes.lua):
+/// `gen.window_active()` (`{window, now}`: `ModePolicy.WindowProofDomain`) and
+/// `gen.effective_mode()` (`{modes, now}`: `ModePolicy.EffectiveModeProofDomain`).
+///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field, a
 /// proof's domain toward its first input. A case is drawn and shrunk as it is generated (a
@@ -73,7 +77,7 @@ public indirect enum CaseGenerator {
         let expected =
             "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window, gen.price_context, "
             + "gen.focus_session, gen.quest_gate, gen.emergency_gate, gen.carried_balance, gen.habit_award, gen.pressure_streak, gen.pressure_day, gen.habit_streak, "
-            + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end or gen.history"
+            + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end, gen.window_active, gen.effective_mode or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
         }
@@ -190,6 +194,17 @@ public indirect enum CaseGenerator {
                 table["task"] = try host.value(of: task)
                 table["user"] = try host.value(of: domain.user)
                 return .table(table)
+            }
+        case "window_active":
+            let domain = ModePolicy.WindowProofDomain()
+            return .domain(count: domain.count) { index in
+                let input = domain.input(index)
+                return ["window": input.window, "now": input.now]
+            }
+        case "effective_mode":
+            let domain = ModePolicy.EffectiveModeProofDomain()
+            return .domain(count: domain.count) { index in
+                ["modes": .table(LuaTable(sequence: domain.input(index).map(\.lua))), "now": ModePolicy.EffectiveModeProofDomain.now]
             }
         case "history":
             guard !nested else {
