@@ -33,9 +33,10 @@ import RulesModel
 /// `gen.miga_days()` (`miga.current_streak`), `gen.earned_day()` (`earned.qualifies`),
 /// `gen.earned_streak()` (`earned.bonus`) and `gen.earned_day_end()` (`earned.day_ends`).
 ///
-/// Two more draw from the domains validation proves the mode functions over (modes.lua):
-/// `gen.window_active()` (`{window, now}`: `ModePolicy.WindowProofDomain`) and
-/// `gen.effective_mode()` (`{modes, now}`: `ModePolicy.EffectiveModeProofDomain`).
+/// Two more draw from the domains validation proves the mode functions over (modes.lua), as
+/// records so that each field shrinks on its own: `gen.window_active()` (`{window, now}`:
+/// `ModePolicy.WindowProofDomain`) and `gen.effective_mode()` (`{modes, now}`: up to two of
+/// `ModePolicy.EffectiveModeProofDomain.modes`).
 ///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field, a
@@ -196,16 +197,24 @@ public indirect enum CaseGenerator {
                 return .table(table)
             }
         case "window_active":
-            let domain = ModePolicy.WindowProofDomain()
-            return .domain(count: domain.count) { index in
-                let input = domain.input(index)
-                return ["window": input.window, "now": input.now]
-            }
+            // The proof's domain field by field (so that each shrinks on its own): every day mask and
+            // bound of `WindowProofDomain`, at each of its times of each weekday.
+            typealias Domain = ModePolicy.WindowProofDomain
+            func values(_ list: [Int]) -> CaseGenerator { .oneOf(list.map { .integer(Int64($0)) }) }
+            return .record([
+                (
+                    "window",
+                    .record([
+                        ("days_mask", values(Domain.masks)), ("start_minutes", values(Domain.bounds)), ("end_minutes", values(Domain.bounds)),
+                    ])
+                ),
+                ("now", .record([("weekday", values(Domain.weekdays)), ("minutes", values(Domain.minutes))])),
+            ])
         case "effective_mode":
-            let domain = ModePolicy.EffectiveModeProofDomain()
-            return .domain(count: domain.count) { index in
-                ["modes": .table(LuaTable(sequence: domain.input(index).map(\.lua))), "now": ModePolicy.EffectiveModeProofDomain.now]
-            }
+            // The proof's domain: no mode, or a list of one or two of its modes (shrinking drops a
+            // mode, then moves each toward the first), at its instant.
+            typealias Domain = ModePolicy.EffectiveModeProofDomain
+            return .record([("modes", .list(of: .oneOf(Domain.modes.map(\.lua)), max: 2)), ("now", .oneOf([Domain.now]))])
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(
