@@ -346,6 +346,28 @@ import Testing
         #expect(same.stdout.hasSuffix("exit 0: every property held\n"))
     }
 
+    /// compare's properties relate two sets' histories: a value generator (gen.habit_streak draws
+    /// under one set's params) is refused before anything runs, saying where it belongs, and a bad
+    /// history is named once.
+    @Test func comparePropertyRefusesAValueGeneratorAndSaysWhereItBelongs() throws {
+        let dir = try CLI.folder([
+            "values.lua": "cases = { prop_habit = gen.habit_streak() }\nfunction prop_habit(c) return true end\n",
+            "bad.lua": "cases = { prop_h = gen.history(\"nope\") }\nfunction prop_h(a, b) return true end\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let values = try CLI.run(["compare", Self.rules, Self.rules, "--property", "values.lua"] + Self.compareQuick, in: dir)
+        #expect(values.status == 2)
+        #expect(
+            values.stderr.contains(
+                "values.lua: cases.prop_habit: compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}]); gen.habit_streak draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)"
+            ), "\(values.stderr)")
+        #expect(!values.stderr.contains("values.lua: values.lua: values.lua"), "\(values.stderr)")
+        let bad = try CLI.run(["compare", Self.rules, Self.rules, "--property", "bad.lua"] + Self.compareQuick, in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.lua: cases.prop_h: gen.history(APP): APP is one of pressure, earned, habits, found string \"nope\""))
+        #expect(!bad.stderr.contains("bad.lua: bad.lua: bad.lua"), "\(bad.stderr)")
+    }
+
     @Test func expectOnAnEarnedField() throws {
         let out = try CLI.folder([:])
         let result = try CLI.run(

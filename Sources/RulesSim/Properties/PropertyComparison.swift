@@ -75,12 +75,19 @@ public final class PropertyComparison {
                             "\(place): no history for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.history(\"earned\") })"
                     )
                 }
-                guard case .history(let app, let days) = try CaseGenerator.parse(cases[property.name], path: place) else {
+                let expected =
+                    "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
+                // A value generator draws the arguments of one set's functions (gen.habit_streak: under
+                // its params), which a property of two sets' histories cannot call: rulesrun test's.
+                if let kind = cases[property.name]["generator"].stringValue, kind != "history" {
                     throw PropertyFileError(
-                        message:
-                            "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
-                    )
+                        message: expected + "; gen.\(kind) draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)")
                 }
+                let generator: CaseGenerator
+                do { generator = try CaseGenerator.parse(cases[property.name], path: place) } catch {
+                    throw PropertyFileError(message: "\(error)")
+                }
+                guard case .history(let app, let days) = generator else { throw PropertyFileError(message: expected) }
                 return (property.name, property.function, app, days)
             }
             self.host = host
