@@ -220,7 +220,8 @@ struct CompareCommand: ParsableCommand {
             let expectations = lineExpectations.map { e in
                 e.app == .earned ? (e, runs: economyRuns, days: economyDays) : (e, runs: habitRuns, days: habitDays)
             }
-            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: noExplain ? nil : (dirA, dirB)) { name, done, all in
+            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: noExplain ? nil : (dirA, dirB)) {
+                name, done, all in
                 bar.update(done, of: all, label: "histories of \(name)")
             }
         }

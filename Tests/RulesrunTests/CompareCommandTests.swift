@@ -171,7 +171,8 @@ import Testing
         #expect(text[underB.upperBound...].contains("      knobs: pricing.rollover_cap = 20\n"))
         let unexplained = try CLI.run(earned + ["--no-explain"])
         #expect(unexplained.status == 1)
-        #expect(unexplained.stdout.contains("expect B.credit_balance <= A.credit_balance (--expect) on 5 Earned histories of 3 days: BROKEN"))
+        #expect(
+            unexplained.stdout.contains("expect B.credit_balance <= A.credit_balance (--expect) on 5 Earned histories of 3 days: BROKEN"))
         #expect(!unexplained.stdout.contains("rule calls"))
     }
 

@@ -364,7 +364,8 @@ import Testing
         #expect(!values.stderr.contains("values.lua: values.lua: values.lua"), "\(values.stderr)")
         let bad = try CLI.run(["compare", Self.rules, Self.rules, "--property", "bad.lua"] + Self.compareQuick, in: dir)
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("bad.lua: cases.prop_h: gen.history(APP): APP is one of pressure, earned, habits, found string \"nope\""))
+        #expect(
+            bad.stderr.contains("bad.lua: cases.prop_h: gen.history(APP): APP is one of pressure, earned, habits, found string \"nope\""))
         #expect(!bad.stderr.contains("bad.lua: bad.lua: bad.lua"), "\(bad.stderr)")
     }
 

@@ -146,7 +146,8 @@ extension ModePolicy {
             let list = domain.input(index)
             let call = "effective_mode([\(list.map(\.text).joined(separator: "; "))], Monday 10:00)"
             do {
-                let out = try host.call(effectiveMode, .table(LuaTable(sequence: list.map(\.lua))), EffectiveModeProofDomain.now).first ?? .nil
+                let out =
+                    try host.call(effectiveMode, .table(LuaTable(sequence: list.map(\.lua))), EffectiveModeProofDomain.now).first ?? .nil
                 let active = list.enumerated().filter { $0.element.active }
                 if out.isNil {
                     if !active.isEmpty { failures.record(kind: "none", "\(call) returned nil although a mode is in force") }

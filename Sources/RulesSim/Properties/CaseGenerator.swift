@@ -205,7 +205,8 @@ public indirect enum CaseGenerator {
                 (
                     "window",
                     .record([
-                        ("days_mask", values(Domain.masks)), ("start_minutes", values(Domain.bounds)), ("end_minutes", values(Domain.bounds)),
+                        ("days_mask", values(Domain.masks)), ("start_minutes", values(Domain.bounds)),
+                        ("end_minutes", values(Domain.bounds)),
                     ])
                 ),
                 ("now", .record([("weekday", values(Domain.weekdays)), ("minutes", values(Domain.minutes))])),

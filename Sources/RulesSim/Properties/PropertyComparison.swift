@@ -81,7 +81,9 @@ public final class PropertyComparison {
                 // its params), which a property of two sets' histories cannot call: rulesrun test's.
                 if let kind = cases[property.name]["generator"].stringValue, kind != "history" {
                     throw PropertyFileError(
-                        message: expected + "; gen.\(kind) draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)")
+                        message: expected
+                            + "; gen.\(kind) draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)"
+                    )
                 }
                 let generator: CaseGenerator
                 do { generator = try CaseGenerator.parse(cases[property.name], path: place) } catch {
@@ -139,11 +141,14 @@ public final class PropertyComparison {
 
     /// A broken check's minimal history replayed once more under A and B (`folders`) on hosts that
     /// explain; none when it held or without folders.
-    private func explanations(of outcome: HistoryCheck.Outcome, check: HistoryCheck, folders: (a: String, b: String)?)
+    private func explanations(
+        of outcome: HistoryCheck.Outcome, check: HistoryCheck, folders: (a: String, b: String)?
+    )
         -> [FailureExplanation]
     {
         guard outcome.broken > 0, let folders else { return [] }
-        return FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) { check.judge(outcome.minimal, $0) == nil } ?? []
+        return FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) { check.judge(outcome.minimal, $0) == nil }
+            ?? []
     }
 
     /// A broken property's replay file: comment lines saying what breaks, then the events.
