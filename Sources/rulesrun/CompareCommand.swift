@@ -37,7 +37,8 @@ struct CompareCommand: ParsableCommand {
             and B: prop_x(a, b) gets both replayed histories (lists of steps, one per event: event, ok, \
             decisions, state, error) and must return true. A history that breaks it is shrunk and \
             written to OUT/property-prop_x.jsonl, and replayed once more under A and B on hosts that \
-            explain: the last rule calls of each are printed under it, as replay --explain shows them.
+            explain: the last rule calls of each are printed under it, as replay --explain shows them \
+            (a broken --expect's too: a Pressure one's up to its first diverging event; --no-explain: none).
 
             --ignore takes these kinds, the economy's: gate_options, unlock, quest, credits_earned, \
             rollover, credit_balance, streak_count, and the habit tracker's: habit_streak, \
@@ -126,6 +127,8 @@ struct CompareCommand: ParsableCommand {
         parsing: .unconditional,
         help: "Days per habit history, 1 to \(CompareOptions.maxDays). (default: \(CompareOptions.defaultHabitDays))",
         transform: WholeNumber.parser(1...CompareOptions.maxDays)) var habitDays = CompareOptions.defaultHabitDays
+    @Flag(help: "Do not show the rule calls of a broken property or expectation (nor replay its history again to find them).")
+    var noExplain = false
     @Flag(help: "Print one JSON object instead of text.") var json = false
     @Option(
         help:
@@ -215,6 +218,9 @@ struct CompareCommand: ParsableCommand {
         let bar = ProgressBar(label: "histories")
         defer { bar.finish() }
         var result = try comparison.run { bar.update($1, of: $2, label: $0) }
+        if !noExplain {
+            for i in result.findings.indices { result.findings[i].explain(folders: (dirA, dirB)) }
+        }
         if economyRuns > 0 {
             result.economy = try EconomyComparison(
                 a: comparison.rulesA, b: comparison.rulesB, runs: economyRuns, days: economyDays,
@@ -231,7 +237,8 @@ struct CompareCommand: ParsableCommand {
             let expectations = lineExpectations.map { e in
                 e.app == .earned ? (e, runs: economyRuns, days: economyDays) : (e, runs: habitRuns, days: habitDays)
             }
-            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: (dirA, dirB)) { name, done, all in
+            result.properties = properties.run(runs: propertyRuns, expectations: expectations, folders: noExplain ? nil : (dirA, dirB)) {
+                name, done, all in
                 bar.update(done, of: all, label: "histories of \(name)")
             }
         }

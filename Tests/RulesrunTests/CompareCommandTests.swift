@@ -133,6 +133,49 @@ import Testing
         #expect(bad.stderr.contains("\"tier\" is not a field (current_tier, "))
     }
 
+    /// A broken --expect explains itself as a broken --property does: the rule calls of its minimal
+    /// history under A and under B (a Pressure one's up to its first diverging event), text and JSON;
+    /// --no-explain leaves them out.
+    @Test func aBrokenExpectationShowsTheRuleCallsUnderAAndB() throws {
+        let out = outFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // graduated-recovery steps down one tier per recovery: the YES that takes A from tier 2 to 0 takes B to 1.
+        let pressure = try CLI.run([
+            "compare", "rules", "examples/graduated-recovery", "--runs", "20", "--economy-runs", "0", "--habit-runs", "0",
+            "--population-users", "0", "--out", out.path, "--json", "--expect", "B.current_tier == A.current_tier",
+        ])
+        #expect(pressure.status == 1, "\(pressure.stdout)\(pressure.stderr)")
+        let expectation = try #require((try object(pressure.stdout)["expectations"] as? [[String: Any]])?.first)
+        let counterexample = try #require(expectation["counterexample"] as? [String: Any])
+        func lastTransition(_ side: String) throws -> [String: Any] {
+            let calls = try #require(counterexample["explain_\(side)"] as? [[String: Any]], "\(counterexample.keys)")
+            return try #require(calls.last { $0["function"] as? String == "escalation.transition" })
+        }
+        // The last transition of each replay is that of the first diverging event: A recovers to 0, B to 1.
+        let a = try lastTransition("a"), b = try lastTransition("b")
+        #expect(((a["returned"] as? [[String: Any]])?.first?["current_tier"] as? Int) == 0, "\(a)")
+        #expect(((b["returned"] as? [[String: Any]])?.first?["current_tier"] as? Int) == 1, "\(b)")
+        #expect((b["defined"] as? String)?.hasPrefix("escalation.lua:") == true)
+
+        // gentle-pricing's rollover cap of 20 carries more than the default's 10: each side's knob shows it.
+        let earned = [
+            "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+            "--population-users", "0", "--out", out.path, "--expect", "B.credit_balance <= A.credit_balance",
+        ]
+        let explained = try CLI.run(earned)
+        #expect(explained.status == 1, "\(explained.stdout)\(explained.stderr)")
+        let text = explained.stdout
+        let underA = try #require(text.range(of: "  the last 10 rule calls of the minimal history under A (rules), of "), "\(text)")
+        let underB = try #require(text.range(of: "  the last 10 rule calls of the minimal history under B (examples/gentle-pricing), of "))
+        #expect(text[underA.upperBound..<underB.lowerBound].contains("      knobs: pricing.rollover_cap = 10\n"))
+        #expect(text[underB.upperBound...].contains("      knobs: pricing.rollover_cap = 20\n"))
+        let unexplained = try CLI.run(earned + ["--no-explain"])
+        #expect(unexplained.status == 1)
+        #expect(
+            unexplained.stdout.contains("expect B.credit_balance <= A.credit_balance (--expect) on 5 Earned histories of 3 days: BROKEN"))
+        #expect(!unexplained.stdout.contains("rule calls"))
+    }
+
     @Test func anInvalidRuleFolderExitsWithTwoAndItsProblems() throws {
         let dir = try CLI.folder(["escalation.lua": "return { max_tier = 3 }", "streaks.lua": "return {}"])
         defer { try? FileManager.default.removeItem(at: dir) }

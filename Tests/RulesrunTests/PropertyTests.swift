@@ -206,6 +206,37 @@ import Testing
         #expect(result.stdout.hasSuffix("0 passed, 8 failed\n"))
     }
 
+    /// The mode functions' proof domains: a window of the proof's masks and bounds at one of its
+    /// instants, a list of up to two of its modes; each shrinks field by field to the plainest input that breaks.
+    @Test func theModeFunctionsProofDomainsAreGeneratorsAndShrinkToTheirPlainestInput() throws {
+        let dir = try Self.variant(
+            """
+            cases = { prop_window = gen.window_active(), prop_mode = gen.effective_mode() }
+            function prop_window(c) return c.window.days_mask ~= 85 or not modes.window_active(c.window, c.now) end
+            function prop_mode(c)
+              local i = modes.effective_mode(c.modes, c.now)
+              return i == nil or c.modes[i].priority == 0
+            end
+            """)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--cases", "300"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let minimal = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    minimal case (") }.map {
+            String($0.split(separator: "): ", maxSplits: 1).last ?? "")
+        }
+        #expect(minimal.count == 2, "\(result.stdout)")
+        // Every other day (Monday first), a window of equal bounds (the whole day), on Monday at 00:00.
+        #expect(
+            minimal.first
+                == "{now = {minutes = 0, weekday = 1}, window = {days_mask = 85, end_minutes = 0, start_minutes = 0}}",
+            "\(result.stdout)")
+        // One mode of priority 1 in force through its always-open window, at the proof's Monday 10:00.
+        #expect(
+            minimal.last?.hasPrefix(
+                "{modes = {{manual_state = \"AUTO\", override_in_force = false, priority = 1, strictness = \"GENTLE\", windows = {{days_mask = 127, end_minutes = 0, start_minutes = 0}}}}, now = {minutes = 600, weekday = 1"
+            ) == true, "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
+    }
+
     /// gen.habit_streak() draws under the params of the rule set under test (loop-habits declares calendar_weeks).
     @Test func theHabitStreakGeneratorUsesTheParamsOfTheRulesUnderTest() throws {
         let test = """
@@ -313,6 +344,29 @@ import Testing
             same.stdout.contains(
                 "prop_same_streaks (holds.lua:2) on 3 habit histories of 5 days: holds after every event of every history\n"))
         #expect(same.stdout.hasSuffix("exit 0: every property held\n"))
+    }
+
+    /// compare's properties relate two sets' histories: a value generator (gen.habit_streak draws
+    /// under one set's params) is refused before anything runs, saying where it belongs, and a bad
+    /// history is named once.
+    @Test func comparePropertyRefusesAValueGeneratorAndSaysWhereItBelongs() throws {
+        let dir = try CLI.folder([
+            "values.lua": "cases = { prop_habit = gen.habit_streak() }\nfunction prop_habit(c) return true end\n",
+            "bad.lua": "cases = { prop_h = gen.history(\"nope\") }\nfunction prop_h(a, b) return true end\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let values = try CLI.run(["compare", Self.rules, Self.rules, "--property", "values.lua"] + Self.compareQuick, in: dir)
+        #expect(values.status == 2)
+        #expect(
+            values.stderr.contains(
+                "values.lua: cases.prop_habit: compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}]); gen.habit_streak draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)"
+            ), "\(values.stderr)")
+        #expect(!values.stderr.contains("values.lua: values.lua: values.lua"), "\(values.stderr)")
+        let bad = try CLI.run(["compare", Self.rules, Self.rules, "--property", "bad.lua"] + Self.compareQuick, in: dir)
+        #expect(bad.status == 2)
+        #expect(
+            bad.stderr.contains("bad.lua: cases.prop_h: gen.history(APP): APP is one of pressure, earned, habits, found string \"nope\""))
+        #expect(!bad.stderr.contains("bad.lua: bad.lua: bad.lua"), "\(bad.stderr)")
     }
 
     @Test func expectOnAnEarnedField() throws {

@@ -147,6 +147,46 @@ import Testing
         #expect(watch.stdout.hasSuffix("watch: stopped by SIGTERM after 4 cycles\n"))
     }
 
+    /// A history property (replayed through the engine) whose verdict depends on the knob edited below.
+    static let historyProperty = """
+        cases = { prop_one_yes_recovers_from_tier_1 = gen.history("pressure", { days = 7 }) }
+        function prop_one_yes_recovers_from_tier_1(history)
+          local tier = 0
+          for i, step in ipairs(history) do
+            if step.ok then
+              if step.event.type == "check_in" and step.event.result == "YES" and tier == 1 then
+                expect_eq(step.state.current_tier, 0, "event " .. i)
+              end
+              tier = step.state.current_tier
+            end
+          end
+          return true
+        end
+
+        """
+
+    /// One property runner serves every cycle: a history property runs against the rules of the
+    /// cycle, not those of the first (the runner reloads a folder whose snapshot changed).
+    @Test func aHistoryPropertyRunsAgainstTheEditedRules() throws {
+        let dir = try Self.fixture(tests: ["recovery_test.lua": Self.historyProperty])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let watch = try WatchProcess(["watch", rules.path, "--cases", "20", "--no-explain"], in: dir)
+        let first = try watch.waitForLine(containing: "\ncycle 1: ")
+        #expect(first.contains("tests: 1 passed, 0 failed"), "\(first)")
+        try watch.waitForLine(containing: "watching")
+
+        let escalation = rules.appendingPathComponent("escalation.lua")
+        try Self.save(CLI.edit(try String(contentsOf: escalation, encoding: .utf8), [Self.knob]), to: escalation)
+        let second = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(second.contains("FAIL  tests/recovery_test.lua:2 prop_one_yes_recovers_from_tier_1"), "\(second)")
+        #expect(second.contains("tests/recovery_test.lua:7: expect_eq: event "))
+        #expect(second.contains("tests: 0 passed, 1 failed"))
+        #expect(second.contains("cycle 2: good, with failing tests, "))
+        try watch.waitForLine(containing: "watching")
+        #expect(try watch.stop(SIGINT) == 0)
+    }
+
     @Test func aFolderThatExtendsAnotherSeesTheSavesOfItsBase() throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -49,6 +49,9 @@ public enum TestHelpers {
         function gen.earned_day() return { generator = "earned_day" } end
         function gen.earned_streak() return { generator = "earned_streak" } end
         function gen.earned_day_end() return { generator = "earned_day_end" } end
+        -- The domains validation proves the mode functions over (ModePolicy+Proofs).
+        function gen.window_active() return { generator = "window_active" } end
+        function gen.effective_mode() return { generator = "effective_mode" } end
         function gen.history(app, options)
             return { generator = "history", app = app, days = type(options) == "table" and options.days or nil }
         end

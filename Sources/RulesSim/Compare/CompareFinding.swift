@@ -51,4 +51,19 @@ public struct CompareFinding: Sendable {
     public var firstEvent: Int?
     public var a: Side?
     public var b: Side?
+    /// For a broken expectation the engine reproduces, the rule calls under A and under B of its
+    /// replay up to the first diverging event (the last ones: that event's), as a broken property
+    /// shows them (`explain(folders:)`); empty otherwise.
+    public var explanations: [FailureExplanation] = []
+
+    /// Replays `script` up to the first diverging event once more under A's and B's folders on
+    /// hosts that explain (`FailureExplanation.ofHistory`), for a broken expectation the engine
+    /// reproduced. The second run is said to pass when the two sets' outputs of that event are the same.
+    public mutating func explain(folders: (a: String, b: String)) {
+        guard case .expectation = kind, reproduced, let index = firstEvent else { return }
+        explanations =
+            FailureExplanation.ofHistory(Array(script.lines.prefix(index + 1)), rules: [folders.a, folders.b]) { outputs in
+                outputs[0].last == outputs[1].last
+            } ?? []
+    }
 }

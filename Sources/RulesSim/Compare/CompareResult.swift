@@ -206,6 +206,7 @@ public struct CompareResult: Sendable {
                 "    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
                     + x.padding(toLength: columnA, withPad: " ", startingAt: 0) + y + mark)
         }
+        for explanation in f.explanations { out += explanation.text.map { "  " + $0 } }
         return out
     }
 
@@ -364,6 +365,9 @@ public struct CompareResult: Sendable {
                 ))
         }
         fields.append(("replay", .array(f.script.lines.map { .string($0) })))
+        for (side, explanation) in zip(["a", "b"], f.explanations) {
+            fields += explanation.jsonFields.map { ("\($0.0)_\(side)", $0.1) }
+        }
         return .object(fields)
     }
 }

@@ -33,6 +33,11 @@ import RulesModel
 /// `gen.miga_days()` (`miga.current_streak`), `gen.earned_day()` (`earned.qualifies`),
 /// `gen.earned_streak()` (`earned.bonus`) and `gen.earned_day_end()` (`earned.day_ends`).
 ///
+/// Two more draw from the domains validation proves the mode functions over (modes.lua), as
+/// records so that each field shrinks on its own: `gen.window_active()` (`{window, now}`:
+/// `ModePolicy.WindowProofDomain`) and `gen.effective_mode()` (`{modes, now}`: up to two of
+/// `ModePolicy.EffectiveModeProofDomain.modes`).
+///
 /// Values shrink toward plainer ones: an integer toward 0 (or the bound of its range nearest 0),
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field, a
 /// proof's domain toward its first input. A case is drawn and shrunk as it is generated (a
@@ -73,7 +78,7 @@ public indirect enum CaseGenerator {
         let expected =
             "gen.int, gen.bool, gen.one_of, gen.record, gen.list, gen.escalation_state, gen.check_in, gen.window, gen.price_context, "
             + "gen.focus_session, gen.quest_gate, gen.emergency_gate, gen.carried_balance, gen.habit_award, gen.pressure_streak, gen.pressure_day, gen.habit_streak, "
-            + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end or gen.history"
+            + "gen.miga_days, gen.earned_day, gen.earned_streak, gen.earned_day_end, gen.window_active, gen.effective_mode or gen.history"
         guard case .table(let table) = value, let kind = table["generator"].stringValue else {
             throw CaseGeneratorError(path: path, message: "expected a generator (\(expected)), found \(value.errorDescription)")
         }
@@ -191,6 +196,26 @@ public indirect enum CaseGenerator {
                 table["user"] = try host.value(of: domain.user)
                 return .table(table)
             }
+        case "window_active":
+            // The proof's domain field by field (so that each shrinks on its own): every day mask and
+            // bound of `WindowProofDomain`, at each of its times of each weekday.
+            typealias Domain = ModePolicy.WindowProofDomain
+            func values(_ list: [Int]) -> CaseGenerator { .oneOf(list.map { .integer(Int64($0)) }) }
+            return .record([
+                (
+                    "window",
+                    .record([
+                        ("days_mask", values(Domain.masks)), ("start_minutes", values(Domain.bounds)),
+                        ("end_minutes", values(Domain.bounds)),
+                    ])
+                ),
+                ("now", .record([("weekday", values(Domain.weekdays)), ("minutes", values(Domain.minutes))])),
+            ])
+        case "effective_mode":
+            // The proof's domain: no mode, or a list of one or two of its modes (shrinking drops a
+            // mode, then moves each toward the first), at its instant.
+            typealias Domain = ModePolicy.EffectiveModeProofDomain
+            return .record([("modes", .list(of: .oneOf(Domain.modes.map(\.lua)), max: 2)), ("now", .oneOf([Domain.now]))])
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(

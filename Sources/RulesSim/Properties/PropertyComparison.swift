@@ -22,8 +22,8 @@ public final class PropertyComparison {
         public var outcome: HistoryCheck.Outcome
         /// The replay file of its minimal history (`property-NAME.jsonl`, `expectation-APP-N.jsonl`).
         public var fileName: String
-        /// For a broken property, the rule calls of its minimal history under A and B (the last
-        /// ones), as a failed test shows them; empty otherwise.
+        /// For a broken property or expectation, the rule calls of its minimal history under A and
+        /// B (the last ones), as a failed test shows them; empty otherwise (or with `--no-explain`).
         public var explanations: [FailureExplanation] = []
         public var holds: Bool { outcome.broken == 0 }
         /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
@@ -75,12 +75,21 @@ public final class PropertyComparison {
                             "\(place): no history for \(property.name) (e.g. \(PropertyTest.casesTable) = { \(property.name) = gen.history(\"earned\") })"
                     )
                 }
-                guard case .history(let app, let days) = try CaseGenerator.parse(cases[property.name], path: place) else {
+                let expected =
+                    "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
+                // A value generator draws the arguments of one set's functions (gen.habit_streak: under
+                // its params), which a property of two sets' histories cannot call: rulesrun test's.
+                if let kind = cases[property.name]["generator"].stringValue, kind != "history" {
                     throw PropertyFileError(
-                        message:
-                            "\(place): compare checks properties on histories: expected gen.history(\"pressure\"|\"earned\"|\"habits\" [, {days = N}])"
+                        message: expected
+                            + "; gen.\(kind) draws values (arguments of one set's rule functions), not histories: a property of it belongs in a test file (rulesrun test)"
                     )
                 }
+                let generator: CaseGenerator
+                do { generator = try CaseGenerator.parse(cases[property.name], path: place) } catch {
+                    throw PropertyFileError(message: "\(error)")
+                }
+                guard case .history(let app, let days) = generator else { throw PropertyFileError(message: expected) }
                 return (property.name, property.function, app, days)
             }
             self.host = host
@@ -94,8 +103,8 @@ public final class PropertyComparison {
 
     /// Checks every property on `runs` histories of its app, and each expectation on `runs`
     /// histories of its app of `days` days (compare's `--economy-…`, `--habit-…`), from `seed`.
-    /// With `folders` (A's and B's), a broken property's minimal history is replayed once more
-    /// under each on a host that explains (`Checked.explanations`).
+    /// With `folders` (A's and B's), a broken property's or expectation's minimal history is
+    /// replayed once more under each on a host that explains (`Checked.explanations`).
     public func run(
         runs: Int, expectations: [(LineExpectation, runs: Int, days: Int)], folders: (a: String, b: String)? = nil,
         progress: ((String, Int, Int) -> Void)? = nil
@@ -107,17 +116,11 @@ public final class PropertyComparison {
                 let check = HistoryCheck(
                     app: property.app, days: property.days, rules: [rulesA, rulesB], judge: LuaProperty.judge(property.function, in: host))
                 let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?(property.name, $0, runs) }
-                var explanations: [FailureExplanation] = []
-                if outcome.broken > 0, let folders {
-                    explanations =
-                        FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) {
-                            check.judge(outcome.minimal, $0) == nil
-                        } ?? []
-                }
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
-                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl", explanations: explanations))
+                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl",
+                        explanations: explanations(of: outcome, check: check, folders: folders)))
             }
         }
         var counts: [HistoryApp: Int] = [:]
@@ -130,9 +133,22 @@ public final class PropertyComparison {
             checked.append(
                 Checked(
                     name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
-                    fileName: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!).jsonl"))
+                    fileName: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!).jsonl",
+                    explanations: explanations(of: outcome, check: check, folders: folders)))
         }
         return checked
+    }
+
+    /// A broken check's minimal history replayed once more under A and B (`folders`) on hosts that
+    /// explain; none when it held or without folders.
+    private func explanations(
+        of outcome: HistoryCheck.Outcome, check: HistoryCheck, folders: (a: String, b: String)?
+    )
+        -> [FailureExplanation]
+    {
+        guard outcome.broken > 0, let folders else { return [] }
+        return FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) { check.judge(outcome.minimal, $0) == nil }
+            ?? []
     }
 
     /// A broken property's replay file: comment lines saying what breaks, then the events.
