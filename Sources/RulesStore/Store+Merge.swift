@@ -45,7 +45,8 @@ extension Store {
             if let firstMeta, meta != firstMeta {
                 throw StoreError(
                     .notARulesDatabase,
-                    "\(path): its meta (\(meta.joined(separator: ", "))) is not \(paths[0])'s (\(firstMeta.joined(separator: ", "))); \(expected)")
+                    "\(path): its meta (\(meta.joined(separator: ", "))) is not \(paths[0])'s (\(firstMeta.joined(separator: ", "))); \(expected)"
+                )
             }
             firstMeta = firstMeta ?? meta
             var part = MergePart(path: path, users: nil)
@@ -100,7 +101,8 @@ extension Store {
                 let keys = try db.foreignKeys(on: table)
                 let referring = Set(keys.flatMap { $0.mapping.map(\.origin) })
                 let primary = info.filter { $0.primaryKeyIndex > 0 }
-                if table != "app_user", primary.count == 1, primary[0].type.uppercased() == "INTEGER", !referring.contains(primary[0].name) {
+                if table != "app_user", primary.count == 1, primary[0].type.uppercased() == "INTEGER", !referring.contains(primary[0].name)
+                {
                     numbered[table] = primary[0].name
                 }
                 for key in keys {
@@ -126,7 +128,10 @@ extension Store {
                     var offsets: [String: Int64] = [:]
                     for (table, key) in numbered {
                         offsets[table] =
-                            try Int64.fetchOne(db, sql: "SELECT coalesce(max(\(key.quotedDatabaseIdentifier)), 0) FROM main.\(table.quotedDatabaseIdentifier)") ?? 0
+                            try Int64.fetchOne(
+                                db,
+                                sql: "SELECT coalesce(max(\(key.quotedDatabaseIdentifier)), 0) FROM main.\(table.quotedDatabaseIdentifier)")
+                            ?? 0
                     }
                     for table in tables where table != "grdb_migrations" && (table != "meta" || i == 0) {
                         let names = columns[table]!

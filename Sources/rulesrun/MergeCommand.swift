@@ -78,7 +78,9 @@ struct MergeCommand: ParsableCommand {
                     throw ValidationError("\(path): \(error.message)")
                 }
             }
-            do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
+            do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch {
+                throw ValidationError(error.message)
+            }
         }
         if let db {
             InterruptCleanup.installSignalHandlers(command: "merge")

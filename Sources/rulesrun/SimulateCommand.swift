@@ -134,7 +134,8 @@ struct SimulateCommand: ParsableCommand {
                 (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (bench, "--bench"), (replicas > 1, "--replicas"),
                 (coverage, "--coverage"),
             ] where given {
-                throw ValidationError("--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
+                throw ValidationError(
+                    "--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
             }
         }
         if replicas > 1 {
@@ -290,7 +291,9 @@ struct SimulateCommand: ParsableCommand {
         var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let html { outputs.append(("--html \(html)", html)) }
-        for database in config.database.map({ database in dbShards.map { DatabaseShards.paths(of: database, count: $0) } ?? [database] }) ?? [] {
+        for database in config.database.map({ database in dbShards.map { DatabaseShards.paths(of: database, count: $0) } ?? [database] })
+            ?? []
+        {
             for file in Store.files(of: database) + Store.files(of: database + ".rulesrun-new") + [database + ".rulesrun-lock"] {
                 outputs.append(("--db \(database)", file))
             }

@@ -38,14 +38,18 @@ import Testing
         // parallel numbers its jobs 1…4 ({#}, PARALLEL_SEQ); --shard auto reads the number.
         let parallel = try CLI.run(
             ["parallel", "--jobs", "4", CLI.executable.path] + Self.run
-                + ["--jobs", "1", "--shard", "auto", "--shard-count", "4", "--format", "json", "--out", "part{#}.json", "--db", "part{#}.sqlite"]
+                + [
+                    "--jobs", "1", "--shard", "auto", "--shard-count", "4", "--format", "json", "--out", "part{#}.json", "--db",
+                    "part{#}.sqlite",
+                ]
                 + [":::", "a", "b", "c", "d"],
             in: dir, executableURL: URL(fileURLWithPath: "/usr/bin/env"))
         #expect(parallel.status == 0, "GNU parallel (scripts/install-deps.sh --luacheck installs it): \(parallel.stderr)")
         let parts = (1...4).map { "part\($0)" }
         // Each job ran its own quarter of the users.
         for (i, part) in parts.enumerated() {
-            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(part + ".json"))) as? [String: Any]
+            let report =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(part + ".json"))) as? [String: Any]
             let run = report?["run"] as? [String: Any]
             #expect(run?["users_from"] as? Int == 10 * i && run?["users_to"] as? Int == 10 * (i + 1), "\(part): \(run ?? [:])")
         }
@@ -55,7 +59,8 @@ import Testing
                 + parts.reversed().map { $0 + ".sqlite" }, in: dir)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stderr.contains("merge: wrote merged.sqlite (4 databases, users 1–40)"), "\(merged.stderr)")
-        #expect(try Data(contentsOf: dir.appendingPathComponent("merged.json")) == Data(contentsOf: dir.appendingPathComponent("whole.json")))
+        #expect(
+            try Data(contentsOf: dir.appendingPathComponent("merged.json")) == Data(contentsOf: dir.appendingPathComponent("whole.json")))
         let expected = try Self.content(dir.appendingPathComponent("whole.sqlite").path)
         // Keys SQLite numbers (tracker_task.task_key, and the completions referring to them) are there.
         #expect(Self.rows(expected, of: "tracker_task") > 0 && Self.rows(expected, of: "tracker_completion") > 0)
@@ -74,12 +79,14 @@ import Testing
         let before = try Data(contentsOf: dir.appendingPathComponent("run.sqlite"))
         let refused = try CLI.run(["merge", "--db", "run.sqlite"] + files, in: dir)
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("--db run.sqlite: the file exists; give --replace to replace it, or another --db"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("--db run.sqlite: the file exists; give --replace to replace it, or another --db"), "\(refused.stderr)")
         let gap = try CLI.run(["merge", "--db", "run.sqlite", "--replace", files[0], files[2], files[3]], in: dir)
         #expect(gap.status == 2)
         #expect(
             gap.stderr.contains(
-                "users 11–20 are in none of the databases (run-1-of-4.sqlite ends at 10, run-3-of-4.sqlite starts at 21): a shard is missing"),
+                "users 11–20 are in none of the databases (run-1-of-4.sqlite ends at 10, run-3-of-4.sqlite starts at 21): a shard is missing"
+            ),
             "\(gap.stderr)")
         #expect(try Data(contentsOf: dir.appendingPathComponent("run.sqlite")) == before)
         #expect(try CLI.run(["merge", "--db", "run.sqlite", "--replace"] + files, in: dir).status == 0)

@@ -23,7 +23,9 @@ public enum ShardEnvironment {
     /// The shard given by `environment` (the process's), `count` being `--shard-count`.
     public static func shard(environment: [String: String], count: Int?) throws(SimulationError) -> Shard {
         let read = (slurm + [kubernetes, parallel, countVariable]).joined(separator: ", ")
-        let found = (slurm + [kubernetes, parallel, countVariable]).compactMap { name in environment[name].map { "\(name)=\($0.prefix(40))" } }
+        let found = (slurm + [kubernetes, parallel, countVariable]).compactMap { name in
+            environment[name].map { "\(name)=\($0.prefix(40))" }
+        }
         let foundText = found.isEmpty ? "none of them is set" : "found " + found.joined(separator: ", ")
         func fail(_ problem: String) -> SimulationError {
             SimulationError("--shard auto: \(problem) (read \(read); \(foundText))")
@@ -68,7 +70,9 @@ public enum ShardEnvironment {
         } else if let sequence = try number(parallel, from: 1) {
             (index, name) = (sequence, "\(parallel) \(sequence) (from 1)")
         } else {
-            throw fail("no batch system's task number is set: run under a Slurm job array, a Kubernetes Indexed Job or GNU parallel, or give --shard i/n")
+            throw fail(
+                "no batch system's task number is set: run under a Slurm job array, a Kubernetes Indexed Job or GNU parallel, or give --shard i/n"
+            )
         }
         guard let statedCount else {
             throw fail("\(name) gives this task's number but not the number of tasks; give --shard-count N or set \(countVariable)")
