@@ -236,6 +236,12 @@ struct SimulateCommand: ParsableCommand {
             if let shards {
                 report = try shards.run { done, total in bar.update(done, of: total) }
                 bar.finish()
+                if let database = config.database {
+                    let files = DatabaseShards.paths(of: database, count: shards.count)
+                    Terminal.error(
+                        "simulate: wrote \(files.count) databases, \(files[0]) … \(files[files.count - 1]); `rulesrun merge --db \(ShellQuote.quote(database)) \(files.map(ShellQuote.quote).joined(separator: " "))` makes the whole run's"
+                    )
+                }
             } else if let simulation, replicas > 1 {
                 let replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
                 bar.finish()
