@@ -60,7 +60,12 @@ public final class DatabaseShards {
             for simulation in simulations { simulation.target?.discard() }
             throw error
         }
-        for simulation in simulations { try simulation.target?.commit() }
+        for (i, simulation) in simulations.enumerated() {
+            do { try simulation.target?.commit() } catch {
+                for later in simulations[(i + 1)...] { later.target?.discard() }
+                throw error
+            }
+        }
         return try SimulationReport.merge(reports, names: (1...count).map { "shard \($0)/\(count)" })
     }
 
