@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesSim
+import RulesStore
 
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,39 +22,87 @@ struct MergeCommand: ParsableCommand {
               rulesrun merge a.json b.json
               rulesrun merge a.json b.json --format json --out whole.json --chart whole.svg
               rulesrun merge a.json b.json --html whole.html
+
+            With --db, the arguments may also be the SQLite databases of the shards (simulate --shard i/n --db, \
+            simulate --db-shards N): they are combined into one database whose rows, keys included, are the \
+            ones the whole run writes. An existing --db is replaced only with --replace.
+
+              rulesrun simulate 30d --users 10000 --db-shards 4 --db run.sqlite
+              rulesrun merge --db run.sqlite run-1-of-4.sqlite run-2-of-4.sqlite run-3-of-4.sqlite run-4-of-4.sqlite
+              rulesrun merge a.json b.json a.sqlite b.sqlite --db whole.sqlite --out whole.txt
             """
     )
 
-    @Argument(help: "The shard reports (JSON).") var reports: [String]
+    @Argument(help: "The shard reports (JSON) and, with --db, the shard databases (SQLite).") var files: [String]
     @OptionGroup var reportOptions: ReportOptions
     @Option(help: "Write an SVG chart of the main series to this file.") var chart: String?
     @Option(help: "Write the merged report as a self-contained HTML page to this file (as simulate --html).") var html: String?
     @Flag(help: "Merge shards that cover only part of the cohort (one range of users, without gaps).") var partial = false
+    @Option(help: "Write the shard databases given, merged, to this SQLite file (docs/merge.md).") var db: String?
+    @Flag(help: "Replace the --db file if it exists (a database rulesrun wrote).") var replace = false
 
     func validate() throws {
-        guard !reports.isEmpty else { throw ValidationError("give at least one report") }
+        guard !files.isEmpty else { throw ValidationError("give at least one report") }
+        if replace, db == nil { throw ValidationError("--replace replaces the --db file; give --db") }
+    }
+
+    /// The arguments that are SQLite databases (by their first bytes), the others being reports.
+    var databases: [String] {
+        files.filter { path in
+            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
+        }
     }
 
     func run() throws {
+        let databases = databases
+        let reports = files.filter { !databases.contains($0) }
+        if let db {
+            guard !databases.isEmpty else { throw ValidationError("--db \(db): give the shard databases to merge (SQLite files)") }
+        } else if let first = databases.first {
+            throw ValidationError("\(first) is an SQLite database: give --db FILE to merge databases (and the JSON reports apart)")
+        }
         try FileIdentity.refuseCollisions(
-            outputs: [reportOptions.output] + (chart.map { [("--chart \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
-            inputs: reports.map { ("the report \($0)", $0) })
+            outputs: [reportOptions.output] + (chart.map { [("--chart \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? [])
+                + (db.map { db in Store.files(of: db).map { ("--db \(db)", $0) } } ?? []),
+            inputs: reports.map { ("the report \($0)", $0) } + databases.map { ("the database \($0)", $0) })
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
-        var parts: [SimulationReport] = []
-        for path in reports {
-            do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
-                throw ValidationError("\(path): \(error.message)")
+        var merged: SimulationReport?
+        if !reports.isEmpty {
+            var parts: [SimulationReport] = []
+            for path in reports {
+                do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
+                    throw ValidationError("\(path): \(error.message)")
+                }
+            }
+            do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch {
+                throw ValidationError(error.message)
             }
         }
-        let merged: SimulationReport
-        do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch { throw ValidationError(error.message) }
+        if let db {
+            InterruptCleanup.installSignalHandlers(command: "merge")
+            let parts: [MergePart]
+            do throws(SimulationError) {
+                parts = try DatabaseMerge.merge(databases, into: db, replacing: replace, users: merged.flatMap(Self.userIDs))
+            } catch { throw ValidationError(error.message) }
+            Terminal.error("merge: wrote \(db) (\(DatabaseMerge.describe(parts)))")
+        }
+        guard let merged else { return }
         try reportOptions.write(merged)
         if let chart { try Output.write(SVGChart(merged).svg(), to: chart) }
         if let html { try Output.write(merged.html(), to: html) }
         // The parts' failures carry no events: merge says how to run the first failing user again.
         try FailureNotice.report(merged, command: "rulesrun merge", rules: nil)
+    }
+
+    /// The ids of the users of a report (a user's id is its index + 1 + the run's id offset).
+    static func userIDs(_ report: SimulationReport) -> ClosedRange<Int64>? {
+        guard report.userCount > 0 else { return nil }
+        let offset = Int64(report.run.idOffset)
+        return Int64(report.run.usersFrom) + 1 + offset...Int64(report.run.usersTo) + offset
     }
 
     /// A report file's bytes, or why there are none: no such file, a folder, not a regular file

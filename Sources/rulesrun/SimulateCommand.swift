@@ -73,7 +73,22 @@ struct SimulateCommand: ParsableCommand {
         parsing: .unconditional,
         help: "Worker threads, 1 to \(Simulation.maxJobs), at most one per user and four per core. (default: every core)",
         transform: WholeNumber.parser(1...Simulation.maxJobs)) var jobs: Int?
-    @Option(help: "Run one slice of the users, i/n (1-based); combine the JSON reports with `rulesrun merge`.") var shard: String?
+    @Option(
+        help: ArgumentHelp(
+            "Run one slice of the users, i/n (1-based), or auto; combine the JSON reports with `rulesrun merge`.",
+            discussion:
+                "auto reads the slice from a Slurm job array, a Kubernetes Indexed Job or GNU parallel (docs/scale-out.md).",
+            valueName: "i/n|auto")) var shard: String?
+    @Option(
+        parsing: .unconditional,
+        help: "With --shard auto: the number of shards (Kubernetes, GNU parallel; or set \(ShardEnvironment.countVariable)).",
+        transform: WholeNumber.parser(1...Simulation.maxUsers)) var shardCount: Int?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Write the database as N files, one per slice of the users, each by its own writer: NAME-i-of-N.sqlite beside --db.",
+            discussion: "`rulesrun merge --db NAME.sqlite NAME-*-of-N.sqlite` makes the database of the whole run (docs/merge.md)."),
+        transform: WholeNumber.parser(1...Simulation.maxJobs)) var dbShards: Int?
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -112,6 +127,18 @@ struct SimulateCommand: ParsableCommand {
                     + "\(SimulationDuration.lastSimulatedDay.rawValue) (the days a simulation can simulate), found \"\(start.prefix(40))\"")
         }
         if bench, shard != nil { throw ValidationError("--bench runs the whole cohort; leave out --shard") }
+        if shardCount != nil, shard != "auto" {
+            throw ValidationError("--shard-count gives the number of shards to --shard auto; with --shard i/n, leave it out")
+        }
+        if let dbShards {
+            for (given, option) in [
+                (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (bench, "--bench"), (replicas > 1, "--replicas"),
+                (coverage, "--coverage"),
+            ] where given {
+                throw ValidationError(
+                    "--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
+            }
+        }
         if replicas > 1 {
             // A replica report is not a shard's: it does not merge.
             for (given, option) in [(shard != nil, "--shard"), (bench, "--bench"), (coverage, "--coverage")]
@@ -163,7 +190,10 @@ struct SimulateCommand: ParsableCommand {
                 ],
                 rules: ruleFolder.rules, reference: reference,
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
-                shard: try shard.map { try Shard($0) } ?? .whole,
+                shard: try shard.map {
+                    $0 == "auto"
+                        ? try ShardEnvironment.shard(environment: ProcessInfo.processInfo.environment, count: shardCount) : try Shard($0)
+                } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
                 database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append,
                 chunkSize: chunkSize,
@@ -182,9 +212,15 @@ struct SimulateCommand: ParsableCommand {
         try Output.check(html, option: "--html")
         InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
-        let simulation: Simulation
+        let simulation: Simulation?, shards: DatabaseShards?
         do {
-            simulation = try Simulation(config: config)
+            if let dbShards {
+                shards = try DatabaseShards(config: config, count: dbShards)
+                simulation = nil
+            } else {
+                simulation = try Simulation(config: config)
+                shards = nil
+            }
         } catch let error as PersonaError {
             Terminal.error("\(error)")
             throw ExitCode(2)
@@ -198,7 +234,16 @@ struct SimulateCommand: ParsableCommand {
         let bar = ProgressBar(label: "users")
         var report: SimulationReport
         do {
-            if replicas > 1 {
+            if let shards {
+                report = try shards.run { done, total in bar.update(done, of: total) }
+                bar.finish()
+                if let database = config.database {
+                    let files = DatabaseShards.paths(of: database, count: shards.count)
+                    Terminal.error(
+                        "simulate: wrote \(files.count) databases, \(files[0]) … \(files[files.count - 1]); `rulesrun merge --db \(ShellQuote.quote(database)) \(files.map(ShellQuote.quote).joined(separator: " "))` makes the whole run's"
+                    )
+                }
+            } else if let simulation, replicas > 1 {
                 let replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
                 bar.finish()
                 try Output.write(replicated.rendered(reportOptions.format), to: reportOptions.out)
@@ -209,9 +254,10 @@ struct SimulateCommand: ParsableCommand {
                         report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
                 }
                 return
+            } else {
+                report = try simulation!.run { done, total in bar.update(done, of: total) }
+                bar.finish()
             }
-            report = try simulation.run { done, total in bar.update(done, of: total) }
-            bar.finish()
         } catch let error as PersonaError {
             // A persona's day() failed or returned something out of range: invalid input.
             bar.finish()
@@ -254,7 +300,9 @@ struct SimulateCommand: ParsableCommand {
         var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let html { outputs.append(("--html \(html)", html)) }
-        if let database = config.database {
+        for database in config.database.map({ database in dbShards.map { DatabaseShards.paths(of: database, count: $0) } ?? [database] })
+            ?? []
+        {
             for file in Store.files(of: database) + Store.files(of: database + ".rulesrun-new") + [database + ".rulesrun-lock"] {
                 outputs.append(("--db \(database)", file))
             }

@@ -26,6 +26,9 @@ public final class Simulation {
     public let personas: [Persona]
     /// The database file the run writes, checked (nil: in memory only).
     let target: DatabaseTarget?
+    /// A run leaves its new database beside the target (closed, locked) instead of putting it in
+    /// place: ``DatabaseShards`` puts its files in place only when every shard succeeded.
+    var defersCommit = false
 
     /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
@@ -169,7 +172,7 @@ public final class Simulation {
             do {
                 try store.checkpoint()
                 try store.close()
-                try target.commit()
+                if !defersCommit { try target.commit() }
             } catch {
                 target.discard()
                 throw error
