@@ -114,7 +114,6 @@ final class EarnedRecords: EarnedTables {
         focusState = (id, at)
     }
 
-
     func clearActiveFocusSession(_ id: String, at: EpochMillis) throws {
         guard focusState.activeSessionID == id else { return }
         let old = focusState
@@ -127,7 +126,6 @@ final class EarnedRecords: EarnedTables {
         let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
         undo.append { [unowned self] in summaries[day] = old }
     }
-
 
     func attempt(_ id: String) throws -> UnlockAttempt? { attempts[id] }
 
@@ -187,7 +185,6 @@ final class EarnedRecords: EarnedTables {
         let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
         undo.append { [unowned self] in limits[key] = old }
     }
-
 
     func quest(_ id: String) throws -> QuestSession? { quests[id] }
 
