@@ -160,6 +160,6 @@ extension Engine {
     /// The next id of the user's attempts and sessions.
     func nextEarnedID(_ kind: String, _ context: inout UserContext) -> String {
         context.book.earned!.serial += 1
-        return DeterministicID.uuid(kind, context.name, String(context.book.earned!.serial)).uuidString.lowercased()
+        return DeterministicID.text(kind, context.name, String(context.book.earned!.serial))
     }
 }

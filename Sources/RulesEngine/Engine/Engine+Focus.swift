@@ -73,7 +73,7 @@ extension Engine {
     ) throws {
         let id =
             context.book.earned!.habits[definition.habit]
-            ?? DeterministicID.uuid("earned-habit", context.name, definition.habit).uuidString.lowercased()
+            ?? DeterministicID.text("earned-habit", context.name, definition.habit)
         let existing = try context.storage.habit(context.userID, id: id)
         var habit =
             existing
@@ -143,7 +143,7 @@ extension Engine {
         }
         let completion = HabitCompletion(
             userID: context.userID,
-            completionID: DeterministicID.uuid("earned-habit-completion", context.name, id, day.rawValue).uuidString.lowercased(),
+            completionID: DeterministicID.text("earned-habit-completion", context.name, id, day.rawValue),
             habitID: id, timestamp: now, timezoneID: context.settings.timezoneIdentifier, dayID: day,
             awardedCredits: credits, awardSuspended: suspended, createdAt: now)
         try context.storage.recordHabitCompletion(

@@ -19,7 +19,7 @@ extension Engine {
     func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let id =
             context.book.earned!.modes[definition.mode]
-            ?? DeterministicID.uuid("mode", context.name, definition.mode).uuidString.lowercased()
+            ?? DeterministicID.text("mode", context.name, definition.mode)
         let existing = try context.storage.mode(context.userID, id: id)
         if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
         guard existing != nil || definition.strictness != nil else {
@@ -40,7 +40,7 @@ extension Engine {
                 list.enumerated().map { i, window in
                     ModeWindow(
                         userID: context.userID,
-                        windowID: DeterministicID.uuid("mode-window", context.name, definition.mode, String(i)).uuidString.lowercased(),
+                        windowID: DeterministicID.text("mode-window", context.name, definition.mode, String(i)),
                         modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
                         endLocal: window.end, createdAt: now, updatedAt: now)
                 }

@@ -61,6 +61,10 @@ final class EarnedRecords: EarnedTables {
         undo.removeAll(keepingCapacity: true)
     }
 
+    // Each change remembers how to undo it in a closure that names its stored property. (Through a
+    // key path, `self[keyPath: path][key] = value`, every change and every undo went through the
+    // key path runtime: 3.4 % of an in-memory simulation's CPU time.)
+
     /// Changes a value, remembering how to undo it.
     private func change<Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, Value>, to value: Value) {
         let old = self[keyPath: path]
@@ -68,17 +72,10 @@ final class EarnedRecords: EarnedTables {
         self[keyPath: path] = value
     }
 
-    /// Sets one entry of a dictionary, remembering how to undo it.
-    private func set<Key: Hashable, Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Key: Value]>, _ key: Key, _ value: Value) {
-        let old = self[keyPath: path][key]
+    /// Removes one entry of a dictionary, remembering how to undo it (retention's pruning only).
+    private func remove<Key: Hashable, Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Key: Value]>, _ key: Key) {
+        guard let old = self[keyPath: path].removeValue(forKey: key) else { return }
         undo.append { [unowned self] in self[keyPath: path][key] = old }
-        self[keyPath: path][key] = value
-    }
-
-    /// Appends to an array, remembering how to undo it.
-    private func append<Element>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Element]>, _ element: Element) {
-        undo.append { [unowned self] in self[keyPath: path].removeLast() }
-        self[keyPath: path].append(element)
     }
 
     private func requireNew<Key: Hashable, Value>(_ table: String, _ map: [Key: Value], _ key: Key) throws {
@@ -90,26 +87,51 @@ final class EarnedRecords: EarnedTables {
     func requireUser() throws {}
 
     func economy() throws -> EconomyState { economyRow }
-    func setEconomy(_ economy: EconomyState) throws { change(\.economyRow, to: economy) }
+    func setEconomy(_ economy: EconomyState) throws {
+        let old = economyRow
+        undo.append { [unowned self] in economyRow = old }
+        economyRow = economy
+    }
+
     func emergency() throws -> EmergencyState { emergencyRow }
-    func setEmergency(_ emergency: EmergencyState) throws { change(\.emergencyRow, to: emergency) }
+    func setEmergency(_ emergency: EmergencyState) throws {
+        let old = emergencyRow
+        undo.append { [unowned self] in emergencyRow = old }
+        emergencyRow = emergency
+    }
+
     func setEarnedSettings(_ settings: EarnedSettings, at: EpochMillis) throws { change(\.settings, to: (settings, at)) }
-    func setEntitlement(_ state: EntitlementState) throws { change(\.entitlement, to: state) }
+    func setEntitlement(_ state: EntitlementState) throws {
+        let old = entitlement
+        undo.append { [unowned self] in entitlement = old }
+        entitlement = state
+    }
+
     func activeFocusSessionID() throws -> String? { focusState.activeSessionID }
-    func setActiveFocusSession(_ id: String, at: EpochMillis) throws { change(\.focusState, to: (id, at)) }
+    func setActiveFocusSession(_ id: String, at: EpochMillis) throws {
+        let old = focusState
+        undo.append { [unowned self] in focusState = old }
+        focusState = (id, at)
+    }
 
     func clearActiveFocusSession(_ id: String, at: EpochMillis) throws {
-        if focusState.activeSessionID == id { change(\.focusState, to: (nil, at)) }
+        guard focusState.activeSessionID == id else { return }
+        let old = focusState
+        undo.append { [unowned self] in focusState = old }
+        focusState = (nil, at)
     }
 
     func daySummary(_ day: DayID) throws -> DaySummary? { summaries[day] }
-    func saveDaySummary(_ summary: DaySummary) throws { set(\.summaries, summary.dayID, summary) }
+    func saveDaySummary(_ summary: DaySummary) throws {
+        let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
+        undo.append { [unowned self] in summaries[day] = old }
+    }
 
     func attempt(_ id: String) throws -> UnlockAttempt? { attempts[id] }
 
     func insertAttempt(_ attempt: UnlockAttempt) throws {
         try requireNew("unlock_attempt", attempts, attempt.attemptID)
-        set(\.attempts, attempt.attemptID, attempt)
+        setAttempt(attempt)
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {
@@ -120,15 +142,30 @@ final class EarnedRecords: EarnedTables {
         stored.denialReason = attempt.denialReason
         stored.grantID = attempt.grantID
         stored.updatedAt = attempt.updatedAt
-        set(\.attempts, attempt.attemptID, stored)
+        setAttempt(stored)
+    }
+
+    private func setAttempt(_ attempt: UnlockAttempt) {
+        let id = attempt.attemptID, old = attempts.updateValue(attempt, forKey: id)
+        undo.append { [unowned self] in attempts[id] = old }
+    }
+
+    private func setGrant(_ grant: UnlockGrant) {
+        let id = grant.grantID, old = grants.updateValue(grant, forKey: id)
+        undo.append { [unowned self] in grants[id] = old }
+    }
+
+    private func setCurrentGrant(_ app: AppID, _ grantID: String, at: EpochMillis) {
+        let old = currentGrants.updateValue((grantID, at), forKey: app)
+        undo.append { [unowned self] in currentGrants[app] = old }
     }
 
     func currentGrant(_ app: AppID) throws -> UnlockGrant? { currentGrants[app].flatMap { grants[$0.grantID] } }
 
     func insertCurrentGrant(_ grant: UnlockGrant, at: EpochMillis) throws {
         try requireNew("unlock_grant", grants, grant.grantID)
-        set(\.grants, grant.grantID, grant)
-        set(\.currentGrants, grant.appID, (grant.grantID, at))
+        setGrant(grant)
+        setCurrentGrant(grant.appID, grant.grantID, at: at)
     }
 
     func extendGrant(_ grant: UnlockGrant, _ ext: UnlockGrantExtension, at: EpochMillis) throws {
@@ -137,26 +174,35 @@ final class EarnedRecords: EarnedTables {
             throw StoreError(.constraint, "UNIQUE constraint failed: unlock_grant_extension \(ext.extensionID) already exists")
         }
         stored.endsAt = grant.endsAt
-        set(\.grants, grant.grantID, stored)
-        append(\.extensions, ext)
-        if let current = currentGrants[grant.appID] { set(\.currentGrants, grant.appID, (current.grantID, at)) }
+        setGrant(stored)
+        extensions.append(ext)
+        undo.append { [unowned self] in extensions.removeLast() }
+        if let current = currentGrants[grant.appID] { setCurrentGrant(grant.appID, current.grantID, at: at) }
     }
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? { limits[DayKey(day: day, key: app.rawValue)] }
-    func saveDailyAppLimits(_ l: DailyAppLimits) throws { set(\.limits, DayKey(day: l.dayID, key: l.appID.rawValue), l) }
+    func saveDailyAppLimits(_ l: DailyAppLimits) throws {
+        let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
+        undo.append { [unowned self] in limits[key] = old }
+    }
 
     func quest(_ id: String) throws -> QuestSession? { quests[id] }
 
     func insertQuest(_ session: QuestSession) throws {
         try requireNew("quest_session", quests, session.questSessionID)
-        set(\.quests, session.questSessionID, session)
+        setQuest(session)
     }
 
     func updateQuestState(_ session: QuestSession) throws {
         guard var stored = quests[session.questSessionID] else { return }
         stored.state = session.state
         stored.updatedAt = session.updatedAt
-        set(\.quests, session.questSessionID, stored)
+        setQuest(stored)
+    }
+
+    private func setQuest(_ session: QuestSession) {
+        let id = session.questSessionID, old = quests.updateValue(session, forKey: id)
+        undo.append { [unowned self] in quests[id] = old }
     }
 
     func owner(ofHabit id: String) throws -> UserID? { habits[id] == nil ? nil : userID }
@@ -165,7 +211,8 @@ final class EarnedRecords: EarnedTables {
     func saveHabit(_ habit: Habit) throws {
         var saved = habit
         if let stored = habits[habit.habitID] { saved.createdAt = stored.createdAt }
-        set(\.habits, habit.habitID, saved)
+        let id = habit.habitID, old = habits.updateValue(saved, forKey: id)
+        undo.append { [unowned self] in habits[id] = old }
     }
 
     func habitCompleted(_ habitID: String, on day: DayID) throws -> Bool { completedHabitDays.contains(DayKey(day: day, key: habitID)) }
@@ -175,17 +222,22 @@ final class EarnedRecords: EarnedTables {
         guard !completedHabitDays.contains(key) else {
             throw StoreError(.constraint, "UNIQUE constraint failed: habit_completion.habit_id, habit_completion.day_id")
         }
-        append(\.completions, completion)
+        completions.append(completion)
         completedHabitDays.insert(key)
-        undo.append { [unowned self] in completedHabitDays.remove(key) }
+        undo.append { [unowned self] in
+            completions.removeLast()
+            completedHabitDays.remove(key)
+        }
     }
 
     func focusSession(_ id: String) throws -> FocusSession? { focusSessions[id] }
 
     func insertFocusSession(_ session: FocusSession, blockedApps: [AppID]) throws {
         try requireNew("focus_session", focusSessions, session.sessionID)
-        set(\.focusSessions, session.sessionID, session)
-        for app in blockedApps { append(\.focusBlockedApps, (session.sessionID, app)) }
+        setFocusSession(session)
+        let blocked = focusBlockedApps.count
+        focusBlockedApps += blockedApps.map { (session.sessionID, $0) }
+        undo.append { [unowned self] in focusBlockedApps.removeSubrange(blocked...) }
     }
 
     func updateFocusSession(_ s: FocusSession) throws {
@@ -197,7 +249,12 @@ final class EarnedRecords: EarnedTables {
         stored.awardedCredits = s.awardedCredits
         stored.qualifies = s.qualifies
         stored.updatedAt = s.updatedAt
-        set(\.focusSessions, s.sessionID, stored)
+        setFocusSession(stored)
+    }
+
+    private func setFocusSession(_ session: FocusSession) {
+        let id = session.sessionID, old = focusSessions.updateValue(session, forKey: id)
+        undo.append { [unowned self] in focusSessions[id] = old }
     }
 
     func owner(ofMode id: String) throws -> UserID? { modes[id] == nil ? nil : userID }
@@ -205,16 +262,21 @@ final class EarnedRecords: EarnedTables {
     func saveMode(_ mode: Mode, windows: [ModeWindow], blockedApps: [AppID]) throws {
         var saved = mode
         if let stored = modes[mode.modeID] { saved.createdAt = stored.mode.createdAt }
-        set(\.modes, mode.modeID, ModeRows(mode: saved, windows: windows, blockedApps: blockedApps))
+        let id = mode.modeID, old = modes.updateValue(ModeRows(mode: saved, windows: windows, blockedApps: blockedApps), forKey: id)
+        undo.append { [unowned self] in modes[id] = old }
     }
 
     func setDistractingApps(_ apps: [AppID], at: EpochMillis) throws { change(\.distractingApps, to: (apps, at)) }
 
     func appendEvent(_ entry: EventLogEntry) throws {
         guard !eventIDs.contains(entry.eventID) else { throw StoreError.alreadyLogged(entry.eventID) }
-        append(\.events, entry)
-        eventIDs.insert(entry.eventID)
-        undo.append { [unowned self] in eventIDs.remove(entry.eventID) }
+        let id = entry.eventID
+        events.append(entry)
+        eventIDs.insert(id)
+        undo.append { [unowned self] in
+            events.removeLast()
+            eventIDs.remove(id)
+        }
     }
 
     /// The statements of `Store.deleteEarned` on the rows in memory, in the same order and with
@@ -254,11 +316,5 @@ final class EarnedRecords: EarnedTables {
     private func pruneLimits(now: EpochMillis, policy: RetentionPolicy) {
         let limitsCutoff = policy.limitsCutoff(now)
         for key in limits.keys where key.day < limitsCutoff { remove(\.limits, key) }
-    }
-
-    /// Removes one entry of a dictionary, remembering how to undo it.
-    private func remove<Key: Hashable, Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Key: Value]>, _ key: Key) {
-        guard let old = self[keyPath: path].removeValue(forKey: key) else { return }
-        undo.append { [unowned self] in self[keyPath: path][key] = old }
     }
 }
