@@ -212,24 +212,9 @@ struct SimulateCommand: ParsableCommand {
         try Output.check(html, option: "--html")
         InterruptCleanup.installSignalHandlers(command: "simulate")
         if bench { return try SimulationBench(config: config).run() }
-        let simulation: Simulation?, shards: DatabaseShards?
-        do {
-            if let dbShards {
-                shards = try DatabaseShards(config: config, count: dbShards)
-                simulation = nil
-            } else {
-                simulation = try Simulation(config: config)
-                shards = nil
-            }
-        } catch let error as PersonaError {
-            Terminal.error("\(error)")
-            throw ExitCode(2)
-        } catch let error as RuleSetError {
-            Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
-            throw ExitCode(2)
-        } catch let error as SimulationError {
-            Terminal.error("\(error)")
-            throw ExitCode(2)
+        let (simulation, shards): (Simulation?, DatabaseShards?) = try SetupFailure.exiting(rules: ruleFolder.rules) {
+            if let dbShards { return (nil, try DatabaseShards(config: config, count: dbShards)) }
+            return (try Simulation(config: config), nil)
         }
         let bar = ProgressBar(label: "users")
         var report: SimulationReport

@@ -90,19 +90,11 @@ struct SweepCommand: ParsableCommand {
         try FileIdentity.refuseCollisions(outputs: outputs, inputs: inputs)
         let sweep: Sweep
         do {
-            sweep = try Sweep(
-                config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas)
+            sweep = try SetupFailure.exiting(rules: ruleFolder.rules) {
+                try Sweep(config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas)
+            }
         } catch let error as SweepError {
             throw ValidationError(error.message)
-        } catch let error as RuleSetError {
-            Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
-            throw ExitCode(2)
-        } catch let error as PersonaError {
-            Terminal.error("\(error)")
-            throw ExitCode(2)
-        } catch let error as SimulationError {
-            Terminal.error("\(error)")
-            throw ExitCode(2)
         }
         if chart != nil || html != nil, let why = SweepChart.unsupported(sweep.plan) {
             throw ValidationError(why.replacingOccurrences(of: "--chart", with: chart != nil ? "--chart" : "--html"))
