@@ -47,9 +47,13 @@ struct MergeCommand: ParsableCommand {
     }
 
     /// The arguments that are SQLite databases (by their first bytes), the others being reports.
+    /// Only a regular file is opened to look: a FIFO would wait for ever (a report's reader
+    /// refuses it with its reason).
     var databases: [String] {
         files.filter { path in
-            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+            guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+                let handle = FileHandle(forReadingAtPath: path)
+            else { return false }
             defer { try? handle.close() }
             return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
         }
