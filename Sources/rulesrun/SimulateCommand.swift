@@ -184,10 +184,7 @@ struct SimulateCommand: ParsableCommand {
             try duration.check(from: start)
             return SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
-                personaFolders: personaDir + [
-                    PersonaLoader.defaultFolder,
-                    ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath,
-                ],
+                personaFolders: PersonaLoader.folders(personaDir, rules: ruleFolder.rules),
                 rules: ruleFolder.rules, reference: reference,
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 shard: try shard.map {

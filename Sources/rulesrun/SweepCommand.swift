@@ -180,10 +180,7 @@ struct SweepCommand: ParsableCommand {
             try duration.check(from: start)
             return SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
-                personaFolders: personaDir + [
-                    PersonaLoader.defaultFolder,
-                    ((ruleFolder.rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath,
-                ],
+                personaFolders: PersonaLoader.folders(personaDir, rules: ruleFolder.rules),
                 rules: ruleFolder.rules, jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 database: nil)
         } catch let error as SimulationError {

@@ -145,10 +145,7 @@ struct WatchCommand: ParsableCommand {
             try duration.check(from: SimulationConfig.defaultStart)
             return SimulationConfig(
                 duration: duration, users: users ?? 100,
-                personaFolders: [
-                    PersonaLoader.defaultFolder,
-                    ((directory as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath,
-                ],
+                personaFolders: PersonaLoader.folders(rules: directory),
                 rules: directory, jobs: min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs), database: nil)
         } catch {
             throw ValidationError("--simulate: \(error.message)")

@@ -10,6 +10,13 @@ public enum PersonaLoader {
     /// The folder searched for personas given by name (`steady` → `examples/personas/steady.lua`).
     public static let defaultFolder = "examples/personas"
 
+    /// The folders a command searches for personas by name: `extra` (`--persona-dir`), then
+    /// ``defaultFolder``, then the `examples/personas` beside the rule folder `rules` (so that a rule
+    /// folder run from elsewhere finds the personas of its project).
+    public static func folders(_ extra: [String] = [], rules: String) -> [String] {
+        extra + [defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath]
+    }
+
     /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
     /// looked up in `folders`.
     public static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
