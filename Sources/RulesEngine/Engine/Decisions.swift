@@ -2,8 +2,8 @@ import RulesModel
 /// What the engine decided while applying one event, in the order it happened.
 struct Decisions {
     private(set) var fields: [(String, JSONValue)] = []
-    private var lists: [String: [JSONValue]] = [:]
-    private var listOrder: [String] = []
+    /// The lists, in the order of their first decision (a few per event: searched, not hashed).
+    private var lists: [(key: String, values: [JSONValue])] = []
 
     /// Sets a single decision (`check_in`, `shield`, …).
     mutating func set(_ key: String, _ value: JSONValue) {
@@ -13,11 +13,14 @@ struct Decisions {
 
     /// Appends to a list of decisions (`days`, `reminders_sent`, …).
     mutating func append(_ key: String, _ value: JSONValue) {
-        if lists[key] == nil { listOrder.append(key) }
-        lists[key, default: []].append(value)
+        if let index = lists.firstIndex(where: { $0.key == key }) {
+            lists[index].values.append(value)
+        } else {
+            lists.append((key, [value]))
+        }
     }
 
     var json: JSONValue {
-        .object(listOrder.map { ($0, JSONValue.array(lists[$0] ?? [])) } + fields)
+        lists.isEmpty ? .object(fields) : .object(lists.map { ($0.key, JSONValue.array($0.values)) } + fields)
     }
 }

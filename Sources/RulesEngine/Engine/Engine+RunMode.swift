@@ -42,16 +42,39 @@ extension Engine {
     /// The state of a recording batch in progress (`recordingBatch(_:)`): its users, by name,
     /// each with its rows in memory, and the rules' answers already given.
     final class RecordingBatch {
-        var users: [String: RecordedUser] = [:]
+        private(set) var users: [String: RecordedUser] = [:]
+        /// The user of the latest event, found again without hashing its name (a simulation's
+        /// batch has a single user).
+        private var latest: RecordedUser?
         var memo: RuleMemo
 
         init(_ rules: any PolicyRules) { memo = RuleMemo(rules) }
+
+        /// The user named `name`, if the batch has it.
+        func user(named name: String) -> RecordedUser? {
+            if let latest, latest.context.name == name { return latest }
+            let found = users[name]
+            if found != nil { latest = found }
+            return found
+        }
+
+        /// Adds a user whose first event was applied.
+        func add(_ user: RecordedUser) {
+            users[user.context.name] = user
+            latest = user
+        }
     }
 
     /// A user of a recording batch: its context and the rows it reads and writes (the same
-    /// `UserRecords` as the context's `storage`).
-    struct RecordedUser {
+    /// `UserRecords` as the context's `storage`). A class, so that an event changes the context
+    /// where the batch keeps it (no copy of the context in and out of the batch per event).
+    final class RecordedUser {
         var context: UserContext
         let records: UserRecords
+
+        init(context: UserContext, records: UserRecords) {
+            self.context = context
+            self.records = records
+        }
     }
 }

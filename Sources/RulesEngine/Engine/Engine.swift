@@ -100,7 +100,7 @@ public final class Engine {
 
     /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
     public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
-        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserSummary(context)) }
+        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserSummary(&context)) }
     }
 
     /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and
@@ -144,24 +144,21 @@ public final class Engine {
             if let context { batch.contexts[context.name] = context }
             return result
         case .recording(let batch):
-            var user =
-                try batch.users.removeValue(forKey: event.user).map { known in
-                    var user = known
-                    user.context.reopen()
-                    return user
-                } ?? newRecordedUser(event)
+            guard let user = batch.user(named: event.user) else {
+                // A new user: kept only once its first event succeeded (a refused one drops it and its rows).
+                let user = try newRecordedUser(event)
+                let result = try body(&user.context)
+                batch.add(user)
+                return result
+            }
+            user.context.reopen()
             let saved = user.context.saved
             let savepoint = user.records.savepoint()
             do {
-                let result = try body(&user.context)
-                batch.users[event.user] = user
-                return result
+                return try body(&user.context)
             } catch {
                 user.records.rollback(to: savepoint)
-                if !user.context.isNew {
-                    user.context.restore(saved)
-                    batch.users[event.user] = user
-                }
+                user.context.restore(saved)
                 throw error
             }
         }

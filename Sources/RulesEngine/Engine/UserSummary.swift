@@ -36,7 +36,9 @@ public struct UserSummary: Sendable, Equatable {
         }
     }
 
-    init(_ context: UserContext) {
+    /// The summary of `context` (inout: read in place, where passing it by value copied the whole
+    /// context for every event).
+    init(_ context: inout UserContext) {
         let e = context.escalation
         tier = e.currentTier.rawValue
         consecutiveMisses = e.consecutiveMisses
@@ -45,10 +47,12 @@ public struct UserSummary: Sendable, Equatable {
         longestStreak = e.longestStreak
         restartShieldsRemaining = e.restartShieldsRemaining
         isPaid = context.settings.subscriptionTier == .paid
-        today = context.book.today.map {
-            Today(
-                day: $0.day, start: $0.start, deadline: $0.deadline, close: $0.close, end: $0.end, counts: $0.counts,
-                reminders: $0.reminders)
+        if let day = context.book.today {
+            today = Today(
+                day: day.day, start: day.start, deadline: day.deadline, close: day.close, end: day.end, counts: day.counts,
+                reminders: day.reminders)
+        } else {
+            today = nil
         }
         shieldableUntil = context.book.shieldable?.until
     }
