@@ -94,9 +94,10 @@ struct UserContext {
 
     /// Writes the engine's bookkeeping of the user (`engine_state`) to its storage.
     func save() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = String(decoding: try encoder.encode(book), as: UTF8.self)
+        // `JSONEncoder` with sorted keys, as the rows always had it: the model's encoder writes the
+        // same text except for the slashes, which `JSONEncoder` escapes (a slash can only be in a
+        // string). Several times faster than `JSONEncoder` (2 % of an in-memory simulation).
+        let json = try ModelJSON.encode(book).replacingOccurrences(of: "/", with: "\\/")
         try storage.saveEngineState(EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: json))
     }
 }
