@@ -9,12 +9,21 @@ final class ClockCache {
     }
 
     private var clocks: [Key: LocalClock] = [:]
+    /// The clock asked for last, found again by comparing its key instead of hashing it (an
+    /// event asks for the same clock several times).
+    private var latest: (key: Key, clock: LocalClock)?
 
     func clock(_ zone: String, dayStartsAt: LocalTime) throws -> LocalClock {
         let key = Key(zone: zone, dayStart: dayStartsAt.minutes)
-        if let clock = clocks[key] { return clock }
-        let clock = try LocalClock(timeZoneID: zone, dayStartsAt: dayStartsAt)
-        clocks[key] = clock
+        if let latest, latest.key == key { return latest.clock }
+        let clock: LocalClock
+        if let known = clocks[key] {
+            clock = known
+        } else {
+            clock = try LocalClock(timeZoneID: zone, dayStartsAt: dayStartsAt)
+            clocks[key] = clock
+        }
+        latest = (key, clock)
         return clock
     }
 }

