@@ -114,7 +114,8 @@ extension UserSimulator {
         _ action: EarnedAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
         _ days: inout [DayTotals], _ plan: inout [Planned], from index: Int
     ) {
-        guard let e = run.earned?.persona else { return }
+        // The persona's parts are read where needed: a copy of it all would retain each of its lists.
+        guard run.earned != nil else { return }
         func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? {
             step(.earned(event), at: t, name: name, day: d, &run, &days)
         }
@@ -125,6 +126,7 @@ extension UserSimulator {
         switch action {
         case .setUp:
             run.earned!.started = true
+            let e = run.earned!.persona
             // Milliseconds apart: done before any other event of the minute.
             var t = time
             func next() -> EpochMillis { t += 1; return t }
@@ -147,7 +149,7 @@ extension UserSimulator {
         case .habit(let name):
             _ = apply(.habitCompletion(habit: name))
         case .focusStart(let minutes):
-            _ = apply(.focusStart(FocusStart(minutes: minutes, strict: e.focus.strict)))
+            _ = apply(.focusStart(FocusStart(minutes: minutes, strict: run.earned!.persona.focus.strict)))
         case .focusQuit:
             _ = apply(.focusEnd)
         case .urge(let app, let retry):
@@ -158,7 +160,8 @@ extension UserSimulator {
                 return
             }
             guard let gate = apply(.unlockOpen(app: app))?["unlock_gate"], case .bool(true)? = gate["blocked"] else { return }
-            let choice = e.gate.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.gate)
+            let preferences = run.earned!.persona.gate
+            let choice = preferences.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.gate)
             let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
             run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
         case .choose(let app, let choice, let retry):
@@ -168,7 +171,7 @@ extension UserSimulator {
                 run.earned!.unlockedUntil[app] = run.earned!.instant(unlock["ends"])
             case .string("QUEST_STARTED")?:
                 guard case .quest(let type) = choice else { return }
-                let u = run.earned!.gate.unit(), q = e.quest
+                let u = run.earned!.gate.unit(), q = run.earned!.persona.quest
                 let end: QuestEnd? =
                     u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
                 let expires = run.earned!.instant(unlock["expires"])

@@ -6,11 +6,30 @@ import RulesModel
 /// through `Engine.applySummarized` (the same `apply` as replay and the apps), and what the engine
 /// decided is counted into the day's totals. The persona reacts to what the user sees: the tier,
 /// the streak, today's schedule and reminders, and Earned's unlock gate (`UserSimulator+Earned`).
-struct UserSimulator {
+/// A class: the closures of a user's day capture one reference, not a copy of the configuration.
+final class UserSimulator {
     let engine: Engine
     let personas: [Persona]
     let personaHost: LuaHost
     let config: SimulationConfig
+    /// The simulated days (`config.days`, computed once).
+    let dayCount: Int
+    /// The index of each simulated day by its `YYYY-MM-DD` text, as the decisions print it.
+    private let dayIndices: [String: Int]
+
+    init(engine: Engine, personas: [Persona], personaHost: LuaHost, config: SimulationConfig) {
+        self.engine = engine
+        self.personas = personas
+        self.personaHost = personaHost
+        self.config = config
+        dayCount = config.days
+        dayIndices = Dictionary(
+            uniqueKeysWithValues: (0..<dayCount).compactMap { d in config.start.adding(days: d).map { ($0.rawValue, d) } })
+    }
+
+    /// The index of the simulated day a decision names by its `YYYY-MM-DD` text, nil for a day
+    /// outside the run (or a text that is not a day).
+    func dayIndex(_ text: String) -> Int? { dayIndices[text] }
 
     /// A planned event of the day.
     enum Action {
@@ -68,7 +87,7 @@ struct UserSimulator {
     func run(index: Int, key: Int, name: String, into days: inout [DayTotals], failures: inout RuleFailures) throws {
         var run = Run(
             random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
-            miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: config.days))
+            miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: dayCount))
         run.index = index
         defer { failures.add(run.failures) }
         let persona = personas[config.mix.pick(run.random.unit())]
@@ -82,7 +101,7 @@ struct UserSimulator {
             run.earned = EarnedRun(
                 earned, clock: clock, plan: earnedRandom, gate: SimRandom(seed: config.seed, user: key, stream: SimRandom.gate))
         }
-        for d in 0...config.days {
+        for d in 0...dayCount {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
             if d == 0 {
@@ -113,7 +132,7 @@ struct UserSimulator {
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
             }
-            if d == config.days {
+            if d == dayCount {
                 // Earned's last day rolls over (what its balance forfeits) when the next one starts.
                 if run.earned?.started == true {
                     step(
@@ -277,31 +296,33 @@ struct UserSimulator {
         }
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
-        if case .array(let results)? = applied.decisions["days"] {
-            for result in results {
-                guard case .string(let dayText)? = result["day"], let day = try? DayID(dayText) else { continue }
-                let index = config.start.days(to: day)
-                guard (0..<config.days).contains(index) else { continue }
-                switch result["result"] {
-                case .string("YES")?: days[index].yes += 1
-                case .string("NO")?: days[index].no += 1
-                case .string("MISSED")?: days[index].missed += 1
-                default: break
+        // One pass over the decisions (the engine names each once).
+        if case .object(let fields) = applied.decisions {
+            for (key, value) in fields {
+                switch key {
+                case "days":
+                    guard case .array(let results) = value else { continue }
+                    for result in results {
+                        guard case .string(let dayText)? = result["day"], let index = dayIndex(dayText) else { continue }
+                        switch result["result"] {
+                        case .string("YES")?: days[index].yes += 1
+                        case .string("NO")?: days[index].no += 1
+                        case .string("MISSED")?: days[index].missed += 1
+                        default: break
+                        }
+                    }
+                case "reminders_sent":
+                    guard case .array(let sent) = value else { continue }
+                    days[d].reminders += sent.count
+                    run.reminders[d] += sent.count
+                case "shield": days[d].shields += 1
+                case "commitment": days[d].commitments += 1
+                default: continue
                 }
             }
         }
-        if case .array(let sent)? = applied.decisions["reminders_sent"] {
-            days[d].reminders += sent.count
-            run.reminders[d] += sent.count
-        }
-        if applied.decisions["shield"] != nil { days[d].shields += 1 }
-        if applied.decisions["commitment"] != nil { days[d].commitments += 1 }
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
-        if run.earned != nil {
-            run.earned!.ledger.record(applied.decisions, day: d, into: &days) { text in
-                (try? DayID(text)).map { config.start.days(to: $0) }.flatMap { (0..<config.days).contains($0) ? $0 : nil }
-            }
-        }
+        if run.earned != nil { run.earned!.ledger.record(applied.decisions, day: d, into: &days, dayIndex: dayIndex) }
         return applied.decisions
     }
 
