@@ -136,7 +136,8 @@ public struct HistoryWalker {
     /// The engine's checks of a transition's answer.
     private func check(_ counters: EscalationCounters, from before: EscalationCounters, result: CommitmentStatus) throws {
         let maxTier = min(parameters.maxTier, PressureLimits.maxTier)
-        let input = "tier \(before.tier), misses \(before.misses), successes \(before.successes), result \(result.rawValue)"
+        // Built only for a message: the walk checks every day of every history.
+        var input: String { "tier \(before.tier), misses \(before.misses), successes \(before.successes), result \(result.rawValue)" }
         guard (0...maxTier).contains(counters.tier) else {
             throw Violation(description: "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
         }
