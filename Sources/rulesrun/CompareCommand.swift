@@ -378,7 +378,9 @@ struct CompareCommand: ParsableCommand {
 
     private func runBench(_ comparison: RuleComparison) throws {
         let bar = ProgressBar(label: "histories")
-        let measured = try CompareBench.measure(comparison) { n, done, runs in bar.update(done, of: runs, label: "histories, walk \(n) of 5") }
+        let measured = try CompareBench.measure(comparison) { n, done, runs in
+            bar.update(done, of: runs, label: "histories, walk \(n) of 5")
+        }
         bar.finish()
         let walked = measured.walked
         let met = measured.meetsTarget ? "met" : "not met"

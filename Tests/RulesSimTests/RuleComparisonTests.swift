@@ -142,6 +142,7 @@ import Testing
                 previous = p
             }
         }
-        #expect(differing.isSuperset(of: [.currentTier, .consecutiveSuccesses, .reminders, .persistentBadge, .currentStreak]), "\(differing)")
+        #expect(
+            differing.isSuperset(of: [.currentTier, .consecutiveSuccesses, .reminders, .persistentBadge, .currentStreak]), "\(differing)")
     }
 }
