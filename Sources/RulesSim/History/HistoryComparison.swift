@@ -36,11 +36,11 @@ public struct HistoryComparison {
     /// rule fails under either set (what follows is not comparable). A day on which a rule fails
     /// under B and not under A breaks every expectation not yet broken (B decided nothing that
     /// day) but those over `error`, which compare the failures. Each set's answers are remembered
-    /// for the history (`remembering()`, as the engine does for a user's batch): a history asks the
+    /// for the history (`HistoryWalker`'s `remembering`, as the engine does for a user's batch): a history asks the
     /// same reminders and transitions again and again.
     public func findings(in history: PressureHistory) -> Findings {
-        var a = HistoryWalker(left.rules.remembering(), from: history)
-        var b = HistoryWalker(right.rules.remembering(), from: history)
+        var a = HistoryWalker(left.rules, from: history, remembering: true)
+        var b = HistoryWalker(right.rules, from: history, remembering: true)
         var found = Findings()
         let fields = HistoryField.allCases.filter { !ignored.contains($0) }
         for (i, day) in history.days.enumerated() {
