@@ -94,4 +94,55 @@ import Testing
             try RuleComparison(folderA: Repository.rules.path, folderB: "/nonexistent/rules", options: CompareOptions())
         }
     }
+
+    /// The walk on several threads finds what it finds on one: the same counts, the same first
+    /// history of each kind, the same stopped histories (chunks merged in case order).
+    @Test func theWalkIsTheSameWhateverTheThreads() throws {
+        func walk(_ jobs: Int) throws -> (RuleComparison.Walked, Int) {
+            let options = CompareOptions(
+                runs: 130, days: 20, expectations: [try Expectation("B.current_tier <= A.current_tier")], jobs: jobs)
+            let comparison = try comparison(Repository.graduatedRecovery, options)
+            var progress: [Int] = []
+            let walked = try comparison.walkAll { done, runs in progress.append(done) }
+            #expect(progress == Array(1...130))
+            return (walked, comparison.walkThreads)
+        }
+        func summary(_ w: RuleComparison.Walked) -> String {
+            let kinds = w.counts.map { "\($0.key): \($0.value.count) from \($0.value.first)" }.sorted()
+            return "\(w.histories) \(w.differing) \(w.stoppedA) \(w.stoppedB) \(kinds)"
+        }
+        let (one, oneThread) = try walk(1)
+        #expect(oneThread == 1 && one.differing > 0 && one.counts.count >= 3, "\(summary(one))")
+        for jobs in [2, 3] {
+            let (many, threads) = try walk(jobs)
+            #expect(threads == jobs)
+            #expect(summary(many) == summary(one))
+        }
+    }
+
+    /// `HistoryField.differs`, which the walk asks, says what comparing the fields' values says.
+    @Test func aFieldDiffersExactlyWhenItsValueDoes() throws {
+        let a = try RuleSet.load(Repository.rules.path), b = try RuleSet.load(Repository.graduatedRecovery.path)
+        let generator = HistoryGenerator(seed: 7, days: 20...20)
+        var differing: Set<HistoryField> = []
+        for k in 0..<60 {
+            let history = generator.history(case: k)
+            var x = HistoryWalker(a, from: history), y = HistoryWalker(b, from: history)
+            var previous: HistoryWalker.Outcome?
+            for day in history.days {
+                guard let p = try? x.step(day), let q = try? y.step(day) else { break }
+                // B's day, and A's day before (another day: with or without a commitment).
+                for other in [q, previous ?? q] {
+                    for field in HistoryField.allCases {
+                        let differs = field.differs(p, other)
+                        #expect(differs == (field.value(in: .success(p)) != field.value(in: .success(other))), "\(field)")
+                        if differs { differing.insert(field) }
+                    }
+                }
+                previous = p
+            }
+        }
+        #expect(
+            differing.isSuperset(of: [.currentTier, .consecutiveSuccesses, .reminders, .persistentBadge, .currentStreak]), "\(differing)")
+    }
 }

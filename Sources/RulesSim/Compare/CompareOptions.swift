@@ -31,12 +31,15 @@ public struct CompareOptions: Sendable {
     /// Kinds of the habit tracker's half not compared.
     public var ignoredHabits: Set<HabitField>
     public var expectations: [Expectation]
+    /// Threads for the Pressure walk (`RuleComparison.walkAll`); the result is the same whatever it is.
+    public var jobs: Int
 
     public init(
         runs: Int = CompareOptions.defaultRuns, days: Int = CompareOptions.defaultDays, seed: UInt64 = 1,
         ignored: Set<HistoryField> = [], expectations: [Expectation] = [], ignoredEconomy: Set<EconomyField> = [],
-        ignoredHabits: Set<HabitField> = []
+        ignoredHabits: Set<HabitField> = [], jobs: Int = 1
     ) {
+        self.jobs = jobs
         self.runs = runs
         self.days = days
         self.seed = seed

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -59,29 +60,129 @@ public final class RuleComparison {
     /// The findings of every history, in case order (the measured part of `rulesrun compare --bench`).
     /// `stoppedA`, `stoppedB`: the histories that stopped early at a rule failure under each set.
     /// `progress` is called with (histories walked, runs) after each history.
-    public func walkAll(progress: ((Int, Int) -> Void)? = nil) -> Walked {
-        let comparison = self.comparison
-        let generator = options.generator
-        var counts: [CompareFinding.Kind: (count: Int, first: Int)] = [:]
+    ///
+    /// With `options.jobs` above 1 the histories are walked on that many threads, in chunks, each
+    /// thread with its own pair of sets (`WalkWorker`); the chunks' findings are merged in case
+    /// order, and each history's `math.random` is seeded from the seed and its case, so the result
+    /// is the same whatever the number of threads. Afterwards both sets' `math.random` is seeded
+    /// as they were loaded (0), so that what runs next does not depend on which histories they walked.
+    public func walkAll(progress: ((Int, Int) -> Void)? = nil) throws -> Walked {
+        let runs = options.runs
+        let chunks = (runs + Self.chunkSize - 1) / Self.chunkSize
+        let own = WalkWorker(a: rulesA, b: rulesB)
+        defer { for rules in [rulesA, rulesB] { try? (rules as? RuleSet)?.host.seedRandom(0) } }
+        while workers.count < min(options.jobs, chunks) - 1, let copy = try WalkWorker.copy(a: rulesA, b: rulesB) { workers.append(copy) }
+        let pairs = [own] + workers.prefix(max(0, min(options.jobs, chunks) - 1))
+        walkThreads = pairs.count
+        let board = WalkBoard(chunks: chunks, progress: progress)
+        let (seed, generator) = (options.seed, options.generator)
+        let (names, ignored, expectations) = ((nameA, nameB), options.ignored, options.expectations)
+        let walk: @Sendable (Int) -> Void = { w in
+            let pair = pairs[w]
+            let comparison = HistoryComparison(
+                left: (names.0, pair.a), right: (names.1, pair.b), ignoring: ignored, expectations: expectations)
+            while let c = board.next() {
+                var part = ChunkWalked()
+                do {
+                    for k in c * Self.chunkSize..<min(runs, (c + 1) * Self.chunkSize) {
+                        try pair.seedRandom(seed: seed, case: k)
+                        part.add(comparison.findings(in: generator.history(case: k)), case: k, expectations: expectations)
+                        board.walked(of: runs)
+                    }
+                } catch {
+                    part.error = error
+                }
+                board.finish(c, part)
+            }
+        }
+        if pairs.count == 1 { walk(0) } else { DispatchQueue.concurrentPerform(iterations: pairs.count, execute: walk) }
+        var walked: Walked = (runs, 0, [:], 0, 0)
+        for part in board.results {
+            if let error = part.error { throw error }
+            walked.differing += part.differing
+            walked.stoppedA += part.stoppedA
+            walked.stoppedB += part.stoppedB
+            for (kind, entry) in part.counts {
+                let before = walked.counts[kind]
+                walked.counts[kind] = ((before?.count ?? 0) + entry.count, before?.first ?? entry.first)
+            }
+        }
+        for worker in workers {
+            let lines = worker.takeLineCounts()
+            workerLineCounts.a.add(lines.a)
+            workerLineCounts.b.add(lines.b)
+        }
+        return walked
+    }
+
+    /// Histories per chunk of the walk: small enough that the threads finish together, large
+    /// enough that handing out chunks costs nothing.
+    static let chunkSize = 25
+
+    /// The threads the last walk ran on: `options.jobs`, or fewer when there are fewer chunks, or 1
+    /// when a set is not a `RuleSet` (nothing to load again).
+    public private(set) var walkThreads = 1
+    /// The walk's other threads' sets (`jobs` − 1 pairs), loaded on the first walk that needs them.
+    private var workers: [WalkWorker] = []
+    /// The lines the other threads' sets ran (`--coverage`): to add to the lines of A's and B's own hosts.
+    public private(set) var workerLineCounts = (a: LineCounts(), b: LineCounts())
+
+    /// What the histories of one chunk showed.
+    struct ChunkWalked: @unchecked Sendable {
         var differing = 0
         var stoppedA = 0, stoppedB = 0
-        for k in 0..<options.runs {
-            defer { progress?(k + 1, options.runs) }
-            let found = comparison.findings(in: generator.history(case: k))
+        var counts: [CompareFinding.Kind: (count: Int, first: Int)] = [:]
+        /// Seeding `math.random` failed (the set's memory is exhausted).
+        var error: (any Error)?
+
+        mutating func add(_ found: HistoryComparison.Findings, case k: Int, expectations: [Expectation]) {
             if found.stoppedA { stoppedA += 1 }
             if found.stoppedB { stoppedB += 1 }
-            if found.isEmpty { continue }
+            if found.isEmpty { return }
             differing += 1
-            for kind in kinds(of: found) {
+            let kinds =
+                found.fields.keys.map { CompareFinding.Kind.field($0) }
+                + found.broken.keys.map { .expectation($0, expectations[$0].description) }
+            for kind in kinds {
                 let entry = counts[kind]
                 counts[kind] = ((entry?.count ?? 0) + 1, entry?.first ?? k)
             }
         }
-        return (options.runs, differing, counts, stoppedA, stoppedB)
     }
 
-    private func kinds(of found: HistoryComparison.Findings) -> [CompareFinding.Kind] {
-        found.fields.keys.map { .field($0) } + found.broken.keys.map { .expectation($0, options.expectations[$0].description) }
+    /// The walk's chunks: which is next, and each one's findings once walked.
+    final class WalkBoard: @unchecked Sendable {
+        private let lock = NSLock()
+        private var nextChunk = 0
+        private var done = 0
+        private let progress: ((Int, Int) -> Void)?
+        private(set) var results: [ChunkWalked]
+
+        init(chunks: Int, progress: ((Int, Int) -> Void)?) {
+            results = Array(repeating: ChunkWalked(), count: chunks)
+            self.progress = progress
+        }
+
+        func next() -> Int? {
+            lock.withLock {
+                guard nextChunk < results.count else { return nil }
+                defer { nextChunk += 1 }
+                return nextChunk
+            }
+        }
+
+        /// One more history walked (the progress counts them whatever thread walked them).
+        func walked(of runs: Int) {
+            guard let progress else { return }
+            lock.withLock {
+                done += 1
+                progress(done, runs)
+            }
+        }
+
+        func finish(_ chunk: Int, _ walked: ChunkWalked) {
+            lock.withLock { results[chunk] = walked }
+        }
     }
 
     private func shows(_ kind: CompareFinding.Kind, in history: PressureHistory, _ comparison: HistoryComparison) -> Bool {
@@ -96,7 +197,7 @@ public final class RuleComparison {
     /// `progress` is called with the stage, the work done and the work of the stage: ("histories",
     /// walked, runs) after each history, then ("differences shrunk", shrunk, kinds) after each kind.
     public func run(progress: ((String, Int, Int) -> Void)? = nil) throws -> CompareResult {
-        let walked = walkAll { progress?("histories", $0, $1) }
+        let walked = try walkAll { progress?("histories", $0, $1) }
         let comparison = self.comparison
         var findings: [CompareFinding] = []
         let kinds = walked.counts.keys.sorted { order($0) < order($1) }

@@ -35,17 +35,19 @@ public struct HistoryComparison {
     /// The differing fields and broken expectations of a history. Walking stops on the first day a
     /// rule fails under either set (what follows is not comparable). A day on which a rule fails
     /// under B and not under A breaks every expectation not yet broken (B decided nothing that
-    /// day) but those over `error`, which compare the failures.
+    /// day) but those over `error`, which compare the failures. Each set's answers are remembered
+    /// for the history (`HistoryWalker`'s `remembering`, as the engine does for a user's batch): a history asks the
+    /// same reminders and transitions again and again.
     public func findings(in history: PressureHistory) -> Findings {
-        var a = HistoryWalker(left.rules, from: history)
-        var b = HistoryWalker(right.rules, from: history)
+        var a = HistoryWalker(left.rules, from: history, remembering: true)
+        var b = HistoryWalker(right.rules, from: history, remembering: true)
         var found = Findings()
         let fields = HistoryField.allCases.filter { !ignored.contains($0) }
         for (i, day) in history.days.enumerated() {
             let x = Result { try a.step(day) }, y = Result { try b.step(day) }
             if case .success(let p) = x, case .success(let q) = y {
                 if p != q {
-                    for field in fields where found.fields[field] == nil && field.value(in: x) != field.value(in: y) {
+                    for field in fields where found.fields[field] == nil && field.differs(p, q) {
                         found.fields[field] = i + 1
                     }
                 }

@@ -44,6 +44,18 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// Whether two days that both set decided show the field differently: `value(in:)` compared,
+    /// without building its text (the walk asks it for every field of every differing day).
+    public func differs(_ p: HistoryWalker.Outcome, _ q: HistoryWalker.Outcome) -> Bool {
+        switch self {
+        case .reminders: p.committed != q.committed || (p.committed && p.reminders != q.reminders)
+        case .persistentBadge: p.committed != q.committed || (p.committed && p.persistentBadge != q.persistentBadge)
+        case .shield: p.shieldApplied != q.shieldApplied
+        case .error: false
+        default: number(in: p) != number(in: q)
+        }
+    }
+
     /// The field's value after a day as the replay's output shows it; nil when the day does not
     /// show it (reminders and the badge on a day without a commitment).
     public func value(in outcome: Result<HistoryWalker.Outcome, any Error>) -> String? {

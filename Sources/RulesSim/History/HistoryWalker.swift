@@ -61,6 +61,11 @@ public struct HistoryWalker {
     }
 
     public let rules: any PolicyRules
+    /// The rules asked for the reminders and the transitions: `rules`, or with `remembering` its
+    /// answers remembered for the history (`PolicyRules.remembering()`). `pressure.next` is always
+    /// asked of `rules`: its day carries the date, which never comes back within a history, so
+    /// remembering it would only cost the hashing.
+    private let asked: any PolicyRules
     private let parameters: PolicyParameters
     private let history: PressureHistory
     public private(set) var counters: EscalationCounters
@@ -70,8 +75,9 @@ public struct HistoryWalker {
     public private(set) var dayNumber = 0
     private var replenished: DayID?
 
-    public init(_ rules: any PolicyRules, from history: PressureHistory) {
+    public init(_ rules: any PolicyRules, from history: PressureHistory, remembering: Bool = false) {
         self.rules = rules
+        asked = remembering ? rules.remembering() : rules
         self.history = history
         parameters = rules.parameters
         counters = history.counters
@@ -89,7 +95,7 @@ public struct HistoryWalker {
         let reminders = try checkedReminders(tier: tier, open: day.open, close: day.close)
         let result = day.committed ? day.result : parameters.noCommitmentCountsAs
         let before = (counters, streak)
-        let transition = try rules.transition(counters, result)
+        let transition = try asked.transition(counters, result)
         try check(transition, from: before.0, result: result)
         let pressureDay = PressureDay(result: result, date: date, committed: day.committed)
         let next = try rules.pressureStreak(streak, day: pressureDay)
@@ -136,7 +142,8 @@ public struct HistoryWalker {
     /// The engine's checks of a transition's answer.
     private func check(_ counters: EscalationCounters, from before: EscalationCounters, result: CommitmentStatus) throws {
         let maxTier = min(parameters.maxTier, PressureLimits.maxTier)
-        let input = "tier \(before.tier), misses \(before.misses), successes \(before.successes), result \(result.rawValue)"
+        // Built only for a message: the walk checks every day of every history.
+        var input: String { "tier \(before.tier), misses \(before.misses), successes \(before.successes), result \(result.rawValue)" }
         guard (0...maxTier).contains(counters.tier) else {
             throw Violation(description: "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
         }
@@ -148,7 +155,7 @@ public struct HistoryWalker {
 
     /// The engine's reminders for a tier: sorted, at most 3 a day, 30 minutes apart, inside the window.
     private func checkedReminders(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        let times = try rules.reminderTimes(tier: tier, open: open, close: close).sorted()
+        let times = try asked.reminderTimes(tier: tier, open: open, close: close).sorted()
         let spacing = PressureLimits.minReminderSpacingMinutes
         if times.count > PressureLimits.maxRemindersPerDay
             || times.contains(where: { $0 < open || $0 >= close })
