@@ -45,7 +45,11 @@ static void rr_hook(lua_State *L, lua_Debug *ar) {
     }
     if (lua_getinfo(L, "Sl", ar)) {
         rt->last_line = ar->currentline;
-        snprintf(rt->last_source, sizeof rt->last_source, "%s", ar->short_src);
+        /* short_src is at most LUA_IDSIZE (60) bytes with its NUL; copied without snprintf, which
+           parses its format at every hook */
+        size_t n = strnlen(ar->short_src, sizeof rt->last_source - 1);
+        memcpy(rt->last_source, ar->short_src, n);
+        rt->last_source[n] = '\0';
     }
     if (rt->mem_limit > 0 && rt->mem_used > rt->mem_limit) {
         lua_gc(L, LUA_GCCOLLECT, 0);

@@ -322,8 +322,21 @@ public final class LuaHost {
     /// Converts `count` results starting at stack index `first`; errors name `file`, and for the
     /// results of a call, the function (as `call(_:_:returning:)` does).
     func results(count: Int32, from first: Int32, file: String, of function: LuaFunction? = nil) throws -> [LuaValue] {
+        try converting(file: file, of: function) { try (0..<count).map { try value(at: first + $0) } }
+    }
+
+    /// The first of `count` results starting at `first` (nil when there are none), converted and
+    /// charged as `results` does; with one result (the usual case), without making an array.
+    func firstResult(count: Int32, from first: Int32, file: String, of function: LuaFunction) throws -> LuaValue {
+        if count > 1 { return try results(count: count, from: first, file: file, of: function)[0] }
+        return try converting(file: file, of: function) { count == 0 ? .nil : try value(at: first) }
+    }
+
+    /// Runs `convert` (the conversion of results) in host mode; a budget the conversion used up
+    /// and a conversion failure become errors naming `file` and the function.
+    private func converting<T>(file: String, of function: LuaFunction?, _ convert: () throws -> T) throws -> T {
         do {
-            let values = try hostMode { try (0..<count).map { try value(at: first + $0) } }
+            let values = try hostMode(convert)
             if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {
                 let what = function.map { "the value returned by the function at line \($0.line)" } ?? "the value the file returns"
                 throw LuaError(
@@ -366,7 +379,8 @@ public final class LuaHost {
     /// traceback handler and the given instruction budget (0: none). On success the results replace
     /// the function and its arguments and their count is returned; on failure the stack is restored
     /// and the error is thrown. With `handlerPushed`, the caller pushed `rr_traceback` just below the
-    /// function (saving a stack rotation on the hot path).
+    /// function, and it stays below the results for the caller's `lua_settop` to remove (saving two
+    /// stack rotations on the hot path).
     @discardableResult
     func pcall(nargs: Int32, nresults: Int32, budget: Int, chunk: String?, handlerPushed: Bool = false) throws -> Int32 {
         let base: Int32
@@ -385,6 +399,7 @@ public final class LuaHost {
             lua_settop(L, base - 1)
             throw failure
         }
+        if handlerPushed { return lua_gettop(L) - base }
         clua_remove(L, base)
         return lua_gettop(L) - base + 1
     }

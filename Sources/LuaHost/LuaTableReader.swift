@@ -326,14 +326,15 @@ extension LuaHost {
                 push(pooled)
             }
             try pcallRule(function, nargs: arguments, nresults: 1, handlerPushed: true)
-            guard lua_type(L, top + 1) == LUA_TTABLE else {
-                let found = (try? hostMode { try value(at: top + 1) })?.errorDescription ?? "?"
+            let result = top + 2  // above the handler
+            guard lua_type(L, result) == LUA_TTABLE else {
+                let found = (try? hostMode { try value(at: result) })?.errorDescription ?? "?"
                 throw LuaError(
                     kind: .decoding, file: function.source, line: function.line,
                     message: "the function returned \(found) where a table was expected")
             }
             do {
-                return try hostMode { try readRecord(R.self, at: top + 1, path: "") }
+                return try hostMode { try readRecord(R.self, at: result, path: "") }
             } catch var error as LuaError {
                 if error.file == nil {
                     error.file = function.source

@@ -187,6 +187,25 @@ extension LuaHost {
         }
     }
 
+    /// `call(_:record:)`'s first result (nil when the function returns nothing), for a rule that
+    /// answers with one value: no array is made for it.
+    public func callFirst<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> LuaValue {
+        try callWithArguments(function, count: 1, { pooled in pushArgument(a, slot: 0, pooled: pooled) }) { n, first in
+            try firstResult(count: n, from: first, file: function.source, of: function)
+        }
+    }
+
+    /// `call(_:list:_:)`'s first result (nil when the function returns nothing), without an array.
+    public func callFirst<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> LuaValue {
+        try callWithArguments(
+            function, count: 2,
+            { pooled in
+                pushList(items, pooled: pooled)
+                pushArgument(b, slot: 1, pooled: pooled)
+            }
+        ) { n, first in try firstResult(count: n, from: first, file: function.source, of: function) }
+    }
+
     /// Calls `function` with the one argument `push` pushes (in host mode; `pooled` is true for the
     /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
     @inline(__always)
@@ -197,13 +216,24 @@ extension LuaHost {
     /// Calls `function` with the `count` arguments `push` pushes, as `callWithOneArgument` does.
     @inline(__always)
     private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
+        try callWithArguments(function, count: count, push) { n, first in
+            try results(count: n, from: first, file: function.source, of: function)
+        }
+    }
+
+    /// The same, the results (their count and the stack index of the first) converted by `convert`.
+    @inline(__always)
+    private func callWithArguments<Out>(
+        _ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) throws -> Void,
+        convert: (_ count: Int32, _ first: Int32) throws -> Out
+    ) throws -> Out {
         try enteringCall(stackSlots: 8) { pooled, top in
             try hostMode {
                 try pushFunction(function)
                 try push(pooled)
             }
             let n = try pcallRule(function, nargs: count, nresults: clua_multret())
-            return try results(count: n, from: top + 1, file: function.source, of: function)
+            return try convert(n, top + 1)
         }
     }
 

@@ -20,13 +20,15 @@ public enum LuaHostBenchmark {
         public var generic_ns: Double
         public var native_ns: Double
         public var host_over_floor: Double { host_ns / floor_ns }
+        /// Issue 20's measure of a rule call: (b) against the bare-C fresh-table round trip.
+        public var host_over_table_floor: Double { host_ns / table_floor_ns }
         public var host_over_native: Double { host_ns / native_ns }
         /// The share of (b) spent because of the instruction-count hook.
         public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
 
         private enum CodingKeys: String, CodingKey {
             case iterations, floor_ns, table_floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
-            case host_over_floor, host_over_native, hook_share
+            case host_over_floor, host_over_table_floor, host_over_native, hook_share
         }
 
         /// The measurements and the ratios derived from them.
@@ -40,6 +42,7 @@ public enum LuaHostBenchmark {
             try c.encode(generic_ns, forKey: .generic_ns)
             try c.encode(native_ns, forKey: .native_ns)
             try c.encode(host_over_floor, forKey: .host_over_floor)
+            try c.encode(host_over_table_floor, forKey: .host_over_table_floor)
             try c.encode(host_over_native, forKey: .host_over_native)
             try c.encode(hook_share, forKey: .hook_share)
         }
@@ -129,10 +132,12 @@ public enum LuaHostBenchmark {
         (State(tier: i & 3, misses: (i >> 2) % 6, successes: (i >> 5) % 4), (i * 7919) % 3 != 0)
     }
 
+    /// For profiling one measurement: `RULESRUN_BENCH_ONLY=host perf record rulesrun bench` measures (b) alone.
+    public static var onlyHost: Bool { ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"] == "host" }
+
     /// Runs each measurement `rounds` times over `iterations` calls and keeps the fastest round.
     public static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
-        if let only = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"], only == "host" {
-            // For profiling one measurement: RULESRUN_BENCH_ONLY=host perf record rulesrun bench
+        if onlyHost {
             let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
             return Result(
                 iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
@@ -165,14 +170,13 @@ public enum LuaHostBenchmark {
         return fastest
     }
 
-    /// Nanoseconds per iteration of `body`.
+    /// Nanoseconds of the thread's CPU time per iteration of `body`: on a loaded machine the wall
+    /// clock also counts the time other processes had the core, which differs from one
+    /// measurement to the next and would make the ratios of one run mean little.
     static func time(_ iterations: Int, _ body: (Int) throws -> Void) rethrows -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = SQLiteFloor.threadCPUSeconds()
         for i in 0..<iterations { try body(i) }
-        let elapsed = clock.now - start
-        let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        return ns / Double(iterations)
+        return (SQLiteFloor.threadCPUSeconds() - start) * 1e9 / Double(iterations)
     }
 
     static func measureFloor(iterations: Int, rounds: Int) throws -> Double {

@@ -24,6 +24,27 @@ import Testing
         }
     }
 
+    /// Every target the bench measures is stated with its measure and whether this run meets it,
+    /// in the JSON and in the table; the issue's other targets name the command that measures them.
+    @Test func targetsAreStatedWithTheirVerdict() throws {
+        let json = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let targets = try #require(object["targets"] as? [[String: Any]])
+        let call = try #require(targets.first { ($0["name"] as? String)?.contains("bare C API tables in/out") == true })
+        let ratio = try #require(object["host_over_table_floor"] as? Double)
+        #expect(call["measured"] as? Double == ratio && call["target"] as? String == "<= 1.3")
+        #expect(call["met"] as? Bool == (ratio <= 1.3))
+        #expect(targets.count == 5 && targets.allSatisfy { $0["met"] is Bool })
+        let elsewhere = try #require(object["measured_elsewhere"] as? [[String: String]])
+        #expect(elsewhere.contains { $0["command"]?.contains("compare") == true })
+        let table = try CLI.run(["bench", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.contains("bare C API tables in/out (issue 20)") })
+        #expect(line.contains("target <= 1.3   ") && (line.hasSuffix("   met") || line.hasSuffix("   not met")), "\(line)")
+        #expect(table.stdout.contains("measured elsewhere") && table.stdout.contains("simulate 30d --bench"))
+    }
+
     /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after
     /// them, with status 1; 100,000,000 ran out of memory).
     @Test func optionsAreCheckedBeforeAnythingRuns() throws {

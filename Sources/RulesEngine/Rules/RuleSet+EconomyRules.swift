@@ -19,19 +19,19 @@ extension RuleSet {
     }
 
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
-        try denialReason(host.call(quests.questBlocked, record: gate).first, from: quests.questBlocked)
+        try denialReason(host.callFirst(quests.questBlocked, record: gate), from: quests.questBlocked)
     }
 
     public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
-        try denialReason(host.call(quests.emergencyBlocked, record: gate).first, from: quests.emergencyBlocked)
+        try denialReason(host.callFirst(quests.emergencyBlocked, record: gate), from: quests.emergencyBlocked)
     }
 
     public func price(_ context: PriceContext) throws -> Int {
-        try integer(host.call(pricing.price, record: context).first, from: pricing.price)
+        try integer(host.callFirst(pricing.price, record: context), from: pricing.price)
     }
 
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
-        try integer(host.call(pricing.focusCredits, record: session).first, from: pricing.focusCredits)
+        try integer(host.callFirst(pricing.focusCredits, record: session), from: pricing.focusCredits)
     }
 
     public func carriedCredits(balance: Int) throws -> Int {
@@ -57,7 +57,7 @@ extension RuleSet {
     }
 
     public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
-        let out = try host.call(self.modes.effectiveMode, list: modes, now).first ?? .nil
+        let out = try host.callFirst(self.modes.effectiveMode, list: modes, now)
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {
             throw LuaError(
