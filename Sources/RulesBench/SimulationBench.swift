@@ -20,16 +20,23 @@ public struct SimulationBench {
     }
 
     /// The four variants, and SQLite alone on the rows of the first (``SQLiteFloor``), with and
-    /// without its foreign keys and CHECK constraints.
+    /// without its foreign keys and CHECK constraints, and the first again with its database
+    /// written in ``SimulationBench/shards`` files at once (`--db-shards`).
     public struct Results: Sendable {
         public var variants: [Measurement]
         public var floor: SQLiteFloor.Measurement
         public var floorUnchecked: SQLiteFloor.Measurement
+        public var sharded: Measurement
     }
 
     public let config: SimulationConfig
+    /// The files of the sharded run (`--db-shards N`).
+    public let shards: Int
 
-    public init(config: SimulationConfig) { self.config = config }
+    public init(config: SimulationConfig, shards: Int = 2) {
+        self.config = config
+        self.shards = max(1, shards)
+    }
 
     /// Runs the four variants (Lua with the database first: the run the targets are about), and
     /// copies the rows of the first with SQLite alone (into `DB.rulesrun-floor`, removed after).
@@ -39,7 +46,7 @@ public struct SimulationBench {
     public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
         let database = config.database ?? SimulationConfig.benchDatabase
         let floorPath = database + ".rulesrun-floor"
-        var removed = [floorPath]
+        var removed = [floorPath] + DatabaseShards.paths(of: database, count: shards)
         if config.database == nil { removed.append(database) }
         let cleanup = InterruptCleanup.add(removed.flatMap(Store.files(of:)))
         let folder = (database as NSString).deletingLastPathComponent
@@ -64,13 +71,7 @@ public struct SimulationBench {
             c.database = db
             c.append = false
             let simulation = try Simulation(config: c)
-            let started = DispatchTime.now().uptimeNanoseconds
-            let cpuStarted = Self.processCPUSeconds()
-            let report = try simulation.run()
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            let cpu = Self.processCPUSeconds() - cpuStarted
-            let summary = ReportSummary(report)
-            out.append(Measurement(name: name, seconds: seconds, cpuSeconds: cpu, userDays: summary.userDays, events: summary.events))
+            out.append(try Self.time(name) { try simulation.run() })
             if let db, floors.isEmpty {
                 for checked in [true, false] {
                     progress?(checked ? "SQLite alone, the same rows" : "SQLite alone, without foreign keys and CHECK constraints")
@@ -79,7 +80,25 @@ public struct SimulationBench {
                 }
             }
         }
-        return Results(variants: out, floor: floors[0], floorUnchecked: floors[1])
+        let name = "Lua rules, --db-shards \(shards)"
+        progress?(name)
+        var c = config
+        c.database = database
+        c.append = false
+        let sharded = try DatabaseShards(config: c, count: shards)
+        let shardedRun = try Self.time(name) { try sharded.run() }
+        return Results(variants: out, floor: floors[0], floorUnchecked: floors[1], sharded: shardedRun)
+    }
+
+    /// The wall and CPU time of `run`.
+    static func time(_ name: String, _ run: () throws -> SimulationReport) rethrows -> Measurement {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let cpuStarted = processCPUSeconds()
+        let report = try run()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let cpu = processCPUSeconds() - cpuStarted
+        let summary = ReportSummary(report)
+        return Measurement(name: name, seconds: seconds, cpuSeconds: cpu, userDays: summary.userDays, events: summary.events)
     }
 
     static func processCPUSeconds() -> Double {

@@ -132,7 +132,7 @@ struct SimulateCommand: ParsableCommand {
         }
         if let dbShards {
             for (given, option) in [
-                (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (bench, "--bench"), (replicas > 1, "--replicas"),
+                (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (replicas > 1, "--replicas"),
                 (coverage, "--coverage"),
             ] where given {
                 throw ValidationError(
@@ -208,7 +208,8 @@ struct SimulateCommand: ParsableCommand {
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
         InterruptCleanup.installSignalHandlers(command: "simulate")
-        if bench { return try SimulationBench(config: config).run() }
+        // --db-shards N: how many files the bench's sharded run writes (2 by default).
+        if bench { return try SimulationBench(config: config, shards: dbShards ?? 2).run() }
         let (simulation, shards): (Simulation?, DatabaseShards?) = try SetupFailure.exiting(rules: ruleFolder.rules) {
             if let dbShards { return (nil, try DatabaseShards(config: config, count: dbShards)) }
             return (try Simulation(config: config), nil)

@@ -73,6 +73,10 @@ import Testing
         let bench = try CLI.run(["simulate", "1d", "--users", "3", "--rules", rules, "--bench"], in: dir)
         #expect(bench.status == 0, "\(bench.stderr)")
         #expect(bench.stdout.contains("Lua rules, with database"))
+        // The sharded run (its files removed too, below), and each target with its verdict.
+        #expect(bench.stdout.contains("Lua rules, --db-shards 2"))
+        #expect(bench.stdout.contains("x SQLite alone"))
+        #expect(bench.stdout.contains("target <= 1.25 x: met") || bench.stdout.contains("target <= 1.25 x: not met"))
         #expect(try Data(contentsOf: database) == before)
         #expect(try names(dir.appendingPathComponent(".rulesrun")) == ["simulation.sqlite"])
         // Where there was no database, none is left (nor its folder).

@@ -36,6 +36,8 @@ public final class DatabaseShards {
             part.validated = validated
             let simulation = try Simulation(config: part)
             simulation.defersCommit = true
+            // The N writers share one writer's page cache (``Simulation/writerCacheMiB``).
+            simulation.cacheMiB = max(16, Simulation.writerCacheMiB / count)
             validated = simulation.config.validated
             simulations.append(simulation)
         }

@@ -29,6 +29,13 @@ public final class Simulation {
     /// A run leaves its new database beside the target (closed, locked) instead of putting it in
     /// place: ``DatabaseShards`` puts its files in place only when every shard succeeded.
     var defersCommit = false
+    /// The page cache of the run's database connection, in MiB. ``DatabaseShards`` divides it
+    /// between its N writers, so that the whole run holds this much at most, whatever N.
+    var cacheMiB = Simulation.writerCacheMiB
+    /// The writer's page cache (one file): the run's bulk transaction keeps its pages there until
+    /// the indexes are built at the end; what does not fit is written to the file early and read
+    /// back from the operating system's cache.
+    static let writerCacheMiB = 1024
 
     /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
@@ -115,8 +122,12 @@ public final class Simulation {
                 throw SimulationError("--db \(target.path): cannot write \(target.writtenPath): \(error)")
             }
         }
-        let board = Board(chunks: chunks.count)
         let workers = min(jobs, max(1, chunks.count))
+        // With a database, the workers run at most this many chunks ahead of the writer: the
+        // chunks each is on, and two write batches waiting. (Without it, a writer slower than the
+        // workers let every finished chunk's rows pile up in memory.)
+        let window = store == nil ? Int.max : workers + 2 * (Simulation.writeBatchUsers + size - 1) / size
+        let board = Board(chunks: chunks.count, window: window)
         var threads: [Thread] = []
         let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
         for _ in 0..<workers {
@@ -140,6 +151,8 @@ public final class Simulation {
                 pending += result.records
                 if pending.count >= Simulation.writeBatchUsers || c == chunks.count - 1 {
                     try write(pending)
+                    // Freed by a worker: the writer thread only writes.
+                    board.retire(pending)
                     pending = []
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
@@ -198,7 +211,7 @@ public final class Simulation {
         return try Store.open(
             path: path,
             options: StoreOptions(
-                synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: 1024,
+                synchronous: .off, deviceID: "rulesrun-simulate", cacheMiB: cacheMiB,
                 bulkLoad: !config.append))
     }
 
@@ -224,6 +237,7 @@ public final class Simulation {
             return
         }
         while let c = board.nextChunk() {
+            board.freeRetired()
             do {
                 board.deliver(c, try worker.run(chunks[c]))
             } catch {
@@ -269,14 +283,31 @@ final class Board: @unchecked Sendable {
     private var firstFailed = Int.max
     private var finished = 0
     private var cancelled = false
+    /// The chunks the writer has taken (``wait(for:)``), and how far ahead of them a chunk may be
+    /// handed out.
+    private var collected = 0
+    private let window: Int
+    /// The workers waiting for the window to move.
+    private var waiting = 0
+    /// Rows the writer has written, for a worker to free (``retire(_:)``).
+    private var retired: [[UserRecords]] = []
 
-    init(chunks: Int) { count = chunks }
+    init(chunks: Int, window: Int = Int.max) {
+        count = chunks
+        self.window = max(1, window)
+    }
 
     func nextChunk() -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        // Chunks are handed out in order: those before a failed one are all under way.
-        guard !cancelled, failure == nil, next < min(count, firstFailed) else { return nil }
+        while true {
+            // Chunks are handed out in order: those before a failed one are all under way.
+            guard !cancelled, failure == nil, next < min(count, firstFailed) else { return nil }
+            if next - collected < window { break }
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
         next += 1
         return next - 1
     }
@@ -307,6 +338,30 @@ final class Board: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Hands rows the writer has written to the next worker that takes a chunk, which frees them
+    /// (``freeRetired()``): freeing a batch's records is a few per cent of the writer's time.
+    func retire(_ records: [UserRecords]) {
+        condition.lock()
+        retired.append(records)
+        condition.unlock()
+    }
+
+    /// Frees the retired rows on the calling thread.
+    func freeRetired() {
+        condition.lock()
+        let taken = retired
+        retired = []
+        condition.unlock()
+        _ = taken  // the last reference, released here
+    }
+
+    /// The workers waiting for the writer to take a chunk before they get one.
+    var waitingWorkers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
     func workerFinished() {
         condition.lock()
         finished += 1
@@ -319,7 +374,11 @@ final class Board: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if let failure { throw failure }
-            if let result = results.removeValue(forKey: chunk) { return result }
+            if let result = results.removeValue(forKey: chunk) {
+                collected = max(collected, chunk + 1)
+                condition.broadcast()
+                return result
+            }
             if let error = failures[chunk] { throw error }
             condition.wait()
         }

@@ -1,0 +1,81 @@
+import Foundation
+@testable import RulesSim
+import Testing
+
+/// The chunks' hand-over (``Board``): with a window, no chunk is handed out further than the
+/// window ahead of the chunks the writer took.
+@Suite struct BoardTests {
+    @Test func chunksAreHandedOutAtMostTheWindowAheadOfTheWriter() throws {
+        let board = Board(chunks: 5, window: 2)
+        #expect(board.nextChunk() == 0)
+        #expect(board.nextChunk() == 1)
+        // The window is full: a worker asking for the next chunk waits until the writer takes
+        // chunk 0 (or the run stops).
+        let answered = DispatchSemaphore(value: 0)
+        let third = Locked<Int??>(.none)
+        let thread = Thread {
+            let chunk = board.nextChunk()
+            third.set(.some(chunk))
+            answered.signal()
+        }
+        thread.start()
+        // Until the worker waits, or (wrongly) got a chunk.
+        while board.waitingWorkers == 0 && third.value == .none { usleep(1000) }
+        #expect(third.value == .none)
+        board.deliver(1, ChunkResult(days: [], records: [], failures: RuleFailures()))
+        board.deliver(0, ChunkResult(days: [], records: [], failures: RuleFailures()))
+        _ = try board.wait(for: 0)
+        answered.wait()
+        #expect(third.value == .some(2))
+        _ = try board.wait(for: 1)
+        // Chunks 2 and 3 fill the window again; 4 comes when the writer took 2.
+        #expect(board.nextChunk() == 3)
+        board.deliver(2, ChunkResult(days: [], records: [], failures: RuleFailures()))
+        _ = try board.wait(for: 2)
+        #expect(board.nextChunk() == 4)
+        #expect(board.nextChunk() == nil)
+    }
+
+    @Test func aWorkerWaitingForTheWindowStopsWhenTheRunIsCancelled() {
+        let board = Board(chunks: 5, window: 1)
+        #expect(board.nextChunk() == 0)
+        let answered = DispatchSemaphore(value: 0)
+        let next = Locked<Int??>(.none)
+        let thread = Thread {
+            let chunk = board.nextChunk()
+            next.set(.some(chunk))
+            answered.signal()
+        }
+        thread.start()
+        while board.waitingWorkers == 0 && next.value == .none { usleep(1000) }
+        #expect(next.value == .none)
+        board.cancel()
+        answered.wait()
+        #expect(next.value == .some(nil))
+    }
+
+    @Test func withoutAWindowEveryChunkIsHandedOutAtOnce() {
+        let board = Board(chunks: 3)
+        #expect((0..<4).map { _ in board.nextChunk() } == [0, 1, 2, nil])
+    }
+}
+
+/// A value shared with a thread.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func set(_ value: Value) {
+        lock.lock()
+        stored = value
+        lock.unlock()
+    }
+}
