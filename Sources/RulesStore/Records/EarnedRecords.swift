@@ -30,7 +30,34 @@ final class EarnedRecords: EarnedTables {
     /// The JSON columns, once encoded (``encodeJSON()``).
     var encoded: EncodedJSON?
     /// What undoes each change since the savepoint, oldest first.
-    private var undo: [() -> Void] = []
+    private var undo: [Undo] = []
+
+    /// One change to undo: a replaced value (the old one, nil when there was none) or an appended
+    /// row (removed again). Values, not closures: an undo closure was one allocation per change,
+    /// freed at the next event's savepoint.
+    private enum Undo {
+        case economy(EconomyState)
+        case emergency(EmergencyState)
+        case settings(EarnedSettings, EpochMillis)
+        case entitlement(EntitlementState)
+        case focusState(String?, EpochMillis)
+        case summary(DayID, DaySummary?)
+        case attempt(String, UnlockAttempt?)
+        case grant(String, UnlockGrant?)
+        case currentGrant(AppID, (grantID: String, updatedAt: EpochMillis)?)
+        case extensionAppended
+        case extensions([UnlockGrantExtension])
+        case limits(DayKey, DailyAppLimits?)
+        case quest(String, QuestSession?)
+        case habit(String, Habit?)
+        case completionAppended(DayKey)
+        case focusBlockedApps(count: Int)
+        case focusSession(String, FocusSession?)
+        case mode(String, ModeRows?)
+        case distractingApps((apps: [AppID], at: EpochMillis)?)
+        case eventAppended(String)
+        case events([EventLogEntry], Set<String>)
+    }
 
     /// A day and a second key (an app's id, or a habit's).
     struct DayKey: Hashable {
@@ -57,25 +84,36 @@ final class EarnedRecords: EarnedTables {
     func savepoint() { undo.removeAll(keepingCapacity: true) }
 
     func rollback() {
-        for change in undo.reversed() { change() }
+        for change in undo.reversed() {
+            switch change {
+            case .economy(let old): economyRow = old
+            case .emergency(let old): emergencyRow = old
+            case .settings(let old, let at): settings = (old, at)
+            case .entitlement(let old): entitlement = old
+            case .focusState(let old, let at): focusState = (old, at)
+            case .summary(let day, let old): summaries[day] = old
+            case .attempt(let id, let old): attempts[id] = old
+            case .grant(let id, let old): grants[id] = old
+            case .currentGrant(let app, let old): currentGrants[app] = old
+            case .extensionAppended: extensions.removeLast()
+            case .extensions(let old): extensions = old
+            case .limits(let key, let old): limits[key] = old
+            case .quest(let id, let old): quests[id] = old
+            case .habit(let id, let old): habits[id] = old
+            case .completionAppended(let key):
+                completions.removeLast()
+                completedHabitDays.remove(key)
+            case .focusBlockedApps(let count): focusBlockedApps.removeSubrange(count...)
+            case .focusSession(let id, let old): focusSessions[id] = old
+            case .mode(let id, let old): modes[id] = old
+            case .distractingApps(let old): distractingApps = old
+            case .eventAppended(let id):
+                events.removeLast()
+                eventIDs.remove(id)
+            case .events(let old, let ids): (events, eventIDs) = (old, ids)
+            }
+        }
         undo.removeAll(keepingCapacity: true)
-    }
-
-    // Each change remembers how to undo it in a closure that names its stored property. (Through a
-    // key path, `self[keyPath: path][key] = value`, every change and every undo went through the
-    // key path runtime: 3.4 % of an in-memory simulation's CPU time.)
-
-    /// Changes a value, remembering how to undo it.
-    private func change<Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, Value>, to value: Value) {
-        let old = self[keyPath: path]
-        undo.append { [unowned self] in self[keyPath: path] = old }
-        self[keyPath: path] = value
-    }
-
-    /// Removes one entry of a dictionary, remembering how to undo it (retention's pruning only).
-    private func remove<Key: Hashable, Value>(_ path: ReferenceWritableKeyPath<EarnedRecords, [Key: Value]>, _ key: Key) {
-        guard let old = self[keyPath: path].removeValue(forKey: key) else { return }
-        undo.append { [unowned self] in self[keyPath: path][key] = old }
     }
 
     private func requireNew<Key: Hashable, Value>(_ table: String, _ map: [Key: Value], _ key: Key) throws {
@@ -88,43 +126,42 @@ final class EarnedRecords: EarnedTables {
 
     func economy() throws -> EconomyState { economyRow }
     func setEconomy(_ economy: EconomyState) throws {
-        let old = economyRow
-        undo.append { [unowned self] in economyRow = old }
+        undo.append(.economy(economyRow))
         economyRow = economy
     }
 
     func emergency() throws -> EmergencyState { emergencyRow }
     func setEmergency(_ emergency: EmergencyState) throws {
-        let old = emergencyRow
-        undo.append { [unowned self] in emergencyRow = old }
+        undo.append(.emergency(emergencyRow))
         emergencyRow = emergency
     }
 
-    func setEarnedSettings(_ settings: EarnedSettings, at: EpochMillis) throws { change(\.settings, to: (settings, at)) }
+    func setEarnedSettings(_ settings: EarnedSettings, at: EpochMillis) throws {
+        undo.append(.settings(self.settings.value, self.settings.updatedAt))
+        self.settings = (settings, at)
+    }
+
     func setEntitlement(_ state: EntitlementState) throws {
-        let old = entitlement
-        undo.append { [unowned self] in entitlement = old }
+        undo.append(.entitlement(entitlement))
         entitlement = state
     }
 
     func activeFocusSessionID() throws -> String? { focusState.activeSessionID }
     func setActiveFocusSession(_ id: String, at: EpochMillis) throws {
-        let old = focusState
-        undo.append { [unowned self] in focusState = old }
+        undo.append(.focusState(focusState.activeSessionID, focusState.updatedAt))
         focusState = (id, at)
     }
 
     func clearActiveFocusSession(_ id: String, at: EpochMillis) throws {
         guard focusState.activeSessionID == id else { return }
-        let old = focusState
-        undo.append { [unowned self] in focusState = old }
+        undo.append(.focusState(focusState.activeSessionID, focusState.updatedAt))
         focusState = (nil, at)
     }
 
     func daySummary(_ day: DayID) throws -> DaySummary? { summaries[day] }
     func saveDaySummary(_ summary: DaySummary) throws {
         let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
-        undo.append { [unowned self] in summaries[day] = old }
+        undo.append(.summary(day, old))
     }
 
     func attempt(_ id: String) throws -> UnlockAttempt? { attempts[id] }
@@ -147,17 +184,17 @@ final class EarnedRecords: EarnedTables {
 
     private func setAttempt(_ attempt: UnlockAttempt) {
         let id = attempt.attemptID, old = attempts.updateValue(attempt, forKey: id)
-        undo.append { [unowned self] in attempts[id] = old }
+        undo.append(.attempt(id, old))
     }
 
     private func setGrant(_ grant: UnlockGrant) {
         let id = grant.grantID, old = grants.updateValue(grant, forKey: id)
-        undo.append { [unowned self] in grants[id] = old }
+        undo.append(.grant(id, old))
     }
 
     private func setCurrentGrant(_ app: AppID, _ grantID: String, at: EpochMillis) {
         let old = currentGrants.updateValue((grantID, at), forKey: app)
-        undo.append { [unowned self] in currentGrants[app] = old }
+        undo.append(.currentGrant(app, old))
     }
 
     func currentGrant(_ app: AppID) throws -> UnlockGrant? { currentGrants[app].flatMap { grants[$0.grantID] } }
@@ -176,14 +213,14 @@ final class EarnedRecords: EarnedTables {
         stored.endsAt = grant.endsAt
         setGrant(stored)
         extensions.append(ext)
-        undo.append { [unowned self] in extensions.removeLast() }
+        undo.append(.extensionAppended)
         if let current = currentGrants[grant.appID] { setCurrentGrant(grant.appID, current.grantID, at: at) }
     }
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? { limits[DayKey(day: day, key: app.rawValue)] }
     func saveDailyAppLimits(_ l: DailyAppLimits) throws {
         let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
-        undo.append { [unowned self] in limits[key] = old }
+        undo.append(.limits(key, old))
     }
 
     func quest(_ id: String) throws -> QuestSession? { quests[id] }
@@ -202,7 +239,7 @@ final class EarnedRecords: EarnedTables {
 
     private func setQuest(_ session: QuestSession) {
         let id = session.questSessionID, old = quests.updateValue(session, forKey: id)
-        undo.append { [unowned self] in quests[id] = old }
+        undo.append(.quest(id, old))
     }
 
     func owner(ofHabit id: String) throws -> UserID? { habits[id] == nil ? nil : userID }
@@ -212,7 +249,7 @@ final class EarnedRecords: EarnedTables {
         var saved = habit
         if let stored = habits[habit.habitID] { saved.createdAt = stored.createdAt }
         let id = habit.habitID, old = habits.updateValue(saved, forKey: id)
-        undo.append { [unowned self] in habits[id] = old }
+        undo.append(.habit(id, old))
     }
 
     func habitCompleted(_ habitID: String, on day: DayID) throws -> Bool { completedHabitDays.contains(DayKey(day: day, key: habitID)) }
@@ -224,10 +261,7 @@ final class EarnedRecords: EarnedTables {
         }
         completions.append(completion)
         completedHabitDays.insert(key)
-        undo.append { [unowned self] in
-            completions.removeLast()
-            completedHabitDays.remove(key)
-        }
+        undo.append(.completionAppended(key))
     }
 
     func focusSession(_ id: String) throws -> FocusSession? { focusSessions[id] }
@@ -237,7 +271,7 @@ final class EarnedRecords: EarnedTables {
         setFocusSession(session)
         let blocked = focusBlockedApps.count
         focusBlockedApps += blockedApps.map { (session.sessionID, $0) }
-        undo.append { [unowned self] in focusBlockedApps.removeSubrange(blocked...) }
+        undo.append(.focusBlockedApps(count: blocked))
     }
 
     func updateFocusSession(_ s: FocusSession) throws {
@@ -254,7 +288,7 @@ final class EarnedRecords: EarnedTables {
 
     private func setFocusSession(_ session: FocusSession) {
         let id = session.sessionID, old = focusSessions.updateValue(session, forKey: id)
-        undo.append { [unowned self] in focusSessions[id] = old }
+        undo.append(.focusSession(id, old))
     }
 
     func owner(ofMode id: String) throws -> UserID? { modes[id] == nil ? nil : userID }
@@ -263,20 +297,20 @@ final class EarnedRecords: EarnedTables {
         var saved = mode
         if let stored = modes[mode.modeID] { saved.createdAt = stored.mode.createdAt }
         let id = mode.modeID, old = modes.updateValue(ModeRows(mode: saved, windows: windows, blockedApps: blockedApps), forKey: id)
-        undo.append { [unowned self] in modes[id] = old }
+        undo.append(.mode(id, old))
     }
 
-    func setDistractingApps(_ apps: [AppID], at: EpochMillis) throws { change(\.distractingApps, to: (apps, at)) }
+    func setDistractingApps(_ apps: [AppID], at: EpochMillis) throws {
+        undo.append(.distractingApps(distractingApps))
+        distractingApps = (apps, at)
+    }
 
     func appendEvent(_ entry: EventLogEntry) throws {
         // One hash of the id, not two (`contains`, then `insert`): 0.6 % of an in-memory simulation.
         let id = entry.eventID
         guard eventIDs.insert(id).inserted else { throw StoreError.alreadyLogged(id) }
         events.append(entry)
-        undo.append { [unowned self] in
-            events.removeLast()
-            eventIDs.remove(id)
-        }
+        undo.append(.eventAppended(id))
     }
 
     /// The statements of `Store.deleteEarned` on the rows in memory, in the same order and with
@@ -285,11 +319,13 @@ final class EarnedRecords: EarnedTables {
         let eventCutoff = policy.eventCutoff(now), cutoff = policy.unlockCutoff(now)
         if events.contains(where: { $0.timestamp < eventCutoff }) {
             let (kept, gone) = (events.filter { $0.timestamp >= eventCutoff }, events.filter { $0.timestamp < eventCutoff })
-            change(\.events, to: kept)
-            change(\.eventIDs, to: eventIDs.subtracting(gone.map(\.eventID)))
+            undo.append(.events(events, eventIDs))
+            (events, eventIDs) = (kept, eventIDs.subtracting(gone.map(\.eventID)))
         }
-        if extensions.contains(where: { $0.timestamp < cutoff }) { change(\.extensions, to: extensions.filter { $0.timestamp >= cutoff }) }
-        for (id, quest) in quests where quest.createdAt < cutoff && quest.state != .active { remove(\.quests, id) }
+        if extensions.contains(where: { $0.timestamp < cutoff }) { replaceExtensions(extensions.filter { $0.timestamp >= cutoff }) }
+        for (id, quest) in quests where quest.createdAt < cutoff && quest.state != .active {
+            undo.append(.quest(id, quests.removeValue(forKey: id)))
+        }
         // Only attempts older than the cutoff can go: none (most cleanups of a run), nothing to decide.
         guard attempts.values.contains(where: { $0.timestamp < cutoff }) else { return pruneLimits(now: now, policy: policy) }
         // Decided on the attempts as they were before any of them goes, as the one DELETE does.
@@ -301,20 +337,27 @@ final class EarnedRecords: EarnedTables {
             attempts.values.filter { $0.timestamp < cutoff && !activeQuests.contains($0.attemptID) && !keptBySource.contains($0.attemptID) }
                 .map(\.attemptID))
         if gone.isEmpty { return pruneLimits(now: now, policy: policy) }
-        for id in gone { remove(\.attempts, id) }
+        for id in gone { undo.append(.attempt(id, attempts.removeValue(forKey: id))) }
         // The cascades: the attempts' grants, and theirs (current-grant rows, extensions); their quests.
         let goneGrants = Set(grants.values.filter { gone.contains($0.sourceAttemptID) }.map(\.grantID))
-        for id in goneGrants { remove(\.grants, id) }
-        for (app, current) in currentGrants where goneGrants.contains(current.grantID) { remove(\.currentGrants, app) }
-        if extensions.contains(where: { goneGrants.contains($0.grantID) }) {
-            change(\.extensions, to: extensions.filter { !goneGrants.contains($0.grantID) })
+        for id in goneGrants { undo.append(.grant(id, grants.removeValue(forKey: id))) }
+        for (app, current) in currentGrants where goneGrants.contains(current.grantID) {
+            undo.append(.currentGrant(app, currentGrants.removeValue(forKey: app)))
         }
-        for (id, quest) in quests where gone.contains(quest.attemptID) { remove(\.quests, id) }
+        if extensions.contains(where: { goneGrants.contains($0.grantID) }) {
+            replaceExtensions(extensions.filter { !goneGrants.contains($0.grantID) })
+        }
+        for (id, quest) in quests where gone.contains(quest.attemptID) { undo.append(.quest(id, quests.removeValue(forKey: id))) }
         pruneLimits(now: now, policy: policy)
     }
 
     private func pruneLimits(now: EpochMillis, policy: RetentionPolicy) {
         let limitsCutoff = policy.limitsCutoff(now)
-        for key in limits.keys where key.day < limitsCutoff { remove(\.limits, key) }
+        for key in limits.keys where key.day < limitsCutoff { undo.append(.limits(key, limits.removeValue(forKey: key))) }
+    }
+
+    private func replaceExtensions(_ kept: [UnlockGrantExtension]) {
+        undo.append(.extensions(extensions))
+        extensions = kept
     }
 }
