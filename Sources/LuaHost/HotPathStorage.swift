@@ -5,9 +5,12 @@ struct HotPathStorage {
     /// Nesting of record calls (a host function may call back into Lua): only the outermost call
     /// uses the pooled argument tables.
     var callDepth = 0
-    /// One pooled argument table per argument position of a record call.
-    let pools: UnsafeMutablePointer<PooledTable>
-    static let poolCount = 3
+    /// The pooled argument tables, one per argument position and record type (see `pool(slot:type:)`),
+    /// and the position and type each is for.
+    private var pools: UnsafeMutablePointer<PooledTable>
+    private var poolOwners: UnsafeMutablePointer<(slot: Int, type: ObjectIdentifier)>
+    private var poolCount = 0
+    private var poolCapacity = 0
 
     private(set) var keyReferences: UnsafeMutablePointer<Int32>
     private(set) var keyCapacity: Int
@@ -20,23 +23,53 @@ struct HotPathStorage {
         let keys = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
         keys.initialize(repeating: 0, count: 256)
         let asked = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        let pools = UnsafeMutablePointer<PooledTable>.allocate(capacity: poolCount)
-        for i in 0..<poolCount { (pools + i).initialize(to: PooledTable()) }
         storage.initialize(
             to: HotPathStorage(
-                pools: pools, keyReferences: keys, keyCapacity: 256, asked: asked,
-                askedCapacity: 64))
+                pools: .allocate(capacity: 0), poolOwners: .allocate(capacity: 0), keyReferences: keys, keyCapacity: 256,
+                asked: asked, askedCapacity: 64))
         return storage
     }
 
     static func destroy(_ storage: UnsafeMutablePointer<HotPathStorage>) {
-        for i in 0..<poolCount { storage.pointee.pools[i].deallocate() }
-        storage.pointee.pools.deinitialize(count: poolCount)
+        let count = storage.pointee.poolCount
+        for i in 0..<count { storage.pointee.pools[i].deallocate() }
+        storage.pointee.pools.deinitialize(count: count)
         storage.pointee.pools.deallocate()
+        storage.pointee.poolOwners.deinitialize(count: count)
+        storage.pointee.poolOwners.deallocate()
         storage.pointee.keyReferences.deallocate()
         storage.pointee.asked.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
+    }
+
+    /// The pooled argument table of argument position `slot` for records of `type` (made on first
+    /// use). One per type, not only per position: calls that alternate record types in a position
+    /// (`pressure.next`'s day, `transition`'s check-in, `reminder_times`' window) would otherwise
+    /// clear and rewrite the table's keys at every call. The pointer is valid until the next call of
+    /// this function.
+    mutating func pool(slot: Int, type: ObjectIdentifier) -> UnsafeMutablePointer<PooledTable> {
+        var i = 0
+        while i < poolCount {
+            if poolOwners[i].type == type, poolOwners[i].slot == slot { return pools + i }
+            i += 1
+        }
+        if poolCount == poolCapacity {
+            let capacity = max(8, poolCapacity * 2)
+            let grown = UnsafeMutablePointer<PooledTable>.allocate(capacity: capacity)
+            grown.moveInitialize(from: pools, count: poolCount)
+            pools.deallocate()
+            pools = grown
+            let owners = UnsafeMutablePointer<(slot: Int, type: ObjectIdentifier)>.allocate(capacity: capacity)
+            owners.moveInitialize(from: poolOwners, count: poolCount)
+            poolOwners.deallocate()
+            poolOwners = owners
+            poolCapacity = capacity
+        }
+        (pools + poolCount).initialize(to: PooledTable())
+        (poolOwners + poolCount).initialize(to: (slot, type))
+        poolCount += 1
+        return pools + poolCount - 1
     }
 
     /// The registry reference of key `id`, or 0 when it is not interned yet.
@@ -89,6 +122,7 @@ struct HotPathStorage {
 /// An argument table kept between calls and refilled for each (see `LuaHost.pushPooled`). It
 /// remembers which keys (by registry reference) the last fill wrote, so that keys the next fill
 /// leaves out are cleared.
+@usableFromInline
 struct PooledTable {
     static let capacity = 32
     /// Registry reference of the table (0: not created yet).

@@ -334,7 +334,7 @@ public final class LuaHost {
 
     /// Runs `convert` (the conversion of results) in host mode; a budget the conversion used up
     /// and a conversion failure become errors naming `file` and the function.
-    private func converting<T>(file: String, of function: LuaFunction?, _ convert: () throws -> T) throws -> T {
+    func converting<T>(file: String, of function: LuaFunction?, _ convert: () throws -> T) throws -> T {
         do {
             let values = try hostMode(convert)
             if runtime.pointee.budget > 0, runtime.pointee.budget_remaining <= 0 {

@@ -205,25 +205,45 @@ public struct LuaTableReader {
 }
 
 extension LuaHost {
-    /// Reads the table at `index` as `T`, then rejects keys `T` did not read.
+    /// Reads the table at `index` as `T`, then rejects keys `T` did not read. Inlinable, as the
+    /// record calls that use it: `T(from:)` is then a direct call in the caller's module, not one
+    /// through a witness table with the record's metadata.
+    @inlinable
     func readRecord<T: LuaTableDecodable>(_ type: T.Type, at index: Int32, path: String) throws -> T {
-        rr_push_contents(L, index)
-        let table = lua_gettop(L)
-        let mark = hot.pointee.askedCount
-        defer {
-            hot.pointee.unwind(to: mark)
-            lua_settop(L, table - 1)
-        }
-        var reader = LuaTableReader(host: self, index: table, path: path)
+        var reader = beginRecord(at: index, path: path)
+        defer { endRecord(reader) }
         let record = try T(from: &reader)
+        try checkAllRead(reader)
+        return record
+    }
+
+    /// Starts reading the table at `index` (`readRecord`): its contents pushed (a frozen rule
+    /// table is read through), in host mode.
+    @usableFromInline
+    func beginRecord(at index: Int32, path: String) -> LuaTableReader {
+        runtime.pointee.host_depth += 1
+        rr_push_contents(L, index)
+        return LuaTableReader(host: self, index: lua_gettop(L), path: path)
+    }
+
+    /// Ends `readRecord`: forgets the keys its reader asked for, pops the contents, leaves host mode.
+    @usableFromInline
+    func endRecord(_ reader: LuaTableReader) {
+        hot.pointee.unwind(to: reader.askedStart)
+        lua_settop(L, reader.index - 1)
+        runtime.pointee.host_depth -= 1
+    }
+
+    /// Rejects the keys of the reader's table that it did not ask for.
+    @usableFromInline
+    func checkAllRead(_ reader: LuaTableReader) throws {
         var total = 0
         lua_pushnil(L)
-        while lua_next(L, table) != 0 {
+        while lua_next(L, reader.index) != 0 {
             total += 1
             clua_pop(L, 1)
         }
-        if total != reader.present { try rejectUnknownKeys(in: table, reader: reader) }
-        return record
+        if total != reader.present { try rejectUnknownKeys(in: reader.index, reader: reader) }
     }
 
     private func rejectUnknownKeys(in table: Int32, reader: LuaTableReader) throws {
@@ -262,87 +282,106 @@ extension LuaHost {
 
     // MARK: Calling with records
 
+    // The record calls are inlinable: specialized in the caller's module for its record types,
+    // the arguments are filled and the result read without witness tables or metadata. What does
+    // not depend on the types stays here (`beginCall`, `runRecordCall`, `endCall`).
+
     /// Calls a rule function with tables built from Swift values and reads its result as `R`.
     /// This is the fast path the engine uses for every event.
     /// The argument tables are read-only for the rule; the outermost call reuses them between calls.
+    @inlinable
     public func call<A: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 1) { pooled in
-            pushArgument(a, slot: 0, pooled: pooled)
-        }
+        let call = try beginCall(function, stackSlots: 16, handler: true)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        return try recordResult(of: function, R.self, arguments: 1, call: call)
     }
 
+    @inlinable
     public func call<A: LuaTableEncodable, B: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, _ b: B, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 2) { pooled in
-            pushArgument(a, slot: 0, pooled: pooled)
-            pushArgument(b, slot: 1, pooled: pooled)
-        }
+        let call = try beginCall(function, stackSlots: 16, handler: true)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        return try recordResult(of: function, R.self, arguments: 2, call: call)
     }
 
+    @inlinable
     public func call<A: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, _ a: A, _ b: B, _ c: C, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 3) { pooled in
-            pushArgument(a, slot: 0, pooled: pooled)
-            pushArgument(b, slot: 1, pooled: pooled)
-            pushArgument(c, slot: 2, pooled: pooled)
-        }
+        let call = try beginCall(function, stackSlots: 16, handler: true)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        pushArgument(c, slot: 2, pooled: call.pooled)
+        return try recordResult(of: function, R.self, arguments: 3, call: call)
     }
 
     /// Calls a rule function whose first argument is a list of records (as `call(_:list:)`) and
     /// whose second and third are records, and reads its result as `R`.
+    @inlinable
     public func call<T: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, list items: [T], _ b: B, _ c: C, returning: R.Type = R.self
     ) throws -> R {
-        try callRecords(function, returning: R.self, arguments: 3) { pooled in
-            pushList(items, pooled: pooled)
-            pushArgument(b, slot: 1, pooled: pooled)
-            pushArgument(c, slot: 2, pooled: pooled)
-        }
+        let call = try beginCall(function, stackSlots: 16, handler: true)
+        defer { endCall(call) }
+        pushList(items, pooled: call.pooled)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        pushArgument(c, slot: 2, pooled: call.pooled)
+        return try recordResult(of: function, R.self, arguments: 3, call: call)
     }
 
-    @inline(__always)
+    /// Pushes a record argument: the pooled table of `slot` in the outermost call, else a fresh one.
+    @inlinable
     func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {
         if pooled {
             pushPooled(record, slot: slot)
         } else {
-            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
-            var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+            var writer = LuaTableWriter(host: self, index: pushInputTable(fieldCount: T.luaFieldCount))
             record.encode(to: &writer)
         }
     }
 
-    @inline(__always)
-    private func callRecords<R: LuaTableDecodable>(
-        _ function: LuaFunction, returning: R.Type, arguments: Int32, push: (Bool) -> Void
-    ) throws -> R {
-        try enteringCall(stackSlots: 16) { pooled, top in
-            try hostMode {
-                clua_pushcfunction(L, rr_traceback)
-                try pushFunction(function)
-                push(pooled)
-            }
-            try pcallRule(function, nargs: arguments, nresults: 1, handlerPushed: true)
-            let result = top + 2  // above the handler
-            guard lua_type(L, result) == LUA_TTABLE else {
-                let found = (try? hostMode { try value(at: result) })?.errorDescription ?? "?"
-                throw LuaError(
-                    kind: .decoding, file: function.source, line: function.line,
-                    message: "the function returned \(found) where a table was expected")
-            }
-            do {
-                return try hostMode { try readRecord(R.self, at: result, path: "") }
-            } catch var error as LuaError {
-                if error.file == nil {
-                    error.file = function.source
-                    error.line = function.line
-                    error.message = "in the table returned by the function at line \(function.line): " + error.message
-                }
-                throw error
-            }
+    /// Runs the call whose `arguments` are pushed above the handler and function `beginCall` pushed,
+    /// and reads its one result as `R`; errors in the result name the function.
+    @inlinable
+    func recordResult<R: LuaTableDecodable>(of function: LuaFunction, _: R.Type, arguments: Int32, call: EnteredCall) throws -> R {
+        let result = try runRecordCall(function, arguments: arguments, call: call)
+        do {
+            return try readRecord(R.self, at: result, path: "")
+        } catch {
+            throw resultError(error, of: function)
         }
+    }
+
+    /// `recordResult`'s call: runs it (leaving host mode) and checks that it returned a table, whose
+    /// stack index it returns.
+    @usableFromInline
+    func runRecordCall(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> Int32 {
+        leaveHostMode()
+        _ = try pcallRule(function, nargs: arguments, nresults: 1, handlerPushed: true)
+        let result = call.top + 2  // above the handler
+        guard lua_type(L, result) == LUA_TTABLE else {
+            let found = (try? hostMode { try value(at: result) })?.errorDescription ?? "?"
+            throw LuaError(
+                kind: .decoding, file: function.source, line: function.line,
+                message: "the function returned \(found) where a table was expected")
+        }
+        return result
+    }
+
+    /// An error reading the table `function` returned, naming the function.
+    @usableFromInline
+    func resultError(_ error: Error, of function: LuaFunction) -> Error {
+        guard var error = error as? LuaError, error.file == nil else { return error }
+        error.file = function.source
+        error.line = function.line
+        error.message = "in the table returned by the function at line \(function.line): " + error.message
+        return error
     }
 }

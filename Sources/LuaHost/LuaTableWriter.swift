@@ -11,6 +11,7 @@ public struct LuaTableWriter {
     /// For a pooled argument table: where the written keys are recorded.
     let pool: UnsafeMutablePointer<PooledTable>?
 
+    @usableFromInline
     init(host: LuaHost, index: Int32, pool: UnsafeMutablePointer<PooledTable>? = nil) {
         self.host = host
         self.L = host.L
@@ -138,6 +139,7 @@ extension LuaHost {
     }
 
     /// Pushes a list of records: the pooled list in the outermost call, else fresh tables.
+    @usableFromInline
     func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
         if pooled {
             pushPooledList(items)
@@ -156,8 +158,12 @@ extension LuaHost {
 
     /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
     /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
+    @inlinable
     public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
-        try callWithOneArgument(function) { pooled in pushArgument(a, slot: 0, pooled: pooled) }
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        return try runCall(function, arguments: 1, call: call)
     }
 
     /// Calls a rule function whose one argument is a list of records of one integer field `field`
@@ -189,67 +195,156 @@ extension LuaHost {
 
     /// `call(_:record:)`'s first result (nil when the function returns nothing), for a rule that
     /// answers with one value: no array is made for it.
+    @inlinable
     public func callFirst<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> LuaValue {
-        try callWithArguments(function, count: 1, { pooled in pushArgument(a, slot: 0, pooled: pooled) }) { n, first in
-            try firstResult(count: n, from: first, file: function.source, of: function)
-        }
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        return try runCallFirst(function, arguments: 1, call: call)
+    }
+
+    /// Calls a function whose arguments are an integer and a record, for a rule that answers with a
+    /// list of strings (`reminder_times(tier, window)`): its first result as strings when it is a
+    /// list of UTF-8 strings, read without converting it to a `LuaValue` (charged to the call as
+    /// that conversion is); otherwise converted as `callFirst` converts it (for the caller's message).
+    @inlinable
+    public func callForStrings<B: LuaTableEncodable>(_ function: LuaFunction, _ a: Int64, record b: B) throws -> LuaStringsResult {
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        pushInteger(a)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        return try runCallForStrings(function, arguments: 2, call: call)
     }
 
     /// `call(_:list:_:)`'s first result (nil when the function returns nothing), without an array.
     public func callFirst<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> LuaValue {
-        try callWithArguments(
-            function, count: 2,
-            { pooled in
-                pushList(items, pooled: pooled)
-                pushArgument(b, slot: 1, pooled: pooled)
-            }
-        ) { n, first in try firstResult(count: n, from: first, file: function.source, of: function) }
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        pushList(items, pooled: call.pooled)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        return try runCallFirst(function, arguments: 2, call: call)
     }
 
     /// Calls `function` with the one argument `push` pushes (in host mode; `pooled` is true for the
     /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
     @inline(__always)
-    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
+    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) -> Void) throws -> [LuaValue] {
         try callWithArguments(function, count: 1, push)
     }
 
     /// Calls `function` with the `count` arguments `push` pushes, as `callWithOneArgument` does.
     @inline(__always)
-    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) throws -> Void) throws -> [LuaValue] {
-        try callWithArguments(function, count: count, push) { n, first in
-            try results(count: n, from: first, file: function.source, of: function)
-        }
+    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) -> Void) throws -> [LuaValue] {
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        push(call.pooled)
+        return try runCall(function, arguments: count, call: call)
     }
 
-    /// The same, the results (their count and the stack index of the first) converted by `convert`.
-    @inline(__always)
-    private func callWithArguments<Out>(
-        _ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) throws -> Void,
-        convert: (_ count: Int32, _ first: Int32) throws -> Out
-    ) throws -> Out {
-        try enteringCall(stackSlots: 8) { pooled, top in
-            try hostMode {
-                try pushFunction(function)
-                try push(pooled)
-            }
-            let n = try pcallRule(function, nargs: count, nresults: clua_multret())
-            return try convert(n, top + 1)
-        }
-    }
-
-    /// Runs a call from Swift: `body` gets whether it is the outermost call (which may reuse pooled
-    /// tables) and the stack top before it; the stack is restored to that top afterwards.
-    @inline(__always)
-    func enteringCall<T>(stackSlots: Int32, _ body: (_ pooled: Bool, _ top: Int32) throws -> T) throws -> T {
+    /// Starts a call from Swift: checks the stack has `stackSlots` free, pushes the traceback handler
+    /// when `handler` is true (see `pcall`'s `handlerPushed`) and the function, and enters host mode
+    /// for the caller to push the arguments. The outermost call (`pooled`) may reuse pooled tables.
+    /// `endCall` restores the stack.
+    @usableFromInline
+    func beginCall(_ function: LuaFunction, stackSlots: Int32, handler: Bool) throws -> EnteredCall {
         let top = lua_gettop(L)
-        let pooled = hot.pointee.callDepth == 0
-        hot.pointee.callDepth += 1
-        defer {
-            hot.pointee.callDepth -= 1
-            lua_settop(L, top)
-        }
         guard lua_checkstack(L, stackSlots) != 0 else { throw stackError() }
-        return try body(pooled, top)
+        let call = EnteredCall(top: top, pooled: hot.pointee.callDepth == 0)
+        hot.pointee.callDepth += 1
+        runtime.pointee.host_depth += 1
+        if handler { clua_pushcfunction(L, rr_traceback) }
+        do {
+            try pushFunction(function)
+        } catch {
+            runtime.pointee.host_depth -= 1
+            endCall(call)
+            throw error
+        }
+        return call
+    }
+
+    /// Ends a call `beginCall` started: the stack back to its top before the call.
+    @usableFromInline
+    func endCall(_ call: EnteredCall) {
+        hot.pointee.callDepth -= 1
+        lua_settop(L, call.top)
+    }
+
+    /// Leaves the host mode `beginCall` entered (once the arguments are pushed).
+    @usableFromInline
+    func leaveHostMode() { runtime.pointee.host_depth -= 1 }
+
+    /// Runs the call whose `arguments` are pushed (leaving host mode) and returns its results.
+    @usableFromInline
+    func runCall(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> [LuaValue] {
+        leaveHostMode()
+        let n = try pcallRule(function, nargs: arguments, nresults: clua_multret())
+        return try results(count: n, from: call.top + 1, file: function.source, of: function)
+    }
+
+    /// The same, returning the first result only (nil when there is none), without an array.
+    @usableFromInline
+    func runCallFirst(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> LuaValue {
+        leaveHostMode()
+        let n = try pcallRule(function, nargs: arguments, nresults: clua_multret())
+        return try firstResult(count: n, from: call.top + 1, file: function.source, of: function)
+    }
+
+    /// The same for `callForStrings`.
+    @usableFromInline
+    func runCallForStrings(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> LuaStringsResult {
+        leaveHostMode()
+        let n = try pcallRule(function, nargs: arguments, nresults: clua_multret())
+        if n == 1, let strings = try converting(file: function.source, of: function, { stringList(at: call.top + 1) }) {
+            return .strings(strings)
+        }
+        return .other(try firstResult(count: n, from: call.top + 1, file: function.source, of: function))
+    }
+
+    /// The table at `index` as strings when it is a list (keys 1…n) of UTF-8 strings that `value(at:)`
+    /// would convert, charged as it charges; nil, charging nothing, otherwise.
+    private func stringList(at index: Int32) -> [String]? {
+        guard lua_type(L, index) == LUA_TTABLE, lua_checkstack(L, 4) != 0 else { return nil }
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        rr_push_contents(L, index)
+        let table = lua_gettop(L)
+        let count = Int(lua_rawlen(L, table))
+        guard count <= limits.maxConvertedEntries else { return nil }
+        var total = 0
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            total += 1
+            clua_pop(L, 1)
+            if total > count { return nil }
+        }
+        guard total == count else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        var i = 0
+        while i < count {
+            guard lua_rawgeti(L, table, lua_Integer(i + 1)) == LUA_TSTRING else { return nil }
+            var length = 0
+            guard let p = lua_tolstring(L, -1, &length),
+                let text = String(validating: UnsafeRawBufferPointer(start: p, count: length), as: UTF8.self)
+            else { return nil }
+            strings.append(text)
+            clua_pop(L, 1)
+            i += 1
+        }
+        _ = rr_charge_host(runtime, Int64(count) * LuaHost.conversionCostPerEntry)
+        return strings
+    }
+
+    /// Pushes an integer argument.
+    @usableFromInline
+    func pushInteger(_ value: Int64) { lua_pushinteger(L, value) }
+
+    /// Pushes a fresh read-only argument table sized for `fieldCount` fields; returns its stack index.
+    @usableFromInline
+    func pushInputTable(fieldCount: Int) -> Int32 {
+        rr_push_input_table(L, Int32(clamping: fieldCount))
+        return lua_gettop(L)
     }
 
     /// A new pooled list: its list table and the hidden sequence of its element tables, both held
@@ -312,23 +407,43 @@ extension LuaHost {
     /// saves creating and collecting a table per call. It is read-only for rules (new keys,
     /// `rawset` and `setmetatable` are refused), and keys the previous fill wrote but this one
     /// does not are cleared, so nothing of one call is seen by the next.
+    @inlinable
     func pushPooled<T: LuaTableEncodable>(_ record: T, slot: Int) {
-        let pool = hot.pointee.pools + slot
+        let pool = pushPooledTable(slot: slot, type: ObjectIdentifier(T.self), fieldCount: T.luaFieldCount)
+        refill(pool.table, from: record, keys: pool.keys)
+    }
+
+    /// Pushes the pooled argument table of position `slot` for records of `type` (created on first
+    /// use); returns its stack index and its key tracking.
+    @usableFromInline
+    func pushPooledTable(slot: Int, type: ObjectIdentifier, fieldCount: Int) -> (table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
+        let pool = hot.pointee.pool(slot: slot, type: type)
         if pool.pointee.reference == 0 {
-            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            rr_push_input_table(L, Int32(clamping: fieldCount))
             pool.pointee.reference = luaL_ref(L, clua_registryindex())
         }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.pointee.reference))
-        refill(lua_gettop(L), from: record, keys: pool)
+        return (lua_gettop(L), pool)
     }
 
     /// Writes `record` into the pooled table at stack index `table`, clearing the keys the
     /// previous fill (tracked in `keys`) wrote and this one does not.
-    private func refill<T: LuaTableEncodable>(_ table: Int32, from record: T, keys: UnsafeMutablePointer<PooledTable>) {
-        if keys.pointee.overflowed { clearTable(at: table) }
-        keys.pointee.begin()
+    @inlinable
+    func refill<T: LuaTableEncodable>(_ table: Int32, from record: T, keys: UnsafeMutablePointer<PooledTable>) {
+        beginRefill(table, keys: keys)
         var writer = LuaTableWriter(host: self, index: table, pool: keys)
         record.encode(to: &writer)
+        endRefill(table, keys: keys)
+    }
+
+    @usableFromInline
+    func beginRefill(_ table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
+        if keys.pointee.overflowed { clearTable(at: table) }
+        keys.pointee.begin()
+    }
+
+    @usableFromInline
+    func endRefill(_ table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
         if !keys.pointee.sameKeys() {
             for reference in keys.pointee.stale() {
                 lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
@@ -347,4 +462,24 @@ extension LuaHost {
             lua_rawset(L, table)
         }
     }
+}
+
+/// A call `beginCall` started: the stack top before it, and whether it is the outermost call.
+@usableFromInline
+struct EnteredCall {
+    @usableFromInline let top: Int32
+    @usableFromInline let pooled: Bool
+
+    @usableFromInline
+    init(top: Int32, pooled: Bool) {
+        self.top = top
+        self.pooled = pooled
+    }
+}
+
+/// What `LuaHost.callForStrings` returns: the strings of a list of strings, or else the result
+/// converted.
+public enum LuaStringsResult {
+    case strings([String])
+    case other(LuaValue)
 }

@@ -23,23 +23,29 @@ extension RuleSet: PolicyRules {
     }
 
     public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        let window: LuaValue = [
-            "open_minutes": .integer(Int64(open.minutes)), "close_minutes": .integer(Int64(close.minutes)),
-            "open": .string(open.text), "close": .string(close.text),
-        ]
-        let result = try host.call(escalation.reminderTimes, .integer(Int64(tier)), window).first ?? .nil
-        guard let list = result.tableValue, list.isSequence else {
-            throw LuaError(
-                kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
-                message: "reminder_times returned \(result.errorDescription), expected a list of \"HH:MM\" times")
-        }
-        return try list.sequence.enumerated().map { i, item in
-            guard let text = item.stringValue, let time = try? LocalTime(text) else {
+        let function = escalation.reminderTimes
+        /// The time a list item gives, or the error naming it.
+        func time(_ text: String?, item: @autoclosure () -> LuaValue, at i: Int) throws -> LocalTime {
+            guard let text, let time = try? LocalTime(text) else {
                 throw LuaError(
-                    kind: .decoding, file: escalation.reminderTimes.source, line: escalation.reminderTimes.line,
-                    path: "[\(i + 1)]", message: "expected a time \"HH:MM\", found \(item.errorDescription)")
+                    kind: .decoding, file: function.source, line: function.line,
+                    path: "[\(i + 1)]", message: "expected a time \"HH:MM\", found \(item().errorDescription)")
             }
             return time
+        }
+        switch try host.callForStrings(function, Int64(tier), record: ReminderWindow(open: open, close: close)) {
+        case .strings(let texts):
+            var times: [LocalTime] = []
+            times.reserveCapacity(texts.count)
+            for i in texts.indices { times.append(try time(texts[i], item: .string(texts[i]), at: i)) }
+            return times
+        case .other(let result):
+            guard let list = result.tableValue, list.isSequence else {
+                throw LuaError(
+                    kind: .decoding, file: function.source, line: function.line,
+                    message: "reminder_times returned \(result.errorDescription), expected a list of \"HH:MM\" times")
+            }
+            return try list.sequence.enumerated().map { i, item in try time(item.stringValue, item: item, at: i) }
         }
     }
 
@@ -112,4 +118,22 @@ extension PressureStreak: LuaTableEncodable, LuaTableDecodable {
 /// The days of `miga.current_streak`'s list: `{ exits = n }` each.
 enum MigaDay {
     static let exitsKey = LuaKey("exits")
+}
+
+/// `reminder_times`' second argument, the check-in window: `{open_minutes, close_minutes, open, close}`.
+struct ReminderWindow: LuaTableEncodable {
+    static let openMinutesKey = LuaKey("open_minutes")
+    static let closeMinutesKey = LuaKey("close_minutes")
+    static let openKey = LuaKey("open")
+    static let closeKey = LuaKey("close")
+    static var luaFieldCount: Int { 4 }
+    var open: LocalTime
+    var close: LocalTime
+
+    func encode(to t: inout LuaTableWriter) {
+        t.set(Self.openMinutesKey, open.minutes)
+        t.set(Self.closeMinutesKey, close.minutes)
+        t.set(Self.openKey, open.text)
+        t.set(Self.closeKey, close.text)
+    }
 }
