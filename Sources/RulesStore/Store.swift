@@ -129,7 +129,9 @@ public final class Store: Sendable {
     /// The ``ChangeStamp`` now; inside a ``transaction(_:)`` (a precondition: a read would see
     /// another connection's count).
     package func changeStamp() throws -> ChangeStamp {
-        guard let db = enclosingTransaction?.db else { preconditionFailure("Store.changeStamp() is read inside a transaction of the store") }
+        guard let db = enclosingTransaction?.db else {
+            preconditionFailure("Store.changeStamp() is read inside a transaction of the store")
+        }
         return ChangeStamp(changes: db.totalChangesCount, version: try Int.fetchOne(cached: db, sql: "PRAGMA data_version") ?? 0)
     }
 
