@@ -117,6 +117,28 @@ public final class Store: Sendable {
         }
     }
 
+    /// What has been written to the database, as seen from inside a ``transaction(_:)`` of this
+    /// store: the rows this store's connection has changed (even in transactions rolled back) and
+    /// SQLite's `data_version`, which moves when another connection commits. Two equal stamps mean
+    /// nothing was written in between, through this store or any other connection.
+    package struct ChangeStamp: Equatable, Sendable {
+        let changes: Int
+        let version: Int
+    }
+
+    /// The ``ChangeStamp`` now; inside a ``transaction(_:)`` (a precondition: a read would see
+    /// another connection's count).
+    package func changeStamp() throws -> ChangeStamp {
+        guard let db = enclosingTransaction?.db else {
+            preconditionFailure("Store.changeStamp() is read inside a transaction of the store")
+        }
+        return ChangeStamp(changes: db.totalChangesCount, version: try Int.fetchOne(cached: db, sql: "PRAGMA data_version") ?? 0)
+    }
+
+    /// Whether the current thread is inside a ``transaction(_:)`` of this store (what it writes may
+    /// still be rolled back).
+    package var isInTransaction: Bool { enclosingTransaction != nil }
+
     /// The transaction of this store that the current thread is running, if any.
     private var enclosingTransaction: EnclosingTransaction? {
         guard let enclosing = Store.enclosing, enclosing.store == ObjectIdentifier(self) else { return nil }

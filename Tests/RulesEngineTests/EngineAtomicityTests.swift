@@ -133,6 +133,53 @@ final class MisbehavingRules: PolicyRules {
     }
 }
 
+/// An engine applying events on their own keeps the last event's context for the same user's next
+/// event only while nothing else writes: what another engine wrote in between is read again.
+@Suite struct EngineAtomicKeptContextTests {
+    /// `first` commits day 2; `other` checks day 2 in (NO); `first`'s next events must see it.
+    func checkInSeenBy(_ first: Engine, after other: Engine) {
+        let a = Replay(engine: first), b = Replay(engine: other)
+        #expect(a.output(forLine: Ev.commit(2), number: 1)["ok"] == .bool(true))
+        let checked = b.output(forLine: Ev.checkIn(2, "NO"), number: 1)
+        #expect(checked["ok"] == .bool(true), "\(checked)")
+        // Nothing happens between 12:00 and 12:30: the state is the one the check-in left.
+        let tick = a.output(forLine: Ev.tick(2, "12:30"), number: 2)
+        #expect(tick["state"] == checked["state"], "\(tick)")
+        let again = a.output(forLine: Ev.checkIn(2, "YES", "12:40"), number: 3)
+        #expect(again.at("error", "code") == .string("ALREADY_CHECKED_IN"), "\(again)")
+    }
+
+    @Test func aWriteThroughTheSameStoreIsSeen() throws {
+        let store = try Store.inMemory()
+        checkInSeenBy(Engine(store: store, rules: NativeReference()), after: Engine(store: store, rules: NativeReference()))
+    }
+
+    @Test func aWriteThroughAnotherConnectionIsSeen() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let one = try Store.open(path: path), two = try Store.open(path: path)
+        checkInSeenBy(Engine(store: one, rules: NativeReference()), after: Engine(store: two, rules: NativeReference()))
+    }
+
+    /// A refused event after a kept context changes nothing, and the next event starts from the store.
+    @Test func aRefusedEventDropsTheKeptContext() throws {
+        let rules = MisbehavingRules()
+        let engine = Engine(store: try Store.inMemory(), rules: rules)
+        let replay = Replay(engine: engine)
+        for (n, line) in (Ev.day(2, "YES") + [Ev.commit(3)]).enumerated() {
+            #expect(replay.output(forLine: line, number: n + 1)["ok"] == .bool(true))
+        }
+        let before = try engine.store!.dump()
+        #expect(replay.output(forLine: Ev.checkIn(3, "NO"), number: 4).at("error", "code") == .string("RULE_VIOLATION"))
+        #expect(try engine.store!.dump() == before)
+        rules.tierAfterNo = 1
+        let accepted = replay.output(forLine: Ev.checkIn(3, "NO"), number: 5)
+        #expect(accepted.at("state", "current_tier") == .int(1), "\(accepted)")
+    }
+}
+
 @Suite struct HostileEventTests {
     @Test func eventsFarApartAreRefusedInsteadOfWalkingMillionsOfDays() throws {
         let h = try ReplayHarness()

@@ -34,6 +34,11 @@ public final class Engine {
     private(set) var mode: RunMode
     /// The users' clocks.
     private let clocks = ClockCache()
+    /// Outside a batch, the context the last event applied on its own left (committed), and the
+    /// store's ``Store/ChangeStamp`` after it: the next event, when it is the same user's and
+    /// nothing was written since, starts from it instead of reading the user again (a replay's
+    /// events come mostly a user at a time).
+    private var lastApplied: (context: UserContext, stamp: Store.ChangeStamp)?
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }
@@ -72,6 +77,7 @@ public final class Engine {
     /// Swaps in another rule set (already validated).
     public func use(_ rules: any PolicyRules) {
         self.rules = rules
+        lastApplied = nil  // its cache may hold what the old rules' settings shaped (habit periods)
         // The new rules' answers, not the old ones'.
         switch mode {
         case .single, .recordingOnly: break
@@ -124,12 +130,23 @@ public final class Engine {
         case .recordingOnly:
             throw EngineError(.storeError, "an engine without a store applies events only in a recording batch (Engine.recordingBatch)")
         case .single(let store):
-            return try store.transaction {
-                var context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+            // Taken: a refused event leaves none (its changes to the context were rolled back in the store).
+            let last = lastApplied
+            lastApplied = nil
+            let (result, context, stamp) = try store.transaction {
+                var context: UserContext
+                if let last, last.context.name == event.user, try store.changeStamp() == last.stamp {
+                    context = last.context.reopened()
+                } else {
+                    context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+                }
                 let result = try body(&context)
                 try context.save()
-                return result
+                return (result, context, try store.changeStamp())
             }
+            // Kept once committed: inside a caller's transaction, which may still roll it back, not at all.
+            if !store.isInTransaction { lastApplied = (context, stamp) }
+            return result
         case .batch(let batch):
             var context: UserContext?
             let result = try batch.store.transaction {

@@ -36,8 +36,8 @@ public final class DatabaseShards {
             part.validated = validated
             let simulation = try Simulation(config: part)
             simulation.defersCommit = true
-            // The N writers share one writer's page cache (``Simulation/writerCacheMiB``).
-            simulation.cacheMiB = max(16, Simulation.writerCacheMiB / count)
+            // The N writers share one writer's memory: page cache and rows waiting.
+            simulation.sharing = count
             validated = simulation.config.validated
             simulations.append(simulation)
         }

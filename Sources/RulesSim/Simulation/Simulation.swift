@@ -29,9 +29,14 @@ public final class Simulation {
     /// A run leaves its new database beside the target (closed, locked) instead of putting it in
     /// place: ``DatabaseShards`` puts its files in place only when every shard succeeded.
     var defersCommit = false
-    /// The page cache of the run's database connection, in MiB. ``DatabaseShards`` divides it
-    /// between its N writers, so that the whole run holds this much at most, whatever N.
-    var cacheMiB = Simulation.writerCacheMiB
+    /// How many runs write at once and share one run's memory: N under ``DatabaseShards``, else 1.
+    /// Each gets 1/N of the page cache (``writerCacheMiB``) and of the rows waiting for the writer
+    /// (``writeBatchUsers``, its chunks no larger), so that N writers hold about what one does.
+    var sharing = 1
+    /// The page cache of the run's database connection, in MiB.
+    var cacheMiB: Int { max(16, Simulation.writerCacheMiB / sharing) }
+    /// The users whose rows the writer writes at a time.
+    var batchUsers: Int { max(1, Simulation.writeBatchUsers / sharing) }
     /// The writer's page cache (one file): the run's bulk transaction keeps its pages there until
     /// the indexes are built at the end; what does not fit is written to the file early and read
     /// back from the operating system's cache.
@@ -96,7 +101,8 @@ public final class Simulation {
         // Lua state each). Chunks of at most `chunkSize` users, at least four per worker so that
         // small cohorts use every core too, none across two groups. (The results depend on neither.)
         let jobs = max(1, min(config.jobs, range.count, 4 * ProcessInfo.processInfo.activeProcessorCount))
-        let size = max(1, min(config.chunkSize, range.count / (jobs * 4)))
+        // With a database shared by N writers, no larger than a write batch (1/N of one writer's).
+        let size = max(1, min(config.chunkSize, range.count / (jobs * 4), target == nil ? Int.max : batchUsers))
         let groupRanges = (1...groups).map { g -> Range<Int> in
             let users = Shard(index: g, count: groups).users(of: range.count)
             return range.lowerBound + users.lowerBound..<range.lowerBound + users.upperBound
@@ -126,7 +132,8 @@ public final class Simulation {
         // With a database, the workers run at most this many chunks ahead of the writer: the
         // chunks each is on, and two write batches waiting. (Without it, a writer slower than the
         // workers let every finished chunk's rows pile up in memory.)
-        let window = store == nil ? Int.max : workers + 2 * (Simulation.writeBatchUsers + size - 1) / size
+        let batch = batchUsers
+        let window = store == nil ? Int.max : workers + 2 * ((batch + size - 1) / size)
         let board = Board(chunks: chunks.count, window: window)
         var threads: [Thread] = []
         let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
@@ -149,7 +156,7 @@ public final class Simulation {
             for c in chunks.indices {
                 let result = try board.wait(for: c)
                 pending += result.records
-                if pending.count >= Simulation.writeBatchUsers || c == chunks.count - 1 {
+                if pending.count >= batch || c == chunks.count - 1 {
                     try write(pending)
                     // Freed by a worker: the writer thread only writes.
                     board.retire(pending)
