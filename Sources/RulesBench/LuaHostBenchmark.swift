@@ -15,6 +15,10 @@ public enum LuaHostBenchmark {
         /// The same table-in/table-out round trip written directly against the C API, with no
         /// sandbox, no hook and no checks but the key count: what any host pays for the tables.
         public var table_floor_ns: Double
+        /// The same round trip with a count hook every 1,000 instructions, as LuaHost's budget
+        /// installs: with any count hook, Lua 5.4 traps every instruction to count it. What a
+        /// host with a deterministic instruction budget pays at least.
+        public var table_floor_hooked_ns: Double
         public var host_ns: Double
         public var host_no_hook_ns: Double
         public var generic_ns: Double
@@ -22,13 +26,15 @@ public enum LuaHostBenchmark {
         public var host_over_floor: Double { host_ns / floor_ns }
         /// Issue 20's measure of a rule call: (b) against the bare-C fresh-table round trip.
         public var host_over_table_floor: Double { host_ns / table_floor_ns }
+        /// (b) against the round trip with the same count hook: what LuaHost itself adds.
+        public var host_over_hooked_table_floor: Double { host_ns / table_floor_hooked_ns }
         public var host_over_native: Double { host_ns / native_ns }
         /// The share of (b) spent because of the instruction-count hook.
         public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
 
         private enum CodingKeys: String, CodingKey {
-            case iterations, floor_ns, table_floor_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
-            case host_over_floor, host_over_table_floor, host_over_native, hook_share
+            case iterations, floor_ns, table_floor_ns, table_floor_hooked_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
+            case host_over_floor, host_over_table_floor, host_over_hooked_table_floor, host_over_native, hook_share
         }
 
         /// The measurements and the ratios derived from them.
@@ -37,12 +43,14 @@ public enum LuaHostBenchmark {
             try c.encode(iterations, forKey: .iterations)
             try c.encode(floor_ns, forKey: .floor_ns)
             try c.encode(table_floor_ns, forKey: .table_floor_ns)
+            try c.encode(table_floor_hooked_ns, forKey: .table_floor_hooked_ns)
             try c.encode(host_ns, forKey: .host_ns)
             try c.encode(host_no_hook_ns, forKey: .host_no_hook_ns)
             try c.encode(generic_ns, forKey: .generic_ns)
             try c.encode(native_ns, forKey: .native_ns)
             try c.encode(host_over_floor, forKey: .host_over_floor)
             try c.encode(host_over_table_floor, forKey: .host_over_table_floor)
+            try c.encode(host_over_hooked_table_floor, forKey: .host_over_hooked_table_floor)
             try c.encode(host_over_native, forKey: .host_over_native)
             try c.encode(hook_share, forKey: .hook_share)
         }
@@ -140,11 +148,13 @@ public enum LuaHostBenchmark {
         if onlyHost {
             let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
             return Result(
-                iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, host_ns: host, host_no_hook_ns: .nan,
+                iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, table_floor_hooked_ns: .nan, host_ns: host,
+                host_no_hook_ns: .nan,
                 generic_ns: .nan, native_ns: .nan)
         }
         let floor = try measureFloor(iterations: iterations, rounds: rounds)
-        let tableFloor = try measureTableFloor(iterations: iterations, rounds: rounds)
+        let tableFloor = try measureTableFloor(iterations: iterations, rounds: rounds, hooked: false)
+        let hookedTableFloor = try measureTableFloor(iterations: iterations, rounds: rounds, hooked: true)
         let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
         let noHook = try measureHost(
             limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
@@ -160,7 +170,8 @@ public enum LuaHostBenchmark {
         }
         if sink == 42 { print("") }
         return Result(
-            iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, host_ns: host, host_no_hook_ns: noHook,
+            iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, table_floor_hooked_ns: hookedTableFloor, host_ns: host,
+            host_no_hook_ns: noHook,
             generic_ns: generic, native_ns: native)
     }
 
@@ -208,10 +219,16 @@ public enum LuaHostBenchmark {
         return ns
     }
 
-    static func measureTableFloor(iterations: Int, rounds: Int) throws -> Double {
+    /// Instructions the hooked table floor counted (a sink: the hook must do what a budget does).
+    nonisolated(unsafe) static var hookedInstructions = 0
+
+    static func measureTableFloor(iterations: Int, rounds: Int, hooked: Bool) throws -> Double {
         guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
         defer { lua_close(L) }
         _ = clua_gc_generational(L)
+        if hooked {
+            lua_sethook(L, { _, _ in LuaHostBenchmark.hookedInstructions &+= 1000 }, LUA_MASKCOUNT, 1000)
+        }
         guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
             throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
         }

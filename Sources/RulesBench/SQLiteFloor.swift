@@ -36,17 +36,14 @@ public enum SQLiteFloor {
             }
             var rows = 0
             try db.inTransaction {
-                // Foreign keys are checked at the commit: a table rebuilt by a migration (schema
-                // v3's tracker_task) comes after its children in the order the tables were created.
-                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 let deferred = try BulkWriter.dropReadIndexes(db)
-                // In the order the tables were created; the tables the new file already has rows
-                // in (meta, the migrations) are left as they are.
-                let tables = try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
-                        """)
+                // Parents before their children, each row's foreign keys checked as it is inserted,
+                // as the bulk writer's are. (Deferring the checks to the commit while children came
+                // first made SQLite look up each parent's children again at the parent's insertion:
+                // 100 of 128 s at 10,000 users, a floor slower than the run it bounds.) The tables the
+                // new file already has rows in (meta, the migrations) are left as they are.
+                let (tables, cyclic) = try parentsFirst(db)
+                if cyclic { try db.execute(sql: "PRAGMA defer_foreign_keys = ON") }
                 for table in tables where try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\"\(table)\"") == 0 {
                     try db.execute(sql: "INSERT INTO main.\"\(table)\" SELECT * FROM source.\"\(table)\" WHERE 1")
                     rows += db.changesCount
@@ -60,6 +57,30 @@ public enum SQLiteFloor {
         }
         try store.close()
         return measurement
+    }
+
+    /// The schema's tables, every table after the tables its foreign keys refer to (a table
+    /// rebuilt by a migration, schema v3's `tracker_task`, comes after its children in the order
+    /// the tables were created), otherwise in that order; `cyclic` when foreign keys make a cycle
+    /// (then the checks must wait for the commit).
+    static func parentsFirst(_ db: Database) throws -> (tables: [String], cyclic: Bool) {
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+        var parents: [String: Set<String>] = [:]
+        for table in tables {
+            let referenced = try String.fetchAll(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list(?)", arguments: [table])
+            parents[table] = Set(referenced).subtracting([table])
+        }
+        var ordered: [String] = []
+        var placed: Set<String> = []
+        while ordered.count < tables.count {
+            guard let next = tables.first(where: { !placed.contains($0) && parents[$0, default: []].isSubset(of: placed) }) else {
+                return (ordered + tables.filter { !placed.contains($0) }, true)
+            }
+            ordered.append(next)
+            placed.insert(next)
+        }
+        return (ordered, false)
     }
 
     static func threadCPUSeconds() -> Double {

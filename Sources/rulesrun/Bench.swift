@@ -56,6 +56,9 @@ struct Bench: ParsableCommand {
             Target(
                 name: "rule call: (b) LuaHost / bare C API tables in/out (issue 20)", measured: r.host_over_table_floor,
                 limit: 1.3, atMost: true),
+            Target(
+                name: "rule call: (b) LuaHost / bare C API tables in/out with a count hook", measured: r.host_over_hooked_table_floor,
+                limit: 1.3, atMost: true),
             Target(name: "rule call: (b) LuaHost / (a) bare C API integers", measured: r.host_over_floor, limit: 3, atMost: true),
             Target(name: "store: bulk path / raw INSERT rows per second", measured: store.bulkToRawRatio, limit: 0.5, atMost: false),
             Target(
@@ -89,8 +92,12 @@ struct Bench: ParsableCommand {
             "      bare C API, tables in/out    \(f(r.table_floor_ns))   = \(String(format: "%.2f", r.table_floor_ns / r.floor_ns)) x (a): the cost of the tables themselves"
         )
         print(
+            "        with a count hook          \(f(r.table_floor_hooked_ns))   = \(String(format: "%.2f", r.table_floor_hooked_ns / r.table_floor_ns)) x without: Lua traps every instruction to count it"
+        )
+        print(
             "  (b) LuaHost, tables <-> structs  \(f(r.host_ns))   (b)/(a) = \(String(format: "%.2f", r.host_over_floor)), "
-                + "(b)/(tables in/out) = \(String(format: "%.2f", r.host_over_table_floor))")
+                + "(b)/(tables in/out) = \(String(format: "%.2f", r.host_over_table_floor)), "
+                + "with a hook \(String(format: "%.2f", r.host_over_hooked_table_floor))")
         print(
             "      (b) without instruction hook \(f(r.host_no_hook_ns))   hook share of (b) = \(String(format: "%.1f%%", r.hook_share * 100))"
         )

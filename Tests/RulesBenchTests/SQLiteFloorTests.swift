@@ -1,5 +1,6 @@
 import Foundation
-import RulesBench
+@testable import RulesBench
+import GRDB
 import RulesSim
 import RulesStore
 import Testing
@@ -31,5 +32,35 @@ import Testing
             Store.removeFiles(of: copy)
         }
         #expect(try dumpOf(path) == original)
+    }
+
+    /// The floor copies every table after the tables its foreign keys refer to, so that each row
+    /// is checked as it is inserted (as the bulk writer's are): with the checks deferred to the
+    /// commit, a parent copied after its children (schema v3 rebuilt `tracker_task`) made SQLite
+    /// look for its children again, and the floor took 128 s where the run took 52 s.
+    @Test func tablesAreCopiedParentsFirst() throws {
+        let dir = try BenchTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store.open(path: dir.appendingPathComponent("schema.sqlite").path)
+        defer { try? store.close() }
+        try store.read { snapshot in
+            let db = snapshot.db
+            let (tables, cyclic) = try SQLiteFloor.parentsFirst(db)
+            let created = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+            #expect(!cyclic && Set(tables) == Set(created) && tables.count == created.count)
+            var children = 0
+            for (position, table) in tables.enumerated() {
+                for parent in try String.fetchAll(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list(?)", arguments: [table])
+                where parent != table {
+                    children += 1
+                    let at = try #require(tables.firstIndex(of: parent), "\(table) refers to \(parent)")
+                    #expect(at < position, "\(parent) must come before \(table)")
+                }
+            }
+            #expect(children > 5)
+            // The order the tables were created in is not parents first: the reason for the sort.
+            #expect(created != tables)
+        }
     }
 }

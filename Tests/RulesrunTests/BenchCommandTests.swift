@@ -7,7 +7,10 @@ import Testing
         let result = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for key in ["floor_ns", "host_ns", "native_ns", "host_no_hook_ns", "host_over_floor", "hook_share"] {
+        for key in [
+            "floor_ns", "host_ns", "native_ns", "host_no_hook_ns", "host_over_floor", "hook_share", "table_floor_ns",
+            "table_floor_hooked_ns", "host_over_table_floor", "host_over_hooked_table_floor",
+        ] {
             let value = try #require(object[key] as? Double, "missing \(key)")
             #expect(value.isFinite && value >= 0, "\(key) = \(value)")
         }
@@ -35,7 +38,10 @@ import Testing
         let ratio = try #require(object["host_over_table_floor"] as? Double)
         #expect(call["measured"] as? Double == ratio && call["target"] as? String == "<= 1.3")
         #expect(call["met"] as? Bool == (ratio <= 1.3))
-        #expect(targets.count == 5 && targets.allSatisfy { $0["met"] is Bool })
+        // The same ratio against the round trip with a count hook: what LuaHost adds beyond the budget.
+        let hooked = try #require(targets.first { ($0["name"] as? String)?.contains("with a count hook") == true })
+        #expect(hooked["measured"] as? Double == object["host_over_hooked_table_floor"] as? Double)
+        #expect(targets.count == 6 && targets.allSatisfy { $0["met"] is Bool })
         let elsewhere = try #require(object["measured_elsewhere"] as? [[String: String]])
         #expect(elsewhere.contains { $0["command"]?.contains("compare") == true })
         let table = try CLI.run(["bench", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
