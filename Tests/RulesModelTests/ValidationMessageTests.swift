@@ -49,6 +49,21 @@ import Testing
         #expect(CommitmentStatus.allCases.allSatisfy { !CommitmentStatus.missed.canTransition(to: $0) })
     }
 
+    /// A time zone is checked by its shape: letters, digits and `/_+-`, a letter first, at most 64
+    /// bytes, no empty part (`//`, a `/` last).
+    @Test func timeZoneNamesByTheirShape() {
+        for valid in ["UTC", "America/Vancouver", "Etc/GMT+5", "America/Argentina/Buenos_Aires", "America/Port-au-Prince", "a"] {
+            #expect(message { try UserSettings(timezoneIdentifier: valid).validate() } == nil, "\(valid)")
+        }
+        let tooLong = "A" + String(repeating: "b", count: 64)
+        for invalid in ["", "/UTC", "America//Vancouver", "America/", "1UTC", "_UTC", "Europe/Zürich", "Mars/Olympus Mons", tooLong] {
+            #expect(
+                message { try UserSettings(timezoneIdentifier: invalid).validate() }?.contains("an IANA time-zone name") == true,
+                "\(invalid)")
+        }
+        #expect(message { try UserSettings(timezoneIdentifier: String(tooLong.dropLast())).validate() } == nil)
+    }
+
     @Test func pressureSettingsStepsAndRanges() {
         #expect(UserSettings.defaults.commitmentDeadline.text == "09:00" && UserSettings.defaults.checkinWindowClose.text == "22:00")
         #expect(UserSettings.defaults.personalityMode == .professional && UserSettings.defaults.subscriptionTier == .free)
