@@ -34,6 +34,10 @@ struct EarnedBook: Codable, Equatable {
     /// The last cleanup of the user's rows, and from which instant on every table it prunes is
     /// whole: no row at or after `wholeFrom` was ever deleted (the latest cutoff of every run). The
     /// invariant checker reads it (`engine_state.state_json` `$.earned.cleanup.wholeFrom`).
+    /// When the cleanup last ran (nil: never). Mutating, though it changes nothing: called through
+    /// `context.book.earned?`, it reads the book in place instead of copying it.
+    mutating func lastCleanup() -> EpochMillis?? { cleanup?.at }
+
     struct Cleanup: Codable, Equatable {
         var at: EpochMillis
         var wholeFrom: EpochMillis

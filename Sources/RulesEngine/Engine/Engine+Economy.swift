@@ -31,13 +31,31 @@ extension Engine {
 
     /// The instants of Earned to come: the day's end, the focus session's planned end, quests and
     /// attempts expiring (by app, in app order).
-    func earnedSteps(_ context: UserContext) -> [(EpochMillis, Step, Int)] {
-        guard let earned = context.book.earned else { return [] }
-        var steps: [(EpochMillis, Step, Int)] = [(earned.dayEnds, .earnedDayEnd, 0)]
-        if let focus = earned.focus { steps.append((focus.ends, .focusEnd, 0)) }
-        for (i, app) in earned.quests.keys.sorted().enumerated() { steps.append((earned.quests[app]!.expires, .questExpiry, i)) }
-        for (i, app) in earned.attempts.keys.sorted().enumerated() { steps.append((earned.attempts[app]!.expires, .attemptExpiry, i)) }
-        return steps
+    /// Offers Earned's next steps to `consider`, in `Step` order: the day's end, the focus session's
+    /// end, then the earliest quest expiry and the earliest attempt expiry, each with its index
+    /// among the apps in key order (`applyEarnedStep` finds the app again by it); of equal expiries
+    /// the first app in key order. Allocates nothing (it runs twice per event).
+    func earnedSteps(_ context: UserContext, _ consider: (EpochMillis, Step, Int) -> Void) {
+        guard let earned = context.book.earned else { return }
+        consider(earned.dayEnds, .earnedDayEnd, 0)
+        if let focus = earned.focus { consider(focus.ends, .focusEnd, 0) }
+        if let (at, index) = Self.earliest(earned.quests, \.expires) { consider(at, .questExpiry, index) }
+        if let (at, index) = Self.earliest(earned.attempts, \.expires) { consider(at, .attemptExpiry, index) }
+    }
+
+    /// The earliest instant of `open`'s values, and the index of its app among the apps in key
+    /// order (of equal instants, the first app in that order).
+    private static func earliest<V>(_ open: [String: V], _ instant: (V) -> EpochMillis) -> (EpochMillis, Int)? {
+        var best: (at: EpochMillis, app: String)?
+        for (app, value) in open {
+            let at = instant(value)
+            if let b = best, (at, app) >= (b.at, b.app) { continue }
+            best = (at, app)
+        }
+        guard let best else { return nil }
+        var index = 0
+        for app in open.keys where app < best.app { index += 1 }
+        return (best.at, index)
     }
 
     func applyEarnedStep(_ step: Step, _ index: Int, _ context: inout UserContext, _ decisions: inout Decisions) throws {

@@ -9,10 +9,11 @@ import RulesStore
 /// delete). The cleanup is part of the event: a refused event keeps it from happening.
 extension Engine {
     func cleanUpIfDue(_ context: inout UserContext, at now: EpochMillis) throws {
-        // Read through the optional, not copied out of it: this runs for every event.
-        guard context.book.earned != nil else { return }
+        // Read in place through the optional (a mutating accessor), not copied out of it with its
+        // dictionaries: this runs for every event.
+        guard let last = context.book.earned?.lastCleanup() else { return }
         let policy = asked.economy.retention
-        guard policy.isDue(last: context.book.earned?.cleanup?.at, now: now) else { return }
+        guard policy.isDue(last: last, now: now) else { return }
         try context.storage.applyEarnedRetention(context.userID, now: now, policy: policy)
         let whole = max(policy.eventCutoff(now), policy.unlockCutoff(now), context.book.earned?.cleanup?.wholeFrom ?? 0)
         context.book.earned?.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: whole)

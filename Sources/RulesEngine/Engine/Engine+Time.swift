@@ -37,7 +37,7 @@ extension Engine {
             if let n = next, (at, step.rawValue) >= (n.0, n.1.rawValue) { return }
             next = (at, step, index)
         }
-        for (at, step, index) in earnedSteps(context) { consider(at, step, index) }
+        earnedSteps(context, consider)
         if let today = context.book.today {
             consider(today.end, .dayEnd)
             if !today.deadlinePassed { consider(today.deadline, .deadline) }
