@@ -9,8 +9,10 @@ extension Engine {
         let counters = try asked.transition(EscalationCounters(before), result)
         let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak), day: day)
         let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
-        let input =
+        // Only for a message: built when a rule's answer is refused.
+        var input: String {
             "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
+        }
         guard (0...maxTier).contains(counters.tier), let tier = EscalationTier(rawValue: counters.tier) else {
             throw EngineError(.ruleViolation, "transition(\(input)) returned tier \(counters.tier), outside 0–\(maxTier)")
         }

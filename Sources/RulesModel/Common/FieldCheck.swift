@@ -3,11 +3,17 @@ import Foundation
 /// Small checks shared by the `validate()` functions; each throws a ``ModelValidationError``.
 struct FieldCheck {
     let entity: String
+    /// A part of the entity's name joined to it only for a message (`EventPayload` and
+    /// `CREDITS_SPENT`: `EventPayload.CREDITS_SPENT`), so that a check that passes builds no text.
+    let member: String
 
-    init(_ entity: String) { self.entity = entity }
+    init(_ entity: String, member: String = "") {
+        self.entity = entity
+        self.member = member
+    }
 
     func fail(_ field: String, _ rule: String, _ found: String) -> ModelValidationError {
-        ModelValidationError(entity: entity, field: field, rule: rule, found: found)
+        ModelValidationError(entity: member.isEmpty ? entity : entity + "." + member, field: field, rule: rule, found: found)
     }
 
     func require(

@@ -78,7 +78,7 @@ extension EventPayload: Validatable {
     }
 
     public func validate() throws {
-        let check = FieldCheck("EventPayload.\(type.rawValue)")
+        let check = FieldCheck("EventPayload", member: type.rawValue)
         switch self {
         case .dayRollover(let p):
             try check.require(p.toDayID > p.fromDayID, "to_day_id", "after from_day_id (\(p.fromDayID))", p.toDayID.rawValue)
