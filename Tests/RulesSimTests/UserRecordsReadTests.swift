@@ -269,3 +269,36 @@ import Testing
         return count
     }
 }
+
+/// The event log held in memory refuses an event id it already holds, as the table's UNIQUE
+/// constraint does, also after ids were taken back by a rollback or dropped by a cleanup.
+@Suite struct EarnedRecordsEventIDTests {
+    @Test func aRepeatedEventIDIsRefused() throws {
+        let day = try DayID("2026-03-02"), next = try DayID("2026-03-03")
+        let records = try UserRecords(UserID(1), day: day, now: day.utcStartMillis)
+        let earned = records.earnedTables
+        func entry(_ id: String, at: EpochMillis = day.utcStartMillis) -> EventLogEntry {
+            EventLogEntry(
+                userID: UserID(1), eventID: id, timestamp: at, timezoneID: "UTC", dayID: day,
+                payload: .dayRollover(.init(fromDayID: day, toDayID: next, carriedCredits: 0)), createdAt: at)
+        }
+        let ids = (0..<300).map { "00000000-0000-4000-8000-\(String(format: "%012d", $0))" }
+        for id in ids { try earned.appendEvent(entry(id)) }
+        for id in [ids[0], ids[150], ids[299]] {
+            #expect(throws: StoreError.self) { try earned.appendEvent(entry(id)) }
+        }
+        #expect(earned.events.count == 300)
+        // Taken back by a rollback: free again, once.
+        _ = records.savepoint()
+        let point = records.savepoint()
+        try earned.appendEvent(entry("new-event"))
+        records.rollback(to: point)
+        try earned.appendEvent(entry("new-event"))
+        #expect(throws: StoreError.self) { try earned.appendEvent(entry("new-event")) }
+        // Dropped by a cleanup: free again.
+        try earned.prune(now: day.utcStartMillis + 400 * 86_400_000, policy: RetentionPolicy())
+        #expect(earned.events.isEmpty)
+        try earned.appendEvent(entry(ids[0]))
+        #expect(throws: StoreError.self) { try earned.appendEvent(entry(ids[0])) }
+    }
+}
