@@ -36,7 +36,10 @@ enum DeterministicID {
         }
         for (i, part) in parts.enumerated() {
             if i > 0 { mix(0x1F) }
-            for byte in part.utf8 { mix(byte) }
+            // Over the string's contiguous bytes (walking the UTF-8 view index by index cost as much
+            // as the hash itself).
+            let hashed: Void? = part.utf8.withContiguousStorageIfAvailable { bytes in for byte in bytes { mix(byte) } }
+            if hashed == nil { for byte in part.utf8 { mix(byte) } }
         }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { bytes in
