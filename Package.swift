@@ -98,10 +98,3 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Release builds of the modules a simulation runs through do not check exclusive access to class
-// properties and globals at run time (3 % of a simulation's instructions, callgrind); debug builds,
-// which the tests run, still do. An overlapping access is a bug the tests catch. LuaHost keeps the
-// checks: a package that embeds it as a dependency could not build a target with unsafe flags.
-for target in package.targets where ["RulesModel", "RulesStore", "RulesEngine", "RulesSim"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-}
