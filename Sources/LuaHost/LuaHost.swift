@@ -43,8 +43,8 @@ public final class LuaHost {
     var keyNames: [Int: String] = [:]
     /// The pooled list arguments, by element type (see `PooledList`), and the lists of one-field
     /// records, by field.
-    var listPools: [ObjectIdentifier: PooledList] = [:]
-    var fieldListPools: [Int: PooledList] = [:]
+    @exclusivity(unchecked) var listPools: [ObjectIdentifier: PooledList] = [:]
+    @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
     /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
     var chunkNames: Set<String> = []

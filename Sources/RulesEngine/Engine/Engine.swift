@@ -31,14 +31,14 @@ public final class Engine {
     /// sets it so that user ids do not depend on which worker created which user.
     public var userID: ((String) -> UserID?)?
     /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
-    private(set) var mode: RunMode
+    @exclusivity(unchecked) private(set) var mode: RunMode
     /// The users' clocks.
     private let clocks = ClockCache()
     /// Outside a batch, the context the last event applied on its own left (committed), and the
     /// store's ``Store/ChangeStamp`` after it: the next event, when it is the same user's and
     /// nothing was written since, starts from it instead of reading the user again (a replay's
     /// events come mostly a user at a time).
-    private var lastApplied: (context: UserContext, stamp: Store.ChangeStamp)?
+    @exclusivity(unchecked) private var lastApplied: (context: UserContext, stamp: Store.ChangeStamp)?
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }

@@ -47,14 +47,16 @@ public struct DaySummary: Hashable, Sendable, Codable, Validatable {
             qualified == (firstQualifiedAt != nil), "first_qualified_ts_utc_ms",
             qualified ? "set when qualified" : "null when not qualified", firstQualifiedAt.map { "\($0)" } ?? "null")
         try check.timestamp("first_qualified_ts_utc_ms", firstQualifiedAt)
-        for (field, value) in [
-            ("focus_minutes_completed", focusMinutesCompleted), ("credits_earned", creditsEarned),
-            ("credits_spent", creditsSpent), ("unlock_attempts_count", unlockAttemptsCount),
-            ("credits_unlocks_count", creditsUnlocksCount), ("quest_unlocks_count", questUnlocksCount),
-            ("emergency_unlocks_count", emergencyUnlocksCount),
-        ] {
-            try check.range(field, value, 0...EconomyState.maxCredits)
-        }
+        // One call per count, not a loop over an array literal: a simulation validates a day's
+        // summary at every Earned event, and the array was an allocation each time.
+        let counts = 0...EconomyState.maxCredits
+        try check.range("focus_minutes_completed", focusMinutesCompleted, counts)
+        try check.range("credits_earned", creditsEarned, counts)
+        try check.range("credits_spent", creditsSpent, counts)
+        try check.range("unlock_attempts_count", unlockAttemptsCount, counts)
+        try check.range("credits_unlocks_count", creditsUnlocksCount, counts)
+        try check.range("quest_unlocks_count", questUnlocksCount, counts)
+        try check.range("emergency_unlocks_count", emergencyUnlocksCount, counts)
         try check.timestamp("created_ts_utc_ms", createdAt)
         try check.notBefore("updated_ts_utc_ms", updatedAt, "created_ts_utc_ms", createdAt)
     }
