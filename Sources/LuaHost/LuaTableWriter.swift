@@ -24,10 +24,17 @@ public struct LuaTableWriter {
 
     @inline(__always)
     private func pushKey(_ key: LuaKey) {
+        let reference = pushInterned(key)
+        if let pool { pool.pointee.record(Int(reference)) }
+    }
+
+    /// Pushes the interned string of `key` (one registry lookup; interned on first use) and returns its reference.
+    @inline(__always)
+    private func pushInterned(_ key: LuaKey) -> Int32 {
         var reference = hot.pointee.reference(of: key.id)
         if reference == 0 { reference = host.internKey(key) }
-        if let pool { pool.pointee.record(Int(reference)) }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+        return reference
     }
 
     public mutating func set(_ key: LuaKey, _ value: Int) {
@@ -44,6 +51,17 @@ public struct LuaTableWriter {
     }
     public mutating func set(_ key: LuaKey, _ value: String) {
         pushKey(key); host.pushString(value); store()
+    }
+    /// Sets `key` to the text of `text`, interned once per host as keys are: for values from a
+    /// fixed set (an enumeration's raw values), pushed without a Swift string and without hashing.
+    public mutating func set(_ key: LuaKey, text: LuaKey) {
+        pushKey(key); _ = pushInterned(text); store()
+    }
+    /// Sets `key` to the string of `utf8` bytes (a text written in place, without a Swift string).
+    public mutating func set(_ key: LuaKey, utf8 bytes: UnsafeRawBufferPointer) {
+        pushKey(key)
+        _ = lua_pushlstring(L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+        store()
     }
     /// Sets the field when the value is present; leaves it nil otherwise.
     public mutating func set(_ key: LuaKey, _ value: Int?) { if let value { set(key, value) } }

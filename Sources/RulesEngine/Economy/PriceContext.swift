@@ -85,7 +85,7 @@ extension PriceContext: LuaTableEncodable {
         t.set(Self.minuteKey, minute)
         t.set(Self.weekdayKey, weekday)
         t.set(Self.modeKey, mode)
-        t.set(Self.strictnessKey, strictness.rawValue)
+        t.set(Self.strictnessKey, text: strictness.luaText)
         t.set(Self.streakKey, streak)
         t.set(Self.balanceKey, balance)
         t.set(Self.paramsKey, params: params)

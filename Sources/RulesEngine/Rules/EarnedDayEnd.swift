@@ -65,7 +65,7 @@ extension EarnedDayEnd: LuaTableEncodable {
     public static var luaFieldCount: Int { 5 }
 
     public func encode(to t: inout LuaTableWriter) {
-        t.set(Self.dateKey, date.rawValue)
+        t.set(Self.dateKey, day: date)
         t.set(Self.weekdayKey, date.isoWeekday)
         t.set(Self.qualifiedKey, qualified?.rawValue)
         t.set(Self.streakCountKey, streakCount)

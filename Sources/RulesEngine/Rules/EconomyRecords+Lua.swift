@@ -16,8 +16,8 @@ extension ModeCandidate: LuaTableEncodable {
 
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.priorityKey, priority)
-        t.set(Self.strictnessKey, strictness.rawValue)
-        t.set(Self.manualStateKey, manualState.rawValue)
+        t.set(Self.strictnessKey, text: strictness.luaText)
+        t.set(Self.manualStateKey, text: manualState.luaText)
         t.set(Self.overrideInForceKey, overrideInForce)
         t.set(Self.windowsKey, records: windows)
     }
@@ -58,7 +58,7 @@ extension QuestGate: LuaTableEncodable {
     public static var luaFieldCount: Int { 5 }
 
     public func encode(to t: inout LuaTableWriter) {
-        t.set(Self.strictnessKey, strictness.rawValue)
+        t.set(Self.strictnessKey, text: strictness.luaText)
         t.set(Self.questTypeKey, questType.rawValue)
         t.set(Self.questUnlocksTodayKey, questUnlocksToday)
         t.set(Self.qrKeySetKey, qrKeySet)

@@ -14,14 +14,13 @@ extension HabitPeriod: LuaTableEncodable {
     public static var luaFieldCount: Int { 8 }
 
     public func encode(to t: inout LuaTableWriter) {
-        let first = start.rawValue
-        t.set(Self.startKey, first)
-        t.set(Self.endKey, isDay ? first : end.rawValue)
+        t.set(Self.startKey, day: start)
+        t.set(Self.endKey, day: isDay ? start : end)
         t.set(Self.weekdayKey, weekday)
         t.set(Self.scheduledKey, scheduled)
         t.set(Self.completionsKey, completions)
         t.set(Self.valueKey, value)
-        t.set(Self.statusKey, status.rawValue)
+        t.set(Self.statusKey, text: status.luaText)
         t.set(Self.freezesKey, freezesEquipped)
     }
 }
@@ -78,7 +77,7 @@ extension HabitTaskRecord: LuaTableEncodable {
         t.set(Self.frequencyKey, record: Frequency(task: self))
         t.set(Self.timesKey, timesPerDay)
         t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget, direction: goalDirection))
-        t.set(Self.startKey, startDate.rawValue)
+        t.set(Self.startKey, day: startDate)
         t.set(Self.paramsKey, params: params)
     }
 }

@@ -36,7 +36,7 @@ extension PressureDay: LuaTableEncodable {
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.resultKey, result.rawValue)
         t.set(Self.shieldKey, shieldUsed)
-        t.set(Self.dateKey, date.rawValue)
+        t.set(Self.dateKey, day: date)
         t.set(Self.weekdayKey, date.isoWeekday)
         t.set(Self.committedKey, committed)
     }

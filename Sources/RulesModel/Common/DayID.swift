@@ -111,14 +111,29 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
     /// `YYYY-MM-DD` (a year of 1970…9999), written in place: a small string, no intermediate ones.
     static func text(_ y: Int, _ m: Int, _ d: Int) -> String {
         String(unsafeUninitializedCapacity: 10) { bytes in
-            var y = y
-            for i in (0..<4).reversed() { bytes[i] = UInt8(0x30 + y % 10); y /= 10 }
-            bytes[4] = 0x2D
-            bytes[5] = UInt8(0x30 + m / 10); bytes[6] = UInt8(0x30 + m % 10)
-            bytes[7] = 0x2D
-            bytes[8] = UInt8(0x30 + d / 10); bytes[9] = UInt8(0x30 + d % 10)
+            write(y, m, d, into: bytes)
             return 10
         }
+    }
+
+    /// Calls `body` with the 10 bytes of the `YYYY-MM-DD` text, without making a string (a rule
+    /// argument's date goes to Lua straight from them). Not generic: across modules a generic
+    /// function runs unspecialized, which cost more than the string.
+    public func withText(_ body: (UnsafeRawBufferPointer) -> Void) {
+        let (y, m, d) = DayID.civilFromDays(ordinal)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { bytes in
+            DayID.write(y, m, d, into: bytes)
+            body(UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    private static func write(_ y: Int, _ m: Int, _ d: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        var y = y
+        for i in (0..<4).reversed() { bytes[i] = UInt8(0x30 + y % 10); y /= 10 }
+        bytes[4] = 0x2D
+        bytes[5] = UInt8(0x30 + m / 10); bytes[6] = UInt8(0x30 + m % 10)
+        bytes[7] = 0x2D
+        bytes[8] = UInt8(0x30 + d / 10); bytes[9] = UInt8(0x30 + d % 10)
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

@@ -22,7 +22,7 @@ struct PersonaDay {
         func encode(to t: inout LuaTableWriter) {
             let k = Self.keys
             t.set(k.day, index + 1)
-            t.set(k.date, date.rawValue)
+            t.set(k.date, day: date)
             t.set(k.weekday, date.isoWeekday)
             t.set(k.tier, view.tier)
             t.set(k.currentStreak, view.currentStreak)
