@@ -113,8 +113,10 @@ public final class Engine {
     /// returns what `result` makes of the context afterwards and the decisions.
     private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, JSONValue) throws -> T) throws(EngineError) -> T {
         try event.checkTimes()
-        return try engineErrors {
-            try atomically(event) { context in
+        // The event goes to the closures as an argument, not captured: a capture copied it (every
+        // string and payload of its kind retained and released), twice per event.
+        return try engineErrors(event) { event in
+            try atomically(event) { context, event in
                 let decisions = try run(event, &context)
                 return try result(&context, decisions.json)
             }
@@ -125,7 +127,7 @@ public final class Engine {
     /// transaction (a savepoint inside a batch), keeping the context for the batch's next event
     /// only when `body` succeeds; or, in a recording batch, on the batch's own context (no copy),
     /// whose records and state go back to where they were when `body` throws.
-    private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext) throws -> T) throws -> T {
+    private func atomically<T>(_ event: EngineEvent, _ body: (inout UserContext, EngineEvent) throws -> T) throws -> T {
         switch mode {
         case .recordingOnly:
             throw EngineError(.storeError, "an engine without a store applies events only in a recording batch (Engine.recordingBatch)")
@@ -140,7 +142,7 @@ public final class Engine {
                 } else {
                     context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
                 }
-                let result = try body(&context)
+                let result = try body(&context, event)
                 try context.save()
                 return (result, context, try store.changeStamp())
             }
@@ -153,7 +155,7 @@ public final class Engine {
                 var applied =
                     try batch.contexts[event.user]?.reopened()
                     ?? UserContext.load(event.user, store: batch.store, now: event.at.millis, id: userID?(event.user))
-                let result = try body(&applied)
+                let result = try body(&applied, event)
                 context = applied
                 return result
             }
@@ -164,7 +166,7 @@ public final class Engine {
             guard let user = batch.user(named: event.user) else {
                 // A new user: kept only once its first event succeeded (a refused one drops it and its rows).
                 let user = try newRecordedUser(event)
-                let result = try body(&user.context)
+                let result = try body(&user.context, event)
                 batch.add(user)
                 return result
             }
@@ -172,7 +174,7 @@ public final class Engine {
             let saved = user.context.saved
             let savepoint = user.records.savepoint()
             do {
-                return try body(&user.context)
+                return try body(&user.context, event)
             } catch {
                 user.records.rollback(to: savepoint)
                 user.context.restore(saved)
@@ -272,9 +274,9 @@ public final class Engine {
 
     /// Turns what `body` throws into an `EngineError`: a rule's failure into RULE_ERROR, anything else
     /// (the model, the store, the database) into STORE_ERROR, keeping the error as the `cause`.
-    private func engineErrors<T>(_ body: () throws -> T) throws(EngineError) -> T {
+    private func engineErrors<T>(_ event: EngineEvent, _ body: (EngineEvent) throws -> T) throws(EngineError) -> T {
         do {
-            return try body()
+            return try body(event)
         } catch let error as EngineError {
             throw error
         } catch let error as LuaError {
