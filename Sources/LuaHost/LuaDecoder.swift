@@ -109,6 +109,8 @@ final class KeyUsage {
     }
 
     func rejectUnknown(in table: LuaTable, codingPath: [any CodingKey], problems: DecodingProblems? = nil) throws {
+        // Sorted (for the message's order) only when there is an unknown key.
+        guard table.storage.keys.contains(where: { !used.contains($0) }) else { return }
         let unknown = table.sortedEntries.map(\.key).filter { !used.contains($0) }
         guard let first = unknown.first else { return }
         if let problems {
