@@ -70,7 +70,9 @@ struct LuaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         default: nil
         }
     }
-    private static func integer<I: FixedWidthInteger>(_ value: LuaValue) -> I? { if case .integer(let i) = value { I(exactly: i) } else { nil } }
+    private static func integer<I: FixedWidthInteger>(_ value: LuaValue) -> I? {
+        if case .integer(let i) = value { I(exactly: i) } else { nil }
+    }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodePlain(type, forKey: key, Self.bool) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodePlain(type, forKey: key, Self.string) }

@@ -326,4 +326,23 @@ import Testing
                 ).validate()
             } == "UnlockGrant.ends_ts_utc_ms: after starts_ts_utc_ms (10), found 10")
     }
+
+    /// A snapshot offers each option type, and each quest type, at most once.
+    @Test func gateOptionsAreDistinct() throws {
+        let app = try AppID.parse("android:com.example")
+        func options(_ list: [AvailableOptions.Option]) -> AvailableOptions {
+            AvailableOptions(generatedAt: 1, modeID: nil, modeStrictness: .gentle, appID: app, options: list)
+        }
+        let emergency = AvailableOptions.Option.emergency(enabled: true, disabledReason: nil, delaySeconds: 30, unlockMinutes: 5)
+        let walk = AvailableOptions.QuestChoice(questType: QuestType.allCases[0], enabled: true)
+        let quest = AvailableOptions.Option.quest(enabled: true, disabledReason: nil, questTypes: [walk])
+        #expect(message { try options([emergency, quest]).validate() } == nil)
+        let typeName = QuestType.allCases[0].rawValue
+        #expect(
+            message { try options([emergency, quest, emergency]).validate() }
+                == "AvailableOptions.options: each option type at most once, found [\"EMERGENCY_UNLOCK\", \"QUEST_UNLOCK\", \"EMERGENCY_UNLOCK\"]")
+        #expect(
+            message { try options([.quest(enabled: true, disabledReason: nil, questTypes: [walk, walk])]).validate() }
+                == "AvailableOptions.options[0].quest_types: each quest type at most once, found [\"\(typeName)\", \"\(typeName)\"]")
+    }
 }

@@ -46,6 +46,8 @@ extension Engine {
     /// The earliest instant of `open`'s values, and the index of its app among the apps in key
     /// order (of equal instants, the first app in that order).
     private static func earliest<V>(_ open: [String: V], _ instant: (V) -> EpochMillis) -> (EpochMillis, Int)? {
+        // Most of the time there is none (asked twice per event): no iteration set up for nothing.
+        if open.isEmpty { return nil }
         var best: (at: EpochMillis, app: String)?
         for (app, value) in open {
             let at = instant(value)

@@ -136,11 +136,11 @@ struct FieldCheck {
         return true
     }
 
-    /// Whether no two elements are equal: pairwise, for the few options and quest types of a gate
-    /// (cheaper than hashing them into a set each time).
-    static func distinct<T: Equatable>(_ elements: [T]) -> Bool {
+    /// Whether no two elements have equal `property`: pairwise, for the few options and quest types
+    /// of a gate (cheaper than hashing them into a set, and no array of the properties made).
+    static func distinct<E, T: Equatable>(_ elements: [E], by property: (E) -> T) -> Bool {
         for i in elements.indices {
-            for j in elements.indices where j > i && elements[i] == elements[j] { return false }
+            for j in elements.indices where j > i && property(elements[i]) == property(elements[j]) { return false }
         }
         return true
     }

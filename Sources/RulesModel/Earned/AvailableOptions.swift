@@ -161,8 +161,8 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
         let check = FieldCheck("AvailableOptions")
         try check.timestamp("generated_ts_utc_ms", generatedAt)
         try check.optionalIdentifier("mode_id", modeID)
-        let types = options.map(\.type)
-        try check.require(FieldCheck.distinct(types), "options", "each option type at most once", "\(types.map(\.rawValue))")
+        try check.require(
+            FieldCheck.distinct(options, by: { $0.type }), "options", "each option type at most once", "\(options.map(\.type.rawValue))")
         func pairing(_ path: @autoclosure () -> String, _ enabled: Bool, _ reason: UnlockDenialReason?) throws {
             try check.require(
                 enabled == (reason == nil), path() + ".disabled_reason",
@@ -179,10 +179,9 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
                     try pairing("\(path()).durations[\(j)]", d.enabled, d.disabledReason)
                 }
             case .quest(_, _, let questTypes):
-                let kinds = questTypes.map(\.questType)
                 try check.require(
-                    FieldCheck.distinct(kinds), "\(path()).quest_types", "each quest type at most once",
-                    "\(kinds.map(\.rawValue))")
+                    FieldCheck.distinct(questTypes, by: { $0.questType }), "\(path()).quest_types", "each quest type at most once",
+                    "\(questTypes.map(\.questType.rawValue))")
                 for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j)]", q.enabled, q.disabledReason) }
             case .emergency(_, _, let delay, let minutes):
                 try check.range("\(path()).delay_seconds", delay, 0...600)
