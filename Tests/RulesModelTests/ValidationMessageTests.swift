@@ -340,7 +340,8 @@ import Testing
         let typeName = QuestType.allCases[0].rawValue
         #expect(
             message { try options([emergency, quest, emergency]).validate() }
-                == "AvailableOptions.options: each option type at most once, found [\"EMERGENCY_UNLOCK\", \"QUEST_UNLOCK\", \"EMERGENCY_UNLOCK\"]")
+                == "AvailableOptions.options: each option type at most once, found [\"EMERGENCY_UNLOCK\", \"QUEST_UNLOCK\", \"EMERGENCY_UNLOCK\"]"
+        )
         #expect(
             message { try options([.quest(enabled: true, disabledReason: nil, questTypes: [walk, walk])]).validate() }
                 == "AvailableOptions.options[0].quest_types: each quest type at most once, found [\"\(typeName)\", \"\(typeName)\"]")
