@@ -26,7 +26,7 @@ public struct AppID: RawRepresentable, Hashable, Comparable, Sendable, Codable, 
             throw ModelValidationError(
                 entity: entity, field: field, rule: "an AppId starting with android: or iosToken:", found: quoted(text))
         }
-        guard !rest.isEmpty, rest.utf8.count <= 512, rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard !rest.isEmpty, rest.utf8.count <= 512, FieldCheck.everyByte(of: rest, in: 0x21...0x7E) else {
             throw ModelValidationError(
                 entity: entity, field: field, rule: "1–512 printable ASCII characters after the platform prefix", found: quoted(text))
         }

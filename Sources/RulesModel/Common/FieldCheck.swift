@@ -111,7 +111,7 @@ struct FieldCheck {
     /// Whether every UTF-8 byte of `value` is in `bytes`, an ASCII range: over the string's
     /// contiguous bytes, eight at a time (a simulation checks millions of identifiers and texts;
     /// walking the UTF-8 view index by index costs several times more, a byte at a time twice more).
-    static func everyByte(of value: String, in bytes: ClosedRange<UInt8>) -> Bool {
+    static func everyByte<Text: StringProtocol>(of value: Text, in bytes: ClosedRange<UInt8>) -> Bool {
         precondition(bytes.upperBound < 0x80)
         return value.utf8.withContiguousStorageIfAvailable { everyByte(of: UnsafeRawBufferPointer($0), in: bytes) }
             ?? value.utf8.allSatisfy(bytes.contains)

@@ -45,6 +45,6 @@ public struct SelectedApp: Hashable, Sendable, Codable, Validatable {
         func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
         guard isLetter(bytes[0]) else { return false }
         guard bytes[1..<colon].allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }) else { return false }
-        return bytes[(colon + 1)...].allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        return bytes[(colon + 1)...].withUnsafeBytes { FieldCheck.everyByte(of: $0, in: 0x21...0x7E) }
     }
 }
