@@ -221,6 +221,17 @@ extension LuaHost {
         return try runCallFirst(function, arguments: 1, call: call)
     }
 
+    /// `callFirst(_:record:)` with two record arguments.
+    @inlinable
+    public func callFirst<A: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, record a: A, record b: B) throws -> LuaValue
+    {
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        pushArgument(a, slot: 0, pooled: call.pooled)
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        return try runCallFirst(function, arguments: 2, call: call)
+    }
+
     /// Calls a function whose arguments are an integer and a record, for a rule that answers with a
     /// list of strings (`reminder_times(tier, window)`): its first result as strings when it is a
     /// list of UTF-8 strings, read without converting it to a `LuaValue` (charged to the call as

@@ -82,7 +82,7 @@ extension LuaValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, Ex
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: LuaValue...) { self = .table(LuaTable(sequence: elements)) }
     public init(dictionaryLiteral elements: (LuaValue, LuaValue)...) {
-        var t = LuaTable()
+        var t = LuaTable(minimumCapacity: elements.count)
         for (k, v) in elements { t[k] = v }
         self = .table(t)
     }
@@ -108,7 +108,9 @@ public struct LuaTable: Hashable, Sendable, CustomStringConvertible {
     public private(set) var storage: [LuaValue: LuaValue] = [:]
 
     public init() {}
+    init(minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
     public init(sequence: [LuaValue]) {
+        storage.reserveCapacity(sequence.count)
         for (i, v) in sequence.enumerated() where !v.isNil { storage[.integer(Int64(i + 1))] = v }
     }
 

@@ -27,7 +27,7 @@ extension PricingPolicy {
         focus.unproved = "sessions longer than \(Self.proofMaxFocusMinutes) minutes"
         var previous = 0
         for minutes in 0...Self.proofMaxFocusMinutes {
-            let call = "focus_credits(actual_minutes \(minutes))"
+            var call: String { "focus_credits(actual_minutes \(minutes))" }
             if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
@@ -50,7 +50,7 @@ extension PricingPolicy {
         var carried = Counterexamples(function: carriedCredits, name: "carried_credits", file: file)
         carried.unproved = "balances above \(Self.proofMaxCarriedBalance) credits"
         for balance in 0...Self.proofMaxCarriedBalance {
-            let call = "carried_credits(\(balance))"
+            var call: String { "carried_credits(\(balance))" }
             if carried.isFinished(host) { break }
             carried.inputs += 1
             do {
@@ -70,7 +70,7 @@ extension PricingPolicy {
             "rewards other than 0, 1, 5, 50 and 100 credits, and more than \(Self.proofMaxCompletionsInWindow) completions in the window"
         for reward in Self.proofHabitRewards {
             for recent in 0...Self.proofMaxCompletionsInWindow {
-                let call = "habit_award(reward_credits \(reward), completions_in_window \(recent))"
+                var call: String { "habit_award(reward_credits \(reward), completions_in_window \(recent))" }
                 if award.isFinished(host) { break }
                 award.inputs += 1
                 do {
@@ -158,7 +158,7 @@ extension QuestPolicy {
             for same in [false, true] {
                 if emergencies.isFinished(host) { break }
                 emergencies.inputs += 1
-                let call = "emergency_blocked(\(used) used today, \(same ? "the same app as the last one" : "another app"))"
+                var call: String { "emergency_blocked(\(used) used today, \(same ? "the same app as the last one" : "another app"))" }
                 do {
                     let out =
                         try host.call(

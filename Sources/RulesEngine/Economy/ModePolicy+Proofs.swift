@@ -18,12 +18,14 @@ extension ModePolicy {
         /// One input: the window's day mask and bounds, and the instant.
         public struct Input: Sendable {
             public var mask: Int, start: Int, end: Int, weekday: Int, minutes: Int
-            /// The window as `window_active` gets it (`{days_mask, start_minutes, end_minutes}`).
-            public var window: LuaValue {
-                ["days_mask": .integer(Int64(mask)), "start_minutes": .integer(Int64(start)), "end_minutes": .integer(Int64(end))]
+            /// The window (`{days_mask, start_minutes, end_minutes}`) and the instant (`{weekday,
+            /// minutes}`) as `window_active` gets them.
+            var records: (window: ModeCandidate.Window, now: LocalMoment) {
+                (
+                    ModeCandidate.Window(daysMask: mask, startMinutes: start, endMinutes: end),
+                    LocalMoment(weekday: weekday, minutes: minutes)
+                )
             }
-            /// The instant as `window_active` gets it (`{weekday, minutes}`).
-            public var now: LuaValue { ["weekday": .integer(Int64(weekday)), "minutes": .integer(Int64(minutes))] }
             var call: String {
                 "window_active(mask \(mask), \(LocalTime(minutes: start)!)–\(LocalTime(minutes: end)!), weekday \(weekday) at \(LocalTime(minutes: minutes)!))"
             }
@@ -60,6 +62,12 @@ extension ModePolicy {
                 "windows": .table(LuaTable(sequence: alwaysOpen ? [["days_mask": 127, "start_minutes": 0, "end_minutes": 0]] : [])),
             ]
         }
+        /// The mode as the engine passes it, for the proof's calls.
+        var candidate: ModeCandidate {
+            ModeCandidate(
+                priority: priority, strictness: strictness, manualState: manual, overrideInForce: inForce,
+                windows: alwaysOpen ? [ModeCandidate.Window(daysMask: 127, startMinutes: 0, endMinutes: 0)] : [])
+        }
         var text: String {
             "priority \(priority) \(strictness.rawValue) \(manual.rawValue)\(inForce ? " (in force)" : "")\(alwaysOpen ? " always open" : " no window")"
         }
@@ -84,6 +92,7 @@ extension ModePolicy {
         }
         /// The instant of every input: Monday at 10:00.
         public static let now: LuaValue = ["weekday": 1, "minutes": 600]
+        static let moment = LocalMoment(weekday: 1, minutes: 600)
 
         public init() {}
 
@@ -112,9 +121,10 @@ extension ModePolicy {
             failures.inputs += 1
             let input = domain.input(index)
             let (mask, start, end, weekday, minutes) = (input.mask, input.start, input.end, input.weekday, input.minutes)
-            let call = input.call
+            var call: String { input.call }
             do {
-                let out = try host.call(windowActive, input.window, input.now).first ?? .nil
+                let (window, now) = input.records
+                let out = try host.callFirst(windowActive, record: window, record: now)
                 guard case .boolean(let active) = out else {
                     failures.record(kind: "type", "\(call) returned \(out.errorDescription), expected a boolean")
                     continue
@@ -144,10 +154,9 @@ extension ModePolicy {
             if failures.isFinished(host) { break }
             failures.inputs += 1
             let list = domain.input(index)
-            let call = "effective_mode([\(list.map(\.text).joined(separator: "; "))], Monday 10:00)"
+            var call: String { "effective_mode([\(list.map(\.text).joined(separator: "; "))], Monday 10:00)" }
             do {
-                let out =
-                    try host.call(effectiveMode, .table(LuaTable(sequence: list.map(\.lua))), EffectiveModeProofDomain.now).first ?? .nil
+                let out = try host.callFirst(effectiveMode, list: list.map(\.candidate), EffectiveModeProofDomain.moment)
                 let active = list.enumerated().filter { $0.element.active }
                 if out.isNil {
                     if !active.isEmpty { failures.record(kind: "none", "\(call) returned nil although a mode is in force") }

@@ -72,7 +72,7 @@ extension EscalationPolicy {
         _ state: EscalationCounters, _ result: CommitmentStatus, into failures: inout Counterexamples,
         host: LuaHost, purity: Bool
     ) -> EscalationCounters? {
-        let input = "tier \(state.tier), misses \(state.misses), successes \(state.successes), result \(result.rawValue)"
+        var input: String { "tier \(state.tier), misses \(state.misses), successes \(state.successes), result \(result.rawValue)" }
         failures.inputs += 1
         do {
             let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
@@ -105,7 +105,7 @@ extension EscalationPolicy {
         let spacing = max(minReminderSpacingMinutes, PressureLimits.minReminderSpacingMinutes)
         for tier in 0...min(maxTier, PressureLimits.maxTier) {
             for (open, close) in EscalationPolicy.allWindows {
-                let input = "tier \(tier), window \(open)–\(close)"
+                var input: String { "tier \(tier), window \(open)–\(close)" }
                 if failures.isFinished(host) { return }
                 failures.inputs += 1
                 let window: LuaValue = [
@@ -130,7 +130,7 @@ extension EscalationPolicy {
                     }
                     times.sort()
                     let shown = times.map(\.text).joined(separator: ", ")
-                    let call = "reminder_times(\(input)) returned"
+                    var call: String { "reminder_times(\(input)) returned" }
                     if times.count > cap {
                         failures.record(kind: "count", "\(call) \(times.count) reminders (\(shown)), more than the \(cap) allowed a day")
                     }

@@ -151,7 +151,7 @@ extension StreakPolicy {
         _ periods: [HabitPeriod], _ task: HabitTaskRecord, _ user: HabitUserRecord, host: LuaHost,
         into failures: inout Counterexamples
     ) {
-        let call = "habit.streak(\(Self.describe(periods)), \(Self.describe(task)))"
+        var call: String { "habit.streak(\(Self.describe(periods)), \(Self.describe(task)))" }
         failures.inputs += 1
         do {
             let out = try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self)

@@ -45,15 +45,15 @@ extension StreakPolicy {
                 _ = checkPressure(streak, day, into: &failures, host: host, purity: true)
             }
         }
-        var frontier = [PressureStreak(current_streak: 0, longest_streak: 0)]
+        var frontier = [PressureStreak(current: 0, longest: 0)]
         var reached = Set(frontier)
         var day = 0
         while !frontier.isEmpty, day < RuleSet.longestRun {
             day += 1
-            let date = Self.firstProvedDay.adding(days: day - 1)!
+            let days = Self.pressureProofDays(on: Self.firstProvedDay.adding(days: day - 1)!).filter(Self.engineCanPass)
             var next: [PressureStreak] = []
             for streak in frontier {
-                for pressureDay in Self.pressureProofDays(on: date) where Self.engineCanPass(pressureDay.day) {
+                for pressureDay in days {
                     if failures.isFinished(host) { return failures }
                     guard let new = checkPressure(streak, pressureDay, into: &failures, host: host, purity: false),
                         reached.insert(new).inserted
@@ -74,10 +74,10 @@ extension StreakPolicy {
 
     /// Every day of a proof's week (from `firstProvedDay`, a Monday): each result, shielded or
     /// not, committed or not.
-    private static func pressureProofDays(on date: DayID) -> [ProvedDay] {
+    private static func pressureProofDays(on date: DayID) -> [PressureDay] {
         [CommitmentStatus.yes, .no, .missed].flatMap { result in
             [false, true].flatMap { shield in
-                [true, false].map { ProvedDay(PressureDay(result: result, shieldUsed: shield, date: date, committed: $0)) }
+                [true, false].map { PressureDay(result: result, shieldUsed: shield, date: date, committed: $0) }
             }
         }
     }
@@ -87,16 +87,25 @@ extension StreakPolicy {
 
     /// Every streak up to 6 (longest up to 8), 0 first.
     private static let pressureProofStreaks = (0...6).flatMap { current in
-        (current...8).map { PressureStreak(current_streak: current, longest_streak: $0) }
+        (current...8).map { PressureStreak(current: current, longest: $0) }
     }
 
     /// The streaks `pressure.next` is proved over with every day of the week (`gen.pressure_streak()`),
     /// as the proof passes them: `{current_streak, longest_streak}`, the plainest (0, 0) first.
-    public static var pressureProofStreakValues: [LuaValue] { pressureProofStreaks.map(\.luaValue) }
+    public static var pressureProofStreakValues: [LuaValue] {
+        pressureProofStreaks.map { ["current_streak": .integer(Int64($0.current)), "longest_streak": .integer(Int64($0.longest))] }
+    }
 
     /// The days it is proved on (`gen.pressure_day()`), as the proof passes them: `{result,
     /// shield_used, date, weekday, committed}`, the first a committed unshielded YES on Monday.
-    public static var pressureProofDayValues: [LuaValue] { pressureProofWeek.map(\.luaValue) }
+    public static var pressureProofDayValues: [LuaValue] {
+        pressureProofWeek.map { day in
+            [
+                "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
+                "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
+            ]
+        }
+    }
 
     /// Whether the engine can pass this day to `pressure.next`: a YES is a check-in (committed,
     /// never shielded); a day without a commitment counts as MISSED or NO, and its shield is asked
@@ -109,29 +118,29 @@ extension StreakPolicy {
         }
     }
 
+    /// One call of `pressure.next`, as the engine makes it (the same tables in, the same reading
+    /// of the result), and its result checked; nil when it fails a check.
     private func checkPressure(
-        _ streak: PressureStreak, _ day: ProvedDay, into failures: inout Counterexamples, host: LuaHost, purity: Bool
+        _ streak: PressureStreak, _ day: PressureDay, into failures: inout Counterexamples, host: LuaHost, purity: Bool
     ) -> PressureStreak? {
-        let (current, longest) = (streak.current_streak, streak.longest_streak)
+        let (current, longest) = (streak.current, streak.longest)
         // Described only when something is recorded: the proof makes thousands of calls.
         var call: String { "pressure.next(current \(current), longest \(longest), \(day.text))" }
         failures.inputs += 1
         do {
-            let arguments: [LuaValue] = [streak.luaValue, day.luaValue]
-            let out = try host.call(pressure.next, arguments).first ?? .nil
-            if purity, try host.call(pressure.next, arguments).first ?? .nil != out { failures.recordImpure(call) }
-            let new = try LuaDecoder().decode(PressureStreak.self, from: out)
+            let new = try host.call(pressure.next, streak, day, returning: PressureStreak.self)
+            if purity, try host.call(pressure.next, streak, day, returning: PressureStreak.self) != new { failures.recordImpure(call) }
             var valid = true
-            if new.current_streak < 0 || new.current_streak > current + 1 {
+            if new.current < 0 || new.current > current + 1 {
                 failures.record(
                     kind: "current",
-                    "\(call) returned current_streak \(new.current_streak) (a day adds at most 1, and it is never negative)")
+                    "\(call) returned current_streak \(new.current) (a day adds at most 1, and it is never negative)")
                 valid = false
             }
-            if new.longest_streak < max(longest, new.current_streak) {
+            if new.longest < max(longest, new.current) {
                 failures.record(
                     kind: "longest",
-                    "\(call) returned longest_streak \(new.longest_streak) (never less than before nor than the current streak)")
+                    "\(call) returned longest_streak \(new.longest) (never less than before nor than the current streak)")
                 valid = false
             }
             return valid ? new : nil
@@ -141,28 +150,6 @@ extension StreakPolicy {
         }
     }
 
-    /// A day of the proof with its table, built once for every streak it is tried with.
-    private struct ProvedDay {
-        var day: PressureDay
-        var luaValue: LuaValue
-        var text: String { day.text }
-
-        init(_ day: PressureDay) {
-            self.day = day
-            luaValue = [
-                "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
-                "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
-            ]
-        }
-    }
-
-    private struct PressureStreak: Decodable, Hashable {
-        var current_streak: Int
-        var longest_streak: Int
-
-        var luaValue: LuaValue { ["current_streak": .integer(Int64(current_streak)), "longest_streak": .integer(Int64(longest_streak))] }
-    }
-
     private func proveCurrentStreak(
         _ file: RuleFile, _ host: LuaHost, function: LuaFunction, name: String,
         inputs: [[LuaValue]]
@@ -170,7 +157,7 @@ extension StreakPolicy {
         var failures = Counterexamples(function: function, name: name, file: file)
         failures.unproved = "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried)"
         for list in inputs {
-            let call = "\(name)(\(LuaValue.table(LuaTable(sequence: list))))"
+            var call: String { "\(name)(\(LuaValue.table(LuaTable(sequence: list))))" }
             if failures.isFinished(host) { return failures }
             failures.inputs += 1
             do {
@@ -196,7 +183,7 @@ extension StreakPolicy {
             "days with more than \(Self.earnedProofFocusMinutes.upperBound) focus minutes or \(Self.earnedProofHabitCompletions.upperBound) habit completions"
         for minutes in Self.earnedProofFocusMinutes {
             for habits in Self.earnedProofHabitCompletions {
-                let call = "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))"
+                var call: String { "earned.qualifies(focus_minutes \(minutes), habit_completions \(habits))" }
                 if qualifies.isFinished(host) { break }
                 qualifies.inputs += 1
                 do {
@@ -217,7 +204,7 @@ extension StreakPolicy {
         var bonus = Counterexamples(function: earned.bonus, name: "earned.bonus", file: file)
         bonus.unproved = "streaks above \(RuleSet.longestRun) (\(RuleSet.longestRun) days, the longest run)"
         for streak in Self.earnedProofStreaks {
-            let call = "earned.bonus(\(streak))"
+            var call: String { "earned.bonus(\(streak))" }
             if bonus.isFinished(host) { break }
             bonus.inputs += 1
             do {
@@ -272,7 +259,7 @@ extension StreakPolicy {
         var failures = Counterexamples(function: earned.dayEnds, name: "earned.day_ends", file: file)
         failures.unproved = "streaks other than 0…14, 21, 28, 30, 365 and \(RuleSet.longestRun), and more than 5 freezes other than 100"
         for day in Self.earnedProofDayEnds {
-            let call = "earned.day_ends(\(day.text))"
+            var call: String { "earned.day_ends(\(day.text))" }
             if failures.isFinished(host) { return failures }
             failures.inputs += 1
             do {

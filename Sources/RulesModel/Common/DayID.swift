@@ -128,8 +128,8 @@ public struct DayID: Hashable, Comparable, Sendable, Codable, CustomStringConver
     }
 
     private static func write(_ y: Int, _ m: Int, _ d: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
-        var y = y
-        for i in (0..<4).reversed() { bytes[i] = UInt8(0x30 + y % 10); y /= 10 }
+        bytes[0] = UInt8(0x30 + y / 1000 % 10); bytes[1] = UInt8(0x30 + y / 100 % 10)
+        bytes[2] = UInt8(0x30 + y / 10 % 10); bytes[3] = UInt8(0x30 + y % 10)
         bytes[4] = 0x2D
         bytes[5] = UInt8(0x30 + m / 10); bytes[6] = UInt8(0x30 + m % 10)
         bytes[7] = 0x2D
