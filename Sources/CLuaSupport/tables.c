@@ -4,6 +4,7 @@
  * (see internal.h for the order); frozen.c, which makes the proxies, builds on it.
  */
 #include "internal.h"
+#include <stdlib.h>
 #include <string.h>
 
 int rr_is_frozen(lua_State *L, int idx) {
@@ -148,6 +149,35 @@ static int rr_ordered_next(lua_State *L) {
     }
 }
 
+static int rr_integer_order(const void *a, const void *b) {
+    lua_Integer x = *(const lua_Integer *)a, y = *(const lua_Integer *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts the n keys of the sequence at `keys` when they are all integers (days, ids, positions:
+   the usual case), in C: the same order as rr_key_less, without a Lua call per comparison.
+   Returns 0, having done nothing, when a key is not an integer. */
+static int rr_sort_integer_keys(lua_State *L, int keys, lua_Integer n) {
+    for (lua_Integer i = 1; i <= n; i++) {
+        int integer = lua_rawgeti(L, keys, i) == LUA_TNUMBER && lua_isinteger(L, -1);
+        lua_pop(L, 1);
+        if (!integer) return 0;
+    }
+    lua_Integer *sorted = (lua_Integer *)lua_newuserdatauv(L, (size_t)n * sizeof(lua_Integer), 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, keys, i);
+        sorted[i - 1] = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    qsort(sorted, (size_t)n, sizeof(lua_Integer), rr_integer_order);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_pushinteger(L, sorted[i - 1]);
+        lua_rawseti(L, keys, i);
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
 int rr_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
@@ -171,8 +201,8 @@ int rr_pairs(lua_State *L) {
         lua_rawseti(L, keys, ++n);
     }
     rr_charge_size(L, (double)n);
-    rr_charge_sort(L, (double)n, 32.0);   /* rr_key_less, called through table.sort */
-    if (n > 1) {
+    rr_charge_sort(L, (double)n, 32.0);   /* rr_key_less, called through table.sort (charged alike in C) */
+    if (n > 1 && !rr_sort_integer_keys(L, keys, n)) {
         luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);   /* the real library, already loaded */
         lua_getfield(L, -1, "sort");
         lua_pushvalue(L, keys);
