@@ -216,6 +216,29 @@ import Testing
         #expect(values == [.string("1.5 2 10 Alpha alpha mid zeta false true")])
     }
 
+    /// Integer keys only (sorted in C): ascending, from the most negative to the largest, as
+    /// `table.sort` orders them and as `next` visits them, for sparse and dense tables alike.
+    @Test func integerKeysComeInAscendingOrder() throws {
+        let host = try LuaHost()
+        let values = try host.load(
+            """
+            local t, expected, x = { [math.maxinteger] = 1, [math.mininteger] = 2, [0] = 3, [-1] = 4 }, {}, 12345
+            for i = 1, 400 do x = (x * 1103515245 + 12345) % 2147483648; t[x - 1073741824] = i end
+            for i = 1, 100 do t[i] = i end
+            for k in pairs(t) do expected[#expected + 1] = k end
+            local sorted = {}
+            for i, k in ipairs(expected) do sorted[i] = k end
+            table.sort(sorted)
+            local byNext, k = {}, next(t)
+            while k ~= nil do byNext[#byNext + 1] = k; k = next(t, k) end
+            for i = 1, #sorted do
+              if expected[i] ~= sorted[i] or byNext[i] ~= sorted[i] then return i, expected[i], sorted[i], byNext[i] end
+            end
+            return #expected, #byNext
+            """, chunkName: "o.lua")
+        #expect(values.count == 2 && values[0] == values[1] && (values[0].integerValue ?? 0) > 400, "\(values)")
+    }
+
     @Test func nextFollowsTheSameFixedOrder() throws {
         // Lua's own `next` order changed from one Lua state to another: results depended on --jobs.
         let host = try LuaHost()
