@@ -97,33 +97,37 @@ public final class LineComparison<Field: ComparedField> {
 
     /// The fields any event of `lines` shows differently under the two sets.
     func differences(in lines: [String]) -> Set<Field> {
-        let (a, b) = outputs(lines)
+        let wanted = Field.allCases.filter { !ignored.contains($0) }
         var found = Set<Field>()
-        for (x, y) in zip(a, b) {
-            for field in Field.allCases where !ignored.contains(field) && !found.contains(field) && field.differs(x, y) {
-                found.insert(field)
-            }
+        eachOutput(of: lines) { _, x, y in
+            for field in wanted where !found.contains(field) && field.differs(x, y) { found.insert(field) }
+            return found.count < wanted.count
         }
         return found
     }
 
-    /// The first event whose output shows `field` differently, with both values.
+    /// The first event whose output shows `field` differently, with both values. The lines after
+    /// it are not replayed: a shrinking candidate is checked up to its first difference only.
     func firstDifference(_ field: Field, in lines: [String]) -> (Int, JSONValue, JSONValue)? {
-        let (a, b) = outputs(lines)
-        for (i, (x, y)) in zip(a, b).enumerated() where field.differs(x, y) {
-            return (i, field.value(of: x), field.value(of: y))
+        var first: (Int, JSONValue, JSONValue)?
+        eachOutput(of: lines) { i, x, y in
+            guard field.differs(x, y) else { return true }
+            first = (i, field.value(of: x), field.value(of: y))
+            return false
         }
-        return nil
+        return first
     }
 
-    /// Both sets' outputs for the lines, as a new user of each engine.
-    private func outputs(_ lines: [String]) -> ([JSONValue], [JSONValue]) {
+    /// Replays the lines under both sets, as a new user of each engine, line by line: `body` gets
+    /// each line's index and two outputs, and returns whether to go on. (The two engines share
+    /// nothing, so replaying them in step prints what replaying one after the other would.)
+    private func eachOutput(of lines: [String], _ body: (Int, JSONValue, JSONValue) -> Bool) {
         users += 1
         let user = "\"user\": \"h\(users)\""
-        let renamed = lines.map { $0.replacingOccurrences(of: "\"user\": \"u1\"", with: user) }
-        let a = renamed.enumerated().map { replayA.output(forLine: $1, number: $0 + 1) }
-        let b = renamed.enumerated().map { replayB.output(forLine: $1, number: $0 + 1) }
-        return (a, b)
+        for (i, line) in lines.enumerated() {
+            let renamed = line.replacingOccurrences(of: "\"user\": \"u1\"", with: user)
+            guard body(i, replayA.output(forLine: renamed, number: i + 1), replayB.output(forLine: renamed, number: i + 1)) else { return }
+        }
     }
 
     /// Shorter histories: halves, quarters, … then single events removed (the last event first).
