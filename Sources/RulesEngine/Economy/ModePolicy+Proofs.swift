@@ -53,17 +53,8 @@ extension ModePolicy {
         public var priority: Int, strictness: Strictness, manual: ManualOverrideState, inForce: Bool, alwaysOpen: Bool
         /// Whether the mode is in force, as the seed document says (a manual override in force decides).
         var active: Bool { (inForce && manual == .forcedOn) || (!(inForce && manual == .forcedOff) && alwaysOpen) }
-        /// The mode as `effective_mode` gets it.
-        public var lua: LuaValue {
-            [
-                "priority": .integer(Int64(priority)), "strictness": .string(strictness.rawValue),
-                "manual_state": .string(manual.rawValue),
-                "override_in_force": .boolean(inForce),
-                "windows": .table(LuaTable(sequence: alwaysOpen ? [["days_mask": 127, "start_minutes": 0, "end_minutes": 0]] : [])),
-            ]
-        }
-        /// The mode as the engine passes it, for the proof's calls.
-        var candidate: ModeCandidate {
+        /// The mode as `effective_mode` gets it (as the engine passes it).
+        public var candidate: ModeCandidate {
             ModeCandidate(
                 priority: priority, strictness: strictness, manualState: manual, overrideInForce: inForce,
                 windows: alwaysOpen ? [ModeCandidate.Window(daysMask: 127, startMinutes: 0, endMinutes: 0)] : [])
@@ -91,8 +82,7 @@ extension ModePolicy {
             }
         }
         /// The instant of every input: Monday at 10:00.
-        public static let now: LuaValue = ["weekday": 1, "minutes": 600]
-        static let moment = LocalMoment(weekday: 1, minutes: 600)
+        public static let moment = LocalMoment(weekday: 1, minutes: 600)
 
         public init() {}
 

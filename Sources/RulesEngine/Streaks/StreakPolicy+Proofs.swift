@@ -82,29 +82,14 @@ extension StreakPolicy {
         }
     }
 
-    /// The days `pressure.next` is proved on with every streak of `pressureProofStreaks`.
-    private static let pressureProofWeek = (0..<7).flatMap { pressureProofDays(on: firstProvedDay.adding(days: $0)!) }
+    /// The days `pressure.next` is proved on with every streak of `pressureProofStreaks`
+    /// (`gen.pressure_day()`), the first a committed unshielded YES on Monday.
+    public static let pressureProofWeek = (0..<7).flatMap { pressureProofDays(on: firstProvedDay.adding(days: $0)!) }
 
-    /// Every streak up to 6 (longest up to 8), 0 first.
-    private static let pressureProofStreaks = (0...6).flatMap { current in
+    /// Every streak up to 6 (longest up to 8), the plainest (0, 0) first: the streaks `pressure.next`
+    /// is proved over with every day of the week (`gen.pressure_streak()`).
+    public static let pressureProofStreaks = (0...6).flatMap { current in
         (current...8).map { PressureStreak(current: current, longest: $0) }
-    }
-
-    /// The streaks `pressure.next` is proved over with every day of the week (`gen.pressure_streak()`),
-    /// as the proof passes them: `{current_streak, longest_streak}`, the plainest (0, 0) first.
-    public static var pressureProofStreakValues: [LuaValue] {
-        pressureProofStreaks.map { ["current_streak": .integer(Int64($0.current)), "longest_streak": .integer(Int64($0.longest))] }
-    }
-
-    /// The days it is proved on (`gen.pressure_day()`), as the proof passes them: `{result,
-    /// shield_used, date, weekday, committed}`, the first a committed unshielded YES on Monday.
-    public static var pressureProofDayValues: [LuaValue] {
-        pressureProofWeek.map { day in
-            [
-                "result": .string(day.result.rawValue), "shield_used": .boolean(day.shieldUsed), "date": .string(day.date.rawValue),
-                "weekday": .integer(Int64(day.date.isoWeekday)), "committed": .boolean(day.committed),
-            ]
-        }
     }
 
     /// Whether the engine can pass this day to `pressure.next`: a YES is a check-in (committed,

@@ -27,7 +27,7 @@ import RulesModel
 ///
 /// Seven more draw from the domains validation proves the streak functions over (streaks.lua),
 /// each value exactly as the proof passes it: `gen.pressure_streak()` and `gen.pressure_day()`
-/// (`pressure.next(streak, day)`: `StreakPolicy.pressureProofStreakValues`, `…DayValues`),
+/// (`pressure.next(streak, day)`: `StreakPolicy.pressureProofStreaks`, `…Week`),
 /// `gen.habit_streak()` (`habit.streak(c.periods, c.task, c.user)`: `StreakPolicy.HabitProofDomain`
 /// under the params of the rule set under test, so only `rulesrun test` has it),
 /// `gen.miga_days()` (`miga.current_streak`), `gen.earned_day()` (`earned.qualifies`),
@@ -68,6 +68,19 @@ public indirect enum CaseGenerator {
         let standard = window(PressureHistory.defaultOpen, PressureHistory.defaultClose)
         return [standard] + all.filter { $0 != standard }
     }()
+
+    /// The values of a proof's domain as rules receive them (each record's `LuaTableEncodable`
+    /// encoding, the engine's): what a property draws is what the proof and the engine pass.
+    static func encoded<T: LuaTableEncodable>(
+        _ values: [T], _ kind: String, _ path: String, as what: String
+    ) throws(CaseGeneratorError) -> [LuaValue] {
+        do {
+            let host = try LuaHost()
+            return try values.map { try host.value(of: $0) }
+        } catch {
+            throw CaseGeneratorError(path: path, message: "gen.\(kind): cannot encode the \(what): \(error)")
+        }
+    }
 
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
     /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
@@ -126,12 +139,7 @@ public indirect enum CaseGenerator {
         case "window":
             return .oneOf(Self.windows)
         case "price_context":
-            do {
-                let host = try LuaHost()
-                return .oneOf(try PricingPolicy.proofSituations().map { try host.value(of: $0) })
-            } catch {
-                throw CaseGeneratorError(path: path, message: "gen.price_context: cannot encode the situations: \(error)")
-            }
+            return try .oneOf(Self.encoded(PricingPolicy.proofSituations(), kind, path, as: "situations"))
         case "focus_session":
             return .oneOf((0...PricingPolicy.proofMaxFocusMinutes).map { .table(PricingPolicy.proofFocusSession($0)) })
         case "quest_gate":
@@ -155,9 +163,9 @@ public indirect enum CaseGenerator {
                 ("completions_in_window", .int(min: 0, max: Int64(PricingPolicy.proofMaxCompletionsInWindow))),
             ])
         case "pressure_streak":
-            return .oneOf(StreakPolicy.pressureProofStreakValues)
+            return try .oneOf(Self.encoded(StreakPolicy.pressureProofStreaks, kind, path, as: "streaks"))
         case "pressure_day":
-            return .oneOf(StreakPolicy.pressureProofDayValues)
+            return try .oneOf(Self.encoded(StreakPolicy.pressureProofWeek, kind, path, as: "days"))
         case "miga_days":
             return .oneOf(StreakPolicy.migaDayLists.map { .table(LuaTable(sequence: $0)) })
         case "earned_day":
@@ -169,12 +177,7 @@ public indirect enum CaseGenerator {
         case "earned_streak":
             return .int(min: Int64(StreakPolicy.earnedProofStreaks.lowerBound), max: Int64(StreakPolicy.earnedProofStreaks.upperBound))
         case "earned_day_end":
-            do {
-                let host = try LuaHost()
-                return .oneOf(try StreakPolicy.earnedProofDayEnds.map { try host.value(of: $0) })
-            } catch {
-                throw CaseGeneratorError(path: path, message: "gen.earned_day_end: cannot encode the days: \(error)")
-            }
+            return try .oneOf(Self.encoded(StreakPolicy.earnedProofDayEnds, kind, path, as: "days"))
         case "habit_streak":
             guard let rules else {
                 throw CaseGeneratorError(
@@ -215,7 +218,10 @@ public indirect enum CaseGenerator {
             // The proof's domain: no mode, or a list of one or two of its modes (shrinking drops a
             // mode, then moves each toward the first), at its instant.
             typealias Domain = ModePolicy.EffectiveModeProofDomain
-            return .record([("modes", .list(of: .oneOf(Domain.modes.map(\.lua)), max: 2)), ("now", .oneOf([Domain.now]))])
+            return .record([
+                ("modes", .list(of: .oneOf(try Self.encoded(Domain.modes.map(\.candidate), kind, path, as: "modes")), max: 2)),
+                ("now", .oneOf(try Self.encoded([Domain.moment], kind, path, as: "instant"))),
+            ])
         case "history":
             guard !nested else {
                 throw CaseGeneratorError(
