@@ -41,7 +41,7 @@ extension LuaHost {
         var bases: [LuaValue] = []
         var functions: [(name: String, function: LuaFunction)] = []
         var values: [String: LuaValue] = [:]
-        try load(layers: [(bytes, chunkName)], bases: &bases) { [self] chunk in
+        _ = try load(layers: [(bytes, chunkName)], bases: &bases) { [self] chunk in
             try hostMode {
                 guard lua_checkstack(L, 8) != 0 else { throw stackError() }
                 let top = lua_gettop(L)

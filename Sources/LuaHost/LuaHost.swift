@@ -53,7 +53,8 @@ public final class LuaHost {
     var fileTables: [(chunkName: String, reference: Int32)] = []
     /// Where rule calls are recorded while they are explained (`explain(_:)`); nil: not explaining,
     /// and a rule call costs one branch more.
-    public internal(set) var callTrace: LuaCallTrace?
+    /// (Read on every call, set only between calls: exclusive access is not checked at run time.)
+    @exclusivity(unchecked) public internal(set) var callTrace: LuaCallTrace?
     /// Makes the wrappers of `callingThroughHost(_:)` (nil until first used).
     var wrapFunction: LuaFunction?
 

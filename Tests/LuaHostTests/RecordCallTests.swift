@@ -31,6 +31,24 @@ struct Decision: LuaTableDecodable, Equatable {
     }
 }
 
+/// A record whose key is longer than the strings Lua interns (40 bytes), read twice (and counted
+/// once), with a nested record.
+struct LongKeyed: LuaTableDecodable, Equatable {
+    static let long = LuaKey("a_field_name_longer_than_the_forty_bytes_lua_interns")
+    static let inner = LuaKey("inner")
+    var long: Int
+    var inner: Decision?
+    init(long: Int, inner: Decision?) {
+        self.long = long
+        self.inner = inner
+    }
+    init(from t: inout LuaTableReader) throws {
+        long = try t.int(Self.long)
+        guard try t.int(Self.long) == long else { throw LuaError(kind: .decoding, message: "read twice, differently") }
+        inner = try t.optionalRecord(Self.inner, Decision.self)
+    }
+}
+
 /// A generic table result, for reading back what the rule saw.
 struct Echo: LuaTableDecodable {
     static let seen = LuaKey("seen")
@@ -127,6 +145,47 @@ struct Echo: LuaTableDecodable {
         let notTable = try function(host, "return { f = function(s) return 3 end }")
         let shape = #expect(throws: LuaError.self) { try host.call(notTable, Snapshot(tier: 1), returning: Decision.self) }
         #expect(shape?.message == "the function returned integer 3 where a table was expected")
+    }
+
+    /// A result table with a hundred more keys than the record reads, in it or in a nested record,
+    /// is refused with the same message, and the reader leaves the stack as it found it.
+    @Test(arguments: [0, 100])
+    func smallAndLargeResultTablesReadTheSame(extraKeys: Int) throws {
+        let host = try LuaHost()
+        let wide = try function(
+            host,
+            """
+            return { f = function(s)
+              local t = { a_field_name_longer_than_the_forty_bytes_lua_interns = s.current_tier,
+                          inner = { current_tier = 2, reminders = { "09:00" } } }
+              if s.current_tier == 2 then for i = 1, \(extraKeys) do t["x" .. i] = i end end
+              if s.current_tier == 3 then
+                for i = 1, \(extraKeys) do t.inner["x" .. i] = i end
+                t.inner.current_tier = "two"
+              end
+              return t
+            end }
+            """)
+        let expected = LongKeyed(long: 1, inner: Decision(tier: 2, reminders: ["09:00"], badge: nil))
+        #expect(try host.call(wide, Snapshot(tier: 1), returning: LongKeyed.self) == expected)
+        if extraKeys == 0 {
+            #expect(try host.call(wide, Snapshot(tier: 2), returning: LongKeyed.self).long == 2)
+        } else {
+            let unknown = #expect(throws: LuaError.self) { try host.call(wide, Snapshot(tier: 2), returning: LongKeyed.self) }
+            #expect(unknown?.path == "x1")
+            #expect(unknown?.message.contains("unknown field") == true, "\(String(describing: unknown))")
+        }
+        let nested = #expect(throws: LuaError.self) { try host.call(wide, Snapshot(tier: 3), returning: LongKeyed.self) }
+        #expect(nested?.path == "inner.current_tier")
+        #expect(nested?.message.hasSuffix("expected an integer, found string \"two\"") == true, "\(String(describing: nested))")
+        // Every call leaves the stack as it found it: a thousand calls, failing or not, in a row.
+        for i in 0..<1000 {
+            if i % 3 == 0 {
+                #expect(try host.call(wide, Snapshot(tier: 1), returning: LongKeyed.self) == expected)
+            } else {
+                _ = try? host.call(wide, Snapshot(tier: 2 + i % 2), returning: LongKeyed.self)
+            }
+        }
     }
 
     @Test func aFrozenRuleTableCanBeReturned() throws {

@@ -48,7 +48,7 @@ public struct IntervalChart: Sendable {
             + "<text x=\"\(SVGText.f(zero))\" y=\"\(SVGText.f(top - 8))\" text-anchor=\"middle\" fill=\"#333\">0</text>\n"
             + "<text x=\"\(SVGText.f(plotRight))\" y=\"\(SVGText.f(top - 8))\" text-anchor=\"end\" fill=\"#555\">B higher →</text>\n"
             + "<text x=\"\(SVGText.f(plotRight + 20))\" y=\"\(SVGText.f(top - 8))\" fill=\"#555\">B − A [95% interval]</text>\n"
-        for (i, row) in rows.enumerated() {
+        for i in rows.indices {
             let y = top + rowHeight * (Double(i) + 0.5)
             if i % 2 == 0 {
                 out +=
