@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: RuleSetInvariantTests.ruleSetFolders)
     func invariantsHoldAlongRandomEarnedHistories(folder: String) throws {
-        let rules = try RuleSet.load(Repository.root.appendingPathComponent(folder).path)
+        let rules = try RuleSetInvariantTests.load(folder)
         let store = try Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: rules))
         let seed = folder.utf8.reduce(UInt64(0xEA27_2026)) { ($0 &* 31) &+ UInt64($1) }

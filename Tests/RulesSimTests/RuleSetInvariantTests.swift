@@ -29,6 +29,12 @@ import Testing
             .sorted()
     }()
 
+    /// One of `ruleSetFolders`, loaded without proving it again: finding the folders proved each
+    /// (a proof is most of a load, about 0.7 s of CPU in a debug build).
+    static func load(_ folder: String) throws -> RuleSet {
+        try RuleSet.load(repository.appendingPathComponent(folder).path, proving: false)
+    }
+
     @Test func theDefaultRuleSetAndItsAlternativesAreFound() {
         #expect(Self.ruleSetFolders.contains("rules"), "\(Self.ruleSetFolders)")
         #expect(Self.ruleSetFolders.contains { $0.hasPrefix("examples/") }, "\(Self.ruleSetFolders)")
@@ -36,7 +42,7 @@ import Testing
 
     @Test(arguments: ruleSetFolders)
     func invariantsHoldAlongRandomHistories(folder: String) async throws {
-        let rules = try RuleSet.load(Self.repository.appendingPathComponent(folder).path)
+        let rules = try Self.load(folder)
         // One seed per rule set, from its name, so that each gets its own histories.
         let seed = folder.utf8.reduce(UInt64(0x1A7A_2025)) { ($0 &* 31) &+ UInt64($1) }
         await propertyCheck(count: Self.historiesPerRuleSet, input: SeededCases.histories(HistoryGenerator(seed: seed))) { history in
