@@ -4,6 +4,8 @@ struct Decisions {
     private(set) var fields: [(String, JSONValue)] = []
     /// The lists, in the order of their first decision (a few per event: searched, not hashed).
     private var lists: [(key: String, values: [JSONValue])] = []
+    /// The options of an unlock gate opened (also in `unlock_gate`'s JSON), as the engine made them.
+    var gateOptions: AvailableOptions?
 
     /// Sets a single decision (`check_in`, `shield`, …).
     mutating func set(_ key: String, _ value: JSONValue) {

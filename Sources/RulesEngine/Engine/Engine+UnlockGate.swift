@@ -36,6 +36,7 @@ extension Engine {
                 ("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
                 ("available_options", JSONValue(snapshot)),
             ]))
+        decisions.gateOptions = snapshot
     }
 
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules

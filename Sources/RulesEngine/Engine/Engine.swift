@@ -94,7 +94,7 @@ public final class Engine {
 
     /// Applies one event; see the type's description.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
-        try applying(event) { context, decisions in Outcome(decisions: decisions, state: try state(of: context, at: event.at.millis)) }
+        try applying(event) { context, decisions in Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis)) }
     }
 
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
@@ -102,23 +102,29 @@ public final class Engine {
     public struct SummarizedOutcome: Sendable {
         public var decisions: JSONValue
         public var user: UserSummary
+        /// The options of the unlock gate the event opened (the decision's
+        /// `unlock_gate.available_options`, as the engine made them), nil when it opened none: the
+        /// simulation's personas choose from them without reading the JSON back.
+        public var gateOptions: AvailableOptions?
     }
 
     /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
     public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
-        try applying(event) { context, decisions in SummarizedOutcome(decisions: decisions, user: UserSummary(&context)) }
+        try applying(event) { context, decisions in
+            SummarizedOutcome(decisions: decisions.json, user: UserSummary(&context), gateOptions: decisions.gateOptions)
+        }
     }
 
     /// Runs `event` (its times checked first) on its user's context, all of it or nothing, and
     /// returns what `result` makes of the context afterwards and the decisions.
-    private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, JSONValue) throws -> T) throws(EngineError) -> T {
+    private func applying<T>(_ event: EngineEvent, _ result: (inout UserContext, Decisions) throws -> T) throws(EngineError) -> T {
         try event.checkTimes()
         // The event goes to the closures as an argument, not captured: a capture copied it (every
         // string and payload of its kind retained and released), twice per event.
         return try engineErrors(event) { event in
             try atomically(event) { context, event in
                 let decisions = try run(event, &context)
-                return try result(&context, decisions.json)
+                return try result(&context, decisions)
             }
         }
     }
@@ -217,8 +223,9 @@ public final class Engine {
     /// `UserRecords` each, instead of being written: no store is touched (the mode carries none).
     /// Returns them, in the order of their ids, for `BulkWriter` to write. Every user of the batch
     /// must be new, with its id given by `userID` (a simulation's users). A refused event rolls
-    /// back only itself, as in a batch.
-    public func recordingBatch<T>(_ body: () throws -> T) throws -> (T, [UserRecords]) {
+    /// back only itself, as in a batch. `keepingRecords: false` returns no rows, and does not
+    /// write the users' bookkeeping that nothing would read (a simulation without a database).
+    public func recordingBatch<T>(keepingRecords: Bool = true, _ body: () throws -> T) throws -> (T, [UserRecords]) {
         switch mode {
         case .single, .recordingOnly: break
         case .batch, .recording: preconditionFailure("Engine.batch does not nest")
@@ -227,6 +234,7 @@ public final class Engine {
         mode = .recording(batch)
         defer { mode = restingMode }
         let result = try body()
+        guard keepingRecords else { return (result, []) }
         var records: [UserRecords] = []
         for user in batch.users.values.sorted(by: { $0.context.userID < $1.context.userID }) {
             try user.context.save()

@@ -2,35 +2,20 @@ import RulesEngine
 import RulesModel
 
 /// The options of the unlock gate as a user reads them from the gate's decision (the A4.2
-/// snapshot in `unlock_gate.available_options`): which credit lengths, quest types and emergency
-/// unlock are offered, and which of them are enabled.
+/// snapshot in `unlock_gate.available_options`, `Engine.SummarizedOutcome.gateOptions`): which
+/// credit lengths, quest types and emergency unlock are offered, and which of them are enabled.
 struct GateOptions {
     var durations: [(minutes: Int, enabled: Bool)] = []
     var questTypes: [(type: QuestType, enabled: Bool)] = []
     /// nil when the rules offer no emergency unlock.
     var emergency: Bool?
 
-    init(_ snapshot: JSONValue?) {
-        guard case .array(let options)? = snapshot?["options"] else { return }
-        for option in options {
-            switch option["type"] {
-            case .string("CREDITS_UNLOCK")?:
-                guard case .array(let items)? = option["durations"] else { continue }
-                durations = items.compactMap { item in
-                    guard case .int(let minutes)? = item["minutes"], case .bool(let enabled)? = item["enabled"] else { return nil }
-                    return (minutes, enabled)
-                }
-            case .string("QUEST_UNLOCK")?:
-                guard case .array(let items)? = option["quest_types"] else { continue }
-                questTypes = items.compactMap { item in
-                    guard case .string(let name)? = item["quest_type"], let type = QuestType(rawValue: name),
-                        case .bool(let enabled)? = item["enabled"]
-                    else { return nil }
-                    return (type, enabled)
-                }
-            case .string("EMERGENCY_UNLOCK")?:
-                if case .bool(let enabled)? = option["enabled"] { emergency = enabled }
-            default: continue
+    init(_ snapshot: AvailableOptions?) {
+        for option in snapshot?.options ?? [] {
+            switch option {
+            case .credits(_, _, let items): durations = items.map { ($0.minutes, $0.enabled) }
+            case .quest(_, _, let items): questTypes = items.map { ($0.questType, $0.enabled) }
+            case .emergency(let enabled, _, _, _): emergency = enabled
             }
         }
     }

@@ -57,13 +57,11 @@ final class SimulationWorker {
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             let name = "u\(key + 1)"
-            let (_, user) = try engine.recordingBatch {
+            let (_, user) = try engine.recordingBatch(keepingRecords: template.keepRecords) {
                 try simulator.run(index: index, key: Int(key), name: name, into: &days, failures: &failures)
             }
-            if template.keepRecords {
-                for recorded in user { try recorded.encodeJSON() }
-                records += user
-            }
+            for recorded in user { try recorded.encodeJSON() }
+            records += user
         }
         var result = ChunkResult(days: days, records: records, failures: failures)
         if config.recordsLines, let host = ruleSet?.host { result.lines = host.takeLineCounts() }

@@ -116,9 +116,10 @@ extension UserSimulator {
     ) {
         // The persona's parts are read where needed: a copy of it all would retain each of its lists.
         guard run.earned != nil else { return }
-        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? {
+        func outcome(_ event: EarnedEvent, at t: EpochMillis = time) -> Engine.SummarizedOutcome? {
             step(.earned(event), at: t, name: name, day: d, &run, &days)
         }
+        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? { outcome(event, at: t)?.decisions }
         func later(_ delay: Int64, _ next: EarnedAction) -> EpochMillis {
             schedule(.earned(next), at: time + delay, in: &plan, from: index)
             return time + delay
@@ -159,9 +160,11 @@ extension UserSimulator {
                 days[d].earned.openedWhileUnlocked += 1
                 return
             }
-            guard let gate = apply(.unlockOpen(app: app))?["unlock_gate"], case .bool(true)? = gate["blocked"] else { return }
+            guard let opened = outcome(.unlockOpen(app: app)), case .bool(true)? = opened.decisions["unlock_gate"]?["blocked"] else {
+                return
+            }
             let preferences = run.earned!.persona.gate
-            let choice = preferences.choose(GateOptions(gate["available_options"]), mayInsist: !retry, &run.earned!.gate)
+            let choice = preferences.choose(GateOptions(opened.gateOptions), mayInsist: !retry, &run.earned!.gate)
             let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
             run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
         case .choose(let app, let choice, let retry):

@@ -63,7 +63,8 @@ extension UserSimulator {
         switch action {
         case .complete(let task, let forDay, let value):
             guard
-                let decisions = step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days)
+                let decisions = step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days)?
+                    .decisions
             else { return }
             if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
             let fields = decisions["habit_completion"]

@@ -285,13 +285,13 @@ final class UserSimulator {
         plan.insert(Planned(at: at, order: -1, action: action), at: position)
     }
 
-    /// Applies one event and counts what the engine decided into day `d`; returns the decisions,
+    /// Applies one event and counts what the engine decided into day `d`; returns what it decided,
     /// nil when the engine refused the event (which changes nothing).
     @discardableResult
     func step(
         _ kind: EngineEvent.Kind, at time: EpochMillis, name: String, day d: Int, _ run: inout Run,
         _ days: inout [DayTotals]
-    ) -> JSONValue? {
+    ) -> Engine.SummarizedOutcome? {
         days[d].events += 1
         let event = EngineEvent(at: Timestamp(millis: time), user: name, kind: kind)
         run.events.append(event)
@@ -332,7 +332,7 @@ final class UserSimulator {
         }
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
         if run.earned != nil { run.earned!.ledger.record(applied.decisions, day: d, into: &days, dayIndex: dayIndex) }
-        return applied.decisions
+        return applied
     }
 
     /// Counts a refused event when the rule set failed on it (not when the apps' rules refused
