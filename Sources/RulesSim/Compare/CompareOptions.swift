@@ -11,8 +11,9 @@ public struct CompareOptions: Sendable {
     /// The most histories: the walk keeps nothing per history, so this bounds its time (a million
     /// thirty-day histories take minutes in release).
     public static let maxRuns = 1_000_000
-    /// The most Earned histories, and history-days (runs × days): each set's engine keeps every
-    /// history's user in its in-memory store, 15 to 20 KB per history-day.
+    /// The most Earned histories, and history-days (runs × days): a bound on time, each event
+    /// replayed under both sets with the user's whole state (a history's rows are held in memory
+    /// only while it is replayed).
     public static let maxEconomyRuns = 10_000
     public static let maxEconomyHistoryDays = 40_000
     /// The same for the habit histories (`--habit-runs`, `--habit-days`): a habit event recomputes

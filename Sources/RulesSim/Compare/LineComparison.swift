@@ -1,7 +1,6 @@
 import Foundation
 import RulesEngine
 import RulesModel
-import RulesStore
 
 /// `compare`'s replayed halves (the economy's, the habit tracker's): two rule sets on the same
 /// generated histories of replay lines (`Field.history`), replayed through `Engine` itself under
@@ -9,7 +8,8 @@ import RulesStore
 /// the engine is the walker here. Each kind of difference (a `Field`) keeps the first history that
 /// shows it, shrunk by removing events while the difference remains, as a replay file.
 ///
-/// Each set's engine keeps one in-memory store; every replayed history is a new user of it.
+/// Each set's engine holds its users' rows in memory (a recording batch per history, as a
+/// simulation's workers do, without a database); every replayed history is a new user.
 public final class LineComparison<Field: ComparedField> {
     public let rulesA: any PolicyRules
     public let rulesB: any PolicyRules
@@ -31,8 +31,15 @@ public final class LineComparison<Field: ComparedField> {
         self.days = days
         self.seed = seed
         self.ignored = ignored
-        replayA = Replay(engine: Engine(store: try Store.inMemory(), rules: a))
-        replayB = Replay(engine: Engine(store: try Store.inMemory(), rules: b))
+        replayA = Replay(engine: Self.engine(a))
+        replayB = Replay(engine: Self.engine(b))
+    }
+
+    /// An engine without a store whose users are the histories, `hN` with id N.
+    private static func engine(_ rules: any PolicyRules) -> Engine {
+        let engine = Engine(rules: rules)
+        engine.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
+        return engine
     }
 
     /// One kind of difference with its minimal history.
@@ -124,9 +131,20 @@ public final class LineComparison<Field: ComparedField> {
     private func eachOutput(of lines: [String], _ body: (Int, JSONValue, JSONValue) -> Bool) {
         users += 1
         let user = "\"user\": \"h\(users)\""
-        for (i, line) in lines.enumerated() {
-            let renamed = line.replacingOccurrences(of: "\"user\": \"u1\"", with: user)
-            guard body(i, replayA.output(forLine: renamed, number: i + 1), replayB.output(forLine: renamed, number: i + 1)) else { return }
+        do {
+            // One recording batch per history and engine, its rows dropped at the end: a refused
+            // event rolls back only itself, as in a store.
+            _ = try replayA.engine.recordingBatch(keepingRecords: false) {
+                try replayB.engine.recordingBatch(keepingRecords: false) {
+                    for (i, line) in lines.enumerated() {
+                        let renamed = line.replacingOccurrences(of: "\"user\": \"u1\"", with: user)
+                        let a = replayA.output(forLine: renamed, number: i + 1), b = replayB.output(forLine: renamed, number: i + 1)
+                        guard body(i, a, b) else { return }
+                    }
+                }
+            }
+        } catch {
+            preconditionFailure("a recording batch that keeps no records has nothing to save: \(error)")
         }
     }
 
