@@ -149,7 +149,7 @@ import Testing
         let alone = Engine(store: try Store.inMemory(options: StoreOptions(deviceID: "x")), rules: rules)
         let recording = Engine(rules: rules)  // no store: the rows stay in the records
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
-        recording.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
+        recording.userID = Engine.numberedUserID
         func outcome(_ body: () throws(EngineError) -> JSONValue) -> String {
             do { return try body().description } catch { return "refused: \(error)" }
         }

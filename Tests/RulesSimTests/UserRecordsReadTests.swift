@@ -110,9 +110,8 @@ import Testing
         let store = try Store.inMemory(options: StoreOptions(deviceID: "x"))
         let alone = Engine(store: store, rules: rules)
         let recording = Engine(rules: rules)
-        let ids: (String) -> UserID? = { name in Int64(name.dropFirst()).map { UserID($0) } }
-        alone.userID = ids
-        recording.userID = ids
+        alone.userID = Engine.numberedUserID
+        recording.userID = Engine.numberedUserID
         var records: [UserRecords] = []
         for lines in histories {
             let events = try lines.map { try EngineEvent.parse($0) }

@@ -30,6 +30,10 @@ public final class Engine {
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
     /// sets it so that user ids do not depend on which worker created which user.
     public var userID: ((String) -> UserID?)?
+
+    /// The id N of a user named by one letter and the number N (`u12`, `h3`): the users a
+    /// simulation or a comparison makes up, for `userID`.
+    public static func numberedUserID(_ name: String) -> UserID? { Int64(name.dropFirst()).map { UserID($0) } }
     /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
     @exclusivity(unchecked) private(set) var mode: RunMode
     /// The users' clocks.

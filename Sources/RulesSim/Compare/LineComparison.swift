@@ -38,7 +38,7 @@ public final class LineComparison<Field: ComparedField> {
     /// An engine without a store whose users are the histories, `hN` with id N.
     private static func engine(_ rules: any PolicyRules) -> Engine {
         let engine = Engine(rules: rules)
-        engine.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
+        engine.userID = Engine.numberedUserID
         return engine
     }
 

@@ -36,7 +36,7 @@ final class SimulationWorker {
         }
         // An engine without a store: its users' rows stay in memory (see `run`).
         engine = Engine(rules: rules)
-        engine.userID = { name in Int64(name.dropFirst()).map { UserID($0) } }
+        engine.userID = Engine.numberedUserID
     }
 
     /// Simulates the users of one chunk: one recording batch per user (`Engine.recordingBatch`),
