@@ -37,7 +37,7 @@ import Testing
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
         let got = try batched.batch {
-            parsed.map { event in outcome { () throws(EngineError) in try batched.applySummarized(event).decisions } }
+            parsed.map { event in outcome { () throws(EngineError) in try batched.applySummarized(event).decisions.json } }
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })  // refused events roll back only themselves
@@ -58,7 +58,7 @@ import Testing
         }
         let expected = parsed.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
         let (got, records) = try recording.recordingBatch {
-            parsed.map { event in outcome { () throws(EngineError) in try recording.applySummarized(event).decisions } }
+            parsed.map { event in outcome { () throws(EngineError) in try recording.applySummarized(event).decisions.json } }
         }
         #expect(got == expected)
         #expect(expected.contains { $0.hasPrefix("refused: ") })

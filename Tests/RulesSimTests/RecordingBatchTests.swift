@@ -159,7 +159,7 @@ import Testing
             let events = try lines.map { try EngineEvent.parse($0) }
             let expected = events.map { event in outcome { () throws(EngineError) in try alone.apply(event).decisions } }
             let (got, user) = try recording.recordingBatch {
-                events.map { event in outcome { () throws(EngineError) in try recording.applySummarized(event).decisions } }
+                events.map { event in outcome { () throws(EngineError) in try recording.applySummarized(event).decisions.json } }
             }
             #expect(got == expected)
             refused += got.filter { $0.hasPrefix("refused") }.count

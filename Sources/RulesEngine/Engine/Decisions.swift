@@ -1,28 +1,51 @@
 import RulesModel
-/// What the engine decided while applying one event, in the order it happened.
-struct Decisions {
-    private(set) var fields: [(String, JSONValue)] = []
-    /// The lists, in the order of their first decision (a few per event: searched, not hashed).
-    private var lists: [(key: String, values: [JSONValue])] = []
-    /// The options of an unlock gate opened (also in `unlock_gate`'s JSON), as the engine made them.
-    var gateOptions: AvailableOptions?
 
-    /// Sets a single decision (`check_in`, `shield`, …).
-    mutating func set(_ key: String, _ value: JSONValue) {
-        fields.removeAll { $0.0 == key }
-        fields.append((key, value))
+/// What the engine decided while applying one event, in the order it happened (typed: see
+/// `Decision`).
+public struct Decisions: Sendable {
+    /// Every decision, in the order made; a single decision made again replaces the earlier one.
+    public private(set) var all: [Decision] = []
+
+    /// Makes a single decision (`commitment`, `shield`, …).
+    mutating func set(_ decision: Decision) {
+        let key = decision.key
+        all.removeAll { !$0.isListed && $0.key == key }
+        all.append(decision)
     }
 
     /// Appends to a list of decisions (`days`, `reminders_sent`, …).
-    mutating func append(_ key: String, _ value: JSONValue) {
-        if let index = lists.firstIndex(where: { $0.key == key }) {
-            lists[index].values.append(value)
-        } else {
-            lists.append((key, [value]))
-        }
+    mutating func append(_ decision: Decision) {
+        all.append(decision)
     }
 
-    var json: JSONValue {
-        lists.isEmpty ? .object(fields) : .object(lists.map { ($0.key, JSONValue.array($0.values)) } + fields)
+    /// The decisions as JSON: the lists first, in the order of their first element, then the
+    /// single decisions in the order made.
+    public var json: JSONValue {
+        var lists: [(key: String, values: [JSONValue])] = []
+        var fields: [(String, JSONValue)] = []
+        for decision in all {
+            if decision.isListed {
+                let key = decision.key
+                if let index = lists.firstIndex(where: { $0.key == key }) {
+                    lists[index].values.append(decision.json)
+                } else {
+                    lists.append((key, [decision.json]))
+                }
+            } else {
+                fields.append((decision.key, decision.json))
+            }
+        }
+        return .object(lists.map { ($0.key, JSONValue.array($0.values)) } + fields)
+    }
+}
+
+extension Decision {
+    /// An element of a list (`days`, `reminders_sent`, `attempts_expired`, `quests_expired`,
+    /// `earned_days`), not a single decision.
+    var isListed: Bool {
+        switch self {
+        case .day, .reminderSent, .attemptExpired, .questExpired, .earnedDay: true
+        default: false
+        }
     }
 }

@@ -70,18 +70,13 @@ extension Engine {
             try context.storage.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
             try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
             context.book.earned!.quests[app] = nil
-            decisions.append(
-                "quests_expired",
-                .object([
-                    ("app", .string(app)), ("quest_session_id", .string(quest.id)),
-                    ("attempt_id", .string(quest.attemptID)),
-                ]))
+            decisions.append(.questExpired(app: app, questSessionID: quest.id, attemptID: quest.attemptID))
         case .attemptExpiry:
             let app = context.book.earned!.attempts.keys.sorted()[index]
             let attempt = context.book.earned!.attempts[app]!
             try context.storage.closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
             context.book.earned!.attempts[app] = nil
-            decisions.append("attempts_expired", .object([("app", .string(app)), ("attempt_id", .string(attempt.id))]))
+            decisions.append(.attemptExpired(app: app, attemptID: attempt.id))
         default:
             try rollOverEarnedDay(&context, &decisions)
         }
@@ -121,18 +116,14 @@ extension Engine {
         earned.freezes = next.freezes == 0 ? nil : next.freezes
         earned.dayEnds = try end(of: to, context, notBefore: at)
         context.book.earned = earned
-        var fields: [(String, JSONValue)] = [
-            ("from_day_id", .string(from.rawValue)), ("to_day_id", .string(to.rawValue)),
-            ("carried_credits", .int(carried)), ("forfeited_credits", .int(economy.creditBalance - carried)),
-            ("streak_count", .int(streak)),
-        ]
         // The freezes show only under a freeze policy (or while the user holds some), so that the
         // default rules' decisions stay as they were.
-        if rules.parameters.earnedFreezeMax > 0 || held > 0 || next.freezes > 0 {
-            if next.freezes < held { fields.append(("freeze_used", .bool(true))) }
-            fields.append(("freezes", .int(next.freezes)))
-        }
-        decisions.append("earned_days", .object(fields))
+        let freezes = rules.parameters.earnedFreezeMax > 0 || held > 0 || next.freezes > 0
+        decisions.append(
+            .earnedDay(
+                Decision.EarnedDay(
+                    from: from, to: to, carriedCredits: carried, forfeitedCredits: economy.creditBalance - carried,
+                    streakCount: streak, freezes: freezes ? (next.freezes, next.freezes < held) : nil)))
     }
 
     /// How a day qualified, read from the economy, for a state saved before the engine kept the

@@ -24,11 +24,9 @@ extension Engine {
             id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
             strict: strict, blockedApps: blocked)
         decisions.set(
-            "focus_started",
-            .object([
-                ("session_id", .string(id)), ("planned_minutes", .int(start.minutes)),
-                ("ends", .string(try clock(context).describe(now + Int64(start.minutes) * Millis.minute))),
-            ]))
+            .focusStarted(
+                sessionID: id, plannedMinutes: start.minutes, ends: now + Int64(start.minutes) * Millis.minute,
+                clock: try clock(context)))
     }
 
     /// Ends the running session: completed at its planned end, else ended early at `now`.
@@ -56,15 +54,12 @@ extension Engine {
                 userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
                 completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
         context.book.earned!.focus = nil
-        var fields: [(String, JSONValue)] = [
-            ("session_id", .string(focus.id)), ("completed", .bool(completed)), ("actual_minutes", .int(actual)),
-            ("credits_earned", .int(credits)), ("qualifies", .bool(qualifies)),
-        ]
-        if let streak {
-            context.book.earned!.qualifiedBy = streak.method
-            fields += streakFields(streak)
-        }
-        decisions.set("focus_ended", .object(fields))
+        if let streak { context.book.earned!.qualifiedBy = streak.method }
+        decisions.set(
+            .focusEnded(
+                Decision.FocusEnded(
+                    sessionID: focus.id, completed: completed, actualMinutes: actual, creditsEarned: credits,
+                    qualifies: qualifies, streak: streak)))
     }
 
     func defineEarnedHabit(
@@ -91,11 +86,12 @@ extension Engine {
         try context.storage.saveHabit(habit)
         context.book.earned!.habits[definition.habit] = id
         decisions.set(
-            "earned_habit",
-            .object([
-                ("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
-                ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active)),
-            ]))
+            .other(
+                key: "earned_habit",
+                .object([
+                    ("habit", .string(definition.habit)), ("created", .bool(existing == nil)),
+                    ("reward_credits", .int(habit.rewardCredits)), ("active", .bool(habit.active)),
+                ])))
     }
 
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
@@ -148,22 +144,11 @@ extension Engine {
             awardedCredits: credits, awardSuspended: suspended, createdAt: now)
         try context.storage.recordHabitCompletion(
             HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
-        var fields: [(String, JSONValue)] = [
-            ("habit", .string(name)), ("day_id", .string(day.rawValue)), ("credits_earned", .int(credits)),
-            ("award_suspended", .bool(suspended)),
-        ]
-        if let suspendUntil { fields.append(("awards_suspended_until", .string(suspendUntil.rawValue))) }
-        if let streak {
-            context.book.earned!.qualifiedBy = streak.method
-            fields += streakFields(streak)
-        }
-        decisions.set("earned_habit_completion", .object(fields))
-    }
-
-    private func streakFields(_ streak: StreakUpdate) -> [(String, JSONValue)] {
-        [
-            ("streak_qualified", .string(streak.method.rawValue)), ("streak_count", .int(streak.newStreakCount)),
-            ("streak_bonus", .int(streak.bonusCredits)),
-        ]
+        if let streak { context.book.earned!.qualifiedBy = streak.method }
+        decisions.set(
+            .earnedHabitCompletion(
+                Decision.EarnedHabitCompletion(
+                    habit: name, day: day, creditsEarned: credits, awardSuspended: suspended,
+                    awardsSuspendedUntil: suspendUntil, streak: streak)))
     }
 }

@@ -112,18 +112,19 @@ extension Engine {
         context.cache.marksPerPeriod[id] = nil
         switch kind {
         case .skip:
-            decisions.set("habit_skip", .object([("task", .string(name)), ("day", .string(target.rawValue))]))
+            decisions.set(.other(key: "habit_skip", .object([("task", .string(name)), ("day", .string(target.rawValue))])))
         case .freezeUsed, .freezeEquipped:
             let equipped = try context.storage.dayMarks(
                 context.userID, taskID: id, fromDay: task.startDay(clock), toDay: clock.day(of: now)
             )
             .filter { $0.kind == .freezeEquipped }.count
             decisions.set(
-                "habit_freeze",
-                .object([
-                    ("task", .string(name)), ("action", .string(kind == .freezeUsed ? "use" : "equip")),
-                    ("day", .string(target.rawValue)), ("freezes_equipped", .int(equipped)),
-                ]))
+                .other(
+                    key: "habit_freeze",
+                    .object([
+                        ("task", .string(name)), ("action", .string(kind == .freezeUsed ? "use" : "equip")),
+                        ("day", .string(target.rawValue)), ("freezes_equipped", .int(equipped)),
+                    ])))
         }
     }
 
@@ -144,12 +145,13 @@ extension Engine {
         let streak = try habitStreak(periods, task, name: name, context)
         let left = try context.storage.completions(context.userID, taskID: id, from: from, to: to).count
         decisions.set(
-            "habit_uncheck",
-            .object(
-                [
-                    ("task", .string(name)), ("day", .string(target.rawValue)),
-                    ("completions_on_day", .int(left)),
-                ] + streak.decisionFields))
+            .other(
+                key: "habit_uncheck",
+                .object(
+                    [
+                        ("task", .string(name)), ("day", .string(target.rawValue)),
+                        ("completions_on_day", .int(left)),
+                    ] + streak.decisionFields)))
     }
 
     /// The instant a completion of `task` is recorded at: `now` for today (the seed's behaviour),

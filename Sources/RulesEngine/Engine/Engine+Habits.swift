@@ -36,14 +36,15 @@ extension Engine {
         context.cache.completionsPerPeriod[id] = nil  // its measurement or start may have changed
         context.cache.marksPerPeriod[id] = nil
         decisions.set(
-            "habit_task",
-            .object(
-                [
-                    ("task", .string(definition.task)), ("created", .bool(existing == nil)),
-                    ("measurement", .string(task.measurementDuration.rawValue)),
-                    ("frequency", .string(task.frequencyType.eventName)),
-                    ("times_per_day", .int(task.timesPerDay)),
-                ] + Engine.taskDecisionFields(task)))
+            .other(
+                key: "habit_task",
+                .object(
+                    [
+                        ("task", .string(definition.task)), ("created", .bool(existing == nil)),
+                        ("measurement", .string(task.measurementDuration.rawValue)),
+                        ("frequency", .string(task.frequencyType.eventName)),
+                        ("times_per_day", .int(task.timesPerDay)),
+                    ] + Engine.taskDecisionFields(task))))
     }
 
     func completeTask(
@@ -72,13 +73,9 @@ extension Engine {
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
         decisions.set(
-            "habit_completion",
-            .object(
-                [
-                    ("task", .string(name)), ("period", .string(try periodName(task, context, at: now))),
-                    ("completions_in_period", .int(periods.first?.completions ?? 0)),
-                ]
-                    + streak.decisionFields))
+            .habitCompletion(
+                task: name, period: try periodName(task, context, at: now), completionsInPeriod: periods.first?.completions ?? 0,
+                streak: streak))
     }
 
     /// The task's streak as the rule gives it, checked (RULE_VIOLATION naming the task when broken);

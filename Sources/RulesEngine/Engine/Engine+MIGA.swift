@@ -37,12 +37,7 @@ extension Engine {
         try context.storage.recordUsageEvent(event)
         context.cache.lastGateway = (now, sameInstant + 1)
         if type == .exitToFocus { context.cache.exitsByDay![clock.day(of: now), default: 0] += 1 }
-        decisions.set(
-            "miga",
-            .object([
-                ("event", .string(type.rawValue)), ("app", .string(app)),
-                ("current_streak", .int(try migaStreak(context, at: now))),
-            ]))
+        decisions.set(.miga(event: type, app: app, currentStreak: try migaStreak(context, at: now)))
     }
 
     /// The current streak of days with the counting event, today first.

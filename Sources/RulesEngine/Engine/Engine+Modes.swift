@@ -56,13 +56,14 @@ extension Engine {
         context.book.earned!.modes[definition.mode] = id
         context.cache.modes = nil
         decisions.set(
-            "mode",
-            .object([
-                ("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
-                ("deleted", .bool(mode.deletedAt != nil)), ("priority", .int(mode.priority)),
-                ("strictness", .string(mode.strictness.rawValue)), ("windows", .int(windows.count)),
-                ("blocked_apps", .array(blocked.map { .string($0.rawValue) })),
-            ]))
+            .other(
+                key: "mode",
+                .object([
+                    ("mode", .string(definition.mode)), ("created", .bool(existing == nil)),
+                    ("deleted", .bool(mode.deletedAt != nil)), ("priority", .int(mode.priority)),
+                    ("strictness", .string(mode.strictness.rawValue)), ("windows", .int(windows.count)),
+                    ("blocked_apps", .array(blocked.map { .string($0.rawValue) })),
+                ])))
     }
 
     func overrideMode(
@@ -91,13 +92,13 @@ extension Engine {
         context.cache.modes = nil
         var fields: [(String, JSONValue)] = [("mode", .string(name)), ("state", .string(state.rawValue))]
         if let until { fields.append(("until", .string(try clock(context).describe(until)))) }
-        decisions.set("mode_override", .object(fields))
+        decisions.set(.other(key: "mode_override", .object(fields)))
     }
 
     func setDistractingApps(_ apps: [AppID], _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         try context.storage.setDistractingApps(context.userID, apps, now: now)
         context.cache.distractingApps = Set(apps).sorted()
-        decisions.set("distracting_apps", .array(Set(apps).sorted().map { .string($0.rawValue) }))
+        decisions.set(.other(key: "distracting_apps", .array(Set(apps).sorted().map { .string($0.rawValue) })))
     }
 
     /// Sets or clears the QR key. In STRICT and HARD mode an existing key can change only
@@ -118,7 +119,7 @@ extension Engine {
         settings.quest.qrKeySetAt = value == nil ? nil : now
         try context.storage.saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
-        decisions.set("qr_key", .object([("set", .bool(value != nil))]))
+        decisions.set(.other(key: "qr_key", .object([("set", .bool(value != nil))])))
     }
 
     /// What blocks `app` at `now` (the mode in force, the focus session), nil when nothing does.

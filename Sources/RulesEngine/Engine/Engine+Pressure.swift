@@ -38,14 +38,11 @@ extension Engine {
     }
 
     func dayDecision(
-        _ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState,
-        _ context: UserContext
-    ) -> JSONValue {
-        .object([
-            ("day", .string(day.rawValue)), ("result", .string(result.rawValue)), ("reason", .string(reason)),
-            ("tier_before", .int(before.currentTier.rawValue)), ("tier_after", .int(after.currentTier.rawValue)),
-            ("current_streak", .int(after.currentStreak)),
-        ])
+        _ day: DayID, _ result: CommitmentStatus, reason: String, before: EscalationState, after: EscalationState
+    ) -> Decision.Day {
+        Decision.Day(
+            day: day, result: result, reason: reason, tierBefore: before.currentTier.rawValue,
+            tierAfter: after.currentTier.rawValue, currentStreak: after.currentStreak)
     }
 
     func commit(_ text: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
@@ -63,11 +60,11 @@ extension Engine {
         if try commitment(&context, on: today.day) != nil {
             context.cache.commitments[today.day] = nil  // read it again when needed
             try context.storage.editCommitmentText(context.userID, on: today.day, text: text)
-            decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(true))]))
+            decisions.set(.commitment(day: today.day, text: text, edited: true))
         } else {
             context.cache.commitments[today.day] = nil  // read it again when needed
             try context.storage.addCommitment(candidate)
-            decisions.set("commitment", .object([("day", .string(today.day.rawValue)), ("text", .string(text)), ("edited", .bool(false))]))
+            decisions.set(.commitment(day: today.day, text: text, edited: false))
         }
     }
 
@@ -93,19 +90,16 @@ extension Engine {
                 context.userID, on: today.day, status: result, at: now,
                 escalation: after))
         context.escalation = after
-        let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map { JSONValue.string($0.time.text) }
+        let cancelled = today.reminders.filter { !$0.done && $0.at > now }.map(\.time)
         markDayDone(&context)
         if result == .no {
             offerShield(&context, day: today.day, result: .no, at: now, before: before)
         } else {
             context.book.shieldable = nil  // a newer result: the previous day can no longer be shielded
         }
-        var decision = dayDecision(today.day, result, reason: "check_in", before: before, after: after, context)
-        if case .object(var fields) = decision, !cancelled.isEmpty {
-            fields.append(("reminders_cancelled", .array(cancelled)))
-            decision = .object(fields)
-        }
-        decisions.append("days", decision)
+        var decision = dayDecision(today.day, result, reason: "check_in", before: before, after: after)
+        decision.remindersCancelled = cancelled
+        decisions.append(.day(decision))
     }
 
     /// "IF restart_shields_remaining > 0 AND user activates shield: streak = 0, escalation_tier
@@ -150,12 +144,10 @@ extension Engine {
         context.book.shieldable = nil
         try replanReminders(&context, after: now)
         decisions.set(
-            "shield",
-            .object([
-                ("day", .string(shieldable.day.rawValue)), ("tier_before", .int(tierBefore.rawValue)),
-                ("tier_after", .int(after.currentTier.rawValue)), ("current_streak", .int(after.currentStreak)),
-                ("restart_shields_remaining", .int(after.restartShieldsRemaining)),
-            ]))
+            .shield(
+                Decision.Shield(
+                    day: shieldable.day, tierBefore: tierBefore.rawValue, tierAfter: after.currentTier.rawValue,
+                    currentStreak: after.currentStreak, restartShieldsRemaining: after.restartShieldsRemaining)))
     }
 
     /// Today's reminders not yet due follow the tier after a change made during the day.
@@ -210,7 +202,7 @@ extension Engine {
         if !initial, let today = context.book.today {
             changed.append(("effective_from", .string(today.day.adding(days: 1)!.rawValue)))
         }
-        decisions.set("settings", .object(changed))
+        decisions.set(.other(key: "settings", .object(changed)))
     }
 
     func changeSubscription(
@@ -233,7 +225,7 @@ extension Engine {
         var fields: [(String, JSONValue)] = [("tier", .string(tier.rawValue))]
         if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try clock(context).describe(expiresAt)))) }
         fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))
-        decisions.set("subscription", .object(fields))
+        decisions.set(.other(key: "subscription", .object(fields)))
     }
 
     func expireSubscription(_ context: inout UserContext, at time: EpochMillis, _ decisions: inout Decisions) throws {
@@ -244,11 +236,12 @@ extension Engine {
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: true, at: time)
         decisions.set(
-            "subscription",
-            .object([
-                ("tier", .string("FREE")), ("reason", .string("expired")),
-                ("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)),
-            ]))
+            .other(
+                key: "subscription",
+                .object([
+                    ("tier", .string("FREE")), ("reason", .string("expired")),
+                    ("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)),
+                ])))
     }
 
     /// Paid users get this month's shields (less those already used this month); free users none.

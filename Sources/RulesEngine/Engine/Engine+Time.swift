@@ -116,7 +116,7 @@ extension Engine {
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.deadline, before: before)
-        decisions.append("days", dayDecision(today.day, .missed, reason: "no_commitment", before: before, after: after, context))
+        decisions.append(.day(dayDecision(today.day, .missed, reason: "no_commitment", before: before, after: after)))
     }
 
     private func sendReminder(_ index: Int, _ context: inout UserContext, _ decisions: inout Decisions) throws {
@@ -132,7 +132,7 @@ extension Engine {
             NotificationLogEntry(
                 id: DeterministicID.uuid("notification", context.name, String(reminder.at)), userID: context.userID,
                 scheduledFor: reminder.at, tier: context.escalation.currentTier, personality: context.settings.personalityMode))
-        decisions.append("reminders_sent", .string(reminder.time.text))
+        decisions.append(.reminderSent(reminder.time))
     }
 
     private func closeWindow(_ context: inout UserContext, _ decisions: inout Decisions) throws {
@@ -152,7 +152,7 @@ extension Engine {
         context.escalation = after
         markDayDone(&context)
         offerShield(&context, day: today.day, result: .missed, at: today.close, before: before)
-        decisions.append("days", dayDecision(today.day, .missed, reason: "window_closed", before: before, after: after, context))
+        decisions.append(.day(dayDecision(today.day, .missed, reason: "window_closed", before: before, after: after)))
     }
 
     private func startNextDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
@@ -173,7 +173,7 @@ extension Engine {
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
         try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state
-        decisions.set("shields_replenished", .int(state.restartShieldsRemaining))
+        decisions.set(.other(key: "shields_replenished", .int(state.restartShieldsRemaining)))
     }
 
     static func firstOfNextMonth(after day: DayID) -> DayID {

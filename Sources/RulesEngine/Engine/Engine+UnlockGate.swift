@@ -9,13 +9,13 @@ extension Engine {
     /// the app still running is cancelled, and a new attempt records the options the rules offer now.
     func openGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         guard let blocking = try blocking(app, &context, at: now) else {
-            decisions.set("unlock_gate", .object([("app", .string(app.rawValue)), ("blocked", .bool(false))]))
+            decisions.set(.unlockGate(app: app, attempt: nil))
             return
         }
         if let previous = context.book.earned!.attempts[app.rawValue] {
             try context.storage.closeUnlockAttempt(context.userID, attemptID: previous.id, outcome: .expired, at: now)
             context.book.earned!.attempts[app.rawValue] = nil
-            decisions.append("attempts_expired", .object([("app", .string(app.rawValue)), ("attempt_id", .string(previous.id))]))
+            decisions.append(.attemptExpired(app: app.rawValue, attemptID: previous.id))
         }
         if context.book.earned!.quests[app.rawValue] != nil { try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions) }
         let (snapshot, prices) = try options(app, blocking, &context, at: now, quoted: nil)
@@ -30,13 +30,7 @@ extension Engine {
         context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
             id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
             modeID: blocking.modeID, strictness: blocking.strictness, prices: prices)
-        decisions.set(
-            "unlock_gate",
-            .object([
-                ("app", .string(app.rawValue)), ("blocked", .bool(true)), ("attempt_id", .string(id)),
-                ("available_options", JSONValue(snapshot)),
-            ]))
-        decisions.gateOptions = snapshot
+        decisions.set(.unlockGate(app: app, attempt: Decision.OpenedAttempt(attemptID: id, options: snapshot)))
     }
 
     /// The option chosen for the app's waiting attempt: granted, denied with the reason the rules
@@ -57,12 +51,11 @@ extension Engine {
             app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now,
             quoted: attempt.prices)
         let option = snapshot.options.first { $0.type == choice.optionType }
-        var fields: [(String, JSONValue)] = [
-            ("app", .string(app.rawValue)), ("attempt_id", .string(attempt.id)),
-            ("option", .string(choice.optionType.rawValue)),
-        ]
         var denial: (UnlockDenialReason, JSONValue)?
         var grant: UnlockGrant?
+        // What the decision shows of the choice: the minutes or quest type chosen, a price paid, a quest started.
+        var (chosenMinutes, chosenQuest, cost): (Int?, QuestType?, Int?)
+        var started: Decision.Unlock.Outcome?
         switch (choice, option) {
         case (.credits(let minutes), .credits(_, _, let durations)?):
             guard let duration = durations.first(where: { $0.minutes == minutes }) else {
@@ -71,7 +64,7 @@ extension Engine {
                     "minutes: the rules price \(durations.map { String($0.minutes) }.joined(separator: ", ")) minutes (pricing.lua credit_costs, when the gate opened), found \(minutes)"
                 )
             }
-            fields.append(("minutes", .int(minutes)))
+            chosenMinutes = minutes
             if let reason = duration.disabledReason {
                 denial = (reason, .payload([("minutes", .int(minutes)), ("cost_credits", .int(duration.costCredits))]))
             } else {
@@ -79,7 +72,7 @@ extension Engine {
                     CreditsUnlock(
                         userID: context.userID, attemptID: attempt.id, minutes: minutes,
                         costCredits: duration.costCredits, at: now))
-                fields.append(("cost_credits", .int(duration.costCredits)))
+                cost = duration.costCredits
             }
         case (.quest(let type), .quest(_, _, let types)?):
             guard let quest = types.first(where: { $0.questType == type }) else {
@@ -88,7 +81,7 @@ extension Engine {
                     "quest_type: the rules offer \(types.map(\.questType.rawValue).joined(separator: ", ")) (quests.lua enabled_types), found \(type.rawValue)"
                 )
             }
-            fields.append(("quest_type", .string(type.rawValue)))
+            chosenQuest = type
             if let reason = quest.disabledReason {
                 denial = (reason, .payload([("quest_type", .string(type.rawValue))]))
             } else {
@@ -100,10 +93,7 @@ extension Engine {
                         createdAt: now, expiresAt: expires, updatedAt: now))
                 context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(
                     id: id, attemptID: attempt.id, type: type, expires: expires)
-                fields += [
-                    ("outcome", .string("QUEST_STARTED")), ("quest_session_id", .string(id)),
-                    ("expires", .string(try clock(context).describe(expires))),
-                ]
+                started = .questStarted(questSessionID: id, expires: expires, clock: try clock(context))
             }
         case (.emergency, .emergency(_, let reason, let delay, let minutes)?):
             if let reason {
@@ -120,14 +110,21 @@ extension Engine {
         }
         context.book.earned!.attempts[app.rawValue] = nil
         if let grant { countUnlock(grant.appID, &context) }
+        let outcome: Decision.Unlock.Outcome
         if let (reason, payload) = denial {
             try context.storage.denyUnlockAttempt(
                 context.userID, attemptID: attempt.id, reason: reason, at: now, option: choice.optionType, payload: payload)
-            fields += [("outcome", .string("DENIED")), ("reason", .string(reason.rawValue))]
+            outcome = .denied(reason)
         } else if let grant {
-            fields += [("outcome", .string("GRANTED"))] + (try grantFields(grant, for: attempt.id, context))
+            outcome = .granted(try granted(grant, for: attempt.id, context), costCredits: cost)
+        } else {
+            outcome = started!  // a quest choice neither denied nor granted started its quest
         }
-        decisions.set("unlock", .object(fields))
+        decisions.set(
+            .unlock(
+                Decision.Unlock(
+                    app: app, attemptID: attempt.id, option: choice.optionType, minutes: chosenMinutes, questType: chosenQuest,
+                    outcome: outcome)))
     }
 
     /// The user leaves the gate: the waiting attempt, or the running quest and its attempt, is CANCELLED.
@@ -135,7 +132,7 @@ extension Engine {
         if let open = context.book.earned!.attempts[app.rawValue] {
             try context.storage.closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
             context.book.earned!.attempts[app.rawValue] = nil
-            decisions.set("unlock_cancelled", .object([("app", .string(app.rawValue)), ("attempt_id", .string(open.id))]))
+            decisions.set(.unlockCancelled(app: app, attemptID: open.id))
         } else if context.book.earned!.quests[app.rawValue] != nil {
             try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions)
         } else {
@@ -153,19 +150,17 @@ extension Engine {
         context.book.earned!.quests[app.rawValue] = nil
         countUnlock(app, &context)
         decisions.set(
-            "quest",
-            .object(
-                [("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string("COMPLETED"))]
-                    + (try grantFields(grant, for: quest.attemptID, context))))
+            .quest(
+                Decision.Quest(
+                    app: app, questSessionID: quest.id, state: .completed,
+                    grant: try granted(grant, for: quest.attemptID, context))))
     }
 
-    /// A grant as decisions show it; `extended` when the attempt extended a grant another attempt made.
-    private func grantFields(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> [(String, JSONValue)] {
-        let clock = try clock(context)
-        return [
-            ("grant_id", .string(grant.grantID)), ("extended", .bool(grant.sourceAttemptID != attemptID)),
-            ("starts", .string(clock.describe(grant.startsAt))), ("ends", .string(clock.describe(grant.endsAt))),
-        ]
+    /// A grant as decisions show it, for the attempt `attemptID`.
+    private func granted(_ grant: UnlockGrant, for attemptID: String, _ context: UserContext) throws -> Decision.Grant {
+        Decision.Grant(
+            grantID: grant.grantID, extended: grant.sourceAttemptID != attemptID, starts: grant.startsAt, ends: grant.endsAt,
+            clock: try clock(context))
     }
 
     /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the
@@ -178,11 +173,7 @@ extension Engine {
         try context.storage.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
         try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
         context.book.earned!.quests[app.rawValue] = nil
-        var fields: [(String, JSONValue)] = [
-            ("app", .string(app.rawValue)), ("quest_session_id", .string(quest.id)), ("state", .string(state.rawValue)),
-        ]
-        if let reason { fields.append(("reason", .string(reason.rawValue))) }
-        decisions.set("quest", .object(fields))
+        decisions.set(.quest(Decision.Quest(app: app, questSessionID: quest.id, state: state, reason: reason)))
     }
 
     private func noQuest(_ app: AppID) -> EngineError {

@@ -104,18 +104,15 @@ public final class Engine {
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
     /// `Outcome.state`, which reads the user's records and computes every streak).
     public struct SummarizedOutcome: Sendable {
-        public var decisions: JSONValue
+        /// Typed: the simulation counts them without reading JSON back (`Decisions.json` prints them).
+        public var decisions: Decisions
         public var user: UserSummary
-        /// The options of the unlock gate the event opened (the decision's
-        /// `unlock_gate.available_options`, as the engine made them), nil when it opened none: the
-        /// simulation's personas choose from them without reading the JSON back.
-        public var gateOptions: AvailableOptions?
     }
 
     /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
     public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
         try applying(event) { context, decisions in
-            SummarizedOutcome(decisions: decisions.json, user: UserSummary(&context), gateOptions: decisions.gateOptions)
+            SummarizedOutcome(decisions: decisions, user: UserSummary(&context))
         }
     }
 

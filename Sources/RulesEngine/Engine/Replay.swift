@@ -92,7 +92,9 @@ public struct Replay {
             ("type", .string(event.kind.typeName)),
         ]
         do {
-            guard state else { return .object(fields + [("ok", .bool(true)), ("decisions", try engine.applySummarized(event).decisions)]) }
+            guard state else {
+                return .object(fields + [("ok", .bool(true)), ("decisions", try engine.applySummarized(event).decisions.json)])
+            }
             let outcome = try engine.apply(event)
             return .object(fields + [("ok", .bool(true)), ("decisions", outcome.decisions), ("state", outcome.state)])
         } catch {

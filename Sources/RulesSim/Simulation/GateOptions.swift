@@ -2,7 +2,7 @@ import RulesEngine
 import RulesModel
 
 /// The options of the unlock gate as a user reads them from the gate's decision (the A4.2
-/// snapshot in `unlock_gate.available_options`, `Engine.SummarizedOutcome.gateOptions`): which
+/// snapshot in `unlock_gate.available_options`, typed in `Decision.OpenedAttempt`): which
 /// credit lengths, quest types and emergency unlock are offered, and which of them are enabled.
 struct GateOptions {
     var durations: [(minutes: Int, enabled: Bool)] = []
@@ -10,8 +10,8 @@ struct GateOptions {
     /// nil when the rules offer no emergency unlock.
     var emergency: Bool?
 
-    init(_ snapshot: AvailableOptions?) {
-        for option in snapshot?.options ?? [] {
+    init(_ snapshot: AvailableOptions) {
+        for option in snapshot.options {
             switch option {
             case .credits(_, _, let items): durations = items.map { ($0.minutes, $0.enabled) }
             case .quest(_, _, let items): questTypes = items.map { ($0.questType, $0.enabled) }

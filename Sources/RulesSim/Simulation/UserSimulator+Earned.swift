@@ -25,7 +25,7 @@ extension UserSimulator {
     struct EarnedRun {
         let persona: EarnedPersona
         let apps: [AppID]
-        /// The user's local clock, to read the instants the decisions print.
+        /// The user's local clock, to read the decisions' instants to the minute, as they print them.
         let clock: LocalClock
         /// Earned's random numbers: the day's plans, and the reactions to the gate (`SimRandom`).
         var plan: SimRandom
@@ -45,12 +45,11 @@ extension UserSimulator {
             apps = persona.apps.compactMap(AppID.init(rawValue:))
         }
 
-        /// The instant of a local `YYYY-MM-DDTHH:MM` in a decision.
-        func instant(_ value: JSONValue?) -> EpochMillis? {
-            guard case .string(let text)? = value, text.count == 16, let day = try? DayID(String(text.prefix(10))),
-                let time = try? LocalTime(String(text.suffix(5)))
-            else { return nil }
-            return clock.instant(on: day, at: time.minutes)
+        /// `instant` to the minute of local time, as decisions print it (`YYYY-MM-DDTHH:MM`): what
+        /// the user reads of a grant's end or a quest's.
+        func minute(of instant: EpochMillis) -> EpochMillis {
+            let (day, minutes) = clock.civil(instant)
+            return clock.instant(on: day, at: minutes)
         }
     }
 
@@ -119,7 +118,12 @@ extension UserSimulator {
         func outcome(_ event: EarnedEvent, at t: EpochMillis = time) -> Engine.SummarizedOutcome? {
             step(.earned(event), at: t, name: name, day: d, &run, &days)
         }
-        func apply(_ event: EarnedEvent, at t: EpochMillis = time) -> JSONValue? { outcome(event, at: t)?.decisions }
+        func apply(_ event: EarnedEvent, at t: EpochMillis = time) { _ = outcome(event, at: t) }
+        /// Applies `event` now; the first of its decisions that `match` picks out, nil when the
+        /// engine refused it or made none such.
+        func apply<T>(_ event: EarnedEvent, _ match: (Decision) -> T?) -> T? {
+            outcome(event)?.decisions.all.lazy.compactMap(match).first
+        }
         func later(_ delay: Int64, _ next: EarnedAction) -> EpochMillis {
             schedule(.earned(next), at: time + delay, in: &plan, from: index)
             return time + delay
@@ -131,28 +135,28 @@ extension UserSimulator {
             // Milliseconds apart: done before any other event of the minute.
             var t = time
             func next() -> EpochMillis { t += 1; return t }
-            _ = apply(.distractingApps(run.earned!.apps))
+            apply(.distractingApps(run.earned!.apps))
             for mode in e.modes {
                 let windows = mode.windows.compactMap { w -> ModeDefinition.Window? in
                     guard let from = try? LocalTime(w.from), let to = try? LocalTime(w.to) else { return nil }
                     return ModeDefinition.Window(days: w.days, start: from, end: to)
                 }
-                _ = apply(
+                apply(
                     .mode(
                         ModeDefinition(
                             mode: mode.name, priority: mode.priority, strictness: Strictness(rawValue: mode.strictness),
                             windows: windows, blockedApps: mode.blockedApps?.compactMap(AppID.init(rawValue:)))), at: next())
             }
             for habit in e.habits {
-                _ = apply(.habit(EarnedHabitDefinition(habit: habit.name, rewardCredits: habit.rewardCredits)), at: next())
+                apply(.habit(EarnedHabitDefinition(habit: habit.name, rewardCredits: habit.rewardCredits)), at: next())
             }
-            if run.earned!.plan.chance(e.qrKey) { _ = apply(.qrKey("desk-\(run.earned!.plan.int(1000, 9999))"), at: next()) }
+            if run.earned!.plan.chance(e.qrKey) { apply(.qrKey("desk-\(run.earned!.plan.int(1000, 9999))"), at: next()) }
         case .habit(let name):
-            _ = apply(.habitCompletion(habit: name))
+            apply(.habitCompletion(habit: name))
         case .focusStart(let minutes):
-            _ = apply(.focusStart(FocusStart(minutes: minutes, strict: run.earned!.persona.focus.strict)))
+            apply(.focusStart(FocusStart(minutes: minutes, strict: run.earned!.persona.focus.strict)))
         case .focusQuit:
-            _ = apply(.focusEnd)
+            apply(.focusEnd)
         case .urge(let app, let retry):
             if run.earned!.busyUntil[app].map({ $0 > time }) == true { return }
             if !retry { days[d].earned.urges += 1 }
@@ -160,27 +164,29 @@ extension UserSimulator {
                 days[d].earned.openedWhileUnlocked += 1
                 return
             }
-            guard let opened = outcome(.unlockOpen(app: app)), case .bool(true)? = opened.decisions["unlock_gate"]?["blocked"] else {
+            guard let attempt = apply(.unlockOpen(app: app), { if case .unlockGate(_, let attempt?) = $0 { attempt } else { nil } }) else {
                 return
             }
             let preferences = run.earned!.persona.gate
-            let choice = preferences.choose(GateOptions(opened.gateOptions), mayInsist: !retry, &run.earned!.gate)
+            let choice = preferences.choose(GateOptions(attempt.options), mayInsist: !retry, &run.earned!.gate)
             let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
             run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
         case .choose(let app, let choice, let retry):
-            guard let unlock = apply(.unlockChoose(app: app, choice))?["unlock"] else { return }
-            switch unlock["outcome"] {
-            case .string("GRANTED")?:
-                run.earned!.unlockedUntil[app] = run.earned!.instant(unlock["ends"])
-            case .string("QUEST_STARTED")?:
+            guard let unlock = apply(.unlockChoose(app: app, choice), { if case .unlock(let unlock) = $0 { unlock } else { nil } }) else {
+                return
+            }
+            switch unlock.outcome {
+            case .granted(let grant, _):
+                run.earned!.unlockedUntil[app] = run.earned!.minute(of: grant.ends)
+            case .questStarted(_, let expiresAt, _):
                 guard case .quest(let type) = choice else { return }
                 let u = run.earned!.gate.unit(), q = run.earned!.persona.quest
                 let end: QuestEnd? =
                     u < q.complete ? .complete : u < q.complete + q.fail ? .fail : u < q.complete + q.fail + q.cancel ? .cancel : nil
-                let expires = run.earned!.instant(unlock["expires"])
+                let expires = run.earned!.minute(of: expiresAt)
                 if let end {
                     let delay = Int64(run.earned!.gate.int(q.minutes[0] * 60, q.minutes[1] * 60)) * Millis.second
-                    if let expires, time + delay >= expires {
+                    if time + delay >= expires {
                         run.earned!.busyUntil[app] = expires  // too slow for the rules' quest: it expires
                     } else {
                         run.earned!.busyUntil[app] = later(delay, .endQuest(app, type, end))
@@ -188,20 +194,20 @@ extension UserSimulator {
                 } else {
                     run.earned!.busyUntil[app] = expires  // left to expire
                 }
-            case .string("DENIED")? where !retry:
+            case .denied where !retry:
                 run.earned!.busyUntil[app] = later(Int64(run.earned!.gate.int(10, 30)) * Millis.second, .urge(app, retry: true))
             default: break
             }
         case .leaveGate(let app):
-            _ = apply(.unlockCancel(app: app))
+            apply(.unlockCancel(app: app))
         case .endQuest(let app, let type, let end):
             switch end {
             case .complete:
-                if let quest = apply(.questComplete(app: app))?["quest"] {
-                    run.earned!.unlockedUntil[app] = run.earned!.instant(quest["ends"])
+                if let grant = apply(.questComplete(app: app), { if case .quest(let quest) = $0 { quest.grant } else { nil } }) {
+                    run.earned!.unlockedUntil[app] = run.earned!.minute(of: grant.ends)
                 }
-            case .fail: _ = apply(.questFail(app: app, reason: type == .breathing ? .timeout : .mismatch))
-            case .cancel: _ = apply(.questCancel(app: app))
+            case .fail: apply(.questFail(app: app, reason: type == .breathing ? .timeout : .mismatch))
+            case .cancel: apply(.questCancel(app: app))
             }
         }
     }

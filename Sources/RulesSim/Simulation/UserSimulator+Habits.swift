@@ -67,8 +67,9 @@ extension UserSimulator {
                     .decisions
             else { return }
             if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
-            let fields = decisions["habit_completion"]
-            if fields?["best_streak"] != nil || fields?["score"] != nil { run.habitStreaksReported = true }
+            for case .habitCompletion(_, _, _, let streak) in decisions.all where streak.best != nil || streak.score != nil {
+                run.habitStreaksReported = true
+            }
         case .skip(let task):
             if step(.habitSkip(task: task, day: nil), at: time, name: name, day: d, &run, &days) != nil { days[d].habitSkips += 1 }
         case .freeze(let task, let use):

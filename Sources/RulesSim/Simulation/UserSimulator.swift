@@ -305,29 +305,22 @@ final class UserSimulator {
         }
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
-        // One pass over the decisions (the engine names each once).
-        if case .object(let fields) = applied.decisions {
-            for (key, value) in fields {
-                switch key {
-                case "days":
-                    guard case .array(let results) = value else { continue }
-                    for result in results {
-                        guard case .string(let dayText)? = result["day"], let index = dayIndex(dayText) else { continue }
-                        switch result["result"] {
-                        case .string("YES")?: days[index].yes += 1
-                        case .string("NO")?: days[index].no += 1
-                        case .string("MISSED")?: days[index].missed += 1
-                        default: break
-                        }
-                    }
-                case "reminders_sent":
-                    guard case .array(let sent) = value else { continue }
-                    days[d].reminders += sent.count
-                    run.reminders[d] += sent.count
-                case "shield": days[d].shields += 1
-                case "commitment": days[d].commitments += 1
-                default: continue
+        for decision in applied.decisions.all {
+            switch decision {
+            case .day(let result):
+                guard let index = dayIndex(result.day.rawValue) else { continue }
+                switch result.result {
+                case .yes: days[index].yes += 1
+                case .no: days[index].no += 1
+                case .missed: days[index].missed += 1
+                default: break
                 }
+            case .reminderSent:
+                days[d].reminders += 1
+                run.reminders[d] += 1
+            case .shield: days[d].shields += 1
+            case .commitment: days[d].commitments += 1
+            default: continue
             }
         }
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
