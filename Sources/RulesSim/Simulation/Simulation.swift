@@ -132,7 +132,9 @@ public final class Simulation {
         // With a database, the workers run at most this many chunks ahead of the writer: the
         // chunks each is on, and two write batches waiting. (Without it, a writer slower than the
         // workers let every finished chunk's rows pile up in memory.)
-        let batch = batchUsers
+        // At most an eighth of the cohort, so that the writer starts early and what it writes
+        // after the last chunk is done (alone, the workers idle) is short.
+        let batch = min(batchUsers, max(size, range.count / 8))
         let window = store == nil ? Int.max : workers + 2 * ((batch + size - 1) / size)
         let board = Board(chunks: chunks.count, window: window)
         var threads: [Thread] = []
