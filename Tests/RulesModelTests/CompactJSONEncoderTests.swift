@@ -110,6 +110,21 @@ import Testing
         #expect(throws: EncodingError.self) { try ModelJSON.encode([Double.infinity]) }
     }
 
+    /// Every code point up to U+01FF (the C0 and C1 controls, DEL and their neighbours), alone and
+    /// between other text, and an emoji: stored as `JSONEncoder` writes it; printed with DEL and
+    /// the C1 controls escaped too (no raw byte of them left), and read back to the same string.
+    @Test func everyControlCharacterIsEscapedAsStoredAndAsPrinted() throws {
+        let scalars = (0...0x1FF).compactMap(Unicode.Scalar.init)
+        let texts = scalars.map { String($0) } + scalars.map { "a\($0)b\u{C2}\($0)" } + ["😀\u{9B}\u{7F}", "\u{C2}", "é"]
+        for text in texts {
+            let value = JSONValue.string(text)
+            #expect(try ModelJSON.encode(value) == Self.foundation(text), "\(text.unicodeScalars.map(\.value))")
+            let printed = value.description
+            #expect(!printed.unicodeScalars.contains { $0.value == 0x7F || (0x80...0x9F).contains($0.value) || $0.value < 0x20 })
+            #expect(try JSONDecoder().decode(String.self, from: Data(printed.utf8)) == text)
+        }
+    }
+
     /// One value, two texts: printed in the order built (`1.0`, DEL escaped), stored sorted (`1`,
     /// as `JSONEncoder`); read back sorted, a whole number as an integer; equal when printed alike.
     @Test func aValueIsPrintedInOrderAndStoredSorted() throws {
