@@ -11,7 +11,7 @@ struct EarnedLedger {
 
     /// Counts the decisions of one event applied on simulated day `d`; a rollover is counted on the
     /// day it ends (`dayIndex` of its `from` day, nil outside the simulated days).
-    mutating func record(_ decisions: Decisions, day d: Int, into days: inout [DayTotals], dayIndex: (String) -> Int?) {
+    mutating func record(_ decisions: Decisions, day d: Int, into days: inout [DayTotals], dayIndex: (DayID) -> Int?) {
         var focusByItself = 0, byTheEvent = 0
         var rollovers: [Decision.EarnedDay] = []
         for decision in decisions.all {
@@ -80,7 +80,7 @@ struct EarnedLedger {
                 focusByItself = 0
             }
             b = carried
-            if let index = dayIndex(rollover.from.rawValue) { days[index].earned.creditsForfeited += forfeited }
+            if let index = dayIndex(rollover.from) { days[index].earned.creditsForfeited += forfeited }
         }
         balance = b + focusByItself + byTheEvent
     }

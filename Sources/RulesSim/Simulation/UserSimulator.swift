@@ -14,8 +14,6 @@ final class UserSimulator {
     let config: SimulationConfig
     /// The simulated days (`config.days`, computed once).
     let dayCount: Int
-    /// The index of each simulated day by its `YYYY-MM-DD` text, as the decisions print it.
-    private let dayIndices: [String: Int]
 
     init(engine: Engine, personas: [Persona], personaHost: LuaHost, config: SimulationConfig) {
         self.engine = engine
@@ -23,13 +21,13 @@ final class UserSimulator {
         self.personaHost = personaHost
         self.config = config
         dayCount = config.days
-        dayIndices = Dictionary(
-            uniqueKeysWithValues: (0..<dayCount).compactMap { d in config.start.adding(days: d).map { ($0.rawValue, d) } })
     }
 
-    /// The index of the simulated day a decision names by its `YYYY-MM-DD` text, nil for a day
-    /// outside the run (or a text that is not a day).
-    func dayIndex(_ text: String) -> Int? { dayIndices[text] }
+    /// The index of the simulated day a decision names, nil for a day outside the run.
+    func dayIndex(_ day: DayID) -> Int? {
+        let index = config.start.days(to: day)
+        return (0..<dayCount).contains(index) ? index : nil
+    }
 
     /// A planned event of the day.
     enum Action {
@@ -308,7 +306,7 @@ final class UserSimulator {
         for decision in applied.decisions.all {
             switch decision {
             case .day(let result):
-                guard let index = dayIndex(result.day.rawValue) else { continue }
+                guard let index = dayIndex(result.day) else { continue }
                 switch result.result {
                 case .yes: days[index].yes += 1
                 case .no: days[index].no += 1
