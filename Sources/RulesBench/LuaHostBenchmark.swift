@@ -143,36 +143,51 @@ public enum LuaHostBenchmark {
     /// For profiling one measurement: `RULESRUN_BENCH_ONLY=host perf record rulesrun bench` measures (b) alone.
     public static var onlyHost: Bool { ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"] == "host" }
 
-    /// Runs each measurement `rounds` times over `iterations` calls and keeps the fastest round.
+    /// One measurement: a round of `iterations` calls, in nanoseconds per call. It owns what its
+    /// rounds use (a Lua state, a host), made once.
+    typealias Round = (_ iterations: Int) throws -> Double
+
+    /// Runs every measurement `rounds` times over `iterations` calls and keeps each one's fastest
+    /// round. The rounds are interleaved (a round of each, then the next round of each), so that
+    /// the machine's load and clock changing during the run weigh on every measurement alike and
+    /// the ratios of one run compare like with like.
     public static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
         if onlyHost {
-            let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
+            let host = try fastest(of: [try hostRound(limits: .default)], iterations: [iterations], rounds: rounds)[0]
             return Result(
                 iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, table_floor_hooked_ns: .nan, host_ns: host,
                 host_no_hook_ns: .nan,
                 generic_ns: .nan, native_ns: .nan)
         }
-        let floor = try measureFloor(iterations: iterations, rounds: rounds)
-        let tableFloor = try measureTableFloor(iterations: iterations, rounds: rounds, hooked: false)
-        let hookedTableFloor = try measureTableFloor(iterations: iterations, rounds: rounds, hooked: true)
-        let host = try measureHost(limits: .default, iterations: iterations, rounds: rounds)
-        let noHook = try measureHost(
-            limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0),
-            iterations: iterations, rounds: rounds)
-        let generic = try measureGeneric(iterations: max(1, iterations / 4), rounds: rounds)
         var sink = 0
-        let native = best(rounds) {
+        let native: Round = { iterations in
             time(iterations) { i in
                 let (s, yes) = input(i)
                 let r = nativeStep(s, yes)
                 sink &+= r.tier &+ r.misses
             }
         }
+        let measurements: [Round] = [
+            try floorRound(), try tableFloorRound(hooked: false), try tableFloorRound(hooked: true),
+            try hostRound(limits: .default), try hostRound(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0)),
+            try genericRound(), native,
+        ]
+        var counts = Array(repeating: iterations, count: measurements.count)
+        counts[5] = max(1, iterations / 4)  // the generic path is ten times slower
+        let ns = try fastest(of: measurements, iterations: counts, rounds: rounds)
         if sink == 42 { print("") }
         return Result(
-            iterations: iterations, floor_ns: floor, table_floor_ns: tableFloor, table_floor_hooked_ns: hookedTableFloor, host_ns: host,
-            host_no_hook_ns: noHook,
-            generic_ns: generic, native_ns: native)
+            iterations: iterations, floor_ns: ns[0], table_floor_ns: ns[1], table_floor_hooked_ns: ns[2], host_ns: ns[3],
+            host_no_hook_ns: ns[4], generic_ns: ns[5], native_ns: ns[6])
+    }
+
+    /// The fastest round of each measurement, `rounds` rounds each, interleaved.
+    static func fastest(of measurements: [Round], iterations: [Int], rounds: Int) throws -> [Double] {
+        var fastest = Array(repeating: Double.infinity, count: measurements.count)
+        for _ in 0..<max(1, rounds) {
+            for (i, round) in measurements.enumerated() { fastest[i] = min(fastest[i], try round(iterations[i])) }
+        }
+        return fastest
     }
 
     static func best(_ rounds: Int, _ body: () throws -> Double) rethrows -> Double {
@@ -190,50 +205,64 @@ public enum LuaHostBenchmark {
         return (SQLiteFloor.threadCPUSeconds() - start) * 1e9 / Double(iterations)
     }
 
-    static func measureFloor(iterations: Int, rounds: Int) throws -> Double {
-        guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
-        defer { lua_close(L) }
-        guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
-            throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
-        }
-        lua_getfield(L, -1, "step_ints")
-        let reference = luaL_ref(L, clua_registryindex())
-        var sink = 0
-        let ns = try best(rounds) {
-            try time(iterations) { i in
-                let (s, yes) = input(i)
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
-                lua_pushinteger(L, lua_Integer(s.tier))
-                lua_pushinteger(L, lua_Integer(s.misses))
-                lua_pushinteger(L, lua_Integer(s.successes))
-                lua_pushboolean(L, yes ? 1 : 0)
-                guard clua_pcall(L, 4, 3, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "floor call failed") }
-                let r = State(
-                    tier: Int(clua_tointeger(L, -3)), misses: Int(clua_tointeger(L, -2)),
-                    successes: Int(clua_tointeger(L, -1)))
-                clua_pop(L, 3)
-                sink &+= r.tier &+ r.misses
+    /// A bare Lua state for the floors, closed with its last round.
+    final class BareState {
+        let L: OpaquePointer
+        init(hooked: Bool = false) throws {
+            guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
+            self.L = L
+            _ = clua_gc_generational(L)
+            if hooked {
+                lua_sethook(L, { _, _ in LuaHostBenchmark.hookedInstructions &+= 1000 }, LUA_MASKCOUNT, 1000)
+            }
+            guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
+                throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
             }
         }
-        if sink == 42 { print("") }
-        return ns
+        deinit { lua_close(L) }
+
+        /// A registry reference to the module's field `name`.
+        func reference(_ name: String) -> Int32 {
+            lua_getfield(L, -1, name)
+            return luaL_ref(L, clua_registryindex())
+        }
+    }
+
+    /// (a): the rule with integers through the bare C API.
+    static func floorRound() throws -> Round {
+        let state = try BareState()
+        let L = state.L
+        let reference = state.reference("step_ints")
+        var sink = 0
+        return { iterations in
+            defer { if sink == 42 { print("") } }
+            return try withExtendedLifetime(state) {
+                try time(iterations) { i in
+                    let (s, yes) = input(i)
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
+                    lua_pushinteger(L, lua_Integer(s.tier))
+                    lua_pushinteger(L, lua_Integer(s.misses))
+                    lua_pushinteger(L, lua_Integer(s.successes))
+                    lua_pushboolean(L, yes ? 1 : 0)
+                    guard clua_pcall(L, 4, 3, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "floor call failed") }
+                    let r = State(
+                        tier: Int(clua_tointeger(L, -3)), misses: Int(clua_tointeger(L, -2)),
+                        successes: Int(clua_tointeger(L, -1)))
+                    clua_pop(L, 3)
+                    sink &+= r.tier &+ r.misses
+                }
+            }
+        }
     }
 
     /// Instructions the hooked table floor counted (a sink: the hook must do what a budget does).
     nonisolated(unsafe) static var hookedInstructions = 0
 
-    static func measureTableFloor(iterations: Int, rounds: Int, hooked: Bool) throws -> Double {
-        guard let L = luaL_newstate() else { throw LuaError(kind: .memory, message: "cannot create a Lua state") }
-        defer { lua_close(L) }
-        _ = clua_gc_generational(L)
-        if hooked {
-            lua_sethook(L, { _, _ in LuaHostBenchmark.hookedInstructions &+= 1000 }, LUA_MASKCOUNT, 1000)
-        }
-        guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
-            throw LuaError(kind: .runtime, message: "the benchmark rule does not load")
-        }
-        lua_getfield(L, -1, "step")
-        let function = luaL_ref(L, clua_registryindex())
+    /// The table-in/table-out round trip through the bare C API, with or without a count hook.
+    static func tableFloorRound(hooked: Bool) throws -> Round {
+        let state = try BareState(hooked: hooked)
+        let L = state.L
+        let function = state.reference("step")
         var keys: [Int32] = []
         for name in ["current_tier", "consecutive_misses", "consecutive_successes", "yes"] {
             lua_pushstring(L, name)
@@ -247,71 +276,74 @@ public enum LuaHostBenchmark {
         lua_createtable(L, 0, 4)
         let inputTable = luaL_ref(L, clua_registryindex())
         var sink = 0
-        let ns = try best(rounds) {
-            try time(iterations) { i in
-                let (s, yes) = input(i)
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(function))
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(inputTable))
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[0])); lua_pushinteger(L, lua_Integer(s.tier)); lua_rawset(L, -3)
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[1])); lua_pushinteger(L, lua_Integer(s.misses)); lua_rawset(L, -3)
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[2])); lua_pushinteger(L, lua_Integer(s.successes)); lua_rawset(L, -3)
-                lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[3])); lua_pushboolean(L, yes ? 1 : 0); lua_rawset(L, -3)
-                guard clua_pcall(L, 1, 1, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "table floor call failed") }
-                var r = State(tier: 0, misses: 0, successes: 0), count = 0
-                lua_pushnil(L)
-                while lua_next(L, -2) != 0 {  // one pass: match keys by their interned pointer
-                    let key = UnsafeRawPointer(lua_tolstring(L, -2, nil))
-                    let value = Int(clua_tointeger(L, -1))
-                    if key == outputKeys[0] {
-                        r.tier = value
-                    } else if key == outputKeys[1] {
-                        r.misses = value
-                    } else if key == outputKeys[2] {
-                        r.successes = value
+        return { iterations in
+            defer { if sink == 42 { print("") } }
+            return try withExtendedLifetime(state) {
+                try time(iterations) { i in
+                    let (s, yes) = input(i)
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(function))
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(inputTable))
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[0])); lua_pushinteger(L, lua_Integer(s.tier)); lua_rawset(L, -3)
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[1])); lua_pushinteger(L, lua_Integer(s.misses)); lua_rawset(L, -3)
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[2])); lua_pushinteger(L, lua_Integer(s.successes)); lua_rawset(L, -3)
+                    lua_rawgeti(L, clua_registryindex(), lua_Integer(keys[3])); lua_pushboolean(L, yes ? 1 : 0); lua_rawset(L, -3)
+                    guard clua_pcall(L, 1, 1, 0) == LUA_OK else { throw LuaError(kind: .runtime, message: "table floor call failed") }
+                    var r = State(tier: 0, misses: 0, successes: 0), count = 0
+                    lua_pushnil(L)
+                    while lua_next(L, -2) != 0 {  // one pass: match keys by their interned pointer
+                        let key = UnsafeRawPointer(lua_tolstring(L, -2, nil))
+                        let value = Int(clua_tointeger(L, -1))
+                        if key == outputKeys[0] {
+                            r.tier = value
+                        } else if key == outputKeys[1] {
+                            r.misses = value
+                        } else if key == outputKeys[2] {
+                            r.successes = value
+                        }
+                        count += 1
+                        clua_pop(L, 1)
                     }
-                    count += 1
                     clua_pop(L, 1)
+                    sink &+= r.tier &+ r.misses &+ count
                 }
-                clua_pop(L, 1)
-                sink &+= r.tier &+ r.misses &+ count
             }
         }
-        if sink == 42 { print("") }
-        return ns
     }
 
-    static func measureHost(limits: LuaLimits, iterations: Int, rounds: Int) throws -> Double {
+    /// (b): the rule through `LuaHost`, state table in, result read into a struct. It checks first
+    /// that the Lua rule and the native one agree, or the comparison would mean nothing.
+    static func hostRound(limits: LuaLimits) throws -> Round {
         let host = try LuaHost(limits: limits)
         let module = try host.load(source, chunkName: "bench.lua").first?.tableValue
         guard let step = module?["step"].functionValue else { throw LuaError(kind: .runtime, message: "no step") }
-        var sink = 0
-        let ns = try best(rounds) {
-            try time(iterations) { i in
-                let (s, yes) = input(i)
-                let r = try host.call(step, Input(state: s, yes: yes), returning: State.self)
-                sink &+= r.tier &+ r.misses
-            }
-        }
-        // The Lua rule and the native one must agree, or the comparison means nothing.
         for i in 0..<1000 {
             let (s, yes) = input(i)
             guard try host.call(step, Input(state: s, yes: yes), returning: State.self) == nativeStep(s, yes) else {
                 throw LuaError(kind: .runtime, message: "the Lua and native benchmark rules disagree")
             }
         }
-        if sink == 42 { print("") }
-        return ns
+        var sink = 0
+        return { iterations in
+            defer { if sink == 42 { print("") } }
+            return try time(iterations) { i in
+                let (s, yes) = input(i)
+                let r = try host.call(step, Input(state: s, yes: yes), returning: State.self)
+                sink &+= r.tier &+ r.misses
+            }
+        }
     }
 
-    static func measureGeneric(iterations: Int, rounds: Int) throws -> Double {
+    /// The generic path: a `LuaValue` in, `[LuaValue]` out, read by `LuaDecoder`.
+    static func genericRound() throws -> Round {
         let host = try LuaHost()
         let module = try host.load(source, chunkName: "bench.lua").first?.tableValue
         guard let step = module?["step"].functionValue else { throw LuaError(kind: .runtime, message: "no step") }
         let decoder = LuaDecoder()
         struct Out: Decodable { var current_tier: Int, consecutive_misses: Int, consecutive_successes: Int }
         var sink = 0
-        let ns = try best(rounds) {
-            try time(iterations) { i in
+        return { iterations in
+            defer { if sink == 42 { print("") } }
+            return try time(iterations) { i in
                 let (s, yes) = input(i)
                 let state: LuaValue = [
                     "current_tier": .integer(Int64(s.tier)), "consecutive_misses": .integer(Int64(s.misses)),
@@ -322,7 +354,5 @@ public enum LuaHostBenchmark {
                 sink &+= out.current_tier
             }
         }
-        if sink == 42 { print("") }
-        return ns
     }
 }
