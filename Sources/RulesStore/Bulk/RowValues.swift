@@ -45,49 +45,123 @@ struct ArgumentValues: RowValues {
     }
 }
 
-/// Values bound to the parameters of a prepared statement, from the first, as GRDB binds them
-/// (integers, reals, UTF-8 text, blobs; SQLite copies each value).
+/// Values bound to the parameters of a prepared statement, from the first: integers, reals and
+/// nulls at once; texts and blobs copied into the statement's `BindingBuffer` and bound, without
+/// another copy, once the row is complete (`bindBytes()`), so that SQLite does not allocate, copy
+/// and free each one.
 struct BoundValues: RowValues {
     let statement: OpaquePointer
-    private var index: Int32 = 1
+    let buffer: BindingBuffer
+    private(set) var count: Int32 = 0
 
-    init(_ statement: OpaquePointer) { self.statement = statement }
-
-    /// SQLite's SQLITE_TRANSIENT: copy the value now.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    init(_ statement: OpaquePointer, buffer: BindingBuffer) {
+        self.statement = statement
+        self.buffer = buffer
+        buffer.removeAll()
+    }
 
     mutating func add(_ value: Int64) { sqlite3_bind_int64(statement, next(), value) }
     mutating func add(_ value: Double) { sqlite3_bind_double(statement, next(), value) }
     mutating func add(_ value: String) {
         var text = value
         let i = next()
-        _ = text.withUTF8 { sqlite3_bind_text(statement, i, $0.baseAddress, Int32($0.count), BoundValues.transient) }
+        text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0), parameter: i, blob: false) }
     }
     mutating func add(_ value: UUID) {
         let i = next()
-        _ = withUnsafeBytes(of: value.uuid) { sqlite3_bind_blob(statement, i, $0.baseAddress, 16, BoundValues.transient) }
+        withUnsafeBytes(of: value.uuid) { buffer.append($0, parameter: i, blob: true) }
     }
     mutating func addNull() { sqlite3_bind_null(statement, next()) }
 
     private mutating func next() -> Int32 {
-        defer { index += 1 }
-        return index
+        count += 1
+        return count
+    }
+
+    /// Binds the texts and blobs of the row from the buffer, which stays unchanged until the
+    /// statement's next row (SQLITE_STATIC: SQLite reads them in place while it steps).
+    func bindBytes() {
+        let base = buffer.base
+        for value in buffer.values {
+            let bytes = base + value.offset
+            if value.blob {
+                sqlite3_bind_blob(statement, value.parameter, bytes, value.count, BindingBuffer.static)
+            } else {
+                sqlite3_bind_text(statement, value.parameter, bytes.assumingMemoryBound(to: CChar.self), value.count, BindingBuffer.static)
+            }
+        }
+    }
+}
+
+/// The bytes of one row's texts and blobs (``BoundValues``), kept by a prepared statement and
+/// reused from row to row. It grows while a row is filled, before any of it is bound.
+final class BindingBuffer {
+    /// SQLite's SQLITE_STATIC: the bytes stay valid, unchanged, until the parameter is bound again.
+    static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+
+    struct Value {
+        var parameter: Int32
+        var offset: Int
+        var count: Int32
+        var blob: Bool
+    }
+
+    // Used by one writer at a time, on every value it binds: exclusive access is not checked at run time.
+    @exclusivity(unchecked) private(set) var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private(set) var values: [Value] = []
+
+    init(capacity: Int = 1024) {
+        self.capacity = capacity
+        base = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { base.deallocate() }
+
+    func removeAll() {
+        used = 0
+        values.removeAll(keepingCapacity: true)
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer, parameter: Int32, blob: Bool) {
+        if used + bytes.count > capacity {
+            let grown = max(capacity * 2, used + bytes.count)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            moved.copyMemory(from: base, byteCount: used)
+            base.deallocate()
+            base = moved
+            capacity = grown
+        }
+        if let source = bytes.baseAddress, !bytes.isEmpty { (base + used).copyMemory(from: source, byteCount: bytes.count) }
+        values.append(Value(parameter: parameter, offset: used, count: Int32(bytes.count), blob: blob))
+        used += bytes.count
     }
 }
 
 /// A statement prepared once and run for many rows, its values bound through ``BoundValues``.
 struct PreparedStatement {
     let statement: Statement
+    let buffer = BindingBuffer()
 
     init(_ db: Database, _ sql: String) throws {
         statement = try db.makeStatement(sql: sql)
     }
 
-    /// Binds the values `fill` adds and runs the statement once.
+    /// Binds the values `fill` adds (one for each of the statement's parameters) and runs the
+    /// statement once.
     func run(_ fill: (inout BoundValues) throws -> Void) throws {
         let handle = statement.sqliteStatement
-        var values = BoundValues(handle)
+        var values = BoundValues(handle, buffer: buffer)
         try fill(&values)
+        guard values.count == sqlite3_bind_parameter_count(handle) else {
+            // Every parameter is bound at each row: one left from the row before would read bytes
+            // that the buffer has overwritten since.
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters",
+                sql: statement.sql)
+        }
+        values.bindBytes()
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
