@@ -6,7 +6,8 @@ extension Engine {
     /// A mode with its windows and blocked apps, as the engine reads them.
     struct ModeEntry {
         var mode: Mode
-        var windows: [ModeWindow]
+        /// The mode's windows as `effective_mode` sees them (made once, when the modes are read).
+        var windows: [ModeCandidate.Window]
         var blocked: [AppID]
     }
 
@@ -152,11 +153,7 @@ extension Engine {
                 mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)
             return ModeCandidate(
                 priority: mode.priority, strictness: mode.strictness, manualState: mode.manualState, overrideInForce: inForce,
-                windows: entry.windows.map {
-                    ModeCandidate.Window(
-                        daysMask: $0.daysOfWeekMask, startMinutes: $0.startLocal.minutes,
-                        endMinutes: $0.endLocal.minutes)
-                })
+                windows: entry.windows)
         }
         guard let index = try asked.effectiveMode(candidates, at: LocalMoment(weekday: local.day.isoWeekday, minutes: local.minutes)) else {
             return nil
@@ -176,7 +173,10 @@ extension Engine {
         let storage = context.storage
         let modes = try storage.modes(context.userID).map {
             ModeEntry(
-                mode: $0, windows: try storage.modeWindows(context.userID, modeID: $0.modeID),
+                mode: $0,
+                windows: try storage.modeWindows(context.userID, modeID: $0.modeID).map {
+                    ModeCandidate.Window(daysMask: $0.daysOfWeekMask, startMinutes: $0.startLocal.minutes, endMinutes: $0.endLocal.minutes)
+                },
                 blocked: try storage.blockedApps(context.userID, modeID: $0.modeID))
         }
         context.cache.modes = modes
