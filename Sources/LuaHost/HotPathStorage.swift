@@ -1,5 +1,6 @@
 /// What the per-call fast path keeps between calls: the registry references of interned keys (by
-/// `LuaKey` id) and the stack of keys that table readers asked for. It lives behind a `let`
+/// `LuaKey` id), of the texts kept by number (`LuaTableWriter.set(_:text:of:write:)`) and the
+/// stack of keys that table readers asked for. It lives behind a `let`
 /// pointer of `LuaHost`, so the hot path pays no reference counting and no exclusivity checks.
 struct HotPathStorage {
     /// Nesting of record calls (a host function may call back into Lua): only the outermost call
@@ -17,6 +18,15 @@ struct HotPathStorage {
     private(set) var asked: UnsafeMutablePointer<Int>
     private(set) var askedCount = 0
     private var askedCapacity: Int
+
+    /// The kept texts: an open-addressing table of `textCapacity` (a power of two) slots, each a
+    /// text's key (its kind and number, 0: empty) and registry reference.
+    private var textKeys: UnsafeMutablePointer<UInt64> = .allocate(capacity: 0)
+    private var textReferences: UnsafeMutablePointer<Int32> = .allocate(capacity: 0)
+    private var textCapacity = 0
+    private(set) var textCount = 0
+    /// The most texts a host keeps: past it, a text is written and pushed each time.
+    static let maxTexts = 4_096
 
     static func make() -> UnsafeMutablePointer<HotPathStorage> {
         let storage = UnsafeMutablePointer<HotPathStorage>.allocate(capacity: 1)
@@ -39,6 +49,8 @@ struct HotPathStorage {
         storage.pointee.poolOwners.deallocate()
         storage.pointee.keyReferences.deallocate()
         storage.pointee.asked.deallocate()
+        storage.pointee.textKeys.deallocate()
+        storage.pointee.textReferences.deallocate()
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
@@ -87,6 +99,44 @@ struct HotPathStorage {
             keyCapacity = capacity
         }
         keyReferences[id] = reference
+    }
+
+    /// The registry reference of the kept text `key` (non-zero), or 0.
+    @inline(__always)
+    func text(_ key: UInt64) -> Int32 {
+        guard textCapacity > 0 else { return 0 }
+        var i = slot(of: key)
+        while textKeys[i] != 0 {
+            if textKeys[i] == key { return textReferences[i] }
+            i = (i + 1) & (textCapacity - 1)
+        }
+        return 0
+    }
+
+    /// Keeps the text `key` (non-zero, not kept yet) at `reference`; the table stays at most half full.
+    mutating func keep(text key: UInt64, at reference: Int32) {
+        if 2 * (textCount + 1) > textCapacity {
+            let (keys, references, capacity) = (textKeys, textReferences, textCapacity)
+            textCapacity = max(256, 2 * textCapacity)
+            textKeys = .allocate(capacity: textCapacity)
+            textKeys.initialize(repeating: 0, count: textCapacity)
+            textReferences = .allocate(capacity: textCapacity)
+            textReferences.initialize(repeating: 0, count: textCapacity)
+            textCount = 0
+            for i in 0..<capacity where keys[i] != 0 { keep(text: keys[i], at: references[i]) }
+            keys.deallocate()
+            references.deallocate()
+        }
+        var i = slot(of: key)
+        while textKeys[i] != 0 { i = (i + 1) & (textCapacity - 1) }
+        textKeys[i] = key
+        textReferences[i] = reference
+        textCount += 1
+    }
+
+    @inline(__always)
+    private func slot(of key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & (textCapacity - 1)
     }
 
     /// Records that a reader asked for the key with registry reference `id`; returns whether it

@@ -57,6 +57,15 @@ public struct LuaTableWriter {
     public mutating func set(_ key: LuaKey, text: LuaKey) {
         pushKey(key); _ = pushInterned(text); store()
     }
+    /// Sets `key` to the text numbered `number` among the texts of `kind` (a day by its ordinal):
+    /// the first time, `write` writes its UTF-8 bytes (at most 64) and returns how many; the host
+    /// interns the string and keeps it (4,096 texts at most), so that the next time it is pushed
+    /// without being written or hashed. Each kind numbers its texts its own way.
+    public mutating func set(_ key: LuaKey, text number: Int, of kind: LuaKey, write: (UnsafeMutableRawBufferPointer) -> Int) {
+        pushKey(key)
+        host.pushText(number, of: kind, write: write)
+        store()
+    }
     /// Sets `key` to the string of `utf8` bytes (a text written in place, without a Swift string).
     public mutating func set(_ key: LuaKey, utf8 bytes: UnsafeRawBufferPointer) {
         pushKey(key)
@@ -118,6 +127,25 @@ public struct LuaTableWriter {
 }
 
 extension LuaHost {
+    /// Pushes a kept text (`LuaTableWriter.set(_:text:of:write:)`): one registry lookup once kept.
+    func pushText(_ number: Int, of kind: LuaKey, write: (UnsafeMutableRawBufferPointer) -> Int) {
+        // The kind's id above the number's low 48 bits: never 0, since ids start at 1.
+        let key = UInt64(truncatingIfNeeded: kind.id) << 48 | UInt64(truncatingIfNeeded: number) & 0xFFFF_FFFF_FFFF
+        let kept = hot.pointee.text(key)
+        if kept != 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(kept))
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { buffer in
+            let count = min(max(0, write(buffer)), buffer.count)
+            _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), count)
+        }
+        if hot.pointee.textCount < HotPathStorage.maxTexts {
+            lua_pushvalue(L, -1)
+            hot.pointee.keep(text: key, at: luaL_ref(L, clua_registryindex()))
+        }
+    }
+
     /// Pushes an interned key: one registry lookup (interned on first use).
     @inline(__always)
     func pushKey(_ key: LuaKey) {

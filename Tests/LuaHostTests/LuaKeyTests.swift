@@ -47,3 +47,43 @@ private struct Seen: LuaTableDecodable {
     var seen: LuaValue
     init(from t: inout LuaTableReader) throws { seen = try t.value(Self.seen) }
 }
+
+/// A text numbered within a kind (`LuaTableWriter.set(_:text:of:write:)`), written as `<kind>:<number>`.
+private struct Numbered: LuaTableEncodable {
+    static let value = LuaKey("value")
+    static let kinds = (LuaKey("first kind"), LuaKey("second kind"))
+    var number: Int
+    var second: Bool
+    func encode(to t: inout LuaTableWriter) {
+        let kind = second ? Self.kinds.1 : Self.kinds.0
+        let text = "\(second ? "second" : "first"):\(number)"
+        t.set(Self.value, text: number, of: kind) { buffer in
+            let bytes = Array(text.utf8)
+            buffer.copyBytes(from: bytes)
+            return bytes.count
+        }
+    }
+}
+
+extension LuaKeyTests {
+    /// Kept texts: the same number gives the same text whether written or kept, two kinds with the
+    /// same number do not mix, and past the most a host keeps every text is still right.
+    @Test func aKeptTextIsTheTextOfItsKindAndNumber() throws {
+        let host = try LuaHost()
+        let module = try #require(
+            try host.load("return { f = function(n) return { seen = n.value } end }", chunkName: "rule.lua").first?.tableValue)
+        let f = try #require(module["f"].functionValue)
+        for round in 0..<2 {
+            for number in [0, 1, -1, 20_000, Int(Int32.max), -719_162] {
+                for second in [false, true] {
+                    let seen = try host.call(f, Numbered(number: number, second: second), returning: Seen.self).seen
+                    #expect(seen == .string("\(second ? "second" : "first"):\(number)"), "round \(round)")
+                }
+            }
+        }
+        for number in stride(from: 0, to: 10_000, by: 1) {
+            let seen = try host.call(f, Numbered(number: number, second: number % 2 == 0), returning: Seen.self).seen
+            #expect(seen == .string("\(number % 2 == 0 ? "second" : "first"):\(number)"))
+        }
+    }
+}

@@ -7,9 +7,20 @@ import RulesModel
 // each with two dates and a status; as Swift strings those texts were a quarter of filling them.
 
 extension LuaTableWriter {
-    /// Sets `key` to the day's `YYYY-MM-DD` text.
+    /// Names the texts of days, numbered by their ordinal (`set(_:day:)`).
+    private static let dayTexts = LuaKey("YYYY-MM-DD")
+
+    /// Sets `key` to the day's `YYYY-MM-DD` text, kept by the host once written (a habit period
+    /// sends two dates, and a streak call 90 periods).
     public mutating func set(_ key: LuaKey, day: DayID) {
-        day.withText { set(key, utf8: $0) }
+        set(key, text: day.ordinal, of: Self.dayTexts) { buffer in
+            var count = 0
+            day.withText { text in
+                buffer.copyMemory(from: text)
+                count = text.count
+            }
+            return count
+        }
     }
 }
 
