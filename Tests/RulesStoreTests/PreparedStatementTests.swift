@@ -11,7 +11,10 @@ import Testing
         let rows: [(text: String, other: String?, id: UUID)] = (0..<300).map { i in
             // Empty, short, multi-byte and longer than the buffer's first kilobyte, in turn.
             let text = ["", "é", "day-\(i)", String(repeating: "long ✓ text ", count: i % 7 == 0 ? 200 : 1)][i % 4]
-            return (text, i % 3 == 0 ? nil : "other \(i)", UUID(uuid: (UInt8(i % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(i / 256))))
+            return (
+                text, i % 3 == 0 ? nil : "other \(i)",
+                UUID(uuid: (UInt8(i % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(i / 256)))
+            )
         }
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE t (n INTEGER, text TEXT, other TEXT, id BLOB, x REAL)")
