@@ -66,12 +66,6 @@ public struct LuaTableWriter {
         host.pushText(number, of: kind, write: write)
         store()
     }
-    /// Sets `key` to the string of `utf8` bytes (a text written in place, without a Swift string).
-    public mutating func set(_ key: LuaKey, utf8 bytes: UnsafeRawBufferPointer) {
-        pushKey(key)
-        _ = lua_pushlstring(L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-        store()
-    }
     /// Sets the field when the value is present; leaves it nil otherwise.
     public mutating func set(_ key: LuaKey, _ value: Int?) { if let value { set(key, value) } }
     public mutating func set(_ key: LuaKey, _ value: String?) { if let value { set(key, value) } }

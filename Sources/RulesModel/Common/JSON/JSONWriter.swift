@@ -149,11 +149,7 @@ struct JSONWriter {
         var value = value
         value.withUTF8 { utf8 in
             // C1 is C2 80–C2 9F in UTF-8.
-            var plain = true
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || (printed && (byte == 0x7F || byte == 0xC2)) {
-                plain = false
-                break
-            }
+            let plain = !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || (printed && ($0 == 0x7F || $0 == 0xC2)) }
             if plain { bytes.append(contentsOf: utf8) } else { escaped(utf8) }
         }
         bytes.append(UInt8(ascii: "\""))
