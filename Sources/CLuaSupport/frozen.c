@@ -1,7 +1,8 @@
 /*
  * Layer 3. Making tables read-only: freezing a table in place (its contents move behind an empty
  * proxy), classes whose objects keep working, freezing everything a loaded file can reach (and
- * refusing there what would keep state between calls), and the tables the host passes to rules.
+ * refusing there what would keep state between calls), and the tables the host passes to rules
+ * (input tables, and views: records whose reads are recorded).
  * Calls runtime.c, host.c, tables.c and statecheck.c (see internal.h for the order).
  */
 #include "internal.h"
@@ -323,3 +324,74 @@ void rr_push_input_table(lua_State *L, int nrec) {
     lua_rawsetp(L, -2, &rr_key_name);
     lua_setmetatable(L, -2);
 }
+
+/* ---- views: a record whose reads are recorded ---- */
+
+/* __index of a view: upvalue 1 its contents, upvalue 2 its declared fields (name -> bit). The
+   value is the contents' own (nil for a field the host did not write); a field not declared marks
+   every field read, whether it has a value or not. */
+static int rr_view_index(lua_State *L) {
+    rr_runtime *rt = rr_runtime_of(L);
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER) rt->view_reads |= (uint64_t)1 << lua_tointeger(L, 3);
+    else rt->view_reads = RR_VIEW_ALL;
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* pairs over a view reads every field: the sandbox's pairs over its contents. */
+static int rr_view_pairs(lua_State *L) {
+    rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
+    rr_push_contents(L, 1);
+    lua_replace(L, 1);
+    return rr_pairs(L);
+}
+
+static int rr_view_len(lua_State *L) {
+    rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
+    return rr_frozen_len(L);
+}
+
+void rr_push_view_table(lua_State *L, int nrec) {
+    lua_createtable(L, 0, 0);                     /* the proxy */
+    int proxy = lua_gettop(L);
+    lua_createtable(L, 0, nrec);                  /* contents */
+    int contents = lua_gettop(L);
+    lua_createtable(L, 0, nrec);                  /* declared fields */
+    int fields = lua_gettop(L);
+    lua_createtable(L, 0, 9);
+    int mt = lua_gettop(L);
+    lua_pushvalue(L, contents);
+    lua_pushvalue(L, fields);
+    lua_pushcclosure(L, rr_view_index, 2);
+    lua_setfield(L, mt, "__index");
+    lua_pushcfunction(L, rr_input_newindex);
+    lua_setfield(L, mt, "__newindex");
+    lua_pushcfunction(L, rr_view_pairs);
+    lua_setfield(L, mt, "__pairs");
+    lua_pushcfunction(L, rr_view_len);
+    lua_setfield(L, mt, "__len");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, mt, "__metatable");
+    lua_pushvalue(L, contents);
+    lua_rawsetp(L, mt, &rr_key_frozen);          /* read-only for rawset and setmetatable; contents */
+    lua_pushvalue(L, fields);
+    lua_rawsetp(L, mt, &rr_key_view);
+    lua_pushliteral(L, "a table passed in by the host");
+    lua_rawsetp(L, mt, &rr_key_name);
+    lua_setmetatable(L, proxy);
+    lua_settop(L, proxy);
+}
+
+void rr_view_declare(lua_State *L, int view, int bit) {
+    view = lua_absindex(L, view);
+    if (!lua_getmetatable(L, view)) { lua_pop(L, 1); return; }
+    lua_rawgetp(L, -1, &rr_key_view);             /* name mt fields */
+    lua_pushvalue(L, -3);
+    lua_pushinteger(L, bit);
+    lua_rawset(L, -3);
+    lua_pop(L, 3);
+}
+

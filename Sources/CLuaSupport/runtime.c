@@ -12,9 +12,16 @@ const char rr_key_sealed = 0;
 const char rr_key_acting = 0;
 const char rr_key_hostfns = 0;
 const char rr_key_randomseed = 0;
+const char rr_key_view = 0;
 
 rr_runtime *rr_runtime_of(lua_State *L) {
     return *(rr_runtime **)lua_getextraspace(L);
+}
+
+int rr_random_stamp(const rr_runtime *rt, unsigned char out[64]) {
+    if (!rt->random_state || rt->random_state_size == 0 || rt->random_state_size > 64) return 0;
+    memcpy(out, rt->random_state, rt->random_state_size);
+    return 1;
 }
 
 #define RR_SMALL_MAX 256

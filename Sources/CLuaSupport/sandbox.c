@@ -193,6 +193,14 @@ int rr_sandbox_open(lua_State *L) {
     lua_getfield(L, -1, "randomseed");
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &rr_key_randomseed);
+    if (lua_getupvalue(L, -1, 1) != NULL) {       /* the generator's state, shared with random */
+        rr_runtime *rt = rr_runtime_of(L);
+        if (lua_type(L, -1) == LUA_TUSERDATA && lua_rawlen(L, -1) <= 64) {
+            rt->random_state = lua_touserdata(L, -1);
+            rt->random_state_size = lua_rawlen(L, -1);
+        }
+        lua_pop(L, 1);
+    }
     lua_pushinteger(L, seed);
     lua_call(L, 1, 0);
     lua_pop(L, 1);

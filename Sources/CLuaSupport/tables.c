@@ -26,6 +26,12 @@ void rr_push_contents(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
 }
 
+void rr_view_read_all(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return;
+    if (lua_rawgetp(L, -1, &rr_key_view) != LUA_TNIL) rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
+    lua_pop(L, 2);
+}
+
 /* The __pairs of a frozen table and of a file's environment: the sandbox's pairs on its contents
    (rr_pairs knows it from a rule's own __pairs). */
 int rr_frozen_pairs(lua_State *L) {
@@ -77,6 +83,7 @@ static int rr_key_less(lua_State *L) {
 int rr_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
+    rr_view_read_all(L, 1);
     rr_push_contents(L, 1);                           /* 3: the entries */
     lua_pushnil(L);                                   /* 4: the next key, when found */
     int from = lua_isnil(L, 2) ? -1 : rr_key_rank(L, 2);

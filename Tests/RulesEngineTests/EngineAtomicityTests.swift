@@ -1,3 +1,4 @@
+import LuaHost
 import Foundation
 import RulesEngine
 import RulesModel
@@ -60,6 +61,14 @@ final class MisbehavingRules: PolicyRules {
     func price(_ context: PriceContext) throws -> Int {
         pricesAsked.append(context)
         return try priceOf?(context) ?? base.price(context)
+    }
+    /// When set (and `priceOf` is not), a price comes with the fields the base rules read, as
+    /// theirs do; otherwise with all of them.
+    var forwardsPriceReads = false
+    func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        guard forwardsPriceReads, priceOf == nil else { return (try price(context), .all) }
+        pricesAsked.append(context)
+        return try base.readingPrice(context)
     }
     func focusCredits(_ session: FocusOutcome) throws -> Int { try base.focusCredits(session) }
     func carriedCredits(balance: Int) throws -> Int { try base.carriedCredits(balance: balance) + carryExtra }

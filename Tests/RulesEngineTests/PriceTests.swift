@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 import RulesStore
@@ -126,5 +127,59 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Every situation of a day for `app` (each quarter hour, four balances, with and without a
+    /// mode), at every length.
+    static func situations(_ app: AppID) -> [PriceContext] {
+        var all: [PriceContext] = []
+        for hour in 0..<24 {
+            for minute in [0, 15, 30, 45] {
+                for balance in [0, 50, 100, 500] {
+                    for (mode, strictness) in [(nil, Strictness.gentle), ("work", .hard)] {
+                        all.append(
+                            PriceContext(
+                                minutes: 0, app: app, unlocksToday: hour / 3, unlocksTodayApp: hour / 6, hour: hour, minute: minute,
+                                weekday: 1 + hour % 7, mode: mode, strictness: strictness, streak: minute / 15, balance: balance))
+                    }
+                }
+            }
+        }
+        return all
+    }
+
+    /// A price is remembered by the fields of its context the rule read: the default rule reads the
+    /// length only, so a user's gates ask it once per length, and a rule that reads the hour (and,
+    /// at night, the balance) gets each situation's own price, remembered or not.
+    @Test func aPriceIsRememberedByTheFieldsItsRuleRead() throws {
+        let app = try #require(AppID(rawValue: Self.insta))
+        let counting = MisbehavingRules(base: try RuleSet.load(RuleFixture.rulesFolder.path))
+        counting.forwardsPriceReads = true
+        let remembered = counting.remembering()
+        for situation in Self.situations(app) {
+            #expect(try remembered.prices(in: situation).map(\.credits) == [10, 25, 45])
+        }
+        #expect(counting.pricesAsked.map(\.minutes) == [5, 15, 30])
+
+        let night = try RuleFixture.edited(
+            [
+                (
+                    "  error(\"no unlock of \" .. ctx.minutes .. \" minutes in credit_costs\")",
+                    "  error(\"no unlock of \" .. ctx.minutes .. \" minutes in credit_costs\")\nend\nlocal base = M.price\nfunction M.price(ctx)\n  local credits = base(ctx)\n  if ctx.hour >= 22 and ctx.balance >= 100 then return credits * 2 end\n  return credits"
+                )
+            ], in: "pricing.lua")
+        let rules = try RuleSet.load(try RuleFixture.folder(replacing: "pricing.lua", with: night).path)
+        let nightCounting = MisbehavingRules(base: rules)
+        nightCounting.forwardsPriceReads = true
+        let nightRemembered = nightCounting.remembering()
+        var doubled = 0
+        for situation in Self.situations(app) {
+            let prices = try nightRemembered.prices(in: situation).map(\.credits)
+            #expect(prices == (try rules.prices(in: situation).map(\.credits)))
+            if prices == [20, 50, 90] { doubled += 1 }
+        }
+        #expect(doubled == 2 * 4 * 2 * 2)  // 22:00 and 23:00, four quarters, two balances, two modes
+        // Asked once per length for each hour, and at night once more per balance read.
+        #expect(nightCounting.pricesAsked.count == 3 * (22 + 2 * 4))
     }
 }

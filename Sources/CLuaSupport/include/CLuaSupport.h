@@ -98,6 +98,14 @@ typedef struct rr_runtime {
     int reads_capacity;
     int reads_dropped;       /* reads past RR_TRACE_MAX_READS in the current call */
 
+    /* Views (frozen.c): the bits of the declared fields that rules read through a view since the
+       host last cleared it; RR_VIEW_ALL when a read could not be told apart (pairs, next, #, a
+       field not declared). */
+    uint64_t view_reads;
+    /* math.random's generator state (a userdata of the math library), to tell whether a call drew. */
+    const void *random_state;
+    size_t random_state_size;
+
     /* Swift. */
     rr_dispatch_fn dispatch;
     rr_log_fn log;
@@ -186,6 +194,22 @@ void rr_push_input_table(lua_State *L, int nrec);
    become nil. list and elements are absolute stack indices; the key is on top of the stack and is
    popped. Allocates only for new elements: call in host mode. */
 void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous);
+
+/* Every field of a view. */
+#define RR_VIEW_ALL UINT64_MAX
+/* Pushes a view for a record the host passes to a rule: an empty read-only proxy (as a frozen
+   table is: rr_push_contents gives the table the host writes the fields into) whose fields are read
+   through a C __index that adds, to rt->view_reads, the bit of each field read. The fields are
+   declared with rr_view_declare; reading one not declared, `pairs`, `next` or `#` on the view adds
+   RR_VIEW_ALL. Rules see the same values and run the same instructions as with an input table,
+   but rawget and the stock next see nothing. Allocates: call in host mode. */
+void rr_push_view_table(lua_State *L, int nrec);
+/* Declares the field whose name is on top of the stack (popped) as bit `bit` (0...62) of the view
+   at index `view`. Allocates: call in host mode. */
+void rr_view_declare(lua_State *L, int view, int bit);
+/* Copies math.random's generator state into out (size rt->random_state_size, at most 64 bytes):
+   a call drew from math.random if the state differs after it. Returns 0 when there is no state. */
+int rr_random_stamp(const rr_runtime *rt, unsigned char out[64]);
 
 /* If the table at idx is frozen, pushes the table that holds its contents; else pushes it again. */
 void rr_push_contents(lua_State *L, int idx);

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// The bounds every price must respect (checked when the gate opens, proved by validation).
@@ -23,6 +24,8 @@ public enum PriceBounds {
 }
 
 extension PolicyRules {
+    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) { (try price(context), .all) }
+
     /// The price of each unlock length of `credit_costs` in `situation` (its `minutes` is set to
     /// each length in turn), checked against `PriceBounds`: a broken constraint is a
     /// RULE_VIOLATION naming the context.

@@ -59,9 +59,11 @@ public struct PriceContext: Hashable, Sendable {
     }
 }
 
-/// The record `price` receives, written straight into a fresh table (no intermediate LuaValue:
-/// the gate asks one price per unlock length each time it opens).
-extension PriceContext: LuaTableEncodable {
+/// The record `price` receives, written straight into a view (no intermediate LuaValue: the gate
+/// asks one price per unlock length each time it opens). The host learns which fields the rule
+/// read (`LuaFieldReads`, by position in `luaViewKeys`), and remembers the price for every context
+/// that agrees on them (`RuleMemo`).
+extension PriceContext: LuaTableViewable {
     static let minutesKey = LuaKey("minutes")
     static let appKey = LuaKey("app")
     static let unlocksTodayKey = LuaKey("unlocks_today")
@@ -75,6 +77,30 @@ extension PriceContext: LuaTableEncodable {
     static let balanceKey = LuaKey("balance")
     static let paramsKey = LuaKey("params")
     public static var luaFieldCount: Int { 12 }
+    public static var luaViewKeys: [LuaKey] {
+        [
+            minutesKey, appKey, unlocksTodayKey, unlocksTodayAppKey, hourKey, minuteKey, weekdayKey, modeKey, strictnessKey,
+            streakKey, balanceKey, paramsKey,
+        ]
+    }
+
+    /// The fields of a context that a rule read (`reads`, by their position in `luaViewKeys`), the
+    /// others nil: two contexts with the same `Read` get the same price from a rule that read those
+    /// fields only.
+    struct Read: Hashable {
+        var reads: LuaFieldReads
+        var minutes: Int?, app: AppID?, unlocksToday: Int?, unlocksTodayApp: Int?, hour: Int?, minute: Int?, weekday: Int?
+        var mode: String??, strictness: Strictness?, streak: Int?, balance: Int?, params: ResolvedParams?
+    }
+
+    func read(_ reads: LuaFieldReads) -> Read {
+        func field<T>(_ position: Int, _ value: T) -> T? { reads.contains(.field(position)) ? value : nil }
+        return Read(
+            reads: reads, minutes: field(0, minutes), app: field(1, app), unlocksToday: field(2, unlocksToday),
+            unlocksTodayApp: field(3, unlocksTodayApp), hour: field(4, hour), minute: field(5, minute), weekday: field(6, weekday),
+            mode: field(7, mode), strictness: field(8, strictness), streak: field(9, streak), balance: field(10, balance),
+            params: field(11, params))
+    }
 
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.minutesKey, minutes)

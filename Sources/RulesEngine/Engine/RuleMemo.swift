@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// The answers of the rules already asked during one `Engine.batch`, by their arguments.
@@ -5,8 +6,10 @@ import RulesModel
 /// Rules are pure functions of their arguments (the design's contract: no clock, no state kept in
 /// Lua between calls), so asking twice gives the same answer: a user's MIGA streak over the same
 /// 90 days of exits, a task's streak over the same periods, task and user, the transition from the same
-/// counters, the economy's small questions (a quest or emergency gate, a price, a habit award, a focus
-/// session's credits). Only `effective_mode` is always asked: its moments seldom repeat.
+/// counters, the economy's small questions (a quest or emergency gate, a habit award, a focus
+/// session's credits). A price is remembered by the fields of its context the rule read
+/// (`readingPrice`): the default rule reads only the length, so a user's gates ask it three times in
+/// all. Only `effective_mode` is always asked: its moments seldom repeat.
 /// The memo lives for one batch only: a simulation runs one batch per user, so even a rule that
 /// draws from the (per-user reseeded) `math.random` sees the same calls in the same order whichever
 /// worker runs the user. Errors are not remembered: a failing call fails again.
@@ -35,8 +38,10 @@ final class RuleMemo: PolicyRules {
     @exclusivity(unchecked) private var bonuses: [Int: Int] = [:]
     @exclusivity(unchecked) private var questGates: [QuestGate: UnlockDenialReason?] = [:]
     @exclusivity(unchecked) private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
-    /// Every length's price by situation (`minutes` 0): one lookup per gate instead of one per length.
-    @exclusivity(unchecked) private var priceLists: [PriceContext: [PricingPolicy.CreditCost]] = [:]
+    /// Prices by the fields of their context the rule read, and the sets of fields read so far (a
+    /// price is looked up under each): a rule reads the same fields in most situations.
+    @exclusivity(unchecked) private var prices: [PriceContext.Read: Int] = [:]
+    @exclusivity(unchecked) private var priceReads: [LuaFieldReads] = []
     @exclusivity(unchecked) private var focusOutcomes: [FocusOutcome: Int] = [:]
     @exclusivity(unchecked) private var carried: [Int: Int] = [:]
     @exclusivity(unchecked) private var habitAwards: [Pair: HabitAward] = [:]
@@ -110,13 +115,23 @@ final class RuleMemo: PolicyRules {
         try remembered(&emergencyGates, gate) { try base.emergencyBlocked(gate) }
     }
 
-    /// Not remembered on its own: the engine asks every length's price of a gate at once (`prices(in:)`).
-    func price(_ context: PriceContext) throws -> Int { try base.price(context) }
+    func price(_ context: PriceContext) throws -> Int { try readingPrice(context).credits }
 
-    func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
-        var key = situation
-        key.minutes = 0
-        return try remembered(&priceLists, key) { try base.prices(in: situation) }
+    /// At most this many different sets of fields read are looked up (a rule whose reads vary
+    /// more is asked again for the others).
+    static let maxPriceReads = 8
+
+    func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        for reads in priceReads {
+            if let credits = prices[context.read(reads)] { return (credits, reads) }
+        }
+        let answer = try base.readingPrice(context)
+        if !priceReads.contains(answer.read) {
+            guard priceReads.count < Self.maxPriceReads else { return answer }
+            priceReads.append(answer.read)
+        }
+        prices[context.read(answer.read)] = answer.credits
+        return answer
     }
 
     func focusCredits(_ session: FocusOutcome) throws -> Int {

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// Earned's economy in Swift, knob for knob as rules/pricing.lua, rules/quests.lua and
@@ -43,6 +44,11 @@ extension NativeReference {
         if gate.usedToday >= 1 { return .dailyLimitReached }
         if gate.sameAppAsLast { return .sameAppConsecutiveBlocked }
         return nil
+    }
+
+    /// pricing.lua `price` reads the length only (field 0 of `PriceContext.luaViewKeys`).
+    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        (try price(context), .field(0))
     }
 
     /// pricing.lua `price`: the length's credits in `credit_costs`, whatever the situation.

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesModel
 
 /// The policies the engine asks, wherever they run: in Lua (`RuleSet`) or natively
@@ -35,6 +36,9 @@ public protocol PolicyRules: AnyObject {
     func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason?
     /// Earned: the price in credits of the unlock length `context.minutes` in its situation.
     func price(_ context: PriceContext) throws -> Int
+    /// `price`, and the fields of `context` it read (`PriceContext.luaViewKeys`): the same price
+    /// holds for every context that agrees on them. The default: `price`, all fields.
+    func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads)
     /// Earned: the price of every unlock length of `credit_costs` in `situation`, checked against
     /// `PriceBounds` (the default asks `price` once per length).
     func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost]

@@ -26,8 +26,12 @@ extension RuleSet {
         try denialReason(host.callFirst(quests.emergencyBlocked, record: gate), from: quests.emergencyBlocked)
     }
 
-    public func price(_ context: PriceContext) throws -> Int {
-        try integer(host.callFirst(pricing.price, record: context), from: pricing.price)
+    public func price(_ context: PriceContext) throws -> Int { try readingPrice(context).credits }
+
+    /// The context goes to the rule as a view: the host learns which fields it read.
+    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        let answer = try host.callFirst(pricing.price, view: context)
+        return (try integer(answer.value, from: pricing.price), answer.reads)
     }
 
     public func focusCredits(_ session: FocusOutcome) throws -> Int {

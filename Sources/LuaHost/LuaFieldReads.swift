@@ -1,0 +1,19 @@
+/// The fields of a record that a rule read, each by its position in the record's `luaViewKeys`
+/// (`LuaHost.callFirst(_:view:)`). `all` when the host cannot tell them apart: the rule looped over
+/// the record (`pairs`, `next`, `#`), read a field the record does not declare, or drew from
+/// `math.random` (its answer may then differ with the same fields).
+public struct LuaFieldReads: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    public static let all = LuaFieldReads(rawValue: .max)
+    /// The field at `position` of `luaViewKeys` (0…62).
+    public static func field(_ position: Int) -> LuaFieldReads { LuaFieldReads(rawValue: 1 << UInt64(position)) }
+}
+
+/// A record that rules read as a view: the host learns which of its fields a call read, so that an
+/// answer can be remembered for every record that agrees on those fields (`LuaFieldReads`).
+public protocol LuaTableViewable: LuaTableEncodable {
+    /// Every key `encode(to:)` may write, at most 63: a field's bit is its position here.
+    static var luaViewKeys: [LuaKey] { get }
+}
