@@ -290,25 +290,72 @@ static int rr_input_newindex(lua_State *L) {
     return rr_raise(L, RR_RAISE_READONLY, 0);
 }
 
-void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous) {
+/* __newindex of a kept table: upvalue 1 its contents. A field it has is set there (and counted in
+   rt->args_written: the host then fills every kept table again); a new one is refused, as an input
+   table refuses it. */
+static int rr_kept_newindex(lua_State *L) {
+    lua_settop(L, 3);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNIL) {
+        lua_settop(L, 3);
+        return rr_input_newindex(L);
+    }
+    lua_pop(L, 1);
+    lua_rawset(L, lua_upvalueindex(1));
+    rr_runtime_of(L)->args_written++;
+    return 0;
+}
+
+void rr_push_kept_table(lua_State *L, int narr, int nrec) {
+    lua_createtable(L, 0, 0);                     /* the proxy */
+    lua_createtable(L, narr, nrec);               /* contents */
+    lua_createtable(L, 0, 8);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, -2);
+    lua_pushcclosure(L, rr_kept_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, rr_frozen_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, rr_frozen_pairs);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -2);
+    lua_rawsetp(L, -2, &rr_key_frozen);          /* read-only for rawset and setmetatable; contents */
+    lua_pushboolean(L, 1);
+    lua_rawsetp(L, -2, &rr_key_view);
+    lua_pushliteral(L, "a table passed in by the host");
+    lua_rawsetp(L, -2, &rr_key_name);
+    lua_setmetatable(L, -3);
+    lua_pop(L, 1);                                 /* contents */
+}
+
+void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous,
+                         const int64_t *kept, int nkept) {
     int key = lua_gettop(L);
+    rr_push_contents(L, list);
+    int slots = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
+        if (i <= nkept && kept[i - 1] == values[i - 1]) continue;   /* its table still holds it */
         if (lua_rawgeti(L, elements, i) != LUA_TTABLE) {
             lua_pop(L, 1);
-            rr_push_input_table(L, 1);
+            rr_push_kept_table(L, 0, 1);
             lua_pushvalue(L, -1);
             lua_rawseti(L, elements, i);
         }
+        rr_push_contents(L, -1);
         lua_pushvalue(L, key);
         lua_pushinteger(L, (lua_Integer)values[i - 1]);
         lua_rawset(L, -3);
-        lua_rawseti(L, list, i);
+        lua_pop(L, 1);
+        lua_rawseti(L, slots, i);
     }
     for (int i = n + 1; i <= previous; i++) {
         lua_pushnil(L);
-        lua_rawseti(L, list, i);
+        lua_rawseti(L, slots, i);
     }
-    lua_pop(L, 1);
+    lua_settop(L, key - 1);
 }
 
 void rr_push_input_table(lua_State *L, int nrec) {

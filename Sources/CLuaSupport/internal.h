@@ -41,7 +41,7 @@ extern const char rr_key_acting;    /* metatable of a frozen class: the metatabl
 extern const char rr_key_sealed;    /* metatable of an environment: true once its chunk has run */
 extern const char rr_key_hostfns;   /* registry: set of the sandbox's C functions */
 extern const char rr_key_randomseed;/* registry: the original math.randomseed */
-extern const char rr_key_view;      /* metatable of a view (frozen.c): true */
+extern const char rr_key_view;      /* metatable of a view or a kept table (frozen.c) */
 
 /* Raises err (a string on top of the stack) on behalf of this runtime's own checks. */
 int rr_raise(lua_State *L, int kind, int fatal);
@@ -87,8 +87,9 @@ int rr_frozen_pairs(lua_State *L);
 int rr_pairs(lua_State *L);
 int rr_next(lua_State *L);
 int rr_tostring(lua_State *L);
-/* When the table at idx is a view, marks every field of it read (rt->view_reads). */
-void rr_view_read_all(lua_State *L, int idx);
+/* Whether the table at idx is a view or a kept table (a proxy of the host's arguments); then
+   marks every field of it read (rt->view_reads). */
+int rr_view_read_all(lua_State *L, int idx);
 /* Whether Lua's tostring shows a value of type t as an address ("table: 0x55..."). */
 static inline int rr_prints_address(int t) {
     return t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA;

@@ -10,7 +10,7 @@
 
 static const char *const rr_base_allowed[] = {
     "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
-    "rawequal", "rawget", "rawlen", "getmetatable", "_VERSION", NULL
+    "rawequal", "getmetatable", "_VERSION", NULL
 };
 
 
@@ -75,6 +75,31 @@ static int rr_rawset(lua_State *L) {
     }
     lua_settop(L, 3);
     lua_rawset(L, 1);
+    return 1;
+}
+
+/* rawget and rawlen see the fields of the host's arguments (views and kept tables), which sit
+   behind a proxy; a view counts it as reading every field. */
+static int rr_rawget(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    lua_settop(L, 2);
+    if (rr_view_read_all(L, 1)) {
+        rr_push_contents(L, 1);
+        lua_replace(L, 1);
+    }
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int rr_rawlen(lua_State *L) {
+    int t = lua_type(L, 1);
+    luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
+    if (t == LUA_TTABLE && rr_view_read_all(L, 1)) {
+        rr_push_contents(L, 1);
+        lua_replace(L, 1);
+    }
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
     return 1;
 }
 
@@ -174,6 +199,8 @@ int rr_sandbox_open(lua_State *L) {
     lua_pushcfunction(L, rr_pcall);        lua_setfield(L, g, "pcall");
     lua_pushcfunction(L, rr_xpcall);       lua_setfield(L, g, "xpcall");
     lua_pushcfunction(L, rr_rawset);       lua_setfield(L, g, "rawset");
+    lua_pushcfunction(L, rr_rawget);       lua_setfield(L, g, "rawget");
+    lua_pushcfunction(L, rr_rawlen);       lua_setfield(L, g, "rawlen");
     lua_pushcfunction(L, rr_setmetatable); lua_setfield(L, g, "setmetatable");
     lua_pushcfunction(L, rr_print);        lua_setfield(L, g, "print");
     lua_pushcfunction(L, rr_pairs);        lua_setfield(L, g, "pairs");

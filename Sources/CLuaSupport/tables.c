@@ -26,10 +26,12 @@ void rr_push_contents(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
 }
 
-void rr_view_read_all(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return;
-    if (lua_rawgetp(L, -1, &rr_key_view) != LUA_TNIL) rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
+int rr_view_read_all(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+    int view = lua_rawgetp(L, -1, &rr_key_view) != LUA_TNIL;
+    if (view) rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
     lua_pop(L, 2);
+    return view;
 }
 
 /* The __pairs of a frozen table and of a file's environment: the sandbox's pairs on its contents

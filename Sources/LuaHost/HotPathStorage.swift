@@ -243,6 +243,11 @@ final class PooledList {
     var fills: [PooledTable] = []
     /// The length of the previous fill.
     var count = 0
+    /// A kept list of integer records (`rr_push_kept_table`): what its previous fill wrote and
+    /// `args_written` then. Its tables still hold those values as long as no rule has written into
+    /// a kept table since.
+    var keptIntegers: [Int64] = []
+    var keptWritten: Int64 = -1
 
     deinit { for fill in fills { fill.deallocate() } }
 }

@@ -214,16 +214,24 @@ extension LuaHost {
             if pooled, let known = fieldListPools[field.id] {
                 pool = known
             } else {
-                pool = makePooledList()
+                pool = makePooledList(kept: true)
                 if pooled { fieldListPools[field.id] = pool }
             }
             lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
             let list = lua_gettop(L)
             lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
             pushKey(field)
-            values.map(Int64.init).withUnsafeBufferPointer {
-                rr_fill_int_records(L, list, list + 1, $0.baseAddress, Int32(clamping: $0.count), Int32(clamping: pool.count))
+            let integers = values.map(Int64.init)
+            if pool.keptWritten != runtime.pointee.args_written { pool.keptIntegers = [] }
+            integers.withUnsafeBufferPointer { values in
+                pool.keptIntegers.withUnsafeBufferPointer { kept in
+                    rr_fill_int_records(
+                        L, list, list + 1, values.baseAddress, Int32(clamping: values.count), Int32(clamping: pool.count),
+                        kept.baseAddress, Int32(clamping: kept.count))
+                }
             }
+            pool.keptIntegers = integers
+            pool.keptWritten = runtime.pointee.args_written
             pool.count = values.count
             lua_settop(L, list)
             if !pooled {
@@ -400,9 +408,9 @@ extension LuaHost {
 
     /// A new pooled list: its list table and the hidden sequence of its element tables, both held
     /// in the registry.
-    private func makePooledList() -> PooledList {
+    private func makePooledList(kept: Bool = false) -> PooledList {
         let pool = PooledList()
-        rr_push_input_table(L, 0)
+        if kept { rr_push_kept_table(L, 0, 0) } else { rr_push_input_table(L, 0) }
         pool.list = luaL_ref(L, clua_registryindex())
         lua_createtable(L, 0, 0)
         pool.elements = luaL_ref(L, clua_registryindex())

@@ -71,8 +71,8 @@ struct Situation: LuaTableViewable {
         #expect(try call("random") == (.integer(16), .all))
     }
 
-    @Test func aViewIsReadOnlyAndEmptyToRawAccess() throws {
-        #expect(try call("raw") == (.nil, []))
+    @Test func aViewIsReadOnlyAndRawgetReadsEveryField() throws {
+        #expect(try call("raw") == (.integer(15), .all))
         let function = try #require(module["writes"].functionValue)
         #expect {
             _ = try host.callFirst(function, view: Situation(minutes: 15, hour: 23, mode: nil))

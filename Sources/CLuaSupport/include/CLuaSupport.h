@@ -102,6 +102,8 @@ typedef struct rr_runtime {
        host last cleared it; RR_VIEW_ALL when a read could not be told apart (pairs, next, #, a
        field not declared). */
     uint64_t view_reads;
+    /* Writes of rules into kept tables (frozen.c) over the state's life. */
+    int64_t args_written;
     /* math.random's generator state (a userdata of the math library), to tell whether a call drew. */
     const void *random_state;
     size_t random_state_size;
@@ -189,11 +191,21 @@ void rr_push_host_function(lua_State *L, int64_t function_id, const char *name);
    are refused; the host refills it for every call. Allocates: call in host mode. */
 void rr_push_input_table(lua_State *L, int nrec);
 
-/* Fills a list of one-field records for a rule call: for i = 1..n, the table elements[i] (an input
-   table, made when missing) gets key = values[i-1] and list[i] = elements[i]; list[n+1..previous]
-   become nil. list and elements are absolute stack indices; the key is on top of the stack and is
-   popped. Allocates only for new elements: call in host mode. */
-void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous);
+/* Pushes a kept table: an empty proxy in front of its contents (rr_push_contents gives them; the
+   host writes there), for the lists the host keeps between calls and refills only where their
+   values changed. Rules read it as an input table; they may set a field it has (the write goes to
+   the contents and counts in rt->args_written, after which the host fills every kept table again)
+   but not add one; rawset and setmetatable are refused. Allocates: call in host mode. */
+void rr_push_kept_table(lua_State *L, int narr, int nrec);
+
+/* Fills a kept list of one-field records for a rule call: for i = 1..n, the kept table
+   elements[i] (made when missing) gets key = values[i-1] and the list's slot i is set to it, except
+   where i <= nkept and kept[i-1] == values[i-1] (the previous fill, which no rule changed since:
+   the element and its slot still hold it); slots n+1..previous become nil. list (a kept table) and
+   elements are absolute stack indices; the key is on top of the stack and is popped. Allocates only
+   for new elements: call in host mode. */
+void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *values, int n, int previous,
+                         const int64_t *kept, int nkept);
 
 /* Every field of a view. */
 #define RR_VIEW_ALL UINT64_MAX
