@@ -235,6 +235,18 @@ struct PooledTable {
 /// A list argument kept between calls and refilled for each (see `LuaHost.call(_:list:)`), one
 /// per element type: the list table, a hidden sequence of its element tables (so that slots a rule
 /// changed are set again), and the keys each element's last fill wrote.
+/// The records of a history's previous fill.
+final class KeptRecords<T> {
+    var items: [T]
+    init(_ items: [T]) { self.items = items }
+}
+
+/// A history's pool: its record type and the caller's key.
+struct HistoryKey: Hashable {
+    let type: ObjectIdentifier
+    let key: String
+}
+
 final class PooledList {
     /// Registry references of the list table and of the hidden sequence of element tables.
     var list: Int32 = 0
@@ -243,10 +255,11 @@ final class PooledList {
     var fills: [PooledTable] = []
     /// The length of the previous fill.
     var count = 0
-    /// A kept list of integer records (`rr_push_kept_table`): what its previous fill wrote and
-    /// `args_written` then. Its tables still hold those values as long as no rule has written into
-    /// a kept table since.
+    /// A kept list (`rr_push_kept_table`): what its previous fill wrote (the integers, or the
+    /// records of a history in a `KeptRecords`) and `args_written` then. Its tables still hold
+    /// those values as long as no rule has written into a kept table since.
     var keptIntegers: [Int64] = []
+    var keptRecords: AnyObject?
     var keptWritten: Int64 = -1
 
     deinit { for fill in fills { fill.deallocate() } }

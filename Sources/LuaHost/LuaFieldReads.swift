@@ -17,3 +17,7 @@ public protocol LuaTableViewable: LuaTableEncodable {
     /// Every key `encode(to:)` may write, at most 63: a field's bit is its position here.
     static var luaViewKeys: [LuaKey] { get }
 }
+
+/// A record of plain fields (no nested tables), compared by value: the records of a history
+/// (`LuaHost.call(_:history:key:_:_:returning:)`), whose tables the host keeps between calls.
+public protocol LuaFlatRecord: LuaTableEncodable, Equatable {}

@@ -45,6 +45,8 @@ public final class LuaHost {
     /// records, by field.
     @exclusivity(unchecked) var listPools: [ObjectIdentifier: PooledList] = [:]
     @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
+    /// Histories (`call(_:history:key:_:_:returning:)`) by record type and key.
+    @exclusivity(unchecked) var historyPools: [HistoryKey: PooledList] = [:]
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
     /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
     var chunkNames: Set<String> = []

@@ -336,6 +336,23 @@ extension LuaHost {
         return try recordResult(of: function, R.self, arguments: 3, call: call)
     }
 
+    /// `call(_:list:_:_:returning:)` with a history as its list: records newest first, a list that
+    /// grows at its head from one call to the next (a task's periods). The host keeps the tables of
+    /// the history under `key` (a task's name) and writes again only the records that differ from
+    /// the previous call's at the same distance from the oldest, unless a rule has written into a
+    /// kept table since (then all of them). Rules see the same list either way.
+    @inlinable
+    public func call<T: LuaFlatRecord, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
+        _ function: LuaFunction, history items: [T], key: String, _ b: B, _ c: C, returning: R.Type = R.self
+    ) throws -> R {
+        let call = try beginCall(function, stackSlots: 16, handler: true)
+        defer { endCall(call) }
+        if call.pooled { pushHistory(items, key: key) } else { pushList(items, pooled: false) }
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        pushArgument(c, slot: 2, pooled: call.pooled)
+        return try recordResult(of: function, R.self, arguments: 3, call: call)
+    }
+
     /// Pushes a record argument: the pooled table of `slot` in the outermost call, else a fresh one.
     @inlinable
     func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {

@@ -455,6 +455,71 @@ extension LuaHost {
         lua_settop(L, list)
     }
 
+    /// At most this many histories are kept; past it, all are dropped and kept again as they come.
+    static let maxHistories = 256
+
+    /// Pushes the history `items` kept under `key` (`call(_:history:key:_:_:returning:)`): its
+    /// element tables are kept by their distance from the oldest record, and one is written again
+    /// only when its record differs from the previous fill's at that distance (or a rule has
+    /// written into a kept table since); every slot of the list is set again, since the records
+    /// move down the list as it grows.
+    @usableFromInline
+    func pushHistory<T: LuaFlatRecord>(_ items: [T], key: String) {
+        let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key)) { KeptRecords<T>([]) }
+        let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
+        let keptCount = pool.keptWritten == runtime.pointee.args_written ? kept.items.count : 0
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+        let list = lua_gettop(L)
+        rr_push_contents(L, list)
+        let slots = lua_gettop(L)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+        let elements = lua_gettop(L)
+        while pool.fills.count < items.count {
+            rr_push_kept_table(L, 0, Int32(clamping: T.luaFieldCount))
+            lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
+            pool.fills.append(PooledTable())
+        }
+        pool.fills.withUnsafeMutableBufferPointer { fills in
+            var i = 0
+            while i < items.count {
+                let age = items.count - 1 - i
+                let previous = keptCount - 1 - age
+                lua_rawgeti(L, elements, lua_Integer(age + 1))
+                if previous < 0 || kept.items[previous] != items[i] {
+                    rr_push_contents(L, -1)
+                    refill(lua_gettop(L), from: items[i], keys: fills.baseAddress! + age)
+                    clua_pop(L, 1)
+                }
+                lua_rawseti(L, slots, lua_Integer(i + 1))
+                i += 1
+            }
+        }
+        for i in items.count..<max(items.count, pool.count) {
+            lua_pushnil(L)
+            lua_rawseti(L, slots, lua_Integer(i + 1))
+        }
+        pool.count = items.count
+        kept.items = items
+        pool.keptWritten = runtime.pointee.args_written
+        lua_settop(L, list)
+    }
+
+    /// The kept list of `key`, made (a kept table and its records box) when missing.
+    private func historyPool(_ key: HistoryKey, records: () -> AnyObject) -> PooledList {
+        if let known = historyPools[key] { return known }
+        if historyPools.count >= Self.maxHistories {
+            for pool in historyPools.values {
+                luaL_unref(L, clua_registryindex(), pool.list)
+                luaL_unref(L, clua_registryindex(), pool.elements)
+            }
+            historyPools.removeAll()
+        }
+        let pool = makePooledList(kept: true)
+        pool.keptRecords = records()
+        historyPools[key] = pool
+        return pool
+    }
+
     /// Pushes a fresh table filled by `record`.
     func pushRecord<T: LuaTableEncodable>(_ record: T) {
         lua_createtable(L, 0, Int32(clamping: T.luaFieldCount))

@@ -4,6 +4,16 @@ import Testing
 /// The lists of one-field records the host keeps between calls (`call(_:records:field:)`, MIGA's
 /// days): only the records whose value changed are written again, unless a rule wrote into a kept
 /// table, which it may (as into any argument) without the next call seeing it.
+/// A history's record: a tier and, on some days, a note.
+struct HistoryDay: LuaFlatRecord {
+    var tier: Int
+    var note: String?
+    func encode(to t: inout LuaTableWriter) {
+        t.set(Snapshot.tier, tier)
+        if let note { t.set(Snapshot.note, note) }
+    }
+}
+
 @Suite struct KeptListTests {
     static let source = """
         local M = {}
@@ -67,5 +77,50 @@ import Testing
             }
             #expect(try call("sum", [1, 2]) == .integer(12))
         }
+    }
+
+    /// A history (`call(_:history:key:_:_:returning:)`): records newest first, kept by their
+    /// distance from the oldest under a key. Every call sees exactly its own records, whether the
+    /// history grew at its head, changed in the middle, shrank, belongs to another key or was
+    /// changed by the rule before.
+    @Test func aHistorySeesItsOwnRecordsWhateverCameBefore() throws {
+        let source = """
+            local M = {}
+            function M.read(days, a, b)
+              local s = ""
+              for _, d in ipairs(days) do s = s .. d.current_tier .. (d.note or "-") .. " " end
+              return { current_tier = #days, reminders = { s }, persistent_badge = rawlen(days) == #days }
+            end
+            function M.sorts(days, a, b)
+              table.sort(days, function(x, y) return x.current_tier > y.current_tier end)
+              days[#days].current_tier = 0
+              return { current_tier = 0, reminders = {} }
+            end
+            return M
+            """
+        let module = try #require(try host.load(source, chunkName: "history.lua").first?.tableValue)
+        let read = try #require(module["read"].functionValue), sorts = try #require(module["sorts"].functionValue)
+        func history(_ tiers: [Int], notes: [Int: String] = [:]) -> [HistoryDay] {
+            tiers.enumerated().map { HistoryDay(tier: $0.element, note: notes[$0.offset]) }
+        }
+        func seen(_ items: [HistoryDay], key: String = "run") throws -> String {
+            let d = try host.call(read, history: items, key: key, Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
+            #expect(d.tier == items.count && d.badge == true)
+            return d.reminders.first ?? ""
+        }
+        #expect(try seen(history([1, 2, 3])) == "1- 2- 3- ")
+        #expect(try seen(history([4, 1, 2, 3])) == "4- 1- 2- 3- ")  // grew at its head
+        #expect(try seen(history([4, 1, 2, 3], notes: [2: "x"])) == "4- 1- 2x 3- ")  // a note added in the middle
+        #expect(try seen(history([4, 1, 2, 3])) == "4- 1- 2- 3- ")  // and gone again
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
+        #expect(try seen(history([9]), key: "read") == "9- ")  // another key
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
+        #expect(try seen(history([3])) == "3- ")  // shrank
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
+        _ = try host.call(
+            sorts, history: history([5, 4, 7, 2, 3]), key: "run", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")  // the rule's changes are gone
+        for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }  // past the pool's cap
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
     }
 }

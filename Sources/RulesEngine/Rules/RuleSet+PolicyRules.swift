@@ -54,7 +54,7 @@ extension RuleSet: PolicyRules {
     }
 
     public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
-        try host.call(streaks.habit.streak, list: periods, task, user, returning: HabitStreak.self)
+        try host.call(streaks.habit.streak, history: periods, key: task.name, task, user, returning: HabitStreak.self)
     }
 
     public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
