@@ -432,11 +432,7 @@ extension LuaHost {
         let list = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
-        while pool.fills.count < items.count {
-            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
-            lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
-            pool.fills.append(PooledTable())
-        }
+        makeElements(pool, count: items.count, at: elements, fieldCount: T.luaFieldCount, kept: false)
         // Index loops: this runs unspecialized, where `enumerated()` would look up tuple metadata per item.
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0
@@ -447,12 +443,32 @@ extension LuaHost {
                 i += 1
             }
         }
-        for i in items.count..<max(items.count, pool.count) {
-            lua_pushnil(L)
-            lua_rawseti(L, list, lua_Integer(i + 1))
-        }
-        pool.count = items.count
+        clearSlots(pool, from: items.count, in: list)
         lua_settop(L, list)
+    }
+
+    /// Makes the element tables `pool` lacks for `count` records, in its hidden sequence at
+    /// `elements`: input tables, or kept tables for a history.
+    private func makeElements(_ pool: PooledList, count: Int, at elements: Int32, fieldCount: Int, kept: Bool) {
+        while pool.fills.count < count {
+            if kept {
+                rr_push_kept_table(L, 0, Int32(clamping: fieldCount))
+            } else {
+                rr_push_input_table(L, Int32(clamping: fieldCount))
+            }
+            lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
+            pool.fills.append(PooledTable())
+        }
+    }
+
+    /// Clears the slots of the list table `slots` from `count` on that the previous fill set, and
+    /// records `count` as the fill's length.
+    private func clearSlots(_ pool: PooledList, from count: Int, in slots: Int32) {
+        for i in count..<max(count, pool.count) {
+            lua_pushnil(L)
+            lua_rawseti(L, slots, lua_Integer(i + 1))
+        }
+        pool.count = count
     }
 
     /// At most this many histories are kept; past it, all are dropped and kept again as they come.
@@ -474,11 +490,7 @@ extension LuaHost {
         let slots = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
-        while pool.fills.count < items.count {
-            rr_push_kept_table(L, 0, Int32(clamping: T.luaFieldCount))
-            lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
-            pool.fills.append(PooledTable())
-        }
+        makeElements(pool, count: items.count, at: elements, fieldCount: T.luaFieldCount, kept: true)
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0
             while i < items.count {
@@ -494,11 +506,7 @@ extension LuaHost {
                 i += 1
             }
         }
-        for i in items.count..<max(items.count, pool.count) {
-            lua_pushnil(L)
-            lua_rawseti(L, slots, lua_Integer(i + 1))
-        }
-        pool.count = items.count
+        clearSlots(pool, from: items.count, in: slots)
         kept.items = items
         pool.keptWritten = runtime.pointee.args_written
         lua_settop(L, list)
