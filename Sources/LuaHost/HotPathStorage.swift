@@ -241,10 +241,10 @@ final class KeptRecords<T> {
     init(_ items: [T]) { self.items = items }
 }
 
-/// A history's pool: its record type and the caller's key.
+/// A history's pool: its record type and the caller's key (nil: the type's shared history).
 struct HistoryKey: Hashable {
     let type: ObjectIdentifier
-    let key: String
+    let key: String?
 }
 
 final class PooledList {

@@ -47,6 +47,8 @@ public final class LuaHost {
     @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
     /// Histories (`call(_:history:key:_:_:returning:)`) by record type and key.
     @exclusivity(unchecked) var historyPools: [HistoryKey: PooledList] = [:]
+    /// The element tables of all histories (a few hundred bytes of the state's memory each).
+    @exclusivity(unchecked) var historyTables = 0
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
     /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
     var chunkNames: Set<String> = []

@@ -471,8 +471,11 @@ extension LuaHost {
         pool.count = count
     }
 
-    /// At most this many histories are kept; past it, all are dropped and kept again as they come.
+    /// At most this many histories, and this many element tables in all (a few MB of the state's
+    /// memory, which counts against its ceiling), are kept by key; past either, new keys share one
+    /// history per record type.
     static let maxHistories = 256
+    static let maxHistoryTables = 8_192
 
     /// Pushes the history `items` kept under `key` (`call(_:history:key:_:_:returning:)`): its
     /// element tables are kept by their distance from the oldest record, and one is written again
@@ -481,7 +484,7 @@ extension LuaHost {
     /// move down the list as it grows.
     @usableFromInline
     func pushHistory<T: LuaFlatRecord>(_ items: [T], key: String) {
-        let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key)) { KeptRecords<T>([]) }
+        let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key), count: items.count) { KeptRecords<T>([]) }
         let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
         let keptCount = pool.keptWritten == runtime.pointee.args_written ? kept.items.count : 0
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
@@ -490,6 +493,7 @@ extension LuaHost {
         let slots = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
+        historyTables += max(0, items.count - pool.fills.count)
         makeElements(pool, count: items.count, at: elements, fieldCount: T.luaFieldCount, kept: true)
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0
@@ -512,15 +516,15 @@ extension LuaHost {
         lua_settop(L, list)
     }
 
-    /// The kept list of `key`, made (a kept table and its records box) when missing.
-    private func historyPool(_ key: HistoryKey, records: () -> AnyObject) -> PooledList {
+    /// The kept list of `key`, made (a kept table and its records box) when missing. Past the
+    /// caps, a new key gets its record type's shared history instead: its tables are reused by
+    /// every such key, whose records it then writes in full, as a pooled list would.
+    private func historyPool(_ key: HistoryKey, count: Int, records: () -> AnyObject) -> PooledList {
         if let known = historyPools[key] { return known }
-        if historyPools.count >= Self.maxHistories {
-            for pool in historyPools.values {
-                luaL_unref(L, clua_registryindex(), pool.list)
-                luaL_unref(L, clua_registryindex(), pool.elements)
-            }
-            historyPools.removeAll()
+        var key = key
+        if historyPools.count >= Self.maxHistories || historyTables + count > Self.maxHistoryTables {
+            key = HistoryKey(type: key.type, key: nil)
+            if let shared = historyPools[key] { return shared }
         }
         let pool = makePooledList(kept: true)
         pool.keptRecords = records()

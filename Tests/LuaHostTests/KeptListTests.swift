@@ -91,6 +91,9 @@ struct HistoryDay: LuaFlatRecord {
               for _, d in ipairs(days) do s = s .. d.current_tier .. (d.note or "-") .. " " end
               return { current_tier = #days, reminders = { s }, persistent_badge = rawlen(days) == #days }
             end
+            function M.edges(days, a, b)
+              return { current_tier = #days, reminders = { days[1].current_tier .. "," .. days[#days].current_tier } }
+            end
             function M.sorts(days, a, b)
               table.sort(days, function(x, y) return x.current_tier > y.current_tier end)
               days[#days].current_tier = 0
@@ -120,7 +123,16 @@ struct HistoryDay: LuaFlatRecord {
         _ = try host.call(
             sorts, history: history([5, 4, 7, 2, 3]), key: "run", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")  // the rule's changes are gone
-        for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }  // past the pool's cap
+        for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }  // past the cap of 256 keys: the shared history
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
+        // A history longer than the cap of kept tables (a new key: the shared history).
+        let edges = try #require(module["edges"].functionValue)
+        func ends(_ items: [HistoryDay]) throws -> [String] {
+            try host.call(edges, history: items, key: "long", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self).reminders
+        }
+        let long = (0..<9_000).map { $0 % 10 }
+        #expect(try ends(history(long)) == ["0,9"])
+        #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
+        #expect(try ends(history([3] + long)) == ["3,9"])
     }
 }
