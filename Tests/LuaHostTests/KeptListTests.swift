@@ -123,7 +123,8 @@ struct HistoryDay: LuaFlatRecord {
         _ = try host.call(
             sorts, history: history([5, 4, 7, 2, 3]), key: "run", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")  // the rule's changes are gone
-        for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }  // past the cap of 256 keys: the shared history
+        // Past the cap of 256 keys: the shared history.
+        for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
         // A history longer than the cap of kept tables (a new key: the shared history).
         let edges = try #require(module["edges"].functionValue)
