@@ -2,7 +2,7 @@
  * Layer 3. Making tables read-only: freezing a table in place (its contents move behind an empty
  * proxy), classes whose objects keep working, freezing everything a loaded file can reach (and
  * refusing there what would keep state between calls), and the tables the host passes to rules
- * (input tables, and views: records whose reads are recorded).
+ * (input tables; kept tables, which count the writes of rules; views, which record their reads).
  * Calls runtime.c, host.c, tables.c and statecheck.c (see internal.h for the order).
  */
 #include "internal.h"

@@ -213,8 +213,9 @@ void rr_fill_int_records(lua_State *L, int list, int elements, const int64_t *va
    table is: rr_push_contents gives the table the host writes the fields into) whose fields are read
    through a C __index that adds, to rt->view_reads, the bit of each field read. The fields are
    declared with rr_view_declare; reading one not declared, `pairs`, `next` or `#` on the view adds
-   RR_VIEW_ALL. Rules see the same values and run the same instructions as with an input table,
-   but rawget and the stock next see nothing. Allocates: call in host mode. */
+   RR_VIEW_ALL, as does the sandbox's rawget (which, like its rawlen, reads through the proxy).
+   Rules see the same values and run the same instructions as with an input table, but every write
+   is refused. Allocates: call in host mode. */
 void rr_push_view_table(lua_State *L, int nrec);
 /* Declares the field whose name is on top of the stack (popped) as bit `bit` (0...62) of the view
    at index `view`. Allocates: call in host mode. */
