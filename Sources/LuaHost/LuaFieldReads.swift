@@ -1,6 +1,6 @@
 /// The fields of a record that a rule read, each by its position in the record's `luaViewKeys`
 /// (`LuaHost.callFirst(_:view:)`). `all` when the host cannot tell them apart: the rule looped over
-/// the record (`pairs`, `next`, `#`), read a field the record does not declare, or drew from
+/// the record (`pairs`, `next`, `#`, `rawget`), read a field the record does not declare, or drew from
 /// `math.random` (its answer may then differ with the same fields).
 public struct LuaFieldReads: OptionSet, Hashable, Sendable {
     public let rawValue: UInt64

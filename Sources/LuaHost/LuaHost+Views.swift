@@ -3,8 +3,8 @@ import CLuaSupport
 
 /// Records passed as views: an empty read-only proxy in front of the fields (as a frozen table
 /// is), read through a C `__index` that records the bit of each field read (`rr_push_view_table`).
-/// The rule sees the same values and runs the same instructions as with an input table; `pairs`
-/// lists the fields, `rawget` and `next` see none.
+/// The rule sees the same values and runs the same instructions as with an input table; `pairs`,
+/// `next`, `#` and the sandbox's `rawget` see the fields too, and count as reading all of them.
 extension LuaHost {
     /// Calls `function` with `record` as a view and returns its first result (nil when there is
     /// none) and the fields of `record` it read.
