@@ -306,27 +306,35 @@ static int rr_kept_newindex(lua_State *L) {
     return 0;
 }
 
-void rr_push_kept_table(lua_State *L, int narr, int nrec) {
+/* What views and kept tables share: pushes an empty proxy, its contents and its metatable, which
+   holds `pairs` and `len`, no metatable for rules, the contents (for rr_push_contents; and
+   read-only for rawset and setmetatable) and the name for messages. The caller adds __index,
+   __newindex and its rr_key_view, then sets the metatable. */
+static void rr_push_argument_proxy(lua_State *L, int narr, int nrec, lua_CFunction pairs, lua_CFunction len) {
     lua_createtable(L, 0, 0);                     /* the proxy */
     lua_createtable(L, narr, nrec);               /* contents */
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 9);
+    lua_pushcfunction(L, len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, pairs);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -2);
+    lua_rawsetp(L, -2, &rr_key_frozen);
+    lua_pushliteral(L, "a table passed in by the host");
+    lua_rawsetp(L, -2, &rr_key_name);
+}
+
+void rr_push_kept_table(lua_State *L, int narr, int nrec) {
+    rr_push_argument_proxy(L, narr, nrec, rr_frozen_pairs, rr_frozen_len);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "__index");
     lua_pushvalue(L, -2);
     lua_pushcclosure(L, rr_kept_newindex, 1);
     lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, rr_frozen_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, rr_frozen_pairs);
-    lua_setfield(L, -2, "__pairs");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pushvalue(L, -2);
-    lua_rawsetp(L, -2, &rr_key_frozen);          /* read-only for rawset and setmetatable; contents */
     lua_pushboolean(L, 1);
     lua_rawsetp(L, -2, &rr_key_view);
-    lua_pushliteral(L, "a table passed in by the host");
-    lua_rawsetp(L, -2, &rr_key_name);
     lua_setmetatable(L, -3);
     lua_pop(L, 1);                                 /* contents */
 }
@@ -390,9 +398,7 @@ static int rr_view_index(lua_State *L) {
 
 /* pairs over a view reads every field: the sandbox's pairs over its contents. */
 static int rr_view_pairs(lua_State *L) {
-    rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
-    rr_push_contents(L, 1);
-    lua_replace(L, 1);
+    rr_read_through_view(L, 1);
     return rr_pairs(L);
 }
 
@@ -402,32 +408,16 @@ static int rr_view_len(lua_State *L) {
 }
 
 void rr_push_view_table(lua_State *L, int nrec) {
-    lua_createtable(L, 0, 0);                     /* the proxy */
-    int proxy = lua_gettop(L);
-    lua_createtable(L, 0, nrec);                  /* contents */
-    int contents = lua_gettop(L);
+    rr_push_argument_proxy(L, 0, nrec, rr_view_pairs, rr_view_len);
+    int mt = lua_gettop(L), contents = mt - 1, proxy = mt - 2;
     lua_createtable(L, 0, nrec);                  /* declared fields */
-    int fields = lua_gettop(L);
-    lua_createtable(L, 0, 9);
-    int mt = lua_gettop(L);
     lua_pushvalue(L, contents);
-    lua_pushvalue(L, fields);
+    lua_pushvalue(L, -2);
     lua_pushcclosure(L, rr_view_index, 2);
     lua_setfield(L, mt, "__index");
+    lua_rawsetp(L, mt, &rr_key_view);             /* the declared fields */
     lua_pushcfunction(L, rr_input_newindex);
     lua_setfield(L, mt, "__newindex");
-    lua_pushcfunction(L, rr_view_pairs);
-    lua_setfield(L, mt, "__pairs");
-    lua_pushcfunction(L, rr_view_len);
-    lua_setfield(L, mt, "__len");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, mt, "__metatable");
-    lua_pushvalue(L, contents);
-    lua_rawsetp(L, mt, &rr_key_frozen);          /* read-only for rawset and setmetatable; contents */
-    lua_pushvalue(L, fields);
-    lua_rawsetp(L, mt, &rr_key_view);
-    lua_pushliteral(L, "a table passed in by the host");
-    lua_rawsetp(L, mt, &rr_key_name);
     lua_setmetatable(L, proxy);
     lua_settop(L, proxy);
 }

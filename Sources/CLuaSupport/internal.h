@@ -87,9 +87,9 @@ int rr_frozen_pairs(lua_State *L);
 int rr_pairs(lua_State *L);
 int rr_next(lua_State *L);
 int rr_tostring(lua_State *L);
-/* Whether the table at idx is a view or a kept table (a proxy of the host's arguments); then
-   marks every field of it read (rt->view_reads). */
-int rr_view_read_all(lua_State *L, int idx);
+/* When the value at idx (an absolute index) is a view or a kept table (a proxy of the host's
+   arguments), marks every field of it read (rt->view_reads) and replaces it with its contents. */
+void rr_read_through_view(lua_State *L, int idx);
 /* Whether Lua's tostring shows a value of type t as an address ("table: 0x55..."). */
 static inline int rr_prints_address(int t) {
     return t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA;

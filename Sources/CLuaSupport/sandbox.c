@@ -84,10 +84,7 @@ static int rr_rawget(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     lua_settop(L, 2);
-    if (rr_view_read_all(L, 1)) {
-        rr_push_contents(L, 1);
-        lua_replace(L, 1);
-    }
+    rr_read_through_view(L, 1);
     lua_rawget(L, 1);
     return 1;
 }
@@ -95,10 +92,7 @@ static int rr_rawget(lua_State *L) {
 static int rr_rawlen(lua_State *L) {
     int t = lua_type(L, 1);
     luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
-    if (t == LUA_TTABLE && rr_view_read_all(L, 1)) {
-        rr_push_contents(L, 1);
-        lua_replace(L, 1);
-    }
+    if (t == LUA_TTABLE) rr_read_through_view(L, 1);
     lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
     return 1;
 }

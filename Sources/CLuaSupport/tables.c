@@ -26,12 +26,14 @@ void rr_push_contents(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
 }
 
-int rr_view_read_all(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+void rr_read_through_view(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return;
     int view = lua_rawgetp(L, -1, &rr_key_view) != LUA_TNIL;
-    if (view) rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
     lua_pop(L, 2);
-    return view;
+    if (!view) return;
+    rr_runtime_of(L)->view_reads = RR_VIEW_ALL;
+    rr_push_contents(L, idx);
+    lua_replace(L, idx);
 }
 
 /* The __pairs of a frozen table and of a file's environment: the sandbox's pairs on its contents
@@ -85,7 +87,7 @@ static int rr_key_less(lua_State *L) {
 int rr_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
-    rr_view_read_all(L, 1);
+    rr_read_through_view(L, 1);
     rr_push_contents(L, 1);                           /* 3: the entries */
     lua_pushnil(L);                                   /* 4: the next key, when found */
     int from = lua_isnil(L, 2) ? -1 : rr_key_rank(L, 2);

@@ -232,9 +232,6 @@ struct PooledTable {
     }
 }
 
-/// A list argument kept between calls and refilled for each (see `LuaHost.call(_:list:)`), one
-/// per element type: the list table, a hidden sequence of its element tables (so that slots a rule
-/// changed are set again), and the keys each element's last fill wrote.
 /// The records of a history's previous fill.
 final class KeptRecords<T> {
     var items: [T]
@@ -247,6 +244,9 @@ struct HistoryKey: Hashable {
     let key: String?
 }
 
+/// A list argument kept between calls and refilled for each (see `LuaHost.call(_:list:)`), one
+/// per element type: the list table, a hidden sequence of its element tables (so that slots a rule
+/// changed are set again), and the keys each element's last fill wrote.
 final class PooledList {
     /// Registry references of the list table and of the hidden sequence of element tables.
     var list: Int32 = 0

@@ -39,13 +39,7 @@ extension LuaHost {
     /// use); returns its key tracking.
     @usableFromInline
     func pushPooledView(slot: Int, type: ObjectIdentifier, fieldCount: Int, keys: () -> [LuaKey]) -> UnsafeMutablePointer<PooledTable> {
-        let pool = hot.pointee.pool(slot: slot, type: type)
-        if pool.pointee.reference == 0 {
-            pushNewView(fieldCount: fieldCount, keys: keys())
-            pool.pointee.reference = luaL_ref(L, clua_registryindex())
-        }
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.pointee.reference))
-        return pool
+        pushPooledTable(slot: slot, type: type) { pushNewView(fieldCount: fieldCount, keys: keys()) }.keys
     }
 
     /// Pushes a new view whose fields are `keys`, each declared as the bit of its position.

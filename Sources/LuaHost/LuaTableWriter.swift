@@ -553,9 +553,15 @@ extension LuaHost {
     /// use); returns its stack index and its key tracking.
     @usableFromInline
     func pushPooledTable(slot: Int, type: ObjectIdentifier, fieldCount: Int) -> (table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
+        pushPooledTable(slot: slot, type: type) { rr_push_input_table(L, Int32(clamping: fieldCount)) }
+    }
+
+    /// The same for a pooled table that `make` pushes on first use (an input table, or a view).
+    @inline(__always)
+    func pushPooledTable(slot: Int, type: ObjectIdentifier, make: () -> Void) -> (table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
         let pool = hot.pointee.pool(slot: slot, type: type)
         if pool.pointee.reference == 0 {
-            rr_push_input_table(L, Int32(clamping: fieldCount))
+            make()
             pool.pointee.reference = luaL_ref(L, clua_registryindex())
         }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.pointee.reference))
