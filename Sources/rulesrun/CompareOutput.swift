@@ -22,12 +22,15 @@ final class CompareOutput {
     static let header = "# rulesrun compare "
 
     /// The folder itself, locked (`flock`) for the run: a second compare writing in it, by any
-    /// name, is refused instead of removing the first's replay files.
+    /// name, is refused (or waits, in the default folder) instead of removing the first's replay files.
     private var lock: Int32 = -1
 
     /// Checks (``OutputPath``) and locks the folder at `path`, made when missing, in an existing
-    /// folder (`createsFolders`: its missing folders too, for the default `--out`).
-    init(_ path: String, createsFolders: Bool = false) throws(Problem) {
+    /// folder (`createsFolders`: its missing folders too, for the default `--out`). `waits`: a
+    /// folder another compare holds is waited for (saying so on standard error), not refused —
+    /// the default `--out`, which every compare started in the same folder shares; a folder the
+    /// user named is theirs, and a clash there is refused.
+    init(_ path: String, createsFolders: Bool = false, waits: Bool = false) throws(Problem) {
         self.path = path
         let files = FileManager.default
         do {
@@ -50,7 +53,14 @@ final class CompareOutput {
         }
         created = missing
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        var locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
+        if fd >= 0, !locked, errno == EWOULDBLOCK, waits {
+            Terminal.error(
+                "--out \(path): another rulesrun compare is writing its replay files in this folder; waiting for it to finish (give another --out not to wait)"
+            )
+            repeat { locked = flock(fd, LOCK_EX) == 0 } while !locked && errno == EINTR
+        }
+        guard locked else {
             let code = errno
             if fd >= 0 { close(fd) }
             if code == EWOULDBLOCK {

@@ -124,6 +124,37 @@ import Testing
         #expect(try String(contentsOfFile: merged, encoding: .utf8) == "the other run's text")
     }
 
+    /// The default `--out` (`.rulesrun/compare`) is shared by every compare started in a folder:
+    /// a second compare there waits for the first, says so, and then runs — it is not refused.
+    @Test func aSecondCompareInTheDefaultFolderWaitsForTheFirst() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(".rulesrun/compare").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let folder = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(folder >= 0 && flock(folder, LOCK_EX | LOCK_NB) == 0)
+        let rules = CLI.packageRoot.appendingPathComponent("rules").path
+        let (process, stdout, stderr) = try CLI.launch(
+            ["compare", rules, rules, "--runs", "2", "--days", "2", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0"],
+            in: dir)
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("waiting for it to finish") {
+            let chunk = stderr.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        #expect(process.isRunning, "compare did not wait: \(String(decoding: said, as: UTF8.self))")
+        close(folder)
+        let printed = stdout.readDataToEndOfFile()
+        said += stderr.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self))")
+        #expect(
+            String(decoding: said, as: UTF8.self)
+                == "--out .rulesrun/compare: another rulesrun compare is writing its replay files in this folder; waiting for it to finish (give another --out not to wait)\n"
+        )
+    }
+
     /// Every path a command writes is a regular file or a new one in an existing folder: a device,
     /// a FIFO or a missing folder is refused (2) before anything is written, naming the option, the
     /// path and what is wrong; no folder is made. Only simulate's default database gets its folder.
