@@ -234,7 +234,7 @@ struct PooledTable {
 
 /// The records of a history's previous fill.
 final class KeptRecords<T> {
-    var items: [T]
+    @exclusivity(unchecked) var items: [T]
     init(_ items: [T]) { self.items = items }
 }
 
@@ -249,18 +249,18 @@ struct HistoryKey: Hashable {
 /// changed are set again), and the keys each element's last fill wrote.
 final class PooledList {
     /// Registry references of the list table and of the hidden sequence of element tables.
-    var list: Int32 = 0
-    var elements: Int32 = 0
+    @exclusivity(unchecked) var list: Int32 = 0
+    @exclusivity(unchecked) var elements: Int32 = 0
     /// The key tracking of each element table, by position.
-    var fills: [PooledTable] = []
+    @exclusivity(unchecked) var fills: [PooledTable] = []
     /// The length of the previous fill.
-    var count = 0
+    @exclusivity(unchecked) var count = 0
     /// A kept list (`rr_push_kept_table`): what its previous fill wrote (the integers, or the
     /// records of a history in a `KeptRecords`) and `args_written` then. Its tables still hold
     /// those values as long as no rule has written into a kept table since.
-    var keptIntegers: [Int64] = []
-    var keptRecords: AnyObject?
-    var keptWritten: Int64 = -1
+    @exclusivity(unchecked) var keptIntegers: [Int64] = []
+    @exclusivity(unchecked) var keptRecords: AnyObject?
+    @exclusivity(unchecked) var keptWritten: Int64 = -1
 
     deinit { for fill in fills { fill.deallocate() } }
 }

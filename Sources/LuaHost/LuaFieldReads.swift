@@ -18,6 +18,7 @@ public protocol LuaTableViewable: LuaTableEncodable {
     static var luaViewKeys: [LuaKey] { get }
 }
 
-/// A record of plain fields (no nested tables), compared by value: the records of a history
-/// (`LuaHost.call(_:history:key:_:_:returning:)`), whose tables the host keeps between calls.
-public protocol LuaFlatRecord: LuaTableEncodable, Equatable {}
+/// A record compared by value whose tables the host keeps between calls: the records of a history
+/// (`LuaHost.call(_:history:key:_:_:returning:)`) and of a kept list (`callFirst(_:keptList:_:)`).
+/// The tables it nests (`LuaTableWriter.set(_:records:)` and the like) are kept tables too.
+public protocol LuaKeptRecord: LuaTableEncodable, Equatable {}

@@ -342,7 +342,7 @@ extension LuaHost {
     /// the previous call's at the same distance from the oldest, unless a rule has written into a
     /// kept table since (then all of them). Rules see the same list either way.
     @inlinable
-    public func call<T: LuaFlatRecord, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
+    public func call<T: LuaKeptRecord, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
         _ function: LuaFunction, history items: [T], key: String, _ b: B, _ c: C, returning: R.Type = R.self
     ) throws -> R {
         let call = try beginCall(function, stackSlots: 16, handler: true)

@@ -10,15 +10,35 @@ public struct LuaTableWriter {
     let index: Int32
     /// For a pooled argument table: where the written keys are recorded.
     let pool: UnsafeMutablePointer<PooledTable>?
+    /// Whether the table is kept between calls (a history's, a kept list's): the tables nested in
+    /// it are then kept tables too, whose writes the host counts, so that a rule's change to one is
+    /// never seen by a later call.
+    let kept: Bool
 
     @usableFromInline
-    init(host: LuaHost, index: Int32, pool: UnsafeMutablePointer<PooledTable>? = nil) {
+    init(host: LuaHost, index: Int32, pool: UnsafeMutablePointer<PooledTable>? = nil, kept: Bool = false) {
         self.host = host
         self.L = host.L
         self.hot = host.hot
         self.index = index
         self.pool = pool
+        self.kept = kept
     }
+
+    /// Pushes a nested table (a field's value): a plain one, or a kept one in a kept table; returns
+    /// the stack index to fill it at (a kept table's contents, above it). `endNested` leaves the
+    /// table itself on top.
+    private func pushNested(arrays: Int, fields: Int) -> Int32 {
+        if kept {
+            rr_push_kept_table(L, Int32(clamping: arrays), Int32(clamping: fields))
+            rr_push_contents(L, -1)
+        } else {
+            lua_createtable(L, Int32(clamping: arrays), Int32(clamping: fields))
+        }
+        return lua_gettop(L)
+    }
+
+    private func endNested() { if kept { clua_pop(L, 1) } }
 
     private func store() { lua_rawset(L, index) }
 
@@ -76,24 +96,32 @@ public struct LuaTableWriter {
         pushKey(key); try host.push(value); store()
     }
     public mutating func set<T: LuaTableEncodable>(_ key: LuaKey, record: T) {
-        pushKey(key); host.pushRecord(record); store()
+        pushKey(key); pushRecord(record); store()
     }
     public mutating func set<T: LuaTableEncodable>(_ key: LuaKey, records: [T]) {
         pushKey(key)
-        lua_createtable(L, Int32(clamping: records.count), 0)
+        let list = pushNested(arrays: records.count, fields: 0)
         var i = 0
         while i < records.count {
-            host.pushRecord(records[i])
-            lua_rawseti(L, -2, lua_Integer(i + 1))
+            pushRecord(records[i])
+            lua_rawseti(L, list, lua_Integer(i + 1))
             i += 1
         }
+        endNested()
         store()
+    }
+
+    /// Pushes a nested table filled by `record`.
+    private func pushRecord<T: LuaTableEncodable>(_ record: T) {
+        var writer = LuaTableWriter(host: host, index: pushNested(arrays: 0, fields: T.luaFieldCount), kept: kept)
+        record.encode(to: &writer)
+        endNested()
     }
     /// Sets `key` to a table of named scalars whose names are not known in advance (a rule file's
     /// own params). Booleans, integers, numbers and strings only; other values are left out.
     public mutating func set(_ key: LuaKey, fields: [(name: String, value: LuaValue)]) {
         pushKey(key)
-        lua_createtable(L, 0, Int32(clamping: fields.count))
+        let table = pushNested(arrays: 0, fields: fields.count)
         for (name, value) in fields {
             switch value {
             case .boolean(let b): host.pushString(name); lua_pushboolean(L, b ? 1 : 0)
@@ -102,20 +130,23 @@ public struct LuaTableWriter {
             case .string(let s): host.pushString(name); host.pushString(s)
             default: continue
             }
-            lua_rawset(L, -3)
+            lua_rawset(L, table)
         }
+        endNested()
         store()
     }
     public mutating func set(_ key: LuaKey, list: [Int]) {
         pushKey(key)
-        lua_createtable(L, Int32(clamping: list.count), 0)
-        for (i, v) in list.enumerated() { lua_pushinteger(L, lua_Integer(v)); lua_rawseti(L, -2, lua_Integer(i + 1)) }
+        let table = pushNested(arrays: list.count, fields: 0)
+        for (i, v) in list.enumerated() { lua_pushinteger(L, lua_Integer(v)); lua_rawseti(L, table, lua_Integer(i + 1)) }
+        endNested()
         store()
     }
     public mutating func set(_ key: LuaKey, list: [String]) {
         pushKey(key)
-        lua_createtable(L, Int32(clamping: list.count), 0)
-        for (i, v) in list.enumerated() { host.pushString(v); lua_rawseti(L, -2, lua_Integer(i + 1)) }
+        let table = pushNested(arrays: list.count, fields: 0)
+        for (i, v) in list.enumerated() { host.pushString(v); lua_rawseti(L, table, lua_Integer(i + 1)) }
+        endNested()
         store()
     }
 }
@@ -273,6 +304,19 @@ extension LuaHost {
         pushInteger(a)
         pushArgument(b, slot: 1, pooled: call.pooled)
         return try runCallForStrings(function, arguments: 2, call: call)
+    }
+
+    /// `callFirst(_:list:_:)` with a list whose tables the host keeps between calls, one list per
+    /// record type (the modes of `effective_mode`, the same for many calls in a row): a record's
+    /// tables, nested ones included, are written again only when it differs from the previous
+    /// call's at the same position, unless a rule has written into a kept table since (then all of
+    /// them). Rules see the same list either way.
+    public func callFirst<T: LuaKeptRecord, B: LuaTableEncodable>(_ function: LuaFunction, keptList items: [T], _ b: B) throws -> LuaValue {
+        let call = try beginCall(function, stackSlots: 8, handler: false)
+        defer { endCall(call) }
+        if call.pooled { pushKeptList(items) } else { pushList(items, pooled: false) }
+        pushArgument(b, slot: 1, pooled: call.pooled)
+        return try runCallFirst(function, arguments: 2, call: call)
     }
 
     /// `call(_:list:_:)`'s first result (nil when the function returns nothing), without an array.
@@ -483,7 +527,19 @@ extension LuaHost {
     /// written into a kept table since); every slot of the list is set again, since the records
     /// move down the list as it grows.
     @usableFromInline
-    func pushHistory<T: LuaFlatRecord>(_ items: [T], key: String) {
+    func pushHistory<T: LuaKeptRecord>(_ items: [T], key: String) {
+        pushKept(items, key: key, byAge: true)
+    }
+
+    /// Pushes the kept list of `T` (`callFirst(_:keptList:_:)`): as a history, its tables kept by
+    /// their position instead, and one list per record type.
+    @usableFromInline
+    func pushKeptList<T: LuaKeptRecord>(_ items: [T]) {
+        pushKept(items, key: nil, byAge: false)
+    }
+
+    /// A history's fill, or a kept list's (`byAge` false: tables kept by their position).
+    private func pushKept<T: LuaKeptRecord>(_ items: [T], key: String?, byAge: Bool) {
         let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key), count: items.count) { KeptRecords<T>([]) }
         let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
         let keptCount = pool.keptWritten == runtime.pointee.args_written ? kept.items.count : 0
@@ -495,15 +551,16 @@ extension LuaHost {
         let elements = lua_gettop(L)
         historyTables += max(0, items.count - pool.fills.count)
         makeElements(pool, count: items.count, at: elements, fieldCount: T.luaFieldCount, kept: true)
+        let old = kept.items
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0
             while i < items.count {
-                let age = items.count - 1 - i
-                let previous = keptCount - 1 - age
-                lua_rawgeti(L, elements, lua_Integer(age + 1))
-                if previous < 0 || kept.items[previous] != items[i] {
+                let place = byAge ? items.count - 1 - i : i
+                let previous = byAge ? keptCount - 1 - place : (i < keptCount ? i : -1)
+                lua_rawgeti(L, elements, lua_Integer(place + 1))
+                if previous < 0 || old[previous] != items[i] {
                     rr_push_contents(L, -1)
-                    refill(lua_gettop(L), from: items[i], keys: fills.baseAddress! + age)
+                    refill(lua_gettop(L), from: items[i], keys: fills.baseAddress! + place, kept: true)
                     clua_pop(L, 1)
                 }
                 lua_rawseti(L, slots, lua_Integer(i + 1))
@@ -571,9 +628,9 @@ extension LuaHost {
     /// Writes `record` into the pooled table at stack index `table`, clearing the keys the
     /// previous fill (tracked in `keys`) wrote and this one does not.
     @inlinable
-    func refill<T: LuaTableEncodable>(_ table: Int32, from record: T, keys: UnsafeMutablePointer<PooledTable>) {
+    func refill<T: LuaTableEncodable>(_ table: Int32, from record: T, keys: UnsafeMutablePointer<PooledTable>, kept: Bool = false) {
         beginRefill(table, keys: keys)
-        var writer = LuaTableWriter(host: self, index: table, pool: keys)
+        var writer = LuaTableWriter(host: self, index: table, pool: keys, kept: kept)
         record.encode(to: &writer)
         endRefill(table, keys: keys)
     }

@@ -5,12 +5,28 @@ import Testing
 /// days): only the records whose value changed are written again, unless a rule wrote into a kept
 /// table, which it may (as into any argument) without the next call seeing it.
 /// A history's record: a tier and, on some days, a note.
-struct HistoryDay: LuaFlatRecord {
+struct HistoryDay: LuaKeptRecord {
     var tier: Int
     var note: String?
     func encode(to t: inout LuaTableWriter) {
         t.set(Snapshot.tier, tier)
         if let note { t.set(Snapshot.note, note) }
+    }
+}
+
+/// A kept list's record with nested tables: a group, its tags (strings), its members (records)
+/// and its scores (integers).
+struct Group: LuaKeptRecord {
+    static let name = LuaKey("name"), tags = LuaKey("tags"), members = LuaKey("members"), scores = LuaKey("scores")
+    var name: String
+    var tags: [String]
+    var members: [HistoryDay]
+    var scores: [Int]
+    func encode(to t: inout LuaTableWriter) {
+        t.set(Self.name, name)
+        t.set(Self.tags, list: tags)
+        t.set(Self.members, records: members)
+        t.set(Self.scores, list: scores)
     }
 }
 
@@ -135,5 +151,65 @@ struct HistoryDay: LuaFlatRecord {
         #expect(try ends(history(long)) == ["0,9"])
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
         #expect(try ends(history([3] + long)) == ["3,9"])
+    }
+
+    /// A kept list (`callFirst(_:keptList:_:)`), whose records nest tables: every call sees its own
+    /// records, nested values included, whatever the previous call was given or did to its
+    /// tables (sorted a nested list, set a nested field, removed a nested element); a new key in a
+    /// nested table is refused, as in any argument.
+    @Test func aKeptListSeesItsOwnNestedRecordsWhateverCameBefore() throws {
+        let source = """
+            local M = {}
+            function M.read(groups, extra)
+              local s = ""
+              for _, g in ipairs(groups) do
+                s = s .. g.name .. "[" .. table.concat(g.tags, ",") .. "]"
+                for _, m in ipairs(g.members) do s = s .. m.current_tier .. (m.note or "-") end
+                s = s .. "(" .. #g.scores .. ":" .. rawlen(g.scores) .. ":" .. (rawget(g.scores, 1) or 0) .. ")"
+                for k, v in pairs(g.scores) do s = s .. k .. "=" .. v end
+                s = s .. ";"
+              end
+              return s .. extra.current_tier
+            end
+            function M.meddles(groups, extra)
+              local g = groups[1]
+              table.sort(g.tags, function(a, b) return a > b end)
+              g.members[1].current_tier = 99
+              table.remove(g.scores)
+              return ""
+            end
+            function M.renames(groups, extra) groups[2].name = "changed" return "" end
+            function M.adds(groups, extra) groups[1].members[1].other = 1 return "" end
+            function M.adds_tag(groups, extra) local t = groups[1].tags t[#t + 1] = "new" return "" end
+            return M
+            """
+        let module = try #require(try host.load(source, chunkName: "groups.lua").first?.tableValue)
+        let read = try #require(module["read"].functionValue)
+        func seen(_ groups: [Group], _ tier: Int = 0) throws -> String {
+            try host.callFirst(read, keptList: groups, Snapshot(tier: tier)).stringValue ?? "?"
+        }
+        let a = Group(name: "a", tags: ["x", "y"], members: [HistoryDay(tier: 1, note: nil), HistoryDay(tier: 2, note: "n")], scores: [7, 8])
+        let b = Group(name: "b", tags: [], members: [], scores: [])
+        #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
+        #expect(try seen([a, b], 3) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);3")
+        var a2 = a
+        a2.members[1].note = nil
+        a2.scores = [5]
+        #expect(try seen([a2, b]) == "a[x,y]1-2-(1:1:5)1=5;b[](0:0:0);0")  // a nested change
+        #expect(try seen([b]) == "b[](0:0:0);0")  // shrank, and another record in the first place
+        #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
+        for name in ["meddles", "renames"] {
+            _ = try host.callFirst(try #require(module[.string(name)].functionValue), keptList: [a, b], Snapshot(tier: 0))
+            #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0", "after \(name)")  // the rule's changes are gone
+        }
+        for name in ["adds", "adds_tag"] {
+            let function = try #require(module[.string(name)].functionValue)
+            #expect {
+                _ = try host.callFirst(function, keptList: [a, b], Snapshot(tier: 0))
+            } throws: { error in
+                "\(error)".contains("the tables the host passes to a rule are read-only")
+            }
+            #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
+        }
     }
 }

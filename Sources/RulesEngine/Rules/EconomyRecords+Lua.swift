@@ -6,7 +6,7 @@ import LuaHost
 // (hashing every key) cost more than the calls.
 
 /// `modes.effective_mode(modes, now)`: the modes.
-extension ModeCandidate: LuaTableEncodable {
+extension ModeCandidate: LuaKeptRecord {
     static let priorityKey = LuaKey("priority")
     static let strictnessKey = LuaKey("strictness")
     static let manualStateKey = LuaKey("manual_state")

@@ -2,7 +2,7 @@ import LuaHost
 import RulesModel
 
 /// The tables of `habit.streak(periods, task, user)` (docs/rules.md).
-extension HabitPeriod: LuaFlatRecord {
+extension HabitPeriod: LuaKeptRecord {
     static let startKey = LuaKey("start_date")
     static let endKey = LuaKey("end_date")
     static let weekdayKey = LuaKey("weekday")

@@ -61,7 +61,7 @@ extension RuleSet {
     }
 
     public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
-        let out = try host.callFirst(self.modes.effectiveMode, list: modes, now)
+        let out = try host.callFirst(self.modes.effectiveMode, keptList: modes, now)
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {
             throw LuaError(
