@@ -188,7 +188,8 @@ struct Group: LuaKeptRecord {
         func seen(_ groups: [Group], _ tier: Int = 0) throws -> String {
             try host.callFirst(read, keptList: groups, Snapshot(tier: tier)).stringValue ?? "?"
         }
-        let a = Group(name: "a", tags: ["x", "y"], members: [HistoryDay(tier: 1, note: nil), HistoryDay(tier: 2, note: "n")], scores: [7, 8])
+        let a = Group(
+            name: "a", tags: ["x", "y"], members: [HistoryDay(tier: 1, note: nil), HistoryDay(tier: 2, note: "n")], scores: [7, 8])
         let b = Group(name: "b", tags: [], members: [], scores: [])
         #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
         #expect(try seen([a, b], 3) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);3")
