@@ -86,6 +86,37 @@ import Testing
         }
     }
 
+    /// A local time maps to the earliest instant that shows it, or, in a gap, moves forward by the
+    /// gap: checked against Foundation's offsets for wall times around every transition and at
+    /// random, asked in random order (the clock's cache of offsets answers most in one lookup).
+    @Test func localTimesMapToFoundationsInstantsInAnyOrder() throws {
+        var generator = SystemRandomNumberGenerator()
+        for zone in ["Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Tokyo", "UTC", "Pacific/Apia"] {
+            let clock = try LocalClock(timeZoneID: zone)
+            let foundation = TimeZone(identifier: zone)!
+            func offset(_ t: EpochMillis) -> EpochMillis {
+                EpochMillis(foundation.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t) / 1000))) * 1000
+            }
+            let from = instant("2010-01-01T00:00Z"), to = instant("2030-01-01T00:00Z")
+            var walls: [EpochMillis] = []
+            var date = Date(timeIntervalSince1970: Double(from) / 1000)
+            while let next = foundation.nextDaylightSavingTimeTransition(after: date) {
+                let t = EpochMillis(next.timeIntervalSince1970 * 1000)
+                if t >= to { break }
+                for step in -8...8 { walls.append(t + offset(t) + EpochMillis(step) * 15 * Millis.minute) }
+                date = next
+            }
+            walls += (0..<2000).map { _ in EpochMillis.random(in: from..<to, using: &generator) / Millis.minute * Millis.minute }
+            walls.shuffle(using: &generator)
+            for wall in walls {
+                let day = DayID(utcMillis: wall), minutes = Int((wall - DayID(utcMillis: wall).utcStartMillis) / Millis.minute)
+                let shown = [wall - Millis.day, wall, wall + Millis.day].map { wall - offset($0) }.filter { $0 + offset($0) == wall }
+                let expected = shown.min() ?? wall - offset(wall - Millis.day)
+                #expect(clock.instant(on: day, at: minutes) == expected, "\(zone) at \(day) \(minutes)")
+            }
+        }
+    }
+
     @Test func unknownTimeZonesAreRefused() {
         #expect(throws: ModelValidationError.self) { try LocalClock(timeZoneID: "Mars/Olympus") }
     }

@@ -76,6 +76,20 @@ public struct QuestGate: Hashable, Sendable {
         self.minutesSinceLastQuestUnlock = minutesSinceLastQuestUnlock
         self.qrKeySet = qrKeySet
     }
+
+    /// Hashed by the enumerations' cases, not their texts (what Swift hashes for an enumeration
+    /// with a raw value): the gate is the key of a remembered answer, looked up at every unlock.
+    public func hash(into hasher: inout Hasher) {
+        let type: Int
+        switch questType {
+        case .breathing: type = 0
+        case .copyText: type = 1
+        case .qrScan: type = 2
+        }
+        hasher.combine(strictness.rank << 8 | type << 4 | (qrKeySet ? 1 : 0))
+        hasher.combine(questUnlocksToday)
+        hasher.combine(minutesSinceLastQuestUnlock ?? -1)
+    }
 }
 
 /// What `emergency_blocked` sees at the unlock gate.

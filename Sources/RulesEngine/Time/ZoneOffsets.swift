@@ -18,10 +18,14 @@ final class ZoneOffsets: @unchecked Sendable {
     @exclusivity(unchecked) private var oldest = 0
 
     /// The offset from UTC at `instant` in `zone` (always the same zone), in milliseconds.
-    func offset(at instant: EpochMillis, in zone: TimeZone) -> Int64 {
+    func offset(at instant: EpochMillis, in zone: TimeZone) -> Int64 { span(at: instant, in: zone).offset }
+
+    /// The offset at `instant` and the instant until which it holds at least (the next change of
+    /// offset, or the end of what this cache knows).
+    func span(at instant: EpochMillis, in zone: TimeZone) -> (offset: Int64, until: EpochMillis) {
         lock.lock()
         defer { lock.unlock() }
-        for span in spans where span.from <= instant && instant < span.to { return span.offset }
+        for span in spans where span.from <= instant && instant < span.to { return (span.offset, span.to) }
         let date = Date(timeIntervalSince1970: Double(instant) / 1000)
         let offset = Int64(zone.secondsFromGMT(for: date)) * 1000
         // The offset holds up to the next transition (any change of offset, daylight saving or not).
@@ -35,6 +39,6 @@ final class ZoneOffsets: @unchecked Sendable {
             spans[oldest] = span
             oldest = (oldest + 1) % ZoneOffsets.capacity
         }
-        return offset
+        return (offset, span.to)
     }
 }
