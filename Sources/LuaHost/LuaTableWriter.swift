@@ -545,6 +545,9 @@ extension LuaHost {
         let keptCount = pool.keptWritten == runtime.pointee.args_written ? kept.items.count : 0
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
         let list = lua_gettop(L)
+        // The same records, and no rule has written into a kept table since: every table and slot
+        // still holds what this fill would write (one comparison of the arrays).
+        if keptCount == items.count && kept.items == items { return }
         rr_push_contents(L, list)
         let slots = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))

@@ -77,6 +77,7 @@ import Testing
         #expect(bench.stdout.contains("Lua rules, --db-shards 2"))
         #expect(bench.stdout.contains("x SQLite alone"))
         #expect(bench.stdout.contains("target <= 1.25 x: met") || bench.stdout.contains("target <= 1.25 x: not met"))
+        #expect(bench.stdout.contains("us of CPU per event (") && bench.stdout.contains("target <= 4.00 us: "), "\(bench.stdout)")
         #expect(try Data(contentsOf: database) == before)
         #expect(try names(dir.appendingPathComponent(".rulesrun")) == ["simulation.sqlite"])
         // Where there was no database, none is left (nor its folder).

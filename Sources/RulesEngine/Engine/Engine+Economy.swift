@@ -6,6 +6,7 @@ import RulesStore
 /// quests expire, and focus sessions end at their planned length.
 extension Engine {
     /// Earned's clock: the user's time zone, days starting at `earned.day_starts_at`.
+    @inline(__always)  // not called: a call copies the whole context (see nextStep)
     func earnedClock(_ context: UserContext) throws -> LocalClock {
         try clock(context, dayStartsAt: rules.parameters.earnedDayStartsAt)
     }
@@ -29,18 +30,16 @@ extension Engine {
         context.book.earned?.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)
     }
 
-    /// The instants of Earned to come: the day's end, the focus session's planned end, quests and
-    /// attempts expiring (by app, in app order).
-    /// Offers Earned's next steps to `consider`, in `Step` order: the day's end, the focus session's
+    /// Offers Earned's next steps to `due`, in `Step` order: the day's end, the focus session's
     /// end, then the earliest quest expiry and the earliest attempt expiry, each with its index
     /// among the apps in key order (`applyEarnedStep` finds the app again by it); of equal expiries
     /// the first app in key order. Allocates nothing (it runs twice per event).
-    func earnedSteps(_ context: UserContext, _ consider: (EpochMillis, Step, Int) -> Void) {
+    func earnedSteps(_ context: inout UserContext, _ due: inout DueStep) {
         guard let earned = context.book.earned else { return }
-        consider(earned.dayEnds, .earnedDayEnd, 0)
-        if let focus = earned.focus { consider(focus.ends, .focusEnd, 0) }
-        if let (at, index) = Self.earliest(earned.quests, \.expires) { consider(at, .questExpiry, index) }
-        if let (at, index) = Self.earliest(earned.attempts, \.expires) { consider(at, .attemptExpiry, index) }
+        due.consider(earned.dayEnds, .earnedDayEnd, 0)
+        if let focus = earned.focus { due.consider(focus.ends, .focusEnd, 0) }
+        if let (at, index) = Self.earliest(earned.quests, \.expires) { due.consider(at, .questExpiry, index) }
+        if let (at, index) = Self.earliest(earned.attempts, \.expires) { due.consider(at, .attemptExpiry, index) }
     }
 
     /// The earliest instant of `open`'s values, and the index of its app among the apps in key

@@ -200,6 +200,7 @@ extension Engine {
         return tallies
     }
 
+    @inline(__always)  // not called: a call copies the whole context (see nextStep)
     func habitClock(_ context: UserContext) throws -> LocalClock {
         try clock(context, dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
     }

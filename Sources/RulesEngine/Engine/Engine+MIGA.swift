@@ -65,6 +65,7 @@ extension Engine {
         return streak
     }
 
+    @inline(__always)  // not called: a call copies the whole context (see nextStep)
     private func migaClock(_ context: UserContext) throws -> LocalClock {
         try clock(context, dayStartsAt: rules.parameters.migaDayStartsAt)
     }

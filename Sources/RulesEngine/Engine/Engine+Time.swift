@@ -7,6 +7,18 @@ extension Engine {
         case focusEnd, questExpiry, attemptExpiry, earnedDayEnd
     }
 
+    /// The earliest of the steps considered: at the same instant in `Step` order, the first of
+    /// equals. A value passed `inout`, not a variable captured by a closure (which Swift boxes
+    /// and checks for exclusive access at run time, twice per event).
+    struct DueStep {
+        private(set) var next: (at: EpochMillis, step: Step, index: Int)?
+
+        mutating func consider(_ at: EpochMillis, _ step: Step, _ index: Int = 0) {
+            if let n = next, (at, step.rawValue) >= (n.at, n.step.rawValue) { return }
+            next = (at, step, index)
+        }
+    }
+
     /// The most time one event may let pass for a user: every day in it is applied in the event's
     /// one transaction.
     static let maxTimePassing: EpochMillis = 3 * 366 * Millis.day
@@ -17,7 +29,7 @@ extension Engine {
             throw EngineError(
                 .outOfOrder, "this event is more than 3 years after the previous one of this user; send a tick at least every 3 years")
         }
-        while let (instant, step, index) = nextStep(context), instant <= time {
+        while let (instant, step, index) = nextStep(&context), instant <= time {
             switch step {
             case .deadline: try passDeadline(&context, &decisions)
             case .reminder: try sendReminder(index, &context, &decisions)
@@ -30,24 +42,21 @@ extension Engine {
         context.processedUntil = max(context.processedUntil, time)
     }
 
-    private func nextStep(_ context: UserContext) -> (EpochMillis, Step, Int)? {
-        // The earliest instant, steps in `Step` order at the same instant, the first of equals.
-        var next: (EpochMillis, Step, Int)?
-        func consider(_ at: EpochMillis, _ step: Step, _ index: Int = 0) {
-            if let n = next, (at, step.rawValue) >= (n.0, n.1.rawValue) { return }
-            next = (at, step, index)
-        }
-        earnedSteps(context, consider)
+    /// (`context` is `inout` only to be read in place: a copy of it, passed by value, cost a copy of
+    /// all of it and a retain of each of its references, at every step of every event.)
+    private func nextStep(_ context: inout UserContext) -> (at: EpochMillis, step: Step, index: Int)? {
+        var due = DueStep()
+        earnedSteps(&context, &due)
         if let today = context.book.today {
-            consider(today.end, .dayEnd)
-            if !today.deadlinePassed { consider(today.deadline, .deadline) }
-            for i in today.reminders.indices where !today.reminders[i].done { consider(today.reminders[i].at, .reminder, i) }
-            if !today.closed { consider(today.close, .close) }
+            due.consider(today.end, .dayEnd)
+            if !today.deadlinePassed { due.consider(today.deadline, .deadline) }
+            for i in today.reminders.indices where !today.reminders[i].done { due.consider(today.reminders[i].at, .reminder, i) }
+            if !today.closed { due.consider(today.close, .close) }
             if context.settings.subscriptionTier == .paid, let expiry = context.settings.subscriptionExpiry {
-                consider(max(expiry, context.processedUntil), .subscriptionExpiry)
+                due.consider(max(expiry, context.processedUntil), .subscriptionExpiry)
             }
         }
-        return next
+        return due.next
     }
 
     /// The schedule of the day the user is created in; a day whose deadline is already past does not count.

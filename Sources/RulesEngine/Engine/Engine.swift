@@ -24,7 +24,7 @@ public final class Engine {
     /// The store the engine applies events to; nil for an engine that only records.
     public let store: Store?
     /// The rules in force.
-    public private(set) var rules: any PolicyRules
+    @exclusivity(unchecked) public private(set) var rules: any PolicyRules
     /// The folder the rules were loaded from, for `reload()`.
     public let ruleFolder: String?
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
@@ -245,6 +245,7 @@ public final class Engine {
     }
 
     /// The user's clock, with the day boundary `dayStartsAt` (midnight: Pressure's days).
+    @inline(__always)  // not called: a call copies the whole context (see nextStep)
     func clock(_ context: UserContext, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws -> LocalClock {
         do {
             return try clocks.clock(context.settings.timezoneIdentifier, dayStartsAt: dayStartsAt)
