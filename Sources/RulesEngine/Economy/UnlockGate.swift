@@ -57,9 +57,9 @@ extension PolicyRules {
                 disabledReason: affordable ? nil : .insufficientCredits)
         }
         let creditsEnabled = durations.contains(where: \.enabled)
-        var options: [AvailableOptions.Option] = [
-            .credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations)
-        ]
+        var options: [AvailableOptions.Option] = []
+        options.reserveCapacity(3)  // at every unlock: one array, not one grown twice
+        options.append(.credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations))
         let choices = try economy.questTypes.map { type in
             let reason = try questBlocked(
                 QuestGate(

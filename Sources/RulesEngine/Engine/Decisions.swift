@@ -9,12 +9,15 @@ public struct Decisions: Sendable {
     /// Makes a single decision (`commitment`, `shield`, …).
     mutating func set(_ decision: Decision) {
         let key = decision.key
-        all.removeAll { !$0.isListed && $0.key == key }
-        all.append(decision)
+        if all.contains(where: { !$0.isListed && $0.key == key }) { all.removeAll { !$0.isListed && $0.key == key } }
+        append(decision)
     }
 
     /// Appends to a list of decisions (`days`, `reminders_sent`, …).
     mutating func append(_ decision: Decision) {
+        // Room for a few at the first: an event makes one to a handful, and growing the array
+        // one decision at a time copied each several times.
+        if all.isEmpty { all.reserveCapacity(4) }
         all.append(decision)
     }
 

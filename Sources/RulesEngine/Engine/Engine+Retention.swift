@@ -12,7 +12,7 @@ extension Engine {
         // Read in place through the optional (a mutating accessor), not copied out of it with its
         // dictionaries: this runs for every event.
         guard let last = context.book.earned?.lastCleanup() else { return }
-        let policy = asked.economy.retention
+        let policy = retention
         guard policy.isDue(last: last, now: now) else { return }
         try context.storage.applyEarnedRetention(context.userID, now: now, policy: policy)
         let whole = max(policy.eventCutoff(now), policy.unlockCutoff(now), context.book.earned?.cleanup?.wholeFrom ?? 0)

@@ -24,7 +24,11 @@ public final class Engine {
     /// The store the engine applies events to; nil for an engine that only records.
     public let store: Store?
     /// The rules in force.
-    @exclusivity(unchecked) public private(set) var rules: any PolicyRules
+    @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
+        didSet { retention = rules.economy.retention }
+    }
+    /// The rules' retention policy, read at every event (not copied out of their economy each time).
+    @exclusivity(unchecked) private(set) var retention: RetentionPolicy
     /// The folder the rules were loaded from, for `reload()`.
     public let ruleFolder: String?
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
@@ -50,6 +54,7 @@ public final class Engine {
     public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
         self.rules = rules
+        retention = rules.economy.retention
         self.ruleFolder = ruleFolder
         mode = .single(store)
     }
@@ -59,6 +64,7 @@ public final class Engine {
     public init(rules: any PolicyRules, ruleFolder: String? = nil) {
         store = nil
         self.rules = rules
+        retention = rules.economy.retention
         self.ruleFolder = ruleFolder
         mode = .recordingOnly
     }
