@@ -233,20 +233,27 @@ struct PooledTable {
 }
 
 /// The records of a history's previous fill.
+@usableFromInline
 final class KeptRecords<T> {
-    @exclusivity(unchecked) var items: [T]
-    init(_ items: [T]) { self.items = items }
+    @usableFromInline @exclusivity(unchecked) var items: [T]
+    @usableFromInline init(_ items: [T]) { self.items = items }
 }
 
 /// A history's pool: its record type and the caller's key (nil: the type's shared history).
+@usableFromInline
 struct HistoryKey: Hashable {
     let type: ObjectIdentifier
     let key: String?
+    @usableFromInline init(type: ObjectIdentifier, key: String?) {
+        self.type = type
+        self.key = key
+    }
 }
 
 /// A list argument kept between calls and refilled for each (see `LuaHost.call(_:list:)`), one
 /// per element type: the list table, a hidden sequence of its element tables (so that slots a rule
 /// changed are set again), and the keys each element's last fill wrote.
+@usableFromInline
 final class PooledList {
     /// Registry references of the list table and of the hidden sequence of element tables.
     @exclusivity(unchecked) var list: Int32 = 0
@@ -259,8 +266,8 @@ final class PooledList {
     /// records of a history in a `KeptRecords`) and `args_written` then. Its tables still hold
     /// those values as long as no rule has written into a kept table since.
     @exclusivity(unchecked) var keptIntegers: [Int64] = []
-    @exclusivity(unchecked) var keptRecords: AnyObject?
-    @exclusivity(unchecked) var keptWritten: Int64 = -1
+    @usableFromInline @exclusivity(unchecked) var keptRecords: AnyObject?
+    @usableFromInline @exclusivity(unchecked) var keptWritten: Int64 = -1
 
     deinit { for fill in fills { fill.deallocate() } }
 }

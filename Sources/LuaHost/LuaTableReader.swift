@@ -340,16 +340,24 @@ extension LuaHost {
     /// grows at its head from one call to the next (a task's periods). The host keeps the tables of
     /// the history under `key` (a task's name) and writes again only the records that differ from
     /// the previous call's at the same distance from the oldest, unless a rule has written into a
-    /// kept table since (then all of them). Rules see the same list either way.
+    /// kept table since (then all of them); `b` (the task) is kept under the same key and `c` (the
+    /// user) by its type, each written again only when it changed. Rules see the same arguments
+    /// either way.
     @inlinable
-    public func call<T: LuaKeptRecord, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
+    public func call<T: LuaKeptRecord, B: LuaKeptRecord, C: LuaKeptRecord, R: LuaTableDecodable>(
         _ function: LuaFunction, history items: [T], key: String, _ b: B, _ c: C, returning: R.Type = R.self
     ) throws -> R {
         let call = try beginCall(function, stackSlots: 16, handler: true)
         defer { endCall(call) }
-        if call.pooled { pushHistory(items, key: key) } else { pushList(items, pooled: false) }
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        pushArgument(c, slot: 2, pooled: call.pooled)
+        if call.pooled {
+            pushHistory(items, key: key)
+            pushKeptRecord(b, key: key)
+            pushKeptRecord(c, key: nil)
+        } else {
+            pushList(items, pooled: false)
+            pushArgument(b, slot: 1, pooled: false)
+            pushArgument(c, slot: 2, pooled: false)
+        }
         return try recordResult(of: function, R.self, arguments: 3, call: call)
     }
 

@@ -311,6 +311,7 @@ extension LuaHost {
     /// tables, nested ones included, are written again only when it differs from the previous
     /// call's at the same position, unless a rule has written into a kept table since (then all of
     /// them). Rules see the same list either way.
+    @inlinable
     public func callFirst<T: LuaKeptRecord, B: LuaTableEncodable>(_ function: LuaFunction, keptList items: [T], _ b: B) throws -> LuaValue {
         let call = try beginCall(function, stackSlots: 8, handler: false)
         defer { endCall(call) }
@@ -526,60 +527,125 @@ extension LuaHost {
     /// only when its record differs from the previous fill's at that distance (or a rule has
     /// written into a kept table since); every slot of the list is set again, since the records
     /// move down the list as it grows.
-    @usableFromInline
+    @inlinable
     func pushHistory<T: LuaKeptRecord>(_ items: [T], key: String) {
         pushKept(items, key: key, byAge: true)
     }
 
     /// Pushes the kept list of `T` (`callFirst(_:keptList:_:)`): as a history, its tables kept by
     /// their position instead, and one list per record type.
-    @usableFromInline
+    @inlinable
     func pushKeptList<T: LuaKeptRecord>(_ items: [T]) {
         pushKept(items, key: nil, byAge: false)
     }
 
-    /// A history's fill, or a kept list's (`byAge` false: tables kept by their position).
-    private func pushKept<T: LuaKeptRecord>(_ items: [T], key: String?, byAge: Bool) {
+    /// Pushes the record `record` kept under `key` (a record that goes with a history, such as its
+    /// task; nil: one for the record type): its table is written again only when the record differs
+    /// from the previous fill's under that key, or a rule has written into a kept table since.
+    /// Inlinable, so that the comparison runs specialized (generic, it cost more than the fill).
+    @inlinable
+    func pushKeptRecord<T: LuaKeptRecord>(_ record: T, key: String?) {
+        let pool = pushKeptTable(HistoryKey(type: ObjectIdentifier(T.self), key: key), fieldCount: T.luaFieldCount) {
+            KeptRecords<T>([])
+        }
+        let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
+        if pool.keptWritten != argumentsWritten || kept.items.count != 1 || kept.items[0] != record {
+            refillKept(pool, from: record)
+            kept.items = [record]
+            pool.keptWritten = argumentsWritten
+        }
+    }
+
+    /// The writes of rules into kept tables so far (`rt->args_written`).
+    @usableFromInline
+    var argumentsWritten: Int64 { runtime.pointee.args_written }
+
+    /// Pushes the one kept table of the pool of `key`, made (with its records box) when missing.
+    @usableFromInline
+    func pushKeptTable(_ key: HistoryKey, fieldCount: Int, records: () -> AnyObject) -> PooledList {
+        let pool = historyPool(key, count: 1, records: records)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+        let elements = lua_gettop(L)
+        historyTables += max(0, 1 - pool.fills.count)
+        makeElements(pool, count: 1, at: elements, fieldCount: fieldCount, kept: true)
+        lua_rawgeti(L, elements, 1)
+        clua_remove(L, elements)
+        return pool
+    }
+
+    /// Writes `record` into the kept table on top of the stack (its contents, through the pool's
+    /// key tracking).
+    @usableFromInline
+    func refillKept<T: LuaTableEncodable>(_ pool: PooledList, from record: T) {
+        rr_push_contents(L, -1)
+        pool.fills.withUnsafeMutableBufferPointer { refill(lua_gettop(L), from: record, keys: $0.baseAddress!, kept: true) }
+        clua_pop(L, 1)
+    }
+
+    /// A history's fill, or a kept list's (`byAge` false: tables kept by their position): the
+    /// records compared and written here, specialized (inlinable), the tables in `fillKept`.
+    @inlinable
+    func pushKept<T: LuaKeptRecord>(_ items: [T], key: String?, byAge: Bool) {
         let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key), count: items.count) { KeptRecords<T>([]) }
         let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
-        let keptCount = pool.keptWritten == runtime.pointee.args_written ? kept.items.count : 0
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
-        let list = lua_gettop(L)
+        let old = kept.items
+        let keptCount = pool.keptWritten == argumentsWritten ? old.count : 0
         // The same records, and no rule has written into a kept table since: every table and slot
         // still holds what this fill would write (one comparison of the arrays).
-        if keptCount == items.count && kept.items == items { return }
+        let same = keptCount == items.count && old == items
+        fillKept(pool, count: items.count, keptCount: same ? -1 : keptCount, fieldCount: T.luaFieldCount, byAge: byAge) { i, previous in
+            previous < 0 || old[previous] != items[i]
+        } write: { i, table, keys in
+            refill(table, from: items[i], keys: keys, kept: true)
+        }
+        if !same {
+            kept.items = items
+            pool.keptWritten = argumentsWritten
+        }
+    }
+
+    /// Pushes the list of `pool` and fills its tables: `count` records, of which the previous fill
+    /// wrote `keptCount` (-1: the same records, nothing to write); `differs(i, previous)` tells
+    /// whether record `i` differs from the previous fill's record `previous` (-1: none), and `write`
+    /// writes record `i` into the table at a stack index through its key tracking.
+    @usableFromInline
+    func fillKept(
+        _ pool: PooledList, count: Int, keptCount: Int, fieldCount: Int, byAge: Bool, differs: (Int, Int) -> Bool,
+        write: (Int, Int32, UnsafeMutablePointer<PooledTable>) -> Void
+    ) {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+        if keptCount < 0 { return }
+        let list = lua_gettop(L)
         rr_push_contents(L, list)
         let slots = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
-        historyTables += max(0, items.count - pool.fills.count)
-        makeElements(pool, count: items.count, at: elements, fieldCount: T.luaFieldCount, kept: true)
-        let old = kept.items
+        historyTables += max(0, count - pool.fills.count)
+        makeElements(pool, count: count, at: elements, fieldCount: fieldCount, kept: true)
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0
-            while i < items.count {
-                let place = byAge ? items.count - 1 - i : i
+            while i < count {
+                let place = byAge ? count - 1 - i : i
                 let previous = byAge ? keptCount - 1 - place : (i < keptCount ? i : -1)
                 lua_rawgeti(L, elements, lua_Integer(place + 1))
-                if previous < 0 || old[previous] != items[i] {
+                if differs(i, previous) {
                     rr_push_contents(L, -1)
-                    refill(lua_gettop(L), from: items[i], keys: fills.baseAddress! + place, kept: true)
+                    write(i, lua_gettop(L), fills.baseAddress! + place)
                     clua_pop(L, 1)
                 }
                 lua_rawseti(L, slots, lua_Integer(i + 1))
                 i += 1
             }
         }
-        clearSlots(pool, from: items.count, in: slots)
-        kept.items = items
-        pool.keptWritten = runtime.pointee.args_written
+        clearSlots(pool, from: count, in: slots)
         lua_settop(L, list)
     }
 
     /// The kept list of `key`, made (a kept table and its records box) when missing. Past the
     /// caps, a new key gets its record type's shared history instead: its tables are reused by
     /// every such key, whose records it then writes in full, as a pooled list would.
-    private func historyPool(_ key: HistoryKey, count: Int, records: () -> AnyObject) -> PooledList {
+    @usableFromInline
+    func historyPool(_ key: HistoryKey, count: Int, records: () -> AnyObject) -> PooledList {
         if let known = historyPools[key] { return known }
         var key = key
         if historyPools.count >= Self.maxHistories || historyTables + count > Self.maxHistoryTables {

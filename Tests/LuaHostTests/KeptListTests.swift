@@ -213,4 +213,42 @@ struct Group: LuaKeptRecord {
             #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
         }
     }
+
+    /// The two records that go with a history (a task and its user) are kept too: each call sees
+    /// the records it was given, whether they changed, belong to another key, or the rule before
+    /// wrote into them.
+    @Test func theRecordsWithAHistorySeeTheirOwnValues() throws {
+        let source = """
+            local M = {}
+            function M.read(days, task, user)
+              return { current_tier = task.current_tier * 100 + user.current_tier, reminders = { task.note or "-", user.note or "-" } }
+            end
+            function M.meddles(days, task, user) task.current_tier = 9 user.current_tier = 9 return { current_tier = 0, reminders = {} } end
+            function M.adds(days, task, user) task.other = 1 return { current_tier = 0, reminders = {} } end
+            return M
+            """
+        let module = try #require(try host.load(source, chunkName: "task.lua").first?.tableValue)
+        let read = try #require(module["read"].functionValue)
+        func seen(_ task: Snapshot, _ user: Snapshot, key: String = "walk") throws -> String {
+            let d = try host.call(read, history: [HistoryDay(tier: 1)], key: key, task, user, returning: Decision.self)
+            return "\(d.tier) " + d.reminders.joined(separator: ",")
+        }
+        #expect(try seen(Snapshot(tier: 3), Snapshot(tier: 4)) == "304 -,-")
+        #expect(try seen(Snapshot(tier: 3, note: "t"), Snapshot(tier: 4)) == "304 t,-")
+        #expect(try seen(Snapshot(tier: 5), Snapshot(tier: 6, note: "u"), key: "read") == "506 -,u")
+        #expect(try seen(Snapshot(tier: 3, note: "t"), Snapshot(tier: 4)) == "304 t,-")
+        _ = try host.call(
+            try #require(module["meddles"].functionValue), history: [HistoryDay(tier: 1)], key: "walk", Snapshot(tier: 3, note: "t"),
+            Snapshot(tier: 4), returning: Decision.self)
+        #expect(try seen(Snapshot(tier: 3, note: "t"), Snapshot(tier: 4)) == "304 t,-")  // the rule's changes are gone
+        #expect {
+            _ = try host.call(
+                try #require(module["adds"].functionValue), history: [HistoryDay(tier: 1)], key: "walk", Snapshot(tier: 3),
+                Snapshot(tier: 4),
+                returning: Decision.self)
+        } throws: { error in
+            "\(error)".contains("the tables the host passes to a rule are read-only")
+        }
+        #expect(try seen(Snapshot(tier: 3), Snapshot(tier: 4)) == "304 -,-")
+    }
 }

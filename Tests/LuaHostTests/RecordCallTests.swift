@@ -1,7 +1,7 @@
 import LuaHost
 import Testing
 
-struct Snapshot: LuaTableEncodable {
+struct Snapshot: LuaKeptRecord {
     static let tier = LuaKey("current_tier")
     static let note = LuaKey("note")
     var tier: Int

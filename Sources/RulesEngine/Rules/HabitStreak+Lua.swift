@@ -25,7 +25,7 @@ extension HabitPeriod: LuaKeptRecord {
     }
 }
 
-extension HabitTaskRecord: LuaTableEncodable {
+extension HabitTaskRecord: LuaKeptRecord {
     static let nameKey = LuaKey("name")
     static let measurementKey = LuaKey("measurement")
     static let frequencyKey = LuaKey("frequency")
@@ -82,7 +82,7 @@ extension HabitTaskRecord: LuaTableEncodable {
     }
 }
 
-extension HabitUserRecord: LuaTableEncodable {
+extension HabitUserRecord: LuaKeptRecord {
     static let timezoneKey = LuaKey("timezone")
     static let dayStartKey = LuaKey("day_starts_at")
     public static var luaFieldCount: Int { 2 }
