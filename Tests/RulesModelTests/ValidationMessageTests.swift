@@ -62,6 +62,19 @@ import Testing
                 "\(invalid)")
         }
         #expect(message { try UserSettings(timezoneIdentifier: String(tooLong.dropLast())).validate() } == nil)
+        // Every byte, second and first: accepted exactly when it is a letter, a digit or one of
+        // `/_+-` (a letter only, first).
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-".utf8)
+        let letters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let second = String(decoding: [0x41, byte, 0x61], as: UTF8.self)
+            let first = String(decoding: [byte, 0x61], as: UTF8.self)
+            let expected = byte < 0x80 && allowed.contains(byte)
+            #expect((message { try UserSettings(timezoneIdentifier: second).validate() } == nil) == expected, "byte \(byte) second")
+            #expect(
+                (message { try UserSettings(timezoneIdentifier: first).validate() } == nil) == (byte < 0x80 && letters.contains(byte)),
+                "byte \(byte) first")
+        }
     }
 
     @Test func pressureSettingsStepsAndRanges() {

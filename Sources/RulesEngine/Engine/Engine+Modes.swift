@@ -147,14 +147,25 @@ extension Engine {
         let modes = try earnedModes(&context)
         guard !modes.isEmpty else { return nil }
         let local = try clock(context).civil(now)
-        let candidates = modes.map { entry in
-            let mode = entry.mode
+        // The candidates are kept with the modes: only whether each override is in force moves with
+        // `now`, and it is changed in place, so that the rule's kept list most often finds the
+        // same array as the previous gate's (one comparison, no new array).
+        var candidates = context.cache.modeCandidates ?? []
+        context.cache.modeCandidates = nil
+        if candidates.count != modes.count {
+            candidates = modes.map { entry in
+                ModeCandidate(
+                    priority: entry.mode.priority, strictness: entry.mode.strictness, manualState: entry.mode.manualState,
+                    overrideInForce: false, windows: entry.windows)
+            }
+        }
+        for i in modes.indices {
+            let mode = modes[i].mode
             let inForce =
                 mode.manualState != .auto && (mode.manualEffectiveAt ?? 0) <= now && (mode.manualExpiresAt.map { now < $0 } ?? true)
-            return ModeCandidate(
-                priority: mode.priority, strictness: mode.strictness, manualState: mode.manualState, overrideInForce: inForce,
-                windows: entry.windows)
+            if candidates[i].overrideInForce != inForce { candidates[i].overrideInForce = inForce }
         }
+        context.cache.modeCandidates = candidates
         guard let index = try asked.effectiveMode(candidates, at: LocalMoment(weekday: local.day.isoWeekday, minutes: local.minutes)) else {
             return nil
         }

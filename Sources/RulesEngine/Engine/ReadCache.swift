@@ -21,7 +21,9 @@ struct ReadCache {
     /// is added or the task redefined.
     var marksPerPeriod: [UUID: [Int: Engine.HabitPeriodMarks]] = [:]
     /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
-    var modes: [Engine.ModeEntry]?
+    var modes: [Engine.ModeEntry]? { didSet { modeCandidates = nil } }
+    /// The modes as `effective_mode` was last given them (`Engine.effectiveMode`), kept with them.
+    var modeCandidates: [ModeCandidate]?
     var distractingApps: [AppID]?
     var earnedSettings: EarnedSettings?
 

@@ -177,14 +177,29 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {
-        guard var stored = attempts[attempt.attemptID] else { return }
-        stored.chosenOptionType = attempt.chosenOptionType
-        stored.chosenOptionPayload = attempt.chosenOptionPayload
-        stored.outcome = attempt.outcome
-        stored.denialReason = attempt.denialReason
-        stored.grantID = attempt.grantID
-        stored.updatedAt = attempt.updatedAt
-        setAttempt(stored)
+        let id = attempt.attemptID
+        guard
+            let old = Self.update(
+                &attempts, id,
+                { stored in
+                    stored.chosenOptionType = attempt.chosenOptionType
+                    stored.chosenOptionPayload = attempt.chosenOptionPayload
+                    stored.outcome = attempt.outcome
+                    stored.denialReason = attempt.denialReason
+                    stored.grantID = attempt.grantID
+                    stored.updatedAt = attempt.updatedAt
+                })
+        else { return }
+        undo.append(.attempt(id, old))
+    }
+
+    /// Changes the value stored under `key` in place, in one lookup of its (string) key; returns
+    /// the value before, or nil (and changes nothing) when there is none.
+    private static func update<Key: Hashable, Value>(_ map: inout [Key: Value], _ key: Key, _ change: (inout Value) -> Void) -> Value? {
+        guard let index = map.index(forKey: key) else { return nil }
+        let old = map.values[index]
+        change(&map.values[index])
+        return old
     }
 
     private func setAttempt(_ attempt: UnlockAttempt) {
@@ -236,10 +251,16 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateQuestState(_ session: QuestSession) throws {
-        guard var stored = quests[session.questSessionID] else { return }
-        stored.state = session.state
-        stored.updatedAt = session.updatedAt
-        setQuest(stored)
+        let id = session.questSessionID
+        guard
+            let old = Self.update(
+                &quests, id,
+                { stored in
+                    stored.state = session.state
+                    stored.updatedAt = session.updatedAt
+                })
+        else { return }
+        undo.append(.quest(id, old))
     }
 
     private func setQuest(_ session: QuestSession) {
@@ -280,15 +301,21 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateFocusSession(_ s: FocusSession) throws {
-        guard var stored = focusSessions[s.sessionID] else { return }
-        stored.endedAt = s.endedAt
-        stored.actualDurationMinutes = s.actualDurationMinutes
-        stored.completed = s.completed
-        stored.endedEarly = s.endedEarly
-        stored.awardedCredits = s.awardedCredits
-        stored.qualifies = s.qualifies
-        stored.updatedAt = s.updatedAt
-        setFocusSession(stored)
+        let id = s.sessionID
+        guard
+            let old = Self.update(
+                &focusSessions, id,
+                { stored in
+                    stored.endedAt = s.endedAt
+                    stored.actualDurationMinutes = s.actualDurationMinutes
+                    stored.completed = s.completed
+                    stored.endedEarly = s.endedEarly
+                    stored.awardedCredits = s.awardedCredits
+                    stored.qualifies = s.qualifies
+                    stored.updatedAt = s.updatedAt
+                })
+        else { return }
+        undo.append(.focusSession(id, old))
     }
 
     private func setFocusSession(_ session: FocusSession) {
