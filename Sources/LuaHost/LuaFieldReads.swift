@@ -20,5 +20,7 @@ public protocol LuaTableViewable: LuaTableEncodable {
 
 /// A record compared by value whose tables the host keeps between calls: the records of a history
 /// (`LuaHost.call(_:history:key:_:_:returning:)`) and of a kept list (`callFirst(_:keptList:_:)`).
-/// The tables it nests (`LuaTableWriter.set(_:records:)` and the like) are kept tables too.
+/// The tables it nests through `LuaTableWriter.set(_:record:)`, `set(_:records:)`, `set(_:list:)`
+/// and `set(_:fields:)` are kept tables too; a `LuaValue` table (`set(_:_:)`) would not be, and
+/// a rule's change to it would be seen by the next call: a kept record does not write one.
 public protocol LuaKeptRecord: LuaTableEncodable, Equatable {}
