@@ -94,17 +94,12 @@ struct FieldCheck {
 
     /// Letters, digits and `/_+-`, at most 64 bytes, a letter first, no `//` and no `/` last: one
     /// pass over the bytes (a simulation checks a time zone at every Earned event).
-    /// A byte's bit is set when it may be in a zone name: for bytes 0–63 in the first mask (`+`,
-    /// `-`, `/`, the digits), for bytes 64–127 in the second, at the byte less 64 (the letters, `_`).
     private static func isTimeZoneName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let low: UInt64 = 0x03FF_A800_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
-        guard let first = bytes.first, bytes.count <= 64, first >= 0x40, first < 0x80, first != 0x5F,
-            (high >> UInt64(first & 63)) & 1 == 1
-        else { return false }
+        func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
+        guard let first = bytes.first, bytes.count <= 64, isLetter(first) else { return false }
         var previous: UInt8 = 0
         for c in bytes {
-            let mask = c < 0x40 ? low : (c < 0x80 ? high : 0)
-            guard (mask >> UInt64(c & 63)) & 1 == 1 else { return false }
+            guard isLetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x2F || c == 0x5F || c == 0x2B || c == 0x2D else { return false }
             if c == 0x2F && previous == 0x2F { return false }
             previous = c
         }
