@@ -493,8 +493,10 @@ extension LuaHost {
     }
 
     /// Makes the element tables `pool` lacks for `count` records, in its hidden sequence at
-    /// `elements`: input tables, or kept tables for a history.
+    /// `elements`: input tables, or kept tables (a history's, a kept list's or record's, counted in
+    /// `historyTables` against the cap).
     private func makeElements(_ pool: PooledList, count: Int, at elements: Int32, fieldCount: Int, kept: Bool) {
+        if kept { historyTables += max(0, count - pool.fills.count) }
         while pool.fills.count < count {
             if kept {
                 rr_push_kept_table(L, 0, Int32(clamping: fieldCount))
@@ -566,7 +568,6 @@ extension LuaHost {
         let pool = historyPool(key, count: 1, records: records)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
-        historyTables += max(0, 1 - pool.fills.count)
         makeElements(pool, count: 1, at: elements, fieldCount: fieldCount, kept: true)
         lua_rawgeti(L, elements, 1)
         clua_remove(L, elements)
@@ -620,7 +621,6 @@ extension LuaHost {
         let slots = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
-        historyTables += max(0, count - pool.fills.count)
         makeElements(pool, count: count, at: elements, fieldCount: fieldCount, kept: true)
         pool.fills.withUnsafeMutableBufferPointer { fills in
             var i = 0

@@ -330,7 +330,7 @@ struct CompareCommand: ParsableCommand {
     /// exits with status 2 when it cannot be a folder to write in.
     private func prepareOut() throws -> CompareOutput {
         do {
-            return try CompareOutput(out, createsFolders: out == Self.defaultOut, waits: out == Self.defaultOut)
+            return try CompareOutput(out, isDefault: out == Self.defaultOut)
         } catch {
             fail("\(error)")
         }

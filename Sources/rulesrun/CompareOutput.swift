@@ -26,15 +26,15 @@ final class CompareOutput {
     private var lock: Int32 = -1
 
     /// Checks (``OutputPath``) and locks the folder at `path`, made when missing, in an existing
-    /// folder (`createsFolders`: its missing folders too, for the default `--out`). `waits`: a
-    /// folder another compare holds is waited for (saying so on standard error), not refused —
-    /// the default `--out`, which every compare started in the same folder shares; a folder the
-    /// user named is theirs, and a clash there is refused.
-    init(_ path: String, createsFolders: Bool = false, waits: Bool = false) throws(Problem) {
+    /// folder. The default `--out` (`isDefault`) gets its missing folders made too, and when
+    /// another compare holds it, it is waited for (saying so on standard error), not refused:
+    /// every compare started in the same folder shares it. A folder the user named is theirs, and
+    /// a clash there is refused.
+    init(_ path: String, isDefault: Bool = false) throws(Problem) {
         self.path = path
         let files = FileManager.default
         do {
-            try OutputPath.check(path, option: "--out", kind: .folder, createsFolders: createsFolders)
+            try OutputPath.check(path, option: "--out", kind: .folder, createsFolders: isDefault)
         } catch {
             throw Problem(description: error.message)
         }
@@ -54,7 +54,7 @@ final class CompareOutput {
         created = missing
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         var locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
-        if fd >= 0, !locked, errno == EWOULDBLOCK, waits {
+        if fd >= 0, !locked, errno == EWOULDBLOCK, isDefault {
             Terminal.error(
                 "--out \(path): another rulesrun compare is writing its replay files in this folder; waiting for it to finish (give another --out not to wait)"
             )

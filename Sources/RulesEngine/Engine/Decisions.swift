@@ -9,7 +9,8 @@ public struct Decisions: Sendable {
     /// Makes a single decision (`commitment`, `shield`, …).
     mutating func set(_ decision: Decision) {
         let key = decision.key
-        if all.contains(where: { !$0.isListed && $0.key == key }) { all.removeAll { !$0.isListed && $0.key == key } }
+        let replaced = { (earlier: Decision) in !earlier.isListed && earlier.key == key }
+        if all.contains(where: replaced) { all.removeAll(where: replaced) }
         append(decision)
     }
 
