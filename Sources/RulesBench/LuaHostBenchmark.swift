@@ -140,8 +140,28 @@ public enum LuaHostBenchmark {
         (State(tier: i & 3, misses: (i >> 2) % 6, successes: (i >> 5) % 4), (i * 7919) % 3 != 0)
     }
 
-    /// For profiling one measurement: `RULESRUN_BENCH_ONLY=host perf record rulesrun bench` measures (b) alone.
-    public static var onlyHost: Bool { ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"] == "host" }
+    /// The measurements that can run alone, for a profiler (`RULESRUN_BENCH_ONLY=host perf record
+    /// rulesrun bench`): the others would blur the profile.
+    public enum Measurement: String, CaseIterable, Sendable {
+        case floor
+        case tableFloor = "table-floor"
+        case hookedTableFloor = "hooked-table-floor"
+        case host
+        case hostNoHook = "host-no-hook"
+    }
+
+    /// Runs one measurement alone; nanoseconds per call of its fastest round.
+    public static func run(only measurement: Measurement, iterations: Int = 1_000_000, rounds: Int = 5) throws -> Double {
+        let round: Round =
+            switch measurement {
+            case .floor: try floorRound()
+            case .tableFloor: try tableFloorRound(hooked: false)
+            case .hookedTableFloor: try tableFloorRound(hooked: true)
+            case .host: try hostRound(limits: .default)
+            case .hostNoHook: try hostRound(limits: LuaLimits(instructionsPerCall: 0, memoryBytes: 0))
+            }
+        return try fastest(of: [round], iterations: [iterations], rounds: rounds)[0]
+    }
 
     /// One measurement: a round of `iterations` calls, in nanoseconds per call. It owns what its
     /// rounds use (a Lua state, a host), made once.
@@ -152,13 +172,6 @@ public enum LuaHostBenchmark {
     /// the machine's load and clock changing during the run weigh on every measurement alike and
     /// the ratios of one run compare like with like.
     public static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
-        if onlyHost {
-            let host = try fastest(of: [try hostRound(limits: .default)], iterations: [iterations], rounds: rounds)[0]
-            return Result(
-                iterations: iterations, floor_ns: .nan, table_floor_ns: .nan, table_floor_hooked_ns: .nan, host_ns: host,
-                host_no_hook_ns: .nan,
-                generic_ns: .nan, native_ns: .nan)
-        }
         var sink = 0
         let native: Round = { iterations in
             time(iterations) { i in

@@ -40,11 +40,16 @@ struct Bench: ParsableCommand {
         transform: WholeNumber.parser(1...maxStoreUsers)) var storeUsers = 100
 
     func run() throws {
-        let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
-        if LuaHostBenchmark.onlyHost {  // profiling (b) alone: the other benchmarks would blur the profile
-            print("(b) LuaHost, tables <-> structs  \(String(format: "%8.1f ns", r.host_ns))")
+        if let name = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"] {  // profiling one measurement
+            guard let only = LuaHostBenchmark.Measurement(rawValue: name) else {
+                let names = LuaHostBenchmark.Measurement.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("RULESRUN_BENCH_ONLY: expected one of \(names), found \"\(name)\"")
+            }
+            let ns = try LuaHostBenchmark.run(only: only, iterations: iterations, rounds: rounds)
+            print("\(only.rawValue): \(String(format: "%.1f ns", ns)) per call")
             return
         }
+        let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
         let streak = try StreakCallBenchmark.run(iterations: max(1, iterations / 100), rounds: rounds)
         let temporary = FileManager.default.temporaryDirectory
         Self.removeStaleFolders(in: temporary)

@@ -51,6 +51,26 @@ import Testing
         #expect(table.stdout.contains("measured elsewhere") && table.stdout.contains("simulate 30d --bench"))
     }
 
+    /// `RULESRUN_BENCH_ONLY` runs one measurement alone (for a profiler) and says which; a name it
+    /// does not know is refused with the names it knows.
+    @Test func oneMeasurementRunsAloneForAProfiler() throws {
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let arguments = [CLI.executable.path, "bench", "--iterations", "1000", "--rounds", "1"]
+        for name in ["floor", "table-floor", "hooked-table-floor", "host", "host-no-hook"] {
+            let result = try CLI.run(["RULESRUN_BENCH_ONLY=\(name)"] + arguments, executableURL: env)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            let line = result.stdout.trimmingCharacters(in: .newlines)
+            let ns = line.hasPrefix("\(name): ") && line.hasSuffix(" ns per call") ? Double(line.split(separator: " ")[1]) : nil
+            #expect((ns ?? 0) > 0, "\(name): \(result.stdout)")
+        }
+        let unknown = try CLI.run(["RULESRUN_BENCH_ONLY=hots"] + arguments, executableURL: env)
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty)
+        #expect(
+            unknown.stderr.contains(
+                "RULESRUN_BENCH_ONLY: expected one of floor, table-floor, hooked-table-floor, host, host-no-hook, found \"hots\""),
+            "\(unknown.stderr)")
+    }
+
     /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after
     /// them, with status 1; 100,000,000 ran out of memory).
     @Test func optionsAreCheckedBeforeAnythingRuns() throws {
