@@ -36,6 +36,28 @@ import Testing
         #expect(board.nextChunk() == nil)
     }
 
+    /// With a database, the users whose rows a run holds at once (the window's chunks) stay under
+    /// three write batches (and a user per worker) whatever the number of workers: they grew with
+    /// the workers (10,000 users: 1.88 GB of memory with two, 2.26 GB with eight). Without one,
+    /// every worker still gets four chunks of a small cohort.
+    @Test func theRowsARunHoldsDoNotGrowWithTheWorkers() {
+        let batchUsers = Simulation.writeBatchUsers
+        for users in [1, 7, 100, 1_000, 10_000, 1_000_000] {
+            for jobs in [1, 2, 3, 8, 16, 64, 256] where jobs <= users {
+                for chunkSize in [1, 5, 100, 1_000] {
+                    let size = Simulation.chunkSize(users: users, jobs: jobs, at: chunkSize, batch: batchUsers)
+                    let batch = Simulation.batch(users: users, size: size, at: batchUsers)
+                    let window = Simulation.window(workers: jobs, size: size, batch: batch)
+                    #expect(size >= 1 && size <= chunkSize)
+                    let held = min(window * size, users)
+                    #expect(held <= 3 * batchUsers + jobs, "\(users) users, \(jobs) jobs, chunks of \(chunkSize): \(held) held")
+                }
+                let inMemory = Simulation.chunkSize(users: users, jobs: jobs, at: 100, batch: nil)
+                #expect(inMemory == max(1, min(100, users / (jobs * 4))))
+            }
+        }
+    }
+
     @Test func aWorkerWaitingForTheWindowStopsWhenTheRunIsCancelled() {
         let board = Board(chunks: 5, window: 1)
         #expect(board.nextChunk() == 0)

@@ -17,7 +17,7 @@ public final class Simulation {
     public let config: SimulationConfig
     /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
     /// batch's rows keyed by random UUIDs in key order, and larger batches share more B-tree pages.
-    static let writeBatchUsers = 500
+    static let writeBatchUsers = 250
     /// The largest cohort (its chunks and totals are planned up front).
     public static let maxUsers = 10_000_000
     /// The most worker threads (each has its own Lua state and rule set).
@@ -41,6 +41,26 @@ public final class Simulation {
     /// the indexes are built at the end; what does not fit is written to the file early and read
     /// back from the operating system's cache.
     static let writerCacheMiB = 1024
+
+    /// Users per chunk for `users` users on `jobs` workers: at most `at` (`--chunk-size`), and
+    /// small enough for four chunks per worker, so that small cohorts use every core too. With a
+    /// database (`batch`, the users of a write batch), the chunks the workers are on hold half a
+    /// batch in all: with the two batches the window lets wait, what the run holds does not grow
+    /// with the number of workers (it did: 10,000 users took 1.88 GB with two workers, 2.26 GB
+    /// with eight). The results depend on none of this.
+    static func chunkSize(users: Int, jobs: Int, at most: Int, batch: Int?) -> Int {
+        max(1, min(most, users / (jobs * 4), batch.map { $0 / (2 * jobs) } ?? Int.max))
+    }
+
+    /// The users the writer takes at a time: a write batch (`at`), at most an eighth of the cohort,
+    /// so that the writer starts early and what it writes after the last chunk is done (alone, the
+    /// workers idle) is short.
+    static func batch(users: Int, size: Int, at most: Int) -> Int { min(most, max(size, users / 8)) }
+
+    /// With a database, the workers run at most this many chunks ahead of the writer: the chunks
+    /// each is on, and two write batches waiting. (Without it, a writer slower than the workers let
+    /// every finished chunk's rows pile up in memory.)
+    static func window(workers: Int, size: Int, batch: Int) -> Int { workers + 2 * ((batch + size - 1) / size) }
 
     /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
@@ -101,8 +121,7 @@ public final class Simulation {
         // Lua state each). Chunks of at most `chunkSize` users, at least four per worker so that
         // small cohorts use every core too, none across two groups. (The results depend on neither.)
         let jobs = max(1, min(config.jobs, range.count, 4 * ProcessInfo.processInfo.activeProcessorCount))
-        // With a database shared by N writers, no larger than a write batch (1/N of one writer's).
-        let size = max(1, min(config.chunkSize, range.count / (jobs * 4), target == nil ? Int.max : batchUsers))
+        let size = Simulation.chunkSize(users: range.count, jobs: jobs, at: config.chunkSize, batch: target == nil ? nil : batchUsers)
         let groupRanges = (1...groups).map { g -> Range<Int> in
             let users = Shard(index: g, count: groups).users(of: range.count)
             return range.lowerBound + users.lowerBound..<range.lowerBound + users.upperBound
@@ -129,13 +148,8 @@ public final class Simulation {
             }
         }
         let workers = min(jobs, max(1, chunks.count))
-        // With a database, the workers run at most this many chunks ahead of the writer: the
-        // chunks each is on, and two write batches waiting. (Without it, a writer slower than the
-        // workers let every finished chunk's rows pile up in memory.)
-        // At most an eighth of the cohort, so that the writer starts early and what it writes
-        // after the last chunk is done (alone, the workers idle) is short.
-        let batch = min(batchUsers, max(size, range.count / 8))
-        let window = store == nil ? Int.max : workers + 2 * ((batch + size - 1) / size)
+        let batch = Simulation.batch(users: range.count, size: size, at: batchUsers)
+        let window = store == nil ? Int.max : Simulation.window(workers: workers, size: size, batch: batch)
         let board = Board(chunks: chunks.count, window: window)
         var threads: [Thread] = []
         let template = WorkerTemplate(config: config, personas: personas, idBase: idBase, keepRecords: store != nil)
