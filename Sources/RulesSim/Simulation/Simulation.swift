@@ -118,8 +118,7 @@ public final class Simulation {
         config.seed = seed
         let range = config.shard.users(of: config.users)
         // At most one worker per user and four per core: more threads would only cost memory (a
-        // Lua state each). Chunks of at most `chunkSize` users, at least four per worker so that
-        // small cohorts use every core too, none across two groups. (The results depend on neither.)
+        // Lua state each). Chunks as `chunkSize` says, none across two groups.
         let jobs = max(1, min(config.jobs, range.count, 4 * ProcessInfo.processInfo.activeProcessorCount))
         let size = Simulation.chunkSize(users: range.count, jobs: jobs, at: config.chunkSize, batch: target == nil ? nil : batchUsers)
         let groupRanges = (1...groups).map { g -> Range<Int> in
