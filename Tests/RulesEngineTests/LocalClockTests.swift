@@ -11,6 +11,19 @@ import Testing
         return day.utcStartMillis + Int64(time.minutes) * Millis.minute
     }
 
+    /// The instants from `from` to `to` at which Foundation says `zone`'s offset changes.
+    func transitions(of zone: TimeZone, from: EpochMillis, to: EpochMillis) -> [EpochMillis] {
+        var instants: [EpochMillis] = []
+        var date = Date(timeIntervalSince1970: Double(from) / 1000)
+        while let next = zone.nextDaylightSavingTimeTransition(after: date) {
+            let t = EpochMillis(next.timeIntervalSince1970 * 1000)
+            if t >= to { break }
+            instants.append(t)
+            date = next
+        }
+        return instants
+    }
+
     @Test func localDaysFollowTheTimeZoneAndTheBoundary() throws {
         let paris = try LocalClock(timeZoneID: "Europe/Paris")
         #expect(paris.day(of: instant("2026-01-14T23:30Z")).rawValue == "2026-01-15")  // 00:30 in Paris
@@ -68,14 +81,8 @@ import Testing
             let foundation = TimeZone(identifier: zone)!
             let from = instant("2010-01-01T00:00Z"), to = instant("2030-01-01T00:00Z")
             // Every quarter of an hour around each transition, and random instants in random order.
-            var instants: [EpochMillis] = []
-            var date = Date(timeIntervalSince1970: Double(from) / 1000)
-            while let next = foundation.nextDaylightSavingTimeTransition(after: date) {
-                let t = EpochMillis(next.timeIntervalSince1970 * 1000)
-                if t >= to { break }
-                let quarter: EpochMillis = 15 * Millis.minute
-                for step in -8...8 { instants.append(t + EpochMillis(step) * quarter) }
-                date = next
+            var instants = transitions(of: foundation, from: from, to: to).flatMap { t in
+                (-8...8).map { t + EpochMillis($0) * 15 * Millis.minute }
             }
             instants += (0..<2000).map { _ in EpochMillis.random(in: from..<to, using: &generator) }
             instants.shuffle(using: &generator)
@@ -98,13 +105,8 @@ import Testing
                 EpochMillis(foundation.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t) / 1000))) * 1000
             }
             let from = instant("2010-01-01T00:00Z"), to = instant("2030-01-01T00:00Z")
-            var walls: [EpochMillis] = []
-            var date = Date(timeIntervalSince1970: Double(from) / 1000)
-            while let next = foundation.nextDaylightSavingTimeTransition(after: date) {
-                let t = EpochMillis(next.timeIntervalSince1970 * 1000)
-                if t >= to { break }
-                for step in -8...8 { walls.append(t + offset(t) + EpochMillis(step) * 15 * Millis.minute) }
-                date = next
+            var walls = transitions(of: foundation, from: from, to: to).flatMap { t in
+                (-8...8).map { t + offset(t) + EpochMillis($0) * 15 * Millis.minute }
             }
             walls += (0..<2000).map { _ in EpochMillis.random(in: from..<to, using: &generator) / Millis.minute * Millis.minute }
             walls.shuffle(using: &generator)
