@@ -28,7 +28,7 @@ public enum SQLiteFloor {
         let measurement = try store.writer.writeWithoutTransaction { db -> Measurement in
             let started = DispatchTime.now().uptimeNanoseconds
             let cpuStarted = threadCPUSeconds()
-            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [source])
+            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [DatabaseFile.name(source)])
             defer { try? db.execute(sql: "DETACH DATABASE source") }
             if !checked {
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")

@@ -122,7 +122,7 @@ public enum StoreBenchmark {
         try store.vacuum(into: full)
         try store.close()
         let emptySize = try fileSize(empty), fullSize = try fileSize(full)
-        let queue = try DatabaseQueue(path: full)
+        let queue = try DatabaseQueue(path: DatabaseFile.name(full))
         defer { try? queue.close() }
         let measured: Int? = try queue.read { db in
             let list = tables.map { "'\($0)'" }.joined(separator: ", ")

@@ -7,49 +7,68 @@ public struct MergePart: Sendable, Equatable {
     public var path: String
     /// The ids of its users (nil: it has none).
     public var users: ClosedRange<Int64>?
+    /// The name SQLite reads it by (``InputDatabase/source``).
+    package var source: String
 }
 
 extension Store {
-    /// Reads the databases at `paths` (nothing is written to them) and returns them in the order of
-    /// their users: each must be a database of this program at this program's migration level,
-    /// with the same `meta` as the first, and their users must follow one another without overlap
-    /// or gap (user ids are the users' numbers in the whole run). Throws ``StoreError`` naming the
-    /// file and what was expected.
-    public static func mergeParts(_ paths: [String]) throws -> [MergePart] {
+    /// Reads the databases of `inputs` (nothing is written to them, nothing is made beside them:
+    /// ``InputDatabase``) and returns them in the order of their users: each must be a database of
+    /// this program at this program's migration level, with its schema (``SchemaShape``: tables
+    /// where it has tables, with their columns, and no view, no trigger of another), compared
+    /// before any row is read, with the same `meta` as the first, and their users must follow one
+    /// another without overlap or gap (user ids are the users' numbers in the whole run). Throws
+    /// ``StoreError`` naming the file and what was expected.
+    package static func mergeParts(_ inputs: [InputDatabase]) throws -> [MergePart] {
         var parts: [MergePart] = []
         var firstMeta: [String]?
-        for path in paths {
-            let expected = "expected a database written by rulesrun simulate --db"
+        let schema = try SchemaShape.current()
+        for input in inputs {
+            let path = input.path
+            let expected = InputDatabase.expected
+            var configuration = Configuration()
+            configuration.readonly = true
+            let (meta, users): ([String], Row?)
             do {
-                try Migrations.refuseIfTooNew(path: path)
+                let queue = try DatabaseQueue(path: input.source, configuration: configuration)
+                defer { try? queue.close() }
+                (meta, users) = try queue.read { db in
+                    let shape = try SchemaShape.read(db)
+                    // The migration level first (an older or newer rulesrun's schema differs from
+                    // this one's), read when `meta` and `grdb_migrations` are the tables they are here.
+                    if shape.isAbsentOrExpected("meta", schema), shape.isAbsentOrExpected("grdb_migrations", schema) {
+                        try Migrations.refuseIfTooNew(db, path: path)
+                        let level = try Migrations.recordedVersion(db)
+                        guard level == Migrations.currentVersion else {
+                            throw StoreError(
+                                .notARulesDatabase,
+                                "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected \(Migrations.currentVersion): run its simulation again with this rulesrun"
+                            )
+                        }
+                    }
+                    if let difference = shape.difference(from: schema) {
+                        throw StoreError(.notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(expected)")
+                    }
+                    return (
+                        try String.fetchAll(db, sql: "SELECT key || '=' || value FROM meta ORDER BY key"),
+                        try Row.fetchOne(db, sql: "SELECT min(user_id), max(user_id), count(*) FROM app_user")
+                    )
+                }
+            } catch let error as StoreError where error.message.hasPrefix(path) {
+                throw StoreError(error.code, error.message.hasSuffix(expected) ? error.message : "\(error.message); \(expected)")
             } catch let error as StoreError {
                 throw StoreError(error.code, "\(path): \(error.message); \(expected)")
-            }
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            let (level, meta, users) = try queue.read { db in
-                (
-                    try Migrations.recordedVersion(db),
-                    try String.fetchAll(db, sql: "SELECT key || '=' || value FROM meta ORDER BY key"),
-                    try Row.fetchOne(db, sql: "SELECT min(user_id), max(user_id), count(*) FROM app_user")
-                )
-            }
-            guard level == Migrations.currentVersion else {
-                throw StoreError(
-                    .notARulesDatabase,
-                    "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected \(Migrations.currentVersion): run its simulation again with this rulesrun"
-                )
+            } catch let error as DatabaseError {
+                throw StoreError(.notARulesDatabase, "\(path): cannot be read as an SQLite database (\(error.message ?? "\(error.resultCode)")); \(expected)")
             }
             if let firstMeta, meta != firstMeta {
                 throw StoreError(
                     .notARulesDatabase,
-                    "\(path): its meta (\(meta.joined(separator: ", "))) is not \(paths[0])'s (\(firstMeta.joined(separator: ", "))); \(expected)"
+                    "\(path): its meta (\(meta.joined(separator: ", "))) is not \(parts[0].path)'s (\(firstMeta.joined(separator: ", "))); \(expected)"
                 )
             }
             firstMeta = firstMeta ?? meta
-            var part = MergePart(path: path, users: nil)
+            var part = MergePart(path: path, users: nil, source: input.source)
             if let users, let low = users[0] as Int64?, let high = users[1] as Int64? {
                 let count = users[2] as Int64? ?? 0
                 guard count == high - low + 1 else {
@@ -78,6 +97,11 @@ extension Store {
         }
         return sorted + parts.filter { $0.users == nil }
     }
+
+    /// The SQLite errors of a merge that come from what a part holds, not from the file written.
+    static let readErrors: [ResultCode] = [
+        .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_CANTOPEN, .SQLITE_ERROR, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT, .SQLITE_TOOBIG,
+    ]
 
     /// Copies the rows of `parts` (from ``mergeParts(_:)``, in user order) into this store, a new
     /// database, in one transaction: the result is the database one run of all their users
@@ -122,37 +146,50 @@ extension Store {
             // One transaction per part (SQLite attaches outside transactions); the file is new and
             // only put in place once complete, so an interrupted merge leaves nothing.
             for (i, part) in parts.enumerated() {
-                try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [part.path])
+                // What SQLite says of what it read is said of the part that holds it.
+                var table = ""
+                func naming(_ body: () throws -> Void) throws {
+                    do { try body() } catch let error as DatabaseError where Self.readErrors.contains(error.resultCode) {
+                        let verb = error.resultCode == .SQLITE_CONSTRAINT ? "merged" : "read"
+                        let what = table.isEmpty ? "cannot be attached" : "its table \(table) cannot be \(verb)"
+                        throw StoreError(
+                            .notARulesDatabase, "\(part.path): \(what) (\(error.message ?? "\(error.resultCode)")); \(InputDatabase.expected)")
+                    }
+                }
+                try naming { try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [part.source]) }
                 defer { try? db.execute(sql: "DETACH DATABASE part") }
-                try db.inTransaction {
-                    var offsets: [String: Int64] = [:]
-                    for (table, key) in numbered {
-                        offsets[table] =
-                            try Int64.fetchOne(
-                                db,
-                                sql: "SELECT coalesce(max(\(key.quotedDatabaseIdentifier)), 0) FROM main.\(table.quotedDatabaseIdentifier)")
-                            ?? 0
-                    }
-                    for table in tables where table != "grdb_migrations" && (table != "meta" || i == 0) {
-                        let names = columns[table]!
-                        let values = names.map { name -> String in
-                            let quoted = name.quotedDatabaseIdentifier
-                            if numbered[table] == name, let offset = offsets[table], offset > 0 { return "\(quoted) + \(offset)" }
-                            if let target = references[table]?.first(where: { $0.column == name })?.table, numbered[target] != nil,
-                                let offset = offsets[target], offset > 0
-                            {
-                                return "\(quoted) + \(offset)"
-                            }
-                            return quoted
+                try naming {
+                    try db.inTransaction {
+                        var offsets: [String: Int64] = [:]
+                        for (table, key) in numbered {
+                            offsets[table] =
+                                try Int64.fetchOne(
+                                    db,
+                                    sql: "SELECT coalesce(max(\(key.quotedDatabaseIdentifier)), 0) FROM main.\(table.quotedDatabaseIdentifier)")
+                                ?? 0
                         }
-                        let list = names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-                        try db.execute(
-                            sql: """
-                                INSERT INTO main.\(table.quotedDatabaseIdentifier) (\(list))
-                                SELECT \(values.joined(separator: ", ")) FROM part.\(table.quotedDatabaseIdentifier)\(withoutRowid.contains(table) ? "" : " ORDER BY rowid")
-                                """)
+                        for name in tables where name != "grdb_migrations" && (name != "meta" || i == 0) {
+                            table = name
+                            let names = columns[table]!
+                            let values = names.map { name -> String in
+                                let quoted = name.quotedDatabaseIdentifier
+                                if numbered[table] == name, let offset = offsets[table], offset > 0 { return "\(quoted) + \(offset)" }
+                                if let target = references[table]?.first(where: { $0.column == name })?.table, numbered[target] != nil,
+                                    let offset = offsets[target], offset > 0
+                                {
+                                    return "\(quoted) + \(offset)"
+                                }
+                                return quoted
+                            }
+                            let list = names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                            try db.execute(
+                                sql: """
+                                    INSERT INTO main.\(table.quotedDatabaseIdentifier) (\(list))
+                                    SELECT \(values.joined(separator: ", ")) FROM part.\(table.quotedDatabaseIdentifier)\(withoutRowid.contains(table) ? "" : " ORDER BY rowid")
+                                    """)
+                        }
+                        return .commit
                     }
-                    return .commit
                 }
             }
             try db.inTransaction {

@@ -27,18 +27,18 @@ public final class Store: Sendable {
         self.bulkLoad = bulkLoad
     }
 
-    /// Opens (creating if needed) the database file at `path`.
+    /// Opens (creating if needed) the database file at `path` (a path, never a URI: ``DatabaseFile``).
     public static func open(path: String, options: StoreOptions = StoreOptions()) throws -> Store {
         if FileManager.default.fileExists(atPath: path) {
             try Migrations.refuseIfTooNew(path: path)
         }
         if options.bulkLoad {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(options))
+            let queue = try DatabaseQueue(path: DatabaseFile.name(path), configuration: configuration(options))
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try Migrations.migrate(queue, options: options)
             return Store(writer: queue, path: path, bulkLoad: true)
         }
-        let pool = try DatabasePool(path: path, configuration: configuration(options))
+        let pool = try DatabasePool(path: DatabaseFile.name(path), configuration: configuration(options))
         let store = Store(writer: pool, path: path)
         try Migrations.migrate(pool, options: options)
         return store
@@ -180,7 +180,7 @@ public final class Store: Sendable {
 
     /// Copies the database into a compact file at `path` (`VACUUM INTO`).
     public func vacuum(into path: String) throws {
-        try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [DatabaseFile.name(path)]) }
     }
 
     /// Checkpoints the WAL into the main file (a no-op in memory).
@@ -207,7 +207,7 @@ public final class Store: Sendable {
         // memory: the last connection to close does, so one more is opened, reads and is closed.
         // (SQLite keeps them while another connection, of any process, has the file open.)
         if !bulkLoad, let path {
-            let last = try DatabaseQueue(path: path)
+            let last = try DatabaseQueue(path: DatabaseFile.name(path))
             _ = try last.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             try last.close()
         }

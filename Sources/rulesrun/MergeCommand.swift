@@ -47,13 +47,14 @@ struct MergeCommand: ParsableCommand {
     }
 
     /// The arguments that are SQLite databases (by their first bytes), the others being reports.
-    /// Only a regular file is opened to look: a FIFO would wait for ever (a report's reader
-    /// refuses it with its reason).
+    /// Only a regular file is opened to look, reached through any symbolic links: a FIFO would
+    /// wait for ever (a report's reader refuses it with its reason).
     var databases: [String] {
         files.filter { path in
-            guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
-                let handle = FileHandle(forReadingAtPath: path)
-            else { return false }
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else {
+                return false
+            }
             defer { try? handle.close() }
             return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
         }
@@ -77,9 +78,11 @@ struct MergeCommand: ParsableCommand {
         var merged: SimulationReport?
         if !reports.isEmpty {
             var parts: [SimulationReport] = []
+            // With --db, a file that is neither was perhaps meant as a database: both are named.
+            let either = db == nil ? "" : " (or, with --db, an SQLite database of rulesrun simulate --db)"
             for path in reports {
                 do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
-                    throw ValidationError("\(path): \(error.message)")
+                    throw ValidationError("\(path): \(error.message)\(either)")
                 }
             }
             do { merged = try SimulationReport.merge(parts, names: reports, partial: partial) } catch {

@@ -5,7 +5,8 @@ import RulesStore
 /// `simulate --db-shards N`) combined into the database of the whole run (``Store/merge(_:)``).
 /// The result is written to a temporary file beside the target and renamed over it once complete
 /// (``DatabaseTarget``, locked meanwhile): an interrupted or failed merge leaves nothing. An
-/// existing target is replaced only when `replacing` (and only a database rulesrun wrote).
+/// existing target is replaced only when `replacing` (and only a database rulesrun wrote). The
+/// inputs are read and never changed (``InputDatabase``).
 public enum DatabaseMerge {
     /// Merges the databases at `paths` into `path`; returns the parts in user order. `users`: the
     /// ids the merged database must hold (those of the merged report given with the databases).
@@ -13,8 +14,20 @@ public enum DatabaseMerge {
     public static func merge(
         _ paths: [String], into path: String, replacing: Bool, users: ClosedRange<Int64>? = nil
     ) throws(SimulationError) -> [MergePart] {
+        // An input read through a copy (InputDatabase) has it in the temporary folder until the end.
+        let folder = NSTemporaryDirectory() as NSString
+        let scratch = paths.indices.map { folder.appendingPathComponent("rulesrun-merge-\(getpid())-\($0 + 1).sqlite") }
+        let cleanup = InterruptCleanup.add(scratch.flatMap(Store.files(of:)))
+        var inputs: [InputDatabase] = []
+        defer {
+            for input in inputs { input.release() }
+            InterruptCleanup.remove(cleanup)
+        }
         let parts: [MergePart]
-        do { parts = try Store.mergeParts(paths) } catch { throw SimulationError("\(error)") }
+        do {
+            for (path, scratch) in zip(paths, scratch) { inputs.append(try InputDatabase(path: path, scratch: scratch)) }
+            parts = try Store.mergeParts(inputs)
+        } catch { throw SimulationError("\(error)") }
         let held = parts.first?.users.flatMap { first in parts.compactMap(\.users).last.map { first.lowerBound...$0.upperBound } }
         if let users, held != users {
             throw SimulationError(
@@ -41,6 +54,9 @@ public enum DatabaseMerge {
         } catch let error as SimulationError {
             target.discard()
             throw error
+        } catch let error as StoreError where parts.contains(where: { error.message.hasPrefix($0.path + ": ") }) {
+            target.discard()
+            throw SimulationError(error.message)  // a part's fault, named
         } catch {
             target.discard()
             throw SimulationError("--db \(path): \(error)")

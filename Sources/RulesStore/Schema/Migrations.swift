@@ -74,7 +74,7 @@ public enum Migrations {
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: config)
+            queue = try DatabaseQueue(path: DatabaseFile.name(path), configuration: config)
         } catch let error as DatabaseError {
             throw StoreError(.notARulesDatabase, "cannot open \(path) as a SQLite database: \(error.message ?? "\(error)")")
         }
