@@ -27,6 +27,8 @@ package final class InputDatabase {
     package let source: String
     /// The private copy read instead of the file, removed by ``release()``.
     private var copy: String?
+    /// Whether ``source`` is a private copy (which SQLite may write: roll its journal back).
+    package var isCopy: Bool { copy != nil }
     private var descriptor: Int32
 
     static let expected = "expected a database written by rulesrun simulate --db"

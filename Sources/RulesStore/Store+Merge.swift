@@ -27,7 +27,7 @@ extension Store {
             let path = input.path
             let expected = InputDatabase.expected
             var configuration = Configuration()
-            configuration.readonly = true
+            configuration.readonly = !input.isCopy
             let (meta, users): ([String], Row?)
             do {
                 let queue = try DatabaseQueue(path: input.source, configuration: configuration)

@@ -37,10 +37,30 @@ import Testing
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
     }
 
-    /// A file's bytes and its log's (their sizes and hashes), and whether it has a shared-memory
-    /// file (whose bytes are SQLite's to change: any reader of a log writes there).
+    /// A copy of the database `source` at `path` as a writer stopped in the middle of a transaction
+    /// (every user's creation time one more) leaves it in rollback-journal mode: the pages it changed
+    /// written into the file (its cache spilled), the original ones in a hot journal (`path-journal`).
+    static func copyStoppedMidTransaction(_ source: String, to path: String) throws {
+        let scratch = path + ".open"
+        try FileManager.default.copyItem(atPath: source, toPath: scratch)
+        let queue = try DatabaseQueue(path: scratch)
+        try queue.inDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "PRAGMA cache_size = 2")
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "UPDATE app_user SET created_ts_utc_ms = created_ts_utc_ms + 1")
+            try db.execute(sql: "UPDATE day_summary SET day_id = day_id")
+            for suffix in ["", "-journal"] { try FileManager.default.copyItem(atPath: scratch + suffix, toPath: path + suffix) }
+            try db.execute(sql: "ROLLBACK")
+        }
+        try queue.close()
+        for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
+    }
+
+    /// A file's bytes, its log's and its journal's (sizes and hashes), and whether it has a
+    /// shared-memory file (whose bytes are SQLite's to change: any reader of a log writes there).
     static func state(_ path: String) -> [String] {
-        [path, path + "-wal"].map { file in
+        [path, path + "-wal", path + "-journal"].map { file in
             (try? Data(contentsOf: URL(fileURLWithPath: file))).map { "\(file): \($0.count) bytes, hash \($0.hashValue)" } ?? "no \(file)"
         } + [FileManager.default.fileExists(atPath: path + "-shm") ? "\(path)-shm" : "no \(path)-shm"]
     }
@@ -61,9 +81,12 @@ import Testing
         let first = path("s-1-of-2.sqlite"), second = path("s-2-of-2.sqlite")
         try Self.copyWithLog(second, to: path("log.sqlite"), shared: false)
         try Self.copyWithLog(second, to: path("log-shm.sqlite"), shared: true)
+        try Self.copyStoppedMidTransaction(second, to: path("journal.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: path("journal.sqlite-journal")))
         try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: "s-2-of-2.sqlite")
         let original = try Self.created(second, from: 5)
-        for (input, change) in [("s-2-of-2.sqlite", 0), ("log.sqlite", 1), ("log-shm.sqlite", 1), ("link.sqlite", 0)] {
+        let inputs = [("s-2-of-2.sqlite", 0), ("log.sqlite", 1), ("log-shm.sqlite", 1), ("journal.sqlite", 0), ("link.sqlite", 0)]
+        for (input, change) in inputs {
             let before = [first, path(input), second].map(Self.state)
             let merge = try CLI.run(["merge", "--db", "out.sqlite", "--replace", "s-1-of-2.sqlite", input], in: dir)
             #expect(merge.status == 0, "\(input): \(merge.stderr)")
