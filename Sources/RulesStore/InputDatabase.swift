@@ -14,8 +14,8 @@ import Foundation
 ///   which reads the log as any reader does and writes neither the file nor the log;
 /// - a log without its shared-memory file or a rollback journal (what a writer stopped mid-way
 ///   leaves), or an SQLite that does not read URIs: a private copy of the file with its log or
-///   journal, made at `scratch` and removed by ``release()``, is read instead (SQLite would make the
-///   shared memory, or roll the journal back, in the input's folder).
+///   journal, made at `scratch` and removed by ``release()``, is read instead (SQLite would make
+///   the shared memory, or roll the journal back, in the input's folder).
 ///
 /// The file is checked first: a regular file (a symbolic link is followed), not empty, beginning
 /// with SQLite's header, and, when it holds the whole database, as long as its header says.

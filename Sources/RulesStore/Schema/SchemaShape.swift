@@ -69,8 +69,8 @@ struct SchemaShape: Equatable {
         return try queue.read(read)
     }
 
-    /// Whether `name` is absent, or the table `expected` has (read, it runs nothing but a scan of
-    /// its rows).
+    /// Whether `name` is absent, or is the table `expected` has: reading it then runs nothing but
+    /// a scan of its rows.
     func isAbsentOrExpected(_ name: String, _ expected: SchemaShape) -> Bool {
         entries[name] == nil || entries[name] == expected.entries[name]
     }
