@@ -16,9 +16,9 @@ import Foundation
 ///
 /// A folder is watched by the path the user gave, which may come to name another folder (deleted
 /// and made again, renamed, a symbolic link on its path pointed elsewhere), and its files may be
-/// links to files elsewhere: the ``WatchPlan`` of the folders is made again at each wake and every
-/// `recheckMilliseconds`, the watches follow it, and a folder that is another one now (its device
-/// and inode) is a change.
+/// links to files elsewhere: the ``WatchPlan`` of the folders is made again at each event on an
+/// entry it holds and every `recheckMilliseconds`, the watches follow it, and a folder that is
+/// another one now (its device and inode) is a change.
 final class FolderWatcher {
     /// What a wait ended with.
     enum Wake: Equatable {
@@ -147,10 +147,13 @@ final class FolderWatcher {
                 found = recheck(lost: [])
                 found.files = looked + found.files
             } else if ready > 0 || ContinuousClock.now >= nextCheck {
-                let events = ready > 0 ? readChanges() : (paths: [], lost: [])
-                found = recheck(lost: events.lost)
+                let events = ready > 0 ? readChanges() : (paths: [], lost: [], concerned: false)
+                // Checked at each wake that concerns a watched entry, and every second whatever the events.
+                if events.concerned || ContinuousClock.now >= nextCheck {
+                    found = recheck(lost: events.lost)
+                    nextCheck = .now + .milliseconds(Self.recheckMilliseconds)
+                }
                 found.files = events.paths + found.files
-                nextCheck = .now + .milliseconds(Self.recheckMilliseconds)
             }
             // A watched folder (`tests`) that changed is said by the check, as a folder.
             found.files.removeAll { watched.contains($0) }
@@ -279,12 +282,14 @@ final class FolderWatcher {
 
     #if os(Linux)
         /// The wanted files named by the events waiting to be read (none when the queue overflowed:
-        /// then every folder's files may have changed, which `"*"` says), and the watched folders
+        /// then every folder's files may have changed, which `"*"` says); the watched folders
         /// whose watch ended (the folder removed): it is forgotten, and the check that follows
-        /// watches what is there now.
-        private func readChanges() -> (paths: [String], lost: Set<String>) {
+        /// watches what is there now; and whether any event concerned a watched entry (not only
+        /// the other files of a folder that holds one, which need no check).
+        private func readChanges() -> (paths: [String], lost: Set<String>, concerned: Bool) {
             var paths: [String] = []
             var lost: Set<String> = []
+            var concerned = false
             let size = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<inotify_event>.alignment)
             defer { buffer.deallocate() }
@@ -299,6 +304,7 @@ final class FolderWatcher {
                     offset += MemoryLayout<inotify_event>.size + Int(event.len)
                     if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                         paths.append("*")
+                        concerned = true
                         continue
                     }
                     guard let folder = folderOf[event.wd] else { continue }
@@ -306,21 +312,33 @@ final class FolderWatcher {
                         watches[folder] = nil
                         folderOf[event.wd] = nil
                         for case .files(let of) in plan.folders[folder] ?? [] { lost.insert(of) }
+                        concerned = true
                         continue
                     }
-                    guard !name.isEmpty else { continue }
+                    // The folder itself removed or renamed.
+                    guard !name.isEmpty else {
+                        concerned = true
+                        continue
+                    }
                     for role in plan.folders[folder] ?? [] {
                         switch role {
-                        case .files(let of): if wanted(name) { paths.append(WatchPlan.join(of, name)) }
-                        case .link(let entry, let reports): if name == entry { paths.append(reports) }
-                        case .path: break  // the check after the events says whether the folder is another one
+                        case .files(let of):
+                            guard wanted(name) else { break }
+                            paths.append(WatchPlan.join(of, name))
+                            concerned = true
+                        case .link(let entry, let reports):
+                            guard name == entry else { break }
+                            paths.append(reports)
+                            concerned = true
+                        // The check after the events says whether the folder is another one.
+                        case .path(let entry): concerned = concerned || name == entry
                         }
                     }
                 }
             }
-            return (paths, lost)
+            return (paths, lost, concerned)
         }
     #else
-        private func readChanges() -> (paths: [String], lost: Set<String>) { ([], []) }
+        private func readChanges() -> (paths: [String], lost: Set<String>, concerned: Bool) { ([], [], false) }
     #endif
 }

@@ -234,4 +234,33 @@ import Testing
         #expect(fixed.contains("tests: 1 passed, 0 failed"), "\(fixed)")
         #expect(try watch.stop() == 0)
     }
+
+    /// The folder that holds the rule folder is watched for the rule folder's entry: files made and
+    /// renamed beside it without a pause (a build, an editor's temporary files) neither start a cycle
+    /// nor hold back the one a save starts.
+    @Test func filesMadeBesideTheFolderWithoutAPauseDoNotHoldBackACycle() throws {
+        let dir = try WatchCommandTests.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let watch = try Self.watch(rules, in: dir, [])
+        let done = NSLock()
+        nonisolated(unsafe) var stop = false
+        let noise = Thread {
+            var count = 0
+            while !done.withLock({ stop }) {
+                let file = dir.appendingPathComponent("build-\(count % 4).tmp")
+                try? "\(count)".write(to: file, atomically: true, encoding: .utf8)  // a write and a rename
+                count += 1
+                usleep(20_000)
+            }
+        }
+        noise.start()
+        defer { done.withLock { stop = true } }
+        try Self.setKnob(true, in: rules)
+        let edited = try watch.waitForLine(containing: "\ncycle 2: ")
+        #expect(edited.contains("cycle 2: \(rules.path)/escalation.lua changed\n"), "\(edited)")
+        #expect(edited.contains(Self.knobbed))
+        #expect(try watch.stop() == 0)
+        #expect(!watch.stdout.contains("cycle 3"))
+    }
 }
