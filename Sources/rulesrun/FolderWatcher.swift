@@ -182,7 +182,8 @@ final class FolderWatcher {
         let before = plan
         plan = WatchPlan(folders: watched, wanted: wanted)
         if !isPolling { try? follow(plan) }
-        let folders = watched.filter { lost.contains($0) || plan.isAnother($0, than: before) }.map { ($0, plan.change(of: $0, since: before)) }
+        let folders = watched.filter { lost.contains($0) || plan.isAnother($0, than: before) }
+            .map { ($0, plan.change(of: $0, since: before)) }
         let files = plan.identities.compactMap { path, identity in
             !watched.contains(path) && before.identities[path] != nil && before.identities[path] != identity ? path : nil
         }
@@ -196,8 +197,8 @@ final class FolderWatcher {
         #if os(Linux)
             var failure: Failure?
             for (folder, roles) in plan.folders.sorted(by: { $0.key < $1.key }) {
-                let filesCount = roles.contains { if case .path = $0 { false } else { true } }
-                let mask = filesCount ? Self.filesMask : Self.entriesMask
+                let hearsWrites = roles.contains { if case .path = $0 { false } else { true } }
+                let mask = hearsWrites ? Self.filesMask : Self.entriesMask
                 let identity = FileIdentity(existing: folder)
                 if let current = watches[folder] {
                     if current.identity == identity, current.mask == mask { continue }

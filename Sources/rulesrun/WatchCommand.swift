@@ -118,7 +118,7 @@ struct WatchCommand: ParsableCommand {
             Terminal.line("watching \(directory)\(watcher.isPolling ? ", comparing its files every 200 ms" : "") (Ctrl-C to stop)")
             fflush(nil)  // standard output is a pipe in scripts and tests: each cycle as it ends
             var gone: String?
-            while true {
+            waiting: while true {
                 switch watcher.next() {
                 case .stop(let signal): return stop(signal, session)
                 case .changed(let files, let folders):
@@ -127,14 +127,14 @@ struct WatchCommand: ParsableCommand {
                         if now != gone { Terminal.line("watch: \(now); waiting for a folder there (a cycle runs then)") }
                         fflush(nil)
                         gone = now
-                        continue
+                        continue waiting
                     }
                     let named = files.map { $0 == "*" ? "many files (the change queue overflowed)" : $0 }
-                    let changed =
-                        named.isEmpty ? [] : [named.prefix(5).joined(separator: ", ") + (named.count > 5 ? " and \(named.count - 5) more" : "") + " changed"]
+                    let more = named.count > 5 ? " and \(named.count - 5) more" : ""
+                    let changed = named.isEmpty ? [] : [named.prefix(5).joined(separator: ", ") + more + " changed"]
                     reason = (folders + changed).joined(separator: "; ")
+                    break waiting
                 }
-                break
             }
         }
     }

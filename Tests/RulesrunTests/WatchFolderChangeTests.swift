@@ -171,8 +171,8 @@ import Testing
 
         // The new target saved through a rename (as `sed -i` does), in its own folder.
         let temporary = s2.appendingPathComponent("sedX1b2Q9")
-        try WatchCommandTests.save(
-            CLI.edit(try String(contentsOf: s2.appendingPathComponent("escalation.lua"), encoding: .utf8), [WatchCommandTests.knob]), to: temporary)
+        let text = try String(contentsOf: s2.appendingPathComponent("escalation.lua"), encoding: .utf8)
+        try WatchCommandTests.save(CLI.edit(text, [WatchCommandTests.knob]), to: temporary)
         #expect(rename(temporary.path, s2.appendingPathComponent("escalation.lua").path) == 0)
         let renamed = try watch.waitForLine(containing: "\ncycle 4: ")
         #expect(renamed.contains("cycle 4: \(rules.path)/escalation.lua changed\n"), "\(renamed)")
@@ -208,7 +208,7 @@ import Testing
     }
 
     @Test(arguments: modes) func aSwapOfTheTestsFolderRunsTheNewTests(mode: [String]) throws {
-        let failing = WatchCommandTests.recoveryTest.replacingOccurrences(of: "expect_eq(after.current_tier, 0)", with: "expect_eq(after.current_tier, 1)")
+        let failing = CLI.edit(WatchCommandTests.recoveryTest, [("expect_eq(after.current_tier, 0)", "expect_eq(after.current_tier, 1)")])
         let dir = try CLI.folder([
             "events.jsonl": WatchCommandTests.events, "tests-v1/recovery_test.lua": WatchCommandTests.recoveryTest,
             "tests-v2/recovery_test.lua": failing,
@@ -221,7 +221,8 @@ import Testing
 
         try Self.swap(tests, to: "../tests-v2")
         let swapped = try watch.waitForLine(containing: "\ncycle 2: ")
-        #expect(swapped.contains("cycle 2: \(tests.path) is now the folder \(Self.real(dir.appendingPathComponent("tests-v2")))\n"), "\(swapped)")
+        let v2 = Self.real(dir.appendingPathComponent("tests-v2"))
+        #expect(swapped.contains("cycle 2: \(tests.path) is now the folder \(v2)\n"), "\(swapped)")
         #expect(swapped.contains("FAIL  tests/recovery_test.lua:1 test_one_yes_leaves_tier_1"), "\(swapped)")
         #expect(swapped.contains("tests: 0 passed, 1 failed"))
         try watch.waitForLine(containing: "watching")
