@@ -26,6 +26,14 @@ enum FileIdentity: Hashable {
         }
     }
 
+    /// The device and inode of what `path` names now (symbolic links followed); nil when nothing
+    /// is there. `watch` compares them to tell that a path names another folder or file now.
+    init?(existing path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self = .inode(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// The absolute path of a file that does not exist, as the system will create it.
     private static func resolved(_ path: String, links: Int) -> String {
         let url = URL(fileURLWithPath: path).standardizedFileURL

@@ -13,7 +13,9 @@ struct WatchCommand: ParsableCommand {
             of DIR/tests, and of the folders DIR extends and their tests (seen through Linux's inotify, \
             folder by folder, so that editors that write a temporary file and rename it, such as vim, \
             VS Code and `sed -i`, are seen; --poll: by comparing the files every 200 ms instead); changes are gathered \
-            until 200 ms pass without another. A \
+            until 200 ms pass without another. A folder deleted and made again, renamed, or swapped \
+            through a symbolic link (a release's `current`), and a rule file that is a link to a file elsewhere, \
+            are followed; while DIR is gone, the watch says so and waits for a folder there. A \
             cycle prints a header with the time and what changed, then:
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
               the tests of `rulesrun test` (--no-tests: none), properties with --cases cases (default \(PropertyRunner.defaultCases)), \
@@ -115,11 +117,24 @@ struct WatchCommand: ParsableCommand {
             }
             Terminal.line("watching \(directory)\(watcher.isPolling ? ", comparing its files every 200 ms" : "") (Ctrl-C to stop)")
             fflush(nil)  // standard output is a pipe in scripts and tests: each cycle as it ends
-            switch watcher.next() {
-            case .stop(let signal): return stop(signal, session)
-            case .changed(let paths):
-                let named = paths.map { $0 == "*" ? "many files (the change queue overflowed)" : $0 }
-                reason = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? " and \(named.count - 5) more" : "") + " changed"
+            var gone: String?
+            waiting: while true {
+                switch watcher.next() {
+                case .stop(let signal): return stop(signal, session)
+                case .changed(let files, let folders):
+                    // No folder, no cycle (it would only say so): said once, and the cycle runs when a folder is there again.
+                    if let now = WatchPlan.absence(of: directory) {
+                        if now != gone { Terminal.line("watch: \(now); waiting for a folder there (a cycle runs then)") }
+                        fflush(nil)
+                        gone = now
+                        continue waiting
+                    }
+                    let named = files.map { $0 == "*" ? "many files (the change queue overflowed)" : $0 }
+                    let more = named.count > 5 ? " and \(named.count - 5) more" : ""
+                    let changed = named.isEmpty ? [] : [named.prefix(5).joined(separator: ", ") + more + " changed"]
+                    reason = (folders + changed).joined(separator: "; ")
+                    break waiting
+                }
             }
         }
     }
@@ -133,8 +148,9 @@ struct WatchCommand: ParsableCommand {
     /// alone while its `extends` does not name a folder).
     private func folders() -> [String] {
         let tests = (try? RuleTestRunner.testFolders(directory)) ?? [(directory as NSString).appendingPathComponent(RuleSet.testFolder)]
-        // `rules/` and `rules` are one folder: named without the slash (`rules/escalation.lua changed`).
-        return tests.flatMap { [($0 as NSString).deletingLastPathComponent, $0] }.map { ($0 as NSString).standardizingPath }
+        // `rules/` and `rules` are one folder: named without the slash (`rules/escalation.lua changed`);
+        // its symbolic links are not resolved (the watch follows a link that is pointed elsewhere).
+        return tests.flatMap { [($0 as NSString).deletingLastPathComponent, $0] }.map(WatchPlan.tidy)
     }
 
     /// The simulation of `--simulate`: in memory, the default personas, seed 1.

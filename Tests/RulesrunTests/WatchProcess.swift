@@ -66,6 +66,8 @@ final class WatchProcess: @unchecked Sendable {
             }
             usleep(20_000)
         }
+        // The readers hold this object until the process ends: a test that gave up must end it.
+        process.terminate()
         throw Timeout(description: "no line with '\(text)' in \(Int(timeout)) s; the output:\n\(stdout)\nstderr:\n\(stderr)")
     }
 
