@@ -38,8 +38,8 @@ struct LuaTestFile {
         do {
             let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
             tests = (globals.functions.map { ($0.name, $0.function, true) } + globals.notText.map { ($0.shown, $0.function, false) })
-                .filter { $0.0.hasPrefix("test_") || $0.0.hasPrefix("prop_") }
-                .sorted { ($0.1.line, $0.0) < ($1.1.line, $1.0) }
+                .filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
+                .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
             cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
             return loadError([failure.description] + printed, line: failure.line ?? 1)

@@ -59,8 +59,8 @@ public struct CompareResult: Sendable {
 
     public var text: String {
         var out: [String] = []
-        out.append(
-            "compare A = \(VisibleText.oneLine(nameA)), B = \(VisibleText.oneLine(nameB)): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
+        let (a, b) = (VisibleText.oneLine(nameA), VisibleText.oneLine(nameB))
+        out.append("compare A = \(a), B = \(b): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
         if !options.ignoredNames.isEmpty { out.append("ignoring: \(options.ignoredNames.joined(separator: ", "))") }
         out.append(
             "histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)"
@@ -137,7 +137,8 @@ public struct CompareResult: Sendable {
     /// `prop_x (properties.lua:4) on 100 earned histories of 3 days: holds`, or where it broke.
     private func lines(of checked: PropertyComparison.Checked) -> [String] {
         let o = checked.outcome
-        let head = "\(VisibleText.oneLine(checked.name)) (\(VisibleText.oneLine(checked.origin))) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
+        let name = VisibleText.oneLine("\(checked.name) (\(checked.origin))")
+        let head = "\(name) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
         guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
         var out = [
             head

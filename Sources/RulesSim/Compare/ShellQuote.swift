@@ -17,8 +17,8 @@ public enum ShellQuote {
     /// else in single quotes (a single quote inside written as `'\''`), with its invisible
     /// characters as `"$(printf '\ooo')"`.
     public static func quote(_ text: String) -> String {
+        // (`=word` unquoted is a command's path in zsh.)
         if !text.isEmpty, !text.hasPrefix("="), text.unicodeScalars.allSatisfy(isPlain) { return text }
-        // `=word` is a command's path in zsh; quoted, it is the text.
         var out = "", shown = "", hidden: [UInt8] = []
         func flush() {
             if !shown.isEmpty { out += "'" + shown.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -126,7 +126,8 @@ public final class PropertyComparison {
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
-                        days: property.days, outcome: outcome, fileName: fileNames.name(for: property.name, prefix: "property-", suffix: ".jsonl"),
+                        days: property.days, outcome: outcome,
+                        fileName: fileNames.name(for: property.name, prefix: "property-", suffix: ".jsonl"),
                         explanations: explanations(of: outcome, check: check, folders: folders)))
             }
         }
