@@ -32,14 +32,19 @@ extension LuaHost {
     }
 
     /// `loadDefiningFunctions`, and the values of the file's own globals named in `names` that are
-    /// not functions (a test file's `cases` table), converted to Swift.
+    /// not functions (a test file's `cases` table), converted to Swift. A function whose name is
+    /// not UTF-8 text (`_ENV["test_\xff"] = …`) is not among `functions`, which a name could not
+    /// select, but in `notText`, its name as `VisibleText.decoding` shows it (`test_\xFF`), for
+    /// the caller to report rather than lose.
     public func loadDefiningGlobals(
         bytes: [UInt8], chunkName: String, reading names: Set<String>
     ) throws -> (
-        functions: [(name: String, function: LuaFunction)], values: [String: LuaValue]
+        functions: [(name: String, function: LuaFunction)], values: [String: LuaValue],
+        notText: [(shown: String, function: LuaFunction)]
     ) {
         var bases: [LuaValue] = []
         var functions: [(name: String, function: LuaFunction)] = []
+        var notText: [(shown: String, function: LuaFunction)] = []
         var values: [String: LuaValue] = [:]
         _ = try load(layers: [(bytes, chunkName)], bases: &bases) { [self] chunk in
             try hostMode {
@@ -55,6 +60,10 @@ extension LuaHost {
                         let name = try? string(at: -2)
                     {
                         functions.append((name, functionHandle(at: -1)))
+                    } else if lua_type(L, -2) == LUA_TSTRING, lua_type(L, -1) == LUA_TFUNCTION {
+                        var length = 0
+                        let bytes = UnsafeRawBufferPointer(start: lua_tolstring(L, -2, &length), count: length)
+                        notText.append((VisibleText.decoding(bytes), functionHandle(at: -1)))
                     } else if lua_type(L, -2) == LUA_TSTRING, let name = try? string(at: -2), names.contains(name) {
                         values[name] = try value(at: -1, path: name)
                     }
@@ -62,6 +71,6 @@ extension LuaHost {
                 }
             }
         }
-        return (functions, values)
+        return (functions, values, notText)
     }
 }

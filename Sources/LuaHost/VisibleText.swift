@@ -15,6 +15,22 @@ public enum VisibleText {
         return out
     }
 
+    /// `text` as one line of the output (a name, a path: a test's, a file's, a folder's), which no
+    /// character of it can end or start again: `escaping`'s escapes, and line feeds and tabs as
+    /// `\n` and `\t` (`test_a\nPASS` cannot print a line of its own).
+    public static func oneLine(_ text: some StringProtocol) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\n" || $0 == "\t" }) else { return String(text) }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: append(scalar, to: &out)
+            }
+        }
+        return out
+    }
+
     /// `bytes` as text: their UTF-8 characters, other bytes as `\xFF`; control characters escaped
     /// when `escapingControls`. At most `limit` characters, then `…`.
     public static func decoding(_ bytes: some Collection<UInt8>, escapingControls: Bool = true, limit: Int = .max) -> String {

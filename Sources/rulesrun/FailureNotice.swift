@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesSim
 
 /// What `simulate` and `merge` say on standard error after the report when the rule set failed
@@ -18,7 +19,7 @@ enum FailureNotice {
         ]
         if let first = failures.first {
             lines.append(
-                "first failure: \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)"
+                "first failure: \(VisibleText.oneLine(first.user)) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)"
             )
             if let rules, let text = FailureReplay.text(for: first, rules: rules, run: report.run) {
                 let path = FailureReplay.path(for: first)
@@ -26,7 +27,7 @@ enum FailureNotice {
                     lines.append("  the replay file was not written: \(problem)")
                 } else {
                     lines.append(
-                        "  replay it: rulesrun replay \(ShellQuote.quote(path)) --rules \(ShellQuote.quote(rules))   (the user's events up to the failure, shrunk; the last one fails)"
+                        "  replay it: \(ShellQuote.replay(path, rules: rules))   (the user's events up to the failure, shrunk; the last one fails)"
                     )
                 }
             }

@@ -223,7 +223,7 @@ struct SimulateCommand: ParsableCommand {
                 if let database = config.database {
                     let files = DatabaseShards.paths(of: database, count: shards.count)
                     Terminal.error(
-                        "simulate: wrote \(files.count) databases, \(files[0]) … \(files[files.count - 1]); `rulesrun merge --db \(ShellQuote.quote(database)) \(files.map(ShellQuote.quote).joined(separator: " "))` makes the whole run's"
+                        "simulate: wrote \(files.count) databases, \(files[0]) … \(files[files.count - 1]); `rulesrun merge \(ShellQuote.option("--db", database)) \(files.map(ShellQuote.path).joined(separator: " "))` makes the whole run's"
                     )
                 }
             } else if let simulation, replicas > 1 {

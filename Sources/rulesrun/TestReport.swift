@@ -4,6 +4,10 @@ import RulesEngine
 import RulesModel
 
 /// The three outputs of `rulesrun test`: lines for people, one JSON object, JUnit XML for CI.
+/// Test names, file names and folders are the test files' text: in the lines, each is shown on its
+/// own line's part (`VisibleText.oneLine`: `test_a\nPASS …` cannot print a line of its own), and
+/// what a test printed or failed with is indented to its last line; in the XML, every character
+/// XML 1.0 cannot hold is escaped; JSON escapes them itself.
 enum TestReport {
     /// `PASS  tests/streaks_test.lua:12 test_habit_grace  (1.2 ms)`, what failed, what was
     /// printed and the rule calls of a failure (`FailureExplanation`) indented under it; then `N passed, M failed` (and `, K errors`).
@@ -12,7 +16,7 @@ enum TestReport {
         for result in results {
             if result.folder != folder {
                 if folder != nil { Terminal.line("") }
-                Terminal.line("# \(result.folder)")
+                Terminal.line("# \(VisibleText.oneLine(result.folder))")
                 folder = result.folder
             }
             printResult(result)
@@ -25,9 +29,9 @@ enum TestReport {
         let status = result.outcome.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
         let time = result.outcome == .error ? "" : String(format: "  (%.1f ms)", result.milliseconds)
         let cases = result.cases.map { " (\($0) case\($0 == 1 ? "" : "s"))" } ?? ""
-        Terminal.line("\(status)\(result.location) \(result.name)\(cases)\(time)")
+        Terminal.line("\(status)\(VisibleText.oneLine(result.location)) \(VisibleText.oneLine(result.name))\(cases)\(time)")
         for line in result.failure { Terminal.line("    " + line.replacingOccurrences(of: "\n", with: "\n    ")) }
-        for line in result.printed { Terminal.line("    print: " + line) }
+        for line in result.printed { Terminal.line("    print: " + line.replacingOccurrences(of: "\n", with: "\n           ")) }
         for line in result.explanation?.text ?? [] { Terminal.line("    " + line) }
     }
 
@@ -71,12 +75,13 @@ enum TestReport {
         var files: [String] = []
         for result in results where !files.contains(result.file) { files.append(result.file) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(xml(directory))\" \(counts(results))>\n"
+        out += "<testsuites name=\"\(xml(directory, oneLine: true))\" \(counts(results))>\n"
         for file in files {
             let inFile = results.filter { $0.file == file }
-            out += "  <testsuite name=\"\(xml(file))\" \(counts(inFile))>\n"
+            out += "  <testsuite name=\"\(xml(file, oneLine: true))\" \(counts(inFile))>\n"
             for result in inFile {
-                out += "    <testcase classname=\"\(xml(file))\" name=\"\(xml(result.name))\" file=\"\(xml(file))\" "
+                out += "    <testcase classname=\"\(xml(file, oneLine: true))\" name=\"\(xml(result.name, oneLine: true))\" "
+                out += "file=\"\(xml(file, oneLine: true))\" "
                 out += "line=\"\(result.line)\" time=\"\(String(format: "%.6f", result.milliseconds / 1000))\""
                 guard result.outcome != .passed || !result.printed.isEmpty else {
                     out += "/>\n"
@@ -86,7 +91,7 @@ enum TestReport {
                 if result.outcome != .passed {
                     let element = result.outcome == .failed ? "failure" : "error"
                     let text = (result.failure + (result.explanation?.text ?? [])).joined(separator: "\n")
-                    out += "      <\(element) message=\"\(xml(result.failure.first ?? ""))\">\(xml(text))</\(element)>\n"
+                    out += "      <\(element) message=\"\(xml(result.failure.first ?? "", oneLine: true))\">\(xml(text))</\(element)>\n"
                 }
                 if !result.printed.isEmpty {
                     out += "      <system-out>\(xml(result.printed.joined(separator: "\n")))</system-out>\n"
@@ -98,18 +103,21 @@ enum TestReport {
         return out + "</testsuites>\n"
     }
 
-    /// Text as XML character data or an attribute value: markup characters as entities, control
-    /// characters (which XML 1.0 cannot hold, not even as references) made visible (`\u{1B}`).
-    static func xml(_ text: String) -> String {
+    /// Text as XML character data or an attribute value (`oneLine`: line feeds and tabs as `\n`,
+    /// `\t`, which an attribute would turn into spaces): markup characters as entities, and every
+    /// character XML 1.0 cannot hold, not even as a reference, made visible: control characters
+    /// as `VisibleText` shows them (`\u{1B}`), the noncharacters U+FFFE and U+FFFF as `\u{FFFE}`.
+    static func xml(_ text: String, oneLine: Bool = false) -> String {
         var out = ""
-        for character in VisibleText.escaping(text) {
-            switch character {
+        for scalar in (oneLine ? VisibleText.oneLine(text) : VisibleText.escaping(text)).unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            default: out.append(character)
+            case "\u{FFFE}", "\u{FFFF}": out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

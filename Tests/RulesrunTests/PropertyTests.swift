@@ -369,6 +369,125 @@ import Testing
         #expect(!bad.stderr.contains("bad.lua: bad.lua: bad.lua"), "\(bad.stderr)")
     }
 
+    // MARK: Names chosen by the test file
+
+    /// Properties named to break out of the printed command (a quote, `$(…)`, a line feed, a
+    /// pattern that matches every name), in a rule folder and an `--out` folder named likewise: each
+    /// printed reproduce command, run by a real shell, runs nothing else and reruns exactly its
+    /// property (`rulesrun test`) or replays its history (`rulesrun replay`).
+    @Test func everyReproduceLineRunsInAShellAsItReads() throws {
+        let root = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = "r'; touch INJECTED_1; echo '\u{1B}x", out = "o$(touch INJECTED_2)\n`touch INJECTED_3`"
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(folder + "/tests"), withIntermediateDirectories: true)
+        try (Self.rules + "\n").write(to: root.appendingPathComponent(folder + "/extends"), atomically: true, encoding: .utf8)
+        try #"""
+        local names = {
+          "prop_x'; touch INJECTED_4; echo '", "prop_$(touch INJECTED_5)", "prop_a\nb", "prop_.*", "prop_\27[2Jc\r",
+        }
+        cases = { prop_holds = gen.int(0, 3), ["prop_h'`touch INJECTED_6`"] = gen.history("earned", { days = 2 }) }
+        for _, name in ipairs(names) do cases[name] = gen.int(0, 3) end
+        for name in pairs(cases) do _ENV[name] = function() return name == "prop_holds" end end
+        """#.write(to: root.appendingPathComponent(folder + "/tests/names_test.lua"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["test", folder, "--no-inherit", "--out", out], in: root)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let commands = result.stdout.split(separator: "\n").compactMap { line in
+            line.range(of: "reproduce: ").map { line[$0.upperBound...].components(separatedBy: "   or   ") }
+        }.flatMap { $0 }
+        #expect(commands.filter { $0.hasPrefix("rulesrun test ") }.count == 6, "\(result.stdout)")
+        #expect(commands.filter { $0.hasPrefix("rulesrun replay ") }.count == 1, "\(result.stdout)")
+        for command in commands {
+            let rerun = try PastedCommand.run(command, in: root)
+            if command.hasPrefix("rulesrun test ") {
+                let lines = rerun.stdout.split(separator: "\n")
+                #expect(rerun.status == 1 && lines.filter { $0.hasPrefix("FAIL ") }.count == 1, "\(command)\n\(rerun.stdout)\(rerun.stderr)")
+                #expect(lines.last == "0 passed, 1 failed", "\(command)\n\(rerun.stdout)")
+            } else {
+                #expect(rerun.status == 0 && rerun.stdout.contains("\"ok\":true"), "\(command)\n\(rerun.stdout)\(rerun.stderr)")
+            }
+        }
+        #expect(PastedCommand.injected(under: root).isEmpty, "\(PastedCommand.injected(under: root))")
+    }
+
+    /// compare's replay commands, with rule folders and an `--out` named to break out of them (a
+    /// leading `-`, a quote, `$(…)`, a line feed), run by a real shell as they read; the replay
+    /// files' headers stay comment lines.
+    @Test func compareReplayCommandsRunInAShellAsTheyRead() throws {
+        let root = try CLI.folder([
+            "props.lua": """
+            cases = { ["prop_'$(touch INJECTED_4)\\n"] = gen.history("pressure", { days = 3 }) }
+            _ENV["prop_'$(touch INJECTED_4)\\n"] = function() return false end
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let a = "-a'; touch INJECTED_1; echo '", b = "b\n$(touch INJECTED_2)\u{1B}", out = "o'`touch INJECTED_3`"
+        for (folder, base) in [(a, Self.rules), (b, CLI.packageRoot.appendingPathComponent("examples/graduated-recovery").path)] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try (base + "\n").write(to: root.appendingPathComponent(folder + "/extends"), atomically: true, encoding: .utf8)
+        }
+        let result = try CLI.run(
+            ["compare", "--property", "props.lua", "--property-runs", "2", "--runs", "20", "--economy-runs", "0", "--habit-runs", "0"]
+                + ["--population-users", "0", "--out", out, "--", a, b], in: root)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let commands = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("rulesrun replay ") }
+        #expect(commands.count >= 4, "\(result.stdout)")
+        for command in commands {
+            let replay = try PastedCommand.run(command, in: root)
+            #expect(replay.status == 0 && replay.stdout.contains("\"ok\":true"), "\(command)\n\(replay.stdout)\(replay.stderr)")
+        }
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(out).path) {
+            let lines = try String(contentsOf: root.appendingPathComponent(out + "/" + file), encoding: .utf8).split(separator: "\n")
+            #expect(lines.prefix { !$0.hasPrefix("{") }.allSatisfy { $0.hasPrefix("# ") }, "\(file): \(lines.prefix(6))")
+        }
+        #expect(PastedCommand.injected(under: root).isEmpty, "\(PastedCommand.injected(under: root))")
+    }
+
+    /// A property's name cannot put its replay file outside `--out` (`../`, a NUL, 300 bytes), and
+    /// two names never share a file, not even two that differ only in case, two that are made the
+    /// same file name, or one name in two test files; likewise compare's `--out`.
+    @Test func aPropertysNameMakesOneFileOfItsOwnInsideOut() throws {
+        let names = [
+            "prop_x/../../escaped", "prop_A", "prop_a", "prop_a/b", "prop_a_b", "prop_nul\\0x", "prop_" + String(repeating: "x", count: 300),
+        ]
+        let body = """
+            local names = { \(names.map { "\"\($0)\"" }.joined(separator: ", ")) }
+            cases = {}
+            for _, name in ipairs(names) do
+              cases[name] = gen.history("earned", { days = 2 })
+              _ENV[name] = function() return false end
+            end
+            """
+        let root = try CLI.folder(["rules/extends": Self.rules + "\n", "rules/tests/a_test.lua": body, "rules/tests/b_test.lua": body])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Folders a name with `../` could climb out of.
+        for made in ["out/prop_x", "compared/property-prop_x"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(made), withIntermediateDirectories: true)
+        }
+        let result = try CLI.run(["test", "rules", "--no-inherit", "--out", "out"], in: root)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("out").path).filter { $0 != "prop_x" }
+        #expect(written.count == 2 * names.count, "\(written)")
+        #expect(Set(written.map { $0.lowercased() }).count == written.count)
+        #expect(written.allSatisfy { $0.utf8.count <= 255 && $0.hasSuffix(".jsonl") })
+        #expect(!result.stdout.contains("cannot write"), "\(result.stdout)")
+        for name in written {
+            let header = try String(contentsOf: root.appendingPathComponent("out/\(name)"), encoding: .utf8).prefix { $0 != "\n" }
+            #expect(header.hasPrefix("# rulesrun test rules: prop_"), "\(header)")
+        }
+
+        try body.write(to: root.appendingPathComponent("props.lua"), atomically: true, encoding: .utf8)
+        let compare = try CLI.run(
+            ["compare", Self.rules, Self.rules, "--property", "props.lua", "--property-runs", "1", "--out", "compared"] + Self.compareQuick,
+            in: root)
+        #expect(compare.status == 1, "\(compare.stdout)\(compare.stderr)")
+        let compared = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("compared").path)
+            .filter { $0 != "property-prop_x" }
+        #expect(compared.count == names.count, "\(compared)")
+        #expect(Set(compared.map { $0.lowercased() }).count == compared.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["compared", "out", "props.lua", "rules"])
+    }
+
     @Test func expectOnAnEarnedField() throws {
         let out = try CLI.folder([:])
         let result = try CLI.run(

@@ -60,6 +60,33 @@ import Testing
         #expect(alone.stderr.contains(String(first)), "\(alone.stderr)")
     }
 
+    /// The two commands of the notice, with a rule folder and a persona folder named to break out
+    /// of them (a quote, `$(…)`, a line feed, an escape): a real shell runs them as they read, and
+    /// nothing else: the replay fails on its last line, the user alone fails as in the run.
+    @Test func theNoticesCommandsRunInAShellAsTheyRead() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = "-r'; touch INJECTED_1; echo '\n$(touch INJECTED_2)\u{1B}", personas = "p`touch INJECTED_3`"
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(rules), withIntermediateDirectories: true)
+        try (CLI.packageRoot.appendingPathComponent("rules").path + "\n").write(
+            to: dir.appendingPathComponent(rules + "/extends"), atomically: true, encoding: .utf8)
+        try RuntimeFailure.error.write(to: dir.appendingPathComponent(rules + "/escalation.lua"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("examples/personas"), to: dir.appendingPathComponent(personas))
+        let run = try CLI.run(["simulate", "30d", "--users", "20", "--no-db", "--rules=" + rules, "--persona-dir", personas], in: dir)
+        #expect(run.status == 1, "\(run.stderr)")
+        let first = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("first failure: ") })
+        let replay = try #require(run.stderr.split(separator: "\n").first { $0.contains("replay it: ") })
+        let alone = try #require(run.stderr.split(separator: "\n").first { $0.contains("run the user alone: ") })
+        let replayed = try PastedCommand.run(replay.components(separatedBy: "replay it: ")[1].components(separatedBy: "   (the user's")[0], in: dir)
+        #expect(replayed.status == 1, "\(replay)\n\(replayed.stdout)\(replayed.stderr)")
+        #expect(replayed.stdout.split(separator: "\n").last?.contains("\"RULE_ERROR\"") == true, "\(replayed.stdout)")
+        let rerun = try PastedCommand.run(alone.components(separatedBy: "run the user alone: ")[1], in: dir)
+        #expect(rerun.status == 1, "\(alone)\n\(rerun.stderr)")
+        #expect(rerun.stderr.contains(String(first)), "\(alone)\n\(rerun.stderr)")
+        #expect(PastedCommand.injected(under: dir).isEmpty, "\(PastedCommand.injected(under: dir))")
+    }
+
     @Test func aDecisionTheHostRefusesExits1AndMergePropagatesIt() throws {
         let dir = try Self.variant(RuntimeFailure.badTier)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
@@ -237,5 +240,95 @@ import Testing
         let nothing = try CLI.run(["test", empty.path, "--no-inherit"])
         #expect(nothing.status == 2)
         #expect(nothing.stderr == "no tests found in \(empty.path)/tests (*.lua, *.jsonl)\n")
+    }
+
+    // MARK: Names chosen by the test files
+
+    /// A test's name (or what it prints) with line feeds, a carriage return or an escape sequence
+    /// cannot print a line of its own: not a `PASS` line, not a summary.
+    @Test func testNamesAndPrintsCannotForgeTheReport() throws {
+        let dir = try Self.variant([
+            "tests/forge_test.lua": #"""
+            _ENV["test_fake\nPASS  tests/fake.lua:1 test_all_good  (0.1 ms)\n99 passed, 0 failed"] = function() error("boom") end
+            _ENV["test_cr\rPASS  tests/fake.lua:2 test_cr\27[2K"] = function() error("boom") end
+            function test_prints() print("x\nPASS  tests/fake.lua:3 test_printed\n98 passed, 0 failed") end
+            """#
+        ])
+        let result = try CLI.run(["test", dir.path, "--no-inherit"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // What the names and the print hold is on the test's own line, or indented under it.
+        let unindented = lines.filter { !$0.hasPrefix(" ") }
+        #expect(!unindented.contains { $0.contains("tests/fake.lua") && !$0.hasPrefix("FAIL  tests/forge_test.lua:") })
+        #expect(unindented.filter { $0.first?.isNumber == true } == ["1 passed, 2 failed"], "\(result.stdout)")
+        #expect(unindented.filter { $0.hasPrefix("PASS") }.count == 1)
+        #expect(lines.contains { $0.hasPrefix("PASS  tests/forge_test.lua:3 test_prints  (") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"FAIL  tests/forge_test.lua:1 test_fake\nPASS  tests/fake.lua:1 test_all_good  (0.1 ms)\n99 passed, 0 failed  ("#)
+            }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix(#"FAIL  tests/forge_test.lua:2 test_cr\rPASS  tests/fake.lua:2 test_cr\u{1B}[2K  ("#) })
+        #expect(!UntrustedTextTests.hasControls(result.stdout))
+    }
+
+    /// A test whose name is not UTF-8 text, and a test file whose file name is not, cannot be
+    /// shown or chosen by their names: each is an ERROR (exit 2), never left out silently.
+    @Test func aTestOrFileWhoseNameIsNotUTF8IsReportedNotSkipped() throws {
+        let dir = try Self.variant([
+            "tests/names_test.lua": #"""
+            _ENV["test_bad\xff"] = function() end
+            _ENV["prop_bad\xfe"] = function() return false end
+            function test_ok() end
+            """#
+        ])
+        let name = Array(dir.appendingPathComponent("tests").path.utf8) + Array("/b".utf8) + [0xFF] + Array("_test.lua".utf8) + [0]
+        let fd = name.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(fd >= 0)
+        _ = "function test_in_b() end\n".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        let result = try CLI.run(["test", dir.path, "--no-inherit"])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(#"ERROR tests/b\xFF_test.lua:1 (load)"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"    tests/b\xFF_test.lua: the file's name is not UTF-8 text"#))
+        #expect(result.stdout.contains(#"ERROR tests/names_test.lua:1 test_bad\xFF"#))
+        #expect(result.stdout.contains(#"    tests/names_test.lua:1: the name test_bad\xFF is not UTF-8 text"#))
+        #expect(result.stdout.contains(#"ERROR tests/names_test.lua:2 prop_bad\xFE"#))
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed, 3 errors\n"), "\(result.stdout)")
+        let json = try CLI.run(["test", dir.path, "--no-inherit", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["errors"] as? Int == 3)
+    }
+
+    /// Names and output XML 1.0 cannot hold (C0 controls, NUL, U+FFFE, U+FFFF) or that are markup
+    /// (`]]>`, quotes): the JUnit file stays readable by an XML parser, with every test in it.
+    @Test func junitHoldsEveryNameAXMLParserCanRead() throws {
+        let dir = try Self.variant([
+            "tests/xml_test.lua": #"""
+            _ENV["test_nonchar\u{FFFE}\u{FFFF}"] = function() error("bad \u{FFFF} \0 \27") end
+            _ENV["test_nul\0esc\27[2J\r\n\t\x01"] = function() print("\u{FFFE}\0\1") end
+            _ENV["test_markup]]><a b=\"c\" d='e'>&amp;"] = function() error("<x>\n]]>") end
+            function test_plain() end
+            """#
+        ])
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--format", "junit"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        final class Names: NSObject, XMLParserDelegate {
+            var testcases: [String] = []
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                if name == "testcase" { testcases.append(attributes["name"] ?? "?") }
+            }
+        }
+        let names = Names()
+        let parser = XMLParser(data: Data(result.stdout.utf8))
+        parser.delegate = names
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")\n\(result.stdout)")
+        #expect(
+            names.testcases == [
+                #"test_nonchar\u{FFFE}\u{FFFF}"#, #"test_nul\u{0}esc\u{1B}[2J\r\n\t\u{1}"#, #"test_markup]]><a b="c" d='e'>&amp;"#,
+                "test_plain",
+            ], "\(result.stdout)")
     }
 }

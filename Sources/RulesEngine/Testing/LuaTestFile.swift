@@ -4,7 +4,8 @@ import LuaHost
 /// A Lua test file: every global function whose name starts with `test_` is a test, run in the
 /// order of its line, each as one call under the host's instruction budget (fresh for each); every
 /// one whose name starts with `prop_` is a property, run by `properties` on the cases its `cases`
-/// table names.
+/// table names. A test whose name is not UTF-8 text is an ERROR at its line (it would otherwise be
+/// lost: no name could show or select it).
 struct LuaTestFile {
     let url: URL
     /// The name in the output and in Lua's messages: `tests/streaks_test.lua`.
@@ -32,11 +33,12 @@ struct LuaTestFile {
         var printed: [String] = []
         host.printHandler = { printed.append($0) }
         defer { host.printHandler = nil }
-        let tests: [(name: String, function: LuaFunction)]
+        let tests: [(name: String, function: LuaFunction, isText: Bool)]
         let cases: LuaValue
         do {
             let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
-            tests = globals.functions.filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
+            tests = (globals.functions.map { ($0.name, $0.function, true) } + globals.notText.map { ($0.shown, $0.function, false) })
+                .filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
                 .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
             cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
@@ -51,6 +53,13 @@ struct LuaTestFile {
         }
         return tests.filter { selected($0.name) }.map { test in
             printed = []
+            guard test.isText else {
+                return RuleTestResult(
+                    file: label, line: test.function.line, name: test.name, folder: folder, outcome: .error,
+                    failure: [
+                        "\(label):\(test.function.line): the name \(test.name) is not UTF-8 text; a test's name is shown in the report and chosen by --run: write it in UTF-8"
+                    ])
+            }
             if test.name.hasPrefix("prop_") {
                 let property = PropertyTest(
                     name: test.name, function: test.function, cases: cases[test.name], file: label, url: url, folder: folder, rules: rules,

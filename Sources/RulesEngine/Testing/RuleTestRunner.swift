@@ -5,11 +5,14 @@ import LuaHost
 /// told otherwise, those of every folder it extends, and runs them all against the folder's own
 /// rule set, so that a variant sees which of its base's expectations it changes.
 public enum RuleTestRunner {
-    /// One test file found, and the folder it comes from.
+    /// One test file found, and the folder it comes from. `isText`: whether its name is UTF-8
+    /// text; one that is not cannot be opened by a name, nor shown as it is (`label` shows it as
+    /// `VisibleText.decoding` does), and is reported as an ERROR instead of being lost.
     struct Found {
         let url: URL
         let label: String
         let folder: String
+        var isText = true
     }
 
     /// Validates the rule set in `path` (throws its `RuleSetError`), then runs the tests whose name
@@ -33,7 +36,12 @@ public enum RuleTestRunner {
         recorder?.start(ruleSet.host)
         var results: [RuleTestResult] = []
         for file in found {
-            if file.url.pathExtension == "lua" {
+            if !file.isText {
+                results.append(
+                    RuleTestResult(
+                        file: file.label, line: 1, name: "(load)", folder: file.folder, outcome: .error,
+                        failure: ["\(file.label): the file's name is not UTF-8 text; a test file's name is shown in the report: rename it in UTF-8"]))
+            } else if file.url.pathExtension == "lua" {
                 var testFile = LuaTestFile(url: file.url, label: file.label, folder: file.folder)
                 testFile.rules = path
                 testFile.snapshot = snapshot
@@ -70,14 +78,36 @@ public enum RuleTestRunner {
         var found: [Found] = []
         for (index, link) in (inherit ? chain : Array(chain.prefix(1))).enumerated() {
             let tests = link.folder.root.appendingPathComponent(RuleSet.testFolder, isDirectory: true)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: tests.path)) ?? []
             let folder = index == 0 ? path : displayPath(link.folder.root)
-            for name in names.sorted() where !name.hasPrefix(".") && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl")) {
+            for (name, isText) in entries(of: tests).sorted(by: { $0.name < $1.name })
+            where !name.hasPrefix(".") && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl")) {
                 found.append(
-                    Found(url: tests.appendingPathComponent(name), label: "\(link.label)\(RuleSet.testFolder)/\(name)", folder: folder))
+                    Found(
+                        url: tests.appendingPathComponent(name), label: "\(link.label)\(RuleSet.testFolder)/\(name)", folder: folder,
+                        isText: isText))
             }
         }
         return found
+    }
+
+    /// The names in `folder` (none when it cannot be read), read as bytes: Foundation's listing
+    /// gives a name that is not UTF-8 with U+FFFD for its bytes, a file that then cannot be opened,
+    /// and two such names as one. A name that is not text is given as `VisibleText.decoding` shows
+    /// it (`b\xFF.lua`), with `isText` false.
+    static func entries(of folder: URL) -> [(name: String, isText: Bool)] {
+        guard let directory = opendir(folder.path) else { return [] }
+        defer { closedir(directory) }
+        var entries: [(name: String, isText: Bool)] = []
+        while let entry = readdir(directory) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == Array(".".utf8) || bytes == Array("..".utf8) { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                entries.append((name, true))
+            } else {
+                entries.append((VisibleText.decoding(bytes), false))
+            }
+        }
+        return entries
     }
 
     /// A folder as the output names it: relative to the current directory when it is inside it.

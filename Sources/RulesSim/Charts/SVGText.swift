@@ -2,13 +2,14 @@ import Foundation
 
 /// Text and numbers as SVG and HTML hold them.
 public enum SVGText {
-    /// Markup characters escaped, and the control characters XML 1.0 cannot hold at all (a path
-    /// may have them) shown as U+FFFD.
+    /// Markup characters escaped, and the characters XML 1.0 cannot hold at all (a path may have
+    /// them: control characters, the noncharacters U+FFFE and U+FFFF) shown as U+FFFD.
     public static func escape(_ s: String) -> String {
         let allowed = String(
             String.UnicodeScalarView(
                 s.unicodeScalars.map { scalar in
-                    scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" ? "\u{FFFD}" : scalar
+                    (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0xFFFE
+                        || scalar.value == 0xFFFF ? "\u{FFFD}" : scalar
                 }))
         return allowed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -58,8 +59,8 @@ public struct CompareResult: Sendable {
 
     public var text: String {
         var out: [String] = []
-        out.append(
-            "compare A = \(nameA), B = \(nameB): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
+        let (a, b) = (VisibleText.oneLine(nameA), VisibleText.oneLine(nameB))
+        out.append("compare A = \(a), B = \(b): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
         if !options.ignoredNames.isEmpty { out.append("ignoring: \(options.ignoredNames.joined(separator: ", "))") }
         out.append(
             "histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)"
@@ -136,7 +137,8 @@ public struct CompareResult: Sendable {
     /// `prop_x (properties.lua:4) on 100 earned histories of 3 days: holds`, or where it broke.
     private func lines(of checked: PropertyComparison.Checked) -> [String] {
         let o = checked.outcome
-        let head = "\(checked.name) (\(checked.origin)) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
+        let name = VisibleText.oneLine("\(checked.name) (\(checked.origin))")
+        let head = "\(name) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
         guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
         var out = [
             head
@@ -144,9 +146,9 @@ public struct CompareResult: Sendable {
             "  why: " + o.message.replacingOccurrences(of: "\n", with: "\n  "),
         ]
         if let file = propertyFiles[checked.fileName] {
-            out.append("  replay file: \(file)")
-            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
-            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
+            out.append("  replay file: \(VisibleText.oneLine(file))")
+            out.append("    \(ShellQuote.replay(file, rules: nameA))")
+            out.append("    \(ShellQuote.replay(file, rules: nameB))")
         }
         for explanation in checked.explanations { out += explanation.text.map { "  " + $0 } }
         return out
@@ -161,9 +163,9 @@ public struct CompareResult: Sendable {
             "  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)"
         )
         if let file = replayFiles[f.kind] {
-            out.append("  replay file: \(file)")
-            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
-            out.append("    rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
+            out.append("  replay file: \(VisibleText.oneLine(file))")
+            out.append("    \(ShellQuote.replay(file, rules: nameA))")
+            out.append("    \(ShellQuote.replay(file, rules: nameB))")
         }
         out.append("  days (as A and B decide them):")
         for (i, day) in f.history.days.enumerated() {
@@ -226,9 +228,9 @@ public struct CompareResult: Sendable {
                 "  \(f.field.rawValue): first in \(Field.half) case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)"
             )
             if let file = files[f.field] {
-                out.append("    replay file: \(file)")
-                out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameA))")
-                out.append("      rulesrun replay \(ShellQuote.quote(file)) --rules \(ShellQuote.quote(nameB))")
+                out.append("    replay file: \(VisibleText.oneLine(file))")
+                out.append("      \(ShellQuote.replay(file, rules: nameA))")
+                out.append("      \(ShellQuote.replay(file, rules: nameB))")
             }
             out.append("    first diverging event: event \(f.firstEvent + 1): \(f.lines[f.firstEvent])")
             let changes = f.changes

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -169,14 +170,12 @@ public final class LineComparison<Field: ComparedField> {
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
     public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
-        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
-        return
-            ([
-                "# rulesrun compare \(a) \(b): \(Field.owner) \(finding.field.rawValue) differs",
-                "# a minimal history (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)",
-                "# first diverging event: \(finding.firstEvent + 1)",
-                "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
-            ]
+        ([
+            "# rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(Field.owner) \(finding.field.rawValue) differs",
+            "# a minimal history (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)",
+            "# first diverging event: \(finding.firstEvent + 1)",
+            "# reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
+        ].map(VisibleText.oneLine)
             + finding.lines).joined(separator: "\n") + "\n"
     }
 }

@@ -283,11 +283,10 @@ public final class RuleComparison {
     }
 
     private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory) -> [String] {
-        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
-        return [
-            "rulesrun compare \(a) \(b): \(kind) differs",
+        [
+            "rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(kind) differs",
             "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
-            "reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
+            "reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
         ]
     }
 }

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -29,9 +30,10 @@ public struct ReplayScript: Sendable {
     /// Events beyond the set-up.
     public var eventsBeyondSetup: Int { lines.count - setupCount }
 
-    /// The file's text: the header as comments, then the events.
+    /// The file's text: the header as comments (one line each, whatever the names in them hold),
+    /// then the events.
     public var text: String {
-        (header.map { "# " + $0 } + lines).joined(separator: "\n") + "\n"
+        (header.map { "# " + VisibleText.oneLine($0) } + lines).joined(separator: "\n") + "\n"
     }
 
     public init(_ history: PressureHistory, user: String = "u1") {

@@ -61,6 +61,12 @@ public final class PropertyComparison {
             let host = try LuaHost()
             try TestHelpers.install(in: host, modules: [])
             let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
+            if let unnamed = globals.notText.first(where: { $0.shown.hasPrefix("prop_") }) {
+                throw PropertyFileError(
+                    message:
+                        "\(path):\(unnamed.function.line): the name \(unnamed.shown) is not UTF-8 text; a property's name is shown in the report and names its replay file: write it in UTF-8"
+                )
+            }
             let found = globals.functions.filter { $0.name.hasPrefix("prop_") }
                 .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
             guard !found.isEmpty else {
@@ -110,6 +116,7 @@ public final class PropertyComparison {
         progress: ((String, Int, Int) -> Void)? = nil
     ) -> [Checked] {
         var checked: [Checked] = []
+        var fileNames = FileNames()
         if let host {
             host.printIsSilent = true
             for property in properties {
@@ -119,7 +126,8 @@ public final class PropertyComparison {
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
-                        days: property.days, outcome: outcome, fileName: "property-\(property.name).jsonl",
+                        days: property.days, outcome: outcome,
+                        fileName: fileNames.name(for: property.name, prefix: "property-", suffix: ".jsonl"),
                         explanations: explanations(of: outcome, check: check, folders: folders)))
             }
         }
@@ -133,7 +141,7 @@ public final class PropertyComparison {
             checked.append(
                 Checked(
                     name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
-                    fileName: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!).jsonl",
+                    fileName: fileNames.name(for: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!)", suffix: ".jsonl"),
                     explanations: explanations(of: outcome, check: check, folders: folders)))
         }
         return checked
@@ -153,15 +161,14 @@ public final class PropertyComparison {
 
     /// A broken property's replay file: comment lines saying what breaks, then the events.
     public static func replayText(_ checked: Checked, nameA: String, nameB: String, seed: UInt64) -> String {
-        let a = ShellQuote.quote(nameA), b = ShellQuote.quote(nameB)
         let outcome = checked.outcome
         return
             ([
-                "# rulesrun compare \(a) \(b): \(checked.name) (\(checked.origin)) breaks",
+                "# rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(checked.name) (\(checked.origin)) breaks",
                 "# a minimal history (\(outcome.minimal.count) events), shrunk from \(checked.app.rawValue) history \(outcome.firstCase ?? 0) of seed \(seed) (\(outcome.originalEvents) events)",
                 "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
-                "# reproduce: rulesrun replay FILE --rules \(a)   and   rulesrun replay FILE --rules \(b)",
-            ] + outcome.minimal).joined(separator: "\n") + "\n"
+                "# reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
+            ].map(VisibleText.oneLine) + outcome.minimal).joined(separator: "\n") + "\n"
     }
 }
 

@@ -7,7 +7,8 @@ import RulesModel
 /// generator the file's `cases` table names (case `k` of a seed is the same whatever the number of
 /// cases). A value property gets the drawn value; a history property gets the history replayed
 /// through the engine under the rule set (`LuaProperty`). The first case that breaks it is shrunk:
-/// a value's minimal case is printed, a history's is written to `out/NAME.jsonl` as a replay file;
+/// a value's minimal case is printed, a history's is written to `out/NAME.jsonl` as a replay file
+/// (`NAME` made a file name by `FileNames`: it stays in `out`, one per property);
 /// with `explain`, the minimal case is run once more on a host that explains, and the failure
 /// shows its last rule calls (`FailureExplanation`), as a failed test's do.
 public final class PropertyRunner: PropertyRunning {
@@ -26,6 +27,8 @@ public final class PropertyRunner: PropertyRunning {
     private var ruleSets: [String: RuleSet] = [:]
     /// The replay files written, in order.
     public private(set) var written: [String] = []
+    /// The replay files' names, by property (test file and name).
+    private var fileNames = FileNames()
 
     public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false)
     {
@@ -55,7 +58,9 @@ public final class PropertyRunner: PropertyRunning {
         } catch {
             return result(.error, [error.description])
         }
-        let reproduce = "rulesrun test \(ShellQuote.quote(property.rules)) --run '^\(property.name)$' --seed \(seed) --cases \(cases)"
+        let reproduce =
+            "rulesrun test \(ShellQuote.path(property.rules)) --run \(ShellQuote.exactRegex(property.name)) --seed \(seed) --cases \(cases)"
+            + (out == Self.defaultOut ? "" : " " + ShellQuote.option("--out", out))
         let silent = host.printIsSilent
         host.printIsSilent = true
         defer { host.printIsSilent = silent }
@@ -69,22 +74,24 @@ public final class PropertyRunner: PropertyRunning {
             let check = HistoryCheck(app: app, days: days, rules: [ruleSet], judge: LuaProperty.judge(property.function, in: host))
             let outcome = check.run(cases: cases, seed: seed, stopAtFirst: true)
             guard let first = outcome.firstCase else { return result(.passed, [], cases: cases) }
-            let file = "\(out)/\(property.name).jsonl"
+            let file = (out as NSString).appendingPathComponent(
+                fileNames.name(for: property.name, key: "\(property.file)\u{0}\(property.name)", suffix: ".jsonl"))
             var lines = [
                 outcome.message,
                 "falsified by \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events); shrunk to \(outcome.minimal.count) events: \(file)",
             ]
+            // One comment line each, whatever the names hold.
             let header = [
                 "# rulesrun test \(property.rules): \(property.name) (\(property.file):\(property.function.line)) breaks on this history",
                 "# shrunk from \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events) to \(outcome.minimal.count) events",
                 "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
-                "# reproduce: rulesrun replay FILE --rules \(ShellQuote.quote(property.rules))   or   \(reproduce)",
-            ]
+                "# reproduce: \(ShellQuote.replay("FILE", rules: property.rules))   or   \(reproduce)",
+            ].map(VisibleText.oneLine)
             do {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                 try ((header + outcome.minimal).joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
                 written.append(file)
-                lines.append("reproduce: rulesrun replay \(file) --rules \(ShellQuote.quote(property.rules))   or   \(reproduce)")
+                lines.append("reproduce: \(ShellQuote.replay(file, rules: property.rules))   or   \(reproduce)")
             } catch {
                 lines.append("cannot write \(file): \(error.localizedDescription)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 import RulesStore
@@ -15,9 +16,11 @@ public enum FailureReplay {
     /// Events replayed while shrinking, at most (each candidate replays its events).
     static let shrinkBudget = 200_000
 
-    /// The file a failure's replay is written to.
+    /// The file a failure's replay is written to (`failure-USER.jsonl`, the user's name made a file
+    /// name in `folder` by `FileNames`).
     public static func path(for first: RuleFailures.First) -> String {
-        (folder as NSString).appendingPathComponent("failure-\(first.user).jsonl")
+        var names = FileNames()
+        return (folder as NSString).appendingPathComponent(names.name(for: first.user, prefix: "failure-", suffix: ".jsonl"))
     }
 
     /// The replay file's text: the failing user's events, shrunk, replayed through `Replay` with the
@@ -56,8 +59,8 @@ public enum FailureReplay {
                 "\(header)the first rule failure of a run of \(run.duration) from \(run.start), \(run.users) users, seed \(run.seed), personas \(run.personas), rules \(run.rules)",
                 "# \(first.user) on day \(first.day + 1) (\(first.date)), its \(first.event) event at \(first.at): \(first.described)",
                 "# \(lines.count) of the user's \(first.events.count) events up to the failure (shrunk while the last one fails the same way)",
-                "# reproduce: rulesrun replay FILE --rules \(ShellQuote.quote(rules))   (the last line fails)",
-            ] + lines).joined(separator: "\n") + "\n"
+                "# reproduce: \(ShellQuote.replay("FILE", rules: rules))   (the last line fails)",
+            ].map(VisibleText.oneLine) + lines).joined(separator: "\n") + "\n"
     }
 
     /// What identifies a failure across replays: its code and where the rule is (the message
@@ -73,12 +76,13 @@ public enum FailureReplay {
         for first: RuleFailures.First, run: SimulationReport.RunDescription, personaFolders: [String] = []
     ) -> String? {
         guard run.idOffset == 0 else { return nil }
+        // A report merge reads gives the run's text as its file holds it: every part is quoted.
         var words =
             [
-                "rulesrun simulate", run.duration, "--start", run.start, "--users", "\(run.users)", "--seed", "\(run.seed)",
-                "--persona", ShellQuote.quote(run.personas),
-            ] + personaFolders.flatMap { ["--persona-dir", ShellQuote.quote($0)] }
-        words += run.engine == "native" ? ["--reference"] : ["--rules", ShellQuote.quote(run.rules)]
+                "rulesrun simulate", ShellQuote.quote(run.duration), ShellQuote.option("--start", run.start), "--users", "\(run.users)",
+                "--seed", "\(run.seed)", ShellQuote.option("--persona", run.personas),
+            ] + personaFolders.map { ShellQuote.option("--persona-dir", $0) }
+        words += run.engine == "native" ? ["--reference"] : [ShellQuote.option("--rules", run.rules)]
         words += ["--shard", "\(first.userIndex + 1)/\(run.users)", "--no-db"]
         return words.joined(separator: " ")
     }
