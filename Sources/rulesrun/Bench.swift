@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesBench
+import RulesModel
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -399,14 +399,14 @@ struct CompareCommand: ParsableCommand {
         } else {
             let threads = measured.jobs == 1 ? "1 thread" : "\(measured.jobs) threads"
             print(
-                "compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", measured.seconds)) s (fastest of 3, \(threads)) = \(Int(measured.historiesPerSecond)) histories/s; \(walked.differing) differ"
+                "compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", measured.seconds)) s (fastest of 3, \(threads)) = \(WholeNumber.text(measured.historiesPerSecond.rounded(.towardZero))) histories/s; \(walked.differing) differ"
             )
             if measured.jobs > 1 {
                 print(
-                    "  CPU (every thread): \(String(format: "%.3f", measured.cpuSeconds)) s = \(Int(measured.historiesPerCPUSecond)) histories per CPU-second"
+                    "  CPU (every thread): \(String(format: "%.3f", measured.cpuSeconds)) s = \(WholeNumber.text(measured.historiesPerCPUSecond.rounded(.towardZero))) histories per CPU-second"
                 )
             }
-            print("  target (issue 20): at least \(Int(CompareBench.target)) histories/s: \(met)")
+            print("  target (issue 20): at least \(WholeNumber.text(CompareBench.target)) histories/s: \(met)")
         }
         // The exit status of the walk, as without --bench (the economy and the habits are not run): with
         // expectations, 1 when one broke; else 1 when a field differs.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesModel
 import RulesSim
 
 struct TestCommand: ParsableCommand {
@@ -29,7 +30,15 @@ struct TestCommand: ParsableCommand {
             gen.history("pressure"|"earned"|"habits" [, {days = N}]): a generated history replayed \
             through the engine, one step per event with event, ok, decisions, state) and must return \
             true. The first case that breaks it is shrunk; a value is printed, a history is written to \
-            OUT/prop_NAME.jsonl as a replay file.
+            OUT/prop_NAME.jsonl as a replay file. A case holds at most \(CaseSize.maxValues) values and \(CaseSize.maxBytes >> 20) MiB \
+            of text (a larger one is an ERROR); shrinking tries at most \(PropertyRunner.maxShrinkAttempts) candidates \
+            (a history: \(HistoryCheck.maxShrinkAttempts)), and when it stops early the smallest failing case found is shown, saying so.
+
+            Bounds: each call has the rules' budgets; a test stops after --test-timeout seconds (default \(TestLimits.defaultTestSeconds)), \
+            the run after --timeout (default \(TestLimits.defaultRunSeconds)): the test stopped is an ERROR (a property that broke \
+            while shrinking FAILs with its smallest case so far), and an ERROR "(not run)" names the tests after it. \
+            A test keeps \(TestLimits.printedBytesPerTest >> 10) KiB of what it prints, a run \(TestLimits.printedBytesPerRun >> 20) MiB \
+            (the rest is cut, saying how much), and each line of a failure \(TestLimits.failureLineCharacters) characters.
 
             Prints one line per test (PASS, FAIL or ERROR, file:line, name, time), what failed and what \
             the test printed under it, then "N passed, M failed". Under a unit test or a scenario that \
@@ -41,7 +50,7 @@ struct TestCommand: ParsableCommand {
             the failed test's "explain" array; with junit, in the failure text. --no-explain leaves them out. Exit status: 0 when every test passed, \
             1 when one failed, 2 for invalid input: a rule set that does not validate (its problems are \
             printed as validate prints them), a test file that does not load or a property without a \
-            generator (ERROR), a bad --run pattern, or no test to run.
+            generator (ERROR), a test stopped by a time limit (ERROR), a bad --run pattern, or no test to run.
 
             Examples:
               rulesrun test
@@ -66,7 +75,7 @@ struct TestCommand: ParsableCommand {
 
     func validate() throws {
         if let threshold, !(0...100).contains(threshold) {
-            throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(Self.text(threshold))")
+            throw ValidationError("--threshold: expected a percentage from 0 to 100, found \(WholeNumber.text(threshold))")
         }
     }
     @Option(
@@ -78,6 +87,18 @@ struct TestCommand: ParsableCommand {
         help: "Seed of the properties' cases, 0 to \(UInt64.max) (the same seed gives the same cases). (default: 1)",
         transform: WholeNumber.seed) var seed: UInt64 = 1
     @Option(help: "Folder for the replay files of the histories that break a property.") var out = PropertyRunner.defaultOut
+    @Option(
+        name: .customLong("test-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most seconds one test may take (a property's cases and shrinking, a scenario's lines), 1 to \(TestLimits.maxSeconds). (default: \(TestLimits.defaultTestSeconds))",
+            valueName: "seconds"),
+        transform: WholeNumber.parser(1...TestLimits.maxSeconds)) var testTimeout = TestLimits.defaultTestSeconds
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most seconds the whole run may take (the tests after it are not run), 1 to \(TestLimits.maxSeconds). (default: \(TestLimits.defaultRunSeconds))",
+            valueName: "seconds"),
+        transform: WholeNumber.parser(1...TestLimits.maxSeconds)) var timeout = TestLimits.defaultRunSeconds
 
     func run() throws {
         var pattern: Regex<AnyRegexOutput>?
@@ -93,7 +114,8 @@ struct TestCommand: ParsableCommand {
         do {
             let properties = PropertyRunner(cases: cases, seed: seed, out: out, explain: !noExplain)
             results = try RuleTestRunner.run(
-                directory, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain
+                directory, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain,
+                limits: TestLimits(testSeconds: testTimeout, runSeconds: timeout, options: ("--test-timeout", "--timeout"))
             ) { name in
                 pattern.map { name.contains($0) } ?? true
             }
@@ -133,16 +155,11 @@ struct TestCommand: ParsableCommand {
         if let measured, let threshold, measured.isBelow(threshold) {
             let figure = RuleCoverage.percent(measured.coveredLines, of: measured.totalLines)
             Terminal.error(
-                "line coverage \(figure) % (\(measured.coveredLines)/\(measured.totalLines)) is below --threshold \(Self.text(threshold)) %"
+                "line coverage \(figure) % (\(measured.coveredLines)/\(measured.totalLines)) is below --threshold \(WholeNumber.text(threshold)) %"
             )
             throw ExitCode(1)
         }
     }
-}
-
-extension TestCommand {
-    /// 100 for 100.0, 99.5 for 99.5.
-    static func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 }
 
 /// `test --format`.

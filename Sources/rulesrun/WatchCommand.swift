@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesModel
 import RulesSim
 
 struct WatchCommand: ParsableCommand {

@@ -48,6 +48,16 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--threshold: expected a percentage from 0 to 100, found 101"))
     }
 
+    /// A threshold no integer holds (infinite, not a number, past 2^63) is refused as 101 is,
+    /// written as given: the message is never made by converting it to an integer.
+    @Test func aThresholdNoIntegerHoldsIsRefusedWithTheOthers() throws {
+        for (value, shown) in [("inf", "inf"), ("1e300", "1e+300"), ("1e19", "1e+19"), ("nan", "nan")] {
+            let huge = try CLI.run(["test", "--threshold", value])
+            #expect(huge.status == 2, "\(value): \(huge.stderr)")
+            #expect(huge.stderr.contains("--threshold: expected a percentage from 0 to 100, found \(shown)"), "\(huge.stderr)")
+        }
+    }
+
     @Test func theJSONReportGivesLineRangesAndArms() throws {
         let dir = try Self.variantWithAnUnrunLine()
         let result = try CLI.run(["test", dir.path, "--coverage", "--format", "json"])

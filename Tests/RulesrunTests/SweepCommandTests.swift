@@ -337,4 +337,34 @@ import Testing
             "\(changed.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) != text)
     }
+
+    /// A report read back by `--resume` is the user's file: a number in it that no sweep writes (a
+    /// share past 0…1, any number past 2^53, which the chart would label as an integer) is refused
+    /// naming the metric, the variant and what a sweep writes, before anything is drawn.
+    @Test func resumeRefusesANumberNoSweepWrites() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = dir.appendingPathComponent("full.json").path, out = dir.appendingPathComponent("out.json").path
+        let chart = dir.appendingPathComponent("chart.svg").path
+        let args =
+            ["sweep", "7d", "--users", "30", "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
+            + ["--metric", "reminders per user-day", "--format", "json"]
+        let whole = try CLI.run(args + ["--out", full])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let text = try String(contentsOfFile: full, encoding: .utf8)
+        for (metric, value, expected) in [
+            ("YES rate", "1e300", "has YES rate mean 1e+300 for the variant escalation.recover_after[3] = 1, which no sweep writes (a share: 0 to 1)"),
+            ("YES rate", "1.5", "has YES rate mean 1.5 for the variant escalation.recover_after[3] = 1, which no sweep writes (a share: 0 to 1)"),
+            (
+                "reminders per user-day", "-1e19",
+                "has reminders per user-day mean -1e+19 for the variant escalation.recover_after[3] = 1, which no sweep writes (at most 2^53 either way)"
+            ),
+        ] {
+            let first = try #require(text.firstMatch(of: try Regex("\"\(metric)\":[-0-9.e]+")))
+            try text.replacingCharacters(in: first.range, with: "\"\(metric)\":\(value)").write(toFile: out, atomically: true, encoding: .utf8)
+            let resumed = try CLI.run(args + ["--out", out, "--resume", "--chart", chart])
+            #expect(resumed.status == 2, "\(value): \(resumed.stderr)")
+            #expect(resumed.stderr.contains("--resume: \(out) \(expected); remove it, or run without --resume"), "\(resumed.stderr)")
+        }
+    }
 }

@@ -4,8 +4,9 @@ import LuaHost
 /// A Lua test file: every global function whose name starts with `test_` is a test, run in the
 /// order of its line, each as one call under the host's instruction budget (fresh for each); every
 /// one whose name starts with `prop_` is a property, run by `properties` on the cases its `cases`
-/// table names. A test whose name is not UTF-8 text is an ERROR at its line (it would otherwise be
-/// lost: no name could show or select it).
+/// table names, until its deadline (`clock`). No test starts once the run's time is over. A test
+/// whose name is not UTF-8 text is an ERROR at its line (it would otherwise be lost: no name could
+/// show or select it).
 struct LuaTestFile {
     let url: URL
     /// The name in the output and in Lua's messages: `tests/streaks_test.lua`.
@@ -17,10 +18,14 @@ struct LuaTestFile {
     /// The set under test as it was validated (its properties' explanations load it again).
     var snapshot: RuleSnapshot?
     var properties: (any PropertyRunning)?
+    /// The run's time, and what its tests print (each test keeps its part: `PrintCapture`).
+    var clock = TestLimits.Clock(TestLimits())
+    var capture = PrintCapture()
 
     /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
-    /// whose name `selected` accepts; an ERROR result when the file cannot be loaded.
-    func run(in host: LuaHost, selected: (String) -> Bool) -> [RuleTestResult] {
+    /// whose name `selected` accepts; an ERROR result when the file cannot be loaded. `notRun`
+    /// gets the number of selected tests left when the run's time was over.
+    func run(in host: LuaHost, selected: (String) -> Bool, notRun: inout Int) -> [RuleTestResult] {
         func loadError(_ lines: [String], line: Int = 1) -> [RuleTestResult] {
             [RuleTestResult(file: label, line: line, name: "(load)", folder: folder, outcome: .error, failure: lines)]
         }
@@ -30,8 +35,9 @@ struct LuaTestFile {
         } catch {
             return loadError(["\(label): \(error)"])
         }
-        var printed: [String] = []
-        host.printHandler = { printed.append($0) }
+        let capture = self.capture
+        capture.begin()
+        host.printHandler = { capture.append($0) }
         defer { host.printHandler = nil }
         let tests: [(name: String, function: LuaFunction, isText: Bool)]
         let cases: LuaValue
@@ -42,7 +48,7 @@ struct LuaTestFile {
                 .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
             cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
-            return loadError([failure.description] + printed, line: failure.line ?? 1)
+            return loadError([failure.description] + capture.printed, line: failure.line ?? 1)
         } catch {
             return loadError(["\(label): \(error)"])
         }
@@ -51,41 +57,53 @@ struct LuaTestFile {
                 "\(label): defines no test (a test is a global function whose name starts with test_, a property one whose name starts with prop_)"
             ])
         }
-        return tests.filter { selected($0.name) }.map { test in
-            printed = []
-            guard test.isText else {
-                return RuleTestResult(
-                    file: label, line: test.function.line, name: test.name, folder: folder, outcome: .error,
-                    failure: [
-                        "\(label):\(test.function.line): the name \(test.name) is not UTF-8 text; a test's name is shown in the report and chosen by --run: write it in UTF-8"
-                    ])
+        let selectedTests = tests.filter { selected($0.name) }
+        var results: [RuleTestResult] = []
+        for (index, test) in selectedTests.enumerated() {
+            guard !clock.runIsOver else {
+                notRun = selectedTests.count - index
+                break
             }
-            if test.name.hasPrefix("prop_") {
-                let property = PropertyTest(
-                    name: test.name, function: test.function, cases: cases[test.name], file: label, url: url, folder: folder, rules: rules,
-                    snapshot: snapshot)
-                guard let properties else { return property.result(.error, ["\(label): \(test.name): no runner for properties"]) }
-                let start = ContinuousClock.now
-                let result = properties.run(property, in: host)
-                return property.result(
-                    result.outcome, result.failure, printed: printed + result.printed, cases: result.cases,
-                    milliseconds: Self.milliseconds(ContinuousClock.now - start), explanation: result.explanation)
-            }
-            let start = ContinuousClock.now
-            var failure: [String] = []
-            do {
-                _ = try host.call(test.function, [])
-            } catch let error as LuaError {
-                failure = [error.description]
-                if error.file != label, let call = calledFrom(error.traceback) { failure.append("(called from \(call))") }
-            } catch {
-                failure = ["\(error)"]
-            }
-            let elapsed = ContinuousClock.now - start
-            return RuleTestResult(
-                file: label, line: test.function.line, name: test.name, folder: folder, outcome: failure.isEmpty ? .passed : .failed,
-                failure: failure, printed: printed, milliseconds: Self.milliseconds(elapsed))
+            capture.begin()
+            results.append(run(test, cases: cases[test.name], in: host))
         }
+        return results
+    }
+
+    /// Runs one test of the file, loaded in `host`, or one property with its generator (`cases`, as the file wrote it).
+    private func run(_ test: (name: String, function: LuaFunction, isText: Bool), cases: LuaValue, in host: LuaHost) -> RuleTestResult {
+        guard test.isText else {
+            return RuleTestResult(
+                file: label, line: test.function.line, name: test.name, folder: folder, outcome: .error,
+                failure: [
+                    "\(label):\(test.function.line): the name \(test.name) is not UTF-8 text; a test's name is shown in the report and chosen by --run: write it in UTF-8"
+                ])
+        }
+        if test.name.hasPrefix("prop_") {
+            let property = PropertyTest(
+                name: test.name, function: test.function, cases: cases, file: label, url: url, folder: folder, rules: rules,
+                snapshot: snapshot)
+            guard let properties else { return property.result(.error, ["\(label): \(test.name): no runner for properties"]) }
+            let start = ContinuousClock.now
+            let result = properties.run(property, in: host, until: clock.deadlineOfTest())
+            return property.result(
+                result.outcome, result.failure, printed: capture.printed + result.printed, cases: result.cases,
+                milliseconds: Self.milliseconds(ContinuousClock.now - start), explanation: result.explanation)
+        }
+        let start = ContinuousClock.now
+        var failure: [String] = []
+        do {
+            _ = try host.call(test.function, [])
+        } catch let error as LuaError {
+            failure = [error.description]
+            if error.file != label, let call = calledFrom(error.traceback) { failure.append("(called from \(call))") }
+        } catch {
+            failure = ["\(error)"]
+        }
+        let elapsed = ContinuousClock.now - start
+        return RuleTestResult(
+            file: label, line: test.function.line, name: test.name, folder: folder, outcome: failure.isEmpty ? .passed : .failed,
+            failure: failure, printed: capture.printed, milliseconds: Self.milliseconds(elapsed))
     }
 
     /// The first place of the test file in a Lua traceback (`tests/x.lua:14`): where the test

@@ -37,6 +37,7 @@ public struct PropertyTest {
 /// Runs the properties of the test files (`RulesSim.PropertyRunner`: it draws values and
 /// histories, replays histories through the engine and shrinks a failing case).
 public protocol PropertyRunning {
-    /// Runs `property` in `host` (the test file's), against the rule set of `property.rules`.
-    func run(_ property: PropertyTest, in host: LuaHost) -> RuleTestResult
+    /// Runs `property` in `host` (the test file's), against the rule set of `property.rules`,
+    /// starting no case and trying no shrink candidate once `deadline` has passed.
+    func run(_ property: PropertyTest, in host: LuaHost, until deadline: TestLimits.Deadline) -> RuleTestResult
 }

@@ -1,3 +1,5 @@
+import LuaHost
+
 /// The outcome of one test of `rulesrun test`: a `test_*` function of a Lua test file, or a
 /// scenario file.
 public struct RuleTestResult: Sendable {
@@ -19,7 +21,8 @@ public struct RuleTestResult: Sendable {
     /// The rule folder the test comes from (the folder under test itself, or a base it extends).
     public let folder: String
     public let outcome: Outcome
-    /// Why it failed: the lines to show under it (`tests/x.lua:12: expect_eq: …`).
+    /// Why it failed: the lines to show under it (`tests/x.lua:12: expect_eq: …`), each at most
+    /// `TestLimits.failureLineCharacters` characters (longer ones are cut, saying their length).
     public let failure: [String]
     /// What the test (or the rules it called) printed, in order.
     public let printed: [String]
@@ -41,7 +44,8 @@ public struct RuleTestResult: Sendable {
         self.name = name
         self.folder = folder
         self.outcome = outcome
-        self.failure = failure
+        // A failure's text comes from the test (a Lua error message can be megabytes long): each line cut.
+        self.failure = failure.map { SourceFile.excerpt($0, limit: TestLimits.failureLineCharacters) }
         self.printed = printed
         self.milliseconds = milliseconds
         self.cases = cases

@@ -25,17 +25,24 @@ public enum RuleTestRunner {
     /// `validated`, the snapshot of the set in `path` validated already (`rulesrun watch`'s): the
     /// tests run against it, loaded again without proofs, instead of validating the folder once more.
     /// Either way the scenarios and the explanations load the set from the same snapshot.
+    /// `limits` bound the time of each test and of the run, and what their results keep of what
+    /// they print (`TestLimits`); when the run's time is over, one last ERROR, `(not run)`, says
+    /// which tests did not run.
     public static func run(
         _ path: String, validated: RuleSnapshot? = nil, inherit: Bool = true, recorder: LineRecorder? = nil,
-        properties: (any PropertyRunning)? = nil, explain: Bool = false, selected: (String) -> Bool = { _ in true }
+        properties: (any PropertyRunning)? = nil, explain: Bool = false, limits: TestLimits = TestLimits(),
+        selected: (String) -> Bool = { _ in true }
     ) throws -> [RuleTestResult] {
         let found = try testFiles(path, inherit: inherit)
+        let clock = TestLimits.Clock(limits)
+        let capture = PrintCapture()
         let ruleSet = try validated?.load() ?? RuleSet.load(path)
         let snapshot = ruleSet.snapshot
         try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules)
         recorder?.start(ruleSet.host)
         var results: [RuleTestResult] = []
-        for file in found {
+        for (index, file) in found.enumerated() {
+            var notRun = 0
             if !file.isText {
                 results.append(
                     RuleTestResult(
@@ -46,8 +53,10 @@ public enum RuleTestRunner {
                 testFile.rules = path
                 testFile.snapshot = snapshot
                 testFile.properties = properties
-                for var result in testFile.run(in: ruleSet.host, selected: selected) {
-                    if explain, result.outcome == .failed, result.name.hasPrefix("test_") {
+                testFile.clock = clock
+                testFile.capture = capture
+                for var result in testFile.run(in: ruleSet.host, selected: selected, notRun: &notRun) {
+                    if explain, result.outcome == .failed, result.name.hasPrefix("test_"), !clock.runIsOver {
                         result.explanation = FailureExplanation.ofTest(
                             named: result.name, url: file.url, label: file.label, rules: snapshot)
                     }
@@ -56,13 +65,39 @@ public enum RuleTestRunner {
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
                 guard selected(scenario.name) else { continue }
-                var result = scenario.run(rules: snapshot, recorder: recorder)
-                if explain, result.outcome == .failed { result.explanation = scenario.explainFailure(rules: snapshot) }
-                results.append(result)
+                if clock.runIsOver {
+                    notRun = 1
+                } else {
+                    var result = scenario.run(rules: snapshot, capture: capture, until: clock.deadlineOfTest(), recorder: recorder)
+                    if explain, result.outcome == .failed, !clock.runIsOver { result.explanation = scenario.explainFailure(rules: snapshot) }
+                    results.append(result)
+                }
+            }
+            if notRun > 0 || (clock.runIsOver && index + 1 < found.count) {
+                results.append(notRunResult(notRun, of: file, after: results.last, files: found[(index + 1)...], clock: clock))
+                break
             }
         }
         recorder?.collect(ruleSet.host)
         return results
+    }
+
+    /// The ERROR that ends a run stopped by its time limit: after which test, and what was not run
+    /// (the tests of `file` left, `notRun`, and the `files` after it, whose tests were not counted).
+    static func notRunResult(
+        _ notRun: Int, of file: Found, after last: RuleTestResult?, files: ArraySlice<Found>, clock: TestLimits.Clock
+    ) -> RuleTestResult {
+        var parts: [String] = []
+        if notRun > 0 { parts.append("\(notRun) more test\(notRun == 1 ? "" : "s") of \(file.label)") }
+        if let next = files.first {
+            let others = files.count == 1 ? "" : " and \(files.count - 1) more file\(files.count == 2 ? "" : "s")"
+            parts.append("the tests of \(next.label)\(others)")
+        }
+        let place = last.map { " after \($0.location) \($0.name)" } ?? ""
+        let first = notRun > 0 ? file : files.first ?? file
+        return RuleTestResult(
+            file: first.label, line: 1, name: "(not run)", folder: first.folder, outcome: .error,
+            failure: ["\(clock.limits.runLimitText) was reached\(place): \(parts.joined(separator: " and ")) did not run"])
     }
 
     /// The folders whose tests run (`DIR/tests`, then its bases'), as messages name them.

@@ -20,9 +20,12 @@ struct ScenarioTest {
     var name: String { url.deletingPathExtension().lastPathComponent }
 
     /// Runs the scenario against the rule set `rules` (already validated: loaded again from its
-    /// snapshot); `recorder`, when given, gets the lines the rules ran.
-    func run(rules: RuleSnapshot, recorder: LineRecorder? = nil) -> RuleTestResult {
-        replay(rules: rules, recorder: recorder).result
+    /// snapshot), stopping before a line once `deadline` has passed; `capture` keeps what it prints
+    /// and `recorder`, when given, gets the lines the rules ran.
+    func run(
+        rules: RuleSnapshot, capture: PrintCapture = PrintCapture(), until deadline: TestLimits.Deadline = .none, recorder: LineRecorder? = nil
+    ) -> RuleTestResult {
+        replay(rules: rules, capture: capture, until: deadline, recorder: recorder).result
     }
 
     /// The rule calls of the line that fails, from a second run that explains; nil when the rule
@@ -38,14 +41,17 @@ struct ScenarioTest {
     private typealias Run = (result: RuleTestResult, ruleSet: RuleSet?)
 
     /// `run`; with `trace`, the host explains, and the trace holds the calls of the last line
-    /// replayed (the failing one when the scenario fails).
-    private func replay(rules: RuleSnapshot, recorder: LineRecorder? = nil, trace: LuaCallTrace? = nil) -> Run {
+    /// replayed (the failing one when the scenario fails). Without `capture`, what it prints is dropped.
+    private func replay(
+        rules: RuleSnapshot, capture: PrintCapture? = nil, until deadline: TestLimits.Deadline = .none, recorder: LineRecorder? = nil,
+        trace: LuaCallTrace? = nil
+    ) -> Run {
         var loaded: RuleSet?
-        var printed: [String] = []
+        capture?.begin()
         let start = ContinuousClock.now
         func result(_ outcome: RuleTestResult.Outcome, _ failure: [String] = [], line: Int = 1) -> Run {
             let result = RuleTestResult(
-                file: label, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
+                file: label, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: capture?.printed ?? [],
                 milliseconds: LuaTestFile.milliseconds(ContinuousClock.now - start))
             return (result, loaded)
         }
@@ -64,7 +70,7 @@ struct ScenarioTest {
         defer { if let host { recorder?.collect(host) } }
         do {
             let ruleSet = try rules.load()
-            ruleSet.host.printHandler = { printed.append($0) }
+            ruleSet.host.printHandler = { capture?.append($0) }
             if let trace { try ruleSet.host.explain(trace) }
             loaded = ruleSet
             host = ruleSet.host
@@ -78,6 +84,9 @@ struct ScenarioTest {
             let number = index + 1
             let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            if deadline.hasPassed {
+                return result(.error, ["\(label):\(number): stopped before this line: \(deadline.limit) was reached"], line: number)
+            }
             let expectations: [Expectation]
             let event: String
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import RulesModel
 
 /// Text and numbers as SVG and HTML hold them.
 public enum SVGText {
@@ -27,9 +28,11 @@ public enum SVGText {
         return text == "-0" ? "0" : text
     }
 
-    /// A tick's label: a whole number, or one or two decimals when the step needs them.
+    /// A tick's label: a whole number, or one or two decimals when the step needs them (past 2^53,
+    /// or not finite, as Swift writes it: `1e+300`).
     static func label(_ v: Double) -> String {
-        if v == v.rounded() { return String(Int(v)) }
+        if let whole = WholeNumber.exactly(v) { return String(whole) }
+        guard abs(v) < WholeNumber.maxExact else { return String(v) }
         return (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%.2f", v)
     }
 

@@ -216,6 +216,6 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     }
 
     private static func show(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        abs(value) < 1e15 ? WholeNumber.text(value) : String(value)
     }
 }

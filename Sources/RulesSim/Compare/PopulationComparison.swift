@@ -158,7 +158,7 @@ public struct PopulationComparison: Sendable {
     static func format(_ value: Double, share: Bool, signed: Bool = false) -> String {
         let sign = signed && value > 0 ? "+" : ""
         if share { return sign + String(format: "%.1f%%", value * 100) }
-        if value == value.rounded() { return sign + String(Int(value)) }
+        if let whole = WholeNumber.exactly(value) { return sign + String(whole) }
         return sign + String(format: "%.2f", value)
     }
 

@@ -3,7 +3,9 @@ extension Array {
     /// `elementCandidates`. Lazy: each candidate is built when it is reached, so that a shrinker
     /// that accepts an early candidate never builds the others (all of them at once would be
     /// quadratic in the length: a copy of the array per element).
-    public func shrinkCandidates(minCount: Int = 0, element shrink: @escaping (Element) -> [Element]) -> AnySequence<[Element]> {
+    public func shrinkCandidates<Smaller: Sequence<Element>>(
+        minCount: Int = 0, element shrink: @escaping (Element) -> Smaller
+    ) -> AnySequence<[Element]> {
         AnySequence([shorterCandidates(minCount: minCount), elementCandidates(shrink)].joined())
     }
 
@@ -28,7 +30,7 @@ extension Array {
 
     /// Arrays of the same length with one element replaced by one of its shrink candidates. Lazy:
     /// `shrink` is called for an element when the candidates reach it.
-    public func elementCandidates(_ shrink: @escaping (Element) -> [Element]) -> AnySequence<[Element]> {
+    public func elementCandidates<Smaller: Sequence<Element>>(_ shrink: @escaping (Element) -> Smaller) -> AnySequence<[Element]> {
         AnySequence(
             indices.lazy.flatMap { i in
                 shrink(self[i]).lazy.map { smaller -> [Element] in

@@ -4,6 +4,10 @@
 ///
 /// The candidates are a sequence, read one at a time: a lazy one (`HistoryGenerator.shrink`,
 /// `Array.shrinkCandidates`) builds only the candidates that are tried.
+///
+/// Shrinking also stops, before no candidate shows it, after `maxAttempts` candidates or at a
+/// deadline: the value is then the smallest found so far that shows it, and `Shrunk.stopped`
+/// says which limit stopped it.
 public struct Shrinker<Value> {
     public let candidates: (Value) -> AnySequence<Value>
     /// The most candidates tried in all, a bound on the time shrinking may take.
@@ -15,22 +19,38 @@ public struct Shrinker<Value> {
         self.maxAttempts = maxAttempts
     }
 
-    /// The smallest value reached from `value` whose every step kept `shows` true, and the number
-    /// of candidates tried.
-    public func shrink(_ value: Value, while shows: (Value) -> Bool) -> (value: Value, attempts: Int) {
+    /// The smallest value reached, the candidates tried, and what stopped shrinking early (nil:
+    /// no candidate of the value shows it any more, the value is minimal).
+    public struct Shrunk {
+        public let value: Value
+        public let attempts: Int
+        public let stopped: ShrinkStop?
+    }
+
+    /// The smallest value reached from `value` whose every step kept `shows` true; with `deadline`,
+    /// no candidate is tried once it has passed.
+    public func shrink(_ value: Value, until deadline: ContinuousClock.Instant? = nil, while shows: (Value) -> Bool) -> Shrunk {
         var current = value
         var attempts = 0
-        search: while attempts < maxAttempts {
+        search: while true {
             for candidate in candidates(current) {
+                if attempts >= maxAttempts { return Shrunk(value: current, attempts: attempts, stopped: .attempts) }
+                if let deadline, ContinuousClock.now >= deadline { return Shrunk(value: current, attempts: attempts, stopped: .deadline) }
                 attempts += 1
                 if shows(candidate) {
                     current = candidate
                     continue search
                 }
-                if attempts >= maxAttempts { break search }
             }
-            break
+            return Shrunk(value: current, attempts: attempts, stopped: nil)
         }
-        return (current, attempts)
     }
+}
+
+/// Why shrinking stopped while candidates were left to try.
+public enum ShrinkStop: Sendable, Equatable {
+    /// The most candidates a shrinker tries were tried.
+    case attempts
+    /// The deadline passed.
+    case deadline
 }

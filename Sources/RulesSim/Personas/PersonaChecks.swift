@@ -56,7 +56,7 @@ enum PersonaChecks {
         }
     }
 
-    static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    static func number(_ x: Double) -> String { WholeNumber.text(x) }
 
     static func problems(of spec: PersonaSpec) -> [(String, String)] {
         var f = Findings()

@@ -1,4 +1,5 @@
 import Foundation
+import RulesModel
 
 /// Which personas a cohort is made of, with their weights: `steady`, `steady:70,struggling:30`,
 /// `my-persona.lua:2`. Each user draws its persona by weight from its own seeded generator, so a
@@ -81,6 +82,6 @@ public struct PersonaMix: Sendable, Equatable {
     }
 
     static func format(_ w: Double) -> String {
-        w == w.rounded() && abs(w) < 1e15 ? String(Int64(w)) : String(w)
+        abs(w) < 1e15 ? WholeNumber.text(w) : String(w)
     }
 }

@@ -245,66 +245,153 @@ public indirect enum CaseGenerator {
         }
     }
 
-    /// A value drawn from the generator (not a history's).
-    public func draw<R: RandomNumberGenerator>(using rng: inout R) -> LuaValue {
+    /// A value drawn from the generator (not a history's). Throws, having built no more of it,
+    /// once it holds more than a case may (`CaseSize`).
+    public func draw<R: RandomNumberGenerator>(using rng: inout R) throws(CaseTooLarge) -> LuaValue {
+        var size = CaseSize()
+        return try draw(using: &rng, counting: &size)
+    }
+
+    private func draw<R: RandomNumberGenerator>(using rng: inout R, counting size: inout CaseSize) throws(CaseTooLarge) -> LuaValue {
         switch self {
-        case .int(let min, let max): return .integer(Int64.random(in: min...max, using: &rng))
-        case .oneOf(let values): return values[Int.random(in: 0..<values.count, using: &rng)]
+        case .int(let min, let max):
+            try size.add()
+            return .integer(Int64.random(in: min...max, using: &rng))
+        case .oneOf(let values):
+            let value = values[Int.random(in: 0..<values.count, using: &rng)]
+            try size.add(value)
+            return value
         case .record(let fields):
+            try size.add()
             var table = LuaTable()
-            for field in fields { table[field.name] = field.generator.draw(using: &rng) }
+            for field in fields {
+                try size.add(values: 0, bytes: field.name.utf8.count)
+                table[field.name] = try field.generator.draw(using: &rng, counting: &size)
+            }
             return .table(table)
         case .list(let of, let max):
-            return .table(LuaTable(sequence: (0..<Int.random(in: 0...max, using: &rng)).map { _ in of.draw(using: &rng) }))
+            try size.add()
+            var elements: [LuaValue] = []
+            for _ in 0..<Int.random(in: 0...max, using: &rng) { elements.append(try of.draw(using: &rng, counting: &size)) }
+            return .table(LuaTable(sequence: elements))
         case .history: return .nil
-        case .domain(let count, _): return .integer(Int64.random(in: 0..<Int64(count), using: &rng))
+        case .domain(let count, _):
+            try size.add()
+            return .integer(Int64.random(in: 0..<Int64(count), using: &rng))
         }
     }
 
     /// A drawn (or shrunk) value as the property gets it: a domain's index as its input, the
-    /// rest as drawn.
+    /// rest as drawn. Throws `CaseTooLarge` when what it makes holds more than a case may (a
+    /// list of domain inputs, or a `one_of` value a shrink reached that is larger than the drawn one).
     public func present(_ value: LuaValue) throws -> LuaValue {
+        var size = CaseSize()
+        return try present(value, counting: &size)
+    }
+
+    private func present(_ value: LuaValue, counting size: inout CaseSize) throws -> LuaValue {
         switch (self, value) {
-        case (.domain(_, let element), .integer(let index)): return try element(Int(index))
+        case (.domain(_, let element), .integer(let index)):
+            let input = try element(Int(index))
+            try size.add(input)
+            return input
         case (.record(let fields), .table(var table)):
-            for field in fields { table[field.name] = try field.generator.present(table[field.name]) }
+            try size.add()
+            for field in fields {
+                try size.add(values: 0, bytes: field.name.utf8.count)
+                table[field.name] = try field.generator.present(table[field.name], counting: &size)
+            }
             return .table(table)
-        case (.list(let of, _), .table(let table)): return .table(LuaTable(sequence: try table.sequence.map { try of.present($0) }))
-        default: return value
+        case (.list(let of, _), .table(let table)):
+            try size.add()
+            var elements: [LuaValue] = []
+            for element in table.sequence { elements.append(try of.present(element, counting: &size)) }
+            return .table(LuaTable(sequence: elements))
+        default:
+            try size.add(value)
+            return value
         }
     }
 
     /// Plainer values than `value`, plainest first (each strictly plainer, so shrinking ends).
-    public func shrink(_ value: LuaValue) -> [LuaValue] {
+    /// Lazy: a candidate is built when it is reached (a list's are copies of it, one per element
+    /// left out or shrunk, and a nested list's would multiply).
+    public func shrink(_ value: LuaValue) -> AnySequence<LuaValue> {
         switch (self, value) {
         case (.int(let min, let max), .integer(let n)):
             let target = min > 0 ? min : max < 0 ? max : 0
-            guard n != target else { return [] }
+            guard n != target else { return AnySequence([]) }
             var out: [Int64] = [target]
             let half = target + (n - target) / 2
             if half != target, half != n { out.append(half) }
             let step = n > target ? n - 1 : n + 1
             if !out.contains(step), step != n { out.append(step) }
-            return out.map { .integer($0) }
+            return AnySequence(out.map { .integer($0) })
         case (.oneOf(let values), _):
-            guard let index = values.firstIndex(of: value) else { return [] }
-            return Array(values[..<index])
+            guard let index = values.firstIndex(of: value) else { return AnySequence([]) }
+            return AnySequence(values[..<index])
         case (.record(let fields), .table(let table)):
-            var out: [LuaValue] = []
-            for field in fields {
-                for smaller in field.generator.shrink(table[field.name]) {
-                    var other = table
-                    other[field.name] = smaller
-                    out.append(.table(other))
-                }
-            }
-            return out
+            return AnySequence(
+                fields.lazy.flatMap { field in
+                    field.generator.shrink(table[field.name]).lazy.map { smaller -> LuaValue in
+                        var other = table
+                        other[field.name] = smaller
+                        return .table(other)
+                    }
+                })
         case (.list(let of, _), .table(let table)):
-            return table.sequence.shrinkCandidates(element: of.shrink).map { .table(LuaTable(sequence: $0)) }
+            return AnySequence(table.sequence.shrinkCandidates(element: of.shrink).lazy.map { .table(LuaTable(sequence: $0)) })
         case (.domain(let count, _), .integer):
             return CaseGenerator.int(min: 0, max: Int64(count - 1)).shrink(value)
-        default: return []
+        default: return AnySequence([])
         }
+    }
+}
+
+/// What a case holds, counted as it is drawn and presented, against the bounds of a case: at most
+/// `maxValues` values (each number, string, boolean and table counts one) and `maxBytes` bytes
+/// of text (its strings and field names). A case is handed to the property as a rule's arguments
+/// are: these are a rule's bounds. The values are a tenth of the entries one conversion between
+/// Lua and Swift may visit (`LuaLimits.maxConvertedEntries`), a few MiB of the state's 64 MiB
+/// once in Lua, and the text is the eighth of the state's memory a rule file may keep. A
+/// generator whose cases would be larger (`gen.list(gen.list(gen.list(…, 1000), 1000), 1000)`)
+/// is refused at its first case that is, before the case is built, naming the property.
+public struct CaseSize: Sendable {
+    public static let maxValues = LuaLimits.default.maxConvertedEntries / 10
+    public static let maxBytes = LuaLimits.default.memoryBytes / 8
+
+    public private(set) var values = 0
+    public private(set) var bytes = 0
+
+    public init() {}
+
+    /// Counts `values` values and `bytes` bytes of text more.
+    public mutating func add(values more: Int = 1, bytes text: Int = 0) throws(CaseTooLarge) {
+        values += more
+        bytes += text
+        if values > Self.maxValues || bytes > Self.maxBytes { throw CaseTooLarge() }
+    }
+
+    /// Counts `value` and everything it holds (stopping at the first count past a bound).
+    public mutating func add(_ value: LuaValue) throws(CaseTooLarge) {
+        switch value {
+        case .string(let text): try add(bytes: text.utf8.count)
+        case .table(let table):
+            try add()
+            for (key, element) in table.storage {
+                if case .string(let name) = key { try add(values: 0, bytes: name.utf8.count) }
+                try add(element)
+            }
+        default: try add()
+        }
+    }
+}
+
+/// A case that would hold more than a case may (`CaseSize`).
+public struct CaseTooLarge: Error, CustomStringConvertible, Sendable {
+    public var description: String {
+        "the case holds more than a case may: \(CaseSize.maxValues) values (numbers, strings, booleans, tables) and "
+            + "\(CaseSize.maxBytes >> 20) MiB of text; draw smaller cases (a smaller gen.list MAX, fewer nested lists)"
     }
 }
 

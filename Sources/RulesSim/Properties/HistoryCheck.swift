@@ -29,21 +29,32 @@ public final class HistoryCheck {
     /// The most candidates tried while shrinking: each is replayed through the engine.
     public static let maxShrinkAttempts = 2_000
 
-    /// Why the property breaks on `history`, or nil.
-    public func failure(_ history: PropertyHistory) -> String? {
+    /// Why the property breaks on `history`, or nil; nil too when `deadline` passes before its
+    /// replay ends (a year of events can take seconds), which the caller tells by the deadline.
+    public func failure(_ history: PropertyHistory, until deadline: ContinuousClock.Instant? = nil) -> String? {
         users += 1
         let lines = history.lines(user: "h\(users)")
-        return judge(lines, outputs(lines))
+        guard let outputs = outputs(lines, until: deadline) else { return nil }
+        return judge(lines, outputs)
     }
 
-    /// Each set's output lines for `lines` (a set whose store cannot open shows it on every line).
-    func outputs(_ lines: [String]) -> [[JSONValue]] {
-        replays.map { replay in
+    /// Each set's output lines for `lines` (a set whose store cannot open shows it on every line);
+    /// nil when `deadline` passes first.
+    func outputs(_ lines: [String], until deadline: ContinuousClock.Instant? = nil) -> [[JSONValue]]? {
+        var all: [[JSONValue]] = []
+        for replay in replays {
             guard let replay else {
-                return lines.map { _ in .object([("ok", .bool(false)), ("error", .object([("code", .string("STORE_ERROR"))]))]) }
+                all.append(lines.map { _ in .object([("ok", .bool(false)), ("error", .object([("code", .string("STORE_ERROR"))]))]) })
+                continue
             }
-            return lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
+            var outputs: [JSONValue] = []
+            for (index, line) in lines.enumerated() {
+                if let deadline, ContinuousClock.now >= deadline { return nil }
+                outputs.append(replay.output(forLine: line, number: index + 1))
+            }
+            all.append(outputs)
         }
+        return all
     }
 
     /// What checking `cases` histories from `seed` found: how many broke, and the first, shrunk.
@@ -56,20 +67,41 @@ public final class HistoryCheck {
         public var minimal: [String] = []
         public var attempts = 0
         public var message = ""
+        /// Whether the deadline stopped the cases before the last (`cases` is then the number checked).
+        public var stoppedAtDeadline = false
+        /// What stopped shrinking before the history was minimal (`minimal` is then the smallest
+        /// failing history found so far); nil when it is minimal.
+        public var shrinkStopped: ShrinkStop?
     }
 
-    /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks.
-    public func run(cases: Int, seed: UInt64, stopAtFirst: Bool, progress: ((Int) -> Void)? = nil) -> Outcome {
+    /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks. With
+    /// `deadline`, no case is started and no shrink candidate is tried once it has passed.
+    public func run(
+        cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil, progress: ((Int) -> Void)? = nil
+    ) -> Outcome {
         var outcome = Outcome(cases: cases, broken: 0)
         var first: PropertyHistory?
         for k in 0..<cases {
+            if let deadline, ContinuousClock.now >= deadline {
+                outcome.cases = k
+                outcome.stoppedAtDeadline = true
+                break
+            }
             defer { progress?(k + 1) }
             let history = app.history(seed: seed, days: days, case: k)
-            guard failure(history) != nil else { continue }
+            guard let message = failure(history, until: deadline) else {
+                if let deadline, ContinuousClock.now >= deadline {
+                    outcome.cases = k
+                    outcome.stoppedAtDeadline = true
+                    break
+                }
+                continue
+            }
             outcome.broken += 1
             if first == nil {
                 first = history
                 outcome.firstCase = k
+                outcome.message = message
             }
             if stopAtFirst {
                 outcome.cases = k + 1
@@ -77,12 +109,19 @@ public final class HistoryCheck {
             }
         }
         guard let first else { return outcome }
+        // Why the last history taken breaks it: the shrunk one's, without replaying it again.
+        var message = outcome.message
         let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
-            .shrink(first) { failure($0) != nil }
+            .shrink(first, until: deadline) { candidate in
+                guard let why = failure(candidate, until: deadline) else { return false }
+                message = why
+                return true
+            }
         outcome.originalEvents = first.lines().count
         outcome.minimal = shrunk.value.lines()
         outcome.attempts = shrunk.attempts
-        outcome.message = failure(shrunk.value) ?? "?"
+        outcome.shrinkStopped = shrunk.stopped
+        outcome.message = message
         return outcome
     }
 }

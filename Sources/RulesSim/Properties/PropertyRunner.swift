@@ -11,11 +11,16 @@ import RulesModel
 /// (`NAME` made a file name by `FileNames`: it stays in `out`, one per property);
 /// with `explain`, the minimal case is run once more on a host that explains, and the failure
 /// shows its last rule calls (`FailureExplanation`), as a failed test's do.
+///
+/// Every case is counted as it is drawn against the bounds of a case (`CaseSize`). No case starts
+/// and no shrink candidate is tried once the test's deadline has passed: a property stopped among
+/// its cases is an ERROR (none broke it so far), one stopped while shrinking (or at the most
+/// candidates shrinking tries) FAILs with the smallest failing case found so far, saying so.
 public final class PropertyRunner: PropertyRunning {
     public static let defaultCases = 100
     public static let maxCases = 100_000
     public static let defaultOut = ".rulesrun/test"
-    /// The most candidates tried while shrinking a value.
+    /// The most candidates tried while shrinking a value (a history's: `HistoryCheck.maxShrinkAttempts`).
     public static let maxShrinkAttempts = 20_000
 
     public let cases: Int
@@ -38,7 +43,7 @@ public final class PropertyRunner: PropertyRunning {
         self.explain = explain
     }
 
-    public func run(_ property: PropertyTest, in host: LuaHost) -> RuleTestResult {
+    public func run(_ property: PropertyTest, in host: LuaHost, until deadline: TestLimits.Deadline) -> RuleTestResult {
         func result(
             _ outcome: RuleTestResult.Outcome, _ failure: [String], cases: Int? = nil, explanation: FailureExplanation? = nil
         ) -> RuleTestResult {
@@ -61,6 +66,14 @@ public final class PropertyRunner: PropertyRunning {
         let reproduce =
             "rulesrun test \(ShellQuote.path(property.rules)) --run \(ShellQuote.exactRegex(property.name)) --seed \(seed) --cases \(cases)"
             + (out == Self.defaultOut ? "" : " " + ShellQuote.option("--out", out))
+        // What a property stopped at its deadline, or shrinking stopped early, says.
+        func stopped(after done: Int) -> String {
+            "\(path): stopped after \(done) of \(cases) cases, none of which broke it: \(deadline.limit) was reached"
+        }
+        func shrinkStop(_ stop: ShrinkStop, attempts: Int, limit: Int) -> String {
+            "shrinking stopped after \(attempts) attempts: "
+                + (stop == .attempts ? "the most it tries (\(limit))" : "\(deadline.limit) was reached")
+        }
         let silent = host.printIsSilent
         host.printIsSilent = true
         defer { host.printIsSilent = silent }
@@ -72,18 +85,26 @@ public final class PropertyRunner: PropertyRunning {
                 return result(.error, ["\(property.rules): cannot load the rules to replay: \(error)"])
             }
             let check = HistoryCheck(app: app, days: days, rules: [ruleSet], judge: LuaProperty.judge(property.function, in: host))
-            let outcome = check.run(cases: cases, seed: seed, stopAtFirst: true)
-            guard let first = outcome.firstCase else { return result(.passed, [], cases: cases) }
+            let outcome = check.run(cases: cases, seed: seed, stopAtFirst: true, until: deadline.instant)
+            guard let first = outcome.firstCase else {
+                guard !outcome.stoppedAtDeadline else { return result(.error, [stopped(after: outcome.cases)], cases: outcome.cases) }
+                return result(.passed, [], cases: cases)
+            }
             let file = (out as NSString).appendingPathComponent(
                 fileNames.name(for: property.name, key: "\(property.file)\u{0}\(property.name)", suffix: ".jsonl"))
+            let stop = outcome.shrinkStopped.map {
+                shrinkStop($0, attempts: outcome.attempts, limit: HistoryCheck.maxShrinkAttempts) + "; the smallest failing history found so far"
+            }
             var lines = [
                 outcome.message,
                 "falsified by \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events); shrunk to \(outcome.minimal.count) events: \(file)",
             ]
+            if let stop { lines.append(stop) }
             // One comment line each, whatever the names hold.
             let header = [
                 "# rulesrun test \(property.rules): \(property.name) (\(property.file):\(property.function.line)) breaks on this history",
-                "# shrunk from \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events) to \(outcome.minimal.count) events",
+                "# shrunk from \(app.rawValue) history \(first) of seed \(seed) (\(outcome.originalEvents) events) to \(outcome.minimal.count) events"
+                    + (stop.map { " (\($0))" } ?? ""),
                 "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
                 "# reproduce: \(ShellQuote.replay("FILE", rules: property.rules))   or   \(reproduce)",
             ].map(VisibleText.oneLine)
@@ -95,32 +116,39 @@ public final class PropertyRunner: PropertyRunning {
             } catch {
                 lines.append("cannot write \(file): \(error.localizedDescription)")
             }
+            // Explaining replays the history once more: not past the deadline (it may be a year of events).
+            let explains = explain && !deadline.hasPassed
+            if explain, !explains { lines.append("its rule calls are not shown: \(deadline.limit) was reached") }
             let explanation =
-                explain
+                explains
                 ? FailureExplanation.ofHistory(outcome.minimal, rules: [property.rules]) { check.judge(outcome.minimal, $0) == nil }?.first
                 : nil
             return result(.failed, lines, cases: first + 1, explanation: explanation)
         }
-        // A drawn value as the property gets it; nil when it cannot be made (reported as an error).
-        var unmade: String?
+        // A drawn value as the property gets it; nil when it cannot be made (reported as an error
+        // for a drawn case; a shrink candidate that cannot be made does not break the property).
+        var unmade: (any Error)?
         func verdict(_ drawn: LuaValue) -> String? {
             do {
                 return LuaProperty.verdict(property.function, in: host, [try generator.present(drawn)])
             } catch {
-                unmade = "\(path): cannot make the case: \(error)"
+                unmade = error
                 return nil
             }
         }
         for k in 0..<cases {
+            guard !deadline.hasPassed else { return result(.error, [stopped(after: k)], cases: k) }
             var rng = SeededGenerator(seed: seed, UInt64(k), 0x5052_4f50)
-            let value = generator.draw(using: &rng)
+            let value: LuaValue
+            do { value = try generator.draw(using: &rng) } catch {
+                return result(.error, ["\(path): case \(k) of seed \(seed): \(error)"], cases: k)
+            }
             guard verdict(value) != nil else {
-                if let unmade { return result(.error, [unmade]) }
+                if let unmade { return result(.error, ["\(path): case \(k) of seed \(seed): cannot make the case: \(unmade)"], cases: k) }
                 continue
             }
-            let shrunk = Shrinker<LuaValue>(maxAttempts: Self.maxShrinkAttempts, candidates: generator.shrink).shrink(value) {
-                verdict($0) != nil
-            }
+            let shrinker = Shrinker<LuaValue>(maxAttempts: Self.maxShrinkAttempts, candidates: generator.shrink)
+            let shrunk = shrinker.shrink(value, until: deadline.instant) { verdict($0) != nil }
             host.printIsSilent = silent  // what the minimal case prints is shown
             let message = verdict(shrunk.value) ?? "?"
             let (original, minimal) = ((try? generator.present(value)) ?? value, (try? generator.present(shrunk.value)) ?? shrunk.value)
@@ -128,11 +156,14 @@ public final class PropertyRunner: PropertyRunning {
             let explanation = rules.flatMap {
                 FailureExplanation.ofTest(named: property.name, url: property.url, label: property.file, rules: $0, case: minimal)
             }
+            let shrunkTo =
+                shrunk.stopped.map { "smallest failing case found (\(shrinkStop($0, attempts: shrunk.attempts, limit: Self.maxShrinkAttempts)))" }
+                ?? "minimal case (\(shrunk.attempts) shrink attempts)"
             return result(
                 .failed,
                 [
                     message, "falsified by case \(k) of seed \(seed): \(SourceFile.excerpt(original.description))",
-                    "minimal case (\(shrunk.attempts) shrink attempts): \(SourceFile.excerpt(minimal.description))",
+                    "\(shrunkTo): \(SourceFile.excerpt(minimal.description))",
                     "reproduce: \(reproduce)",
                 ], cases: k + 1, explanation: explanation)
         }

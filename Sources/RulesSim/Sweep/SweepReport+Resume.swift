@@ -9,7 +9,9 @@ extension SweepReport {
     /// metrics and replicas (the report's `sweep` object but `finished`), and per variant the same
     /// `inputs_digest` (rule files, overrides, personas' files). Keyed by the variant's index in
     /// the plan. A refused variant is not read back (it is validated again: no simulation), nor a
-    /// variant whose digest differs (`stale` counts them). Throws when the file is not such a report.
+    /// variant whose digest differs (`stale` counts them). Throws when the file is not such a report,
+    /// or holds a number a sweep does not write (`checked`): a share's mean outside 0…1, or any
+    /// number past ±2^53, which the tool would show and chart as if it had measured it.
     public static func finishedRows(
         in text: String, file: String, of sweep: Sweep
     ) throws(SweepError) -> (
@@ -43,6 +45,19 @@ extension SweepReport {
             default: nil
             }
         }
+        // A number of `metric` read back (`what`: its mean, a bound, a difference) as a sweep writes
+        // it: at most 2^53 either way and, for a share's mean or difference, within `share`.
+        func checked(
+            _ x: Double, _ metric: SummaryMetric, _ what: String, of variant: SweepPlan.Variant, share: ClosedRange<Double>? = nil
+        ) throws(SweepError) -> Double {
+            let range = metric.isShare ? share ?? -WholeNumber.maxExact...WholeNumber.maxExact : -WholeNumber.maxExact...WholeNumber.maxExact
+            guard range.contains(x) else {
+                let expected = range.upperBound == 1 ? "a share: \(WholeNumber.text(range.lowerBound)) to 1" : "at most 2^53 either way"
+                let values = zip(sweep.plan.knobs, variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
+                throw fail("has \(metric.name) \(what) \(WholeNumber.text(x)) for the variant \(values), which no sweep writes (\(expected))")
+            }
+            return x
+        }
         var rows: [Int: SweepRow] = [:]
         var stale = 0
         for variant in variants {
@@ -64,18 +79,22 @@ extension SweepReport {
             }
             var estimates: [Estimate] = [], differences: [Estimate] = []
             for metric in sweep.metrics {
-                guard let mean = number(metrics.first(where: { $0.0 == metric.name })?.1) else {
+                guard let read = number(metrics.first(where: { $0.0 == metric.name })?.1) else {
                     throw fail("has no \(metric.name) for a variant")
                 }
+                let mean = try checked(read, metric, "mean", of: planned, share: 0...1)
                 let interval = variant["intervals"]?[metric.name]
                 if let low = number(interval?["low"]), let high = number(interval?["high"]) {
+                    let (low, high) = (try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned))
                     estimates.append(Estimate(mean: mean, low: low, high: high, n: n, method: method))
                 } else {
                     estimates.append(Estimate(mean: mean, low: mean, high: mean, n: 1, method: .single))
                 }
                 let vs = variant["vs_base"]?[metric.name]
-                if let delta = number(vs?["delta"]) {
+                if let read = number(vs?["delta"]) {
+                    let delta = try checked(read, metric, "difference to the base", of: planned, share: -1...1)
                     if let low = number(vs?["low"]), let high = number(vs?["high"]) {
+                        let (low, high) = (try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned))
                         differences.append(Estimate(mean: delta, low: low, high: high, n: n, method: method))
                     } else {
                         differences.append(Estimate(mean: delta, low: delta, high: delta, n: 1, method: .single))

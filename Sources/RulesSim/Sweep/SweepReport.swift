@@ -156,7 +156,10 @@ public struct SweepReport: Sendable {
         }
     }
 
-    static func csvNumber(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(format: "%.4f", x) }
+    static func csvNumber(_ x: Double) -> String {
+        if abs(x) < 1e15, let whole = WholeNumber.exactly(x) { return String(whole) }
+        return String(format: "%.4f", x)
+    }
 
     static func csvField(_ s: String) -> String {
         s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s

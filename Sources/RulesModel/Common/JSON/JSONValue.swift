@@ -55,8 +55,8 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
-            let whole = value.rounded() == value && abs(value) < 9_007_199_254_740_992 && !(value == 0 && value.sign == .minus)
-            self = whole ? .int(Int(value)) : .double(value)
+            let whole = value == 0 && value.sign == .minus ? nil : WholeNumber.exactly(value)
+            self = whole.map { .int($0) } ?? .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
