@@ -51,19 +51,19 @@ public struct TestLimits: Sendable {
     }
 
     /// The clock of one run: when it started, and the deadline of each test in it.
-    public struct Clock: Sendable {
-        public let limits: TestLimits
-        public let runEnd: ContinuousClock.Instant
+    struct Clock: Sendable {
+        let limits: TestLimits
+        let runEnd: ContinuousClock.Instant
 
-        public init(_ limits: TestLimits, start: ContinuousClock.Instant = .now) {
+        init(_ limits: TestLimits, start: ContinuousClock.Instant = .now) {
             self.limits = limits
             runEnd = start + limits.runTime
         }
 
-        public var runIsOver: Bool { ContinuousClock.now >= runEnd }
+        var runIsOver: Bool { ContinuousClock.now >= runEnd }
 
         /// The deadline of a test that starts now.
-        public func deadlineOfTest() -> Deadline {
+        func deadlineOfTest() -> Deadline {
             let own = ContinuousClock.now + limits.testTime
             if runEnd <= own { return Deadline(instant: runEnd, limit: limits.runLimitText) }
             return Deadline(instant: own, limit: limits.testLimitText)

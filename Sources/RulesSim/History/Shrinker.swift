@@ -5,9 +5,8 @@
 /// The candidates are a sequence, read one at a time: a lazy one (`HistoryGenerator.shrink`,
 /// `Array.shrinkCandidates`) builds only the candidates that are tried.
 ///
-/// Shrinking also stops, before no candidate shows it, after `maxAttempts` candidates or at a
-/// deadline: the value is then the smallest found so far that shows it, and `Shrunk.stopped`
-/// says which limit stopped it.
+/// Shrinking may stop earlier, after `maxAttempts` candidates or at a deadline: the value is then
+/// the smallest found so far that shows it, and `Shrunk.stopped` says which limit stopped it.
 public struct Shrinker<Value> {
     public let candidates: (Value) -> AnySequence<Value>
     /// The most candidates tried in all, a bound on the time shrinking may take.
