@@ -4,22 +4,22 @@
 /// a value a rule returns) can be any of those: every such conversion goes through here, and gets
 /// nil (or a message naming the value) instead.
 public enum WholeNumber {
-    /// The largest magnitude converted: 2^53, below which every whole double is exactly one integer
-    /// (above it doubles skip integers, and a printed `9007199254740993` would be a value never held).
+    /// 2^53: below it every whole double is exactly one integer; from it on doubles skip integers
+    /// (2^53 + 1 is read as 2^53), so a whole number written from one would be a value never held.
     public static let maxExact: Double = 9_007_199_254_740_992
 
-    /// `value` as an integer when it is a whole number of magnitude at most 2^53; nil for a
+    /// `value` as an integer when it is a whole number of magnitude below 2^53; nil for a
     /// fraction, an infinity, NaN or a larger magnitude.
     public static func exactly(_ value: Double) -> Int? {
-        guard value.rounded() == value, abs(value) <= maxExact else { return nil }
+        guard value.rounded() == value, abs(value) < maxExact else { return nil }
         return Int(value)
     }
 
-    /// `value` rounded to the nearest integer when that is within ±2^53; nil for an infinity, NaN
-    /// or a larger magnitude.
+    /// `value` rounded to the nearest integer when that is below 2^53 in magnitude; nil for an
+    /// infinity, NaN or a larger magnitude.
     public static func rounded(_ value: Double) -> Int? { exactly(value.rounded()) }
 
-    /// `value` rounded toward zero (its whole part) when that is within ±2^53; nil otherwise.
+    /// `value` rounded toward zero (its whole part) when that is below 2^53 in magnitude; nil otherwise.
     public static func truncated(_ value: Double) -> Int? { exactly(value.rounded(.towardZero)) }
 
     /// A number as messages and reports write it: a whole number without a fraction (`100`, not

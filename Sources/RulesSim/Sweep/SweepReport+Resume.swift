@@ -50,7 +50,8 @@ extension SweepReport {
         func checked(
             _ x: Double, _ metric: SummaryMetric, _ what: String, of variant: SweepPlan.Variant, share: ClosedRange<Double>? = nil
         ) throws(SweepError) -> Double {
-            let range = metric.isShare ? share ?? -WholeNumber.maxExact...WholeNumber.maxExact : -WholeNumber.maxExact...WholeNumber.maxExact
+            let any = -WholeNumber.maxExact...WholeNumber.maxExact
+            let range = metric.isShare ? share ?? any : any
             guard range.contains(x) else {
                 let expected = range.upperBound == 1 ? "a share: \(WholeNumber.text(range.lowerBound)) to 1" : "at most 2^53 either way"
                 let values = zip(sweep.plan.knobs, variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
