@@ -109,18 +109,24 @@ public final class HistoryCheck {
             }
         }
         guard let first else { return outcome }
-        // Why the last history taken breaks it: the shrunk one's, without replaying it again.
+        // Why the last history taken breaks it: the shrunk one's, without replaying it again; and
+        // whether the deadline cut a candidate's replay (the last one too: the history is then not
+        // known to be minimal).
         var message = outcome.message
+        var cut = false
         let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
             .shrink(first, until: deadline) { candidate in
-                guard let why = failure(candidate, until: deadline) else { return false }
+                guard let why = failure(candidate, until: deadline) else {
+                    if let deadline, ContinuousClock.now >= deadline { cut = true }
+                    return false
+                }
                 message = why
                 return true
             }
         outcome.originalEvents = first.lines().count
         outcome.minimal = shrunk.value.lines()
         outcome.attempts = shrunk.attempts
-        outcome.shrinkStopped = shrunk.stopped
+        outcome.shrinkStopped = shrunk.stopped ?? (cut ? .deadline : nil)
         outcome.message = message
         return outcome
     }
