@@ -79,24 +79,20 @@ public final class HistoryCheck {
     public func run(
         cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil, progress: ((Int) -> Void)? = nil
     ) -> Outcome {
+        func overdue() -> Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
         var outcome = Outcome(cases: cases, broken: 0)
         var first: PropertyHistory?
         for k in 0..<cases {
-            if let deadline, ContinuousClock.now >= deadline {
+            // A case the deadline cut (before or during its replay) is not one checked.
+            let history = app.history(seed: seed, days: days, case: k)
+            let message = overdue() ? nil : failure(history, until: deadline)
+            if message == nil, overdue() {
                 outcome.cases = k
                 outcome.stoppedAtDeadline = true
                 break
             }
-            defer { progress?(k + 1) }
-            let history = app.history(seed: seed, days: days, case: k)
-            guard let message = failure(history, until: deadline) else {
-                if let deadline, ContinuousClock.now >= deadline {
-                    outcome.cases = k
-                    outcome.stoppedAtDeadline = true
-                    break
-                }
-                continue
-            }
+            progress?(k + 1)
+            guard let message else { continue }
             outcome.broken += 1
             if first == nil {
                 first = history
@@ -117,7 +113,7 @@ public final class HistoryCheck {
         let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
             .shrink(first, until: deadline) { candidate in
                 guard let why = failure(candidate, until: deadline) else {
-                    if let deadline, ContinuousClock.now >= deadline { cut = true }
+                    cut = cut || overdue()
                     return false
                 }
                 message = why
