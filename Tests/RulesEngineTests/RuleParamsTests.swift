@@ -337,6 +337,32 @@ import Testing
             ])
     }
 
+    /// Every value a number range is proved at is finite and within it, however wide the range
+    /// (up to the width the checks accept: max − min finite); a wider one is refused by the checks.
+    @Test func theDomainOfAWideNumberRangeStaysFiniteAndWithinIt() throws {
+        let ranges = [
+            ("-6e307", "6e307"), ("-1.7976931348623157e308 / 2", "1.7976931348623157e308 / 2"),
+            ("1.7976931348623157e308 / 4", "1.7976931348623157e308"), ("-1.7976931348623157e308", "-1.7976931348623157e308 / 8"),
+            ("0", "1.7976931348623157e308"),
+        ]
+        let p = try params(
+            ranges.enumerated().map { i, range in
+                "  g\(i) = { type = \"number\", min = \(range.0), max = \(range.1), default = \(range.0) },"
+            }.joined(separator: "\n"))
+        for i in ranges.indices {
+            let param = try #require(p["g\(i)"])
+            let (lo, hi) = (try #require(param.min?.doubleValue), try #require(param.max?.doubleValue))
+            let values = RuleParams.domainValues(of: param).compactMap(\.doubleValue)
+            #expect(values.count == 5 && values.allSatisfy { $0.isFinite && $0 >= lo && $0 <= hi }, "\(lo)…\(hi): \(values)")
+        }
+        let found = try problems(#"  g = { type = "number", min = -1e308, max = 1e308, default = 0 },"#)
+        #expect(
+            found == [
+                "modes.lua:3: params.g.max: the range -1e+308…1e+308 is too wide: max − min must be a finite number "
+                    + "(at most 1.7976931348623157e+308), as validate proves the functions at points between them"
+            ])
+    }
+
     @Test func aSmallProductIsTriedInFull() throws {
         let p = try params(
             """

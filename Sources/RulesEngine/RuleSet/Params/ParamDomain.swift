@@ -2,7 +2,8 @@ import RulesModel
 
 /// The param values a function that receives params is proved over: for each param, booleans both
 /// values, enums all, integer ranges of at most 16 values all (else min, max, default and up to 5
-/// evenly spaced values), numbers min, max, default and 3 midpoints; then their cartesian product,
+/// evenly spaced values), numbers min, max, default and 3 points between (a range whose width is not
+/// a finite number is refused by the checks); then their cartesian product,
 /// up to ``RuleParams/domainCap`` combinations. Past the cap, the combinations tried are a
 /// deterministic sample (every param at its default, each value of each param with the others at
 /// their defaults, then a fixed pseudo-random choice), and ``unproved`` says so.
@@ -52,10 +53,15 @@ extension RuleParams {
             for k in Int64(1)...5 { picks.insert(lo + (hi - lo) * k / 6) }
             return picks.sorted().map { .integer($0) }
         case .number:
-            guard let lo = param.min?.doubleValue, let hi = param.max?.doubleValue, lo <= hi else { return [param.defaultValue] }
+            // A declaration that passed the checks (finite, and so is max − min); anything else is tried at its default.
+            guard let lo = param.min?.doubleValue, let hi = param.max?.doubleValue, lo <= hi, (hi - lo).isFinite else {
+                return [param.defaultValue]
+            }
             var picks: Set<Double> = [lo, hi]
             if let d = param.defaultValue.doubleValue { picks.insert(d) }
-            for k in 1...3 { picks.insert(lo + (hi - lo) * Double(k) / 4) }
+            // Divided before multiplied, so that no step overflows (a quarter is exact): each point is
+            // between lo and hi, so finite.
+            for k in 1...3 { picks.insert(lo + (hi - lo) / 4 * Double(k)) }
             return picks.sorted().map { .number($0) }
         }
     }

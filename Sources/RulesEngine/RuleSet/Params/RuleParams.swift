@@ -195,13 +195,27 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                 guard let min = param.min, let max = param.max else { continue }
                 var rangeOK = true
                 for (field, bound) in [("min", min), ("max", max)] {
-                    if case .integer(let i) = bound, abs(i) > Self.maxExactInteger {
+                    // By magnitude: `abs` of math.mininteger does not exist in an Int64.
+                    if case .integer(let i) = bound, i.magnitude > Self.maxExactInteger.magnitude {
                         fail("\(path).\(field)", "an integer param's range is within ±2^53 (\(Self.maxExactInteger)), found \(i)")
+                        rangeOK = false
+                    }
+                    if case .number(let d) = bound, !d.isFinite {
+                        fail("\(path).\(field)", "a number param's range is finite, found \(bound.text)")
                         rangeOK = false
                     }
                 }
                 if rangeOK, let lo = min.doubleValue, let hi = max.doubleValue, lo > hi {
                     fail("\(path).max", "must be at least min (\(min.text)), found \(max.text)")
+                    rangeOK = false
+                }
+                // The proofs try points between min and max (``domainValues(of:)``): a width that
+                // overflows a double would make them inf.
+                if rangeOK, let lo = min.doubleValue, let hi = max.doubleValue, !(hi - lo).isFinite {
+                    fail(
+                        "\(path).max",
+                        "the range \(min.text)…\(max.text) is too wide: max − min must be a finite number "
+                            + "(at most \(Double.greatestFiniteMagnitude)), as validate proves the functions at points between them")
                     rangeOK = false
                 }
                 if rangeOK, param.accepting(param.defaultValue) == nil {
