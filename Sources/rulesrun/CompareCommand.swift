@@ -343,14 +343,14 @@ struct CompareCommand: ParsableCommand {
         for name in ignore.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
             guard !name.isEmpty else {
                 throw ValidationError(
-                    "--ignore: an empty kind in \(ignore.map { "\"\($0)\"" }.joined(separator: " ")); give the kinds' names")
+                    "--ignore: an empty kind in \(ignore.map(ExpectationError.quoted).joined(separator: " ")); give the kinds' names")
             }
             let field = HistoryField(rawValue: name), economic = EconomyField(rawValue: name), habit = HabitField(rawValue: name)
             guard field != nil || economic != nil || habit != nil else {
                 var kinds = HistoryField.allCases.map(\.rawValue)
                 kinds += EconomyField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
                 kinds += HabitField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
-                throw ValidationError("--ignore \(name): not a field (one of \(kinds.joined(separator: ", ")))")
+                throw ValidationError("--ignore \(VisibleText.escaping(SourceFile.excerpt(name, limit: 100))): not a field (one of \(kinds.joined(separator: ", ")))")
             }
             if let field { ignored.insert(field) }
             if let economic { ignoredEconomy.insert(economic) }
@@ -363,7 +363,7 @@ struct CompareCommand: ParsableCommand {
                 let runs = line.app == .earned ? (economyRuns, "--economy-runs") : (habitRuns, "--habit-runs")
                 guard runs.0 > 0 else {
                     throw ValidationError(
-                        "--expect \"\(text)\": fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
+                        "--expect \(ExpectationError.quoted(text)): fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
                 }
                 lineExpectations.append(line)
             } else {

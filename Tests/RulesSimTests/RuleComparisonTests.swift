@@ -89,6 +89,43 @@ import Testing
         #expect(throws: ExpectationError.self) { try Expectation("B.reminders <= A.reminders") }
     }
 
+    /// Every character of an expectation is understood, or it is refused at the first one that is
+    /// not (a leading ".", a third operand, text after the second field), for either kind
+    /// (`Expectation`, `LineExpectation`); a long one is refused by its length and echoed cut.
+    @Test func anExpectationIsRefusedAtTheFirstCharacterNotUnderstood() throws {
+        func message(_ text: String) -> String? {
+            do {
+                if try LineExpectation(text) == nil { _ = try Expectation(text) }
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let cases: [(text: String, message: String)] = [
+            (".B.current_tier <= A.current_tier", #"character 1 is not understood: expected A or B, the side of the left field (A.FIELD or B.FIELD), found ".B.current_tier <= A…""#),
+            ("B.current_tier <= .A.current_tier", #"character 19 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found ".A.current_tier""#),
+            ("B.current_tier <= A.current_tier junk", #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "junk""#),
+            ("B.current_tier <= A.current_tier <= B.current_tier", #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "<= B.current_tier""#),
+            ("B.cost_credits <= A.cost_credits; rm -rf", #"character 33 is not understood: expected the end of the expectation after A.cost_credits, found "; rm -rf""#),
+            ("B.current_tier =< A.current_tier", #"character 16 is not understood: expected a relation (one of <=, <, >=, >, ==, !=) after B.current_tier, found "=< A.current_tier""#),
+            ("B current_tier <= A.current_tier", #"character 2 is not understood: expected "." after B, found " current_tier <= A.c…""#),
+            ("B. <= A.current_tier", #"character 3 is not understood: expected a field's name after "B.", found " <= A.current_tier""#),
+            ("B.current_tier <=", #"character 18 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found the end"#),
+            ("B.current_tier <= A.current_tier\u{1B}[2J", #"character 33 is not understood: expected the end of the expectation after A.current_tier, found "\u{1B}[2J""#),
+        ]
+        for (text, expected) in cases {
+            #expect(message(text) == expected, "\(text)")
+        }
+        // What was accepted stays accepted: spaces anywhere between the parts, a and b for A and B.
+        #expect(try Expectation("  b.current_tier>=a.current_tier\t").description == "B.current_tier >= A.current_tier")
+        #expect(try LineExpectation("B.cost_credits<=A.cost_credits")?.description == "B.cost_credits <= A.cost_credits")
+
+        let long = "B.current_tier <= A.current_tier" + String(repeating: " x", count: 50_000)
+        #expect(message(long) == "an expectation is at most 200 characters, found 100032")
+        let shown = try #require(#expect(throws: ExpectationError.self) { try Expectation(long) }).description
+        #expect(shown.count < 200 && shown.hasPrefix(#"--expect "B.current_tier <= A.current_tier x x"#), "\(shown)")
+    }
+
     @Test func anInvalidFolderIsAnInputError() throws {
         #expect(throws: CompareInputError.self) {
             try RuleComparison(folderA: Repository.rules.path, folderB: "/nonexistent/rules", options: CompareOptions())

@@ -103,6 +103,46 @@ import Testing
         #expect(unknown.stderr.contains("--ignore tier: not a field"))
     }
 
+    /// An expectation with text compare does not understand is refused before anything runs (exit
+    /// 2), at the position of its first such character (compare took `.B.current_tier <=
+    /// A.current_tier` and ran, exit 0); a 100 KB expectation, --ignore or --persona is refused
+    /// with its echo cut.
+    @Test func anExpectationIsRefusedAtTheFirstCharacterItDoesNotUnderstand() throws {
+        let out = outFolder()
+        let quick = ["compare", "rules", "rules", "--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path]
+        for (expect, message) in [
+            (
+                ".B.current_tier <= A.current_tier",
+                #"--expect ".B.current_tier <= A.current_tier": character 1 is not understood: expected A or B, the side of the left field (A.FIELD or B.FIELD), found ".B.current_tier <= A…""#
+            ),
+            (
+                "B.current_tier <= A.current_tier junk",
+                #"--expect "B.current_tier <= A.current_tier junk": character 34 is not understood: expected the end of the expectation after A.current_tier, found "junk""#
+            ),
+            (
+                "B.credit_balance <= A.credit_balance, B.streak_count",
+                #"character 37 is not understood: expected the end of the expectation after A.credit_balance, found ", B.streak_count""#
+            ),
+        ] {
+            let result = try CLI.run(quick + ["--population-users", "0", "--expect", expect])
+            #expect(result.status == 2, "\(expect): \(result.stdout)")
+            #expect(result.stderr.contains(message), "\(expect): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(expect): \(result.stdout)")
+        }
+        let long = String(repeating: "x", count: 100_000)
+        for (arguments, message) in [
+            (["--expect", "B.current_tier <= A.current_tier " + long], "an expectation is at most 200 characters, found 100033"),
+            (["--ignore", long], "not a field (one of current_tier, "),
+            (["--persona", long + ":0"], "must be a positive number"),
+        ] {
+            let result = try CLI.run(quick + ["--population-users", "2"] + arguments)
+            #expect(result.status == 2, "\(arguments[0])")
+            #expect(result.stderr.contains(message) && result.stderr.contains("… (100"), "\(arguments[0]): \(result.stderr.prefix(500))")
+            #expect(result.stderr.utf8.count < 2_000, "\(arguments[0]): \(result.stderr.utf8.count) bytes")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func expectationsDecideTheExitStatus() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }

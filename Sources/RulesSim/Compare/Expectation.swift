@@ -1,9 +1,11 @@
 import Foundation
+import LuaHost
 
 /// A relation between the two rule sets that must hold after every day, such as
 /// `B.current_tier <= A.current_tier` ("B never escalates further than A").
 ///
-/// Grammar: `SIDE.FIELD OP SIDE.FIELD`, SIDE `A` or `B`, OP one of `<=`, `<`, `>=`, `>`, `==`, `!=`.
+/// Grammar (``ExpectationSyntax``): `SIDE.FIELD OP SIDE.FIELD`, SIDE `A` or `B`, OP one of `<=`, `<`, `>=`, `>`,
+/// `==`, `!=`; every character understood, at most 200 characters.
 /// FIELD is one of Pressure's fields (`HistoryField`): a number (`current_tier`,
 /// `consecutive_misses`, `consecutive_successes`, `current_streak`, `longest_streak`,
 /// `restart_shields_remaining`) by any relation, or one of the others (`reminders`: the day's
@@ -25,18 +27,12 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         "\(left.side.rawValue).\(left.field.rawValue) \(relation.rawValue) \(right.side.rawValue).\(right.field.rawValue)"
     }
 
-    /// Parses an expectation; the error says what is wrong.
+    /// Parses an expectation (``ExpectationSyntax``); the error says what is wrong.
     public init(_ text: String) throws(ExpectationError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        // Two-character operators first, so that "<=" is not read as "<".
-        guard let relation = Relation.allCases.first(where: { trimmed.contains($0.rawValue) }),
-            let range = trimmed.range(of: relation.rawValue)
-        else {
-            throw ExpectationError(text: text, message: "no relation (one of <=, <, >=, >, ==, !=)")
-        }
-        self.relation = relation
-        left = try Self.operand(String(trimmed[..<range.lowerBound]), in: text)
-        right = try Self.operand(String(trimmed[range.upperBound...]), in: text)
+        let syntax = try ExpectationSyntax(text)
+        relation = syntax.relation
+        left = try Self.operand(syntax.left, in: text)
+        right = try Self.operand(syntax.right, in: text)
         for field in [left.field, right.field] where !field.isNumeric {
             guard left.field == right.field else {
                 throw ExpectationError(
@@ -57,16 +53,14 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
         return "\(numbers.joined(separator: ", ")) (pressure); \(others.joined(separator: ", ")) (pressure, by == or !=)"
     }
 
-    private static func operand(_ raw: String, in text: String) throws(ExpectationError) -> (side: Side, field: HistoryField) {
-        let part = raw.trimmingCharacters(in: .whitespaces)
-        let pieces = part.split(separator: ".", maxSplits: 1).map(String.init)
-        guard pieces.count == 2, let side = Side(rawValue: pieces[0].uppercased()) else {
-            throw ExpectationError(text: text, message: "\"\(part)\" is not A.FIELD or B.FIELD")
+    private static func operand(
+        _ operand: (side: Side, field: String), in text: String
+    ) throws(ExpectationError) -> (side: Side, field: HistoryField) {
+        guard let field = HistoryField(rawValue: operand.field) else {
+            throw ExpectationError(
+                text: text, message: "\"\(operand.field)\" is not a field (\(Self.fieldList); \(LineExpectation.fieldList))")
         }
-        guard let field = HistoryField(rawValue: pieces[1]) else {
-            throw ExpectationError(text: text, message: "\"\(pieces[1])\" is not a field (\(Self.fieldList); \(LineExpectation.fieldList))")
-        }
-        return (side, field)
+        return (operand.side, field)
     }
 
     /// Whether it holds for the two outcomes of one day (both sets decided it). A field that is not
@@ -114,5 +108,9 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 public struct ExpectationError: Error, CustomStringConvertible, Sendable {
     public var text: String
     public var message: String
-    public var description: String { "--expect \"\(text)\": \(message)" }
+    public var description: String { "--expect \(Self.quoted(text)): \(message)" }
+
+    /// The text of an expectation as a message echoes it: in quotes, its control characters
+    /// escaped, cut past 100 characters (a longer one is refused by its length anyway).
+    public static func quoted(_ text: String) -> String { "\"\(VisibleText.escaping(SourceFile.excerpt(text, limit: 100)))\"" }
 }

@@ -128,17 +128,10 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     /// Reads `SIDE.FIELD OP SIDE.FIELD` with fields of this type (both of one app); nil when a
     /// field is not one of them (it may be Pressure's), an error when the text is wrong otherwise.
     public init?(_ text: String) throws(ExpectationError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let relation = Expectation.Relation.allCases.first(where: { trimmed.contains($0.rawValue) }),
-            let range = trimmed.range(of: relation.rawValue)
-        else { return nil }
-        func operand(_ raw: Substring) -> (side: Expectation.Side, field: Field)? {
-            let pieces = raw.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1).map(String.init)
-            guard pieces.count == 2, let side = Expectation.Side(rawValue: pieces[0].uppercased()), let field = Field(rawValue: pieces[1])
-            else { return nil }
-            return (side, field)
-        }
-        let left = operand(trimmed[..<range.lowerBound]), right = operand(trimmed[range.upperBound...])
+        let syntax = try ExpectationSyntax(text)
+        let relation = syntax.relation
+        let left = Field(rawValue: syntax.left.field).map { (side: syntax.left.side, field: $0) }
+        let right = Field(rawValue: syntax.right.field).map { (side: syntax.right.side, field: $0) }
         guard left != nil || right != nil else { return nil }
         guard let left, let right else {
             throw ExpectationError(text: text, message: "both sides must be fields of one app (\(Self.fieldList))")

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesModel
 
 /// Which personas a cohort is made of, with their weights: `steady`, `steady:70,struggling:30`,
@@ -27,22 +28,22 @@ public struct PersonaMix: Sendable, Equatable {
                     "\"\(file)\" is a file, but a comma separates personas: a file whose name has a comma cannot be given; rename it")
             }
             for part in value.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \"\(value)\"") }
+                guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \(Self.quoted(value))") }
                 var reference = part, weight = 1.0
                 if let colon = part.lastIndex(of: ":") {
                     let suffix = part[part.index(after: colon)...]
                     if let w = Double(suffix) {
                         guard w.isFinite, w > 0 else {
-                            throw PersonaError("--persona", "the weight of \"\(part)\" must be a positive number")
+                            throw PersonaError("--persona", "the weight of \(Self.quoted(part)) must be a positive number")
                         }
                         weight = w
                         reference = String(part[..<colon])
                     } else if !part.hasSuffix(".lua") {
-                        throw PersonaError("--persona", "\"\(part)\": expected NAME or NAME:WEIGHT, e.g. steady:70")
+                        throw PersonaError("--persona", "\(Self.quoted(part)): expected NAME or NAME:WEIGHT, e.g. steady:70")
                     }
                 }
                 guard !reference.isEmpty else {
-                    throw PersonaError("--persona", "\"\(part)\": the persona's name or file is missing before ':'")
+                    throw PersonaError("--persona", "\(Self.quoted(part)): the persona's name or file is missing before ':'")
                 }
                 if let i = entries.firstIndex(where: { $0.reference == reference }) {
                     entries[i].weight += weight
@@ -57,6 +58,9 @@ public struct PersonaMix: Sendable, Equatable {
         }
         self.entries = entries
     }
+
+    /// A part of `--persona` as a message echoes it: in quotes, cut past 100 characters.
+    private static func quoted(_ text: String) -> String { "\"\(VisibleText.escaping(SourceFile.excerpt(text, limit: 100)))\"" }
 
     /// `value` without its `:WEIGHT`, when that is a file.
     private static func file(named value: String) -> String? {
