@@ -110,6 +110,7 @@ extension Engine {
         }
         try context.storage.addDayMark(mark)
         context.cache.marksPerPeriod[id] = nil
+        context.cache.streaks[id] = nil
         switch kind {
         case .skip:
             decisions.set(.other(key: "habit_skip", .object([("task", .string(name)), ("day", .string(target.rawValue))])))
@@ -141,8 +142,10 @@ extension Engine {
             )
         }
         context.cache.completionsPerPeriod[id] = nil
+        context.cache.streaks[id] = nil
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
+        try remember(streak, of: id, &context, at: now)
         let left = try context.storage.completions(context.userID, taskID: id, from: from, to: to).count
         decisions.set(
             .other(

@@ -3,10 +3,29 @@ import RulesModel
 import RulesStore
 
 /// The habit tracker's events: tasks and completions, and the streak of a task's periods.
+///
+/// What a habit event costs (docs/replay.md): `habit.streak` is asked about the task the event
+/// changes, over at most ``maxHabitPeriods`` periods; the other tasks' streaks in the state are
+/// the answers kept in the user's context (``ReadCache/streaks``), asked again once per task on the
+/// first event of a new habit day. A user has at most ``maxHabitTasks`` tasks.
 extension Engine {
+    /// The most periods `habit.streak` is given: the most recent ones, ten years of days (the
+    /// longest run). A task started longer ago is asked about its last 3,660 periods only, so that
+    /// no question grows with the years.
+    public static let maxHabitPeriods = 3660
+    /// The most habit tasks one user may define: each event's state holds every task's streak,
+    /// and a new habit day asks about each.
+    public static let maxHabitTasks = 200
+
     func defineTask(
         _ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
     ) throws {
+        if context.book.tasks[definition.task] == nil, context.book.tasks.count >= Self.maxHabitTasks {
+            throw EngineError(
+                .invalidEvent,
+                "task: expected one of the user's \(context.book.tasks.count) habit tasks, found a new one, \"\(definition.task)\" "
+                    + "(a user has at most \(Self.maxHabitTasks) habit tasks)")
+        }
         let id = context.book.tasks[definition.task] ?? DeterministicID.uuid("task", context.name, definition.task)
         let existing = try context.storage.task(context.userID, id: id)
         var task =
@@ -35,6 +54,7 @@ extension Engine {
         context.cache.tasks[id] = task
         context.cache.completionsPerPeriod[id] = nil  // its measurement or start may have changed
         context.cache.marksPerPeriod[id] = nil
+        context.cache.streaks[id] = nil
         decisions.set(
             .other(
                 key: "habit_task",
@@ -72,6 +92,7 @@ extension Engine {
             .add(value)
         let periods = try habitPeriods(task, context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
+        try remember(streak, of: id, &context, at: now)
         decisions.set(
             .habitCompletion(
                 task: name, period: try periodName(task, context, at: now), completionsInPeriod: periods.first?.completions ?? 0,
@@ -85,14 +106,51 @@ extension Engine {
     ) throws -> HabitStreak {
         var record = HabitTaskRecord(task, name: name, startDate: task.startDay(try habitClock(context)))
         record.params = try params ?? taskParams(task, name: name)
-        let user = HabitUserRecord(
-            timezone: context.settings.timezoneIdentifier,
-            dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
-        let streak = try asked.habitStreak(periods, task: record, user: user)
+        let streak = try asked.habitStreak(periods, task: record, user: habitUser(context))
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
         return streak.ranked()
+    }
+
+    /// The user as `habit.streak` sees it (its third argument): what the habit days' clock is made of.
+    func habitUser(_ context: UserContext) -> HabitUserRecord {
+        HabitUserRecord(
+            timezone: context.settings.timezoneIdentifier, dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
+    }
+
+    /// A task's streak as the rules answered it (``ReadCache/streaks``), with what the answer
+    /// depends on besides the task's own records: the habit day (which periods there are and which
+    /// one is running), the user's record (the clock that cuts the periods; the rule's third
+    /// argument) and the rules (``Engine/rulesGeneration``).
+    struct KnownStreak {
+        var day: DayID
+        var user: HabitUserRecord
+        var rules: Int
+        var streak: HabitStreak
+    }
+
+    /// Keeps `streak`, the task's answer at `now`, for the events after this one (``knownStreak``).
+    func remember(_ streak: HabitStreak, of task: UUID, _ context: inout UserContext, at now: EpochMillis) throws {
+        context.cache.streaks[task] = KnownStreak(
+            day: try habitClock(context).day(of: now), user: habitUser(context), rules: rulesGeneration, streak: streak)
+    }
+
+    /// `task`'s streak at `now`: the one the cache keeps when it was answered on the same habit
+    /// day, clock and rules (the rules are pure: the same periods, task and user give the same
+    /// answer), else the rules' answer (``habitStreak``), then kept. So an event asks the rules
+    /// again only for the tasks it changed, and the first event of a new habit day once per task.
+    func knownStreak(
+        _ task: HabitTask, name: String, params: ResolvedParams, _ context: inout UserContext, at now: EpochMillis
+    ) throws -> HabitStreak {
+        if let known = context.cache.streaks[task.id], known.rules == rulesGeneration, known.user == habitUser(context),
+            known.day == (try habitClock(context).day(of: now))
+        {
+            return known.streak
+        }
+        let streak = try habitStreak(try habitPeriods(task, context, at: now), task, name: name, params: params, context)
+        try remember(streak, of: task.id, &context, at: now)
+        return streak
     }
 
     /// A period's completions and the sum of their values.
@@ -120,8 +178,8 @@ extension Engine {
     }
 
     /// The task's periods from the one running at `now` back to the one its start day is in (its
-    /// `start_date`, else the day it was created); day marks set the status of the periods not
-    /// done and their `freezes_equipped`.
+    /// `start_date`, else the day it was created), at most ``maxHabitPeriods`` of them (the most
+    /// recent); day marks set the status of the periods not done and their `freezes_equipped`.
     func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
         let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
@@ -130,7 +188,7 @@ extension Engine {
         let first = task.startDay(clock)
         let measurement = task.measurementDuration
         let current = periodIndex(today, measurement)
-        let oldest = periodIndex(first, measurement)
+        let oldest = max(periodIndex(first, measurement), current - (Self.maxHabitPeriods - 1))
         var needed = rules.parameters.habitMinCompletions
         if rules.parameters.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
         let goalTarget = task.goalType == .none ? nil : task.goalValue
@@ -230,12 +288,14 @@ extension Engine {
     /// no longer accept (`taskParams`) is listed in `refused` with why instead of refusing the
     /// event — the state shows it as `habit_streak_errors`, and only the events that ask for that
     /// task's streak are refused.
-    func habitStreaks(_ context: UserContext, at now: EpochMillis) throws -> (streaks: [(String, HabitStreak)], refused: [(String, String)])
-    {
+    func habitStreaks(
+        _ context: inout UserContext, at now: EpochMillis
+    ) throws -> (streaks: [(String, HabitStreak)], refused: [(String, String)]) {
         var streaks: [(String, HabitStreak)] = []
         var refused: [(String, String)] = []
         for (name, id) in context.book.tasks.sorted(by: { $0.key < $1.key }) {
-            guard let task = try context.storage.task(context.userID, id: id) else { continue }
+            guard let task = try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id) else { continue }
+            context.cache.tasks[id] = task
             let params: ResolvedParams
             do {
                 params = try taskParams(task, name: name)
@@ -243,7 +303,7 @@ extension Engine {
                 refused.append((name, error.message))
                 continue
             }
-            streaks.append((name, try habitStreak(try habitPeriods(task, context, at: now), task, name: name, params: params, context)))
+            streaks.append((name, try knownStreak(task, name: name, params: params, &context, at: now)))
         }
         return (streaks, refused)
     }

@@ -3,7 +3,8 @@ import RulesStore
 
 /// The user's state after an event, with the seeds' field names.
 extension Engine {
-    func state(of context: UserContext, at now: EpochMillis) throws -> JSONValue {
+    /// (It fills the context's cache: the habit streaks it asked the rules for are kept.)
+    func state(of context: inout UserContext, at now: EpochMillis) throws -> JSONValue {
         let e = context.escalation
         var fields: [(String, JSONValue)] = [
             ("current_tier", .int(e.currentTier.rawValue)),
@@ -29,7 +30,7 @@ extension Engine {
             day.append(("reminders", .array(today.reminders.map { .string($0.time.text) })))
             fields.append(("today", .object(day)))
         }
-        let (habits, refused) = try habitStreaks(context, at: now)
+        let (habits, refused) = try habitStreaks(&context, at: now)
         if !habits.isEmpty { fields += HabitStreak.stateFields(habits) }
         if !refused.isEmpty { fields.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
@@ -76,10 +77,21 @@ extension Engine {
     /// a rule failing on it). Reads only; in a batch, nil (the batch's contexts are its own).
     public func state(ofUser name: String) -> JSONValue? {
         guard case .single(let store) = mode else { return nil }
+        let nested = store.isInTransaction
         return try? store.transaction { () -> JSONValue? in
-            guard let row = try store.read({ try $0.engineState(named: name) }) else { return nil }
-            let context = try UserContext.load(name, store: store, now: row.processedUntil)
-            return try state(of: context, at: row.processedUntil)
+            // The context the user's last applied event left, when kept (``KeptContexts``), else
+            // read; kept with what this state adds to its cache (reading writes nothing).
+            let stamp = try store.changeStamp()
+            var context: UserContext
+            if let known = kept.context(of: name, current: stamp) {
+                context = known
+            } else {
+                guard let row = try store.read({ try $0.engineState(named: name) }) else { return nil }
+                context = try UserContext.load(name, store: store, now: row.processedUntil)
+            }
+            let state = try state(of: &context, at: context.processedUntil)
+            if !nested { kept.keep(context, stamp: stamp) }
+            return state
         }
     }
 }

@@ -25,8 +25,14 @@ public final class Engine {
     public let store: Store?
     /// The rules in force.
     @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
-        didSet { retention = rules.economy.retention }
+        didSet {
+            retention = rules.economy.retention
+            rulesGeneration += 1
+        }
     }
+    /// How many times the rules were swapped (`use(_:)`): what a context's cache kept of their
+    /// answers (``ReadCache/streaks``) holds only under the rules that gave it.
+    @exclusivity(unchecked) private(set) var rulesGeneration = 0
     /// The rules' retention policy, read at every event (not copied out of their economy each time).
     @exclusivity(unchecked) private(set) var retention: RetentionPolicy
     /// The folder the rules were loaded from, for `reload()`.
@@ -42,11 +48,9 @@ public final class Engine {
     @exclusivity(unchecked) private(set) var mode: RunMode
     /// The users' clocks.
     private let clocks = ClockCache()
-    /// Outside a batch, the context the last event applied on its own left (committed), and the
-    /// store's ``Store/ChangeStamp`` after it: the next event, when it is the same user's and
-    /// nothing was written since, starts from it instead of reading the user again (a replay's
-    /// events come mostly a user at a time).
-    @exclusivity(unchecked) private var lastApplied: (context: UserContext, stamp: Store.ChangeStamp)?
+    /// Outside a batch, the contexts the last events applied on their own left (``KeptContexts``):
+    /// an event of a kept user starts from its context instead of reading the user again.
+    @exclusivity(unchecked) var kept = KeptContexts()
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }
@@ -87,7 +91,7 @@ public final class Engine {
     /// Swaps in another rule set (already validated).
     public func use(_ rules: any PolicyRules) {
         self.rules = rules
-        lastApplied = nil  // its cache may hold what the old rules' settings shaped (habit periods)
+        kept.removeAll()  // their caches may hold what the old rules' settings shaped (habit periods)
         // The new rules' answers, not the old ones'.
         switch mode {
         case .single, .recordingOnly: break
@@ -104,7 +108,9 @@ public final class Engine {
 
     /// Applies one event; see the type's description.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Outcome {
-        try applying(event) { context, decisions in Outcome(decisions: decisions.json, state: try state(of: context, at: event.at.millis)) }
+        try applying(event) { context, decisions in
+            Outcome(decisions: decisions.json, state: try state(of: &context, at: event.at.millis))
+        }
     }
 
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
@@ -145,22 +151,17 @@ public final class Engine {
         case .recordingOnly:
             throw EngineError(.storeError, "an engine without a store applies events only in a recording batch (Engine.recordingBatch)")
         case .single(let store):
-            // Taken: a refused event leaves none (its changes to the context were rolled back in the store).
-            let last = lastApplied
-            lastApplied = nil
+            // A refused event keeps nothing: the kept context of its user stays as the event before left it.
             let (result, context, stamp) = try store.transaction {
-                var context: UserContext
-                if let last, last.context.name == event.user, try store.changeStamp() == last.stamp {
-                    context = last.context.reopened()
-                } else {
-                    context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
-                }
+                var context =
+                    try kept.context(of: event.user, current: store.changeStamp())?.reopened()
+                    ?? UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
                 let result = try body(&context, event)
                 try context.save()
                 return (result, context, try store.changeStamp())
             }
             // Kept once committed: inside a caller's transaction, which may still roll it back, not at all.
-            if !store.isInTransaction { lastApplied = (context, stamp) }
+            if !store.isInTransaction { kept.keep(context, stamp: stamp) }
             return result
         case .batch(let batch):
             var context: UserContext?

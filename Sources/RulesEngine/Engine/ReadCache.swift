@@ -20,6 +20,11 @@ struct ReadCache {
     /// Habit tracker: each task's day marks (skips, freezes) per period index, dropped when a mark
     /// is added or the task redefined.
     var marksPerPeriod: [UUID: [Int: Engine.HabitPeriodMarks]] = [:]
+    /// Habit tracker: each task's streak as the rules last answered it (`Engine.knownStreak`), kept
+    /// while the task, its completions and its marks stay as they were: dropped with them (a
+    /// completion, an uncheck, a mark, a redefinition), and not used on another habit day, for
+    /// another clock or under other rules (the entry says which it was asked on).
+    var streaks: [UUID: Engine.KnownStreak] = [:]
     /// Earned: the modes (not deleted) with their windows and apps, and the "Distracting Apps".
     var modes: [Engine.ModeEntry]? { didSet { modeCandidates = nil } }
     /// The modes as `effective_mode` was last given them (`Engine.effectiveMode`), kept with them.
@@ -32,5 +37,6 @@ struct ReadCache {
         exitsByDay = nil
         exitsFrom = nil
         completionsPerPeriod = [:]
+        streaks = [:]
     }
 }

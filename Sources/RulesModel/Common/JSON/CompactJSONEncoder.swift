@@ -63,9 +63,22 @@ struct CompactJSONEncoder {
     final class Box {
         var members: [(key: String, value: Node)] = []
         var elements: [Node] = []
+        /// Where each key is in `members`, once there are more than a few: a search through them
+        /// all made encoding a dictionary of n entries cost n² (a user's 2,000 habit tasks).
+        private var positions: [String: Int]?
 
         func set(_ key: String, _ node: Node) {
-            if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = node } else { members.append((key, node)) }
+            if positions == nil, members.count < 16 {
+                if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = node } else { members.append((key, node)) }
+                return
+            }
+            if positions == nil { positions = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) }
+            if let i = positions![key] {
+                members[i].value = node
+            } else {
+                positions![key] = members.count
+                members.append((key, node))
+            }
         }
     }
 
