@@ -350,7 +350,8 @@ struct CompareCommand: ParsableCommand {
                 var kinds = HistoryField.allCases.map(\.rawValue)
                 kinds += EconomyField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
                 kinds += HabitField.allCases.map(\.rawValue).filter { !kinds.contains($0) }
-                throw ValidationError("--ignore \(VisibleText.escaping(SourceFile.excerpt(name, limit: 100))): not a field (one of \(kinds.joined(separator: ", ")))")
+                let shown = VisibleText.escaping(SourceFile.excerpt(name, limit: 100))
+                throw ValidationError("--ignore \(shown): not a field (one of \(kinds.joined(separator: ", ")))")
             }
             if let field { ignored.insert(field) }
             if let economic { ignoredEconomy.insert(economic) }
@@ -363,7 +364,8 @@ struct CompareCommand: ParsableCommand {
                 let runs = line.app == .earned ? (economyRuns, "--economy-runs") : (habitRuns, "--habit-runs")
                 guard runs.0 > 0 else {
                     throw ValidationError(
-                        "--expect \(ExpectationError.quoted(text)): fields of \(line.app.rawValue) are checked on its histories; \(runs.1) is 0")
+                        "--expect \(ExpectationError.quoted(text)): fields of \(line.app.rawValue) are checked on its histories; "
+                            + "\(runs.1) is 0")
                 }
                 lineExpectations.append(line)
             } else {

@@ -102,16 +102,46 @@ import Testing
             }
         }
         let cases: [(text: String, message: String)] = [
-            (".B.current_tier <= A.current_tier", #"character 1 is not understood: expected A or B, the side of the left field (A.FIELD or B.FIELD), found ".B.current_tier <= A…""#),
-            ("B.current_tier <= .A.current_tier", #"character 19 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found ".A.current_tier""#),
-            ("B.current_tier <= A.current_tier junk", #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "junk""#),
-            ("B.current_tier <= A.current_tier <= B.current_tier", #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "<= B.current_tier""#),
-            ("B.cost_credits <= A.cost_credits; rm -rf", #"character 33 is not understood: expected the end of the expectation after A.cost_credits, found "; rm -rf""#),
-            ("B.current_tier =< A.current_tier", #"character 16 is not understood: expected a relation (one of <=, <, >=, >, ==, !=) after B.current_tier, found "=< A.current_tier""#),
-            ("B current_tier <= A.current_tier", #"character 2 is not understood: expected "." after B, found " current_tier <= A.c…""#),
-            ("B. <= A.current_tier", #"character 3 is not understood: expected a field's name after "B.", found " <= A.current_tier""#),
-            ("B.current_tier <=", #"character 18 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found the end"#),
-            ("B.current_tier <= A.current_tier\u{1B}[2J", #"character 33 is not understood: expected the end of the expectation after A.current_tier, found "\u{1B}[2J""#),
+            (
+                ".B.current_tier <= A.current_tier",
+                #"character 1 is not understood: expected A or B, the side of the left field (A.FIELD or B.FIELD), found ".B.current_tier <= A…""#
+            ),
+            (
+                "B.current_tier <= .A.current_tier",
+                #"character 19 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found ".A.current_tier""#
+            ),
+            (
+                "B.current_tier <= A.current_tier junk",
+                #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "junk""#
+            ),
+            (
+                "B.current_tier <= A.current_tier <= B.current_tier",
+                #"character 34 is not understood: expected the end of the expectation after A.current_tier, found "<= B.current_tier""#
+            ),
+            (
+                "B.cost_credits <= A.cost_credits; rm -rf",
+                #"character 33 is not understood: expected the end of the expectation after A.cost_credits, found "; rm -rf""#
+            ),
+            (
+                "B.current_tier =< A.current_tier",
+                #"character 16 is not understood: expected a relation (one of <=, <, >=, >, ==, !=) after B.current_tier, found "=< A.current_tier""#
+            ),
+            (
+                "B current_tier <= A.current_tier",
+                #"character 2 is not understood: expected "." after B, found " current_tier <= A.c…""#
+            ),
+            (
+                "B. <= A.current_tier",
+                #"character 3 is not understood: expected a field's name after "B.", found " <= A.current_tier""#
+            ),
+            (
+                "B.current_tier <=",
+                #"character 18 is not understood: expected A or B, the side of the right field (A.FIELD or B.FIELD), found the end"#
+            ),
+            (
+                "B.current_tier <= A.current_tier\u{1B}[2J",
+                #"character 33 is not understood: expected the end of the expectation after A.current_tier, found "\u{1B}[2J""#
+            ),
         ]
         for (text, expected) in cases {
             #expect(message(text) == expected, "\(text)")

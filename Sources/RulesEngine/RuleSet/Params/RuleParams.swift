@@ -200,17 +200,13 @@ public struct RuleParams: Decodable, Sendable, Equatable {
                         fail("\(path).\(field)", "an integer param's range is within ±2^53 (\(Self.maxExactInteger)), found \(i)")
                         rangeOK = false
                     }
-                    if case .number(let d) = bound, !d.isFinite {
-                        fail("\(path).\(field)", "a number param's range is finite, found \(bound.text)")
-                        rangeOK = false
-                    }
                 }
                 if rangeOK, let lo = min.doubleValue, let hi = max.doubleValue, lo > hi {
                     fail("\(path).max", "must be at least min (\(min.text)), found \(max.text)")
                     rangeOK = false
                 }
                 // The proofs try points between min and max (``domainValues(of:)``): a width that
-                // overflows a double would make them inf.
+                // overflows a double would make them inf. (Decoding refused an infinite or NaN bound.)
                 if rangeOK, let lo = min.doubleValue, let hi = max.doubleValue, !(hi - lo).isFinite {
                     fail(
                         "\(path).max",
