@@ -51,15 +51,18 @@ struct LuaKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func decodePresent<T: Decodable>(_ type: T.Type, forKey key: Key, _ plain: (LuaValue) -> T? = { _ in nil }) throws -> T? {
         let value = lookup(key)
         if value.isNil { return nil }
-        if let plain = plain(value) { return plain }
+        if let plain = plain(value), !hasSetAside { return plain }
         return try decoder.decodeField(type, value, key: key, missing: nil)
     }
 
     /// The same for a required field.
     private func decodePlain<T: Decodable>(_ type: T.Type, forKey key: Key, _ plain: (LuaValue) -> T?) throws -> T {
-        if let plain = plain(lookup(key)) { return plain }
+        if let plain = plain(lookup(key)), !hasSetAside { return plain }
         return try decode(type, forKey: key)
     }
+
+    /// Whether a collecting decode sets fields aside: they are found by `decodeField`, not the plain paths.
+    private var hasSetAside: Bool { !(decoder.problems?.setAside.isEmpty ?? true) }
 
     private static func bool(_ value: LuaValue) -> Bool? { if case .boolean(let b) = value { b } else { nil } }
     private static func string(_ value: LuaValue) -> String? { if case .string(let s) = value { s } else { nil } }

@@ -33,10 +33,14 @@ public struct LuaDecoder {
     /// recorded and decoding goes on with its siblings (a problem in a nested table does not hide
     /// the fields after it). When there are problems, `value` (if any) holds placeholders where the
     /// bad fields were (of `placeholders`): fit only for the checks of the fields that decoded, never for use.
+    /// The fields at `setAside` (paths as `LuaPath` renders them: `tiers[2].recover_after`) get a
+    /// placeholder too, as if they were bad, without a problem: for telling which checks of the
+    /// other fields depend on them.
     public func decodeReportingAll<T: Decodable>(
-        _ type: T.Type, from value: LuaValue, file: String? = nil, placeholders: LuaPlaceholderSet = .first
+        _ type: T.Type, from value: LuaValue, file: String? = nil, placeholders: LuaPlaceholderSet = .first,
+        setAside: Set<String> = []
     ) -> (value: T?, problems: [LuaError]) {
-        let collected = DecodingProblems(placeholders: placeholders)
+        let collected = DecodingProblems(placeholders: placeholders, setAside: setAside)
         var result: T?
         do {
             result = try LuaValueDecoder(value: value, codingPath: [], strict: rejectsUnknownKeys, problems: collected)
@@ -58,10 +62,21 @@ public struct LuaDecoder {
 /// The problems of one collecting decode, shared by the decoders of its fields.
 final class DecodingProblems {
     let placeholders: LuaPlaceholderSet
+    /// The fields that get a placeholder whatever their value (``LuaDecoder/decodeReportingAll(_:from:file:placeholders:setAside:)``).
+    let setAside: Set<String>
     private(set) var errors: [DecodingError] = []
     private var seen: Set<String> = []
 
-    init(placeholders: LuaPlaceholderSet) { self.placeholders = placeholders }
+    init(placeholders: LuaPlaceholderSet, setAside: Set<String> = []) {
+        self.placeholders = placeholders
+        self.setAside = setAside
+    }
+
+    /// The placeholder of the field at `path`, when that field is set aside.
+    func setAsidePlaceholder<T: Decodable>(_ type: T.Type, at path: [any CodingKey]) -> T? {
+        guard !setAside.isEmpty, setAside.contains(LuaPath.render(path)) else { return nil }
+        return LuaPlaceholder.value(of: type, placeholders)
+    }
 
     /// Records `error` once (an error rethrown through the fields above it is the same problem).
     func record(_ error: DecodingError) {
@@ -118,6 +133,15 @@ final class KeyUsage {
             for case .string(let name) in unknown {
                 if let meant = Suggestion.closest(to: name, among: asked) { problems.dropMissing(meant, at: codingPath) }
             }
+            // Every unknown key is a problem of its own, at its own path (and so at its own line).
+            for key in unknown {
+                problems.record(
+                    .dataCorrupted(
+                        .init(
+                            codingPath: codingPath + [LuaPath.key(for: key)],
+                            debugDescription: LuaPath.unknownFieldMessage(key, others: [], known: asked))))
+            }
+            return
         }
         let message = LuaPath.unknownFieldMessage(first, others: unknown.dropFirst(), known: asked)
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [LuaPath.key(for: first)], debugDescription: message))
@@ -144,6 +168,7 @@ final class LuaValueDecoder: Decoder {
     /// Decodes the field `key` (a value of this table) as `type`; a collecting decode records its
     /// problem and goes on with a placeholder in its place.
     func decodeField<T: Decodable>(_ type: T.Type, _ value: LuaValue, key: any CodingKey, missing: (() -> DecodingError)?) throws -> T {
+        if let problems, let placeholder = problems.setAsidePlaceholder(type, at: codingPath + [key]) { return placeholder }
         do {
             if let missing { throw missing() }
             return try child(value, key: key).decodeChecked(type)

@@ -31,6 +31,19 @@ import Testing
             ], "\(found)")
     }
 
+    /// Each unknown key of a table is its own problem at its own path (so at its own line), not
+    /// a note on the first one's ("also unknown: 'zz'").
+    @Test func everyUnknownKeyIsItsOwnProblem() throws {
+        let found = try problems(
+            "{ name = 'p', tiers = {}, ratio = 0.5, strictness = 'HARD', limits = {}, enabled = true, ratoi = 1, nmae = 'q', zz = 2 }")
+        #expect(
+            found == [
+                "policy.lua: nmae: unknown field (did you mean 'name'?)",
+                "policy.lua: ratoi: unknown field (did you mean 'ratio'?)",
+                "policy.lua: zz: unknown field (expected one of: enabled, limits, name, ratio, strictness, tiers)",
+            ], "\(found)")
+    }
+
     @Test func aValidTableDecodesAsDecodeDoes() throws {
         let lua = "{ name = 'p', tiers = {}, ratio = 0.5, strictness = 'HARD', limits = {}, enabled = true }"
         #expect(try problems(lua).isEmpty)

@@ -230,6 +230,34 @@ import Testing
         return error.problems
     }
 
+    /// Two misspelt knobs of one table are two problems, each at its own line: the second was
+    /// folded into the first's message ("also unknown: 'rolover_cap'") at the first's line.
+    @Test func everyMisspeltKnobIsAProblemAtItsOwnLine() throws {
+        var lines = try RuleFixture.defaultSource("pricing.lua").components(separatedBy: "\n")
+        let cap = try #require(lines.firstIndex(of: "M.rollover_cap = 10"))
+        lines.insert("M.rolover_cap = 10", at: cap + 1)
+        let end = try #require(lines.lastIndex(of: "return M"))
+        lines.insert("M.credit_cost = 3", at: end)
+        let problems = try variantProblems("pricing.lua", lines.joined(separator: "\n"))
+        #expect(
+            problems.map(\.description) == [
+                "pricing.lua:\(cap + 2): rolover_cap: unknown field (did you mean 'rollover_cap'?)",
+                "pricing.lua:\(end + 1): credit_cost: unknown field (did you mean 'credit_costs'?)",
+            ], "\(problems)")
+    }
+
+    /// A bad knob of the variant is its one problem: the base's knobs whose checks depend on it
+    /// (one entry per tier 1…max_tier) are not problems of the base's lines.
+    @Test(arguments: ["-0.0", "0", "5"])
+    func checksThatDependOnAReportedKnobAreLeftOut(_ maxTier: String) throws {
+        let problems = try variantProblems("escalation.lua", "local M = base\nM.max_tier = \(maxTier)\nreturn M\n")
+        let found = maxTier == "5" ? "5" : "0"
+        #expect(
+            problems.map(\.description) == [
+                "escalation.lua:2: max_tier: must be between 1 and 3 (the document's maximum tier), found \(found)"
+            ], "\(problems)")
+    }
+
     /// A knob written through an alias or a loop is the variant's, at the line that names it (it was
     /// blamed on the base's line, rules/escalation.lua:52).
     @Test(arguments: [

@@ -108,9 +108,13 @@ struct RuleFile {
 
     /// Decodes the file's table as `T`, every bad field a problem at its line (not only the first).
     /// When there are problems, the value returned (if any) has placeholders in the bad fields: fit
-    /// only for the range checks of the others.
-    func decode<T: Decodable>(_ type: T.Type, placeholders: LuaPlaceholderSet = .first) -> (value: T?, problems: [RuleProblem]) {
-        let (value, errors) = LuaDecoder().decodeReportingAll(type, from: self.value, file: name, placeholders: placeholders)
+    /// only for the range checks of the others. The fields at `setAside` get placeholders too (see
+    /// ``LuaDecoder/decodeReportingAll(_:from:file:placeholders:setAside:)``).
+    func decode<T: Decodable>(
+        _ type: T.Type, placeholders: LuaPlaceholderSet = .first, setAside: Set<String> = []
+    ) -> (value: T?, problems: [RuleProblem]) {
+        let (value, errors) = LuaDecoder().decodeReportingAll(
+            type, from: self.value, file: name, placeholders: placeholders, setAside: setAside)
         let problems = errors.map { error in
             guard let path = error.path else { return RuleProblem(file: name, message: error.message) }
             return problem(at: path, path.isEmpty ? error.message : "\(path): " + error.message)

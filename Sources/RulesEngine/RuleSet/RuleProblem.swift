@@ -21,6 +21,26 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
         problems.enumerated().sorted { a, b in (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset) }.map(\.element)
     }
 
+    /// The problems of `checks` that do not follow from another problem: none about a field that
+    /// did not decode (`decoding`), and only those that `recheck` finds again with the other fields
+    /// reported, bad or failing their checks, set to either set of placeholders (it decodes with
+    /// those fields set aside and runs the checks again). So a check depending on a reported field
+    /// (`tier_for_misses: needs one entry per tier 1…1` when max_tier = 0 is reported) is left out,
+    /// and one that judges its own field alone is kept whatever the others hold.
+    public static func leavingOutKnockOns(
+        _ checks: [RuleProblem], decoding: [RuleProblem], recheck: (LuaPlaceholderSet, Set<String>) -> [RuleProblem]
+    ) -> [RuleProblem] {
+        let reported = Set(checks.compactMap(\.field))
+        var rechecked: [Set<String>: [[RuleProblem]]] = [:]
+        return checks.filter { problem in
+            if decoding.contains(where: { bad in bad.field.map { problem.overlaps($0) } ?? true }) { return false }
+            let others = reported.filter { !problem.overlaps($0) }
+            if others.isEmpty && decoding.isEmpty { return true }
+            if rechecked[others] == nil { rechecked[others] = [recheck(.first, others), recheck(.second, others)] }
+            return rechecked[others]!.allSatisfy { $0.contains(problem) }
+        }
+    }
+
     /// Whether this problem is about `other`'s field, a field inside it or one containing it.
     func overlaps(_ other: String) -> Bool {
         guard let field else { return false }

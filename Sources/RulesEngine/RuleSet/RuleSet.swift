@@ -157,15 +157,11 @@ public final class RuleSet {
             }
             modules.append((String(name.dropLast(".lua".count)), file.value))
             func ranges(_ policy: P) -> [RuleProblem] { policy.params.problems(in: file) + policy.parameterProblems(in: file) }
-            var parameterProblems = ranges(policy)
-            if !decodingProblems.isEmpty {
-                // A check about a bad field, or whose result depends on its placeholder (it differs
-                // with the second set of placeholders: `needs one entry per tier 1…max_tier` when
-                // max_tier is bad), would judge the placeholder, not the file.
-                let again = file.decode(type, placeholders: .second).value.map(ranges) ?? []
-                parameterProblems = parameterProblems.filter { range in
-                    again.contains(range) && !decodingProblems.contains { bad in bad.field.map { range.overlaps($0) } ?? true }
-                }
+            // A check about a bad field, or whose result depends on a field already reported, is
+            // left out: it would judge the placeholder of a bad field, or follow from the other
+            // problem (`needs one entry per tier 1…max_tier` when max_tier is bad or out of range).
+            let parameterProblems = RuleProblem.leavingOutKnockOns(ranges(policy), decoding: decodingProblems) { set, setAside in
+                file.decode(type, placeholders: set, setAside: setAside).value.map(ranges) ?? []
             }
             guard decodingProblems.isEmpty else {
                 // In the order of the file's lines, whichever check found them.

@@ -169,20 +169,20 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
                 enabled ? "null when enabled" : "set when disabled", reason?.rawValue ?? "null")
         }
         for (i, option) in options.enumerated() {
-            let path = { "options[\(i)]" }  // built only for an error message
+            let path = { "options[\(i + 1)]" }  // built only for an error message (elements from 1)
             try pairing(path(), option.enabled, option.disabledReason)
             switch option {
             case .credits(_, _, let durations):
                 for (j, d) in durations.enumerated() {
-                    try check.range("\(path()).durations[\(j)].minutes", d.minutes, 1...1440)
-                    try check.atLeast("\(path()).durations[\(j)].cost_credits", d.costCredits, 0)
-                    try pairing("\(path()).durations[\(j)]", d.enabled, d.disabledReason)
+                    try check.range("\(path()).durations[\(j + 1)].minutes", d.minutes, 1...1440)
+                    try check.atLeast("\(path()).durations[\(j + 1)].cost_credits", d.costCredits, 0)
+                    try pairing("\(path()).durations[\(j + 1)]", d.enabled, d.disabledReason)
                 }
             case .quest(_, _, let questTypes):
                 try check.require(
                     FieldCheck.distinct(questTypes, by: { $0.questType }), "\(path()).quest_types", "each quest type at most once",
                     "\(questTypes.map(\.questType.rawValue))")
-                for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j)]", q.enabled, q.disabledReason) }
+                for (j, q) in questTypes.enumerated() { try pairing("\(path()).quest_types[\(j + 1)]", q.enabled, q.disabledReason) }
             case .emergency(_, _, let delay, let minutes):
                 try check.range("\(path()).delay_seconds", delay, 0...600)
                 try check.range("\(path()).unlock_minutes", minutes, 1...60)

@@ -170,7 +170,7 @@ public struct EarnedSettings: Hashable, Sendable, Codable, Validatable {
         try check.range("emergency.unlock_minutes", emergency.unlockMinutes, 1...60)
         try check.range("focus.preset_minutes", focus.presetMinutes.count, 1...10)
         for (index, minutes) in focus.presetMinutes.enumerated() {
-            try check.range("focus.preset_minutes[\(index)]", minutes, 1...480)
+            try check.range("focus.preset_minutes[\(index + 1)]", minutes, 1...480)
         }
         try check.require(
             Set(focus.presetMinutes).count == focus.presetMinutes.count, "focus.preset_minutes",

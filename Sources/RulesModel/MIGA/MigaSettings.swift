@@ -33,7 +33,7 @@ public struct MigaSettings: Hashable, Sendable, Codable, Validatable {
         try check.range("determinationLevel", determinationLevel, 1...10)
         try check.require(selectedInterestTags.count <= 32, "selectedInterestTags", "at most 32 tags", "\(selectedInterestTags.count)")
         for (index, tag) in selectedInterestTags.enumerated() {
-            try check.text("selectedInterestTags[\(index)]", tag, max: 50)
+            try check.text("selectedInterestTags[\(index + 1)]", tag, max: 50)
         }
         try check.require(
             Set(selectedInterestTags).count == selectedInterestTags.count, "selectedInterestTags",

@@ -1,3 +1,4 @@
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -41,17 +42,19 @@ extension ComparedField {
     }
 
     /// The leaves where two values differ, as `path: a → b` (the whole values when they are not
-    /// both objects or arrays).
+    /// both objects or arrays). The path is written as a scenario's `expect` reads it: list
+    /// elements from 1 (`options[1].durations[2]`), a key that is not a name as `["a key"]`.
     public static func differences(_ a: JSONValue, _ b: JSONValue, at path: String = "") -> [String] {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }
             return keys.flatMap { key in
-                differences(
-                    x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: path.isEmpty ? key : "\(path).\(key)")
+                var inner = path
+                LuaPath.append(key, to: &inner)
+                return differences(x.first { $0.0 == key }?.1 ?? .null, y.first { $0.0 == key }?.1 ?? .null, at: inner)
             }
         case (.array(let x), .array(let y)) where x.count == y.count:
-            return zip(x, y).enumerated().flatMap { i, pair in differences(pair.0, pair.1, at: "\(path)[\(i)]") }
+            return zip(x, y).enumerated().flatMap { i, pair in differences(pair.0, pair.1, at: "\(path)[\(i + 1)]") }
         default:
             return a == b ? [] : ["\(path.isEmpty ? "value" : path): \(a) → \(b)"]
         }

@@ -113,20 +113,17 @@ public enum PersonaLoader {
                     field: field))
         }
         guard let spec = decoded else { throw PersonaError(problems: problems) }
-        // The checks of a bad field (and of the tables holding it), or whose result depends on its
-        // placeholder (it differs with the second set), would judge the placeholder, not the file.
-        var checks = PersonaChecks.problems(of: spec)
-        if !errors.isEmpty {
-            let bad = errors.map { $0.path ?? "" }
-            let again =
-                decoder.decodeReportingAll(PersonaSpec.self, from: value, file: path, placeholders: .second).value.map(
-                    PersonaChecks.problems(of:)) ?? []
-            checks = checks.filter { check in
-                again.contains { $0 == check } && !bad.contains { LuaPath.isWithin(check.0, $0) || LuaPath.isWithin($0, check.0) }
+        func checks(_ spec: PersonaSpec) -> [RuleProblem] {
+            PersonaChecks.problems(of: spec).map { fieldPath, message in
+                RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
             }
         }
-        problems += checks.map { fieldPath, message in
-            RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
+        // The checks of a bad field (and of the tables holding it), or that depend on a field
+        // already reported, are left out, as a rule file's are.
+        let bad = errors.map { RuleProblem(file: path, message: $0.message, field: $0.path ?? "") }
+        problems += RuleProblem.leavingOutKnockOns(checks(spec), decoding: bad) { set, setAside in
+            decoder.decodeReportingAll(PersonaSpec.self, from: value, file: path, placeholders: set, setAside: setAside).value.map(checks)
+                ?? []
         }
         // In the order of the file's lines.
         problems = RuleProblem.inLineOrder(problems)
