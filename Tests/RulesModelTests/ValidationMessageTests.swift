@@ -357,6 +357,6 @@ import Testing
         )
         #expect(
             message { try options([.quest(enabled: true, disabledReason: nil, questTypes: [walk, walk])]).validate() }
-                == "AvailableOptions.options[0].quest_types: each quest type at most once, found [\"\(typeName)\", \"\(typeName)\"]")
+                == "AvailableOptions.options[1].quest_types: each quest type at most once, found [\"\(typeName)\", \"\(typeName)\"]")
     }
 }

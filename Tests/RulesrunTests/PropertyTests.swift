@@ -538,7 +538,7 @@ import Testing
         // gentle-pricing's cheaper unlocks show in the gate's options: the first leaf that differs.
         #expect(
             earned.stdout.contains(
-                "  why: event 3 (unlock_open): B.gate_options → A.gate_options  available_options.options[0].durations[0].cost_credits: 5 → 10 (and 2 more): B.gate_options == A.gate_options broke\n"
+                "  why: event 3 (unlock_open): B.gate_options → A.gate_options  available_options.options[1].durations[1].cost_credits: 5 → 10 (and 2 more): B.gate_options == A.gate_options broke\n"
             ))
         let habits = ["--runs", "1", "--economy-runs", "0", "--habit-runs", "5", "--habit-days", "10", "--population-users", "0"]
         let same = try CLI.run(
