@@ -258,6 +258,30 @@ import Testing
             ], "\(problems)")
     }
 
+    /// A check that fails on a knob the variant leaves as it was, because of a knob it changes,
+    /// is the variant's: `tier_for_misses[2]` holds 2 in both files, and was blamed on
+    /// rules/escalation.lua's line; only the variant's `{ 3, 2, 1 }` makes it fail.
+    /// Each element out of order is a problem, though the check of one depends on the one before.
+    @Test(arguments: [
+        (
+            "M.tier_for_misses = { 3, 2, 1 }",
+            [
+                "escalation.lua:2: tier_for_misses[2]: must be greater than tier 1's 3, found 2",
+                "escalation.lua:2: tier_for_misses[3]: must be greater than tier 2's 2, found 1",
+            ]
+        ),
+        (
+            "M.tier_for_misses[1] = 3",
+            [
+                "escalation.lua:2: tier_for_misses[2]: must be greater than tier 1's 3, found 2 (it follows from the knobs this file changes: tier_for_misses[1])"
+            ]
+        ),
+    ])
+    func aCheckFailingOnAnInheritedKnobIsTheChangesCause(_ change: String, _ expected: [String]) throws {
+        let problems = try variantProblems("escalation.lua", "local M = base\n\(change)\nreturn M\n")
+        #expect(problems.map(\.description) == expected, "\(problems)")
+    }
+
     /// A knob written through an alias or a loop is the variant's, at the line that names it (it was
     /// blamed on the base's line, rules/escalation.lua:52).
     @Test(arguments: [

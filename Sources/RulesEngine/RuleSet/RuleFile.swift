@@ -188,9 +188,52 @@ struct RuleFile {
         return value
     }
 
+    /// `problems` (of `check`, run on this file) with the problem of a knob that a file this one
+    /// extends is blamed for, but that the value that file returned does not have, blamed on the
+    /// file whose change caused it: the farthest whose value has it (`tier_for_misses[2]: must be
+    /// greater than tier 1's 3` is this file's when it writes `{ 3, 2, 1 }`, though the element it
+    /// checks is the same as in the file it extends). At that file's line writing the knob, else at
+    /// the first knob it changes, naming those. (Knobs `--set` gave other values are blamed by
+    /// ``problem(at:_:)`` alone: the values the files returned do not hold them.)
+    func blamingTheCause(_ problems: [RuleProblem], check: (RuleFile) -> [RuleProblem]) -> [RuleProblem] {
+        guard overridden.isEmpty else { return problems }
+        var found: [Int: [RuleProblem]] = [:]
+        func has(_ problem: RuleProblem, inLayer k: Int) -> Bool {
+            if found[k] == nil {
+                var layer = self
+                layer.value = k == 0 ? value : baseValues[k - 1]
+                layer.baseValues = Array(baseValues.dropFirst(k))
+                found[k] = check(layer)
+            }
+            return found[k]!.contains { $0.field == problem.field && $0.message == problem.message }
+        }
+        return problems.map { problem in
+            guard let field = problem.field, let blamed = baseMaps.firstIndex(where: { $0.name == problem.file }).map({ $0 + 1 }),
+                blamed < baseValues.count + 1, !has(problem, inLayer: blamed)
+            else { return problem }
+            let cause = (0..<blamed).reversed().first { has(problem, inLayer: $0) } ?? 0
+            let name = cause == 0 ? name : baseMaps[cause - 1].name
+            let map = cause == 0 ? sourceMap : baseMaps[cause - 1].map
+            if let line = map.exactLine(for: field) {
+                return RuleProblem(file: name, line: line, message: problem.message, field: field)
+            }
+            let knobs = changedKnobs(inLayer: cause)
+            guard let first = knobs.first else { return problem }
+            let shown = knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
+            return RuleProblem(
+                file: name, line: line(of: first, inLayer: cause),
+                message: problem.message + " (it follows from the knobs this file changes: \(shown))", field: field)
+        }
+    }
+
     /// The knobs (values other than functions) this file changes in the file it extends, as paths.
-    var changedKnobs: [String] {
-        guard let base = baseValues.first else { return [] }
+    var changedKnobs: [String] { changedKnobs(inLayer: 0) }
+
+    /// The knobs layer `k` (0: this file, 1: the file it extends, …) changes in the file it extends.
+    func changedKnobs(inLayer k: Int) -> [String] {
+        guard k < baseValues.count else { return [] }
+        let base = baseValues[k]
+        let value = k == 0 ? value : baseValues[k - 1]
         var paths: [String] = []
         func diff(_ a: LuaValue, _ b: LuaValue, _ path: String) {
             if case .function = a { return }

@@ -26,7 +26,8 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     /// reported, bad or failing their checks, set to either set of placeholders (it decodes with
     /// those fields set aside and runs the checks again). So a check depending on a reported field
     /// (`tier_for_misses: needs one entry per tier 1…1` when max_tier = 0 is reported) is left out,
-    /// and one that judges its own field alone is kept whatever the others hold.
+    /// and one that judges its own field alone is kept whatever the others hold. The elements of
+    /// one list are judged together: each out of order in `{ 3, 2, 1 }` is a problem.
     public static func leavingOutKnockOns(
         _ checks: [RuleProblem], decoding: [RuleProblem], recheck: (LuaPlaceholderSet, Set<String>) -> [RuleProblem]
     ) -> [RuleProblem] {
@@ -34,11 +35,19 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
         var rechecked: [Set<String>: [[RuleProblem]]] = [:]
         return checks.filter { problem in
             if decoding.contains(where: { bad in bad.field.map { problem.overlaps($0) } ?? true }) { return false }
-            let others = reported.filter { !problem.overlaps($0) }
+            let others = reported.filter { !problem.overlaps($0) && !problem.isElementOfTheSameList(as: $0) }
             if others.isEmpty && decoding.isEmpty { return true }
             if rechecked[others] == nil { rechecked[others] = [recheck(.first, others), recheck(.second, others)] }
             return rechecked[others]!.allSatisfy { $0.contains(problem) }
         }
+    }
+
+    /// Whether this problem's field and `other` are elements of one list (`tiers[2]`, `tiers[3]`).
+    func isElementOfTheSameList(as other: String) -> Bool {
+        guard let field, let a = LuaPath.keys(of: field), let b = LuaPath.keys(of: other), a.count == b.count,
+            case .integer? = a.last, case .integer? = b.last
+        else { return false }
+        return a.dropLast() == b.dropLast()
     }
 
     /// Whether this problem is about `other`'s field, a field inside it or one containing it.

@@ -156,13 +156,18 @@ public final class RuleSet {
                 return nil
             }
             modules.append((String(name.dropLast(".lua".count)), file.value))
-            func ranges(_ policy: P) -> [RuleProblem] { policy.params.problems(in: file) + policy.parameterProblems(in: file) }
+            func ranges(_ policy: P, in file: RuleFile) -> [RuleProblem] {
+                policy.params.problems(in: file) + policy.parameterProblems(in: file)
+            }
             // A check about a bad field, or whose result depends on a field already reported, is
             // left out: it would judge the placeholder of a bad field, or follow from the other
             // problem (`needs one entry per tier 1…max_tier` when max_tier is bad or out of range).
-            let parameterProblems = RuleProblem.leavingOutKnockOns(ranges(policy), decoding: decodingProblems) { set, setAside in
-                file.decode(type, placeholders: set, setAside: setAside).value.map(ranges) ?? []
-            }
+            // One that an extended file is blamed for but that a nearer file's change caused is the nearer file's.
+            let parameterProblems = file.blamingTheCause(
+                RuleProblem.leavingOutKnockOns(ranges(policy, in: file), decoding: decodingProblems) { set, setAside in
+                    file.decode(type, placeholders: set, setAside: setAside).value.map { ranges($0, in: file) } ?? []
+                }
+            ) { layer in layer.decode(type).value.map { ranges($0, in: layer) } ?? [] }
             guard decodingProblems.isEmpty else {
                 // In the order of the file's lines, whichever check found them.
                 problems += RuleProblem.inLineOrder(decodingProblems + parameterProblems)
