@@ -209,21 +209,26 @@ struct RuleFile {
         }
         return problems.map { problem in
             guard let field = problem.field, let blamed = baseMaps.firstIndex(where: { $0.name == problem.file }).map({ $0 + 1 }),
-                blamed < baseValues.count + 1, !has(problem, inLayer: blamed)
+                blamed <= baseValues.count, !has(problem, inLayer: blamed)
             else { return problem }
             let cause = (0..<blamed).reversed().first { has(problem, inLayer: $0) } ?? 0
-            let name = cause == 0 ? name : baseMaps[cause - 1].name
+            let file = cause == 0 ? name : baseMaps[cause - 1].name
             let map = cause == 0 ? sourceMap : baseMaps[cause - 1].map
             if let line = map.exactLine(for: field) {
-                return RuleProblem(file: name, line: line, message: problem.message, field: field)
+                return RuleProblem(file: file, line: line, message: problem.message, field: field)
             }
             let knobs = changedKnobs(inLayer: cause)
             guard let first = knobs.first else { return problem }
-            let shown = knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
+            let shown = Self.shown(knobs)
             return RuleProblem(
-                file: name, line: line(of: first, inLayer: cause),
+                file: file, line: line(of: first, inLayer: cause),
                 message: problem.message + " (it follows from the knobs this file changes: \(shown))", field: field)
         }
+    }
+
+    /// Knobs as a message names them: the first five, then `…`.
+    private static func shown(_ knobs: [String]) -> String {
+        knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
     }
 
     /// The knobs (values other than functions) this file changes in the file it extends, as paths.
@@ -261,7 +266,7 @@ struct RuleFile {
         if !function.source.isEmpty, function.source != name, !baseValues.isEmpty {
             let knobs = changedKnobs
             if let first = knobs.first {
-                let shown = knobs.prefix(5).joined(separator: ", ") + (knobs.count > 5 ? ", …" : "")
+                let shown = Self.shown(knobs)
                 return RuleProblem(
                     file: name, line: line(of: first, inLayer: 0),
                     message: message + " (\(function.source):\(function.line) reads the knobs this file changes: \(shown))")
