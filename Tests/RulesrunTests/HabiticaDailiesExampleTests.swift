@@ -18,6 +18,7 @@ import Testing
     static let cases = [
         "check-on-non-due-day",
         "custom-day-start",
+        "day-31-not-due-in-short-months",
         "every-x-days",
         "frost-keeps-streak",
         "missed-due-day-resets",

@@ -5,8 +5,8 @@
 -- Reproduced: each check adds 1 (scoreTask "up", due or not: checking a daily on a day it is not due
 -- counts too); an uncheck takes it back (habit_uncheck removes the completion); the streak resets
 -- only when a DUE day passed unchecked (cron's scoreTask "down") — a day the daily is not due
--- (specific weekdays, "every N days" from the start date, days of the month: the host's `scheduled`)
--- never breaks it; Chilling Frost keeps the streak over a missed due day (`habit_freeze use` on that
+-- (specific weekdays, "every N days" from the start date: the host's `scheduled`; days of the month:
+-- the date's own day, so a "day 31" daily has no due day in a shorter month) never breaks it; Chilling Frost keeps the streak over a missed due day (`habit_freeze use` on that
 -- day: the day is "frozen"); today, still open, breaks nothing; the custom day start is the user's
 -- `settings.day_starts_at` (a check at 02:30 with "04:00" belongs to the day before), so the host's
 -- periods already follow it. A skip (`habit_skip`) is a day the daily is not due.
@@ -21,6 +21,18 @@ local M = base
 
 local function counts(p) return p.status == "done" or p.completions > 0 end
 
+--- shouldDo: the host's `scheduled`, except for days of the month, where Habitica's schedule
+--- (moment-recur's daysOfMonth) matches the date itself: a "day 31" daily is not due in a shorter
+--- month (the host's `scheduled` moves it to the month's last day).
+local function due(p, task)
+  if task.frequency.kind ~= "days_of_month" then return p.scheduled end
+  local day = tonumber(p.start_date:sub(9, 10))
+  for _, d in ipairs(task.frequency.days_of_month) do
+    if d == day then return true end
+  end
+  return false
+end
+
 function M.habit.streak(periods, task, user)
   -- Oldest to newest: +1 per checked day, 0 after a due day missed without frost.
   local streak, runs = 0, {}
@@ -30,7 +42,7 @@ function M.habit.streak(periods, task, user)
       if streak == 0 then runs[#runs + 1] = { first = p.start_date, length = 0 } end
       streak = streak + 1
       runs[#runs].length, runs[#runs].last = streak, p.end_date
-    elseif p.scheduled and p.status == "missed" then
+    elseif due(p, task) and p.status == "missed" then
       streak = 0 -- cron: a due daily left unchecked (frozen, skipped and open days are not "missed")
     end
   end
