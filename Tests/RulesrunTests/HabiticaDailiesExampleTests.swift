@@ -23,6 +23,7 @@ import Testing
         "frost-keeps-streak",
         "missed-due-day-resets",
         "not-due-never-breaks",
+        "record-yesterdays-activity",
         "uncheck-takes-back",
     ]
 }

@@ -9,7 +9,8 @@
 -- the date's own day, so a "day 31" daily has no due day in a shorter month) never breaks it; Chilling Frost keeps the streak over a missed due day (`habit_freeze use` on that
 -- day: the day is "frozen"); today, still open, breaks nothing; the custom day start is the user's
 -- `settings.day_starts_at` (a check at 02:30 with "04:00" belongs to the day before), so the host's
--- periods already follow it. A skip (`habit_skip`) is a day the daily is not due.
+-- periods already follow it; "Record Yesterday's Activity" checks yesterday's dailies before cron
+-- (`for_day` yesterday: habit.max_backfill_days is 1). A skip (`habit_skip`) is a day the daily is not due.
 -- Left out: cron itself (Habitica examines only "yesterday" when a user was away several days,
 -- multiDaysCountAsOneDay: here every missed due day counts, as if the user opened the app daily);
 -- sleeping in the Inn, the Rogue's stealth, challenge/group dailies (frost does not protect them),
@@ -18,6 +19,10 @@
 -- and yearly repeats (the host's frequencies are daily, weekdays, times_in_days, every_n_days and
 -- days_of_month).
 local M = base
+
+-- "Record Yesterday's Activity": on the first open of a day, before cron judges yesterday, the user
+-- may check the dailies due yesterday (a `habit_completion` with `for_day` yesterday).
+M.habit.max_backfill_days = 1
 
 local function counts(p) return p.status == "done" or p.completions > 0 end
 
