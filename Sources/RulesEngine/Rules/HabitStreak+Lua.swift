@@ -33,7 +33,8 @@ extension HabitTaskRecord: LuaKeptRecord {
     static let goalKey = LuaKey("goal")
     static let startKey = LuaKey("start_date")
     static let paramsKey = LuaKey("params")
-    public static var luaFieldCount: Int { 7 }
+    static let windowKey = LuaKey("window")
+    public static var luaFieldCount: Int { 8 }
 
     struct Frequency: LuaTableEncodable {
         static let kindKey = LuaKey("kind")
@@ -79,6 +80,7 @@ extension HabitTaskRecord: LuaKeptRecord {
         t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget, direction: goalDirection))
         t.set(Self.startKey, day: startDate)
         t.set(Self.paramsKey, params: params)
+        t.set(Self.windowKey, openWindow)
     }
 }
 

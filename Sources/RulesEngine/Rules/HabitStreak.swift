@@ -34,14 +34,16 @@ public struct HabitStreak: Hashable, Sendable {
         self.score = score
     }
 
-    /// What breaks the host's checks for `periods` periods and an open window of `window` days
-    /// (the rest of a satisfied x-in-y window, y − 1 days for `times_in_days` tasks; nil when
-    /// none does): the current streak within 0…periods + window, at most `maxReturnedBest` best
-    /// streaks, each 1…periods + window long with first ≤ last, the longest at least the current
-    /// streak, and a score in 0…1.
+    /// What breaks the host's checks for `periods` periods and a task's window of `window` days
+    /// (``HabitTaskRecord/openWindow``: days a streak may count past today and before the first
+    /// period; nil when none does): the current streak within 0…periods + 2 × window, at most
+    /// `maxReturnedBest` best streaks, each 1…periods + 2 × window long with first ≤ last, the
+    /// longest at least the current streak, and a score in 0…1.
     public func violation(periods: Int, window: Int = 0) -> String? {
-        let limit = periods + window
-        let bound = window == 0 ? "(the number of periods)" : "(the \(periods) periods + the open window of \(window) days)"
+        let limit = periods + 2 * window
+        let bound =
+            window == 0
+            ? "(the number of periods)" : "(the \(periods) periods + the task's window of \(window) days after and before them)"
         if current < 0 || current > limit { return "current \(current), outside 0…\(limit) \(bound)" }
         if let best {
             if best.count > Self.maxReturnedBest { return "\(best.count) best streaks, at most \(Self.maxReturnedBest)" }
