@@ -8,7 +8,7 @@
 -- of an interval counts (YES_AUTO), days after today (up to today + 30, Habit.recompute's end) and
 -- before the task's start included (the host allows a frequency's window on both sides: task.window); a skip keeps the streak and adds to it; the current streak is
 -- the one containing today (a streak that ended yesterday is not current: no grace); the best
--- streaks in Loop's order (longest first, ties to the newer); the score
+-- streaks in Loop's order (the longest, ties to the newer, listed newest first); the score
 -- (multiplier = 0.5^(sqrt(freq)/13), a skipped day repeats the score, boolean non-daily habits
 -- smoothed over 2y days); numeric habits with at_least / at_most targets (a day counts when its
 -- own value meets the target; the score sums the last y days).
@@ -24,6 +24,8 @@ local M = base
 
 -- Loop lets a user edit any past day (the history grid).
 M.habit.max_backfill_days = 365
+-- StreakList.getBest: the longest streaks, listed newest first.
+M.habit.best_order = "newest"
 
 M.params = M.params or {}
 -- Loop's FrequencyMode.WEEKS: "x times per week" counted in calendar weeks (a task of x times in 7

@@ -110,7 +110,7 @@ extension Engine {
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
-        return streak.ranked()
+        return streak.ranked(rules.parameters.habitBestOrder)
     }
 
     /// The user as `habit.streak` sees it (its third argument): what the habit days' clock is made of.
@@ -311,10 +311,10 @@ extension Engine {
 
 extension HabitStreak {
     /// The habit_completion decision's fields: `current_streak`, then `best_streak` (the longest's
-    /// length) and `score` when the rule returns them.
+    /// length, whatever the order of `best`) and `score` when the rule returns them.
     var decisionFields: [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("current_streak", .int(current))]
-        if let best { fields.append(("best_streak", .int(best.first?.length ?? 0))) }
+        if let longest = longestBest { fields.append(("best_streak", .int(longest))) }
         if let score { fields.append(("score", .double(score))) }
         return fields
     }

@@ -17,6 +17,13 @@ public struct HabitStreak: Hashable, Sendable {
 
     /// The host keeps this many best streaks: the longest, the most recent first among equals.
     public static let maxBest = 10
+
+    /// How the kept best streaks are listed (`habit.best_order`): longest first (the most recent
+    /// first among equals), or newest first (by last day: Loop's `getBest`).
+    public enum BestOrder: String, Sendable, Decodable, CaseIterable {
+        case longest
+        case newest
+    }
     /// A rule may return at most this many intervals as `best` (every run of ten years of days
     /// done every other day is 1,830).
     public static let maxReturnedBest = 4_000
@@ -63,16 +70,21 @@ public struct HabitStreak: Hashable, Sendable {
         return nil
     }
 
-    /// The streak as the state shows it: the `maxBest` longest best streaks, longest first, the
-    /// most recent first among equals (by last day, then first day), so that a rule returns its
-    /// runs in any order and need not sort them.
-    public func ranked() -> HabitStreak {
+    /// The streak as the state shows it: the `maxBest` longest best streaks, the most recent
+    /// first among equals (by last day, then first day), so that a rule returns its runs in any
+    /// order and need not sort them; listed longest first, or, `.newest`, newest first.
+    public func ranked(_ order: BestOrder = .longest) -> HabitStreak {
         guard let best, best.count > 1 else { return self }
         var out = self
-        out.best = Array(
+        var kept = Array(
             best.sorted { a, b in
                 (a.length, a.last, a.first) > (b.length, b.last, b.first)
             }.prefix(Self.maxBest))
+        if order == .newest { kept.sort { a, b in (a.last, a.first) > (b.last, b.first) } }
+        out.best = kept
         return out
     }
+
+    /// The length of the longest best streak (0 when there is none); nil when the rule returns no `best`.
+    public var longestBest: Int? { best.map { $0.map(\.length).max() ?? 0 } }
 }

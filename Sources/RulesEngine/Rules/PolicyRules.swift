@@ -69,6 +69,8 @@ public struct PolicyParameters: Sendable, Equatable {
     /// raised to the task's times per day when `habit.require_times_per_day`.
     public var habitMinCompletions: Int
     public var habitRequireTimesPerDay: Bool
+    /// `habit.best_order`: how the state lists a task's best streaks.
+    public var habitBestOrder: HabitStreak.BestOrder = .longest
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
     /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then

@@ -43,6 +43,9 @@ public struct StreakPolicy: Decodable {
         /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
         /// reach (0: today only, the seed's behaviour), 0…365.
         public var maxBackfillDays: Int
+        /// How the state lists a task's best streaks (`best_order`, optional): `"longest"` first
+        /// (the default) or `"newest"` first (Loop's `getBest`).
+        public var bestOrder: HabitStreak.BestOrder
         /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
         public var streak: LuaFunction
 
@@ -58,6 +61,7 @@ public struct StreakPolicy: Decodable {
             case currentPeriodGrace = "current_period_grace"
             case dayStartsAt = "day_starts_at"
             case maxBackfillDays = "max_backfill_days"
+            case bestOrder = "best_order"
             case streak
             case currentStreak = "current_streak"
         }
@@ -70,6 +74,7 @@ public struct StreakPolicy: Decodable {
             currentPeriodGrace = try c.decode(Bool.self, forKey: .currentPeriodGrace)
             dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
             maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
+            bestOrder = try c.decodeIfPresent(HabitStreak.BestOrder.self, forKey: .bestOrder) ?? .longest
             if !c.contains(.streak), c.contains(.currentStreak) {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
