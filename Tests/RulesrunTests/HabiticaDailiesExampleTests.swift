@@ -24,6 +24,7 @@ import Testing
         "missed-due-day-resets",
         "not-due-never-breaks",
         "record-yesterdays-activity",
+        "second-check-refused",
         "uncheck-takes-back",
     ]
 }

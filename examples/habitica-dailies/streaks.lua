@@ -3,7 +3,7 @@
 -- website/common/script/ops/scoreTask.js, content/spells.js frost).
 --
 -- Reproduced: each check adds 1 (scoreTask "up", due or not: checking a daily on a day it is not due
--- counts too); an uncheck takes it back (habit_uncheck removes the completion); the streak resets
+-- counts too), and a second check on the same day is refused (habit.max_completions_per_day); an uncheck takes it back (habit_uncheck removes the completion); the streak resets
 -- only when a DUE day passed unchecked (cron's scoreTask "down") — a day the daily is not due
 -- (specific weekdays, "every N days" from the start date: the host's `scheduled`; days of the month:
 -- the date's own day, so a "day 31" daily has no due day in a shorter month) never breaks it; Chilling Frost keeps the streak over a missed due day (`habit_freeze use` on that
@@ -23,6 +23,8 @@ local M = base
 -- "Record Yesterday's Activity": on the first open of a day, before cron judges yesterday, the user
 -- may check the dailies due yesterday (a `habit_completion` with `for_day` yesterday).
 M.habit.max_backfill_days = 1
+-- scoreTask refuses to score up a daily already completed since the last cron ("sessionOutdated").
+M.habit.max_completions_per_day = 1
 
 local function counts(p) return p.status == "done" or p.completions > 0 end
 

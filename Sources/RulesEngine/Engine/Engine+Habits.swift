@@ -76,6 +76,9 @@ extension Engine {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completedAt = try completionInstant(forDay, task: task, context, at: now)
+        if let most = rules.parameters.habitMaxCompletionsPerDay {
+            try checkCompletionsPerDay(most, name: name, id: id, day: try habitClock(context).day(of: completedAt), context)
+        }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: completedAt, value: value)
         if value != nil, task.goalType == .none {
             throw EngineError(.invalidEvent, "value: expected none: habit task \"\(name)\" has no goal to measure")

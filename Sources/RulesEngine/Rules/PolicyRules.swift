@@ -71,6 +71,8 @@ public struct PolicyParameters: Sendable, Equatable {
     public var habitRequireTimesPerDay: Bool
     /// `habit.best_order`: how the state lists a task's best streaks.
     public var habitBestOrder: HabitStreak.BestOrder = .longest
+    /// `habit.max_completions_per_day`: nil, any number.
+    public var habitMaxCompletionsPerDay: Int?
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
     /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then

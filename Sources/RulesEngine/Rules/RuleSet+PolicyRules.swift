@@ -17,6 +17,7 @@ extension RuleSet: PolicyRules {
             habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays,
             earnedFreezeMax: streaks.earned.freezeMax)
         parameters.habitBestOrder = streaks.habit.bestOrder
+        parameters.habitMaxCompletionsPerDay = streaks.habit.maxCompletionsPerDay
         return parameters
     }
 
