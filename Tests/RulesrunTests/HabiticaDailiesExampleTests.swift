@@ -17,6 +17,7 @@ import Testing
     /// The cases, one scenario file each in examples/habitica-dailies/tests/ (where each comes from is in its header).
     static let cases = [
         "check-on-non-due-day",
+        "cron-judges-only-yesterday",
         "custom-day-start",
         "day-31-not-due-in-short-months",
         "every-x-days",

@@ -182,7 +182,8 @@ extension Engine {
 
     /// The task's periods from the one running at `now` back to the one its start day is in (its
     /// `start_date`, else the day it was created), at most ``maxHabitPeriods`` of them (the most
-    /// recent); day marks set the status of the periods not done and their `freezes_equipped`.
+    /// recent); day marks set the status of the periods not done and their `freezes_equipped`, the
+    /// user's open days (``AppOpenDays``, `habit.track_app_opens`) their `opened`.
     func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
         let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
@@ -197,6 +198,8 @@ extension Engine {
         let goalTarget = task.goalType == .none ? nil : task.goalValue
         var periods: [HabitPeriod] = []
         periods.reserveCapacity(max(0, current - oldest + 1))
+        let opens = tracksAppOpens ? context.book.appOpens ?? AppOpenDays() : nil
+        var openCursor = (opens?.runs.count ?? 0) - 1
         var index = current
         while index >= oldest {
             let (start, end) = periodDays(index, measurement)
@@ -210,7 +213,7 @@ extension Engine {
                 HabitPeriod(
                     start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
                     completions: tally.count, value: tally.value, status: status,
-                    freezesEquipped: mark?.equipped ?? 0))
+                    freezesEquipped: mark?.equipped ?? 0, opened: opens?.opened(start, end, cursor: &openCursor)))
             index -= 1
         }
         return periods

@@ -11,7 +11,8 @@ extension HabitPeriod: LuaKeptRecord {
     static let valueKey = LuaKey("value")
     static let statusKey = LuaKey("status")
     static let freezesKey = LuaKey("freezes_equipped")
-    public static var luaFieldCount: Int { 8 }
+    static let openedKey = LuaKey("opened")
+    public static var luaFieldCount: Int { 9 }
 
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.startKey, day: start)
@@ -22,6 +23,7 @@ extension HabitPeriod: LuaKeptRecord {
         t.set(Self.valueKey, value)
         t.set(Self.statusKey, text: status.luaText)
         t.set(Self.freezesKey, freezesEquipped)
+        if let opened { t.set(Self.openedKey, opened) }
     }
 }
 

@@ -73,6 +73,9 @@ public struct PolicyParameters: Sendable, Equatable {
     public var habitBestOrder: HabitStreak.BestOrder = .longest
     /// `habit.max_completions_per_day`: nil, any number.
     public var habitMaxCompletionsPerDay: Int?
+    /// `habit.track_app_opens`: the engine records the days the user opened the app, and
+    /// `habit.streak`'s periods carry `opened`.
+    public var habitTrackAppOpens = false
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
     /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then

@@ -18,6 +18,7 @@ extension RuleSet: PolicyRules {
             earnedFreezeMax: streaks.earned.freezeMax)
         parameters.habitBestOrder = streaks.habit.bestOrder
         parameters.habitMaxCompletionsPerDay = streaks.habit.maxCompletionsPerDay
+        parameters.habitTrackAppOpens = streaks.habit.trackAppOpens
         return parameters
     }
 

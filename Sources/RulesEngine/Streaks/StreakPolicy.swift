@@ -50,6 +50,9 @@ public struct StreakPolicy: Decodable {
         /// 1…`maxCompletionsPerDay`): a `habit_completion` beyond it is refused (Habitica refuses a
         /// second check of a daily); nil: any number (the seed's behaviour).
         public var maxCompletionsPerDay: Int?
+        /// Whether the engine records the days the user opened the app (`track_app_opens`,
+        /// optional, default false), which day periods then carry as `opened`.
+        public var trackAppOpens: Bool
         /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
         public var streak: LuaFunction
 
@@ -67,6 +70,7 @@ public struct StreakPolicy: Decodable {
             case maxBackfillDays = "max_backfill_days"
             case bestOrder = "best_order"
             case maxCompletionsPerDay = "max_completions_per_day"
+            case trackAppOpens = "track_app_opens"
             case streak
             case currentStreak = "current_streak"
         }
@@ -81,6 +85,7 @@ public struct StreakPolicy: Decodable {
             maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
             bestOrder = try c.decodeIfPresent(HabitStreak.BestOrder.self, forKey: .bestOrder) ?? .longest
             maxCompletionsPerDay = try c.decodeIfPresent(Int.self, forKey: .maxCompletionsPerDay)
+            trackAppOpens = try c.decodeIfPresent(Bool.self, forKey: .trackAppOpens) ?? false
             if !c.contains(.streak), c.contains(.currentStreak) {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
