@@ -58,8 +58,8 @@ M.habit = {
 
 --- The streak of one task, from its periods, most recent first: the first is the current
 --- (running) one, the last the one the task was created in (docs/rules.md describes every field).
----@param periods { start_date: string, end_date: string, weekday: integer?, scheduled: boolean, completions: integer, value: number, status: string, freezes_equipped: integer }[]
----@param task { name: string, measurement: string, frequency: table, times_per_day: integer, goal: table, start_date: string, params: table }
+---@param periods { start_date: string, end_date: string, weekday: integer?, scheduled: boolean, completions: integer, value: number, status: string, freezes_equipped: integer, opened: boolean? }[]
+---@param task { name: string, measurement: string, frequency: table, times_per_day: integer, goal: table, start_date: string, params: table, window: integer }
 ---@param user { timezone: string, day_starts_at: string }
 ---@return { current: integer, best: { first: string, last: string, length: integer }[]?, score: number? }
 function M.habit.streak(periods, task, user)

@@ -160,7 +160,8 @@ import Testing
         #expect(input.task.startDate == (try DayID("2026-03-06")))
     }
 
-    /// 3 times in 7 days: the streak may count the 6 days left of a satisfied window, not a 7th.
+    /// 3 times in 7 days: the streak may count the 6 days left of a satisfied window and 6 days
+    /// before the first period (a window that began before the start), not a 7th on either side.
     @Test func theOpenWindowOfAnXInYTask() throws {
         let lines = [
             Self.paris,
@@ -171,16 +172,18 @@ import Testing
             lines, answer: HabitStreak(current: 8, best: [.init(first: try DayID("2026-03-02"), last: try DayID("2026-03-09"), length: 8)]))
         #expect(allowed.outputs.last?.at("decisions", "habit_completion", "current_streak") == .int(8), "\(allowed.outputs)")
         #expect(allowed.asked?.task.times == 3 && allowed.asked?.task.days == 7 && allowed.asked?.task.frequencyKind == "times_in_days")
-        let exceeded = try replay(lines, answer: HabitStreak(current: 9))
+        #expect(allowed.asked?.task.openWindow == 6)
+        let exceeded = try replay(lines, answer: HabitStreak(current: 15))
         #expect(exceeded.outputs.last?.at("error", "code") == .string("RULE_VIOLATION"))
         #expect(
             exceeded.outputs.last?.at("error", "message")?.string?.contains(
-                "returned current 9, outside 0…8 (the 2 periods + the open window of 6 days) for the 2 periods of task \"gym\"") == true,
+                "returned current 15, outside 0…14 (the 2 periods + the task's window of 6 days after and before them) for the 2 periods of task \"gym\""
+            ) == true,
             "\(exceeded.outputs.last!)")
         let longBest = try replay(
-            lines, answer: HabitStreak(current: 1, best: [.init(first: try DayID("2026-03-02"), last: try DayID("2026-03-10"), length: 9)]))
+            lines, answer: HabitStreak(current: 1, best: [.init(first: try DayID("2026-02-24"), last: try DayID("2026-03-10"), length: 15)]))
         #expect(
-            longBest.outputs.last?.at("error", "message")?.string?.contains("best[1].length 9, outside 1…8") == true,
+            longBest.outputs.last?.at("error", "message")?.string?.contains("best[1].length 15, outside 1…14") == true,
             "\(longBest.outputs.last!)")
         // A daily task has no open window.
         let daily = try replay(

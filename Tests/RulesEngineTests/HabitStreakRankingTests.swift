@@ -31,6 +31,24 @@ import Testing
         #expect(HabitStreak(current: 0, best: many).violation(periods: 10) == "4001 best streaks, at most 4000")
     }
 
+    /// `habit.best_order = "newest"` keeps the same 10 runs and lists them newest first (by last
+    /// day); the longest's length is the same either way.
+    @Test func newestFirstKeepsTheSameRuns() throws {
+        var runs: [HabitStreak.Interval] = []
+        for k in 0..<12 {
+            let first = try DayID("2026-01-01").adding(days: 10 * k)!
+            let length = k % 3 + 1
+            runs.append(HabitStreak.Interval(first: first, last: first.adding(days: length - 1)!, length: length))
+        }
+        let longest = HabitStreak(current: 0, best: runs).ranked()
+        let newest = HabitStreak(current: 0, best: runs).ranked(.newest)
+        #expect(Set(newest.best!.map(\.first)) == Set(longest.best!.map(\.first)))
+        #expect(newest.best!.map(\.last) == longest.best!.map(\.last).sorted(by: >))
+        #expect(newest.best!.first?.first == runs[11].first)
+        #expect(newest.longestBest == 3 && longest.longestBest == 3)
+        #expect(HabitStreak(current: 0).longestBest == nil && HabitStreak(current: 0, best: []).longestBest == 0)
+    }
+
     /// Through the engine: a rule returning every day as its own run, oldest first, shows the 10
     /// most recent days in the state.
     @Test func theStateShowsTheRankedBestStreaks() throws {

@@ -19,5 +19,6 @@ import Testing
         "repair-within-window",
         "two-misses",
         "freeze-after-the-miss",
+        "no-streak-keeps-freeze",
     ]
 }

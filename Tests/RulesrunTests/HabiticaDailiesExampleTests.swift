@@ -17,11 +17,15 @@ import Testing
     /// The cases, one scenario file each in examples/habitica-dailies/tests/ (where each comes from is in its header).
     static let cases = [
         "check-on-non-due-day",
+        "cron-judges-only-yesterday",
         "custom-day-start",
+        "day-31-not-due-in-short-months",
         "every-x-days",
         "frost-keeps-streak",
         "missed-due-day-resets",
         "not-due-never-breaks",
+        "record-yesterdays-activity",
+        "second-check-refused",
         "uncheck-takes-back",
     ]
 }

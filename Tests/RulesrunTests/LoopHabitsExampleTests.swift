@@ -5,9 +5,7 @@ import Testing
 /// replayed through the real CLI (examples/loop-habits/tests/: the events and the expected values).
 /// Not ported, and why: ScoreTest.test_compute_* (a pure function of a given previous score: only the
 /// 0 → 0.051922 step is reachable from events, checked in every S20 case); NumericalAt*ScoreListTest.
-/// test_withZeroTarget (a goal_value must be > 0); YesNoScoreListTest.test_irregularNonDaily of
-/// commonMain (weeks from Sunday: the example's calendar weeks start on Saturday, as Loop's other
-/// tests; the old core's rolling variant is ported); EntryListTest.testAddFromInterval and testSnapIntervalsTogether2 (they give intervals directly, which events
+/// test_withZeroTarget (a goal_value must be > 0); EntryListTest.testAddFromInterval and testSnapIntervalsTogether2 (they give intervals directly, which events
 /// cannot; testSnapIntervalsTogether1 is derived from checks that make its intervals), testComputeNumerical,
 /// testGroupBy*, testEmptyList, testWeekdayFrequency (storage and statistics, not the streak).
 @Suite struct LoopHabitsExampleTests {
@@ -41,6 +39,8 @@ import Testing
         "entries-buildIntervals3-weeks",
         "entries-buildIntervals4",
         "entries-computeBoolean",
+        "entries-futureWindow-everyNDays",
+        "entries-futureWindow-monthly",
         "entries-snapIntervalsTogether1",
         "streaks-currentBrokenTwoDaysAgo",
         "streaks-currentCompletedToday",
@@ -48,6 +48,7 @@ import Testing
         "streaks-currentEmpty",
         "streaks-getBest",
         "streaks-getBestWithUnknowns",
+        "weeks-createdMidWeek",
         "yesno-addThenRemove",
         "yesno-getValue",
         "yesno-getValueWithSkip",
@@ -56,6 +57,7 @@ import Testing
         "yesno-imperfectNonDaily-rolling",
         "yesno-imperfectNonDaily-weeks",
         "yesno-irregularNonDaily-rolling",
+        "yesno-irregularNonDaily-sundayWeeks",
         "yesno-recompute",
     ]
 

@@ -91,7 +91,7 @@ import Testing
         let text = try CLI.run(["validate", "examples/loop-habits"]).stdout.split(separator: "\n").map(String.init)
         #expect(report["summary"] as? String == text[0].replacingOccurrences(of: "examples/loop-habits: ", with: ""))
         let params = try #require(report["params"] as? [[String: Any]])
-        #expect(params.map { $0["name"] as? String } == ["calendar_weeks"])
+        #expect(params.map { $0["name"] as? String } == ["calendar_weeks", "first_weekday"])
         #expect(params.first?["file"] as? String == "streaks.lua")
         #expect(params.first?["type"] as? String == "boolean")
         #expect(params.first?["default"] as? Bool == false)

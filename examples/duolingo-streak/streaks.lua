@@ -6,7 +6,7 @@
 -- "you can equip up to 2 streak freezes at a time" (param freeze_max, default 2).
 -- Community-reported (forum threads, 2017): an equipped freeze is used up automatically on a day
 -- without a lesson; a frozen day keeps the streak but does not add to it; two missed days need two
--- freezes.
+-- freezes. Published: a freeze is spent only when a day is missed with a streak (> 0) to protect.
 -- Assumed: a broken streak can be repaired within repair_window_days (default 1) of the missed day;
 -- a repair is a lesson completed for the missed day (`habit_completion` with `for_day`, allowed that
 -- far back by habit.max_backfill_days below), after which the day counts. A freeze used by hand
@@ -36,7 +36,8 @@ function M.habit.streak(periods, task, user)
     elseif i > 1 and p.status ~= "frozen" and p.status ~= "skipped" then
       -- a past day without a lesson (today, open, breaks nothing; a freeze or skip used by hand
       -- keeps the streak without extending it)
-      if held > 0 then held = held - 1 else streak = 0 end
+      -- (a freeze is spent only when there is a streak to protect)
+      if held > 0 and streak > 0 then held = held - 1 else streak = 0 end
     end
   end
   return { current = streak, best = runs } -- the host keeps the 10 longest

@@ -5,31 +5,40 @@
 --
 -- Reproduced: "x times in y days" (Loop's rolling DAYS frequencies): groups of x checks within y days
 -- make intervals reaching y - 1 days ahead, older intervals snap back to close gaps, and every day
--- of an interval counts (YES_AUTO); a skip keeps the streak and adds to it; the current streak is
+-- of an interval counts (YES_AUTO), days after today (up to today + 30, Habit.recompute's end) and
+-- before the task's start included (the host allows a frequency's window on both sides: task.window); a skip keeps the streak and adds to it; the current streak is
 -- the one containing today (a streak that ended yesterday is not current: no grace); the best
--- streaks in Loop's order (longest first, ties to the newer); the score
+-- streaks in Loop's order (the longest, ties to the newer, listed newest first); the score
 -- (multiplier = 0.5^(sqrt(freq)/13), a skipped day repeats the score, boolean non-daily habits
 -- smoothed over 2y days); numeric habits with at_least / at_most targets (a day counts when its
 -- own value meets the target; the score sums the last y days).
 -- Mapping: every_n_days n is Loop's 1/n; specific weekdays are k times in 7 days; days_of_month
 -- is k times in a month (Loop's 30/31-day "monthly" window); a freeze counts as a skip (Loop has none).
--- Loop's calendar-week mode (FrequencyMode.WEEKS): params.calendar_weeks, weeks from Saturday.
--- Left out: the first weekday as a setting (Loop takes the locale's); question marks (Loop's UNKNOWN vs NO: both are a day without a check here, as they score and
--- break alike); days before the task's start (Loop's snapping may reach before the first entry:
--- the streak is cut at the start); for every_n_days and days_of_month, days after today (the host
--- allows the open window to x-in-y only); weekly and monthly tasks (Loop counts days: they keep
+-- Loop's calendar-week mode (FrequencyMode.WEEKS): params.calendar_weeks, weeks from
+-- params.first_weekday (Loop's setting; Saturday, as in Loop's tests, unless set); a week interval
+-- is the whole week, days before the task's start and the first check included (buildWeekIntervals).
+-- Left out: question marks (Loop's UNKNOWN vs NO: both are a day without a check here, as they score and
+-- break alike); weekly and monthly tasks (Loop counts days: they keep
 -- the default rule).
 local M = base
 
 -- Loop lets a user edit any past day (the history grid).
 M.habit.max_backfill_days = 365
+-- StreakList.getBest: the longest streaks, listed newest first.
+M.habit.best_order = "newest"
 
 M.params = M.params or {}
 -- Loop's FrequencyMode.WEEKS: "x times per week" counted in calendar weeks (a task of x times in 7
--- days with "params": {"calendar_weeks": true}), weeks starting on FIRST_WEEKDAY.
+-- days with "params": {"calendar_weeks": true}), weeks starting on params.first_weekday.
 M.params.calendar_weeks = { type = "boolean", default = false,
   doc = "x times in 7 days counted per calendar week (Loop's WEEKS mode), not in rolling windows" }
-local FIRST_WEEKDAY = 6 -- ISO Saturday, as in Loop's tests (BaseUnitTest: setFirstWeekdayNumber(7))
+-- Loop's "first day of the week" setting (Preferences, getFirstWeekday): Saturday as in Loop's tests
+-- (BaseUnitTest: setFirstWeekdayNumber(7)); the app's default is the locale's.
+local WEEKDAYS = { "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday" }
+M.params.first_weekday = { type = "enum", values = WEEKDAYS, default = "saturday",
+  doc = "the first day of a calendar week (Loop's setting)" }
+local ISO_WEEKDAY = {}
+for i, name in ipairs(WEEKDAYS) do ISO_WEEKDAY[name] = i end
 
 local SKIP_VALUE = 0.003 -- a numeric SKIP is stored as 3 (thousandths): Loop's sums add it
 
@@ -135,7 +144,7 @@ function M.habit.streak(periods, task, user)
   local freq = num / den
   local params = task.params or {}
   local weeks = den == 7 and params.calendar_weeks == true
-  local first_weekday = FIRST_WEEKDAY
+  local first_weekday = ISO_WEEKDAY[params.first_weekday or M.params.first_weekday.default]
   local function week_of(t) return t - ((t + 3) % 7 + 1 - first_weekday) % 7 end
   local goal = task.goal
   local numeric = goal.type ~= "none" and goal.target ~= nil
@@ -159,18 +168,19 @@ function M.habit.streak(periods, task, user)
     end
   end
   -- Which days count toward a streak (StreakList.recompute's filter over the computed entries).
-  local last = today
+  local last, oldest = today, first -- the newest and oldest days that may count
   local counts = {}
   if numeric then
     for t, v in pairs(entry) do
       if (at_most and v <= target) or (not at_most and v >= target) then counts[t] = true end
     end
   else
-    local window = task.frequency.kind == "times_in_days" and den - 1 or 0
-    if num < den then
+    local ahead = today + 30 -- Habit.recompute: entries and streaks up to today + 30
+    if num < den then -- every day of an interval counts, before the task's start too (YES_AUTO)
       for _, iv in ipairs(weeks and week_intervals(checked, num, first_weekday) or intervals(checked, num, den)) do
-        for t = math.max(iv.begin, first), math.min(iv.stop, today + window) do counts[t] = true end
-        last = math.max(last, math.min(iv.stop, today + window))
+        for t = iv.begin, math.min(iv.stop, ahead) do counts[t] = true end
+        last = math.max(last, math.min(iv.stop, ahead))
+        oldest = math.min(oldest, iv.begin)
       end
     end
     for t in pairs(entry) do counts[t] = true end
@@ -178,7 +188,7 @@ function M.habit.streak(periods, task, user)
   end
   -- Runs of counting days, newest first; the current one contains today.
   local runs, run, current = {}, nil, 0
-  for t = last, first, -1 do
+  for t = last, oldest, -1 do
     if counts[t] then
       if not run then run = { stop = t, length = 0 }; runs[#runs + 1] = run end
       run.start, run.length = t, run.length + 1
@@ -192,7 +202,7 @@ function M.habit.streak(periods, task, user)
   local best = {} -- every run: the host keeps the 10 longest, the most recent first among equals
   for i, r in ipairs(runs) do best[i] = { first = date_text(r.start), last = date_text(r.stop), length = r.length } end
   -- ScoreList.recompute (rolling), oldest day to today.
-  local from = today -- Loop scores from the oldest day with data (or today)
+  local from = math.min(today, oldest) -- Loop scores from the oldest computed entry (or today)
   for t in pairs(entry) do if t < from then from = t end end
   for t in pairs(skipped) do if t < from then from = t end end
   local score = at_most and 1.0 or 0.0

@@ -204,3 +204,20 @@ extension HabitTask {
     /// The first day the task counts: its start date, else the day it was created.
     func startDay(_ clock: LocalClock) -> DayID { startDate ?? clock.day(of: createdAt) }
 }
+
+extension Engine {
+    /// Refuses a completion of the task on `day` when it has `most` already
+    /// (`habit.max_completions_per_day`).
+    func checkCompletionsPerDay(_ most: Int, name: String, id: UUID, day: DayID, _ context: UserContext) throws {
+        let clock = try habitClock(context)
+        let done = try context.storage.completions(
+            context.userID, taskID: id, from: clock.start(of: day), to: clock.start(of: day.adding(days: 1)!)
+        ).count
+        guard done < most else {
+            throw EngineError(
+                .invalidEvent,
+                "task: expected at most \(most) completion\(most == 1 ? "" : "s") of habit task \"\(name)\" a day "
+                    + "(habit.max_completions_per_day), found \(most == 1 ? "a second" : "one more") on \(day.rawValue)")
+        }
+    }
+}

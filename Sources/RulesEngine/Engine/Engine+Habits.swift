@@ -76,6 +76,9 @@ extension Engine {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completedAt = try completionInstant(forDay, task: task, context, at: now)
+        if let most = rules.parameters.habitMaxCompletionsPerDay {
+            try checkCompletionsPerDay(most, name: name, id: id, day: try habitClock(context).day(of: completedAt), context)
+        }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: completedAt, value: value)
         if value != nil, task.goalType == .none {
             throw EngineError(.invalidEvent, "value: expected none: habit task \"\(name)\" has no goal to measure")
@@ -110,7 +113,7 @@ extension Engine {
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
-        return streak.ranked()
+        return streak.ranked(rules.parameters.habitBestOrder)
     }
 
     /// The user as `habit.streak` sees it (its third argument): what the habit days' clock is made of.
@@ -179,7 +182,8 @@ extension Engine {
 
     /// The task's periods from the one running at `now` back to the one its start day is in (its
     /// `start_date`, else the day it was created), at most ``maxHabitPeriods`` of them (the most
-    /// recent); day marks set the status of the periods not done and their `freezes_equipped`.
+    /// recent); day marks set the status of the periods not done and their `freezes_equipped`, the
+    /// user's open days (``AppOpenDays``, `habit.track_app_opens`) their `opened`.
     func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
         let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
@@ -194,6 +198,8 @@ extension Engine {
         let goalTarget = task.goalType == .none ? nil : task.goalValue
         var periods: [HabitPeriod] = []
         periods.reserveCapacity(max(0, current - oldest + 1))
+        let opens = tracksAppOpens ? context.book.appOpens ?? AppOpenDays() : nil
+        var openCursor = (opens?.runs.count ?? 0) - 1
         var index = current
         while index >= oldest {
             let (start, end) = periodDays(index, measurement)
@@ -207,7 +213,7 @@ extension Engine {
                 HabitPeriod(
                     start: start, end: end, isDay: measurement == .daily, scheduled: scheduled,
                     completions: tally.count, value: tally.value, status: status,
-                    freezesEquipped: mark?.equipped ?? 0))
+                    freezesEquipped: mark?.equipped ?? 0, opened: opens?.opened(start, end, cursor: &openCursor)))
             index -= 1
         }
         return periods
@@ -311,10 +317,10 @@ extension Engine {
 
 extension HabitStreak {
     /// The habit_completion decision's fields: `current_streak`, then `best_streak` (the longest's
-    /// length) and `score` when the rule returns them.
+    /// length, whatever the order of `best`) and `score` when the rule returns them.
     var decisionFields: [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("current_streak", .int(current))]
-        if let best { fields.append(("best_streak", .int(best.first?.length ?? 0))) }
+        if let longest = longestBest { fields.append(("best_streak", .int(longest))) }
         if let score { fields.append(("score", .double(score))) }
         return fields
     }

@@ -27,6 +27,7 @@ public final class Engine {
     @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
         didSet {
             retention = rules.economy.retention
+            tracksAppOpens = rules.parameters.habitTrackAppOpens
             rulesGeneration += 1
         }
     }
@@ -35,6 +36,8 @@ public final class Engine {
     @exclusivity(unchecked) private(set) var rulesGeneration = 0
     /// The rules' retention policy, read at every event (not copied out of their economy each time).
     @exclusivity(unchecked) private(set) var retention: RetentionPolicy
+    /// `habit.track_app_opens` of the rules, read at every event.
+    @exclusivity(unchecked) private(set) var tracksAppOpens: Bool
     /// The folder the rules were loaded from, for `reload()`.
     public let ruleFolder: String?
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
@@ -59,6 +62,7 @@ public final class Engine {
         self.store = store
         self.rules = rules
         retention = rules.economy.retention
+        tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .single(store)
     }
@@ -69,6 +73,7 @@ public final class Engine {
         store = nil
         self.rules = rules
         retention = rules.economy.retention
+        tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .recordingOnly
     }
@@ -275,6 +280,8 @@ public final class Engine {
             // A user's first settings are its initial settings, today's schedule included.
             try changeSettings(change, &context, at: event.at.millis, &decisions, initial: true)
         }
+        // An event the user sends (not the passing of time) is an open of the app that day.
+        if tracksAppOpens, !event.kind.isTick { try recordAppOpen(&context, at: event.at.millis) }
         // A user takes part in Pressure from its first Pressure event; from then on every day counts.
         if context.book.today == nil, event.kind.isPressure { try startFirstDay(&context) }
         try advance(&context, to: event.at.millis, &decisions)
@@ -351,6 +358,7 @@ public final class Engine {
 
 extension EngineEvent.Kind {
     var isSettings: Bool { if case .settings = self { true } else { false } }
+    var isTick: Bool { if case .tick = self { true } else { false } }
     var isEarned: Bool { if case .earned = self { true } else { false } }
 
     /// Events that start Pressure's daily cycle for a user: its commitments, check-ins, shield,

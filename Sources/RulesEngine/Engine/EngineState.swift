@@ -17,6 +17,9 @@ struct EngineState: Codable, Equatable {
     /// When the user's habit days start (`settings.day_starts_at`); nil: the rule set's
     /// `habit.day_starts_at`. Absent from the JSON while nil.
     var habitDayStartsAt: LocalTime?
+    /// The habit days the user opened the app on, for a rule set that sets
+    /// `habit.track_app_opens` (``AppOpenDays``). Absent from the JSON while nil.
+    var appOpens: AppOpenDays?
 }
 
 /// One Pressure day: its instants and what has been done of them.

@@ -38,10 +38,13 @@ public struct HabitPeriod: Hashable, Sendable {
     public var value: Double
     public var status: Status
     public var freezesEquipped: Int
+    /// Whether the user opened the app on one of its days (had an event other than `tick`); nil
+    /// unless the rule set sets `habit.track_app_opens`.
+    public var opened: Bool?
 
     public init(
         start: DayID, end: DayID, isDay: Bool, scheduled: Bool = true, completions: Int, value: Double = 0,
-        status: Status, freezesEquipped: Int = 0
+        status: Status, freezesEquipped: Int = 0, opened: Bool? = nil
     ) {
         self.start = start
         self.end = end
@@ -51,6 +54,7 @@ public struct HabitPeriod: Hashable, Sendable {
         self.value = value
         self.status = status
         self.freezesEquipped = freezesEquipped
+        self.opened = opened
     }
 
     /// The host's status: `done` when the completions reach `needed` (or, with a goal target, the

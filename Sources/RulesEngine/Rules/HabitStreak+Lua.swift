@@ -11,7 +11,8 @@ extension HabitPeriod: LuaKeptRecord {
     static let valueKey = LuaKey("value")
     static let statusKey = LuaKey("status")
     static let freezesKey = LuaKey("freezes_equipped")
-    public static var luaFieldCount: Int { 8 }
+    static let openedKey = LuaKey("opened")
+    public static var luaFieldCount: Int { 9 }
 
     public func encode(to t: inout LuaTableWriter) {
         t.set(Self.startKey, day: start)
@@ -22,6 +23,7 @@ extension HabitPeriod: LuaKeptRecord {
         t.set(Self.valueKey, value)
         t.set(Self.statusKey, text: status.luaText)
         t.set(Self.freezesKey, freezesEquipped)
+        if let opened { t.set(Self.openedKey, opened) }
     }
 }
 
@@ -33,7 +35,8 @@ extension HabitTaskRecord: LuaKeptRecord {
     static let goalKey = LuaKey("goal")
     static let startKey = LuaKey("start_date")
     static let paramsKey = LuaKey("params")
-    public static var luaFieldCount: Int { 7 }
+    static let windowKey = LuaKey("window")
+    public static var luaFieldCount: Int { 8 }
 
     struct Frequency: LuaTableEncodable {
         static let kindKey = LuaKey("kind")
@@ -79,6 +82,7 @@ extension HabitTaskRecord: LuaKeptRecord {
         t.set(Self.goalKey, record: Goal(type: goalType, target: goalTarget, direction: goalDirection))
         t.set(Self.startKey, day: startDate)
         t.set(Self.paramsKey, params: params)
+        t.set(Self.windowKey, openWindow)
     }
 }
 

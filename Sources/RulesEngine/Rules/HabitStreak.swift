@@ -17,6 +17,13 @@ public struct HabitStreak: Hashable, Sendable {
 
     /// The host keeps this many best streaks: the longest, the most recent first among equals.
     public static let maxBest = 10
+
+    /// How the kept best streaks are listed (`habit.best_order`): longest first (the most recent
+    /// first among equals), or newest first (by last day: Loop's `getBest`).
+    public enum BestOrder: String, Sendable, Decodable, CaseIterable {
+        case longest
+        case newest
+    }
     /// A rule may return at most this many intervals as `best` (every run of ten years of days
     /// done every other day is 1,830).
     public static let maxReturnedBest = 4_000
@@ -34,14 +41,16 @@ public struct HabitStreak: Hashable, Sendable {
         self.score = score
     }
 
-    /// What breaks the host's checks for `periods` periods and an open window of `window` days
-    /// (the rest of a satisfied x-in-y window, y − 1 days for `times_in_days` tasks; nil when
-    /// none does): the current streak within 0…periods + window, at most `maxReturnedBest` best
-    /// streaks, each 1…periods + window long with first ≤ last, the longest at least the current
-    /// streak, and a score in 0…1.
+    /// What breaks the host's checks for `periods` periods and a task's window of `window` days
+    /// (``HabitTaskRecord/openWindow``: days a streak may count past today and before the first
+    /// period; nil when none does): the current streak within 0…periods + 2 × window, at most
+    /// `maxReturnedBest` best streaks, each 1…periods + 2 × window long with first ≤ last, the
+    /// longest at least the current streak, and a score in 0…1.
     public func violation(periods: Int, window: Int = 0) -> String? {
-        let limit = periods + window
-        let bound = window == 0 ? "(the number of periods)" : "(the \(periods) periods + the open window of \(window) days)"
+        let limit = periods + 2 * window
+        let bound =
+            window == 0
+            ? "(the number of periods)" : "(the \(periods) periods + the task's window of \(window) days after and before them)"
         if current < 0 || current > limit { return "current \(current), outside 0…\(limit) \(bound)" }
         if let best {
             if best.count > Self.maxReturnedBest { return "\(best.count) best streaks, at most \(Self.maxReturnedBest)" }
@@ -61,16 +70,21 @@ public struct HabitStreak: Hashable, Sendable {
         return nil
     }
 
-    /// The streak as the state shows it: the `maxBest` longest best streaks, longest first, the
-    /// most recent first among equals (by last day, then first day), so that a rule returns its
-    /// runs in any order and need not sort them.
-    public func ranked() -> HabitStreak {
+    /// The streak as the state shows it: the `maxBest` longest best streaks, the most recent
+    /// first among equals (by last day, then first day), so that a rule returns its runs in any
+    /// order and need not sort them; listed longest first, or, `.newest`, newest first.
+    public func ranked(_ order: BestOrder = .longest) -> HabitStreak {
         guard let best, best.count > 1 else { return self }
         var out = self
-        out.best = Array(
+        var kept = Array(
             best.sorted { a, b in
                 (a.length, a.last, a.first) > (b.length, b.last, b.first)
             }.prefix(Self.maxBest))
+        if order == .newest { kept.sort { a, b in (a.last, a.first) > (b.last, b.first) } }
+        out.best = kept
         return out
     }
+
+    /// The length of the longest best streak (0 when there is none); nil when the rule returns no `best`.
+    public var longestBest: Int? { best.map { $0.map(\.length).max() ?? 0 } }
 }

@@ -58,9 +58,20 @@ public struct HabitTaskRecord: Hashable, Sendable {
     /// `frequency.kind` as the rule reads it (`weekdays` for specific days, else the event's name).
     public var frequencyKind: String { frequency == .specificDays ? "weekdays" : frequency.eventName }
 
-    /// The days past the last period that a streak may count: the rest of an x-in-y window (y − 1
-    /// days) for `times_in_days` tasks, none for the others.
-    public var openWindow: Int { frequency == .timesInDays ? max(0, (days ?? 1) - 1) : 0 }
+    /// The task's window (`task.window`): how many days past today, and before the task's first
+    /// period, a streak may count, as a frequency's window reaches (Loop counts the rest of a
+    /// satisfied window ahead, and a window that began before the first check): y − 1 days for x
+    /// times in y days, n − 1 for every n days, 6 for weekdays (a week), 30 for days of the month
+    /// (the longest month), none for daily tasks.
+    public var openWindow: Int {
+        switch frequency {
+        case .daily: 0
+        case .timesInDays: max(0, (days ?? 1) - 1)
+        case .everyNDays: max(0, (every ?? 1) - 1)
+        case .specificDays: 6
+        case .daysOfMonth: 30
+        }
+    }
 }
 
 /// The task's user as `habit.streak` sees it (its third argument).

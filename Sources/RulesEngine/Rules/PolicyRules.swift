@@ -69,6 +69,13 @@ public struct PolicyParameters: Sendable, Equatable {
     /// raised to the task's times per day when `habit.require_times_per_day`.
     public var habitMinCompletions: Int
     public var habitRequireTimesPerDay: Bool
+    /// `habit.best_order`: how the state lists a task's best streaks.
+    public var habitBestOrder: HabitStreak.BestOrder = .longest
+    /// `habit.max_completions_per_day`: nil, any number.
+    public var habitMaxCompletionsPerDay: Int?
+    /// `habit.track_app_opens`: the engine records the days the user opened the app, and
+    /// `habit.streak`'s periods carry `opened`.
+    public var habitTrackAppOpens = false
     public var migaDayStartsAt: LocalTime
     public var earnedDayStartsAt: LocalTime
     /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then

@@ -7,7 +7,7 @@ extension RuleSet: PolicyRules {
     public var priceParams: RuleParams { pricing.params }
 
     public var parameters: PolicyParameters {
-        PolicyParameters(
+        var parameters = PolicyParameters(
             maxTier: escalation.maxTier, persistentBadgeFromTier: escalation.persistentBadgeFromTier,
             noCommitmentCountsAs: escalation.noCommitmentCountsAs, shieldsPerMonthPaid: escalation.shield.perMonthPaid,
             shieldsPerMonthFree: escalation.shield.perMonthFree,
@@ -16,6 +16,10 @@ extension RuleSet: PolicyRules {
             earnedDayStartsAt: streaks.earned.dayStartsAt, habitMinCompletions: streaks.habit.minCompletions,
             habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays,
             earnedFreezeMax: streaks.earned.freezeMax)
+        parameters.habitBestOrder = streaks.habit.bestOrder
+        parameters.habitMaxCompletionsPerDay = streaks.habit.maxCompletionsPerDay
+        parameters.habitTrackAppOpens = streaks.habit.trackAppOpens
+        return parameters
     }
 
     public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {

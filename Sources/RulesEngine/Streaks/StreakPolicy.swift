@@ -43,6 +43,16 @@ public struct StreakPolicy: Decodable {
         /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
         /// reach (0: today only, the seed's behaviour), 0…365.
         public var maxBackfillDays: Int
+        /// How the state lists a task's best streaks (`best_order`, optional): `"longest"` first
+        /// (the default) or `"newest"` first (Loop's `getBest`).
+        public var bestOrder: HabitStreak.BestOrder
+        /// The most completions a task may have on one day (`max_completions_per_day`, optional,
+        /// 1…`maxCompletionsPerDay`): a `habit_completion` beyond it is refused (Habitica refuses a
+        /// second check of a daily); nil: any number (the seed's behaviour).
+        public var maxCompletionsPerDay: Int?
+        /// Whether the engine records the days the user opened the app (`track_app_opens`,
+        /// optional, default false), which day periods then carry as `opened`.
+        public var trackAppOpens: Bool
         /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
         public var streak: LuaFunction
 
@@ -58,6 +68,9 @@ public struct StreakPolicy: Decodable {
             case currentPeriodGrace = "current_period_grace"
             case dayStartsAt = "day_starts_at"
             case maxBackfillDays = "max_backfill_days"
+            case bestOrder = "best_order"
+            case maxCompletionsPerDay = "max_completions_per_day"
+            case trackAppOpens = "track_app_opens"
             case streak
             case currentStreak = "current_streak"
         }
@@ -70,6 +83,9 @@ public struct StreakPolicy: Decodable {
             currentPeriodGrace = try c.decode(Bool.self, forKey: .currentPeriodGrace)
             dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
             maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
+            bestOrder = try c.decodeIfPresent(HabitStreak.BestOrder.self, forKey: .bestOrder) ?? .longest
+            maxCompletionsPerDay = try c.decodeIfPresent(Int.self, forKey: .maxCompletionsPerDay)
+            trackAppOpens = try c.decodeIfPresent(Bool.self, forKey: .trackAppOpens) ?? false
             if !c.contains(.streak), c.contains(.currentStreak) {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
@@ -80,6 +96,8 @@ public struct StreakPolicy: Decodable {
 
     /// The largest `habit.max_backfill_days`.
     public static let maxBackfillDays = 365
+    /// The largest `habit.max_completions_per_day` (a task's `times_per_day` is at most 100 too).
+    public static let maxCompletionsPerDay = 100
 
     /// MIGA: consecutive local days with the counting gateway event.
     public struct Miga: Decodable {
@@ -145,6 +163,11 @@ public struct StreakPolicy: Decodable {
             (0...Self.maxBackfillDays).contains(habit.maxBackfillDays), "habit.max_backfill_days",
             "must be between 0 and \(Self.maxBackfillDays) days, found \(habit.maxBackfillDays)")
         require(habit.minCompletions >= 1, "habit.min_completions", "must be at least 1, found \(habit.minCompletions)")
+        if let most = habit.maxCompletionsPerDay {
+            require(
+                (1...Self.maxCompletionsPerDay).contains(most), "habit.max_completions_per_day",
+                "must be between 1 and \(Self.maxCompletionsPerDay) completions, found \(most)")
+        }
         require(
             (1...24 * 60).contains(earned.focusMinutesToQualify), "earned.focus_minutes_to_qualify",
             "must be between 1 and 1440 minutes, found \(earned.focusMinutesToQualify)")

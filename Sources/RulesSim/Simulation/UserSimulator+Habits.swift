@@ -97,7 +97,7 @@ extension UserSimulator {
         guard let streaks = try? engine.habitStreaks(ofRecorded: name, at: time) else { return false }
         var any = false
         for (_, streak) in streaks {
-            if let best = streak.best { Histogram.count(best.first?.length ?? 0, into: &day.bestStreaks) }
+            if let longest = streak.longestBest { Histogram.count(longest, into: &day.bestStreaks) }
             if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &day.scores) }
             any = any || streak.best != nil || streak.score != nil
         }
