@@ -56,7 +56,11 @@ public struct HabitTaskRecord: Hashable, Sendable {
     }
 
     /// `frequency.kind` as the rule reads it (`weekdays` for specific days, else the event's name).
-    public var frequencyKind: String { frequency == .specificDays ? "weekdays" : frequency.eventName }
+    public var frequencyKind: String { Self.frequencyKind(of: frequency) }
+
+    public static func frequencyKind(of frequency: FrequencyType) -> String {
+        frequency == .specificDays ? "weekdays" : frequency.eventName
+    }
 
     /// The days past the last period that a streak may count: the rest of an x-in-y window (y − 1
     /// days) for `times_in_days` tasks, none for the others.
