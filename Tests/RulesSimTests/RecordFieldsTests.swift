@@ -58,7 +58,7 @@ import Testing
             scripts.append(try String(contentsOf: replays.appendingPathComponent(name), encoding: .utf8))
         }
         for app in HistoryApp.allCases {
-            for k in 0..<4 { scripts.append(app.history(seed: 7, days: app.defaultDays, case: k).lines().joined(separator: "\n")) }
+            for k in 0..<8 { scripts.append(app.history(seed: 7, days: app.defaultDays, case: k).lines().joined(separator: "\n")) }
         }
         for script in scripts {
             let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: folder))
@@ -132,6 +132,72 @@ import Testing
                     #expect(line.contains(words), "\(function.function): \(field.path): \"\(words)\" is not in \"\(line)\"")
                 }
             }
+        }
+    }
+
+    /// The fields of a value and the type of each (`ctx.app: string`, `periods[].value: float`),
+    /// a table at a path of `leaves` as its value (`ctx.params`).
+    static func shape(_ value: LuaValue, _ path: String, leaves: Set<String>, into shape: inout Set<String>) {
+        switch value {
+        case .table(let table) where !leaves.contains(path):
+            if table.isEmpty {
+                return
+            } else if table.isSequence {
+                for element in table.sequence { Self.shape(element, path + "[]", leaves: leaves, into: &shape) }
+            } else {
+                for key in table.stringKeys { Self.shape(table[key], path + "." + key, leaves: leaves, into: &shape) }
+            }
+        case .integer: shape.insert("\(path): integer")
+        case .number: shape.insert("\(path): float")
+        case .nil: break
+        default: shape.insert("\(path): \(value.isNil ? "nil" : value.typeName)\(leaves.contains(path) ? " \(value)" : "")")
+        }
+    }
+
+    /// Each generator draws what the engine writes for the rule set under test: the same fields of
+    /// the same types (a field the engine writes and a generator leaves out, or the other way round,
+    /// fails), and `ctx.params` at the values the engine passes (the params' defaults).
+    @Test func everyGeneratorDrawsTheRecordTheEngineWrites() throws {
+        let folder = try Self.folderWithParams()
+        let (ruleSet, calls) = try Self.engineCalls(folder)
+        // Each generator, with the function whose arguments it draws and which of them: one
+        // argument (its name), or the record of all of them (nil).
+        let generators: [(kind: String, function: String, argument: String?)] = [
+            ("escalation_state", "transition", "state"), ("check_in", "transition", "check_in"),
+            ("window", "reminder_times", "window"), ("price_context", "price", "ctx"), ("focus_session", "focus_credits", "session"),
+            ("quest_gate", "quest_blocked", "gate"), ("emergency_gate", "emergency_blocked", "gate"),
+            ("carried_balance", "carried_credits", "balance"), ("habit_award", "habit_award", "completion"),
+            ("pressure_streak", "pressure.next", "streak"), ("pressure_day", "pressure.next", "day"),
+            ("habit_streak", "habit.streak", nil), ("miga_days", "miga.current_streak", "days"),
+            ("earned_day", "earned.qualifies", "day"), ("earned_streak", "earned.bonus", "streak"),
+            ("earned_day_end", "earned.day_ends", "day"), ("effective_mode", "effective_mode", nil),
+        ]
+        // `ctx.params` compared by value (a task's params are drawn over their domain).
+        let leaves: Set<String> = ["ctx.params"]
+        for generator in generators {
+            let declared = try #require(ruleSet.recordFields.first { $0.function == generator.function })
+            let names = generator.argument.map { [$0] } ?? declared.arguments
+            var engine = Set<String>()
+            for call in calls where call.function == generator.function {
+                for (i, name) in declared.arguments.enumerated() where names.contains(name) {
+                    Self.shape(call.arguments[i] ?? .nil, name, leaves: leaves, into: &engine)
+                }
+            }
+            let parsed = try CaseGenerator.parse(
+                ["generator": .string(generator.kind)], path: "cases.prop") { try RuleSet.load(folder, proving: false) }
+            var drawn = Set<String>()
+            for k in 0..<300 {
+                var rng = SeededGenerator(seed: 5, UInt64(k), 0)
+                let value = try parsed.present(try parsed.draw(using: &rng))
+                for name in names {
+                    Self.shape(generator.argument == nil ? value[name] : value, name, leaves: leaves, into: &drawn)
+                }
+            }
+            // The engine's minutes are the lengths of credit_costs; the generator's 0.
+            engine = Set(engine.filter { !$0.hasPrefix("ctx.minutes:") })
+            drawn = Set(drawn.filter { !$0.hasPrefix("ctx.minutes:") })
+            #expect(drawn.subtracting(engine).sorted() == [], "gen.\(generator.kind) draws what the engine does not write")
+            #expect(engine.subtracting(drawn).sorted() == [], "gen.\(generator.kind) never draws what the engine writes")
         }
     }
 }
