@@ -42,7 +42,11 @@ public final class LuaCallTrace {
 
     public private(set) var calls: [Call] = []
 
-    public init() {}
+    /// Whether a call's results and the lines it ran are recorded too (not when only its
+    /// arguments are wanted: the tests of what the proofs pass make a hundred thousand calls).
+    public let recordsResults: Bool
+
+    public init(recordsResults: Bool = true) { self.recordsResults = recordsResults }
 
     /// The calls recorded since the last `removeAll()`, which it forgets.
     public func removeAll() -> [Call] {

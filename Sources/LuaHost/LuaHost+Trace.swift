@@ -43,7 +43,7 @@ extension LuaHost {
     private func tracedPcall(_ trace: LuaCallTrace, _ function: LuaFunction, nargs: Int32, nresults: Int32, pushed: Bool) throws -> Int32 {
         let first = lua_gettop(L) - nargs + 1
         let arguments = hostMode { (0..<nargs).map { tracedValue(at: first + $0, entries: LuaCallTrace.maxEntries) } }
-        let recordsLines = !isRecordingLines
+        let recordsLines = trace.recordsResults && !isRecordingLines
         if recordsLines { startLineRecording() }
         /// The lines run in the function's own file, in the order of the file.
         func linesRun() -> [Int]? {
@@ -59,7 +59,7 @@ extension LuaHost {
             rr_trace_reads_end(runtime)
             let lines = linesRun()
             let top = lua_gettop(L)
-            let results = hostMode { (0..<n).map { tracedValue(at: top - n + 1 + $0, entries: LuaCallTrace.maxEntries) } }
+            let results = trace.recordsResults ? hostMode { (0..<n).map { tracedValue(at: top - n + 1 + $0, entries: LuaCallTrace.maxEntries) } } : []
             var call = LuaCallTrace.Call(
                 function: function, arguments: arguments, results: results, error: nil, knobs: knobReads(),
                 knobsLeftOut: Int(runtime.pointee.reads_dropped))

@@ -1,10 +1,12 @@
 -- Unit tests of pricing.lua, quests.lua and modes.lua (rulesrun test; docs/testing-rules.md).
 -- Figures from ../shared/seeds/earned-data-model-v1.1.md (A4.1 settings_json, A4.2 disabled reasons).
 
+-- The record the engine passes price (records.price_context: the rule set's params at their
+-- defaults, so that a folder extending this one with params runs these tests too).
 local function unlock(minutes, unlocks_today)
-  return {
-    minutes = minutes, app = "com.example.video", unlocks_today = unlocks_today, unlocks_today_app = 0, hour = 14, minute = 0,
-    weekday = 3, mode = nil, strictness = "GENTLE", streak = 0, balance = 50,
+  return records.price_context {
+    minutes = minutes, app = "android:com.example.video", unlocks_today = unlocks_today, hour = 14, weekday = 3,
+    balance = 50,
   }
 end
 

@@ -89,7 +89,7 @@ function prop_focus_credits_only_for_qualifying_sessions(session)
   if session.actual_minutes < pricing.focus.min_minutes_to_qualify then expect_eq(credits, 0, "below the minimum") end
   if session.actual_minutes > 0 then
     local shorter = { actual_minutes = session.actual_minutes - 1, planned_minutes = session.planned_minutes,
-      completed = true, ended_early = false }
+      completed = session.completed, ended_early = session.ended_early }
     expect_true(pricing.focus_credits(shorter) <= credits, "one minute less never earns more")
   end
   return true

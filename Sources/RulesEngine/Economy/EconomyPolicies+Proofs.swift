@@ -12,26 +12,28 @@ extension PricingPolicy {
     public static let proofHabitRewards = [0, 1, 5, 50, 100]
     public static let proofMaxCompletionsInWindow = 20
 
-    /// The session of `minutes` the proof passes `focus_credits`: completed as planned (planned at least 1).
-    public static func proofFocusSession(_ minutes: Int) -> LuaTable {
-        var session = LuaTable()
-        session["actual_minutes"] = .integer(Int64(minutes))
-        session["planned_minutes"] = .integer(Int64(max(minutes, 1)))
-        session["completed"] = true
-        session["ended_early"] = false
-        return session
-    }
+    /// The sessions `focus_credits` is proved over (`gen.focus_session()`), in order: each length
+    /// 0…`proofMaxFocusMinutes` completed as planned (planned at least 1), then each ended early,
+    /// one minute before its planned end.
+    public static let proofFocusSessions: [FocusOutcome] =
+        (0...proofMaxFocusMinutes).map { FocusOutcome(actualMinutes: $0, plannedMinutes: max($0, 1), completed: true) }
+        + (0...proofMaxFocusMinutes).map { FocusOutcome(actualMinutes: $0, plannedMinutes: $0 + 1, completed: false) }
 
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var focus = Counterexamples(function: focusCredits, name: "focus_credits", file: file)
-        focus.unproved = "sessions longer than \(Self.proofMaxFocusMinutes) minutes"
+        focus.unproved =
+            "sessions longer than \(Self.proofMaxFocusMinutes) minutes, and planned_minutes other than actual_minutes "
+            + "(completed) or one more (ended early)"
         var previous = 0
-        for minutes in 0...Self.proofMaxFocusMinutes {
-            var call: String { "focus_credits(actual_minutes \(minutes))" }
+        for session in Self.proofFocusSessions {
+            let minutes = session.actualMinutes
+            var call: String {
+                "focus_credits(actual_minutes \(minutes)\(session.completed ? "" : ", ended early of \(session.plannedMinutes)"))"
+            }
             if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
-                let credits = try Counterexamples.integer(host.call(focusCredits, .table(Self.proofFocusSession(minutes))).first)
+                let credits = try Counterexamples.integer(host.callFirst(focusCredits, record: session))
                 if credits < 0 || credits > 10_000 {
                     focus.record(kind: "range", "\(call) returned \(credits), outside 0…10000")
                 } else if minutes < self.focus.minMinutesToQualify && credits > 0 {
@@ -39,10 +41,10 @@ extension PricingPolicy {
                         kind: "qualify",
                         "\(call) returned \(credits) credits for a session shorter than min_minutes_to_qualify (\(self.focus.minMinutesToQualify))"
                     )
-                } else if credits < previous {
+                } else if session.completed && credits < previous {
                     focus.record(kind: "monotone", "\(call) returned \(credits), fewer than for \(minutes - 1) minutes (\(previous))")
                 }
-                previous = credits
+                if session.completed { previous = credits }
             } catch {
                 focus.record(error, calling: call)
             }

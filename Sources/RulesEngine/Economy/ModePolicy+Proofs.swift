@@ -138,7 +138,8 @@ extension ModePolicy {
 
     private func proveEffectiveMode(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: effectiveMode, name: "effective_mode", file: file)
-        failures.unproved = "modes with windows other than none or always open, and priorities above 1 (sampled)"
+        failures.unproved =
+            "modes with windows other than none or always open, priorities above 1 (sampled), and instants other than Monday 10:00"
         let domain = EffectiveModeProofDomain()
         for index in 0..<domain.count {
             if failures.isFinished(host) { break }

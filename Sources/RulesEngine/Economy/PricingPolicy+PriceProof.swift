@@ -16,10 +16,11 @@ extension PricingPolicy {
     static let proofParamsStride = 16
 
     /// The situations tried, in order: every unlock count × hour × weekday with the other fields
-    /// cycling through their samples, then every unlock count × every sample of the other fields
-    /// (Monday 12:00).
+    /// cycling through their samples (the app through `AppID.shapes` weekday by weekday), then for
+    /// each app id shape, every unlock count × every sample of the other fields (Monday 12:00).
+    /// `params` is empty: the proof and the generators set it.
     public static func proofSituations() -> [PriceContext] {
-        let app = AppID(rawValue: "android:com.example.app")!
+        let apps = AppID.shapes
         var counts: [(Int, Int)] = []
         for today in 0...proofMaxUnlocks { for ofApp in 0...today { counts.append((today, ofApp)) } }
         var others: [(String?, Strictness, Int, Int)] = []
@@ -30,6 +31,7 @@ extension PricingPolicy {
             for weekday in 1...7 {
                 for hour in 0...23 {
                     let o = others[(i * 37) % others.count]
+                    let app = apps[(i / 24) % apps.count]
                     i += 1
                     situations.append(
                         PriceContext(
@@ -38,12 +40,14 @@ extension PricingPolicy {
                 }
             }
         }
-        for (today, ofApp) in counts {
-            for o in others {
-                situations.append(
-                    PriceContext(
-                        minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: 12, minute: 0,
-                        weekday: 1, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
+        for app in apps {
+            for (today, ofApp) in counts {
+                for o in others {
+                    situations.append(
+                        PriceContext(
+                            minutes: 0, app: app, unlocksToday: today, unlocksTodayApp: ofApp, hour: 12, minute: 0,
+                            weekday: 1, mode: o.0, strictness: o.1, streak: o.2, balance: o.3))
+                }
             }
         }
         return situations
@@ -54,7 +58,9 @@ extension PricingPolicy {
         proof.unproved =
             "more than \(Self.proofMaxUnlocks) unlocks today, minutes other than :00, streaks other than "
             + "\(Self.proofStreaks.map(String.init).joined(separator: ", ")), balances other than "
-            + "\(Self.proofBalances.map(String.init).joined(separator: ", ")), and some combinations of these with the mode, hour and weekday"
+            + "\(Self.proofBalances.map(String.init).joined(separator: ", ")), mode names other than "
+            + "\(Set(Self.proofModes.compactMap(\.mode)).sorted().joined(separator: ", ")), "
+            + "and some combinations of these with the app, mode, hour and weekday"
         let domain = params.domain()
         if domain.combinations.count > 1 {
             proof.unproved! += ", and params other than the defaults in situations other than one in \(Self.proofParamsStride)"

@@ -107,8 +107,11 @@ public final class RuleSet {
     }
 
     /// `snapshot`: the bytes of a set already validated (``RuleSnapshot``), read instead of the files.
+    /// `proofCalls`: records every call the proofs make, with its arguments (the tests of
+    /// ``recordFields`` read what each proof passed).
     static func load(
-        _ path: String, limits: LuaLimits, randomSeed: Int64, proving: Bool, overrides: [KnobOverride], snapshot: RuleSnapshot?
+        _ path: String, limits: LuaLimits, randomSeed: Int64, proving: Bool, overrides: [KnobOverride], snapshot: RuleSnapshot?,
+        proofCalls: LuaCallTrace? = nil
     ) throws -> RuleSet {
         let sources = try RuleSources(path)
         guard overrides.count <= KnobOverride.maxOverrides else {
@@ -118,6 +121,7 @@ public final class RuleSet {
             ])
         }
         let host = try LuaHost(limits: limits, randomSeed: randomSeed)
+        if let proofCalls { try host.explain(proofCalls) }
         // A snapshot's set had no unknown file when it was validated.
         var problems = snapshot == nil ? unknownFiles(in: sources.folder) : []
         var contents: [String: [UInt8]] = [:]

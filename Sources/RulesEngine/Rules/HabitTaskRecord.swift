@@ -56,7 +56,11 @@ public struct HabitTaskRecord: Hashable, Sendable {
     }
 
     /// `frequency.kind` as the rule reads it (`weekdays` for specific days, else the event's name).
-    public var frequencyKind: String { frequency == .specificDays ? "weekdays" : frequency.eventName }
+    public var frequencyKind: String { Self.frequencyKind(of: frequency) }
+
+    public static func frequencyKind(of frequency: FrequencyType) -> String {
+        frequency == .specificDays ? "weekdays" : frequency.eventName
+    }
 
     /// The task's window (`task.window`): how many days past today, and before the task's first
     /// period, a streak may count, as a frequency's window reaches (Loop counts the rest of a

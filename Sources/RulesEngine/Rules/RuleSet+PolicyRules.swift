@@ -125,16 +125,21 @@ enum MigaDay {
 }
 
 /// `reminder_times`' second argument, the check-in window: `{open_minutes, close_minutes, open, close}`.
-struct ReminderWindow: LuaTableEncodable {
+public struct ReminderWindow: LuaTableEncodable, Hashable, Sendable {
     static let openMinutesKey = LuaKey("open_minutes")
     static let closeMinutesKey = LuaKey("close_minutes")
     static let openKey = LuaKey("open")
     static let closeKey = LuaKey("close")
-    static var luaFieldCount: Int { 4 }
-    var open: LocalTime
-    var close: LocalTime
+    public static var luaFieldCount: Int { 4 }
+    public var open: LocalTime
+    public var close: LocalTime
 
-    func encode(to t: inout LuaTableWriter) {
+    public init(open: LocalTime, close: LocalTime) {
+        self.open = open
+        self.close = close
+    }
+
+    public func encode(to t: inout LuaTableWriter) {
         t.set(Self.openMinutesKey, open.minutes)
         t.set(Self.closeMinutesKey, close.minutes)
         t.set(Self.openKey, open.text)

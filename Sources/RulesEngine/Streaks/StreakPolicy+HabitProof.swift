@@ -22,7 +22,8 @@ extension StreakPolicy {
 
     /// The task kinds of the proof (their start dates are set per history): daily (once or twice
     /// a day), on weekdays, weekly, monthly, 3 times in 7 days (with its open window of 6 days),
-    /// every 2 days, on days of the month (1, 15, 31), and at most 1 cup a day (a ceiling).
+    /// every 2 days, on days of the month (1, 15, 31), at most 1 cup a day (a ceiling), and at
+    /// least 2 cups a day (a target that 1 cup leaves `partial`).
     static let habitProofTasks: [HabitTaskRecord] = {
         let start = habitProofToday
         return [
@@ -35,14 +36,16 @@ extension StreakPolicy {
             HabitTaskRecord(name: "task", measurement: .daily, frequency: .everyNDays, every: 2, startDate: start),
             HabitTaskRecord(name: "task", measurement: .daily, frequency: .daysOfMonth, daysOfMonth: [1, 15, 31], startDate: start),
             HabitTaskRecord(name: "task", measurement: .daily, goalType: .cups, goalTarget: 1, goalDirection: .atMost, startDate: start),
+            HabitTaskRecord(name: "task", measurement: .daily, goalType: .cups, goalTarget: 2, startDate: start),
         ]
     }()
 
     /// The longest history tried at params other than the defaults (the first combination).
     static let habitProofParamsLength = 2
 
-    /// The day the proof's histories end on (a Monday, 1st of a month).
-    static let habitProofToday = try! DayID("2024-01-01")
+    /// The day the proof's histories end on: a Monday, the 1st of a month after a leap day (so that
+    /// the days before it are a leap day and a last day of a month).
+    static let habitProofToday = try! DayID("2032-03-01")
 
     /// The inputs `habit.streak` is proved over, in the proof's order (`gen.habit_streak()` draws
     /// from them): every history of up to 3 periods over `habitProofPeriods` (the first one
@@ -101,7 +104,9 @@ extension StreakPolicy {
     func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {
         var failures = Counterexamples(function: habit.streak, name: "habit.streak", file: file)
         failures.unproved =
-            "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds)"
+            "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds), "
+            + "periods of more than 2 completions (and other values) or more than 1 freeze equipped, tasks of other schedules, "
+            + "start dates, times_per_day, goals and names, time zones other than UTC and days starting at other times than \(habit.dayStartsAt.text)"
         let domain = habitProofDomain
         if domain.params.combinations.count > 1 {
             failures.unproved! += ", and params other than the defaults with histories longer than \(Self.habitProofParamsLength) periods"

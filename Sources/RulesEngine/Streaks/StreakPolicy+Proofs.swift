@@ -31,6 +31,12 @@ extension StreakPolicy {
     /// weekday it would.
     static let firstProvedDay = try! DayID("2026-01-05")
 
+    /// The dates a day's record is proved on (`pressure.next`'s day, `earned.day_ends`'): each day
+    /// of the week from `firstProvedDay`, then a last day of a month, a leap day and a first day of
+    /// a month (`ValueClasses.days`).
+    public static let proofDates: [DayID] =
+        (0..<7).map { firstProvedDay.adding(days: $0)! } + ["2026-01-31", "2028-02-29", "2028-03-01"].map { try! DayID($0) }
+
     /// Every day of the week, committed or not, with every result and shield, for every streak up
     /// to 6 (longest up to 8); then every streak the rule reaches from a new user's (0, 0) day after
     /// day (day `n` on its weekday from a Monday, with the days the engine passes: a YES is
@@ -83,8 +89,8 @@ extension StreakPolicy {
     }
 
     /// The days `pressure.next` is proved on with every streak of `pressureProofStreaks`
-    /// (`gen.pressure_day()`), the first a committed unshielded YES on Monday.
-    public static let pressureProofWeek = (0..<7).flatMap { pressureProofDays(on: firstProvedDay.adding(days: $0)!) }
+    /// (`gen.pressure_day()`), on each of `proofDates`, the first a committed unshielded YES on Monday.
+    public static let pressureProofWeek = proofDates.flatMap { pressureProofDays(on: $0) }
 
     /// Every streak up to 6 (longest up to 8), the plainest (0, 0) first: the streaks `pressure.next`
     /// is proved over with every day of the week (`gen.pressure_streak()`).
@@ -140,7 +146,8 @@ extension StreakPolicy {
         inputs: [[LuaValue]]
     ) -> Counterexamples {
         var failures = Counterexamples(function: function, name: name, file: file)
-        failures.unproved = "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried)"
+        failures.unproved =
+            "lists longer than \(inputs.map(\.count).max() ?? 0) (every list up to that length was tried), and days of more than 1 exit"
         for list in inputs {
             var call: String { "\(name)(\(LuaValue.table(LuaTable(sequence: list))))" }
             if failures.isFinished(host) { return failures }
@@ -219,7 +226,7 @@ extension StreakPolicy {
     public static let earnedProofStreaks = 0...RuleSet.longestRun
 
     /// Every end of day `earned.day_ends` is proved over (`gen.earned_day_end()`), plainest first:
-    /// each weekday of a week, qualified or not, with streaks 0…14, 21, 28, 30, 365 and the
+    /// each of `proofDates`, qualified or not, with streaks 0…14, 21, 28, 30, 365 and the
     /// longest run (a qualified day's streak above 0), holding 0…5 or 100 freezes.
     public static let earnedProofDayEnds: [EarnedDayEnd] = {
         let streaks = Array(0...14) + [21, 28, 30, 365, RuleSet.longestRun]
@@ -228,10 +235,8 @@ extension StreakPolicy {
         for qualified in [nil, StreakQualificationMethod.focus, .habits] {
             for streak in streaks where qualified == nil || streak > 0 {
                 for held in freezes {
-                    for weekday in 0..<7 {
-                        days.append(
-                            EarnedDayEnd(
-                                date: Self.firstProvedDay.adding(days: weekday)!, qualified: qualified, streakCount: streak, freezes: held))
+                    for date in Self.proofDates {
+                        days.append(EarnedDayEnd(date: date, qualified: qualified, streakCount: streak, freezes: held))
                     }
                 }
             }

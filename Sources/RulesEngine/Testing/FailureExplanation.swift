@@ -74,7 +74,7 @@ public struct FailureExplanation: Sendable {
             let host = ruleSet.host
             host.printHandler = { _ in }
             let modules = try ruleSet.modules.map { (name: $0.name, value: try host.callingThroughHost($0.value)) }
-            try TestHelpers.install(in: host, modules: modules)
+            try TestHelpers.install(in: host, modules: modules, rules: ruleSet)
             let bytes = try SourceFile.read(url.path, maxBytes: host.limits.maxSourceBytes)
             guard let test = try host.loadDefiningFunctions(bytes: bytes, chunkName: label).first(where: { $0.name == name }) else {
                 return nil

@@ -38,7 +38,7 @@ public enum RuleTestRunner {
         let capture = PrintCapture()
         let ruleSet = try validated?.load() ?? RuleSet.load(path)
         let snapshot = ruleSet.snapshot
-        try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules)
+        try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules, rules: ruleSet)
         recorder?.start(ruleSet.host)
         var results: [RuleTestResult] = []
         for (index, file) in found.enumerated() {

@@ -1,8 +1,8 @@
 import LuaHost
 
 /// The globals a Lua test file sees besides the sandbox's: the rule set's five modules
-/// (`escalation`, `streaks`, `pricing`, `quests`, `modes`, read-only) and the helpers
-/// `expect_eq`, `expect_true` and `expect_error`. A failed expectation raises a Lua error at the
+/// (`escalation`, `streaks`, `pricing`, `quests`, `modes`, read-only), the helpers
+/// `expect_eq`, `expect_true` and `expect_error`, and the records of the rule set (`RecordHelpers`). A failed expectation raises a Lua error at the
 /// line that called the helper, so the test stops there and its failure names that line. A
 /// property file (`compare --property`) sees the same helpers, and both see `gen`, the generators
 /// a file's `cases` table names (`gen.int(0, 10)`, `gen.history("earned")`: see `CaseGenerator`).
@@ -62,7 +62,10 @@ public enum TestHelpers {
     /// The chunk name of `luaSource` in tracebacks.
     static let chunkName = "(rulesrun test helpers)"
 
-    public static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)]) throws {
+    /// `rules`: the rule set under test, whose records the helpers of ``RecordHelpers`` write
+    /// (`records.params`, `records.price_context`); nil where there is none (a property file of `compare`).
+    public static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)], rules: RuleSet? = nil) throws {
+        if let rules { try RecordHelpers.install(in: host, rules: rules) }
         for module in modules {
             try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)'")
         }

@@ -35,6 +35,10 @@ public struct AppID: RawRepresentable, Hashable, Comparable, Sendable, Codable, 
 
     private init(unchecked: String) { self.rawValue = unchecked }
 
+    /// One id of each shape the schema accepts, as proofs and generators try them: an Android
+    /// package, then an iOS token (opaque: base64 punctuation included).
+    public static let shapes = [AppID(unchecked: "android:com.example.app"), AppID(unchecked: "iosToken:AbC+dEf/9==")]
+
     public var platform: Platform { rawValue.hasPrefix("android:") ? .android : .ios }
     public var description: String { rawValue }
     public static func < (lhs: AppID, rhs: AppID) -> Bool { lhs.rawValue < rhs.rawValue }

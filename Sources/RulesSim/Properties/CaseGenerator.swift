@@ -57,15 +57,9 @@ public indirect enum CaseGenerator {
     public static let defaultListLength = 10
 
     /// Every window users can set as `reminder_times` gets it, the default first (where a window shrinks to).
-    static let windows: [LuaValue] = {
-        func window(_ open: LocalTime, _ close: LocalTime) -> LuaValue {
-            var table = LuaTable()
-            table["open_minutes"] = .integer(Int64(open.minutes))
-            table["close_minutes"] = .integer(Int64(close.minutes))
-            return .table(table)
-        }
-        let all = EscalationPolicy.allWindows.map { window($0.open, $0.close) }
-        let standard = window(PressureHistory.defaultOpen, PressureHistory.defaultClose)
+    static let windows: [ReminderWindow] = {
+        let all = EscalationPolicy.allWindows.map { ReminderWindow(open: $0.open, close: $0.close) }
+        let standard = ReminderWindow(open: PressureHistory.defaultOpen, close: PressureHistory.defaultClose)
         return [standard] + all.filter { $0 != standard }
     }()
 
@@ -79,6 +73,17 @@ public indirect enum CaseGenerator {
             return try values.map { try host.value(of: $0) }
         } catch {
             throw CaseGeneratorError(path: path, message: "gen.\(kind): cannot encode the \(what): \(error)")
+        }
+    }
+
+    /// The rule set under test, for a generator that draws its params (`ctx.params`, `task.params`).
+    static func ruleSet(_ rules: (() throws -> RuleSet)?, _ kind: String, _ path: String) throws(CaseGeneratorError) -> RuleSet {
+        guard let rules else {
+            throw CaseGeneratorError(
+                path: path, message: "gen.\(kind) draws the records of the rule set under test (its params): only rulesrun test has one")
+        }
+        do { return try rules() } catch {
+            throw CaseGeneratorError(path: path, message: "gen.\(kind): cannot load the rules under test: \(error)")
         }
     }
 
@@ -137,11 +142,18 @@ public indirect enum CaseGenerator {
         case "check_in":
             return .record([("result", .oneOf(["YES", "NO", "MISSED"]))])
         case "window":
-            return .oneOf(Self.windows)
+            return try .oneOf(Self.encoded(Self.windows, kind, path, as: "windows"))
         case "price_context":
-            return try .oneOf(Self.encoded(PricingPolicy.proofSituations(), kind, path, as: "situations"))
+            // At the params' defaults, as the engine passes them (`ctx.params`).
+            let params = try Self.ruleSet(rules, kind, path).pricing.params.defaults
+            let situations = PricingPolicy.proofSituations().map { situation in
+                var situation = situation
+                situation.params = params
+                return situation
+            }
+            return try .oneOf(Self.encoded(situations, kind, path, as: "situations"))
         case "focus_session":
-            return .oneOf((0...PricingPolicy.proofMaxFocusMinutes).map { .table(PricingPolicy.proofFocusSession($0)) })
+            return try .oneOf(Self.encoded(PricingPolicy.proofFocusSessions, kind, path, as: "sessions"))
         case "quest_gate":
             return .record([
                 ("strictness", .oneOf(Strictness.allCases.map { .string($0.rawValue) })),
@@ -179,18 +191,9 @@ public indirect enum CaseGenerator {
         case "earned_day_end":
             return try .oneOf(Self.encoded(StreakPolicy.earnedProofDayEnds, kind, path, as: "days"))
         case "habit_streak":
-            guard let rules else {
-                throw CaseGeneratorError(
-                    path: path,
-                    message: "gen.habit_streak draws from the proof of the rule set under test (its params): only rulesrun test has one")
-            }
-            let domain: StreakPolicy.HabitProofDomain, host: LuaHost
-            do {
-                domain = try rules().streaks.habitProofDomain
-                host = try LuaHost()
-            } catch {
-                throw CaseGeneratorError(path: path, message: "gen.habit_streak: cannot load the rules under test: \(error)")
-            }
+            let domain = try Self.ruleSet(rules, kind, path).streaks.habitProofDomain
+            let host: LuaHost
+            do { host = try LuaHost() } catch { throw CaseGeneratorError(path: path, message: "gen.habit_streak: \(error)") }
             return .domain(count: domain.count) { index in
                 let (periods, task) = domain.input(index)
                 var table = LuaTable()

@@ -2,10 +2,12 @@
 -- The figures are those of the file's header: "cheaper unlocks (5/15/30 minutes for 5/12/20 credits
 -- instead of 10/25/45) and a larger rollover cap (20 instead of 10)".
 
+-- The record the engine passes price (records.price_context: the rule set's params at their
+-- defaults, so that a folder extending this one with params runs these tests too).
 local function unlock(minutes, unlocks_today)
-  return {
-    minutes = minutes, app = "com.example.video", unlocks_today = unlocks_today, unlocks_today_app = 0, hour = 14, minute = 0,
-    weekday = 3, mode = nil, strictness = "GENTLE", streak = 0, balance = 50,
+  return records.price_context {
+    minutes = minutes, app = "android:com.example.video", unlocks_today = unlocks_today, hour = 14, weekday = 3,
+    balance = 50,
   }
 end
 
