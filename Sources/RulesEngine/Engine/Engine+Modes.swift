@@ -118,6 +118,10 @@ extension Engine {
         }
         settings.quest.qrKeyValue = value
         settings.quest.qrKeySetAt = value == nil ? nil : now
+        // The key's text rules (not white space only, no control characters) in the event's words.
+        do { try settings.validate() } catch let error as ModelValidationError where error.field == "quest.qr_key_value" {
+            throw EngineError(.invalidEvent, error, fields: ["quest.qr_key_value": "value"])
+        }
         try context.storage.saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
         decisions.set(.other(key: "qr_key", .object([("set", .bool(value != nil))])))
