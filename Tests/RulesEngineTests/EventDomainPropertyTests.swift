@@ -27,8 +27,8 @@ import Testing
     static let types = EngineEvent.typeNames + ["habit_task", "habit_task", "habit_completion", "habit_skip", "tick"]
     /// How far apart one user's events are: together, across a day boundary, days and weeks apart.
     static let steps: [EpochMillis] = [
-        0, Millis.minute, 29 * Millis.minute, Millis.hour, 3 * Millis.hour - Millis.minute, 5 * Millis.hour, Millis.day - Millis.minute, Millis.day,
-        3 * Millis.day,
+        0, Millis.minute, 29 * Millis.minute, Millis.hour, 3 * Millis.hour - Millis.minute, 5 * Millis.hour,
+        Millis.day - Millis.minute, Millis.day, 3 * Millis.day,
     ]
 
     @Test func noEventOfTheSchemaMeetsAStoreError() throws {
@@ -36,23 +36,29 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("events.sqlite").path
-        var random = SeededGenerator(seed: UInt64(ProcessInfo.processInfo.environment["DOMAIN_SEED"] ?? "") ?? 0x38_5707E)
+        var random = SeededGenerator(seed: 0x38_5707E)
         var outcomes: [String: Int] = [:]
         var number = 0
-        var byType: [String: Int] = [:]
-        defer { print(byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")) }
-        // Every few users, another engine on the same file: contexts read again from the database.
-        for round in 0..<(Int(ProcessInfo.processInfo.environment["DOMAIN_ROUNDS"] ?? "") ?? 4) {
-            let replay = Replay(engine: try Engine(store: Store.open(path: path, options: StoreOptions(synchronous: .off)), ruleFolder: RuleFixture.rulesFolder.path))
-            for u in 0..<14 {
-                var user = DrawnUser(name: "r\(round)u\(u)", random: &random)
-                for _ in 0..<60 {
+        var applied: Set<String> = []
+        // Each round another engine on the same file (users read back from the database), with
+        // the default rules or an example's, whose streak rules declare params.
+        let examples = RuleFixture.rulesFolder.deletingLastPathComponent().appendingPathComponent("examples")
+        let folders = [
+            RuleFixture.rulesFolder, examples.appendingPathComponent("loop-habits"), RuleFixture.rulesFolder,
+            examples.appendingPathComponent("duolingo-streak"),
+        ]
+        for (round, folder) in folders.enumerated() {
+            let store = try Store.open(path: path, options: StoreOptions(synchronous: .off))
+            let replay = Replay(engine: try Engine(store: store, ruleFolder: folder.path))
+            for u in 0..<10 {
+                var user = DrawnUser(name: u == 0 ? "r\(round)" + String(repeating: "ü", count: 198) : "r\(round)u\(u)", random: &random)
+                for _ in 0..<40 {
                     guard let line = user.next(&random) else { break }
                     number += 1
                     let out = replay.output(forLine: line, number: number)
                     let code = out.at("error", "code")?.string ?? "APPLIED"
                     outcomes[code, default: 0] += 1
-                    byType[(out["type"]?.string ?? "?") + " " + code, default: 0] += 1
+                    if code == "APPLIED", let type = out["type"]?.string { applied.insert(type) }
                     user.applied(code == "APPLIED")
                     #expect(code != "STORE_ERROR", "\(line)\n→ \(out)")
                     if code == "INVALID_EVENT" || code == "INVALID_SETTINGS" {
@@ -64,10 +70,13 @@ import Testing
             let problems = try replay.engine.store!.checkInvariants()
             #expect(problems.isEmpty, "\(problems)")
         }
-        // The draw reaches every kind of answer, most of them applied.
+        // The draw reaches the answers there are: many events applied, of nearly every type and
+        // every habit event among them, and many input errors.
         #expect((outcomes["APPLIED"] ?? 0) > number / 3, "\(outcomes)")
         #expect((outcomes["INVALID_EVENT"] ?? 0) > 100, "\(outcomes)")
         #expect(outcomes.count > 6, "\(outcomes)")
+        #expect(applied.isSuperset(of: ["settings", "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck"]))
+        #expect(applied.count >= EngineEvent.typeNames.count - 3, "never applied: \(Set(EngineEvent.typeNames).subtracting(applied))")
     }
 
     /// `line 3: times_per_day: expected …`: the message names a field (a path such as
@@ -111,10 +120,18 @@ struct DrawnUser {
 
     /// The next event, or nil past the engine's range.
     mutating func next(_ random: inout SeededGenerator) -> String? {
-        if !first { at += followUp == nil ? EventDomainPropertyTests.steps.randomElement(using: &random)! : Millis.minute }
+        // A follow-up comes a minute later; a check-in, once the window may have opened.
+        let step =
+            followUp == nil
+            ? EventDomainPropertyTests.steps.randomElement(using: &random)!
+            : followUp == "check_in" ? pick([3 * Millis.hour, 5 * Millis.hour], &random) : Millis.minute
+        if !first { at += step }
         guard Timestamp.engineRange.contains(at) else { return nil }
         var fields: [(String, JSONValue)] = [("at", .string(Timestamp(millis: at).description)), ("user", .string(name))]
         defining = nil
+        if first, zone == "UTC" {
+            first = false  // a user whose first event is any event, in the default time zone
+        }
         if first {
             first = false
             fields += [("type", .string("settings")), ("timezone", .string(zone))]
@@ -129,7 +146,7 @@ struct DrawnUser {
             type = "distracting_apps"
         }
         following = false
-        if let next = followUp, Int.random(in: 0..<3, using: &random) > 0 {
+        if let next = followUp, Int.random(in: 0..<4, using: &random) > 0 {
             type = next
             following = true
         }
@@ -179,7 +196,8 @@ struct DrawnUser {
     }
 
     func task(_ random: inout SeededGenerator) -> String {
-        tasks.isEmpty || Int.random(in: 0..<6, using: &random) == 0 ? pick(["t1", "t2", String(repeating: "t", count: 200)], &random) : pick(tasks, &random)
+        tasks.isEmpty || Int.random(in: 0..<6, using: &random) == 0
+            ? pick(["t1", "t2", String(repeating: "t", count: 200)], &random) : pick(tasks, &random)
     }
 
     func app(_ random: inout SeededGenerator) -> JSONValue {
@@ -195,13 +213,29 @@ struct DrawnUser {
         .array((0..<Int.random(in: 0...3, using: &random)).map { _ in app(&random) } + [.string("android:com.a")])
     }
 
+    /// A task's params: those the example rule sets declare, at and past their domains, and
+    /// names no rule declares; up to 64 of them, and 65.
+    func params(_ random: inout SeededGenerator) -> JSONValue {
+        let known: [(String, JSONValue)] = [
+            ("calendar_weeks", .bool(Bool.random(using: &random))),
+            ("freeze_max", edge(ints([0, 2, 10]), past: [.int(11), .double(1.5), .string("2")], &random)),
+        ]
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0: return .object((0..<pick([64, 65], &random)).map { ("p\($0)", .int($0)) })
+        case 1: return .object([("note", .string(String(repeating: "n", count: pick([40, 41], &random))))])
+        case 2: return .object([("Bad-Name", .int(1))])
+        default: return .object(Array(known.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
+        }
+    }
+
     func timestamp(_ random: inout SeededGenerator) -> JSONValue {
         let offset = pick([-Millis.day, 0, Millis.minute, Millis.hour, 30 * Millis.day, 400 * Millis.day], &random)
         return .string(Timestamp(millis: min(at + offset, Timestamp.engineRange.upperBound - 1)).description)
     }
 
     func localTime(_ random: inout SeededGenerator) -> JSONValue {
-        .string(pick(["00:00", "05:30", "06:00", "07:15", "09:00", "12:00", "12:30", "17:30", "18:00", "22:00", "23:30", "23:59"], &random))
+        .string(
+            pick(["00:00", "05:30", "06:00", "07:15", "09:00", "12:00", "12:30", "17:30", "18:00", "22:00", "23:30", "23:59"], &random))
     }
 
     /// The fields of an event of `type`, some optional ones left out.
@@ -212,20 +246,28 @@ struct DrawnUser {
         }
         switch type {
         case "settings":
-            maybe("commitment_deadline", edge([.string("06:00"), .string("12:00"), .string("09:30")], past: [.string("05:30"), .string("07:15")], &random))
-            maybe("checkin_window_close", edge([.string("18:00"), .string("23:30"), .string("23:59")], past: [.string("17:30"), .string("23:45")], &random))
+            maybe(
+                "commitment_deadline",
+                edge([.string("06:00"), .string("12:00"), .string("09:30")], past: [.string("05:30"), .string("07:15")], &random))
+            maybe(
+                "checkin_window_close",
+                edge([.string("18:00"), .string("23:30"), .string("23:59")], past: [.string("17:30"), .string("23:45")], &random))
             maybe("timezone", edge(EventDomainPropertyTests.zones.map(JSONValue.string), past: [.string("Mars/Olympus")], &random))
             maybe("personality_mode", .string(pick(PersonalityMode.allCases.map(\.rawValue), &random)))
             maybe("notifications_enabled", .bool(Bool.random(using: &random)))
             maybe("day_starts_at", .string(pick(EventDomainPropertyTests.dayStarts, &random)))
             if fields.isEmpty { fields.append(("day_starts_at", .string(pick(EventDomainPropertyTests.dayStarts, &random)))) }
         case "subscription":
-            fields.append(("tier", .string(pick(["FREE", "PAID"], &random))))
+            fields.append(("tier", .string(pick(["FREE", "PAID", "PAID"], &random))))
+            followUp = "commitment"
             maybe("expires_at", timestamp(&random))
         case "commitment":
             fields.append(("text", text([1, 2, 280], past: [0, 281], &random)))
             followUp = "check_in"
-        case "check_in": fields.append(("result", .string(pick(["YES", "NO"], &random))))
+        case "check_in":
+            let result = pick(["YES", "NO"], &random)
+            fields.append(("result", .string(result)))
+            if result == "NO" { followUp = "shield" }
         case "habit_task":
             let name = task(&random)
             defining = (0, name)
@@ -243,24 +285,35 @@ struct DrawnUser {
                 case .everyNDays: fields.append(("every", edge(ints([2, 3, 365]), past: ints([1, 366]), &random)))
                 case .daysOfMonth:
                     let days: [[Int]] = [[1], [31], [29, 30, 31], [1, 15]]
-                    fields.append(("days_of_month", edge(days.map { .array(ints($0)) }, past: [[0], [32], [], [1, 1]].map { .array(ints($0)) }, &random)))
+                    fields.append(
+                        (
+                            "days_of_month",
+                            edge(days.map { .array(ints($0)) }, past: [[0], [32], [], [1, 1]].map { .array(ints($0)) }, &random)
+                        ))
                 case .daily, .specificDays: break
                 }
             }
             maybe("times_per_day", edge(ints([1, 2, 100]), past: ints([0, 101, -1]), &random))
             maybe(
                 "scheduled_days",
-                edge([[1], [1, 2, 3, 4, 5, 6, 7], [7]].map { .array(ints($0)) }, past: [[], [0], [8], [3, 3]].map { .array(ints($0)) }, &random))
+                edge(
+                    [[1], [1, 2, 3, 4, 5, 6, 7], [7]].map { .array(ints($0)) }, past: [[], [0], [8], [3, 3]].map { .array(ints($0)) },
+                    &random))
             if Int.random(in: 0..<3, using: &random) == 0 {
                 let goal = pick(GoalType.allCases, &random)
                 fields.append(("goal_type", .string(goal.rawValue)))
                 if goal != .none {
-                    fields.append(("goal_value", edge([.double(1e-9), .double(0.5), .int(1), .int(8), .double(1e308)], past: [.int(0), .int(-1)], &random)))
+                    fields.append(
+                        (
+                            "goal_value",
+                            edge([.double(1e-9), .double(0.5), .int(1), .int(8), .double(1e308)], past: [.int(0), .int(-1)], &random)
+                        ))
                     fields.append(("goal_unit", edge(goal.compatibleUnits.map(JSONValue.string), past: [.string("parsecs")], &random)))
                 }
                 maybe("goal_direction", .string(pick(GoalDirection.allCases.map(\.eventName), &random)))
             }
             maybe("start_date", day(&random))
+            maybe("params", params(&random))
         case "habit_completion":
             fields.append(("task", .string(task(&random))))
             maybe("value", edge([.int(0), .double(0.5), .int(1), .int(3), .double(1e308)], past: [.int(-1)], &random))
@@ -331,12 +384,12 @@ struct DrawnUser {
         case "unlock_choose":
             if !following { gateApp = app(&random) }
             fields.append(("app", gateApp!))
-            let option = pick(UnlockOptionType.allCases, &random)
+            let option = following && Bool.random(using: &random) ? .questUnlock : pick(UnlockOptionType.allCases, &random)
             fields.append(("option", .string(option.rawValue)))
             switch option {
             case .creditsUnlock: fields.append(("minutes", edge(ints([5, 15, 30]), past: ints([0, 7]), &random)))
             case .questUnlock:
-                fields.append(("quest_type", .string(pick(QuestType.allCases.map(\.rawValue), &random))))
+                fields.append(("quest_type", .string(following ? "BREATHING" : pick(QuestType.allCases.map(\.rawValue), &random))))
                 followUp = pick(["quest_complete", "quest_fail", "quest_cancel"], &random)
             case .emergencyUnlock: break
             }

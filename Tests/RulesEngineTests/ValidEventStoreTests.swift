@@ -98,11 +98,16 @@ import Testing
     /// (habit-tracker-data-model.md §2): a task whose completions have values keeps a goal.
     @Test func aGoalIsKeptWhileCompletionsHaveValues() throws {
         let (outs, store) = try replay([
-            line("2026-03-02T08:00:00Z", #""type": "habit_task", "task": "water", "goal_type": "cups", "goal_value": 8, "goal_unit": "cups""#),
+            line(
+                "2026-03-02T08:00:00Z", #""type": "habit_task", "task": "water", "goal_type": "cups", "goal_value": 8, "goal_unit": "cups""#
+            ),
             line("2026-03-02T08:01:00Z", #""type": "habit_completion", "task": "water", "value": 2"#),
             line("2026-03-02T08:02:00Z", #""type": "habit_task", "task": "water", "goal_type": "none""#),
-            line("2026-03-02T08:03:00Z", #""type": "habit_task", "task": "water", "goal_type": "capacity", "goal_value": 2, "goal_unit": "L""#),
-            line("2026-03-02T08:04:00Z", #""type": "habit_task", "task": "tea", "goal_type": "cups", "goal_value": 8, "goal_unit": "cups""#),
+            line(
+                "2026-03-02T08:03:00Z",
+                #""type": "habit_task", "task": "water", "goal_type": "capacity", "goal_value": 2, "goal_unit": "L""#),
+            line(
+                "2026-03-02T08:04:00Z", #""type": "habit_task", "task": "tea", "goal_type": "cups", "goal_value": 8, "goal_unit": "cups""#),
             line("2026-03-02T08:05:00Z", #""type": "habit_completion", "task": "tea""#),
             line("2026-03-02T08:06:00Z", #""type": "habit_task", "task": "tea", "goal_type": "none""#),
         ])

@@ -112,7 +112,8 @@ extension Engine {
         let (id, task) = try namedTask(name, context)
         let clock = try habitClock(context)
         let field = "day"
-        let target = try habitDay(day, field: field, task: task, name: name, context, clock: clock, at: now, future: kind == .skip ? 366 : 0)
+        let target = try habitDay(
+            day, field: field, task: task, name: name, context, clock: clock, at: now, future: kind == .skip ? 366 : 0)
         let mark = DayMark(userID: context.userID, taskID: id, day: target, kind: kind, createdAt: now)
         if kind.isOncePerDay,
             try context.storage.dayMarks(context.userID, taskID: id, fromDay: target, toDay: target).contains(where: { $0.kind == kind })
@@ -196,10 +197,9 @@ extension Engine {
         if start > today {
             let target = day ?? today
             guard target >= start, target <= latest else {
-                throw EngineError(
-                    .invalidEvent,
-                    "\(field): expected a day from the task's start, \(start.rawValue), \(future > 0 ? "to" : "up to today,") \(latest.rawValue), "
-                        + "found \(target.rawValue)\(day == nil ? " (today, as none was given)" : ""): habit task \"\(name)\" has not started yet")
+                let window = "a day from the task's start, \(start.rawValue), \(future > 0 ? "to" : "up to today,") \(latest.rawValue)"
+                let found = "\(target.rawValue)\(day == nil ? " (today, as none was given)" : "")"
+                throw EngineError(.invalidEvent, "\(field): expected \(window), found \(found): habit task \"\(name)\" has not started yet")
             }
             return target
         }

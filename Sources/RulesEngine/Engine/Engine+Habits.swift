@@ -35,7 +35,9 @@ extension Engine {
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
         try applyTaskFields(definition, to: &task)
-        if let existing, existing.goalType != .none, task.goalType == .none { try requireNoValues(of: existing, name: definition.task, context) }
+        if let existing, existing.goalType != .none, task.goalType == .none {
+            try requireNoValues(of: existing, name: definition.task, context)
+        }
         if let times = definition.timesPerDay { task.timesPerDay = times }
         if let days = definition.scheduledDays {
             task.scheduledDays = try days.enumerated().map { i, n in
