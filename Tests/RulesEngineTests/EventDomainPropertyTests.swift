@@ -105,8 +105,9 @@ struct DrawnUser {
     var tasks: [String] = []
     var habits: [String] = []
     var modes: [String] = []
+    enum Definition { case task, habit, mode }
     /// The name the last event defined, kept once it is applied (`applied(_:)`).
-    var defining: (kind: Int, name: String)?
+    var defining: (kind: Definition, name: String)?
     var followUp: String?
     /// The app of the unlock gate's last event, which its follow-up names again.
     var gateApp: JSONValue?
@@ -133,10 +134,8 @@ struct DrawnUser {
         guard Timestamp.engineRange.contains(at) else { return nil }
         var fields: [(String, JSONValue)] = [("at", .string(Timestamp(millis: at).description)), ("user", .string(name))]
         defining = nil
-        if first, zone == "UTC" {
-            first = false  // a user whose first event is any event, in the default time zone
-        }
-        if first {
+        // A user's first event sets its time zone (a user in UTC, the default, starts with any event).
+        if first, zone != "UTC" {
             first = false
             fields += [("type", .string("settings")), ("timezone", .string(zone))]
             if Bool.random(using: &random) {
@@ -144,6 +143,7 @@ struct DrawnUser {
             }
             return JSONValue.object(fields).description
         }
+        first = false
         var type = EventDomainPropertyTests.types.randomElement(using: &random)!
         if Int.random(in: 0..<8, using: &random) == 0 {
             // The distracting apps, which a focus session blocks: an unlock gate to open.
@@ -163,9 +163,9 @@ struct DrawnUser {
     mutating func applied(_ ok: Bool) {
         guard ok, let (kind, name) = defining else { return }
         switch kind {
-        case 0: if !tasks.contains(name) { tasks.append(name) }
-        case 1: if !habits.contains(name) { habits.append(name) }
-        default: if !modes.contains(name) { modes.append(name) }
+        case .task: if !tasks.contains(name) { tasks.append(name) }
+        case .habit: if !habits.contains(name) { habits.append(name) }
+        case .mode: if !modes.contains(name) { modes.append(name) }
         }
     }
 
@@ -186,8 +186,8 @@ struct DrawnUser {
             JSONValue.string((today.adding(days: offset) ?? today).rawValue)
         }
         return edge(
-            near + [.string("1970-01-01"), .string("2999-12-31"), .string("2028-02-29")],
-            past: [.string("1969-12-31"), .string("9999-12-31"), .string("2026-02-29"), .string("2026-3-1")], &random)
+            near + [.string("1970-01-01"), .string("2999-12-31"), .string("9999-12-31"), .string("2028-02-29")],
+            past: [.string("1969-12-31"), .string("2026-02-29"), .string("2026-3-1")], &random)
     }
 
     /// Text of lengths at the edges of a field's range (`lengths`, then `past`), in every script,
@@ -279,7 +279,7 @@ struct DrawnUser {
             if result == "NO" { followUp = "shield" }
         case "habit_task":
             let name = task(&random)
-            defining = (0, name)
+            defining = (.task, name)
             fields.append(("task", .string(name)))
             followUp = pick(["habit_completion", "habit_skip", "habit_freeze", "habit_task"], &random)
             maybe("title", text([1, 100], past: [101], &random))
@@ -347,7 +347,7 @@ struct DrawnUser {
         case "distracting_apps": fields.append(("apps", apps(&random)))
         case "mode":
             let mode = modes.isEmpty || Bool.random(using: &random) ? pick(["m1", "m2"], &random) : pick(modes, &random)
-            defining = (2, mode)
+            defining = (.mode, mode)
             fields.append(("mode", .string(mode)))
             if !modes.contains(mode) || Bool.random(using: &random) {
                 fields.append(("strictness", .string(pick(Strictness.allCases.map(\.rawValue), &random))))
@@ -375,7 +375,7 @@ struct DrawnUser {
             }
         case "earned_habit":
             let habit = habits.isEmpty || Bool.random(using: &random) ? pick(["h1", "h2"], &random) : pick(habits, &random)
-            defining = (1, habit)
+            defining = (.habit, habit)
             fields.append(("habit", .string(habit)))
             maybe("name", text([1, 100], past: [101], &random))
             maybe("reward_credits", edge(ints([0, 1, 100]), past: ints([101, -1]), &random))
