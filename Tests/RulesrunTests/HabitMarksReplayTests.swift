@@ -82,4 +82,36 @@ import Testing
                 #"line 18: day: expected a day without a skip of habit task "t", found 2026-03-02, which has one"#,
             ], "\(result.stdout)")
     }
+
+    /// A task that starts on a later day, and one created at 00:30 under habit days that start at
+    /// 03:00 with the calendar date as its start (the habit day is still the day before): applied
+    /// alike in memory and with `--db`, exit 0; the completion before the start names `for_day`.
+    @Test func aTaskThatStartsLaterReplaysWithAndWithoutADatabase() throws {
+        let dir = try CLI.folder([
+            "events.jsonl": """
+            {"at":"2026-03-02T07:00:00Z","type":"habit_task","task":"run","start_date":"2026-03-05"}
+            {"at":"2026-03-02T20:00:00+01:00","user":"night","type":"settings","timezone":"Europe/Paris","day_starts_at":"03:00"}
+            {"at":"2026-03-03T00:30:00+01:00","user":"night","type":"habit_task","task":"read","start_date":"2026-03-03"}
+            {"at":"2026-03-03T00:31:00+01:00","user":"night","type":"habit_task","task":"walk"}
+            {"at":"2026-03-03T00:40:00+01:00","user":"night","type":"habit_completion","task":"walk"}
+            {"at":"2026-03-04T08:00:00Z","type":"habit_completion","task":"run"}
+            {"at":"2026-03-05T08:00:00Z","type":"habit_completion","task":"run"}
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = dir.appendingPathComponent("events.jsonl").path
+        let memory = try CLI.run(["replay", events])
+        let file = try CLI.run(["replay", events, "--db", dir.appendingPathComponent("events.sqlite").path])
+        #expect(memory.stdout == file.stdout && file.status == memory.status, "\(memory.stdout)\n\(file.stdout)\n\(file.stderr)")
+        #expect(memory.status == 2, "line 6 is an input error: \(memory.stdout)")
+        let objects = try memory.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["ok"] as? Bool } == [true, true, true, true, true, false, true], "\(memory.stdout)")
+        #expect(
+            (objects[5]["error"] as? [String: Any])?["message"] as? String
+                == #"line 6: for_day: expected a day from the task's start, 2026-03-05, up to today, 2026-03-04, found 2026-03-04 (today, as none was given): habit task "run" has not started yet"#
+        )
+        #expect(((objects[6]["state"] as? [String: Any])?["habit_streaks"] as? [String: Int]) == ["run": 1])
+    }
 }

@@ -72,6 +72,20 @@ extension Engine {
         }
     }
 
+    /// A completion keeps the value it was recorded with, and a task without a goal has none
+    /// (habit-tracker-data-model.md §2): the goal of a task whose completions have values cannot
+    /// be dropped (another goal type may replace it).
+    func requireNoValues(of task: HabitTask, name: String, _ context: UserContext) throws {
+        let valued = try context.storage.completions(
+            context.userID, taskID: task.id, from: Millis.supportedRange.lowerBound, to: Millis.supportedRange.upperBound
+        ).filter { $0.value != nil }.count
+        guard valued == 0 else {
+            throw EngineError(
+                .invalidEvent,
+                "goal_type: expected a goal for habit task \"\(name)\", whose completions have values (\(valued) of them), found \"none\"")
+        }
+    }
+
     /// The event's name for the model field `frequencyDays` of `task`.
     static func frequencyDaysField(_ task: HabitTask) -> String { task.frequencyType == .everyNDays ? "every" : "days" }
 
@@ -98,7 +112,8 @@ extension Engine {
         let (id, task) = try namedTask(name, context)
         let clock = try habitClock(context)
         let field = "day"
-        let target = try habitDay(day, field: field, task: task, context, clock: clock, at: now, future: kind == .skip ? 366 : 0)
+        let target = try habitDay(
+            day, field: field, task: task, name: name, context, clock: clock, at: now, future: kind == .skip ? 366 : 0)
         let mark = DayMark(userID: context.userID, taskID: id, day: target, kind: kind, createdAt: now)
         if kind.isOncePerDay,
             try context.storage.dayMarks(context.userID, taskID: id, fromDay: target, toDay: target).contains(where: { $0.kind == kind })
@@ -133,7 +148,7 @@ extension Engine {
     func uncheckTask(_ name: String, day: DayID?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         let (id, task) = try namedTask(name, context)
         let clock = try habitClock(context)
-        let target = try habitDay(day, field: "day", task: task, context, clock: clock, at: now, future: 0)
+        let target = try habitDay(day, field: "day", task: task, name: name, context, clock: clock, at: now, future: 0)
         let from = clock.start(of: target)
         let to = min(clock.start(of: target.adding(days: 1)!), now + 1)
         guard try context.storage.deleteLatestCompletion(context.userID, taskID: id, from: from, to: to) != nil else {
@@ -159,30 +174,43 @@ extension Engine {
 
     /// The instant a completion of `task` is recorded at: `now` for today (the seed's behaviour),
     /// else the last millisecond of the past day `forDay` (after that day's own completions).
-    func completionInstant(_ forDay: DayID?, task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> EpochMillis {
-        guard let forDay else { return now }
+    func completionInstant(
+        _ forDay: DayID?, task: HabitTask, name: String, _ context: UserContext, at now: EpochMillis
+    ) throws -> EpochMillis {
         let clock = try habitClock(context)
-        let target = try habitDay(forDay, field: "for_day", task: task, context, clock: clock, at: now, future: 0)
+        let target = try habitDay(forDay, field: "for_day", task: task, name: name, context, clock: clock, at: now, future: 0)
         if target == clock.day(of: now) { return now }
         return clock.start(of: target.adding(days: 1)!) - 1
     }
 
     /// The day an event names (today when it names none), checked against the backfill window,
-    /// the task's start and `future` days ahead.
+    /// the task's start and `future` days ahead. Before a task starts (a `start_date` after
+    /// today), no day before its start, today included, may be named: only a skip planned on a
+    /// later day is accepted.
     private func habitDay(
-        _ day: DayID?, field: String, task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis,
-        future: Int
+        _ day: DayID?, field: String, task: HabitTask, name: String, _ context: UserContext, clock: LocalClock,
+        at now: EpochMillis, future: Int
     ) throws -> DayID {
         let today = clock.day(of: now)
+        let start = task.startDay(clock)
+        let latest = today.adding(days: future)!
+        if start > today {
+            let target = day ?? today
+            guard target >= start, target <= latest else {
+                let window = "a day from the task's start, \(start.rawValue), \(future > 0 ? "to" : "up to today,") \(latest.rawValue)"
+                let found = "\(target.rawValue)\(day == nil ? " (today, as none was given)" : "")"
+                throw EngineError(.invalidEvent, "\(field): expected \(window), found \(found): habit task \"\(name)\" has not started yet")
+            }
+            return target
+        }
         guard let day else { return today }
         let back = rules.parameters.habitMaxBackfillDays
-        let earliest = max(today.adding(days: -back)!, task.startDay(clock))
-        let latest = today.adding(days: future)!
+        let earliest = max(today.adding(days: -back)!, start)
         guard day >= earliest, day <= latest else {
             let window =
                 back == 0
                 ? "today (\(today.rawValue); habit.max_backfill_days is 0)"
-                : "a day from \(earliest.rawValue) to \(latest.rawValue) (habit.max_backfill_days is \(back); the task starts \(task.startDay(clock).rawValue))"
+                : "a day from \(earliest.rawValue) to \(latest.rawValue) (habit.max_backfill_days is \(back); the task starts \(start.rawValue))"
             throw EngineError(
                 .invalidEvent,
                 "\(field): expected \(future > 0 && back == 0 ? "today or a later day, up to \(latest.rawValue)" : window), found \(day.rawValue)"

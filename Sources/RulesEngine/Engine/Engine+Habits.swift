@@ -35,6 +35,9 @@ extension Engine {
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
         try applyTaskFields(definition, to: &task)
+        if let existing, existing.goalType != .none, task.goalType == .none {
+            try requireNoValues(of: existing, name: definition.task, context)
+        }
         if let times = definition.timesPerDay { task.timesPerDay = times }
         if let days = definition.scheduledDays {
             task.scheduledDays = try days.enumerated().map { i, n in
@@ -75,7 +78,7 @@ extension Engine {
         else {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
-        let completedAt = try completionInstant(forDay, task: task, context, at: now)
+        let completedAt = try completionInstant(forDay, task: task, name: name, context, at: now)
         if let most = rules.parameters.habitMaxCompletionsPerDay {
             try checkCompletionsPerDay(most, name: name, id: id, day: try habitClock(context).day(of: completedAt), context)
         }
@@ -254,8 +257,10 @@ extension Engine {
     private func completionTallies(
         _ task: HabitTask, _ context: UserContext, clock: LocalClock, at now: EpochMillis
     ) throws -> [Int: HabitTally] {
-        let completions = try context.storage.completions(
-            context.userID, taskID: task.id, from: clock.start(of: task.startDay(clock)), to: now + 1)
+        let from = clock.start(of: task.startDay(clock))
+        // A task that starts after today (docs/replay.md) has nothing to count yet.
+        guard from <= now else { return [:] }
+        let completions = try context.storage.completions(context.userID, taskID: task.id, from: from, to: now + 1)
         var tallies: [Int: HabitTally] = [:]
         for completion in completions {
             tallies[periodIndex(clock.day(of: completion.completedAt), task.measurementDuration), default: HabitTally()].add(

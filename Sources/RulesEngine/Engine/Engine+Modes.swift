@@ -106,7 +106,15 @@ extension Engine {
     /// `quest.key_change_cooldown_hours_strict` hours after it was set (A4.1).
     func setQRKey(_ value: String?, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
         var settings = try earnedSettings(&context)
-        if let setAt = settings.quest.qrKeySetAt, settings.quest.qrKeyValue != value {
+        let previous = settings.quest
+        settings.quest.qrKeyValue = value
+        settings.quest.qrKeySetAt = value == nil ? nil : now
+        // The key's text rules (not white space only, no control characters) in the event's words,
+        // before what the mode allows.
+        do { try settings.validate() } catch let error as ModelValidationError where error.field == "quest.qr_key_value" {
+            throw EngineError(.invalidEvent, error, fields: ["quest.qr_key_value": "value"])
+        }
+        if let setAt = previous.qrKeySetAt, previous.qrKeyValue != value {
             let hours = asked.economy.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
             if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
@@ -116,8 +124,6 @@ extension Engine {
                 )
             }
         }
-        settings.quest.qrKeyValue = value
-        settings.quest.qrKeySetAt = value == nil ? nil : now
         try context.storage.saveEarnedSettings(context.userID, settings, now: now)
         context.cache.earnedSettings = settings
         decisions.set(.other(key: "qr_key", .object([("set", .bool(value != nil))])))

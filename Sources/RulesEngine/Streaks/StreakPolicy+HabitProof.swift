@@ -112,6 +112,7 @@ extension StreakPolicy {
             failures.unproved! += ", and params other than the defaults with histories longer than \(Self.habitProofParamsLength) periods"
         }
         if let unproved = domain.params.unproved { failures.unproved! += ", and " + unproved }
+        if habit.trackAppOpens { failures.unproved! += ", and days the app was opened or not (periods are passed without `opened`)" }
         for index in 0..<domain.count {
             if failures.isFinished(host) { return failures }
             let (periods, task) = domain.input(index)
