@@ -119,4 +119,17 @@ import Testing
         #expect(outs[6]["ok"] == .bool(true), "completions without values: \(outs[6])")
         #expect(try store.checkInvariants().isEmpty)
     }
+
+    /// A task's name may have 200 characters (the schema's limit for a name); its title, when
+    /// none is given, is the name's first 100 characters (a title's limit), not a refusal.
+    @Test func aTaskOfALongNameTakesItsFirstCharactersAsTitle() throws {
+        let name = String(repeating: "é", count: 200)
+        let (outs, store) = try replay([
+            line("2026-03-02T07:00:00Z", #""type": "habit_task", "task": "\#(name)""#),
+            line("2026-03-02T08:00:00Z", #""type": "habit_completion", "task": "\#(name)""#),
+        ])
+        #expect(outs[0]["ok"] == .bool(true), "\(outs[0])")
+        #expect(outs[1]["ok"] == .bool(true), "\(outs[1])")
+        #expect(try store.checkInvariants().isEmpty)
+    }
 }

@@ -30,7 +30,7 @@ extension Engine {
         let existing = try context.storage.task(context.userID, id: id)
         var task =
             existing
-            ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? definition.task, createdAt: now, updatedAt: now)
+            ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? String(definition.task.prefix(HabitTask.maxTitleLength)), createdAt: now, updatedAt: now)
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
