@@ -403,6 +403,23 @@ import Testing
         #expect(small.combinations == Array(domain.combinations.prefix(10)))
     }
 
+    /// A range tried at some of its values only (an integer range of more than 16 values, a number
+    /// range) is named with the values tried, in full product or sampled alike.
+    @Test func aRangeTriedAtSomeValuesSaysWhichOnes() throws {
+        let p = try params(
+            """
+              grace = { type = "integer", min = 0, max = 100, default = 50 },
+              speed = { type = "number", min = 0, max = 2, default = 1 },
+              n = { type = "integer", min = 1, max = 4, default = 2 },
+              one = { type = "number", min = 1, max = 1, default = 1 },
+            """)
+        let domain = p.domain()
+        #expect(!domain.isSampled)
+        #expect(
+            domain.unproved == "grace other than 0, 16, 33, 50, 66, 83, 100, speed other than 0.0, 0.5, 1.0, 1.5, 2.0",
+            "\(domain.unproved ?? "nil")")
+    }
+
     /// A proof over a sampled domain says so in `validate`'s "not proved for …" lines, after what the
     /// proof itself leaves out: the streak proof and the price proof alike. It stays within the
     /// validation budget (the full domain at 256 combinations would exhaust it).

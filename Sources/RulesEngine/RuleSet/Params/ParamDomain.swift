@@ -18,13 +18,22 @@ public struct ParamDomain: Sendable {
     /// Whether only a sample of the product is tried.
     public var isSampled: Bool { combinations.count < total }
 
-    /// What the proof does not cover when sampled, for `validate`'s "not proved for …" line:
-    /// `every combination of freeze_max, grace_days, speed (300 of them; 256 tried, sampled deterministically)`.
+    /// The params whose range is tried at some of its values only (an integer range of more
+    /// than ``RuleParams/fullIntegerRange`` values, a number range), with the values tried.
+    public let sampledValues: [(name: String, values: [ParamValue])]
+
+    /// What the proof does not cover, for `validate`'s "not proved for …" line: the values of a
+    /// param between those tried (`grace_days other than 0, 16, 33, 50, 66, 83, 100`) and, when
+    /// the product is sampled, `every combination of freeze_max, grace_days, speed (300 of them;
+    /// 256 tried, sampled deterministically)`.
     public var unproved: String? {
-        guard isSampled else { return nil }
-        let names = values.map(\.name).joined(separator: ", ")
-        let count = total == Int.max ? "more than \(Int.max)" : "\(total)"
-        return "every combination of \(names) (\(count) of them; \(combinations.count) tried, sampled deterministically)"
+        var parts = sampledValues.map { "\($0.name) other than " + $0.values.map(\.text).joined(separator: ", ") }
+        if isSampled {
+            let names = values.map(\.name).joined(separator: ", ")
+            let count = total == Int.max ? "more than \(Int.max)" : "\(total)"
+            parts.append("every combination of \(names) (\(count) of them; \(combinations.count) tried, sampled deterministically)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 }
 
@@ -109,6 +118,21 @@ extension RuleParams {
                 add(radices.map { Int(random.next() % UInt64($0)) })
             }
         }
-        return ParamDomain(combinations: chosen.map(combination), total: total, values: values)
+        let sampled = params.indices.filter { Self.isSampled(params[$0], tried: values[$0].values.count) }
+        return ParamDomain(
+            combinations: chosen.map(combination), total: total, values: values, sampledValues: sampled.map { values[$0] })
+    }
+
+    /// Whether `param`'s range has more values than the `tried` ones (an integer range of more than
+    /// ``fullIntegerRange`` values, a number range wider than one point).
+    static func isSampled(_ param: Param, tried: Int) -> Bool {
+        switch param.kind {
+        case .boolean, .enum: return false
+        case .integer:
+            guard case .integer(let lo)? = param.min, case .integer(let hi)? = param.max, lo <= hi else { return false }
+            let width = hi.subtractingReportingOverflow(lo)
+            return width.overflow || Int64(tried) <= width.partialValue
+        case .number: return param.min?.doubleValue != param.max?.doubleValue
+        }
     }
 }
