@@ -139,6 +139,10 @@ extension CompareResult {
                             + result.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", ")
                             + files(result.findings.compactMap { paths[$0.field] })
                 ))
+            if result.ruleErrorsA + result.ruleErrorsB > 0 {
+                rows.append(
+                    ("\(name): a rule error", "\(result.ruleErrorsA) histories under A, \(result.ruleErrorsB) under B (the event refused)"))
+            }
         }
         half("the economy (Earned histories)", economy, economyFiles)
         half("the habit tracker", habits, habitFiles)

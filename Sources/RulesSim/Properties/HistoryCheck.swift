@@ -28,6 +28,8 @@ public final class HistoryCheck {
 
     /// The most candidates tried while shrinking: each is replayed through the engine.
     public static let maxShrinkAttempts = 2_000
+    /// This check's limit (`maxShrinkAttempts` unless its maker says otherwise).
+    public var shrinkLimit = HistoryCheck.maxShrinkAttempts
 
     /// Why the property breaks on `history`, or nil; nil too when `deadline` passes before its
     /// replay ends (a year of events can take seconds), which the caller tells by the deadline.
@@ -110,7 +112,7 @@ public final class HistoryCheck {
         // known to be minimal).
         var message = outcome.message
         var cut = false
-        let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
+        let shrunk = Shrinker<PropertyHistory>(maxAttempts: shrinkLimit, candidates: PropertyHistory.shrink)
             .shrink(first, until: deadline) { candidate in
                 guard let why = failure(candidate, until: deadline) else {
                     cut = cut || overdue()
