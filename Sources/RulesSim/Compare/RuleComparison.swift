@@ -200,10 +200,9 @@ public final class RuleComparison {
         // With expectations, the lines the walk ran on every thread: what the histories reached.
         let measuring = !options.expectations.isEmpty
         let workersBefore = workerLineCounts
-        let (walked, own) =
-            measuring
-            ? try RuleReach.linesRun(by: [rulesA, rulesB]) { try walkAll { progress?("histories", $0, $1) } }
-            : (try walkAll { progress?("histories", $0, $1) }, [])
+        let reading = measuring ? RuleReach.Reading([rulesA, rulesB]) : nil
+        let walked = try walkAll { progress?("histories", $0, $1) }
+        let own = reading?.finish() ?? []
         let reach: [RuleReach?] =
             measuring
             ? zip([rulesA, rulesB], zip(own, [workerLineCounts.a.since(workersBefore.a), workerLineCounts.b.since(workersBefore.b)])).map {

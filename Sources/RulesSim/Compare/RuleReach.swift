@@ -73,26 +73,38 @@ public struct RuleReach: Sendable {
         return RuleReach(functions: functions, lines: lines, arms: arms)
     }
 
-    /// The lines each of `rules` ran during `body`, read on its host: recording is started for it
-    /// when the host was not recording already (and then stopped, its counts zeroed), and left as
-    /// it was when it was (`--coverage`, whose counts stay whole). Nothing for a set that is not a
-    /// `RuleSet`.
-    public static func linesRun<T>(by rules: [any PolicyRules], during body: () throws -> T) rethrows -> (T, [LineCounts]) {
-        let hosts = rules.map { ($0 as? RuleSet)?.host }
-        let started = hosts.map { host in
-            guard let host, !host.isRecordingLines else { return false }
-            host.startLineRecording()
-            return true
+    /// The lines each of a list of rule sets runs from the reading's start to its `finish()`, read
+    /// on its host: recording is started for it when the host was not recording already (and
+    /// stopped, its counts zeroed, at the finish), and left as it was when it was (`--coverage`,
+    /// whose counts stay whole). Nothing for a set that is not a `RuleSet`.
+    public final class Reading {
+        private let hosts: [LuaHost?]
+        private let started: [Bool]
+        private let before: [LineCounts]
+        private var finished: [LineCounts]?
+
+        public init(_ rules: [any PolicyRules]) {
+            hosts = rules.map { ($0 as? RuleSet)?.host }
+            started = hosts.map { host in
+                guard let host, !host.isRecordingLines else { return false }
+                host.startLineRecording()
+                return true
+            }
+            before = hosts.map { $0?.lineCounts() ?? LineCounts() }
         }
-        let before = hosts.map { $0?.lineCounts() ?? LineCounts() }
-        defer {
+
+        /// The lines run since the start, one `LineCounts` per set; the first call ends the reading,
+        /// later ones return the same.
+        @discardableResult public func finish() -> [LineCounts] {
+            if let finished { return finished }
+            let lines = zip(hosts, before).map { host, before in host?.lineCounts().since(before) ?? LineCounts() }
             for (host, started) in zip(hosts, started) where started {
                 host?.stopLineRecording()
                 _ = host?.takeLineCounts()
             }
+            finished = lines
+            return lines
         }
-        let value = try body()
-        return (value, zip(hosts, before).map { host, before in host?.lineCounts().since(before) ?? LineCounts() })
     }
 
     private static func ran(_ span: LuaFunctionSpan, in file: RuleCoverage.File) -> Bool {

@@ -78,8 +78,10 @@ public final class HistoryCheck {
 
     /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks. With
     /// `deadline`, no case is started and no shrink candidate is tried once it has passed.
+    /// `casesChecked` is called when the cases are checked, before any shrinking.
     public func run(
-        cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil, progress: ((Int) -> Void)? = nil
+        cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil,
+        casesChecked: (() -> Void)? = nil, progress: ((Int) -> Void)? = nil
     ) -> Outcome {
         func overdue() -> Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
         var outcome = Outcome(cases: cases, broken: 0)
@@ -106,6 +108,7 @@ public final class HistoryCheck {
                 break
             }
         }
+        casesChecked?()
         guard let first else { return outcome }
         // Why the last history taken breaks it: the shrunk one's, without replaying it again; and
         // whether the deadline cut a candidate's replay (the last one too: the history is then not

@@ -136,9 +136,12 @@ public final class PropertyComparison {
                 let check = HistoryCheck(
                     app: property.app, days: property.days, rules: [rulesA, rulesB], judge: LuaProperty.judge(property.function, in: host))
                 check.shrinkLimit = shrinkLimit
-                let (outcome, lines) = RuleReach.linesRun(by: [rulesA, rulesB]) {
-                    check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?(property.name, $0, runs) }
+                // The lines of the cases checked (not of shrinking).
+                let reading = RuleReach.Reading([rulesA, rulesB])
+                let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false, casesChecked: { reading.finish() }) {
+                    progress?(property.name, $0, runs)
                 }
+                let lines = reading.finish()
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
@@ -155,9 +158,11 @@ public final class PropertyComparison {
                 expectation.failure(lines: lines, a: outputs[0], b: outputs[1])
             }
             check.shrinkLimit = shrinkLimit
-            let (outcome, lines) = RuleReach.linesRun(by: [rulesA, rulesB]) {
-                check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?("expect \(expectation)", $0, runs) }
+            let reading = RuleReach.Reading([rulesA, rulesB])
+            let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false, casesChecked: { reading.finish() }) {
+                progress?("expect \(expectation)", $0, runs)
             }
+            let lines = reading.finish()
             checked.append(
                 Checked(
                     name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
