@@ -108,6 +108,17 @@ import Testing
         #expect(price["file"] as? String == "pricing.lua" && price["never_called"] as? Bool == false)
         let arms = try #require(price["arms"] as? [[String: Any]])
         #expect(arms.contains { $0["line"] as? Int == 6 && $0["kind"] as? String == "then" }, "\(arms)")
+
+        // The HTML page says it too, beside the relation's "holds" (it draws a population: 5 users of 3 days).
+        let page = out.appendingPathComponent("compare.html")
+        let html = try CLI.run(
+            [
+                "compare", "rules", b.path, "--runs", "1", "--days", "3", "--economy-runs", "10", "--economy-days", "3", "--habit-runs",
+                "0", "--population-users", "5", "--out", out.path, "--expect", "B.cost_credits >= A.cost_credits", "--html", page.path,
+            ])
+        #expect(html.status == 0, "\(html.stderr)")
+        let drawn = try String(contentsOf: page, encoding: .utf8)
+        #expect(drawn.contains(#/holds on 10 histories; not reached: \d+ functions or arms of B.{1,5}s rules, \d+ functions or arms of A/#))
     }
 
     /// The default Earned histories last two weeks: streaks of 7 come up, the discount runs, and
@@ -118,25 +129,24 @@ import Testing
         let out = try CLI.folder([:])
         defer { for dir in [b, out] { try? FileManager.default.removeItem(at: dir) } }
         let common = [
-            "compare", "rules", b.path, "--runs", "1", "--economy-runs", "20", "--habit-runs", "0", "--population-users", "0",
+            // History 11 is the first of seed 1 whose streak reaches 7 before an unlock.
+            "compare", "rules", b.path, "--runs", "1", "--economy-runs", "12", "--habit-runs", "0", "--population-users", "0",
             "--out", out.path, "--expect", "B.cost_credits >= A.cost_credits",
         ]
         let text = try CLI.run(common)
         #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
-        #expect(text.stdout.contains("expect B.cost_credits >= A.cost_credits (--expect) on 20 Earned histories of 14 days: BROKEN in "))
-        #expect(
-            text.stdout.contains(#/\n  rule calls of the minimal history under B \(.*\) up to event \d+ that made cost_credits \(pricing.price\):\n/#),
-            "\(text.stdout)")
-
-        let json = try CLI.run(common + ["--json"])
-        let property = try #require((try object(json.stdout)["properties"] as? [[String: Any]])?.first)
-        for side in ["a", "b"] {
-            let calls = try #require(property["explain_\(side)"] as? [[String: Any]], "\(property.keys)")
-            #expect(!calls.isEmpty && calls.allSatisfy { $0["function"] as? String == "pricing.price" }, "\(calls)")
+        #expect(text.stdout.contains("expect B.cost_credits >= A.cost_credits (--expect) on 12 Earned histories of 14 days: BROKEN in "))
+        // Under each set's heading, only calls of pricing.price; B's at a streak of 7 or more.
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let heading = #/^  rule calls of the minimal history under (A|B) \(.*\) up to event \d+ that made cost_credits \(pricing.price\):$/#
+        let headings = lines.indices.filter { lines[$0].wholeMatch(of: heading) != nil }
+        try #require(headings.count == 2, "\(text.stdout)")
+        let underB = lines[(headings[1] + 1)...].prefix { $0.hasPrefix("    ") }
+        for block in [lines[(headings[0] + 1)..<headings[1]], underB] {
+            let calls = block.filter { !$0.hasPrefix("     ") }
+            #expect(!calls.isEmpty && calls.allSatisfy { $0.hasPrefix("    pricing.price (") }, "\(calls)")
         }
-        let streaks = try #require(property["explain_b"] as? [[String: Any]]).compactMap { call in
-            ((call["arguments"] as? [[String: Any]])?.first?["streak"] as? Int)
-        }
+        let streaks = underB.compactMap { $0.firstMatch(of: #/"streak":(\d+)/#).flatMap { Int($0.output.1) } }
         #expect(streaks.contains { $0 >= 7 }, "\(streaks)")
     }
 }

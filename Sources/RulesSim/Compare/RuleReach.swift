@@ -148,6 +148,16 @@ public struct RuleReach: Sendable {
         return out
     }
 
+    /// The HTML page's note beside a relation that holds: `; not reached: 3 functions or arms of
+    /// B's rules, 2 of A's (the text's warning, --json's reached)`, or nothing when every one was.
+    public static func note(_ reaches: [RuleReach?]) -> String {
+        let sides = zip(["A", "B"], reaches).compactMap { side, reach in reach.map { (side, $0.unreached.count) } }
+            .filter { $0.1 > 0 }.reversed()
+        guard !sides.isEmpty else { return "" }
+        return "; not reached: " + sides.map { "\($0.1) functions or arms of \($0.0)'s rules" }.joined(separator: ", ")
+            + " (the text's warning, --json's reached)"
+    }
+
     /// `{"a": …, "b": …}` (null for a set not measured).
     public static func json(_ reaches: [RuleReach?]) -> JSONValue {
         .object(zip(["a", "b"], reaches).map { ($0, $1?.json ?? .null) })
