@@ -16,5 +16,17 @@ public struct LineCounts: Sendable, Equatable {
         }
     }
 
+    /// The counts of `self` beyond those of `earlier`, a reading taken before it on the same host
+    /// (`LuaHost.lineCounts`): the lines one part of a run ran.
+    public func since(_ earlier: LineCounts) -> LineCounts {
+        var result = LineCounts()
+        for (chunk, lines) in chunks {
+            for (line, count) in lines where count > earlier.count(chunk, line: line) {
+                result.chunks[chunk, default: [:]][line] = count - earlier.count(chunk, line: line)
+            }
+        }
+        return result
+    }
+
     public var isEmpty: Bool { chunks.values.allSatisfy(\.isEmpty) }
 }

@@ -24,6 +24,13 @@ extension LuaHost {
 
     /// The counts recorded since recording started or the counts were last taken, and zeroes them.
     public func takeLineCounts() -> LineCounts {
+        defer { rr_lines_reset(runtime) }
+        return lineCounts()
+    }
+
+    /// The counts recorded since recording started or the counts were last taken, left as they
+    /// are (what one part of a run added is the difference of two readings, `LineCounts.since`).
+    public func lineCounts() -> LineCounts {
         var result = LineCounts()
         for i in 0..<rr_lines_chunks(runtime) {
             guard let name = rr_lines_chunk_name(runtime, i) else { continue }
@@ -33,7 +40,6 @@ extension LuaHost {
             for line in 0..<Int(size) where counts[line] > 0 { lines[line] = Int(counts[line]) }
             if !lines.isEmpty { result.chunks[String(cString: name), default: [:]].merge(lines, uniquingKeysWith: +) }
         }
-        rr_lines_reset(runtime)
         return result
     }
 

@@ -113,11 +113,13 @@ struct CompareCommand: ParsableCommand {
         parsing: .unconditional,
         help: """
             Earned histories for the economy's differential comparison, replayed through the engine, 0 (skip it) to \(CompareOptions.maxEconomyRuns), \
-            and at most \(CompareOptions.maxEconomyHistoryDays) history-days (runs × --economy-days). (default: 100)
-            """, transform: WholeNumber.parser(0...CompareOptions.maxEconomyRuns)) var economyRuns = 100
+            and at most \(CompareOptions.maxEconomyHistoryDays) history-days (runs × --economy-days). (default: \(CompareOptions.defaultEconomyRuns))
+            """, transform: WholeNumber.parser(0...CompareOptions.maxEconomyRuns)) var economyRuns = CompareOptions.defaultEconomyRuns
     @Option(
-        parsing: .unconditional, help: "Days per Earned history, 1 to \(CompareOptions.maxDays). (default: 3)",
-        transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = 3
+        parsing: .unconditional,
+        help:
+            "Days per Earned history, 1 to \(CompareOptions.maxDays) (two weeks by default: long enough for streaks of 7 days). (default: \(CompareOptions.defaultEconomyDays))",
+        transform: WholeNumber.parser(1...CompareOptions.maxDays)) var economyDays = CompareOptions.defaultEconomyDays
     @Option(
         parsing: .unconditional,
         help: """
@@ -230,7 +232,7 @@ struct CompareCommand: ParsableCommand {
         defer { bar.finish() }
         var result = try comparison.run { bar.update($1, of: $2, label: $0) }
         if !noExplain {
-            for i in result.findings.indices { result.findings[i].explain(folders: (dirA, dirB)) }
+            for i in result.findings.indices { result.findings[i].explain(folders: (dirA, dirB), expectations: options.expectations) }
         }
         if economyRuns > 0 {
             result.economy = try EconomyComparison(

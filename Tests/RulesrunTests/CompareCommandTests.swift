@@ -197,18 +197,25 @@ import Testing
         #expect(((b["returned"] as? [[String: Any]])?.first?["current_tier"] as? Int) == 1, "\(b)")
         #expect((b["defined"] as? String)?.hasPrefix("escalation.lua:") == true)
 
-        // gentle-pricing's rollover cap of 20 carries more than the default's 10: each side's knob shows it.
+        // gentle-pricing's rollover cap of 20 carries more than the default's 10: each side's knob
+        // shows it, among the calls up to the event where the balances part that make a balance.
         let earned = [
-            "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+            "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--economy-days", "3", "--habit-runs", "0",
             "--population-users", "0", "--out", out.path, "--expect", "B.credit_balance <= A.credit_balance",
         ]
         let explained = try CLI.run(earned)
         #expect(explained.status == 1, "\(explained.stdout)\(explained.stderr)")
         let text = explained.stdout
-        let underA = try #require(text.range(of: "  the last 10 rule calls of the minimal history under A (rules), of "), "\(text)")
-        let underB = try #require(text.range(of: "  the last 10 rule calls of the minimal history under B (examples/gentle-pricing), of "))
+        let heading = #/  rule calls of the minimal history under (A \(rules\)|B \(examples/gentle-pricing\)) up to event (\d+) that made credit_balance \((pricing\.[a-z_, .]+)\):\n/#
+        let headings = text.matches(of: heading)
+        try #require(headings.count == 2, "\(text)")
+        #expect(headings[0].output.2 == headings[1].output.2)  // the same event under A and B
+        #expect(headings[0].output.3.contains("pricing.carried_credits"), "\(headings[0].output.3)")
+        let (underA, underB) = (headings[0].range, headings[1].range)
         #expect(text[underA.upperBound..<underB.lowerBound].contains("      knobs: pricing.rollover_cap = 10\n"))
         #expect(text[underB.upperBound...].contains("      knobs: pricing.rollover_cap = 20\n"))
+        let calls = text[underA.upperBound..<underB.lowerBound].split(separator: "\n").filter { $0.hasPrefix("    ") && !$0.hasPrefix("     ") }
+        #expect(calls.allSatisfy { $0.hasPrefix("    pricing.") || $0.hasPrefix("    streaks.earned.bonus") }, "\(calls)")
         let unexplained = try CLI.run(earned + ["--no-explain"])
         #expect(unexplained.status == 1)
         #expect(
@@ -273,8 +280,10 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30", "--habit-runs", "0",
-            "--out", out.path, "--json",
+            // Three-day histories: the kinds and the bound on a shrunk history below were set for them
+            // (over the default 14 days surge-pricing also shows a quest extended, in 10 events).
+            "compare", "rules", folder, "--runs", "5", "--population-users", "0", "--economy-runs", "30", "--economy-days", "3",
+            "--habit-runs", "0", "--out", out.path, "--json",
         ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
@@ -474,7 +483,7 @@ import Testing
         #expect(expect.status == 1, "\(expect.stdout)")
         #expect(expect.stdout.contains("expect B.current_tier <= A.current_tier: BROKEN in "), "\(expect.stdout)")
         #expect(!expect.stdout.contains("every day of every history"))
-        #expect(expect.stdout.contains("histories stopped at a rule error: 0 under A, "), "\(expect.stdout)")
+        #expect(expect.stdout.contains("histories with a rule error: Pressure 0 under A, "), "\(expect.stdout)")
 
         let ignored = try CLI.run(["compare", "rules", failing.path, "--ignore", "error"] + RuntimeFailure.counters + common)
         #expect(ignored.status == 0, "\(ignored.stdout)")
@@ -486,7 +495,7 @@ import Testing
         let a = try #require(stopped["a"] as? Int), b = try #require(stopped["b"] as? Int)
         #expect(a > 0 && a == b, "\(stopped)")
         let text = try CLI.run(["compare", failing.path, failing.path] + common)
-        #expect(text.stdout.contains("histories stopped at a rule error: \(a) under A, \(b) under B (of 1000"), "\(text.stdout)")
+        #expect(text.stdout.contains("histories with a rule error: Pressure \(a) under A, \(b) under B (of 1000"), "\(text.stdout)")
         #expect(!text.stdout.contains("on every day\n"))
     }
 

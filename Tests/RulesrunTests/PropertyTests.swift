@@ -494,7 +494,7 @@ import Testing
         let out = try CLI.folder([:])
         let result = try CLI.run(
             [
-                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--economy-days", "3", "--habit-runs", "0",
                 "--population-users", "0", "--out", out.path, "--expect", "B.cost_credits <= A.cost_credits",
                 "--expect", "B.credit_balance <= A.credit_balance",
             ])
@@ -531,7 +531,7 @@ import Testing
         let out = try CLI.folder([:])
         let earned = try CLI.run(
             [
-                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--habit-runs", "0",
+                "compare", "rules", "examples/gentle-pricing", "--runs", "1", "--economy-runs", "5", "--economy-days", "3", "--habit-runs", "0",
                 "--population-users", "0", "--out", out.path, "--expect", "B.gate_options == A.gate_options", "--expect",
                 "B.quest == A.quest",
             ])

@@ -7,7 +7,7 @@ cases = {
   },
   prop_reminders_fall_inside_the_window = gen.record { tier = gen.int(0, 3), window = gen.window() },
   prop_tier_stays_within_0_to_3 = gen.history("pressure", { days = 7 }),
-  prop_credit_balance_never_negative = gen.history("earned"),
+  prop_credit_balance_never_negative = gen.history("earned", { days = 3 }),
   prop_habit_streaks_never_negative = gen.history("habits", { days = 7 }),
   prop_prices_strictly_increase_with_the_length = gen.price_context(),
   prop_focus_credits_only_for_qualifying_sessions = gen.focus_session(),

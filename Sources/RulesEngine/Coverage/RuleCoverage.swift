@@ -25,6 +25,8 @@ public struct RuleCoverage: Sendable {
         /// The lines with code that ran.
         public var covered: Set<Int>
         public var arms: [Arm]
+        /// Where each function of the file starts and ends (`LuaFunctionSpan`).
+        public var functions: [LuaFunctionSpan] = []
 
         public var uncovered: [Int] { lines.filter { !covered.contains($0) } }
         public var coveredArms: Int { arms.filter(\.ran).count }
@@ -60,7 +62,10 @@ public struct RuleCoverage: Sendable {
                 let arms = LuaBranch.arms(in: source, codeLines: code, endLines: ends).map { branch in
                     Arm(branch: branch, ran: branch.ran { ran[$0] ?? 0 })
                 }
-                files.append(File(name: chunkName, lines: code.sorted(), covered: code.filter { ran[$0] ?? 0 > 0 }, arms: arms))
+                files.append(
+                    File(
+                        name: chunkName, lines: code.sorted(), covered: code.filter { ran[$0] ?? 0 > 0 }, arms: arms,
+                        functions: LuaFunctionSpan.spans(in: source)))
             }
         }
         return RuleCoverage(files: files)

@@ -17,6 +17,12 @@ extension RuleSet {
         ]
     }
 
+    /// Every rule function the engine calls, by its name from its file's table (`pricing.price`),
+    /// as this set defines it (an inherited one where its base file does).
+    public var namedRuleFunctions: [(name: String, function: LuaFunction)] {
+        ruleFunctions.map { ("\($0.module).\($0.name)", $0.function) }
+    }
+
     /// The rule function a message of the engine is about, by the name it starts with
     /// (`transition(tier 3, …) returned tier 7` → `transition`), as `file:line` of its definition
     /// (`escalation.lua:3`); nil when the message names no rule function.

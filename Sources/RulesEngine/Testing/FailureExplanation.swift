@@ -94,27 +94,63 @@ public struct FailureExplanation: Sendable {
         }
     }
 
-    /// Replays `lines` (a property's minimal history) once more through the engine under each rule
-    /// set in `rules` (one for `rulesrun test`, A's and B's for `compare --property`), on a host
-    /// that explains: one explanation per set, the calls of the history, the last ones those of
-    /// the events the property read last. `holds` judges the sets' outputs again (true: the second
-    /// run passed). Nil when a replay cannot be set up.
-    public static func ofHistory(_ lines: [String], rules: [String], holds: ([[JSONValue]]) -> Bool) -> [FailureExplanation]? {
+    /// What of a history's calls to show: those up to the event where a compared field broke
+    /// (`event`, from the sets' outputs), of the functions that make that field (`functions`, by
+    /// name: `pricing.price`; all when none of them was called by then).
+    public struct Focus {
+        /// The field, as the heading names it (`cost_credits`).
+        public var field: String
+        public var functions: [String]
+        /// The index of the event where it broke, read off the outputs of each set; nil: the last.
+        public var event: ([[JSONValue]]) -> Int?
+
+        public init(field: String, functions: [String], event: @escaping ([[JSONValue]]) -> Int?) {
+            self.field = field
+            self.functions = functions
+            self.event = event
+        }
+    }
+
+    /// Replays `lines` (a property's minimal history, or the smallest failing one found: `history`
+    /// names it) once more through the engine under each rule set in `rules` (one for `rulesrun
+    /// test`, A's and B's for `compare --property`), on a host that explains: one explanation per
+    /// set, the calls of the history, the last ones those of the events the property read last;
+    /// with `focus`, the calls up to the event where the field broke that made the field. `holds`
+    /// judges the sets' outputs again (true: the second run passed). Nil when a replay cannot be set up.
+    public static func ofHistory(
+        _ lines: [String], rules: [String], history: String = "the minimal history", focus: Focus? = nil,
+        holds: ([[JSONValue]]) -> Bool
+    ) -> [FailureExplanation]? {
         do {
-            var runs: [(calls: [LuaCallTrace.Call], ruleSet: RuleSet, outputs: [JSONValue])] = []
+            var runs: [(calls: [[LuaCallTrace.Call]], ruleSet: RuleSet, outputs: [JSONValue])] = []
             for folder in rules {
                 let ruleSet = try RuleSet.load(folder, proving: false)
                 ruleSet.host.printHandler = { _ in }
                 let trace = LuaCallTrace()
                 try ruleSet.host.explain(trace)
                 let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: folder))
-                let outputs = lines.enumerated().map { replay.output(forLine: $1, number: $0 + 1) }
-                runs.append((trace.removeAll(), ruleSet, outputs))
+                var calls: [[LuaCallTrace.Call]] = []
+                let outputs = lines.enumerated().map { i, line in
+                    defer { calls.append(trace.removeAll()) }
+                    return replay.output(forLine: line, number: i + 1)
+                }
+                runs.append((calls, ruleSet, outputs))
             }
             let passed = holds(runs.map(\.outputs))
+            let event = focus.flatMap { $0.event(runs.map(\.outputs)) }
             return runs.enumerated().map { i, run in
-                let subject = rules.count == 1 ? "the minimal history" : "the minimal history under \(i == 0 ? "A" : "B") (\(rules[i]))"
-                return FailureExplanation(run.calls, in: run.ruleSet, subject: subject, rerunPassed: passed)
+                var subject = rules.count == 1 ? history : "\(history) under \(i == 0 ? "A" : "B") (\(rules[i]))"
+                var calls = Array((event.map { run.calls.prefix($0 + 1) } ?? run.calls[...]).joined())
+                if let event { subject += " up to event \(event + 1)" }
+                if let focus {
+                    let making = calls.filter { call in run.ruleSet.qualifiedName(of: call.function).map(focus.functions.contains) ?? false }
+                    if !making.isEmpty {
+                        let names = focus.functions.filter { name in making.contains { run.ruleSet.qualifiedName(of: $0.function) == name } }
+                        subject += " that made \(focus.field) (\(names.joined(separator: ", ")))"
+                        calls = making
+                    }
+                }
+                return FailureExplanation(calls, in: run.ruleSet, subject: subject, rerunPassed: passed)
             }
         } catch {
             return nil

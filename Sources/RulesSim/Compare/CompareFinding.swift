@@ -51,6 +51,8 @@ public struct CompareFinding: Sendable {
     public var firstEvent: Int?
     public var a: Side?
     public var b: Side?
+    /// What stopped shrinking before the history was minimal, as `rulesrun test` says it (nil: it is minimal).
+    public var shrinkText: String? = nil
     /// For a broken expectation the engine reproduces, the rule calls under A and under B of its
     /// replay up to the first diverging event (the last ones: that event's), as a broken property
     /// shows them (`explain(folders:)`); empty otherwise.
@@ -58,11 +60,22 @@ public struct CompareFinding: Sendable {
 
     /// Replays `script` up to the first diverging event once more under A's and B's folders on
     /// hosts that explain (`FailureExplanation.ofHistory`), for a broken expectation the engine
-    /// reproduced. The second run is said to pass when the two sets' outputs of that event are the same.
-    public mutating func explain(folders: (a: String, b: String)) {
-        guard case .expectation = kind, reproduced, let index = firstEvent else { return }
+    /// reproduced: the calls up to that event of the functions that make the expectation's fields
+    /// (`HistoryField.producers`; every call when none of them ran). The second run is said to pass
+    /// when the two sets' outputs of that event are the same.
+    public mutating func explain(folders: (a: String, b: String), expectations: [Expectation]) {
+        guard case .expectation(let k, _) = kind, k < expectations.count, reproduced, let index = firstEvent else { return }
+        let e = expectations[k]
+        let fields = e.left.field == e.right.field ? [e.left.field] : [e.left.field, e.right.field]
+        let focus = FailureExplanation.Focus(
+            field: fields.map(\.rawValue).joined(separator: ", "),
+            functions: fields.flatMap(\.producers).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        ) { _ in index }
         explanations =
-            FailureExplanation.ofHistory(Array(script.lines.prefix(index + 1)), rules: [folders.a, folders.b]) { outputs in
+            FailureExplanation.ofHistory(
+                Array(script.lines.prefix(index + 1)), rules: [folders.a, folders.b],
+                history: ShrinkStop.historyName(minimal: shrinkText == nil, definite: true), focus: focus
+            ) { outputs in
                 outputs[0].last == outputs[1].last
             } ?? []
     }

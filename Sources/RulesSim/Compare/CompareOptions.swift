@@ -16,6 +16,11 @@ public struct CompareOptions: Sendable {
     /// only while it is replayed).
     public static let maxEconomyRuns = 10_000
     public static let maxEconomyHistoryDays = 40_000
+    /// Earned histories of two weeks: long enough for the streaks and balances validation proves
+    /// the rules on (`price` at a streak of 7, `earned.day_ends` up to 14, balances of 45 and
+    /// more) to come up; three days, the length before, never reached a streak of 7.
+    public static let defaultEconomyRuns = 100
+    public static let defaultEconomyDays = 14
     /// The same for the habit histories (`--habit-runs`, `--habit-days`): a habit event recomputes
     /// the streaks of every task from its start, so a day costs more the longer the history.
     public static let maxHabitRuns = 10_000

@@ -124,7 +124,8 @@ extension CompareResult {
             rows.append(
                 (
                     "expect \(expectation)",
-                    broken.map { "BROKEN in \($0.histories) histories" + files(replayFiles[$0.kind].map { [$0] } ?? []) } ?? "holds"
+                    broken.map { "BROKEN in \($0.histories) histories" + files(replayFiles[$0.kind].map { [$0] } ?? []) }
+                        ?? "holds" + RuleReach.note(reach)
                 ))
         }
         func half<Field>(_ name: String, _ result: LineComparison<Field>.Result?, _ paths: [Field: String]) {
@@ -139,6 +140,10 @@ extension CompareResult {
                             + result.findings.map { "\($0.field.rawValue) (\($0.histories))" }.joined(separator: ", ")
                             + files(result.findings.compactMap { paths[$0.field] })
                 ))
+            if result.ruleErrorsA + result.ruleErrorsB > 0 {
+                rows.append(
+                    ("\(name): a rule error", "\(result.ruleErrorsA) histories under A, \(result.ruleErrorsB) under B (the event refused)"))
+            }
         }
         half("the economy (Earned histories)", economy, economyFiles)
         half("the habit tracker", habits, habitFiles)
@@ -147,7 +152,7 @@ extension CompareResult {
                 (
                     p.name,
                     p.holds
-                        ? "holds on \(p.outcome.cases) histories"
+                        ? "holds on \(p.outcome.cases) histories" + RuleReach.note(p.reach)
                         : "BROKEN in \(p.outcome.broken) of \(p.outcome.cases) histories"
                             + files(propertyFiles[p.fileName].map { [$0] } ?? [])
                 ))

@@ -30,6 +30,8 @@ public struct CompareResult: Sendable {
     /// under B: each is compared only up to that day.
     public var stoppedA = 0
     public var stoppedB = 0
+    /// With expectations, what the Pressure histories reached of A's rules and of B's (`RuleReach`).
+    public var reach: [RuleReach?] = []
     /// Whether some history was not compared to its end.
     public var stoppedEarly: Bool { stoppedA + stoppedB > 0 }
 
@@ -60,11 +62,9 @@ public struct CompareResult: Sendable {
     public var text: String {
         var out: [String] = []
         let (a, b) = (VisibleText.oneLine(nameA), VisibleText.oneLine(nameB))
-        out.append("compare A = \(a), B = \(b): \(histories) histories of \(options.days) days from seed \(options.seed) (fresh users)")
+        out.append("compare A = \(a), B = \(b): \(historiesText) from seed \(options.seed) (fresh users)")
         if !options.ignoredNames.isEmpty { out.append("ignoring: \(options.ignoredNames.joined(separator: ", "))") }
-        out.append(
-            "histories stopped at a rule error: \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)"
-        )
+        out.append("histories with a rule error: " + ruleErrorsText)
         if differences.isEmpty {
             out.append(
                 "Pressure histories: no difference: A and B decided every compared field the same on every day"
@@ -82,6 +82,7 @@ public struct CompareResult: Sendable {
                             ? "holds on every day compared (a history that stopped at a rule error, up to it)"
                             : "holds on every day of every history"))
             )
+            if broken == nil { out += RuleReach.text(reach) }
         }
         for checked in properties { out += lines(of: checked) }
         for finding in findings {
@@ -103,6 +104,28 @@ public struct CompareResult: Sendable {
         out.append("")
         out.append(verdict)
         return out.joined(separator: "\n")
+    }
+
+    /// Every half's histories: `1000 Pressure histories of 30 days, 100 Earned histories of 14
+    /// days and 100 habit histories of 21 days`.
+    var historiesText: String {
+        var parts = ["\(histories) Pressure histories of \(options.days) days"]
+        if let economy { parts.append("\(economy.histories) \(EconomyField.historiesName) of \(economy.days) days") }
+        if let habits { parts.append("\(habits.histories) \(HabitField.historiesName) of \(habits.days) days") }
+        return Self.list(parts, "and")
+    }
+
+    /// Every half's histories in which a rule failed, under A and under B: a Pressure history is
+    /// compared up to that day; in the replayed halves the engine refuses the event and the history
+    /// goes on.
+    var ruleErrorsText: String {
+        var parts = ["Pressure \(stoppedA) under A, \(stoppedB) under B (of \(histories); each is compared up to that day)"]
+        if let economy {
+            parts.append(
+                "Earned \(economy.ruleErrorsA) under A, \(economy.ruleErrorsB) under B (of \(economy.histories); the event is refused, the history goes on)")
+        }
+        if let habits { parts.append("habits \(habits.ruleErrorsA) under A, \(habits.ruleErrorsB) under B (of \(habits.histories))") }
+        return parts.joined(separator: "; ")
     }
 
     /// The last line: the exit status and which part decides it (the population part is for
@@ -139,12 +162,13 @@ public struct CompareResult: Sendable {
         let o = checked.outcome
         let name = VisibleText.oneLine("\(checked.name) (\(checked.origin))")
         let head = "\(name) on \(o.cases) \(checked.app.historiesName) of \(checked.days) days: "
-        guard let first = o.firstCase else { return [head + "holds after every event of every history"] }
+        guard let first = o.firstCase else { return [head + "holds after every event of every history"] + RuleReach.text(checked.reach) }
         var out = [
             head
                 + "BROKEN in \(o.broken) of \(o.cases) histories; first in history \(first), shrunk from \(o.originalEvents) to \(o.minimal.count) events",
-            "  why: " + o.message.replacingOccurrences(of: "\n", with: "\n  "),
         ]
+        if let stop = checked.shrinkText { out.append("  \(stop); the smallest failing history found so far") }
+        out.append("  why: " + o.message.replacingOccurrences(of: "\n", with: "\n  "))
         if let file = propertyFiles[checked.fileName] {
             out.append("  replay file: \(VisibleText.oneLine(file))")
             out.append("    \(ShellQuote.replay(file, rules: nameA))")
@@ -161,6 +185,7 @@ public struct CompareResult: Sendable {
         let events = f.script.eventsBeyondSetup
         out.append(
             "  shrunk to \(days) day\(days == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s") beyond the set-up (\(f.script.setupCount) set-up events)"
+                + (f.shrinkText.map { "; \($0): the smallest history found so far" } ?? "")
         )
         if let file = replayFiles[f.kind] {
             out.append("  replay file: \(VisibleText.oneLine(file))")
@@ -216,6 +241,10 @@ public struct CompareResult: Sendable {
         var out = [
             "\(Field.section): \(half.histories) \(Field.historiesName) of \(half.days) days from seed \(options.seed), replayed through the engine under A and B"
         ]
+        if half.ruleErrorsA + half.ruleErrorsB > 0 {
+            out.append(
+                "  histories with a rule error: \(half.ruleErrorsA) under A, \(half.ruleErrorsB) under B (each such event refused, the history going on)")
+        }
         if half.findings.isEmpty {
             out.append("  no difference: A and B decided \(Field.comparedText) the same")
             return out
@@ -226,6 +255,7 @@ public struct CompareResult: Sendable {
         for f in half.findings {
             out.append(
                 "  \(f.field.rawValue): first in \(Field.half) case \(f.firstCase); shrunk to \(f.eventsBeyondSetup) event\(f.eventsBeyondSetup == 1 ? "" : "s") beyond the set-up (\(f.setupCount) set-up events)"
+                    + (f.shrinkText.map { "; \($0): the smallest history found so far" } ?? "")
             )
             if let file = files[f.field] {
                 out.append("    replay file: \(VisibleText.oneLine(file))")
@@ -259,6 +289,7 @@ public struct CompareResult: Sendable {
                     options.expectations.enumerated().map { k, expectation in
                         let broken = brokenExpectations.first { if case .expectation(k, _) = $0.kind { true } else { false } }
                         var e: [(String, JSONValue)] = [("expectation", .string(expectation.description)), ("holds", .bool(broken == nil))]
+                        if !reach.isEmpty { e.append(("reached", RuleReach.json(reach))) }
                         if let broken { e.append(("counterexample", json(of: broken))) }
                         return .object(e)
                     })
@@ -273,10 +304,11 @@ public struct CompareResult: Sendable {
                                 ("name", .string(p.name)), ("origin", .string(p.origin)), ("app", .string(p.app.rawValue)),
                                 ("histories", .int(p.outcome.cases)), ("days", .int(p.days)), ("holds", .bool(p.holds)),
                             ]
+                            if !p.reach.isEmpty { e.append(("reached", RuleReach.json(p.reach))) }
                             if let first = p.outcome.firstCase {
                                 e += [
                                     ("broken_histories", .int(p.outcome.broken)), ("first_history", .int(first)),
-                                    ("why", .string(p.outcome.message)),
+                                    ("minimal", .bool(p.outcome.shrinkStopped == nil)), ("why", .string(p.outcome.message)),
                                     ("replay_file", propertyFiles[p.fileName].map { .string($0) } ?? .null),
                                     ("replay", .array(p.outcome.minimal.map { .string($0) })),
                                 ]
@@ -300,6 +332,7 @@ public struct CompareResult: Sendable {
         .object([
             ("histories", .int(half.histories)), ("days", .int(half.days)),
             ("histories_with_differences", .int(half.differing)),
+            ("histories_with_rule_error", .object([("a", .int(half.ruleErrorsA)), ("b", .int(half.ruleErrorsB))])),
             (
                 "differences",
                 .array(
@@ -307,7 +340,7 @@ public struct CompareResult: Sendable {
                         var e: [(String, JSONValue)] = [
                             ("kind", .string(f.field.rawValue)), ("histories", .int(f.histories)),
                             ("first_case", .int(f.firstCase)), ("setup_events", .int(f.setupCount)),
-                            ("events_beyond_setup", .int(f.eventsBeyondSetup)),
+                            ("events_beyond_setup", .int(f.eventsBeyondSetup)), ("minimal", .bool(f.shrinkStopped == nil)),
                         ]
                         if let file = files[f.field] { e.append(("replay_file", .string(file))) }
                         e += [
@@ -343,6 +376,7 @@ public struct CompareResult: Sendable {
             ("shrunk_days", .int(f.history.days.count)),
             ("setup_events", .int(f.script.setupCount)),
             ("events_beyond_setup", .int(f.script.eventsBeyondSetup)),
+            ("minimal", .bool(f.shrinkText == nil)),
             ("reproduced_by_engine", .bool(f.reproduced)),
         ]
         if let file = replayFiles[f.kind] { fields.append(("replay_file", .string(file))) }

@@ -56,6 +56,13 @@ public final class LineComparison<Field: ComparedField> {
         public var firstEvent: Int
         public var a: JSONValue
         public var b: JSONValue
+        /// What stopped shrinking before the history was minimal (nil: it is minimal), after how many candidates.
+        public var shrinkStopped: ShrinkStop? = nil
+        public var shrinkAttempts = 0
+        /// What stopped shrinking, as `rulesrun test` says it; nil when the history is minimal.
+        public var shrinkText: String? {
+            shrinkStopped.map { $0.text(attempts: shrinkAttempts, limit: LineComparison.maxShrinkAttempts) }
+        }
         /// Where the two differ, leaf by leaf (`options[0].durations[0].cost_credits: 10 → 5`).
         public var changes: [String] { Field.differences(a, b) }
 
@@ -74,6 +81,11 @@ public final class LineComparison<Field: ComparedField> {
         public var days: Int
         public var differing: Int
         public var findings: [Finding]
+        /// Histories in which the engine refused an event because a rule failed (`RuleFailures`:
+        /// a rule threw, broke an invariant, or the store refused its change) under A, under B.
+        /// The event changes nothing and the history goes on.
+        public var ruleErrorsA = 0
+        public var ruleErrorsB = 0
     }
 
     /// `progress` is called with (histories replayed, runs) after each history.
@@ -81,11 +93,14 @@ public final class LineComparison<Field: ComparedField> {
         let generator = Field.history(seed: seed, days: days)
         var first: [Field: (count: Int, firstCase: Int, lines: [String])] = [:]
         var differing = 0
+        var ruleErrors = (a: 0, b: 0)
         for k in 0..<runs {
             defer { progress?(k + 1, runs) }
             let lines = generator.lines(case: k)
-            let fields = differences(in: lines)
+            let (fields, failedA, failedB) = differences(in: lines)
             if !fields.isEmpty { differing += 1 }
+            if failedA { ruleErrors.a += 1 }
+            if failedB { ruleErrors.b += 1 }
             for field in fields {
                 let entry = first[field]
                 first[field] = ((entry?.count ?? 0) + 1, entry?.firstCase ?? k, entry?.lines ?? lines)
@@ -94,24 +109,35 @@ public final class LineComparison<Field: ComparedField> {
         let findings = Field.allCases.compactMap { field -> Finding? in
             guard let entry = first[field] else { return nil }
             let shrunk = Shrinker<[String]>(maxAttempts: Self.maxShrinkAttempts, candidates: Self.chunkRemovals)
-                .shrink(entry.lines) { self.firstDifference(field, in: $0) != nil }.value
-            let (index, a, b) = firstDifference(field, in: shrunk)!
+                .shrink(entry.lines) { self.firstDifference(field, in: $0) != nil }
+            let (index, a, b) = firstDifference(field, in: shrunk.value)!
             return Finding(
                 field: field, histories: entry.count, firstCase: entry.firstCase, originalEvents: entry.lines.count,
-                lines: shrunk, firstEvent: index, a: a, b: b)
+                lines: shrunk.value, firstEvent: index, a: a, b: b, shrinkStopped: shrunk.stopped, shrinkAttempts: shrunk.attempts)
         }
-        return Result(histories: runs, days: days, differing: differing, findings: findings)
+        return Result(
+            histories: runs, days: days, differing: differing, findings: findings, ruleErrorsA: ruleErrors.a, ruleErrorsB: ruleErrors.b)
     }
 
-    /// The fields any event of `lines` shows differently under the two sets.
-    func differences(in lines: [String]) -> Set<Field> {
+    /// The fields any event of `lines` shows differently under the two sets, and whether a rule
+    /// failed on some event under A, under B.
+    func differences(in lines: [String]) -> (fields: Set<Field>, failedA: Bool, failedB: Bool) {
         let wanted = Field.allCases.filter { !ignored.contains($0) }
         var found = Set<Field>()
+        var failed = (a: false, b: false)
         eachOutput(of: lines) { _, x, y in
             for field in wanted where !found.contains(field) && field.differs(x, y) { found.insert(field) }
-            return found.count < wanted.count
+            failed.a = failed.a || Self.ruleFailed(x)
+            failed.b = failed.b || Self.ruleFailed(y)
+            return found.count < wanted.count || !(failed.a && failed.b)
         }
-        return found
+        return (found, failed.a, failed.b)
+    }
+
+    /// Whether an output line is an event refused because a rule failed (`RuleFailures.Code`).
+    static func ruleFailed(_ output: JSONValue) -> Bool {
+        guard case .string(let code)? = output["error"]?["code"] else { return false }
+        return RuleFailures.Code(rawValue: code) != nil
     }
 
     /// The first event whose output shows `field` differently, with both values. The lines after
@@ -172,7 +198,8 @@ public final class LineComparison<Field: ComparedField> {
     public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
         ([
             "# rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(Field.owner) \(finding.field.rawValue) differs",
-            "# a minimal history (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)",
+            "# \(ShrinkStop.historyName(minimal: finding.shrinkStopped == nil)) (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)"
+                + (finding.shrinkText.map { "; \($0)" } ?? ""),
             "# first diverging event: \(finding.firstEvent + 1)",
             "# reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
         ].map(VisibleText.oneLine)

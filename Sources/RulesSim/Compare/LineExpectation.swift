@@ -50,6 +50,24 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
             }
         }
 
+        /// The rule functions whose answers make the field (by `RuleSet.namedRuleFunctions`' names);
+        /// empty for a refusal, which any rule can cause.
+        public var producers: [String] {
+            switch self {
+            case .creditBalance:
+                ["pricing.price", "pricing.focus_credits", "pricing.habit_award", "pricing.carried_credits", "streaks.earned.bonus"]
+            case .streakCount: ["streaks.earned.qualifies", "streaks.earned.day_ends"]
+            case .costCredits: ["pricing.price"]
+            case .creditsEarned: ["pricing.focus_credits", "pricing.habit_award", "streaks.earned.bonus"]
+            case .gateOptions, .unlock:
+                ["pricing.price", "quests.quest_blocked", "quests.emergency_blocked", "modes.effective_mode", "modes.mode_active", "modes.window_active"]
+            case .quest: ["quests.quest_blocked"]
+            case .rollover: ["pricing.carried_credits", "streaks.earned.qualifies", "streaks.earned.bonus", "streaks.earned.day_ends"]
+            case .habitStreak, .habitScore, .habitBestStreak, .habitDecision, .habitBestStreaks: ["streaks.habit.streak"]
+            case .earnedError, .habitError: []
+            }
+        }
+
         /// The refusal itself (`earned_error`, `habit_error`), the only field compared on an event one set refuses.
         public var isRefusal: Bool { self == .earnedError || self == .habitError }
 
@@ -173,25 +191,43 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     /// Why it breaks on the two sets' outputs of one history, or nil: the first event (for a
     /// refusal, any event; else one both accepted) where both show the fields (a task both show) and the relation does not hold.
     public func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
+        breach(a: a, b: b)?.why
+    }
+
+    /// The rule functions that make its fields (`RuleSet.namedRuleFunctions`' names): the calls a
+    /// broken one shows (`FailureExplanation.Focus`).
+    public var focus: FailureExplanation.Focus {
+        let fields = [left.field, right.field].reduce(into: [Field]()) { if !$0.contains($1) { $0.append($1) } }
+        return FailureExplanation.Focus(
+            field: fields.map(\.rawValue).joined(separator: ", "),
+            functions: fields.flatMap(\.producers).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        ) { outputs in outputs.count == 2 ? breach(a: outputs[0], b: outputs[1])?.event : nil }
+    }
+
+    /// The first event where it breaks (its index) and why, as `failure` says it.
+    public func breach(a: [JSONValue], b: [JSONValue]) -> (event: Int, why: String)? {
         for (i, (x, y)) in zip(a, b).enumerated() where left.field.isRefusal || (x["ok"] == .bool(true) && y["ok"] == .bool(true)) {
             if let l = left.field.record(in: left.side == .a ? x : y), let r = right.field.record(in: right.side == .a ? x : y) {
                 // A record is compared where either set shows it (null where one does not).
                 guard l != .null || r != .null, (l == r) != (relation == .eq) else { continue }
                 let type = if case .string(let name)? = x["type"] { name } else { "?" }
                 let l0 = "\(left.side.rawValue).\(left.field.rawValue)", r0 = "\(right.side.rawValue).\(right.field.rawValue)"
-                guard relation == .eq else { return "event \(i + 1) (\(type)): \(l0) is the same as \(r0): \(description) broke" }
+                guard relation == .eq else { return (i, "event \(i + 1) (\(type)): \(l0) is the same as \(r0): \(description) broke") }
                 // Where they differ, as compare shows a kind's changes (the first, and how many more).
                 let changes = EconomyField.differences(l, r)
                 let more = changes.count > 1 ? " (and \(changes.count - 1) more)" : ""
-                return "event \(i + 1) (\(type)): \(l0) → \(r0)  \(changes.first ?? "\(l) → \(r)")\(more): \(description) broke"
+                return (i, "event \(i + 1) (\(type)): \(l0) → \(r0)  \(changes.first ?? "\(l) → \(r)")\(more): \(description) broke")
             }
             let l = left.field.values(in: left.side == .a ? x : y), r = right.field.values(in: right.side == .a ? x : y)
             for (task, lv) in l {
                 guard let rv = r.first(where: { $0.0 == task })?.1, !holds(lv, rv) else { continue }
                 let at = task.isEmpty ? "" : "[\(task)]"
                 let type = if case .string(let name)? = x["type"] { name } else { "?" }
-                return "event \(i + 1) (\(type)): \(left.side.rawValue).\(left.field.rawValue)\(at) = \(Self.show(lv)), "
-                    + "\(right.side.rawValue).\(right.field.rawValue)\(at) = \(Self.show(rv)): \(description) broke"
+                return (
+                    i,
+                    "event \(i + 1) (\(type)): \(left.side.rawValue).\(left.field.rawValue)\(at) = \(Self.show(lv)), "
+                        + "\(right.side.rawValue).\(right.field.rawValue)\(at) = \(Self.show(rv)): \(description) broke"
+                )
             }
         }
         return nil

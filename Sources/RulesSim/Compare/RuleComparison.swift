@@ -197,7 +197,20 @@ public final class RuleComparison {
     /// `progress` is called with the stage, the work done and the work of the stage: ("histories",
     /// walked, runs) after each history, then ("differences shrunk", shrunk, kinds) after each kind.
     public func run(progress: ((String, Int, Int) -> Void)? = nil) throws -> CompareResult {
+        // With expectations, the lines the walk ran on every thread: what the histories reached.
+        let measuring = !options.expectations.isEmpty
+        let workersBefore = workerLineCounts
+        let reading = measuring ? RuleReach.Reading([rulesA, rulesB]) : nil
         let walked = try walkAll { progress?("histories", $0, $1) }
+        let own = reading?.finish() ?? []
+        let reach: [RuleReach?] =
+            measuring
+            ? zip([rulesA, rulesB], zip(own, [workerLineCounts.a.since(workersBefore.a), workerLineCounts.b.since(workersBefore.b)])).map {
+                rules, lines in
+                var counts = lines.0
+                counts.add(lines.1)
+                return (rules as? RuleSet).flatMap { RuleReach.measure($0, counts: counts, app: .pressure) }
+            } : []
         let comparison = self.comparison
         var findings: [CompareFinding] = []
         let kinds = walked.counts.keys.sorted { order($0) < order($1) }
@@ -206,32 +219,36 @@ public final class RuleComparison {
             let entry = walked.counts[kind]!
             let original = options.generator.history(case: entry.first)
             let shrinker = Shrinker<PressureHistory>(candidates: { HistoryGenerator.shrink($0) })
-            var history = shrinker.shrink(original) { self.shows(kind, in: $0, comparison) }.value
-            var check = try engineCheck(kind, history)
+            var shrunk = shrinker.shrink(original) { self.shows(kind, in: $0, comparison) }
+            var limit = shrinker.maxAttempts
+            var check = try engineCheck(kind, shrunk.value)
             if check.firstEvent == nil {
                 // The walker's minimal history does not show in the engine's output (a difference
                 // the replay cannot see): shrink again, keeping only histories the engine confirms.
                 // Each candidate is replayed through the engine here: fewer attempts.
-                history =
-                    Shrinker<PressureHistory>(maxAttempts: 2_000, candidates: { HistoryGenerator.shrink($0) }).shrink(original) {
-                        candidate in
-                        self.shows(kind, in: candidate, comparison) && ((try? self.engineCheck(kind, candidate).firstEvent) ?? nil) != nil
-                    }.value
-                check = try engineCheck(kind, history)
+                let confirmed = Shrinker<PressureHistory>(maxAttempts: 2_000, candidates: { HistoryGenerator.shrink($0) })
+                shrunk = confirmed.shrink(original) { candidate in
+                    self.shows(kind, in: candidate, comparison) && ((try? self.engineCheck(kind, candidate).firstEvent) ?? nil) != nil
+                }
+                limit = confirmed.maxAttempts
+                check = try engineCheck(kind, shrunk.value)
             }
+            let history = shrunk.value
+            let shrinkText = shrunk.stopped.map { $0.text(attempts: shrunk.attempts, limit: limit) }
             var script = ReplayScript(history)
             if let first = check.firstEvent, first < script.lines.count - 1 { script.dropTrailingTick() }
-            script.header = header(kind, history: history, original: original)
+            script.header = header(kind, history: history, original: original, shrinkText: shrinkText)
             let (daysA, daysB) = dayTexts(history)
             findings.append(
                 CompareFinding(
                     kind: kind, histories: entry.count, original: original, history: history, script: script,
                     daysA: daysA, daysB: daysB, reproduced: check.firstEvent != nil, firstEvent: check.firstEvent,
-                    a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) }))
+                    a: check.firstEvent.map { side(check.a, at: $0) }, b: check.firstEvent.map { side(check.b, at: $0) },
+                    shrinkText: shrinkText))
         }
         return CompareResult(
             nameA: nameA, nameB: nameB, options: options, histories: walked.histories,
-            differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB)
+            differing: walked.differing, findings: findings, stoppedA: walked.stoppedA, stoppedB: walked.stoppedB, reach: reach)
     }
 
     private func order(_ kind: CompareFinding.Kind) -> Int {
@@ -282,10 +299,11 @@ public final class RuleComparison {
         return (texts(rulesA), texts(rulesB))
     }
 
-    private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory) -> [String] {
+    private func header(_ kind: CompareFinding.Kind, history: PressureHistory, original: PressureHistory, shrinkText: String?) -> [String] {
         [
             "rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(kind) differs",
-            "a minimal history (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)",
+            "\(ShrinkStop.historyName(minimal: shrinkText == nil)) (\(history.days.count) day\(history.days.count == 1 ? "" : "s")), shrunk from \(original.origin) (\(original.days.count) days)"
+                + (shrinkText.map { "; \($0)" } ?? ""),
             "reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
         ]
     }

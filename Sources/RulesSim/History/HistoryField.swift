@@ -23,6 +23,20 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
+    /// The rule functions whose answers make the field (by `RuleSet.namedRuleFunctions`' names):
+    /// the tier and its counters, the badge, the shields come from `escalation.transition`, the
+    /// reminders from `escalation.reminder_times` at that tier, the streaks from
+    /// `streaks.pressure.next`; `error` from any rule (empty).
+    public var producers: [String] {
+        switch self {
+        case .currentTier, .consecutiveMisses, .consecutiveSuccesses, .persistentBadge, .shield, .restartShieldsRemaining:
+            ["escalation.transition"]
+        case .reminders: ["escalation.reminder_times", "escalation.transition"]
+        case .currentStreak, .longestStreak: ["streaks.pressure.next"]
+        case .error: []
+        }
+    }
+
     /// The fields an expectation can compare as numbers.
     public var isNumeric: Bool {
         switch self {

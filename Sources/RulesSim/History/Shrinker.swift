@@ -52,4 +52,18 @@ public enum ShrinkStop: Sendable, Equatable {
     case attempts
     /// The deadline passed.
     case deadline
+
+    /// `shrinking stopped after 2000 attempts: the most it tries (2000)`, or, at the deadline,
+    /// `…: its time limit (2 s, --test-timeout) was reached` (`deadline` says what the limit was):
+    /// what `rulesrun test` and `compare` say of a case or history that is the smallest found, not
+    /// a minimal one.
+    public func text(attempts: Int, limit: Int, deadline: String = "its deadline") -> String {
+        "shrinking stopped after \(attempts) attempts: " + (self == .attempts ? "the most it tries (\(limit))" : "\(deadline) was reached")
+    }
+
+    /// `a minimal history` (`the minimal history`: `definite`), or `the smallest history found`
+    /// when shrinking stopped early.
+    public static func historyName(minimal: Bool, definite: Bool = false) -> String {
+        minimal ? (definite ? "the minimal history" : "a minimal history") : "the smallest history found"
+    }
 }

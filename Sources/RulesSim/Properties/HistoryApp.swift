@@ -7,12 +7,27 @@ import RulesModel
 public enum HistoryApp: String, CaseIterable, Sendable {
     case pressure, earned, habits
 
-    /// `compare`'s own lengths: 30 days of Pressure, 3 of Earned, 21 of habits.
+    /// `compare`'s own lengths: 30 days of Pressure, 14 of Earned, 21 of habits.
     public var defaultDays: Int {
         switch self {
         case .pressure: CompareOptions.defaultDays
-        case .earned: 3
+        case .earned: CompareOptions.defaultEconomyDays
         case .habits: CompareOptions.defaultHabitDays
+        }
+    }
+
+    /// The rule functions the engine calls for the app's events (`RuleSet.namedRuleFunctions`):
+    /// what a check on its histories is measured against (`RuleReach`).
+    public var ruleFunctions: [String] {
+        switch self {
+        case .pressure: ["escalation.transition", "escalation.reminder_times", "streaks.pressure.next"]
+        case .earned:
+            [
+                "pricing.price", "pricing.focus_credits", "pricing.carried_credits", "pricing.habit_award", "quests.quest_blocked",
+                "quests.emergency_blocked", "modes.effective_mode", "modes.mode_active", "modes.window_active", "streaks.earned.qualifies",
+                "streaks.earned.bonus", "streaks.earned.day_ends",
+            ]
+        case .habits: ["streaks.habit.streak"]
         }
     }
 

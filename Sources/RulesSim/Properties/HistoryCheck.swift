@@ -28,6 +28,8 @@ public final class HistoryCheck {
 
     /// The most candidates tried while shrinking: each is replayed through the engine.
     public static let maxShrinkAttempts = 2_000
+    /// This check's limit (`maxShrinkAttempts` unless its maker says otherwise).
+    public var shrinkLimit = HistoryCheck.maxShrinkAttempts
 
     /// Why the property breaks on `history`, or nil; nil too when `deadline` passes before its
     /// replay ends (a year of events can take seconds), which the caller tells by the deadline.
@@ -76,8 +78,10 @@ public final class HistoryCheck {
 
     /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks. With
     /// `deadline`, no case is started and no shrink candidate is tried once it has passed.
+    /// `casesChecked` is called when the cases are checked, before any shrinking.
     public func run(
-        cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil, progress: ((Int) -> Void)? = nil
+        cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil,
+        casesChecked: (() -> Void)? = nil, progress: ((Int) -> Void)? = nil
     ) -> Outcome {
         func overdue() -> Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
         var outcome = Outcome(cases: cases, broken: 0)
@@ -104,13 +108,14 @@ public final class HistoryCheck {
                 break
             }
         }
+        casesChecked?()
         guard let first else { return outcome }
         // Why the last history taken breaks it: the shrunk one's, without replaying it again; and
         // whether the deadline cut a candidate's replay (the last one too: the history is then not
         // known to be minimal).
         var message = outcome.message
         var cut = false
-        let shrunk = Shrinker<PropertyHistory>(maxAttempts: Self.maxShrinkAttempts, candidates: PropertyHistory.shrink)
+        let shrunk = Shrinker<PropertyHistory>(maxAttempts: shrinkLimit, candidates: PropertyHistory.shrink)
             .shrink(first, until: deadline) { candidate in
                 guard let why = failure(candidate, until: deadline) else {
                     cut = cut || overdue()

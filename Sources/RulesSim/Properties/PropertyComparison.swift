@@ -25,7 +25,17 @@ public final class PropertyComparison {
         /// For a broken property or expectation, the rule calls of its minimal history under A and
         /// B (the last ones), as a failed test shows them; empty otherwise (or with `--no-explain`).
         public var explanations: [FailureExplanation] = []
+        /// What its histories reached of A's rules and of B's (`RuleReach`; nil for a set that is
+        /// not a rule folder).
+        public var reach: [RuleReach?] = []
         public var holds: Bool { outcome.broken == 0 }
+        /// What stopped shrinking before its history was minimal, as `rulesrun test` says it; nil
+        /// when the history is minimal.
+        public var shrinkText: String? {
+            outcome.shrinkStopped.map { $0.text(attempts: outcome.attempts, limit: shrinkLimit) }
+        }
+        /// The limit its shrinking had.
+        public var shrinkLimit = HistoryCheck.maxShrinkAttempts
         /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
         public var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
     }
@@ -41,15 +51,18 @@ public final class PropertyComparison {
     public let rulesA: any PolicyRules
     public let rulesB: any PolicyRules
     public let seed: UInt64
+    /// The most candidates tried while shrinking a broken one's history (`HistoryCheck.maxShrinkAttempts`).
+    public let shrinkLimit: Int
     /// The property file's host (nil without --property) and its properties, in the order of their lines.
     private var host: LuaHost?
     public private(set) var properties: [(name: String, function: LuaFunction, app: HistoryApp, days: Int)] = []
     public private(set) var file: String?
 
-    public init(a: any PolicyRules, b: any PolicyRules, seed: UInt64) {
+    public init(a: any PolicyRules, b: any PolicyRules, seed: UInt64, shrinkLimit: Int = HistoryCheck.maxShrinkAttempts) {
         rulesA = a
         rulesB = b
         self.seed = seed
+        self.shrinkLimit = shrinkLimit
     }
 
     /// Loads the property file: every `prop_*` function must have a `gen.history` entry in `cases`.
@@ -122,13 +135,20 @@ public final class PropertyComparison {
             for property in properties {
                 let check = HistoryCheck(
                     app: property.app, days: property.days, rules: [rulesA, rulesB], judge: LuaProperty.judge(property.function, in: host))
-                let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?(property.name, $0, runs) }
+                check.shrinkLimit = shrinkLimit
+                // The lines of the cases checked (not of shrinking).
+                let reading = RuleReach.Reading([rulesA, rulesB])
+                let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false, casesChecked: { reading.finish() }) {
+                    progress?(property.name, $0, runs)
+                }
+                let lines = reading.finish()
                 checked.append(
                     Checked(
                         name: property.name, origin: "\(property.function.source):\(property.function.line)", app: property.app,
                         days: property.days, outcome: outcome,
                         fileName: fileNames.name(for: property.name, prefix: "property-", suffix: ".jsonl"),
-                        explanations: explanations(of: outcome, check: check, folders: folders)))
+                        explanations: explanations(of: outcome, check: check, folders: folders, focus: nil),
+                        reach: reach(lines, app: property.app), shrinkLimit: shrinkLimit))
             }
         }
         var counts: [HistoryApp: Int] = [:]
@@ -137,26 +157,43 @@ public final class PropertyComparison {
             let check = HistoryCheck(app: expectation.app, days: days, rules: [rulesA, rulesB]) { lines, outputs in
                 expectation.failure(lines: lines, a: outputs[0], b: outputs[1])
             }
-            let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false) { progress?("expect \(expectation)", $0, runs) }
+            check.shrinkLimit = shrinkLimit
+            let reading = RuleReach.Reading([rulesA, rulesB])
+            let outcome = check.run(cases: runs, seed: seed, stopAtFirst: false, casesChecked: { reading.finish() }) {
+                progress?("expect \(expectation)", $0, runs)
+            }
+            let lines = reading.finish()
             checked.append(
                 Checked(
                     name: "expect \(expectation)", origin: Self.expectOrigin, app: expectation.app, days: days, outcome: outcome,
                     fileName: fileNames.name(for: "expectation-\(expectation.app.rawValue)-\(counts[expectation.app]!)", suffix: ".jsonl"),
-                    explanations: explanations(of: outcome, check: check, folders: folders)))
+                    explanations: explanations(of: outcome, check: check, folders: folders, focus: expectation.focus),
+                    reach: reach(lines, app: expectation.app), shrinkLimit: shrinkLimit))
         }
         return checked
     }
 
-    /// A broken check's minimal history replayed once more under A and B (`folders`) on hosts that
-    /// explain; none when it held or without folders.
+    /// What the lines a check ran on A and on B reached of their rules.
+    private func reach(_ lines: [LineCounts], app: HistoryApp) -> [RuleReach?] {
+        zip([rulesA, rulesB], lines).map { rules, counts in
+            (rules as? RuleSet).flatMap { RuleReach.measure($0, counts: counts, app: app) }
+        }
+    }
+
+    /// A broken check's minimal history (or the smallest found) replayed once more under A and B
+    /// (`folders`) on hosts that explain: the last calls of the history, or, for an expectation
+    /// (`focus`), those up to the event where it broke that made its fields; none when it held or
+    /// without folders.
     private func explanations(
-        of outcome: HistoryCheck.Outcome, check: HistoryCheck, folders: (a: String, b: String)?
+        of outcome: HistoryCheck.Outcome, check: HistoryCheck, folders: (a: String, b: String)?, focus: FailureExplanation.Focus?
     )
         -> [FailureExplanation]
     {
         guard outcome.broken > 0, let folders else { return [] }
-        return FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b]) { check.judge(outcome.minimal, $0) == nil }
-            ?? []
+        let history = ShrinkStop.historyName(minimal: outcome.shrinkStopped == nil, definite: true)
+        return FailureExplanation.ofHistory(outcome.minimal, rules: [folders.a, folders.b], history: history, focus: focus) {
+            check.judge(outcome.minimal, $0) == nil
+        } ?? []
     }
 
     /// A broken property's replay file: comment lines saying what breaks, then the events.
@@ -165,7 +202,8 @@ public final class PropertyComparison {
         return
             ([
                 "# rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(checked.name) (\(checked.origin)) breaks",
-                "# a minimal history (\(outcome.minimal.count) events), shrunk from \(checked.app.rawValue) history \(outcome.firstCase ?? 0) of seed \(seed) (\(outcome.originalEvents) events)",
+                "# \(ShrinkStop.historyName(minimal: outcome.shrinkStopped == nil)) (\(outcome.minimal.count) events), shrunk from \(checked.app.rawValue) history \(outcome.firstCase ?? 0) of seed \(seed) (\(outcome.originalEvents) events)"
+                    + (checked.shrinkText.map { "; \($0)" } ?? ""),
                 "# why: \(outcome.message.replacingOccurrences(of: "\n", with: " "))",
                 "# reproduce: \(ShellQuote.replay("FILE", rules: nameA))   and   \(ShellQuote.replay("FILE", rules: nameB))",
             ].map(VisibleText.oneLine) + outcome.minimal).joined(separator: "\n") + "\n"

@@ -71,8 +71,7 @@ public final class PropertyRunner: PropertyRunning {
             "\(path): stopped after \(done) of \(cases) cases, none of which broke it: \(deadline.limit) was reached"
         }
         func shrinkStop(_ stop: ShrinkStop, attempts: Int, limit: Int) -> String {
-            "shrinking stopped after \(attempts) attempts: "
-                + (stop == .attempts ? "the most it tries (\(limit))" : "\(deadline.limit) was reached")
+            stop.text(attempts: attempts, limit: limit, deadline: deadline.limit)
         }
         let silent = host.printIsSilent
         host.printIsSilent = true
