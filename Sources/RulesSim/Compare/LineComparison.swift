@@ -63,7 +63,7 @@ public final class LineComparison<Field: ComparedField> {
         public var shrinkText: String? {
             shrinkStopped.map { $0.text(attempts: shrinkAttempts, limit: LineComparison.maxShrinkAttempts) }
         }
-        /// Where the two differ, leaf by leaf (`options[0].durations[0].cost_credits: 10 → 5`).
+        /// Where the two differ, leaf by leaf (`options[1].durations[1].cost_credits: 10 → 5`).
         public var changes: [String] { Field.differences(a, b) }
 
         /// Lines of the set-up (`Field.setupTypes`) among `lines`.
