@@ -109,6 +109,7 @@ struct CompareCommand: ParsableCommand {
             "Personas of the population comparison (names or files, with weights: steady:70 struggling:30).",
             discussion: "A comma separates personas too (steady:70,struggling:30): a file whose name has a comma cannot be given."))
     var persona: [String] = []
+    @Option(help: PersonaDirs.help) var personaDir: [String] = []
     @Option(
         parsing: .unconditional,
         help: """
@@ -159,6 +160,7 @@ struct CompareCommand: ParsableCommand {
     static let defaultOut = ".rulesrun/compare"
 
     func validate() throws {
+        try PersonaDirs.check(personaDir)
         if coverage, bench { throw ValidationError("--bench measures the walk's speed; leave out --coverage") }
         if html != nil, bench { throw ValidationError("--bench measures the walk's speed; leave out --html") }
         if html != nil, populationUsers == 0 {
@@ -220,7 +222,9 @@ struct CompareCommand: ParsableCommand {
             do {
                 if !persona.isEmpty { mix = try PersonaMix(persona) }
                 if populationUsers > 0 {
-                    try PopulationComparison.check(folder: dirA, users: populationUsers, days: days, seed: seed, mix: mix)
+                    try PopulationComparison.check(
+                        folder: dirA, users: populationUsers, days: days, seed: seed, mix: mix,
+                        personaFolders: PersonaLoader.folders(personaDir, rules: dirA))
                 }
             } catch {
                 fail("\(error)")
@@ -259,7 +263,8 @@ struct CompareCommand: ParsableCommand {
             do {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                    seed: seed, mix: mix, recordsLines: coverage, replicas: populationReplicas
+                    seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA), recordsLines: coverage,
+                    replicas: populationReplicas
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()

@@ -56,7 +56,7 @@ struct SimulateCommand: ParsableCommand {
                 "e.g. --persona steady, --persona steady:70,struggling:30, --persona my.lua:2. Default: steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20.",
             valueName: "name[:weight]"))
     var persona: [String] = []
-    @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
+    @Option(help: PersonaDirs.help) var personaDir: [String] = []
     @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
     var seed: UInt64 = 1
     @Option(
@@ -168,12 +168,7 @@ struct SimulateCommand: ParsableCommand {
         if reference, ruleFolder.rules != "rules" {
             throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules")
         }
-        for folder in personaDir {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("--persona-dir \(folder): no such folder")
-            }
-        }
+        try PersonaDirs.check(personaDir)
     }
 
     func config() throws -> SimulationConfig {

@@ -48,7 +48,7 @@ struct SweepCommand: ParsableCommand {
         transform: WholeNumber.parser(1...Simulation.maxUsers)) var users = 1000
     @Option(help: ArgumentHelp("A persona name or .lua file, with an optional weight (as simulate).", valueName: "name[:weight]"))
     var persona: [String] = []
-    @Option(help: "A folder of persona files, searched before examples/personas (repeatable).") var personaDir: [String] = []
+    @Option(help: PersonaDirs.help) var personaDir: [String] = []
     @Option(parsing: .unconditional, help: "The seed of every random draw, 0 to \(UInt64.max). (default: 1)", transform: WholeNumber.seed)
     var seed: UInt64 = 1
     @Option(help: "The first simulated day (YYYY-MM-DD).") var start = SimulationConfig.defaultStart.rawValue
@@ -68,6 +68,8 @@ struct SweepCommand: ParsableCommand {
         help:
             "With --out FILE --format json: keep the variants FILE already holds whose inputs are unchanged (rule and persona files, values, cohort) and run the others."
     ) var resume = false
+
+    func validate() throws { try PersonaDirs.check(personaDir) }
 
     func run() throws {
         let knobs: [SweepKnob]

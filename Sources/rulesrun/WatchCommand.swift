@@ -30,11 +30,12 @@ struct WatchCommand: ParsableCommand {
             then `cycle N: good, 1.84 s` or `cycle N: rejected, 0.40 s`. A version is good when it \
             validates: a rule set that does not keeps the last good version in force (its replay \
             output and figures stay the reference) and the cycle says why. Failing tests are \
-            printed; they do not keep the previous version.
+            printed; they do not keep the previous version. A simulation that fails makes the cycle \
+            `failed: the simulation did not run` (its figures stay the reference).
 
             Ctrl-C (SIGINT) or SIGTERM ends the watch after the step in progress, with a last line, \
-            exit status 0; a second one ends it at once (130, 143). --once runs one cycle and exits: 0 when the set is valid and every test \
-            passed, 1 otherwise. Invalid arguments exit 2. docs/watch.md says more.
+            exit status 0; a second one ends it at once (130, 143). --once runs one cycle and exits: 0 when the set is valid, every test \
+            passed and the simulation ran, 1 otherwise. Invalid arguments exit 2. docs/watch.md says more.
 
             Examples:
               rulesrun watch
@@ -57,7 +58,7 @@ struct WatchCommand: ParsableCommand {
         transform: WholeNumber.parser(1...PropertyRunner.maxCases)) var cases = PropertyRunner.defaultCases
     @Flag(help: "Also show the rule calls of the first line of each --replay whose output changed.") var explain = false
     @Flag(help: "Do not show the rule calls of a failed test (nor run it again to find them).") var noExplain = false
-    @Flag(help: "Run one cycle and exit: 0 when the set is valid and every test passed, 1 otherwise.") var once = false
+    @Flag(help: "Run one cycle and exit: 0 when the set is valid, every test passed and the simulation ran, 1 otherwise.") var once = false
     @Flag(
         help:
             "Compare the files every 200 ms instead of waiting for inotify's events (folders on NFS, sshfs or a VM's shared folder, which send none)."
@@ -89,7 +90,7 @@ struct WatchCommand: ParsableCommand {
         if once {
             StopSignal.install()
             switch session.cycle(reason: "\(directory) (--once)") {
-            case .good(let passed): if !passed { throw ExitCode(1) }
+            case .good(let passed, let simulated): if !passed || !simulated { throw ExitCode(1) }
             case .rejected: throw ExitCode(1)
             case .stopped(let signal): Terminal.line("watch: stopped by \(signal)")
             }

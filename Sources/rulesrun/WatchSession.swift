@@ -18,8 +18,9 @@ import RulesStore
 final class WatchSession {
     /// How a cycle ended.
     enum Outcome: Equatable {
-        /// The set validated (it is now the last good version); whether every test passed.
-        case good(testsPassed: Bool)
+        /// The set validated (it is now the last good version); whether every test passed and
+        /// whether the simulation (with `--simulate`) ran: a cycle whose simulation failed fails.
+        case good(testsPassed: Bool, simulated: Bool = true)
         /// The set did not validate: the last good version stays in force.
         case rejected
         /// A signal arrived during the cycle, which stopped after the step it was in.
@@ -70,7 +71,9 @@ final class WatchSession {
         let outcome = steps(time: time)
         let seconds = String(format: "%.2f s", Double((ContinuousClock.now - start) / .milliseconds(1)) / 1000)
         switch outcome {
-        case .good(let passed):
+        case .good(let passed, simulated: false):
+            Terminal.line("cycle \(cycles): failed: the simulation did not run\(passed ? "" : ", and tests failed"), \(seconds)")
+        case .good(let passed, simulated: true):
             Terminal.line("cycle \(cycles): good\(passed ? "" : ", with failing tests"), \(seconds)")
         case .rejected:
             Terminal.line("cycle \(cycles): rejected, \(seconds)")
@@ -106,12 +109,13 @@ final class WatchSession {
             replay(path, ruleSet: ruleSet)
             if let signal = Self.stepDone() { return .stopped(signal) }
         }
+        var simulated = true
         if var simulation {
             simulation.validated = ruleSet.snapshot
-            simulate(simulation)
+            simulated = simulate(simulation)
         }
         lastGood = (cycles, time)
-        return .good(testsPassed: passed)
+        return .good(testsPassed: passed, simulated: simulated)
     }
 
     /// Runs the folder's tests (`rulesrun test`'s runner) against the set validated (`validated`);
@@ -219,13 +223,15 @@ final class WatchSession {
     }
 
     /// Runs the small simulation and prints its summary figures with their changes since the last
-    /// good version.
-    private func simulate(_ config: SimulationConfig) {
+    /// good version; whether it ran (a simulation that fails keeps the figures of the last that ran
+    /// as the reference).
+    private func simulate(_ config: SimulationConfig) -> Bool {
         let report: SimulationReport
         do {
             report = try Simulation(config: config).run()
         } catch {
-            return Terminal.line("simulate: \(error)")
+            Terminal.line("simulate: \(error)")
+            return false
         }
         let metrics = WatchMetric.of(report)
         let previous = lastMetrics
@@ -236,6 +242,7 @@ final class WatchSession {
         for metric in metrics {
             Terminal.line("  " + metric.line(against: previous?.first { $0.name == metric.name }, nameWidth: width))
         }
+        return true
     }
 
     /// Between two steps of a cycle: what the step printed is written out (standard output is a

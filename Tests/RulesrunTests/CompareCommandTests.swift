@@ -12,6 +12,30 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// `--persona-dir` as simulate and sweep take it: a persona of the team's own folder, by name;
+    /// a folder that does not exist is an argument error (2).
+    @Test func personaDirFindsATeamsOwnPersonaByName() throws {
+        let personas = outFolder()
+        defer { try? FileManager.default.removeItem(at: personas) }
+        try FileManager.default.createDirectory(at: personas, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"),
+            to: personas.appendingPathComponent("our-regulars.lua"))
+        let arguments = [
+            "compare", "rules", "rules", "--runs", "1", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "10",
+            "--days", "3", "--persona", "our-regulars",
+        ]
+        let missing = try CLI.run(arguments)
+        #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect(missing.stderr.contains("no persona named 'our-regulars'"), "\(missing.stderr)")
+        let found = try CLI.run(arguments + ["--persona-dir", personas.path])
+        #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+        #expect(found.stdout.contains("personas our-regulars"), "\(found.stdout)")
+        let noFolder = try CLI.run(arguments + ["--persona-dir", personas.appendingPathComponent("nope").path])
+        #expect(noFolder.status == 2)
+        #expect(noFolder.stderr.contains("--persona-dir \(personas.appendingPathComponent("nope").path): no such folder"), "\(noFolder.stderr)")
+    }
+
     @Test func graduatedRecoveryDiffersAndItsReplayFileReproducesTheDifference() throws {
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -272,6 +272,19 @@ import Testing
         #expect(bad.stdout.contains("cycle 1: rejected, "))
     }
 
+    /// A simulation that fails inside a cycle (here: run from a folder outside the checkout, where
+    /// no persona folder is found) makes the cycle fail, and `--once` exit 1; it was called good.
+    @Test func aCycleWhoseSimulationFailsFails() throws {
+        let dir = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rules = dir.appendingPathComponent("rules")
+        let result = try CLI.run(["watch", rules.path, "--once", "--no-tests", "--simulate", "3d", "--users", "2"], in: dir)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("simulate: "), "\(result.stdout)")
+        #expect(result.stdout.contains("cycle 1: failed: the simulation did not run, "), "\(result.stdout)")
+        #expect(!result.stdout.contains("cycle 1: good"))
+    }
+
     @Test func invalidArgumentsExitTwoBeforeAnyCycle() throws {
         let missing = try CLI.run(["watch", "no-such-folder", "--once"])
         #expect(missing.status == 2)
