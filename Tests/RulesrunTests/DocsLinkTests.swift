@@ -34,6 +34,34 @@ import Testing
         }
     }
 
+    /// The docs say what is true now: development history (issue and session numbers, commit
+    /// hashes) is CHANGELOG.md's, never a page's. A hash is 7 to 40 hexadecimal digits with a
+    /// letter and a digit, not part of a longer word or of an id written with dashes (`82135e22-…`),
+    /// nor a JSON string (a digest an example prints).
+    @Test(arguments: pages) func noPageCitesAnIssueASessionOrACommit(page: String) throws {
+        let found = Self.history(in: try text(of: page))
+        #expect(found.isEmpty, "\(page) cites development history (it belongs in CHANGELOG.md): \(found)")
+    }
+
+    @Test func historyIsRecognised() {
+        #expect(Self.history(in: "as issue 38 found; session 23 measured; before this change (f1d929e)") == ["issue 38", "session 23", "f1d929e"])
+        #expect(Self.history(in: #"attempt 82135e22-…, seed 18446744073709551615, grep -E 'deadbeef'x, a #23 line, {"d":"5b3cd5862678fe4b"}"#).isEmpty)
+    }
+
+    static func history(in text: String) -> [String] {
+        let issue = /(?i)\b(?:issue|session)s? #?\d+\b/
+        var found = text.matches(of: issue).map { String(text[$0.range]).lowercased() }
+        for match in text.matches(of: /[\w-]+/) {
+            let token = text[match.range]
+            // A digest in an example's JSON (`"inputs_digest":"5b3cd5862678fe4b"`) is output, not history.
+            let quoted = match.range.lowerBound > text.startIndex && text[text.index(before: match.range.lowerBound)] == "\""
+            if !quoted, token.wholeMatch(of: /[0-9a-f]{7,40}/) != nil, token.contains(where: \.isLetter), token.contains(where: \.isNumber) {
+                found.append(String(token))
+            }
+        }
+        return found
+    }
+
     func text(of page: String) throws -> String {
         try String(contentsOf: CLI.packageRoot.appendingPathComponent(page), encoding: .utf8)
     }
