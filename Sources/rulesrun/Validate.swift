@@ -14,7 +14,8 @@ struct Validate: ParsableCommand {
             problem is printed as `file:line: message` (file relative to the rule folder) and the exit \
             status is 1; a valid set prints one summary line, then the params each file declares (one line \
             per file that has some: `streaks.lua params: freeze_max integer 0…10 = 2`), then what was not \
-            proved, and exits 0. \
+            proved in the folder's own files (--all: in inherited files too; --quiet: nothing but problems), \
+            and exits 0. \
             Validation is bounded: every call has its budget, memory included, and all of them together \
             300,000,000 instructions. Every problem of every file is reported in one run. \
             `--format json` prints one JSON object instead (docs/validate.md): \
@@ -37,14 +38,21 @@ struct Validate: ParsableCommand {
 
     @Option(help: "text (the default) or json: one object with every problem's file, line, field and message.")
     var format: Format = .text
+    @Flag(name: .shortAndLong, help: "Print the problems only: nothing when the set is valid.") var quiet = false
+    @Flag(help: "Also print what was not proved in the files the folder inherits through extends.") var all = false
 
     func run() throws {
         do {
             let ruleSet = try RuleSet.load(directory)
             if format == .json { return print(Self.report(folder: directory, ruleSet: ruleSet, problems: []).description) }
+            if quiet { return }
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
             for (file, params) in ruleSet.declaredParams { Terminal.line("  \(file) params: \(params.summary)") }
-            for line in ruleSet.unproved { Terminal.line("  \(line)") }
+            let unproved = ruleSet.unproved(ownFilesOnly: !all)
+            for line in unproved.lines { Terminal.line("  \(line)") }
+            if unproved.leftOut > 0 {
+                Terminal.line("  and \(unproved.leftOut) not proved line\(unproved.leftOut == 1 ? "" : "s") about inherited files (--all prints them)")
+            }
         } catch let error as RuleSetError {
             let count = error.problems.count
             if format == .json {

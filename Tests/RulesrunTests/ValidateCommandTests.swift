@@ -98,4 +98,27 @@ import Testing
             valid.stdout.contains("\n  earned.bonus: not proved for streaks above 3660 (3660 days, the longest run)\n"), "\(valid.stdout)")
     }
 
+    /// What is not proved in inherited files is the base's business: an extending folder's
+    /// `validate` prints its own files' lines and counts the others (`--all` prints them);
+    /// `--quiet` prints nothing for a valid set and the problems of an invalid one.
+    @Test func notProvedLinesAreTheFoldersOwnUnlessAllAndQuietPrintsProblemsOnly() throws {
+        let own = try CLI.run(["validate", "examples/gentle-pricing"])
+        #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
+        #expect(own.stdout.contains("\n  price: not proved for "), "\(own.stdout)")
+        #expect(!own.stdout.contains("\n  transition: not proved for "), "\(own.stdout)")
+        #expect(own.stdout.contains("\n  and 11 not proved lines about inherited files (--all prints them)\n"), "\(own.stdout)")
+        let all = try CLI.run(["validate", "examples/gentle-pricing", "--all"])
+        #expect(all.stdout.contains("\n  transition: not proved for "), "\(all.stdout)")
+        #expect(!all.stdout.contains("inherited files"), "\(all.stdout)")
+        let base = try CLI.run(["validate", "rules"])
+        #expect(base.stdout.contains("\n  transition: not proved for ") && !base.stdout.contains("inherited files"))
+
+        let quiet = try CLI.run(["validate", "examples/gentle-pricing", "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+        let dir = try CLI.folder(["extends": CLI.packageRoot.appendingPathComponent("rules").path, "pricing.lua": "return {"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = try CLI.run(["validate", dir.path, "-q"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.hasPrefix("pricing.lua:"), "\(broken.stdout)")
+    }
 }
