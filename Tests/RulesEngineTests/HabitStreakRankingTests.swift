@@ -11,14 +11,17 @@ import Testing
         HabitStreak.Interval(first: try DayID(first), last: try DayID(last), length: length)
     }
 
-    @Test func rankingKeepsTheTenLongestMostRecentFirstAmongEquals() throws {
-        // 12 runs of lengths 1…3, oldest first, as a rule walking the history forwards builds them.
-        var runs: [HabitStreak.Interval] = []
-        for k in 0..<12 {
+    /// 12 runs of lengths 1…3, oldest first, as a rule walking the history forwards builds them.
+    func twelveRuns() throws -> [HabitStreak.Interval] {
+        try (0..<12).map { k in
             let first = try DayID("2026-01-01").adding(days: 10 * k)!
             let length = k % 3 + 1
-            runs.append(HabitStreak.Interval(first: first, last: first.adding(days: length - 1)!, length: length))
+            return HabitStreak.Interval(first: first, last: first.adding(days: length - 1)!, length: length)
         }
+    }
+
+    @Test func rankingKeepsTheTenLongestMostRecentFirstAmongEquals() throws {
+        let runs = try twelveRuns()
         let ranked = HabitStreak(current: 0, best: runs).ranked().best!
         #expect(ranked.count == HabitStreak.maxBest)
         #expect(ranked.map(\.length) == [3, 3, 3, 3, 2, 2, 2, 2, 1, 1])
@@ -34,12 +37,7 @@ import Testing
     /// `habit.best_order = "newest"` keeps the same 10 runs and lists them newest first (by last
     /// day); the longest's length is the same either way.
     @Test func newestFirstKeepsTheSameRuns() throws {
-        var runs: [HabitStreak.Interval] = []
-        for k in 0..<12 {
-            let first = try DayID("2026-01-01").adding(days: 10 * k)!
-            let length = k % 3 + 1
-            runs.append(HabitStreak.Interval(first: first, last: first.adding(days: length - 1)!, length: length))
-        }
+        let runs = try twelveRuns()
         let longest = HabitStreak(current: 0, best: runs).ranked()
         let newest = HabitStreak(current: 0, best: runs).ranked(.newest)
         #expect(Set(newest.best!.map(\.first)) == Set(longest.best!.map(\.first)))
