@@ -44,12 +44,12 @@ import Testing
     }
 
     @Test func historyIsRecognised() {
-        #expect(Self.history(in: "as issue 38 found; session 23 measured; before this change (f1d929e)") == ["issue 38", "session 23", "f1d929e"])
+        #expect(Self.history(in: "as issue 38 found; session 23 measured; before this change (f1d929e); the floor of issue\n20") == ["issue 38", "session 23", "issue\n20", "f1d929e"])
         #expect(Self.history(in: #"attempt 82135e22-…, seed 18446744073709551615, grep -E 'deadbeef'x, a #23 line, {"d":"5b3cd5862678fe4b"}"#).isEmpty)
     }
 
     static func history(in text: String) -> [String] {
-        let issue = /(?i)\b(?:issue|session)s? #?\d+\b/
+        let issue = /(?i)\b(?:issue|session)s?[ \n]#?\d+\b/
         var found = text.matches(of: issue).map { String(text[$0.range]).lowercased() }
         for match in text.matches(of: /[\w-]+/) {
             let token = text[match.range]
