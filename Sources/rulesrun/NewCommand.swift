@@ -10,9 +10,9 @@ struct NewCommand: ParsableCommand {
         abstract: "Write a new rule folder that extends the built-in default rules.",
         discussion: """
             Writes DIR (which must not exist, or be empty): `extends` (@default: the built-in rules), \
-            pricing.lua (one knob changed: a 5-minute unlock costs 5 credits instead of 10), \
-            tests/pricing_test.lua (a unit test of that knob), tests/five-minute-unlock.jsonl (a scenario), \
-            tests/properties_test.lua (a property), personas/regular.lua (a persona) and README.md (what \
+            pricing.lua (one knob changed: the gate also offers a 60-minute unlock, for 80 credits), \
+            tests/pricing_test.lua (a unit test of that knob), tests/hour-unlock.jsonl (a scenario), \
+            tests/pricing_properties_test.lua (a property), personas/regular.lua (a persona) and README.md (what \
             each file is, and the next commands). As written it validates, its tests pass, and \
             `rulesrun simulate 30d --rules DIR --persona regular` runs.
 

@@ -2,9 +2,10 @@ import BuiltInDefaults
 import RulesSim
 
 /// The files `rulesrun new` writes: a rule folder extending the built-in defaults (`@default`)
-/// that changes one knob (pricing.lua's 5-minute unlock: 5 credits instead of 10, so that one
-/// habit completion buys one), with a unit test of that knob, a scenario, a property, a persona
-/// and a README. Kept here, in the binary: nothing is read from a checkout.
+/// that changes one knob (pricing.lua's `credit_costs`: a 60-minute unlock for 80 credits besides
+/// the default lengths, which keep their prices, so that the inherited tests still pass), with a
+/// unit test of that knob, a scenario, a property, a persona and a README. Kept here, in the
+/// binary: nothing is read from a checkout.
 struct NewFolderTemplate {
     /// The folder as the user named it.
     let folder: String
@@ -21,7 +22,7 @@ struct NewFolderTemplate {
             ("extends", BuiltInDefaults.name + "\n"),
             ("pricing.lua", pricing),
             ("tests/pricing_test.lua", unitTest),
-            ("tests/five-minute-unlock.jsonl", scenario),
+            ("tests/hour-unlock.jsonl", scenario),
             ("tests/pricing_properties_test.lua", property),
             ("personas/\(Self.persona).lua", personaFile),
             ("README.md", readme),
@@ -36,13 +37,14 @@ struct NewFolderTemplate {
         -- folder's pricing.lua, which this file changes. docs/rules.md lists every knob and function.
         local M = base
 
-        -- A 5-minute unlock costs 5 credits instead of 10 (the default's), so that one habit
-        -- completion (5 credits: habits.default_reward_credits) buys one. The host checks that the
-        -- costs increase strictly with the length.
+        -- The gate also offers a 60-minute unlock, for 80 credits (the default offers 5, 15 and 30
+        -- minutes, for 10, 25 and 45, which stay). The host checks that the costs increase strictly
+        -- with the length.
         M.credit_costs = {
-          { minutes = 5, credits = 5 },
+          { minutes = 5, credits = 10 },
           { minutes = 15, credits = 25 },
           { minutes = 30, credits = 45 },
+          { minutes = 60, credits = 80 },
         }
 
         return M
@@ -60,11 +62,11 @@ struct NewFolderTemplate {
           return records.price_context { minutes = minutes }
         end
 
-        -- The changed knob: 5 credits for 5 minutes; the longer unlocks cost what they did.
-        function test_unlocks_cost_5_25_45()
-          expect_eq(pricing.price(unlock(5)), 5)
-          expect_eq(pricing.price(unlock(15)), 25)
+        -- The changed knob: an hour costs 80 credits; the shorter unlocks cost what they did.
+        function test_an_hour_costs_80_credits()
+          expect_eq(pricing.price(unlock(60)), 80)
           expect_eq(pricing.price(unlock(30)), 45)
+          expect_error(function() pricing.price(unlock(90)) end, "no unlock of 90 minutes")
         end
 
         """
@@ -73,14 +75,15 @@ struct NewFolderTemplate {
     var scenario: String {
         """
         # A scenario (rulesrun test \(shown)): replay lines, each with what it must give ("expect": a path in
-        # the output line and its value). One habit completion earns 5 credits, which buy a 5-minute unlock.
+        # the output line and its value). The gate offers the hour as a fourth length, at 80 credits, which the
+        # 5 credits of one habit completion do not buy: choosing it is denied, and the balance is kept.
         {"at": "2026-03-02T08:00:00Z", "type": "settings", "timezone": "UTC"}
         {"at": "2026-03-02T08:00:10Z", "type": "distracting_apps", "apps": ["android:com.instagram.android"]}
         {"at": "2026-03-02T08:00:20Z", "type": "mode", "mode": "focus", "strictness": "GENTLE", "windows": [{"days": [1, 2, 3, 4, 5, 6, 7], "start": "09:00", "end": "17:00"}]}
         {"at": "2026-03-02T08:00:40Z", "type": "earned_habit", "habit": "stretch", "reward_credits": 5}
         {"at": "2026-03-02T08:05:00Z", "type": "earned_habit_completion", "habit": "stretch", "expect": {"state.earned.credit_balance": 5}}
-        {"at": "2026-03-02T09:30:00Z", "type": "unlock_open", "app": "android:com.instagram.android", "expect": {"decisions.unlock_gate.available_options.options[1].durations[1]": {"minutes": 5, "cost_credits": 5, "enabled": true, "disabled_reason": null}}}
-        {"at": "2026-03-02T09:30:20Z", "type": "unlock_choose", "app": "android:com.instagram.android", "option": "CREDITS_UNLOCK", "minutes": 5, "expect": {"decisions.unlock.outcome": "GRANTED", "decisions.unlock.cost_credits": 5, "state.earned.credit_balance": 0}}
+        {"at": "2026-03-02T09:30:00Z", "type": "unlock_open", "app": "android:com.instagram.android", "expect": {"decisions.unlock_gate.available_options.options[1].durations[4].minutes": 60, "decisions.unlock_gate.available_options.options[1].durations[4].enabled": false}}
+        {"at": "2026-03-02T09:30:20Z", "type": "unlock_choose", "app": "android:com.instagram.android", "option": "CREDITS_UNLOCK", "minutes": 60, "expect": {"decisions.unlock.outcome": "DENIED", "state.earned.credit_balance": 5}}
 
         """
     }
@@ -90,14 +93,16 @@ struct NewFolderTemplate {
         -- A property (rulesrun test \(shown)): each prop_ function gets the cases its entry in `cases`
         -- draws (here every situation the gate prices in), and must hold for all of them.
         cases = {
-          prop_one_habit_buys_a_five_minute_unlock = gen.price_context(),
+          prop_an_hour_costs_less_a_minute_than_half_an_hour = gen.price_context(),
         }
 
-        -- Whatever the hour, app, mode or balance, a 5-minute unlock costs at most what one habit
-        -- completion earns.
-        function prop_one_habit_buys_a_five_minute_unlock(ctx)
-          ctx.minutes = 5
-          expect_true(pricing.price(ctx) <= pricing.habits.default_reward_credits, "5 minutes for one habit")
+        -- Whatever the hour, app, mode or balance, a minute of the hour costs no more than a minute of
+        -- the half hour: the longer unlock is never the worse deal.
+        function prop_an_hour_costs_less_a_minute_than_half_an_hour(ctx)
+          ctx.minutes = 60
+          local hour = pricing.price(ctx)
+          ctx.minutes = 30
+          expect_true(hour / 60 <= pricing.price(ctx) / 30, "the hour's minute costs no more")
           return true
         end
 
@@ -143,7 +148,7 @@ struct NewFolderTemplate {
             urges = { per_day = 4, hours = { 7, 23 } },
             gate = {
               credits = 0.7, quest = 0.2, emergency = 0.02,
-              credit_minutes = { 5, 15 },
+              credit_minutes = { 60, 15, 5 },
               quest_types = { "QR_SCAN", "BREATHING" },
               insist = 0.03,
             },
@@ -164,9 +169,9 @@ struct NewFolderTemplate {
         | file | what it is |
         |---|---|
         | `extends` | the folder this one extends: `@default`, the built-in rules (or a path) |
-        | `pricing.lua` | the one change: a 5-minute unlock costs 5 credits instead of 10 |
+        | `pricing.lua` | the one change: the gate also offers a 60-minute unlock, for 80 credits |
         | `tests/pricing_test.lua` | a unit test of that change (`test_` functions) |
-        | `tests/five-minute-unlock.jsonl` | a scenario: events, and what each must give (`expect`) |
+        | `tests/hour-unlock.jsonl` | a scenario: events, and what each must give (`expect`) |
         | `tests/pricing_properties_test.lua` | a property, checked on every situation the gate prices |
         | `personas/\(Self.persona).lua` | a persona: a model of our users for `simulate` |
 
@@ -176,7 +181,7 @@ struct NewFolderTemplate {
         rulesrun validate \(shown)                       # checks and proves the rules
         rulesrun test \(shown) --coverage                # our tests and those of @default
         rulesrun simulate 30d --rules \(shown) --persona \(Self.persona)
-        rulesrun replay \(shown)/tests/five-minute-unlock.jsonl --rules \(shown) --explain text
+        rulesrun replay \(shown)/tests/hour-unlock.jsonl --rules \(shown) --explain text
         rulesrun compare @default \(shown) --persona \(Self.persona)
         ```
 

@@ -120,7 +120,7 @@ import Testing
         let names = FileManager.default.enumerator(atPath: place.folder.appendingPathComponent("myapp").path)?.compactMap { $0 as? String }
         #expect(
             Set(names ?? []).isSuperset(of: [
-                "extends", "pricing.lua", "tests/pricing_test.lua", "tests/five-minute-unlock.jsonl",
+                "extends", "pricing.lua", "tests/pricing_test.lua", "tests/hour-unlock.jsonl",
                 "tests/pricing_properties_test.lua", "personas/regular.lua", "README.md",
             ]), "\(names ?? [])")
         let validate = try Self.run(["validate", "myapp"], place)
@@ -128,7 +128,7 @@ import Testing
         let test = try Self.run(["test", "myapp", "--coverage"], place)
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         for line in [
-            "PASS  tests/pricing_test.lua", "PASS  tests/five-minute-unlock.jsonl", "PASS  tests/pricing_properties_test.lua",
+            "PASS  tests/pricing_test.lua", "PASS  tests/hour-unlock.jsonl", "PASS  tests/pricing_properties_test.lua",
             "PASS  @default/tests/economy_test.lua",
         ] {
             #expect(test.stdout.contains(line), "\(line): \(test.stdout)")
