@@ -63,7 +63,7 @@ struct NewFolderTemplate {
         end
 
         -- The changed knob: an hour costs 80 credits; the shorter unlocks cost what they did.
-        function test_an_hour_costs_80_credits()
+        function test_prices_of_the_four_lengths()
           expect_eq(pricing.price(unlock(60)), 80)
           expect_eq(pricing.price(unlock(30)), 45)
           expect_error(function() pricing.price(unlock(90)) end, "no unlock of 90 minutes")
@@ -142,7 +142,8 @@ struct NewFolderTemplate {
                 windows = { { days = { 1, 2, 3, 4, 5 }, from = "09:00", to = "17:00" } } },
             },
             qr_key = 0.5,
-            habits = { { name = "stretch", reward_credits = 5, rate = 0.8 } },
+            -- Two habits worth 20 and 50 credits: on a day with both, the hour is affordable.
+            habits = { { name = "stretch", reward_credits = 20, rate = 0.8 }, { name = "run", reward_credits = 50, rate = 0.5 } },
             habits_together = 0,
             focus = { sessions_per_day = 1, minutes = { 25, 50 }, quit_early = 0.1, hours = { 8, 20 }, strict = true },
             urges = { per_day = 4, hours = { 7, 23 } },

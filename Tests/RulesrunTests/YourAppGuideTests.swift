@@ -5,6 +5,7 @@ import Testing
 /// order by `/bin/sh` (the built `rulesrun` first on the PATH) in a fresh temporary folder outside
 /// the checkout (no ./rules, no examples/, a cache folder of its own), must exit 0 and print every
 /// line the page shows under it (a line with `…` stands for the parts around it, in that order).
+/// A command ending in a here-document (`cat > f <<'EOF'`) takes the lines up to its delimiter.
 /// The block of the install step (fenced ```` ```sh install ````) is not run: the test has the
 /// built binary. Each step's time is printed, not checked.
 @Suite struct YourAppGuideTests {
@@ -18,6 +19,7 @@ import Testing
     static func steps(in markdown: String) -> [Step] {
         var steps: [Step] = []
         var inBlock = false, running = false
+        var hereDocument: String?
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("```") {
                 let info = line.dropFirst(3).split(separator: " ").map(String.init)
@@ -26,8 +28,12 @@ import Testing
                 continue
             }
             guard inBlock, running else { continue }
-            if line.hasPrefix("$ ") {
+            if let delimiter = hereDocument {
+                steps[steps.count - 1].command += "\n" + line
+                if line == delimiter { hereDocument = nil }
+            } else if line.hasPrefix("$ ") {
                 steps.append(Step(command: String(line.dropFirst(2)), shown: []))
+                if let match = line.firstMatch(of: /<<'?(\w+)'?$/) { hereDocument = String(match.1) }
             } else if !steps.isEmpty, !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 steps[steps.count - 1].shown.append(line)
             }
@@ -60,10 +66,19 @@ import Testing
             $ rulesrun new myapp
             wrote myapp/: …
             $ rulesrun validate myapp
+            $ cat > e.jsonl <<'EOF'
+            {"a": 1}
+            EOF
+            $ rulesrun replay e.jsonl
+            {"line":1…}
             ```
             """
         let steps = Self.steps(in: page)
-        #expect(steps.map(\.command) == ["rulesrun new myapp", "rulesrun validate myapp"])
+        #expect(
+            steps.map(\.command) == [
+                "rulesrun new myapp", "rulesrun validate myapp", "cat > e.jsonl <<'EOF'\n{\"a\": 1}\nEOF", "rulesrun replay e.jsonl",
+            ])
+        #expect(steps[3].shown == [#"{"line":1…}"#])
         #expect(steps[0].shown == ["wrote myapp/: …"])
         #expect(Self.shows("a\nwrote myapp/: extends, pricing.lua\n", "wrote myapp/: … pricing.lua"))
         #expect(!Self.shows("wrote myapp/: extends", "wrote myapp/: … pricing.lua"))
@@ -86,7 +101,7 @@ import Testing
             let result = try PastedCommand.run(step.command, in: folder, environment: environment)
             let seconds = Date().timeIntervalSince(start)
             total += seconds
-            print(String(format: "  %2d. %6.2f s  $ %@", index + 1, seconds, step.command))
+            print(String(format: "  %2d. %6.2f s  $ ", index + 1, seconds) + (step.command.split(separator: "\n").first.map(String.init) ?? ""))
             let output = result.stdout + result.stderr
             #expect(result.status == 0, "$ \(step.command) exited \(result.status):\n\(output)")
             for line in step.shown {
