@@ -18,9 +18,24 @@ public enum PersonaLoader {
     public static func folders(_ extra: [String] = [], rules: String...) -> [String] {
         let onDisk = rules.filter { $0 != BuiltInDefaults.name }
         let own = onDisk.map { ($0 as NSString).appendingPathComponent(RuleSet.personaFolder) }
-        let beside = onDisk.map { (($0 as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath }
+        let beside = onDisk.map { tidy(($0 as NSString).appendingPathComponent("../examples/personas")) }
         var seen: Set<String> = []
         return (extra + own + [defaultFolder] + beside + [BuiltInDefaults.personasName]).filter { seen.insert($0).inserted }
+    }
+
+    /// `path` with each `NAME/..` removed (`myapp/../examples/personas` → `examples/personas`), as
+    /// Foundation's standardizing does only for absolute paths.
+    static func tidy(_ path: String) -> String {
+        var parts: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+            if part == "..", let last = parts.last, last != "..", last != "", last != "." {
+                parts.removeLast()
+            } else if part != "." || parts.isEmpty {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return joined.isEmpty ? "." : joined
     }
 
     /// The folder on disk a folder of ``folders(_:rules:)`` stands for.
