@@ -182,7 +182,7 @@ struct NewFolderTemplate {
         rulesrun validate \(shown)                       # checks and proves the rules
         rulesrun test \(shown) --coverage                # our tests and those of @default
         rulesrun simulate 30d --rules \(shown) --persona \(Self.persona)
-        rulesrun replay \(shown)/tests/hour-unlock.jsonl --rules \(shown) --explain text
+        rulesrun replay EVENTS.jsonl --rules \(shown) --explain text   # the rule calls of each event
         rulesrun compare @default \(shown) --persona \(Self.persona)
         ```
 
