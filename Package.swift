@@ -29,9 +29,14 @@ let package = Package(
         // What must happen in C: the trampoline through which Lua calls Swift, the instruction hook,
         // the counting allocator, the sandboxed library functions that may raise.
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
+        // The default rules and personas, built into the binary (`@default`): the plugin runs the
+        // tool at build time, which writes their bytes into a Swift file of the build folder.
+        .executableTarget(name: "embed-defaults"),
+        .plugin(name: "EmbedDefaults", capability: .buildTool(), dependencies: ["embed-defaults"]),
+        .target(name: "BuiltInDefaults", plugins: ["EmbedDefaults"]),
         .target(
             name: "LuaHost",
-            dependencies: ["CLua", "CLuaSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLua", "CLuaSupport", "BuiltInDefaults", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "RulesModel"),
         .target(
@@ -41,8 +46,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "RulesEngine", dependencies: ["LuaHost", "RulesModel", "RulesStore"]),
-        .target(name: "RulesSim", dependencies: ["RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
+        .target(name: "RulesEngine", dependencies: ["BuiltInDefaults", "LuaHost", "RulesModel", "RulesStore"]),
+        .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
         // The benchmarks of `rulesrun bench` and `simulate --bench`, kept out of the libraries they
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
         .target(
@@ -55,6 +60,7 @@ let package = Package(
         .executableTarget(
             name: "rulesrun",
             dependencies: [
+                "BuiltInDefaults",
                 "LuaHost",
                 "RulesBench",
                 "RulesEngine",

@@ -1,11 +1,25 @@
+import BuiltInDefaults
 import Foundation
 
 /// A rule set on disk: a folder of `.lua` files, named by their path relative to the folder.
+/// `@default` names the built-in default rules (``BuiltInDefaults``).
 public struct RuleFolder: Sendable {
     public let root: URL
 
+    /// The path a rule folder's name stands for: the built-in rules' folder for `@default`, else
+    /// the name itself.
+    public static func path(of name: String) throws -> String {
+        guard name == BuiltInDefaults.name else { return name }
+        do {
+            return try BuiltInDefaults.rules()
+        } catch {
+            throw LuaError(kind: .syntax, file: name, message: error.description)
+        }
+    }
+
     /// Fails with a clear message when `path` is not a folder.
     public init(_ path: String) throws {
+        let path = try Self.path(of: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LuaError(kind: .syntax, file: path, message: "no such rule folder")

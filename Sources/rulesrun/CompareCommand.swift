@@ -224,7 +224,7 @@ struct CompareCommand: ParsableCommand {
                 if populationUsers > 0 {
                     try PopulationComparison.check(
                         folder: dirA, users: populationUsers, days: days, seed: seed, mix: mix,
-                        personaFolders: PersonaLoader.folders(personaDir, rules: dirA))
+                        personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB))
                 }
             } catch {
                 fail("\(error)")
@@ -263,7 +263,7 @@ struct CompareCommand: ParsableCommand {
             do {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
-                    seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA), recordsLines: coverage,
+                    seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB), recordsLines: coverage,
                     replicas: populationReplicas
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {

@@ -8,7 +8,7 @@ struct Rulesrun: ParsableCommand {
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
         version: RulesrunVersion.text,
         subcommands: [
-            Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
+            NewCommand.self, Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
             MergeCommand.self, SweepCommand.self, Bench.self, SchemaCommand.self,
         ]
     )

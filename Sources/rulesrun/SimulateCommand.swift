@@ -165,7 +165,7 @@ struct SimulateCommand: ParsableCommand {
         if bench, append { throw ValidationError("--bench replaces the database at each run; leave out --append") }
         if noDb, db != nil { throw ValidationError("--no-db keeps the database in memory; leave out --db") }
         if noDb, append { throw ValidationError("--append adds to a database; leave out --no-db") }
-        if reference, ruleFolder.rules != "rules" {
+        if reference, ruleFolder.rules != RuleFolderOption.defaultFolder {
             throw ValidationError("--reference runs the native reference rules, not a rule folder; leave out --rules")
         }
         try PersonaDirs.check(personaDir)

@@ -60,7 +60,7 @@ struct TestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The rule folder.") var directory = "rules"
+    @Argument(help: RuleFolderOption.help) var directory = RuleFolderOption.defaultFolder
     @Option(
         name: .customLong("run"), help: ArgumentHelp("Run only the tests whose name matches this regular expression.", valueName: "regex"))
     var namePattern: String?

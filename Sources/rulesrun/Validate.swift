@@ -34,7 +34,7 @@ struct Validate: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The rule folder.") var directory = "rules"
+    @Argument(help: RuleFolderOption.help) var directory = RuleFolderOption.defaultFolder
 
     @Option(help: "text (the default) or json: one object with every problem's file, line, field and message.")
     var format: Format = .text

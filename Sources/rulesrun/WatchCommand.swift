@@ -44,7 +44,7 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The rule folder.") var directory = "rules"
+    @Argument(help: RuleFolderOption.help) var directory = RuleFolderOption.defaultFolder
     @Option(help: ArgumentHelp("An events file to replay at each cycle (JSON lines, at most 4 MiB; repeatable).", valueName: "file"))
     var replay: [String] = []
     @Option(help: ArgumentHelp("Run a simulation of this length at each cycle (e.g. 30d).", valueName: "duration")) var simulate: String?

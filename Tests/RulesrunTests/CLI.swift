@@ -34,10 +34,11 @@ struct CLI {
 
     static func run(
         _ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
-        executableURL: URL? = nil
+        executableURL: URL? = nil, environment: [String: String] = [:]
     ) throws -> Result {
         let (process, out, err) = try launch(
-            arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)))
+            arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)),
+            environment: environment)
         let stdout = out.readDataToEndOfFile()
         let stderr = err.readDataToEndOfFile()
         process.waitUntilExit()
@@ -49,8 +50,9 @@ struct CLI {
 
     /// Starts `executableURL` (`rulesrun` by default) with `arguments` in `directory`, its standard
     /// output and error on pipes: the launch of `run` and of `WatchProcess`, which read them.
+    /// `environment`: variables set (or replaced) in the test's own environment.
     static func launch(
-        _ arguments: [String], in directory: URL = packageRoot, executableURL: URL = executable
+        _ arguments: [String], in directory: URL = packageRoot, executableURL: URL = executable, environment: [String: String] = [:]
     ) throws -> (
         process: Process, stdout: FileHandle, stderr: FileHandle
     ) {
@@ -58,6 +60,7 @@ struct CLI {
         process.executableURL = executableURL
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -3,7 +3,8 @@ import Foundation
 /// A command line rulesrun printed for pasting (a reproduce line, a replay command), run as a user
 /// pastes it: by `/bin/sh -c`, with the built `rulesrun` first on the PATH.
 enum PastedCommand {
-    static func run(_ line: String, in folder: URL) throws -> CLI.Result {
+    /// `environment`: variables set (or replaced) in the test's own environment.
+    static func run(_ line: String, in folder: URL, environment extra: [String: String] = [:]) throws -> CLI.Result {
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: bin) }
@@ -13,6 +14,7 @@ enum PastedCommand {
         process.arguments = ["-c", line]
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
+        environment.merge(extra) { $1 }
         environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
         let out = Pipe(), err = Pipe()

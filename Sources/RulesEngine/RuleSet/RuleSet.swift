@@ -23,6 +23,10 @@ public final class RuleSet {
     /// The folder of a rule folder that holds its tests (`rulesrun test`).
     public static let testFolder = "tests"
 
+    /// The folder of a rule folder that holds its own personas (searched by `simulate` for a
+    /// persona given by name), not rules.
+    public static let personaFolder = "personas"
+
     /// The files of a rule set.
     public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -95,7 +99,8 @@ public final class RuleSet {
     /// constraints, proved over every allowed input. Throws a `RuleSetError` with every problem.
     ///
     /// A folder holds the files it changes; with an `extends` file (one line: the path of another
-    /// rule folder, relative to this one) the files it does not hold come from that folder.
+    /// rule folder, absolute or relative to this one, or `@default`, the built-in rules) the files
+    /// it does not hold come from that folder.
     /// `proving: false` skips the proofs, for a set already validated in full (a simulation's
     /// workers load the set the simulation validated). `overrides` give knobs other values
     /// (``KnobOverride``, `sweep --set`): written into the tables the files return before they
@@ -214,9 +219,12 @@ public final class RuleSet {
     }
 
     /// `.lua` files of the folder that are not part of a rule set (a misspelt name, most often).
-    /// (The folder `tests/` holds the tests of the rule set, not rules: see `rulesrun test`.)
+    /// (The folder `tests/` holds the tests of the rule set, not rules: see `rulesrun test`; the
+    /// folder `personas/` holds personas.)
     static func unknownFiles(in folder: RuleFolder) -> [RuleProblem] {
-        folder.luaFiles().map { folder.name(of: $0) }.filter { !fileNames.contains($0) && !$0.hasPrefix(testFolder + "/") }.map { name in
+        folder.luaFiles().map { folder.name(of: $0) }.filter {
+            !fileNames.contains($0) && !$0.hasPrefix(testFolder + "/") && !$0.hasPrefix(personaFolder + "/")
+        }.map { name in
             var message = "not a file of a rule set (expected \(fileNames.joined(separator: ", ")))"
             if let suggestion = Suggestion.closest(to: name, among: fileNames) { message += "; did you mean '\(suggestion)'?" }
             return RuleProblem(file: name, message: message)

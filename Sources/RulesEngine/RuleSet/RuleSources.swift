@@ -1,8 +1,10 @@
+import BuiltInDefaults
 import Foundation
 import LuaHost
 
 /// Where each file of a rule set comes from: the rule folder, or, for the files it does not
-/// hold, the folder its `extends` file names (and so on, up a chain without cycles).
+/// hold, the folder its `extends` file names (and so on, up a chain without cycles): a path, or
+/// `@default`, the built-in rules.
 struct RuleSources {
     /// The rule folder itself.
     let folder: RuleFolder
@@ -35,9 +37,15 @@ struct RuleSources {
             guard let base = try Self.base(named: folder.root.appendingPathComponent("extends").path, file: "\(label)extends") else {
                 break
             }
-            let baseURL = URL(fileURLWithPath: base, relativeTo: folder.root).standardizedFileURL
-            current = baseURL.path
-            label = baseURL.lastPathComponent + "/"
+            if base == BuiltInDefaults.name {
+                // Named as such in messages (`@default/pricing.lua`), wherever it was written out.
+                current = base
+                label = base + "/"
+            } else {
+                let baseURL = URL(fileURLWithPath: base, relativeTo: folder.root).standardizedFileURL
+                current = baseURL.path
+                label = baseURL.lastPathComponent + "/"
+            }
         }
         self.folder = chain[0].0
         self.chain = chain
@@ -53,7 +61,7 @@ struct RuleSources {
         func problem(_ message: String, line: Int? = nil) -> RuleSetError {
             RuleSetError(problems: [RuleProblem(file: file, line: line, message: message)])
         }
-        let expected = "one line: the path of the base rule folder, relative to this one"
+        let expected = "one line: the path of the base rule folder, absolute or relative to this one, or @default"
         let bytes: [UInt8]
         do {
             bytes = try SourceFile.read(path, maxBytes: maxExtendsBytes)

@@ -1,3 +1,4 @@
+import BuiltInDefaults
 import Foundation
 import LuaHost
 
@@ -113,7 +114,8 @@ public enum RuleTestRunner {
         var found: [Found] = []
         for (index, link) in (inherit ? chain : Array(chain.prefix(1))).enumerated() {
             let tests = link.folder.root.appendingPathComponent(RuleSet.testFolder, isDirectory: true)
-            let folder = index == 0 ? path : displayPath(link.folder.root)
+            // The built-in rules by their name, not the cache folder they were written out to.
+            let folder = index == 0 ? path : link.label == BuiltInDefaults.name + "/" ? BuiltInDefaults.name : displayPath(link.folder.root)
             for (name, isText) in entries(of: tests).sorted(by: { $0.name < $1.name })
             where !name.hasPrefix(".") && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl")) {
                 found.append(

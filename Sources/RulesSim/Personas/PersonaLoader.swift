@@ -1,3 +1,4 @@
+import BuiltInDefaults
 import Foundation
 import LuaHost
 import RulesEngine
@@ -10,11 +11,36 @@ public enum PersonaLoader {
     /// The folder searched for personas given by name (`steady` → `examples/personas/steady.lua`).
     public static let defaultFolder = "examples/personas"
 
-    /// The folders a command searches for personas by name: `extra` (`--persona-dir`), then
-    /// ``defaultFolder``, then the `examples/personas` beside the rule folder `rules` (so that a rule
-    /// folder run from elsewhere finds the personas of its project).
-    public static func folders(_ extra: [String] = [], rules: String) -> [String] {
-        extra + [defaultFolder, ((rules as NSString).appendingPathComponent("../examples/personas") as NSString).standardizingPath]
+    /// The folders a command searches for personas by name, in order: `extra` (`--persona-dir`),
+    /// the `personas/` of each rule folder in `rules`, ``defaultFolder``, the `examples/personas`
+    /// beside each rule folder (so that a rule folder run from elsewhere finds the personas of its
+    /// project), then the built-in personas (``BuiltInDefaults/personasName``).
+    public static func folders(_ extra: [String] = [], rules: String...) -> [String] {
+        let onDisk = rules.filter { $0 != BuiltInDefaults.name }
+        let own = onDisk.map { ($0 as NSString).appendingPathComponent(RuleSet.personaFolder) }
+        let beside = onDisk.map { tidy(($0 as NSString).appendingPathComponent("../examples/personas")) }
+        var seen: Set<String> = []
+        return (extra + own + [defaultFolder] + beside + [BuiltInDefaults.personasName]).filter { seen.insert($0).inserted }
+    }
+
+    /// `path` with each `NAME/..` removed (`myapp/../examples/personas` → `examples/personas`), as
+    /// Foundation's standardizing does only for absolute paths.
+    static func tidy(_ path: String) -> String {
+        var parts: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+            if part == "..", let last = parts.last, last != "..", last != "", last != "." {
+                parts.removeLast()
+            } else if part != "." || parts.isEmpty {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return joined.isEmpty ? "." : joined
+    }
+
+    /// The folder on disk a folder of ``folders(_:rules:)`` stands for.
+    static func path(of folder: String) -> String? {
+        folder == BuiltInDefaults.personasName ? try? BuiltInDefaults.personas() : folder
     }
 
     /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
@@ -24,12 +50,12 @@ public enum PersonaLoader {
             guard FileManager.default.fileExists(atPath: reference) else { throw PersonaError(reference, "no such persona file") }
             return reference
         }
-        for folder in folders {
+        for folder in folders.compactMap(path(of:)) {
             let path = (folder as NSString).appendingPathComponent(reference + ".lua")
             if FileManager.default.fileExists(atPath: path) { return path }
         }
         let known = Set(
-            folders.flatMap { folder in
+            folders.compactMap(path(of:)).flatMap { folder in
                 ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".lua") }.map {
                     String($0.dropLast(4))
                 }
