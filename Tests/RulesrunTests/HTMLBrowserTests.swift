@@ -4,7 +4,7 @@ import Testing
 /// Headless Chromium (on the PATH as `chromium`, `chromium-browser` or `google-chrome`;
 /// scripts/install-deps.sh installs it), which renders the HTML pages as a reader's browser does.
 enum Browser {
-    static let executable: URL? = {
+    static let path: URL? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for name in ["chromium", "chromium-browser", "google-chrome"] {
             for folder in path.split(separator: ":") {
@@ -25,7 +25,7 @@ enum Browser {
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=2000",
                 "--dump-dom", page.absoluteString,
-            ], executableURL: try #require(executable))
+            ], executableURL: try #require(Browser.path))
         #expect(result.status == 0, "\(result.stderr)")
         return (result.stdout, result.stderr)
     }
@@ -36,7 +36,7 @@ enum Browser {
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
                 "--screenshot=\(png.path)", "--window-size=1200,\(height)", page.absoluteString,
-            ], executableURL: try #require(executable))
+            ], executableURL: try #require(Browser.path))
         #expect(result.status == 0, "\(result.stderr)")
         let data = try Data(contentsOf: png)
         #expect(data.count > 10_000 && data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -71,7 +71,7 @@ enum Browser {
         ),
     ]
 
-    @Test(.enabled(if: Browser.executable != nil, Comment(rawValue: Browser.missing)), arguments: pages.map(\.name))
+    @Test(.enabled(if: Browser.path != nil, Comment(rawValue: Browser.missing)), arguments: pages.map(\.name))
     func thePageRendersInChromium(_ name: String) throws {
         let page = try #require(Self.pages.first { $0.name == name })
         let dir = try CLI.folder([:])

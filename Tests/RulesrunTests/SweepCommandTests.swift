@@ -341,7 +341,7 @@ import Testing
             return cells.filter { !$0.isEmpty }
         }
         #expect(pageRows == textRows)
-        #expect(textRows.count == 4 * 2 + 1)  // 4 variants, one refused
+        #expect(textRows.count == 2 * 2 + 2)  // 4 variants: 2 run (a line per metric), 2 refused (max_reminders_per_day = 4)
         #expect(textRows.contains { $0.contains("base") } && textRows.contains { $0.last?.hasSuffix(" *") == true })
         #expect(textRows.contains { $0.contains { $0.hasPrefix("refused, not run: ") } })
         let significant = pageRows.filter { $0.last?.hasSuffix(" *") == true }.count
