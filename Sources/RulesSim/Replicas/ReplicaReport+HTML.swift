@@ -28,8 +28,8 @@ extension ReplicaReport {
 
     /// The report as one self-contained HTML page (`simulate --replicas K --html`), in the sections
     /// and units of a single run's page: the run's parameters, each summary metric's mean with its
-    /// 95 % interval, Pressure's and Earned's per-day series as means with interval bands, and the JSON report (`--format json`) embedded once as `<script
-    /// type="application/json" id="report">`.
+    /// 95 % interval, Pressure's and Earned's per-day series as means with interval bands, and the
+    /// JSON report (`--format json`) embedded once as `<script type="application/json" id="report">`.
     public func html() -> String {
         let r = first.run
         let axis = TimeAxis(start: (try? DayID(r.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
