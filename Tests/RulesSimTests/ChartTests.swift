@@ -51,4 +51,25 @@ import RulesSim
         let weekly = series.mapped { TimeAxis(start: axis.start, days: 3, weekly: true).aggregate($0) }
         #expect(weekly.values == [55] && abs((weekly.low?.first ?? 0) - 147.25 / 3) < 1e-9 && weekly.high == [61])
     }
+
+    /// One axis, one number of decimals: the fewest that write its step (never `0.1, 0.2, 0.30`).
+    @Test func tickLabelsOfAnAxisShareOneNumberOfDecimals() {
+        #expect(TickLabels.axis(top: 0.4, steps: 4).map(\.label) == ["0.0", "0.1", "0.2", "0.3", "0.4"])
+        #expect(TickLabels.axis(top: 2, steps: 4).map(\.label) == ["0.0", "0.5", "1.0", "1.5", "2.0"])
+        #expect(TickLabels.axis(top: 100, steps: 4).map(\.label) == ["0", "25", "50", "75", "100"])
+        #expect(TickLabels.axis(top: 0.05, steps: 5).map(\.label) == ["0.00", "0.01", "0.02", "0.03", "0.04", "0.05"])
+        #expect(TickLabels.axis(top: 1e-6, steps: 4).map(\.label).allSatisfy { $0.count == 6 })
+        #expect(TickLabels.decimals(step: 0.25) == 2 && TickLabels.decimals(step: 0.1 + 0.2) == 1 && TickLabels.decimals(step: 20) == 0)
+        // Signed, with a suffix (a relative change's axis), and no `-0`.
+        #expect(TickLabels.labels([-50, -25, 0, 25, 50], step: 25, suffix: "%", signed: true) == ["-50%", "-25%", "0%", "+25%", "+50%"])
+        #expect(TickLabels.labels([-0.00001, 1e300], step: 0.5) == ["0.0", "1e+300"])
+        // Every y axis of a chart: the labels of its grid share their decimals.
+        let axis = TimeAxis(start: SimulationConfig.defaultStart, days: 3)
+        let svg = LineChart(
+            title: "t", unit: "u", axis: axis, series: [ChartSeries(key: "a", name: "a", color: "#000", values: [0.1, 0.3, 0.38])]
+        ).svg()
+        let labels = svg.split(separator: "\n").filter { $0.contains("text-anchor=\"end\" dominant-baseline=\"middle\"") }
+            .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
+        #expect(labels == ["0.0", "0.1", "0.2", "0.3", "0.4"])
+    }
 }

@@ -20,7 +20,7 @@ import Testing
     static func deltas(_ html: String) throws -> [String: (delta: Double, low: Double?, high: Double?, significant: Bool)] {
         let pattern = try NSRegularExpression(
             pattern:
-                "<g data-metric=\"([^\"]*)\" data-delta=\"([^\"]*)\"(?: data-low=\"([^\"]*)\" data-high=\"([^\"]*)\")? data-significant=\"(true|false)\">"
+                "<g data-metric=\"([^\"]*)\" data-delta=\"([^\"]*)\"(?: data-low=\"([^\"]*)\" data-high=\"([^\"]*)\")? data-significant=\"(true|false)\"[^>]*>"
         )
         var out: [String: (Double, Double?, Double?, Bool)] = [:]
         for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
@@ -41,6 +41,12 @@ import Testing
             out[String(text[Range(match.range(at: 1), in: text)!])] = (values(2), values(3))
         }
         return out
+    }
+
+    /// A fraction as a signed percentage, as the page prints a change (`+10.0%`, `≈0` when it rounds to 0).
+    static func percent(_ v: Double) -> String {
+        let text = String(format: "%+.1f%%", v * 100)
+        return v == 0 ? "0" : text == "+0.0%" || text == "-0.0%" ? "≈0" : text
     }
 
     static func noNetwork(_ html: String) {
@@ -185,5 +191,57 @@ import Testing
         let low = try #require(tier3["low"] as? Double), high = try #require(tier3["high"] as? Double)
         #expect(html.contains(String(format: "<td>[%.1f%%, %.1f%%]</td>", low * 100, high * 100)))
         #expect(html.components(separatedBy: "<tr><td>").count - 1 == summary.count)
+    }
+
+    /// The differences of metrics of different units are put on one scale: B − A as a percentage
+    /// of A, in a column of the table and in the chart, whose rows share one axis (a row's dot is
+    /// as far from 0 as its change, whatever its unit) with ticks of one format.
+    @Test func theComparePageDrawsEveryChangeOnOneScaleInPercentOfA() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("compare.html")
+        let result = try CLI.run(
+            ["compare", "rules", "examples/graduated-recovery", "--json", "--out", dir.appendingPathComponent("out").path, "--html", page.path]
+                + Self.small)
+        #expect(result.status == 1, "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let report = try SimulateHTMLTests.object(Data(try Self.embedded(html, id: "compare").utf8))
+        let metrics = try #require((report["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
+        #expect(html.contains("<th>B − A, % of A</th>"))
+        // Each row: its change in % of A, drawn and printed; the dots on one scale.
+        let pattern = try NSRegularExpression(
+            pattern: "<g data-metric=\"([^\"]*)\"[^>]*?(?: data-value=\"([^\"]*)\")?(?: data-value-low=\"[^\"]*\" data-value-high=\"[^\"]*\")?>\n<text[^\n]*\n(?:<line[^\n]*\n)?(?:<circle cx=\"([^\"]*)\")?")
+        var dots: [(relative: Double, x: Double)] = []
+        var seen = 0
+        for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+            func group(_ i: Int) -> String? { Range(match.range(at: i), in: html).map { String(html[$0]) } }
+            let name = try #require(group(1))
+            let metric = try #require(metrics.first { $0["name"] as? String == name })
+            let a = try #require(metric["a"] as? Double), delta = try #require(metric["delta"] as? Double)
+            seen += 1
+            guard a != 0 else {
+                #expect(group(2) == nil && group(3) == nil, "\(name): A is 0, no relative change")
+                #expect(html.contains("<td>— (A is 0)</td>"))
+                continue
+            }
+            let relative = try #require(group(2).flatMap(Double.init), "\(name)")
+            #expect(abs(relative - 100 * delta / abs(a)) < 1e-3, "\(name): \(relative)")
+            let printed = Self.percent(delta / abs(a))
+            #expect(html.contains("<td>\(printed)"), "\(name): \(printed)")
+            if let x = group(3).flatMap(Double.init) { dots.append((relative, x)) }
+        }
+        #expect(seen == metrics.count && dots.count >= metrics.count / 2)
+        // One scale: x grows with the change, and a change of 0 is at the same place on every row.
+        let sorted = dots.sorted { $0.relative < $1.relative }
+        let ticks = try NSRegularExpression(pattern: "<text class=\"tick\" x=\"([^\"]*)\"[^>]*>([^<]*)</text>")
+            .matches(in: html, range: NSRange(html.startIndex..., in: html))
+            .map { (Double(html[Range($0.range(at: 1), in: html)!])!, String(html[Range($0.range(at: 2), in: html)!])) }
+        #expect(ticks.count == 5 && ticks.map(\.1).allSatisfy { $0.hasSuffix("%") })
+        let limit = try #require(Double(ticks[4].1.dropFirst().dropLast())), zero = ticks[2].0, scale = (ticks[4].0 - zero) / limit
+        for dot in sorted where abs(dot.relative) <= limit {
+            #expect(abs(dot.x - (zero + dot.relative * scale)) < 0.2, "\(dot)")
+        }
+        // The ticks' labels share one number of decimals.
+        #expect(Set(ticks.map { $0.1.contains(".") ? $0.1.split(separator: ".")[1].count : 0 }).count == 1)
     }
 }

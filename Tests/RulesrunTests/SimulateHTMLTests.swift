@@ -33,7 +33,9 @@ import Testing
             "quests": ["COMPLETED", "FAILED", "CANCELLED", "EXPIRED"],
         ]
         for (group, names) in cases {
-            for name in names { out["earned.\(group).\(name)"] = { Double((earned($0)[group] as? [String: Int])?[name] ?? -1) } }
+            for name in names {
+                out["earned.\(group).\(name)"] = { ratio(Double((earned($0)[group] as? [String: Int])?[name] ?? -1), earnedUsers($0)) }
+            }
         }
         return out
     }()
@@ -128,6 +130,55 @@ import Testing
         // Every chart has a unit on its axis and a dated axis.
         #expect(html.components(separatedBy: "<svg").count - 1 == 10)
         #expect(html.components(separatedBy: ">date</text>").count - 1 == 9)
+    }
+
+    /// A page's sections: each `<h2>` with the title and unit of each chart under it, and the
+    /// metric names of its first table of columns.
+    static func sections(_ html: String) throws -> [(heading: String, charts: [(title: String, unit: String)], metrics: [String])] {
+        let chart = try NSRegularExpression(
+            pattern: "<figure>\n<svg[^\n]*\n<rect[^\n]*\n(?:<g [^\n]*\n)?(?:<rect[^\n]*\n)*<text [^>]*font-weight=\"bold\">([^<]*)</text>\n(?:<text x=\"[^\"]*\" y=\"34\"[^\n]*\n)?<text x=\"18\"[^>]*rotate\\(-90[^>]*>([^<]*)</text>")
+        let metric = try NSRegularExpression(pattern: "<tr><td>([^<]*)</td>")
+        return html.components(separatedBy: "<h2>").dropFirst().map { part in
+            func all(_ pattern: NSRegularExpression) -> [[String]] {
+                pattern.matches(in: part, range: NSRange(part.startIndex..., in: part)).map { match in
+                    (1..<match.numberOfRanges).map { String(part[Range(match.range(at: $0), in: part)!]) }
+                }
+            }
+            let heading = String(part.prefix { $0 != "<" })
+            let grid = part.range(of: "<table class=\"grid\">").map { String(part[$0.lowerBound...]) } ?? ""
+            let names = metric.matches(in: grid, range: NSRange(grid.startIndex..., in: grid)).map {
+                String(grid[Range($0.range(at: 1), in: grid)!])
+            }
+            return (heading, all(chart).map { ($0[0], $0[1]) }, names)
+        }
+    }
+
+    /// `simulate --html` and `simulate --replicas K --html` of one run: the same sections in the
+    /// same order, the same metrics at a glance, and each chart of the replica page has, in the same
+    /// section, a chart of the single run in the same unit (the same unit for the same title).
+    @Test func theSingleRunAndReplicaPagesShareSectionsMetricsAndUnits() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = dir.appendingPathComponent("one.html"), many = dir.appendingPathComponent("many.html")
+        let run = ["simulate", "10d", "--users", "40", "--seed", "3", "--no-db"]
+        let single = try CLI.run(run + ["--html", one.path, "--out", dir.appendingPathComponent("one.txt").path])
+        let replicas = try CLI.run(run + ["--replicas", "2", "--html", many.path, "--out", dir.appendingPathComponent("many.txt").path])
+        #expect(single.status == 0 && replicas.status == 0, "\(single.stderr)\(replicas.stderr)")
+        let a = try Self.sections(try String(contentsOf: one, encoding: .utf8))
+        let b = try Self.sections(try String(contentsOf: many, encoding: .utf8))
+        #expect(a.map(\.heading) == ["The run", "At a glance", "Pressure", "Earned", "Data"])
+        #expect(b.map(\.heading) == a.map(\.heading))
+        let glance = try #require(a.first { $0.heading == "At a glance" }).metrics
+        #expect(glance.count > 20 && glance == b.first { $0.heading == "At a glance" }?.metrics)
+        for (x, y) in zip(a, b) {
+            #expect(x.charts.count >= y.charts.count, "\(x.heading)")
+            let units = Dictionary(x.charts.map { ($0.title, $0.unit) }, uniquingKeysWith: { first, _ in first })
+            for chart in y.charts {
+                #expect(units.values.contains(chart.unit), "\(x.heading): \(chart.title) in \(chart.unit), not on the single run's page")
+                if let unit = units[chart.title] { #expect(unit == chart.unit, "\(chart.title)") }
+            }
+        }
+        #expect(a.first { $0.heading == "Earned" }?.charts.count == 5 && b.first { $0.heading == "Earned" }?.charts.count == 2)
     }
 
     /// A rule folder named `x</script><!--y` cannot close the embedded JSON nor open a comment.

@@ -300,6 +300,54 @@ import Testing
         #expect(drawn == 4)
     }
 
+    /// The page carries the text output's table: each row's means, Δ base, intervals and
+    /// significance, cell for cell the text's (a refused variant, the base's row, `*` included).
+    @Test func theHTMLPageHasTheTextsTableOfDeltasAndIntervals() throws {
+        let dir = try CLI.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("sweep.html").path, text = dir.appendingPathComponent("sweep.txt").path
+        let result = try CLI.run(
+            ["sweep"] + cohort + [
+                "--set", "escalation.recover_after[3]=3,1", "--set", "escalation.max_reminders_per_day=3,4", "--metric", "YES rate",
+                "--metric", "user-days at tier 3", "--html", page, "--out", text,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        // The text's rows: the lines after the header, cut at runs of two spaces or more.
+        let lines = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let head = try #require(lines.firstIndex { $0.contains("metric") && $0.contains("Δ base") })
+        let textRows = lines[(head + 1)...].prefix { !$0.isEmpty }.map { line in
+            line.split(separator: try! Regex("  +")).map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        // The page's table: the header, then a row per line of the text.
+        let table = try #require(html.range(of: "<table class=\"grid\">\n<tr><th>escalation.recover_after[3]</th>"))
+        #expect(html[table.upperBound...].hasPrefix(
+            "<th>escalation.max_reminders_per_day</th><th>metric</th><th>mean</th><th>95% interval</th><th>Δ base</th><th>95% interval of Δ</th><th>significant</th></tr>"))
+        let end = try #require(html.range(of: "</table>", range: table.upperBound..<html.endIndex))
+        let cellPattern = try NSRegularExpression(pattern: "<td>([^<]*)</td>")
+        let pageRows = html[table.upperBound..<end.lowerBound].split(separator: "\n").dropFirst().map { line -> [String] in
+            let line = String(line)
+            var cells = cellPattern.matches(in: line, range: NSRange(line.startIndex..., in: line)).map {
+                String(line[Range($0.range(at: 1), in: line)!]).replacingOccurrences(of: "&amp;", with: "&")
+                    .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                    .replacingOccurrences(of: "&quot;", with: "\"")
+            }
+            // The text marks a significant interval with `*`; the page says so in a column.
+            if cells.count == 8 {
+                let significant = cells.removeLast()
+                #expect(["", "yes *", "no"].contains(significant))
+                if significant == "yes *" { cells[cells.count - 1] += " *" }
+            }
+            return cells.filter { !$0.isEmpty }
+        }
+        #expect(pageRows == textRows)
+        #expect(textRows.count == 2 * 2 + 2)  // 4 variants: 2 run (a line per metric), 2 refused (max_reminders_per_day = 4)
+        #expect(textRows.contains { $0.contains("base") } && textRows.contains { $0.last?.hasSuffix(" *") == true })
+        #expect(textRows.contains { $0.contains { $0.hasPrefix("refused, not run: ") } })
+        let significant = pageRows.filter { $0.last?.hasSuffix(" *") == true }.count
+        #expect(html.components(separatedBy: "<tr class=\"marked\">").count - 1 == significant)
+    }
+
     /// `--resume` keeps the variants a report already holds (the same inputs) and runs the rest: the
     /// file ends as a whole run's, byte for byte; changed rule files or another cohort are not reused.
     @Test func resumeKeepsTheFinishedVariantsWithTheSameInputs() throws {

@@ -32,13 +32,12 @@ struct ChartFrame {
         let midY = SVGText.f(top + plotHeight / 2)
         out +=
             "<text x=\"18\" y=\"\(midY)\" transform=\"rotate(-90 18 \(midY))\" text-anchor=\"middle\" fill=\"#333\">\(SVGText.escape(unit))</text>\n"
-        let steps = gridSteps
-        for k in 0...steps {
-            let v = maxValue * Double(k) / Double(steps), yy = SVGText.f(y(v))
+        for (k, tick) in TickLabels.axis(top: maxValue, steps: gridSteps).enumerated() {
+            let yy = SVGText.f(y(tick.value))
             out +=
                 "<line x1=\"\(SVGText.f(left))\" y1=\"\(yy)\" x2=\"\(SVGText.f(left + plotWidth))\" y2=\"\(yy)\" stroke=\"\(k == 0 ? "#888" : "#ddd")\"/>\n"
             out +=
-                "<text x=\"\(SVGText.f(left - 6))\" y=\"\(yy)\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(SVGText.label(v))</text>\n"
+                "<text x=\"\(SVGText.f(left - 6))\" y=\"\(yy)\" text-anchor=\"end\" dominant-baseline=\"middle\" fill=\"#555\">\(SVGText.escape(tick.label))</text>\n"
         }
         return out
     }

@@ -1,77 +1,126 @@
-/// Differences with their 95 % intervals, a row each (`compare`'s B − A per metric): a dot at the
-/// difference, a whisker from the interval's low to its high, and a vertical line at 0. Metrics have
-/// different units, so each row has its own scale, symmetric around 0: the zero line is at the same
-/// place on every row, and a whisker that crosses it is a difference the interval cannot tell from
-/// none. A significant row is drawn dark and bold, the others grey. Each row's group carries its
-/// numbers (`data-metric`, `data-delta`, and `data-low`/`data-high` when it has an interval).
+import Foundation
+
+/// Values with their 95 % intervals on one scale, a row each (`compare`'s B − A per metric as a
+/// percentage of A): a dot at the value, a whisker from the interval's low to its high, a vertical
+/// line at 0, and the scale's ticks (``TickLabels``) above the rows, so that rows can be compared
+/// with each other. The scale is symmetric around 0 and holds every row's whisker, unless one row
+/// reaches more than 2.5 times as far as the next: then it holds the others, and the outlier's
+/// whisker (or dot) stops at the edge with an arrow. A row without a value (e.g. a change relative
+/// to 0) is listed without a dot. A significant row is drawn dark and bold, the others grey. Each
+/// row's group carries its numbers: `data-metric`, the row's own `data` attributes,
+/// `data-significant`, and the drawn `data-value`, `data-value-low`, `data-value-high`.
 public struct IntervalChart: Sendable {
     public struct Row: Sendable {
         public var name: String
-        public var value: Double
+        /// The value in the chart's unit (nil: none, not drawn).
+        public var value: Double?
         /// The interval (nil: none, e.g. a maximum over users with groups of users).
         public var low: Double?
         public var high: Double?
         public var isSignificant: Bool
-        /// The difference and its interval as the text prints them, at the right of the row.
+        /// The value and its interval as the page prints them, at the right of the row.
         public var text: String
+        /// Attributes for tools (name without `data-`, value), in order, after `data-metric`.
+        public var data: [(String, String)]
 
-        public init(name: String, value: Double, low: Double?, high: Double?, isSignificant: Bool, text: String) {
+        public init(
+            name: String, value: Double?, low: Double?, high: Double?, isSignificant: Bool, text: String, data: [(String, String)] = []
+        ) {
             self.name = name
             self.value = value
             self.low = low
             self.high = high
             self.isSignificant = isSignificant
             self.text = text
+            self.data = data
+        }
+
+        /// How far from 0 the row reaches (0 without a value).
+        var reach: Double {
+            guard let value else { return 0 }
+            return [value, low ?? 0, high ?? 0].map { abs($0) }.filter(\.isFinite).max() ?? 0
         }
     }
 
     public var title: String
     public var note: String
+    /// What the values are, beside the right-hand column's heading (e.g. "B − A, % of A").
+    public var heading: String
+    /// After each tick's label (e.g. `%`).
+    public var suffix: String
     public var rows: [Row]
     public var width = 1100.0
-    let rowHeight = 24.0, top = 64.0, bottom = 16.0, nameRight = 330.0, plotLeft = 350.0, plotRight = 690.0
+    let rowHeight = 24.0, top = 84.0, bottom = 16.0, nameRight = 330.0, plotLeft = 350.0, plotRight = 690.0
 
-    public init(title: String, note: String, rows: [Row]) {
+    public init(title: String, note: String, heading: String, suffix: String = "", rows: [Row]) {
         self.title = title
         self.note = note
+        self.heading = heading
+        self.suffix = suffix
         self.rows = rows
     }
 
     public var height: Double { top + rowHeight * Double(rows.count) + bottom }
 
+    /// The largest value either side of 0 that the scale shows.
+    public var limit: Double {
+        let reaches = rows.map(\.reach).filter { $0.isFinite && $0 > 0 }.sorted(by: >)
+        guard let first = reaches.first else { return 1 }
+        let held = reaches.count > 1 && first > 2.5 * reaches[1] ? reaches[1] : first
+        return SVGText.niceCeiling(held)
+    }
+
     public func svg() -> String {
-        let zero = (plotLeft + plotRight) / 2, half = (plotRight - plotLeft) / 2 * 0.92
+        let zero = (plotLeft + plotRight) / 2, half = (plotRight - plotLeft) / 2 * 0.92, limit = self.limit
+        let body = top + rowHeight * Double(rows.count)
+        func x(_ v: Double) -> Double { zero + half * min(max(v, -limit), limit) / limit }
         var out = "<text x=\"16\" y=\"18\" font-size=\"15\" font-weight=\"bold\">\(SVGText.escape(title))</text>\n"
         out += "<text x=\"16\" y=\"36\" fill=\"#555\">\(SVGText.escape(note))</text>\n"
         out +=
-            "<text x=\"\(SVGText.f(plotLeft))\" y=\"\(SVGText.f(top - 8))\" fill=\"#555\">← B lower</text>\n"
-            + "<text x=\"\(SVGText.f(zero))\" y=\"\(SVGText.f(top - 8))\" text-anchor=\"middle\" fill=\"#333\">0</text>\n"
-            + "<text x=\"\(SVGText.f(plotRight))\" y=\"\(SVGText.f(top - 8))\" text-anchor=\"end\" fill=\"#555\">B higher →</text>\n"
-            + "<text x=\"\(SVGText.f(plotRight + 20))\" y=\"\(SVGText.f(top - 8))\" fill=\"#555\">B − A [95% interval]</text>\n"
-        for i in rows.indices {
-            let y = top + rowHeight * (Double(i) + 0.5)
-            if i % 2 == 0 {
-                out +=
-                    "<rect x=\"8\" y=\"\(SVGText.f(y - rowHeight / 2))\" width=\"\(SVGText.f(width - 16))\" height=\"\(SVGText.f(rowHeight))\" fill=\"#f5f6f8\"/>\n"
-            }
+            "<text x=\"\(SVGText.f(plotLeft))\" y=\"58\" fill=\"#555\">← B lower</text>\n"
+            + "<text x=\"\(SVGText.f(plotRight))\" y=\"58\" text-anchor=\"end\" fill=\"#555\">B higher →</text>\n"
+            + "<text x=\"\(SVGText.f(plotRight + 20))\" y=\"\(SVGText.f(top - 8))\" fill=\"#555\">\(SVGText.escape(heading)) [95% interval]</text>\n"
+        for i in rows.indices where i % 2 == 0 {
+            let y = top + rowHeight * Double(i)
+            out +=
+                "<rect x=\"8\" y=\"\(SVGText.f(y))\" width=\"\(SVGText.f(width - 16))\" height=\"\(SVGText.f(rowHeight))\" fill=\"#f5f6f8\"/>\n"
         }
-        out +=
-            "<line x1=\"\(SVGText.f(zero))\" y1=\"\(SVGText.f(top))\" x2=\"\(SVGText.f(zero))\" y2=\"\(SVGText.f(top + rowHeight * Double(rows.count)))\" stroke=\"#888\"/>\n"
+        // The scale: ticks at ±limit, ±limit/2 and 0, a grid line at each.
+        let ticks = [-1.0, -0.5, 0, 0.5, 1].map { $0 * limit }
+        for (value, label) in zip(ticks, TickLabels.labels(ticks, step: limit / 2, suffix: suffix, signed: true)) {
+            let tx = SVGText.f(x(value))
+            out +=
+                "<line x1=\"\(tx)\" y1=\"\(SVGText.f(top - 4))\" x2=\"\(tx)\" y2=\"\(SVGText.f(body))\" stroke=\"\(value == 0 ? "#888" : "#e0e0e0")\"/>\n"
+            out +=
+                "<text class=\"tick\" x=\"\(tx)\" y=\"\(SVGText.f(top - 8))\" text-anchor=\"middle\" fill=\"#333\">\(SVGText.escape(label))</text>\n"
+        }
         for (i, row) in rows.enumerated() {
-            let y = SVGText.f(top + rowHeight * (Double(i) + 0.5))
-            let reach = [row.value, row.low ?? 0, row.high ?? 0].map { abs($0) }.filter(\.isFinite).max() ?? 0
-            func x(_ v: Double) -> String { SVGText.f(reach == 0 ? zero : zero + half * v / reach) }
+            let rowY = top + rowHeight * (Double(i) + 0.5), y = SVGText.f(rowY)
             let color = row.isSignificant ? "#0d47a1" : "#9e9e9e", weight = row.isSignificant ? " font-weight=\"bold\"" : ""
-            var data = "data-metric=\"\(SVGText.escape(row.name))\" data-delta=\"\(SVGText.value(row.value))\""
-            if let low = row.low, let high = row.high { data += " data-low=\"\(SVGText.value(low))\" data-high=\"\(SVGText.value(high))\"" }
-            out += "<g \(data) data-significant=\"\(row.isSignificant)\">\n"
+            var data = "data-metric=\"\(SVGText.escape(row.name))\""
+            for (name, value) in row.data { data += " data-\(name)=\"\(SVGText.escape(value))\"" }
+            data += " data-significant=\"\(row.isSignificant)\""
+            if let value = row.value { data += " data-value=\"\(SVGText.value(value))\"" }
+            if row.value != nil, let low = row.low, let high = row.high {
+                data += " data-value-low=\"\(SVGText.value(low))\" data-value-high=\"\(SVGText.value(high))\""
+            }
+            out += "<g \(data)>\n"
             out +=
                 "<text x=\"\(SVGText.f(nameRight))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\"\(weight)>\(SVGText.escape(row.name))</text>\n"
-            if let low = row.low, let high = row.high {
-                out +=
-                    "<line x1=\"\(x(low))\" y1=\"\(y)\" x2=\"\(x(high))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"3\" stroke-linecap=\"round\"/>\n"
+            if let value = row.value {
+                if let low = row.low, let high = row.high {
+                    out +=
+                        "<line x1=\"\(SVGText.f(x(low)))\" y1=\"\(y)\" x2=\"\(SVGText.f(x(high)))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"3\" stroke-linecap=\"round\"/>\n"
+                }
+                out += "<circle cx=\"\(SVGText.f(x(value)))\" cy=\"\(y)\" r=\"5\" fill=\"\(color)\"/>\n"
+                // Past the scale: an arrow at each edge it crosses.
+                let bounds = [value, row.low ?? value, row.high ?? value]
+                for side in [1.0, -1.0] where bounds.contains(where: { $0 * side > limit }) {
+                    let edge = zero + side * half, tip = edge + side * 9
+                    out +=
+                        "<polygon class=\"beyond\" points=\"\(SVGText.f(tip)),\(y) \(SVGText.f(edge)),\(SVGText.f(rowY - 5)) \(SVGText.f(edge)),\(SVGText.f(rowY + 5))\" fill=\"\(color)\"/>\n"
+                }
             }
-            out += "<circle cx=\"\(x(row.value))\" cy=\"\(y)\" r=\"5\" fill=\"\(color)\"/>\n"
             out +=
                 "<text x=\"\(SVGText.f(plotRight + 20))\" y=\"\(y)\" dominant-baseline=\"middle\" fill=\"\(row.isSignificant ? "#0d47a1" : "#444")\"\(weight)>\(SVGText.escape(row.text))</text>\n"
             out += "</g>\n"

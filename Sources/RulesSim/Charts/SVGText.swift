@@ -28,14 +28,6 @@ public enum SVGText {
         return text == "-0" ? "0" : text
     }
 
-    /// A tick's label: a whole number, or one or two decimals when the step needs them (past 2^53,
-    /// or not finite, as Swift writes it: `1e+300`).
-    static func label(_ v: Double) -> String {
-        if let whole = WholeNumber.exactly(v) { return String(whole) }
-        guard abs(v) < WholeNumber.maxExact else { return String(v) }
-        return (v * 10).rounded() == v * 10 ? String(format: "%.1f", v) : String(format: "%.2f", v)
-    }
-
     /// 1, 2, 4, 5 × 10^k at or above `v` (1 for 0 or less).
     static func niceCeiling(_ v: Double) -> Double {
         guard v > 0, v.isFinite else { return 1 }

@@ -3,7 +3,8 @@ import RulesModel
 extension CompareResult {
     /// The comparison as one self-contained HTML page (`compare --html`): the two rule sets and
     /// the population's parameters; each summary metric's B − A with its 95 % interval (a chart of
-    /// the differences with their whiskers and a zero line, and a table of A, B, B − A); the
+    /// the differences as a percentage of A, every row on one scale, with whiskers and a zero line;
+    /// and a table of A, B, B − A and B − A in % of A); the
     /// per-day series with A solid and B dashed; a summary of the other halves (findings and their
     /// replay files); and `json` (what `compare --json` prints) embedded once as `<script
     /// type="application/json" id="compare">`. Nil without a population half.
@@ -38,22 +39,30 @@ extension CompareResult {
                 : "Significant (the interval leaves out 0): \(significant.joined(separator: ", ")). The others' intervals hold 0.",
             className: "note")
         let rows = p.metrics.map { m in
-            IntervalChart.Row(
-                name: m.name, value: m.delta, low: m.interval?.low, high: m.interval?.high, isSignificant: m.isSignificant,
-                text: Self.deltaText(m))
+            let relative = Self.relative(m)
+            return IntervalChart.Row(
+                name: m.name, value: relative.map { $0.value * 100 }, low: relative?.low.map { $0 * 100 },
+                high: relative?.high.map { $0 * 100 }, isSignificant: m.isSignificant, text: Self.relativeText(m),
+                data: [("delta", SVGText.value(m.delta))]
+                    + (m.interval.map { [("low", SVGText.value($0.low)), ("high", SVGText.value($0.high))] } ?? []))
         }
         page.figure(
             IntervalChart(
-                title: "B − A for each metric, with its 95% interval",
-                note: "Each row has its own scale, centred on 0; a bar that does not cross the 0 line is significant (bold, blue).",
-                rows: rows
+                title: "B − A as a percentage of A, for each metric, with its 95% interval",
+                note: "One scale for every row (B − A divided by A); a bar that does not cross the 0 line is significant (bold, blue).",
+                heading: "B − A, % of A", suffix: "%", rows: rows
             ).svg())
+        page.paragraph(
+            "B − A, % of A: the difference divided by A's value (its interval: the interval of B − A divided by A's value), so that "
+                + "metrics of different units can be compared; none where A is 0. Differences of shares are in percentage points (pp).",
+            className: "note")
         page.grid(
-            ["metric", "A", "B", "B − A", "95% interval of B − A", "significant"],
+            ["metric", "A", "B", "B − A", "95% interval of B − A", "B − A, % of A", "significant"],
             p.metrics.map { m in
                 [
                     m.name, PopulationComparison.format(m.a, share: m.isShare), PopulationComparison.format(m.b, share: m.isShare),
-                    PopulationComparison.signed(m.delta, share: m.isShare), Self.intervalText(m), m.isSignificant ? "yes *" : "no",
+                    Self.signed(m.delta, share: m.isShare), Self.intervalText(m), Self.relativeText(m, withSignificance: false),
+                    m.isSignificant ? "yes *" : "no",
                 ]
             }, marked: p.metrics.map(\.isSignificant))
         page.heading("Day by day: A solid, B dashed")
@@ -87,21 +96,44 @@ extension CompareResult {
         page.paragraph(
             "The numbers of this page, as rulesrun compare --json prints them, are embedded in it: the element "
                 + "<script type=\"application/json\" id=\"compare\"> (population.metrics and population.per_day). Each chart's line "
-                + "carries its values (data-series, data-values), each difference its own (data-delta, data-low, data-high).",
+                + "carries its values (data-series, data-values), each difference its own (data-delta, data-low, data-high; in % of A: data-value, data-value-low, data-value-high).",
             className: "note")
         page.data(id: "compare", json: json.description + "\n")
         return page.html()
     }
 
-    static func intervalText(_ m: PopulationComparison.Metric) -> String {
-        guard let e = m.interval, e.n >= 2 else { return "—" }
-        return "[\(PopulationComparison.signed(e.low, share: m.isShare)), \(PopulationComparison.signed(e.high, share: m.isShare))]"
+    /// A difference as the page prints it: a share's in percentage points (`+6.0 pp`), beside its
+    /// change in % of A.
+    static func signed(_ value: Double, share: Bool) -> String {
+        let text = PopulationComparison.signed(value, share: share)
+        return share && text.hasSuffix("%") ? String(text.dropLast()) + " pp" : text
     }
 
-    static func deltaText(_ m: PopulationComparison.Metric) -> String {
-        let interval = intervalText(m)
-        return PopulationComparison.signed(m.delta, share: m.isShare) + (interval == "—" ? "  (no interval)" : "  \(interval)")
-            + (m.isSignificant ? "  significant" : "")
+    static func intervalText(_ m: PopulationComparison.Metric) -> String {
+        guard let e = m.interval, e.n >= 2 else { return "—" }
+        return "[\(signed(e.low, share: m.isShare)), \(signed(e.high, share: m.isShare))]"
+    }
+
+    /// B − A divided by A's value (a fraction), with its interval (the interval of B − A divided
+    /// by A's value); nil when A is 0.
+    static func relative(_ m: PopulationComparison.Metric) -> (value: Double, low: Double?, high: Double?)? {
+        guard m.a != 0, m.a.isFinite else { return nil }
+        let scale = abs(m.a)
+        let interval = m.interval.flatMap { $0.n >= 2 ? $0 : nil }
+        return (m.delta / scale, interval.map { $0.low / scale }, interval.map { $0.high / scale })
+    }
+
+    /// The change in % of A with its interval (`+10.0% [+4.1%, +15.9%]`), `—` when A is 0.
+    static func relativeText(_ m: PopulationComparison.Metric, withSignificance: Bool = true) -> String {
+        guard let r = relative(m) else { return "— (A is 0)" }
+        let percent = { (v: Double) in PopulationComparison.signed(v, share: true) }
+        var text = percent(r.value)
+        if let low = r.low, let high = r.high {
+            text += "  [\(percent(low)), \(percent(high))]"
+        } else if withSignificance {
+            text += "  (no interval)"
+        }
+        return text + (withSignificance && m.isSignificant ? "  significant" : "")
     }
 
     /// A row per half compared besides the population: what it found, with the replay files.

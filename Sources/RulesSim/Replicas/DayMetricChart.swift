@@ -31,7 +31,7 @@ public struct DayMetricChart: Sendable {
             "Users on each escalation tier", "% of users", share: true,
             (0...3).map { ("tier \($0)", "tier \($0)", ReportCharts.tierColors[$0]) }),
         DayMetricChart(
-            "YES check-ins among the day's results", "% of the day's results", share: true, [("YES rate", "YES rate", "#2e7d32")]),
+            "YES check-ins among the day's results", "% of the day's results", share: true, [("YES rate", "YES", "#2e7d32")]),
         DayMetricChart("Reminders sent", "reminders per user per day", [("reminders per user", "reminders / user", "#00838f")]),
         DayMetricChart(
             "Current streak at the end of the day", "days",

@@ -3,18 +3,21 @@ import RulesModel
 extension ReplicaReport {
     /// The per-day charts (``DayMetricChart``): each series' mean over the replicas, with its 95 %
     /// interval as a band. Values with 4 decimals, as the JSON report holds them.
-    var charts: [LineChart] {
+    var charts: [LineChart] { drawn.map(\.chart) }
+
+    /// Each chart with whether it is Earned's.
+    private var drawn: [(isEarned: Bool, chart: LineChart)] {
         let axis = TimeAxis(start: (try? DayID(first.run.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
         let byName = Dictionary(series.map { ($0.metric.name, $0.days) }, uniquingKeysWith: { first, _ in first })
         return DayMetricChart.charts(earned: earned).map { chart in
-            chart.chart(axis: axis) { line in
+            (chart.isEarned, chart.chart(axis: axis) { line in
                 guard let days = byName[line.metric] else { return [] }
                 return [
                     ChartSeries(
                         key: line.metric, name: line.label, color: line.color, values: days.map { SimulationReport.round4($0.mean) },
                         low: days.map { SimulationReport.round4($0.low) }, high: days.map { SimulationReport.round4($0.high) })
                 ]
-            }
+            })
         }
     }
 
@@ -23,10 +26,10 @@ extension ReplicaReport {
         "rulesrun simulate \(first.run.duration) --replicas \(reports.count): \(first.userCount) users each, rule set “\(first.run.rules)”"
     }
 
-    /// The report as one self-contained HTML page (`simulate --replicas K --html`): the run's
-    /// parameters, each summary metric's mean with its 95 % interval, the per-day series as means
-    /// with interval bands, and the JSON report (`--format json`) embedded once as `<script
-    /// type="application/json" id="report">`.
+    /// The report as one self-contained HTML page (`simulate --replicas K --html`), in the sections
+    /// and units of a single run's page: the run's parameters, each summary metric's mean with its
+    /// 95 % interval, Pressure's and Earned's per-day series as means with interval bands, and the
+    /// JSON report (`--format json`) embedded once as `<script type="application/json" id="report">`.
     public func html() -> String {
         let r = first.run
         let axis = TimeAxis(start: (try? DayID(r.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
@@ -49,7 +52,11 @@ extension ReplicaReport {
                 ),
                 ("personas", r.personas), ("inputs digest", r.inputsDigest), ("intervals", intervalNote),
             ])
-        page.heading("Summary: mean over the replicas, with its 95% interval")
+        page.heading(SimulationReport.glanceHeading)
+        page.paragraph(
+            "Each figure's mean over the replicas with its 95% interval. Shares in percent; per user-day: divided by the users "
+                + "simulated each day (Earned's: by the users who use Earned).",
+            className: "note")
         page.grid(
             ["metric", "mean", "95% interval", "half-width"],
             summary.map { m, e, _ in
@@ -58,13 +65,19 @@ extension ReplicaReport {
                     "±" + Self.format(e.halfWidth, share: m.isShare),
                 ]
             })
-        page.heading("Day by day")
-        page.paragraph(
-            "Each line is the mean over the \(reports.count) replicas, its band the 95% interval of that day's mean. "
-                + "Per Earned user: divided by the users who use Earned that day.",
-            className: "note")
-        for chart in charts { page.figure(chart.svg()) }
-        if !earned { page.paragraph("No simulated user used Earned in this run (its personas have no earned section).", className: "note") }
+        let bands =
+            " Each line is the mean over the \(reports.count) replicas, its band the 95% interval of that day's mean."
+        let drawn = self.drawn
+        page.heading("Pressure")
+        page.paragraph(SimulationReport.sectionNotes.pressure + bands, className: "note")
+        for chart in drawn where !chart.isEarned { page.figure(chart.chart.svg()) }
+        page.heading("Earned")
+        page.paragraph(SimulationReport.sectionNotes.earned + bands, className: "note")
+        if earned {
+            for chart in drawn where chart.isEarned { page.figure(chart.chart.svg()) }
+        } else {
+            page.paragraph(SimulationReport.sectionNotes.noEarned, className: "note")
+        }
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun simulate --replicas \(reports.count) --format json prints them, are embedded in it: "

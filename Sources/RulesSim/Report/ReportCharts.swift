@@ -4,7 +4,8 @@ import RulesModel
 /// The charts of a simulation report, as the HTML page (`simulate --html`) and the SVG file
 /// (`--chart`) draw them: Pressure (tier shares, check-ins, reminders per user, current-streak
 /// percentiles, and the final streaks as bars) and Earned (credits per Earned user, balance
-/// percentiles, unlocks by method, denials by reason, quests by outcome). Each series is
+/// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome: the
+/// units of `simulate --replicas`' charts). Each series is
 /// computed per day from the report's counts, then taken to the axis's points (a mean per ISO
 /// week for runs over 60 days). A series' key names the day's JSON it comes from.
 public struct ReportCharts: Sendable {
@@ -109,13 +110,13 @@ public struct ReportCharts: Sendable {
                 line(
                     "earned.\(group).\(k.rawValue)", k.rawValue.lowercased().replacingOccurrences(of: "_", with: " "),
                     Self.caseColors[i % Self.caseColors.count]
-                ) { Double(get($0.earned)[k]) }
+                ) { Self.ratio(get($0.earned)[k], $0.earned.users) }
             })
     }
 
-    public var unlocks: LineChart { counts("Unlocks granted, by method", "unlocks per day", "unlocks") { $0.unlocks } }
-    public var denials: LineChart { counts("Unlocks denied, by reason", "denials per day", "denials") { $0.denials } }
-    public var quests: LineChart { counts("Quests ended, by outcome", "quests per day", "quests") { $0.quests } }
+    public var unlocks: LineChart { counts("Unlocks granted, by method", "unlocks per Earned user per day", "unlocks") { $0.unlocks } }
+    public var denials: LineChart { counts("Unlocks denied, by reason", "denials per Earned user per day", "denials") { $0.denials } }
+    public var quests: LineChart { counts("Quests ended, by outcome", "quests per Earned user per day", "quests") { $0.quests } }
 
     public var pressure: [LineChart] { [tiers, checkIns, reminders, streaks] }
     public var earned: [LineChart] { [credits, balances, unlocks, denials, quests] }

@@ -1,8 +1,9 @@
 import RulesModel
 
 extension SimulationReport {
-    /// The report as one self-contained HTML page (`simulate --html`): the run's parameters, key
-    /// figures, then Pressure's and Earned's charts over the run's dates (``ReportCharts``), and
+    /// The report as one self-contained HTML page (`simulate --html`): the run's parameters, the
+    /// summary metrics (``SummaryMetric``, as `simulate --replicas --html` lists them, in the same
+    /// units), then Pressure's and Earned's charts over the run's dates (``ReportCharts``), and
     /// the JSON report (`--format json`) embedded once as `<script type="application/json"
     /// id="report">`, so that tools and tests read the numbers the charts were drawn from.
     public func html() -> String {
@@ -27,54 +28,26 @@ extension SimulationReport {
                     "\(run.duration): \(days.count) days, \(first) (\(Self.weekdayName(first))) to \(last) (\(Self.weekdayName(last)))"
                 ),
                 ("personas", run.personas), ("seed", "\(run.seed)"), ("inputs digest", run.inputsDigest),
-            ])
-        page.heading("At a glance")
-        let atTier3 = s.userDays == 0 ? 0 : Double(s.userDaysAtTier[3]) / Double(s.userDays)
-        var glance: [(String, String)] = [
-            ("YES rate", Self.percent(s.yesRate) + " of the day's results (YES \(s.yes), NO \(s.no), MISSED \(s.missed))"),
-            ("reminders", String(format: "%.2f", s.remindersPerUserDay) + " per user per day (\(s.reminders) in all)"),
-            ("on tier 3", Self.percent(atTier3) + " of user-days"),
-            (
-                "current streak, last day",
-                "median \(Self.days(s.finalStreaks.streakPercentile(50))), 90th percentile \(Self.days(s.finalStreaks.streakPercentile(90)))"
-            ),
-        ]
-        if charts.hasEarned {
-            let e = s.earned
-            glance += [
-                ("Earned users", "\(s.earnedUsers) (\(s.earnedUserDays) user-days)"),
-                (
-                    "credits per Earned user per day",
-                    String(
-                        format: "earned %.2f, spent %.2f, forfeited %.2f", s.perEarnedUserDay(e.creditsEarned),
-                        s.perEarnedUserDay(e.creditsSpent),
-                        s.perEarnedUserDay(e.creditsForfeited))
-                ),
-                ("unlocks", e.unlocks.entries.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")),
-                ("denials", "\(e.denials.total) of \(e.choices) choices at the gate (\(Self.percent(e.denialShare)))"),
-            ]
-        }
-        if !failures.isEmpty { glance.append(("rule failures", failures.countsText)) }
-        page.table(glance)
-        page.heading("Pressure")
+            ] + (s.earnedUserDays > 0 ? [("Earned users", "\(s.earnedUsers) (\(s.earnedUserDays) user-days)")] : []))
+        page.heading(Self.glanceHeading)
         page.paragraph(
-            "Each day a user sets (or not) a commitment and checks in YES or NO; a day without a check-in is MISSED. "
-                + "The rule set moves each user between escalation tiers, from 0 (the least pressure) to 3 (the most), "
-                + "and sends reminders by tier. Shares are of the users simulated that day.",
+            "The run's figures, as simulate --replicas lists them with their intervals. Shares in percent; per user-day: divided "
+                + "by the users simulated each day (Earned's: by the users who use Earned)."
+                + (failures.isEmpty ? "" : " Rule failures: \(failures.countsText)."),
             className: "note")
+        page.grid(
+            ["metric", "value"],
+            SummaryMetric.all(earned: s.earnedUserDays > 0).map { m in [m.name, ReplicaReport.format(m.value(s), share: m.isShare)] })
+        page.heading("Pressure")
+        page.paragraph(Self.sectionNotes.pressure, className: "note")
         for chart in charts.pressure { page.figure(chart.svg()) }
         page.figure(charts.finalStreaks.svg())
         page.heading("Earned")
-        page.paragraph(
-            "Users whose persona uses Earned earn credits (focus sessions, habit completions, streak bonuses) and, when a "
-                + "distracting app is blocked, unlock it with credits, a quest or an emergency unlock, or are denied; "
-                + "credits above what the rules carry over are forfeited at the day's rollover. Per Earned user: "
-                + "divided by the users who use Earned that day.",
-            className: "note")
+        page.paragraph(Self.sectionNotes.earned, className: "note")
         if charts.hasEarned {
             for chart in charts.earned { page.figure(chart.svg()) }
         } else {
-            page.paragraph("No simulated user used Earned in this run (its personas have no earned section).", className: "note")
+            page.paragraph(Self.sectionNotes.noEarned, className: "note")
         }
         page.heading("Data")
         page.paragraph(
@@ -86,7 +59,18 @@ extension SimulationReport {
         return page.html()
     }
 
-    static func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
+    /// The sections of a run's page, in order: this page's and `simulate --replicas --html`'s.
+    static let glanceHeading = "At a glance"
+    static let sectionNotes = (
+        pressure: "Each day a user sets (or not) a commitment and checks in YES or NO; a day without a check-in is MISSED. "
+            + "The rule set moves each user between escalation tiers, from 0 (the least pressure) to 3 (the most), "
+            + "and sends reminders by tier. Shares are of the users simulated that day.",
+        earned: "Users whose persona uses Earned earn credits (focus sessions, habit completions, streak bonuses) and, when a "
+            + "distracting app is blocked, unlock it with credits, a quest or an emergency unlock, or are denied; "
+            + "credits above what the rules carry over are forfeited at the day's rollover. Per Earned user: "
+            + "divided by the users who use Earned that day.",
+        noEarned: "No simulated user used Earned in this run (its personas have no earned section)."
+    )
 
     static func weekdayName(_ day: DayID) -> String {
         ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.isoWeekday - 1]

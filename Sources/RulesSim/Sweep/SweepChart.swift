@@ -81,7 +81,8 @@ public struct SweepChart {
             label: "rulesrun sweep: each metric against \(report.plan.knobs[0].path)")
     }
 
-    /// A self-contained page: what was run, the knobs, a chart per metric, the report's JSON.
+    /// A self-contained page: what was run, the knobs, the text output's table (``SweepReport/cells(_:)``:
+    /// each variant's means, Δ base, intervals and significance), a chart per metric, the report's JSON.
     public func html() -> String {
         let plan = report.plan
         var page = HTMLPage(title: "rulesrun sweep: each metric against \(plan.knobs[0].path)")
@@ -91,6 +92,29 @@ public struct SweepChart {
                 (knob.path, knob.values.map { SweepKnob.label($0) }.joined(separator: ", ") + " (base \(SweepKnob.label(base)))")
             } + [("variants", "\(plan.variants.count) (\(plan.mode.rawValue)), \(report.rows.count) finished")])
         page.paragraph(report.intervalNote, className: "note")
+        page.heading("Each variant against the base")
+        page.paragraph(
+            "The table of rulesrun sweep's text output: each metric's mean with its 95% interval, and its difference to the base "
+                + "(Δ base) with the interval of that difference; significant (*, in bold): the interval leaves out 0.",
+            className: "note")
+        var rows: [[String]] = [], marked: [Bool] = []
+        for row in report.rows {
+            let knobs = report.knobLabels(row), blank = knobs.map { _ in "" }
+            let cells = report.cells(row)
+            if cells.isEmpty, case .refused(let problems) = row.outcome {
+                rows.append(knobs + ["refused, not run: " + problems.map(\.description).joined(separator: "; "), "", "", "", "", ""])
+                marked.append(false)
+            }
+            for (m, c) in cells.enumerated() {
+                rows.append(
+                    (m == 0 ? knobs : blank) + [
+                        c.metric, c.mean, c.interval, c.delta ?? "base", c.deltaInterval ?? "",
+                        c.delta == nil ? "" : c.isSignificant ? "yes *" : "no",
+                    ])
+                marked.append(c.isSignificant)
+            }
+        }
+        page.grid(plan.knobs.map(\.path) + ["metric", "mean", "95% interval", "Δ base", "95% interval of Δ", "significant"], rows, marked: marked)
         page.heading("Response curves")
         for chart in charts() { page.figure(chart.svg()) }
         page.data(id: "sweep", json: report.rendered(.json))

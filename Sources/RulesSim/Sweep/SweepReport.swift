@@ -106,27 +106,22 @@ public struct SweepReport: Sendable {
 
     /// One row's line(s): in the table, a line per metric (the knobs' values on the first).
     public func line(_ row: SweepRow, _ format: ReportFormat) -> String {
-        let knobCells = plan.knobs.indices.map { k in Self.label(row.variant.values[k], moved: row.variant.moved[k], plan.mode) }
+        let knobCells = knobLabels(row)
         switch format {
         case .table:
             let knobs = zip(knobCells, knobWidths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
             let blank = knobWidths.map { String(repeating: " ", count: $0) }
             switch row.outcome {
-            case .ran(let estimates, let differences, _):
+            case .ran:
                 var out = ""
-                for (m, metric) in metrics.enumerated() {
-                    let e = estimates[m], d = differences[m]
+                for (m, c) in cells(row).enumerated() {
                     var cells = [
-                        metric.name.padding(toLength: metricWidth, withPad: " ", startingAt: 0), Self.pad(metric.format(e.mean), 8),
-                        Self.pad(Self.interval(e, metric), 20),
+                        c.metric.padding(toLength: metricWidth, withPad: " ", startingAt: 0), Self.pad(c.mean, 8), Self.pad(c.interval, 20),
                     ]
-                    if row.isBase {
-                        cells.append("base")
+                    if let delta = c.delta, let deltaInterval = c.deltaInterval {
+                        cells += [Self.pad(delta, 9), deltaInterval + (c.isSignificant ? " *" : "")]
                     } else {
-                        cells += [
-                            Self.pad(PopulationComparison.signed(d.mean, share: metric.isShare), 9),
-                            Self.interval(d, metric, signed: true) + (d.n > 1 && d.excludesZero ? " *" : ""),
-                        ]
+                        cells.append("base")
                     }
                     out += "  " + ((m == 0 ? knobs : blank) + cells).joined(separator: "  ") + "\n"
                 }
@@ -154,6 +149,35 @@ public struct SweepReport: Sendable {
         case .json, .jsonl:
             return ""
         }
+    }
+
+    /// A metric's numbers in a finished row, as the table prints them (the page's table too).
+    public struct Cells: Sendable, Equatable {
+        public var metric: String
+        public var mean: String
+        public var interval: String
+        /// Δ base and its interval (nil for the base itself).
+        public var delta: String?
+        public var deltaInterval: String?
+        /// Whether the interval of Δ base leaves out 0 (`*`).
+        public var isSignificant: Bool
+    }
+
+    /// The cells of each metric of `row` (none for a refused variant).
+    public func cells(_ row: SweepRow) -> [Cells] {
+        guard case .ran(let estimates, let differences, _) = row.outcome else { return [] }
+        return metrics.enumerated().map { m, metric in
+            let e = estimates[m], d = differences[m]
+            return Cells(
+                metric: metric.name, mean: metric.format(e.mean), interval: Self.interval(e, metric),
+                delta: row.isBase ? nil : PopulationComparison.signed(d.mean, share: metric.isShare),
+                deltaInterval: row.isBase ? nil : Self.interval(d, metric, signed: true), isSignificant: !row.isBase && d.n > 1 && d.excludesZero)
+        }
+    }
+
+    /// A knob's value in a row, as the table prints it.
+    public func knobLabels(_ row: SweepRow) -> [String] {
+        plan.knobs.indices.map { k in Self.label(row.variant.values[k], moved: row.variant.moved[k], plan.mode) }
     }
 
     static func csvNumber(_ x: Double) -> String {
