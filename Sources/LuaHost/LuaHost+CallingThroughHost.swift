@@ -64,4 +64,21 @@ extension LuaHost {
         }
         return try call(function, arguments)
     }
+
+    /// Runs `body`, which loads chunks or sets globals of this host, from inside a host function:
+    /// the budget of the Lua code that called the host function is left as it was (what `body`
+    /// runs is not charged to it), and lines are not recorded meanwhile (what a file runs as it
+    /// loads is not what a test ran).
+    public func outsideCallerBudget<T>(_ body: () throws -> T) rethrows -> T {
+        let budget = runtime.pointee.budget
+        let remaining = runtime.pointee.budget_remaining
+        let recording = isRecordingLines
+        if recording { stopLineRecording() }
+        defer {
+            rr_arm(runtime, budget)  // the hook as the caller's budget needs it
+            runtime.pointee.budget_remaining = remaining
+            if recording { startLineRecording() }
+        }
+        return try body()
+    }
 }
