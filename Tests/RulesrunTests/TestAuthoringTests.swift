@@ -88,12 +88,25 @@ import Testing
         #expect(own.stdout.hasSuffix("1 passed, 0 failed\n"))
     }
 
+    @Test func watchPrintsMarkedTestsAndCountsThemInItsCycle() throws {
+        let (_, variant) = try Self.marked()
+        let result = try CLI.run(["watch", variant.path, "--once"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("    skipped by tests/marks_test.lua:1: not about pricing\n"))
+        #expect(result.stdout.contains("tests: 1 passed, 0 failed, 2 skipped, 1 expected failure, 1 unexpectedly passed\n"))
+        #expect(result.stdout.contains("cycle 1: good, with failing tests, "))
+        let (_, good) = try Self.marked(Self.marks.replacingOccurrences(of: "expect_failure(\"test_other\", \"marked by mistake\")\n", with: ""))
+        let passed = try CLI.run(["watch", good.path, "--once"])
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        #expect(passed.stdout.contains("tests: 2 passed, 0 failed, 2 skipped, 1 expected failure\n"))
+    }
+
     @Test func aMarkNamingNoInheritedTestIsAnErrorWithTheClosestName() throws {
         let (_, variant) = try Self.marked("function test_own() end\n\nskip(\"test_cap_is_1O\", \"typo\")\n")
         let result = try CLI.run(["test", variant.path])
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        let error = try #require(lines.firstIndex(of: "ERROR tests/marks_test.lua:3 (skip)"), result.stdout)
+        let error = try #require(lines.firstIndex(of: "ERROR tests/marks_test.lua:3 (skip)"), "\(result.stdout)")
         #expect(
             lines[error + 1]
                 == "    tests/marks_test.lua:3: skip: no test of the folders this one extends is named 'test_cap_is_1O'; the closest is 'test_cap_is_10'")
@@ -274,7 +287,7 @@ import Testing
         let file = base.appendingPathComponent("tests/days.jsonl")
         // An inherited scenario is not written.
         let refused = try CLI.run(["test", variant.path, "--update", "--no-explain"])
-        #expect(refused.stderr.contains("tests/days.jsonl: not updated: it is inherited from "), refused.stderr)
+        #expect(refused.stderr.contains("tests/days.jsonl: not updated: it is inherited from "), "\(refused.stderr)")
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.scenario)
 
         let first = try CLI.run(["test", base.path, "--update", "--no-explain"])

@@ -37,6 +37,8 @@ struct LuaTestFile {
         var caseLine: Int? = nil
         var table: String? = nil
         var value: LuaValue? = nil
+        /// A case's place in its list: cases run in the order written.
+        var order = 0
     }
 
     /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
@@ -71,11 +73,13 @@ struct LuaTestFile {
                 + globals.notText.map { Test(name: $0.shown, function: $0.function, isText: false) })
                 .filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
             let tables = declarations.tables.flatMap { table in
-                table.cases.map {
-                    Test(name: "\(table.name)[\($0.name)]", function: table.function, caseLine: table.line, table: table.name, value: $0.value)
+                table.cases.enumerated().map { index, given in
+                    Test(
+                        name: "\(table.name)[\(given.name)]", function: table.function, caseLine: table.line, table: table.name,
+                        value: given.value, order: index)
                 }
             }
-            tests = (functions + tables).sorted { ($0.line, $0.name) < ($1.line, $1.name) }
+            tests = (functions + tables).sorted { ($0.line, $0.order, $0.name) < ($1.line, $1.order, $1.name) }
             cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
             return loadError([failure.description] + capture.printed, line: failure.line ?? 1)

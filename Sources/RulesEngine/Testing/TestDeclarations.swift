@@ -59,7 +59,7 @@ public final class TestDeclarations {
 
     /// An ERROR for each mark that names no test of the folders its folder extends (with the
     /// closest name there is), in the order written.
-    func unknownMarks(folderOf file: (TestMark) -> String) -> [RuleTestResult] {
+    func unknownMarks(folderOf: (TestMark) -> String) -> [RuleTestResult] {
         marks.compactMap { mark in
             let known = names.filter { $0.key > mark.depth }.values.reduce(into: Set<String>()) { $0.formUnion($1) }
             guard !known.contains(mark.name) else { return nil }
