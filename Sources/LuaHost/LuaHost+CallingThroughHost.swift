@@ -5,6 +5,8 @@ import CLuaSupport
 extension LuaHost {
     /// The global host function the wrappers call (registered once, on first use).
     static let hostCallName = "__rulesrun_call_rule"
+    /// The chunk that makes the wrappers: its calls are not the rules' (an explanation leaves them out).
+    public static let wrapperChunkName = "(rulesrun explain)"
 
     /// `value` with every function in it (a module's table, deeply) replaced by one that calls the
     /// original through the host, as `call(_:_:)` does: recorded when the host explains, with the
@@ -22,7 +24,7 @@ extension LuaHost {
             }
             let maker = try load(
                 "return function(fn) return function(...) return \(Self.hostCallName)(fn, ...) end end",
-                chunkName: "(rulesrun explain)")
+                chunkName: Self.wrapperChunkName)
             guard case .function(let function)? = maker.first else {
                 throw LuaError(kind: .runtime, message: "the rule call wrapper did not load")
             }

@@ -93,7 +93,8 @@ public struct FailureExplanation: Sendable {
                 if value != nil { passed = results.first == .boolean(true) }
             } catch { passed = false }
             // The test function itself is called through the host too: its call is not one of the rules'.
-            let calls = trace.removeAll().filter { $0.function != test.function }
+            // Nor are the calls that wrap the functions of a file `with_knobs` loads again.
+            let calls = trace.removeAll().filter { $0.function != test.function && $0.function.source != LuaHost.wrapperChunkName }
             return FailureExplanation(calls, in: ruleSet, subject: value == nil ? "the test" : "the minimal case", rerunPassed: passed)
         } catch {
             return nil

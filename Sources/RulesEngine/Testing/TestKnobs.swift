@@ -105,6 +105,7 @@ final class TestKnobs {
                     return .failure(
                         KnobOverrideError("\(name).lua does not load with \(given): \(problems.map(\.description).joined(separator: "; "))"))
                 }
+                if host.isExplaining { try host.traceKnobsOfLoadedFiles() }
                 let value = callingThroughHost ? try host.callingThroughHost(file.value) : file.value
                 if let index = modules.firstIndex(where: { $0.name == name }) { modules[index].value = value }
             }
