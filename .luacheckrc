@@ -34,13 +34,14 @@ unused_args = false
 -- A file of a folder that `extends` another sees that folder's same file as `base`.
 read_globals = { base = { read_only = false, other_fields = true } }
 -- Test files (`rulesrun test`, docs/testing-rules.md): their test_* and prop_* functions and their
--- `cases` table are globals; the rule modules, the expect_* helpers, `gen` and `records` are globals
--- the host provides. Property files (`compare --property`, examples/properties) see the helpers only.
+-- `cases` table are globals; the rule modules, the expect_* helpers, `gen`, `records`, `with_knobs`,
+-- `table_test`, `skip` and `expect_failure` are globals the host provides. Property files (`compare --property`, examples/properties) see the helpers only.
 files["**/tests/*.lua"] = {
   allow_defined_top = true,
   ignore = { "131" }, -- "unused global": a test_* function is called by the runner
   read_globals = {
     "escalation", "streaks", "pricing", "quests", "modes", "expect_eq", "expect_true", "expect_error", "gen",
+    "with_knobs", "table_test", "skip", "expect_failure",
     records = { fields = { params = {}, price_context = {} } },
   },
 }

@@ -5,6 +5,8 @@ import CLuaSupport
 extension LuaHost {
     /// The global host function the wrappers call (registered once, on first use).
     static let hostCallName = "__rulesrun_call_rule"
+    /// The chunk that makes the wrappers: its calls are not the rules' (an explanation leaves them out).
+    public static let wrapperChunkName = "(rulesrun explain)"
 
     /// `value` with every function in it (a module's table, deeply) replaced by one that calls the
     /// original through the host, as `call(_:_:)` does: recorded when the host explains, with the
@@ -22,7 +24,7 @@ extension LuaHost {
             }
             let maker = try load(
                 "return function(fn) return function(...) return \(Self.hostCallName)(fn, ...) end end",
-                chunkName: "(rulesrun explain)")
+                chunkName: Self.wrapperChunkName)
             guard case .function(let function)? = maker.first else {
                 throw LuaError(kind: .runtime, message: "the rule call wrapper did not load")
             }
@@ -63,5 +65,22 @@ extension LuaHost {
             if recording { startLineRecording() }
         }
         return try call(function, arguments)
+    }
+
+    /// Runs `body`, which loads chunks or sets globals of this host, from inside a host function:
+    /// the budget of the Lua code that called the host function is left as it was (what `body`
+    /// runs is not charged to it), and lines are not recorded meanwhile (what a file runs as it
+    /// loads is not what a test ran).
+    public func outsideCallerBudget<T>(_ body: () throws -> T) rethrows -> T {
+        let budget = runtime.pointee.budget
+        let remaining = runtime.pointee.budget_remaining
+        let recording = isRecordingLines
+        if recording { stopLineRecording() }
+        defer {
+            rr_arm(runtime, budget)  // the hook as the caller's budget needs it
+            runtime.pointee.budget_remaining = remaining
+            if recording { startLineRecording() }
+        }
+        return try body()
     }
 }

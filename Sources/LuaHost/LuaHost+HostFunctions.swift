@@ -70,13 +70,14 @@ extension LuaHost {
 
     func log(_ message: String) {
         if printIsSilent { return }
-        if let positionedPrintHandler { return positionedPrintHandler(message, printPosition()) }
+        if let positionedPrintHandler { return positionedPrintHandler(message, callerPosition()) }
         // The default log goes to a terminal: a rule cannot write escape sequences to it.
         if let printHandler { printHandler(message) } else { logger.info("\(VisibleText.escaping(message))") }
     }
 
-    /// The file and line of the Lua function that called `print` (the first one up the stack).
-    private func printPosition() -> (file: String, line: Int)? {
+    /// The file and line of the Lua function that called the host function (`print`, a test
+    /// helper) running now: the first one up the stack.
+    public func callerPosition() -> (file: String, line: Int)? {
         var ar = lua_Debug()
         var level: Int32 = 1
         while lua_getstack(L, level, &ar) != 0 {

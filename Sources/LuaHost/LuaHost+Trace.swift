@@ -11,6 +11,17 @@ extension LuaHost {
     /// than Lua has cached (72 bytes, charged 68 instructions, kept for later calls). There is no
     /// way back: a host that explains keeps explaining (make another to stop).
     public func explain(_ trace: LuaCallTrace) throws {
+        try traceKnobsOfLoadedFiles()
+        callTrace = trace
+    }
+
+    /// Whether the host explains (`explain`).
+    public var isExplaining: Bool { callTrace != nil }
+
+    /// Makes the tables of every file loaded so far report their reads (`explain` does it for the
+    /// files loaded before it; a file loaded again while explaining, as `with_knobs` loads one,
+    /// needs it too). A table already reporting is left as it is.
+    public func traceKnobsOfLoadedFiles() throws {
         for file in fileTables {
             try hostMode {
                 lua_rawgeti(L, clua_registryindex(), lua_Integer(file.reference))
@@ -20,7 +31,6 @@ extension LuaHost {
                 try callC(rr_trace_knobs, nargs: 2)
             }
         }
-        callTrace = trace
     }
 
     /// Calls the rule function below its `nargs` arguments on top of the stack (as `pcall` does,

@@ -237,7 +237,9 @@ public final class LuaHost {
         if n > 0, lua_type(L, function) == LUA_TTABLE {
             hostMode {
                 lua_pushvalue(L, function)
-                fileTables.append((layers.last!.chunkName, luaL_ref(L, clua_registryindex())))
+                // Named after its file: a last layer that is not a file (knob overrides) does not name it.
+                let named = layers.last { $0.chunkName.hasSuffix(".lua") }?.chunkName ?? layers.last!.chunkName
+                fileTables.append((named, luaL_ref(L, clua_registryindex())))
             }
         }
         try afterRunning?(chunks.last!)

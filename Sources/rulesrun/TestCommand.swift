@@ -23,6 +23,15 @@ struct TestCommand: ParsableCommand {
             has an implicit else arm), and the arms not run; with --format json, under "coverage". \
             --threshold PCT (implies --coverage) exits 1 when the total line coverage is below PCT.
 
+            Also in a test file: with_knobs({["pricing.rollover_cap"] = 3}, fn) calls fn with knobs given other \
+            values (each knob checked, the rule set validated with them; the folder's own values again when fn \
+            returns or raises); table_test(NAME, CASES, fn) calls fn with each case of the list CASES, each case a \
+            test named NAME[CASE] (its `name` field, or its index); at the top of a file, skip(NAME, REASON) and \
+            expect_failure(NAME, REASON) mark a test of a folder this one extends: SKIP (not run), XFAIL (failed as \
+            expected) or XPASS (passed: fails the run); a name no inherited test has is an ERROR. --update writes \
+            the values found into the folder's scenarios' expect values that do not match (a matcher is left, an \
+            inherited scenario is not written), showing each change as file:line: path: old → new, then runs the tests.
+
             A global function named prop_… is a property: it gets --cases cases drawn from --seed by \
             the generator the file's `cases` table names for it (cases = { prop_x = gen.int(0, 10) }: \
             gen.int, gen.bool, gen.one_of, gen.record, gen.list, a rule function's proved domain such as \
@@ -66,6 +75,10 @@ struct TestCommand: ParsableCommand {
     var namePattern: String?
     @Option(help: "text, json or junit.") var format: TestFormat = .text
     @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
+    @Flag(
+        help:
+            "Write what the rules now output into the expect values of the folder's scenarios that do not match (each change shown: file:line: path: old → new), then run the tests."
+    ) var update = false
     @Flag(help: "Do not show the rule calls of a failed test (nor run it again to find them).") var noExplain = false
     @Flag(help: "Report which lines and branches of the rule files the tests ran.") var coverage = false
     @Option(
@@ -100,6 +113,20 @@ struct TestCommand: ParsableCommand {
             valueName: "seconds"),
         transform: WholeNumber.parser(1...TestLimits.maxSeconds)) var timeout = TestLimits.defaultRunSeconds
 
+    /// What `--update` changed (on standard output before the text report, on standard error with
+    /// another format) and what it left (standard error).
+    func printUpdate(_ report: ScenarioUpdate.Report) {
+        let show: (String) -> Void = format == .text ? { Terminal.line($0) } : { Terminal.error($0) }
+        for change in report.changes { show("updated " + VisibleText.oneLine(change.text)) }
+        for line in report.notUpdated { Terminal.error(line) }
+        let files = Set(report.changes.map(\.file)).count
+        show(
+            report.changes.isEmpty
+                ? "--update: no expected value changed"
+                : "--update: \(report.changes.count) expected value\(report.changes.count == 1 ? "" : "s") updated in \(files) file\(files == 1 ? "" : "s")")
+        if format == .text { Terminal.line("") }
+    }
+
     func run() throws {
         var pattern: Regex<AnyRegexOutput>?
         if let namePattern {
@@ -112,9 +139,17 @@ struct TestCommand: ParsableCommand {
         let recorder = coverage || threshold != nil ? LineRecorder() : nil
         let results: [RuleTestResult]
         do {
+            var validated: RuleSnapshot?
+            if update {
+                let snapshot = try RuleSet.load(directory).snapshot
+                validated = snapshot
+                printUpdate(try ScenarioUpdate.run(directory, rules: snapshot, inherit: !noInherit) { name in
+                    pattern.map { name.contains($0) } ?? true
+                })
+            }
             let properties = PropertyRunner(cases: cases, seed: seed, out: out, explain: !noExplain)
             results = try RuleTestRunner.run(
-                directory, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain,
+                directory, validated: validated, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain,
                 limits: TestLimits(testSeconds: testTimeout, runSeconds: timeout, options: ("--test-timeout", "--timeout"))
             ) { name in
                 pattern.map { name.contains($0) } ?? true
@@ -151,7 +186,7 @@ struct TestCommand: ParsableCommand {
         case .junit: print(TestReport.junit(results, directory: directory), terminator: "")
         }
         if results.contains(where: { $0.outcome == .error }) { throw ExitCode(2) }
-        if results.contains(where: { $0.outcome == .failed }) { throw ExitCode(1) }
+        if results.contains(where: { $0.outcome.failsTheRun }) { throw ExitCode(1) }
         if let measured, let threshold, measured.isBelow(threshold) {
             let figure = RuleCoverage.percent(measured.coveredLines, of: measured.totalLines)
             Terminal.error(

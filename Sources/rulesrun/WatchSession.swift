@@ -137,7 +137,7 @@ final class WatchSession {
         }
         for result in results where result.outcome != .passed { TestReport.printResult(result) }
         Terminal.line("tests: \(TestReport.summary(results))")
-        return !results.contains { $0.outcome != .passed }
+        return !results.contains { $0.outcome.failsTheRun }
     }
 
     /// Replays `path` through a new in-memory store (its own) with `ruleSet`, then prints the lines whose

@@ -34,7 +34,13 @@ extension RuleSet {
 
     /// The name of a rule function from its file's table (`escalation.transition`,
     /// `streaks.habit.streak`), or nil for a function the engine does not call by name.
+    /// A function of a file loaded again (with knobs changed: `with_knobs`) is named as the one
+    /// defined at the same place.
     public func qualifiedName(of function: LuaFunction) -> String? {
-        ruleFunctions.first { $0.function == function }.map { "\($0.module).\($0.name)" }
+        let functions = ruleFunctions
+        let found =
+            functions.first { $0.function == function }
+            ?? functions.first { $0.function.source == function.source && $0.function.line == function.line && function.line > 0 }
+        return found.map { "\($0.module).\($0.name)" }
     }
 }

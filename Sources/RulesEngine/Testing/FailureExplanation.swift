@@ -74,20 +74,27 @@ public struct FailureExplanation: Sendable {
             let host = ruleSet.host
             host.printHandler = { _ in }
             let modules = try ruleSet.modules.map { (name: $0.name, value: try host.callingThroughHost($0.value)) }
-            try TestHelpers.install(in: host, modules: modules, rules: ruleSet)
+            let declarations = try TestHelpers.install(in: host, modules: modules, rules: ruleSet, callingThroughHost: true).declarations
             let bytes = try SourceFile.read(url.path, maxBytes: host.limits.maxSourceBytes)
-            guard let test = try host.loadDefiningFunctions(bytes: bytes, chunkName: label).first(where: { $0.name == name }) else {
-                return nil
+            declarations.loading = (label, 0)
+            let functions = try host.loadDefiningFunctions(bytes: bytes, chunkName: label)
+            declarations.loading = nil
+            // A function of the file, or a case of one of its table tests (`NAME[CASE]`).
+            var found = functions.first { $0.name == name }.map { (function: $0.function, argument: value) }
+            for table in declarations.tables where found == nil {
+                if let given = table.cases.first(where: { "\(table.name)[\($0.name)]" == name }) { found = (table.function, given.value) }
             }
+            guard let test = found else { return nil }
             let trace = LuaCallTrace()
             try host.explain(trace)
             var passed = true
             do {
-                let results = try host.call(test.function, value.map { [$0] } ?? [])
+                let results = try host.call(test.function, test.argument.map { [$0] } ?? [])
                 if value != nil { passed = results.first == .boolean(true) }
             } catch { passed = false }
             // The test function itself is called through the host too: its call is not one of the rules'.
-            let calls = trace.removeAll().filter { $0.function != test.function }
+            // Nor are the calls that wrap the functions of a file `with_knobs` loads again.
+            let calls = trace.removeAll().filter { $0.function != test.function && $0.function.source != LuaHost.wrapperChunkName }
             return FailureExplanation(calls, in: ruleSet, subject: value == nil ? "the test" : "the minimal case", rerunPassed: passed)
         } catch {
             return nil

@@ -21,6 +21,25 @@ struct LuaTestFile {
     /// The run's time, and what its tests print (each test keeps its part: `PrintCapture`).
     var clock = TestLimits.Clock(TestLimits())
     var capture = PrintCapture()
+    /// What the run's files declare (marks of inherited tests, table tests), the knobs tests
+    /// change, and the place of the file's folder in the chain (0: the folder under test).
+    var declarations = TestDeclarations()
+    var knobs: TestKnobs?
+    var depth = 0
+
+    /// One test of the file: a `test_` or `prop_` function, or a case of a table test (`table`
+    /// its name, `value` the case given to `function`).
+    struct Test {
+        let name: String
+        let function: LuaFunction
+        var isText = true
+        var line: Int { caseLine ?? function.line }
+        var caseLine: Int? = nil
+        var table: String? = nil
+        var value: LuaValue? = nil
+        /// A case's place in its list: cases run in the order written.
+        var order = 0
+    }
 
     /// Loads the file in `host` (the rule set's, with `TestHelpers` installed) and runs the tests
     /// whose name `selected` accepts; an ERROR result when the file cannot be loaded. `notRun`
@@ -39,19 +58,37 @@ struct LuaTestFile {
         capture.begin()
         host.printHandler = { capture.append($0) }
         defer { host.printHandler = nil }
-        let tests: [(name: String, function: LuaFunction, isText: Bool)]
+        let tests: [Test]
         let cases: LuaValue
+        let marks = declarations.marks.count
+        declarations.loading = (label, depth)
+        declarations.tables = []
+        defer {
+            declarations.loading = nil
+            declarations.tables = []
+        }
         do {
             let globals = try host.loadDefiningGlobals(bytes: bytes, chunkName: label, reading: [PropertyTest.casesTable])
-            tests = (globals.functions.map { ($0.name, $0.function, true) } + globals.notText.map { ($0.shown, $0.function, false) })
+            let functions = (globals.functions.map { Test(name: $0.name, function: $0.function) }
+                + globals.notText.map { Test(name: $0.shown, function: $0.function, isText: false) })
                 .filter { $0.name.hasPrefix("test_") || $0.name.hasPrefix("prop_") }
-                .sorted { ($0.function.line, $0.name) < ($1.function.line, $1.name) }
+            let tables = declarations.tables.flatMap { table in
+                table.cases.enumerated().map { index, given in
+                    Test(
+                        name: "\(table.name)[\(given.name)]", function: table.function, caseLine: table.line, table: table.name,
+                        value: given.value, order: index)
+                }
+            }
+            tests = (functions + tables).sorted { ($0.line, $0.order, $0.name) < ($1.line, $1.order, $1.name) }
             cases = globals.values[PropertyTest.casesTable] ?? .nil
         } catch let failure as LuaError {
             return loadError([failure.description] + capture.printed, line: failure.line ?? 1)
         } catch {
             return loadError(["\(label): \(error)"])
         }
+        declarations.names[depth, default: []].formUnion(tests.map(\.name) + tests.compactMap(\.table))
+        // A file that only marks inherited tests has no test of its own to run.
+        if tests.isEmpty, declarations.marks.count > marks { return [] }
         guard !tests.isEmpty else {
             return loadError([
                 "\(label): defines no test (a test is a global function whose name starts with test_, a property one whose name starts with prop_)"
@@ -65,13 +102,20 @@ struct LuaTestFile {
                 break
             }
             capture.begin()
-            results.append(run(test, cases: cases[test.name], in: host))
+            let mark = declarations.mark(of: test.name, table: test.table, depth: depth)
+            if let mark, mark.kind == .skip {
+                results.append(RuleTestResult(file: label, line: test.line, name: test.name, folder: folder, outcome: .passed).marked(mark))
+                continue
+            }
+            let result = run(test, cases: cases[test.name], in: host)
+            knobs?.reset()
+            results.append(mark.map { result.marked($0) } ?? result)
         }
         return results
     }
 
     /// Runs one test of the file, loaded in `host`, or one property with its generator (`cases`, as the file wrote it).
-    private func run(_ test: (name: String, function: LuaFunction, isText: Bool), cases: LuaValue, in host: LuaHost) -> RuleTestResult {
+    private func run(_ test: Test, cases: LuaValue, in host: LuaHost) -> RuleTestResult {
         guard test.isText else {
             return RuleTestResult(
                 file: label, line: test.function.line, name: test.name, folder: folder, outcome: .error,
@@ -79,7 +123,7 @@ struct LuaTestFile {
                     "\(label):\(test.function.line): the name \(test.name) is not UTF-8 text; a test's name is shown in the report and chosen by --run: write it in UTF-8"
                 ])
         }
-        if test.name.hasPrefix("prop_") {
+        if test.table == nil, test.name.hasPrefix("prop_") {
             let property = PropertyTest(
                 name: test.name, function: test.function, cases: cases, file: label, url: url, folder: folder, rules: rules,
                 snapshot: snapshot)
@@ -93,7 +137,7 @@ struct LuaTestFile {
         let start = ContinuousClock.now
         var failure: [String] = []
         do {
-            _ = try host.call(test.function, [])
+            _ = try host.call(test.function, test.value.map { [$0] } ?? [])
         } catch let error as LuaError {
             failure = [error.description]
             if error.file != label, let call = calledFrom(error.traceback) { failure.append("(called from \(call))") }
@@ -102,7 +146,7 @@ struct LuaTestFile {
         }
         let elapsed = ContinuousClock.now - start
         return RuleTestResult(
-            file: label, line: test.function.line, name: test.name, folder: folder, outcome: failure.isEmpty ? .passed : .failed,
+            file: label, line: test.line, name: test.name, folder: folder, outcome: failure.isEmpty ? .passed : .failed,
             failure: failure, printed: capture.printed, milliseconds: Self.milliseconds(elapsed))
     }
 

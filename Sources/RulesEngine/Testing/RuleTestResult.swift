@@ -9,6 +9,15 @@ public struct RuleTestResult: Sendable {
         /// The test file could not be run at all (it does not load, or it is not a valid scenario):
         /// invalid input, not a failed expectation.
         case error = "ERROR"
+        /// An inherited test the folder skips (`skip`): not run.
+        case skipped = "SKIP"
+        /// An inherited test the folder expects to fail (`expect_failure`), which failed.
+        case expectedFailure = "XFAIL"
+        /// An inherited test the folder expects to fail, which passed: it fails the run.
+        case unexpectedPass = "XPASS"
+
+        /// Whether the run fails with it (exit status 1 or 2).
+        public var failsTheRun: Bool { self == .failed || self == .error || self == .unexpectedPass }
     }
 
     /// The file as the output names it: `tests/streaks_test.lua`, or `rules/tests/streaks_test.lua`
@@ -34,6 +43,8 @@ public struct RuleTestResult: Sendable {
     /// from a second run that explains (`RuleTestRunner.run(explain:)`); for a failed property,
     /// those of its minimal case (`PropertyRunner`'s `explain`); nil when not asked for.
     public internal(set) var explanation: FailureExplanation?
+    /// For an inherited test the folder marks (skipped, expected to fail), the mark.
+    public internal(set) var mark: TestMark?
 
     public init(
         file: String, line: Int, name: String, folder: String, outcome: Outcome, failure: [String] = [], printed: [String] = [],
@@ -53,4 +64,21 @@ public struct RuleTestResult: Sendable {
 
     /// `tests/streaks_test.lua:12`.
     public var location: String { "\(file):\(line)" }
+
+    /// The result of a test that `mark` marks: skipped (`result` is then the test not run), or
+    /// expected to fail: a failure is expected, a pass is not (an error stays one).
+    func marked(_ mark: TestMark) -> RuleTestResult {
+        let outcome: Outcome
+        switch (mark.kind, self.outcome) {
+        case (.skip, _): outcome = .skipped
+        case (.expectFailure, .failed): outcome = .expectedFailure
+        case (.expectFailure, .passed): outcome = .unexpectedPass
+        default: return self
+        }
+        var result = RuleTestResult(
+            file: file, line: line, name: name, folder: folder, outcome: outcome, failure: failure, printed: printed,
+            milliseconds: milliseconds, cases: cases)
+        result.mark = mark
+        return result
+    }
 }

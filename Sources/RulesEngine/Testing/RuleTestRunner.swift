@@ -14,6 +14,8 @@ public enum RuleTestRunner {
         let label: String
         let folder: String
         var isText = true
+        /// The place of its folder in the chain: 0 for the folder under test, 1 for the one it extends, …
+        var depth = 0
     }
 
     /// Validates the rule set in `path` (throws its `RuleSetError`), then runs the tests whose name
@@ -39,7 +41,8 @@ public enum RuleTestRunner {
         let capture = PrintCapture()
         let ruleSet = try validated?.load() ?? RuleSet.load(path)
         let snapshot = ruleSet.snapshot
-        try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules, rules: ruleSet)
+        let helpers = try TestHelpers.install(in: ruleSet.host, modules: ruleSet.modules, rules: ruleSet)
+        let declarations = helpers.declarations
         recorder?.start(ruleSet.host)
         var results: [RuleTestResult] = []
         for (index, file) in found.enumerated() {
@@ -56,8 +59,11 @@ public enum RuleTestRunner {
                 testFile.properties = properties
                 testFile.clock = clock
                 testFile.capture = capture
+                testFile.declarations = declarations
+                testFile.knobs = helpers.knobs
+                testFile.depth = file.depth
                 for var result in testFile.run(in: ruleSet.host, selected: selected, notRun: &notRun) {
-                    if explain, result.outcome == .failed, result.name.hasPrefix("test_"), !clock.runIsOver {
+                    if explain, result.outcome == .failed, !result.name.hasPrefix("prop_") || result.name.hasSuffix("]"), !clock.runIsOver {
                         result.explanation = FailureExplanation.ofTest(
                             named: result.name, url: file.url, label: file.label, rules: snapshot)
                     }
@@ -65,19 +71,30 @@ public enum RuleTestRunner {
                 }
             } else {
                 let scenario = ScenarioTest(url: file.url, label: file.label, folder: file.folder)
+                declarations.names[file.depth, default: []].insert(scenario.name)
                 guard selected(scenario.name) else { continue }
+                let mark = declarations.mark(of: scenario.name, depth: file.depth)
                 if clock.runIsOver {
                     notRun = 1
+                } else if let mark, mark.kind == .skip {
+                    results.append(RuleTestResult(file: file.label, line: 1, name: scenario.name, folder: file.folder, outcome: .passed).marked(mark))
                 } else {
                     var result = scenario.run(rules: snapshot, capture: capture, until: clock.deadlineOfTest(), recorder: recorder)
+                    if let mark { result = result.marked(mark) }
                     if explain, result.outcome == .failed, !clock.runIsOver { result.explanation = scenario.explainFailure(rules: snapshot) }
                     results.append(result)
                 }
             }
             if notRun > 0 || (clock.runIsOver && index + 1 < found.count) {
                 results.append(notRunResult(notRun, of: file, after: results.last, files: found[(index + 1)...], clock: clock))
-                break
+                recorder?.collect(ruleSet.host)
+                return results
             }
+        }
+        // Every file was read: a mark that names no inherited test is a mistake (without
+        // `inherit`, the marks have nothing to apply to).
+        if inherit {
+            results += declarations.unknownMarks { mark in found.first { $0.label == mark.file }?.folder ?? path }
         }
         recorder?.collect(ruleSet.host)
         return results
@@ -121,7 +138,7 @@ public enum RuleTestRunner {
                 found.append(
                     Found(
                         url: tests.appendingPathComponent(name), label: "\(link.label)\(RuleSet.testFolder)/\(name)", folder: folder,
-                        isText: isText))
+                        isText: isText, depth: index))
             }
         }
         return found

@@ -11,6 +11,20 @@ public enum TestHelpers {
     /// (through the sandbox's `pcall`, which lets no budget or memory error be caught).
     static let luaSource = """
         local helpers = {}
+        -- with_knobs: the host gives the knobs their values (checked, the set validated with them),
+        -- the function runs, then the knobs are given back, also when it raised.
+        local enter_knobs, leave_knobs = with_knobs, __rulesrun_leave_knobs
+        function helpers.with_knobs(knobs, fn)
+            if enter_knobs == nil then error("with_knobs: only a test of a rule folder can change its knobs", 2) end
+            if type(fn) ~= "function" then
+                error("with_knobs: expected a function to call with the knobs changed, found " .. type(fn), 2)
+            end
+            local entered, level = pcall(enter_knobs, knobs)
+            if not entered then error(level, 2) end
+            local ok, err = pcall(fn)
+            leave_knobs(level)
+            if not ok then error(err, 0) end
+        end
         function helpers.expect_error(fn, pattern, message)
             if type(fn) ~= "function" then
                 error("expect_error: expected a function to call, found " .. type(fn), 2)
@@ -62,10 +76,35 @@ public enum TestHelpers {
     /// The chunk name of `luaSource` in tracebacks.
     static let chunkName = "(rulesrun test helpers)"
 
+    /// What a test file sees of the run: what its files declare as they load, and the knobs its
+    /// tests change (nil without a rule set).
+    public struct Installed {
+        public let declarations: TestDeclarations
+        let knobs: TestKnobs?
+    }
+
     /// `rules`: the rule set under test, whose records the helpers of ``RecordHelpers`` write
-    /// (`records.params`, `records.price_context`); nil where there is none (a property file of `compare`).
-    public static func install(in host: LuaHost, modules: [(name: String, value: LuaValue)], rules: RuleSet? = nil) throws {
-        if let rules { try RecordHelpers.install(in: host, rules: rules) }
+    /// (`records.params`, `records.price_context`) and whose knobs `with_knobs` changes; nil where
+    /// there is none (a property file of `compare`). `callingThroughHost`: the modules' functions
+    /// are called through the host (a second run that explains), those `with_knobs` loads too.
+    @discardableResult
+    public static func install(
+        in host: LuaHost, modules: [(name: String, value: LuaValue)], rules: RuleSet? = nil, callingThroughHost: Bool = false
+    ) throws -> Installed {
+        let declarations = TestDeclarations()
+        var knobs: TestKnobs?
+        if let rules {
+            try RecordHelpers.install(in: host, rules: rules)
+            let scope = TestKnobs(host: host, rules: rules, modules: modules, callingThroughHost: callingThroughHost)
+            knobs = scope
+            // Replaced by the Lua `with_knobs` of `luaSource`, which calls it.
+            try host.register("with_knobs") { arguments in [.integer(Int64(try scope.enter(arguments.first ?? .nil)))] }
+            try host.register("__rulesrun_leave_knobs") { arguments in
+                try scope.leave(to: Int(arguments.first?.integerValue ?? 0))
+                return []
+            }
+        }
+        try registerDeclarations(declarations, in: host)
         for module in modules {
             try host.setGlobal(module.name, module.value, describedAs: "the rule module '\(module.name)'")
         }
@@ -93,6 +132,60 @@ public enum TestHelpers {
         }
         try host.setGlobal("expect_error", .function(expectError), describedAs: "expect_error")
         try host.setGlobal("gen", helpers.first?["gen"] ?? .nil, describedAs: "the generators' table 'gen'")
+        try host.setGlobal("with_knobs", helpers.first?["with_knobs"] ?? .nil, describedAs: "with_knobs")
+        return Installed(declarations: declarations, knobs: knobs)
+    }
+
+    /// `skip(NAME, REASON)`, `expect_failure(NAME, REASON)` and `table_test(NAME, CASES, FN)`: what
+    /// a test file declares at its top, recorded in `declarations` with the line that wrote it.
+    private static func registerDeclarations(_ declarations: TestDeclarations, in host: LuaHost) throws {
+        func loading(_ helper: String) throws -> (label: String, depth: Int, line: Int) {
+            guard let file = declarations.loading else {
+                throw LuaError(kind: .hostFunction, message: "call \(helper) at the top of a test file, not inside a test")
+            }
+            return (file.label, file.depth, host.callerPosition()?.line ?? 1)
+        }
+        for kind in [TestMark.Kind.skip, .expectFailure] {
+            try host.register(kind.rawValue) { arguments in
+                let place = try loading(kind.rawValue)
+                guard let name = arguments.first?.stringValue, !name.isEmpty else {
+                    throw LuaError(
+                        kind: .hostFunction,
+                        message: "expected the name of an inherited test, then the reason, found \((arguments.first ?? .nil).errorDescription)")
+                }
+                guard arguments.count > 1, let reason = arguments[1].stringValue, !reason.isEmpty else {
+                    throw LuaError(
+                        kind: .hostFunction,
+                        message: "\(name): expected the reason (a string, printed with the test), found \((arguments.count > 1 ? arguments[1] : .nil).errorDescription)")
+                }
+                declarations.add(TestMark(kind: kind, name: name, reason: reason, file: place.label, line: place.line, depth: place.depth))
+                return []
+            }
+        }
+        try host.register("table_test") { arguments in
+            let place = try loading("table_test")
+            func fail(_ message: String) -> LuaError { LuaError(kind: .hostFunction, message: message) }
+            guard let name = arguments.first?.stringValue, !name.isEmpty else {
+                throw fail("expected the test's name, its cases and a function, found \((arguments.first ?? .nil).errorDescription)")
+            }
+            let given = arguments.count > 1 ? arguments[1] : .nil
+            guard let list = given.tableValue, !list.isEmpty, list.isSequence else {
+                throw fail("\(name): expected a list of cases ({ { name = \"night\", hour = 23 }, … }), found \(given.errorDescription)")
+            }
+            guard arguments.count > 2, let function = arguments[2].functionValue else {
+                throw fail("\(name): expected a function to call with each case, found \((arguments.count > 2 ? arguments[2] : .nil).errorDescription)")
+            }
+            var cases: [(name: String, value: LuaValue)] = []
+            for (index, value) in list.sequence.enumerated() {
+                let caseName = value.tableValue?["name"].stringValue ?? String(index + 1)
+                if let other = cases.firstIndex(where: { $0.name == caseName }) {
+                    throw fail("\(name): cases \(other + 1) and \(index + 1) are both named '\(caseName)': give each case its own name")
+                }
+                cases.append((caseName, value))
+            }
+            declarations.tables.append(.init(name: name, line: place.line, function: function, cases: cases))
+            return []
+        }
     }
 
     /// `text`, after the test's own message when it gave one (argument `index`, from 0).
