@@ -272,16 +272,33 @@ import Testing
         #expect(bad.stdout.contains("cycle 1: rejected, "))
     }
 
-    /// A simulation that fails inside a cycle (here: run from a folder outside the checkout, where
-    /// no persona folder is found) makes the cycle fail, and `--once` exit 1; it was called good.
+    /// A simulation that fails inside a cycle (here: the rule folder's own `steady` persona, found
+    /// before the built-in one, returns a probability of 2 from its `day()`, and so do the other personas of the default mix) makes the cycle fail,
+    /// and `--once` exit 1; it was called good.
     @Test func aCycleWhoseSimulationFailsFails() throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         let rules = dir.appendingPathComponent("rules")
+        let personas = rules.appendingPathComponent("personas")
+        try FileManager.default.createDirectory(at: personas, withIntermediateDirectories: true)
+        try """
+        return {
+          description = "Its day function returns a probability of 2",
+          commit = 0.5,
+          answer = { yes = 0.5, no = 0.1 },
+          day = function(d) return { commit = 2 } end,
+        }
+        """.write(to: personas.appendingPathComponent("steady.lua"), atomically: true, encoding: .utf8)
+        // Every persona of the default mix, whichever the two users get.
+        for name in ["struggling", "lapsing-then-recovering", "weekend-skipper"] {
+            try FileManager.default.copyItem(
+                at: personas.appendingPathComponent("steady.lua"), to: personas.appendingPathComponent("\(name).lua"))
+        }
         let result = try CLI.run(["watch", rules.path, "--once", "--no-tests", "--simulate", "3d", "--users", "2"], in: dir)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("simulate: "), "\(result.stdout)")
         #expect(result.stdout.contains("cycle 1: failed: the simulation did not run, "), "\(result.stdout)")
+        #expect(result.stdout.contains("day() returned commit: expected a probability between 0 and 1, found 2.0"), "\(result.stdout)")
         #expect(!result.stdout.contains("cycle 1: good"))
     }
 
