@@ -4,7 +4,7 @@ import Testing
 /// What a habit event costs in `rulesrun replay` (docs/replay.md, "What a habit event costs"),
 /// told by the tool itself: which `habit.streak` calls it makes (a rule that prints the task it
 /// is asked about), how many periods a call is given, and the refusal of a user's 201st task.
-@Suite(.timeLimit(.minutes(1))) struct HabitReplayCostTests {
+@Suite(.timeLimit(.minutes(5))) struct HabitReplayCostTests {
     /// A folder extending the default rules whose `habit.streak` is `body` (periods, task, user).
     func rules(_ body: String) throws -> URL {
         try CLI.folder([

@@ -9,7 +9,7 @@ import Testing
 /// a byte of a file or of its log, no log or shared-memory file made or removed); a file that is
 /// not a shard of rulesrun, whatever its schema holds, is refused before a row of it is read; and
 /// every refusal names the file at fault and what was expected, never the file written or SQL.
-@Suite(.timeLimit(.minutes(2))) struct MergeInputTests {
+@Suite(.timeLimit(.minutes(5))) struct MergeInputTests {
     /// Two shards of a run, `s-1-of-2.sqlite` and `s-2-of-2.sqlite`, in a new folder.
     static func shards() throws -> URL {
         let dir = try CLI.folder([:])
