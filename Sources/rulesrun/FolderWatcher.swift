@@ -10,7 +10,8 @@ import Foundation
 /// link). Each folder is watched, not each file, so that an editor that writes a temporary file and
 /// renames it over the original (vim, VS Code, `sed -i`) is seen as the rename into the folder it
 /// is. Only the names `wanted` accepts count (`*.lua`, `*.jsonl`, `extends`): an editor's swap and
-/// backup files do not start a cycle. Changes are debounced: the wait ends after `quiet` without
+/// backup files do not start a cycle. Single files can be watched too (`watch --replay FILE`): their
+/// folder is watched for their names only. Changes are debounced: the wait ends after `quiet` without
 /// another change, so that a save that writes several files is one change. SIGINT and SIGTERM
 /// (``StopSignal``) end a wait too.
 ///
@@ -61,8 +62,12 @@ final class FolderWatcher {
     private let fd: Int32
     private let wanted: (String) -> Bool
     private let quiet: Int32
-    /// The folders asked for (``watch(_:)``), as the user names them.
+    /// The folders asked for (``watch(_:files:)``), and those of the files asked for, as the user names them.
     private var watched: [String] = []
+    /// The folders asked for, whose every file `wanted` accepts counts.
+    private var wholeFolders: Set<String> = []
+    /// The names of the files asked for, by the folder that holds them (as the user names it).
+    private var singleFiles: [String: Set<String>] = [:]
     /// What they rested on at the last check.
     private var plan = WatchPlan()
     /// With inotify: the real folders watched, each with its descriptor, its identity when it was
@@ -97,20 +102,33 @@ final class FolderWatcher {
     var isPolling: Bool { fd < 0 }
 
     /// Watches `paths` (folders, as the user names them; one that does not exist is watched for
-    /// when it does), and no longer the folders of the last call that are not among them. A folder
-    /// watched already keeps what it was at the last check, so that one replaced since (during a
-    /// cycle) is still a change for the next wait.
-    func watch(_ paths: [String]) throws {
+    /// when it does) and `files` (each by its name in its folder, whatever `wanted` says: a change
+    /// to it is a change to `folder/name`), and no longer the folders of the last call that are not
+    /// among them. A folder watched already keeps what it was at the last check, so that one
+    /// replaced since (during a cycle) is still a change for the next wait.
+    func watch(_ paths: [String], files: [String] = []) throws {
+        var single: [String: Set<String>] = [:]
         var unique: [String] = []
         for path in paths where !unique.contains(path) { unique.append(path) }
+        let whole = Set(unique)
+        for file in files {
+            let parent = (file as NSString).deletingLastPathComponent
+            let folder = WatchPlan.tidy(parent.isEmpty ? "." : parent)
+            single[folder, default: []].insert((file as NSString).lastPathComponent)
+            if !unique.contains(folder) { unique.append(folder) }
+        }
         guard unique.count <= Self.maxFolders else {
             throw Failure(
-                description: "\(unique[0]): more than \(Self.maxFolders) folders to watch (a rule folder, its tests and those it extends)")
+                description:
+                    "\(unique[0]): more than \(Self.maxFolders) folders to watch (a rule folder, its tests, those it extends and the folders of --replay files)"
+            )
         }
         let added = unique.filter { !watched.contains($0) }
         watched = unique
+        wholeFolders = whole
+        singleFiles = single
         let before = plan
-        plan = WatchPlan(folders: watched, wanted: wanted)
+        plan = WatchPlan(folders: watched, wanted: counts)
         plan.keepIdentities(of: before)
         if isPolling {
             snapshot = snapshot.filter { watched.contains($0.key) }
@@ -180,7 +198,7 @@ final class FolderWatcher {
     /// ``watch(_:)`` says why).
     private func recheck(lost: Set<String>) -> (files: [String], folders: [(path: String, change: String)]) {
         let before = plan
-        plan = WatchPlan(folders: watched, wanted: wanted)
+        plan = WatchPlan(folders: watched, wanted: counts)
         if !isPolling { try? follow(plan) }
         let folders = watched.filter { lost.contains($0) || plan.isAnother($0, than: before) }
             .map { ($0, plan.change(of: $0, since: before)) }
@@ -237,6 +255,12 @@ final class FolderWatcher {
         }
     }
 
+    /// Whether a change to `name` in the watched `folder` counts: a name `wanted` accepts in a folder
+    /// asked for, or a file asked for.
+    private func counts(_ folder: String, _ name: String) -> Bool {
+        (wholeFolders.contains(folder) && wanted(name)) || singleFiles[folder]?.contains(name) == true
+    }
+
     /// The time from now to `instant`, in whole milliseconds for `poll` (0 when past).
     private static func milliseconds(until instant: ContinuousClock.Instant) -> Int32 {
         let left = ContinuousClock.now.duration(to: instant)
@@ -254,7 +278,7 @@ final class FolderWatcher {
                 description: "\(folder): more than \(Self.maxPolledFiles) files, too many to compare every \(quiet) ms with --poll")
         }
         var files: [String: [Int]] = [:]
-        for name in names where wanted(name) {
+        for name in names where counts(folder, name) {
             var info = stat()
             guard stat(WatchPlan.join(folder, name), &info) == 0 else { continue }
             #if os(Linux)
@@ -324,7 +348,7 @@ final class FolderWatcher {
                     for role in plan.folders[folder] ?? [] {
                         switch role {
                         case .files(let of):
-                            guard wanted(name) else { break }
+                            guard counts(of, name) else { break }
                             paths.append(WatchPlan.join(of, name))
                             concerned = true
                         case .link(let entry, let reports):

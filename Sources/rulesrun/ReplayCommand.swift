@@ -33,14 +33,24 @@ struct ReplayCommand: ParsableCommand {
             where each is defined, its arguments, what it returned (or its error) and the knobs it read; \
             --explain json adds them to the line as an "explain" array (docs/replay.md).
 
-            Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS) or EVENTS \
-            cannot be read, else 1 when a rule failed or the store refused a change (RULE_ERROR, \
-            RULE_VIOLATION, STORE_ERROR), else 0 (refusals such as DEADLINE_PASSED are results).
+            A line may carry a scenario's "expect": {"state.current_tier": 2, …} (the scenarios of `rulesrun test`, \
+            docs/testing-rules.md), which replay ignores: the output is that of the line without it. With --check, each \
+            line is judged as `rulesrun test` judges a scenario's lines: a value at a path that is not the one expected, \
+            or an event refused on a line that does not expect it ("expect": {"ok": false}), prints on standard error, \
+            after the line's output, the message test prints (`tests/days.jsonl:9: state.current_tier: expected 2, found 1`); \
+            the replay goes on, and the last line of standard error counts the lines that failed. With --explain text, \
+            the rule calls under each line show why.
+
+            Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS, with --check an "expect" \
+            that is not one) or EVENTS cannot be read, else 1 when a rule failed or the store refused a change \
+            (RULE_ERROR, RULE_VIOLATION, STORE_ERROR) or, with --check, a line did not meet what it expects, else 0 \
+            (refusals such as DEADLINE_PASSED are results).
 
             Examples:
               rulesrun replay examples/replay/escalation-week.jsonl
               rulesrun replay events.jsonl --rules examples/graduated-recovery --db /tmp/run.sqlite
               rulesrun replay examples/replay/escalation-week.jsonl --explain text
+              rulesrun replay rules/tests/escalation-days.jsonl --check --explain text
             """
     )
 
@@ -55,6 +65,8 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "Show the rule calls of each event: text (under each line) or json (an \"explain\" array in each line).",
             valueName: "text|json")) var explain: ExplainFormat?
+    @Flag(help: "Judge each line's \"expect\" as `rulesrun test` judges a scenario's lines; exit 1 when one is not met.")
+    var check = false
 
     func run() throws {
         let fd = try Self.openEvents(events)
@@ -90,16 +102,25 @@ struct ReplayCommand: ParsableCommand {
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
         var number = 0
+        var read: [UInt8] = []
+        var checked = CheckedLines()
         let status: Replay.Status
         do {
             status = try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
                 let line = try reader.next()
-                if line != nil { number += 1 }
+                if let line {
+                    number += 1
+                    if check { read = line }
+                }
                 return line
             }) { (out: JSONValue) in
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
                 standardOutput.write(Data(Self.lines(of: out, explaining: explain, trace.removeAll(), in: ruleSet).utf8))
+                if check {
+                    checked.count(
+                        ScenarioTest.judge(line: String(decoding: read, as: UTF8.self), output: out, label: events, number: number))
+                }
             }
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
@@ -108,7 +129,40 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error(message)
             throw ExitCode(2)
         }
-        if status.exitCode != 0 { throw ExitCode(status.exitCode) }
+        if check { checked.printSummary(of: events) }
+        let code = checked.invalid > 0 ? 2 : checked.failed > 0 ? max(status.exitCode, 1) : status.exitCode
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The lines `--check` judged: each failure printed as it is found, then counted.
+    struct CheckedLines {
+        var lines = 0
+        var failed = 0
+        var invalid = 0
+
+        mutating func count(_ verdict: ScenarioTest.Verdict) {
+            lines += 1
+            switch verdict {
+            case .met: return
+            case .failed(let message):
+                failed += 1
+                Terminal.error(message)
+            case .invalid(let message):
+                invalid += 1
+                Terminal.error(message)
+            }
+        }
+
+        /// The last line: `events.jsonl: --check: 2 of 14 lines failed` (and the lines whose `expect` cannot be read),
+        /// or `events.jsonl: --check: all 14 lines met what they expect`.
+        func printSummary(of events: String) {
+            var parts: [String] = []
+            if failed > 0 { parts.append("\(failed) of \(lines) line\(lines == 1 ? "" : "s") failed") }
+            if invalid > 0 { parts.append("\(invalid) line\(invalid == 1 ? "" : "s") with an expect that cannot be read") }
+            Terminal.error(
+                "\(events): --check: "
+                    + (parts.isEmpty ? "all \(lines) line\(lines == 1 ? "" : "s") met what they expect" : parts.joined(separator: ", ")))
+        }
     }
 
     /// The text of one output line, with the explanation of the calls it made when asked for.

@@ -70,11 +70,8 @@ struct TestCommand: ParsableCommand {
     )
 
     @Argument(help: RuleFolderOption.help) var directory = RuleFolderOption.defaultFolder
-    @Option(
-        name: .customLong("run"), help: ArgumentHelp("Run only the tests whose name matches this regular expression.", valueName: "regex"))
-    var namePattern: String?
+    @OptionGroup var selection: TestSelection
     @Option(help: "text, json or junit.") var format: TestFormat = .text
-    @Flag(help: "Run only the folder's own tests, not those of the folders it extends.") var noInherit = false
     @Flag(
         help:
             "Write what the rules now output into the expect values of the folder's scenarios that do not match (each change shown: file:line: path: old → new), then run the tests."
@@ -128,14 +125,8 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
-        var pattern: Regex<AnyRegexOutput>?
-        if let namePattern {
-            do {
-                pattern = try Regex(namePattern)
-            } catch {
-                throw ValidationError("--run: '\(namePattern)' is not a regular expression: \(error)")
-            }
-        }
+        let selected = try selection.selects()
+        let noInherit = selection.noInherit
         let recorder = coverage || threshold != nil ? LineRecorder() : nil
         let results: [RuleTestResult]
         do {
@@ -143,17 +134,14 @@ struct TestCommand: ParsableCommand {
             if update {
                 let snapshot = try RuleSet.load(directory).snapshot
                 validated = snapshot
-                printUpdate(try ScenarioUpdate.run(directory, rules: snapshot, inherit: !noInherit) { name in
-                    pattern.map { name.contains($0) } ?? true
-                })
+                printUpdate(try ScenarioUpdate.run(directory, rules: snapshot, inherit: selection.inherit, selected: selected))
             }
             let properties = PropertyRunner(cases: cases, seed: seed, out: out, explain: !noExplain)
             results = try RuleTestRunner.run(
-                directory, validated: validated, inherit: !noInherit, recorder: recorder, properties: properties, explain: !noExplain,
-                limits: TestLimits(testSeconds: testTimeout, runSeconds: timeout, options: ("--test-timeout", "--timeout"))
-            ) { name in
-                pattern.map { name.contains($0) } ?? true
-            }
+                directory, validated: validated, inherit: selection.inherit, recorder: recorder, properties: properties,
+                explain: !noExplain,
+                limits: TestLimits(testSeconds: testTimeout, runSeconds: timeout, options: ("--test-timeout", "--timeout")),
+                selected: selected)
         } catch let error as RuleSetError {
             for problem in error.problems { Terminal.error(problem.description) }
             let count = error.problems.count
@@ -161,9 +149,7 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(2)
         }
         guard !results.isEmpty else {
-            let folders = (try? RuleTestRunner.testFolders(directory, inherit: !noInherit)) ?? []
-            let place = folders.joined(separator: ", ")
-            Terminal.error(namePattern.map { "no test matches --run '\($0)' in \(place)" } ?? "no tests found in \(place) (*.lua, *.jsonl)")
+            Terminal.error(selection.nothingToRun(in: selection.folders(of: directory)))
             throw ExitCode(2)
         }
         let measured = try recorder.map { try RuleCoverage.measure(directory, counts: $0.counts, ownFilesOnly: noInherit) }
@@ -171,7 +157,8 @@ struct TestCommand: ParsableCommand {
         case .text:
             TestReport.printText(results)
             if let measured {
-                let title = noInherit ? "\ncoverage of the folder's own rule files by its tests:" : "\ncoverage of the rule files by the tests:"
+                let title =
+                    noInherit ? "\ncoverage of the folder's own rule files by its tests:" : "\ncoverage of the rule files by the tests:"
                 for line in CoverageReport.lines(measured, title: title, notRunBy: "the tests") {
                     Terminal.line(line)
                 }

@@ -11,7 +11,7 @@ struct WatchCommand: ParsableCommand {
         abstract: "Re-validate, re-test and re-run a replay or a small simulation on every save in a rule folder.",
         discussion: """
             Runs a cycle at once, then one after every change to a .lua, .jsonl or `extends` file of DIR, \
-            of DIR/tests, and of the folders DIR extends and their tests (seen through Linux's inotify, \
+            of DIR/tests, of the folders DIR extends and their tests, and to each --replay file (seen through Linux's inotify, \
             folder by folder, so that editors that write a temporary file and rename it, such as vim, \
             VS Code and `sed -i`, are seen; --poll: by comparing the files every 200 ms instead); changes are gathered \
             until 200 ms pass without another. A folder deleted and made again, renamed, or swapped \
@@ -19,12 +19,15 @@ struct WatchCommand: ParsableCommand {
             are followed; while DIR is gone, the watch says so and waits for a folder there. A \
             cycle prints a header with the time and what changed, then:
               validation: every problem, as `rulesrun validate` prints them, or the summary line;
-              the tests of `rulesrun test` (--no-tests: none), properties with --cases cases (default \(PropertyRunner.defaultCases)), \
+              the tests of `rulesrun test` (--no-tests: none; --run REGEX and --no-inherit choose them as they do for \
+            `test`), properties with --cases cases (default \(PropertyRunner.defaultCases)), \
             seed 1: those that did not pass, with the rule calls of a failed test or scenario \
             (--no-explain: without), and the summary;
               with --replay FILE (repeatable): the events replayed in memory, each file on its own store, and each line whose output differs from the \
             last good version's, field by field (`line 9: state.current_tier: 3 → 2`); with --explain, \
-            then the rule calls that the first of those lines makes under the new rules;
+            then the rule calls that the first of those lines makes under the new rules. A save of FILE starts a cycle \
+            (`events.jsonl (--replay) changed`) whose replay of it is the reference for the next cycles: its lines are not \
+            compared with the file as it was;
               with --simulate 30d: a simulation of --users users (default 100, in memory) and its summary \
             figures with their change since the last good version;
             then `cycle N: good, 1.84 s` or `cycle N: rejected, 0.40 s`. A version is good when it \
@@ -52,6 +55,7 @@ struct WatchCommand: ParsableCommand {
         parsing: .unconditional, help: "Users of --simulate, 1 to \(Simulation.maxUsers). (default: 100)",
         transform: WholeNumber.parser(1...Simulation.maxUsers)) var users: Int?
     @Flag(inversion: .prefixedNo, help: "Run the folder's tests at each cycle.") var tests = true
+    @OptionGroup var selection: TestSelection
     @Option(
         parsing: .unconditional,
         help: "Cases per property of the tests, 1 to \(PropertyRunner.maxCases). (default: \(PropertyRunner.defaultCases))",
@@ -69,6 +73,9 @@ struct WatchCommand: ParsableCommand {
         if users != nil, simulate == nil { throw ValidationError("--users is the size of --simulate's cohort; add --simulate 30d") }
         if explain, noExplain { throw ValidationError("--explain and --no-explain: choose one") }
         if explain, replay.isEmpty { throw ValidationError("--explain explains the lines of --replay that changed; add --replay FILE") }
+        if !tests, selection.namePattern != nil || selection.noInherit {
+            throw ValidationError("--run and --no-inherit choose the tests that --no-tests leaves out: choose one")
+        }
         do {
             _ = try RuleFolder(directory)
         } catch let error as LuaError {
@@ -84,9 +91,9 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = WatchSession(
+        let session = try WatchSession(
             directory: directory, replayPaths: replay, simulation: try simulation(), properties: tests ? PropertyRunner(cases: cases) : nil,
-            explainsTests: !noExplain, explainsReplays: explain)
+            selection: selection, explainsTests: !noExplain, explainsReplays: explain)
         if once {
             StopSignal.install()
             switch session.cycle(reason: "\(directory) (--once)") {
@@ -103,7 +110,7 @@ struct WatchCommand: ParsableCommand {
                 !name.hasPrefix(".")
                     && (name.hasSuffix(".lua") || name.hasSuffix(".jsonl") || name == "extends" || name == RuleSet.testFolder)
             }
-            try watcher.watch(folders())
+            try watcher.watch(folders(), files: replay)
         } catch let error as FolderWatcher.Failure {
             Terminal.error("watch: \(error)")
             throw ExitCode(2)
@@ -113,7 +120,7 @@ struct WatchCommand: ParsableCommand {
             if case .stopped(let signal) = session.cycle(reason: reason) { return stop(signal, session) }
             do {
                 // The folders again: an edit of `extends` or a new tests folder changes them.
-                try watcher.watch(folders())
+                try watcher.watch(folders(), files: replay)
             } catch let error as FolderWatcher.Failure {
                 Terminal.line("watch: \(error)")
             }
@@ -131,7 +138,7 @@ struct WatchCommand: ParsableCommand {
                         gone = now
                         continue waiting
                     }
-                    let named = files.map { $0 == "*" ? "many files (the change queue overflowed)" : $0 }
+                    let named = files.map(describe)
                     let more = named.count > 5 ? " and \(named.count - 5) more" : ""
                     let changed = named.isEmpty ? [] : [named.prefix(5).joined(separator: ", ") + more + " changed"]
                     reason = (folders + changed).joined(separator: "; ")
@@ -139,6 +146,12 @@ struct WatchCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// A changed file as the cycle's header names it: a --replay file as the user wrote it, and said to be one.
+    private func describe(_ file: String) -> String {
+        if file == "*" { return "many files (the change queue overflowed)" }
+        return replay.first { WatchPlan.tidy($0) == WatchPlan.tidy(file) }.map { "\($0) (--replay)" } ?? file
     }
 
     private func stop(_ signal: String, _ session: WatchSession) {

@@ -45,8 +45,8 @@ struct WatchPlan {
     init() {}
 
     /// The plan of `watched` (folders as the user names them) as they are now; `wanted` says which
-    /// of their files count.
-    init(folders watched: [String], wanted: (String) -> Bool) {
+    /// of their files count (a folder as the user names it, and a file's name in it).
+    init(folders watched: [String], wanted: (_ folder: String, _ name: String) -> Bool) {
         for folder in watched {
             let (entries, real) = Self.entries(of: folder)
             identities[folder] = FileIdentity(existing: folder) ?? .path(folder)
@@ -54,7 +54,7 @@ struct WatchPlan {
             guard let real, Self.isFolder(real) else { continue }
             realFolders[folder] = real
             folders[real, default: []].insert(.files(of: folder))
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: real)) ?? [] where wanted(name) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: real)) ?? [] where wanted(folder, name) {
                 var info = stat()
                 guard lstat(real + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { continue }
                 let file = Self.join(folder, name)

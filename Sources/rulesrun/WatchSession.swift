@@ -37,6 +37,9 @@ final class WatchSession {
     let simulation: SimulationConfig?
     /// What runs the tests' properties (`rulesrun test`'s runner); nil: no test runs.
     let properties: PropertyRunner?
+    /// Which tests run (`--run`, `--no-inherit`), as `rulesrun test` chooses them.
+    let selection: TestSelection
+    private let selected: (String) -> Bool
     /// What a cycle explains: the rule calls of a failed test (as `rulesrun test` does), and of the
     /// first line of each replay whose output changed.
     let explainsTests: Bool
@@ -45,18 +48,20 @@ final class WatchSession {
     private(set) var cycles = 0
     /// The last good version: its cycle and the time it was loaded.
     private var lastGood: (cycle: Int, time: String)?
-    /// Each replay's output with the last good version, by file, then by line number.
-    private var lastReplays: [String: [Int: JSONValue]] = [:]
+    /// Each replay's text and output with the last good version, by file (the output by line number).
+    private var lastReplays: [String: (text: String, outputs: [Int: JSONValue])] = [:]
     private var lastMetrics: [WatchMetric]?
 
     init(
-        directory: String, replayPaths: [String], simulation: SimulationConfig?, properties: PropertyRunner?, explainsTests: Bool = true,
-        explainsReplays: Bool = false
-    ) {
+        directory: String, replayPaths: [String], simulation: SimulationConfig?, properties: PropertyRunner?, selection: TestSelection,
+        explainsTests: Bool = true, explainsReplays: Bool = false
+    ) throws {
         self.directory = directory
         self.replayPaths = replayPaths
         self.simulation = simulation
         self.properties = properties
+        self.selection = selection
+        selected = try selection.selects()
         self.explainsTests = explainsTests
         self.explainsReplays = explainsReplays
     }
@@ -123,7 +128,9 @@ final class WatchSession {
     private func runTests(_ validated: RuleSnapshot, properties: PropertyRunner) -> Bool {
         let results: [RuleTestResult]
         do {
-            results = try RuleTestRunner.run(directory, validated: validated, properties: properties, explain: explainsTests)
+            results = try RuleTestRunner.run(
+                directory, validated: validated, inherit: selection.inherit, properties: properties, explain: explainsTests,
+                selected: selected)
         } catch {
             // A test folder that changed since the set validated (an `extends` edited): the next
             // cycle, which the change started, says how.
@@ -131,8 +138,7 @@ final class WatchSession {
             return false
         }
         guard !results.isEmpty else {
-            let folders = ((try? RuleTestRunner.testFolders(directory)) ?? []).joined(separator: ", ")
-            Terminal.line("tests: none found in \(folders) (*.lua, *.jsonl)")
+            Terminal.line("tests: " + selection.nothingToRun(in: selection.folders(of: directory)))
             return true
         }
         for result in results where result.outcome != .passed { TestReport.printResult(result) }
@@ -141,7 +147,8 @@ final class WatchSession {
     }
 
     /// Replays `path` through a new in-memory store (its own) with `ruleSet`, then prints the lines whose
-    /// output differs from the last good version's, field by field.
+    /// output differs from the last good version's, field by field. A file whose text changed since
+    /// (a save of it) is not compared: its output is the reference for the next cycles.
     private func replay(_ path: String, ruleSet: RuleSet) {
         let text: String
         do {
@@ -172,12 +179,15 @@ final class WatchSession {
             if out["ok"] != .bool(true) { refused += 1 }
         }
         let events = "\(numbers.count) event\(numbers.count == 1 ? "" : "s") (\(refused) refused)"
-        guard let last = lastReplays[path] else {
-            lastReplays[path] = outputs
-            return Terminal.line("replay \(path): \(events); the reference for the next cycles")
+        let reference = lastReplays[path]
+        lastReplays[path] = (text, outputs)
+        guard let reference else { return Terminal.line("replay \(path): \(events); the reference for the next cycles") }
+        guard reference.text == text else {
+            return Terminal.line(
+                "replay \(path): \(events); the file changed since the last good version: the reference for the next cycles")
         }
+        let last = reference.outputs
         let differing = numbers.filter { last[$0] != outputs[$0] }
-        lastReplays[path] = outputs
         guard !differing.isEmpty else { return Terminal.line("replay \(path): \(events); no line differs from the last good version") }
         let count = differing.count
         Terminal.line(

@@ -3,7 +3,8 @@ import RulesModel
 
 extension EngineEvent {
     /// Parses one JSON line. Errors name the field and what was expected; unknown fields are
-    /// rejected with a suggestion.
+    /// rejected with a suggestion. A scenario's `expect` (an object) is allowed on any line, and
+    /// left out of the event.
     public static func parse(_ line: String) throws(EngineError) -> EngineEvent {
         try parse(utf8: Array(line.utf8))
     }
@@ -45,9 +46,20 @@ extension EngineEvent {
                     ? "type: required field is missing"
                     : "type: expected a string, found \(table["type"].errorDescription)")
         }
+        // A scenario line's expectations (docs/testing-rules.md): judged by `rulesrun test` and
+        // `replay --check`, which read them from the line; no part of the event.
+        switch table["expect"] {
+        case .nil: break
+        case .table(let expect) where !expect.isSequence || expect.isEmpty: break
+        case let other:
+            throw EngineError(
+                .invalidEvent,
+                "expect: expected an object from paths to values ({\"state.current_tier\": 1}), found \(other.errorDescription)")
+        }
         table["at"] = .nil
         table["user"] = .nil
         table["type"] = .nil
+        table["expect"] = .nil
         let fields = LuaValue.table(table)
         let kind: Kind
         switch type {

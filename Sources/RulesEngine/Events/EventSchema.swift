@@ -10,12 +10,13 @@ import RulesModel
 /// `Tests/RulesrunTests/SchemaCommandTests.swift` checks it against the decoder: every event file
 /// of examples/ and rules/ passes it; for every type its fields are those the decoder lists, and
 /// lines with an unknown field, a field of another type, each listed value or a malformed value
-/// are accepted or refused alike.
+/// are accepted or refused alike. Every line may carry a scenario's `expect` (an object), which
+/// `rulesrun test` and `replay --check` judge and the decoder leaves out of the event.
 public enum EventSchema {
-    /// The schema of replay lines; with `scenario`, of the lines of a scenario test, which may also
-    /// carry `expect` (docs/testing-rules.md).
+    /// The schema of replay lines; with `scenario`, named as that of the lines of a scenario test
+    /// (docs/testing-rules.md): the same lines.
     public static func json(scenario: Bool = false) -> JSONValue {
-        let branches = branches(scenario: scenario)
+        let branches = branches()
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string(scenario ? "urn:rulesrun:schema:scenario-line" : "urn:rulesrun:schema:event")),
@@ -52,7 +53,7 @@ public enum EventSchema {
     }
 
     /// Each event type and the schema of its lines.
-    static func branches(scenario: Bool) -> [(String, JSONValue)] {
+    static func branches() -> [(String, JSONValue)] {
         let payloads: [(String, [Field], JSONValue?)] = [
             (
                 "settings",
@@ -245,15 +246,19 @@ public enum EventSchema {
                 ("type", .object([("const", .string(name))])),
             ]
             properties += fields.map { ($0.name, $0.schema) }
-            if scenario {
-                properties.append(
-                    (
-                        "expect",
-                        .object([
-                            ("type", .string("object")), ("description", .string("paths of the output line and the values they must have")),
-                        ])
-                    ))
-            }
+            properties.append(
+                (
+                    "expect",
+                    .object([
+                        ("type", .string("object")),
+                        (
+                            "description",
+                            .string(
+                                "paths of the output line and the values they must have: checked by rulesrun test and replay --check, ignored otherwise"
+                            )
+                        ),
+                    ])
+                ))
             var members: [(String, JSONValue)] = [
                 ("properties", .object(properties)),
                 ("required", .array((["at", "type"] + fields.filter(\.isRequired).map(\.name)).map(JSONValue.string))),

@@ -8,8 +8,9 @@ import RulesStore
 /// out of each line before the engine reads it, then compares each PATH of the line's output with
 /// its VALUE (a JSON value, or a matcher: ``ExpectedValue``); the first mismatch fails the scenario, naming the line, the path, what was
 /// expected and what was found. An event the engine refuses (`"ok": false`) fails it too, unless
-/// its line expects `ok` or a field of `error`.
-struct ScenarioTest {
+/// its line expects `ok` or a field of `error`. `rulesrun replay --check` judges the lines of a
+/// replay with the same code (``judge(line:output:label:number:)``).
+public struct ScenarioTest {
     let url: URL
     let label: String
     let folder: String
@@ -97,29 +98,54 @@ struct ScenarioTest {
             _ = trace?.removeAll()
             // The user's state (every streak, computed by the rules) only for a line that expects something of it.
             let out = replay.output(forLine: event, number: number, state: expectations.contains { LuaPath.isWithin($0.path, "state") })
-            for expectation in expectations {
-                let found = Self.value(at: expectation.keys, in: out)
-                guard expectation.expected.matches(found) else {
-                    return result(
-                        .failed,
-                        [
-                            "\(label):\(number): \(expectation.path): expected \(expectation.value), found \(found.map(\.description) ?? "nothing (no such field)")"
-                        ], line: number)
-                }
-            }
-            let expectsRefusal = expectations.contains { $0.path == "ok" || LuaPath.isWithin($0.path, "error") }
-            if case .bool(false)? = out["ok"], !expectsRefusal {
-                let code = out["error"]?["code"].map(\.description) ?? "?"
-                let message = out["error"]?["message"].map(\.description) ?? ""
-                return result(
-                    .failed,
-                    [
-                        "\(label):\(number): the event was refused (\(code): \(message)); a line that expects it says so, \"expect\": {\"ok\": false}"
-                    ],
-                    line: number)
+            if let failure = Self.failure(of: out, expecting: expectations, at: "\(label):\(number)") {
+                return result(.failed, [failure], line: number)
             }
         }
         return result(.passed)
+    }
+
+    /// What is wrong with `out`, the output of a line that expects `expectations`: the first of
+    /// them it does not meet, or a refusal the line does not expect (one that expects `ok` or a
+    /// field of `error` expects it); nil when nothing is. `place` names the line (`tests/days.jsonl:9`).
+    static func failure(of out: JSONValue, expecting expectations: [Expectation], at place: String) -> String? {
+        for expectation in expectations {
+            let found = value(at: expectation.keys, in: out)
+            guard expectation.expected.matches(found) else {
+                return
+                    "\(place): \(expectation.path): expected \(expectation.value), found \(found.map(\.description) ?? "nothing (no such field)")"
+            }
+        }
+        let expectsRefusal = expectations.contains { $0.path == "ok" || LuaPath.isWithin($0.path, "error") }
+        guard case .bool(false)? = out["ok"], !expectsRefusal else { return nil }
+        let code = out["error"]?["code"].map(\.description) ?? "?"
+        let message = out["error"]?["message"].map(\.description) ?? ""
+        return "\(place): the event was refused (\(code): \(message)); a line that expects it says so, \"expect\": {\"ok\": false}"
+    }
+
+    /// How one line of a scenario went.
+    public enum Verdict: Equatable, Sendable {
+        /// It meets every expectation it has (or has none), and was not refused unless it expects that.
+        case met
+        /// What it does not meet, as `rulesrun test` says it (`FILE:LINE: PATH: expected …, found …`).
+        case failed(String)
+        /// Its `expect` cannot be read (`FILE:LINE: expect: …`): an ERROR under `rulesrun test`.
+        case invalid(String)
+    }
+
+    /// Judges line `number` of the file `label` (`line`: its text as read, `expect` included) by
+    /// `out`, the output of its event with the user's state (`Replay.output(forRawLine:number:)`),
+    /// as a scenario judges its lines.
+    public static func judge(line: String, output out: JSONValue, label: String, number: Int) -> Verdict {
+        var text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("\u{FEFF}") { text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
+        let expectations: [Expectation]
+        do {
+            expectations = try split(text).expectations
+        } catch {
+            return .invalid("\(label):\(number): \(error.message)")
+        }
+        return failure(of: out, expecting: expectations, at: "\(label):\(number)").map(Verdict.failed) ?? .met
     }
 
     struct Invalid: Error { let message: String }
