@@ -51,10 +51,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db:
         String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Show the rule calls of each event: text (under each line) or json (an \"explain\" array in each line).",
-            valueName: "text|json")) var explain: ExplainFormat?
+    @OptionGroup var explaining: ExplainOptions
 
     func run() throws {
         let fd = try Self.openEvents(events)
@@ -66,6 +63,7 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
+        let explainer = try explaining.explainer(for: ruleSet)
         // What a rule prints goes to standard error, at the line that printed it (the decisions
         // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
         ruleSet.host.positionedPrintHandler = { text, position in
@@ -86,7 +84,7 @@ struct ReplayCommand: ParsableCommand {
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
         let trace = LuaCallTrace()
-        if explain != nil { try ruleSet.host.explain(trace) }
+        if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
         var number = 0
@@ -99,7 +97,8 @@ struct ReplayCommand: ParsableCommand {
             }) { (out: JSONValue) in
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
-                standardOutput.write(Data(Self.lines(of: out, explaining: explain, trace.removeAll(), in: ruleSet).utf8))
+                let calls = trace.removeAll()
+                standardOutput.write(Data((explainer?.lines(of: out, calls) ?? out.description + "\n").utf8))
             }
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
@@ -109,21 +108,6 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }
-    }
-
-    /// The text of one output line, with the explanation of the calls it made when asked for.
-    static func lines(of out: JSONValue, explaining format: ExplainFormat?, _ calls: [LuaCallTrace.Call], in ruleSet: RuleSet) -> String {
-        switch format {
-        case nil: return out.description + "\n"
-        case .json:
-            guard case .object(let fields) = out else { return out.description + "\n" }
-            let explained = calls.map { RuleCallExplanation($0, in: ruleSet).json }
-            return JSONValue.object(fields + [("explain", .array(explained))]).description + "\n"
-        case .text:
-            let explained = calls.flatMap { RuleCallExplanation($0, in: ruleSet).text }
-            let text = explained.isEmpty ? ["  (no rule calls)"] : explained
-            return out.description + "\n" + text.map { VisibleText.escaping($0) + "\n" }.joined()
-        }
     }
 
     /// The events' file descriptor: standard input for -, else a regular file or a FIFO (read as
