@@ -27,11 +27,16 @@ struct ReplayCommand: ParsableCommand {
             "ok": true, "decisions": {…}, "state": {…}}, "line" being the number of the input line; or \
             "ok": false with an error code and a message naming the line and the field, for a malformed \
             line or a refused event (then followed by the user's unchanged "state"), which changes nothing; \
-            the replay goes on.
+            the replay goes on. The state shows the apps the user uses: Pressure's fields are left out for \
+            a user of other apps who has taken no part in Pressure.
 
             --explain text prints under each output line the rule functions the event called, in order: \
-            where each is defined, its arguments, what it returned (or its error) and the knobs it read; \
-            --explain json adds them to the line as an "explain" array (docs/replay.md).
+            where each is defined, its arguments, what it returned (or its error), the notes it attached \
+            (note("…")), the knobs and params it read; a credit unlock, the price it was charged and where \
+            it came from (the rule line and the gate's input line); --explain json adds them to the line \
+            as an "explain" array (docs/replay.md). --line N, --type EVENT, --only FUNCTION and \
+            --line FILE:N explain only those events or calls (every line is still printed); --full shows \
+            values whole.
 
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS) or EVENTS \
             cannot be read, else 1 when a rule failed or the store refused a change (RULE_ERROR, \
@@ -41,6 +46,7 @@ struct ReplayCommand: ParsableCommand {
               rulesrun replay examples/replay/escalation-week.jsonl
               rulesrun replay events.jsonl --rules examples/graduated-recovery --db /tmp/run.sqlite
               rulesrun replay examples/replay/escalation-week.jsonl --explain text
+              rulesrun replay examples/replay/earned-economy.jsonl --explain text --only pricing.price
             """
     )
 
