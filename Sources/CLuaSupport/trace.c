@@ -1,13 +1,15 @@
 /*
- * Layer 3. Explaining a call: which knobs and params it read, and the notes it attached
- * (`note`, the one function of the file a rule calls whether explained or not). While explaining (never otherwise), the frozen
- * tables of the rule files read their contents through a C closure instead of a table: rules see
- * the same values (the closure does what the table __index did), no Lua instruction runs and the
- * read allocates nothing in Lua, so results and budgets are those of a call not explained — but
- * for one thing: calling the closure may need one more call frame (CallInfo) than Lua has cached,
- * which it allocates (72 bytes, charged 68 instructions) and keeps for the next calls. A read is
- * recorded in the runtime's own buffer (malloc'd, outside the Lua allocator)
- * only while rt->trace_reads is set, that is during a call the host explains.
+ * Layer 3. Explaining a call: which knobs and params it read, the notes it attached (`note`, the
+ * one function here a rule calls whether explained or not: it then only checks its argument).
+ * While explaining (never otherwise), the frozen tables of the rule files, and the params table of
+ * each record the host writes, read their contents through a C closure instead of a table: rules
+ * see the same values (the closure does what the table __index did), no Lua instruction runs and
+ * the read allocates nothing in Lua, so results and budgets are those of a call not explained —
+ * but for one thing: calling the closure may need one more call frame (CallInfo) than Lua has
+ * cached, which it allocates (72 bytes, charged 68 instructions) and keeps for the next calls. A
+ * read, or a note, is recorded in the runtime's own buffers (malloc'd, outside the Lua allocator)
+ * only while rt->trace_reads is set, that is during a call the host explains. (The line the call
+ * returns from is kept by the line hook, budget.c, from the level rr_trace_reads_begin notes.)
  * Calls tables.c (rr_is_frozen, rr_push_contents) and runtime.c.
  */
 #include "internal.h"

@@ -20,12 +20,14 @@ struct ExplainOptions: ParsableArguments {
 
     @Option(
         name: .customLong("only"),
-        help: ArgumentHelp("With --explain: explain only the calls of this rule function (repeatable).", valueName: "escalation.transition"))
+        help: ArgumentHelp("With --explain: explain only the calls of this rule function (repeatable).", valueName: "escalation.transition")
+    )
     var functions: [String] = []
 
     @Option(
         name: .customLong("type"),
-        help: ArgumentHelp("With --explain: explain only the events of this type (repeatable).", valueName: "check_in")) var types: [String] = []
+        help: ArgumentHelp("With --explain: explain only the events of this type (repeatable).", valueName: "check_in")) var types:
+        [String] = []
 
     @Flag(help: "With --explain: show arguments and results whole (strings up to 4,096 characters, 4,096 entries a table, 32 levels).")
     var full = false

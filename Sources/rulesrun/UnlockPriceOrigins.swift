@@ -40,7 +40,9 @@ struct UnlockPriceOrigins {
         var text: String {
             let what = "charged \(credits) credit\(credits == 1 ? "" : "s")" + (minutes.map { " for \($0) minutes" } ?? "")
             guard let gateLine else { return what + " (the price its gate showed; the gate is not in this replay)" }
-            let origin = priceFrom.map { "price from \($0)" } ?? (price == nil ? "price of the gate's snapshot" : "price from \(UnlockPriceOrigins.priceFunction)")
+            let origin =
+                priceFrom.map { "price from \($0)" }
+                ?? (price == nil ? "price of the gate's snapshot" : "price from \(UnlockPriceOrigins.priceFunction)")
             return what + " (\(origin), the gate of line \(gateLine))"
         }
 

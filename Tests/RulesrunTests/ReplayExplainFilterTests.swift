@@ -33,7 +33,9 @@ import Testing
         let byType = try CLI.run(["replay", Self.earned, "--explain", "json", "--type", "unlock_choose"])
         let out = try ReplayExplainTests.objects(byType.stdout)
         #expect(out.count == plain.stdout.split(separator: "\n").count)
-        #expect(try Self.explained(byType.stdout, json: true) == out.filter { $0["type"] as? String == "unlock_choose" }.compactMap { $0["line"] as? Int })
+        #expect(
+            try Self.explained(byType.stdout, json: true)
+                == out.filter { $0["type"] as? String == "unlock_choose" }.compactMap { $0["line"] as? Int })
         // A line not explained is the line replay prints without --explain.
         let line1 = try #require(byType.stdout.split(separator: "\n").first)
         #expect(line1 == plain.stdout.split(separator: "\n").first)
@@ -68,9 +70,11 @@ import Testing
         }
         let shown = try calls(result.stdout)
         #expect(!ran.isEmpty && shown.count == ran.count)
-        #expect(shown.map { ($0["arguments"] as? [[String: Any]])?.first?["quest_type"] as? String } == ran.map {
-            ($0["arguments"] as? [[String: Any]])?.first?["quest_type"] as? String
-        })
+        #expect(
+            shown.map { ($0["arguments"] as? [[String: Any]])?.first?["quest_type"] as? String }
+                == ran.map {
+                    ($0["arguments"] as? [[String: Any]])?.first?["quest_type"] as? String
+                })
         // Some quest calls stopped before it (a cooldown): they are left out.
         #expect(try calls(all.stdout).contains { $0["function"] as? String == "quests.quest_blocked" && $0["return_line"] as? Int == 69 })
         #expect(shown.allSatisfy { $0["return_line"] as? Int != 69 })
@@ -79,7 +83,9 @@ import Testing
     @Test func unknownNamesAreRefusedNamingTheOptionAndTheKnownNames() throws {
         let function = try CLI.run(["replay", Self.earned, "--explain", "text", "--only", "pricing.prise"])
         #expect(function.status == 2)
-        #expect(function.stderr.contains("--only: no rule function 'pricing.prise' (did you mean 'pricing.price'?); expected one of: escalation.transition,"))
+        #expect(
+            function.stderr.contains(
+                "--only: no rule function 'pricing.prise' (did you mean 'pricing.price'?); expected one of: escalation.transition,"))
         let type = try CLI.run(["replay", Self.earned, "--explain", "text", "--type", "chek_in"])
         #expect(type.status == 2)
         #expect(type.stderr.contains("--type: no event type 'chek_in' (did you mean 'check_in'?); expected one of: settings,"))

@@ -76,7 +76,9 @@ import Testing
         #expect(gate[price + 4].hasPrefix("    knobs: pricing.credit_costs[1].minutes = 5, pricing.credit_costs[1].credits = 10"))
         #expect(gate[price + 5] == "    params read: night_percent = 50, night_percent = 50")
         // At 08:30 (line 8) the price reads no param: no such line.
-        #expect(!ReplayExplainTests.explanation(text.stdout, line: 8).contains { $0.hasPrefix("    params read:") || $0.hasPrefix("    note:") })
+        #expect(
+            !ReplayExplainTests.explanation(text.stdout, line: 8).contains { $0.hasPrefix("    params read:") || $0.hasPrefix("    note:") }
+        )
         // The charge gives the line that returned the price, and the note the price made.
         #expect(
             ReplayExplainTests.explanation(text.stdout, line: 12).prefix(2) == [
@@ -85,7 +87,8 @@ import Testing
         let json = try CLI.run(arguments + ["json"], in: dir)
         let out = try ReplayExplainTests.objects(json.stdout)
         let call = try #require(
-            (out.first { $0["line"] as? Int == 11 }?["explain"] as? [[String: Any]])?.first { $0["function"] as? String == "pricing.price" })
+            (out.first { $0["line"] as? Int == 11 }?["explain"] as? [[String: Any]])?.first { $0["function"] as? String == "pricing.price" }
+        )
         #expect(call["notes"] as? [String] == ["night surcharge 50 %"])
         #expect(call["params_read"] as? NSArray == [["name": "night_percent", "value": 50], ["name": "night_percent", "value": 50]])
         #expect(call["return_line"] as? Int == 12)
@@ -93,7 +96,9 @@ import Testing
         let morning = try #require(
             (out.first { $0["line"] as? Int == 8 }?["explain"] as? [[String: Any]])?.first { $0["function"] as? String == "pricing.price" })
         #expect(morning["notes"] == nil && morning["params_read"] == nil && morning["return_line"] as? Int == 14)
-        #expect((out.first { $0["line"] as? Int == 12 }?["explain_charge"] as? [String: Any])?["notes"] as? [String] == ["night surcharge 50 %"])
+        #expect(
+            (out.first { $0["line"] as? Int == 12 }?["explain_charge"] as? [String: Any])?["notes"] as? [String] == ["night surcharge 50 %"]
+        )
         // Explaining changes nothing of the output lines.
         let plain = try CLI.run(["replay", "events.jsonl", "--rules", "rules"], in: dir)
         #expect(text.stdout.split(separator: "\n").filter { $0.hasPrefix("{") } == plain.stdout.split(separator: "\n"))

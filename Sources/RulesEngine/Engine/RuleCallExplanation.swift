@@ -71,12 +71,14 @@ public struct RuleCallExplanation: Sendable {
         lines.append(
             "    arguments: " + (call.arguments.isEmpty ? "none" : call.arguments.map { shown($0).description }.joined(separator: ", ")))
         if let results = call.results {
-            lines.append("    returned: " + (results.isEmpty ? "nothing" : results.map { shown($0).description }.joined(separator: ", ")))
+            lines.append(
+                "    returned: " + (results.isEmpty ? "nothing" : results.map { shown($0).description }.joined(separator: ", ")))
         }
         if let error = call.error { lines.append("    error: " + error.split(separator: "\n").joined(separator: " / ")) }
         lines += call.notes.map(Self.noteLine)
         if call.notesLeftOut > 0 {
-            lines.append("    … \(call.notesLeftOut) more note\(call.notesLeftOut == 1 ? "" : "s") (at most \(LuaCallTrace.maxNotes) a call)")
+            let more = "\(call.notesLeftOut) more note\(call.notesLeftOut == 1 ? "" : "s")"
+            lines.append("    … \(more) (at most \(LuaCallTrace.maxNotes) a call)")
         }
         if !call.knobs.isEmpty || call.knobsLeftOut > 0 {
             let reads = call.knobs.map { "\($0.name) = \(shown(knob: $0))" }
