@@ -12,6 +12,8 @@ stds.rulesrun = {
     assert = {}, error = {}, ipairs = {}, next = {}, pairs = {}, pcall = {}, xpcall = {}, select = {},
     tonumber = {}, tostring = {}, type = {}, rawequal = {}, rawget = {}, rawlen = {}, rawset = {},
     setmetatable = {}, getmetatable = {}, print = {}, _VERSION = {},
+    -- note(text): a reason attached to the call being explained (docs/rules.md)
+    note = {},
     -- _G is the file's own environment: its globals over the sandbox's
     _G = { read_only = false, other_fields = true },
     -- string without dump
@@ -50,3 +52,5 @@ files["examples/properties/*.lua"] = {
   ignore = { "131" },
   read_globals = { "expect_eq", "expect_true", "expect_error", "gen" },
 }
+-- The editor annotations (rules/.types) declare the host's own globals.
+files["**/.types/*.lua"] = { globals = { "note" } }

@@ -34,6 +34,13 @@ static void rr_hook(lua_State *L, lua_Debug *ar) {
         /* The line recorder's event (see coverage.c): counts nothing against the budget, whose
            count events come on their own. */
         if (lua_getinfo(L, "S", ar)) rr_lines_record(rt, ar->source, ar->currentline);
+        /* While a call is explained: the last line its own frame ran (not a function it calls, nor
+           one it tail-calls), which is the line it returns from. */
+        if (rt->trace_reads) {
+            lua_Debug above;
+            if (!lua_getstack(L, rt->trace_level + 1, &above) && lua_getinfo(L, "t", ar) && !ar->istailcall)
+                rt->return_line = ar->currentline;
+        }
         return;
     }
     if (ar->event != LUA_HOOKCOUNT) return;

@@ -12,7 +12,7 @@
  *   2  tables.c       reading tables as rules see them: frozen contents, ordered pairs/next, tostring
  *   2  statecheck.c   the bytecode check for functions that would keep state between calls
  *   3  frozen.c       making tables read-only (and refusing kept state while freezing a file)
- *   3  trace.c        explaining a call: the knobs it reads (frozen tables read through a closure)
+ *   3  trace.c        explaining a call: the knobs and params it reads (read through a closure), its notes
  *   3  guards.c       the guarded and metered string, table and utf8 libraries
  *   4  sandbox.c      the sandbox's globals: allowed base functions, replacements, libraries
  *   5  environment.c  each file's environment, running a file and sealing it
@@ -20,7 +20,7 @@
  * Files of one layer do not call each other. The call graph:
  *   budget -> runtime, coverage;  host, tables, statecheck -> budget, runtime;
  *   frozen -> tables, host (rr_trampoline), statecheck, runtime;  trace -> tables, runtime;
- *   guards -> tables, budget, runtime;  sandbox -> frozen, guards, tables, host, budget, runtime;
+ *   guards -> tables, budget, runtime;  sandbox -> frozen, trace, guards, tables, host, budget, runtime;
  *   environment -> sandbox, frozen, tables, runtime.
  */
 #ifndef RR_INTERNAL_H
@@ -113,6 +113,12 @@ void rr_freeze_shallow(lua_State *L, int idx, const char *what);
 void rr_freeze_reachable(lua_State *L, int idx, const char *what, int freeze_root, int check_state);
 /* Pushes the metatable that objects of the frozen class at idx get, or returns 0. */
 int rr_push_acting_metatable(lua_State *L, int idx);
+
+/* ---- 3 trace.c ---- */
+
+/* The sandbox's note(text): while a call is explained, attaches text to it (rt->notes); otherwise
+   does nothing. A text that is not a string is an error at the calling line. */
+int rr_add_note(lua_State *L);
 
 /* ---- 3 guards.c ---- */
 

@@ -148,6 +148,8 @@ void rr_close(rr_runtime *rt) {
     }
     free(rt->reads);
     rt->reads = NULL;
+    free(rt->notes);
+    rt->notes = NULL;
     for (int c = 0; c < 17; c++) {
         while (rt->free_lists[c]) {
             void *block = rt->free_lists[c];

@@ -1,8 +1,8 @@
 /*
  * Layer 4. The sandbox's globals: the allow-listed base functions, the replacements of those that
  * must not let a rule escape its budget (pcall, xpcall) or change what other rules see (rawset,
- * setmetatable), the guarded and frozen copies of the libraries, and math.random seeded by the
- * host. Calls every file of layers 0 to 3 (see internal.h for the order).
+ * setmetatable), the guarded and frozen copies of the libraries, math.random seeded by the
+ * host, and `note` (trace.c). Calls every file of layers 0 to 3 (see internal.h for the order).
  */
 #include "internal.h"
 #include <stdio.h>
@@ -200,6 +200,7 @@ int rr_sandbox_open(lua_State *L) {
     lua_pushcfunction(L, rr_pairs);        lua_setfield(L, g, "pairs");
     lua_pushcfunction(L, rr_next);         lua_setfield(L, g, "next");
     lua_pushcfunction(L, rr_tostring);     lua_setfield(L, g, "tostring");
+    lua_pushcfunction(L, rr_add_note);     lua_setfield(L, g, "note");
 
     static const char *const no_string[] = { "dump", NULL };
     static const char *const no_math[] = { "randomseed", NULL };

@@ -1,12 +1,15 @@
 /*
- * Layer 3. Explaining a call: which knobs it read. While explaining (never otherwise), the frozen
- * tables of the rule files read their contents through a C closure instead of a table: rules see
- * the same values (the closure does what the table __index did), no Lua instruction runs and the
- * read allocates nothing in Lua, so results and budgets are those of a call not explained — but
- * for one thing: calling the closure may need one more call frame (CallInfo) than Lua has cached,
- * which it allocates (72 bytes, charged 68 instructions) and keeps for the next calls. A read is
- * recorded in the runtime's own buffer (malloc'd, outside the Lua allocator)
- * only while rt->trace_reads is set, that is during a call the host explains.
+ * Layer 3. Explaining a call: which knobs and params it read, the notes it attached (`note`, the
+ * one function here a rule calls whether explained or not: it then only checks its argument).
+ * While explaining (never otherwise), the frozen tables of the rule files, and the params table of
+ * each record the host writes, read their contents through a C closure instead of a table: rules
+ * see the same values (the closure does what the table __index did), no Lua instruction runs and
+ * the read allocates nothing in Lua, so results and budgets are those of a call not explained —
+ * but for one thing: calling the closure may need one more call frame (CallInfo) than Lua has
+ * cached, which it allocates (72 bytes, charged 68 instructions) and keeps for the next calls. A
+ * read, or a note, is recorded in the runtime's own buffers (malloc'd, outside the Lua allocator)
+ * only while rt->trace_reads is set, that is during a call the host explains. (The line the call
+ * returns from is kept by the line hook, budget.c, from the level rr_trace_reads_begin notes.)
  * Calls tables.c (rr_is_frozen, rr_push_contents) and runtime.c.
  */
 #include "internal.h"
@@ -46,7 +49,9 @@ static void rr_format_key(lua_State *L, int idx, char *out, size_t capacity) {
     }
 }
 
-static void rr_record_read(lua_State *L, rr_runtime *rt, int path, int key, int value) {
+/* Records the read of key (giving value) in the table named by the string at `path`: a knob
+   (`escalation.max_tier`), or with is_param a param, named by its key alone (`freeze_max`). */
+static void rr_record_read(lua_State *L, rr_runtime *rt, int path, int key, int value, int is_param) {
     if (rt->reads_count >= RR_TRACE_MAX_READS) {
         rt->reads_dropped++;
         return;
@@ -65,10 +70,12 @@ static void rr_record_read(lua_State *L, rr_runtime *rt, int path, int key, int 
     rr_knob_read *r = &rt->reads[rt->reads_count++];
     char suffix[RR_TRACE_NAME_BYTES];
     rr_format_key(L, key, suffix, sizeof suffix);
-    snprintf(r->name, sizeof r->name, "%s%s", lua_tostring(L, path), suffix);
+    if (is_param) snprintf(r->name, sizeof r->name, "%s", suffix[0] == '.' ? suffix + 1 : suffix);
+    else snprintf(r->name, sizeof r->name, "%s%s", lua_tostring(L, path), suffix);
     r->type = lua_type(L, value);
     r->is_integer = 0;
     r->cut = 0;
+    r->is_param = is_param;
     r->text[0] = 0;
     switch (r->type) {
     case LUA_TBOOLEAN: snprintf(r->text, sizeof r->text, "%s", lua_toboolean(L, value) ? "true" : "false"); break;
@@ -101,9 +108,84 @@ static int rr_traced_index(lua_State *L) {
     rr_runtime *rt = rr_runtime_of(L);
     if (rt->trace_reads) {
         int t = lua_type(L, 3);
-        if (t != LUA_TTABLE && t != LUA_TFUNCTION) rr_record_read(L, rt, lua_upvalueindex(2), 2, 3);
+        if (t != LUA_TTABLE && t != LUA_TFUNCTION) rr_record_read(L, rt, lua_upvalueindex(2), 2, 3, 0);
     }
     return 1;
+}
+
+/* __index of a traced params table: upvalue 1 its contents. */
+static int rr_traced_param_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    rr_runtime *rt = rr_runtime_of(L);
+    if (rt->trace_reads) {
+        int t = lua_type(L, 3);
+        if (t != LUA_TTABLE && t != LUA_TFUNCTION) rr_record_read(L, rt, 0, 2, 3, 1);
+    }
+    return 1;
+}
+
+/* __newindex of a writable traced params table: upvalue 1 its contents, which take any field, as
+   the plain table a rule gets when not explaining does. */
+static int rr_traced_param_newindex(lua_State *L) {
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
+void rr_trace_params(lua_State *L, int idx, int writable) {
+    idx = lua_absindex(L, idx);
+    if (!lua_getmetatable(L, idx)) return;
+    int mt = lua_gettop(L);
+    if (lua_rawgetp(L, mt, &rr_key_frozen) != LUA_TTABLE) {
+        lua_settop(L, mt - 1);
+        return;
+    }
+    int contents = lua_gettop(L);
+    lua_pushliteral(L, "__index");
+    lua_pushvalue(L, contents);
+    lua_pushcclosure(L, rr_traced_param_index, 1);
+    lua_rawset(L, mt);
+    if (writable) {
+        lua_pushliteral(L, "__newindex");
+        lua_pushvalue(L, contents);
+        lua_pushcclosure(L, rr_traced_param_newindex, 1);
+        lua_rawset(L, mt);
+    }
+    lua_settop(L, mt - 1);
+}
+
+int rr_add_note(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TSTRING) {
+        const char *found = lua_isnone(L, 1) ? "no value" : luaL_typename(L, 1);
+        return luaL_error(L, "note: expected a string (the note's text), found %s", found);
+    }
+    rr_runtime *rt = rr_runtime_of(L);
+    if (!rt->trace_reads) return 0;
+    if (rt->notes_count >= RR_TRACE_MAX_NOTES) {
+        rt->notes_dropped++;
+        return 0;
+    }
+    if (!rt->notes) {
+        rt->notes = malloc(RR_TRACE_MAX_NOTES * sizeof *rt->notes);
+        if (!rt->notes) {
+            rt->notes_dropped++;
+            return 0;
+        }
+    }
+    rr_note *note = &rt->notes[rt->notes_count++];
+    size_t n;
+    const char *s = lua_tolstring(L, 1, &n);
+    note->cut = 0;
+    if (n > RR_TRACE_NOTE_BYTES) {
+        n = RR_TRACE_NOTE_BYTES;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;   /* not inside a UTF-8 sequence */
+        note->cut = 1;
+    }
+    memcpy(note->text, s, n);
+    note->length = (int)n;
+    return 0;
 }
 
 int rr_trace_knobs(lua_State *L) {
@@ -168,6 +250,13 @@ int rr_trace_knobs(lua_State *L) {
 void rr_trace_reads_begin(rr_runtime *rt) {
     rt->reads_count = 0;
     rt->reads_dropped = 0;
+    rt->notes_count = 0;
+    rt->notes_dropped = 0;
+    rt->return_line = 0;
+    lua_Debug ar;
+    int level = 0;
+    while (lua_getstack(rt->L, level, &ar)) level++;
+    rt->trace_level = level;
     rt->trace_reads = 1;
 }
 

@@ -71,24 +71,45 @@ extension LuaHost {
             let top = lua_gettop(L)
             let results = trace.recordsResults ? hostMode { (0..<n).map { tracedValue(at: top - n + 1 + $0, entries: LuaCallTrace.maxEntries) } } : []
             var call = LuaCallTrace.Call(
-                function: function, arguments: arguments, results: results, error: nil, knobs: knobReads(),
+                function: function, arguments: arguments, results: results, error: nil, knobs: [],
                 knobsLeftOut: Int(runtime.pointee.reads_dropped))
             call.lines = lines
+            recordReadsAndNotes(into: &call)
             trace.append(call)
             return n
         } catch {
             rr_trace_reads_end(runtime)
             var call = LuaCallTrace.Call(
                 function: function, arguments: arguments, results: nil, error: (error as? LuaError)?.description ?? "\(error)",
-                knobs: knobReads(), knobsLeftOut: Int(runtime.pointee.reads_dropped))
+                knobs: [], knobsLeftOut: Int(runtime.pointee.reads_dropped))
             call.lines = linesRun()
+            recordReadsAndNotes(into: &call)
             trace.append(call)
             throw error
         }
     }
 
-    /// The knob reads recorded in the call that just ended.
-    private func knobReads() -> [LuaCallTrace.KnobRead] {
+    /// The knob and param reads, the notes and the returning line recorded in the call that just
+    /// ended (the line is recorded by the line hook: none for a trace of arguments only).
+    private func recordReadsAndNotes(into call: inout LuaCallTrace.Call) {
+        let reads = knobReads()
+        call.knobs = reads.filter { !$0.isParam }.map(\.read)
+        call.params = reads.filter(\.isParam).map(\.read)
+        let line = Int(runtime.pointee.return_line)
+        call.returnLine = line > 0 ? line : nil
+        let rt = runtime.pointee
+        if let notes = rt.notes {
+            call.notes = (0..<Int(rt.notes_count)).map { i in
+                var note = notes[i]
+                let text = withUnsafeBytes(of: &note.text) { String(decoding: $0.prefix(Int(note.length)), as: UTF8.self) }
+                return note.cut != 0 ? text + "…" : text
+            }
+        }
+        call.notesLeftOut = Int(rt.notes_dropped)
+    }
+
+    /// The reads recorded in the call that just ended: knobs and params.
+    private func knobReads() -> [(read: LuaCallTrace.KnobRead, isParam: Bool)] {
         (0..<Int(runtime.pointee.reads_count)).map { i in
             var read = runtime.pointee.reads[i]
             let name = withUnsafeBytes(of: &read.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -100,7 +121,7 @@ extension LuaHost {
                 case LUA_TSTRING: .string(text)
                 default: .nil
                 }
-            return LuaCallTrace.KnobRead(name: name, value: value, cut: read.cut != 0)
+            return (LuaCallTrace.KnobRead(name: name, value: value, cut: read.cut != 0), read.is_param != 0)
         }
     }
 }

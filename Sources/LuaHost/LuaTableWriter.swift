@@ -119,9 +119,21 @@ public struct LuaTableWriter {
     }
     /// Sets `key` to a table of named scalars whose names are not known in advance (a rule file's
     /// own params). Booleans, integers, numbers and strings only; other values are left out.
+    /// While the host explains, the table reports the reads of its fields as params
+    /// (`LuaCallTrace.Call.params`): a kept table whose reads go through a C function, which a rule
+    /// may write into as into the plain table it gets otherwise.
     public mutating func set(_ key: LuaKey, fields: [(name: String, value: LuaValue)]) {
         pushKey(key)
-        let table = pushNested(arrays: 0, fields: fields.count)
+        let traced = host.isExplaining
+        let table: Int32
+        if traced {
+            rr_push_kept_table(L, 0, Int32(clamping: fields.count))
+            rr_trace_params(L, -1, kept ? 0 : 1)
+            rr_push_contents(L, -1)
+            table = lua_gettop(L)
+        } else {
+            table = pushNested(arrays: 0, fields: fields.count)
+        }
         for (name, value) in fields {
             switch value {
             case .boolean(let b): host.pushString(name); lua_pushboolean(L, b ? 1 : 0)
@@ -132,7 +144,7 @@ public struct LuaTableWriter {
             }
             lua_rawset(L, table)
         }
-        endNested()
+        if traced { clua_pop(L, 1) } else { endNested() }
         store()
     }
     public mutating func set(_ key: LuaKey, list: [Int]) {

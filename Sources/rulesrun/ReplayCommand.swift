@@ -27,11 +27,16 @@ struct ReplayCommand: ParsableCommand {
             "ok": true, "decisions": {…}, "state": {…}}, "line" being the number of the input line; or \
             "ok": false with an error code and a message naming the line and the field, for a malformed \
             line or a refused event (then followed by the user's unchanged "state"), which changes nothing; \
-            the replay goes on.
+            the replay goes on. The state shows the apps the user uses: Pressure's fields are left out for \
+            a user of other apps who has taken no part in Pressure.
 
             --explain text prints under each output line the rule functions the event called, in order: \
-            where each is defined, its arguments, what it returned (or its error) and the knobs it read; \
-            --explain json adds them to the line as an "explain" array (docs/replay.md).
+            where each is defined, its arguments, what it returned (or its error), the notes it attached \
+            (note("…")), the knobs and params it read; a credit unlock, the price it was charged and where \
+            it came from (the rule line and the gate's input line); --explain json adds them to the line \
+            as an "explain" array (docs/replay.md). --line N, --type EVENT, --only FUNCTION and \
+            --line FILE:N explain only those events or calls (every line is still printed); --full shows \
+            values whole.
 
             A line may carry a scenario's "expect": {"state.current_tier": 2, …} (the scenarios of `rulesrun test`, \
             docs/testing-rules.md), which replay ignores: the output is that of the line without it. With --check, each \
@@ -51,6 +56,7 @@ struct ReplayCommand: ParsableCommand {
               rulesrun replay events.jsonl --rules examples/graduated-recovery --db /tmp/run.sqlite
               rulesrun replay examples/replay/escalation-week.jsonl --explain text
               rulesrun replay rules/tests/escalation-days.jsonl --check --explain text
+              rulesrun replay examples/replay/earned-economy.jsonl --explain text --only pricing.price
             """
     )
 
@@ -61,10 +67,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "An SQLite file to write (created if needed, in a folder that exists); by default the replay runs in memory.") var db:
         String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Show the rule calls of each event: text (under each line) or json (an \"explain\" array in each line).",
-            valueName: "text|json")) var explain: ExplainFormat?
+    @OptionGroup var explaining: ExplainOptions
     @Flag(help: "Judge each line's \"expect\" as `rulesrun test` judges a scenario's lines; exit 1 when one is not met.")
     var check = false
 
@@ -78,6 +81,7 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error("\(ruleFolder.rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)
         }
+        let explainer = try explaining.explainer(for: ruleSet)
         // What a rule prints goes to standard error, at the line that printed it (the decisions
         // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
         ruleSet.host.positionedPrintHandler = { text, position in
@@ -98,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
         let trace = LuaCallTrace()
-        if explain != nil { try ruleSet.host.explain(trace) }
+        if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
         let standardOutput = FileHandle.standardOutput
         var number = 0
@@ -116,7 +120,8 @@ struct ReplayCommand: ParsableCommand {
             }) { (out: JSONValue) in
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
-                standardOutput.write(Data(Self.lines(of: out, explaining: explain, trace.removeAll(), in: ruleSet).utf8))
+                let calls = trace.removeAll()
+                standardOutput.write(Data((explainer?.lines(of: out, calls) ?? out.description + "\n").utf8))
                 if check {
                     checked.count(
                         ScenarioTest.judge(line: String(decoding: read, as: UTF8.self), output: out, label: events, number: number))
@@ -162,21 +167,6 @@ struct ReplayCommand: ParsableCommand {
             Terminal.error(
                 "\(events): --check: "
                     + (parts.isEmpty ? "all \(lines) line\(lines == 1 ? "" : "s") met what they expect" : parts.joined(separator: ", ")))
-        }
-    }
-
-    /// The text of one output line, with the explanation of the calls it made when asked for.
-    static func lines(of out: JSONValue, explaining format: ExplainFormat?, _ calls: [LuaCallTrace.Call], in ruleSet: RuleSet) -> String {
-        switch format {
-        case nil: return out.description + "\n"
-        case .json:
-            guard case .object(let fields) = out else { return out.description + "\n" }
-            let explained = calls.map { RuleCallExplanation($0, in: ruleSet).json }
-            return JSONValue.object(fields + [("explain", .array(explained))]).description + "\n"
-        case .text:
-            let explained = calls.flatMap { RuleCallExplanation($0, in: ruleSet).text }
-            let text = explained.isEmpty ? ["  (no rule calls)"] : explained
-            return out.description + "\n" + text.map { VisibleText.escaping($0) + "\n" }.joined()
         }
     }
 

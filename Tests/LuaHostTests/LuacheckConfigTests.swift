@@ -93,6 +93,16 @@ import Testing
         for (i, name) in compat.enumerated() { #expect(flagged.output.contains(":\(i + 1):11: (W143)"), "\(name): \(flagged.output)") }
     }
 
+    /// rulesrun's own global, `note`, is in the sandbox and passes luacheck.
+    @Test func noteIsAGlobalOfTheSandboxAndPassesLuacheck() throws {
+        let host = try LuaHost()
+        #expect(try host.load("return type(note)", chunkName: "n.lua") == [.string("function")])
+        let url = try file(["-- a rule", "local M = {}", "function M.f(x) note(\"x is \" .. x) return x end", "return M"])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (status, output) = try luacheck([url.path])
+        #expect(status == 0, "\(output)")
+    }
+
     static let compatibility: Set<String> = [
         "math.atan2", "math.cosh", "math.frexp", "math.ldexp", "math.log10", "math.pow", "math.sinh", "math.tanh",
     ]

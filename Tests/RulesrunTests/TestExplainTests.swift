@@ -120,4 +120,33 @@ import Testing
         #expect(junit.status == 1)
         #expect(junit.stdout.contains("found 1\nrule calls of the test:\n  escalation.transition ("))
     }
+
+    /// A rule's notes show under its call in a failing test (text and json); a passing test, which
+    /// is not explained, is not slowed by them.
+    @Test func aFailingTestShowsTheNotesOfItsCalls() throws {
+        let dir = try TestCommandTests.variant([
+            "pricing.lua": ReplayExplainWhyTests.surcharge,
+            "tests/price_test.lua": """
+            function test_night_price()
+              expect_eq(pricing.price(records.price_context { minutes = 5, hour = 23 }), 10)
+            end
+
+            function test_day_price()
+              expect_eq(pricing.price(records.price_context { minutes = 5, hour = 8 }), 10)
+            end
+            """,
+        ])
+        let result = try CLI.run(["test", dir.path, "--no-inherit"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = Self.lines(result.stdout)
+        let failed = try #require(lines.firstIndex { $0.hasPrefix("FAIL  tests/price_test.lua:1 test_night_price  (") }, "\(result.stdout)")
+        let calls = lines[failed...].prefix { !$0.hasPrefix("PASS") }
+        #expect(calls.contains("      pricing.price (pricing.lua:5)"), "\(calls)")
+        #expect(calls.contains("        returned: 15"))
+        #expect(calls.contains("        note: night surcharge 50 %"))
+        let json = try CLI.run(["test", dir.path, "--no-inherit", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let night = try #require((object["tests"] as? [[String: Any]])?.first { $0["name"] as? String == "test_night_price" })
+        #expect((night["explain"] as? [[String: Any]])?.first?["notes"] as? [String] == ["night surcharge 50 %"])
+    }
 }

@@ -97,3 +97,10 @@
 --- frozen). Change a knob or replace a function, then return it.
 ---@type table
 base = {}
+
+--- Attaches a short reason to the call that makes it: `replay --explain` shows it under the call
+--- (`note: night surcharge 50 %`), and so does a failing test's list of calls. At most 8 a call, of
+--- 200 bytes each (a longer one is cut, then `…`). Does nothing, at the cost of a call, when not
+--- explaining. A text that is not a string is an error at the calling line.
+---@param text string
+function note(text) end

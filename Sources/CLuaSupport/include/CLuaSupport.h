@@ -39,7 +39,8 @@ typedef void (*rr_log_fn)(void *context, const char *message, size_t length);
 /* One read of a knob (a field of a frozen rule table that is not a table or a function) while a
    call was explained: `name` is its path from the file's table (`escalation.recover_after[2]`), the
    value its Lua type and its text (an integer, a float as %.17g, true/false, a string cut at
-   RR_TRACE_TEXT_BYTES - 1 bytes with `cut` set). */
+   RR_TRACE_TEXT_BYTES - 1 bytes with `cut` set). A read of a param (a field of the params table of
+   a record, rr_trace_params) is recorded the same way, with `is_param` set and the param's name. */
 #define RR_TRACE_NAME_BYTES 160
 #define RR_TRACE_TEXT_BYTES 96
 #define RR_TRACE_MAX_READS 256
@@ -48,8 +49,20 @@ typedef struct rr_knob_read {
     int type;                /* LUA_TNIL, LUA_TBOOLEAN, LUA_TNUMBER (integer: is_integer), LUA_TSTRING, other */
     int is_integer;
     int cut;
+    int is_param;
     char text[RR_TRACE_TEXT_BYTES];
 } rr_knob_read;
+
+/* A note a rule attached to the call being explained (`note("night surcharge 50 %")`, trace.c): at
+   most RR_TRACE_MAX_NOTES a call, each cut at RR_TRACE_NOTE_BYTES bytes (at a character) with `cut`
+   set; `length` bytes of text (it may hold NULs). */
+#define RR_TRACE_MAX_NOTES 8
+#define RR_TRACE_NOTE_BYTES 200
+typedef struct rr_note {
+    char text[RR_TRACE_NOTE_BYTES];
+    int length;
+    int cut;
+} rr_note;
 
 typedef struct rr_runtime {
     lua_State *L;
@@ -97,6 +110,14 @@ typedef struct rr_runtime {
     int reads_count;
     int reads_capacity;
     int reads_dropped;       /* reads past RR_TRACE_MAX_READS in the current call */
+    /* Notes of the call being explained (malloc'd on the first one, RR_TRACE_MAX_NOTES of them). */
+    struct rr_note *notes;
+    int notes_count;
+    int notes_dropped;       /* notes past RR_TRACE_MAX_NOTES in the current call */
+    /* The levels of the stack below the explained call's own frame, and the last line that frame
+       ran (0: none yet): where it returned from, or raised (the line hook, budget.c, keeps it). */
+    int trace_level;
+    int return_line;
 
     /* Views (frozen.c): the bits of the declared fields that rules read through a view since the
        host last cleared it; RR_VIEW_ALL when a read could not be told apart (pairs, next, #, a
@@ -243,7 +264,14 @@ double rr_pattern_cost(const char *p, size_t plen, size_t n, int anchored_allowe
    (shortest) name. Allocates (the closures and names): call in host mode, under lua_pcall. Once
    made, the tables stay so for the life of the state. */
 int rr_trace_knobs(lua_State *L);
-/* Starts recording knob reads (clears what was recorded); stops recording. */
+/* Makes the params table at idx (a kept table, rr_push_kept_table, that the host fills with a rule
+   file's params) report its reads as rr_trace_knobs makes a knob table: each read of a field that
+   is not a table or a function is recorded, while rt->trace_reads is set, with is_param and the
+   field as its name. With `writable`, a rule may also add fields to it (as to the plain table the
+   host passes when not explaining), not only set those it has. Allocates: call in host mode. */
+void rr_trace_params(lua_State *L, int idx, int writable);
+/* Starts recording knob and param reads, notes and the returning line of the call about to be
+   made (clears what was recorded); stops recording. */
 void rr_trace_reads_begin(rr_runtime *rt);
 void rr_trace_reads_end(rr_runtime *rt);
 

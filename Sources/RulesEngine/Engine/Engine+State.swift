@@ -30,14 +30,18 @@ extension Engine {
             day.append(("reminders", .array(today.reminders.map { .string($0.time.text) })))
             fields.append(("today", .object(day)))
         }
+        var apps: [(String, JSONValue)] = []
         let (habits, refused) = try habitStreaks(&context, at: now)
-        if !habits.isEmpty { fields += HabitStreak.stateFields(habits) }
-        if !refused.isEmpty { fields.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
+        if !habits.isEmpty { apps += HabitStreak.stateFields(habits) }
+        if !refused.isEmpty { apps.append(("habit_streak_errors", .object(refused.map { ($0, .string($1)) }))) }
         if try context.storage.usageEvents(context.userID, from: 0, to: now + 1).isEmpty == false {
-            fields.append(("miga_streak", .int(try migaStreak(context, at: now))))
+            apps.append(("miga_streak", .int(try migaStreak(context, at: now))))
         }
-        if let earned = context.book.earned { fields.append(("earned", try earnedState(earned, context, at: now))) }
-        return .object(fields)
+        if let earned = context.book.earned { apps.append(("earned", try earnedState(earned, context, at: now))) }
+        // A user of other apps who takes no part in Pressure: Pressure's fields, which could only
+        // show its initial state, are left out.
+        let noPressure = context.book.today == nil && e == .initial && context.settings.subscriptionTier == .free
+        return .object((noPressure && !apps.isEmpty ? [] : fields) + apps)
     }
 
     /// Earned's part of the state: the economy, what is open, and the grants running.
