@@ -34,18 +34,52 @@ struct CLI {
 
     static func run(
         _ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
-        executableURL: URL? = nil, environment: [String: String] = [:]
+        executableURL: URL? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(900),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Result {
         let (process, out, err) = try launch(
             arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)),
             environment: environment)
-        let stdout = out.readDataToEndOfFile()
-        let stderr = err.readDataToEndOfFile()
+        // Killed past its timeout (then the test has an issue): a hung child fails its test, not the suite.
+        let finished = DispatchSemaphore(value: 0)
+        let killed = Flag()
+        DispatchQueue.global().async {
+            if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .timedOut {
+                killed.set()
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        let (stdout, stderr) = drain(out, err)
         process.waitUntilExit()
+        finished.signal()
+        if killed.isSet { Issue.record("rulesrun \(arguments) was killed after \(timeout)", sourceLocation: sourceLocation) }
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Both pipes read to their ends at once: read one after the other, a child that fills the
+    /// pipe not being read (64 KiB of standard error while its output is read) would wait forever.
+    static func drain(_ out: FileHandle, _ err: FileHandle) -> (stdout: Data, stderr: Data) {
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errors = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            errors.data = err.readDataToEndOfFile()
+            done.signal()
+        }
+        let output = out.readDataToEndOfFile()
+        done.wait()
+        return (output, errors.data)
+    }
+
+    /// A flag set from another thread.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
     }
 
     /// Starts `executableURL` (`rulesrun` by default) with `arguments` in `directory`, its standard
