@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "rulesrun",
-    platforms: [.macOS(.v13)],
+    // Linux (Debian, Swift 6.1+) is where it is built and tested; on macOS, 15 or later: the
+    // `Mutex` and `Atomic` of the Synchronization library need it.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "RulesModel", targets: ["RulesModel"]),
@@ -68,6 +70,7 @@ let package = Package(
                 "RulesSim",
                 "RulesStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "embedding-example", dependencies: ["LuaHost"], path: "examples/embedding"),

@@ -107,6 +107,23 @@ public final class LuaHost {
     /// than one step are not counted.
     public var instructionsRun: Int64 { runtime.pointee.instructions_total }
 
+    /// `math.random`'s generator state (empty when the library has none).
+    public var randomState: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        guard rr_random_stamp(runtime, &bytes) != 0 else { return [] }
+        return Array(bytes.prefix(runtime.pointee.random_state_size))
+    }
+
+    /// Puts the state where calls it did not make would have left it: `instructions` more counted
+    /// and `math.random`'s generator at `randomState` (as read after those calls elsewhere). What
+    /// a remembered result of those calls (``RuleSet``'s proofs of a file already proved) needs
+    /// so that the calls after it see the same counts and draws as if it had been computed here.
+    public func resume(afterInstructions instructions: Int64, randomState: [UInt8]) {
+        runtime.pointee.instructions_total += instructions
+        guard let state = runtime.pointee.random_state, randomState.count == runtime.pointee.random_state_size else { return }
+        randomState.withUnsafeBytes { UnsafeMutableRawPointer(mutating: state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    }
+
     /// Runs a full garbage collection (to measure what a loaded file keeps).
     public func collectGarbage() {
         hostMode { _ = clua_gc_collect(L) }

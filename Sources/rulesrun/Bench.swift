@@ -41,20 +41,21 @@ struct Bench: ParsableCommand {
         transform: WholeNumber.parser(1...maxStoreUsers)) var storeUsers = 100
 
     func run() throws {
-        if let name = ProcessInfo.processInfo.environment["RULESRUN_BENCH_ONLY"] {  // profiling one measurement
+        if let name = Console.current.environment["RULESRUN_BENCH_ONLY"] {  // profiling one measurement
             guard let only = LuaHostBenchmark.Measurement(rawValue: name) else {
                 let names = LuaHostBenchmark.Measurement.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ValidationError("RULESRUN_BENCH_ONLY: expected one of \(names), found \"\(name)\"")
             }
             let ns = try LuaHostBenchmark.run(only: only, iterations: iterations, rounds: rounds)
-            print("\(only.rawValue): \(String(format: "%.1f ns", ns)) per call")
+            Terminal.print("\(only.rawValue): \(String(format: "%.1f ns", ns)) per call")
             return
         }
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
         let streak = try StreakCallBenchmark.run(iterations: max(1, iterations / 100), rounds: rounds)
         let temporary = FileManager.default.temporaryDirectory
         Self.removeStaleFolders(in: temporary)
-        let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())")
+        // The process's and this run's: two benchmarks of one process (run in-process) share nothing.
+        let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3))
@@ -88,43 +89,43 @@ struct Bench: ParsableCommand {
                     "pressure_user_year_bytes": store.pressureUserYearBytes,
                     "habit_user_year_bytes": store.habitUserYearBytes,
                 ] as [String: Any]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            Terminal.print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
             return
         }
         func f(_ x: Double) -> String { String(format: "%8.1f ns", x) }
-        print("rule call, \(iterations) calls x \(rounds) rounds (fastest round, CPU time of the thread)")
-        print("  (a) floor, bare C API, integers  \(f(r.floor_ns))")
-        print(
+        Terminal.print("rule call, \(iterations) calls x \(rounds) rounds (fastest round, CPU time of the thread)")
+        Terminal.print("  (a) floor, bare C API, integers  \(f(r.floor_ns))")
+        Terminal.print(
             "      bare C API, tables in/out    \(f(r.table_floor_ns))   = \(String(format: "%.2f", r.table_floor_ns / r.floor_ns)) x (a): the cost of the tables themselves"
         )
-        print(
+        Terminal.print(
             "        with a count hook          \(f(r.table_floor_hooked_ns))   = \(String(format: "%.2f", r.table_floor_hooked_ns / r.table_floor_ns)) x without: Lua traps every instruction to count it"
         )
-        print(
+        Terminal.print(
             "  (b) LuaHost, tables <-> structs  \(f(r.host_ns))   (b)/(a) = \(String(format: "%.2f", r.host_over_floor)), "
                 + "(b)/(tables in/out) = \(String(format: "%.2f", r.host_over_table_floor)), "
                 + "with a hook \(String(format: "%.2f", r.host_over_hooked_table_floor))")
-        print(
+        Terminal.print(
             "      (b) without instruction hook \(f(r.host_no_hook_ns))   hook share of (b) = \(String(format: "%.1f%%", r.hook_share * 100))"
         )
-        print("      generic [LuaValue] + Decoder \(f(r.generic_ns))")
-        print("  (c) native Swift                 \(f(r.native_ns))   (b)/(c) = \(String(format: "%.0f", r.host_over_native))")
-        print("habit streak call, \(streak.periods) periods, \(streak.iterations) calls x \(rounds) rounds (fastest round)")
-        print("  old shape: 3 fields a period, integer out  \(String(format: "%8.2f us", streak.old_shape_ns / 1000))")
-        print(
+        Terminal.print("      generic [LuaValue] + Decoder \(f(r.generic_ns))")
+        Terminal.print("  (c) native Swift                 \(f(r.native_ns))   (b)/(c) = \(String(format: "%.0f", r.host_over_native))")
+        Terminal.print("habit streak call, \(streak.periods) periods, \(streak.iterations) calls x \(rounds) rounds (fastest round)")
+        Terminal.print("  old shape: 3 fields a period, integer out  \(String(format: "%8.2f us", streak.old_shape_ns / 1000))")
+        Terminal.print(
             "  widened: 8 fields, task, user, table out  \(String(format: "%8.2f us", streak.widened_ns / 1000))   = \(String(format: "%.2f", streak.widened_over_old)) x old"
         )
-        print("store, \(store.rows) rows (\(store.userDays) user-days)")
-        print(
+        Terminal.print("store, \(store.rows) rows (\(store.userDays) user-days)")
+        Terminal.print(
             "  bulk path      \(String(format: "%9.0f", store.bulkRowsPerSecond)) rows/s   = \(String(format: "%.2f", store.bulkToRawRatio)) x raw   target >= 0.50"
         )
-        print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")
-        print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
-        print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
-        print("targets (ratios of measurements of this run; times are the thread's CPU time)")
-        for target in targets { print("  \(target.line)") }
-        print("measured elsewhere")
-        for other in Self.measuredElsewhere { print("  \(other.target): \(other.command)") }
+        Terminal.print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")
+        Terminal.print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
+        Terminal.print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
+        Terminal.print("targets (ratios of measurements of this run; times are the thread's CPU time)")
+        for target in targets { Terminal.print("  \(target.line)") }
+        Terminal.print("measured elsewhere")
+        for other in Self.measuredElsewhere { Terminal.print("  \(other.target): \(other.command)") }
     }
 
     /// A target the benchmark measures, and whether this run meets it.
@@ -153,14 +154,15 @@ struct Bench: ParsableCommand {
         ("peak RSS of 10,000 users x 30 days under 2 GB", "/usr/bin/time -v rulesrun simulate 30d --users 10000 [--no-db]"),
     ]
 
-    /// The store benchmark's folder in the temporary folder, named after the process.
+    /// The store benchmark's folder in the temporary folder, named after the process and the run
+    /// (`rulesrun-bench-PID-XXXXXXXX`).
     static let folderPrefix = "rulesrun-bench-"
 
     /// Removes the folders left by benchmarks that were killed (their process is gone).
     static func removeStaleFolders(in temporary: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
         for name in names where name.hasPrefix(folderPrefix) {
-            guard let pid = pid_t(name.dropFirst(folderPrefix.count)), pid > 0, pid != getpid(),
+            guard let pid = pid_t(name.dropFirst(folderPrefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid(),
                 kill(pid, 0) == -1, errno == ESRCH
             else { continue }
             try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))

@@ -184,13 +184,13 @@ struct CompareCommand: ParsableCommand {
         do {
             (options, lineExpectations) = try parseOptions()
         } catch {
-            fail("\(error)")
+            throw fail("\(error)")
         }
         let comparison: RuleComparison
         do {
             comparison = try RuleComparison(folderA: dirA, folderB: dirB, options: options)
         } catch {
-            fail("\(error)")
+            throw fail("\(error)")
         }
         if bench { return try runBench(comparison) }
         let hosts = [comparison.rulesA, comparison.rulesB].map { ($0 as? RuleSet)?.host }
@@ -200,7 +200,7 @@ struct CompareCommand: ParsableCommand {
             do {
                 try properties.load(file: property)
             } catch {
-                fail("--property \(property): \(error)")
+                throw fail("--property \(property): \(error)")
             }
         }
         do {
@@ -214,7 +214,7 @@ struct CompareCommand: ParsableCommand {
                         }
                     })
         } catch {
-            fail("\(error)")
+            throw fail("\(error)")
         }
         // Everything that can be checked is checked before anything runs: the personas, --out.
         var mix = PersonaMix.standard
@@ -227,7 +227,7 @@ struct CompareCommand: ParsableCommand {
                         personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB))
                 }
             } catch {
-                fail("\(error)")
+                throw fail("\(error)")
             }
         }
         let output = try prepareOut()
@@ -268,7 +268,7 @@ struct CompareCommand: ParsableCommand {
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()
-                fail("\(error)")
+                throw fail("\(error)")
             }
         }
         bar.finish()
@@ -292,7 +292,7 @@ struct CompareCommand: ParsableCommand {
             }
             output.removeIfUnused()
         } catch {
-            fail("--out \(out): cannot write the replay files: \(error.localizedDescription)")
+            throw fail("--out \(out): cannot write the replay files: \(error.localizedDescription)")
         }
         var measured: [(set: String, folder: String, coverage: RuleCoverage)] = []
         if coverage {
@@ -309,10 +309,10 @@ struct CompareCommand: ParsableCommand {
             object = .object(members)
         }
         if let html, let page = result.html(json: object) {
-            do { try Output.write(page, to: html) } catch { fail("\(error)") }
+            do { try Output.write(page, to: html) } catch { throw fail("\(error)") }
         }
         if json {
-            print(object.description)
+            Terminal.print(object.description)
         } else {
             Terminal.line(result.text)
             for (set, folder, coverage) in measured {
@@ -327,10 +327,10 @@ struct CompareCommand: ParsableCommand {
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 
-    /// Prints the message and exits with status 2 (invalid input).
-    private func fail(_ message: String) -> Never {
+    /// Prints the message; the status 2 (invalid input) to throw.
+    private func fail(_ message: String) -> ExitCode {
         Terminal.error(message)
-        Foundation.exit(2)
+        return ExitCode(2)
     }
 
     /// The folder of the replay files, checked (and created when missing) before anything runs;
@@ -339,7 +339,7 @@ struct CompareCommand: ParsableCommand {
         do {
             return try CompareOutput(out, isDefault: out == Self.defaultOut)
         } catch {
-            fail("\(error)")
+            throw fail("\(error)")
         }
     }
 
@@ -394,7 +394,7 @@ struct CompareCommand: ParsableCommand {
         let walked = measured.walked
         let met = measured.meetsTarget ? "met" : "not met"
         if json {
-            print(
+            Terminal.print(
                 JSONValue.object([
                     ("a", .string(dirA)), ("b", .string(dirB)), ("histories", .int(walked.histories)),
                     ("days", .int(days)), ("threads", .int(measured.jobs)), ("seconds", .double(measured.seconds)),
@@ -407,15 +407,15 @@ struct CompareCommand: ParsableCommand {
                 ]).description)
         } else {
             let threads = measured.jobs == 1 ? "1 thread" : "\(measured.jobs) threads"
-            print(
+            Terminal.print(
                 "compare \(dirA) \(dirB): \(walked.histories) histories of \(days) days in \(String(format: "%.3f", measured.seconds)) s (fastest of 3, \(threads)) = \(WholeNumber.text(measured.historiesPerSecond.rounded(.towardZero))) histories/s; \(walked.differing) differ"
             )
             if measured.jobs > 1 {
-                print(
+                Terminal.print(
                     "  CPU (every thread): \(String(format: "%.3f", measured.cpuSeconds)) s = \(WholeNumber.text(measured.historiesPerCPUSecond.rounded(.towardZero))) histories per CPU-second"
                 )
             }
-            print("  target (issue 20): at least \(WholeNumber.text(CompareBench.target)) histories/s: \(met)")
+            Terminal.print("  target (issue 20): at least \(WholeNumber.text(CompareBench.target)) histories/s: \(met)")
         }
         // The exit status of the walk, as without --bench (the economy and the habits are not run): with
         // expectations, 1 when one broke; else 1 when a field differs.

@@ -90,7 +90,7 @@ struct MergeCommand: ParsableCommand {
             }
         }
         if let db {
-            InterruptCleanup.installSignalHandlers(command: "merge")
+            if Console.current.handlesSignals { InterruptCleanup.installSignalHandlers(command: "merge") }
             let parts: [MergePart]
             do throws(SimulationError) {
                 parts = try DatabaseMerge.merge(databases, into: db, replacing: replace, users: merged.flatMap(Self.userIDs))

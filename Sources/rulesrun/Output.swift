@@ -10,7 +10,7 @@ enum Output {
     /// another rulesrun writing the file at that moment (a database run on it) is refused.
     static func write(_ text: String, to path: String?) throws {
         guard let path, path != "-" else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.current.output(text)
             return
         }
         func fail(_ reason: String) -> ValidationError { ValidationError("cannot write \(path): \(reason)") }

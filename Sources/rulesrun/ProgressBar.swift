@@ -9,7 +9,8 @@ final class ProgressBar {
     private let started = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false
-    private let enabled = isatty(2) == 1
+    private let console = Console.current
+    private var enabled: Bool { console.errorIsTerminal }
 
     init(label: String) { self.label = label }
 
@@ -26,14 +27,13 @@ final class ProgressBar {
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(
-            Data("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(VisibleText.escaping(self.label))  \(String(format: "%.1f", elapsed)) s".utf8))
+        console.error("\r\u{1B}[2K[\(bar)] \(done)/\(total) \(VisibleText.escaping(self.label))  \(String(format: "%.1f", elapsed)) s")
         drawn = true
     }
 
     func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        console.error("\r\u{1B}[2K")
         drawn = false
     }
 }

@@ -104,7 +104,7 @@ struct ReplayCommand: ParsableCommand {
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
-        let standardOutput = FileHandle.standardOutput
+        let console = Console.current
         var number = 0
         var read: [UInt8] = []
         var checked = CheckedLines()
@@ -121,7 +121,7 @@ struct ReplayCommand: ParsableCommand {
                 // One write per line, not print's buffer: the line of every event applied (and
                 // committed, with --db) is out before the next event, should the replay be stopped.
                 let calls = trace.removeAll()
-                standardOutput.write(Data((explainer?.lines(of: out, calls) ?? out.description + "\n").utf8))
+                console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
                 if check {
                     checked.count(
                         ScenarioTest.judge(line: String(decoding: read, as: UTF8.self), output: out, label: events, number: number))

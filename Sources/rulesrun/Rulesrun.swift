@@ -16,10 +16,18 @@ struct Rulesrun: ParsableCommand {
     /// As ArgumentParser's, except that a bad argument (its usage error, 64) exits 2 like any
     /// other invalid input of rulesrun, and that messages go through `Terminal`.
     static func main() {
+        Foundation.exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the command `arguments` name (without the program's name) and returns its exit status;
+    /// everything it writes goes to ``Console/current`` (the process's, or the caller's in-process).
+    static func run(_ arguments: [String]) -> Int32 {
+        _ = ConsoleLogHandler.bootstrap
         var command: (any ParsableCommand)?
         do {
-            command = try parseWithNegativeArguments(Array(CommandLine.arguments.dropFirst()))
+            command = try parseWithNegativeArguments(arguments)
             try command!.run()
+            return 0
         } catch {
             if exitCode(for: error) == .validationFailure {
                 // A subcommand whose run() refused an argument: its help, not the root's usage.
@@ -28,14 +36,18 @@ struct Rulesrun: ParsableCommand {
                         "Error: \(Self.message(for: error))\n  See 'rulesrun \($0) --help' for more information."
                     } ?? fullMessage(for: error)
                 Terminal.error(message)
-                Foundation.exit(2)
+                return 2
             }
-            // Help and --version as ArgumentParser prints them; any other message escaped, as every message is.
             let code = exitCode(for: error)
-            guard code != .success else { exit(withError: error) }
             let message = fullMessage(for: error)
-            if !message.isEmpty { Terminal.error(message) }
-            Foundation.exit(code.rawValue)
+            // Help, --version and the completion scripts on standard output, as ArgumentParser
+            // prints them; any other message escaped, as every message is.
+            if code == .success {
+                if !message.isEmpty { Terminal.print(message) }
+            } else if !message.isEmpty {
+                Terminal.error(message)
+            }
+            return code.rawValue
         }
     }
 

@@ -43,7 +43,7 @@ struct SchemaCommand: ParsableCommand {
         }
         var text = ""
         Self.write(schema, indent: "", into: &text)
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Terminal.print(text)
     }
 
     /// `value` as JSON, two spaces an indent, members in order, a scalar as `JSONValue` prints it.

@@ -184,7 +184,7 @@ struct SimulateCommand: ParsableCommand {
                 jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 shard: try shard.map {
                     $0 == "auto"
-                        ? try ShardEnvironment.shard(environment: ProcessInfo.processInfo.environment, count: shardCount) : try Shard($0)
+                        ? try ShardEnvironment.shard(environment: Console.current.environment, count: shardCount) : try Shard($0)
                 } ?? .whole,
                 // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
                 database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append,
@@ -202,7 +202,7 @@ struct SimulateCommand: ParsableCommand {
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
-        InterruptCleanup.installSignalHandlers(command: "simulate")
+        if Console.current.handlesSignals { InterruptCleanup.installSignalHandlers(command: "simulate") }
         // --db-shards N: how many files the bench's sharded run writes (2 by default).
         if bench { return try SimulationBench(config: config, shards: dbShards ?? 2).run() }
         let (simulation, shards): (Simulation?, DatabaseShards?) = try SetupFailure.exiting(rules: ruleFolder.rules) {

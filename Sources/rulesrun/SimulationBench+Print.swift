@@ -13,13 +13,13 @@ extension SimulationBench {
     func run() throws {
         let measured = try measure { name in Terminal.error("running: \(name)") }
         let results = measured.variants
-        print(
+        Terminal.print(
             "simulate \(config.duration) --users \(config.users) --jobs \(config.jobs) (seed \(config.seed), personas \(config.mix.description))"
         )
-        print("                                        wall      CPU    user-days/s   events/s   user-days per CPU-s")
+        Terminal.print("                                        wall      CPU    user-days/s   events/s   user-days per CPU-s")
         for r in results + [measured.sharded] {
             let name = r.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-            print(
+            Terminal.print(
                 "  \(name) \(String(format: "%7.2f", r.seconds)) s \(String(format: "%7.2f", r.cpuSeconds)) s  \(String(format: "%10.0f", r.userDaysPerSecond))  \(String(format: "%10.0f", r.eventsPerSecond))  \(String(format: "%12.0f", r.userDaysPerCPUSecond))"
             )
         }
@@ -28,7 +28,7 @@ extension SimulationBench {
             ("SQLite alone, the same rows", measured.floor),
             ("  without foreign keys, CHECKs", measured.floorUnchecked),
         ] {
-            print(
+            Terminal.print(
                 "  \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%7.2f", floor.seconds)) s \(String(format: "%7.2f", floor.cpuSeconds)) s  "
                     + "\(floor.rows) rows copied into the same schema, one thread")
         }
@@ -37,23 +37,23 @@ extension SimulationBench {
         let floor = measured.floor.seconds
         for run in [lua, measured.sharded] {
             let ratio = run.seconds / floor
-            print(
+            Terminal.print(
                 "  \(run.name): wall \(f(run.seconds)) s = \(f(ratio)) x SQLite alone (\(f(floor)) s); "
                     + "target <= \(f(Self.databaseTarget)) x: \(met(ratio <= Self.databaseTarget))")
         }
         let perEvent = luaMemory.cpuSeconds * 1e6 / Double(max(luaMemory.events, 1))
-        print(
+        Terminal.print(
             "  \(luaMemory.name): \(f(perEvent)) us of CPU per event (\(luaMemory.events) events); "
                 + "target <= \(f(Self.microsecondsPerEventTarget)) us: \(met(perEvent <= Self.microsecondsPerEventTarget))")
         let tenThousand = config.users == 10_000 && config.days == 30
-        print(
+        Terminal.print(
             "  wall time with the database: \(f(lua.seconds)) s; target <= 10 s for 30d x 10,000 users: "
                 + (tenThousand ? met(lua.seconds <= 10) : "not measured here (give 30d --users 10000)"))
         let luaNative = lua.userDaysPerCPUSecond / native.userDaysPerCPUSecond
         let luaNativeMemory = luaMemory.userDaysPerCPUSecond / nativeMemory.userDaysPerCPUSecond
-        print(
+        Terminal.print(
             "  Lua / reference throughput (CPU): \(f(luaNative)) with the database, \(f(luaNativeMemory)) in memory; "
                 + "target >= 0.33: \(met(min(luaNative, luaNativeMemory) >= 0.33))")
-        print(String(format: "  the database's share of the Lua run's CPU time: %.0f%%", 100 * (1 - luaMemory.cpuSeconds / lua.cpuSeconds)))
+        Terminal.print(String(format: "  the database's share of the Lua run's CPU time: %.0f%%", 100 * (1 - luaMemory.cpuSeconds / lua.cpuSeconds)))
     }
 }

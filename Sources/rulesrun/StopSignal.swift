@@ -41,11 +41,15 @@ enum StopSignal {
         return ends[0]
     }()
 
-    /// Installs the handlers (before the first wait, so that a signal is never lost).
-    static func install() { _ = readEnd }
+    /// Installs the handlers (before the first wait, so that a signal is never lost), when the
+    /// command owns the process (``Console/handlesSignals``).
+    static func install() {
+        if Console.current.handlesSignals { _ = readEnd }
+    }
 
     /// The signal received, if one was (`SIGINT`, `SIGTERM`); reads it without waiting.
     static func received() -> String? {
+        guard Console.current.handlesSignals else { return nil }
         var byte: UInt8 = 0
         guard read(readEnd, &byte, 1) == 1 else { return nil }
         // Kept readable for the next look: the watch stops at the first place it checks.

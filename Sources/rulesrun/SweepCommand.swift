@@ -125,7 +125,8 @@ struct SweepCommand: ParsableCommand {
             }
         }
         var report = SweepReport(sweep: sweep, rows: [])
-        if streams { FileHandle.standardOutput.write(Data(VisibleText.escaping(report.header(format)).utf8)) }
+        let console = Console.current
+        if streams { console.output(VisibleText.escaping(report.header(format))) }
         let bar = ProgressBar(label: "variants")
         var stopped: String?
         do {
@@ -133,7 +134,7 @@ struct SweepCommand: ParsableCommand {
                 bar.finish()
                 report.rows.append(row)
                 if streams {
-                    FileHandle.standardOutput.write(Data(VisibleText.escaping(report.line(row, format)).utf8))
+                    console.output(VisibleText.escaping(report.line(row, format)))
                 } else if toFile {
                     try Output.write(report.rendered(format), to: reportOptions.out)
                 }
@@ -157,7 +158,7 @@ struct SweepCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if streams {
-            if format == .table, report.isComplete { FileHandle.standardOutput.write(Data(VisibleText.escaping(report.sensitivity).utf8)) }
+            if format == .table, report.isComplete { console.output(VisibleText.escaping(report.sensitivity)) }
         } else if !toFile {
             try Output.write(report.rendered(format), to: nil)
         }

@@ -170,7 +170,7 @@ struct TestCommand: ParsableCommand {
                 report = .object(members)
             }
             Terminal.line(report.description)
-        case .junit: print(TestReport.junit(results, directory: directory), terminator: "")
+        case .junit: Terminal.print(TestReport.junit(results, directory: directory), terminator: "")
         }
         if results.contains(where: { $0.outcome == .error }) { throw ExitCode(2) }
         if results.contains(where: { $0.outcome.failsTheRun }) { throw ExitCode(1) }

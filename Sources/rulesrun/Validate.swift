@@ -44,7 +44,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         do {
             let ruleSet = try RuleSet.load(directory)
-            if format == .json { return print(Self.report(folder: directory, ruleSet: ruleSet, problems: []).description) }
+            if format == .json { return Terminal.print(Self.report(folder: directory, ruleSet: ruleSet, problems: []).description) }
             if quiet { return }
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
             for (file, params) in ruleSet.declaredParams { Terminal.line("  \(file) params: \(params.summary)") }
@@ -56,7 +56,7 @@ struct Validate: ParsableCommand {
         } catch let error as RuleSetError {
             let count = error.problems.count
             if format == .json {
-                print(Self.report(folder: directory, ruleSet: nil, problems: error.problems).description)
+                Terminal.print(Self.report(folder: directory, ruleSet: nil, problems: error.problems).description)
             } else {
                 for problem in error.problems { Terminal.line(problem.description) }
                 Terminal.error("\(directory): \(count) problem\(count == 1 ? "" : "s")")

@@ -20,12 +20,12 @@ import Testing
         }
         thread.start()
         // Until the worker waits, or (wrongly) got a chunk.
-        while board.waitingWorkers == 0 && third.value == .none { usleep(1000) }
+        try Self.waitUntil { board.waitingWorkers > 0 || third.value != .none }
         #expect(third.value == .none)
         board.deliver(1, ChunkResult(days: [], records: [], failures: RuleFailures()))
         board.deliver(0, ChunkResult(days: [], records: [], failures: RuleFailures()))
         _ = try board.wait(for: 0)
-        answered.wait()
+        #expect(answered.wait(timeout: .now() + 60) == .success, "the waiting worker got no chunk")
         #expect(third.value == .some(2))
         _ = try board.wait(for: 1)
         // Chunks 2 and 3 fill the window again; 4 comes when the writer took 2.
@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func aWorkerWaitingForTheWindowStopsWhenTheRunIsCancelled() {
+    @Test func aWorkerWaitingForTheWindowStopsWhenTheRunIsCancelled() throws {
         let board = Board(chunks: 5, window: 1)
         #expect(board.nextChunk() == 0)
         let answered = DispatchSemaphore(value: 0)
@@ -69,10 +69,10 @@ import Testing
             answered.signal()
         }
         thread.start()
-        while board.waitingWorkers == 0 && next.value == .none { usleep(1000) }
+        try Self.waitUntil { board.waitingWorkers > 0 || next.value != .none }
         #expect(next.value == .none)
         board.cancel()
-        answered.wait()
+        #expect(answered.wait(timeout: .now() + 60) == .success, "the waiting worker did not stop")
         #expect(next.value == .some(nil))
     }
 
@@ -99,5 +99,20 @@ private final class Locked<Value>: @unchecked Sendable {
         lock.lock()
         stored = value
         lock.unlock()
+    }
+}
+
+extension BoardTests {
+    /// Waits until `condition` holds (the other thread reached its point), for at most a minute:
+    /// a board that never lets the worker wait fails the test instead of hanging the suite.
+    static func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition() {
+            guard Date() < deadline else {
+                Issue.record("the worker neither waited nor got a chunk within a minute", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            usleep(1000)
+        }
     }
 }

@@ -97,9 +97,14 @@ import Testing
         exited.executableURL = URL(fileURLWithPath: "/bin/true")
         try exited.run()
         exited.waitUntilExit()
+        let running = Process()
+        running.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        running.arguments = ["600"]
+        try running.run()
+        defer { running.terminate() }
         let temporary = FileManager.default.temporaryDirectory
-        let stale = temporary.appendingPathComponent("rulesrun-bench-\(exited.processIdentifier)")
-        let live = temporary.appendingPathComponent("rulesrun-bench-\(getpid())")
+        let stale = temporary.appendingPathComponent("rulesrun-bench-\(exited.processIdentifier)-0badcafe")
+        let live = temporary.appendingPathComponent("rulesrun-bench-\(running.processIdentifier)")
         for folder in [stale, live] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data("x".utf8).write(to: folder.appendingPathComponent("bench-bulk-0.sqlite"))

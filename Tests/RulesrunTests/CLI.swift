@@ -4,7 +4,10 @@ import Foundation
 #endif
 import Testing
 
-/// Runs the real `rulesrun` executable built next to the test bundle.
+@testable import rulesrun
+
+/// Runs `rulesrun`'s commands: in this process (``inProcess(_:)``) when nothing about the call
+/// needs a process of its own, else the real executable built next to the test bundle.
 struct CLI {
     struct Result {
         var status: Int32
@@ -37,6 +40,13 @@ struct CLI {
         executableURL: URL? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(900),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Result {
+        // In this process when the command would run here anyway: the same folder, the same
+        // environment, the same executable.
+        if executableURL == nil, name == "rulesrun", environment.isEmpty,
+            directory.standardizedFileURL.path == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        {
+            return inProcess(arguments)
+        }
         let (process, out, err) = try launch(
             arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)),
             environment: environment)
@@ -57,6 +67,26 @@ struct CLI {
             status: process.terminationStatus,
             stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs the command in this process, as the executable's `main` would (``Rulesrun/run(_:)``),
+    /// its standard output and error collected apart (``Console``): no process to start, and the
+    /// proofs of a rule folder already proved in this process are not run again.
+    static func inProcess(_ arguments: [String]) -> Result {
+        final class Streams: @unchecked Sendable {
+            private let lock = NSLock()
+            private var output = Data(), error = Data()
+            func write(_ stream: Console.Stream, _ data: Data) {
+                lock.withLock { stream == .output ? output.append(data) : error.append(data) }
+            }
+            var texts: (String, String) { lock.withLock { (String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)) } }
+        }
+        let streams = Streams()
+        let console = Console(
+            write: { streams.write($0, $1) }, environment: ProcessInfo.processInfo.environment, errorIsTerminal: false)
+        let status = Console.$current.withValue(console) { Rulesrun.run(arguments) }
+        let (stdout, stderr) = streams.texts
+        return Result(status: status, stdout: stdout, stderr: stderr)
     }
 
     /// Both pipes read to their ends at once: read one after the other, a child that fills the

@@ -220,9 +220,10 @@ import Testing
             let err = Pipe()
             process.standardError = err
             try process.run()
-            // Once the run writes (its file is there), it is interrupted.
-            while !FileManager.default.fileExists(atPath: database + file) && process.isRunning { usleep(20_000) }
-            usleep(300_000)
+            // Once the run writes (its file is there), it is interrupted: at once, no pause. The run
+            // registers each file it makes for removal before (or as) it makes it, so a signal
+            // right after the file appears finds it registered.
+            while !FileManager.default.fileExists(atPath: database + file) && process.isRunning { usleep(1_000) }
             kill(process.processIdentifier, signal)
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()

@@ -136,7 +136,8 @@ public final class RuleSet {
             if contents.updateValue(bytes, forKey: file) == nil { order.append(file) }
             return bytes
         }
-        var proofs: [Counterexamples] = []
+        var proofs: [ProofCache.Outcome] = []
+        let allOverrides = overrides
         var modules: [(name: String, value: LuaValue)] = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
             host.collectGarbage()
@@ -188,7 +189,15 @@ public final class RuleSet {
                 let silent = host.printIsSilent
                 host.printIsSilent = true
                 defer { host.printIsSilent = silent }
-                proofs += policy.prove(in: file, host: host)
+                guard proofCalls == nil else {
+                    proofs += policy.prove(in: file, host: host).map(ProofCache.Outcome.init)
+                    return policy
+                }
+                let key = ProofCache.Key(
+                    policy: name, folder: path, files: order, contents: order.map { contents[$0] ?? [] },
+                    overrides: allOverrides, limits: "\(limits)", randomSeed: randomSeed,
+                    instructions: host.instructionsRun, randomState: host.randomState)
+                proofs += ProofCache.outcomes(key, host: host) { policy.prove(in: file, host: host) }
             }
             return policy
         }

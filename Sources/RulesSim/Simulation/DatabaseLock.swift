@@ -21,31 +21,34 @@ public final class DatabaseLock: @unchecked Sendable {
     public init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
         let file = (try? DatabaseTarget.followingLink(path)) ?? path
         lockPath = file + ".rulesrun-lock"
-        while true {
-            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw SimulationError("\(option) \(path): cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
-            }
-            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-                let code = errno
-                close(fd)
-                if code == EWOULDBLOCK {
-                    throw SimulationError(
-                        "\(option) \(path): another rulesrun is writing \(path) (it holds \(lockPath)); wait for it to finish, or give another \(option)"
-                    )
+        // Made and registered as one step: an interruption in between would leave the lock file.
+        cleanup = try InterruptCleanup.add { () throws(SimulationError) -> [String] in
+            while true {
+                let fd = open(self.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+                guard fd >= 0 else {
+                    throw SimulationError("\(option) \(path): cannot create the lock file \(self.lockPath): \(String(cString: strerror(errno)))")
                 }
-                throw SimulationError("\(option) \(path): cannot lock \(lockPath): \(String(cString: strerror(code)))")
+                if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                    let code = errno
+                    close(fd)
+                    if code == EWOULDBLOCK {
+                        throw SimulationError(
+                            "\(option) \(path): another rulesrun is writing \(path) (it holds \(self.lockPath)); wait for it to finish, or give another \(option)"
+                        )
+                    }
+                    throw SimulationError("\(option) \(path): cannot lock \(self.lockPath): \(String(cString: strerror(code)))")
+                }
+                // The run that held the lock removes its file when it releases it: the file locked
+                // must still be the one at the path, else another run may lock a new one.
+                var held = stat(), current = stat()
+                if fstat(fd, &held) == 0, stat(self.lockPath, &current) == 0, held.st_dev == current.st_dev, held.st_ino == current.st_ino {
+                    self.descriptor = fd
+                    break
+                }
+                close(fd)
             }
-            // The run that held the lock removes its file when it releases it: the file locked
-            // must still be the one at the path, else another run may lock a new one.
-            var held = stat(), current = stat()
-            if fstat(fd, &held) == 0, stat(lockPath, &current) == 0, held.st_dev == current.st_dev, held.st_ino == current.st_ino {
-                descriptor = fd
-                break
-            }
-            close(fd)
+            return [self.lockPath]
         }
-        cleanup = InterruptCleanup.add([lockPath])
         // The file itself: a run that reaches it by another name holds this one.
         let fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
         guard fd >= 0 else {

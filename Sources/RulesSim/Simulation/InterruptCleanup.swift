@@ -26,6 +26,19 @@ public enum InterruptCleanup {
         return registry.next
     }
 
+    /// Runs `create`, which makes files and returns those to remove if the process is
+    /// interrupted, and registers them, as one step: a signal arriving meanwhile is handled once
+    /// they are registered (its handler waits for the registry), so that no file made is left
+    /// behind for having been made a moment before it was registered.
+    public static func add<E: Error>(creating create: () throws(E) -> [String]) throws(E) -> Int {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        let paths = try create()
+        registry.next += 1
+        registry.files[registry.next] = paths
+        return registry.next
+    }
+
     public static func remove(_ token: Int) {
         registry.lock.lock()
         registry.files[token] = nil
