@@ -102,7 +102,8 @@ let package = Package(
             ]),
         .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
-        .testTarget(name: "RulesrunTests", dependencies: ["rulesrun", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "RulesrunTests", dependencies: ["rulesrun", "LuaHost", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

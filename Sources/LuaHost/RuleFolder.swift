@@ -21,13 +21,13 @@ public struct RuleFolder: Sendable {
     public init(_ path: String) throws {
         let path = try Self.path(of: path)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: WorkingFolder.resolve(path), isDirectory: &isDirectory) else {
             throw LuaError(kind: .syntax, file: path, message: "no such rule folder")
         }
         guard isDirectory.boolValue else {
             throw LuaError(kind: .syntax, file: path, message: "not a folder (a rule set is a folder of .lua files)")
         }
-        root = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        root = URL(fileURLWithPath: WorkingFolder.resolve(path), isDirectory: true).standardizedFileURL
     }
 
     /// The `.lua` files under the folder (hidden ones excepted), sorted by relative name.

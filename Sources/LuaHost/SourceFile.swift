@@ -29,7 +29,7 @@ public enum SourceFile {
     /// The bytes of the regular file at `path` (symbolic links followed), at most `maxBytes` of them.
     public static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(WorkingFolder.resolve(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { throw .missing }
@@ -65,7 +65,7 @@ public enum SourceFile {
     /// nothing is.
     public static func kind(of path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(WorkingFolder.resolve(path), &info) == 0 else { return nil }
         return describe(mode: info.st_mode)
     }
 

@@ -36,18 +36,20 @@ package final class InputDatabase {
 
     /// Checks and locks the file at `path`; `scratch` is where a copy goes when one is needed
     /// (the caller removes `Store.files(of: scratch)` should the process be interrupted).
-    package init(path: String, scratch: String) throws {
+    /// `file`: the path to open, when it is not `path` itself (a path relative to another folder
+    /// than the process's: ``WorkingFolder`` of LuaHost).
+    package init(path: String, file given: String? = nil, scratch: String) throws {
         self.path = path
         func refuse(_ reason: String) -> StoreError { StoreError(.notARulesDatabase, "\(path): \(reason); \(Self.expected)") }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw refuse(errno == ENOENT ? "no such file" : String(cString: strerror(errno))) }
+        guard stat(given ?? path, &info) == 0 else { throw refuse(errno == ENOENT ? "no such file" : String(cString: strerror(errno))) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw refuse("is a folder")
         default: throw refuse("not a regular file")
         }
         guard info.st_size > 0 else { throw refuse("an empty file") }
-        guard let resolved = realpath(path, nil) else { throw refuse(String(cString: strerror(errno))) }
+        guard let resolved = realpath(given ?? path, nil) else { throw refuse(String(cString: strerror(errno))) }
         let file = String(cString: resolved)
         free(resolved)
         let fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)

@@ -40,19 +40,19 @@ final class CompareOutput {
         }
         var missing: [String] = []
         var current = path
-        while !current.isEmpty, current != "/", !files.fileExists(atPath: current) {
+        while !current.isEmpty, current != "/", !files.fileExists(atPath: WorkingFolder.resolve(current)) {
             missing.insert(current, at: 0)
             current = (current as NSString).deletingLastPathComponent
         }
         if !missing.isEmpty {
             do {
-                try files.createDirectory(atPath: path, withIntermediateDirectories: true)
+                try files.createDirectory(atPath: WorkingFolder.resolve(path), withIntermediateDirectories: true)
             } catch {
                 throw Problem(description: "--out \(path): cannot create the folder (\(error.localizedDescription))")
             }
         }
         created = missing
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(WorkingFolder.resolve(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         var locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
         if fd >= 0, !locked, errno == EWOULDBLOCK, isDefault {
             Terminal.error(
@@ -72,16 +72,16 @@ final class CompareOutput {
             throw Problem(description: "--out \(path): cannot lock the folder: \(String(cString: strerror(code)))")
         }
         lock = fd  // closed by deinit (a refusal below ends the process anyway)
-        for name in ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted() where Self.isReplayFileName(name) {
+        for name in ((try? files.contentsOfDirectory(atPath: WorkingFolder.resolve(path))) ?? []).sorted() where Self.isReplayFileName(name) {
             let file = (path as NSString).appendingPathComponent(name)
             var info = stat()
-            if stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if stat(WorkingFolder.resolve(file), &info) == 0, info.st_mode & S_IFMT != S_IFREG {
                 throw Problem(
                     description:
                         "--out \(path): \(file) has a name compare gives its replay files but is not a regular file (\(SourceFile.describe(mode: info.st_mode))); refusing to write over it (move it, or give another --out)"
                 )
             }
-            guard Self.wasWrittenByCompare(file) else {
+            guard Self.wasWrittenByCompare(WorkingFolder.resolve(file)) else {
                 throw Problem(
                     description:
                         "--out \(path): \(file) has a name compare gives its replay files but does not start with \"\(Self.header.trimmingCharacters(in: .whitespaces))\"; refusing to overwrite it (move it, or give another --out)"
@@ -122,8 +122,8 @@ final class CompareOutput {
 
     /// Removes the replay files an earlier compare wrote here.
     func removeStaleFiles() throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: path) where Self.isReplayFileName(name) {
-            let file = (path as NSString).appendingPathComponent(name)
+        for name in try FileManager.default.contentsOfDirectory(atPath: WorkingFolder.resolve(path)) where Self.isReplayFileName(name) {
+            let file = WorkingFolder.resolve((path as NSString).appendingPathComponent(name))
             if Self.wasWrittenByCompare(file) { try FileManager.default.removeItem(atPath: file) }
         }
     }
@@ -131,7 +131,7 @@ final class CompareOutput {
     /// Writes one replay file; returns its path.
     func write(_ text: String, to name: String) throws -> String {
         let file = (path as NSString).appendingPathComponent(name)
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try text.write(toFile: WorkingFolder.resolve(file), atomically: true, encoding: .utf8)
         written += 1
         return file
     }
@@ -140,8 +140,8 @@ final class CompareOutput {
     func removeIfUnused() {
         guard written == 0 else { return }
         for folder in created.reversed() {
-            guard (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true else { return }
-            try? FileManager.default.removeItem(atPath: folder)
+            guard (try? FileManager.default.contentsOfDirectory(atPath: WorkingFolder.resolve(folder)))?.isEmpty == true else { return }
+            try? FileManager.default.removeItem(atPath: WorkingFolder.resolve(folder))
         }
     }
 }

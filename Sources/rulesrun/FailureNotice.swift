@@ -46,8 +46,8 @@ enum FailureNotice {
     private static func write(_ text: String, to path: String) -> String? {
         do {
             try OutputPath.check(path, option: "the replay file", createsFolders: true)
-            if FileManager.default.fileExists(atPath: path) {
-                let start = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: FailureReplay.header.utf8.count) }
+            if FileManager.default.fileExists(atPath: WorkingFolder.resolve(path)) {
+                let start = FileHandle(forReadingAtPath: WorkingFolder.resolve(path)).flatMap { try? $0.read(upToCount: FailureReplay.header.utf8.count) }
                 guard start.map({ String(decoding: $0, as: UTF8.self) }) == FailureReplay.header else {
                     return "\(path) exists and is not a replay file rulesrun simulate wrote; refusing to overwrite it"
                 }

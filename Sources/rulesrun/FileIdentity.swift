@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 
 /// What a path names, to tell whether two paths are one file: the device and inode of a file that
 /// exists (so that `./x`, `a/../x`, symbolic and hard links compare equal), else the absolute path
@@ -18,7 +19,8 @@ enum FileIdentity: Hashable {
         // A path through a folder that does not exist yet (`new/../x`) names, once the folders
         // are made, the file its resolved path names.
         var info = stat()
-        let path = stat(path, &info) == 0 ? path : Self.resolved(path, links: 0)
+        let given = WorkingFolder.resolve(path)
+        let path = stat(given, &info) == 0 ? given : Self.resolved(given, links: 0)
         if stat(path, &info) == 0 {
             self = .inode(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         } else {
@@ -30,7 +32,7 @@ enum FileIdentity: Hashable {
     /// is there. `watch` compares them to tell that a path names another folder or file now.
     init?(existing path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(WorkingFolder.resolve(path), &info) == 0 else { return nil }
         self = .inode(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 

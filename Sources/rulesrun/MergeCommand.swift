@@ -52,7 +52,8 @@ struct MergeCommand: ParsableCommand {
     var databases: [String] {
         files.filter { path in
             var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else {
+            guard stat(WorkingFolder.resolve(path), &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: WorkingFolder.resolve(path))
+            else {
                 return false
             }
             defer { try? handle.close() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInDefaults
 import Foundation
+import LuaHost
 
 /// `rulesrun new DIR`: a team's first rule folder, which extends the built-in defaults and
 /// changes one knob, with a test of each kind, a persona and a README (``NewFolderTemplate``).
@@ -27,12 +28,12 @@ struct NewCommand: ParsableCommand {
     func run() throws {
         let files = FileManager.default
         var isFolder: ObjCBool = false
-        if files.fileExists(atPath: directory, isDirectory: &isFolder) {
+        if files.fileExists(atPath: WorkingFolder.resolve(directory), isDirectory: &isFolder) {
             guard isFolder.boolValue else {
                 Terminal.error("\(directory): a file, not a folder; rulesrun new writes a new rule folder (give a new folder's name)")
                 throw ExitCode(2)
             }
-            let entries = (try? files.contentsOfDirectory(atPath: directory)) ?? []
+            let entries = (try? files.contentsOfDirectory(atPath: WorkingFolder.resolve(directory))) ?? []
             guard entries.isEmpty else {
                 Terminal.error(
                     "\(directory): the folder is not empty (\(entries.count) entr\(entries.count == 1 ? "y" : "ies"), e.g. \(entries.sorted()[0])); "
@@ -43,7 +44,7 @@ struct NewCommand: ParsableCommand {
         let template = NewFolderTemplate(folder: directory)
         do {
             for (name, text) in template.files {
-                let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+                let url = URL(fileURLWithPath: WorkingFolder.resolve(directory)).appendingPathComponent(name)
                 try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: url, options: .withoutOverwriting)
             }

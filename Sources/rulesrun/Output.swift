@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 import RulesSim
 
 /// Where a command's text goes: standard output (no path, or `-`), or a file.
@@ -15,7 +16,7 @@ enum Output {
         }
         func fail(_ reason: String) -> ValidationError { ValidationError("cannot write \(path): \(reason)") }
         // O_NONBLOCK: a FIFO put there since the check is refused (ENXIO), not waited on.
-        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
+        let fd = open(WorkingFolder.resolve(path), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw fail(errno == EISDIR ? "is a folder" : String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 
 /// `--persona-dir`, as `simulate`, `sweep` and `compare` take it: folders of persona files searched
 /// before examples/personas, each checked to be a folder before anything runs.
@@ -9,7 +10,7 @@ enum PersonaDirs {
     static func check(_ folders: [String]) throws {
         for folder in folders {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileManager.default.fileExists(atPath: WorkingFolder.resolve(folder), isDirectory: &isFolder), isFolder.boolValue else {
                 throw ValidationError("--persona-dir \(folder): no such folder")
             }
         }

@@ -99,7 +99,7 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         defer { lock?.release() }
-        let store = try db.map { try Store.open(path: $0) } ?? Store.inMemory()
+        let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) } ?? Store.inMemory()
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
@@ -185,8 +185,8 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         var info = stat()
-        if stat(events, &info) == 0 { try refuse(info.st_mode) }
-        let fd = open(events, O_RDONLY | O_CLOEXEC)
+        if stat(WorkingFolder.resolve(events), &info) == 0 { try refuse(info.st_mode) }
+        let fd = open(WorkingFolder.resolve(events), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ValidationError("cannot read \(events): \(String(cString: strerror(errno)))") }
         if fstat(fd, &info) == 0 {
             do { try refuse(info.st_mode) } catch { close(fd); throw error }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInDefaults
 import Foundation
+import LuaHost
 
 /// `--rules`, the rule folder of `simulate` and `replay`.
 struct RuleFolderOption: ParsableArguments {
@@ -10,7 +11,7 @@ struct RuleFolderOption: ParsableArguments {
     /// default rules (`@default`), so that every command works from any folder.
     static var defaultFolder: String {
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "rules", isDirectory: &isFolder) && isFolder.boolValue ? "rules" : BuiltInDefaults.name
+        return FileManager.default.fileExists(atPath: WorkingFolder.resolve("rules"), isDirectory: &isFolder) && isFolder.boolValue ? "rules" : BuiltInDefaults.name
     }
 
     /// The help of a rule folder argument or option.

@@ -111,7 +111,7 @@ struct SweepCommand: ParsableCommand {
             guard let out = reportOptions.out, out != "-", format == .json else {
                 throw ValidationError("--resume reads back the report of an earlier run: give --out FILE and --format json")
             }
-            if FileManager.default.fileExists(atPath: out) {
+            if FileManager.default.fileExists(atPath: WorkingFolder.resolve(out)) {
                 let text: String
                 do { text = String(decoding: try SourceFile.read(out, maxBytes: 64 << 20), as: UTF8.self) } catch {
                     throw ValidationError("--resume: cannot read \(out): \(error)")

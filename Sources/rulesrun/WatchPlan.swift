@@ -103,7 +103,7 @@ struct WatchPlan {
     /// name: every symbolic link followed, then the last entry, or the first that is missing (whose
     /// creation would change what the path names); and the real path it names, when it exists.
     static func entries(of path: String) -> (entries: [(folder: String, name: String)], real: String?) {
-        let absolute = path.hasPrefix("/") ? path : join(FileManager.default.currentDirectoryPath, path)
+        let absolute = path.hasPrefix("/") ? path : join(WorkingFolder.current, path)
         // The components still to walk, the next one last.
         var rest = absolute.split(separator: "/").reversed().map(String.init)
         var folder = "/"

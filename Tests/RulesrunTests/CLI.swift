@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Testing
 
+import LuaHost
 @testable import rulesrun
 
 /// Runs `rulesrun`'s commands: in this process (``inProcess(_:)``) when nothing about the call
@@ -40,12 +41,9 @@ struct CLI {
         executableURL: URL? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(900),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Result {
-        // In this process when the command would run here anyway: the same folder, the same
-        // environment, the same executable.
-        if executableURL == nil, name == "rulesrun", environment.isEmpty,
-            directory.standardizedFileURL.path == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        {
-            return inProcess(arguments)
+        // In this process unless the call needs a process: another executable, another environment.
+        if executableURL == nil, name == "rulesrun", environment.isEmpty {
+            return inProcess(arguments, in: directory)
         }
         let (process, out, err) = try launch(
             arguments, in: directory, executableURL: executableURL ?? (name == "rulesrun" ? executable : binary(name)),
@@ -70,9 +68,10 @@ struct CLI {
     }
 
     /// Runs the command in this process, as the executable's `main` would (``Rulesrun/run(_:)``),
-    /// its standard output and error collected apart (``Console``): no process to start, and the
-    /// proofs of a rule folder already proved in this process are not run again.
-    static func inProcess(_ arguments: [String]) -> Result {
+    /// in `directory` (``WorkingFolder``: relative paths are under it), its standard output and
+    /// error collected apart (``Console``): no process to start, and the proofs of a rule folder
+    /// already proved in this process are not run again.
+    static func inProcess(_ arguments: [String], in directory: URL = packageRoot) -> Result {
         final class Streams: @unchecked Sendable {
             private let lock = NSLock()
             private var output = Data(), error = Data()
@@ -84,7 +83,9 @@ struct CLI {
         let streams = Streams()
         let console = Console(
             write: { streams.write($0, $1) }, environment: ProcessInfo.processInfo.environment, errorIsTerminal: false)
-        let status = Console.$current.withValue(console) { Rulesrun.run(arguments) }
+        let status = WorkingFolder.$path.withValue(directory.standardizedFileURL.path) {
+            Console.$current.withValue(console) { Rulesrun.run(arguments) }
+        }
         let (stdout, stderr) = streams.texts
         return Result(status: status, stdout: stdout, stderr: stderr)
     }

@@ -166,7 +166,7 @@ public enum RuleTestRunner {
 
     /// A folder as the output names it: relative to the current directory when it is inside it.
     static func displayPath(_ url: URL) -> String {
-        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL.path
+        let current = URL(fileURLWithPath: WorkingFolder.current, isDirectory: true).standardizedFileURL.path
         let path = url.standardizedFileURL.path
         let prefix = current.hasSuffix("/") ? current : current + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path

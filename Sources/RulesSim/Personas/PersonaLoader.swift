@@ -40,15 +40,17 @@ public enum PersonaLoader {
 
     /// The folder on disk a folder of ``folders(_:rules:)`` stands for.
     static func path(of folder: String) -> String? {
-        folder == BuiltInDefaults.personasName ? try? BuiltInDefaults.personas() : folder
+        folder == BuiltInDefaults.personasName ? try? BuiltInDefaults.personas() : WorkingFolder.resolve(folder)
     }
 
     /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
     /// looked up in `folders`.
     public static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
         if reference.hasSuffix(".lua") || reference.contains("/") {
-            guard FileManager.default.fileExists(atPath: reference) else { throw PersonaError(reference, "no such persona file") }
-            return reference
+            // Resolved here, on the command's thread: the workers that load it may run elsewhere.
+            let file = WorkingFolder.resolve(reference)
+            guard FileManager.default.fileExists(atPath: file) else { throw PersonaError(reference, "no such persona file") }
+            return file
         }
         for folder in folders.compactMap(path(of:)) {
             let path = (folder as NSString).appendingPathComponent(reference + ".lua")
@@ -75,7 +77,7 @@ public enum PersonaLoader {
     static func shown(_ path: String) -> String {
         guard path.hasPrefix("/") else { return path }
         let standard = (path as NSString).standardizingPath
-        let here = (FileManager.default.currentDirectoryPath as NSString).standardizingPath
+        let here = (WorkingFolder.current as NSString).standardizingPath
         let prefix = here.hasSuffix("/") ? here : here + "/"
         return standard.hasPrefix(prefix) && standard.count > prefix.count ? String(standard.dropFirst(prefix.count)) : path
     }

@@ -66,7 +66,7 @@ public struct PersonaMix: Sendable, Equatable {
     private static func file(named value: String) -> String? {
         let path = value.lastIndex(of: ":").map { Double(value[value.index(after: $0)...]) != nil ? String(value[..<$0]) : value } ?? value
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue ? path : nil
+        return FileManager.default.fileExists(atPath: WorkingFolder.resolve(path), isDirectory: &isFolder) && !isFolder.boolValue ? path : nil
     }
 
     /// The index of the entry a draw `u` in [0, 1) falls on.

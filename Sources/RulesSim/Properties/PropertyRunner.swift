@@ -108,8 +108,9 @@ public final class PropertyRunner: PropertyRunning {
                 "# reproduce: \(ShellQuote.replay("FILE", rules: property.rules))   or   \(reproduce)",
             ].map(VisibleText.oneLine)
             do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-                try ((header + outcome.minimal).joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+                try FileManager.default.createDirectory(atPath: WorkingFolder.resolve(out), withIntermediateDirectories: true)
+                try ((header + outcome.minimal).joined(separator: "\n") + "\n").write(
+                    toFile: WorkingFolder.resolve(file), atomically: true, encoding: .utf8)
                 written.append(file)
                 lines.append("reproduce: \(ShellQuote.replay(file, rules: property.rules))   or   \(reproduce)")
             } catch {

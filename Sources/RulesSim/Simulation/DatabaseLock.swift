@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 
 /// An exclusive lock on a database file for as long as a run writes it, keyed by the file itself:
 /// `flock` on the database file (its device and inode: a second name of it, a hard link, finds the
@@ -19,7 +20,7 @@ public final class DatabaseLock: @unchecked Sendable {
     /// database) and locked at once, for a run that opens the file itself rather than renaming a
     /// new one into place.
     public init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
-        let file = (try? DatabaseTarget.followingLink(path)) ?? path
+        let file = (try? DatabaseTarget.followingLink(WorkingFolder.resolve(path))) ?? WorkingFolder.resolve(path)
         lockPath = file + ".rulesrun-lock"
         // Made and registered as one step: an interruption in between would leave the lock file.
         cleanup = try InterruptCleanup.add { () throws(SimulationError) -> [String] in

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesStore
 
 /// `rulesrun merge --db`: the databases of a run's shards (`simulate --shard i/n --db`,
@@ -16,7 +17,8 @@ public enum DatabaseMerge {
     ) throws(SimulationError) -> [MergePart] {
         // An input read through a copy (InputDatabase) has it in the temporary folder until the end.
         let folder = NSTemporaryDirectory() as NSString
-        let scratch = paths.indices.map { folder.appendingPathComponent("rulesrun-merge-\(getpid())-\($0 + 1).sqlite") }
+        let run = UUID().uuidString.prefix(8)  // two merges of one process (in-process: the tests) share nothing
+        let scratch = paths.indices.map { folder.appendingPathComponent("rulesrun-merge-\(getpid())-\(run)-\($0 + 1).sqlite") }
         let cleanup = InterruptCleanup.add(scratch.flatMap(Store.files(of:)))
         var inputs: [InputDatabase] = []
         defer {
@@ -25,7 +27,7 @@ public enum DatabaseMerge {
         }
         let parts: [MergePart]
         do {
-            for (path, scratch) in zip(paths, scratch) { inputs.append(try InputDatabase(path: path, scratch: scratch)) }
+            for (path, scratch) in zip(paths, scratch) { inputs.append(try InputDatabase(path: path, file: WorkingFolder.resolve(path), scratch: scratch)) }
             parts = try Store.mergeParts(inputs)
         } catch { throw SimulationError("\(error)") }
         let held = parts.first?.users.flatMap { first in parts.compactMap(\.users).last.map { first.lowerBound...$0.upperBound } }
@@ -35,7 +37,7 @@ public enum DatabaseMerge {
         }
         let target = try DatabaseTarget(path: path, append: false)
         var info = stat()
-        if !replacing, lstat(path, &info) == 0 {
+        if !replacing, lstat(WorkingFolder.resolve(path), &info) == 0 {
             target.discard()
             throw SimulationError("--db \(path): the file exists; give --replace to replace it, or another --db")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesStore
 
 /// The database file a simulation writes (`--db`), checked before the run: a new one is written
@@ -31,7 +32,7 @@ final class DatabaseTarget {
         self.path = path
         self.append = append
         try OutputPath.checkDatabaseName(path)
-        file = try Self.followingLink(path)
+        file = try Self.followingLink(WorkingFolder.resolve(path))
         let folder = (file as NSString).deletingLastPathComponent
         let name = (file as NSString).lastPathComponent
         let nameMax = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))

@@ -22,7 +22,7 @@ public enum OutputPath {
         guard !path.isEmpty else {
             throw SimulationError("\(option): expected \(kind == .file ? "a file name" : "a folder name"), found an empty string")
         }
-        let written = try target(of: path, option: option)
+        let written = try target(of: WorkingFolder.resolve(path), option: option)
         var info = stat()
         if stat(written, &info) == 0 {
             let type = info.st_mode & S_IFMT
