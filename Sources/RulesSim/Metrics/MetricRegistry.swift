@@ -79,7 +79,7 @@ extension Metric {
         summary: { $0.remindersPerUserDay }, day: { share($0.reminders, $0.users) })
     public static let maxRemindersPerUserDay = Metric(
         "max_reminders_per_user_day", "most reminders in a user-day", unit: .count, app: .pressure, kind: .extreme,
-        summary: { Double($0.maxRemindersPerUserDay) })
+        summary: { Double($0.maxRemindersPerUserDay) }, day: { Double($0.maxReminders) })
     public static let shieldsUsed = Metric(
         "shields_used", "restart shields used", unit: .count, app: .pressure, kind: .total, summary: { Double($0.shields) })
     /// The current streaks at the end of the run (the last day's).
@@ -138,9 +138,11 @@ extension Metric {
     public static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") { $0.gaveUp }
     /// Earned users' balances at the end of each day (before the rollover), over every user-day.
     public static let balanceP50 = Metric(
-        "balance_p50", "end-of-day balance p50", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(50)) })
+        "balance_p50", "end-of-day balance p50", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(50)) },
+        day: { Double($0.earned.balancePercentile(50)) })
     public static let balanceP90 = Metric(
-        "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(90)) })
+        "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(90)) },
+        day: { Double($0.earned.balancePercentile(90)) })
     public static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
     public static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }
     public static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) { $0.creditsForfeited }
