@@ -41,9 +41,9 @@ struct SweepCommand: ParsableCommand {
             valueName: "knob=values"))
     var knobs: [String] = []
     @Option(
-        help:
-            "A metric to report, by its label as `compare` prints it or its id (repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", ")))."
-    )
+        help: ArgumentHelp(
+            "A metric to report, by its label as `compare` prints it or its id "
+                + "(repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", ")))."))
     var metric: [String] = []
     @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
     @Option(

@@ -17,7 +17,8 @@ struct WatchMetric: Equatable {
         let s = ReportSummary(report)
         return MetricRegistry.only(MetricRegistry.watch, apps: Metric.apps(of: s)).map { m in
             WatchMetric(
-                name: m.label, value: m.isShare ? m.value(s) * 100 : m.value(s), decimals: m.unit.decimals, unit: m.isShare ? " %" : "")
+                name: m.label, value: m.isShare ? m.value(s) * 100 : m.value(s), decimals: m.unit.decimals,
+                unit: m.isShare ? " %" : "")
         }
     }
 

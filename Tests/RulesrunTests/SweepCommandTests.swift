@@ -98,9 +98,11 @@ import Testing
         let byID = try CLI.run(sweep + ["--metric", "yes_rate", "--metric", "events"])
         #expect(byLabel.status == 0, "\(byLabel.stderr)")
         #expect(byID.stdout == byLabel.stdout)
-        #expect(try object(byID.stdout)["sweep"].flatMap { ($0 as? [String: Any])?["metrics"] as? [String] } == ["YES rate", "events applied"])
+        let head = try #require(try object(byID.stdout)["sweep"] as? [String: Any])
+        #expect(head["metrics"] as? [String] == ["YES rate", "events applied"])
         let typo = try CLI.run(sweep + ["--metric", "yes_rat"])
-        #expect(typo.status != 0 && typo.stderr.contains("--metric \"yes_rat\": no such metric; did you mean 'yes_rate'?"), "\(typo.stderr)")
+        #expect(typo.status != 0)
+        #expect(typo.stderr.contains("--metric \"yes_rat\": no such metric; did you mean 'yes_rate'?"), "\(typo.stderr)")
         #expect(typo.stderr.contains("by label or id: refused events (refused_events), YES rate (yes_rate),"))
     }
 

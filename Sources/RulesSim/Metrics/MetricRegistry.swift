@@ -13,8 +13,8 @@ public enum MetricRegistry {
             .exitsToFocus,
         ]
         + [
-            .creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .creditsPerCreditUnlock, .unlocksPerUserDay,
-            .creditUnlocksPerUserDay, .questUnlocksPerUserDay, .emergencyUnlocksPerUserDay, .denialShare, .gaveUpPerUserDay,
+            .creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .creditsPerCreditUnlock,
+            .unlocksPerUserDay, .creditUnlocksPerUserDay, .questUnlocksPerUserDay, .emergencyUnlocksPerUserDay, .denialShare, .gaveUpPerUserDay,
             .balanceP50, .balanceP90,
         ]
 
@@ -62,7 +62,8 @@ extension Metric {
         "yes_rate", "YES rate", unit: .share, app: .pressure, summary: { $0.yesRate },
         day: { share($0.yes, $0.yes + $0.no + $0.missed) })
     public static let no = Metric("no", "NO", unit: .count, app: .pressure, kind: .total, summary: { Double($0.no) })
-    public static let missed = Metric("missed", "MISSED", unit: .count, app: .pressure, kind: .total, summary: { Double($0.missed) })
+    public static let missed = Metric(
+        "missed", "MISSED", unit: .count, app: .pressure, kind: .total, summary: { Double($0.missed) })
     public static let missedPerUserDay = Metric(
         "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, summary: { share($0.missed, $0.userDays) })
     /// The share of user-days on each tier (0…3); a day's: the users on it at the end of the day.
@@ -84,9 +85,11 @@ extension Metric {
         "shields_used", "restart shields used", unit: .count, app: .pressure, kind: .total, summary: { Double($0.shields) })
     /// The current streaks at the end of the run (the last day's).
     public static let finalStreakP50 = Metric(
-        "final_streak_p50", "final streak p50", unit: .days, app: .pressure, summary: { Double($0.finalStreaks.streakPercentile(50)) })
+        "final_streak_p50", "final streak p50", unit: .days, app: .pressure,
+        summary: { Double($0.finalStreaks.streakPercentile(50)) })
     public static let finalStreakP90 = Metric(
-        "final_streak_p90", "final streak p90", unit: .days, app: .pressure, summary: { Double($0.finalStreaks.streakPercentile(90)) })
+        "final_streak_p90", "final streak p90", unit: .days, app: .pressure,
+        summary: { Double($0.finalStreaks.streakPercentile(90)) })
     /// The current streaks at the end of each day (no whole-run value: the run's is the final streak).
     public static let streakP50 = Metric(
         "streak_p50", "streak p50", unit: .days, app: .pressure, day: { Double($0.streakPercentile(50)) })
@@ -109,21 +112,27 @@ extension Metric {
             id, label, unit: .perUserDay, app: .earned, seriesKey: seriesKey, summary: { $0.perEarnedUserDay(count($0.earned)) },
             day: { share(count($0.earned), $0.earned.users) })
     }
-    private static func earnedTotal(_ id: String, _ label: String, unit: Unit, _ count: @escaping @Sendable (EconomyTotals) -> Int) -> Metric {
+    private static func earnedTotal(
+        _ id: String, _ label: String, unit: Unit, _ count: @escaping @Sendable (EconomyTotals) -> Int
+    ) -> Metric {
         Metric(id, label, unit: unit, app: .earned, kind: .total, summary: { Double(count($0.earned)) })
     }
 
     public static let creditsEarnedPerUserDay = perEarnedUserDay(
-        "credits_earned_per_user_day", "credits earned per user-day", seriesKey: "credits earned per user") { $0.creditsEarned }
+        "credits_earned_per_user_day", "credits earned per user-day", seriesKey: "credits earned per user"
+    ) { $0.creditsEarned }
     public static let creditsSpentPerUserDay = perEarnedUserDay(
-        "credits_spent_per_user_day", "credits spent per user-day", seriesKey: "credits spent per user") { $0.creditsSpent }
+        "credits_spent_per_user_day", "credits spent per user-day", seriesKey: "credits spent per user"
+    ) { $0.creditsSpent }
     public static let creditsForfeitedPerUserDay = perEarnedUserDay(
-        "credits_forfeited_per_user_day", "credits forfeited per user-day", seriesKey: "credits forfeited per user") { $0.creditsForfeited }
+        "credits_forfeited_per_user_day", "credits forfeited per user-day", seriesKey: "credits forfeited per user"
+    ) { $0.creditsForfeited }
     public static let creditsPerCreditUnlock = Metric(
         "credits_per_credit_unlock", "credits per credit unlock", unit: .creditsPerUnlock, app: .earned,
         summary: { $0.creditsPerCreditUnlock })
     public static let unlocksPerUserDay = perEarnedUserDay(
-        "unlocks_per_user_day", "unlocks per user-day", seriesKey: "unlocks per user") { $0.unlocks.total }
+        "unlocks_per_user_day", "unlocks per user-day", seriesKey: "unlocks per user"
+    ) { $0.unlocks.total }
     public static let creditUnlocksPerUserDay = perEarnedUserDay("credit_unlocks_per_user_day", "credit unlocks per user-day") {
         $0.unlocks[.credits]
     }
@@ -131,21 +140,28 @@ extension Metric {
         $0.unlocks[.quest]
     }
     public static let emergencyUnlocksPerUserDay = perEarnedUserDay(
-        "emergency_unlocks_per_user_day", "emergency unlocks per user-day") { $0.unlocks[.emergency] }
+        "emergency_unlocks_per_user_day", "emergency unlocks per user-day"
+    ) { $0.unlocks[.emergency] }
     /// Denied choices among the choices made at the gate.
     public static let denialShare = Metric(
         "denial_share", "denied choices at the gate", unit: .share, app: .earned, summary: { $0.earned.denialShare })
-    public static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") { $0.gaveUp }
+    public static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") {
+        $0.gaveUp
+    }
     /// Earned users' balances at the end of each day (before the rollover), over every user-day.
     public static let balanceP50 = Metric(
-        "balance_p50", "end-of-day balance p50", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(50)) },
+        "balance_p50", "end-of-day balance p50", unit: .credits, app: .earned,
+        summary: { Double($0.earned.balancePercentile(50)) },
         day: { Double($0.earned.balancePercentile(50)) })
     public static let balanceP90 = Metric(
-        "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned, summary: { Double($0.earned.balancePercentile(90)) },
+        "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned,
+        summary: { Double($0.earned.balancePercentile(90)) },
         day: { Double($0.earned.balancePercentile(90)) })
     public static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
     public static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }
-    public static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) { $0.creditsForfeited }
+    public static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) {
+        $0.creditsForfeited
+    }
     public static let unlocks = earnedTotal("unlocks", "unlocks", unit: .count) { $0.unlocks.total }
     public static let denials = earnedTotal("denials", "denials", unit: .count) { $0.denials.total }
 }

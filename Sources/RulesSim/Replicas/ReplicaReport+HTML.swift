@@ -14,7 +14,8 @@ extension ReplicaReport {
                 guard let days = byID[line.metric.id] else { return [] }
                 return [
                     ChartSeries(
-                        key: line.metric.seriesKey, name: line.label, color: line.color, values: days.map { SimulationReport.round4($0.mean) },
+                        key: line.metric.seriesKey, name: line.label, color: line.color,
+                        values: days.map { SimulationReport.round4($0.mean) },
                         low: days.map { SimulationReport.round4($0.low) }, high: days.map { SimulationReport.round4($0.high) })
                 ]
             })

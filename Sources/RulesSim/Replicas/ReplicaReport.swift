@@ -95,7 +95,9 @@ public struct ReplicaReport: Sendable {
             "rulesrun simulate \(r.duration) --replicas \(reports.count): \(first.userCount) user\(first.userCount == 1 ? "" : "s") each (\(r.personas)), "
             + "seeds \(reports.map { String($0.run.seed) }.prefix(3).joined(separator: ", "))\(reports.count > 3 ? ", …" : ""), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
         out += "\(r.start) to \(last), \(r.days) day\(r.days == 1 ? "" : "s"); \(intervalNote)\n\nsummary\n"
-        let rows = summary.map { m, e, _ in ["  " + m.label, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare)] }
+        let rows = summary.map { m, e, _ in
+            ["  " + m.label, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare)]
+        }
         out += SimulationReport.align([["  metric", "mean", "95% interval"]] + rows, leftColumns: [0])
         let series = self.series
         out += "\nper day: mean ± half the 95% interval\n"

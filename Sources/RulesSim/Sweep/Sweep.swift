@@ -39,7 +39,8 @@ public struct Sweep: Sendable {
         if let suggestion = Suggestion.closest(to: name, among: all.flatMap { [$0.label, $0.id] }) {
             message += "; did you mean '\(suggestion)'?"
         }
-        throw SweepError(message + " (the metrics, by label or id: \(all.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")))")
+        let list = all.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
+        throw SweepError(message + " (the metrics, by label or id: \(list))")
     }
 
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,

@@ -55,7 +55,8 @@ extension SweepReport {
             guard range.contains(x) else {
                 let expected = range.upperBound == 1 ? "a share: \(WholeNumber.text(range.lowerBound)) to 1" : "at most 2^53 either way"
                 let values = zip(sweep.plan.knobs, variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
-                throw fail("has \(metric.label) \(what) \(WholeNumber.text(x)) for the variant \(values), which no sweep writes (\(expected))")
+                throw fail(
+                    "has \(metric.label) \(what) \(WholeNumber.text(x)) for the variant \(values), which no sweep writes (\(expected))")
             }
             return x
         }
