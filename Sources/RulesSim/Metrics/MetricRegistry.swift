@@ -14,8 +14,8 @@ public enum MetricRegistry {
         ]
         + [
             .creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .creditsPerCreditUnlock,
-            .unlocksPerUserDay, .creditUnlocksPerUserDay, .questUnlocksPerUserDay, .emergencyUnlocksPerUserDay, .denialShare, .gaveUpPerUserDay,
-            .balanceP50, .balanceP90,
+            .unlocksPerUserDay, .creditUnlocksPerUserDay, .questUnlocksPerUserDay, .emergencyUnlocksPerUserDay, .denialShare,
+            .gaveUpPerUserDay, .balanceP50, .balanceP90,
         ]
 
     /// The per-day series, in the order reports list them: users on each tier, the day's YES rate,
@@ -31,7 +31,7 @@ public enum MetricRegistry {
         .unlocks, .denials,
     ]
 
-    /// Every metric once, in the order of the lists above.
+    /// Every metric named in a list above, once, in their order.
     public static let all: [Metric] = {
         var seen = Set<String>()
         return (summary + perDay + watch).filter { seen.insert($0.id).inserted }

@@ -29,12 +29,12 @@ public struct Sweep: Sendable {
     public static var defaultMetricNames: [String] { defaultMetrics.map(\.label) }
 
     /// The metrics a sweep can report: every metric with a whole-run value.
-    public static var metrics: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
+    public static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
 
     /// The metric whose label (as `compare` prints it) or id is `name`, or an error listing them.
     public static func metric(named name: String) throws(SweepError) -> Metric {
-        let all = metrics
-        if let metric = all.first(where: { $0.label == name || $0.id == name }) { return metric }
+        if let metric = MetricRegistry.metric(named: name), metric.summary != nil { return metric }
+        let all = sweepable
         var message = "--metric \"\(name)\": no such metric"
         if let suggestion = Suggestion.closest(to: name, among: all.flatMap { [$0.label, $0.id] }) {
             message += "; did you mean '\(suggestion)'?"

@@ -60,7 +60,8 @@ public struct SweepChart {
                     values: points.map { ($0?.mean ?? .nan) * scale }, low: points.map { ($0?.low ?? .nan) * scale },
                     high: points.map { ($0?.high ?? .nan) * scale })
             }
-            var chart = LineChart(title: metric.label, unit: metric.isShare ? "%" : metric.label, categories: axis, series: series)
+            var chart = LineChart(
+                title: metric.label, unit: metric.isShare ? "%" : metric.label, categories: axis, series: series)
             chart.height = Self.chartHeight
             return chart
         }

@@ -56,7 +56,8 @@ extension SweepReport {
                 let expected = range.upperBound == 1 ? "a share: \(WholeNumber.text(range.lowerBound)) to 1" : "at most 2^53 either way"
                 let values = zip(sweep.plan.knobs, variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
                 throw fail(
-                    "has \(metric.label) \(what) \(WholeNumber.text(x)) for the variant \(values), which no sweep writes (\(expected))")
+                    "has \(metric.label) \(what) \(WholeNumber.text(x)) for the variant \(values), "
+                        + "which no sweep writes (\(expected))")
             }
             return x
         }

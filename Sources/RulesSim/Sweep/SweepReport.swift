@@ -94,7 +94,7 @@ public struct SweepReport: Sendable {
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
             let columns = metrics.flatMap { m in
-                [m.label, "\(m.label) low", "\(m.label) high", "\(m.label) delta", "\(m.label) delta low", "\(m.label) delta high"]
+                [m.label] + ["low", "high", "delta", "delta low", "delta high"].map { "\(m.label) \($0)" }
             }
             return (plan.knobs.map(\.path) + columns + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
         case .json, .jsonl:
