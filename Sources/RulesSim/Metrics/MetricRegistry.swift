@@ -1,8 +1,8 @@
 /// Every metric, declared once (``Metric``), and the lists the reports print, in their order:
 /// ``summary`` (`compare`'s population half, `simulate --replicas`' summary, `simulate --html`'s
 /// figures, `sweep`), ``perDay`` (the day-by-day series of `simulate --replicas` and `compare`, and
-/// their charts) and ``watch`` (`watch --simulate`). A metric is in the lists it is named in;
-/// `sweep --metric` takes any metric with a whole-run value (``all``).
+/// their charts), ``watch`` (`watch --simulate`) and ``sweepDefaults``. A metric is in the lists it
+/// is named in; `sweep --metric` takes any metric with a whole-run value (``all``).
 public enum MetricRegistry {
     /// The whole run's figures, in the order reports list them: Pressure's and the habit tracker's
     /// and MIGA's, then Earned's.
@@ -31,10 +31,15 @@ public enum MetricRegistry {
         .unlocks, .denials,
     ]
 
+    /// What `sweep` reports without `--metric` (it takes any metric with a whole-run value).
+    public static let sweepDefaults: [Metric] = [
+        .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .creditsSpentPerUserDay,
+    ]
+
     /// Every metric named in a list above, once, in their order.
     public static let all: [Metric] = {
         var seen = Set<String>()
-        return (summary + perDay + watch).filter { seen.insert($0.id).inserted }
+        return (summary + perDay + watch + sweepDefaults).filter { seen.insert($0.id).inserted }
     }()
 
     /// `metrics` without those of apps not in `apps`.

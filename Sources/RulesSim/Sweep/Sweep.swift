@@ -21,12 +21,8 @@ public struct Sweep: Sendable {
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
     public static let maxGroups = PopulationComparison.maxGroups
 
-    /// What a sweep reports without `--metric`.
-    public static let defaultMetrics: [Metric] = [
-        .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .creditsSpentPerUserDay,
-    ]
-    /// Their labels.
-    public static var defaultMetricNames: [String] { defaultMetrics.map(\.label) }
+    /// The labels of what a sweep reports without `--metric` (``MetricRegistry/sweepDefaults``).
+    public static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
 
     /// The metrics a sweep can report: every metric with a whole-run value.
     public static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
