@@ -104,7 +104,8 @@ extension Metric {
     // The habit tracker and MIGA.
 
     public static let habitCompletionRate = Metric(
-        "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate })
+        "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate },
+        day: { share($0.habitDone, $0.habitPlanned) })
     public static let exitsToFocus = Metric(
         "exits_to_focus", "exits to focus", unit: .count, app: .miga, kind: .total, summary: { Double($0.exits) })
 
