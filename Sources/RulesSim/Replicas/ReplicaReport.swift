@@ -118,8 +118,8 @@ public struct ReplicaReport: Sendable {
     }
 
     /// One JSON object: `run` (with `replicas` and each replica's `seeds`), `interval`, `summary`
-    /// (each metric's mean, low, high and the replicas' values) and `days` (per day, each series'
-    /// mean, low and high).
+    /// (each metric's label, mean, low, high and the replicas' values) and `days` (per day, each
+    /// series' mean, low and high under its ``Metric/seriesKey``).
     public func json() -> String {
         let r = first.run
         let run: JSONValue = .object([
@@ -153,7 +153,7 @@ public struct ReplicaReport: Sendable {
     }
 
     /// One flat JSON object per day (`pandas.read_json(f, lines=True)`: one row per day): day, date,
-    /// and each series' `NAME.mean`, `NAME.low`, `NAME.high`.
+    /// and each series' `KEY.mean`, `KEY.low`, `KEY.high` (``Metric/seriesKey``).
     public func jsonl() -> String {
         let start = try? DayID(first.run.start)
         let series = self.series
@@ -165,7 +165,7 @@ public struct ReplicaReport: Sendable {
         }.joined()
     }
 
-    /// One line per (day, series): day, date, series, mean, low, high.
+    /// One line per (day, series): day, date, series (its ``Metric/seriesKey``), mean, low, high.
     public func csv() -> String {
         let start = try? DayID(first.run.start)
         var out = "day,date,series,mean,low,high\n"
