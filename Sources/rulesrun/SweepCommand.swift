@@ -40,7 +40,10 @@ struct SweepCommand: ParsableCommand {
             discussion: "e.g. 'escalation.recover_after[3]=1..5', 'pricing.credit_costs[1].credits=5,10,15'.",
             valueName: "knob=values"))
     var knobs: [String] = []
-    @Option(help: "A metric to report, as `compare` names it (repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", "))).")
+    @Option(
+        help: ArgumentHelp(
+            "A metric to report, by its label as `compare` prints it or its id "
+                + "(repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", ")))."))
     var metric: [String] = []
     @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
     @Option(
@@ -73,7 +76,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         let knobs: [SweepKnob]
-        let metrics: [SummaryMetric]
+        let metrics: [Metric]
         let config: SimulationConfig
         do {
             knobs = try self.knobs.map { try SweepKnob($0) }

@@ -11,27 +11,15 @@ struct WatchMetric: Equatable {
     /// `%` for a rate (shown ×100).
     let unit: String
 
-    /// The figures of a report's summary (the Earned ones when the cohort has Earned users).
+    /// The figures of a report's summary (``MetricRegistry/watch``; the Earned ones when the cohort
+    /// has Earned users): a share in percent with 1 decimal, a count as a whole number.
     static func of(_ report: SimulationReport) -> [WatchMetric] {
         let s = ReportSummary(report)
-        func count(_ name: String, _ n: Int) -> WatchMetric { WatchMetric(name: name, value: Double(n), decimals: 0, unit: "") }
-        func rate(_ name: String, _ r: Double) -> WatchMetric { WatchMetric(name: name, value: r * 100, decimals: 1, unit: " %") }
-        var metrics = [
-            count("events applied", s.events), count("events refused", s.refused), rate("YES rate", s.yesRate), count("NO", s.no),
-            count("MISSED", s.missed), count("user-days at tier 3", s.userDaysAtTier[3]),
-            WatchMetric(name: "reminders per user-day", value: s.remindersPerUserDay, decimals: 2, unit: ""),
-            count("restart shields used", s.shields), rate("habit completion rate", s.habitRate),
-            count("final streak p50", s.finalStreaks.streakPercentile(50)), count("final streak p90", s.finalStreaks.streakPercentile(90)),
-            count("MIGA exits to focus", s.exits),
-        ]
-        if s.earnedUserDays > 0 {
-            let e = s.earned
-            metrics += [
-                count("credits earned", e.creditsEarned), count("credits spent", e.creditsSpent),
-                count("credits forfeited", e.creditsForfeited), count("unlocks", e.unlocks.total), count("denials", e.denials.total),
-            ]
+        return MetricRegistry.only(MetricRegistry.watch, apps: Metric.apps(of: s)).map { m in
+            WatchMetric(
+                name: m.label, value: m.isShare ? m.value(s) * 100 : m.value(s), decimals: m.unit.decimals,
+                unit: m.isShare ? " %" : "")
         }
-        return metrics
     }
 
     var formatted: String { String(format: "%.\(decimals)f", value) + unit }

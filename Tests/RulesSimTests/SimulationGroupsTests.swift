@@ -27,7 +27,7 @@ import Testing
         #expect(replicas.reports[0] == (try simulation.run()))
         #expect(replicas.reports[1].run.seed == ReplicaReport.seed(config.seed, replica: 2))
         #expect(replicas.reports[1].days != replicas.reports[0].days)
-        let tier3 = try #require(replicas.summary.first { $0.metric.name == "user-days at tier 3" })
+        let tier3 = try #require(replicas.summary.first { $0.metric.label == "user-days at tier 3" })
         #expect(tier3.values.count == 3 && tier3.estimate.low <= tier3.estimate.mean && tier3.estimate.mean <= tier3.estimate.high)
         #expect(abs(tier3.estimate.mean - tier3.values.reduce(0, +) / 3) < 1e-12)
     }

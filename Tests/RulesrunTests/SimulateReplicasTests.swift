@@ -34,6 +34,10 @@ import Testing
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("mean of 4 replicas, 95% interval: Student t with 3 degrees of freedom over the replicas"))
         #expect(table.stdout.contains("  user-days at tier 3 "))
+        // The per-day columns have the summary's labels (one label per metric); the CSV and JSON keep their keys.
+        let header = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("day  date") })
+        #expect(header.contains("user-days at tier 3") && header.contains("reminders per user-day"), "\(header)")
+        #expect(header.contains("credits spent per user-day") && !header.contains("per user "), "\(header)")
         let csv = try CLI.run(run + ["--replicas", "2", "--format", "csv"])
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "day,date,series,mean,low,high")

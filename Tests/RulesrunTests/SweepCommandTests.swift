@@ -92,6 +92,20 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func aMetricIsNamedByItsLabelOrItsId() throws {
+        let sweep = ["sweep", "3d", "--users", "10", "--set", "escalation.recover_after[3]=1,3", "--format", "json"]
+        let byLabel = try CLI.run(sweep + ["--metric", "YES rate", "--metric", "events applied"])
+        let byID = try CLI.run(sweep + ["--metric", "yes_rate", "--metric", "events"])
+        #expect(byLabel.status == 0, "\(byLabel.stderr)")
+        #expect(byID.stdout == byLabel.stdout)
+        let head = try #require(try object(byID.stdout)["sweep"] as? [String: Any])
+        #expect(head["metrics"] as? [String] == ["YES rate", "events applied"])
+        let typo = try CLI.run(sweep + ["--metric", "yes_rat"])
+        #expect(typo.status != 0)
+        #expect(typo.stderr.contains("--metric \"yes_rat\": no such metric; did you mean 'yes_rate'?"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("by label or id: refused events (refused_events), YES rate (yes_rate),"))
+    }
+
     @Test func theRowsAreTheSameWhateverJobs() throws {
         let args =
             ["sweep"] + cohort + [

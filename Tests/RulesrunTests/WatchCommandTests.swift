@@ -90,8 +90,11 @@ import Testing
             second.range(of: "  line 5: state.consecutive_successes: 0 → 1\n  rule calls of line 5 under the new rules:\n"))
         #expect(second[explained.upperBound...].hasPrefix("    escalation.transition (escalation.lua:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
-        #expect(second.contains("  YES rate                57.1 %  (=)"))
-        #expect(second.contains("  final streak p50        0  (-1)"))
+        #expect(second.contains("  YES rate                     57.1 %  (=)"))
+        #expect(second.contains("  final streak p50             0  (-1)"))
+        // The registry's labels, as compare and simulate --replicas print them.
+        #expect(second.contains("  refused events ") && second.contains("  exits to focus ") && !second.contains("MIGA exits"))
+        #expect(second.contains("  user-days at tier 3 (count)  "))
         #expect(second.contains("cycle 2: good, with failing tests, "))
         try watch.waitForLine(containing: "watching")
 

@@ -72,16 +72,17 @@ extension CompareResult {
                 + "; where B equals A, its dashed line lies on A's. Per Earned user: divided by the users who use Earned that day.",
             className: "note")
         let byName = Dictionary(p.daySeries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for chart in DayMetricChart.all where chart.lines.allSatisfy({ byName[$0.metric] != nil }) {
+        for chart in DayMetricChart.all where chart.lines.allSatisfy({ byName[$0.metric.seriesKey] != nil }) {
             page.figure(
                 chart.chart(axis: axis) { line in
-                    guard let s = byName[line.metric] else { return [] }
-                    var b = ChartSeries(key: "b.\(line.metric)", name: "\(line.label), B", color: line.color, values: s.b)
+                    let key = line.metric.seriesKey
+                    guard let s = byName[key] else { return [] }
+                    var b = ChartSeries(key: "b.\(key)", name: "\(line.label), B", color: line.color, values: s.b)
                     b.dashed = true
-                    return [ChartSeries(key: "a.\(line.metric)", name: "\(line.label), A", color: line.color, values: s.a), b]
+                    return [ChartSeries(key: "a.\(key)", name: "\(line.label), A", color: line.color, values: s.a), b]
                 }.svg())
         }
-        if !byName.keys.contains("credits earned per user") {
+        if !byName.keys.contains(Metric.creditsEarnedPerUserDay.seriesKey) {
             page.paragraph("No simulated user used Earned (the personas have no earned section): no Earned chart.", className: "note")
         }
         page.heading("The other comparisons")

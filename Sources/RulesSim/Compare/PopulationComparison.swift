@@ -3,9 +3,12 @@ import LuaHost
 import RulesEngine
 import RulesModel
 
+/// The registry's ``Metric`` (inside ``PopulationComparison``, `Metric` is its own row type).
+private typealias RegisteredMetric = Metric
+
 /// The population half of `compare`: both rule sets simulated on the same seeded cohorts (the same
 /// personas, the same seeds, so the same users make the same choices wherever the rules let them:
-/// common random numbers), and the simulation's summary metrics (``SummaryMetric``) side by side
+/// common random numbers), and the simulation's summary metrics (``MetricRegistry/summary``) side by side
 /// with their deltas B − A, each with a paired 95 % interval (``Estimate``): over the replicas'
 /// differences with `replicas` > 1, else over the differences of groups of users (the same users
 /// under A and B; batch means).
@@ -24,9 +27,10 @@ public struct PopulationComparison: Sendable {
         public var isSignificant: Bool { interval?.excludesZero ?? false }
     }
 
-    /// A per-day series (``DayMetric``) under A and under B: each day's value (the mean over the
-    /// replicas), with 4 decimals as the JSON holds it.
+    /// A per-day series (``MetricRegistry/perDay``) under A and under B: each day's value (the mean
+    /// over the replicas), with 4 decimals as the JSON holds it.
     public struct DaySeries: Sendable {
+        /// The metric's series key (``Metric/seriesKey``: its key in the JSON).
         public var name: String
         /// Whether the value is a share (a fraction; charts draw it in percent).
         public var isShare: Bool
@@ -47,7 +51,7 @@ public struct PopulationComparison: Sendable {
     public var metrics: [Metric]
     /// The first simulated day (YYYY-MM-DD).
     public var start = SimulationConfig.defaultStart.rawValue
-    /// The per-day series of both sets (``DayMetric``: Earned's when either set's cohort has Earned users).
+    /// The per-day series of both sets (``MetricRegistry/perDay``: Earned's when either set's cohort has Earned users).
     public var daySeries: [DaySeries] = []
     /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
     public var lineCounts: (a: LineCounts, b: LineCounts)?
@@ -98,17 +102,17 @@ public struct PopulationComparison: Sendable {
         }
         let runsA = try simulate(folderA, "A"), runsB = try simulate(folderB, "B")
         // A metric's value in a report (each kind of rule failure besides the summary's metrics).
-        var measures: [(name: String, isShare: Bool, kind: SummaryMetric.Kind, value: (SimulationReport) -> Double)] = []
-        let refused = SummaryMetric.pressure[0]
-        measures.append((refused.name, refused.isShare, refused.kind, { refused.value(ReportSummary($0)) }))
-        // Among the refused events, those a set's rules failed on (only when either set has some).
-        for code in RuleFailures.Code.allCases
-        where (runsA + runsB).contains(where: { $0.report.failures.counts[code] > 0 }) {
-            measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, { Double($0.failures.counts[code]) }))
-        }
+        var measures: [(name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double)] = []
         let earned = (runsA + runsB).contains { ReportSummary($0.report).earnedUserDays > 0 }
-        for metric in SummaryMetric.all(earned: earned).dropFirst() {
-            measures.append((metric.name, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
+        let apps = RegisteredMetric.apps(earned: earned)
+        for metric in MetricRegistry.only(MetricRegistry.summary, apps: apps) {
+            measures.append((metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
+            guard metric.id == RegisteredMetric.refusedEvents.id else { continue }
+            // Among the refused events, those a set's rules failed on (only when either set has some).
+            for code in RuleFailures.Code.allCases
+            where (runsA + runsB).contains(where: { $0.report.failures.counts[code] > 0 }) {
+                measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, { Double($0.failures.counts[code]) }))
+            }
         }
         let metrics = measures.map { name, isShare, kind, value in
             let a = runsA.map { value($0.report) }, b = runsB.map { value($0.report) }
@@ -127,13 +131,13 @@ public struct PopulationComparison: Sendable {
         comparison.groups = groups
         comparison.start = runsA[0].report.run.start
         // The days of the runs already made: the replicas' mean per day, under A and under B.
-        func daily(_ metric: DayMetric, _ runs: [(report: SimulationReport, groups: [SimulationReport])]) -> [Double] {
+        func daily(_ metric: RegisteredMetric, _ runs: [(report: SimulationReport, groups: [SimulationReport])]) -> [Double] {
             runs[0].report.days.indices.map { d in
                 SimulationReport.round4(runs.map { metric.value($0.report.days[d]) }.reduce(0, +) / Double(runs.count))
             }
         }
-        comparison.daySeries = DayMetric.all(earned: earned).map { metric in
-            DaySeries(name: metric.name, isShare: metric.isShare, a: daily(metric, runsA), b: daily(metric, runsB))
+        comparison.daySeries = MetricRegistry.only(MetricRegistry.perDay, apps: apps).map { metric in
+            DaySeries(name: metric.seriesKey, isShare: metric.isShare, a: daily(metric, runsA), b: daily(metric, runsB))
         }
         if recordsLines {
             var a = LineCounts(), b = LineCounts()

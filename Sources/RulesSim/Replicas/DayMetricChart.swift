@@ -1,10 +1,10 @@
-/// A chart of per-day series (``DayMetric``) that share a unit: how `simulate --replicas --html`
-/// (each series' mean with its interval band) and `compare --html` (A and B overlaid) draw the
-/// days. Shares are drawn in percent.
+/// A chart of per-day series (``MetricRegistry/perDay``) that share a unit: how `simulate
+/// --replicas --html` (each series' mean with its interval band) and `compare --html` (A and B
+/// overlaid) draw the days. Shares are drawn in percent.
 public struct DayMetricChart: Sendable {
-    /// One line: the ``DayMetric`` it draws, its name in the legend and its colour.
+    /// One line: the ``Metric`` it draws, its name in the legend and its colour.
     public struct Line: Sendable {
-        public var metric: String
+        public var metric: Metric
         public var label: String
         public var color: String
     }
@@ -13,41 +13,37 @@ public struct DayMetricChart: Sendable {
     public var unit: String
     public var lines: [Line]
     /// Whether the series are shares (drawn × 100, on an axis up to 100 %).
-    public var isShare: Bool
-    /// Whether the series are Earned's (drawn only when a run has Earned users).
-    public var isEarned: Bool
+    public var isShare: Bool { lines.allSatisfy(\.metric.isShare) }
+    /// The app of the series (a chart is drawn only when the run has it).
+    public var app: Metric.App { lines.first?.metric.app ?? .pressure }
 
-    init(_ title: String, _ unit: String, share: Bool = false, earned: Bool = false, _ lines: [(String, String, String)]) {
+    init(_ title: String, _ unit: String, _ lines: [(Metric, String, String)]) {
         self.title = title
         self.unit = unit
-        self.isShare = share
-        self.isEarned = earned
         self.lines = lines.map { Line(metric: $0.0, label: $0.1, color: $0.2) }
     }
 
-    /// Every ``DayMetric`` in a chart: Pressure's four charts, then Earned's two.
+    /// Every per-day series in a chart: Pressure's four charts, then Earned's two.
     public static let all: [DayMetricChart] = [
         DayMetricChart(
-            "Users on each escalation tier", "% of users", share: true,
-            (0...3).map { ("tier \($0)", "tier \($0)", ReportCharts.tierColors[$0]) }),
-        DayMetricChart(
-            "YES check-ins among the day's results", "% of the day's results", share: true, [("YES rate", "YES", "#2e7d32")]),
-        DayMetricChart("Reminders sent", "reminders per user per day", [("reminders per user", "reminders / user", "#00838f")]),
+            "Users on each escalation tier", "% of users",
+            (0...3).map { (Metric.userDaysAtTier[$0], "tier \($0)", ReportCharts.tierColors[$0]) }),
+        DayMetricChart("YES check-ins among the day's results", "% of the day's results", [(.yesRate, "YES", "#2e7d32")]),
+        DayMetricChart("Reminders sent", "reminders per user per day", [(.remindersPerUserDay, "reminders / user", "#00838f")]),
         DayMetricChart(
             "Current streak at the end of the day", "days",
-            [("streak p50", "median (p50)", "#6a1b9a"), ("streak p90", "90th percentile", "#ce93d8")]),
+            [(.streakP50, "median (p50)", "#6a1b9a"), (.streakP90, "90th percentile", "#ce93d8")]),
         DayMetricChart(
-            "Earned credits", "credits per Earned user per day", earned: true,
+            "Earned credits", "credits per Earned user per day",
             [
-                ("credits earned per user", "earned", "#2e7d32"), ("credits spent per user", "spent", "#1e88e5"),
-                ("credits forfeited per user", "forfeited at rollover", "#c62828"),
+                (.creditsEarnedPerUserDay, "earned", "#2e7d32"), (.creditsSpentPerUserDay, "spent", "#1e88e5"),
+                (.creditsForfeitedPerUserDay, "forfeited at rollover", "#c62828"),
             ]),
-        DayMetricChart(
-            "Unlocks granted", "unlocks per Earned user per day", earned: true, [("unlocks per user", "unlocks / user", "#8e24aa")]),
+        DayMetricChart("Unlocks granted", "unlocks per Earned user per day", [(.unlocksPerUserDay, "unlocks / user", "#8e24aa")]),
     ]
 
-    /// The charts of a run: Pressure's, then Earned's when `earned`.
-    public static func charts(earned: Bool) -> [DayMetricChart] { all.filter { earned || !$0.isEarned } }
+    /// The charts of a run whose apps are `apps`.
+    public static func charts(apps: Set<Metric.App>) -> [DayMetricChart] { all.filter { apps.contains($0.app) } }
 
     /// The chart over `axis`, with the series `lines` makes of each line (values per day, in the
     /// metric's unit: shares as fractions), scaled and taken to the axis's points.

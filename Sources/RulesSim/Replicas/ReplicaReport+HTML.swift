@@ -8,13 +8,14 @@ extension ReplicaReport {
     /// Each chart with whether it is Earned's.
     private var drawn: [(isEarned: Bool, chart: LineChart)] {
         let axis = TimeAxis(start: (try? DayID(first.run.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
-        let byName = Dictionary(series.map { ($0.metric.name, $0.days) }, uniquingKeysWith: { first, _ in first })
-        return DayMetricChart.charts(earned: earned).map { chart in
-            (chart.isEarned, chart.chart(axis: axis) { line in
-                guard let days = byName[line.metric] else { return [] }
+        let byID = Dictionary(series.map { ($0.metric.id, $0.days) }, uniquingKeysWith: { first, _ in first })
+        return DayMetricChart.charts(apps: apps).map { chart in
+            (chart.app == .earned, chart.chart(axis: axis) { line in
+                guard let days = byID[line.metric.id] else { return [] }
                 return [
                     ChartSeries(
-                        key: line.metric, name: line.label, color: line.color, values: days.map { SimulationReport.round4($0.mean) },
+                        key: line.metric.seriesKey, name: line.label, color: line.color,
+                        values: days.map { SimulationReport.round4($0.mean) },
                         low: days.map { SimulationReport.round4($0.low) }, high: days.map { SimulationReport.round4($0.high) })
                 ]
             })
@@ -61,7 +62,7 @@ extension ReplicaReport {
             ["metric", "mean", "95% interval", "half-width"],
             summary.map { m, e, _ in
                 [
-                    m.name, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare),
+                    m.label, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare),
                     "±" + Self.format(e.halfWidth, share: m.isShare),
                 ]
             })

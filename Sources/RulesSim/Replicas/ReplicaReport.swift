@@ -3,7 +3,7 @@ import LuaHost
 import RulesModel
 
 /// `simulate --replicas K`: K independent cohorts of the same run, each with its own seed, and
-/// every summary metric (``SummaryMetric``) and per-day series (``DayMetric``) as the mean over
+/// every summary metric (``MetricRegistry/summary``) and per-day series (``MetricRegistry/perDay``) as the mean over
 /// the replicas with a Student-t 95 % interval (``Estimate``; the replicas are i.i.d.).
 public struct ReplicaReport: Sendable {
     /// The most replicas of one run.
@@ -44,19 +44,21 @@ public struct ReplicaReport: Sendable {
     var first: SimulationReport { reports[0] }
     /// Whether any replica has Earned users (then Earned's metrics are listed).
     var earned: Bool { reports.contains { ReportSummary($0).earnedUserDays > 0 } }
+    /// The apps whose metrics are listed.
+    var apps: Set<Metric.App> { Metric.apps(earned: earned) }
 
     /// Each summary metric's estimate over the replicas.
-    public var summary: [(metric: SummaryMetric, estimate: Estimate, values: [Double])] {
+    public var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {
         let summaries = reports.map(ReportSummary.init)
-        return SummaryMetric.all(earned: earned).map { metric in
-            let values = summaries.map(metric.value)
+        return MetricRegistry.only(MetricRegistry.summary, apps: apps).map { metric in
+            let values = summaries.map { metric.value($0) }
             return (metric, Estimate.of(values, method: .replicas), values)
         }
     }
 
     /// Each per-day series: per day, its estimate over the replicas.
-    public var series: [(metric: DayMetric, days: [Estimate])] {
-        DayMetric.all(earned: earned).map { metric in
+    public var series: [(metric: Metric, days: [Estimate])] {
+        MetricRegistry.only(MetricRegistry.perDay, apps: apps).map { metric in
             (metric, first.days.indices.map { d in Estimate.of(reports.map { metric.value($0.days[d]) }, method: .replicas) })
         }
     }
@@ -93,11 +95,13 @@ public struct ReplicaReport: Sendable {
             "rulesrun simulate \(r.duration) --replicas \(reports.count): \(first.userCount) user\(first.userCount == 1 ? "" : "s") each (\(r.personas)), "
             + "seeds \(reports.map { String($0.run.seed) }.prefix(3).joined(separator: ", "))\(reports.count > 3 ? ", …" : ""), rules \(r.rules) (\(r.engine == "lua" ? "Lua" : "native reference"))\n"
         out += "\(r.start) to \(last), \(r.days) day\(r.days == 1 ? "" : "s"); \(intervalNote)\n\nsummary\n"
-        let rows = summary.map { m, e, _ in ["  " + m.name, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare)] }
+        let rows = summary.map { m, e, _ in
+            ["  " + m.label, Self.format(e.mean, share: m.isShare), Self.interval(e, share: m.isShare)]
+        }
         out += SimulationReport.align([["  metric", "mean", "95% interval"]] + rows, leftColumns: [0])
         let series = self.series
         out += "\nper day: mean ± half the 95% interval\n"
-        var dayRows = [["day", "date"] + series.map(\.metric.name)]
+        var dayRows = [["day", "date"] + series.map(\.metric.label)]
         for d in first.days.indices {
             dayRows.append(
                 [String(d + 1), start?.adding(days: d)?.rawValue ?? ""]
@@ -114,8 +118,8 @@ public struct ReplicaReport: Sendable {
     }
 
     /// One JSON object: `run` (with `replicas` and each replica's `seeds`), `interval`, `summary`
-    /// (each metric's mean, low, high and the replicas' values) and `days` (per day, each series'
-    /// mean, low and high).
+    /// (each metric's label, mean, low, high and the replicas' values) and `days` (per day, each
+    /// series' mean, low and high under its ``Metric/seriesKey``).
     public func json() -> String {
         let r = first.run
         let run: JSONValue = .object([
@@ -127,7 +131,7 @@ public struct ReplicaReport: Sendable {
         let summary: JSONValue = .array(
             summary.map { m, e, values in
                 .object(
-                    [("name", .string(m.name)), ("share", .bool(m.isShare))] + Self.estimateJSON(e)
+                    [("name", .string(m.label)), ("share", .bool(m.isShare))] + Self.estimateJSON(e)
                         + [("values", .array(values.map(SimulationReport.rounded)))])
             })
         let series = self.series
@@ -136,7 +140,7 @@ public struct ReplicaReport: Sendable {
             first.days.indices.map { d in
                 .object(
                     [("day", .int(d + 1)), ("date", .string(start?.adding(days: d)?.rawValue ?? ""))]
-                        + series.map { m, days in (m.name, .object(Self.estimateJSON(days[d]))) })
+                        + series.map { m, days in (m.seriesKey, .object(Self.estimateJSON(days[d]))) })
             })
         return JSONValue.object([
             ("run", run),
@@ -149,19 +153,19 @@ public struct ReplicaReport: Sendable {
     }
 
     /// One flat JSON object per day (`pandas.read_json(f, lines=True)`: one row per day): day, date,
-    /// and each series' `NAME.mean`, `NAME.low`, `NAME.high`.
+    /// and each series' `KEY.mean`, `KEY.low`, `KEY.high` (``Metric/seriesKey``).
     public func jsonl() -> String {
         let start = try? DayID(first.run.start)
         let series = self.series
         return first.days.indices.map { d in
             JSONValue.object(
                 [("day", .int(d + 1)), ("date", .string(start?.adding(days: d)?.rawValue ?? ""))]
-                    + series.flatMap { m, days in Self.estimateJSON(days[d]).map { ("\(m.name).\($0.0)", $0.1) } }
+                    + series.flatMap { m, days in Self.estimateJSON(days[d]).map { ("\(m.seriesKey).\($0.0)", $0.1) } }
             ).description + "\n"
         }.joined()
     }
 
-    /// One line per (day, series): day, date, series, mean, low, high.
+    /// One line per (day, series): day, date, series (its ``Metric/seriesKey``), mean, low, high.
     public func csv() -> String {
         let start = try? DayID(first.run.start)
         var out = "day,date,series,mean,low,high\n"
@@ -169,7 +173,7 @@ public struct ReplicaReport: Sendable {
         for d in first.days.indices {
             for (m, days) in series {
                 let e = days[d]
-                out += "\(d + 1),\(start?.adding(days: d)?.rawValue ?? ""),\(m.name),"
+                out += "\(d + 1),\(start?.adding(days: d)?.rawValue ?? ""),\(m.seriesKey),"
                 out += [e.mean, e.low, e.high].map(SimulationReport.fixed).joined(separator: ",") + "\n"
             }
         }

@@ -7,7 +7,10 @@ import RulesModel
 /// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome: the
 /// units of `simulate --replicas`' charts). Each series is
 /// computed per day from the report's counts, then taken to the axis's points (a mean per ISO
-/// week for runs over 60 days). A series' key names the day's JSON it comes from.
+/// week for runs over 60 days). A series' key names the day's JSON it comes from. A series that is a
+/// registry metric's per-day value (``MetricRegistry``: reminders, streaks, credits, balances) is
+/// read through it; the shares are computed here in percent (× 100 before the division, as drawn
+/// since the first version).
 public struct ReportCharts: Sendable {
     public let report: SimulationReport
     public let axis: TimeAxis
@@ -25,6 +28,11 @@ public struct ReportCharts: Sendable {
 
     private func line(_ key: String, _ name: String, _ color: String, _ daily: (DayTotals) -> Double) -> ChartSeries {
         ChartSeries(key: key, name: name, color: color, values: axis.aggregate(report.days.map(daily)))
+    }
+
+    /// A registry metric's per-day values.
+    private func line(_ key: String, _ name: String, _ color: String, _ metric: Metric) -> ChartSeries {
+        line(key, name, color) { metric.value($0) }
     }
 
     private static func ratio(_ part: Int, _ whole: Int, scale: Double = 1) -> Double {
@@ -54,8 +62,8 @@ public struct ReportCharts: Sendable {
         LineChart(
             title: "Reminders sent", unit: "reminders per user per day", axis: axis,
             series: [
-                line("reminders", "reminders / user", "#00838f") { Self.ratio($0.reminders, $0.users) },
-                line("max_reminders", "most to one user", "#80cbc4") { Double($0.maxReminders) },
+                line("reminders", "reminders / user", "#00838f", .remindersPerUserDay),
+                line("max_reminders", "most to one user", "#80cbc4", .maxRemindersPerUserDay),
             ])
     }
 
@@ -63,8 +71,8 @@ public struct ReportCharts: Sendable {
         LineChart(
             title: "Current streak at the end of the day", unit: "days", axis: axis,
             series: [
-                line("streak_p50", "median (p50)", "#6a1b9a") { Double($0.streakPercentile(50)) },
-                line("streak_p90", "90th percentile", "#ce93d8") { Double($0.streakPercentile(90)) },
+                line("streak_p50", "median (p50)", "#6a1b9a", .streakP50),
+                line("streak_p90", "90th percentile", "#ce93d8", .streakP90),
             ])
     }
 
@@ -81,11 +89,9 @@ public struct ReportCharts: Sendable {
         LineChart(
             title: "Earned credits", unit: "credits per Earned user per day", axis: axis,
             series: [
-                line("earned.credits_earned", "earned", "#2e7d32") { Self.ratio($0.earned.creditsEarned, $0.earned.users) },
-                line("earned.credits_spent", "spent", "#1e88e5") { Self.ratio($0.earned.creditsSpent, $0.earned.users) },
-                line("earned.credits_forfeited", "forfeited at rollover", "#c62828") {
-                    Self.ratio($0.earned.creditsForfeited, $0.earned.users)
-                },
+                line("earned.credits_earned", "earned", "#2e7d32", .creditsEarnedPerUserDay),
+                line("earned.credits_spent", "spent", "#1e88e5", .creditsSpentPerUserDay),
+                line("earned.credits_forfeited", "forfeited at rollover", "#c62828", .creditsForfeitedPerUserDay),
             ])
     }
 
@@ -93,8 +99,8 @@ public struct ReportCharts: Sendable {
         LineChart(
             title: "Credit balance at the end of the day (Earned users)", unit: "credits", axis: axis,
             series: [
-                line("earned.balance_p50", "median (p50)", "#ef6c00") { Double($0.earned.balancePercentile(50)) },
-                line("earned.balance_p90", "90th percentile", "#ffb74d") { Double($0.earned.balancePercentile(90)) },
+                line("earned.balance_p50", "median (p50)", "#ef6c00", .balanceP50),
+                line("earned.balance_p90", "90th percentile", "#ffb74d", .balanceP90),
             ])
     }
 

@@ -2,7 +2,7 @@ import RulesModel
 
 extension SimulationReport {
     /// The report as one self-contained HTML page (`simulate --html`): the run's parameters, the
-    /// summary metrics (``SummaryMetric``, as `simulate --replicas --html` lists them, in the same
+    /// summary metrics (``MetricRegistry/summary``, as `simulate --replicas --html` lists them, in the same
     /// units), then Pressure's and Earned's charts over the run's dates (``ReportCharts``), and
     /// the JSON report (`--format json`) embedded once as `<script type="application/json"
     /// id="report">`, so that tools and tests read the numbers the charts were drawn from.
@@ -37,7 +37,9 @@ extension SimulationReport {
             className: "note")
         page.grid(
             ["metric", "value"],
-            SummaryMetric.all(earned: s.earnedUserDays > 0).map { m in [m.name, ReplicaReport.format(m.value(s), share: m.isShare)] })
+            MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: s)).map { m in
+                [m.label, ReplicaReport.format(m.value(s), share: m.isShare)]
+            })
         page.heading("Pressure")
         page.paragraph(Self.sectionNotes.pressure, className: "note")
         for chart in charts.pressure { page.figure(chart.svg()) }

@@ -22,16 +22,14 @@ extension SimulationReport {
         let summary: JSONValue = .object(
             [
                 ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
-                ("events", .int(s.events)), ("refused_events", .int(s.refused)), ("commitments", .int(s.commitments)),
+                Self.member(.events, s), Self.member(.refusedEvents, s), ("commitments", .int(s.commitments)),
                 ("check_ins", .object([("YES", .int(s.yes)), ("NO", .int(s.no)), ("MISSED", .int(s.missed))])),
-                ("yes_rate", Self.rounded(s.yesRate)),
-                ("reminders", .int(s.reminders)), ("reminders_per_user_day", Self.rounded(s.remindersPerUserDay)),
-                ("max_reminders_per_user_day", .int(s.maxRemindersPerUserDay)),
+                Self.member(.yesRate, s),
+                ("reminders", .int(s.reminders)), Self.member(.remindersPerUserDay, s), Self.member(.maxRemindersPerUserDay, s),
                 ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })),
-                ("shields_used", .int(s.shields)),
-                ("habit_completion_rate", Self.rounded(s.habitRate)),
+                Self.member(.shieldsUsed, s), Self.member(.habitCompletionRate, s),
             ] + Self.habitSummaryJSON(s, shown) + [
-                ("exits_to_focus", .int(s.exits)), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
+                Self.member(.exitsToFocus, s), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
                 (
                     "final_streak",
                     .object([
@@ -57,13 +55,11 @@ extension SimulationReport {
     func dayObjects(_ shown: HabitShown) -> [JSONValue] {
         let start = try? DayID(run.start)
         return self.days.enumerated().map { i, d in
-            let users = max(1, d.users)
-            return .object(
+            .object(
                 [
                     ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
-                    ("tier_share", .array(d.tiers.map { Self.rounded(Double($0) / Double(users)) })),
-                    ("streak_p50", .int(d.streakPercentile(50))), ("streak_p90", .int(d.streakPercentile(90))),
-                    ("habit_completion_rate", Self.rounded(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))),
+                    ("tier_share", .array(Metric.userDaysAtTier.map { Self.rounded($0.value(d)) })),
+                    Self.member(.streakP50, d), Self.member(.streakP90, d), Self.member(.habitCompletionRate, d),
                     ("tiers", .array(d.tiers.map { .int($0) })), ("reminders", .int(d.reminders)), ("max_reminders", .int(d.maxReminders)),
                     ("commitments", .int(d.commitments)), ("yes", .int(d.yes)), ("no", .int(d.no)), ("missed", .int(d.missed)),
                     ("shields", .int(d.shields)), ("habit_done", .int(d.habitDone)), ("habit_planned", .int(d.habitPlanned)),
@@ -245,6 +241,14 @@ extension SimulationReport {
 
     /// A share or rate with 4 decimals, printed the same everywhere.
     static func rounded(_ x: Double) -> JSONValue { .double(round4(x)) }
+
+    /// A registry metric's value under its id (``Metric/id``): a whole number for a unit counted in
+    /// whole numbers, else with 4 decimals (`rounded`).
+    static func member(_ metric: Metric, _ summary: ReportSummary) -> (String, JSONValue) { member(metric, metric.value(summary)) }
+    static func member(_ metric: Metric, _ day: DayTotals) -> (String, JSONValue) { member(metric, metric.value(day)) }
+    private static func member(_ metric: Metric, _ value: Double) -> (String, JSONValue) {
+        (metric.id, metric.unit.decimals == 0 ? .int(Int(value)) : rounded(value))
+    }
 
     /// `x` with 4 decimals, as the JSON report holds it (and a chart drawn from it).
     static func round4(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }

@@ -18,6 +18,8 @@ extension SimulationReport {
         let share: JSONValue = .object([("type", .string("number")), ("minimum", .int(0))])
         let string: JSONValue = .object([("type", .string("string"))])
         let countsByName: JSONValue = .object([("type", .string("object")), ("additionalProperties", count)])
+        // A registry metric under its id, as `json()` writes it (``member(_:_:)``).
+        func metric(_ m: Metric) -> (String, JSONValue) { (m.id, m.unit.decimals == 0 ? count : share) }
         let run = object(
             [
                 ("duration", string), ("start", string), ("days", count), ("users", count), ("users_from", count), ("users_to", count),
@@ -29,14 +31,14 @@ extension SimulationReport {
             ])
         let habitOnly = ["habit_marks", "habit_best_streaks", "habit_score"]
         let summaryProperties: [(String, JSONValue)] = [
-            ("users", count), ("days", count), ("user_days", count), ("events", count), ("refused_events", count), ("commitments", count),
-            ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), ("yes_rate", share), ("reminders", count),
-            ("reminders_per_user_day", share), ("max_reminders_per_user_day", count), ("user_days_at_tier", counts),
-            ("shields_used", count), ("habit_completion_rate", share),
+            ("users", count), ("days", count), ("user_days", count), metric(.events), metric(.refusedEvents), ("commitments", count),
+            ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), metric(.yesRate), ("reminders", count),
+            metric(.remindersPerUserDay), metric(.maxRemindersPerUserDay), ("user_days_at_tier", counts),
+            metric(.shieldsUsed), metric(.habitCompletionRate),
             ("habit_marks", object([("skips", count), ("freezes_equipped", count), ("freezes_used", count), ("late", count)])),
             ("habit_best_streaks", object([("tasks", count), ("mean", share), ("p50", count), ("p90", count), ("max", count)])),
             ("habit_score", object([("tasks", count), ("mean", share)])),
-            ("exits_to_focus", count), ("deepen_pause", count), ("proceed_to_app", count),
+            metric(.exitsToFocus), ("deepen_pause", count), ("proceed_to_app", count),
             (
                 "final_streak",
                 object([("p50", count), ("p90", count), ("max", count), ("distribution", countsByName)])
@@ -73,8 +75,8 @@ extension SimulationReport {
         let derived: [(String, JSONValue)] = [
             ("day", .object([("type", .string("integer")), ("minimum", .int(1))])),
             ("date", .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])),
-            ("tier_share", .object([("type", .string("array")), ("items", share)])), ("streak_p50", count), ("streak_p90", count),
-            ("habit_completion_rate", share), ("best_streak_mean", share), ("best_streak_p50", count), ("score_mean", share),
+            ("tier_share", .object([("type", .string("array")), ("items", share)])), metric(.streakP50), metric(.streakP90),
+            metric(.habitCompletionRate), ("best_streak_mean", share), ("best_streak_p50", count), ("score_mean", share),
         ]
         let dayCounts = DayTotals.CodingKeys.allCases.map { key in
             (key.rawValue, key == .earned ? earnedDay : arrays.contains(key) ? counts : count)

@@ -24,30 +24,28 @@ extension SimulationReport {
             ] + Self.habitHeader(shown) + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
-            let users = max(1, d.users)
             rows.append(
                 [String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
-                    + d.tiers.map { Self.percent(Double($0) / Double(users)) }
+                    + Metric.userDaysAtTier.map { Self.percent($0.value(d)) }
                     + [
                         String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
                         String(d.streakPercentile(50)), String(d.streakPercentile(90)),
-                        Self.percent(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned)), String(d.exits),
+                        Self.percent(Metric.habitCompletionRate.value(d)), String(d.exits),
                     ]
                     + Self.habitCells(d, shown) + (earned ? Self.earnedCells(d) : []))
         }
         out += Self.align([header] + rows, leftColumns: [1])
-        let checkIns = s.yes + s.no + s.missed
         out += "\nsummary\n"
         out += "  user-days                   \(s.userDays) (\(s.events) events applied, \(s.refused) refused)\n"
         out +=
-            "  check-ins                   YES \(s.yes) (\(Self.percent(Double(s.yes) / Double(max(1, checkIns))))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
+            "  check-ins                   YES \(s.yes) (\(Self.percent(Metric.yesRate.value(s)))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
         out +=
             "  user-days at tier 0/1/2/3   " + s.userDaysAtTier.map(String.init).joined(separator: " / ")
-            + "  (tier 3: \(Self.percent(Double(s.userDaysAtTier[3]) / Double(max(1, s.userDays)))))\n"
+            + "  (tier 3: \(Self.percent(Metric.userDaysAtTier[3].value(s))))\n"
         out +=
             "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
         out += "  restart shields used        \(s.shields)\n"
-        out += "  habit completion rate       \(Self.percent(s.habitRate)) (\(s.habitDone) of \(s.habitPlanned))\n"
+        out += "  habit completion rate       \(Self.percent(Metric.habitCompletionRate.value(s))) (\(s.habitDone) of \(s.habitPlanned))\n"
         out += Self.habitLines(s, shown)
         out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n"
         out +=
@@ -65,15 +63,14 @@ extension SimulationReport {
             + "events,refused_events," + (Self.earnedCSVHeader + Self.habitCSVHeader).joined(separator: ",") + "\n"
         let start = try? DayID(run.start)
         for (i, d) in days.enumerated() {
-            let users = max(1, d.users)
             let fields: [String] =
                 [String(i + 1), start?.adding(days: i)?.rawValue ?? "", String(d.users)]
-                + d.tiers.map { Self.fixed(Double($0) / Double(users)) }
+                + Metric.userDaysAtTier.map { Self.fixed($0.value(d)) }
                 + [
                     d.reminders, d.maxReminders, d.commitments, d.yes, d.no, d.missed, d.shields,
                     d.streakPercentile(50), d.streakPercentile(90), max(0, d.streaks.count - 1), d.habitDone, d.habitPlanned,
                 ].map(String.init)
-                + [Self.fixed(d.habitPlanned == 0 ? 0 : Double(d.habitDone) / Double(d.habitPlanned))]
+                + [Self.fixed(Metric.habitCompletionRate.value(d))]
                 + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init) + Self.earnedCSVFields(d.earned)
                 + Self.habitCSVFields(d)
             out += fields.joined(separator: ",") + "\n"

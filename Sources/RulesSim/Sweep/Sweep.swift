@@ -12,7 +12,7 @@ public struct Sweep: Sendable {
     /// The run every variant repeats, with its overrides (the base rule folder in `rules`).
     public var config: SimulationConfig
     public var plan: SweepPlan
-    public var metrics: [SummaryMetric]
+    public var metrics: [Metric]
     /// Cohorts each variant runs (1: one cohort, its intervals from groups of its users).
     public var replicas: Int
     /// The cohort's personas, as loaded (their files are inputs of every variant).
@@ -21,25 +21,28 @@ public struct Sweep: Sendable {
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
     public static let maxGroups = PopulationComparison.maxGroups
 
-    /// What a sweep reports without `--metric`.
-    public static let defaultMetricNames = [
-        "YES rate", "user-days at tier 3", "reminders per user-day", "final streak p50", "habit completion rate",
-        "credits spent per user-day",
-    ]
+    /// The labels of what a sweep reports without `--metric` (``MetricRegistry/sweepDefaults``).
+    public static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
 
-    /// The summary metric named `name` (as `compare` prints it), or an error listing them.
-    public static func metric(named name: String) throws(SweepError) -> SummaryMetric {
-        let all = SummaryMetric.all(earned: true)
-        if let metric = all.first(where: { $0.name == name }) { return metric }
+    /// The metrics a sweep can report: every metric with a whole-run value.
+    public static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
+
+    /// The metric whose label (as `compare` prints it) or id is `name`, or an error listing them.
+    public static func metric(named name: String) throws(SweepError) -> Metric {
+        if let metric = MetricRegistry.metric(named: name), metric.summary != nil { return metric }
+        let all = sweepable
         var message = "--metric \"\(name)\": no such metric"
-        if let suggestion = Suggestion.closest(to: name, among: all.map(\.name)) { message += "; did you mean '\(suggestion)'?" }
-        throw SweepError(message + " (the metrics: \(all.map(\.name).joined(separator: ", ")))")
+        if let suggestion = Suggestion.closest(to: name, among: all.flatMap { [$0.label, $0.id] }) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        let list = all.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
+        throw SweepError(message + " (the metrics, by label or id: \(list))")
     }
 
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,
     /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
     /// number of replicas.
-    public init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [SummaryMetric], replicas: Int = 1) throws {
+    public init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1) throws {
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SweepError("--replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
         }

@@ -55,12 +55,13 @@ public struct SweepChart {
                     }?.estimates?[m]
                 }
                 return ChartSeries(
-                    key: line.value == nil ? metric.name : "\(metric.name) @ \(line.name)",
-                    name: line.value == nil ? metric.name : line.name, color: Self.colors[l % Self.colors.count],
+                    key: line.value == nil ? metric.label : "\(metric.label) @ \(line.name)",
+                    name: line.value == nil ? metric.label : line.name, color: Self.colors[l % Self.colors.count],
                     values: points.map { ($0?.mean ?? .nan) * scale }, low: points.map { ($0?.low ?? .nan) * scale },
                     high: points.map { ($0?.high ?? .nan) * scale })
             }
-            var chart = LineChart(title: metric.name, unit: metric.isShare ? "%" : metric.name, categories: axis, series: series)
+            var chart = LineChart(
+                title: metric.label, unit: metric.isShare ? "%" : metric.label, categories: axis, series: series)
             chart.height = Self.chartHeight
             return chart
         }

@@ -48,14 +48,16 @@ extension SweepReport {
         // A number of `metric` read back (`what`: its mean, a bound, a difference) as a sweep writes
         // it: at most 2^53 either way and, for a share's mean or difference, within `share`.
         func checked(
-            _ x: Double, _ metric: SummaryMetric, _ what: String, of variant: SweepPlan.Variant, share: ClosedRange<Double>? = nil
+            _ x: Double, _ metric: Metric, _ what: String, of variant: SweepPlan.Variant, share: ClosedRange<Double>? = nil
         ) throws(SweepError) -> Double {
             let any = -WholeNumber.maxExact...WholeNumber.maxExact
             let range = metric.isShare ? share ?? any : any
             guard range.contains(x) else {
                 let expected = range.upperBound == 1 ? "a share: \(WholeNumber.text(range.lowerBound)) to 1" : "at most 2^53 either way"
                 let values = zip(sweep.plan.knobs, variant.values).map { "\($0.path) = \(SweepKnob.label($1))" }.joined(separator: ", ")
-                throw fail("has \(metric.name) \(what) \(WholeNumber.text(x)) for the variant \(values), which no sweep writes (\(expected))")
+                throw fail(
+                    "has \(metric.label) \(what) \(WholeNumber.text(x)) for the variant \(values), "
+                        + "which no sweep writes (\(expected))")
             }
             return x
         }
@@ -80,18 +82,18 @@ extension SweepReport {
             }
             var estimates: [Estimate] = [], differences: [Estimate] = []
             for metric in sweep.metrics {
-                guard let read = number(metrics.first(where: { $0.0 == metric.name })?.1) else {
-                    throw fail("has no \(metric.name) for a variant")
+                guard let read = number(metrics.first(where: { $0.0 == metric.label })?.1) else {
+                    throw fail("has no \(metric.label) for a variant")
                 }
                 let mean = try checked(read, metric, "mean", of: planned, share: 0...1)
-                let interval = variant["intervals"]?[metric.name]
+                let interval = variant["intervals"]?[metric.label]
                 if let low = number(interval?["low"]), let high = number(interval?["high"]) {
                     let (low, high) = (try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned))
                     estimates.append(Estimate(mean: mean, low: low, high: high, n: n, method: method))
                 } else {
                     estimates.append(Estimate(mean: mean, low: mean, high: mean, n: 1, method: .single))
                 }
-                let vs = variant["vs_base"]?[metric.name]
+                let vs = variant["vs_base"]?[metric.label]
                 if let read = number(vs?["delta"]) {
                     let delta = try checked(read, metric, "difference to the base", of: planned, share: -1...1)
                     if let low = number(vs?["low"]), let high = number(vs?["high"]) {

@@ -16,7 +16,7 @@ public struct SweepReport: Sendable {
     }
 
     public var plan: SweepPlan { sweep.plan }
-    public var metrics: [SummaryMetric] { sweep.metrics }
+    public var metrics: [Metric] { sweep.metrics }
 
     /// What was run: `50 users × 7 days, seed 1, personas …, rules rules`.
     public var run: String {
@@ -47,7 +47,7 @@ public struct SweepReport: Sendable {
             max(knob.path.count, plan.variants.map { Self.label($0.values[k], moved: $0.moved[k], plan.mode).count }.max() ?? 0)
         }
     }
-    private var metricWidth: Int { max(6, metrics.map(\.name.count).max() ?? 0) }
+    private var metricWidth: Int { max(6, metrics.map(\.label.count).max() ?? 0) }
 
     /// A knob's value in a row: one at a time, the knobs left at their base value are `·`.
     static func label(_ value: LuaValue, moved: Bool, _ mode: SweepPlan.Mode) -> String {
@@ -69,7 +69,7 @@ public struct SweepReport: Sendable {
     }
 
     /// An interval for the table: `[low, high]`, `—` without one.
-    static func interval(_ e: Estimate, _ metric: SummaryMetric, signed: Bool = false) -> String {
+    static func interval(_ e: Estimate, _ metric: Metric, signed: Bool = false) -> String {
         guard e.n > 1 else { return "—" }
         let show = { (v: Double) in signed ? PopulationComparison.signed(v, share: metric.isShare) : metric.format(v) }
         return "[\(show(e.low)), \(show(e.high))]"
@@ -94,7 +94,7 @@ public struct SweepReport: Sendable {
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
             let columns = metrics.flatMap { m in
-                [m.name, "\(m.name) low", "\(m.name) high", "\(m.name) delta", "\(m.name) delta low", "\(m.name) delta high"]
+                [m.label] + ["low", "high", "delta", "delta low", "delta high"].map { "\(m.label) \($0)" }
             }
             return (plan.knobs.map(\.path) + columns + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
         case .json, .jsonl:
@@ -169,7 +169,7 @@ public struct SweepReport: Sendable {
         return metrics.enumerated().map { m, metric in
             let e = estimates[m], d = differences[m]
             return Cells(
-                metric: metric.name, mean: metric.format(e.mean), interval: Self.interval(e, metric),
+                metric: metric.label, mean: metric.format(e.mean), interval: Self.interval(e, metric),
                 delta: row.isBase ? nil : PopulationComparison.signed(d.mean, share: metric.isShare),
                 deltaInterval: row.isBase ? nil : Self.interval(d, metric, signed: true), isSignificant: !row.isBase && d.n > 1 && d.excludesZero)
         }
@@ -198,7 +198,7 @@ public struct SweepReport: Sendable {
         var out =
             "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
         for (m, metric) in metrics.enumerated() {
-            out += "  \(metric.name) (base \(metric.format(base[m]))):\n"
+            out += "  \(metric.label) (base \(metric.format(base[m]))):\n"
             let spans = plan.knobs.indices.map { k -> (k: Int, low: Double, high: Double) in
                 let values = [base[m]] + rows.filter { $0.variant.moved[k] }.compactMap { $0.values?[m] }
                 return (k, values.min()!, values.max()!)
@@ -232,14 +232,14 @@ public struct SweepReport: Sendable {
             ]
             switch row.outcome {
             case .ran(let estimates, let differences, let refused):
-                members.append(("metrics", .object(zip(metrics, estimates).map { ($0.name, .double($1.mean)) })))
+                members.append(("metrics", .object(zip(metrics, estimates).map { ($0.label, .double($1.mean)) })))
                 // Each metric's interval, and its paired difference to the base (not for the base itself).
                 members.append(
                     (
                         "intervals",
                         .object(
                             zip(metrics, estimates).filter { $1.n > 1 }.map {
-                                ($0.name, .object([("low", .double($1.low)), ("high", .double($1.high))]))
+                                ($0.label, .object([("low", .double($1.low)), ("high", .double($1.high))]))
                             })
                     ))
                 if !row.isBase {
@@ -249,7 +249,7 @@ public struct SweepReport: Sendable {
                             .object(
                                 zip(metrics, differences).map { m, d in
                                     (
-                                        m.name,
+                                        m.label,
                                         .object(
                                             [("delta", .double(d.mean))]
                                                 + (d.n > 1 ? [("low", .double(d.low)), ("high", .double(d.high))] : [])
@@ -289,8 +289,8 @@ public struct SweepReport: Sendable {
                                 .object([("path", .string(knob.path)), ("values", .array(knob.values.map(value))), ("base", value(base))])
                             })
                     ),
-                    ("metrics", .array(metrics.map { .string($0.name) })),
-                    ("shares", .array(metrics.filter(\.isShare).map { .string($0.name) })),
+                    ("metrics", .array(metrics.map { .string($0.label) })),
+                    ("shares", .array(metrics.filter(\.isShare).map { .string($0.label) })),
                     ("replicas", .int(sweep.replicas)), ("seeds", .array(sweep.seeds.map { .string(String($0)) })),
                     (
                         "interval",

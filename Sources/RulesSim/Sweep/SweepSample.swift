@@ -10,7 +10,7 @@ struct SweepSample: Sendable {
     var refused: Int
 
     /// Simulates `simulation` on `replicas` cohorts (in `groups` groups of users when `replicas` is 1).
-    init(_ simulation: Simulation, metrics: [SummaryMetric], replicas: Int, groups: Int) throws {
+    init(_ simulation: Simulation, metrics: [Metric], replicas: Int, groups: Int) throws {
         self.replicas = metrics.map { _ in [] }
         self.groups = []
         refused = 0
@@ -28,12 +28,12 @@ struct SweepSample: Sendable {
 
     /// Each metric's mean with its 95 % interval: over the replicas, or around the cohort's value
     /// from its groups (none for a maximum over users, or with one group).
-    func estimates(_ metrics: [SummaryMetric]) -> [Estimate] {
+    func estimates(_ metrics: [Metric]) -> [Estimate] {
         metrics.indices.map { m in Self.estimate(metrics[m], replicas[m], groups.isEmpty ? [] : groups[m]) }
     }
 
     /// Each metric's paired difference to `base` (the same cohorts, the same users) with its interval.
-    func differences(from base: SweepSample, _ metrics: [SummaryMetric]) -> [Estimate] {
+    func differences(from base: SweepSample, _ metrics: [Metric]) -> [Estimate] {
         metrics.indices.map { m in
             Self.estimate(
                 metrics[m], zip(replicas[m], base.replicas[m]).map { $0 - $1 },
@@ -41,7 +41,7 @@ struct SweepSample: Sendable {
         }
     }
 
-    static func estimate(_ metric: SummaryMetric, _ replicas: [Double], _ groups: [Double]) -> Estimate {
+    static func estimate(_ metric: Metric, _ replicas: [Double], _ groups: [Double]) -> Estimate {
         if replicas.count > 1 { return Estimate.of(replicas, method: .replicas) }
         let point = replicas.first ?? 0
         guard groups.count > 1, metric.kind != .extreme else {

@@ -1,0 +1,53 @@
+import Foundation
+import RulesSim
+import Testing
+
+/// The one registry of a run's figures (``MetricRegistry``): what its lists hold, and that a metric
+/// reported both for the whole run and per day is one figure.
+@Suite struct MetricRegistryTests {
+    @Test func everyMetricHasOneSnakeCaseIdAndOneLabel() throws {
+        let all = MetricRegistry.all
+        #expect(Set(all.map(\.id)).count == all.count)
+        #expect(Set(all.map(\.label)).count == all.count)
+        for metric in all {
+            #expect(metric.id.range(of: "^[a-z][a-z0-9]*(_[a-z0-9]+)*$", options: .regularExpression) != nil, "\(metric.id)")
+            // A label is not another metric's id, so that `sweep --metric` finds one metric by either.
+            #expect(!all.contains { $0.id == metric.label && $0.id != metric.id }, "\(metric.label)")
+        }
+        let keys = MetricRegistry.perDay.map(\.seriesKey)
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test func eachListHasTheValuesItPrints() {
+        for metric in MetricRegistry.summary + MetricRegistry.watch { #expect(metric.summary != nil, "\(metric.id)") }
+        for metric in MetricRegistry.perDay { #expect(metric.day != nil, "\(metric.id)") }
+        for chart in DayMetricChart.all {
+            for line in chart.lines { #expect(MetricRegistry.perDay.contains { $0.id == line.metric.id }, "\(line.metric.id)") }
+        }
+        // A report lists Earned's metrics only for a run with Earned users.
+        let pressureOnly = MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(earned: false))
+        #expect(!pressureOnly.contains { $0.app == .earned } && pressureOnly.contains { $0.app == .miga })
+        let withEarned = MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(earned: true))
+        #expect(withEarned.count == MetricRegistry.summary.count)
+    }
+
+    /// A one-day run: a metric with both values has the same value for the run and for its only day
+    /// (one figure under one label, whether reported for a run or day by day).
+    @Test func aMetricOfBothListsIsTheSameFigureForTheRunAndForADay() throws {
+        let report = try Simulation(config: try SimTestSupport.config(days: 1, users: 20)).run()
+        let summary = ReportSummary(report)
+        #expect(summary.earnedUserDays > 0)
+        let both = MetricRegistry.all.filter { $0.summary != nil && $0.day != nil }
+        #expect(both.count >= 8)
+        for metric in both {
+            let run = metric.value(summary), day = metric.value(report.days[0])
+            #expect(abs(run - day) <= 1e-12 * max(1, abs(run)), "\(metric.id): \(run) for the run, \(day) for its day")
+        }
+    }
+
+    @Test func aMetricIsFoundByItsIdOrItsLabel() {
+        #expect(MetricRegistry.metric(named: "yes_rate")?.label == "YES rate")
+        #expect(MetricRegistry.metric(named: "YES rate")?.id == "yes_rate")
+        #expect(MetricRegistry.metric(named: "tier 3") == nil)
+    }
+}
