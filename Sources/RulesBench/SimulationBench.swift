@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesSim
 import RulesStore
 
@@ -41,15 +42,16 @@ public struct SimulationBench {
     /// Runs the four variants (Lua with the database first: the run the targets are about), and
     /// copies the rows of the first with SQLite alone (into `DB.rulesrun-floor`, removed after).
     /// The runs with the database write `config.database`, or, when it is nil, a temporary file
-    /// beside the default database (``SimulationConfig/benchDatabase``), removed afterwards: the user's last
+    /// beside the default database (``SimulationConfig/benchDatabase()``), removed afterwards: the user's last
     /// run is left as it is.
     public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
-        let database = config.database ?? SimulationConfig.benchDatabase
-        let floorPath = database + ".rulesrun-floor"
-        var removed = [floorPath] + DatabaseShards.paths(of: database, count: shards)
-        if config.database == nil { removed.append(database) }
+        let database = config.database ?? SimulationConfig.benchDatabase()
+        // The files as the system sees them (``WorkingFolder``); the runs are given `database` as named.
+        let floorPath = WorkingFolder.resolve(database + ".rulesrun-floor")
+        var removed = [floorPath] + DatabaseShards.paths(of: database, count: shards).map(WorkingFolder.resolve)
+        if config.database == nil { removed.append(WorkingFolder.resolve(database)) }
         let cleanup = InterruptCleanup.add(removed.flatMap(Store.files(of:)))
-        let folder = (database as NSString).deletingLastPathComponent
+        let folder = (WorkingFolder.resolve(database) as NSString).deletingLastPathComponent
         let folderExisted = folder.isEmpty || FileManager.default.fileExists(atPath: folder)
         defer {
             for path in removed { Store.removeFiles(of: path) }
@@ -76,7 +78,7 @@ public struct SimulationBench {
                 for checked in [true, false] {
                     progress?(checked ? "SQLite alone, the same rows" : "SQLite alone, without foreign keys and CHECK constraints")
                     defer { Store.removeFiles(of: floorPath) }
-                    floors.append(try SQLiteFloor.measure(copying: db, into: floorPath, checked: checked))
+                    floors.append(try SQLiteFloor.measure(copying: WorkingFolder.resolve(db), into: floorPath, checked: checked))
                 }
             }
         }

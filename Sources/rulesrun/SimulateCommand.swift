@@ -186,7 +186,7 @@ struct SimulateCommand: ParsableCommand {
                     $0 == "auto"
                         ? try ShardEnvironment.shard(environment: Console.current.environment, count: shardCount) : try Shard($0)
                 } ?? .whole,
-                // --bench without --db writes a temporary file (SimulationConfig.benchDatabase).
+                // --bench without --db writes a temporary file (SimulationConfig.benchDatabase()).
                 database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append,
                 chunkSize: chunkSize,
                 recordsLines: coverage)

@@ -1,3 +1,4 @@
+import BuiltInDefaults
 import Foundation
 import LuaHost
 
@@ -223,7 +224,9 @@ public final class RuleSet {
         ruleSet.provedInputs = proofs.map { ($0.name, $0.inputs) }
         ruleSet.unproved = proofs.compactMap { proof in proof.unproved.map { "\(proof.name): not proved for \($0)" } }
         ruleSet.fileLabels = fileNames.map { sources.locate($0)?.chunkName ?? $0 }
-        ruleSet.snapshot = RuleSnapshot(path: path, contents: contents, order: order, overrides: overrides)
+        // Resolved (``WorkingFolder``): a simulation's workers load it again on threads of their own.
+        let resolved = path == BuiltInDefaults.name ? path : WorkingFolder.resolve(path)
+        ruleSet.snapshot = RuleSnapshot(path: resolved, contents: contents, order: order, overrides: overrides)
         return ruleSet
     }
 

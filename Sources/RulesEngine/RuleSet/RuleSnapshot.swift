@@ -7,7 +7,7 @@ import LuaHost
 /// `rulesrun watch` validates a cycle's set once and gives its snapshot to the tests
 /// (`RuleTestRunner`) and to the simulation's workers (`SimulationConfig.validated`).
 public struct RuleSnapshot: Sendable, Equatable {
-    /// The rule folder, as it was given to `RuleSet.load`.
+    /// The rule folder, as it was given to `RuleSet.load` (under the ``WorkingFolder`` when that is set).
     public let path: String
     /// Each rule file read, its own and those it inherits, by the path it was read from.
     let contents: [String: [UInt8]]

@@ -44,7 +44,7 @@ final class DatabaseTarget {
         // A writable regular file or a new one in an existing folder (made only for the paths
         // rulesrun chose: the default database, a bench's temporary one).
         try OutputPath.check(
-            path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || path == SimulationConfig.benchDatabase)
+            path, option: "--db", createsFolders: path == SimulationConfig.defaultDatabase || SimulationConfig.isBenchDatabase(path))
         // Locked before the file is looked into: opening it while another run writes it by
         // another name would leave a journal of this name beside it.
         let lock = try DatabaseLock(database: file)

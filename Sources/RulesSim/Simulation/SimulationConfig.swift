@@ -67,10 +67,17 @@ public struct SimulationConfig: Sendable {
     public static let defaultStart = try! DayID("2026-01-05")
     /// The database `simulate` writes unless told otherwise.
     public static let defaultDatabase = ".rulesrun/simulation.sqlite"
-    /// The database of a bench run without `--db`: beside the default database (on the disk a
-    /// run writes to, not in a temporary folder that may be in memory), one per process.
-    public static var benchDatabase: String {
+    /// A new name for the database of a bench run without `--db`: beside the default database (on
+    /// the disk a run writes to, not in a temporary folder that may be in memory), one per run
+    /// (`.rulesrun/bench-PID-XXXXXXXX.sqlite`: two runs of one process share nothing).
+    public static func benchDatabase() -> String {
         ((defaultDatabase as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("bench-\(getpid()).sqlite")
+            .appendingPathComponent("bench-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite")
+    }
+
+    /// Whether `path` is a name ``benchDatabase()`` gives.
+    public static func isBenchDatabase(_ path: String) -> Bool {
+        let folder = (defaultDatabase as NSString).deletingLastPathComponent + "/bench-"
+        return path.hasPrefix(folder) && path.hasSuffix(".sqlite") && !path.dropFirst(folder.count).contains("/")
     }
 }
