@@ -36,30 +36,30 @@ public enum EarnedEvent: Sendable, Equatable {
     /// `quest_cancel`: the user gives the app's quest up.
     case questCancel(app: AppID)
 
-    public var typeName: String {
+    public var typeName: String { declaration.name }
+
+    /// The declaration of the event's type.
+    var declaration: EventDeclaration {
         switch self {
-        case .mode: "mode"
-        case .modeOverride: "mode_override"
-        case .distractingApps: "distracting_apps"
-        case .qrKey: "qr_key"
-        case .habit: "earned_habit"
-        case .habitCompletion: "earned_habit_completion"
-        case .focusStart: "focus_start"
-        case .focusEnd: "focus_end"
-        case .unlockOpen: "unlock_open"
-        case .unlockChoose: "unlock_choose"
-        case .unlockCancel: "unlock_cancel"
-        case .questComplete: "quest_complete"
-        case .questFail: "quest_fail"
-        case .questCancel: "quest_cancel"
+        case .mode: .mode
+        case .modeOverride: .modeOverride
+        case .distractingApps: .distractingApps
+        case .qrKey: .qrKey
+        case .habit: .earnedHabit
+        case .habitCompletion: .earnedHabitCompletion
+        case .focusStart: .focusStart
+        case .focusEnd: .focusEnd
+        case .unlockOpen: .unlockOpen
+        case .unlockChoose: .unlockChoose
+        case .unlockCancel: .unlockCancel
+        case .questComplete: .questComplete
+        case .questFail: .questFail
+        case .questCancel: .questCancel
         }
     }
 
-    public static let typeNames = [
-        "mode", "mode_override", "distracting_apps", "qr_key", "earned_habit", "earned_habit_completion",
-        "focus_start", "focus_end", "unlock_open", "unlock_choose", "unlock_cancel", "quest_complete",
-        "quest_fail", "quest_cancel",
-    ]
+    /// The names of Earned's event types.
+    public static let typeNames = EventDeclaration.all.filter { $0.app == .earned }.map(\.name)
 }
 
 /// A mode as events define it, by name; only the fields given change (a new mode needs `strictness`).

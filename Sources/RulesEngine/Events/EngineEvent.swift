@@ -1,4 +1,3 @@
-import LuaHost
 import RulesModel
 
 /// One event for one user, as an app, a replay file or the simulator sends it to the engine.
@@ -51,30 +50,30 @@ public struct EngineEvent: Sendable, Equatable {
         case earned(EarnedEvent)
 
         /// The event's `type` in files.
-        public var typeName: String {
+        public var typeName: String { declaration.name }
+
+        /// The declaration of the event's type.
+        var declaration: EventDeclaration {
             switch self {
-            case .settings: "settings"
-            case .subscription: "subscription"
-            case .commitment: "commitment"
-            case .checkIn: "check_in"
-            case .shield: "shield"
-            case .tick: "tick"
-            case .habitTask: "habit_task"
-            case .habitCompletion: "habit_completion"
-            case .habitSkip: "habit_skip"
-            case .habitFreeze: "habit_freeze"
-            case .habitUncheck: "habit_uncheck"
-            case .miga: "miga"
-            case .earned(let event): event.typeName
+            case .settings: .settings
+            case .subscription: .subscription
+            case .commitment: .commitment
+            case .checkIn: .checkIn
+            case .shield: .shield
+            case .tick: .tick
+            case .habitTask: .habitTask
+            case .habitCompletion: .habitCompletion
+            case .habitSkip: .habitSkip
+            case .habitFreeze: .habitFreeze
+            case .habitUncheck: .habitUncheck
+            case .miga: .miga
+            case .earned(let event): event.declaration
             }
         }
     }
 
-    public static let typeNames =
-        [
-            "settings", "subscription", "commitment", "check_in", "shield", "tick",
-            "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck", "miga",
-        ] + EarnedEvent.typeNames
+    /// Every event type's name (`EventDeclaration.all`).
+    public static let typeNames = EventDeclaration.all.map(\.name)
 
     /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
     /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
