@@ -16,6 +16,9 @@ public struct EventDeclaration: Sendable {
     /// The fields besides `at`, `user`, `type` and `expect`, in the order they are read, written
     /// and listed.
     let fields: [any AnyEventField]
+    /// The order the fields are read in, when it is not `fields`' (which field's error is
+    /// reported first): the order of the model type's coding keys, which its decoder followed.
+    var readOrder: [any AnyEventField]? = nil
     /// Whether a field the type does not have is refused before the fields are read, with a
     /// message listing the fields (types of no field, and `qr_key`).
     var listsFieldsFirst = false
@@ -27,7 +30,8 @@ public struct EventDeclaration: Sendable {
     let values: @Sendable (EngineEvent.Kind) -> EventValues
 
     init(
-        _ name: String, app: EventApp, doc: String, fields: [any AnyEventField], listsFieldsFirst: Bool = false,
+        _ name: String, app: EventApp, doc: String, fields: [any AnyEventField], readOrder: [any AnyEventField]? = nil,
+        listsFieldsFirst: Bool = false,
         schemaConditions: [(String, JSONValue)] = [], make: @escaping @Sendable (EventValues) throws(EngineError) -> EngineEvent.Kind,
         values: @escaping @Sendable (EngineEvent.Kind) -> EventValues
     ) {
@@ -35,11 +39,15 @@ public struct EventDeclaration: Sendable {
         self.app = app
         self.doc = doc
         self.fields = fields
+        self.readOrder = readOrder
         self.listsFieldsFirst = listsFieldsFirst
         self.schemaConditions = schemaConditions
         self.make = make
         self.values = values
     }
+
+    /// The fields in the order they are read.
+    var fieldsInReadOrder: [any AnyEventField] { readOrder ?? fields }
 
     /// The field names, in order.
     public var fieldNames: [String] { fields.map(\.name) }
@@ -54,7 +62,7 @@ public struct EventDeclaration: Sendable {
         }
         let values: EventValues
         do {
-            values = try EventFieldReader.read(fields, from: object, at: "", suggesting: ["expect"])
+            values = try EventFieldReader.read(fieldsInReadOrder, from: object, at: "", suggesting: ["expect"])
         } catch {
             throw error.engineError
         }

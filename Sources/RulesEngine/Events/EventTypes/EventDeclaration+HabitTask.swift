@@ -11,8 +11,8 @@ extension EventDeclaration {
         let frequency = EventField.optional(
             "frequency", .named(FrequencyType.self, \.eventName, written: \.rawValue),
             doc: """
-                `times_in_days` with `times` x (1…y) and `days` y (2…365), `every_n_days` with `every` n (2…365, counted from the \
-                start date), `days_of_month` with `days_of_month` (1…31; a day past a shorter month's end is its last day)
+                `times_in_days` needs `times` x (1…y) and `days` y (2…365), `every_n_days` `every` n (2…365, counted from the \
+                start date), `days_of_month` `days_of_month` (1…31; a day past a shorter month's end is its last day)
                 """)
         let timesPerDay = EventField.optional("times_per_day", .integer)
         let scheduledDays = EventField.optional("scheduled_days", .weekdays, doc: "ISO weekdays 1–7")
@@ -60,7 +60,13 @@ extension EventDeclaration {
             }
         return EventDeclaration(
             "habit_task", app: .habitTracker, doc: "defines or changes a habit task; giving `frequency` sets its own fields afresh",
-            fields: fields, schemaConditions: [("allOf", .array(needs))],
+            fields: fields,
+            // (Read in the order of the definition's coding keys, as its decoder read them: the first error is the same.)
+            readOrder: [
+                task, title, measurement, frequency, times, days, every, params, timesPerDay, scheduledDays, daysOfMonth, goalType,
+                goalValue, goalUnit, goalDirection, startDate,
+            ],
+            schemaConditions: [("allOf", .array(needs))],
             make: { v in
                 .habitTask(
                     HabitTaskDefinition(

@@ -30,6 +30,8 @@ extension EventDeclaration {
         return EventDeclaration(
             "mode", app: .earned, doc: "defines, changes or deletes a mode",
             fields: [mode, name, priority, strictness, windows, blockedApps, deleted],
+            // (Read in the order of the definition's coding keys, as its decoder read them: the first error is the same.)
+            readOrder: [mode, name, priority, strictness, windows, deleted, blockedApps],
             make: { v in
                 .earned(
                     .mode(

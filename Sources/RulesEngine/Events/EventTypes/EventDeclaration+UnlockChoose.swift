@@ -4,11 +4,10 @@ extension EventDeclaration {
     /// `unlock_choose`: the option picked at the app's open unlock gate, with what it needs.
     static let unlockChoose: EventDeclaration = {
         let app = EventField.required("app", .app)
-        let option = EventField.required(
-            "option", .enumeration(UnlockOptionType.self),
-            doc: "`CREDITS_UNLOCK` with `minutes`, `QUEST_UNLOCK` with `quest_type`, `EMERGENCY_UNLOCK`")
-        let minutes = EventField.optional("minutes", .integer, "CREDITS_UNLOCK only")
-        let questType = EventField.optional("quest_type", .enumeration(QuestType.self), "QUEST_UNLOCK only")
+        let option = EventField.required("option", .enumeration(UnlockOptionType.self))
+        let minutes = EventField.optional("minutes", .integer, "CREDITS_UNLOCK only", doc: "`CREDITS_UNLOCK` only, which needs it")
+        let questType = EventField.optional(
+            "quest_type", .enumeration(QuestType.self), "QUEST_UNLOCK only", doc: "`QUEST_UNLOCK` only, which needs it")
         return EventDeclaration(
             "unlock_choose", app: .earned,
             doc: """
