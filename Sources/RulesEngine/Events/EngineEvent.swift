@@ -48,6 +48,9 @@ public struct EngineEvent: Sendable, Equatable {
         case miga(UsageEventType, app: String, pauseSeconds: Double?)
         /// Earned events (see `EarnedEvent`).
         case earned(EarnedEvent)
+        /// An event of a type declared with its payload (`DeclaredEvent`): a type added since needs
+        /// no case here, nor in the engine's switch.
+        case declared(DeclaredEvent)
 
         /// The event's `type` in files.
         public var typeName: String { declaration.name }
@@ -68,6 +71,7 @@ public struct EngineEvent: Sendable, Equatable {
             case .habitUncheck: .habitUncheck
             case .miga: .miga
             case .earned(let event): event.declaration
+            case .declared(let event): type(of: event.payload).declaration
             }
         }
     }
