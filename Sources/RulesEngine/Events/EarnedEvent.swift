@@ -63,7 +63,7 @@ public enum EarnedEvent: Sendable, Equatable {
 }
 
 /// A mode as events define it, by name; only the fields given change (a new mode needs `strictness`).
-public struct ModeDefinition: Sendable, Equatable, Decodable {
+public struct ModeDefinition: Sendable, Equatable {
     public var mode: String
     public var name: String?
     public var priority: Int?
@@ -76,7 +76,7 @@ public struct ModeDefinition: Sendable, Equatable, Decodable {
     /// True deletes the mode (a tombstone).
     public var deleted: Bool?
 
-    public struct Window: Sendable, Equatable, Decodable {
+    public struct Window: Sendable, Equatable {
         public var days: [Int]
         public var start: LocalTime
         public var end: LocalTime
@@ -99,15 +99,10 @@ public struct ModeDefinition: Sendable, Equatable, Decodable {
         self.blockedApps = blockedApps
         self.deleted = deleted
     }
-
-    enum CodingKeys: String, CodingKey {
-        case mode, name, priority, strictness, windows, deleted
-        case blockedApps = "blocked_apps"
-    }
 }
 
 /// An Earned habit as events define it, by name; only the fields given change.
-public struct EarnedHabitDefinition: Sendable, Equatable, Decodable {
+public struct EarnedHabitDefinition: Sendable, Equatable {
     public var habit: String
     public var name: String?
     /// Credits per completion (0–100); a new habit gets pricing.lua's `habits.default_reward_credits`.
@@ -120,15 +115,10 @@ public struct EarnedHabitDefinition: Sendable, Equatable, Decodable {
         self.rewardCredits = rewardCredits
         self.active = active
     }
-
-    enum CodingKeys: String, CodingKey {
-        case habit, name, active
-        case rewardCredits = "reward_credits"
-    }
 }
 
 /// A focus session as `focus_start` starts it.
-public struct FocusStart: Sendable, Equatable, Decodable {
+public struct FocusStart: Sendable, Equatable {
     public var minutes: Int
     public var label: String?
     /// Whether the session blocks strictly (default true, A4.1 focus.strict).
@@ -141,11 +131,6 @@ public struct FocusStart: Sendable, Equatable, Decodable {
         self.label = label
         self.strict = strict
         self.blockedApps = blockedApps
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case minutes, label, strict
-        case blockedApps = "blocked_apps"
     }
 }
 

@@ -92,7 +92,7 @@ public struct EngineEvent: Sendable, Equatable {
 }
 
 /// A change of Pressure settings: only the fields given change.
-public struct SettingsChange: Sendable, Equatable, Decodable {
+public struct SettingsChange: Sendable, Equatable {
     public var commitmentDeadline: LocalTime?
     public var checkinWindowClose: LocalTime?
     public var timezone: String?
@@ -112,19 +112,10 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
         self.personalityMode = personalityMode
         self.notificationsEnabled = notificationsEnabled
     }
-
-    enum CodingKeys: String, CodingKey {
-        case commitmentDeadline = "commitment_deadline"
-        case checkinWindowClose = "checkin_window_close"
-        case timezone
-        case personalityMode = "personality_mode"
-        case notificationsEnabled = "notifications_enabled"
-        case dayStartsAt = "day_starts_at"
-    }
 }
 
 /// What a `habit_freeze` event does: use a freeze on a day, or equip one (hold it for later).
-public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
+public enum FreezeAction: String, Sendable, Equatable, CaseIterable {
     case use
     case equip
 }
@@ -132,7 +123,7 @@ public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
 /// A habit task as events define it, by name. Only the fields given change; giving `frequency`
 /// sets the frequency's own fields (`times`, `days`, `every`, `days_of_month`) from the event,
 /// clearing those it does not give.
-public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
+public struct HabitTaskDefinition: Sendable, Equatable {
     public var task: String
     public var title: String?
     public var measurement: MeasurementDuration?
@@ -177,17 +168,5 @@ public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
         self.goalDirection = goalDirection
         self.startDate = startDate
         self.params = params
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case task, title, measurement, frequency, times, days, every, params
-        case timesPerDay = "times_per_day"
-        case scheduledDays = "scheduled_days"
-        case daysOfMonth = "days_of_month"
-        case goalType = "goal_type"
-        case goalValue = "goal_value"
-        case goalUnit = "goal_unit"
-        case goalDirection = "goal_direction"
-        case startDate = "start_date"
     }
 }

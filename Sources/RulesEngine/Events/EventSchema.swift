@@ -1,8 +1,8 @@
 import RulesModel
 
 /// The JSON Schema (draft 2020-12) of one line of a replay file, as `EngineEvent.parse` reads it
-/// (`rulesrun schema events`; docs/tools.md): one branch per event type, each with the fields
-/// the type's decoder takes, which of them are required, their types, the enumerations' values
+/// (`rulesrun schema events`; docs/tools.md): one branch per event type, from its declaration
+/// (`EventDeclaration`), each with its fields, which of them are required, their types, the enumerations' values
 /// (from the model's own cases), what a field needs with it (a frequency its counts, a goal type
 /// its unit) and `additionalProperties: false`, as the strict decoder refuses an unknown field.
 /// What depends on the rule set or on the user's state (a settings time's allowed steps, the

@@ -16,8 +16,8 @@ public struct EventDeclaration: Sendable {
     /// The fields besides `at`, `user`, `type` and `expect`, in the order they are read, written
     /// and listed.
     let fields: [any AnyEventField]
-    /// The order the fields are read in, when it is not `fields`' (which field's error is
-    /// reported first): the order of the model type's coding keys, which its decoder followed.
+    /// The order the fields are read in, when it is not `fields`' (which of two bad fields is
+    /// named): the order of the coding keys the model type was once decoded by, kept.
     var readOrder: [any AnyEventField]? = nil
     /// Whether a field the type does not have is refused before the fields are read, with a
     /// message listing the fields (types of no field, and `qr_key`).

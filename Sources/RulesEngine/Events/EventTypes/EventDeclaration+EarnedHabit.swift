@@ -10,7 +10,7 @@ extension EventDeclaration {
         let active = EventField.optional("active", .boolean)
         return EventDeclaration(
             "earned_habit", app: .earned, doc: "defines or changes a habit", fields: [habit, name, credits, active],
-            // (Read in the order of the definition's coding keys, as its decoder read them: the first error is the same.)
+            // (The order the type's fields have always been read in: of two bad fields, the same is named.)
             readOrder: [habit, name, active, credits],
             make: { v in
                 .earned(.habit(EarnedHabitDefinition(habit: v[habit], name: v[name], rewardCredits: v[credits], active: v[active])))

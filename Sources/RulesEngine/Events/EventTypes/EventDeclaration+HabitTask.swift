@@ -61,7 +61,7 @@ extension EventDeclaration {
         return EventDeclaration(
             "habit_task", app: .habitTracker, doc: "defines or changes a habit task; giving `frequency` sets its own fields afresh",
             fields: fields,
-            // (Read in the order of the definition's coding keys, as its decoder read them: the first error is the same.)
+            // (The order the type's fields have always been read in: of two bad fields, the same is named.)
             readOrder: [
                 task, title, measurement, frequency, times, days, every, params, timesPerDay, scheduledDays, daysOfMonth, goalType,
                 goalValue, goalUnit, goalDirection, startDate,

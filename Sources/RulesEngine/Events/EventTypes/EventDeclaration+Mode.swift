@@ -30,7 +30,7 @@ extension EventDeclaration {
         return EventDeclaration(
             "mode", app: .earned, doc: "defines, changes or deletes a mode",
             fields: [mode, name, priority, strictness, windows, blockedApps, deleted],
-            // (Read in the order of the definition's coding keys, as its decoder read them: the first error is the same.)
+            // (The order the type's fields have always been read in: of two bad fields, the same is named.)
             readOrder: [mode, name, priority, strictness, windows, deleted, blockedApps],
             make: { v in
                 .earned(
