@@ -41,7 +41,8 @@ extension EngineEvent {
         }
         guard case .string(let type) = object["type"] else {
             throw EngineError(
-                .invalidEvent, object["type"].map { "type: expected a string, found \($0.foundDescription)" } ?? "type: required field is missing")
+                .invalidEvent,
+                object["type"].map { "type: expected a string, found \($0.foundDescription)" } ?? "type: required field is missing")
         }
         // A scenario line's expectations (docs/testing-rules.md): judged by `rulesrun test` and
         // `replay --check`, which read them from the line; no part of the event.

@@ -57,7 +57,8 @@ public struct EventDeclaration: Sendable {
         let names = fieldNames
         if listsFieldsFirst, let extra = object.sortedKeys.first(where: { !names.contains($0) }) {
             let only = names.isEmpty ? "at, user and type" : names.joined(separator: ", ")
-            let hint = Suggestion.closest(to: extra, among: ["expect"]).map { "did you mean '\($0)'?" } ?? "a \(name) event has only \(only)"
+            let hint =
+                Suggestion.closest(to: extra, among: ["expect"]).map { "did you mean '\($0)'?" } ?? "a \(name) event has only \(only)"
             throw EngineError(.invalidEvent, "\(extra): unknown field (\(hint))")
         }
         let values: EventValues

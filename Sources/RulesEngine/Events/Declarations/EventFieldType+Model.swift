@@ -64,7 +64,12 @@ extension EventFieldType where Value == ModeDefinition.Window {
                 let values = try EventFieldReader.read(fields, from: object, at: path)
                 return ModeDefinition.Window(days: values[days], start: values[start], end: values[end])
             },
-            write: { window in .object(fields.compactMap { f in f.write([days.with(window.days), start.with(window.start), end.with(window.end)]).map { (f.name, $0) } }) },
+            write: { window in
+                .object(
+                    fields.compactMap { f in
+                        f.write([days.with(window.days), start.with(window.start), end.with(window.end)]).map { (f.name, $0) }
+                    })
+            },
             schema: .object([
                 ("type", .string("object")),
                 ("properties", .object(fields.map { ($0.name, $0.schema) })),

@@ -6,7 +6,8 @@ extension EventDeclaration {
         let habit = EventField.required("habit", .checkedName)
         let name = EventField.optional("name", .string)
         let credits = EventField.optional(
-            "reward_credits", .integer, "0–100; default habits.default_reward_credits", doc: "0–100; default `habits.default_reward_credits`")
+            "reward_credits", .integer, "0–100; default habits.default_reward_credits",
+            doc: "0–100; default `habits.default_reward_credits`")
         let active = EventField.optional("active", .boolean)
         return EventDeclaration(
             "earned_habit", app: .earned, doc: "defines or changes a habit", fields: [habit, name, credits, active],

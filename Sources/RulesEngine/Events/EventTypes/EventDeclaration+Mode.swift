@@ -14,10 +14,12 @@ extension EventDeclaration {
             "windows",
             windowList.checked { windows, _ throws(EngineError) in
                 for (i, window) in windows.enumerated() {
-                    guard !window.days.isEmpty, window.days.allSatisfy({ (1...7).contains($0) }), Set(window.days).count == window.days.count
+                    guard !window.days.isEmpty, window.days.allSatisfy({ (1...7).contains($0) }),
+                        Set(window.days).count == window.days.count
                     else {
                         throw EngineError(
-                            .invalidEvent, "windows[\(i + 1)].days: expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found \(window.days)")
+                            .invalidEvent,
+                            "windows[\(i + 1)].days: expected distinct ISO weekdays 1 (Monday)…7 (Sunday), found \(window.days)")
                     }
                 }
             },

@@ -49,7 +49,8 @@ extension EventDeclaration {
         case .questUnlock:
             guard let quest else { throw EngineError(.invalidEvent, "quest_type: required for a QUEST_UNLOCK choice") }
             guard minutes == nil else {
-                throw EngineError(.invalidEvent, "minutes: only for a CREDITS_UNLOCK choice (a quest unlock lasts quests.lua's unlock_minutes)")
+                throw EngineError(
+                    .invalidEvent, "minutes: only for a CREDITS_UNLOCK choice (a quest unlock lasts quests.lua's unlock_minutes)")
             }
             return .quest(quest)
         case .emergencyUnlock:
