@@ -266,12 +266,12 @@ import Testing
 
     @Test func valuesAreReadFromAnEventsJSON() throws {
         let params = try declaredParams()
-        // As an event line is read: JSONLine, then LuaDecoder.
-        let line = try JSONLine.parse(#"{"freeze_max": 4, "strict": true, "speed": "fast", "ratio": 0.75}"#)
+        // A JSON line as a Lua value, through LuaDecoder.
+        let line = LuaValue(json: try JSONLine.parse(#"{"freeze_max": 4, "strict": true, "speed": "fast", "ratio": 0.75}"#))
         let overrides = try LuaDecoder().decode(ParamOverrides.self, from: line)
         #expect(try params.resolve(overrides).description == #"freeze_max = 4, ratio = 0.75, speed = "fast", strict = true"#)
-        #expect(throws: LuaError.self) { try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) }
-        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: try JSONLine.parse(#"{"freeze_max": [1]}"#)) } catch let error
+        #expect(throws: LuaError.self) { try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#))) }
+        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#))) } catch let error
             as LuaError
         { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
 

@@ -332,6 +332,7 @@ public final class Engine {
         case .habitUncheck(let task, let day): try uncheckTask(task, day: day, &context, at: now, &decisions)
         case .miga(let type, let app, let pause): try recordGateway(type, app: app, pauseSeconds: pause, &context, at: now, &decisions)
         case .earned(let earned): try handle(earned, &context, at: now, &decisions)
+        case .declared(let event): try event.payload.apply(in: self, &context, at: now, &decisions)
         }
     }
 
@@ -368,7 +369,7 @@ extension EngineEvent.Kind {
         switch self {
         case .subscription, .commitment, .checkIn, .shield: true
         case .settings(let change): change.commitmentDeadline != nil || change.checkinWindowClose != nil
-        case .tick, .habitTask, .habitCompletion, .habitSkip, .habitFreeze, .habitUncheck, .miga, .earned: false
+        case .tick, .habitTask, .habitCompletion, .habitSkip, .habitFreeze, .habitUncheck, .miga, .earned, .declared: false
         }
     }
 }

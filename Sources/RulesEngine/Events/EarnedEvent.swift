@@ -36,34 +36,34 @@ public enum EarnedEvent: Sendable, Equatable {
     /// `quest_cancel`: the user gives the app's quest up.
     case questCancel(app: AppID)
 
-    public var typeName: String {
+    public var typeName: String { declaration.name }
+
+    /// The declaration of the event's type.
+    var declaration: EventDeclaration {
         switch self {
-        case .mode: "mode"
-        case .modeOverride: "mode_override"
-        case .distractingApps: "distracting_apps"
-        case .qrKey: "qr_key"
-        case .habit: "earned_habit"
-        case .habitCompletion: "earned_habit_completion"
-        case .focusStart: "focus_start"
-        case .focusEnd: "focus_end"
-        case .unlockOpen: "unlock_open"
-        case .unlockChoose: "unlock_choose"
-        case .unlockCancel: "unlock_cancel"
-        case .questComplete: "quest_complete"
-        case .questFail: "quest_fail"
-        case .questCancel: "quest_cancel"
+        case .mode: .mode
+        case .modeOverride: .modeOverride
+        case .distractingApps: .distractingApps
+        case .qrKey: .qrKey
+        case .habit: .earnedHabit
+        case .habitCompletion: .earnedHabitCompletion
+        case .focusStart: .focusStart
+        case .focusEnd: .focusEnd
+        case .unlockOpen: .unlockOpen
+        case .unlockChoose: .unlockChoose
+        case .unlockCancel: .unlockCancel
+        case .questComplete: .questComplete
+        case .questFail: .questFail
+        case .questCancel: .questCancel
         }
     }
 
-    public static let typeNames = [
-        "mode", "mode_override", "distracting_apps", "qr_key", "earned_habit", "earned_habit_completion",
-        "focus_start", "focus_end", "unlock_open", "unlock_choose", "unlock_cancel", "quest_complete",
-        "quest_fail", "quest_cancel",
-    ]
+    /// The names of Earned's event types.
+    public static let typeNames = EventDeclaration.all.filter { $0.app == .earned }.map(\.name)
 }
 
 /// A mode as events define it, by name; only the fields given change (a new mode needs `strictness`).
-public struct ModeDefinition: Sendable, Equatable, Decodable {
+public struct ModeDefinition: Sendable, Equatable {
     public var mode: String
     public var name: String?
     public var priority: Int?
@@ -76,7 +76,7 @@ public struct ModeDefinition: Sendable, Equatable, Decodable {
     /// True deletes the mode (a tombstone).
     public var deleted: Bool?
 
-    public struct Window: Sendable, Equatable, Decodable {
+    public struct Window: Sendable, Equatable {
         public var days: [Int]
         public var start: LocalTime
         public var end: LocalTime
@@ -99,15 +99,10 @@ public struct ModeDefinition: Sendable, Equatable, Decodable {
         self.blockedApps = blockedApps
         self.deleted = deleted
     }
-
-    enum CodingKeys: String, CodingKey {
-        case mode, name, priority, strictness, windows, deleted
-        case blockedApps = "blocked_apps"
-    }
 }
 
 /// An Earned habit as events define it, by name; only the fields given change.
-public struct EarnedHabitDefinition: Sendable, Equatable, Decodable {
+public struct EarnedHabitDefinition: Sendable, Equatable {
     public var habit: String
     public var name: String?
     /// Credits per completion (0–100); a new habit gets pricing.lua's `habits.default_reward_credits`.
@@ -120,15 +115,10 @@ public struct EarnedHabitDefinition: Sendable, Equatable, Decodable {
         self.rewardCredits = rewardCredits
         self.active = active
     }
-
-    enum CodingKeys: String, CodingKey {
-        case habit, name, active
-        case rewardCredits = "reward_credits"
-    }
 }
 
 /// A focus session as `focus_start` starts it.
-public struct FocusStart: Sendable, Equatable, Decodable {
+public struct FocusStart: Sendable, Equatable {
     public var minutes: Int
     public var label: String?
     /// Whether the session blocks strictly (default true, A4.1 focus.strict).
@@ -141,11 +131,6 @@ public struct FocusStart: Sendable, Equatable, Decodable {
         self.label = label
         self.strict = strict
         self.blockedApps = blockedApps
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case minutes, label, strict
-        case blockedApps = "blocked_apps"
     }
 }
 

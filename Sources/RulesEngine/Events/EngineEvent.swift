@@ -1,4 +1,3 @@
-import LuaHost
 import RulesModel
 
 /// One event for one user, as an app, a replay file or the simulator sends it to the engine.
@@ -49,32 +48,36 @@ public struct EngineEvent: Sendable, Equatable {
         case miga(UsageEventType, app: String, pauseSeconds: Double?)
         /// Earned events (see `EarnedEvent`).
         case earned(EarnedEvent)
+        /// An event of a type declared with its payload (`DeclaredEvent`): a type added since needs
+        /// no case here, nor in the engine's switch.
+        case declared(DeclaredEvent)
 
         /// The event's `type` in files.
-        public var typeName: String {
+        public var typeName: String { declaration.name }
+
+        /// The declaration of the event's type.
+        var declaration: EventDeclaration {
             switch self {
-            case .settings: "settings"
-            case .subscription: "subscription"
-            case .commitment: "commitment"
-            case .checkIn: "check_in"
-            case .shield: "shield"
-            case .tick: "tick"
-            case .habitTask: "habit_task"
-            case .habitCompletion: "habit_completion"
-            case .habitSkip: "habit_skip"
-            case .habitFreeze: "habit_freeze"
-            case .habitUncheck: "habit_uncheck"
-            case .miga: "miga"
-            case .earned(let event): event.typeName
+            case .settings: .settings
+            case .subscription: .subscription
+            case .commitment: .commitment
+            case .checkIn: .checkIn
+            case .shield: .shield
+            case .tick: .tick
+            case .habitTask: .habitTask
+            case .habitCompletion: .habitCompletion
+            case .habitSkip: .habitSkip
+            case .habitFreeze: .habitFreeze
+            case .habitUncheck: .habitUncheck
+            case .miga: .miga
+            case .earned(let event): event.declaration
+            case .declared(let event): type(of: event.payload).declaration
             }
         }
     }
 
-    public static let typeNames =
-        [
-            "settings", "subscription", "commitment", "check_in", "shield", "tick",
-            "habit_task", "habit_completion", "habit_skip", "habit_freeze", "habit_uncheck", "miga",
-        ] + EarnedEvent.typeNames
+    /// Every event type's name (`EventDeclaration.all`).
+    public static let typeNames = EventDeclaration.all.map(\.name)
 
     /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
     /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
@@ -89,7 +92,7 @@ public struct EngineEvent: Sendable, Equatable {
 }
 
 /// A change of Pressure settings: only the fields given change.
-public struct SettingsChange: Sendable, Equatable, Decodable {
+public struct SettingsChange: Sendable, Equatable {
     public var commitmentDeadline: LocalTime?
     public var checkinWindowClose: LocalTime?
     public var timezone: String?
@@ -109,19 +112,10 @@ public struct SettingsChange: Sendable, Equatable, Decodable {
         self.personalityMode = personalityMode
         self.notificationsEnabled = notificationsEnabled
     }
-
-    enum CodingKeys: String, CodingKey {
-        case commitmentDeadline = "commitment_deadline"
-        case checkinWindowClose = "checkin_window_close"
-        case timezone
-        case personalityMode = "personality_mode"
-        case notificationsEnabled = "notifications_enabled"
-        case dayStartsAt = "day_starts_at"
-    }
 }
 
 /// What a `habit_freeze` event does: use a freeze on a day, or equip one (hold it for later).
-public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
+public enum FreezeAction: String, Sendable, Equatable, CaseIterable {
     case use
     case equip
 }
@@ -129,7 +123,7 @@ public enum FreezeAction: String, Sendable, Equatable, Decodable, CaseIterable {
 /// A habit task as events define it, by name. Only the fields given change; giving `frequency`
 /// sets the frequency's own fields (`times`, `days`, `every`, `days_of_month`) from the event,
 /// clearing those it does not give.
-public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
+public struct HabitTaskDefinition: Sendable, Equatable {
     public var task: String
     public var title: String?
     public var measurement: MeasurementDuration?
@@ -174,17 +168,5 @@ public struct HabitTaskDefinition: Sendable, Equatable, Decodable {
         self.goalDirection = goalDirection
         self.startDate = startDate
         self.params = params
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case task, title, measurement, frequency, times, days, every, params
-        case timesPerDay = "times_per_day"
-        case scheduledDays = "scheduled_days"
-        case daysOfMonth = "days_of_month"
-        case goalType = "goal_type"
-        case goalValue = "goal_value"
-        case goalUnit = "goal_unit"
-        case goalDirection = "goal_direction"
-        case startDate = "start_date"
     }
 }

@@ -1,8 +1,8 @@
 import RulesModel
 
 /// The JSON Schema (draft 2020-12) of one line of a replay file, as `EngineEvent.parse` reads it
-/// (`rulesrun schema events`; docs/tools.md): one branch per event type, each with the fields
-/// the type's decoder takes, which of them are required, their types, the enumerations' values
+/// (`rulesrun schema events`; docs/tools.md): one branch per event type, from its declaration
+/// (`EventDeclaration`), each with its fields, which of them are required, their types, the enumerations' values
 /// (from the model's own cases), what a field needs with it (a frequency its counts, a goal type
 /// its unit) and `additionalProperties: false`, as the strict decoder refuses an unknown field.
 /// What depends on the rule set or on the user's state (a settings time's allowed steps, the
@@ -52,200 +52,18 @@ public enum EventSchema {
         ])
     }
 
-    /// Each event type and the schema of its lines.
+    /// Each event type and the schema of its lines, from its declaration.
     static func branches() -> [(String, JSONValue)] {
-        let payloads: [(String, [Field], JSONValue?)] = [
-            (
-                "settings",
-                [
-                    .optional("commitment_deadline", ref("local_time"), "HH:MM, 06:00–12:00 in 30-minute steps"),
-                    .optional("checkin_window_close", ref("local_time"), "HH:MM, 18:00–23:30 in 30-minute steps, or 23:59"),
-                    .optional("timezone", string(), "an IANA time zone (Europe/Paris)"),
-                    .optional("personality_mode", enumeration(PersonalityMode.self)),
-                    .optional("notifications_enabled", type("boolean")),
-                    .optional("day_starts_at", ref("local_time"), "when the user's habit days start"),
-                ],
-                // "a settings event changes at least one of …"
-                .object([
-                    (
-                        "anyOf",
-                        .array(
-                            [
-                                "commitment_deadline", "checkin_window_close", "timezone", "personality_mode", "notifications_enabled",
-                                "day_starts_at",
-                            ].map { .object([("required", .array([.string($0)]))]) })
-                    )
-                ])
-            ),
-            (
-                "subscription",
-                [.required("tier", enumeration(SubscriptionTier.self)), .optional("expires_at", ref("timestamp"))], nil
-            ),
-            ("commitment", [.required("text", string(max: 280), "today's commitment")], nil),
-            ("check_in", [.required("result", .object([("enum", .array([.string("YES"), .string("NO")]))]))], nil),
-            ("shield", [], nil),
-            ("tick", [], nil),
-            (
-                "habit_task",
-                [
-                    .required("task", ref("name")),
-                    .optional("title", string()),
-                    .optional("measurement", enumeration(MeasurementDuration.self)),
-                    .optional("frequency", names(FrequencyType.allCases.flatMap { [$0.eventName, $0.rawValue] })),
-                    .optional("times_per_day", type("integer")),
-                    .optional("scheduled_days", ref("weekdays")),
-                    .optional("times", type("integer"), "times_in_days: x times …"),
-                    .optional("days", type("integer"), "… in y days (2–365)"),
-                    .optional("every", type("integer"), "every_n_days: every n days (2–365) from the start date"),
-                    .optional("days_of_month", .object([("type", .string("array")), ("items", type("integer"))]), "days 1–31"),
-                    .optional("goal_type", enumeration(GoalType.self)),
-                    .optional("goal_value", type("number"), "> 0"),
-                    .optional("goal_unit", string(), "one of the goal type's units"),
-                    .optional("goal_direction", names(GoalDirection.allCases.flatMap { [$0.eventName, $0.rawValue] })),
-                    .optional("start_date", ref("day")),
-                    .optional("params", ref("params"), "values of the params streaks.lua declares"),
-                ],
-                // What a frequency, a ceiling and a goal type need with them.
-                .object([
-                    (
-                        "allOf",
-                        .array(
-                            [
-                                when("frequency", is: FrequencyType.timesInDays, require: ["times", "days"]),
-                                when("frequency", is: FrequencyType.everyNDays, require: ["every"]),
-                                when(
-                                    "frequency", is: FrequencyType.daysOfMonth, require: ["days_of_month"],
-                                    [("days_of_month", .object([("minItems", .int(1))]))]),
-                                when("goal_direction", is: GoalDirection.atMost, require: ["goal_value"]),
-                            ]
-                                + GoalType.allCases.filter { !$0.compatibleUnits.isEmpty }.map { goal in
-                                    when(
-                                        "goal_type", in: [goal.rawValue], require: ["goal_unit"],
-                                        [("goal_unit", .object([("enum", .array(goal.compatibleUnits.map(JSONValue.string)))]))])
-                                })
-                    )
-                ])
-            ),
-            (
-                "habit_completion",
-                [
-                    .required("task", ref("name")), .optional("value", type("number"), "goal tasks only"),
-                    .optional("for_day", ref("day"), "a past day within habit.max_backfill_days"),
-                ], nil
-            ),
-            ("habit_skip", [.required("task", ref("name")), .optional("day", ref("day"), "default: today")], nil),
-            (
-                "habit_freeze",
-                [
-                    .required("task", ref("name")), .required("action", enumeration(FreezeAction.self)),
-                    .optional("day", ref("day"), "default: today"),
-                ], nil
-            ),
-            ("habit_uncheck", [.required("task", ref("name")), .optional("day", ref("day"), "default: today")], nil),
-            (
-                "miga",
-                [
-                    .required("event", enumeration(UsageEventType.self)), .optional("app", string()),
-                    .optional("pause_seconds", type("number"), "default: the whole gateway timer"),
-                ], nil
-            ),
-            (
-                "mode",
-                [
-                    .required("mode", ref("name")), .optional("name", string()), .optional("priority", type("integer")),
-                    .optional("strictness", enumeration(Strictness.self), "required for a new mode"),
-                    .optional(
-                        "windows",
-                        .object([
-                            ("type", .string("array")),
-                            (
-                                "items",
-                                .object([
-                                    ("type", .string("object")),
-                                    (
-                                        "properties",
-                                        .object([("days", ref("weekdays")), ("start", ref("local_time")), ("end", ref("local_time"))])
-                                    ),
-                                    ("required", .array([.string("days"), .string("start"), .string("end")])),
-                                    ("additionalProperties", .bool(false)),
-                                ])
-                            ),
-                        ])),
-                    .optional("blocked_apps", ref("apps"), "none: the distracting apps"),
-                    .optional("deleted", type("boolean")),
-                ], nil
-            ),
-            (
-                "mode_override",
-                [
-                    .required("mode", ref("name")), .required("state", enumeration(ManualOverrideState.self)),
-                    .optional("until", ref("timestamp")),
-                ], nil
-            ),
-            ("distracting_apps", [.required("apps", ref("apps"))], nil),
-            (
-                "qr_key",
-                [
-                    .optional(
-                        "value",
-                        .object([("type", .array([.string("string"), .string("null")])), ("minLength", .int(1)), ("maxLength", .int(256))]),
-                        "the key, or null to clear it")
-                ],
-                nil
-            ),
-            (
-                "earned_habit",
-                [
-                    .required("habit", ref("name")), .optional("name", string()),
-                    .optional("reward_credits", type("integer"), "0–100; default habits.default_reward_credits"),
-                    .optional("active", type("boolean")),
-                ], nil
-            ),
-            ("earned_habit_completion", [.required("habit", ref("name"))], nil),
-            (
-                "focus_start",
-                [
-                    .required(
-                        "minutes", .object([("type", .string("integer")), ("minimum", .int(1)), ("maximum", .int(1440))]), "planned length"),
-                    .optional("label", string()), .optional("strict", type("boolean"), "default: true"),
-                    .optional("blocked_apps", ref("apps")),
-                ], nil
-            ),
-            ("focus_end", [], nil),
-            ("unlock_open", [.required("app", ref("app"))], nil),
-            (
-                "unlock_choose",
-                [
-                    .required("app", ref("app")), .required("option", enumeration(UnlockOptionType.self)),
-                    .optional("minutes", type("integer"), "CREDITS_UNLOCK only"),
-                    .optional("quest_type", enumeration(QuestType.self), "QUEST_UNLOCK only"),
-                ],
-                .object([
-                    (
-                        "allOf",
-                        .array([
-                            choice(.creditsUnlock, requires: "minutes", refuses: "quest_type"),
-                            choice(.questUnlock, requires: "quest_type", refuses: "minutes"),
-                            choice(.emergencyUnlock, requires: nil, refuses: "minutes", "quest_type"),
-                        ])
-                    )
-                ])
-            ),
-            ("unlock_cancel", [.required("app", ref("app"))], nil),
-            ("quest_complete", [.required("app", ref("app"))], nil),
-            ("quest_fail", [.required("app", ref("app")), .required("reason", enumeration(QuestFailureReason.self))], nil),
-            ("quest_cancel", [.required("app", ref("app"))], nil),
-        ]
-        return payloads.map { name, fields, extra in
+        EventDeclaration.all.map { declaration in
             var properties: [(String, JSONValue)] = [
                 ("at", ref("timestamp")),
                 (
                     "user",
                     .object([("type", .string("string")), ("minLength", .int(1)), ("maxLength", .int(200)), ("default", .string("u1"))])
                 ),
-                ("type", .object([("const", .string(name))])),
+                ("type", .object([("const", .string(declaration.name))])),
             ]
-            properties += fields.map { ($0.name, $0.schema) }
+            properties += declaration.fields.map { ($0.name, $0.schema) }
             properties.append(
                 (
                     "expect",
@@ -259,32 +77,20 @@ public enum EventSchema {
                         ),
                     ])
                 ))
-            var members: [(String, JSONValue)] = [
+            let required = ["at", "type"] + declaration.fields.filter(\.isRequired).map(\.name)
+            let members: [(String, JSONValue)] = [
                 ("properties", .object(properties)),
-                ("required", .array((["at", "type"] + fields.filter(\.isRequired).map(\.name)).map(JSONValue.string))),
+                ("required", .array(required.map(JSONValue.string))),
                 ("additionalProperties", .bool(false)),
             ]
-            if case .object(let more)? = extra { members += more }
-            return (name, .object(members))
+            return (declaration.name, .object(members + declaration.schemaConditions))
         }
     }
 
-    /// A field of an event type.
-    struct Field {
-        var name: String
-        var schema: JSONValue
-        var isRequired: Bool
-
-        static func required(_ name: String, _ schema: JSONValue, _ description: String? = nil) -> Field {
-            Field(name: name, schema: described(schema, description), isRequired: true)
-        }
-        static func optional(_ name: String, _ schema: JSONValue, _ description: String? = nil) -> Field {
-            Field(name: name, schema: described(schema, description), isRequired: false)
-        }
-        private static func described(_ schema: JSONValue, _ description: String?) -> JSONValue {
-            guard let description, case .object(let members) = schema else { return schema }
-            return .object(members + [("description", .string(description))])
-        }
+    /// `schema` with a `description`, when there is one.
+    static func described(_ schema: JSONValue, _ description: String?) -> JSONValue {
+        guard let description, case .object(let members) = schema else { return schema }
+        return .object(members + [("description", .string(description))])
     }
 
     /// The shared definitions the branches refer to.
@@ -396,7 +202,7 @@ public enum EventSchema {
     }
 
     /// An `unlock_choose` option's fields: the one it needs, those it may not have.
-    private static func choice(_ option: UnlockOptionType, requires: String?, refuses: String...) -> JSONValue {
+    static func choice(_ option: UnlockOptionType, requires: String?, refuses: String...) -> JSONValue {
         var then: [JSONValue] = refuses.map { .object([("not", .object([("required", .array([.string($0)]))]))]) }
         if let requires { then.append(.object([("required", .array([.string(requires)]))])) }
         return .object([

@@ -2,8 +2,8 @@ import LuaHost
 import RulesModel
 
 /// A strict JSON parser for one line of a replay file (or a whole JSON document: a line feed is
-/// white space), producing `LuaValue`s so that events are decoded by the same strict `LuaDecoder`
-/// as rule files (unknown fields rejected with a suggestion, integers kept apart from floats).
+/// white space), producing `JSONValue`s (objects keep their keys' order; integers are kept apart
+/// from floats), which the event declarations read (`EngineEvent.parse`).
 /// It reads bytes, never text already decoded, and refuses what a lenient reader would silently
 /// change: a string that is not UTF-8 (two names differing only in such bytes would become the
 /// same name), a key that appears twice in an object (one of the two values would be lost).
@@ -42,25 +42,26 @@ public enum JSONLine {
         }
     }
 
-    /// The value of `text`.
-    public static func parse(_ text: String, firstIndex: Int = 1) throws(SyntaxError) -> LuaValue {
+    /// The value of `text`, refusing null in a list (an event's lists hold values).
+    public static func parse(_ text: String, firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
         try parse(utf8: Array(text.utf8), firstIndex: firstIndex)
     }
 
-    /// The value of `bytes`; list elements are numbered from `firstIndex` in the fields errors name
-    /// (1, as Lua and the rule decoder number them; 0 for a document whose messages count from 0).
-    public static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> LuaValue {
-        try parse(utf8: bytes, firstIndex: firstIndex, building: LuaValueBuilder.self)
+    /// The value of `bytes`, refusing null in a list; list elements are numbered from `firstIndex`
+    /// in the fields errors name (1, as events and rule files number them; 0 for a document whose
+    /// messages count from 0).
+    public static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
+        try parse(utf8: bytes, firstIndex: firstIndex, nullInList: false)
     }
 
-    /// The value of `text` as a `JSONValue`, keeping the order of object keys and the nulls (in
-    /// objects and in lists), for showing a line as an object rather than as its text.
+    /// The value of `text`, keeping the nulls in lists too, for showing a line as an object rather
+    /// than as its text.
     public static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONValue {
-        try parse(utf8: Array(text.utf8), firstIndex: 1, building: JSONValueBuilder.self)
+        try parse(utf8: Array(text.utf8), firstIndex: 1, nullInList: true)
     }
 
-    private static func parse<B: Builder>(utf8 bytes: [UInt8], firstIndex: Int, building: B.Type) throws(SyntaxError) -> B.Value {
-        var parser = Parser<B>(bytes: bytes, firstIndex: firstIndex)
+    private static func parse(utf8 bytes: [UInt8], firstIndex: Int, nullInList: Bool) throws(SyntaxError) -> JSONValue {
+        var parser = Parser(bytes: bytes, firstIndex: firstIndex, nullInList: nullInList)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -68,66 +69,11 @@ public enum JSONLine {
         return value
     }
 
-    /// What the parser builds its values with: `LuaValue`s for the decoder, `JSONValue` to show.
-    private protocol Builder {
-        associatedtype Value
-        associatedtype Object
-        /// Whether `null` in a list is an error (a Lua list cannot hold nil).
-        static var refusesNullInList: Bool { get }
-        static var null: Value { get }
-        static func isNull(_ value: Value) -> Bool
-        static func bool(_ b: Bool) -> Value
-        static func string(_ s: String) -> Value
-        static func integer(_ n: Int64) -> Value
-        static func number(_ d: Double) -> Value
-        static func emptyObject() -> Object
-        static func contains(_ key: String, in object: Object) -> Bool
-        static func set(_ key: String, _ value: Value, in object: inout Object)
-        static func value(of object: Object) -> Value
-        static func value(of list: [Value]) -> Value
-    }
-
-    private enum LuaValueBuilder: Builder {
-        /// The table, and the keys given null, which leave no entry in the table.
-        typealias Object = (table: LuaTable, nullKeys: Set<String>)
-        static var refusesNullInList: Bool { true }
-        static var null: LuaValue { .nil }
-        static func isNull(_ value: LuaValue) -> Bool { value.isNil }
-        static func bool(_ b: Bool) -> LuaValue { .boolean(b) }
-        static func string(_ s: String) -> LuaValue { .string(s) }
-        static func integer(_ n: Int64) -> LuaValue { .integer(n) }
-        static func number(_ d: Double) -> LuaValue { .number(d) }
-        static func emptyObject() -> Object { (LuaTable(), []) }
-        static func contains(_ key: String, in object: Object) -> Bool {
-            !object.table[.string(key)].isNil || (!object.nullKeys.isEmpty && object.nullKeys.contains(key))
-        }
-        static func set(_ key: String, _ value: LuaValue, in object: inout Object) {
-            if value.isNil { object.nullKeys.insert(key) }
-            object.table[.string(key)] = value
-        }
-        static func value(of object: Object) -> LuaValue { .table(object.table) }
-        static func value(of list: [LuaValue]) -> LuaValue { .table(LuaTable(sequence: list)) }
-    }
-
-    private enum JSONValueBuilder: Builder {
-        typealias Object = [(String, JSONValue)]
-        static var refusesNullInList: Bool { false }
-        static var null: JSONValue { .null }
-        static func isNull(_ value: JSONValue) -> Bool { if case .null = value { true } else { false } }
-        static func bool(_ b: Bool) -> JSONValue { .bool(b) }
-        static func string(_ s: String) -> JSONValue { .string(s) }
-        static func integer(_ n: Int64) -> JSONValue { .int(Int(n)) }
-        static func number(_ d: Double) -> JSONValue { .double(d) }
-        static func emptyObject() -> Object { [] }
-        static func contains(_ key: String, in object: Object) -> Bool { object.contains { $0.0 == key } }
-        static func set(_ key: String, _ value: JSONValue, in object: inout Object) { object.append((key, value)) }
-        static func value(of object: Object) -> JSONValue { .object(object) }
-        static func value(of list: [JSONValue]) -> JSONValue { .array(list) }
-    }
-
-    private struct Parser<B: Builder> {
+    private struct Parser {
         let bytes: [UInt8]
         let firstIndex: Int
+        /// Whether null is a value of a list (else an error).
+        let nullInList: Bool
         var i = 0
         /// The field being read: its keys and list indices, rendered only for an error.
         var path: [PathPart] = []
@@ -137,9 +83,10 @@ public enum JSONLine {
             case index(Int)
         }
 
-        init(bytes: [UInt8], firstIndex: Int) {
+        init(bytes: [UInt8], firstIndex: Int, nullInList: Bool) {
             self.bytes = bytes
             self.firstIndex = firstIndex
+            self.nullInList = nullInList
         }
 
         /// The field being read as messages name it (`windows[1].start`), nil outside any.
@@ -172,16 +119,18 @@ public enum JSONLine {
             i += 1
         }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> B.Value {
+        mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
             guard depth < 32 else { throw error("nested too deeply") }
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of line") }
             switch bytes[i] {
             case UInt8(ascii: "{"):
                 i += 1
-                var object = B.emptyObject()
+                var object: [(String, JSONValue)] = []
+                // The keys seen, once the object is large enough for a set to be quicker than a look along it.
+                var keys: Set<String>?
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return B.value(of: object) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(object) }
                 while true {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a field name in double quotes") }
@@ -189,41 +138,47 @@ public enum JSONLine {
                     let key = try string(isKey: true)
                     path.append(.key(key))
                     // A key seen before, even with null: one of its values would be lost.
-                    guard !B.contains(key, in: object) else {
+                    let seen = keys.map { $0.contains(key) } ?? object.contains { $0.0 == key }
+                    guard !seen else {
                         throw error("appears twice in one object", at: keyOffset, kind: .duplicateKey)
                     }
                     try expect(UInt8(ascii: ":"))
                     let element = try value(depth: depth + 1)
                     path.removeLast()
-                    B.set(key, element, in: &object)
+                    object.append((key, element))
+                    if keys != nil {
+                        keys!.insert(key)
+                    } else if object.count == 16 {
+                        keys = Set(object.map(\.0))
+                    }
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in an object") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; return B.value(of: object) }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(object) }
                     throw error("expected ',' or '}'")
                 }
             case UInt8(ascii: "["):
                 i += 1
-                var items: [B.Value] = []
+                var items: [JSONValue] = []
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return B.value(of: items) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
                 while true {
                     path.append(.index(items.count + firstIndex))
                     let item = try value(depth: depth + 1)
-                    guard !(B.refusesNullInList && B.isNull(item)) else { throw error("null is not allowed in a list") }
+                    if !nullInList, case .null = item { throw error("null is not allowed in a list") }
                     path.removeLast()
                     items.append(item)
                     skipSpace()
                     guard i < bytes.count else { throw error("unexpected end of line in a list") }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return B.value(of: items) }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
                     throw error("expected ',' or ']'")
                 }
             case UInt8(ascii: "\""):
-                return B.string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return B.bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return B.bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return B.null
+                return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
             default:
                 return try number()
             }
@@ -305,7 +260,7 @@ public enum JSONLine {
             return v
         }
 
-        mutating func number() throws(SyntaxError) -> B.Value {
+        mutating func number() throws(SyntaxError) -> JSONValue {
             let start = i
             if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
             var isFloat = false
@@ -320,7 +275,7 @@ public enum JSONLine {
                 break
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            if !isFloat, let n = Int64(text) { return B.integer(n) }
+            if !isFloat, let n = Int64(text) { return .int(Int(n)) }
             if !isFloat, !text.isEmpty, text != "-" {  // digits only, perhaps after a minus
                 // Not a float: read as one, 2^63 would be 9.223372036854776e+18, another number.
                 i = start
@@ -331,7 +286,7 @@ public enum JSONLine {
                 i = start
                 throw error(text.isEmpty ? "unexpected character" : "invalid number \(text)")
             }
-            return B.number(d)
+            return .double(d)
         }
     }
 }

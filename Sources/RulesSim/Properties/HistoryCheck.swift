@@ -140,12 +140,12 @@ public final class HistoryCheck {
 public enum LuaProperty {
     public static func judge(_ function: LuaFunction, in host: LuaHost) -> ([String], [[JSONValue]]) -> String? {
         return { lines, outputs in
-            let events = lines.map { (try? JSONLine.parse($0)) ?? .nil }
+            let events = lines.map { line in (try? JSONLine.parse(line)).map(LuaValue.init(json:)) ?? .nil }
             let arguments = outputs.map { side in
                 LuaValue.table(
                     LuaTable(
                         sequence: side.enumerated().map { i, output in
-                            var step = (try? JSONLine.parse(output.description)) ?? .nil
+                            var step = (try? JSONLine.parse(output.description)).map(LuaValue.init(json:)) ?? .nil
                             if case .table(var table) = step {
                                 table["event"] = i < events.count ? events[i] : .nil
                                 step = .table(table)
