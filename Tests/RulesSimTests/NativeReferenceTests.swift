@@ -44,6 +44,17 @@ import Testing
         #expect(NativeReference.earnedFreezeMax == rules.streaks.earned.freezeMax)
     }
 
+    /// The economy's values are the decoded policies' type: the reference's are pricing.lua's and
+    /// quests.lua's, value for value (retention included), and the engine reads them the same way.
+    @Test func theEconomyKnobsAreTheDefaultPolicies() throws {
+        let rules = try defaultRules()
+        let native = NativeReference()
+        #expect(NativeReference.pricing == rules.pricing.knobs)
+        #expect(NativeReference.quests == rules.quests.knobs)
+        #expect(native.pricingKnobs == rules.pricingKnobs && native.questKnobs == rules.questKnobs)
+        #expect(NativeReference.quests.retention.policy == rules.quests.retention.policy)
+    }
+
     /// Every end of an Earned day of a week, qualified or not, streaks 0…10, holding 0…2 freezes.
     @Test func earnedDayEndsAgree() throws {
         let rules = try defaultRules()

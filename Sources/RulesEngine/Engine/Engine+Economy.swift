@@ -25,7 +25,7 @@ extension Engine {
         }
         try context.storage.startEconomy(
             context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
-            rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
+            rolloverCap: asked.pricingKnobs.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
         var earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
         // The first Earned event is the app's first start: its cleanup has nothing to delete.
         earned.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)

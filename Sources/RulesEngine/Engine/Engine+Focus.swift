@@ -39,7 +39,7 @@ extension Engine {
                 .ruleViolation,
                 "focus_credits(\(actual) of \(focus.plannedMinutes) minutes) returned \(credits); credits are between 0 and 10000")
         }
-        let qualifies = actual >= asked.economy.focusMinMinutesToQualify
+        let qualifies = actual >= asked.pricingKnobs.focus.minMinutesToQualify
         var streak: StreakUpdate?
         if qualifies && focus.day == earned.day {
             earned.focusMinutesToday += actual
@@ -72,7 +72,7 @@ extension Engine {
         var habit =
             existing
             ?? Habit(
-                userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
+                userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.pricingKnobs.habits.defaultRewardCredits,
                 sortOrder: earned.habits.count, createdAt: now, updatedAt: now)
         if let name = definition.name { habit.name = name }
         if let reward = definition.rewardCredits { habit.rewardCredits = reward }
@@ -107,7 +107,7 @@ extension Engine {
         let economy = try context.storage.economyState(context.userID)
         let today = try context.storage.habitCompletions(context.userID, fromDay: day, toDay: day)
         let recent = try context.storage.habitCompletions(
-            context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
+            context.userID, from: now - Int64(asked.pricingKnobs.habits.suspension.windowMinutes) * Millis.minute + 1,
             to: now + 1)
         if today.contains(where: { $0.habitID == id }) {
             throw EngineError(
@@ -128,7 +128,7 @@ extension Engine {
             }
             if award.suspend {
                 suspended = true
-                suspendUntil = day.adding(days: asked.economy.suspendDays)
+                suspendUntil = day.adding(days: asked.pricingKnobs.habits.suspension.suspendDays)
             } else {
                 credits = award.credits
                 streak = try streakUpdate(

@@ -117,7 +117,7 @@ extension Engine {
             throw EngineError(.invalidEvent, error, fields: ["quest.qr_key_value": "value"])
         }
         if let setAt = previous.qrKeySetAt, previous.qrKeyValue != value {
-            let hours = asked.economy.keyChangeCooldownHoursStrict
+            let hours = asked.questKnobs.quest.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
             if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
                 throw EngineError(

@@ -27,7 +27,7 @@ extension Engine {
                 effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
                 availableOptions: snapshot, createdAt: now, updatedAt: now))
         earned.attempts[app.rawValue] = EarnedBook.OpenAttempt(
-            id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
+            id: id, expires: now + Int64(asked.questKnobs.gate.expiresAfterMinutes) * Millis.minute,
             modeID: blocking.modeID, strictness: blocking.strictness, prices: prices)
         decisions.set(.unlockGate(app: app, attempt: Decision.OpenedAttempt(attemptID: id, options: snapshot)))
     }
@@ -85,7 +85,7 @@ extension Engine {
                 denial = (reason, .payload([("quest_type", .string(type.rawValue))]))
             } else {
                 let id = earned.nextID("quest", of: context.name)
-                let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
+                let expires = now + Int64(asked.questKnobs.quest.sessionMinutes) * Millis.minute
                 try context.storage.startQuest(
                     QuestSession(
                         userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
@@ -145,7 +145,7 @@ extension Engine {
         let grant = try context.storage.completeQuest(
             QuestCompletion(
                 userID: context.userID, questSessionID: quest.id,
-                unlockMinutes: asked.economy.questUnlockMinutes, at: now))
+                unlockMinutes: asked.questKnobs.quest.unlockMinutes, at: now))
         earned.quests[app.rawValue] = nil
         earned.countUnlock(app)
         decisions.set(
@@ -231,27 +231,27 @@ extension Engine {
     /// Every enabled option must respect HARD mode, the quest limit and cooldown, and the
     /// emergency limits of the rule set.
     private func checkOptions(_ snapshot: AvailableOptions, _ gate: UnlockGateInput) throws {
-        let economy = asked.economy
+        let (quest, emergency) = (asked.questKnobs.quest, asked.questKnobs.emergency)
         for option in snapshot.options {
             switch option {
             case .quest(_, _, let types):
                 guard let enabled = types.first(where: \.enabled) else { continue }
                 let since = gate.minutesSinceLastQuestUnlock
-                if gate.strictness == .hard || gate.questUnlocksToday >= economy.questMaxUnlocksPerAppPerDay
-                    || since.map({ $0 < economy.questCooldownMinutesPerApp }) == true
+                if gate.strictness == .hard || gate.questUnlocksToday >= quest.maxUnlocksPerAppPerDay
+                    || since.map({ $0 < quest.cooldownMinutesPerApp }) == true
                 {
                     throw EngineError(
                         .ruleViolation,
-                        "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(economy.questMaxUnlocksPerAppPerDay), cooldown \(economy.questCooldownMinutesPerApp) minutes, never in HARD mode)"
+                        "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(quest.maxUnlocksPerAppPerDay), cooldown \(quest.cooldownMinutesPerApp) minutes, never in HARD mode)"
                     )
                 }
             case .emergency(true, _, _, _):
-                if gate.emergencyUsedToday >= economy.emergencyDailyLimit
-                    || (economy.emergencyBlockSameAppConsecutive && gate.sameAppAsLastEmergency)
+                if gate.emergencyUsedToday >= emergency.dailyLimit
+                    || (emergency.blockSameAppConsecutive && gate.sameAppAsLastEmergency)
                 {
                     throw EngineError(
                         .ruleViolation,
-                        "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(economy.emergencyDailyLimit))"
+                        "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(emergency.dailyLimit))"
                     )
                 }
             default: continue

@@ -26,7 +26,7 @@ public final class Engine {
     /// The rules in force.
     @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
         didSet {
-            retention = rules.economy.retention
+            retention = rules.questKnobs.retention.policy
             tracksAppOpens = rules.parameters.habitTrackAppOpens
             rulesGeneration += 1
         }
@@ -61,7 +61,7 @@ public final class Engine {
     public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
         self.rules = rules
-        retention = rules.economy.retention
+        retention = rules.questKnobs.retention.policy
         tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .single(store)
@@ -72,7 +72,7 @@ public final class Engine {
     public init(rules: any PolicyRules, ruleFolder: String? = nil) {
         store = nil
         self.rules = rules
-        retention = rules.economy.retention
+        retention = rules.questKnobs.retention.policy
         tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .recordingOnly
