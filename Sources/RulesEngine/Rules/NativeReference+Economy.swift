@@ -16,7 +16,8 @@ extension NativeReference {
         ],
         rolloverCap: 10, focus: PricingPolicy.Focus(presetMinutes: [25, 50, 75], minMinutesToQualify: 20, minutesPerCredit: 5),
         habits: PricingPolicy.Habits(
-            defaultRewardCredits: 5, suspension: PricingPolicy.Habits.Suspension(maxCompletions: 6, windowMinutes: 60, suspendDays: 1)))
+            defaultRewardCredits: 5,
+            suspension: PricingPolicy.Habits.Suspension(maxCompletions: 6, windowMinutes: 60, suspendDays: 1)))
 
     /// quests.lua's values (A4.1, fixed in v1.1): every quest type, a quest unlocks 5 minutes and
     /// runs 10, at most 2 a day per app 15 minutes apart, never in HARD mode, QR_SCAN needs the key
@@ -69,7 +70,8 @@ extension NativeReference {
 
     /// pricing.lua `focus_credits`.
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
-        session.actualMinutes < Self.pricing.focus.minMinutesToQualify ? 0 : session.actualMinutes / Self.pricing.focus.minutesPerCredit
+        let focus = Self.pricing.focus
+        return session.actualMinutes < focus.minMinutesToQualify ? 0 : session.actualMinutes / focus.minutesPerCredit
     }
 
     /// pricing.lua `carried_credits`.
