@@ -4,7 +4,9 @@ import RulesStore
 /// Earned's ways to earn credits: focus sessions (A6.6) and habit completions (A6.7), each with
 /// the day's streak qualification and bonus.
 extension Engine {
-    func startFocus(_ start: FocusStart, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func startFocus(
+        _ start: FocusStart, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         if let running = earned.focus {
             throw EngineError(.focusActive, "a focus session is running until \(try clock(context).describe(running.ends)); end it first")
         }
@@ -29,7 +31,9 @@ extension Engine {
     }
 
     /// Ends the running session: completed at its planned end, else ended early at `now`.
-    func endFocus(_ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, completed: Bool, _ decisions: inout Decisions) throws {
+    func endFocus(
+        _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, completed: Bool, _ decisions: inout Decisions
+    ) throws {
         guard let focus = earned.focus else { throw EngineError(.noActiveFocus, "no focus session is running") }
         let actual = completed ? focus.plannedMinutes : Int((now - focus.started) / Millis.minute)
         let outcome = FocusOutcome(actualMinutes: actual, plannedMinutes: focus.plannedMinutes, completed: completed)
@@ -95,7 +99,9 @@ extension Engine {
 
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
     /// otherwise `habit_award` decides its credits and whether it starts a suspension.
-    func completeEarnedHabit(_ name: String, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func completeEarnedHabit(
+        _ name: String, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         guard let id = earned.habits[name], let habit = try context.storage.habit(context.userID, id: id),
             habit.deletedAt == nil
         else {

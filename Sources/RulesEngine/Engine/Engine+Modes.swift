@@ -18,7 +18,8 @@ extension Engine {
     }
 
     func defineMode(
-        _ definition: ModeDefinition, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+        _ definition: ModeDefinition, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
     ) throws {
         let id =
             earned.modes[definition.mode]

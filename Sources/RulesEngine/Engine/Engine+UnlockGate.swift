@@ -7,7 +7,9 @@ extension Engine {
     /// Opens the gate for `app`. An app nothing blocks needs no unlock: the decision says so and
     /// nothing is written. Otherwise a previous attempt of the app still waiting expires, a quest of
     /// the app still running is cancelled, and a new attempt records the options the rules offer now.
-    func openGate(_ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func openGate(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         guard let blocking = try blocking(app, earned, &context, at: now) else {
             decisions.set(.unlockGate(app: app, attempt: nil))
             return
@@ -38,7 +40,8 @@ extension Engine {
     /// price the snapshot shows, computed by `price` when the gate opened, never a price computed
     /// at the choice; whether it is affordable is decided now, with the balance of now.
     func choose(
-        _ choice: UnlockChoice, for app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+        _ choice: UnlockChoice, for app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
     ) throws {
         guard let attempt = earned.attempts[app.rawValue] else {
             let running = earned.quests[app.rawValue] != nil
@@ -127,7 +130,9 @@ extension Engine {
     }
 
     /// The user leaves the gate: the waiting attempt, or the running quest and its attempt, is CANCELLED.
-    func cancelGate(_ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func cancelGate(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         if let open = earned.attempts[app.rawValue] {
             try context.storage.closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
             earned.attempts[app.rawValue] = nil
@@ -140,7 +145,9 @@ extension Engine {
     }
 
     /// A6.4: the quest is done before it expires: the unlock is granted (method QUEST).
-    func completeQuest(_ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func completeQuest(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
         guard let quest = earned.quests[app.rawValue] else { throw noQuest(app) }
         let grant = try context.storage.completeQuest(
             QuestCompletion(

@@ -40,7 +40,8 @@ public struct EscalationPolicy: Decodable {
 
         public init(
             tierForMisses: [Int], recoverAfter: [Int], maxTier: Int, reminders: [Int: [ReminderAnchor]],
-            persistentBadgeFromTier: Int, maxRemindersPerDay: Int, minReminderSpacingMinutes: Int, shield: ShieldPolicy, noCommitmentCountsAs: CommitmentStatus
+            persistentBadgeFromTier: Int, maxRemindersPerDay: Int, minReminderSpacingMinutes: Int, shield: ShieldPolicy,
+            noCommitmentCountsAs: CommitmentStatus
         ) {
             self.tierForMisses = tierForMisses
             self.recoverAfter = recoverAfter
