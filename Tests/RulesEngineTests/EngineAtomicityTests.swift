@@ -48,7 +48,8 @@ final class MisbehavingRules: PolicyRules {
     var carryExtra = 0
     /// Quests offered in HARD mode.
     var questsInHard = false
-    var economy: EconomyParameters { base.economy }
+    var pricingKnobs: PricingPolicy.Knobs { base.pricingKnobs }
+    var questKnobs: QuestPolicy.Knobs { base.questKnobs }
     func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         if questsInHard && gate.strictness == .hard { return nil }
         return try base.questBlocked(gate)

@@ -117,7 +117,7 @@ import Testing
         for today in [0, 1, 5, 40] {
             for hour in [0, 9, 23] {
                 for (mode, strictness) in [(nil, Strictness.gentle), ("work", .hard)] {
-                    for cost in NativeReference.creditCosts {
+                    for cost in NativeReference.pricing.creditCosts {
                         let ctx = PriceContext(
                             minutes: cost.minutes, app: app, unlocksToday: today, unlocksTodayApp: today / 2, hour: hour,
                             minute: 15, weekday: 3, mode: mode, strictness: strictness, streak: today, balance: 7)

@@ -21,15 +21,7 @@ import Testing
         let rules = try defaultRules()
         let native = NativeReference()
         #expect(native.parameters == rules.parameters)
-        #expect(NativeReference.tierForMisses == rules.escalation.tierForMisses)
-        #expect(NativeReference.recoverAfter == rules.escalation.recoverAfter)
-        #expect(NativeReference.maxTier == rules.escalation.maxTier)
-        #expect(NativeReference.reminders == rules.escalation.reminders)
-        #expect(NativeReference.persistentBadgeFromTier == rules.escalation.persistentBadgeFromTier)
-        #expect(NativeReference.maxRemindersPerDay == rules.escalation.maxRemindersPerDay)
-        #expect(NativeReference.minReminderSpacingMinutes == rules.escalation.minReminderSpacingMinutes)
-        #expect(NativeReference.shield == rules.escalation.shield)
-        #expect(NativeReference.noCommitmentCountsAs == rules.escalation.noCommitmentCountsAs)
+        #expect(NativeReference.escalation == rules.escalation.knobs)
         #expect(NativeReference.pressureExtends == rules.streaks.pressure.extends)
         #expect(NativeReference.shieldResetsStreak == rules.streaks.pressure.shieldResetsStreak)
         #expect(NativeReference.habitMinCompletions == rules.streaks.habit.minCompletions)
@@ -42,6 +34,17 @@ import Testing
         #expect(NativeReference.earnedBonusEveryDays == rules.streaks.earned.bonusEveryDays)
         #expect(NativeReference.earnedBonusCredits == rules.streaks.earned.bonusCredits)
         #expect(NativeReference.earnedFreezeMax == rules.streaks.earned.freezeMax)
+    }
+
+    /// The economy's values are the decoded policies' type: the reference's are pricing.lua's and
+    /// quests.lua's, value for value (retention included), and the engine reads them the same way.
+    @Test func theEconomyKnobsAreTheDefaultPolicies() throws {
+        let rules = try defaultRules()
+        let native = NativeReference()
+        #expect(NativeReference.pricing == rules.pricing.knobs)
+        #expect(NativeReference.quests == rules.quests.knobs)
+        #expect(native.pricingKnobs == rules.pricingKnobs && native.questKnobs == rules.questKnobs)
+        #expect(NativeReference.quests.retention.policy == rules.quests.retention.policy)
     }
 
     /// Every end of an Earned day of a week, qualified or not, streaks 0…10, holding 0…2 freezes.

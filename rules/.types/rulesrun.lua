@@ -37,11 +37,13 @@
 ---@field value number the sum of the completions' values (0 when none)
 ---@field status "done"|"partial"|"skipped"|"frozen"|"missed"|"open" the host's reading
 ---@field freezes_equipped integer
+---@field opened boolean? the user opened the app that day (with `habit.track_app_opens` only)
 
 ---@class HabitTask
 ---@field name string
 ---@field measurement "daily"|"weekly"|"monthly"
----@field frequency { kind: "daily"|"weekdays", weekdays: integer[] }
+---@field frequency { kind: "daily"|"weekdays"|"times_in_days"|"every_n_days"|"days_of_month", weekdays: integer[], times: integer?, days: integer?, every: integer?, days_of_month: integer[] }
+---@field window integer days past today, and before the first period, a streak may count (0 for daily tasks)
 ---@field times_per_day integer
 ---@field goal { type: string, target: number?, direction: "at_least" }
 ---@field start_date string "YYYY-MM-DD", the day the task was created
@@ -80,6 +82,38 @@
 ---@field quest_unlocks_today integer quest unlocks of this app granted today
 ---@field minutes_since_last_quest_unlock integer|nil
 ---@field qr_key_set boolean
+
+---@class EmergencyGate
+---@field emergency_used_today integer emergency unlocks used today
+---@field same_app_as_last_emergency boolean the last emergency unlock was for this app
+
+---@class FocusSession
+---@field actual_minutes integer
+---@field planned_minutes integer
+---@field completed boolean ran to its planned end
+---@field ended_early boolean
+
+---@class HabitCompletion
+---@field reward_credits integer the habit's reward
+---@field completions_in_window integer habit completions in the suspension window before this one
+
+---@class PriceContext
+---@field minutes integer the unlock length priced
+---@field app string the app id
+---@field unlocks_today integer unlocks granted today, any app
+---@field unlocks_today_app integer unlocks of this app granted today
+---@field hour integer local hour 0–23
+---@field minute integer local minute 0–59
+---@field weekday integer ISO weekday 1 (Monday)…7
+---@field mode string? the name of the mode in force, nil when a focus session blocks
+---@field strictness "GENTLE"|"STRICT"|"HARD"
+---@field streak integer the Earned streak count
+---@field balance integer the credit balance
+---@field params table the params pricing.lua declares, at their defaults
+
+---@class LocalMoment
+---@field weekday integer ISO weekday 1 (Monday)…7
+---@field minutes integer minutes since local midnight
 
 ---@class ModeWindow
 ---@field days_mask integer bit 0 Monday … bit 6 Sunday

@@ -31,7 +31,7 @@ extension PolicyRules {
     /// RULE_VIOLATION naming the context.
     public func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
         var context = situation
-        let prices = try economy.creditCosts.map { cost in
+        let prices = try pricingKnobs.creditCosts.map { cost in
             context.minutes = cost.minutes
             return PricingPolicy.CreditCost(minutes: cost.minutes, credits: try price(context))
         }

@@ -6,10 +6,12 @@ public struct PricingPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
     public var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    public var creditCosts: [CreditCost]
-    public var rolloverCap: Int
-    public var focus: Focus
-    public var habits: Habits
+    /// The file's plain values: what the engine applies itself (`PolicyRules.pricingKnobs`).
+    public var knobs: Knobs
+    public var creditCosts: [CreditCost] { knobs.creditCosts }
+    public var rolloverCap: Int { knobs.rolloverCap }
+    public var focus: Focus { knobs.focus }
+    public var habits: Habits { knobs.habits }
     /// `focus_credits(session) -> integer`.
     public var focusCredits: LuaFunction
     /// `carried_credits(balance) -> integer`.
@@ -18,6 +20,27 @@ public struct PricingPolicy: Decodable {
     public var habitAward: LuaFunction
     /// `price(ctx) -> credits`: the price of one unlock length in a situation (`PriceContext`).
     public var price: LuaFunction
+
+    /// pricing.lua's plain values (no functions).
+    public struct Knobs: Decodable, Sendable, Equatable {
+        public var creditCosts: [CreditCost]
+        public var rolloverCap: Int
+        public var focus: Focus
+        public var habits: Habits
+
+        public init(creditCosts: [CreditCost], rolloverCap: Int, focus: Focus, habits: Habits) {
+            self.creditCosts = creditCosts
+            self.rolloverCap = rolloverCap
+            self.focus = focus
+            self.habits = habits
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case creditCosts = "credit_costs"
+            case rolloverCap = "rollover_cap"
+            case focus, habits
+        }
+    }
 
     public struct CreditCost: Codable, Sendable, Hashable {
         public var minutes: Int
@@ -32,6 +55,11 @@ public struct PricingPolicy: Decodable {
         public var presetMinutes: [Int]
         public var minMinutesToQualify: Int
         public var minutesPerCredit: Int
+        public init(presetMinutes: [Int], minMinutesToQualify: Int, minutesPerCredit: Int) {
+            self.presetMinutes = presetMinutes
+            self.minMinutesToQualify = minMinutesToQualify
+            self.minutesPerCredit = minutesPerCredit
+        }
         enum CodingKeys: String, CodingKey {
             case presetMinutes = "preset_minutes"
             case minMinutesToQualify = "min_minutes_to_qualify"
@@ -42,10 +70,19 @@ public struct PricingPolicy: Decodable {
     public struct Habits: Decodable, Sendable, Equatable {
         public var defaultRewardCredits: Int
         public var suspension: Suspension
+        public init(defaultRewardCredits: Int, suspension: Suspension) {
+            self.defaultRewardCredits = defaultRewardCredits
+            self.suspension = suspension
+        }
         public struct Suspension: Decodable, Sendable, Equatable {
             public var maxCompletions: Int
             public var windowMinutes: Int
             public var suspendDays: Int
+            public init(maxCompletions: Int, windowMinutes: Int, suspendDays: Int) {
+                self.maxCompletions = maxCompletions
+                self.windowMinutes = windowMinutes
+                self.suspendDays = suspendDays
+            }
             enum CodingKeys: String, CodingKey {
                 case maxCompletions = "max_completions"
                 case windowMinutes = "window_minutes"
@@ -60,13 +97,21 @@ public struct PricingPolicy: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case declaredParams = "params"
-        case creditCosts = "credit_costs"
-        case rolloverCap = "rollover_cap"
-        case focus, habits
         case focusCredits = "focus_credits"
         case carriedCredits = "carried_credits"
         case habitAward = "habit_award"
         case price
+    }
+
+    /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
+        knobs = try Knobs(from: decoder)
+        focusCredits = try container.decode(LuaFunction.self, forKey: .focusCredits)
+        carriedCredits = try container.decode(LuaFunction.self, forKey: .carriedCredits)
+        habitAward = try container.decode(LuaFunction.self, forKey: .habitAward)
+        price = try container.decode(LuaFunction.self, forKey: .price)
     }
 
     func parameterProblems(in file: RuleFile) -> [RuleProblem] {

@@ -7,17 +7,43 @@ public struct QuestPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
     public var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    public var specVersion: SpecVersion
-    public var quest: Quest
-    public var emergency: Emergency
-    public var gate: Gate
+    /// The file's plain values: what the engine applies itself (`PolicyRules.questKnobs`).
+    public var knobs: Knobs
+    public var specVersion: SpecVersion { knobs.specVersion }
+    public var quest: Quest { knobs.quest }
+    public var emergency: Emergency { knobs.emergency }
+    public var gate: Gate { knobs.gate }
     /// A8's retention (`retention`; the document's values when the file has none).
-    public var retention: Retention { declaredRetention ?? Retention() }
-    var declaredRetention: Retention?
+    public var retention: Retention { knobs.retention }
     /// `quest_blocked(gate) -> reason | nil`.
     public var questBlocked: LuaFunction
     /// `emergency_blocked(gate) -> reason | nil`.
     public var emergencyBlocked: LuaFunction
+
+    /// quests.lua's plain values (no functions).
+    public struct Knobs: Decodable, Sendable, Equatable {
+        public var specVersion: SpecVersion
+        public var quest: Quest
+        public var emergency: Emergency
+        public var gate: Gate
+        /// A8's retention (`retention`; the document's values when the file has none).
+        public var retention: Retention { declaredRetention ?? Retention() }
+        var declaredRetention: Retention?
+
+        public init(specVersion: SpecVersion, quest: Quest, emergency: Emergency, gate: Gate, retention: Retention? = nil) {
+            self.specVersion = specVersion
+            self.quest = quest
+            self.emergency = emergency
+            self.gate = gate
+            self.declaredRetention = retention
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case specVersion = "spec_version"
+            case quest, emergency, gate
+            case declaredRetention = "retention"
+        }
+    }
 
     /// Which specification a rule set follows: v1.1 fixes several values; "experimental" lets a
     /// rule set change them within sane ranges.
@@ -35,6 +61,19 @@ public struct QuestPolicy: Decodable {
         public var allowedIn: [String: Bool]
         public var keyChangeCooldownHoursStrict: Int
         public var sessionMinutes: Int
+        public init(
+            enabledTypes: [QuestType], unlockMinutes: Int, maxUnlocksPerAppPerDay: Int, cooldownMinutesPerApp: Int,
+            qrRequiresKey: Bool, allowedIn: [String: Bool], keyChangeCooldownHoursStrict: Int, sessionMinutes: Int
+        ) {
+            self.enabledTypes = enabledTypes
+            self.unlockMinutes = unlockMinutes
+            self.maxUnlocksPerAppPerDay = maxUnlocksPerAppPerDay
+            self.cooldownMinutesPerApp = cooldownMinutesPerApp
+            self.qrRequiresKey = qrRequiresKey
+            self.allowedIn = allowedIn
+            self.keyChangeCooldownHoursStrict = keyChangeCooldownHoursStrict
+            self.sessionMinutes = sessionMinutes
+        }
         enum CodingKeys: String, CodingKey {
             case enabledTypes = "enabled_types"
             case unlockMinutes = "unlock_minutes"
@@ -52,6 +91,12 @@ public struct QuestPolicy: Decodable {
         public var delaySeconds: Int
         public var unlockMinutes: Int
         public var blockSameAppConsecutive: Bool
+        public init(dailyLimit: Int, delaySeconds: Int, unlockMinutes: Int, blockSameAppConsecutive: Bool) {
+            self.dailyLimit = dailyLimit
+            self.delaySeconds = delaySeconds
+            self.unlockMinutes = unlockMinutes
+            self.blockSameAppConsecutive = blockSameAppConsecutive
+        }
         enum CodingKeys: String, CodingKey {
             case dailyLimit = "daily_limit"
             case delaySeconds = "delay_seconds"
@@ -62,6 +107,7 @@ public struct QuestPolicy: Decodable {
 
     public struct Gate: Decodable, Sendable, Equatable {
         public var expiresAfterMinutes: Int
+        public init(expiresAfterMinutes: Int) { self.expiresAfterMinutes = expiresAfterMinutes }
         enum CodingKeys: String, CodingKey {
             case expiresAfterMinutes = "expires_after_minutes"
         }
@@ -95,11 +141,17 @@ public struct QuestPolicy: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case declaredParams = "params"
-        case specVersion = "spec_version"
-        case quest, emergency, gate
-        case declaredRetention = "retention"
         case questBlocked = "quest_blocked"
         case emergencyBlocked = "emergency_blocked"
+    }
+
+    /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
+        knobs = try Knobs(from: decoder)
+        questBlocked = try container.decode(LuaFunction.self, forKey: .questBlocked)
+        emergencyBlocked = try container.decode(LuaFunction.self, forKey: .emergencyBlocked)
     }
 
     /// The values v1.1 fixes: (path, value, the document's words).

@@ -49,8 +49,8 @@ extension PolicyRules {
     /// - emergency: disabled with the reason `emergency_blocked` gives, with the delay and length
     ///   of quests.lua.
     public func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
-        let economy = self.economy
-        let durations = (gate.prices ?? economy.creditCosts).map { cost in
+        let (pricing, quests) = (pricingKnobs, questKnobs)
+        let durations = (gate.prices ?? pricing.creditCosts).map { cost in
             let affordable = gate.creditBalance >= cost.credits
             return AvailableOptions.Duration(
                 minutes: cost.minutes, costCredits: cost.credits, enabled: affordable,
@@ -60,7 +60,7 @@ extension PolicyRules {
         var options: [AvailableOptions.Option] = []
         options.reserveCapacity(3)  // at every unlock: one array, not one grown twice
         options.append(.credits(enabled: creditsEnabled, disabledReason: creditsEnabled ? nil : .insufficientCredits, durations: durations))
-        let choices = try economy.questTypes.map { type in
+        let choices = try quests.quest.enabledTypes.map { type in
             let reason = try questBlocked(
                 QuestGate(
                     strictness: gate.strictness, questType: type, questUnlocksToday: gate.questUnlocksToday,
@@ -78,7 +78,7 @@ extension PolicyRules {
         options.append(
             .emergency(
                 enabled: emergencyReason == nil, disabledReason: emergencyReason,
-                delaySeconds: economy.emergencyDelaySeconds, unlockMinutes: economy.emergencyUnlockMinutes))
+                delaySeconds: quests.emergency.delaySeconds, unlockMinutes: quests.emergency.unlockMinutes))
         let snapshot = AvailableOptions(
             generatedAt: gate.generatedAt, modeID: gate.modeID, modeStrictness: gate.strictness,
             appID: gate.appID, options: options)

@@ -38,6 +38,17 @@ struct EarnedBook: Codable, Equatable {
     /// `context.book.earned?`, it reads the book in place instead of copying it.
     mutating func lastCleanup() -> EpochMillis?? { cleanup?.at }
 
+    /// The next id of the user's attempts, quests and sessions (`name`: the user's).
+    mutating func nextID(_ kind: String, of name: String) -> String {
+        serial += 1
+        return DeterministicID.text(kind, name, String(serial))
+    }
+
+    /// One more unlock granted today for `app` (the counts `price` receives).
+    mutating func countUnlock(_ app: AppID) {
+        unlocksToday = (unlocksToday ?? [:]).merging([app.rawValue: 1], uniquingKeysWith: +)
+    }
+
     struct Cleanup: Codable, Equatable {
         var at: EpochMillis
         var wholeFrom: EpochMillis

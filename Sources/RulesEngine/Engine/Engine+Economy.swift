@@ -12,8 +12,9 @@ extension Engine {
     }
 
     /// Starts the user's economy on the Earned day of `now`, with the user's time zone in its
-    /// settings.
-    func startEarned(_ context: inout UserContext, at now: EpochMillis) throws {
+    /// settings; returns its book (also in `context`).
+    @discardableResult
+    func startEarned(_ context: inout UserContext, at now: EpochMillis) throws -> EarnedBook {
         let clock = try earnedClock(context)
         let day = clock.day(of: now)
         var settings = try earnedSettings(&context)
@@ -24,10 +25,12 @@ extension Engine {
         }
         try context.storage.startEconomy(
             context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
-            rolloverCap: asked.economy.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
-        context.book.earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
+            rolloverCap: asked.pricingKnobs.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
+        var earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
         // The first Earned event is the app's first start: its cleanup has nothing to delete.
-        context.book.earned?.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)
+        earned.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)
+        context.book.earned = earned
+        return earned
     }
 
     /// Offers Earned's next steps to `due`, in `Step` order: the day's end, the focus session's
@@ -59,32 +62,38 @@ extension Engine {
         return (best.at, index)
     }
 
+    /// Applies one of the steps `earnedSteps` offered (none is offered before Earned starts).
     func applyEarnedStep(_ step: Step, _ index: Int, _ context: inout UserContext, _ decisions: inout Decisions) throws {
+        guard var earned = context.book.earned else { return }
+        // The book is out of the context while the step changes it (in place), and back after.
+        context.book.earned = nil
+        defer { context.book.earned = earned }
         switch step {
         case .focusEnd:
-            try endFocus(&context, at: context.book.earned!.focus!.ends, completed: true, &decisions)
+            try endFocus(&earned, &context, at: earned.focus!.ends, completed: true, &decisions)
         case .questExpiry:
-            let app = context.book.earned!.quests.keys.sorted()[index]
-            let quest = context.book.earned!.quests[app]!
+            let app = earned.quests.keys.sorted()[index]
+            let quest = earned.quests[app]!
             try context.storage.endQuest(context.userID, questSessionID: quest.id, state: .expired, at: quest.expires)
             try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .expired, at: quest.expires)
-            context.book.earned!.quests[app] = nil
+            earned.quests[app] = nil
             decisions.append(.questExpired(app: app, questSessionID: quest.id, attemptID: quest.attemptID))
         case .attemptExpiry:
-            let app = context.book.earned!.attempts.keys.sorted()[index]
-            let attempt = context.book.earned!.attempts[app]!
+            let app = earned.attempts.keys.sorted()[index]
+            let attempt = earned.attempts[app]!
             try context.storage.closeUnlockAttempt(context.userID, attemptID: attempt.id, outcome: .expired, at: attempt.expires)
-            context.book.earned!.attempts[app] = nil
+            earned.attempts[app] = nil
             decisions.append(.attemptExpired(app: app, attemptID: attempt.id))
         default:
-            try rollOverEarnedDay(&context, &decisions)
+            try rollOverEarnedDay(&earned, &context, &decisions)
         }
     }
 
     /// A6.1: the day ends; credits are carried up to the rules' cap, and `earned.day_ends` says what
     /// the streak and the freezes held become (the default: kept only when the day qualified).
-    private func rollOverEarnedDay(_ context: inout UserContext, _ decisions: inout Decisions) throws {
-        var earned = context.book.earned!
+    private func rollOverEarnedDay(_ book: inout EarnedBook, _ context: inout UserContext, _ decisions: inout Decisions) throws {
+        // Changed on a copy: the book changes only when the whole rollover succeeds.
+        var earned = book
         let at = earned.dayEnds
         let from = earned.day
         let to = try earnedClock(context).day(after: from)!
@@ -114,7 +123,7 @@ extension Engine {
         earned.qualifiedBy = nil
         earned.freezes = next.freezes == 0 ? nil : next.freezes
         earned.dayEnds = try end(of: to, context, notBefore: at)
-        context.book.earned = earned
+        book = earned
         // The freezes show only under a freeze policy (or while the user holds some), so that the
         // default rules' decisions stay as they were.
         let freezes = rules.parameters.earnedFreezeMax > 0 || held > 0 || next.freezes > 0
@@ -165,11 +174,5 @@ extension Engine {
             )
         }
         return StreakUpdate(method: method, newStreakCount: count, bonusCredits: bonus)
-    }
-
-    /// The next id of the user's attempts and sessions.
-    func nextEarnedID(_ kind: String, _ context: inout UserContext) -> String {
-        context.book.earned!.serial += 1
-        return DeterministicID.text(kind, context.name, String(context.book.earned!.serial))
     }
 }

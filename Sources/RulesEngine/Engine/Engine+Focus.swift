@@ -4,12 +4,13 @@ import RulesStore
 /// Earned's ways to earn credits: focus sessions (A6.6) and habit completions (A6.7), each with
 /// the day's streak qualification and bonus.
 extension Engine {
-    func startFocus(_ start: FocusStart, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        if let running = context.book.earned!.focus {
+    func startFocus(
+        _ start: FocusStart, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
+        if let running = earned.focus {
             throw EngineError(.focusActive, "a focus session is running until \(try clock(context).describe(running.ends)); end it first")
         }
-        let id = nextEarnedID("focus", &context)
-        let earned = context.book.earned!
+        let id = earned.nextID("focus", of: context.name)
         let strict = start.strict ?? true
         let blocked = Set(start.blockedApps ?? []).sorted()
         let session = FocusSession(
@@ -20,7 +21,7 @@ extension Engine {
             throw EngineError(.invalidEvent, error, fields: ["planned_duration_minutes": "minutes", "task_label": "label"])
         }
         try context.storage.startFocusSession(session, blockedApps: blocked)
-        context.book.earned!.focus = EarnedBook.OpenFocus(
+        earned.focus = EarnedBook.OpenFocus(
             id: id, started: now, plannedMinutes: start.minutes, day: earned.day,
             strict: strict, blockedApps: blocked)
         decisions.set(
@@ -30,8 +31,10 @@ extension Engine {
     }
 
     /// Ends the running session: completed at its planned end, else ended early at `now`.
-    func endFocus(_ context: inout UserContext, at now: EpochMillis, completed: Bool, _ decisions: inout Decisions) throws {
-        guard let focus = context.book.earned!.focus else { throw EngineError(.noActiveFocus, "no focus session is running") }
+    func endFocus(
+        _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, completed: Bool, _ decisions: inout Decisions
+    ) throws {
+        guard let focus = earned.focus else { throw EngineError(.noActiveFocus, "no focus session is running") }
         let actual = completed ? focus.plannedMinutes : Int((now - focus.started) / Millis.minute)
         let outcome = FocusOutcome(actualMinutes: actual, plannedMinutes: focus.plannedMinutes, completed: completed)
         let credits = try asked.focusCredits(outcome)
@@ -40,21 +43,21 @@ extension Engine {
                 .ruleViolation,
                 "focus_credits(\(actual) of \(focus.plannedMinutes) minutes) returned \(credits); credits are between 0 and 10000")
         }
-        let qualifies = actual >= asked.economy.focusMinMinutesToQualify
+        let qualifies = actual >= asked.pricingKnobs.focus.minMinutesToQualify
         var streak: StreakUpdate?
-        if qualifies && focus.day == context.book.earned!.day {
-            context.book.earned!.focusMinutesToday += actual
+        if qualifies && focus.day == earned.day {
+            earned.focusMinutesToday += actual
             let economy = try context.storage.economyState(context.userID)
             streak = try streakUpdate(
-                economy, focusMinutes: context.book.earned!.focusMinutesToday,
+                economy, focusMinutes: earned.focusMinutesToday,
                 habitCompletions: economy.todayHabitQualifiedCount)
         }
         try context.storage.completeFocusSession(
             FocusCompletion(
                 userID: context.userID, sessionID: focus.id, endedAt: now, actualMinutes: actual,
                 completed: completed, awardedCredits: credits, qualifies: qualifies, streak: streak))
-        context.book.earned!.focus = nil
-        if let streak { context.book.earned!.qualifiedBy = streak.method }
+        earned.focus = nil
+        if let streak { earned.qualifiedBy = streak.method }
         decisions.set(
             .focusEnded(
                 Decision.FocusEnded(
@@ -63,18 +66,18 @@ extension Engine {
     }
 
     func defineEarnedHabit(
-        _ definition: EarnedHabitDefinition, _ context: inout UserContext, at now: EpochMillis,
+        _ definition: EarnedHabitDefinition, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis,
         _ decisions: inout Decisions
     ) throws {
         let id =
-            context.book.earned!.habits[definition.habit]
+            earned.habits[definition.habit]
             ?? DeterministicID.text("earned-habit", context.name, definition.habit)
         let existing = try context.storage.habit(context.userID, id: id)
         var habit =
             existing
             ?? Habit(
-                userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.economy.defaultRewardCredits,
-                sortOrder: context.book.earned!.habits.count, createdAt: now, updatedAt: now)
+                userID: context.userID, habitID: id, name: definition.habit, rewardCredits: asked.pricingKnobs.habits.defaultRewardCredits,
+                sortOrder: earned.habits.count, createdAt: now, updatedAt: now)
         if let name = definition.name { habit.name = name }
         if let reward = definition.rewardCredits { habit.rewardCredits = reward }
         if let active = definition.active { habit.active = active }
@@ -84,7 +87,7 @@ extension Engine {
                 .invalidEvent, error, fields: ["name": definition.name == nil ? "habit" : "name", "reward_credits": "reward_credits"])
         }
         try context.storage.saveHabit(habit)
-        context.book.earned!.habits[definition.habit] = id
+        earned.habits[definition.habit] = id
         decisions.set(
             .other(
                 key: "earned_habit",
@@ -96,19 +99,21 @@ extension Engine {
 
     /// A6.7: at most one completion per habit and Earned day; during a suspension it earns nothing;
     /// otherwise `habit_award` decides its credits and whether it starts a suspension.
-    func completeEarnedHabit(_ name: String, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let id = context.book.earned!.habits[name], let habit = try context.storage.habit(context.userID, id: id),
+    func completeEarnedHabit(
+        _ name: String, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
+        guard let id = earned.habits[name], let habit = try context.storage.habit(context.userID, id: id),
             habit.deletedAt == nil
         else {
             throw EngineError(
-                .unknownHabit, Engine.unknown("habit", name, known: context.book.earned!.habits.keys, definedBy: "an earned_habit"))
+                .unknownHabit, Engine.unknown("habit", name, known: earned.habits.keys, definedBy: "an earned_habit"))
         }
         guard habit.active else { throw EngineError(.habitInactive, "the habit \"\(name)\" is inactive") }
-        let day = context.book.earned!.day
+        let day = earned.day
         let economy = try context.storage.economyState(context.userID)
         let today = try context.storage.habitCompletions(context.userID, fromDay: day, toDay: day)
         let recent = try context.storage.habitCompletions(
-            context.userID, from: now - Int64(asked.economy.suspensionWindowMinutes) * Millis.minute + 1,
+            context.userID, from: now - Int64(asked.pricingKnobs.habits.suspension.windowMinutes) * Millis.minute + 1,
             to: now + 1)
         if today.contains(where: { $0.habitID == id }) {
             throw EngineError(
@@ -129,11 +134,11 @@ extension Engine {
             }
             if award.suspend {
                 suspended = true
-                suspendUntil = day.adding(days: asked.economy.suspendDays)
+                suspendUntil = day.adding(days: asked.pricingKnobs.habits.suspension.suspendDays)
             } else {
                 credits = award.credits
                 streak = try streakUpdate(
-                    economy, focusMinutes: context.book.earned!.focusMinutesToday,
+                    economy, focusMinutes: earned.focusMinutesToday,
                     habitCompletions: economy.todayHabitQualifiedCount + 1)
             }
         }
@@ -144,7 +149,7 @@ extension Engine {
             awardedCredits: credits, awardSuspended: suspended, createdAt: now)
         try context.storage.recordHabitCompletion(
             HabitCompletionRecord(completion: completion, streak: streak, suspendAwardsUntil: suspendUntil))
-        if let streak { context.book.earned!.qualifiedBy = streak.method }
+        if let streak { earned.qualifiedBy = streak.method }
         decisions.set(
             .earnedHabitCompletion(
                 Decision.EarnedHabitCompletion(

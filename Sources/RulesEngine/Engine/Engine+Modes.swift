@@ -17,12 +17,15 @@ extension Engine {
         var strictness: Strictness
     }
 
-    func defineMode(_ definition: ModeDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+    func defineMode(
+        _ definition: ModeDefinition, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
+    ) throws {
         let id =
-            context.book.earned!.modes[definition.mode]
+            earned.modes[definition.mode]
             ?? DeterministicID.text("mode", context.name, definition.mode)
         let existing = try context.storage.mode(context.userID, id: id)
-        if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, context)) }
+        if existing == nil, definition.deleted == true { throw EngineError(.unknownMode, unknownModeMessage(definition.mode, earned)) }
         guard existing != nil || definition.strictness != nil else {
             throw EngineError(.invalidEvent, "strictness: required for a new mode (GENTLE, STRICT or HARD)")
         }
@@ -54,7 +57,7 @@ extension Engine {
             throw EngineError(.invalidEvent, error, fields: ["name": definition.name == nil ? "mode" : "name"])
         }
         try context.storage.saveMode(mode, windows: windows, blockedApps: blocked)
-        context.book.earned!.modes[definition.mode] = id
+        earned.modes[definition.mode] = id
         context.cache.modes = nil
         decisions.set(
             .other(
@@ -68,12 +71,12 @@ extension Engine {
     }
 
     func overrideMode(
-        _ name: String, state: ManualOverrideState, until: EpochMillis?, _ context: inout UserContext, at now: EpochMillis,
-        _ decisions: inout Decisions
+        _ name: String, state: ManualOverrideState, until: EpochMillis?, _ earned: EarnedBook, _ context: inout UserContext,
+        at now: EpochMillis, _ decisions: inout Decisions
     ) throws {
-        guard let id = context.book.earned!.modes[name], var mode = try context.storage.mode(context.userID, id: id), mode.deletedAt == nil
+        guard let id = earned.modes[name], var mode = try context.storage.mode(context.userID, id: id), mode.deletedAt == nil
         else {
-            throw EngineError(.unknownMode, unknownModeMessage(name, context))
+            throw EngineError(.unknownMode, unknownModeMessage(name, earned))
         }
         if let until, until <= now {
             throw EngineError(
@@ -115,7 +118,7 @@ extension Engine {
             throw EngineError(.invalidEvent, error, fields: ["quest.qr_key_value": "value"])
         }
         if let setAt = previous.qrKeySetAt, previous.qrKeyValue != value {
-            let hours = asked.economy.keyChangeCooldownHoursStrict
+            let hours = asked.questKnobs.quest.keyChangeCooldownHoursStrict
             let strictness = try effectiveMode(&context, at: now)?.mode.strictness ?? .gentle
             if strictness != .gentle, now - setAt < Int64(hours) * Millis.hour {
                 throw EngineError(
@@ -131,13 +134,13 @@ extension Engine {
 
     /// What blocks `app` at `now` (the mode in force, the focus session), nil when nothing does.
     /// An entry with no blocked apps blocks the "Distracting Apps"; the strictest blocker applies.
-    func blocking(_ app: AppID, _ context: inout UserContext, at now: EpochMillis) throws -> Blocking? {
+    func blocking(_ app: AppID, _ earned: EarnedBook, _ context: inout UserContext, at now: EpochMillis) throws -> Blocking? {
         var found: [Blocking] = []
         if let entry = try effectiveMode(&context, at: now) {
             let list = entry.blocked.isEmpty ? try distractingApps(&context) : entry.blocked
             if list.contains(app) { found.append(Blocking(modeID: entry.mode.modeID, strictness: entry.mode.strictness)) }
         }
-        if let focus = context.book.earned?.focus {
+        if let focus = earned.focus {
             let list = focus.blockedApps.isEmpty ? try distractingApps(&context) : focus.blockedApps
             if list.contains(app) { found.append(Blocking(modeID: nil, strictness: focus.strict ? .strict : .gentle)) }
         }
@@ -215,7 +218,7 @@ extension Engine {
         return apps
     }
 
-    private func unknownModeMessage(_ name: String, _ context: UserContext) -> String {
-        Engine.unknown("mode", name, known: context.book.earned?.modes.keys.sorted() ?? [], definedBy: "a mode")
+    private func unknownModeMessage(_ name: String, _ earned: EarnedBook) -> String {
+        Engine.unknown("mode", name, known: earned.modes.keys.sorted(), definedBy: "a mode")
     }
 }

@@ -7,28 +7,29 @@ extension Engine {
     /// Opens the gate for `app`. An app nothing blocks needs no unlock: the decision says so and
     /// nothing is written. Otherwise a previous attempt of the app still waiting expires, a quest of
     /// the app still running is cancelled, and a new attempt records the options the rules offer now.
-    func openGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let blocking = try blocking(app, &context, at: now) else {
+    func openGate(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
+        guard let blocking = try blocking(app, earned, &context, at: now) else {
             decisions.set(.unlockGate(app: app, attempt: nil))
             return
         }
-        if let previous = context.book.earned!.attempts[app.rawValue] {
+        if let previous = earned.attempts[app.rawValue] {
             try context.storage.closeUnlockAttempt(context.userID, attemptID: previous.id, outcome: .expired, at: now)
-            context.book.earned!.attempts[app.rawValue] = nil
+            earned.attempts[app.rawValue] = nil
             decisions.append(.attemptExpired(app: app.rawValue, attemptID: previous.id))
         }
-        if context.book.earned!.quests[app.rawValue] != nil { try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions) }
-        let (snapshot, prices) = try options(app, blocking, &context, at: now, quoted: nil)
-        let id = nextEarnedID("attempt", &context)
-        let earned = context.book.earned!
+        if earned.quests[app.rawValue] != nil { try endQuest(app, .cancelled, reason: nil, &earned, &context, at: now, &decisions) }
+        let (snapshot, prices) = try options(app, blocking, earned, &context, at: now, quoted: nil)
+        let id = earned.nextID("attempt", of: context.name)
         try context.storage.createUnlockAttempt(
             UnlockAttempt(
                 userID: context.userID, attemptID: id, appID: app, timestamp: now,
                 timezoneID: context.settings.timezoneIdentifier, dayID: earned.day,
                 effectiveModeID: blocking.modeID, effectiveStrictness: blocking.strictness,
                 availableOptions: snapshot, createdAt: now, updatedAt: now))
-        context.book.earned!.attempts[app.rawValue] = EarnedBook.OpenAttempt(
-            id: id, expires: now + Int64(asked.economy.gateExpiresAfterMinutes) * Millis.minute,
+        earned.attempts[app.rawValue] = EarnedBook.OpenAttempt(
+            id: id, expires: now + Int64(asked.questKnobs.gate.expiresAfterMinutes) * Millis.minute,
             modeID: blocking.modeID, strictness: blocking.strictness, prices: prices)
         decisions.set(.unlockGate(app: app, attempt: Decision.OpenedAttempt(attemptID: id, options: snapshot)))
     }
@@ -39,16 +40,17 @@ extension Engine {
     /// price the snapshot shows, computed by `price` when the gate opened, never a price computed
     /// at the choice; whether it is affordable is decided now, with the balance of now.
     func choose(
-        _ choice: UnlockChoice, for app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+        _ choice: UnlockChoice, for app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis,
+        _ decisions: inout Decisions
     ) throws {
-        guard let attempt = context.book.earned!.attempts[app.rawValue] else {
-            let running = context.book.earned!.quests[app.rawValue] != nil
+        guard let attempt = earned.attempts[app.rawValue] else {
+            let running = earned.quests[app.rawValue] != nil
             throw EngineError(
                 .noPendingAttempt,
                 "no unlock attempt of \(app) waits for a choice" + (running ? " (its quest is running)" : " (send unlock_open first)"))
         }
         let (snapshot, _) = try options(
-            app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), &context, at: now,
+            app, Blocking(modeID: attempt.modeID, strictness: attempt.strictness), earned, &context, at: now,
             quoted: attempt.prices)
         let option = snapshot.options.first { $0.type == choice.optionType }
         var denial: (UnlockDenialReason, JSONValue)?
@@ -85,13 +87,13 @@ extension Engine {
             if let reason = quest.disabledReason {
                 denial = (reason, .payload([("quest_type", .string(type.rawValue))]))
             } else {
-                let id = nextEarnedID("quest", &context)
-                let expires = now + Int64(asked.economy.questSessionMinutes) * Millis.minute
+                let id = earned.nextID("quest", of: context.name)
+                let expires = now + Int64(asked.questKnobs.quest.sessionMinutes) * Millis.minute
                 try context.storage.startQuest(
                     QuestSession(
                         userID: context.userID, questSessionID: id, attemptID: attempt.id, questType: type,
                         createdAt: now, expiresAt: expires, updatedAt: now))
-                context.book.earned!.quests[app.rawValue] = EarnedBook.OpenQuest(
+                earned.quests[app.rawValue] = EarnedBook.OpenQuest(
                     id: id, attemptID: attempt.id, type: type, expires: expires)
                 started = .questStarted(questSessionID: id, expires: expires, clock: try clock(context))
             }
@@ -108,8 +110,8 @@ extension Engine {
             throw EngineError(
                 .optionNotOffered, "option: the rules offer no \(choice.optionType.rawValue) (quests.lua enables no quest type)")
         }
-        context.book.earned!.attempts[app.rawValue] = nil
-        if let grant { countUnlock(grant.appID, &context) }
+        earned.attempts[app.rawValue] = nil
+        if let grant { earned.countUnlock(grant.appID) }
         let outcome: Decision.Unlock.Outcome
         if let (reason, payload) = denial {
             try context.storage.denyUnlockAttempt(
@@ -128,27 +130,31 @@ extension Engine {
     }
 
     /// The user leaves the gate: the waiting attempt, or the running quest and its attempt, is CANCELLED.
-    func cancelGate(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        if let open = context.book.earned!.attempts[app.rawValue] {
+    func cancelGate(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
+        if let open = earned.attempts[app.rawValue] {
             try context.storage.closeUnlockAttempt(context.userID, attemptID: open.id, outcome: .cancelled, at: now)
-            context.book.earned!.attempts[app.rawValue] = nil
+            earned.attempts[app.rawValue] = nil
             decisions.set(.unlockCancelled(app: app, attemptID: open.id))
-        } else if context.book.earned!.quests[app.rawValue] != nil {
-            try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions)
+        } else if earned.quests[app.rawValue] != nil {
+            try endQuest(app, .cancelled, reason: nil, &earned, &context, at: now, &decisions)
         } else {
             throw EngineError(.noPendingAttempt, "no unlock attempt of \(app) is open")
         }
     }
 
     /// A6.4: the quest is done before it expires: the unlock is granted (method QUEST).
-    func completeQuest(_ app: AppID, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
-        guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
+    func completeQuest(
+        _ app: AppID, _ earned: inout EarnedBook, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions
+    ) throws {
+        guard let quest = earned.quests[app.rawValue] else { throw noQuest(app) }
         let grant = try context.storage.completeQuest(
             QuestCompletion(
                 userID: context.userID, questSessionID: quest.id,
-                unlockMinutes: asked.economy.questUnlockMinutes, at: now))
-        context.book.earned!.quests[app.rawValue] = nil
-        countUnlock(app, &context)
+                unlockMinutes: asked.questKnobs.quest.unlockMinutes, at: now))
+        earned.quests[app.rawValue] = nil
+        earned.countUnlock(app)
         decisions.set(
             .quest(
                 Decision.Quest(
@@ -166,13 +172,14 @@ extension Engine {
     /// A quest that fails or is cancelled ends its attempt (CANCELLED); it never counts toward the
     /// daily limit or the cooldown.
     func endQuest(
-        _ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ context: inout UserContext, at now: EpochMillis,
+        _ app: AppID, _ state: QuestSessionState, reason: QuestFailureReason?, _ earned: inout EarnedBook,
+        _ context: inout UserContext, at now: EpochMillis,
         _ decisions: inout Decisions
     ) throws {
-        guard let quest = context.book.earned!.quests[app.rawValue] else { throw noQuest(app) }
+        guard let quest = earned.quests[app.rawValue] else { throw noQuest(app) }
         try context.storage.endQuest(context.userID, questSessionID: quest.id, state: state, reason: reason, at: now)
         try context.storage.closeUnlockAttempt(context.userID, attemptID: quest.attemptID, outcome: .cancelled, at: now)
-        context.book.earned!.quests[app.rawValue] = nil
+        earned.quests[app.rawValue] = nil
         decisions.set(.quest(Decision.Quest(app: app, questSessionID: quest.id, state: state, reason: reason)))
     }
 
@@ -180,18 +187,12 @@ extension Engine {
         EngineError(.noActiveQuest, "no quest of \(app) is running (choose QUEST_UNLOCK at the gate first)")
     }
 
-    /// One more unlock granted today for `app` (the counts `price` receives).
-    private func countUnlock(_ app: AppID, _ context: inout UserContext) {
-        context.book.earned!.unlocksToday = (context.book.earned!.unlocksToday ?? [:]).merging([app.rawValue: 1], uniquingKeysWith: +)
-    }
-
     /// The situation `price` sees when the gate opens for `app` (its `minutes` set per length).
     private func priceContext(
-        _ app: AppID, _ blocking: Blocking, _ economy: EconomyState, _ context: UserContext,
+        _ app: AppID, _ blocking: Blocking, _ economy: EconomyState, _ earned: EarnedBook, _ context: UserContext,
         at now: EpochMillis
     ) throws -> PriceContext {
         let local = try clock(context).civil(now)
-        let earned = context.book.earned!
         let counts = earned.unlocksToday ?? [:]
         let mode = blocking.modeID.flatMap { id in earned.modes.filter { $0.value == id }.keys.min() }
         var situation = PriceContext(
@@ -205,10 +206,10 @@ extension Engine {
     /// The rules' options for `app` now, checked against the limits the rules themselves declare,
     /// with the prices `quoted` when the gate opened, or (nil) the prices `price` gives now.
     private func options(
-        _ app: AppID, _ blocking: Blocking, _ context: inout UserContext, at now: EpochMillis,
+        _ app: AppID, _ blocking: Blocking, _ earned: EarnedBook, _ context: inout UserContext, at now: EpochMillis,
         quoted: [PricingPolicy.CreditCost]?
     ) throws -> (AvailableOptions, [PricingPolicy.CreditCost]) {
-        let day = context.book.earned!.day
+        let day = earned.day
         let storage = context.storage
         let (economy, limits, emergency) = (
             try storage.economyState(context.userID), try storage.dailyAppLimits(context.userID, day: day, appID: app),
@@ -222,7 +223,7 @@ extension Engine {
             qrKeySet: qrKeySet,
             emergencyUsedToday: emergency.lastUsedDayID == day ? emergency.usedCountToday : 0,
             sameAppAsLastEmergency: emergency.lastAppIDUsed == app)
-        let prices = try quoted ?? asked.prices(in: priceContext(app, blocking, economy, context, at: now))
+        let prices = try quoted ?? asked.prices(in: priceContext(app, blocking, economy, earned, context, at: now))
         gate.prices = prices
         let snapshot: AvailableOptions
         do {
@@ -237,27 +238,27 @@ extension Engine {
     /// Every enabled option must respect HARD mode, the quest limit and cooldown, and the
     /// emergency limits of the rule set.
     private func checkOptions(_ snapshot: AvailableOptions, _ gate: UnlockGateInput) throws {
-        let economy = asked.economy
+        let (quest, emergency) = (asked.questKnobs.quest, asked.questKnobs.emergency)
         for option in snapshot.options {
             switch option {
             case .quest(_, _, let types):
                 guard let enabled = types.first(where: \.enabled) else { continue }
                 let since = gate.minutesSinceLastQuestUnlock
-                if gate.strictness == .hard || gate.questUnlocksToday >= economy.questMaxUnlocksPerAppPerDay
-                    || since.map({ $0 < economy.questCooldownMinutesPerApp }) == true
+                if gate.strictness == .hard || gate.questUnlocksToday >= quest.maxUnlocksPerAppPerDay
+                    || since.map({ $0 < quest.cooldownMinutesPerApp }) == true
                 {
                     throw EngineError(
                         .ruleViolation,
-                        "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(economy.questMaxUnlocksPerAppPerDay), cooldown \(economy.questCooldownMinutesPerApp) minutes, never in HARD mode)"
+                        "quest_blocked enabled a \(enabled.questType.rawValue) quest in \(gate.strictness.rawValue) mode with \(gate.questUnlocksToday) quest unlocks today\(since.map { ", \($0) minutes after the last" } ?? "") (limit \(quest.maxUnlocksPerAppPerDay), cooldown \(quest.cooldownMinutesPerApp) minutes, never in HARD mode)"
                     )
                 }
             case .emergency(true, _, _, _):
-                if gate.emergencyUsedToday >= economy.emergencyDailyLimit
-                    || (economy.emergencyBlockSameAppConsecutive && gate.sameAppAsLastEmergency)
+                if gate.emergencyUsedToday >= emergency.dailyLimit
+                    || (emergency.blockSameAppConsecutive && gate.sameAppAsLastEmergency)
                 {
                     throw EngineError(
                         .ruleViolation,
-                        "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(economy.emergencyDailyLimit))"
+                        "emergency_blocked enabled an emergency unlock with \(gate.emergencyUsedToday) used today\(gate.sameAppAsLastEmergency ? " for the same app as the last one" : "") (limit \(emergency.dailyLimit))"
                     )
                 }
             default: continue

@@ -26,7 +26,7 @@ public final class Engine {
     /// The rules in force.
     @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
         didSet {
-            retention = rules.economy.retention
+            retention = rules.questKnobs.retention.policy
             tracksAppOpens = rules.parameters.habitTrackAppOpens
             rulesGeneration += 1
         }
@@ -61,7 +61,7 @@ public final class Engine {
     public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
         self.rules = rules
-        retention = rules.economy.retention
+        retention = rules.questKnobs.retention.policy
         tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .single(store)
@@ -72,7 +72,7 @@ public final class Engine {
     public init(rules: any PolicyRules, ruleFolder: String? = nil) {
         store = nil
         self.rules = rules
-        retention = rules.economy.retention
+        retention = rules.questKnobs.retention.policy
         tracksAppOpens = rules.parameters.habitTrackAppOpens
         self.ruleFolder = ruleFolder
         mode = .recordingOnly
@@ -336,23 +336,29 @@ public final class Engine {
         }
     }
 
+    /// An Earned event, handled on the user's Earned book: out of the context while the handler
+    /// changes it (in place), and back after, whatever the handler does.
     private func handle(_ event: EarnedEvent, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws {
+        // `run` has started Earned at the user's first Earned event, before time passed to it.
+        var earned = try context.book.earned ?? startEarned(&context, at: now)
+        context.book.earned = nil
+        defer { context.book.earned = earned }
         switch event {
-        case .mode(let definition): try defineMode(definition, &context, at: now, &decisions)
+        case .mode(let definition): try defineMode(definition, &earned, &context, at: now, &decisions)
         case .modeOverride(let mode, let state, let until):
-            try overrideMode(mode, state: state, until: until?.millis, &context, at: now, &decisions)
+            try overrideMode(mode, state: state, until: until?.millis, earned, &context, at: now, &decisions)
         case .distractingApps(let apps): try setDistractingApps(apps, &context, at: now, &decisions)
         case .qrKey(let value): try setQRKey(value, &context, at: now, &decisions)
-        case .habit(let definition): try defineEarnedHabit(definition, &context, at: now, &decisions)
-        case .habitCompletion(let habit): try completeEarnedHabit(habit, &context, at: now, &decisions)
-        case .focusStart(let start): try startFocus(start, &context, at: now, &decisions)
-        case .focusEnd: try endFocus(&context, at: now, completed: false, &decisions)
-        case .unlockOpen(let app): try openGate(app, &context, at: now, &decisions)
-        case .unlockChoose(let app, let choice): try choose(choice, for: app, &context, at: now, &decisions)
-        case .unlockCancel(let app): try cancelGate(app, &context, at: now, &decisions)
-        case .questComplete(let app): try completeQuest(app, &context, at: now, &decisions)
-        case .questFail(let app, let reason): try endQuest(app, .failed, reason: reason, &context, at: now, &decisions)
-        case .questCancel(let app): try endQuest(app, .cancelled, reason: nil, &context, at: now, &decisions)
+        case .habit(let definition): try defineEarnedHabit(definition, &earned, &context, at: now, &decisions)
+        case .habitCompletion(let habit): try completeEarnedHabit(habit, &earned, &context, at: now, &decisions)
+        case .focusStart(let start): try startFocus(start, &earned, &context, at: now, &decisions)
+        case .focusEnd: try endFocus(&earned, &context, at: now, completed: false, &decisions)
+        case .unlockOpen(let app): try openGate(app, &earned, &context, at: now, &decisions)
+        case .unlockChoose(let app, let choice): try choose(choice, for: app, &earned, &context, at: now, &decisions)
+        case .unlockCancel(let app): try cancelGate(app, &earned, &context, at: now, &decisions)
+        case .questComplete(let app): try completeQuest(app, &earned, &context, at: now, &decisions)
+        case .questFail(let app, let reason): try endQuest(app, .failed, reason: reason, &earned, &context, at: now, &decisions)
+        case .questCancel(let app): try endQuest(app, .cancelled, reason: nil, &earned, &context, at: now, &decisions)
         }
     }
 }

@@ -53,7 +53,8 @@ final class RuleMemo: PolicyRules {
     init(_ base: any PolicyRules) {
         self.base = base
         parameters = base.parameters
-        economy = base.economy
+        pricingKnobs = base.pricingKnobs
+        questKnobs = base.questKnobs
     }
 
     /// The answer remembered in `memo` for `key`, or `ask`'s, then remembered.
@@ -105,8 +106,9 @@ final class RuleMemo: PolicyRules {
     /// Not remembered: each day ends once.
     func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak { try base.earnedDayEnds(day) }
 
-    /// Asked once: the rule set builds it at each access, and the engine reads it for most events.
-    let economy: EconomyParameters
+    /// Asked once: the engine reads them for most events.
+    let pricingKnobs: PricingPolicy.Knobs
+    let questKnobs: QuestPolicy.Knobs
 
     func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         try remembered(&questGates, gate) { try base.questBlocked(gate) }

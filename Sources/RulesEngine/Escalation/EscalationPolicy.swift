@@ -6,37 +6,80 @@ public struct EscalationPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
     public var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    /// Consecutive misses that set tier 1, 2, 3 (`tier_for_misses`).
-    public var tierForMisses: [Int]
-    /// Consecutive YES days needed to leave tier 1, 2, 3 (`recover_after`).
-    public var recoverAfter: [Int]
-    public var maxTier: Int
-    /// Reminders of each tier, relative to the check-in window.
-    public var reminders: [Int: [ReminderAnchor]]
-    public var persistentBadgeFromTier: Int
-    public var maxRemindersPerDay: Int
-    public var minReminderSpacingMinutes: Int
-    public var shield: ShieldPolicy
-    /// What a day with no commitment by the deadline counts as.
-    public var noCommitmentCountsAs: CommitmentStatus
+    /// The file's plain values (no functions).
+    public var knobs: Knobs
+    public var tierForMisses: [Int] { knobs.tierForMisses }
+    public var recoverAfter: [Int] { knobs.recoverAfter }
+    public var maxTier: Int { knobs.maxTier }
+    public var reminders: [Int: [ReminderAnchor]] { knobs.reminders }
+    public var persistentBadgeFromTier: Int { knobs.persistentBadgeFromTier }
+    public var maxRemindersPerDay: Int { knobs.maxRemindersPerDay }
+    public var minReminderSpacingMinutes: Int { knobs.minReminderSpacingMinutes }
+    public var shield: ShieldPolicy { knobs.shield }
+    public var noCommitmentCountsAs: CommitmentStatus { knobs.noCommitmentCountsAs }
     /// `transition(state, check_in) -> state`.
     public var transition: LuaFunction
     /// `reminder_times(tier, window) -> { "HH:MM", … }`.
     public var reminderTimes: LuaFunction
 
+    /// escalation.lua's plain values (no functions).
+    public struct Knobs: Decodable, Sendable, Equatable {
+        /// Consecutive misses that set tier 1, 2, 3 (`tier_for_misses`).
+        public var tierForMisses: [Int]
+        /// Consecutive YES days needed to leave tier 1, 2, 3 (`recover_after`).
+        public var recoverAfter: [Int]
+        public var maxTier: Int
+        /// Reminders of each tier, relative to the check-in window.
+        public var reminders: [Int: [ReminderAnchor]]
+        public var persistentBadgeFromTier: Int
+        public var maxRemindersPerDay: Int
+        public var minReminderSpacingMinutes: Int
+        public var shield: ShieldPolicy
+        /// What a day with no commitment by the deadline counts as.
+        public var noCommitmentCountsAs: CommitmentStatus
+
+        public init(
+            tierForMisses: [Int], recoverAfter: [Int], maxTier: Int, reminders: [Int: [ReminderAnchor]],
+            persistentBadgeFromTier: Int, maxRemindersPerDay: Int, minReminderSpacingMinutes: Int, shield: ShieldPolicy,
+            noCommitmentCountsAs: CommitmentStatus
+        ) {
+            self.tierForMisses = tierForMisses
+            self.recoverAfter = recoverAfter
+            self.maxTier = maxTier
+            self.reminders = reminders
+            self.persistentBadgeFromTier = persistentBadgeFromTier
+            self.maxRemindersPerDay = maxRemindersPerDay
+            self.minReminderSpacingMinutes = minReminderSpacingMinutes
+            self.shield = shield
+            self.noCommitmentCountsAs = noCommitmentCountsAs
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case tierForMisses = "tier_for_misses"
+            case recoverAfter = "recover_after"
+            case maxTier = "max_tier"
+            case reminders
+            case persistentBadgeFromTier = "persistent_badge_from_tier"
+            case maxRemindersPerDay = "max_reminders_per_day"
+            case minReminderSpacingMinutes = "min_reminder_spacing_minutes"
+            case shield
+            case noCommitmentCountsAs = "no_commitment_counts_as"
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case declaredParams = "params"
-        case tierForMisses = "tier_for_misses"
-        case recoverAfter = "recover_after"
-        case maxTier = "max_tier"
-        case reminders
-        case persistentBadgeFromTier = "persistent_badge_from_tier"
-        case maxRemindersPerDay = "max_reminders_per_day"
-        case minReminderSpacingMinutes = "min_reminder_spacing_minutes"
-        case shield
-        case noCommitmentCountsAs = "no_commitment_counts_as"
         case transition
         case reminderTimes = "reminder_times"
+    }
+
+    /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
+        knobs = try Knobs(from: decoder)
+        transition = try container.decode(LuaFunction.self, forKey: .transition)
+        reminderTimes = try container.decode(LuaFunction.self, forKey: .reminderTimes)
     }
 
     /// The restart shield (paid only).
@@ -45,6 +88,12 @@ public struct EscalationPolicy: Decodable {
         public var perMonthFree: Int
         /// Minutes after the NO check-in (or the miss) during which the shield can be activated.
         public var activationWindowMinutes: Int
+
+        public init(perMonthPaid: Int, perMonthFree: Int, activationWindowMinutes: Int) {
+            self.perMonthPaid = perMonthPaid
+            self.perMonthFree = perMonthFree
+            self.activationWindowMinutes = activationWindowMinutes
+        }
 
         enum CodingKeys: String, CodingKey {
             case perMonthPaid = "per_month_paid"

@@ -4,45 +4,54 @@ import RulesModel
 /// Earned's economy in Swift, knob for knob as rules/pricing.lua, rules/quests.lua and
 /// rules/modes.lua (earned-data-model-v1.1.md, A4.1 settings and A4.2 disabled reasons).
 extension NativeReference {
-    /// A4.1 credit_costs: 5/15/30 minutes for 10/25/45 credits (`credit_costs`).
-    public static let creditCosts = [
-        PricingPolicy.CreditCost(minutes: 5, credits: 10), PricingPolicy.CreditCost(minutes: 15, credits: 25),
-        PricingPolicy.CreditCost(minutes: 30, credits: 45),
-    ]
-    /// economy_state.rollover_cap DEFAULT 10 (`rollover_cap`).
-    public static let rolloverCap = 10
-    /// A4.1 focus.min_minutes_to_qualify (`focus.min_minutes_to_qualify`).
-    public static let focusMinMinutesToQualify = 20
-    /// Decision of pricing.lua: one credit per 5 focused minutes (`focus.minutes_per_credit`).
-    public static let focusMinutesPerCredit = 5
-    /// Decision of pricing.lua: more than 6 completions within 60 minutes suspend habit awards for
-    /// the next day (`habits.suspension`).
-    public static let suspension = (maxCompletions: 6, windowMinutes: 60, suspendDays: 1)
+    /// pricing.lua's values (earned-data-model-v1.1.md A4.1 and the file's decisions): unlocks of
+    /// 5/15/30 minutes for 10/25/45 credits; economy_state.rollover_cap DEFAULT 10; focus presets
+    /// 25/50/75 minutes, a session qualifies from 20 minutes and earns one credit per 5; a habit's
+    /// reward DEFAULT 5, and more than 6 completions within 60 minutes suspend habit awards for the
+    /// next day.
+    public static let pricing = PricingPolicy.Knobs(
+        creditCosts: [
+            PricingPolicy.CreditCost(minutes: 5, credits: 10), PricingPolicy.CreditCost(minutes: 15, credits: 25),
+            PricingPolicy.CreditCost(minutes: 30, credits: 45),
+        ],
+        rolloverCap: 10, focus: PricingPolicy.Focus(presetMinutes: [25, 50, 75], minMinutesToQualify: 20, minutesPerCredit: 5),
+        habits: PricingPolicy.Habits(
+            defaultRewardCredits: 5,
+            suspension: PricingPolicy.Habits.Suspension(maxCompletions: 6, windowMinutes: 60, suspendDays: 1)))
 
-    public var economy: EconomyParameters {
-        EconomyParameters(
-            creditCosts: Self.creditCosts, rolloverCap: Self.rolloverCap, focusMinMinutesToQualify: Self.focusMinMinutesToQualify,
-            focusPresetMinutes: [25, 50, 75], defaultRewardCredits: 5, suspensionWindowMinutes: Self.suspension.windowMinutes,
-            suspendDays: Self.suspension.suspendDays, questTypes: QuestType.allCases, questUnlockMinutes: 5, questSessionMinutes: 10,
-            questMaxUnlocksPerAppPerDay: 2, questCooldownMinutesPerApp: 15, keyChangeCooldownHoursStrict: 24,
-            emergencyDailyLimit: 1, emergencyDelaySeconds: 60, emergencyUnlockMinutes: 5,
-            emergencyBlockSameAppConsecutive: true, gateExpiresAfterMinutes: 10)
-    }
+    /// quests.lua's values (A4.1, fixed in v1.1): every quest type, a quest unlocks 5 minutes and
+    /// runs 10, at most 2 a day per app 15 minutes apart, never in HARD mode, QR_SCAN needs the key
+    /// (which changes 24 hours apart in STRICT and HARD mode); one emergency unlock a day, after
+    /// 60 seconds, for 5 minutes, never the same app twice in a row; an attempt expires after 10
+    /// minutes; A8's retention.
+    public static let quests = QuestPolicy.Knobs(
+        specVersion: .v1_1,
+        quest: QuestPolicy.Quest(
+            enabledTypes: QuestType.allCases, unlockMinutes: 5, maxUnlocksPerAppPerDay: 2, cooldownMinutesPerApp: 15,
+            qrRequiresKey: true, allowedIn: ["GENTLE": true, "STRICT": true, "HARD": false], keyChangeCooldownHoursStrict: 24,
+            sessionMinutes: 10),
+        emergency: QuestPolicy.Emergency(dailyLimit: 1, delaySeconds: 60, unlockMinutes: 5, blockSameAppConsecutive: true),
+        gate: QuestPolicy.Gate(expiresAfterMinutes: 10), retention: QuestPolicy.Retention())
 
-    /// quests.lua `quest_blocked`: HARD mode, then the daily limit (2), the cooldown (15 minutes),
-    /// the QR key.
+    public var pricingKnobs: PricingPolicy.Knobs { Self.pricing }
+    public var questKnobs: QuestPolicy.Knobs { Self.quests }
+
+    /// quests.lua `quest_blocked`: the modes that allow quests, then the daily limit, the
+    /// cooldown, the QR key.
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
-        if gate.strictness == .hard { return .disallowedInHardMode }
-        if gate.questUnlocksToday >= 2 { return .dailyLimitReached }
-        if let since = gate.minutesSinceLastQuestUnlock, since < 15 { return .cooldownActive }
-        if gate.questType == .qrScan && !gate.qrKeySet { return .qrKeyNotSet }
+        let quest = Self.quests.quest
+        if quest.allowedIn[gate.strictness.rawValue] != true { return .disallowedInHardMode }
+        if gate.questUnlocksToday >= quest.maxUnlocksPerAppPerDay { return .dailyLimitReached }
+        if let since = gate.minutesSinceLastQuestUnlock, since < quest.cooldownMinutesPerApp { return .cooldownActive }
+        if gate.questType == .qrScan && quest.qrRequiresKey && !gate.qrKeySet { return .qrKeyNotSet }
         return nil
     }
 
-    /// quests.lua `emergency_blocked`: one a day, never the same app twice in a row.
+    /// quests.lua `emergency_blocked`: the daily limit, then the same app twice in a row.
     public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
-        if gate.usedToday >= 1 { return .dailyLimitReached }
-        if gate.sameAppAsLast { return .sameAppConsecutiveBlocked }
+        let emergency = Self.quests.emergency
+        if gate.usedToday >= emergency.dailyLimit { return .dailyLimitReached }
+        if emergency.blockSameAppConsecutive && gate.sameAppAsLast { return .sameAppConsecutiveBlocked }
         return nil
     }
 
@@ -53,7 +62,7 @@ extension NativeReference {
 
     /// pricing.lua `price`: the length's credits in `credit_costs`, whatever the situation.
     public func price(_ context: PriceContext) throws -> Int {
-        guard let cost = Self.creditCosts.first(where: { $0.minutes == context.minutes }) else {
+        guard let cost = Self.pricing.creditCosts.first(where: { $0.minutes == context.minutes }) else {
             throw EngineError(.ruleViolation, "price: no unlock of \(context.minutes) minutes in credit_costs")
         }
         return cost.credits
@@ -61,15 +70,16 @@ extension NativeReference {
 
     /// pricing.lua `focus_credits`.
     public func focusCredits(_ session: FocusOutcome) throws -> Int {
-        session.actualMinutes < Self.focusMinMinutesToQualify ? 0 : session.actualMinutes / Self.focusMinutesPerCredit
+        let focus = Self.pricing.focus
+        return session.actualMinutes < focus.minMinutesToQualify ? 0 : session.actualMinutes / focus.minutesPerCredit
     }
 
     /// pricing.lua `carried_credits`.
-    public func carriedCredits(balance: Int) throws -> Int { min(balance, Self.rolloverCap) }
+    public func carriedCredits(balance: Int) throws -> Int { min(balance, Self.pricing.rolloverCap) }
 
     /// pricing.lua `habit_award`.
     public func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
-        completionsInWindow + 1 > Self.suspension.maxCompletions
+        completionsInWindow + 1 > Self.pricing.habits.suspension.maxCompletions
             ? HabitAward(credits: 0, suspend: true)
             : HabitAward(credits: rewardCredits, suspend: false)
     }

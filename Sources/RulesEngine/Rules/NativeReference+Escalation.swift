@@ -37,7 +37,7 @@ extension NativeReference {
             successes += 1
             misses = 0
             // recover_after[tier]: none for tier 0 (nothing to leave) or a tier that does not exist.
-            let needed = (1...Self.recoverAfter.count).contains(tier) ? Self.recoverAfter[tier - 1] : nil
+            let needed = (1...Self.escalation.recoverAfter.count).contains(tier) ? Self.escalation.recoverAfter[tier - 1] : nil
             if tier > 0, let needed, successes >= needed {
                 tier = 0
                 successes = 0
@@ -46,8 +46,9 @@ extension NativeReference {
             misses += 1
             successes = 0
             // The highest tier whose threshold the misses reach sets the tier.
-            if let reached = (1...Self.tierForMisses.count).reversed().first(where: { misses >= Self.tierForMisses[$0 - 1] }) {
-                tier = min(reached, Self.maxTier)
+            let thresholds = Self.escalation.tierForMisses
+            if let reached = (1...thresholds.count).reversed().first(where: { misses >= thresholds[$0 - 1] }) {
+                tier = min(reached, Self.escalation.maxTier)
             }
         }
         return EscalationCounters(tier: tier, misses: misses, successes: successes)
@@ -69,7 +70,7 @@ extension NativeReference {
     /// valid "HH:MM"). "Suppression rule: If the user checks in before a scheduled notification,
     /// all remaining notifications for that day are cancelled" is the engine's part.
     public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
-        try (Self.reminders[tier] ?? []).map { anchor in
+        try (Self.escalation.reminders[tier] ?? []).map { anchor in
             let minutes: Int
             switch anchor {
             case .midpoint: minutes = open.minutes + Self.floorHalf(close.minutes - open.minutes)

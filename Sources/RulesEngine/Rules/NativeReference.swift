@@ -6,8 +6,10 @@ import RulesModel
 /// It follows `rules/escalation.lua` and `rules/streaks.lua` knob for knob, reading the documents
 /// the same way (the escalation document's transition pseudo-code, literally; the decisions
 /// written next to the streak knobs where a seed is silent). The knobs are the static constants
-/// below, with the text each one comes from; the functions are in `NativeReference+Escalation.swift`
-/// and `NativeReference+Streaks.swift`.
+/// below, with the text each one comes from: escalation.lua's, pricing.lua's and quests.lua's as
+/// the values of their decoded policies (`EscalationPolicy.Knobs`, `PricingPolicy.Knobs`,
+/// `QuestPolicy.Knobs`), which the tests compare with the default rules'. The functions are in
+/// `NativeReference+Escalation.swift`, `NativeReference+Streaks.swift` and `NativeReference+Economy.swift`.
 ///
 /// Every method is a pure function of its arguments; the class holds no state.
 public final class NativeReference: PolicyRules {
@@ -15,43 +17,33 @@ public final class NativeReference: PolicyRules {
 
     // MARK: Pressure escalation (pressure-escalation-engine.md)
 
-    /// Misses in a row (NO or MISSED) that set tier 1, 2, 3: "IF consecutive_misses >= 3: tier 3,
-    /// ELSE IF == 2: tier 2, ELSE IF == 1: tier 1" (`tier_for_misses`).
-    public static let tierForMisses = [1, 2, 3]
-
-    /// Consecutive YES days needed to leave tier 1, 2, 3; the pseudo-code then drops straight to
-    /// tier 0 (`recover_after`).
-    public static let recoverAfter = [1, 2, 3]
-
-    /// "Max escalation tier: 3" (`max_tier`).
-    public static let maxTier = 3
-
-    /// Reminders per tier relative to the check-in window (`reminders`). Tier 0: "1 reminder at
-    /// check-in window midpoint"; tier 1: "window midpoint + 1 hour before window close"; tiers 2
-    /// and 3: "window midpoint, 2 hours before close, 30 minutes before close".
-    public static let reminders: [Int: [ReminderAnchor]] = [
-        0: [.midpoint],
-        1: [.midpoint, .beforeClose(minutes: 60)],
-        2: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
-        3: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
-    ]
-
-    /// Tier 3's badge is "persistent until check-in" (`persistent_badge_from_tier`).
-    public static let persistentBadgeFromTier = 3
-
-    /// "Max notifications per day: 3" (`max_reminders_per_day`).
-    public static let maxRemindersPerDay = 3
-
-    /// "Min notification spacing: 30 min" (`min_reminder_spacing_minutes`).
-    public static let minReminderSpacingMinutes = 30
-
-    /// "Restart shields per month (paid): 1", "(free): 0"; "Shield must be activated within 1 hour
-    /// of NO check-in" (`shield`).
-    public static let shield = EscalationPolicy.ShieldPolicy(perMonthPaid: 1, perMonthFree: 0, activationWindowMinutes: 60)
-
-    /// "No commitment set by deadline: Day treated as MISSED; escalation advances"
-    /// (`no_commitment_counts_as`).
-    public static let noCommitmentCountsAs = CommitmentStatus.missed
+    /// escalation.lua's values, from the document:
+    /// - `tier_for_misses`: misses in a row (NO or MISSED) that set tier 1, 2, 3: "IF
+    ///   consecutive_misses >= 3: tier 3, ELSE IF == 2: tier 2, ELSE IF == 1: tier 1";
+    /// - `recover_after`: consecutive YES days needed to leave tier 1, 2, 3; the pseudo-code then
+    ///   drops straight to tier 0;
+    /// - `max_tier`: "Max escalation tier: 3";
+    /// - `reminders` per tier relative to the check-in window. Tier 0: "1 reminder at check-in
+    ///   window midpoint"; tier 1: "window midpoint + 1 hour before window close"; tiers 2 and 3:
+    ///   "window midpoint, 2 hours before close, 30 minutes before close";
+    /// - `persistent_badge_from_tier`: tier 3's badge is "persistent until check-in";
+    /// - `max_reminders_per_day`: "Max notifications per day: 3"; `min_reminder_spacing_minutes`:
+    ///   "Min notification spacing: 30 min";
+    /// - `shield`: "Restart shields per month (paid): 1", "(free): 0"; "Shield must be activated
+    ///   within 1 hour of NO check-in";
+    /// - `no_commitment_counts_as`: "No commitment set by deadline: Day treated as MISSED;
+    ///   escalation advances".
+    public static let escalation = EscalationPolicy.Knobs(
+        tierForMisses: [1, 2, 3], recoverAfter: [1, 2, 3], maxTier: 3,
+        reminders: [
+            0: [.midpoint],
+            1: [.midpoint, .beforeClose(minutes: 60)],
+            2: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
+            3: [.midpoint, .beforeClose(minutes: 120), .beforeClose(minutes: 30)],
+        ],
+        persistentBadgeFromTier: 3, maxRemindersPerDay: 3, minReminderSpacingMinutes: 30,
+        shield: EscalationPolicy.ShieldPolicy(perMonthPaid: 1, perMonthFree: 0, activationWindowMinutes: 60),
+        noCommitmentCountsAs: .missed)
 
     // MARK: Streaks (streaks.lua)
 
@@ -113,9 +105,10 @@ public final class NativeReference: PolicyRules {
 
     public var parameters: PolicyParameters {
         PolicyParameters(
-            maxTier: Self.maxTier, persistentBadgeFromTier: Self.persistentBadgeFromTier,
-            noCommitmentCountsAs: Self.noCommitmentCountsAs, shieldsPerMonthPaid: Self.shield.perMonthPaid,
-            shieldsPerMonthFree: Self.shield.perMonthFree, shieldActivationWindowMinutes: Self.shield.activationWindowMinutes,
+            maxTier: Self.escalation.maxTier, persistentBadgeFromTier: Self.escalation.persistentBadgeFromTier,
+            noCommitmentCountsAs: Self.escalation.noCommitmentCountsAs, shieldsPerMonthPaid: Self.escalation.shield.perMonthPaid,
+            shieldsPerMonthFree: Self.escalation.shield.perMonthFree,
+            shieldActivationWindowMinutes: Self.escalation.shield.activationWindowMinutes,
             habitDayStartsAt: Self.habitDayStartsAt, migaDayStartsAt: Self.migaDayStartsAt,
             earnedDayStartsAt: Self.earnedDayStartsAt, habitMinCompletions: Self.habitMinCompletions,
             habitRequireTimesPerDay: Self.habitRequireTimesPerDay)

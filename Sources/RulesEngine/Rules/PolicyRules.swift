@@ -28,8 +28,10 @@ public protocol PolicyRules: AnyObject {
     /// Earned: the streak and the freezes held after a day ends (`earned.day_ends(day)`).
     func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak
 
-    /// Earned: the economy's plain values (pricing.lua, quests.lua).
-    var economy: EconomyParameters { get }
+    /// Earned: pricing.lua's plain values, as decoded; the engine applies them itself.
+    var pricingKnobs: PricingPolicy.Knobs { get }
+    /// Earned: quests.lua's plain values, as decoded; the engine applies them itself.
+    var questKnobs: QuestPolicy.Knobs { get }
     /// Earned: why a quest type is disabled at the gate (an A4.2 reason), nil when it is enabled.
     func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason?
     /// Earned: why the emergency unlock is disabled at the gate, nil when it is enabled.

@@ -3,20 +3,8 @@ import RulesModel
 
 /// The Lua rule set answers the economy's questions (pricing.lua, quests.lua, modes.lua).
 extension RuleSet {
-    public var economy: EconomyParameters {
-        EconomyParameters(
-            creditCosts: pricing.creditCosts, rolloverCap: pricing.rolloverCap, focusMinMinutesToQualify: pricing.focus.minMinutesToQualify,
-            focusPresetMinutes: pricing.focus.presetMinutes, defaultRewardCredits: pricing.habits.defaultRewardCredits,
-            suspensionWindowMinutes: pricing.habits.suspension.windowMinutes, suspendDays: pricing.habits.suspension.suspendDays,
-            questTypes: quests.quest.enabledTypes, questUnlockMinutes: quests.quest.unlockMinutes,
-            questSessionMinutes: quests.quest.sessionMinutes,
-            questMaxUnlocksPerAppPerDay: quests.quest.maxUnlocksPerAppPerDay,
-            questCooldownMinutesPerApp: quests.quest.cooldownMinutesPerApp,
-            keyChangeCooldownHoursStrict: quests.quest.keyChangeCooldownHoursStrict, emergencyDailyLimit: quests.emergency.dailyLimit,
-            emergencyDelaySeconds: quests.emergency.delaySeconds, emergencyUnlockMinutes: quests.emergency.unlockMinutes,
-            emergencyBlockSameAppConsecutive: quests.emergency.blockSameAppConsecutive,
-            gateExpiresAfterMinutes: quests.gate.expiresAfterMinutes, retention: quests.retention.policy)
-    }
+    public var pricingKnobs: PricingPolicy.Knobs { pricing.knobs }
+    public var questKnobs: QuestPolicy.Knobs { quests.knobs }
 
     public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         try denialReason(host.callFirst(quests.questBlocked, record: gate), from: quests.questBlocked)

@@ -1,64 +1,6 @@
 import RulesModel
 import RulesStore
 
-/// The plain values of pricing.lua and quests.lua that the engine applies itself.
-public struct EconomyParameters: Sendable, Equatable {
-    /// The unlock lengths and their prices, in increasing length.
-    public var creditCosts: [PricingPolicy.CreditCost]
-    public var rolloverCap: Int
-    /// A focus session of at least this many minutes qualifies (`focus_session.qualifies`).
-    public var focusMinMinutesToQualify: Int
-    public var focusPresetMinutes: [Int]
-    /// The reward of a habit defined without one.
-    public var defaultRewardCredits: Int
-    /// Habit completions are counted over this many minutes for `habit_award`.
-    public var suspensionWindowMinutes: Int
-    /// A suspension lasts through this many days after the completion's day.
-    public var suspendDays: Int
-    public var questTypes: [QuestType]
-    public var questUnlockMinutes: Int
-    public var questSessionMinutes: Int
-    public var questMaxUnlocksPerAppPerDay: Int
-    public var questCooldownMinutesPerApp: Int
-    public var keyChangeCooldownHoursStrict: Int
-    public var emergencyDailyLimit: Int
-    public var emergencyDelaySeconds: Int
-    public var emergencyUnlockMinutes: Int
-    public var emergencyBlockSameAppConsecutive: Bool
-    /// An attempt left without a choice expires after this many minutes.
-    public var gateExpiresAfterMinutes: Int
-    /// A8: how long the unlock records and the event log are kept, and how often they are cleaned up.
-    public var retention: RetentionPolicy
-
-    public init(
-        creditCosts: [PricingPolicy.CreditCost], rolloverCap: Int, focusMinMinutesToQualify: Int, focusPresetMinutes: [Int],
-        defaultRewardCredits: Int, suspensionWindowMinutes: Int, suspendDays: Int, questTypes: [QuestType],
-        questUnlockMinutes: Int, questSessionMinutes: Int, questMaxUnlocksPerAppPerDay: Int, questCooldownMinutesPerApp: Int,
-        keyChangeCooldownHoursStrict: Int, emergencyDailyLimit: Int, emergencyDelaySeconds: Int, emergencyUnlockMinutes: Int,
-        emergencyBlockSameAppConsecutive: Bool, gateExpiresAfterMinutes: Int, retention: RetentionPolicy = .seeds
-    ) {
-        self.creditCosts = creditCosts
-        self.rolloverCap = rolloverCap
-        self.focusMinMinutesToQualify = focusMinMinutesToQualify
-        self.focusPresetMinutes = focusPresetMinutes
-        self.defaultRewardCredits = defaultRewardCredits
-        self.suspensionWindowMinutes = suspensionWindowMinutes
-        self.suspendDays = suspendDays
-        self.questTypes = questTypes
-        self.questUnlockMinutes = questUnlockMinutes
-        self.questSessionMinutes = questSessionMinutes
-        self.questMaxUnlocksPerAppPerDay = questMaxUnlocksPerAppPerDay
-        self.questCooldownMinutesPerApp = questCooldownMinutesPerApp
-        self.keyChangeCooldownHoursStrict = keyChangeCooldownHoursStrict
-        self.emergencyDailyLimit = emergencyDailyLimit
-        self.emergencyDelaySeconds = emergencyDelaySeconds
-        self.emergencyUnlockMinutes = emergencyUnlockMinutes
-        self.emergencyBlockSameAppConsecutive = emergencyBlockSameAppConsecutive
-        self.gateExpiresAfterMinutes = gateExpiresAfterMinutes
-        self.retention = retention
-    }
-}
-
 /// What `quest_blocked` sees for one quest type at the unlock gate.
 public struct QuestGate: Hashable, Sendable {
     public var strictness: Strictness
