@@ -10,27 +10,27 @@ import CLuaSupport
 /// one decision needs), after a whole run the lines the run executed.
 extension LuaHost {
     /// Counts every line of a file's chunk that runs from the next call into Lua on.
-    public func startLineRecording() {
+    package func startLineRecording() {
         _ = rr_lines_start(runtime)  // 0 only when out of memory: then nothing is recorded
     }
 
     /// Stops counting (the counts so far stay, for `takeLineCounts`).
-    public func stopLineRecording() {
+    package func stopLineRecording() {
         rr_lines_stop(runtime)
     }
 
     /// Whether lines are being recorded.
-    public var isRecordingLines: Bool { runtime.pointee.line_mask != 0 }
+    package var isRecordingLines: Bool { runtime.pointee.line_mask != 0 }
 
     /// The counts recorded since recording started or the counts were last taken, and zeroes them.
-    public func takeLineCounts() -> LineCounts {
+    package func takeLineCounts() -> LineCounts {
         defer { rr_lines_reset(runtime) }
         return lineCounts()
     }
 
     /// The counts recorded since recording started or the counts were last taken, left as they
     /// are (what one part of a run added is the difference of two readings, `LineCounts.since`).
-    public func lineCounts() -> LineCounts {
+    package func lineCounts() -> LineCounts {
         var result = LineCounts()
         for i in 0..<rr_lines_chunks(runtime) {
             guard let name = rr_lines_chunk_name(runtime, i) else { continue }
@@ -49,7 +49,7 @@ extension LuaHost {
     /// return Lua adds there, which a function that returns explicitly never reaches). The file's
     /// top level is left out: it runs once, when the file loads. Throws a syntax error as `load`
     /// would.
-    public func executableLines(of bytes: [UInt8], chunkName: String) throws -> (code: Set<Int>, functionEnds: Set<Int>) {
+    package func executableLines(of bytes: [UInt8], chunkName: String) throws -> (code: Set<Int>, functionEnds: Set<Int>) {
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         let lineCount = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }

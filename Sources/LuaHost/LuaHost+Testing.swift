@@ -7,7 +7,7 @@ extension LuaHost {
     /// Makes `value` a read-only global of every file this host loads from now on (and of those
     /// already loaded, which look their globals up when they run); a table is frozen deeply, and a
     /// file that tries to change it is told it is `what`.
-    public func setGlobal(_ name: String, _ value: LuaValue, describedAs what: String) throws {
+    package func setGlobal(_ name: String, _ value: LuaValue, describedAs what: String) throws {
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         try hostMode {
@@ -27,7 +27,7 @@ extension LuaHost {
 
     /// Loads one file as `load(bytes:chunkName:)` does and gives the functions it defines as its
     /// own globals (`function test_x() … end`), by name, with the line each starts at.
-    public func loadDefiningFunctions(bytes: [UInt8], chunkName: String) throws -> [(name: String, function: LuaFunction)] {
+    package func loadDefiningFunctions(bytes: [UInt8], chunkName: String) throws -> [(name: String, function: LuaFunction)] {
         try loadDefiningGlobals(bytes: bytes, chunkName: chunkName, reading: []).functions
     }
 
@@ -36,7 +36,7 @@ extension LuaHost {
     /// not UTF-8 text (`_ENV["test_\xff"] = …`) is not among `functions`, which a name could not
     /// select, but in `notText`, its name as `VisibleText.decoding` shows it (`test_\xFF`), for
     /// the caller to report rather than lose.
-    public func loadDefiningGlobals(
+    package func loadDefiningGlobals(
         bytes: [UInt8], chunkName: String, reading names: Set<String>
     ) throws -> (
         functions: [(name: String, function: LuaFunction)], values: [String: LuaValue],

@@ -1,7 +1,7 @@
 /// Field paths as a rule author writes them: `tiers[2].recover_after` (indices are Lua's, from 1).
-public enum LuaPath {
+package enum LuaPath {
     /// Renders a Codable coding path.
-    public static func render(_ path: [any CodingKey]) -> String {
+    package static func render(_ path: [any CodingKey]) -> String {
         var out = ""
         for key in path {
             if let index = key as? LuaIndexKey {
@@ -16,7 +16,7 @@ public enum LuaPath {
     }
 
     /// Appends one string key: `.name`, or `["odd key"]` when it is not an identifier.
-    public static func append(_ key: String, to path: inout String) {
+    package static func append(_ key: String, to path: inout String) {
         if isIdentifier(key) {
             path += path.isEmpty ? key : "." + key
         } else {
@@ -26,7 +26,7 @@ public enum LuaPath {
 
     /// The keys of a path written by `append`: `reminders[1][2]` is `reminders`, 1, 2; nil for a
     /// path it cannot read (a key that is a table or a function).
-    public static func keys(of path: String) -> [LuaValue]? {
+    package static func keys(of path: String) -> [LuaValue]? {
         var keys: [LuaValue] = []
         var rest = Substring(path)
         while !rest.isEmpty {
@@ -58,7 +58,7 @@ public enum LuaPath {
     }
 
     /// Appends any table key: a string as above, others in brackets (`[2]`, `[true]`, `[table]`).
-    public static func append(_ key: LuaValue, to path: inout String) {
+    package static func append(_ key: LuaValue, to path: inout String) {
         switch key {
         case .string(let name): append(name, to: &path)
         case .table, .function: path += "[\(key.typeName)]"
@@ -67,14 +67,14 @@ public enum LuaPath {
     }
 
     /// The path of table keys, as `render` writes it (`keys(of:)` read back).
-    public static func path(of keys: some Sequence<LuaValue>) -> String {
+    package static func path(of keys: some Sequence<LuaValue>) -> String {
         var out = ""
         for key in keys { append(key, to: &out) }
         return out
     }
 
     /// Whether `path` is `ancestor` or inside it (`habits[1].rate` is inside `habits` and `habits[1]`).
-    public static func isWithin(_ path: String, _ ancestor: String) -> Bool {
+    package static func isWithin(_ path: String, _ ancestor: String) -> Bool {
         path == ancestor || ancestor.isEmpty || path.hasPrefix(ancestor + ".") || path.hasPrefix(ancestor + "[")
     }
 

@@ -5,16 +5,16 @@
 /// rule files use: `return { … }`, `local M = { … }` … `return M`, `M.key = …`,
 /// `M.a.b = …`, `function M.name(…)`, and nested table constructors with `key = …`,
 /// `["key"] = …`, `[n] = …` and positional entries. Paths are those of `LuaPath`.
-public struct LuaSourceMap: Sendable {
+package struct LuaSourceMap: Sendable {
     private var lines: [String: Int] = [:]
 
-    public init(source: String) {
+    package init(source: String) {
         var parser = Parser(tokens: Tokenizer.tokens(of: source))
         lines = parser.parse()
     }
 
     /// The line where `path` is written, or where its closest written ancestor is.
-    public func line(for path: String) -> Int? {
+    package func line(for path: String) -> Int? {
         var path = path
         while true {
             if let line = lines[path] { return line }
@@ -24,11 +24,11 @@ public struct LuaSourceMap: Sendable {
     }
 
     /// The line of exactly `path`, if it is written in the file.
-    public func exactLine(for path: String) -> Int? { lines[path] }
+    package func exactLine(for path: String) -> Int? { lines[path] }
 
     /// The first line of `source` that names `key` as a field (`key =`, `.key`, `["key"]`): where a
     /// file writes a field through a local alias or a loop, which `line(for:)` cannot follow.
-    public static func line(naming key: String, in source: String) -> Int? {
+    package static func line(naming key: String, in source: String) -> Int? {
         let tokens = Tokenizer.tokens(of: source)
         for (i, (token, line)) in tokens.enumerated() {
             let next = i + 1 < tokens.count ? tokens[i + 1].token : nil

@@ -7,16 +7,16 @@
 /// Reading the small text files a rule set is made of (`.lua` files, `extends`, personas) without
 /// trusting them: what is not a regular file is named for what it is, and the size is checked with
 /// `fstat` before anything is read (a 300 MB file is refused at once, not read and then refused).
-public enum SourceFile {
+package enum SourceFile {
     /// Why a file could not be read.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case missing
         /// A directory, a device, a FIFO, a socket: `kind` says which (`a directory`).
         case notRegularFile(kind: String)
         case tooLarge(bytes: Int, limit: Int)
         case unreadable(reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing: "no such file"
             case .notRegularFile(let kind): "not a regular file (\(kind))"
@@ -27,7 +27,7 @@ public enum SourceFile {
     }
 
     /// The bytes of the regular file at `path` (symbolic links followed), at most `maxBytes` of them.
-    public static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
         let fd = open(WorkingFolder.resolve(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -63,14 +63,14 @@ public enum SourceFile {
 
     /// What is at `path` (symbolic links followed): `a regular file`, `a directory`, … ; nil when
     /// nothing is.
-    public static func kind(of path: String) -> String? {
+    package static func kind(of path: String) -> String? {
         var info = stat()
         guard stat(WorkingFolder.resolve(path), &info) == 0 else { return nil }
         return describe(mode: info.st_mode)
     }
 
     /// What a mode says a file is: `a regular file`, `a character device`, `a FIFO`, …
-    public static func describe(mode: mode_t) -> String {
+    package static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
@@ -83,12 +83,12 @@ public enum SourceFile {
     }
 
     /// `bytes` without a leading UTF-8 byte-order mark (editors on Windows write one).
-    public static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    package static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }
 
     /// `text` as a message may quote it: at most `limit` characters, with what was cut said.
-    public static func excerpt(_ text: some StringProtocol, limit: Int = 200) -> String {
+    package static func excerpt(_ text: some StringProtocol, limit: Int = 200) -> String {
         let characters = text.count
         guard characters > limit else { return String(text) }
         return "\(text.prefix(limit))… (\(characters) characters)"

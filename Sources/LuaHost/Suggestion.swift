@@ -1,8 +1,8 @@
 /// "Did you mean …?" for misspelt field names.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance (ignoring case), if it is close enough to be
     /// a plausible typo: at most a third of the word's length, and at least 1.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let target = Array(word.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {

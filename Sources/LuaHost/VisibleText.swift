@@ -6,9 +6,9 @@
 /// Escaped: every C0 control character but the line feed and the tab (`\r`, `\u{1B}`, `\u{0}`),
 /// DEL (`\u{7F}`) and the C1 controls U+0080–U+009F (`\u{9B}`, which some terminals read as
 /// ESC `[`). A byte that is not part of a UTF-8 character is shown as `\xFF`.
-public enum VisibleText {
+package enum VisibleText {
     /// `text` with its control characters escaped.
-    public static func escaping(_ text: some StringProtocol) -> String {
+    package static func escaping(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
         var out = ""
         for scalar in text.unicodeScalars { append(scalar, to: &out) }
@@ -18,7 +18,7 @@ public enum VisibleText {
     /// `text` as one line of the output (a name, a path: a test's, a file's, a folder's), which no
     /// character of it can end or start again: `escaping`'s escapes, and line feeds and tabs as
     /// `\n` and `\t` (`test_a\nPASS` cannot print a line of its own).
-    public static func oneLine(_ text: some StringProtocol) -> String {
+    package static func oneLine(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\n" || $0 == "\t" }) else { return String(text) }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -33,7 +33,7 @@ public enum VisibleText {
 
     /// `bytes` as text: their UTF-8 characters, other bytes as `\xFF`; control characters escaped
     /// when `escapingControls`. At most `limit` characters, then `…`.
-    public static func decoding(_ bytes: some Collection<UInt8>, escapingControls: Bool = true, limit: Int = .max) -> String {
+    package static func decoding(_ bytes: some Collection<UInt8>, escapingControls: Bool = true, limit: Int = .max) -> String {
         let bytes = Array(bytes)
         if limit == .max, let text = String(validating: bytes, as: UTF8.self) { return escapingControls ? escaping(text) : text }
         var out = "", i = 0, shown = 0
@@ -54,7 +54,7 @@ public enum VisibleText {
 
     /// Where `bytes` (a file's text) stop being UTF-8: the line (from 1) and that line as
     /// `decoding` shows it (80 characters at most); nil when they are UTF-8 throughout.
-    public static func firstLineNotUTF8(in bytes: some Collection<UInt8>) -> (line: Int, text: String)? {
+    package static func firstLineNotUTF8(in bytes: some Collection<UInt8>) -> (line: Int, text: String)? {
         let bytes = Array(bytes)
         guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
         var start = 0, line = 1

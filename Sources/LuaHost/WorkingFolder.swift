@@ -5,16 +5,16 @@ import Foundation
 /// one its caller gives. Each door where a path a user gave is opened, created or listed resolves
 /// it here, on the command's thread; messages keep the path as the user wrote it. Unset (a
 /// command in its own process), a path is left as it is and the system resolves it.
-public enum WorkingFolder {
+package enum WorkingFolder {
     /// The folder of the command running on this task, when it is not the process's.
-    @TaskLocal public static var path: String?
+    @TaskLocal package static var path: String?
 
     /// `given` as the system must see it: under ``path`` when that is set and `given` is relative.
-    public static func resolve(_ given: String) -> String {
+    package static func resolve(_ given: String) -> String {
         guard let path, !given.isEmpty, !given.hasPrefix("/") else { return given }
         return given == "." ? path : path + "/" + given
     }
 
     /// The working folder itself (absolute).
-    public static var current: String { path ?? FileManager.default.currentDirectoryPath }
+    package static var current: String { path ?? FileManager.default.currentDirectoryPath }
 }

@@ -9,25 +9,25 @@ import RulesSim
 ///
 /// Two walks warm up (the first loads the other threads' copies of the sets); of the next three,
 /// the fastest in wall time and the least in CPU time (every thread's) are reported.
-public enum CompareBench {
+package enum CompareBench {
     /// Issue 20's target: at least 5,000 thirty-day histories per second (of wall time).
-    public static let target = 5_000.0
+    package static let target = 5_000.0
 
-    public struct Result {
-        public var walked: RuleComparison.Walked
+    package struct Result {
+        package var walked: RuleComparison.Walked
         /// Threads the walk ran on.
-        public var jobs: Int
+        package var jobs: Int
         /// The fastest timed walk's wall time.
-        public var seconds: Double
+        package var seconds: Double
         /// The least CPU time (all threads) of a timed walk.
-        public var cpuSeconds: Double
-        public var historiesPerSecond: Double { Double(walked.histories) / seconds }
-        public var historiesPerCPUSecond: Double { Double(walked.histories) / cpuSeconds }
-        public var meetsTarget: Bool { historiesPerSecond >= CompareBench.target }
+        package var cpuSeconds: Double
+        package var historiesPerSecond: Double { Double(walked.histories) / seconds }
+        package var historiesPerCPUSecond: Double { Double(walked.histories) / cpuSeconds }
+        package var meetsTarget: Bool { historiesPerSecond >= CompareBench.target }
     }
 
     /// Walks the comparison's histories five times; `progress` gets (walk 1–5, histories walked, runs).
-    public static func measure(_ comparison: RuleComparison, progress: ((Int, Int, Int) -> Void)? = nil) throws -> Result {
+    package static func measure(_ comparison: RuleComparison, progress: ((Int, Int, Int) -> Void)? = nil) throws -> Result {
         var walked = try comparison.walkAll { progress?(1, $0, $1) }
         walked = try comparison.walkAll { progress?(2, $0, $1) }
         var seconds = Double.infinity, cpuSeconds = Double.infinity

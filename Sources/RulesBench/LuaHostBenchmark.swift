@@ -8,29 +8,29 @@ import LuaHost
 ///     Swift structs (the path the engine uses), with and without the instruction hook;
 /// (c) the same logic in native Swift.
 /// It also reports the generic `[LuaValue]` path, for comparison.
-public enum LuaHostBenchmark {
-    public struct Result: Sendable, Encodable {
-        public var iterations: Int
-        public var floor_ns: Double
+package enum LuaHostBenchmark {
+    package struct Result: Sendable, Encodable {
+        package var iterations: Int
+        package var floor_ns: Double
         /// The same table-in/table-out round trip written directly against the C API, with no
         /// sandbox, no hook and no checks but the key count: what any host pays for the tables.
-        public var table_floor_ns: Double
+        package var table_floor_ns: Double
         /// The same round trip with a count hook every 1,000 instructions, as LuaHost's budget
         /// installs: with any count hook, Lua 5.4 traps every instruction to count it. What a
         /// host with a deterministic instruction budget pays at least.
-        public var table_floor_hooked_ns: Double
-        public var host_ns: Double
-        public var host_no_hook_ns: Double
-        public var generic_ns: Double
-        public var native_ns: Double
-        public var host_over_floor: Double { host_ns / floor_ns }
+        package var table_floor_hooked_ns: Double
+        package var host_ns: Double
+        package var host_no_hook_ns: Double
+        package var generic_ns: Double
+        package var native_ns: Double
+        package var host_over_floor: Double { host_ns / floor_ns }
         /// Issue 20's measure of a rule call: (b) against the bare-C fresh-table round trip.
-        public var host_over_table_floor: Double { host_ns / table_floor_ns }
+        package var host_over_table_floor: Double { host_ns / table_floor_ns }
         /// (b) against the round trip with the same count hook: what LuaHost itself adds.
-        public var host_over_hooked_table_floor: Double { host_ns / table_floor_hooked_ns }
-        public var host_over_native: Double { host_ns / native_ns }
+        package var host_over_hooked_table_floor: Double { host_ns / table_floor_hooked_ns }
+        package var host_over_native: Double { host_ns / native_ns }
         /// The share of (b) spent because of the instruction-count hook.
-        public var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
+        package var hook_share: Double { max(0, host_ns - host_no_hook_ns) / host_ns }
 
         private enum CodingKeys: String, CodingKey {
             case iterations, floor_ns, table_floor_ns, table_floor_hooked_ns, host_ns, host_no_hook_ns, generic_ns, native_ns
@@ -38,7 +38,7 @@ public enum LuaHostBenchmark {
         }
 
         /// The measurements and the ratios derived from them.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(iterations, forKey: .iterations)
             try c.encode(floor_ns, forKey: .floor_ns)
@@ -142,7 +142,7 @@ public enum LuaHostBenchmark {
 
     /// The measurements that can run alone, for a profiler (`RULESRUN_BENCH_ONLY=host perf record
     /// rulesrun bench`): the others would blur the profile.
-    public enum Measurement: String, CaseIterable, Sendable {
+    package enum Measurement: String, CaseIterable, Sendable {
         case floor
         case tableFloor = "table-floor"
         case hookedTableFloor = "hooked-table-floor"
@@ -151,7 +151,7 @@ public enum LuaHostBenchmark {
     }
 
     /// Runs one measurement alone; nanoseconds per call of its fastest round.
-    public static func run(only measurement: Measurement, iterations: Int = 1_000_000, rounds: Int = 5) throws -> Double {
+    package static func run(only measurement: Measurement, iterations: Int = 1_000_000, rounds: Int = 5) throws -> Double {
         let round: Round =
             switch measurement {
             case .floor: try floorRound()
@@ -171,7 +171,7 @@ public enum LuaHostBenchmark {
     /// round. The rounds are interleaved (a round of each, then the next round of each), so that
     /// the machine's load and clock changing during the run weigh on every measurement alike and
     /// the ratios of one run compare like with like.
-    public static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
+    package static func run(iterations: Int = 1_000_000, rounds: Int = 5) throws -> Result {
         var sink = 0
         let native: Round = { iterations in
             time(iterations) { i in

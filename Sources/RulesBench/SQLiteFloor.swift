@@ -10,18 +10,18 @@ import RulesStore
 /// SQLite from copying the records as they are), so each is checked and indexed as the bulk
 /// writer's rows are. SQLite writes one file on one thread, so no simulation with the database can
 /// take less wall time than this.
-public enum SQLiteFloor {
-    public struct Measurement: Sendable {
-        public var rows: Int
-        public var seconds: Double
+package enum SQLiteFloor {
+    package struct Measurement: Sendable {
+        package var rows: Int
+        package var seconds: Double
         /// CPU time of the thread that ran SQLite.
-        public var cpuSeconds: Double
+        package var cpuSeconds: Double
     }
 
     /// Copies every row of `source` into a new database at `path` (replaced; the caller removes
     /// it). With `checked` false, foreign keys and CHECK constraints are off: what the rows cost
     /// without them.
-    public static func measure(copying source: String, into path: String, checked: Bool = true) throws -> Measurement {
+    package static func measure(copying source: String, into path: String, checked: Bool = true) throws -> Measurement {
         Store.removeFiles(of: path)
         let store = try Store.open(
             path: path, options: StoreOptions(synchronous: .off, deviceID: "rulesrun-floor", cacheMiB: 1024, bulkLoad: true))

@@ -5,36 +5,36 @@ import RulesStore
 
 /// Throughput of simulations, each against the others in the same run: the Lua rule set and the
 /// native reference (`NativeReference`), each with the database written and in memory only.
-public struct SimulationBench {
-    public struct Measurement: Sendable {
-        public var name: String
+package struct SimulationBench {
+    package struct Measurement: Sendable {
+        package var name: String
         /// Wall time.
-        public var seconds: Double
+        package var seconds: Double
         /// CPU time of the whole process (every thread), which other processes on the machine
         /// do not inflate.
-        public var cpuSeconds: Double
-        public var userDays: Int
-        public var events: Int
-        public var userDaysPerSecond: Double { Double(userDays) / seconds }
-        public var eventsPerSecond: Double { Double(events) / seconds }
-        public var userDaysPerCPUSecond: Double { Double(userDays) / cpuSeconds }
+        package var cpuSeconds: Double
+        package var userDays: Int
+        package var events: Int
+        package var userDaysPerSecond: Double { Double(userDays) / seconds }
+        package var eventsPerSecond: Double { Double(events) / seconds }
+        package var userDaysPerCPUSecond: Double { Double(userDays) / cpuSeconds }
     }
 
     /// The four variants, and SQLite alone on the rows of the first (``SQLiteFloor``), with and
     /// without its foreign keys and CHECK constraints, and the first again with its database
     /// written in ``SimulationBench/shards`` files at once (`--db-shards`).
-    public struct Results: Sendable {
-        public var variants: [Measurement]
-        public var floor: SQLiteFloor.Measurement
-        public var floorUnchecked: SQLiteFloor.Measurement
-        public var sharded: Measurement
+    package struct Results: Sendable {
+        package var variants: [Measurement]
+        package var floor: SQLiteFloor.Measurement
+        package var floorUnchecked: SQLiteFloor.Measurement
+        package var sharded: Measurement
     }
 
-    public let config: SimulationConfig
+    package let config: SimulationConfig
     /// The files of the sharded run (`--db-shards N`).
-    public let shards: Int
+    package let shards: Int
 
-    public init(config: SimulationConfig, shards: Int = 2) {
+    package init(config: SimulationConfig, shards: Int = 2) {
         self.config = config
         self.shards = max(1, shards)
     }
@@ -44,7 +44,7 @@ public struct SimulationBench {
     /// The runs with the database write `config.database`, or, when it is nil, a temporary file
     /// beside the default database (``SimulationConfig/benchDatabase()``), removed afterwards: the user's last
     /// run is left as it is.
-    public func measure(progress: ((String) -> Void)? = nil) throws -> Results {
+    package func measure(progress: ((String) -> Void)? = nil) throws -> Results {
         let database = config.database ?? SimulationConfig.benchDatabase()
         // The files as the system sees them (``WorkingFolder``); the runs are given `database` as named.
         let floorPath = WorkingFolder.resolve(database + ".rulesrun-floor")

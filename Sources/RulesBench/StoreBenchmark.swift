@@ -5,13 +5,13 @@ import RulesStore
 
 /// The store's benchmark (not a test): bulk-path throughput against a raw prepared-statement
 /// loop of the same rows, and the on-disk size of one user-year of Pressure and habit-tracker data.
-public enum StoreBenchmark {
+package enum StoreBenchmark {
     /// Runs the benchmark in `directory` (database files are created there and removed).
     ///
     /// - Parameters:
     ///   - users, days: the cohort written by both paths (users × days user-days).
     ///   - rounds: each path runs this many times on fresh files; the best time counts.
-    public static func run(
+    package static func run(
         directory: String, users: Int = 100, days: Int = 30, rounds: Int = 3, seed: UInt64 = 42
     ) throws -> StoreBenchmarkResult {
         guard users >= 1, days >= 1, rounds >= 1 else {

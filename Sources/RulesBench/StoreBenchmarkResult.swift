@@ -1,27 +1,27 @@
 /// The figures of one ``StoreBenchmark`` run (plain numbers, for `rulesrun bench`).
-public struct StoreBenchmarkResult: Hashable, Sendable {
+package struct StoreBenchmarkResult: Hashable, Sendable {
     /// Rows written by each path (the same rows).
-    public var rows: Int
-    public var userDays: Int
+    package var rows: Int
+    package var userDays: Int
     /// Rows per second of ``BulkWriter`` (validation included).
-    public var bulkRowsPerSecond: Double
+    package var bulkRowsPerSecond: Double
     /// Rows per second of a raw prepared-`INSERT`/`UPDATE` loop of the same rows, no validation.
-    public var rawRowsPerSecond: Double
+    package var rawRowsPerSecond: Double
     /// `bulkRowsPerSecond / rawRowsPerSecond` (target ≥ 0.5).
-    public var bulkToRawRatio: Double { rawRowsPerSecond > 0 ? bulkRowsPerSecond / rawRowsPerSecond : 0 }
+    package var bulkToRawRatio: Double { rawRowsPerSecond > 0 ? bulkRowsPerSecond / rawRowsPerSecond : 0 }
     /// Bytes of Pressure's commitment and notification tables and their indexes after `VACUUM`,
     /// for one user-year (365 commitments, 1,095 notifications); budget 200 KB.
-    public var pressureUserYearBytes: Int
+    package var pressureUserYearBytes: Int
     /// Growth of the whole file (after `VACUUM`) from an empty user to that user-year.
-    public var pressureUserYearFileGrowthBytes: Int
+    package var pressureUserYearFileGrowthBytes: Int
     /// Bytes of the habit tracker's task and completion tables and their indexes after `VACUUM`,
     /// for 50 tasks × 365 days of completions (18,250 rows); budget 1 MB.
-    public var habitUserYearBytes: Int
-    public var habitUserYearFileGrowthBytes: Int
+    package var habitUserYearBytes: Int
+    package var habitUserYearFileGrowthBytes: Int
     /// Whether the table sizes come from SQLite's `dbstat` (else they are the file growth).
-    public var measuredWithDBStat: Bool
+    package var measuredWithDBStat: Bool
 
-    public init(
+    package init(
         rows: Int, userDays: Int, bulkRowsPerSecond: Double, rawRowsPerSecond: Double, pressureUserYearBytes: Int,
         pressureUserYearFileGrowthBytes: Int, habitUserYearBytes: Int, habitUserYearFileGrowthBytes: Int, measuredWithDBStat: Bool
     ) {

@@ -7,17 +7,17 @@ import RulesModel
 /// (`current_streak(periods)`, 3 fields a period, an integer out) and the widened one
 /// (`streak(periods, task, user)`, 8 fields a period with dates and status, the task and user
 /// records, a table out), with the default rule's logic in both.
-public enum StreakCallBenchmark {
-    public struct Result: Sendable, Encodable {
-        public var periods: Int
-        public var iterations: Int
-        public var old_shape_ns: Double
-        public var widened_ns: Double
-        public var widened_over_old: Double { widened_ns / old_shape_ns }
+package enum StreakCallBenchmark {
+    package struct Result: Sendable, Encodable {
+        package var periods: Int
+        package var iterations: Int
+        package var old_shape_ns: Double
+        package var widened_ns: Double
+        package var widened_over_old: Double { widened_ns / old_shape_ns }
 
         private enum CodingKeys: String, CodingKey { case periods, iterations, old_shape_ns, widened_ns, widened_over_old }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(periods, forKey: .periods)
             try c.encode(iterations, forKey: .iterations)
@@ -74,7 +74,7 @@ public enum StreakCallBenchmark {
         }
     }
 
-    public static func run(iterations: Int, rounds: Int, periods count: Int = 90) throws -> Result {
+    package static func run(iterations: Int, rounds: Int, periods count: Int = 90) throws -> Result {
         let host = try LuaHost()
         let module = try host.load(source, chunkName: "streak-bench.lua").first?.tableValue
         guard let old = module?["current_streak"].functionValue, let new = module?["streak"].functionValue else {

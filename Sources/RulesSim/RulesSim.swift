@@ -1,3 +1,3 @@
 /// Synthetic cohorts run through the engine (`simulate`), and rule sets compared on the same
 /// generated histories (`compare`).
-public enum RulesSim {}
+package enum RulesSim {}

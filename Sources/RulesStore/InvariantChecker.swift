@@ -6,9 +6,9 @@ import RulesModel
 /// stopping at the first. SQL constraints already refuse most bad rows; this also covers what
 /// SQL cannot (A5.3's grant existence, A5.5's AppId prefixes, same-user references, model rules
 /// such as the 280-character commitment) and rows written by other programs.
-public enum InvariantChecker {
+package enum InvariantChecker {
     /// All violations found, in a stable order (empty for a sound database).
-    public static func checkInvariants(_ db: Database) throws -> [InvariantViolation] {
+    package static func checkInvariants(_ db: Database) throws -> [InvariantViolation] {
         var found: [InvariantViolation] = []
         try checkMeta(db, &found)
         try checkForeignKeys(db, &found)

@@ -2,13 +2,13 @@ import GRDB
 import RulesModel
 
 /// The rules engine's bookkeeping per user (see `SchemaV2`).
-public struct EngineStateRow: Hashable, Sendable {
-    public var userID: UserID
-    public var name: String
-    public var processedUntil: EpochMillis
-    public var stateJSON: String
+package struct EngineStateRow: Hashable, Sendable {
+    package var userID: UserID
+    package var name: String
+    package var processedUntil: EpochMillis
+    package var stateJSON: String
 
-    public init(userID: UserID, name: String, processedUntil: EpochMillis, stateJSON: String) {
+    package init(userID: UserID, name: String, processedUntil: EpochMillis, stateJSON: String) {
         self.userID = userID
         self.name = name
         self.processedUntil = processedUntil
@@ -18,7 +18,7 @@ public struct EngineStateRow: Hashable, Sendable {
 
 extension Store {
     /// Inserts or replaces a user's engine state (the user must exist).
-    public func saveEngineState(_ row: EngineStateRow) throws {
+    package func saveEngineState(_ row: EngineStateRow) throws {
         try EngineStateRow.check(row)
         try write { db in
             try Self.requireUser(db, row.userID)
@@ -49,17 +49,17 @@ extension EngineStateRow {
 
 extension Snapshot {
     /// The engine state of the user named `name`, if there is one.
-    public func engineState(named name: String) throws -> EngineStateRow? {
+    package func engineState(named name: String) throws -> EngineStateRow? {
         try Row.fetchOne(cached: db, sql: "SELECT * FROM engine_state WHERE name = ?", arguments: [name]).map(Self.engineRow)
     }
 
     /// The engine state of a user, if there is one.
-    public func engineState(_ userID: UserID) throws -> EngineStateRow? {
+    package func engineState(_ userID: UserID) throws -> EngineStateRow? {
         try Row.fetchOne(cached: db, sql: "SELECT * FROM engine_state WHERE user_id = ?", arguments: [userID.rawValue]).map(Self.engineRow)
     }
 
     /// The next free user id (1 for an empty database).
-    public func nextUserID() throws -> UserID {
+    package func nextUserID() throws -> UserID {
         let max = try Int64.fetchOne(cached: db, sql: "SELECT MAX(user_id) FROM app_user") ?? 0
         return UserID(max + 1)
     }

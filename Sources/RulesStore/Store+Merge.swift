@@ -3,10 +3,10 @@ import GRDB
 
 /// One database of a shard (`simulate --shard i/n --db`, `simulate --db-shards N`), read for
 /// ``Store/merge(_:)``: its path and the ids of its users.
-public struct MergePart: Sendable, Equatable {
-    public var path: String
+package struct MergePart: Sendable, Equatable {
+    package var path: String
     /// The ids of its users (nil: it has none).
-    public var users: ClosedRange<Int64>?
+    package var users: ClosedRange<Int64>?
     /// The name SQLite reads it by (``InputDatabase/source``).
     package var source: String
 }
@@ -108,7 +108,7 @@ extension Store {
     /// writes. Keys SQLite numbers itself (an `INTEGER PRIMARY KEY` that is neither a user id nor
     /// a reference: `tracker_task.task_key`, …) are numbered on from the rows before, as a single
     /// run numbers them, and the columns that refer to them follow; `meta` is the parts'.
-    public func merge(_ parts: [MergePart]) throws {
+    package func merge(_ parts: [MergePart]) throws {
         try writer.writeWithoutTransaction { db in
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

@@ -9,7 +9,7 @@ extension Store {
     ///   - day: Earned's current `day_id` for the new economy state.
     ///   - timezoneID: the user's IANA time zone (Earned settings, Pressure settings).
     ///   - makeUUID: the source of the preset categories' ids (inject a seeded one for reproducible simulations).
-    public func createUser(
+    package func createUser(
         _ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis,
         makeUUID: () -> UUID = UUID.init
     ) throws {
@@ -32,7 +32,7 @@ extension Store {
     }
 
     /// The users of the database, in order.
-    public func users() throws -> [UserID] {
+    package func users() throws -> [UserID] {
         try writer.read { db in
             try Int64.fetchAll(cached: db, sql: "SELECT user_id FROM app_user ORDER BY user_id").compactMap(UserID.init(rawValue:))
         }

@@ -88,7 +88,7 @@ public final class Store: Sendable {
     /// nothing is. A nested call is a savepoint of the outer transaction: when it throws, only
     /// what it wrote is rolled back (and the error goes on to the caller, which may carry on);
     /// what it wrote is committed with the outer transaction.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         if let enclosing = enclosingTransaction {
             var result: T?
             try enclosing.db.inSavepoint {
@@ -106,7 +106,7 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction (internal: the public mutations are named operations),
+    /// Runs `body` in one write transaction (internal: the package mutations are named operations),
     /// or in the enclosing ``transaction(_:)``. Any error thrown inside rolls the whole transaction back.
     package func write<T>(operation: String = #function, _ body: (Database) throws -> T) throws -> T {
         if let enclosing = enclosingTransaction { return try body(enclosing.db) }
@@ -148,7 +148,7 @@ public final class Store: Sendable {
     @TaskLocal static var enclosing: EnclosingTransaction?
 
     /// The values of the A1 PRAGMAs on a connection, e.g. `["foreign_keys": "1", "journal_mode": "wal", "synchronous": "1"]`.
-    public func pragmas() throws -> [String: String] {
+    package func pragmas() throws -> [String: String] {
         try writer.read { db in
             var values: [String: String] = [:]
             for name in ["foreign_keys", "journal_mode", "synchronous"] {
@@ -159,42 +159,42 @@ public final class Store: Sendable {
     }
 
     /// The project's migration level recorded in `meta` (`rulesrun_migration`; see ``Migrations``).
-    public func migrationLevel() throws -> Int {
+    package func migrationLevel() throws -> Int {
         try writer.read { db in try Migrations.recordedVersion(db) ?? 0 }
     }
 
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file.
-    public func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try writer.read { db in try String.fetchAll(cached: db, sql: "PRAGMA integrity_check") }
     }
 
     /// Every violation of the seeds' invariants found in the database (empty when sound).
-    public func checkInvariants() throws -> [InvariantViolation] {
+    package func checkInvariants() throws -> [InvariantViolation] {
         try writer.read { db in try InvariantChecker.checkInvariants(db) }
     }
 
     /// A text dump of every table and every row, in a stable order, for comparisons.
-    public func dump() throws -> String {
+    package func dump() throws -> String {
         try writer.read { db in try StoreDump.dump(db) }
     }
 
     /// Copies the database into a compact file at `path` (`VACUUM INTO`).
-    public func vacuum(into path: String) throws {
+    package func vacuum(into path: String) throws {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [DatabaseFile.name(path)]) }
     }
 
     /// Checkpoints the WAL into the main file (a no-op in memory).
-    public func checkpoint() throws {
+    package func checkpoint() throws {
         guard path != nil else { return }
         try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     /// The database file at `path`, then its journal, log and shared-memory files.
-    public static func files(of path: String) -> [String] { ["", "-journal", "-wal", "-shm"].map { path + $0 } }
+    package static func files(of path: String) -> [String] { ["", "-journal", "-wal", "-shm"].map { path + $0 } }
 
     /// Removes the database file at `path` (unless `keepingMain`) and its journal, log and
     /// shared-memory files.
-    public static func removeFiles(of path: String, keepingMain: Bool = false) {
+    package static func removeFiles(of path: String, keepingMain: Bool = false) {
         for file in files(of: path).dropFirst(keepingMain ? 1 : 0) { try? FileManager.default.removeItem(atPath: file) }
     }
 

@@ -5,7 +5,7 @@ import RulesModel
 /// itself (every operation checked against the database, in the caller's transaction), or one
 /// user's ``UserRecords`` held in memory until ``BulkWriter`` writes them. The same operations make
 /// the same checks and leave the same rows either way.
-public protocol UserStorage: AnyObject {
+package protocol UserStorage: AnyObject {
     // Pressure
     func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws
     func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws
@@ -96,80 +96,80 @@ public protocol UserStorage: AnyObject {
 
 /// The store's reads for ``UserStorage``: a snapshot each (inside a transaction, its own state).
 extension Store: UserStorage {
-    public func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
+    package func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
         try read { try $0.commitment(userID, on: day) }
     }
 
-    public func commitmentHistory(_ userID: UserID, lastDays days: Int, endingOn end: DayID) throws -> [Commitment] {
+    package func commitmentHistory(_ userID: UserID, lastDays days: Int, endingOn end: DayID) throws -> [Commitment] {
         try read { try $0.commitmentHistory(userID, lastDays: days, endingOn: end) }
     }
 
-    public func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
+    package func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
         try read { try $0.task(userID, id: id) }
     }
 
-    public func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion] {
+    package func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion] {
         try read { try $0.completions(userID, taskID: taskID, from: from, to: to) }
     }
 
-    public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent] {
+    package func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent] {
         try read { try $0.usageEvents(userID, from: from, to: to, type: type) }
     }
 
-    public func migaSettings(_ userID: UserID) throws -> MigaSettings {
+    package func migaSettings(_ userID: UserID) throws -> MigaSettings {
         try read { try $0.migaSettings(userID) }
     }
 
-    public func economyState(_ userID: UserID) throws -> EconomyState { try read { try $0.economyState(userID) } }
-    public func emergencyState(_ userID: UserID) throws -> EmergencyState { try read { try $0.emergencyState(userID) } }
-    public func earnedSettings(_ userID: UserID) throws -> EarnedSettings { try read { try $0.earnedSettings(userID) } }
+    package func economyState(_ userID: UserID) throws -> EconomyState { try read { try $0.economyState(userID) } }
+    package func emergencyState(_ userID: UserID) throws -> EmergencyState { try read { try $0.emergencyState(userID) } }
+    package func earnedSettings(_ userID: UserID) throws -> EarnedSettings { try read { try $0.earnedSettings(userID) } }
 
-    public func dailyAppLimits(_ userID: UserID, day: DayID, appID: AppID) throws -> DailyAppLimits {
+    package func dailyAppLimits(_ userID: UserID, day: DayID, appID: AppID) throws -> DailyAppLimits {
         try read { try $0.dailyAppLimits(userID, day: day, appID: appID) }
     }
 
-    public func habit(_ userID: UserID, id: String) throws -> Habit? { try read { try $0.habit(userID, id: id) } }
+    package func habit(_ userID: UserID, id: String) throws -> Habit? { try read { try $0.habit(userID, id: id) } }
 
-    public func habitCompletions(_ userID: UserID, fromDay: DayID, toDay: DayID) throws -> [HabitCompletion] {
+    package func habitCompletions(_ userID: UserID, fromDay: DayID, toDay: DayID) throws -> [HabitCompletion] {
         try read { try $0.habitCompletions(userID, fromDay: fromDay, toDay: toDay) }
     }
 
-    public func habitCompletions(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [HabitCompletion] {
+    package func habitCompletions(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [HabitCompletion] {
         try read { try $0.habitCompletions(userID, from: from, to: to) }
     }
 
-    public func mode(_ userID: UserID, id: String) throws -> Mode? { try read { try $0.mode(userID, id: id) } }
-    public func modes(_ userID: UserID) throws -> [Mode] { try read { try $0.modes(userID) } }
+    package func mode(_ userID: UserID, id: String) throws -> Mode? { try read { try $0.mode(userID, id: id) } }
+    package func modes(_ userID: UserID) throws -> [Mode] { try read { try $0.modes(userID) } }
 
-    public func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
+    package func modeWindows(_ userID: UserID, modeID: String) throws -> [ModeWindow] {
         try read { try $0.modeWindows(userID, modeID: modeID) }
     }
 
-    public func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] { try read { try $0.blockedApps(userID, modeID: modeID) } }
-    public func distractingApps(_ userID: UserID) throws -> [AppID] { try read { try $0.distractingApps(userID) } }
-    public func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant] { try read { try $0.activeGrants(userID, at: at) } }
+    package func blockedApps(_ userID: UserID, modeID: String) throws -> [AppID] { try read { try $0.blockedApps(userID, modeID: modeID) } }
+    package func distractingApps(_ userID: UserID) throws -> [AppID] { try read { try $0.distractingApps(userID) } }
+    package func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant] { try read { try $0.activeGrants(userID, at: at) } }
 }
 
 /// The store's default arguments.
 extension UserStorage {
     @discardableResult
-    public func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis) throws -> Commitment {
+    package func lockCommitment(_ userID: UserID, on day: DayID, at deadline: EpochMillis) throws -> Commitment {
         try lockCommitment(userID, on: day, at: deadline, ifMissing: nil)
     }
 
     @discardableResult
-    public func recordCheckIn(
+    package func recordCheckIn(
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation: EscalationState
     ) throws -> Commitment {
         try recordCheckIn(userID, on: day, status: status, at: time, escalation: escalation, shieldUsed: false)
     }
 
-    public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [UsageEvent] {
+    package func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis) throws -> [UsageEvent] {
         try usageEvents(userID, from: from, to: to, type: nil)
     }
 
-    public func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, at: EpochMillis) throws {
+    package func endQuest(_ userID: UserID, questSessionID: String, state: QuestSessionState, at: EpochMillis) throws {
         try endQuest(userID, questSessionID: questSessionID, state: state, reason: nil, at: at)
     }
 }

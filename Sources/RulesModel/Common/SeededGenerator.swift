@@ -2,18 +2,18 @@ import Foundation
 
 /// SplitMix64: a small, fast, seeded random number generator, so that synthetic data is the
 /// same for the same seed on every machine.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// A generator for one (seed, a, b) triple, e.g. one user and one day.
-    public init(seed: UInt64, _ a: UInt64, _ b: UInt64) {
+    package init(seed: UInt64, _ a: UInt64, _ b: UInt64) {
         var mixer = SeededGenerator(seed: seed ^ (a &* 0x9E37_79B9_7F4A_7C15) ^ (b &* 0xC2B2_AE3D_27D4_EB4F))
         state = mixer.next()
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -22,7 +22,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A version-4 UUID from the generator.
-    public mutating func uuid() -> UUID {
+    package mutating func uuid() -> UUID {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &self) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80

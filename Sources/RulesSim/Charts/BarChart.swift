@@ -1,18 +1,18 @@
 /// A bar chart of one series over named categories (e.g. users by final streak): a bar per
 /// category with its value above it, the categories under the bars, the unit on the y axis. The
 /// bars' group carries the values (`data-series`, `data-values`) as ``LineChart``'s lines do.
-public struct BarChart: Sendable {
-    public var title: String
-    public var note: String
-    public var unit: String
+package struct BarChart: Sendable {
+    package var title: String
+    package var note: String
+    package var unit: String
     /// What the categories are, under the axis (e.g. "final streak (days)").
-    public var categoryUnit: String
-    public var categories: [String]
-    public var series: ChartSeries
-    public var width = 1100.0
-    public var height = 300.0
+    package var categoryUnit: String
+    package var categories: [String]
+    package var series: ChartSeries
+    package var width = 1100.0
+    package var height = 300.0
 
-    public init(title: String, note: String = "", unit: String, categoryUnit: String, categories: [String], series: ChartSeries) {
+    package init(title: String, note: String = "", unit: String, categoryUnit: String, categories: [String], series: ChartSeries) {
         self.title = title
         self.note = note
         self.unit = unit
@@ -22,7 +22,7 @@ public struct BarChart: Sendable {
     }
 
     /// The chart as a `<g>` placed at (`x`, `y`).
-    public func group(x: Double = 0, y: Double = 0) -> String {
+    package func group(x: Double = 0, y: Double = 0) -> String {
         let frame = ChartFrame(
             width: width, height: height, title: title, note: note, unit: unit, maxValue: SVGText.niceCeiling(series.largest))
         var out = "<g transform=\"translate(\(SVGText.f(x)),\(SVGText.f(y)))\">\n" + frame.axes()
@@ -47,7 +47,7 @@ public struct BarChart: Sendable {
         return out + "</g>\n"
     }
 
-    public func svg(declaration: Bool = false) -> String {
+    package func svg(declaration: Bool = false) -> String {
         ChartFrame.document(group(), width: width, height: height, declaration: declaration, label: title)
     }
 }

@@ -1,17 +1,17 @@
 /// One line of a chart: its values at the points of the chart's time axis (or one per bar), with an
 /// optional interval band (`low`…`high`, one bound per value) drawn under the line. `key` names it
 /// for tools and tests (`data-series`), `name` for people (the legend).
-public struct ChartSeries: Sendable, Equatable {
-    public var key: String
-    public var name: String
-    public var color: String
-    public var values: [Double]
-    public var low: [Double]?
-    public var high: [Double]?
+package struct ChartSeries: Sendable, Equatable {
+    package var key: String
+    package var name: String
+    package var color: String
+    package var values: [Double]
+    package var low: [Double]?
+    package var high: [Double]?
     /// A dashed line (e.g. the second of two overlaid runs).
-    public var dashed = false
+    package var dashed = false
 
-    public init(key: String, name: String, color: String, values: [Double], low: [Double]? = nil, high: [Double]? = nil) {
+    package init(key: String, name: String, color: String, values: [Double], low: [Double]? = nil, high: [Double]? = nil) {
         self.key = key
         self.name = name
         self.color = color
@@ -22,7 +22,7 @@ public struct ChartSeries: Sendable, Equatable {
 
     /// The same series over another axis: its values (and bounds) mapped by `transform`, e.g.
     /// ``TimeAxis/aggregate(_:)``.
-    public func mapped(_ transform: ([Double]) -> [Double]) -> ChartSeries {
+    package func mapped(_ transform: ([Double]) -> [Double]) -> ChartSeries {
         var copy = self
         copy.values = transform(values)
         copy.low = low.map(transform)

@@ -1,22 +1,22 @@
 /// One self-contained HTML page (no script, font, style sheet or image from elsewhere): headings,
 /// paragraphs, tables of parameters, inline SVG figures, and data for tools in
 /// `<script type="application/json">` elements (data only, never run). Built in order.
-public struct HTMLPage: Sendable {
-    public var title: String
+package struct HTMLPage: Sendable {
+    package var title: String
     private var body = ""
 
-    public init(title: String) { self.title = title }
+    package init(title: String) { self.title = title }
 
-    public mutating func heading(_ text: String, level: Int = 2) {
+    package mutating func heading(_ text: String, level: Int = 2) {
         body += "<h\(level)>\(SVGText.escape(text))</h\(level)>\n"
     }
 
-    public mutating func paragraph(_ text: String, className: String? = nil) {
+    package mutating func paragraph(_ text: String, className: String? = nil) {
         body += "<p\(className.map { " class=\"\(SVGText.escape($0))\"" } ?? "")>\(SVGText.escape(text))</p>\n"
     }
 
     /// A table of name and value rows (the first cell of each row a header).
-    public mutating func table(_ rows: [(String, String)]) {
+    package mutating func table(_ rows: [(String, String)]) {
         body += "<table>\n"
         for (name, value) in rows { body += "<tr><th>\(SVGText.escape(name))</th><td>\(SVGText.escape(value))</td></tr>\n" }
         body += "</table>\n"
@@ -24,7 +24,7 @@ public struct HTMLPage: Sendable {
 
     /// A table of columns: a header row, then a row per item (`marked` rows in bold), numbers
     /// (every column but the first) aligned right.
-    public mutating func grid(_ header: [String], _ rows: [[String]], marked: [Bool] = []) {
+    package mutating func grid(_ header: [String], _ rows: [[String]], marked: [Bool] = []) {
         body += "<table class=\"grid\">\n<tr>" + header.map { "<th>\(SVGText.escape($0))</th>" }.joined() + "</tr>\n"
         for (i, row) in rows.enumerated() {
             let mark = i < marked.count && marked[i] ? " class=\"marked\"" : ""
@@ -34,11 +34,11 @@ public struct HTMLPage: Sendable {
     }
 
     /// An inline SVG (a chart's `svg()`), scaled to the page's width.
-    public mutating func figure(_ svg: String) { body += "<figure>\n\(svg)</figure>\n" }
+    package mutating func figure(_ svg: String) { body += "<figure>\n\(svg)</figure>\n" }
 
     /// JSON for tools, embedded as is but for `</`, written `<\/`, and `<!--`, written `<\u0021--`
     /// (the same JSON strings), so that no text can close the element or change how it is parsed.
-    public mutating func data(id: String, json: String) {
+    package mutating func data(id: String, json: String) {
         let safe = json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
         body += "<script type=\"application/json\" id=\"\(SVGText.escape(id))\">\n\(safe)</script>\n"
     }
@@ -58,7 +58,7 @@ public struct HTMLPage: Sendable {
         figure svg { width: 100%; height: auto; display: block; }
         """
 
-    public func html() -> String {
+    package func html() -> String {
         """
         <!DOCTYPE html>
         <html lang="en">

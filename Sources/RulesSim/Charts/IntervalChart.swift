@@ -9,21 +9,21 @@ import Foundation
 /// to 0) is listed without a dot. A significant row is drawn dark and bold, the others grey. Each
 /// row's group carries its numbers: `data-metric`, the row's own `data` attributes,
 /// `data-significant`, and the drawn `data-value`, `data-value-low`, `data-value-high`.
-public struct IntervalChart: Sendable {
-    public struct Row: Sendable {
-        public var name: String
+package struct IntervalChart: Sendable {
+    package struct Row: Sendable {
+        package var name: String
         /// The value in the chart's unit (nil: none, not drawn).
-        public var value: Double?
+        package var value: Double?
         /// The interval (nil: none, e.g. a maximum over users with groups of users).
-        public var low: Double?
-        public var high: Double?
-        public var isSignificant: Bool
+        package var low: Double?
+        package var high: Double?
+        package var isSignificant: Bool
         /// The value and its interval as the page prints them, at the right of the row.
-        public var text: String
+        package var text: String
         /// Attributes for tools (name without `data-`, value), in order, after `data-metric`.
-        public var data: [(String, String)]
+        package var data: [(String, String)]
 
-        public init(
+        package init(
             name: String, value: Double?, low: Double?, high: Double?, isSignificant: Bool, text: String, data: [(String, String)] = []
         ) {
             self.name = name
@@ -42,17 +42,17 @@ public struct IntervalChart: Sendable {
         }
     }
 
-    public var title: String
-    public var note: String
+    package var title: String
+    package var note: String
     /// What the values are, beside the right-hand column's heading (e.g. "B − A, % of A").
-    public var heading: String
+    package var heading: String
     /// After each tick's label (e.g. `%`).
-    public var suffix: String
-    public var rows: [Row]
-    public var width = 1100.0
+    package var suffix: String
+    package var rows: [Row]
+    package var width = 1100.0
     let rowHeight = 24.0, top = 84.0, bottom = 16.0, nameRight = 330.0, plotLeft = 350.0, plotRight = 690.0
 
-    public init(title: String, note: String, heading: String, suffix: String = "", rows: [Row]) {
+    package init(title: String, note: String, heading: String, suffix: String = "", rows: [Row]) {
         self.title = title
         self.note = note
         self.heading = heading
@@ -60,17 +60,17 @@ public struct IntervalChart: Sendable {
         self.rows = rows
     }
 
-    public var height: Double { top + rowHeight * Double(rows.count) + bottom }
+    package var height: Double { top + rowHeight * Double(rows.count) + bottom }
 
     /// The largest value either side of 0 that the scale shows.
-    public var limit: Double {
+    package var limit: Double {
         let reaches = rows.map(\.reach).filter { $0.isFinite && $0 > 0 }.sorted(by: >)
         guard let first = reaches.first else { return 1 }
         let held = reaches.count > 1 && first > 2.5 * reaches[1] ? reaches[1] : first
         return SVGText.niceCeiling(held)
     }
 
-    public func svg() -> String {
+    package func svg() -> String {
         let zero = (plotLeft + plotRight) / 2, half = (plotRight - plotLeft) / 2 * 0.92, limit = self.limit
         let body = top + rowHeight * Double(rows.count)
         func x(_ v: Double) -> Double { zero + half * min(max(v, -limit), limit) / limit }

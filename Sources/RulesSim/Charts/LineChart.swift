@@ -4,21 +4,21 @@
 /// `data-values`, and `data-low`/`data-high` for a band), so that a page's numbers can be checked
 /// against the report they come from. With a ``CategoryAxis`` instead of dates, the points are
 /// the axis's values (a dot at each), and a value that is not a number (NaN) leaves a gap.
-public struct LineChart: Sendable {
-    public var title: String
+package struct LineChart: Sendable {
+    package var title: String
     /// The y axis's unit, e.g. "% of users", "credits per Earned user".
-    public var unit: String
-    public var axis: TimeAxis
+    package var unit: String
+    package var axis: TimeAxis
     /// One value per point of the axis (``TimeAxis/aggregate(_:)`` of a daily series).
-    public var series: [ChartSeries]
+    package var series: [ChartSeries]
     /// The top of the y axis; nil: the largest value, rounded up to 1, 2, 4 or 5 × 10^k.
-    public var maxValue: Double?
-    public var width = 1100.0
-    public var height = 300.0
+    package var maxValue: Double?
+    package var width = 1100.0
+    package var height = 300.0
     /// The x axis when it is not dates: then `axis` is not used.
-    public var categories: CategoryAxis?
+    package var categories: CategoryAxis?
 
-    public init(title: String, unit: String, axis: TimeAxis, series: [ChartSeries], maxValue: Double? = nil) {
+    package init(title: String, unit: String, axis: TimeAxis, series: [ChartSeries], maxValue: Double? = nil) {
         self.title = title
         self.unit = unit
         self.axis = axis
@@ -27,14 +27,14 @@ public struct LineChart: Sendable {
     }
 
     /// A chart over `categories` (a point per value) instead of dates.
-    public init(title: String, unit: String, categories: CategoryAxis, series: [ChartSeries], maxValue: Double? = nil) {
+    package init(title: String, unit: String, categories: CategoryAxis, series: [ChartSeries], maxValue: Double? = nil) {
         self.init(
             title: title, unit: unit, axis: TimeAxis(start: SimulationConfig.defaultStart, days: 0), series: series, maxValue: maxValue)
         self.categories = categories
     }
 
     /// The chart as a `<g>` placed at (`x`, `y`).
-    public func group(x: Double = 0, y: Double = 0) -> String {
+    package func group(x: Double = 0, y: Double = 0) -> String {
         let top = maxValue ?? SVGText.niceCeiling(series.map(\.largest).max() ?? 0)
         let frame = ChartFrame(
             width: width, height: height, title: title,
@@ -127,7 +127,7 @@ public struct LineChart: Sendable {
     }
 
     /// The chart alone, as an SVG element (with the XML declaration: an SVG file).
-    public func svg(declaration: Bool = false) -> String {
+    package func svg(declaration: Bool = false) -> String {
         ChartFrame.document(group(), width: width, height: height, declaration: declaration, label: title)
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import RulesModel
 
 /// Text and numbers as SVG and HTML hold them.
-public enum SVGText {
+package enum SVGText {
     /// Markup characters escaped, and the characters XML 1.0 cannot hold at all (a path may have
     /// them: control characters, the noncharacters U+FFFE and U+FFFF) shown as U+FFFD.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         let allowed = String(
             String.UnicodeScalarView(
                 s.unicodeScalars.map { scalar in
@@ -20,7 +20,7 @@ public enum SVGText {
     static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
     /// A value as `data-values` carries it: at most 4 decimals, no trailing zeros (`12.5`, `3`).
-    public static func value(_ v: Double) -> String {
+    package static func value(_ v: Double) -> String {
         guard v.isFinite else { return "NaN" }
         var text = String(format: "%.4f", v)
         while text.hasSuffix("0") { text.removeLast() }

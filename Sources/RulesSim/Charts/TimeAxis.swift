@@ -4,16 +4,16 @@ import RulesModel
 /// (for runs over ``weeklyAbove`` days) a point per ISO week (Monday to Sunday) holding the means
 /// of its days. Positions are in days from the first day, each day centred in its own slot, so
 /// that a day's weekend band and its point line up.
-public struct TimeAxis: Sendable, Equatable {
-    public let start: DayID
-    public let days: Int
+package struct TimeAxis: Sendable, Equatable {
+    package let start: DayID
+    package let days: Int
     /// The days of each point, in order: one day each, or the run's days in each ISO week.
-    public let groups: [Range<Int>]
+    package let groups: [Range<Int>]
 
     /// Runs longer than this are drawn a week per point.
-    public static let weeklyAbove = 60
+    package static let weeklyAbove = 60
 
-    public init(start: DayID, days: Int, weekly: Bool? = nil) {
+    package init(start: DayID, days: Int, weekly: Bool? = nil) {
         self.start = start
         self.days = max(0, days)
         if weekly ?? (days > Self.weeklyAbove) {
@@ -30,15 +30,15 @@ public struct TimeAxis: Sendable, Equatable {
         }
     }
 
-    public var isWeekly: Bool { groups.count < days }
+    package var isWeekly: Bool { groups.count < days }
 
     /// What a point is, for the chart's note.
-    public var pointNote: String {
+    package var pointNote: String {
         isWeekly ? "weekly means (ISO weeks, Monday to Sunday; a partial first or last week is the mean of its days)" : "daily"
     }
 
     /// A point's values from a value per day: the day's, or the mean of the week's days.
-    public func aggregate(_ daily: [Double]) -> [Double] {
+    package func aggregate(_ daily: [Double]) -> [Double] {
         groups.map { group in
             let values = group.filter { $0 < daily.count }.map { daily[$0] }
             return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
@@ -46,10 +46,10 @@ public struct TimeAxis: Sendable, Equatable {
     }
 
     /// A point's position, in days from the first day's slot start (the middle of its days).
-    public func position(ofPoint k: Int) -> Double { Double(groups[k].lowerBound + groups[k].upperBound) / 2 }
+    package func position(ofPoint k: Int) -> Double { Double(groups[k].lowerBound + groups[k].upperBound) / 2 }
 
     /// The date of day `d` (0-based).
-    public func date(_ d: Int) -> DayID { Self.day(start, d) }
+    package func date(_ d: Int) -> DayID { Self.day(start, d) }
 
     private static func day(_ start: DayID, _ d: Int) -> DayID { start.adding(days: d) ?? start }
 
@@ -58,7 +58,7 @@ public struct TimeAxis: Sendable, Equatable {
     /// The ticks of the axis: a day index and its label ("3 Mar", the year on the first tick and
     /// at each new year), at most about a dozen: every day, every Monday, every other Monday, the
     /// first of each month or quarter, or each 1 January, as the run's length asks.
-    public func ticks() -> [(day: Int, label: String)] {
+    package func ticks() -> [(day: Int, label: String)] {
         guard days > 0 else { return [] }
         let chosen: [Int]
         let all = Array(0..<days)
@@ -84,7 +84,7 @@ public struct TimeAxis: Sendable, Equatable {
     }
 
     /// The weekends (Saturday and Sunday) as ranges of days, for a daily axis (none for a weekly one).
-    public func weekends() -> [Range<Int>] {
+    package func weekends() -> [Range<Int>] {
         guard !isWeekly else { return [] }
         var out: [Range<Int>] = []
         for d in 0..<days where date(d).isoWeekday >= 6 {

@@ -3,12 +3,12 @@ import RulesModel
 
 /// One kind of difference between two rule sets (a field they decide differently, or an
 /// expectation that fails), with a minimal history that shows it and what the engine made of it.
-public struct CompareFinding: Sendable {
-    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+package struct CompareFinding: Sendable {
+    package enum Kind: Sendable, Hashable, CustomStringConvertible {
         case field(HistoryField)
         case expectation(Int, String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .field(let field): field.rawValue
             case .expectation(_, let text): "expect \(text)"
@@ -16,7 +16,7 @@ public struct CompareFinding: Sendable {
         }
 
         /// A file name for its replay file.
-        public var fileName: String {
+        package var fileName: String {
             switch self {
             case .field(let field): "\(field.rawValue).jsonl"
             case .expectation(let k, _): "expectation-\(k + 1).jsonl"
@@ -25,45 +25,45 @@ public struct CompareFinding: Sendable {
     }
 
     /// The state of one set before and after the first diverging event.
-    public struct Side: Sendable {
-        public var before: [(String, JSONValue)]
+    package struct Side: Sendable {
+        package var before: [(String, JSONValue)]
         /// After the event; the state as it stayed when the set refused the event.
-        public var after: [(String, JSONValue)]
+        package var after: [(String, JSONValue)]
         /// The error code when the set refused the event (`RULE_ERROR`, …): nothing changed.
-        public var refused: String? = nil
+        package var refused: String? = nil
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// How many of the generated histories show it.
-    public var histories: Int
+    package var histories: Int
     /// The first generated history that showed it, before shrinking.
-    public var original: PressureHistory
+    package var original: PressureHistory
     /// The shrunk history and its replay file.
-    public var history: PressureHistory
-    public var script: ReplayScript
+    package var history: PressureHistory
+    package var script: ReplayScript
     /// Per day of the shrunk history, what each set decided (`HistoryWalker.Outcome.text`).
-    public var daysA: [String]
-    public var daysB: [String]
+    package var daysA: [String]
+    package var daysB: [String]
     /// Whether replaying `script` through the engine under each set shows the difference.
-    public var reproduced: Bool
+    package var reproduced: Bool
     /// The first event (index into `script.lines`) whose output differs in this kind, and each
     /// set's state before and after it.
-    public var firstEvent: Int?
-    public var a: Side?
-    public var b: Side?
+    package var firstEvent: Int?
+    package var a: Side?
+    package var b: Side?
     /// What stopped shrinking before the history was minimal, as `rulesrun test` says it (nil: it is minimal).
-    public var shrinkText: String? = nil
+    package var shrinkText: String? = nil
     /// For a broken expectation the engine reproduces, the rule calls under A and under B of its
     /// replay up to the first diverging event (the last ones: that event's), as a broken property
     /// shows them (`explain(folders:)`); empty otherwise.
-    public var explanations: [FailureExplanation] = []
+    package var explanations: [FailureExplanation] = []
 
     /// Replays `script` up to the first diverging event once more under A's and B's folders on
     /// hosts that explain (`FailureExplanation.ofHistory`), for a broken expectation the engine
     /// reproduced: the calls up to that event of the functions that make the expectation's fields
     /// (`HistoryField.producers`; every call when none of them ran). The second run is said to pass
     /// when the two sets' outputs of that event are the same.
-    public mutating func explain(folders: (a: String, b: String), expectations: [Expectation]) {
+    package mutating func explain(folders: (a: String, b: String), expectations: [Expectation]) {
         guard case .expectation(let k, _) = kind, k < expectations.count, reproduced, let index = firstEvent else { return }
         let e = expectations[k]
         let fields = e.left.field == e.right.field ? [e.left.field] : [e.left.field, e.right.field]

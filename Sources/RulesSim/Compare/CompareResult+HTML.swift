@@ -8,7 +8,7 @@ extension CompareResult {
     /// per-day series with A solid and B dashed; a summary of the other halves (findings and their
     /// replay files); and `json` (what `compare --json` prints) embedded once as `<script
     /// type="application/json" id="compare">`. Nil without a population half.
-    public func html(json: JSONValue) -> String? {
+    package func html(json: JSONValue) -> String? {
         guard let p = population else { return nil }
         var page = HTMLPage(title: "rulesrun compare: A = \(nameA), B = \(nameB)")
         let axis = TimeAxis(start: (try? DayID(p.start)) ?? SimulationConfig.defaultStart, days: p.days)

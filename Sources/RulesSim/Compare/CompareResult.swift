@@ -3,63 +3,63 @@ import RulesEngine
 import RulesModel
 
 /// What a comparison found, and its text and JSON renderings.
-public struct CompareResult: Sendable {
-    public var nameA: String
-    public var nameB: String
-    public var options: CompareOptions
-    public var histories: Int
+package struct CompareResult: Sendable {
+    package var nameA: String
+    package var nameB: String
+    package var options: CompareOptions
+    package var histories: Int
     /// Histories that showed at least one difference or broken expectation.
-    public var differing: Int
-    public var findings: [CompareFinding]
+    package var differing: Int
+    package var findings: [CompareFinding]
     /// Where each finding's replay file was written, by kind (set by the caller that writes them).
-    public var replayFiles: [CompareFinding.Kind: String] = [:]
+    package var replayFiles: [CompareFinding.Kind: String] = [:]
     /// The population half of `compare`: the simulate metrics of both sets side by side, on the
     /// same seeded cohort (the `population` object of the JSON output; absent when skipped).
-    public var population: PopulationComparison?
+    package var population: PopulationComparison?
     /// The economy's differential half (nil when skipped), and where its replay files were written.
-    public var economy: EconomyComparison.Result?
-    public var economyFiles: [EconomyField: String] = [:]
+    package var economy: EconomyComparison.Result?
+    package var economyFiles: [EconomyField: String] = [:]
     /// The habit tracker's differential half (nil when skipped), and where its replay files were written.
-    public var habits: HabitComparison.Result?
-    public var habitFiles: [HabitField: String] = [:]
+    package var habits: HabitComparison.Result?
+    package var habitFiles: [HabitField: String] = [:]
     /// The properties (`--property`) and the expectations over the economy's and the habit
     /// tracker's fields, and where the replay files of those that broke were written, by file name.
-    public var properties: [PropertyComparison.Checked] = []
-    public var propertyFiles: [String: String] = [:]
+    package var properties: [PropertyComparison.Checked] = []
+    package var propertyFiles: [String: String] = [:]
     /// Histories that stopped early because a rule failed (threw or broke an invariant) under A,
     /// under B: each is compared only up to that day.
-    public var stoppedA = 0
-    public var stoppedB = 0
+    package var stoppedA = 0
+    package var stoppedB = 0
     /// With expectations, what the Pressure histories reached of A's rules and of B's (`RuleReach`).
-    public var reach: [RuleReach?] = []
+    package var reach: [RuleReach?] = []
     /// Whether some history was not compared to its end.
-    public var stoppedEarly: Bool { stoppedA + stoppedB > 0 }
+    package var stoppedEarly: Bool { stoppedA + stoppedB > 0 }
 
     /// Differences of fields (not expectations).
-    public var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
+    package var differences: [CompareFinding] { findings.filter { if case .field = $0.kind { true } else { false } } }
     /// Broken expectations.
-    public var brokenExpectations: [CompareFinding] { findings.filter { if case .expectation = $0.kind { true } else { false } } }
+    package var brokenExpectations: [CompareFinding] { findings.filter { if case .expectation = $0.kind { true } else { false } } }
 
     /// Whether the run states expectations or properties: then only a broken one fails it.
-    public var judged: Bool { !options.expectations.isEmpty || !properties.isEmpty }
+    package var judged: Bool { !options.expectations.isEmpty || !properties.isEmpty }
     /// Broken expectations and properties, and how many were stated.
     var brokenCount: Int { brokenExpectations.count + properties.filter { !$0.holds }.count }
     var statedCount: Int { options.expectations.count + properties.count }
 
     /// 0 when no difference was found (or, with expectations or properties, when every one held), else 1.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if judged { return brokenCount == 0 ? 0 : 1 }
         return identical ? 0 : 1
     }
 
     /// Whether no half found a difference (expectations aside).
-    public var identical: Bool {
+    package var identical: Bool {
         differences.isEmpty && (economy?.findings.isEmpty ?? true) && (habits?.findings.isEmpty ?? true)
     }
 
     // MARK: Text
 
-    public var text: String {
+    package var text: String {
         var out: [String] = []
         let (a, b) = (VisibleText.oneLine(nameA), VisibleText.oneLine(nameB))
         out.append("compare A = \(a), B = \(b): \(historiesText) from seed \(options.seed) (fresh users)")
@@ -130,7 +130,7 @@ public struct CompareResult: Sendable {
 
     /// The last line: the exit status and which part decides it (the population part is for
     /// reading only).
-    public var verdict: String {
+    package var verdict: String {
         if judged {
             let expectations = options.expectations.count + properties.filter(\.isExpectation).count
             let (what, plural) =
@@ -272,7 +272,7 @@ public struct CompareResult: Sendable {
 
     // MARK: JSON
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("a", .string(nameA)), ("b", .string(nameB)),
             ("runs", .int(histories)), ("days", .int(options.days)), ("seed", .string(String(options.seed))),

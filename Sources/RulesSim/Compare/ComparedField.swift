@@ -5,7 +5,7 @@ import RulesModel
 /// What `compare` reads off the engine's output lines in one of its replayed halves (the economy's
 /// `EconomyField`, the habit tracker's `HabitField`), and where that half's histories come from:
 /// `LineComparison` runs both halves alike.
-public protocol ComparedField: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String, AllCases == [Self] {
+package protocol ComparedField: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String, AllCases == [Self] {
     associatedtype History: ComparedHistory
     /// The half's name in its replay files (`economy-FIELD.jsonl`) and case names (`economy case 3`).
     static var half: String { get }
@@ -26,17 +26,17 @@ public protocol ComparedField: RawRepresentable, CaseIterable, Hashable, Sendabl
 }
 
 /// Random replay lines for one user (`u1`) per case number, reproducible from a seed.
-public protocol ComparedHistory: Sendable {
+package protocol ComparedHistory: Sendable {
     func lines(case k: Int) -> [String]
 }
 
 extension ComparedField {
     /// Whether this field is the refusal itself (`error`), the only one compared on an event one set refuses.
-    public var isError: Bool { rawValue == "error" }
+    package var isError: Bool { rawValue == "error" }
 
     /// Whether the two sets' outputs of one event differ in this field. Only `error` compares an
     /// event one set refuses: the other fields compare events both accepted.
-    public func differs(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package func differs(_ a: JSONValue, _ b: JSONValue) -> Bool {
         if !isError, a["ok"] != .bool(true) || b["ok"] != .bool(true) { return false }
         return value(of: a) != value(of: b)
     }
@@ -44,7 +44,7 @@ extension ComparedField {
     /// The leaves where two values differ, as `path: a → b` (the whole values when they are not
     /// both objects or arrays). The path is written as a scenario's `expect` reads it: list
     /// elements from 1 (`options[1].durations[2]`), a key that is not a name as `["a key"]`.
-    public static func differences(_ a: JSONValue, _ b: JSONValue, at path: String = "") -> [String] {
+    package static func differences(_ a: JSONValue, _ b: JSONValue, at path: String = "") -> [String] {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             let keys = x.map(\.0) + y.map(\.0).filter { k in !x.contains { $0.0 == k } }

@@ -1,3 +1,3 @@
 /// `compare`'s differential half for Earned: two economies on the same generated histories
 /// (`EconomyHistory`), replayed through the engine under each set, compared by `EconomyField`.
-public typealias EconomyComparison = LineComparison<EconomyField>
+package typealias EconomyComparison = LineComparison<EconomyField>

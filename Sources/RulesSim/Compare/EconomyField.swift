@@ -3,7 +3,7 @@ import RulesModel
 
 /// What `compare` reads off the engine's output to compare two economies, event by event. Ids
 /// (attempts, grants, quests, sessions) are left out: they number what happened, not what was decided.
-public enum EconomyField: String, CaseIterable, Sendable, ComparedField {
+package enum EconomyField: String, CaseIterable, Sendable, ComparedField {
     /// One set refuses an event the other accepts (or refuses it with another code).
     case error
     /// The unlock gate: whether the app is blocked, and the options snapshot (A4.2).
@@ -19,19 +19,19 @@ public enum EconomyField: String, CaseIterable, Sendable, ComparedField {
     case creditBalance = "credit_balance"
     case streakCount = "streak_count"
 
-    public static let half = "economy"
-    public static let section = "economy"
-    public static let historiesName = "Earned histories"
-    public static let owner = "the economy's"
-    public static let comparedText = "every unlock, option, credit and streak"
+    package static let half = "economy"
+    package static let section = "economy"
+    package static let historiesName = "Earned histories"
+    package static let owner = "the economy's"
+    package static let comparedText = "every unlock, option, credit and streak"
     /// The set-up: apps, modes, habits, QR key.
-    public static let setupTypes = ["distracting_apps", "mode", "earned_habit", "qr_key"]
-    public static func history(seed: UInt64, days: Int) -> EconomyHistory { EconomyHistory(seed: seed, days: days) }
+    package static let setupTypes = ["distracting_apps", "mode", "earned_habit", "qr_key"]
+    package static func history(seed: UInt64, days: Int) -> EconomyHistory { EconomyHistory(seed: seed, days: days) }
 
     static let ids: Set<String> = ["attempt_id", "grant_id", "quest_session_id", "session_id", "generated_ts_utc_ms", "mode_id"]
 
     /// What one output line shows of the field (null when nothing), ids left out.
-    public func value(of line: JSONValue) -> JSONValue {
+    package func value(of line: JSONValue) -> JSONValue {
         let decisions = line["decisions"]
         func pair(_ a: String, _ b: String) -> JSONValue {
             .object([(a, decisions?[a] ?? .null), (b, decisions?[b] ?? .null)])

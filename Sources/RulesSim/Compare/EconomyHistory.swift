@@ -10,22 +10,22 @@ import RulesModel
 /// or left to expire. A last tick passes the final rollover.
 ///
 /// Case `k` of seed `s` comes from its own generator seeded from `(s, k)`.
-public struct EconomyHistory: ComparedHistory {
-    public static let apps = ["android:com.instagram.android", "iosToken:AbCDeF"]
+package struct EconomyHistory: ComparedHistory {
+    package static let apps = ["android:com.instagram.android", "iosToken:AbCDeF"]
     /// The lengths the generator tries: the default prices' and others, so that sets pricing other
     /// lengths show it.
     static let lengths = [5, 10, 15, 20, 30]
 
-    public var seed: UInt64
-    public var days: Int
+    package var seed: UInt64
+    package var days: Int
 
-    public init(seed: UInt64, days: Int) {
+    package init(seed: UInt64, days: Int) {
         self.seed = seed
         self.days = days
     }
 
     /// The replay lines of case `k` (user `u1`, time order; the first `setupCount` are the set-up).
-    public func lines(case k: Int) -> [String] {
+    package func lines(case k: Int) -> [String] {
         var rng = SeededGenerator(seed: seed, UInt64(truncatingIfNeeded: k), 0x4543_4F4E)
         return Self.lines(days: days, using: &rng)
     }

@@ -13,22 +13,22 @@ import LuaHost
 /// by `==` or `!=` only and with itself only, on the days where either set shows it. The
 /// economy's and the habit tracker's fields are `LineExpectation`s, checked as properties on
 /// their replayed histories.
-public struct Expectation: Sendable, Equatable, CustomStringConvertible {
-    public enum Side: String, Sendable { case a = "A", b = "B" }
-    public enum Relation: String, Sendable, CaseIterable { case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">" }
+package struct Expectation: Sendable, Equatable, CustomStringConvertible {
+    package enum Side: String, Sendable { case a = "A", b = "B" }
+    package enum Relation: String, Sendable, CaseIterable { case le = "<=", ge = ">=", ne = "!=", eq = "==", lt = "<", gt = ">" }
 
-    public var left: (side: Side, field: HistoryField)
-    public var relation: Relation
-    public var right: (side: Side, field: HistoryField)
+    package var left: (side: Side, field: HistoryField)
+    package var relation: Relation
+    package var right: (side: Side, field: HistoryField)
 
-    public static func == (x: Expectation, y: Expectation) -> Bool { x.description == y.description }
+    package static func == (x: Expectation, y: Expectation) -> Bool { x.description == y.description }
 
-    public var description: String {
+    package var description: String {
         "\(left.side.rawValue).\(left.field.rawValue) \(relation.rawValue) \(right.side.rawValue).\(right.field.rawValue)"
     }
 
     /// Parses an expectation (``ExpectationSyntax``); the error says what is wrong.
-    public init(_ text: String) throws(ExpectationError) {
+    package init(_ text: String) throws(ExpectationError) {
         let syntax = try ExpectationSyntax(text)
         relation = syntax.relation
         left = try Self.operand(syntax.left, in: text)
@@ -47,7 +47,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `current_tier, … (pressure, numbers); reminders, … (pressure, by == or !=)`.
-    public static var fieldList: String {
+    package static var fieldList: String {
         let numbers = HistoryField.allCases.filter(\.isNumeric).map(\.rawValue)
         let others = HistoryField.allCases.filter { !$0.isNumeric }.map(\.rawValue)
         return "\(numbers.joined(separator: ", ")) (pressure); \(others.joined(separator: ", ")) (pressure, by == or !=)"
@@ -66,7 +66,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     /// Whether it holds for the two outcomes of one day (both sets decided it). A field that is not
     /// a number is compared as the walk shows it (`HistoryField.value(in:)`), on a day where either
     /// set shows it.
-    public func holds(a: HistoryWalker.Outcome, b: HistoryWalker.Outcome) -> Bool {
+    package func holds(a: HistoryWalker.Outcome, b: HistoryWalker.Outcome) -> Bool {
         guard left.field.isNumeric else {
             return holds(
                 shown: left.field.value(in: .success(left.side == .a ? a : b)), right.field.value(in: .success(right.side == .a ? a : b)))
@@ -79,7 +79,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether it holds on a day a rule failed under A (`failedA`) or B: `error` compares the
     /// failures; every other field breaks when B decided nothing (a rule failed under B alone).
-    public func holds(failedA: Bool, failedB: Bool) -> Bool {
+    package func holds(failedA: Bool, failedB: Bool) -> Bool {
         guard left.field == .error else { return !(failedB && !failedA) }
         func shown(_ side: Side) -> String { (side == .a ? failedA : failedB) ? "error" : "ok" }
         return holds(shown: shown(left.side), shown(right.side))
@@ -87,7 +87,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether two shown values (nil: not shown) of a field that is not a number hold: a day
     /// neither shows holds.
-    public func holds(shown x: String?, _ y: String?) -> Bool {
+    package func holds(shown x: String?, _ y: String?) -> Bool {
         guard x != nil || y != nil else { return true }
         return (x == y) == (relation == .eq)
     }
@@ -105,12 +105,12 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An expectation that cannot be read.
-public struct ExpectationError: Error, CustomStringConvertible, Sendable {
-    public var text: String
-    public var message: String
-    public var description: String { "--expect \(Self.quoted(text)): \(message)" }
+package struct ExpectationError: Error, CustomStringConvertible, Sendable {
+    package var text: String
+    package var message: String
+    package var description: String { "--expect \(Self.quoted(text)): \(message)" }
 
     /// The text of an expectation as a message echoes it: in quotes, its control characters
     /// escaped, cut past 100 characters (a longer one is refused by its length anyway).
-    public static func quoted(_ text: String) -> String { "\"\(VisibleText.escaping(SourceFile.excerpt(text, limit: 100)))\"" }
+    package static func quoted(_ text: String) -> String { "\"\(VisibleText.escaping(SourceFile.excerpt(text, limit: 100)))\"" }
 }

@@ -5,7 +5,7 @@ import RulesModel
 /// the state's streaks, best streaks and scores of every task after each event, and what the
 /// habit events themselves decided. Scores are compared exactly as printed (the rule's number):
 /// two rules that compute one score in another order of operations differ in its last digits.
-public enum HabitField: String, CaseIterable, Sendable, ComparedField {
+package enum HabitField: String, CaseIterable, Sendable, ComparedField {
     /// One set refuses an event the other accepts (or refuses it with another code): a completion
     /// `for_day` beyond one set's `habit.max_backfill_days`, a result its host checks refuse.
     case error
@@ -20,19 +20,19 @@ public enum HabitField: String, CaseIterable, Sendable, ComparedField {
     /// `score`): the task's fields, the day or period it counted for, the completions in it.
     case habitDecision = "habit_decision"
 
-    public static let half = "habit"
-    public static let section = "habits"
-    public static let historiesName = "habit histories"
-    public static let owner = "the habit tracker's"
-    public static let comparedText = "every habit event, streak, best streak and score"
+    package static let half = "habit"
+    package static let section = "habits"
+    package static let historiesName = "habit histories"
+    package static let owner = "the habit tracker's"
+    package static let comparedText = "every habit event, streak, best streak and score"
     /// The set-up: the user's time zone and day start, the tasks.
-    public static let setupTypes = ["settings", "habit_task"]
-    public static func history(seed: UInt64, days: Int) -> HabitHistory { HabitHistory(seed: seed, days: days) }
+    package static let setupTypes = ["settings", "habit_task"]
+    package static func history(seed: UInt64, days: Int) -> HabitHistory { HabitHistory(seed: seed, days: days) }
 
     /// The decision fields the state's fields already compare.
     static let streakFields: Set<String> = ["current_streak", "best_streak", "score"]
 
-    public func value(of line: JSONValue) -> JSONValue {
+    package func value(of line: JSONValue) -> JSONValue {
         let state = Replay.appliedState(of: line)
         let value: JSONValue? =
             switch self {

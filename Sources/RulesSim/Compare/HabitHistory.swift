@@ -14,8 +14,8 @@ import RulesModel
 ///
 /// Every line is accepted by the default rules except the completions `for_day` (their
 /// `habit.max_backfill_days` is 0). Case `k` of seed `s` comes from its own generator seeded from `(s, k)`.
-public struct HabitHistory: ComparedHistory {
-    public static let timeZones = ["UTC", "Europe/Paris", "America/New_York", "Asia/Tokyo", "Australia/Sydney"]
+package struct HabitHistory: ComparedHistory {
+    package static let timeZones = ["UTC", "Europe/Paris", "America/New_York", "Asia/Tokyo", "Australia/Sydney"]
     static let dayStarts = ["03:00", "04:00"]
     static let names = ["walk", "read", "water", "gym", "meditate"]
     /// Goal type, unit and the goal's values.
@@ -23,16 +23,16 @@ public struct HabitHistory: ComparedHistory {
         ("cups", "cups", 4...8), ("time", "min", 10...40), ("distance", "km", 2...10),
     ]
 
-    public var seed: UInt64
-    public var days: Int
+    package var seed: UInt64
+    package var days: Int
 
-    public init(seed: UInt64, days: Int) {
+    package init(seed: UInt64, days: Int) {
         self.seed = seed
         self.days = days
     }
 
     /// The replay lines of case `k` (user `u1`, time order; the first are the set-up).
-    public func lines(case k: Int) -> [String] {
+    package func lines(case k: Int) -> [String] {
         var rng = SeededGenerator(seed: seed, UInt64(truncatingIfNeeded: k), 0x4841_4249)
         return Self.lines(days: days, using: &rng)
     }

@@ -11,21 +11,21 @@ import RulesModel
 ///
 /// Each set's engine holds its users' rows in memory (a recording batch per history, as a
 /// simulation's workers do, without a database); every replayed history is a new user.
-public final class LineComparison<Field: ComparedField> {
-    public let rulesA: any PolicyRules
-    public let rulesB: any PolicyRules
-    public let runs: Int
-    public let days: Int
-    public let seed: UInt64
+package final class LineComparison<Field: ComparedField> {
+    package let rulesA: any PolicyRules
+    package let rulesB: any PolicyRules
+    package let runs: Int
+    package let days: Int
+    package let seed: UInt64
     /// Kinds not compared.
-    public let ignored: Set<Field>
+    package let ignored: Set<Field>
     private let replayA: Replay
     private let replayB: Replay
     private var users = 0
     /// The most shrinking steps per finding (each replays the candidate under both sets).
     static var maxShrinkAttempts: Int { 300 }
 
-    public init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<Field> = []) throws {
+    package init(a: any PolicyRules, b: any PolicyRules, runs: Int, days: Int, seed: UInt64, ignoring ignored: Set<Field> = []) throws {
         rulesA = a
         rulesB = b
         self.runs = runs
@@ -44,52 +44,52 @@ public final class LineComparison<Field: ComparedField> {
     }
 
     /// One kind of difference with its minimal history.
-    public struct Finding: Sendable {
-        public var field: Field
+    package struct Finding: Sendable {
+        package var field: Field
         /// Histories that show it, and the first one (its case number and length).
-        public var histories: Int
-        public var firstCase: Int
-        public var originalEvents: Int
+        package var histories: Int
+        package var firstCase: Int
+        package var originalEvents: Int
         /// The shrunk history's replay lines.
-        public var lines: [String]
+        package var lines: [String]
         /// The first event whose output shows the field differently, and what each set showed.
-        public var firstEvent: Int
-        public var a: JSONValue
-        public var b: JSONValue
+        package var firstEvent: Int
+        package var a: JSONValue
+        package var b: JSONValue
         /// What stopped shrinking before the history was minimal (nil: it is minimal), after how many candidates.
-        public var shrinkStopped: ShrinkStop? = nil
-        public var shrinkAttempts = 0
+        package var shrinkStopped: ShrinkStop? = nil
+        package var shrinkAttempts = 0
         /// What stopped shrinking, as `rulesrun test` says it; nil when the history is minimal.
-        public var shrinkText: String? {
+        package var shrinkText: String? {
             shrinkStopped.map { $0.text(attempts: shrinkAttempts, limit: LineComparison.maxShrinkAttempts) }
         }
         /// Where the two differ, leaf by leaf (`options[1].durations[1].cost_credits: 10 → 5`).
-        public var changes: [String] { Field.differences(a, b) }
+        package var changes: [String] { Field.differences(a, b) }
 
         /// Lines of the set-up (`Field.setupTypes`) among `lines`.
-        public var setupCount: Int {
+        package var setupCount: Int {
             lines.prefix { line in Field.setupTypes.contains { line.contains("\"type\": \"\($0)\"") } }.count
         }
-        public var eventsBeyondSetup: Int { lines.count - setupCount }
+        package var eventsBeyondSetup: Int { lines.count - setupCount }
 
-        public var fileName: String { "\(Field.half)-\(field.rawValue).jsonl" }
+        package var fileName: String { "\(Field.half)-\(field.rawValue).jsonl" }
     }
 
     /// What the comparison found: histories run, how many differed, and one finding per kind.
-    public struct Result: Sendable {
-        public var histories: Int
-        public var days: Int
-        public var differing: Int
-        public var findings: [Finding]
+    package struct Result: Sendable {
+        package var histories: Int
+        package var days: Int
+        package var differing: Int
+        package var findings: [Finding]
         /// Histories in which the engine refused an event because a rule failed (`RuleFailures`:
         /// a rule threw, broke an invariant, or the store refused its change) under A, under B.
         /// The event changes nothing and the history goes on.
-        public var ruleErrorsA = 0
-        public var ruleErrorsB = 0
+        package var ruleErrorsA = 0
+        package var ruleErrorsB = 0
     }
 
     /// `progress` is called with (histories replayed, runs) after each history.
-    public func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
+    package func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
         let generator = Field.history(seed: seed, days: days)
         var first: [Field: (count: Int, firstCase: Int, lines: [String])] = [:]
         var differing = 0
@@ -195,7 +195,7 @@ public final class LineComparison<Field: ComparedField> {
     }
 
     /// A finding's replay file: comment lines saying what it shows, then the events.
-    public static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
+    package static func replayText(_ finding: Finding, nameA: String, nameB: String) -> String {
         ([
             "# rulesrun compare \(ShellQuote.path(nameA)) \(ShellQuote.path(nameB)): \(Field.owner) \(finding.field.rawValue) differs",
             "# \(ShrinkStop.historyName(minimal: finding.shrinkStopped == nil)) (\(finding.lines.count) events), shrunk from \(Field.half) case \(finding.firstCase) (\(finding.originalEvents) events)"

@@ -13,9 +13,9 @@ import RulesModel
 /// out) and the refusals (`earned_error`, `habit_error`: the kinds named `error`, the code of a
 /// refused event or `ok`, compared on every event) are compared by equality only, each with itself
 /// (`B.gate_options == A.gate_options`); a record has no order.
-public struct LineExpectation: Sendable, CustomStringConvertible {
+package struct LineExpectation: Sendable, CustomStringConvertible {
     /// The fields, by name: the app whose histories show them and where the output has them.
-    public enum Field: String, CaseIterable, Sendable {
+    package enum Field: String, CaseIterable, Sendable {
         /// `state.earned.credit_balance`.
         case creditBalance = "credit_balance"
         /// `state.earned.streak_count`.
@@ -43,7 +43,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         case earnedError = "earned_error"
         case habitError = "habit_error"
 
-        public var app: HistoryApp {
+        package var app: HistoryApp {
             switch self {
             case .creditBalance, .streakCount, .costCredits, .creditsEarned, .gateOptions, .unlock, .quest, .rollover, .earnedError: .earned
             case .habitStreak, .habitScore, .habitBestStreak, .habitDecision, .habitBestStreaks, .habitError: .habits
@@ -52,7 +52,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
 
         /// The rule functions whose answers make the field (by `RuleSet.namedRuleFunctions`' names);
         /// empty for a refusal, which any rule can cause.
-        public var producers: [String] {
+        package var producers: [String] {
             switch self {
             case .creditBalance:
                 ["pricing.price", "pricing.focus_credits", "pricing.habit_award", "pricing.carried_credits", "streaks.earned.bonus"]
@@ -69,10 +69,10 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         }
 
         /// The refusal itself (`earned_error`, `habit_error`), the only field compared on an event one set refuses.
-        public var isRefusal: Bool { self == .earnedError || self == .habitError }
+        package var isRefusal: Bool { self == .earnedError || self == .habitError }
 
         /// A record, compared by equality only (`==`, `!=`) and with itself only.
-        public var isRecord: Bool {
+        package var isRecord: Bool {
             switch self {
             case .gateOptions, .unlock, .quest, .rollover, .habitDecision, .habitBestStreaks, .earnedError, .habitError: true
             default: false
@@ -81,7 +81,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
 
         /// A record field's value on one output line, as `compare`'s kind of that name reads it
         /// (null when the line does not show it); nil for a numeric field.
-        public func record(in line: JSONValue) -> JSONValue? {
+        package func record(in line: JSONValue) -> JSONValue? {
             switch self {
             case .gateOptions: EconomyField.gateOptions.value(of: line)
             case .unlock: EconomyField.unlock.value(of: line)
@@ -97,7 +97,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
 
         /// The field's values on one output line, by task for a habit field ("" otherwise); empty
         /// when the line does not show it.
-        public func values(in line: JSONValue) -> [(String, Double)] {
+        package func values(in line: JSONValue) -> [(String, Double)] {
             func number(_ value: JSONValue?) -> Double? {
                 switch value {
                 case .int(let n)?: Double(n)
@@ -133,19 +133,19 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
         }
     }
 
-    public var left: (side: Expectation.Side, field: Field)
-    public var relation: Expectation.Relation
-    public var right: (side: Expectation.Side, field: Field)
-    public var text: String
+    package var left: (side: Expectation.Side, field: Field)
+    package var relation: Expectation.Relation
+    package var right: (side: Expectation.Side, field: Field)
+    package var text: String
 
-    public var app: HistoryApp { left.field.app }
-    public var description: String {
+    package var app: HistoryApp { left.field.app }
+    package var description: String {
         "\(left.side.rawValue).\(left.field.rawValue) \(relation.rawValue) \(right.side.rawValue).\(right.field.rawValue)"
     }
 
     /// Reads `SIDE.FIELD OP SIDE.FIELD` with fields of this type (both of one app); nil when a
     /// field is not one of them (it may be Pressure's), an error when the text is wrong otherwise.
-    public init?(_ text: String) throws(ExpectationError) {
+    package init?(_ text: String) throws(ExpectationError) {
         let syntax = try ExpectationSyntax(text)
         let relation = syntax.relation
         let left = Field(rawValue: syntax.left.field).map { (side: syntax.left.side, field: $0) }
@@ -181,7 +181,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     }
 
     /// `credit_balance, streak_count, … (earned), habit_streak, … (habits)`.
-    public static var fieldList: String {
+    package static var fieldList: String {
         HistoryApp.allCases.compactMap { app in
             let fields = Field.allCases.filter { $0.app == app }.map(\.rawValue)
             return fields.isEmpty ? nil : "\(fields.joined(separator: ", ")) (\(app.rawValue))"
@@ -190,13 +190,13 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
 
     /// Why it breaks on the two sets' outputs of one history, or nil: the first event (for a
     /// refusal, any event; else one both accepted) where both show the fields (a task both show) and the relation does not hold.
-    public func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
+    package func failure(lines: [String], a: [JSONValue], b: [JSONValue]) -> String? {
         breach(a: a, b: b)?.why
     }
 
     /// The rule functions that make its fields (`RuleSet.namedRuleFunctions`' names): the calls a
     /// broken one shows (`FailureExplanation.Focus`).
-    public var focus: FailureExplanation.Focus {
+    package var focus: FailureExplanation.Focus {
         let fields = [left.field, right.field].reduce(into: [Field]()) { if !$0.contains($1) { $0.append($1) } }
         return FailureExplanation.Focus(
             field: fields.map(\.rawValue).joined(separator: ", "),
@@ -205,7 +205,7 @@ public struct LineExpectation: Sendable, CustomStringConvertible {
     }
 
     /// The first event where it breaks (its index) and why, as `failure` says it.
-    public func breach(a: [JSONValue], b: [JSONValue]) -> (event: Int, why: String)? {
+    package func breach(a: [JSONValue], b: [JSONValue]) -> (event: Int, why: String)? {
         for (i, (x, y)) in zip(a, b).enumerated() where left.field.isRefusal || (x["ok"] == .bool(true) && y["ok"] == .bool(true)) {
             if let l = left.field.record(in: left.side == .a ? x : y), let r = right.field.record(in: right.side == .a ? x : y) {
                 // A record is compared where either set shows it (null where one does not).

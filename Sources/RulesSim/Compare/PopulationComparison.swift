@@ -12,51 +12,51 @@ private typealias RegisteredMetric = Metric
 /// with their deltas B − A, each with a paired 95 % interval (``Estimate``): over the replicas'
 /// differences with `replicas` > 1, else over the differences of groups of users (the same users
 /// under A and B; batch means).
-public struct PopulationComparison: Sendable {
-    public struct Metric: Sendable {
-        public var name: String
-        public var a: Double
-        public var b: Double
+package struct PopulationComparison: Sendable {
+    package struct Metric: Sendable {
+        package var name: String
+        package var a: Double
+        package var b: Double
         /// Whether the value is a share (printed as a percentage).
-        public var isShare: Bool
+        package var isShare: Bool
         /// The 95 % interval of B − A (nil when the metric has none: a maximum over users, with
         /// groups of users).
-        public var interval: Estimate?
-        public var delta: Double { b - a }
+        package var interval: Estimate?
+        package var delta: Double { b - a }
         /// Whether the interval of B − A leaves out 0.
-        public var isSignificant: Bool { interval?.excludesZero ?? false }
+        package var isSignificant: Bool { interval?.excludesZero ?? false }
     }
 
     /// A per-day series (``MetricRegistry/perDay``) under A and under B: each day's value (the mean
     /// over the replicas), with 4 decimals as the JSON holds it.
-    public struct DaySeries: Sendable {
+    package struct DaySeries: Sendable {
         /// The metric's series key (``Metric/seriesKey``: its key in the JSON).
-        public var name: String
+        package var name: String
         /// Whether the value is a share (a fraction; charts draw it in percent).
-        public var isShare: Bool
-        public var a: [Double]
-        public var b: [Double]
+        package var isShare: Bool
+        package var a: [Double]
+        package var b: [Double]
     }
 
     /// The most groups of users the interval of one cohort is computed from.
-    public static let maxGroups = 20
+    package static let maxGroups = 20
 
-    public var users: Int
-    public var days: Int
-    public var seed: UInt64
-    public var personas: String
+    package var users: Int
+    package var days: Int
+    package var seed: UInt64
+    package var personas: String
     /// Cohorts under each set (`--population-replicas`), and the groups of users of each when 1.
-    public var replicas = 1
-    public var groups = 1
-    public var metrics: [Metric]
+    package var replicas = 1
+    package var groups = 1
+    package var metrics: [Metric]
     /// The first simulated day (YYYY-MM-DD).
-    public var start = SimulationConfig.defaultStart.rawValue
+    package var start = SimulationConfig.defaultStart.rawValue
     /// The per-day series of both sets (``MetricRegistry/perDay``: Earned's when either set's cohort has Earned users).
-    public var daySeries: [DaySeries] = []
+    package var daySeries: [DaySeries] = []
     /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
-    public var lineCounts: (a: LineCounts, b: LineCounts)?
+    package var lineCounts: (a: LineCounts, b: LineCounts)?
 
-    public init(users: Int, days: Int, seed: UInt64, personas: String, metrics: [Metric]) {
+    package init(users: Int, days: Int, seed: UInt64, personas: String, metrics: [Metric]) {
         self.users = users
         self.days = days
         self.seed = seed
@@ -66,7 +66,7 @@ public struct PopulationComparison: Sendable {
 
     /// Loads and checks what `run` would simulate (the personas of `mix`, the duration, the rule
     /// set) without simulating, so that a bad persona is reported before anything runs.
-    public static func check(
+    package static func check(
         folder: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
         personaFolders: [String] = [PersonaLoader.defaultFolder]
     ) throws {
@@ -79,7 +79,7 @@ public struct PopulationComparison: Sendable {
     /// Simulates `users` users for `days` days under each rule set (in memory), `replicas` times
     /// with the seeds of ``ReplicaReport/seed(_:replica:)``, and compares them. `progress` is called
     /// with the set ("A" or "B"), the users simulated under it and all its users.
-    public static func run(
+    package static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
         personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false, replicas: Int = 1,
         progress: ((String, Int, Int) -> Void)? = nil
@@ -149,7 +149,7 @@ public struct PopulationComparison: Sendable {
     }
 
     /// How the intervals were computed, in words.
-    public var intervalNote: String {
+    package var intervalNote: String {
         if replicas > 1 {
             return "95% intervals of B − A: Student t over the \(replicas) replicas' differences (each replica's cohort under A and B)"
         }
@@ -173,7 +173,7 @@ public struct PopulationComparison: Sendable {
         return value == 0 ? "0" : printed.allSatisfy({ "+-0.%".contains($0) }) ? "≈0" : printed
     }
 
-    public var text: String {
+    package var text: String {
         let cohorts = replicas > 1 ? "\(replicas) cohorts of \(users) users (seeds derived from \(seed))" : "\(users) users"
         var lines = [
             "population: \(cohorts) × \(days) days, seed \(seed), personas \(personas) (the same cohort\(replicas > 1 ? "s" : "") under A and B)",
@@ -200,7 +200,7 @@ public struct PopulationComparison: Sendable {
     /// The date of day `d` (0-based) of the runs.
     func date(_ d: Int) -> String { (try? DayID(start))?.adding(days: d)?.rawValue ?? "" }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("users", .int(users)), ("days", .int(days)), ("start", .string(start)), ("seed", .int(Int(truncatingIfNeeded: seed))),
             ("personas", .string(personas)),

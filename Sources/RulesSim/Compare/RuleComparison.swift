@@ -13,14 +13,14 @@ import RulesModel
 /// engine shows the same difference, and to read the first diverging event and the states around it.
 ///
 /// Like a `RuleSet`, a comparison belongs to one thread.
-public final class RuleComparison {
-    public let nameA: String
-    public let nameB: String
-    public let rulesA: any PolicyRules
-    public let rulesB: any PolicyRules
-    public let options: CompareOptions
+package final class RuleComparison {
+    package let nameA: String
+    package let nameB: String
+    package let rulesA: any PolicyRules
+    package let rulesB: any PolicyRules
+    package let options: CompareOptions
 
-    public init(a: (name: String, rules: any PolicyRules), b: (name: String, rules: any PolicyRules), options: CompareOptions) {
+    package init(a: (name: String, rules: any PolicyRules), b: (name: String, rules: any PolicyRules), options: CompareOptions) {
         nameA = a.name
         nameB = b.name
         rulesA = a.rules
@@ -30,7 +30,7 @@ public final class RuleComparison {
 
     /// Loads both rule folders; the problems of every folder `RuleSet.load` rejects (A's, B's or
     /// both) are thrown together, each named.
-    public convenience init(folderA: String, folderB: String, options: CompareOptions) throws(CompareInputError) {
+    package convenience init(folderA: String, folderB: String, options: CompareOptions) throws(CompareInputError) {
         func load(_ folder: String) -> Result<RuleSet, CompareInputError.Folder> {
             do {
                 return .success(try RuleSet.load(folder))
@@ -52,7 +52,7 @@ public final class RuleComparison {
     }
 
     /// What `walkAll` found: histories walked, how many differ, per kind how many and the first.
-    public typealias Walked = (
+    package typealias Walked = (
         histories: Int, differing: Int, counts: [CompareFinding.Kind: (count: Int, first: Int)],
         stoppedA: Int, stoppedB: Int
     )
@@ -66,7 +66,7 @@ public final class RuleComparison {
     /// order, and each history's `math.random` is seeded from the seed and its case, so the result
     /// is the same whatever the number of threads. Afterwards both sets' `math.random` is seeded
     /// as they were loaded (0), so that what runs next does not depend on which histories they walked.
-    public func walkAll(progress: ((Int, Int) -> Void)? = nil) throws -> Walked {
+    package func walkAll(progress: ((Int, Int) -> Void)? = nil) throws -> Walked {
         let runs = options.runs
         let chunks = (runs + Self.chunkSize - 1) / Self.chunkSize
         let own = WalkWorker(a: rulesA, b: rulesB)
@@ -121,11 +121,11 @@ public final class RuleComparison {
 
     /// The threads the last walk ran on: `options.jobs`, or fewer when there are fewer chunks, or 1
     /// when a set is not a `RuleSet` (nothing to load again).
-    public private(set) var walkThreads = 1
+    package private(set) var walkThreads = 1
     /// The walk's other threads' sets (`jobs` − 1 pairs), loaded on the first walk that needs them.
     private var workers: [WalkWorker] = []
     /// The lines the other threads' sets ran (`--coverage`): to add to the lines of A's and B's own hosts.
-    public private(set) var workerLineCounts = (a: LineCounts(), b: LineCounts())
+    package private(set) var workerLineCounts = (a: LineCounts(), b: LineCounts())
 
     /// What the histories of one chunk showed.
     struct ChunkWalked: @unchecked Sendable {
@@ -196,7 +196,7 @@ public final class RuleComparison {
     /// The whole comparison: every kind of difference, each shrunk and checked through the engine.
     /// `progress` is called with the stage, the work done and the work of the stage: ("histories",
     /// walked, runs) after each history, then ("differences shrunk", shrunk, kinds) after each kind.
-    public func run(progress: ((String, Int, Int) -> Void)? = nil) throws -> CompareResult {
+    package func run(progress: ((String, Int, Int) -> Void)? = nil) throws -> CompareResult {
         // With expectations, the lines the walk ran on every thread: what the histories reached.
         let measuring = !options.expectations.isEmpty
         let workersBefore = workerLineCounts
@@ -310,16 +310,16 @@ public final class RuleComparison {
 }
 
 /// The rule folders that `RuleSet.load` rejects (one or both), with their problems.
-public struct CompareInputError: Error, CustomStringConvertible, Sendable {
-    public struct Folder: Error, Sendable {
-        public var folder: String
-        public var problems: [String]
+package struct CompareInputError: Error, CustomStringConvertible, Sendable {
+    package struct Folder: Error, Sendable {
+        package var folder: String
+        package var problems: [String]
     }
-    public var folders: [Folder]
+    package var folders: [Folder]
     /// The first folder rejected, and its problems.
-    public var folder: String { folders[0].folder }
-    public var problems: [String] { folders[0].problems }
-    public var description: String {
+    package var folder: String { folders[0].folder }
+    package var problems: [String] { folders[0].problems }
+    package var description: String {
         folders.map { "\($0.folder): the rule set is not valid:\n" + $0.problems.joined(separator: "\n") }.joined(separator: "\n")
     }
 }

@@ -7,33 +7,33 @@ import RulesModel
 /// and of every other function of the set's files that ran (the helpers those call, a base
 /// function a variant wraps). A relation that holds was checked only where the histories went: an
 /// arm they never reached is a branch of the rules the check says nothing about.
-public struct RuleReach: Sendable {
+package struct RuleReach: Sendable {
     /// One function measured: its name (`pricing.price`, or `function at FILE:LINE` for one the
     /// engine does not call by name), where it is defined, whether it ran, and its arms not run.
-    public struct Function: Sendable {
-        public var name: String
-        public var file: String
-        public var span: ClosedRange<Int>
-        public var ran: Bool
-        public var unreachedArms: [LuaBranch]
+    package struct Function: Sendable {
+        package var name: String
+        package var file: String
+        package var span: ClosedRange<Int>
+        package var ran: Bool
+        package var unreachedArms: [LuaBranch]
 
         /// `pricing.price (pricing.lua:47)`.
-        public var title: String { name.hasPrefix("function at ") ? name : "\(name) (\(file):\(span.lowerBound))" }
+        package var title: String { name.hasPrefix("function at ") ? name : "\(name) (\(file):\(span.lowerBound))" }
     }
 
-    public var functions: [Function]
-    public var lines: (covered: Int, total: Int)
-    public var arms: (covered: Int, total: Int)
+    package var functions: [Function]
+    package var lines: (covered: Int, total: Int)
+    package var arms: (covered: Int, total: Int)
 
     /// Functions that ran, and the rule functions of the app that did not.
-    public var reachedFunctions: Int { functions.filter(\.ran).count }
-    public var notCalled: [Function] { functions.filter { !$0.ran } }
+    package var reachedFunctions: Int { functions.filter(\.ran).count }
+    package var notCalled: [Function] { functions.filter { !$0.ran } }
     /// Whether every line and arm of the measured functions ran.
-    public var isComplete: Bool { functions.allSatisfy { $0.ran && $0.unreachedArms.isEmpty } }
+    package var isComplete: Bool { functions.allSatisfy { $0.ran && $0.unreachedArms.isEmpty } }
 
     /// The reach of `counts` (the lines the check's histories ran on `ruleSet`'s hosts) for the
     /// rule functions of `app`; nil when the set's files cannot be read again.
-    public static func measure(_ ruleSet: RuleSet, counts: LineCounts, app: HistoryApp) -> RuleReach? {
+    package static func measure(_ ruleSet: RuleSet, counts: LineCounts, app: HistoryApp) -> RuleReach? {
         guard let coverage = try? RuleCoverage.measure(ruleSet.folder.root.path, counts: counts) else { return nil }
         let named = ruleSet.namedRuleFunctions
         var functions: [Function] = []
@@ -77,13 +77,13 @@ public struct RuleReach: Sendable {
     /// on its host: recording is started for it when the host was not recording already (and
     /// stopped, its counts zeroed, at the finish), and left as it was when it was (`--coverage`,
     /// whose counts stay whole). Nothing for a set that is not a `RuleSet`.
-    public final class Reading {
+    package final class Reading {
         private let hosts: [LuaHost?]
         private let started: [Bool]
         private let before: [LineCounts]
         private var finished: [LineCounts]?
 
-        public init(_ rules: [any PolicyRules]) {
+        package init(_ rules: [any PolicyRules]) {
             hosts = rules.map { ($0 as? RuleSet)?.host }
             started = hosts.map { host in
                 guard let host, !host.isRecordingLines else { return false }
@@ -95,7 +95,7 @@ public struct RuleReach: Sendable {
 
         /// The lines run since the start, one `LineCounts` per set; the first call ends the reading,
         /// later ones return the same.
-        @discardableResult public func finish() -> [LineCounts] {
+        @discardableResult package func finish() -> [LineCounts] {
             if let finished { return finished }
             let lines = zip(hosts, before).map { host, before in host?.lineCounts().since(before) ?? LineCounts() }
             for (host, started) in zip(hosts, started) where started {
@@ -112,14 +112,14 @@ public struct RuleReach: Sendable {
     }
 
     /// `12 of 12 functions, 38/40 lines, 18/22 if-arms`.
-    public var summary: String {
+    package var summary: String {
         "\(reachedFunctions) of \(functions.count) functions, \(lines.covered)/\(lines.total) lines, \(arms.covered)/\(arms.total) if-arms"
     }
 
     /// What was not reached, one item each: `pricing.price (pricing.lua:4): then at 6`,
     /// `pricing.habit_award (rules/pricing.lua:73): never called`; the functions of the folder's
     /// own files first (`pricing.lua`), then those it inherits (`rules/pricing.lua`).
-    public var unreached: [String] {
+    package var unreached: [String] {
         let own = functions.filter { !$0.file.contains("/") }, inherited = functions.filter { $0.file.contains("/") }
         return (own + inherited).flatMap { function -> [String] in
             guard function.ran else { return ["\(function.title): never called"] }
@@ -135,7 +135,7 @@ public struct RuleReach: Sendable {
     /// The lines said under a check that holds: what its histories reached of A's rules and of
     /// B's, and a warning naming the functions never called and the arms never run (the relation
     /// was not checked there). None when neither set was measured.
-    public static func text(_ reaches: [RuleReach?], indent: String = "  ") -> [String] {
+    package static func text(_ reaches: [RuleReach?], indent: String = "  ") -> [String] {
         let sides = zip(["A", "B"], reaches).compactMap { side, reach in reach.map { (side, $0) } }
         guard !sides.isEmpty else { return [] }
         var out = [indent + "reached: " + sides.map { "under \($0.0) \($0.1.summary)" }.joined(separator: "; ")]
@@ -150,7 +150,7 @@ public struct RuleReach: Sendable {
 
     /// The HTML page's note beside a relation that holds: `; not reached: 3 functions or arms of
     /// B's rules, 2 of A's (the text's warning, --json's reached)`, or nothing when every one was.
-    public static func note(_ reaches: [RuleReach?]) -> String {
+    package static func note(_ reaches: [RuleReach?]) -> String {
         let sides = zip(["A", "B"], reaches).compactMap { side, reach in reach.map { (side, $0.unreached.count) } }
             .filter { $0.1 > 0 }.reversed()
         guard !sides.isEmpty else { return "" }
@@ -159,13 +159,13 @@ public struct RuleReach: Sendable {
     }
 
     /// `{"a": …, "b": …}` (null for a set not measured).
-    public static func json(_ reaches: [RuleReach?]) -> JSONValue {
+    package static func json(_ reaches: [RuleReach?]) -> JSONValue {
         .object(zip(["a", "b"], reaches).map { ($0, $1?.json ?? .null) })
     }
 
     /// `{"functions": {"reached", "total"}, "lines": {"covered", "total"}, "branches": {"covered",
     /// "total"}, "not_reached": [{"function", "file", "line", "never_called", "arms": [{"line", "kind"}]}]}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("functions", .object([("reached", .int(reachedFunctions)), ("total", .int(functions.count))])),
             ("lines", .object([("covered", .int(lines.covered)), ("total", .int(lines.total))])),

@@ -12,11 +12,11 @@ import Foundation
 /// terminal output (`VisibleText`) leaves as it is. `$(…)` drops the line feeds its output ends
 /// with: a line feed is written with the character after it (`"$(printf '\012b')"`), and a word's
 /// own trailing line feeds are kept as they are, between single quotes.
-public enum ShellQuote {
+package enum ShellQuote {
     /// `text` as one shell word: unchanged when it has only characters no shell treats specially,
     /// else in single quotes (a single quote inside written as `'\''`), with its invisible
     /// characters as `"$(printf '\ooo')"`.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         // (`=word` unquoted is a command's path in zsh.)
         if !text.isEmpty, !text.hasPrefix("="), text.unicodeScalars.allSatisfy(isPlain) { return text }
         var out = "", shown = "", hidden: [UInt8] = []
@@ -47,26 +47,26 @@ public enum ShellQuote {
 
     /// A path as a command's argument: `quote(path)`, with `./` before a relative path that starts
     /// with `-` (which the command would take for an option).
-    public static func path(_ path: String) -> String {
+    package static func path(_ path: String) -> String {
         quote(path.hasPrefix("-") ? "./" + path : path)
     }
 
     /// An option and its value (`--rules DIR`): `--name=VALUE` when the value starts with `-`
     /// (`--name -x` would read `-x` as an option).
-    public static func option(_ name: String, _ value: String) -> String {
+    package static func option(_ name: String, _ value: String) -> String {
         value.hasPrefix("-") ? name + "=" + quote(value) : name + " " + quote(value)
     }
 
     /// `rulesrun replay FILE --rules DIR`, each part quoted (`FILE` itself for the header of the
     /// replay file, which is the file).
-    public static func replay(_ file: String, rules: String) -> String {
+    package static func replay(_ file: String, rules: String) -> String {
         "rulesrun replay \(path(file)) \(option("--rules", rules))"
     }
 
     /// A regular expression (Swift's `Regex` syntax, `test --run`'s) that matches `name` and
     /// nothing else, as a shell word: `^` and `$` around it, the characters the syntax gives a
     /// meaning escaped with `\`, invisible characters (as `quote` finds them) as `\u{1B}`.
-    public static func exactRegex(_ name: String) -> String {
+    package static func exactRegex(_ name: String) -> String {
         var pattern = "^"
         for scalar in name.unicodeScalars {
             if #"\^$.|?*+()[]{}"#.unicodeScalars.contains(scalar) {

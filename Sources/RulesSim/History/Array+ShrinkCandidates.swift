@@ -3,7 +3,7 @@ extension Array {
     /// `elementCandidates`. Lazy: each candidate is built when it is reached, so that a shrinker
     /// that accepts an early candidate never builds the others (all of them at once would be
     /// quadratic in the length: a copy of the array per element).
-    public func shrinkCandidates<Smaller: Sequence<Element>>(
+    package func shrinkCandidates<Smaller: Sequence<Element>>(
         minCount: Int = 0, element shrink: @escaping (Element) -> Smaller
     ) -> AnySequence<[Element]> {
         AnySequence([shorterCandidates(minCount: minCount), elementCandidates(shrink)].joined())
@@ -11,7 +11,7 @@ extension Array {
 
     /// Shorter arrays: prefixes of `minCount`, then 1, 2, 4, 8… elements, then each element left
     /// out. Lazy, as `shrinkCandidates`.
-    public func shorterCandidates(minCount: Int = 0) -> AnySequence<[Element]> {
+    package func shorterCandidates(minCount: Int = 0) -> AnySequence<[Element]> {
         guard count > minCount else { return AnySequence([]) }
         var lengths: [Int] = []
         var length = minCount
@@ -30,7 +30,7 @@ extension Array {
 
     /// Arrays of the same length with one element replaced by one of its shrink candidates. Lazy:
     /// `shrink` is called for an element when the candidates reach it.
-    public func elementCandidates<Smaller: Sequence<Element>>(_ shrink: @escaping (Element) -> Smaller) -> AnySequence<[Element]> {
+    package func elementCandidates<Smaller: Sequence<Element>>(_ shrink: @escaping (Element) -> Smaller) -> AnySequence<[Element]> {
         AnySequence(
             indices.lazy.flatMap { i in
                 shrink(self[i]).lazy.map { smaller -> [Element] in

@@ -3,15 +3,15 @@ import RulesModel
 
 /// Walks one Pressure history through two implementations of the rules in lockstep and reports, for
 /// each field, the first day on which they decide it differently.
-public struct HistoryComparison {
-    public let left: (name: String, rules: any PolicyRules)
-    public let right: (name: String, rules: any PolicyRules)
+package struct HistoryComparison {
+    package let left: (name: String, rules: any PolicyRules)
+    package let right: (name: String, rules: any PolicyRules)
     /// Fields not compared.
-    public var ignored: Set<HistoryField>
+    package var ignored: Set<HistoryField>
     /// Relations between the two sets checked on every day.
-    public var expectations: [Expectation]
+    package var expectations: [Expectation]
 
-    public init(
+    package init(
         left: (name: String, rules: any PolicyRules), right: (name: String, rules: any PolicyRules),
         ignoring ignored: Set<HistoryField> = [], expectations: [Expectation] = []
     ) {
@@ -23,13 +23,13 @@ public struct HistoryComparison {
 
     /// What one history showed: per field, the first day (1-based) it differs on, and per broken
     /// expectation, the first day it fails on.
-    public struct Findings: Sendable, Equatable {
-        public var fields: [HistoryField: Int] = [:]
-        public var broken: [Int: Int] = [:]
+    package struct Findings: Sendable, Equatable {
+        package var fields: [HistoryField: Int] = [:]
+        package var broken: [Int: Int] = [:]
         /// The history stopped early: a rule failed (threw or broke an invariant) under A, under B.
-        public var stoppedA = false
-        public var stoppedB = false
-        public var isEmpty: Bool { fields.isEmpty && broken.isEmpty }
+        package var stoppedA = false
+        package var stoppedB = false
+        package var isEmpty: Bool { fields.isEmpty && broken.isEmpty }
     }
 
     /// The differing fields and broken expectations of a history. Walking stops on the first day a
@@ -38,7 +38,7 @@ public struct HistoryComparison {
     /// day) but those over `error`, which compare the failures. Each set's answers are remembered
     /// for the history (`HistoryWalker`'s `remembering`, as the engine does for a user's batch): a history asks the
     /// same reminders and transitions again and again.
-    public func findings(in history: PressureHistory) -> Findings {
+    package func findings(in history: PressureHistory) -> Findings {
         var a = HistoryWalker(left.rules, from: history, remembering: true)
         var b = HistoryWalker(right.rules, from: history, remembering: true)
         var found = Findings()
@@ -71,7 +71,7 @@ public struct HistoryComparison {
 
     /// Nil when both implementations give the same answers on every day; else the history day by
     /// day up to the first difference, with both answers on that day.
-    public func firstDifference(in history: PressureHistory) -> String? {
+    package func firstDifference(in history: PressureHistory) -> String? {
         var a = HistoryWalker(left.rules, from: history)
         var b = HistoryWalker(right.rules, from: history)
         var lines = [

@@ -3,7 +3,7 @@ import RulesModel
 
 /// What two rule sets can decide differently on a day: the kinds `rulesrun compare` groups its
 /// differences by, named after the engine's output fields.
-public enum HistoryField: String, CaseIterable, Sendable, Comparable {
+package enum HistoryField: String, CaseIterable, Sendable, Comparable {
     case currentTier = "current_tier"
     case consecutiveMisses = "consecutive_misses"
     case consecutiveSuccesses = "consecutive_successes"
@@ -19,7 +19,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
     /// A rule failed or broke an invariant under one set and not the other.
     case error
 
-    public static func < (a: HistoryField, b: HistoryField) -> Bool {
+    package static func < (a: HistoryField, b: HistoryField) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
@@ -27,7 +27,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
     /// the tier and its counters, the badge, the shields come from `escalation.transition`, the
     /// reminders from `escalation.reminder_times` at that tier, the streaks from
     /// `streaks.pressure.next`; `error` from any rule (empty).
-    public var producers: [String] {
+    package var producers: [String] {
         switch self {
         case .currentTier, .consecutiveMisses, .consecutiveSuccesses, .persistentBadge, .shield, .restartShieldsRemaining:
             ["escalation.transition"]
@@ -38,7 +38,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The fields an expectation can compare as numbers.
-    public var isNumeric: Bool {
+    package var isNumeric: Bool {
         switch self {
         case .currentTier, .consecutiveMisses, .consecutiveSuccesses, .currentStreak, .longestStreak, .restartShieldsRemaining: true
         default: false
@@ -46,7 +46,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The field's value after a day, as a number (numeric fields only).
-    public func number(in outcome: HistoryWalker.Outcome) -> Int? {
+    package func number(in outcome: HistoryWalker.Outcome) -> Int? {
         switch self {
         case .currentTier: outcome.counters.tier
         case .consecutiveMisses: outcome.counters.misses
@@ -60,7 +60,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
 
     /// Whether two days that both set decided show the field differently: `value(in:)` compared,
     /// without building its text (the walk asks it for every field of every differing day).
-    public func differs(_ p: HistoryWalker.Outcome, _ q: HistoryWalker.Outcome) -> Bool {
+    package func differs(_ p: HistoryWalker.Outcome, _ q: HistoryWalker.Outcome) -> Bool {
         switch self {
         case .reminders: p.committed != q.committed || (p.committed && p.reminders != q.reminders)
         case .persistentBadge: p.committed != q.committed || (p.committed && p.persistentBadge != q.persistentBadge)
@@ -72,7 +72,7 @@ public enum HistoryField: String, CaseIterable, Sendable, Comparable {
 
     /// The field's value after a day as the replay's output shows it; nil when the day does not
     /// show it (reminders and the badge on a day without a commitment).
-    public func value(in outcome: Result<HistoryWalker.Outcome, any Error>) -> String? {
+    package func value(in outcome: Result<HistoryWalker.Outcome, any Error>) -> String? {
         guard case .success(let o) = outcome else { return self == .error ? "error" : nil }
         switch self {
         case .reminders: return o.committed ? "[" + o.reminders.map(\.text).joined(separator: " ") + "]" : nil

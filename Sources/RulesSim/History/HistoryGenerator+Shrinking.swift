@@ -10,7 +10,7 @@ extension HistoryGenerator {
     ///
     /// Every candidate is strictly smaller than `history` in the order of `size(of:)`, so shrinking
     /// ends. The candidates are built one at a time, as they are read.
-    public static func shrink(_ history: PressureHistory) -> AnySequence<PressureHistory> {
+    package static func shrink(_ history: PressureHistory) -> AnySequence<PressureHistory> {
         func with(days: [PressureHistory.Day]) -> PressureHistory {
             var other = history
             other.days = days
@@ -41,7 +41,7 @@ extension HistoryGenerator {
             ].joined())
     }
 
-    public static func shrink(_ counters: EscalationCounters) -> [EscalationCounters] {
+    package static func shrink(_ counters: EscalationCounters) -> [EscalationCounters] {
         var out: [EscalationCounters] = []
         let zero = EscalationCounters(tier: 0, misses: 0, successes: 0)
         if counters != zero { out.append(zero) }
@@ -57,7 +57,7 @@ extension HistoryGenerator {
         return out
     }
 
-    public static func shrink(_ streak: PressureStreak) -> [PressureStreak] {
+    package static func shrink(_ streak: PressureStreak) -> [PressureStreak] {
         var out: [PressureStreak] = []
         if streak.longest > 0 { out.append(PressureStreak(current: 0, longest: 0)) }
         if streak.longest > streak.current {
@@ -71,7 +71,7 @@ extension HistoryGenerator {
 
     /// Plainer days: fewer events first (no commitment at all, or a commitment without a check-in),
     /// then YES rather than NO, no shield, the default window.
-    public static func shrink(_ day: PressureHistory.Day) -> [PressureHistory.Day] {
+    package static func shrink(_ day: PressureHistory.Day) -> [PressureHistory.Day] {
         var out: [PressureHistory.Day] = []
         if day.committed { out.append(.init(.missed, committed: false, shieldUsed: day.shieldUsed, open: day.open, close: day.close)) }
         if day.result != .missed { out.append(.init(.missed, shieldUsed: day.shieldUsed, open: day.open, close: day.close)) }
@@ -84,7 +84,7 @@ extension HistoryGenerator {
     /// The order shrinking descends, compared lexicographically: the days, the events of the replay
     /// file beyond the set-up, how plain the days are, the start counters, the start streak, the
     /// set-up day. Each candidate of `shrink(_:)` is smaller.
-    public static func size(of history: PressureHistory) -> [Int] {
+    package static func size(of history: PressureHistory) -> [Int] {
         let plainness = history.days.reduce(0) { total, day in
             let result = day.result == .yes ? 0 : day.result == .no ? 1 : day.committed ? 2 : 0
             return total + result + (day.shieldUsed ? 1 : 0) + (day.hasDefaultWindow ? 0 : 1)

@@ -15,21 +15,21 @@ import RulesModel
 /// MISSED evenly; a MISSED day has no commitment at all one time in two. One NO or MISSED day in ten
 /// uses a restart shield. The window is one of the windows users can set (deadline 06:00–12:00,
 /// close 18:00–23:30 in 30-minute steps or 23:59) and changes on 5 % of the days.
-public struct HistoryGenerator: Sendable {
-    public var seed: UInt64
+package struct HistoryGenerator: Sendable {
+    package var seed: UInt64
     /// How many days a history has.
-    public var days: ClosedRange<Int>
+    package var days: ClosedRange<Int>
     /// Every history starts as a new user does (what replay files can reproduce).
-    public var freshStart: Bool
+    package var freshStart: Bool
 
-    public init(seed: UInt64, days: ClosedRange<Int> = 30...90, freshStart: Bool = false) {
+    package init(seed: UInt64, days: ClosedRange<Int> = 30...90, freshStart: Bool = false) {
         self.seed = seed
         self.days = days
         self.freshStart = freshStart
     }
 
     /// The four words of case `k`'s generator never depend on anything but `seed` and `k`.
-    public func history(case k: Int) -> PressureHistory {
+    package func history(case k: Int) -> PressureHistory {
         var rng = SeededGenerator(seed: seed, UInt64(truncatingIfNeeded: k), 0x4849_5354)
         var history = Self.history(days: days, freshStart: freshStart, using: &rng)
         history.origin = "seed \(seed), case \(k)"
@@ -37,7 +37,7 @@ public struct HistoryGenerator: Sendable {
     }
 
     /// One random history.
-    public static func history<R: RandomNumberGenerator>(
+    package static func history<R: RandomNumberGenerator>(
         days: ClosedRange<Int>, freshStart: Bool = false,
         using rng: inout R
     ) -> PressureHistory {
@@ -74,7 +74,7 @@ public struct HistoryGenerator: Sendable {
 
     /// A state the counters can be in: after a NO or MISSED the successes are 0, after a YES the misses
     /// are 0.
-    public static func startCounters<R: RandomNumberGenerator>(using rng: inout R) -> EscalationCounters {
+    package static func startCounters<R: RandomNumberGenerator>(using rng: inout R) -> EscalationCounters {
         let tier = Int.random(in: 0...PressureLimits.maxTier, using: &rng)
         let run = Int.random(in: 0...6, using: &rng)
         return Bool.random(using: &rng)

@@ -21,32 +21,32 @@ import RulesModel
 ///   next day, after that day's replenishment.
 ///
 /// The replay file's user is paid from its set-up day on, so shields follow the paid allowance.
-public struct HistoryWalker {
+package struct HistoryWalker {
     /// What the rules decided for one day.
-    public struct Outcome: Equatable, Sendable {
+    package struct Outcome: Equatable, Sendable {
         /// The tier in force during the day, before its result.
-        public var tier: Int
+        package var tier: Int
         /// The day's reminder times (for the tier in force and the day's window), sorted.
-        public var reminders: [LocalTime]
+        package var reminders: [LocalTime]
         /// Whether the day had a commitment (its reminders and badge show in the replay's output).
-        public var committed: Bool
+        package var committed: Bool
         /// The result that went through the rules.
-        public var result: CommitmentStatus
+        package var result: CommitmentStatus
         /// What `transition` returned for the day's result.
-        public var transition: EscalationCounters
+        package var transition: EscalationCounters
         /// The counters after the day: `transition`, or those before the day when a shield was used.
-        public var counters: EscalationCounters
+        package var counters: EscalationCounters
         /// The streak after the day.
-        public var streak: PressureStreak
+        package var streak: PressureStreak
         /// Whether the day's shield was applied (nil when the history uses none).
-        public var shieldApplied: Bool?
+        package var shieldApplied: Bool?
         /// Restart shields left after the day.
-        public var shieldsRemaining: Int
+        package var shieldsRemaining: Int
         /// Tier 3's persistent badge during the day (before the check-in).
-        public var persistentBadge: Bool
+        package var persistentBadge: Bool
 
         /// `tier 2 | reminders 15:30 20:00 21:30 | → tier 3, misses 3, successes 0 | streak 0 (longest 5)`.
-        public var text: String {
+        package var text: String {
             let times = reminders.isEmpty ? "none" : reminders.map(\.text).joined(separator: " ")
             let applied = counters == transition ? "" : " (shield: kept \(PressureHistory.describe(counters)))"
             let refused = shieldApplied == false ? " (shield refused)" : ""
@@ -56,11 +56,11 @@ public struct HistoryWalker {
     }
 
     /// A rule answered what the engine refuses (`RULE_VIOLATION`).
-    public struct Violation: Error, CustomStringConvertible {
-        public var description: String
+    package struct Violation: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public let rules: any PolicyRules
+    package let rules: any PolicyRules
     /// The rules asked for the reminders and the transitions: `rules`, or with `remembering` its
     /// answers remembered for the history (`PolicyRules.remembering()`). `pressure.next` is always
     /// asked of `rules`: its day carries the date, which never comes back within a history, so
@@ -68,14 +68,14 @@ public struct HistoryWalker {
     private let asked: any PolicyRules
     private let parameters: PolicyParameters
     private let history: PressureHistory
-    public private(set) var counters: EscalationCounters
-    public private(set) var streak: PressureStreak
-    public private(set) var shieldsRemaining: Int
+    package private(set) var counters: EscalationCounters
+    package private(set) var streak: PressureStreak
+    package private(set) var shieldsRemaining: Int
     /// Days walked so far.
-    public private(set) var dayNumber = 0
+    package private(set) var dayNumber = 0
     private var replenished: DayID?
 
-    public init(_ rules: any PolicyRules, from history: PressureHistory, remembering: Bool = false) {
+    package init(_ rules: any PolicyRules, from history: PressureHistory, remembering: Bool = false) {
         self.rules = rules
         asked = remembering ? rules.remembering() : rules
         self.history = history
@@ -87,7 +87,7 @@ public struct HistoryWalker {
     }
 
     /// Asks the rules about the next day of the history and moves on.
-    public mutating func step(_ day: PressureHistory.Day) throws -> Outcome {
+    package mutating func step(_ day: PressureHistory.Day) throws -> Outcome {
         dayNumber += 1
         let date = history.date(ofDay: dayNumber)
         replenish(on: date)

@@ -5,21 +5,21 @@ import RulesModel
 /// calendar day before the first day (the set-up day of its replay file), then per day what the
 /// user did (committed or not, YES, NO or nothing), whether a restart shield was used and the
 /// check-in window.
-public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
+package struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
     /// One day of the history.
-    public struct Day: Hashable, Sendable {
+    package struct Day: Hashable, Sendable {
         /// YES, NO or MISSED. A MISSED day with `committed` false had no commitment by the deadline,
         /// and counts as the rule set's `no_commitment_counts_as`.
-        public var result: CommitmentStatus
+        package var result: CommitmentStatus
         /// The user set a commitment (always for YES and NO).
-        public var committed: Bool
+        package var committed: Bool
         /// A restart shield was activated for this day's NO or MISSED (never on a YES day).
-        public var shieldUsed: Bool
+        package var shieldUsed: Bool
         /// The check-in window: the commitment deadline and the check-in window close.
-        public var open: LocalTime
-        public var close: LocalTime
+        package var open: LocalTime
+        package var close: LocalTime
 
-        public init(
+        package init(
             _ result: CommitmentStatus, committed: Bool = true, shieldUsed: Bool = false,
             open: LocalTime = PressureHistory.defaultOpen, close: LocalTime = PressureHistory.defaultClose
         ) {
@@ -33,7 +33,7 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// `NO, shield         window 09:00–22:00`.
-        public var text: String {
+        package var text: String {
             let what = (committed ? result.rawValue : "no commitment") + (shieldUsed ? ", shield" : "")
             return what.padding(toLength: 22, withPad: " ", startingAt: 0) + "window \(open)–\(close)"
         }
@@ -43,20 +43,20 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
 
     /// The document's default window: "commitment_deadline (default 09:00)", "checkin_window_close
     /// (default 22:00)". Shrinking moves windows here.
-    public static let defaultOpen = LocalTime(hour: 9, minute: 0)
-    public static let defaultClose = LocalTime(hour: 22, minute: 0)
+    package static let defaultOpen = LocalTime(hour: 9, minute: 0)
+    package static let defaultClose = LocalTime(hour: 22, minute: 0)
     /// The set-up day shrinking moves histories to.
-    public static let defaultSetupDay = try! DayID("2026-03-01")
+    package static let defaultSetupDay = try! DayID("2026-03-01")
 
-    public var counters: EscalationCounters
-    public var streak: PressureStreak
+    package var counters: EscalationCounters
+    package var streak: PressureStreak
     /// The calendar day before day 1: the replay file's set-up events happen on it.
-    public var setupDay: DayID
-    public var days: [Day]
+    package var setupDay: DayID
+    package var days: [Day]
     /// Where the history was generated (`seed 0x…, case 17`), kept while it shrinks.
-    public var origin: String = ""
+    package var origin: String = ""
 
-    public init(
+    package init(
         counters: EscalationCounters = EscalationCounters(tier: 0, misses: 0, successes: 0),
         streak: PressureStreak = PressureStreak(current: 0, longest: 0),
         setupDay: DayID = PressureHistory.defaultSetupDay, days: [Day], origin: String = ""
@@ -70,15 +70,15 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether it starts as a new user does (tier 0, no counters, no streak): only such a history
     /// can be written as a replay file that reproduces it exactly.
-    public var startsFresh: Bool {
+    package var startsFresh: Bool {
         counters == EscalationCounters(tier: 0, misses: 0, successes: 0) && streak == PressureStreak(current: 0, longest: 0)
     }
 
     /// The calendar day of day `number` (1-based).
-    public func date(ofDay number: Int) -> DayID { setupDay.adding(days: number)! }
+    package func date(ofDay number: Int) -> DayID { setupDay.adding(days: number)! }
 
     /// The history as a reader wants it, one line per day.
-    public var description: String {
+    package var description: String {
         var lines = [
             "PressureHistory\(origin.isEmpty ? "" : " (\(origin))"), \(days.count) day\(days.count == 1 ? "" : "s")",
             "  start: \(Self.describe(counters)); \(Self.describe(streak)); set-up day \(setupDay)",
@@ -90,12 +90,12 @@ public struct PressureHistory: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `tier 2, misses 2, successes 0`.
-    public static func describe(_ counters: EscalationCounters) -> String {
+    package static func describe(_ counters: EscalationCounters) -> String {
         "tier \(counters.tier), misses \(counters.misses), successes \(counters.successes)"
     }
 
     /// `streak 3 (longest 5)`.
-    public static func describe(_ streak: PressureStreak) -> String {
+    package static func describe(_ streak: PressureStreak) -> String {
         "streak \(streak.current) (longest \(streak.longest))"
     }
 }

@@ -17,26 +17,26 @@ import RulesModel
 ///   deadline;
 /// - after the last day, a `tick` at 05:00 the next day when no event of the last day shows its
 ///   result.
-public struct ReplayScript: Sendable {
+package struct ReplayScript: Sendable {
     /// The events, one JSON object per line.
-    public private(set) var lines: [String] = []
+    package private(set) var lines: [String] = []
     /// The number of set-up lines at the start.
-    public private(set) var setupCount = 0
+    package private(set) var setupCount = 0
     /// For each line, the day of the history it belongs to (0 for the set-up).
-    public private(set) var dayOfLine: [Int] = []
+    package private(set) var dayOfLine: [Int] = []
     /// Comment lines (`# …`) written at the top of the file.
-    public var header: [String] = []
+    package var header: [String] = []
 
     /// Events beyond the set-up.
-    public var eventsBeyondSetup: Int { lines.count - setupCount }
+    package var eventsBeyondSetup: Int { lines.count - setupCount }
 
     /// The file's text: the header as comments (one line each, whatever the names in them hold),
     /// then the events.
-    public var text: String {
+    package var text: String {
         (header.map { "# " + VisibleText.oneLine($0) } + lines).joined(separator: "\n") + "\n"
     }
 
-    public init(_ history: PressureHistory, user: String = "u1") {
+    package init(_ history: PressureHistory, user: String = "u1") {
         let userField = user == "u1" ? "" : ", \"user\": \(Self.quoted(user))"
         func add(_ day: Int, _ minutes: Int, _ fields: String, history dayNumber: Int) {
             let instant = history.setupDay.adding(days: day)!.utcStartMillis + Int64(minutes) * Millis.minute
@@ -77,14 +77,14 @@ public struct ReplayScript: Sendable {
 
     /// Leaves out the final `tick`, when the events before it already show what the file is for
     /// (the outputs of the other events do not change: a replay applies events in order).
-    public mutating func dropTrailingTick() {
+    package mutating func dropTrailingTick() {
         guard lines.count > setupCount, lines.last?.contains("\"type\": \"tick\"") == true else { return }
         lines.removeLast()
         dayOfLine.removeLast()
     }
 
     /// The events a day adds to the file (besides a window change).
-    public static func events(of day: PressureHistory.Day) -> Int {
+    package static func events(of day: PressureHistory.Day) -> Int {
         (day.committed ? 1 : 0) + (day.result == .missed ? 0 : 1) + (day.shieldUsed ? 1 : 0)
     }
 
@@ -98,7 +98,7 @@ extension ReplayScript {
     /// A history as a failing property test prints it: the replay file to save and run with
     /// `rulesrun replay FILE --rules DIR`. A history that does not start fresh cannot be replayed
     /// from its start state; the note says so (shrinking tries a fresh start first, so this is rare).
-    public static func failureReport(_ history: PressureHistory) -> String {
+    package static func failureReport(_ history: PressureHistory) -> String {
         var script = ReplayScript(history)
         script.header = [
             "\(history.origin.isEmpty ? "a history" : history.origin): \(history.days.count) days, \(script.eventsBeyondSetup) events beyond the set-up"

@@ -7,12 +7,12 @@
 ///
 /// Shrinking may stop earlier, after `maxAttempts` candidates or at a deadline: the value is then
 /// the smallest found so far that shows it, and `Shrunk.stopped` says which limit stopped it.
-public struct Shrinker<Value> {
-    public let candidates: (Value) -> AnySequence<Value>
+package struct Shrinker<Value> {
+    package let candidates: (Value) -> AnySequence<Value>
     /// The most candidates tried in all, a bound on the time shrinking may take.
-    public let maxAttempts: Int
+    package let maxAttempts: Int
 
-    public init<Candidates: Sequence>(maxAttempts: Int = 20_000, candidates: @escaping (Value) -> Candidates)
+    package init<Candidates: Sequence>(maxAttempts: Int = 20_000, candidates: @escaping (Value) -> Candidates)
     where Candidates.Element == Value {
         self.candidates = { AnySequence(candidates($0)) }
         self.maxAttempts = maxAttempts
@@ -20,15 +20,15 @@ public struct Shrinker<Value> {
 
     /// The smallest value reached, the candidates tried, and what stopped shrinking early (nil:
     /// no candidate of the value shows it any more, the value is minimal).
-    public struct Shrunk {
-        public let value: Value
-        public let attempts: Int
-        public let stopped: ShrinkStop?
+    package struct Shrunk {
+        package let value: Value
+        package let attempts: Int
+        package let stopped: ShrinkStop?
     }
 
     /// The smallest value reached from `value` whose every step kept `shows` true; with `deadline`,
     /// no candidate is tried once it has passed.
-    public func shrink(_ value: Value, until deadline: ContinuousClock.Instant? = nil, while shows: (Value) -> Bool) -> Shrunk {
+    package func shrink(_ value: Value, until deadline: ContinuousClock.Instant? = nil, while shows: (Value) -> Bool) -> Shrunk {
         var current = value
         var attempts = 0
         search: while true {
@@ -47,7 +47,7 @@ public struct Shrinker<Value> {
 }
 
 /// Why shrinking stopped while candidates were left to try.
-public enum ShrinkStop: Sendable, Equatable {
+package enum ShrinkStop: Sendable, Equatable {
     /// The most candidates a shrinker tries were tried.
     case attempts
     /// The deadline passed.
@@ -57,13 +57,13 @@ public enum ShrinkStop: Sendable, Equatable {
     /// `…: its time limit (2 s, --test-timeout) was reached` (`deadline` says what the limit was):
     /// what `rulesrun test` and `compare` say of a case or history that is the smallest found, not
     /// a minimal one.
-    public func text(attempts: Int, limit: Int, deadline: String = "its deadline") -> String {
+    package func text(attempts: Int, limit: Int, deadline: String = "its deadline") -> String {
         "shrinking stopped after \(attempts) attempts: " + (self == .attempts ? "the most it tries (\(limit))" : "\(deadline) was reached")
     }
 
     /// `a minimal history` (`the minimal history`: `definite`), or `the smallest history found`
     /// when shrinking stopped early.
-    public static func historyName(minimal: Bool, definite: Bool = false) -> String {
+    package static func historyName(minimal: Bool, definite: Bool = false) -> String {
         minimal ? (definite ? "the minimal history" : "a minimal history") : "the smallest history found"
     }
 }

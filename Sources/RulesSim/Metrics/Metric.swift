@@ -3,15 +3,15 @@
 /// ``DayTotals``, for a per-day series). ``MetricRegistry`` declares every metric once and lists
 /// them in the order each report prints them; `compare`, `simulate --replicas`, `simulate --html`,
 /// `sweep` and `watch --simulate` read the figures from there.
-public struct Metric: Sendable {
+package struct Metric: Sendable {
     /// The app a metric belongs to: a report lists only the metrics of the apps its run has
     /// (``apps(of:)``).
-    public enum App: String, Sendable, CaseIterable {
+    package enum App: String, Sendable, CaseIterable {
         case pressure, habits, miga, earned
     }
 
     /// What a value counts.
-    public enum Unit: String, Sendable {
+    package enum Unit: String, Sendable {
         /// A fraction of a whole (printed as a percentage).
         case share
         /// A number of things: events, check-ins, user-days, reminders, shields, unlocks.
@@ -27,7 +27,7 @@ public struct Metric: Sendable {
 
         /// Digits after the point where a report prints a fixed number of them (`watch`; a share
         /// in percent).
-        public var decimals: Int {
+        package var decimals: Int {
             switch self {
             case .share: 1
             case .count, .days, .credits: 0
@@ -38,7 +38,7 @@ public struct Metric: Sendable {
 
     /// How the whole cohort's value relates to the values of groups of its users, for the
     /// batch-means interval (``Estimate/around(_:groups:scale:)``).
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A share or a rate per user or user-day, a percentile: about the groups' mean.
         case rate
         /// A count over the users: the groups' sum.
@@ -48,22 +48,22 @@ public struct Metric: Sendable {
     }
 
     /// Stable snake_case name (`yes_rate`): `sweep --metric` takes it as well as the label.
-    public let id: String
+    package let id: String
     /// The name reports print (`YES rate`); the key of the metric in `compare --json` and `sweep`'s JSON.
-    public let label: String
-    public let unit: Unit
-    public let app: App
-    public let kind: Kind
+    package let label: String
+    package let unit: Unit
+    package let app: App
+    package let kind: Kind
     /// The whole run's value, when the metric has one.
-    public let summary: (@Sendable (ReportSummary) -> Double)?
+    package let summary: (@Sendable (ReportSummary) -> Double)?
     /// One day's value, when the metric has a per-day series.
-    public let day: (@Sendable (DayTotals) -> Double)?
+    package let day: (@Sendable (DayTotals) -> Double)?
     /// The key of the per-day series in JSON, JSONL and CSV reports (`compare`'s `per_day`,
     /// `simulate --replicas`' `days`): the label, but for the series named before the registry
     /// (`tier 3`, `reminders per user`), kept so that scripts reading them go on working.
-    public let seriesKey: String
+    package let seriesKey: String
 
-    public init(
+    package init(
         _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil,
         summary: (@Sendable (ReportSummary) -> Double)? = nil, day: (@Sendable (DayTotals) -> Double)? = nil
     ) {
@@ -78,27 +78,27 @@ public struct Metric: Sendable {
     }
 
     /// Whether the value is a share (printed as a percentage).
-    public var isShare: Bool { unit == .share }
+    package var isShare: Bool { unit == .share }
 
     /// The whole run's value (a metric of a summary list has one: `MetricRegistryTests`).
-    public func value(_ summary: ReportSummary) -> Double {
+    package func value(_ summary: ReportSummary) -> Double {
         guard let read = self.summary else { preconditionFailure("the metric \(id) has no whole-run value") }
         return read(summary)
     }
 
     /// One day's value (a metric of ``MetricRegistry/perDay`` has one).
-    public func value(_ day: DayTotals) -> Double {
+    package func value(_ day: DayTotals) -> Double {
         guard let read = self.day else { preconditionFailure("the metric \(id) has no per-day value") }
         return read(day)
     }
 
     /// The value as printed: a share as a percentage, a whole number as such, others with 2 decimals.
-    public func format(_ value: Double) -> String { PopulationComparison.format(value, share: isShare) }
+    package func format(_ value: Double) -> String { PopulationComparison.format(value, share: isShare) }
 
     /// The apps whose metrics a run's reports list: Pressure, the habit tracker and MIGA always (a
     /// cohort without habit tasks has a completion rate of 0), Earned when any user uses it.
-    public static func apps(of summary: ReportSummary) -> Set<App> { apps(earned: summary.earnedUserDays > 0) }
+    package static func apps(of summary: ReportSummary) -> Set<App> { apps(earned: summary.earnedUserDays > 0) }
 
     /// Pressure, the habit tracker and MIGA, and Earned when `earned`.
-    public static func apps(earned: Bool) -> Set<App> { earned ? Set(App.allCases) : [.pressure, .habits, .miga] }
+    package static func apps(earned: Bool) -> Set<App> { earned ? Set(App.allCases) : [.pressure, .habits, .miga] }
 }

@@ -3,10 +3,10 @@
 /// figures, `sweep`), ``perDay`` (the day-by-day series of `simulate --replicas` and `compare`, and
 /// their charts), ``watch`` (`watch --simulate`) and ``sweepDefaults``. A metric is in the lists it
 /// is named in; `sweep --metric` takes any metric with a whole-run value (``all``).
-public enum MetricRegistry {
+package enum MetricRegistry {
     /// The whole run's figures, in the order reports list them: Pressure's and the habit tracker's
     /// and MIGA's, then Earned's.
-    public static let summary: [Metric] =
+    package static let summary: [Metric] =
         [.refusedEvents, .yesRate, .missedPerUserDay] + Metric.userDaysAtTier
         + [
             .remindersPerUserDay, .maxRemindersPerUserDay, .shieldsUsed, .finalStreakP50, .finalStreakP90, .habitCompletionRate,
@@ -20,33 +20,33 @@ public enum MetricRegistry {
 
     /// The per-day series, in the order reports list them: users on each tier, the day's YES rate,
     /// reminders, the current streak's p50 and p90, then Earned's credits and unlocks.
-    public static let perDay: [Metric] =
+    package static let perDay: [Metric] =
         Metric.userDaysAtTier + [.yesRate, .remindersPerUserDay, .streakP50, .streakP90]
         + [.creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .unlocksPerUserDay]
 
     /// What `watch --simulate` prints at each cycle, with its change since the last good version.
-    public static let watch: [Metric] = [
+    package static let watch: [Metric] = [
         .events, .refusedEvents, .yesRate, .no, .missed, .userDaysAtTier3Count, .remindersPerUserDay, .shieldsUsed,
         .habitCompletionRate, .finalStreakP50, .finalStreakP90, .exitsToFocus, .creditsEarned, .creditsSpent, .creditsForfeited,
         .unlocks, .denials,
     ]
 
     /// What `sweep` reports without `--metric` (it takes any metric with a whole-run value).
-    public static let sweepDefaults: [Metric] = [
+    package static let sweepDefaults: [Metric] = [
         .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .creditsSpentPerUserDay,
     ]
 
     /// Every metric named in a list above, once, in their order.
-    public static let all: [Metric] = {
+    package static let all: [Metric] = {
         var seen = Set<String>()
         return (summary + perDay + watch + sweepDefaults).filter { seen.insert($0.id).inserted }
     }()
 
     /// `metrics` without those of apps not in `apps`.
-    public static func only(_ metrics: [Metric], apps: Set<Metric.App>) -> [Metric] { metrics.filter { apps.contains($0.app) } }
+    package static func only(_ metrics: [Metric], apps: Set<Metric.App>) -> [Metric] { metrics.filter { apps.contains($0.app) } }
 
     /// The metric whose id or label is `name`.
-    public static func metric(named name: String) -> Metric? { all.first { $0.id == name || $0.label == name } }
+    package static func metric(named name: String) -> Metric? { all.first { $0.id == name || $0.label == name } }
 }
 
 // MARK: - The metrics
@@ -57,56 +57,56 @@ extension Metric {
     // Pressure: events, check-ins, tiers, reminders, shields, streaks.
 
     /// Events applied (every app's, the end-of-day ticks among them).
-    public static let events = Metric(
+    package static let events = Metric(
         "events", "events applied", unit: .count, app: .pressure, kind: .total, summary: { Double($0.events) })
     /// Events the engine refused (rule errors among them: a rule that fails refuses the event).
-    public static let refusedEvents = Metric(
+    package static let refusedEvents = Metric(
         "refused_events", "refused events", unit: .count, app: .pressure, kind: .total, summary: { Double($0.refused) })
     /// YES check-ins among the results (YES, NO, MISSED).
-    public static let yesRate = Metric(
+    package static let yesRate = Metric(
         "yes_rate", "YES rate", unit: .share, app: .pressure, summary: { $0.yesRate },
         day: { share($0.yes, $0.yes + $0.no + $0.missed) })
-    public static let no = Metric("no", "NO", unit: .count, app: .pressure, kind: .total, summary: { Double($0.no) })
-    public static let missed = Metric(
+    package static let no = Metric("no", "NO", unit: .count, app: .pressure, kind: .total, summary: { Double($0.no) })
+    package static let missed = Metric(
         "missed", "MISSED", unit: .count, app: .pressure, kind: .total, summary: { Double($0.missed) })
-    public static let missedPerUserDay = Metric(
+    package static let missedPerUserDay = Metric(
         "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, summary: { share($0.missed, $0.userDays) })
     /// The share of user-days on each tier (0…3); a day's: the users on it at the end of the day.
-    public static let userDaysAtTier: [Metric] = (0...3).map { tier in
+    package static let userDaysAtTier: [Metric] = (0...3).map { tier in
         Metric(
             "user_days_at_tier_\(tier)", "user-days at tier \(tier)", unit: .share, app: .pressure, seriesKey: "tier \(tier)",
             summary: { share($0.userDaysAtTier[tier], $0.userDays) }, day: { share($0.tiers[tier], $0.users) })
     }
-    public static let userDaysAtTier3Count = Metric(
+    package static let userDaysAtTier3Count = Metric(
         "user_days_at_tier_3_count", "user-days at tier 3 (count)", unit: .count, app: .pressure, kind: .total,
         summary: { Double($0.userDaysAtTier[3]) })
-    public static let remindersPerUserDay = Metric(
+    package static let remindersPerUserDay = Metric(
         "reminders_per_user_day", "reminders per user-day", unit: .perUserDay, app: .pressure, seriesKey: "reminders per user",
         summary: { $0.remindersPerUserDay }, day: { share($0.reminders, $0.users) })
-    public static let maxRemindersPerUserDay = Metric(
+    package static let maxRemindersPerUserDay = Metric(
         "max_reminders_per_user_day", "most reminders in a user-day", unit: .count, app: .pressure, kind: .extreme,
         summary: { Double($0.maxRemindersPerUserDay) }, day: { Double($0.maxReminders) })
-    public static let shieldsUsed = Metric(
+    package static let shieldsUsed = Metric(
         "shields_used", "restart shields used", unit: .count, app: .pressure, kind: .total, summary: { Double($0.shields) })
     /// The current streaks at the end of the run (the last day's).
-    public static let finalStreakP50 = Metric(
+    package static let finalStreakP50 = Metric(
         "final_streak_p50", "final streak p50", unit: .days, app: .pressure,
         summary: { Double($0.finalStreaks.streakPercentile(50)) })
-    public static let finalStreakP90 = Metric(
+    package static let finalStreakP90 = Metric(
         "final_streak_p90", "final streak p90", unit: .days, app: .pressure,
         summary: { Double($0.finalStreaks.streakPercentile(90)) })
     /// The current streaks at the end of each day (no whole-run value: the run's is the final streak).
-    public static let streakP50 = Metric(
+    package static let streakP50 = Metric(
         "streak_p50", "streak p50", unit: .days, app: .pressure, day: { Double($0.streakPercentile(50)) })
-    public static let streakP90 = Metric(
+    package static let streakP90 = Metric(
         "streak_p90", "streak p90", unit: .days, app: .pressure, day: { Double($0.streakPercentile(90)) })
 
     // The habit tracker and MIGA.
 
-    public static let habitCompletionRate = Metric(
+    package static let habitCompletionRate = Metric(
         "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate },
         day: { share($0.habitDone, $0.habitPlanned) })
-    public static let exitsToFocus = Metric(
+    package static let exitsToFocus = Metric(
         "exits_to_focus", "exits to focus", unit: .count, app: .miga, kind: .total, summary: { Double($0.exits) })
 
     // Earned, per Earned user-day (the users whose persona uses Earned), or in all.
@@ -124,50 +124,50 @@ extension Metric {
         Metric(id, label, unit: unit, app: .earned, kind: .total, summary: { Double(count($0.earned)) })
     }
 
-    public static let creditsEarnedPerUserDay = perEarnedUserDay(
+    package static let creditsEarnedPerUserDay = perEarnedUserDay(
         "credits_earned_per_user_day", "credits earned per user-day", seriesKey: "credits earned per user"
     ) { $0.creditsEarned }
-    public static let creditsSpentPerUserDay = perEarnedUserDay(
+    package static let creditsSpentPerUserDay = perEarnedUserDay(
         "credits_spent_per_user_day", "credits spent per user-day", seriesKey: "credits spent per user"
     ) { $0.creditsSpent }
-    public static let creditsForfeitedPerUserDay = perEarnedUserDay(
+    package static let creditsForfeitedPerUserDay = perEarnedUserDay(
         "credits_forfeited_per_user_day", "credits forfeited per user-day", seriesKey: "credits forfeited per user"
     ) { $0.creditsForfeited }
-    public static let creditsPerCreditUnlock = Metric(
+    package static let creditsPerCreditUnlock = Metric(
         "credits_per_credit_unlock", "credits per credit unlock", unit: .creditsPerUnlock, app: .earned,
         summary: { $0.creditsPerCreditUnlock })
-    public static let unlocksPerUserDay = perEarnedUserDay(
+    package static let unlocksPerUserDay = perEarnedUserDay(
         "unlocks_per_user_day", "unlocks per user-day", seriesKey: "unlocks per user"
     ) { $0.unlocks.total }
-    public static let creditUnlocksPerUserDay = perEarnedUserDay("credit_unlocks_per_user_day", "credit unlocks per user-day") {
+    package static let creditUnlocksPerUserDay = perEarnedUserDay("credit_unlocks_per_user_day", "credit unlocks per user-day") {
         $0.unlocks[.credits]
     }
-    public static let questUnlocksPerUserDay = perEarnedUserDay("quest_unlocks_per_user_day", "quest unlocks per user-day") {
+    package static let questUnlocksPerUserDay = perEarnedUserDay("quest_unlocks_per_user_day", "quest unlocks per user-day") {
         $0.unlocks[.quest]
     }
-    public static let emergencyUnlocksPerUserDay = perEarnedUserDay(
+    package static let emergencyUnlocksPerUserDay = perEarnedUserDay(
         "emergency_unlocks_per_user_day", "emergency unlocks per user-day"
     ) { $0.unlocks[.emergency] }
     /// Denied choices among the choices made at the gate.
-    public static let denialShare = Metric(
+    package static let denialShare = Metric(
         "denial_share", "denied choices at the gate", unit: .share, app: .earned, summary: { $0.earned.denialShare })
-    public static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") {
+    package static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") {
         $0.gaveUp
     }
     /// Earned users' balances at the end of each day (before the rollover), over every user-day.
-    public static let balanceP50 = Metric(
+    package static let balanceP50 = Metric(
         "balance_p50", "end-of-day balance p50", unit: .credits, app: .earned,
         summary: { Double($0.earned.balancePercentile(50)) },
         day: { Double($0.earned.balancePercentile(50)) })
-    public static let balanceP90 = Metric(
+    package static let balanceP90 = Metric(
         "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned,
         summary: { Double($0.earned.balancePercentile(90)) },
         day: { Double($0.earned.balancePercentile(90)) })
-    public static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
-    public static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }
-    public static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) {
+    package static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
+    package static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }
+    package static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) {
         $0.creditsForfeited
     }
-    public static let unlocks = earnedTotal("unlocks", "unlocks", unit: .count) { $0.unlocks.total }
-    public static let denials = earnedTotal("denials", "denials", unit: .count) { $0.denials.total }
+    package static let unlocks = earnedTotal("unlocks", "unlocks", unit: .count) { $0.unlocks.total }
+    package static let denials = earnedTotal("denials", "denials", unit: .count) { $0.denials.total }
 }

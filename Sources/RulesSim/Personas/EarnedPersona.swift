@@ -3,35 +3,35 @@
 /// day — focus sessions, habit completions, urges to open a distracting app, and its choices at the
 /// unlock gate. Names and values are checked by `PersonaChecks`; app ids, strictness and quest
 /// types stay strings here so that a wrong one is reported at its line.
-public struct EarnedPersona: Decodable, Sendable, Equatable {
+package struct EarnedPersona: Decodable, Sendable, Equatable {
     /// The share of this persona's users who use Earned (drawn per user).
-    public var share: Double = 1
+    package var share: Double = 1
     /// The "Distracting Apps" (AppIds, `android:…` or `iosToken:…`); urges open one of them.
-    public var apps: [String]
+    package var apps: [String]
     /// Modes defined on the first day.
-    public var modes: [Mode] = []
+    package var modes: [Mode] = []
     /// The probability that the user sets a QR key (for QR_SCAN quests) on its first day.
-    public var qrKey: Double = 0
+    package var qrKey: Double = 0
     /// Earned habits defined on the first day, each completed on a day with probability `rate`.
-    public var habits: [Habit] = []
+    package var habits: [Habit] = []
     /// The probability that the user logs a day's habits all at once (within minutes, which the
     /// rules may suspend as too many completions in a window) rather than over the day.
-    public var habitsTogether: Double = 0
-    public var focus: Focus = Focus()
-    public var urges: Urges = Urges()
-    public var gate: Gate = Gate()
-    public var quest: Quest = Quest()
+    package var habitsTogether: Double = 0
+    package var focus: Focus = Focus()
+    package var urges: Urges = Urges()
+    package var gate: Gate = Gate()
+    package var quest: Quest = Quest()
 
-    public struct Mode: Decodable, Sendable, Equatable {
-        public var name: String
+    package struct Mode: Decodable, Sendable, Equatable {
+        package var name: String
         /// `GENTLE`, `STRICT` or `HARD`.
-        public var strictness: String
-        public var priority: Int = 0
-        public var windows: [Window] = []
+        package var strictness: String
+        package var priority: Int = 0
+        package var windows: [Window] = []
         /// The apps the mode blocks; none: the distracting apps.
-        public var blockedApps: [String]?
+        package var blockedApps: [String]?
         enum CodingKeys: String, CodingKey { case name, strictness, priority, windows, blockedApps = "blocked_apps" }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             strictness = try c.decode(String.self, forKey: .strictness)
@@ -43,35 +43,35 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
 
     /// A weekly window: ISO weekdays (1 Monday … 7 Sunday), local times `from` and `to` ("HH:MM";
     /// a `to` before `from` crosses midnight).
-    public struct Window: Decodable, Sendable, Equatable {
-        public var days: [Int]
-        public var from: String
-        public var to: String
+    package struct Window: Decodable, Sendable, Equatable {
+        package var days: [Int]
+        package var from: String
+        package var to: String
     }
 
-    public struct Habit: Decodable, Sendable, Equatable {
-        public var name: String
+    package struct Habit: Decodable, Sendable, Equatable {
+        package var name: String
         /// Credits per completion (0–100); none: the rules' default.
-        public var rewardCredits: Int?
+        package var rewardCredits: Int?
         /// The probability of completing it on a day.
-        public var rate: Double
+        package var rate: Double
         enum CodingKeys: String, CodingKey { case name, rewardCredits = "reward_credits", rate }
     }
 
-    public struct Focus: Decodable, Sendable, Equatable {
+    package struct Focus: Decodable, Sendable, Equatable {
         /// Sessions per day, on average (the fraction is a chance of one more).
-        public var sessionsPerDay: Double = 0
+        package var sessionsPerDay: Double = 0
         /// The planned lengths the user picks from (uniformly), in minutes.
-        public var minutes: [Int] = [25]
+        package var minutes: [Int] = [25]
         /// The probability of ending a session early (at a uniform moment within it).
-        public var quitEarly: Double = 0
+        package var quitEarly: Double = 0
         /// Sessions start between these local hours (uniform) and end before 23:30.
-        public var hours: [Int] = [8, 21]
+        package var hours: [Int] = [8, 21]
         /// Whether sessions block strictly (STRICT) rather than gently.
-        public var strict: Bool = true
+        package var strict: Bool = true
         enum CodingKeys: String, CodingKey { case sessionsPerDay = "sessions_per_day", minutes, quitEarly = "quit_early", hours, strict }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             sessionsPerDay = try c.decodeIfPresent(Double.self, forKey: .sessionsPerDay) ?? sessionsPerDay
             minutes = try c.decodeIfPresent([Int].self, forKey: .minutes) ?? minutes
@@ -81,14 +81,14 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct Urges: Decodable, Sendable, Equatable {
+    package struct Urges: Decodable, Sendable, Equatable {
         /// Opens of a distracting app per day, on average (the fraction is a chance of one more).
-        public var perDay: Double = 0
+        package var perDay: Double = 0
         /// Urges come between these local hours (uniform), `{ 8, 23 }`: 08:00 to 22:59.
-        public var hours: [Int] = [8, 23]
+        package var hours: [Int] = [8, 23]
         enum CodingKeys: String, CodingKey { case perDay = "per_day", hours }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             perDay = try c.decodeIfPresent(Double.self, forKey: .perDay) ?? perDay
             hours = try c.decodeIfPresent([Int].self, forKey: .hours) ?? hours
@@ -99,20 +99,20 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
     /// unlock with these probabilities (the rest: it gives up and leaves the gate); when the option
     /// it wants is disabled it picks another enabled one by the same weights (or gives up) — but
     /// with probability `insist` it picks the disabled one anyway, and is denied.
-    public struct Gate: Decodable, Sendable, Equatable {
-        public var credits: Double = 0.5
-        public var quest: Double = 0.3
-        public var emergency: Double = 0.05
+    package struct Gate: Decodable, Sendable, Equatable {
+        package var credits: Double = 0.5
+        package var quest: Double = 0.3
+        package var emergency: Double = 0.05
         /// Credit unlock lengths in order of preference: the first one enabled is taken.
-        public var creditMinutes: [Int] = [5]
+        package var creditMinutes: [Int] = [5]
         /// Quest types in order of preference: the first one enabled is taken.
-        public var questTypes: [String] = ["BREATHING"]
-        public var insist: Double = 0
+        package var questTypes: [String] = ["BREATHING"]
+        package var insist: Double = 0
         enum CodingKeys: String, CodingKey {
             case credits, quest, emergency, creditMinutes = "credit_minutes", questTypes = "quest_types", insist
         }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             credits = try c.decodeIfPresent(Double.self, forKey: .credits) ?? credits
             quest = try c.decodeIfPresent(Double.self, forKey: .quest) ?? quest
@@ -125,14 +125,14 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
 
     /// How a started quest ends: completed, failed or cancelled with these probabilities, `minutes`
     /// after it started (uniform); the rest are left to expire.
-    public struct Quest: Decodable, Sendable, Equatable {
-        public var complete: Double = 0.8
-        public var fail: Double = 0.1
-        public var cancel: Double = 0.05
-        public var minutes: [Int] = [1, 4]
-        public init() {}
+    package struct Quest: Decodable, Sendable, Equatable {
+        package var complete: Double = 0.8
+        package var fail: Double = 0.1
+        package var cancel: Double = 0.05
+        package var minutes: [Int] = [1, 4]
+        package init() {}
         enum CodingKeys: String, CodingKey { case complete, fail, cancel, minutes }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             complete = try c.decodeIfPresent(Double.self, forKey: .complete) ?? complete
             fail = try c.decodeIfPresent(Double.self, forKey: .fail) ?? fail
@@ -145,7 +145,7 @@ public struct EarnedPersona: Decodable, Sendable, Equatable {
         case share, apps, modes, qrKey = "qr_key", habits, habitsTogether = "habits_together", focus, urges, gate, quest
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         share = try c.decodeIfPresent(Double.self, forKey: .share) ?? 1
         apps = try c.decode([String].self, forKey: .apps)

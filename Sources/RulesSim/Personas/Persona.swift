@@ -3,63 +3,63 @@ import RulesModel
 
 /// A behaviour model of a synthetic user, read from a Lua file (`examples/personas/*.lua`) and
 /// validated: every probability is between 0 and 1, every range ordered, every field known.
-public struct Persona: Sendable {
+package struct Persona: Sendable {
     /// The persona's name: its file name without `.lua`.
-    public var name: String
+    package var name: String
     /// The file, as given on the command line or found in the persona folder.
-    public var path: String
+    package var path: String
     /// The file's text, so that each worker loads it into its own Lua state.
-    public var text: String
-    public var spec: PersonaSpec
+    package var text: String
+    package var spec: PersonaSpec
 }
 
 /// The data of a persona file.
-public struct PersonaSpec: Decodable, Sendable, Equatable {
+package struct PersonaSpec: Decodable, Sendable, Equatable {
     /// What the persona models, in a sentence.
-    public var description: String
+    package var description: String
     /// The app settings the user chooses on its first day.
-    public var settings: Settings = Settings()
+    package var settings: Settings = Settings()
     /// The share of users of this persona on the paid plan (restart shields).
-    public var paidShare: Double = 0
+    package var paidShare: Double = 0
     /// The probability of setting a commitment before the deadline on a day.
-    public var commit: Double
+    package var commit: Double
     /// The commitment is set between these many minutes before the deadline (uniform).
-    public var commitLeadMinutes: [Int] = [30, 120]
+    package var commitLeadMinutes: [Int] = [30, 120]
     /// At the first look after the window opens: the probabilities of answering YES and NO
     /// (the rest: no answer yet).
-    public var answer: Answer
+    package var answer: Answer
     /// Minutes after the window opens at which the user first looks (uniform in the range).
-    public var firstLookMinutes: [Int] = [60, 600]
+    package var firstLookMinutes: [Int] = [60, 600]
     /// The probability that a reminder makes the user answer, by the tier of the day (0…3).
-    public var reminderResponse: [Double] = [0.3, 0.3, 0.3, 0.3]
+    package var reminderResponse: [Double] = [0.3, 0.3, 0.3, 0.3]
     /// The share of YES among answers given after a reminder.
-    public var reminderYesShare: Double = 0.7
+    package var reminderYesShare: Double = 0.7
     /// After losing a streak of at least `minStreak` days, for `days` days, these are added to the
     /// probabilities of committing and of answering YES (negative: the user gives up a bit).
-    public var lostStreak: LostStreak = LostStreak()
+    package var lostStreak: LostStreak = LostStreak()
     /// The probability that a paid user with a shield left uses it after a NO or a missed day.
-    public var shield: Double = 0
+    package var shield: Double = 0
     /// The user's habit tasks and how often it completes them.
-    public var habits: [Habit] = []
+    package var habits: [Habit] = []
     /// The MIGA gateway: how often the user opens a guarded app, and what it does there.
-    public var miga: Miga = Miga()
+    package var miga: Miga = Miga()
     /// How the user uses Earned; nil: it does not.
-    public var earned: EarnedPersona?
+    package var earned: EarnedPersona?
     /// `day(d)`: overrides of one day's probabilities (valid in the Lua state that loaded the file).
-    public var day: LuaFunction?
+    package var day: LuaFunction?
 
-    public struct Settings: Decodable, Sendable, Equatable {
-        public var timezone: String = "UTC"
-        public var commitmentDeadline: String = "09:00"
-        public var checkinWindowClose: String = "22:00"
-        public var notificationsEnabled: Bool = true
-        public var personalityMode: String = "PROFESSIONAL"
+    package struct Settings: Decodable, Sendable, Equatable {
+        package var timezone: String = "UTC"
+        package var commitmentDeadline: String = "09:00"
+        package var checkinWindowClose: String = "22:00"
+        package var notificationsEnabled: Bool = true
+        package var personalityMode: String = "PROFESSIONAL"
         enum CodingKeys: String, CodingKey {
             case timezone, commitmentDeadline = "commitment_deadline", checkinWindowClose = "checkin_window_close"
             case notificationsEnabled = "notifications_enabled", personalityMode = "personality_mode"
         }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             timezone = try c.decodeIfPresent(String.self, forKey: .timezone) ?? timezone
             commitmentDeadline = try c.decodeIfPresent(String.self, forKey: .commitmentDeadline) ?? commitmentDeadline
@@ -69,19 +69,19 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct Answer: Decodable, Sendable, Equatable {
-        public var yes: Double
-        public var no: Double
+    package struct Answer: Decodable, Sendable, Equatable {
+        package var yes: Double
+        package var no: Double
     }
 
-    public struct LostStreak: Decodable, Sendable, Equatable {
-        public var minStreak: Int = 3
-        public var days: Int = 0
-        public var commit: Double = 0
-        public var yes: Double = 0
+    package struct LostStreak: Decodable, Sendable, Equatable {
+        package var minStreak: Int = 3
+        package var days: Int = 0
+        package var commit: Double = 0
+        package var yes: Double = 0
         enum CodingKeys: String, CodingKey { case minStreak = "min_streak", days, commit, yes }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             minStreak = try c.decodeIfPresent(Int.self, forKey: .minStreak) ?? minStreak
             days = try c.decodeIfPresent(Int.self, forKey: .days) ?? days
@@ -91,23 +91,23 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
     }
 
     /// A habit task (see `PersonaSpec+Habit` for its frequency, skips, freezes and late completions).
-    public struct Habit: Decodable, Sendable, Equatable {
-        public var task: String
+    package struct Habit: Decodable, Sendable, Equatable {
+        package var task: String
         /// The probability of each of the day's completions.
-        public var rate: Double
-        public var timesPerDay: Int = 1
+        package var rate: Double
+        package var timesPerDay: Int = 1
         /// The task's frequency (nil: daily, the seed's task), and on which days it is due.
-        public var frequency: Frequency?
+        package var frequency: Frequency?
         /// A measured goal (nil: none, the seed's task) and the values the user logs.
-        public var goal: Goal?
+        package var goal: Goal?
         /// The probability that a due day the user will not complete is skipped (`habit_skip`).
-        public var skip: Double?
+        package var skip: Double?
         /// Streak freezes: equipped, held and used on a day the user would miss.
-        public var freeze: Freeze?
+        package var freeze: Freeze?
         /// The probability that a day the user misses is completed the next morning (`for_day`).
-        public var late: Double?
+        package var late: Double?
         enum CodingKeys: String, CodingKey { case task, rate, timesPerDay = "times_per_day", frequency, goal, skip, freeze, late }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             task = try c.decode(String.self, forKey: .task)
             rate = try c.decode(Double.self, forKey: .rate)
@@ -120,15 +120,15 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct Miga: Decodable, Sendable, Equatable {
+    package struct Miga: Decodable, Sendable, Equatable {
         /// Gateway opens per day, on average (the fraction is a chance of one more).
-        public var opensPerDay: Double = 0
+        package var opensPerDay: Double = 0
         /// The probabilities of leaving to focus and of deepening the pause (the rest: proceed to the app).
-        public var exit: Double = 0
-        public var deepen: Double = 0
+        package var exit: Double = 0
+        package var deepen: Double = 0
         enum CodingKeys: String, CodingKey { case opensPerDay = "opens_per_day", exit, deepen }
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             opensPerDay = try c.decodeIfPresent(Double.self, forKey: .opensPerDay) ?? 0
             exit = try c.decodeIfPresent(Double.self, forKey: .exit) ?? 0
@@ -148,7 +148,7 @@ public struct PersonaSpec: Decodable, Sendable, Equatable {
         case lostStreak = "lost_streak", shield, habits, miga, earned, day
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         description = try c.decode(String.self, forKey: .description)
         settings = try c.decodeIfPresent(Settings.self, forKey: .settings) ?? Settings()

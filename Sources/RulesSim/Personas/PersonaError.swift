@@ -1,14 +1,14 @@
 import RulesEngine
 
 /// Personas that could not be loaded, with every problem as `file:line: message`.
-public struct PersonaError: Error, CustomStringConvertible, Sendable {
-    public var problems: [RuleProblem]
+package struct PersonaError: Error, CustomStringConvertible, Sendable {
+    package var problems: [RuleProblem]
 
-    public init(problems: [RuleProblem]) { self.problems = problems }
+    package init(problems: [RuleProblem]) { self.problems = problems }
 
-    public init(_ file: String, line: Int? = nil, _ message: String) {
+    package init(_ file: String, line: Int? = nil, _ message: String) {
         problems = [RuleProblem(file: file, line: line, message: message)]
     }
 
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    package var description: String { problems.map(\.description).joined(separator: "\n") }
 }

@@ -7,15 +7,15 @@ import RulesModel
 /// Finds persona files and loads them in the Lua sandbox, with the same checks and messages as
 /// rule files: unknown fields (with a suggestion), wrong types and values out of range, each at
 /// `file:line`.
-public enum PersonaLoader {
+package enum PersonaLoader {
     /// The folder searched for personas given by name (`steady` → `examples/personas/steady.lua`).
-    public static let defaultFolder = "examples/personas"
+    package static let defaultFolder = "examples/personas"
 
     /// The folders a command searches for personas by name, in order: `extra` (`--persona-dir`),
     /// the `personas/` of each rule folder in `rules`, ``defaultFolder``, the `examples/personas`
     /// beside each rule folder (so that a rule folder run from elsewhere finds the personas of its
     /// project), then the built-in personas (``BuiltInDefaults/personasName``).
-    public static func folders(_ extra: [String] = [], rules: String...) -> [String] {
+    package static func folders(_ extra: [String] = [], rules: String...) -> [String] {
         let onDisk = rules.filter { $0 != BuiltInDefaults.name }
         let own = onDisk.map { ($0 as NSString).appendingPathComponent(RuleSet.personaFolder) }
         let beside = onDisk.map { tidy(($0 as NSString).appendingPathComponent("../examples/personas")) }
@@ -45,7 +45,7 @@ public enum PersonaLoader {
 
     /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
     /// looked up in `folders`.
-    public static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
+    package static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
         if reference.hasSuffix(".lua") || reference.contains("/") {
             // Resolved here, on the command's thread: the workers that load it may run elsewhere.
             let file = WorkingFolder.resolve(reference)
@@ -83,7 +83,7 @@ public enum PersonaLoader {
     }
 
     /// Loads and validates the persona file at `path` in `host`.
-    public static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
+    package static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
         // Its messages (and those of its `day()` during a run) name it as `shown` does.
         let path = shown(path)
         let bytes: [UInt8]
@@ -101,7 +101,7 @@ public enum PersonaLoader {
     }
 
     /// Loads a persona from its text (a worker reloads the same text into its own Lua state).
-    public static func load(name: String, path: String, text: String, host: LuaHost) throws(PersonaError) -> Persona {
+    package static func load(name: String, path: String, text: String, host: LuaHost) throws(PersonaError) -> Persona {
         let value: LuaValue
         let map = LuaSourceMap(source: text)
         do {

@@ -5,20 +5,20 @@ import RulesModel
 /// Which personas a cohort is made of, with their weights: `steady`, `steady:70,struggling:30`,
 /// `my-persona.lua:2`. Each user draws its persona by weight from its own seeded generator, so a
 /// user's persona depends only on the seed and its index.
-public struct PersonaMix: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
+package struct PersonaMix: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// A persona name (looked up in the persona folders) or a file path.
-        public var reference: String
-        public var weight: Double
+        package var reference: String
+        package var weight: Double
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// The cohort when no `--persona` is given.
-    public static let standard = try! PersonaMix(["steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20"])
+    package static let standard = try! PersonaMix(["steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20"])
 
     /// Parses `--persona` values; each is one entry or a comma-separated list (`NAME[:WEIGHT]`).
-    public init(_ values: [String]) throws(PersonaError) {
+    package init(_ values: [String]) throws(PersonaError) {
         var entries: [Entry] = []
         for value in values {
             // A comma separates entries: a file whose name has one cannot be given.
@@ -81,7 +81,7 @@ public struct PersonaMix: Sendable, Equatable {
     }
 
     /// `steady:40,struggling:20`, as given (weights as numbers).
-    public var description: String {
+    package var description: String {
         entries.map { "\($0.reference):\(Self.format($0.weight))" }.joined(separator: ",")
     }
 

@@ -10,13 +10,13 @@ extension PersonaSpec.Habit {
     /// `frequency = { kind = "weekdays", weekdays = { 1, 3, 5 } }`: the kinds and fields a streak
     /// rule sees in `task.frequency` (`daily`, `weekdays`, `times_in_days` with `times` and `days`,
     /// `every_n_days` with `every`, `days_of_month` with `days_of_month`).
-    public struct Frequency: Decodable, Sendable, Equatable {
-        public var kind: String
-        public var weekdays: [Int]?
-        public var times: Int?
-        public var days: Int?
-        public var every: Int?
-        public var daysOfMonth: [Int]?
+    package struct Frequency: Decodable, Sendable, Equatable {
+        package var kind: String
+        package var weekdays: [Int]?
+        package var times: Int?
+        package var days: Int?
+        package var every: Int?
+        package var daysOfMonth: [Int]?
         enum CodingKeys: String, CodingKey { case kind, weekdays, times, days, every, daysOfMonth = "days_of_month" }
 
         /// The kinds, as rules and persona files name them, and the engine's.
@@ -32,14 +32,14 @@ extension PersonaSpec.Habit {
     /// (`habit_task`'s `goal_type`, `goal_unit` — default the type's first unit —, `goal_value`,
     /// `goal_direction` "at_least" or "at_most"), and each completion's value, drawn uniformly
     /// between `value`'s bounds (to 0.1).
-    public struct Goal: Decodable, Sendable, Equatable {
-        public var type: String
-        public var unit: String?
-        public var target: Double
-        public var direction: String = "at_least"
-        public var value: [Double]
+    package struct Goal: Decodable, Sendable, Equatable {
+        package var type: String
+        package var unit: String?
+        package var target: Double
+        package var direction: String = "at_least"
+        package var value: [Double]
         enum CodingKeys: String, CodingKey { case type, unit, target, direction, value }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             type = try c.decode(String.self, forKey: .type)
             unit = try c.decodeIfPresent(String.self, forKey: .unit)
@@ -64,13 +64,13 @@ extension PersonaSpec.Habit {
     /// first day and every n days after — (`habit_freeze` "equip", as a Duolingo user buys one);
     /// on a due day it would miss (and does not skip), holding one, it uses it with probability
     /// `use` (`habit_freeze` "use"). What a freeze does is the rule set's to decide.
-    public struct Freeze: Decodable, Sendable, Equatable {
-        public var equip: Double?
-        public var every: Int?
-        public var max: Int = 2
-        public var use: Double = 1
+    package struct Freeze: Decodable, Sendable, Equatable {
+        package var equip: Double?
+        package var every: Int?
+        package var max: Int = 2
+        package var use: Double = 1
         enum CodingKeys: String, CodingKey { case equip, every, max, use }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             equip = try c.decodeIfPresent(Double.self, forKey: .equip)
             every = try c.decodeIfPresent(Int.self, forKey: .every)

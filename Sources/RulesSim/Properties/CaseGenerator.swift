@@ -42,7 +42,7 @@ import RulesModel
 /// a `one_of` toward its first value, a list toward fewer elements, a record field by field, a
 /// proof's domain toward its first input. A case is drawn and shrunk as it is generated (a
 /// domain's input by its index) and handed to the property as `present` shows it.
-public indirect enum CaseGenerator {
+package indirect enum CaseGenerator {
     case int(min: Int64, max: Int64)
     case oneOf([LuaValue])
     case record([(name: String, generator: CaseGenerator)])
@@ -53,8 +53,8 @@ public indirect enum CaseGenerator {
     case domain(count: Int, element: (Int) throws -> LuaValue)
 
     /// The most elements of a `gen.list`, and its default.
-    public static let maxListLength = 1_000
-    public static let defaultListLength = 10
+    package static let maxListLength = 1_000
+    package static let defaultListLength = 10
 
     /// Every window users can set as `reminder_times` gets it, the default first (where a window shrinks to).
     static let windows: [ReminderWindow] = {
@@ -90,7 +90,7 @@ public indirect enum CaseGenerator {
     /// Reads a generator; `path` names it in messages (`cases.prop_x.fields.tier`).
     /// `nested`: inside a record or a list, where a history cannot be (a history is a whole case).
     /// `rules`: the rule set under test, for the generators whose domain depends on its params.
-    public static func parse(
+    package static func parse(
         _ value: LuaValue, path: String, nested: Bool = false, rules: (() throws -> RuleSet)? = nil
     ) throws(CaseGeneratorError) -> CaseGenerator {
         let expected =
@@ -250,7 +250,7 @@ public indirect enum CaseGenerator {
 
     /// A value drawn from the generator (not a history's). Throws, having built no more of it,
     /// once it holds more than a case may (`CaseSize`).
-    public func draw<R: RandomNumberGenerator>(using rng: inout R) throws(CaseTooLarge) -> LuaValue {
+    package func draw<R: RandomNumberGenerator>(using rng: inout R) throws(CaseTooLarge) -> LuaValue {
         var size = CaseSize()
         return try draw(using: &rng, counting: &size)
     }
@@ -287,7 +287,7 @@ public indirect enum CaseGenerator {
     /// A drawn (or shrunk) value as the property gets it: a domain's index as its input, the
     /// rest as drawn. Throws `CaseTooLarge` when what it makes holds more than a case may (a
     /// list of domain inputs, or a `one_of` value a shrink reached that is larger than the drawn one).
-    public func present(_ value: LuaValue) throws -> LuaValue {
+    package func present(_ value: LuaValue) throws -> LuaValue {
         var size = CaseSize()
         return try present(value, counting: &size)
     }
@@ -319,7 +319,7 @@ public indirect enum CaseGenerator {
     /// Plainer values than `value`, plainest first (each strictly plainer, so shrinking ends).
     /// Lazy: a candidate is built when it is reached (a list's are copies of it, one per element
     /// left out or shrunk, and a nested list's would multiply).
-    public func shrink(_ value: LuaValue) -> AnySequence<LuaValue> {
+    package func shrink(_ value: LuaValue) -> AnySequence<LuaValue> {
         switch (self, value) {
         case (.int(let min, let max), .integer(let n)):
             let target = min > 0 ? min : max < 0 ? max : 0
@@ -359,24 +359,24 @@ public indirect enum CaseGenerator {
 /// once in Lua, and the text is the eighth of the state's memory a rule file may keep. A
 /// generator whose cases would be larger (`gen.list(gen.list(gen.list(…, 1000), 1000), 1000)`)
 /// is refused at its first case that is, before the case is built, naming the property.
-public struct CaseSize: Sendable {
-    public static let maxValues = LuaLimits.default.maxConvertedEntries / 10
-    public static let maxBytes = LuaLimits.default.memoryBytes / 8
+package struct CaseSize: Sendable {
+    package static let maxValues = LuaLimits.default.maxConvertedEntries / 10
+    package static let maxBytes = LuaLimits.default.memoryBytes / 8
 
-    public private(set) var values = 0
-    public private(set) var bytes = 0
+    package private(set) var values = 0
+    package private(set) var bytes = 0
 
-    public init() {}
+    package init() {}
 
     /// Counts `values` values and `bytes` bytes of text more.
-    public mutating func add(values more: Int = 1, bytes text: Int = 0) throws(CaseTooLarge) {
+    package mutating func add(values more: Int = 1, bytes text: Int = 0) throws(CaseTooLarge) {
         values += more
         bytes += text
         if values > Self.maxValues || bytes > Self.maxBytes { throw CaseTooLarge() }
     }
 
     /// Counts `value` and everything it holds (stopping at the first count past a bound).
-    public mutating func add(_ value: LuaValue) throws(CaseTooLarge) {
+    package mutating func add(_ value: LuaValue) throws(CaseTooLarge) {
         switch value {
         case .string(let text): try add(bytes: text.utf8.count)
         case .table(let table):
@@ -391,16 +391,16 @@ public struct CaseSize: Sendable {
 }
 
 /// A case that would hold more than a case may (`CaseSize`).
-public struct CaseTooLarge: Error, CustomStringConvertible, Sendable {
-    public var description: String {
+package struct CaseTooLarge: Error, CustomStringConvertible, Sendable {
+    package var description: String {
         "the case holds more than a case may: \(CaseSize.maxValues) values (numbers, strings, booleans, tables) and "
             + "\(CaseSize.maxBytes >> 20) MiB of text; draw smaller cases (a smaller gen.list MAX, fewer nested lists)"
     }
 }
 
 /// A generator a test file names that cannot be read.
-public struct CaseGeneratorError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
-    public var description: String { "\(path): \(message)" }
+package struct CaseGeneratorError: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var message: String
+    package var description: String { "\(path): \(message)" }
 }

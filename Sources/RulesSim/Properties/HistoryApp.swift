@@ -4,11 +4,11 @@ import RulesModel
 /// The apps whose generated histories a property can be checked on: `compare`'s three generators
 /// (fresh Pressure users, Earned users, habit-tracker users), each history as replay lines for
 /// one user.
-public enum HistoryApp: String, CaseIterable, Sendable {
+package enum HistoryApp: String, CaseIterable, Sendable {
     case pressure, earned, habits
 
     /// `compare`'s own lengths: 30 days of Pressure, 14 of Earned, 21 of habits.
-    public var defaultDays: Int {
+    package var defaultDays: Int {
         switch self {
         case .pressure: CompareOptions.defaultDays
         case .earned: CompareOptions.defaultEconomyDays
@@ -18,7 +18,7 @@ public enum HistoryApp: String, CaseIterable, Sendable {
 
     /// The rule functions the engine calls for the app's events (`RuleSet.namedRuleFunctions`):
     /// what a check on its histories is measured against (`RuleReach`).
-    public var ruleFunctions: [String] {
+    package var ruleFunctions: [String] {
         switch self {
         case .pressure: ["escalation.transition", "escalation.reminder_times", "streaks.pressure.next"]
         case .earned:
@@ -32,7 +32,7 @@ public enum HistoryApp: String, CaseIterable, Sendable {
     }
 
     /// `Pressure histories`, `Earned histories`, `habit histories`.
-    public var historiesName: String {
+    package var historiesName: String {
         switch self {
         case .pressure: "Pressure histories"
         case .earned: EconomyField.historiesName
@@ -42,10 +42,10 @@ public enum HistoryApp: String, CaseIterable, Sendable {
 
     /// The longest history a property may ask for: each case is replayed through the engine, and
     /// again for each candidate while it shrinks.
-    public static let maxDays = 366
+    package static let maxDays = 366
 
     /// Case `k` of `seed`: the same lines for the same seed, case and length, on every machine.
-    public func history(seed: UInt64, days: Int, case k: Int) -> PropertyHistory {
+    package func history(seed: UInt64, days: Int, case k: Int) -> PropertyHistory {
         switch self {
         case .pressure:
             .pressure(HistoryGenerator(seed: seed, days: days...days, freshStart: true).history(case: k))
@@ -57,12 +57,12 @@ public enum HistoryApp: String, CaseIterable, Sendable {
 
 /// One generated history a property is checked on: a Pressure history (shrunk as `compare`
 /// shrinks it: fewer days, plainer days) or replay lines (shrunk by leaving events out).
-public enum PropertyHistory: Sendable {
+package enum PropertyHistory: Sendable {
     case pressure(PressureHistory)
     case lines([String])
 
     /// Its replay lines, for user `u1` (a replay file's) or another user of the same store.
-    public func lines(user: String = "u1") -> [String] {
+    package func lines(user: String = "u1") -> [String] {
         switch self {
         case .pressure(let history): return ReplayScript(history, user: user).lines
         case .lines(let lines):
@@ -72,7 +72,7 @@ public enum PropertyHistory: Sendable {
     }
 
     /// Smaller histories, as compare's shrinkers make them.
-    public static func shrink(_ history: PropertyHistory) -> AnySequence<PropertyHistory> {
+    package static func shrink(_ history: PropertyHistory) -> AnySequence<PropertyHistory> {
         switch history {
         case .pressure(let pressure): AnySequence(HistoryGenerator.shrink(pressure).lazy.map { PropertyHistory.pressure($0) })
         case .lines(let lines): AnySequence(LineComparison<EconomyField>.chunkRemovals(lines).lazy.map { PropertyHistory.lines($0) })

@@ -8,16 +8,16 @@ import RulesStore
 /// `h2`, … for the `u1` of the generated lines) of one in-memory store per set, as `compare`
 /// replays its Earned and habit histories, and `judge` reads the output lines: nil when the
 /// property holds, else why it broke. Like a `RuleSet`, it belongs to one thread.
-public final class HistoryCheck {
-    public let app: HistoryApp
-    public let days: Int
-    public let rules: [any PolicyRules]
-    public let judge: (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
+package final class HistoryCheck {
+    package let app: HistoryApp
+    package let days: Int
+    package let rules: [any PolicyRules]
+    package let judge: (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
     /// One replay per set (nil when its store cannot open), and the users replayed so far.
     private lazy var replays: [Replay?] = rules.map { set in (try? Store.inMemory()).map { Replay(engine: Engine(store: $0, rules: set)) } }
     private var users = 0
 
-    public init(
+    package init(
         app: HistoryApp, days: Int, rules: [any PolicyRules], judge: @escaping (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
     ) {
         self.app = app
@@ -27,13 +27,13 @@ public final class HistoryCheck {
     }
 
     /// The most candidates tried while shrinking: each is replayed through the engine.
-    public static let maxShrinkAttempts = 2_000
+    package static let maxShrinkAttempts = 2_000
     /// This check's limit (`maxShrinkAttempts` unless its maker says otherwise).
-    public var shrinkLimit = HistoryCheck.maxShrinkAttempts
+    package var shrinkLimit = HistoryCheck.maxShrinkAttempts
 
     /// Why the property breaks on `history`, or nil; nil too when `deadline` passes before its
     /// replay ends (a year of events can take seconds), which the caller tells by the deadline.
-    public func failure(_ history: PropertyHistory, until deadline: ContinuousClock.Instant? = nil) -> String? {
+    package func failure(_ history: PropertyHistory, until deadline: ContinuousClock.Instant? = nil) -> String? {
         users += 1
         let lines = history.lines(user: "h\(users)")
         guard let outputs = outputs(lines, until: deadline) else { return nil }
@@ -60,26 +60,26 @@ public final class HistoryCheck {
     }
 
     /// What checking `cases` histories from `seed` found: how many broke, and the first, shrunk.
-    public struct Outcome: Sendable {
-        public var cases: Int
-        public var broken: Int
+    package struct Outcome: Sendable {
+        package var cases: Int
+        package var broken: Int
         /// The first case that broke the property, its history shrunk, and why it broke there.
-        public var firstCase: Int?
-        public var originalEvents = 0
-        public var minimal: [String] = []
-        public var attempts = 0
-        public var message = ""
+        package var firstCase: Int?
+        package var originalEvents = 0
+        package var minimal: [String] = []
+        package var attempts = 0
+        package var message = ""
         /// Whether the deadline stopped the cases before the last (`cases` is then the number checked).
-        public var stoppedAtDeadline = false
+        package var stoppedAtDeadline = false
         /// What stopped shrinking before the history was minimal (`minimal` is then the smallest
         /// failing history found so far); nil when it is minimal.
-        public var shrinkStopped: ShrinkStop?
+        package var shrinkStopped: ShrinkStop?
     }
 
     /// Checks cases 0 to `cases - 1`; with `stopAtFirst`, stops at the first that breaks. With
     /// `deadline`, no case is started and no shrink candidate is tried once it has passed.
     /// `casesChecked` is called when the cases are checked, before any shrinking.
-    public func run(
+    package func run(
         cases: Int, seed: UInt64, stopAtFirst: Bool, until deadline: ContinuousClock.Instant? = nil,
         casesChecked: (() -> Void)? = nil, progress: ((Int) -> Void)? = nil
     ) -> Outcome {
@@ -137,8 +137,8 @@ public final class HistoryCheck {
 /// list of steps (the output line of `rulesrun replay` for each event, with the event itself as
 /// `event`: `step.event.type`, `step.ok`, `step.decisions`, `step.state`, `step.error`), one
 /// argument per rule set, and must return true.
-public enum LuaProperty {
-    public static func judge(_ function: LuaFunction, in host: LuaHost) -> ([String], [[JSONValue]]) -> String? {
+package enum LuaProperty {
+    package static func judge(_ function: LuaFunction, in host: LuaHost) -> ([String], [[JSONValue]]) -> String? {
         return { lines, outputs in
             let events = lines.map { line in (try? JSONLine.parse(line)).map(LuaValue.init(json:)) ?? .nil }
             let arguments = outputs.map { side in
@@ -158,7 +158,7 @@ public enum LuaProperty {
     }
 
     /// Nil when `function(arguments…)` returns true; else why not.
-    public static func verdict(_ function: LuaFunction, in host: LuaHost, _ arguments: [LuaValue]) -> String? {
+    package static func verdict(_ function: LuaFunction, in host: LuaHost, _ arguments: [LuaValue]) -> String? {
         do {
             let results = try host.call(function, arguments)
             switch results.first ?? .nil {

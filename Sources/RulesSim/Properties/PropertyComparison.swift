@@ -10,55 +10,55 @@ import RulesModel
 /// named `prop_…` is a property, its `cases` entry names the histories (`gen.history("earned")`),
 /// and it gets A's replayed history then B's (lists of steps, one per event: `event`, `ok`,
 /// `decisions`, `state`, `error`) and must return true.
-public final class PropertyComparison {
+package final class PropertyComparison {
     /// One property (or expectation) and what checking it found.
-    public struct Checked: Sendable {
+    package struct Checked: Sendable {
         /// `prop_b_never_charges_more`, or the expectation's text.
-        public var name: String
+        package var name: String
         /// Where it is stated: `properties.lua:12`, or `--expect`.
-        public var origin: String
-        public var app: HistoryApp
-        public var days: Int
-        public var outcome: HistoryCheck.Outcome
+        package var origin: String
+        package var app: HistoryApp
+        package var days: Int
+        package var outcome: HistoryCheck.Outcome
         /// The replay file of its minimal history (`property-NAME.jsonl`, `expectation-APP-N.jsonl`).
-        public var fileName: String
+        package var fileName: String
         /// For a broken property or expectation, the rule calls of its minimal history under A and
         /// B (the last ones), as a failed test shows them; empty otherwise (or with `--no-explain`).
-        public var explanations: [FailureExplanation] = []
+        package var explanations: [FailureExplanation] = []
         /// What its histories reached of A's rules and of B's (`RuleReach`; nil for a set that is
         /// not a rule folder).
-        public var reach: [RuleReach?] = []
-        public var holds: Bool { outcome.broken == 0 }
+        package var reach: [RuleReach?] = []
+        package var holds: Bool { outcome.broken == 0 }
         /// What stopped shrinking before its history was minimal, as `rulesrun test` says it; nil
         /// when the history is minimal.
-        public var shrinkText: String? {
+        package var shrinkText: String? {
             outcome.shrinkStopped.map { $0.text(attempts: outcome.attempts, limit: shrinkLimit) }
         }
         /// The limit its shrinking had.
-        public var shrinkLimit = HistoryCheck.maxShrinkAttempts
+        package var shrinkLimit = HistoryCheck.maxShrinkAttempts
         /// Whether it is an `--expect` (over the economy's or the habit tracker's fields).
-        public var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
+        package var isExpectation: Bool { origin == PropertyComparison.expectOrigin }
     }
 
     /// The most histories per property (`--property-runs`), and the default.
-    public static let maxRuns = 10_000
-    public static let defaultRuns = 100
+    package static let maxRuns = 10_000
+    package static let defaultRuns = 100
     /// The origin of an expectation's check.
-    public static let expectOrigin = "--expect"
+    package static let expectOrigin = "--expect"
     /// The largest property file read (the size of the largest rule file).
-    public static let maxBytes = LuaLimits.default.maxSourceBytes
+    package static let maxBytes = LuaLimits.default.maxSourceBytes
 
-    public let rulesA: any PolicyRules
-    public let rulesB: any PolicyRules
-    public let seed: UInt64
+    package let rulesA: any PolicyRules
+    package let rulesB: any PolicyRules
+    package let seed: UInt64
     /// The most candidates tried while shrinking a broken one's history (`HistoryCheck.maxShrinkAttempts`).
-    public let shrinkLimit: Int
+    package let shrinkLimit: Int
     /// The property file's host (nil without --property) and its properties, in the order of their lines.
     private var host: LuaHost?
-    public private(set) var properties: [(name: String, function: LuaFunction, app: HistoryApp, days: Int)] = []
-    public private(set) var file: String?
+    package private(set) var properties: [(name: String, function: LuaFunction, app: HistoryApp, days: Int)] = []
+    package private(set) var file: String?
 
-    public init(a: any PolicyRules, b: any PolicyRules, seed: UInt64, shrinkLimit: Int = HistoryCheck.maxShrinkAttempts) {
+    package init(a: any PolicyRules, b: any PolicyRules, seed: UInt64, shrinkLimit: Int = HistoryCheck.maxShrinkAttempts) {
         rulesA = a
         rulesB = b
         self.seed = seed
@@ -67,7 +67,7 @@ public final class PropertyComparison {
 
     /// Loads the property file: every `prop_*` function must have a `gen.history` entry in `cases`.
     /// The error names the file, the line or the `cases` entry, and what was expected.
-    public func load(file path: String) throws(PropertyFileError) {
+    package func load(file path: String) throws(PropertyFileError) {
         let label = (path as NSString).lastPathComponent
         do {
             let bytes = try SourceFile.read(path, maxBytes: Self.maxBytes)
@@ -124,7 +124,7 @@ public final class PropertyComparison {
     /// histories of its app of `days` days (compare's `--economy-…`, `--habit-…`), from `seed`.
     /// With `folders` (A's and B's), a broken property's or expectation's minimal history is
     /// replayed once more under each on a host that explains (`Checked.explanations`).
-    public func run(
+    package func run(
         runs: Int, expectations: [(LineExpectation, runs: Int, days: Int)], folders: (a: String, b: String)? = nil,
         progress: ((String, Int, Int) -> Void)? = nil
     ) -> [Checked] {
@@ -197,7 +197,7 @@ public final class PropertyComparison {
     }
 
     /// A broken property's replay file: comment lines saying what breaks, then the events.
-    public static func replayText(_ checked: Checked, nameA: String, nameB: String, seed: UInt64) -> String {
+    package static func replayText(_ checked: Checked, nameA: String, nameB: String, seed: UInt64) -> String {
         let outcome = checked.outcome
         return
             ([
@@ -211,7 +211,7 @@ public final class PropertyComparison {
 }
 
 /// A property file that cannot be used.
-public struct PropertyFileError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+package struct PropertyFileError: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
 }

@@ -16,26 +16,26 @@ import RulesModel
 /// and no shrink candidate is tried once the test's deadline has passed: a property stopped among
 /// its cases is an ERROR (none broke it so far), one stopped while shrinking (or at the most
 /// candidates shrinking tries) FAILs with the smallest failing case found so far, saying so.
-public final class PropertyRunner: PropertyRunning {
-    public static let defaultCases = 100
-    public static let maxCases = 100_000
-    public static let defaultOut = ".rulesrun/test"
+package final class PropertyRunner: PropertyRunning {
+    package static let defaultCases = 100
+    package static let maxCases = 100_000
+    package static let defaultOut = ".rulesrun/test"
     /// The most candidates tried while shrinking a value (a history's: `HistoryCheck.maxShrinkAttempts`).
-    public static let maxShrinkAttempts = 20_000
+    package static let maxShrinkAttempts = 20_000
 
-    public let cases: Int
-    public let seed: UInt64
-    public let out: String
-    public let explain: Bool
+    package let cases: Int
+    package let seed: UInt64
+    package let out: String
+    package let explain: Bool
     /// The rule sets the histories are replayed under, by folder (loaded once, and again when the
     /// test runner's snapshot of the folder changed: `rulesrun watch` keeps one runner for every cycle).
     private var ruleSets: [String: RuleSet] = [:]
     /// The replay files written, in order.
-    public private(set) var written: [String] = []
+    package private(set) var written: [String] = []
     /// The replay files' names, by property (test file and name).
     private var fileNames = FileNames()
 
-    public init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false)
+    package init(cases: Int = PropertyRunner.defaultCases, seed: UInt64 = 1, out: String = PropertyRunner.defaultOut, explain: Bool = false)
     {
         self.cases = cases
         self.seed = seed
@@ -43,7 +43,7 @@ public final class PropertyRunner: PropertyRunning {
         self.explain = explain
     }
 
-    public func run(_ property: PropertyTest, in host: LuaHost, until deadline: TestLimits.Deadline) -> RuleTestResult {
+    package func run(_ property: PropertyTest, in host: LuaHost, until deadline: TestLimits.Deadline) -> RuleTestResult {
         func result(
             _ outcome: RuleTestResult.Outcome, _ failure: [String], cases: Int? = nil, explanation: FailureExplanation? = nil
         ) -> RuleTestResult {

@@ -1,21 +1,21 @@
 /// A chart of per-day series (``MetricRegistry/perDay``) that share a unit: how `simulate
 /// --replicas --html` (each series' mean with its interval band) and `compare --html` (A and B
 /// overlaid) draw the days. Shares are drawn in percent.
-public struct DayMetricChart: Sendable {
+package struct DayMetricChart: Sendable {
     /// One line: the ``Metric`` it draws, its name in the legend and its colour.
-    public struct Line: Sendable {
-        public var metric: Metric
-        public var label: String
-        public var color: String
+    package struct Line: Sendable {
+        package var metric: Metric
+        package var label: String
+        package var color: String
     }
 
-    public var title: String
-    public var unit: String
-    public var lines: [Line]
+    package var title: String
+    package var unit: String
+    package var lines: [Line]
     /// Whether the series are shares (drawn × 100, on an axis up to 100 %).
-    public var isShare: Bool { lines.allSatisfy(\.metric.isShare) }
+    package var isShare: Bool { lines.allSatisfy(\.metric.isShare) }
     /// The app of the series (a chart is drawn only when the run has it).
-    public var app: Metric.App { lines.first?.metric.app ?? .pressure }
+    package var app: Metric.App { lines.first?.metric.app ?? .pressure }
 
     init(_ title: String, _ unit: String, _ lines: [(Metric, String, String)]) {
         self.title = title
@@ -24,7 +24,7 @@ public struct DayMetricChart: Sendable {
     }
 
     /// Every per-day series in a chart: Pressure's four charts, then Earned's two.
-    public static let all: [DayMetricChart] = [
+    package static let all: [DayMetricChart] = [
         DayMetricChart(
             "Users on each escalation tier", "% of users",
             (0...3).map { (Metric.userDaysAtTier[$0], "tier \($0)", ReportCharts.tierColors[$0]) }),
@@ -43,11 +43,11 @@ public struct DayMetricChart: Sendable {
     ]
 
     /// The charts of a run whose apps are `apps`.
-    public static func charts(apps: Set<Metric.App>) -> [DayMetricChart] { all.filter { apps.contains($0.app) } }
+    package static func charts(apps: Set<Metric.App>) -> [DayMetricChart] { all.filter { apps.contains($0.app) } }
 
     /// The chart over `axis`, with the series `lines` makes of each line (values per day, in the
     /// metric's unit: shares as fractions), scaled and taken to the axis's points.
-    public func chart(axis: TimeAxis, _ lines: (Line) -> [ChartSeries]) -> LineChart {
+    package func chart(axis: TimeAxis, _ lines: (Line) -> [ChartSeries]) -> LineChart {
         let scale = isShare ? 100.0 : 1
         let series = self.lines.flatMap(lines).map { s in s.mapped { axis.aggregate($0.map { $0 * scale }) } }
         return LineChart(title: title, unit: unit, axis: axis, series: series, maxValue: isShare ? 100 : nil)

@@ -7,9 +7,9 @@ import Foundation
 ///
 /// The interval is Student's t: `mean ± t(0.975, n − 1) · s / √n`, with `s` the sample standard
 /// deviation of the n values. With one value there is no interval (`low == high == mean`).
-public struct Estimate: Sendable, Equatable {
+package struct Estimate: Sendable, Equatable {
     /// Where the n values come from.
-    public enum Method: String, Sendable {
+    package enum Method: String, Sendable {
         /// Independent cohorts, each with its own seed (`simulate --replicas K`).
         case replicas
         /// Groups of users of one cohort (batch means).
@@ -18,14 +18,14 @@ public struct Estimate: Sendable, Equatable {
         case single
     }
 
-    public var mean: Double
-    public var low: Double
-    public var high: Double
+    package var mean: Double
+    package var low: Double
+    package var high: Double
     /// The values the interval is computed from.
-    public var n: Int
-    public var method: Method
+    package var n: Int
+    package var method: Method
 
-    public init(mean: Double, low: Double, high: Double, n: Int, method: Method) {
+    package init(mean: Double, low: Double, high: Double, n: Int, method: Method) {
         self.mean = mean
         self.low = low
         self.high = high
@@ -34,12 +34,12 @@ public struct Estimate: Sendable, Equatable {
     }
 
     /// Half the interval's width.
-    public var halfWidth: Double { (high - low) / 2 }
+    package var halfWidth: Double { (high - low) / 2 }
     /// Whether the interval leaves 0 out: for a difference, whether it is significant at 5 %.
-    public var excludesZero: Bool { low > 0 || high < 0 }
+    package var excludesZero: Bool { low > 0 || high < 0 }
 
     /// The mean of `values` with its Student-t 95 % interval (none for fewer than two values).
-    public static func of(_ values: [Double], method: Method) -> Estimate {
+    package static func of(_ values: [Double], method: Method) -> Estimate {
         let n = values.count
         guard n > 0 else { return Estimate(mean: 0, low: 0, high: 0, n: 0, method: .single) }
         let mean = values.reduce(0, +) / Double(n)
@@ -52,7 +52,7 @@ public struct Estimate: Sendable, Equatable {
     /// `groups`' values gives it. `scale` is how the whole relates to a group's value: 1 for a
     /// rate or a share (the whole's value is about the groups' mean), the number of groups for a
     /// total (the whole is the groups' sum).
-    public static func around(_ point: Double, groups: [Double], scale: Double = 1) -> Estimate {
+    package static func around(_ point: Double, groups: [Double], scale: Double = 1) -> Estimate {
         let n = groups.count
         guard n > 1 else { return Estimate(mean: point, low: point, high: point, n: n, method: .single) }
         let mean = groups.reduce(0, +) / Double(n)
@@ -76,7 +76,7 @@ public struct Estimate: Sendable, Equatable {
     /// Student's t 0.975 quantile: the published table up to 30 degrees of freedom, beyond it the
     /// Cornish–Fisher expansion around the normal quantile 1.959964 (within 1e-5 of the exact value
     /// from 31 on, and tending to the normal's).
-    public static func tQuantile975(degreesOfFreedom df: Int) -> Double {
+    package static func tQuantile975(degreesOfFreedom df: Int) -> Double {
         precondition(df >= 1, "degrees of freedom must be at least 1")
         if df <= tTable.count { return tTable[df - 1] }
         let z = 1.959963985, n = Double(df)

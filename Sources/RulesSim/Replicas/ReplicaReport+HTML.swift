@@ -31,7 +31,7 @@ extension ReplicaReport {
     /// and units of a single run's page: the run's parameters, each summary metric's mean with its
     /// 95 % interval, Pressure's and Earned's per-day series as means with interval bands, and the
     /// JSON report (`--format json`) embedded once as `<script type="application/json" id="report">`.
-    public func html() -> String {
+    package func html() -> String {
         let r = first.run
         let axis = TimeAxis(start: (try? DayID(r.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
         let firstDay = axis.date(0), lastDay = axis.date(max(0, first.days.count - 1))
@@ -90,7 +90,7 @@ extension ReplicaReport {
     }
 
     /// The same charts stacked in one SVG file under a title line (`simulate --replicas K --chart`).
-    public func svg() -> String {
+    package func svg() -> String {
         let drawn = charts
         let width = drawn.first?.width ?? 1100
         var body = """

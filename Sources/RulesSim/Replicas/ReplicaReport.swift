@@ -5,27 +5,27 @@ import RulesModel
 /// `simulate --replicas K`: K independent cohorts of the same run, each with its own seed, and
 /// every summary metric (``MetricRegistry/summary``) and per-day series (``MetricRegistry/perDay``) as the mean over
 /// the replicas with a Student-t 95 % interval (``Estimate``; the replicas are i.i.d.).
-public struct ReplicaReport: Sendable {
+package struct ReplicaReport: Sendable {
     /// The most replicas of one run.
-    public static let maxReplicas = 1000
+    package static let maxReplicas = 1000
 
     /// The seed of replica `replica` (1-based) of a run with `seed`: replica 1 is the run with
     /// `seed` itself (so its report is `simulate`'s without `--replicas`); replica r ≥ 2 takes the
     /// first number of the SplitMix64 stream `SeededGenerator(seed: seed, r, "REPLICA")`.
-    public static func seed(_ seed: UInt64, replica: Int) -> UInt64 {
+    package static func seed(_ seed: UInt64, replica: Int) -> UInt64 {
         guard replica > 1 else { return seed }
         var generator = SeededGenerator(seed: seed, UInt64(replica), 0x5245_504C_4943_41)
         return generator.next()
     }
 
     /// Each replica's report, in replica order.
-    public var reports: [SimulationReport]
+    package var reports: [SimulationReport]
 
-    public init(reports: [SimulationReport]) { self.reports = reports }
+    package init(reports: [SimulationReport]) { self.reports = reports }
 
     /// Runs `replicas` replicas of `simulation` one after the other (each on `--jobs` workers; the
     /// reports do not depend on the number of jobs). `progress` gets (users done, users) over all.
-    public static func run(_ simulation: Simulation, replicas: Int, progress: ((Int, Int) -> Void)? = nil) throws -> ReplicaReport {
+    package static func run(_ simulation: Simulation, replicas: Int, progress: ((Int, Int) -> Void)? = nil) throws -> ReplicaReport {
         guard (1...maxReplicas).contains(replicas) else {
             throw SimulationError("--replicas must be from 1 to \(maxReplicas), found \(replicas)")
         }
@@ -48,7 +48,7 @@ public struct ReplicaReport: Sendable {
     var apps: Set<Metric.App> { Metric.apps(earned: earned) }
 
     /// Each summary metric's estimate over the replicas.
-    public var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {
+    package var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {
         let summaries = reports.map(ReportSummary.init)
         return MetricRegistry.only(MetricRegistry.summary, apps: apps).map { metric in
             let values = summaries.map { metric.value($0) }
@@ -57,7 +57,7 @@ public struct ReplicaReport: Sendable {
     }
 
     /// Each per-day series: per day, its estimate over the replicas.
-    public var series: [(metric: Metric, days: [Estimate])] {
+    package var series: [(metric: Metric, days: [Estimate])] {
         MetricRegistry.only(MetricRegistry.perDay, apps: apps).map { metric in
             (metric, first.days.indices.map { d in Estimate.of(reports.map { metric.value($0.days[d]) }, method: .replicas) })
         }
@@ -69,7 +69,7 @@ public struct ReplicaReport: Sendable {
     }
 
     /// The report in `format`.
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .table: VisibleText.escaping(table())
         case .json: json()
@@ -87,7 +87,7 @@ public struct ReplicaReport: Sendable {
     }
 
     /// For people: the run, the summary metrics, then one line per day.
-    public func table() -> String {
+    package func table() -> String {
         let r = first.run
         let start = try? DayID(r.start)
         let last = start?.adding(days: max(0, r.days - 1))?.rawValue ?? ""
@@ -120,7 +120,7 @@ public struct ReplicaReport: Sendable {
     /// One JSON object: `run` (with `replicas` and each replica's `seeds`), `interval`, `summary`
     /// (each metric's label, mean, low, high and the replicas' values) and `days` (per day, each
     /// series' mean, low and high under its ``Metric/seriesKey``).
-    public func json() -> String {
+    package func json() -> String {
         let r = first.run
         let run: JSONValue = .object([
             ("duration", .string(r.duration)), ("start", .string(r.start)), ("days", .int(r.days)), ("users", .int(r.users)),
@@ -154,7 +154,7 @@ public struct ReplicaReport: Sendable {
 
     /// One flat JSON object per day (`pandas.read_json(f, lines=True)`: one row per day): day, date,
     /// and each series' `KEY.mean`, `KEY.low`, `KEY.high` (``Metric/seriesKey``).
-    public func jsonl() -> String {
+    package func jsonl() -> String {
         let start = try? DayID(first.run.start)
         let series = self.series
         return first.days.indices.map { d in
@@ -166,7 +166,7 @@ public struct ReplicaReport: Sendable {
     }
 
     /// One line per (day, series): day, date, series (its ``Metric/seriesKey``), mean, low, high.
-    public func csv() -> String {
+    package func csv() -> String {
         let start = try? DayID(first.run.start)
         var out = "day,date,series,mean,low,high\n"
         let series = self.series

@@ -2,49 +2,49 @@ import RulesEngine
 
 /// What happened on one simulated day, summed over users. Only integer counts, so that totals of
 /// parts (workers, shards) add up exactly to the totals of the whole, whatever the order.
-public struct DayTotals: Codable, Sendable, Equatable {
+package struct DayTotals: Codable, Sendable, Equatable {
     /// Users on each tier (0…3) at the end of the day.
-    public var tiers: [Int] = [0, 0, 0, 0]
+    package var tiers: [Int] = [0, 0, 0, 0]
     /// Reminders sent (logged notifications).
-    public var reminders = 0
+    package var reminders = 0
     /// The most reminders one user got that day.
-    public var maxReminders = 0
+    package var maxReminders = 0
     /// Commitments set.
-    public var commitments = 0
+    package var commitments = 0
     /// The day's results: YES and NO check-ins, and MISSED days (no check-in, or no commitment).
-    public var yes = 0
-    public var no = 0
-    public var missed = 0
+    package var yes = 0
+    package var no = 0
+    package var missed = 0
     /// Restart shields used.
-    public var shields = 0
+    package var shields = 0
     /// Habit completions recorded, and the completions the users' tasks asked for.
-    public var habitDone = 0
-    public var habitPlanned = 0
+    package var habitDone = 0
+    package var habitPlanned = 0
     /// MIGA gateway events by kind.
-    public var exits = 0
-    public var deepens = 0
-    public var proceeds = 0
+    package var exits = 0
+    package var deepens = 0
+    package var proceeds = 0
     /// Events the engine refused (a late check-in, no shield left, …).
-    public var refused = 0
+    package var refused = 0
     /// Events applied.
-    public var events = 0
+    package var events = 0
     /// Users by current streak at the end of the day: `streaks[n]` users have a streak of n.
-    public var streaks: [Int] = []
+    package var streaks: [Int] = []
     /// Earned: the economy of the users who use it.
-    public var earned = EconomyTotals()
+    package var earned = EconomyTotals()
     /// Habit days skipped (`habit_skip`), streak freezes equipped and used (`habit_freeze`), and
     /// completions of the day before (`for_day`) — by personas that set `skip`, `freeze`, `late`.
-    public var habitSkips = 0
-    public var freezesEquipped = 0
-    public var freezesUsed = 0
-    public var habitLate = 0
+    package var habitSkips = 0
+    package var freezesEquipped = 0
+    package var freezesUsed = 0
+    package var habitLate = 0
     /// When the rule set returns them: the users' habit tasks by their longest best streak at the
     /// end of the day (`bestStreaks[n]` tasks have a longest best streak of n), and by their score
     /// in whole percent (`scores[p]` tasks score p%, 0…100).
-    public var bestStreaks: [Int] = []
-    public var scores: [Int] = []
+    package var bestStreaks: [Int] = []
+    package var scores: [Int] = []
 
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
@@ -57,7 +57,7 @@ public struct DayTotals: Codable, Sendable, Equatable {
     /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
     /// and one of a run without skips, freezes, late completions, best streaks or scores has none
     /// of these keys (they are zero, or empty).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tiers = try c.decode([Int].self, forKey: .tiers)
         reminders = try c.decode(Int.self, forKey: .reminders)
@@ -85,7 +85,7 @@ public struct DayTotals: Codable, Sendable, Equatable {
     }
 
     /// Adds another part's counts.
-    public mutating func add(_ other: DayTotals) {
+    package mutating func add(_ other: DayTotals) {
         for i in tiers.indices { tiers[i] += other.tiers[i] }
         reminders += other.reminders
         maxReminders = max(maxReminders, other.maxReminders)
@@ -170,8 +170,8 @@ public struct DayTotals: Codable, Sendable, Equatable {
     }
 
     /// Users counted on the day.
-    public var users: Int { tiers.reduce(0, +) }
+    package var users: Int { tiers.reduce(0, +) }
 
     /// The smallest streak that at least `p` percent of the users have or are below (nearest rank).
-    public func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }
+    package func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }
 }

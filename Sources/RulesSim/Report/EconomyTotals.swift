@@ -2,43 +2,43 @@ import RulesModel
 
 /// What Earned's users did and got on one simulated day, summed over users (`DayTotals.earned`).
 /// Only integer counts, so that parts add up exactly to the whole.
-public struct EconomyTotals: Codable, Sendable, Equatable {
+package struct EconomyTotals: Codable, Sendable, Equatable {
     /// Credits earned (focus sessions, habit completions and streak bonuses), spent on credit
     /// unlocks, and forfeited at the day's rollover (the balance above what the rules carry over).
-    public var creditsEarned = 0
-    public var creditsSpent = 0
-    public var creditsForfeited = 0
+    package var creditsEarned = 0
+    package var creditsSpent = 0
+    package var creditsForfeited = 0
     /// Urges to open a distracting app acted on, and what they met: the gate opened (retries after
     /// a denial included), the app not blocked at that moment, or the app already unlocked by a grant.
-    public var urges = 0
-    public var gateOpens = 0
-    public var unblockedOpens = 0
-    public var openedWhileUnlocked = 0
+    package var urges = 0
+    package var gateOpens = 0
+    package var unblockedOpens = 0
+    package var openedWhileUnlocked = 0
     /// Choices made at the gate (`unlock_choose` applied), the user giving up at the gate, and
     /// attempts left to expire.
-    public var choices = 0
-    public var gaveUp = 0
-    public var attemptsExpired = 0
+    package var choices = 0
+    package var gaveUp = 0
+    package var attemptsExpired = 0
     /// Unlocks granted, by method (an emergency unlock is an emergency use), and denials by reason.
-    public var unlocks = CaseCounts<UnlockGrantMethod>()
-    public var denials = CaseCounts<UnlockDenialReason>()
+    package var unlocks = CaseCounts<UnlockGrantMethod>()
+    package var denials = CaseCounts<UnlockDenialReason>()
     /// Quests started, and how they ended.
-    public var questsStarted = 0
-    public var quests = CaseCounts<QuestOutcome>()
+    package var questsStarted = 0
+    package var quests = CaseCounts<QuestOutcome>()
     /// Focus sessions that ran their planned length, and those ended early.
-    public var focusCompleted = 0
-    public var focusEndedEarly = 0
+    package var focusCompleted = 0
+    package var focusEndedEarly = 0
     /// Earned habit completions the personas planned, those recorded, and those whose award was
     /// suspended (too many completions in the rules' window).
-    public var habitsPlanned = 0
-    public var habitsDone = 0
-    public var habitAwardsSuspended = 0
+    package var habitsPlanned = 0
+    package var habitsDone = 0
+    package var habitAwardsSuspended = 0
     /// Earned days that qualified for the streak.
-    public var qualifiedDays = 0
+    package var qualifiedDays = 0
     /// Earned's users by credit balance at the end of the day (before the 04:00 rollover).
-    public var balances: [Int] = []
+    package var balances: [Int] = []
 
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case creditsEarned = "credits_earned", creditsSpent = "credits_spent", creditsForfeited = "credits_forfeited", urges
@@ -50,7 +50,7 @@ public struct EconomyTotals: Codable, Sendable, Equatable {
     }
 
     /// Adds another part's counts.
-    public mutating func add(_ o: EconomyTotals) {
+    package mutating func add(_ o: EconomyTotals) {
         creditsEarned += o.creditsEarned
         creditsSpent += o.creditsSpent
         creditsForfeited += o.creditsForfeited
@@ -105,12 +105,12 @@ public struct EconomyTotals: Codable, Sendable, Equatable {
     }
 
     /// Earned's users counted (by their end-of-day balance); over several days, user-days.
-    public var users: Int { balances.reduce(0, +) }
+    package var users: Int { balances.reduce(0, +) }
 
-    public func balancePercentile(_ p: Int) -> Int { Histogram.percentile(p, of: balances) }
+    package func balancePercentile(_ p: Int) -> Int { Histogram.percentile(p, of: balances) }
 
-    public var maxBalance: Int { Histogram.maximum(of: balances) }
+    package var maxBalance: Int { Histogram.maximum(of: balances) }
 
     /// The share of choices at the gate that were denied.
-    public var denialShare: Double { choices == 0 ? 0 : Double(denials.total) / Double(choices) }
+    package var denialShare: Double { choices == 0 ? 0 : Double(denials.total) / Double(choices) }
 }

@@ -1,5 +1,5 @@
 /// How a quest ended (a quest session's final state, A2).
-public enum QuestOutcome: String, Sendable, CaseIterable {
+package enum QuestOutcome: String, Sendable, CaseIterable {
     case completed = "COMPLETED"
     case failed = "FAILED"
     case cancelled = "CANCELLED"

@@ -11,11 +11,11 @@ import RulesModel
 /// registry metric's per-day value (``MetricRegistry``: reminders, streaks, credits, balances) is
 /// read through it; the shares are computed here in percent (× 100 before the division, as drawn
 /// since the first version).
-public struct ReportCharts: Sendable {
-    public let report: SimulationReport
-    public let axis: TimeAxis
+package struct ReportCharts: Sendable {
+    package let report: SimulationReport
+    package let axis: TimeAxis
 
-    public init(_ report: SimulationReport, weekly: Bool? = nil) {
+    package init(_ report: SimulationReport, weekly: Bool? = nil) {
         self.report = report
         let start = (try? DayID(report.run.start)) ?? SimulationConfig.defaultStart
         axis = TimeAxis(start: start, days: report.days.count, weekly: weekly)
@@ -24,7 +24,7 @@ public struct ReportCharts: Sendable {
     static let tierColors = ["#2e7d32", "#1e88e5", "#fb8c00", "#c62828"]
 
     /// Whether any day counts an Earned user.
-    public var hasEarned: Bool { report.days.contains { $0.earned.users > 0 } }
+    package var hasEarned: Bool { report.days.contains { $0.earned.users > 0 } }
 
     private func line(_ key: String, _ name: String, _ color: String, _ daily: (DayTotals) -> Double) -> ChartSeries {
         ChartSeries(key: key, name: name, color: color, values: axis.aggregate(report.days.map(daily)))
@@ -39,7 +39,7 @@ public struct ReportCharts: Sendable {
         whole == 0 ? 0 : scale * Double(part) / Double(whole)
     }
 
-    public var tiers: LineChart {
+    package var tiers: LineChart {
         LineChart(
             title: "Users on each escalation tier", unit: "% of users", axis: axis,
             series: (0..<4).map { t in line("tiers.\(t)", "tier \(t)", Self.tierColors[t]) { Self.ratio($0.tiers[t], $0.users, scale: 100) }
@@ -47,7 +47,7 @@ public struct ReportCharts: Sendable {
             maxValue: 100)
     }
 
-    public var checkIns: LineChart {
+    package var checkIns: LineChart {
         let results: (DayTotals) -> Int = { $0.yes + $0.no + $0.missed }
         return LineChart(
             title: "The day's results: YES and NO check-ins, MISSED days", unit: "% of the day's results", axis: axis,
@@ -58,7 +58,7 @@ public struct ReportCharts: Sendable {
             ], maxValue: 100)
     }
 
-    public var reminders: LineChart {
+    package var reminders: LineChart {
         LineChart(
             title: "Reminders sent", unit: "reminders per user per day", axis: axis,
             series: [
@@ -67,7 +67,7 @@ public struct ReportCharts: Sendable {
             ])
     }
 
-    public var streaks: LineChart {
+    package var streaks: LineChart {
         LineChart(
             title: "Current streak at the end of the day", unit: "days", axis: axis,
             series: [
@@ -77,7 +77,7 @@ public struct ReportCharts: Sendable {
     }
 
     /// The users by current streak at the end of the last day, in the summary's buckets.
-    public var finalStreaks: BarChart {
+    package var finalStreaks: BarChart {
         let buckets = ReportSummary(report).streakBuckets
         return BarChart(
             title: "Current streak at the end of the last day", note: report.run.days == 0 ? "" : "\(axis.date(max(0, axis.days - 1)))",
@@ -85,7 +85,7 @@ public struct ReportCharts: Sendable {
             series: ChartSeries(key: "final_streak", name: "users", color: "#6a1b9a", values: buckets.map { Double($0.1) }))
     }
 
-    public var credits: LineChart {
+    package var credits: LineChart {
         LineChart(
             title: "Earned credits", unit: "credits per Earned user per day", axis: axis,
             series: [
@@ -95,7 +95,7 @@ public struct ReportCharts: Sendable {
             ])
     }
 
-    public var balances: LineChart {
+    package var balances: LineChart {
         LineChart(
             title: "Credit balance at the end of the day (Earned users)", unit: "credits", axis: axis,
             series: [
@@ -120,10 +120,10 @@ public struct ReportCharts: Sendable {
             })
     }
 
-    public var unlocks: LineChart { counts("Unlocks granted, by method", "unlocks per Earned user per day", "unlocks") { $0.unlocks } }
-    public var denials: LineChart { counts("Unlocks denied, by reason", "denials per Earned user per day", "denials") { $0.denials } }
-    public var quests: LineChart { counts("Quests ended, by outcome", "quests per Earned user per day", "quests") { $0.quests } }
+    package var unlocks: LineChart { counts("Unlocks granted, by method", "unlocks per Earned user per day", "unlocks") { $0.unlocks } }
+    package var denials: LineChart { counts("Unlocks denied, by reason", "denials per Earned user per day", "denials") { $0.denials } }
+    package var quests: LineChart { counts("Quests ended, by outcome", "quests per Earned user per day", "quests") { $0.quests } }
 
-    public var pressure: [LineChart] { [tiers, checkIns, reminders, streaks] }
-    public var earned: [LineChart] { [credits, balances, unlocks, denials, quests] }
+    package var pressure: [LineChart] { [tiers, checkIns, reminders, streaks] }
+    package var earned: [LineChart] { [credits, balances, unlocks, denials, quests] }
 }

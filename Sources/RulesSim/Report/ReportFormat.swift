@@ -1,5 +1,5 @@
 /// How a report is printed: `table` for people, `json`, `csv` and `jsonl` (a flat JSON object per
 /// day) for tools.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     case table, json, csv, jsonl
 }

@@ -7,38 +7,38 @@ import RulesModel
 /// the host's checks refused a rule's decision (`RULE_VIOLATION`), or the store refused the change
 /// (`STORE_ERROR`). They are counted among the refused events too; a run with any exits 1.
 /// Refusals that are results (`DEADLINE_PASSED`, a denied unlock) are not failures.
-public struct RuleFailures: Sendable, Equatable {
-    public enum Code: String, CaseIterable, Sendable {
+package struct RuleFailures: Sendable, Equatable {
+    package enum Code: String, CaseIterable, Sendable {
         case ruleError = "RULE_ERROR", ruleViolation = "RULE_VIOLATION", storeError = "STORE_ERROR"
     }
 
-    public var counts = CaseCounts<Code>()
+    package var counts = CaseCounts<Code>()
     /// The first failure of the run: of the user with the lowest index, its first (whatever the
     /// number of jobs or shards).
-    public var first: First?
+    package var first: First?
 
-    public init() {}
+    package init() {}
 
     /// One failed event.
-    public struct First: Sendable, Equatable {
+    package struct First: Sendable, Equatable {
         /// The user's index in the cohort (0-based) and name (`u<id>`).
-        public var userIndex: Int
-        public var user: String
+        package var userIndex: Int
+        package var user: String
         /// The simulated day (0-based) and its date.
-        public var day: Int
-        public var date: String
+        package var day: Int
+        package var date: String
         /// The event: its time and type.
-        public var at: String
-        public var event: String
-        public var code: String
-        public var message: String
+        package var at: String
+        package var event: String
+        package var code: String
+        package var message: String
         /// Where the failing rule function is (`escalation.lua:4`), when known.
-        public var location: String?
+        package var location: String?
         /// The user's events up to the failing one (its last), for a replay file; not in JSON
         /// (a merged report says how to run the user again instead).
-        public var events: [EngineEvent] = []
+        package var events: [EngineEvent] = []
 
-        public init(
+        package init(
             userIndex: Int, user: String, day: Int, date: String, at: String, event: String, code: String, message: String,
             location: String?, events: [EngineEvent] = []
         ) {
@@ -55,7 +55,7 @@ public struct RuleFailures: Sendable, Equatable {
         }
 
         /// Equal when they describe the same failure (a report read from JSON has no events).
-        public static func == (a: First, b: First) -> Bool {
+        package static func == (a: First, b: First) -> Bool {
             (a.userIndex, a.user, a.day, a.date, a.at, a.event) == (b.userIndex, b.user, b.day, b.date, b.at, b.event)
                 && (a.code, a.message, a.location ?? "") == (b.code, b.message, b.location ?? "")
                 && (a.location == nil) == (b.location == nil)
@@ -63,22 +63,22 @@ public struct RuleFailures: Sendable, Equatable {
 
         /// `escalation.lua:4: too many misses (RULE_ERROR)`: where the rule is (when known) and what
         /// went wrong, the place said once.
-        public var described: String {
+        package var described: String {
             guard let location else { return "\(message) (\(code))" }
             let text = message.hasPrefix(location + ": ") ? String(message.dropFirst(location.count + 2)) : message
             return "\(location): \(text) (\(code))"
         }
     }
 
-    public var isEmpty: Bool { counts.total == 0 }
+    package var isEmpty: Bool { counts.total == 0 }
 
     /// `RULE_ERROR 12, RULE_VIOLATION 3` (the codes that occurred).
-    public var countsText: String {
+    package var countsText: String {
         counts.entries.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
     }
 
     /// Adds another part's failures: the counts, and the first failure of the lower user.
-    public mutating func add(_ other: RuleFailures) {
+    package mutating func add(_ other: RuleFailures) {
         counts.add(other.counts)
         if let theirs = other.first, first.map({ theirs.userIndex < $0.userIndex }) ?? true { first = theirs }
     }

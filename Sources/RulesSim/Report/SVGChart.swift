@@ -2,12 +2,12 @@
 /// shares, check-ins, reminders per user and current-streak percentiles, then, when the run has
 /// Earned users, credits per Earned user, balance percentiles, unlocks, denials and quests.
 /// Plain SVG 1.1 that any browser renders; the same charts as `simulate --html`.
-public struct SVGChart {
-    public let report: SimulationReport
+package struct SVGChart {
+    package let report: SimulationReport
 
-    public init(_ report: SimulationReport) { self.report = report }
+    package init(_ report: SimulationReport) { self.report = report }
 
-    public func svg() -> String {
+    package func svg() -> String {
         let charts = ReportCharts(report)
         let drawn = charts.pressure + (charts.hasEarned ? charts.earned : [])
         let header = 64.0, width = drawn.first?.width ?? 1100

@@ -6,7 +6,7 @@ extension SimulationReport {
     /// units), then Pressure's and Earned's charts over the run's dates (``ReportCharts``), and
     /// the JSON report (`--format json`) embedded once as `<script type="application/json"
     /// id="report">`, so that tools and tests read the numbers the charts were drawn from.
-    public func html() -> String {
+    package func html() -> String {
         let charts = ReportCharts(self)
         let s = ReportSummary(self)
         var page = HTMLPage(title: "rulesrun simulate \(run.duration): \(userCount) users, rule set “\(run.rules)”")

@@ -6,7 +6,7 @@ extension SimulationReport {
     /// The report as one JSON object: `run` (what was simulated), `summary`, and `days` (one
     /// object per day with its raw counts, which `rulesrun merge` adds up, and derived shares and
     /// percentiles). Keys come in a fixed order; the same run prints the same bytes.
-    public func json() -> String {
+    package func json() -> String {
         let s = ReportSummary(self)
         let shown = HabitShown(days)
         let r = run
@@ -72,12 +72,12 @@ extension SimulationReport {
 
     /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest
     /// run (10 years of days, each with its streak histogram).
-    public static let maxJSONBytes = 128 << 20
+    package static let maxJSONBytes = 128 << 20
 
     /// Reads a report printed by `json()` (a shard's, for `rulesrun merge`): its run, and each
     /// day's counts, which must be whole numbers from 0 to `maxCount`, in days numbered from 1
     /// and dated from the run's start. Whether the counts can be right is `validate`'s question.
-    public init(json data: Data) throws(SimulationError) {
+    package init(json data: Data) throws(SimulationError) {
         let object: [String: Any]
         if !data.isEmpty { try Self.checkStrictly(data) }
         do {

@@ -7,7 +7,7 @@ extension SimulationReport {
     /// the same keys in the same order. The histograms (`…_histogram`, whose length varies with the
     /// longest streak or the largest balance) stay arrays, one cell each. `pandas.read_json(path,
     /// lines=True)` reads it as one row per day.
-    public func jsonl() -> String {
+    package func jsonl() -> String {
         dayObjects(HabitShown(days)).map { day in
             var members: [(String, JSONValue)] = []
             Self.flatten(day, prefix: nil, into: &members)

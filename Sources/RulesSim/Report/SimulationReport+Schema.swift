@@ -6,7 +6,7 @@ extension SimulationReport {
     /// docs/tools.md). The counts a day holds are the coding keys `merge` reads them back by
     /// (`DayTotals`, `EconomyTotals`), so a count added there is in the schema; the derived fields
     /// are listed here. `SchemaCommandTests` checks real reports against it.
-    public static var jsonSchema: JSONValue {
+    package static var jsonSchema: JSONValue {
         func object(_ properties: [(String, JSONValue)], required: [String]? = nil, closed: Bool = true) -> JSONValue {
             .object(
                 [("type", .string("object")), ("properties", .object(properties))]

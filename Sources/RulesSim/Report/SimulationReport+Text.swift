@@ -4,7 +4,7 @@ import RulesModel
 
 extension SimulationReport {
     /// The report for people: one line per day, then the summary.
-    public func table() -> String {
+    package func table() -> String {
         let s = ReportSummary(self)
         let r = run
         let start = try? DayID(r.start)
@@ -56,7 +56,7 @@ extension SimulationReport {
     }
 
     /// The per-day series as CSV (a header line, then one line per day).
-    public func csv() -> String {
+    package func csv() -> String {
         var out =
             "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
             + "streak_p50,streak_p90,streak_max,habit_done,habit_planned,habit_completion_rate,exits_to_focus,deepen_pause,proceed_to_app,"
@@ -79,7 +79,7 @@ extension SimulationReport {
     }
 
     /// The report in `format`.
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .table: VisibleText.escaping(table())  // for a terminal: a report's names may hold control characters
         case .json: json()

@@ -6,7 +6,7 @@ extension SimulationReport {
     /// each day's counts can be those of the report's users (`DayTotals.problem`); Earned's users
     /// are the same every day, and no quest ends before it started. Throws the first problem, as
     /// the field (`days[3].yes`) and what was expected.
-    public func validate() throws(SimulationError) {
+    package func validate() throws(SimulationError) {
         let r = run
         guard r.users >= 1, r.users <= Simulation.maxUsers, 0 <= r.usersFrom, r.usersFrom <= r.usersTo, r.usersTo <= r.users else {
             throw SimulationError(

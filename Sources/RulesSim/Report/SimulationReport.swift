@@ -5,41 +5,41 @@ import RulesModel
 
 /// What a simulation (or a shard of one) found: per day, integer totals over its users, and what
 /// it ran. Reports of shards of the same run merge into the report of their union.
-public struct SimulationReport: Sendable, Equatable {
-    public var run: RunDescription
-    public var days: [DayTotals]
+package struct SimulationReport: Sendable, Equatable {
+    package var run: RunDescription
+    package var days: [DayTotals]
     /// False for a report read from JSON written before Earned was simulated (its days have no
     /// `earned`): its Earned counts are zeros that say nothing, and it merges only with reports
     /// like it.
-    public var earnedCounted = true
+    package var earnedCounted = true
     /// The events the rule set failed on (`RULE_ERROR`, `RULE_VIOLATION`, `STORE_ERROR`), and the first.
-    public var failures = RuleFailures()
+    package var failures = RuleFailures()
     /// The lines the rule files ran, summed over the workers, with `SimulationConfig.recordsLines`.
-    public var lineCounts: LineCounts?
+    package var lineCounts: LineCounts?
     /// The coverage the JSON report ends with (`simulate --coverage`: `RuleCoverage.json`), when set.
-    public var coverage: JSONValue?
+    package var coverage: JSONValue?
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
     /// (but for the users' range).
-    public struct RunDescription: Codable, Sendable, Equatable {
-        public var duration: String
-        public var start: String
-        public var days: Int
+    package struct RunDescription: Codable, Sendable, Equatable {
+        package var duration: String
+        package var start: String
+        package var days: Int
         /// Users in the whole cohort, and the range of indexes this report covers.
-        public var users: Int
-        public var usersFrom: Int
-        public var usersTo: Int
+        package var users: Int
+        package var usersFrom: Int
+        package var usersTo: Int
         /// How far the users' ids (and so their random streams) are from their indexes: a user's
         /// id is its index + 1 + `idOffset`. 0 but for a run that appended to a database
         /// (`--append`) other than right after the users before it in the cohort.
-        public var idOffset = 0
-        public var seed: UInt64
-        public var personas: String
-        public var rules: String
+        package var idOffset = 0
+        package var seed: UInt64
+        package var personas: String
+        package var rules: String
         /// "lua" or "native" (`--reference`).
-        public var engine: String
+        package var engine: String
         /// A hash of the rule files and persona files, so that only reports of the same inputs merge.
-        public var inputsDigest: String
+        package var inputsDigest: String
 
         enum CodingKeys: String, CodingKey {
             case duration, start, days, users, usersFrom = "users_from", usersTo = "users_to", idOffset = "id_offset", seed, personas,
@@ -62,7 +62,7 @@ public struct SimulationReport: Sendable, Equatable {
         }
     }
 
-    public init(run: RunDescription, days: [DayTotals]) {
+    package init(run: RunDescription, days: [DayTotals]) {
         self.run = run
         self.days = days
     }
@@ -102,12 +102,12 @@ public struct SimulationReport: Sendable, Equatable {
     }
 
     /// The users this report covers.
-    public var userCount: Int { run.usersTo - run.usersFrom }
+    package var userCount: Int { run.usersTo - run.usersFrom }
 
     /// The report of the union of shard reports of the same run (in any order), each checked
     /// (`validate`); their user ranges must not overlap (an empty one overlaps nothing) and must
     /// join into one range: the whole cohort, unless `partial`. `names` name the reports in messages.
-    public static func merge(
+    package static func merge(
         _ reports: [SimulationReport], names: [String]? = nil, partial: Bool = false
     ) throws(SimulationError) -> SimulationReport {
         guard let first = reports.first else { throw SimulationError("nothing to merge") }

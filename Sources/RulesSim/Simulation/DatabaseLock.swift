@@ -7,8 +7,8 @@ import LuaHost
 /// (`FILE.rulesrun-lock`, removed when the lock is released). A second run on the same file, by
 /// any name, is refused instead of removing the first's new file or writing under it (two
 /// connections through two names keep two journals: SQLite's own locks do not see each other).
-public final class DatabaseLock: @unchecked Sendable {
-    public let lockPath: String
+package final class DatabaseLock: @unchecked Sendable {
+    package let lockPath: String
     private var descriptor: Int32 = -1
     /// The database file itself, locked (-1 while it does not exist).
     private var fileDescriptor: Int32 = -1
@@ -19,7 +19,7 @@ public final class DatabaseLock: @unchecked Sendable {
     /// file cannot be made. `creating`: a missing database file is created (empty: a new
     /// database) and locked at once, for a run that opens the file itself rather than renaming a
     /// new one into place.
-    public init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
+    package init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
         let file = (try? DatabaseTarget.followingLink(WorkingFolder.resolve(path))) ?? WorkingFolder.resolve(path)
         lockPath = file + ".rulesrun-lock"
         // Made and registered as one step: an interruption in between would leave the lock file.
@@ -84,7 +84,7 @@ public final class DatabaseLock: @unchecked Sendable {
     }
 
     /// Removes the lock file and releases the lock (once).
-    public func release() {
+    package func release() {
         if fileDescriptor >= 0 { close(fileDescriptor) }
         fileDescriptor = -1
         guard descriptor >= 0 else { return }

@@ -8,11 +8,11 @@ import RulesStore
 /// (``DatabaseTarget``, locked meanwhile): an interrupted or failed merge leaves nothing. An
 /// existing target is replaced only when `replacing` (and only a database rulesrun wrote). The
 /// inputs are read and never changed (``InputDatabase``).
-public enum DatabaseMerge {
+package enum DatabaseMerge {
     /// Merges the databases at `paths` into `path`; returns the parts in user order. `users`: the
     /// ids the merged database must hold (those of the merged report given with the databases).
     @discardableResult
-    public static func merge(
+    package static func merge(
         _ paths: [String], into path: String, replacing: Bool, users: ClosedRange<Int64>? = nil
     ) throws(SimulationError) -> [MergePart] {
         // An input read through a copy (InputDatabase) has it in the temporary folder until the end.
@@ -72,7 +72,7 @@ public enum DatabaseMerge {
     }
 
     /// What the merged parts hold: "4 databases, users 1–40".
-    public static func describe(_ parts: [MergePart]) -> String {
+    package static func describe(_ parts: [MergePart]) -> String {
         let held = parts.first?.users.flatMap { first in parts.compactMap(\.users).last.map { first.lowerBound...$0.upperBound } }
         return "\(parts.count) database\(parts.count == 1 ? "" : "s"), \(describe(held))"
     }

@@ -7,13 +7,13 @@ import Foundation
 /// byte. The files take their places only when every slice succeeded: a failed run leaves every
 /// previous file as it was. `rulesrun merge --db` combines the files into the database of the
 /// whole run.
-public final class DatabaseShards {
-    public let config: SimulationConfig
-    public let count: Int
+package final class DatabaseShards {
+    package let config: SimulationConfig
+    package let count: Int
     private let simulations: [Simulation]
 
     /// The files of `database` cut in `count`: `NAME-i-of-N.EXT` beside it.
-    public static func paths(of database: String, count: Int) -> [String] {
+    package static func paths(of database: String, count: Int) -> [String] {
         let ext = (database as NSString).pathExtension
         let stem = ext.isEmpty ? database : String(database.dropLast(ext.utf8.count + 1))
         return (1...count).map { "\(stem)-\($0)-of-\(count)" + (ext.isEmpty ? "" : ".\(ext)") }
@@ -21,7 +21,7 @@ public final class DatabaseShards {
 
     /// Checks the configuration as ``Simulation/init(config:)`` does and locks the N files.
     /// `config.database` names the whole run's database; its shard must be the whole cohort.
-    public init(config: SimulationConfig, count: Int) throws {
+    package init(config: SimulationConfig, count: Int) throws {
         guard let database = config.database else { throw SimulationError("--db-shards needs a database file") }
         guard config.shard == .whole, !config.append else { throw SimulationError("--db-shards runs the whole cohort into new files") }
         self.config = config
@@ -46,7 +46,7 @@ public final class DatabaseShards {
 
     /// Runs the N slices at once; `progress` is called (on any thread, one call at a time) with
     /// (users done, users).
-    public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
+    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
         let state = RunState(simulations: simulations, users: config.users, progress: progress)
         for i in simulations.indices {
             state.finished.enter()

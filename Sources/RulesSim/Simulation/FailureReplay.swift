@@ -8,17 +8,17 @@ import RulesStore
 /// user's events up to the failing one, shrunk as `compare` shrinks its economy histories
 /// (`EconomyComparison.chunkRemovals`) while the last event still fails the same way, with
 /// comment lines saying what it shows — and as the command line that simulates that user alone.
-public enum FailureReplay {
+package enum FailureReplay {
     /// The first line of every replay file `simulate` writes.
-    public static let header = "# rulesrun simulate: "
+    package static let header = "# rulesrun simulate: "
     /// The folder the replay files go to (beside `compare`'s).
-    public static let folder = ".rulesrun/simulate"
+    package static let folder = ".rulesrun/simulate"
     /// Events replayed while shrinking, at most (each candidate replays its events).
     static let shrinkBudget = 200_000
 
     /// The file a failure's replay is written to (`failure-USER.jsonl`, the user's name made a file
     /// name in `folder` by `FileNames`).
-    public static func path(for first: RuleFailures.First) -> String {
+    package static func path(for first: RuleFailures.First) -> String {
         var names = FileNames()
         return (folder as NSString).appendingPathComponent(names.name(for: first.user, prefix: "failure-", suffix: ".jsonl"))
     }
@@ -26,7 +26,7 @@ public enum FailureReplay {
     /// The replay file's text: the failing user's events, shrunk, replayed through `Replay` with the
     /// rule set in `rules` as `rulesrun replay FILE --rules DIR` does. Nil when the replay does not
     /// show the failure (a rule that draws from `math.random`, which a simulation seeds per user).
-    public static func text(for first: RuleFailures.First, rules: String, run: SimulationReport.RunDescription) -> String? {
+    package static func text(for first: RuleFailures.First, rules: String, run: SimulationReport.RunDescription) -> String? {
         guard let last = first.events.last, let ruleSet = try? RuleSet.load(rules, proving: false),
             let store = try? Store.inMemory()
         else { return nil }
@@ -72,7 +72,7 @@ public enum FailureReplay {
     /// The command that simulates the failing user alone (`--shard k/N` with N the cohort: the
     /// user's own slice); nil for a run appended after other users (`--append` gives the users
     /// other ids, so other random streams). `personaFolders`: the run's `--persona-dir` folders.
-    public static func command(
+    package static func command(
         for first: RuleFailures.First, run: SimulationReport.RunDescription, personaFolders: [String] = []
     ) -> String? {
         guard run.idOffset == 0 else { return nil }

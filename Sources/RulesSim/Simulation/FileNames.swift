@@ -10,20 +10,20 @@ import Foundation
 /// its suffix. A name that another text of the run already got (ignoring case) gets `-2`, `-3`, …
 /// before its suffix; the same key always gets the same name, so a property keeps its file from
 /// one `watch` cycle to the next.
-public struct FileNames: Sendable {
+package struct FileNames: Sendable {
     /// The longest name made, in bytes: what Linux, macOS and Windows file systems all take.
-    public static let maxBytes = 255
+    package static let maxBytes = 255
 
     /// The name given to each key (by its bytes: Swift's `==` takes `café` written with U+00E9 and
     /// with U+0301 for one text, Lua two names), and the names given (lower-cased).
     private var given: [[UInt8]: String] = [:]
     private var taken: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// The file name for `key` (what identifies the thing named; `text` when nil): `prefix`, `text`
     /// made safe, `suffix` (`prefix` and `suffix` are rulesrun's own: `property-`, `.jsonl`).
-    public mutating func name(for text: String, key: String? = nil, prefix: String = "", suffix: String) -> String {
+    package mutating func name(for text: String, key: String? = nil, prefix: String = "", suffix: String) -> String {
         let key = Array((key ?? text).utf8)
         if let known = given[key] { return known }
         let stem = Self.component(text)
@@ -40,7 +40,7 @@ public struct FileNames: Sendable {
 
     /// `text` as characters a file name can hold anywhere: ASCII letters, digits, `_`, `-` and `.`
     /// (not first); `_` for every other character; `_` for no text.
-    public static func component(_ text: String) -> String {
+    package static func component(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             let kept = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar))

@@ -6,7 +6,7 @@ import Foundation
 /// ``installSignalHandlers()``, such a signal removes them and exits with 128 + the signal
 /// (130, 143). Nothing else is removed: `--append`'s target is left to SQLite, which rolls the
 /// unfinished transaction back at the next open.
-public enum InterruptCleanup {
+package enum InterruptCleanup {
     private final class Registry: @unchecked Sendable {
         let lock = NSLock()
         var files: [Int: [String]] = [:]
@@ -18,7 +18,7 @@ public enum InterruptCleanup {
 
     /// Removes `paths` if the process is interrupted, until ``remove(_:)`` is called with the
     /// number returned.
-    public static func add(_ paths: [String]) -> Int {
+    package static func add(_ paths: [String]) -> Int {
         registry.lock.lock()
         defer { registry.lock.unlock() }
         registry.next += 1
@@ -30,7 +30,7 @@ public enum InterruptCleanup {
     /// interrupted, and registers them, as one step: a signal arriving meanwhile is handled once
     /// they are registered (its handler waits for the registry), so that no file made is left
     /// behind for having been made a moment before it was registered.
-    public static func add<E: Error>(creating create: () throws(E) -> [String]) throws(E) -> Int {
+    package static func add<E: Error>(creating create: () throws(E) -> [String]) throws(E) -> Int {
         registry.lock.lock()
         defer { registry.lock.unlock() }
         let paths = try create()
@@ -39,7 +39,7 @@ public enum InterruptCleanup {
         return registry.next
     }
 
-    public static func remove(_ token: Int) {
+    package static func remove(_ token: Int) {
         registry.lock.lock()
         registry.files[token] = nil
         registry.lock.unlock()
@@ -47,7 +47,7 @@ public enum InterruptCleanup {
 
     /// Makes SIGINT and SIGTERM remove the registered files, say so on standard error and exit
     /// with 130 or 143. Called once, by the command that writes files.
-    public static func installSignalHandlers(command: String) {
+    package static func installSignalHandlers(command: String) {
         registry.lock.lock()
         defer { registry.lock.unlock() }
         guard registry.sources.isEmpty else { return }

@@ -7,8 +7,8 @@ import LuaHost
 /// or a socket, which a write would go to (`/dev/null`) or block on; a new one must be in an
 /// existing, writable folder. A missing folder is refused, naming it: rulesrun creates folders only
 /// for the paths it chose itself (simulate's default database, compare's default `--out`).
-public enum OutputPath {
-    public enum Kind: Sendable {
+package enum OutputPath {
+    package enum Kind: Sendable {
         case file, folder
     }
 
@@ -16,7 +16,7 @@ public enum OutputPath {
     /// the file a symbolic link there points to (or will create, when it points nowhere yet).
     /// `createsFolders`: the missing folders of the path are created (paths the user did not name).
     @discardableResult
-    public static func check(
+    package static func check(
         _ path: String, option: String, kind: Kind = .file, createsFolders: Bool = false
     ) throws(SimulationError) -> String {
         guard !path.isEmpty else {
@@ -74,7 +74,7 @@ public enum OutputPath {
 
     /// Refuses the names that are not a database file: nothing, SQLite's `:memory:`, and `-`
     /// (standard output elsewhere). `inMemory`: how the command keeps its database in memory.
-    public static func checkDatabaseName(_ path: String, inMemory: String = "--no-db") throws(SimulationError) {
+    package static func checkDatabaseName(_ path: String, inMemory: String = "--no-db") throws(SimulationError) {
         guard !path.isEmpty else { throw SimulationError("--db: expected a file name, found an empty string") }
         guard path != ":memory:" else {
             throw SimulationError("--db :memory:: the database would be a file named ':memory:'; use \(inMemory) to keep it in memory")

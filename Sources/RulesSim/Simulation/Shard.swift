@@ -1,16 +1,16 @@
 /// One slice of a cohort, `i/n` (1-based): users are split into n contiguous ranges of indexes.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public static let whole = Shard(index: 1, count: 1)
+    package static let whole = Shard(index: 1, count: 1)
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
-    public init(_ text: String) throws(SimulationError) {
+    package init(_ text: String) throws(SimulationError) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
             throw SimulationError("invalid shard \"\(text)\": expected i/n with 1 ≤ i ≤ n, e.g. 1/4")
@@ -20,10 +20,10 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The user indexes of this shard in a cohort of `users`.
-    public func users(of users: Int) -> Range<Int> {
+    package func users(of users: Int) -> Range<Int> {
         // In 128 bits: users × index does not fit in 64 for large shard counts.
         Int(Int128(users) * Int128(index - 1) / Int128(count))..<Int(Int128(users) * Int128(index) / Int128(count))
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

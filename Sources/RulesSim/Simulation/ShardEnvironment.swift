@@ -11,9 +11,9 @@
 /// The count is `--shard-count N` or `RULESRUN_SHARD_COUNT`; with Slurm it must agree with the
 /// array's. Anything missing, not a whole number, out of range or contradictory (two systems'
 /// variables at once) is an error naming the variables read and what was found.
-public enum ShardEnvironment {
+package enum ShardEnvironment {
     /// The variable of the count for Kubernetes and GNU parallel, when `--shard-count` is not given.
-    public static let countVariable = "RULESRUN_SHARD_COUNT"
+    package static let countVariable = "RULESRUN_SHARD_COUNT"
     static let slurm = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT"]
     static let kubernetes = "JOB_COMPLETION_INDEX"
     static let parallel = "PARALLEL_SEQ"
@@ -21,7 +21,7 @@ public enum ShardEnvironment {
     static let maxCount = Simulation.maxUsers
 
     /// The shard given by `environment` (the process's), `count` being `--shard-count`.
-    public static func shard(environment: [String: String], count: Int?) throws(SimulationError) -> Shard {
+    package static func shard(environment: [String: String], count: Int?) throws(SimulationError) -> Shard {
         let read = (slurm + [kubernetes, parallel, countVariable]).joined(separator: ", ")
         let found = (slurm + [kubernetes, parallel, countVariable]).compactMap { name in
             environment[name].map { "\(name)=\($0.prefix(40))" }

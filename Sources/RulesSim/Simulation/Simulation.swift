@@ -13,17 +13,17 @@ import RulesStore
 /// their totals. A user's events, ids and random numbers depend only on the seed and its id (its
 /// index + 1, after the database's last user with `append`), so the report and the database are
 /// the same whatever the number of jobs.
-public final class Simulation {
-    public let config: SimulationConfig
+package final class Simulation {
+    package let config: SimulationConfig
     /// The writer writes the rows of at least this many users at a time: `BulkWriter` inserts a
     /// batch's rows keyed by random UUIDs in key order, and larger batches share more B-tree pages.
     static let writeBatchUsers = 250
     /// The largest cohort (its chunks and totals are planned up front).
-    public static let maxUsers = 10_000_000
+    package static let maxUsers = 10_000_000
     /// The most worker threads (each has its own Lua state and rule set).
-    public static let maxJobs = 256
+    package static let maxJobs = 256
     /// The personas of the mix, in its order (validated).
-    public let personas: [Persona]
+    package let personas: [Persona]
     /// The database file the run writes, checked (nil: in memory only).
     let target: DatabaseTarget?
     /// A run leaves its new database beside the target (closed, locked) instead of putting it in
@@ -64,7 +64,7 @@ public final class Simulation {
 
     /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
-    public init(config: SimulationConfig) throws {
+    package init(config: SimulationConfig) throws {
         guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
         guard config.users <= Simulation.maxUsers else {
             throw SimulationError("--users must be at most \(Simulation.maxUsers), found \(config.users)")
@@ -96,19 +96,19 @@ public final class Simulation {
     }
 
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
-    public func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
+    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
         try run(seed: config.seed, groups: 1, progress: progress).report
     }
 
     /// The most groups of users `run(seed:groups:progress:)` reports apart.
-    public static let maxGroups = 1000
+    package static let maxGroups = 1000
 
     /// Runs the simulation with `seed` instead of the configuration's (a replica: the same rule
     /// set and personas, loaded and checked once), and reports its users in `groups` contiguous
     /// groups of about equal size (`Shard(index: g, count: groups)` of the run's users) besides
     /// the whole: each group's report is the report its users would have as a shard, so the
     /// groups are independent samples of the cohort (batch means, ``Estimate``).
-    public func run(
+    package func run(
         seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil
     ) throws -> (report: SimulationReport, groups: [SimulationReport]) {
         guard (1...Simulation.maxGroups).contains(groups) else {

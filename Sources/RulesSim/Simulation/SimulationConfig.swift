@@ -4,44 +4,44 @@ import RulesModel
 
 /// Everything a simulation depends on. The same configuration gives the same report and the
 /// same database, whatever `jobs` is.
-public struct SimulationConfig: Sendable {
-    public var duration: SimulationDuration
+package struct SimulationConfig: Sendable {
+    package var duration: SimulationDuration
     /// The first simulated day (every user starts on it, at 00:00 in its time zone).
-    public var start: DayID
+    package var start: DayID
     /// The number of days, from `duration` and `start`.
-    public var days: Int { duration.days(from: start) }
+    package var days: Int { duration.days(from: start) }
     /// Users in the whole cohort (a shard runs a slice of them).
-    public var users: Int
-    public var seed: UInt64
-    public var mix: PersonaMix
+    package var users: Int
+    package var seed: UInt64
+    package var mix: PersonaMix
     /// Folders searched for personas given by name.
-    public var personaFolders: [String]
+    package var personaFolders: [String]
     /// The rule folder (also when `reference` is set: it names what the report compares against).
-    public var rules: String
+    package var rules: String
     /// Run the native Swift reference rules (`NativeReference`) instead of the Lua rule set.
-    public var reference: Bool
+    package var reference: Bool
     /// Worker threads.
-    public var jobs: Int
-    public var shard: Shard
+    package var jobs: Int
+    package var shard: Shard
     /// The SQLite file to write, or nil to keep the users' rows in memory only (and drop them).
-    public var database: String?
+    package var database: String?
     /// Add the users to an existing database (with ids after its last user) instead of replacing it.
-    public var append: Bool
+    package var append: Bool
     /// The most users per unit of work (and per part merged into the database); smaller cohorts
     /// get smaller chunks, so that every worker has some.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// Record the lines of the rule files each worker runs (`simulate --coverage`): the report's
     /// `lineCounts`. Off, no line hook is installed and nothing else changes.
-    public var recordsLines: Bool
+    package var recordsLines: Bool
     /// Knobs of the rule set given other values (`sweep --set`): the set simulated is the folder's
     /// with these values (``KnobOverride``), validated as such.
-    public var overrides: [KnobOverride] = []
+    package var overrides: [KnobOverride] = []
     /// The rule set of `rules` as it was validated already (`rulesrun watch` validates each
     /// version once): the simulation does not validate it again, and its workers load these bytes.
     /// Nil: the simulation validates the folder, and its workers load the snapshot of that.
-    public var validated: RuleSnapshot?
+    package var validated: RuleSnapshot?
 
-    public init(
+    package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,
         mix: PersonaMix = .standard, personaFolders: [String] = [PersonaLoader.defaultFolder], rules: String = "rules",
         reference: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .whole,
@@ -64,19 +64,19 @@ public struct SimulationConfig: Sendable {
     }
 
     /// Monday 5 January 2026.
-    public static let defaultStart = try! DayID("2026-01-05")
+    package static let defaultStart = try! DayID("2026-01-05")
     /// The database `simulate` writes unless told otherwise.
-    public static let defaultDatabase = ".rulesrun/simulation.sqlite"
+    package static let defaultDatabase = ".rulesrun/simulation.sqlite"
     /// A new name for the database of a bench run without `--db`: beside the default database (on
     /// the disk a run writes to, not in a temporary folder that may be in memory), one per run
     /// (`.rulesrun/bench-PID-XXXXXXXX.sqlite`: two runs of one process share nothing).
-    public static func benchDatabase() -> String {
+    package static func benchDatabase() -> String {
         ((defaultDatabase as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("bench-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite")
     }
 
     /// Whether `path` is a name ``benchDatabase()`` gives.
-    public static func isBenchDatabase(_ path: String) -> Bool {
+    package static func isBenchDatabase(_ path: String) -> Bool {
         let folder = (defaultDatabase as NSString).deletingLastPathComponent + "/bench-"
         return path.hasPrefix(folder) && path.hasSuffix(".sqlite") && !path.dropFirst(folder.count).contains("/")
     }

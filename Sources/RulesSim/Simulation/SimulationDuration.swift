@@ -3,15 +3,15 @@ import RulesModel
 
 /// How long a simulation runs: `30d`, `12w`, `6m` (calendar months from the start day), `1y`;
 /// at most `maxDays` days whatever the unit (3660d, 522w, 120m or 10y).
-public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
-    public enum Unit: String, Sendable { case days = "d", weeks = "w", months = "m", years = "y" }
-    public var count: Int
-    public var unit: Unit
+package struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
+    package enum Unit: String, Sendable { case days = "d", weeks = "w", months = "m", years = "y" }
+    package var count: Int
+    package var unit: Unit
 
     /// The longest run, in days: ten years.
-    public static let maxDays = 3_660
+    package static let maxDays = 3_660
 
-    public init(_ text: String) throws(SimulationError) {
+    package init(_ text: String) throws(SimulationError) {
         let number = text.dropLast()
         if let last = text.last, Unit(rawValue: String(last).lowercased()) != nil, let n = Int(number), n <= 0 {
             throw SimulationError(
@@ -46,7 +46,7 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The number of days from `start` (months and years are calendar ones).
-    public func days(from start: DayID) -> Int {
+    package func days(from start: DayID) -> Int {
         switch unit {
         case .days: return count
         case .weeks: return count * 7
@@ -62,7 +62,7 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Throws unless a run of this duration from `start` ends by `lastSimulatedDay`.
-    public func check(from start: DayID) throws(SimulationError) {
+    package func check(from start: DayID) throws(SimulationError) {
         let last = start.adding(days: days(from: start) - 1)
         guard let last, last <= Self.lastSimulatedDay else {
             let end = last.map { "on \($0.rawValue)" } ?? "after \(Self.lastDay.rawValue)"
@@ -79,10 +79,10 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
     static let lastDay = DayID(utcMillis: Timestamp.engineRange.upperBound - 1)
     /// The last day a simulation can simulate: the run goes on past it (the next day closes the
     /// run, and a user's local day reaches into the UTC day after), within the engine's days.
-    public static let lastSimulatedDay = lastDay.adding(days: -3)!
+    package static let lastSimulatedDay = lastDay.adding(days: -3)!
     /// The first day a simulation can simulate: a user's local day starts up to 14 hours before
     /// it in UTC, within the engine's times (from 1971-01-01 UTC).
-    public static let firstSimulatedDay = DayID(utcMillis: Timestamp.engineRange.lowerBound).adding(days: 1)!
+    package static let firstSimulatedDay = DayID(utcMillis: Timestamp.engineRange.lowerBound).adding(days: 1)!
 
     /// The day, clamped to the month's last day (31 January + 1 month = 28 or 29 February).
     static func day(year: Int, month: Int, day: Int) -> DayID {
@@ -96,5 +96,5 @@ public struct SimulationDuration: Sendable, Equatable, CustomStringConvertible {
         return result
     }
 
-    public var description: String { "\(count)\(unit.rawValue)" }
+    package var description: String { "\(count)\(unit.rawValue)" }
 }

@@ -8,27 +8,27 @@ import RulesEngine
 /// seeds of ``ReplicaReport/seed(_:replica:)``), one after the other, each with the run's worker
 /// threads across its users: the rows are the same whatever `jobs` is. Each metric comes with its
 /// 95 % interval and its paired difference to the base rule set (``SweepSample``).
-public struct Sweep: Sendable {
+package struct Sweep: Sendable {
     /// The run every variant repeats, with its overrides (the base rule folder in `rules`).
-    public var config: SimulationConfig
-    public var plan: SweepPlan
-    public var metrics: [Metric]
+    package var config: SimulationConfig
+    package var plan: SweepPlan
+    package var metrics: [Metric]
     /// Cohorts each variant runs (1: one cohort, its intervals from groups of its users).
-    public var replicas: Int
+    package var replicas: Int
     /// The cohort's personas, as loaded (their files are inputs of every variant).
     let personas: [Persona]
 
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
-    public static let maxGroups = PopulationComparison.maxGroups
+    package static let maxGroups = PopulationComparison.maxGroups
 
     /// The labels of what a sweep reports without `--metric` (``MetricRegistry/sweepDefaults``).
-    public static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
+    package static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
 
     /// The metrics a sweep can report: every metric with a whole-run value.
-    public static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
+    package static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
 
     /// The metric whose label (as `compare` prints it) or id is `name`, or an error listing them.
-    public static func metric(named name: String) throws(SweepError) -> Metric {
+    package static func metric(named name: String) throws(SweepError) -> Metric {
         if let metric = MetricRegistry.metric(named: name), metric.summary != nil { return metric }
         let all = sweepable
         var message = "--metric \"\(name)\": no such metric"
@@ -42,7 +42,7 @@ public struct Sweep: Sendable {
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,
     /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
     /// number of replicas.
-    public init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1) throws {
+    package init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1) throws {
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SweepError("--replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
         }
@@ -58,14 +58,14 @@ public struct Sweep: Sendable {
     }
 
     /// Groups of users each cohort is reported in: with one replica, up to ``maxGroups``.
-    public var groups: Int { replicas == 1 ? min(Self.maxGroups, config.users) : 1 }
+    package var groups: Int { replicas == 1 ? min(Self.maxGroups, config.users) : 1 }
 
     /// Whether the plan has the base rule set among its variants (else it is run first, on its own,
     /// for the differences).
-    public var planHasBase: Bool { plan.variants.contains { !$0.moved.contains(true) } }
+    package var planHasBase: Bool { plan.variants.contains { !$0.moved.contains(true) } }
 
     /// Every replica's seed.
-    public var seeds: [UInt64] { (1...replicas).map { ReplicaReport.seed(config.seed, replica: $0) } }
+    package var seeds: [UInt64] { (1...replicas).map { ReplicaReport.seed(config.seed, replica: $0) } }
 
     func sample(_ overrides: [KnobOverride]) throws -> SweepSample {
         var config = self.config
@@ -75,7 +75,7 @@ public struct Sweep: Sendable {
 
     /// The digest of what `variant` reads (`inputs_digest`, as a run's report has it): the rule
     /// files, the variant's overrides, the personas' files. The base's variant has the folder's.
-    public func digest(_ variant: SweepPlan.Variant) -> String {
+    package func digest(_ variant: SweepPlan.Variant) -> String {
         var config = self.config
         config.overrides = variant.moved.contains(true) ? variant.overrides : []
         config.validated = nil
@@ -86,7 +86,7 @@ public struct Sweep: Sendable {
     /// not run twice), but for those `finished` already has (by index in the plan: rows read back
     /// by `--resume`; the base is then run only when a variant needs it); `finished` is called
     /// after each variant with its row and the number of variants finished so far.
-    public func run(reusing done: [Int: SweepRow] = [:], finished: (SweepRow, Int) throws -> Void = { _, _ in }) throws -> [SweepRow] {
+    package func run(reusing done: [Int: SweepRow] = [:], finished: (SweepRow, Int) throws -> Void = { _, _ in }) throws -> [SweepRow] {
         var baseSample: SweepSample?
         func base() throws -> SweepSample {
             if let baseSample { return baseSample }
@@ -120,32 +120,32 @@ public struct Sweep: Sendable {
 }
 
 /// One variant's result: its metrics, or the problems that kept it from running.
-public struct SweepRow: Sendable {
-    public enum Outcome: Sendable {
+package struct SweepRow: Sendable {
+    package enum Outcome: Sendable {
         /// The metrics' estimates and their paired differences to the base (in the sweep's order),
         /// and the events the engine refused (over every replica).
         case ran([Estimate], differences: [Estimate], refused: Int)
         /// The rule set the variant makes is not valid: what validation found.
         case refused([RuleProblem])
     }
-    public var variant: SweepPlan.Variant
-    public var outcome: Outcome
+    package var variant: SweepPlan.Variant
+    package var outcome: Outcome
     /// The digest of the variant's inputs (``Sweep/digest(_:)``), when it ran.
-    public var digest: String?
+    package var digest: String?
 
-    public init(variant: SweepPlan.Variant, outcome: Outcome, digest: String? = nil) {
+    package init(variant: SweepPlan.Variant, outcome: Outcome, digest: String? = nil) {
         self.variant = variant
         self.outcome = outcome
         self.digest = digest
     }
 
     /// Whether the variant is the base rule set (every knob at the base's value).
-    public var isBase: Bool { !variant.moved.contains(true) }
+    package var isBase: Bool { !variant.moved.contains(true) }
 
     /// Each metric's estimate, or nil when the variant did not run.
-    public var estimates: [Estimate]? { if case .ran(let estimates, _, _) = outcome { estimates } else { nil } }
+    package var estimates: [Estimate]? { if case .ran(let estimates, _, _) = outcome { estimates } else { nil } }
     /// Each metric's difference to the base, or nil when the variant did not run.
-    public var differences: [Estimate]? { if case .ran(_, let differences, _) = outcome { differences } else { nil } }
+    package var differences: [Estimate]? { if case .ran(_, let differences, _) = outcome { differences } else { nil } }
     /// Each metric's value (the mean over the replicas), or nil when the variant did not run.
-    public var values: [Double]? { estimates?.map(\.mean) }
+    package var values: [Double]? { estimates?.map(\.mean) }
 }

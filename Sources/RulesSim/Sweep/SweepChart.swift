@@ -7,16 +7,16 @@ import LuaHost
 /// refused variant leaves a gap. As one SVG file (`--chart`: the charts one under the other) or an
 /// HTML page (`--html`: the charts and the report's JSON). Sweeps of more knobs, and one-at-a-time
 /// sweeps of several knobs, have no chart (``SweepChart/unsupported(_:)`` says why).
-public struct SweepChart {
-    public let report: SweepReport
+package struct SweepChart {
+    package let report: SweepReport
 
-    public init(_ report: SweepReport) { self.report = report }
+    package init(_ report: SweepReport) { self.report = report }
 
     static let colors = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#5d4037"]
     static let chartHeight = 280.0
 
     /// Why the plan has no chart, or nil when it has one.
-    public static func unsupported(_ plan: SweepPlan) -> String? {
+    package static func unsupported(_ plan: SweepPlan) -> String? {
         if plan.knobs.count > 2 { return "--chart draws sweeps of one or two knobs (this one moves \(plan.knobs.count))" }
         if plan.mode == .oneAtATime, plan.knobs.count > 1 {
             return "--chart draws one-at-a-time sweeps of one knob; for several, read the sensitivity the table ends with"
@@ -25,7 +25,7 @@ public struct SweepChart {
     }
 
     /// One chart per metric, in the report's order.
-    public func charts() -> [LineChart] {
+    package func charts() -> [LineChart] {
         let plan = report.plan
         let first = plan.knobs[0]
         // The first knob's values, in the order of the variants, by value if numbers.
@@ -68,7 +68,7 @@ public struct SweepChart {
     }
 
     /// The charts one under the other, as an SVG file.
-    public func svg() -> String {
+    package func svg() -> String {
         let charts = charts()
         let width = charts.first?.width ?? 1100
         let head = """
@@ -84,7 +84,7 @@ public struct SweepChart {
 
     /// A self-contained page: what was run, the knobs, the text output's table (``SweepReport/cells(_:)``:
     /// each variant's means, Δ base, intervals and significance), a chart per metric, the report's JSON.
-    public func html() -> String {
+    package func html() -> String {
         let plan = report.plan
         var page = HTMLPage(title: "rulesrun sweep: each metric against \(plan.knobs[0].path)")
         page.paragraph(report.run)

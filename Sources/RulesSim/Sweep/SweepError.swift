@@ -1,6 +1,6 @@
 /// A sweep that cannot run as asked: the message names the option.
-public struct SweepError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct SweepError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

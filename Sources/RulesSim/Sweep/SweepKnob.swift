@@ -3,20 +3,20 @@ import LuaHost
 import RulesEngine
 
 /// One `--set` of a sweep: a knob and the values it takes, `escalation.recover_after[3]=1..5`.
-public struct SweepKnob: Sendable, Equatable {
+package struct SweepKnob: Sendable, Equatable {
     /// The most values one knob takes.
-    public static let maxValues = 100
+    package static let maxValues = 100
 
     /// The argument as given (messages name it).
-    public var argument: String
+    package var argument: String
     /// The knob's path, `escalation.recover_after[3]`.
-    public var path: String
-    public var values: [LuaValue]
+    package var path: String
+    package var values: [LuaValue]
 
     /// Reads `path=values`: the values are a list `a,b,c`, an integer range `a..b` (step 1) or
     /// `a..b/step`, or one value; each an integer, a number (`0.5`), `true`, `false` or a string
     /// (`"5"` in quotes for a string that reads as a number; no commas inside).
-    public init(_ argument: String) throws(SweepError) {
+    package init(_ argument: String) throws(SweepError) {
         self.argument = argument
         func fail(_ why: String) -> SweepError { SweepError("--set '\(argument)': \(why)") }
         guard let equals = argument.firstIndex(of: "=") else {
@@ -73,7 +73,7 @@ public struct SweepKnob: Sendable, Equatable {
     }
 
     /// A value as a column shows it: strings without quotes.
-    public static func label(_ value: LuaValue) -> String {
+    package static func label(_ value: LuaValue) -> String {
         if case .string(let s) = value { return s }
         return value.description
     }

@@ -3,37 +3,37 @@ import RulesEngine
 
 /// The variants of a sweep: every combination of the knobs' values, or each knob moved alone
 /// around the base rule set's values (`--one-at-a-time`), each a list of ``KnobOverride``.
-public struct SweepPlan: Sendable {
-    public enum Mode: String, Sendable {
+package struct SweepPlan: Sendable {
+    package enum Mode: String, Sendable {
         case combinations = "every combination"
         case oneAtATime = "one at a time"
     }
 
     /// One rule set to simulate: the knobs' values (the base's where it keeps them).
-    public struct Variant: Sendable {
+    package struct Variant: Sendable {
         /// Each knob's value in this variant.
-        public var values: [LuaValue]
+        package var values: [LuaValue]
         /// Which knobs differ from the base's value (one at a time: at most one).
-        public var moved: [Bool]
-        public var overrides: [KnobOverride]
+        package var moved: [Bool]
+        package var overrides: [KnobOverride]
     }
 
     /// The most variants a sweep runs.
-    public static let maxVariants = 1_000
+    package static let maxVariants = 1_000
     /// The most knobs a sweep moves.
-    public static let maxKnobs = 8
+    package static let maxKnobs = 8
 
-    public var knobs: [SweepKnob]
-    public var mode: Mode
+    package var knobs: [SweepKnob]
+    package var mode: Mode
     /// Each knob's value in the base rule set.
-    public var baseValues: [LuaValue]
+    package var baseValues: [LuaValue]
     /// In a stable order: combinations with the first knob changing slowest; one at a time, the
     /// base first, then each knob's values in the order given (its base value left out).
-    public var variants: [Variant]
+    package var variants: [Variant]
 
     /// Checks each knob against the base rule set (`modules`: what its files returned): a path
     /// it does not have or a value of another type is an error naming the `--set` argument.
-    public init(knobs: [SweepKnob], mode: Mode, modules: [(name: String, value: LuaValue)]) throws(SweepError) {
+    package init(knobs: [SweepKnob], mode: Mode, modules: [(name: String, value: LuaValue)]) throws(SweepError) {
         guard !knobs.isEmpty else { throw SweepError("give at least one knob to move: --set 'escalation.recover_after[3]=1..5'") }
         guard knobs.count <= Self.maxKnobs else { throw SweepError("\(knobs.count) --set, more than the \(Self.maxKnobs) a sweep takes") }
         var overrides: [[KnobOverride]] = []

@@ -12,7 +12,7 @@ extension SweepReport {
     /// variant whose digest differs (`stale` counts them). Throws when the file is not such a report,
     /// or holds a number a sweep does not write (`checked`): a share's mean outside 0…1, or any
     /// number past ±2^53, which the tool would show and chart as if it had measured it.
-    public static func finishedRows(
+    package static func finishedRows(
         in text: String, file: String, of sweep: Sweep
     ) throws(SweepError) -> (
         rows: [Int: SweepRow], stale: Int

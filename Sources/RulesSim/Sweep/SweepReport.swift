@@ -5,27 +5,27 @@ import RulesModel
 
 /// A sweep's rows as a table, CSV or JSON. Each format can be written row by row as variants
 /// finish (`header`, then `line(_:)` per row) or whole (`rendered`), with the same text.
-public struct SweepReport: Sendable {
-    public var sweep: Sweep
+package struct SweepReport: Sendable {
+    package var sweep: Sweep
     /// The rows finished so far, in the plan's order.
-    public var rows: [SweepRow]
+    package var rows: [SweepRow]
 
-    public init(sweep: Sweep, rows: [SweepRow]) {
+    package init(sweep: Sweep, rows: [SweepRow]) {
         self.sweep = sweep
         self.rows = rows
     }
 
-    public var plan: SweepPlan { sweep.plan }
-    public var metrics: [Metric] { sweep.metrics }
+    package var plan: SweepPlan { sweep.plan }
+    package var metrics: [Metric] { sweep.metrics }
 
     /// What was run: `50 users × 7 days, seed 1, personas …, rules rules`.
-    public var run: String {
+    package var run: String {
         let c = sweep.config
         return "\(c.users) users × \(c.days) days from \(c.start.rawValue), seed \(c.seed), personas \(c.mix.description), rules \(c.rules)"
     }
 
     /// The report in `format`, the rows finished so far (`rendered` of every row: the whole report).
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .table:
             return VisibleText.escaping(header(.table) + rows.map { line($0, .table) }.joined() + (isComplete ? sensitivity : ""))
@@ -38,7 +38,7 @@ public struct SweepReport: Sendable {
         }
     }
 
-    public var isComplete: Bool { rows.count == plan.variants.count }
+    package var isComplete: Bool { rows.count == plan.variants.count }
 
     // MARK: Table and CSV
 
@@ -55,7 +55,7 @@ public struct SweepReport: Sendable {
     }
 
     /// How the intervals were computed, in words.
-    public var intervalNote: String {
+    package var intervalNote: String {
         let users = sweep.config.users, groups = sweep.groups
         if sweep.replicas > 1 {
             let seeds = sweep.seeds.prefix(3).map(String.init).joined(separator: ", ") + (sweep.replicas > 3 ? ", …" : "")
@@ -76,7 +76,7 @@ public struct SweepReport: Sendable {
     }
 
     /// The lines before the rows.
-    public func header(_ format: ReportFormat) -> String {
+    package func header(_ format: ReportFormat) -> String {
         switch format {
         case .table:
             var out = "sweep: \(run)\n"
@@ -105,7 +105,7 @@ public struct SweepReport: Sendable {
     static func pad(_ s: String, _ width: Int) -> String { s.padding(toLength: max(width, s.count), withPad: " ", startingAt: 0) }
 
     /// One row's line(s): in the table, a line per metric (the knobs' values on the first).
-    public func line(_ row: SweepRow, _ format: ReportFormat) -> String {
+    package func line(_ row: SweepRow, _ format: ReportFormat) -> String {
         let knobCells = knobLabels(row)
         switch format {
         case .table:
@@ -152,19 +152,19 @@ public struct SweepReport: Sendable {
     }
 
     /// A metric's numbers in a finished row, as the table prints them (the page's table too).
-    public struct Cells: Sendable, Equatable {
-        public var metric: String
-        public var mean: String
-        public var interval: String
+    package struct Cells: Sendable, Equatable {
+        package var metric: String
+        package var mean: String
+        package var interval: String
         /// Δ base and its interval (nil for the base itself).
-        public var delta: String?
-        public var deltaInterval: String?
+        package var delta: String?
+        package var deltaInterval: String?
         /// Whether the interval of Δ base leaves out 0 (`*`).
-        public var isSignificant: Bool
+        package var isSignificant: Bool
     }
 
     /// The cells of each metric of `row` (none for a refused variant).
-    public func cells(_ row: SweepRow) -> [Cells] {
+    package func cells(_ row: SweepRow) -> [Cells] {
         guard case .ran(let estimates, let differences, _) = row.outcome else { return [] }
         return metrics.enumerated().map { m, metric in
             let e = estimates[m], d = differences[m]
@@ -176,7 +176,7 @@ public struct SweepReport: Sendable {
     }
 
     /// A knob's value in a row, as the table prints it.
-    public func knobLabels(_ row: SweepRow) -> [String] {
+    package func knobLabels(_ row: SweepRow) -> [String] {
         plan.knobs.indices.map { k in Self.label(row.variant.values[k], moved: row.variant.moved[k], plan.mode) }
     }
 
@@ -193,7 +193,7 @@ public struct SweepReport: Sendable {
 
     /// One at a time, per metric: each knob's lowest and highest value of the metric over its
     /// variants and the base, the knob that moves it most first (a tornado chart's bars, as text).
-    public var sensitivity: String {
+    package var sensitivity: String {
         guard plan.mode == .oneAtATime, let base = rows.first?.values else { return "" }
         var out =
             "\nsensitivity (each knob moved alone: the metric's lowest and highest over its values and the base; the knob that moves it most first):\n"
@@ -223,7 +223,7 @@ public struct SweepReport: Sendable {
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         let c = sweep.config
         let value = Self.jsonValue
         let variants: [JSONValue] = rows.map { row in

@@ -1,9 +1,9 @@
 /// What one bulk write stored.
-public struct BulkWriteReport: Hashable, Sendable {
-    public var userDays: Int
-    public var rows: Int
+package struct BulkWriteReport: Hashable, Sendable {
+    package var userDays: Int
+    package var rows: Int
 
-    public init(userDays: Int, rows: Int) {
+    package init(userDays: Int, rows: Int) {
         self.userDays = userDays
         self.rows = rows
     }

@@ -9,17 +9,17 @@ import RulesModel
 /// day, the task it completes belongs to the user) before anything is written; the first problem
 /// throws and the whole batch is rolled back, so the database holds whole batches, hence whole
 /// user-days, only — also when the process dies in the middle.
-public struct BulkWriter: Sendable {
-    public let store: Store
+package struct BulkWriter: Sendable {
+    package let store: Store
 
-    public init(store: Store) { self.store = store }
+    package init(store: Store) { self.store = store }
 
     /// Writes `days` in one transaction.
     ///
     /// - Parameter afterEachUserDay: called inside the transaction after each user-day with its
     ///   index (progress reporting; the fault test uses it to kill the process mid-write).
     @discardableResult
-    public func write(_ days: [UserDay], afterEachUserDay: ((Int) -> Void)? = nil) throws -> BulkWriteReport {
+    package func write(_ days: [UserDay], afterEachUserDay: ((Int) -> Void)? = nil) throws -> BulkWriteReport {
         try store.write { db in
             var session = Session(db: db)
             var rows = 0

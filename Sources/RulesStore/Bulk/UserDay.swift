@@ -2,26 +2,26 @@ import RulesModel
 
 /// What one user did on one day, across the four apps: the unit of the bulk path. A user-day is
 /// written whole or not at all.
-public struct UserDay: Sendable {
-    public var userID: UserID
-    public var day: DayID
+package struct UserDay: Sendable {
+    package var userID: UserID
+    package var day: DayID
     /// Pressure: the day's commitment (inserted, or replacing that day's PENDING record).
-    public var commitment: Commitment?
+    package var commitment: Commitment?
     /// Pressure: the escalation state at the end of the day.
-    public var escalationState: EscalationState?
-    public var notifications: [NotificationLogEntry]
+    package var escalationState: EscalationState?
+    package var notifications: [NotificationLogEntry]
     /// Habit tracker completions (their task must exist for the same user).
-    public var taskCompletions: [TaskCompletion]
+    package var taskCompletions: [TaskCompletion]
     /// MIGA Gateway Screen events.
-    public var usageEvents: [UsageEvent]
+    package var usageEvents: [UsageEvent]
     /// Earned: the economy state at the end of the day.
-    public var economyState: EconomyState?
+    package var economyState: EconomyState?
     /// Earned: the day's summary (upserted).
-    public var daySummary: DaySummary?
-    public var habitCompletions: [HabitCompletion]
-    public var events: [EventLogEntry]
+    package var daySummary: DaySummary?
+    package var habitCompletions: [HabitCompletion]
+    package var events: [EventLogEntry]
 
-    public init(
+    package init(
         userID: UserID, day: DayID, commitment: Commitment? = nil, escalationState: EscalationState? = nil,
         notifications: [NotificationLogEntry] = [], taskCompletions: [TaskCompletion] = [], usageEvents: [UsageEvent] = [],
         economyState: EconomyState? = nil, daySummary: DaySummary? = nil, habitCompletions: [HabitCompletion] = [],
@@ -41,7 +41,7 @@ public struct UserDay: Sendable {
     }
 
     /// The number of rows the user-day writes.
-    public var rowCount: Int {
+    package var rowCount: Int {
         (commitment == nil ? 0 : 1) + (escalationState == nil ? 0 : 1) + notifications.count + taskCompletions.count + usageEvents.count
             + (economyState == nil ? 0 : 1) + (daySummary == nil ? 0 : 1) + habitCompletions.count + events.count
     }

@@ -1,18 +1,18 @@
 import RulesModel
 
 /// A6.3 Credits unlock grant.
-public struct CreditsUnlock: Hashable, Sendable {
-    public var userID: UserID
-    public var attemptID: String
-    public var minutes: Int
-    public var costCredits: Int
-    public var at: EpochMillis
+package struct CreditsUnlock: Hashable, Sendable {
+    package var userID: UserID
+    package var attemptID: String
+    package var minutes: Int
+    package var costCredits: Int
+    package var at: EpochMillis
     /// The id of the grant if a new one is created (default: `<attempt_id>.grant`).
-    public var grantID: String?
+    package var grantID: String?
     /// The id of the extension if the current grant is extended (default: `<attempt_id>.ext`).
-    public var extensionID: String?
+    package var extensionID: String?
 
-    public init(
+    package init(
         userID: UserID, attemptID: String, minutes: Int, costCredits: Int, at: EpochMillis,
         grantID: String? = nil, extensionID: String? = nil
     ) {

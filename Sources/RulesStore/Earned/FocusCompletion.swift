@@ -1,18 +1,18 @@
 import RulesModel
 
 /// A6.6 Focus session completion (completed or ended early).
-public struct FocusCompletion: Hashable, Sendable {
-    public var userID: UserID
-    public var sessionID: String
-    public var endedAt: EpochMillis
-    public var actualMinutes: Int
-    public var completed: Bool
-    public var awardedCredits: Int
-    public var qualifies: Bool
+package struct FocusCompletion: Hashable, Sendable {
+    package var userID: UserID
+    package var sessionID: String
+    package var endedAt: EpochMillis
+    package var actualMinutes: Int
+    package var completed: Bool
+    package var awardedCredits: Int
+    package var qualifies: Bool
     /// Set when this session qualifies the day for the streak.
-    public var streak: StreakUpdate?
+    package var streak: StreakUpdate?
 
-    public init(
+    package init(
         userID: UserID, sessionID: String, endedAt: EpochMillis, actualMinutes: Int, completed: Bool, awardedCredits: Int,
         qualifies: Bool, streak: StreakUpdate? = nil
     ) {

@@ -1,15 +1,15 @@
 import RulesModel
 
 /// A6.4 Quest completion grant.
-public struct QuestCompletion: Hashable, Sendable {
-    public var userID: UserID
-    public var questSessionID: String
-    public var unlockMinutes: Int
-    public var at: EpochMillis
-    public var grantID: String?
-    public var extensionID: String?
+package struct QuestCompletion: Hashable, Sendable {
+    package var userID: UserID
+    package var questSessionID: String
+    package var unlockMinutes: Int
+    package var at: EpochMillis
+    package var grantID: String?
+    package var extensionID: String?
 
-    public init(
+    package init(
         userID: UserID, questSessionID: String, unlockMinutes: Int, at: EpochMillis, grantID: String? = nil, extensionID: String? = nil
     ) {
         self.userID = userID

@@ -3,27 +3,27 @@ import RulesModel
 
 extension Store {
     /// Replaces Earned's `settings_json` of a user (validated against A4.1 first).
-    public func saveEarnedSettings(_ userID: UserID, _ settings: EarnedSettings, now: EpochMillis) throws {
+    package func saveEarnedSettings(_ userID: UserID, _ settings: EarnedSettings, now: EpochMillis) throws {
         try earned(userID) { try $0.saveEarnedSettings(settings, now: now) }
     }
 
     /// Replaces Earned's entitlement of a user.
-    public func saveEntitlement(_ state: EntitlementState) throws {
+    package func saveEntitlement(_ state: EntitlementState) throws {
         try earned(state.userID) { try $0.saveEntitlement(state) }
     }
 
     /// Inserts or updates a mode with its windows and blocked apps (replacing the previous ones).
-    public func saveMode(_ mode: Mode, windows: [ModeWindow] = [], blockedApps: [AppID] = []) throws {
+    package func saveMode(_ mode: Mode, windows: [ModeWindow] = [], blockedApps: [AppID] = []) throws {
         try earned(mode.userID) { try $0.saveMode(mode, windows: windows, blockedApps: blockedApps) }
     }
 
     /// Inserts or updates an Earned habit.
-    public func saveHabit(_ habit: Habit) throws {
+    package func saveHabit(_ habit: Habit) throws {
         try earned(habit.userID) { try $0.saveHabit(habit) }
     }
 
     /// Inserts or updates the label of an app.
-    public func saveAppInfo(_ info: AppInfo) throws {
+    package func saveAppInfo(_ info: AppInfo) throws {
         try info.validate()
         try write { db in
             try Self.requireUser(db, info.userID)
@@ -42,7 +42,7 @@ extension Store {
     }
 
     /// Replaces the user's global "Distracting Apps" list.
-    public func setDistractingApps(_ userID: UserID, _ apps: [AppID], now: EpochMillis) throws {
+    package func setDistractingApps(_ userID: UserID, _ apps: [AppID], now: EpochMillis) throws {
         try earned(userID) { try $0.setDistractingApps(apps, now: now) }
     }
 }

@@ -6,19 +6,19 @@ extension Store {
     /// its rollover cap and reset hour (from the rules), and the day's summary, in one transaction.
     /// A7 defines no event for it. The day may be earlier than the one the user was created on (a
     /// user created after midnight UTC but before 04:00 local).
-    public func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
+    package func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
         try earned(userID) { try $0.startEconomy(day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at) }
     }
 
     /// A6.1 Daily rollover (`ensureDayState`): moves the economy to the new day (carried credits,
     /// today's flags reset), starts the new day's summary and logs `DAY_ROLLOVER`, in one transaction.
-    public func rollOverDay(_ request: DayRollover) throws {
+    package func rollOverDay(_ request: DayRollover) throws {
         try earned(request.userID) { try $0.rollOverDay(request) }
     }
 
     /// Starts a focus session (open), points `focus_state` at it and logs `FOCUS_STARTED`, in one
     /// transaction. Refused while another session is active.
-    public func startFocusSession(_ session: FocusSession, blockedApps: [AppID] = []) throws {
+    package func startFocusSession(_ session: FocusSession, blockedApps: [AppID] = []) throws {
         try earned(session.userID) { try $0.startFocusSession(session, blockedApps: blockedApps) }
     }
 
@@ -29,7 +29,7 @@ extension Store {
     ///
     /// Decision: `day_summary.focus_minutes_completed` adds the actual minutes of every ended
     /// session, completed or ended early (the minutes were focused either way).
-    public func completeFocusSession(_ request: FocusCompletion) throws {
+    package func completeFocusSession(_ request: FocusCompletion) throws {
         try earned(request.userID) { try $0.completeFocusSession(request) }
     }
 
@@ -40,7 +40,7 @@ extension Store {
     /// `habit_awards_suspended_until_day_id` and logs `HABIT_AWARD_SUSPENDED`. One transaction.
     ///
     /// A completion during a suspension must be `award_suspended` with no credits.
-    public func recordHabitCompletion(_ record: HabitCompletionRecord) throws {
+    package func recordHabitCompletion(_ record: HabitCompletionRecord) throws {
         try earned(record.completion.userID) { try $0.recordHabitCompletion(record) }
     }
 }

@@ -4,13 +4,13 @@ import RulesModel
 extension Store {
     /// A6.2 Create unlock attempt: inserts the PENDING attempt, counts it in the day summary and
     /// logs `UNLOCK_ATTEMPT_CREATED`, in one transaction.
-    public func createUnlockAttempt(_ attempt: UnlockAttempt) throws {
+    package func createUnlockAttempt(_ attempt: UnlockAttempt) throws {
         try earned(attempt.userID) { try $0.createUnlockAttempt(attempt) }
     }
 
     /// Denies a PENDING attempt and logs `UNLOCK_DENIED`, in one transaction. When the denial
     /// answers a choice (`option`), the attempt records it and `UNLOCK_OPTION_SELECTED` is logged first.
-    public func denyUnlockAttempt(
+    package func denyUnlockAttempt(
         _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
         option: UnlockOptionType? = nil, payload: JSONValue = .emptyObject
     ) throws {
@@ -18,7 +18,7 @@ extension Store {
     }
 
     /// Closes a PENDING attempt as CANCELLED or EXPIRED (A7 defines no event for these).
-    public func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
+    package func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
         try earned(userID) { try $0.closeUnlockAttempt(attemptID, outcome: outcome, at: at) }
     }
 
@@ -28,7 +28,7 @@ extension Store {
     ///
     /// - Returns: the grant as it is after the operation.
     @discardableResult
-    public func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant {
+    package func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant {
         try earned(request.userID) { try $0.grantCreditsUnlock(request) }
     }
 
@@ -39,7 +39,7 @@ extension Store {
     /// Decision: an emergency grant is always a new grant (it starts in the future, so it cannot
     /// extend the current one) and becomes the app's current grant.
     @discardableResult
-    public func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
+    package func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
         try earned(request.userID) { try $0.grantEmergencyUnlock(request) }
     }
 }

@@ -6,7 +6,7 @@ import RulesModel
 extension Store {
     /// Records a mark on one day of a user's task. A second skip or used freeze on the same task
     /// and day is refused (``StoreError/Code-swift.struct/constraint``); equipped freezes add up.
-    public func addDayMark(_ mark: DayMark) throws {
+    package func addDayMark(_ mark: DayMark) throws {
         try mark.validate()
         try write { db in
             let (key, _) = try Self.requireTask(db, mark.userID, mark.taskID)
@@ -26,7 +26,7 @@ extension Store {
     /// Deletes the latest completion of a user's task in `[from, to)` (the latest recorded of those
     /// at the latest instant) and returns it; nil, deleting nothing, when there is none.
     @discardableResult
-    public func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
+    package func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
         try Snapshot.requirePeriod(from, to)
         return try write { db in
             let (key, _) = try Self.requireTask(db, userID, taskID)
@@ -44,7 +44,7 @@ extension Store {
         }
     }
 
-    public func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
+    package func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
         try read { try $0.dayMarks(userID, taskID: taskID, fromDay: fromDay, toDay: toDay) }
     }
 }
@@ -58,7 +58,7 @@ extension StoreError {
 extension Snapshot {
     /// The marks on days `fromDay…toDay` (inclusive), of one task or all the user's tasks, by day,
     /// then in the order they were recorded.
-    public func dayMarks(_ userID: UserID, taskID: UUID? = nil, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
+    package func dayMarks(_ userID: UserID, taskID: UUID? = nil, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
         if let taskID {
             return try all(
                 """

@@ -9,7 +9,7 @@ extension Store {
     }
 
     /// Adds a custom category (presets are seeded by ``createUser(_:day:timezoneID:now:makeUUID:)``).
-    public func addCategory(_ category: RulesModel.Category) throws {
+    package func addCategory(_ category: RulesModel.Category) throws {
         guard !category.isPreset else { throw StoreError.invalidState("Category: only the four seeded categories are presets") }
         try write { db in
             try Self.requireUser(db, category.userID)
@@ -18,7 +18,7 @@ extension Store {
     }
 
     /// Deletes a custom category; its tasks become uncategorized. Presets cannot be deleted.
-    public func deleteCategory(_ userID: UserID, id: UUID) throws {
+    package func deleteCategory(_ userID: UserID, id: UUID) throws {
         try write { db in
             guard
                 let row = try Row.fetchOne(
@@ -35,7 +35,7 @@ extension Store {
     }
 
     /// Inserts or updates a habit task (validated; its category must be the same user's).
-    public func saveTask(_ task: HabitTask) throws {
+    package func saveTask(_ task: HabitTask) throws {
         try task.validate()
         try write { db in
             try Self.requireUser(db, task.userID)
@@ -57,7 +57,7 @@ extension Store {
     }
 
     /// Deletes a task and, by cascade, all its completions.
-    public func deleteTask(_ userID: UserID, id: UUID) throws {
+    package func deleteTask(_ userID: UserID, id: UUID) throws {
         try write { db in
             try db.execute(cached: "DELETE FROM tracker_task WHERE task_id = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
             guard db.changesCount == 1 else { throw StoreError.notFound("HabitTask \(id.uuidString) of user", "\(userID)") }
@@ -66,7 +66,7 @@ extension Store {
 
     /// Records a completion (checked against its task's goal type) and returns it with its id.
     @discardableResult
-    public func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
+    package func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
         try completion.validate()
         guard completion.id == nil else { throw StoreError.invalidState("TaskCompletion.id is assigned by the store; pass nil") }
         return try write { db in
@@ -82,7 +82,7 @@ extension Store {
     }
 
     /// Deletes one completion (FR-5, managing completions).
-    public func deleteCompletion(_ userID: UserID, id: Int64) throws {
+    package func deleteCompletion(_ userID: UserID, id: Int64) throws {
         try write { db in
             try db.execute(
                 cached: "DELETE FROM tracker_completion WHERE completion_id = ? AND user_id = ?", arguments: [id, userID.rawValue])
@@ -91,7 +91,7 @@ extension Store {
     }
 
     /// Replaces the habit tracker's settings of a user.
-    public func saveTrackerSettings(_ userID: UserID, _ settings: HabitTrackerSettings) throws {
+    package func saveTrackerSettings(_ userID: UserID, _ settings: HabitTrackerSettings) throws {
         try settings.validate()
         try write { db in
             try Self.requireUser(db, userID)

@@ -4,7 +4,7 @@ import RulesModel
 
 extension Store {
     /// Records a Gateway Screen interaction (validated by the seed's rules first).
-    public func recordUsageEvent(_ event: UsageEvent) throws {
+    package func recordUsageEvent(_ event: UsageEvent) throws {
         try event.validate()
         try write { db in
             try Self.requireUser(db, event.userID)
@@ -13,7 +13,7 @@ extension Store {
     }
 
     /// Inserts or updates a monitored app.
-    public func saveSelectedApp(_ app: SelectedApp) throws {
+    package func saveSelectedApp(_ app: SelectedApp) throws {
         try app.validate()
         try write { db in
             try Self.requireUser(db, app.userID)
@@ -38,7 +38,7 @@ extension Store {
     }
 
     /// Removes a monitored app.
-    public func removeSelectedApp(_ userID: UserID, id: UUID) throws {
+    package func removeSelectedApp(_ userID: UserID, id: UUID) throws {
         try write { db in
             try db.execute(
                 cached: "DELETE FROM miga_selected_app WHERE app_uuid = ? AND user_id = ?", arguments: [id.blob, userID.rawValue])
@@ -47,7 +47,7 @@ extension Store {
     }
 
     /// Replaces MIGA's settings of a user.
-    public func saveMigaSettings(_ userID: UserID, _ settings: MigaSettings, now: EpochMillis) throws {
+    package func saveMigaSettings(_ userID: UserID, _ settings: MigaSettings, now: EpochMillis) throws {
         try Millis.check(now, entity: "MigaSettings", field: "updated_ts_utc_ms")
         try settings.validate()
         try write { db in

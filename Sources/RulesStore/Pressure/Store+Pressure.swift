@@ -4,7 +4,7 @@ import RulesModel
 
 extension Store {
     /// Replaces Pressure's settings of a user (validated first).
-    public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+    package func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
         try PressureChanges.checkSettings(settings, now: now)
         try write { db in
             try Self.requireUser(db, userID)
@@ -14,7 +14,7 @@ extension Store {
     }
 
     /// Replaces Pressure's escalation state of a user (validated first).
-    public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+    package func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
         try PressureChanges.checkEscalation(state, now: now)
         try write { db in
             try Self.requireUser(db, userID)
@@ -24,7 +24,7 @@ extension Store {
     }
 
     /// Records a new commitment (at most one per user and day).
-    public func addCommitment(_ commitment: Commitment) throws {
+    package func addCommitment(_ commitment: Commitment) throws {
         try commitment.validate()
         try write { db in
             try Self.requireUser(db, commitment.userID)
@@ -36,7 +36,7 @@ extension Store {
     }
 
     /// Changes the text of a day's commitment before it is locked.
-    public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
+    package func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
         try write { db in
             let commitment = try PressureChanges.edited(try Self.requireCommitment(db, userID, day), text: text)
             try db.execute(
@@ -50,7 +50,7 @@ extension Store {
     ///
     /// - Returns: the commitment as stored.
     @discardableResult
-    public func lockCommitment(
+    package func lockCommitment(
         _ userID: UserID, on day: DayID, at deadline: EpochMillis,
         ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
     ) throws -> Commitment {
@@ -85,7 +85,7 @@ extension Store {
     ///   - escalation: the new escalation state (the tier before the outcome is snapshotted on the commitment).
     ///   - shieldUsed: a Restart Shield applied at once to a NO or MISSED day (see ``useRestartShield(_:on:at:escalation:)``).
     @discardableResult
-    public func recordCheckIn(
+    package func recordCheckIn(
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation: EscalationState, shieldUsed: Bool = false
     ) throws -> Commitment {
@@ -116,7 +116,7 @@ extension Store {
     /// users only) is the rules' decision; the store enforces what is hard: the day is NO or
     /// MISSED, no shield was used on it yet, and exactly one shield is spent.
     @discardableResult
-    public func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
+    package func useRestartShield(_ userID: UserID, on day: DayID, at time: EpochMillis, escalation: EscalationState) throws -> Commitment {
         try PressureChanges.checkEscalation(escalation, now: time)
         return try write { db in
             let commitment = try PressureChanges.shielded(
@@ -131,7 +131,7 @@ extension Store {
     }
 
     /// Appends an entry to the notification log.
-    public func logNotification(_ entry: NotificationLogEntry) throws {
+    package func logNotification(_ entry: NotificationLogEntry) throws {
         try entry.validate()
         try write { db in
             try Self.requireUser(db, entry.userID)
@@ -140,7 +140,7 @@ extension Store {
     }
 
     /// Marks a logged notification delivered and/or tapped (flags only ever go from false to true).
-    public func markNotification(_ id: UUID, delivered: Bool, tapped: Bool) throws {
+    package func markNotification(_ id: UUID, delivered: Bool, tapped: Bool) throws {
         try write { db in
             guard
                 let row = try Row.fetchOne(

@@ -6,31 +6,31 @@ import RulesModel
 extension UserRecords: UserStorage {
     // Pressure
 
-    public func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+    package func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
         try PressureChanges.checkSettings(settings, now: now)
         try requireUser(userID)
         setSettings(settings, at: now)
     }
 
-    public func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+    package func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
         try PressureChanges.checkEscalation(state, now: now)
         try requireUser(userID)
         setEscalation(state, at: now)
     }
 
-    public func addCommitment(_ commitment: Commitment) throws {
+    package func addCommitment(_ commitment: Commitment) throws {
         try commitment.validate()
         try requireUser(commitment.userID)
         if commitments[commitment.day] != nil { throw PressureChanges.alreadyCommitted(commitment) }
         setCommitment(commitment)
     }
 
-    public func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
+    package func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
         setCommitment(try PressureChanges.edited(try requireCommitment(userID, day), text: text))
     }
 
     @discardableResult
-    public func lockCommitment(
+    package func lockCommitment(
         _ userID: UserID, on day: DayID, at deadline: EpochMillis,
         ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
     ) throws -> Commitment {
@@ -50,7 +50,7 @@ extension UserRecords: UserStorage {
     }
 
     @discardableResult
-    public func recordCheckIn(
+    package func recordCheckIn(
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation state: EscalationState, shieldUsed: Bool = false
     ) throws -> Commitment {
@@ -64,7 +64,7 @@ extension UserRecords: UserStorage {
     }
 
     @discardableResult
-    public func useRestartShield(
+    package func useRestartShield(
         _ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState
     ) throws -> Commitment {
         try PressureChanges.checkEscalation(state, now: time)
@@ -74,17 +74,17 @@ extension UserRecords: UserStorage {
         return shielded
     }
 
-    public func logNotification(_ entry: NotificationLogEntry) throws {
+    package func logNotification(_ entry: NotificationLogEntry) throws {
         try entry.validate()
         try requireUser(entry.userID)
         append(entry)
     }
 
-    public func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
+    package func commitment(_ userID: UserID, on day: DayID) throws -> Commitment? {
         userID == self.userID ? commitments[day] : nil
     }
 
-    public func commitmentHistory(_ userID: UserID, lastDays days: Int, endingOn end: DayID) throws -> [Commitment] {
+    package func commitmentHistory(_ userID: UserID, lastDays days: Int, endingOn end: DayID) throws -> [Commitment] {
         let (from, to) = try Snapshot.lastDays(days, endingOn: end)
         guard userID == self.userID else { return [] }
         return commitments.values.filter { $0.day >= from && $0.day <= to }.sorted { $0.day < $1.day }
@@ -98,7 +98,7 @@ extension UserRecords: UserStorage {
 
     // Habit tracker
 
-    public func saveTask(_ task: HabitTask) throws {
+    package func saveTask(_ task: HabitTask) throws {
         try task.validate()
         try requireUser(task.userID)
         if let categoryID = task.categoryID, !user.categories.contains(where: { $0.id == categoryID }) {
@@ -108,7 +108,7 @@ extension UserRecords: UserStorage {
     }
 
     @discardableResult
-    public func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
+    package func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
         try completion.validate()
         guard completion.id == nil else { throw StoreError.invalidState("TaskCompletion.id is assigned by the store; pass nil") }
         guard completion.userID == userID, let task = storedTask(completion.taskID) else {
@@ -119,12 +119,12 @@ extension UserRecords: UserStorage {
         return completion
     }
 
-    public func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
+    package func task(_ userID: UserID, id: UUID) throws -> HabitTask? {
         userID == self.userID ? storedTask(id) : nil
     }
 
     /// Oldest first, in the order they were recorded at the same instant (the store's `completion_id` order).
-    public func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion] {
+    package func completions(_ userID: UserID, taskID: UUID?, from: EpochMillis, to: EpochMillis) throws -> [TaskCompletion] {
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID else { return [] }
         return completions.enumerated()
@@ -133,7 +133,7 @@ extension UserRecords: UserStorage {
             .map(\.element)
     }
 
-    public func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
+    package func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID, storedTask(taskID) != nil else {
             throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
@@ -146,7 +146,7 @@ extension UserRecords: UserStorage {
         return latest.map(removeCompletion(at:))
     }
 
-    public func addDayMark(_ mark: DayMark) throws {
+    package func addDayMark(_ mark: DayMark) throws {
         try mark.validate()
         guard mark.userID == userID, storedTask(mark.taskID) != nil else {
             throw StoreError.notFound("HabitTask \(mark.taskID.uuidString) of user", "\(mark.userID)")
@@ -157,7 +157,7 @@ extension UserRecords: UserStorage {
         append(mark)
     }
 
-    public func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
+    package func dayMarks(_ userID: UserID, taskID: UUID?, fromDay: DayID, toDay: DayID) throws -> [DayMark] {
         guard userID == self.userID else { return [] }
         return dayMarks.enumerated()
             .filter { (taskID == nil || $0.element.taskID == taskID) && $0.element.day >= fromDay && $0.element.day <= toDay }
@@ -167,14 +167,14 @@ extension UserRecords: UserStorage {
 
     // MIGA
 
-    public func recordUsageEvent(_ event: UsageEvent) throws {
+    package func recordUsageEvent(_ event: UsageEvent) throws {
         try event.validate()
         try requireUser(event.userID)
         append(event)
     }
 
     /// Oldest first; at the same instant in the order of their ids' bytes (the store's order).
-    public func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent] {
+    package func usageEvents(_ userID: UserID, from: EpochMillis, to: EpochMillis, type: UsageEventType?) throws -> [UsageEvent] {
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID else { return [] }
         return usageEvents.filter { (type == nil || $0.eventType == type) && $0.timestamp >= from && $0.timestamp < to }
@@ -182,14 +182,14 @@ extension UserRecords: UserStorage {
     }
 
     /// MIGA's settings as created (no operation of ``UserStorage`` changes them).
-    public func migaSettings(_ userID: UserID) throws -> MigaSettings {
+    package func migaSettings(_ userID: UserID) throws -> MigaSettings {
         guard userID == self.userID else { throw StoreError.notFound("MIGA settings of user", "\(userID)") }
         return MigaSettings.defaults
     }
 
     // The engine's bookkeeping
 
-    public func saveEngineState(_ row: EngineStateRow) throws {
+    package func saveEngineState(_ row: EngineStateRow) throws {
         try EngineStateRow.check(row)
         try requireUser(row.userID)
         setEngineState(row)

@@ -92,7 +92,7 @@ extension UserRecords {
 extension BulkWriter {
     /// Writes the rows of users held in memory (each of them new to the database) in one
     /// transaction, in the order given; the first problem throws and nothing is written.
-    public func write(_ users: [UserRecords]) throws {
+    package func write(_ users: [UserRecords]) throws {
         try write { add in try add(users) }
     }
 
@@ -105,7 +105,7 @@ extension BulkWriter {
     /// up reads (not UNIQUE) are dropped first and built again at the end, in the same
     /// transaction: one sort each instead of millions of insertions at random places (10,000 users:
     /// the writer's 41.6 s became 26.4 s plus 6.2 s of index building).
-    public func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
+    package func write(_ body: (_ add: ([UserRecords]) throws -> Void) throws -> Void) throws {
         try store.write { db in
             let deferred = store.bulkLoad ? try Self.dropReadIndexes(db) : []
             let writer = try UserRecords.Writer(db)

@@ -14,7 +14,7 @@ import RulesModel
 /// through (see "Exclusive access" in docs/performance.md): no access to one overlaps another.
 public final class UserRecords: @unchecked Sendable {
     let user: NewUser
-    public var userID: UserID { user.userID }
+    package var userID: UserID { user.userID }
     /// Pressure's settings and escalation state, with the instant each was last written.
     @exclusivity(unchecked) private(set) var settings: (value: UserSettings, updatedAt: EpochMillis)
     @exclusivity(unchecked) private(set) var escalation: (value: EscalationState, updatedAt: EpochMillis)
@@ -55,23 +55,23 @@ public final class UserRecords: @unchecked Sendable {
     }
 
     /// The rows of a new user, as ``Store/createUser(_:day:timezoneID:now:makeUUID:)`` writes them.
-    public init(_ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis, makeUUID: () -> UUID = UUID.init) throws {
+    package init(_ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis, makeUUID: () -> UUID = UUID.init) throws {
         user = try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID)
         settings = (user.pressure, now)
         escalation = (EscalationState.initial, now)
     }
 
     /// Pressure's settings of the user.
-    public var pressureSettings: UserSettings { settings.value }
+    package var pressureSettings: UserSettings { settings.value }
     /// Pressure's escalation state of the user.
-    public var escalationState: EscalationState { escalation.value }
+    package var escalationState: EscalationState { escalation.value }
 
     /// The point ``rollback(to:)`` returns to. Savepoints do not nest: a new one replaces the previous.
-    public struct Savepoint: Sendable {
+    package struct Savepoint: Sendable {
         fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int, dayMarks: Int, completionWrites: Int
     }
 
-    public func savepoint() -> Savepoint {
+    package func savepoint() -> Savepoint {
         undo.removeAll(keepingCapacity: true)
         earned?.savepoint()
         return Savepoint(
@@ -80,7 +80,7 @@ public final class UserRecords: @unchecked Sendable {
     }
 
     /// Undoes every change since `savepoint`.
-    public func rollback(to savepoint: Savepoint) {
+    package func rollback(to savepoint: Savepoint) {
         for change in undo.reversed() {
             switch change {
             case .settings(let value, let at): settings = (value, at)
@@ -169,7 +169,7 @@ public final class UserRecords: @unchecked Sendable {
 
     /// Encodes the JSON the bulk write will store (Earned's options snapshots and event payloads)
     /// now, on the calling thread, instead of on the writer's.
-    public func encodeJSON() throws { try earned?.encodeJSON() }
+    package func encodeJSON() throws { try earned?.encodeJSON() }
 
     func storedTask(_ id: UUID) -> HabitTask? { taskIndex[id].map { tasks[$0] } }
 

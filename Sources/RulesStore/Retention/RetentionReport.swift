@@ -1,15 +1,15 @@
 import RulesModel
 
 /// What one retention run deleted.
-public struct RetentionReport: Hashable, Sendable {
-    public var now: EpochMillis
+package struct RetentionReport: Hashable, Sendable {
+    package var now: EpochMillis
     /// Rows deleted per table (cascaded rows included under their own table).
-    public var deleted: [String: Int]
+    package var deleted: [String: Int]
 
-    public init(now: EpochMillis, deleted: [String: Int]) {
+    package init(now: EpochMillis, deleted: [String: Int]) {
         self.now = now
         self.deleted = deleted
     }
 
-    public var totalDeleted: Int { deleted.values.reduce(0, +) }
+    package var totalDeleted: Int { deleted.values.reduce(0, +) }
 }

@@ -5,7 +5,7 @@ extension Store {
     /// Deletes what the policy no longer keeps, as of `now` (never the wall clock), in one
     /// transaction, and records `meta.last_retention_cleanup_ts_utc_ms`.
     @discardableResult
-    public func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
+    package func applyRetention(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
         try policy.check()
         return try write { db in try Self.retain(db, now: now, policy: policy) }
@@ -14,7 +14,7 @@ extension Store {
     /// Runs ``applyRetention(now:policy:)`` when the last run is older than the policy's minimum
     /// interval (A8: "on app start, if last cleanup > 24h"); returns nil when it was not due.
     @discardableResult
-    public func applyRetentionIfDue(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport? {
+    package func applyRetentionIfDue(now: EpochMillis, policy: RetentionPolicy = .seeds) throws -> RetentionReport? {
         try Millis.check(now, entity: "RetentionPolicy", field: "now")
         try policy.check()
         let last = try writer.read { db in
@@ -29,13 +29,13 @@ extension Store {
     /// A8's cleanup of one user's Earned rows (see ``UserStorage/applyEarnedRetention(_:now:policy:)``),
     /// in one transaction. Unlike ``applyRetention(now:policy:)``, it leaves `meta` alone: the
     /// engine records each user's last cleanup in its own state.
-    public func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy = .seeds) throws {
+    package func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy = .seeds) throws {
         try earned(userID) { try $0.applyRetention(now: now, policy: policy) }
     }
 
     /// Compacts the file after a cleanup (`VACUUM`; then a WAL checkpoint for file databases), so
     /// that deleted rows give their space back. Runs outside any transaction.
-    public func compact() throws {
+    package func compact() throws {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
         try checkpoint()
     }

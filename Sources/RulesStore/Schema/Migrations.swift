@@ -12,11 +12,11 @@ import GRDB
 /// version is higher than ``earnedSchemaVersion``, or whose `grdb_migrations` lists a migration
 /// this code does not know, throws ``StoreError/Code-swift.struct/databaseTooNew`` before anything
 /// is written to the file.
-public enum Migrations {
+package enum Migrations {
     /// The migration level this code writes and understands (`meta.rulesrun_migration`).
-    public static let currentVersion = 3
+    package static let currentVersion = 3
     /// The Earned schema version (`meta.schema_version`, earned-data-model-v1.1.md A3: "1").
-    public static let earnedSchemaVersion = 1
+    package static let earnedSchemaVersion = 1
 
     static let identifiers = ["0001_initial", "0002_engine_state", "0003_habit_marks"]
 

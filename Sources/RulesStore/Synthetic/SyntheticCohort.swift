@@ -8,12 +8,12 @@ import RulesModel
 /// in YES or NO, or MISSED), the escalation state, three notifications, `completionsPerDay`
 /// habit-tracker completions, two MIGA usage events, the Earned economy and day summary and one
 /// `DAY_ROLLOVER` event.
-public struct SyntheticCohort: Sendable {
-    public var seed: UInt64
-    public var startDay: DayID
-    public var tasksPerUser: Int
+package struct SyntheticCohort: Sendable {
+    package var seed: UInt64
+    package var startDay: DayID
+    package var tasksPerUser: Int
 
-    public init(seed: UInt64, startDay: DayID, tasksPerUser: Int = 10) {
+    package init(seed: UInt64, startDay: DayID, tasksPerUser: Int = 10) {
         self.seed = seed
         self.startDay = startDay
         self.tasksPerUser = tasksPerUser
@@ -25,7 +25,7 @@ public struct SyntheticCohort: Sendable {
     ]
 
     /// The habit tasks of a user (half of them measure time in minutes).
-    public func tasks(for user: UserID) -> [HabitTask] {
+    package func tasks(for user: UserID) -> [HabitTask] {
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), 0xFFFF_FFFF)
         let created = startDay.utcStartMillis
         return (0..<tasksPerUser).map { index in
@@ -38,20 +38,20 @@ public struct SyntheticCohort: Sendable {
     }
 
     /// Creates the user (with its singleton rows) and its tasks.
-    public func setUp(_ store: Store, user: UserID) throws {
+    package func setUp(_ store: Store, user: UserID) throws {
         var rng = SeededGenerator(seed: seed, UInt64(user.rawValue), 0xFFFF_FFFE)
         try store.createUser(user, day: startDay, now: startDay.utcStartMillis, makeUUID: { rng.uuid() })
         for task in tasks(for: user) { try store.saveTask(task) }
     }
 
     /// The number of habit-tracker completions of a user-day: 1 + (user × 7 + day) mod 4.
-    public static func completionsPerDay(user: UserID, dayIndex: Int) -> Int {
+    package static func completionsPerDay(user: UserID, dayIndex: Int) -> Int {
         let mixed = (user.rawValue % 4) * 7 + Int64(dayIndex % 4)
         return 1 + Int((mixed % 4 + 4) % 4)
     }
 
     /// The user-day `dayIndex` days after the start day (with no habit completions when `tasks` is empty).
-    public func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) throws -> UserDay {
+    package func userDay(_ user: UserID, dayIndex: Int, tasks: [HabitTask]) throws -> UserDay {
         guard dayIndex >= 0, let day = startDay.adding(days: dayIndex), day.adding(days: 1) != nil else {
             throw ModelValidationError(
                 entity: "SyntheticCohort", field: "dayIndex", rule: "a day from the start day up to 9999-12-30",

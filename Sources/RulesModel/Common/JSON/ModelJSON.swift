@@ -2,14 +2,14 @@ import Foundation
 
 /// The one JSON encoder and decoder of the model: sorted keys, so equal values give equal text
 /// (the text `JSONEncoder` writes with sorted keys and unescaped slashes, see ``CompactJSONEncoder``).
-public enum ModelJSON {
-    public static func encode<T: Encodable>(_ value: T) throws -> String {
+package enum ModelJSON {
+    package static func encode<T: Encodable>(_ value: T) throws -> String {
         try CompactJSONEncoder.encode(value)
     }
 
     /// Decodes `text`; a failure becomes a ``ModelValidationError`` naming `entity`, `field` and
     /// the JSON path where decoding stopped.
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String, entity: String, field: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from text: String, entity: String, field: String) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch let error as ModelValidationError {
@@ -22,7 +22,7 @@ public enum ModelJSON {
     }
 
     /// Where decoding stopped (`days[0].yes`) and what was expected there.
-    public static func describe(_ error: DecodingError) -> (String, String) {
+    package static func describe(_ error: DecodingError) -> (String, String) {
         func join(_ path: [any CodingKey]) -> String {
             path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
                 .replacingOccurrences(of: ".[", with: "[")
