@@ -100,8 +100,15 @@ import Testing
         let running = Process()
         running.executableURL = URL(fileURLWithPath: "/bin/sleep")
         running.arguments = ["600"]
+        // Its own output, not the test runner's (a child holding the runner's pipe keeps the run
+        // from ending), and killed outright at the end (SIGTERM may be ignored, inherited so).
+        running.standardOutput = FileHandle.nullDevice
+        running.standardError = FileHandle.nullDevice
         try running.run()
-        defer { running.terminate() }
+        defer {
+            kill(running.processIdentifier, SIGKILL)
+            running.waitUntilExit()
+        }
         let temporary = FileManager.default.temporaryDirectory
         let stale = temporary.appendingPathComponent("rulesrun-bench-\(exited.processIdentifier)-0badcafe")
         let live = temporary.appendingPathComponent("rulesrun-bench-\(running.processIdentifier)")
