@@ -20,7 +20,8 @@ package final class DatabaseLock: @unchecked Sendable {
     /// database) and locked at once, for a run that opens the file itself rather than renaming a
     /// new one into place.
     package init(database path: String, option: String = "--db", creating: Bool = false) throws(SimulationError) {
-        let file = (try? DatabaseTarget.followingLink(WorkingFolder.resolve(path))) ?? WorkingFolder.resolve(path)
+        let given = WorkingFolder.resolve(path)
+        let file = (try? DatabaseTarget.followingLink(given)) ?? given
         lockPath = file + ".rulesrun-lock"
         // Made and registered as one step: an interruption in between would leave the lock file.
         cleanup = try InterruptCleanup.add { () throws(SimulationError) -> [String] in
