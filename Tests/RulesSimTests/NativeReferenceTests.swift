@@ -22,18 +22,7 @@ import Testing
         let native = NativeReference()
         #expect(native.parameters == rules.parameters)
         #expect(NativeReference.escalation == rules.escalation.knobs)
-        #expect(NativeReference.pressureExtends == rules.streaks.pressure.extends)
-        #expect(NativeReference.shieldResetsStreak == rules.streaks.pressure.shieldResetsStreak)
-        #expect(NativeReference.habitMinCompletions == rules.streaks.habit.minCompletions)
-        #expect(NativeReference.habitRequireTimesPerDay == rules.streaks.habit.requireTimesPerDay)
-        #expect(NativeReference.habitSkipUnscheduledDays == rules.streaks.habit.skipUnscheduledDays)
-        #expect(NativeReference.habitCurrentPeriodGrace == rules.streaks.habit.currentPeriodGrace)
-        #expect(NativeReference.migaCurrentDayGrace == rules.streaks.miga.currentDayGrace)
-        #expect(NativeReference.earnedFocusMinutesToQualify == rules.streaks.earned.focusMinutesToQualify)
-        #expect(NativeReference.earnedHabitsToQualify == rules.streaks.earned.habitsToQualify)
-        #expect(NativeReference.earnedBonusEveryDays == rules.streaks.earned.bonusEveryDays)
-        #expect(NativeReference.earnedBonusCredits == rules.streaks.earned.bonusCredits)
-        #expect(NativeReference.earnedFreezeMax == rules.streaks.earned.freezeMax)
+        #expect(NativeReference.streaks == rules.streaks.knobs)
     }
 
     /// The economy's values are the decoded policies' type: the reference's are pricing.lua's and

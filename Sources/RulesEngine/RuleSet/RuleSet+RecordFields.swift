@@ -51,7 +51,7 @@ extension RuleSet {
                     .notProved("periods[].value", "other values"),
                     .enumerated("periods[].status", .texts(HabitPeriod.Status.allCases.map(\.rawValue))),
                     .notProved("periods[].freezes_equipped", "more than 1 freeze equipped"),
-                ] + (streaks.habit.trackAppOpens ? [.notProved("periods[].opened", "days the app was opened or not")] : []) + [
+                ] + (streaks.habit.knobs.trackAppOpens ? [.notProved("periods[].opened", "days the app was opened or not")] : []) + [
                     .notProved("task.name", "names"),
                     .enumerated("task.measurement", .texts(MeasurementDuration.allCases.map(\.rawValue))),
                     .enumerated("task.frequency.kind", .texts(FrequencyType.allCases.map { HabitTaskRecord.frequencyKind(of: $0) })),

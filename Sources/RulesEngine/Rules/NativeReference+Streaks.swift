@@ -7,8 +7,8 @@ extension NativeReference {
     /// ("streak = 0 // streak always resets"). The longest streak is the largest current streak seen.
     /// The day's date and commitment do not matter to it.
     public func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
-        let extends = Self.pressureExtends.contains(day.result)
-        let current = extends && !(day.shieldUsed && Self.shieldResetsStreak) ? streak.current + 1 : 0
+        let extends = Self.streaks.pressure.extends.contains(day.result)
+        let current = extends && !(day.shieldUsed && Self.streaks.pressure.shieldResetsStreak) ? streak.current + 1 : 0
         return PressureStreak(current: current, longest: max(streak.longest, current))
     }
 
@@ -23,12 +23,12 @@ extension NativeReference {
     ///   completed.
     /// Only the current streak is returned (no best streaks, no score), as the default rule does.
     public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
-        var needed = Self.habitMinCompletions
-        if Self.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
+        let habit = Self.streaks.habit
+        let needed = habit.neededCompletions(timesPerDay: task.timesPerDay)
         var streak = 0
         for (i, period) in periods.enumerated() {
-            let skipped = !period.scheduled && Self.habitSkipUnscheduledDays
-            let running = i == 0 && Self.habitCurrentPeriodGrace
+            let skipped = !period.scheduled && habit.skipUnscheduledDays
+            let running = i == 0 && habit.currentPeriodGrace
             if skipped { continue }
             if period.completions >= needed {
                 streak += 1
@@ -47,7 +47,7 @@ extension NativeReference {
         for (i, exits) in exitsPerDay.enumerated() {
             if exits > 0 {
                 streak += 1
-            } else if !(i == 0 && Self.migaCurrentDayGrace) {
+            } else if !(i == 0 && Self.streaks.miga.currentDayGrace) {
                 break
             }
         }
@@ -59,20 +59,21 @@ extension NativeReference {
     /// today_habit_qualified_count but gives no threshold) (`M.earned.qualifies`). Focus is checked
     /// first, so a day with both qualifies by FOCUS.
     public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
-        if focusMinutes >= Self.earnedFocusMinutesToQualify { return .focus }
-        if habitCompletions >= Self.earnedHabitsToQualify { return .habits }
+        if focusMinutes >= Self.streaks.earned.focusMinutesToQualify { return .focus }
+        if habitCompletions >= Self.streaks.earned.habitsToQualify { return .habits }
         return nil
     }
 
     /// Earned: the STREAK_BONUS_AWARDED example gives amount 10 at streak_count 3; the decision is 10
     /// credits on each day the streak reaches a multiple of 3, none otherwise (`M.earned.bonus`).
     public func earnedBonus(streakCount: Int) throws -> Int {
-        streakCount > 0 && streakCount % Self.earnedBonusEveryDays == 0 ? Self.earnedBonusCredits : 0
+        let earned = Self.streaks.earned
+        return streakCount > 0 && streakCount % earned.bonusEveryDays == 0 ? earned.bonusCredits : 0
     }
 
     /// Earned: the streak is kept when the day qualified and reset to 0 when it did not
     /// (`M.earned.day_ends` with `freeze_max = 0`: no freezes are earned, none are held).
     public func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
-        EarnedStreak(streakCount: day.qualified != nil ? day.streakCount : 0, freezes: min(day.freezes, Self.earnedFreezeMax))
+        EarnedStreak(streakCount: day.qualified != nil ? day.streakCount : 0, freezes: min(day.freezes, Self.streaks.earned.freezeMax))
     }
 }

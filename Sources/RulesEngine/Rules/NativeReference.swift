@@ -47,55 +47,35 @@ public final class NativeReference: PolicyRules {
 
     // MARK: Streaks (streaks.lua)
 
-    /// Pressure: the results that extend the streak, consecutive YES days (`pressure.extends`).
-    public static let pressureExtends: [CommitmentStatus] = [.yes]
-
-    /// Pressure: "streak = 0 // streak always resets" when a restart shield is used
-    /// (`pressure.shield_resets_streak`).
-    public static let shieldResetsStreak = true
-
-    /// Habit tracker: "at least one completion" makes a period count (`habit.min_completions`).
-    public static let habitMinCompletions = 1
-
-    /// Habit tracker, decision: a daily task with timesPerDay > 1 still needs one completion
-    /// (`habit.require_times_per_day`).
-    public static let habitRequireTimesPerDay = false
-
-    /// Habit tracker, decision: a day a specific-days task is not scheduled on neither counts nor
-    /// breaks the streak (`habit.skip_unscheduled_days`).
-    public static let habitSkipUnscheduledDays = true
-
-    /// Habit tracker: "Starting from the current (or most recent completed) period": an empty running
-    /// period does not break the streak (`habit.current_period_grace`).
-    public static let habitCurrentPeriodGrace = true
-
-    /// Habit tracker: days start at midnight (`habit.day_starts_at`).
-    public static let habitDayStartsAt = LocalTime(hour: 0, minute: 0)
-
-    /// MIGA: "Day boundary uses device local timezone", local midnight (`miga.day_starts_at`).
-    public static let migaDayStartsAt = LocalTime(hour: 0, minute: 0)
-
-    /// MIGA: "Streak breaks if no 'Exit to Focus' events for a full calendar day": today, still
-    /// running, does not break it (`miga.current_day_grace`).
-    public static let migaCurrentDayGrace = true
-
-    /// Earned: "current_day_id … (04:00 boundary)", daily_reset_hour_local = 4 (`earned.day_starts_at`).
-    public static let earnedDayStartsAt = LocalTime(hour: 4, minute: 0)
-
-    /// Earned: focus.min_minutes_to_qualify = 20 (`earned.focus_minutes_to_qualify`).
-    public static let earnedFocusMinutesToQualify = 20
-
-    /// Earned, decision: one completed habit qualifies the day (`earned.habits_to_qualify`).
-    public static let earnedHabitsToQualify = 1
-
-    /// Earned, decision: 10 credits each day the streak reaches a multiple of 3, from the
-    /// STREAK_BONUS_AWARDED example (amount 10 at streak_count 3) (`earned.bonus_every_days`,
-    /// `earned.bonus_credits`).
-    public static let earnedBonusEveryDays = 3
-    public static let earnedBonusCredits = 10
-    /// Earned, decision: no streak freezes (`earned.freeze_max = 0`): a day that does not qualify
-    /// resets the streak, as the document's rollover does.
-    public static let earnedFreezeMax = 0
+    /// streaks.lua's values, from the documents (a decision where a seed is silent):
+    /// - `pressure.extends`: the results that extend the streak, consecutive YES days;
+    ///   `pressure.shield_resets_streak`: "streak = 0 // streak always resets" when a restart shield is used;
+    /// - `habit.min_completions`: "at least one completion" makes a period count;
+    ///   `habit.require_times_per_day`, decision: a daily task with timesPerDay > 1 still needs one
+    ///   completion; `habit.skip_unscheduled_days`, decision: a day a specific-days task is not
+    ///   scheduled on neither counts nor breaks the streak; `habit.current_period_grace`: "Starting
+    ///   from the current (or most recent completed) period": an empty running period does not break
+    ///   the streak; `habit.day_starts_at`: days start at midnight; `habit.max_backfill_days`: today
+    ///   only; no `best_order`, `max_completions_per_day` nor `track_app_opens` (the defaults);
+    /// - `miga.counting_event`: "Exit to Focus"; `miga.day_starts_at`: "Day boundary uses device local
+    ///   timezone", local midnight; `miga.current_day_grace`: "Streak breaks if no 'Exit to Focus'
+    ///   events for a full calendar day": today, still running, does not break it;
+    /// - `earned.day_starts_at`: "current_day_id … (04:00 boundary)", daily_reset_hour_local = 4;
+    ///   `earned.focus_minutes_to_qualify`: focus.min_minutes_to_qualify = 20;
+    ///   `earned.habits_to_qualify`, decision: one completed habit qualifies the day;
+    ///   `earned.bonus_every_days`, `earned.bonus_credits`, decision: 10 credits each day the streak
+    ///   reaches a multiple of 3, from the STREAK_BONUS_AWARDED example (amount 10 at streak_count 3);
+    ///   `earned.freeze_max`, decision: no streak freezes (0): a day that does not qualify resets the
+    ///   streak, as the document's rollover does (`freeze_every_days` is then not used).
+    public static let streaks = StreakPolicy.Knobs(
+        pressure: StreakPolicy.Pressure.Knobs(extends: [.yes], shieldResetsStreak: true),
+        habit: StreakPolicy.Habit.Knobs(
+            minCompletions: 1, requireTimesPerDay: false, skipUnscheduledDays: true, currentPeriodGrace: true,
+            dayStartsAt: LocalTime(hour: 0, minute: 0), maxBackfillDays: 0),
+        miga: StreakPolicy.Miga.Knobs(countingEvent: .exitToFocus, dayStartsAt: LocalTime(hour: 0, minute: 0), currentDayGrace: true),
+        earned: StreakPolicy.Earned.Knobs(
+            dayStartsAt: LocalTime(hour: 4, minute: 0), focusMinutesToQualify: 20, habitsToQualify: 1, bonusEveryDays: 3,
+            bonusCredits: 10, freezeMax: 0, freezeEveryDays: 7))
 
     // MARK: PolicyRules
 
@@ -109,8 +89,8 @@ public final class NativeReference: PolicyRules {
             noCommitmentCountsAs: Self.escalation.noCommitmentCountsAs, shieldsPerMonthPaid: Self.escalation.shield.perMonthPaid,
             shieldsPerMonthFree: Self.escalation.shield.perMonthFree,
             shieldActivationWindowMinutes: Self.escalation.shield.activationWindowMinutes,
-            habitDayStartsAt: Self.habitDayStartsAt, migaDayStartsAt: Self.migaDayStartsAt,
-            earnedDayStartsAt: Self.earnedDayStartsAt, habitMinCompletions: Self.habitMinCompletions,
-            habitRequireTimesPerDay: Self.habitRequireTimesPerDay)
+            habitDayStartsAt: Self.streaks.habit.dayStartsAt, migaDayStartsAt: Self.streaks.miga.dayStartsAt,
+            earnedDayStartsAt: Self.streaks.earned.dayStartsAt, habitMinCompletions: Self.streaks.habit.minCompletions,
+            habitRequireTimesPerDay: Self.streaks.habit.requireTimesPerDay)
     }
 }

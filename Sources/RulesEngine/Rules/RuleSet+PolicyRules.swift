@@ -7,18 +7,19 @@ extension RuleSet: PolicyRules {
     public var priceParams: RuleParams { pricing.params }
 
     public var parameters: PolicyParameters {
+        let knobs = streaks.knobs
         var parameters = PolicyParameters(
             maxTier: escalation.maxTier, persistentBadgeFromTier: escalation.persistentBadgeFromTier,
             noCommitmentCountsAs: escalation.noCommitmentCountsAs, shieldsPerMonthPaid: escalation.shield.perMonthPaid,
             shieldsPerMonthFree: escalation.shield.perMonthFree,
             shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
-            habitDayStartsAt: streaks.habit.dayStartsAt, migaDayStartsAt: streaks.miga.dayStartsAt,
-            earnedDayStartsAt: streaks.earned.dayStartsAt, habitMinCompletions: streaks.habit.minCompletions,
-            habitRequireTimesPerDay: streaks.habit.requireTimesPerDay, habitMaxBackfillDays: streaks.habit.maxBackfillDays,
-            earnedFreezeMax: streaks.earned.freezeMax)
-        parameters.habitBestOrder = streaks.habit.bestOrder
-        parameters.habitMaxCompletionsPerDay = streaks.habit.maxCompletionsPerDay
-        parameters.habitTrackAppOpens = streaks.habit.trackAppOpens
+            habitDayStartsAt: knobs.habit.dayStartsAt, migaDayStartsAt: knobs.miga.dayStartsAt,
+            earnedDayStartsAt: knobs.earned.dayStartsAt, habitMinCompletions: knobs.habit.minCompletions,
+            habitRequireTimesPerDay: knobs.habit.requireTimesPerDay, habitMaxBackfillDays: knobs.habit.maxBackfillDays,
+            earnedFreezeMax: knobs.earned.freezeMax)
+        parameters.habitBestOrder = knobs.habit.bestOrder
+        parameters.habitMaxCompletionsPerDay = knobs.habit.maxCompletionsPerDay
+        parameters.habitTrackAppOpens = knobs.habit.trackAppOpens
         return parameters
     }
 

@@ -69,7 +69,7 @@ extension StreakPolicy {
             for item in StreakPolicy.habitProofPeriods { histories.append(Array(repeating: item, count: 90)) }
             self.histories = histories
             short = StreakPolicy.lists(of: StreakPolicy.habitProofPeriods, upTo: StreakPolicy.habitProofParamsLength)
-            user = HabitUserRecord(timezone: "UTC", dayStartsAt: policy.habit.dayStartsAt)
+            user = HabitUserRecord(timezone: "UTC", dayStartsAt: policy.habit.knobs.dayStartsAt)
         }
 
         /// The number of inputs.
@@ -106,13 +106,13 @@ extension StreakPolicy {
         failures.unproved =
             "histories longer than 3 periods other than 90 periods of one kind (every history up to 3 was tried, for \(Self.habitProofTasks.count) task kinds), "
             + "periods of more than 2 completions (and other values) or more than 1 freeze equipped, tasks of other schedules, "
-            + "start dates, times_per_day, goals and names, time zones other than UTC and days starting at other times than \(habit.dayStartsAt.text)"
+            + "start dates, times_per_day, goals and names, time zones other than UTC and days starting at other times than \(habit.knobs.dayStartsAt.text)"
         let domain = habitProofDomain
         if domain.params.combinations.count > 1 {
             failures.unproved! += ", and params other than the defaults with histories longer than \(Self.habitProofParamsLength) periods"
         }
         if let unproved = domain.params.unproved { failures.unproved! += ", and " + unproved }
-        if habit.trackAppOpens { failures.unproved! += ", and days the app was opened or not (periods are passed without `opened`)" }
+        if habit.knobs.trackAppOpens { failures.unproved! += ", and days the app was opened or not (periods are passed without `opened`)" }
         for index in 0..<domain.count {
             if failures.isFinished(host) { return failures }
             let (periods, task) = domain.input(index)
@@ -124,8 +124,7 @@ extension StreakPolicy {
     /// The periods of `history` for a task of `kind` (each completion worth 1 of the goal's
     /// value: 2 completions exceed an at-most-1 ceiling), and the task starting on the oldest.
     fileprivate func proofInput(_ history: [HabitProofPeriod], _ kind: HabitTaskRecord) -> ([HabitPeriod], HabitTaskRecord) {
-        var needed = habit.minCompletions
-        if habit.requireTimesPerDay { needed = max(needed, kind.timesPerDay) }
+        let needed = habit.knobs.neededCompletions(timesPerDay: kind.timesPerDay)
         let measurement = kind.measurement
         let everyDay = kind.frequency == .daily || kind.frequency == .timesInDays
         var periods: [HabitPeriod] = []

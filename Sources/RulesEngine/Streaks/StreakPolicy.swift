@@ -20,41 +20,131 @@ public struct StreakPolicy: Decodable {
         case declaredParams = "params"
     }
 
+    /// The file's plain values (no functions), as the engine applies them (`PolicyRules.streakKnobs`).
+    public var knobs: Knobs { Knobs(pressure: pressure.knobs, habit: habit.knobs, miga: miga.knobs, earned: earned.knobs) }
+
+    /// streaks.lua's plain values (no functions): each app's table's.
+    public struct Knobs: Sendable, Equatable {
+        public var pressure: Pressure.Knobs
+        public var habit: Habit.Knobs
+        public var miga: Miga.Knobs
+        public var earned: Earned.Knobs
+
+        public init(pressure: Pressure.Knobs, habit: Habit.Knobs, miga: Miga.Knobs, earned: Earned.Knobs) {
+            self.pressure = pressure
+            self.habit = habit
+            self.miga = miga
+            self.earned = earned
+        }
+    }
+
     /// Pressure: consecutive days with an extending result.
     public struct Pressure: Decodable {
-        public var extends: [CommitmentStatus]
-        public var shieldResetsStreak: Bool
+        /// The table's plain values.
+        public var knobs: Knobs
         /// `next(streak, day) -> streak`.
         public var next: LuaFunction
 
+        public struct Knobs: Decodable, Sendable, Equatable {
+            public var extends: [CommitmentStatus]
+            public var shieldResetsStreak: Bool
+
+            public init(extends: [CommitmentStatus], shieldResetsStreak: Bool) {
+                self.extends = extends
+                self.shieldResetsStreak = shieldResetsStreak
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case extends
+                case shieldResetsStreak = "shield_resets_streak"
+            }
+        }
+
         enum CodingKeys: String, CodingKey {
-            case extends, next
-            case shieldResetsStreak = "shield_resets_streak"
+            case next
+        }
+
+        /// Decoded in the order of the table's fields: the knobs, then the function.
+        public init(from decoder: any Decoder) throws {
+            knobs = try Knobs(from: decoder)
+            next = try decoder.container(keyedBy: CodingKeys.self).decode(LuaFunction.self, forKey: .next)
         }
     }
 
     /// Habit tracker: consecutive measurement periods of a task.
     public struct Habit: Decodable {
-        public var minCompletions: Int
-        public var requireTimesPerDay: Bool
-        public var skipUnscheduledDays: Bool
-        public var currentPeriodGrace: Bool
-        public var dayStartsAt: LocalTime
-        /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
-        /// reach (0: today only, the seed's behaviour), 0…365.
-        public var maxBackfillDays: Int
-        /// How the state lists a task's best streaks (`best_order`, optional): `"longest"` first
-        /// (the default) or `"newest"` first (Loop's `getBest`).
-        public var bestOrder: HabitStreak.BestOrder
-        /// The most completions a task may have on one day (`max_completions_per_day`, optional,
-        /// 1…`maxCompletionsPerDay`): a `habit_completion` beyond it is refused (Habitica refuses a
-        /// second check of a daily); nil: any number (the seed's behaviour).
-        public var maxCompletionsPerDay: Int?
-        /// Whether the engine records the days the user opened the app (`track_app_opens`,
-        /// optional, default false), which day periods then carry as `opened`.
-        public var trackAppOpens: Bool
+        /// The table's plain values.
+        public var knobs: Knobs
         /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
         public var streak: LuaFunction
+
+        public struct Knobs: Decodable, Sendable, Equatable {
+            public var minCompletions: Int
+            public var requireTimesPerDay: Bool
+            public var skipUnscheduledDays: Bool
+            public var currentPeriodGrace: Bool
+            public var dayStartsAt: LocalTime
+            /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
+            /// reach (0: today only, the seed's behaviour), 0…365.
+            public var maxBackfillDays: Int
+            /// How the state lists a task's best streaks (`best_order`, optional): `"longest"` first
+            /// (the default) or `"newest"` first (Loop's `getBest`).
+            public var bestOrder: HabitStreak.BestOrder
+            /// The most completions a task may have on one day (`max_completions_per_day`, optional,
+            /// 1…`maxCompletionsPerDay`): a `habit_completion` beyond it is refused (Habitica refuses a
+            /// second check of a daily); nil: any number (the seed's behaviour).
+            public var maxCompletionsPerDay: Int?
+            /// Whether the engine records the days the user opened the app (`track_app_opens`,
+            /// optional, default false), which day periods then carry as `opened`.
+            public var trackAppOpens: Bool
+
+            public init(
+                minCompletions: Int, requireTimesPerDay: Bool, skipUnscheduledDays: Bool, currentPeriodGrace: Bool,
+                dayStartsAt: LocalTime, maxBackfillDays: Int, bestOrder: HabitStreak.BestOrder = .longest,
+                maxCompletionsPerDay: Int? = nil, trackAppOpens: Bool = false
+            ) {
+                self.minCompletions = minCompletions
+                self.requireTimesPerDay = requireTimesPerDay
+                self.skipUnscheduledDays = skipUnscheduledDays
+                self.currentPeriodGrace = currentPeriodGrace
+                self.dayStartsAt = dayStartsAt
+                self.maxBackfillDays = maxBackfillDays
+                self.bestOrder = bestOrder
+                self.maxCompletionsPerDay = maxCompletionsPerDay
+                self.trackAppOpens = trackAppOpens
+            }
+
+            /// The completions a period of a task with `timesPerDay` needs to be `done` (the host's
+            /// status): `min_completions`, raised to the task's times per day when `require_times_per_day`.
+            public func neededCompletions(timesPerDay: Int) -> Int {
+                requireTimesPerDay ? max(minCompletions, timesPerDay) : minCompletions
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case minCompletions = "min_completions"
+                case requireTimesPerDay = "require_times_per_day"
+                case skipUnscheduledDays = "skip_unscheduled_days"
+                case currentPeriodGrace = "current_period_grace"
+                case dayStartsAt = "day_starts_at"
+                case maxBackfillDays = "max_backfill_days"
+                case bestOrder = "best_order"
+                case maxCompletionsPerDay = "max_completions_per_day"
+                case trackAppOpens = "track_app_opens"
+            }
+
+            public init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                minCompletions = try c.decode(Int.self, forKey: .minCompletions)
+                requireTimesPerDay = try c.decode(Bool.self, forKey: .requireTimesPerDay)
+                skipUnscheduledDays = try c.decode(Bool.self, forKey: .skipUnscheduledDays)
+                currentPeriodGrace = try c.decode(Bool.self, forKey: .currentPeriodGrace)
+                dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
+                maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
+                bestOrder = try c.decodeIfPresent(HabitStreak.BestOrder.self, forKey: .bestOrder) ?? .longest
+                maxCompletionsPerDay = try c.decodeIfPresent(Int.self, forKey: .maxCompletionsPerDay)
+                trackAppOpens = try c.decodeIfPresent(Bool.self, forKey: .trackAppOpens) ?? false
+            }
+        }
 
         /// What a folder written for the old signature is told.
         static let oldSignature =
@@ -62,30 +152,14 @@ public struct StreakPolicy: Decodable {
             + "which returns { current = n, best = {…}?, score = x? }: rename it and return a table (see docs/rules.md)"
 
         enum CodingKeys: String, CodingKey {
-            case minCompletions = "min_completions"
-            case requireTimesPerDay = "require_times_per_day"
-            case skipUnscheduledDays = "skip_unscheduled_days"
-            case currentPeriodGrace = "current_period_grace"
-            case dayStartsAt = "day_starts_at"
-            case maxBackfillDays = "max_backfill_days"
-            case bestOrder = "best_order"
-            case maxCompletionsPerDay = "max_completions_per_day"
-            case trackAppOpens = "track_app_opens"
             case streak
             case currentStreak = "current_streak"
         }
 
+        /// Decoded in the order of the table's fields: the knobs, then the function.
         public init(from decoder: any Decoder) throws {
+            knobs = try Knobs(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            minCompletions = try c.decode(Int.self, forKey: .minCompletions)
-            requireTimesPerDay = try c.decode(Bool.self, forKey: .requireTimesPerDay)
-            skipUnscheduledDays = try c.decode(Bool.self, forKey: .skipUnscheduledDays)
-            currentPeriodGrace = try c.decode(Bool.self, forKey: .currentPeriodGrace)
-            dayStartsAt = try c.decode(LocalTime.self, forKey: .dayStartsAt)
-            maxBackfillDays = try c.decode(Int.self, forKey: .maxBackfillDays)
-            bestOrder = try c.decodeIfPresent(HabitStreak.BestOrder.self, forKey: .bestOrder) ?? .longest
-            maxCompletionsPerDay = try c.decodeIfPresent(Int.self, forKey: .maxCompletionsPerDay)
-            trackAppOpens = try c.decodeIfPresent(Bool.self, forKey: .trackAppOpens) ?? false
             if !c.contains(.streak), c.contains(.currentStreak) {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: c.codingPath + [CodingKeys.currentStreak], debugDescription: Self.oldSignature))
@@ -101,32 +175,45 @@ public struct StreakPolicy: Decodable {
 
     /// MIGA: consecutive local days with the counting gateway event.
     public struct Miga: Decodable {
-        public var countingEvent: UsageEventType
-        public var dayStartsAt: LocalTime
-        public var currentDayGrace: Bool
+        /// The table's plain values.
+        public var knobs: Knobs
         /// `current_streak(days) -> integer`, days most recent first.
         public var currentStreak: LuaFunction
 
+        public struct Knobs: Decodable, Sendable, Equatable {
+            public var countingEvent: UsageEventType
+            public var dayStartsAt: LocalTime
+            public var currentDayGrace: Bool
+
+            public init(countingEvent: UsageEventType, dayStartsAt: LocalTime, currentDayGrace: Bool) {
+                self.countingEvent = countingEvent
+                self.dayStartsAt = dayStartsAt
+                self.currentDayGrace = currentDayGrace
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case countingEvent = "counting_event"
+                case dayStartsAt = "day_starts_at"
+                case currentDayGrace = "current_day_grace"
+            }
+        }
+
         enum CodingKeys: String, CodingKey {
-            case countingEvent = "counting_event"
-            case dayStartsAt = "day_starts_at"
-            case currentDayGrace = "current_day_grace"
             case currentStreak = "current_streak"
+        }
+
+        /// Decoded in the order of the table's fields: the knobs, then the function.
+        public init(from decoder: any Decoder) throws {
+            knobs = try Knobs(from: decoder)
+            currentStreak = try decoder.container(keyedBy: CodingKeys.self).decode(LuaFunction.self, forKey: .currentStreak)
         }
     }
 
     /// Earned: days that qualify by focus or habits, the streak bonus, and the streak at each
     /// day's end (with its freezes).
     public struct Earned: Decodable {
-        public var dayStartsAt: LocalTime
-        public var focusMinutesToQualify: Int
-        public var habitsToQualify: Int
-        public var bonusEveryDays: Int
-        public var bonusCredits: Int
-        /// The streak freezes a user may hold (0: the freeze policy is off), 0…`maxEarnedFreezes`.
-        public var freezeMax: Int
-        /// One freeze is earned per this many qualifying days in a row, at least 1.
-        public var freezeEveryDays: Int
+        /// The table's plain values.
+        public var knobs: Knobs
         /// `qualifies(day) -> "FOCUS" | "HABITS" | nil`.
         public var qualifies: LuaFunction
         /// `bonus(streak_count) -> credits`.
@@ -134,16 +221,57 @@ public struct StreakPolicy: Decodable {
         /// `day_ends(day) -> { streak_count, freezes }`, at each rollover.
         public var dayEnds: LuaFunction
 
+        public struct Knobs: Decodable, Sendable, Equatable {
+            public var dayStartsAt: LocalTime
+            public var focusMinutesToQualify: Int
+            public var habitsToQualify: Int
+            public var bonusEveryDays: Int
+            public var bonusCredits: Int
+            /// The streak freezes a user may hold (0: the freeze policy is off), 0…`maxEarnedFreezes`.
+            public var freezeMax: Int
+            /// One freeze is earned per this many qualifying days in a row, at least 1.
+            public var freezeEveryDays: Int
+
+            public init(
+                dayStartsAt: LocalTime, focusMinutesToQualify: Int, habitsToQualify: Int, bonusEveryDays: Int, bonusCredits: Int,
+                freezeMax: Int, freezeEveryDays: Int
+            ) {
+                self.dayStartsAt = dayStartsAt
+                self.focusMinutesToQualify = focusMinutesToQualify
+                self.habitsToQualify = habitsToQualify
+                self.bonusEveryDays = bonusEveryDays
+                self.bonusCredits = bonusCredits
+                self.freezeMax = freezeMax
+                self.freezeEveryDays = freezeEveryDays
+            }
+
+            /// Whether the freeze policy is on (`freeze_max` above 0): the rollover's decision then
+            /// shows the freezes held.
+            public var freezesOn: Bool { freezeMax > 0 }
+
+            enum CodingKeys: String, CodingKey {
+                case dayStartsAt = "day_starts_at"
+                case focusMinutesToQualify = "focus_minutes_to_qualify"
+                case habitsToQualify = "habits_to_qualify"
+                case bonusEveryDays = "bonus_every_days"
+                case bonusCredits = "bonus_credits"
+                case freezeMax = "freeze_max"
+                case freezeEveryDays = "freeze_every_days"
+            }
+        }
+
         enum CodingKeys: String, CodingKey {
-            case dayStartsAt = "day_starts_at"
-            case focusMinutesToQualify = "focus_minutes_to_qualify"
-            case habitsToQualify = "habits_to_qualify"
-            case bonusEveryDays = "bonus_every_days"
-            case bonusCredits = "bonus_credits"
-            case freezeMax = "freeze_max"
-            case freezeEveryDays = "freeze_every_days"
             case dayEnds = "day_ends"
             case qualifies, bonus
+        }
+
+        /// Decoded in the order of the table's fields: the knobs, then the functions.
+        public init(from decoder: any Decoder) throws {
+            knobs = try Knobs(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            qualifies = try c.decode(LuaFunction.self, forKey: .qualifies)
+            bonus = try c.decode(LuaFunction.self, forKey: .bonus)
+            dayEnds = try c.decode(LuaFunction.self, forKey: .dayEnds)
         }
     }
 
@@ -152,6 +280,7 @@ public struct StreakPolicy: Decodable {
     public static let maxEarnedFreezes = 100
 
     func parameterProblems(in file: RuleFile) -> [RuleProblem] {
+        let (pressure, habit, earned) = (pressure.knobs, habit.knobs, earned.knobs)
         var problems: [RuleProblem] = []
         func require(_ ok: Bool, _ path: String, _ message: @autoclosure () -> String) {
             if !ok { problems.append(file.problem(at: path, "\(path): \(message())")) }
