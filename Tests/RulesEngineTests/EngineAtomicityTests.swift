@@ -14,7 +14,8 @@ final class MisbehavingRules: PolicyRules {
     var tierAfterNo = 5
     var failReminders = false
 
-    var parameters: PolicyParameters { base.parameters }
+    var escalationKnobs: EscalationPolicy.Knobs { base.escalationKnobs }
+    var streakKnobs: StreakPolicy.Knobs { base.streakKnobs }
     var streakParams: RuleParams { base.streakParams }
     var priceParams: RuleParams { base.priceParams }
     func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {

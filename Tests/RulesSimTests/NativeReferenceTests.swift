@@ -20,7 +20,7 @@ import Testing
     @Test func theKnobsAreTheDefaultRuleSets() throws {
         let rules = try defaultRules()
         let native = NativeReference()
-        #expect(native.parameters == rules.parameters)
+        #expect(native.escalationKnobs == rules.escalationKnobs && native.streakKnobs == rules.streakKnobs)
         #expect(NativeReference.escalation == rules.escalation.knobs)
         #expect(NativeReference.streaks == rules.streaks.knobs)
     }

@@ -70,7 +70,7 @@ import Testing
                 return "\(name): a rule failed on day \(i + 1):\n" + lines.joined(separator: "\n")
             }
             lines.append(label + "  " + outcome.text)
-            let broken = violations(of: outcome, on: day, longestBefore: longest, maxTier: rules.parameters.maxTier)
+            let broken = violations(of: outcome, on: day, longestBefore: longest, maxTier: rules.escalationKnobs.maxTier)
             if !broken.isEmpty {
                 return "\(name) breaks \(broken.joined(separator: "; ")) on day \(i + 1):\n" + lines.joined(separator: "\n")
             }

@@ -8,7 +8,7 @@ extension Engine {
     /// Earned's clock: the user's time zone, days starting at `earned.day_starts_at`.
     @inline(__always)  // not called: a call copies the whole context (see nextStep)
     func earnedClock(_ context: UserContext) throws -> LocalClock {
-        try clock(context, dayStartsAt: rules.parameters.earnedDayStartsAt)
+        try clock(context, dayStartsAt: rules.streakKnobs.earned.dayStartsAt)
     }
 
     /// Starts the user's economy on the Earned day of `now`, with the user's time zone in its
@@ -25,7 +25,7 @@ extension Engine {
         }
         try context.storage.startEconomy(
             context.userID, day: day, timezoneID: context.settings.timezoneIdentifier,
-            rolloverCap: asked.pricingKnobs.rolloverCap, resetHour: rules.parameters.earnedDayStartsAt.minutes / 60, at: now)
+            rolloverCap: asked.pricingKnobs.rolloverCap, resetHour: rules.streakKnobs.earned.dayStartsAt.minutes / 60, at: now)
         var earned = EarnedBook(day: day, dayEnds: try end(of: day, context, notBefore: now))
         // The first Earned event is the app's first start: its cleanup has nothing to delete.
         earned.cleanup = EarnedBook.Cleanup(at: now, wholeFrom: 0)
@@ -126,7 +126,7 @@ extension Engine {
         book = earned
         // The freezes show only under a freeze policy (or while the user holds some), so that the
         // default rules' decisions stay as they were.
-        let freezes = rules.parameters.earnedFreezeMax > 0 || held > 0 || next.freezes > 0
+        let freezes = rules.streakKnobs.earned.freezesOn || held > 0 || next.freezes > 0
         decisions.append(
             .earnedDay(
                 Decision.EarnedDay(

@@ -204,7 +204,7 @@ extension Engine {
             return target
         }
         guard let day else { return today }
-        let back = rules.parameters.habitMaxBackfillDays
+        let back = rules.streakKnobs.habit.maxBackfillDays
         let earliest = max(today.adding(days: -back)!, start)
         guard day >= earliest, day <= latest else {
             let window =

@@ -30,7 +30,9 @@ extension Engine {
         let existing = try context.storage.task(context.userID, id: id)
         var task =
             existing
-            ?? HabitTask(id: id, userID: context.userID, title: definition.title ?? String(definition.task.prefix(HabitTask.maxTitleLength)), createdAt: now, updatedAt: now)
+            ?? HabitTask(
+                id: id, userID: context.userID, title: definition.title ?? String(definition.task.prefix(HabitTask.maxTitleLength)),
+                createdAt: now, updatedAt: now)
         if let title = definition.title { task.title = title }
         if let measurement = definition.measurement { task.measurementDuration = measurement }
         if let frequency = definition.frequency { task.frequencyType = frequency }
@@ -79,7 +81,7 @@ extension Engine {
             throw EngineError(.unknownTask, Engine.unknown("habit task", name, known: context.book.tasks.keys, definedBy: "a habit_task"))
         }
         let completedAt = try completionInstant(forDay, task: task, name: name, context, at: now)
-        if let most = rules.parameters.habitMaxCompletionsPerDay {
+        if let most = rules.streakKnobs.habit.maxCompletionsPerDay {
             try checkCompletionsPerDay(most, name: name, id: id, day: try habitClock(context).day(of: completedAt), context)
         }
         let completion = TaskCompletion(userID: context.userID, taskID: id, completedAt: completedAt, value: value)
@@ -116,13 +118,14 @@ extension Engine {
         if let problem = streak.violation(periods: periods.count, window: record.openWindow) {
             throw EngineError(.ruleViolation, "habit.streak returned \(problem) for the \(periods.count) periods of task \"\(name)\"")
         }
-        return streak.ranked(rules.parameters.habitBestOrder)
+        return streak.ranked(rules.streakKnobs.habit.bestOrder)
     }
 
     /// The user as `habit.streak` sees it (its third argument): what the habit days' clock is made of.
     func habitUser(_ context: UserContext) -> HabitUserRecord {
         HabitUserRecord(
-            timezone: context.settings.timezoneIdentifier, dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
+            timezone: context.settings.timezoneIdentifier, dayStartsAt: context.book.habitDayStartsAt ?? rules.streakKnobs.habit.dayStartsAt
+        )
     }
 
     /// A task's streak as the rules answered it (``ReadCache/streaks``), with what the answer
@@ -196,8 +199,7 @@ extension Engine {
         let measurement = task.measurementDuration
         let current = periodIndex(today, measurement)
         let oldest = max(periodIndex(first, measurement), current - (Self.maxHabitPeriods - 1))
-        var needed = rules.parameters.habitMinCompletions
-        if rules.parameters.habitRequireTimesPerDay { needed = max(needed, task.timesPerDay) }
+        let needed = rules.streakKnobs.habit.neededCompletions(timesPerDay: task.timesPerDay)
         let goalTarget = task.goalType == .none ? nil : task.goalValue
         var periods: [HabitPeriod] = []
         periods.reserveCapacity(max(0, current - oldest + 1))
@@ -271,7 +273,7 @@ extension Engine {
 
     @inline(__always)  // not called: a call copies the whole context (see nextStep)
     func habitClock(_ context: UserContext) throws -> LocalClock {
-        try clock(context, dayStartsAt: context.book.habitDayStartsAt ?? rules.parameters.habitDayStartsAt)
+        try clock(context, dayStartsAt: context.book.habitDayStartsAt ?? rules.streakKnobs.habit.dayStartsAt)
     }
 
     /// Days by ordinal, ISO weeks by the ordinal of their Monday / 7, months by year*12+month.

@@ -67,7 +67,7 @@ extension Engine {
 
     @inline(__always)  // not called: a call copies the whole context (see nextStep)
     private func migaClock(_ context: UserContext) throws -> LocalClock {
-        try clock(context, dayStartsAt: rules.parameters.migaDayStartsAt)
+        try clock(context, dayStartsAt: rules.streakKnobs.miga.dayStartsAt)
     }
 
     /// Fills the cache of exits per day from the store, from the first day any later streak can look at.

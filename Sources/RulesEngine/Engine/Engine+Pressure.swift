@@ -8,7 +8,7 @@ extension Engine {
         let result = day.result
         let counters = try asked.transition(EscalationCounters(before), result)
         let streak = try asked.pressureStreak(PressureStreak(current: before.currentStreak, longest: before.longestStreak), day: day)
-        let maxTier = min(rules.parameters.maxTier, PressureLimits.maxTier)
+        let maxTier = min(rules.escalationKnobs.maxTier, PressureLimits.maxTier)
         // Only for a message: built when a rule's answer is refused.
         var input: String {
             "tier \(before.currentTier.rawValue), misses \(before.consecutiveMisses), successes \(before.consecutiveSuccesses), result \(result.rawValue)"
@@ -110,7 +110,7 @@ extension Engine {
             throw EngineError(.shieldNotAvailable, "the restart shield is for paid subscribers")
         }
         guard let shieldable = context.book.shieldable, now <= shieldable.until else {
-            let minutes = rules.parameters.shieldActivationWindowMinutes
+            let minutes = rules.escalationKnobs.shield.activationWindowMinutes
             throw EngineError(
                 .shieldWindowPassed,
                 "a shield must be activated within \(minutes) minutes of a NO check-in or a missed day; there is no such day now")
@@ -246,7 +246,7 @@ extension Engine {
 
     /// Paid users get this month's shields (less those already used this month); free users none.
     private func updateShieldsForSubscription(_ context: inout UserContext, wasPaid: Bool, at time: EpochMillis) throws {
-        let parameters = rules.parameters
+        let shield = rules.escalationKnobs.shield
         let isPaid = context.settings.subscriptionTier == .paid
         guard isPaid != wasPaid, let today = context.book.today else { return }
         var state = context.escalation
@@ -255,10 +255,10 @@ extension Engine {
             while first.day != 1 { first = first.adding(days: -1)! }
             let used = try context.storage.commitmentHistory(context.userID, lastDays: first.days(to: today.day) + 1, endingOn: today.day)
                 .filter(\.shieldUsed).count
-            state.restartShieldsRemaining = max(0, parameters.shieldsPerMonthPaid - used)
+            state.restartShieldsRemaining = max(0, shield.perMonthPaid - used)
             state.shieldResetDate = Engine.firstOfNextMonth(after: today.day)
         } else {
-            state.restartShieldsRemaining = parameters.shieldsPerMonthFree
+            state.restartShieldsRemaining = shield.perMonthFree
         }
         try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state

@@ -19,7 +19,8 @@ extension Engine {
             let commitment = try context.storage.commitment(context.userID, on: today.day)
             let checkedIn = commitment.map { $0.status == .yes || $0.status == .no } ?? false
             // Tier 3: "Persistent — does not clear until YES or NO is submitted".
-            fields.append(("persistent_badge", .bool(e.currentTier.rawValue >= rules.parameters.persistentBadgeFromTier && !checkedIn)))
+            fields.append(
+                ("persistent_badge", .bool(e.currentTier.rawValue >= rules.escalationKnobs.persistentBadgeFromTier && !checkedIn)))
             var day: [(String, JSONValue)] = [
                 ("day", .string(today.day.rawValue)),
                 ("status", .string(commitment?.status.rawValue ?? (today.counts ? "NO_COMMITMENT_YET" : "NOT_COUNTED"))),

@@ -115,7 +115,7 @@ extension Engine {
             return
         }
         // "No commitment set by deadline: Day treated as MISSED; escalation advances."
-        let result = rules.parameters.noCommitmentCountsAs
+        let result = rules.escalationKnobs.noCommitmentCountsAs
         let before = context.escalation
         let after = try nextEscalation(before, day: PressureDay(result: result, date: today.day, committed: false))
         context.cache.commitments[today.day] = .some(
@@ -175,10 +175,10 @@ extension Engine {
 
     /// "1 per month replenished on the first of the month" (paid); free users have none.
     func replenishShields(_ context: inout UserContext, on day: DayID, at time: EpochMillis, _ decisions: inout Decisions) throws {
-        let parameters = rules.parameters
+        let shield = rules.escalationKnobs.shield
         var state = context.escalation
         state.restartShieldsRemaining =
-            context.settings.subscriptionTier == .paid ? parameters.shieldsPerMonthPaid : parameters.shieldsPerMonthFree
+            context.settings.subscriptionTier == .paid ? shield.perMonthPaid : shield.perMonthFree
         state.shieldResetDate = Engine.firstOfNextMonth(after: day)
         try context.storage.saveEscalationState(context.userID, state, now: time)
         context.escalation = state
@@ -199,7 +199,7 @@ extension Engine {
     }
 
     func offerShield(_ context: inout UserContext, day: DayID, result: CommitmentStatus, at time: EpochMillis, before: EscalationState) {
-        let window = Int64(rules.parameters.shieldActivationWindowMinutes) * Millis.minute
+        let window = Int64(rules.escalationKnobs.shield.activationWindowMinutes) * Millis.minute
         context.book.shieldable = ShieldableDay(day: day, result: result, until: time + window, before: before)
     }
 

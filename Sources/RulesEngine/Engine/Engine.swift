@@ -27,7 +27,7 @@ public final class Engine {
     @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
         didSet {
             retention = rules.questKnobs.retention.policy
-            tracksAppOpens = rules.parameters.habitTrackAppOpens
+            tracksAppOpens = rules.streakKnobs.habit.trackAppOpens
             rulesGeneration += 1
         }
     }
@@ -62,7 +62,7 @@ public final class Engine {
         self.store = store
         self.rules = rules
         retention = rules.questKnobs.retention.policy
-        tracksAppOpens = rules.parameters.habitTrackAppOpens
+        tracksAppOpens = rules.streakKnobs.habit.trackAppOpens
         self.ruleFolder = ruleFolder
         mode = .single(store)
     }
@@ -73,7 +73,7 @@ public final class Engine {
         store = nil
         self.rules = rules
         retention = rules.questKnobs.retention.policy
-        tracksAppOpens = rules.parameters.habitTrackAppOpens
+        tracksAppOpens = rules.streakKnobs.habit.trackAppOpens
         self.ruleFolder = ruleFolder
         mode = .recordingOnly
     }

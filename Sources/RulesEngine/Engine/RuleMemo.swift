@@ -18,7 +18,6 @@ import RulesModel
 /// worker runs the user. Errors are not remembered: a failing call fails again.
 final class RuleMemo: PolicyRules {
     let base: any PolicyRules
-    let parameters: PolicyParameters
 
     private struct TransitionKey: Hashable { var counters: EscalationCounters; var result: CommitmentStatus }
     private struct ReminderKey: Hashable { var tier: Int; var open: LocalTime; var close: LocalTime }
@@ -52,7 +51,8 @@ final class RuleMemo: PolicyRules {
 
     init(_ base: any PolicyRules) {
         self.base = base
-        parameters = base.parameters
+        escalationKnobs = base.escalationKnobs
+        streakKnobs = base.streakKnobs
         pricingKnobs = base.pricingKnobs
         questKnobs = base.questKnobs
     }
@@ -107,6 +107,8 @@ final class RuleMemo: PolicyRules {
     func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak { try base.earnedDayEnds(day) }
 
     /// Asked once: the engine reads them for most events.
+    let escalationKnobs: EscalationPolicy.Knobs
+    let streakKnobs: StreakPolicy.Knobs
     let pricingKnobs: PricingPolicy.Knobs
     let questKnobs: QuestPolicy.Knobs
 

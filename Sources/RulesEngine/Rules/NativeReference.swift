@@ -6,9 +6,10 @@ import RulesModel
 /// It follows `rules/escalation.lua` and `rules/streaks.lua` knob for knob, reading the documents
 /// the same way (the escalation document's transition pseudo-code, literally; the decisions
 /// written next to the streak knobs where a seed is silent). The knobs are the static constants
-/// below, with the text each one comes from: escalation.lua's, pricing.lua's and quests.lua's as
-/// the values of their decoded policies (`EscalationPolicy.Knobs`, `PricingPolicy.Knobs`,
-/// `QuestPolicy.Knobs`), which the tests compare with the default rules'. The functions are in
+/// below, with the text each one comes from: escalation.lua's, streaks.lua's, pricing.lua's and
+/// quests.lua's as the values of their decoded policies (`EscalationPolicy.Knobs`,
+/// `StreakPolicy.Knobs`, `PricingPolicy.Knobs`, `QuestPolicy.Knobs`), which the tests compare with
+/// the default rules'; the engine reads them as it reads a rule set's. The functions are in
 /// `NativeReference+Escalation.swift`, `NativeReference+Streaks.swift` and `NativeReference+Economy.swift`.
 ///
 /// Every method is a pure function of its arguments; the class holds no state.
@@ -83,14 +84,6 @@ public final class NativeReference: PolicyRules {
     public var streakParams: RuleParams { RuleParams() }
     public var priceParams: RuleParams { RuleParams() }
 
-    public var parameters: PolicyParameters {
-        PolicyParameters(
-            maxTier: Self.escalation.maxTier, persistentBadgeFromTier: Self.escalation.persistentBadgeFromTier,
-            noCommitmentCountsAs: Self.escalation.noCommitmentCountsAs, shieldsPerMonthPaid: Self.escalation.shield.perMonthPaid,
-            shieldsPerMonthFree: Self.escalation.shield.perMonthFree,
-            shieldActivationWindowMinutes: Self.escalation.shield.activationWindowMinutes,
-            habitDayStartsAt: Self.streaks.habit.dayStartsAt, migaDayStartsAt: Self.streaks.miga.dayStartsAt,
-            earnedDayStartsAt: Self.streaks.earned.dayStartsAt, habitMinCompletions: Self.streaks.habit.minCompletions,
-            habitRequireTimesPerDay: Self.streaks.habit.requireTimesPerDay)
-    }
+    public var escalationKnobs: EscalationPolicy.Knobs { Self.escalation }
+    public var streakKnobs: StreakPolicy.Knobs { Self.streaks }
 }

@@ -5,8 +5,12 @@ import RulesModel
 /// (`NativeReference`, the seeds' defaults in Swift, for property tests). Every method is a pure
 /// function of its arguments.
 public protocol PolicyRules: AnyObject {
-    /// The parameters the engine applies itself (shields, day boundaries, limits).
-    var parameters: PolicyParameters { get }
+    /// Pressure: escalation.lua's plain values, as decoded; the engine applies them itself (tiers,
+    /// shields, the badge, a day without a commitment).
+    var escalationKnobs: EscalationPolicy.Knobs { get }
+    /// streaks.lua's plain values, as decoded; the engine applies them itself (day boundaries, the
+    /// completions a habit period needs, backfill and per-day limits, freezes).
+    var streakKnobs: StreakPolicy.Knobs { get }
 
     /// Pressure: the escalation counters after one day's final result.
     func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters
@@ -54,56 +58,6 @@ public protocol PolicyRules: AnyObject {
     func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward
     /// Earned: the index (0-based) of the mode in force at `now` among `modes`, nil when none is.
     func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int?
-}
-
-/// The plain parameters of a rule set (no functions).
-public struct PolicyParameters: Sendable, Equatable {
-    public var maxTier: Int
-    public var persistentBadgeFromTier: Int
-    public var noCommitmentCountsAs: CommitmentStatus
-    public var shieldsPerMonthPaid: Int
-    public var shieldsPerMonthFree: Int
-    public var shieldActivationWindowMinutes: Int
-    public var habitDayStartsAt: LocalTime
-    /// `habit.max_backfill_days`: how far back habit events may reach (0: today only).
-    public var habitMaxBackfillDays: Int
-    /// The completions a habit period needs to be `done` (the host's status): `habit.min_completions`,
-    /// raised to the task's times per day when `habit.require_times_per_day`.
-    public var habitMinCompletions: Int
-    public var habitRequireTimesPerDay: Bool
-    /// `habit.best_order`: how the state lists a task's best streaks.
-    public var habitBestOrder: HabitStreak.BestOrder = .longest
-    /// `habit.max_completions_per_day`: nil, any number.
-    public var habitMaxCompletionsPerDay: Int?
-    /// `habit.track_app_opens`: the engine records the days the user opened the app, and
-    /// `habit.streak`'s periods carry `opened`.
-    public var habitTrackAppOpens = false
-    public var migaDayStartsAt: LocalTime
-    public var earnedDayStartsAt: LocalTime
-    /// `earned.freeze_max`: the freeze policy is on when above 0 (the rollover's decision then
-    /// shows the freezes held).
-    public var earnedFreezeMax: Int
-
-    public init(
-        maxTier: Int, persistentBadgeFromTier: Int, noCommitmentCountsAs: CommitmentStatus, shieldsPerMonthPaid: Int,
-        shieldsPerMonthFree: Int, shieldActivationWindowMinutes: Int, habitDayStartsAt: LocalTime,
-        migaDayStartsAt: LocalTime, earnedDayStartsAt: LocalTime, habitMinCompletions: Int = 1,
-        habitRequireTimesPerDay: Bool = false, habitMaxBackfillDays: Int = 0, earnedFreezeMax: Int = 0
-    ) {
-        self.earnedFreezeMax = earnedFreezeMax
-        self.habitMaxBackfillDays = habitMaxBackfillDays
-        self.maxTier = maxTier
-        self.persistentBadgeFromTier = persistentBadgeFromTier
-        self.noCommitmentCountsAs = noCommitmentCountsAs
-        self.shieldsPerMonthPaid = shieldsPerMonthPaid
-        self.shieldsPerMonthFree = shieldsPerMonthFree
-        self.shieldActivationWindowMinutes = shieldActivationWindowMinutes
-        self.habitDayStartsAt = habitDayStartsAt
-        self.habitMinCompletions = habitMinCompletions
-        self.habitRequireTimesPerDay = habitRequireTimesPerDay
-        self.migaDayStartsAt = migaDayStartsAt
-        self.earnedDayStartsAt = earnedDayStartsAt
-    }
 }
 
 /// Pressure's streak: consecutive extending days, and the longest ever.

@@ -6,22 +6,8 @@ extension RuleSet: PolicyRules {
     public var streakParams: RuleParams { streaks.params }
     public var priceParams: RuleParams { pricing.params }
 
-    public var parameters: PolicyParameters {
-        let knobs = streaks.knobs
-        var parameters = PolicyParameters(
-            maxTier: escalation.maxTier, persistentBadgeFromTier: escalation.persistentBadgeFromTier,
-            noCommitmentCountsAs: escalation.noCommitmentCountsAs, shieldsPerMonthPaid: escalation.shield.perMonthPaid,
-            shieldsPerMonthFree: escalation.shield.perMonthFree,
-            shieldActivationWindowMinutes: escalation.shield.activationWindowMinutes,
-            habitDayStartsAt: knobs.habit.dayStartsAt, migaDayStartsAt: knobs.miga.dayStartsAt,
-            earnedDayStartsAt: knobs.earned.dayStartsAt, habitMinCompletions: knobs.habit.minCompletions,
-            habitRequireTimesPerDay: knobs.habit.requireTimesPerDay, habitMaxBackfillDays: knobs.habit.maxBackfillDays,
-            earnedFreezeMax: knobs.earned.freezeMax)
-        parameters.habitBestOrder = knobs.habit.bestOrder
-        parameters.habitMaxCompletionsPerDay = knobs.habit.maxCompletionsPerDay
-        parameters.habitTrackAppOpens = knobs.habit.trackAppOpens
-        return parameters
-    }
+    public var escalationKnobs: EscalationPolicy.Knobs { escalation.knobs }
+    public var streakKnobs: StreakPolicy.Knobs { streaks.knobs }
 
     public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
         try host.call(escalation.transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)

@@ -66,7 +66,7 @@ package struct HistoryWalker {
     /// asked of `rules`: its day carries the date, which never comes back within a history, so
     /// remembering it would only cost the hashing.
     private let asked: any PolicyRules
-    private let parameters: PolicyParameters
+    private let escalation: EscalationPolicy.Knobs
     private let history: PressureHistory
     package private(set) var counters: EscalationCounters
     package private(set) var streak: PressureStreak
@@ -79,11 +79,11 @@ package struct HistoryWalker {
         self.rules = rules
         asked = remembering ? rules.remembering() : rules
         self.history = history
-        parameters = rules.parameters
+        escalation = rules.escalationKnobs
         counters = history.counters
         streak = history.streak
         // The set-up's subscription gives this month's shields (none used yet).
-        shieldsRemaining = parameters.shieldsPerMonthPaid
+        shieldsRemaining = escalation.shield.perMonthPaid
     }
 
     /// Asks the rules about the next day of the history and moves on.
@@ -93,7 +93,7 @@ package struct HistoryWalker {
         replenish(on: date)
         let tier = counters.tier
         let reminders = try checkedReminders(tier: tier, open: day.open, close: day.close)
-        let result = day.committed ? day.result : parameters.noCommitmentCountsAs
+        let result = day.committed ? day.result : escalation.noCommitmentCountsAs
         let before = (counters, streak)
         let transition = try asked.transition(counters, result)
         try check(transition, from: before.0, result: result)
@@ -112,7 +112,7 @@ package struct HistoryWalker {
             // Five minutes after the NO check-in (deadline + 10), the close, or the deadline.
             let shieldAt = day.result == .no ? day.open.minutes + 15 : day.committed ? day.close.minutes + 5 : day.open.minutes + 5
             if shieldAt >= 24 * 60 { replenish(on: date.adding(days: 1)!) }
-            shieldApplied = 5 <= parameters.shieldActivationWindowMinutes && shieldsRemaining > 0
+            shieldApplied = 5 <= escalation.shield.activationWindowMinutes && shieldsRemaining > 0
             if shieldApplied == true {
                 // The engine passes MISSED for a day without a commitment, whatever it counted as.
                 let shieldResult: CommitmentStatus = day.result == .no ? .no : .missed
@@ -129,19 +129,19 @@ package struct HistoryWalker {
         return Outcome(
             tier: tier, reminders: reminders, committed: day.committed, result: result, transition: transition,
             counters: counters, streak: streak, shieldApplied: shieldApplied, shieldsRemaining: shieldsRemaining,
-            persistentBadge: tier >= parameters.persistentBadgeFromTier)
+            persistentBadge: tier >= escalation.persistentBadgeFromTier)
     }
 
     /// "1 per month replenished on the first of the month" (paid).
     private mutating func replenish(on date: DayID) {
         guard date.day == 1, replenished != date else { return }
         replenished = date
-        shieldsRemaining = parameters.shieldsPerMonthPaid
+        shieldsRemaining = escalation.shield.perMonthPaid
     }
 
     /// The engine's checks of a transition's answer.
     private func check(_ counters: EscalationCounters, from before: EscalationCounters, result: CommitmentStatus) throws {
-        let maxTier = min(parameters.maxTier, PressureLimits.maxTier)
+        let maxTier = min(escalation.maxTier, PressureLimits.maxTier)
         // Built only for a message: the walk checks every day of every history.
         var input: String { "tier \(before.tier), misses \(before.misses), successes \(before.successes), result \(result.rawValue)" }
         guard (0...maxTier).contains(counters.tier) else {

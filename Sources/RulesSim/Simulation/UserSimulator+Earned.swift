@@ -72,7 +72,7 @@ extension UserSimulator {
         func add(_ minutes: Int, _ action: EarnedAction) {
             plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action)))
         }
-        if d == 0 { add(engine.rules.parameters.earnedDayStartsAt.minutes + 1, .setUp) }
+        if d == 0 { add(engine.rules.streakKnobs.earned.dayStartsAt.minutes + 1, .setUp) }
         let together = earned.plan.chance(e.habitsTogether)
         var moment = earned.plan.int(7 * 60, 21 * 60)
         for habit in e.habits {

@@ -143,7 +143,7 @@ final class UserSimulator {
                 // Earned's last day rolls over (what its balance forfeits) when the next one starts.
                 if run.earned?.started == true {
                     step(
-                        .tick, at: dayStart + Int64(engine.rules.parameters.earnedDayStartsAt.minutes + 1) * Millis.minute, name: name,
+                        .tick, at: dayStart + Int64(engine.rules.streakKnobs.earned.dayStartsAt.minutes + 1) * Millis.minute, name: name,
                         day: d - 1, &run, &days)
                 }
                 break
