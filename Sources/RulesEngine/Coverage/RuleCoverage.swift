@@ -10,39 +10,39 @@ import RulesModel
 /// counts when it has code inside a function (Lua's own line information: no blank line, comment
 /// or function `end`; the top level of a file runs when it loads and is left out). Branches are
 /// the arms of `if` statements, judged as `LuaBranch` says.
-public struct RuleCoverage: Sendable {
+package struct RuleCoverage: Sendable {
     /// One `if` arm and whether it ran.
-    public struct Arm: Sendable, Equatable {
-        public var branch: LuaBranch
-        public var ran: Bool
+    package struct Arm: Sendable, Equatable {
+        package var branch: LuaBranch
+        package var ran: Bool
     }
 
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// The file as messages name it.
-        public var name: String
+        package var name: String
         /// The lines with code, in order.
-        public var lines: [Int]
+        package var lines: [Int]
         /// The lines with code that ran.
-        public var covered: Set<Int>
-        public var arms: [Arm]
+        package var covered: Set<Int>
+        package var arms: [Arm]
         /// Where each function of the file starts and ends (`LuaFunctionSpan`).
-        public var functions: [LuaFunctionSpan] = []
+        package var functions: [LuaFunctionSpan] = []
 
-        public var uncovered: [Int] { lines.filter { !covered.contains($0) } }
-        public var coveredArms: Int { arms.filter(\.ran).count }
+        package var uncovered: [Int] { lines.filter { !covered.contains($0) } }
+        package var coveredArms: Int { arms.filter(\.ran).count }
     }
 
-    public var files: [File]
+    package var files: [File]
 
-    public var totalLines: Int { files.reduce(0) { $0 + $1.lines.count } }
-    public var coveredLines: Int { files.reduce(0) { $0 + $1.covered.count } }
-    public var totalArms: Int { files.reduce(0) { $0 + $1.arms.count } }
-    public var coveredArms: Int { files.reduce(0) { $0 + $1.coveredArms } }
+    package var totalLines: Int { files.reduce(0) { $0 + $1.lines.count } }
+    package var coveredLines: Int { files.reduce(0) { $0 + $1.covered.count } }
+    package var totalArms: Int { files.reduce(0) { $0 + $1.arms.count } }
+    package var coveredArms: Int { files.reduce(0) { $0 + $1.coveredArms } }
 
     /// The coverage of the rule set in `path` given the counts recorded while its files ran; with
     /// `ownFilesOnly`, of the folder's own files only (not those of the folders it extends: what
     /// its own tests answer for, `test --no-inherit`).
-    public static func measure(
+    package static func measure(
         _ path: String, counts: LineCounts, ownFilesOnly: Bool = false, limits: LuaLimits = .default
     ) throws -> RuleCoverage {
         let sources = try RuleSources(path)
@@ -73,14 +73,14 @@ public struct RuleCoverage: Sendable {
 
     /// Whether the line coverage of all files together is below `percent` (exactly: 99.99 % is
     /// below 100).
-    public func isBelow(_ percent: Double) -> Bool {
+    package func isBelow(_ percent: Double) -> Bool {
         Double(coveredLines) * 100 < percent * Double(totalLines)
     }
 
     /// `covered` of `total` as a percentage, rounded down, with one decimal or as many more as it
     /// takes not to show 100 for less than all (`99.98`, never `100.0`); `100.0` for all, and for
     /// nothing to cover.
-    public static func percent(_ covered: Int, of total: Int) -> String {
+    package static func percent(_ covered: Int, of total: Int) -> String {
         guard total > 0, covered < total else { return "100.0" }
         var decimals = 1
         while true {
@@ -96,7 +96,7 @@ public struct RuleCoverage: Sendable {
     }
 
     /// Sorted lines as ranges: [3, 4, 5, 9] → [3...5, 9...9].
-    public static func ranges(_ lines: [Int]) -> [ClosedRange<Int>] {
+    package static func ranges(_ lines: [Int]) -> [ClosedRange<Int>] {
         var out: [ClosedRange<Int>] = []
         for line in lines {
             if let last = out.last, last.upperBound == line - 1 {
@@ -109,7 +109,7 @@ public struct RuleCoverage: Sendable {
     }
 
     /// `71-72, 80`.
-    public static func rangeText(_ lines: [Int]) -> String {
+    package static func rangeText(_ lines: [Int]) -> String {
         ranges(lines).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
     }
 
@@ -117,7 +117,7 @@ public struct RuleCoverage: Sendable {
     /// "uncovered_ranges"}, "branches": {"covered", "total", "arms": [{"line", "kind", "ran"}]}}],
     /// "total": {"lines": {"covered", "total", "percent"}, "branches": {"covered", "total"}}}`.
     /// Ranges are inclusive line numbers; `percent` is the text figure as a number.
-    public var json: JSONValue {
+    package var json: JSONValue {
         func rangesJSON(_ lines: [Int]) -> JSONValue {
             .array(Self.ranges(lines).map { .array([.int($0.lowerBound), .int($0.upperBound)]) })
         }

@@ -4,18 +4,18 @@ import RulesModel
 /// The economy's hard constraints, proved over every input of small finite domains.
 extension PricingPolicy {
     /// `focus_credits` is proved over every session of 0…this many minutes.
-    public static let proofMaxFocusMinutes = 240
+    package static let proofMaxFocusMinutes = 240
     /// `carried_credits` is proved over every balance of 0…this many credits (`gen.carried_balance()`).
-    public static let proofMaxCarriedBalance = 200
+    package static let proofMaxCarriedBalance = 200
     /// `habit_award` is proved over every pair of these rewards and 0…`proofMaxCompletionsInWindow`
     /// completions in the window (`gen.habit_award()`).
-    public static let proofHabitRewards = [0, 1, 5, 50, 100]
-    public static let proofMaxCompletionsInWindow = 20
+    package static let proofHabitRewards = [0, 1, 5, 50, 100]
+    package static let proofMaxCompletionsInWindow = 20
 
     /// The sessions `focus_credits` is proved over (`gen.focus_session()`), in order: each length
     /// 0…`proofMaxFocusMinutes` completed as planned (planned at least 1), then each ended early,
     /// one minute before its planned end.
-    public static let proofFocusSessions: [FocusOutcome] =
+    package static let proofFocusSessions: [FocusOutcome] =
         (0...proofMaxFocusMinutes).map { FocusOutcome(actualMinutes: $0, plannedMinutes: max($0, 1), completed: true) }
         + (0...proofMaxFocusMinutes).map { FocusOutcome(actualMinutes: $0, plannedMinutes: $0 + 1, completed: false) }
 
@@ -99,9 +99,9 @@ extension QuestPolicy {
     /// `quest_blocked` is proved over 0…`proofMaxQuestUnlocks` quest unlocks today and no earlier
     /// quest unlock or 0…`proofMaxMinutesSince` minutes since the last; `emergency_blocked` over
     /// 0…`proofMaxEmergencies` emergency unlocks used today.
-    public static let proofMaxQuestUnlocks = 4
-    public static let proofMaxMinutesSince = 30
-    public static let proofMaxEmergencies = 4
+    package static let proofMaxQuestUnlocks = 4
+    package static let proofMaxMinutesSince = 30
+    package static let proofMaxEmergencies = 4
 
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var quests = Counterexamples(function: questBlocked, name: "quest_blocked", file: file)

@@ -2,16 +2,16 @@ import RulesModel
 import RulesStore
 
 /// What `quest_blocked` sees for one quest type at the unlock gate.
-public struct QuestGate: Hashable, Sendable {
-    public var strictness: Strictness
-    public var questType: QuestType
+package struct QuestGate: Hashable, Sendable {
+    package var strictness: Strictness
+    package var questType: QuestType
     /// Quest unlocks of this app granted today (failed, cancelled and expired quests never count).
-    public var questUnlocksToday: Int
+    package var questUnlocksToday: Int
     /// Minutes since this app's last quest unlock started, nil when there was none today.
-    public var minutesSinceLastQuestUnlock: Int?
-    public var qrKeySet: Bool
+    package var minutesSinceLastQuestUnlock: Int?
+    package var qrKeySet: Bool
 
-    public init(strictness: Strictness, questType: QuestType, questUnlocksToday: Int, minutesSinceLastQuestUnlock: Int?, qrKeySet: Bool) {
+    package init(strictness: Strictness, questType: QuestType, questUnlocksToday: Int, minutesSinceLastQuestUnlock: Int?, qrKeySet: Bool) {
         self.strictness = strictness
         self.questType = questType
         self.questUnlocksToday = questUnlocksToday
@@ -21,7 +21,7 @@ public struct QuestGate: Hashable, Sendable {
 
     /// Hashed by the enumerations' cases, not their texts (what Swift hashes for an enumeration
     /// with a raw value): the gate is the key of a remembered answer, looked up at every unlock.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let type: Int
         switch questType {
         case .breathing: type = 0
@@ -35,24 +35,24 @@ public struct QuestGate: Hashable, Sendable {
 }
 
 /// What `emergency_blocked` sees at the unlock gate.
-public struct EmergencyGate: Hashable, Sendable {
-    public var usedToday: Int
+package struct EmergencyGate: Hashable, Sendable {
+    package var usedToday: Int
     /// Whether the last emergency unlock was for this same app.
-    public var sameAppAsLast: Bool
+    package var sameAppAsLast: Bool
 
-    public init(usedToday: Int, sameAppAsLast: Bool) {
+    package init(usedToday: Int, sameAppAsLast: Bool) {
         self.usedToday = usedToday
         self.sameAppAsLast = sameAppAsLast
     }
 }
 
 /// An ended focus session, as `focus_credits` sees it.
-public struct FocusOutcome: Hashable, Sendable {
-    public var actualMinutes: Int
-    public var plannedMinutes: Int
-    public var completed: Bool
+package struct FocusOutcome: Hashable, Sendable {
+    package var actualMinutes: Int
+    package var plannedMinutes: Int
+    package var completed: Bool
 
-    public init(actualMinutes: Int, plannedMinutes: Int, completed: Bool) {
+    package init(actualMinutes: Int, plannedMinutes: Int, completed: Bool) {
         self.actualMinutes = actualMinutes
         self.plannedMinutes = plannedMinutes
         self.completed = completed
@@ -60,37 +60,37 @@ public struct FocusOutcome: Hashable, Sendable {
 }
 
 /// `habit_award`'s answer: the credits of one habit completion, and whether it suspends awards.
-public struct HabitAward: Hashable, Sendable, Decodable {
-    public var credits: Int
-    public var suspend: Bool
+package struct HabitAward: Hashable, Sendable, Decodable {
+    package var credits: Int
+    package var suspend: Bool
 
-    public init(credits: Int, suspend: Bool) {
+    package init(credits: Int, suspend: Bool) {
         self.credits = credits
         self.suspend = suspend
     }
 }
 
 /// One mode as `effective_mode` sees it.
-public struct ModeCandidate: Hashable, Sendable {
-    public struct Window: Hashable, Sendable {
-        public var daysMask: Int
-        public var startMinutes: Int
-        public var endMinutes: Int
-        public init(daysMask: Int, startMinutes: Int, endMinutes: Int) {
+package struct ModeCandidate: Hashable, Sendable {
+    package struct Window: Hashable, Sendable {
+        package var daysMask: Int
+        package var startMinutes: Int
+        package var endMinutes: Int
+        package init(daysMask: Int, startMinutes: Int, endMinutes: Int) {
             self.daysMask = daysMask
             self.startMinutes = startMinutes
             self.endMinutes = endMinutes
         }
     }
 
-    public var priority: Int
-    public var strictness: Strictness
-    public var manualState: ManualOverrideState
+    package var priority: Int
+    package var strictness: Strictness
+    package var manualState: ManualOverrideState
     /// Whether the manual state is in force now (effective and not expired).
-    public var overrideInForce: Bool
-    public var windows: [Window]
+    package var overrideInForce: Bool
+    package var windows: [Window]
 
-    public init(priority: Int, strictness: Strictness, manualState: ManualOverrideState, overrideInForce: Bool, windows: [Window]) {
+    package init(priority: Int, strictness: Strictness, manualState: ManualOverrideState, overrideInForce: Bool, windows: [Window]) {
         self.priority = priority
         self.strictness = strictness
         self.manualState = manualState
@@ -101,11 +101,11 @@ public struct ModeCandidate: Hashable, Sendable {
 
 /// A local instant as `effective_mode` sees it: the ISO weekday (1 Monday … 7 Sunday) and the
 /// minutes since local midnight.
-public struct LocalMoment: Hashable, Sendable {
-    public var weekday: Int
-    public var minutes: Int
+package struct LocalMoment: Hashable, Sendable {
+    package var weekday: Int
+    package var minutes: Int
 
-    public init(weekday: Int, minutes: Int) {
+    package init(weekday: Int, minutes: Int) {
         self.weekday = weekday
         self.minutes = minutes
     }

@@ -9,15 +9,15 @@ extension ModePolicy {
     /// of 6 day masks (none, Monday, Sunday, the weekdays, every other day, every day) and bounds on
     /// the 4-hour marks (00:00, 04:00, …, 20:00: equal bounds, windows within a day and across
     /// midnight), at 7 times of each weekday. Input 0 is the plainest: mask 0, 00:00–00:00, Monday 00:00.
-    public struct WindowProofDomain: Sendable {
-        public static let masks = [0, 1, 64, 31, 85, 127]
-        public static let bounds = Array(stride(from: 0, to: 24 * 60, by: 240))
-        public static let weekdays = Array(1...7)
-        public static let minutes = [0, 59, 239, 240, 719, 1200, 1439]
+    package struct WindowProofDomain: Sendable {
+        package static let masks = [0, 1, 64, 31, 85, 127]
+        package static let bounds = Array(stride(from: 0, to: 24 * 60, by: 240))
+        package static let weekdays = Array(1...7)
+        package static let minutes = [0, 59, 239, 240, 719, 1200, 1439]
 
         /// One input: the window's day mask and bounds, and the instant.
-        public struct Input: Sendable {
-            public var mask: Int, start: Int, end: Int, weekday: Int, minutes: Int
+        package struct Input: Sendable {
+            package var mask: Int, start: Int, end: Int, weekday: Int, minutes: Int
             /// The window (`{days_mask, start_minutes, end_minutes}`) and the instant (`{weekday,
             /// minutes}`) as `window_active` gets them.
             var records: (window: ModeCandidate.Window, now: LocalMoment) {
@@ -31,12 +31,12 @@ extension ModePolicy {
             }
         }
 
-        public init() {}
+        package init() {}
 
-        public var count: Int { Self.masks.count * Self.bounds.count * Self.bounds.count * Self.weekdays.count * Self.minutes.count }
+        package var count: Int { Self.masks.count * Self.bounds.count * Self.bounds.count * Self.weekdays.count * Self.minutes.count }
 
         /// Input `index` (0 ..< `count`): the proof's loops, the mask outermost and the time of day innermost.
-        public func input(_ index: Int) -> Input {
+        package func input(_ index: Int) -> Input {
             var rest = index
             func next(_ values: [Int]) -> Int {
                 defer { rest /= values.count }
@@ -49,12 +49,12 @@ extension ModePolicy {
 
     /// One mode of `effective_mode`'s proof: its priority, strictness and manual override, and
     /// either no window or one always open (so whether it is in force does not depend on the time).
-    public struct ProofMode: Sendable {
-        public var priority: Int, strictness: Strictness, manual: ManualOverrideState, inForce: Bool, alwaysOpen: Bool
+    package struct ProofMode: Sendable {
+        package var priority: Int, strictness: Strictness, manual: ManualOverrideState, inForce: Bool, alwaysOpen: Bool
         /// Whether the mode is in force, as the seed document says (a manual override in force decides).
         var active: Bool { (inForce && manual == .forcedOn) || (!(inForce && manual == .forcedOff) && alwaysOpen) }
         /// The mode as `effective_mode` gets it (as the engine passes it).
-        public var candidate: ModeCandidate {
+        package var candidate: ModeCandidate {
             ModeCandidate(
                 priority: priority, strictness: strictness, manualState: manual, overrideInForce: inForce,
                 windows: alwaysOpen ? [ModeCandidate.Window(daysMask: 127, startMinutes: 0, endMinutes: 0)] : [])
@@ -68,9 +68,9 @@ extension ModePolicy {
     /// every list of one and of two modes of priority 0 or 1, every strictness and manual override
     /// (in force or expired), with no window or one always open, on Monday at 10:00. Input 0 is
     /// the plainest: no mode.
-    public struct EffectiveModeProofDomain: Sendable {
+    package struct EffectiveModeProofDomain: Sendable {
         /// Every mode of the proof, in its order (priority outermost).
-        public static let modes: [ProofMode] = (0...1).flatMap { priority in
+        package static let modes: [ProofMode] = (0...1).flatMap { priority in
             Strictness.allCases.flatMap { strictness in
                 ManualOverrideState.allCases.flatMap { manual in
                     [false, true].flatMap { inForce in
@@ -82,14 +82,14 @@ extension ModePolicy {
             }
         }
         /// The instant of every input: Monday at 10:00.
-        public static let moment = LocalMoment(weekday: 1, minutes: 600)
+        package static let moment = LocalMoment(weekday: 1, minutes: 600)
 
-        public init() {}
+        package init() {}
 
-        public var count: Int { 1 + Self.modes.count + Self.modes.count * Self.modes.count }
+        package var count: Int { 1 + Self.modes.count + Self.modes.count * Self.modes.count }
 
         /// Input `index` (0 ..< `count`): no mode, the lists of one mode, then those of two.
-        public func input(_ index: Int) -> [ProofMode] {
+        package func input(_ index: Int) -> [ProofMode] {
             let n = Self.modes.count
             if index == 0 { return [] }
             if index <= n { return [Self.modes[index - 1]] }

@@ -2,18 +2,18 @@ import LuaHost
 import RulesModel
 
 /// modes.lua, typed: which Earned mode is in force at an instant.
-public struct ModePolicy: Decodable {
+package struct ModePolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
-    public var params: RuleParams { declaredParams ?? RuleParams() }
+    package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    public var equalBoundsMeanAllDay: Bool
-    public var strictnessRank: [String: Int]
+    package var equalBoundsMeanAllDay: Bool
+    package var strictnessRank: [String: Int]
     /// `window_active(window, now) -> boolean`.
-    public var windowActive: LuaFunction
+    package var windowActive: LuaFunction
     /// `mode_active(mode, now) -> boolean`.
-    public var modeActive: LuaFunction
+    package var modeActive: LuaFunction
     /// `effective_mode(modes, now) -> index | nil`.
-    public var effectiveMode: LuaFunction
+    package var effectiveMode: LuaFunction
 
     enum CodingKeys: String, CodingKey {
         case declaredParams = "params"

@@ -2,8 +2,8 @@ import LuaHost
 import RulesModel
 
 /// The bounds every price must respect (checked when the gate opens, proved by validation).
-public enum PriceBounds {
-    public static let maximum = 10_000
+package enum PriceBounds {
+    package static let maximum = 10_000
 
     /// The prices of `lengths` in `situation`, each from `price`, checked: integers (the caller
     /// decodes them), 0…10,000, strictly increasing with the length. The first broken constraint
@@ -24,12 +24,12 @@ public enum PriceBounds {
 }
 
 extension PolicyRules {
-    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) { (try price(context), .all) }
+    package func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) { (try price(context), .all) }
 
     /// The price of each unlock length of `credit_costs` in `situation` (its `minutes` is set to
     /// each length in turn), checked against `PriceBounds`: a broken constraint is a
     /// RULE_VIOLATION naming the context.
-    public func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
+    package func prices(in situation: PriceContext) throws -> [PricingPolicy.CreditCost] {
         var context = situation
         let prices = try pricingKnobs.creditCosts.map { cost in
             context.minutes = cost.minutes

@@ -6,31 +6,31 @@ import RulesModel
 ///
 /// Decision: there is no `category`: Earned's data model (A3) knows an app only by its id, so no
 /// category is passed (a rule that reads `ctx.category` sees nil).
-public struct PriceContext: Hashable, Sendable {
+package struct PriceContext: Hashable, Sendable {
     /// The unlock length priced (one of `credit_costs`' lengths).
-    public var minutes: Int
-    public var app: AppID
+    package var minutes: Int
+    package var app: AppID
     /// Unlocks granted today (Earned's day, from `day_starts_at`) for every app, by any method
     /// (credits, quest, emergency); an unlock that extends a running grant counts.
-    public var unlocksToday: Int
+    package var unlocksToday: Int
     /// The same, for this app only.
-    public var unlocksTodayApp: Int
+    package var unlocksTodayApp: Int
     /// The user's local time: hour 0…23, minute 0…59, ISO weekday 1 (Monday) … 7 (Sunday).
-    public var hour: Int
-    public var minute: Int
-    public var weekday: Int
+    package var hour: Int
+    package var minute: Int
+    package var weekday: Int
     /// The name of the mode in force, nil when the app is blocked as a distracting app with no mode.
-    public var mode: String?
+    package var mode: String?
     /// The strictness the gate opened under.
-    public var strictness: Strictness
+    package var strictness: Strictness
     /// economy_state.streak_count and credit_balance when the gate opened.
-    public var streak: Int
-    public var balance: Int
+    package var streak: Int
+    package var balance: Int
     /// pricing.lua's declared params at their defaults (`ctx.params`): no event sets a price's
     /// params, so an extending folder changes them by their `default`.
-    public var params: ResolvedParams = .empty
+    package var params: ResolvedParams = .empty
 
-    public init(
+    package init(
         minutes: Int, app: AppID, unlocksToday: Int = 0, unlocksTodayApp: Int = 0, hour: Int = 12, minute: Int = 0,
         weekday: Int = 1, mode: String? = nil, strictness: Strictness = .gentle, streak: Int = 0, balance: Int = 0
     ) {
@@ -49,7 +49,7 @@ public struct PriceContext: Hashable, Sendable {
 
     /// The context without its length, as messages name it: `app com.x, 2 unlocks today (1 of
     /// this app), Monday 09:30, mode Work STRICT, streak 3, balance 40`.
-    public var situation: String {
+    package var situation: String {
         let day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][(weekday - 1 + 7) % 7]
         let time = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
         return
@@ -76,8 +76,8 @@ extension PriceContext: LuaTableViewable {
     static let streakKey = LuaKey("streak")
     static let balanceKey = LuaKey("balance")
     static let paramsKey = LuaKey("params")
-    public static var luaFieldCount: Int { 12 }
-    public static var luaViewKeys: [LuaKey] {
+    package static var luaFieldCount: Int { 12 }
+    package static var luaViewKeys: [LuaKey] {
         [
             minutesKey, appKey, unlocksTodayKey, unlocksTodayAppKey, hourKey, minuteKey, weekdayKey, modeKey, strictnessKey,
             streakKey, balanceKey, paramsKey,
@@ -102,7 +102,7 @@ extension PriceContext: LuaTableViewable {
             params: field(11, params))
     }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.minutesKey, minutes)
         t.set(Self.appKey, app.rawValue)
         t.set(Self.unlocksTodayKey, unlocksToday)

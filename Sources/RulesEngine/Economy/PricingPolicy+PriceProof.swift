@@ -19,7 +19,7 @@ extension PricingPolicy {
     /// cycling through their samples (the app through `AppID.shapes` weekday by weekday), then for
     /// each app id shape, every unlock count × every sample of the other fields (Monday 12:00).
     /// `params` is empty: the proof and the generators set it.
-    public static func proofSituations() -> [PriceContext] {
+    package static func proofSituations() -> [PriceContext] {
         let apps = AppID.shapes
         var counts: [(Int, Int)] = []
         for today in 0...proofMaxUnlocks { for ofApp in 0...today { counts.append((today, ofApp)) } }

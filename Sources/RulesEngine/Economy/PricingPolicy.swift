@@ -2,33 +2,33 @@ import LuaHost
 import RulesModel
 
 /// pricing.lua, typed: Earned's prices, earning and rollover.
-public struct PricingPolicy: Decodable {
+package struct PricingPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
-    public var params: RuleParams { declaredParams ?? RuleParams() }
+    package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
     /// The file's plain values: what the engine applies itself (`PolicyRules.pricingKnobs`).
-    public var knobs: Knobs
-    public var creditCosts: [CreditCost] { knobs.creditCosts }
-    public var rolloverCap: Int { knobs.rolloverCap }
-    public var focus: Focus { knobs.focus }
-    public var habits: Habits { knobs.habits }
+    package var knobs: Knobs
+    package var creditCosts: [CreditCost] { knobs.creditCosts }
+    package var rolloverCap: Int { knobs.rolloverCap }
+    package var focus: Focus { knobs.focus }
+    package var habits: Habits { knobs.habits }
     /// `focus_credits(session) -> integer`.
-    public var focusCredits: LuaFunction
+    package var focusCredits: LuaFunction
     /// `carried_credits(balance) -> integer`.
-    public var carriedCredits: LuaFunction
+    package var carriedCredits: LuaFunction
     /// `habit_award(completion) -> { credits, suspend }`.
-    public var habitAward: LuaFunction
+    package var habitAward: LuaFunction
     /// `price(ctx) -> credits`: the price of one unlock length in a situation (`PriceContext`).
-    public var price: LuaFunction
+    package var price: LuaFunction
 
     /// pricing.lua's plain values (no functions).
-    public struct Knobs: Decodable, Sendable, Equatable {
-        public var creditCosts: [CreditCost]
-        public var rolloverCap: Int
-        public var focus: Focus
-        public var habits: Habits
+    package struct Knobs: Decodable, Sendable, Equatable {
+        package var creditCosts: [CreditCost]
+        package var rolloverCap: Int
+        package var focus: Focus
+        package var habits: Habits
 
-        public init(creditCosts: [CreditCost], rolloverCap: Int, focus: Focus, habits: Habits) {
+        package init(creditCosts: [CreditCost], rolloverCap: Int, focus: Focus, habits: Habits) {
             self.creditCosts = creditCosts
             self.rolloverCap = rolloverCap
             self.focus = focus
@@ -42,20 +42,20 @@ public struct PricingPolicy: Decodable {
         }
     }
 
-    public struct CreditCost: Codable, Sendable, Hashable {
-        public var minutes: Int
-        public var credits: Int
-        public init(minutes: Int, credits: Int) {
+    package struct CreditCost: Codable, Sendable, Hashable {
+        package var minutes: Int
+        package var credits: Int
+        package init(minutes: Int, credits: Int) {
             self.minutes = minutes
             self.credits = credits
         }
     }
 
-    public struct Focus: Decodable, Sendable, Equatable {
-        public var presetMinutes: [Int]
-        public var minMinutesToQualify: Int
-        public var minutesPerCredit: Int
-        public init(presetMinutes: [Int], minMinutesToQualify: Int, minutesPerCredit: Int) {
+    package struct Focus: Decodable, Sendable, Equatable {
+        package var presetMinutes: [Int]
+        package var minMinutesToQualify: Int
+        package var minutesPerCredit: Int
+        package init(presetMinutes: [Int], minMinutesToQualify: Int, minutesPerCredit: Int) {
             self.presetMinutes = presetMinutes
             self.minMinutesToQualify = minMinutesToQualify
             self.minutesPerCredit = minutesPerCredit
@@ -67,18 +67,18 @@ public struct PricingPolicy: Decodable {
         }
     }
 
-    public struct Habits: Decodable, Sendable, Equatable {
-        public var defaultRewardCredits: Int
-        public var suspension: Suspension
-        public init(defaultRewardCredits: Int, suspension: Suspension) {
+    package struct Habits: Decodable, Sendable, Equatable {
+        package var defaultRewardCredits: Int
+        package var suspension: Suspension
+        package init(defaultRewardCredits: Int, suspension: Suspension) {
             self.defaultRewardCredits = defaultRewardCredits
             self.suspension = suspension
         }
-        public struct Suspension: Decodable, Sendable, Equatable {
-            public var maxCompletions: Int
-            public var windowMinutes: Int
-            public var suspendDays: Int
-            public init(maxCompletions: Int, windowMinutes: Int, suspendDays: Int) {
+        package struct Suspension: Decodable, Sendable, Equatable {
+            package var maxCompletions: Int
+            package var windowMinutes: Int
+            package var suspendDays: Int
+            package init(maxCompletions: Int, windowMinutes: Int, suspendDays: Int) {
                 self.maxCompletions = maxCompletions
                 self.windowMinutes = windowMinutes
                 self.suspendDays = suspendDays
@@ -104,7 +104,7 @@ public struct PricingPolicy: Decodable {
     }
 
     /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
         knobs = try Knobs(from: decoder)

@@ -3,34 +3,34 @@ import RulesModel
 import RulesStore
 
 /// quests.lua, typed: quests and emergency unlocks.
-public struct QuestPolicy: Decodable {
+package struct QuestPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
-    public var params: RuleParams { declaredParams ?? RuleParams() }
+    package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
     /// The file's plain values: what the engine applies itself (`PolicyRules.questKnobs`).
-    public var knobs: Knobs
-    public var specVersion: SpecVersion { knobs.specVersion }
-    public var quest: Quest { knobs.quest }
-    public var emergency: Emergency { knobs.emergency }
-    public var gate: Gate { knobs.gate }
+    package var knobs: Knobs
+    package var specVersion: SpecVersion { knobs.specVersion }
+    package var quest: Quest { knobs.quest }
+    package var emergency: Emergency { knobs.emergency }
+    package var gate: Gate { knobs.gate }
     /// A8's retention (`retention`; the document's values when the file has none).
-    public var retention: Retention { knobs.retention }
+    package var retention: Retention { knobs.retention }
     /// `quest_blocked(gate) -> reason | nil`.
-    public var questBlocked: LuaFunction
+    package var questBlocked: LuaFunction
     /// `emergency_blocked(gate) -> reason | nil`.
-    public var emergencyBlocked: LuaFunction
+    package var emergencyBlocked: LuaFunction
 
     /// quests.lua's plain values (no functions).
-    public struct Knobs: Decodable, Sendable, Equatable {
-        public var specVersion: SpecVersion
-        public var quest: Quest
-        public var emergency: Emergency
-        public var gate: Gate
+    package struct Knobs: Decodable, Sendable, Equatable {
+        package var specVersion: SpecVersion
+        package var quest: Quest
+        package var emergency: Emergency
+        package var gate: Gate
         /// A8's retention (`retention`; the document's values when the file has none).
-        public var retention: Retention { declaredRetention ?? Retention() }
+        package var retention: Retention { declaredRetention ?? Retention() }
         var declaredRetention: Retention?
 
-        public init(specVersion: SpecVersion, quest: Quest, emergency: Emergency, gate: Gate, retention: Retention? = nil) {
+        package init(specVersion: SpecVersion, quest: Quest, emergency: Emergency, gate: Gate, retention: Retention? = nil) {
             self.specVersion = specVersion
             self.quest = quest
             self.emergency = emergency
@@ -47,21 +47,21 @@ public struct QuestPolicy: Decodable {
 
     /// Which specification a rule set follows: v1.1 fixes several values; "experimental" lets a
     /// rule set change them within sane ranges.
-    public enum SpecVersion: String, Decodable, Sendable, CaseIterable {
+    package enum SpecVersion: String, Decodable, Sendable, CaseIterable {
         case v1_1 = "1.1"
         case experimental
     }
 
-    public struct Quest: Decodable, Sendable, Equatable {
-        public var enabledTypes: [QuestType]
-        public var unlockMinutes: Int
-        public var maxUnlocksPerAppPerDay: Int
-        public var cooldownMinutesPerApp: Int
-        public var qrRequiresKey: Bool
-        public var allowedIn: [String: Bool]
-        public var keyChangeCooldownHoursStrict: Int
-        public var sessionMinutes: Int
-        public init(
+    package struct Quest: Decodable, Sendable, Equatable {
+        package var enabledTypes: [QuestType]
+        package var unlockMinutes: Int
+        package var maxUnlocksPerAppPerDay: Int
+        package var cooldownMinutesPerApp: Int
+        package var qrRequiresKey: Bool
+        package var allowedIn: [String: Bool]
+        package var keyChangeCooldownHoursStrict: Int
+        package var sessionMinutes: Int
+        package init(
             enabledTypes: [QuestType], unlockMinutes: Int, maxUnlocksPerAppPerDay: Int, cooldownMinutesPerApp: Int,
             qrRequiresKey: Bool, allowedIn: [String: Bool], keyChangeCooldownHoursStrict: Int, sessionMinutes: Int
         ) {
@@ -86,12 +86,12 @@ public struct QuestPolicy: Decodable {
         }
     }
 
-    public struct Emergency: Decodable, Sendable, Equatable {
-        public var dailyLimit: Int
-        public var delaySeconds: Int
-        public var unlockMinutes: Int
-        public var blockSameAppConsecutive: Bool
-        public init(dailyLimit: Int, delaySeconds: Int, unlockMinutes: Int, blockSameAppConsecutive: Bool) {
+    package struct Emergency: Decodable, Sendable, Equatable {
+        package var dailyLimit: Int
+        package var delaySeconds: Int
+        package var unlockMinutes: Int
+        package var blockSameAppConsecutive: Bool
+        package init(dailyLimit: Int, delaySeconds: Int, unlockMinutes: Int, blockSameAppConsecutive: Bool) {
             self.dailyLimit = dailyLimit
             self.delaySeconds = delaySeconds
             self.unlockMinutes = unlockMinutes
@@ -105,25 +105,25 @@ public struct QuestPolicy: Decodable {
         }
     }
 
-    public struct Gate: Decodable, Sendable, Equatable {
-        public var expiresAfterMinutes: Int
-        public init(expiresAfterMinutes: Int) { self.expiresAfterMinutes = expiresAfterMinutes }
+    package struct Gate: Decodable, Sendable, Equatable {
+        package var expiresAfterMinutes: Int
+        package init(expiresAfterMinutes: Int) { self.expiresAfterMinutes = expiresAfterMinutes }
         enum CodingKeys: String, CodingKey {
             case expiresAfterMinutes = "expires_after_minutes"
         }
     }
 
     /// A8: how long the unlock records and the event log are kept, and how often the cleanup runs.
-    public struct Retention: Decodable, Sendable, Equatable {
+    package struct Retention: Decodable, Sendable, Equatable {
         /// `event_log` (A8: 30 days).
-        public var eventLogDays = 30
+        package var eventLogDays = 30
         /// `unlock_attempt`, `unlock_grant`, `quest_session`, `unlock_grant_extension` (A8: 30
         /// days); `daily_app_limits` follows them.
-        public var unlockDays = 30
+        package var unlockDays = 30
         /// A8: the cleanup runs on app start "if last cleanup > 24h".
-        public var cleanupEveryHours = 24
+        package var cleanupEveryHours = 24
 
-        public init() {}
+        package init() {}
 
         enum CodingKeys: String, CodingKey {
             case eventLogDays = "event_log_days"
@@ -132,7 +132,7 @@ public struct QuestPolicy: Decodable {
         }
 
         /// The store's policy: these periods for Earned's tables (MIGA's usage events are not Earned's).
-        public var policy: RetentionPolicy {
+        package var policy: RetentionPolicy {
             RetentionPolicy(
                 eventLogDays: eventLogDays, unlockDays: unlockDays, dailyAppLimitsDays: unlockDays,
                 minimumHoursBetweenRuns: cleanupEveryHours)
@@ -146,7 +146,7 @@ public struct QuestPolicy: Decodable {
     }
 
     /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
         knobs = try Knobs(from: decoder)

@@ -2,25 +2,25 @@ import LuaHost
 import RulesModel
 
 /// What the unlock gate needs to know when it opens for an app (Earned, A4.2).
-public struct UnlockGateInput: Sendable, Equatable {
-    public var generatedAt: EpochMillis
-    public var modeID: String?
-    public var strictness: Strictness
-    public var appID: AppID
-    public var creditBalance: Int
+package struct UnlockGateInput: Sendable, Equatable {
+    package var generatedAt: EpochMillis
+    package var modeID: String?
+    package var strictness: Strictness
+    package var appID: AppID
+    package var creditBalance: Int
     /// Quest unlocks of this app granted today (failed, cancelled and expired quests never count).
-    public var questUnlocksToday: Int
+    package var questUnlocksToday: Int
     /// Minutes since this app's last quest unlock, nil when there was none.
-    public var minutesSinceLastQuestUnlock: Int?
-    public var qrKeySet: Bool
-    public var emergencyUsedToday: Int
+    package var minutesSinceLastQuestUnlock: Int?
+    package var qrKeySet: Bool
+    package var emergencyUsedToday: Int
     /// Whether the last emergency unlock was for this same app.
-    public var sameAppAsLastEmergency: Bool
+    package var sameAppAsLastEmergency: Bool
     /// The credits of each unlock length (pricing.lua `price` in this situation, or the prices
     /// recorded when the gate opened); nil: the `credit_costs` table.
-    public var prices: [PricingPolicy.CreditCost]?
+    package var prices: [PricingPolicy.CreditCost]?
 
-    public init(
+    package init(
         generatedAt: EpochMillis, modeID: String?, strictness: Strictness, appID: AppID, creditBalance: Int,
         questUnlocksToday: Int = 0, minutesSinceLastQuestUnlock: Int? = nil, qrKeySet: Bool = false,
         emergencyUsedToday: Int = 0, sameAppAsLastEmergency: Bool = false, prices: [PricingPolicy.CreditCost]? = nil
@@ -48,7 +48,7 @@ extension PolicyRules {
     ///   first type's). Decision: with no quest type enabled the option is left out;
     /// - emergency: disabled with the reason `emergency_blocked` gives, with the delay and length
     ///   of quests.lua.
-    public func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
+    package func unlockOptions(_ gate: UnlockGateInput) throws -> AvailableOptions {
         let (pricing, quests) = (pricingKnobs, questKnobs)
         let durations = (gate.prices ?? pricing.creditCosts).map { cost in
             let affordable = gate.creditBalance >= cost.credits

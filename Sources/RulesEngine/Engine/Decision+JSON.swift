@@ -4,7 +4,7 @@ import RulesStore
 /// Decisions as `apply` and `replay` print them: each under its key, its fields in a fixed order.
 extension Decision {
     /// The decision's value under its key (for a list's element, the element).
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .commitment(let day, let text, let edited):
             return .object([("day", .string(day.rawValue)), ("text", .string(text)), ("edited", .bool(edited))])

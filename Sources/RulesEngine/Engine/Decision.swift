@@ -6,7 +6,7 @@ import RulesStore
 /// (`apply`, `replay`, scenario tests, `compare`), so that a simulation never builds, reads back
 /// and frees JSON per event. The decisions nothing counts (settings, definitions, a shield's
 /// replenishment, …) are made as JSON at once, in `other`.
-public enum Decision: Sendable {
+package enum Decision: Sendable {
     /// `commitment`: the day's commitment, made or edited.
     case commitment(day: DayID, text: String, edited: Bool)
     /// An element of `days`: a Pressure day got its result.
@@ -44,56 +44,56 @@ public enum Decision: Sendable {
     case other(key: String, JSONValue)
 
     /// A Pressure day's result (`days`): why, and the escalation before and after it.
-    public struct Day: Sendable {
-        public var day: DayID
-        public var result: CommitmentStatus
+    package struct Day: Sendable {
+        package var day: DayID
+        package var result: CommitmentStatus
         /// `check_in`, `no_commitment` or `window_closed`.
-        public var reason: String
-        public var tierBefore: Int
-        public var tierAfter: Int
-        public var currentStreak: Int
+        package var reason: String
+        package var tierBefore: Int
+        package var tierAfter: Int
+        package var currentStreak: Int
         /// The local times of the day's reminders a check-in cancelled.
-        public var remindersCancelled: [LocalTime] = []
+        package var remindersCancelled: [LocalTime] = []
     }
 
     /// A restart shield activated (`shield`).
-    public struct Shield: Sendable {
-        public var day: DayID
-        public var tierBefore: Int
-        public var tierAfter: Int
-        public var currentStreak: Int
-        public var restartShieldsRemaining: Int
+    package struct Shield: Sendable {
+        package var day: DayID
+        package var tierBefore: Int
+        package var tierAfter: Int
+        package var currentStreak: Int
+        package var restartShieldsRemaining: Int
     }
 
     /// The attempt an unlock gate started, and the options it offers.
-    public struct OpenedAttempt: Sendable {
-        public var attemptID: String
-        public var options: AvailableOptions
+    package struct OpenedAttempt: Sendable {
+        package var attemptID: String
+        package var options: AvailableOptions
     }
 
     /// An unlock granted (by a choice at the gate or a quest completed), as decisions show it.
-    public struct Grant: Sendable {
-        public var grantID: String
+    package struct Grant: Sendable {
+        package var grantID: String
         /// The attempt extended a grant another attempt made.
-        public var extended: Bool
-        public var starts: EpochMillis
-        public var ends: EpochMillis
+        package var extended: Bool
+        package var starts: EpochMillis
+        package var ends: EpochMillis
         /// The user's clock, to print `starts` and `ends` in local time.
-        public var clock: LocalClock
+        package var clock: LocalClock
     }
 
     /// The option chosen for a waiting attempt (`unlock`).
-    public struct Unlock: Sendable {
-        public var app: AppID
-        public var attemptID: String
-        public var option: UnlockOptionType
+    package struct Unlock: Sendable {
+        package var app: AppID
+        package var attemptID: String
+        package var option: UnlockOptionType
         /// The minutes of a CREDITS choice.
-        public var minutes: Int?
+        package var minutes: Int?
         /// The quest type of a QUEST choice.
-        public var questType: QuestType?
-        public var outcome: Outcome
+        package var questType: QuestType?
+        package var outcome: Outcome
 
-        public enum Outcome: Sendable {
+        package enum Outcome: Sendable {
             /// Granted; `costCredits`: the price of a CREDITS unlock.
             case granted(Grant, costCredits: Int?)
             /// A quest started, to be done before `expires`.
@@ -103,50 +103,50 @@ public enum Decision: Sendable {
     }
 
     /// A quest that ended (`quest`): completed (with its grant), failed or cancelled.
-    public struct Quest: Sendable {
-        public var app: AppID
-        public var questSessionID: String
-        public var state: QuestSessionState
-        public var reason: QuestFailureReason?
-        public var grant: Grant?
+    package struct Quest: Sendable {
+        package var app: AppID
+        package var questSessionID: String
+        package var state: QuestSessionState
+        package var reason: QuestFailureReason?
+        package var grant: Grant?
     }
 
     /// Earned's day rollover (`earned_days`).
-    public struct EarnedDay: Sendable {
-        public var from: DayID
-        public var to: DayID
-        public var carriedCredits: Int
-        public var forfeitedCredits: Int
-        public var streakCount: Int
+    package struct EarnedDay: Sendable {
+        package var from: DayID
+        package var to: DayID
+        package var carriedCredits: Int
+        package var forfeitedCredits: Int
+        package var streakCount: Int
         /// The freezes held after it, shown only under a freeze policy (or while the user holds
         /// some), so that the default rules' decisions stay as they were; `freezeUsed` when one was.
-        public var freezes: (count: Int, used: Bool)?
+        package var freezes: (count: Int, used: Bool)?
     }
 
     /// A focus session that ended (`focus_ended`).
-    public struct FocusEnded: Sendable {
-        public var sessionID: String
-        public var completed: Bool
-        public var actualMinutes: Int
-        public var creditsEarned: Int
-        public var qualifies: Bool
+    package struct FocusEnded: Sendable {
+        package var sessionID: String
+        package var completed: Bool
+        package var actualMinutes: Int
+        package var creditsEarned: Int
+        package var qualifies: Bool
         /// The day's streak, when the session qualified it.
-        public var streak: StreakUpdate?
+        package var streak: StreakUpdate?
     }
 
     /// A completion of an Earned habit (`earned_habit_completion`).
-    public struct EarnedHabitCompletion: Sendable {
-        public var habit: String
-        public var day: DayID
-        public var creditsEarned: Int
-        public var awardSuspended: Bool
-        public var awardsSuspendedUntil: DayID?
+    package struct EarnedHabitCompletion: Sendable {
+        package var habit: String
+        package var day: DayID
+        package var creditsEarned: Int
+        package var awardSuspended: Bool
+        package var awardsSuspendedUntil: DayID?
         /// The day's streak, when the completion qualified it.
-        public var streak: StreakUpdate?
+        package var streak: StreakUpdate?
     }
 
     /// The key the decision is shown under.
-    public var key: String {
+    package var key: String {
         switch self {
         case .commitment: "commitment"
         case .day: "days"

@@ -2,9 +2,9 @@ import RulesModel
 
 /// What the engine decided while applying one event, in the order it happened (typed: see
 /// `Decision`).
-public struct Decisions: Sendable {
+package struct Decisions: Sendable {
     /// Every decision, in the order made; a single decision made again replaces the earlier one.
-    public private(set) var all: [Decision] = []
+    package private(set) var all: [Decision] = []
 
     /// Makes a single decision (`commitment`, `shield`, …).
     mutating func set(_ decision: Decision) {
@@ -24,7 +24,7 @@ public struct Decisions: Sendable {
 
     /// The decisions as JSON: the lists first, in the order of their first element, then the
     /// single decisions in the order made.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var lists: [(key: String, values: [JSONValue])] = []
         var fields: [(String, JSONValue)] = []
         for decision in all {

@@ -7,7 +7,7 @@ extension Engine {
     /// a user the batch has not seen. Reads only: no event is applied, nothing changes but what
     /// the user's context keeps of the rules' answers (``ReadCache/streaks``). (A simulation reads
     /// the best streaks and scores at the end of each day with it.)
-    public func habitStreaks(ofRecorded user: String, at time: EpochMillis) throws -> [(String, HabitStreak)]? {
+    package func habitStreaks(ofRecorded user: String, at time: EpochMillis) throws -> [(String, HabitStreak)]? {
         guard case .recording(let batch) = mode, let recorded = batch.user(named: user) else { return nil }
         return try habitStreaks(&recorded.context, at: time).streaks
     }

@@ -12,10 +12,10 @@ extension Engine {
     /// The most periods `habit.streak` is given: the most recent ones, ten years of days (the
     /// longest run). A task started longer ago is asked about its last 3,660 periods only, so that
     /// no question grows with the years.
-    public static let maxHabitPeriods = 3660
+    package static let maxHabitPeriods = 3660
     /// The most habit tasks one user may define: each event's state holds every task's streak,
     /// and a new habit day asks about each.
-    public static let maxHabitTasks = 200
+    package static let maxHabitTasks = 200
 
     func defineTask(
         _ definition: HabitTaskDefinition, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions

@@ -22,9 +22,9 @@ import RulesStore
 /// An `Engine` is not `Sendable` (its rules hold a Lua state): use one per thread or task.
 public final class Engine {
     /// The store the engine applies events to; nil for an engine that only records.
-    public let store: Store?
+    package let store: Store?
     /// The rules in force.
-    @exclusivity(unchecked) public private(set) var rules: any PolicyRules {
+    @exclusivity(unchecked) package private(set) var rules: any PolicyRules {
         didSet {
             retention = rules.questKnobs.retention.policy
             tracksAppOpens = rules.streakKnobs.habit.trackAppOpens
@@ -39,14 +39,14 @@ public final class Engine {
     /// `habit.track_app_opens` of the rules, read at every event.
     @exclusivity(unchecked) private(set) var tracksAppOpens: Bool
     /// The folder the rules were loaded from, for `reload()`.
-    public let ruleFolder: String?
+    package let ruleFolder: String?
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
     /// sets it so that user ids do not depend on which worker created which user.
-    public var userID: ((String) -> UserID?)?
+    package var userID: ((String) -> UserID?)?
 
     /// The id N of a user named by one letter and the number N (`u12`, `h3`): the users a
     /// simulation or a comparison makes up, for `userID`.
-    public static func numberedUserID(_ name: String) -> UserID? { Int64(name.dropFirst()).map { UserID($0) } }
+    package static func numberedUserID(_ name: String) -> UserID? { Int64(name.dropFirst()).map { UserID($0) } }
     /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
     @exclusivity(unchecked) private(set) var mode: RunMode
     /// The users' clocks.
@@ -58,7 +58,7 @@ public final class Engine {
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }
 
-    public init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
+    package init(store: Store, rules: any PolicyRules, ruleFolder: String? = nil) {
         self.store = store
         self.rules = rules
         retention = rules.questKnobs.retention.policy
@@ -69,7 +69,7 @@ public final class Engine {
 
     /// An engine without a store, which applies events only in a `recordingBatch(_:)` (a
     /// simulation's workers): its users must be new, with their ids given by `userID`.
-    public init(rules: any PolicyRules, ruleFolder: String? = nil) {
+    package init(rules: any PolicyRules, ruleFolder: String? = nil) {
         store = nil
         self.rules = rules
         retention = rules.questKnobs.retention.policy
@@ -94,7 +94,7 @@ public final class Engine {
     }
 
     /// Swaps in another rule set (already validated).
-    public func use(_ rules: any PolicyRules) {
+    package func use(_ rules: any PolicyRules) {
         self.rules = rules
         kept.removeAll()  // their caches may hold what the old rules' settings shaped (habit periods)
         // The new rules' answers, not the old ones'.
@@ -120,14 +120,14 @@ public final class Engine {
 
     /// What applying one event decided, and a summary of the user afterwards (cheaper than
     /// `Outcome.state`, which reads the user's records and computes every streak).
-    public struct SummarizedOutcome: Sendable {
+    package struct SummarizedOutcome: Sendable {
         /// Typed: the simulation counts them without reading JSON back (`Decisions.json` prints them).
-        public var decisions: Decisions
-        public var user: UserSummary
+        package var decisions: Decisions
+        package var user: UserSummary
     }
 
     /// Applies one event as `apply(_:)` does, returning a `SummarizedOutcome` instead of an `Outcome`.
-    public func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
+    package func applySummarized(_ event: EngineEvent) throws(EngineError) -> SummarizedOutcome {
         try applying(event) { context, decisions in
             SummarizedOutcome(decisions: decisions, user: UserSummary(&context))
         }
@@ -238,7 +238,7 @@ public final class Engine {
     /// must be new, with its id given by `userID` (a simulation's users). A refused event rolls
     /// back only itself, as in a batch. `keepingRecords: false` returns no rows, and does not
     /// write the users' bookkeeping that nothing would read (a simulation without a database).
-    public func recordingBatch<T>(keepingRecords: Bool = true, _ body: () throws -> T) throws -> (T, [UserRecords]) {
+    package func recordingBatch<T>(keepingRecords: Bool = true, _ body: () throws -> T) throws -> (T, [UserRecords]) {
         switch mode {
         case .single, .recordingOnly: break
         case .batch, .recording: preconditionFailure("Engine.batch does not nest")

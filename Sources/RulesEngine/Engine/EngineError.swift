@@ -6,7 +6,7 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// The event is malformed (a missing or mistyped field).
@@ -68,7 +68,7 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
     /// description, the cause keeps the rest. Not part of equality.
     public var cause: (any Error)?
 
-    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
+    package init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause

@@ -10,14 +10,14 @@ import RulesStore
 /// refused one `"ok": false, "error": {"code": …, "message": "line …: …"}` and then the user's
 /// `state`, unchanged (when the user exists); a malformed line only `line`, `ok` and `error`. A
 /// refused line changes nothing; the replay goes on.
-public struct Replay {
-    public let engine: Engine
+package struct Replay {
+    package let engine: Engine
 
-    public init(engine: Engine) { self.engine = engine }
+    package init(engine: Engine) { self.engine = engine }
 
     /// The output line for each input line that is not blank or a comment; how the replay went.
     @discardableResult
-    public func run(_ text: String, write: (String) -> Void) -> Status {
+    package func run(_ text: String, write: (String) -> Void) -> Status {
         // Split on the byte "\n": as Characters, "\r\n" is one that is not "\n".
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).makeIterator()
         return run(next: { lines.next().map { Array($0) } }, write: write)
@@ -27,13 +27,13 @@ public struct Replay {
     /// for UTF-8; nil at the end), writing the output of each before reading the next; how the
     /// replay went.
     @discardableResult
-    public func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, write: (String) -> Void) throws(Failure) -> Status {
+    package func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, write: (String) -> Void) throws(Failure) -> Status {
         try run(next: next, writeValue: { write($0.description) })
     }
 
     /// The same, giving each output as a value (to add to it before it is written).
     @discardableResult
-    public func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, writeValue: (JSONValue) -> Void) throws(Failure) -> Status {
+    package func run<Failure: Error>(next: () throws(Failure) -> [UInt8]?, writeValue: (JSONValue) -> Void) throws(Failure) -> Status {
         var status = Status()
         var number = 0
         while let raw = try next() {
@@ -50,7 +50,7 @@ public struct Replay {
     /// or a comment. A line that is not UTF-8 text is `INVALID_EVENT` naming the field whose string
     /// is not (never decoded with U+FFFD in place of its bytes: two user names differing only in
     /// such bytes would be one user); a comment may hold any bytes.
-    public func output(forRawLine raw: [UInt8], number: Int) -> JSONValue? {
+    package func output(forRawLine raw: [UInt8], number: Int) -> JSONValue? {
         if let text = String(validating: raw, as: UTF8.self) { return output(forRawLine: text, number: number) }
         let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
         var line = raw.drop(while: isSpace)
@@ -68,7 +68,7 @@ public struct Replay {
 
     /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
     /// or a comment.
-    public func output(forRawLine raw: String, number: Int) -> JSONValue? {
+    package func output(forRawLine raw: String, number: Int) -> JSONValue? {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
         if line.isEmpty || line.hasPrefix("#") { return nil }
@@ -79,7 +79,7 @@ public struct Replay {
     /// applied as a simulation applies it (`Engine.applySummarized`): the user's state, every
     /// streak of it computed by the rules, is neither computed nor checked (a scenario line that
     /// expects nothing of it).
-    public func output(forLine line: String, number: Int, state: Bool = true) -> JSONValue {
+    package func output(forLine line: String, number: Int, state: Bool = true) -> JSONValue {
         func failure(_ error: EngineError) -> [(String, JSONValue)] { Self.failure(error, line: number) }
         let event: EngineEvent
         do {
@@ -106,7 +106,7 @@ public struct Replay {
 
     /// The state an output line's event left, nil for a refused line or a malformed one (a refused
     /// line shows the state as it stayed, which the event did not make).
-    public static func appliedState(of out: JSONValue) -> JSONValue? {
+    package static func appliedState(of out: JSONValue) -> JSONValue? {
         out["ok"] == .bool(true) ? out["state"] : nil
     }
 
@@ -123,18 +123,18 @@ public struct Replay {
     /// else 1 when a rule failed (`RULE_ERROR`, `RULE_VIOLATION`) or the store refused a change
     /// (`STORE_ERROR`), else 0. A refusal by the apps' rules (`DEADLINE_PASSED`,
     /// `ALREADY_CHECKED_IN`, `OUT_OF_ORDER`, …) is a result, not an error.
-    public struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// Lines that were invalid input.
-        public private(set) var invalid = 0
+        package private(set) var invalid = 0
         /// Events on which a rule or the store failed.
-        public private(set) var failed = 0
+        package private(set) var failed = 0
 
-        public init() {}
+        package init() {}
 
-        public var exitCode: Int32 { invalid > 0 ? 2 : failed > 0 ? 1 : 0 }
+        package var exitCode: Int32 { invalid > 0 ? 2 : failed > 0 ? 1 : 0 }
 
         /// Counts one output line.
-        public mutating func count(_ out: JSONValue) {
+        package mutating func count(_ out: JSONValue) {
             guard case .string(let code)? = out["error"]?["code"] else { return }
             switch EngineError.Code(code) {
             case .invalidEvent, .invalidSettings: invalid += 1

@@ -6,31 +6,31 @@ import RulesModel
 /// string after `maxStringLength` characters, a list after `maxListItems` items, a table after
 /// `maxFields` fields, nesting after `maxDepth` levels (each cut says how much it left out);
 /// `Limits.full` (`replay --explain --full`) shows them whole up to much larger limits.
-public struct RuleCallExplanation: Sendable {
-    public let call: LuaCallTrace.Call
+package struct RuleCallExplanation: Sendable {
+    package let call: LuaCallTrace.Call
     /// `escalation.transition`; for a function the engine does not call by name, its place.
-    public let name: String
+    package let name: String
     /// Where the function is defined: `escalation.lua:63`.
-    public let defined: String
+    package let defined: String
     /// How much of each value is shown.
-    public let limits: Limits
+    package let limits: Limits
 
     /// Where values are cut.
-    public struct Limits: Sendable, Equatable {
-        public var maxStringLength: Int
-        public var maxListItems: Int
-        public var maxFields: Int
-        public var maxDepth: Int
+    package struct Limits: Sendable, Equatable {
+        package var maxStringLength: Int
+        package var maxListItems: Int
+        package var maxFields: Int
+        package var maxDepth: Int
 
         /// Readable at a glance: strings of 80 characters, 6 list items, 24 fields, 4 levels.
-        public static let abbreviated = Limits(maxStringLength: 80, maxListItems: 6, maxFields: 24, maxDepth: 4)
+        package static let abbreviated = Limits(maxStringLength: 80, maxListItems: 6, maxFields: 24, maxDepth: 4)
         /// Whole, within the trace's own limit of 4,096 table entries a value: strings of 4,096
         /// characters, lists and tables of 4,096 entries, 32 levels.
-        public static let full = Limits(
+        package static let full = Limits(
             maxStringLength: 4_096, maxListItems: LuaCallTrace.maxEntries, maxFields: LuaCallTrace.maxEntries, maxDepth: 32)
     }
 
-    public init(_ call: LuaCallTrace.Call, in ruleSet: RuleSet, limits: Limits = .abbreviated) {
+    package init(_ call: LuaCallTrace.Call, in ruleSet: RuleSet, limits: Limits = .abbreviated) {
         self.call = call
         self.limits = limits
         defined = "\(call.function.source):\(call.function.line)"
@@ -42,7 +42,7 @@ public struct RuleCallExplanation: Sendable {
     /// `return_line` when the line it returned from is known, `notes` and `notes_left_out`,
     /// `params_read` and `knobs_left_out` only when there are any, and `lines`, the lines of the
     /// function's file the call ran.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("function", .string(name)), ("defined", .string(defined)),
             ("arguments", .array(call.arguments.map(shown))),
@@ -66,7 +66,7 @@ public struct RuleCallExplanation: Sendable {
 
     /// The call as indented lines of text: its name and place, its arguments, what it returned (or
     /// its error), its notes, the knobs and params it read, the lines of its file it ran (`65-70, 74`).
-    public var text: [String] {
+    package var text: [String] {
         var lines = ["  \(name) (\(defined))"]
         lines.append(
             "    arguments: " + (call.arguments.isEmpty ? "none" : call.arguments.map { shown($0).description }.joined(separator: ", ")))
@@ -93,7 +93,7 @@ public struct RuleCallExplanation: Sendable {
     }
 
     /// A note as a text line: `    note: night surcharge 50 %` (its line breaks shown as ` / `).
-    public static func noteLine(_ note: String) -> String {
+    package static func noteLine(_ note: String) -> String {
         "    note: " + note.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " / ")
     }
 

@@ -3,34 +3,34 @@ import RulesModel
 /// A summary of a user as the engine left it after an event (`Engine.applySummarized`): what a
 /// simulated user can see in the app (tier, streak, today's schedule and the reminders still to
 /// come), without reading the user's rows.
-public struct UserSummary: Sendable, Equatable {
-    public var tier: Int
-    public var consecutiveMisses: Int
-    public var consecutiveSuccesses: Int
-    public var currentStreak: Int
-    public var longestStreak: Int
-    public var restartShieldsRemaining: Int
-    public var isPaid: Bool
+package struct UserSummary: Sendable, Equatable {
+    package var tier: Int
+    package var consecutiveMisses: Int
+    package var consecutiveSuccesses: Int
+    package var currentStreak: Int
+    package var longestStreak: Int
+    package var restartShieldsRemaining: Int
+    package var isPaid: Bool
     /// The Pressure day in progress, once the user takes part in Pressure.
-    public var today: Today?
+    package var today: Today?
     /// The last instant a restart shield can still be activated on the latest NO or MISSED day.
-    public var shieldableUntil: EpochMillis?
+    package var shieldableUntil: EpochMillis?
 
-    public struct Today: Sendable, Equatable {
-        public var day: DayID
+    package struct Today: Sendable, Equatable {
+        package var day: DayID
         /// The day's instants (UTC milliseconds): its start, commitment deadline, window close, end.
-        public var start: EpochMillis
-        public var deadline: EpochMillis
-        public var close: EpochMillis
-        public var end: EpochMillis
+        package var start: EpochMillis
+        package var deadline: EpochMillis
+        package var close: EpochMillis
+        package var end: EpochMillis
         /// Whether the day counts (false for a day whose deadline passed before the user started).
-        public var counts: Bool
+        package var counts: Bool
         /// The instants of the reminders not yet sent or cancelled.
-        public var pendingReminders: [EpochMillis] { reminders.filter { !$0.done }.map(\.at) }
+        package var pendingReminders: [EpochMillis] { reminders.filter { !$0.done }.map(\.at) }
         /// The day's reminders as the engine keeps them (shared with it: no copy per event).
         let reminders: [DaySchedule.Reminder]
 
-        public static func == (a: Today, b: Today) -> Bool {
+        package static func == (a: Today, b: Today) -> Bool {
             (a.day, a.start, a.deadline, a.close, a.end, a.counts) == (b.day, b.start, b.deadline, b.close, b.end, b.counts)
                 && a.pendingReminders == b.pendingReminders
         }

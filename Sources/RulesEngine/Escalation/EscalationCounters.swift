@@ -2,33 +2,33 @@ import LuaHost
 import RulesModel
 
 /// The part of the escalation state that `transition` reads and returns.
-public struct EscalationCounters: Hashable, Sendable, LuaTableEncodable, LuaTableDecodable {
+package struct EscalationCounters: Hashable, Sendable, LuaTableEncodable, LuaTableDecodable {
     static let tierKey = LuaKey("current_tier")
     static let missesKey = LuaKey("consecutive_misses")
     static let successesKey = LuaKey("consecutive_successes")
-    public static var luaFieldCount: Int { 3 }
+    package static var luaFieldCount: Int { 3 }
 
-    public var tier: Int
-    public var misses: Int
-    public var successes: Int
+    package var tier: Int
+    package var misses: Int
+    package var successes: Int
 
-    public init(tier: Int, misses: Int, successes: Int) {
+    package init(tier: Int, misses: Int, successes: Int) {
         self.tier = tier
         self.misses = misses
         self.successes = successes
     }
 
-    public init(_ state: EscalationState) {
+    package init(_ state: EscalationState) {
         self.init(tier: state.currentTier.rawValue, misses: state.consecutiveMisses, successes: state.consecutiveSuccesses)
     }
 
-    public init(from t: inout LuaTableReader) throws {
+    package init(from t: inout LuaTableReader) throws {
         tier = try t.int(Self.tierKey)
         misses = try t.int(Self.missesKey)
         successes = try t.int(Self.successesKey)
     }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.tierKey, tier)
         t.set(Self.missesKey, misses)
         t.set(Self.successesKey, successes)

@@ -7,14 +7,14 @@ import RulesModel
 extension EscalationPolicy {
     /// The check-in windows users can set: every commitment deadline 06:00–12:00 and every window
     /// close 18:00–23:30, in 30-minute steps, and 23:59 (pressure-data-model.md).
-    public static var allWindows: [(open: LocalTime, close: LocalTime)] {
+    package static var allWindows: [(open: LocalTime, close: LocalTime)] {
         let opens = stride(from: 6 * 60, through: 12 * 60, by: 30).map { LocalTime(minutes: $0)! }
         let closes = stride(from: 18 * 60, through: 23 * 60 + 30, by: 30).map { LocalTime(minutes: $0)! } + [LocalTime(minutes: 1439)!]
         return opens.flatMap { open in closes.map { (open, $0) } }
     }
 
     /// Misses and successes are explored up to this count (beyond every threshold of the seed).
-    public static let counterBound = 8
+    package static let counterBound = 8
 
     func prove(in file: RuleFile, host: LuaHost) -> [Counterexamples] {
         var transitionFailures = Counterexamples(function: transition, name: "transition", file: file)

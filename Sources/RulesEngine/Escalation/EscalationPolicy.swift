@@ -2,43 +2,43 @@ import LuaHost
 import RulesModel
 
 /// escalation.lua, typed: Pressure's escalation parameters and the rule functions.
-public struct EscalationPolicy: Decodable {
+package struct EscalationPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
-    public var params: RuleParams { declaredParams ?? RuleParams() }
+    package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
     /// The file's plain values (no functions).
-    public var knobs: Knobs
-    public var tierForMisses: [Int] { knobs.tierForMisses }
-    public var recoverAfter: [Int] { knobs.recoverAfter }
-    public var maxTier: Int { knobs.maxTier }
-    public var reminders: [Int: [ReminderAnchor]] { knobs.reminders }
-    public var persistentBadgeFromTier: Int { knobs.persistentBadgeFromTier }
-    public var maxRemindersPerDay: Int { knobs.maxRemindersPerDay }
-    public var minReminderSpacingMinutes: Int { knobs.minReminderSpacingMinutes }
-    public var shield: ShieldPolicy { knobs.shield }
-    public var noCommitmentCountsAs: CommitmentStatus { knobs.noCommitmentCountsAs }
+    package var knobs: Knobs
+    package var tierForMisses: [Int] { knobs.tierForMisses }
+    package var recoverAfter: [Int] { knobs.recoverAfter }
+    package var maxTier: Int { knobs.maxTier }
+    package var reminders: [Int: [ReminderAnchor]] { knobs.reminders }
+    package var persistentBadgeFromTier: Int { knobs.persistentBadgeFromTier }
+    package var maxRemindersPerDay: Int { knobs.maxRemindersPerDay }
+    package var minReminderSpacingMinutes: Int { knobs.minReminderSpacingMinutes }
+    package var shield: ShieldPolicy { knobs.shield }
+    package var noCommitmentCountsAs: CommitmentStatus { knobs.noCommitmentCountsAs }
     /// `transition(state, check_in) -> state`.
-    public var transition: LuaFunction
+    package var transition: LuaFunction
     /// `reminder_times(tier, window) -> { "HH:MM", … }`.
-    public var reminderTimes: LuaFunction
+    package var reminderTimes: LuaFunction
 
     /// escalation.lua's plain values (no functions).
-    public struct Knobs: Decodable, Sendable, Equatable {
+    package struct Knobs: Decodable, Sendable, Equatable {
         /// Consecutive misses that set tier 1, 2, 3 (`tier_for_misses`).
-        public var tierForMisses: [Int]
+        package var tierForMisses: [Int]
         /// Consecutive YES days needed to leave tier 1, 2, 3 (`recover_after`).
-        public var recoverAfter: [Int]
-        public var maxTier: Int
+        package var recoverAfter: [Int]
+        package var maxTier: Int
         /// Reminders of each tier, relative to the check-in window.
-        public var reminders: [Int: [ReminderAnchor]]
-        public var persistentBadgeFromTier: Int
-        public var maxRemindersPerDay: Int
-        public var minReminderSpacingMinutes: Int
-        public var shield: ShieldPolicy
+        package var reminders: [Int: [ReminderAnchor]]
+        package var persistentBadgeFromTier: Int
+        package var maxRemindersPerDay: Int
+        package var minReminderSpacingMinutes: Int
+        package var shield: ShieldPolicy
         /// What a day with no commitment by the deadline counts as.
-        public var noCommitmentCountsAs: CommitmentStatus
+        package var noCommitmentCountsAs: CommitmentStatus
 
-        public init(
+        package init(
             tierForMisses: [Int], recoverAfter: [Int], maxTier: Int, reminders: [Int: [ReminderAnchor]],
             persistentBadgeFromTier: Int, maxRemindersPerDay: Int, minReminderSpacingMinutes: Int, shield: ShieldPolicy,
             noCommitmentCountsAs: CommitmentStatus
@@ -74,7 +74,7 @@ public struct EscalationPolicy: Decodable {
     }
 
     /// Decoded in the order of the file's fields: the params, the knobs, then the functions.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         declaredParams = try container.decodeIfPresent(RuleParams.self, forKey: .declaredParams)
         knobs = try Knobs(from: decoder)
@@ -83,13 +83,13 @@ public struct EscalationPolicy: Decodable {
     }
 
     /// The restart shield (paid only).
-    public struct ShieldPolicy: Decodable, Sendable, Equatable {
-        public var perMonthPaid: Int
-        public var perMonthFree: Int
+    package struct ShieldPolicy: Decodable, Sendable, Equatable {
+        package var perMonthPaid: Int
+        package var perMonthFree: Int
         /// Minutes after the NO check-in (or the miss) during which the shield can be activated.
-        public var activationWindowMinutes: Int
+        package var activationWindowMinutes: Int
 
-        public init(perMonthPaid: Int, perMonthFree: Int, activationWindowMinutes: Int) {
+        package init(perMonthPaid: Int, perMonthFree: Int, activationWindowMinutes: Int) {
             self.perMonthPaid = perMonthPaid
             self.perMonthFree = perMonthFree
             self.activationWindowMinutes = activationWindowMinutes

@@ -6,12 +6,12 @@ import RulesModel
 ///
 /// Written in rule files as `"mid"` (the window's midpoint), `"close-60"` (60 minutes before the
 /// window closes) or `"open+90"` (90 minutes after it opens).
-public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodable {
+package enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodable {
     case midpoint
     case beforeClose(minutes: Int)
     case afterOpen(minutes: Int)
 
-    public init?(text: String) {
+    package init?(text: String) {
         if text == "mid" {
             self = .midpoint
         } else if text.hasPrefix("close-"), let m = Int(text.dropFirst(6)), m >= 0, m < 24 * 60 {
@@ -23,7 +23,7 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let anchor = ReminderAnchor(text: text) else {
             throw DecodingError.dataCorrupted(
@@ -36,7 +36,7 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
     }
 
     /// Minutes after local midnight for a window from `open` to `close`.
-    public func minutes(open: LocalTime, close: LocalTime) -> Int {
+    package func minutes(open: LocalTime, close: LocalTime) -> Int {
         switch self {
         case .midpoint: open.minutes + (close.minutes - open.minutes) / 2
         case .beforeClose(let m): close.minutes - m
@@ -44,7 +44,7 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .midpoint: "mid"
         case .beforeClose(let m): "close-\(m)"
@@ -55,7 +55,7 @@ public enum ReminderAnchor: Hashable, Sendable, CustomStringConvertible, Decodab
 
 extension ReminderAnchor: LuaDecodingPlaceholder {
     /// The midpoint (or an hour before the close) stands in for a bad anchor while a rule file's other fields are decoded.
-    public static func luaDecodingPlaceholder(_ set: LuaPlaceholderSet) -> ReminderAnchor {
+    package static func luaDecodingPlaceholder(_ set: LuaPlaceholderSet) -> ReminderAnchor {
         set == .first ? .midpoint : .beforeClose(minutes: 60)
     }
 }

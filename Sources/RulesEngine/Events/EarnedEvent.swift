@@ -3,7 +3,7 @@ import RulesModel
 /// Earned's events (earned-data-model-v1.1.md): the user's modes, apps, habits and focus sessions,
 /// and the unlock gate. Apps are AppIds (`android:…` or `iosToken:…`, A5.5); modes and habits are
 /// named by the events, as habit tasks are.
-public enum EarnedEvent: Sendable, Equatable {
+package enum EarnedEvent: Sendable, Equatable {
     /// `mode`: define or change a mode (see `ModeDefinition`).
     case mode(ModeDefinition)
     /// `mode_override`: the manual state of `mode` (`AUTO`, `FORCED_ON`, `FORCED_OFF`), in force
@@ -36,7 +36,7 @@ public enum EarnedEvent: Sendable, Equatable {
     /// `quest_cancel`: the user gives the app's quest up.
     case questCancel(app: AppID)
 
-    public var typeName: String { declaration.name }
+    package var typeName: String { declaration.name }
 
     /// The declaration of the event's type.
     var declaration: EventDeclaration {
@@ -59,35 +59,35 @@ public enum EarnedEvent: Sendable, Equatable {
     }
 
     /// The names of Earned's event types.
-    public static let typeNames = EventDeclaration.all.filter { $0.app == .earned }.map(\.name)
+    package static let typeNames = EventDeclaration.all.filter { $0.app == .earned }.map(\.name)
 }
 
 /// A mode as events define it, by name; only the fields given change (a new mode needs `strictness`).
-public struct ModeDefinition: Sendable, Equatable {
-    public var mode: String
-    public var name: String?
-    public var priority: Int?
-    public var strictness: Strictness?
+package struct ModeDefinition: Sendable, Equatable {
+    package var mode: String
+    package var name: String?
+    package var priority: Int?
+    package var strictness: Strictness?
     /// Weekly windows: `days` (ISO weekdays, 1 Monday … 7 Sunday), local `start` and `end` ("HH:MM";
     /// an end before the start crosses midnight, equal ones mean the whole day). Replaces the mode's windows.
-    public var windows: [Window]?
+    package var windows: [Window]?
     /// The apps the mode blocks (replaces the list); none: the "Distracting Apps" list.
-    public var blockedApps: [AppID]?
+    package var blockedApps: [AppID]?
     /// True deletes the mode (a tombstone).
-    public var deleted: Bool?
+    package var deleted: Bool?
 
-    public struct Window: Sendable, Equatable {
-        public var days: [Int]
-        public var start: LocalTime
-        public var end: LocalTime
-        public init(days: [Int], start: LocalTime, end: LocalTime) {
+    package struct Window: Sendable, Equatable {
+        package var days: [Int]
+        package var start: LocalTime
+        package var end: LocalTime
+        package init(days: [Int], start: LocalTime, end: LocalTime) {
             self.days = days
             self.start = start
             self.end = end
         }
     }
 
-    public init(
+    package init(
         mode: String, name: String? = nil, priority: Int? = nil, strictness: Strictness? = nil, windows: [Window]? = nil,
         blockedApps: [AppID]? = nil, deleted: Bool? = nil
     ) {
@@ -102,14 +102,14 @@ public struct ModeDefinition: Sendable, Equatable {
 }
 
 /// An Earned habit as events define it, by name; only the fields given change.
-public struct EarnedHabitDefinition: Sendable, Equatable {
-    public var habit: String
-    public var name: String?
+package struct EarnedHabitDefinition: Sendable, Equatable {
+    package var habit: String
+    package var name: String?
     /// Credits per completion (0–100); a new habit gets pricing.lua's `habits.default_reward_credits`.
-    public var rewardCredits: Int?
-    public var active: Bool?
+    package var rewardCredits: Int?
+    package var active: Bool?
 
-    public init(habit: String, name: String? = nil, rewardCredits: Int? = nil, active: Bool? = nil) {
+    package init(habit: String, name: String? = nil, rewardCredits: Int? = nil, active: Bool? = nil) {
         self.habit = habit
         self.name = name
         self.rewardCredits = rewardCredits
@@ -118,15 +118,15 @@ public struct EarnedHabitDefinition: Sendable, Equatable {
 }
 
 /// A focus session as `focus_start` starts it.
-public struct FocusStart: Sendable, Equatable {
-    public var minutes: Int
-    public var label: String?
+package struct FocusStart: Sendable, Equatable {
+    package var minutes: Int
+    package var label: String?
     /// Whether the session blocks strictly (default true, A4.1 focus.strict).
-    public var strict: Bool?
+    package var strict: Bool?
     /// The apps the session blocks; none: the "Distracting Apps" list.
-    public var blockedApps: [AppID]?
+    package var blockedApps: [AppID]?
 
-    public init(minutes: Int, label: String? = nil, strict: Bool? = nil, blockedApps: [AppID]? = nil) {
+    package init(minutes: Int, label: String? = nil, strict: Bool? = nil, blockedApps: [AppID]? = nil) {
         self.minutes = minutes
         self.label = label
         self.strict = strict
@@ -135,12 +135,12 @@ public struct FocusStart: Sendable, Equatable {
 }
 
 /// The option chosen at the unlock gate.
-public enum UnlockChoice: Sendable, Equatable {
+package enum UnlockChoice: Sendable, Equatable {
     case credits(minutes: Int)
     case quest(QuestType)
     case emergency
 
-    public var optionType: UnlockOptionType {
+    package var optionType: UnlockOptionType {
         switch self {
         case .credits: .creditsUnlock
         case .quest: .questUnlock

@@ -3,7 +3,7 @@ import RulesModel
 extension EngineEvent {
     /// The event as a line of a replay file, which `parse` reads back as the same event:
     /// `{"at":"2026-01-05T08:30:00Z","user":"u3","type":"commitment","text":"Ship it"}`.
-    public var jsonLine: String {
+    package var jsonLine: String {
         JSONValue.object([("at", .string(at.description)), ("user", .string(user)), ("type", .string(kind.typeName))] + kind.jsonFields)
             .description
     }

@@ -8,15 +8,15 @@ import RulesModel
 public struct EngineEvent: Sendable, Equatable {
     public var at: Timestamp
     public var user: String
-    public var kind: Kind
+    package var kind: Kind
 
-    public init(at: Timestamp, user: String = "u1", kind: Kind) {
+    package init(at: Timestamp, user: String = "u1", kind: Kind) {
         self.at = at
         self.user = user
         self.kind = kind
     }
 
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `settings`: any of `commitment_deadline`, `checkin_window_close` ("HH:MM"), `timezone`
         /// (IANA), `personality_mode`, `notifications_enabled`. Schedule changes apply from the next day.
         case settings(SettingsChange)
@@ -53,7 +53,7 @@ public struct EngineEvent: Sendable, Equatable {
         case declared(DeclaredEvent)
 
         /// The event's `type` in files.
-        public var typeName: String { declaration.name }
+        package var typeName: String { declaration.name }
 
         /// The declaration of the event's type.
         var declaration: EventDeclaration {
@@ -77,11 +77,11 @@ public struct EngineEvent: Sendable, Equatable {
     }
 
     /// Every event type's name (`EventDeclaration.all`).
-    public static let typeNames = EventDeclaration.all.map(\.name)
+    package static let typeNames = EventDeclaration.all.map(\.name)
 
     /// Throws `INVALID_EVENT` when one of the event's times (`at`, `expires_at`, `until`) is
     /// outside ``Timestamp/engineRange`` (the parser refuses them too, naming them as written).
-    public func checkTimes() throws(EngineError) {
+    package func checkTimes() throws(EngineError) {
         try at.checkInEngineRange("at")
         switch kind {
         case .subscription(_, let expires?): try expires.checkInEngineRange("expires_at")
@@ -92,16 +92,16 @@ public struct EngineEvent: Sendable, Equatable {
 }
 
 /// A change of Pressure settings: only the fields given change.
-public struct SettingsChange: Sendable, Equatable {
-    public var commitmentDeadline: LocalTime?
-    public var checkinWindowClose: LocalTime?
-    public var timezone: String?
-    public var personalityMode: PersonalityMode?
-    public var notificationsEnabled: Bool?
+package struct SettingsChange: Sendable, Equatable {
+    package var commitmentDeadline: LocalTime?
+    package var checkinWindowClose: LocalTime?
+    package var timezone: String?
+    package var personalityMode: PersonalityMode?
+    package var notificationsEnabled: Bool?
     /// When the user's habit days start (default: the rule set's `habit.day_starts_at`).
-    public var dayStartsAt: LocalTime?
+    package var dayStartsAt: LocalTime?
 
-    public init(
+    package init(
         commitmentDeadline: LocalTime? = nil, checkinWindowClose: LocalTime? = nil, timezone: String? = nil,
         personalityMode: PersonalityMode? = nil, notificationsEnabled: Bool? = nil, dayStartsAt: LocalTime? = nil
     ) {
@@ -115,7 +115,7 @@ public struct SettingsChange: Sendable, Equatable {
 }
 
 /// What a `habit_freeze` event does: use a freeze on a day, or equip one (hold it for later).
-public enum FreezeAction: String, Sendable, Equatable, CaseIterable {
+package enum FreezeAction: String, Sendable, Equatable, CaseIterable {
     case use
     case equip
 }
@@ -123,30 +123,30 @@ public enum FreezeAction: String, Sendable, Equatable, CaseIterable {
 /// A habit task as events define it, by name. Only the fields given change; giving `frequency`
 /// sets the frequency's own fields (`times`, `days`, `every`, `days_of_month`) from the event,
 /// clearing those it does not give.
-public struct HabitTaskDefinition: Sendable, Equatable {
-    public var task: String
-    public var title: String?
-    public var measurement: MeasurementDuration?
-    public var frequency: FrequencyType?
-    public var timesPerDay: Int?
-    public var scheduledDays: [Int]?
+package struct HabitTaskDefinition: Sendable, Equatable {
+    package var task: String
+    package var title: String?
+    package var measurement: MeasurementDuration?
+    package var frequency: FrequencyType?
+    package var timesPerDay: Int?
+    package var scheduledDays: [Int]?
     /// `times_in_days`: x times …
-    public var times: Int?
+    package var times: Int?
     /// … in y `days`.
-    public var days: Int?
+    package var days: Int?
     /// `every_n_days`: every n days from the start date.
-    public var every: Int?
+    package var every: Int?
     /// `days_of_month`: days 1…31 (31: a shorter month's last day).
-    public var daysOfMonth: [Int]?
-    public var goalType: GoalType?
-    public var goalValue: Double?
-    public var goalUnit: String?
-    public var goalDirection: GoalDirection?
-    public var startDate: DayID?
+    package var daysOfMonth: [Int]?
+    package var goalType: GoalType?
+    package var goalValue: Double?
+    package var goalUnit: String?
+    package var goalDirection: GoalDirection?
+    package var startDate: DayID?
     /// Per-task values of the rule set's params (names and scalars).
-    public var params: [String: ParamValue]?
+    package var params: [String: ParamValue]?
 
-    public init(
+    package init(
         task: String, title: String? = nil, measurement: MeasurementDuration? = nil, frequency: FrequencyType? = nil,
         timesPerDay: Int? = nil, scheduledDays: [Int]? = nil, times: Int? = nil, days: Int? = nil, every: Int? = nil,
         daysOfMonth: [Int]? = nil, goalType: GoalType? = nil, goalValue: Double? = nil, goalUnit: String? = nil,

@@ -12,10 +12,10 @@ import RulesModel
 /// lines with an unknown field, a field of another type, each listed value or a malformed value
 /// are accepted or refused alike. Every line may carry a scenario's `expect` (an object), which
 /// `rulesrun test` and `replay --check` judge and the decoder leaves out of the event.
-public enum EventSchema {
+package enum EventSchema {
     /// The schema of replay lines; with `scenario`, named as that of the lines of a scenario test
     /// (docs/testing-rules.md): the same lines.
-    public static func json(scenario: Bool = false) -> JSONValue {
+    package static func json(scenario: Bool = false) -> JSONValue {
         let branches = branches()
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),

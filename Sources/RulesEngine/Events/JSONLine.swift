@@ -8,17 +8,17 @@ import RulesModel
 /// change: a string that is not UTF-8 (two names differing only in such bytes would become the
 /// same name), a key that appears twice in an object (one of the two values would be lost).
 /// Each error names the field it is in.
-public enum JSONLine {
-    public struct SyntaxError: Error, CustomStringConvertible, Sendable {
+package enum JSONLine {
+    package struct SyntaxError: Error, CustomStringConvertible, Sendable {
         /// Where: the line (1 for a document on one line) and column (in bytes, from 1).
-        public let line: Int
-        public let column: Int
+        package let line: Int
+        package let column: Int
         /// The field the error is in (`user`, `windows[1].start`), nil outside any field.
-        public let field: String?
-        public let message: String
-        public let kind: Kind
+        package let field: String?
+        package let message: String
+        package let kind: Kind
 
-        public enum Kind: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// Not JSON.
             case syntax
             /// A string (a value or a key) that is not UTF-8 text.
@@ -31,32 +31,32 @@ public enum JSONLine {
         }
 
         /// `field: message (column …)`, for an error that is about a field rather than the syntax.
-        public var fieldMessage: String {
+        package var fieldMessage: String {
             let place = line == 1 ? "column \(column)" : "line \(line), column \(column)"
             return field.map { "\($0): \(message) (\(place))" } ?? "\(message) (\(place))"
         }
 
-        public var description: String {
+        package var description: String {
             let place = line == 1 ? "column \(column)" : "line \(line), column \(column)"
             return field.map { "\(place): \($0): \(message)" } ?? "\(place): \(message)"
         }
     }
 
     /// The value of `text`, refusing null in a list (an event's lists hold values).
-    public static func parse(_ text: String, firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String, firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
         try parse(utf8: Array(text.utf8), firstIndex: firstIndex)
     }
 
     /// The value of `bytes`, refusing null in a list; list elements are numbered from `firstIndex`
     /// in the fields errors name (1, as events and rule files number them; 0 for a document whose
     /// messages count from 0).
-    public static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
+    package static func parse(utf8 bytes: [UInt8], firstIndex: Int = 1) throws(SyntaxError) -> JSONValue {
         try parse(utf8: bytes, firstIndex: firstIndex, nullInList: false)
     }
 
     /// The value of `text`, keeping the nulls in lists too, for showing a line as an object rather
     /// than as its text.
-    public static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONValue {
+    package static func parseOrdered(_ text: String) throws(SyntaxError) -> JSONValue {
         try parse(utf8: Array(text.utf8), firstIndex: 1, nullInList: true)
     }
 

@@ -88,7 +88,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     /// what the engine computes around a day (90 days of MIGA history back; up to 366 days ahead
     /// for a habit-award suspension, the first of the next month) and within the years the store's
     /// day columns hold (1000–2999).
-    public static let engineRange: Range<EpochMillis> = 31_536_000_000..<32_440_608_000_000
+    package static let engineRange: Range<EpochMillis> = 31_536_000_000..<32_440_608_000_000
 
     /// Throws `INVALID_EVENT` naming `field` and the allowed range unless the instant is in
     /// ``engineRange``; `text` is the value as the event wrote it.

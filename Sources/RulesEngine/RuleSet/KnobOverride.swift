@@ -7,20 +7,20 @@ import LuaHost
 /// frozen, then validated like any rule set: a value that breaks a constraint is a problem of the
 /// file, at the knob's line. (A value a file computed from the knob while it loaded keeps the
 /// value the file gave it: the override changes the knob, not the file's arithmetic.)
-public struct KnobOverride: Sendable, Hashable {
+package struct KnobOverride: Sendable, Hashable {
     /// The module the knob belongs to: `escalation` (the file `escalation.lua`).
-    public var module: String
+    package var module: String
     /// The keys from the module's table to the knob: `recover_after`, 3.
-    public var keys: [LuaValue]
+    package var keys: [LuaValue]
     /// The new value: an integer, a number, a boolean or a string.
-    public var value: LuaValue
+    package var value: LuaValue
 
     /// The most overrides one rule set is loaded with.
-    public static let maxOverrides = 64
+    package static let maxOverrides = 64
 
     /// A knob path as `replay --explain` writes it, `escalation.recover_after[3]`: the module, then
     /// the path in its table. Throws a message saying what is wrong with it.
-    public init(path: String, value: LuaValue) throws(KnobOverrideError) {
+    package init(path: String, value: LuaValue) throws(KnobOverrideError) {
         guard let dot = path.firstIndex(where: { $0 == "." || $0 == "[" }), path[dot] == "." else {
             throw KnobOverrideError("\"\(path)\" is not a knob path: expected a file's name, then the knob (escalation.recover_after[3])")
         }
@@ -47,17 +47,17 @@ public struct KnobOverride: Sendable, Hashable {
     }
 
     /// The knob's path: `escalation.recover_after[3]`.
-    public var path: String { module + "." + knobPath }
+    package var path: String { module + "." + knobPath }
     /// The knob's path in its file's table: `recover_after[3]`.
-    public var knobPath: String { LuaPath.path(of: keys) }
+    package var knobPath: String { LuaPath.path(of: keys) }
     /// The file the knob is in.
-    public var fileName: String { module + ".lua" }
+    package var fileName: String { module + ".lua" }
 
     /// The value the knob has in `module` (what a file returned), or why it cannot be given
     /// `value`: a path that does not exist, a table or a function there, another type (a number
     /// where a string was: the override would not be the same knob). An integer given to a knob
     /// that is a float becomes a float.
-    public mutating func resolve(in moduleValue: LuaValue) throws(KnobOverrideError) -> LuaValue {
+    package mutating func resolve(in moduleValue: LuaValue) throws(KnobOverrideError) -> LuaValue {
         var node = moduleValue
         var walked = module
         for key in keys {
@@ -126,8 +126,8 @@ public struct KnobOverride: Sendable, Hashable {
 }
 
 /// A knob override that cannot be applied: the message says which knob and why.
-public struct KnobOverrideError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct KnobOverrideError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

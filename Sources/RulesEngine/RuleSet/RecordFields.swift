@@ -6,14 +6,14 @@ import RulesModel
 /// class of values the engine can pass — or named in the function's `not proved` line. A field the
 /// engine writes that is declared neither way is a field the proof leaves out silently; the tests
 /// walk every record the engine passes and every record the proof passes against this declaration.
-public struct RuleRecordFields: Sendable {
+package struct RuleRecordFields: Sendable {
     /// The function as `validate` names it (`price`, `habit.streak`).
-    public let function: String
+    package let function: String
     /// Its arguments' names, in order: the first segment of a field's path.
-    public let arguments: [String]
-    public let fields: [RecordField]
+    package let arguments: [String]
+    package let fields: [RecordField]
 
-    public init(_ function: String, _ arguments: [String], _ fields: [RecordField]) {
+    package init(_ function: String, _ arguments: [String], _ fields: [RecordField]) {
         self.function = function
         self.arguments = arguments
         self.fields = fields
@@ -23,27 +23,27 @@ public struct RuleRecordFields: Sendable {
 /// One field of a rule's records: its path in the arguments (`ctx.app`, `periods[].status`,
 /// `task.frequency.kind`, `tier` for an argument that is not a table; `[]` is each element of a
 /// list) and how the proof covers it. A declared path covers what it holds (`ctx.params`).
-public struct RecordField: Sendable {
-    public let path: String
-    public let coverage: Coverage
+package struct RecordField: Sendable {
+    package let path: String
+    package let coverage: Coverage
 
-    public enum Coverage: Sendable {
+    package enum Coverage: Sendable {
         /// Every class is tried by the proof, and every value the engine passes is in one.
         case enumerated(ValueClasses)
         /// Not every value is tried: the words of the function's `not proved` line that name it.
         case notProved(String)
     }
 
-    public static func enumerated(_ path: String, _ classes: ValueClasses) -> RecordField {
+    package static func enumerated(_ path: String, _ classes: ValueClasses) -> RecordField {
         RecordField(path: path, coverage: .enumerated(classes))
     }
 
-    public static func notProved(_ path: String, _ words: String) -> RecordField {
+    package static func notProved(_ path: String, _ words: String) -> RecordField {
         RecordField(path: path, coverage: .notProved(words))
     }
 
     /// The values at this path in one call's arguments (absent: nil; one per element under `[]`).
-    public func values(in arguments: [LuaValue?], names: [String]) -> [LuaValue] {
+    package func values(in arguments: [LuaValue?], names: [String]) -> [LuaValue] {
         var segments = Self.segments(path)
         guard let index = names.firstIndex(of: segments.removeFirst()) else { return [] }
         var values = [index < arguments.count ? arguments[index] ?? .nil : .nil]
@@ -63,7 +63,7 @@ public struct RecordField: Sendable {
 
     /// The paths of the fields in one call's arguments that no path of `declared` covers (each a
     /// value that is not a table, or a table no declared path reaches into), in the order found.
-    public static func undeclared(in arguments: [LuaValue?], names: [String], declared: Set<String>) -> [String] {
+    package static func undeclared(in arguments: [LuaValue?], names: [String], declared: Set<String>) -> [String] {
         var found: [String] = []
         func walk(_ value: LuaValue, _ path: String) {
             if declared.contains(path) { return }
@@ -88,40 +88,40 @@ public struct RecordField: Sendable {
 
 /// The classes of a field's values that a proof tries one of each: `names`, and the class of a
 /// value (nil: in none of them).
-public struct ValueClasses: Sendable {
-    public let names: [String]
+package struct ValueClasses: Sendable {
+    package let names: [String]
     private let classify: @Sendable (LuaValue) -> String?
 
-    public init(names: [String], classify: @escaping @Sendable (LuaValue) -> String?) {
+    package init(names: [String], classify: @escaping @Sendable (LuaValue) -> String?) {
         self.names = names
         self.classify = classify
     }
 
-    public func name(of value: LuaValue) -> String? { classify(value) }
+    package func name(of value: LuaValue) -> String? { classify(value) }
 
     /// Each value its own class.
-    public static func values(_ values: [LuaValue]) -> ValueClasses {
+    package static func values(_ values: [LuaValue]) -> ValueClasses {
         let names = values.map { $0.isNil ? "nil" : "\($0)" }
         return ValueClasses(names: names) { value in values.firstIndex(of: value).map { names[$0] } }
     }
 
-    public static func integers(_ list: [Int]) -> ValueClasses { values(list.map { .integer(Int64($0)) }) }
-    public static func integers(_ range: ClosedRange<Int>) -> ValueClasses { integers(Array(range)) }
-    public static func texts(_ texts: [String], orNil: Bool = false) -> ValueClasses {
+    package static func integers(_ list: [Int]) -> ValueClasses { values(list.map { .integer(Int64($0)) }) }
+    package static func integers(_ range: ClosedRange<Int>) -> ValueClasses { integers(Array(range)) }
+    package static func texts(_ texts: [String], orNil: Bool = false) -> ValueClasses {
         values(texts.map(LuaValue.string) + (orNil ? [.nil] : []))
     }
-    public static let booleans = values([false, true])
+    package static let booleans = values([false, true])
     /// ISO weekdays 1 (Monday) … 7 (Sunday).
-    public static let weekdays = integers(1...7)
+    package static let weekdays = integers(1...7)
 
     /// The app ids the event schema accepts (`AppID`): an Android package, an iOS token.
-    public static let appPlatforms = ValueClasses(names: AppID.Platform.allCases.map(\.rawValue)) { value in
+    package static let appPlatforms = ValueClasses(names: AppID.Platform.allCases.map(\.rawValue)) { value in
         value.stringValue.flatMap(AppID.init(rawValue:))?.platform.rawValue
     }
 
     /// Days `YYYY-MM-DD` by where they fall in their month: a leap day, another last day of a month,
     /// a first day, another day.
-    public static let days = ValueClasses(names: ["leap day", "last day of a month", "first day of a month", "another day"]) { value in
+    package static let days = ValueClasses(names: ["leap day", "last day of a month", "first day of a month", "another day"]) { value in
         guard let text = value.stringValue, let day = try? DayID(text) else { return nil }
         if day.month == 2 && day.day == 29 { return "leap day" }
         if day.adding(days: 1)?.day == 1 { return "last day of a month" }
@@ -129,7 +129,7 @@ public struct ValueClasses: Sendable {
     }
 
     /// A file's params: every combination of their proof's domain (`ParamDomain`), each its class.
-    public static func params(_ params: RuleParams) -> ValueClasses {
+    package static func params(_ params: RuleParams) -> ValueClasses {
         values(params.domain().combinations.map(\.luaValue))
     }
 }

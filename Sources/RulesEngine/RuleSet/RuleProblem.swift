@@ -8,7 +8,7 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     /// The knob the problem is about, as a rule author writes it (`habit.day_starts_at`), when it is one.
     public var field: String?
 
-    public init(file: String, line: Int? = nil, message: String, field: String? = nil) {
+    package init(file: String, line: Int? = nil, message: String, field: String? = nil) {
         self.file = file
         self.line = line
         self.message = message
@@ -17,7 +17,7 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
 
     /// `problems` in the order of their lines (those without a line last), as found otherwise: a
     /// file's problems read top to bottom, whichever check found them.
-    public static func inLineOrder(_ problems: [RuleProblem]) -> [RuleProblem] {
+    package static func inLineOrder(_ problems: [RuleProblem]) -> [RuleProblem] {
         problems.enumerated().sorted { a, b in (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset) }.map(\.element)
     }
 
@@ -28,7 +28,7 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
     /// (`tier_for_misses: needs one entry per tier 1…1` when max_tier = 0 is reported) is left out,
     /// and one that judges its own field alone is kept whatever the others hold. The elements of
     /// one list are judged together: each out of order in `{ 3, 2, 1 }` is a problem.
-    public static func leavingOutKnockOns(
+    package static func leavingOutKnockOns(
         _ checks: [RuleProblem], decoding: [RuleProblem], recheck: (LuaPlaceholderSet, Set<String>) -> [RuleProblem]
     ) -> [RuleProblem] {
         let reported = Set(checks.compactMap(\.field))
@@ -65,7 +65,7 @@ public struct RuleProblem: Hashable, Sendable, CustomStringConvertible {
 public struct RuleSetError: Error, CustomStringConvertible, Sendable {
     public var problems: [RuleProblem]
 
-    public init(problems: [RuleProblem]) { self.problems = problems }
+    package init(problems: [RuleProblem]) { self.problems = problems }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }

@@ -19,14 +19,14 @@ extension RuleSet {
 
     /// Every rule function the engine calls, by its name from its file's table (`pricing.price`),
     /// as this set defines it (an inherited one where its base file does).
-    public var namedRuleFunctions: [(name: String, function: LuaFunction)] {
+    package var namedRuleFunctions: [(name: String, function: LuaFunction)] {
         ruleFunctions.map { ("\($0.module).\($0.name)", $0.function) }
     }
 
     /// The rule function a message of the engine is about, by the name it starts with
     /// (`transition(tier 3, …) returned tier 7` → `transition`), as `file:line` of its definition
     /// (`escalation.lua:3`); nil when the message names no rule function.
-    public func location(ofFunctionIn message: String) -> String? {
+    package func location(ofFunctionIn message: String) -> String? {
         let name = message.prefix { $0 != "(" && $0 != " " }
         guard let function = ruleFunctions.first(where: { $0.name == name })?.function, function.line > 0 else { return nil }
         return "\(function.source):\(function.line)"
@@ -36,7 +36,7 @@ extension RuleSet {
     /// `streaks.habit.streak`), or nil for a function the engine does not call by name.
     /// A function of a file loaded again (with knobs changed: `with_knobs`) is named as the one
     /// defined at the same place.
-    public func qualifiedName(of function: LuaFunction) -> String? {
+    package func qualifiedName(of function: LuaFunction) -> String? {
         let functions = ruleFunctions
         let found =
             functions.first { $0.function == function }

@@ -6,7 +6,7 @@ extension RuleSet {
     /// it: enumerated (the proof tries every class of values the engine can pass) or named in the
     /// function's `not proved` line by the words given. The engine's records (their writers:
     /// `PriceContext`, `HabitTaskRecord`, …) and the proofs' are checked against it field by field.
-    public var recordFields: [RuleRecordFields] {
+    package var recordFields: [RuleRecordFields] {
         typealias F = RecordField
         let results = ValueClasses.texts([CommitmentStatus.yes, .no, .missed].map(\.rawValue))
         let strictness = ValueClasses.texts(Strictness.allCases.map(\.rawValue))

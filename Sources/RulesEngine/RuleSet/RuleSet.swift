@@ -4,13 +4,13 @@ import LuaHost
 
 /// A validated rule set: the typed contents of a rule folder, bound to the Lua state that runs its
 /// functions. Like its `LuaHost`, it belongs to one thread at a time; load one per worker.
-public final class RuleSet {
+package final class RuleSet {
     /// Lua instructions that validating one rule set may use in all (a few seconds at most).
-    public static let validationInstructionBudget: Int64 = 300_000_000
+    package static let validationInstructionBudget: Int64 = 300_000_000
 
     /// The days of the longest run (`simulate 10y`): counters and streaks that grow by one a day are
     /// proved up to this many.
-    public static let longestRun = 3_660
+    package static let longestRun = 3_660
 
     /// The states of a state machine explored from a new user's before the proof stops and says
     /// where: escalation's (tier, misses, successes), which grow one way a day (a few thousand for
@@ -19,25 +19,25 @@ public final class RuleSet {
 
     /// A rule file may keep at most this fraction of the memory limit once loaded (1/8: 8 MiB of
     /// the default 64).
-    public static let memoryShareOfAFile = 8
+    package static let memoryShareOfAFile = 8
 
     /// The folder of a rule folder that holds its tests (`rulesrun test`).
-    public static let testFolder = "tests"
+    package static let testFolder = "tests"
 
     /// The folder of a rule folder that holds its own personas (searched by `simulate` for a
     /// persona given by name), not rules.
-    public static let personaFolder = "personas"
+    package static let personaFolder = "personas"
 
     /// The files of a rule set.
-    public static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
+    package static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
-    public let folder: RuleFolder
-    public let host: LuaHost
-    public let escalation: EscalationPolicy
-    public let streaks: StreakPolicy
-    public let pricing: PricingPolicy
-    public let quests: QuestPolicy
-    public let modes: ModePolicy
+    package let folder: RuleFolder
+    package let host: LuaHost
+    package let escalation: EscalationPolicy
+    package let streaks: StreakPolicy
+    package let pricing: PricingPolicy
+    package let quests: QuestPolicy
+    package let modes: ModePolicy
 
     init(
         folder: RuleFolder, host: LuaHost, escalation: EscalationPolicy, streaks: StreakPolicy, pricing: PricingPolicy,
@@ -53,31 +53,31 @@ public final class RuleSet {
     }
 
     /// The files, as messages name them (`rules/streaks.lua` when inherited through `extends`).
-    public private(set) var fileLabels: [String] = RuleSet.fileNames
+    package private(set) var fileLabels: [String] = RuleSet.fileNames
 
     /// How many inputs each rule function was evaluated on during validation, by name.
-    public private(set) var provedInputs: [(function: String, inputs: Int)] = []
+    package private(set) var provedInputs: [(function: String, inputs: Int)] = []
 
     /// What validation did not prove, one line per function whose domain is not finite or too large
     /// to try in full (`earned.bonus: not proved for streaks above 3660`).
-    public private(set) var unproved: [String] = []
+    package private(set) var unproved: [String] = []
 
     /// What each file returned, by module name (`escalation`, `streaks`, …): `rulesrun test` gives
     /// them to test files as globals.
-    public private(set) var modules: [(name: String, value: LuaValue)] = []
+    package private(set) var modules: [(name: String, value: LuaValue)] = []
 
     /// The bytes of the files the set was loaded from: loads it again without reading or proving them.
-    public private(set) var snapshot = RuleSnapshot(path: "", contents: [:], order: [], overrides: [])
+    package private(set) var snapshot = RuleSnapshot(path: "", contents: [:], order: [], overrides: [])
 
     /// The params each file declares (``RuleParams``), files without params left out, with the
     /// file's label: `validate` prints them.
-    public var declaredParams: [(file: String, params: RuleParams)] {
+    package var declaredParams: [(file: String, params: RuleParams)] {
         zip(fileLabels, [escalation.params, streaks.params, pricing.params, quests.params, modes.params])
             .filter { !$0.1.isEmpty }.map { (file: $0.0, params: $0.1) }
     }
 
     /// What validation proved, for the summary line.
-    public var summary: String {
+    package var summary: String {
         let total = provedInputs.reduce(0) { $0 + $1.inputs }
         let experimental =
             quests.specVersion == .experimental
@@ -89,7 +89,7 @@ public final class RuleSet {
     /// inherits through `extends` (each file of the chain, nearest first, with its file name —
     /// not its folder's, which may differ between machines): what a digest of the rules covers.
     /// Read as the set is loaded (``SourceFile``): regular files of at most `maxSourceBytes`.
-    public static func sourceContents(_ path: String, limits: LuaLimits = .default) throws -> [(name: String, contents: Data)] {
+    package static func sourceContents(_ path: String, limits: LuaLimits = .default) throws -> [(name: String, contents: Data)] {
         let sources = try RuleSources(path)
         return try fileNames.flatMap { name in
             try sources.locateAll(name).map { (name, Data(try SourceFile.read($0.url.path, maxBytes: limits.maxSourceBytes))) }
@@ -106,7 +106,7 @@ public final class RuleSet {
     /// workers load the set the simulation validated). `overrides` give knobs other values
     /// (``KnobOverride``, `sweep --set`): written into the tables the files return before they
     /// are frozen and validated, so that a value breaking a constraint is a problem of its file.
-    public static func load(
+    package static func load(
         _ path: String, limits: LuaLimits = .default, randomSeed: Int64 = 0, proving: Bool = true, overrides: [KnobOverride] = []
     ) throws -> RuleSet {
         try load(path, limits: limits, randomSeed: randomSeed, proving: proving, overrides: overrides, snapshot: nil)

@@ -6,19 +6,19 @@ import LuaHost
 /// its files again — so that what runs is what was validated, even when a file changes meanwhile.
 /// `rulesrun watch` validates a cycle's set once and gives its snapshot to the tests
 /// (`RuleTestRunner`) and to the simulation's workers (`SimulationConfig.validated`).
-public struct RuleSnapshot: Sendable, Equatable {
+package struct RuleSnapshot: Sendable, Equatable {
     /// The rule folder, as it was given to `RuleSet.load` (under the ``WorkingFolder`` when that is set).
-    public let path: String
+    package let path: String
     /// Each rule file read, its own and those it inherits, by the path it was read from.
     let contents: [String: [UInt8]]
     /// Those paths in the order they were read (each file's base before the file extending it).
     let order: [String]
     /// The knobs given other values (``KnobOverride``, `sweep --set`), applied again on each load.
-    public let overrides: [KnobOverride]
+    package let overrides: [KnobOverride]
 
     /// The contents of the files, as ``RuleSet/sourceContents(_:limits:)`` reads them from the
     /// folder (each file of the chain, nearest first, with its file name): what a digest of the rules covers.
-    public var sourceContents: [(name: String, contents: Data)] {
+    package var sourceContents: [(name: String, contents: Data)] {
         RuleSet.fileNames.flatMap { name in
             order.filter { ($0 as NSString).lastPathComponent == name }.reversed().map { (name, Data(contents[$0] ?? [])) }
         }
@@ -28,7 +28,7 @@ public struct RuleSnapshot: Sendable, Equatable {
     /// again (its `extends` files), but no rule file is read and nothing is proved. Throws a
     /// `RuleSetError` when the chain now names a file the snapshot does not hold (an `extends`
     /// file edited since), or the error of loading the set.
-    public func load(limits: LuaLimits = .default, randomSeed: Int64 = 0) throws -> RuleSet {
+    package func load(limits: LuaLimits = .default, randomSeed: Int64 = 0) throws -> RuleSet {
         try RuleSet.load(path, limits: limits, randomSeed: randomSeed, proving: false, overrides: overrides, snapshot: self)
     }
 

@@ -4,18 +4,18 @@ import RulesModel
 /// Earned's day as it ends, as `earned.day_ends(day)` receives it:
 /// `{ date = "YYYY-MM-DD", weekday = 1…7, qualified = "FOCUS"|"HABITS"|nil, streak_count, freezes }`
 /// (docs/rules.md).
-public struct EarnedDayEnd: Hashable, Sendable {
+package struct EarnedDayEnd: Hashable, Sendable {
     /// The Earned day that ends (economy_state.current_day_id).
-    public var date: DayID
+    package var date: DayID
     /// How the day qualified for the streak (the STREAK_QUALIFIED method), nil when it did not.
-    public var qualified: StreakQualificationMethod?
+    package var qualified: StreakQualificationMethod?
     /// The streak count at the day's end: counting the day when it qualified, else the last
     /// qualified day's.
-    public var streakCount: Int
+    package var streakCount: Int
     /// The streak freezes the user holds.
-    public var freezes: Int
+    package var freezes: Int
 
-    public init(date: DayID, qualified: StreakQualificationMethod?, streakCount: Int, freezes: Int) {
+    package init(date: DayID, qualified: StreakQualificationMethod?, streakCount: Int, freezes: Int) {
         self.date = date
         self.qualified = qualified
         self.streakCount = streakCount
@@ -23,14 +23,14 @@ public struct EarnedDayEnd: Hashable, Sendable {
     }
 
     /// How calls and counterexamples name the day: `2026-03-02 (weekday 1), qualified nil, streak_count 3, freezes 1`.
-    public var text: String {
+    package var text: String {
         "\(date.rawValue) (weekday \(date.isoWeekday)), qualified \(qualified?.rawValue ?? "nil"), streak_count \(streakCount), freezes \(freezes)"
     }
 
     /// The host's checks of what the rule returned (nil: accepted): a qualified day keeps its
     /// count, a day that did not qualify keeps it or resets it to 0 (it never grows the streak),
     /// and the freezes held are 0…`StreakPolicy.maxEarnedFreezes`.
-    public func problem(with next: EarnedStreak) -> String? {
+    package func problem(with next: EarnedStreak) -> String? {
         if qualified != nil, next.streakCount != streakCount {
             return "streak_count \(next.streakCount) (a qualified day keeps its count, \(streakCount))"
         }
@@ -46,11 +46,11 @@ public struct EarnedDayEnd: Hashable, Sendable {
 
 /// What `earned.day_ends` returns: `{ streak_count = n, freezes = m }`, the streak carried into
 /// the next day and the freezes the user then holds.
-public struct EarnedStreak: Hashable, Sendable {
-    public var streakCount: Int
-    public var freezes: Int
+package struct EarnedStreak: Hashable, Sendable {
+    package var streakCount: Int
+    package var freezes: Int
 
-    public init(streakCount: Int, freezes: Int) {
+    package init(streakCount: Int, freezes: Int) {
         self.streakCount = streakCount
         self.freezes = freezes
     }
@@ -62,9 +62,9 @@ extension EarnedDayEnd: LuaTableEncodable {
     static let qualifiedKey = LuaKey("qualified")
     static let streakCountKey = LuaKey("streak_count")
     static let freezesKey = LuaKey("freezes")
-    public static var luaFieldCount: Int { 5 }
+    package static var luaFieldCount: Int { 5 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.dateKey, day: date)
         t.set(Self.weekdayKey, date.isoWeekday)
         t.set(Self.qualifiedKey, qualified?.rawValue)
@@ -74,7 +74,7 @@ extension EarnedDayEnd: LuaTableEncodable {
 }
 
 extension EarnedStreak: LuaTableDecodable {
-    public init(from t: inout LuaTableReader) throws {
+    package init(from t: inout LuaTableReader) throws {
         streakCount = try t.int(EarnedDayEnd.streakCountKey)
         freezes = try t.int(EarnedDayEnd.freezesKey)
     }

@@ -12,9 +12,9 @@ extension ModeCandidate: LuaKeptRecord {
     static let manualStateKey = LuaKey("manual_state")
     static let overrideInForceKey = LuaKey("override_in_force")
     static let windowsKey = LuaKey("windows")
-    public static var luaFieldCount: Int { 5 }
+    package static var luaFieldCount: Int { 5 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.priorityKey, priority)
         t.set(Self.strictnessKey, text: strictness.luaText)
         t.set(Self.manualStateKey, text: manualState.luaText)
@@ -27,9 +27,9 @@ extension ModeCandidate.Window: LuaTableEncodable {
     static let daysMaskKey = LuaKey("days_mask")
     static let startMinutesKey = LuaKey("start_minutes")
     static let endMinutesKey = LuaKey("end_minutes")
-    public static var luaFieldCount: Int { 3 }
+    package static var luaFieldCount: Int { 3 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.daysMaskKey, daysMask)
         t.set(Self.startMinutesKey, startMinutes)
         t.set(Self.endMinutesKey, endMinutes)
@@ -40,9 +40,9 @@ extension ModeCandidate.Window: LuaTableEncodable {
 extension LocalMoment: LuaTableEncodable {
     static let weekdayKey = LuaKey("weekday")
     static let minutesKey = LuaKey("minutes")
-    public static var luaFieldCount: Int { 2 }
+    package static var luaFieldCount: Int { 2 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.weekdayKey, weekday)
         t.set(Self.minutesKey, minutes)
     }
@@ -55,9 +55,9 @@ extension QuestGate: LuaTableEncodable {
     static let questUnlocksTodayKey = LuaKey("quest_unlocks_today")
     static let qrKeySetKey = LuaKey("qr_key_set")
     static let minutesSinceKey = LuaKey("minutes_since_last_quest_unlock")
-    public static var luaFieldCount: Int { 5 }
+    package static var luaFieldCount: Int { 5 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.strictnessKey, text: strictness.luaText)
         t.set(Self.questTypeKey, questType.rawValue)
         t.set(Self.questUnlocksTodayKey, questUnlocksToday)
@@ -70,9 +70,9 @@ extension QuestGate: LuaTableEncodable {
 extension EmergencyGate: LuaTableEncodable {
     static let usedTodayKey = LuaKey("emergency_used_today")
     static let sameAppKey = LuaKey("same_app_as_last_emergency")
-    public static var luaFieldCount: Int { 2 }
+    package static var luaFieldCount: Int { 2 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.usedTodayKey, usedToday)
         t.set(Self.sameAppKey, sameAppAsLast)
     }
@@ -84,9 +84,9 @@ extension FocusOutcome: LuaTableEncodable {
     static let plannedKey = LuaKey("planned_minutes")
     static let completedKey = LuaKey("completed")
     static let endedEarlyKey = LuaKey("ended_early")
-    public static var luaFieldCount: Int { 4 }
+    package static var luaFieldCount: Int { 4 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.actualKey, actualMinutes)
         t.set(Self.plannedKey, plannedMinutes)
         t.set(Self.completedKey, completed)

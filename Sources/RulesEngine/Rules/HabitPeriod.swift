@@ -1,9 +1,9 @@
 import RulesModel
 
 /// One measurement period of a habit task, as `habit.streak` sees it (docs/rules.md).
-public struct HabitPeriod: Hashable, Sendable {
+package struct HabitPeriod: Hashable, Sendable {
     /// The host's own reading of the period, which a rule may ignore.
-    public enum Status: String, Hashable, Sendable, CaseIterable {
+    package enum Status: String, Hashable, Sendable, CaseIterable {
         /// The period meets the task's target.
         case done
         /// Some completions, not enough.
@@ -21,28 +21,28 @@ public struct HabitPeriod: Hashable, Sendable {
     /// What the day marks (skips, used freezes) say about a period not done: `frozen` when a
     /// freeze was used on one of its days, else `skipped` when one of its days is skipped. (A week
     /// or a month with one skipped day is `skipped`: the rule sees the dates and decides.)
-    public enum Mark: Hashable, Sendable {
+    package enum Mark: Hashable, Sendable {
         case skipped
         case frozen
     }
 
     /// The local dates of its first and last day.
-    public var start: DayID
-    public var end: DayID
+    package var start: DayID
+    package var end: DayID
     /// Days only: passed as the ISO `weekday` (1 Monday … 7 Sunday); weeks and months have none.
-    public var isDay: Bool
+    package var isDay: Bool
     /// False for a day a specific-days task is not scheduled on.
-    public var scheduled: Bool
-    public var completions: Int
+    package var scheduled: Bool
+    package var completions: Int
     /// The sum of the completions' values (0 when none).
-    public var value: Double
-    public var status: Status
-    public var freezesEquipped: Int
+    package var value: Double
+    package var status: Status
+    package var freezesEquipped: Int
     /// Whether the user opened the app on one of its days (had an event other than `tick`); nil
     /// unless the rule set sets `habit.track_app_opens`.
-    public var opened: Bool?
+    package var opened: Bool?
 
-    public init(
+    package init(
         start: DayID, end: DayID, isDay: Bool, scheduled: Bool = true, completions: Int, value: Double = 0,
         status: Status, freezesEquipped: Int = 0, opened: Bool? = nil
     ) {
@@ -63,7 +63,7 @@ public struct HabitPeriod: Hashable, Sendable {
     /// be met), `open` while it runs, `partial` with some completions, `missed` with none. An
     /// `at_most` period without completions is not entered (Loop's reading): `open` or `missed`
     /// like any other, which a rule may read as a value of 0.
-    public static func status(
+    package static func status(
         completions: Int, value: Double, needed: Int, goalTarget: Double?, direction: GoalDirection = .atLeast,
         running: Bool, mark: Mark?
     ) -> Status {
@@ -91,5 +91,5 @@ public struct HabitPeriod: Hashable, Sendable {
     }
 
     /// The ISO weekday of a day period.
-    public var weekday: Int? { isDay ? start.isoWeekday : nil }
+    package var weekday: Int? { isDay ? start.isoWeekday : nil }
 }

@@ -12,9 +12,9 @@ extension HabitPeriod: LuaKeptRecord {
     static let statusKey = LuaKey("status")
     static let freezesKey = LuaKey("freezes_equipped")
     static let openedKey = LuaKey("opened")
-    public static var luaFieldCount: Int { 9 }
+    package static var luaFieldCount: Int { 9 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.startKey, day: start)
         t.set(Self.endKey, day: isDay ? start : end)
         t.set(Self.weekdayKey, weekday)
@@ -36,7 +36,7 @@ extension HabitTaskRecord: LuaKeptRecord {
     static let startKey = LuaKey("start_date")
     static let paramsKey = LuaKey("params")
     static let windowKey = LuaKey("window")
-    public static var luaFieldCount: Int { 8 }
+    package static var luaFieldCount: Int { 8 }
 
     struct Frequency: LuaTableEncodable {
         static let kindKey = LuaKey("kind")
@@ -74,7 +74,7 @@ extension HabitTaskRecord: LuaKeptRecord {
         }
     }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.nameKey, name)
         t.set(Self.measurementKey, measurement.rawValue)
         t.set(Self.frequencyKey, record: Frequency(task: self))
@@ -89,9 +89,9 @@ extension HabitTaskRecord: LuaKeptRecord {
 extension HabitUserRecord: LuaKeptRecord {
     static let timezoneKey = LuaKey("timezone")
     static let dayStartKey = LuaKey("day_starts_at")
-    public static var luaFieldCount: Int { 2 }
+    package static var luaFieldCount: Int { 2 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.timezoneKey, timezone)
         t.set(Self.dayStartKey, dayStartsAt.text)
     }
@@ -102,7 +102,7 @@ extension HabitStreak: LuaTableDecodable {
     static let bestKey = LuaKey("best")
     static let scoreKey = LuaKey("score")
 
-    public init(from t: inout LuaTableReader) throws {
+    package init(from t: inout LuaTableReader) throws {
         current = try t.int(Self.currentKey)
         best = try t.optionalRecords(Self.bestKey, Interval.self)
         score = try t.optionalDouble(Self.scoreKey)
@@ -114,7 +114,7 @@ extension HabitStreak.Interval: LuaTableDecodable {
     static let lastKey = LuaKey("last")
     static let lengthKey = LuaKey("length")
 
-    public init(from t: inout LuaTableReader) throws {
+    package init(from t: inout LuaTableReader) throws {
         first = try Self.day(&t, Self.firstKey)
         last = try Self.day(&t, Self.lastKey)
         length = try t.int(Self.lengthKey)

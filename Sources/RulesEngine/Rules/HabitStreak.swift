@@ -2,13 +2,13 @@ import RulesModel
 
 /// What `habit.streak` returns: the current streak, and the best streaks and the habit's score
 /// when the rule gives them.
-public struct HabitStreak: Hashable, Sendable {
+package struct HabitStreak: Hashable, Sendable {
     /// A run of periods, from its first day to its last.
-    public struct Interval: Hashable, Sendable {
-        public var first: DayID
-        public var last: DayID
-        public var length: Int
-        public init(first: DayID, last: DayID, length: Int) {
+    package struct Interval: Hashable, Sendable {
+        package var first: DayID
+        package var last: DayID
+        package var length: Int
+        package init(first: DayID, last: DayID, length: Int) {
             self.first = first
             self.last = last
             self.length = length
@@ -16,26 +16,26 @@ public struct HabitStreak: Hashable, Sendable {
     }
 
     /// The host keeps this many best streaks: the longest, the most recent first among equals.
-    public static let maxBest = 10
+    package static let maxBest = 10
 
     /// How the kept best streaks are listed (`habit.best_order`): longest first (the most recent
     /// first among equals), or newest first (by last day: Loop's `getBest`).
-    public enum BestOrder: String, Sendable, Decodable, CaseIterable {
+    package enum BestOrder: String, Sendable, Decodable, CaseIterable {
         case longest
         case newest
     }
     /// A rule may return at most this many intervals as `best` (every run of ten years of days
     /// done every other day is 1,830).
-    public static let maxReturnedBest = 4_000
+    package static let maxReturnedBest = 4_000
 
-    public var current: Int
+    package var current: Int
     /// As the rule returns them (any order, at most `maxReturnedBest`); `ranked()` keeps the
     /// `maxBest` longest, longest first. Nil when the rule does not return `best`.
-    public var best: [Interval]?
+    package var best: [Interval]?
     /// 0…1; nil when the rule does not return `score`.
-    public var score: Double?
+    package var score: Double?
 
-    public init(current: Int, best: [Interval]? = nil, score: Double? = nil) {
+    package init(current: Int, best: [Interval]? = nil, score: Double? = nil) {
         self.current = current
         self.best = best
         self.score = score
@@ -46,7 +46,7 @@ public struct HabitStreak: Hashable, Sendable {
     /// period; nil when none does): the current streak within 0…periods + 2 × window, at most
     /// `maxReturnedBest` best streaks, each 1…periods + 2 × window long with first ≤ last, the
     /// longest at least the current streak, and a score in 0…1.
-    public func violation(periods: Int, window: Int = 0) -> String? {
+    package func violation(periods: Int, window: Int = 0) -> String? {
         let limit = periods + 2 * window
         let bound =
             window == 0
@@ -73,7 +73,7 @@ public struct HabitStreak: Hashable, Sendable {
     /// The streak as the state shows it: the `maxBest` longest best streaks, the most recent
     /// first among equals (by last day, then first day), so that a rule returns its runs in any
     /// order and need not sort them; listed longest first, or, `.newest`, newest first.
-    public func ranked(_ order: BestOrder = .longest) -> HabitStreak {
+    package func ranked(_ order: BestOrder = .longest) -> HabitStreak {
         guard let best, best.count > 1 else { return self }
         var out = self
         var kept = Array(
@@ -86,5 +86,5 @@ public struct HabitStreak: Hashable, Sendable {
     }
 
     /// The length of the longest best streak (0 when there is none); nil when the rule returns no `best`.
-    public var longestBest: Int? { best.map { $0.map(\.length).max() ?? 0 } }
+    package var longestBest: Int? { best.map { $0.map(\.length).max() ?? 0 } }
 }

@@ -1,28 +1,28 @@
 import RulesModel
 
 /// A habit task as `habit.streak` sees it (its second argument; docs/rules.md).
-public struct HabitTaskRecord: Hashable, Sendable {
-    public var name: String
-    public var measurement: MeasurementDuration
+package struct HabitTaskRecord: Hashable, Sendable {
+    package var name: String
+    package var measurement: MeasurementDuration
     /// The frequency's kind, with the ISO weekdays of a specific-days task, x and y of x times in
     /// y days (`times`, `days`), n of every n days (`every`) and the days of a days-of-month task.
-    public var frequency: FrequencyType
-    public var weekdays: [Int]
-    public var times: Int?
-    public var days: Int?
-    public var every: Int?
-    public var daysOfMonth: [Int]
-    public var timesPerDay: Int
-    public var goalType: GoalType
-    public var goalTarget: Double?
-    public var goalDirection: GoalDirection
+    package var frequency: FrequencyType
+    package var weekdays: [Int]
+    package var times: Int?
+    package var days: Int?
+    package var every: Int?
+    package var daysOfMonth: [Int]
+    package var timesPerDay: Int
+    package var goalType: GoalType
+    package var goalTarget: Double?
+    package var goalDirection: GoalDirection
     /// The task's start date, else the day it was created (its first period's).
-    public var startDate: DayID
+    package var startDate: DayID
     /// streaks.lua's declared params resolved for this task (`task.params`): every declared name,
     /// the task's value where it sets one, else the default.
-    public var params: ResolvedParams = .empty
+    package var params: ResolvedParams = .empty
 
-    public init(
+    package init(
         name: String, measurement: MeasurementDuration, frequency: FrequencyType = .daily, weekdays: [Int] = [],
         times: Int? = nil, days: Int? = nil, every: Int? = nil, daysOfMonth: [Int] = [],
         timesPerDay: Int = 1, goalType: GoalType = .none, goalTarget: Double? = nil, goalDirection: GoalDirection = .atLeast,
@@ -44,7 +44,7 @@ public struct HabitTaskRecord: Hashable, Sendable {
     }
 
     /// The record of `task`, named `name`, starting on `startDate`.
-    public init(_ task: HabitTask, name: String, startDate: DayID) {
+    package init(_ task: HabitTask, name: String, startDate: DayID) {
         let kind = task.frequencyType
         self.init(
             name: name, measurement: task.measurementDuration, frequency: kind,
@@ -56,9 +56,9 @@ public struct HabitTaskRecord: Hashable, Sendable {
     }
 
     /// `frequency.kind` as the rule reads it (`weekdays` for specific days, else the event's name).
-    public var frequencyKind: String { Self.frequencyKind(of: frequency) }
+    package var frequencyKind: String { Self.frequencyKind(of: frequency) }
 
-    public static func frequencyKind(of frequency: FrequencyType) -> String {
+    package static func frequencyKind(of frequency: FrequencyType) -> String {
         frequency == .specificDays ? "weekdays" : frequency.eventName
     }
 
@@ -67,7 +67,7 @@ public struct HabitTaskRecord: Hashable, Sendable {
     /// satisfied window ahead, and a window that began before the first check): y − 1 days for x
     /// times in y days, n − 1 for every n days, 6 for weekdays (a week), 30 for days of the month
     /// (the longest month), none for daily tasks.
-    public var openWindow: Int {
+    package var openWindow: Int {
         switch frequency {
         case .daily: 0
         case .timesInDays: max(0, (days ?? 1) - 1)
@@ -79,11 +79,11 @@ public struct HabitTaskRecord: Hashable, Sendable {
 }
 
 /// The task's user as `habit.streak` sees it (its third argument).
-public struct HabitUserRecord: Hashable, Sendable {
-    public var timezone: String
-    public var dayStartsAt: LocalTime
+package struct HabitUserRecord: Hashable, Sendable {
+    package var timezone: String
+    package var dayStartsAt: LocalTime
 
-    public init(timezone: String, dayStartsAt: LocalTime) {
+    package init(timezone: String, dayStartsAt: LocalTime) {
         self.timezone = timezone
         self.dayStartsAt = dayStartsAt
     }

@@ -12,7 +12,7 @@ extension LuaTableWriter {
 
     /// Sets `key` to the day's `YYYY-MM-DD` text, kept by the host once written (a habit period
     /// sends two dates, and a streak call 90 periods).
-    public mutating func set(_ key: LuaKey, day: DayID) {
+    package mutating func set(_ key: LuaKey, day: DayID) {
         set(key, text: day.ordinal, of: Self.dayTexts) { buffer in
             var count = 0
             day.withText { text in

@@ -9,7 +9,7 @@ extension NativeReference {
     /// 25/50/75 minutes, a session qualifies from 20 minutes and earns one credit per 5; a habit's
     /// reward DEFAULT 5, and more than 6 completions within 60 minutes suspend habit awards for the
     /// next day.
-    public static let pricing = PricingPolicy.Knobs(
+    package static let pricing = PricingPolicy.Knobs(
         creditCosts: [
             PricingPolicy.CreditCost(minutes: 5, credits: 10), PricingPolicy.CreditCost(minutes: 15, credits: 25),
             PricingPolicy.CreditCost(minutes: 30, credits: 45),
@@ -24,7 +24,7 @@ extension NativeReference {
     /// (which changes 24 hours apart in STRICT and HARD mode); one emergency unlock a day, after
     /// 60 seconds, for 5 minutes, never the same app twice in a row; an attempt expires after 10
     /// minutes; A8's retention.
-    public static let quests = QuestPolicy.Knobs(
+    package static let quests = QuestPolicy.Knobs(
         specVersion: .v1_1,
         quest: QuestPolicy.Quest(
             enabledTypes: QuestType.allCases, unlockMinutes: 5, maxUnlocksPerAppPerDay: 2, cooldownMinutesPerApp: 15,
@@ -33,12 +33,12 @@ extension NativeReference {
         emergency: QuestPolicy.Emergency(dailyLimit: 1, delaySeconds: 60, unlockMinutes: 5, blockSameAppConsecutive: true),
         gate: QuestPolicy.Gate(expiresAfterMinutes: 10), retention: QuestPolicy.Retention())
 
-    public var pricingKnobs: PricingPolicy.Knobs { Self.pricing }
-    public var questKnobs: QuestPolicy.Knobs { Self.quests }
+    package var pricingKnobs: PricingPolicy.Knobs { Self.pricing }
+    package var questKnobs: QuestPolicy.Knobs { Self.quests }
 
     /// quests.lua `quest_blocked`: the modes that allow quests, then the daily limit, the
     /// cooldown, the QR key.
-    public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
+    package func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         let quest = Self.quests.quest
         if quest.allowedIn[gate.strictness.rawValue] != true { return .disallowedInHardMode }
         if gate.questUnlocksToday >= quest.maxUnlocksPerAppPerDay { return .dailyLimitReached }
@@ -48,7 +48,7 @@ extension NativeReference {
     }
 
     /// quests.lua `emergency_blocked`: the daily limit, then the same app twice in a row.
-    public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
+    package func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
         let emergency = Self.quests.emergency
         if gate.usedToday >= emergency.dailyLimit { return .dailyLimitReached }
         if emergency.blockSameAppConsecutive && gate.sameAppAsLast { return .sameAppConsecutiveBlocked }
@@ -56,12 +56,12 @@ extension NativeReference {
     }
 
     /// pricing.lua `price` reads the length only (field 0 of `PriceContext.luaViewKeys`).
-    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+    package func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
         (try price(context), .field(0))
     }
 
     /// pricing.lua `price`: the length's credits in `credit_costs`, whatever the situation.
-    public func price(_ context: PriceContext) throws -> Int {
+    package func price(_ context: PriceContext) throws -> Int {
         guard let cost = Self.pricing.creditCosts.first(where: { $0.minutes == context.minutes }) else {
             throw EngineError(.ruleViolation, "price: no unlock of \(context.minutes) minutes in credit_costs")
         }
@@ -69,16 +69,16 @@ extension NativeReference {
     }
 
     /// pricing.lua `focus_credits`.
-    public func focusCredits(_ session: FocusOutcome) throws -> Int {
+    package func focusCredits(_ session: FocusOutcome) throws -> Int {
         let focus = Self.pricing.focus
         return session.actualMinutes < focus.minMinutesToQualify ? 0 : session.actualMinutes / focus.minutesPerCredit
     }
 
     /// pricing.lua `carried_credits`.
-    public func carriedCredits(balance: Int) throws -> Int { min(balance, Self.pricing.rolloverCap) }
+    package func carriedCredits(balance: Int) throws -> Int { min(balance, Self.pricing.rolloverCap) }
 
     /// pricing.lua `habit_award`.
-    public func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
+    package func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
         completionsInWindow + 1 > Self.pricing.habits.suspension.maxCompletions
             ? HabitAward(credits: 0, suspend: true)
             : HabitAward(credits: rewardCredits, suspend: false)
@@ -86,7 +86,7 @@ extension NativeReference {
 
     /// modes.lua `effective_mode`: among the active modes, the highest priority, then the strictest;
     /// the first one listed on a tie.
-    public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
+    package func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
         var best: Int?
         for (i, mode) in modes.enumerated() where Self.active(mode, at: now) {
             guard let b = best else { best = i; continue }

@@ -29,7 +29,7 @@ extension NativeReference {
     ///
     /// As in the Lua, every result other than YES takes the NO/MISSED branch; the engine only passes
     /// final results.
-    public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
+    package func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
         var tier = state.tier
         var misses = state.misses
         var successes = state.successes
@@ -69,7 +69,7 @@ extension NativeReference {
     /// A time that falls outside the day is an error, as it is for the Lua rule (it cannot format a
     /// valid "HH:MM"). "Suppression rule: If the user checks in before a scheduled notification,
     /// all remaining notifications for that day are cancelled" is the engine's part.
-    public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
+    package func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
         try (Self.escalation.reminders[tier] ?? []).map { anchor in
             let minutes: Int
             switch anchor {

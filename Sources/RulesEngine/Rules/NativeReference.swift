@@ -13,8 +13,8 @@ import RulesModel
 /// `NativeReference+Escalation.swift`, `NativeReference+Streaks.swift` and `NativeReference+Economy.swift`.
 ///
 /// Every method is a pure function of its arguments; the class holds no state.
-public final class NativeReference: PolicyRules {
-    public init() {}
+package final class NativeReference: PolicyRules {
+    package init() {}
 
     // MARK: Pressure escalation (pressure-escalation-engine.md)
 
@@ -34,7 +34,7 @@ public final class NativeReference: PolicyRules {
     ///   within 1 hour of NO check-in";
     /// - `no_commitment_counts_as`: "No commitment set by deadline: Day treated as MISSED;
     ///   escalation advances".
-    public static let escalation = EscalationPolicy.Knobs(
+    package static let escalation = EscalationPolicy.Knobs(
         tierForMisses: [1, 2, 3], recoverAfter: [1, 2, 3], maxTier: 3,
         reminders: [
             0: [.midpoint],
@@ -68,7 +68,7 @@ public final class NativeReference: PolicyRules {
     ///   reaches a multiple of 3, from the STREAK_BONUS_AWARDED example (amount 10 at streak_count 3);
     ///   `earned.freeze_max`, decision: no streak freezes (0): a day that does not qualify resets the
     ///   streak, as the document's rollover does (`freeze_every_days` is then not used).
-    public static let streaks = StreakPolicy.Knobs(
+    package static let streaks = StreakPolicy.Knobs(
         pressure: StreakPolicy.Pressure.Knobs(extends: [.yes], shieldResetsStreak: true),
         habit: StreakPolicy.Habit.Knobs(
             minCompletions: 1, requireTimesPerDay: false, skipUnscheduledDays: true, currentPeriodGrace: true,
@@ -81,9 +81,9 @@ public final class NativeReference: PolicyRules {
     // MARK: PolicyRules
 
     /// The seeds' defaults declare no params.
-    public var streakParams: RuleParams { RuleParams() }
-    public var priceParams: RuleParams { RuleParams() }
+    package var streakParams: RuleParams { RuleParams() }
+    package var priceParams: RuleParams { RuleParams() }
 
-    public var escalationKnobs: EscalationPolicy.Knobs { Self.escalation }
-    public var streakKnobs: StreakPolicy.Knobs { Self.streaks }
+    package var escalationKnobs: EscalationPolicy.Knobs { Self.escalation }
+    package var streakKnobs: StreakPolicy.Knobs { Self.streaks }
 }

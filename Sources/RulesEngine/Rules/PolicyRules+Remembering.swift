@@ -3,5 +3,5 @@ extension PolicyRules {
     /// generated history: what `Engine` does for one batch, for callers outside the engine that ask
     /// the rules directly (`rulesrun compare`'s walk). Rules are pure functions of their arguments,
     /// so the answers are those of the rules themselves; errors are not remembered.
-    public func remembering() -> any PolicyRules { RuleMemo(self) }
+    package func remembering() -> any PolicyRules { RuleMemo(self) }
 }

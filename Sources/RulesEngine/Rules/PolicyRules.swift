@@ -4,7 +4,7 @@ import RulesModel
 /// The policies the engine asks, wherever they run: in Lua (`RuleSet`) or natively
 /// (`NativeReference`, the seeds' defaults in Swift, for property tests). Every method is a pure
 /// function of its arguments.
-public protocol PolicyRules: AnyObject {
+package protocol PolicyRules: AnyObject {
     /// Pressure: escalation.lua's plain values, as decoded; the engine applies them itself (tiers,
     /// shields, the badge, a day without a commitment).
     var escalationKnobs: EscalationPolicy.Knobs { get }
@@ -61,10 +61,10 @@ public protocol PolicyRules: AnyObject {
 }
 
 /// Pressure's streak: consecutive extending days, and the longest ever.
-public struct PressureStreak: Hashable, Sendable {
-    public var current: Int
-    public var longest: Int
-    public init(current: Int, longest: Int) {
+package struct PressureStreak: Hashable, Sendable {
+    package var current: Int
+    package var longest: Int
+    package init(current: Int, longest: Int) {
         self.current = current
         self.longest = longest
     }

@@ -3,16 +3,16 @@ import RulesModel
 
 /// One Pressure day's final result, as `pressure.next(streak, day)` receives it:
 /// `{ result, shield_used, date = "YYYY-MM-DD", weekday = 1…7, committed }` (docs/rules.md).
-public struct PressureDay: Hashable, Sendable {
-    public var result: CommitmentStatus
+package struct PressureDay: Hashable, Sendable {
+    package var result: CommitmentStatus
     /// A restart shield was used on the day.
-    public var shieldUsed: Bool
+    package var shieldUsed: Bool
     /// The local day of the result.
-    public var date: DayID
+    package var date: DayID
     /// Whether the user set a commitment that day (false: the deadline passed without one).
-    public var committed: Bool
+    package var committed: Bool
 
-    public init(result: CommitmentStatus, shieldUsed: Bool = false, date: DayID, committed: Bool) {
+    package init(result: CommitmentStatus, shieldUsed: Bool = false, date: DayID, committed: Bool) {
         self.result = result
         self.shieldUsed = shieldUsed
         self.date = date
@@ -20,7 +20,7 @@ public struct PressureDay: Hashable, Sendable {
     }
 
     /// How calls and counterexamples name the day: `result NO, shield_used false, 2026-03-02 (weekday 1), committed true`.
-    public var text: String {
+    package var text: String {
         "result \(result.rawValue), shield_used \(shieldUsed), \(date.rawValue) (weekday \(date.isoWeekday)), committed \(committed)"
     }
 }
@@ -31,9 +31,9 @@ extension PressureDay: LuaTableEncodable {
     static let dateKey = LuaKey("date")
     static let weekdayKey = LuaKey("weekday")
     static let committedKey = LuaKey("committed")
-    public static var luaFieldCount: Int { 5 }
+    package static var luaFieldCount: Int { 5 }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.resultKey, result.rawValue)
         t.set(Self.shieldKey, shieldUsed)
         t.set(Self.dateKey, day: date)

@@ -3,34 +3,34 @@ import RulesModel
 
 /// The Lua rule set answers the economy's questions (pricing.lua, quests.lua, modes.lua).
 extension RuleSet {
-    public var pricingKnobs: PricingPolicy.Knobs { pricing.knobs }
-    public var questKnobs: QuestPolicy.Knobs { quests.knobs }
+    package var pricingKnobs: PricingPolicy.Knobs { pricing.knobs }
+    package var questKnobs: QuestPolicy.Knobs { quests.knobs }
 
-    public func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
+    package func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
         try denialReason(host.callFirst(quests.questBlocked, record: gate), from: quests.questBlocked)
     }
 
-    public func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
+    package func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
         try denialReason(host.callFirst(quests.emergencyBlocked, record: gate), from: quests.emergencyBlocked)
     }
 
-    public func price(_ context: PriceContext) throws -> Int { try readingPrice(context).credits }
+    package func price(_ context: PriceContext) throws -> Int { try readingPrice(context).credits }
 
     /// The context goes to the rule as a view: the host learns which fields it read.
-    public func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+    package func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
         let answer = try host.callFirst(pricing.price, view: context)
         return (try integer(answer.value, from: pricing.price), answer.reads)
     }
 
-    public func focusCredits(_ session: FocusOutcome) throws -> Int {
+    package func focusCredits(_ session: FocusOutcome) throws -> Int {
         try integer(host.callFirst(pricing.focusCredits, record: session), from: pricing.focusCredits)
     }
 
-    public func carriedCredits(balance: Int) throws -> Int {
+    package func carriedCredits(balance: Int) throws -> Int {
         try integer(host.call(pricing.carriedCredits, .integer(Int64(balance))).first, from: pricing.carriedCredits)
     }
 
-    public func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
+    package func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward {
         let out =
             try host.call(
                 pricing.habitAward,
@@ -48,7 +48,7 @@ extension RuleSet {
         }
     }
 
-    public func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
+    package func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
         let out = try host.callFirst(self.modes.effectiveMode, keptList: modes, now)
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {

@@ -3,17 +3,17 @@ import RulesModel
 
 /// The Lua rule set answers the engine's questions by calling its rule functions.
 extension RuleSet: PolicyRules {
-    public var streakParams: RuleParams { streaks.params }
-    public var priceParams: RuleParams { pricing.params }
+    package var streakParams: RuleParams { streaks.params }
+    package var priceParams: RuleParams { pricing.params }
 
-    public var escalationKnobs: EscalationPolicy.Knobs { escalation.knobs }
-    public var streakKnobs: StreakPolicy.Knobs { streaks.knobs }
+    package var escalationKnobs: EscalationPolicy.Knobs { escalation.knobs }
+    package var streakKnobs: StreakPolicy.Knobs { streaks.knobs }
 
-    public func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
+    package func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
         try host.call(escalation.transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
     }
 
-    public func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
+    package func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
         let function = escalation.reminderTimes
         /// The time a list item gives, or the error naming it.
         func time(_ text: String?, item: @autoclosure () -> LuaValue, at i: Int) throws -> LocalTime {
@@ -40,21 +40,21 @@ extension RuleSet: PolicyRules {
         }
     }
 
-    public func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
+    package func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
         try host.call(streaks.pressure.next, streak, day, returning: PressureStreak.self)
     }
 
-    public func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
+    package func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
         try host.call(streaks.habit.streak, history: periods, key: task.name, task, user, returning: HabitStreak.self)
     }
 
-    public func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
+    package func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
         try integer(
             try host.call(streaks.miga.currentStreak, records: exitsPerDay, field: MigaDay.exitsKey).first,
             from: streaks.miga.currentStreak)
     }
 
-    public func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
+    package func earnedQualification(focusMinutes: Int, habitCompletions: Int) throws -> StreakQualificationMethod? {
         let out =
             try host.call(
                 streaks.earned.qualifies,
@@ -72,11 +72,11 @@ extension RuleSet: PolicyRules {
         return method
     }
 
-    public func earnedBonus(streakCount: Int) throws -> Int {
+    package func earnedBonus(streakCount: Int) throws -> Int {
         try integer(try host.call(streaks.earned.bonus, .integer(Int64(streakCount))).first, from: streaks.earned.bonus)
     }
 
-    public func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
+    package func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
         try host.call(streaks.earned.dayEnds, day, returning: EarnedStreak.self)
     }
 
@@ -93,14 +93,14 @@ extension RuleSet: PolicyRules {
 extension PressureStreak: LuaTableEncodable, LuaTableDecodable {
     static let currentKey = LuaKey("current_streak")
     static let longestKey = LuaKey("longest_streak")
-    public static var luaFieldCount: Int { 2 }
+    package static var luaFieldCount: Int { 2 }
 
-    public init(from t: inout LuaTableReader) throws {
+    package init(from t: inout LuaTableReader) throws {
         current = try t.int(Self.currentKey)
         longest = try t.int(Self.longestKey)
     }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.currentKey, current)
         t.set(Self.longestKey, longest)
     }
@@ -112,21 +112,21 @@ enum MigaDay {
 }
 
 /// `reminder_times`' second argument, the check-in window: `{open_minutes, close_minutes, open, close}`.
-public struct ReminderWindow: LuaTableEncodable, Hashable, Sendable {
+package struct ReminderWindow: LuaTableEncodable, Hashable, Sendable {
     static let openMinutesKey = LuaKey("open_minutes")
     static let closeMinutesKey = LuaKey("close_minutes")
     static let openKey = LuaKey("open")
     static let closeKey = LuaKey("close")
-    public static var luaFieldCount: Int { 4 }
-    public var open: LocalTime
-    public var close: LocalTime
+    package static var luaFieldCount: Int { 4 }
+    package var open: LocalTime
+    package var close: LocalTime
 
-    public init(open: LocalTime, close: LocalTime) {
+    package init(open: LocalTime, close: LocalTime) {
         self.open = open
         self.close = close
     }
 
-    public func encode(to t: inout LuaTableWriter) {
+    package func encode(to t: inout LuaTableWriter) {
         t.set(Self.openMinutesKey, open.minutes)
         t.set(Self.closeMinutesKey, close.minutes)
         t.set(Self.openKey, open.text)

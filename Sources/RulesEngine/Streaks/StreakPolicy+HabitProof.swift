@@ -54,13 +54,13 @@ extension StreakPolicy {
     /// every history of up to 2 periods for each task kind (so that a file with many params stays
     /// within the validation budget: 256 combinations × the full domain would be over a million
     /// calls). Input 0 is the plainest: an empty history of a daily task at the defaults.
-    public struct HabitProofDomain {
+    package struct HabitProofDomain {
         let policy: StreakPolicy
         /// The params' combinations, the defaults first.
-        public let params: ParamDomain
+        package let params: ParamDomain
         let histories: [[HabitProofPeriod]]
         let short: [[HabitProofPeriod]]
-        public let user: HabitUserRecord
+        package let user: HabitUserRecord
 
         init(_ policy: StreakPolicy) {
             self.policy = policy
@@ -73,13 +73,13 @@ extension StreakPolicy {
         }
 
         /// The number of inputs.
-        public var count: Int {
+        package var count: Int {
             let kinds = StreakPolicy.habitProofTasks.count
             return kinds * histories.count + (params.combinations.count - 1) * kinds * short.count
         }
 
         /// Input `index` (0 ..< `count`): the periods, most recent first, and the task.
-        public func input(_ index: Int) -> (periods: [HabitPeriod], task: HabitTaskRecord) {
+        package func input(_ index: Int) -> (periods: [HabitPeriod], task: HabitTaskRecord) {
             let kinds = StreakPolicy.habitProofTasks
             let first = kinds.count * histories.count
             let combination: Int, kind: Int, history: [HabitProofPeriod]
@@ -98,7 +98,7 @@ extension StreakPolicy {
     }
 
     /// The inputs of `habit.streak`'s proof under this policy's params.
-    public var habitProofDomain: HabitProofDomain { HabitProofDomain(self) }
+    package var habitProofDomain: HabitProofDomain { HabitProofDomain(self) }
 
     /// `habit.streak` over every input of `habitProofDomain`.
     func proveHabitStreak(_ file: RuleFile, _ host: LuaHost) -> Counterexamples {

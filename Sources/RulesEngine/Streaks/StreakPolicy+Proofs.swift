@@ -13,7 +13,7 @@ extension StreakPolicy {
     }
 
     /// Every list of up to 6 days with 0 or 1 exits, the empty list first (`gen.miga_days()`).
-    public static var migaDayLists: [[LuaValue]] {
+    package static var migaDayLists: [[LuaValue]] {
         lists(of: [["exits": 0], ["exits": 1]], upTo: 6)
     }
 
@@ -34,7 +34,7 @@ extension StreakPolicy {
     /// The dates a day's record is proved on (`pressure.next`'s day, `earned.day_ends`'): each day
     /// of the week from `firstProvedDay`, then a last day of a month, a leap day and a first day of
     /// a month (`ValueClasses.days`).
-    public static let proofDates: [DayID] =
+    package static let proofDates: [DayID] =
         (0..<7).map { firstProvedDay.adding(days: $0)! } + ["2026-01-31", "2028-02-29", "2028-03-01"].map { try! DayID($0) }
 
     /// Every day of the week, committed or not, with every result and shield, for every streak up
@@ -90,11 +90,11 @@ extension StreakPolicy {
 
     /// The days `pressure.next` is proved on with every streak of `pressureProofStreaks`
     /// (`gen.pressure_day()`), on each of `proofDates`, the first a committed unshielded YES on Monday.
-    public static let pressureProofWeek = proofDates.flatMap { pressureProofDays(on: $0) }
+    package static let pressureProofWeek = proofDates.flatMap { pressureProofDays(on: $0) }
 
     /// Every streak up to 6 (longest up to 8), the plainest (0, 0) first: the streaks `pressure.next`
     /// is proved over with every day of the week (`gen.pressure_streak()`).
-    public static let pressureProofStreaks = (0...6).flatMap { current in
+    package static let pressureProofStreaks = (0...6).flatMap { current in
         (current...8).map { PressureStreak(current: current, longest: $0) }
     }
 
@@ -220,15 +220,15 @@ extension StreakPolicy {
 
     /// The focus minutes and habit completions of the days `earned.qualifies` is proved over
     /// (every pair; `gen.earned_day()`).
-    public static let earnedProofFocusMinutes = 0...180
-    public static let earnedProofHabitCompletions = 0...4
+    package static let earnedProofFocusMinutes = 0...180
+    package static let earnedProofHabitCompletions = 0...4
     /// The streaks `earned.bonus` is proved over (`gen.earned_streak()`): every streak a run can reach.
-    public static let earnedProofStreaks = 0...RuleSet.longestRun
+    package static let earnedProofStreaks = 0...RuleSet.longestRun
 
     /// Every end of day `earned.day_ends` is proved over (`gen.earned_day_end()`), plainest first:
     /// each of `proofDates`, qualified or not, with streaks 0…14, 21, 28, 30, 365 and the
     /// longest run (a qualified day's streak above 0), holding 0…5 or 100 freezes.
-    public static let earnedProofDayEnds: [EarnedDayEnd] = {
+    package static let earnedProofDayEnds: [EarnedDayEnd] = {
         let streaks = Array(0...14) + [21, 28, 30, 365, RuleSet.longestRun]
         let freezes = Array(0...5) + [StreakPolicy.maxEarnedFreezes]
         var days: [EarnedDayEnd] = []

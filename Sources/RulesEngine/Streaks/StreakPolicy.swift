@@ -2,18 +2,18 @@ import LuaHost
 import RulesModel
 
 /// streaks.lua, typed: the streak policies of the four apps.
-public struct StreakPolicy: Decodable {
+package struct StreakPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
-    public var params: RuleParams { declaredParams ?? RuleParams() }
+    package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    public var pressure: Pressure
-    public var habit: Habit
-    public var miga: Miga
-    public var earned: Earned
+    package var pressure: Pressure
+    package var habit: Habit
+    package var miga: Miga
+    package var earned: Earned
 
     /// The largest streak bonus, in credits: the knob is checked against it, and so is what the
     /// rule `earned.bonus` returns.
-    public static let maxBonusCredits = 10_000
+    package static let maxBonusCredits = 10_000
 
     enum CodingKeys: String, CodingKey {
         case pressure, habit, miga, earned
@@ -21,16 +21,16 @@ public struct StreakPolicy: Decodable {
     }
 
     /// The file's plain values (no functions), as the engine applies them (`PolicyRules.streakKnobs`).
-    public var knobs: Knobs { Knobs(pressure: pressure.knobs, habit: habit.knobs, miga: miga.knobs, earned: earned.knobs) }
+    package var knobs: Knobs { Knobs(pressure: pressure.knobs, habit: habit.knobs, miga: miga.knobs, earned: earned.knobs) }
 
     /// streaks.lua's plain values (no functions): each app's table's.
-    public struct Knobs: Sendable, Equatable {
-        public var pressure: Pressure.Knobs
-        public var habit: Habit.Knobs
-        public var miga: Miga.Knobs
-        public var earned: Earned.Knobs
+    package struct Knobs: Sendable, Equatable {
+        package var pressure: Pressure.Knobs
+        package var habit: Habit.Knobs
+        package var miga: Miga.Knobs
+        package var earned: Earned.Knobs
 
-        public init(pressure: Pressure.Knobs, habit: Habit.Knobs, miga: Miga.Knobs, earned: Earned.Knobs) {
+        package init(pressure: Pressure.Knobs, habit: Habit.Knobs, miga: Miga.Knobs, earned: Earned.Knobs) {
             self.pressure = pressure
             self.habit = habit
             self.miga = miga
@@ -39,17 +39,17 @@ public struct StreakPolicy: Decodable {
     }
 
     /// Pressure: consecutive days with an extending result.
-    public struct Pressure: Decodable {
+    package struct Pressure: Decodable {
         /// The table's plain values.
-        public var knobs: Knobs
+        package var knobs: Knobs
         /// `next(streak, day) -> streak`.
-        public var next: LuaFunction
+        package var next: LuaFunction
 
-        public struct Knobs: Decodable, Sendable, Equatable {
-            public var extends: [CommitmentStatus]
-            public var shieldResetsStreak: Bool
+        package struct Knobs: Decodable, Sendable, Equatable {
+            package var extends: [CommitmentStatus]
+            package var shieldResetsStreak: Bool
 
-            public init(extends: [CommitmentStatus], shieldResetsStreak: Bool) {
+            package init(extends: [CommitmentStatus], shieldResetsStreak: Bool) {
                 self.extends = extends
                 self.shieldResetsStreak = shieldResetsStreak
             }
@@ -65,40 +65,40 @@ public struct StreakPolicy: Decodable {
         }
 
         /// Decoded in the order of the table's fields: the knobs, then the function.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             knobs = try Knobs(from: decoder)
             next = try decoder.container(keyedBy: CodingKeys.self).decode(LuaFunction.self, forKey: .next)
         }
     }
 
     /// Habit tracker: consecutive measurement periods of a task.
-    public struct Habit: Decodable {
+    package struct Habit: Decodable {
         /// The table's plain values.
-        public var knobs: Knobs
+        package var knobs: Knobs
         /// `streak(periods, task, user) -> { current, best?, score? }`, periods most recent first.
-        public var streak: LuaFunction
+        package var streak: LuaFunction
 
-        public struct Knobs: Decodable, Sendable, Equatable {
-            public var minCompletions: Int
-            public var requireTimesPerDay: Bool
-            public var skipUnscheduledDays: Bool
-            public var currentPeriodGrace: Bool
-            public var dayStartsAt: LocalTime
+        package struct Knobs: Decodable, Sendable, Equatable {
+            package var minCompletions: Int
+            package var requireTimesPerDay: Bool
+            package var skipUnscheduledDays: Bool
+            package var currentPeriodGrace: Bool
+            package var dayStartsAt: LocalTime
             /// How many days back a `habit_completion`'s `for_day`, a skip, a freeze or an uncheck may
             /// reach (0: today only, the seed's behaviour), 0…365.
-            public var maxBackfillDays: Int
+            package var maxBackfillDays: Int
             /// How the state lists a task's best streaks (`best_order`, optional): `"longest"` first
             /// (the default) or `"newest"` first (Loop's `getBest`).
-            public var bestOrder: HabitStreak.BestOrder
+            package var bestOrder: HabitStreak.BestOrder
             /// The most completions a task may have on one day (`max_completions_per_day`, optional,
             /// 1…`maxCompletionsPerDay`): a `habit_completion` beyond it is refused (Habitica refuses a
             /// second check of a daily); nil: any number (the seed's behaviour).
-            public var maxCompletionsPerDay: Int?
+            package var maxCompletionsPerDay: Int?
             /// Whether the engine records the days the user opened the app (`track_app_opens`,
             /// optional, default false), which day periods then carry as `opened`.
-            public var trackAppOpens: Bool
+            package var trackAppOpens: Bool
 
-            public init(
+            package init(
                 minCompletions: Int, requireTimesPerDay: Bool, skipUnscheduledDays: Bool, currentPeriodGrace: Bool,
                 dayStartsAt: LocalTime, maxBackfillDays: Int, bestOrder: HabitStreak.BestOrder = .longest,
                 maxCompletionsPerDay: Int? = nil, trackAppOpens: Bool = false
@@ -116,7 +116,7 @@ public struct StreakPolicy: Decodable {
 
             /// The completions a period of a task with `timesPerDay` needs to be `done` (the host's
             /// status): `min_completions`, raised to the task's times per day when `require_times_per_day`.
-            public func neededCompletions(timesPerDay: Int) -> Int {
+            package func neededCompletions(timesPerDay: Int) -> Int {
                 requireTimesPerDay ? max(minCompletions, timesPerDay) : minCompletions
             }
 
@@ -132,7 +132,7 @@ public struct StreakPolicy: Decodable {
                 case trackAppOpens = "track_app_opens"
             }
 
-            public init(from decoder: any Decoder) throws {
+            package init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
                 minCompletions = try c.decode(Int.self, forKey: .minCompletions)
                 requireTimesPerDay = try c.decode(Bool.self, forKey: .requireTimesPerDay)
@@ -157,7 +157,7 @@ public struct StreakPolicy: Decodable {
         }
 
         /// Decoded in the order of the table's fields: the knobs, then the function.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             knobs = try Knobs(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             if !c.contains(.streak), c.contains(.currentStreak) {
@@ -169,23 +169,23 @@ public struct StreakPolicy: Decodable {
     }
 
     /// The largest `habit.max_backfill_days`.
-    public static let maxBackfillDays = 365
+    package static let maxBackfillDays = 365
     /// The largest `habit.max_completions_per_day` (a task's `times_per_day` is at most 100 too).
-    public static let maxCompletionsPerDay = 100
+    package static let maxCompletionsPerDay = 100
 
     /// MIGA: consecutive local days with the counting gateway event.
-    public struct Miga: Decodable {
+    package struct Miga: Decodable {
         /// The table's plain values.
-        public var knobs: Knobs
+        package var knobs: Knobs
         /// `current_streak(days) -> integer`, days most recent first.
-        public var currentStreak: LuaFunction
+        package var currentStreak: LuaFunction
 
-        public struct Knobs: Decodable, Sendable, Equatable {
-            public var countingEvent: UsageEventType
-            public var dayStartsAt: LocalTime
-            public var currentDayGrace: Bool
+        package struct Knobs: Decodable, Sendable, Equatable {
+            package var countingEvent: UsageEventType
+            package var dayStartsAt: LocalTime
+            package var currentDayGrace: Bool
 
-            public init(countingEvent: UsageEventType, dayStartsAt: LocalTime, currentDayGrace: Bool) {
+            package init(countingEvent: UsageEventType, dayStartsAt: LocalTime, currentDayGrace: Bool) {
                 self.countingEvent = countingEvent
                 self.dayStartsAt = dayStartsAt
                 self.currentDayGrace = currentDayGrace
@@ -203,7 +203,7 @@ public struct StreakPolicy: Decodable {
         }
 
         /// Decoded in the order of the table's fields: the knobs, then the function.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             knobs = try Knobs(from: decoder)
             currentStreak = try decoder.container(keyedBy: CodingKeys.self).decode(LuaFunction.self, forKey: .currentStreak)
         }
@@ -211,28 +211,28 @@ public struct StreakPolicy: Decodable {
 
     /// Earned: days that qualify by focus or habits, the streak bonus, and the streak at each
     /// day's end (with its freezes).
-    public struct Earned: Decodable {
+    package struct Earned: Decodable {
         /// The table's plain values.
-        public var knobs: Knobs
+        package var knobs: Knobs
         /// `qualifies(day) -> "FOCUS" | "HABITS" | nil`.
-        public var qualifies: LuaFunction
+        package var qualifies: LuaFunction
         /// `bonus(streak_count) -> credits`.
-        public var bonus: LuaFunction
+        package var bonus: LuaFunction
         /// `day_ends(day) -> { streak_count, freezes }`, at each rollover.
-        public var dayEnds: LuaFunction
+        package var dayEnds: LuaFunction
 
-        public struct Knobs: Decodable, Sendable, Equatable {
-            public var dayStartsAt: LocalTime
-            public var focusMinutesToQualify: Int
-            public var habitsToQualify: Int
-            public var bonusEveryDays: Int
-            public var bonusCredits: Int
+        package struct Knobs: Decodable, Sendable, Equatable {
+            package var dayStartsAt: LocalTime
+            package var focusMinutesToQualify: Int
+            package var habitsToQualify: Int
+            package var bonusEveryDays: Int
+            package var bonusCredits: Int
             /// The streak freezes a user may hold (0: the freeze policy is off), 0…`maxEarnedFreezes`.
-            public var freezeMax: Int
+            package var freezeMax: Int
             /// One freeze is earned per this many qualifying days in a row, at least 1.
-            public var freezeEveryDays: Int
+            package var freezeEveryDays: Int
 
-            public init(
+            package init(
                 dayStartsAt: LocalTime, focusMinutesToQualify: Int, habitsToQualify: Int, bonusEveryDays: Int, bonusCredits: Int,
                 freezeMax: Int, freezeEveryDays: Int
             ) {
@@ -247,7 +247,7 @@ public struct StreakPolicy: Decodable {
 
             /// Whether the freeze policy is on (`freeze_max` above 0): the rollover's decision then
             /// shows the freezes held.
-            public var freezesOn: Bool { freezeMax > 0 }
+            package var freezesOn: Bool { freezeMax > 0 }
 
             enum CodingKeys: String, CodingKey {
                 case dayStartsAt = "day_starts_at"
@@ -266,7 +266,7 @@ public struct StreakPolicy: Decodable {
         }
 
         /// Decoded in the order of the table's fields: the knobs, then the functions.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             knobs = try Knobs(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             qualifies = try c.decode(LuaFunction.self, forKey: .qualifies)
@@ -277,7 +277,7 @@ public struct StreakPolicy: Decodable {
 
     /// The most streak freezes an Earned user may hold: `earned.freeze_max` is checked against it,
     /// and so are the freezes `earned.day_ends` returns.
-    public static let maxEarnedFreezes = 100
+    package static let maxEarnedFreezes = 100
 
     func parameterProblems(in file: RuleFile) -> [RuleProblem] {
         let (pressure, habit, earned) = (pressure.knobs, habit.knobs, earned.knobs)

@@ -12,22 +12,22 @@ import RulesStore
 /// costs the tests that pass nothing). Rules are pure, so the second run fails as the first did;
 /// if it passes all the same (a rule that is not deterministic), its calls are shown, said to be
 /// those of a run that passed.
-public struct FailureExplanation: Sendable {
+package struct FailureExplanation: Sendable {
     /// The calls shown at most: the last ones before the failure.
-    public static let maxCalls = 10
+    package static let maxCalls = 10
 
     /// What made the calls, as the text says it: `the test`, `line 4`.
-    public let subject: String
+    package let subject: String
     /// The last calls, at most `maxCalls`, in the order they were made.
-    public let calls: [RuleCallExplanation]
+    package let calls: [RuleCallExplanation]
     /// How many calls came before those.
-    public let earlier: Int
+    package let earlier: Int
     /// Whether the second run passed.
-    public let rerunPassed: Bool
+    package let rerunPassed: Bool
 
     /// The last `maxCalls` of `all`, made by `subject` on `ruleSet`'s host (`rulesrun watch --explain`
     /// shows those of a replay's first changed line this way).
-    public init(_ all: [LuaCallTrace.Call], in ruleSet: RuleSet, subject: String, rerunPassed: Bool = false) {
+    package init(_ all: [LuaCallTrace.Call], in ruleSet: RuleSet, subject: String, rerunPassed: Bool = false) {
         self.subject = subject
         calls = all.suffix(Self.maxCalls).map { RuleCallExplanation($0, in: ruleSet) }
         earlier = max(0, all.count - Self.maxCalls)
@@ -36,7 +36,7 @@ public struct FailureExplanation: Sendable {
 
     /// `rule calls of the test:` (or `the last 10 rule calls of the test, of 14:`), then each call as
     /// `replay --explain text` shows it.
-    public var text: [String] {
+    package var text: [String] {
         let heading: String
         if calls.isEmpty {
             heading = "rule calls of \(subject): none"
@@ -54,7 +54,7 @@ public struct FailureExplanation: Sendable {
     /// The fields added to a failed test's JSON object: `explain` (the calls as
     /// `replay --explain json` shows them), `explain_earlier_calls` when calls were left out, and
     /// `explain_rerun_passed` when the second run passed.
-    public var jsonFields: [(String, JSONValue)] {
+    package var jsonFields: [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("explain", .array(calls.map(\.json)))]
         if earlier > 0 { fields.append(("explain_earlier_calls", .int(earlier))) }
         if rerunPassed { fields.append(("explain_rerun_passed", .bool(true))) }
@@ -66,7 +66,7 @@ public struct FailureExplanation: Sendable {
     /// functions called through the host so that it records them; nil when the second run cannot be
     /// set up. With `case`, the function is a value property (`prop_*`) run on that case (its minimal
     /// one): the second run passes when it returns true.
-    public static func ofTest(
+    package static func ofTest(
         named name: String, url: URL, label: String, rules: RuleSnapshot, case value: LuaValue? = nil
     ) -> FailureExplanation? {
         do {
@@ -104,14 +104,14 @@ public struct FailureExplanation: Sendable {
     /// What of a history's calls to show: those up to the event where a compared field broke
     /// (`event`, from the sets' outputs), of the functions that make that field (`functions`, by
     /// name: `pricing.price`; all when none of them was called by then).
-    public struct Focus {
+    package struct Focus {
         /// The field, as the heading names it (`cost_credits`).
-        public var field: String
-        public var functions: [String]
+        package var field: String
+        package var functions: [String]
         /// The index of the event where it broke, read off the outputs of each set; nil: the last.
-        public var event: ([[JSONValue]]) -> Int?
+        package var event: ([[JSONValue]]) -> Int?
 
-        public init(field: String, functions: [String], event: @escaping ([[JSONValue]]) -> Int?) {
+        package init(field: String, functions: [String], event: @escaping ([[JSONValue]]) -> Int?) {
             self.field = field
             self.functions = functions
             self.event = event
@@ -124,7 +124,7 @@ public struct FailureExplanation: Sendable {
     /// set, the calls of the history, the last ones those of the events the property read last;
     /// with `focus`, the calls up to the event where the field broke that made the field. `holds`
     /// judges the sets' outputs again (true: the second run passed). Nil when a replay cannot be set up.
-    public static func ofHistory(
+    package static func ofHistory(
         _ lines: [String], rules: [String], history: String = "the minimal history", focus: Focus? = nil,
         holds: ([[JSONValue]]) -> Bool
     ) -> [FailureExplanation]? {

@@ -4,7 +4,7 @@ import RulesModel
 extension LuaValue {
     /// The Lua value of a JSON value, as a rule function is given one: an object is a table of
     /// its members that are not null, a list a sequence, null nil.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         switch json {
         case .null: self = .nil
         case .bool(let b): self = .boolean(b)

@@ -2,8 +2,8 @@ import LuaHost
 
 /// The outcome of one test of `rulesrun test`: a `test_*` function of a Lua test file, or a
 /// scenario file.
-public struct RuleTestResult: Sendable {
-    public enum Outcome: String, Sendable {
+package struct RuleTestResult: Sendable {
+    package enum Outcome: String, Sendable {
         case passed = "PASS"
         case failed = "FAIL"
         /// The test file could not be run at all (it does not load, or it is not a valid scenario):
@@ -17,36 +17,36 @@ public struct RuleTestResult: Sendable {
         case unexpectedPass = "XPASS"
 
         /// Whether the run fails with it (exit status 1 or 2).
-        public var failsTheRun: Bool { self == .failed || self == .error || self == .unexpectedPass }
+        package var failsTheRun: Bool { self == .failed || self == .error || self == .unexpectedPass }
     }
 
     /// The file as the output names it: `tests/streaks_test.lua`, or `rules/tests/streaks_test.lua`
     /// for a test inherited from the folder an `extends` file names.
-    public let file: String
+    package let file: String
     /// The line the test function starts at (1 for a scenario, which is the whole file).
-    public let line: Int
+    package let line: Int
     /// The function's name (`test_habit_grace`), or the scenario file's name without `.jsonl`.
-    public let name: String
+    package let name: String
     /// The rule folder the test comes from (the folder under test itself, or a base it extends).
-    public let folder: String
-    public let outcome: Outcome
+    package let folder: String
+    package let outcome: Outcome
     /// Why it failed: the lines to show under it (`tests/x.lua:12: expect_eq: …`), each at most
     /// `TestLimits.failureLineCharacters` characters (longer ones are cut, saying their length).
-    public let failure: [String]
+    package let failure: [String]
     /// What the test (or the rules it called) printed, in order.
-    public let printed: [String]
+    package let printed: [String]
     /// Wall-clock milliseconds (shown, never compared).
-    public let milliseconds: Double
+    package let milliseconds: Double
     /// For a property (`prop_*`), the cases it was run on.
-    public let cases: Int?
+    package let cases: Int?
     /// For a failed test or scenario, the rule calls it made (its failing line's, for a scenario),
     /// from a second run that explains (`RuleTestRunner.run(explain:)`); for a failed property,
     /// those of its minimal case (`PropertyRunner`'s `explain`); nil when not asked for.
-    public internal(set) var explanation: FailureExplanation?
+    package internal(set) var explanation: FailureExplanation?
     /// For an inherited test the folder marks (skipped, expected to fail), the mark.
-    public internal(set) var mark: TestMark?
+    package internal(set) var mark: TestMark?
 
-    public init(
+    package init(
         file: String, line: Int, name: String, folder: String, outcome: Outcome, failure: [String] = [], printed: [String] = [],
         milliseconds: Double = 0, cases: Int? = nil
     ) {
@@ -63,7 +63,7 @@ public struct RuleTestResult: Sendable {
     }
 
     /// `tests/streaks_test.lua:12`.
-    public var location: String { "\(file):\(line)" }
+    package var location: String { "\(file):\(line)" }
 
     /// The result of a test that `mark` marks: skipped (`result` is then the test not run), or
     /// expected to fail: a failure is expected, a pass is not (an error stays one).

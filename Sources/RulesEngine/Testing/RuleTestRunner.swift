@@ -5,7 +5,7 @@ import LuaHost
 /// `rulesrun test`: finds the tests of a rule folder (`tests/*.lua`, `tests/*.jsonl`) and, unless
 /// told otherwise, those of every folder it extends, and runs them all against the folder's own
 /// rule set, so that a variant sees which of its base's expectations it changes.
-public enum RuleTestRunner {
+package enum RuleTestRunner {
     /// One test file found, and the folder it comes from. `isText`: whether its name is UTF-8
     /// text; one that is not cannot be opened by a name, nor shown as it is (`label` shows it as
     /// `VisibleText.decoding` does), and is reported as an ERROR instead of being lost.
@@ -31,7 +31,7 @@ public enum RuleTestRunner {
     /// `limits` bound the time of each test and of the run, and what their results keep of what
     /// they print (`TestLimits`); when the run's time is over, one last ERROR, `(not run)`, says
     /// which tests did not run.
-    public static func run(
+    package static func run(
         _ path: String, validated: RuleSnapshot? = nil, inherit: Bool = true, recorder: LineRecorder? = nil,
         properties: (any PropertyRunning)? = nil, explain: Bool = false, limits: TestLimits = TestLimits(),
         selected: (String) -> Bool = { _ in true }
@@ -119,7 +119,7 @@ public enum RuleTestRunner {
     }
 
     /// The folders whose tests run (`DIR/tests`, then its bases'), as messages name them.
-    public static func testFolders(_ path: String, inherit: Bool = true) throws -> [String] {
+    package static func testFolders(_ path: String, inherit: Bool = true) throws -> [String] {
         let chain = try RuleSources(path).chain
         return (inherit ? chain : Array(chain.prefix(1))).enumerated().map { index, link in
             (index == 0 ? path : displayPath(link.folder.root)) + "/" + RuleSet.testFolder

@@ -10,7 +10,7 @@ import RulesStore
 /// expected and what was found. An event the engine refuses (`"ok": false`) fails it too, unless
 /// its line expects `ok` or a field of `error`. `rulesrun replay --check` judges the lines of a
 /// replay with the same code (``judge(line:output:label:number:)``).
-public struct ScenarioTest {
+package struct ScenarioTest {
     let url: URL
     let label: String
     let folder: String
@@ -124,7 +124,7 @@ public struct ScenarioTest {
     }
 
     /// How one line of a scenario went.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// It meets every expectation it has (or has none), and was not refused unless it expects that.
         case met
         /// What it does not meet, as `rulesrun test` says it (`FILE:LINE: PATH: expected …, found …`).
@@ -136,7 +136,7 @@ public struct ScenarioTest {
     /// Judges line `number` of the file `label` (`line`: its text as read, `expect` included) by
     /// `out`, the output of its event with the user's state (`Replay.output(forRawLine:number:)`),
     /// as a scenario judges its lines.
-    public static func judge(line: String, output out: JSONValue, label: String, number: Int) -> Verdict {
+    package static func judge(line: String, output out: JSONValue, label: String, number: Int) -> Verdict {
         var text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("\u{FEFF}") { text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
         let expectations: [Expectation]

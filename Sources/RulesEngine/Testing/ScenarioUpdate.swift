@@ -10,28 +10,28 @@ import RulesStore
 /// of the line: the other members, lines, spaces and order are left as they are. A matcher that
 /// does not hold (`{"$above": 2}`) is not replaced (it says more than one value): it is reported.
 /// A scenario of a folder the folder extends is not written (it is not the folder's own).
-public enum ScenarioUpdate {
+package enum ScenarioUpdate {
     /// One value replaced: `tests/days.jsonl:3: state.current_streak: 2 → 3`.
-    public struct Change: Sendable {
-        public let file: String
-        public let line: Int
-        public let path: String
-        public let old: String
-        public let new: String
+    package struct Change: Sendable {
+        package let file: String
+        package let line: Int
+        package let path: String
+        package let old: String
+        package let new: String
 
-        public var text: String { "\(file):\(line): \(path): \(old) → \(new)" }
+        package var text: String { "\(file):\(line): \(path): \(old) → \(new)" }
     }
 
     /// What an update did: the values replaced (in files written), and what it left (a matcher that
     /// does not hold, an inherited scenario that would change, a file that could not be read or written).
-    public struct Report: Sendable {
-        public var changes: [Change] = []
-        public var notUpdated: [String] = []
+    package struct Report: Sendable {
+        package var changes: [Change] = []
+        package var notUpdated: [String] = []
     }
 
     /// Updates the scenarios of `path` (and, with `inherit`, reports those it inherits that would
     /// change) whose name `selected` accepts, against the rule set validated as `rules`.
-    public static func run(
+    package static func run(
         _ path: String, rules: RuleSnapshot, inherit: Bool = true, selected: (String) -> Bool = { _ in true }
     ) throws -> Report {
         var report = Report()

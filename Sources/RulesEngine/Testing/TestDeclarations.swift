@@ -5,32 +5,32 @@ import LuaHost
 /// passes fails the run, saying it now passes). NAME is a test's name (a `test_` or `prop_`
 /// function, a scenario file's name without `.jsonl`, a table test's name or one of its cases'),
 /// of a folder the marking file's folder extends.
-public struct TestMark: Sendable {
-    public enum Kind: String, Sendable {
+package struct TestMark: Sendable {
+    package enum Kind: String, Sendable {
         case skip
         case expectFailure = "expect_failure"
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The test it marks, as written.
-    public let name: String
-    public let reason: String
+    package let name: String
+    package let reason: String
     /// Where the mark is written: `tests/marks_test.lua`, its line.
-    public let file: String
-    public let line: Int
+    package let file: String
+    package let line: Int
     /// The place of the marking file's folder in the chain (0: the folder under test, 1: the folder
     /// it extends, …): a mark applies to the tests of the folders after it.
     let depth: Int
 
     /// `tests/marks_test.lua:3`.
-    public var location: String { "\(file):\(line)" }
+    package var location: String { "\(file):\(line)" }
 }
 
 /// What the test files of a run declare as they load, besides their `test_` functions: the marks
 /// of inherited tests (`skip`, `expect_failure`) and the table-driven tests (`table_test`), which
 /// the helpers of those names record here (`TestHelpers`). The helpers may be called only at the
 /// top of a test file, while it loads (`loading`), not inside a test.
-public final class TestDeclarations {
+package final class TestDeclarations {
     /// A table-driven test: one function called with each case, each case a test of its own,
     /// named `NAME[CASE]` (CASE the case's `name` field, or its index in the list).
     struct TableTest {

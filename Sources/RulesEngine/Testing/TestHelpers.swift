@@ -6,7 +6,7 @@ import LuaHost
 /// line that called the helper, so the test stops there and its failure names that line. A
 /// property file (`compare --property`) sees the same helpers, and both see `gen`, the generators
 /// a file's `cases` table names (`gen.int(0, 10)`, `gen.history("earned")`: see `CaseGenerator`).
-public enum TestHelpers {
+package enum TestHelpers {
     /// `expect_error` is Lua, so that the function it calls runs under the test's own budget
     /// (through the sandbox's `pcall`, which lets no budget or memory error be caught).
     static let luaSource = """
@@ -78,8 +78,8 @@ public enum TestHelpers {
 
     /// What a test file sees of the run: what its files declare as they load, and the knobs its
     /// tests change (nil without a rule set).
-    public struct Installed {
-        public let declarations: TestDeclarations
+    package struct Installed {
+        package let declarations: TestDeclarations
         let knobs: TestKnobs?
     }
 
@@ -88,7 +88,7 @@ public enum TestHelpers {
     /// there is none (a property file of `compare`). `callingThroughHost`: the modules' functions
     /// are called through the host (a second run that explains), those `with_knobs` loads too.
     @discardableResult
-    public static func install(
+    package static func install(
         in host: LuaHost, modules: [(name: String, value: LuaValue)], rules: RuleSet? = nil, callingThroughHost: Bool = false
     ) throws -> Installed {
         let declarations = TestDeclarations()

@@ -3,31 +3,31 @@
 /// reached a bound. Each call a test makes already has the rules' budgets (instructions and
 /// memory, `LuaLimits`); what these bound is how many calls a test makes (a property's cases and
 /// shrink candidates, a scenario's lines), how many tests run, and the text their results keep.
-public struct TestLimits: Sendable {
+package struct TestLimits: Sendable {
     /// The most time one test may take: a property's cases and its shrinking, a scenario's lines.
     /// When it is reached the test stops (an ERROR; a property that broke during shrinking still
     /// FAILs, with the smallest failing case found so far).
-    public var testTime: Duration
+    package var testTime: Duration
     /// The most time the whole run may take. When it is reached the test running stops as at its
     /// own limit, and the tests after it are not run (one ERROR, `(not run)`, says how many).
-    public var runTime: Duration
+    package var runTime: Duration
     /// The options that set them, named in the messages of a limit reached (`rulesrun test`'s
     /// `--test-timeout` and `--timeout`); nil where they cannot be set.
-    public var options: (test: String, run: String)?
+    package var options: (test: String, run: String)?
 
-    public static let defaultTestSeconds = 60
-    public static let defaultRunSeconds = 300
+    package static let defaultTestSeconds = 60
+    package static let defaultRunSeconds = 300
     /// The largest limit accepted, in seconds: a day.
-    public static let maxSeconds = 86_400
+    package static let maxSeconds = 86_400
 
     /// What one test keeps of what it prints, and a run of what all its tests print, in bytes:
     /// past either, the lines are counted, not kept (`PrintCapture`).
-    public static let printedBytesPerTest = 64 << 10
-    public static let printedBytesPerRun = 1 << 20
+    package static let printedBytesPerTest = 64 << 10
+    package static let printedBytesPerRun = 1 << 20
     /// The longest line of a failure kept, in characters (a Lua error message can be megabytes long).
-    public static let failureLineCharacters = 4_096
+    package static let failureLineCharacters = 4_096
 
-    public init(testSeconds: Int = defaultTestSeconds, runSeconds: Int = defaultRunSeconds, options: (test: String, run: String)? = nil) {
+    package init(testSeconds: Int = defaultTestSeconds, runSeconds: Int = defaultRunSeconds, options: (test: String, run: String)? = nil) {
         testTime = .seconds(testSeconds)
         runTime = .seconds(runSeconds)
         self.options = options
@@ -39,15 +39,15 @@ public struct TestLimits: Sendable {
     var runLimitText: String { "the run's time limit (\(runTime.components.seconds) s\(options.map { ", " + $0.run } ?? ""))" }
 
     /// When the test running must stop: the earlier of its own limit and the run's.
-    public struct Deadline: Sendable {
-        public let instant: ContinuousClock.Instant
+    package struct Deadline: Sendable {
+        package let instant: ContinuousClock.Instant
         /// The limit that sets it, as a message names it: `its time limit (60 s, --test-timeout)`.
-        public let limit: String
+        package let limit: String
 
-        public var hasPassed: Bool { ContinuousClock.now >= instant }
+        package var hasPassed: Bool { ContinuousClock.now >= instant }
 
         /// No deadline (a test run outside `RuleTestRunner`).
-        public static let none = Deadline(instant: .now + .seconds(maxSeconds * 365), limit: "no time limit")
+        package static let none = Deadline(instant: .now + .seconds(maxSeconds * 365), limit: "no time limit")
     }
 
     /// The clock of one run: when it started, and the deadline of each test in it.

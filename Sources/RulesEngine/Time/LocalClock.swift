@@ -6,15 +6,15 @@ import RulesModel
 /// 04:00 for Earned). Conversions are exact for every instant; a local time that does not exist
 /// (skipped by a daylight-saving change) is moved forward by the length of the gap (02:30 on a
 /// spring-forward night is 03:30), and one that happens twice maps to its first occurrence.
-public struct LocalClock: Sendable, Equatable {
-    public let timeZone: TimeZone
+package struct LocalClock: Sendable, Equatable {
+    package let timeZone: TimeZone
     /// Minutes after local midnight at which a day starts.
-    public let dayStart: Int
+    package let dayStart: Int
     /// The offsets looked up so far (shared by the copies of this clock).
     private let offsets = ZoneOffsets()
 
     /// Fails for an unknown time zone identifier.
-    public init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
+    package init(timeZoneID: String, dayStartsAt: LocalTime = LocalTime(hour: 0, minute: 0)) throws {
         guard let zone = TimeZone(identifier: timeZoneID) else {
             throw ModelValidationError(
                 entity: "Settings", field: "timezone", rule: "an IANA time zone (e.g. Europe/Paris)",
@@ -24,15 +24,15 @@ public struct LocalClock: Sendable, Equatable {
         self.dayStart = dayStartsAt.minutes
     }
 
-    public static func == (a: LocalClock, b: LocalClock) -> Bool { a.timeZone == b.timeZone && a.dayStart == b.dayStart }
+    package static func == (a: LocalClock, b: LocalClock) -> Bool { a.timeZone == b.timeZone && a.dayStart == b.dayStart }
 
     /// The offset from UTC at `instant`, in milliseconds.
-    public func offset(at instant: EpochMillis) -> Int64 { offsets.offset(at: instant, in: timeZone) }
+    package func offset(at instant: EpochMillis) -> Int64 { offsets.offset(at: instant, in: timeZone) }
 
     /// The local calendar date and minute of day at `instant` (ignoring the day boundary); a local
     /// time outside 1970-01-01…9999-12-31 is clamped to the first or last minute of that range
     /// (the engine refuses such events: see `Timestamp.engineRange`).
-    public func civil(_ instant: EpochMillis) -> (day: DayID, minutes: Int) {
+    package func civil(_ instant: EpochMillis) -> (day: DayID, minutes: Int) {
         let range = Millis.supportedRange
         let clamped = min(max(instant, range.lowerBound - Millis.day), range.upperBound + Millis.day)
         let local = min(max(clamped + offset(at: clamped), range.lowerBound), range.upperBound)
@@ -41,13 +41,13 @@ public struct LocalClock: Sendable, Equatable {
     }
 
     /// The day (after the day boundary) that `instant` belongs to (1970-01-01 at the earliest).
-    public func day(of instant: EpochMillis) -> DayID {
+    package func day(of instant: EpochMillis) -> DayID {
         let (date, minutes) = civil(instant)
         return minutes >= dayStart ? date : date.adding(days: -1) ?? date
     }
 
     /// The instant of local time `minutes` on calendar date `date`.
-    public func instant(on date: DayID, at minutes: Int) -> EpochMillis {
+    package func instant(on date: DayID, at minutes: Int) -> EpochMillis {
         let wall = date.utcStartMillis + Int64(minutes) * Millis.minute
         // Most often one offset holds from a day before that wall time to a day after it (an offset
         // is less than a day): it maps the wall time to the only instant, found in one lookup.
@@ -66,12 +66,12 @@ public struct LocalClock: Sendable, Equatable {
     }
 
     /// The instant at which day `day` starts (its local boundary).
-    public func start(of day: DayID) -> EpochMillis { instant(on: day, at: dayStart) }
+    package func start(of day: DayID) -> EpochMillis { instant(on: day, at: dayStart) }
 
     /// The day after `day` in this zone: a date the zone skips entirely (Pacific/Apia went from
     /// 2011-12-29 to 2011-12-31) starts where the next one does, and is no day at all. Nil past
     /// 9999-12-31.
-    public func day(after day: DayID) -> DayID? {
+    package func day(after day: DayID) -> DayID? {
         guard var next = day.adding(days: 1) else { return nil }
         while let after = next.adding(days: 1), start(of: after) <= start(of: next) { next = after }
         return next
@@ -79,14 +79,14 @@ public struct LocalClock: Sendable, Equatable {
 
     /// The instant of local time `time` within day `day` (times before the boundary fall on the
     /// next date; on 9999-12-31, the last day there is, on that date).
-    public func instant(in day: DayID, at time: LocalTime) -> EpochMillis {
+    package func instant(in day: DayID, at time: LocalTime) -> EpochMillis {
         time.minutes >= dayStart ? instant(on: day, at: time.minutes) : instant(on: day.adding(days: 1) ?? day, at: time.minutes)
     }
 
     private func civilWall(_ instant: EpochMillis) -> EpochMillis { instant + offset(at: instant) }
 
     /// `YYYY-MM-DDTHH:MM` in local time, for messages.
-    public func describe(_ instant: EpochMillis) -> String {
+    package func describe(_ instant: EpochMillis) -> String {
         let (day, minutes) = civil(instant)
         return "\(day)T\((LocalTime(minutes: minutes) ?? LocalTime(hour: 23, minute: 59)).text)"
     }

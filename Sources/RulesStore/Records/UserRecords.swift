@@ -12,7 +12,7 @@ import RulesModel
 ///
 /// The stored properties are `@exclusivity(unchecked)`, as in the other classes an event goes
 /// through (see "Exclusive access" in docs/performance.md): no access to one overlaps another.
-public final class UserRecords: @unchecked Sendable {
+package final class UserRecords: @unchecked Sendable {
     let user: NewUser
     package var userID: UserID { user.userID }
     /// Pressure's settings and escalation state, with the instant each was last written.

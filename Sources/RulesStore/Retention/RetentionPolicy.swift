@@ -9,15 +9,15 @@ import RulesModel
 /// `daily_app_limits`: its rows only serve today's quest limits, so they follow the same 30 days.
 /// An ACTIVE quest session is never deleted. `day_summary`, `focus_session`, `habit_completion`,
 /// Pressure's and the habit tracker's rows are kept indefinitely; MIGA's usage events 90 days.
-public struct RetentionPolicy: Hashable, Sendable {
-    public var eventLogDays: Int
-    public var unlockDays: Int
-    public var dailyAppLimitsDays: Int
-    public var migaUsageDays: Int
+package struct RetentionPolicy: Hashable, Sendable {
+    package var eventLogDays: Int
+    package var unlockDays: Int
+    package var dailyAppLimitsDays: Int
+    package var migaUsageDays: Int
     /// A8: the cleanup job runs on app start "if last cleanup > 24h".
-    public var minimumHoursBetweenRuns: Int
+    package var minimumHoursBetweenRuns: Int
 
-    public init(
+    package init(
         eventLogDays: Int = 30, unlockDays: Int = 30, dailyAppLimitsDays: Int = 30, migaUsageDays: Int = 90,
         minimumHoursBetweenRuns: Int = 24
     ) {
@@ -29,19 +29,19 @@ public struct RetentionPolicy: Hashable, Sendable {
     }
 
     /// The seeds' values.
-    public static let seeds = RetentionPolicy()
+    package static let seeds = RetentionPolicy()
 
     /// Whether a cleanup is due at `now` after the last one at `last` (nil: never): A8's "if last
     /// cleanup > 24h", with the policy's interval for the 24 hours.
-    public func isDue(last: EpochMillis?, now: EpochMillis) -> Bool {
+    package func isDue(last: EpochMillis?, now: EpochMillis) -> Bool {
         guard let last else { return true }
         return now - last > Int64(minimumHoursBetweenRuns) * Millis.hour
     }
 
     /// `event_log` rows before this instant go.
-    public func eventCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(eventLogDays) * Millis.day }
+    package func eventCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(eventLogDays) * Millis.day }
     /// Attempts, grants, quest sessions and extensions before this instant go (see the type's decisions).
-    public func unlockCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(unlockDays) * Millis.day }
+    package func unlockCutoff(_ now: EpochMillis) -> EpochMillis { now - Int64(unlockDays) * Millis.day }
     /// `daily_app_limits` rows of days before this one go.
-    public func limitsCutoff(_ now: EpochMillis) -> DayID { DayID(utcMillis: max(0, now - Int64(dailyAppLimitsDays) * Millis.day)) }
+    package func limitsCutoff(_ now: EpochMillis) -> DayID { DayID(utcMillis: max(0, now - Int64(dailyAppLimitsDays) * Millis.day)) }
 }

@@ -3,15 +3,15 @@ import RulesModel
 /// An event of a type added by its declaration alone, without a case of its own in
 /// `EngineEvent.Kind` (docs/layout.md, "Adding an event type"): its payload names the declaration
 /// that reads and writes it, and applies it (the type's handler).
-public struct DeclaredEvent: Sendable, Equatable {
+package struct DeclaredEvent: Sendable, Equatable {
     let payload: any DeclaredEventPayload
 
     init(_ payload: any DeclaredEventPayload) { self.payload = payload }
 
     /// The event's type, as its declaration names it.
-    public var typeName: String { type(of: payload).declaration.name }
+    package var typeName: String { type(of: payload).declaration.name }
 
-    public static func == (a: DeclaredEvent, b: DeclaredEvent) -> Bool { a.payload.isEqual(to: b.payload) }
+    package static func == (a: DeclaredEvent, b: DeclaredEvent) -> Bool { a.payload.isEqual(to: b.payload) }
 }
 
 /// The payload of an event type declared with it: its fields' values.

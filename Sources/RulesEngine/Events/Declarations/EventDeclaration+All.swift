@@ -1,6 +1,6 @@
 extension EventDeclaration {
     /// Every event type, in the order `typeNames`, the JSON Schema and docs/replay.md list them.
-    public static let all: [EventDeclaration] = [
+    package static let all: [EventDeclaration] = [
         .settings, .subscription, .commitment, .checkIn, .shield, .tick, .habitTask, .habitCompletion, .habitSkip, .habitFreeze,
         .habitUncheck, .miga, .mode, .modeOverride, .distractingApps, .qrKey, .earnedHabit, .earnedHabitCompletion, .focusStart,
         .focusEnd, .unlockOpen, .unlockChoose, .unlockCancel, .questComplete, .questFail, .questCancel,

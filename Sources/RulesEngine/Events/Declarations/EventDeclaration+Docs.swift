@@ -1,7 +1,7 @@
 extension EventDeclaration {
     /// The table of the event types of `apps` in docs/replay.md (a test regenerates it and fails
     /// when the page drifts): each type, its fields (from their declarations) and what it does.
-    public static func docsTable(of apps: Set<EventApp>) -> String {
+    package static func docsTable(of apps: Set<EventApp>) -> String {
         var lines = ["| `type` | fields | what it does |", "|---|---|---|"]
         for declaration in all where apps.contains(declaration.app) {
             lines.append("| `\(declaration.name)` | \(declaration.fieldsDoc) | \(declaration.doc) |")

@@ -7,12 +7,12 @@ import RulesModel
 /// in docs/replay.md are all derived from the declarations (`EventDeclaration.all`); each type's
 /// declaration is in its own file under Sources/RulesEngine/Events/EventTypes (docs/layout.md,
 /// "Adding an event type").
-public struct EventDeclaration: Sendable {
+package struct EventDeclaration: Sendable {
     /// The event's `type` in files.
-    public let name: String
-    public let app: EventApp
+    package let name: String
+    package let app: EventApp
     /// What the event does (the last column of docs/replay.md's table).
-    public let doc: String
+    package let doc: String
     /// The fields besides `at`, `user`, `type` and `expect`, in the order they are read, written
     /// and listed.
     let fields: [any AnyEventField]
@@ -50,7 +50,7 @@ public struct EventDeclaration: Sendable {
     var fieldsInReadOrder: [any AnyEventField] { readOrder ?? fields }
 
     /// The field names, in order.
-    public var fieldNames: [String] { fields.map(\.name) }
+    package var fieldNames: [String] { fields.map(\.name) }
 
     /// The event of `object`'s fields (without `at`, `user`, `type` and `expect`).
     func parse(_ object: EventObject) throws(EngineError) -> EngineEvent.Kind {
@@ -80,7 +80,7 @@ public struct EventDeclaration: Sendable {
 }
 
 /// The app an event type belongs to (docs/replay.md has one table for Earned's, one for the others).
-public enum EventApp: String, Sendable, CaseIterable {
+package enum EventApp: String, Sendable, CaseIterable {
     case pressure
     case habitTracker
     case miga

@@ -7,26 +7,26 @@ import RulesModel
 /// up to ``RuleParams/domainCap`` combinations. Past the cap, the combinations tried are a
 /// deterministic sample (every param at its default, each value of each param with the others at
 /// their defaults, then a fixed pseudo-random choice), and ``unproved`` says so.
-public struct ParamDomain: Sendable {
+package struct ParamDomain: Sendable {
     /// The combinations to try, the defaults first.
-    public let combinations: [ResolvedParams]
+    package let combinations: [ResolvedParams]
     /// How many combinations the full product has (saturating at `Int.max`).
-    public let total: Int
+    package let total: Int
     /// The params and their values, in the order of the names.
-    public let values: [(name: String, values: [ParamValue])]
+    package let values: [(name: String, values: [ParamValue])]
 
     /// Whether only a sample of the product is tried.
-    public var isSampled: Bool { combinations.count < total }
+    package var isSampled: Bool { combinations.count < total }
 
     /// The params whose range is tried at some of its values only (an integer range of more
     /// than ``RuleParams/fullIntegerRange`` values, a number range), with the values tried.
-    public let sampledValues: [(name: String, values: [ParamValue])]
+    package let sampledValues: [(name: String, values: [ParamValue])]
 
     /// What the proof does not cover, for `validate`'s "not proved for …" line: the values of a
     /// param between those tried (`grace_days other than 0, 16, 33, 50, 66, 83, 100`) and, when
     /// the product is sampled, `every combination of freeze_max, grace_days, speed (300 of them;
     /// 256 tried, sampled deterministically)`.
-    public var unproved: String? {
+    package var unproved: String? {
         var parts = sampledValues.map { "\($0.name) other than " + $0.values.map(\.text).joined(separator: ", ") }
         if isSampled {
             let names = values.map(\.name).joined(separator: ", ")
@@ -39,12 +39,12 @@ public struct ParamDomain: Sendable {
 
 extension RuleParams {
     /// The most combinations of params a proof tries.
-    public static let domainCap = 256
+    package static let domainCap = 256
     /// Integer ranges of at most this many values are tried in full.
-    public static let fullIntegerRange = 16
+    package static let fullIntegerRange = 16
 
     /// The values `param` is proved at, in increasing order (false before true; enums as listed).
-    public static func domainValues(of param: Param) -> [ParamValue] {
+    package static func domainValues(of param: Param) -> [ParamValue] {
         switch param.kind {
         case .boolean:
             return [.boolean(false), .boolean(true)]
@@ -76,7 +76,7 @@ extension RuleParams {
     }
 
     /// The combinations to prove a function over (``ParamDomain``), at most `cap`.
-    public func domain(cap: Int = RuleParams.domainCap) -> ParamDomain {
+    package func domain(cap: Int = RuleParams.domainCap) -> ParamDomain {
         let values = params.map { (name: $0.name, values: Self.domainValues(of: $0)) }
         let radices = values.map(\.values.count)
         var total = 1

@@ -3,29 +3,29 @@ import RulesModel
 
 /// The param values a task or an event sets (`"params": {"freeze_max": 1}`), as read: checked
 /// against the rule file's declarations only when resolved (``RuleParams/resolve(_:)``).
-public struct ParamOverrides: Decodable, Hashable, Sendable {
+package struct ParamOverrides: Decodable, Hashable, Sendable {
     /// The values, by name, in the order of their names.
-    public private(set) var values: [(name: String, value: ParamValue)]
+    package private(set) var values: [(name: String, value: ParamValue)]
 
-    public init(_ values: [(name: String, value: ParamValue)] = []) {
+    package init(_ values: [(name: String, value: ParamValue)] = []) {
         self.values = values.sorted { $0.name < $1.name }
     }
 
     /// The values a task stores (``HabitTask/params``).
-    public init(_ values: [String: ParamValue]) {
+    package init(_ values: [String: ParamValue]) {
         self.init(values.map { (name: $0.key, value: $0.value) })
     }
 
-    public static func == (a: ParamOverrides, b: ParamOverrides) -> Bool {
+    package static func == (a: ParamOverrides, b: ParamOverrides) -> Bool {
         a.values.elementsEqual(b.values) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for (name, value) in values { hasher.combine(name); hasher.combine(value) }
     }
 
     /// An object of at most ``RuleParams/maxParams`` booleans, numbers and strings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ParamNameKey.self)
         let keys = container.allKeys
         guard keys.count <= RuleParams.maxParams else {
@@ -39,7 +39,7 @@ public struct ParamOverrides: Decodable, Hashable, Sendable {
 
     /// The values of a JSON object (the project's JSON value type): a number that is an integer
     /// (within ±2^53) is an integer.
-    public init(json: JSONValue) throws(EngineError) {
+    package init(json: JSONValue) throws(EngineError) {
         guard case .object(let object) = json else {
             throw EngineError(.invalidEvent, "params: expected an object of param values, found \(Self.kind(of: json))")
         }

@@ -3,7 +3,7 @@ import RulesModel
 
 extension ParamValue {
     /// As a message shows it: `3`, `2.5`, `true`, `"fast"`.
-    public var text: String {
+    package var text: String {
         switch self {
         case .integer(let i): String(i)
         case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) + ".0" : "\(d)"
@@ -13,7 +13,7 @@ extension ParamValue {
     }
 
     /// The value as Lua sees it.
-    public var luaValue: LuaValue {
+    package var luaValue: LuaValue {
         switch self {
         case .integer(let i): .integer(i)
         case .number(let d): .number(d)

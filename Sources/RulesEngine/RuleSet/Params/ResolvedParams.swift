@@ -4,43 +4,43 @@ import RulesModel
 /// Every param a rule file declares with the value a function receives: the task's or the
 /// event's where it sets one, else the default. Goes to Lua as the `params` field of the record a
 /// function receives (``LuaTableWriter/set(_:params:)``).
-public struct ResolvedParams: Hashable, Sendable, CustomStringConvertible {
+package struct ResolvedParams: Hashable, Sendable, CustomStringConvertible {
     /// The values, in the order of the names.
-    public let values: [Entry]
+    package let values: [Entry]
 
-    public struct Entry: Hashable, Sendable {
-        public var name: String
-        public var value: ParamValue
+    package struct Entry: Hashable, Sendable {
+        package var name: String
+        package var value: ParamValue
     }
 
-    public init(_ values: [Entry]) { self.values = values }
+    package init(_ values: [Entry]) { self.values = values }
 
     /// No params.
-    public static let empty = ResolvedParams([])
+    package static let empty = ResolvedParams([])
 
-    public subscript(name: String) -> ParamValue? { values.first { $0.name == name }?.value }
+    package subscript(name: String) -> ParamValue? { values.first { $0.name == name }?.value }
 
     /// The values as a Lua table (`{ freeze_max = 2, strict = false }`).
-    public var luaValue: LuaValue {
+    package var luaValue: LuaValue {
         var table = LuaTable()
         for entry in values { table[.string(entry.name)] = entry.value.luaValue }
         return .table(table)
     }
 
     /// As a message names a combination: `freeze_max = 2, strict = false`.
-    public var description: String { values.map { "\($0.name) = \($0.value.text)" }.joined(separator: ", ") }
+    package var description: String { values.map { "\($0.name) = \($0.value.text)" }.joined(separator: ", ") }
 }
 
 extension RuleParams {
     /// Every param at its default.
-    public var defaults: ResolvedParams {
+    package var defaults: ResolvedParams {
         ResolvedParams(params.map { .init(name: $0.name, value: $0.defaultValue) })
     }
 
     /// Every param with the value `overrides` sets, else its default. A name the file does not
     /// declare, or a value that is not one of its param's, is INVALID_EVENT naming `params.NAME`,
     /// what was expected and what was found (with a suggestion for a misspelt name).
-    public func resolve(_ overrides: ParamOverrides?) throws(EngineError) -> ResolvedParams {
+    package func resolve(_ overrides: ParamOverrides?) throws(EngineError) -> ResolvedParams {
         guard let overrides, !overrides.values.isEmpty else { return defaults }
         var given: [String: ParamValue] = [:]
         for (name, value) in overrides.values {
@@ -65,7 +65,7 @@ extension RuleParams {
     }
 
     /// The same from a JSON object (the project's JSON value type).
-    public func resolve(json: JSONValue?) throws(EngineError) -> ResolvedParams {
+    package func resolve(json: JSONValue?) throws(EngineError) -> ResolvedParams {
         guard let json else { return defaults }
         return try resolve(try ParamOverrides(json: json))
     }
@@ -73,7 +73,7 @@ extension RuleParams {
 
 extension LuaTableWriter {
     /// Sets `key` to the resolved params, as a table of their names.
-    public mutating func set(_ key: LuaKey, params: ResolvedParams) {
+    package mutating func set(_ key: LuaKey, params: ResolvedParams) {
         set(key, fields: params.values.map { ($0.name, $0.value.luaValue) })
     }
 }

@@ -9,50 +9,50 @@ import RulesModel
 ///
 /// Decoding checks each spec's fields and types (an unknown field is an error with a suggestion);
 /// ``problems(in:)`` checks names, ranges and defaults, at the line that writes each field.
-public struct RuleParams: Decodable, Sendable, Equatable {
+package struct RuleParams: Decodable, Sendable, Equatable {
     /// The most params one file may declare (the limit a task or an event is held to as well).
-    public static let maxParams = ParamValue.maxCount
+    package static let maxParams = ParamValue.maxCount
     /// The longest name, in bytes.
-    public static let maxNameBytes = ParamValue.maxNameBytes
+    package static let maxNameBytes = ParamValue.maxNameBytes
     /// The most values an enum may have.
-    public static let maxEnumValues = 64
+    package static let maxEnumValues = 64
     /// The longest enum value, in bytes.
-    public static let maxEnumValueBytes = ParamValue.maxStringBytes
+    package static let maxEnumValueBytes = ParamValue.maxStringBytes
     /// The longest `doc`, in bytes.
-    public static let maxDocBytes = 500
+    package static let maxDocBytes = 500
     /// Integers are within ±2^53: exact in a double, as Lua and JSON numbers may be read.
-    public static let maxExactInteger = ParamValue.maxExactInteger
+    package static let maxExactInteger = ParamValue.maxExactInteger
 
-    public enum Kind: String, Decodable, CaseIterable, Sendable {
+    package enum Kind: String, Decodable, CaseIterable, Sendable {
         case integer, number, boolean
         case `enum`
     }
 
     /// One declared param.
-    public struct Param: Sendable, Equatable {
+    package struct Param: Sendable, Equatable {
         /// The key it is declared under (a name that passes the checks is a plain string).
-        public var key: LuaValue
-        public var kind: Kind
+        package var key: LuaValue
+        package var kind: Kind
         /// The range of an integer or number param.
-        public var min: ParamValue?
-        public var max: ParamValue?
+        package var min: ParamValue?
+        package var max: ParamValue?
         /// The values of an enum param, as declared.
-        public var values: [String]
-        public var defaultValue: ParamValue
-        public var doc: String?
+        package var values: [String]
+        package var defaultValue: ParamValue
+        package var doc: String?
 
         /// The name, as tasks and events set it.
-        public var name: String { key.stringValue ?? "\(key)" }
+        package var name: String { key.stringValue ?? "\(key)" }
 
         /// The field's path in the file: `params.freeze_max`.
-        public var path: String {
+        package var path: String {
             var path = "params"
             LuaPath.append(key, to: &path)
             return path
         }
 
         /// What a value of this param must be: `an integer between 0 and 10`.
-        public var expected: String {
+        package var expected: String {
             switch kind {
             case .integer: "an integer between \(min?.text ?? "?") and \(max?.text ?? "?")"
             case .number: "a number between \(min?.text ?? "?") and \(max?.text ?? "?")"
@@ -63,7 +63,7 @@ public struct RuleParams: Decodable, Sendable, Equatable {
 
         /// `value` as this param holds it (an integral number for an integer, an integer for a
         /// number), or nil when it is not one of its values.
-        public func accepting(_ value: ParamValue) -> ParamValue? {
+        package func accepting(_ value: ParamValue) -> ParamValue? {
             switch (kind, value) {
             case (.integer, .integer(let i)):
                 guard let lo = min?.doubleValue, let hi = max?.doubleValue, Double(i) >= lo, Double(i) <= hi else { return nil }
@@ -83,7 +83,7 @@ public struct RuleParams: Decodable, Sendable, Equatable {
         }
 
         /// As `validate` prints it: `freeze_max integer 0…10 = 2`.
-        public var summary: String {
+        package var summary: String {
             switch kind {
             case .integer, .number: "\(name) \(kind.rawValue) \(min?.text ?? "?")…\(max?.text ?? "?") = \(defaultValue.text)"
             case .boolean: "\(name) boolean = \(defaultValue.text)"
@@ -92,24 +92,24 @@ public struct RuleParams: Decodable, Sendable, Equatable {
         }
     }
 
-    public private(set) var params: [Param]
+    package private(set) var params: [Param]
 
     /// No params (a file without `params`).
-    public init() { params = [] }
+    package init() { params = [] }
 
-    public init(params: [Param]) { self.params = params }
+    package init(params: [Param]) { self.params = params }
 
-    public var isEmpty: Bool { params.isEmpty }
+    package var isEmpty: Bool { params.isEmpty }
 
     /// The param declared as `name`.
-    public subscript(name: String) -> Param? { params.first { $0.name == name } }
+    package subscript(name: String) -> Param? { params.first { $0.name == name } }
 
     /// One line for `validate`: `freeze_max integer 0…10 = 2; strict boolean = false`.
-    public var summary: String { params.map(\.summary).joined(separator: "; ") }
+    package var summary: String { params.map(\.summary).joined(separator: "; ") }
 
     // MARK: Decoding
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ParamNameKey.self)
         params = try container.allKeys.map { key in
             var param = try container.decode(Spec.self, forKey: key).param
