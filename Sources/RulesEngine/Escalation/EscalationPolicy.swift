@@ -6,7 +6,7 @@ package struct EscalationPolicy: Decodable {
     /// The params the file declares for its own functions (``RuleParams``); none when it has no `params`.
     package var params: RuleParams { declaredParams ?? RuleParams() }
     var declaredParams: RuleParams?
-    /// The file's plain values (no functions).
+    /// The file's plain values (no functions): what the engine applies itself (`PolicyRules.escalationKnobs`).
     package var knobs: Knobs
     package var tierForMisses: [Int] { knobs.tierForMisses }
     package var recoverAfter: [Int] { knobs.recoverAfter }
