@@ -36,11 +36,19 @@ struct CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The working folder of a test's commands when it names none: a temporary folder of the
+    /// test's own (one per test function: the cases of a parameterized test share it) holding a
+    /// link to each entry of the package root, so that `rules`, `examples/…` read the package's
+    /// files while what a command writes by default (`.rulesrun/`: the database, compare's replay
+    /// files, their locks) is the test's alone, and no test waits for another's lock.
+    static var workingFolder: URL { TestFolders.shared.folder(for: Test.current?.id.description ?? "outside a test") }
+
     static func run(
-        _ arguments: [String], in directory: URL = packageRoot, executable name: String = "rulesrun",
+        _ arguments: [String], in given: URL? = nil, executable name: String = "rulesrun",
         executableURL: URL? = nil, environment: [String: String] = [:], timeout: Duration = .seconds(900),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Result {
+        let directory = given ?? workingFolder
         // In this process unless the call needs a process: another executable, another environment.
         if executableURL == nil, name == "rulesrun", environment.isEmpty {
             return inProcess(arguments, in: directory)
@@ -71,7 +79,8 @@ struct CLI {
     /// in `directory` (``WorkingFolder``: relative paths are under it), its standard output and
     /// error collected apart (``Console``): no process to start, and the proofs of a rule folder
     /// already proved in this process are not run again.
-    static func inProcess(_ arguments: [String], in directory: URL = packageRoot) -> Result {
+    static func inProcess(_ arguments: [String], in given: URL? = nil) -> Result {
+        let directory = given ?? workingFolder
         final class Streams: @unchecked Sendable {
             private let lock = NSLock()
             private var output = Data(), error = Data()
@@ -117,14 +126,14 @@ struct CLI {
     /// output and error on pipes: the launch of `run` and of `WatchProcess`, which read them.
     /// `environment`: variables set (or replaced) in the test's own environment.
     static func launch(
-        _ arguments: [String], in directory: URL = packageRoot, executableURL: URL = executable, environment: [String: String] = [:]
+        _ arguments: [String], in given: URL? = nil, executableURL: URL = executable, environment: [String: String] = [:]
     ) throws -> (
         process: Process, stdout: FileHandle, stderr: FileHandle
     ) {
         let process = Process()
         process.executableURL = executableURL
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = given ?? workingFolder
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -187,5 +196,38 @@ struct CLI {
             usleep(1000)
         }
         return ((status >> 8) & 0xff, peak)
+    }
+}
+
+/// The tests' working folders (``CLI/workingFolder``), made on first use under one folder of this
+/// process, which is removed when the process exits.
+final class TestFolders: @unchecked Sendable {
+    static let shared = TestFolders()
+    static let parent = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-tests-\(getpid())")
+    private let lock = NSLock()
+    private var folders: [String: URL] = [:]
+
+    private init() {
+        atexit { try? FileManager.default.removeItem(at: TestFolders.parent) }
+    }
+
+    func folder(for test: String) -> URL {
+        lock.withLock {
+            if let folder = folders[test] { return folder }
+            let folder = Self.parent.appendingPathComponent("\(folders.count)", isDirectory: true)
+            let manager = FileManager.default
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+                for name in try manager.contentsOfDirectory(atPath: CLI.packageRoot.path)
+                where name != ".rulesrun" && !name.hasPrefix(".build") {
+                    try manager.createSymbolicLink(
+                        at: folder.appendingPathComponent(name), withDestinationURL: CLI.packageRoot.appendingPathComponent(name))
+                }
+            } catch {
+                Issue.record("the working folder of \(test) could not be made: \(error)")
+            }
+            folders[test] = folder
+            return folder
+        }
     }
 }

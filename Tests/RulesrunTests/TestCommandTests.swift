@@ -200,7 +200,8 @@ import Testing
             "escalation.lua": "local M = base\nM.recover_after = { 1, 3, 3 }\nreturn M\n",
             "tests/own_test.lua": "function test_tier_2_needs_3()\n  expect_eq(escalation.recover_after[2], 3)\nend\n",
         ])
-        let result = try CLI.run(["test", dir.path, "--cases", "10"])  // (the default's properties: 10 cases each)
+        // In the package root: the base is named relative to the working folder.
+        let result = try CLI.run(["test", dir.path, "--cases", "10"], in: CLI.packageRoot)  // (the default's properties: 10 cases each)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("# \(dir.path)\nPASS  tests/own_test.lua:1 test_tier_2_needs_3  ("))
         #expect(result.stdout.contains("\n# rules\n"))

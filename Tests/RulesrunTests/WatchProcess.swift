@@ -20,7 +20,7 @@ final class WatchProcess: @unchecked Sendable {
     /// Where the next wait starts looking, in `output`.
     private var cursor: String.Index
 
-    init(_ arguments: [String], in directory: URL = CLI.packageRoot) throws {
+    init(_ arguments: [String], in directory: URL? = nil) throws {
         cursor = output.startIndex
         let (process, out, err) = try CLI.launch(arguments, in: directory)
         self.process = process

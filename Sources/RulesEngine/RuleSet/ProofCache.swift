@@ -2,12 +2,14 @@ import LuaHost
 import Synchronization
 
 /// The proofs of rule files already proved in this process, by everything their result depends
-/// on: the bytes of the files loaded so far (the file and those before it in the same host), the
-/// folder, the overrides, the limits, the seed, and the host's instruction count and random state
-/// before the proof. A file proved again (`watch` at each save of another file, `compare` and
+/// on: the bytes of the files loaded so far (the file and those before it in the same host) with
+/// the names messages give them (not their paths: a folder reached by another path, such as a link
+/// or a copy, proves the same), the folder as given, the overrides, the limits, the seed, the
+/// host's random state before the proof, and its instruction count when near the validation
+/// budget (``Entry/holds(from:)``). A file proved again (`watch` at each save of another file, `compare` and
 /// `sweep` loading a folder many times, a test process running many commands on one folder) gets
 /// the remembered result, and its host is moved on as the proof would have moved it
-/// (``LuaHost/resume(afterInstructions:randomState:)``), so that what follows cannot tell.
+/// (``LuaHost/resume(afterInstructions:randomState:)``).
 enum ProofCache {
     struct Key: Hashable {
         let policy: String
@@ -17,7 +19,6 @@ enum ProofCache {
         let overrides: [KnobOverride]
         let limits: String
         let randomSeed: Int64
-        let instructions: Int64
         let randomState: [UInt8]
     }
 
@@ -41,26 +42,55 @@ enum ProofCache {
     /// A file's proofs and what they did to the host.
     struct Entry: Sendable {
         let outcomes: [Outcome]
+        /// The host's count before the proofs, and the instructions they ran.
+        let start: Int64
         let instructions: Int64
         let randomState: [UInt8]
+
+        /// Whether the proofs, started at `start` instructions, find what they found at
+        /// `self.start`: the count matters only when it reaches the validation budget (the proofs
+        /// then stop: ``RuleSet/validationInstructionBudget``), which neither run comes near. The
+        /// margin covers the few instructions a host charges more or less for allocations (a
+        /// host that did not run a remembered proof has not interned its strings).
+        func holds(from start: Int64) -> Bool {
+            start == self.start || max(start, self.start) + instructions + Self.margin < RuleSet.validationInstructionBudget
+        }
+
+        static let margin = RuleSet.validationInstructionBudget / 100
     }
 
-    /// The most files remembered (a few kilobytes each); past it, the cache starts again.
+    /// The most files remembered (a key holds the bytes of its files: at most a few hundred
+    /// kilobytes each); past it, the one used longest ago is forgotten.
     static let capacity = 256
-    private static let entries = Mutex<[Key: Entry]>([:])
+    private static let entries = Mutex<(uses: Int, byKey: [Key: (entry: Entry, used: Int)])>((0, [:]))
 
     /// The proofs of the file `key` names: remembered, or run by `prove` in `host` and remembered.
     static func outcomes(_ key: Key, host: LuaHost, prove: () -> [Counterexamples]) -> [Outcome] {
-        if let entry = entries.withLock({ $0[key] }) {
+        let start = host.instructionsRun
+        let remembered = entries.withLock { cache -> Entry? in
+            guard let found = cache.byKey[key], found.entry.holds(from: start) else { return nil }
+            cache.uses += 1
+            cache.byKey[key]?.used = cache.uses
+            return found.entry
+        }
+        if let entry = remembered {
             host.resume(afterInstructions: entry.instructions, randomState: entry.randomState)
             return entry.outcomes
         }
         let outcomes = prove().map(Outcome.init)
-        let entry = Entry(outcomes: outcomes, instructions: host.instructionsRun - key.instructions, randomState: host.randomState)
-        entries.withLock {
-            if $0.count >= capacity { $0.removeAll() }
-            $0[key] = entry
+        let entry = Entry(outcomes: outcomes, start: start, instructions: host.instructionsRun - start, randomState: host.randomState)
+        entries.withLock { cache in
+            if cache.byKey.count >= capacity, let oldest = cache.byKey.min(by: { $0.value.used < $1.value.used })?.key {
+                cache.byKey[oldest] = nil
+            }
+            cache.uses += 1
+            cache.byKey[key] = (entry, cache.uses)
         }
         return outcomes
+    }
+
+    /// How many remembered files `include` selects (what the tests see of the cache).
+    static func remembered(where include: (Key) -> Bool) -> Int {
+        entries.withLock { $0.byKey.keys.count(where: include) }
     }
 }

@@ -23,7 +23,7 @@ struct RuleFile {
     /// `read` reads a file's bytes from its path (at most the host's `maxSourceBytes`).
     static func load(
         _ fileName: String, from sources: RuleSources, host: LuaHost, overrides: [KnobOverride] = [], problems: inout [RuleProblem],
-        read: (String) throws -> [UInt8]
+        read: (_ path: String, _ chunkName: String) throws -> [UInt8]
     ) -> RuleFile? {
         let found = sources.locateAll(fileName)
         guard let name = found.first?.chunkName else {
@@ -36,7 +36,7 @@ struct RuleFile {
         var layers: [(bytes: [UInt8], chunkName: String)] = []
         for file in found.reversed() {
             do {
-                layers.append((try read(file.url.path), file.chunkName))
+                layers.append((try read(file.url.path, file.chunkName), file.chunkName))
             } catch {
                 problems.append(RuleProblem(file: file.chunkName, message: "\(error)"))
                 return nil

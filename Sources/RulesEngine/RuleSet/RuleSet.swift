@@ -132,8 +132,11 @@ package final class RuleSet {
         var problems = snapshot == nil ? unknownFiles(in: sources.folder) : []
         var contents: [String: [UInt8]] = [:]
         var order: [String] = []
-        func read(_ file: String) throws -> [UInt8] {
+        // The names messages give the files read (what a proof's findings can name; their paths cannot).
+        var chunkNames: [String: String] = [:]
+        func read(_ file: String, chunkName: String) throws -> [UInt8] {
             let bytes = try snapshot?.bytes(file) ?? SourceFile.read(file, maxBytes: limits.maxSourceBytes)
+            chunkNames[file] = chunkName
             if contents.updateValue(bytes, forKey: file) == nil { order.append(file) }
             return bytes
         }
@@ -195,9 +198,8 @@ package final class RuleSet {
                     return policy
                 }
                 let key = ProofCache.Key(
-                    policy: name, folder: path, files: order, contents: order.map { contents[$0] ?? [] },
-                    overrides: allOverrides, limits: "\(limits)", randomSeed: randomSeed,
-                    instructions: host.instructionsRun, randomState: host.randomState)
+                    policy: name, folder: path, files: order.map { chunkNames[$0] ?? $0 }, contents: order.map { contents[$0] ?? [] },
+                    overrides: allOverrides, limits: "\(limits)", randomSeed: randomSeed, randomState: host.randomState)
                 proofs += ProofCache.outcomes(key, host: host) { policy.prove(in: file, host: host) }
             }
             return policy

@@ -99,7 +99,7 @@ final class TestKnobs {
                 let file = try host.outsideCallerBudget {
                     RuleFile.load(
                         name + ".lua", from: sources, host: host, overrides: all.filter { $0.module == name }, problems: &problems,
-                        read: snapshot.bytes)
+                        read: { path, _ in try snapshot.bytes(path) })
                 }
                 guard let file else {
                     return .failure(

@@ -1,0 +1,54 @@
+import Foundation
+import LuaHost
+import Testing
+
+@testable import RulesEngine
+
+/// The proofs remembered in a process (``ProofCache``): by the files' bytes and the names messages
+/// give them, not by their paths; the file used longest ago is the one forgotten.
+struct ProofCacheTests {
+    /// A copy of the default rules that no other test loads (a comment of its own in each file).
+    static func uniqueRules() throws -> (folder: URL, mark: String) {
+        let mark = UUID().uuidString
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-proofs-\(mark)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("rules")
+        for name in ["escalation.lua", "pricing.lua", "quests.lua", "streaks.lua", "modes.lua"] {
+            let text = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
+            try ("-- \(mark)\n" + text).write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return (folder, mark)
+    }
+
+    static func remembered(_ mark: String) -> Int {
+        ProofCache.remembered { key in key.contents.contains { String(decoding: $0.prefix(40), as: UTF8.self).contains(mark) } }
+    }
+
+    @Test func aFolderReachedByAnotherPathIsNotProvedAgain() throws {
+        let (folder, mark) = try Self.uniqueRules()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Two working folders, each with a link `r` to the same rules: "r" names two paths.
+        var places: [URL] = []
+        for _ in 0..<2 {
+            let place = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-place-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: place.appendingPathComponent("r"), withDestinationURL: folder)
+            places.append(place)
+        }
+        defer { for place in places { try? FileManager.default.removeItem(at: place) } }
+        #expect(Self.remembered(mark) == 0)
+        let first = try WorkingFolder.$path.withValue(places[0].path) { try RuleSet.load("r") }
+        #expect(Self.remembered(mark) == 5)
+        let second = try WorkingFolder.$path.withValue(places[1].path) { try RuleSet.load("r") }
+        #expect(Self.remembered(mark) == 5)
+        #expect(!first.provedInputs.isEmpty)
+        #expect(first.provedInputs.map(\.0) == second.provedInputs.map(\.0))
+        #expect(first.provedInputs.map(\.1) == second.provedInputs.map(\.1))
+        // Another copy with a changed byte is proved on its own.
+        let changed = try String(contentsOf: folder.appendingPathComponent("modes.lua"), encoding: .utf8) + "\n"
+        try changed.write(to: folder.appendingPathComponent("modes.lua"), atomically: true, encoding: .utf8)
+        _ = try WorkingFolder.$path.withValue(places[1].path) { try RuleSet.load("r") }
+        #expect(Self.remembered(mark) == 6)
+    }
+}
