@@ -145,8 +145,8 @@ import Testing
         }
         #expect(process.isRunning, "compare did not wait: \(String(decoding: said, as: UTF8.self))")
         close(folder)
-        let printed = stdout.readDataToEndOfFile()
-        said += stderr.readDataToEndOfFile()
+        let (printed, rest) = CLI.drain(stdout, stderr)
+        said += rest
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self))")
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A command line rulesrun printed for pasting (a reproduce line, a replay command), run as a user
 /// pastes it: by `/bin/sh -c`, with the built `rulesrun` first on the PATH.
@@ -9,22 +10,9 @@ enum PastedCommand {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: bin) }
         try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("rulesrun"), withDestinationURL: CLI.executable)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(extra) { $1 }
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        var environment = extra
+        environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try CLI.run(["-c", line], in: folder, executableURL: URL(fileURLWithPath: "/bin/sh"), environment: environment)
     }
 
     /// The files under `folder` whose name starts with `INJECTED`: what `touch INJECTED_1`, a
