@@ -67,6 +67,14 @@ import Testing
         return (ruleSet, named(trace.removeAll(), in: ruleSet))
     }
 
+    /// The engine's calls on `folderWithParams()` and its declarations, made once: two tests read them.
+    nonisolated(unsafe) static let engineCallsWithParams = Result {
+        () throws -> (folder: String, declarations: [RuleRecordFields], calls: Calls) in
+        let folder = try folderWithParams()
+        let (ruleSet, calls) = try engineCalls(folder)
+        return (folder, ruleSet.recordFields, calls)
+    }
+
     /// The paths of fields in `calls` that the declaration does not cover, by function.
     static func undeclared(_ calls: Calls, _ declarations: [RuleRecordFields]) -> [String] {
         var found: [String] = []
@@ -94,8 +102,13 @@ import Testing
 
     @Test(arguments: [false, true])
     func theEngineWritesOnlyDeclaredFieldsOfDeclaredClasses(withParams: Bool) throws {
-        let (ruleSet, calls) = try Self.engineCalls(withParams ? Self.folderWithParams() : SimTestSupport.rules)
-        let declarations = ruleSet.recordFields
+        let declarations: [RuleRecordFields], calls: Calls
+        if withParams {
+            (_, declarations, calls) = try Self.engineCallsWithParams.get()
+        } else {
+            let (ruleSet, engine) = try Self.engineCalls(SimTestSupport.rules)
+            (declarations, calls) = (ruleSet.recordFields, engine)
+        }
         #expect(Self.undeclared(calls, declarations) == [])
         let called = Set(calls.map(\.function))
         // Every function the engine calls by name is called (window_active is called by modes.lua).
@@ -158,8 +171,7 @@ import Testing
     /// the same types (a field the engine writes and a generator leaves out, or the other way round,
     /// fails), and `ctx.params` at the values the engine passes (the params' defaults).
     @Test func everyGeneratorDrawsTheRecordTheEngineWrites() throws {
-        let folder = try Self.folderWithParams()
-        let (ruleSet, calls) = try Self.engineCalls(folder)
+        let (folder, declarations, calls) = try Self.engineCallsWithParams.get()
         // Each generator, with the function whose arguments it draws and which of them: one
         // argument (its name), or the record of all of them (nil).
         let generators: [(kind: String, function: String, argument: String?)] = [
@@ -175,7 +187,7 @@ import Testing
         // `ctx.params` compared by value (a task's params are drawn over their domain).
         let leaves: Set<String> = ["ctx.params"]
         for generator in generators {
-            let declared = try #require(ruleSet.recordFields.first { $0.function == generator.function })
+            let declared = try #require(declarations.first { $0.function == generator.function })
             let names = generator.argument.map { [$0] } ?? declared.arguments
             var engine = Set<String>()
             for call in calls where call.function == generator.function {

@@ -6,7 +6,9 @@ import RulesSim
 import Testing
 
 /// The seeds' invariants hold along random histories for every rule set of the repository: every
-/// folder under `rules/` and `examples/` (and `rules/` itself) that `RuleSet.load` accepts.
+/// folder under `rules/` and `examples/` (and `rules/` itself) that `RuleSet.load` loads (without
+/// the proofs: the invariants, not validation, are checked here; a folder that loads but fails its
+/// proofs is checked too).
 @Suite(.shrinking) struct RuleSetInvariantTests {
     static let repository = Repository.root
     static let historiesPerRuleSet = 1_000
@@ -24,13 +26,13 @@ import Testing
         }
         let base = repository.standardizedFileURL.path + "/"
         return folders.map { $0.standardizedFileURL.path }
-            .filter { (try? RuleSet.load($0)) != nil }
+            .filter { (try? RuleSet.load($0, proving: false)) != nil }
             .map { String($0.dropFirst(base.count)) }
             .sorted()
     }()
 
-    /// One of `ruleSetFolders`, loaded without proving it again: finding the folders proved each
-    /// (a proof is most of a load, about 0.7 s of CPU in a debug build).
+    /// One of `ruleSetFolders`, loaded without proving it (a proof is most of a load, about 0.7 s
+    /// of CPU in a debug build).
     static func load(_ folder: String) throws -> RuleSet {
         try RuleSet.load(repository.appendingPathComponent(folder).path, proving: false)
     }

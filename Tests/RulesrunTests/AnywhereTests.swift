@@ -20,7 +20,7 @@ import Testing
     @Test func simulateValidateAndTestUseTheBuiltInDefaults() throws {
         let place = try Self.outside()
         defer { try? FileManager.default.removeItem(at: place.folder) }
-        let simulate = try Self.run(["simulate", "30d", "--users", "20", "--no-db"], place)
+        let simulate = try Self.run(["simulate", "7d", "--users", "5", "--no-db"], place)
         #expect(simulate.status == 0, "\(simulate.stderr)")
         #expect(simulate.stdout.contains("@default"), "\(simulate.stdout)")
         // Written out once, under the cache folder, named after the digest of the files.

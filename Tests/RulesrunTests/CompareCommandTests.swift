@@ -40,7 +40,8 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--out", out.path,
             "--json",
         ])
@@ -76,7 +77,8 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--out", out.path,
             "--ignore", "reminders", "consecutive_successes",
         ])
@@ -90,12 +92,12 @@ import Testing
     @Test func aRuleSetComparedWithItselfHasNoDifference() throws {
         let out = outFolder()
         let result = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "20", "--habit-runs", "20", "rules", "rules", "--out", out.path,
+            "compare", "--population-users", "0", "--economy-runs", "5", "--habit-runs", "5", "rules", "rules", "--out", out.path,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("no difference: A and B decided every compared field"))
         #expect(result.stdout.contains("no difference: A and B decided every unlock, option, credit and streak the same"))
-        #expect(result.stdout.contains("habits: 20 habit histories of 21 days from seed 1, replayed through the engine under A and B\n"))
+        #expect(result.stdout.contains("habits: 5 habit histories of 21 days from seed 1, replayed through the engine under A and B\n"))
         #expect(result.stdout.contains("no difference: A and B decided every habit event, streak, best streak and score the same"))
         #expect(result.stdout.hasSuffix("exit 0: no difference in the Pressure histories, the economy or the habits\n"), "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -105,7 +107,8 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let all = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--out", out.path,
             "--json",
             "--ignore", "current_tier,consecutive_successes", "reminders",
@@ -113,7 +116,8 @@ import Testing
         #expect(all.status == 0, "\(all.stdout)")
         #expect(try object(all.stdout)["ignored"] as? [String] == ["current_tier", "consecutive_successes", "reminders"])
         let some = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--out", out.path,
             "--json", "--ignore", "current_tier",
         ])
@@ -172,14 +176,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         // A miss never lowers the tier: B is never below A.
         let holds = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/miss-never-lowers-tier",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/miss-never-lowers-tier",
             "--out", out.path,
             "--expect", "B.current_tier >= A.current_tier",
         ])
         #expect(holds.status == 0, "\(holds.stdout)")
         #expect(holds.stdout.contains("expect B.current_tier >= A.current_tier: holds on every day of every history"))
         let broken = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/miss-never-lowers-tier",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/miss-never-lowers-tier",
             "--out", out.path,
             "--json",
             "--expect", "B.current_tier <= A.current_tier",
@@ -336,14 +342,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         let arguments = [
             "compare", "rules", "examples/loop-habits", "--runs", "5", "--population-users", "0", "--economy-runs", "0",
-            "--habit-runs", "20", "--habit-days", "14", "--out", out.path,
+            "--habit-runs", "10", "--habit-days", "14", "--out", out.path,
         ]
         let result = try CLI.run(arguments + ["--json"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let report = try object(result.stdout)
         #expect(report["identical"] as? Bool == false)
         let habits = try #require(report["habits"] as? [String: Any])
-        #expect(habits["histories"] as? Int == 20 && habits["days"] as? Int == 14)
+        #expect(habits["histories"] as? Int == 10 && habits["days"] as? Int == 14)
         let differences = try #require(habits["differences"] as? [[String: Any]])
         let streak = try #require(differences.first { $0["kind"] as? String == "habit_streak" }, "\(differences.map { $0["kind"] ?? "" })")
         #expect((streak["events_beyond_setup"] as? Int ?? 99) <= 5, "\(streak)")
@@ -370,7 +376,7 @@ import Testing
         }
         let text2 = try CLI.run(arguments)
         #expect(text2.status == 1)
-        #expect(text2.stdout.contains("\nhabits: 20 habit histories of 14 days from seed 1, replayed through the engine under A and B\n"))
+        #expect(text2.stdout.contains("\nhabits: 10 habit histories of 14 days from seed 1, replayed through the engine under A and B\n"))
         #expect(text2.stdout.contains("\n  habit_streak: first in habit case "), "\(text2.stdout)")
         #expect(text2.stdout.hasSuffix("exit 1: A and B differ in the habits\n"), "\(text2.stdout)")
     }
@@ -488,8 +494,10 @@ import Testing
     }
 
     /// A rule set whose `transition` fails from 10 consecutive misses on (as the audit's scratch set).
-    /// A variant that validates and fails from day 20 (`RuntimeFailure`).
-    static func failingFromDay20() throws -> URL {
+    /// A variant that validates and fails from day 20 (`RuntimeFailure`). One folder for the suite's
+    /// tests, which only read it: proved once in the test process, not once per test.
+    static func failingFromDay20() throws -> URL { try failing.get() }
+    private static let failing = Result {
         try CLI.folder([
             "extends": CLI.packageRoot.appendingPathComponent("rules").path,
             "escalation.lua": RuntimeFailure.error,
@@ -501,8 +509,8 @@ import Testing
     @Test func ruleErrorsAreCountedAndBreakExpectations() throws {
         let failing = try Self.failingFromDay20()
         let out = outFolder()
-        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
-        let common = ["--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path]
+        defer { try? FileManager.default.removeItem(at: out) }
+        let common = ["--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path]
         let expect = try CLI.run(["compare", "rules", failing.path, "--expect", "B.current_tier <= A.current_tier"] + common)
         #expect(expect.status == 1, "\(expect.stdout)")
         #expect(expect.stdout.contains("expect B.current_tier <= A.current_tier: BROKEN in "), "\(expect.stdout)")
@@ -519,7 +527,7 @@ import Testing
         let a = try #require(stopped["a"] as? Int), b = try #require(stopped["b"] as? Int)
         #expect(a > 0 && a == b, "\(stopped)")
         let text = try CLI.run(["compare", failing.path, failing.path] + common)
-        #expect(text.stdout.contains("histories with a rule error: Pressure \(a) under A, \(b) under B (of 1000"), "\(text.stdout)")
+        #expect(text.stdout.contains("histories with a rule error: Pressure \(a) under A, \(b) under B (of 100"), "\(text.stdout)")
         #expect(!text.stdout.contains("on every day\n"))
     }
 
@@ -527,9 +535,9 @@ import Testing
     @Test func thePopulationTableShowsRefusedEvents() throws {
         let failing = try Self.failingFromDay20()
         let out = outFolder()
-        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "30",
+            "compare", "rules", failing.path, "--runs", "5", "--economy-runs", "0", "--habit-runs", "0", "--population-users", "10",
             "--out", out.path, "--json",
         ])
         let metrics = try #require((try object(result.stdout)["population"] as? [String: Any])?["metrics"] as? [[String: Any]])
@@ -561,7 +569,8 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: out) }
         let arguments = [
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--ignore", "reminders", "consecutive_successes", "--out", out.path,
         ]
         let refused = try CLI.run(arguments)
@@ -609,9 +618,10 @@ import Testing
     @Test func aRefusedEventIsShownAsRefused() throws {
         let failing = try Self.failingFromDay20()
         let out = outFolder()
-        defer { try? FileManager.default.removeItem(at: failing); try? FileManager.default.removeItem(at: out) }
+        defer { try? FileManager.default.removeItem(at: out) }
         let common = [
-            "compare", "rules", failing.path, "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "--out", out.path,
+            "compare", "rules", failing.path, "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0",
+            "--out", out.path,
         ]
         let text = try CLI.run(common)
         #expect(text.stdout.contains("refused (RULE_ERROR), unchanged"), "\(text.stdout)")
@@ -630,13 +640,13 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10", "--habit-runs", "10",
+            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10", "--habit-runs", "2",
             "--population-users", "0", "--out", out.path,
         ])
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
-                "habits: 10 habit histories of 21 days from seed 1, replayed through the engine under A and B\n  no difference: "))
+                "habits: 2 habit histories of 21 days from seed 1, replayed through the engine under A and B\n  no difference: "))
         #expect(result.stdout.contains("Pressure histories: no difference: "), "\(result.stdout)")
         #expect(!result.stdout.contains("\nno difference: "))
         #expect(result.stdout.hasSuffix("exit 1: A and B differ in the economy\n"), "\(result.stdout)")
@@ -724,14 +734,15 @@ import Testing
         let out = outFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLI.run([
-            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10",
+            "compare", "rules", "examples/gentle-pricing", "--runs", "20", "--economy-runs", "10", "--habit-runs", "0",
             "--population-users", "0", "--out", out.path, "--json",
         ])
         let economy = try #require((try object(result.stdout)["economy"] as? [String: Any])?["differences"] as? [[String: Any]])
         let event = try #require((economy.first?["first_diverging_event"] as? [String: Any])?["event"] as? [String: Any])
         #expect(event["user"] as? String == "u1" && event["type"] is String, "\(event)")
         let pressure = try CLI.run([
-            "compare", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules", "examples/graduated-recovery",
+            "compare", "--runs", "100", "--population-users", "0", "--economy-runs", "0", "--habit-runs", "0", "rules",
+            "examples/graduated-recovery",
             "--out", out.path, "--json",
         ])
         let tier = try #require(

@@ -124,7 +124,7 @@ struct JSONSchemaChecker {
                 }
             case "pattern":
                 guard case .string(let text) = value, case .string(let pattern) = argument else { break }
-                guard let regex = try? NSRegularExpression(pattern: pattern) else {
+                guard let regex = Self.patterns.regex(pattern) else {
                     errors.append("\(path): bad pattern \(pattern)"); break
                 }
                 if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
@@ -154,6 +154,24 @@ struct JSONSchemaChecker {
             }
         }
         return errors
+    }
+
+    /// The patterns compiled so far: a schema's few patterns are matched in every document checked.
+    private static let patterns = Patterns()
+
+    final class Patterns: @unchecked Sendable {
+        private let lock = NSLock()
+        private var compiled: [String: NSRegularExpression?] = [:]
+
+        /// `pattern` compiled (nil: not a valid pattern), once per pattern.
+        func regex(_ pattern: String) -> NSRegularExpression? {
+            lock.withLock {
+                if let known = compiled[pattern] { return known }
+                let regex = try? NSRegularExpression(pattern: pattern)
+                compiled[pattern] = regex
+                return regex
+            }
+        }
     }
 
     private static func isOf(_ value: Value, _ type: String) -> Bool {

@@ -3,7 +3,7 @@ import Testing
 
 /// A scenario's `expect` values that are matchers (`{"$approx": …}`, `{"$prefix": […]}`, …), run
 /// through `rulesrun test` as a rule author runs it (docs/testing-rules.md, "Matchers").
-@Suite struct ScenarioMatcherTests {
+@Suite(.serialized) struct ScenarioMatcherTests {
     /// Two NO check-ins with the default rules: line 4's reminders are ["15:30", "21:00"], line 5's
     /// tier is 2. `EXPECT4` and `EXPECT5` are replaced by each case's `expect`.
     static let scenario = """
@@ -14,12 +14,18 @@ import Testing
         {"at": "2026-03-03T19:00:00+01:00", "type": "check_in", "result": "NO", "expect": EXPECT5}
         """
 
+    /// The folder extending the default rules that every case runs, its scenario written by each
+    /// (the suite is serialized): its rules are proved once in the test process, not once per case.
+    static let folder = Result { try TestCommandTests.variant([:]) }
+
     /// `rulesrun test` of a folder extending the default rules whose one scenario has these `expect`s.
     static func run(line4: String = "{}", line5: String = "{}") throws -> CLI.Result {
         func oneLine(_ s: String) -> String { s.replacingOccurrences(of: "\n", with: " ") }
         let text = scenario.replacingOccurrences(of: "EXPECT4", with: oneLine(line4)).replacingOccurrences(
             of: "EXPECT5", with: oneLine(line5))
-        let dir = try TestCommandTests.variant(["tests/m.jsonl": text])
+        let dir = try folder.get()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("tests"), withIntermediateDirectories: true)
+        try text.write(to: dir.appendingPathComponent("tests/m.jsonl"), atomically: true, encoding: .utf8)
         return try CLI.run(["test", dir.path, "--no-inherit"])
     }
 
