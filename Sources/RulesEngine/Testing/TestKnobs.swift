@@ -96,7 +96,7 @@ final class TestKnobs {
             var modules = base
             for name in Set(overrides.map(\.module)).sorted() {
                 var problems: [RuleProblem] = []
-                let file = try host.outsideCallerBudget {
+                let file = host.outsideCallerBudget {
                     RuleFile.load(
                         name + ".lua", from: sources, host: host, overrides: all.filter { $0.module == name }, problems: &problems,
                         read: { path, _ in try snapshot.bytes(path) })
