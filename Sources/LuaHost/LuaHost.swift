@@ -45,8 +45,9 @@ public final class LuaHost {
     /// records, by field.
     @exclusivity(unchecked) var listPools: [ObjectIdentifier: PooledList] = [:]
     @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
-    /// Histories (`call(_:history:key:_:_:returning:)`) by record type and key.
-    @exclusivity(unchecked) var historyPools: [HistoryKey: PooledList] = [:]
+    /// Histories (`call(_:history:key:_:_:returning:)`), kept lists and kept records by role,
+    /// record type and key.
+    @exclusivity(unchecked) var historyPools: [KeptKey: PooledList] = [:]
     /// The element tables of all histories (a few hundred bytes of the state's memory each).
     @exclusivity(unchecked) var historyTables = 0
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a

@@ -349,14 +349,14 @@ extension LuaHost {
     ) throws -> R {
         let call = try beginCall(function, stackSlots: 16, handler: true)
         defer { endCall(call) }
-        if call.pooled {
+        if call.kept {
             pushHistory(items, key: key)
             pushKeptRecord(b, key: key)
             pushKeptRecord(c, key: nil)
         } else {
-            pushList(items, pooled: false)
-            pushArgument(b, slot: 1, pooled: false)
-            pushArgument(c, slot: 2, pooled: false)
+            pushFreshKept(items)
+            pushFreshKept(record: b)
+            pushFreshKept(record: c)
         }
         return try recordResult(of: function, R.self, arguments: 3, call: call)
     }

@@ -47,6 +47,10 @@ final class RuleMemo: PolicyRules {
     @exclusivity(unchecked) private var carried: [Int: Int] = [:]
     @exclusivity(unchecked) private var habitAwards: [Pair: HabitAward] = [:]
 
+    /// Whether prices are remembered (`price` asks the rule each time otherwise).
+    private let remembersPrices: Bool
+    var argumentReuse: ArgumentReuse { base.argumentReuse }
+
     var streakParams: RuleParams { base.streakParams }
     var priceParams: RuleParams { base.priceParams }
 
@@ -55,6 +59,7 @@ final class RuleMemo: PolicyRules {
         parameters = base.parameters
         pricingKnobs = base.pricingKnobs
         questKnobs = base.questKnobs
+        remembersPrices = base.argumentReuse == .kept
     }
 
     /// The answer remembered in `memo` for `key`, or `ask`'s, then remembered.
@@ -125,6 +130,7 @@ final class RuleMemo: PolicyRules {
     static let maxPriceReads = 8
 
     func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        guard remembersPrices else { return try base.readingPrice(context) }
         for reads in priceReads {
             if let credits = prices[context.read(reads)] { return (credits, reads) }
         }

@@ -33,6 +33,7 @@ public final class RuleSet {
 
     public let folder: RuleFolder
     public let host: LuaHost
+    public var argumentReuse: ArgumentReuse { host.limits.argumentReuse }
     public let escalation: EscalationPolicy
     public let streaks: StreakPolicy
     public let pricing: PricingPolicy
