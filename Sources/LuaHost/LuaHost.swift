@@ -60,6 +60,10 @@ public final class LuaHost {
     /// and a rule call costs one branch more.
     /// (Read on every call, set only between calls: exclusive access is not checked at run time.)
     @exclusivity(unchecked) public internal(set) var callTrace: LuaCallTrace?
+    /// Whether each reused argument is also built fresh and compared (debug builds only: see
+    /// `checkReused`), and who hears of a difference (nil: the process stops).
+    package var checksReuse = LuaHost.checksReuseByDefault
+    package var reuseMismatch: ((String) -> Void)?
     /// Makes the wrappers of `callingThroughHost(_:)` (nil until first used).
     var wrapFunction: LuaFunction?
 

@@ -171,6 +171,7 @@ extension LuaHost {
         let kept = hot.pointee.text(key)
         if kept != 0 {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(kept))
+            checkReused(text: number, of: kind, write: write)
             return
         }
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { buffer in
@@ -226,17 +227,40 @@ extension LuaHost {
     func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
         if pooled {
             pushPooledList(items)
+            checkReused("argument 1 (the pooled list of \(T.self))") { pushFreshList(items) }
         } else {
-            rr_push_input_table(L, 0)
-            var i = 0
-            while i < items.count {
-                rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
-                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
-                items[i].encode(to: &writer)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
-                i += 1
-            }
+            pushFreshList(items)
         }
+    }
+
+    /// Pushes a fresh read-only list of fresh read-only tables filled by `items`.
+    func pushFreshList<T: LuaTableEncodable>(_ items: [T]) {
+        rr_push_input_table(L, 0)
+        var i = 0
+        while i < items.count {
+            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+            items[i].encode(to: &writer)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+            i += 1
+        }
+    }
+
+    /// Pushes a fresh kept list of fresh kept tables of the one field `field` (`call(_:records:field:)`).
+    func pushFreshRecords(_ values: [Int], field: LuaKey) {
+        rr_push_kept_table(L, 0, 0)
+        rr_push_contents(L, -1)
+        let slots = lua_gettop(L)
+        for (i, value) in values.enumerated() {
+            rr_push_kept_table(L, 0, 1)
+            rr_push_contents(L, -1)
+            pushKey(field)
+            lua_pushinteger(L, lua_Integer(value))
+            lua_rawset(L, -3)
+            clua_pop(L, 1)
+            lua_rawseti(L, slots, lua_Integer(i + 1))
+        }
+        clua_pop(L, 1)
     }
 
     /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
@@ -253,13 +277,13 @@ extension LuaHost {
     /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
     public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
         try callWithOneArgument(function) { call in
-            let pooled = call.kept
+            guard call.kept else { return pushFreshRecords(values, field: field) }
             let pool: PooledList
-            if pooled, let known = fieldListPools[field.id] {
+            if let known = fieldListPools[field.id] {
                 pool = known
             } else {
                 pool = makePooledList(kept: true)
-                if pooled { fieldListPools[field.id] = pool }
+                fieldListPools[field.id] = pool
             }
             lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
             let list = lua_gettop(L)
@@ -278,10 +302,7 @@ extension LuaHost {
             pool.keptWritten = runtime.pointee.args_written
             pool.count = values.count
             lua_settop(L, list)
-            if !pooled {
-                luaL_unref(L, clua_registryindex(), pool.list)
-                luaL_unref(L, clua_registryindex(), pool.elements)
-            }
+            checkReused("argument 1 (the kept list of \(field.name) records)") { pushFreshRecords(values, field: field) }
         }
     }
 
@@ -328,7 +349,12 @@ extension LuaHost {
     public func callFirst<T: LuaKeptRecord, B: LuaTableEncodable>(_ function: LuaFunction, keptList items: [T], _ b: B) throws -> LuaValue {
         let call = try beginCall(function, stackSlots: 8, handler: false)
         defer { endCall(call) }
-        if call.kept { pushKeptList(items) } else { pushFreshKept(items) }
+        if call.kept {
+            pushKeptList(items)
+            checkReused("argument 1 (the kept list of \(T.self))") { pushFreshKept(items) }
+        } else {
+            pushFreshKept(items)
+        }
         pushArgument(b, slot: 1, pooled: call.pooled)
         return try runCallFirst(function, arguments: 2, call: call)
     }
