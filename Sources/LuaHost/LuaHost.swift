@@ -58,11 +58,12 @@ public final class LuaHost {
     var fileTables: [(chunkName: String, reference: Int32)] = []
     /// Where rule calls are recorded while they are explained (`explain(_:)`); nil: not explaining,
     /// and a rule call costs one branch more.
-    /// (Read on every call, set only between calls: exclusive access is not checked at run time.)
-    @exclusivity(unchecked) public internal(set) var callTrace: LuaCallTrace?
-    /// Whether each reused argument is also built fresh and compared (debug builds only: see
-    /// `checkReused`), and who hears of a difference (nil: the process stops).
-    package var checksReuse = LuaHost.checksReuseByDefault
+    public internal(set) var callTrace: LuaCallTrace?
+    /// Every how many reused arguments one is also built fresh and compared (0: none; debug
+    /// builds only: see `checkReused`), the reused arguments so far, and who hears of a
+    /// difference (nil: the process stops).
+    package var reuseCheckInterval = LuaHost.reuseCheckIntervalByDefault
+    var reuseChecks = 0
     package var reuseMismatch: ((String) -> Void)?
     /// Makes the wrappers of `callingThroughHost(_:)` (nil until first used).
     var wrapFunction: LuaFunction?

@@ -39,7 +39,7 @@ import Testing
 
         init() throws {
             host = try LuaHost()
-            host.checksReuse = true
+            host.reuseCheckInterval = 1
             host.reuseMismatch = { [mismatches] in mismatches.messages.append($0) }
             let source = """
                 local M = {}
@@ -51,7 +51,7 @@ import Testing
         }
 
         @Test func theTestsRunWithTheCheck() throws {
-            #expect(try LuaHost().checksReuse)
+            #expect(try LuaHost().reuseCheckInterval == 8)
         }
 
         @Test func aKeptRecordThatWasNotWrittenAgainIsNamedWithItsField() throws {
