@@ -8,7 +8,7 @@ import Foundation
 /// kind of each table); a difference stops the process, naming the argument and the field.
 /// `RULESRUN_REUSE_SHADOW=N` checks every Nth reused argument (1: all of them, 0: none); unset, a
 /// test bundle checks every 8th (checking all adds half to the CPU time of the engine's tests, every
-/// 8th a sixteenth) and other processes none. Release builds have no check and pay nothing.
+/// 8th about a tenth) and other processes none. Release builds have no check and pay nothing.
 extension LuaHost {
     /// The environment variable that sets how often the check runs in debug builds.
     public static let shadowCheckVariable = "RULESRUN_REUSE_SHADOW"
