@@ -11,6 +11,7 @@ struct HotPathStorage {
     private var pools: UnsafeMutablePointer<PooledTable>
     private var poolOwners: UnsafeMutablePointer<(slot: Int, type: ObjectIdentifier)>
     private var poolCount = 0
+    var pooledTableCount: Int { poolCount }
     private var poolCapacity = 0
 
     private(set) var keyReferences: UnsafeMutablePointer<Int32>
@@ -239,12 +240,19 @@ final class KeptRecords<T> {
     @usableFromInline init(_ items: [T]) { self.items = items }
 }
 
-/// A history's pool: its record type and the caller's key (nil: the type's shared history).
+/// A kept argument's pool: its role (each role lays its tables out its own way), its record type
+/// and the caller's key (nil: the one the type shares in that role).
 @usableFromInline
-struct HistoryKey: Hashable {
+struct KeptKey: Hashable {
+    /// A history (tables kept by their distance from the oldest record), a kept list (by position)
+    /// or a kept record (one table).
+    @usableFromInline
+    enum Role: UInt8, Hashable { case history, list, record }
+    let role: Role
     let type: ObjectIdentifier
     let key: String?
-    @usableFromInline init(type: ObjectIdentifier, key: String?) {
+    @usableFromInline init(_ role: Role, type: ObjectIdentifier, key: String?) {
+        self.role = role
         self.type = type
         self.key = key
     }

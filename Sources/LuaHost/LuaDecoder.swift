@@ -115,8 +115,8 @@ extension LuaError {
 
 /// The keys of one table that a decoded type asked for; the others are unknown.
 final class KeyUsage {
-    @exclusivity(unchecked) var used: Set<LuaValue> = []
-    @exclusivity(unchecked) var asked: [String] = []
+    var used: Set<LuaValue> = []
+    var asked: [String] = []
 
     func mark(_ key: LuaValue, name: String) {
         used.insert(key)

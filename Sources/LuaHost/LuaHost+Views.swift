@@ -26,13 +26,20 @@ extension LuaHost {
             let contents = pushViewContents()
             refill(contents, from: record, keys: pool)
             popViewContents(contents)
+            checkReused("argument \(slot + 1) (the pooled view of \(T.self))") { pushFreshView(record) }
         } else {
-            pushNewView(fieldCount: T.luaFieldCount, keys: T.luaViewKeys)
-            let contents = pushViewContents()
-            var writer = LuaTableWriter(host: self, index: contents)
-            record.encode(to: &writer)
-            popViewContents(contents)
+            pushFreshView(record)
         }
+    }
+
+    /// Pushes a new view of `record`.
+    @inlinable
+    func pushFreshView<T: LuaTableViewable>(_ record: T) {
+        pushNewView(fieldCount: T.luaFieldCount, keys: T.luaViewKeys)
+        let contents = pushViewContents()
+        var writer = LuaTableWriter(host: self, index: contents)
+        record.encode(to: &writer)
+        popViewContents(contents)
     }
 
     /// Pushes the pooled view of `slot` for records of `type` (made, its fields declared, on first

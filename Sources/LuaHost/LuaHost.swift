@@ -45,8 +45,9 @@ public final class LuaHost {
     /// records, by field.
     @exclusivity(unchecked) var listPools: [ObjectIdentifier: PooledList] = [:]
     @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
-    /// Histories (`call(_:history:key:_:_:returning:)`) by record type and key.
-    @exclusivity(unchecked) var historyPools: [HistoryKey: PooledList] = [:]
+    /// Histories (`call(_:history:key:_:_:returning:)`), kept lists and kept records by role,
+    /// record type and key.
+    @exclusivity(unchecked) var historyPools: [KeptKey: PooledList] = [:]
     /// The element tables of all histories (a few hundred bytes of the state's memory each).
     @exclusivity(unchecked) var historyTables = 0
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
@@ -57,8 +58,13 @@ public final class LuaHost {
     var fileTables: [(chunkName: String, reference: Int32)] = []
     /// Where rule calls are recorded while they are explained (`explain(_:)`); nil: not explaining,
     /// and a rule call costs one branch more.
-    /// (Read on every call, set only between calls: exclusive access is not checked at run time.)
-    @exclusivity(unchecked) public internal(set) var callTrace: LuaCallTrace?
+    public internal(set) var callTrace: LuaCallTrace?
+    /// Every how many reused arguments one is also built fresh and compared (0: none; debug
+    /// builds only: see `checkReused`), the reused arguments so far, and who hears of a
+    /// difference (nil: the process stops).
+    package var reuseCheckInterval = LuaHost.reuseCheckIntervalByDefault
+    var reuseChecks = 0
+    package var reuseMismatch: ((String) -> Void)?
     /// Makes the wrappers of `callingThroughHost(_:)` (nil until first used).
     var wrapFunction: LuaFunction?
 

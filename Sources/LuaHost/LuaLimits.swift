@@ -20,11 +20,15 @@ public struct LuaLimits: Sendable, Equatable {
     /// Entries one conversion of a Lua value to Swift may visit (a table that holds the same
     /// subtable twice, nested 30 deep, would otherwise expand to a billion entries).
     public var maxConvertedEntries: Int
+    /// Which arguments of rule calls are reused between calls (default: `RULESRUN_ARGUMENT_REUSE`,
+    /// else `kept`). Rules see the same arguments whichever it is.
+    public var argumentReuse: ArgumentReuse
 
     public init(
         instructionsPerCall: Int = 2_000_000, instructionsPerLoad: Int = 20_000_000,
         memoryBytes: Int = 64 << 20, maxSourceBytes: Int = 4 << 20, patternSteps: Double = 2e7,
-        maxPatternBytes: Int = 1024, maxTableDepth: Int = 64, maxConvertedEntries: Int = 1_000_000
+        maxPatternBytes: Int = 1024, maxTableDepth: Int = 64, maxConvertedEntries: Int = 1_000_000,
+        argumentReuse: ArgumentReuse = .processDefault
     ) {
         self.instructionsPerCall = instructionsPerCall
         self.instructionsPerLoad = instructionsPerLoad
@@ -34,6 +38,7 @@ public struct LuaLimits: Sendable, Equatable {
         self.maxPatternBytes = maxPatternBytes
         self.maxTableDepth = maxTableDepth
         self.maxConvertedEntries = maxConvertedEntries
+        self.argumentReuse = argumentReuse
     }
 
     /// The defaults: 2 million instructions a call, 64 MiB a state.

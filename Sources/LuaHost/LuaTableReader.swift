@@ -349,14 +349,17 @@ extension LuaHost {
     ) throws -> R {
         let call = try beginCall(function, stackSlots: 16, handler: true)
         defer { endCall(call) }
-        if call.pooled {
+        if call.kept {
             pushHistory(items, key: key)
+            checkReused("argument 1 (the history of \(T.self) under \"\(key)\")") { pushFreshKept(items) }
             pushKeptRecord(b, key: key)
+            checkReused("argument 2 (the kept \(B.self) under \"\(key)\")") { pushFreshKept(record: b) }
             pushKeptRecord(c, key: nil)
+            checkReused("argument 3 (the kept \(C.self))") { pushFreshKept(record: c) }
         } else {
-            pushList(items, pooled: false)
-            pushArgument(b, slot: 1, pooled: false)
-            pushArgument(c, slot: 2, pooled: false)
+            pushFreshKept(items)
+            pushFreshKept(record: b)
+            pushFreshKept(record: c)
         }
         return try recordResult(of: function, R.self, arguments: 3, call: call)
     }
@@ -366,10 +369,17 @@ extension LuaHost {
     func pushArgument<T: LuaTableEncodable>(_ record: T, slot: Int, pooled: Bool) {
         if pooled {
             pushPooled(record, slot: slot)
+            checkReused("argument \(slot + 1) (a pooled \(T.self))") { pushFreshArgument(record) }
         } else {
-            var writer = LuaTableWriter(host: self, index: pushInputTable(fieldCount: T.luaFieldCount))
-            record.encode(to: &writer)
+            pushFreshArgument(record)
         }
+    }
+
+    /// Pushes a fresh read-only table filled by `record`.
+    @inlinable
+    func pushFreshArgument<T: LuaTableEncodable>(_ record: T) {
+        var writer = LuaTableWriter(host: self, index: pushInputTable(fieldCount: T.luaFieldCount))
+        record.encode(to: &writer)
     }
 
     /// Runs the call whose `arguments` are pushed above the handler and function `beginCall` pushed,

@@ -171,13 +171,14 @@ extension LuaHost {
         let kept = hot.pointee.text(key)
         if kept != 0 {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(kept))
+            checkReused(text: number, of: kind, write: write)
             return
         }
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { buffer in
             let count = min(max(0, write(buffer)), buffer.count)
             _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), count)
         }
-        if hot.pointee.textCount < HotPathStorage.maxTexts {
+        if limits.argumentReuse == .kept, hot.pointee.textCount < HotPathStorage.maxTexts {
             lua_pushvalue(L, -1)
             hot.pointee.keep(text: key, at: luaL_ref(L, clua_registryindex()))
         }
@@ -209,15 +210,15 @@ extension LuaHost {
     /// The list and its tables are read-only for the rule, as record arguments are; the outermost
     /// call reuses them between calls (see `PooledList`).
     public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
-        try callWithOneArgument(function) { pooled in pushList(items, pooled: pooled) }
+        try callWithOneArgument(function) { call in pushList(items, pooled: call.pooled) }
     }
 
     /// Calls a rule function whose arguments are a list of records and one record (as
     /// `call(_:list:)` and `call(_:record:)` build them), and returns its results.
     public func call<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> [LuaValue] {
-        try callWithArguments(function, count: 2) { pooled in
-            pushList(items, pooled: pooled)
-            pushArgument(b, slot: 1, pooled: pooled)
+        try callWithArguments(function, count: 2) { call in
+            pushList(items, pooled: call.pooled)
+            pushArgument(b, slot: 1, pooled: call.pooled)
         }
     }
 
@@ -226,17 +227,40 @@ extension LuaHost {
     func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
         if pooled {
             pushPooledList(items)
+            checkReused("argument 1 (the pooled list of \(T.self))") { pushFreshList(items) }
         } else {
-            rr_push_input_table(L, 0)
-            var i = 0
-            while i < items.count {
-                rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
-                var writer = LuaTableWriter(host: self, index: lua_gettop(L))
-                items[i].encode(to: &writer)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
-                i += 1
-            }
+            pushFreshList(items)
         }
+    }
+
+    /// Pushes a fresh read-only list of fresh read-only tables filled by `items`.
+    func pushFreshList<T: LuaTableEncodable>(_ items: [T]) {
+        rr_push_input_table(L, 0)
+        var i = 0
+        while i < items.count {
+            rr_push_input_table(L, Int32(clamping: T.luaFieldCount))
+            var writer = LuaTableWriter(host: self, index: lua_gettop(L))
+            items[i].encode(to: &writer)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+            i += 1
+        }
+    }
+
+    /// Pushes a fresh kept list of fresh kept tables of the one field `field` (`call(_:records:field:)`).
+    func pushFreshRecords(_ values: [Int], field: LuaKey) {
+        rr_push_kept_table(L, 0, 0)
+        rr_push_contents(L, -1)
+        let slots = lua_gettop(L)
+        for (i, value) in values.enumerated() {
+            rr_push_kept_table(L, 0, 1)
+            rr_push_contents(L, -1)
+            pushKey(field)
+            lua_pushinteger(L, lua_Integer(value))
+            lua_rawset(L, -3)
+            clua_pop(L, 1)
+            lua_rawseti(L, slots, lua_Integer(i + 1))
+        }
+        clua_pop(L, 1)
     }
 
     /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
@@ -252,13 +276,14 @@ extension LuaHost {
     /// Calls a rule function whose one argument is a list of records of one integer field `field`
     /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
     public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
-        try callWithOneArgument(function) { pooled in
+        try callWithOneArgument(function) { call in
+            guard call.kept else { return pushFreshRecords(values, field: field) }
             let pool: PooledList
-            if pooled, let known = fieldListPools[field.id] {
+            if let known = fieldListPools[field.id] {
                 pool = known
             } else {
                 pool = makePooledList(kept: true)
-                if pooled { fieldListPools[field.id] = pool }
+                fieldListPools[field.id] = pool
             }
             lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
             let list = lua_gettop(L)
@@ -277,10 +302,7 @@ extension LuaHost {
             pool.keptWritten = runtime.pointee.args_written
             pool.count = values.count
             lua_settop(L, list)
-            if !pooled {
-                luaL_unref(L, clua_registryindex(), pool.list)
-                luaL_unref(L, clua_registryindex(), pool.elements)
-            }
+            checkReused("argument 1 (the kept list of \(field.name) records)") { pushFreshRecords(values, field: field) }
         }
     }
 
@@ -327,7 +349,12 @@ extension LuaHost {
     public func callFirst<T: LuaKeptRecord, B: LuaTableEncodable>(_ function: LuaFunction, keptList items: [T], _ b: B) throws -> LuaValue {
         let call = try beginCall(function, stackSlots: 8, handler: false)
         defer { endCall(call) }
-        if call.pooled { pushKeptList(items) } else { pushList(items, pooled: false) }
+        if call.kept {
+            pushKeptList(items)
+            checkReused("argument 1 (the kept list of \(T.self))") { pushFreshKept(items) }
+        } else {
+            pushFreshKept(items)
+        }
         pushArgument(b, slot: 1, pooled: call.pooled)
         return try runCallFirst(function, arguments: 2, call: call)
     }
@@ -341,19 +368,19 @@ extension LuaHost {
         return try runCallFirst(function, arguments: 2, call: call)
     }
 
-    /// Calls `function` with the one argument `push` pushes (in host mode; `pooled` is true for the
-    /// outermost call, which may reuse pooled tables) under the call budget, and returns its results.
+    /// Calls `function` with the one argument `push` pushes (in host mode; the call tells which
+    /// arguments it may reuse) under the call budget, and returns its results.
     @inline(__always)
-    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ pooled: Bool) -> Void) throws -> [LuaValue] {
+    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ call: EnteredCall) -> Void) throws -> [LuaValue] {
         try callWithArguments(function, count: 1, push)
     }
 
     /// Calls `function` with the `count` arguments `push` pushes, as `callWithOneArgument` does.
     @inline(__always)
-    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ pooled: Bool) -> Void) throws -> [LuaValue] {
+    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ call: EnteredCall) -> Void) throws -> [LuaValue] {
         let call = try beginCall(function, stackSlots: 8, handler: false)
         defer { endCall(call) }
-        push(call.pooled)
+        push(call)
         return try runCall(function, arguments: count, call: call)
     }
 
@@ -365,7 +392,7 @@ extension LuaHost {
     func beginCall(_ function: LuaFunction, stackSlots: Int32, handler: Bool) throws -> EnteredCall {
         let top = lua_gettop(L)
         guard lua_checkstack(L, stackSlots) != 0 else { throw stackError() }
-        let call = EnteredCall(top: top, pooled: hot.pointee.callDepth == 0)
+        let call = EnteredCall(top: top, reuse: hot.pointee.callDepth == 0 ? limits.argumentReuse : .none)
         hot.pointee.callDepth += 1
         runtime.pointee.host_depth += 1
         if handler { clua_pushcfunction(L, rr_traceback) }
@@ -553,13 +580,40 @@ extension LuaHost {
         pushKept(items, key: nil, byAge: false)
     }
 
+    /// Pushes `items` as a kept list is pushed (a kept table of kept tables, which a rule may
+    /// write into), built fresh: what a call that keeps nothing passes for a history or a kept list.
+    @usableFromInline
+    func pushFreshKept<T: LuaTableEncodable>(_ items: [T]) {
+        rr_push_kept_table(L, 0, 0)
+        rr_push_contents(L, -1)
+        let slots = lua_gettop(L)
+        var i = 0
+        while i < items.count {
+            pushFreshKept(record: items[i])
+            lua_rawseti(L, slots, lua_Integer(i + 1))
+            i += 1
+        }
+        clua_pop(L, 1)
+    }
+
+    /// Pushes `record` as a kept record is pushed (a kept table, which a rule may write into),
+    /// built fresh.
+    @usableFromInline
+    func pushFreshKept<T: LuaTableEncodable>(record: T) {
+        rr_push_kept_table(L, 0, Int32(clamping: T.luaFieldCount))
+        rr_push_contents(L, -1)
+        var writer = LuaTableWriter(host: self, index: lua_gettop(L), kept: true)
+        record.encode(to: &writer)
+        clua_pop(L, 1)
+    }
+
     /// Pushes the record `record` kept under `key` (a record that goes with a history, such as its
     /// task; nil: one for the record type): its table is written again only when the record differs
     /// from the previous fill's under that key, or a rule has written into a kept table since.
     /// Inlinable, so that the comparison runs specialized (generic, it cost more than the fill).
     @inlinable
     func pushKeptRecord<T: LuaKeptRecord>(_ record: T, key: String?) {
-        let pool = pushKeptTable(HistoryKey(type: ObjectIdentifier(T.self), key: key), fieldCount: T.luaFieldCount) {
+        let pool = pushKeptTable(KeptKey(.record, type: ObjectIdentifier(T.self), key: key), fieldCount: T.luaFieldCount) {
             KeptRecords<T>([])
         }
         let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
@@ -576,7 +630,7 @@ extension LuaHost {
 
     /// Pushes the one kept table of the pool of `key`, made (with its records box) when missing.
     @usableFromInline
-    func pushKeptTable(_ key: HistoryKey, fieldCount: Int, records: () -> AnyObject) -> PooledList {
+    func pushKeptTable(_ key: KeptKey, fieldCount: Int, records: () -> AnyObject) -> PooledList {
         let pool = historyPool(key, count: 1, records: records)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
@@ -599,7 +653,8 @@ extension LuaHost {
     /// records compared and written here, specialized (inlinable), the tables in `fillKept`.
     @inlinable
     func pushKept<T: LuaKeptRecord>(_ items: [T], key: String?, byAge: Bool) {
-        let pool = historyPool(HistoryKey(type: ObjectIdentifier(T.self), key: key), count: items.count) { KeptRecords<T>([]) }
+        let role: KeptKey.Role = byAge ? .history : .list
+        let pool = historyPool(KeptKey(role, type: ObjectIdentifier(T.self), key: key), count: items.count) { KeptRecords<T>([]) }
         let kept = unsafeDowncast(pool.keptRecords!, to: KeptRecords<T>.self)
         let old = kept.items
         let keptCount = pool.keptWritten == argumentsWritten ? old.count : 0
@@ -657,11 +712,11 @@ extension LuaHost {
     /// caps, a new key gets its record type's shared history instead: its tables are reused by
     /// every such key, whose records it then writes in full, as a pooled list would.
     @usableFromInline
-    func historyPool(_ key: HistoryKey, count: Int, records: () -> AnyObject) -> PooledList {
+    func historyPool(_ key: KeptKey, count: Int, records: () -> AnyObject) -> PooledList {
         if let known = historyPools[key] { return known }
         var key = key
         if historyPools.count >= Self.maxHistories || historyTables + count > Self.maxHistoryTables {
-            key = HistoryKey(type: key.type, key: nil)
+            key = KeptKey(key.role, type: key.type, key: nil)
             if let shared = historyPools[key] { return shared }
         }
         let pool = makePooledList(kept: true)
@@ -713,7 +768,23 @@ extension LuaHost {
         beginRefill(table, keys: keys)
         var writer = LuaTableWriter(host: self, index: table, pool: keys, kept: kept)
         record.encode(to: &writer)
-        endRefill(table, keys: keys)
+        if restartOverflowedRefill(table, keys: keys) {
+            var writer = LuaTableWriter(host: self, index: table, pool: keys, kept: kept)
+            record.encode(to: &writer)
+        } else {
+            endRefill(table, keys: keys)
+        }
+    }
+
+    /// After a fill that wrote more keys than are tracked, which of the previous fill's keys it
+    /// left out is not known: clears the table for the fill to be written again (the next fill
+    /// clears it first, too) and returns true. Returns false otherwise.
+    @usableFromInline
+    func restartOverflowedRefill(_ table: Int32, keys: UnsafeMutablePointer<PooledTable>) -> Bool {
+        guard keys.pointee.overflowed else { return false }
+        clearTable(at: table)
+        keys.pointee.begin()
+        return true
     }
 
     @usableFromInline
@@ -744,16 +815,21 @@ extension LuaHost {
     }
 }
 
-/// A call `beginCall` started: the stack top before it, and whether it is the outermost call.
+/// A call `beginCall` started: the stack top before it, and which arguments it reuses (only the
+/// outermost call reuses any, as `LuaLimits.argumentReuse` allows).
 @usableFromInline
 struct EnteredCall {
     @usableFromInline let top: Int32
+    /// Pooled argument tables, lists and views.
     @usableFromInline let pooled: Bool
+    /// Kept histories, lists and records (`pooled` too).
+    @usableFromInline let kept: Bool
 
     @usableFromInline
-    init(top: Int32, pooled: Bool) {
+    init(top: Int32, reuse: ArgumentReuse) {
         self.top = top
-        self.pooled = pooled
+        self.pooled = reuse != .none
+        self.kept = reuse == .kept
     }
 }
 

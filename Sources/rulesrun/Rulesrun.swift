@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaHost
 
 @main
 struct Rulesrun: ParsableCommand {
@@ -26,6 +27,11 @@ struct Rulesrun: ParsableCommand {
         var command: (any ParsableCommand)?
         do {
             command = try parseWithNegativeArguments(arguments)
+            // Checked once here: the hosts read the variable themselves (`ArgumentReuse.processDefault`).
+            if let problem = ArgumentReuse.problem(in: Console.current.environment) {
+                Terminal.error("Error: \(problem)")
+                return 2
+            }
             try command!.run()
             return 0
         } catch {

@@ -42,11 +42,11 @@ extension Engine {
     /// The state of a recording batch in progress (`recordingBatch(_:)`): its users, by name,
     /// each with its rows in memory, and the rules' answers already given.
     final class RecordingBatch {
-        @exclusivity(unchecked) private(set) var users: [String: RecordedUser] = [:]
+        private(set) var users: [String: RecordedUser] = [:]
         /// The user of the latest event, found again without hashing its name (a simulation's
         /// batch has a single user).
-        @exclusivity(unchecked) private var latest: RecordedUser?
-        @exclusivity(unchecked) var memo: RuleMemo
+        private var latest: RecordedUser?
+        var memo: RuleMemo
 
         init(_ rules: any PolicyRules) { memo = RuleMemo(rules) }
 
@@ -69,7 +69,7 @@ extension Engine {
     /// `UserRecords` as the context's `storage`). A class, so that an event changes the context
     /// where the batch keeps it (no copy of the context in and out of the batch per event).
     final class RecordedUser {
-        @exclusivity(unchecked) var context: UserContext
+        var context: UserContext
         let records: UserRecords
 
         init(context: UserContext, records: UserRecords) {

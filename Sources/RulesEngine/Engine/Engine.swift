@@ -24,7 +24,7 @@ public final class Engine {
     /// The store the engine applies events to; nil for an engine that only records.
     package let store: Store?
     /// The rules in force.
-    @exclusivity(unchecked) package private(set) var rules: any PolicyRules {
+    package private(set) var rules: any PolicyRules {
         didSet {
             retention = rules.questKnobs.retention.policy
             tracksAppOpens = rules.streakKnobs.habit.trackAppOpens
@@ -33,11 +33,11 @@ public final class Engine {
     }
     /// How many times the rules were swapped (`use(_:)`): what a context's cache kept of their
     /// answers (``ReadCache/streaks``) holds only under the rules that gave it.
-    @exclusivity(unchecked) private(set) var rulesGeneration = 0
+    private(set) var rulesGeneration = 0
     /// The rules' retention policy, read at every event (not copied out of their economy each time).
-    @exclusivity(unchecked) private(set) var retention: RetentionPolicy
+    private(set) var retention: RetentionPolicy
     /// `habit.track_app_opens` of the rules, read at every event.
-    @exclusivity(unchecked) private(set) var tracksAppOpens: Bool
+    private(set) var tracksAppOpens: Bool
     /// The folder the rules were loaded from, for `reload()`.
     package let ruleFolder: String?
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
@@ -48,12 +48,12 @@ public final class Engine {
     /// simulation or a comparison makes up, for `userID`.
     package static func numberedUserID(_ name: String) -> UserID? { Int64(name.dropFirst()).map { UserID($0) } }
     /// Whether events are applied each on its own or in a batch (of which kind), with the batch's state.
-    @exclusivity(unchecked) private(set) var mode: RunMode
+    private(set) var mode: RunMode
     /// The users' clocks.
     private let clocks = ClockCache()
     /// Outside a batch, the contexts the last events applied on their own left (``KeptContexts``):
     /// an event of a kept user starts from its context instead of reading the user again.
-    @exclusivity(unchecked) var kept = KeptContexts()
+    var kept = KeptContexts()
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }

@@ -23,28 +23,31 @@ final class RuleMemo: PolicyRules {
     private struct ReminderKey: Hashable { var tier: Int; var open: LocalTime; var close: LocalTime }
     private struct Pair: Hashable { var a: Int; var b: Int }
 
-    @exclusivity(unchecked) private var transitions: [TransitionKey: EscalationCounters] = [:]
-    @exclusivity(unchecked) private var reminders: [ReminderKey: [LocalTime]] = [:]
+    private var transitions: [TransitionKey: EscalationCounters] = [:]
+    private var reminders: [ReminderKey: [LocalTime]] = [:]
     /// Habit streaks: the last question and its answer per task name. A task's question changes
     /// with each completion, so an older one seldom comes back; comparing with the last (which
     /// differs in the first, running period when it differs at all) costs less than hashing 90
     /// periods, their task and user for every call.
-    @exclusivity(unchecked)
     private var lastHabit: [String: (periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord, streak: HabitStreak)] = [:]
     /// MIGA: the last question and its answer only. Consecutive events of a day often ask the
     /// same; an earlier question comes back too seldom to be worth hashing 90 days each time.
-    @exclusivity(unchecked) private var lastMiga: (exits: [Int], streak: Int)?
-    @exclusivity(unchecked) private var qualifications: [Pair: StreakQualificationMethod?] = [:]
-    @exclusivity(unchecked) private var bonuses: [Int: Int] = [:]
-    @exclusivity(unchecked) private var questGates: [QuestGate: UnlockDenialReason?] = [:]
-    @exclusivity(unchecked) private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
+    private var lastMiga: (exits: [Int], streak: Int)?
+    private var qualifications: [Pair: StreakQualificationMethod?] = [:]
+    private var bonuses: [Int: Int] = [:]
+    private var questGates: [QuestGate: UnlockDenialReason?] = [:]
+    private var emergencyGates: [EmergencyGate: UnlockDenialReason?] = [:]
     /// Prices by the fields of their context the rule read, and the sets of fields read so far (a
     /// price is looked up under each): a rule reads the same fields in most situations.
-    @exclusivity(unchecked) private var prices: [PriceContext.Read: Int] = [:]
-    @exclusivity(unchecked) private var priceReads: [LuaFieldReads] = []
-    @exclusivity(unchecked) private var focusOutcomes: [FocusOutcome: Int] = [:]
-    @exclusivity(unchecked) private var carried: [Int: Int] = [:]
-    @exclusivity(unchecked) private var habitAwards: [Pair: HabitAward] = [:]
+    private var prices: [PriceContext.Read: Int] = [:]
+    private var priceReads: [LuaFieldReads] = []
+    private var focusOutcomes: [FocusOutcome: Int] = [:]
+    private var carried: [Int: Int] = [:]
+    private var habitAwards: [Pair: HabitAward] = [:]
+
+    /// Whether prices are remembered (`price` asks the rule each time otherwise).
+    private let remembersPrices: Bool
+    var argumentReuse: ArgumentReuse { base.argumentReuse }
 
     var streakParams: RuleParams { base.streakParams }
     var priceParams: RuleParams { base.priceParams }
@@ -55,6 +58,7 @@ final class RuleMemo: PolicyRules {
         streakKnobs = base.streakKnobs
         pricingKnobs = base.pricingKnobs
         questKnobs = base.questKnobs
+        remembersPrices = base.argumentReuse == .kept
     }
 
     /// The answer remembered in `memo` for `key`, or `ask`'s, then remembered.
@@ -127,6 +131,7 @@ final class RuleMemo: PolicyRules {
     static let maxPriceReads = 8
 
     func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
+        guard remembersPrices else { return try base.readingPrice(context) }
         for reads in priceReads {
             if let credits = prices[context.read(reads)] { return (credits, reads) }
         }

@@ -33,6 +33,7 @@ package final class RuleSet {
 
     package let folder: RuleFolder
     package let host: LuaHost
+    package var argumentReuse: ArgumentReuse { host.limits.argumentReuse }
     package let escalation: EscalationPolicy
     package let streaks: StreakPolicy
     package let pricing: PricingPolicy

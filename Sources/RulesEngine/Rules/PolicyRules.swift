@@ -58,6 +58,13 @@ package protocol PolicyRules: AnyObject {
     func habitAward(rewardCredits: Int, completionsInWindow: Int) throws -> HabitAward
     /// Earned: the index (0-based) of the mode in force at `now` among `modes`, nil when none is.
     func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int?
+    /// Which arguments the rules' calls reuse (`LuaLimits.argumentReuse`; `kept` for rules not in
+    /// Lua): a `RuleMemo` remembers prices by the fields read only when it is `kept`.
+    var argumentReuse: ArgumentReuse { get }
+}
+
+extension PolicyRules {
+    package var argumentReuse: ArgumentReuse { .kept }
 }
 
 /// Pressure's streak: consecutive extending days, and the longest ever.

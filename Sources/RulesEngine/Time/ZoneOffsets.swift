@@ -13,9 +13,9 @@ final class ZoneOffsets: @unchecked Sendable {
 
     private static let capacity = 8
     private let lock = NSLock()
-    @exclusivity(unchecked) private var spans: [Span] = []
+    private var spans: [Span] = []
     /// Where the next new span goes once `capacity` is reached (the oldest).
-    @exclusivity(unchecked) private var oldest = 0
+    private var oldest = 0
 
     /// The offset from UTC at `instant` in `zone` (always the same zone), in milliseconds.
     func offset(at instant: EpochMillis, in zone: TimeZone) -> Int64 { span(at: instant, in: zone).offset }

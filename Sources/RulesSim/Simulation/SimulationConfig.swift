@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesEngine
 import RulesModel
 
@@ -40,6 +41,9 @@ package struct SimulationConfig: Sendable {
     /// version once): the simulation does not validate it again, and its workers load these bytes.
     /// Nil: the simulation validates the folder, and its workers load the snapshot of that.
     package var validated: RuleSnapshot?
+    /// Which arguments of rule calls the workers' hosts reuse (``LuaLimits/argumentReuse``): the
+    /// report is the same whichever it is.
+    package var argumentReuse: ArgumentReuse = LuaLimits.default.argumentReuse
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

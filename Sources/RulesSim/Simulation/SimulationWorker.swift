@@ -22,9 +22,10 @@ final class SimulationWorker {
         } else {
             // `Simulation.init` validated the set, proofs included (or was given it validated), its
             // knob overrides applied: each worker loads the bytes validated, with the same overrides.
+            let limits = LuaLimits(argumentReuse: template.config.argumentReuse)
             let set =
-                try template.config.validated.map { try $0.load() }
-                ?? RuleSet.load(template.config.rules, proving: false, overrides: template.config.overrides)
+                try template.config.validated.map { try $0.load(limits: limits) }
+                ?? RuleSet.load(template.config.rules, limits: limits, proving: false, overrides: template.config.overrides)
             rules = set
             ruleSet = set
             if template.config.recordsLines { set.host.startLineRecording() }

@@ -3,39 +3,38 @@ import RulesModel
 /// One user's Earned rows held in memory (part of its ``UserRecords``): the singletons as the user
 /// was created with them (``NewUser``), then what Earned's operations (``EarnedOperations``) wrote,
 /// until ``BulkWriter`` writes them. Reads see the writes; ``savepoint()`` and ``rollback()`` undo
-/// what happened since, as a failed transaction does in the store. Not thread-safe. Stored
-/// properties `@exclusivity(unchecked)` ("Exclusive access" in docs/performance.md).
+/// what happened since, as a failed transaction does in the store. Not thread-safe.
 final class EarnedRecords: EarnedTables {
     let userID: UserID
-    @exclusivity(unchecked) private(set) var economyRow: EconomyState
-    @exclusivity(unchecked) private(set) var emergencyRow: EmergencyState
-    @exclusivity(unchecked) private(set) var settings: (value: EarnedSettings, updatedAt: EpochMillis)
-    @exclusivity(unchecked) private(set) var entitlement: EntitlementState
-    @exclusivity(unchecked) private(set) var focusState: (activeSessionID: String?, updatedAt: EpochMillis)
-    @exclusivity(unchecked) private(set) var summaries: [DayID: DaySummary] = [:]
-    @exclusivity(unchecked) private(set) var attempts: [String: UnlockAttempt] = [:]
-    @exclusivity(unchecked) private(set) var grants: [String: UnlockGrant] = [:]
-    @exclusivity(unchecked) private(set) var currentGrants: [AppID: (grantID: String, updatedAt: EpochMillis)] = [:]
-    @exclusivity(unchecked) private(set) var extensions: [UnlockGrantExtension] = []
-    @exclusivity(unchecked) private(set) var limits: [DayKey: DailyAppLimits] = [:]
-    @exclusivity(unchecked) private(set) var quests: [String: QuestSession] = [:]
-    @exclusivity(unchecked) private(set) var habits: [String: Habit] = [:]
-    @exclusivity(unchecked) private(set) var completions: [HabitCompletion] = []
-    @exclusivity(unchecked) private var completedHabitDays: Set<DayKey> = []
-    @exclusivity(unchecked) private(set) var focusSessions: [String: FocusSession] = [:]
-    @exclusivity(unchecked) private(set) var focusBlockedApps: [(sessionID: String, app: AppID)] = []
-    @exclusivity(unchecked) private(set) var modes: [String: ModeRows] = [:]
-    @exclusivity(unchecked) private(set) var distractingApps: (apps: [AppID], at: EpochMillis)?
-    @exclusivity(unchecked) private(set) var events: [EventLogEntry] = []
+    private(set) var economyRow: EconomyState
+    private(set) var emergencyRow: EmergencyState
+    private(set) var settings: (value: EarnedSettings, updatedAt: EpochMillis)
+    private(set) var entitlement: EntitlementState
+    private(set) var focusState: (activeSessionID: String?, updatedAt: EpochMillis)
+    private(set) var summaries: [DayID: DaySummary] = [:]
+    private(set) var attempts: [String: UnlockAttempt] = [:]
+    private(set) var grants: [String: UnlockGrant] = [:]
+    private(set) var currentGrants: [AppID: (grantID: String, updatedAt: EpochMillis)] = [:]
+    private(set) var extensions: [UnlockGrantExtension] = []
+    private(set) var limits: [DayKey: DailyAppLimits] = [:]
+    private(set) var quests: [String: QuestSession] = [:]
+    private(set) var habits: [String: Habit] = [:]
+    private(set) var completions: [HabitCompletion] = []
+    private var completedHabitDays: Set<DayKey> = []
+    private(set) var focusSessions: [String: FocusSession] = [:]
+    private(set) var focusBlockedApps: [(sessionID: String, app: AppID)] = []
+    private(set) var modes: [String: ModeRows] = [:]
+    private(set) var distractingApps: (apps: [AppID], at: EpochMillis)?
+    private(set) var events: [EventLogEntry] = []
     /// The events' ids, by a 64-bit fingerprint of each: how many of the events have it (hashing a
     /// fingerprint instead of a 36-character id was 2 % of an in-memory simulation; an id whose
     /// fingerprint is already there is compared with the events' ids, so a repeated id is still
     /// refused as the table's UNIQUE constraint refuses it).
-    @exclusivity(unchecked) private var eventIDs: [Int: Int] = [:]
+    private var eventIDs: [Int: Int] = [:]
     /// The JSON columns, once encoded (``encodeJSON()``).
-    @exclusivity(unchecked) var encoded: EncodedJSON?
+    var encoded: EncodedJSON?
     /// What undoes each change since the savepoint, oldest first.
-    @exclusivity(unchecked) private var undo: [Undo] = []
+    private var undo: [Undo] = []
 
     /// One change to undo: a replaced value (the old one, nil when there was none) or an appended
     /// row (removed again). Values, not closures: an undo closure was one allocation per change,

@@ -9,35 +9,32 @@ import RulesModel
 /// The operations (``UserStorage``) are the store's, with the same checks (see the extensions),
 /// and reads see the writes. ``savepoint()`` and ``rollback(to:)`` undo what happened since, as a
 /// failed transaction does in the store. Not thread-safe: one thread at a time.
-///
-/// The stored properties are `@exclusivity(unchecked)`, as in the other classes an event goes
-/// through (see "Exclusive access" in docs/performance.md): no access to one overlaps another.
 package final class UserRecords: @unchecked Sendable {
     let user: NewUser
     package var userID: UserID { user.userID }
     /// Pressure's settings and escalation state, with the instant each was last written.
-    @exclusivity(unchecked) private(set) var settings: (value: UserSettings, updatedAt: EpochMillis)
-    @exclusivity(unchecked) private(set) var escalation: (value: EscalationState, updatedAt: EpochMillis)
-    @exclusivity(unchecked) private(set) var commitments: [DayID: Commitment] = [:]
-    @exclusivity(unchecked) private(set) var notifications: [NotificationLogEntry] = []
+    private(set) var settings: (value: UserSettings, updatedAt: EpochMillis)
+    private(set) var escalation: (value: EscalationState, updatedAt: EpochMillis)
+    private(set) var commitments: [DayID: Commitment] = [:]
+    private(set) var notifications: [NotificationLogEntry] = []
     /// Tasks in the order they were first saved (the order of their `task_key`s).
-    @exclusivity(unchecked) private(set) var tasks: [HabitTask] = []
-    @exclusivity(unchecked) private var taskIndex: [UUID: Int] = [:]
-    @exclusivity(unchecked) private(set) var completions: [TaskCompletion] = []
+    private(set) var tasks: [HabitTask] = []
+    private var taskIndex: [UUID: Int] = [:]
+    private(set) var completions: [TaskCompletion] = []
     /// For each of `completions`, the index of its insert in `completionWrites`.
-    @exclusivity(unchecked) private var completionInserts: [Int] = []
+    private var completionInserts: [Int] = []
     /// The completions' inserts and deletes in the order they happened: the bulk write replays
     /// them, so that SQLite numbers the rows (`completion_id`, which reuses the highest number
     /// after a delete) as the store's operations do.
-    @exclusivity(unchecked) private(set) var completionWrites: [CompletionWrite] = []
+    private(set) var completionWrites: [CompletionWrite] = []
     /// Skips and freezes in the order they were recorded (the order of their `mark_id`s).
-    @exclusivity(unchecked) private(set) var dayMarks: [DayMark] = []
-    @exclusivity(unchecked) private(set) var usageEvents: [UsageEvent] = []
-    @exclusivity(unchecked) private(set) var engineState: EngineStateRow?
+    private(set) var dayMarks: [DayMark] = []
+    private(set) var usageEvents: [UsageEvent] = []
+    private(set) var engineState: EngineStateRow?
     /// The user's Earned rows, from its first Earned operation on.
-    @exclusivity(unchecked) private(set) var earned: EarnedRecords?
+    private(set) var earned: EarnedRecords?
     /// What to restore on a rollback, newest last (appended rows are truncated instead).
-    @exclusivity(unchecked) private var undo: [Undo] = []
+    private var undo: [Undo] = []
 
     private enum Undo {
         case settings(UserSettings, EpochMillis)
