@@ -4,7 +4,7 @@ import Foundation
 /// Rules see the same arguments whichever it is: the switch exists so that the reuse can be
 /// compared with fresh arguments (the differential tests run under `none` and `kept`) and turned
 /// off when a problem is suspected in it.
-public enum ArgumentReuse: String, Sendable, CaseIterable, Comparable {
+public enum ArgumentReuse: String, Sendable {
     /// Every argument built fresh: no pooled table, list or view, no kept history, list, record or
     /// text, and no price remembered by the fields read.
     case none
@@ -29,16 +29,6 @@ public enum ArgumentReuse: String, Sendable, CaseIterable, Comparable {
     public static func problem(in environment: [String: String]) -> String? {
         guard let value = environment[environmentVariable], ArgumentReuse(name: value) == nil else { return nil }
         return "\(environmentVariable)=\(value): expected none, pooled or kept"
-    }
-
-    public static func < (a: ArgumentReuse, b: ArgumentReuse) -> Bool { a.rank < b.rank }
-
-    private var rank: Int {
-        switch self {
-        case .none: 0
-        case .pooled: 1
-        case .kept: 2
-        }
     }
 }
 

@@ -12,11 +12,9 @@ struct ProofCacheTests {
         let mark = UUID().uuidString
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-proofs-\(mark)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("rules")
-        for name in ["escalation.lua", "pricing.lua", "quests.lua", "streaks.lua", "modes.lua"] {
-            let text = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
-            try ("-- \(mark)\n" + text).write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        for name in RuleSet.fileNames {
+            try ("-- \(mark)\n" + RuleFixture.defaultSource(name)).write(
+                to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         return (folder, mark)
     }
@@ -39,9 +37,9 @@ struct ProofCacheTests {
         defer { for place in places { try? FileManager.default.removeItem(at: place) } }
         #expect(Self.remembered(mark) == 0)
         let first = try WorkingFolder.$path.withValue(places[0].path) { try RuleSet.load("r") }
-        #expect(Self.remembered(mark) == 5)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count)
         let second = try WorkingFolder.$path.withValue(places[1].path) { try RuleSet.load("r") }
-        #expect(Self.remembered(mark) == 5)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count)
         #expect(!first.provedInputs.isEmpty)
         #expect(first.provedInputs.map(\.0) == second.provedInputs.map(\.0))
         #expect(first.provedInputs.map(\.1) == second.provedInputs.map(\.1))
@@ -49,6 +47,6 @@ struct ProofCacheTests {
         let changed = try String(contentsOf: folder.appendingPathComponent("modes.lua"), encoding: .utf8) + "\n"
         try changed.write(to: folder.appendingPathComponent("modes.lua"), atomically: true, encoding: .utf8)
         _ = try WorkingFolder.$path.withValue(places[1].path) { try RuleSet.load("r") }
-        #expect(Self.remembered(mark) == 6)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count + 1)
     }
 }

@@ -56,10 +56,17 @@ struct RuleFixture {
         try problems(edits: [(old, new)], in: file, sourceLocation: sourceLocation)
     }
 
-    /// The same with several edits of one file. A file's proofs run only when it decodes and its
-    /// fields are in range, so a problem of decoding or of range is found without the proofs
-    /// (`proving: false`, which skips only the proofs of the files that have no problem: here the
-    /// unchanged defaults); the set is proved when that finds none, as `validate` proves it.
+    /// Loads `path` as `validate` does, its proofs last. A file's proofs run only when it decodes
+    /// and its fields are in range, so a problem of reading, inheriting, decoding or range is found
+    /// by a load without the proofs (`proving: false` skips only the proofs of the files that have
+    /// no problem, such as unchanged defaults), which throws it; a set that has none is loaded
+    /// again with its proofs.
+    static func load(_ path: String) throws -> RuleSet {
+        _ = try RuleSet.load(path, proving: false)
+        return try RuleSet.load(path)
+    }
+
+    /// The same with several edits of one file (loaded by ``load(_:)``).
     static func problems(
         edits: [(old: String, new: String)], in file: String = "escalation.lua",
         sourceLocation: SourceLocation = #_sourceLocation
@@ -67,12 +74,10 @@ struct RuleFixture {
         let source = try edited(edits, in: file, sourceLocation: sourceLocation)
         let dir = try folder(replacing: file, with: source)
         defer { try? FileManager.default.removeItem(at: dir) }
-        for proving in [false, true] {
-            do {
-                _ = try RuleSet.load(dir.path, proving: proving)
-            } catch let error as RuleSetError {
-                return error.problems
-            }
+        do {
+            _ = try load(dir.path)
+        } catch let error as RuleSetError {
+            return error.problems
         }
         Issue.record("the edited rule set was accepted", sourceLocation: sourceLocation)
         return []

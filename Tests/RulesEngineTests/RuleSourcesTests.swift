@@ -14,15 +14,6 @@ import Testing
         return dir
     }
 
-    /// Loads `path` as `validate` does, its proofs last: a problem of reading, inheriting, decoding
-    /// or range is found by a load without the proofs (a file's proofs run only when it has none, and
-    /// they would only add findings about the unchanged default files), which throws it; a set
-    /// that has none is loaded again with its proofs.
-    func load(_ path: String) throws -> RuleSet {
-        _ = try RuleSet.load(path, proving: false)
-        return try RuleSet.load(path)
-    }
-
     @Test func theExamplesHoldOnlyWhatTheyChange() throws {
         let root = RuleFixture.rulesFolder.deletingLastPathComponent()
         let rules = try RuleSet.load(root.appendingPathComponent("examples/graduated-recovery").path)
@@ -37,7 +28,7 @@ import Testing
             "child/extends": "../base",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("child").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("child").path) }
         #expect(error.problems.count == 1)
         #expect(error.problems.first?.file == "base/streaks.lua")
         #expect(error.problems.first?.line == (try RuleFixture.line(of: "bonus_credits = 10,", in: "streaks.lua")))
@@ -53,7 +44,7 @@ import Testing
             "child/pricing.lua": "local M = base\nM.rollover_cap = 20\nreturn M\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("child").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("child").path) }
         #expect(
             error.problems.map(\.description) == [
                 "base/pricing.lua:\(try RuleFixture.line(of: "M.rollover_cap = 10", in: "pricing.lua") + 2): loop.back: a cycle: the table loop contains itself here"
@@ -72,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let rules = try RuleSet.load(dir.appendingPathComponent("fine").path)
         #expect(rules.fileLabels.contains("streaks.lua"))
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("child").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("child").path) }
         #expect(error.problems.first?.file == "streaks.lua")
         #expect(error.problems.first?.line == (try RuleFixture.line(of: "bonus_credits = 10,", in: "streaks.lua")) + 1)
     }
@@ -80,12 +71,12 @@ import Testing
     @Test func cyclesAndMissingBasesAreErrors() throws {
         let dir = try folder(["a/extends": "../b", "b/extends": "../a", "c/extends": "../nowhere", "d/extends": "\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let cycle = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("a").path) }
+        let cycle = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("a").path) }
         #expect(cycle.problems.first?.message.contains("cycle") == true)
-        let missing = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("c").path) }
+        let missing = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("c").path) }
         #expect(missing.problems.first?.file == "extends")
         #expect(missing.problems.first?.message.contains("no such rule folder") == true)
-        let empty = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("d").path) }
+        let empty = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("d").path) }
         #expect(empty.problems.first?.message.contains("names no folder") == true)
     }
 
@@ -110,7 +101,7 @@ import Testing
             "child/pricing.lua": "local M = base\n\nM.rollover_cap = -1\nreturn M\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("child").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("child").path) }
         #expect(error.problems.map(\.file) == ["pricing.lua"])
         #expect(error.problems.first?.line == 3)
         // An inherited knob is reported in the file that writes it.
@@ -121,7 +112,7 @@ import Testing
             "child/quests.lua": "local M = base\nM.quest.cooldown_minutes_per_app = 15\nreturn M\n",
         ])
         defer { try? FileManager.default.removeItem(at: broken) }
-        let inherited = try #require(throws: RuleSetError.self) { try load(broken.appendingPathComponent("child").path) }
+        let inherited = try #require(throws: RuleSetError.self) { try RuleFixture.load(broken.appendingPathComponent("child").path) }
         #expect(inherited.problems.first?.file == "base/quests.lua")
         #expect(inherited.problems.first?.line == (try RuleFixture.line(of: "session_minutes = 10,", in: "quests.lua")))
     }
@@ -135,9 +126,9 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         // Calling a function that changes the (now frozen) table fails, with the file and line.
-        let a = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("a").path) }
+        let a = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("a").path) }
         #expect(a.problems.contains { $0.file == "pricing.lua" && $0.message.contains("cannot") }, "\(a.problems)")
-        let b = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("b").path) }
+        let b = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("b").path) }
         #expect(b.problems.first?.message.contains("must return a table") == true)
     }
 
@@ -155,7 +146,7 @@ import Testing
     @Test func anExtendsFileWithTwoLinesIsAnErrorAtLine2() throws {
         let dir = try folder(["child/extends": "\(RuleFixture.rulesFolder.path)\n../elsewhere\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("child").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("child").path) }
         #expect(error.problems.count == 1)
         #expect(error.problems.first?.file == "extends")
         #expect(error.problems.first?.line == 2)
@@ -173,11 +164,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = dir.appendingPathComponent("child")
         try FileManager.default.createSymbolicLink(atPath: child.appendingPathComponent("extends").path, withDestinationPath: "/dev/zero")
-        let device = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let device = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(device.problems.map(\.description) == ["extends: not a regular file (a character device)"])
         try FileManager.default.removeItem(at: child.appendingPathComponent("extends"))
         try FileManager.default.createDirectory(at: child.appendingPathComponent("extends"), withIntermediateDirectories: false)
-        let directory = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let directory = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(directory.problems.map(\.description) == ["extends: not a regular file (a directory)"])
     }
 
@@ -186,7 +177,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = dir.appendingPathComponent("child")
         try FileManager.default.createDirectory(at: child.appendingPathComponent("escalation.lua"), withIntermediateDirectories: false)
-        let error = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(error.problems.map(\.description) == ["escalation.lua: not a regular file (a directory)"], "\(error)")
     }
 
@@ -196,7 +187,7 @@ import Testing
         let child = dir.appendingPathComponent("child")
         try sparseFile(child.appendingPathComponent("extends"), bytes: 100 << 20)
         let start = ContinuousClock.now
-        let error = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(error.problems.count == 1)
         #expect(error.problems.first?.file == "extends")
@@ -205,14 +196,14 @@ import Testing
         // A long path that names no folder is quoted in part.
         try FileManager.default.removeItem(at: child.appendingPathComponent("extends"))
         try String(repeating: "x", count: 3000).write(to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
-        let long = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let long = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(long.problems.first?.file == "extends")
         #expect(long.problems.first?.message.contains("… (") == true, "\(long)")
         #expect(long.description.count < 300, "\(long)")
         // So is a long second line.
         try "../x\n\(String(repeating: "y", count: 3000))\n".write(
             to: child.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
-        let second = try #require(throws: RuleSetError.self) { try load(child.path) }
+        let second = try #require(throws: RuleSetError.self) { try RuleFixture.load(child.path) }
         #expect(second.problems.first?.line == 2)
         #expect(second.description.count < 400, "\(second)")
     }
@@ -235,7 +226,7 @@ import Testing
     func variantProblems(_ file: String, _ text: String) throws -> [RuleProblem] {
         let dir = try folder(["v/extends": RuleFixture.rulesFolder.path, "v/\(file)": text])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let error = try #require(throws: RuleSetError.self) { try load(dir.appendingPathComponent("v").path) }
+        let error = try #require(throws: RuleSetError.self) { try RuleFixture.load(dir.appendingPathComponent("v").path) }
         return error.problems
     }
 

@@ -68,7 +68,7 @@ import Testing
     }
 
     /// The engine's calls on `folderWithParams()` and its declarations, made once: two tests read them.
-    nonisolated(unsafe) static let engineCallsWithParams = Result {
+    static let engineCallsWithParams = Result {
         () throws -> (folder: String, declarations: [RuleRecordFields], calls: Calls) in
         let folder = try folderWithParams()
         let (ruleSet, calls) = try engineCalls(folder)
