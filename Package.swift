@@ -87,7 +87,8 @@ let package = Package(
             dependencies: [
                 "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "RulesModelTests",
