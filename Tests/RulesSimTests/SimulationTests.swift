@@ -109,14 +109,14 @@ import Testing
         let cases: [(String, (inout SimulationReport) -> Void)] = [
             (
                 "days[1].yes: YES \(shard.days[1].yes + 1) + NO \(shard.days[1].no) + MISSED \(shard.days[1].missed) = 9 results, "
-                    + "expected at most one for each of the report's 8 users", { $0.days[1].yes += 1 }
+                    + "expected at most one for each of the day's 8 Pressure users", { $0.days[1].yes += 1 }
             ),
             ("days[1].habit_done: 999, expected at most habit_planned \(shard.days[1].habitPlanned)", { $0.days[1].habitDone = 999 }),
             ("days[1].max_reminders: 4, expected at most 3", { $0.days[1].maxReminders = 4 }),
             ("days[1].reminders: 1000000, expected at most max_reminders", { $0.days[1].reminders = 1_000_000 }),
             ("days[1].tiers: counts 9 users, but the report covers 8", { $0.days[1].tiers[0] += 1 }),
             ("days[1].tiers: expected 4 counts (tiers 0 to 3), found 3", { $0.days[1].tiers.removeLast() }),
-            ("days[1].streak_histogram: counts 9 users, but the report covers 8", { $0.days[1].streaks[0] += 1 }),
+            ("days[1].streak_histogram: counts 9 users, but the tiers count 8 (each Pressure user once)", { $0.days[1].streaks[0] += 1 }),
             ("days[1].shields: 9, expected at most the day's NO", { $0.days[1].shields = 9 }),
             (
                 "days[1].earned.balance_histogram: counts 9 Earned users, but the report covers 8 users",

@@ -103,8 +103,7 @@ package struct PopulationComparison: Sendable {
         let runsA = try simulate(folderA, "A"), runsB = try simulate(folderB, "B")
         // A metric's value in a report (each kind of rule failure besides the summary's metrics).
         var measures: [(name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double)] = []
-        let earned = (runsA + runsB).contains { ReportSummary($0.report).earnedUserDays > 0 }
-        let apps = RegisteredMetric.apps(earned: earned)
+        let apps = RegisteredMetric.apps(of: (runsA + runsB).map { ReportSummary($0.report) })
         for metric in MetricRegistry.only(MetricRegistry.summary, apps: apps) {
             measures.append((metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
             guard metric.id == RegisteredMetric.refusedEvents.id else { continue }

@@ -8,6 +8,16 @@ package struct Metric: Sendable {
     /// (``apps(of:)``).
     package enum App: String, Sendable, CaseIterable {
         case pressure, habits, miga, earned
+
+        /// The app's name in reports.
+        package var name: String {
+            switch self {
+            case .pressure: "Pressure"
+            case .habits: "habit tracker"
+            case .miga: "MIGA"
+            case .earned: "Earned"
+            }
+        }
     }
 
     /// What a value counts.
@@ -62,9 +72,11 @@ package struct Metric: Sendable {
     /// `simulate --replicas`' `days`): the label, but for the series named before the registry
     /// (`tier 3`, `reminders per user`), kept so that scripts reading them go on working.
     package let seriesKey: String
+    /// The label before it named its app (`final streak p50`), still taken by `sweep --metric`.
+    package let formerLabel: String?
 
     package init(
-        _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil,
+        _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil, formerLabel: String? = nil,
         summary: (@Sendable (ReportSummary) -> Double)? = nil, day: (@Sendable (DayTotals) -> Double)? = nil
     ) {
         self.id = id
@@ -73,6 +85,7 @@ package struct Metric: Sendable {
         self.app = app
         self.kind = kind
         self.seriesKey = seriesKey ?? label
+        self.formerLabel = formerLabel
         self.summary = summary
         self.day = day
     }
@@ -95,10 +108,17 @@ package struct Metric: Sendable {
     /// The value as printed: a share as a percentage, a whole number as such, others with 2 decimals.
     package func format(_ value: Double) -> String { PopulationComparison.format(value, share: isShare) }
 
-    /// The apps whose metrics a run's reports list: Pressure, the habit tracker and MIGA always (a
-    /// cohort without habit tasks has a completion rate of 0), Earned when any user uses it.
-    package static func apps(of summary: ReportSummary) -> Set<App> { apps(earned: summary.earnedUserDays > 0) }
+    /// The apps whose metrics a run's reports list: those its users use (a report written before
+    /// personas declared their apps: Pressure, the habit tracker and MIGA, and Earned when any user
+    /// used it).
+    package static func apps(of summary: ReportSummary) -> Set<App> {
+        Set(
+            [
+                (summary.pressureUserDays, App.pressure), (summary.habitUserDays, .habits), (summary.migaUserDays, .miga),
+                (summary.earnedUserDays, .earned),
+            ].filter { $0.0 > 0 }.map(\.1))
+    }
 
-    /// Pressure, the habit tracker and MIGA, and Earned when `earned`.
-    package static func apps(earned: Bool) -> Set<App> { earned ? Set(App.allCases) : [.pressure, .habits, .miga] }
+    /// The apps of any of these runs (`compare`'s two sets, replicas).
+    package static func apps(of summaries: [ReportSummary]) -> Set<App> { summaries.reduce(into: []) { $0.formUnion(apps(of: $1)) } }
 }

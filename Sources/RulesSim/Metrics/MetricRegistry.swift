@@ -46,7 +46,9 @@ package enum MetricRegistry {
     package static func only(_ metrics: [Metric], apps: Set<Metric.App>) -> [Metric] { metrics.filter { apps.contains($0.app) } }
 
     /// The metric whose id or label is `name`.
-    package static func metric(named name: String) -> Metric? { all.first { $0.id == name || $0.label == name } }
+    package static func metric(named name: String) -> Metric? {
+        all.first { $0.id == name || $0.label == name } ?? all.first { $0.formerLabel == name }
+    }
 }
 
 // MARK: - The metrics
@@ -70,19 +72,19 @@ extension Metric {
     package static let missed = Metric(
         "missed", "MISSED", unit: .count, app: .pressure, kind: .total, summary: { Double($0.missed) })
     package static let missedPerUserDay = Metric(
-        "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, summary: { share($0.missed, $0.userDays) })
+        "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, summary: { $0.perPressureUserDay($0.missed) })
     /// The share of user-days on each tier (0…3); a day's: the users on it at the end of the day.
     package static let userDaysAtTier: [Metric] = (0...3).map { tier in
         Metric(
             "user_days_at_tier_\(tier)", "user-days at tier \(tier)", unit: .share, app: .pressure, seriesKey: "tier \(tier)",
-            summary: { share($0.userDaysAtTier[tier], $0.userDays) }, day: { share($0.tiers[tier], $0.users) })
+            summary: { $0.perPressureUserDay($0.userDaysAtTier[tier]) }, day: { share($0.tiers[tier], $0.pressureUsers) })
     }
     package static let userDaysAtTier3Count = Metric(
         "user_days_at_tier_3_count", "user-days at tier 3 (count)", unit: .count, app: .pressure, kind: .total,
         summary: { Double($0.userDaysAtTier[3]) })
     package static let remindersPerUserDay = Metric(
         "reminders_per_user_day", "reminders per user-day", unit: .perUserDay, app: .pressure, seriesKey: "reminders per user",
-        summary: { $0.remindersPerUserDay }, day: { share($0.reminders, $0.users) })
+        summary: { $0.remindersPerUserDay }, day: { share($0.reminders, $0.pressureUsers) })
     package static let maxRemindersPerUserDay = Metric(
         "max_reminders_per_user_day", "most reminders in a user-day", unit: .count, app: .pressure, kind: .extreme,
         summary: { Double($0.maxRemindersPerUserDay) }, day: { Double($0.maxReminders) })
@@ -90,16 +92,16 @@ extension Metric {
         "shields_used", "restart shields used", unit: .count, app: .pressure, kind: .total, summary: { Double($0.shields) })
     /// The current streaks at the end of the run (the last day's).
     package static let finalStreakP50 = Metric(
-        "final_streak_p50", "final streak p50", unit: .days, app: .pressure,
+        "final_streak_p50", "Pressure final streak p50", unit: .days, app: .pressure, formerLabel: "final streak p50",
         summary: { Double($0.finalStreaks.streakPercentile(50)) })
     package static let finalStreakP90 = Metric(
-        "final_streak_p90", "final streak p90", unit: .days, app: .pressure,
+        "final_streak_p90", "Pressure final streak p90", unit: .days, app: .pressure, formerLabel: "final streak p90",
         summary: { Double($0.finalStreaks.streakPercentile(90)) })
     /// The current streaks at the end of each day (no whole-run value: the run's is the final streak).
     package static let streakP50 = Metric(
-        "streak_p50", "streak p50", unit: .days, app: .pressure, day: { Double($0.streakPercentile(50)) })
+        "streak_p50", "Pressure streak p50", unit: .days, app: .pressure, seriesKey: "streak p50", day: { Double($0.streakPercentile(50)) })
     package static let streakP90 = Metric(
-        "streak_p90", "streak p90", unit: .days, app: .pressure, day: { Double($0.streakPercentile(90)) })
+        "streak_p90", "Pressure streak p90", unit: .days, app: .pressure, seriesKey: "streak p90", day: { Double($0.streakPercentile(90)) })
 
     // The habit tracker and MIGA.
 
@@ -107,7 +109,8 @@ extension Metric {
         "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate },
         day: { share($0.habitDone, $0.habitPlanned) })
     package static let exitsToFocus = Metric(
-        "exits_to_focus", "exits to focus", unit: .count, app: .miga, kind: .total, summary: { Double($0.exits) })
+        "exits_to_focus", "MIGA exits to focus", unit: .count, app: .miga, kind: .total, formerLabel: "exits to focus",
+        summary: { Double($0.exits) })
 
     // Earned, per Earned user-day (the users whose persona uses Earned), or in all.
 

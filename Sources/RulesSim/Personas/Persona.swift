@@ -13,21 +13,32 @@ package struct Persona: Sendable {
     package var spec: PersonaSpec
 }
 
+extension Persona {
+    /// The apps the users of these personas may use (Earned's only with a share above 0).
+    package static func apps(of personas: [Persona]) -> Set<Metric.App> {
+        personas.reduce(into: []) { apps, p in apps.formUnion(p.spec.apps.filter { $0 != .earned || (p.spec.earned?.share ?? 0) > 0 }) }
+    }
+}
+
 /// The data of a persona file.
 package struct PersonaSpec: Decodable, Sendable, Equatable {
     /// What the persona models, in a sentence.
     package var description: String
+    /// The apps its users use (`apps = { "pressure", "habits", "miga", "earned" }`). A file without
+    /// `apps` uses the apps whose sections it has: Pressure with `commit` or `answer`, the habit
+    /// tracker with `habits`, MIGA with `miga`, Earned with `earned`.
+    package var apps: Set<Metric.App> = []
     /// The app settings the user chooses on its first day.
     package var settings: Settings = Settings()
     /// The share of users of this persona on the paid plan (restart shields).
     package var paidShare: Double = 0
-    /// The probability of setting a commitment before the deadline on a day.
-    package var commit: Double
+    /// The probability of setting a commitment before the deadline on a day (Pressure).
+    package var commit: Double = 0
     /// The commitment is set between these many minutes before the deadline (uniform).
     package var commitLeadMinutes: [Int] = [30, 120]
     /// At the first look after the window opens: the probabilities of answering YES and NO
     /// (the rest: no answer yet).
-    package var answer: Answer
+    package var answer = Answer(yes: 0, no: 0)
     /// Minutes after the window opens at which the user first looks (uniform in the range).
     package var firstLookMinutes: [Int] = [60, 600]
     /// The probability that a reminder makes the user answer, by the tier of the day (0…3).
@@ -138,12 +149,12 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
 
     /// The fields a persona file may have.
     static let fieldNames = [
-        "description", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
+        "description", "apps", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
         "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "earned", "day",
     ]
 
     enum CodingKeys: String, CodingKey {
-        case description, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer
+        case description, apps, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer
         case firstLookMinutes = "first_look_minutes", reminderResponse = "reminder_response", reminderYesShare = "reminder_yes_share"
         case lostStreak = "lost_streak", shield, habits, miga, earned, day
     }
@@ -153,9 +164,9 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
         description = try c.decode(String.self, forKey: .description)
         settings = try c.decodeIfPresent(Settings.self, forKey: .settings) ?? Settings()
         paidShare = try c.decodeIfPresent(Double.self, forKey: .paidShare) ?? 0
-        commit = try c.decode(Double.self, forKey: .commit)
+        commit = try c.decodeIfPresent(Double.self, forKey: .commit) ?? 0
         commitLeadMinutes = try c.decodeIfPresent([Int].self, forKey: .commitLeadMinutes) ?? commitLeadMinutes
-        answer = try c.decode(Answer.self, forKey: .answer)
+        answer = try c.decodeIfPresent(Answer.self, forKey: .answer) ?? Answer(yes: 0, no: 0)
         firstLookMinutes = try c.decodeIfPresent([Int].self, forKey: .firstLookMinutes) ?? firstLookMinutes
         reminderResponse = try c.decodeIfPresent([Double].self, forKey: .reminderResponse) ?? reminderResponse
         reminderYesShare = try c.decodeIfPresent(Double.self, forKey: .reminderYesShare) ?? reminderYesShare
@@ -165,5 +176,28 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
         miga = try c.decodeIfPresent(Miga.self, forKey: .miga) ?? Miga()
         earned = try c.decodeIfPresent(EarnedPersona.self, forKey: .earned)
         day = try c.decodeIfPresent(LuaFunction.self, forKey: .day)
+        pressureFields = Self.pressureKeys.filter(c.contains).map(\.stringValue)
+        sections = Set(
+            [
+                (!pressureFields.isEmpty, Metric.App.pressure), (c.contains(.habits), .habits), (c.contains(.miga), .miga),
+                (c.contains(.earned), .earned),
+            ].filter(\.0).map(\.1))
+        listedApps = try c.decodeIfPresent([String].self, forKey: .apps)
+        apps = listedApps.map { Set($0.compactMap(Metric.App.init(rawValue:))) } ?? sections
     }
+
+    /// The apps whose sections the file has, its `apps` as written, and the Pressure fields it has:
+    /// the checks compare them.
+    package private(set) var sections: Set<Metric.App> = []
+    package private(set) var listedApps: [String]?
+    package private(set) var pressureFields: [String] = []
+
+    /// The fields only a Pressure user has.
+    static let pressureKeys: [CodingKeys] = [
+        .commit, .answer, .paidShare, .commitLeadMinutes, .firstLookMinutes, .reminderResponse, .reminderYesShare, .lostStreak,
+        .shield,
+    ]
+
+    /// Whether its users use `app`.
+    package func uses(_ app: Metric.App) -> Bool { apps.contains(app) }
 }

@@ -61,6 +61,7 @@ enum PersonaChecks {
     static func problems(of spec: PersonaSpec) -> [(String, String)] {
         var f = Findings()
         if spec.description.isEmpty { f.add("description", "must not be empty") }
+        appProblems(spec, &f)
         f.probability("paid_share", spec.paidShare)
         f.probability("commit", spec.commit)
         f.range("commit_lead_minutes", spec.commitLeadMinutes, within: 0...360)
@@ -93,6 +94,45 @@ enum PersonaChecks {
         f.shares("miga", [("exit", spec.miga.exit), ("deepen", spec.miga.deepen)], rest: "proceeds to the app")
         if let earned = spec.earned { earnedProblems(earned, &f) }
         return f.out + settingsProblems(spec.settings)
+    }
+
+    /// `apps`: known names, once each, at least one; each app listed has its section (Pressure: `commit`
+    /// and `answer`) and each section its app.
+    static func appProblems(_ spec: PersonaSpec, _ f: inout Findings) {
+        let names = Metric.App.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        if let listed = spec.listedApps {
+            if listed.isEmpty { f.add("apps", "expected at least one of \(names)") }
+            var seen = Set<String>()
+            for (i, name) in listed.enumerated() {
+                if Metric.App(rawValue: name) == nil {
+                    var message = "expected one of \(names), found \(quoted(name))"
+                    if let s = Suggestion.closest(to: name, among: Metric.App.allCases.map(\.rawValue)) {
+                        message += "; did you mean '\(s)'?"
+                    }
+                    f.add("apps[\(i + 1)]", message)
+                } else if !seen.insert(name).inserted {
+                    f.add("apps[\(i + 1)]", "\(quoted(name)) is already listed")
+                }
+            }
+            let listedText = listed.map { "\"\($0)\"" }.joined(separator: ", ")
+            for field in spec.pressureFields where !spec.uses(.pressure) {
+                f.add(field, "a Pressure field, but apps (\(listedText)) does not list \"pressure\"")
+            }
+            for (app, field) in [(Metric.App.habits, "habits"), (.miga, "miga"), (.earned, "earned")]
+            where spec.sections.contains(app) && !spec.uses(app) {
+                f.add(field, "apps (\(listedText)) does not list \"\(app.rawValue)\"")
+            }
+        } else if spec.sections.isEmpty {
+            f.add("apps", "expected the apps its users use (\(names)), or the section of one of them")
+        }
+        if spec.uses(.pressure) {
+            for field in ["commit", "answer"] where !spec.pressureFields.contains(field) {
+                f.add(field, "missing: a Pressure user needs commit and answer")
+            }
+        }
+        if spec.uses(.habits), spec.habits.isEmpty { f.add("habits", "expected at least one task for a habit tracker user") }
+        if spec.uses(.miga), !spec.sections.contains(.miga) { f.add("miga", "missing: a MIGA user needs miga = { opens_per_day = … }") }
+        if spec.uses(.earned), spec.earned == nil { f.add("earned", "missing: an Earned user needs earned = { … }") }
     }
 
     static func settingsProblems(_ s: PersonaSpec.Settings) -> [(String, String)] {

@@ -121,10 +121,15 @@ package enum PersonaLoader {
         }
         // Misspelt top-level fields first: a typo often also leaves a required field missing.
         let known = PersonaSpec.fieldNames
+        // The fields a typo stands for: their own problems (`commit` missing) are the typo's knock-ons.
+        var meant: Set<String> = []
         var problems: [RuleProblem] = value.tableValue!.sortedEntries.compactMap { entry in
             guard let name = entry.key.stringValue, !known.contains(name) else { return nil }
             var message = "unknown field '\(name)'"
-            if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
+            if let suggestion = Suggestion.closest(to: name, among: known) {
+                message += "; did you mean '\(suggestion)'?"
+                meant.insert(suggestion)
+            }
             return RuleProblem(file: path, line: map.exactLine(for: name) ?? map.line(for: ""), message: message)
         }
         // Every field's problem in one run (`decodeReportingAll` goes on past a bad field), but
@@ -142,7 +147,7 @@ package enum PersonaLoader {
         }
         guard let spec = decoded else { throw PersonaError(problems: problems) }
         func checks(_ spec: PersonaSpec) -> [RuleProblem] {
-            PersonaChecks.problems(of: spec).map { fieldPath, message in
+            PersonaChecks.problems(of: spec).filter { !meant.contains($0.0) }.map { fieldPath, message in
                 RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
             }
         }

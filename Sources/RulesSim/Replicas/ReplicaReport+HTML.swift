@@ -69,12 +69,15 @@ extension ReplicaReport {
         let bands =
             " Each line is the mean over the \(reports.count) replicas, its band the 95% interval of that day's mean."
         let drawn = self.drawn
-        page.heading("Pressure")
-        page.paragraph(SimulationReport.sectionNotes.pressure + bands, className: "note")
-        for chart in drawn where !chart.isEarned { page.figure(chart.chart.svg()) }
+        let apps = self.apps
+        if apps.contains(.pressure) {
+            page.heading("Pressure")
+            page.paragraph(SimulationReport.sectionNotes.pressure + bands, className: "note")
+            for chart in drawn where !chart.isEarned { page.figure(chart.chart.svg()) }
+        }
         page.heading("Earned")
         page.paragraph(SimulationReport.sectionNotes.earned + bands, className: "note")
-        if earned {
+        if apps.contains(.earned) {
             for chart in drawn where chart.isEarned { page.figure(chart.chart.svg()) }
         } else {
             page.paragraph(SimulationReport.sectionNotes.noEarned, className: "note")

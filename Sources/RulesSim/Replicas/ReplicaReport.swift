@@ -42,10 +42,8 @@ package struct ReplicaReport: Sendable {
     }
 
     var first: SimulationReport { reports[0] }
-    /// Whether any replica has Earned users (then Earned's metrics are listed).
-    var earned: Bool { reports.contains { ReportSummary($0).earnedUserDays > 0 } }
-    /// The apps whose metrics are listed.
-    var apps: Set<Metric.App> { Metric.apps(earned: earned) }
+    /// The apps whose metrics are listed: those of any replica's users.
+    var apps: Set<Metric.App> { Metric.apps(of: reports.map(ReportSummary.init)) }
 
     /// Each summary metric's estimate over the replicas.
     package var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {

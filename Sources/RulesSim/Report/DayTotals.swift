@@ -3,7 +3,12 @@ import RulesEngine
 /// What happened on one simulated day, summed over users. Only integer counts, so that totals of
 /// parts (workers, shards) add up exactly to the totals of the whole, whatever the order.
 package struct DayTotals: Codable, Sendable, Equatable {
-    /// Users on each tier (0…3) at the end of the day.
+    /// Users counted on the day, and those of them who use the habit tracker and MIGA (Pressure's
+    /// are on its tiers, Earned's in `earned`).
+    package var users = 0
+    package var habitUsers = 0
+    package var migaUsers = 0
+    /// Pressure's users on each tier (0…3) at the end of the day.
     package var tiers: [Int] = [0, 0, 0, 0]
     /// Reminders sent (logged notifications).
     package var reminders = 0
@@ -28,7 +33,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
     package var refused = 0
     /// Events applied.
     package var events = 0
-    /// Users by current streak at the end of the day: `streaks[n]` users have a streak of n.
+    /// Pressure's users by current streak at the end of the day: `streaks[n]` users have a streak of n.
     package var streaks: [Int] = []
     /// Earned: the economy of the users who use it.
     package var earned = EconomyTotals()
@@ -47,7 +52,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
     package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
+        case users, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
@@ -55,11 +60,16 @@ package struct DayTotals: Codable, Sendable, Equatable {
     }
 
     /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
-    /// and one of a run without skips, freezes, late completions, best streaks or scores has none
-    /// of these keys (they are zero, or empty).
+    /// one of a run without skips, freezes, late completions, best streaks or scores has none
+    /// of these keys (they are zero, or empty), and one written before personas declared their
+    /// apps has no `users`, `habit_users` nor `miga_users` (every user used every app: those on
+    /// the tiers).
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tiers = try c.decode([Int].self, forKey: .tiers)
+        users = try c.decodeIfPresent(Int.self, forKey: .users) ?? tiers.reduce(0, +)
+        habitUsers = try c.decodeIfPresent(Int.self, forKey: .habitUsers) ?? users
+        migaUsers = try c.decodeIfPresent(Int.self, forKey: .migaUsers) ?? users
         reminders = try c.decode(Int.self, forKey: .reminders)
         maxReminders = try c.decode(Int.self, forKey: .maxReminders)
         commitments = try c.decode(Int.self, forKey: .commitments)
@@ -86,6 +96,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     /// Adds another part's counts.
     package mutating func add(_ other: DayTotals) {
+        users += other.users
+        habitUsers += other.habitUsers
+        migaUsers += other.migaUsers
         for i in tiers.indices { tiers[i] += other.tiers[i] }
         reminders += other.reminders
         maxReminders = max(maxReminders, other.maxReminders)
@@ -122,6 +135,14 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
 
+    /// Counts a user of `persona` on the day, and in the apps it uses but Pressure (counted on its
+    /// tier) and Earned (in `earned`, by the user's own draw of `earned.share`).
+    mutating func countUser(of persona: PersonaSpec) {
+        users += 1
+        if persona.uses(.habits) { habitUsers += 1 }
+        if persona.uses(.miga) { migaUsers += 1 }
+    }
+
     /// Why these counts cannot be a day of `users` users (a message naming the field at `path`,
     /// e.g. `days[3].yes`, and what was expected), nil when they can: each user is counted once on
     /// a tier, in the streak histogram and by one result; a part is at most its whole; and each
@@ -136,15 +157,22 @@ package struct DayTotals: Codable, Sendable, Equatable {
             commitments, habitDone, exits, deepens, proceeds, shields, earned.habitsDone, earned.choices, earned.gateOpens,
             earned.unblockedOpens, earned.gaveUp, habitSkips, freezesEquipped, freezesUsed, habitLate,
         ].reduce(0, +)
+        let pressure = pressureUsers
+        require(users == n, .users, "\(users), but the report covers \(n) users")
         require(tiers.count == 4, .tiers, "expected 4 counts (tiers 0 to 3), found \(tiers.count)")
-        require(users == n, .tiers, "counts \(users) users, but the report covers \(n)")
-        require(streaks.reduce(0, +) == n, .streaks, "counts \(streaks.reduce(0, +)) users, but the report covers \(n)")
+        require(pressure <= n, .tiers, "counts \(pressure) users, but the report covers \(n)")
+        require(habitUsers <= n, .habitUsers, "\(habitUsers), expected at most the report's \(n) users")
+        require(migaUsers <= n, .migaUsers, "\(migaUsers), expected at most the report's \(n) users")
+        require(
+            streaks.reduce(0, +) == pressure, .streaks,
+            "counts \(streaks.reduce(0, +)) users, but the tiers count \(pressure) (each Pressure user once)")
         // One result for each user, or none for a user whose zone skips the date (Pacific/Apia, 2011-12-30).
         require(
-            yes + no + missed <= n, .yes,
+            yes + no + missed <= pressure, .yes,
             "YES \(yes) + NO \(no) + MISSED \(missed) = \(yes + no + missed) results, "
-                + "expected at most one for each of the report's \(n) users")
-        require(commitments <= n, .commitments, "\(commitments), expected at most one for each of the report's \(n) users")
+                + "expected at most one for each of the day's \(pressure) Pressure users")
+        require(
+            commitments <= pressure, .commitments, "\(commitments), expected at most one for each of the day's \(pressure) Pressure users")
         require(yes + no <= commitments, .yes, "YES \(yes) + NO \(no) check-ins, expected at most the \(commitments) commitments")
         require(shields <= no + missed, .shields, "\(shields), expected at most the day's NO \(no) + MISSED \(missed)")
         require(habitDone <= habitPlanned, .habitDone, "\(habitDone), expected at most habit_planned \(habitPlanned)")
@@ -152,7 +180,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
             maxReminders <= most, .maxReminders,
             "\(maxReminders), expected at most \(most) (the escalation document's most reminders a day)")
         require(maxReminders <= reminders, .maxReminders, "\(maxReminders), expected at most the day's \(reminders) reminders")
-        require(reminders <= maxReminders * n, .reminders, "\(reminders), expected at most max_reminders \(maxReminders) × \(n) users")
+        require(
+            reminders <= maxReminders * pressure, .reminders,
+            "\(reminders), expected at most max_reminders \(maxReminders) × \(pressure) Pressure users")
         require(refused <= events, .refused, "\(refused), expected at most the \(events) events")
         require(
             events >= counted + max(n, refused), .events,
@@ -169,9 +199,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
         return problem ?? earned.problem(users: n, at: "\(path).\(CodingKeys.earned.rawValue)")
     }
 
-    /// Users counted on the day.
-    package var users: Int { tiers.reduce(0, +) }
+    /// Pressure's users on the day (each on one tier).
+    package var pressureUsers: Int { tiers.reduce(0, +) }
 
-    /// The smallest streak that at least `p` percent of the users have or are below (nearest rank).
+    /// The smallest streak that at least `p` percent of Pressure's users have or are below (nearest rank).
     package func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }
 }

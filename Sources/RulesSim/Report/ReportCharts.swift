@@ -42,7 +42,7 @@ package struct ReportCharts: Sendable {
     package var tiers: LineChart {
         LineChart(
             title: "Users on each escalation tier", unit: "% of users", axis: axis,
-            series: (0..<4).map { t in line("tiers.\(t)", "tier \(t)", Self.tierColors[t]) { Self.ratio($0.tiers[t], $0.users, scale: 100) }
+            series: (0..<4).map { t in line("tiers.\(t)", "tier \(t)", Self.tierColors[t]) { Self.ratio($0.tiers[t], $0.pressureUsers, scale: 100) }
             },
             maxValue: 100)
     }

@@ -3,6 +3,10 @@ package struct ReportSummary: Sendable, Equatable {
     package var users: Int
     package var days: Int
     package var userDays: Int
+    /// The user-days of the users of Pressure, the habit tracker and MIGA (Earned's: `earnedUserDays`).
+    package var pressureUserDays: Int
+    package var habitUserDays: Int
+    package var migaUserDays: Int
     package var events: Int
     package var refused: Int
     package var commitments: Int
@@ -37,6 +41,9 @@ package struct ReportSummary: Sendable, Equatable {
         users = report.userCount
         days = report.days.count
         userDays = users * days
+        pressureUserDays = atTier.reduce(0, +)
+        habitUserDays = total.habitUsers
+        migaUserDays = total.migaUsers
         events = total.events
         refused = total.refused
         commitments = total.commitments
@@ -70,7 +77,10 @@ package struct ReportSummary: Sendable, Equatable {
         earned.unlocks[.credits] == 0 ? 0 : Double(earned.creditsSpent) / Double(earned.unlocks[.credits])
     }
 
-    package var remindersPerUserDay: Double { userDays == 0 ? 0 : Double(reminders) / Double(userDays) }
+    /// `n` per Pressure user-day.
+    package func perPressureUserDay(_ n: Int) -> Double { pressureUserDays == 0 ? 0 : Double(n) / Double(pressureUserDays) }
+
+    package var remindersPerUserDay: Double { perPressureUserDay(reminders) }
     package var habitRate: Double { habitPlanned == 0 ? 0 : Double(habitDone) / Double(habitPlanned) }
     package var yesRate: Double { yes + no + missed == 0 ? 0 : Double(yes) / Double(yes + no + missed) }
 

@@ -28,7 +28,8 @@ extension SimulationReport {
                     "\(run.duration): \(days.count) days, \(first) (\(Self.weekdayName(first))) to \(last) (\(Self.weekdayName(last)))"
                 ),
                 ("personas", run.personas), ("seed", "\(run.seed)"), ("inputs digest", run.inputsDigest),
-            ] + (s.earnedUserDays > 0 ? [("Earned users", "\(s.earnedUsers) (\(s.earnedUserDays) user-days)")] : []))
+            ] + [("apps", Self.appUsers(s, Metric.apps(of: s)))]
+                + (s.earnedUserDays > 0 ? [("Earned users", "\(s.earnedUsers) (\(s.earnedUserDays) user-days)")] : []))
         page.heading(Self.glanceHeading)
         page.paragraph(
             "The run's figures, as simulate --replicas lists them with their intervals. Shares in percent; per user-day: divided "
@@ -40,10 +41,12 @@ extension SimulationReport {
             MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: s)).map { m in
                 [m.label, ReplicaReport.format(m.value(s), share: m.isShare)]
             })
-        page.heading("Pressure")
-        page.paragraph(Self.sectionNotes.pressure, className: "note")
-        for chart in charts.pressure { page.figure(chart.svg()) }
-        page.figure(charts.finalStreaks.svg())
+        if Metric.apps(of: s).contains(.pressure) {
+            page.heading("Pressure")
+            page.paragraph(Self.sectionNotes.pressure, className: "note")
+            for chart in charts.pressure { page.figure(chart.svg()) }
+            page.figure(charts.finalStreaks.svg())
+        }
         page.heading("Earned")
         page.paragraph(Self.sectionNotes.earned, className: "note")
         if charts.hasEarned {

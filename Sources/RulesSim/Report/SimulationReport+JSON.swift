@@ -19,17 +19,28 @@ extension SimulationReport {
                 ("personas", .string(r.personas)), ("rules", .string(r.rules)), ("engine", .string(r.engine)),
                 ("inputs_digest", .string(r.inputsDigest)),
             ])
-        let summary: JSONValue = .object(
-            [
-                ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
-                Self.member(.events, s), Self.member(.refusedEvents, s), ("commitments", .int(s.commitments)),
+        // The members of the apps the cohort uses (`apps`: each with its user-days).
+        let apps = Metric.apps(of: s)
+        var members: [(String, JSONValue)] = [
+            ("users", .int(s.users)), ("days", .int(s.days)), ("user_days", .int(s.userDays)),
+            ("apps", .object(Self.appUserDays(s).filter { apps.contains($0.app) }.map { ($0.app.rawValue, .int($0.userDays)) })),
+            Self.member(.events, s), Self.member(.refusedEvents, s),
+        ]
+        if apps.contains(.pressure) {
+            members += [
+                ("commitments", .int(s.commitments)),
                 ("check_ins", .object([("YES", .int(s.yes)), ("NO", .int(s.no)), ("MISSED", .int(s.missed))])),
                 Self.member(.yesRate, s),
                 ("reminders", .int(s.reminders)), Self.member(.remindersPerUserDay, s), Self.member(.maxRemindersPerUserDay, s),
-                ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })),
-                Self.member(.shieldsUsed, s), Self.member(.habitCompletionRate, s),
-            ] + Self.habitSummaryJSON(s, shown) + [
-                Self.member(.exitsToFocus, s), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds)),
+                ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })), Self.member(.shieldsUsed, s),
+            ]
+        }
+        if apps.contains(.habits) { members += [Self.member(.habitCompletionRate, s)] + Self.habitSummaryJSON(s, shown) }
+        if apps.contains(.miga) {
+            members += [Self.member(.exitsToFocus, s), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds))]
+        }
+        if apps.contains(.pressure) {
+            members.append(
                 (
                     "final_streak",
                     .object([
@@ -37,9 +48,10 @@ extension SimulationReport {
                         ("max", .int(max(0, s.finalStreaks.streaks.count - 1))),
                         ("distribution", .object(s.streakBuckets.map { ($0.0, .int($0.1)) })),
                     ])
-                ),
-                ("earned", Self.earnedSummaryJSON(s)),
-            ])
+                ))
+        }
+        if apps.contains(.earned) { members.append(("earned", Self.earnedSummaryJSON(s))) }
+        let summary: JSONValue = .object(members)
         let days = dayObjects(shown)
         // The rule set's failures only when there are any: a clean run's report is unchanged.
         let failures: [(String, JSONValue)] = self.failures.isEmpty ? [] : [("failures", self.failures.json)]
@@ -58,6 +70,7 @@ extension SimulationReport {
             .object(
                 [
                     ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
+                    ("users", .int(d.users)), ("habit_users", .int(d.habitUsers)), ("miga_users", .int(d.migaUsers)),
                     ("tier_share", .array(Metric.userDaysAtTier.map { Self.rounded($0.value(d)) })),
                     Self.member(.streakP50, d), Self.member(.streakP90, d), Self.member(.habitCompletionRate, d),
                     ("tiers", .array(d.tiers.map { .int($0) })), ("reminders", .int(d.reminders)), ("max_reminders", .int(d.maxReminders)),

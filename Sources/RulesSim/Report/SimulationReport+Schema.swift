@@ -29,9 +29,10 @@ extension SimulationReport {
             required: [
                 "duration", "start", "days", "users", "users_from", "users_to", "seed", "personas", "rules", "engine", "inputs_digest",
             ])
-        let habitOnly = ["habit_marks", "habit_best_streaks", "habit_score"]
         let summaryProperties: [(String, JSONValue)] = [
-            ("users", count), ("days", count), ("user_days", count), metric(.events), metric(.refusedEvents), ("commitments", count),
+            ("users", count), ("days", count), ("user_days", count),
+            ("apps", object(Metric.App.allCases.map { ($0.rawValue, count) }, required: [])),
+            metric(.events), metric(.refusedEvents), ("commitments", count),
             ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), metric(.yesRate), ("reminders", count),
             metric(.remindersPerUserDay), metric(.maxRemindersPerUserDay), ("user_days_at_tier", counts),
             metric(.shieldsUsed), metric(.habitCompletionRate),
@@ -114,7 +115,8 @@ extension SimulationReport {
                 .object([
                     ("report", .object([("const", .string("rulesrun simulate"))])), ("version", .object([("const", .int(1))])),
                     ("run", run),
-                    ("summary", object(summaryProperties, required: summaryProperties.map(\.0).filter { !habitOnly.contains($0) })),
+                    // The members of the apps the cohort uses (`apps`), and those every report has.
+                    ("summary", object(summaryProperties, required: ["users", "days", "user_days", "apps", "events", "refused_events"])),
                     ("failures", failures), ("days", .object([("type", .string("array")), ("items", day)])),
                 ])
             ),

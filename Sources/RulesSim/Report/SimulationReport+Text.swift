@@ -15,44 +15,71 @@ extension SimulationReport {
         if r.usersFrom != 0 || r.usersTo != r.users { out += ", users \(UserRange(r.usersFrom..<r.usersTo)) of \(r.users)" }
         if r.idOffset != 0 { out += ", user ids \(UserRange(r.usersFrom + r.idOffset..<r.usersTo + r.idOffset)) (appended)" }
         out += "\n\n"
-        let earned = s.earnedUserDays > 0
+        // The columns and lines of the apps the cohort uses.
+        let apps = Metric.apps(of: s)
+        let (pressure, habits, miga, earned) = (apps.contains(.pressure), apps.contains(.habits), apps.contains(.miga), apps.contains(.earned))
         let shown = HabitShown(days)
         let header =
-            [
-                "day", "date", "tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90",
-                "habits", "exits",
-            ] + Self.habitHeader(shown) + (earned ? Self.earnedHeader : [])
+            ["day", "date"]
+            + (pressure ? ["tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90"] : [])
+            + (habits ? ["habits"] : []) + (miga ? ["exits"] : []) + (habits ? Self.habitHeader(shown) : [])
+            + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
-            rows.append(
-                [String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
-                    + Metric.userDaysAtTier.map { Self.percent($0.value(d)) }
-                    + [
-                        String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
-                        String(d.streakPercentile(50)), String(d.streakPercentile(90)),
-                        Self.percent(Metric.habitCompletionRate.value(d)), String(d.exits),
-                    ]
-                    + Self.habitCells(d, shown) + (earned ? Self.earnedCells(d) : []))
+            var row = [String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
+            if pressure {
+                row += Metric.userDaysAtTier.map { Self.percent($0.value(d)) }
+                row += [
+                    String(d.reminders), String(d.yes), String(d.no), String(d.missed), String(d.shields),
+                    String(d.streakPercentile(50)), String(d.streakPercentile(90)),
+                ]
+            }
+            if habits { row.append(Self.percent(Metric.habitCompletionRate.value(d))) }
+            if miga { row.append(String(d.exits)) }
+            if habits { row += Self.habitCells(d, shown) }
+            if earned { row += Self.earnedCells(d) }
+            rows.append(row)
         }
         out += Self.align([header] + rows, leftColumns: [1])
         out += "\nsummary\n"
         out += "  user-days                   \(s.userDays) (\(s.events) events applied, \(s.refused) refused)\n"
-        out +=
-            "  check-ins                   YES \(s.yes) (\(Self.percent(Metric.yesRate.value(s)))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
-        out +=
-            "  user-days at tier 0/1/2/3   " + s.userDaysAtTier.map(String.init).joined(separator: " / ")
-            + "  (tier 3: \(Self.percent(Metric.userDaysAtTier[3].value(s))))\n"
-        out +=
-            "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
-        out += "  restart shields used        \(s.shields)\n"
-        out += "  habit completion rate       \(Self.percent(Metric.habitCompletionRate.value(s))) (\(s.habitDone) of \(s.habitPlanned))\n"
-        out += Self.habitLines(s, shown)
-        out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n"
-        out +=
-            "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
-            + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
+        if apps != Set(Metric.App.allCases) || s.pressureUserDays != s.userDays {
+            out += "  apps                        " + Self.appUsers(s, apps) + "\n"
+        }
+        if pressure {
+            out +=
+                "  check-ins                   YES \(s.yes) (\(Self.percent(Metric.yesRate.value(s)))), NO \(s.no), MISSED \(s.missed); commitments \(s.commitments)\n"
+            out +=
+                "  user-days at tier 0/1/2/3   " + s.userDaysAtTier.map(String.init).joined(separator: " / ")
+                + "  (tier 3: \(Self.percent(Metric.userDaysAtTier[3].value(s))))\n"
+            out +=
+                "  reminders                   \(s.reminders), \(String(format: "%.2f", s.remindersPerUserDay)) per user-day, at most \(s.maxRemindersPerUserDay) for one user-day\n"
+            out += "  restart shields used        \(s.shields)\n"
+        }
+        if habits {
+            out += "  habit completion rate       \(Self.percent(Metric.habitCompletionRate.value(s))) (\(s.habitDone) of \(s.habitPlanned))\n"
+            out += Self.habitLines(s, shown)
+        }
+        if miga { out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n" }
+        if pressure {
+            out +=
+                "  final streak                p50 \(s.finalStreaks.streakPercentile(50)), p90 \(s.finalStreaks.streakPercentile(90)), max \(max(0, s.finalStreaks.streaks.count - 1)); "
+                + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
+        }
         if earned { out += Self.earnedLines(s) }
         return out
+    }
+
+    /// The user-days of each app the cohort uses (Pressure's per user-day figures divide by its
+    /// own), in the order reports list the apps.
+    static func appUsers(_ s: ReportSummary, _ apps: Set<Metric.App>) -> String {
+        let used = appUserDays(s).filter { apps.contains($0.app) }.map { "\($0.app.name) \($0.userDays)" }
+        return (used.isEmpty ? "none" : used.joined(separator: ", ")) + " user-days"
+    }
+
+    /// Each app's user-days, in the order reports list the apps.
+    static func appUserDays(_ s: ReportSummary) -> [(app: Metric.App, userDays: Int)] {
+        [(.pressure, s.pressureUserDays), (.habits, s.habitUserDays), (.miga, s.migaUserDays), (.earned, s.earnedUserDays)]
     }
 
     /// The per-day series as CSV (a header line, then one line per day).

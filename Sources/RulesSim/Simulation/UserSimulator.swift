@@ -100,7 +100,8 @@ final class UserSimulator {
         let persona = personas[config.mix.pick(run.random.unit())]
         let spec = persona.spec
         run.minStreak = max(1, spec.lostStreak.minStreak)
-        let isPaid = run.random.chance(spec.paidShare)
+        let pressure = spec.uses(.pressure)
+        let isPaid = pressure && run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
         run.habitTasks = try spec.habits.map { $0.frequency == nil ? nil : try $0.modelTask(start: config.start) }
         var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
@@ -112,10 +113,11 @@ final class UserSimulator {
             let date = config.start.adding(days: d)!
             let dayStart = clock.start(of: date)
             if d == 0 {
+                // Pressure's schedule only for its users: it starts Pressure's daily cycle (`isPressure`).
                 let s = spec.settings
                 let change = SettingsChange(
-                    commitmentDeadline: try LocalTime(s.commitmentDeadline),
-                    checkinWindowClose: try LocalTime(s.checkinWindowClose), timezone: s.timezone,
+                    commitmentDeadline: pressure ? try LocalTime(s.commitmentDeadline) : nil,
+                    checkinWindowClose: pressure ? try LocalTime(s.checkinWindowClose) : nil, timezone: s.timezone,
                     personalityMode: PersonalityMode(rawValue: s.personalityMode),
                     notificationsEnabled: s.notificationsEnabled)
                 step(.settings(change), at: dayStart, name: name, day: 0, &run, &days)
@@ -128,7 +130,8 @@ final class UserSimulator {
             } else {
                 // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
                 step(.tick, at: dayStart, name: name, day: d - 1, &run, &days)
-                if let view = run.view {
+                days[d - 1].countUser(of: spec)
+                if pressure, let view = run.view {
                     days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
                     days[d - 1].countStreak(view.currentStreak)
                 }
@@ -156,7 +159,10 @@ final class UserSimulator {
         _ d: Int, date: DayID, dayStart: EpochMillis, spec: PersonaSpec, name: String,
         _ run: inout Run, _ days: inout [DayTotals]
     ) throws {
-        guard let view = run.view, let today = view.today, today.day == date else { return }
+        // A Pressure user has no events on a day its time zone skips (Pacific/Apia, 2011-12-30).
+        let pressure = spec.uses(.pressure)
+        let today = run.view?.today.flatMap { $0.day == date ? $0 : nil }
+        if pressure, today == nil { return }
         var pCommit = spec.commit, pYes = spec.answer.yes, pNo = spec.answer.no
         var habitScale = 1.0, opens = spec.miga.opensPerDay
         var urges = spec.earned?.urges.perDay ?? 0, focusSessions = spec.earned?.focus.sessionsPerDay ?? 0
@@ -165,7 +171,7 @@ final class UserSimulator {
             pCommit += spec.lostStreak.commit
             pYes += spec.lostStreak.yes
         }
-        if let function = spec.day {
+        if let function = spec.day, let view = run.view {
             let o = try dayOverride(
                 function, PersonaDay.Argument(index: d, date: date, view: view, daysSinceStreakLost: sinceLost), user: name)
             if let v = o.commit { pCommit = v }
@@ -185,26 +191,28 @@ final class UserSimulator {
         run.committed = false
         run.answered = false
         let minute = Millis.minute
-        if today.counts, run.random.chance(pCommit) {
-            let lead = Int64(run.random.int(spec.commitLeadMinutes[0], spec.commitLeadMinutes[1]))
-            add(max(today.deadline - lead * minute, dayStart + 3 * minute, today.start), .commit)
-            let look = Int64(run.random.int(spec.firstLookMinutes[0], spec.firstLookMinutes[1]))
-            add(min(today.deadline + look * minute, today.close - minute), .look(reminded: false))
-            if spec.settings.notificationsEnabled {
-                for reminder in today.pendingReminders {
-                    let at = reminder + Int64(run.random.int(1, 10)) * minute
-                    if at < today.close { add(at, .look(reminded: true)) }
+        if pressure, let view = run.view, let today {
+            if today.counts, run.random.chance(pCommit) {
+                let lead = Int64(run.random.int(spec.commitLeadMinutes[0], spec.commitLeadMinutes[1]))
+                add(max(today.deadline - lead * minute, dayStart + 3 * minute, today.start), .commit)
+                let look = Int64(run.random.int(spec.firstLookMinutes[0], spec.firstLookMinutes[1]))
+                add(min(today.deadline + look * minute, today.close - minute), .look(reminded: false))
+                if spec.settings.notificationsEnabled {
+                    for reminder in today.pendingReminders {
+                        let at = reminder + Int64(run.random.int(1, 10)) * minute
+                        if at < today.close { add(at, .look(reminded: true)) }
+                    }
                 }
+                if view.isPaid, spec.shield > 0 { addLateLook(after: today.close) }
+            } else if today.counts, view.isPaid, spec.shield > 0 {
+                addLateLook(after: today.deadline)
             }
-            if view.isPaid, spec.shield > 0 { addLateLook(after: today.close) }
-        } else if today.counts, view.isPaid, spec.shield > 0 {
-            addLateLook(after: today.deadline)
-        }
-        /// A look after the window closed (or the deadline passed with no commitment), before the
-        /// next day starts: a window closing at 23:59 leaves less than the usual 5–30 minutes.
-        func addLateLook(after time: EpochMillis) {
-            let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
-            if at > time { add(at, .lateLook) }
+            /// A look after the window closed (or the deadline passed with no commitment), before the
+            /// next day starts: a window closing at 23:59 leaves less than the usual 5–30 minutes.
+            func addLateLook(after time: EpochMillis) {
+                let at = min(time + Int64(run.random.int(5, 30)) * minute, today.end - 30 * Millis.second)
+                if at > time { add(at, .lateLook) }
+            }
         }
         planHabits(d, date: date, dayStart: dayStart, spec: spec, habitScale: habitScale, &run, &days, &plan)
         var count = Int(opens)

@@ -43,6 +43,7 @@ package struct Sweep: Sendable {
     /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
     /// number of replicas.
     package init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1) throws {
+        var metrics = metrics
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SweepError("--replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
         }
@@ -50,6 +51,14 @@ package struct Sweep: Sendable {
         config.database = nil
         config.overrides = []
         personas = try Simulation(config: config).personas
+        // The defaults of the apps the cohort uses; a metric asked for of an app it does not use is refused.
+        let apps = Persona.apps(of: personas)
+        if metrics.map(\.id) == MetricRegistry.sweepDefaults.map(\.id) {
+            metrics = MetricRegistry.only(metrics, apps: apps)
+        } else if let unused = metrics.first(where: { !apps.contains($0.app) }) {
+            let used = Metric.App.allCases.filter(apps.contains).map(\.name).joined(separator: ", ")
+            throw SweepError("--metric \"\(unused.label)\": a metric of \(unused.app.name), but the cohort's personas use \(used)")
+        }
         let base = try RuleSet.load(config.rules, proving: false)
         self.plan = try SweepPlan(knobs: knobs, mode: mode, modules: base.modules)
         self.config = config
