@@ -119,6 +119,11 @@ struct SimulateCommand: ParsableCommand {
             "After the report, which lines and branches of the rule files the cohort ran, and the branches no simulated user reached (in the JSON report: under \"coverage\")."
     )
     var coverage = false
+    @Flag(
+        help:
+            "After the summary, each metric per persona with its 95% interval (from groups of users; with --replicas, over the replicas): in the table, the JSON report (under \"segments\") and the HTML page."
+    )
+    var segments = false
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -133,7 +138,7 @@ struct SimulateCommand: ParsableCommand {
         if let dbShards {
             for (given, option) in [
                 (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (replicas > 1, "--replicas"),
-                (coverage, "--coverage"),
+                (coverage, "--coverage"), (segments, "--segments"),
             ] where given {
                 throw ValidationError(
                     "--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
@@ -222,8 +227,9 @@ struct SimulateCommand: ParsableCommand {
                     )
                 }
             } else if let simulation, replicas > 1 {
-                let replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
+                var replicated = try ReplicaReport.run(simulation, replicas: replicas) { done, total in bar.update(done, of: total) }
                 bar.finish()
+                if segments { replicated.breakdown = SegmentBreakdown(replicas: replicated.reports) }
                 try Output.write(replicated.rendered(reportOptions.format), to: reportOptions.out)
                 if let chart { try Output.write(replicated.svg(), to: chart) }
                 if let html { try Output.write(replicated.html(), to: html) }
@@ -232,6 +238,13 @@ struct SimulateCommand: ParsableCommand {
                         report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
                 }
                 return
+            } else if segments {
+                // The same report, its users also counted in groups for the segments' intervals.
+                let groups = min(Sweep.maxGroups, simulation!.config.shard.users(of: config.users).count)
+                let run = try simulation!.run(seed: config.seed, groups: groups) { done, total in bar.update(done, of: total) }
+                bar.finish()
+                report = run.report
+                report.breakdown = SegmentBreakdown(run.report, groups: groups == 1 ? [] : run.groups)
             } else {
                 report = try simulation!.run { done, total in bar.update(done, of: total) }
                 bar.finish()

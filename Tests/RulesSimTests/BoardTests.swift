@@ -22,15 +22,15 @@ import Testing
         // Until the worker waits, or (wrongly) got a chunk.
         try Self.waitUntil { board.waitingWorkers > 0 || third.value != .none }
         #expect(third.value == .none)
-        board.deliver(1, ChunkResult(days: [], records: [], failures: RuleFailures()))
-        board.deliver(0, ChunkResult(days: [], records: [], failures: RuleFailures()))
+        board.deliver(1, ChunkResult(days: [], segments: [], records: [], failures: RuleFailures()))
+        board.deliver(0, ChunkResult(days: [], segments: [], records: [], failures: RuleFailures()))
         _ = try board.wait(for: 0)
         #expect(answered.wait(timeout: .now() + 60) == .success, "the waiting worker got no chunk")
         #expect(third.value == .some(2))
         _ = try board.wait(for: 1)
         // Chunks 2 and 3 fill the window again; 4 comes when the writer took 2.
         #expect(board.nextChunk() == 3)
-        board.deliver(2, ChunkResult(days: [], records: [], failures: RuleFailures()))
+        board.deliver(2, ChunkResult(days: [], segments: [], records: [], failures: RuleFailures()))
         _ = try board.wait(for: 2)
         #expect(board.nextChunk() == 4)
         #expect(board.nextChunk() == nil)

@@ -240,6 +240,26 @@ import Testing
         #expect(errors.contains("$.extra: not allowed"), "\(errors)")
     }
 
+    /// A cohort outside Pressure (no Pressure member in the summary), with its segments.
+    @Test func aReportWithSegmentsAndWithoutPressurePassesTheReportSchema() throws {
+        let checker = try schema("report", "simulate").checker
+        let result = try CLI.run([
+            "simulate", "2d", "--users", "12", "--no-db", "--format", "json", "--segments", "--persona", "focus-user:1,steady:1",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Value.parse(result.stdout)
+        #expect(checker.errors(report) == [])
+        guard case .object(let o) = report, case .object(let segments)? = o["segments"], case .array(let personas)? = segments["personas"]
+        else {
+            Issue.record("no segments in \(result.stdout.prefix(300))")
+            return
+        }
+        #expect(personas.count == 2)
+        let focusOnly = try CLI.run(["simulate", "2d", "--users", "5", "--no-db", "--format", "json", "--persona", "focus-user"])
+        #expect(checker.errors(try Value.parse(focusOnly.stdout)) == [])
+        #expect(!focusOnly.stdout.contains("\"check_ins\"") && !focusOnly.stdout.contains("\"segments\""))
+    }
+
     /// A run whose rules fail at run time: its report has `failures`, which the schema describes.
     @Test func aReportWithFailuresPassesTheReportSchema() throws {
         let checker = try schema("report", "simulate").checker

@@ -43,7 +43,7 @@ import Testing
         #expect(same(try number(base["YES rate"]), Double(checkIns["YES"]!) / Double(checkIns.values.reduce(0, +))))
         #expect(same(try number(base["user-days at tier 3"]), Double(atTier[3]) / userDays))
         #expect(same(try number(base["reminders per user-day"]), (try number(summary["reminders"])) / userDays))
-        #expect(try number(base["final streak p50"]) == (try number(streak["p50"])))
+        #expect(try number(base["Pressure final streak p50"]) == (try number(streak["p50"])))
         // (The report prints the rate with 4 decimals.)
         #expect(abs(try number(base["habit completion rate"]) - (try number(summary["habit_completion_rate"]))) <= 0.00005)
         #expect(same(try number(base["credits spent per user-day"]), (try number(credits["spent"])) / (try number(earned["user_days"]))))

@@ -91,9 +91,9 @@ import Testing
         #expect(second[explained.upperBound...].hasPrefix("    escalation.transition (escalation.lua:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
         #expect(second.contains("  YES rate                     57.1 %  (=)"))
-        #expect(second.contains("  final streak p50             0  (-1)"))
+        #expect(second.contains("  Pressure final streak p50    0  (-1)"))
         // The registry's labels, as compare and simulate --replicas print them.
-        #expect(second.contains("  refused events ") && second.contains("  exits to focus ") && !second.contains("MIGA exits"))
+        #expect(second.contains("  refused events ") && second.contains("  MIGA exits to focus "))
         #expect(second.contains("  user-days at tier 3 (count)  "))
         #expect(second.contains("cycle 2: good, with failing tests, "))
         try watch.waitForLine(containing: "watching")

@@ -82,6 +82,7 @@ extension ReplicaReport {
         } else {
             page.paragraph(SimulationReport.sectionNotes.noEarned, className: "note")
         }
+        breakdown?.html(&page)
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun simulate --replicas \(reports.count) --format json prints them, are embedded in it: "

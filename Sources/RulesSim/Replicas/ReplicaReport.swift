@@ -23,6 +23,9 @@ package struct ReplicaReport: Sendable {
 
     package init(reports: [SimulationReport]) { self.reports = reports }
 
+    /// Each metric per persona over the replicas (`simulate --replicas K --segments`), when set.
+    package var breakdown: SegmentBreakdown?
+
     /// Runs `replicas` replicas of `simulation` one after the other (each on `--jobs` workers; the
     /// reports do not depend on the number of jobs). `progress` gets (users done, users) over all.
     package static func run(_ simulation: Simulation, replicas: Int, progress: ((Int, Int) -> Void)? = nil) throws -> ReplicaReport {
@@ -108,6 +111,7 @@ package struct ReplicaReport: Sendable {
                     })
         }
         out += SimulationReport.align(dayRows, leftColumns: [1])
+        if let breakdown { out += breakdown.table() }
         return out
     }
 
@@ -146,8 +150,8 @@ package struct ReplicaReport: Sendable {
                 "interval",
                 .object([("method", .string(Estimate.Method.replicas.rawValue)), ("level", .double(0.95)), ("n", .int(reports.count))])
             ),
-            ("summary", summary), ("days", days),
-        ]).description + "\n"
+            ("summary", summary),
+        ] + (breakdown.map { [("segments", $0.json)] } ?? []) + [("days", days)]).description + "\n"
     }
 
     /// One flat JSON object per day (`pandas.read_json(f, lines=True)`: one row per day): day, date,

@@ -54,6 +54,7 @@ extension SimulationReport {
         } else {
             page.paragraph(Self.sectionNotes.noEarned, className: "note")
         }
+        breakdown?.html(&page)
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun simulate --format json prints them, are embedded in it: "

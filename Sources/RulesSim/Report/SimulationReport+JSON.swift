@@ -59,7 +59,8 @@ extension SimulationReport {
             [
                 ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
                 ("summary", summary),
-            ] + failures + [("days", .array(days))] + (coverage.map { [("coverage", $0)] } ?? [])
+            ] + failures + (breakdown.map { [("segments", $0.json)] } ?? []) + [("days", .array(days))]
+                + (coverage.map { [("coverage", $0)] } ?? [])
         ).description + "\n"
     }
 

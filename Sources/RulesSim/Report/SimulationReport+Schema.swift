@@ -105,6 +105,20 @@ extension SimulationReport {
             ("required", .array(RuleFailures.Code.allCases.map { .string($0.rawValue) })),
             ("additionalProperties", .bool(false)),
         ])
+        // `simulate --segments`: each metric per persona (by id) with its interval.
+        let estimate = object([("value", .object([("type", .string("number"))])), ("low", .object([("type", .string("number"))])),
+            ("high", .object([("type", .string("number"))]))])
+        let metricIDs = MetricRegistry.summary.map { ($0.id, estimate) }
+        let segments = object([
+            ("method", string),
+            (
+                "personas",
+                .object([
+                    ("type", .string("array")),
+                    ("items", object([("persona", string), ("users", count), ("metrics", object(metricIDs, required: []))])),
+                ])
+            ),
+        ])
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("urn:rulesrun:schema:simulate-report")),
@@ -117,7 +131,7 @@ extension SimulationReport {
                     ("run", run),
                     // The members of the apps the cohort uses (`apps`), and those every report has.
                     ("summary", object(summaryProperties, required: ["users", "days", "user_days", "apps", "events", "refused_events"])),
-                    ("failures", failures), ("days", .object([("type", .string("array")), ("items", day)])),
+                    ("failures", failures), ("segments", segments), ("days", .object([("type", .string("array")), ("items", day)])),
                 ])
             ),
             ("required", .array(["report", "version", "run", "summary", "days"].map(JSONValue.string))),

@@ -67,6 +67,7 @@ extension SimulationReport {
                 + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
         }
         if earned { out += Self.earnedLines(s) }
+        if let breakdown { out += breakdown.table() }
         return out
     }
 

@@ -18,6 +18,28 @@ package struct SimulationReport: Sendable, Equatable {
     package var lineCounts: LineCounts?
     /// The coverage the JSON report ends with (`simulate --coverage`: `RuleCoverage.json`), when set.
     package var coverage: JSONValue?
+    /// The same days per persona of the mix, in its order (empty for a report read from JSON
+    /// written without them, or merged from such).
+    package var segments: [Segment] = []
+    /// Each metric per persona with its interval (`simulate --segments`): the table, the JSON
+    /// report (`segments`) and the HTML page end with it when set.
+    package var breakdown: SegmentBreakdown?
+
+    /// One persona's users: their days' totals.
+    package struct Segment: Sendable, Equatable {
+        package var persona: String
+        package var days: [DayTotals]
+
+        /// The users counted (those of the segment's persona).
+        package var users: Int { days.first?.users ?? 0 }
+    }
+
+    /// The report of one segment's users alone (its figures are the persona's).
+    package func report(of segment: Segment) -> SimulationReport {
+        var run = self.run
+        (run.usersFrom, run.usersTo) = (0, segment.users)
+        return SimulationReport(run: run, days: segment.days)
+    }
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
     /// (but for the users' range).
@@ -146,6 +168,17 @@ package struct SimulationReport: Sendable, Equatable {
         merged.run.usersTo = to
         for report in sorted.dropFirst() {
             for d in merged.days.indices { merged.days[d].add(report.days[d]) }
+        }
+        // The segments when every part has the same (written with them).
+        let personas = merged.segments.map(\.persona)
+        if !personas.isEmpty, sorted.allSatisfy({ $0.segments.map(\.persona) == personas }) {
+            for report in sorted.dropFirst() {
+                for p in merged.segments.indices {
+                    for d in merged.days.indices { merged.segments[p].days[d].add(report.segments[p].days[d]) }
+                }
+            }
+        } else {
+            merged.segments = []
         }
         // Empty shards too (they have no failures; the sum does not depend on the order).
         merged.failures = reports.reduce(into: RuleFailures()) { $0.add($1.failures) }

@@ -162,6 +162,8 @@ package final class Simulation {
         var days = Array(repeating: DayTotals(), count: config.days)
         var failures = RuleFailures()
         var groupDays = groups == 1 ? [] : Array(repeating: days, count: groups)
+        var segments = Array(repeating: days, count: personas.count)
+        var groupSegments = Array(repeating: segments, count: groupDays.count)
         var groupFailures = Array(repeating: RuleFailures(), count: groupDays.count)
         var lines = LineCounts()
         var done = 0
@@ -178,10 +180,13 @@ package final class Simulation {
                     pending = []
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
+                for p in segments.indices { for d in days.indices { segments[p][d].add(result.segments[p][d]) } }
                 failures.add(result.failures)
                 if !groupDays.isEmpty {
-                    for d in days.indices { groupDays[chunkGroup[c]][d].add(result.days[d]) }
-                    groupFailures[chunkGroup[c]].add(result.failures)
+                    let g = chunkGroup[c]
+                    for d in days.indices { groupDays[g][d].add(result.days[d]) }
+                    for p in segments.indices { for d in days.indices { groupSegments[g][p][d].add(result.segments[p][d]) } }
+                    groupFailures[g].add(result.failures)
                 }
                 lines.add(result.lines)
                 done += chunks[c].count
@@ -215,9 +220,11 @@ package final class Simulation {
         }
         var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
         report.failures = failures
+        report.segments = zip(personas, segments).map { SimulationReport.Segment(persona: $0.name, days: $1) }
         if config.recordsLines { report.lineCounts = lines }
         let groupReports = groupDays.indices.map { g in
             var group = SimulationReport(run: report.run, days: groupDays[g])
+            group.segments = zip(personas, groupSegments[g]).map { SimulationReport.Segment(persona: $0.name, days: $1) }
             group.run.usersFrom = groupRanges[g].lowerBound
             group.run.usersTo = groupRanges[g].upperBound
             group.failures = groupFailures[g]
@@ -283,6 +290,8 @@ struct WorkerTemplate: Sendable {
 /// What a worker hands to the writer for one chunk.
 struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
+    /// The same days per persona of the mix (their sum is `days`).
+    var segments: [[DayTotals]]
     /// The rows of the chunk's users, in user order (empty without a database).
     var records: [UserRecords]
     /// The events the rule set failed on, and the chunk's first.

@@ -46,7 +46,7 @@ final class SimulationWorker {
         let config = template.config
         let idBase = template.idBase
         let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, config: config)
-        var days = Array(repeating: DayTotals(), count: config.days)
+        var segments = Array(repeating: Array(repeating: DayTotals(), count: config.days), count: personas.count)
         var records: [UserRecords] = []
         var failures = RuleFailures()
         for index in users {
@@ -59,12 +59,14 @@ final class SimulationWorker {
             try personaHost.seedRandom(seed)
             let name = "u\(key + 1)"
             let (_, user) = try engine.recordingBatch(keepingRecords: template.keepRecords) {
-                try simulator.run(index: index, key: Int(key), name: name, into: &days, failures: &failures)
+                try simulator.run(index: index, key: Int(key), name: name, into: &segments, failures: &failures)
             }
             for recorded in user { try recorded.encodeJSON() }
             records += user
         }
-        var result = ChunkResult(days: days, records: records, failures: failures)
+        var days = segments[0]
+        for segment in segments.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
+        var result = ChunkResult(days: days, segments: segments, records: records, failures: failures)
         if config.recordsLines, let host = ruleSet?.host { result.lines = host.takeLineCounts() }
         return result
     }

@@ -79,16 +79,26 @@ final class UserSimulator {
         var habitStreaksReported = false
     }
 
-    /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
-    /// id − 1), into `days` (one entry per simulated day); adds the events the rule set failed on
-    /// to `failures`.
     /// `Run.events` between users, emptied with its capacity kept: a user's few hundred events are
     /// appended without growing the array again for each user (1 % of a simulation).
     private var eventBuffer: [EngineEvent] = []
 
-    func run(index: Int, key: Int, name: String, into days: inout [DayTotals], failures: inout RuleFailures) throws {
+    /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
+    /// id − 1), into its persona's `segments` (one entry per persona of the mix, one total per
+    /// simulated day); adds the events the rule set failed on to `failures`.
+    func run(index: Int, key: Int, name: String, into segments: inout [[DayTotals]], failures: inout RuleFailures) throws {
+        // The user's first draw picks its persona; its days are counted in the persona's segment.
+        var random = SimRandom(seed: config.seed, user: key)
+        let p = config.mix.pick(random.unit())
+        try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures)
+    }
+
+    private func run(
+        persona p: Int, _ random: SimRandom, index: Int, key: Int, name: String, into days: inout [DayTotals],
+        failures: inout RuleFailures
+    ) throws {
         var run = Run(
-            random: SimRandom(seed: config.seed, user: key), habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
+            random: random, habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
             miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: dayCount))
         run.index = index
         swap(&run.events, &eventBuffer)
@@ -97,7 +107,7 @@ final class UserSimulator {
             run.events.removeAll(keepingCapacity: true)
             swap(&run.events, &eventBuffer)
         }
-        let persona = personas[config.mix.pick(run.random.unit())]
+        let persona = personas[p]
         let spec = persona.spec
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let pressure = spec.uses(.pressure)

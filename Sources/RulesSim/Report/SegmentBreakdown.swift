@@ -1,0 +1,120 @@
+import RulesModel
+
+/// Each metric per persona of the cohort (its *segments*), with a 95 % interval: from groups of
+/// users in one run (batch means, as `compare`), or over replicas (`simulate --replicas`). A
+/// persona whose users do not use a metric's app has no value for it.
+package struct SegmentBreakdown: Sendable, Equatable {
+    /// The personas in the mix's order, and how many users each had (in the first report).
+    package var personas: [String]
+    package var users: [Int]
+    /// The metrics of the apps the cohort uses (``MetricRegistry/summary``), each with one
+    /// estimate per persona (nil: the persona does not use the metric's app).
+    package var rows: [(metric: Metric, values: [Estimate?])]
+    /// How the intervals were computed, for the note above the table.
+    package var method: String
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.personas == b.personas && a.users == b.users && a.method == b.method && a.rows.map(\.metric.id) == b.rows.map(\.metric.id)
+            && a.rows.map(\.values) == b.rows.map(\.values)
+    }
+
+    /// One run's segments with intervals from its `groups` (the reports of groups of its users,
+    /// as `Simulation.run(seed:groups:)` returns them).
+    package init(_ report: SimulationReport, groups: [SimulationReport]) {
+        let summaries = report.segments.map { ReportSummary(report.report(of: $0)) }
+        let groupSummaries = groups.map { g in g.segments.map { ReportSummary(g.report(of: $0)) } }
+        self.init(report, summaries: summaries) { p, metric in
+            // A rate from the groups that have users of the persona; a total from all of them.
+            let values = groupSummaries.compactMap { g -> Double? in
+                metric.kind == .total || g[p].users > 0 ? metric.value(g[p]) : nil
+            }
+            if metric.kind == .extreme || values.count < 2 { return .around(metric.value(summaries[p]), groups: []) }
+            return .around(metric.value(summaries[p]), groups: values, scale: metric.kind == .total ? Double(values.count) : 1)
+        }
+        method = groups.count > 1 ? "95% intervals from \(groups.count) groups of users (batch means)" : "no intervals (one group)"
+    }
+
+    /// Replicas' segments: each metric's mean over the replicas with its Student-t interval.
+    package init(replicas reports: [SimulationReport]) {
+        let first = reports[0]
+        let perReplica = reports.map { r in r.segments.map { ReportSummary(r.report(of: $0)) } }
+        self.init(first, summaries: perReplica[0]) { p, metric in
+            .of(perReplica.filter { $0[p].users > 0 || metric.kind == .total }.map { metric.value($0[p]) }, method: .replicas)
+        }
+        method = "means over \(reports.count) replicas with their 95% intervals"
+    }
+
+    private init(_ report: SimulationReport, summaries: [ReportSummary], estimate: (Int, Metric) -> Estimate) {
+        let personas = report.segments.map(\.persona)
+        let apps = summaries.map { Metric.apps(of: $0) }
+        rows = MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: summaries)).map { metric in
+            (metric, personas.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
+        }
+        self.personas = personas
+        users = report.segments.map(\.users)
+        method = ""
+    }
+}
+
+extension SegmentBreakdown {
+    /// A persona's column head: its name and users.
+    private func head(_ p: Int) -> String { "\(personas[p]) (\(users[p]) user\(users[p] == 1 ? "" : "s"))" }
+
+    /// A cell: the value with its interval (– when the persona does not use the metric's app).
+    private static func cell(_ e: Estimate?, share: Bool) -> String {
+        guard let e else { return "–" }
+        let value = ReplicaReport.format(e.mean, share: share)
+        return e.n > 1 ? "\(value) \(ReplicaReport.interval(e, share: share))" : value
+    }
+
+    /// The section the table report ends with: a row per metric, a column per persona.
+    package func table() -> String {
+        var out = "\nby persona (\(method))\n"
+        let header = ["  metric"] + personas.indices.map(head)
+        let lines = rows.map { m, values in ["  " + m.label] + values.map { Self.cell($0, share: m.isShare) } }
+        out += SimulationReport.align([header] + lines, leftColumns: [0])
+        return out
+    }
+
+    /// The `segments` member of a JSON report: per persona its users and each metric (by id) with
+    /// its value (the mean over replicas), low and high.
+    package var json: JSONValue {
+        .object([
+            ("method", .string(method)),
+            (
+                "personas",
+                .array(
+                    personas.indices.map { p in
+                        .object([
+                            ("persona", .string(personas[p])), ("users", .int(users[p])),
+                            (
+                                "metrics",
+                                .object(
+                                    rows.compactMap { m, values in
+                                        values[p].map { e in
+                                            (
+                                                m.id,
+                                                .object([
+                                                    ("value", SimulationReport.rounded(e.mean)), ("low", SimulationReport.rounded(e.low)),
+                                                    ("high", SimulationReport.rounded(e.high)),
+                                                ])
+                                            )
+                                        }
+                                    })
+                            ),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// The HTML page's section.
+    package func html(_ page: inout HTMLPage) {
+        page.heading("By persona")
+        page.paragraph(
+            "Each figure for the users of each persona alone (\(method)); – where the persona's users do not use the metric's app.",
+            className: "note")
+        page.grid(
+            ["metric"] + personas.indices.map(head), rows.map { m, values in [m.label] + values.map { Self.cell($0, share: m.isShare) } })
+    }
+}
