@@ -110,6 +110,11 @@ struct CompareCommand: ParsableCommand {
             discussion: "A comma separates personas too (steady:70,struggling:30): a file whose name has a comma cannot be given."))
     var persona: [String] = []
     @Option(help: PersonaDirs.help) var personaDir: [String] = []
+    @Flag(
+        help:
+            "After the population's metrics, the same for each persona's users alone, each B − A with its paired 95% interval (in --json: population.segments)."
+    )
+    var segments = false
     @Option(
         parsing: .unconditional,
         help: """
@@ -163,6 +168,9 @@ struct CompareCommand: ParsableCommand {
         try PersonaDirs.check(personaDir)
         if coverage, bench { throw ValidationError("--bench measures the walk's speed; leave out --coverage") }
         if html != nil, bench { throw ValidationError("--bench measures the walk's speed; leave out --html") }
+        if segments, populationUsers == 0 {
+            throw ValidationError("--segments breaks the population comparison down by persona; leave out --population-users 0")
+        }
         if html != nil, populationUsers == 0 {
             throw ValidationError("--html draws the population comparison; leave out --population-users 0")
         }
@@ -264,7 +272,7 @@ struct CompareCommand: ParsableCommand {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
                     seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB), recordsLines: coverage,
-                    replicas: populationReplicas
+                    replicas: populationReplicas, segments: segments
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()

@@ -45,4 +45,26 @@ import Testing
         #expect(abs(try #require(rate.values[1]).mean - values.reduce(0, +) / 3) < 1e-12)
         #expect(try #require(rate.values[1]).n == 3)
     }
+
+    /// `compare --segments`: each persona's users under A and B, with the metrics of their apps.
+    @Test func aComparisonBrokenDownByPersona() throws {
+        let mix = try PersonaMix(["steady:1,focus-user:1"])
+        let gentle = SimTestSupport.root.appendingPathComponent("examples/gentle-pricing").path
+        let comparison = try PopulationComparison.run(
+            folderA: SimTestSupport.rules, folderB: gentle, users: 12, days: 2, seed: 3, mix: mix,
+            personaFolders: [SimTestSupport.personas], segments: true)
+        #expect(comparison.segments.map(\.persona) == ["steady", "focus-user"])
+        #expect(comparison.segments.map(\.users).reduce(0, +) == 12)
+        let focus = comparison.segments[1].metrics.map(\.name)
+        #expect(!focus.contains(Metric.yesRate.label) && focus.contains(Metric.creditsSpentPerUserDay.label))
+        #expect(comparison.segments[0].metrics.map(\.name).contains(Metric.yesRate.label))
+        // The rules differ only in Earned's prices: Pressure's figures are the same under A and B.
+        let yes = try #require(comparison.segments[0].metrics.first { $0.name == Metric.yesRate.label })
+        #expect(yes.a == yes.b)
+        #expect(comparison.text.contains("by persona: focus-user ("))
+        #expect(comparison.json.description.contains("\"segments\":[{\"persona\":\"steady\""))
+        let plain = try PopulationComparison.run(
+            folderA: SimTestSupport.rules, folderB: gentle, users: 12, days: 2, seed: 3, mix: mix, personaFolders: [SimTestSupport.personas])
+        #expect(plain.segments.isEmpty && !plain.json.description.contains("segments"))
+    }
 }

@@ -65,6 +65,17 @@ extension CompareResult {
                     m.isSignificant ? "yes *" : "no",
                 ]
             }, marked: p.metrics.map(\.isSignificant))
+        for segment in p.segments {
+            page.heading("\(segment.persona): \(segment.users) user\(segment.users == 1 ? "" : "s")", level: 3)
+            page.grid(
+                ["metric", "A", "B", "B − A", "95% interval of B − A", "significant"],
+                segment.metrics.map { m in
+                    [
+                        m.name, PopulationComparison.format(m.a, share: m.isShare), PopulationComparison.format(m.b, share: m.isShare),
+                        Self.signed(m.delta, share: m.isShare), Self.intervalText(m), m.isSignificant ? "yes *" : "no",
+                    ]
+                }, marked: segment.metrics.map(\.isSignificant))
+        }
         page.heading("Day by day: A solid, B dashed")
         page.paragraph(
             "Each series of A (solid) and B (dashed), in the same colour"

@@ -53,6 +53,15 @@ package struct PopulationComparison: Sendable {
     package var start = SimulationConfig.defaultStart.rawValue
     /// The per-day series of both sets (``MetricRegistry/perDay``: Earned's when either set's cohort has Earned users).
     package var daySeries: [DaySeries] = []
+    /// Each persona's users alone (`compare --segments`): the same metrics, A and B and B − A.
+    package var segments: [Segment] = []
+
+    package struct Segment: Sendable {
+        package var persona: String
+        package var users: Int
+        package var metrics: [Metric]
+    }
+
     /// The lines of each set's rule files the cohort ran (`run(…, recordsLines: true)`).
     package var lineCounts: (a: LineCounts, b: LineCounts)?
 
@@ -82,7 +91,7 @@ package struct PopulationComparison: Sendable {
     package static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
         personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false, replicas: Int = 1,
-        progress: ((String, Int, Int) -> Void)? = nil
+        segments: Bool = false, progress: ((String, Int, Int) -> Void)? = nil
     ) throws -> PopulationComparison {
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SimulationError("--population-replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
@@ -126,6 +135,11 @@ package struct PopulationComparison: Sendable {
             return Metric(name: name, a: mean(a), b: mean(b), isShare: isShare, interval: interval)
         }
         var comparison = PopulationComparison(users: users, days: days, seed: seed, personas: mix.description, metrics: metrics)
+        if segments {
+            comparison.segments = runsA[0].report.segments.indices.map { p in
+                Self.segment(p, runsA.map { $0.report }, runsB.map { $0.report }, groupsA: runsA[0].groups, groupsB: runsB[0].groups)
+            }
+        }
         comparison.replicas = replicas
         comparison.groups = groups
         comparison.start = runsA[0].report.run.start
@@ -145,6 +159,34 @@ package struct PopulationComparison: Sendable {
             comparison.lineCounts = (a, b)
         }
         return comparison
+    }
+
+    /// Persona `p`'s users under A and B (`reportsA`, `reportsB`: one per replica; with one
+    /// replica, the groups' reports give the intervals): the metrics of the apps they use, each
+    /// with its paired interval. Groups without users of the persona are left out of a rate's.
+    static func segment(
+        _ p: Int, _ reportsA: [SimulationReport], _ reportsB: [SimulationReport], groupsA: [SimulationReport],
+        groupsB: [SimulationReport]
+    ) -> Segment {
+        func summary(_ r: SimulationReport) -> ReportSummary { ReportSummary(r.report(of: r.segments[p])) }
+        let a = reportsA.map(summary), b = reportsB.map(summary)
+        let ga = groupsA.map(summary), gb = groupsB.map(summary)
+        let apps = RegisteredMetric.apps(of: a + b)
+        let metrics = MetricRegistry.only(MetricRegistry.summary, apps: apps).map { metric in
+            let va = a.map { metric.value($0) }, vb = b.map { metric.value($0) }
+            let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
+            var interval: Estimate?
+            if a.count > 1 {
+                interval = Estimate.of(zip(vb, va).map { $0 - $1 }, method: .replicas)
+            } else if metric.kind != .extreme, ga.count > 1 {
+                let pairs = zip(gb, ga).filter { metric.kind == .total || $0.0.users > 0 }
+                let differences = pairs.map { metric.value($0.0) - metric.value($0.1) }
+                interval = Estimate.around(
+                    vb[0] - va[0], groups: differences, scale: metric.kind == .total ? Double(differences.count) : 1)
+            }
+            return Metric(name: metric.label, a: mean(va), b: mean(vb), isShare: metric.isShare, interval: interval)
+        }
+        return Segment(persona: reportsA[0].segments[p].persona, users: reportsA[0].segments[p].users, metrics: metrics)
     }
 
     /// How the intervals were computed, in words.
@@ -180,6 +222,18 @@ package struct PopulationComparison: Sendable {
                 + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A".padding(toLength: 10, withPad: " ", startingAt: 0)
                 + "95% interval",
         ]
+        lines += Self.rows(metrics)
+        lines.append("  \(intervalNote); * marks a difference whose interval leaves out 0 (significant at 5%)")
+        for segment in segments {
+            lines.append("by persona: \(segment.persona) (\(segment.users) user\(segment.users == 1 ? "" : "s")\(replicas > 1 ? " in the first cohort" : ""))")
+            lines += Self.rows(segment.metrics)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A line per metric: A, B, B − A and its interval.
+    static func rows(_ metrics: [Metric]) -> [String] {
+        var lines: [String] = []
         for m in metrics {
             let interval = m.interval.map { e in
                 e.n < 2
@@ -192,12 +246,21 @@ package struct PopulationComparison: Sendable {
                     + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
                     + Self.signed(m.delta, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + (interval ?? "—"))
         }
-        lines.append("  \(intervalNote); * marks a difference whose interval leaves out 0 (significant at 5%)")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// The date of day `d` (0-based) of the runs.
     func date(_ d: Int) -> String { (try? DayID(start))?.adding(days: d)?.rawValue ?? "" }
+
+    static func json(_ metrics: [Metric]) -> JSONValue {
+        .array(
+            metrics.map { m in
+                .object(
+                    [("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))]
+                        + (m.interval.map { [("delta_low", .double($0.low)), ("delta_high", .double($0.high))] } ?? [])
+                        + [("significant", .bool(m.isSignificant))])
+            })
+    }
 
     package var json: JSONValue {
         .object([
@@ -211,16 +274,16 @@ package struct PopulationComparison: Sendable {
                     ("level", .double(0.95)), ("n", .int(replicas > 1 ? replicas : groups)),
                 ])
             ),
+            ("metrics", Self.json(metrics)),
+        ] + (segments.isEmpty ? [] : [
             (
-                "metrics",
+                "segments",
                 .array(
-                    metrics.map { m in
-                        .object(
-                            [("name", .string(m.name)), ("a", .double(m.a)), ("b", .double(m.b)), ("delta", .double(m.delta))]
-                                + (m.interval.map { [("delta_low", .double($0.low)), ("delta_high", .double($0.high))] } ?? [])
-                                + [("significant", .bool(m.isSignificant))])
+                    segments.map {
+                        .object([("persona", .string($0.persona)), ("users", .int($0.users)), ("metrics", Self.json($0.metrics))])
                     })
-            ),
+            )
+        ]) + [
             (
                 "per_day",
                 .array(
