@@ -58,6 +58,8 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
     package var earned: EarnedPersona?
     /// `day(d)`: overrides of one day's probabilities (valid in the Lua state that loaded the file).
     package var day: LuaFunction?
+    /// How its users respond to what the rules decide (the defaults when absent).
+    package var responses = Responses()
 
     package struct Settings: Decodable, Sendable, Equatable {
         package var timezone: String = "UTC"
@@ -151,12 +153,13 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
     static let fieldNames = [
         "description", "apps", "settings", "paid_share", "commit", "commit_lead_minutes", "answer", "first_look_minutes",
         "reminder_response", "reminder_yes_share", "lost_streak", "shield", "habits", "miga", "earned", "day",
+        "responses",
     ]
 
     enum CodingKeys: String, CodingKey {
         case description, apps, settings, paidShare = "paid_share", commit, commitLeadMinutes = "commit_lead_minutes", answer
         case firstLookMinutes = "first_look_minutes", reminderResponse = "reminder_response", reminderYesShare = "reminder_yes_share"
-        case lostStreak = "lost_streak", shield, habits, miga, earned, day
+        case lostStreak = "lost_streak", shield, habits, miga, earned, day, responses
     }
 
     package init(from decoder: any Decoder) throws {
@@ -176,6 +179,7 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
         miga = try c.decodeIfPresent(Miga.self, forKey: .miga) ?? Miga()
         earned = try c.decodeIfPresent(EarnedPersona.self, forKey: .earned)
         day = try c.decodeIfPresent(LuaFunction.self, forKey: .day)
+        responses = try c.decodeIfPresent(Responses.self, forKey: .responses) ?? Responses()
         pressureFields = Self.pressureKeys.filter(c.contains).map(\.stringValue)
         sections = Set(
             [

@@ -93,6 +93,11 @@ enum PersonaChecks {
         f.within("miga.opens_per_day", spec.miga.opensPerDay, 0...50)
         f.shares("miga", [("exit", spec.miga.exit), ("deepen", spec.miga.deepen)], rest: "proceeds to the app")
         if let earned = spec.earned { earnedProblems(earned, &f) }
+        if let price = spec.responses.price {
+            f.within("responses.price.sensitivity", price.sensitivity, 0...1)
+            f.within("responses.price.reference", price.reference, 0...100)
+            f.within("responses.price.balance", price.balance, 0...10)
+        }
         return f.out + settingsProblems(spec.settings)
     }
 

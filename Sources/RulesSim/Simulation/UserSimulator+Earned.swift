@@ -168,7 +168,9 @@ extension UserSimulator {
                 return
             }
             let preferences = run.earned!.persona.gate
-            let choice = preferences.choose(GateOptions(attempt.options), mayInsist: !retry, &run.earned!.gate)
+            let choice = preferences.choose(
+                GateOptions(attempt.options), mayInsist: !retry, price: run.responses.price, held: run.earned!.ledger.balance,
+                &run.earned!.gate)
             let delay = Int64(run.earned!.gate.int(5, 40)) * Millis.second
             run.earned!.busyUntil[app] = later(delay, choice.map { .choose(app, $0, retry: retry) } ?? .leaveGate(app))
         case .choose(let app, let choice, let retry):

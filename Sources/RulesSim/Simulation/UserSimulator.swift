@@ -63,6 +63,8 @@ final class UserSimulator {
         var minStreak = 1
         /// Earned, for a persona that uses it.
         var earned: EarnedRun?
+        /// How the user responds to what the rules decide (its persona's responses).
+        var responses = Responses.none
         /// The user's index in the cohort, its events so far (for the replay file of a failure)
         /// and the events the rule set failed on.
         var index = 0
@@ -109,6 +111,7 @@ final class UserSimulator {
         }
         let persona = personas[p]
         let spec = persona.spec
+        run.responses = spec.responses
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let pressure = spec.uses(.pressure)
         let isPaid = pressure && run.random.chance(spec.paidShare)

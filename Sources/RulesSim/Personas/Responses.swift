@@ -1,0 +1,104 @@
+import Foundation
+
+/// How a persona's users respond to what the rules just decided and to their own state: each
+/// response is an explicit function with declared parameters, so that the probability of each
+/// choice a user makes can be computed from what the engine reports and the parameters (what
+/// fitting them to a team's logs needs). A persona without `responses` has the defaults below;
+/// `responses = { price = false }` switches one off, `responses = false` all of them
+/// (docs/simulate.md#responses).
+package struct Responses: Decodable, Sendable, Equatable {
+    /// At the unlock gate: the wish to pay credits falls with the price and with the share of the
+    /// balance it takes (nil: off, the persona's gate weights alone).
+    package var price: Price? = Price()
+
+    package init() {}
+
+    /// Every response off.
+    package static let none: Responses = {
+        var r = Responses()
+        r.price = nil
+        return r
+    }()
+
+    /// The price response, a conditional logit (McFadden 1974) over what the user wants at the
+    /// gate: the persona's `gate` weights are the odds of credits, a quest, an emergency unlock and
+    /// giving up when a credit unlock costs `reference` credits a minute and takes a negligible
+    /// share of the balance; the weight of credits is multiplied by
+    /// `exp(−sensitivity × (price − reference × minutes) − balance × price / balance held)`, the
+    /// price being that of the user's preferred length the gate offers.
+    package struct Price: Decodable, Sendable, Equatable {
+        /// Change of the log-odds of wanting credits per credit of price above the reference.
+        /// Decision (no published value for a focus app's unlocks): 0.04, so that doubling the
+        /// 15-minute price of the seeds (25 → 50 credits) divides the odds by e ≈ 2.7.
+        package var sensitivity = 0.04
+        /// Credits a minute at which the gate weights hold. Decision: the seeds' 15-minute price,
+        /// 25 credits (A4.1 `credit_costs`).
+        package var reference = 25.0 / 15.0
+        /// Change of the log-odds per share of the balance the price takes. Decision: 0.5 (paying
+        /// the whole balance divides the odds by e^0.5 ≈ 1.6).
+        package var balance = 0.5
+
+        package init() {}
+        enum CodingKeys: String, CodingKey { case sensitivity, reference, balance }
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            sensitivity = try c.decodeIfPresent(Double.self, forKey: .sensitivity) ?? sensitivity
+            reference = try c.decodeIfPresent(Double.self, forKey: .reference) ?? reference
+            balance = try c.decodeIfPresent(Double.self, forKey: .balance) ?? balance
+        }
+
+        /// The factor on the weight of wanting credits, for a preferred length of `minutes` at `price`
+        /// credits, with `held` credits.
+        func factor(price: Int, minutes: Int, held: Int) -> Double {
+            let p = Double(price)
+            let aboveReference: Double = sensitivity * (p - reference * Double(minutes))
+            let shareOfBalance: Double = balance * p / Double(max(held, 1))
+            return exp(-aboveReference - shareOfBalance)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case price }
+
+    /// The fields `responses` may have.
+    static let fieldNames = ["price"]
+
+    package init(from decoder: any Decoder) throws {
+        if let on = Self.switched(decoder) {
+            self = on ? Responses() : .none
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        price = try Self.response(Price.self, c, .price, default: Price())
+    }
+
+    /// `true` or `false` in place of the table, nil for a table (or anything else).
+    private static func switched(_ decoder: any Decoder) -> Bool? {
+        guard let single = try? decoder.singleValueContainer() else { return nil }
+        return try? single.decode(Bool.self)
+    }
+
+    /// A response: its default when absent or `true`, nil when `false`, else the table's values.
+    private static func response<T: Decodable>(_ type: T.Type, _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, default: T)
+        throws -> T?
+    {
+        guard let value = try c.decodeIfPresent(Switchable<T>.self, forKey: key) else { return `default` }
+        switch value {
+        case .on: return `default`
+        case .off: return nil
+        case .set(let set): return set
+        }
+    }
+
+    /// `true`, `false` or a table of parameters (read in the field's own decoder, so that a table
+    /// is not first reported as "expected a boolean").
+    private enum Switchable<T: Decodable>: Decodable {
+        case on, off, set(T)
+        init(from decoder: any Decoder) throws {
+            if let on = Responses.switched(decoder) {
+                self = on ? .on : .off
+            } else {
+                self = .set(try T(from: decoder))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import LuaHost
+import RulesModel
+import Testing
+
+@testable import RulesSim
+
+/// Personas' responses to the rules' decisions: declared, checked, switchable, and each a
+/// function whose probabilities follow the formula the docs give.
+@Suite struct ResponsesTests {
+    private func load(_ responses: String) throws -> Result<Persona, PersonaError> {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.lua").path
+        try """
+        return {
+          description = "x",
+          habits = { { task = "read", rate = 0.5 } },
+        \(responses)
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let host = try LuaHost()
+        return Result { () throws(PersonaError) in try PersonaLoader.load(path: path, host: host) }
+    }
+
+    @Test func aPersonaHasTheDefaultsUnlessItSwitchesResponsesOff() throws {
+        #expect(try load("").get().spec.responses == Responses())
+        #expect(try load("responses = false,").get().spec.responses == .none)
+        #expect(try load("responses = true,").get().spec.responses == Responses())
+        #expect(try load("responses = { price = false },").get().spec.responses.price == nil)
+        let set = try load("responses = { price = { sensitivity = 0.1 } },").get().spec.responses.price
+        #expect(set?.sensitivity == 0.1 && set?.reference == Responses.Price().reference && set?.balance == Responses.Price().balance)
+    }
+
+    @Test func aBadResponseIsRefusedAtItsLine() throws {
+        guard case .failure(let error) = try load("responses = {\n  price = { sensitivity = 2, refrence = 1 },\n},") else {
+            Issue.record("accepted")
+            return
+        }
+        let lines = error.problems.map { "\($0.line ?? 0): \($0.message)" }
+        #expect(lines.contains("5: responses.price.sensitivity: expected 0…1, found 2.0"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("5: responses.price.refrence: unknown field") && $0.contains("'reference'") }, "\(lines)")
+        guard case .failure(let other) = try load("responses = { prize = false },") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(other.problems.contains { $0.message.contains("prize") }, "\(other.problems)")
+    }
+
+    @Test func thePriceFactorIsTheDocumentedFormula() {
+        let price = Responses.Price()
+        // At the reference price, with a balance far above it: no change but the balance's share.
+        let atReference = price.factor(price: 25, minutes: 15, held: 1_000_000)
+        #expect(abs(atReference - exp(-0.5 * 25 / 1_000_000)) < 1e-12)
+        // Doubling the price divides the odds by e (and by the larger share of the balance).
+        let doubled = price.factor(price: 50, minutes: 15, held: 100)
+        #expect(abs(doubled - exp(-0.04 * (50 - 25.0) - 0.5 * 0.5)) < 1e-12)
+    }
+
+    /// A higher price means fewer who want credits, more quests and give-ups; off, the price changes nothing.
+    @Test func theWishToPayFallsWithThePrice() {
+        var gate = EarnedPersona.Gate()
+        (gate.credits, gate.quest, gate.emergency, gate.creditMinutes, gate.questTypes) = (0.5, 0.3, 0.05, [15], ["BREATHING"])
+        func shares(_ cost: Int, _ response: Responses.Price?) -> (credits: Double, quest: Double, none: Double) {
+            let options = AvailableOptions(
+                generatedAt: 0, modeID: nil, modeStrictness: .strict, appID: AppID(rawValue: "android:a")!,
+                options: [
+                    .credits(enabled: true, disabledReason: nil, durations: [.init(minutes: 15, costCredits: cost, enabled: true)]),
+                    .quest(enabled: true, disabledReason: nil, questTypes: [.init(questType: .breathing, enabled: true)]),
+                ])
+            var random = SimRandom(seed: 7, user: 1)
+            var counts = (credits: 0, quest: 0, none: 0)
+            let n = 20_000
+            for _ in 0..<n {
+                switch gate.choose(GateOptions(options), mayInsist: true, price: response, held: 200, &random) {
+                case .credits?: counts.credits += 1
+                case .quest?: counts.quest += 1
+                default: counts.none += 1
+                }
+            }
+            return (Double(counts.credits) / Double(n), Double(counts.quest) / Double(n), Double(counts.none) / Double(n))
+        }
+        let cheap = shares(10, Responses.Price()), dear = shares(60, Responses.Price())
+        #expect(cheap.credits > dear.credits + 0.15 && cheap.quest < dear.quest && cheap.none < dear.none, "\(cheap) \(dear)")
+        // The share the formula gives: credits' weight × factor over the weights' sum.
+        let factor = Responses.Price().factor(price: 60, minutes: 15, held: 200)
+        let expected = 0.5 * factor / (0.5 * factor + 0.3 + 0.05 + 0.15)
+        #expect(abs(dear.credits - expected) < 0.015, "\(dear.credits) vs \(expected)")
+        let off10 = shares(10, nil), off60 = shares(60, nil)
+        #expect(off10 == off60)
+    }
+}
