@@ -89,4 +89,17 @@ import Testing
         let off10 = shares(10, nil), off60 = shares(60, nil)
         #expect(off10 == off60)
     }
+
+    @Test func remindersTireTheUserAsTheDocsSay() throws {
+        let fatigue = Responses.Fatigue()
+        #expect(fatigue.chance(0.6, received: 0) == 0.6)
+        let tired = fatigue.chance(0.6, received: 7)
+        #expect(abs(tired - 1 / (1 + exp(-(log(0.6 / 0.4) - 0.7)))) < 1e-12)
+        #expect(fatigue.chance(1, received: 50) == 1 && fatigue.chance(0, received: 0) == 0)
+        guard case .failure(let error) = try load("responses = { fatigue = { days = 0 } },") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.problems.map(\.message) == ["responses.fatigue.days: expected 1…90, found 0"])
+    }
 }

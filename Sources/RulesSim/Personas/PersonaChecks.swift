@@ -98,6 +98,10 @@ enum PersonaChecks {
             f.within("responses.price.reference", price.reference, 0...100)
             f.within("responses.price.balance", price.balance, 0...10)
         }
+        if let fatigue = spec.responses.fatigue {
+            f.within("responses.fatigue.per_reminder", fatigue.perReminder, 0...5)
+            if !(1...90).contains(fatigue.days) { f.add("responses.fatigue.days", "expected 1…90, found \(fatigue.days)") }
+        }
         return f.out + settingsProblems(spec.settings)
     }
 

@@ -10,6 +10,9 @@ package struct Responses: Decodable, Sendable, Equatable {
     /// At the unlock gate: the wish to pay credits falls with the price and with the share of the
     /// balance it takes (nil: off, the persona's gate weights alone).
     package var price: Price? = Price()
+    /// Pressure's reminders: the chance that a reminder gets an answer falls with the reminders
+    /// the user received recently (nil: off, `reminder_response` alone).
+    package var fatigue: Fatigue? = Fatigue()
 
     package init() {}
 
@@ -17,6 +20,7 @@ package struct Responses: Decodable, Sendable, Equatable {
     package static let none: Responses = {
         var r = Responses()
         r.price = nil
+        r.fatigue = nil
         return r
     }()
 
@@ -57,10 +61,39 @@ package struct Responses: Decodable, Sendable, Equatable {
         }
     }
 
-    enum CodingKeys: String, CodingKey { case price }
+    /// The fatigue response: the log-odds of answering a reminder (`reminder_response` by tier)
+    /// fall by `per_reminder` for each reminder the user received over the last `days` days,
+    /// today's so far included (this one too).
+    package struct Fatigue: Decodable, Sendable, Equatable {
+        /// Change of the log-odds per reminder received. Decision (studies of notification
+        /// fatigue report falling engagement with volume but no logit slope to copy): 0.1, so
+        /// that 7 reminders in a week halve the odds (e^−0.7 ≈ 0.5).
+        package var perReminder = 0.1
+        /// The window, in days. Decision: a week, the period of the seeds' escalation.
+        package var days = 7
+
+        package init() {}
+        enum CodingKeys: String, CodingKey { case perReminder = "per_reminder", days }
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            perReminder = try c.decodeIfPresent(Double.self, forKey: .perReminder) ?? perReminder
+            days = try c.decodeIfPresent(Int.self, forKey: .days) ?? days
+        }
+
+        /// The chance of answering a reminder whose base chance is `p`, after `received` reminders.
+        func chance(_ p: Double, received: Int) -> Double { Responses.shift(p, by: -perReminder * Double(received)) }
+    }
+
+    /// `p` with its log-odds moved by `delta` (0 and 1 stay as they are).
+    static func shift(_ p: Double, by delta: Double) -> Double {
+        guard p > 0, p < 1 else { return p }
+        return 1 / (1 + exp(-(log(p / (1 - p)) + delta)))
+    }
+
+    enum CodingKeys: String, CodingKey { case price, fatigue }
 
     /// The fields `responses` may have.
-    static let fieldNames = ["price"]
+    static let fieldNames = ["price", "fatigue"]
 
     package init(from decoder: any Decoder) throws {
         if let on = Self.switched(decoder) {
@@ -69,6 +102,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         price = try Self.response(Price.self, c, .price, default: Price())
+        fatigue = try Self.response(Fatigue.self, c, .fatigue, default: Fatigue())
     }
 
     /// `true` or `false` in place of the table, nil for a table (or anything else).

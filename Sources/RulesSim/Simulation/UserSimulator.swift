@@ -252,7 +252,11 @@ final class UserSimulator {
                 let tier = run.view?.tier ?? 0
                 var result: CommitmentStatus?
                 if reminded {
-                    if run.random.chance(spec.reminderResponse[min(tier, spec.reminderResponse.count - 1)]) {
+                    var p = spec.reminderResponse[min(tier, spec.reminderResponse.count - 1)]
+                    if let fatigue = run.responses.fatigue {
+                        p = fatigue.chance(p, received: run.reminders[max(0, d - fatigue.days + 1)...d].reduce(0, +))
+                    }
+                    if run.random.chance(p) {
                         result = run.random.chance(spec.reminderYesShare) ? .yes : .no
                     }
                 } else {
