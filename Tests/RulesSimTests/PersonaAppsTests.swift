@@ -33,7 +33,7 @@ import Testing
         ).get()
         #expect(persona.spec.apps == [.habits])
         let steady = try PersonaLoader.load(path: SimTestSupport.personas + "/steady.lua", host: LuaHost())
-        #expect(steady.spec.apps == Set(Metric.App.allCases))
+        #expect(steady.spec.apps == Set(Metric.App.used))
     }
 
     @Test func appsAndSectionsMustAgree() throws {
@@ -84,7 +84,7 @@ import Testing
         let s = ReportSummary(report)
         #expect(s.pressureUserDays == 0 && s.yes + s.no + s.missed + s.commitments + s.reminders == 0)
         #expect(s.habitUserDays == 24 && s.earnedUserDays == 24 && s.migaUserDays == 0)
-        #expect(Metric.apps(of: s) == [.habits, .earned])
+        #expect(Metric.apps(of: s) == [.habits, .earned, .cohort])
         let table = report.table()
         for pressure in ["tier0", "YES", "check-ins", "reminders", "final streak", "MIGA", "exits"] {
             #expect(!table.contains(pressure), "\(pressure) in\n\(table)")
@@ -129,7 +129,7 @@ import Testing
         let knob = try SweepKnob("pricing.credit_costs[1].credits=5,10")
         let sweep = try Sweep(
             config: config, knobs: [knob], mode: .oneAtATime, metrics: MetricRegistry.sweepDefaults)
-        #expect(sweep.metrics.map(\.app).allSatisfy { $0 == .habits || $0 == .earned } && !sweep.metrics.isEmpty)
+        #expect(sweep.metrics.map(\.app).allSatisfy { $0 == .habits || $0 == .earned || $0 == .cohort } && !sweep.metrics.isEmpty)
         #expect(throws: SweepError.self) {
             try Sweep(config: config, knobs: [knob], mode: .oneAtATime, metrics: [.yesRate])
         }

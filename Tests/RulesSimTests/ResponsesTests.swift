@@ -102,4 +102,51 @@ import Testing
         }
         #expect(error.problems.map(\.message) == ["responses.fatigue.days: expected 1…90, found 0"])
     }
+
+    @Test func theChanceOfLeavingIsTheDocumentedFormula() {
+        let leaving = Responses.Leaving()
+        #expect(abs(leaving.chance(denied: 0, tier: 0, reminders: 0, engaged: false) - 0.01) < 1e-15)
+        let rough = leaving.chance(denied: 2, tier: 3, reminders: 3, engaged: true)
+        let logit = log(0.01 / 0.99) + 0.2 * 2 + 0.7 + 0.1 * 3 - 1
+        #expect(abs(rough - 1 / (1 + exp(-logit))) < 1e-12)
+    }
+
+    /// Users leave for good: they send no more events, stay in the cohort's count, and the apps'
+    /// figures are over the users still active; with responses off, nobody leaves.
+    @Test func aUserWhoLeftSendsNoMoreEvents() throws {
+        let dir = try SimTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("leaver.lua").path
+        try """
+        return {
+          description = "Leaves soon",
+          commit = 0.9,
+          answer = { yes = 0.8, no = 0.1 },
+          habits = { { task = "read", rate = 0.5 } },
+          responses = { leaving = { base = 0.3 } },
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
+        let active = report.days.map(\.active)
+        #expect(active == active.sorted(by: >) && active.last! < 20 && active.first! == 20, "\(active)")
+        for day in report.days {
+            #expect(day.users == 20 && day.pressureUsers == day.active && day.habitUsers == day.active)
+        }
+        let s = ReportSummary(report)
+        #expect(s.retained(onDay: 7) == Double(active[6]) / 20 && Metric.retainedDay30.value(s) == Double(active[9]) / 20)
+        #expect(report.days.last!.events < report.days.first!.events)
+        #expect(report.table().contains("  active users                \(active.last!) of 20 at the end"))
+
+        try """
+        return {
+          description = "Would leave soon",
+          commit = 0.9,
+          answer = { yes = 0.8, no = 0.1 },
+          habits = { { task = "read", rate = 0.5 } },
+          responses = false,
+        }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let stays = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
+        #expect(stays.days.allSatisfy { $0.active == 20 } && !stays.table().contains("active users"))
+    }
 }

@@ -8,6 +8,17 @@ package struct Metric: Sendable {
     /// (``apps(of:)``).
     package enum App: String, Sendable, CaseIterable {
         case pressure, habits, miga, earned
+        /// Not an app: the cohort's own figures (who is still active), in every report.
+        case cohort
+
+        /// The apps a persona may use (`apps` in a persona file).
+        package static let used: [App] = [.pressure, .habits, .miga, .earned]
+
+        /// The app a persona file names, nil for another name.
+        package init?(persona name: String) {
+            guard let app = App(rawValue: name), Self.used.contains(app) else { return nil }
+            self = app
+        }
 
         /// The app's name in reports.
         package var name: String {
@@ -16,6 +27,7 @@ package struct Metric: Sendable {
             case .habits: "habit tracker"
             case .miga: "MIGA"
             case .earned: "Earned"
+            case .cohort: "the cohort"
             }
         }
     }
@@ -116,7 +128,7 @@ package struct Metric: Sendable {
             [
                 (summary.pressureUserDays, App.pressure), (summary.habitUserDays, .habits), (summary.migaUserDays, .miga),
                 (summary.earnedUserDays, .earned),
-            ].filter { $0.0 > 0 }.map(\.1))
+            ].filter { $0.0 > 0 }.map(\.1) + [.cohort])
     }
 
     /// The apps of any of these runs (`compare`'s two sets, replicas).

@@ -7,7 +7,7 @@ package enum MetricRegistry {
     /// The whole run's figures, in the order reports list them: Pressure's and the habit tracker's
     /// and MIGA's, then Earned's.
     package static let summary: [Metric] =
-        [.refusedEvents, .yesRate, .missedPerUserDay] + Metric.userDaysAtTier
+        [.refusedEvents, .retainedDay7, .retainedDay30, .yesRate, .missedPerUserDay] + Metric.userDaysAtTier
         + [
             .remindersPerUserDay, .maxRemindersPerUserDay, .shieldsUsed, .finalStreakP50, .finalStreakP90, .habitCompletionRate,
             .exitsToFocus,
@@ -21,12 +21,12 @@ package enum MetricRegistry {
     /// The per-day series, in the order reports list them: users on each tier, the day's YES rate,
     /// reminders, the current streak's p50 and p90, then Earned's credits and unlocks.
     package static let perDay: [Metric] =
-        Metric.userDaysAtTier + [.yesRate, .remindersPerUserDay, .streakP50, .streakP90]
+        [.activeShare] + Metric.userDaysAtTier + [.yesRate, .remindersPerUserDay, .streakP50, .streakP90]
         + [.creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .unlocksPerUserDay]
 
     /// What `watch --simulate` prints at each cycle, with its change since the last good version.
     package static let watch: [Metric] = [
-        .events, .refusedEvents, .yesRate, .no, .missed, .userDaysAtTier3Count, .remindersPerUserDay, .shieldsUsed,
+        .events, .refusedEvents, .retainedDay30, .yesRate, .no, .missed, .userDaysAtTier3Count, .remindersPerUserDay, .shieldsUsed,
         .habitCompletionRate, .finalStreakP50, .finalStreakP90, .exitsToFocus, .creditsEarned, .creditsSpent, .creditsForfeited,
         .unlocks, .denials,
     ]
@@ -34,6 +34,7 @@ package enum MetricRegistry {
     /// What `sweep` reports without `--metric` (it takes any metric with a whole-run value).
     package static let sweepDefaults: [Metric] = [
         .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .creditsSpentPerUserDay,
+        .retainedDay30,
     ]
 
     /// Every metric named in a list above, once, in their order.
@@ -56,6 +57,17 @@ package enum MetricRegistry {
 private func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
 
 extension Metric {
+    // The cohort: who is still active (the leaving response).
+
+    /// Users still active at the end of the day (who have not left), of the cohort's.
+    package static let activeShare = Metric(
+        "active_share", "active users", unit: .share, app: .cohort, summary: { $0.retained(onDay: $0.days) },
+        day: { share($0.active, $0.users) })
+    package static let retainedDay7 = Metric(
+        "retained_day_7", "retained on day 7", unit: .share, app: .cohort, summary: { $0.retained(onDay: 7) })
+    package static let retainedDay30 = Metric(
+        "retained_day_30", "retained on day 30", unit: .share, app: .cohort, summary: { $0.retained(onDay: 30) })
+
     // Pressure: events, check-ins, tiers, reminders, shields, streaks.
 
     /// Events applied (every app's, the end-of-day ticks among them).

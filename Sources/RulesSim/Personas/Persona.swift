@@ -14,9 +14,12 @@ package struct Persona: Sendable {
 }
 
 extension Persona {
-    /// The apps the users of these personas may use (Earned's only with a share above 0).
+    /// The apps the users of these personas may use (Earned's only with a share above 0), and the
+    /// cohort's own figures.
     package static func apps(of personas: [Persona]) -> Set<Metric.App> {
-        personas.reduce(into: []) { apps, p in apps.formUnion(p.spec.apps.filter { $0 != .earned || (p.spec.earned?.share ?? 0) > 0 }) }
+        personas.reduce(into: [.cohort]) { apps, p in
+            apps.formUnion(p.spec.apps.filter { $0 != .earned || (p.spec.earned?.share ?? 0) > 0 })
+        }
     }
 }
 
@@ -187,7 +190,7 @@ package struct PersonaSpec: Decodable, Sendable, Equatable {
                 (c.contains(.earned), .earned),
             ].filter(\.0).map(\.1))
         listedApps = try c.decodeIfPresent([String].self, forKey: .apps)
-        apps = listedApps.map { Set($0.compactMap(Metric.App.init(rawValue:))) } ?? sections
+        apps = listedApps.map { Set($0.compactMap(Metric.App.init(persona:))) } ?? sections
     }
 
     /// The apps whose sections the file has, its `apps` as written, and the Pressure fields it has:

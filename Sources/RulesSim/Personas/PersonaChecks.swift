@@ -102,20 +102,28 @@ enum PersonaChecks {
             f.within("responses.fatigue.per_reminder", fatigue.perReminder, 0...5)
             if !(1...90).contains(fatigue.days) { f.add("responses.fatigue.days", "expected 1…90, found \(fatigue.days)") }
         }
+        if let leaving = spec.responses.leaving {
+            f.probability("responses.leaving.base", leaving.base)
+            for (name, value) in [
+                ("denied", leaving.denied), ("high_tier", leaving.highTier), ("reminders", leaving.reminders), ("engaged", leaving.engaged),
+            ] {
+                f.within("responses.leaving.\(name)", value, -10...10)
+            }
+        }
         return f.out + settingsProblems(spec.settings)
     }
 
     /// `apps`: known names, once each, at least one; each app listed has its section (Pressure: `commit`
     /// and `answer`) and each section its app.
     static func appProblems(_ spec: PersonaSpec, _ f: inout Findings) {
-        let names = Metric.App.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let names = Metric.App.used.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         if let listed = spec.listedApps {
             if listed.isEmpty { f.add("apps", "expected at least one of \(names)") }
             var seen = Set<String>()
             for (i, name) in listed.enumerated() {
-                if Metric.App(rawValue: name) == nil {
+                if Metric.App(persona: name) == nil {
                     var message = "expected one of \(names), found \(quoted(name))"
-                    if let s = Suggestion.closest(to: name, among: Metric.App.allCases.map(\.rawValue)) {
+                    if let s = Suggestion.closest(to: name, among: Metric.App.used.map(\.rawValue)) {
                         message += "; did you mean '\(s)'?"
                     }
                     f.add("apps[\(i + 1)]", message)

@@ -13,6 +13,9 @@ package struct Responses: Decodable, Sendable, Equatable {
     /// Pressure's reminders: the chance that a reminder gets an answer falls with the reminders
     /// the user received recently (nil: off, `reminder_response` alone).
     package var fatigue: Fatigue? = Fatigue()
+    /// Leaving: a daily hazard of leaving for good, from the day's friction and engagement (nil:
+    /// off, nobody leaves).
+    package var leaving: Leaving? = Leaving()
 
     package init() {}
 
@@ -21,6 +24,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         var r = Responses()
         r.price = nil
         r.fatigue = nil
+        r.leaving = nil
         return r
     }()
 
@@ -84,16 +88,53 @@ package struct Responses: Decodable, Sendable, Equatable {
         func chance(_ p: Double, received: Int) -> Double { Responses.shift(p, by: -perReminder * Double(received)) }
     }
 
+    /// The leaving response: at the end of each day the user leaves for good (it sends no more
+    /// events) with the probability whose log-odds are `logit(base)` plus `denied` per unlock the
+    /// gate denied it that day, `high_tier` when Pressure's tier is 2 or more after the day, plus
+    /// `reminders` per reminder received that day, plus `engaged` when it did something for itself
+    /// that day (a commitment, a YES check-in, a habit completion, an Earned habit or a focus
+    /// session started).
+    package struct Leaving: Decodable, Sendable, Equatable {
+        /// The daily chance of leaving of a user without friction nor engagement. Decision (app
+        /// retention benchmarks measure installs, not users who set the app up): 0.01 a day.
+        package var base = 0.01
+        /// Log-odds per denied unlock. Decision: 0.2.
+        package var denied = 0.2
+        /// Log-odds on a day that ends at tier 2 or 3. Decision: 0.7 (the odds about double).
+        package var highTier = 0.7
+        /// Log-odds per reminder received that day. Decision: 0.1.
+        package var reminders = 0.1
+        /// Log-odds on a day of engagement. Decision: −1 (the odds divided by e).
+        package var engaged = -1.0
+
+        package init() {}
+        enum CodingKeys: String, CodingKey { case base, denied, highTier = "high_tier", reminders, engaged }
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            base = try c.decodeIfPresent(Double.self, forKey: .base) ?? base
+            denied = try c.decodeIfPresent(Double.self, forKey: .denied) ?? denied
+            highTier = try c.decodeIfPresent(Double.self, forKey: .highTier) ?? highTier
+            reminders = try c.decodeIfPresent(Double.self, forKey: .reminders) ?? reminders
+            engaged = try c.decodeIfPresent(Double.self, forKey: .engaged) ?? engaged
+        }
+
+        /// The chance of leaving at the end of a day with this friction and engagement.
+        func chance(denied d: Int, tier: Int, reminders r: Int, engaged e: Bool) -> Double {
+            let delta: Double = denied * Double(d) + (tier >= 2 ? highTier : 0) + reminders * Double(r) + (e ? engaged : 0)
+            return Responses.shift(base, by: delta)
+        }
+    }
+
     /// `p` with its log-odds moved by `delta` (0 and 1 stay as they are).
     static func shift(_ p: Double, by delta: Double) -> Double {
         guard p > 0, p < 1 else { return p }
         return 1 / (1 + exp(-(log(p / (1 - p)) + delta)))
     }
 
-    enum CodingKeys: String, CodingKey { case price, fatigue }
+    enum CodingKeys: String, CodingKey { case price, fatigue, leaving }
 
     /// The fields `responses` may have.
-    static let fieldNames = ["price", "fatigue"]
+    static let fieldNames = ["price", "fatigue", "leaving"]
 
     package init(from decoder: any Decoder) throws {
         if let on = Self.switched(decoder) {
@@ -103,6 +144,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         price = try Self.response(Price.self, c, .price, default: Price())
         fatigue = try Self.response(Fatigue.self, c, .fatigue, default: Fatigue())
+        leaving = try Self.response(Leaving.self, c, .leaving, default: Leaving())
     }
 
     /// `true` or `false` in place of the table, nil for a table (or anything else).

@@ -6,6 +6,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
     /// Users counted on the day, and those of them who use the habit tracker and MIGA (Pressure's
     /// are on its tiers, Earned's in `earned`).
     package var users = 0
+    /// The users still active at the end of the day (those who have not left: `responses.leaving`);
+    /// only they are counted in the apps' figures below.
+    package var active = 0
     package var habitUsers = 0
     package var migaUsers = 0
     /// Pressure's users on each tier (0…3) at the end of the day.
@@ -52,7 +55,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
     package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case users, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
+        case users, active, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
@@ -68,6 +71,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tiers = try c.decode([Int].self, forKey: .tiers)
         users = try c.decodeIfPresent(Int.self, forKey: .users) ?? tiers.reduce(0, +)
+        active = try c.decodeIfPresent(Int.self, forKey: .active) ?? users
         habitUsers = try c.decodeIfPresent(Int.self, forKey: .habitUsers) ?? users
         migaUsers = try c.decodeIfPresent(Int.self, forKey: .migaUsers) ?? users
         reminders = try c.decode(Int.self, forKey: .reminders)
@@ -97,6 +101,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
     /// Adds another part's counts.
     package mutating func add(_ other: DayTotals) {
         users += other.users
+        active += other.active
         habitUsers += other.habitUsers
         migaUsers += other.migaUsers
         for i in tiers.indices { tiers[i] += other.tiers[i] }
@@ -137,8 +142,10 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     /// Counts a user of `persona` on the day, and in the apps it uses but Pressure (counted on its
     /// tier) and Earned (in `earned`, by the user's own draw of `earned.share`).
-    mutating func countUser(of persona: PersonaSpec) {
+    mutating func countUser(of persona: PersonaSpec, active isActive: Bool) {
         users += 1
+        guard isActive else { return }
+        active += 1
         if persona.uses(.habits) { habitUsers += 1 }
         if persona.uses(.miga) { migaUsers += 1 }
     }
@@ -161,6 +168,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         require(users == n, .users, "\(users), but the report covers \(n) users")
         require(tiers.count == 4, .tiers, "expected 4 counts (tiers 0 to 3), found \(tiers.count)")
         require(pressure <= n, .tiers, "counts \(pressure) users, but the report covers \(n)")
+        require(active <= n, .active, "\(active), expected at most the report's \(n) users")
         require(habitUsers <= n, .habitUsers, "\(habitUsers), expected at most the report's \(n) users")
         require(migaUsers <= n, .migaUsers, "\(migaUsers), expected at most the report's \(n) users")
         require(

@@ -7,6 +7,8 @@ package struct ReportSummary: Sendable, Equatable {
     package var pressureUserDays: Int
     package var habitUserDays: Int
     package var migaUserDays: Int
+    /// The users still active at the end of each day (who have not left).
+    package var activeByDay: [Int]
     package var events: Int
     package var refused: Int
     package var commitments: Int
@@ -44,6 +46,7 @@ package struct ReportSummary: Sendable, Equatable {
         pressureUserDays = atTier.reduce(0, +)
         habitUserDays = total.habitUsers
         migaUserDays = total.migaUsers
+        activeByDay = report.days.map(\.active)
         events = total.events
         refused = total.refused
         commitments = total.commitments
@@ -76,6 +79,16 @@ package struct ReportSummary: Sendable, Equatable {
     package var creditsPerCreditUnlock: Double {
         earned.unlocks[.credits] == 0 ? 0 : Double(earned.creditsSpent) / Double(earned.unlocks[.credits])
     }
+
+    /// The share of the users still active at the end of day `day` (1-based; of the last day in a
+    /// shorter run).
+    package func retained(onDay day: Int) -> Double {
+        guard users > 0, let last = activeByDay.indices.last else { return 0 }
+        return Double(activeByDay[min(day - 1, last)]) / Double(users)
+    }
+
+    /// Whether any user left.
+    package var anyLeft: Bool { activeByDay.contains { $0 < users } }
 
     /// `n` per Pressure user-day.
     package func perPressureUserDay(_ n: Int) -> Double { pressureUserDays == 0 ? 0 : Double(n) / Double(pressureUserDays) }

@@ -31,7 +31,7 @@ extension SimulationReport {
             ])
         let summaryProperties: [(String, JSONValue)] = [
             ("users", count), ("days", count), ("user_days", count),
-            ("apps", object(Metric.App.allCases.map { ($0.rawValue, count) }, required: [])),
+            ("apps", object(Metric.App.used.map { ($0.rawValue, count) }, required: [])),
             metric(.events), metric(.refusedEvents), ("commitments", count),
             ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), metric(.yesRate), ("reminders", count),
             metric(.remindersPerUserDay), metric(.maxRemindersPerUserDay), ("user_days_at_tier", counts),

@@ -19,14 +19,16 @@ extension SimulationReport {
         let apps = Metric.apps(of: s)
         let (pressure, habits, miga, earned) = (apps.contains(.pressure), apps.contains(.habits), apps.contains(.miga), apps.contains(.earned))
         let shown = HabitShown(days)
+        let left = s.anyLeft
         let header =
-            ["day", "date"]
+            ["day", "date"] + (left ? ["active"] : [])
             + (pressure ? ["tier0", "tier1", "tier2", "tier3", "remind", "YES", "NO", "MISSED", "shield", "streak p50", "p90"] : [])
             + (habits ? ["habits"] : []) + (miga ? ["exits"] : []) + (habits ? Self.habitHeader(shown) : [])
             + (earned ? Self.earnedHeader : [])
         var rows: [[String]] = []
         for (i, d) in days.enumerated() {
             var row = [String(i + 1), start?.adding(days: i)?.rawValue ?? ""]
+            if left { row.append(Self.percent(Metric.activeShare.value(d))) }
             if pressure {
                 row += Metric.userDaysAtTier.map { Self.percent($0.value(d)) }
                 row += [
@@ -43,7 +45,12 @@ extension SimulationReport {
         out += Self.align([header] + rows, leftColumns: [1])
         out += "\nsummary\n"
         out += "  user-days                   \(s.userDays) (\(s.events) events applied, \(s.refused) refused)\n"
-        if apps != Set(Metric.App.allCases) || s.pressureUserDays != s.userDays {
+        if left {
+            out +=
+                "  active users                \(s.activeByDay.last ?? 0) of \(s.users) at the end (retained on day 7: "
+                + "\(Self.percent(s.retained(onDay: 7))), on day 30: \(Self.percent(s.retained(onDay: 30))))\n"
+        }
+        if !apps.isSuperset(of: Metric.App.used) || s.pressureUserDays != s.userDays {
             out += "  apps                        " + Self.appUsers(s, apps) + "\n"
         }
         if pressure {

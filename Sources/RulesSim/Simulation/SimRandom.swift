@@ -17,6 +17,8 @@ struct SimRandom {
     /// the rules and so would shift the draws after it.
     static let earned: UInt64 = 0x4541_524E_4544
     static let gate: UInt64 = 0x4741_5445
+    /// Whether the user leaves at the end of a day ("LEAVE"), apart from every other draw.
+    static let leave: UInt64 = 0x4C45_4156_45
 
     init(seed: UInt64, user: Int, stream: UInt64 = SimRandom.main) {
         generator = SeededGenerator(seed: seed, UInt64(user), stream)

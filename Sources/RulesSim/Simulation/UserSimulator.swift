@@ -65,6 +65,10 @@ final class UserSimulator {
         var earned: EarnedRun?
         /// How the user responds to what the rules decide (its persona's responses).
         var responses = Responses.none
+        /// Today's friction and engagement, for the leaving response: unlocks the gate denied, and
+        /// whether the user did something for itself.
+        var deniedToday = 0
+        var engagedToday = false
         /// The user's index in the cohort, its events so far (for the replay file of a failure)
         /// and the events the rule set failed on.
         var index = 0
@@ -112,6 +116,7 @@ final class UserSimulator {
         let persona = personas[p]
         let spec = persona.spec
         run.responses = spec.responses
+        var leaves = SimRandom(seed: config.seed, user: key, stream: SimRandom.leave)
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let pressure = spec.uses(.pressure)
         let isPaid = pressure && run.random.chance(spec.paidShare)
@@ -143,7 +148,7 @@ final class UserSimulator {
             } else {
                 // The day starts: the engine closes yesterday (a missed check-in), plans today's schedule.
                 step(.tick, at: dayStart, name: name, day: d - 1, &run, &days)
-                days[d - 1].countUser(of: spec)
+                days[d - 1].countUser(of: spec, active: true)
                 if pressure, let view = run.view {
                     days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
                     days[d - 1].countStreak(view.currentStreak)
@@ -154,6 +159,16 @@ final class UserSimulator {
                 }
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
+                // Leaving at the end of the day: the user sends no more events; it stays in the cohort's count.
+                if d < dayCount, let leaving = run.responses.leaving {
+                    let p = leaving.chance(
+                        denied: run.deniedToday, tier: pressure ? run.view?.tier ?? 0 : 0, reminders: run.reminders[d - 1],
+                        engaged: run.engagedToday)
+                    if leaves.chance(p) {
+                        for k in d..<dayCount { days[k].countUser(of: spec, active: false) }
+                        return
+                    }
+                }
             }
             if d == dayCount {
                 // Earned's last day rolls over (what its balance forfeits) when the next one starts.
@@ -201,6 +216,7 @@ final class UserSimulator {
 
         var plan: [Planned] = []
         func add(_ at: EpochMillis, _ action: Action) { plan.append(Planned(at: at, order: plan.count, action: action)) }
+        (run.deniedToday, run.engagedToday) = (0, false)
         run.committed = false
         run.answered = false
         let minute = Millis.minute
@@ -328,6 +344,10 @@ final class UserSimulator {
         }
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
+        switch kind {
+        case .commitment, .checkIn(.yes), .habitCompletion, .earned(.habitCompletion), .earned(.focusStart): run.engagedToday = true
+        default: break
+        }
         for decision in applied.decisions.all {
             switch decision {
             case .day(let result):
@@ -343,6 +363,7 @@ final class UserSimulator {
                 run.reminders[d] += 1
             case .shield: days[d].shields += 1
             case .commitment: days[d].commitments += 1
+            case .unlock(let unlock): if case .denied = unlock.outcome { run.deniedToday += 1 }
             default: continue
             }
         }

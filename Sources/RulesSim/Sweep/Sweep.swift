@@ -56,7 +56,7 @@ package struct Sweep: Sendable {
         if metrics.map(\.id) == MetricRegistry.sweepDefaults.map(\.id) {
             metrics = MetricRegistry.only(metrics, apps: apps)
         } else if let unused = metrics.first(where: { !apps.contains($0.app) }) {
-            let used = Metric.App.allCases.filter(apps.contains).map(\.name).joined(separator: ", ")
+            let used = Metric.App.used.filter(apps.contains).map(\.name).joined(separator: ", ")
             throw SweepError("--metric \"\(unused.label)\": a metric of \(unused.app.name), but the cohort's personas use \(used)")
         }
         let base = try RuleSet.load(config.rules, proving: false)
