@@ -129,7 +129,8 @@ import Testing
         let knob = try SweepKnob("pricing.credit_costs[1].credits=5,10")
         let sweep = try Sweep(
             config: config, knobs: [knob], mode: .oneAtATime, metrics: MetricRegistry.sweepDefaults)
-        #expect(sweep.metrics.map(\.app).allSatisfy { $0 == .habits || $0 == .earned || $0 == .cohort } && !sweep.metrics.isEmpty)
+        let apps: Set<Metric.App> = [.habits, .earned, .cohort]
+        #expect(sweep.metrics.allSatisfy { apps.contains($0.app) } && !sweep.metrics.isEmpty)
         #expect(throws: SweepError.self) {
             try Sweep(config: config, knobs: [knob], mode: .oneAtATime, metrics: [.yesRate])
         }
