@@ -124,6 +124,11 @@ struct SimulateCommand: ParsableCommand {
             "After the summary, each metric per persona with its 95% interval (from groups of users; with --replicas, over the replicas): in the table, the JSON report (under \"segments\") and the HTML page."
     )
     var segments = false
+    @Flag(
+        help:
+            "Personas without their responses to the rules' decisions (price, fatigue, leaving): their fixed probabilities alone, as if each had responses = false (docs/simulate.md#responses)."
+    )
+    var noResponses = false
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -182,7 +187,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             let duration = try SimulationDuration(self.duration), start = try DayID(self.start)
             try duration.check(from: start)
-            return SimulationConfig(
+            var config = SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
                 personaFolders: PersonaLoader.folders(personaDir, rules: ruleFolder.rules),
                 rules: ruleFolder.rules, reference: reference,
@@ -195,6 +200,8 @@ struct SimulateCommand: ParsableCommand {
                 database: noDb || replicas > 1 || (bench && db == nil) ? nil : db ?? SimulationConfig.defaultDatabase, append: append,
                 chunkSize: chunkSize,
                 recordsLines: coverage)
+            config.responses = !noResponses
+            return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }

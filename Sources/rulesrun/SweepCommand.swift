@@ -72,6 +72,11 @@ struct SweepCommand: ParsableCommand {
             "With --out FILE --format json: keep the variants FILE already holds whose inputs are unchanged (rule and persona files, values, cohort) and run the others."
     ) var resume = false
 
+    @Flag(
+        help: "Personas without their responses to the rules' decisions: their fixed probabilities alone (docs/simulate.md#responses)."
+    )
+    var noResponses = false
+
     func validate() throws { try PersonaDirs.check(personaDir) }
 
     func run() throws {
@@ -184,11 +189,13 @@ struct SweepCommand: ParsableCommand {
             }
             let duration = try SimulationDuration(self.duration)
             try duration.check(from: start)
-            return SimulationConfig(
+            var config = SimulationConfig(
                 duration: duration, start: start, users: users, seed: seed, mix: mix,
                 personaFolders: PersonaLoader.folders(personaDir, rules: ruleFolder.rules),
                 rules: ruleFolder.rules, jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 database: nil)
+            config.responses = !noResponses
+            return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)
         }

@@ -30,6 +30,7 @@ import Testing
         let path = dir.appendingPathComponent("earned.sqlite").path
         var config = try SimTestSupport.config(days: 90, users: 20, jobs: 2, database: path)
         config.personaFolders = [dir.path]
+        config.responses = false  // every user to the last day (a user who left is cleaned up no more)
         _ = try Simulation(config: config).run()
         let store = try Store.open(path: path)
         #expect(try store.checkInvariants() == [])

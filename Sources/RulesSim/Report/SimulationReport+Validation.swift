@@ -36,10 +36,14 @@ extension SimulationReport {
         var started = 0, ended = 0
         for (d, day) in days.enumerated() {
             if let problem = day.problem(users: userCount, at: "days[\(d)]") { throw SimulationError(problem) }
-            if day.earned.users != days[0].earned.users {
+            if d > 0, day.earned.users > days[d - 1].earned.users {
                 throw SimulationError(
-                    "days[\(d)].earned.balance_histogram: counts \(day.earned.users) Earned users, "
-                        + "but days[0] counts \(days[0].earned.users) (expected the same every day: each is counted every day)")
+                    "days[\(d)].earned.balance_histogram: counts \(day.earned.users) Earned users, but days[\(d - 1)] counts "
+                        + "\(days[d - 1].earned.users) (expected at most as many: each is counted every day until it leaves)")
+            }
+            if d > 0, day.active > days[d - 1].active {
+                throw SimulationError(
+                    "days[\(d)].active: \(day.active), but days[\(d - 1)] has \(days[d - 1].active) (a user who left does not come back)")
             }
             started += day.earned.questsStarted
             ended += day.earned.quests.total

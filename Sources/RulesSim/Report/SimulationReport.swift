@@ -120,6 +120,8 @@ package struct SimulationReport: Sendable, Equatable {
             digest.add(persona.name)
             digest.add(Data(persona.text.utf8))
         }
+        // The personas without their responses are other inputs (the default digest is unchanged).
+        if !config.responses { digest.add("no-responses") }
         return digest.hex
     }
 

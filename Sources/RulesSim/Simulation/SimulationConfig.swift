@@ -44,6 +44,9 @@ package struct SimulationConfig: Sendable {
     /// Which arguments of rule calls the workers' hosts reuse (``LuaLimits/argumentReuse``): the
     /// report is the same whichever it is.
     package var argumentReuse: ArgumentReuse = LuaLimits.default.argumentReuse
+    /// Whether the personas respond to the rules' decisions (`--no-responses`: their fixed
+    /// probabilities alone, as if each had `responses = false`).
+    package var responses = true
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

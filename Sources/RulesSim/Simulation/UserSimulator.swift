@@ -115,7 +115,7 @@ final class UserSimulator {
         }
         let persona = personas[p]
         let spec = persona.spec
-        run.responses = spec.responses
+        run.responses = config.responses ? spec.responses : .none
         var leaves = SimRandom(seed: config.seed, user: key, stream: SimRandom.leave)
         run.minStreak = max(1, spec.lostStreak.minStreak)
         let pressure = spec.uses(.pressure)
