@@ -51,8 +51,9 @@ extension LuaHost {
     }
 
     package var reusedArguments: ReusedArguments {
-        ReusedArguments(
-            pooledTables: hot.pointee.pooledTableCount, pooledLists: listPools.count, keptLists: historyPools.count,
-            fieldLists: fieldListPools.count, keptTexts: hot.pointee.textCount)
+        let counts = hot.counts
+        return ReusedArguments(
+            pooledTables: counts.pooledTables, pooledLists: counts.pooledLists, keptLists: counts.keptLists,
+            fieldLists: counts.fieldLists, keptTexts: counts.keptTexts)
     }
 }
