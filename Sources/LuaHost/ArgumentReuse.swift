@@ -50,10 +50,5 @@ extension LuaHost {
         }
     }
 
-    package var reusedArguments: ReusedArguments {
-        let counts = hot.counts
-        return ReusedArguments(
-            pooledTables: counts.pooledTables, pooledLists: counts.pooledLists, keptLists: counts.keptLists,
-            fieldLists: counts.fieldLists, keptTexts: counts.keptTexts)
-    }
+    package var reusedArguments: ReusedArguments { hot.reused }
 }

@@ -145,9 +145,11 @@ struct HotPathStorage: ~Copyable {
     /// Counts `count` new element tables of kept pools against `maxHistoryTables`.
     func countKeptTables(_ count: Int) { m.pointee.keptTables += count }
 
-    /// How many of each reused argument the storage holds (`LuaHost.reusedArguments`).
-    var counts: (pooledTables: Int, pooledLists: Int, keptLists: Int, fieldLists: Int, keptTexts: Int) {
-        (m.pointee.poolCount, m.pointee.listPools.count, m.pointee.keptPools.count, m.pointee.fieldListPools.count, m.pointee.textCount)
+    /// How many of each reused argument the storage holds.
+    var reused: LuaHost.ReusedArguments {
+        LuaHost.ReusedArguments(
+            pooledTables: m.pointee.poolCount, pooledLists: m.pointee.listPools.count, keptLists: m.pointee.keptPools.count,
+            fieldLists: m.pointee.fieldListPools.count, keptTexts: m.pointee.textCount)
     }
 
     /// The registry reference of key `id`, or 0 when it is not interned yet.

@@ -85,10 +85,7 @@ public struct View<T: LuaTableViewable>: LuaArgument {
 public struct History<T: LuaKeptRecord>: LuaArgument {
     @usableFromInline let items: [T]
     @usableFromInline let key: String
-    @inlinable public init(_ items: [T], key: String) {
-        self.items = items
-        self.key = key
-    }
+    @inlinable public init(_ items: [T], key: String) { (self.items, self.key) = (items, key) }
     @inlinable public func push(on host: LuaHost, slot: Int, _ call: EnteredCall) {
         guard call.kept else { return host.pushFreshKept(items) }
         host.pushKept(items, key: key, byAge: true)
@@ -114,10 +111,7 @@ public struct KeptList<T: LuaKeptRecord>: LuaArgument {
 public struct Kept<T: LuaKeptRecord>: LuaArgument {
     @usableFromInline let record: T
     @usableFromInline let key: String?
-    @inlinable public init(_ record: T, key: String? = nil) {
-        self.record = record
-        self.key = key
-    }
+    @inlinable public init(_ record: T, key: String? = nil) { (self.record, self.key) = (record, key) }
     @inlinable public func push(on host: LuaHost, slot: Int, _ call: EnteredCall) {
         guard call.kept else { return host.pushFreshKept(record: record) }
         host.pushKeptRecord(record, key: key)
@@ -132,10 +126,7 @@ public struct Kept<T: LuaKeptRecord>: LuaArgument {
 public struct FieldRecords: LuaArgument {
     @usableFromInline let values: [Int]
     @usableFromInline let field: LuaKey
-    public init(_ values: [Int], field: LuaKey) {
-        self.values = values
-        self.field = field
-    }
+    public init(_ values: [Int], field: LuaKey) { (self.values, self.field) = (values, field) }
     public func push(on host: LuaHost, slot: Int, _ call: EnteredCall) { host.pushFieldRecords(values, field: field, slot: slot, call) }
 }
 
@@ -175,10 +166,7 @@ public enum LuaStringsResult: LuaCallResult {
 public struct LuaReadAnswer: LuaCallResult {
     public let value: LuaValue
     public let reads: LuaFieldReads
-    @usableFromInline init(value: LuaValue, reads: LuaFieldReads) {
-        self.value = value
-        self.reads = reads
-    }
+    @usableFromInline init(value: LuaValue, reads: LuaFieldReads) { (self.value, self.reads) = (value, reads) }
 
     @inlinable
     public static func run(_ host: LuaHost, _ function: LuaFunction, arguments: Int32, _ call: EnteredCall) throws -> Self {
