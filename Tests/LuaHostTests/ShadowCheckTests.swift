@@ -51,7 +51,7 @@ import Testing
         }
 
         @Test func theTestsRunWithTheCheck() throws {
-            #expect(try LuaHost().reuseCheckInterval == 8)
+            #expect(try LuaHost().reuseCheckInterval == 64)
         }
 
         @Test func aKeptRecordThatWasNotWrittenAgainIsNamedWithItsField() throws {
