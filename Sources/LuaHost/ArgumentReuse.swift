@@ -50,9 +50,5 @@ extension LuaHost {
         }
     }
 
-    package var reusedArguments: ReusedArguments {
-        ReusedArguments(
-            pooledTables: hot.pointee.pooledTableCount, pooledLists: listPools.count, keptLists: historyPools.count,
-            fieldLists: fieldListPools.count, keptTexts: hot.pointee.textCount)
-    }
+    package var reusedArguments: ReusedArguments { hot.reused }
 }

@@ -1,5 +1,5 @@
 /// The fields of a record that a rule read, each by its position in the record's `luaViewKeys`
-/// (`LuaHost.callFirst(_:view:)`). `all` when the host cannot tell them apart: the rule looped over
+/// (`View`, `LuaReadAnswer`). `all` when the host cannot tell them apart: the rule looped over
 /// the record (`pairs`, `next`, `#`, `rawget`), read a field the record does not declare, or drew from
 /// `math.random` (its answer may then differ with the same fields).
 public struct LuaFieldReads: OptionSet, Hashable, Sendable {
@@ -19,7 +19,7 @@ public protocol LuaTableViewable: LuaTableEncodable {
 }
 
 /// A record compared by value whose tables the host keeps between calls: the records of a history
-/// (`LuaHost.call(_:history:key:_:_:returning:)`) and of a kept list (`callFirst(_:keptList:_:)`).
+/// (`History`) and of a kept list (`KeptList`).
 /// The tables it nests through `LuaTableWriter.set(_:record:)`, `set(_:records:)`, `set(_:list:)`
 /// and `set(_:fields:)` are kept tables too; a `LuaValue` table (`set(_:_:)`) would not be, and
 /// a rule's change to it would be seen by the next call: a kept record does not write one.

@@ -6,16 +6,6 @@ import CLuaSupport
 /// The rule sees the same values and runs the same instructions as with an input table; `pairs`,
 /// `next`, `#` and the sandbox's `rawget` see the fields too, and count as reading all of them.
 extension LuaHost {
-    /// Calls `function` with `record` as a view and returns its first result (nil when there is
-    /// none) and the fields of `record` it read.
-    @inlinable
-    public func callFirst<A: LuaTableViewable>(_ function: LuaFunction, view a: A) throws -> (value: LuaValue, reads: LuaFieldReads) {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushView(a, slot: 0, pooled: call.pooled)
-        return try runViewCall(function, call: call)
-    }
-
     /// Pushes `record` as a view: the pooled view of `slot` in the outermost call, else a new one.
     @inlinable
     func pushView<T: LuaTableViewable>(_ record: T, slot: Int, pooled: Bool) {
@@ -73,24 +63,23 @@ extension LuaHost {
     @usableFromInline
     func popViewContents(_ contents: Int32) { lua_settop(L, contents - 1) }
 
-    /// Runs the call `callFirst(_:view:)` pushed and returns its first result and the fields read.
-    /// Reads of views in calls nested in this one count for it too (which only remembers less).
+    /// Runs a call whose result is a `LuaReadAnswer`.
     @usableFromInline
-    func runViewCall(_ function: LuaFunction, call: EnteredCall) throws -> (value: LuaValue, reads: LuaFieldReads) {
+    func runViewCall(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> LuaReadAnswer {
         let outer = runtime.pointee.view_reads
         runtime.pointee.view_reads = 0
         defer { runtime.pointee.view_reads |= outer }
         var before = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var after = before
         let stamped = withUnsafeMutableBytes(of: &before) { rr_random_stamp(runtime, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-        let value = try runCallFirst(function, arguments: 1, call: call)
+        let value = try runCallFirst(function, arguments: arguments, call: call)
         var reads = LuaFieldReads(rawValue: runtime.pointee.view_reads)
         if stamped != 0 {
             _ = withUnsafeMutableBytes(of: &after) { rr_random_stamp(runtime, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
             let drew = withUnsafeBytes(of: before) { b in withUnsafeBytes(of: after) { a in !a.elementsEqual(b) } }
             if drew { reads = .all }
         }
-        return (value, reads)
+        return LuaReadAnswer(value: value, reads: reads)
     }
 }
 

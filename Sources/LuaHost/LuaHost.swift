@@ -37,19 +37,10 @@ public final class LuaHost {
     let L: OpaquePointer
     var hostFunctions: [HostFunction] = []
     var functionCache: [UnsafeRawPointer: LuaFunction] = [:]
-    /// Interned keys and the keys readers asked for (see `HotPathStorage`).
-    let hot = HotPathStorage.make()
+    /// The memory of argument reuse and interned keys (see `HotPathStorage`).
+    let hot = HotPathStorage()
     /// Names of interned keys, by registry reference (for messages).
     var keyNames: [Int: String] = [:]
-    /// The pooled list arguments, by element type (see `PooledList`), and the lists of one-field
-    /// records, by field.
-    @exclusivity(unchecked) var listPools: [ObjectIdentifier: PooledList] = [:]
-    @exclusivity(unchecked) var fieldListPools: [Int: PooledList] = [:]
-    /// Histories (`call(_:history:key:_:_:returning:)`), kept lists and kept records by role,
-    /// record type and key.
-    @exclusivity(unchecked) var historyPools: [KeptKey: PooledList] = [:]
-    /// The element tables of all histories (a few hundred bytes of the state's memory each).
-    @exclusivity(unchecked) var historyTables = 0
     /// The names of the chunks loaded, to give back in full a name Lua cut from the left in a
     /// message (`...nel/personas/x.lua:3:`, see `fullChunkName`).
     var chunkNames: Set<String> = []
@@ -100,7 +91,6 @@ public final class LuaHost {
     deinit {
         rr_close(runtime)
         rr_lines_free(runtime)
-        HotPathStorage.destroy(hot)
         runtime.deinitialize(count: 1)
         runtime.deallocate()
     }

@@ -44,6 +44,6 @@ extension LuaTableEncodable {
 
 /// A Swift type read from a table a rule returns, field by field (the fast path of rule calls).
 /// Keys it does not read are rejected as unknown.
-public protocol LuaTableDecodable {
+public protocol LuaTableDecodable: LuaCallResult {
     init(from table: inout LuaTableReader) throws
 }

@@ -7,7 +7,6 @@ public struct LuaTableReader {
     /// The host, for the slow paths only: calling through it costs reference counting.
     unowned(unsafe) let host: LuaHost
     let L: OpaquePointer
-    let hot: UnsafeMutablePointer<HotPathStorage>
     let index: Int32
     /// The path of this table, for messages (`""` at the top).
     public let path: String
@@ -17,20 +16,19 @@ public struct LuaTableReader {
     init(host: LuaHost, index: Int32, path: String) {
         self.host = host
         self.L = host.L
-        self.hot = host.hot
         self.index = index
         self.path = path
-        self.askedStart = host.hot.pointee.askedCount
+        self.askedStart = host.hot.askedCount
     }
 
     /// Pushes the field's value and returns its Lua type.
     @inline(__always)
     private mutating func fetch(_ key: LuaKey) -> Int32 {
-        var reference = hot.pointee.reference(of: key.id)
+        var reference = host.hot.reference(of: key.id)
         if reference == 0 { reference = host.internKey(key) }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
         let type = lua_rawget(L, index)
-        let seen = hot.pointee.ask(Int(reference), since: askedStart)
+        let seen = host.hot.ask(Int(reference), since: askedStart)
         if type != LUA_TNIL, !seen { present += 1 }
         return type
     }
@@ -229,7 +227,7 @@ extension LuaHost {
     /// Ends `readRecord`: forgets the keys its reader asked for, pops the contents, leaves host mode.
     @usableFromInline
     func endRecord(_ reader: LuaTableReader) {
-        hot.pointee.unwind(to: reader.askedStart)
+        hot.unwind(to: reader.askedStart)
         lua_settop(L, reader.index - 1)
         runtime.pointee.host_depth -= 1
     }
@@ -247,7 +245,7 @@ extension LuaHost {
     }
 
     private func rejectUnknownKeys(in table: Int32, reader: LuaTableReader) throws {
-        let asked = hot.pointee.asked(since: reader.askedStart).compactMap { reference in keyNames[reference] }
+        let asked = hot.asked(since: reader.askedStart).compactMap { reference in keyNames[reference] }
         var unknown: [LuaValue] = []
         lua_pushnil(L)
         while lua_next(L, table) != 0 {
@@ -281,88 +279,6 @@ extension LuaHost {
     }
 
     // MARK: Calling with records
-
-    // The record calls are inlinable: specialized in the caller's module for its record types,
-    // the arguments are filled and the result read without witness tables or metadata. What does
-    // not depend on the types stays here (`beginCall`, `runRecordCall`, `endCall`).
-
-    /// Calls a rule function with tables built from Swift values and reads its result as `R`.
-    /// This is the fast path the engine uses for every event.
-    /// The argument tables are read-only for the rule; the outermost call reuses them between calls.
-    @inlinable
-    public func call<A: LuaTableEncodable, R: LuaTableDecodable>(
-        _ function: LuaFunction, _ a: A, returning: R.Type = R.self
-    ) throws -> R {
-        let call = try beginCall(function, stackSlots: 16, handler: true)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        return try recordResult(of: function, R.self, arguments: 1, call: call)
-    }
-
-    @inlinable
-    public func call<A: LuaTableEncodable, B: LuaTableEncodable, R: LuaTableDecodable>(
-        _ function: LuaFunction, _ a: A, _ b: B, returning: R.Type = R.self
-    ) throws -> R {
-        let call = try beginCall(function, stackSlots: 16, handler: true)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        return try recordResult(of: function, R.self, arguments: 2, call: call)
-    }
-
-    @inlinable
-    public func call<A: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
-        _ function: LuaFunction, _ a: A, _ b: B, _ c: C, returning: R.Type = R.self
-    ) throws -> R {
-        let call = try beginCall(function, stackSlots: 16, handler: true)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        pushArgument(c, slot: 2, pooled: call.pooled)
-        return try recordResult(of: function, R.self, arguments: 3, call: call)
-    }
-
-    /// Calls a rule function whose first argument is a list of records (as `call(_:list:)`) and
-    /// whose second and third are records, and reads its result as `R`.
-    @inlinable
-    public func call<T: LuaTableEncodable, B: LuaTableEncodable, C: LuaTableEncodable, R: LuaTableDecodable>(
-        _ function: LuaFunction, list items: [T], _ b: B, _ c: C, returning: R.Type = R.self
-    ) throws -> R {
-        let call = try beginCall(function, stackSlots: 16, handler: true)
-        defer { endCall(call) }
-        pushList(items, pooled: call.pooled)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        pushArgument(c, slot: 2, pooled: call.pooled)
-        return try recordResult(of: function, R.self, arguments: 3, call: call)
-    }
-
-    /// `call(_:list:_:_:returning:)` with a history as its list: records newest first, a list that
-    /// grows at its head from one call to the next (a task's periods). The host keeps the tables of
-    /// the history under `key` (a task's name) and writes again only the records that differ from
-    /// the previous call's at the same distance from the oldest, unless a rule has written into a
-    /// kept table since (then all of them); `b` (the task) is kept under the same key and `c` (the
-    /// user) by its type, each written again only when it changed. Rules see the same arguments
-    /// either way.
-    @inlinable
-    public func call<T: LuaKeptRecord, B: LuaKeptRecord, C: LuaKeptRecord, R: LuaTableDecodable>(
-        _ function: LuaFunction, history items: [T], key: String, _ b: B, _ c: C, returning: R.Type = R.self
-    ) throws -> R {
-        let call = try beginCall(function, stackSlots: 16, handler: true)
-        defer { endCall(call) }
-        if call.kept {
-            pushHistory(items, key: key)
-            checkReused("argument 1 (the history of \(T.self) under \"\(key)\")") { pushFreshKept(items) }
-            pushKeptRecord(b, key: key)
-            checkReused("argument 2 (the kept \(B.self) under \"\(key)\")") { pushFreshKept(record: b) }
-            pushKeptRecord(c, key: nil)
-            checkReused("argument 3 (the kept \(C.self))") { pushFreshKept(record: c) }
-        } else {
-            pushFreshKept(items)
-            pushFreshKept(record: b)
-            pushFreshKept(record: c)
-        }
-        return try recordResult(of: function, R.self, arguments: 3, call: call)
-    }
 
     /// Pushes a record argument: the pooled table of `slot` in the outermost call, else a fresh one.
     @inlinable

@@ -6,7 +6,6 @@ public struct LuaTableWriter {
     /// The host, for the slow paths only: calling through it costs reference counting.
     unowned(unsafe) let host: LuaHost
     let L: OpaquePointer
-    let hot: UnsafeMutablePointer<HotPathStorage>
     let index: Int32
     /// For a pooled argument table: where the written keys are recorded.
     let pool: UnsafeMutablePointer<PooledTable>?
@@ -19,7 +18,6 @@ public struct LuaTableWriter {
     init(host: LuaHost, index: Int32, pool: UnsafeMutablePointer<PooledTable>? = nil, kept: Bool = false) {
         self.host = host
         self.L = host.L
-        self.hot = host.hot
         self.index = index
         self.pool = pool
         self.kept = kept
@@ -51,7 +49,7 @@ public struct LuaTableWriter {
     /// Pushes the interned string of `key` (one registry lookup; interned on first use) and returns its reference.
     @inline(__always)
     private func pushInterned(_ key: LuaKey) -> Int32 {
-        var reference = hot.pointee.reference(of: key.id)
+        var reference = host.hot.reference(of: key.id)
         if reference == 0 { reference = host.internKey(key) }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
         return reference
@@ -168,7 +166,7 @@ extension LuaHost {
     func pushText(_ number: Int, of kind: LuaKey, write: (UnsafeMutableRawBufferPointer) -> Int) {
         // The kind's id above the number's low 48 bits: never 0, since ids start at 1.
         let key = UInt64(truncatingIfNeeded: kind.id) << 48 | UInt64(truncatingIfNeeded: number) & 0xFFFF_FFFF_FFFF
-        let kept = hot.pointee.text(key)
+        let kept = hot.text(key)
         if kept != 0 {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(kept))
             checkReused(text: number, of: kind, write: write)
@@ -178,16 +176,16 @@ extension LuaHost {
             let count = min(max(0, write(buffer)), buffer.count)
             _ = lua_pushlstring(L, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), count)
         }
-        if limits.argumentReuse == .kept, hot.pointee.textCount < HotPathStorage.maxTexts {
+        if limits.argumentReuse == .kept, hot.textCount < HotPathStorage.maxTexts {
             lua_pushvalue(L, -1)
-            hot.pointee.keep(text: key, at: luaL_ref(L, clua_registryindex()))
+            hot.keep(text: key, at: luaL_ref(L, clua_registryindex()))
         }
     }
 
     /// Pushes an interned key: one registry lookup (interned on first use).
     @inline(__always)
     func pushKey(_ key: LuaKey) {
-        var reference = hot.pointee.reference(of: key.id)
+        var reference = hot.reference(of: key.id)
         if reference == 0 { reference = internKey(key) }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(reference))
     }
@@ -201,33 +199,16 @@ extension LuaHost {
             key.staticName.utf8CodeUnitCount)
         let reference = luaL_ref(L, clua_registryindex())
         keyNames[Int(reference)] = key.name
-        hot.pointee.setReference(reference, of: key.id)
+        hot.setReference(reference, of: key.id)
         return reference
-    }
-
-    /// Calls a rule function whose one argument is a list of records (a Lua sequence of tables),
-    /// built straight from Swift values through interned keys; returns the function's results.
-    /// The list and its tables are read-only for the rule, as record arguments are; the outermost
-    /// call reuses them between calls (see `PooledList`).
-    public func call<T: LuaTableEncodable>(_ function: LuaFunction, list items: [T]) throws -> [LuaValue] {
-        try callWithOneArgument(function) { call in pushList(items, pooled: call.pooled) }
-    }
-
-    /// Calls a rule function whose arguments are a list of records and one record (as
-    /// `call(_:list:)` and `call(_:record:)` build them), and returns its results.
-    public func call<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> [LuaValue] {
-        try callWithArguments(function, count: 2) { call in
-            pushList(items, pooled: call.pooled)
-            pushArgument(b, slot: 1, pooled: call.pooled)
-        }
     }
 
     /// Pushes a list of records: the pooled list in the outermost call, else fresh tables.
     @usableFromInline
-    func pushList<T: LuaTableEncodable>(_ items: [T], pooled: Bool) {
+    func pushList<T: LuaTableEncodable>(_ items: [T], slot: Int, pooled: Bool) {
         if pooled {
             pushPooledList(items)
-            checkReused("argument 1 (the pooled list of \(T.self))") { pushFreshList(items) }
+            checkReused("argument \(slot + 1) (the pooled list of \(T.self))") { pushFreshList(items) }
         } else {
             pushFreshList(items)
         }
@@ -246,7 +227,7 @@ extension LuaHost {
         }
     }
 
-    /// Pushes a fresh kept list of fresh kept tables of the one field `field` (`call(_:records:field:)`).
+    /// Pushes a fresh kept list of fresh kept tables of the one field `field` (`FieldRecords`).
     func pushFreshRecords(_ values: [Int], field: LuaKey) {
         rr_push_kept_table(L, 0, 0)
         rr_push_contents(L, -1)
@@ -263,125 +244,29 @@ extension LuaHost {
         clua_pop(L, 1)
     }
 
-    /// Calls a function with one record argument (read-only, pooled by the outermost call, as in
-    /// `call(_:_:returning:)`) and returns its results as values, whatever they are.
-    @inlinable
-    public func call<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> [LuaValue] {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        return try runCall(function, arguments: 1, call: call)
-    }
-
-    /// Calls a rule function whose one argument is a list of records of one integer field `field`
-    /// (`{ {exits = 2}, {exits = 0}, … }`), as `call(_:list:)` does, filled in C.
-    public func call(_ function: LuaFunction, records values: [Int], field: LuaKey) throws -> [LuaValue] {
-        try callWithOneArgument(function) { call in
-            guard call.kept else { return pushFreshRecords(values, field: field) }
-            let pool: PooledList
-            if let known = fieldListPools[field.id] {
-                pool = known
-            } else {
-                pool = makePooledList(kept: true)
-                fieldListPools[field.id] = pool
+    /// Pushes a list of records of one integer field `field` (`FieldRecords`): the kept list of
+    /// the field in the outermost call, filled in C, else fresh tables.
+    func pushFieldRecords(_ values: [Int], field: LuaKey, slot: Int, _ call: EnteredCall) {
+        guard call.kept else { return pushFreshRecords(values, field: field) }
+        let pool = hot.fieldListPool(field.id) { makePooledList(kept: true) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
+        let list = lua_gettop(L)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
+        pushKey(field)
+        let integers = values.map(Int64.init)
+        if pool.keptWritten != runtime.pointee.args_written { pool.keptIntegers = [] }
+        integers.withUnsafeBufferPointer { values in
+            pool.keptIntegers.withUnsafeBufferPointer { kept in
+                rr_fill_int_records(
+                    L, list, list + 1, values.baseAddress, Int32(clamping: values.count), Int32(clamping: pool.count),
+                    kept.baseAddress, Int32(clamping: kept.count))
             }
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
-            let list = lua_gettop(L)
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
-            pushKey(field)
-            let integers = values.map(Int64.init)
-            if pool.keptWritten != runtime.pointee.args_written { pool.keptIntegers = [] }
-            integers.withUnsafeBufferPointer { values in
-                pool.keptIntegers.withUnsafeBufferPointer { kept in
-                    rr_fill_int_records(
-                        L, list, list + 1, values.baseAddress, Int32(clamping: values.count), Int32(clamping: pool.count),
-                        kept.baseAddress, Int32(clamping: kept.count))
-                }
-            }
-            pool.keptIntegers = integers
-            pool.keptWritten = runtime.pointee.args_written
-            pool.count = values.count
-            lua_settop(L, list)
-            checkReused("argument 1 (the kept list of \(field.name) records)") { pushFreshRecords(values, field: field) }
         }
-    }
-
-    /// `call(_:record:)`'s first result (nil when the function returns nothing), for a rule that
-    /// answers with one value: no array is made for it.
-    @inlinable
-    public func callFirst<A: LuaTableEncodable>(_ function: LuaFunction, record a: A) throws -> LuaValue {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        return try runCallFirst(function, arguments: 1, call: call)
-    }
-
-    /// `callFirst(_:record:)` with two record arguments.
-    @inlinable
-    public func callFirst<A: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, record a: A, record b: B) throws -> LuaValue
-    {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushArgument(a, slot: 0, pooled: call.pooled)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        return try runCallFirst(function, arguments: 2, call: call)
-    }
-
-    /// Calls a function whose arguments are an integer and a record, for a rule that answers with a
-    /// list of strings (`reminder_times(tier, window)`): its first result as strings when it is a
-    /// list of UTF-8 strings, read without converting it to a `LuaValue` (charged to the call as
-    /// that conversion is); otherwise converted as `callFirst` converts it (for the caller's message).
-    @inlinable
-    public func callForStrings<B: LuaTableEncodable>(_ function: LuaFunction, _ a: Int64, record b: B) throws -> LuaStringsResult {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushInteger(a)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        return try runCallForStrings(function, arguments: 2, call: call)
-    }
-
-    /// `callFirst(_:list:_:)` with a list whose tables the host keeps between calls, one list per
-    /// record type (the modes of `effective_mode`, the same for many calls in a row): a record's
-    /// tables, nested ones included, are written again only when it differs from the previous
-    /// call's at the same position, unless a rule has written into a kept table since (then all of
-    /// them). Rules see the same list either way.
-    @inlinable
-    public func callFirst<T: LuaKeptRecord, B: LuaTableEncodable>(_ function: LuaFunction, keptList items: [T], _ b: B) throws -> LuaValue {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        if call.kept {
-            pushKeptList(items)
-            checkReused("argument 1 (the kept list of \(T.self))") { pushFreshKept(items) }
-        } else {
-            pushFreshKept(items)
-        }
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        return try runCallFirst(function, arguments: 2, call: call)
-    }
-
-    /// `call(_:list:_:)`'s first result (nil when the function returns nothing), without an array.
-    public func callFirst<T: LuaTableEncodable, B: LuaTableEncodable>(_ function: LuaFunction, list items: [T], _ b: B) throws -> LuaValue {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        pushList(items, pooled: call.pooled)
-        pushArgument(b, slot: 1, pooled: call.pooled)
-        return try runCallFirst(function, arguments: 2, call: call)
-    }
-
-    /// Calls `function` with the one argument `push` pushes (in host mode; the call tells which
-    /// arguments it may reuse) under the call budget, and returns its results.
-    @inline(__always)
-    private func callWithOneArgument(_ function: LuaFunction, _ push: (_ call: EnteredCall) -> Void) throws -> [LuaValue] {
-        try callWithArguments(function, count: 1, push)
-    }
-
-    /// Calls `function` with the `count` arguments `push` pushes, as `callWithOneArgument` does.
-    @inline(__always)
-    private func callWithArguments(_ function: LuaFunction, count: Int32, _ push: (_ call: EnteredCall) -> Void) throws -> [LuaValue] {
-        let call = try beginCall(function, stackSlots: 8, handler: false)
-        defer { endCall(call) }
-        push(call)
-        return try runCall(function, arguments: count, call: call)
+        pool.keptIntegers = integers
+        pool.keptWritten = runtime.pointee.args_written
+        pool.count = values.count
+        lua_settop(L, list)
+        checkReused("argument \(slot + 1) (the kept list of \(field.name) records)") { pushFreshRecords(values, field: field) }
     }
 
     /// Starts a call from Swift: checks the stack has `stackSlots` free, pushes the traceback handler
@@ -392,8 +277,8 @@ extension LuaHost {
     func beginCall(_ function: LuaFunction, stackSlots: Int32, handler: Bool) throws -> EnteredCall {
         let top = lua_gettop(L)
         guard lua_checkstack(L, stackSlots) != 0 else { throw stackError() }
-        let call = EnteredCall(top: top, reuse: hot.pointee.callDepth == 0 ? limits.argumentReuse : .none)
-        hot.pointee.callDepth += 1
+        let call = EnteredCall(top: top, reuse: hot.callDepth == 0 ? limits.argumentReuse : .none)
+        hot.callDepth += 1
         runtime.pointee.host_depth += 1
         if handler { clua_pushcfunction(L, rr_traceback) }
         do {
@@ -409,7 +294,7 @@ extension LuaHost {
     /// Ends a call `beginCall` started: the stack back to its top before the call.
     @usableFromInline
     func endCall(_ call: EnteredCall) {
-        hot.pointee.callDepth -= 1
+        hot.callDepth -= 1
         lua_settop(L, call.top)
     }
 
@@ -433,7 +318,7 @@ extension LuaHost {
         return try firstResult(count: n, from: call.top + 1, file: function.source, of: function)
     }
 
-    /// The same for `callForStrings`.
+    /// The same for a `LuaStringsResult`.
     @usableFromInline
     func runCallForStrings(_ function: LuaFunction, arguments: Int32, call: EnteredCall) throws -> LuaStringsResult {
         leaveHostMode()
@@ -492,8 +377,8 @@ extension LuaHost {
 
     /// A new pooled list: its list table and the hidden sequence of its element tables, both held
     /// in the registry.
-    private func makePooledList(kept: Bool = false) -> PooledList {
-        let pool = PooledList()
+    private func makePooledList(kept: Bool = false) -> ListPool {
+        let pool = ListPool()
         if kept { rr_push_kept_table(L, 0, 0) } else { rr_push_input_table(L, 0) }
         pool.list = luaL_ref(L, clua_registryindex())
         lua_createtable(L, 0, 0)
@@ -505,13 +390,7 @@ extension LuaHost {
     /// refills an argument table, the list's slots set again (a rule may have changed them), and
     /// the slots beyond `items` (left from a longer list) cleared.
     private func pushPooledList<T: LuaTableEncodable>(_ items: [T]) {
-        let pool: PooledList
-        if let known = listPools[ObjectIdentifier(T.self)] {
-            pool = known
-        } else {
-            pool = makePooledList()
-            listPools[ObjectIdentifier(T.self)] = pool
-        }
+        let pool = hot.listPool(ObjectIdentifier(T.self)) { makePooledList() }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
         let list = lua_gettop(L)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
@@ -533,9 +412,9 @@ extension LuaHost {
 
     /// Makes the element tables `pool` lacks for `count` records, in its hidden sequence at
     /// `elements`: input tables, or kept tables (a history's, a kept list's or record's, counted in
-    /// `historyTables` against the cap).
-    private func makeElements(_ pool: PooledList, count: Int, at elements: Int32, fieldCount: Int, kept: Bool) {
-        if kept { historyTables += max(0, count - pool.fills.count) }
+    /// `HotPathStorage.maxHistoryTables`).
+    private func makeElements(_ pool: ListPool, count: Int, at elements: Int32, fieldCount: Int, kept: Bool) {
+        if kept { hot.countKeptTables(max(0, count - pool.fills.count)) }
         while pool.fills.count < count {
             if kept {
                 rr_push_kept_table(L, 0, Int32(clamping: fieldCount))
@@ -543,41 +422,18 @@ extension LuaHost {
                 rr_push_input_table(L, Int32(clamping: fieldCount))
             }
             lua_rawseti(L, elements, lua_Integer(pool.fills.count + 1))
-            pool.fills.append(PooledTable())
+            pool.fills.append(hot.makeTable())
         }
     }
 
     /// Clears the slots of the list table `slots` from `count` on that the previous fill set, and
     /// records `count` as the fill's length.
-    private func clearSlots(_ pool: PooledList, from count: Int, in slots: Int32) {
+    private func clearSlots(_ pool: ListPool, from count: Int, in slots: Int32) {
         for i in count..<max(count, pool.count) {
             lua_pushnil(L)
             lua_rawseti(L, slots, lua_Integer(i + 1))
         }
         pool.count = count
-    }
-
-    /// At most this many histories, and this many element tables in all (a few MB of the state's
-    /// memory, which counts against its ceiling), are kept by key; past either, new keys share one
-    /// history per record type.
-    static let maxHistories = 256
-    static let maxHistoryTables = 8_192
-
-    /// Pushes the history `items` kept under `key` (`call(_:history:key:_:_:returning:)`): its
-    /// element tables are kept by their distance from the oldest record, and one is written again
-    /// only when its record differs from the previous fill's at that distance (or a rule has
-    /// written into a kept table since); every slot of the list is set again, since the records
-    /// move down the list as it grows.
-    @inlinable
-    func pushHistory<T: LuaKeptRecord>(_ items: [T], key: String) {
-        pushKept(items, key: key, byAge: true)
-    }
-
-    /// Pushes the kept list of `T` (`callFirst(_:keptList:_:)`): as a history, its tables kept by
-    /// their position instead, and one list per record type.
-    @inlinable
-    func pushKeptList<T: LuaKeptRecord>(_ items: [T]) {
-        pushKept(items, key: nil, byAge: false)
     }
 
     /// Pushes `items` as a kept list is pushed (a kept table of kept tables, which a rule may
@@ -630,7 +486,7 @@ extension LuaHost {
 
     /// Pushes the one kept table of the pool of `key`, made (with its records box) when missing.
     @usableFromInline
-    func pushKeptTable(_ key: KeptKey, fieldCount: Int, records: () -> AnyObject) -> PooledList {
+    func pushKeptTable(_ key: KeptKey, fieldCount: Int, records: () -> AnyObject) -> ListPool {
         let pool = historyPool(key, count: 1, records: records)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.elements))
         let elements = lua_gettop(L)
@@ -643,7 +499,7 @@ extension LuaHost {
     /// Writes `record` into the kept table on top of the stack (its contents, through the pool's
     /// key tracking).
     @usableFromInline
-    func refillKept<T: LuaTableEncodable>(_ pool: PooledList, from record: T) {
+    func refillKept<T: LuaTableEncodable>(_ pool: ListPool, from record: T) {
         rr_push_contents(L, -1)
         pool.fills.withUnsafeMutableBufferPointer { refill(lua_gettop(L), from: record, keys: $0.baseAddress!, kept: true) }
         clua_pop(L, 1)
@@ -678,7 +534,7 @@ extension LuaHost {
     /// writes record `i` into the table at a stack index through its key tracking.
     @usableFromInline
     func fillKept(
-        _ pool: PooledList, count: Int, keptCount: Int, fieldCount: Int, byAge: Bool, differs: (Int, Int) -> Bool,
+        _ pool: ListPool, count: Int, keptCount: Int, fieldCount: Int, byAge: Bool, differs: (Int, Int) -> Bool,
         write: (Int, Int32, UnsafeMutablePointer<PooledTable>) -> Void
     ) {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(pool.list))
@@ -708,21 +564,15 @@ extension LuaHost {
         lua_settop(L, list)
     }
 
-    /// The kept list of `key`, made (a kept table and its records box) when missing. Past the
-    /// caps, a new key gets its record type's shared history instead: its tables are reused by
-    /// every such key, whose records it then writes in full, as a pooled list would.
+    /// The kept pool of `key` (`HotPathStorage.keptPool`), made (a kept table and its records
+    /// box) when missing.
     @usableFromInline
-    func historyPool(_ key: KeptKey, count: Int, records: () -> AnyObject) -> PooledList {
-        if let known = historyPools[key] { return known }
-        var key = key
-        if historyPools.count >= Self.maxHistories || historyTables + count > Self.maxHistoryTables {
-            key = KeptKey(key.role, type: key.type, key: nil)
-            if let shared = historyPools[key] { return shared }
+    func historyPool(_ key: KeptKey, count: Int, records: () -> AnyObject) -> ListPool {
+        hot.keptPool(key, count: count) {
+            let pool = makePooledList(kept: true)
+            pool.keptRecords = records()
+            return pool
         }
-        let pool = makePooledList(kept: true)
-        pool.keptRecords = records()
-        historyPools[key] = pool
-        return pool
     }
 
     /// Pushes a fresh table filled by `record`.
@@ -752,7 +602,7 @@ extension LuaHost {
     /// The same for a pooled table that `make` pushes on first use (an input table, or a view).
     @inline(__always)
     func pushPooledTable(slot: Int, type: ObjectIdentifier, make: () -> Void) -> (table: Int32, keys: UnsafeMutablePointer<PooledTable>) {
-        let pool = hot.pointee.pool(slot: slot, type: type)
+        let pool = hot.pool(slot: slot, type: type)
         if pool.pointee.reference == 0 {
             make()
             pool.pointee.reference = luaL_ref(L, clua_registryindex())
@@ -817,8 +667,7 @@ extension LuaHost {
 
 /// A call `beginCall` started: the stack top before it, and which arguments it reuses (only the
 /// outermost call reuses any, as `LuaLimits.argumentReuse` allows).
-@usableFromInline
-struct EnteredCall {
+public struct EnteredCall {
     @usableFromInline let top: Int32
     /// Pooled argument tables, lists and views.
     @usableFromInline let pooled: Bool
@@ -831,11 +680,4 @@ struct EnteredCall {
         self.pooled = reuse != .none
         self.kept = reuse == .kept
     }
-}
-
-/// What `LuaHost.callForStrings` returns: the strings of a list of strings, or else the result
-/// converted.
-public enum LuaStringsResult {
-    case strings([String])
-    case other(LuaValue)
 }

@@ -331,7 +331,7 @@ package enum LuaHostBenchmark {
         guard let step = module?["step"].functionValue else { throw LuaError(kind: .runtime, message: "no step") }
         for i in 0..<1000 {
             let (s, yes) = input(i)
-            guard try host.call(step, Input(state: s, yes: yes), returning: State.self) == nativeStep(s, yes) else {
+            guard try host.call(step, Pooled(Input(state: s, yes: yes)), returning: State.self) == nativeStep(s, yes) else {
                 throw LuaError(kind: .runtime, message: "the Lua and native benchmark rules disagree")
             }
         }
@@ -340,7 +340,7 @@ package enum LuaHostBenchmark {
             defer { if sink == 42 { print("") } }
             return try time(iterations) { i in
                 let (s, yes) = input(i)
-                let r = try host.call(step, Input(state: s, yes: yes), returning: State.self)
+                let r = try host.call(step, Pooled(Input(state: s, yes: yes)), returning: State.self)
                 sink &+= r.tier &+ r.misses
             }
         }

@@ -87,18 +87,18 @@ package enum StreakCallBenchmark {
         var sink = 0
         let oldNs = try LuaHostBenchmark.best(rounds) {
             try LuaHostBenchmark.time(iterations) { _ in
-                sink &+= Int(try host.call(old, list: oldPeriods).first?.integerValue ?? 0)
+                sink &+= Int(try host.call(old, PooledList(oldPeriods), returning: [LuaValue].self).first?.integerValue ?? 0)
             }
         }
         let newNs = try LuaHostBenchmark.best(rounds) {
             try LuaHostBenchmark.time(iterations) { _ in
-                sink &+= try host.call(new, list: periods, task, user, returning: HabitStreak.self).current
+                sink &+= try host.call(new, PooledList(periods), Pooled(task), Pooled(user), returning: HabitStreak.self).current
             }
         }
         // Both shapes must give the same streak, or the comparison means nothing.
         guard
-            Int(try host.call(old, list: oldPeriods).first?.integerValue ?? -1)
-                == (try host.call(new, list: periods, task, user, returning: HabitStreak.self).current)
+            Int(try host.call(old, PooledList(oldPeriods), returning: [LuaValue].self).first?.integerValue ?? -1)
+                == (try host.call(new, PooledList(periods), Pooled(task), Pooled(user), returning: HabitStreak.self).current)
         else {
             throw LuaError(kind: .runtime, message: "the two streak benchmark rules disagree")
         }

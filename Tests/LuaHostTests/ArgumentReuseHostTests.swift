@@ -41,23 +41,33 @@ struct Dated: LuaKeptRecord {
         let module = try #require(try host.load(Self.source, chunkName: "reuse.lua").first?.tableValue)
         func function(_ name: String) throws -> LuaFunction { try #require(module[.string(name)].functionValue) }
         for i in 1...2 {
-            #expect(try host.callFirst(function("record"), record: Dated(day: i)) == .string("day \(i)"))
-            #expect(try host.callFirst(function("view"), view: Situation(minutes: i, hour: 1, mode: nil)).value == .integer(Int64(i)))
-            #expect(try host.callFirst(function("list"), keptList: [Snapshot(tier: i)], Dated(day: i)) == .string("\(i)day \(i)"))
-            #expect(try host.call(function("fields"), records: [i], field: LuaKey("exits")) == [.integer(Int64(i))])
+            #expect(try host.call(function("record"), Pooled(Dated(day: i)), returning: LuaValue.self) == .string("day \(i)"))
+            #expect(
+                try host.call(function("view"), View(Situation(minutes: i, hour: 1, mode: nil)), returning: LuaReadAnswer.self).value
+                    == .integer(Int64(i)))
+            #expect(
+                try host.call(function("list"), KeptList([Snapshot(tier: i)]), Pooled(Dated(day: i)), returning: LuaValue.self)
+                    == .string("\(i)day \(i)"))
+            #expect(
+                try host.call(function("fields"), FieldRecords([i], field: LuaKey("exits")), returning: [LuaValue].self) == [
+                    .integer(Int64(i))
+                ])
             let d = try host.call(
-                function("history"), history: [Dated(day: i)], key: "k", Snapshot(tier: i), Dated(day: i + 1), returning: Decision.self)
+                function("history"), History([Dated(day: i)], key: "k"), Kept(Snapshot(tier: i), key: "k"), Kept(Dated(day: i + 1)),
+                returning: Decision.self)
             #expect(d.reminders == ["day \(i)", "\(i)", "day \(i + 1)"])
         }
         // A rule may write into the fields of a history and its records at every level (they are
         // kept tables, fresh or not), and the next call does not see it.
         for _ in 0..<2 {
             let d = try host.call(
-                function("writes"), history: [HistoryDay(tier: 1)], key: "k", Snapshot(tier: 2), Snapshot(tier: 3), returning: Decision.self)
+                function("writes"), History([HistoryDay(tier: 1)], key: "k"), Kept(Snapshot(tier: 2), key: "k"), Kept(Snapshot(tier: 3)),
+                returning: Decision.self)
             #expect(d.tier == 20)
         }
         let d = try host.call(
-            function("history"), history: [Dated(day: 4)], key: "k", Snapshot(tier: 5), Dated(day: 6), returning: Decision.self)
+            function("history"), History([Dated(day: 4)], key: "k"), Kept(Snapshot(tier: 5), key: "k"), Kept(Dated(day: 6)),
+            returning: Decision.self)
         #expect(d.reminders == ["day 4", "5", "day 6"])
         return host.reusedArguments
     }
@@ -82,7 +92,9 @@ struct Dated: LuaKeptRecord {
         #expect(ArgumentReuse(name: "none") == ArgumentReuse.none)
         #expect(ArgumentReuse(name: " Kept") == .kept)
         #expect(ArgumentReuse(name: "fresh") == nil)
-        #expect(ArgumentReuse.problem(in: ["RULESRUN_ARGUMENT_REUSE": "fresh"]) == "RULESRUN_ARGUMENT_REUSE=fresh: expected none, pooled or kept")
+        #expect(
+            ArgumentReuse.problem(in: ["RULESRUN_ARGUMENT_REUSE": "fresh"])
+                == "RULESRUN_ARGUMENT_REUSE=fresh: expected none, pooled or kept")
         #expect(ArgumentReuse.problem(in: ["RULESRUN_ARGUMENT_REUSE": "pooled"]) == nil)
         #expect(ArgumentReuse.problem(in: [:]) == nil)
     }

@@ -54,14 +54,17 @@ import Testing
     @Test func aCallRecordsTheLineItReturnedFrom() throws {
         let (host, module, trace) = try Self.loaded()
         let price = try #require(module["price"].functionValue)
-        #expect(try host.call(price, record: Situation(hour: 23)) == [.number(60)])
-        #expect(try host.call(price, record: Situation(hour: 9)) == [.integer(40)])
-        #expect(try host.call(price, record: Situation(hour: 9, params: [("free", .boolean(true))])) == [.integer(0)])
+        #expect(try host.call(price, Pooled(Situation(hour: 23)), returning: [LuaValue].self) == [.number(60)])
+        #expect(try host.call(price, Pooled(Situation(hour: 9)), returning: [LuaValue].self) == [.integer(40)])
+        #expect(
+            try host.call(price, Pooled(Situation(hour: 9, params: [("free", .boolean(true))])), returning: [LuaValue].self) == [
+                .integer(0)
+            ])
         // The line of the return that answered, not the helper's line the first return called.
         #expect(trace.removeAll().map(\.returnLine) == [7, 10, 9])
         // A tail call returns from the line that made it.
         let tail = try #require(module["tail"].functionValue)
-        _ = try host.call(tail, record: Situation(hour: 23))
+        _ = try host.call(tail, Pooled(Situation(hour: 23)), returning: [LuaValue].self)
         #expect(trace.removeAll().map(\.returnLine) == [12])
         // A call that raised: the line of its own that raised.
         let bad = try #require(module["bad"].functionValue)
@@ -72,8 +75,8 @@ import Testing
     @Test func aCallRecordsTheParamsItRead() throws {
         let (host, module, trace) = try Self.loaded()
         let price = try #require(module["price"].functionValue)
-        _ = try host.call(price, record: Situation(hour: 23))
-        _ = try host.call(price, record: Situation(hour: 9))
+        _ = try host.call(price, Pooled(Situation(hour: 23)), returning: [LuaValue].self)
+        _ = try host.call(price, Pooled(Situation(hour: 9)), returning: [LuaValue].self)
         let calls = trace.removeAll()
         // By name, once per read, a helper's read included; the knobs apart.
         #expect(calls[0].params.map { "\($0.name) = \($0.value)" } == ["night_factor = 1.5", "night_factor = 1.5"])
@@ -87,15 +90,16 @@ import Testing
         for explaining in [false, true] {
             let (host, module, _) = try Self.loaded(explaining: explaining)
             let write = try #require(module["write"].functionValue)
-            #expect(try host.call(write, record: Situation(hour: 1)) == [.integer(5)], "explaining: \(explaining)")
+            #expect(
+                try host.call(write, Pooled(Situation(hour: 1)), returning: [LuaValue].self) == [.integer(5)], "explaining: \(explaining)")
         }
     }
 
     @Test func notesAttachToTheCallThatMadeThem() throws {
         let (host, module, trace) = try Self.loaded()
         let price = try #require(module["price"].functionValue)
-        _ = try host.call(price, record: Situation(hour: 23))
-        _ = try host.call(price, record: Situation(hour: 9))
+        _ = try host.call(price, Pooled(Situation(hour: 23)), returning: [LuaValue].self)
+        _ = try host.call(price, Pooled(Situation(hour: 9)), returning: [LuaValue].self)
         #expect(trace.removeAll().map(\.notes) == [["night surcharge 150.0 %"], []])
         // At most 8 a call, the rest counted.
         let notes = try #require(module["notes"].functionValue)

@@ -54,7 +54,7 @@ struct Group: LuaKeptRecord {
 
     func call(_ name: String, _ values: [Int]) throws -> LuaValue {
         let function = try #require(module[.string(name)].functionValue)
-        return try host.call(function, records: values, field: LuaKey("exits")).first ?? .nil
+        return try host.call(function, FieldRecords(values, field: LuaKey("exits")), returning: [LuaValue].self).first ?? .nil
     }
 
     @Test func eachCallSeesItsOwnValues() throws {
@@ -87,7 +87,7 @@ struct Group: LuaKeptRecord {
         for name in ["adds", "adds_field"] {
             let function = try #require(module[.string(name)].functionValue)
             #expect {
-                _ = try host.call(function, records: [1, 2], field: LuaKey("exits"))
+                _ = try host.call(function, FieldRecords([1, 2], field: LuaKey("exits")), returning: [LuaValue].self)
             } throws: { error in
                 "\(error)".contains("the tables the host passes to a rule are read-only")
             }
@@ -123,7 +123,8 @@ struct Group: LuaKeptRecord {
             tiers.enumerated().map { HistoryDay(tier: $0.element, note: notes[$0.offset]) }
         }
         func seen(_ items: [HistoryDay], key: String = "run") throws -> String {
-            let d = try host.call(read, history: items, key: key, Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
+            let d = try host.call(
+                read, History(items, key: key), Kept(Snapshot(tier: 0), key: key), Kept(Snapshot(tier: 0)), returning: Decision.self)
             #expect(d.tier == items.count && d.badge == true)
             return d.reminders.first ?? ""
         }
@@ -137,7 +138,8 @@ struct Group: LuaKeptRecord {
         #expect(try seen(history([3])) == "3- ")  // shrank
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")
         _ = try host.call(
-            sorts, history: history([5, 4, 7, 2, 3]), key: "run", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self)
+            sorts, History(history([5, 4, 7, 2, 3]), key: "run"), Kept(Snapshot(tier: 0), key: "run"), Kept(Snapshot(tier: 0)),
+            returning: Decision.self)
         #expect(try seen(history([5, 4, 7, 2, 3])) == "5- 4- 7- 2- 3- ")  // the rule's changes are gone
         // Past the cap of 256 keys: the shared history.
         for k in 0..<300 { #expect(try seen(history([k % 7, 1]), key: "task \(k)") == "\(k % 7)- 1- ") }
@@ -145,7 +147,9 @@ struct Group: LuaKeptRecord {
         // A history longer than the cap of kept tables (a new key: the shared history).
         let edges = try #require(module["edges"].functionValue)
         func ends(_ items: [HistoryDay]) throws -> [String] {
-            try host.call(edges, history: items, key: "long", Snapshot(tier: 0), Snapshot(tier: 0), returning: Decision.self).reminders
+            try host.call(
+                edges, History(items, key: "long"), Kept(Snapshot(tier: 0), key: "long"), Kept(Snapshot(tier: 0)), returning: Decision.self
+            ).reminders
         }
         let long = (0..<9_000).map { $0 % 10 }
         #expect(try ends(history(long)) == ["0,9"])
@@ -186,7 +190,7 @@ struct Group: LuaKeptRecord {
         let module = try #require(try host.load(source, chunkName: "groups.lua").first?.tableValue)
         let read = try #require(module["read"].functionValue)
         func seen(_ groups: [Group], _ tier: Int = 0) throws -> String {
-            try host.callFirst(read, keptList: groups, Snapshot(tier: tier)).stringValue ?? "?"
+            try host.call(read, KeptList(groups), Pooled(Snapshot(tier: tier)), returning: LuaValue.self).stringValue ?? "?"
         }
         let a = Group(
             name: "a", tags: ["x", "y"], members: [HistoryDay(tier: 1, note: nil), HistoryDay(tier: 2, note: "n")], scores: [7, 8])
@@ -200,13 +204,14 @@ struct Group: LuaKeptRecord {
         #expect(try seen([b]) == "b[](0:0:0);0")  // shrank, and another record in the first place
         #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0")
         for name in ["meddles", "renames"] {
-            _ = try host.callFirst(try #require(module[.string(name)].functionValue), keptList: [a, b], Snapshot(tier: 0))
+            _ = try host.call(
+                try #require(module[.string(name)].functionValue), KeptList([a, b]), Pooled(Snapshot(tier: 0)), returning: LuaValue.self)
             #expect(try seen([a, b]) == "a[x,y]1-2n(2:2:7)1=72=8;b[](0:0:0);0", "after \(name)")  // the rule's changes are gone
         }
         for name in ["adds", "adds_tag"] {
             let function = try #require(module[.string(name)].functionValue)
             #expect {
-                _ = try host.callFirst(function, keptList: [a, b], Snapshot(tier: 0))
+                _ = try host.call(function, KeptList([a, b]), Pooled(Snapshot(tier: 0)), returning: LuaValue.self)
             } throws: { error in
                 "\(error)".contains("the tables the host passes to a rule are read-only")
             }
@@ -230,7 +235,8 @@ struct Group: LuaKeptRecord {
         let module = try #require(try host.load(source, chunkName: "task.lua").first?.tableValue)
         let read = try #require(module["read"].functionValue)
         func seen(_ task: Snapshot, _ user: Snapshot, key: String = "walk") throws -> String {
-            let d = try host.call(read, history: [HistoryDay(tier: 1)], key: key, task, user, returning: Decision.self)
+            let d = try host.call(
+                read, History([HistoryDay(tier: 1)], key: key), Kept(task, key: key), Kept(user), returning: Decision.self)
             return "\(d.tier) " + d.reminders.joined(separator: ",")
         }
         #expect(try seen(Snapshot(tier: 3), Snapshot(tier: 4)) == "304 -,-")
@@ -238,14 +244,13 @@ struct Group: LuaKeptRecord {
         #expect(try seen(Snapshot(tier: 5), Snapshot(tier: 6, note: "u"), key: "read") == "506 -,u")
         #expect(try seen(Snapshot(tier: 3, note: "t"), Snapshot(tier: 4)) == "304 t,-")
         _ = try host.call(
-            try #require(module["meddles"].functionValue), history: [HistoryDay(tier: 1)], key: "walk", Snapshot(tier: 3, note: "t"),
-            Snapshot(tier: 4), returning: Decision.self)
+            try #require(module["meddles"].functionValue), History([HistoryDay(tier: 1)], key: "walk"),
+            Kept(Snapshot(tier: 3, note: "t"), key: "walk"), Kept(Snapshot(tier: 4)), returning: Decision.self)
         #expect(try seen(Snapshot(tier: 3, note: "t"), Snapshot(tier: 4)) == "304 t,-")  // the rule's changes are gone
         #expect {
             _ = try host.call(
-                try #require(module["adds"].functionValue), history: [HistoryDay(tier: 1)], key: "walk", Snapshot(tier: 3),
-                Snapshot(tier: 4),
-                returning: Decision.self)
+                try #require(module["adds"].functionValue), History([HistoryDay(tier: 1)], key: "walk"),
+                Kept(Snapshot(tier: 3), key: "walk"), Kept(Snapshot(tier: 4)), returning: Decision.self)
         } throws: { error in
             "\(error)".contains("the tables the host passes to a rule are read-only")
         }

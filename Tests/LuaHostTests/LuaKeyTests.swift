@@ -36,8 +36,8 @@ private struct Day: LuaTableEncodable {
             ).first?.tableValue)
         let f = try #require(module["f"].functionValue)
         for _ in 0..<3 {
-            #expect(try host.call(f, CheckIn(result: "YES"), CheckIn(result: "YES"), returning: Seen.self).seen == "YES")
-            #expect(try host.call(f, CheckIn(result: "YES"), Day(result: "YES"), returning: Seen.self).seen == "YES")
+            #expect(try host.call(f, Pooled(CheckIn(result: "YES")), Pooled(CheckIn(result: "YES")), returning: Seen.self).seen == "YES")
+            #expect(try host.call(f, Pooled(CheckIn(result: "YES")), Pooled(Day(result: "YES")), returning: Seen.self).seen == "YES")
         }
     }
 }
@@ -76,13 +76,13 @@ extension LuaKeyTests {
         for round in 0..<2 {
             for number in [0, 1, -1, 20_000, Int(Int32.max), -719_162] {
                 for second in [false, true] {
-                    let seen = try host.call(f, Numbered(number: number, second: second), returning: Seen.self).seen
+                    let seen = try host.call(f, Pooled(Numbered(number: number, second: second)), returning: Seen.self).seen
                     #expect(seen == .string("\(second ? "second" : "first"):\(number)"), "round \(round)")
                 }
             }
         }
         for number in stride(from: 0, to: 10_000, by: 1) {
-            let seen = try host.call(f, Numbered(number: number, second: number % 2 == 0), returning: Seen.self).seen
+            let seen = try host.call(f, Pooled(Numbered(number: number, second: number % 2 == 0)), returning: Seen.self).seen
             #expect(seen == .string("\(number % 2 == 0 ? "second" : "first"):\(number)"))
         }
     }

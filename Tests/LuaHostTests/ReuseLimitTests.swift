@@ -65,7 +65,7 @@ struct Wide: LuaKeptRecord {
         for i in 0..<40 {
             let record = Self.wide(i)
             let seen = try hosts.map { h in
-                try h.host.callFirst(try #require(h.module["show"].functionValue), record: record).stringValue ?? "?"
+                try h.host.call(try #require(h.module["show"].functionValue), Pooled(record), returning: LuaValue.self).stringValue ?? "?"
             }
             #expect(seen[0] == seen[1], "call \(i)")
             #expect(seen[0] == record.shown, "call \(i)")
@@ -82,8 +82,8 @@ struct Wide: LuaKeptRecord {
             let task = Self.wide(i * 3)
             let seen = try hosts.map { h in
                 try h.host.call(
-                    try #require(h.module["history"].functionValue), history: days, key: "wide", task, Dated(day: i),
-                    returning: Decision.self)
+                    try #require(h.module["history"].functionValue), History(days, key: "wide"), Kept(task, key: "wide"),
+                    Kept(Dated(day: i)), returning: Decision.self)
             }
             #expect(seen[0] == seen[1], "call \(i)")
             #expect(seen[0].reminders == [days.map(\.shown).joined(separator: "|"), task.shown, "day \(i)"], "call \(i)")
@@ -97,7 +97,9 @@ struct Wide: LuaKeptRecord {
         let hosts = try hosts()
         for round in 0..<2 {
             for day in stride(from: 0, to: 5_000, by: 1) {
-                let seen = try hosts.map { h in try h.host.callFirst(try #require(h.module["day"].functionValue), record: Dated(day: day)) }
+                let seen = try hosts.map { h in
+                    try h.host.call(try #require(h.module["day"].functionValue), Pooled(Dated(day: day)), returning: LuaValue.self)
+                }
                 if seen[0] != .string("day \(day)") || seen[1] != seen[0] {
                     Issue.record("round \(round), day \(day): \(seen)")
                     return

@@ -44,7 +44,7 @@ struct Situation: LuaTableViewable {
 
     func call(_ name: String, _ s: Situation = Situation(minutes: 15, hour: 23, mode: nil)) throws -> (LuaValue, LuaFieldReads) {
         let function = try #require(module[.string(name)].functionValue)
-        let answer = try host.callFirst(function, view: s)
+        let answer = try host.call(function, View(s), returning: LuaReadAnswer.self)
         return (answer.value, answer.reads)
     }
 
@@ -75,7 +75,7 @@ struct Situation: LuaTableViewable {
         #expect(try call("raw") == (.integer(15), .all))
         let function = try #require(module["writes"].functionValue)
         #expect {
-            _ = try host.callFirst(function, view: Situation(minutes: 15, hour: 23, mode: nil))
+            _ = try host.call(function, View(Situation(minutes: 15, hour: 23, mode: nil)), returning: LuaReadAnswer.self)
         } throws: { error in
             "\(error)".contains("cannot set 'minutes': the tables the host passes to a rule are read-only")
         }
@@ -87,7 +87,9 @@ struct Situation: LuaTableViewable {
         #expect(try call("moded", Situation(minutes: 5, hour: 9, mode: "work")).0 == .string("work"))
         #expect(try call("moded", Situation(minutes: 5, hour: 9, mode: nil)).0 == .string("none"))
         let fails = try #require(module["fails"].functionValue)
-        #expect(throws: LuaError.self) { _ = try host.callFirst(fails, view: Situation(minutes: 5, hour: 9, mode: nil)) }
+        #expect(throws: LuaError.self) {
+            _ = try host.call(fails, View(Situation(minutes: 5, hour: 9, mode: nil)), returning: LuaReadAnswer.self)
+        }
         #expect(try call("length") == (.integer(15), .field(0)))
     }
 }

@@ -28,7 +28,7 @@ import Testing
                 let period = HabitPeriod(start: start, end: end, isDay: isDay, completions: 1, status: status)
                 // Twice: the second call refills the pooled table of the first.
                 for _ in 0..<2 {
-                    let seen = try host.callFirst(f, record: period)
+                    let seen = try host.call(f, Pooled(period), returning: LuaValue.self)
                     #expect(seen["start_date"].stringValue == start.rawValue)
                     #expect(seen["end_date"].stringValue == end.rawValue)
                     #expect(seen["status"].stringValue == status.rawValue)
@@ -43,7 +43,7 @@ import Testing
         for strictness in Strictness.allCases {
             for state in ManualOverrideState.allCases {
                 let mode = ModeCandidate(priority: 1, strictness: strictness, manualState: state, overrideInForce: false, windows: [])
-                let seen = try host.callFirst(f, record: mode)
+                let seen = try host.call(f, Pooled(mode), returning: LuaValue.self)
                 #expect(seen["strictness"].stringValue == strictness.rawValue)
                 #expect(seen["manual_state"].stringValue == state.rawValue)
             }

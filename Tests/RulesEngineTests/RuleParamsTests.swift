@@ -270,8 +270,11 @@ import Testing
         let line = LuaValue(json: try JSONLine.parse(#"{"freeze_max": 4, "strict": true, "speed": "fast", "ratio": 0.75}"#))
         let overrides = try LuaDecoder().decode(ParamOverrides.self, from: line)
         #expect(try params.resolve(overrides).description == #"freeze_max = 4, ratio = 0.75, speed = "fast", strict = true"#)
-        #expect(throws: LuaError.self) { try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#))) }
-        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#))) } catch let error
+        #expect(throws: LuaError.self) {
+            try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#)))
+        }
+        do { _ = try LuaDecoder().decode(ParamOverrides.self, from: LuaValue(json: try JSONLine.parse(#"{"freeze_max": [1]}"#))) } catch let
+            error
             as LuaError
         { #expect("\(error.path ?? ""): \(error.message)" == "freeze_max: expected a boolean, a number or a string, found a table") }
 
@@ -304,9 +307,11 @@ import Testing
                 """, chunkName: "t.lua"
             ).first?.functionValue)
         let params = try declaredParams()
-        #expect(try host.call(function, record: Task(params: params.defaults)).first == .string("read 2 1.0 false slow"))
+        #expect(
+            try host.call(function, Pooled(Task(params: params.defaults)), returning: [LuaValue].self).first
+                == .string("read 2 1.0 false slow"))
         let set = try params.resolve(ParamOverrides([("freeze_max", .integer(9)), ("strict", .boolean(true))]))
-        #expect(try host.call(function, record: Task(params: set)).first == .string("read 9 1.0 true slow"))
+        #expect(try host.call(function, Pooled(Task(params: set)), returning: [LuaValue].self).first == .string("read 9 1.0 true slow"))
     }
 
     // MARK: Domain

@@ -54,7 +54,7 @@ do {
                                                  "consecutive_successes": .integer(Int64(state.successes))],
                                                 ["result": .string(result)]])
         // The fast path the engine uses: Swift structs in, a Swift struct out.
-        state = try host.call(transition, state, CheckIn(result: result), returning: EscalationState.self)
+        state = try host.call(transition, Pooled(state), Pooled(CheckIn(result: result)), returning: EscalationState.self)
         precondition(plain.first?["current_tier"] == .integer(Int64(state.tier)))
         print("day \(day + 1): \(result.padding(toLength: 6, withPad: " ", startingAt: 0)) -> \(state)")
     }

@@ -33,7 +33,7 @@ extension PricingPolicy {
             if focus.isFinished(host) { break }
             focus.inputs += 1
             do {
-                let credits = try Counterexamples.integer(host.callFirst(focusCredits, record: session))
+                let credits = try Counterexamples.integer(host.call(focusCredits, Pooled(session), returning: LuaValue.self))
                 if credits < 0 || credits > 10_000 {
                     focus.record(kind: "range", "\(call) returned \(credits), outside 0…10000")
                 } else if minutes < self.focus.minMinutesToQualify && credits > 0 {

@@ -114,7 +114,7 @@ extension ModePolicy {
             var call: String { input.call }
             do {
                 let (window, now) = input.records
-                let out = try host.callFirst(windowActive, record: window, record: now)
+                let out = try host.call(windowActive, Pooled(window), Pooled(now), returning: LuaValue.self)
                 guard case .boolean(let active) = out else {
                     failures.record(kind: "type", "\(call) returned \(out.errorDescription), expected a boolean")
                     continue
@@ -147,7 +147,7 @@ extension ModePolicy {
             let list = domain.input(index)
             var call: String { "effective_mode([\(list.map(\.text).joined(separator: "; "))], Monday 10:00)" }
             do {
-                let out = try host.callFirst(effectiveMode, list: list.map(\.candidate), EffectiveModeProofDomain.moment)
+                let out = try host.call(effectiveMode, PooledList(list.map(\.candidate)), Pooled(EffectiveModeProofDomain.moment), returning: LuaValue.self)
                 let active = list.enumerated().filter { $0.element.active }
                 if out.isNil {
                     if !active.isEmpty { failures.record(kind: "none", "\(call) returned nil although a mode is in force") }

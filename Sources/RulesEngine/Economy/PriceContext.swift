@@ -76,30 +76,33 @@ extension PriceContext: LuaTableViewable {
     static let streakKey = LuaKey("streak")
     static let balanceKey = LuaKey("balance")
     static let paramsKey = LuaKey("params")
-    package static var luaFieldCount: Int { 12 }
-    package static var luaViewKeys: [LuaKey] {
-        [
-            minutesKey, appKey, unlocksTodayKey, unlocksTodayAppKey, hourKey, minuteKey, weekdayKey, modeKey, strictnessKey,
-            streakKey, balanceKey, paramsKey,
-        ]
-    }
+    /// The one declaration of the fields a rule may read: a field's bit in `LuaFieldReads` is its
+    /// position here (`bit(_:)`), for the view as for `read(_:)`.
+    package static let luaViewKeys: [LuaKey] = [
+        minutesKey, appKey, unlocksTodayKey, unlocksTodayAppKey, hourKey, minuteKey, weekdayKey, modeKey, strictnessKey,
+        streakKey, balanceKey, paramsKey,
+    ]
+    package static var luaFieldCount: Int { luaViewKeys.count }
 
-    /// The fields of a context that a rule read (`reads`, by their position in `luaViewKeys`), the
-    /// others nil: two contexts with the same `Read` get the same price from a rule that read those
-    /// fields only.
-    struct Read: Hashable {
+    /// The bit of the field `key` (one of `luaViewKeys`).
+    package static func bit(_ key: LuaKey) -> LuaFieldReads { .field(luaViewKeys.firstIndex(of: key)!) }
+
+    /// The fields of a context that a rule read (`reads`), the others nil: two contexts with the
+    /// same `Read` get the same price from a rule that read those fields only.
+    package struct Read: Hashable {
         var reads: LuaFieldReads
         var minutes: Int?, app: AppID?, unlocksToday: Int?, unlocksTodayApp: Int?, hour: Int?, minute: Int?, weekday: Int?
         var mode: String??, strictness: Strictness?, streak: Int?, balance: Int?, params: ResolvedParams?
     }
 
-    func read(_ reads: LuaFieldReads) -> Read {
-        func field<T>(_ position: Int, _ value: T) -> T? { reads.contains(.field(position)) ? value : nil }
+    package func read(_ reads: LuaFieldReads) -> Read {
+        func field<T>(_ key: LuaKey, _ value: T) -> T? { reads.contains(Self.bit(key)) ? value : nil }
         return Read(
-            reads: reads, minutes: field(0, minutes), app: field(1, app), unlocksToday: field(2, unlocksToday),
-            unlocksTodayApp: field(3, unlocksTodayApp), hour: field(4, hour), minute: field(5, minute), weekday: field(6, weekday),
-            mode: field(7, mode), strictness: field(8, strictness), streak: field(9, streak), balance: field(10, balance),
-            params: field(11, params))
+            reads: reads, minutes: field(Self.minutesKey, minutes), app: field(Self.appKey, app),
+            unlocksToday: field(Self.unlocksTodayKey, unlocksToday), unlocksTodayApp: field(Self.unlocksTodayAppKey, unlocksTodayApp),
+            hour: field(Self.hourKey, hour), minute: field(Self.minuteKey, minute), weekday: field(Self.weekdayKey, weekday),
+            mode: field(Self.modeKey, mode), strictness: field(Self.strictnessKey, strictness), streak: field(Self.streakKey, streak),
+            balance: field(Self.balanceKey, balance), params: field(Self.paramsKey, params))
     }
 
     package func encode(to t: inout LuaTableWriter) {

@@ -87,7 +87,7 @@ extension PricingPolicy {
                 for cost in creditCosts {
                     context.minutes = cost.minutes
                     prices.append(
-                        CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, record: context).first)))
+                        CreditCost(minutes: cost.minutes, credits: try Counterexamples.integer(host.call(price, Pooled(context), returning: [LuaValue].self).first)))
                 }
             } catch {
                 proof.record(error, calling: "price(\(context.minutes) minutes; \(situation.situation))")

@@ -158,7 +158,7 @@ extension Engine {
         }
         context.cache.completionsPerPeriod[id] = nil
         context.cache.streaks[id] = nil
-        let periods = try habitPeriods(task, context, at: now)
+        let periods = try habitPeriods(task, &context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
         try remember(streak, of: id, &context, at: now)
         let left = try context.storage.completions(context.userID, taskID: id, from: from, to: to).count

@@ -98,7 +98,7 @@ extension Engine {
         try context.storage.addCompletion(completion)
         context.cache.completionsPerPeriod[id]![periodIndex(clock.day(of: completedAt), task.measurementDuration), default: HabitTally()]
             .add(value)
-        let periods = try habitPeriods(task, context, at: now)
+        let periods = try habitPeriods(task, &context, at: now)
         let streak = try habitStreak(periods, task, name: name, context)
         try remember(streak, of: id, &context, at: now)
         decisions.set(
@@ -157,7 +157,7 @@ extension Engine {
         {
             return known.streak
         }
-        let streak = try habitStreak(try habitPeriods(task, context, at: now), task, name: name, params: params, context)
+        let streak = try habitStreak(try habitPeriods(task, &context, at: now), task, name: name, params: params, context)
         try remember(streak, of: task.id, &context, at: now)
         return streak
     }
@@ -189,13 +189,20 @@ extension Engine {
     /// The task's periods from the one running at `now` back to the one its start day is in (its
     /// `start_date`, else the day it was created), at most ``maxHabitPeriods`` of them (the most
     /// recent); day marks set the status of the periods not done and their `freezes_equipped`, the
-    /// user's open days (``AppOpenDays``, `habit.track_app_opens`) their `opened`.
-    func habitPeriods(_ task: HabitTask, _ context: UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
+    /// user's open days (``AppOpenDays``, `habit.track_app_opens`) their `opened`. The day marks
+    /// per period are read once and kept (``ReadCache/marksPerPeriod``) for the events after.
+    func habitPeriods(_ task: HabitTask, _ context: inout UserContext, at now: EpochMillis) throws -> [HabitPeriod] {
         let clock = try habitClock(context)
         let tallies = try context.cache.completionsPerPeriod[task.id] ?? completionTallies(task, context, clock: clock, at: now)
-        let marks = try context.cache.marksPerPeriod[task.id] ?? periodMarks(task, context, clock: clock)
-        let today = clock.day(of: now)
         let first = task.startDay(clock)
+        let marks: [Int: HabitPeriodMarks]
+        if let kept = context.cache.marksPerPeriod[task.id], kept.from == first {
+            marks = kept.marks
+        } else {
+            marks = try periodMarks(task, context, clock: clock)
+            context.cache.marksPerPeriod[task.id] = (first, marks)
+        }
+        let today = clock.day(of: now)
         let measurement = task.measurementDuration
         let current = periodIndex(today, measurement)
         let oldest = max(periodIndex(first, measurement), current - (Self.maxHabitPeriods - 1))

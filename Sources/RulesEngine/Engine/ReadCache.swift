@@ -17,9 +17,10 @@ struct ReadCache {
     /// Habit tracker: tasks by id, and each task's completions (and their values) per period index.
     var tasks: [UUID: HabitTask] = [:]
     var completionsPerPeriod: [UUID: [Int: Engine.HabitTally]] = [:]
-    /// Habit tracker: each task's day marks (skips, freezes) per period index, dropped when a mark
-    /// is added or the task redefined.
-    var marksPerPeriod: [UUID: [Int: Engine.HabitPeriodMarks]] = [:]
+    /// Habit tracker: each task's day marks (skips, freezes) per period index, from the day `from`
+    /// on (the task's start day when they were read; used only while it is the same), dropped
+    /// when a mark is added or the task redefined.
+    var marksPerPeriod: [UUID: (from: DayID, marks: [Int: Engine.HabitPeriodMarks])] = [:]
     /// Habit tracker: each task's streak as the rules last answered it (`Engine.knownStreak`), kept
     /// while the task, its completions and its marks stay as they were: dropped with them (a
     /// completion, an uncheck, a mark, a redefinition), and not used on another habit day, for

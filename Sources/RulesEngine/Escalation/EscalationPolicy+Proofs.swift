@@ -75,7 +75,7 @@ extension EscalationPolicy {
         var input: String { "tier \(state.tier), misses \(state.misses), successes \(state.successes), result \(result.rawValue)" }
         failures.inputs += 1
         do {
-            let out = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+            let out = try host.call(transition, Pooled(state), Pooled(CheckInArgument(result: result)), returning: EscalationCounters.self)
             var wrong: [String] = []
             if !(0...min(maxTier, PressureLimits.maxTier)).contains(out.tier) {
                 wrong.append("current_tier \(out.tier) (must be 0–\(min(maxTier, PressureLimits.maxTier)))")
@@ -83,7 +83,7 @@ extension EscalationPolicy {
             if out.misses < 0 { wrong.append("consecutive_misses \(out.misses) (must be ≥ 0)") }
             if out.successes < 0 { wrong.append("consecutive_successes \(out.successes) (must be ≥ 0)") }
             if wrong.isEmpty, purity {
-                let again = try host.call(transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+                let again = try host.call(transition, Pooled(state), Pooled(CheckInArgument(result: result)), returning: EscalationCounters.self)
                 if again != out {
                     wrong.append("a different state when called again with the same input (rules must be pure)")
                 }

@@ -55,9 +55,9 @@ extension NativeReference {
         return nil
     }
 
-    /// pricing.lua `price` reads the length only (field 0 of `PriceContext.luaViewKeys`).
+    /// pricing.lua `price` reads the length only.
     package func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
-        (try price(context), .field(0))
+        (try price(context), PriceContext.bit(PriceContext.minutesKey))
     }
 
     /// pricing.lua `price`: the length's credits in `credit_costs`, whatever the situation.

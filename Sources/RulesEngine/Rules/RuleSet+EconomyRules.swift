@@ -7,23 +7,23 @@ extension RuleSet {
     package var questKnobs: QuestPolicy.Knobs { quests.knobs }
 
     package func questBlocked(_ gate: QuestGate) throws -> UnlockDenialReason? {
-        try denialReason(host.callFirst(quests.questBlocked, record: gate), from: quests.questBlocked)
+        try denialReason(host.call(quests.questBlocked, Pooled(gate), returning: LuaValue.self), from: quests.questBlocked)
     }
 
     package func emergencyBlocked(_ gate: EmergencyGate) throws -> UnlockDenialReason? {
-        try denialReason(host.callFirst(quests.emergencyBlocked, record: gate), from: quests.emergencyBlocked)
+        try denialReason(host.call(quests.emergencyBlocked, Pooled(gate), returning: LuaValue.self), from: quests.emergencyBlocked)
     }
 
     package func price(_ context: PriceContext) throws -> Int { try readingPrice(context).credits }
 
     /// The context goes to the rule as a view: the host learns which fields it read.
     package func readingPrice(_ context: PriceContext) throws -> (credits: Int, read: LuaFieldReads) {
-        let answer = try host.callFirst(pricing.price, view: context)
+        let answer = try host.call(pricing.price, View(context), returning: LuaReadAnswer.self)
         return (try integer(answer.value, from: pricing.price), answer.reads)
     }
 
     package func focusCredits(_ session: FocusOutcome) throws -> Int {
-        try integer(host.callFirst(pricing.focusCredits, record: session), from: pricing.focusCredits)
+        try integer(host.call(pricing.focusCredits, Pooled(session), returning: LuaValue.self), from: pricing.focusCredits)
     }
 
     package func carriedCredits(balance: Int) throws -> Int {
@@ -49,7 +49,7 @@ extension RuleSet {
     }
 
     package func effectiveMode(_ modes: [ModeCandidate], at now: LocalMoment) throws -> Int? {
-        let out = try host.callFirst(self.modes.effectiveMode, keptList: modes, now)
+        let out = try host.call(self.modes.effectiveMode, KeptList(modes), Pooled(now), returning: LuaValue.self)
         if out.isNil { return nil }
         guard let index = out.integerValue, out.doubleValue == Double(index), (1...Int64(modes.count)).contains(index) else {
             throw LuaError(

@@ -10,7 +10,7 @@ extension RuleSet: PolicyRules {
     package var streakKnobs: StreakPolicy.Knobs { streaks.knobs }
 
     package func transition(_ state: EscalationCounters, _ result: CommitmentStatus) throws -> EscalationCounters {
-        try host.call(escalation.transition, state, CheckInArgument(result: result), returning: EscalationCounters.self)
+        try host.call(escalation.transition, Pooled(state), Pooled(CheckInArgument(result: result)), returning: EscalationCounters.self)
     }
 
     package func reminderTimes(tier: Int, open: LocalTime, close: LocalTime) throws -> [LocalTime] {
@@ -24,7 +24,7 @@ extension RuleSet: PolicyRules {
             }
             return time
         }
-        switch try host.callForStrings(function, Int64(tier), record: ReminderWindow(open: open, close: close)) {
+        switch try host.call(function, Int64(tier), Pooled(ReminderWindow(open: open, close: close)), returning: LuaStringsResult.self) {
         case .strings(let texts):
             var times: [LocalTime] = []
             times.reserveCapacity(texts.count)
@@ -41,16 +41,17 @@ extension RuleSet: PolicyRules {
     }
 
     package func pressureStreak(_ streak: PressureStreak, day: PressureDay) throws -> PressureStreak {
-        try host.call(streaks.pressure.next, streak, day, returning: PressureStreak.self)
+        try host.call(streaks.pressure.next, Pooled(streak), Pooled(day), returning: PressureStreak.self)
     }
 
     package func habitStreak(_ periods: [HabitPeriod], task: HabitTaskRecord, user: HabitUserRecord) throws -> HabitStreak {
-        try host.call(streaks.habit.streak, history: periods, key: task.name, task, user, returning: HabitStreak.self)
+        try host.call(
+            streaks.habit.streak, History(periods, key: task.name), Kept(task, key: task.name), Kept(user), returning: HabitStreak.self)
     }
 
     package func migaStreak(_ exitsPerDay: [Int]) throws -> Int {
         try integer(
-            try host.call(streaks.miga.currentStreak, records: exitsPerDay, field: MigaDay.exitsKey).first,
+            try host.call(streaks.miga.currentStreak, FieldRecords(exitsPerDay, field: MigaDay.exitsKey), returning: [LuaValue].self).first,
             from: streaks.miga.currentStreak)
     }
 
@@ -77,7 +78,7 @@ extension RuleSet: PolicyRules {
     }
 
     package func earnedDayEnds(_ day: EarnedDayEnd) throws -> EarnedStreak {
-        try host.call(streaks.earned.dayEnds, day, returning: EarnedStreak.self)
+        try host.call(streaks.earned.dayEnds, Pooled(day), returning: EarnedStreak.self)
     }
 
     func integer(_ value: LuaValue?, from function: LuaFunction) throws -> Int {

@@ -159,8 +159,8 @@ extension StreakPolicy {
         var call: String { "habit.streak(\(Self.describe(periods)), \(Self.describe(task)))" }
         failures.inputs += 1
         do {
-            let out = try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self)
-            if try host.call(habit.streak, list: periods, task, user, returning: HabitStreak.self) != out { failures.recordImpure(call) }
+            let out = try host.call(habit.streak, PooledList(periods), Pooled(task), Pooled(user), returning: HabitStreak.self)
+            if try host.call(habit.streak, PooledList(periods), Pooled(task), Pooled(user), returning: HabitStreak.self) != out { failures.recordImpure(call) }
             if let problem = out.violation(periods: periods.count, window: task.openWindow) {
                 failures.record(kind: "range", "\(call) returned \(problem)")
             }

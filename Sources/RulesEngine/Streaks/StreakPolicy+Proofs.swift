@@ -119,8 +119,8 @@ extension StreakPolicy {
         var call: String { "pressure.next(current \(current), longest \(longest), \(day.text))" }
         failures.inputs += 1
         do {
-            let new = try host.call(pressure.next, streak, day, returning: PressureStreak.self)
-            if purity, try host.call(pressure.next, streak, day, returning: PressureStreak.self) != new { failures.recordImpure(call) }
+            let new = try host.call(pressure.next, Pooled(streak), Pooled(day), returning: PressureStreak.self)
+            if purity, try host.call(pressure.next, Pooled(streak), Pooled(day), returning: PressureStreak.self) != new { failures.recordImpure(call) }
             var valid = true
             if new.current < 0 || new.current > current + 1 {
                 failures.record(
@@ -253,8 +253,8 @@ extension StreakPolicy {
             if failures.isFinished(host) { return failures }
             failures.inputs += 1
             do {
-                let out = try host.call(earned.dayEnds, day, returning: EarnedStreak.self)
-                if try host.call(earned.dayEnds, day, returning: EarnedStreak.self) != out { failures.recordImpure(call) }
+                let out = try host.call(earned.dayEnds, Pooled(day), returning: EarnedStreak.self)
+                if try host.call(earned.dayEnds, Pooled(day), returning: EarnedStreak.self) != out { failures.recordImpure(call) }
                 if let problem = day.problem(with: out) { failures.record(kind: "range", "\(call) returned \(problem)") }
             } catch {
                 failures.record(error, calling: call)

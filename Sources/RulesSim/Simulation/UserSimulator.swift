@@ -390,7 +390,7 @@ final class UserSimulator {
     private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument, user name: String) throws -> PersonaDay.Override {
         let during = "(in day() for \(name) on \(argument.date.rawValue))"
         do {
-            let value = try personaHost.call(function, record: argument).first ?? .nil
+            let value = try personaHost.call(function, Pooled(argument), returning: [LuaValue].self).first ?? .nil
             if value.isNil { return PersonaDay.Override() }
             let override = try LuaDecoder().decode(PersonaDay.Override.self, from: value, file: function.source)
             if let problem = override.problems().first {
