@@ -15,7 +15,7 @@ struct WatchMetric: Equatable {
     /// has Earned users): a share in percent with 1 decimal, a count as a whole number.
     static func of(_ report: SimulationReport) -> [WatchMetric] {
         let s = ReportSummary(report)
-        return MetricRegistry.only(MetricRegistry.watch, apps: Metric.apps(of: s)).map { m in
+        return MetricRegistry.only(MetricRegistry.watch, apps: Metric.apps(of: s), days: s.days).map { m in
             WatchMetric(
                 name: m.label, value: m.isShare ? m.value(s) * 100 : m.value(s), decimals: m.unit.decimals,
                 unit: m.isShare ? " %" : "")

@@ -100,7 +100,7 @@ import Testing
         #expect(
             unknown.stderr.contains("nosuch: no persona named 'nosuch' in mine/personas, examples/personas, @default/personas"),
             "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("(known: ghost, lapsing-then-recovering, ours, steady,"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("(known: focus-user, ghost, lapsing-then-recovering, ours, steady,"), "\(unknown.stderr)")
     }
 
     @Test func newRefusesAFolderThatIsNotEmpty() throws {

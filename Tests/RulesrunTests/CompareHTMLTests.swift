@@ -110,7 +110,7 @@ import Testing
             let side = String(key.prefix(1)), name = String(key.dropFirst(2))
             let expected = try days.map { day in
                 let value = try #require((day[side] as? [String: Any])?[name] as? NSNumber, "\(key)").doubleValue
-                return name.hasPrefix("tier ") || name == "YES rate" ? value * 100 : value
+                return name.hasPrefix("tier ") || name == "YES rate" || name == "active users" ? value * 100 : value
             }
             #expect(values.count == expected.count, "\(key)")
             for (v, e) in zip(values, expected) { #expect(abs(v - e) < 1e-6, "\(key): \(values) ≠ \(expected)") }
@@ -175,7 +175,7 @@ import Testing
             let means = Dictionary(try SimulateHTMLTests.drawn(text), uniquingKeysWith: { a, _ in a }), bands = try Self.bands(text)
             #expect(Set(means.keys) == names && Set(bands.keys) == names)
             for name in names {
-                let scale = name.hasPrefix("tier ") || name == "YES rate" ? 100.0 : 1
+                let scale = name.hasPrefix("tier ") || name == "YES rate" || name == "active users" ? 100.0 : 1
                 func expected(_ field: String) throws -> [Double] {
                     try days.map { try #require(($0[name] as? [String: Any])?[field] as? NSNumber).doubleValue * scale }
                 }

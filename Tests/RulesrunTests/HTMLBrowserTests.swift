@@ -54,11 +54,11 @@ enum Browser {
     static let pages: [(name: String, arguments: [String], sections: [String], json: String)] = [
         (
             "simulate", ["simulate", "10d", "--users", "40", "--seed", "3", "--no-db"],
-            ["The run", "At a glance", "Pressure", "Earned", "Data"], "report"
+            ["The run", "At a glance", "Users", "Pressure", "Earned", "Data"], "report"
         ),
         (
             "replicas", ["simulate", "10d", "--users", "40", "--seed", "3", "--replicas", "2", "--no-db"],
-            ["The run", "At a glance", "Pressure", "Earned", "Data"], "report"
+            ["The run", "At a glance", "Users", "Pressure", "Earned", "Data"], "report"
         ),
         (
             "compare", ["compare", "rules", "examples/graduated-recovery"] + CompareHTMLTests.small,

@@ -13,6 +13,7 @@ import Testing
         func earnedUsers(_ day: [String: Any]) -> Double { Double((earned(day)["balance_histogram"] as? [Int] ?? []).reduce(0, +)) }
         func results(_ day: [String: Any]) -> Double { int(day, "yes") + int(day, "no") + int(day, "missed") }
         var out: [String: ([String: Any]) -> Double] = [
+            "active": { ratio(int($0, "active"), int($0, "users"), 100) },
             "yes": { ratio(int($0, "yes"), results($0), 100) }, "no": { ratio(int($0, "no"), results($0), 100) },
             "missed": { ratio(int($0, "missed"), results($0), 100) },
             "reminders": { ratio(int($0, "reminders"), users($0)) }, "max_reminders": { int($0, "max_reminders") },
@@ -128,8 +129,8 @@ import Testing
         let keys = try Self.check(html, against: try Self.object(Data(embedded.utf8)), weekly: false)
         #expect(keys.contains("final_streak") && keys.count == Self.series.count + 1)
         // Every chart has a unit on its axis and a dated axis.
-        #expect(html.components(separatedBy: "<svg").count - 1 == 10)
-        #expect(html.components(separatedBy: ">date</text>").count - 1 == 9)
+        #expect(html.components(separatedBy: "<svg").count - 1 == 11)
+        #expect(html.components(separatedBy: ">date</text>").count - 1 == 10)
     }
 
     /// A page's sections: each `<h2>` with the title and unit of each chart under it, and the
@@ -166,7 +167,7 @@ import Testing
         #expect(single.status == 0 && replicas.status == 0, "\(single.stderr)\(replicas.stderr)")
         let a = try Self.sections(try String(contentsOf: one, encoding: .utf8))
         let b = try Self.sections(try String(contentsOf: many, encoding: .utf8))
-        #expect(a.map(\.heading) == ["The run", "At a glance", "Pressure", "Earned", "Data"])
+        #expect(a.map(\.heading) == ["The run", "At a glance", "Users", "Pressure", "Earned", "Data"])
         #expect(b.map(\.heading) == a.map(\.heading))
         let glance = try #require(a.first { $0.heading == "At a glance" }).metrics
         #expect(glance.count > 20 && glance == b.first { $0.heading == "At a glance" }?.metrics)

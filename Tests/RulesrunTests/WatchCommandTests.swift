@@ -90,7 +90,7 @@ import Testing
             second.range(of: "  line 5: state.consecutive_successes: 0 → 1\n  rule calls of line 5 under the new rules:\n"))
         #expect(second[explained.upperBound...].hasPrefix("    escalation.transition (escalation.lua:"))
         #expect(second.contains("simulate 7d, 4 users, seed 1 (changes since the last good version):"))
-        #expect(second.contains("  YES rate                     57.1 %  (=)"))
+        #expect(second.contains("  YES rate                     54.2 %  (=)"))
         #expect(second.contains("  Pressure final streak p50    0  (-1)"))
         // The registry's labels, as compare and simulate --replicas print them.
         #expect(second.contains("  refused events ") && second.contains("  MIGA exits to focus "))

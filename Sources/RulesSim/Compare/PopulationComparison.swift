@@ -113,7 +113,7 @@ package struct PopulationComparison: Sendable {
         // A metric's value in a report (each kind of rule failure besides the summary's metrics).
         var measures: [(name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double)] = []
         let apps = RegisteredMetric.apps(of: (runsA + runsB).map { ReportSummary($0.report) })
-        for metric in MetricRegistry.only(MetricRegistry.summary, apps: apps) {
+        for metric in MetricRegistry.only(MetricRegistry.summary, apps: apps, days: days) {
             measures.append((metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
             guard metric.id == RegisteredMetric.refusedEvents.id else { continue }
             // Among the refused events, those a set's rules failed on (only when either set has some).
@@ -172,7 +172,7 @@ package struct PopulationComparison: Sendable {
         let a = reportsA.map(summary), b = reportsB.map(summary)
         let ga = groupsA.map(summary), gb = groupsB.map(summary)
         let apps = RegisteredMetric.apps(of: a + b)
-        let metrics = MetricRegistry.only(MetricRegistry.summary, apps: apps).map { metric in
+        let metrics = MetricRegistry.only(MetricRegistry.summary, apps: apps, days: reportsA[0].days.count).map { metric in
             let va = a.map { metric.value($0) }, vb = b.map { metric.value($0) }
             let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
             var interval: Estimate?

@@ -86,9 +86,12 @@ package struct Metric: Sendable {
     package let seriesKey: String
     /// The label before it named its app (`final streak p50`), still taken by `sweep --metric`.
     package let formerLabel: String?
+    /// The fewest days a run needs for the metric to be listed (`retained on day 30`: 30).
+    package let minimumDays: Int
 
     package init(
         _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil, formerLabel: String? = nil,
+        minimumDays: Int = 1,
         summary: (@Sendable (ReportSummary) -> Double)? = nil, day: (@Sendable (DayTotals) -> Double)? = nil
     ) {
         self.id = id
@@ -98,6 +101,7 @@ package struct Metric: Sendable {
         self.kind = kind
         self.seriesKey = seriesKey ?? label
         self.formerLabel = formerLabel
+        self.minimumDays = minimumDays
         self.summary = summary
         self.day = day
     }

@@ -43,8 +43,10 @@ package enum MetricRegistry {
         return (summary + perDay + watch + sweepDefaults).filter { seen.insert($0.id).inserted }
     }()
 
-    /// `metrics` without those of apps not in `apps`.
-    package static func only(_ metrics: [Metric], apps: Set<Metric.App>) -> [Metric] { metrics.filter { apps.contains($0.app) } }
+    /// `metrics` without those of apps not in `apps`, nor those a run of `days` days is too short for.
+    package static func only(_ metrics: [Metric], apps: Set<Metric.App>, days: Int = .max) -> [Metric] {
+        metrics.filter { apps.contains($0.app) && $0.minimumDays <= days }
+    }
 
     /// The metric whose id or label is `name`.
     package static func metric(named name: String) -> Metric? {
@@ -64,9 +66,9 @@ extension Metric {
         "active_share", "active users", unit: .share, app: .cohort, summary: { $0.retained(onDay: $0.days) },
         day: { share($0.active, $0.users) })
     package static let retainedDay7 = Metric(
-        "retained_day_7", "retained on day 7", unit: .share, app: .cohort, summary: { $0.retained(onDay: 7) })
+        "retained_day_7", "retained on day 7", unit: .share, app: .cohort, minimumDays: 7, summary: { $0.retained(onDay: 7) })
     package static let retainedDay30 = Metric(
-        "retained_day_30", "retained on day 30", unit: .share, app: .cohort, summary: { $0.retained(onDay: 30) })
+        "retained_day_30", "retained on day 30", unit: .share, app: .cohort, minimumDays: 30, summary: { $0.retained(onDay: 30) })
 
     // Pressure: events, check-ins, tiers, reminders, shields, streaks.
 

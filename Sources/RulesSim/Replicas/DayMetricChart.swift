@@ -23,8 +23,9 @@ package struct DayMetricChart: Sendable {
         self.lines = lines.map { Line(metric: $0.0, label: $0.1, color: $0.2) }
     }
 
-    /// Every per-day series in a chart: Pressure's four charts, then Earned's two.
+    /// Every per-day series in a chart: the cohort's active users, Pressure's four charts, then Earned's two.
     package static let all: [DayMetricChart] = [
+        DayMetricChart("Users still active (who have not left)", "% of users", [(.activeShare, "active", "#455a64")]),
         DayMetricChart(
             "Users on each escalation tier", "% of users",
             (0...3).map { (Metric.userDaysAtTier[$0], "tier \($0)", ReportCharts.tierColors[$0]) }),

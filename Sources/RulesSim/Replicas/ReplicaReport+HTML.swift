@@ -5,12 +5,12 @@ extension ReplicaReport {
     /// interval as a band. Values with 4 decimals, as the JSON report holds them.
     var charts: [LineChart] { drawn.map(\.chart) }
 
-    /// Each chart with whether it is Earned's.
-    private var drawn: [(isEarned: Bool, chart: LineChart)] {
+    /// Each chart with its app.
+    private var drawn: [(app: Metric.App, chart: LineChart)] {
         let axis = TimeAxis(start: (try? DayID(first.run.start)) ?? SimulationConfig.defaultStart, days: first.days.count)
         let byID = Dictionary(series.map { ($0.metric.id, $0.days) }, uniquingKeysWith: { first, _ in first })
         return DayMetricChart.charts(apps: apps).map { chart in
-            (chart.app == .earned, chart.chart(axis: axis) { line in
+            (chart.app, chart.chart(axis: axis) { line in
                 guard let days = byID[line.metric.id] else { return [] }
                 return [
                     ChartSeries(
@@ -70,15 +70,18 @@ extension ReplicaReport {
             " Each line is the mean over the \(reports.count) replicas, its band the 95% interval of that day's mean."
         let drawn = self.drawn
         let apps = self.apps
+        page.heading("Users")
+        page.paragraph(SimulationReport.sectionNotes.cohort + bands, className: "note")
+        for chart in drawn where chart.app == .cohort { page.figure(chart.chart.svg()) }
         if apps.contains(.pressure) {
             page.heading("Pressure")
             page.paragraph(SimulationReport.sectionNotes.pressure + bands, className: "note")
-            for chart in drawn where !chart.isEarned { page.figure(chart.chart.svg()) }
+            for chart in drawn where chart.app == .pressure { page.figure(chart.chart.svg()) }
         }
         page.heading("Earned")
         page.paragraph(SimulationReport.sectionNotes.earned + bands, className: "note")
         if apps.contains(.earned) {
-            for chart in drawn where chart.isEarned { page.figure(chart.chart.svg()) }
+            for chart in drawn where chart.app == .earned { page.figure(chart.chart.svg()) }
         } else {
             page.paragraph(SimulationReport.sectionNotes.noEarned, className: "note")
         }

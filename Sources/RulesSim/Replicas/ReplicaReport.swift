@@ -51,7 +51,7 @@ package struct ReplicaReport: Sendable {
     /// Each summary metric's estimate over the replicas.
     package var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {
         let summaries = reports.map(ReportSummary.init)
-        return MetricRegistry.only(MetricRegistry.summary, apps: apps).map { metric in
+        return MetricRegistry.only(MetricRegistry.summary, apps: apps, days: first.days.count).map { metric in
             let values = summaries.map { metric.value($0) }
             return (metric, Estimate.of(values, method: .replicas), values)
         }

@@ -193,9 +193,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
             "\(reminders), expected at most max_reminders \(maxReminders) × \(pressure) Pressure users")
         require(refused <= events, .refused, "\(refused), expected at most the \(events) events")
         require(
-            events >= counted + max(n, refused), .events,
-            "\(events), expected at least \(counted + max(n, refused)): "
-                + "one end-of-day tick for each of the \(n) users (or the \(refused) refused events), plus the events counted apart "
+            events >= counted + max(active, refused), .events,
+            "\(events), expected at least \(counted + max(active, refused)): "
+                + "one end-of-day tick for each of the \(active) active users (or the \(refused) refused events), plus the events counted apart "
                 + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, habit_skips, freezes_equipped, "
                 + "freezes_used, habit_late, and earned's habits_done, choices, gate_opens, unblocked_opens, gave_up)")
         require(scores.count <= 101, .scores, "\(scores.count) counts, expected at most 101 (scores 0% to 100%)")

@@ -39,6 +39,13 @@ package struct ReportCharts: Sendable {
         whole == 0 ? 0 : scale * Double(part) / Double(whole)
     }
 
+    /// The users still active (who have not left).
+    package var active: LineChart {
+        LineChart(
+            title: "Users still active (who have not left)", unit: "% of users", axis: axis,
+            series: [line("active", "active", "#455a64") { Self.ratio($0.active, $0.users, scale: 100) }], maxValue: 100)
+    }
+
     package var tiers: LineChart {
         LineChart(
             title: "Users on each escalation tier", unit: "% of users", axis: axis,

@@ -1,5 +1,5 @@
-/// An SVG file of a report's charts over the run's dates (``ReportCharts``): when the run has
-/// Pressure users, Pressure's tier shares, check-ins, reminders per user and current-streak
+/// An SVG file of a report's charts over the run's dates (``ReportCharts``): the users still
+/// active, then, when the run has Pressure users, Pressure's tier shares, check-ins, reminders per user and current-streak
 /// percentiles, then, when it has Earned users, credits per Earned user, balance percentiles, unlocks, denials and quests.
 /// Plain SVG 1.1 that any browser renders; the same charts as `simulate --html`.
 package struct SVGChart {
@@ -10,7 +10,7 @@ package struct SVGChart {
     package func svg() -> String {
         let charts = ReportCharts(report)
         let apps = Metric.apps(of: ReportSummary(report))
-        let drawn = (apps.contains(.pressure) ? charts.pressure : []) + (charts.hasEarned ? charts.earned : [])
+        let drawn = [charts.active] + (apps.contains(.pressure) ? charts.pressure : []) + (charts.hasEarned ? charts.earned : [])
         let header = 64.0, width = drawn.first?.width ?? 1100
         var body = """
             <text x="20" y="26" font-size="18" font-weight="bold">\(SVGText.escape("rulesrun simulate \(report.run.duration): \(report.userCount) users, rule set “\(report.run.rules)” (\(report.run.engine))"))</text>

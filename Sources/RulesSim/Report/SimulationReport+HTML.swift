@@ -38,9 +38,12 @@ extension SimulationReport {
             className: "note")
         page.grid(
             ["metric", "value"],
-            MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: s)).map { m in
+            MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: s), days: s.days).map { m in
                 [m.label, ReplicaReport.format(m.value(s), share: m.isShare)]
             })
+        page.heading("Users")
+        page.paragraph(Self.sectionNotes.cohort, className: "note")
+        page.figure(charts.active.svg())
         if Metric.apps(of: s).contains(.pressure) {
             page.heading("Pressure")
             page.paragraph(Self.sectionNotes.pressure, className: "note")
@@ -68,6 +71,8 @@ extension SimulationReport {
     /// The sections of a run's page, in order: this page's and `simulate --replicas --html`'s.
     static let glanceHeading = "At a glance"
     static let sectionNotes = (
+        cohort: "The share of the users still active at the end of each day: a persona's leaving response makes a user leave "
+            + "for good (it sends no more events); the apps' figures are over the active users.",
         pressure: "Each day a user sets (or not) a commitment and checks in YES or NO; a day without a check-in is MISSED. "
             + "The rule set moves each user between escalation tiers, from 0 (the least pressure) to 3 (the most), "
             + "and sends reminders by tier. Shares are of the users simulated that day.",

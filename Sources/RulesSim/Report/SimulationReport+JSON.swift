@@ -71,7 +71,8 @@ extension SimulationReport {
             .object(
                 [
                     ("day", .int(i + 1)), ("date", .string(start?.adding(days: i)?.rawValue ?? "")),
-                    ("users", .int(d.users)), ("habit_users", .int(d.habitUsers)), ("miga_users", .int(d.migaUsers)),
+                    ("users", .int(d.users)), ("active", .int(d.active)), ("habit_users", .int(d.habitUsers)),
+                    ("miga_users", .int(d.migaUsers)),
                     ("tier_share", .array(Metric.userDaysAtTier.map { Self.rounded($0.value(d)) })),
                     Self.member(.streakP50, d), Self.member(.streakP90, d), Self.member(.habitCompletionRate, d),
                     ("tiers", .array(d.tiers.map { .int($0) })), ("reminders", .int(d.reminders)), ("max_reminders", .int(d.maxReminders)),

@@ -46,9 +46,10 @@ extension SimulationReport {
         out += "\nsummary\n"
         out += "  user-days                   \(s.userDays) (\(s.events) events applied, \(s.refused) refused)\n"
         if left {
+            let retained = [7, 30].filter { $0 <= s.days }.map { "on day \($0): \(Self.percent(s.retained(onDay: $0)))" }
             out +=
-                "  active users                \(s.activeByDay.last ?? 0) of \(s.users) at the end (retained on day 7: "
-                + "\(Self.percent(s.retained(onDay: 7))), on day 30: \(Self.percent(s.retained(onDay: 30))))\n"
+                "  active users                \(s.activeByDay.last ?? 0) of \(s.users) at the end"
+                + (retained.isEmpty ? "" : " (retained \(retained.joined(separator: ", ")))") + "\n"
         }
         if !apps.isSuperset(of: Metric.App.used) || s.pressureUserDays != s.userDays {
             out += "  apps                        " + Self.appUsers(s, apps) + "\n"

@@ -54,7 +54,7 @@ package struct Sweep: Sendable {
         // The defaults of the apps the cohort uses; a metric asked for of an app it does not use is refused.
         let apps = Persona.apps(of: personas)
         if metrics.map(\.id) == MetricRegistry.sweepDefaults.map(\.id) {
-            metrics = MetricRegistry.only(metrics, apps: apps)
+            metrics = MetricRegistry.only(metrics, apps: apps, days: config.days)
         } else if let unused = metrics.first(where: { !apps.contains($0.app) }) {
             let used = Metric.App.used.filter(apps.contains).map(\.name).joined(separator: ", ")
             throw SweepError("--metric \"\(unused.label)\": a metric of \(unused.app.name), but the cohort's personas use \(used)")
