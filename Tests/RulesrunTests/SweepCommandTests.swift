@@ -41,8 +41,13 @@ import Testing
         let streak = try #require(summary["final_streak"] as? [String: Any])
         let base = metrics[1]
         #expect(same(try number(base["YES rate"]), Double(checkIns["YES"]!) / Double(checkIns.values.reduce(0, +))))
-        #expect(same(try number(base["user-days at tier 3"]), Double(atTier[3]) / userDays))
-        #expect(same(try number(base["reminders per user-day"]), (try number(summary["reminders"])) / userDays))
+        // Pressure's shares and rates are per Pressure user-day (the users who have not left).
+        let pressureDays = Double(atTier.reduce(0, +))
+        let apps = try #require(summary["apps"] as? [String: Any])
+        let pressureUserDays = try number(apps["pressure"])
+        #expect(pressureDays <= userDays && pressureDays == pressureUserDays)
+        #expect(same(try number(base["user-days at tier 3"]), Double(atTier[3]) / pressureDays))
+        #expect(same(try number(base["reminders per user-day"]), (try number(summary["reminders"])) / pressureDays))
         #expect(try number(base["Pressure final streak p50"]) == (try number(streak["p50"])))
         // (The report prints the rate with 4 decimals.)
         #expect(abs(try number(base["habit completion rate"]) - (try number(summary["habit_completion_rate"]))) <= 0.00005)
@@ -103,7 +108,7 @@ import Testing
         let typo = try CLI.run(sweep + ["--metric", "yes_rat"])
         #expect(typo.status != 0)
         #expect(typo.stderr.contains("--metric \"yes_rat\": no such metric; did you mean 'yes_rate'?"), "\(typo.stderr)")
-        #expect(typo.stderr.contains("by label or id: refused events (refused_events), YES rate (yes_rate),"))
+        #expect(typo.stderr.contains("by label or id: refused events (refused_events), retained on day 7 (retained_day_7),"))
     }
 
     @Test func theRowsAreTheSameWhateverJobs() throws {
@@ -323,7 +328,7 @@ import Testing
         let result = try CLI.run(
             ["sweep"] + cohort + [
                 "--set", "escalation.recover_after[3]=3,1", "--set", "escalation.max_reminders_per_day=3,4", "--metric", "YES rate",
-                "--metric", "user-days at tier 3", "--html", page, "--out", text,
+                "--metric", "user-days at tier 3", "--html", page, "--out", text, "--no-responses",
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
