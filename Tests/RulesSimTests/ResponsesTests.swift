@@ -8,19 +8,16 @@ import Testing
 /// Personas' responses to the rules' decisions: declared, checked, switchable, and each a
 /// function whose probabilities follow the formula the docs give.
 @Suite struct ResponsesTests {
+    /// A habit tracker persona with `responses` (a line of its table).
     private func load(_ responses: String) throws -> Result<Persona, PersonaError> {
-        let dir = try SimTestSupport.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("p.lua").path
-        try """
-        return {
-          description = "x",
-          habits = { { task = "read", rate = 0.5 } },
-        \(responses)
-        }
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        let host = try LuaHost()
-        return Result { () throws(PersonaError) in try PersonaLoader.load(path: path, host: host) }
+        try SimTestSupport.loadPersona(
+            """
+            return {
+              description = "x",
+              habits = { { task = "read", rate = 0.5 } },
+            \(responses)
+            }
+            """)
     }
 
     @Test func aPersonaHasTheDefaultsUnlessItSwitchesResponsesOff() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import RulesModel
 import RulesSim
 import Testing
@@ -20,6 +21,16 @@ enum SimTestSupport {
             duration: try SimulationDuration("\(days)d"), users: users, seed: seed,
             mix: try mix.map { try PersonaMix([$0]) } ?? .standard, personaFolders: [personas], rules: rules,
             jobs: jobs, shard: shard, database: database, chunkSize: 5)
+    }
+
+    /// A persona file of `text`, loaded and checked (its problems as the failure).
+    static func loadPersona(_ text: String) throws -> Result<Persona, PersonaError> {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.lua").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let host = try LuaHost()
+        return Result { () throws(PersonaError) in try PersonaLoader.load(path: path, host: host) }
     }
 
     /// A fresh temporary folder.
