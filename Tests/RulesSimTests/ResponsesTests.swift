@@ -146,4 +146,32 @@ import Testing
         let stays = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
         #expect(stays.days.allSatisfy { $0.active == 20 } && !stays.table().contains("active users"))
     }
+
+    @Test func aStreakAtStakeIsKeptMoreAndABrokenOneLess() {
+        let streak = Responses.Streak()
+        let base = 0.5
+        let none = streak.chance(base, streak: 0, insured: false, sinceBroken: nil)
+        #expect(none == base)
+        let week = streak.chance(base, streak: 7, insured: false, sinceBroken: nil)
+        #expect(abs(week - 1 / (1 + exp(-(0.2 * log(8.0) + 0.4)))) < 1e-12)
+        // A freeze held insures the streak: no loss aversion.
+        #expect(streak.chance(base, streak: 7, insured: true, sinceBroken: nil) < week)
+        // Just after a break, for `break_days` days.
+        #expect(streak.chance(base, streak: 0, insured: false, sinceBroken: 0) < base)
+        #expect(streak.chance(base, streak: 0, insured: false, sinceBroken: 3) == base)
+    }
+
+    /// The simulation reads each task's current streak at the end of the day: the metric, and
+    /// what the next day's chance uses; with the response, streaks run longer.
+    @Test func habitStreaksAreCountedAndTheResponseLengthensThem() throws {
+        var config = try SimTestSupport.config(days: 21, users: 40, mix: "streak-keeper")
+        let with = try Simulation(config: config).run()
+        config.responses = false
+        let without = try Simulation(config: config).run()
+        for report in [with, without] {
+            for day in report.days { #expect(day.habitStreaks.reduce(0, +) == day.habitUsers * 3, "3 tasks a user") }
+        }
+        let a = Metric.habitCompletionRate.value(ReportSummary(with)), b = Metric.habitCompletionRate.value(ReportSummary(without))
+        #expect(a > b, "\(a) \(b)")
+    }
 }

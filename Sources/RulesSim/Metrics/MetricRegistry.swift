@@ -10,7 +10,7 @@ package enum MetricRegistry {
         [.refusedEvents, .retainedDay7, .retainedDay30, .yesRate, .missedPerUserDay] + Metric.userDaysAtTier
         + [
             .remindersPerUserDay, .maxRemindersPerUserDay, .shieldsUsed, .finalStreakP50, .finalStreakP90, .habitCompletionRate,
-            .exitsToFocus,
+            .habitStreakP50, .habitStreakP90, .exitsToFocus,
         ]
         + [
             .creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .creditsPerCreditUnlock,
@@ -33,8 +33,8 @@ package enum MetricRegistry {
 
     /// What `sweep` reports without `--metric` (it takes any metric with a whole-run value).
     package static let sweepDefaults: [Metric] = [
-        .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .creditsSpentPerUserDay,
-        .retainedDay30,
+        .yesRate, Metric.userDaysAtTier[3], .remindersPerUserDay, .finalStreakP50, .habitCompletionRate, .habitStreakP50,
+        .creditsSpentPerUserDay, .retainedDay30,
     ]
 
     /// Every metric named in a list above, once, in their order.
@@ -118,6 +118,14 @@ extension Metric {
         "streak_p90", "Pressure streak p90", unit: .days, app: .pressure, seriesKey: "streak p90", day: { Double($0.streakPercentile(90)) })
 
     // The habit tracker and MIGA.
+
+    /// The habit tasks' current streaks (the rule set's) at the end of the run, and of each day.
+    package static let habitStreakP50 = Metric(
+        "habit_streak_p50", "habit streak p50", unit: .days, app: .habits,
+        summary: { Double($0.finalStreaks.habitStreakPercentile(50)) }, day: { Double($0.habitStreakPercentile(50)) })
+    package static let habitStreakP90 = Metric(
+        "habit_streak_p90", "habit streak p90", unit: .days, app: .habits,
+        summary: { Double($0.finalStreaks.habitStreakPercentile(90)) }, day: { Double($0.habitStreakPercentile(90)) })
 
     package static let habitCompletionRate = Metric(
         "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate },

@@ -102,6 +102,13 @@ enum PersonaChecks {
             f.within("responses.fatigue.per_reminder", fatigue.perReminder, 0...5)
             if !(1...90).contains(fatigue.days) { f.add("responses.fatigue.days", "expected 1…90, found \(fatigue.days)") }
         }
+        if let streak = spec.responses.streak {
+            for (name, value) in [("gradient", streak.gradient), ("at_stake", streak.atStake), ("after_break", streak.afterBreak)] {
+                f.within("responses.streak.\(name)", value, -10...10)
+            }
+            if !(1...365).contains(streak.atRisk) { f.add("responses.streak.at_risk", "expected 1…365, found \(streak.atRisk)") }
+            if !(0...365).contains(streak.breakDays) { f.add("responses.streak.break_days", "expected 0…365, found \(streak.breakDays)") }
+        }
         if let leaving = spec.responses.leaving {
             f.probability("responses.leaving.base", leaving.base)
             for (name, value) in [

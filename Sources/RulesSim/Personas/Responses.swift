@@ -16,6 +16,9 @@ package struct Responses: Decodable, Sendable, Equatable {
     /// Leaving: a daily hazard of leaving for good, from the day's friction and engagement (nil:
     /// off, nobody leaves).
     package var leaving: Leaving? = Leaving()
+    /// The habit tracker: the chance of completing a task moves with its current streak (nil:
+    /// off, the task's `rate` alone).
+    package var streak: Streak? = Streak()
 
     package init() {}
 
@@ -25,6 +28,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         r.price = nil
         r.fatigue = nil
         r.leaving = nil
+        r.streak = nil
         return r
     }()
 
@@ -125,16 +129,56 @@ package struct Responses: Decodable, Sendable, Equatable {
         }
     }
 
+    /// The streak response: the log-odds of each of a due task's completions (its `rate`) move by
+    /// `gradient × ln(1 + streak)` (the goal gradient: the longer the streak, the likelier the next
+    /// day), plus `at_stake` when the streak is at least `at_risk` days and the user holds no freeze
+    /// for the task (loss aversion: a freeze insures it), plus `after_break` on the `break_days` days
+    /// after such a streak broke. The streak is the rule set's current streak at the start of the day.
+    package struct Streak: Decodable, Sendable, Equatable {
+        /// Log-odds per unit of ln(1 + streak). Decision: 0.2 (a 7-day streak adds 0.42).
+        package var gradient = 0.2
+        /// Log-odds when a streak of `at_risk` days or more is at stake. Decision: 0.4.
+        package var atStake = 0.4
+        /// The shortest streak whose loss counts. Decision: 3 days.
+        package var atRisk = 3
+        /// Log-odds on the days after such a streak broke. Decision: −0.5 (the drop after a break).
+        package var afterBreak = -0.5
+        /// How many days that lasts. Decision: 3.
+        package var breakDays = 3
+
+        package init() {}
+        enum CodingKeys: String, CodingKey {
+            case gradient, atStake = "at_stake", atRisk = "at_risk", afterBreak = "after_break", breakDays = "break_days"
+        }
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            gradient = try c.decodeIfPresent(Double.self, forKey: .gradient) ?? gradient
+            atStake = try c.decodeIfPresent(Double.self, forKey: .atStake) ?? atStake
+            atRisk = try c.decodeIfPresent(Int.self, forKey: .atRisk) ?? atRisk
+            afterBreak = try c.decodeIfPresent(Double.self, forKey: .afterBreak) ?? afterBreak
+            breakDays = try c.decodeIfPresent(Int.self, forKey: .breakDays) ?? breakDays
+        }
+
+        /// The chance of a completion whose base chance is `p`, with a current `streak`, a freeze
+        /// held or not, `sinceBroken` days after a streak at stake broke (nil: none did).
+        func chance(_ p: Double, streak: Int, insured: Bool, sinceBroken: Int?) -> Double {
+            var delta: Double = gradient * log(1 + Double(streak))
+            if streak >= atRisk, !insured { delta += atStake }
+            if let sinceBroken, sinceBroken < breakDays { delta += afterBreak }
+            return Responses.shift(p, by: delta)
+        }
+    }
+
     /// `p` with its log-odds moved by `delta` (0 and 1 stay as they are).
     static func shift(_ p: Double, by delta: Double) -> Double {
         guard p > 0, p < 1 else { return p }
         return 1 / (1 + exp(-(log(p / (1 - p)) + delta)))
     }
 
-    enum CodingKeys: String, CodingKey { case price, fatigue, leaving }
+    enum CodingKeys: String, CodingKey { case price, fatigue, leaving, streak }
 
     /// The fields `responses` may have.
-    static let fieldNames = ["price", "fatigue", "leaving"]
+    static let fieldNames = ["price", "fatigue", "leaving", "streak"]
 
     package init(from decoder: any Decoder) throws {
         if let on = Self.switched(decoder) {
@@ -145,6 +189,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         price = try Self.response(Price.self, c, .price, default: Price())
         fatigue = try Self.response(Fatigue.self, c, .fatigue, default: Fatigue())
         leaving = try Self.response(Leaving.self, c, .leaving, default: Leaving())
+        streak = try Self.response(Streak.self, c, .streak, default: Streak())
     }
 
     /// `true` or `false` in place of the table, nil for a table (or anything else).

@@ -51,6 +51,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
     /// in whole percent (`scores[p]` tasks score p%, 0…100).
     package var bestStreaks: [Int] = []
     package var scores: [Int] = []
+    /// The habit tracker's tasks by their current streak at the end of the day (`habitStreaks[n]`
+    /// tasks of active users have a current streak of n), as the rule set computes it.
+    package var habitStreaks: [Int] = []
 
     package init() {}
 
@@ -59,7 +62,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
-        case bestStreaks = "best_streak_histogram", scores = "score_histogram"
+        case bestStreaks = "best_streak_histogram", scores = "score_histogram", habitStreaks = "habit_streak_histogram"
     }
 
     /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
@@ -96,6 +99,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         habitLate = try c.decodeIfPresent(Int.self, forKey: .habitLate) ?? 0
         bestStreaks = try c.decodeIfPresent([Int].self, forKey: .bestStreaks) ?? []
         scores = try c.decodeIfPresent([Int].self, forKey: .scores) ?? []
+        habitStreaks = try c.decodeIfPresent([Int].self, forKey: .habitStreaks) ?? []
     }
 
     /// Adds another part's counts.
@@ -127,6 +131,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         habitLate += other.habitLate
         Histogram.add(other.bestStreaks, to: &bestStreaks)
         Histogram.add(other.scores, to: &scores)
+        Histogram.add(other.habitStreaks, to: &habitStreaks)
     }
 
     /// Whether the day has any skip, freeze or late completion.
@@ -209,6 +214,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     /// Pressure's users on the day (each on one tier).
     package var pressureUsers: Int { tiers.reduce(0, +) }
+
+    /// The smallest current streak that at least `p` percent of the habit tasks have or are below.
+    package func habitStreakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: habitStreaks) }
 
     /// The smallest streak that at least `p` percent of Pressure's users have or are below (nearest rank).
     package func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }

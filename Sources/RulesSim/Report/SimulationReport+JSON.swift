@@ -35,7 +35,10 @@ extension SimulationReport {
                 ("user_days_at_tier", .array(s.userDaysAtTier.map { .int($0) })), Self.member(.shieldsUsed, s),
             ]
         }
-        if apps.contains(.habits) { members += [Self.member(.habitCompletionRate, s)] + Self.habitSummaryJSON(s, shown) }
+        if apps.contains(.habits) {
+            members += [Self.member(.habitCompletionRate, s), Self.member(.habitStreakP50, s), Self.member(.habitStreakP90, s)]
+                + Self.habitSummaryJSON(s, shown)
+        }
         if apps.contains(.miga) {
             members += [Self.member(.exitsToFocus, s), ("deepen_pause", .int(s.deepens)), ("proceed_to_app", .int(s.proceeds))]
         }
@@ -81,6 +84,7 @@ extension SimulationReport {
                     ("exits_to_focus", .int(d.exits)), ("deepen_pause", .int(d.deepens)), ("proceed_to_app", .int(d.proceeds)),
                     ("refused_events", .int(d.refused)), ("events", .int(d.events)),
                     ("streak_histogram", .array(d.streaks.map { .int($0) })),
+                    ("habit_streak_histogram", .array(d.habitStreaks.map { .int($0) })),
                 ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))])
         }
     }

@@ -35,7 +35,7 @@ extension SimulationReport {
             metric(.events), metric(.refusedEvents), ("commitments", count),
             ("check_ins", object([("YES", count), ("NO", count), ("MISSED", count)])), metric(.yesRate), ("reminders", count),
             metric(.remindersPerUserDay), metric(.maxRemindersPerUserDay), ("user_days_at_tier", counts),
-            metric(.shieldsUsed), metric(.habitCompletionRate),
+            metric(.shieldsUsed), metric(.habitCompletionRate), metric(.habitStreakP50), metric(.habitStreakP90),
             ("habit_marks", object([("skips", count), ("freezes_equipped", count), ("freezes_used", count), ("late", count)])),
             ("habit_best_streaks", object([("tasks", count), ("mean", share), ("p50", count), ("p90", count), ("max", count)])),
             ("habit_score", object([("tasks", count), ("mean", share)])),
@@ -67,7 +67,7 @@ extension SimulationReport {
                 ])
             ),
         ]
-        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores]
+        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores, .habitStreaks]
         let optionalCounts: Set<DayTotals.CodingKeys> = [.habitSkips, .freezesEquipped, .freezesUsed, .habitLate, .bestStreaks, .scores]
         let earnedDay = object(
             EconomyTotals.CodingKeys.allCases.map { key in

@@ -66,6 +66,10 @@ extension SimulationReport {
         }
         if habits {
             out += "  habit completion rate       \(Self.percent(Metric.habitCompletionRate.value(s))) (\(s.habitDone) of \(s.habitPlanned))\n"
+            let last = s.finalStreaks
+            out +=
+                "  habit streak                p50 \(last.habitStreakPercentile(50)), p90 \(last.habitStreakPercentile(90)), "
+                + "max \(max(0, last.habitStreaks.count - 1)) at the end (the tasks' current streaks, as the rules count them)\n"
             out += Self.habitLines(s, shown)
         }
         if miga { out += "  MIGA gateway                \(s.exits) exits to focus, \(s.deepens) deeper pauses, \(s.proceeds) proceeded\n" }

@@ -38,9 +38,15 @@ extension UserSimulator {
             }
             if let task = run.habitTasks[h], !task.isDue(on: date, from: config.start) { continue }
             var done = 0
+            var p = min(1, habit.rate * habitScale)
+            if let response = run.responses.streak {
+                p = response.chance(
+                    p, streak: run.habitStreak[habit.task, default: 0], insured: run.freezesHeld[habit.task, default: 0] > 0,
+                    sinceBroken: run.habitStreakBroken[habit.task].map { d - $0 })
+            }
             for _ in 0..<habit.timesPerDay {
                 days[d].habitPlanned += 1
-                if run.habits.chance(min(1, habit.rate * habitScale)) {
+                if run.habits.chance(p) {
                     let at = run.habits.int(7 * 60, 21 * 60)
                     add(at, .complete(habit.task, forDay: nil, value: habit.goal.map { draw($0, &run) }))
                     done += 1
@@ -62,14 +68,9 @@ extension UserSimulator {
     func applyHabit(_ action: HabitAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run, _ days: inout [DayTotals]) {
         switch action {
         case .complete(let task, let forDay, let value):
-            guard
-                let decisions = step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days)?
-                    .decisions
+            guard step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days) != nil
             else { return }
             if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
-            for case .habitCompletion(_, _, _, let streak) in decisions.all where streak.best != nil || streak.score != nil {
-                run.habitStreaksReported = true
-            }
         case .skip(let task):
             if step(.habitSkip(task: task, day: nil), at: time, name: name, day: d, &run, &days) != nil { days[d].habitSkips += 1 }
         case .freeze(let task, let use):
@@ -90,13 +91,17 @@ extension UserSimulator {
         ((goal.value[0] + run.habits.unit() * (goal.value[1] - goal.value[0])) * 10).rounded() / 10
     }
 
-    /// Counts the user's habit tasks by their longest best streak and their score at `time` (the
-    /// end of the day), as the rule set returns them; whether it returned any. When the rule
+    /// Counts the user's habit tasks by their current streak, and by their longest best streak and
+    /// their score when the rule set returns them, at `time` (the end of the day), and notes each
+    /// current streak for the next day's choices; whether the rule set returned best streaks or scores. When the rule
     /// fails nothing is counted (the failures of the events are).
-    func countHabitStreaks(name: String, at time: EpochMillis, into day: inout DayTotals) -> Bool {
+    @discardableResult
+    func countHabitStreaks(name: String, at time: EpochMillis, into day: inout DayTotals, _ run: inout Run) -> Bool {
         guard let streaks = try? engine.habitStreaks(ofRecorded: name, at: time) else { return false }
         var any = false
-        for (_, streak) in streaks {
+        for (task, streak) in streaks {
+            Histogram.count(streak.current, into: &day.habitStreaks)
+            run.noteStreak(task, streak.current)
             if let longest = streak.longestBest { Histogram.count(longest, into: &day.bestStreaks) }
             if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &day.scores) }
             any = any || streak.best != nil || streak.score != nil

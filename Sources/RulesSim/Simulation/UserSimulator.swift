@@ -69,6 +69,21 @@ final class UserSimulator {
         /// whether the user did something for itself.
         var deniedToday = 0
         var engagedToday = false
+        /// Each habit task's current streak at the start of the day (the rule set's), and the day
+        /// its last streak of at least `Responses.Streak.atRisk` days broke.
+        var habitStreak: [String: Int] = [:]
+        var habitStreakBroken: [String: Int] = [:]
+        /// The simulated day the habit streaks are read for (for `habitStreakBroken`).
+        var habitDay = 0
+
+        /// Notes task `task`'s current streak at the end of the day, and whether a streak at
+        /// stake broke.
+        mutating func noteStreak(_ task: String, _ current: Int) {
+            if current == 0, let before = habitStreak[task], before >= (responses.streak?.atRisk ?? 1) {
+                habitStreakBroken[task] = habitDay
+            }
+            habitStreak[task] = current
+        }
         /// The user's index in the cohort, its events so far (for the replay file of a failure)
         /// and the events the rule set failed on.
         var index = 0
@@ -80,9 +95,6 @@ final class UserSimulator {
         /// complete tomorrow morning for today (`late`).
         var freezesHeld: [String: Int] = [:]
         var lateTomorrow: [String] = []
-        /// Whether the rule set returns best streaks or scores (at the end of the first day, or
-        /// in a completion's decisions): then they are read at the end of each day.
-        var habitStreaksReported = false
     }
 
     /// `Run.events` between users, emptied with its capacity kept: a user's few hundred events are
@@ -153,9 +165,10 @@ final class UserSimulator {
                     days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
                     days[d - 1].countStreak(view.currentStreak)
                 }
-                // Read at the end of the first day (does the rule set return them?), then every day when it does.
-                if !spec.habits.isEmpty, run.habitStreaksReported || d == 1 {
-                    if countHabitStreaks(name: name, at: dayStart, into: &days[d - 1]) { run.habitStreaksReported = true }
+                // The tasks' streaks at the end of each day (the metric, and what the user sees the next morning).
+                if !spec.habits.isEmpty {
+                    run.habitDay = d
+                    countHabitStreaks(name: name, at: dayStart, into: &days[d - 1], &run)
                 }
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
