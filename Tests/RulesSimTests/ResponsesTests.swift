@@ -174,4 +174,11 @@ import Testing
         let a = Metric.habitCompletionRate.value(ReportSummary(with)), b = Metric.habitCompletionRate.value(ReportSummary(without))
         #expect(a > b, "\(a) \(b)")
     }
+
+    @Test func aShortBalanceMakesTheUserEarnMore() {
+        let earning = Responses.Earning()
+        #expect(earning.shortfall(0) == 1 && earning.shortfall(25) == 0.5 && earning.shortfall(80) == 0)
+        #expect(Responses.shift(0.4, by: 0) == 0.4)
+        #expect(abs(Responses.shift(0.4, by: earning.boost * earning.shortfall(0)) - 1 / (1 + exp(-(log(0.4 / 0.6) + 0.5)))) < 1e-12)
+    }
 }

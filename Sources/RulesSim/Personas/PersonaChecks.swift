@@ -109,6 +109,10 @@ enum PersonaChecks {
             if !(1...365).contains(streak.atRisk) { f.add("responses.streak.at_risk", "expected 1…365, found \(streak.atRisk)") }
             if !(0...365).contains(streak.breakDays) { f.add("responses.streak.break_days", "expected 0…365, found \(streak.breakDays)") }
         }
+        if let earning = spec.responses.earning {
+            if !(1...100_000).contains(earning.target) { f.add("responses.earning.target", "expected 1…100000, found \(earning.target)") }
+            f.within("responses.earning.boost", earning.boost, 0...10)
+        }
         if let leaving = spec.responses.leaving {
             f.probability("responses.leaving.base", leaving.base)
             for (name, value) in [

@@ -19,6 +19,9 @@ package struct Responses: Decodable, Sendable, Equatable {
     /// The habit tracker: the chance of completing a task moves with its current streak (nil:
     /// off, the task's `rate` alone).
     package var streak: Streak? = Streak()
+    /// Earned: the wish to earn rises when the balance is short of what the user wants to hold
+    /// (nil: off, the persona's focus sessions and habit rates alone).
+    package var earning: Earning? = Earning()
 
     package init() {}
 
@@ -29,6 +32,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         r.fatigue = nil
         r.leaving = nil
         r.streak = nil
+        r.earning = nil
         return r
     }()
 
@@ -169,16 +173,39 @@ package struct Responses: Decodable, Sendable, Equatable {
         }
     }
 
-    /// `p` with its log-odds moved by `delta` (0 and 1 stay as they are).
+    /// The earning response: with `shortfall = max(0, target − balance) / target` at the start of
+    /// the day (the balance the user holds as it plans its day), Earned's focus sessions a day are
+    /// multiplied by `1 + boost × shortfall` and the log-odds of each Earned habit's completion move
+    /// by `boost × shortfall`.
+    package struct Earning: Decodable, Sendable, Equatable {
+        /// The credits the user wants to hold. Decision: 50, two 15-minute unlocks at the seeds' price.
+        package var target = 50
+        /// The effect of an empty balance. Decision: 0.5 (half as many focus sessions again; the
+        /// odds of a habit × e^0.5 ≈ 1.6).
+        package var boost = 0.5
+
+        package init() {}
+        enum CodingKeys: String, CodingKey { case target, boost }
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            target = try c.decodeIfPresent(Int.self, forKey: .target) ?? target
+            boost = try c.decodeIfPresent(Double.self, forKey: .boost) ?? boost
+        }
+
+        /// How far `balance` is short of the target, 0…1.
+        func shortfall(_ balance: Int) -> Double { target <= 0 ? 0 : Double(max(0, target - balance)) / Double(target) }
+    }
+
+    /// `p` with its log-odds moved by `delta` (0 and 1 stay as they are, and `p` exactly when `delta` is 0).
     static func shift(_ p: Double, by delta: Double) -> Double {
-        guard p > 0, p < 1 else { return p }
+        guard delta != 0, p > 0, p < 1 else { return p }
         return 1 / (1 + exp(-(log(p / (1 - p)) + delta)))
     }
 
-    enum CodingKeys: String, CodingKey { case price, fatigue, leaving, streak }
+    enum CodingKeys: String, CodingKey { case price, fatigue, leaving, streak, earning }
 
     /// The fields `responses` may have.
-    static let fieldNames = ["price", "fatigue", "leaving", "streak"]
+    static let fieldNames = ["price", "fatigue", "leaving", "streak", "earning"]
 
     package init(from decoder: any Decoder) throws {
         if let on = Self.switched(decoder) {
@@ -190,6 +217,7 @@ package struct Responses: Decodable, Sendable, Equatable {
         fatigue = try Self.response(Fatigue.self, c, .fatigue, default: Fatigue())
         leaving = try Self.response(Leaving.self, c, .leaving, default: Leaving())
         streak = try Self.response(Streak.self, c, .streak, default: Streak())
+        earning = try Self.response(Earning.self, c, .earning, default: Earning())
     }
 
     /// `true` or `false` in place of the table, nil for a table (or anything else).

@@ -73,15 +73,17 @@ extension UserSimulator {
             plan.append(Planned(at: dayStart + Int64(minutes) * minute, order: plan.count, action: .earned(action)))
         }
         if d == 0 { add(engine.rules.streakKnobs.earned.dayStartsAt.minutes + 1, .setUp) }
+        // How short the balance is of what the user wants to hold (the earning response).
+        let urge = run.responses.earning.map { $0.boost * $0.shortfall(earned.ledger.balance) } ?? 0
         let together = earned.plan.chance(e.habitsTogether)
         var moment = earned.plan.int(7 * 60, 21 * 60)
         for habit in e.habits {
             days[d].earned.habitsPlanned += 1
-            guard earned.plan.chance(min(1, habit.rate * knobs.habitScale)) else { continue }
+            guard earned.plan.chance(Responses.shift(min(1, habit.rate * knobs.habitScale), by: urge)) else { continue }
             if together { moment += earned.plan.int(1, 4) } else { moment = earned.plan.int(7 * 60, 21 * 60) }
             add(moment, .habit(habit.name))
         }
-        var starts = (0..<draws(knobs.focusSessions, &earned.plan)).map { _ in
+        var starts = (0..<draws(knobs.focusSessions * (1 + urge), &earned.plan)).map { _ in
             earned.plan.int(e.focus.hours[0] * 60, e.focus.hours[1] * 60 - 1)
         }
         starts.sort()
