@@ -182,3 +182,27 @@ import Testing
         #expect(abs(Responses.shift(0.4, by: earning.boost * earning.shortfall(0)) - 1 / (1 + exp(-(log(0.4 / 0.6) + 0.5)))) < 1e-12)
     }
 }
+
+/// What the responses are for: the knob being tuned moves what users do.
+@Suite struct ResponsesEffectTests {
+    /// A sweep of the focus users' preferred (15-minute) price: credit unlocks fall at each step,
+    /// significantly from the cheapest to the dearest; without responses they barely move.
+    @Test func aDearerUnlockSellsFewerUnlocksAtEachStep() throws {
+        var config = try SimTestSupport.config(days: 5, users: 120, mix: "focus-user")
+        config.jobs = 2
+        let knob = try SweepKnob("pricing.credit_costs[2].credits=12,25,40")
+        func unlocks(_ config: SimulationConfig) throws -> [Estimate] {
+            let sweep = try Sweep(config: config, knobs: [knob], mode: .oneAtATime, metrics: [.creditUnlocksPerUserDay])
+            // In the order of the price (the base's row may come first).
+            let rows = try sweep.run().compactMap { row in row.estimates?.first.map { (row.variant.values[0].integerValue ?? 0, $0) } }
+            return rows.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        let with = try unlocks(config)
+        #expect(with.count == 3)
+        #expect(with[0].mean > with[1].mean && with[1].mean > with[2].mean, "\(with)")
+        #expect(with[0].low > with[2].high, "\(with)")
+        config.responses = false
+        let without = try unlocks(config)
+        #expect(abs(without[0].mean - without[2].mean) < (with[0].mean - with[2].mean) / 2, "\(without.map(\.mean)) \(with.map(\.mean))")
+    }
+}
