@@ -14,6 +14,12 @@ enum Output {
             Console.current.output(text)
             return
         }
+        try stream(to: path) { write in try write(text) }
+    }
+
+    /// Opens the file at `path` as ``write(_:to:)`` does (truncated, under its own lock) and gives
+    /// `body` a function that appends text to it (`simulate --events`: written chunk by chunk).
+    static func stream<T>(to path: String, _ body: (_ write: (String) throws -> Void) throws -> T) throws -> T {
         func fail(_ reason: String) -> ValidationError { ValidationError("cannot write \(path): \(reason)") }
         // O_NONBLOCK: a FIFO put there since the check is refused (ENXIO), not waited on.
         let fd = open(WorkingFolder.resolve(path), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
@@ -25,12 +31,14 @@ enum Output {
             throw fail(errno == EWOULDBLOCK ? "another rulesrun is writing it (by this name or another)" : String(cString: strerror(errno)))
         }
         guard ftruncate(fd, 0) == 0 else { throw fail(String(cString: strerror(errno))) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-            if n < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard n > 0 else { throw fail(String(cString: strerror(errno))) }
-            bytes = bytes.dropFirst(n)
+        return try body { text in
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
+                if n < 0, errno == EINTR || errno == EAGAIN { continue }
+                guard n > 0 else { throw fail(String(cString: strerror(errno))) }
+                bytes = bytes.dropFirst(n)
+            }
         }
     }
 

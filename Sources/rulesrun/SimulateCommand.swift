@@ -129,6 +129,11 @@ struct SimulateCommand: ParsableCommand {
             "Personas without their responses to the rules' decisions (price, fatigue, leaving): their fixed probabilities alone, as if each had responses = false (docs/simulate.md#responses)."
     )
     var noResponses = false
+    @Option(
+        help:
+            "Write the cohort's events to this file as the apps would log them: the replay format (JSON lines), user after user, each user's in time order; rulesrun replay of it reproduces every user's end state."
+    )
+    var events: String?
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -143,7 +148,7 @@ struct SimulateCommand: ParsableCommand {
         if let dbShards {
             for (given, option) in [
                 (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (replicas > 1, "--replicas"),
-                (coverage, "--coverage"), (segments, "--segments"),
+                (coverage, "--coverage"), (segments, "--segments"), (events != nil, "--events"),
             ] where given {
                 throw ValidationError(
                     "--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
@@ -201,6 +206,7 @@ struct SimulateCommand: ParsableCommand {
                 chunkSize: chunkSize,
                 recordsLines: coverage)
             config.responses = !noResponses
+            config.recordsEvents = events != nil
             return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)
@@ -214,6 +220,10 @@ struct SimulateCommand: ParsableCommand {
         try reportOptions.check()
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
+        try Output.check(events, option: "--events")
+        if events != nil, replicas > 1 || bench {
+            throw ValidationError("--events writes one run's events; leave out \(bench ? "--bench" : "--replicas")")
+        }
         if Console.current.handlesSignals { InterruptCleanup.installSignalHandlers(command: "simulate") }
         // --db-shards N: how many files the bench's sharded run writes (2 by default).
         if bench { return try SimulationBench(config: config, shards: dbShards ?? 2).run() }
@@ -252,6 +262,13 @@ struct SimulateCommand: ParsableCommand {
                 bar.finish()
                 report = run.report
                 report.breakdown = SegmentBreakdown(run.report, groups: groups == 1 ? [] : run.groups)
+            } else if let events {
+                report = try Output.stream(to: events) { write in
+                    try withoutActuallyEscaping(write) { write in
+                        try simulation!.run(progress: { done, total in bar.update(done, of: total) }, events: write)
+                    }
+                }
+                bar.finish()
             } else {
                 report = try simulation!.run { done, total in bar.update(done, of: total) }
                 bar.finish()
@@ -298,6 +315,7 @@ struct SimulateCommand: ParsableCommand {
         var outputs = [reportOptions.output]
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let html { outputs.append(("--html \(html)", html)) }
+        if let events { outputs.append(("--events \(events)", events)) }
         for database in config.database.map({ database in dbShards.map { DatabaseShards.paths(of: database, count: $0) } ?? [database] })
             ?? []
         {

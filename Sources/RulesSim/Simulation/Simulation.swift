@@ -96,8 +96,8 @@ package final class Simulation {
     }
 
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
-    package func run(progress: ((Int, Int) -> Void)? = nil) throws -> SimulationReport {
-        try run(seed: config.seed, groups: 1, progress: progress).report
+    package func run(progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil) throws -> SimulationReport {
+        try run(seed: config.seed, groups: 1, progress: progress, events: events).report
     }
 
     /// The most groups of users `run(seed:groups:progress:)` reports apart.
@@ -109,7 +109,7 @@ package final class Simulation {
     /// the whole: each group's report is the report its users would have as a shard, so the
     /// groups are independent samples of the cohort (batch means, ``Estimate``).
     package func run(
-        seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil
+        seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil
     ) throws -> (report: SimulationReport, groups: [SimulationReport]) {
         guard (1...Simulation.maxGroups).contains(groups) else {
             throw SimulationError("groups of users must be from 1 to \(Simulation.maxGroups), found \(groups)")
@@ -189,6 +189,7 @@ package final class Simulation {
                     groupFailures[g].add(result.failures)
                 }
                 lines.add(result.lines)
+                if !result.events.isEmpty { try events?(result.events) }
                 done += chunks[c].count
                 progress?(done, range.count)
             }
@@ -296,6 +297,8 @@ struct ChunkResult: @unchecked Sendable {
     var records: [UserRecords]
     /// The events the rule set failed on, and the chunk's first.
     var failures: RuleFailures
+    /// The chunk's users' events as replay lines, user after user (with `recordsEvents`).
+    var events = ""
     /// The lines the rule files ran for the chunk's users (with `recordsLines`).
     var lines = LineCounts()
 }

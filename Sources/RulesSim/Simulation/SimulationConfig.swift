@@ -47,6 +47,9 @@ package struct SimulationConfig: Sendable {
     /// Whether the personas respond to the rules' decisions (`--no-responses`: their fixed
     /// probabilities alone, as if each had `responses = false`).
     package var responses = true
+    /// Whether each user's events are kept as replay lines for `Simulation.run`'s `events`
+    /// (`simulate --events FILE`).
+    package var recordsEvents = false
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -48,6 +48,7 @@ final class SimulationWorker {
         let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, config: config)
         var segments = Array(repeating: Array(repeating: DayTotals(), count: config.days), count: personas.count)
         var records: [UserRecords] = []
+        var events = ""
         var failures = RuleFailures()
         for index in users {
             // The user's random streams are keyed by its id (id − 1: the index in a new database).
@@ -59,14 +60,14 @@ final class SimulationWorker {
             try personaHost.seedRandom(seed)
             let name = "u\(key + 1)"
             let (_, user) = try engine.recordingBatch(keepingRecords: template.keepRecords) {
-                try simulator.run(index: index, key: Int(key), name: name, into: &segments, failures: &failures)
+                try simulator.run(index: index, key: Int(key), name: name, into: &segments, failures: &failures, events: &events)
             }
             for recorded in user { try recorded.encodeJSON() }
             records += user
         }
         var days = segments[0]
         for segment in segments.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
-        var result = ChunkResult(days: days, segments: segments, records: records, failures: failures)
+        var result = ChunkResult(days: days, segments: segments, records: records, failures: failures, events: events)
         if config.recordsLines, let host = ruleSet?.host { result.lines = host.takeLineCounts() }
         return result
     }

@@ -104,16 +104,18 @@ final class UserSimulator {
     /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
     /// id − 1), into its persona's `segments` (one entry per persona of the mix, one total per
     /// simulated day); adds the events the rule set failed on to `failures`.
-    func run(index: Int, key: Int, name: String, into segments: inout [[DayTotals]], failures: inout RuleFailures) throws {
+    func run(
+        index: Int, key: Int, name: String, into segments: inout [[DayTotals]], failures: inout RuleFailures, events: inout String
+    ) throws {
         // The user's first draw picks its persona; its days are counted in the persona's segment.
         var random = SimRandom(seed: config.seed, user: key)
         let p = config.mix.pick(random.unit())
-        try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures)
+        try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
     }
 
     private func run(
         persona p: Int, _ random: SimRandom, index: Int, key: Int, name: String, into days: inout [DayTotals],
-        failures: inout RuleFailures
+        failures: inout RuleFailures, events: inout String
     ) throws {
         var run = Run(
             random: random, habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
@@ -122,6 +124,8 @@ final class UserSimulator {
         swap(&run.events, &eventBuffer)
         defer {
             failures.add(run.failures)
+            // Its events as the apps log them (`simulate --events`), in time order.
+            if config.recordsEvents { for event in run.events { events += event.jsonLine + "\n" } }
             run.events.removeAll(keepingCapacity: true)
             swap(&run.events, &eventBuffer)
         }
