@@ -206,3 +206,64 @@ import Testing
         #expect(abs(without[0].mean - without[2].mean) < (with[0].mean - with[2].mean) / 2, "\(without.map(\.mean)) \(with.map(\.mean))")
     }
 }
+
+/// The responses are designed to be fitted: each choice's probability is a formula of what the
+/// engine reported and the parameters. Here the price sensitivity is recovered, by maximum
+/// likelihood, from choices made at gates of random prices and balances.
+@Suite struct PriceSensitivityRecoveryTests {
+    /// The log-likelihood's first and second derivatives in `sensitivity` of whether each gate
+    /// ended in credits, the other parameters known.
+    static func fit(_ gates: [(price: Int, held: Int, credits: Bool)], gate: EarnedPersona.Gate) -> (estimate: Double, se: Double) {
+        var s = 0.0
+        var info = 1.0
+        for _ in 0..<50 {
+            var (d1, d2) = (0.0, 0.0)
+            var response = Responses.Price()
+            response.sensitivity = s
+            for g in gates {
+                let weight = gate.credits * response.factor(price: g.price, minutes: 15, held: g.held)
+                let rest = gate.quest + gate.emergency + (1 - gate.credits - gate.quest - gate.emergency)
+                let p = weight / (weight + rest)
+                // d log f / d s = −(price − reference × minutes); the logit's score and information.
+                let x = -(Double(g.price) - response.reference * 15)
+                d1 += ((g.credits ? 1 : 0) - p) * x
+                d2 += p * (1 - p) * x * x
+            }
+            let step = d1 / d2
+            s += step
+            info = d2
+            if abs(step) < 1e-10 { break }
+        }
+        return (s, 1 / info.squareRoot())
+    }
+
+    @Test func theDeclaredSensitivityIsWithinTheFitsInterval() {
+        var gate = EarnedPersona.Gate()
+        (gate.credits, gate.quest, gate.emergency, gate.creditMinutes, gate.questTypes) = (0.5, 0.3, 0.05, [15], ["BREATHING"])
+        let truth = Responses.Price()
+        var draws = SimRandom(seed: 3, user: 1)
+        var covered = 0
+        let fits = 40
+        for f in 0..<fits {
+            var random = SimRandom(seed: 100 + UInt64(f), user: 2)
+            var gates: [(price: Int, held: Int, credits: Bool)] = []
+            for _ in 0..<1_500 {
+                let price = draws.int(5, 60), held = draws.int(60, 400)
+                let options = AvailableOptions(
+                    generatedAt: 0, modeID: nil, modeStrictness: .strict, appID: AppID(rawValue: "android:a")!,
+                    options: [
+                        .credits(enabled: true, disabledReason: nil, durations: [.init(minutes: 15, costCredits: price, enabled: true)]),
+                        .quest(enabled: true, disabledReason: nil, questTypes: [.init(questType: .breathing, enabled: true)]),
+                    ])
+                let choice = gate.choose(GateOptions(options), mayInsist: false, price: truth, held: held, &random)
+                if case .credits? = choice { gates.append((price, held, true)) } else { gates.append((price, held, false)) }
+            }
+            // (The balance's share is known here; the fit is of the sensitivity alone.)
+            let (estimate, se) = Self.fit(gates, gate: gate)
+            if abs(estimate - truth.sensitivity) <= 1.96 * se { covered += 1 }
+        }
+        // A 95% interval covers the truth in about 38 of 40 fits; fewer than 33 would be 3.5
+        // standard errors of a binomial(40, 0.95) below.
+        #expect(covered >= 33, "\(covered) of \(fits)")
+    }
+}
