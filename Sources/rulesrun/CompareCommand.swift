@@ -115,6 +115,10 @@ struct CompareCommand: ParsableCommand {
             "After the population's metrics, the same for each persona's users alone, each B − A with its paired 95% interval (in --json: population.segments)."
     )
     var segments = false
+    @Flag(
+        help: "The population's personas without their responses to the rules' decisions: their fixed probabilities alone (docs/simulate.md#responses)."
+    )
+    var noResponses = false
     @Option(
         parsing: .unconditional,
         help: """
@@ -272,7 +276,7 @@ struct CompareCommand: ParsableCommand {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
                     seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB), recordsLines: coverage,
-                    replicas: populationReplicas, segments: segments
+                    replicas: populationReplicas, segments: segments, responses: !noResponses
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()

@@ -91,7 +91,7 @@ package struct PopulationComparison: Sendable {
     package static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
         personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false, replicas: Int = 1,
-        segments: Bool = false, progress: ((String, Int, Int) -> Void)? = nil
+        segments: Bool = false, responses: Bool = true, progress: ((String, Int, Int) -> Void)? = nil
     ) throws -> PopulationComparison {
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SimulationError("--population-replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
@@ -99,9 +99,10 @@ package struct PopulationComparison: Sendable {
         let groups = replicas == 1 ? min(maxGroups, users) : 1
         // Each replica's whole report and its groups' reports, under A and under B.
         func simulate(_ rules: String, _ set: String) throws -> [(report: SimulationReport, groups: [SimulationReport])] {
-            let config = SimulationConfig(
+            var config = SimulationConfig(
                 duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
                 personaFolders: personaFolders, rules: rules, database: nil, recordsLines: recordsLines)
+            config.responses = responses
             let simulation = try Simulation(config: config)
             return try (1...replicas).map { r in
                 try simulation.run(seed: ReplicaReport.seed(seed, replica: r), groups: groups) {
