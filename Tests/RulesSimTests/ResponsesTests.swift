@@ -114,16 +114,20 @@ import Testing
         let dir = try SimTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("leaver.lua").path
-        try """
-        return {
-          description = "Leaves soon",
-          commit = 0.9,
-          answer = { yes = 0.8, no = 0.1 },
-          habits = { { task = "read", rate = 0.5 } },
-          responses = { leaving = { base = 0.3 } },
+        /// 20 Pressure and habit users of 10 days with these `responses`.
+        func run(_ responses: String) throws -> SimulationReport {
+            try """
+            return {
+              description = "Leaves soon",
+              commit = 0.9,
+              answer = { yes = 0.8, no = 0.1 },
+              habits = { { task = "read", rate = 0.5 } },
+              responses = \(responses),
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            return try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
         }
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        let report = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
+        let report = try run("{ leaving = { base = 0.3 } }")
         let active = report.days.map(\.active)
         #expect(active == active.sorted(by: >) && active.last! < 20 && active.first! == 20, "\(active)")
         for day in report.days {
@@ -134,16 +138,7 @@ import Testing
         #expect(report.days.last!.events < report.days.first!.events)
         #expect(report.table().contains("  active users                \(active.last!) of 20 at the end"))
 
-        try """
-        return {
-          description = "Would leave soon",
-          commit = 0.9,
-          answer = { yes = 0.8, no = 0.1 },
-          habits = { { task = "read", rate = 0.5 } },
-          responses = false,
-        }
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        let stays = try Simulation(config: try SimTestSupport.config(days: 10, users: 20, mix: path)).run()
+        let stays = try run("false")
         #expect(stays.days.allSatisfy { $0.active == 20 } && !stays.table().contains("active users"))
     }
 

@@ -145,8 +145,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
 
-    /// Counts a user of `persona` on the day, and in the apps it uses but Pressure (counted on its
-    /// tier) and Earned (in `earned`, by the user's own draw of `earned.share`).
+    /// Counts a user of `persona` on the day; when it is still active (has not left), also among the
+    /// active users and in the apps it uses but Pressure (counted on its tier) and Earned (in
+    /// `earned`, by the user's own draw of `earned.share`).
     mutating func countUser(of persona: PersonaSpec, active isActive: Bool) {
         users += 1
         guard isActive else { return }
