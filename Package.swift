@@ -29,7 +29,8 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
         // What must happen in C: the trampoline through which Lua calls Swift, the instruction hook,
-        // the counting allocator, the sandboxed library functions that may raise.
+        // the counting allocator, the sandboxed library functions that may raise; and the build id of
+        // a loaded image (what the proofs kept on disk are keyed by).
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
         // The default rules and personas, built into the binary (`@default`): the plugin runs the
         // tool at build time, which writes their bytes into a Swift file of the build folder.
@@ -48,7 +49,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "RulesEngine", dependencies: ["BuiltInDefaults", "LuaHost", "RulesModel", "RulesStore"]),
+        .target(name: "RulesEngine", dependencies: ["BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore"]),
         .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
         // The benchmarks of `rulesrun bench` and `simulate --bench`, kept out of the libraries they
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
@@ -104,7 +105,7 @@ let package = Package(
         .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
         .testTarget(
-            name: "RulesrunTests", dependencies: ["rulesrun", "LuaHost", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "RulesrunTests", dependencies: ["rulesrun", "LuaHost", "RulesEngine", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

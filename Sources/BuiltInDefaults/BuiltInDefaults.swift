@@ -44,9 +44,9 @@ public enum BuiltInDefaults {
         return exists && isFolder.boolValue ? share : nil
     }
 
-    /// The cache folder: `$XDG_CACHE_HOME/rulesrun`, else `~/.cache/rulesrun`.
-    static func cacheFolder() -> URL {
-        let environment = ProcessInfo.processInfo.environment
+    /// The cache folder of `environment` (the process's by default): `$XDG_CACHE_HOME/rulesrun`,
+    /// else `~/.cache/rulesrun`.
+    package static func cacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("rulesrun", isDirectory: true)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LuaHost
+import RulesEngine
 
 @main
 struct Rulesrun: ParsableCommand {
@@ -32,7 +33,9 @@ struct Rulesrun: ParsableCommand {
                 Terminal.error("Error: \(problem)")
                 return 2
             }
-            try command!.run()
+            // The proofs of other processes are read from, and this one's kept in, the folder of
+            // `RULESRUN_PROOF_CACHE` (``ProofStore``).
+            try ProofCache.$store.withValue(ProofStore(environment: Console.current.environment)) { try command!.run() }
             return 0
         } catch {
             if exitCode(for: error) == .validationFailure {

@@ -20,7 +20,11 @@ struct Validate: ParsableCommand {
             300,000,000 instructions. Every problem of every file is reported in one run. \
             `--format json` prints one JSON object instead (docs/validate.md): \
             {"folder", "ok", "problems": [{"file", "line", "field", "message", "severity"}], "summary", \
-            "params", "unproved"}, with the same exit status. A rule's print() is silent while proving.
+            "params", "unproved"}, with the same exit status. A rule's print() is silent while proving. \
+            Every command that loads a rule set keeps each file's findings on disk, and the next load of \
+            the same files by the same build reads them instead of proving again (the same findings): in \
+            $RULESRUN_PROOF_CACHE, else ~/.cache/rulesrun/proofs (under $XDG_CACHE_HOME when it is set); \
+            RULESRUN_PROOF_CACHE=off proves every time (docs/validate.md).
 
             Examples:
               rulesrun validate

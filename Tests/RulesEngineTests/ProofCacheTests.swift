@@ -5,7 +5,7 @@ import Testing
 @testable import RulesEngine
 
 /// The proofs remembered in a process (``ProofCache``): by the files' bytes and the names messages
-/// give them, not by their paths; the file used longest ago is the one forgotten.
+/// give them, not by their paths nor their folder's; the file used longest ago is the one forgotten.
 struct ProofCacheTests {
     /// A copy of the default rules that no other test loads (a comment of its own in each file).
     static func uniqueRules() throws -> (folder: URL, mark: String) {
@@ -48,5 +48,20 @@ struct ProofCacheTests {
         try changed.write(to: folder.appendingPathComponent("modes.lua"), atomically: true, encoding: .utf8)
         _ = try WorkingFolder.$path.withValue(places[1].path) { try RuleSet.load("r") }
         #expect(Self.remembered(mark) == RuleSet.fileNames.count + 1)
+    }
+
+    /// A copy of a folder in another place (a test's or a variant's temporary folder) is the same
+    /// files under the same names: proved once.
+    @Test func aCopyOfAFolderElsewhereIsNotProvedAgain() throws {
+        let (folder, mark) = try Self.uniqueRules()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-copy-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: folder, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let first = try RuleSet.load(folder.path)
+        let second = try RuleSet.load(copy.path)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count)
+        #expect(first.provedInputs.map(\.1) == second.provedInputs.map(\.1))
+        #expect(first.unproved == second.unproved)
     }
 }

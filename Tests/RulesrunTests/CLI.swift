@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 import LuaHost
+import RulesEngine
 @testable import rulesrun
 
 /// Runs `rulesrun`'s commands: in this process (``inProcess(_:)``) when nothing about the call
@@ -17,6 +18,16 @@ struct CLI {
     }
 
     static let executable: URL = binary("rulesrun")
+
+    /// The environment of the tests' commands, in this process and in every process a test starts:
+    /// the test process's, with a proof store of this run's own (``ProofStore``: `proofs/` under
+    /// ``TestFolders/parent``, removed with it), so that no test reads or fills the user's and the
+    /// processes of one run share their proofs.
+    static let environment: [String: String] = {
+        _ = TestFolders.shared
+        let proofs = TestFolders.parent.appendingPathComponent("proofs").path
+        return ProcessInfo.processInfo.environment.merging([ProofStore.variable: proofs]) { $1 }
+    }()
 
     /// A product built next to the test bundle.
     static func binary(_ name: String) -> URL {
@@ -90,8 +101,7 @@ struct CLI {
             var texts: (String, String) { lock.withLock { (String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)) } }
         }
         let streams = Streams()
-        let console = Console(
-            write: { streams.write($0, $1) }, environment: ProcessInfo.processInfo.environment, errorIsTerminal: false)
+        let console = Console(write: { streams.write($0, $1) }, environment: environment, errorIsTerminal: false)
         let status = WorkingFolder.$path.withValue(directory.standardizedFileURL.path) {
             Console.$current.withValue(console) { Rulesrun.run(arguments) }
         }
@@ -124,7 +134,7 @@ struct CLI {
 
     /// Starts `executableURL` (`rulesrun` by default) with `arguments` in `directory`, its standard
     /// output and error on pipes: the launch of `run` and of `WatchProcess`, which read them.
-    /// `environment`: variables set (or replaced) in the test's own environment.
+    /// `environment`: variables set (or replaced) in ``environment``.
     static func launch(
         _ arguments: [String], in given: URL? = nil, executableURL: URL = executable, environment: [String: String] = [:]
     ) throws -> (
@@ -134,7 +144,7 @@ struct CLI {
         process.executableURL = executableURL
         process.arguments = arguments
         process.currentDirectoryURL = given ?? workingFolder
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.environment = CLI.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -179,9 +189,10 @@ struct CLI {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         guard spawned == 0 else { throw CocoaError(.fileReadUnknown) }
         var status: Int32 = 0, peak = 0
         while true {

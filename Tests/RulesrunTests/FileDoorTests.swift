@@ -35,6 +35,7 @@ import Testing
 
         let replay = Process()
         replay.executableURL = CLI.executable
+        replay.environment = CLI.environment
         replay.arguments = ["replay", "-", "--db", first]
         replay.currentDirectoryURL = CLI.packageRoot
         let input = Pipe(), output = Pipe()

@@ -195,6 +195,7 @@ import Testing
         ]
         let process = Process()
         process.executableURL = CLI.executable
+        process.environment = CLI.environment
         process.arguments = ["replay", "-", "--db", db]
         process.currentDirectoryURL = CLI.packageRoot
         let input = Pipe(), output = Pipe()

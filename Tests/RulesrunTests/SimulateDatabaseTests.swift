@@ -214,6 +214,7 @@ import Testing
         for (signal, extra, file) in [(SIGTERM, [String](), ".rulesrun-new"), (SIGINT, ["--append"], ".rulesrun-lock")] {
             let process = Process()
             process.executableURL = CLI.executable
+            process.environment = CLI.environment
             process.arguments = ["simulate", "30d", "--users", "200", "--db", database] + extra
             process.currentDirectoryURL = CLI.packageRoot
             process.standardOutput = FileHandle.nullDevice

@@ -275,4 +275,11 @@ void rr_trace_params(lua_State *L, int idx, int writable);
 void rr_trace_reads_begin(rr_runtime *rt);
 void rr_trace_reads_end(rr_runtime *rt);
 
+/* The build id of the loaded image holding `address` (the executable or a shared library), read
+   from the image in memory: its length (at most `capacity` bytes written to `out`), 0 when the
+   image has none or the system cannot tell (Linux only). */
+size_t rr_build_id(const void *address, unsigned char *out, size_t capacity);
+/* The address of the symbol `name` as the process resolves it (the library that defines it), or NULL. */
+const void *rr_symbol_address(const char *name);
+
 #endif

@@ -3,17 +3,17 @@ import Synchronization
 
 /// The proofs of rule files already proved in this process, by everything their result depends
 /// on: the bytes of the files loaded so far (the file and those before it in the same host) with
-/// the names messages give them (not their paths: a folder reached by another path, such as a link
-/// or a copy, proves the same), the folder as given, the overrides, the limits, the seed, the
-/// host's random state before the proof, and its instruction count when near the validation
+/// the names messages give them (not their paths, nor the folder's: a folder reached by another
+/// path, such as a link, or copied elsewhere proves the same), the overrides, the limits, the seed,
+/// the host's random state before the proof, and its instruction count when near the validation
 /// budget (``Entry/holds(from:)``). A file proved again (`watch` at each save of another file, `compare` and
 /// `sweep` loading a folder many times, a test process running many commands on one folder) gets
 /// the remembered result, and its host is moved on as the proof would have moved it
-/// (``LuaHost/resume(afterInstructions:randomState:)``).
-enum ProofCache {
+/// (``LuaHost/resume(afterInstructions:randomState:)``). Those of other processes are read from
+/// the ``store`` when there is one (a command's: `rulesrun` sets it from its environment).
+package enum ProofCache {
     struct Key: Hashable {
         let policy: String
-        let folder: String
         let files: [String]
         let contents: [[UInt8]]
         let overrides: [KnobOverride]
@@ -29,6 +29,14 @@ enum ProofCache {
         let unproved: String?
         let problems: [RuleProblem]
         let budgetProblem: RuleProblem?
+
+        init(name: String, inputs: Int, unproved: String?, problems: [RuleProblem], budgetProblem: RuleProblem?) {
+            self.name = name
+            self.inputs = inputs
+            self.unproved = unproved
+            self.problems = problems
+            self.budgetProblem = budgetProblem
+        }
 
         init(_ proof: Counterexamples) {
             name = proof.name
@@ -64,7 +72,12 @@ enum ProofCache {
     static let capacity = 256
     private static let entries = Mutex<(uses: Int, byKey: [Key: (entry: Entry, used: Int)])>((0, [:]))
 
-    /// The proofs of the file `key` names: remembered, or run by `prove` in `host` and remembered.
+    /// The proofs kept on disk that the command running on this task reads and writes (none by
+    /// default: a host embedding the engine keeps its proofs in memory only).
+    @TaskLocal package static var store: ProofStore?
+
+    /// The proofs of the file `key` names: remembered, else read from the ``store``, else run by
+    /// `prove` in `host`; remembered (and kept in the store).
     static func outcomes(_ key: Key, host: LuaHost, prove: () -> [Counterexamples]) -> [Outcome] {
         let start = host.instructionsRun
         let remembered = entries.withLock { cache -> Entry? in
@@ -77,16 +90,30 @@ enum ProofCache {
             host.resume(afterInstructions: entry.instructions, randomState: entry.randomState)
             return entry.outcomes
         }
+        let store = Self.store
+        let slot = store?.slot(for: key)
+        if let store, let slot, let entry = store.entry(at: slot), entry.holds(from: start) {
+            remember(entry, for: key)
+            host.resume(afterInstructions: entry.instructions, randomState: entry.randomState)
+            return entry.outcomes
+        }
         let outcomes = prove().map(Outcome.init)
         let entry = Entry(outcomes: outcomes, start: start, instructions: host.instructionsRun - start, randomState: host.randomState)
+        remember(entry, for: key)
+        if let store, let slot { store.keep(entry, at: slot) }
+        return outcomes
+    }
+
+    private static func remember(_ entry: Entry, for key: Key) {
         entries.withLock { cache in
-            if cache.byKey.count >= capacity, let oldest = cache.byKey.min(by: { $0.value.used < $1.value.used })?.key {
+            if cache.byKey[key] == nil, cache.byKey.count >= capacity,
+                let oldest = cache.byKey.min(by: { $0.value.used < $1.value.used })?.key
+            {
                 cache.byKey[oldest] = nil
             }
             cache.uses += 1
             cache.byKey[key] = (entry, cache.uses)
         }
-        return outcomes
     }
 
     /// How many remembered files `include` selects (what the tests see of the cache).

@@ -199,7 +199,7 @@ package final class RuleSet {
                     return policy
                 }
                 let key = ProofCache.Key(
-                    policy: name, folder: path, files: order.map { chunkNames[$0] ?? $0 }, contents: order.map { contents[$0] ?? [] },
+                    policy: name, files: order.map { chunkNames[$0] ?? $0 }, contents: order.map { contents[$0] ?? [] },
                     overrides: allOverrides, limits: "\(limits)", randomSeed: randomSeed, randomState: host.randomState)
                 proofs += ProofCache.outcomes(key, host: host) { policy.prove(in: file, host: host) }
             }

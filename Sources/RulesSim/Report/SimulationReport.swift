@@ -187,17 +187,3 @@ package struct SimulationReport: Sendable, Equatable {
         return merged
     }
 }
-
-/// FNV-1a, 64 bits: a stable digest of the inputs (not for security).
-struct FNV64 {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ data: Data) {
-        for byte in data { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        value = (value ^ 0xFF) &* 0x0000_0100_0000_01B3
-    }
-    mutating func add(_ text: String) { add(Data(text.utf8)) }
-    var hex: String {
-        let s = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
-}
