@@ -103,7 +103,7 @@ import Testing
 
     /// The example's metrics (unlocks paid at night among them) in every format of simulate.
     @Test func theExampleInEveryFormat() throws {
-        let base = ["simulate", "7d", "--users", "60", "--rules", "examples/team-metrics", "--no-db"]
+        let base = ["simulate", "7d", "--users", "60", "--rules", "examples/night-surcharge", "--no-db"]
         let table = try CLI.run(base)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("the team's metrics (metrics.lua)"))
@@ -126,22 +126,47 @@ import Testing
     /// compare measures both sets by B's metrics, with an interval; sweep takes a team metric by id.
     @Test func compareAndSweep() throws {
         let compare = try CLI.run([
-            "compare", "rules", "examples/team-metrics", "--runs", "5", "--economy-runs", "1", "--habit-runs", "1",
+            "compare", "rules", "examples/night-surcharge", "--runs", "5", "--economy-runs", "1", "--habit-runs", "1",
             "--population-users", "60", "--days", "5", "--json",
         ])
         #expect(compare.status == 0, "\(compare.stderr)")
         let population = try #require(try json(compare.stdout)["population"] as? [String: Any])
         let metrics = try #require(population["metrics"] as? [[String: Any]])
         let night = try #require(metrics.first { $0["name"] as? String == "unlocks paid 22:00-06:00 per user-day" })
-        #expect(night["delta_low"] is Double && night["delta"] as? Double == 0)
+        let (low, delta, high) = (night["delta_low"] as? Double, night["delta"] as? Double, night["delta_high"] as? Double)
+        #expect(low != nil && high != nil && low! <= delta! && delta! <= high!, "\(night)")
         let sweep = try CLI.run([
-            "sweep", "5d", "--users", "40", "--rules", "examples/team-metrics", "--set", "pricing.credit_costs[1].credits=5,8",
+            "sweep", "5d", "--users", "40", "--rules", "examples/night-surcharge", "--set", "pricing.credit_costs[1].credits=5,8",
             "--metric", "night_paid_unlocks", "--metric", "credits spent in a user-day p90",
         ])
         #expect(sweep.status == 0, "\(sweep.stderr)")
         #expect(sweep.stdout.contains("unlocks paid 22:00-06:00 per user-day") && sweep.stdout.contains("credits spent in a user-day p90"))
-        let unknown = try CLI.run(["sweep", "5d", "--users", "4", "--rules", "examples/team-metrics", "--set", "pricing.credit_costs[1].credits=5", "--metric", "night_paid_unlock"])
+        let unknown = try CLI.run(["sweep", "5d", "--users", "4", "--rules", "examples/night-surcharge", "--set", "pricing.credit_costs[1].credits=5", "--metric", "night_paid_unlock"])
         #expect(unknown.status != 0 && unknown.stderr.contains("did you mean 'night_paid_unlocks'?"), "\(unknown.stderr)")
+    }
+
+    /// The focus app's case: a sweep of the night surcharge (a param of the example's pricing.lua)
+    /// moves the night's paid unlocks, a team metric, down monotonically and significantly (the
+    /// personas' price response), and the paid unlocks of the whole day with it.
+    @Test func aNightSurchargeSweepMovesTheNightsPaidUnlocks() throws {
+        let result = try CLI.run([
+            "sweep", "10d", "--users", "150", "--persona", "focus-user", "--rules", "examples/night-surcharge",
+            "--set", "pricing.params.night_surcharge.default=0,150", "--metric", "night_paid_unlocks",
+            "--metric", "credit_unlocks_per_user_day", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let variants = try #require(try json(result.stdout)["variants"] as? [[String: Any]])
+        #expect(variants.count == 2)
+        let night = "unlocks paid 22:00-06:00 per user-day", all = "credit unlocks per user-day"
+        func value(_ v: [String: Any], _ m: String) -> Double { (v["metrics"] as? [String: Double])?[m] ?? .nan }
+        func difference(_ v: [String: Any], _ m: String) -> [String: Any] { (v["vs_base"] as? [String: [String: Any]])?[m] ?? [:] }
+        // 0 % < the base's 50 % < 150 %: the night's paid unlocks fall, each step significantly.
+        #expect(value(variants[0], night) > value(variants[1], night))
+        #expect(value(variants[0], all) > value(variants[1], all))
+        for (v, sign) in [(variants[0], 1.0), (variants[1], -1.0)] {
+            let d = difference(v, night)
+            #expect(d["significant"] as? Bool == true && sign * ((d["delta"] as? Double) ?? 0) > 0, "\(d)")
+        }
     }
 
     /// Every problem of a metrics file at its line, in validate and before a run starts.
