@@ -59,4 +59,53 @@ import Testing
             #expect(try number(none[name]?["delta"]) == 0 && none[name]?["significant"] as? Bool == false, "\(name): \(none[name] ?? [:])")
         }
     }
+
+    /// A Pressure user who commits most days and answers YES about half the time (Pressure alone:
+    /// a cheap cohort of many users).
+    static let wobbly = """
+        return {
+          description = "Commits most days; YES about half the time.",
+          apps = { "pressure" },
+          settings = { timezone = "Europe/Berlin", commitment_deadline = "09:00", checkin_window_close = "21:00" },
+          commit = 0.8,
+          answer = { yes = 0.55, no = 0.15 },
+          reminder_response = { 0.3, 0.4, 0.5, 0.6 },
+        }
+        """
+
+    /// A harsher escalation: the document's reading where a miss never lowers the tier
+    /// (examples/miss-never-lowers-tier), leaving each tier only after 5, 7 and 10 YES days, and
+    /// three reminders at every tier. With the leaving response (on by default), users spend far
+    /// more days at tier 2 or 3 and fewer are still active on day 30: B − A's interval is below 0.
+    /// Without responses nobody leaves under either.
+    @Test func aHarsherEscalationLowersDay30RetentionSignificantly() throws {
+        let dir = try CLI.folder([
+            "wobbly.lua": Self.wobbly,
+            "harsher/extends": CLI.packageRoot.appendingPathComponent("examples/miss-never-lowers-tier").path,
+            "harsher/escalation.lua": """
+            local M = base
+            M.recover_after = { 5, 7, 10 }
+            M.reminders = {
+              [0] = { "mid", "close-120", "close-30" },
+              [1] = { "mid", "close-120", "close-30" },
+              [2] = { "mid", "close-120", "close-30" },
+              [3] = { "mid", "close-120", "close-30" },
+            }
+            return M
+
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["--persona", dir.appendingPathComponent("wobbly.lua").path]
+        let harsher = dir.appendingPathComponent("harsher").path
+        let metrics = try population("rules", harsher, users: 1000, days: 30, args)
+        let retained = try #require(metrics["retained on day 30"], "\(metrics.keys)")
+        let (delta, low, high) = (try number(retained["delta"]), try number(retained["delta_low"]), try number(retained["delta_high"]))
+        #expect(delta < 0 && high < 0 && low <= delta && retained["significant"] as? Bool == true, "\(retained)")
+        let tier3 = try #require(metrics["user-days at tier 3"])
+        #expect(try number(tier3["delta"]) > 0.1 && tier3["significant"] as? Bool == true, "\(tier3)")
+
+        let still = try population("rules", harsher, users: 1000, days: 30, args + ["--no-responses"])
+        #expect(try number(still["retained on day 30"]?["a"]) == 1 && (try number(still["retained on day 30"]?["delta"])) == 0)
+    }
 }
