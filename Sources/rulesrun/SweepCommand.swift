@@ -45,7 +45,7 @@ struct SweepCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "A metric to report, by its label as `compare` prints it or its id "
-                + "(repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", ")))."))
+                + "(repeatable; default: \(Sweep.defaultMetrics().map(\.label).joined(separator: ", ")), then the team's metrics of metrics.lua)."))
     var metric: [String] = []
     @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
     @Option(
@@ -78,6 +78,11 @@ struct SweepCommand: ParsableCommand {
         help: "Personas without their responses to the rules' decisions: their fixed probabilities alone (docs/simulate.md#responses)."
     )
     var noResponses = false
+    @Option(
+        help:
+            "The team's own metrics: a Lua file of metrics (docs/simulate.md#team-metrics). Default: the rule folder's metrics.lua, when it has one."
+    )
+    var metrics: String?
 
     @Flag(
         help:
@@ -93,8 +98,12 @@ struct SweepCommand: ParsableCommand {
         let config: SimulationConfig
         do {
             knobs = try self.knobs.map { try SweepKnob($0) }
-            metrics = try (metric.isEmpty ? Sweep.defaultMetricNames : metric).map { try Sweep.metric(named: $0) }
             config = try self.config()
+            // The team's own metrics (the rule folder's metrics.lua) are reported too, and named like the others.
+            let team = try SetupFailure.exiting(rules: ruleFolder.rules) {
+                try config.metrics.map { try TeamMetrics($0).metrics } ?? []
+            }
+            metrics = try metric.isEmpty ? Sweep.defaultMetrics(team: team) : metric.map { try Sweep.metric(named: $0, team: team) }
         } catch let error as SweepError {
             throw ValidationError(error.message)
         }
@@ -205,6 +214,10 @@ struct SweepCommand: ParsableCommand {
                 rules: ruleFolder.rules, jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 database: nil)
             config.responses = !noResponses
+            config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) {
+                try metrics.map(TeamMetrics.source(file:)) ?? TeamMetrics.source(rules: ruleFolder.rules)
+            }
+            config.findsMetrics = false
             return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)

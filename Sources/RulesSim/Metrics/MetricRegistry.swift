@@ -44,9 +44,16 @@ package enum MetricRegistry {
         return (summary + perDay + watch + sweepDefaults).filter { seen.insert($0.id).inserted }
     }()
 
-    /// `metrics` without those of apps not in `apps`, nor those a run of `days` days is too short for.
-    package static func only(_ metrics: [Metric], apps: Set<Metric.App>, days: Int = .max) -> [Metric] {
-        metrics.filter { apps.contains($0.app) && $0.minimumDays <= days }
+    /// `metrics`, then the `team`'s own, without those of apps not in `apps`, nor those a run of
+    /// `days` days is too short for.
+    package static func only(_ metrics: [Metric], team: [TeamMetric] = [], apps: Set<Metric.App>, days: Int = .max) -> [Metric] {
+        (metrics + team.map(\.metric)).filter { apps.contains($0.app) && $0.minimumDays <= days }
+    }
+
+    /// The team's metrics (`metrics.lua`) that every one of `reports` computed, in the first's order.
+    package static func team(of reports: [SimulationReport]) -> [TeamMetric] {
+        guard let first = reports.first else { return [] }
+        return first.teamMetrics.filter { m in reports.allSatisfy { $0.teamMetrics.contains(m) } }
     }
 
     /// The metric whose id or label is `name`.

@@ -57,8 +57,16 @@ package struct DayTotals: Codable, Sendable, Equatable {
     /// Earned's users by their qualifying-day streak when their day ended (`earnedStreaks[n]` users
     /// have a streak of n): the `streak_count` of the engine's rollover (`earned.day_ends`).
     package var earnedStreaks: [Int] = []
+    /// The team's own metrics (`metrics.lua`), in the order the file declares them.
+    package var team: [TeamMetricTotals] = []
 
     package init() {}
+
+    /// A day with the team's metrics `ids`, each with nothing counted yet.
+    package init(team ids: [String]) { team = ids.map(TeamMetricTotals.init(id:)) }
+
+    /// The counts of the team's metric `id` (nil when the day has none: a report of a run without it).
+    package func team(_ id: String) -> TeamMetricTotals? { team.first { $0.id == id } }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case users, active, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
@@ -67,6 +75,7 @@ package struct DayTotals: Codable, Sendable, Equatable {
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
         case bestStreaks = "best_streak_histogram", scores = "score_histogram", habitStreaks = "habit_streak_histogram"
         case earnedStreaks = "earned_streak_histogram"
+        case team = "team_metrics"
     }
 
     /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
@@ -105,6 +114,12 @@ package struct DayTotals: Codable, Sendable, Equatable {
         scores = try c.decodeIfPresent([Int].self, forKey: .scores) ?? []
         habitStreaks = try c.decodeIfPresent([Int].self, forKey: .habitStreaks) ?? []
         earnedStreaks = try c.decodeIfPresent([Int].self, forKey: .earnedStreaks) ?? []
+        // By id (the report's `team_metrics` list gives their order: `SimulationReport.init(json:)`).
+        team = (try c.decodeIfPresent([String: TeamMetricTotals].self, forKey: .team) ?? [:]).sorted { $0.key < $1.key }.map {
+            var totals = $0.value
+            totals.id = $0.key
+            return totals
+        }
     }
 
     /// Adds another part's counts.
@@ -138,6 +153,13 @@ package struct DayTotals: Codable, Sendable, Equatable {
         Histogram.add(other.scores, to: &scores)
         Histogram.add(other.habitStreaks, to: &habitStreaks)
         Histogram.add(other.earnedStreaks, to: &earnedStreaks)
+        if team.isEmpty {
+            team = other.team
+        } else {
+            for metric in other.team {
+                if let i = team.firstIndex(where: { $0.id == metric.id }) { team[i].add(metric) } else { team.append(metric) }
+            }
+        }
     }
 
     /// Whether the day has any skip, freeze or late completion.
@@ -215,9 +237,13 @@ package struct DayTotals: Codable, Sendable, Equatable {
         require(
             streaked <= active, .earnedStreaks,
             "counts \(streaked) users, expected at most one for each of the day's \(active) active users")
+        for metric in team where problem == nil {
+            problem = metric.problem(users: n, at: "\(path).\(CodingKeys.team.rawValue).\(metric.id)")
+        }
         if problem == nil, n == 0 {
             var rest = self
             (rest.streaks, rest.earned.balances) = ([], [])
+            rest.team = rest.team.filter { $0 != TeamMetricTotals(id: $0.id) }
             if rest != DayTotals() { problem = "\(path): has counts, but the report covers no user (expected every count 0)" }
         }
         return problem ?? earned.problem(users: n, at: "\(path).\(CodingKeys.earned.rawValue)")

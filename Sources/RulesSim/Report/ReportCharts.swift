@@ -46,6 +46,17 @@ package struct ReportCharts: Sendable {
             series: [line("active", "active", "#455a64") { Self.ratio($0.active, $0.users, scale: 100) }], maxValue: 100)
     }
 
+    /// One chart per team metric (`metrics.lua`): its value on each day.
+    package var team: [LineChart] {
+        report.teamMetrics.map { m in
+            let metric = m.metric
+            let scale = metric.isShare ? 100.0 : 1
+            return LineChart(
+                title: "\(m.label) (the team's metric \(m.id), \(m.aggregate.name))", unit: metric.isShare ? "% of users" : m.unitName,
+                axis: axis, series: [line("team_metrics.\(m.id)", m.label, "#6a1b9a") { scale * metric.value($0) }])
+        }
+    }
+
     package var tiers: LineChart {
         LineChart(
             title: "Users on each escalation tier", unit: "% of users", axis: axis,

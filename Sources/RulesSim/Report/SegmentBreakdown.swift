@@ -45,7 +45,9 @@ package struct SegmentBreakdown: Sendable, Equatable {
     private init(_ report: SimulationReport, summaries: [ReportSummary], estimate: (Int, Metric) -> Estimate) {
         let personas = report.segments.map(\.persona)
         let apps = summaries.map { Metric.apps(of: $0) }
-        rows = MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: summaries), days: report.days.count).map { metric in
+        let team = report.teamMetrics
+        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: report.days.count).map {
+            metric in
             (metric, personas.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
         }
         self.personas = personas

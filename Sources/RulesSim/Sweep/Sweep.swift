@@ -23,16 +23,21 @@ package struct Sweep: Sendable {
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
     package static let maxGroups = PopulationComparison.maxGroups
 
-    /// The labels of what a sweep reports without `--metric` (``MetricRegistry/sweepDefaults``).
-    package static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
+    /// What a sweep reports without `--metric`: ``MetricRegistry/sweepDefaults``, then the team's
+    /// own metrics (`metrics.lua`).
+    package static func defaultMetrics(team: [TeamMetric] = []) -> [Metric] { MetricRegistry.sweepDefaults + team.map(\.metric) }
 
-    /// The metrics a sweep can report: every metric with a whole-run value.
-    package static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
+    /// The metrics a sweep can report: every metric with a whole-run value, the team's included.
+    package static func sweepable(team: [TeamMetric] = []) -> [Metric] {
+        MetricRegistry.all.filter { $0.summary != nil } + team.map(\.metric)
+    }
 
-    /// The metric whose label (as `compare` prints it) or id is `name`, or an error listing them.
-    package static func metric(named name: String) throws(SweepError) -> Metric {
+    /// The metric whose label (as `compare` prints it) or id is `name` (the team's metrics
+    /// `team` among them), or an error listing them.
+    package static func metric(named name: String, team: [TeamMetric] = []) throws(SweepError) -> Metric {
         if let metric = MetricRegistry.metric(named: name), metric.summary != nil { return metric }
-        let all = sweepable
+        if let metric = team.first(where: { $0.id == name || $0.label == name }) { return metric.metric }
+        let all = sweepable(team: team)
         var message = "--metric \"\(name)\": no such metric"
         if let suggestion = Suggestion.closest(to: name, among: all.flatMap { [$0.label, $0.id] }) {
             message += "; did you mean '\(suggestion)'?"
@@ -54,10 +59,11 @@ package struct Sweep: Sendable {
         var config = config
         config.database = nil
         config.overrides = []
-        personas = try Simulation(config: config).personas
+        let simulation = try Simulation(config: config)
+        personas = simulation.personas
         // The defaults of the apps the cohort uses; a metric asked for of an app it does not use is refused.
         let apps = Persona.apps(of: personas)
-        if metrics.map(\.id) == MetricRegistry.sweepDefaults.map(\.id) {
+        if metrics.map(\.id) == Self.defaultMetrics(team: simulation.teamMetrics).map(\.id) {
             metrics = MetricRegistry.only(metrics, apps: apps, days: config.days)
         } else if let unused = metrics.first(where: { !apps.contains($0.app) }) {
             let used = Metric.App.used.filter(apps.contains).map(\.name).joined(separator: ", ")
