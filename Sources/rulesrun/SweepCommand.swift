@@ -19,7 +19,9 @@ struct SweepCommand: ParsableCommand {
             --seed), in memory, so the row of the base's values equals `rulesrun simulate` with the same options; \
             the rows are the same whatever --jobs is. Each metric has its 95% interval and its paired difference \
             to the base (Δ base, * when its interval leaves out 0): over --replicas cohorts (the same for every \
-            variant), or with one cohort over 20 groups of its users (batch means, as compare does).
+            variant), or with one cohort over 20 groups of its users (batch means, as compare does). With \
+            --segments, each variant's metrics follow for each persona's users alone (the metrics of the apps \
+            they use), each with its interval and its Δ base over the same users.
 
             Rows are printed as each variant finishes (--out: the file is rewritten with the rows so far). \
             Ctrl-C stops after the variant running, with the rows finished; a second Ctrl-C stops at once.
@@ -82,6 +84,12 @@ struct SweepCommand: ParsableCommand {
     )
     var metrics: String?
 
+    @Flag(
+        help:
+            "Each variant's metrics for each persona's users alone too, with their 95% intervals and Δ base: in the table, CSV, JSON (each variant's \"segments\") and the HTML page."
+    )
+    var segments = false
+
     func validate() throws { try PersonaDirs.check(personaDir) }
 
     func run() throws {
@@ -110,7 +118,9 @@ struct SweepCommand: ParsableCommand {
         let sweep: Sweep
         do {
             sweep = try SetupFailure.exiting(rules: ruleFolder.rules) {
-                try Sweep(config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas)
+                try Sweep(
+                    config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas,
+                    segments: segments)
             }
         } catch let error as SweepError {
             throw ValidationError(error.message)

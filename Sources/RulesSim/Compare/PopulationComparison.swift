@@ -122,26 +122,36 @@ package struct PopulationComparison: Sendable {
         }
         let runsA = try simulate(folderA, "A"), runsB = try simulate(folderB, "B")
         // A metric's value in a report (each kind of rule failure besides the summary's metrics).
-        var measures: [(name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double)] = []
+        // (`sampled`: its value in a group of users, nil where none uses the metric's app.)
+        var measures:
+            [(
+                name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double,
+                sampled: (SimulationReport) -> Double?
+            )] = []
         let apps = RegisteredMetric.apps(of: (runsA + runsB).map { ReportSummary($0.report) })
         let team = MetricRegistry.team(of: (runsA + runsB).map(\.report))
         for metric in MetricRegistry.only(MetricRegistry.summary, team: team, apps: apps, days: days) {
-            measures.append((metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
+            measures.append(
+                (metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }, { metric.sampled(ReportSummary($0)) }))
             guard metric.id == RegisteredMetric.refusedEvents.id else { continue }
             // Among the refused events, those a set's rules failed on (only when either set has some).
             for code in RuleFailures.Code.allCases
             where (runsA + runsB).contains(where: { $0.report.failures.counts[code] > 0 }) {
-                measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, { Double($0.failures.counts[code]) }))
+                let count = { (r: SimulationReport) in Double(r.failures.counts[code]) }
+                measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, count, count))
             }
         }
-        let metrics = measures.map { name, isShare, kind, value in
+        let metrics = measures.map { name, isShare, kind, value, sampled in
             let a = runsA.map { value($0.report) }, b = runsB.map { value($0.report) }
             let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
             var interval: Estimate?
             if replicas > 1 {
                 interval = Estimate.of(zip(b, a).map { $0 - $1 }, method: .replicas)
             } else if kind != .extreme {
-                let differences = zip(runsB[0].groups, runsA[0].groups).map { value($0) - value($1) }
+                // A rate over the groups that have users of its app (``Metric/sampled(_:)``).
+                let differences = zip(runsB[0].groups, runsA[0].groups).compactMap { b, a in
+                    sampled(b).flatMap { b in sampled(a).map { b - $0 } }
+                }
                 interval = Estimate.around(b[0] - a[0], groups: differences, scale: kind == .total ? Double(groups) : 1)
             }
             return Metric(name: name, a: mean(a), b: mean(b), isShare: isShare, interval: interval)
@@ -192,8 +202,8 @@ package struct PopulationComparison: Sendable {
             if a.count > 1 {
                 interval = Estimate.of(zip(vb, va).map { $0 - $1 }, method: .replicas)
             } else if metric.kind != .extreme, ga.count > 1 {
-                let pairs = zip(gb, ga).filter { metric.kind == .total || $0.0.users > 0 }
-                let differences = pairs.map { metric.value($0.0) - metric.value($0.1) }
+                // A rate over the groups that have users of the persona using its app.
+                let differences = zip(gb, ga).compactMap { b, a in metric.sampled(b).flatMap { b in metric.sampled(a).map { b - $0 } } }
                 interval = Estimate.around(
                     vb[0] - va[0], groups: differences, scale: metric.kind == .total ? Double(differences.count) : 1)
             }

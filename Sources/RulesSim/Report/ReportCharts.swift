@@ -4,8 +4,8 @@ import RulesModel
 /// The charts of a simulation report, as the HTML page (`simulate --html`) and the SVG file
 /// (`--chart`) draw them: Pressure (tier shares, check-ins, reminders per user, current-streak
 /// percentiles, and the final streaks as bars) and Earned (credits per Earned user, balance
-/// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome: the
-/// units of `simulate --replicas`' charts). Each series is
+/// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome; the
+/// qualifying-day streak's percentiles: the units of `simulate --replicas`' charts). Each series is
 /// computed per day from the report's counts, then taken to the axis's points (a mean per ISO
 /// week for runs over 60 days). A series' key names the day's JSON it comes from. A series that is a
 /// registry metric's per-day value (``MetricRegistry``: reminders, streaks, credits, balances) is
@@ -122,6 +122,16 @@ package struct ReportCharts: Sendable {
             ])
     }
 
+    /// Earned's qualifying-day streak when each user's day ends (the rollover's `streak_count`).
+    package var earnedStreaks: LineChart {
+        LineChart(
+            title: "Earned qualifying-day streak when the day ends", unit: "days", axis: axis,
+            series: [
+                line("earned_streak_p50", "median (p50)", "#ef6c00", .earnedStreakP50),
+                line("earned_streak_p90", "90th percentile", "#ffb74d", .earnedStreakP90),
+            ])
+    }
+
     private static let caseColors = ["#1e88e5", "#2e7d32", "#c62828", "#8e24aa", "#f9a825", "#6d4c41"]
 
     private func counts<K: CaseIterable & RawRepresentable & Sendable>(
@@ -143,5 +153,5 @@ package struct ReportCharts: Sendable {
     package var quests: LineChart { counts("Quests ended, by outcome", "quests per Earned user per day", "quests") { $0.quests } }
 
     package var pressure: [LineChart] { [tiers, checkIns, reminders, streaks] }
-    package var earned: [LineChart] { [credits, balances, unlocks, denials, quests] }
+    package var earned: [LineChart] { [credits, balances, unlocks, denials, quests, earnedStreaks] }
 }

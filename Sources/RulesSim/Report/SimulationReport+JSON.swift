@@ -88,6 +88,8 @@ extension SimulationReport {
                     ("refused_events", .int(d.refused)), ("events", .int(d.events)),
                     ("streak_histogram", .array(d.streaks.map { .int($0) })),
                     ("habit_streak_histogram", .array(d.habitStreaks.map { .int($0) })),
+                    ("earned_streak_histogram", .array(d.earnedStreaks.map { .int($0) })),
+                    Self.member(.earnedStreakP50, d), Self.member(.earnedStreakP90, d),
                 ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))] + teamDayJSON(d))
         }
     }

@@ -65,10 +65,11 @@ extension SimulationReport {
                     ("denial_share", share), ("gave_up", count), ("attempts_expired", count), ("quests_started", count),
                     ("quests", countsByName), ("emergency_uses", count), ("focus", object([("completed", count), ("ended_early", count)])),
                     ("habits", object([("planned", count), ("done", count), ("awards_suspended", count)])), ("qualified_days", count),
+                    ("final_streak", object([("p50", count), ("p90", count), ("max", count)])),
                 ])
             ),
         ]
-        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores, .habitStreaks]
+        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores, .habitStreaks, .earnedStreaks]
         let optionalCounts: Set<DayTotals.CodingKeys> = [.habitSkips, .freezesEquipped, .freezesUsed, .habitLate, .bestStreaks, .scores]
         let earnedDay = object(
             EconomyTotals.CodingKeys.allCases.map { key in
@@ -79,6 +80,7 @@ extension SimulationReport {
             ("date", .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])),
             ("tier_share", .object([("type", .string("array")), ("items", share)])), metric(.streakP50), metric(.streakP90),
             metric(.habitCompletionRate), ("best_streak_mean", share), ("best_streak_p50", count), ("score_mean", share),
+            metric(.earnedStreakP50), metric(.earnedStreakP90),
         ]
         // The team's metrics (`metrics.lua`): a day's value and counts under each id.
         let number: JSONValue = .object([("type", .string("number"))])
