@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Ed25519 signatures and SHA-256 of rule bundles.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -49,7 +51,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "RulesEngine", dependencies: ["BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore"]),
+        .target(
+            name: "RulesEngine",
+            dependencies: [
+                "BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
         // The benchmarks of `rulesrun bench` and `simulate --bench`, kept out of the libraries they
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.

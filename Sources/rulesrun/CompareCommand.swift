@@ -120,6 +120,11 @@ struct CompareCommand: ParsableCommand {
     )
     var noResponses = false
     @Option(
+        help:
+            "The team's own metrics for the population half: a Lua file of metrics (docs/simulate.md#team-metrics). Default: B's metrics.lua, else A's."
+    )
+    var metrics: String?
+    @Option(
         parsing: .unconditional,
         help: """
             Earned histories for the economy's differential comparison, replayed through the engine, 0 (skip it) to \(CompareOptions.maxEconomyRuns), \
@@ -230,10 +235,13 @@ struct CompareCommand: ParsableCommand {
         }
         // Everything that can be checked is checked before anything runs: the personas, --out.
         var mix = PersonaMix.standard
+        var metricsSource: TeamMetrics.Source?
         if populationUsers > 0 || !persona.isEmpty {
             do {
                 if !persona.isEmpty { mix = try PersonaMix(persona) }
                 if populationUsers > 0 {
+                    metricsSource = try PopulationComparison.metricsSource(metrics, folderA: dirA, folderB: dirB)
+                    _ = try metricsSource.map(TeamMetrics.init)
                     try PopulationComparison.check(
                         folder: dirA, users: populationUsers, days: days, seed: seed, mix: mix,
                         personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB))
@@ -276,7 +284,8 @@ struct CompareCommand: ParsableCommand {
                 result.population = try PopulationComparison.run(
                     folderA: dirA, folderB: dirB, users: populationUsers, days: days,
                     seed: seed, mix: mix, personaFolders: PersonaLoader.folders(personaDir, rules: dirA, dirB), recordsLines: coverage,
-                    replicas: populationReplicas, segments: segments, responses: !noResponses
+                    replicas: populationReplicas, segments: segments, responses: !noResponses,
+                    metrics: metricsSource
                 ) { bar.update($1, of: $2, label: "users under \($0)") }
             } catch {
                 bar.finish()

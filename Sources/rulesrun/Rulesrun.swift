@@ -11,7 +11,7 @@ struct Rulesrun: ParsableCommand {
         version: RulesrunVersion.text,
         subcommands: [
             NewCommand.self, Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
-            MergeCommand.self, SweepCommand.self, Bench.self, SchemaCommand.self,
+            MergeCommand.self, SweepCommand.self, KeygenCommand.self, BundleCommand.self, Bench.self, SchemaCommand.self,
         ]
     )
 

@@ -11,6 +11,9 @@ enum SetupFailure {
         } catch let error as PersonaError {
             Terminal.error("\(error)")
             throw ExitCode(2)
+        } catch let error as TeamMetricsError {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
         } catch let error as RuleSetError {
             Terminal.error("\(rules): the rule set is not valid:\n\(error)")
             throw ExitCode(2)

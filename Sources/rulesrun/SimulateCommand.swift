@@ -134,6 +134,11 @@ struct SimulateCommand: ParsableCommand {
             "Write the cohort's events to this file as the apps would log them: the replay format (JSON lines), user after user, each user's in time order; rulesrun replay of it reproduces every user's end state."
     )
     var events: String?
+    @Option(
+        help:
+            "The team's own metrics: a Lua file of metrics (docs/simulate.md#team-metrics). Default: the rule folder's metrics.lua, when it has one."
+    )
+    var metrics: String?
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -207,6 +212,7 @@ struct SimulateCommand: ParsableCommand {
                 recordsLines: coverage)
             config.responses = !noResponses
             config.recordsEvents = events != nil
+            if let metrics { config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) { try TeamMetrics.source(file: metrics) } }
             return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)
@@ -275,6 +281,11 @@ struct SimulateCommand: ParsableCommand {
             }
         } catch let error as PersonaError {
             // A persona's day() failed or returned something out of range: invalid input.
+            bar.finish()
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        } catch let error as TeamMetricsError {
+            // A team metric's day() failed or returned something else than a value: invalid input.
             bar.finish()
             Terminal.error("\(error)")
             throw ExitCode(2)

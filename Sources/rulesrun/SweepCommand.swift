@@ -19,7 +19,9 @@ struct SweepCommand: ParsableCommand {
             --seed), in memory, so the row of the base's values equals `rulesrun simulate` with the same options; \
             the rows are the same whatever --jobs is. Each metric has its 95% interval and its paired difference \
             to the base (Δ base, * when its interval leaves out 0): over --replicas cohorts (the same for every \
-            variant), or with one cohort over 20 groups of its users (batch means, as compare does).
+            variant), or with one cohort over 20 groups of its users (batch means, as compare does). With \
+            --segments, each variant's metrics follow for each persona's users alone (the metrics of the apps \
+            they use), each with its interval and its Δ base over the same users.
 
             Rows are printed as each variant finishes (--out: the file is rewritten with the rows so far). \
             Ctrl-C stops after the variant running, with the rows finished; a second Ctrl-C stops at once.
@@ -43,7 +45,7 @@ struct SweepCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "A metric to report, by its label as `compare` prints it or its id "
-                + "(repeatable; default: \(Sweep.defaultMetricNames.joined(separator: ", ")))."))
+                + "(repeatable; default: \(Sweep.defaultMetrics().map(\.label).joined(separator: ", ")), then the team's metrics of metrics.lua)."))
     var metric: [String] = []
     @Flag(help: "Move each knob alone around the base's values instead of running every combination.") var oneAtATime = false
     @Option(
@@ -76,6 +78,17 @@ struct SweepCommand: ParsableCommand {
         help: "Personas without their responses to the rules' decisions: their fixed probabilities alone (docs/simulate.md#responses)."
     )
     var noResponses = false
+    @Option(
+        help:
+            "The team's own metrics: a Lua file of metrics (docs/simulate.md#team-metrics). Default: the rule folder's metrics.lua, when it has one."
+    )
+    var metrics: String?
+
+    @Flag(
+        help:
+            "Each variant's metrics for each persona's users alone too, with their 95% intervals and Δ base: in the table, CSV, JSON (each variant's \"segments\") and the HTML page."
+    )
+    var segments = false
 
     func validate() throws { try PersonaDirs.check(personaDir) }
 
@@ -85,8 +98,12 @@ struct SweepCommand: ParsableCommand {
         let config: SimulationConfig
         do {
             knobs = try self.knobs.map { try SweepKnob($0) }
-            metrics = try (metric.isEmpty ? Sweep.defaultMetricNames : metric).map { try Sweep.metric(named: $0) }
             config = try self.config()
+            // The team's own metrics (the rule folder's metrics.lua) are reported too, and named like the others.
+            let team = try SetupFailure.exiting(rules: ruleFolder.rules) {
+                try config.metrics.map { try TeamMetrics($0).metrics } ?? []
+            }
+            metrics = try metric.isEmpty ? Sweep.defaultMetrics(team: team) : metric.map { try Sweep.metric(named: $0, team: team) }
         } catch let error as SweepError {
             throw ValidationError(error.message)
         }
@@ -101,7 +118,9 @@ struct SweepCommand: ParsableCommand {
         let sweep: Sweep
         do {
             sweep = try SetupFailure.exiting(rules: ruleFolder.rules) {
-                try Sweep(config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas)
+                try Sweep(
+                    config: config, knobs: knobs, mode: oneAtATime ? .oneAtATime : .combinations, metrics: metrics, replicas: replicas,
+                    segments: segments)
             }
         } catch let error as SweepError {
             throw ValidationError(error.message)
@@ -195,6 +214,10 @@ struct SweepCommand: ParsableCommand {
                 rules: ruleFolder.rules, jobs: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, Simulation.maxJobs),
                 database: nil)
             config.responses = !noResponses
+            config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) {
+                try metrics.map(TeamMetrics.source(file:)) ?? TeamMetrics.source(rules: ruleFolder.rules)
+            }
+            config.findsMetrics = false
             return config
         } catch let error as SimulationError {
             throw ValidationError(error.message)

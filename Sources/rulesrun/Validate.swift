@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesEngine
+import RulesSim
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,11 +48,29 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         do {
-            let ruleSet = try RuleSet.load(directory)
+            // The team's metrics (`metrics.lua`) are checked whether or not the rules are valid.
+            var metrics: TeamMetrics?
+            var metricProblems: [RuleProblem] = []
+            do {
+                metrics = try TeamMetrics.source(rules: directory).map(TeamMetrics.init)
+            } catch let error as TeamMetricsError {
+                metricProblems = error.problems
+            }
+            let ruleSet: RuleSet
+            do {
+                ruleSet = try RuleSet.load(directory)
+            } catch let error as RuleSetError {
+                throw RuleSetError(problems: error.problems + metricProblems)
+            }
+            guard metricProblems.isEmpty else { throw RuleSetError(problems: metricProblems) }
             if format == .json { return Terminal.print(Self.report(folder: directory, ruleSet: ruleSet, problems: []).description) }
             if quiet { return }
             Terminal.line("\(directory): valid (\(ruleSet.summary))")
             for (file, params) in ruleSet.declaredParams { Terminal.line("  \(file) params: \(params.summary)") }
+            if let metrics {
+                let ids = metrics.metrics.map(\.id).joined(separator: ", ")
+                Terminal.line("  \(metrics.source.path): \(metrics.metrics.count) team metric\(metrics.metrics.count == 1 ? "" : "s") (\(ids))")
+            }
             let unproved = ruleSet.unproved(ownFilesOnly: !all)
             for line in unproved.lines { Terminal.line("  \(line)") }
             if unproved.leftOut > 0 {

@@ -138,7 +138,7 @@ import Testing
         func others(_ report: SimulationReport) -> [DayTotals] {
             report.days.map { day in
                 var d = day
-                (d.events, d.earned) = (0, EconomyTotals())
+                (d.events, d.earned, d.earnedStreaks) = (0, EconomyTotals(), [])
                 return d
             }
         }

@@ -67,4 +67,29 @@ import Testing
             folderA: SimTestSupport.rules, folderB: gentle, users: 12, days: 2, seed: 3, mix: mix, personaFolders: [SimTestSupport.personas])
         #expect(plain.segments.isEmpty && !plain.json.description.contains("segments"))
     }
+
+    /// A rate's interval comes from the groups of users that use its app: in a cohort of steady and
+    /// focus users (no Pressure), a group of focus users alone has no YES rate (not a rate of 0), so
+    /// the cohort's YES rate and its interval are the steady users' own, in `compare` as in `simulate`.
+    @Test func aRatesIntervalLeavesOutTheGroupsWithoutUsersOfItsApp() throws {
+        let mix = try PersonaMix(["steady:1,focus-user:1"])
+        let graduated = SimTestSupport.root.appendingPathComponent("examples/graduated-recovery").path
+        let comparison = try PopulationComparison.run(
+            folderA: SimTestSupport.rules, folderB: graduated, users: 40, days: 5, seed: 1, mix: mix,
+            personaFolders: [SimTestSupport.personas], segments: true)
+        let cohort = try #require(comparison.metrics.first { $0.name == Metric.yesRate.label })
+        let steady = try #require(comparison.segments[0].metrics.first { $0.name == Metric.yesRate.label })
+        #expect(cohort.a == steady.a && cohort.b == steady.b)
+        let interval = try #require(cohort.interval), own = try #require(steady.interval)
+        #expect(interval.n == own.n && interval.low == own.low && interval.high == own.high)
+        #expect(interval.n < 20, "some of the 20 groups of 2 users are focus users alone")
+
+        // simulate --segments: steady's Earned rates from the groups with steady users who use Earned (60 % do).
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 5, users: 40, mix: "steady:1,focus-user:1"))
+        let (report, groups) = try simulation.run(seed: 1, groups: 20)
+        let breakdown = SegmentBreakdown(report, groups: groups)
+        let spent = try #require(breakdown.rows.first { $0.metric.id == Metric.creditsSpentPerUserDay.id }?.values[0])
+        let earning = groups.filter { ReportSummary($0.report(of: $0.segments[0])).earnedUserDays > 0 }.count
+        #expect(spent.n == earning && earning < groups.filter { $0.segments[0].users > 0 }.count)
+    }
 }

@@ -119,6 +119,10 @@ import Testing
             ("days[1].streak_histogram: counts 9 users, but the tiers count 8 (each Pressure user once)", { $0.days[1].streaks[0] += 1 }),
             ("days[1].shields: 9, expected at most the day's NO", { $0.days[1].shields = 9 }),
             (
+                "days[1].earned_streak_histogram: counts 9 users, expected at most one for each of the day's \(shard.days[1].active) active users",
+                { $0.days[1].earnedStreaks = [4, 5] }
+            ),
+            (
                 "days[1].earned.balance_histogram: counts 9 Earned users, but the report covers 8 users",
                 { $0.days[1].earned.balances[0] += 9 - $0.days[1].earned.users }
             ),

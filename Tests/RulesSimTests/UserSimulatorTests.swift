@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: [("7d", "2026-01-11", 6), ("1m", "2026-02-04", 30)])
     func aDayIsTheIndexOfASimulatedDayOrNone(duration: String, last: String, lastIndex: Int) throws {
         let config = SimulationConfig(duration: try SimulationDuration(duration), start: try DayID("2026-01-05"), users: 1)
-        let simulator = UserSimulator(engine: Engine(rules: NativeReference()), personas: [], personaHost: try LuaHost(), config: config)
+        let simulator = UserSimulator(engine: Engine(rules: NativeReference()), personas: [], personaHost: try LuaHost(), metrics: nil, config: config)
         #expect(simulator.dayCount == lastIndex + 1)
         #expect(simulator.dayIndex(try DayID("2026-01-05")) == 0)
         #expect(simulator.dayIndex(try DayID("2026-01-06")) == 1)

@@ -260,6 +260,18 @@ import Testing
         #expect(!focusOnly.stdout.contains("\"check_ins\"") && !focusOnly.stdout.contains("\"segments\""))
     }
 
+    /// A run with the team's metrics (`metrics.lua`, a percentile's values among them), and their segments.
+    @Test func aReportWithTeamMetricsPassesTheReportSchema() throws {
+        let checker = try schema("report", "simulate").checker
+        let result = try CLI.run([
+            "simulate", "3d", "--users", "12", "--no-db", "--format", "json", "--segments", "--rules", "examples/night-surcharge",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"team_metrics\"") && result.stdout.contains("\"values\""))
+        let errors = checker.errors(try Value.parse(result.stdout))
+        #expect(errors == [], "\(errors.prefix(5))")
+    }
+
     /// A run whose rules fail at run time: its report has `failures`, which the schema describes.
     @Test func aReportWithFailuresPassesTheReportSchema() throws {
         let checker = try schema("report", "simulate").checker

@@ -259,7 +259,7 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         let lines = text.split(separator: "\n")
         let polylines = lines.filter { $0.hasPrefix("<polyline") }, dots = lines.filter { $0.hasPrefix("<circle") }
-        #expect(polylines.count == 30 && dots.count == 30)
+        #expect(polylines.count == 32 && dots.count == 32)
         for (line, dot) in zip(polylines, dots) {
             let color = try #require(line.firstRange(of: "stroke=\"#")).upperBound
             #expect(dot.contains("fill=\"#\(line[color...].prefix(6))\""), "\(dot)")

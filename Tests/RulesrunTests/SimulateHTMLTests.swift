@@ -20,6 +20,7 @@ import Testing
             "streak_p50": { int($0, "streak_p50") }, "streak_p90": { int($0, "streak_p90") },
             "earned.balance_p50": { Double(earned($0)["balance_p50"] as? Int ?? -1) },
             "earned.balance_p90": { Double(earned($0)["balance_p90"] as? Int ?? -1) },
+            "earned_streak_p50": { int($0, "earned_streak_p50") }, "earned_streak_p90": { int($0, "earned_streak_p90") },
         ]
         for t in 0..<4 { out["tiers.\(t)"] = { ratio(Double(($0["tiers"] as? [Int] ?? [])[t]), users($0), 100) } }
         for key in ["credits_earned", "credits_spent", "credits_forfeited"] {
@@ -91,7 +92,7 @@ import Testing
             #expect(values.count == expected.count, "\(key)")
             for (v, e) in zip(values, expected) { #expect(abs(v - e) < 0.0001, "\(key): \(values) ≠ \(expected)") }
         }
-        let all = Set(series.keys).subtracting(earned ? [] : series.keys.filter { $0.hasPrefix("earned.") })
+        let all = Set(series.keys).subtracting(earned ? [] : series.keys.filter { $0.hasPrefix("earned") })
         #expect(Set(keys).subtracting(["final_streak"]) == all)
         return keys
     }
@@ -129,8 +130,8 @@ import Testing
         let keys = try Self.check(html, against: try Self.object(Data(embedded.utf8)), weekly: false)
         #expect(keys.contains("final_streak") && keys.count == Self.series.count + 1)
         // Every chart has a unit on its axis and a dated axis.
-        #expect(html.components(separatedBy: "<svg").count - 1 == 11)
-        #expect(html.components(separatedBy: ">date</text>").count - 1 == 10)
+        #expect(html.components(separatedBy: "<svg").count - 1 == 12)
+        #expect(html.components(separatedBy: ">date</text>").count - 1 == 11)
     }
 
     /// A page's sections: each `<h2>` with the title and unit of each chart under it, and the
@@ -179,7 +180,7 @@ import Testing
                 if let unit = units[chart.title] { #expect(unit == chart.unit, "\(chart.title)") }
             }
         }
-        #expect(a.first { $0.heading == "Earned" }?.charts.count == 5 && b.first { $0.heading == "Earned" }?.charts.count == 2)
+        #expect(a.first { $0.heading == "Earned" }?.charts.count == 6 && b.first { $0.heading == "Earned" }?.charts.count == 3)
     }
 
     /// A rule folder named `x</script><!--y` cannot close the embedded JSON nor open a comment.

@@ -11,7 +11,7 @@ extension EngineEvent {
 
 extension EngineEvent.Kind {
     /// The fields of the event besides `at`, `user` and `type`, as its declaration writes them.
-    var jsonFields: [(String, JSONValue)] { declaration.jsonFields(self) }
+    package var jsonFields: [(String, JSONValue)] { declaration.jsonFields(self) }
 }
 
 extension ParamValue {

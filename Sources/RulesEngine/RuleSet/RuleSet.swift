@@ -28,6 +28,16 @@ package final class RuleSet {
     /// persona given by name), not rules.
     package static let personaFolder = "personas"
 
+    /// The file of a rule folder that holds the team's own metrics (read by `simulate`, `compare`
+    /// and `sweep`, not by the engine).
+    package static let metricsFileName = "metrics.lua"
+
+    /// The file `name` of rule folder `path`: its own, or the nearest one along its `extends`
+    /// chain, with the name messages give it; nil when none has it.
+    package static func locate(_ name: String, in path: String) -> (url: URL, chunkName: String)? {
+        (try? RuleSources(path))?.locate(name)
+    }
+
     /// The files of a rule set.
     package static let fileNames = ["escalation.lua", "streaks.lua", "pricing.lua", "quests.lua", "modes.lua"]
 
@@ -238,7 +248,7 @@ package final class RuleSet {
     /// folder `personas/` holds personas.)
     static func unknownFiles(in folder: RuleFolder) -> [RuleProblem] {
         folder.luaFiles().map { folder.name(of: $0) }.filter {
-            !fileNames.contains($0) && !$0.hasPrefix(testFolder + "/") && !$0.hasPrefix(personaFolder + "/")
+            !fileNames.contains($0) && $0 != metricsFileName && !$0.hasPrefix(testFolder + "/") && !$0.hasPrefix(personaFolder + "/")
         }.map { name in
             var message = "not a file of a rule set (expected \(fileNames.joined(separator: ", ")))"
             if let suggestion = Suggestion.closest(to: name, among: fileNames) { message += "; did you mean '\(suggestion)'?" }

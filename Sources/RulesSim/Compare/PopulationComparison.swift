@@ -85,13 +85,21 @@ package struct PopulationComparison: Sendable {
         _ = try Simulation(config: config)
     }
 
+    /// The metrics a comparison measures both sets by: the file given (`--metrics`), else B's
+    /// folder's `metrics.lua` (the new set's), else A's; nil when there is none.
+    package static func metricsSource(_ file: String?, folderA: String, folderB: String) throws -> TeamMetrics.Source? {
+        if let file { return try TeamMetrics.source(file: file) }
+        return try TeamMetrics.source(rules: folderB) ?? TeamMetrics.source(rules: folderA)
+    }
+
     /// Simulates `users` users for `days` days under each rule set (in memory), `replicas` times
     /// with the seeds of ``ReplicaReport/seed(_:replica:)``, and compares them. `progress` is called
     /// with the set ("A" or "B"), the users simulated under it and all its users.
     package static func run(
         folderA: String, folderB: String, users: Int, days: Int, seed: UInt64, mix: PersonaMix,
         personaFolders: [String] = [PersonaLoader.defaultFolder], recordsLines: Bool = false, replicas: Int = 1,
-        segments: Bool = false, responses: Bool = true, progress: ((String, Int, Int) -> Void)? = nil
+        segments: Bool = false, responses: Bool = true, metrics: TeamMetrics.Source? = nil,
+        progress: ((String, Int, Int) -> Void)? = nil
     ) throws -> PopulationComparison {
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SimulationError("--population-replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
@@ -103,6 +111,8 @@ package struct PopulationComparison: Sendable {
                 duration: try SimulationDuration("\(days)d"), users: users, seed: seed, mix: mix,
                 personaFolders: personaFolders, rules: rules, database: nil, recordsLines: recordsLines)
             config.responses = responses
+            // Both sets measured by the same metrics (``metricsSource(_:folderA:folderB:)``).
+            (config.metrics, config.findsMetrics) = (metrics, false)
             let simulation = try Simulation(config: config)
             return try (1...replicas).map { r in
                 try simulation.run(seed: ReplicaReport.seed(seed, replica: r), groups: groups) {
@@ -112,25 +122,36 @@ package struct PopulationComparison: Sendable {
         }
         let runsA = try simulate(folderA, "A"), runsB = try simulate(folderB, "B")
         // A metric's value in a report (each kind of rule failure besides the summary's metrics).
-        var measures: [(name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double)] = []
+        // (`sampled`: its value in a group of users, nil where none uses the metric's app.)
+        var measures:
+            [(
+                name: String, isShare: Bool, kind: RegisteredMetric.Kind, value: (SimulationReport) -> Double,
+                sampled: (SimulationReport) -> Double?
+            )] = []
         let apps = RegisteredMetric.apps(of: (runsA + runsB).map { ReportSummary($0.report) })
-        for metric in MetricRegistry.only(MetricRegistry.summary, apps: apps, days: days) {
-            measures.append((metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }))
+        let team = MetricRegistry.team(of: (runsA + runsB).map(\.report))
+        for metric in MetricRegistry.only(MetricRegistry.summary, team: team, apps: apps, days: days) {
+            measures.append(
+                (metric.label, metric.isShare, metric.kind, { metric.value(ReportSummary($0)) }, { metric.sampled(ReportSummary($0)) }))
             guard metric.id == RegisteredMetric.refusedEvents.id else { continue }
             // Among the refused events, those a set's rules failed on (only when either set has some).
             for code in RuleFailures.Code.allCases
             where (runsA + runsB).contains(where: { $0.report.failures.counts[code] > 0 }) {
-                measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, { Double($0.failures.counts[code]) }))
+                let count = { (r: SimulationReport) in Double(r.failures.counts[code]) }
+                measures.append(("refused: \(code.rawValue) (rule failed)", false, .total, count, count))
             }
         }
-        let metrics = measures.map { name, isShare, kind, value in
+        let metrics = measures.map { name, isShare, kind, value, sampled in
             let a = runsA.map { value($0.report) }, b = runsB.map { value($0.report) }
             let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
             var interval: Estimate?
             if replicas > 1 {
                 interval = Estimate.of(zip(b, a).map { $0 - $1 }, method: .replicas)
             } else if kind != .extreme {
-                let differences = zip(runsB[0].groups, runsA[0].groups).map { value($0) - value($1) }
+                // A rate over the groups that have users of its app (``Metric/sampled(_:)``).
+                let differences = zip(runsB[0].groups, runsA[0].groups).compactMap { b, a in
+                    sampled(b).flatMap { b in sampled(a).map { b - $0 } }
+                }
                 interval = Estimate.around(b[0] - a[0], groups: differences, scale: kind == .total ? Double(groups) : 1)
             }
             return Metric(name: name, a: mean(a), b: mean(b), isShare: isShare, interval: interval)
@@ -150,7 +171,7 @@ package struct PopulationComparison: Sendable {
                 SimulationReport.round4(runs.map { metric.value($0.report.days[d]) }.reduce(0, +) / Double(runs.count))
             }
         }
-        comparison.daySeries = MetricRegistry.only(MetricRegistry.perDay, apps: apps).map { metric in
+        comparison.daySeries = MetricRegistry.only(MetricRegistry.perDay, team: team, apps: apps).map { metric in
             DaySeries(name: metric.seriesKey, isShare: metric.isShare, a: daily(metric, runsA), b: daily(metric, runsB))
         }
         if recordsLines {
@@ -173,15 +194,16 @@ package struct PopulationComparison: Sendable {
         let a = reportsA.map(summary), b = reportsB.map(summary)
         let ga = groupsA.map(summary), gb = groupsB.map(summary)
         let apps = RegisteredMetric.apps(of: a + b)
-        let metrics = MetricRegistry.only(MetricRegistry.summary, apps: apps, days: reportsA[0].days.count).map { metric in
+        let team = MetricRegistry.team(of: reportsA + reportsB)
+        let metrics = MetricRegistry.only(MetricRegistry.summary, team: team, apps: apps, days: reportsA[0].days.count).map { metric in
             let va = a.map { metric.value($0) }, vb = b.map { metric.value($0) }
             let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
             var interval: Estimate?
             if a.count > 1 {
                 interval = Estimate.of(zip(vb, va).map { $0 - $1 }, method: .replicas)
             } else if metric.kind != .extreme, ga.count > 1 {
-                let pairs = zip(gb, ga).filter { metric.kind == .total || $0.0.users > 0 }
-                let differences = pairs.map { metric.value($0.0) - metric.value($0.1) }
+                // A rate over the groups that have users of the persona using its app.
+                let differences = zip(gb, ga).compactMap { b, a in metric.sampled(b).flatMap { b in metric.sampled(a).map { b - $0 } } }
                 interval = Estimate.around(
                     vb[0] - va[0], groups: differences, scale: metric.kind == .total ? Double(differences.count) : 1)
             }
@@ -216,24 +238,26 @@ package struct PopulationComparison: Sendable {
     }
 
     package var text: String {
+        // The names' column: 34 characters, wider for a longer label (a team's metric's).
+        let width = max(34, ((metrics + segments.flatMap(\.metrics)).map(\.name.count).max() ?? 0) + 2)
         let cohorts = replicas > 1 ? "\(replicas) cohorts of \(users) users (seeds derived from \(seed))" : "\(users) users"
         var lines = [
             "population: \(cohorts) × \(days) days, seed \(seed), personas \(personas) (the same cohort\(replicas > 1 ? "s" : "") under A and B)",
-            "  " + "metric".padding(toLength: 34, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
+            "  " + "metric".padding(toLength: width, withPad: " ", startingAt: 0) + "A".padding(toLength: 10, withPad: " ", startingAt: 0)
                 + "B".padding(toLength: 10, withPad: " ", startingAt: 0) + "B − A".padding(toLength: 10, withPad: " ", startingAt: 0)
                 + "95% interval",
         ]
-        lines += Self.rows(metrics)
+        lines += Self.rows(metrics, width: width)
         lines.append("  \(intervalNote); * marks a difference whose interval leaves out 0 (significant at 5%)")
         for segment in segments {
             lines.append("by persona: \(segment.persona) (\(segment.users) user\(segment.users == 1 ? "" : "s")\(replicas > 1 ? " in the first cohort" : ""))")
-            lines += Self.rows(segment.metrics)
+            lines += Self.rows(segment.metrics, width: width)
         }
         return lines.joined(separator: "\n")
     }
 
     /// A line per metric: A, B, B − A and its interval.
-    static func rows(_ metrics: [Metric]) -> [String] {
+    static func rows(_ metrics: [Metric], width: Int) -> [String] {
         var lines: [String] = []
         for m in metrics {
             let interval = m.interval.map { e in
@@ -242,7 +266,7 @@ package struct PopulationComparison: Sendable {
                     : "[\(Self.signed(e.low, share: m.isShare)), \(Self.signed(e.high, share: m.isShare))]" + (m.isSignificant ? " *" : "")
             }
             lines.append(
-                "  " + m.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                "  " + m.name.padding(toLength: width, withPad: " ", startingAt: 0)
                     + Self.format(m.a, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
                     + Self.format(m.b, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0)
                     + Self.signed(m.delta, share: m.isShare).padding(toLength: 10, withPad: " ", startingAt: 0) + (interval ?? "—"))

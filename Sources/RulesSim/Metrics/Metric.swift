@@ -115,6 +115,13 @@ package struct Metric: Sendable {
         return read(summary)
     }
 
+    /// The value of a part of a run (a group of its users, a persona's users, a replica) as one
+    /// sample of the metric for an interval: nil for a rate or a share of an app none of the part's
+    /// users uses (it has no value there, not 0); a total counts 0 there.
+    package func sampled(_ summary: ReportSummary) -> Double? {
+        kind == .total || (summary.users > 0 && Self.apps(of: summary).contains(app)) ? value(summary) : nil
+    }
+
     /// One day's value (a metric of ``MetricRegistry/perDay`` has one).
     package func value(_ day: DayTotals) -> Double {
         guard let read = self.day else { preconditionFailure("the metric \(id) has no per-day value") }

@@ -15,14 +15,15 @@ package enum MetricRegistry {
         + [
             .creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .creditsPerCreditUnlock,
             .unlocksPerUserDay, .creditUnlocksPerUserDay, .questUnlocksPerUserDay, .emergencyUnlocksPerUserDay, .denialShare,
-            .gaveUpPerUserDay, .balanceP50, .balanceP90,
+            .gaveUpPerUserDay, .balanceP50, .balanceP90, .earnedStreakP50, .earnedStreakP90,
         ]
 
     /// The per-day series, in the order reports list them: users on each tier, the day's YES rate,
-    /// reminders, the current streak's p50 and p90, then Earned's credits and unlocks.
+    /// reminders, the current streak's p50 and p90, then Earned's credits, unlocks and qualifying-day streak.
     package static let perDay: [Metric] =
         [.activeShare] + Metric.userDaysAtTier + [.yesRate, .remindersPerUserDay, .streakP50, .streakP90]
         + [.creditsEarnedPerUserDay, .creditsSpentPerUserDay, .creditsForfeitedPerUserDay, .unlocksPerUserDay]
+        + [.earnedStreakP50, .earnedStreakP90]
 
     /// What `watch --simulate` prints at each cycle, with its change since the last good version.
     package static let watch: [Metric] = [
@@ -43,9 +44,16 @@ package enum MetricRegistry {
         return (summary + perDay + watch + sweepDefaults).filter { seen.insert($0.id).inserted }
     }()
 
-    /// `metrics` without those of apps not in `apps`, nor those a run of `days` days is too short for.
-    package static func only(_ metrics: [Metric], apps: Set<Metric.App>, days: Int = .max) -> [Metric] {
-        metrics.filter { apps.contains($0.app) && $0.minimumDays <= days }
+    /// `metrics`, then the `team`'s own, without those of apps not in `apps`, nor those a run of
+    /// `days` days is too short for.
+    package static func only(_ metrics: [Metric], team: [TeamMetric] = [], apps: Set<Metric.App>, days: Int = .max) -> [Metric] {
+        (metrics + team.map(\.metric)).filter { apps.contains($0.app) && $0.minimumDays <= days }
+    }
+
+    /// The team's metrics (`metrics.lua`) that every one of `reports` computed, in the first's order.
+    package static func team(of reports: [SimulationReport]) -> [TeamMetric] {
+        guard let first = reports.first else { return [] }
+        return first.teamMetrics.filter { m in reports.allSatisfy { $0.teamMetrics.contains(m) } }
     }
 
     /// The metric whose id or label is `name`.
@@ -188,6 +196,14 @@ extension Metric {
         "balance_p90", "end-of-day balance p90", unit: .credits, app: .earned,
         summary: { Double($0.earned.balancePercentile(90)) },
         day: { Double($0.earned.balancePercentile(90)) })
+    /// Earned's qualifying-day streak (days in a row that qualified, as `earned.day_ends` carries it:
+    /// freezes included) of each Earned user when its day ends; the run's: the last day's.
+    package static let earnedStreakP50 = Metric(
+        "earned_streak_p50", "Earned qualifying-day streak p50", unit: .days, app: .earned,
+        summary: { Double($0.finalStreaks.earnedStreakPercentile(50)) }, day: { Double($0.earnedStreakPercentile(50)) })
+    package static let earnedStreakP90 = Metric(
+        "earned_streak_p90", "Earned qualifying-day streak p90", unit: .days, app: .earned,
+        summary: { Double($0.finalStreaks.earnedStreakPercentile(90)) }, day: { Double($0.earnedStreakPercentile(90)) })
     package static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
     package static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }
     package static let creditsForfeited = earnedTotal("credits_forfeited", "credits forfeited", unit: .credits) {

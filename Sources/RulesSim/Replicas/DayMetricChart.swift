@@ -23,7 +23,7 @@ package struct DayMetricChart: Sendable {
         self.lines = lines.map { Line(metric: $0.0, label: $0.1, color: $0.2) }
     }
 
-    /// Every per-day series in a chart: the cohort's active users, Pressure's four charts, then Earned's two.
+    /// Every per-day series in a chart: the cohort's active users, Pressure's four charts, then Earned's three.
     package static let all: [DayMetricChart] = [
         DayMetricChart("Users still active (who have not left)", "% of users", [(.activeShare, "active", "#455a64")]),
         DayMetricChart(
@@ -41,6 +41,9 @@ package struct DayMetricChart: Sendable {
                 (.creditsForfeitedPerUserDay, "forfeited at rollover", "#c62828"),
             ]),
         DayMetricChart("Unlocks granted", "unlocks per Earned user per day", [(.unlocksPerUserDay, "unlocks / user", "#8e24aa")]),
+        DayMetricChart(
+            "Earned qualifying-day streak when the day ends", "days",
+            [(.earnedStreakP50, "median (p50)", "#ef6c00"), (.earnedStreakP90, "90th percentile", "#ffb74d")]),
     ]
 
     /// The charts of a run whose apps are `apps`.

@@ -51,7 +51,8 @@ package struct ReplicaReport: Sendable {
     /// Each summary metric's estimate over the replicas.
     package var summary: [(metric: Metric, estimate: Estimate, values: [Double])] {
         let summaries = reports.map(ReportSummary.init)
-        return MetricRegistry.only(MetricRegistry.summary, apps: apps, days: first.days.count).map { metric in
+        return MetricRegistry.only(MetricRegistry.summary, team: MetricRegistry.team(of: reports), apps: apps, days: first.days.count).map {
+            metric in
             let values = summaries.map { metric.value($0) }
             return (metric, Estimate.of(values, method: .replicas), values)
         }
@@ -59,7 +60,7 @@ package struct ReplicaReport: Sendable {
 
     /// Each per-day series: per day, its estimate over the replicas.
     package var series: [(metric: Metric, days: [Estimate])] {
-        MetricRegistry.only(MetricRegistry.perDay, apps: apps).map { metric in
+        MetricRegistry.only(MetricRegistry.perDay, team: MetricRegistry.team(of: reports), apps: apps).map { metric in
             (metric, first.days.indices.map { d in Estimate.of(reports.map { metric.value($0.days[d]) }, method: .replicas) })
         }
     }

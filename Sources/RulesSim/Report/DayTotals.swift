@@ -54,8 +54,19 @@ package struct DayTotals: Codable, Sendable, Equatable {
     /// The habit tracker's tasks by their current streak at the end of the day (`habitStreaks[n]`
     /// tasks of active users have a current streak of n), as the rule set computes it.
     package var habitStreaks: [Int] = []
+    /// Earned's users by their qualifying-day streak when their day ended (`earnedStreaks[n]` users
+    /// have a streak of n): the `streak_count` of the engine's rollover (`earned.day_ends`).
+    package var earnedStreaks: [Int] = []
+    /// The team's own metrics (`metrics.lua`), in the order the file declares them.
+    package var team: [TeamMetricTotals] = []
 
     package init() {}
+
+    /// A day with the team's metrics `ids`, each with nothing counted yet.
+    package init(team ids: [String]) { team = ids.map(TeamMetricTotals.init(id:)) }
+
+    /// The counts of the team's metric `id` (nil when the day has none: a report of a run without it).
+    package func team(_ id: String) -> TeamMetricTotals? { team.first { $0.id == id } }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case users, active, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
@@ -63,6 +74,8 @@ package struct DayTotals: Codable, Sendable, Equatable {
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
         case bestStreaks = "best_streak_histogram", scores = "score_histogram", habitStreaks = "habit_streak_histogram"
+        case earnedStreaks = "earned_streak_histogram"
+        case team = "team_metrics"
     }
 
     /// Reads a day of a JSON report; a report written before Earned was simulated has no `earned`,
@@ -100,6 +113,13 @@ package struct DayTotals: Codable, Sendable, Equatable {
         bestStreaks = try c.decodeIfPresent([Int].self, forKey: .bestStreaks) ?? []
         scores = try c.decodeIfPresent([Int].self, forKey: .scores) ?? []
         habitStreaks = try c.decodeIfPresent([Int].self, forKey: .habitStreaks) ?? []
+        earnedStreaks = try c.decodeIfPresent([Int].self, forKey: .earnedStreaks) ?? []
+        // By id (the report's `team_metrics` list gives their order: `SimulationReport.init(json:)`).
+        team = (try c.decodeIfPresent([String: TeamMetricTotals].self, forKey: .team) ?? [:]).sorted { $0.key < $1.key }.map {
+            var totals = $0.value
+            totals.id = $0.key
+            return totals
+        }
     }
 
     /// Adds another part's counts.
@@ -132,6 +152,14 @@ package struct DayTotals: Codable, Sendable, Equatable {
         Histogram.add(other.bestStreaks, to: &bestStreaks)
         Histogram.add(other.scores, to: &scores)
         Histogram.add(other.habitStreaks, to: &habitStreaks)
+        Histogram.add(other.earnedStreaks, to: &earnedStreaks)
+        if team.isEmpty {
+            team = other.team
+        } else {
+            for metric in other.team {
+                if let i = team.firstIndex(where: { $0.id == metric.id }) { team[i].add(metric) } else { team.append(metric) }
+            }
+        }
     }
 
     /// Whether the day has any skip, freeze or late completion.
@@ -205,9 +233,17 @@ package struct DayTotals: Codable, Sendable, Equatable {
                 + "(commitments, habit_done, exits_to_focus, deepen_pause, proceed_to_app, shields, habit_skips, freezes_equipped, "
                 + "freezes_used, habit_late, and earned's habits_done, choices, gate_opens, unblocked_opens, gave_up)")
         require(scores.count <= 101, .scores, "\(scores.count) counts, expected at most 101 (scores 0% to 100%)")
+        let streaked = earnedStreaks.reduce(0, +)
+        require(
+            streaked <= active, .earnedStreaks,
+            "counts \(streaked) users, expected at most one for each of the day's \(active) active users")
+        for metric in team where problem == nil {
+            problem = metric.problem(users: n, at: "\(path).\(CodingKeys.team.rawValue).\(metric.id)")
+        }
         if problem == nil, n == 0 {
             var rest = self
             (rest.streaks, rest.earned.balances) = ([], [])
+            rest.team = rest.team.filter { $0 != TeamMetricTotals(id: $0.id) }
             if rest != DayTotals() { problem = "\(path): has counts, but the report covers no user (expected every count 0)" }
         }
         return problem ?? earned.problem(users: n, at: "\(path).\(CodingKeys.earned.rawValue)")
@@ -218,6 +254,9 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     /// The smallest current streak that at least `p` percent of the habit tasks have or are below.
     package func habitStreakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: habitStreaks) }
+
+    /// The smallest qualifying-day streak that at least `p` percent of Earned's users have or are below.
+    package func earnedStreakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: earnedStreaks) }
 
     /// The smallest streak that at least `p` percent of Pressure's users have or are below (nearest rank).
     package func streakPercentile(_ p: Int) -> Int { Histogram.percentile(p, of: streaks) }

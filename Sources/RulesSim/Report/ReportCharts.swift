@@ -4,8 +4,8 @@ import RulesModel
 /// The charts of a simulation report, as the HTML page (`simulate --html`) and the SVG file
 /// (`--chart`) draw them: Pressure (tier shares, check-ins, reminders per user, current-streak
 /// percentiles, and the final streaks as bars) and Earned (credits per Earned user, balance
-/// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome: the
-/// units of `simulate --replicas`' charts). Each series is
+/// percentiles, and per Earned user unlocks by method, denials by reason, quests by outcome; the
+/// qualifying-day streak's percentiles: the units of `simulate --replicas`' charts). Each series is
 /// computed per day from the report's counts, then taken to the axis's points (a mean per ISO
 /// week for runs over 60 days). A series' key names the day's JSON it comes from. A series that is a
 /// registry metric's per-day value (``MetricRegistry``: reminders, streaks, credits, balances) is
@@ -44,6 +44,17 @@ package struct ReportCharts: Sendable {
         LineChart(
             title: "Users still active (who have not left)", unit: "% of users", axis: axis,
             series: [line("active", "active", "#455a64") { Self.ratio($0.active, $0.users, scale: 100) }], maxValue: 100)
+    }
+
+    /// One chart per team metric (`metrics.lua`): its value on each day.
+    package var team: [LineChart] {
+        report.teamMetrics.map { m in
+            let metric = m.metric
+            let scale = metric.isShare ? 100.0 : 1
+            return LineChart(
+                title: "\(m.label) (the team's metric \(m.id), \(m.aggregate.name))", unit: metric.isShare ? "% of users" : m.unitName,
+                axis: axis, series: [line("team_metrics.\(m.id)", m.label, "#6a1b9a") { scale * metric.value($0) }])
+        }
     }
 
     package var tiers: LineChart {
@@ -111,6 +122,16 @@ package struct ReportCharts: Sendable {
             ])
     }
 
+    /// Earned's qualifying-day streak when each user's day ends (the rollover's `streak_count`).
+    package var earnedStreaks: LineChart {
+        LineChart(
+            title: "Earned qualifying-day streak when the day ends", unit: "days", axis: axis,
+            series: [
+                line("earned_streak_p50", "median (p50)", "#ef6c00", .earnedStreakP50),
+                line("earned_streak_p90", "90th percentile", "#ffb74d", .earnedStreakP90),
+            ])
+    }
+
     private static let caseColors = ["#1e88e5", "#2e7d32", "#c62828", "#8e24aa", "#f9a825", "#6d4c41"]
 
     private func counts<K: CaseIterable & RawRepresentable & Sendable>(
@@ -132,5 +153,5 @@ package struct ReportCharts: Sendable {
     package var quests: LineChart { counts("Quests ended, by outcome", "quests per Earned user per day", "quests") { $0.quests } }
 
     package var pressure: [LineChart] { [tiers, checkIns, reminders, streaks] }
-    package var earned: [LineChart] { [credits, balances, unlocks, denials, quests] }
+    package var earned: [LineChart] { [credits, balances, unlocks, denials, quests, earnedStreaks] }
 }

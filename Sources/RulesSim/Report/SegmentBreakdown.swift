@@ -24,10 +24,8 @@ package struct SegmentBreakdown: Sendable, Equatable {
         let summaries = report.segments.map { ReportSummary(report.report(of: $0)) }
         let groupSummaries = groups.map { g in g.segments.map { ReportSummary(g.report(of: $0)) } }
         self.init(report, summaries: summaries) { p, metric in
-            // A rate from the groups that have users of the persona; a total from all of them.
-            let values = groupSummaries.compactMap { g -> Double? in
-                metric.kind == .total || g[p].users > 0 ? metric.value(g[p]) : nil
-            }
+            // A rate from the groups that have users of the persona using its app; a total from all of them.
+            let values = groupSummaries.compactMap { metric.sampled($0[p]) }
             if metric.kind == .extreme || values.count < 2 { return .around(metric.value(summaries[p]), groups: []) }
             return .around(metric.value(summaries[p]), groups: values, scale: metric.kind == .total ? Double(values.count) : 1)
         }
@@ -39,7 +37,7 @@ package struct SegmentBreakdown: Sendable, Equatable {
         let first = reports[0]
         let perReplica = reports.map { r in r.segments.map { ReportSummary(r.report(of: $0)) } }
         self.init(first, summaries: perReplica[0]) { p, metric in
-            .of(perReplica.filter { $0[p].users > 0 || metric.kind == .total }.map { metric.value($0[p]) }, method: .replicas)
+            .of(perReplica.compactMap { metric.sampled($0[p]) }, method: .replicas)
         }
         method = "means over \(reports.count) replicas with their 95% intervals"
     }
@@ -47,7 +45,9 @@ package struct SegmentBreakdown: Sendable, Equatable {
     private init(_ report: SimulationReport, summaries: [ReportSummary], estimate: (Int, Metric) -> Estimate) {
         let personas = report.segments.map(\.persona)
         let apps = summaries.map { Metric.apps(of: $0) }
-        rows = MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: summaries), days: report.days.count).map { metric in
+        let team = report.teamMetrics
+        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: report.days.count).map {
+            metric in
             (metric, personas.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
         }
         self.personas = personas

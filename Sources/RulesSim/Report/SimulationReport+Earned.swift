@@ -39,6 +39,10 @@ extension SimulationReport {
         out +=
             "  Earned habits               \(e.habitsDone) of \(e.habitsPlanned) done (\(percent(e.habitsPlanned == 0 ? 0 : Double(e.habitsDone) / Double(e.habitsPlanned)))), "
             + "\(e.habitAwardsSuspended) with the award suspended; \(e.qualifiedDays) days qualified for the streak\n"
+        let last = s.finalStreaks
+        out +=
+            "  qualifying-day streak       p50 \(last.earnedStreakPercentile(50)), p90 \(last.earnedStreakPercentile(90)), "
+            + "max \(max(0, last.earnedStreaks.count - 1)) at the end (qualifying days in a row, as the rules carry them over)\n"
         return out
     }
 
@@ -80,6 +84,13 @@ extension SimulationReport {
                 ])
             ),
             ("qualified_days", .int(e.qualifiedDays)),
+            (
+                "final_streak",
+                .object([
+                    ("p50", .int(s.finalStreaks.earnedStreakPercentile(50))), ("p90", .int(s.finalStreaks.earnedStreakPercentile(90))),
+                    ("max", .int(max(0, s.finalStreaks.earnedStreaks.count - 1))),
+                ])
+            ),
         ])
     }
 

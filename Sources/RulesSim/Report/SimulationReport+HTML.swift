@@ -1,3 +1,4 @@
+import RulesEngine
 import RulesModel
 
 extension SimulationReport {
@@ -38,7 +39,7 @@ extension SimulationReport {
             className: "note")
         page.grid(
             ["metric", "value"],
-            MetricRegistry.only(MetricRegistry.summary, apps: Metric.apps(of: s), days: s.days).map { m in
+            MetricRegistry.only(MetricRegistry.summary, team: teamMetrics, apps: Metric.apps(of: s), days: s.days).map { m in
                 [m.label, ReplicaReport.format(m.value(s), share: m.isShare)]
             })
         page.heading("Users")
@@ -56,6 +57,14 @@ extension SimulationReport {
             for chart in charts.earned { page.figure(chart.svg()) }
         } else {
             page.paragraph(Self.sectionNotes.noEarned, className: "note")
+        }
+        if !teamMetrics.isEmpty {
+            page.heading("The team's metrics")
+            page.paragraph(
+                "The metrics of \(RuleSet.metricsFileName) (or --metrics): each day's value, aggregated over that day's users as the "
+                    + "metric's aggregate says.",
+                className: "note")
+            for chart in charts.team { page.figure(chart.svg()) }
         }
         breakdown?.html(&page)
         page.heading("Data")

@@ -54,6 +54,8 @@ extension SimulationReport {
                 ))
         }
         if apps.contains(.earned) { members.append(("earned", Self.earnedSummaryJSON(s))) }
+        let team = MetricRegistry.only([], team: teamMetrics, apps: apps)
+        if !team.isEmpty { members.append(("team_metrics", .object(team.map { ($0.id, Self.rounded($0.value(s))) }))) }
         let summary: JSONValue = .object(members)
         let days = dayObjects(shown)
         // The rule set's failures only when there are any: a clean run's report is unchanged.
@@ -61,6 +63,7 @@ extension SimulationReport {
         return JSONValue.object(
             [
                 ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
+            ] + (teamMetrics.isEmpty ? [] : [("team_metrics", .array(teamMetrics.map(\.json)))]) + [
                 ("summary", summary),
             ] + failures + (breakdown.map { [("segments", $0.json)] } ?? []) + [("days", .array(days))]
                 + (coverage.map { [("coverage", $0)] } ?? [])
@@ -85,8 +88,19 @@ extension SimulationReport {
                     ("refused_events", .int(d.refused)), ("events", .int(d.events)),
                     ("streak_histogram", .array(d.streaks.map { .int($0) })),
                     ("habit_streak_histogram", .array(d.habitStreaks.map { .int($0) })),
-                ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))])
+                    ("earned_streak_histogram", .array(d.earnedStreaks.map { .int($0) })),
+                    Self.member(.earnedStreakP50, d), Self.member(.earnedStreakP90, d),
+                ] + Self.habitDayJSON(d, shown) + [("earned", Self.earnedDayJSON(d.earned))] + teamDayJSON(d))
         }
+    }
+
+    /// A day's team metrics: under each id, the day's value and its counts (nothing for a run without them).
+    private func teamDayJSON(_ d: DayTotals) -> [(String, JSONValue)] {
+        guard !teamMetrics.isEmpty else { return [] }
+        let members = teamMetrics.compactMap { m -> (String, JSONValue)? in
+            d.team(m.id).map { (m.id, .object([("value", Self.rounded(m.metric.value(d)))] + $0.countMembers)) }
+        }
+        return [(DayTotals.CodingKeys.team.rawValue, .object(members))]
     }
 
     /// The largest report `rulesrun merge` reads: 128 MiB, several times the report of the longest
@@ -124,7 +138,7 @@ extension SimulationReport {
         let rawDays = object["days"] as? [Any] ?? []
         for (d, rawDay) in rawDays.enumerated() {
             guard let day = rawDay as? [String: Any] else { continue }
-            for key in DayTotals.CodingKeys.allCases where key != .earned {
+            for key in DayTotals.CodingKeys.allCases where key != .earned && key != .team {
                 if let value = day[key.rawValue] { try Self.checkCounts(value, at: "days[\(d)].\(key.rawValue)") }
             }
             guard let earned = day[DayTotals.CodingKeys.earned.rawValue] as? [String: Any] else { continue }
@@ -135,6 +149,7 @@ extension SimulationReport {
         struct Document: Decodable {
             var run: Run
             var days: [DayTotals]
+            var team_metrics: [TeamMetric]?
             struct Run: Decodable {
                 var duration, start: String
                 var days, users: Int
@@ -180,6 +195,16 @@ extension SimulationReport {
                 inputsDigest: r.inputs_digest),
             days: doc.days)
         earnedCounted = withEarned.first ?? true
+        // The team's metrics: each day's counts in the order the report declares them.
+        teamMetrics = doc.team_metrics ?? []
+        let order = teamMetrics.map(\.id)
+        for d in days.indices {
+            guard Set(days[d].team.map(\.id)) == Set(order) else {
+                throw SimulationError(
+                    "days[\(d)].team_metrics: has \(days[d].team.map(\.id).sorted()), expected the report's team_metrics \(order.sorted())")
+            }
+            days[d].team = order.map { id in days[d].team(id)! }
+        }
         if let raw = object["failures"] {
             guard let failuresObject = raw as? [String: Any] else {
                 throw SimulationError(

@@ -40,6 +40,7 @@ extension SimulationReport {
             ("habit_best_streaks", object([("tasks", count), ("mean", share), ("p50", count), ("p90", count), ("max", count)])),
             ("habit_score", object([("tasks", count), ("mean", share)])),
             metric(.exitsToFocus), ("deepen_pause", count), ("proceed_to_app", count),
+            ("team_metrics", .object([("type", .string("object")), ("additionalProperties", .object([("type", .string("number"))]))])),
             (
                 "final_streak",
                 object([("p50", count), ("p90", count), ("max", count), ("distribution", countsByName)])
@@ -64,10 +65,11 @@ extension SimulationReport {
                     ("denial_share", share), ("gave_up", count), ("attempts_expired", count), ("quests_started", count),
                     ("quests", countsByName), ("emergency_uses", count), ("focus", object([("completed", count), ("ended_early", count)])),
                     ("habits", object([("planned", count), ("done", count), ("awards_suspended", count)])), ("qualified_days", count),
+                    ("final_streak", object([("p50", count), ("p90", count), ("max", count)])),
                 ])
             ),
         ]
-        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores, .habitStreaks]
+        let arrays: Set<DayTotals.CodingKeys> = [.tiers, .streaks, .bestStreaks, .scores, .habitStreaks, .earnedStreaks]
         let optionalCounts: Set<DayTotals.CodingKeys> = [.habitSkips, .freezesEquipped, .freezesUsed, .habitLate, .bestStreaks, .scores]
         let earnedDay = object(
             EconomyTotals.CodingKeys.allCases.map { key in
@@ -78,14 +80,43 @@ extension SimulationReport {
             ("date", .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])),
             ("tier_share", .object([("type", .string("array")), ("items", share)])), metric(.streakP50), metric(.streakP90),
             metric(.habitCompletionRate), ("best_streak_mean", share), ("best_streak_p50", count), ("score_mean", share),
+            metric(.earnedStreakP50), metric(.earnedStreakP90),
         ]
+        // The team's metrics (`metrics.lua`): a day's value and counts under each id.
+        let number: JSONValue = .object([("type", .string("number"))])
+        let teamDay: JSONValue = .object([
+            ("type", .string("object")),
+            (
+                "additionalProperties",
+                object(
+                    [
+                        ("value", number), ("user_days", count), ("sum", number), ("nonzero", count), ("users", count),
+                        ("users_nonzero", count),
+                        (
+                            "values",
+                            .object([
+                                ("type", .string("array")),
+                                (
+                                    "items",
+                                    .object([
+                                        // [value, user-days]
+                                        ("type", .string("array")), ("items", number), ("minItems", .int(2)),
+                                        ("maxItems", .int(2)),
+                                    ])
+                                ),
+                            ])
+                        ),
+                    ],
+                    required: ["value", "user_days", "sum", "nonzero", "users", "users_nonzero"])
+            ),
+        ])
         let dayCounts = DayTotals.CodingKeys.allCases.map { key in
-            (key.rawValue, key == .earned ? earnedDay : arrays.contains(key) ? counts : count)
+            (key.rawValue, key == .earned ? earnedDay : key == .team ? teamDay : arrays.contains(key) ? counts : count)
         }
         let day = object(
             derived + dayCounts,
             required: (derived.map(\.0) + dayCounts.map(\.0)).filter {
-                !["best_streak_mean", "best_streak_p50", "score_mean"].contains($0)
+                !["best_streak_mean", "best_streak_p50", "score_mean", DayTotals.CodingKeys.team.rawValue].contains($0)
                     && !optionalCounts.map(\.rawValue).contains($0)
             })
         // Counts by code, and the first failure (its `location` only when the error had one).
@@ -109,13 +140,17 @@ extension SimulationReport {
         let estimate = object([("value", .object([("type", .string("number"))])), ("low", .object([("type", .string("number"))])),
             ("high", .object([("type", .string("number"))]))])
         let metricIDs = MetricRegistry.summary.map { ($0.id, estimate) }
+        // The built-in metrics' ids, and the team's (any other id).
+        let segmentMetrics: JSONValue = .object([
+            ("type", .string("object")), ("properties", .object(metricIDs)), ("additionalProperties", estimate),
+        ])
         let segments = object([
             ("method", string),
             (
                 "personas",
                 .object([
                     ("type", .string("array")),
-                    ("items", object([("persona", string), ("users", count), ("metrics", object(metricIDs, required: []))])),
+                    ("items", object([("persona", string), ("users", count), ("metrics", segmentMetrics)])),
                 ])
             ),
         ])
@@ -129,6 +164,16 @@ extension SimulationReport {
                 .object([
                     ("report", .object([("const", .string("rulesrun simulate"))])), ("version", .object([("const", .int(1))])),
                     ("run", run),
+                    (
+                        "team_metrics",
+                        .object([
+                            ("type", .string("array")),
+                            (
+                                "items",
+                                object([("id", string), ("label", string), ("app", string), ("unit", string), ("aggregate", string)])
+                            ),
+                        ])
+                    ),
                     // The members of the apps the cohort uses (`apps`), and those every report has.
                     ("summary", object(summaryProperties, required: ["users", "days", "user_days", "apps", "events", "refused_events"])),
                     ("failures", failures), ("segments", segments), ("days", .object([("type", .string("array")), ("items", day)])),

@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 import LuaHost
 import RulesModel
 
@@ -79,8 +80,28 @@ extension SimulationReport {
                 + s.streakBuckets.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "\n"
         }
         if earned { out += Self.earnedLines(s) }
+        out += teamLines(s, apps: apps)
         if let breakdown { out += breakdown.table() }
         return out
+    }
+
+    /// The team's metrics (`metrics.lua`) of the apps the cohort uses, each with its aggregate.
+    private func teamLines(_ s: ReportSummary, apps: Set<Metric.App>) -> String {
+        let shown = teamMetrics.filter { apps.contains($0.app) }
+        guard !shown.isEmpty else { return "" }
+        let rows = shown.map { m in
+            let t = s.habitTotals.team(m.id) ?? TeamMetricTotals(id: m.id)
+            let over: String
+            switch m.aggregate {
+            case .mean: over = "mean of \(t.userDays) user-days"
+            case .perUser: over = "sum per user, \(t.users) users"
+            case .shareOfUsers: over = "\(t.usersNonzero) of \(t.users) users"
+            case .percentile(let p): over = "p\(p) of \(t.userDays) user-days"
+            }
+            return ["    " + m.label, ReplicaReport.format(m.metric.value(s), share: m.unit == .share), "(\(over))"]
+        }
+        let table = Self.align(rows, leftColumns: [0, 2]).split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) + "\n" }.joined()
+        return "  the team's metrics (\(RuleSet.metricsFileName))\n" + table
     }
 
     /// The user-days of each app the cohort uses (Pressure's per user-day figures divide by its
@@ -100,7 +121,8 @@ extension SimulationReport {
         var out =
             "day,date,users,tier0_share,tier1_share,tier2_share,tier3_share,reminders,max_reminders,commitments,yes,no,missed,shields,"
             + "streak_p50,streak_p90,streak_max,habit_done,habit_planned,habit_completion_rate,exits_to_focus,deepen_pause,proceed_to_app,"
-            + "events,refused_events," + (Self.earnedCSVHeader + Self.habitCSVHeader).joined(separator: ",") + "\n"
+            + "events,refused_events," + (Self.earnedCSVHeader + Self.habitCSVHeader + teamMetrics.map { "team." + $0.id })
+            .joined(separator: ",") + "\n"
         let start = try? DayID(run.start)
         for (i, d) in days.enumerated() {
             let fields: [String] =
@@ -112,7 +134,7 @@ extension SimulationReport {
                 ].map(String.init)
                 + [Self.fixed(Metric.habitCompletionRate.value(d))]
                 + [d.exits, d.deepens, d.proceeds, d.events, d.refused].map(String.init) + Self.earnedCSVFields(d.earned)
-                + Self.habitCSVFields(d)
+                + Self.habitCSVFields(d) + teamMetrics.map { Self.fixed($0.metric.value(d)) }
             out += fields.joined(separator: ",") + "\n"
         }
         return out

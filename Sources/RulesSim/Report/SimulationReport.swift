@@ -24,6 +24,8 @@ package struct SimulationReport: Sendable, Equatable {
     /// Each metric per persona with its interval (`simulate --segments`): the table, the JSON
     /// report (`segments`) and the HTML page end with it when set.
     package var breakdown: SegmentBreakdown?
+    /// The team's own metrics the run computed (`metrics.lua`; their counts are in each day's `team`).
+    package var teamMetrics: [TeamMetric] = []
 
     /// One persona's users: their days' totals.
     package struct Segment: Sendable, Equatable {
@@ -38,7 +40,9 @@ package struct SimulationReport: Sendable, Equatable {
     package func report(of segment: Segment) -> SimulationReport {
         var run = self.run
         (run.usersFrom, run.usersTo) = (0, segment.users)
-        return SimulationReport(run: run, days: segment.days)
+        var report = SimulationReport(run: run, days: segment.days)
+        report.teamMetrics = teamMetrics
+        return report
     }
 
     /// What was simulated, as the report prints it; two reports merge only when these agree
@@ -119,6 +123,11 @@ package struct SimulationReport: Sendable, Equatable {
         for persona in personas {
             digest.add(persona.name)
             digest.add(Data(persona.text.utf8))
+        }
+        // The team's metrics are inputs too (none, the digest is the rules' and personas').
+        if let metrics = config.metrics {
+            digest.add(metrics.path)
+            digest.add(metrics.text)
         }
         // The personas without their responses are other inputs (the default digest is unchanged).
         if !config.responses { digest.add("no-responses") }

@@ -80,7 +80,11 @@ struct EarnedLedger {
                 focusByItself = 0
             }
             b = carried
-            if let index = dayIndex(rollover.from) { days[index].earned.creditsForfeited += forfeited }
+            if let index = dayIndex(rollover.from) {
+                days[index].earned.creditsForfeited += forfeited
+                // The streak the rules carried out of the day: qualifying days in a row (freezes kept it).
+                Histogram.count(rollover.streakCount, into: &days[index].earnedStreaks)
+            }
         }
         balance = b + focusByItself + byTheEvent
     }

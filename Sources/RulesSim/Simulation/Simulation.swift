@@ -24,6 +24,8 @@ package final class Simulation {
     package static let maxJobs = 256
     /// The personas of the mix, in its order (validated).
     package let personas: [Persona]
+    /// The team's own metrics the run computes (``SimulationConfig/metrics``, checked).
+    package let teamMetrics: [TeamMetric]
     /// The database file the run writes, checked (nil: in memory only).
     let target: DatabaseTarget?
     /// A run leaves its new database beside the target (closed, locked) instead of putting it in
@@ -91,6 +93,9 @@ package final class Simulation {
         if !config.reference, config.validated == nil {
             config.validated = try RuleSet.load(config.rules, overrides: config.overrides).snapshot
         }
+        if config.metrics == nil, config.findsMetrics { config.metrics = try TeamMetrics.source(rules: config.rules) }
+        config.findsMetrics = false
+        teamMetrics = try config.metrics.map { try TeamMetrics($0).metrics } ?? []
         self.config = config
         target = try config.database.map { try DatabaseTarget(path: $0, append: config.append) }
     }
@@ -221,10 +226,12 @@ package final class Simulation {
         }
         var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
         report.failures = failures
+        report.teamMetrics = teamMetrics
         report.segments = zip(personas, segments).map { SimulationReport.Segment(persona: $0.name, days: $1) }
         if config.recordsLines { report.lineCounts = lines }
         let groupReports = groupDays.indices.map { g in
             var group = SimulationReport(run: report.run, days: groupDays[g])
+            group.teamMetrics = teamMetrics
             group.segments = zip(personas, groupSegments[g]).map { SimulationReport.Segment(persona: $0.name, days: $1) }
             group.run.usersFrom = groupRanges[g].lowerBound
             group.run.usersTo = groupRanges[g].upperBound

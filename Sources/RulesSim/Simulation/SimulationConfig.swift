@@ -50,6 +50,11 @@ package struct SimulationConfig: Sendable {
     /// Whether each user's events are kept as replay lines for `Simulation.run`'s `events`
     /// (`simulate --events FILE`).
     package var recordsEvents = false
+    /// The team's own metrics (`--metrics FILE`, else the rule folder's `metrics.lua`: set by
+    /// `Simulation.init`); nil, the run has none.
+    package var metrics: TeamMetrics.Source?
+    /// Whether `Simulation.init` looks for the rule folder's `metrics.lua` when `metrics` is nil.
+    package var findsMetrics = true
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -12,6 +12,8 @@ final class SimulationWorker {
     let ruleSet: RuleSet?
     let personaHost: LuaHost
     let personas: [Persona]
+    /// The team's metrics, in a Lua state of their own (nil: the run has none).
+    let metrics: TeamMetrics?
     let engine: Engine
 
     init(_ template: WorkerTemplate) throws {
@@ -35,6 +37,7 @@ final class SimulationWorker {
         personas = try template.personas.map {
             try PersonaLoader.load(name: $0.name, path: $0.path, text: $0.text, host: host)
         }
+        metrics = try template.config.metrics.map(TeamMetrics.init)
         // An engine without a store: its users' rows stay in memory (see `run`).
         engine = Engine(rules: rules)
         engine.userID = Engine.numberedUserID
@@ -45,8 +48,9 @@ final class SimulationWorker {
     func run(_ users: Range<Int>) throws -> ChunkResult {
         let config = template.config
         let idBase = template.idBase
-        let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, config: config)
-        var segments = Array(repeating: Array(repeating: DayTotals(), count: config.days), count: personas.count)
+        let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, metrics: metrics, config: config)
+        let day = DayTotals(team: metrics?.metrics.map(\.id) ?? [])
+        var segments = Array(repeating: Array(repeating: day, count: config.days), count: personas.count)
         var records: [UserRecords] = []
         var events = ""
         var failures = RuleFailures()
@@ -58,6 +62,7 @@ final class SimulationWorker {
             let seed = Int64(bitPattern: config.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: key))
             try ruleSet?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
+            try metrics?.seedRandom(seed)
             let name = "u\(key + 1)"
             let (_, user) = try engine.recordingBatch(keepingRecords: template.keepRecords) {
                 try simulator.run(index: index, key: Int(key), name: name, into: &segments, failures: &failures, events: &events)

@@ -17,20 +17,27 @@ package struct Sweep: Sendable {
     package var replicas: Int
     /// The cohort's personas, as loaded (their files are inputs of every variant).
     let personas: [Persona]
+    /// Whether each variant's metrics are measured for each persona's users too (`--segments`).
+    package var segments = false
 
     /// The most groups of users the intervals of one cohort are computed from (as `compare`).
     package static let maxGroups = PopulationComparison.maxGroups
 
-    /// The labels of what a sweep reports without `--metric` (``MetricRegistry/sweepDefaults``).
-    package static var defaultMetricNames: [String] { MetricRegistry.sweepDefaults.map(\.label) }
+    /// What a sweep reports without `--metric`: ``MetricRegistry/sweepDefaults``, then the team's
+    /// own metrics (`metrics.lua`).
+    package static func defaultMetrics(team: [TeamMetric] = []) -> [Metric] { MetricRegistry.sweepDefaults + team.map(\.metric) }
 
-    /// The metrics a sweep can report: every metric with a whole-run value.
-    package static var sweepable: [Metric] { MetricRegistry.all.filter { $0.summary != nil } }
+    /// The metrics a sweep can report: every metric with a whole-run value, the team's included.
+    package static func sweepable(team: [TeamMetric] = []) -> [Metric] {
+        MetricRegistry.all.filter { $0.summary != nil } + team.map(\.metric)
+    }
 
-    /// The metric whose label (as `compare` prints it) or id is `name`, or an error listing them.
-    package static func metric(named name: String) throws(SweepError) -> Metric {
+    /// The metric whose label (as `compare` prints it) or id is `name` (the team's metrics
+    /// `team` among them), or an error listing them.
+    package static func metric(named name: String, team: [TeamMetric] = []) throws(SweepError) -> Metric {
         if let metric = MetricRegistry.metric(named: name), metric.summary != nil { return metric }
-        let all = sweepable
+        if let metric = team.first(where: { $0.id == name || $0.label == name }) { return metric.metric }
+        let all = sweepable(team: team)
         var message = "--metric \"\(name)\": no such metric"
         if let suggestion = Suggestion.closest(to: name, among: all.flatMap { [$0.label, $0.id] }) {
             message += "; did you mean '\(suggestion)'?"
@@ -42,7 +49,9 @@ package struct Sweep: Sendable {
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,
     /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
     /// number of replicas.
-    package init(config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1) throws {
+    package init(
+        config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1, segments: Bool = false
+    ) throws {
         var metrics = metrics
         guard (1...ReplicaReport.maxReplicas).contains(replicas) else {
             throw SweepError("--replicas must be from 1 to \(ReplicaReport.maxReplicas), found \(replicas)")
@@ -50,10 +59,11 @@ package struct Sweep: Sendable {
         var config = config
         config.database = nil
         config.overrides = []
-        personas = try Simulation(config: config).personas
+        let simulation = try Simulation(config: config)
+        personas = simulation.personas
         // The defaults of the apps the cohort uses; a metric asked for of an app it does not use is refused.
         let apps = Persona.apps(of: personas)
-        if metrics.map(\.id) == MetricRegistry.sweepDefaults.map(\.id) {
+        if metrics.map(\.id) == Self.defaultMetrics(team: simulation.teamMetrics).map(\.id) {
             metrics = MetricRegistry.only(metrics, apps: apps, days: config.days)
         } else if let unused = metrics.first(where: { !apps.contains($0.app) }) {
             let used = Metric.App.used.filter(apps.contains).map(\.name).joined(separator: ", ")
@@ -64,7 +74,11 @@ package struct Sweep: Sendable {
         self.config = config
         self.metrics = metrics
         self.replicas = replicas
+        self.segments = segments
     }
+
+    /// The personas' names, in the mix's order.
+    package var personaNames: [String] { personas.map(\.name) }
 
     /// Groups of users each cohort is reported in: with one replica, up to ``maxGroups``.
     package var groups: Int { replicas == 1 ? min(Self.maxGroups, config.users) : 1 }
@@ -79,7 +93,7 @@ package struct Sweep: Sendable {
     func sample(_ overrides: [KnobOverride]) throws -> SweepSample {
         var config = self.config
         config.overrides = overrides
-        return try SweepSample(Simulation(config: config), metrics: metrics, replicas: replicas, groups: groups)
+        return try SweepSample(Simulation(config: config), metrics: metrics, replicas: replicas, groups: groups, segments: segments)
     }
 
     /// The digest of what `variant` reads (`inputs_digest`, as a run's report has it): the rule
@@ -116,6 +130,7 @@ package struct Sweep: Sendable {
                         variant: variant,
                         outcome: .ran(
                             sample.estimates(metrics), differences: sample.differences(from: try base(), metrics), refused: sample.refused))
+                    row.segments = sample.segmentRows(from: try base(), metrics)
                     row.digest = digest(variant)
                 } catch let error as RuleSetError {
                     row = SweepRow(variant: variant, outcome: .refused(error.problems))
@@ -141,6 +156,18 @@ package struct SweepRow: Sendable {
     package var outcome: Outcome
     /// The digest of the variant's inputs (``Sweep/digest(_:)``), when it ran.
     package var digest: String?
+    /// Each persona's users alone, when it ran with `--segments` (else empty).
+    package var segments: [Segment] = []
+
+    /// One persona's metrics in a variant: each estimate and difference to the base, nil for a
+    /// metric of an app its users do not use.
+    package struct Segment: Sendable {
+        package var persona: String
+        /// Its users (in the first cohort).
+        package var users: Int
+        package var estimates: [Estimate?]
+        package var differences: [Estimate?]
+    }
 
     package init(variant: SweepPlan.Variant, outcome: Outcome, digest: String? = nil) {
         self.variant = variant

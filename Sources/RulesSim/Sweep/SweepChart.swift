@@ -82,6 +82,34 @@ package struct SweepChart {
             label: "rulesrun sweep: each metric against \(report.plan.knobs[0].path)")
     }
 
+    /// `--segments`: the same table for each persona's users alone (a persona's rows: the metrics
+    /// of the apps its users use).
+    private func bySegment(_ page: inout HTMLPage) {
+        page.heading("Each variant against the base, by persona")
+        page.paragraph(
+            "Each persona's users alone, in each variant: each metric of the apps they use with its 95% interval, and its "
+                + "difference to the same users under the base (Δ base) with the interval of that difference.",
+            className: "note")
+        var rows: [[String]] = [], marked: [Bool] = []
+        for row in report.rows {
+            let knobs = report.knobLabels(row), blank = knobs.map { _ in "" }
+            for (s, (segment, cells)) in report.segmentCells(row).enumerated() {
+                for (m, c) in cells.enumerated() {
+                    rows.append(
+                        (s == 0 && m == 0 ? knobs : blank) + [
+                            m == 0 ? SweepReport.head(segment) : "", c.metric, c.mean, c.interval, c.delta ?? "base", c.deltaInterval ?? "",
+                            c.delta == nil ? "" : c.isSignificant ? "yes *" : "no",
+                        ])
+                    marked.append(c.isSignificant)
+                }
+            }
+        }
+        page.grid(
+            report.plan.knobs.map(\.path) + ["persona", "metric", "mean", "95% interval", "Δ base", "95% interval of Δ", "significant"],
+            rows,
+            marked: marked)
+    }
+
     /// A self-contained page: what was run, the knobs, the text output's table (``SweepReport/cells(_:)``:
     /// each variant's means, Δ base, intervals and significance), a chart per metric, the report's JSON.
     package func html() -> String {
@@ -115,7 +143,9 @@ package struct SweepChart {
                 marked.append(c.isSignificant)
             }
         }
-        page.grid(plan.knobs.map(\.path) + ["metric", "mean", "95% interval", "Δ base", "95% interval of Δ", "significant"], rows, marked: marked)
+        page.grid(
+            plan.knobs.map(\.path) + ["metric", "mean", "95% interval", "Δ base", "95% interval of Δ", "significant"], rows, marked: marked)
+        if report.sweep.segments { bySegment(&page) }
         page.heading("Response curves")
         for chart in charts() { page.figure(chart.svg()) }
         page.data(id: "sweep", json: report.rendered(.json))

@@ -80,36 +80,68 @@ extension SweepReport {
                 stale += 1
                 continue
             }
-            var estimates: [Estimate] = [], differences: [Estimate] = []
-            for metric in sweep.metrics {
-                guard let read = number(metrics.first(where: { $0.0 == metric.label })?.1) else {
-                    throw fail("has no \(metric.label) for a variant")
-                }
-                let mean = try checked(read, metric, "mean", of: planned, share: 0...1)
-                let interval = variant["intervals"]?[metric.label]
-                if let low = number(interval?["low"]), let high = number(interval?["high"]) {
-                    let (low, high) = (try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned))
-                    estimates.append(Estimate(mean: mean, low: low, high: high, n: n, method: method))
-                } else {
-                    estimates.append(Estimate(mean: mean, low: mean, high: mean, n: 1, method: .single))
-                }
-                let vs = variant["vs_base"]?[metric.label]
-                if let read = number(vs?["delta"]) {
-                    let delta = try checked(read, metric, "difference to the base", of: planned, share: -1...1)
-                    if let low = number(vs?["low"]), let high = number(vs?["high"]) {
-                        let (low, high) = (try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned))
-                        differences.append(Estimate(mean: delta, low: low, high: high, n: n, method: method))
-                    } else {
-                        differences.append(Estimate(mean: delta, low: delta, high: delta, n: 1, method: .single))
+            // A variant's (or one of its personas') estimates and differences, by metric (`optional`: a
+            // metric it has no value of is nil, else an error).
+            func read(_ object: JSONValue, optional: Bool) throws(SweepError) -> (estimates: [Estimate?], differences: [Estimate?]) {
+                var estimates: [Estimate?] = [], differences: [Estimate?] = []
+                for metric in sweep.metrics {
+                    guard let read = number(object["metrics"]?[metric.label]) else {
+                        if optional {
+                            estimates.append(nil)
+                            differences.append(nil)
+                            continue
+                        }
+                        throw fail("has no \(metric.label) for a variant")
                     }
-                } else {
-                    // The base: no difference to itself (an interval of zeros where the metric has one).
-                    let single = estimates.last!.n < 2
-                    differences.append(Estimate(mean: 0, low: 0, high: 0, n: single ? 1 : n, method: single ? .single : method))
+                    let mean = try checked(read, metric, "mean", of: planned, share: 0...1)
+                    let interval = object["intervals"]?[metric.label]
+                    let estimate: Estimate
+                    if let low = number(interval?["low"]), let high = number(interval?["high"]) {
+                        let (low, high) = (
+                            try checked(low, metric, "interval low", of: planned), try checked(high, metric, "interval high", of: planned)
+                        )
+                        estimate = Estimate(mean: mean, low: low, high: high, n: n, method: method)
+                    } else {
+                        estimate = Estimate(mean: mean, low: mean, high: mean, n: 1, method: .single)
+                    }
+                    estimates.append(estimate)
+                    let vs = object["vs_base"]?[metric.label]
+                    if let read = number(vs?["delta"]) {
+                        let delta = try checked(read, metric, "difference to the base", of: planned, share: -1...1)
+                        if let low = number(vs?["low"]), let high = number(vs?["high"]) {
+                            let (low, high) = (
+                                try checked(low, metric, "interval low", of: planned),
+                                try checked(high, metric, "interval high", of: planned)
+                            )
+                            differences.append(Estimate(mean: delta, low: low, high: high, n: n, method: method))
+                        } else {
+                            differences.append(Estimate(mean: delta, low: delta, high: delta, n: 1, method: .single))
+                        }
+                    } else {
+                        // The base: no difference to itself (an interval of zeros where the metric has one).
+                        let single = estimate.n < 2
+                        differences.append(Estimate(mean: 0, low: 0, high: 0, n: single ? 1 : n, method: single ? .single : method))
+                    }
+                }
+                return (estimates, differences)
+            }
+            let cohort = try read(variant, optional: false)
+            var row = SweepRow(
+                variant: planned,
+                outcome: .ran(cohort.estimates.map { $0! }, differences: cohort.differences.map { $0! }, refused: refused),
+                digest: digest)
+            if sweep.segments {
+                // Each persona's, in the mix's order.
+                guard case .array(let segments)? = variant["segments"],
+                    segments.map({ $0["persona"] }) == sweep.personaNames.map({ .string($0) })
+                else { throw fail("has no segments of the personas \(sweep.personaNames.joined(separator: ", ")) for a variant") }
+                for segment in segments {
+                    guard case .string(let persona)? = segment["persona"], case .int(let users)? = segment["users"] else { continue }
+                    let read = try read(segment, optional: true)
+                    row.segments.append(.init(persona: persona, users: users, estimates: read.estimates, differences: read.differences))
                 }
             }
-            rows[index] = SweepRow(
-                variant: planned, outcome: .ran(estimates, differences: differences, refused: refused), digest: digest)
+            rows[index] = row
         }
         return (rows, stale)
     }

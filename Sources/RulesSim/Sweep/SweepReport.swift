@@ -47,7 +47,8 @@ package struct SweepReport: Sendable {
             max(knob.path.count, plan.variants.map { Self.label($0.values[k], moved: $0.moved[k], plan.mode).count }.max() ?? 0)
         }
     }
-    private var metricWidth: Int { max(6, metrics.map(\.label.count).max() ?? 0) }
+    /// The metric column: its labels (indented under a persona's line with `--segments`).
+    private var metricWidth: Int { max(6, (metrics.map(\.label.count).max() ?? 0) + (sweep.segments ? 2 : 0)) }
 
     /// A knob's value in a row: one at a time, the knobs left at their base value are `·`.
     static func label(_ value: LuaValue, moved: Bool, _ mode: SweepPlan.Mode) -> String {
@@ -93,8 +94,12 @@ package struct SweepReport: Sendable {
                 ]
             return out + "  " + cells.joined(separator: "  ") + "\n"
         case .csv:
-            let columns = metrics.flatMap { m in
-                [m.label] + ["low", "high", "delta", "delta low", "delta high"].map { "\(m.label) \($0)" }
+            // With --segments, each persona's columns after the cohort's (`steady: YES rate`, …).
+            let prefixes = [""] + (sweep.segments ? sweep.personaNames.map { "\($0): " } : [])
+            let columns = prefixes.flatMap { prefix in
+                metrics.flatMap { m in
+                    [prefix + m.label] + ["low", "high", "delta", "delta low", "delta high"].map { "\(prefix)\(m.label) \($0)" }
+                }
             }
             return (plan.knobs.map(\.path) + columns + ["refused"]).map(Self.csvField).joined(separator: ",") + "\n"
         case .json, .jsonl:
@@ -125,6 +130,18 @@ package struct SweepReport: Sendable {
                     }
                     out += "  " + ((m == 0 ? knobs : blank) + cells).joined(separator: "  ") + "\n"
                 }
+                // With --segments: each persona's users alone, under a line naming the persona.
+                for (segment, cells) in segmentCells(row) {
+                    out += "  " + (blank + ["by persona: " + Self.head(segment)]).joined(separator: "  ") + "\n"
+                    for c in cells {
+                        var line = [
+                            ("  " + c.metric).padding(toLength: metricWidth, withPad: " ", startingAt: 0), Self.pad(c.mean, 8),
+                            Self.pad(c.interval, 20),
+                        ]
+                        line += c.delta.map { [Self.pad($0, 9), (c.deltaInterval ?? "") + (c.isSignificant ? " *" : "")] } ?? ["base"]
+                        out += "  " + (blank + line).joined(separator: "  ") + "\n"
+                    }
+                }
                 return out.replacingOccurrences(of: " +\n", with: "\n", options: .regularExpression)
             case .refused(let problems):
                 return "  " + knobs.joined(separator: "  ") + "  refused, not run: " + problems.map(\.description).joined(separator: "; ")
@@ -134,14 +151,21 @@ package struct SweepReport: Sendable {
             let values = row.variant.values.map { SweepKnob.label($0) }
             switch row.outcome {
             case .ran(let estimates, let differences, _):
-                let cells = zip(estimates, differences).flatMap { e, d in
-                    [Self.csvNumber(e.mean)] + (e.n > 1 ? [Self.csvNumber(e.low), Self.csvNumber(e.high)] : ["", ""])
-                        + [Self.csvNumber(d.mean)] + (d.n > 1 ? [Self.csvNumber(d.low), Self.csvNumber(d.high)] : ["", ""])
+                // A persona's metric of an app its users do not use: empty cells.
+                func numbers(_ e: Estimate?, _ d: Estimate?) -> [String] {
+                    guard let e, let d else { return Array(repeating: "", count: 6) }
+                    let interval: [String] = e.n > 1 ? [Self.csvNumber(e.low), Self.csvNumber(e.high)] : ["", ""]
+                    let deltaInterval: [String] = d.n > 1 ? [Self.csvNumber(d.low), Self.csvNumber(d.high)] : ["", ""]
+                    return [Self.csvNumber(e.mean)] + interval + [Self.csvNumber(d.mean)] + deltaInterval
                 }
-                return (values + cells + [""]).map(Self.csvField).joined(separator: ",") + "\n"
+                let cells: [String] = zip(estimates, differences).flatMap { numbers($0, $1) }
+                let segments: [String] = row.segments.flatMap { s in zip(s.estimates, s.differences).flatMap { numbers($0, $1) } }
+                let fields: [String] = values + cells + segments + [""]
+                return fields.map(Self.csvField).joined(separator: ",") + "\n"
             case .refused(let problems):
+                let columns = metrics.count * 6 * (1 + (sweep.segments ? sweep.personaNames.count : 0))
                 return
-                    (values + metrics.flatMap { _ in Array(repeating: "", count: 6) } + [
+                    (values + Array(repeating: "", count: columns) + [
                         problems.map(\.description).joined(separator: "; ")
                     ])
                     .map(Self.csvField).joined(separator: ",") + "\n"
@@ -166,13 +190,29 @@ package struct SweepReport: Sendable {
     /// The cells of each metric of `row` (none for a refused variant).
     package func cells(_ row: SweepRow) -> [Cells] {
         guard case .ran(let estimates, let differences, _) = row.outcome else { return [] }
-        return metrics.enumerated().map { m, metric in
-            let e = estimates[m], d = differences[m]
+        return cells(estimates, differences, isBase: row.isBase)
+    }
+
+    /// The cells of each persona of `row` (`--segments`), of the metrics of the apps its users use.
+    package func segmentCells(_ row: SweepRow) -> [(segment: SweepRow.Segment, cells: [Cells])] {
+        row.segments.map { ($0, cells($0.estimates, $0.differences, isBase: row.isBase)) }
+    }
+
+    /// The cells of each metric that has an estimate (and its difference).
+    private func cells(_ estimates: [Estimate?], _ differences: [Estimate?], isBase: Bool) -> [Cells] {
+        metrics.indices.compactMap { m in
+            guard let e = estimates[m], let d = differences[m] else { return nil }
+            let metric = metrics[m]
             return Cells(
                 metric: metric.label, mean: metric.format(e.mean), interval: Self.interval(e, metric),
-                delta: row.isBase ? nil : PopulationComparison.signed(d.mean, share: metric.isShare),
-                deltaInterval: row.isBase ? nil : Self.interval(d, metric, signed: true), isSignificant: !row.isBase && d.n > 1 && d.excludesZero)
+                delta: isBase ? nil : PopulationComparison.signed(d.mean, share: metric.isShare),
+                deltaInterval: isBase ? nil : Self.interval(d, metric, signed: true), isSignificant: !isBase && d.n > 1 && d.excludesZero)
         }
+    }
+
+    /// A persona's heading: its name and users (`steady (25 users)`).
+    package static func head(_ segment: SweepRow.Segment) -> String {
+        "\(segment.persona) (\(segment.users) user\(segment.users == 1 ? "" : "s"))"
     }
 
     /// A knob's value in a row, as the table prints it.
@@ -223,6 +263,44 @@ package struct SweepReport: Sendable {
         }
     }
 
+    /// A variant's (or a persona's) `metrics`, `intervals` and, but for the base, `vs_base`: each
+    /// metric that has an estimate, by label.
+    static func jsonMembers(
+        _ metrics: [Metric], _ estimates: [Estimate?], _ differences: [Estimate?], isBase: Bool
+    ) -> [(String, JSONValue)] {
+        let measured = metrics.indices.compactMap { m in estimates[m].map { (metric: metrics[m], e: $0, d: differences[m]) } }
+        // Each metric's interval, and its paired difference to the base (not for the base itself).
+        var members: [(String, JSONValue)] = [
+            ("metrics", .object(measured.map { ($0.metric.label, .double($0.e.mean)) })),
+            (
+                "intervals",
+                .object(
+                    measured.filter { $0.e.n > 1 }.map {
+                        ($0.metric.label, .object([("low", .double($0.e.low)), ("high", .double($0.e.high))]))
+                    })
+            ),
+        ]
+        if !isBase {
+            members.append(
+                (
+                    "vs_base",
+                    .object(
+                        measured.compactMap { m in
+                            m.d.map { d in
+                                (
+                                    m.metric.label,
+                                    .object(
+                                        [("delta", .double(d.mean))]
+                                            + (d.n > 1 ? [("low", .double(d.low)), ("high", .double(d.high))] : [])
+                                            + [("significant", .bool(d.n > 1 && d.excludesZero))])
+                                )
+                            }
+                        })
+                ))
+        }
+        return members
+    }
+
     package var json: JSONValue {
         let c = sweep.config
         let value = Self.jsonValue
@@ -232,29 +310,17 @@ package struct SweepReport: Sendable {
             ]
             switch row.outcome {
             case .ran(let estimates, let differences, let refused):
-                members.append(("metrics", .object(zip(metrics, estimates).map { ($0.label, .double($1.mean)) })))
-                // Each metric's interval, and its paired difference to the base (not for the base itself).
-                members.append(
-                    (
-                        "intervals",
-                        .object(
-                            zip(metrics, estimates).filter { $1.n > 1 }.map {
-                                ($0.label, .object([("low", .double($1.low)), ("high", .double($1.high))]))
-                            })
-                    ))
-                if !row.isBase {
+                members += Self.jsonMembers(metrics, estimates, differences, isBase: row.isBase)
+                if sweep.segments {
+                    // Each persona's users alone: the same members, of the metrics of the apps they use.
                     members.append(
                         (
-                            "vs_base",
-                            .object(
-                                zip(metrics, differences).map { m, d in
-                                    (
-                                        m.label,
-                                        .object(
-                                            [("delta", .double(d.mean))]
-                                                + (d.n > 1 ? [("low", .double(d.low)), ("high", .double(d.high))] : [])
-                                                + [("significant", .bool(d.n > 1 && d.excludesZero))])
-                                    )
+                            "segments",
+                            .array(
+                                row.segments.map { s in
+                                    .object(
+                                        [("persona", .string(s.persona)), ("users", .int(s.users))]
+                                            + Self.jsonMembers(metrics, s.estimates, s.differences, isBase: row.isBase))
                                 })
                         ))
                 }
@@ -278,32 +344,36 @@ package struct SweepReport: Sendable {
         return .object([
             (
                 "sweep",
-                .object([
-                    ("users", .int(c.users)), ("days", .int(c.days)), ("start", .string(c.start.rawValue)),
-                    ("seed", .int(Int(truncatingIfNeeded: c.seed))), ("personas", .string(c.mix.description)), ("rules", .string(c.rules)),
-                    ("mode", .string(plan.mode == .oneAtATime ? "one-at-a-time" : "combinations")),
-                    (
-                        "knobs",
-                        .array(
-                            zip(plan.knobs, plan.baseValues).map { knob, base in
-                                .object([("path", .string(knob.path)), ("values", .array(knob.values.map(value))), ("base", value(base))])
-                            })
-                    ),
-                    ("metrics", .array(metrics.map { .string($0.label) })),
-                    ("shares", .array(metrics.filter(\.isShare).map { .string($0.label) })),
-                    ("replicas", .int(sweep.replicas)), ("seeds", .array(sweep.seeds.map { .string(String($0)) })),
-                    (
-                        "interval",
-                        .object([
-                            (
-                                "method",
-                                .string(sweep.replicas > 1 ? Estimate.Method.replicas.rawValue : Estimate.Method.userGroups.rawValue)
-                            ),
-                            ("level", .double(0.95)), ("n", .int(sweep.replicas > 1 ? sweep.replicas : sweep.groups)),
-                        ])
-                    ),
-                    ("variants", .int(plan.variants.count)), ("finished", .int(rows.count)),
-                ])
+                .object(
+                    [
+                        ("users", .int(c.users)), ("days", .int(c.days)), ("start", .string(c.start.rawValue)),
+                        ("seed", .int(Int(truncatingIfNeeded: c.seed))), ("personas", .string(c.mix.description)),
+                        ("rules", .string(c.rules)),
+                        ("mode", .string(plan.mode == .oneAtATime ? "one-at-a-time" : "combinations")),
+                        (
+                            "knobs",
+                            .array(
+                                zip(plan.knobs, plan.baseValues).map { knob, base in
+                                    .object([
+                                        ("path", .string(knob.path)), ("values", .array(knob.values.map(value))), ("base", value(base)),
+                                    ])
+                                })
+                        ),
+                        ("metrics", .array(metrics.map { .string($0.label) })),
+                        ("shares", .array(metrics.filter(\.isShare).map { .string($0.label) })),
+                        ("replicas", .int(sweep.replicas)), ("seeds", .array(sweep.seeds.map { .string(String($0)) })),
+                        (
+                            "interval",
+                            .object([
+                                (
+                                    "method",
+                                    .string(sweep.replicas > 1 ? Estimate.Method.replicas.rawValue : Estimate.Method.userGroups.rawValue)
+                                ),
+                                ("level", .double(0.95)), ("n", .int(sweep.replicas > 1 ? sweep.replicas : sweep.groups)),
+                            ])
+                        ),
+                        ("variants", .int(plan.variants.count)), ("finished", .int(rows.count)),
+                    ] + (sweep.segments ? [("segments", .bool(true))] : []))
             ),
             ("variants", .array(variants)),
         ])
