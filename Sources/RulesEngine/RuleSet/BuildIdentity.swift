@@ -8,8 +8,9 @@ import CLuaSupport
 enum BuildIdentity {
     static let current: String? = {
         var ids: [String] = []
+        // A library the process does not resolve by name is linked into this image (a static build).
         for address in [#dsohandle, rr_symbol_address("lua_version"), rr_symbol_address("swift_retain")] {
-            guard let address else { return nil }
+            guard let address else { continue }
             var bytes = [UInt8](repeating: 0, count: 64)
             let count = rr_build_id(address, &bytes, bytes.count)
             guard count > 0 else { return nil }
