@@ -54,6 +54,7 @@ let package = Package(
             name: "RulesEngine",
             dependencies: [
                 "BuiltInDefaults", "LuaHost", "RulesModel", "RulesStore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
