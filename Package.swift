@@ -55,6 +55,7 @@ let package = Package(
             name: "RulesEngine",
             dependencies: [
                 "BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
