@@ -195,22 +195,27 @@ extension BundleCommand {
                     switch file.change {
                     case .changed: "changed  \(file.path)  \(file.a!.size) → \(file.b!.size) bytes"
                     case .moved: "moved    \(file.a!.path) → \(file.b!.path)  (the same \(file.b!.size) bytes)"
-                    case .removed: "removed  \(file.path)  \(file.a!.size) bytes" + (file.sameAs.map { " (the same bytes as B's \($0))" } ?? "")
-                    case .added: "added    \(file.path)  \(file.b!.size) bytes" + (file.sameAs.map { " (the same bytes as A's \($0))" } ?? "")
+                    case .removed:
+                        "removed  \(file.path)  \(file.a!.size) bytes" + (file.sameAs.map { " (the same bytes as B's \($0))" } ?? "")
+                    case .added:
+                        "added    \(file.path)  \(file.b!.size) bytes" + (file.sameAs.map { " (the same bytes as A's \($0))" } ?? "")
                     }
                 })
             section("knobs", diff.knobs.map { "\($0.path): \(Self.shown($0.a)) → \(Self.shown($0.b))" })
             section("params", diff.params.map { "\($0.path): \(Self.shown($0.a, $0.b)) → \(Self.shown($0.b, $0.a))" })
-            section("functions", diff.functions.map { "\($0.name): \($0.a.map(\.description) ?? "(none)") → \($0.b.map(\.description) ?? "(none)")" })
+            section(
+                "functions",
+                diff.functions.map { "\($0.name): \($0.a.map(\.description) ?? "(none)") → \($0.b.map(\.description) ?? "(none)")" })
         }
 
         static func verdict(_ diff: BundleDiff) -> String {
             guard !diff.sameRules else { return "the same rules (the same files)" }
             func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
-            return "the rules differ: " + [
+            let counts = [
                 count(diff.files.count, "file"), count(diff.knobs.count, "knob"), count(diff.params.count, "param"),
                 count(diff.functions.count, "function"),
-            ].joined(separator: ", ")
+            ]
+            return "the rules differ: " + counts.joined(separator: ", ")
         }
 
         /// A manifest field's value: numbers and booleans as written, strings as they are.
@@ -241,8 +246,9 @@ extension BundleCommand {
                 f.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) } ?? .null
             }
             func location(_ l: BundleDiff.Location?) -> JSONValue {
-                l.map { .object([("file", .string($0.file)), ("first_line", .int($0.lines.lowerBound)), ("last_line", .int($0.lines.upperBound))]) }
-                    ?? .null
+                guard let l else { return .null }
+                let (first, last) = (l.lines.lowerBound, l.lines.upperBound)
+                return .object([("file", .string(l.file)), ("first_line", .int(first)), ("last_line", .int(last))])
             }
             return .object([
                 ("a", .string(a)), ("b", .string(b)), ("signatures_checked", .bool(false)), ("same_rules", .bool(diff.sameRules)),
@@ -262,10 +268,16 @@ extension BundleCommand {
                     "params",
                     .array(
                         diff.params.map {
-                            .object([("path", .string($0.path)), ("a", $0.a.map { .object($0.jsonMembers) } ?? .null), ("b", $0.b.map { .object($0.jsonMembers) } ?? .null)])
+                            .object([
+                                ("path", .string($0.path)), ("a", $0.a.map { .object($0.jsonMembers) } ?? .null),
+                                ("b", $0.b.map { .object($0.jsonMembers) } ?? .null),
+                            ])
                         })
                 ),
-                ("functions", .array(diff.functions.map { .object([("name", .string($0.name)), ("a", location($0.a)), ("b", location($0.b))]) })),
+                (
+                    "functions",
+                    .array(diff.functions.map { .object([("name", .string($0.name)), ("a", location($0.a)), ("b", location($0.b))]) })
+                ),
             ])
         }
 

@@ -42,15 +42,18 @@ import Testing
         let diff = try BundleDiff(Self.base, source: "a", changed, source: "b")
         #expect(!diff.sameRules)
         #expect(diff.files.map { "\($0.change) \($0.path)" } == ["changed pricing.lua"])
-        #expect(diff.knobs.map { "\($0.path): \($0.a.map(\.description) ?? "-") → \($0.b.map(\.description) ?? "-")" } == [
-            "pricing.credit_costs[2].credits: 25 → 30"
-        ])
-        #expect(diff.params.map { "\($0.path): \($0.a?.summary ?? "-") → \($0.b?.summary ?? "-")" } == [
-            "pricing.params.bonus: - → bonus integer 0…9 = 2"
-        ])
-        #expect(diff.functions.map { "\($0.name): \($0.a?.description ?? "-") → \($0.b?.description ?? "-")" } == [
-            "pricing.carried_credits: pricing.lua:65-67 → pricing.lua:69-71"
-        ])
+        #expect(
+            diff.knobs.map { "\($0.path): \($0.a.map(\.description) ?? "-") → \($0.b.map(\.description) ?? "-")" } == [
+                "pricing.credit_costs[2].credits: 25 → 30"
+            ])
+        #expect(
+            diff.params.map { "\($0.path): \($0.a?.summary ?? "-") → \($0.b?.summary ?? "-")" } == [
+                "pricing.params.bonus: - → bonus integer 0…9 = 2"
+            ])
+        #expect(
+            diff.functions.map { "\($0.name): \($0.a?.description ?? "-") → \($0.b?.description ?? "-")" } == [
+                "pricing.carried_credits: pricing.lua:65-67 → pricing.lua:69-71"
+            ])
     }
 
     /// A folder that extends the default rules, its pricing.lua changed: its files at the top, the
@@ -62,18 +65,20 @@ import Testing
         }
         try "\(RuleFixture.rulesFolder.path)\n".write(to: folder.appendingPathComponent("extends"), atomically: true, encoding: .utf8)
         let diff = try BundleDiff(Self.base, source: "a", try Self.bundle(folder), source: "b")
-        #expect(diff.files.map { "\($0.change) \($0.a?.path ?? "-") \($0.b?.path ?? "-") \($0.sameAs ?? "-")" } == [
-            "moved escalation.lua base/escalation.lua -", "moved streaks.lua base/streaks.lua -", "changed pricing.lua pricing.lua -",
-            "moved quests.lua base/quests.lua -", "moved modes.lua base/modes.lua -", "added - extends -",
-            "added - base/pricing.lua pricing.lua",
-        ])
+        #expect(
+            diff.files.map { "\($0.change) \($0.a?.path ?? "-") \($0.b?.path ?? "-") \($0.sameAs ?? "-")" } == [
+                "moved escalation.lua base/escalation.lua -", "moved streaks.lua base/streaks.lua -", "changed pricing.lua pricing.lua -",
+                "moved quests.lua base/quests.lua -", "moved modes.lua base/modes.lua -", "added - extends -",
+                "added - base/pricing.lua pricing.lua",
+            ])
         #expect(diff.knobs.map(\.path) == ["pricing.rollover_cap"])
         #expect(diff.functions.isEmpty)  // the same source, now in base/pricing.lua
         // Back the other way: removals.
         let back = try BundleDiff(try Self.bundle(folder), source: "b", Self.base, source: "a")
-        #expect(back.files.filter { $0.change == .removed }.map { "\($0.path) \($0.sameAs ?? "-")" } == [
-            "extends -", "base/pricing.lua pricing.lua",
-        ])
+        #expect(
+            back.files.filter { $0.change == .removed }.map { "\($0.path) \($0.sameAs ?? "-")" } == [
+                "extends -", "base/pricing.lua pricing.lua",
+            ])
     }
 
     @Test func rulesThatDoNotLoadAreNamed() throws {

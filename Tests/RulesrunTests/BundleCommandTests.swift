@@ -98,10 +98,11 @@ import Testing
         let lines = inspected.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "night.bundle: revision 1, signed by key \(built.keyID) (not checked: bundle verify checks it)")
         #expect(lines.contains { $0.hasPrefix("  created      ") && $0.hasSuffix(" from \(Self.nightSurcharge)") })
-        #expect(lines.filter { $0.contains(" bytes  sha256 ") }.map { String($0.split(separator: " ")[0]) } == [
-            "pricing.lua", "metrics.lua", "extends", "base/escalation.lua", "base/streaks.lua", "base/pricing.lua", "base/quests.lua",
-            "base/modes.lua",
-        ])
+        #expect(
+            lines.filter { $0.contains(" bytes  sha256 ") }.map { String($0.split(separator: " ")[0]) } == [
+                "pricing.lua", "metrics.lua", "extends", "base/escalation.lua", "base/streaks.lua", "base/pricing.lua", "base/quests.lua",
+                "base/modes.lua",
+            ])
         // --json: the manifest, as signed.
         let json = CLI.inProcess(["bundle", "inspect", "night.bundle", "--json"], in: built.folder)
         #expect(json.status == 0)
@@ -136,7 +137,8 @@ import Testing
         #expect(try CLI.run(["keygen", "other"], in: dir).status == 0)
         let other = try CLI.run(["bundle", "plain", "--key", "other.key", "--out", "plain.bundle"], in: dir)
         #expect(other.status == 2)
-        #expect(other.stderr.hasPrefix("plain.bundle exists, but its revision cannot be read (plain.bundle: signed by key "), "\(other.stderr)")
+        #expect(
+            other.stderr.hasPrefix("plain.bundle exists, but its revision cannot be read (plain.bundle: signed by key "), "\(other.stderr)")
         #expect(other.stderr.hasSuffix("); give --revision\n"))
     }
 
@@ -155,13 +157,17 @@ import Testing
         let invalid = try CLI.run(["bundle", "invalid", "--key", "k.key", "--out", "good.bundle"], in: dir)
         #expect(invalid.status == 1)
         #expect(
-            invalid.stderr.hasPrefix("pricing.lua:2: rollover_cap: must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found -1\n"),
+            invalid.stderr.hasPrefix(
+                "pricing.lua:2: rollover_cap: must be between 0 and 1000000 (economy_state CHECK rollover_cap >= 0), found -1\n"),
             "\(invalid.stderr)")
         #expect(invalid.stderr.hasSuffix("invalid: the rule set is not valid; no bundle was written\n"), "\(invalid.stderr)")
         #expect(try Data(contentsOf: dir.appendingPathComponent("good.bundle")) == good)
         let failing = try CLI.run(["bundle", "failing", "--key", "k.key", "--out", "good.bundle"], in: dir)
         #expect(failing.status == 1)
-        #expect(failing.stderr == "FAIL  tests/cap_test.lua:1 test_the_cap\nfailing: 1 test failed (rulesrun test failing shows them); no bundle was written\n")
+        #expect(
+            failing.stderr
+                == "FAIL  tests/cap_test.lua:1 test_the_cap\nfailing: 1 test failed (rulesrun test failing shows them); no bundle was written\n"
+        )
         #expect(try Data(contentsOf: dir.appendingPathComponent("good.bundle")) == good)
         // Nothing left beside it either.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["failing", "good.bundle", "invalid", "k.key"])
@@ -200,13 +206,18 @@ import Testing
         let diff = CLI.inProcess(["bundle", "diff", "rules.bundle", "night.bundle"], in: built.folder)
         #expect(diff.status == 1, "\(diff.stderr)")
         let lines = diff.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "rules.bundle → night.bundle: the rules differ: 8 files, 0 knobs, 1 param, 1 function (signatures not checked: bundle verify checks them)")
+        #expect(
+            lines.first
+                == "rules.bundle → night.bundle: the rules differ: 8 files, 0 knobs, 1 param, 1 function (signatures not checked: bundle verify checks them)"
+        )
         #expect(lines.contains("manifest"))
         #expect(lines.contains { $0.hasPrefix("  source: \(Self.rules) → \(Self.nightSurcharge)") })
         #expect(lines.contains { $0.hasPrefix("  changed  pricing.lua  ") })
-        #expect(lines.contains("  moved    escalation.lua → base/escalation.lua  (the same \(try Self.size("rules/escalation.lua")) bytes)"))
+        #expect(
+            lines.contains("  moved    escalation.lua → base/escalation.lua  (the same \(try Self.size("rules/escalation.lua")) bytes)"))
         #expect(lines.contains("  added    metrics.lua  \(try Self.size("examples/night-surcharge/metrics.lua")) bytes"))
-        #expect(lines.contains { $0.hasPrefix("  added    base/pricing.lua  ") && $0.hasSuffix(" bytes (the same bytes as A's pricing.lua)") })
+        #expect(
+            lines.contains { $0.hasPrefix("  added    base/pricing.lua  ") && $0.hasSuffix(" bytes (the same bytes as A's pricing.lua)") })
         #expect(lines.contains("  pricing.params.night_surcharge: (none) → night_surcharge integer 0…200 = 50"))
         #expect(lines.contains("  pricing.price: pricing.lua:47-52 → pricing.lua:20-28"))
         #expect(!lines.contains("knobs"))
@@ -228,7 +239,9 @@ import Testing
         let built = Self.built
         let same = CLI.inProcess(["bundle", "diff", "rules.bundle", "rules.bundle"], in: built.folder)
         #expect(same.status == 0, "\(same.stderr)")
-        #expect(same.stdout == "rules.bundle → rules.bundle: the same rules (the same files) (signatures not checked: bundle verify checks them)\n")
+        #expect(
+            same.stdout
+                == "rules.bundle → rules.bundle: the same rules (the same files) (signatures not checked: bundle verify checks them)\n")
         let bad = CLI.inProcess(["bundle", "diff", "rules.bundle", "k.pub"], in: built.folder)
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("k.pub: not a bundle (malformed or truncated JSON"), "\(bad.stderr)")

@@ -100,7 +100,8 @@ package struct BundleDiff: Sendable {
             for path in Self.union(rulesA.params, rulesB.params, module: module) where paramsA[path] != paramsB[path] {
                 params.append(Param(path: path, a: paramsA[path], b: paramsB[path]))
             }
-            for name in Self.union(rulesA.functions, rulesB.functions, module: module) where functionsA[name]?.text != functionsB[name]?.text {
+            for name in Self.union(rulesA.functions, rulesB.functions, module: module)
+            where functionsA[name]?.text != functionsB[name]?.text {
                 functions.append(Function(name: name, a: functionsA[name]?.location, b: functionsB[name]?.location))
             }
         }
@@ -165,7 +166,9 @@ package struct BundleDiff: Sendable {
             do {
                 try bundle.withUnpacked { folder in
                     let rules = try RuleSet.load(folder.path, proving: false)
-                    let declared = [rules.escalation.params, rules.streaks.params, rules.pricing.params, rules.quests.params, rules.modes.params]
+                    let declared = [
+                        rules.escalation.params, rules.streaks.params, rules.pricing.params, rules.quests.params, rules.modes.params,
+                    ]
                     for (fileName, declared) in zip(RuleSet.fileNames, declared) {
                         for param in declared.params {
                             var path = String(fileName.dropLast(".lua".count)) + "." + "params"
