@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesModel
 import RulesSim
 
 struct BundleCommand: ParsableCommand {
@@ -20,8 +21,9 @@ struct BundleCommand: ParsableCommand {
               rulesrun bundle rules --key release.key --out rules.bundle
               rulesrun bundle verify rules.bundle --public-key release.pub
               rulesrun bundle inspect rules.bundle
+              rulesrun bundle diff live.bundle rules.bundle
             """,
-        subcommands: [Build.self, Verify.self, Inspect.self],
+        subcommands: [Build.self, Verify.self, Inspect.self, Diff.self],
         defaultSubcommand: Build.self
     )
 
@@ -103,7 +105,7 @@ struct BundleCommand: ParsableCommand {
                 let keys = try publicKeys.map { path throws(BundleError) in try BundlePublicKey(file: path) }
                 let bundle = try BundleFile.read(file, trusting: keys)
                 // Loaded and type-checked as an engine would before activating it (no proofs).
-                try BundleFile.withUnpacked(bundle) { folder in _ = try RuleSet.load(folder.path, proving: false) }
+                try bundle.withUnpacked { folder in _ = try RuleSet.load(folder.path, proving: false) }
                 Terminal.line(
                     "\(file): valid bundle, revision \(bundle.manifest.revision)\(bundle.manifest.rollback ? " (rollback)" : ""), signed by \(bundle.signer), "
                         + "\(bundle.files.count) files, the rules load")
@@ -142,6 +144,159 @@ struct BundleCommand: ParsableCommand {
     }
 }
 
+extension BundleCommand {
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "diff",
+            abstract: "What differs between two bundles: manifest fields, files, and the knobs, params and functions of their rules.",
+            discussion: """
+                Lists the manifest's fields that differ (revision, created, tests.passed, …, signature.key), the files \
+                changed, moved (the same bytes at another path), removed and added, and, in the rules, each knob whose \
+                value differs (by the path sweep --set takes: pricing.credit_costs[2].credits), each param declared \
+                differently (M.params: type, range, default, doc) and each function of a file's table whose source \
+                differs, with its lines in each bundle. The signatures are not checked (bundle verify checks them); \
+                every other check of a bundle is made, and each bundle's rules are loaded as an engine loads them, \
+                without proofs. Exit 0 when both hold the same files (the same rules, whatever their revisions), 1 when \
+                they differ, 2 when a bundle cannot be read or its rules do not load. docs/bundles.md
+
+                Example:
+                  rulesrun bundle diff live.bundle rules.bundle
+                """)
+
+        @Argument(help: "The bundle before (A).") var a: String
+        @Argument(help: "The bundle after (B).") var b: String
+        @Flag(help: "Print the differences as one JSON object.") var json = false
+
+        func run() throws {
+            let diff: BundleDiff
+            do {
+                let (x, y) = (try BundleFile.readUnverifiedBundle(a), try BundleFile.readUnverifiedBundle(b))
+                diff = try BundleDiff(x, source: a, y, source: b)
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(2)
+            }
+            if json { Terminal.print(Self.json(diff, a: a, b: b).description) } else { printText(diff) }
+            if !diff.sameRules { throw ExitCode(1) }
+        }
+
+        /// Text: the verdict, then one section per kind of difference that has any.
+        func printText(_ diff: BundleDiff) {
+            Terminal.line("\(a) → \(b): \(Self.verdict(diff)) (signatures not checked: bundle verify checks them)")
+            func section(_ title: String, _ lines: [String]) {
+                guard !lines.isEmpty else { return }
+                Terminal.line(title)
+                for line in lines { Terminal.line("  " + line) }
+            }
+            section("manifest", diff.manifest.map { "\($0.name): \(Self.shown($0.a)) → \(Self.shown($0.b))" })
+            section(
+                "files",
+                diff.files.map { file in
+                    switch file.change {
+                    case .changed: "changed  \(file.path)  \(file.a!.size) → \(file.b!.size) bytes"
+                    case .moved: "moved    \(file.a!.path) → \(file.b!.path)  (the same \(file.b!.size) bytes)"
+                    case .removed:
+                        "removed  \(file.path)  \(file.a!.size) bytes" + (file.sameAs.map { " (the same bytes as B's \($0))" } ?? "")
+                    case .added:
+                        "added    \(file.path)  \(file.b!.size) bytes" + (file.sameAs.map { " (the same bytes as A's \($0))" } ?? "")
+                    }
+                })
+            section("knobs", diff.knobs.map { "\($0.path): \(Self.shown($0.a)) → \(Self.shown($0.b))" })
+            section("params", diff.params.map { "\($0.path): \(Self.shown($0.a, $0.b)) → \(Self.shown($0.b, $0.a))" })
+            section(
+                "functions",
+                diff.functions.map { "\($0.name): \($0.a.map(\.description) ?? "(none)") → \($0.b.map(\.description) ?? "(none)")" })
+        }
+
+        static func verdict(_ diff: BundleDiff) -> String {
+            guard !diff.sameRules else { return "the same rules (the same files)" }
+            func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
+            let counts = [
+                count(diff.files.count, "file"), count(diff.knobs.count, "knob"), count(diff.params.count, "param"),
+                count(diff.functions.count, "function"),
+            ]
+            return "the rules differ: " + counts.joined(separator: ", ")
+        }
+
+        /// A manifest field's value: numbers and booleans as written, strings as they are.
+        static func shown(_ value: JSONValue) -> String {
+            if case .string(let s) = value { return SourceFile.excerpt(s, limit: 100) }
+            return value.description
+        }
+
+        /// A knob's value as Lua writes it (a long string cut), or `(none)`.
+        static func shown(_ value: LuaValue?) -> String {
+            guard let value else { return "(none)" }
+            return SourceFile.excerpt(value.description, limit: 100)
+        }
+
+        /// A param as validate prints it (`night_surcharge integer 0…200 = 50`), its doc too when
+        /// only the doc differs from `other`'s; `(none)`.
+        static func shown(_ param: RuleParams.Param?, _ other: RuleParams.Param?) -> String {
+            guard let param else { return "(none)" }
+            guard let other, other.summary == param.summary else { return param.summary }
+            return "\(param.summary), doc \(param.doc.map { "\"\(SourceFile.excerpt($0, limit: 100))\"" } ?? "(none)")"
+        }
+
+        /// `--json`: `{"a", "b", "signatures_checked": false, "same_rules", "manifest": [{"field", "a", "b"}],
+        /// "files": [{"change", "path", "a", "b", "same_as"}], "knobs": [{"path", "a", "b"}],
+        /// "params": [{"path", "a", "b"}], "functions": [{"name", "a", "b"}]}`; null where a bundle lacks it.
+        static func json(_ diff: BundleDiff, a: String, b: String) -> JSONValue {
+            func file(_ f: BundleManifest.File?) -> JSONValue {
+                f.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) } ?? .null
+            }
+            func location(_ l: BundleDiff.Location?) -> JSONValue {
+                guard let l else { return .null }
+                let (first, last) = (l.lines.lowerBound, l.lines.upperBound)
+                return .object([("file", .string(l.file)), ("first_line", .int(first)), ("last_line", .int(last))])
+            }
+            return .object([
+                ("a", .string(a)), ("b", .string(b)), ("signatures_checked", .bool(false)), ("same_rules", .bool(diff.sameRules)),
+                ("manifest", .array(diff.manifest.map { .object([("field", .string($0.name)), ("a", $0.a), ("b", $0.b)]) })),
+                (
+                    "files",
+                    .array(
+                        diff.files.map {
+                            .object([
+                                ("change", .string($0.change.rawValue)), ("path", .string($0.path)), ("a", file($0.a)), ("b", file($0.b)),
+                                ("same_as", $0.sameAs.map(JSONValue.string) ?? .null),
+                            ])
+                        })
+                ),
+                ("knobs", .array(diff.knobs.map { .object([("path", .string($0.path)), ("a", json($0.a)), ("b", json($0.b))]) })),
+                (
+                    "params",
+                    .array(
+                        diff.params.map {
+                            .object([
+                                ("path", .string($0.path)), ("a", $0.a.map { .object($0.jsonMembers) } ?? .null),
+                                ("b", $0.b.map { .object($0.jsonMembers) } ?? .null),
+                            ])
+                        })
+                ),
+                (
+                    "functions",
+                    .array(diff.functions.map { .object([("name", .string($0.name)), ("a", location($0.a)), ("b", location($0.b))]) })
+                ),
+            ])
+        }
+
+        /// A knob's value in JSON: a number, a boolean, a string, `{}` for an empty table; a table
+        /// too deep to walk as its Lua text; null where the bundle lacks it.
+        static func json(_ value: LuaValue?) -> JSONValue {
+            switch value {
+            case nil, .nil?: .null
+            case .boolean(let b)?: .bool(b)
+            case .integer(let i)?: .int(Int(i))
+            case .number(let d)?: d.isFinite ? .double(d) : .string(d.description)
+            case .string(let s)?: .string(s)
+            case .table(let t)? where t.isEmpty: .emptyObject
+            case let other?: .string(other.description)
+            }
+        }
+    }
+}
+
 /// Bundle files on disk, for the commands.
 enum BundleFile {
     static func bytes(_ path: String) throws(BundleError) -> [UInt8] {
@@ -159,11 +314,9 @@ enum BundleFile {
         try RuleBundle.manifestWithoutVerifying(try bytes(path), source: path)
     }
 
-    /// Calls `body` with the bundle unpacked in a new temporary folder, removed afterwards.
-    static func withUnpacked<T>(_ bundle: RuleBundle, _ body: (URL) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bundle-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(try bundle.unpack(into: folder))
+    /// The bundle at `path`, every check made but its signature's (`diff`).
+    static func readUnverifiedBundle(_ path: String) throws(BundleError) -> RuleBundle {
+        try RuleBundle.readWithoutVerifying(try bytes(path), source: path)
     }
 
     /// Writes `bytes` beside `path`, then renames it over `path`: a reader sees the old bundle or

@@ -31,24 +31,6 @@ extension Validate {
     }
 
     private static func json(_ param: RuleParams.Param, file: String) -> JSONValue {
-        .object([
-            ("file", .string(file)),
-            ("name", .string(param.name)),
-            ("type", .string(param.kind.rawValue)),
-            ("min", param.min.map(json) ?? .null),
-            ("max", param.max.map(json) ?? .null),
-            ("values", .array(param.values.map(JSONValue.string))),
-            ("default", json(param.defaultValue)),
-            ("doc", param.doc.map(JSONValue.string) ?? .null),
-        ])
-    }
-
-    private static func json(_ value: ParamValue) -> JSONValue {
-        switch value {
-        case .integer(let i): .int(Int(i))
-        case .number(let d): .double(d)
-        case .boolean(let b): .bool(b)
-        case .string(let s): .string(s)
-        }
+        .object([("file", .string(file))] + param.jsonMembers)
     }
 }

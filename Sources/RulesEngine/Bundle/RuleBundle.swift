@@ -43,14 +43,28 @@ public struct RuleBundle: Sendable {
     /// that the files are exactly those the manifest lists, each with its size and SHA-256, at
     /// paths that stay inside the bundle. Nothing is loaded; throws the first problem found.
     public static func read(_ data: [UInt8], source: String, trusting keys: [BundlePublicKey]) throws(BundleError) -> RuleBundle {
+        try read(data, source: source, keys: keys)
+    }
+
+    /// The bundle `data`, every check of ``read(_:source:trusting:)`` made but the signature's:
+    /// `signer` is the key id the bundle names, not checked (`rulesrun bundle diff`; never for loading).
+    package static func readWithoutVerifying(_ data: [UInt8], source: String) throws(BundleError) -> RuleBundle {
+        try read(data, source: source, keys: nil)
+    }
+
+    /// `keys`: the trusted keys, or nil to leave the signature unchecked.
+    private static func read(_ data: [UInt8], source: String, keys: [BundlePublicKey]?) throws(BundleError) -> RuleBundle {
         let (top, manifestBytes, keyID, raw) = try envelope(data, source: source)
-        let trusted = keys.map(\.id).joined(separator: ", ")
-        guard let key = keys.first(where: { $0.id == keyID }) else {
-            throw BundleError(
-                source, "signed by key \(keyID), which is not a trusted key (trusted: \(keys.isEmpty ? "none" : trusted))")
-        }
-        guard key.isValidSignature([UInt8](raw), for: manifestBytes) else {
-            throw BundleError(source, "the signature is not key \(keyID)'s signature of the manifest: the manifest was changed after it was signed")
+        if let keys {
+            let trusted = keys.map(\.id).joined(separator: ", ")
+            guard let key = keys.first(where: { $0.id == keyID }) else {
+                throw BundleError(
+                    source, "signed by key \(keyID), which is not a trusted key (trusted: \(keys.isEmpty ? "none" : trusted))")
+            }
+            guard key.isValidSignature([UInt8](raw), for: manifestBytes) else {
+                throw BundleError(
+                    source, "the signature is not key \(keyID)'s signature of the manifest: the manifest was changed after it was signed")
+            }
         }
         let manifest = try BundleManifest(bytes: manifestBytes, source: source)
         guard manifest.requiresRuleInterface == BundleManifest.ruleInterface else {
@@ -162,6 +176,14 @@ public struct RuleBundle: Sendable {
             try Data(name == "extends" ? Array("../\(level + 1)\n".utf8) : bytes).write(to: url, options: .withoutOverwriting)
         }
         return folder.appendingPathComponent("0")
+    }
+
+    /// Calls `body` with the bundle unpacked (``unpack(into:)``) in a new temporary folder, which
+    /// is removed afterwards.
+    package func withUnpacked<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bundle-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(try unpack(into: folder))
     }
 
     /// The bundle of the rule folder at `path` (its own files and those of the folders it extends),

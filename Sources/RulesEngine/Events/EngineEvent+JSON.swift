@@ -15,7 +15,8 @@ extension EngineEvent.Kind {
 }
 
 extension ParamValue {
-    var json: JSONValue {
+    /// The value as a JSON number, boolean or string.
+    package var json: JSONValue {
         switch self {
         case .integer(let value): .int(Int(value))
         case .number(let value): .double(value)

@@ -90,6 +90,15 @@ package struct RuleParams: Decodable, Sendable, Equatable {
             case .enum: "\(name) enum {\(values.map { ParamValue.string($0).text }.joined(separator: ", "))} = \(defaultValue.text)"
             }
         }
+
+        /// As JSON reports give it (`validate --format json`, `bundle diff --json`): its name, type,
+        /// min, max (null but for integers and numbers), values (empty but for enums), default, doc.
+        package var jsonMembers: [(String, JSONValue)] {
+            [
+                ("name", .string(name)), ("type", .string(kind.rawValue)), ("min", min?.json ?? .null), ("max", max?.json ?? .null),
+                ("values", .array(values.map(JSONValue.string))), ("default", defaultValue.json), ("doc", doc.map(JSONValue.string) ?? .null),
+            ]
+        }
     }
 
     package private(set) var params: [Param]
