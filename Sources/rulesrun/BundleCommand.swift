@@ -136,7 +136,7 @@ struct BundleCommand: ParsableCommand {
                 Terminal.line("  validation   \(manifest.provedFunctions) rule functions proved on \(manifest.provedInputs) inputs")
                 Terminal.line("  tests        \(manifest.testsPassed) passed, \(manifest.testsFailed) failed")
                 for f in manifest.files { Terminal.line("  \(f.path)  \(f.size) bytes  sha256 \(f.sha256.prefix(16))…") }
-            } catch let error as BundleError {
+            } catch {
                 Terminal.error("\(error)")
                 throw ExitCode(1)
             }

@@ -9,7 +9,7 @@ struct KeygenCommand: ParsableCommand {
         abstract: "Make an Ed25519 key pair that signs rule bundles: NAME.key (private) and NAME.pub (public).",
         discussion: """
             NAME.key is readable by its owner only (mode 600): keep it where bundles are built. NAME.pub is \
-            what an app pins (BundleStore's trusted keys) and what `rulesrun bundle verify --public-key` \
+            what an app pins (BundledEngine's trusted keys) and what `rulesrun bundle verify --public-key` \
             takes. Neither file is replaced if it exists. docs/bundles.md
 
             Example:

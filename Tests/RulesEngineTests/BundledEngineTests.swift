@@ -11,7 +11,7 @@ import Testing
 
     /// The default rules (escalation.lua edited by `edits`) as a bundle of `revision`.
     static func bundle(_ revision: Int, rollback: Bool = false, edits: [(old: String, new: String)] = []) throws -> [UInt8] {
-        let dir = try RuleFixture.folder(with: try RuleFixture.edit(try RuleFixture.defaultSource(), edits))
+        let dir = try RuleFixture.folder(with: try RuleFixture.edit(RuleFixture.defaultSource(), edits))
         defer { try? FileManager.default.removeItem(at: dir) }
         return try RuleBundle.build(
             folder: dir.path, key: key, revision: revision, rollback: rollback, created: Date(), builtWith: "test",
@@ -27,9 +27,9 @@ import Testing
     func folder() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString)") }
 
     func apply(_ engine: BundledEngine, _ line: String) -> Result<Engine.Outcome, EngineError> {
-        do { return .success(try engine.apply(try EngineEvent.parse(line))) } catch let error as EngineError { return .failure(error) } catch {
-            return .failure(EngineError(.invalidEvent, "\(error)"))
-        }
+        let event: EngineEvent
+        do { event = try EngineEvent.parse(line) } catch { return .failure(EngineError(.invalidEvent, "\(error)")) }
+        do { return .success(try engine.apply(event)) } catch { return .failure(error) }
     }
 
     @Test func activationNeedsAHigherRevisionAndKeepsTheFilesOnDisk() throws {

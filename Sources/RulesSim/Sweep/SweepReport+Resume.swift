@@ -64,7 +64,7 @@ extension SweepReport {
         var rows: [Int: SweepRow] = [:]
         var stale = 0
         for variant in variants {
-            guard case .object(let knobs)? = variant["knobs"], case .object(let metrics)? = variant["metrics"],
+            guard case .object(let knobs)? = variant["knobs"], case .object? = variant["metrics"],
                 case .string(let digest)? = variant["inputs_digest"], case .int(let refused)? = variant["refused_events"]
             else { continue }
             guard
