@@ -211,11 +211,8 @@ public final class BundledEngine {
 
     /// The bundle's rules, loaded and type-checked in a Lua state of their own (no proofs).
     static func load(_ bundle: RuleBundle, source: String) throws(BundleError) -> RuleSet {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bundle-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
         do {
-            let top = try bundle.unpack(into: scratch)
-            return try RuleSet.load(top.path, proving: false)
+            return try bundle.withUnpacked { top in try RuleSet.load(top.path, proving: false) }
         } catch let error as RuleSetError {
             throw BundleError(source, "its rules do not load: \(error.problems.map(\.description).joined(separator: "; "))")
         } catch {
