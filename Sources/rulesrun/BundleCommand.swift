@@ -322,14 +322,8 @@ enum BundleFile {
     /// Writes `bytes` beside `path`, then renames it over `path`: a reader sees the old bundle or
     /// the new one, whole, never a part.
     static func replace(_ path: String, with bytes: [UInt8]) throws {
-        let target = URL(fileURLWithPath: WorkingFolder.resolve(path))
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).new")
-        do {
-            try Data(bytes).write(to: temporary, options: .withoutOverwriting)
-            guard rename(temporary.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            Terminal.error("cannot write \(path): \(error)")
+        do { try RuleBundle.replaceFile(bytes, to: URL(fileURLWithPath: WorkingFolder.resolve(path))) } catch {
+            Terminal.error("cannot write \(path): \(error.message)")
             throw ExitCode(2)
         }
     }

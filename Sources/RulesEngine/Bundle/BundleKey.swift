@@ -61,7 +61,7 @@ public struct BundlePublicKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first 16 hex digits of the key's SHA-256.
-    public var id: String { String(SHA256.hash(data: raw).map { String(format: "%02x", $0) }.joined().prefix(16)) }
+    public var id: String { String(BundleManifest.hex(SHA256.hash(data: raw)).prefix(16)) }
 
     public var description: String { id }
 

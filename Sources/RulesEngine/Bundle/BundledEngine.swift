@@ -100,7 +100,7 @@ public final class BundledEngine {
         if chosen == nil, let initial {
             let bundle = try RuleBundle.read(initial, source: "the initial bundle", trusting: trustedKeys)
             chosen = (bundle, try Self.load(bundle, source: "the initial bundle"))
-            try Self.write(initial, to: folder.appendingPathComponent(Self.activeName))
+            try RuleBundle.replaceFile(initial, to: folder.appendingPathComponent(Self.activeName))
         }
         guard let (bundle, rules) = chosen else {
             close(lock)
@@ -116,7 +116,7 @@ public final class BundledEngine {
             probationEvents: 0, probationFailures: 0)
         if lastGood == nil {
             // The bundle it starts from is the good one until another passes probation.
-            try Self.write(bundle.bytes, to: folder.appendingPathComponent(Self.lastGoodName))
+            try RuleBundle.replaceFile(bundle.bytes, to: folder.appendingPathComponent(Self.lastGoodName))
             self.lastGood = bundle
             status.lastGoodRevision = bundle.manifest.revision
         }
@@ -154,7 +154,7 @@ public final class BundledEngine {
                     "revision \(revision) is not above the active revision \(active.manifest.revision) (a bundle built with --rollback may go back)")
             }
             let rules = try Self.load(bundle, source: source)
-            try Self.write(bytes, to: folder.appendingPathComponent(Self.activeName))
+            try RuleBundle.replaceFile(bytes, to: folder.appendingPathComponent(Self.activeName))
             // One step, between two events.
             engine.use(rules)
             active = bundle
@@ -180,7 +180,7 @@ public final class BundledEngine {
         } else if status.probationEvents >= probation.events {
             // Passed: it becomes the last good bundle.
             status.onProbation = false
-            if (try? Self.write(active.bytes, to: folder.appendingPathComponent(Self.lastGoodName))) != nil {
+            if (try? RuleBundle.replaceFile(active.bytes, to: folder.appendingPathComponent(Self.lastGoodName))) != nil {
                 lastGood = active
                 status.lastGoodRevision = active.manifest.revision
             }
@@ -205,7 +205,7 @@ public final class BundledEngine {
         engine.use(rules)
         active = good
         status.activeRevision = good.manifest.revision
-        try? Self.write(good.bytes, to: folder.appendingPathComponent(Self.activeName))
+        try? RuleBundle.replaceFile(good.bytes, to: folder.appendingPathComponent(Self.activeName))
         try? saveStatus()
     }
 
@@ -224,18 +224,6 @@ public final class BundledEngine {
         do { return try SourceFile.read(url.path, maxBytes: RuleBundle.maxBytes) } catch { throw BundleError(url.path, error.description) }
     }
 
-    /// Writes `bytes` beside `url` and renames it over `url`.
-    static func write(_ bytes: [UInt8], to url: URL) throws(BundleError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
-        do {
-            try Data(bytes).write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw BundleError(url.path, "cannot write it: \(error)")
-        }
-    }
-
     private func saveStatus() throws(BundleError) {
         let value: JSONValue = .object([
             ("active_revision", .int(status.activeRevision)), ("on_probation", .bool(status.onProbation)),
@@ -243,7 +231,7 @@ public final class BundledEngine {
             ("last_error", status.lastError.map(JSONValue.string) ?? .null),
             ("refused_revisions", .array(status.refusedRevisions.map(JSONValue.int))),
         ])
-        try Self.write(Array((value.description + "\n").utf8), to: folder.appendingPathComponent(Self.statusName))
+        try RuleBundle.replaceFile(Array((value.description + "\n").utf8), to: folder.appendingPathComponent(Self.statusName))
     }
 
     /// The revisions refused by an earlier run (a missing or unreadable status refuses none).

@@ -186,6 +186,20 @@ public struct RuleBundle: Sendable {
         return try body(try unpack(into: folder))
     }
 
+    /// Writes `bytes` beside `url` under a new name, then renames it over `url`: a reader sees the
+    /// old file or the new one, whole, never a part (the bundle files of `rulesrun bundle` and of
+    /// ``BundledEngine``).
+    package static func replaceFile(_ bytes: [UInt8], to url: URL) throws(BundleError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).new")
+        do {
+            try Data(bytes).write(to: temporary, options: .withoutOverwriting)
+            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw BundleError(url.path, "cannot write it: \(error)")
+        }
+    }
+
     /// The bundle of the rule folder at `path` (its own files and those of the folders it extends),
     /// signed with `key`. `validation` and `tests` are what was found when building it.
     public static func build(
