@@ -54,7 +54,7 @@ package struct TeamMetricTotals: Sendable, Equatable {
     func percentile(_ p: Int) -> Double {
         let total = values.values.reduce(0, +)
         guard total > 0 else { return 0 }
-        let rank = max(1, (total * p + 99) / 100)
+        let rank = Histogram.nearestRank(p, of: total)
         var cumulative = 0
         for (v, n) in values.sorted(by: { $0.key < $1.key }) {
             cumulative += n

@@ -13,11 +13,14 @@ enum Histogram {
         for (i, n) in other.enumerated() { counts[i] += n }
     }
 
+    /// The rank (1…`total`) of the `p`-th percentile of `total` values, by the nearest-rank method.
+    static func nearestRank(_ p: Int, of total: Int) -> Int { max(1, (total * p + 99) / 100) }
+
     /// The smallest value that at least `p` percent of the users have or are below (nearest rank).
     static func percentile(_ p: Int, of counts: [Int]) -> Int {
         let total = counts.reduce(0, +)
         guard total > 0 else { return 0 }
-        let rank = max(1, (total * p + 99) / 100)
+        let rank = nearestRank(p, of: total)
         var cumulative = 0
         for (value, n) in counts.enumerated() {
             cumulative += n
