@@ -40,6 +40,22 @@ struct BundleCommand: ParsableCommand {
         )
         var revision: Int?
         @Flag(help: "Mark the bundle as a rollback: an engine accepts it even below the revision it runs.") var rollback = false
+        @Option(help: "Run an experiment of this name: DIRECTORY is its first arm (the control), --arm adds the others.")
+        var experiment: String?
+        @Option(help: "The experiment's salt (default: its name): another salt assigns users independently.") var salt: String?
+        @Option(help: "The control arm's name.") var control = "control"
+        @Option(help: "Another arm of the experiment and its rule folder, NAME=DIRECTORY (repeatable).") var arm: [String] = []
+        @Option(
+            help: """
+                Each arm's share of users, NAME=SHARE,… with SHARE in basis points (2500) or percent (25%); adding up to                 10000 (100%). Default: equal shares, the remainder to the control.
+                """)
+        var allocation: String?
+        @Option(name: .customLong("kill-switch"), help: "Put every user on this arm (all 10000 basis points).") var killSwitch: String?
+        @Option(
+            help:
+                "The bundle this one replaces, whose experiment's buckets each arm keeps (default: --out, when it runs the same experiment and salt)."
+        )
+        var previous: String?
 
         func run() throws {
             let signingKey: BundleSigningKey
@@ -53,30 +69,121 @@ struct BundleCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             try Output.check(out, option: "--out")
-            // Validation with its proofs: an engine loading the bundle does not prove it again.
-            let ruleSet: RuleSet
-            do { ruleSet = try RuleSet.load(directory) } catch let error as RuleSetError {
-                for problem in error.problems { Terminal.error(problem.description) }
-                Terminal.error("\(directory): the rule set is not valid; no bundle was written")
-                throw ExitCode(1)
-            }
-            let results = try RuleTestRunner.run(directory, validated: ruleSet.snapshot, properties: PropertyRunner())
-            let failed = results.filter { $0.outcome.failsTheRun }
-            if !failed.isEmpty {
-                for result in failed.prefix(10) { Terminal.error("\(result.outcome.rawValue)  \(result.file):\(result.line) \(result.name)") }
-                Terminal.error("\(directory): \(failed.count) test\(failed.count == 1 ? "" : "s") failed (rulesrun test \(directory) shows them); no bundle was written")
-                throw ExitCode(1)
+            let (experiment, arms) = try self.experimentArms()
+            // Validation with its proofs (an engine loading the bundle does not prove it again) and the tests, of every arm.
+            var (proved, inputs, passed) = (0, 0, 0)
+            for folder in [directory] + arms.values.sorted() {
+                let ruleSet: RuleSet
+                do { ruleSet = try RuleSet.load(folder) } catch let error as RuleSetError {
+                    for problem in error.problems { Terminal.error(problem.description) }
+                    Terminal.error("\(folder): the rule set is not valid; no bundle was written")
+                    throw ExitCode(1)
+                }
+                let results = try RuleTestRunner.run(folder, validated: ruleSet.snapshot, properties: PropertyRunner())
+                let failed = results.filter { $0.outcome.failsTheRun }
+                if !failed.isEmpty {
+                    for result in failed.prefix(10) { Terminal.error("\(result.outcome.rawValue)  \(result.file):\(result.line) \(result.name)") }
+                    Terminal.error("\(folder): \(failed.count) test\(failed.count == 1 ? "" : "s") failed (rulesrun test \(folder) shows them); no bundle was written")
+                    throw ExitCode(1)
+                }
+                proved += ruleSet.provedInputs.count
+                inputs += ruleSet.provedInputs.reduce(0) { $0 + $1.inputs }
+                passed += results.filter { $0.outcome == .passed }.count
             }
             let bytes = try RuleBundle.build(
-                folder: directory, key: signingKey, revision: revision, rollback: rollback, created: Date(),
-                builtWith: RulesrunVersion.number, provedFunctions: ruleSet.provedInputs.count,
-                provedInputs: ruleSet.provedInputs.reduce(0) { $0 + $1.inputs }, testsPassed: results.filter { $0.outcome == .passed }.count,
+                folder: directory, experiment: experiment, arms: arms, key: signingKey, revision: revision, rollback: rollback,
+                created: Date(), builtWith: RulesrunVersion.number, provedFunctions: proved, provedInputs: inputs, testsPassed: passed,
                 testsFailed: 0)
             try BundleFile.replace(out, with: bytes)
             let bundle = try RuleBundle.read(bytes, source: out, trusting: [signingKey.publicKey])
             Terminal.line(
                 "wrote \(out): revision \(revision)\(rollback ? " (rollback)" : ""), \(bundle.files.count) files, \(bytes.count) bytes, signed by \(signingKey.publicKey.id); "
                     + "\(bundle.manifest.provedFunctions) rule functions proved on \(bundle.manifest.provedInputs) inputs, \(bundle.manifest.testsPassed) tests passed")
+            if let experiment { Terminal.line(BundleCommand.describe(experiment)) }
+        }
+
+        /// The experiment of the options (nil without --experiment) and each other arm's folder.
+        func experimentArms() throws -> (BundleExperiment?, [String: String]) {
+            guard let experiment else {
+                if !arm.isEmpty || allocation != nil || killSwitch != nil || salt != nil {
+                    Terminal.error("--arm, --allocation, --kill-switch and --salt belong to an experiment: give --experiment NAME")
+                    throw ExitCode(2)
+                }
+                return (nil, [:])
+            }
+            var folders: [(String, String)] = []
+            for entry in arm {
+                guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {
+                    Terminal.error("--arm \(entry.prefix(80)): expected NAME=DIRECTORY")
+                    throw ExitCode(2)
+                }
+                folders.append((String(entry[..<equals]), String(entry[entry.index(after: equals)...])))
+            }
+            let names = [control] + folders.map(\.0)
+            var shares: [(name: String, basisPoints: Int)]
+            if let killSwitch {
+                guard names.contains(killSwitch), allocation == nil else {
+                    Terminal.error("--kill-switch \(killSwitch.prefix(60)): expected one of the arms (\(names.joined(separator: ", "))), without --allocation")
+                    throw ExitCode(2)
+                }
+                shares = names.map { ($0, $0 == killSwitch ? BundleExperiment.buckets : 0) }
+            } else if let allocation {
+                shares = try Self.shares(allocation, arms: names)
+            } else {
+                let each = BundleExperiment.buckets / names.count
+                shares = names.map { ($0, each) }
+                shares[0].basisPoints += BundleExperiment.buckets - each * names.count
+            }
+            let previous = try previousExperiment()
+            do {
+                let made = try BundleExperiment.allocate(name: experiment, salt: salt ?? experiment, shares: shares, previous: previous)
+                return (made, Dictionary(folders, uniquingKeysWith: { a, _ in a }))
+            } catch {
+                Terminal.error("--experiment: \(error.message)")
+                throw ExitCode(2)
+            }
+        }
+
+        /// `NAME=SHARE,…` as basis points by arm, in the arms' order; every arm named once.
+        static func shares(_ text: String, arms: [String]) throws -> [(name: String, basisPoints: Int)] {
+            var given: [String: Int] = [:]
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2, arms.contains(pair[0]), given[pair[0]] == nil, let share = basisPoints(pair[1]) else {
+                    Terminal.error(
+                        "--allocation: \"\(part.prefix(60))\": expected ARM=SHARE, ARM one of \(arms.joined(separator: ", ")) (each once), "
+                            + "SHARE in basis points (2500) or percent with at most two decimals (25%, 12.5%)")
+                    throw ExitCode(2)
+                }
+                given[pair[0]] = share
+            }
+            guard given.count == arms.count else {
+                Terminal.error("--allocation: give every arm's share (missing: \(arms.filter { given[$0] == nil }.joined(separator: ", ")))")
+                throw ExitCode(2)
+            }
+            return arms.map { ($0, given[$0]!) }
+        }
+
+        /// `2500` or `25%` / `12.5%` as basis points.
+        static func basisPoints(_ text: String) -> Int? {
+            guard text.hasSuffix("%") else { return Int(text).flatMap { (0...BundleExperiment.buckets).contains($0) ? $0 : nil } }
+            let number = text.dropLast().split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(number.count), let whole = Int(number[0]), whole >= 0, number.count == 1 || (1...2).contains(number[1].count),
+                number[0].allSatisfy(\.isNumber)
+            else { return nil }
+            let fraction = number.count == 2 ? Int(number[1].padding(toLength: 2, withPad: "0", startingAt: 0)) : 0
+            guard let fraction, whole * 100 + fraction <= BundleExperiment.buckets else { return nil }
+            return whole * 100 + fraction
+        }
+
+        /// The experiment of --previous (else of --out, when it exists), whose buckets the arms keep.
+        func previousExperiment() throws -> BundleExperiment? {
+            let path = previous ?? out
+            guard previous != nil || FileManager.default.fileExists(atPath: WorkingFolder.resolve(path)) else { return nil }
+            do { return try BundleFile.readUnverified(path).0.experiment } catch {
+                Terminal.error("\(previous == nil ? "--out" : "--previous") \(error)")
+                throw ExitCode(2)
+            }
         }
 
         /// One more than the revision of the bundle at `out`, when it is one that `key` signed.
@@ -104,8 +211,10 @@ struct BundleCommand: ParsableCommand {
             do {
                 let keys = try publicKeys.map { path throws(BundleError) in try BundlePublicKey(file: path) }
                 let bundle = try BundleFile.read(file, trusting: keys)
-                // Loaded and type-checked as an engine would before activating it (no proofs).
-                try bundle.withUnpacked { folder in _ = try RuleSet.load(folder.path, proving: false) }
+                // Loaded and type-checked as an engine would before activating it (no proofs), every arm.
+                for arm in bundle.manifest.experiment?.arms.indices ?? 0..<1 {
+                    try bundle.withUnpacked(arm: arm) { folder in _ = try RuleSet.load(folder.path, proving: false) }
+                }
                 Terminal.line(
                     "\(file): valid bundle, revision \(bundle.manifest.revision)\(bundle.manifest.rollback ? " (rollback)" : ""), signed by \(bundle.signer), "
                         + "\(bundle.files.count) files, the rules load")
@@ -135,6 +244,7 @@ struct BundleCommand: ParsableCommand {
                 Terminal.line("  rule interface \(manifest.requiresRuleInterface); rules digest \(manifest.rulesDigest)")
                 Terminal.line("  validation   \(manifest.provedFunctions) rule functions proved on \(manifest.provedInputs) inputs")
                 Terminal.line("  tests        \(manifest.testsPassed) passed, \(manifest.testsFailed) failed")
+                if let experiment = manifest.experiment { Terminal.line("  " + BundleCommand.describe(experiment)) }
                 for f in manifest.files { Terminal.line("  \(f.path)  \(f.size) bytes  sha256 \(f.sha256.prefix(16))…") }
             } catch {
                 Terminal.error("\(error)")
@@ -145,6 +255,16 @@ struct BundleCommand: ParsableCommand {
 }
 
 extension BundleCommand {
+    /// One line: the experiment, its salt, and each arm's share and buckets.
+    static func describe(_ experiment: BundleExperiment) -> String {
+        let arms = experiment.arms.map { arm in
+            let percent = String(format: "%.2f", Double(arm.basisPoints) / 100)
+            let buckets = arm.buckets.prefix(4).map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: " ")
+            return "\(arm.name) \(arm.basisPoints) bp (\(percent) %\(buckets.isEmpty ? "" : ", buckets \(buckets)")\(arm.buckets.count > 4 ? " …" : ""))"
+        }
+        return "experiment   \(experiment.name) (salt \(experiment.salt)): " + arms.joined(separator: ", ")
+    }
+
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",

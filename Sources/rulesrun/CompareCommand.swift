@@ -67,8 +67,9 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Rule set A (the reference, usually rules).") var dirA: String
-    @Argument(help: "Rule set B.") var dirB: String
+    @Argument(help: "Rule set A (the reference, usually rules): a folder, @default or a bundle (FILE#ARM: an arm of its experiment).")
+    var dirA: String
+    @Argument(help: "Rule set B: a folder, @default or a bundle (FILE#ARM).") var dirB: String
     @Option(
         parsing: .unconditional, help: "Histories to generate, 1 to \(CompareOptions.maxRuns). (default: \(CompareOptions.defaultRuns))",
         transform: WholeNumber.parser(1...CompareOptions.maxRuns)) var runs = CompareOptions.defaultRuns
@@ -173,7 +174,9 @@ struct CompareCommand: ParsableCommand {
     /// The default `--out`: its folders are made when missing (the user did not name it).
     static let defaultOut = ".rulesrun/compare"
 
-    func validate() throws {
+    mutating func validate() throws {
+        // A bundle's rules (an arm's: FILE.bundle#ARM) are compared from where they are unpacked.
+        (dirA, dirB) = (try BundleRules.folder(dirA), try BundleRules.folder(dirB))
         try PersonaDirs.check(personaDir)
         if coverage, bench { throw ValidationError("--bench measures the walk's speed; leave out --coverage") }
         if html != nil, bench { throw ValidationError("--bench measures the walk's speed; leave out --html") }

@@ -3,9 +3,14 @@ import BuiltInDefaults
 import Foundation
 import LuaHost
 
-/// `--rules`, the rule folder of `simulate` and `replay`.
+/// `--rules`, the rule folder of `simulate`, `replay` and `sweep`: a folder, `@default`, or a
+/// bundle (`FILE.bundle`, `FILE.bundle#ARM` for an arm of its experiment), whose rules are read
+/// from where ``BundleRules`` unpacks them.
 struct RuleFolderOption: ParsableArguments {
     @Option(help: RuleFolderOption.help) var rules = RuleFolderOption.defaultFolder
+
+    /// A bundle named by `--rules` is replaced by the folder its rules are unpacked in.
+    mutating func validate() throws { rules = try BundleRules.folder(rules) }
 
     /// The rule folder of a command given none: `./rules` when there is one, else the built-in
     /// default rules (`@default`), so that every command works from any folder.
@@ -16,5 +21,5 @@ struct RuleFolderOption: ParsableArguments {
 
     /// The help of a rule folder argument or option.
     static let help: ArgumentHelp =
-        "The rule folder: a path, or @default (the built-in default rules); ./rules when there is one, else @default."
+        "The rule folder: a path, @default (the built-in default rules), or a bundle file (FILE#ARM: an arm of its experiment); ./rules when there is one, else @default."
 }

@@ -32,6 +32,8 @@ public struct BundleManifest: Sendable, Equatable {
     public var testsFailed: Int
     /// The files, in order, with their sizes and SHA-256 (hex).
     public var files: [File]
+    /// The experiment whose arms are the bundle's rule sets (nil: one rule set for every user).
+    public var experiment: BundleExperiment?
 
     public struct File: Sendable, Equatable {
         public var path: String
@@ -66,17 +68,17 @@ public struct BundleManifest: Sendable, Equatable {
 
     /// The manifest as the bytes that are signed.
     var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("bundle_format", .int(Self.format)), ("revision", .int(revision)), ("rollback", .bool(rollback)),
             ("created", .string(created)), ("source", .string(source)), ("built_with", .string(builtWith)),
             ("requires_rule_interface", .int(requiresRuleInterface)), ("rules_digest", .string(rulesDigest)),
             ("validation", .object([("proved_functions", .int(provedFunctions)), ("proved_inputs", .int(provedInputs))])),
             ("tests", .object([("passed", .int(testsPassed)), ("failed", .int(testsFailed))])),
-            (
-                "files",
-                .array(files.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })
-            ),
-        ])
+        ]
+        if let experiment { members.append(("experiment", experiment.json)) }
+        members.append(
+            ("files", .array(files.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })))
+        return .object(members)
     }
 
     /// The manifest of `bytes` (the signed text), every field checked: `source` names the bundle.
@@ -88,7 +90,7 @@ public struct BundleManifest: Sendable, Equatable {
         let reader = try ManifestReader(file: file, value: value, path: "manifest")
         try reader.onlyKeys([
             "bundle_format", "revision", "rollback", "created", "source", "built_with", "requires_rule_interface", "rules_digest",
-            "validation", "tests", "files",
+            "validation", "tests", "files", "experiment",
         ])
         let format = try reader.int("bundle_format", 1...1_000)
         guard format == Self.format else {
@@ -121,6 +123,7 @@ public struct BundleManifest: Sendable, Equatable {
             }
             files.append(File(path: path, size: size, sha256: hash))
         }
+        experiment = try reader.members.contains { $0.0 == "experiment" } ? BundleExperiment(try reader.object("experiment")) : nil
         let digest = try reader.string("rules_digest", maxLength: 64)
         guard digest == rulesDigest else {
             throw BundleError(file, "manifest.rules_digest: \(digest.prefix(64)) is not the digest of manifest.files (\(rulesDigest))")
@@ -129,8 +132,9 @@ public struct BundleManifest: Sendable, Equatable {
 
     init(
         revision: Int, rollback: Bool, created: String, source: String, builtWith: String, provedFunctions: Int, provedInputs: Int,
-        testsPassed: Int, testsFailed: Int, files: [File]
+        testsPassed: Int, testsFailed: Int, files: [File], experiment: BundleExperiment? = nil
     ) {
+        self.experiment = experiment
         self.revision = revision
         self.rollback = rollback
         self.created = created

@@ -19,6 +19,10 @@ import RulesStore
 /// - Probation: over the first ``Probation/events`` events after an activation, more than
 ///   ``Probation/maxFailures`` rule failures (`RULE_ERROR`, `RULE_VIOLATION`) roll back to the last
 ///   good bundle, and its revision is refused from then on (status and log say so).
+/// - Experiments: a bundle with arms (``BundleManifest/experiment``) applies each user's events
+///   under the rules of the user's arm (``BundleExperiment/armIndex(of:)``), and the first event a
+///   user's arm decides is followed by an `exposure` event (experiment, arm, revision, time) in
+///   the user's rows, which replay logs and analysis read.
 ///
 /// Not `Sendable`, like ``Engine``: use it on one thread or task.
 public final class BundledEngine {
@@ -52,13 +56,20 @@ public final class BundledEngine {
         public var probationFailures: Int
     }
 
-    public let engine: Engine
+    /// The engine of each arm of the active bundle's experiment (one for a bundle without one),
+    /// all on the same store.
+    public private(set) var engines: [Engine]
+    /// The engine of the active bundle's first arm (its only one without an experiment).
+    public var engine: Engine { engines[0] }
+    public let store: Store
     public let folder: URL
     public let trustedKeys: [BundlePublicKey]
     public let probation: Probation
     public private(set) var status: Status
     private var active: RuleBundle
     private var lastGood: RuleBundle?
+    /// The users known to be exposed to their arm: "experiment/arm/user".
+    private var exposed = Set<String>()
     private let lock: Int32
     private let log = Logger(label: "rulesrun.bundles")
 
@@ -82,7 +93,7 @@ public final class BundledEngine {
         }
         let refused = Self.refusedRevisions(folder.appendingPathComponent(Self.statusName))
         var problems: [String] = []
-        var chosen: (RuleBundle, RuleSet)?
+        var chosen: (RuleBundle, [RuleSet])?
         var lastGood: RuleBundle?
         for name in [Self.activeName, Self.lastGoodName] {
             let url = folder.appendingPathComponent(name)
@@ -107,7 +118,8 @@ public final class BundledEngine {
             throw BundleError(
                 folder.path, "no bundle to start from" + (problems.isEmpty ? " (give the app's initial bundle)" : ": " + problems.joined(separator: "; ")))
         }
-        engine = Engine(store: store, rules: rules)
+        self.store = store
+        engines = rules.map { Engine(store: store, rules: $0) }
         active = bundle
         self.lastGood = lastGood
         status = Status(
@@ -127,8 +139,10 @@ public final class BundledEngine {
 
     /// Applies `event` (``Engine/apply(_:)``), counting rule failures while a bundle is on probation.
     public func apply(_ event: EngineEvent) throws(EngineError) -> Engine.Outcome {
+        let experiment = active.manifest.experiment
+        let arm = experiment?.armIndex(of: event.user) ?? 0
         do {
-            let outcome = try engine.apply(event)
+            let outcome = try engines[arm].apply(event)
             watch(failed: false)
             return outcome
         } catch {
@@ -156,8 +170,7 @@ public final class BundledEngine {
             let rules = try Self.load(bundle, source: source)
             try RuleBundle.replaceFile(bytes, to: folder.appendingPathComponent(Self.activeName))
             // One step, between two events.
-            engine.use(rules)
-            active = bundle
+            use(rules, of: bundle)
             (status.activeRevision, status.onProbation, status.lastError) = (revision, true, nil)
             (status.probationEvents, status.probationFailures) = (0, 0)
             log.info("activated bundle revision \(revision) from \(source) (on probation for \(probation.events) events)")
@@ -202,22 +215,37 @@ public final class BundledEngine {
             try? saveStatus()
             return
         }
-        engine.use(rules)
-        active = good
+        use(rules, of: good)
         status.activeRevision = good.manifest.revision
         try? RuleBundle.replaceFile(good.bytes, to: folder.appendingPathComponent(Self.activeName))
         try? saveStatus()
     }
 
-    /// The bundle's rules, loaded and type-checked in a Lua state of their own (no proofs).
-    static func load(_ bundle: RuleBundle, source: String) throws(BundleError) -> RuleSet {
-        do {
-            return try bundle.withUnpacked { top in try RuleSet.load(top.path, proving: false) }
-        } catch let error as RuleSetError {
-            throw BundleError(source, "its rules do not load: \(error.problems.map(\.description).joined(separator: "; "))")
-        } catch {
-            throw BundleError(source, "cannot unpack it: \(error)")
+    /// Puts the rules of `bundle`'s arms in force: the engines of arms that stay are kept (with
+    /// what they cached of their users), given their arm's new rules.
+    private func use(_ rules: [RuleSet], of bundle: RuleBundle) {
+        for (arm, set) in rules.enumerated() {
+            if arm < engines.count { engines[arm].use(set) } else { engines.append(Engine(store: store, rules: set)) }
         }
+        engines.removeLast(engines.count - rules.count)
+        active = bundle
+    }
+
+    /// The rules of each of the bundle's arms (its one rule set without an experiment), loaded and
+    /// type-checked, each in a Lua state of its own (no proofs).
+    static func load(_ bundle: RuleBundle, source: String) throws(BundleError) -> [RuleSet] {
+        var sets: [RuleSet] = []
+        for arm in bundle.manifest.experiment?.arms.indices ?? 0..<1 {
+            let name = bundle.manifest.experiment.map { " (arm \($0.arms[arm].name))" } ?? ""
+            do {
+                sets.append(try bundle.withUnpacked(arm: arm) { top in try RuleSet.load(top.path, proving: false) })
+            } catch let error as RuleSetError {
+                throw BundleError(source, "its rules\(name) do not load: \(error.problems.map(\.description).joined(separator: "; "))")
+            } catch {
+                throw BundleError(source, "cannot unpack it\(name): \(error)")
+            }
+        }
+        return sets
     }
 
     static func bytes(_ url: URL) throws(BundleError) -> [UInt8] {

@@ -1,3 +1,4 @@
+import BuiltInDefaults
 import Crypto
 import Foundation
 import LuaHost
@@ -17,7 +18,8 @@ import RulesModel
 /// SHA-256, so a change to any byte of any file, a file added or removed, or a manifest field
 /// changed is refused. A folder that extends another is held whole: its own files at the top, the
 /// folder it extends under `base/` (and so on), each level's `extends` naming `base`, so that the
-/// bundle stands alone.
+/// bundle stands alone. A bundle that runs an experiment (``BundleManifest/experiment``) holds its
+/// first arm's rule set so, and each other arm's under `arms/ARM/` (its own `base/` levels included).
 public struct RuleBundle: Sendable {
     public let manifest: BundleManifest
     /// The id of the key that signed it (one of the trusted keys).
@@ -30,7 +32,7 @@ public struct RuleBundle: Sendable {
     /// The largest bundle read, file, and number of files; the longest path inside it.
     public static let maxBytes = 32 << 20
     static let maxFileBytes = LuaLimits.default.maxSourceBytes
-    static let maxFiles = 64
+    static let maxFiles = 256
     static let maxPathLength = 200
     /// The deepest chain of `base/` folders (a folder extending one that extends …).
     static let maxDepth = 8
@@ -76,7 +78,7 @@ public struct RuleBundle: Sendable {
         guard case .object(let held) = try top.value("files") else { throw BundleError(source, "bundle.files: expected an object of texts by path") }
         var files: [(String, [UInt8])] = []
         for entry in manifest.files {
-            try checkPath(entry.path, source: source)
+            try checkPath(entry.path, experiment: manifest.experiment, source: source)
             guard let value = held.first(where: { $0.0 == entry.path })?.1 else {
                 throw BundleError(source, "\(entry.path): listed in the manifest, but the bundle does not hold it")
             }
@@ -93,7 +95,11 @@ public struct RuleBundle: Sendable {
         if let extra = held.first(where: { path, _ in !manifest.files.contains { $0.path == path } }) {
             throw BundleError(source, "\(extra.0.prefix(200)): the bundle holds it, but the manifest does not list it")
         }
-        try checkChain(manifest.files.map(\.path), files: files, source: source)
+        for arm in manifest.experiment?.arms.indices ?? 0..<1 {
+            let prefix = manifest.experiment?.prefix(ofArm: arm) ?? ""
+            let own = files.filter { arm == 0 ? !$0.0.hasPrefix("arms/") : $0.0.hasPrefix(prefix) }
+            try checkChain(own.map { String($0.0.dropFirst(prefix.count)) }, files: own, prefix: prefix, source: source)
+        }
         return RuleBundle(manifest: manifest, signer: keyID, files: files, bytes: data)
     }
 
@@ -132,42 +138,69 @@ public struct RuleBundle: Sendable {
         return (try BundleManifest(bytes: manifestBytes, source: source), keyID)
     }
 
-    /// A path inside a bundle: `NAME` or `base/…/NAME`, NAME a rule file, `metrics.lua` or `extends`.
-    static func checkPath(_ path: String, source: String) throws(BundleError) {
+    /// A path inside a bundle: `NAME` or `base/…/NAME`, NAME a rule file, `metrics.lua` or `extends`,
+    /// or such a path under `arms/ARM/` for an arm of the experiment but the control.
+    static func checkPath(_ path: String, experiment: BundleExperiment?, source: String) throws(BundleError) {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let name = parts.removeLast()
+        if parts.first == "arms", parts.count >= 2, let experiment, experiment.arms.dropFirst().contains(where: { $0.name == parts[1] }) {
+            parts.removeFirst(2)
+        }
         guard !path.hasPrefix("/"), parts.allSatisfy({ $0 == "base" }), parts.count <= maxDepth,
             ruleFileNames.contains(name) || name == "extends"
         else {
             throw BundleError(
                 source,
-                "\(path.prefix(200)): not a path a bundle may hold (a rule file, \(RuleSet.metricsFileName) or extends, at the top or under base/)")
+                "\(path.prefix(200)): not a path a bundle may hold (a rule file, \(RuleSet.metricsFileName) or extends, at the top or under base/"
+                    + (experiment == nil ? ")" : ", or so under arms/ARM/ for an arm of the experiment but the first)"))
         }
     }
 
-    /// Each level but the deepest extends the next (`extends` holds `base`); the deepest extends nothing.
-    static func checkChain(_ paths: [String], files: [(String, [UInt8])], source: String) throws(BundleError) {
+    /// Each level of an arm's files (`paths`, without the arm's `prefix`) but the deepest extends
+    /// the next (`extends` holds `base`); the deepest extends nothing.
+    static func checkChain(_ paths: [String], files: [(String, [UInt8])], prefix: String, source: String) throws(BundleError) {
         let depth = paths.map { $0.components(separatedBy: "/").count - 1 }.max() ?? 0
         for level in 0...depth {
-            let prefix = String(repeating: "base/", count: level)
-            let extends = files.first { $0.0 == prefix + "extends" }
+            let path = prefix + String(repeating: "base/", count: level) + "extends"
+            let extends = files.first { $0.0 == path }
             if level < depth {
                 guard let extends, String(decoding: extends.1, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "base" else {
-                    throw BundleError(source, "\(prefix)extends: expected 'base' (the level below), as a bundle is built")
+                    throw BundleError(source, "\(path): expected 'base' (the level below), as a bundle is built")
                 }
             } else if extends != nil {
-                throw BundleError(source, "\(prefix)extends: the deepest level of a bundle extends nothing")
+                throw BundleError(source, "\(path): the deepest level of a bundle's rule set extends nothing")
             }
         }
     }
 
-    /// Writes the files into `folder` (which must not exist) as rule folders that `RuleSet.load`
+    /// The index in the experiment's arms of the arm named `name` (nil: the control, 0); throws
+    /// when the bundle has no such arm.
+    public func armIndex(_ name: String?) throws(BundleError) -> Int {
+        guard let name else { return 0 }
+        guard let experiment = manifest.experiment else {
+            throw BundleError(manifest.source, "arm \(name.prefix(60)): this bundle runs no experiment (it has one rule set)")
+        }
+        guard let index = experiment.arms.firstIndex(where: { $0.name == name }) else {
+            throw BundleError(
+                manifest.source,
+                "arm \(name.prefix(60)): experiment \(experiment.name) has arms \(experiment.arms.map(\.name).joined(separator: ", "))")
+        }
+        return index
+    }
+
+    /// Writes the rule set of arm `arm` (the index in the experiment's arms; 0, the control, for a
+    /// bundle without one) into `folder` (which must not exist) as rule folders that `RuleSet.load`
     /// reads: each level in a folder of its own (`0`, `1`, …; each `extends` naming the next), and
     /// returns the top one's path.
     @discardableResult
-    public func unpack(into folder: URL) throws -> URL {
+    public func unpack(into folder: URL, arm: Int = 0) throws -> URL {
         let manager = FileManager.default
-        for (path, bytes) in files {
+        try manager.createDirectory(at: folder.appendingPathComponent("0"), withIntermediateDirectories: true)
+        let prefix = manifest.experiment?.prefix(ofArm: arm) ?? ""
+        for file in files {
+            // The control's files are the bundle's own; another arm's are under its prefix.
+            guard arm == 0 ? !file.path.hasPrefix("arms/") : file.path.hasPrefix(prefix) else { continue }
+            let (path, bytes) = (String(file.path.dropFirst(prefix.count)), file.bytes)
             let level = path.components(separatedBy: "/").count - 1
             let name = (path as NSString).lastPathComponent
             let url = folder.appendingPathComponent("\(level)").appendingPathComponent(name)
@@ -180,10 +213,32 @@ public struct RuleBundle: Sendable {
 
     /// Calls `body` with the bundle unpacked (``unpack(into:)``) in a new temporary folder, which
     /// is removed afterwards.
-    package func withUnpacked<T>(_ body: (URL) throws -> T) throws -> T {
+    package func withUnpacked<T>(arm: Int = 0, _ body: (URL) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-bundle-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(try unpack(into: folder))
+        return try body(try unpack(into: folder, arm: arm))
+    }
+
+    /// The rule folder of arm `arm` unpacked (``unpack(into:arm:)``) into the per-user cache
+    /// (`bundles/<digest>/<arm>` of `BuiltInDefaults.cacheFolder`), once: into a temporary folder
+    /// renamed into place, so that a folder of that name is always whole, whoever wrote it. For
+    /// commands that read a bundle's rules as a folder (`simulate --rules FILE.bundle`).
+    package func cachedFolder(arm: Int = 0) throws -> URL {
+        let files = FileManager.default
+        let digest = BundleManifest.hex(SHA256.hash(data: bytes)).prefix(32)
+        let target = BuiltInDefaults.cacheFolder().appendingPathComponent("bundles/\(digest)/\(arm)", isDirectory: true)
+        if files.fileExists(atPath: target.appendingPathComponent("0").path) { return target.appendingPathComponent("0") }
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(arm)-\(UUID().uuidString)", isDirectory: true)
+        try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            try unpack(into: temporary, arm: arm)
+            try files.moveItem(at: temporary, to: target)
+        } catch {
+            try? files.removeItem(at: temporary)
+            // Another process renamed its whole copy into place first.
+            guard files.fileExists(atPath: target.path) else { throw error }
+        }
+        return target.appendingPathComponent("0")
     }
 
     /// Writes `bytes` beside `url` under a new name, then renames it over `url`: a reader sees the
@@ -201,28 +256,41 @@ public struct RuleBundle: Sendable {
     }
 
     /// The bundle of the rule folder at `path` (its own files and those of the folders it extends),
-    /// signed with `key`. `validation` and `tests` are what was found when building it.
+    /// signed with `key`. With an `experiment`, `path` is its first arm's rule set (the control)
+    /// and `arms` gives the folder of each other arm, by name. `validation` and `tests` are what
+    /// was found when building it.
     public static func build(
-        folder path: String, key: BundleSigningKey, revision: Int, rollback: Bool, created: Date, builtWith: String,
-        provedFunctions: Int, provedInputs: Int, testsPassed: Int, testsFailed: Int
+        folder path: String, experiment: BundleExperiment? = nil, arms: [String: String] = [:], key: BundleSigningKey, revision: Int,
+        rollback: Bool, created: Date, builtWith: String, provedFunctions: Int, provedInputs: Int, testsPassed: Int, testsFailed: Int
     ) throws -> [UInt8] {
-        let sources = try RuleSources(path)
-        var files: [(String, [UInt8])] = []
-        for (level, link) in sources.chain.enumerated() {
-            let prefix = String(repeating: "base/", count: level)
-            for name in ruleFileNames {
-                let url = link.folder.root.appendingPathComponent(name)
-                guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                files.append((prefix + name, try SourceFile.read(url.path, maxBytes: maxFileBytes)))
-            }
-            if level < sources.chain.count - 1 { files.append((prefix + "extends", Array("base\n".utf8))) }
+        var files = try files(ofFolder: path, prefix: "")
+        for (index, arm) in (experiment?.arms ?? []).enumerated().dropFirst() {
+            guard let folder = arms[arm.name] else { throw BundleError(path, "arm \(arm.name): no rule folder given for it") }
+            files += try Self.files(ofFolder: folder, prefix: experiment!.prefix(ofArm: index))
         }
         let manifest = BundleManifest(
             revision: revision, rollback: rollback, created: ISO8601DateFormatter().string(from: created), source: path,
             builtWith: builtWith, provedFunctions: provedFunctions, provedInputs: provedInputs, testsPassed: testsPassed,
             testsFailed: testsFailed,
-            files: files.map { BundleManifest.File(path: $0.0, bytes: $0.1) })
+            files: files.map { BundleManifest.File(path: $0.0, bytes: $0.1) }, experiment: experiment)
         return try assemble(manifest: manifest.jsonText, files: files.map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }, key: key)
+    }
+
+    /// The files of the rule folder at `path` and of those it extends, each level under one more
+    /// `base/`, all under `prefix`.
+    static func files(ofFolder path: String, prefix: String) throws -> [(String, [UInt8])] {
+        let sources = try RuleSources(path)
+        var files: [(String, [UInt8])] = []
+        for (level, link) in sources.chain.enumerated() {
+            let levelPrefix = prefix + String(repeating: "base/", count: level)
+            for name in ruleFileNames {
+                let url = link.folder.root.appendingPathComponent(name)
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                files.append((levelPrefix + name, try SourceFile.read(url.path, maxBytes: maxFileBytes)))
+            }
+            if level < sources.chain.count - 1 { files.append((levelPrefix + "extends", Array("base\n".utf8))) }
+        }
+        return files
     }
 
     /// The bundle file of `manifest` (its text, as signed) and `files`, signed by `key` (which the

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import RulesEngine
+
+/// The rules of a bundle where a command takes a rule folder (`simulate --rules FILE.bundle`,
+/// `compare A.bundle B.bundle#fast`), so that what ships is what was simulated: the bundle is
+/// read with every check but its signature's (`bundle verify` checks that), and the rule set of
+/// the arm named after `#` (the first arm without one) is unpacked once into the user's cache.
+enum BundleRules {
+    /// `path` itself when it names no file (a folder, `@default`, a path that does not exist:
+    /// the command says so), else the folder of the bundle's arm.
+    static func folder(_ path: String) throws -> String {
+        let (file, arm) = split(path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: WorkingFolder.resolve(file), isDirectory: &isFolder), !isFolder.boolValue else {
+            if arm != nil, !FileManager.default.fileExists(atPath: WorkingFolder.resolve(path)) {
+                throw ValidationError("\(file): no such bundle file (\(path) names an arm of a bundle)")
+            }
+            return path
+        }
+        do {
+            let bundle = try BundleFile.readUnverifiedBundle(file)
+            return try bundle.cachedFolder(arm: try bundle.armIndex(arm)).path
+        } catch let error as BundleError {
+            throw ValidationError("\(file): \(error.message)")
+        } catch {
+            throw ValidationError("\(file): cannot unpack its rules: \(error)")
+        }
+    }
+
+    /// `FILE#ARM` as the file and the arm; a path without `#` as itself and nil.
+    static func split(_ path: String) -> (file: String, arm: String?) {
+        guard let hash = path.lastIndex(of: "#") else { return (path, nil) }
+        return (String(path[..<hash]), String(path[path.index(after: hash)...]))
+    }
+}
