@@ -21,12 +21,28 @@ enum BundleRules {
         }
         do {
             let bundle = try BundleFile.readUnverifiedBundle(file)
-            return try bundle.cachedFolder(arm: try bundle.armIndex(arm)).path
+            let folder = try bundle.cachedFolder(arm: try bundle.armIndex(arm)).path
+            given.set(folder, path)
+            return folder
         } catch let error as BundleError {
             throw ValidationError("\(file): \(error.message)")
         } catch {
             throw ValidationError("\(file): cannot unpack its rules: \(error)")
         }
+    }
+
+    /// What the user named the rules at `folder`: a bundle's `FILE#ARM` for the folder it was
+    /// unpacked in, else `folder` itself (for reports: `"rules": "rollout.bundle#fast"`).
+    static func shown(_ folder: String) -> String { given.get(folder) ?? folder }
+
+    private static let given = Names()
+
+    /// The bundles named in this process, by the folder of their rules.
+    private final class Names: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String: String] = [:]
+        func set(_ folder: String, _ name: String) { lock.withLock { names[folder] = name } }
+        func get(_ folder: String) -> String? { lock.withLock { names[folder] } }
     }
 
     /// `FILE#ARM` as the file and the arm; a path without `#` as itself and nil.

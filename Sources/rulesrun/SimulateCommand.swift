@@ -212,6 +212,7 @@ struct SimulateCommand: ParsableCommand {
                 recordsLines: coverage)
             config.responses = !noResponses
             config.recordsEvents = events != nil
+            if BundleRules.shown(ruleFolder.rules) != ruleFolder.rules { config.rulesName = BundleRules.shown(ruleFolder.rules) }
             if let metrics { config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) { try TeamMetrics.source(file: metrics) } }
             return config
         } catch let error as SimulationError {

@@ -88,7 +88,7 @@ import Testing
             do {
                 _ = try BundleExperiment.allocate(name: name, salt: "s", shares: shares, previous: nil)
                 return "accepted"
-            } catch { return (error as? BundleError)?.message ?? "\(error)" }
+            } catch { return error.message }
         }
         #expect(refusal([("control", 5_000), ("a", 4_000)]) == "the arms' shares add up to 9000 basis points; expected 10000 (100 %)")
         #expect(refusal([("control", 5_000), ("control", 5_000)]) == "an arm is named twice")

@@ -98,7 +98,7 @@ package struct SimulationReport: Sendable, Equatable {
             duration: config.duration.description, start: config.start.rawValue, days: config.days, users: config.users,
             usersFrom: users.lowerBound, usersTo: users.upperBound, idOffset: idOffset, seed: config.seed,
             personas: config.mix.description,
-            rules: config.rules, engine: config.reference ? "native" : "lua", inputsDigest: Self.inputsDigest(config, personas: personas))
+            rules: config.rulesName ?? config.rules, engine: config.reference ? "native" : "lua", inputsDigest: Self.inputsDigest(config, personas: personas))
         self.days = days
     }
 

@@ -19,6 +19,9 @@ package struct SimulationConfig: Sendable {
     package var personaFolders: [String]
     /// The rule folder (also when `reference` is set: it names what the report compares against).
     package var rules: String
+    /// What reports name the rules when not `rules` (a bundle's `FILE#ARM`, whose rules are read
+    /// from the folder it was unpacked in).
+    package var rulesName: String?
     /// Run the native Swift reference rules (`NativeReference`) instead of the Lua rule set.
     package var reference: Bool
     /// Worker threads.
