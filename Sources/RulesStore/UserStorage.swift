@@ -86,6 +86,14 @@ package protocol UserStorage: AnyObject {
     /// Current grants that cover the instant `at`, by app.
     func activeGrants(_ userID: UserID, at: EpochMillis) throws -> [UnlockGrant]
 
+    // Experiments
+    /// Records an exposure; a second one to the same arm of the same experiment is refused.
+    func addExposure(_ exposure: ExperimentExposure) throws
+    /// The exposure to `arm` of `experiment`, nil when there is none.
+    func exposure(_ userID: UserID, experiment: String, arm: String) throws -> ExperimentExposure?
+    /// The exposures, in the order they happened (at the same instant, by experiment and arm).
+    func exposures(_ userID: UserID) throws -> [ExperimentExposure]
+
     // The engine's bookkeeping
     func saveEngineState(_ row: EngineStateRow) throws
     /// A8's cleanup of one user's Earned rows as of `now`: what `policy` no longer keeps of

@@ -344,6 +344,14 @@ struct DrawnUser {
             fields.append(("event", .string(pick(UsageEventType.allCases.map(\.rawValue), &random))))
             maybe("app", edge([.string("com.a"), .string("android:com.a")], past: [.string(""), .string("a b")], &random))
             maybe("pause_seconds", edge([.int(0), .int(15), .double(30.5), .int(45)], past: [.int(46), .int(-1), .double(1e9)], &random))
+        case "exposure":
+            let names: [JSONValue] = [
+                .string("checkout-2026"), .string("a"), .string("x.y_z-9"), .string(String(repeating: "z", count: 40)),
+            ]
+            let past: [JSONValue] = [.string(""), .string(String(repeating: "z", count: 41)), .string("Treatment"), .string("a b")]
+            fields.append(("experiment", edge(names, past: past, &random)))
+            fields.append(("arm", edge([.string("control"), .string("treatment")] + names, past: past, &random)))
+            fields.append(("revision", edge(ints([1, 2, 2_147_483_647]), past: ints([0, -1, 2_147_483_648]), &random)))
         case "distracting_apps": fields.append(("apps", apps(&random)))
         case "mode":
             let mode = modes.isEmpty || Bool.random(using: &random) ? pick(["m1", "m2"], &random) : pick(modes, &random)

@@ -79,7 +79,7 @@ import Testing
         }
         try queue.close()
         let store = try Store.open(path: path, options: StoreOptions(deviceID: "d"))
-        #expect(try store.migrationLevel() == 3)
+        #expect(try store.migrationLevel() == Migrations.currentVersion)
         let task = try #require(try store.read { try $0.task(UserID(1), id: taskID) })
         #expect(task.frequencyType == .specificDays && task.scheduledDays == [.monday, .wednesday] && task.createdAt == 5)
         #expect(task.startDate == nil && task.goalDirection == .atLeast && task.params.isEmpty && task.daysOfMonth.isEmpty)

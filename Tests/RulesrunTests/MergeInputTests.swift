@@ -160,7 +160,7 @@ import Testing
         try foreign.close()
         let claims = try DatabaseQueue(path: path("claims.sqlite"))
         try claims.write { db in
-            try db.execute(sql: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('rulesrun_migration', '3')")
+            try db.execute(sql: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('rulesrun_migration', '4')")
         }
         try claims.close()
         try FileManager.default.copyItem(atPath: path("s-1-of-2.sqlite"), toPath: path("out.sqlite"))

@@ -260,7 +260,7 @@ import Testing
             }
         }
         #expect(
-            documented.count == 26 && documented.contains("habit_uncheck") && documented.contains("unlock_choose")
+            documented.count == 27 && documented.contains("habit_uncheck") && documented.contains("unlock_choose")
                 && documented.contains("miga"), "\(documented.sorted())")
         #expect(listed == documented, "help: \(listed.sorted()), docs/replay.md: \(documented.sorted())")
     }

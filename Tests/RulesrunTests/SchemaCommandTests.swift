@@ -31,6 +31,7 @@ import Testing
         "check_in": #""result": "YES""#, "shield": "", "tick": "", "habit_task": #""task": "gym""#,
         "habit_completion": #""task": "gym""#, "habit_skip": #""task": "gym""#, "habit_freeze": #""task": "gym", "action": "equip""#,
         "habit_uncheck": #""task": "gym""#, "miga": #""event": "exit_to_focus", "app": "x""#,
+        "exposure": #""experiment": "checkout-2026", "arm": "treatment", "revision": 3"#,
         "mode": #""mode": "work", "strictness": "GENTLE""#, "mode_override": #""mode": "work", "state": "AUTO""#,
         "distracting_apps": #""apps": ["android:a"]"#, "qr_key": #""value": "k""#, "earned_habit": #""habit": "read""#,
         "earned_habit_completion": #""habit": "read""#, "focus_start": #""minutes": 25"#, "focus_end": "",

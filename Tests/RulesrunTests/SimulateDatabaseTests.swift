@@ -57,7 +57,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         let meta = try queue.read { db in try String.fetchAll(db, sql: "SELECT key || '=' || value FROM meta ORDER BY key") }
-        #expect(meta == ["db_location=app_sandbox", "device_id=rulesrun-simulate", "rulesrun_migration=3", "schema_version=1"])
+        #expect(meta == ["db_location=app_sandbox", "device_id=rulesrun-simulate", "rulesrun_migration=4", "schema_version=1"])
     }
 
     /// --bench writes its runs with the database to a temporary file, removed afterwards: the

@@ -42,7 +42,9 @@ extension Engine {
         // A user of other apps who takes no part in Pressure: Pressure's fields, which could only
         // show its initial state, are left out.
         let noPressure = context.book.today == nil && e == .initial && context.settings.subscriptionTier == .free
-        return .object((noPressure && !apps.isEmpty ? [] : fields) + apps)
+        // The exposures last, when there are any: not an app (a user with only exposures shows Pressure's fields).
+        let exposures = try exposuresState(context).map { [("exposures", $0)] } ?? []
+        return .object((noPressure && !apps.isEmpty ? [] : fields) + apps + exposures)
     }
 
     /// Earned's part of the state: the economy, what is open, and the grants running.

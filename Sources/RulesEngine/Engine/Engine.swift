@@ -280,8 +280,8 @@ public final class Engine {
             // A user's first settings are its initial settings, today's schedule included.
             try changeSettings(change, &context, at: event.at.millis, &decisions, initial: true)
         }
-        // An event the user sends (not the passing of time) is an open of the app that day.
-        if tracksAppOpens, !event.kind.isTick { try recordAppOpen(&context, at: event.at.millis) }
+        // An event the user sends (not the passing of time, nor what the host writes) is an open of the app that day.
+        if tracksAppOpens, event.kind.opensApp { try recordAppOpen(&context, at: event.at.millis) }
         // A user takes part in Pressure from its first Pressure event; from then on every day counts.
         if context.book.today == nil, event.kind.isPressure { try startFirstDay(&context) }
         try advance(&context, to: event.at.millis, &decisions)
@@ -365,7 +365,14 @@ public final class Engine {
 
 extension EngineEvent.Kind {
     var isSettings: Bool { if case .settings = self { true } else { false } }
-    var isTick: Bool { if case .tick = self { true } else { false } }
+    /// Whether the user sent the event: not a tick, nor a declared type that says so (`DeclaredEventPayload.opensApp`).
+    var opensApp: Bool {
+        switch self {
+        case .tick: false
+        case .declared(let event): type(of: event.payload).opensApp
+        default: true
+        }
+    }
     var isEarned: Bool { if case .earned = self { true } else { false } }
 
     /// Events that start Pressure's daily cycle for a user: its commitments, check-ins, shield,

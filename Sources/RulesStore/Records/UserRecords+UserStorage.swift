@@ -187,6 +187,28 @@ extension UserRecords: UserStorage {
         return MigaSettings.defaults
     }
 
+    // Experiments
+
+    package func addExposure(_ exposure: ExperimentExposure) throws {
+        try exposure.validate()
+        try requireUser(exposure.userID)
+        if try self.exposure(userID, experiment: exposure.experiment, arm: exposure.arm) != nil {
+            throw StoreError.duplicateExposure(exposure)
+        }
+        append(exposure)
+    }
+
+    package func exposure(_ userID: UserID, experiment: String, arm: String) throws -> ExperimentExposure? {
+        guard userID == self.userID else { return nil }
+        return exposures.first { $0.experiment == experiment && $0.arm == arm }
+    }
+
+    /// In the store's order: by instant, then experiment and arm (ASCII names: SQLite's order of their bytes).
+    package func exposures(_ userID: UserID) throws -> [ExperimentExposure] {
+        guard userID == self.userID else { return [] }
+        return exposures.sorted { a, b in (a.exposedAt, a.experiment, a.arm) < (b.exposedAt, b.experiment, b.arm) }
+    }
+
     // The engine's bookkeeping
 
     package func saveEngineState(_ row: EngineStateRow) throws {

@@ -19,6 +19,7 @@ extension UserRecords {
         let dayMark: PreparedStatement
         let deleteCompletion: PreparedStatement
         let usageEvent: PreparedStatement
+        let exposure: PreparedStatement
         let engineState: PreparedStatement
         let earned: EarnedRecords.Statements
 
@@ -34,6 +35,7 @@ extension UserRecords {
             dayMark = try PreparedStatement(db, TrackerRows.insertDayMarkSQL)
             deleteCompletion = try PreparedStatement(db, "DELETE FROM tracker_completion WHERE completion_id = ?")
             usageEvent = try PreparedStatement(db, MigaRows.insertUsageEventSQL)
+            exposure = try PreparedStatement(db, ExposureRows.insertSQL)
             engineState = try PreparedStatement(db, EngineStateRow.insertSQL)
             earned = try EarnedRecords.Statements(db)
         }
@@ -70,6 +72,9 @@ extension UserRecords {
                         v.add(id.rawValue); v.add(taskKeys[row.taskID]); v.add(row.day.rawValue); v.add(row.kind.rawValue);
                         v.add(row.createdAt)
                     }
+                }
+                for row in user.exposures {
+                    try exposure.run { ExposureRows.values(row, into: &$0) }
                 }
                 if let row = user.engineState {
                     try engineState.run { row.values(into: &$0) }

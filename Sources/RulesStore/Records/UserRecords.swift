@@ -30,6 +30,8 @@ package final class UserRecords: @unchecked Sendable {
     /// Skips and freezes in the order they were recorded (the order of their `mark_id`s).
     private(set) var dayMarks: [DayMark] = []
     private(set) var usageEvents: [UsageEvent] = []
+    /// Exposures to experiments' arms, in the order they were recorded.
+    private(set) var exposures: [ExperimentExposure] = []
     private(set) var engineState: EngineStateRow?
     /// The user's Earned rows, from its first Earned operation on.
     private(set) var earned: EarnedRecords?
@@ -66,6 +68,7 @@ package final class UserRecords: @unchecked Sendable {
     /// The point ``rollback(to:)`` returns to. Savepoints do not nest: a new one replaces the previous.
     package struct Savepoint: Sendable {
         fileprivate let notifications: Int, tasks: Int, completions: Int, usageEvents: Int, dayMarks: Int, completionWrites: Int
+        fileprivate let exposures: Int
     }
 
     package func savepoint() -> Savepoint {
@@ -73,7 +76,7 @@ package final class UserRecords: @unchecked Sendable {
         earned?.savepoint()
         return Savepoint(
             notifications: notifications.count, tasks: tasks.count, completions: completions.count, usageEvents: usageEvents.count,
-            dayMarks: dayMarks.count, completionWrites: completionWrites.count)
+            dayMarks: dayMarks.count, completionWrites: completionWrites.count, exposures: exposures.count)
     }
 
     /// Undoes every change since `savepoint`.
@@ -100,6 +103,7 @@ package final class UserRecords: @unchecked Sendable {
         completionWrites.removeSubrange(savepoint.completionWrites...)
         usageEvents.removeSubrange(savepoint.usageEvents...)
         dayMarks.removeSubrange(savepoint.dayMarks...)
+        exposures.removeSubrange(savepoint.exposures...)
     }
 
     // The changes, each undoable.
@@ -127,6 +131,7 @@ package final class UserRecords: @unchecked Sendable {
     }
     func append(_ event: UsageEvent) { usageEvents.append(event) }
     func append(_ mark: DayMark) { dayMarks.append(mark) }
+    func append(_ exposure: ExperimentExposure) { exposures.append(exposure) }
 
     /// Removes the completion at `index` (undone by a rollback: the undo log puts it back first,
     /// then the completions appended since the savepoint are truncated).

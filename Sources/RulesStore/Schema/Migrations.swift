@@ -14,11 +14,11 @@ import GRDB
 /// is written to the file.
 package enum Migrations {
     /// The migration level this code writes and understands (`meta.rulesrun_migration`).
-    package static let currentVersion = 3
+    package static let currentVersion = 4
     /// The Earned schema version (`meta.schema_version`, earned-data-model-v1.1.md A3: "1").
     package static let earnedSchemaVersion = 1
 
-    static let identifiers = ["0001_initial", "0002_engine_state", "0003_habit_marks"]
+    static let identifiers = ["0001_initial", "0002_engine_state", "0003_habit_marks", "0004_experiment_exposure"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -33,6 +33,10 @@ package enum Migrations {
         migrator.registerMigration(identifiers[2]) { db in
             try SchemaV3.create(db)
             try setVersion(db, 3)
+        }
+        migrator.registerMigration(identifiers[3]) { db in
+            try SchemaV4.create(db)
+            try setVersion(db, 4)
         }
         return migrator
     }

@@ -18,9 +18,16 @@ package struct DeclaredEvent: Sendable, Equatable {
 protocol DeclaredEventPayload: Sendable {
     /// The declaration of the type (listed in `EventDeclaration.all`).
     static var declaration: EventDeclaration { get }
+    /// Whether the user sent the event, which makes it an open of the app that day (true unless
+    /// the type says otherwise): false for what the host writes (an exposure).
+    static var opensApp: Bool { get }
     /// Applies the event to the user of `context`, adding what it decided to `decisions`.
     func apply(in engine: Engine, _ context: inout UserContext, at now: EpochMillis, _ decisions: inout Decisions) throws
     func isEqual(to other: any DeclaredEventPayload) -> Bool
+}
+
+extension DeclaredEventPayload {
+    static var opensApp: Bool { true }
 }
 
 extension DeclaredEventPayload where Self: Equatable {
