@@ -14,11 +14,15 @@ struct BundleCommand: ParsableCommand {
             tests; when both pass it writes one file holding every rule file (those the folder extends \
             included, so that it stands alone), a manifest (revision, creation time, the engine and rule \
             interface it needs, what validation proved and the tests' results) and an Ed25519 signature over \
-            the manifest, which lists each file's SHA-256. docs/bundles.md
+            the manifest, which lists each file's SHA-256. With --experiment, DIR is the control arm and each \
+            --arm NAME=DIR another arm; a user's arm is a salted SHA-256 of its name, the arms' shares in basis \
+            points (--allocation), kept as the rollout grows (docs/bundles.md#experiments). docs/bundles.md
 
             Examples:
               rulesrun keygen release
               rulesrun bundle rules --key release.key --out rules.bundle
+              rulesrun bundle rules --key release.key --out rules.bundle --experiment esc-2026 --arm lenient=rules-lenient \
+            --allocation control=90%,lenient=10%
               rulesrun bundle verify rules.bundle --public-key release.pub
               rulesrun bundle inspect rules.bundle
               rulesrun bundle diff live.bundle rules.bundle

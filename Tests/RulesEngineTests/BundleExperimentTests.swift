@@ -158,7 +158,8 @@ import Testing
 
     /// An engine on the bundle: a user of arm `lenient` (which escalates from the second miss) stays at
     /// tier 0 after a miss, where one of the control goes to tier 1; a kill
-    /// switch (every user on the control) takes effect at the next event.
+    /// switch (every user on the control) takes effect at the next event. Each user is exposed to
+    /// its arm once, at its first event under it.
     @Test func theEngineAppliesEachUsersArm() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -168,17 +169,28 @@ import Testing
         let users = (1...40).map { "u\($0)" }
         let arms = users.map { experiment.armIndex(of: $0) }
         #expect(Set(arms) == [0, 1])
+        var state: JSONValue = .null
         func tier(_ user: String, _ line: String) throws -> JSONValue? {
-            try engine.apply(try EngineEvent.parse(line.replacingOccurrences(of: "\"u1\"", with: "\"\(user)\""))).state["current_tier"]
+            state = try engine.apply(try EngineEvent.parse(line.replacingOccurrences(of: "\"u1\"", with: "\"\(user)\""))).state
+            return state["current_tier"]
+        }
+        /// The user's exposures in the last state: arm and revision.
+        func exposures() -> [String] {
+            guard case .array(let list)? = state["exposures"] else { return [] }
+            return list.map { "\($0["arm"].map { "\($0)" } ?? "?") \($0["revision"].map { "\($0)" } ?? "?")" }
         }
         for (user, arm) in zip(users, arms) {
             _ = try tier(user, Ev.commit(2))
             #expect(try tier(user, Ev.checkIn(2, "NO")) == .int(arm == 1 ? 0 : 1), "\(user) in arm \(arm)")
+            // Exposed once, at its first event, to its arm under revision 1.
+            #expect(exposures() == [arm == 1 ? "\"lenient\" 1" : "\"control\" 1"], "\(user)")
         }
         try engine.activate(try Self.bundle(2, shares: [("control", 10_000), ("lenient", 0)], previous: experiment), source: "kill.bundle")
-        for user in users {
+        for (user, arm) in zip(users, arms) {
             _ = try tier(user, Ev.commit(3))
             #expect(try tier(user, Ev.checkIn(3, "NO")) == .int(2), "\(user): 2 misses, tier 2 under the control")
+            // Moved by the kill switch: exposed to the control too, under revision 2.
+            #expect(exposures() == (arm == 1 ? ["\"lenient\" 1", "\"control\" 2"] : ["\"control\" 1"]), "\(user)")
         }
     }
 }

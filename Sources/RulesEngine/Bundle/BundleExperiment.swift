@@ -1,5 +1,6 @@
 import Crypto
 import RulesModel
+import RulesStore
 
 /// The experiment a bundle runs (docs/bundles.md#experiments): several arms, each a rule set of the
 /// bundle, and which users each arm gets. A user falls in one of 10,000 buckets by a salted SHA-256
@@ -105,12 +106,11 @@ public struct BundleExperiment: Sendable, Equatable {
         return result
     }
 
-    /// Names of experiments, salts and arms: 1 to 40 of a–z, 0–9, `-`, `_` and `.`.
+    /// Names of experiments, salts and arms: those of an exposure's experiment and arm (1 to 40 of
+    /// a–z, 0–9, `-`, `_` and `.`).
     static func checkName(_ name: String, field: String) throws(BundleError) {
-        guard (1...40).contains(name.utf8.count),
-            name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
-        else {
-            throw BundleError("experiment", "\(field) \"\(name.prefix(60))\": expected 1 to 40 of a-z, 0-9, '-', '_' and '.'")
+        guard ExperimentExposure.isName(name) else {
+            throw BundleError("experiment", "\(field) \"\(name.prefix(60))\": expected \(ExperimentExposure.nameRule)")
         }
     }
 

@@ -143,6 +143,7 @@ public final class BundledEngine {
         let arm = experiment?.armIndex(of: event.user) ?? 0
         do {
             let outcome = try engines[arm].apply(event)
+            if let experiment { expose(event, to: arm, of: experiment) }
             watch(failed: false)
             return outcome
         } catch {
@@ -229,6 +230,23 @@ public final class BundledEngine {
         }
         engines.removeLast(engines.count - rules.count)
         active = bundle
+    }
+
+    /// After an event of `event`'s user decided under `arm`: its exposure to the arm, once.
+    private func expose(_ event: EngineEvent, to arm: Int, of experiment: BundleExperiment) {
+        let name = experiment.arms[arm].name
+        let key = "\(experiment.name)/\(name)/\(event.user)"
+        guard !exposed.contains(key) else { return }
+        do {
+            // Recorded by an earlier run (the set starts empty at each start)?
+            if try engines[arm].exposure(ofUser: event.user, experiment: experiment.name, arm: name) == nil {
+                _ = try engines[arm].apply(
+                    EngineEvent.exposure(user: event.user, at: event.at, experiment: experiment.name, arm: name, revision: active.manifest.revision))
+            }
+            exposed.insert(key)
+        } catch {
+            log.error("could not record the exposure of \(event.user) to \(key): \(error)")
+        }
     }
 
     /// The rules of each of the bundle's arms (its one rule set without an experiment), loaded and
