@@ -2,6 +2,8 @@
 # Installs what rulesrun needs beyond Swift, only when it is missing:
 #   - Lua 5.4's C library and headers (pkg-config lua5.4; never Debian's C++ build lua5.4-c++),
 #   - SQLite's headers (GRDB builds against the system SQLite),
+#   - libcurl and the CA certificates, which Foundation's URLSession runs on in Linux (FoundationNetworking
+#     loads libcurl.so.4; BundleFetcher fetches bundles over http and https through it),
 #   - with --luacheck, luacheck (lua-check), which the tests run on the rule files (scripts/test),
 #     GNU parallel, through which a test runs a cohort's shards (docs/scale-out.md), and Chromium,
 #     in which the tests render the HTML pages headless (docs/report.md).
@@ -12,6 +14,9 @@ if [ "${1:-}" = "--luacheck" ]; then want_luacheck=true; fi
 
 have_lua() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists lua5.4; }
 have_sqlite() { [ -f /usr/include/sqlite3.h ] || { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3; }; }
+have_curl() {
+    [ "$(uname -s)" != Linux ] || { PATH="$PATH:/sbin:/usr/sbin" ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 '; }
+}
 have_luacheck() { ! $want_luacheck || command -v luacheck >/dev/null 2>&1; }
 have_parallel() { ! $want_luacheck || command -v parallel >/dev/null 2>&1; }
 have_chromium() {
@@ -24,10 +29,10 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-if have_lua && have_sqlite && have_luacheck && have_parallel && have_chromium; then exit 0; fi
+if have_lua && have_sqlite && have_curl && have_luacheck && have_parallel && have_chromium; then exit 0; fi
 
 if command -v apt-get >/dev/null 2>&1; then
-    packages="liblua5.4-dev libsqlite3-dev pkg-config"
+    packages="liblua5.4-dev libsqlite3-dev pkg-config libcurl4-openssl-dev ca-certificates"
     if $want_luacheck; then packages="$packages lua-check parallel chromium fonts-dejavu-core"; fi
     SUDO=""
     if [ "$(id -u)" != 0 ]; then
@@ -55,5 +60,9 @@ fi
 
 if ! have_lua; then
     echo "Lua 5.4 was installed but 'pkg-config --exists lua5.4' still fails; check PKG_CONFIG_PATH." >&2
+    exit 1
+fi
+if ! have_curl; then
+    echo "libcurl.so.4 (which FoundationNetworking loads) was not found; install libcurl (Debian: libcurl4-openssl-dev)." >&2
     exit 1
 fi

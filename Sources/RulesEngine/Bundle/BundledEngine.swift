@@ -23,6 +23,8 @@ import RulesStore
 ///   under the rules of the user's arm (``BundleExperiment/armIndex(of:)``), and the first event a
 ///   user's arm decides is followed by an `exposure` event (experiment, arm, revision, time) in
 ///   the user's rows, which replay logs and analysis read.
+/// - Fetching: ``update(from:isolation:)`` fetches with a ``BundleFetcher`` (HTTP, off the
+///   caller's task) and activates what it brings (on the caller's actor).
 ///
 /// Not `Sendable`, like ``Engine``: use it on one thread or task.
 public final class BundledEngine {
@@ -66,12 +68,13 @@ public final class BundledEngine {
     public let trustedKeys: [BundlePublicKey]
     public let probation: Probation
     public private(set) var status: Status
-    private var active: RuleBundle
+    /// The bundle whose rules are in force.
+    private(set) var active: RuleBundle
     private var lastGood: RuleBundle?
     /// The users known to be exposed to their arm: "experiment/arm/user".
     private var exposed = Set<String>()
     private let lock: Int32
-    private let log = Logger(label: "rulesrun.bundles")
+    let log = Logger(label: "rulesrun.bundles")
 
     static let activeName = "active.bundle", lastGoodName = "last-good.bundle", statusName = "status.json", lockName = ".lock"
 
