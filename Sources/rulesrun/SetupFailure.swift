@@ -8,10 +8,7 @@ enum SetupFailure {
     static func exiting<T>(rules: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PersonaError {
-            Terminal.error("\(error)")
-            throw ExitCode(2)
-        } catch let error as TeamMetricsError {
+        } catch let error as InputFileError {
             Terminal.error("\(error)")
             throw ExitCode(2)
         } catch let error as RuleSetError {

@@ -280,13 +280,8 @@ struct SimulateCommand: ParsableCommand {
                 report = try simulation!.run { done, total in bar.update(done, of: total) }
                 bar.finish()
             }
-        } catch let error as PersonaError {
-            // A persona's day() failed or returned something out of range: invalid input.
-            bar.finish()
-            Terminal.error("\(error)")
-            throw ExitCode(2)
-        } catch let error as TeamMetricsError {
-            // A team metric's day() failed or returned something else than a value: invalid input.
+        } catch let error as InputFileError {
+            // A persona's or a team metric's day() failed or returned something out of range: invalid input.
             bar.finish()
             Terminal.error("\(error)")
             throw ExitCode(2)

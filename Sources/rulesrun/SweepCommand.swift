@@ -179,7 +179,7 @@ struct SweepCommand: ParsableCommand {
             bar.finish()
         } catch is CancellationError {
             bar.finish()
-        } catch let error as PersonaError {
+        } catch let error as InputFileError {
             bar.finish()
             Terminal.error("\(error)")
             throw ExitCode(2)

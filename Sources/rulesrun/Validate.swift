@@ -53,7 +53,7 @@ struct Validate: ParsableCommand {
             var metricProblems: [RuleProblem] = []
             do {
                 metrics = try TeamMetrics.source(rules: directory).map(TeamMetrics.init)
-            } catch let error as TeamMetricsError {
+            } catch let error as InputFileError {
                 metricProblems = error.problems
             }
             let ruleSet: RuleSet

@@ -8,7 +8,7 @@ import Testing
 /// A persona says which apps its users use; a user outside an app produces none of its events,
 /// and reports show only the apps the cohort uses.
 @Suite struct PersonaAppsTests {
-    private func load(_ text: String) throws -> Result<Persona, PersonaError> { try SimTestSupport.loadPersona(text) }
+    private func load(_ text: String) throws -> Result<Persona, InputFileError> { try SimTestSupport.loadPersona(text) }
 
     private func problems(_ text: String) throws -> [String] {
         guard case .failure(let error) = try load(text) else { return [] }

@@ -24,7 +24,7 @@ import Testing
           },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         let expected = [
             "\(path):6: habits[1].skip: expected a probability between 0 and 1, found 1.5",
@@ -58,7 +58,7 @@ import Testing
           },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         let expected = [
             "\(path):6: habits[1].goal.type: expected one of repetitions, time, cups, calories, distance, weight, capacity, "
@@ -90,7 +90,7 @@ import Testing
           },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         let expected = [
             "\(path):6: habits[1].freeze: expected equip (a probability a day) or every (days), found neither",

@@ -26,7 +26,7 @@ import Testing
           answer = { yes = 0.5, no = 0.2 },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let text = error.description
         #expect(text.hasPrefix("\(path):3: "), "\(text)")
         #expect(text.contains("did you mean 'commit'"), "\(text)")
@@ -49,7 +49,7 @@ import Testing
           settings = { commitment_deadline = "13:00", timezone = "Mars/Olympus" },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(path):4: answer: yes + no must be at most 1") }, "\(lines)")
@@ -76,7 +76,7 @@ import Testing
           settings = { timezone = "Mars/Olympus" },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(lines.count == 6, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(path):5: miga.opens_per_day: expected") }, "\(lines)")
@@ -110,7 +110,7 @@ import Testing
           \(broken),
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(lines.contains { $0.hasPrefix("\(path):7: \(expected)") }, "\(lines)")
         #expect(lines.contains("\(path):3: commit: expected a probability between 0 and 1, found 1.5"), "\(lines)")
@@ -135,7 +135,7 @@ import Testing
           settings = { timezone = "\(zone)", personality_mode = "\(zone)" },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(lines.count == 2 && lines.allSatisfy { $0.count < 300 }, "\(lines.map { $0.prefix(300) })")
         #expect(
@@ -155,7 +155,7 @@ import Testing
             "return {\n  description = \"Too many habits\", commit = 0.5, answer = { yes = 0.5, no = 0 },\n"
             + "  habits = { \(tasks) },\n  earned = { apps = { \"android:a\" }, habits = { \(habits) } },\n}\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(lines.contains("\(path):3: habits: expected at most 50 tasks, found 51"), "\(lines)")
         #expect(lines.contains { $0.contains("earned.habits: expected at most 50 habits, found 51") }, "\(lines)")
@@ -181,7 +181,7 @@ import Testing
           },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         let lines = error.problems.map(\.description)
         #expect(
             lines.contains("\(path):6: earned.apps[1]: expected an AppId \"android:…\" or \"iosToken:…\", found \"com.instagram.android\""),
@@ -214,7 +214,7 @@ import Testing
           },
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         #expect(error.description.hasPrefix("\(path):7: earned.urges.per_dya: unknown field"), "\(error)")
         #expect(error.description.contains("did you mean 'per_day'"), "\(error)")
     }
@@ -237,7 +237,7 @@ import Testing
         for (name, body, expected) in cases {
             let path = dir.appendingPathComponent("\(name).lua").path
             try (head + body + "return P\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+            let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
             #expect(error.description == "\(path):\(expected)")
         }
     }
@@ -247,7 +247,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("escape.lua").path
         try "local x = 1\nreturn os.execute('true')\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         #expect(error.problems.first?.line == 2, "\(error)")
     }
 
@@ -260,14 +260,14 @@ import Testing
         return { description = "upvalue", commit = 0.9, answer = { yes = 1, no = 0 },
           day = function(d) n = n + 1; if n > 7 then return { commit = 0 } end; return { commit = 1 } end }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: PersonaError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
+        let error = try #require(throws: InputFileError.self) { try PersonaLoader.load(path: path, host: try LuaHost()) }
         #expect(
             error.description == "\(path):3: function 'day' assigns to 'n', a local of the file: "
                 + "rules keep no state between calls (use a local inside the function)", "\(error)")
     }
 
     @Test func anUnknownNameSuggestsTheClosestPersona() throws {
-        let error = try #require(throws: PersonaError.self) {
+        let error = try #require(throws: InputFileError.self) {
             try PersonaLoader.resolve("stedy", folders: [SimTestSupport.personas])
         }
         #expect(error.description.contains("did you mean 'steady'?"), "\(error)")
@@ -277,8 +277,8 @@ import Testing
         let mix = try PersonaMix(["steady:70,struggling:30", "ghost", "my.lua"])
         #expect(mix.entries.map(\.reference) == ["steady", "struggling", "ghost", "my.lua"])
         #expect(mix.entries.map(\.weight) == [70, 30, 1, 1])
-        #expect(throws: PersonaError.self) { try PersonaMix(["steady:-1"]) }
-        #expect(throws: PersonaError.self) { try PersonaMix(["steady:x"]) }
+        #expect(throws: InputFileError.self) { try PersonaMix(["steady:-1"]) }
+        #expect(throws: InputFileError.self) { try PersonaMix(["steady:x"]) }
     }
 
     @Test func durationsAreDaysWeeksCalendarMonthsAndYears() throws {

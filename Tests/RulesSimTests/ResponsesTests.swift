@@ -9,7 +9,7 @@ import Testing
 /// function whose probabilities follow the formula the docs give.
 @Suite struct ResponsesTests {
     /// A habit tracker persona with `responses` (a line of its table).
-    private func load(_ responses: String) throws -> Result<Persona, PersonaError> {
+    private func load(_ responses: String) throws -> Result<Persona, InputFileError> {
         try SimTestSupport.loadPersona(
             """
             return {

@@ -24,13 +24,13 @@ enum SimTestSupport {
     }
 
     /// A persona file of `text`, loaded and checked (its problems as the failure).
-    static func loadPersona(_ text: String) throws -> Result<Persona, PersonaError> {
+    static func loadPersona(_ text: String) throws -> Result<Persona, InputFileError> {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("p.lua").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let host = try LuaHost()
-        return Result { () throws(PersonaError) in try PersonaLoader.load(path: path, host: host) }
+        return Result { () throws(InputFileError) in try PersonaLoader.load(path: path, host: host) }
     }
 
     /// A fresh temporary folder.

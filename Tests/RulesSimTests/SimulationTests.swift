@@ -330,7 +330,7 @@ import Testing
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 2, mix: path))
-        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        let error = try #require(throws: InputFileError.self) { try simulation.run() }
         #expect(error.description.contains("broken-day.lua:5: \(expected) (in day() for u1 on 2026-01-05)"), "\(error)")
         #expect(error.description.hasSuffix("(in day() for u1 on 2026-01-05)"), "\(error)")
     }
@@ -354,7 +354,7 @@ import Testing
         }
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let simulation = try Simulation(config: try SimTestSupport.config(days: 2, users: 1, mix: path))
-        let error = try #require(throws: PersonaError.self) { try simulation.run() }
+        let error = try #require(throws: InputFileError.self) { try simulation.run() }
         #expect(error.description.hasPrefix("\(path):6: no plan for 2026-01-05"), "\(error)")
     }
 

@@ -47,9 +47,9 @@ package final class TeamMetrics {
         do {
             bytes = try SourceFile.read(path, maxBytes: LuaLimits.default.maxSourceBytes)
         } catch {
-            throw TeamMetricsError(name, error.description)
+            throw InputFileError(name, error.description)
         }
-        do { try LuaHost.checkUTF8(bytes, chunkName: name) } catch { throw TeamMetricsError(name, line: error.line, error.message) }
+        do { try LuaHost.checkUTF8(bytes, chunkName: name) } catch { throw InputFileError(name, line: error.line, error.message) }
         return Source(path: name, text: String(decoding: bytes, as: UTF8.self))
     }
 
@@ -77,11 +77,11 @@ package final class TeamMetrics {
         do {
             returned = try host.load(source.text, chunkName: path).first ?? .nil
         } catch let error as LuaError {
-            throw TeamMetricsError(error.file ?? path, line: error.line, error.message)
+            throw InputFileError(error.file ?? path, line: error.line, error.message)
         }
         guard let list = returned.tableValue, list.sortedEntries.allSatisfy({ $0.key.integerValue != nil }), !list.sortedEntries.isEmpty
         else {
-            throw TeamMetricsError(
+            throw InputFileError(
                 path, line: map.line(for: ""),
                 "a metrics file must return a list of metrics ({ { id = ..., label = ..., unit = ..., aggregate = ..., day = function(d) ... end }, ... }), found \(returned.errorDescription)"
             )
@@ -176,7 +176,7 @@ package final class TeamMetrics {
             metrics.append(TeamMetric(id: id, label: label, app: app, unit: unit, aggregate: aggregate))
             functions.append(day)
         }
-        guard problems.isEmpty else { throw TeamMetricsError(problems: RuleProblem.inLineOrder(problems)) }
+        guard problems.isEmpty else { throw InputFileError(problems: RuleProblem.inLineOrder(problems)) }
         self.source = source
         self.metrics = metrics
         self.functions = functions
@@ -196,7 +196,7 @@ package final class TeamMetrics {
         do {
             result = try host.call(function, [day]).first ?? .nil
         } catch let error as LuaError {
-            throw TeamMetricsError(error.file ?? function.source, line: error.line ?? function.line, "\(error.message) \(during)")
+            throw InputFileError(error.file ?? function.source, line: error.line ?? function.line, "\(error.message) \(during)")
         }
         switch result {
         case .nil: return nil
@@ -204,13 +204,13 @@ package final class TeamMetrics {
         case .integer, .number:
             let v = result.doubleValue ?? .nan
             guard v.isFinite, abs(v) <= TeamMetricTotals.maxValue else {
-                throw TeamMetricsError(
+                throw InputFileError(
                     function.source, line: function.line,
                     "day() returned \(result.errorDescription), expected a finite number from -\(Int(TeamMetricTotals.maxValue)) to \(Int(TeamMetricTotals.maxValue)) \(during)")
             }
             return v
         default:
-            throw TeamMetricsError(
+            throw InputFileError(
                 function.source, line: function.line,
                 "day() returned \(result.errorDescription), expected a number, a boolean or nil \(during)")
         }
@@ -218,18 +218,4 @@ package final class TeamMetrics {
 
     /// Seeds the metrics' `math.random` (a simulation seeds it per user, as the rules').
     func seedRandom(_ seed: Int64) throws { try host.seedRandom(seed) }
-}
-
-/// A metrics file that could not be loaded, or whose function failed during a run, with every
-/// problem as `file:line: message`.
-package struct TeamMetricsError: Error, CustomStringConvertible, Sendable {
-    package var problems: [RuleProblem]
-
-    package init(problems: [RuleProblem]) { self.problems = problems }
-
-    package init(_ file: String, line: Int? = nil, _ message: String) {
-        problems = [RuleProblem(file: file, line: line, message: message)]
-    }
-
-    package var description: String { problems.map(\.description).joined(separator: "\n") }
 }

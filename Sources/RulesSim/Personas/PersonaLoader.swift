@@ -45,11 +45,11 @@ package enum PersonaLoader {
 
     /// The file a persona reference names: a path (ends in `.lua` or contains `/`), or a name
     /// looked up in `folders`.
-    package static func resolve(_ reference: String, folders: [String]) throws(PersonaError) -> String {
+    package static func resolve(_ reference: String, folders: [String]) throws(InputFileError) -> String {
         if reference.hasSuffix(".lua") || reference.contains("/") {
             // Resolved here, on the command's thread: the workers that load it may run elsewhere.
             let file = WorkingFolder.resolve(reference)
-            guard FileManager.default.fileExists(atPath: file) else { throw PersonaError(reference, "no such persona file") }
+            guard FileManager.default.fileExists(atPath: file) else { throw InputFileError(reference, "no such persona file") }
             return file
         }
         for folder in folders.compactMap(path(of:)) {
@@ -69,7 +69,7 @@ package enum PersonaLoader {
         } else if !known.isEmpty {
             message += " (known: \(known.joined(separator: ", ")))"
         }
-        throw PersonaError(reference, message)
+        throw InputFileError(reference, message)
     }
 
     /// A path as messages name the file: relative to the current directory when the file is in
@@ -83,41 +83,41 @@ package enum PersonaLoader {
     }
 
     /// Loads and validates the persona file at `path` in `host`.
-    package static func load(path: String, host: LuaHost) throws(PersonaError) -> Persona {
+    package static func load(path: String, host: LuaHost) throws(InputFileError) -> Persona {
         // Its messages (and those of its `day()` during a run) name it as `shown` does.
         let path = shown(path)
         let bytes: [UInt8]
         do {
             bytes = try SourceFile.read(path, maxBytes: host.limits.maxSourceBytes)
         } catch {
-            throw PersonaError(path, error.description)
+            throw InputFileError(path, error.description)
         }
         // Refused as a rule file is (at its line), not changed: two names differing only in bytes
         // that are not UTF-8 would become the same name.
-        do { try LuaHost.checkUTF8(bytes, chunkName: path) } catch { throw PersonaError(path, line: error.line, error.message) }
+        do { try LuaHost.checkUTF8(bytes, chunkName: path) } catch { throw InputFileError(path, line: error.line, error.message) }
         let text = String(decoding: bytes, as: UTF8.self)  // UTF-8, as checked
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try load(name: name, path: path, text: text, host: host)
     }
 
     /// Loads a persona from its text (a worker reloads the same text into its own Lua state).
-    package static func load(name: String, path: String, text: String, host: LuaHost) throws(PersonaError) -> Persona {
+    package static func load(name: String, path: String, text: String, host: LuaHost) throws(InputFileError) -> Persona {
         let value: LuaValue
         let map = LuaSourceMap(source: text)
         do {
             let values = try host.load(text, chunkName: path)
             guard let first = values.first, first.tableValue != nil else {
-                throw PersonaError(path, "a persona file must return a table, found \(values.first?.errorDescription ?? "nothing")")
+                throw InputFileError(path, "a persona file must return a table, found \(values.first?.errorDescription ?? "nothing")")
             }
             value = first
         } catch let error as LuaError where error.line == nil && error.path != nil {
-            throw PersonaError(path, line: map.line(for: error.path!), "\(error.path!): \(error.message)")
+            throw InputFileError(path, line: map.line(for: error.path!), "\(error.path!): \(error.message)")
         } catch let error as LuaError {
-            throw PersonaError(error.file ?? path, line: error.line, error.message)
-        } catch let error as PersonaError {
+            throw InputFileError(error.file ?? path, line: error.line, error.message)
+        } catch let error as InputFileError {
             throw error
         } catch {
-            throw PersonaError(path, "\(error)")
+            throw InputFileError(path, "\(error)")
         }
         // Misspelt top-level fields first: a typo often also leaves a required field missing.
         let known = PersonaSpec.fieldNames
@@ -145,7 +145,7 @@ package enum PersonaLoader {
                     file: path, line: map.line(for: field), message: field.isEmpty ? error.message : "\(field): \(error.message)",
                     field: field))
         }
-        guard let spec = decoded else { throw PersonaError(problems: problems) }
+        guard let spec = decoded else { throw InputFileError(problems: problems) }
         func checks(_ spec: PersonaSpec) -> [RuleProblem] {
             PersonaChecks.problems(of: spec).filter { !meant.contains($0.0) }.map { fieldPath, message in
                 RuleProblem(file: path, line: map.line(for: fieldPath), message: "\(fieldPath): \(message)", field: fieldPath)
@@ -160,7 +160,7 @@ package enum PersonaLoader {
         }
         // In the order of the file's lines.
         problems = RuleProblem.inLineOrder(problems)
-        guard problems.isEmpty else { throw PersonaError(problems: problems) }
+        guard problems.isEmpty else { throw InputFileError(problems: problems) }
         return Persona(name: name, path: path, text: text, spec: spec)
     }
 }

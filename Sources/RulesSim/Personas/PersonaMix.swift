@@ -18,32 +18,32 @@ package struct PersonaMix: Sendable, Equatable {
     package static let standard = try! PersonaMix(["steady:40,struggling:20,lapsing-then-recovering:20,weekend-skipper:20"])
 
     /// Parses `--persona` values; each is one entry or a comma-separated list (`NAME[:WEIGHT]`).
-    package init(_ values: [String]) throws(PersonaError) {
+    package init(_ values: [String]) throws(InputFileError) {
         var entries: [Entry] = []
         for value in values {
             // A comma separates entries: a file whose name has one cannot be given.
             if value.contains(","), let file = Self.file(named: value) {
-                throw PersonaError(
+                throw InputFileError(
                     "--persona",
                     "\"\(file)\" is a file, but a comma separates personas: a file whose name has a comma cannot be given; rename it")
             }
             for part in value.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                guard !part.isEmpty else { throw PersonaError("--persona", "empty entry in \(Self.quoted(value))") }
+                guard !part.isEmpty else { throw InputFileError("--persona", "empty entry in \(Self.quoted(value))") }
                 var reference = part, weight = 1.0
                 if let colon = part.lastIndex(of: ":") {
                     let suffix = part[part.index(after: colon)...]
                     if let w = Double(suffix) {
                         guard w.isFinite, w > 0 else {
-                            throw PersonaError("--persona", "the weight of \(Self.quoted(part)) must be a positive number")
+                            throw InputFileError("--persona", "the weight of \(Self.quoted(part)) must be a positive number")
                         }
                         weight = w
                         reference = String(part[..<colon])
                     } else if !part.hasSuffix(".lua") {
-                        throw PersonaError("--persona", "\(Self.quoted(part)): expected NAME or NAME:WEIGHT, e.g. steady:70")
+                        throw InputFileError("--persona", "\(Self.quoted(part)): expected NAME or NAME:WEIGHT, e.g. steady:70")
                     }
                 }
                 guard !reference.isEmpty else {
-                    throw PersonaError("--persona", "\(Self.quoted(part)): the persona's name or file is missing before ':'")
+                    throw InputFileError("--persona", "\(Self.quoted(part)): the persona's name or file is missing before ':'")
                 }
                 if let i = entries.firstIndex(where: { $0.reference == reference }) {
                     entries[i].weight += weight
@@ -52,9 +52,9 @@ package struct PersonaMix: Sendable, Equatable {
                 }
             }
         }
-        guard !entries.isEmpty else { throw PersonaError("--persona", "no persona given") }
+        guard !entries.isEmpty else { throw InputFileError("--persona", "no persona given") }
         guard entries.reduce(0, { $0 + $1.weight }).isFinite else {
-            throw PersonaError("--persona", "the weights add up to more than a number can hold; use smaller ones (they are relative)")
+            throw InputFileError("--persona", "the weights add up to more than a number can hold; use smaller ones (they are relative)")
         }
         self.entries = entries
     }

@@ -64,7 +64,7 @@ package final class Simulation {
     /// every finished chunk's rows pile up in memory.)
     static func window(workers: Int, size: Int, batch: Int) -> Int { workers + 2 * ((batch + size - 1) / size) }
 
-    /// Loads and checks the personas and the rule set; throws `PersonaError`, `RuleSetError` or
+    /// Loads and checks the personas and the rule set; throws `InputFileError`, `RuleSetError` or
     /// `SimulationError` with every problem found.
     package init(config: SimulationConfig) throws {
         guard config.users >= 1 else { throw SimulationError("--users must be at least 1") }
@@ -88,7 +88,7 @@ package final class Simulation {
                 problems += error.problems
             }
         }
-        guard problems.isEmpty else { throw PersonaError(problems: problems) }
+        guard problems.isEmpty else { throw InputFileError(problems: problems) }
         self.personas = personas
         if !config.reference, config.validated == nil {
             config.validated = try RuleSet.load(config.rules, overrides: config.overrides).snapshot

@@ -448,7 +448,7 @@ final class UserSimulator {
     }
 
     /// What the persona's `day()` returns for one user-day; a Lua error or a value out of range
-    /// is the persona's problem (`PersonaError`), named with the user and the day.
+    /// is the persona's problem (`InputFileError`), named with the user and the day.
     private func dayOverride(_ function: LuaFunction, _ argument: PersonaDay.Argument, user name: String) throws -> PersonaDay.Override {
         let during = "(in day() for \(name) on \(argument.date.rawValue))"
         do {
@@ -456,15 +456,15 @@ final class UserSimulator {
             if value.isNil { return PersonaDay.Override() }
             let override = try LuaDecoder().decode(PersonaDay.Override.self, from: value, file: function.source)
             if let problem = override.problems().first {
-                throw PersonaError(function.source, line: function.line, "day() returned \(problem) \(during)")
+                throw InputFileError(function.source, line: function.line, "day() returned \(problem) \(during)")
             }
             return override
         } catch let error as LuaError {
             let field = error.path.map { $0.isEmpty ? "" : "\($0): " } ?? ""
             if error.kind == .runtime || error.line != nil {
-                throw PersonaError(error.file ?? function.source, line: error.line ?? function.line, "\(field)\(error.message) \(during)")
+                throw InputFileError(error.file ?? function.source, line: error.line ?? function.line, "\(field)\(error.message) \(during)")
             }
-            throw PersonaError(function.source, line: function.line, "day() returned \(field)\(error.message) \(during)")
+            throw InputFileError(function.source, line: function.line, "day() returned \(field)\(error.message) \(during)")
         }
     }
 

@@ -47,7 +47,7 @@ package struct Sweep: Sendable {
     }
 
     /// Checks the base rule set and the knobs: throws `RuleSetError` when the base is not valid,
-    /// `PersonaError` for a bad persona, `SweepError` for a knob the base does not have or a bad
+    /// `InputFileError` for a bad persona, `SweepError` for a knob the base does not have or a bad
     /// number of replicas.
     package init(
         config: SimulationConfig, knobs: [SweepKnob], mode: SweepPlan.Mode, metrics: [Metric], replicas: Int = 1, segments: Bool = false

@@ -1,7 +1,8 @@
 import RulesEngine
 
-/// Personas that could not be loaded, with every problem as `file:line: message`.
-package struct PersonaError: Error, CustomStringConvertible, Sendable {
+/// A simulation's input files (personas, the team's metrics) that could not be loaded or that
+/// failed while running, with every problem as `file:line: message`.
+package struct InputFileError: Error, CustomStringConvertible, Sendable {
     package var problems: [RuleProblem]
 
     package init(problems: [RuleProblem]) { self.problems = problems }
