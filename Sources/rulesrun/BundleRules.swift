@@ -6,7 +6,8 @@ import RulesEngine
 /// The rules of a bundle where a command takes a rule folder (`simulate --rules FILE.bundle`,
 /// `compare A.bundle B.bundle#fast`), so that what ships is what was simulated: the bundle is
 /// read with every check but its signature's (`bundle verify` checks that), and the rule set of
-/// the arm named after `#` (the first arm without one) is unpacked once into the user's cache.
+/// the arm named after `#` is unpacked once into the user's cache. A bundle with an experiment
+/// needs the arm named; one without takes none.
 enum BundleRules {
     /// `path` itself when it names no file (a folder, `@default`, a path that does not exist:
     /// the command says so), else the folder of the bundle's arm.
@@ -21,6 +22,13 @@ enum BundleRules {
         }
         do {
             let bundle = try BundleFile.readUnverifiedBundle(file)
+            if arm == nil, let experiment = bundle.manifest.experiment {
+                // Not the control in silence: the rollout as a whole is not one rule set.
+                let arms = experiment.arms.map(\.name)
+                throw ValidationError(
+                    "\(file): runs experiment \(experiment.name) with arms \(arms.joined(separator: ", ")): name the arm's rules, "
+                        + arms.map { "\(file)#\($0)" }.joined(separator: " or "))
+            }
             let folder = try bundle.cachedFolder(arm: try bundle.armIndex(arm)).path
             given.set(folder, path)
             return folder

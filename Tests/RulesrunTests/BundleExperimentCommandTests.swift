@@ -77,7 +77,7 @@ import Testing
         let dir = try Self.folder()
         #expect(try CLI.run(Self.build, in: dir).status == 0)
         let simulate = ["simulate", "3d", "--users", "20", "--no-db", "--format", "json"]
-        for (arm, folder) in [("#lenient", "lenient"), ("", "control"), ("#control", "control")] {
+        for (arm, folder) in [("#lenient", "lenient"), ("#control", "control")] {
             let fromBundle = try CLI.run(simulate + ["--rules", "x.bundle\(arm)"], in: dir)
             let fromFolder = try CLI.run(simulate + ["--rules", folder], in: dir)
             #expect(fromBundle.status == 0, "\(fromBundle.stderr)")
@@ -85,6 +85,17 @@ import Testing
             let named = fromFolder.stdout.replacingOccurrences(of: "\"rules\":\"\(folder)\"", with: "\"rules\":\"x.bundle\(arm)\"")
             #expect(fromBundle.stdout == named, "\(arm)")
         }
+        // A bundle without an experiment: its one rule set.
+        #expect(try CLI.run(["bundle", "control", "--key", "k.key", "--out", "plain.bundle"], in: dir).status == 0)
+        let plain = try CLI.run(simulate + ["--rules", "plain.bundle"], in: dir)
+        let control = try CLI.run(simulate + ["--rules", "control"], in: dir)
+        #expect(plain.stdout == control.stdout.replacingOccurrences(of: "\"rules\":\"control\"", with: "\"rules\":\"plain.bundle\""))
+        let unnamed = try CLI.run(simulate + ["--rules", "x.bundle"], in: dir)
+        #expect(unnamed.status != 0)
+        #expect(
+            unnamed.stderr.contains(
+                "x.bundle: runs experiment escalation-2026 with arms control, lenient: name the arm's rules, x.bundle#control or x.bundle#lenient"),
+            "\(unnamed.stderr)")
         let unknown = try CLI.run(simulate + ["--rules", "x.bundle#strict"], in: dir)
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("x.bundle: arm strict: experiment escalation-2026 has arms control, lenient"), "\(unknown.stderr)")
