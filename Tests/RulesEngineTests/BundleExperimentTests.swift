@@ -126,6 +126,27 @@ import Testing
         #expect(throws: BundleError.self) { try bundle.armIndex("slow") }
     }
 
+    /// `bundle diff` of a plain bundle and a rollout, and of two allocations: the experiment's fields
+    /// by name (null where a manifest has none), the arm's files added.
+    @Test func aDiffShowsTheExperimentAndTheArmsFiles() throws {
+        let plain = try RuleBundle.read(
+            try RuleBundle.build(
+                folder: RuleFixture.rulesFolder.path, key: Self.key, revision: 1, rollback: false,
+                created: Date(timeIntervalSince1970: 1_800_000_000), builtWith: "test", provedFunctions: 32, provedInputs: 1, testsPassed: 0,
+                testsFailed: 0), source: "a", trusting: [Self.key.publicKey])
+        let small = try RuleBundle.read(
+            try Self.bundle(1, shares: [("control", 9_000), ("lenient", 1_000)]), source: "b", trusting: [Self.key.publicKey])
+        let diff = try BundleDiff(plain, source: "a", small, source: "b")
+        #expect(diff.manifest.map(\.name) == ["rules_digest", "experiment.name", "experiment.salt", "experiment.arms"])
+        #expect(diff.manifest.dropFirst().map(\.a) == [.null, .null, .null])
+        #expect(diff.files.map(\.change) == Array(repeating: .added, count: 5) && diff.knobs.isEmpty)
+        let grown = try RuleBundle.read(
+            try Self.bundle(2, shares: [("control", 7_500), ("lenient", 2_500)], previous: small.manifest.experiment), source: "c",
+            trusting: [Self.key.publicKey])
+        let growth = try BundleDiff(small, source: "b", grown, source: "c")
+        #expect(growth.manifest.map(\.name) == ["revision", "experiment.arms"] && growth.files.isEmpty)
+    }
+
     /// The manifest's experiment is signed and checked: every way of bending it is refused.
     @Test func aBentExperimentIsRefused() throws {
         let good = try RuleBundleTamperTests.Parts(try Self.bundle(1, shares: [("control", 5_000), ("lenient", 5_000)]))

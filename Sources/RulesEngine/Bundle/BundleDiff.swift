@@ -10,7 +10,8 @@ import RulesModel
 /// proofs); the signatures are not checked (``RuleBundle/readWithoutVerifying(_:source:)``).
 package struct BundleDiff: Sendable {
     /// A field of the manifest that differs, by its path in the manifest's JSON (`revision`,
-    /// `tests.passed`; `signature.key`: the key the bundle says signed it).
+    /// `tests.passed`, `experiment.arms`; `signature.key`: the key the bundle says signed it);
+    /// null where a manifest lacks it.
     package struct Field: Sendable {
         package var name: String
         package var a: JSONValue
@@ -130,7 +131,12 @@ package struct BundleDiff: Sendable {
         flat(b.json, "", into: &y)
         x.append(("signature.key", .string(signerA)))
         y.append(("signature.key", .string(signerB)))
-        return zip(x, y).filter { $0.0.1 != $0.1.1 }.map { Field(name: $0.0.0, a: $0.0.1, b: $0.1.1) }
+        // By name: a field only one manifest has (`experiment`) is null in the other.
+        let (inA, inB) = (Dictionary(x, uniquingKeysWith: { v, _ in v }), Dictionary(y, uniquingKeysWith: { v, _ in v }))
+        return (x + y.filter { inA[$0.0] == nil }).compactMap { name, _ in
+            let (a, b) = (inA[name] ?? .null, inB[name] ?? .null)
+            return a == b ? nil : Field(name: name, a: a, b: b)
+        }
     }
 
     /// The files that differ: changed (same path), moved (same bytes at another path), removed,
