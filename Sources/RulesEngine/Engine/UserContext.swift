@@ -97,7 +97,14 @@ struct UserContext {
         // `JSONEncoder` with sorted keys, as the rows always had it: the model's encoder writes the
         // same text except for the slashes, which `JSONEncoder` escapes (a slash can only be in a
         // string). Several times faster than `JSONEncoder` (2 % of an in-memory simulation).
-        let json = try ModelJSON.encode(book).replacingOccurrences(of: "/", with: "\\/")
-        try storage.saveEngineState(EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: json))
+        // The slashes escaped byte by byte (Foundation's `replacingOccurrences` bridged to NSString:
+        // 7 % of a replay's time, which saves at every event).
+        var json: [UInt8] = []
+        for byte in try ModelJSON.encode(book).utf8 {
+            if byte == UInt8(ascii: "/") { json.append(UInt8(ascii: "\\")) }
+            json.append(byte)
+        }
+        try storage.saveEngineState(
+            EngineStateRow(userID: userID, name: name, processedUntil: processedUntil, stateJSON: String(decoding: json, as: UTF8.self)))
     }
 }
