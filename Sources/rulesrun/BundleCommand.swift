@@ -24,10 +24,11 @@ struct BundleCommand: ParsableCommand {
               rulesrun bundle rules --key release.key --out rules.bundle --experiment esc-2026 --arm lenient=rules-lenient \
             --allocation control=90%,lenient=10%
               rulesrun bundle verify rules.bundle --public-key release.pub
+              rulesrun bundle fetch https://cdn.example.com/rules.bundle --public-key release.pub
               rulesrun bundle inspect rules.bundle
               rulesrun bundle diff live.bundle rules.bundle
             """,
-        subcommands: [Build.self, Verify.self, Inspect.self, Diff.self],
+        subcommands: [Build.self, Verify.self, Fetch.self, Inspect.self, Diff.self],
         defaultSubcommand: Build.self
     )
 
@@ -215,20 +216,69 @@ struct BundleCommand: ParsableCommand {
             do {
                 let keys = try publicKeys.map { path throws(BundleError) in try BundlePublicKey(file: path) }
                 let bundle = try BundleFile.read(file, trusting: keys)
-                // Loaded and type-checked as an engine would before activating it (no proofs), every arm.
-                for arm in bundle.manifest.experiment?.arms.indices ?? 0..<1 {
-                    try bundle.withUnpacked(arm: arm) { folder in _ = try RuleSet.load(folder.path, proving: false) }
-                }
-                Terminal.line(
-                    "\(file): valid bundle, revision \(bundle.manifest.revision)\(bundle.manifest.rollback ? " (rollback)" : ""), signed by \(bundle.signer), "
-                        + "\(bundle.files.count) files, the rules load")
-            } catch let error as BundleError {
+                // Loaded and type-checked as an engine does before activating it (no proofs), every arm.
+                _ = try BundledEngine.load(bundle, source: file)
+                Terminal.line("\(file): \(BundleCommand.verdict(bundle))")
+            } catch {
                 Terminal.error("\(error)")
                 throw ExitCode(1)
-            } catch let error as RuleSetError {
-                Terminal.error("\(file): the bundle's rules do not load:\n\(error)")
+            }
+        }
+    }
+
+    /// `valid bundle, revision 3, signed by K, 12 files, the rules load`.
+    static func verdict(_ bundle: RuleBundle) -> String {
+        "valid bundle, revision \(bundle.manifest.revision)\(bundle.manifest.rollback ? " (rollback)" : ""), signed by \(bundle.signer), "
+            + "\(bundle.files.count) files, the rules load"
+    }
+
+    struct Fetch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fetch", abstract: "Fetch a bundle over HTTP as an app's engine does, check it as it does, and keep it (--out).",
+            discussion: """
+                One GET of URL by the app's fetcher (its limits: 32 MiB, at most 5 redirects, --timeout), then every \
+                check of bundle verify against the trusted keys, the rules of every arm loaded. Exit 0 when the bundle \
+                passes (written to --out, replacing it only once whole, when given), 1 when the fetch fails or the bundle \
+                is refused. To check what a static host serves before the apps poll it. docs/bundles.md#fetching
+
+                Example:
+                  rulesrun bundle fetch https://cdn.example.com/rules.bundle --public-key release.pub --out live.bundle
+                """)
+
+        @Argument(help: "The bundle's URL (http or https).") var url: String
+        @Option(name: .customLong("public-key"), help: "A trusted public key file (repeatable).") var publicKeys: [String]
+        @Option(help: "Write the bundle here once it passed.") var out: String?
+        @Option(help: "Seconds the fetch may take, 1 to 600.", transform: WholeNumber.parser(1...600)) var timeout = 30
+
+        func run() throws {
+            if let out { try Output.check(out, option: "--out") }
+            do {
+                let keys = try publicKeys.map { path throws(BundleError) in try BundlePublicKey(file: path) }
+                guard let address = URL(string: url) else { throw BundleError(url, "not a URL") }
+                let fetcher = try BundleFetcher(url: address, timeout: .seconds(timeout))
+                guard case .new(let bytes, let etag) = try Self.wait(fetcher) else { throw BundleError(url, "no body (not modified)") }
+                let bundle = try RuleBundle.read(bytes, source: url, trusting: keys)
+                _ = try BundledEngine.load(bundle, source: url)
+                if let out { try BundleFile.replace(out, with: bytes) }
+                Terminal.line("\(url): \(BundleCommand.verdict(bundle)); \(bytes.count) bytes\(etag.map { ", ETag \($0)" } ?? ", no ETag")")
+            } catch let error as ExitCode {
+                throw error
+            } catch {
+                Terminal.error("\(error)")
                 throw ExitCode(1)
             }
+        }
+
+        /// The fetch, waited for (the command is not async).
+        static func wait(_ fetcher: BundleFetcher) throws(BundleFetchError) -> BundleFetcher.Outcome {
+            final class Box: @unchecked Sendable { var result: Result<BundleFetcher.Outcome, BundleFetchError>? }
+            let (box, done) = (Box(), DispatchSemaphore(value: 0))
+            Task {
+                do throws(BundleFetchError) { box.result = .success(try await fetcher.fetch()) } catch { box.result = .failure(error) }
+                done.signal()
+            }
+            done.wait()
+            return try box.result!.get()
         }
     }
 

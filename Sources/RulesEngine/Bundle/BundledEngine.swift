@@ -254,7 +254,7 @@ public final class BundledEngine {
 
     /// The rules of each of the bundle's arms (its one rule set without an experiment), loaded and
     /// type-checked, each in a Lua state of its own (no proofs).
-    static func load(_ bundle: RuleBundle, source: String) throws(BundleError) -> [RuleSet] {
+    package static func load(_ bundle: RuleBundle, source: String) throws(BundleError) -> [RuleSet] {
         var sets: [RuleSet] = []
         for arm in bundle.manifest.experiment?.arms.indices ?? 0..<1 {
             let name = bundle.manifest.experiment.map { " (arm \($0.arms[arm].name))" } ?? ""
