@@ -91,10 +91,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // What several test targets share: a loopback HTTP server (bundles fetched over HTTP).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "RulesEngineTests",
             dependencies: [
-                "RulesEngine", "LuaHost", "RulesModel", "RulesStore",
+                "RulesEngine", "LuaHost", "RulesModel", "RulesStore", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
@@ -113,8 +115,10 @@ let package = Package(
         .testTarget(name: "RulesBenchTests", dependencies: ["RulesBench", "RulesSim", "RulesStore"]),
         // GRDB: the tests make SQLite databases of other programs, and read what rulesrun wrote.
         .testTarget(
-            name: "RulesrunTests", dependencies: ["rulesrun", "LuaHost", "RulesEngine", "embedding-example", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "RulesrunTests",
+            dependencies: [
+                "rulesrun", "LuaHost", "RulesEngine", "TestSupport", "embedding-example", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
-

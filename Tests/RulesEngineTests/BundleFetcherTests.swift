@@ -1,7 +1,7 @@
 import Foundation
 import RulesEngine
 import RulesStore
-import Synchronization
+import TestSupport
 import Testing
 
 /// Bundles fetched over HTTP from a real server on 127.0.0.1 (docs/bundles.md#fetching): ETag and
@@ -11,21 +11,6 @@ import Testing
     static let one = try! BundledEngineTests.bundle(1)
     static let two = try! BundledEngineTests.bundle(2, edits: [("M.tier_for_misses = { 1, 2, 3 }", "M.tier_for_misses = { 2, 3, 4 }")])
     static let three = try! BundledEngineTests.bundle(3)
-
-    /// A static file host: the file it holds now, with its ETag or none; 304 to a matching If-None-Match.
-    final class StaticHost: Sendable {
-        let file: Mutex<(bytes: [UInt8], etag: String?)>
-
-        init(_ bytes: [UInt8], etag: String?) { file = Mutex((bytes, etag)) }
-
-        func serve(_ bytes: [UInt8], etag: String?) { file.withLock { $0 = (bytes, etag) } }
-
-        func respond(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-            let (bytes, etag) = file.withLock { $0 }
-            if let etag, request.header("If-None-Match") == etag { return .status(304, [("ETag", etag)]).withoutBody }
-            return .ok(bytes, etag: etag)
-        }
-    }
 
     /// An engine on bundle 1 in a folder of its own (removed by `body`'s end).
     func withEngine(_ body: (BundledEngine) async throws -> Void) async throws {
@@ -292,13 +277,5 @@ import Testing
         let tls = await #expect(throws: BundleFetchError.self) { try await fetcher(server.url("/tls")).fetch() }
         #expect(tls?.kind == .transport)
         #expect(throws: BundleFetchError.self) { try BundleFetcher(url: URL(fileURLWithPath: "/tmp/rules.bundle")) }
-    }
-}
-
-extension LoopbackHTTPServer.Response {
-    var withoutBody: Self {
-        var response = self
-        response.body = .bytes([])
-        return response
     }
 }

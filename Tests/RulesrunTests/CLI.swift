@@ -134,9 +134,10 @@ struct CLI {
 
     /// Starts `executableURL` (`rulesrun` by default) with `arguments` in `directory`, its standard
     /// output and error on pipes: the launch of `run` and of `WatchProcess`, which read them.
-    /// `environment`: variables set (or replaced) in ``environment``.
+    /// `environment`: variables set (or replaced) in ``environment``; `input`: its standard input.
     static func launch(
-        _ arguments: [String], in given: URL? = nil, executableURL: URL = executable, environment: [String: String] = [:]
+        _ arguments: [String], in given: URL? = nil, executableURL: URL = executable, environment: [String: String] = [:],
+        input: Pipe? = nil
     ) throws -> (
         process: Process, stdout: FileHandle, stderr: FileHandle
     ) {
@@ -148,6 +149,7 @@ struct CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let input { process.standardInput = input }
         try process.run()
         return (process, out.fileHandleForReading, err.fileHandleForReading)
     }

@@ -61,7 +61,9 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let storeError = Code("STORE_ERROR")
     }
 
+    /// Which refusal: for programs (an app branches on it; `replay` prints it).
     public var code: Code
+    /// What was wrong, naming the field or the rule, and what was expected: for people.
     public var message: String
     /// The error this one was made from, when the engine turned another error into it (a Lua error,
     /// a model or store error, GRDB's `DatabaseError` with its SQL and arguments): `message` has its

@@ -13,20 +13,20 @@ import Synchronization
 /// tests that fetch over HTTP: a thread accepts connections, each request (its headers kept, in
 /// ``requests``) is answered by `respond` with a scripted ``Response`` (status, headers, a body,
 /// a body cut short, an endless body, a stall after the headers), then the connection is closed.
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
+public final class LoopbackHTTPServer: Sendable {
+    public struct Request: Sendable {
         /// Its place among the server's requests, from 0.
-        var index: Int
-        var method: String
-        var path: String
-        var headers: [(name: String, value: String)]
+        public var index: Int
+        public var method: String
+        public var path: String
+        public var headers: [(name: String, value: String)]
 
         /// The first header `name` (any case).
-        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+        public func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
     }
 
-    struct Response: Sendable {
-        enum Body: Sendable {
+    public struct Response: Sendable {
+        public enum Body: Sendable {
             /// These bytes, with their Content-Length.
             case bytes([UInt8])
             /// These bytes after a Content-Length of `announced`; then the connection is closed.
@@ -36,17 +36,24 @@ final class LoopbackHTTPServer: Sendable {
             case endless(announced: Int?)
         }
 
-        var status: Int
-        var headers: [(String, String)] = []
-        var body: Body = .bytes([])
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: Body
         /// Seconds to wait after the headers (less when the client closes the connection first).
-        var stall: Double = 0
+        public var stall: Double
 
-        static func ok(_ body: [UInt8], etag: String? = nil) -> Response {
+        public init(status: Int, headers: [(String, String)] = [], body: Body = .bytes([]), stall: Double = 0) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.stall = stall
+        }
+
+        public static func ok(_ body: [UInt8], etag: String? = nil) -> Response {
             Response(status: 200, headers: etag.map { [("ETag", $0)] } ?? [], body: .bytes(body))
         }
 
-        static func status(_ status: Int, _ headers: [(String, String)] = []) -> Response {
+        public static func status(_ status: Int, _ headers: [(String, String)] = []) -> Response {
             Response(status: status, headers: headers, body: .bytes(Array("status \(status)\n".utf8)))
         }
     }
@@ -61,12 +68,12 @@ final class LoopbackHTTPServer: Sendable {
         var stopped = false
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let state = Mutex(State())
     private let respond: @Sendable (Request) -> Response
 
-    init(_ respond: @escaping @Sendable (Request) -> Response) throws {
+    public init(_ respond: @escaping @Sendable (Request) -> Response) throws {
         self.respond = respond
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -92,22 +99,22 @@ final class LoopbackHTTPServer: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:PORT` and `path`.
-    func url(_ path: String = "/rules.bundle") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String = "/rules.bundle") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
     /// The body bytes sent for request `index` (nil: not answered yet).
-    func bodyBytesSent(_ index: Int) -> Int? { state.withLock { $0.sent[index] } }
+    public func bodyBytesSent(_ index: Int) -> Int? { state.withLock { $0.sent[index] } }
 
     /// Whether the client of request `index` closed the connection before the stall's end.
-    func clientClosedInStall(_ index: Int) -> Bool { state.withLock { $0.closedInStall.contains(index) } }
+    public func clientClosedInStall(_ index: Int) -> Bool { state.withLock { $0.closedInStall.contains(index) } }
 
     /// Waits (at most 10 s) until every connection was answered and closed.
-    func waitUntilIdle() {
+    public func waitUntilIdle() {
         for _ in 0..<1000 where state.withLock({ $0.open > 0 }) { usleep(10_000) }
     }
 
-    func stop() {
+    public func stop() {
         let first = state.withLock { state in
             defer { state.stopped = true }
             return !state.stopped
@@ -218,7 +225,9 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     static func reason(_ status: Int) -> String {
-        [200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 404: "Not Found", 429: "Too Many Requests",
-         500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
+        [
+            200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error", 503: "Service Unavailable",
+        ][status] ?? "Status"
     }
 }
