@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `rulesrun keygen` and `rulesrun bundle` (build, verify, inspect, diff), run as a user runs them
@@ -110,6 +111,43 @@ import Testing
         #expect(manifest["revision"] as? Int == 1 && manifest["rollback"] as? Bool == false)
         #expect((manifest["files"] as? [[String: Any]])?.count == 8)
         #expect((manifest["tests"] as? [String: Any])?["failed"] as? Int == 0)
+    }
+
+    /// `bundle fetch` from a real HTTP server on loopback: a good bundle is checked and kept; a 404, a
+    /// bundle of an untrusted key and a cut body are refused, and --out stays as it was.
+    @Test func fetchChecksWhatAHostServesAndKeepsOnlyAGoodBundle() throws {
+        let dir = try CLI.folder([:])
+        try Self.copy("k.pub", to: dir)
+        let good = Array(try Self.built.bytes("rules.bundle"))
+        let host = StaticHost(good, etag: "\"r1\"")
+        let server = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/rules.bundle": host.respond(request)
+            case "/cut.bundle":
+                LoopbackHTTPServer.Response(status: 200, body: .cut(Array(good.prefix(good.count / 2)), announced: good.count))
+            default: .status(404)
+            }
+        }
+        defer { server.stop() }
+        let url = server.url().absoluteString
+        let fetched = try CLI.run(["bundle", "fetch", url, "--public-key", "k.pub", "--out", "live.bundle"], in: dir)
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(fetched.stdout.hasPrefix("\(url): valid bundle, revision 1, signed by \(Self.built.keyID), "), "\(fetched.stdout)")
+        #expect(fetched.stdout.hasSuffix("the rules load; \(good.count) bytes, ETag \"r1\"\n"), "\(fetched.stdout)")
+        #expect(Array(try Data(contentsOf: dir.appendingPathComponent("live.bundle"))) == good)
+        let missing = try CLI.run(
+            ["bundle", "fetch", server.url("/none.bundle").absoluteString, "--public-key", "k.pub", "--out", "live.bundle"], in: dir)
+        #expect(
+            missing.status == 1 && missing.stderr.hasSuffix("/none.bundle: HTTP 404, expected 200 (or 304 when the bundle is not modified)\n"))
+        #expect(try CLI.run(["keygen", "other"], in: dir).status == 0)
+        let untrusted = try CLI.run(["bundle", "fetch", url, "--public-key", "other.pub", "--out", "live.bundle"], in: dir)
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("\(url): signed by key \(Self.built.keyID), which is not a trusted key"))
+        let cut = try CLI.run(
+            ["bundle", "fetch", server.url("/cut.bundle").absoluteString, "--public-key", "k.pub", "--out", "live.bundle"], in: dir)
+        #expect(
+            cut.status == 1 && cut.stderr.contains("/cut.bundle: the body ended after \(good.count / 2) of the \(good.count) bytes"),
+            "\(cut.stderr)")
+        #expect(Array(try Data(contentsOf: dir.appendingPathComponent("live.bundle"))) == good)
     }
 
     /// The revision goes up by one on each build to the same --out, unless given; --rollback marks it.
