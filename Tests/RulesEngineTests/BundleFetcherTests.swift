@@ -24,7 +24,7 @@ import Testing
     /// Polls every 10 s, backs off up to 60 s, without jitter.
     static let schedule = BundlePollSchedule(interval: .seconds(10), maxBackoff: .seconds(60), jitter: 0, seed: 1)
 
-    func fetcher(_ url: URL, timeout: Duration = .seconds(5), maxBytes: Int = RuleBundle.maxBytes) throws -> BundleFetcher {
+    func fetcher(_ url: URL, timeout: Duration = .seconds(30), maxBytes: Int = RuleBundle.maxBytes) throws -> BundleFetcher {
         try BundleFetcher(url: url, timeout: timeout, maxBytes: maxBytes, schedule: Self.schedule)
     }
 
@@ -213,9 +213,11 @@ import Testing
 
     /// A cancelled task's fetch ends at once and is not counted as a failure.
     @Test func aCancelledFetchEndsAndIsNotAFailure() async throws {
-        let server = try LoopbackHTTPServer { _ in .init(status: 200, body: .bytes(Self.two), stall: 20) }
+        let server = try LoopbackHTTPServer { _ in .init(status: 200, body: .bytes(Self.two), stall: 60) }
         defer { server.stop() }
-        let fetcher = try fetcher(server.url())
+        // A timeout far beyond the wait for the request: on a busy machine the fetch must still be
+        // running (not timed out) when it is cancelled.
+        let fetcher = try fetcher(server.url(), timeout: .seconds(120))
         let task = Task { try await fetcher.fetch() }
         for _ in 0..<1000 where server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
