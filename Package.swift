@@ -64,8 +64,8 @@ let package = Package(
         .target(
             name: "RulesBench",
             dependencies: [
-                "CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim", "RulesEngine",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "BuiltInDefaults", "CLua", "LuaHost", "RulesModel", "RulesStore", "RulesSim", "RulesEngine",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -5,7 +5,7 @@ import RulesModel
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure rule calls and the store, each against a baseline measured in the same run.",
+        abstract: "Measure rule calls, the store and rule bundles, each against a baseline measured in the same run.",
         discussion: """
             Rule calls:
             (a) floor: a small rule called through the bare Lua C API with integer arguments (and, for scale, \
@@ -14,6 +14,11 @@ struct Bench: ParsableCommand {
             (c) native: the same logic in Swift. Also the generic [LuaValue] path and the instruction hook's share of (b).
             Store: rows per second of the bulk path for simulations against a raw prepared INSERT loop of the same \
             rows, and the size on disk (after VACUUM) of one user-year of Pressure and of the habit tracker.
+            Bundles: the default rule set's bundle, built in the run and read from its file: verifying it and activating \
+            a new revision of it in a running engine, against reading the file and one SHA-256 over it; the same for a \
+            two-arm experiment (two rule sets loaded). A user's arm (--iterations/10 calls) against one SHA-256 of \
+            "salt:user"; ticks of many users (--iterations/200 a round) on a bundle with an experiment against the same \
+            without one. RULESRUN_BENCH_ONLY=bundles runs this part alone.
             Build with `swift build -c release` first: debug builds are several times slower.
             Limits: --iterations 1 to \(maxIterations), --rounds 1 to \(maxRounds), --store-users 1 to \(maxStoreUsers) \
             (the store benchmark holds its rows in memory: some 180 KB per user).
@@ -42,8 +47,17 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         if let name = Console.current.environment["RULESRUN_BENCH_ONLY"] {  // profiling one measurement
+            if name == Self.bundlesOnly {
+                let bundles = try withFolder { try runBundles(in: $0) }
+                if json {
+                    Terminal.print(try Self.jsonText(["bundles": try Self.jsonObject(bundles)]))
+                } else {
+                    printBundles(bundles)
+                }
+                return
+            }
             guard let only = LuaHostBenchmark.Measurement(rawValue: name) else {
-                let names = LuaHostBenchmark.Measurement.allCases.map(\.rawValue).joined(separator: ", ")
+                let names = (LuaHostBenchmark.Measurement.allCases.map(\.rawValue) + [Self.bundlesOnly]).joined(separator: ", ")
                 throw ValidationError("RULESRUN_BENCH_ONLY: expected one of \(names), found \"\(name)\"")
             }
             let ns = try LuaHostBenchmark.run(only: only, iterations: iterations, rounds: rounds)
@@ -52,13 +66,9 @@ struct Bench: ParsableCommand {
         }
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
         let streak = try StreakCallBenchmark.run(iterations: max(1, iterations / 100), rounds: rounds)
-        let temporary = FileManager.default.temporaryDirectory
-        Self.removeStaleFolders(in: temporary)
-        // The process's and this run's: two benchmarks of one process (run in-process) share nothing.
-        let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3))
+        let (store, bundles) = try withFolder { directory in
+            (try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3)), try runBundles(in: directory))
+        }
         let targets = [
             Target(
                 name: "rule call: (b) LuaHost / bare C API tables in/out (issue 20)", measured: r.host_over_table_floor,
@@ -73,6 +83,9 @@ struct Bench: ParsableCommand {
             Target(
                 name: "store: habit tracker user-year, KB", measured: Double(store.habitUserYearBytes) / 1024, limit: 1024,
                 atMost: true),
+            Target(
+                name: "bundle: verify and activate the default rule set's bundle, ms", measured: bundles.one_arm.activate_ms,
+                limit: BundleBenchmark.activationTargetMs, atMost: true),
         ]
         if json {
             let encoder = JSONEncoder()
@@ -89,7 +102,8 @@ struct Bench: ParsableCommand {
                     "pressure_user_year_bytes": store.pressureUserYearBytes,
                     "habit_user_year_bytes": store.habitUserYearBytes,
                 ] as [String: Any]
-            Terminal.print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            object["bundles"] = try Self.jsonObject(bundles)
+            Terminal.print(try Self.jsonText(object))
             return
         }
         func f(_ x: Double) -> String { String(format: "%8.1f ns", x) }
@@ -122,10 +136,33 @@ struct Bench: ParsableCommand {
         Terminal.print("  raw INSERT     \(String(format: "%9.0f", store.rawRowsPerSecond)) rows/s")
         Terminal.print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
         Terminal.print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
+        printBundles(bundles)
         Terminal.print("targets (ratios of measurements of this run; times are the thread's CPU time)")
         for target in targets { Terminal.print("  \(target.line)") }
         Terminal.print("measured elsewhere")
         for other in Self.measuredElsewhere { Terminal.print("  \(other.target): \(other.command)") }
+    }
+
+    /// Runs `body` in a new folder of the temporary folder, removed afterwards (and those of killed
+    /// benchmarks before).
+    func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let temporary = FileManager.default.temporaryDirectory
+        Self.removeStaleFolders(in: temporary)
+        // The process's and this run's: two benchmarks of one process (run in-process) share nothing.
+        let directory = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
+    }
+
+    static func jsonObject(_ value: some Encodable) throws -> Any {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try JSONSerialization.jsonObject(with: encoder.encode(value))
+    }
+
+    static func jsonText(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
     /// A target the benchmark measures, and whether this run meets it.

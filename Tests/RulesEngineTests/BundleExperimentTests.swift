@@ -22,6 +22,14 @@ import Testing
         zip(counts, expected).reduce(0) { $0 + (Double($1.0) - $1.1) * (Double($1.0) - $1.1) / $1.1 }
     }
 
+    /// The bucket is the documented hash: the first 8 bytes of SHA-256(salt ":" user), big-endian,
+    /// modulo 10,000 (the values computed with Python's hashlib).
+    @Test func theBucketIsTheDocumentedHash() {
+        #expect(BundleExperiment.bucket(of: "u1", salt: "esc") == 8948)
+        #expect(BundleExperiment.bucket(of: "u123456", salt: "pricing-q1") == 1877)
+        #expect(BundleExperiment.bucket(of: "user-é-ünïcödé", salt: "a-salt-of-forty-characters-0123456789abc") == 7697)
+    }
+
     @Test func bucketsAreUniformOverAMillionIDs() {
         var counts = [Int](repeating: 0, count: BundleExperiment.buckets)
         for bucket in Self.first { counts[bucket] += 1 }
@@ -213,5 +221,34 @@ import Testing
             // Moved by the kill switch: exposed to the control too, under revision 2.
             #expect(exposures() == (arm == 1 ? ["\"lenient\" 1", "\"control\" 2"] : ["\"control\" 1"]), "\(user)")
         }
+    }
+
+    /// The arms' engines share one store and each keeps its users' contexts between their events;
+    /// an event of one arm's user does not make the other arms read all of theirs again (an event
+    /// writes only its own user's rows), but a context another engine holds of that very user is
+    /// read again.
+    @Test func theArmsKeepTheirUsersBetweenEachOthersEvents() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = try Self.bundle(1, shares: [("control", 5_000), ("lenient", 5_000)])
+        let experiment = try #require(try RuleBundle.read(bytes, source: "b", trusting: [Self.key.publicKey]).manifest.experiment)
+        let engine = try BundledEngine(store: Store.inMemory(), folder: dir, trustedKeys: [Self.key.publicKey], initial: bytes)
+        let users = (1...20).map { "u\($0)" }
+        #expect(Set(users.map { experiment.armIndex(of: $0) }) == [0, 1])
+        func apply(_ user: String, _ line: String) throws -> Engine.Outcome {
+            try engine.apply(try EngineEvent.parse(line.replacingOccurrences(of: "\"u1\"", with: "\"\(user)\"")))
+        }
+        func read() -> Int { engine.engines.reduce(0) { $0 + $1.usersRead } }
+        for user in users { _ = try apply(user, Ev.commit(2)) }
+        #expect(read() == users.count, "each user read once, when its first event created it")
+        for user in users { _ = try apply(user, Ev.tick(2, "09:00")) }
+        #expect(read() == users.count, "no user read again")
+        // The control's engine asked for the state of a user of the other arm keeps its context;
+        // an event of that user (through its arm's engine) makes it read the user again.
+        let other = try #require(users.first { experiment.armIndex(of: $0) == 1 })
+        _ = engine.engines[0].state(ofUser: other)
+        let checked = try apply(other, Ev.checkIn(2, "NO"))
+        #expect(engine.engines[0].state(ofUser: other) == checked.state)
+        #expect(checked.state["current_tier"] == .int(0), "the lenient arm: no tier after one miss")
     }
 }

@@ -53,6 +53,19 @@ import Testing
             ])
     }
 
+    /// The state lists the exposures in the user's local time, in its new time zone after a change
+    /// (the list is made once and kept with the user's context between events).
+    @Test func theExposuresFollowTheUsersTimeZone() throws {
+        let harness = try ReplayHarness(store: try Store.inMemory())
+        let outs = harness.run([
+            Self.exposure("2026-03-02T08:30:00Z", "checkout-2026", "treatment", revision: 3),
+            #"{"type": "tick", "user": "u1", "at": "2026-03-02T08:45:00Z"}"#,
+            #"{"type": "settings", "user": "u1", "at": "2026-03-02T09:00:00Z", "timezone": "Asia/Tokyo"}"#,
+        ])
+        let times = outs.map { $0["state"]?["exposures"]?.array?.first?["at"] }
+        #expect(times == [.string("2026-03-02T08:30"), .string("2026-03-02T08:30"), .string("2026-03-02T17:30")], "\(outs)")
+    }
+
     @Test func aRepeatChangesNothingAndAnotherArmIsRecorded() throws {
         let store = try Store.inMemory()
         let harness = try ReplayHarness(store: store)

@@ -41,7 +41,12 @@ import Testing
         // The same ratio against the round trip with a count hook: what LuaHost adds beyond the budget.
         let hooked = try #require(targets.first { ($0["name"] as? String)?.contains("with a count hook") == true })
         #expect(hooked["measured"] as? Double == object["host_over_hooked_table_floor"] as? Double)
-        #expect(targets.count == 6 && targets.allSatisfy { $0["met"] is Bool })
+        #expect(targets.count == 7 && targets.allSatisfy { $0["met"] is Bool })
+        // The target for activating the default rule set's bundle, in milliseconds.
+        let activation = try #require(targets.first { ($0["name"] as? String)?.hasPrefix("bundle: verify and activate") == true })
+        let bundles = try #require(object["bundles"] as? [String: Any])
+        let oneArm = try #require(bundles["one_arm"] as? [String: Any])
+        #expect(activation["measured"] as? Double == oneArm["activate_ms"] as? Double && activation["target"] as? String == "<= 50")
         let elsewhere = try #require(object["measured_elsewhere"] as? [[String: String]])
         #expect(elsewhere.contains { $0["command"]?.contains("compare") == true })
         let table = try CLI.run(["bench", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
@@ -67,8 +72,75 @@ import Testing
         #expect(unknown.status == 2 && unknown.stdout.isEmpty)
         #expect(
             unknown.stderr.contains(
-                "RULESRUN_BENCH_ONLY: expected one of floor, table-floor, hooked-table-floor, host, host-no-hook, found \"hots\""),
+                "RULESRUN_BENCH_ONLY: expected one of floor, table-floor, hooked-table-floor, host, host-no-hook, bundles, found \"hots\""),
             "\(unknown.stderr)")
+    }
+
+    /// The bundle section: the default rule set's bundle verified and activated, alone and as a
+    /// two-arm experiment, each against reading its file and one SHA-256 over it; a user's arm
+    /// against one SHA-256; the events of an experiment against the same without one. Its shape,
+    /// in the JSON and the table, not its times.
+    @Test func bundleSectionHasItsMeasurementsAndRatios() throws {
+        let result = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let bundles = try #require(object["bundles"] as? [String: Any])
+        try Self.checkBundles(bundles, calls: 200, events: 10)
+        // Run alone (RULESRUN_BENCH_ONLY=bundles): the same section, and nothing else.
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let arguments = [CLI.executable.path, "bench", "--iterations", "2000", "--rounds", "1"]
+        let alone = try CLI.run(["RULESRUN_BENCH_ONLY=bundles"] + arguments + ["--json"], executableURL: env)
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let aloneObject = try #require(try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])
+        #expect(Array(aloneObject.keys) == ["bundles"])
+        try Self.checkBundles(try #require(aloneObject["bundles"] as? [String: Any]), calls: 200, events: 10)
+        let table = try CLI.run(["RULESRUN_BENCH_ONLY=bundles"] + arguments, executableURL: env)
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("bundles, each read from its file, 1 rounds") == true, "\(table.stdout)")
+        for (prefix, count) in [
+            ("  the default rule set, 1 rule set, ", 1), ("  a two-arm experiment of it, 2 rule sets, ", 1),
+            ("    floor: the file + one SHA-256 ", 2), ("    verify (signature, hashes) ", 2), ("    activate (verify, load, swap) ", 2),
+            ("  a user's arm, 200 calls", 1), ("    armIndex(of:) ", 1), ("  per event, 10 ticks of 10 users", 1),
+            ("    experiment, every user in one arm ", 1), ("    two arms, half the users in each ", 1),
+        ] {
+            #expect(lines.filter { $0.hasPrefix(prefix) }.count == count, "\(prefix): \(table.stdout)")
+        }
+        #expect(lines.filter { $0.contains(" x floor") }.count == 5, "\(table.stdout)")
+        #expect(!table.stdout.contains("rule call") && !table.stdout.contains("targets"))
+    }
+
+    /// The bundle section's fields, each a number of the right kind.
+    static func checkBundles(_ bundles: [String: Any], calls: Int, events: Int) throws {
+        #expect(bundles["rounds"] as? Int == 1)
+        for (name, arms) in [("one_arm", 1), ("two_arms", 2)] {
+            let activation = try #require(bundles[name] as? [String: Any], "missing bundles.\(name)")
+            #expect(activation["arms"] as? Int == arms && (activation["bytes"] as? Int ?? 0) > 0, "\(name): \(activation)")
+            for key in ["floor_ms", "verify_ms", "activate_ms", "activate_wall_ms", "verify_over_floor", "activate_over_floor"] {
+                let value = try #require(activation[key] as? Double, "missing bundles.\(name).\(key)")
+                #expect(value.isFinite && value > 0, "\(name).\(key) = \(value)")
+            }
+        }
+        let assignment = try #require(bundles["assignment"] as? [String: Any])
+        #expect(assignment["calls"] as? Int == calls)
+        for key in ["sha256_ns", "arm_index_ns", "arm_index_over_sha256"] {
+            let value = try #require(assignment[key] as? Double, "missing bundles.assignment.\(key)")
+            #expect(value.isFinite && value > 0, "\(key) = \(value)")
+        }
+        let perEvent = try #require(bundles["events"] as? [String: Any])
+        #expect(perEvent["events"] as? Int == events && perEvent["users"] as? Int == min(200, events))
+        for key in [
+            "plain_us", "control_only_us", "control_only_overhead_us", "control_only_overhead_share", "experiment_us", "overhead_us",
+            "overhead_share",
+        ] {
+            // The overhead is a difference of two times: it may come out below zero.
+            let value = try #require(perEvent[key] as? Double, "missing bundles.events.\(key)")
+            #expect(value.isFinite, "\(key) = \(value)")
+        }
+        for key in ["plain_us", "control_only_us", "experiment_us"] { #expect((perEvent[key] as? Double ?? 0) > 0, "\(key)") }
+        // The timed events all started from their users' kept contexts, with an experiment too
+        // (the arms' engines share the store).
+        #expect(perEvent["users_read"] as? [Int] == [0, 0, 0], "\(perEvent)")
     }
 
     /// Every option is checked before the rule benchmarks run (--store-users 0 was refused after

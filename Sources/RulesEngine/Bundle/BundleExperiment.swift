@@ -32,8 +32,13 @@ public struct BundleExperiment: Sendable, Equatable {
     /// The bucket of `user` in an experiment salted `salt`: the first 8 bytes of
     /// SHA-256(salt ":" user), big-endian, modulo 10,000.
     public static func bucket(of user: String, salt: String) -> Int {
-        let digest = SHA256.hash(data: Array("\(salt):\(user)".utf8))
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        // Computed at every event: the three parts hashed in place (no string or array made).
+        var hasher = SHA256()
+        var salt = salt, user = user
+        salt.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(ascii: ":")) { hasher.update(bufferPointer: $0) }
+        user.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let value = hasher.finalize().withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
         return Int(value % UInt64(buckets))
     }
 

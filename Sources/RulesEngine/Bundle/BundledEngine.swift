@@ -71,10 +71,18 @@ public final class BundledEngine {
     /// The bundle whose rules are in force.
     private(set) var active: RuleBundle
     private var lastGood: RuleBundle?
-    /// The users known to be exposed to their arm: "experiment/arm/user".
-    private var exposed = Set<String>()
+    /// The users known to be exposed to their arm.
+    private var exposed = Set<Exposed>()
     private let lock: Int32
-    let log = Logger(label: "rulesrun.bundles")
+    /// Its log (activations, refusals, probation); `rulesrun bench` raises its level.
+    package var log = Logger(label: "rulesrun.bundles")
+
+    /// A user exposed to an arm of an experiment (its three names, no string made per event).
+    private struct Exposed: Hashable {
+        var experiment: String
+        var arm: String
+        var user: String
+    }
 
     static let activeName = "active.bundle", lastGoodName = "last-good.bundle", statusName = "status.json", lockName = ".lock"
 
@@ -146,7 +154,10 @@ public final class BundledEngine {
         let arm = experiment?.armIndex(of: event.user) ?? 0
         do {
             let outcome = try engines[arm].apply(event)
-            if let experiment { expose(event, to: arm, of: experiment) }
+            if let experiment {
+                shareCommitted(by: arm)
+                expose(event, to: arm, of: experiment)
+            }
             watch(failed: false)
             return outcome
         } catch {
@@ -235,20 +246,30 @@ public final class BundledEngine {
         active = bundle
     }
 
+    /// Tells the engines of the other arms that `arm`'s engine committed its last event: each
+    /// engine keeps its users' contexts between their events (``KeptContexts``) only while nothing
+    /// else writes to the store, and the arms share one store; told, they keep those of their
+    /// other users (an event writes only its own user's rows) instead of reading every user again.
+    private func shareCommitted(by arm: Int) {
+        guard let event = engines[arm].lastCommitted else { return }
+        for other in engines.indices where other != arm { engines[other].kept.anotherEngineCommitted(event) }
+    }
+
     /// After an event of `event`'s user decided under `arm`: its exposure to the arm, once.
     private func expose(_ event: EngineEvent, to arm: Int, of experiment: BundleExperiment) {
         let name = experiment.arms[arm].name
-        let key = "\(experiment.name)/\(name)/\(event.user)"
+        let key = Exposed(experiment: experiment.name, arm: name, user: event.user)
         guard !exposed.contains(key) else { return }
         do {
             // Recorded by an earlier run (the set starts empty at each start)?
             if try engines[arm].exposure(ofUser: event.user, experiment: experiment.name, arm: name) == nil {
                 _ = try engines[arm].apply(
                     EngineEvent.exposure(user: event.user, at: event.at, experiment: experiment.name, arm: name, revision: active.manifest.revision))
+                shareCommitted(by: arm)
             }
             exposed.insert(key)
         } catch {
-            log.error("could not record the exposure of \(event.user) to \(key): \(error)")
+            log.error("could not record the exposure of \(event.user) to \(experiment.name)/\(name): \(error)")
         }
     }
 

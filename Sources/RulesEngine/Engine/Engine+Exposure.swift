@@ -17,6 +17,7 @@ extension Engine {
                 ExperimentExposure(
                     userID: context.userID, experiment: event.experiment, arm: event.arm, revision: event.revision,
                     exposedAt: now))
+            (context.cache.exposures, context.cache.exposuresState) = (nil, nil)
         }
         decisions.set(
             .other(
@@ -28,18 +29,23 @@ extension Engine {
     }
 
     /// The state's `exposures`, nil when the user has none: each one's experiment, arm, revision
-    /// and local time (`at`), in the order they happened.
-    func exposuresState(_ context: UserContext) throws -> JSONValue? {
-        let exposures = try context.storage.exposures(context.userID)
+    /// and local time (`at`), in the order they happened. The state lists them after every event of
+    /// a user in an experiment: read and made once, kept in the context's cache.
+    func exposuresState(_ context: inout UserContext) throws -> JSONValue? {
+        if let made = context.cache.exposuresState { return made }
+        let exposures = try context.cache.exposures ?? context.storage.exposures(context.userID)
+        context.cache.exposures = exposures
         guard !exposures.isEmpty else { return nil }
         let clock = try clock(context)
-        return .array(
+        let state = JSONValue.array(
             exposures.map { exposure in
                 .object([
                     ("experiment", .string(exposure.experiment)), ("arm", .string(exposure.arm)),
                     ("revision", .int(exposure.revision)), ("at", .string(clock.describe(exposure.exposedAt))),
                 ])
             })
+        context.cache.exposuresState = state
+        return state
     }
 
     /// The exposure of the user named `name` to `arm` of `experiment` as recorded (the first), nil

@@ -43,7 +43,7 @@ extension Engine {
         // show its initial state, are left out.
         let noPressure = context.book.today == nil && e == .initial && context.settings.subscriptionTier == .free
         // The exposures last, when there are any: not an app (a user with only exposures shows Pressure's fields).
-        let exposures = try exposuresState(context).map { [("exposures", $0)] } ?? []
+        let exposures = try exposuresState(&context).map { [("exposures", $0)] } ?? []
         return .object((noPressure && !apps.isEmpty ? [] : fields) + apps + exposures)
     }
 

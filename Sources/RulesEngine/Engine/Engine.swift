@@ -54,6 +54,12 @@ public final class Engine {
     /// Outside a batch, the contexts the last events applied on their own left (``KeptContexts``):
     /// an event of a kept user starts from its context instead of reading the user again.
     var kept = KeptContexts()
+    /// The last event applied on its own that committed (what ``BundledEngine`` tells the engines
+    /// of the other arms, ``KeptContexts/anotherEngineCommitted(_:)``).
+    private(set) var lastCommitted: KeptContexts.CommittedEvent?
+    /// Users read from the store at the start of an event applied on its own: those whose context
+    /// was not kept (see ``KeptContexts``).
+    package private(set) var usersRead = 0
 
     /// Whom the engine asks: the rules, through the batch's memo inside a batch.
     var asked: any PolicyRules { mode.memo ?? rules }
@@ -157,16 +163,24 @@ public final class Engine {
             throw EngineError(.storeError, "an engine without a store applies events only in a recording batch (Engine.recordingBatch)")
         case .single(let store):
             // A refused event keeps nothing: the kept context of its user stays as the event before left it.
-            let (result, context, stamp) = try store.transaction {
-                var context =
-                    try kept.context(of: event.user, current: store.changeStamp())?.reopened()
-                    ?? UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+            let (result, context, start, stamp) = try store.transaction {
+                let start = try store.changeStamp()
+                var context: UserContext
+                if let known = kept.context(of: event.user, current: start) {
+                    context = known.reopened()
+                } else {
+                    usersRead += 1
+                    context = try UserContext.load(event.user, store: store, now: event.at.millis, id: userID?(event.user))
+                }
                 let result = try body(&context, event)
                 try context.save()
-                return (result, context, try store.changeStamp())
+                return (result, context, start, try store.changeStamp())
             }
             // Kept once committed: inside a caller's transaction, which may still roll it back, not at all.
-            if !store.isInTransaction { kept.keep(context, stamp: stamp) }
+            if !store.isInTransaction {
+                kept.keep(context, stamp: stamp)
+                lastCommitted = KeptContexts.CommittedEvent(user: event.user, from: start, to: stamp)
+            }
             return result
         case .batch(let batch):
             var context: UserContext?

@@ -41,6 +41,24 @@ struct KeptContexts {
         self.stamp = stamp
     }
 
+    /// Another engine on the same store (an arm of a ``BundledEngine``'s experiment) committed an
+    /// event of `user` that moved the store's stamp from `from` to `to`: when nothing else wrote
+    /// since this engine's last event (its stamp is `from`), what it keeps of its other users still
+    /// holds (an event writes only its own user's rows); the context of `user`, if any, does not.
+    mutating func anotherEngineCommitted(_ event: CommittedEvent) {
+        guard stamp == event.from else { return }
+        contexts[event.user] = nil
+        stamp = event.to
+    }
+
+    /// An event committed on its own (not inside a caller's transaction): its user, and the
+    /// store's stamps at the start of its transaction and after its writes.
+    struct CommittedEvent: Equatable {
+        var user: String
+        var from: Store.ChangeStamp
+        var to: Store.ChangeStamp
+    }
+
     /// Forgets every context (the rules changed: their caches hold what the old rules shaped).
     mutating func removeAll() {
         contexts = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import RulesModel
+import RulesStore
 
 /// Reads of the user's rows that a `UserContext` keeps while it lives (see `UserContext.cache`).
 /// Each part is filled from the context's storage on first use and updated by the engine's own
@@ -32,12 +33,17 @@ struct ReadCache {
     var modeCandidates: [ModeCandidate]?
     var distractingApps: [AppID]?
     var earnedSettings: EarnedSettings?
+    /// Experiments: the user's exposures, in order, and the state's list of them when there are
+    /// any (in local time), both dropped when the engine records one.
+    var exposures: [ExperimentExposure]?
+    var exposuresState: JSONValue?
 
-    /// Forgets what depends on the user's day boundaries.
+    /// Forgets what depends on the user's day boundaries (and the local times of its exposures).
     mutating func timeZoneChanged() {
         exitsByDay = nil
         exitsFrom = nil
         completionsPerPeriod = [:]
         streaks = [:]
+        exposuresState = nil
     }
 }
