@@ -56,31 +56,45 @@ public enum BuiltInDefaults {
 
     /// Writes the embedded files into `defaults-<digest>` of the cache folder, unless already there.
     static func materialize() throws(Problem) -> URL {
-        let parent = cacheFolder()
-        let target = parent.appendingPathComponent("defaults-\(embeddedDigest)", isDirectory: true)
+        let target = cacheFolder().appendingPathComponent("defaults-\(embeddedDigest)", isDirectory: true)
+        do {
+            return try folderOnce(target) { temporary in
+                for (name, base64) in embedded {
+                    guard let bytes = Data(base64Encoded: base64) else {
+                        throw Problem(description: "the built-in file \(name) is not base64 (a broken build)")
+                    }
+                    let url = temporary.appendingPathComponent(name)
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try bytes.write(to: url)
+                }
+                // The personas folder exists even if none was built in.
+                try FileManager.default.createDirectory(at: temporary.appendingPathComponent("personas"), withIntermediateDirectories: true)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(description: "cannot write the built-in rules into \(target.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The folder `target`, made once: `write` fills a temporary folder beside it, which is then
+    /// renamed into place, so that a folder of that name is always whole, whoever wrote it (the
+    /// built-in rules; a bundle's rules unpacked for a command). When another process renamed its
+    /// whole copy into place first, that one is kept.
+    package static func folderOnce(_ target: URL, write: (URL) throws -> Void) throws -> URL {
         let files = FileManager.default
         if files.fileExists(atPath: target.path) { return target }
+        let parent = target.deletingLastPathComponent()
         let temporary = parent.appendingPathComponent(
-            ".defaults-\(embeddedDigest)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+            ".\(target.lastPathComponent)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
         do {
             try files.createDirectory(at: parent, withIntermediateDirectories: true)
-            for (name, base64) in embedded {
-                guard let bytes = Data(base64Encoded: base64) else {
-                    throw Problem(description: "the built-in file \(name) is not base64 (a broken build)")
-                }
-                let url = temporary.appendingPathComponent(name)
-                try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try bytes.write(to: url)
-            }
-            // The personas folder exists even if none was built in.
-            try files.createDirectory(at: temporary.appendingPathComponent("personas"), withIntermediateDirectories: true)
+            try files.createDirectory(at: temporary, withIntermediateDirectories: true)
+            try write(temporary)
             try files.moveItem(at: temporary, to: target)
         } catch {
             try? files.removeItem(at: temporary)
-            // Another process renamed its complete copy into place first.
-            if files.fileExists(atPath: target.path) { return target }
-            if let problem = error as? Problem { throw problem }
-            throw Problem(description: "cannot write the built-in rules into \(target.path): \(error.localizedDescription)")
+            guard files.fileExists(atPath: target.path) else { throw error }
         }
         return target
     }

@@ -189,7 +189,7 @@ public struct RuleBundle: Sendable {
     }
 
     /// Writes the rule set of arm `arm` (the index in the experiment's arms; 0, the control, for a
-    /// bundle without one) into `folder` (which must not exist) as rule folders that `RuleSet.load`
+    /// bundle without one) into `folder` (new or empty) as rule folders that `RuleSet.load`
     /// reads: each level in a folder of its own (`0`, `1`, …; each `extends` naming the next), and
     /// returns the top one's path.
     @discardableResult
@@ -224,21 +224,9 @@ public struct RuleBundle: Sendable {
     /// renamed into place, so that a folder of that name is always whole, whoever wrote it. For
     /// commands that read a bundle's rules as a folder (`simulate --rules FILE.bundle`).
     package func cachedFolder(arm: Int = 0) throws -> URL {
-        let files = FileManager.default
         let digest = BundleManifest.hex(SHA256.hash(data: bytes)).prefix(32)
         let target = BuiltInDefaults.cacheFolder().appendingPathComponent("bundles/\(digest)/\(arm)", isDirectory: true)
-        if files.fileExists(atPath: target.appendingPathComponent("0").path) { return target.appendingPathComponent("0") }
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(arm)-\(UUID().uuidString)", isDirectory: true)
-        try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        do {
-            try unpack(into: temporary, arm: arm)
-            try files.moveItem(at: temporary, to: target)
-        } catch {
-            try? files.removeItem(at: temporary)
-            // Another process renamed its whole copy into place first.
-            guard files.fileExists(atPath: target.path) else { throw error }
-        }
-        return target.appendingPathComponent("0")
+        return try BuiltInDefaults.folderOnce(target) { try unpack(into: $0, arm: arm) }.appendingPathComponent("0")
     }
 
     /// Writes `bytes` beside `url` under a new name, then renames it over `url`: a reader sees the
