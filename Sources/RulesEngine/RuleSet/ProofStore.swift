@@ -85,19 +85,25 @@ package struct ProofStore: Sendable {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 8, info.st_size <= limit else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         let count = bytes.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = read(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            return done
+            Self.whole(buffer.count) { done in read(fd, buffer.baseAddress! + done, buffer.count - done) }
         }
         guard count == bytes.count, let entry = Self.entry(in: bytes, key: slot.key) else { return nil }
         // Used now: the last to be removed.
         _ = futimens(fd, nil)
         return entry
+    }
+
+    /// Repeats `step` (one read or write of what is left from the offset it is given) until `count`
+    /// bytes are done, the end, or an error other than EINTR; the bytes done.
+    static func whole(_ count: Int, _ step: (Int) -> Int) -> Int {
+        var done = 0
+        while done < count {
+            let n = step(done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return done
     }
 
     /// The proofs in a file's bytes, when they are a whole file of `key`.
@@ -142,14 +148,7 @@ package struct ProofStore: Sendable {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            return done
+            Self.whole(buffer.count) { done in write(fd, buffer.baseAddress! + done, buffer.count - done) }
         }
         guard close(fd) == 0, written == bytes.count, rename(temporary, slot.path) == 0 else {
             unlink(temporary)
