@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import Synchronization
 
 /// The rules of a bundle where a command takes a rule folder (`simulate --rules FILE.bundle`,
 /// `compare A.bundle B.bundle#fast`), so that what ships is what was simulated: the bundle is
@@ -30,7 +31,7 @@ enum BundleRules {
                         + arms.map { "\(file)#\($0)" }.joined(separator: " or "))
             }
             let folder = try bundle.cachedFolder(arm: try bundle.armIndex(arm)).path
-            given.set(folder, path)
+            given.withLock { $0[folder] = path }
             return folder
         } catch let error as BundleError {
             throw ValidationError("\(file): \(error.message)")
@@ -41,17 +42,10 @@ enum BundleRules {
 
     /// What the user named the rules at `folder`: a bundle's `FILE#ARM` for the folder it was
     /// unpacked in, else `folder` itself (for reports: `"rules": "rollout.bundle#fast"`).
-    static func shown(_ folder: String) -> String { given.get(folder) ?? folder }
-
-    private static let given = Names()
+    static func shown(_ folder: String) -> String { given.withLock { $0[folder] } ?? folder }
 
     /// The bundles named in this process, by the folder of their rules.
-    private final class Names: @unchecked Sendable {
-        private let lock = NSLock()
-        private var names: [String: String] = [:]
-        func set(_ folder: String, _ name: String) { lock.withLock { names[folder] = name } }
-        func get(_ folder: String) -> String? { lock.withLock { names[folder] } }
-    }
+    private static let given = Mutex<[String: String]>([:])
 
     /// `FILE#ARM` as the file and the arm; a path without `#` as itself and nil.
     static func split(_ path: String) -> (file: String, arm: String?) {
