@@ -72,6 +72,7 @@ struct ReplayCommand: ParsableCommand {
     var check = false
 
     func run() throws {
+        try BundleRules.refuseRollout(ruleFolder.rules)
         let fd = try Self.openEvents(events)
         defer { if fd != STDIN_FILENO { close(fd) } }
         let ruleSet: RuleSet

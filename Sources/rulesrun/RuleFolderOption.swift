@@ -2,6 +2,7 @@ import ArgumentParser
 import BuiltInDefaults
 import Foundation
 import LuaHost
+import RulesSim
 
 /// `--rules`, the rule folder of `simulate`, `replay` and `sweep`: a folder, `@default`, or a
 /// bundle (`FILE.bundle`, `FILE.bundle#ARM` for an arm of its experiment), whose rules are read
@@ -9,8 +10,13 @@ import LuaHost
 struct RuleFolderOption: ParsableArguments {
     @Option(help: RuleFolderOption.help) var rules = RuleFolderOption.defaultFolder
 
-    /// A bundle named by `--rules` is replaced by the folder its rules are unpacked in.
-    mutating func validate() throws { rules = try BundleRules.folder(rules) }
+    /// A bundle named by `--rules` is replaced by the folder its rules are unpacked in (a
+    /// rollout's, a bundle with an experiment and no arm named: its control's, for `simulate`;
+    /// other commands refuse it, ``BundleRules/refuseRollout(_:)``).
+    mutating func validate() throws { rules = try BundleRules.folder(rules, rollout: true) }
+
+    /// The whole rollout `--rules` names (a bundle with an experiment, no arm), nil for one rule set.
+    var rollout: Rollout? { BundleRules.rollout(of: rules) }
 
     /// The rule folder of a command given none: `./rules` when there is one, else the built-in
     /// default rules (`@default`), so that every command works from any folder.

@@ -170,6 +170,14 @@ struct SimulateCommand: ParsableCommand {
                     "--replicas \(replicas) keeps every replica's database in memory (none is written); leave out \(option)")
             }
         }
+        if let rollout = ruleFolder.rollout {
+            // A rollout runs several rule sets on one cohort: what measures or replicates one refuses it.
+            for (given, option) in [(coverage, "--coverage"), (bench, "--bench"), (replicas > 1, "--replicas")] where given {
+                throw ValidationError(
+                    "\(rollout.bundle) runs experiment \(rollout.experiment.name) as a whole (each user under its arm); leave out \(option), or name one arm (\(rollout.bundle)#\(rollout.armNames[0]))"
+                )
+            }
+        }
         if coverage, bench || reference {
             throw ValidationError(
                 "--coverage measures the Lua rule files a simulation runs; leave out \(bench ? "--bench" : "--reference")")
@@ -213,6 +221,7 @@ struct SimulateCommand: ParsableCommand {
             config.responses = !noResponses
             config.recordsEvents = events != nil
             if BundleRules.shown(ruleFolder.rules) != ruleFolder.rules { config.rulesName = BundleRules.shown(ruleFolder.rules) }
+            config.rollout = ruleFolder.rollout
             if let metrics { config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) { try TeamMetrics.source(file: metrics) } }
             return config
         } catch let error as SimulationError {
@@ -262,13 +271,24 @@ struct SimulateCommand: ParsableCommand {
                         report, command: "rulesrun simulate", rules: reference ? nil : ruleFolder.rules, personaFolders: personaDir)
                 }
                 return
-            } else if segments {
-                // The same report, its users also counted in groups for the segments' intervals.
+            } else if segments || config.rollout != nil {
+                // The same report, its users also counted in groups for the intervals of the
+                // segments and of a rollout's arms.
                 let groups = min(Sweep.maxGroups, simulation!.config.shard.users(of: config.users).count)
-                let run = try simulation!.run(seed: config.seed, groups: groups) { done, total in bar.update(done, of: total) }
+                let progress = { (done: Int, total: Int) in bar.update(done, of: total) }
+                let run =
+                    try events.map { events in
+                        try Output.stream(to: events) { write in
+                            try withoutActuallyEscaping(write) { write in
+                                try simulation!.run(seed: config.seed, groups: groups, progress: progress, events: write)
+                            }
+                        }
+                    } ?? simulation!.run(seed: config.seed, groups: groups, progress: progress)
                 bar.finish()
                 report = run.report
-                report.breakdown = SegmentBreakdown(run.report, groups: groups == 1 ? [] : run.groups)
+                let byGroup = groups == 1 ? [] : run.groups
+                if segments { report.breakdown = SegmentBreakdown(run.report, groups: byGroup) }
+                if let rollout = config.rollout { report.armBreakdown = SegmentBreakdown(run.report, groups: byGroup, arms: rollout) }
             } else if let events {
                 report = try Output.stream(to: events) { write in
                     try withoutActuallyEscaping(write) { write in

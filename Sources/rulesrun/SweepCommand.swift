@@ -90,7 +90,10 @@ struct SweepCommand: ParsableCommand {
     )
     var segments = false
 
-    func validate() throws { try PersonaDirs.check(personaDir) }
+    func validate() throws {
+        try BundleRules.refuseRollout(ruleFolder.rules)
+        try PersonaDirs.check(personaDir)
+    }
 
     func run() throws {
         let knobs: [SweepKnob]

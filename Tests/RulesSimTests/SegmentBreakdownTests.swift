@@ -9,7 +9,7 @@ import Testing
     @Test func thePersonasDaysAddUpToTheRunsAndEachIsMeasuredAlone() throws {
         let simulation = try Simulation(config: try SimTestSupport.config(days: 3, users: 30, mix: "steady:1,focus-user:1,ghost:1"))
         let (report, groups) = try simulation.run(seed: 5, groups: 6)
-        #expect(report.segments.map(\.persona) == ["steady", "focus-user", "ghost"])
+        #expect(report.segments.map(\.name) == ["steady", "focus-user", "ghost"])
         var sum = report.segments[0].days
         for segment in report.segments.dropFirst() { for d in sum.indices { sum[d].add(segment.days[d]) } }
         #expect(sum == report.days)

@@ -90,7 +90,8 @@ import Testing
         let plain = try CLI.run(simulate + ["--rules", "plain.bundle"], in: dir)
         let control = try CLI.run(simulate + ["--rules", "control"], in: dir)
         #expect(plain.stdout == control.stdout.replacingOccurrences(of: "\"rules\":\"control\"", with: "\"rules\":\"plain.bundle\""))
-        let unnamed = try CLI.run(simulate + ["--rules", "x.bundle"], in: dir)
+        // One rule set where a command runs one (simulate runs the rollout: SimulateRolloutTests).
+        let unnamed = try CLI.run(["replay", "-", "--rules", "x.bundle"], in: dir)
         #expect(unnamed.status != 0)
         #expect(
             unnamed.stderr.contains(

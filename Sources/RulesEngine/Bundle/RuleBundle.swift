@@ -222,10 +222,13 @@ public struct RuleBundle: Sendable {
     /// The rule folder of arm `arm` unpacked (``unpack(into:arm:)``) into the per-user cache
     /// (`bundles/<digest>/<arm>` of `BuiltInDefaults.cacheFolder`), once: into a temporary folder
     /// renamed into place, so that a folder of that name is always whole, whoever wrote it. For
-    /// commands that read a bundle's rules as a folder (`simulate --rules FILE.bundle`).
-    package func cachedFolder(arm: Int = 0) throws -> URL {
+    /// commands that read a bundle's rules as a folder (`simulate --rules FILE.bundle`; a rollout's arms, in
+    /// `bundles/<digest>/rollout-<arm>`, apart from the arms named one by one).
+    package func cachedFolder(arm: Int = 0, rollout: Bool = false) throws -> URL {
         let digest = BundleManifest.hex(SHA256.hash(data: bytes)).prefix(32)
-        let target = BuiltInDefaults.cacheFolder().appendingPathComponent("bundles/\(digest)/\(arm)", isDirectory: true)
+        // A rollout's arms apart from the arms named one by one: its control's folder says it is a rollout's.
+        let name = rollout ? "rollout-\(arm)" : "\(arm)"
+        let target = BuiltInDefaults.cacheFolder().appendingPathComponent("bundles/\(digest)/\(name)", isDirectory: true)
         return try BuiltInDefaults.folderOnce(target) { try unpack(into: $0, arm: arm) }.appendingPathComponent("0")
     }
 

@@ -209,7 +209,7 @@ package struct PopulationComparison: Sendable {
             }
             return Metric(name: metric.label, a: mean(va), b: mean(vb), isShare: metric.isShare, interval: interval)
         }
-        return Segment(persona: reportsA[0].segments[p].persona, users: reportsA[0].segments[p].users, metrics: metrics)
+        return Segment(persona: reportsA[0].segments[p].name, users: reportsA[0].segments[p].users, metrics: metrics)
     }
 
     /// How the intervals were computed, in words.

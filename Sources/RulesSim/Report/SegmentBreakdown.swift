@@ -1,11 +1,20 @@
 import RulesModel
 
-/// Each metric per persona of the cohort (its *segments*), with a 95 % interval: from groups of
-/// users in one run (batch means, as `compare`), or over replicas (`simulate --replicas`). A
-/// persona whose users do not use a metric's app has no value for it.
+/// Each metric per persona of the cohort (its *segments*), or per arm of a rollout, with a 95 %
+/// interval: from groups of users in one run (batch means, as `compare`), or over replicas
+/// (`simulate --replicas`). A persona whose users do not use a metric's app has no value for it.
 package struct SegmentBreakdown: Sendable, Equatable {
-    /// The personas in the mix's order, and how many users each had (in the first report).
-    package var personas: [String]
+    /// What the columns are.
+    package enum Dimension: Sendable, Equatable {
+        case persona
+        /// The arms of a rollout's experiment, the control first.
+        case arm(experiment: String, revision: Int)
+    }
+
+    package var dimension = Dimension.persona
+    /// The personas in the mix's order (or the arms in the experiment's), and how many users each
+    /// had (in the first report).
+    package var names: [String]
     package var users: [Int]
     /// The metrics of the apps the cohort uses (``MetricRegistry/summary``), each with one
     /// estimate per persona (nil: the persona does not use the metric's app).
@@ -14,16 +23,26 @@ package struct SegmentBreakdown: Sendable, Equatable {
     package var method: String
 
     package static func == (a: Self, b: Self) -> Bool {
-        a.personas == b.personas && a.users == b.users && a.method == b.method && a.rows.map(\.metric.id) == b.rows.map(\.metric.id)
-            && a.rows.map(\.values) == b.rows.map(\.values)
+        a.dimension == b.dimension && a.names == b.names && a.users == b.users && a.method == b.method
+            && a.rows.map(\.metric.id) == b.rows.map(\.metric.id) && a.rows.map(\.values) == b.rows.map(\.values)
     }
 
     /// One run's segments with intervals from its `groups` (the reports of groups of its users,
     /// as `Simulation.run(seed:groups:)` returns them).
     package init(_ report: SimulationReport, groups: [SimulationReport]) {
-        let summaries = report.segments.map { ReportSummary(report.report(of: $0)) }
-        let groupSummaries = groups.map { g in g.segments.map { ReportSummary(g.report(of: $0)) } }
-        self.init(report, summaries: summaries) { p, metric in
+        self.init(report, groups: groups, parts: \.segments)
+    }
+
+    /// A rollout's run by arm, with intervals from its `groups`.
+    package init(_ report: SimulationReport, groups: [SimulationReport], arms rollout: Rollout) {
+        self.init(report, groups: groups, parts: \.arms)
+        dimension = .arm(experiment: rollout.experiment.name, revision: rollout.revision)
+    }
+
+    private init(_ report: SimulationReport, groups: [SimulationReport], parts: KeyPath<SimulationReport, [SimulationReport.Segment]>) {
+        let summaries = report[keyPath: parts].map { ReportSummary(report.report(of: $0)) }
+        let groupSummaries = groups.map { g in g[keyPath: parts].map { ReportSummary(g.report(of: $0)) } }
+        self.init(report, parts: report[keyPath: parts], summaries: summaries) { p, metric in
             // A rate from the groups that have users of the persona using its app; a total from all of them.
             let values = groupSummaries.compactMap { metric.sampled($0[p]) }
             if metric.kind == .extreme || values.count < 2 { return .around(metric.value(summaries[p]), groups: []) }
@@ -36,29 +55,31 @@ package struct SegmentBreakdown: Sendable, Equatable {
     package init(replicas reports: [SimulationReport]) {
         let first = reports[0]
         let perReplica = reports.map { r in r.segments.map { ReportSummary(r.report(of: $0)) } }
-        self.init(first, summaries: perReplica[0]) { p, metric in
+        self.init(first, parts: first.segments, summaries: perReplica[0]) { p, metric in
             .of(perReplica.compactMap { metric.sampled($0[p]) }, method: .replicas)
         }
         method = "means over \(reports.count) replicas with their 95% intervals"
     }
 
-    private init(_ report: SimulationReport, summaries: [ReportSummary], estimate: (Int, Metric) -> Estimate) {
-        let personas = report.segments.map(\.persona)
+    private init(
+        _ report: SimulationReport, parts: [SimulationReport.Segment], summaries: [ReportSummary], estimate: (Int, Metric) -> Estimate
+    ) {
+        let names = parts.map(\.name)
         let apps = summaries.map { Metric.apps(of: $0) }
         let team = report.teamMetrics
         rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: report.days.count).map {
             metric in
-            (metric, personas.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
+            (metric, names.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
         }
-        self.personas = personas
-        users = report.segments.map(\.users)
+        self.names = names
+        users = parts.map(\.users)
         method = ""
     }
 }
 
 extension SegmentBreakdown {
     /// A persona's column head: its name and users.
-    private func head(_ p: Int) -> String { "\(personas[p]) (\(users[p]) user\(users[p] == 1 ? "" : "s"))" }
+    private func head(_ p: Int) -> String { "\(names[p]) (\(users[p]) user\(users[p] == 1 ? "" : "s"))" }
 
     /// A cell: the value with its interval (– when the persona does not use the metric's app).
     private static func cell(_ e: Estimate?, share: Bool) -> String {
@@ -69,52 +90,74 @@ extension SegmentBreakdown {
 
     /// The section the table report ends with: a row per metric, a column per persona.
     package func table() -> String {
-        var out = "\nby persona (\(method))\n"
-        let header = ["  metric"] + personas.indices.map(head)
+        var out = "\n\(title) (\(method))\n"
+        let header = ["  metric"] + names.indices.map(head)
         let lines = rows.map { m, values in ["  " + m.label] + values.map { Self.cell($0, share: m.isShare) } }
         out += SimulationReport.align([header] + lines, leftColumns: [0])
         return out
     }
 
-    /// The `segments` member of a JSON report: per persona its users and each metric (by id) with
-    /// its value (the mean over replicas), low and high.
+    /// The section's title: `by persona`, or `by arm of experiment X (revision N)`.
+    private var title: String {
+        switch dimension {
+        case .persona: "by persona"
+        case .arm(let experiment, let revision): "by arm of experiment \(experiment) (revision \(revision))"
+        }
+    }
+
+    /// The `segments` member of a JSON report (the `arms` member of a rollout's): per persona (or
+    /// arm) its users and each metric (by id) with its value (the mean over replicas), low and high.
     package var json: JSONValue {
-        .object([
-            ("method", .string(method)),
-            (
-                "personas",
-                .array(
-                    personas.indices.map { p in
-                        .object([
-                            ("persona", .string(personas[p])), ("users", .int(users[p])),
-                            (
-                                "metrics",
-                                .object(
-                                    rows.compactMap { m, values in
-                                        values[p].map { e in
-                                            (
-                                                m.id,
-                                                .object([
-                                                    ("value", SimulationReport.rounded(e.mean)), ("low", SimulationReport.rounded(e.low)),
-                                                    ("high", SimulationReport.rounded(e.high)),
-                                                ])
-                                            )
-                                        }
-                                    })
-                            ),
-                        ])
-                    })
-            ),
-        ])
+        let (key, list): (String, String) =
+            switch dimension {
+            case .persona: ("persona", "personas")
+            case .arm: ("arm", "arms")
+            }
+        var head: [(String, JSONValue)] = [("method", .string(method))]
+        if case .arm(let experiment, let revision) = dimension {
+            head += [("experiment", .string(experiment)), ("revision", .int(revision))]
+        }
+        return .object(
+            head + [
+                (
+                    list,
+                    .array(
+                        names.indices.map { p in
+                            .object([
+                                (key, .string(names[p])), ("users", .int(users[p])),
+                                (
+                                    "metrics",
+                                    .object(
+                                        rows.compactMap { m, values in
+                                            values[p].map { e in
+                                                (
+                                                    m.id,
+                                                    .object([
+                                                        ("value", SimulationReport.rounded(e.mean)), ("low", SimulationReport.rounded(e.low)),
+                                                        ("high", SimulationReport.rounded(e.high)),
+                                                    ])
+                                                )
+                                            }
+                                        })
+                                ),
+                            ])
+                        })
+                ),
+            ])
     }
 
     /// The HTML page's section.
     package func html(_ page: inout HTMLPage) {
-        page.heading("By persona")
+        let (heading, of) =
+            switch dimension {
+            case .persona: ("By persona", "persona")
+            case .arm(let experiment, let revision): ("By arm of experiment \(experiment) (revision \(revision))", "arm")
+            }
+        page.heading(heading)
         page.paragraph(
-            "Each figure for the users of each persona alone (\(method)); – where the persona's users do not use the metric's app.",
+            "Each figure for the users of each \(of) alone (\(method)); – where the \(of)'s users do not use the metric's app.",
             className: "note")
         page.grid(
-            ["metric"] + personas.indices.map(head), rows.map { m, values in [m.label] + values.map { Self.cell($0, share: m.isShare) } })
+            ["metric"] + names.indices.map(head), rows.map { m, values in [m.label] + values.map { Self.cell($0, share: m.isShare) } })
     }
 }

@@ -67,6 +67,7 @@ extension SimulationReport {
             for chart in charts.team { page.figure(chart.svg()) }
         }
         breakdown?.html(&page)
+        armBreakdown?.html(&page)
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun simulate --format json prints them, are embedded in it: "

@@ -65,7 +65,8 @@ extension SimulationReport {
                 ("report", .string("rulesrun simulate")), ("version", .int(1)), ("run", runObject),
             ] + (teamMetrics.isEmpty ? [] : [("team_metrics", .array(teamMetrics.map(\.json)))]) + [
                 ("summary", summary),
-            ] + failures + (breakdown.map { [("segments", $0.json)] } ?? []) + [("days", .array(days))]
+            ] + failures + (breakdown.map { [("segments", $0.json)] } ?? []) + (armBreakdown.map { [("arms", $0.json)] } ?? [])
+                + [("days", .array(days))]
                 + (coverage.map { [("coverage", $0)] } ?? [])
         ).description + "\n"
     }

@@ -154,6 +154,17 @@ extension SimulationReport {
                 ])
             ),
         ])
+        // A rollout's run (a bundle with an experiment): each metric per arm (by id) with its interval.
+        let arms = object([
+            ("method", string), ("experiment", string), ("revision", count),
+            (
+                "arms",
+                .object([
+                    ("type", .string("array")),
+                    ("items", object([("arm", string), ("users", count), ("metrics", segmentMetrics)])),
+                ])
+            ),
+        ])
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("urn:rulesrun:schema:simulate-report")),
@@ -176,7 +187,7 @@ extension SimulationReport {
                     ),
                     // The members of the apps the cohort uses (`apps`), and those every report has.
                     ("summary", object(summaryProperties, required: ["users", "days", "user_days", "apps", "events", "refused_events"])),
-                    ("failures", failures), ("segments", segments), ("days", .object([("type", .string("array")), ("items", day)])),
+                    ("failures", failures), ("segments", segments), ("arms", arms), ("days", .object([("type", .string("array")), ("items", day)])),
                 ])
             ),
             ("required", .array(["report", "version", "run", "summary", "days"].map(JSONValue.string))),

@@ -82,6 +82,7 @@ extension SimulationReport {
         if earned { out += Self.earnedLines(s) }
         out += teamLines(s, apps: apps)
         if let breakdown { out += breakdown.table() }
+        if let armBreakdown { out += armBreakdown.table() }
         return out
     }
 

@@ -26,10 +26,17 @@ package struct SimulationReport: Sendable, Equatable {
     package var breakdown: SegmentBreakdown?
     /// The team's own metrics the run computed (`metrics.lua`; their counts are in each day's `team`).
     package var teamMetrics: [TeamMetric] = []
+    /// The same days per arm of a rollout (``SimulationConfig/rollout``), in the experiment's
+    /// order; empty for a run of one rule set.
+    package var arms: [Segment] = []
+    /// Each metric per arm with its interval (a rollout's run): the table, the JSON report
+    /// (`arms`) and the HTML page end with it when set.
+    package var armBreakdown: SegmentBreakdown?
 
-    /// One persona's users: their days' totals.
+    /// The users of one persona (``segments``) or of one arm (``arms``): their days' totals.
     package struct Segment: Sendable, Equatable {
-        package var persona: String
+        /// The persona's name, or the arm's.
+        package var name: String
         package var days: [DayTotals]
 
         /// The users counted (those of the segment's persona).
@@ -129,6 +136,17 @@ package struct SimulationReport: Sendable, Equatable {
             digest.add(metrics.path)
             digest.add(metrics.text)
         }
+        // A rollout's other arms and its experiment (none, the digest is the rules' as before).
+        if let rollout = config.rollout {
+            for arm in rollout.folders.indices.dropFirst() {
+                for (name, contents) in rollout.validated[arm]?.sourceContents ?? (try? RuleSet.sourceContents(rollout.folders[arm])) ?? [] {
+                    digest.add(name)
+                    digest.add(contents)
+                }
+            }
+            digest.add("rollout \(rollout.experiment.name) \(rollout.experiment.salt) \(rollout.revision)")
+            for arm in rollout.experiment.arms { digest.add("\(arm.name) \(arm.buckets)") }
+        }
         // The personas without their responses are other inputs (the default digest is unchanged).
         if !config.responses { digest.add("no-responses") }
         return digest.hex
@@ -180,16 +198,18 @@ package struct SimulationReport: Sendable, Equatable {
         for report in sorted.dropFirst() {
             for d in merged.days.indices { merged.days[d].add(report.days[d]) }
         }
-        // The segments when every part has the same (written with them).
-        let personas = merged.segments.map(\.persona)
-        if !personas.isEmpty, sorted.allSatisfy({ $0.segments.map(\.persona) == personas }) {
-            for report in sorted.dropFirst() {
-                for p in merged.segments.indices {
-                    for d in merged.days.indices { merged.segments[p].days[d].add(report.segments[p].days[d]) }
+        // The segments (and arms) when every part has the same (written with them).
+        for parts in [\SimulationReport.segments, \.arms] {
+            let names = merged[keyPath: parts].map(\.name)
+            if !names.isEmpty, sorted.allSatisfy({ $0[keyPath: parts].map(\.name) == names }) {
+                for report in sorted.dropFirst() {
+                    for p in names.indices {
+                        for d in merged.days.indices { merged[keyPath: parts][p].days[d].add(report[keyPath: parts][p].days[d]) }
+                    }
                 }
+            } else {
+                merged[keyPath: parts] = []
             }
-        } else {
-            merged.segments = []
         }
         // Empty shards too (they have no failures; the sum does not depend on the order).
         merged.failures = reports.reduce(into: RuleFailures()) { $0.add($1.failures) }

@@ -93,6 +93,15 @@ package final class Simulation {
         if !config.reference, config.validated == nil {
             config.validated = try RuleSet.load(config.rules, overrides: config.overrides).snapshot
         }
+        if var rollout = config.rollout {
+            guard !config.reference else { throw SimulationError("--reference runs the native rules, not a rollout's arms") }
+            // The control is `rules`; each other arm is validated here, once, like it.
+            for arm in rollout.folders.indices {
+                rollout.validated[arm] =
+                    arm == 0 ? config.validated : try RuleSet.load(rollout.folders[arm], overrides: config.overrides).snapshot
+            }
+            config.rollout = rollout
+        }
         if config.metrics == nil, config.findsMetrics { config.metrics = try TeamMetrics.source(rules: config.rules) }
         config.findsMetrics = false
         teamMetrics = try config.metrics.map { try TeamMetrics($0).metrics } ?? []
@@ -169,6 +178,8 @@ package final class Simulation {
         var groupDays = groups == 1 ? [] : Array(repeating: days, count: groups)
         var segments = Array(repeating: days, count: personas.count)
         var groupSegments = Array(repeating: segments, count: groupDays.count)
+        var arms = Array(repeating: days, count: config.rollout?.folders.count ?? 0)
+        var groupArms = Array(repeating: arms, count: groupDays.count)
         var groupFailures = Array(repeating: RuleFailures(), count: groupDays.count)
         var lines = LineCounts()
         var done = 0
@@ -186,11 +197,13 @@ package final class Simulation {
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
                 for p in segments.indices { for d in days.indices { segments[p][d].add(result.segments[p][d]) } }
+                for a in arms.indices { for d in days.indices { arms[a][d].add(result.arms[a][d]) } }
                 failures.add(result.failures)
                 if !groupDays.isEmpty {
                     let g = chunkGroup[c]
                     for d in days.indices { groupDays[g][d].add(result.days[d]) }
                     for p in segments.indices { for d in days.indices { groupSegments[g][p][d].add(result.segments[p][d]) } }
+                    for a in arms.indices { for d in days.indices { groupArms[g][a][d].add(result.arms[a][d]) } }
                     groupFailures[g].add(result.failures)
                 }
                 lines.add(result.lines)
@@ -227,12 +240,15 @@ package final class Simulation {
         var report = SimulationReport(config: config, personas: personas, users: range, idOffset: Int(idBase), days: days)
         report.failures = failures
         report.teamMetrics = teamMetrics
-        report.segments = zip(personas, segments).map { SimulationReport.Segment(persona: $0.name, days: $1) }
+        report.segments = zip(personas, segments).map { SimulationReport.Segment(name: $0.name, days: $1) }
+        let armNames = config.rollout?.armNames ?? []
+        report.arms = zip(armNames, arms).map { SimulationReport.Segment(name: $0, days: $1) }
         if config.recordsLines { report.lineCounts = lines }
         let groupReports = groupDays.indices.map { g in
             var group = SimulationReport(run: report.run, days: groupDays[g])
             group.teamMetrics = teamMetrics
-            group.segments = zip(personas, groupSegments[g]).map { SimulationReport.Segment(persona: $0.name, days: $1) }
+            group.segments = zip(personas, groupSegments[g]).map { SimulationReport.Segment(name: $0.name, days: $1) }
+            group.arms = zip(armNames, groupArms[g]).map { SimulationReport.Segment(name: $0, days: $1) }
             group.run.usersFrom = groupRanges[g].lowerBound
             group.run.usersTo = groupRanges[g].upperBound
             group.failures = groupFailures[g]
@@ -300,6 +316,8 @@ struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
     /// The same days per persona of the mix (their sum is `days`).
     var segments: [[DayTotals]]
+    /// The same days per arm of the rollout (none without one; their sum is `days`).
+    var arms: [[DayTotals]] = []
     /// The rows of the chunk's users, in user order (empty without a database).
     var records: [UserRecords]
     /// The events the rule set failed on, and the chunk's first.

@@ -58,6 +58,10 @@ package struct SimulationConfig: Sendable {
     package var metrics: TeamMetrics.Source?
     /// Whether `Simulation.init` looks for the rule folder's `metrics.lua` when `metrics` is nil.
     package var findsMetrics = true
+    /// A staged rollout run as a whole (a bundle with an experiment, no arm named): each user
+    /// under its arm's rules, its exposure written after its first event, the report by arm.
+    /// `rules` is then the control's folder.
+    package var rollout: Rollout?
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -5,42 +5,51 @@ import RulesModel
 import RulesStore
 
 /// One worker thread's state: its own rule set (Lua state) or the native reference, its own Lua
-/// state for the personas' `day` functions, and an engine whose users' rows stay in memory.
+/// state for the personas' `day` functions, and an engine whose users' rows stay in memory. With a
+/// rollout, a rule set and an engine per arm: each user runs on its arm's.
 final class SimulationWorker {
     let template: WorkerTemplate
-    let rules: any PolicyRules
-    let ruleSet: RuleSet?
+    /// Each arm's rules, rule set (nil: the native reference) and engine; one without a rollout.
+    let rules: [any PolicyRules]
+    let ruleSets: [RuleSet?]
+    let engines: [Engine]
     let personaHost: LuaHost
     let personas: [Persona]
     /// The team's metrics, in a Lua state of their own (nil: the run has none).
     let metrics: TeamMetrics?
-    let engine: Engine
 
     init(_ template: WorkerTemplate) throws {
         self.template = template
-        if template.config.reference {
-            rules = NativeReference()
-            ruleSet = nil
+        let config = template.config
+        if config.reference {
+            rules = [NativeReference()]
+            ruleSets = [nil]
         } else {
-            // `Simulation.init` validated the set, proofs included (or was given it validated), its
+            // `Simulation.init` validated each set, proofs included (or was given it validated), its
             // knob overrides applied: each worker loads the bytes validated, with the same overrides.
-            let limits = LuaLimits(argumentReuse: template.config.argumentReuse)
-            let set =
-                try template.config.validated.map { try $0.load(limits: limits) }
-                ?? RuleSet.load(template.config.rules, limits: limits, proving: false, overrides: template.config.overrides)
-            rules = set
-            ruleSet = set
-            if template.config.recordsLines { set.host.startLineRecording() }
+            let limits = LuaLimits(argumentReuse: config.argumentReuse)
+            let snapshots = config.rollout.map { $0.validated } ?? [config.validated]
+            let folders = config.rollout?.folders ?? [config.rules]
+            let sets = try zip(snapshots, folders).map { snapshot, folder in
+                try snapshot.map { try $0.load(limits: limits) }
+                    ?? RuleSet.load(folder, limits: limits, proving: false, overrides: config.overrides)
+            }
+            rules = sets
+            ruleSets = sets
+            if config.recordsLines { sets[0].host.startLineRecording() }
         }
         let host = try LuaHost()
         personaHost = host
         personas = try template.personas.map {
             try PersonaLoader.load(name: $0.name, path: $0.path, text: $0.text, host: host)
         }
-        metrics = try template.config.metrics.map(TeamMetrics.init)
-        // An engine without a store: its users' rows stay in memory (see `run`).
-        engine = Engine(rules: rules)
-        engine.userID = Engine.numberedUserID
+        metrics = try config.metrics.map(TeamMetrics.init)
+        // Engines without a store: their users' rows stay in memory (see `run`).
+        engines = rules.map { rules in
+            let engine = Engine(rules: rules)
+            engine.userID = Engine.numberedUserID
+            return engine
+        }
     }
 
     /// Simulates the users of one chunk: one recording batch per user (`Engine.recordingBatch`),
@@ -48,32 +57,48 @@ final class SimulationWorker {
     func run(_ users: Range<Int>) throws -> ChunkResult {
         let config = template.config
         let idBase = template.idBase
-        let simulator = UserSimulator(engine: engine, personas: personas, personaHost: personaHost, metrics: metrics, config: config)
+        let simulators = engines.indices.map { a in
+            UserSimulator(
+                engine: engines[a], personas: personas, personaHost: personaHost, metrics: metrics, config: config,
+                arm: config.rollout == nil ? nil : a)
+        }
         let day = DayTotals(team: metrics?.metrics.map(\.id) ?? [])
-        var segments = Array(repeating: Array(repeating: day, count: config.days), count: personas.count)
+        // Per arm, per persona of the mix, per day.
+        var parts = Array(
+            repeating: Array(repeating: Array(repeating: day, count: config.days), count: personas.count), count: engines.count)
         var records: [UserRecords] = []
         var events = ""
         var failures = RuleFailures()
         for index in users {
             // The user's random streams are keyed by its id (id − 1: the index in a new database).
             let key = idBase + Int64(index)
+            let name = "u\(key + 1)"
+            let a = config.rollout?.arm(of: name) ?? 0
             // Rules and personas that draw from math.random draw the same numbers for this user
             // whichever worker runs it.
             let seed = Int64(bitPattern: config.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: key))
-            try ruleSet?.host.seedRandom(seed)
+            try ruleSets[a]?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             try metrics?.seedRandom(seed)
-            let name = "u\(key + 1)"
-            let (_, user) = try engine.recordingBatch(keepingRecords: template.keepRecords) {
-                try simulator.run(index: index, key: Int(key), name: name, into: &segments, failures: &failures, events: &events)
+            let (_, user) = try engines[a].recordingBatch(keepingRecords: template.keepRecords) {
+                try simulators[a].run(index: index, key: Int(key), name: name, into: &parts[a], failures: &failures, events: &events)
             }
             for recorded in user { try recorded.encodeJSON() }
             records += user
         }
+        var segments = parts[0]
+        for arm in parts.dropFirst() { for p in segments.indices { for d in segments[p].indices { segments[p][d].add(arm[p][d]) } } }
         var days = segments[0]
         for segment in segments.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
         var result = ChunkResult(days: days, segments: segments, records: records, failures: failures, events: events)
-        if config.recordsLines, let host = ruleSet?.host { result.lines = host.takeLineCounts() }
+        if config.rollout != nil {
+            result.arms = parts.map { arm in
+                var days = arm[0]
+                for segment in arm.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
+                return days
+            }
+        }
+        if config.recordsLines, let host = ruleSets[0]?.host { result.lines = host.takeLineCounts() }
         return result
     }
 }

@@ -16,9 +16,14 @@ final class UserSimulator {
     let config: SimulationConfig
     /// The simulated days (`config.days`, computed once).
     let dayCount: Int
+    /// The arm of the rollout (``SimulationConfig/rollout``) whose users this simulator runs.
+    let arm: Int?
 
-    init(engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig) {
+    init(
+        engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig, arm: Int? = nil
+    ) {
         self.engine = engine
+        self.arm = arm
         self.personas = personas
         self.personaHost = personaHost
         self.metrics = metrics
@@ -171,6 +176,7 @@ final class UserSimulator {
                     personalityMode: PersonalityMode(rawValue: s.personalityMode),
                     notificationsEnabled: s.notificationsEnabled)
                 step(.settings(change), at: dayStart, name: name, day: 0, &run, &days)
+                if let arm, let rollout = config.rollout { expose(to: arm, of: rollout, at: dayStart, name: name, &run) }
                 if isPaid {
                     step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days)
                 }
@@ -411,6 +417,19 @@ final class UserSimulator {
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
         if run.earned != nil { run.earned!.ledger.record(applied.decisions, day: d, into: &days, dayIndex: dayIndex) }
         return applied
+    }
+
+    /// Writes the user's exposure to its arm after its first event, as the apps' `BundledEngine`
+    /// does: an event the host writes, not the user's (the day's totals do not count it; the
+    /// events of `--events` and the database have it).
+    private func expose(to arm: Int, of rollout: Rollout, at time: EpochMillis, name: String, _ run: inout Run) {
+        let event = rollout.exposure(user: name, arm: arm, at: Timestamp(millis: time))
+        run.events.append(event)
+        do {
+            _ = try engine.applySummarized(event)
+        } catch {
+            countFailure(error, of: event, day: 0, &run)
+        }
     }
 
     /// Counts the team's metrics on the user's day `d` (its events and decisions, and the state the
