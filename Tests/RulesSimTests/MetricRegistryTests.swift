@@ -45,6 +45,30 @@ import Testing
         }
     }
 
+    /// A metric with a ratio is the ratio of its two sums, on the whole run and on each group of
+    /// its users, and the groups' sums add up to the run's (what `analyze` computes per user):
+    /// every metric of the summary has one but the percentiles and the maximum.
+    @Test func aMetricsRatioIsItsValueAndItsSumsAddUpOverGroupsOfUsers() throws {
+        let simulation = try Simulation(config: try SimTestSupport.config(days: 8, users: 24))
+        let (report, groups) = try simulation.run(seed: 1, groups: 6)
+        let summary = ReportSummary(report), parts = groups.map(ReportSummary.init)
+        let withRatio = MetricRegistry.summary.filter { $0.ratio != nil }
+        let without = MetricRegistry.summary.filter { $0.ratio == nil }.map(\.id)
+        #expect(without.allSatisfy { $0.hasSuffix("_p50") || $0.hasSuffix("_p90") || $0.hasPrefix("max_") }, "\(without)")
+        #expect(withRatio.count >= 23)
+        for metric in withRatio {
+            let ratio = metric.ratio!
+            let (n, d) = (ratio.numerator(summary), ratio.denominator(summary))
+            #expect(d > 0, "\(metric.id)")
+            let value = metric.value(summary)
+            // A total per user: the run's value is the sum; else the value is the ratio.
+            let expected = metric.kind == .total ? value / Double(summary.users) : value
+            #expect(abs(n / d - expected) <= 1e-12 * max(1, abs(expected)), "\(metric.id): \(n)/\(d) ≠ \(expected)")
+            #expect(parts.reduce(0) { $0 + ratio.numerator($1) } == n, "\(metric.id)")
+            #expect(parts.reduce(0) { $0 + ratio.denominator($1) } == d, "\(metric.id)")
+        }
+    }
+
     @Test func aMetricIsFoundByItsIdOrItsLabel() {
         #expect(MetricRegistry.metric(named: "yes_rate")?.label == "YES rate")
         #expect(MetricRegistry.metric(named: "YES rate")?.id == "yes_rate")

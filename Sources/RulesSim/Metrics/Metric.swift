@@ -88,10 +88,39 @@ package struct Metric: Sendable {
     package let formerLabel: String?
     /// The fewest days a run needs for the metric to be listed (`retained on day 30`: 30).
     package let minimumDays: Int
+    /// The whole run's value as a ratio of two sums over its users (`analyze` reads each user's
+    /// part of both for its intervals): nil for a percentile or a maximum (no sum of users' parts).
+    package let ratio: Ratio?
+
+    /// A value that is `numerator / denominator`, each a sum over the users: a rate per check-in
+    /// or user-day (the delta method's ratio), or a count per user (the denominator the users: a
+    /// per-user mean, Welch's), so that the value of a group is the sums of its users' parts.
+    package struct Ratio: Sendable {
+        package let numerator: @Sendable (ReportSummary) -> Double
+        package let denominator: @Sendable (ReportSummary) -> Double
+
+        /// Whether the denominator counts the users (each user's part is 1: a per-user mean).
+        package let perUser: Bool
+
+        package init(
+            _ numerator: @escaping @Sendable (ReportSummary) -> Double, per denominator: @escaping @Sendable (ReportSummary) -> Double
+        ) {
+            self.numerator = numerator
+            self.denominator = denominator
+            perUser = false
+        }
+
+        /// A count (or a 0/1) per user.
+        package init(perUser numerator: @escaping @Sendable (ReportSummary) -> Double) {
+            self.numerator = numerator
+            denominator = { Double($0.users) }
+            perUser = true
+        }
+    }
 
     package init(
         _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil, formerLabel: String? = nil,
-        minimumDays: Int = 1,
+        minimumDays: Int = 1, ratio: Ratio? = nil,
         summary: (@Sendable (ReportSummary) -> Double)? = nil, day: (@Sendable (DayTotals) -> Double)? = nil
     ) {
         self.id = id
@@ -104,6 +133,8 @@ package struct Metric: Sendable {
         self.minimumDays = minimumDays
         self.summary = summary
         self.day = day
+        // A total is compared per user (arms of different sizes); its sum over the users is the value.
+        self.ratio = ratio ?? (kind == .total ? summary.map { Ratio(perUser: $0) } : nil)
     }
 
     /// Whether the value is a share (printed as a percentage).

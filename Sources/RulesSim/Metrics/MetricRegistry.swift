@@ -64,6 +64,18 @@ package enum MetricRegistry {
 
 // MARK: - The metrics
 
+extension Metric.Ratio {
+    /// `n` per Pressure user-day.
+    static func perPressureUserDay(_ n: @escaping @Sendable (ReportSummary) -> Int) -> Self {
+        .init({ Double(n($0)) }, per: { Double($0.pressureUserDays) })
+    }
+
+    /// Whether each user is still active at the end of day `day`, per user.
+    static func retained(onDay day: Int) -> Self {
+        .init(perUser: { s in s.activeByDay.indices.last.map { Double(s.activeByDay[min(day - 1, $0)]) } ?? 0 })
+    }
+}
+
 private func share(_ n: Int, _ of: Int) -> Double { of == 0 ? 0 : Double(n) / Double(of) }
 
 extension Metric {
@@ -71,12 +83,13 @@ extension Metric {
 
     /// Users still active at the end of the day (who have not left), of the cohort's.
     package static let activeShare = Metric(
-        "active_share", "active users", unit: .share, app: .cohort, summary: { $0.retained(onDay: $0.days) },
+        "active_share", "active users", unit: .share, app: .cohort, ratio: .init(perUser: { Double($0.activeByDay.last ?? 0) }),
+        summary: { $0.retained(onDay: $0.days) },
         day: { share($0.active, $0.users) })
     package static let retainedDay7 = Metric(
-        "retained_day_7", "retained on day 7", unit: .share, app: .cohort, minimumDays: 7, summary: { $0.retained(onDay: 7) })
+        "retained_day_7", "retained on day 7", unit: .share, app: .cohort, minimumDays: 7, ratio: .retained(onDay: 7), summary: { $0.retained(onDay: 7) })
     package static let retainedDay30 = Metric(
-        "retained_day_30", "retained on day 30", unit: .share, app: .cohort, minimumDays: 30, summary: { $0.retained(onDay: 30) })
+        "retained_day_30", "retained on day 30", unit: .share, app: .cohort, minimumDays: 30, ratio: .retained(onDay: 30), summary: { $0.retained(onDay: 30) })
 
     // Pressure: events, check-ins, tiers, reminders, shields, streaks.
 
@@ -88,17 +101,19 @@ extension Metric {
         "refused_events", "refused events", unit: .count, app: .pressure, kind: .total, summary: { Double($0.refused) })
     /// YES check-ins among the results (YES, NO, MISSED).
     package static let yesRate = Metric(
-        "yes_rate", "YES rate", unit: .share, app: .pressure, summary: { $0.yesRate },
+        "yes_rate", "YES rate", unit: .share, app: .pressure,
+        ratio: .init({ Double($0.yes) }, per: { Double($0.yes + $0.no + $0.missed) }), summary: { $0.yesRate },
         day: { share($0.yes, $0.yes + $0.no + $0.missed) })
     package static let no = Metric("no", "NO", unit: .count, app: .pressure, kind: .total, summary: { Double($0.no) })
     package static let missed = Metric(
         "missed", "MISSED", unit: .count, app: .pressure, kind: .total, summary: { Double($0.missed) })
     package static let missedPerUserDay = Metric(
-        "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, summary: { $0.perPressureUserDay($0.missed) })
+        "missed_per_user_day", "MISSED per user-day", unit: .share, app: .pressure, ratio: .perPressureUserDay { $0.missed }, summary: { $0.perPressureUserDay($0.missed) })
     /// The share of user-days on each tier (0…3); a day's: the users on it at the end of the day.
     package static let userDaysAtTier: [Metric] = (0...3).map { tier in
         Metric(
             "user_days_at_tier_\(tier)", "user-days at tier \(tier)", unit: .share, app: .pressure, seriesKey: "tier \(tier)",
+            ratio: .perPressureUserDay { $0.userDaysAtTier[tier] },
             summary: { $0.perPressureUserDay($0.userDaysAtTier[tier]) }, day: { share($0.tiers[tier], $0.pressureUsers) })
     }
     package static let userDaysAtTier3Count = Metric(
@@ -106,6 +121,7 @@ extension Metric {
         summary: { Double($0.userDaysAtTier[3]) })
     package static let remindersPerUserDay = Metric(
         "reminders_per_user_day", "reminders per user-day", unit: .perUserDay, app: .pressure, seriesKey: "reminders per user",
+        ratio: .perPressureUserDay { $0.reminders },
         summary: { $0.remindersPerUserDay }, day: { share($0.reminders, $0.pressureUsers) })
     package static let maxRemindersPerUserDay = Metric(
         "max_reminders_per_user_day", "most reminders in a user-day", unit: .count, app: .pressure, kind: .extreme,
@@ -136,7 +152,8 @@ extension Metric {
         summary: { Double($0.finalStreaks.habitStreakPercentile(90)) }, day: { Double($0.habitStreakPercentile(90)) })
 
     package static let habitCompletionRate = Metric(
-        "habit_completion_rate", "habit completion rate", unit: .share, app: .habits, summary: { $0.habitRate },
+        "habit_completion_rate", "habit completion rate", unit: .share, app: .habits,
+        ratio: .init({ Double($0.habitDone) }, per: { Double($0.habitPlanned) }), summary: { $0.habitRate },
         day: { share($0.habitDone, $0.habitPlanned) })
     package static let exitsToFocus = Metric(
         "exits_to_focus", "MIGA exits to focus", unit: .count, app: .miga, kind: .total, formerLabel: "exits to focus",
@@ -148,7 +165,8 @@ extension Metric {
         _ id: String, _ label: String, seriesKey: String? = nil, _ count: @escaping @Sendable (EconomyTotals) -> Int
     ) -> Metric {
         Metric(
-            id, label, unit: .perUserDay, app: .earned, seriesKey: seriesKey, summary: { $0.perEarnedUserDay(count($0.earned)) },
+            id, label, unit: .perUserDay, app: .earned, seriesKey: seriesKey,
+            ratio: .init({ Double(count($0.earned)) }, per: { Double($0.earnedUserDays) }), summary: { $0.perEarnedUserDay(count($0.earned)) },
             day: { share(count($0.earned), $0.earned.users) })
     }
     private static func earnedTotal(
@@ -168,6 +186,7 @@ extension Metric {
     ) { $0.creditsForfeited }
     package static let creditsPerCreditUnlock = Metric(
         "credits_per_credit_unlock", "credits per credit unlock", unit: .creditsPerUnlock, app: .earned,
+        ratio: .init({ Double($0.earned.creditsSpent) }, per: { Double($0.earned.unlocks[.credits]) }),
         summary: { $0.creditsPerCreditUnlock })
     package static let unlocksPerUserDay = perEarnedUserDay(
         "unlocks_per_user_day", "unlocks per user-day", seriesKey: "unlocks per user"
@@ -183,7 +202,8 @@ extension Metric {
     ) { $0.unlocks[.emergency] }
     /// Denied choices among the choices made at the gate.
     package static let denialShare = Metric(
-        "denial_share", "denied choices at the gate", unit: .share, app: .earned, summary: { $0.earned.denialShare })
+        "denial_share", "denied choices at the gate", unit: .share, app: .earned,
+        ratio: .init({ Double($0.earned.denials.total) }, per: { Double($0.earned.choices) }), summary: { $0.earned.denialShare })
     package static let gaveUpPerUserDay = perEarnedUserDay("gave_up_per_user_day", "gave up at the gate per user-day") {
         $0.gaveUp
     }
