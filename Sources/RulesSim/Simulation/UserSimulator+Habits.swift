@@ -67,22 +67,15 @@ extension UserSimulator {
     /// Applies a planned habit event and counts it into day `d` when the engine accepts it.
     func applyHabit(_ action: HabitAction, at time: EpochMillis, name: String, day d: Int, _ run: inout Run, _ days: inout [DayTotals]) {
         switch action {
+        // (`step` counts what was applied: `DayTotals.count(applied:…)`.)
         case .complete(let task, let forDay, let value):
-            guard step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days) != nil
-            else { return }
-            if forDay == nil { days[d].habitDone += 1 } else { days[d].habitLate += 1 }
+            step(.habitCompletion(task: task, value: value, forDay: forDay), at: time, name: name, day: d, &run, &days)
         case .skip(let task):
-            if step(.habitSkip(task: task, day: nil), at: time, name: name, day: d, &run, &days) != nil { days[d].habitSkips += 1 }
+            step(.habitSkip(task: task, day: nil), at: time, name: name, day: d, &run, &days)
         case .freeze(let task, let use):
             guard step(.habitFreeze(task: task, action: use ? .use : .equip, day: nil), at: time, name: name, day: d, &run, &days) != nil
             else { return }
-            if use {
-                days[d].freezesUsed += 1
-                run.freezesHeld[task, default: 0] -= 1
-            } else {
-                days[d].freezesEquipped += 1
-                run.freezesHeld[task, default: 0] += 1
-            }
+            run.freezesHeld[task, default: 0] += use ? -1 : 1
         }
     }
 

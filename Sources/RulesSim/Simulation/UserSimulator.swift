@@ -334,13 +334,7 @@ final class UserSimulator {
             case .habit(let action):
                 applyHabit(action, at: item.at, name: name, day: d, &run, &days)
             case .miga(let type):
-                if step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days) != nil {
-                    switch type {
-                    case .exitToFocus: days[d].exits += 1
-                    case .deepenPause: days[d].deepens += 1
-                    case .proceedToApp: days[d].proceeds += 1
-                    }
-                }
+                step(.miga(type, app: "Instagram", pauseSeconds: nil), at: item.at, name: name, day: d, &run, &days)
             case .shield:
                 step(.shield, at: item.at, name: name, day: d, &run, &days)
             case .earned(let action):
@@ -395,25 +389,9 @@ final class UserSimulator {
         case .commitment, .checkIn(.yes), .habitCompletion, .earned(.habitCompletion), .earned(.focusStart): run.engagedToday = true
         default: break
         }
-        for decision in applied.decisions.all {
-            switch decision {
-            case .day(let result):
-                guard let index = dayIndex(result.day) else { continue }
-                switch result.result {
-                case .yes: days[index].yes += 1
-                case .no: days[index].no += 1
-                case .missed: days[index].missed += 1
-                default: break
-                }
-            case .reminderSent:
-                days[d].reminders += 1
-                run.reminders[d] += 1
-            case .shield: days[d].shields += 1
-            case .commitment: days[d].commitments += 1
-            case .unlock(let unlock): if case .denied = unlock.outcome { run.deniedToday += 1 }
-            default: continue
-            }
-        }
+        let counted = DayTotals.count(applied: kind, applied.decisions, day: d, into: &days, dayIndex: dayIndex)
+        run.reminders[d] += counted.reminders
+        run.deniedToday += counted.denied
         if streakBefore >= run.minStreak, applied.user.currentStreak == 0 { run.streakLostOn = d }
         if run.earned != nil { run.earned!.ledger.record(applied.decisions, day: d, into: &days, dayIndex: dayIndex) }
         return applied
