@@ -2,41 +2,61 @@ import RulesModel
 
 /// A sum whose whole-number terms are added exactly, so that sums of parts (shards, workers) give the
 /// same bits whatever the order they are added in: a term that is a whole number of magnitude at most
-/// 2^40 (a count, a 0/1, user-days, credits) goes to an `Int128`, which cannot overflow below 2^47 such
-/// terms of a product of two of them; any other term goes to a `Double` beside it, whose last bits do
-/// depend on the order of addition.
+/// 2^31 (a count, a 0/1, user-days, credits), or a product of two such, is added to an integer — an
+/// `Int64`, carried into an `Int128` when it would overflow, so that no realistic number of users
+/// overflows it; any other term goes to a `Double` beside it, whose last bits do depend on the order
+/// of addition.
 package struct ExactSum: Sendable, Equatable {
-    /// The whole-number terms' sum, exact.
-    package private(set) var whole: Int128 = 0
+    /// The whole-number terms' sum: `carried + running`.
+    private var running: Int64 = 0
+    private var carried: Int128 = 0
     /// The other terms' sum (0 when there was none).
     package private(set) var fraction: Double = 0
 
-    /// The largest whole term kept exact: 2^40.
-    static let exactLimit = 1_099_511_627_776.0
+    /// The largest whole term kept exact: 2^31 (its products with another fit an `Int64`).
+    static let exactLimit = 2_147_483_648.0
 
     package init() {}
 
     init(whole: Int128, fraction: Double) {
-        self.whole = whole
+        carried = whole
         self.fraction = fraction
     }
 
+    /// The whole-number terms' sum, exact.
+    package var whole: Int128 { carried + Int128(running) }
     /// The sum.
     package var value: Double { Double(whole) + fraction }
     /// Whether every term was a whole number (the sum is exact).
     package var isExact: Bool { fraction == 0 }
 
-    /// Whether `v` is kept exactly.
-    @inline(__always) static func isWhole(_ v: Double) -> Bool { v == v.rounded(.towardZero) && abs(v) <= exactLimit }
+    package static func == (a: ExactSum, b: ExactSum) -> Bool { a.whole == b.whole && a.fraction == b.fraction }
+
+    /// `v` as an exact whole term, nil when it is not one.
+    @inline(__always) static func whole(_ v: Double) -> Int64? {
+        guard v >= -exactLimit, v <= exactLimit else { return nil }
+        let i = Int64(v)
+        return Double(i) == v ? i : nil
+    }
+
+    @inline(__always) private mutating func addWhole(_ i: Int64) {
+        let (sum, overflow) = running.addingReportingOverflow(i)
+        if overflow {
+            carried += Int128(running)
+            running = i
+        } else {
+            running = sum
+        }
+    }
 
     /// Adds the term `v`.
     package mutating func add(_ v: Double) {
-        if Self.isWhole(v) { whole += Int128(v) } else { fraction += v }
+        if let i = Self.whole(v) { addWhole(i) } else { fraction += v }
     }
 
     /// Adds the term `a · b`: exactly when both are whole numbers kept exactly.
     package mutating func add(_ a: Double, times b: Double) {
-        if Self.isWhole(a), Self.isWhole(b) { whole += Int128(a) * Int128(b) } else { fraction += a * b }
+        if let i = Self.whole(a), let j = Self.whole(b) { addWhole(i * j) } else { fraction += a * b }
     }
 
     package static func + (a: ExactSum, b: ExactSum) -> ExactSum {
@@ -70,7 +90,7 @@ package struct ExactSum: Sendable, Equatable {
     package init(json: JSONValue, at path: String) throws(AnalysisError) {
         switch json {
         case .array(let parts) where parts.count == 2:
-            whole = try Self.whole(parts[0], at: "\(path)[0]")
+            carried = try Self.whole(parts[0], at: "\(path)[0]")
             switch parts[1] {
             case .double(let d) where d.isFinite: fraction = d
             case .int(let i): fraction = Double(i)
@@ -78,7 +98,7 @@ package struct ExactSum: Sendable, Equatable {
                 throw AnalysisError("\(path)[1]: expected the sum's fraction (a finite number), found \(Self.kind(of: parts[1]))")
             }
         default:
-            whole = try Self.whole(json, at: path)
+            carried = try Self.whole(json, at: path)
         }
     }
 

@@ -19,15 +19,26 @@ package struct MetricMoments: Sendable, Equatable {
         var name: String { ["y", "x", "cy", "cx"][rawValue] }
     }
 
-    /// The most users one set of moments counts: 2^40 (the exact sums cannot overflow below 2^47).
+    /// The most users one set of moments counts: 2^40 (the exact sums would hold far more).
     package static let maxUsers = 1 << 40
 
     /// The users counted.
     package private(set) var n = 0
-    /// Σy, Σx, Σcy, Σcx.
-    private var sums = [ExactSum](repeating: ExactSum(), count: 4)
-    /// The products' sums, in the order of `pairs`.
-    private var products = [ExactSum](repeating: ExactSum(), count: 10)
+    /// Σy, Σx, Σcy, Σcx, and the products' sums in the order of `pairs` (stored apart: a user's
+    /// values are added to each, millions of times).
+    private var sy = ExactSum(), sx = ExactSum(), scy = ExactSum(), scx = ExactSum()
+    private var syy = ExactSum(), syx = ExactSum(), sycy = ExactSum(), sycx = ExactSum(), sxx = ExactSum()
+    private var sxcy = ExactSum(), sxcx = ExactSum(), scycy = ExactSum(), scycx = ExactSum(), scxcx = ExactSum()
+
+    /// The four sums then the ten products' (the order of `keys`).
+    private var all: [ExactSum] { [sy, sx, scy, scx, syy, syx, sycy, sycx, sxx, sxcy, sxcx, scycy, scycx, scxcx] }
+
+    private init(n: Int, all: [ExactSum]) {
+        self.n = n
+        (sy, sx, scy, scx) = (all[0], all[1], all[2], all[3])
+        (syy, syx, sycy, sycx, sxx) = (all[4], all[5], all[6], all[7], all[8])
+        (sxcy, sxcx, scycy, scycx, scxcx) = (all[9], all[10], all[11], all[12], all[13])
+    }
 
     /// The ten pairs (a ≤ b) whose products are summed.
     static let pairs: [(Field, Field)] = Field.allCases.flatMap { a in Field.allCases.filter { $0.rawValue >= a.rawValue }.map { (a, $0) } }
@@ -45,46 +56,42 @@ package struct MetricMoments: Sendable, Equatable {
         precondition(y.isFinite && x.isFinite && cy.isFinite && cx.isFinite, "a user's values are finite numbers")
         precondition(n < Self.maxUsers, "at most \(Self.maxUsers) users")
         n += 1
-        sums[0].add(y)
-        sums[1].add(x)
-        sums[2].add(cy)
-        sums[3].add(cx)
-        // In the order of `pairs`.
-        products[0].add(y, times: y)
-        products[1].add(y, times: x)
-        products[2].add(y, times: cy)
-        products[3].add(y, times: cx)
-        products[4].add(x, times: x)
-        products[5].add(x, times: cy)
-        products[6].add(x, times: cx)
-        products[7].add(cy, times: cy)
-        products[8].add(cy, times: cx)
-        products[9].add(cx, times: cx)
+        sy.add(y)
+        sx.add(x)
+        scy.add(cy)
+        scx.add(cx)
+        syy.add(y, times: y)
+        syx.add(y, times: x)
+        sycy.add(y, times: cy)
+        sycx.add(y, times: cx)
+        sxx.add(x, times: x)
+        sxcy.add(x, times: cy)
+        sxcx.add(x, times: cx)
+        scycy.add(cy, times: cy)
+        scycx.add(cy, times: cx)
+        scxcx.add(cx, times: cx)
     }
 
     package static func + (a: MetricMoments, b: MetricMoments) -> MetricMoments {
-        var sum = a
-        sum.n += b.n
-        for i in 0..<4 { sum.sums[i] = a.sums[i] + b.sums[i] }
-        for k in 0..<10 { sum.products[k] = a.products[k] + b.products[k] }
-        return sum
+        MetricMoments(n: a.n + b.n, all: zip(a.all, b.all).map { $0 + $1 })
     }
 
     package static func += (a: inout MetricMoments, b: MetricMoments) { a = a + b }
 
     /// Σ of a value.
-    package func sum(_ f: Field) -> Double { sums[f.rawValue].value }
+    package func sum(_ f: Field) -> Double { all[f.rawValue].value }
 
     /// Σ of a product of two values.
-    package func product(_ a: Field, _ b: Field) -> Double { products[Self.index(a, b)].value }
+    package func product(_ a: Field, _ b: Field) -> Double { all[4 + Self.index(a, b)].value }
 
     /// The mean of a value over the users.
-    func mean(_ f: Field) -> Double { sums[f.rawValue].value / Double(n) }
+    func mean(_ f: Field) -> Double { all[f.rawValue].value / Double(n) }
 
     /// The sample covariance (n − 1 in the denominator) of two values over the users: exact in its
     /// numerator when the sums are.
     func covariance(_ a: Field, _ b: Field) -> Double {
-        let centered = ExactSum.centered(n: n, products[Self.index(a, b)], sums[a.rawValue], sums[b.rawValue])
+        let all = all
+        let centered = ExactSum.centered(n: n, all[4 + Self.index(a, b)], all[a.rawValue], all[b.rawValue])
         return centered / (Double(n) * Double(n - 1))
     }
 
@@ -94,8 +101,7 @@ package struct MetricMoments: Sendable, Equatable {
     /// Whether every user's x is 1 (a per-user mean): Σx = n and Σx² = n, which for whole x means
     /// Σ(x − 1)² = 0.
     package var isPerUserMean: Bool {
-        let x = sums[Field.x.rawValue], xx = products[Self.index(.x, .x)]
-        return x.isExact && xx.isExact && x.whole == Int128(n) && xx.whole == Int128(n)
+        sx.isExact && sxx.isExact && sx.whole == Int128(n) && sxx.whole == Int128(n)
     }
 
     private static func index(_ a: Field, _ b: Field) -> Int {
@@ -114,7 +120,7 @@ package struct MetricMoments: Sendable, Equatable {
     /// `{"n": …, "sum_y": …, "sum_x": …, "sum_cy": …, "sum_cx": …, "sum_y_y": …, "sum_y_x": …, …}`: each
     /// sum as `ExactSum.json` writes it.
     package var json: JSONValue {
-        .object([("n", .int(n))] + zip(Self.keys, (sums + products).map(\.json)).map { ($0, $1) })
+        .object([("n", .int(n))] + zip(Self.keys, all.map(\.json)).map { ($0, $1) })
     }
 
     /// Reads what `json` writes; `path` (e.g. `metrics.yes_rate.control`) prefixes the field named in
@@ -132,14 +138,12 @@ package struct MetricMoments: Sendable, Equatable {
                 "\(path).n: expected the number of users, a whole number from 0 to \(Self.maxUsers), "
                     + "found \(json["n"].map(ExactSum.kind(of:)) ?? "nothing")")
         }
-        n = count
         var all: [ExactSum] = []
         for key in Self.keys {
             guard let value = json[key] else { throw AnalysisError("\(path).\(key): missing (expected a sum)") }
             all.append(try ExactSum(json: value, at: "\(path).\(key)"))
         }
-        sums = Array(all[0..<4])
-        products = Array(all[4...])
+        self.init(n: count, all: all)
         for f in Field.allCases where product(f, f) < 0 {
             throw AnalysisError("\(path).sum_\(f.name)_\(f.name): \(product(f, f)), expected a sum of squares (at least 0)")
         }

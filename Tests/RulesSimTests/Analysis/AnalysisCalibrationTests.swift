@@ -83,10 +83,11 @@ import Testing
         #expect(1 - difference <= 0.06, "\(name): \(1 - difference) of A/A tests significant")
     }
 
-    /// CUPED on a metric whose pre-period is correlated with it: narrower intervals, still unbiased
-    /// and still covering.
+    /// CUPED on 1,000 experiments of a metric whose pre-period is correlated with it (one user in five
+    /// without one): narrower intervals (about a third, a variance reduction near 58 %), the mean of
+    /// the adjusted differences within two standard errors of the truth, and still covering it.
     @Test func cupedNarrowsTheIntervalWithoutBias() throws {
-        let metric = Metric.withPrePeriod, lift = 0.1, experiments = 600
+        let metric = Metric.withPrePeriod, lift = 0.1, experiments = 1_000
         var adjusted: [Double] = [], widthRatio = 0.0, covered = 0, reduction = 0.0
         for e in 0..<experiments {
             let (a, b) = metric.experiment(seed: 90_000 + UInt64(e), users: 300, lift: lift)

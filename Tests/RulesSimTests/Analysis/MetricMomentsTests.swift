@@ -38,17 +38,23 @@ import Testing
         #expect(whole.n == 2_000 && whole.sum(.x) == users.reduce(0) { $0 + $1.1 })
     }
 
-    /// Large values whose squares a `Double` cannot sum exactly: the sums stay exact.
+    /// Large counts whose squares overflow a 64-bit sum, and that a `Double` cannot sum exactly: the
+    /// sums stay exact (carried into 128 bits) and their JSON holds them as decimal digits.
     @Test func sumsOfSquaresOfLargeCountsAreExact() throws {
         var m = MetricMoments()
-        // 2^40 and 1: 2^80 + 1 is not a Double; the centered sum of squares needs it.
-        m.add(y: 1_099_511_627_776, x: 1)
+        // (2^31)² + 1 + (2^31)² = 2^63 + 1: beyond Int64 and beyond a Double's 53 bits.
+        m.add(y: 2_147_483_648, x: 1)
         m.add(y: 1, x: 1)
-        m.add(y: 1_099_511_627_776, x: 1)
+        m.add(y: 2_147_483_648, x: 1)
         let text = m.json.description
-        #expect(text.contains("\"sum_y_y\":\"2417851639229258349412353\""), "\(text)")
+        #expect(text.contains("\"sum_y_y\":\"9223372036854775809\""), "\(text)")
         #expect(try MetricMoments(json: m.json) == m)
         #expect(m.isPerUserMean)
+        // The sample variance from the exact sums: values 2^31, 1, 2^31.
+        let c = try ArmComparison.compare(control: m, treatment: m)
+        let mean = (2 * 2_147_483_648.0 + 1) / 3
+        let variance = (2 * (2_147_483_648 - mean) * (2_147_483_648 - mean) + (1 - mean) * (1 - mean)) / 2
+        #expect(close(c.difference.standardError, (2 * variance / 3).squareRoot(), 1e-15))
     }
 
     /// Fractional values are summed as doubles beside the exact part; merging is then the same to
