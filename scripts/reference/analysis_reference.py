@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values of `rulesrun analyze`'s statistics (Tests/RulesSimTests/Analysis/AnalysisReferenceTests.swift).
+"""Reference values of `rulesrun analyze`'s statistics: the expected values of Tests/RulesSimTests/Analysis/
+(DistributionTests, ArmComparisonTests, SampleRatioCheckTests).
 
 Run: python3 scripts/reference/analysis_reference.py   (SciPy 1.17, NumPy 2)
 Prints each value as the Swift test holds it. The ratio-metric, CUPED and sequential values are computed

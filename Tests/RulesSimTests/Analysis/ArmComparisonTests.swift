@@ -86,11 +86,14 @@ import Testing
         let c = try ArmComparison.compare(control: Self.control, treatment: Self.treatment, sequential: 5000)
         #expect(close(c.difference.low, -0.5783986807188815) && close(c.difference.high, 0.9130761000737202))
         #expect(c.sequentialTuning == 5000 && !c.difference.isSignificant && c.difference.pValue > 0.05)
-        // At the tuning's sample size the sequence is about 1.9 times as wide (GrowthBook's figure);
-        // its p-value is where the sequence touches 0.
-        let fixed = 1.959963984540054
-        let atTuning = ConfidenceSequence.halfWidth(standardError: 1, users: 5000, alpha: 0.05, tuning: 5000) / fixed
-        #expect(atTuning > 1.5 && atTuning < 2.5, "\(atTuning)")
+        // Relative to the fixed interval the sequence is narrowest near its tuning's sample size: 1.549
+        // times as wide at N = S = 5,000, more on either side.
+        func ratio(_ n: Int) -> Double {
+            ConfidenceSequence.halfWidth(standardError: 1, users: n, alpha: 0.05, tuning: 5000) / 1.959963984540054
+        }
+        #expect(abs(ratio(5000) - 1.5486044714686569) < 1e-12, "\(ratio(5000))")
+        #expect(ratio(1000) > ratio(5000) && ratio(25_000) > ratio(5000))
+        // Its p-value is where the sequence touches 0.
         let p = ConfidenceSequence.pValue(estimate: 3, standardError: 1, users: 5000, tuning: 5000)
         #expect(close(ConfidenceSequence.halfWidth(standardError: 1, users: 5000, alpha: p, tuning: 5000), 3, 1e-9))
     }
