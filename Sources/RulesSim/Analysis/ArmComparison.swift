@@ -80,9 +80,12 @@ package struct ArmComparison: Sendable, Equatable {
         control a: MetricMoments, treatment b: MetricMoments, level: Double = 0.95, cuped useCuped: Bool = false,
         sequential tuning: Double? = nil
     ) throws(AnalysisError) -> ArmComparison {
-        guard level > 0, level < 1 else { throw AnalysisError("level: \(level), expected a number between 0 and 1 (0.95 for 95 %)") }
+        guard level > 0, level < 1 else {
+            throw AnalysisError("level: \(level), expected a number between 0 and 1 (0.95 for 95 %)")
+        }
         if let tuning, !(tuning > 0 && tuning.isFinite) {
-            throw AnalysisError("sequential tuning: \(tuning), expected a positive number of users (the sample size of the decision)")
+            throw AnalysisError(
+                "sequential tuning: \(tuning), expected a positive number of users (the sample size of the decision)")
         }
         for (name, m) in [("control", a), ("treatment", b)] {
             guard m.n >= 2 else { throw AnalysisError("\(name): \(m.n) user(s), expected at least 2 to estimate a variance") }
@@ -134,7 +137,8 @@ package struct ArmComparison: Sendable, Equatable {
             let df = spread > 0 ? variance * variance / spread : Double(nA + nB - 2)
             let se = variance.squareRoot()
             guard se > 0 else {
-                return Interval(point: point, low: point, high: point, pValue: point == 0 ? 1 : 0, standardError: 0, degreesOfFreedom: df)
+                return Interval(
+                    point: point, low: point, high: point, pValue: point == 0 ? 1 : 0, standardError: 0, degreesOfFreedom: df)
             }
             let half: Double, p: Double
             if let tuning {
@@ -144,7 +148,8 @@ package struct ArmComparison: Sendable, Equatable {
                 half = Distribution.tQuantile((1 + level) / 2, degreesOfFreedom: df) * se
                 p = min(1, 2 * Distribution.tUpperTail(abs(point) / se, df))
             }
-            return Interval(point: point, low: point - half, high: point + half, pValue: p, standardError: se, degreesOfFreedom: df)
+            return Interval(
+                point: point, low: point - half, high: point + half, pValue: p, standardError: se, degreesOfFreedom: df)
         }
     }
 }

@@ -41,7 +41,9 @@ package struct MetricMoments: Sendable, Equatable {
     }
 
     /// The ten pairs (a ≤ b) whose products are summed.
-    static let pairs: [(Field, Field)] = Field.allCases.flatMap { a in Field.allCases.filter { $0.rawValue >= a.rawValue }.map { (a, $0) } }
+    static let pairs: [(Field, Field)] = Field.allCases.flatMap { a in
+        Field.allCases.filter { $0.rawValue >= a.rawValue }.map { (a, $0) }
+    }
 
     /// No user.
     package init() {}

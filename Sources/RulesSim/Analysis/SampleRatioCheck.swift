@@ -21,13 +21,17 @@ package struct SampleRatioCheck: Sendable, Equatable {
             throw AnalysisError("sample ratio: \(counts.count) arms counted, but \(expectedBasisPoints.count) shares expected")
         }
         guard counts.count >= 2 else { throw AnalysisError("sample ratio: \(counts.count) arm(s), expected at least 2") }
-        if let i = counts.firstIndex(where: { $0 < 0 }) { throw AnalysisError("sample ratio: arm \(i) counts \(counts[i]) users, expected at least 0") }
+        if let i = counts.firstIndex(where: { $0 < 0 }) {
+            throw AnalysisError("sample ratio: arm \(i) counts \(counts[i]) users, expected at least 0")
+        }
         if let i = expectedBasisPoints.firstIndex(where: { !(0...10_000).contains($0) }) {
             throw AnalysisError("sample ratio: arm \(i)'s share is \(expectedBasisPoints[i]) basis points, expected 0 to 10000")
         }
         let shares = expectedBasisPoints.reduce(0, +)
         guard shares > 0 else { throw AnalysisError("sample ratio: every share is 0, expected some above 0") }
-        guard threshold > 0, threshold < 1 else { throw AnalysisError("sample ratio: threshold \(threshold), expected a p-value between 0 and 1") }
+        guard threshold > 0, threshold < 1 else {
+            throw AnalysisError("sample ratio: threshold \(threshold), expected a p-value between 0 and 1")
+        }
         self.threshold = threshold
         let total = Double(counts.reduce(0, +))
         var chi = 0.0, arms = 0

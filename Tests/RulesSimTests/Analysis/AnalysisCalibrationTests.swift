@@ -96,7 +96,8 @@ import Testing
             let cuped = try #require(c.cuped)
             reduction += cuped.varianceReduction / Double(experiments)
             adjusted.append(c.difference.point)
-            widthRatio += (c.difference.high - c.difference.low) / (plain.difference.high - plain.difference.low) / Double(experiments)
+            let width = c.difference.high - c.difference.low, plainWidth = plain.difference.high - plain.difference.low
+            widthRatio += width / plainWidth / Double(experiments)
             if c.difference.low <= metric.truth * lift, metric.truth * lift <= c.difference.high { covered += 1 }
         }
         let mean = adjusted.reduce(0, +) / Double(experiments)
@@ -104,8 +105,10 @@ import Testing
         let coverage = Double(covered) / Double(experiments)
         #expect(widthRatio < 0.85, "the adjusted interval is \(widthRatio) of the unadjusted's width on average")
         #expect(reduction > 0.25, "variance reduction \(reduction)")
-        #expect(abs(mean - metric.truth * lift) <= 2 * sd / Double(experiments).squareRoot(),
-            "mean adjusted difference \(mean), truth \(metric.truth * lift), standard error \(sd / Double(experiments).squareRoot())")
+        let standardError = sd / Double(experiments).squareRoot()
+        #expect(
+            abs(mean - metric.truth * lift) <= 2 * standardError,
+            "mean adjusted difference \(mean), truth \(metric.truth * lift), standard error \(standardError)")
         #expect(coverage >= 0.93 && coverage <= 0.97, "the adjusted interval covers \(coverage)")
     }
 

@@ -82,16 +82,21 @@ import Testing
                 return "accepted"
             } catch { return error.message }
         }
-        #expect(refused { $0[0].1 = .string("three") }
-            == "metrics.yes_rate.control.n: expected the number of users, a whole number from 0 to 1099511627776, found the string \"three\"")
-        #expect(refused { $0.remove(at: 2) } == "metrics.yes_rate.control.sum_x: missing (expected a sum)")
-        #expect(refused { $0[1].1 = .double(2.5) }.hasPrefix(
-            "metrics.yes_rate.control.sum_y: expected a sum: a whole number, its decimal digits as a string (at most 40), or [whole, fraction], found the number 2.5"))
-        #expect(refused { $0[1].1 = .array([.int(2), .string("x")]) }
-            == "metrics.yes_rate.control.sum_y[1]: expected the sum's fraction (a finite number), found the string \"x\"")
-        #expect(refused { $0[5].1 = .int(-4) } == "metrics.yes_rate.control.sum_y_y: -4.0, expected a sum of squares (at least 0)")
-        #expect(refused { $0.append(("sum_z", .int(1))) }.hasPrefix("metrics.yes_rate.control.sum_z: unknown field, expected one of n, sum_y,"))
-        #expect(refused { $0[0].1 = .int(0) } == "metrics.yes_rate.control.sum_y: expected 0 (n is 0: no user)")
+        let at = "metrics.yes_rate.control"
+        #expect(
+            refused { $0[0].1 = .string("three") }
+                == "\(at).n: expected the number of users, a whole number from 0 to 1099511627776, found the string \"three\"")
+        #expect(refused { $0.remove(at: 2) } == "\(at).sum_x: missing (expected a sum)")
+        #expect(
+            refused { $0[1].1 = .double(2.5) }
+                == "\(at).sum_y: expected a sum: a whole number, its decimal digits as a string (at most 40), "
+                + "or [whole, fraction], found the number 2.5")
+        #expect(
+            refused { $0[1].1 = .array([.int(2), .string("x")]) }
+                == "\(at).sum_y[1]: expected the sum's fraction (a finite number), found the string \"x\"")
+        #expect(refused { $0[5].1 = .int(-4) } == "\(at).sum_y_y: -4.0, expected a sum of squares (at least 0)")
+        #expect(refused { $0.append(("sum_z", .int(1))) }.hasPrefix("\(at).sum_z: unknown field, expected one of n, sum_y,"))
+        #expect(refused { $0[0].1 = .int(0) } == "\(at).sum_y: expected 0 (n is 0: no user)")
         #expect(throws: AnalysisError("moments: expected an object of moments (n, sum_y, …), found an array of 0")) {
             try MetricMoments(json: .array([]))
         }
