@@ -52,10 +52,10 @@ import Testing
         let simulation = try Simulation(config: try SimTestSupport.config(days: 8, users: 24))
         let (report, groups) = try simulation.run(seed: 1, groups: 6)
         let summary = ReportSummary(report), parts = groups.map(ReportSummary.init)
-        let withRatio = MetricRegistry.summary.filter { $0.ratio != nil }
+        let withRatio = MetricRegistry.only(MetricRegistry.summary, apps: Set(Metric.App.allCases), days: 8).filter { $0.ratio != nil }
         let without = MetricRegistry.summary.filter { $0.ratio == nil }.map(\.id)
         #expect(without.allSatisfy { $0.hasSuffix("_p50") || $0.hasSuffix("_p90") || $0.hasPrefix("max_") }, "\(without)")
-        #expect(withRatio.count >= 23)
+        #expect(withRatio.count >= 22)
         for metric in withRatio {
             let ratio = metric.ratio!
             let (n, d) = (ratio.numerator(summary), ratio.denominator(summary))

@@ -110,10 +110,13 @@ package struct Metric: Sendable {
             perUser = false
         }
 
-        /// A count (or a 0/1) per user.
-        package init(perUser numerator: @escaping @Sendable (ReportSummary) -> Double) {
+        /// A count (or a 0/1) per user; `followed`, the users it counts (all of them by default).
+        package init(
+            perUser numerator: @escaping @Sendable (ReportSummary) -> Double,
+            followed: @escaping @Sendable (ReportSummary) -> Double = { Double($0.users) }
+        ) {
             self.numerator = numerator
-            denominator = { Double($0.users) }
+            denominator = followed
             perUser = true
         }
     }

@@ -70,9 +70,10 @@ extension Metric.Ratio {
         .init({ Double(n($0)) }, per: { Double($0.pressureUserDays) })
     }
 
-    /// Whether each user is still active at the end of day `day`, per user.
+    /// Whether each user is still active at the end of day `day`, per user followed that long
+    /// (a user followed fewer days counts in neither sum: `analyze` leaves out users too new).
     static func retained(onDay day: Int) -> Self {
-        .init(perUser: { s in s.activeByDay.indices.last.map { Double(s.activeByDay[min(day - 1, $0)]) } ?? 0 })
+        .init(perUser: { s in s.days >= day ? Double(s.activeByDay[day - 1]) : 0 }, followed: { s in s.days >= day ? Double(s.users) : 0 })
     }
 }
 

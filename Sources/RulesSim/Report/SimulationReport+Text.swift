@@ -155,7 +155,7 @@ extension SimulationReport {
     static func fixed(_ x: Double) -> String { String(format: "%.4f", x) }
 
     /// Columns padded to their widest cell; right-aligned but for `leftColumns`.
-    static func align(_ rows: [[String]], leftColumns: Set<Int>) -> String {
+    package static func align(_ rows: [[String]], leftColumns: Set<Int>) -> String {
         let widths = (0..<(rows.first?.count ?? 0)).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { c, cell in

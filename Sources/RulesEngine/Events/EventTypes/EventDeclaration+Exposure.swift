@@ -80,3 +80,11 @@ extension EngineEvent {
         EngineEvent(at: at, user: user, kind: .exposure(experiment: experiment, arm: arm, revision: revision))
     }
 }
+
+extension EngineEvent.Kind {
+    /// An `exposure` event's experiment, arm and revision; nil for any other event.
+    package var exposure: (experiment: String, arm: String, revision: Int)? {
+        guard case .declared(let event) = self, let exposure = event.payload as? ExposureEvent else { return nil }
+        return (exposure.experiment, exposure.arm, exposure.revision)
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import RulesModel
+
+/// `rulesrun analyze`'s report: the sample-ratio check first, then per metric each arm's value and
+/// each other arm against the control (difference and relative lift with their intervals), in
+/// text, JSON or CSV.
+package struct AnalysisReport: Sendable {
+    package var analysis: RolloutAnalysis
+    /// The events file, as named.
+    package var source: String
+    package var level: Double
+    package var cuped: Bool
+    /// The confidence sequence's tuning (users), with `--sequential`.
+    package var sequential: Double?
+    package var srm: SampleRatioCheck?
+    package var rows: [Row]
+
+    package struct Row: Sendable {
+        package var metric: Metric
+        /// Each arm's value (nil: no denominator there).
+        package var values: [Double?]
+        /// Each arm after the control against it (nil: too few users, or no denominator).
+        package var comparisons: [ArmComparison?]
+        /// Why there is no comparison, when there is none.
+        package var reason: String?
+    }
+
+    package init(_ analysis: RolloutAnalysis, source: String, level: Double = 0.95, cuped: Bool = true, sequential: Double? = nil) {
+        self.analysis = analysis
+        self.source = source
+        self.level = level
+        self.cuped = cuped
+        self.sequential = sequential
+        let shares = analysis.rollout.experiment.arms.map(\.basisPoints)
+        srm = analysis.users.reduce(0, +) > 0 ? try? SampleRatioCheck(counts: analysis.users, expectedBasisPoints: shares) : nil
+        let apps = Metric.apps(of: analysis.armDays.map { days in RolloutAnalysis.UserPart.summary(days) })
+        rows = analysis.moments.compactMap { metric, arms -> Row? in
+            guard apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
+            var reason: String?
+            var comparisons: [ArmComparison?] = []
+            for b in arms.indices.dropFirst() {
+                do {
+                    comparisons.append(
+                        try ArmComparison.compare(control: arms[0], treatment: arms[b], level: level, cuped: cuped, sequential: sequential))
+                } catch {
+                    reason = (error as? AnalysisError)?.message ?? "\(error)"
+                    comparisons.append(nil)
+                }
+            }
+            return Row(metric: metric, values: arms.map(\.value), comparisons: comparisons, reason: reason)
+        }
+    }
+
+    /// Whether the sample ratio check fired: the results are not to be trusted.
+    package var untrustworthy: Bool { srm?.flagged ?? false }
+
+    private var armNames: [String] { analysis.rollout.armNames }
+    private var percent: String { "\(Self.trimmed(level * 100))%" }
+
+    /// `95`, `97.5`: a percentage without trailing zeros.
+    static func trimmed(_ x: Double) -> String {
+        var text = String(format: "%.2f", x)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    // MARK: - Text
+
+    package func text() -> String {
+        let r = analysis.rollout
+        var out = "analyze \(source): experiment \(r.experiment.name), revision \(r.revision) (\(r.bundle))\n"
+        out += srmLine() + "\n"
+        let shares = r.experiment.arms.map { Self.trimmed(Double($0.basisPoints) / 100) + "%" }
+        out += "users: " + zip(armNames, analysis.users).map { "\($0) \($1)" }.joined(separator: ", ")
+        out += " (allocated " + shares.joined(separator: " / ") + ")\n"
+        out += "events: \(analysis.events) read"
+        out += analysis.days.map { "; the first \($0) day\($0 == 1 ? "" : "s") after each user's exposure" } ?? "; every whole day after each user's exposure"
+        out += "\n"
+        for line in analysis.problems.lines { out += "  \(line)\n" }
+        let failed = analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f }
+        if !failed.isEmpty { out += "  rule failures while replaying: \(failed.countsText)\n" }
+        var header = ["metric"] + armNames
+        for b in armNames.dropFirst() {
+            header += ["\(b) − \(armNames[0]) [\(percent)]", "lift [\(percent)]"]
+        }
+        header += ["method"]
+        var lines = [header]
+        for row in rows {
+            var line = [row.metric.label] + row.values.map { $0.map { row.metric.format($0) } ?? "–" }
+            for c in row.comparisons {
+                guard let c else {
+                    line += ["–", "–"]
+                    continue
+                }
+                let mark = c.difference.isSignificant ? " *" : ""
+                line.append(Self.interval(c.difference, share: row.metric.isShare, points: true) + mark)
+                line.append(c.relativeLift.map { Self.interval($0, share: true, points: false) } ?? "–")
+            }
+            line.append(Self.method(row))
+            lines.append(line)
+        }
+        out += "\n" + SimulationReport.align(lines, leftColumns: [0]) + "\n"
+        out += "* the interval leaves 0 out (significant at \(Self.trimmed(100 - level * 100))%)"
+        out += sequential.map { "; intervals are anytime-valid (confidence sequences tuned for \(Int($0)) users)" } ?? ""
+        out += "\n"
+        let reductions = rows.compactMap { row in row.comparisons.first??.cuped.map { (row.metric.label, $0.varianceReduction) } }
+        if cuped, !reductions.isEmpty {
+            let shown = reductions.prefix(4).map { "\($0.0) \(Self.number($0.1 * 100))%" }.joined(separator: ", ")
+            out += "CUPED (each user's days before its exposure): variance reduced by \(shown)\(reductions.count > 4 ? ", …" : "")\n"
+        } else if cuped {
+            out += "CUPED: no user has days before its exposure in the log; intervals are not adjusted\n"
+        }
+        return out
+    }
+
+    private func srmLine() -> String {
+        guard let srm else { return "sample ratio: no users in the arms" }
+        let p = Self.pValue(srm.pValue)
+        return srm.flagged
+            ? "SAMPLE RATIO MISMATCH: χ² = \(Self.number(srm.chiSquare)), p = \(p) < \(Self.number(srm.threshold)): the users per arm are not "
+                + "the allocation's; the assignment or the logging is broken, and the results below are untrustworthy"
+            : "sample ratio: χ² = \(Self.number(srm.chiSquare)), p = \(p): the users per arm match the allocation"
+    }
+
+    private static func method(_ row: Row) -> String {
+        guard let c = row.comparisons.compactMap({ $0 }).first else { return row.reason.map { "no interval: \($0)" } ?? "–" }
+        return (c.method == .welch ? "Welch" : "delta") + (c.cuped != nil ? ", CUPED" : "")
+    }
+
+    /// `+1.2 pp [-0.3, 2.7]` for a share's difference (percentage points), `-3.4% [-8.0%, 1.2%]`
+    /// for a lift, `0.12 [0.02, 0.22]` otherwise.
+    static func interval(_ i: ArmComparison.Interval, share: Bool, points: Bool) -> String {
+        let scale = share ? 100.0 : 1
+        let unit = share ? (points ? " pp" : "%") : ""
+        func f(_ x: Double) -> String { number(x * scale, signed: true) }
+        return "\(f(i.point))\(unit) [\(f(i.low)), \(f(i.high))]"
+    }
+
+    static func number(_ x: Double, signed: Bool = false) -> String {
+        let text = String(format: abs(x) >= 100 ? "%.1f" : "%.2f", x)
+        return signed && x >= 0 ? "+" + text : text
+    }
+
+    package static func pValue(_ p: Double) -> String { p < 0.0001 ? String(format: "%.1e", p) : String(format: "%.4f", p) }
+
+    // MARK: - JSON
+
+    package func json() -> String {
+        let r = analysis.rollout
+        func interval(_ i: ArmComparison.Interval) -> JSONValue {
+            .object([
+                ("point", .double(i.point)), ("low", .double(i.low)), ("high", .double(i.high)), ("p_value", .double(i.pValue)),
+                ("significant", .bool(i.isSignificant)),
+            ])
+        }
+        let metrics: [JSONValue] = rows.map { row in
+            .object([
+                ("id", .string(row.metric.id)), ("label", .string(row.metric.label)), ("unit", .string(row.metric.unit.rawValue)),
+                ("arms", .object(zip(armNames, row.values).map { ($0, $1.map(JSONValue.double) ?? .null) })),
+                (
+                    "comparisons",
+                    .array(
+                        zip(armNames.dropFirst(), row.comparisons).map { arm, c in
+                            guard let c else { return .object([("arm", .string(arm)), ("reason", .string(row.reason ?? ""))]) }
+                            return .object(
+                                [
+                                    ("arm", .string(arm)), ("method", .string(c.method.rawValue)), ("difference", interval(c.difference)),
+                                ] + (c.relativeLift.map { [("relative_lift", interval($0))] } ?? [])
+                                    + (c.cuped.map { [("cuped_variance_reduction", .double($0.varianceReduction))] } ?? []))
+                        })
+                ),
+            ])
+        }
+        var members: [(String, JSONValue)] = [
+            ("report", .string("rulesrun analyze")), ("version", .int(1)), ("events", .string(source)),
+            (
+                "experiment",
+                .object([
+                    ("name", .string(r.experiment.name)), ("revision", .int(r.revision)), ("bundle", .string(r.bundle)),
+                    ("arms", .array(r.experiment.arms.map { .object([("arm", .string($0.name)), ("basis_points", .int($0.basisPoints))]) })),
+                ])
+            ),
+            ("level", .double(level)), ("days", analysis.days.map(JSONValue.int) ?? .null),
+        ]
+        if let srm {
+            members.append(
+                (
+                    "sample_ratio",
+                    .object([
+                        ("chi_square", .double(srm.chiSquare)), ("df", .int(srm.degreesOfFreedom)), ("p_value", .double(srm.pValue)),
+                        ("threshold", .double(srm.threshold)), ("mismatch", .bool(srm.flagged)),
+                    ])
+                ))
+        }
+        members += [
+            ("trustworthy", .bool(!untrustworthy)),
+            ("users", .object(zip(armNames, analysis.users).map { ($0, .int($1)) })), ("events_read", .int(analysis.events)),
+            ("problems", analysis.problems.json),
+        ]
+        if let sequential { members.append(("sequential_tuning", .double(sequential))) }
+        members.append(("metrics", .array(metrics)))
+        // The sufficient statistics, for `merge` of shards.
+        members.append(
+            (
+                "moments",
+                .object(
+                    analysis.moments.map { metric, arms in (metric.id, .object(zip(armNames, arms).map { ($0, $1.json) })) })
+            ))
+        return JSONValue.object(members).description + "\n"
+    }
+
+    // MARK: - CSV
+
+    package func csv() -> String {
+        var out = "metric,arm,users,value,difference,difference_low,difference_high,p_value,lift,lift_low,lift_high,method\n"
+        for row in rows {
+            for (a, name) in armNames.enumerated() {
+                var cells = [row.metric.id, name, "\(analysis.users[a])", row.values[a].map { "\($0)" } ?? ""]
+                if a > 0, let c = row.comparisons[a - 1] {
+                    let d = c.difference
+                    cells += ["\(d.point)", "\(d.low)", "\(d.high)", "\(d.pValue)"]
+                    cells += c.relativeLift.map { ["\($0.point)", "\($0.low)", "\($0.high)"] } ?? ["", "", ""]
+                    cells.append(c.method.rawValue + (c.cuped != nil ? "+cuped" : ""))
+                } else {
+                    cells += Array(repeating: "", count: 8)
+                }
+                out += cells.joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+}

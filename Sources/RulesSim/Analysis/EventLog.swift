@@ -1,0 +1,143 @@
+import RulesEngine
+import RulesModel
+
+/// The apps' event log as `analyze` reads it: replay's JSON lines (docs/replay.md), each user's
+/// events in the order logged. What it cannot take is counted by kind, with the first lines as
+/// examples (``Problems``), never dropped in silence.
+package struct EventLog: Sendable {
+    /// The users in the order of their first event, and each one's events.
+    package private(set) var users: [String] = []
+    package private(set) var events: [String: [EngineEvent]] = [:]
+    /// The input lines each user's events came from (for messages).
+    package private(set) var lines: [String: [Int]] = [:]
+    /// The latest event's time: the days that ended before it are the days counted.
+    package private(set) var end: EpochMillis = .min
+    /// Events read (lines that are events, taken or not).
+    package private(set) var eventCount = 0
+    package var problems = Problems()
+
+    /// The most events one log may hold (each is kept in memory until the users are replayed).
+    package static let maxEvents = 50_000_000
+
+    package init() {}
+
+    /// Reads line `number` (as read, its line ending included). Blank lines and `#` comments are skipped.
+    package mutating func add(line raw: [UInt8], number: Int) throws(AnalysisError) {
+        var line = raw[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
+        guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        if line[first] == UInt8(ascii: "#") { return }
+        eventCount += 1
+        guard eventCount <= Self.maxEvents else {
+            throw AnalysisError("line \(number): more than \(Self.maxEvents) events; analyse the log by user shards (--shard i/n)")
+        }
+        let event: EngineEvent
+        do {
+            event = try EngineEvent.parse(utf8: Array(line))
+        } catch {
+            problems.note(.malformed, line: number, "\(error.message)")
+            return
+        }
+        if let previous = events[event.user]?.last, event.at < previous.at {
+            problems.note(
+                .outOfOrder, line: number,
+                "\(event.user) at \(event.at), before its event of line \(lines[event.user]!.last!) at \(previous.at)")
+            return
+        }
+        if events[event.user] == nil { users.append(event.user) }
+        events[event.user, default: []].append(event)
+        lines[event.user, default: []].append(number)
+        end = max(end, event.at.millis)
+    }
+
+    /// What the log could not give the analysis, by kind: how many, and the first few.
+    package struct Problems: Sendable, Equatable {
+        package enum Kind: String, Sendable, CaseIterable {
+            case malformed = "lines that are not events"
+            case outOfOrder = "events out of order (before the user's previous event)"
+            case noExposure = "users with no exposure to the experiment"
+            case unknownArm = "users exposed to an arm the bundle does not have"
+            case twoArms = "users exposed to two arms"
+            case otherRevision = "users exposed under another revision of the bundle"
+            case otherExperiment = "exposures to other experiments (ignored)"
+            case noDays = "users with no whole day before the log ends"
+
+            /// What happens to what it counts.
+            package var consequence: String {
+                switch self {
+                case .malformed, .outOfOrder: "left out"
+                case .noExposure, .unknownArm, .twoArms, .otherRevision, .noDays: "left out of every arm"
+                case .otherExperiment: "ignored"
+                }
+            }
+        }
+
+        package private(set) var counts: [Kind: Int] = [:]
+        package private(set) var examples: [Kind: [String]] = [:]
+        /// Examples kept per kind.
+        package static let examplesKept = 3
+
+        package init() {}
+
+        package mutating func note(_ kind: Kind, line: Int? = nil, _ text: String) {
+            counts[kind, default: 0] += 1
+            if examples[kind, default: []].count < Self.examplesKept {
+                examples[kind, default: []].append((line.map { "line \($0): " } ?? "") + text)
+            }
+        }
+
+        package var isEmpty: Bool { counts.isEmpty }
+
+        package static func + (a: Problems, b: Problems) -> Problems {
+            var sum = a
+            for kind in Kind.allCases {
+                if let n = b.counts[kind] { sum.counts[kind, default: 0] += n }
+                for example in b.examples[kind] ?? [] where sum.examples[kind, default: []].count < examplesKept {
+                    sum.examples[kind, default: []].append(example)
+                }
+            }
+            return sum
+        }
+
+        /// One line per kind found: `3 events out of order (…): left out; e.g. line 12: …`.
+        package var lines: [String] {
+            Kind.allCases.compactMap { kind in
+                counts[kind].map { n in
+                    "\(n) \(kind.rawValue): \(kind.consequence)" + (examples[kind]?.first.map { "; e.g. \($0)" } ?? "")
+                }
+            }
+        }
+
+        /// JSON: by kind, the count and the examples.
+        package var json: JSONValue {
+            .object(
+                Kind.allCases.compactMap { kind in
+                    counts[kind].map { n in
+                        (
+                            kind.key,
+                            .object([
+                                ("count", .int(n)), ("consequence", .string(kind.consequence)),
+                                ("examples", .array((examples[kind] ?? []).map(JSONValue.string))),
+                            ])
+                        )
+                    }
+                })
+        }
+    }
+}
+
+extension EventLog.Problems.Kind {
+    /// Its key in JSON reports.
+    package var key: String {
+        switch self {
+        case .malformed: "malformed_lines"
+        case .outOfOrder: "out_of_order"
+        case .noExposure: "no_exposure"
+        case .unknownArm: "unknown_arm"
+        case .twoArms: "two_arms"
+        case .otherRevision: "other_revision"
+        case .otherExperiment: "other_experiment"
+        case .noDays: "no_whole_day"
+        }
+    }
+}

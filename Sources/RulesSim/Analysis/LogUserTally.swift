@@ -1,0 +1,124 @@
+import RulesEngine
+import RulesModel
+
+/// One user of an event log replayed through an engine (its arm's), its events counted into days
+/// as `simulate` counts a simulated user's (``DayTotals/count(applied:_:day:into:dayIndex:)``,
+/// ``EarnedLedger``, and the state at the end of each day), so that a metric of the registry is the
+/// same figure on a simulated log as in the simulation that wrote it.
+///
+/// Days are the user's local days (the time zone of its first `settings` that names one, else
+/// UTC) from the day of its first event. A day ends at the next local midnight: a `tick` there (a
+/// simulated log has one each day) belongs to the day it ends; where the log has none, one is
+/// applied there (time passes as it would have at the next event; it is not counted as an event).
+/// The user is active on a day when it sent an event on a later day; days after its last are
+/// days it had left. Only the days that ended before the log's end (`logEnd`) are counted; events
+/// after them count on the last day counted (as the tick that ends a simulation's last day does).
+struct LogUserTally {
+    /// The user's days from its first, and the index of the day of its exposure (0 without one).
+    var days: [DayTotals]
+    var exposureDay: Int
+    /// The events a rule failed on (by code), and how many events were refused in all.
+    var failures = RuleFailures()
+
+    /// The most days counted for one user (10 years).
+    static let maxDays = 3660
+
+    /// Replays `events` (the user's, in time order) through `engine`, in a batch of its own.
+    /// `exposure`: the index in `events` of the user's exposure to its arm.
+    init(name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis) throws {
+        precondition(!events.isEmpty)
+        var zone = "UTC"
+        var uses = (pressure: false, habits: false, miga: false)
+        for event in events {
+            switch event.kind {
+            case .settings(let change):
+                if zone == "UTC", let timezone = change.timezone { zone = timezone }
+                if change.commitmentDeadline != nil { uses.pressure = true }
+            case .habitTask: uses.habits = true
+            case .miga: uses.miga = true
+            default: break
+            }
+        }
+        let clock = (try? LocalClock(timeZoneID: zone)) ?? (try! LocalClock(timeZoneID: "UTC"))
+        let first = clock.day(of: events[0].at.millis)
+        let count = max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
+        days = Array(repeating: DayTotals(), count: count)
+        exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
+        guard count > 0 else { return }
+        var view: UserSummary?
+        var ledger = EarnedLedger()
+        var earnedStarted = false
+        var open = 0
+        let dayIndex = { (day: DayID) -> Int? in
+            let i = first.days(to: day)
+            return (0..<count).contains(i) ? i : nil
+        }
+        let startOf = { (k: Int) -> EpochMillis in clock.start(of: first.adding(days: k) ?? first) }
+        var tally = self
+
+        /// Counts what an applied event decided on day `d` (clamped to the days counted).
+        func counted(_ kind: EngineEvent.Kind, _ outcome: Engine.SummarizedOutcome, day d: Int) {
+            let d = min(d, count - 1)
+            DayTotals.count(applied: kind, outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            if case .earned = kind { earnedStarted = true }
+            ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            view = outcome.user
+        }
+        /// The end of day `k`: the user was active; its state then.
+        func end(_ k: Int) throws {
+            guard k < count else { return }
+            tally.days[k].users += 1
+            tally.days[k].active += 1
+            if uses.habits { tally.days[k].habitUsers += 1 }
+            if uses.miga { tally.days[k].migaUsers += 1 }
+            if uses.pressure, let view {
+                tally.days[k].tiers[min(view.tier, tally.days[k].tiers.count - 1)] += 1
+                tally.days[k].countStreak(view.currentStreak)
+            }
+            if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
+                for (_, streak) in streaks {
+                    Histogram.count(streak.current, into: &tally.days[k].habitStreaks)
+                    if let longest = streak.longestBest { Histogram.count(longest, into: &tally.days[k].bestStreaks) }
+                    if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &tally.days[k].scores) }
+                }
+            }
+            tally.days[k].maxReminders = tally.days[k].reminders
+            if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }
+        }
+        /// Time passes to the start of day `k` (a tick the log does not have), which ends day k − 1.
+        func passMidnight(_ k: Int) throws {
+            if let outcome = try? engine.applySummarized(EngineEvent(at: Timestamp(millis: startOf(k)), user: name, kind: .tick)) {
+                counted(.tick, outcome, day: k - 1)
+            }
+            try end(k - 1)
+        }
+
+        _ = try engine.recordingBatch(keepingRecords: false) {
+            for (i, event) in events.enumerated() {
+                let at = event.at.millis
+                let raw = max(0, first.days(to: clock.day(of: at)))
+                let midnightTick: Bool
+                if case .tick = event.kind { midnightTick = at == startOf(raw) && raw > 0 } else { midnightTick = false }
+                if raw > open {
+                    // The days that ended before this event: a midnight tick of the log's own ends the last.
+                    for k in (open + 1)..<(midnightTick ? raw : raw + 1) where k <= count { try passMidnight(k) }
+                }
+                let d = midnightTick ? raw - 1 : raw
+                let isExposure = i == exposure
+                if !isExposure { tally.days[min(d, count - 1)].events += 1 }
+                do {
+                    let outcome = try engine.applySummarized(event)
+                    counted(event.kind, outcome, day: d)
+                } catch {
+                    if !isExposure { tally.days[min(d, count - 1)].refused += 1 }
+                    if let (code, _) = RuleFailures.code(of: error) { tally.failures.counts[code] += 1 }
+                }
+                if midnightTick, raw > open { try end(raw - 1) }
+                open = max(open, raw)
+            }
+        }
+        // The days after the user's last: it had left (counted, not active).
+        for k in open..<count { tally.days[k].users += 1 }
+        self = tally
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesModel
+import Synchronization
+
+/// What a rollout did, from the apps' event log (`rulesrun analyze`): each user exposed to an arm
+/// of the bundle's experiment is replayed through that arm's rules (``LogUserTally``), and every
+/// metric of the registry that is a ratio of sums over the users (``Metric/Ratio``) gets, per arm,
+/// the sufficient statistics of its users' parts (``MetricMoments``), after their exposure and,
+/// for CUPED, before it. Users are replayed in parallel (`jobs` threads, each with its own Lua
+/// states); the result is the same whatever their number.
+package struct RolloutAnalysis: Sendable {
+    package var rollout: Rollout
+    /// The most days after each user's exposure counted (nil: every whole day the log has).
+    package var days: Int?
+    /// Users per arm, in the experiment's order.
+    package var users: [Int]
+    /// Each metric's statistics per arm (the metrics with a ratio, in the registry's order).
+    package var moments: [(metric: Metric, arms: [MetricMoments])]
+    /// Each arm's users' days after their exposure, summed day by day (for the metrics without a
+    /// ratio: percentiles, maximums).
+    package var armDays: [[DayTotals]]
+    /// What the log could not give, counted.
+    package var problems: EventLog.Problems
+    /// Events a rule failed on, per arm.
+    package var failures: [RuleFailures]
+    /// Events read.
+    package var events: Int
+    /// The most days counted for a user.
+    package static let maxDays = LogUserTally.maxDays
+
+    /// Replays `log`'s users under `rollout` (its arms validated: `Rollout.validated`, else loaded
+    /// from their folders).
+    package init(log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1) throws {
+        self.rollout = rollout
+        self.days = days
+        var problems = log.problems
+        let armIndex = Dictionary(uniqueKeysWithValues: rollout.armNames.enumerated().map { ($1, $0) })
+        // Each user's arm, from its exposures to the experiment.
+        var assigned: [(user: String, arm: Int, exposure: Int)] = []
+        for user in log.users {
+            let events = log.events[user]!
+            var arms: [(arm: String, index: Int, revision: Int)] = []
+            for (i, event) in events.enumerated() {
+                guard let exposure = event.kind.exposure else { continue }
+                guard exposure.experiment == rollout.experiment.name else {
+                    problems.note(.otherExperiment, line: log.lines[user]![i], "\(user): experiment \(exposure.experiment)")
+                    continue
+                }
+                if !arms.contains(where: { $0.arm == exposure.arm }) { arms.append((exposure.arm, i, exposure.revision)) }
+            }
+            let line = log.lines[user]![0]
+            guard let first = arms.first else {
+                problems.note(.noExposure, line: line, "\(user)")
+                continue
+            }
+            guard arms.count == 1 else {
+                problems.note(.twoArms, line: line, "\(user): \(arms.map(\.arm).joined(separator: " and "))")
+                continue
+            }
+            guard let arm = armIndex[first.arm] else {
+                problems.note(
+                    .unknownArm, line: log.lines[user]![first.index],
+                    "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
+                continue
+            }
+            guard first.revision == rollout.revision else {
+                problems.note(
+                    .otherRevision, line: log.lines[user]![first.index],
+                    "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
+                continue
+            }
+            assigned.append((user, arm, first.index))
+        }
+        let metrics = MetricRegistry.summary.filter { $0.ratio != nil }
+        let armCount = rollout.folders.count
+        let jobs = max(1, min(jobs, assigned.count))
+        // Each worker takes every jobs-th user; the parts are added in user order afterwards.
+        let assignments = assigned
+        let results = Mutex(Array(repeating: [UserPart?](), count: jobs))
+        let failed = Mutex<(any Error)?>(nil)
+        let end = log.end
+        DispatchQueue.concurrentPerform(iterations: jobs) { w in
+            do {
+                let engines = try rollout.folders.indices.map { a -> (Engine, RuleSet) in
+                    let set = try rollout.validated[a].map { try $0.load() } ?? RuleSet.load(rollout.folders[a], proving: false)
+                    let engine = Engine(rules: set)
+                    // One user per batch (`LogUserTally`): its rows are never written.
+                    engine.userID = { _ in UserID(1) }
+                    return (engine, set)
+                }
+                var mine: [UserPart?] = []
+                for u in stride(from: w, to: assignments.count, by: jobs) {
+                    let (user, arm, exposure) = assignments[u]
+                    let (engine, set) = engines[arm]
+                    try set.host.seedRandom(Self.seed(of: user, seed: seed))
+                    let tally = try LogUserTally(name: user, events: log.events[user]!, exposure: exposure, engine: engine, logEnd: end)
+                    mine.append(UserPart(tally, days: days, metrics: metrics))
+                }
+                results.withLock { $0[w] = mine }
+            } catch {
+                failed.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failed.withLock({ $0 }) { throw error }
+        let parts = results.withLock { $0 }
+        var users = Array(repeating: 0, count: armCount)
+        var moments = metrics.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
+        var armDays = Array(repeating: [DayTotals](), count: armCount)
+        var failures = Array(repeating: RuleFailures(), count: armCount)
+        for (u, assignment) in assigned.enumerated() {
+            guard let part = parts[u % jobs][u / jobs] else {
+                problems.note(.noDays, line: log.lines[assignment.user]![0], "\(assignment.user)")
+                continue
+            }
+            let a = assignment.arm
+            users[a] += 1
+            for m in moments.indices { moments[m].1[a] += part.moments[m] }
+            if armDays[a].count < part.days.count {
+                armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
+            }
+            for d in part.days.indices { armDays[a][d].add(part.days[d]) }
+            failures[a].add(part.failures)
+        }
+        self.users = users
+        self.moments = moments.map { (metric: $0.0, arms: $0.1) }
+        self.armDays = armDays
+        self.problems = problems
+        self.failures = failures
+        events = log.eventCount
+    }
+
+    /// The seed of a user's rules' `math.random`: a simulated user's (`uN`, as `simulate --seed`
+    /// seeds it, so that a simulated log replays as it was simulated), else one from its name.
+    static func seed(of user: String, seed: UInt64) -> Int64 {
+        let key: UInt64
+        if user.first == "u", let n = UInt64(user.dropFirst()), n >= 1 {
+            key = n - 1
+        } else {
+            var digest = FNV64()
+            digest.add(user)
+            key = UInt64(digest.hex, radix: 16) ?? 0
+        }
+        return Int64(bitPattern: seed &* 0x9E37_79B9_7F4A_7C15 &+ key)
+    }
+
+    /// One user's part: its days after its exposure and, per metric, its numerator and
+    /// denominator then and before (nil: no whole day after its exposure).
+    struct UserPart: Sendable {
+        var days: [DayTotals]
+        var moments: [MetricMoments]
+        var failures: RuleFailures
+
+        init?(_ tally: LogUserTally, days limit: Int?, metrics: [Metric]) {
+            let start = tally.exposureDay
+            let end = min(tally.days.count, start + (limit ?? Int.max))
+            guard start < end else { return nil }
+            days = Array(tally.days[start..<end])
+            let before = Array(tally.days[max(0, start - (limit ?? Int.max))..<start])
+            let after = Self.summary(days)
+            let pre = before.isEmpty ? nil : Self.summary(before)
+            moments = metrics.map { metric in
+                let ratio = metric.ratio!
+                return MetricMoments(
+                    y: ratio.numerator(after), x: ratio.denominator(after), cy: pre.map(ratio.numerator) ?? 0,
+                    cx: pre.map(ratio.denominator) ?? 0)
+            }
+            failures = tally.failures
+        }
+
+        /// The summary of one user's days.
+        static func summary(_ days: [DayTotals]) -> ReportSummary {
+            let run = SimulationReport.RunDescription(
+                duration: "\(days.count)d", start: "", days: days.count, users: 1, usersFrom: 0, usersTo: 1, seed: 0, personas: "",
+                rules: "", engine: "lua", inputsDigest: "")
+            return ReportSummary(SimulationReport(run: run, days: days))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import RulesSim
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Measure what a rollout did, from the apps' event log: each metric per arm, against the control.",
+        discussion: """
+            EVENTS is the apps' log in replay's format (one JSON event per line, docs/replay.md) with the `exposure` \
+            events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote). --rules names the bundle \
+            that was live (its experiment, with no arm named). Each user exposed to one arm is replayed through that \
+            arm's rules, and each metric is computed per user as `simulate` computes it, from the day of its exposure \
+            (its local days; the days before it are the pre-period CUPED uses).
+
+            The report starts with the sample-ratio check (chi-square of the users per arm against the allocation; a \
+            mismatch at p < 0.001 marks every result untrustworthy), then per metric each arm's value and each other \
+            arm against the control: the difference and the relative lift with their intervals (Welch's for a \
+            per-user mean, the delta method for a ratio such as a rate per user-day; CUPED when users have days before \
+            their exposure; --sequential for anytime-valid intervals, for teams that look every day). Retention on day N \
+            leaves out the users the log does not follow for N days. docs/analyze.md explains each method.
+
+            What the log cannot give (lines that are not events, events out of order, users with no exposure, \
+            exposed to an unknown arm or to two arms, or under another revision of the bundle) is counted, with the \
+            first lines as examples; those events or users are left out, never in silence. Exit status: 0; 1 when the \
+            sample ratio mismatches; 2 when the input cannot be read.
+
+            Examples:
+              rulesrun simulate 28d --rules rollout.bundle --events log.jsonl --no-db
+              rulesrun analyze log.jsonl --rules rollout.bundle
+              rulesrun analyze log.jsonl --rules rollout.bundle --days 14 --format json --out analysis.json
+            """
+    )
+
+    @Argument(help: "The event log (JSON lines), or - for standard input.") var events: String
+    @Option(help: "The bundle that was live: a bundle file with an experiment (no #ARM).") var rules: String
+    @Option(help: "Count at most this many days after each user's exposure (default: every whole day the log has).") var days: Int?
+    @Option(help: "\(ReportFormat.listed) (jsonl: as json). (default: table)", transform: ReportFormat.parser)
+    var format: ReportFormat = .table
+    @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: "The intervals' confidence level, between 0.5 and 0.999.") var level = 0.95
+    @Flag(help: "Leave out CUPED (the adjustment by each user's days before its exposure).") var noCuped = false
+    @Option(
+        help: ArgumentHelp(
+            "Anytime-valid intervals (confidence sequences), tuned for this many users in all (0: the users analysed).",
+            valueName: "users"))
+    var sequential: Int?
+    @Option(help: "Worker threads (default: the cores).") var jobs: Int?
+    @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
+
+    func validate() throws {
+        if let days, !(1...RolloutAnalysis.maxDays).contains(days) {
+            throw ValidationError("--days: expected 1 to \(RolloutAnalysis.maxDays), found \(days)")
+        }
+        guard (0.5...0.999).contains(level) else { throw ValidationError("--level: expected 0.5 to 0.999, found \(level)") }
+        if let sequential, sequential < 0 { throw ValidationError("--sequential: expected a number of users (0 or more), found \(sequential)") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs: expected 1 to 256, found \(jobs)") }
+    }
+
+    func run() throws {
+        let folder = try BundleRules.folder(rules, rollout: true)
+        guard let rollout = BundleRules.rollout(of: folder) else {
+            throw ValidationError(
+                "--rules \(rules): expected a bundle with an experiment and no arm named (the rollout that was live); "
+                    + "`rulesrun bundle inspect` shows a bundle's experiment")
+        }
+        try Output.check(out, option: "--out")
+        let fd = try ReplayCommand.openEvents(events)
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var log = EventLog()
+        var reader = LineReader(fd: fd)
+        var number = 0
+        do {
+            while let line = try reader.next() {
+                number += 1
+                try log.add(line: line, number: number)
+            }
+        } catch let error as LineReader.ReadError {
+            Terminal.error("\(events): \(error)")
+            throw ExitCode(2)
+        } catch let error as AnalysisError {
+            Terminal.error("\(events): \(error.message)")
+            throw ExitCode(2)
+        }
+        guard !log.users.isEmpty else {
+            Terminal.error("\(events): no events" + (log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")))
+            throw ExitCode(2)
+        }
+        let analysis: RolloutAnalysis
+        do {
+            analysis = try RolloutAnalysis(
+                log: log, rollout: rollout, days: days, seed: seed,
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        } catch {
+            Terminal.error("analyze: \(error)")
+            throw ExitCode(2)
+        }
+        guard analysis.users.reduce(0, +) > 0 else {
+            Terminal.error(
+                "\(events): no user of the log is in an arm of experiment \(rollout.experiment.name) revision \(rollout.revision): "
+                    + analysis.problems.lines.joined(separator: "; "))
+            throw ExitCode(2)
+        }
+        let tuning = sequential.map { Double($0 == 0 ? analysis.users.reduce(0, +) : $0) }
+        let report = AnalysisReport(analysis, source: events, level: level, cuped: !noCuped, sequential: tuning)
+        let text: String
+        switch format {
+        case .table: text = report.text()
+        case .json, .jsonl: text = report.json()
+        case .csv: text = report.csv()
+        }
+        try Output.write(text, to: out)
+        if report.untrustworthy {
+            Terminal.error("analyze: sample ratio mismatch (p = \(AnalysisReport.pValue(report.srm!.pValue))): the results are untrustworthy")
+            throw ExitCode(1)
+        }
+    }
+}

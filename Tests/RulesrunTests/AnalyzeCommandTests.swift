@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// `rulesrun analyze` as a team runs it on its apps' log (docs/analyze.md): the log of a simulated
+/// rollout (`simulate --rules FILE.bundle --events`) analysed with the bundle gives each arm the
+/// figures the simulation reported for it; what the log cannot give is counted, never dropped in silence.
+@Suite struct AnalyzeCommandTests {
+    /// The suite's rollout (control and lenient, 50/50) and its simulated log of `days` days.
+    static func rollout(days: Int = 8, users: Int = 60) throws -> URL {
+        let dir = try BundleExperimentCommandTests.folder()
+        let built = try CLI.run(BundleExperimentCommandTests.build + ["--allocation", "control=50%,lenient=50%"], in: dir)
+        #expect(built.status == 0, "\(built.stderr)")
+        let simulated = try CLI.run(
+            ["simulate", "\(days)d", "--users", "\(users)", "--no-db", "--format", "json", "--out", "sim.json", "--rules", "x.bundle",
+             "--events", "log.jsonl"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        return dir
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func eachArmsFiguresAreThoseTheSimulationReportedForIt() throws {
+        let dir = try Self.rollout()
+        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try Self.object(analyzed.stdout)
+        let simulated = try Self.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
+        let arms = try #require((simulated["arms"] as? [String: Any])?["arms"] as? [[String: Any]])
+        let users = try #require(report["users"] as? [String: Int])
+        #expect(users == Dictionary(uniqueKeysWithValues: arms.map { ($0["arm"] as! String, $0["users"] as! Int) }))
+        #expect((report["sample_ratio"] as? [String: Any])?["mismatch"] as? Bool == false)
+        let metrics = try #require(report["metrics"] as? [[String: Any]])
+        let totals: Set<String> = ["refused_events", "shields_used", "exits_to_focus"]
+        var compared = 0
+        for metric in metrics {
+            let id = try #require(metric["id"] as? String)
+            let values = try #require(metric["arms"] as? [String: Any])
+            for arm in arms {
+                let name = arm["arm"] as! String
+                guard let simulatedValue = ((arm["metrics"] as? [String: Any])?[id] as? [String: Any])?["value"] as? Double,
+                    let value = values[name] as? Double
+                else { continue }
+                // A total is compared per user by analyze.
+                let expected = totals.contains(id) ? simulatedValue / Double(arm["users"] as! Int) : simulatedValue
+                #expect(abs(value - expected) <= 0.00005 + (totals.contains(id) ? 0.0001 : 0), "\(id) on \(name): \(value) ≠ \(expected)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 36, "\(compared) figures compared")
+        // The same bytes whatever the number of jobs.
+        let oneJob = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json", "--jobs", "1"], in: dir)
+        #expect(oneJob.stdout == analyzed.stdout)
+        let table = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle"], in: dir)
+        #expect(table.stdout.contains("sample ratio: χ² = "), "\(table.stdout)")
+        #expect(table.stdout.contains("lenient − control [95%]"), "\(table.stdout)")
+    }
+
+    @Test func whatTheLogCannotGiveIsCountedWithExamples() throws {
+        let dir = try Self.rollout(days: 3, users: 20)
+        let log = try String(contentsOf: dir.appendingPathComponent("log.jsonl"), encoding: .utf8)
+        var lines = log.split(separator: "\n").map(String.init)
+        let exposures = lines.indices.filter { lines[$0].contains("\"type\":\"exposure\"") }
+        // u-a: no exposure (removed); u-b: an unknown arm; u-c: a second arm; u-d: another revision.
+        func user(_ i: Int) -> String { (try? Self.object(lines[exposures[i]]))?["user"] as? String ?? "" }
+        let (a, b, c, d) = (user(0), user(1), user(2), user(3))
+        lines[exposures[1]] = lines[exposures[1]].replacingOccurrences(of: "\"arm\":\"control\"", with: "\"arm\":\"strict\"")
+            .replacingOccurrences(of: "\"arm\":\"lenient\"", with: "\"arm\":\"strict\"")
+        let second = lines[exposures[2]].contains("\"control\"") ? "lenient" : "control"
+        lines.insert(
+            lines[exposures[2]].replacingOccurrences(of: "\"arm\":\"control\"", with: "\"arm\":\"\(second)\"")
+                .replacingOccurrences(of: "\"arm\":\"lenient\"", with: "\"arm\":\"\(second)\""), at: exposures[2] + 1)
+        lines[exposures[3] + 1] = lines[exposures[3] + 1].replacingOccurrences(of: "\"revision\":1", with: "\"revision\":7")
+        lines.remove(at: exposures[0])
+        lines.append("{not json")
+        // An event of a user earlier than its previous one.
+        lines.append(#"{"at":"2026-01-04T00:00:00Z","user":"u9","type":"tick"}"#)
+        try (lines.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("bad.jsonl"), atomically: true, encoding: .utf8)
+        let analyzed = try CLI.run(["analyze", "bad.jsonl", "--rules", "x.bundle"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        for expected in [
+            "1 lines that are not events: left out; e.g. line \(lines.count - 1): ",
+            "1 events out of order (before the user's previous event): left out; e.g. line \(lines.count): u9 at 2026-01-04T00:00:00Z",
+            "1 users with no exposure to the experiment: left out of every arm; e.g. line ",
+            "1 users exposed to an arm the bundle does not have: left out of every arm; e.g. line ",
+            "\(b): arm strict (the bundle's: control, lenient)",
+            "1 users exposed to two arms: left out of every arm; e.g. line ", "\(c): ",
+            "1 users exposed under another revision of the bundle: left out of every arm; e.g. line ",
+            "\(d): revision 7, the bundle is revision 1",
+        ] {
+            #expect(analyzed.stdout.contains(expected), "\(expected)\n\(analyzed.stdout)")
+        }
+        #expect(analyzed.stdout.contains("e.g. line 1: \(a)") || analyzed.stdout.contains(": \(a)"), "\(analyzed.stdout)")
+        let report = try Self.object(
+            try CLI.run(["analyze", "bad.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir).stdout)
+        let users = try #require(report["users"] as? [String: Int])
+        #expect(users.values.reduce(0, +) == 16)
+        let problems = try #require(report["problems"] as? [String: [String: Any]])
+        #expect(Set(problems.keys) == ["malformed_lines", "out_of_order", "no_exposure", "unknown_arm", "two_arms", "other_revision"])
+    }
+
+    @Test func aSampleRatioMismatchIsFlaggedFirstAndExitsOne() throws {
+        let dir = try Self.rollout(days: 2, users: 200)
+        let log = try String(contentsOf: dir.appendingPathComponent("log.jsonl"), encoding: .utf8)
+        // The lenient arm's users lose most of their exposures (as a logging bug would).
+        var dropped = 0
+        let kept = log.split(separator: "\n").filter { line in
+            guard line.contains("\"arm\":\"lenient\"") else { return true }
+            dropped += 1
+            return dropped % 3 == 0
+        }
+        try (kept.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("srm.jsonl"), atomically: true, encoding: .utf8)
+        let analyzed = try CLI.run(["analyze", "srm.jsonl", "--rules", "x.bundle"], in: dir)
+        #expect(analyzed.status == 1, "\(analyzed.stderr)")
+        let second = analyzed.stdout.split(separator: "\n").dropFirst().first ?? ""
+        #expect(second.hasPrefix("SAMPLE RATIO MISMATCH: χ² = "), "\(analyzed.stdout)")
+        #expect(analyzed.stdout.contains("results below are untrustworthy"))
+        #expect(analyzed.stderr.contains("analyze: sample ratio mismatch (p = "))
+    }
+
+    @Test func aRuleSetThatIsNotARolloutIsRefused() throws {
+        let dir = try Self.rollout(days: 1, users: 4)
+        for rules in ["x.bundle#lenient", "control"] {
+            let refused = try CLI.run(["analyze", "log.jsonl", "--rules", rules], in: dir)
+            #expect(refused.status == 2, "\(rules)")
+            #expect(refused.stderr.contains("expected a bundle with an experiment and no arm named"), "\(refused.stderr)")
+        }
+    }
+}
