@@ -49,6 +49,11 @@ struct AnalyzeCommand: ParsableCommand {
             "Anytime-valid intervals (confidence sequences), tuned for this many users in all (0: the users analysed).",
             valueName: "users"))
     var sequential: Int?
+    @Option(
+        help: ArgumentHelp(
+            "What the simulation predicted: the JSON report of `compare A B --json` (B − A for the first arm after the control) or of `simulate --rules FILE.bundle --format json` (every arm); each predicted difference is printed beside the observed one.",
+            valueName: "file"))
+    var prediction: String?
     @Option(help: "Worker threads (default: the cores).") var jobs: Int?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
 
@@ -69,6 +74,19 @@ struct AnalyzeCommand: ParsableCommand {
                     + "`rulesrun bundle inspect` shows a bundle's experiment")
         }
         try Output.check(out, option: "--out")
+        var predicted: Prediction?
+        if let prediction {
+            do {
+                let url = URL(fileURLWithPath: WorkingFolder.resolve(prediction))
+                let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                guard size <= Prediction.maxBytes else { throw AnalysisError("\(prediction): larger than \(Prediction.maxBytes) bytes") }
+                predicted = try Prediction(json: try Data(contentsOf: url), source: prediction)
+            } catch let error as AnalysisError {
+                throw ValidationError("--prediction \(error.message)")
+            } catch {
+                throw ValidationError("--prediction \(prediction): cannot read it: \(error.localizedDescription)")
+            }
+        }
         let fd = try ReplayCommand.openEvents(events)
         defer { if fd != STDIN_FILENO { close(fd) } }
         var log = EventLog()
@@ -106,7 +124,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let tuning = sequential.map { Double($0 == 0 ? analysis.users.reduce(0, +) : $0) }
-        let report = AnalysisReport(analysis, source: events, level: level, cuped: !noCuped, sequential: tuning)
+        var report = AnalysisReport(analysis, source: events, level: level, cuped: !noCuped, sequential: tuning)
+        report.prediction = predicted
         let text: String
         switch format {
         case .table: text = report.text()

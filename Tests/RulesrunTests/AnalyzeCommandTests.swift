@@ -119,6 +119,46 @@ import Testing
         #expect(analyzed.stderr.contains("analyze: sample ratio mismatch (p = "))
     }
 
+    /// `--prediction`: the simulation of the bundle (its arms) or a comparison of two arms (B − A),
+    /// each predicted difference beside the observed one, and whether they agree.
+    @Test func thePredictionIsPrintedBesideTheObservation() throws {
+        let dir = try Self.rollout(days: 4, users: 40)
+        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--prediction", "sim.json"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        #expect(analyzed.stdout.contains("prediction (sim.json) beside observation: "), "\(analyzed.stdout)")
+        let yes = try #require(analyzed.stdout.split(separator: "\n").first { $0.hasPrefix("YES rate") && $0.contains("lenient") })
+        #expect(yes.hasSuffix("yes"), "\(yes)")
+        // A prediction far from what happened does not agree.
+        var simulated = try Self.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
+        var arms = simulated["arms"] as! [String: Any]
+        var list = arms["arms"] as! [[String: Any]]
+        var metrics = list[1]["metrics"] as! [String: Any]
+        metrics["yes_rate"] = ["value": 0.01, "low": 0.0, "high": 0.02]
+        list[1]["metrics"] = metrics
+        arms["arms"] = list
+        simulated["arms"] = arms
+        try JSONSerialization.data(withJSONObject: simulated).write(to: dir.appendingPathComponent("far.json"))
+        let far = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--prediction", "far.json", "--format", "json"], in: dir)
+        let report = try Self.object(far.stdout)
+        let yesRate = try #require((report["metrics"] as? [[String: Any]])?.first { $0["id"] as? String == "yes_rate" })
+        let predicted = try #require(((yesRate["comparisons"] as? [[String: Any]])?.first)?["predicted"] as? [String: Any])
+        #expect(predicted["agrees"] as? Bool == false)
+        // A comparison's population half (B − A).
+        let compared = try CLI.run(
+            [
+                "compare", "x.bundle#control", "x.bundle#lenient", "--days", "4", "--population-users", "40", "--runs", "1", "--economy-runs", "0",
+                "--habit-runs", "0", "--json",
+            ], in: dir)
+        try compared.stdout.write(to: dir.appendingPathComponent("compare.json"), atomically: true, encoding: .utf8)
+        let fromCompare = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--prediction", "compare.json"], in: dir)
+        #expect(fromCompare.stdout.contains("prediction (compare.json) beside observation: "), "\(compared.stderr)\(fromCompare.stdout)")
+        // Not a report: a clear refusal.
+        try "{\"report\": \"other\"}".write(to: dir.appendingPathComponent("other.json"), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--prediction", "other.json"], in: dir)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--prediction other.json: expected the JSON report of `rulesrun compare --json`"), "\(refused.stderr)")
+    }
+
     @Test func aRuleSetThatIsNotARolloutIsRefused() throws {
         let dir = try Self.rollout(days: 1, users: 4)
         for rules in ["x.bundle#lenient", "control"] {

@@ -14,6 +14,8 @@ package struct AnalysisReport: Sendable {
     package var sequential: Double?
     package var srm: SampleRatioCheck?
     package var rows: [Row]
+    /// What the simulation predicted (`--prediction`), set beside what was observed.
+    package var prediction: Prediction?
 
     package struct Row: Sendable {
         package var metric: Metric
@@ -105,6 +107,7 @@ package struct AnalysisReport: Sendable {
         out += sequential.map { "; intervals are anytime-valid (confidence sequences tuned for \(Int($0)) users)" } ?? ""
         out += "\n"
         let reductions = rows.compactMap { row in row.comparisons.first??.cuped.map { (row.metric.label, $0.varianceReduction) } }
+        if let prediction { out += predictionText(prediction) }
         if cuped, !reductions.isEmpty {
             let shown = reductions.prefix(4).map { "\($0.0) \(Self.number($0.1 * 100))%" }.joined(separator: ", ")
             out += "CUPED (each user's days before its exposure): variance reduced by \(shown)\(reductions.count > 4 ? ", …" : "")\n"
@@ -112,6 +115,33 @@ package struct AnalysisReport: Sendable {
             out += "CUPED: no user has days before its exposure in the log; intervals are not adjusted\n"
         }
         return out
+    }
+
+    /// The prediction beside the observation: per metric and arm, both differences with their
+    /// 95 % intervals, and whether they agree.
+    private func predictionText(_ prediction: Prediction) -> String {
+        var lines = [["metric", "arm", "predicted [95%]", "observed [95%]", "agree"]]
+        var agreeing = 0, compared = 0
+        for row in rows {
+            for (b, c) in row.comparisons.enumerated() {
+                guard let c, let predicted = prediction.difference(row.metric, arm: armNames[b + 1], index: b) else { continue }
+                let z = Distribution.normalQuantile(0.975)
+                let shown = ArmComparison.Interval(
+                    point: predicted.point, low: predicted.point - z * predicted.standardError,
+                    high: predicted.point + z * predicted.standardError, pValue: 1, standardError: predicted.standardError,
+                    degreesOfFreedom: .infinity)
+                let agrees = Prediction.agrees(observed: c.difference, predicted: predicted)
+                compared += 1
+                if agrees { agreeing += 1 }
+                lines.append([
+                    row.metric.label, armNames[b + 1], Self.interval(shown, share: row.metric.isShare, points: true),
+                    Self.interval(c.difference, share: row.metric.isShare, points: true), agrees ? "yes" : "NO",
+                ])
+            }
+        }
+        guard compared > 0 else { return "\nprediction \(prediction.source): no metric in common with the analysis\n" }
+        return "\nprediction (\(prediction.source)) beside observation: \(agreeing) of \(compared) differences agree "
+            + "(|observed − predicted| within 1.96 √(se² + se²))\n" + SimulationReport.align(lines, leftColumns: [0, 1]) + "\n"
     }
 
     private func srmLine() -> String {
@@ -154,6 +184,22 @@ package struct AnalysisReport: Sendable {
                 ("significant", .bool(i.isSignificant)),
             ])
         }
+        func predicted(_ metric: Metric, _ arm: String, _ c: ArmComparison) -> [(String, JSONValue)] {
+            guard let prediction, let index = armNames.firstIndex(of: arm),
+                let p = prediction.difference(metric, arm: arm, index: index - 1)
+            else { return [] }
+            let z = Distribution.normalQuantile(0.975)
+            return [
+                (
+                    "predicted",
+                    .object([
+                        ("point", .double(p.point)), ("low", .double(p.point - z * p.standardError)),
+                        ("high", .double(p.point + z * p.standardError)),
+                        ("agrees", .bool(Prediction.agrees(observed: c.difference, predicted: p))),
+                    ])
+                )
+            ]
+        }
         let metrics: [JSONValue] = rows.map { row in
             .object([
                 ("id", .string(row.metric.id)), ("label", .string(row.metric.label)), ("unit", .string(row.metric.unit.rawValue)),
@@ -167,7 +213,8 @@ package struct AnalysisReport: Sendable {
                                 [
                                     ("arm", .string(arm)), ("method", .string(c.method.rawValue)), ("difference", interval(c.difference)),
                                 ] + (c.relativeLift.map { [("relative_lift", interval($0))] } ?? [])
-                                    + (c.cuped.map { [("cuped_variance_reduction", .double($0.varianceReduction))] } ?? []))
+                                    + (c.cuped.map { [("cuped_variance_reduction", .double($0.varianceReduction))] } ?? [])
+                                    + predicted(row.metric, arm, c))
                         })
                 ),
             ])
@@ -199,6 +246,7 @@ package struct AnalysisReport: Sendable {
             ("problems", analysis.problems.json),
         ]
         if let sequential { members.append(("sequential_tuning", .double(sequential))) }
+        if let prediction { members.append(("prediction", .string(prediction.source))) }
         members.append(("metrics", .array(metrics)))
         // The sufficient statistics, for `merge` of shards.
         members.append(
