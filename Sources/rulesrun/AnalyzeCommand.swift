@@ -54,6 +54,11 @@ struct AnalyzeCommand: ParsableCommand {
             "What the simulation predicted: the JSON report of `compare A B --json` (B − A for the first arm after the control) or of `simulate --rules FILE.bundle --format json` (every arm); each predicted difference is printed beside the observed one.",
             valueName: "file"))
     var prediction: String?
+    @Option(
+        help: ArgumentHelp(
+            "Analyse only shard i of n of the log's users (by a hash of the user's name); `rulesrun merge` adds the shards' JSON reports up.",
+            valueName: "i/n"))
+    var shard: String?
     @Option(help: "Worker threads (default: the cores).") var jobs: Int?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
 
@@ -90,6 +95,12 @@ struct AnalyzeCommand: ParsableCommand {
         let fd = try ReplayCommand.openEvents(events)
         defer { if fd != STDIN_FILENO { close(fd) } }
         var log = EventLog()
+        let part: Shard
+        do { part = try shard.map { try Shard($0) } ?? .whole } catch { throw ValidationError("--shard: \(error)") }
+        if part != .whole, format != .json {
+            throw ValidationError("--shard \(part) writes a shard's report for `rulesrun merge`: add --format json")
+        }
+        log.shard = part
         var reader = LineReader(fd: fd)
         var number = 0
         do {
@@ -112,12 +123,12 @@ struct AnalyzeCommand: ParsableCommand {
         do {
             analysis = try RolloutAnalysis(
                 log: log, rollout: rollout, days: days, seed: seed,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part)
         } catch {
             Terminal.error("analyze: \(error)")
             throw ExitCode(2)
         }
-        guard analysis.users.reduce(0, +) > 0 else {
+        guard analysis.users.reduce(0, +) > 0 || part != .whole else {
             Terminal.error(
                 "\(events): no user of the log is in an arm of experiment \(rollout.experiment.name) revision \(rollout.revision): "
                     + analysis.problems.lines.joined(separator: "; "))
@@ -133,7 +144,7 @@ struct AnalyzeCommand: ParsableCommand {
         case .csv: text = report.csv()
         }
         try Output.write(text, to: out)
-        if report.untrustworthy {
+        if report.untrustworthy, part == .whole {
             Terminal.error("analyze: sample ratio mismatch (p = \(AnalysisReport.pValue(report.srm!.pValue))): the results are untrustworthy")
             throw ExitCode(1)
         }

@@ -7,7 +7,7 @@ import RulesStore
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combine the JSON reports of simulation shards into the report of the whole cohort.",
+        abstract: "Combine the JSON reports of simulation shards (or of analyze shards) into the report of the whole.",
         discussion: """
             Each REPORT is the output of `rulesrun simulate … --shard i/n --format json`. The shards must come \
             from the same run (duration, start, users, seed, personas, rules and the files' contents) and \
@@ -77,12 +77,31 @@ struct MergeCommand: ParsableCommand {
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
         var merged: SimulationReport?
+        // The shards of `analyze --shard i/n --format json`: added up into the whole log's analysis.
+        let texts = try reports.map { path in
+            do throws(SimulationError) { return try Self.read(path) } catch { throw ValidationError("\(path): \(error.message)") }
+        }
+        if db == nil, !texts.isEmpty, texts.allSatisfy(Self.isAnalysis) {
+            let analysis: AnalysisReport
+            do throws(AnalysisError) { analysis = try AnalysisReport.merge(texts, names: reports) } catch {
+                throw ValidationError(error.message)
+            }
+            let text: String
+            switch reportOptions.format {
+            case .table: text = analysis.text()
+            case .json, .jsonl: text = analysis.json()
+            case .csv: text = analysis.csv()
+            }
+            try Output.write(text, to: reportOptions.out)
+            if analysis.untrustworthy { throw ExitCode(1) }
+            return
+        }
         if !reports.isEmpty {
             var parts: [SimulationReport] = []
             // With --db, a file that is neither was perhaps meant as a database: both are named.
             let either = db == nil ? "" : " (or, with --db, an SQLite database of rulesrun simulate --db)"
-            for path in reports {
-                do { parts.append(try SimulationReport(json: try Self.read(path))) } catch {
+            for (path, text) in zip(reports, texts) {
+                do { parts.append(try SimulationReport(json: text)) } catch {
                     throw ValidationError("\(path): \(error.message)\(either)")
                 }
             }
@@ -104,6 +123,11 @@ struct MergeCommand: ParsableCommand {
         if let html { try Output.write(merged.html(), to: html) }
         // The parts' failures carry no events: merge says how to run the first failing user again.
         try FailureNotice.report(merged, command: "rulesrun merge", rules: nil)
+    }
+
+    /// Whether a report is `analyze`'s (its first member says so).
+    static func isAnalysis(_ data: Data) -> Bool {
+        data.prefix(64).range(of: Data(#"{"report":"rulesrun analyze""#.utf8)) != nil
     }
 
     /// The ids of the users of a report (a user's id is its index + 1 + the run's id offset).

@@ -159,6 +159,33 @@ import Testing
         #expect(refused.stderr.contains("--prediction other.json: expected the JSON report of `rulesrun compare --json`"), "\(refused.stderr)")
     }
 
+    /// `--shard i/n` and `merge`: the shards' sufficient statistics add up to the whole log's
+    /// report, byte for byte, in any order; a missing or bent shard is refused by name.
+    @Test func shardsMergeIntoTheWholeLogsReport() throws {
+        let dir = try Self.rollout(days: 3, users: 30)
+        let whole = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
+        for i in 1...3 {
+            let shard = try CLI.run(
+                ["analyze", "log.jsonl", "--rules", "x.bundle", "--shard", "\(i)/3", "--format", "json", "--out", "s\(i).json"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merged = try CLI.run(["merge", "s3.json", "s1.json", "s2.json", "--format", "json"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        let missing = try CLI.run(["merge", "s1.json", "s3.json"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("shards 2/3 are missing: give every shard's report"), "\(missing.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("s2.json"), encoding: .utf8)
+        try text.replacingOccurrences(of: #""n":"#, with: #""n":-"#).write(
+            to: dir.appendingPathComponent("bent.json"), atomically: true, encoding: .utf8)
+        let bent = try CLI.run(["merge", "s1.json", "bent.json", "s3.json"], in: dir)
+        #expect(bent.status == 2)
+        #expect(bent.stderr.contains("bent.json: moments."), "\(bent.stderr)")
+        let table = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--shard", "1/3"], in: dir)
+        #expect(table.status == 2)
+        #expect(table.stderr.contains("--shard 1/3 writes a shard's report for `rulesrun merge`: add --format json"))
+    }
+
     @Test func aRuleSetThatIsNotARolloutIsRefused() throws {
         let dir = try Self.rollout(days: 1, users: 4)
         for rules in ["x.bundle#lenient", "control"] {

@@ -33,11 +33,10 @@ package struct AnalysisReport: Sendable {
         self.level = level
         self.cuped = cuped
         self.sequential = sequential
-        let shares = analysis.rollout.experiment.arms.map(\.basisPoints)
+        let shares = analysis.experiment.arms.map(\.basisPoints)
         srm = analysis.users.reduce(0, +) > 0 ? try? SampleRatioCheck(counts: analysis.users, expectedBasisPoints: shares) : nil
-        let apps = Metric.apps(of: analysis.armDays.map { days in RolloutAnalysis.UserPart.summary(days) })
         rows = analysis.moments.compactMap { metric, arms -> Row? in
-            guard apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
+            guard analysis.apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
             var reason: String?
             var comparisons: [ArmComparison?] = []
             for b in arms.indices.dropFirst() {
@@ -56,7 +55,7 @@ package struct AnalysisReport: Sendable {
     /// Whether the sample ratio check fired: the results are not to be trusted.
     package var untrustworthy: Bool { srm?.flagged ?? false }
 
-    private var armNames: [String] { analysis.rollout.armNames }
+    private var armNames: [String] { analysis.experiment.armNames }
     private var percent: String { "\(Self.trimmed(level * 100))%" }
 
     /// `95`, `97.5`: a percentage without trailing zeros.
@@ -70,10 +69,11 @@ package struct AnalysisReport: Sendable {
     // MARK: - Text
 
     package func text() -> String {
-        let r = analysis.rollout
-        var out = "analyze \(source): experiment \(r.experiment.name), revision \(r.revision) (\(r.bundle))\n"
+        let r = analysis.experiment
+        var out = "analyze \(source): experiment \(r.name), revision \(r.revision) (\(r.bundle))"
+        out += (analysis.shard == .whole ? "" : ", shard \(analysis.shard) of its users") + "\n"
         out += srmLine() + "\n"
-        let shares = r.experiment.arms.map { Self.trimmed(Double($0.basisPoints) / 100) + "%" }
+        let shares = r.arms.map { Self.trimmed(Double($0.basisPoints) / 100) + "%" }
         out += "users: " + zip(armNames, analysis.users).map { "\($0) \($1)" }.joined(separator: ", ")
         out += " (allocated " + shares.joined(separator: " / ") + ")\n"
         out += "events: \(analysis.events) read"
@@ -177,7 +177,7 @@ package struct AnalysisReport: Sendable {
     // MARK: - JSON
 
     package func json() -> String {
-        let r = analysis.rollout
+        let r = analysis.experiment
         func interval(_ i: ArmComparison.Interval) -> JSONValue {
             .object([
                 ("point", .double(i.point)), ("low", .double(i.low)), ("high", .double(i.high)), ("p_value", .double(i.pValue)),
@@ -224,11 +224,12 @@ package struct AnalysisReport: Sendable {
             (
                 "experiment",
                 .object([
-                    ("name", .string(r.experiment.name)), ("revision", .int(r.revision)), ("bundle", .string(r.bundle)),
-                    ("arms", .array(r.experiment.arms.map { .object([("arm", .string($0.name)), ("basis_points", .int($0.basisPoints))]) })),
+                    ("name", .string(r.name)), ("revision", .int(r.revision)), ("bundle", .string(r.bundle)),
+                    ("arms", .array(r.arms.map { .object([("arm", .string($0.name)), ("basis_points", .int($0.basisPoints))]) })),
                 ])
             ),
-            ("level", .double(level)), ("days", analysis.days.map(JSONValue.int) ?? .null),
+            ("shard", .string(analysis.shard.description)), ("level", .double(level)), ("cuped", .bool(cuped)),
+            ("days", analysis.days.map(JSONValue.int) ?? .null),
         ]
         if let srm {
             members.append(
@@ -243,7 +244,9 @@ package struct AnalysisReport: Sendable {
         members += [
             ("trustworthy", .bool(!untrustworthy)),
             ("users", .object(zip(armNames, analysis.users).map { ($0, .int($1)) })), ("events_read", .int(analysis.events)),
+            ("apps", .array(Metric.App.allCases.filter(analysis.apps.contains).map { .string($0.rawValue) })),
             ("problems", analysis.problems.json),
+            ("failures", .object(zip(armNames, analysis.failures).map { ($0, $1.json) })),
         ]
         if let sequential { members.append(("sequential_tuning", .double(sequential))) }
         if let prediction { members.append(("prediction", .string(prediction.source))) }

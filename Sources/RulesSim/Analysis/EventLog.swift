@@ -22,21 +22,28 @@ package struct EventLog: Sendable {
     package init() {}
 
     /// Reads line `number` (as read, its line ending included). Blank lines and `#` comments are skipped.
+    /// The users kept (`analyze --shard i/n`: the shard's; lines that are no event count in shard 1).
+    package var shard = Shard.whole
+
     package mutating func add(line raw: [UInt8], number: Int) throws(AnalysisError) {
         var line = raw[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
         guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
         if line[first] == UInt8(ascii: "#") { return }
-        eventCount += 1
-        guard eventCount <= Self.maxEvents else {
-            throw AnalysisError("line \(number): more than \(Self.maxEvents) events; analyse the log by user shards (--shard i/n)")
-        }
         let event: EngineEvent
         do {
             event = try EngineEvent.parse(utf8: Array(line))
         } catch {
-            problems.note(.malformed, line: number, "\(error.message)")
+            if shard.index == 1 {
+                eventCount += 1
+                problems.note(.malformed, line: number, "\(error.message)")
+            }
             return
+        }
+        guard shard.holds(user: event.user) else { return }
+        eventCount += 1
+        guard eventCount <= Self.maxEvents else {
+            throw AnalysisError("line \(number): more than \(Self.maxEvents) events; analyse the log by user shards (--shard i/n)")
         }
         if let previous = events[event.user]?.last, event.at < previous.at {
             problems.note(
@@ -83,6 +90,15 @@ package struct EventLog: Sendable {
             counts[kind, default: 0] += 1
             if examples[kind, default: []].count < Self.examplesKept {
                 examples[kind, default: []].append((line.map { "line \($0): " } ?? "") + text)
+            }
+        }
+
+        /// Adds `count` of `kind` with their `examples` (a shard's, read back).
+        package mutating func add(_ kind: Kind, count: Int, examples: [String]) {
+            guard count > 0 else { return }
+            counts[kind, default: 0] += count
+            for example in examples where self.examples[kind, default: []].count < Self.examplesKept {
+                self.examples[kind, default: []].append(example)
             }
         }
 

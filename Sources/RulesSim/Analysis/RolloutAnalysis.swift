@@ -11,7 +11,37 @@ import Synchronization
 /// for CUPED, before it. Users are replayed in parallel (`jobs` threads, each with its own Lua
 /// states); the result is the same whatever their number.
 package struct RolloutAnalysis: Sendable {
-    package var rollout: Rollout
+    /// The experiment analysed, as the bundle's manifest has it.
+    package var experiment: Experiment
+    /// The users this analysis covers (`analyze --shard i/n`: those ``Shard/holds(user:)`` gives it).
+    package var shard = Shard.whole
+
+    /// An experiment's names and allocation (what a report needs of a ``Rollout``).
+    package struct Experiment: Sendable, Equatable {
+        package var name: String
+        package var revision: Int
+        /// The bundle as the user named it.
+        package var bundle: String
+        /// The arms in order (the control first), each with its share in basis points.
+        package var arms: [(name: String, basisPoints: Int)]
+
+        package init(name: String, revision: Int, bundle: String, arms: [(name: String, basisPoints: Int)]) {
+            (self.name, self.revision, self.bundle, self.arms) = (name, revision, bundle, arms)
+        }
+
+        package init(_ rollout: Rollout) {
+            self.init(
+                name: rollout.experiment.name, revision: rollout.revision, bundle: rollout.bundle,
+                arms: rollout.experiment.arms.map { ($0.name, $0.basisPoints) })
+        }
+
+        package static func == (a: Self, b: Self) -> Bool {
+            (a.name, a.revision, a.bundle) == (b.name, b.revision, b.bundle) && a.arms.map(\.name) == b.arms.map(\.name)
+                && a.arms.map(\.basisPoints) == b.arms.map(\.basisPoints)
+        }
+
+        package var armNames: [String] { arms.map(\.name) }
+    }
     /// The most days after each user's exposure counted (nil: every whole day the log has).
     package var days: Int?
     /// Users per arm, in the experiment's order.
@@ -21,6 +51,8 @@ package struct RolloutAnalysis: Sendable {
     /// Each arm's users' days after their exposure, summed day by day (for the metrics without a
     /// ratio: percentiles, maximums).
     package var armDays: [[DayTotals]]
+    /// The apps the analysed users use (a metric of another app is not listed).
+    package var apps: Set<Metric.App>
     /// What the log could not give, counted.
     package var problems: EventLog.Problems
     /// Events a rule failed on, per arm.
@@ -32,14 +64,15 @@ package struct RolloutAnalysis: Sendable {
 
     /// Replays `log`'s users under `rollout` (its arms validated: `Rollout.validated`, else loaded
     /// from their folders).
-    package init(log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1) throws {
-        self.rollout = rollout
+    package init(log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole) throws {
+        experiment = Experiment(rollout)
+        self.shard = shard
         self.days = days
         var problems = log.problems
         let armIndex = Dictionary(uniqueKeysWithValues: rollout.armNames.enumerated().map { ($1, $0) })
         // Each user's arm, from its exposures to the experiment.
         var assigned: [(user: String, arm: Int, exposure: Int)] = []
-        for user in log.users {
+        for user in log.users where shard.holds(user: user) {
             let events = log.events[user]!
             var arms: [(arm: String, index: Int, revision: Int)] = []
             for (i, event) in events.enumerated() {
@@ -126,9 +159,27 @@ package struct RolloutAnalysis: Sendable {
         self.users = users
         self.moments = moments.map { (metric: $0.0, arms: $0.1) }
         self.armDays = armDays
+        apps = Metric.apps(of: armDays.map { UserPart.summary($0) })
         self.problems = problems
         self.failures = failures
         events = log.eventCount
+    }
+
+    /// An analysis from its parts (``merge(_:)``, a report read back).
+    package init(
+        experiment: Experiment, shard: Shard, days: Int?, users: [Int], moments: [(metric: Metric, arms: [MetricMoments])],
+        apps: Set<Metric.App>, problems: EventLog.Problems, failures: [RuleFailures], events: Int
+    ) {
+        self.apps = apps
+        self.experiment = experiment
+        self.shard = shard
+        self.days = days
+        self.users = users
+        self.moments = moments
+        armDays = Array(repeating: [], count: users.count)
+        self.problems = problems
+        self.failures = failures
+        self.events = events
     }
 
     /// The seed of a user's rules' `math.random`: a simulated user's (`uN`, as `simulate --seed`

@@ -1,3 +1,5 @@
+import RulesEngine
+
 /// One slice of a cohort, `i/n` (1-based): users are split into n contiguous ranges of indexes.
 package struct Shard: Sendable, Equatable, CustomStringConvertible {
     package var index: Int
@@ -26,4 +28,13 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "\(index)/\(count)" }
+
+    /// Whether the user named `name` is in this shard of a log's users (`analyze --shard`): by a
+    /// hash of the name (FNV-1a, 64 bits), the same on every machine.
+    package func holds(user name: String) -> Bool {
+        guard count > 1 else { return true }
+        var digest = FNV64()
+        digest.add(name)
+        return Int((UInt64(digest.hex, radix: 16) ?? 0) % UInt64(count)) == index - 1
+    }
 }

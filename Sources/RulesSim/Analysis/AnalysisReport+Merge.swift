@@ -1,0 +1,156 @@
+import Foundation
+import RulesEngine
+import RulesModel
+
+extension AnalysisReport {
+    /// The largest shard report `merge` reads.
+    package static let maxJSONBytes = 64 << 20
+
+    /// The report of the whole log from the JSON reports of its shards (`analyze --shard i/n
+    /// --format json`, every i of one n, once): their users, sufficient statistics, bad-input
+    /// counts and rule failures added up, then compared as one run compares them. `names` name the
+    /// reports in messages.
+    package static func merge(_ reports: [Data], names: [String]) throws(AnalysisError) -> AnalysisReport {
+        var parts: [(report: AnalysisReport, name: String)] = []
+        for (data, name) in zip(reports, names) {
+            do throws(AnalysisError) {
+                guard data.count <= maxJSONBytes else { throw AnalysisError("larger than \(maxJSONBytes) bytes") }
+                parts.append((try shard(json: data), name))
+            } catch {
+                throw AnalysisError("\(name): \(error.message)")
+            }
+        }
+        guard let first = parts.first else { throw AnalysisError("nothing to merge") }
+        let n = first.report.analysis.shard.count
+        var seen: [Int: String] = [:]
+        for (report, name) in parts {
+            let a = report.analysis
+            guard a.experiment == first.report.analysis.experiment else {
+                throw AnalysisError(
+                    "\(name): experiment \(a.experiment.name) revision \(a.experiment.revision) (\(a.experiment.bundle)), but \(first.name) "
+                        + "analyses \(first.report.analysis.experiment.name) revision \(first.report.analysis.experiment.revision)")
+            }
+            for (field, mine, theirs) in [
+                ("days", "\(a.days.map(String.init) ?? "all")", "\(first.report.analysis.days.map(String.init) ?? "all")"),
+                ("level", "\(report.level)", "\(first.report.level)"), ("cuped", "\(report.cuped)", "\(first.report.cuped)"),
+                ("events", report.source, first.report.source),
+            ] where mine != theirs {
+                throw AnalysisError("\(name): \(field) \(mine), but \(first.name) has \(theirs): merge shards of one analysis")
+            }
+            guard a.shard.count == n else { throw AnalysisError("\(name): shard \(a.shard), but \(first.name) is one of \(n)") }
+            if let other = seen[a.shard.index] { throw AnalysisError("\(name) and \(other) are both shard \(a.shard)") }
+            seen[a.shard.index] = name
+        }
+        let missing = (1...n).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            throw AnalysisError("shards \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) are missing: give every shard's report")
+        }
+        let sorted = parts.map(\.report).sorted { $0.analysis.shard.index < $1.analysis.shard.index }
+        var whole = sorted[0].analysis
+        for part in sorted.dropFirst() {
+            let a = part.analysis
+            whole.users = zip(whole.users, a.users).map(+)
+            for m in whole.moments.indices { whole.moments[m].arms = zip(whole.moments[m].arms, a.moments[m].arms).map(+) }
+            whole.problems = whole.problems + a.problems
+            for i in whole.failures.indices { whole.failures[i].add(a.failures[i]) }
+            whole.events += a.events
+            whole.apps.formUnion(a.apps)
+        }
+        whole.shard = .whole
+        let f = first.report
+        return AnalysisReport(whole, source: f.source, level: f.level, cuped: f.cuped, sequential: f.sequential)
+    }
+
+    /// A shard's report read back from its JSON (what `json()` wrote), every field checked.
+    static func shard(json data: Data) throws(AnalysisError) -> AnalysisReport {
+        let value: JSONValue
+        do { value = try JSONLine.parse(utf8: [UInt8](data), firstIndex: 0) } catch {
+            throw AnalysisError("not a report of rulesrun analyze --format json: malformed JSON (\(error))")
+        }
+        guard value["report"] == .string("rulesrun analyze") else {
+            throw AnalysisError("not a report of rulesrun analyze --format json (report: expected \"rulesrun analyze\")")
+        }
+        guard value["version"] == .int(1) else { throw AnalysisError("version: expected 1 (a report of this version of rulesrun)") }
+        func string(_ v: JSONValue?, _ path: String) throws(AnalysisError) -> String {
+            guard case .string(let s)? = v else { throw AnalysisError("\(path): expected a string") }
+            return s
+        }
+        func int(_ v: JSONValue?, _ path: String, _ range: ClosedRange<Int>) throws(AnalysisError) -> Int {
+            guard case .int(let i)? = v, range.contains(i) else {
+                throw AnalysisError("\(path): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return i
+        }
+        let e = value["experiment"]
+        guard case .array(let armValues)? = e?["arms"], (2...BundleExperiment.maxArms).contains(armValues.count) else {
+            throw AnalysisError("experiment.arms: expected 2 to \(BundleExperiment.maxArms) arms")
+        }
+        var arms: [(name: String, basisPoints: Int)] = []
+        for (i, arm) in armValues.enumerated() {
+            arms.append(
+                (
+                    try string(arm["arm"], "experiment.arms[\(i)].arm"),
+                    try int(arm["basis_points"], "experiment.arms[\(i)].basis_points", 0...BundleExperiment.buckets)
+                ))
+        }
+        let experiment = RolloutAnalysis.Experiment(
+            name: try string(e?["name"], "experiment.name"), revision: try int(e?["revision"], "experiment.revision", 1...Int.max),
+            bundle: try string(e?["bundle"], "experiment.bundle"), arms: arms)
+        let shard: Shard
+        do { shard = try Shard(try string(value["shard"], "shard")) } catch let error as SimulationError {
+            throw AnalysisError("shard: \(error.message)")
+        } catch { throw AnalysisError("shard: \(error)") }
+        guard case .double(let level)? = value["level"], level > 0, level < 1 else { throw AnalysisError("level: expected a number between 0 and 1") }
+        guard case .bool(let cuped)? = value["cuped"] else { throw AnalysisError("cuped: expected true or false") }
+        let days: Int? = value["days"] == .null ? nil : try int(value["days"], "days", 1...RolloutAnalysis.maxDays)
+        let names = arms.map(\.name)
+        var users: [Int] = []
+        for name in names { users.append(try int(value["users"]?[name], "users.\(name)", 0...MetricMoments.maxUsers)) }
+        var moments: [(metric: Metric, arms: [MetricMoments])] = []
+        for metric in MetricRegistry.summary where metric.ratio != nil {
+            var perArm: [MetricMoments] = []
+            for name in names {
+                let path = "moments.\(metric.id).\(name)"
+                guard let m = value["moments"]?[metric.id]?[name] else { throw AnalysisError("\(path): missing") }
+                perArm.append(try MetricMoments(json: m, at: path))
+            }
+            moments.append((metric, perArm))
+        }
+        var problems = EventLog.Problems()
+        for kind in EventLog.Problems.Kind.allCases {
+            guard let entry = value["problems"]?[kind.key] else { continue }
+            let count = try int(entry["count"], "problems.\(kind.key).count", 0...Int(Int32.max))
+            var examples: [String] = []
+            if case .array(let list)? = entry["examples"] {
+                for (i, example) in list.enumerated() { examples.append(try string(example, "problems.\(kind.key).examples[\(i)]")) }
+            }
+            problems.add(kind, count: count, examples: examples)
+        }
+        var failures: [RuleFailures] = []
+        for name in names {
+            guard let failure = value["failures"]?[name], let data = failure.description.data(using: .utf8),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { throw AnalysisError("failures.\(name): expected an object of counts by code") }
+            do { failures.append(try RuleFailures(jsonObject: object)) } catch { throw AnalysisError("failures.\(name): \(error.message)") }
+        }
+        guard case .array(let appNames)? = value["apps"] else { throw AnalysisError("apps: expected an array of app names") }
+        var apps = Set<Metric.App>()
+        for (i, name) in appNames.enumerated() {
+            guard case .string(let text) = name, let app = Metric.App(rawValue: text) else {
+                throw AnalysisError("apps[\(i)]: expected one of \(Metric.App.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            apps.insert(app)
+        }
+        let analysis = RolloutAnalysis(
+            experiment: experiment, shard: shard, days: days, users: users, moments: moments, apps: apps, problems: problems,
+            failures: failures,
+            events: try int(value["events_read"], "events_read", 0...Int.max))
+        let sequential: Double?
+        switch value["sequential_tuning"] {
+        case .double(let tuning)?: sequential = tuning
+        case .int(let tuning)?: sequential = Double(tuning)
+        default: sequential = nil
+        }
+        return AnalysisReport(analysis, source: try string(value["events"], "events"), level: level, cuped: cuped, sequential: sequential)
+    }
+}
