@@ -46,6 +46,11 @@ struct ReplayCommand: ParsableCommand {
             the replay goes on, and the last line of standard error counts the lines that failed. With --explain text, \
             the rule calls under each line show why.
 
+            A regular file replayed in memory runs in parallel by user on --jobs worker threads (default: one per core), \
+            a window of up to 20,000 lines at a time, its lines printed once the window is applied: the same output, byte for \
+            byte, whatever --jobs is. Standard input, a FIFO, --db, --explain and --check replay line by line on one engine, \
+            each line printed as soon as its event is applied (and committed, with --db).
+
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS, with --check an "expect" \
             that is not one) or EVENTS cannot be read, else 1 when a rule failed or the store refused a change \
             (RULE_ERROR, RULE_VIOLATION, STORE_ERROR) or, with --check, a line did not meet what it expects, else 0 \
