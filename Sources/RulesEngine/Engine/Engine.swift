@@ -205,12 +205,18 @@ public final class Engine {
             }
             user.context.reopen()
             let saved = user.context.saved
+            // Without a memo (a replay), the cache as it was goes back too, as an engine on a store
+            // keeps the context the event before left: the state shown with a refused event asks
+            // the rules nothing again (what their `print`s show). A simulation drops it instead of
+            // copying it at every event.
+            let cache = batch.memo == nil ? user.context.cache : nil
             let savepoint = user.records.savepoint()
             do {
                 return try body(&user.context, event)
             } catch {
                 user.records.rollback(to: savepoint)
                 user.context.restore(saved)
+                if let cache { user.context.cache = cache }
                 throw error
             }
         }
