@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesBench
+import RulesEngine
 import RulesModel
 
 struct Bench: ParsableCommand {
@@ -19,6 +20,10 @@ struct Bench: ParsableCommand {
             two-arm experiment (two rule sets loaded). A user's arm (--iterations/10 calls) against one SHA-256 of \
             "salt:user"; ticks of many users (--iterations/200 a round) on a bundle with an experiment against the same \
             without one. RULESRUN_BENCH_ONLY=bundles runs this part alone.
+            Replay: a cohort (--replay-users users, 14 days) simulated in memory with its events kept, then replayed: line by \
+            line on one engine (standard input, --explain, --check) and in parallel by user (a file), CPU time per event against \
+            the simulation's; with a database, SQLite alone writing the simulation's rows against `replay --db`. \
+            RULESRUN_BENCH_ONLY=replay runs this part alone.
             Build with `swift build -c release` first: debug builds are several times slower.
             Limits: --iterations 1 to \(maxIterations), --rounds 1 to \(maxRounds), --store-users 1 to \(maxStoreUsers) \
             (the store benchmark holds its rows in memory: some 180 KB per user).
@@ -42,11 +47,23 @@ struct Bench: ParsableCommand {
         transform: WholeNumber.parser(1...maxRounds)) var rounds = 5
     @Flag(help: "Print one JSON object instead of a table.") var json = false
     @Option(
+        parsing: .unconditional, help: "Simulated users replayed in the replay benchmark, 14 days each, 1 to \(maxStoreUsers). (default: 200)",
+        transform: WholeNumber.parser(1...maxStoreUsers)) var replayUsers = 200
+    @Option(
         parsing: .unconditional, help: "Simulated users in the store benchmark, 30 days each, 1 to \(maxStoreUsers). (default: 100)",
         transform: WholeNumber.parser(1...maxStoreUsers)) var storeUsers = 100
 
     func run() throws {
         if let name = Console.current.environment["RULESRUN_BENCH_ONLY"] {  // profiling one measurement
+            if name == Self.replayOnly {
+                let replay = try withFolder { try runReplay(in: $0) }
+                if json {
+                    Terminal.print(try Self.jsonText(["replay": try Self.jsonObject(replay)]))
+                } else {
+                    printReplay(replay)
+                }
+                return
+            }
             if name == Self.bundlesOnly {
                 let bundles = try withFolder { try runBundles(in: $0) }
                 if json {
@@ -57,7 +74,8 @@ struct Bench: ParsableCommand {
                 return
             }
             guard let only = LuaHostBenchmark.Measurement(rawValue: name) else {
-                let names = (LuaHostBenchmark.Measurement.allCases.map(\.rawValue) + [Self.bundlesOnly]).joined(separator: ", ")
+                let names = (LuaHostBenchmark.Measurement.allCases.map(\.rawValue) + [Self.bundlesOnly, Self.replayOnly]).joined(
+                    separator: ", ")
                 throw ValidationError("RULESRUN_BENCH_ONLY: expected one of \(names), found \"\(name)\"")
             }
             let ns = try LuaHostBenchmark.run(only: only, iterations: iterations, rounds: rounds)
@@ -66,8 +84,11 @@ struct Bench: ParsableCommand {
         }
         let r = try LuaHostBenchmark.run(iterations: iterations, rounds: rounds)
         let streak = try StreakCallBenchmark.run(iterations: max(1, iterations / 100), rounds: rounds)
-        let (store, bundles) = try withFolder { directory in
-            (try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3)), try runBundles(in: directory))
+        let (store, bundles, replay) = try withFolder { directory in
+            (
+                try StoreBenchmark.run(directory: directory.path, users: storeUsers, rounds: min(rounds, 3)), try runBundles(in: directory),
+                try runReplay(in: directory)
+            )
         }
         let targets = [
             Target(
@@ -86,6 +107,10 @@ struct Bench: ParsableCommand {
             Target(
                 name: "bundle: verify and activate the default rule set's bundle, ms", measured: bundles.one_arm.activate_ms,
                 limit: BundleBenchmark.activationTargetMs, atMost: true),
+            Target(
+                name: "replay: in memory / simulate --no-db, CPU per event", measured: replay.parallel_over_simulate, limit: 3,
+                atMost: true),
+            Target(name: "replay: --db / SQLite alone on the same rows, CPU per event", measured: replay.db_over_floor, limit: 1.5, atMost: true),
         ]
         if json {
             let encoder = JSONEncoder()
@@ -103,6 +128,7 @@ struct Bench: ParsableCommand {
                     "habit_user_year_bytes": store.habitUserYearBytes,
                 ] as [String: Any]
             object["bundles"] = try Self.jsonObject(bundles)
+            object["replay"] = try Self.jsonObject(replay)
             Terminal.print(try Self.jsonText(object))
             return
         }
@@ -137,10 +163,35 @@ struct Bench: ParsableCommand {
         Terminal.print("  Pressure user-year       \(store.pressureUserYearBytes / 1024) KB   budget 200 KB")
         Terminal.print("  habit tracker user-year  \(store.habitUserYearBytes / 1024) KB   budget 1024 KB (50 tasks x 365 days)")
         printBundles(bundles)
+        printReplay(replay)
         Terminal.print("targets (ratios of measurements of this run; times are the thread's CPU time)")
         for target in targets { Terminal.print("  \(target.line)") }
         Terminal.print("measured elsewhere")
         for other in Self.measuredElsewhere { Terminal.print("  \(other.target): \(other.command)") }
+    }
+
+    /// `RULESRUN_BENCH_ONLY` for the replay benchmark alone.
+    static let replayOnly = "replay"
+
+    func runReplay(in directory: URL) throws -> ReplayBench.Results {
+        try ReplayBench.run(
+            users: replayUsers, days: 14, jobs: min(ProcessInfo.processInfo.activeProcessorCount, ParallelReplay.maxJobs),
+            directory: directory.path)
+    }
+
+    func printReplay(_ r: ReplayBench.Results) {
+        func us(_ x: Double) -> String { String(format: "%8.2f us", x) }
+        Terminal.print("replay, \(r.events) events of \(r.users) users x \(r.days) days (CPU time of the process per event)")
+        Terminal.print("  simulate --no-db                 \(us(r.simulate_cpu_us))")
+        Terminal.print(
+            "  replay, line by line (one engine) \(us(r.replay_sequential_cpu_us))   = \(String(format: "%.2f", r.sequential_over_simulate)) x simulate"
+        )
+        Terminal.print(
+            "  replay, \(r.jobs) workers by user    \(us(r.replay_parallel_cpu_us))   = \(String(format: "%.2f", r.parallel_over_simulate)) x simulate   (wall \(us(r.replay_parallel_wall_us)))"
+        )
+        Terminal.print("  SQLite alone, \(r.sqlite_floor_rows) rows  \(us(r.sqlite_floor_cpu_us))")
+        Terminal.print(
+            "  replay --db                      \(us(r.replay_db_cpu_us))   = \(String(format: "%.2f", r.db_over_floor)) x SQLite alone")
     }
 
     /// Runs `body` in a new folder of the temporary folder, removed afterwards (and those of killed

@@ -46,6 +46,11 @@ struct ReplayCommand: ParsableCommand {
             the replay goes on, and the last line of standard error counts the lines that failed. With --explain text, \
             the rule calls under each line show why.
 
+            A regular file replayed in memory runs in parallel by user on --jobs worker threads (default: one per core), \
+            a window of up to 20,000 lines at a time, its lines printed once the window is applied: the same output, byte for \
+            byte, whatever --jobs is. Standard input, a FIFO, --db, --explain and --check replay line by line on one engine, \
+            each line printed as soon as its event is applied (and committed, with --db).
+
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS, with --check an "expect" \
             that is not one) or EVENTS cannot be read, else 1 when a rule failed or the store refused a change \
             (RULE_ERROR, RULE_VIOLATION, STORE_ERROR) or, with --check, a line did not meet what it expects, else 0 \
@@ -70,6 +75,10 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var explaining: ExplainOptions
     @Flag(help: "Judge each line's \"expect\" as `rulesrun test` judges a scenario's lines; exit 1 when one is not met.")
     var check = false
+    @Option(
+        parsing: .unconditional,
+        help: "Worker threads for a file replayed in memory, 1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
+        transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
 
     func run() throws {
         try BundleRules.refuseRollout(ruleFolder.rules)
@@ -85,8 +94,9 @@ struct ReplayCommand: ParsableCommand {
         let explainer = try explaining.explainer(for: ruleSet)
         // What a rule prints goes to standard error, at the line that printed it (the decisions
         // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
-        ruleSet.host.positionedPrintHandler = { text, position in
-            Terminal.error((position.map { "\($0.file):\($0.line): " } ?? "") + "print: " + text)
+        ruleSet.host.positionedPrintHandler = { text, position in Terminal.error(Replay.printLine(text, at: position)) }
+        if db == nil, explainer == nil, !check, Self.isRegularFile(fd) {
+            return try replayInParallel(fd: fd, ruleSet: ruleSet)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
         var lock: DatabaseLock?
@@ -138,6 +148,55 @@ struct ReplayCommand: ParsableCommand {
         if check { checked.printSummary(of: events) }
         let code = checked.invalid > 0 ? 2 : checked.failed > 0 ? max(status.exitCode, 1) : status.exitCode
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Replays a regular file in memory on `--jobs` workers (``ParallelReplay``): the same output
+    /// and exit status as a replay line by line, the lines written a window at a time.
+    private func replayInParallel(fd: Int32, ruleSet: RuleSet) throws {
+        let jobs = jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, ParallelReplay.maxJobs)
+        let replay = try ParallelReplay(rules: ruleSet, options: ParallelReplay.Options(jobs: jobs))
+        var reader = LineReader(fd: fd)
+        let console = Console.current
+        var pending = ""
+        let status: Replay.Status
+        do {
+            status = try replay.run(
+                next: { () throws(LineReader.ReadError) -> [UInt8]? in try reader.next() },
+                write: { out in
+                if !out.prints.isEmpty {
+                    // What a rule printed goes out after the lines before its line, and before it.
+                    console.output(pending)
+                    pending = ""
+                    for line in out.prints { Terminal.error(line) }
+                }
+                pending += out.text
+                pending += "\n"
+                if pending.utf8.count >= 1 << 16 {
+                    console.output(pending)
+                    pending = ""
+                }
+            },
+            // The window's outputs are all out before the next window is read.
+            windowEnd: {
+                console.output(pending)
+                pending = ""
+            })
+        } catch {
+            console.output(pending)
+            let message =
+                error.isLineTooLong
+                ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(reader.lineNumber): \(error)"
+            Terminal.error(message)
+            throw ExitCode(2)
+        }
+        console.output(pending)
+        if status.exitCode != 0 { throw ExitCode(status.exitCode) }
+    }
+
+    /// Whether `fd` is a regular file (all its lines there to read), not a pipe or a terminal.
+    static func isRegularFile(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The lines `--check` judged: each failure printed as it is found, then counted.

@@ -4,7 +4,7 @@ import Testing
 @Suite struct BenchCommandTests {
     /// The JSON report is what tools read: one object with the three measurements and the ratios.
     @Test func jsonReportHasTheMeasurements() throws {
-        let result = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "2"])
+        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         for key in [
@@ -30,7 +30,7 @@ import Testing
     /// Every target the bench measures is stated with its measure and whether this run meets it,
     /// in the JSON and in the table; the issue's other targets name the command that measures them.
     @Test func targetsAreStatedWithTheirVerdict() throws {
-        let json = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        let json = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let targets = try #require(object["targets"] as? [[String: Any]])
@@ -41,7 +41,7 @@ import Testing
         // The same ratio against the round trip with a count hook: what LuaHost adds beyond the budget.
         let hooked = try #require(targets.first { ($0["name"] as? String)?.contains("with a count hook") == true })
         #expect(hooked["measured"] as? Double == object["host_over_hooked_table_floor"] as? Double)
-        #expect(targets.count == 7 && targets.allSatisfy { $0["met"] is Bool })
+        #expect(targets.count == 9 && targets.allSatisfy { $0["met"] is Bool })
         // The issue's target for activating the default rule set's bundle, in milliseconds.
         let activation = try #require(targets.first { ($0["name"] as? String)?.hasPrefix("bundle: verify and activate") == true })
         let bundles = try #require(object["bundles"] as? [String: Any])
@@ -49,7 +49,7 @@ import Testing
         #expect(activation["measured"] as? Double == oneArm["activate_ms"] as? Double && activation["target"] as? String == "<= 50")
         let elsewhere = try #require(object["measured_elsewhere"] as? [[String: String]])
         #expect(elsewhere.contains { $0["command"]?.contains("compare") == true })
-        let table = try CLI.run(["bench", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        let table = try CLI.run(["bench", "--replay-users", "2", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
         #expect(table.status == 0, "\(table.stderr)")
         let line = try #require(table.stdout.split(separator: "\n").first { $0.contains("bare C API tables in/out (issue 20)") })
         #expect(line.contains("target <= 1.3   ") && (line.hasSuffix("   met") || line.hasSuffix("   not met")), "\(line)")
@@ -60,7 +60,7 @@ import Testing
     /// does not know is refused with the names it knows.
     @Test func oneMeasurementRunsAloneForAProfiler() throws {
         let env = URL(fileURLWithPath: "/usr/bin/env")
-        let arguments = [CLI.executable.path, "bench", "--iterations", "1000", "--rounds", "1"]
+        let arguments = [CLI.executable.path, "bench", "--replay-users", "2", "--iterations", "1000", "--rounds", "1"]
         for name in ["floor", "table-floor", "hooked-table-floor", "host", "host-no-hook"] {
             let result = try CLI.run(["RULESRUN_BENCH_ONLY=\(name)"] + arguments, executableURL: env)
             #expect(result.status == 0, "\(name): \(result.stderr)")
@@ -72,7 +72,7 @@ import Testing
         #expect(unknown.status == 2 && unknown.stdout.isEmpty)
         #expect(
             unknown.stderr.contains(
-                "RULESRUN_BENCH_ONLY: expected one of floor, table-floor, hooked-table-floor, host, host-no-hook, bundles, found \"hots\""),
+                "RULESRUN_BENCH_ONLY: expected one of floor, table-floor, hooked-table-floor, host, host-no-hook, bundles, replay, found \"hots\""),
             "\(unknown.stderr)")
     }
 
@@ -81,14 +81,14 @@ import Testing
     /// against one SHA-256; the events of an experiment against the same without one. Its shape,
     /// in the JSON and the table, not its times.
     @Test func bundleSectionHasItsMeasurementsAndRatios() throws {
-        let result = try CLI.run(["bench", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let bundles = try #require(object["bundles"] as? [String: Any])
         try Self.checkBundles(bundles, calls: 200, events: 10)
         // Run alone (RULESRUN_BENCH_ONLY=bundles): the same section, and nothing else.
         let env = URL(fileURLWithPath: "/usr/bin/env")
-        let arguments = [CLI.executable.path, "bench", "--iterations", "2000", "--rounds", "1"]
+        let arguments = [CLI.executable.path, "bench", "--replay-users", "2", "--iterations", "2000", "--rounds", "1"]
         let alone = try CLI.run(["RULESRUN_BENCH_ONLY=bundles"] + arguments + ["--json"], executableURL: env)
         #expect(alone.status == 0, "\(alone.stderr)")
         let aloneObject = try #require(try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])
@@ -155,7 +155,7 @@ import Testing
             ),
             (["--rounds", "21"], "'--rounds <rounds>': expected a whole number from 1 to 20"),
         ] {
-            let result = try CLI.run(["bench", "--iterations", "1000", "--rounds", "1"] + arguments)
+            let result = try CLI.run(["bench", "--replay-users", "2", "--iterations", "1000", "--rounds", "1"] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
@@ -189,7 +189,7 @@ import Testing
             try Data("x".utf8).write(to: folder.appendingPathComponent("bench-bulk-0.sqlite"))
         }
         defer { try? FileManager.default.removeItem(at: live); try? FileManager.default.removeItem(at: stale) }
-        let result = try CLI.run(["bench", "--json", "--iterations", "1000", "--rounds", "1", "--store-users", "1"])
+        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "1000", "--rounds", "1", "--store-users", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: live.path))

@@ -40,15 +40,16 @@ extension Engine {
     }
 
     /// The state of a recording batch in progress (`recordingBatch(_:)`): its users, by name,
-    /// each with its rows in memory, and the rules' answers already given.
+    /// each with its rows in memory, and the rules' answers already given (nil: the rules are
+    /// asked every time, as by an event applied on its own).
     final class RecordingBatch {
         private(set) var users: [String: RecordedUser] = [:]
         /// The user of the latest event, found again without hashing its name (a simulation's
         /// batch has a single user).
         private var latest: RecordedUser?
-        var memo: RuleMemo
+        var memo: RuleMemo?
 
-        init(_ rules: any PolicyRules) { memo = RuleMemo(rules) }
+        init(_ rules: any PolicyRules, remembering: Bool = true) { memo = remembering ? RuleMemo(rules) : nil }
 
         /// The user named `name`, if the batch has it.
         func user(named name: String) -> RecordedUser? {

@@ -81,8 +81,13 @@ extension Engine {
 extension Engine {
     /// The state of the user named `name` as its last applied event left it (what a refused event
     /// leaves unchanged), or nil when no event created the user (or the state cannot be computed:
-    /// a rule failing on it). Reads only; in a batch, nil (the batch's contexts are its own).
+    /// a rule failing on it). Reads only; in a store batch, nil (the batch's contexts are its own);
+    /// in a recording batch, from the user's context there.
     public func state(ofUser name: String) -> JSONValue? {
+        if case .recording(let batch) = mode {
+            guard let user = batch.user(named: name) else { return nil }
+            return try? state(of: &user.context, at: user.context.processedUntil)
+        }
         guard case .single(let store) = mode else { return nil }
         let nested = store.isInTransaction
         return try? store.transaction { () -> JSONValue? in

@@ -107,7 +107,7 @@ public final class Engine {
         switch mode {
         case .single, .recordingOnly: break
         case .batch(let batch): batch.memo = RuleMemo(rules)
-        case .recording(let batch): batch.memo = RuleMemo(rules)
+        case .recording(let batch): if batch.memo != nil { batch.memo = RuleMemo(rules) }
         }
     }
 
@@ -205,12 +205,18 @@ public final class Engine {
             }
             user.context.reopen()
             let saved = user.context.saved
+            // Without a memo (a replay), the cache as it was goes back too, as an engine on a store
+            // keeps the context the event before left: the state shown with a refused event asks
+            // the rules nothing again (what their `print`s show). A simulation drops it instead of
+            // copying it at every event.
+            let cache = batch.memo == nil ? user.context.cache : nil
             let savepoint = user.records.savepoint()
             do {
                 return try body(&user.context, event)
             } catch {
                 user.records.rollback(to: savepoint)
                 user.context.restore(saved)
+                if let cache { user.context.cache = cache }
                 throw error
             }
         }
@@ -252,12 +258,17 @@ public final class Engine {
     /// must be new, with its id given by `userID` (a simulation's users). A refused event rolls
     /// back only itself, as in a batch. `keepingRecords: false` returns no rows, and does not
     /// write the users' bookkeeping that nothing would read (a simulation without a database).
-    package func recordingBatch<T>(keepingRecords: Bool = true, _ body: () throws -> T) throws -> (T, [UserRecords]) {
+    /// `remembering: false` asks the rules at every call, as events applied on their own do
+    /// (`RuleMemo` skips calls that a rule's `print` or `math.random` would show: a replay, whose
+    /// output must not depend on how its events were run, asks every time).
+    package func recordingBatch<T>(keepingRecords: Bool = true, remembering: Bool = true, _ body: () throws -> T) throws -> (
+        T, [UserRecords]
+    ) {
         switch mode {
         case .single, .recordingOnly: break
         case .batch, .recording: preconditionFailure("Engine.batch does not nest")
         }
-        let batch = RecordingBatch(rules)
+        let batch = RecordingBatch(rules, remembering: remembering)
         mode = .recording(batch)
         defer { mode = restingMode }
         let result = try body()

@@ -46,16 +46,44 @@ package struct Replay {
         return status
     }
 
+    /// What an input line is, before any event is applied: a blank line or a comment (no output),
+    /// a line that is not an event (its output, the error), or an event with its line's number.
+    package enum Line {
+        case skipped
+        case malformed(JSONValue)
+        case event(EngineEvent)
+    }
+
     /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
     /// or a comment. A line that is not UTF-8 text is `INVALID_EVENT` naming the field whose string
     /// is not (never decoded with U+FFFD in place of its bytes: two user names differing only in
     /// such bytes would be one user); a comment may hold any bytes.
     package func output(forRawLine raw: [UInt8], number: Int) -> JSONValue? {
-        if let text = String(validating: raw, as: UTF8.self) { return output(forRawLine: text, number: number) }
+        output(for: Self.line(raw, number: number), number: number)
+    }
+
+    /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
+    /// or a comment.
+    package func output(forRawLine raw: String, number: Int) -> JSONValue? {
+        output(for: Self.line(raw, number: number), number: number)
+    }
+
+    /// The output of a line read (`line(_:number:)`), nil for a blank line or a comment.
+    package func output(for line: Line, number: Int, state: Bool = true) -> JSONValue? {
+        switch line {
+        case .skipped: nil
+        case .malformed(let out): out
+        case .event(let event): output(for: event, number: number, state: state)
+        }
+    }
+
+    /// Line `number` as read (with its line ending, if any): see ``output(forRawLine:number:)-([UInt8],_)``.
+    package static func line(_ raw: [UInt8], number: Int) -> Line {
+        if let text = String(validating: raw, as: UTF8.self) { return line(text, number: number) }
         let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
         var line = raw.drop(while: isSpace)
         if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3).drop(while: isSpace) }  // a byte-order mark
-        if line.first == UInt8(ascii: "#") { return nil }
+        if line.first == UInt8(ascii: "#") { return .skipped }
         let error: EngineError
         do {
             _ = try EngineEvent.parse(utf8: Array(line))
@@ -63,16 +91,24 @@ package struct Replay {
         } catch let failure {
             error = failure
         }
-        return .object([("line", .int(number))] + Self.failure(error, line: number))
+        return .malformed(.object([("line", .int(number))] + Self.failure(error, line: number)))
     }
 
-    /// The output of line `number` as read (with its line ending, if any), or nil for a blank line
-    /// or a comment.
-    package func output(forRawLine raw: String, number: Int) -> JSONValue? {
+    /// Line `number` as read (with its line ending, if any), as text.
+    package static func line(_ raw: String, number: Int) -> Line {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
-        if line.isEmpty || line.hasPrefix("#") { return nil }
-        return output(forLine: line, number: number)
+        if line.isEmpty || line.hasPrefix("#") { return .skipped }
+        return parse(line, number: number)
+    }
+
+    /// One line, trimmed, not blank nor a comment: its event, or its output when it is not one.
+    static func parse(_ line: String, number: Int) -> Line {
+        do {
+            return .event(try EngineEvent.parse(line))
+        } catch {
+            return .malformed(.object([("line", .int(number))] + failure(error, line: number)))
+        }
     }
 
     /// The output of one line. Without `state`, the line has no `state` field and the event is
@@ -80,13 +116,16 @@ package struct Replay {
     /// streak of it computed by the rules, is neither computed nor checked (a scenario line that
     /// expects nothing of it).
     package func output(forLine line: String, number: Int, state: Bool = true) -> JSONValue {
-        func failure(_ error: EngineError) -> [(String, JSONValue)] { Self.failure(error, line: number) }
-        let event: EngineEvent
-        do {
-            event = try EngineEvent.parse(line)
-        } catch {
-            return .object([("line", .int(number))] + failure(error))
+        switch Self.parse(line, number: number) {
+        case .event(let event): output(for: event, number: number, state: state)
+        case .malformed(let out): out
+        case .skipped: preconditionFailure("parse gives no skipped line")
         }
+    }
+
+    /// The output of line `number`'s event, applied (see ``output(forLine:number:state:)``).
+    package func output(for event: EngineEvent, number: Int, state: Bool = true) -> JSONValue {
+        func failure(_ error: EngineError) -> [(String, JSONValue)] { Self.failure(error, line: number) }
         let fields: [(String, JSONValue)] = [
             ("line", .int(number)), ("at", .string(event.at.description)), ("user", .string(event.user)),
             ("type", .string(event.kind.typeName)),
@@ -102,6 +141,12 @@ package struct Replay {
             let unchanged = state ? engine.state(ofUser: event.user).map { [("state", $0)] } ?? [] : []
             return .object(fields + failure(error) + unchanged)
         }
+    }
+
+    /// What a rule's `print` shows on standard error during a replay, at the line that printed it
+    /// (the decisions stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
+    package static func printLine(_ text: String, at position: (file: String, line: Int)?) -> String {
+        (position.map { "\($0.file):\($0.line): " } ?? "") + "print: " + text
     }
 
     /// The state an output line's event left, nil for a refused line or a malformed one (a refused
