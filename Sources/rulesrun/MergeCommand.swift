@@ -78,8 +78,10 @@ struct MergeCommand: ParsableCommand {
         try Output.check(html, option: "--html")
         var merged: SimulationReport?
         // The shards of `analyze --shard i/n --format json`: added up into the whole log's analysis.
+        // With --db, a file that is neither was perhaps meant as a database: both are named.
+        let either = db == nil ? "" : " (or, with --db, an SQLite database of rulesrun simulate --db)"
         let texts = try reports.map { path in
-            do throws(SimulationError) { return try Self.read(path) } catch { throw ValidationError("\(path): \(error.message)") }
+            do throws(SimulationError) { return try Self.read(path) } catch { throw ValidationError("\(path): \(error.message)\(either)") }
         }
         if db == nil, !texts.isEmpty, texts.allSatisfy(Self.isAnalysis) {
             let analysis: AnalysisReport
@@ -98,8 +100,6 @@ struct MergeCommand: ParsableCommand {
         }
         if !reports.isEmpty {
             var parts: [SimulationReport] = []
-            // With --db, a file that is neither was perhaps meant as a database: both are named.
-            let either = db == nil ? "" : " (or, with --db, an SQLite database of rulesrun simulate --db)"
             for (path, text) in zip(reports, texts) {
                 do { parts.append(try SimulationReport(json: text)) } catch {
                     throw ValidationError("\(path): \(error.message)\(either)")

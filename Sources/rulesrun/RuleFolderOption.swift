@@ -27,5 +27,5 @@ struct RuleFolderOption: ParsableArguments {
 
     /// The help of a rule folder argument or option.
     static let help: ArgumentHelp =
-        "The rule folder: a path, @default (the built-in default rules), or a bundle file (FILE#ARM: an arm of its experiment); ./rules when there is one, else @default."
+        "The rule folder: a path, @default (the built-in default rules), or a bundle file (FILE#ARM: an arm of its experiment; simulate runs FILE, with no arm, as the whole rollout); ./rules when there is one, else @default."
 }
