@@ -85,7 +85,8 @@ struct AnalyzeCommand: ParsableCommand {
         try Output.check(out, option: "--out")
         try Output.check(html, option: "--html")
         try FileIdentity.refuseCollisions(
-            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")] + (html.map { [("--html \($0)", $0)] } ?? []),
+            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")]
+                + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: [("the events \(events)", events), ("the bundle \(rules)", rules)]
                 + (prediction.map { [("the prediction \($0)", $0)] } ?? []))
         var predicted: Prediction?

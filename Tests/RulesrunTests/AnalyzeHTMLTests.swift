@@ -5,10 +5,10 @@ import Testing
 /// the forest plot, a row per metric on it drawn from the JSON's numbers, the prediction beside
 /// the observation when given, the same bytes on every run.
 @Suite struct AnalyzeHTMLTests {
+    typealias PlotRow = (id: String, arm: String, agrees: Bool?, significant: Bool, value: Double?, beside: Double?)
+
     /// Every forest-plot row: its metric id, arm, significance, drawn lift (and predicted lift, agrees).
-    static func rows(_ html: String) throws -> [(
-        id: String, arm: String, agrees: Bool?, significant: Bool, value: Double?, beside: Double?
-    )] {
+    static func rows(_ html: String) throws -> [PlotRow] {
         let pattern = try NSRegularExpression(
             pattern: "<g data-metric=\"[^\"]*\" data-id=\"([^\"]*)\" data-arm=\"([^\"]*)\"(?: data-agrees=\"(true|false)\")? "
                 + "data-significant=\"(true|false)\"(?: data-value=\"([^\"]*)\")?(?: data-value-low=\"[^\"]*\" data-value-high=\"[^\"]*\")?"
@@ -71,12 +71,15 @@ import Testing
         // The same bytes on another run; without a prediction, no mark of one.
         let again = try CLI.run(arguments + ["--out", "b.json", "--html", "b.html"], in: dir)
         #expect(again.status == 0)
-        #expect(try Data(contentsOf: dir.appendingPathComponent("b.html")) == Data(contentsOf: dir.appendingPathComponent("a.html")))
+        #expect(
+            try Data(contentsOf: dir.appendingPathComponent("b.html")) == Data(contentsOf: dir.appendingPathComponent("a.html")))
         let plain = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--html", "c.html"], in: dir)
         #expect(plain.status == 0 && plain.stdout.contains("sample ratio: χ² = "), "\(plain.stderr)")
         let plainHTML = try String(contentsOf: dir.appendingPathComponent("c.html"), encoding: .utf8)
         #expect(try Self.rows(plainHTML).count == metrics.count)
-        #expect(!plainHTML.contains("data-beside=\"") && !plainHTML.contains("class=\"beside\"") && !plainHTML.contains("predicted ["))
+        #expect(
+            !plainHTML.contains("data-beside=\"") && !plainHTML.contains("class=\"beside\"") && !plainHTML.contains("predicted [")
+        )
     }
 
     @Test func aMismatchIsABannerAboveEverythingAndTheBadInputIsListedWithExamples() throws {
@@ -97,7 +100,9 @@ import Testing
         let html = try String(contentsOf: dir.appendingPathComponent("srm.html"), encoding: .utf8)
         let banner = try #require(html.range(of: "<p class=\"alert\">SAMPLE RATIO MISMATCH: χ² = ")).lowerBound
         #expect(banner < (try #require(html.range(of: "<h2>")).lowerBound))
-        #expect(html.contains(" &lt; 0.001: the users per arm are not the allocation's") && html.contains("untrustworthy</p>"), "\(html)")
+        #expect(
+            html.contains(" &lt; 0.001: the users per arm are not the allocation's") && html.contains("untrustworthy</p>"),
+            "\(html)")
         #expect(!html.contains("class=\"verdict\""))
         #expect(html.contains("<h2>What the log could not give</h2>"))
         #expect(

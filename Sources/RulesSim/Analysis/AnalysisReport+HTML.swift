@@ -47,7 +47,8 @@ extension AnalysisReport {
             ("events", "\(source): \(analysis.events) read"), ("bundle", r.bundle), ("experiment", r.experiment.name),
             ("revision", "\(r.revision)"), ("days counted", days), ("intervals", intervals),
         ])
-        let total = analysis.users.reduce(0, +), shares = r.experiment.arms.map(\.basisPoints), allocated = max(1, shares.reduce(0, +))
+        let total = analysis.users.reduce(0, +), shares = r.experiment.arms.map(\.basisPoints),
+            allocated = max(1, shares.reduce(0, +))
         page.grid(
             ["arm", "users", "share of the users", "allocated", "expected users"],
             zip(armNames, zip(analysis.users, shares)).map { name, pair in
@@ -69,11 +70,14 @@ extension AnalysisReport {
     private func problemsSection(_ page: inout HTMLPage) {
         page.heading("What the log could not give")
         let problems = analysis.problems
-        let failed = analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f }
+        let failed = ruleFailures
         if problems.isEmpty {
-            page.paragraph("Nothing: every line was an event, and every user was exposed once, to one arm of this revision.", className: "note")
+            page.paragraph(
+                "Nothing: every line was an event, and every user was exposed once, to one arm of this revision.",
+                className: "note")
         } else {
-            page.paragraph("Each kind counted, with the first \(EventLog.Problems.examplesKept) lines as examples.", className: "note")
+            page.paragraph(
+                "Each kind counted, with the first \(EventLog.Problems.examplesKept) lines as examples.", className: "note")
             page.grid(
                 ["what", "count", "what became of it", "examples"],
                 EventLog.Problems.Kind.allCases.compactMap { kind in
@@ -160,12 +164,15 @@ extension AnalysisReport {
             "Each arm's value; the difference (arm − \(control)) with its \(percent) interval, in percentage points (pp) for a "
                 + "share, marked * and the row in bold when the interval leaves out 0; the relative lift; the method (Welch's t for a "
                 + "per-user mean, the delta method for a ratio); and the share of the difference's variance that CUPED removed."
-                + (prediction == nil ? "" : " Then the predicted difference with its 95% interval, and whether the observed one agrees."),
+                + (prediction == nil
+                    ? "" : " Then the predicted difference with its 95% interval, and whether the observed one agrees."),
             className: "note")
         for b in armNames.indices.dropFirst() {
             let name = armNames[b]
             if armNames.count > 2 { page.heading("\(name) against \(control)", level: 3) }
-            var header = ["metric", control, name, "\(name) − \(control) [\(percent)]", "lift [\(percent)]", "method", "CUPED reduction"]
+            var header = [
+                "metric", control, name, "\(name) − \(control) [\(percent)]", "lift [\(percent)]", "method", "CUPED reduction",
+            ]
             if prediction != nil { header += ["predicted [95%]", "agrees"] }
             var cells: [[String]] = [], marked: [Bool] = []
             for row in rows {
@@ -174,7 +181,8 @@ extension AnalysisReport {
                 if let c {
                     line += [
                         Self.interval(c.difference, share: share, points: true) + (c.difference.isSignificant ? " *" : ""),
-                        c.relativeLift.map { Self.interval($0, share: true, points: false) } ?? "– (the control is 0)", Self.method(c),
+                        c.relativeLift.map { Self.interval($0, share: true, points: false) } ?? "– (the control is 0)",
+                        Self.method(c),
                         c.cuped.map { Self.number($0.varianceReduction * 100) + "%" } ?? "–",
                     ]
                 } else {

@@ -57,6 +57,9 @@ package struct AnalysisReport: Sendable {
     package var untrustworthy: Bool { srm?.flagged ?? false }
 
     var armNames: [String] { analysis.rollout.armNames }
+
+    /// The rule failures of every arm while replaying.
+    var ruleFailures: RuleFailures { analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f } }
     var percent: String { "\(Self.trimmed(level * 100))%" }
 
     /// `95`, `97.5`: a percentage without trailing zeros.
@@ -80,7 +83,7 @@ package struct AnalysisReport: Sendable {
         out += analysis.days.map { "; the first \($0) day\($0 == 1 ? "" : "s") after each user's exposure" } ?? "; every whole day after each user's exposure"
         out += "\n"
         for line in analysis.problems.lines { out += "  \(line)\n" }
-        let failed = analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f }
+        let failed = ruleFailures
         if !failed.isEmpty { out += "  rule failures while replaying: \(failed.countsText)\n" }
         var header = ["metric"] + armNames
         for b in armNames.dropFirst() {
