@@ -29,10 +29,17 @@ struct AnalyzeCommand: ParsableCommand {
             first lines as examples; those events or users are left out, never in silence. Exit status: 0; 1 when the \
             sample ratio mismatches; 2 when the input cannot be read.
 
+            --html FILE also writes the report as one self-contained HTML page (no network needed): the sample-ratio \
+            verdict first (a red banner when it mismatches), the users per arm against the allocation and what the log \
+            could not give, then per arm after the control a forest plot of every metric's relative lift with its \
+            interval, all on one scale (with --prediction, the predicted lift drawn under each observed one), then the \
+            table, and the JSON report embedded for tools. docs/analyze.md, "The HTML report", explains it.
+
             Examples:
               rulesrun simulate 28d --rules rollout.bundle --events log.jsonl --no-db
               rulesrun analyze log.jsonl --rules rollout.bundle
               rulesrun analyze log.jsonl --rules rollout.bundle --days 14 --format json --out analysis.json
+              rulesrun analyze log.jsonl --rules rollout.bundle --prediction sim.json --html analysis.html
             """
     )
 
@@ -42,6 +49,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "\(ReportFormat.listed) (jsonl: as json). (default: table)", transform: ReportFormat.parser)
     var format: ReportFormat = .table
     @Option(help: "Write the report to this file instead of standard output.") var out: String?
+    @Option(help: ArgumentHelp("Also write the report as a self-contained HTML page to this file.", valueName: "file"))
+    var html: String?
     @Option(help: "The intervals' confidence level, between 0.5 and 0.999.") var level = 0.95
     @Flag(help: "Leave out CUPED (the adjustment by each user's days before its exposure).") var noCuped = false
     @Option(
@@ -79,6 +88,12 @@ struct AnalyzeCommand: ParsableCommand {
                     + "`rulesrun bundle inspect` shows a bundle's experiment")
         }
         try Output.check(out, option: "--out")
+        try Output.check(html, option: "--html")
+        try FileIdentity.refuseCollisions(
+            outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")]
+                + (html.map { [("--html \($0)", $0)] } ?? []),
+            inputs: [("the events \(events)", events), ("the bundle \(rules)", rules)]
+                + (prediction.map { [("the prediction \($0)", $0)] } ?? []))
         var predicted: Prediction?
         if let prediction {
             do {
@@ -144,6 +159,7 @@ struct AnalyzeCommand: ParsableCommand {
         case .csv: text = report.csv()
         }
         try Output.write(text, to: out)
+        if let html { try Output.write(report.html(), to: html) }
         if report.untrustworthy, part == .whole {
             Terminal.error("analyze: sample ratio mismatch (p = \(AnalysisReport.pValue(report.srm!.pValue))): the results are untrustworthy")
             throw ExitCode(1)

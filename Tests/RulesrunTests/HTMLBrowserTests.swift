@@ -45,10 +45,10 @@ enum Browser {
     }
 }
 
-/// Each HTML page (simulate, simulate --replicas, compare, sweep) rendered in headless Chromium: the
-/// DOM the browser built has the page's sections, tables, every chart and the embedded JSON
-/// (a page the parser cuts short, e.g. by an element left open, loses them), no script error is
-/// logged, and a screenshot 1200 px wide is drawn.
+/// Each HTML page (simulate, simulate --replicas, compare, sweep, analyze) rendered in headless
+/// Chromium: the DOM the browser built has the page's sections, tables, every chart with every
+/// element of its SVG, and the embedded JSON (a page the parser cuts short, e.g. by an element left
+/// open, loses them), no script error is logged, and a screenshot 1200 px wide is drawn.
 @Suite(.serialized) struct HTMLBrowserTests {
     /// The pages of one small run of each command: (name, arguments, the sections expected, the JSON's id).
     static let pages: [(name: String, arguments: [String], sections: [String], json: String)] = [
@@ -69,17 +69,23 @@ enum Browser {
             "sweep", ["sweep", "7d", "--users", "50", "--seed", "1", "--set", "escalation.recover_after[3]=1,3,5"],
             ["Each variant against the base", "Response curves"], "sweep"
         ),
+        (
+            "analyze", ["analyze", "log.jsonl", "--rules", "x.bundle", "--prediction", "sim.json"],
+            ["The rollout and its users", "What the log could not give", "The relative lift of each metric", "Every metric", "Data"],
+            "analysis"
+        ),
     ]
 
     @Test(.enabled(if: Browser.path != nil, Comment(rawValue: Browser.missing)), arguments: pages.map(\.name))
     func thePageRendersInChromium(_ name: String) throws {
         let page = try #require(Self.pages.first { $0.name == name })
-        let dir = try CLI.folder([:])
+        // analyze reads the log of a simulated rollout.
+        let dir = name == "analyze" ? try AnalyzeCommandTests.rollout(days: 4, users: 40) : try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         let html = dir.appendingPathComponent("\(name).html")
         var arguments = page.arguments + ["--html", html.path, "--out", dir.appendingPathComponent("\(name).txt").path]
         if name == "compare" { arguments += ["--json"] }
-        let result = try CLI.run(arguments)
+        let result = try CLI.run(arguments, in: name == "analyze" ? dir : nil)
         #expect(result.status == 0 || (name == "compare" && result.status == 1), "\(result.stderr)")
         let source = try String(contentsOf: html, encoding: .utf8)
         let (dom, log) = try Browser.dom(of: html)
@@ -89,7 +95,13 @@ enum Browser {
         #expect(headings == page.sections)
         // Every chart and table of the file is in the DOM, the body closed after the last of them.
         let charts = source.components(separatedBy: "<svg").count - 1
-        #expect(charts >= 2 && dom.components(separatedBy: "<svg").count - 1 == charts)
+        #expect(charts >= (name == "analyze" ? 1 : 2) && dom.components(separatedBy: "<svg").count - 1 == charts)
+        for element in ["<g ", "<circle", "<line", "<text", "<polygon"] {
+            #expect(dom.components(separatedBy: element).count == source.components(separatedBy: element).count, "\(element)")
+        }
+        if name == "analyze" {
+            #expect(source.components(separatedBy: "<g data-metric=").count > 10 && source.contains("<circle class=\"beside\""))
+        }
         #expect(dom.components(separatedBy: "<table").count == source.components(separatedBy: "<table").count)
         #expect(dom.contains("<table class=\"grid\">") && dom.contains("</table>"))
         // The embedded JSON, whole: it parses, in the DOM as in the file.

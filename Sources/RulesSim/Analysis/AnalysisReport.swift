@@ -55,8 +55,11 @@ package struct AnalysisReport: Sendable {
     /// Whether the sample ratio check fired: the results are not to be trusted.
     package var untrustworthy: Bool { srm?.flagged ?? false }
 
-    private var armNames: [String] { analysis.experiment.armNames }
-    private var percent: String { "\(Self.trimmed(level * 100))%" }
+    var armNames: [String] { analysis.experiment.armNames }
+
+    /// The rule failures of every arm while replaying.
+    var ruleFailures: RuleFailures { analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f } }
+    var percent: String { "\(Self.trimmed(level * 100))%" }
 
     /// `95`, `97.5`: a percentage without trailing zeros.
     static func trimmed(_ x: Double) -> String {
@@ -80,7 +83,7 @@ package struct AnalysisReport: Sendable {
         out += analysis.days.map { "; the first \($0) day\($0 == 1 ? "" : "s") after each user's exposure" } ?? "; every whole day after each user's exposure"
         out += "\n"
         for line in analysis.problems.lines { out += "  \(line)\n" }
-        let failed = analysis.failures.reduce(RuleFailures()) { var f = $0; f.add($1); return f }
+        let failed = ruleFailures
         if !failed.isEmpty { out += "  rule failures while replaying: \(failed.countsText)\n" }
         var header = ["metric"] + armNames
         for b in armNames.dropFirst() {
@@ -124,13 +127,8 @@ package struct AnalysisReport: Sendable {
         var agreeing = 0, compared = 0
         for row in rows {
             for (b, c) in row.comparisons.enumerated() {
-                guard let c, let predicted = prediction.difference(row.metric, arm: armNames[b + 1], index: b) else { continue }
-                let z = Distribution.normalQuantile(0.975)
-                let shown = ArmComparison.Interval(
-                    point: predicted.point, low: predicted.point - z * predicted.standardError,
-                    high: predicted.point + z * predicted.standardError, pValue: 1, standardError: predicted.standardError,
-                    degreesOfFreedom: .infinity)
-                let agrees = Prediction.agrees(observed: c.difference, predicted: predicted)
+                guard let c, let forecast = predicted(row.metric, treatment: b, c) else { continue }
+                let shown = forecast.difference, agrees = forecast.agrees
                 compared += 1
                 if agrees { agreeing += 1 }
                 lines.append([
@@ -144,19 +142,35 @@ package struct AnalysisReport: Sendable {
             + "(|observed − predicted| within 1.96 √(se² + se²))\n" + SimulationReport.align(lines, leftColumns: [0, 1]) + "\n"
     }
 
-    private func srmLine() -> String {
+    /// The predicted difference of the `b`-th arm after the control, with its 95 % interval, and
+    /// whether the observed one (`c`) agrees with it; nil without a prediction for it.
+    func predicted(_ metric: Metric, treatment b: Int, _ c: ArmComparison) -> (difference: ArmComparison.Interval, agrees: Bool)? {
+        guard let predicted = prediction?.difference(metric, arm: armNames[b + 1], index: b) else { return nil }
+        let z = Distribution.normalQuantile(0.975)
+        let shown = ArmComparison.Interval(
+            point: predicted.point, low: predicted.point - z * predicted.standardError,
+            high: predicted.point + z * predicted.standardError, pValue: 1, standardError: predicted.standardError,
+            degreesOfFreedom: .infinity)
+        return (shown, Prediction.agrees(observed: c.difference, predicted: predicted))
+    }
+
+    /// The sample-ratio check's verdict, as the text report's second line and the HTML page's banner say it.
+    func srmLine() -> String {
         guard let srm else { return "sample ratio: no users in the arms" }
         let p = Self.pValue(srm.pValue)
         return srm.flagged
-            ? "SAMPLE RATIO MISMATCH: χ² = \(Self.number(srm.chiSquare)), p = \(p) < \(Self.number(srm.threshold)): the users per arm are not "
+            ? "SAMPLE RATIO MISMATCH: χ² = \(Self.number(srm.chiSquare)), p = \(p) < \(srm.threshold): the users per arm are not "
                 + "the allocation's; the assignment or the logging is broken, and the results below are untrustworthy"
             : "sample ratio: χ² = \(Self.number(srm.chiSquare)), p = \(p): the users per arm match the allocation"
     }
 
     private static func method(_ row: Row) -> String {
         guard let c = row.comparisons.compactMap({ $0 }).first else { return row.reason.map { "no interval: \($0)" } ?? "–" }
-        return (c.method == .welch ? "Welch" : "delta") + (c.cuped != nil ? ", CUPED" : "")
+        return method(c)
     }
+
+    /// `Welch`, `delta, CUPED`: how a comparison's intervals were computed.
+    static func method(_ c: ArmComparison) -> String { (c.method == .welch ? "Welch" : "delta") + (c.cuped != nil ? ", CUPED" : "") }
 
     /// `+1.2 pp [-0.3, 2.7]` for a share's difference (percentage points), `-3.4% [-8.0%, 1.2%]`
     /// for a lift, `0.12 [0.02, 0.22]` otherwise.
@@ -185,18 +199,12 @@ package struct AnalysisReport: Sendable {
             ])
         }
         func predicted(_ metric: Metric, _ arm: String, _ c: ArmComparison) -> [(String, JSONValue)] {
-            guard let prediction, let index = armNames.firstIndex(of: arm),
-                let p = prediction.difference(metric, arm: arm, index: index - 1)
-            else { return [] }
-            let z = Distribution.normalQuantile(0.975)
+            guard let index = armNames.firstIndex(of: arm), let p = self.predicted(metric, treatment: index - 1, c) else { return [] }
+            let d = p.difference
             return [
                 (
                     "predicted",
-                    .object([
-                        ("point", .double(p.point)), ("low", .double(p.point - z * p.standardError)),
-                        ("high", .double(p.point + z * p.standardError)),
-                        ("agrees", .bool(Prediction.agrees(observed: c.difference, predicted: p))),
-                    ])
+                    .object([("point", .double(d.point)), ("low", .double(d.low)), ("high", .double(d.high)), ("agrees", .bool(p.agrees))])
                 )
             ]
         }

@@ -48,6 +48,8 @@ package struct HTMLPage: Sendable {
         h1 { font-size: 24px; margin-bottom: 4px; }
         h2 { font-size: 20px; margin-top: 36px; border-bottom: 2px solid #ddd; padding-bottom: 4px; }
         p.note { color: #555; }
+        p.alert { background: #fdecea; border-left: 6px solid #c62828; color: #b71c1c; font-weight: bold; padding: 10px 14px; }
+        p.verdict { background: #edf7ed; border-left: 6px solid #2e7d32; padding: 10px 14px; }
         table { border-collapse: collapse; margin: 12px 0; }
         th, td { text-align: left; padding: 4px 14px 4px 0; vertical-align: top; }
         th { color: #555; font-weight: normal; }
