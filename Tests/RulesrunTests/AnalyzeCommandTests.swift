@@ -48,7 +48,7 @@ import Testing
                 compared += 1
             }
         }
-        #expect(compared >= 36, "\(compared) figures compared")
+        #expect(compared >= 38, "\(compared) figures compared")
         // The same bytes whatever the number of jobs.
         let oneJob = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json", "--jobs", "1"], in: dir)
         #expect(oneJob.stdout == analyzed.stdout)

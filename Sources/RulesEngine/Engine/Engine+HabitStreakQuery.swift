@@ -11,4 +11,15 @@ extension Engine {
         guard case .recording(let batch) = mode, let recorded = batch.user(named: user) else { return nil }
         return try habitStreaks(&recorded.context, at: time).streaks
     }
+
+    /// The habit tasks of `user` as stored, for a user of the recording batch in progress (nil
+    /// for a user the batch has not seen), in the order of their names. (The analysis of a log
+    /// counts the completions each day plans from them, as a simulation counts its persona's.)
+    package func habitTasks(ofRecorded user: String) throws -> [HabitTask]? {
+        guard case .recording(let batch) = mode, let recorded = batch.user(named: user) else { return nil }
+        let context = recorded.context
+        return try context.book.tasks.sorted { $0.key < $1.key }.compactMap { _, id in
+            try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id)
+        }
+    }
 }

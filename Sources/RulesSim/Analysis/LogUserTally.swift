@@ -75,6 +75,13 @@ struct LogUserTally {
                 tally.days[k].tiers[min(view.tier, tally.days[k].tiers.count - 1)] += 1
                 tally.days[k].countStreak(view.currentStreak)
             }
+            // The completions the day planned: each task due that day, its times per day (as a
+            // simulation counts its persona's tasks; a task counts from its start date, else day 0).
+            if uses.habits, let date = first.adding(days: k) {
+                for task in try engine.habitTasks(ofRecorded: name) ?? [] where task.isDue(on: date, from: task.startDate ?? first) {
+                    tally.days[k].habitPlanned += task.timesPerDay
+                }
+            }
             if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
                 for (_, streak) in streaks {
                     Histogram.count(streak.current, into: &tally.days[k].habitStreaks)
