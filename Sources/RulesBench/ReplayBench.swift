@@ -27,6 +27,11 @@ package enum ReplayBench {
         package var sqlite_floor_cpu_us: Double
         package var sqlite_floor_rows: Int
         package var replay_db_cpu_us: Double
+        /// A two-arm rollout of the same rules (both arms the built-in rules): `simulate` of it, and
+        /// `analyze` of its log (every user replayed under its arm, every metric's statistics).
+        package var rollout_simulate_cpu_us: Double
+        package var analyze_cpu_us: Double
+        package var analyze_over_simulate: Double { analyze_cpu_us / rollout_simulate_cpu_us }
         package var sequential_over_simulate: Double { replay_sequential_cpu_us / simulate_cpu_us }
         package var parallel_over_simulate: Double { replay_parallel_cpu_us / simulate_cpu_us }
         package var db_over_floor: Double { replay_db_cpu_us / sqlite_floor_cpu_us }
@@ -34,6 +39,7 @@ package enum ReplayBench {
         enum CodingKeys: String, CodingKey {
             case users, days, jobs, events, simulate_cpu_us, replay_sequential_cpu_us, replay_parallel_cpu_us,
                 replay_parallel_wall_us, sqlite_floor_cpu_us, sqlite_floor_rows, replay_db_cpu_us
+            case rollout_simulate_cpu_us, analyze_cpu_us, analyze_over_simulate
             case sequential_over_simulate, parallel_over_simulate, db_over_floor
         }
 
@@ -53,6 +59,9 @@ package enum ReplayBench {
             try c.encode(sequential_over_simulate, forKey: .sequential_over_simulate)
             try c.encode(parallel_over_simulate, forKey: .parallel_over_simulate)
             try c.encode(db_over_floor, forKey: .db_over_floor)
+            try c.encode(rollout_simulate_cpu_us, forKey: .rollout_simulate_cpu_us)
+            try c.encode(analyze_cpu_us, forKey: .analyze_cpu_us)
+            try c.encode(analyze_over_simulate, forKey: .analyze_over_simulate)
         }
     }
 
@@ -112,11 +121,28 @@ package enum ReplayBench {
             replay.run(next: { rest.next() }, writeValue: { written += $0.description.utf8.count })
             return written
         }
+        progress?("a two-arm rollout: simulate, then analyze its log")
+        var rollout = config
+        let experiment = try BundleExperiment.allocate(
+            name: "bench", salt: "bench", shares: [("control", 5000), ("treatment", 5000)], previous: nil)
+        rollout.rollout = Rollout(experiment: experiment, revision: 1, bundle: "bench", folders: [rules, rules])
+        var log = ""
+        let rolloutSimulation = try Simulation(config: rollout)
+        let rolloutSimulated = try cpu { try rolloutSimulation.run(events: { log += $0 }) }
+        let rolloutLines = log.utf8.split(separator: UInt8(ascii: "\n")).map { Array($0) }
+        let analyzed = try cpu {
+            var events = EventLog()
+            for (i, line) in rolloutLines.enumerated() { try events.add(line: line, number: i + 1) }
+            return try RolloutAnalysis(log: events, rollout: rolloutSimulation.config.rollout!, jobs: jobs)
+        }
+        let r = Double(max(1, rolloutLines.count)) / 1e6
+
         let n = Double(max(1, lines.count)) / 1e6
         return Results(
             users: users, days: days, jobs: jobs, events: lines.count, simulate_cpu_us: simulated / n,
             replay_sequential_cpu_us: sequential / n, replay_parallel_cpu_us: parallel / n, replay_parallel_wall_us: wall / n,
-            sqlite_floor_cpu_us: floor.cpuSeconds / n, sqlite_floor_rows: floor.rows, replay_db_cpu_us: replayDB / n)
+            sqlite_floor_cpu_us: floor.cpuSeconds / n, sqlite_floor_rows: floor.rows, replay_db_cpu_us: replayDB / n,
+            rollout_simulate_cpu_us: rolloutSimulated / r, analyze_cpu_us: analyzed / r)
     }
 
     /// The process's CPU seconds that `body` takes.

@@ -111,6 +111,9 @@ struct Bench: ParsableCommand {
                 name: "replay: in memory / simulate --no-db, CPU per event", measured: replay.parallel_over_simulate, limit: 3,
                 atMost: true),
             Target(name: "replay: --db / SQLite alone on the same rows, CPU per event", measured: replay.db_over_floor, limit: 1.5, atMost: true),
+            Target(
+                name: "analyze: a rollout's log / simulate of it --no-db, CPU per event", measured: replay.analyze_over_simulate, limit: 3,
+                atMost: true),
         ]
         if json {
             let encoder = JSONEncoder()
@@ -192,6 +195,9 @@ struct Bench: ParsableCommand {
         Terminal.print("  SQLite alone, \(r.sqlite_floor_rows) rows  \(us(r.sqlite_floor_cpu_us))")
         Terminal.print(
             "  replay --db                      \(us(r.replay_db_cpu_us))   = \(String(format: "%.2f", r.db_over_floor)) x SQLite alone")
+        Terminal.print("  simulate of a two-arm rollout    \(us(r.rollout_simulate_cpu_us))")
+        Terminal.print(
+            "  analyze of its log, \(r.jobs) workers   \(us(r.analyze_cpu_us))   = \(String(format: "%.2f", r.analyze_over_simulate)) x simulate")
     }
 
     /// Runs `body` in a new folder of the temporary folder, removed afterwards (and those of killed

@@ -41,7 +41,7 @@ import Testing
         // The same ratio against the round trip with a count hook: what LuaHost adds beyond the budget.
         let hooked = try #require(targets.first { ($0["name"] as? String)?.contains("with a count hook") == true })
         #expect(hooked["measured"] as? Double == object["host_over_hooked_table_floor"] as? Double)
-        #expect(targets.count == 9 && targets.allSatisfy { $0["met"] is Bool })
+        #expect(targets.count == 10 && targets.allSatisfy { $0["met"] is Bool })
         // The target for activating the default rule set's bundle, in milliseconds.
         let activation = try #require(targets.first { ($0["name"] as? String)?.hasPrefix("bundle: verify and activate") == true })
         let bundles = try #require(object["bundles"] as? [String: Any])
