@@ -57,6 +57,25 @@ package struct EventLog: Sendable {
         end = max(end, event.at.millis)
     }
 
+    /// The part of the log that `chosen` users make, as reading their lines alone would give it:
+    /// their events and lines, in the log's order of users, and the latest of their events as its
+    /// end. The problems noted while reading stay the whole log's (a line that is no event is no
+    /// user's): the part has none. (The calibration on simulated rollouts splits one log into
+    /// experiments of disjoint users so.)
+    package func part(users chosen: Set<String>) -> EventLog {
+        var part = EventLog()
+        part.shard = shard
+        for user in users where chosen.contains(user) {
+            let theirs = events[user]!
+            part.users.append(user)
+            part.events[user] = theirs
+            part.lines[user] = lines[user]
+            part.eventCount += theirs.count
+            part.end = max(part.end, theirs.last!.at.millis)
+        }
+        return part
+    }
+
     /// What the log could not give the analysis, by kind: how many, and the first few.
     package struct Problems: Sendable, Equatable {
         package enum Kind: String, Sendable, CaseIterable {
