@@ -53,7 +53,8 @@ import Testing
     static func config(_ dir: URL, users: Int, seed: UInt64) throws -> SimulationConfig {
         SimulationConfig(
             duration: try SimulationDuration("\(days)d"), users: users, seed: seed,
-            mix: try PersonaMix([dir.appendingPathComponent("p.lua").path]), personaFolders: [dir.path], rules: SimTestSupport.rules,
+            mix: try PersonaMix([dir.appendingPathComponent("p.lua").path]), personaFolders: [dir.path],
+            rules: SimTestSupport.rules,
             jobs: 2, database: nil)
     }
 
@@ -112,7 +113,8 @@ import Testing
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let lenient = dir.appendingPathComponent("lenient").path
-        let truth = try Self.truth(dir, control: SimTestSupport.rules, treatment: lenient, users: Self.truthUsers, seed: 1_000_001)
+        let truth = try Self.truth(
+            dir, control: SimTestSupport.rules, treatment: lenient, users: Self.truthUsers, seed: 1_000_001)
         let rollout = try Self.rollout(control: SimTestSupport.rules, treatment: lenient)
         let (log, validated) = try Self.simulatedLog(rollout, dir, users: Self.experimentCount * Self.usersPerExperiment, seed: 1)
         let reports = try Self.experiments(log, validated, count: Self.experimentCount)
@@ -200,7 +202,8 @@ import Testing
             let experiment = try BundleExperiment.allocate(
                 name: "srm", salt: "salt-\(s)", shares: [("control", 5000), ("treatment", 5000)], previous: nil)
             let treatment = names.reduce(0) { $0 + experiment.armIndex(of: $1) }
-            if try SampleRatioCheck(counts: [10_000 - treatment, treatment], expectedBasisPoints: [5000, 5000]).flagged { flagged += 1 }
+            let check = try SampleRatioCheck(counts: [10_000 - treatment, treatment], expectedBasisPoints: [5000, 5000])
+            if check.flagged { flagged += 1 }
         }
         print("sample ratio, fair assignment: \(flagged) of 1,000 salts flagged")
         #expect(flagged <= 3, "\(flagged) of 1,000 flagged")
@@ -221,7 +224,8 @@ import Testing
         static func over(_ reports: [AnalysisReport], metric: String, truth: Double, truthError: Double) -> Tally {
             var tally = Tally(metric: metric, truth: truth, truthError: truthError)
             for report in reports {
-                guard let row = report.rows.first(where: { $0.metric.label == metric }), let c = row.comparisons.first ?? nil else { continue }
+                guard let row = report.rows.first(where: { $0.metric.label == metric }), let c = row.comparisons.first ?? nil
+                else { continue }
                 tally.compared += 1
                 if c.difference.low <= truth, truth <= c.difference.high { tally.covered += 1 }
                 if c.difference.isSignificant { tally.significant += 1 }
