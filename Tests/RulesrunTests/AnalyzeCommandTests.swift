@@ -186,6 +186,61 @@ import Testing
         #expect(table.stderr.contains("--shard 1/3 writes a shard's report for `rulesrun merge`: add --format json"))
     }
 
+    /// Users exposed on their fourth day: their first days are the pre-period, replayed under the
+    /// control's rules whatever their arm; CUPED states the variance it removed.
+    @Test func cupedUsesTheDaysBeforeEachExposure() throws {
+        let dir = try Self.rollout(days: 8, users: 80)
+        let log = try String(contentsOf: dir.appendingPathComponent("log.jsonl"), encoding: .utf8)
+        var out: [Substring] = []
+        var exposure: Substring?
+        var user = ""
+        for line in log.split(separator: "\n") {
+            let object = try Self.object(String(line))
+            let name = object["user"] as! String
+            if name != user, let pending = exposure { out.append(pending) }
+            if name != user { (user, exposure) = (name, nil) }
+            if object["type"] as? String == "exposure" {
+                exposure = line
+                continue
+            }
+            if let pending = exposure, (object["at"] as! String) >= "2026-01-08T12" {
+                out.append(pending)
+                exposure = nil
+            }
+            out.append(line)
+        }
+        if let pending = exposure { out.append(pending) }
+        // The exposure keeps its own time: move it to the time of the line it now precedes.
+        var fixed: [String] = []
+        for (i, line) in out.enumerated() {
+            guard line.contains("\"type\":\"exposure\""), i + 1 < out.count else {
+                fixed.append(String(line))
+                continue
+            }
+            let next = try Self.object(String(out[i + 1]))
+            let object = try Self.object(String(line))
+            guard next["user"] as? String == object["user"] as? String, let at = next["at"] as? String else {
+                fixed.append(String(line))
+                continue
+            }
+            fixed.append(String(line).replacingOccurrences(of: object["at"] as! String, with: at))
+        }
+        try (fixed.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("pre.jsonl"), atomically: true, encoding: .utf8)
+        let analyzed = try CLI.run(["analyze", "pre.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try Self.object(analyzed.stdout)
+        let metrics = try #require(report["metrics"] as? [[String: Any]])
+        let reductions = metrics.compactMap { m in
+            ((m["comparisons"] as? [[String: Any]])?.first?["cuped_variance_reduction"] as? Double).map { (m["id"] as! String, $0) }
+        }
+        #expect(reductions.count >= 5, "\(reductions)")
+        #expect(reductions.contains { $0.0 == "yes_rate" && $0.1 > 0 }, "\(reductions)")
+        let table = try CLI.run(["analyze", "pre.jsonl", "--rules", "x.bundle"], in: dir)
+        #expect(table.stdout.contains("CUPED (each user's days before its exposure): variance reduced by "), "\(table.stdout)")
+        let without = try CLI.run(["analyze", "pre.jsonl", "--rules", "x.bundle", "--no-cuped", "--format", "json"], in: dir)
+        #expect(!without.stdout.contains("cuped_variance_reduction"))
+    }
+
     @Test func aRuleSetThatIsNotARolloutIsRefused() throws {
         let dir = try Self.rollout(days: 1, users: 4)
         for rules in ["x.bundle#lenient", "control"] {

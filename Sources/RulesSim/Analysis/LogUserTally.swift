@@ -24,8 +24,9 @@ struct LogUserTally {
     static let maxDays = 3660
 
     /// Replays `events` (the user's, in time order) through `engine`, in a batch of its own.
-    /// `exposure`: the index in `events` of the user's exposure to its arm.
-    init(name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis) throws {
+    /// `exposure`: the index in `events` of the user's exposure to its arm. `beforeExposure`: only
+    /// the days before the exposure's (its pre-period, as the rules before the rollout decided it).
+    init(name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis, beforeExposure: Bool = false) throws {
         precondition(!events.isEmpty)
         var zone = "UTC"
         var uses = (pressure: false, habits: false, miga: false)
@@ -41,9 +42,9 @@ struct LogUserTally {
         }
         let clock = (try? LocalClock(timeZoneID: zone)) ?? (try! LocalClock(timeZoneID: "UTC"))
         let first = clock.day(of: events[0].at.millis)
-        let count = max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
-        days = Array(repeating: DayTotals(), count: count)
         exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
+        let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
+        days = Array(repeating: DayTotals(), count: count)
         guard count > 0 else { return }
         var view: UserSummary?
         var ledger = EarnedLedger()
@@ -104,6 +105,12 @@ struct LogUserTally {
             for (i, event) in events.enumerated() {
                 let at = event.at.millis
                 let raw = max(0, first.days(to: clock.day(of: at)))
+                if beforeExposure, raw >= exposureDay {
+                    // The exposure's day has begun: time passes to its start, which ends the day before.
+                    for k in (open + 1)...max(open + 1, exposureDay) where k <= count && k > open { try passMidnight(k) }
+                    open = max(open, exposureDay)
+                    break
+                }
                 let midnightTick: Bool
                 if case .tick = event.kind { midnightTick = at == startOf(raw) && raw > 0 } else { midnightTick = false }
                 if raw > open {

@@ -128,8 +128,17 @@ package struct RolloutAnalysis: Sendable {
                     let (user, arm, exposure) = assignments[u]
                     let (engine, set) = engines[arm]
                     try set.host.seedRandom(Self.seed(of: user, seed: seed))
-                    let tally = try LogUserTally(name: user, events: log.events[user]!, exposure: exposure, engine: engine, logEnd: end)
-                    mine.append(UserPart(tally, days: days, metrics: metrics))
+                    let events = log.events[user]!
+                    let tally = try LogUserTally(name: user, events: events, exposure: exposure, engine: engine, logEnd: end)
+                    // The pre-period as it happened, under the rules before the rollout (the control's),
+                    // for every arm alike: CUPED's covariate must not depend on the arm.
+                    var before: LogUserTally?
+                    if arm != 0, tally.exposureDay > 0 {
+                        try engines[0].1.host.seedRandom(Self.seed(of: user, seed: seed))
+                        before = try LogUserTally(
+                            name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
+                    }
+                    mine.append(UserPart(tally, before: before, days: days, metrics: metrics))
                 }
                 results.withLock { $0[w] = mine }
             } catch {
@@ -203,12 +212,16 @@ package struct RolloutAnalysis: Sendable {
         var moments: [MetricMoments]
         var failures: RuleFailures
 
-        init?(_ tally: LogUserTally, days limit: Int?, metrics: [Metric]) {
+        /// `preExposure`: the user's days before its exposure replayed under the control's rules
+        /// (nil: `tally`'s own, the user being in the control).
+        init?(_ tally: LogUserTally, before preExposure: LogUserTally? = nil, days limit: Int?, metrics: [Metric]) {
             let start = tally.exposureDay
-            let end = min(tally.days.count, start + (limit ?? Int.max))
+            let end = min(tally.days.count, limit.map { start + $0 } ?? Int.max)
             guard start < end else { return nil }
             days = Array(tally.days[start..<end])
-            let before = Array(tally.days[max(0, start - (limit ?? Int.max))..<start])
+            let preDays = preExposure?.days ?? tally.days
+            let from = limit.map { max(0, start - $0) } ?? 0
+            let before = Array(preDays[min(from, preDays.count)..<min(start, preDays.count)])
             let after = Self.summary(days)
             let pre = before.isEmpty ? nil : Self.summary(before)
             moments = metrics.map { metric in
