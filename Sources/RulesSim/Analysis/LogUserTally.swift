@@ -72,10 +72,7 @@ struct LogUserTally {
             tally.days[k].active += 1
             if uses.habits { tally.days[k].habitUsers += 1 }
             if uses.miga { tally.days[k].migaUsers += 1 }
-            if uses.pressure, let view {
-                tally.days[k].tiers[min(view.tier, tally.days[k].tiers.count - 1)] += 1
-                tally.days[k].countStreak(view.currentStreak)
-            }
+            if uses.pressure, let view { tally.days[k].countPressure(view) }
             // The completions the day planned: each task due that day, its times per day (as a
             // simulation counts its persona's tasks; a task counts from its start date, else day 0).
             if uses.habits, let date = first.adding(days: k) {
@@ -84,11 +81,7 @@ struct LogUserTally {
                 }
             }
             if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
-                for (_, streak) in streaks {
-                    Histogram.count(streak.current, into: &tally.days[k].habitStreaks)
-                    if let longest = streak.longestBest { Histogram.count(longest, into: &tally.days[k].bestStreaks) }
-                    if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &tally.days[k].scores) }
-                }
+                tally.days[k].countHabitStreaks(streaks)
             }
             tally.days[k].maxReminders = tally.days[k].reminders
             if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }

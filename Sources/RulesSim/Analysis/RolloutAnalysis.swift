@@ -202,7 +202,7 @@ package struct RolloutAnalysis: Sendable {
             digest.add(user)
             key = UInt64(digest.hex, radix: 16) ?? 0
         }
-        return Int64(bitPattern: seed &* 0x9E37_79B9_7F4A_7C15 &+ key)
+        return SimRandom.ruleSeed(seed, key: key)
     }
 
     /// One user's part: its days after its exposure and, per metric, its numerator and

@@ -173,6 +173,26 @@ package struct DayTotals: Codable, Sendable, Equatable {
 
     mutating func countStreak(_ streak: Int) { Histogram.count(streak, into: &streaks) }
 
+    /// Counts a Pressure user's state at the end of the day: its tier and its current streak.
+    mutating func countPressure(_ view: UserSummary) {
+        tiers[min(view.tier, tiers.count - 1)] += 1
+        countStreak(view.currentStreak)
+    }
+
+    /// Counts a user's habit tasks at the end of the day: by their current streak, and by their
+    /// longest best streak and their score when the rule set returns them; whether it returned any.
+    @discardableResult
+    mutating func countHabitStreaks(_ streaks: [(String, HabitStreak)]) -> Bool {
+        var any = false
+        for (_, streak) in streaks {
+            Histogram.count(streak.current, into: &habitStreaks)
+            if let longest = streak.longestBest { Histogram.count(longest, into: &bestStreaks) }
+            if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &scores) }
+            any = any || streak.best != nil || streak.score != nil
+        }
+        return any
+    }
+
     /// Counts a user of `persona` on the day; when it is still active (has not left), also among the
     /// active users and in the apps it uses but Pressure (counted on its tier) and Earned (in
     /// `earned`, by the user's own draw of `earned.share`).

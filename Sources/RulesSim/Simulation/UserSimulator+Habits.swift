@@ -91,14 +91,7 @@ extension UserSimulator {
     @discardableResult
     func countHabitStreaks(name: String, at time: EpochMillis, into day: inout DayTotals, _ run: inout Run) -> Bool {
         guard let streaks = try? engine.habitStreaks(ofRecorded: name, at: time) else { return false }
-        var any = false
-        for (task, streak) in streaks {
-            Histogram.count(streak.current, into: &day.habitStreaks)
-            run.noteStreak(task, streak.current)
-            if let longest = streak.longestBest { Histogram.count(longest, into: &day.bestStreaks) }
-            if let score = streak.score { Histogram.count(Int((score * 100).rounded()), into: &day.scores) }
-            any = any || streak.best != nil || streak.score != nil
-        }
-        return any
+        for (task, streak) in streaks { run.noteStreak(task, streak.current) }
+        return day.countHabitStreaks(streaks)
     }
 }

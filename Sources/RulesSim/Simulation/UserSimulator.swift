@@ -188,8 +188,7 @@ final class UserSimulator {
                 step(.tick, at: dayStart, name: name, day: d - 1, &run, &days)
                 days[d - 1].countUser(of: spec, active: true)
                 if pressure, let view = run.view {
-                    days[d - 1].tiers[min(view.tier, days[d - 1].tiers.count - 1)] += 1
-                    days[d - 1].countStreak(view.currentStreak)
+                    days[d - 1].countPressure(view)
                 }
                 // The tasks' streaks at the end of each day (the metric, and what the user sees the next morning).
                 if !spec.habits.isEmpty {
