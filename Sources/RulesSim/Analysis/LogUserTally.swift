@@ -100,7 +100,7 @@ struct LogUserTally {
                 let raw = max(0, first.days(to: clock.day(of: at)))
                 if beforeExposure, raw >= exposureDay {
                     // The exposure's day has begun: time passes to its start, which ends the day before.
-                    for k in (open + 1)...max(open + 1, exposureDay) where k <= count && k > open { try passMidnight(k) }
+                    if exposureDay > open { for k in (open + 1)...exposureDay { try passMidnight(k) } }
                     open = max(open, exposureDay)
                     break
                 }
