@@ -103,11 +103,18 @@ public final class LuaHost {
     /// than one step are not counted.
     public var instructionsRun: Int64 { runtime.pointee.instructions_total }
 
-    /// `math.random`'s generator state (empty when the library has none).
+    /// `math.random`'s generator state (empty when the library has none); set, the generator
+    /// draws on from there (a state of another size is ignored).
     public var randomState: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        guard rr_random_stamp(runtime, &bytes) != 0 else { return [] }
-        return Array(bytes.prefix(runtime.pointee.random_state_size))
+        get {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            guard rr_random_stamp(runtime, &bytes) != 0 else { return [] }
+            return Array(bytes.prefix(runtime.pointee.random_state_size))
+        }
+        set {
+            guard let state = runtime.pointee.random_state, newValue.count == runtime.pointee.random_state_size else { return }
+            newValue.withUnsafeBytes { UnsafeMutableRawPointer(mutating: state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
     }
 
     /// Puts the state where calls it did not make would have left it: `instructions` more counted
@@ -116,8 +123,7 @@ public final class LuaHost {
     /// so that the calls after it see the same counts and draws as if it had been computed here.
     public func resume(afterInstructions instructions: Int64, randomState: [UInt8]) {
         runtime.pointee.instructions_total += instructions
-        guard let state = runtime.pointee.random_state, randomState.count == runtime.pointee.random_state_size else { return }
-        randomState.withUnsafeBytes { UnsafeMutableRawPointer(mutating: state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        self.randomState = randomState
     }
 
     /// Runs a full garbage collection (to measure what a loaded file keeps).

@@ -82,7 +82,7 @@ package enum ReplayBench {
 
         progress?("replay in memory, line by line")
         let sequential = try cpu {
-            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet))
+            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet), draws: RuleDraws(seed: 1))
             var rest = lines.makeIterator()
             var written = 0
             replay.run(next: { rest.next() }, writeValue: { written += $0.description.utf8.count })
@@ -115,7 +115,7 @@ package enum ReplayBench {
         let replayDB = try cpu {
             let store = try Store.open(path: replayedDB)
             defer { try? store.close() }
-            let replay = Replay(engine: Engine(store: store, rules: try ruleSet.snapshot.load()))
+            let replay = Replay(engine: Engine(store: store, rules: try ruleSet.snapshot.load()), draws: RuleDraws(seed: 1))
             var rest = lines.makeIterator()
             var written = 0
             replay.run(next: { rest.next() }, writeValue: { written += $0.description.utf8.count })

@@ -79,6 +79,10 @@ struct ReplayCommand: ParsableCommand {
         parsing: .unconditional,
         help: "Worker threads for a file replayed in memory, 1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
         transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "The seed of the rules' math.random, 0 to \(UInt64.max): each user draws from a stream of its own, a user uN what simulate --seed gave it. (default: 1)",
+        transform: WholeNumber.seed) var seed: UInt64 = 1
 
     func run() throws {
         try BundleRules.refuseRollout(ruleFolder.rules)
@@ -111,7 +115,7 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) } ?? Store.inMemory()
-        let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
+        let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: RuleDraws(seed: seed))
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
@@ -154,7 +158,9 @@ struct ReplayCommand: ParsableCommand {
     /// and exit status as a replay line by line, the lines written a window at a time.
     private func replayInParallel(fd: Int32, ruleSet: RuleSet) throws {
         let jobs = jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, ParallelReplay.maxJobs)
-        let replay = try ParallelReplay(rules: ruleSet, options: ParallelReplay.Options(jobs: jobs))
+        var options = ParallelReplay.Options(jobs: jobs)
+        options.seed = seed
+        let replay = try ParallelReplay(rules: ruleSet, options: options)
         var reader = LineReader(fd: fd)
         let console = Console.current
         var pending = ""

@@ -1,6 +1,7 @@
 import Foundation
 import RulesEngine
 import RulesModel
+import RulesStore
 import Testing
 
 @Suite struct ParallelReplayTests {
@@ -69,6 +70,60 @@ import Testing
         parallel.run(next: { rest.next() }, write: { got.append($0.text) })
         #expect(got == expected)
         #expect(!got.contains { $0.contains("\"state\":") })
+    }
+
+    /// Reminder times drawn from `math.random` (loaded without the proofs, which refuse them):
+    /// each user draws from its own stream, so any number of workers gives the outputs of a
+    /// sequential replay with the same seed, a user's lines are those of the user replayed alone,
+    /// and another seed draws otherwise.
+    @Test func drawsFromMathRandomAreEachUsersOwn() throws {
+        let folder = try RuleFixture.folder(
+            with: try RuleFixture.edited([("  local times = {}\n", "  local times = {}\n  if math.random() < 0.5 then return { \"12:00\" } end\n")]))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Six users' ten days, interleaved: each day's commitments, then the check-ins.
+        var lines: [[UInt8]] = []
+        for day in 2...11 {
+            let date = "2026-03-\(day < 10 ? "0" : "")\(day)"
+            for u in 1...6 {
+                if day == 2 { lines.append(Array(#"{"at": "\#(date)T07:00:00Z", "user": "u\#(u)", "type": "settings", "timezone": "UTC"}"#.utf8)) }
+                lines.append(Array(#"{"at": "\#(date)T08:00:00Z", "user": "u\#(u)", "type": "commitment", "text": "x"}"#.utf8))
+            }
+            for u in 1...6 {
+                let result = (day + u) % 3 == 0 ? "NO" : "YES"
+                lines.append(Array(#"{"at": "\#(date)T18:00:00Z", "user": "u\#(u)", "type": "check_in", "result": "\#(result)"}"#.utf8))
+            }
+        }
+        func sequential(_ lines: [[UInt8]], seed: UInt64) throws -> [String] {
+            let rules = try RuleSet.load(folder.path, proving: false)
+            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: rules), draws: RuleDraws(seed: seed))
+            var rest = lines.makeIterator()
+            var out: [String] = []
+            replay.run(next: { rest.next() }, writeValue: { out.append($0.description) })
+            return out
+        }
+        let expected = try sequential(lines, seed: 7)
+        #expect(expected.contains { $0.contains(#"["12:00"]"#) } && expected.contains { !$0.contains(#"["12:00"]"#) })
+        #expect(try sequential(lines, seed: 8) != expected)
+        for jobs in 1...3 {
+            var options = ParallelReplay.Options(jobs: jobs)
+            options.windowLines = 5
+            options.seed = 7
+            let parallel = try ParallelReplay(rules: try RuleSet.load(folder.path, proving: false), options: options)
+            var rest = lines.makeIterator()
+            var got: [String] = []
+            parallel.run(next: { rest.next() }, write: { got.append($0.text) })
+            #expect(got == expected, "\(jobs) jobs")
+        }
+        // One user's lines alone (renumbered by position): the same decisions as among the others.
+        let alone = try sequential(lines.filter { String(decoding: $0, as: UTF8.self).contains(#""user": "u3""#) }, seed: 7)
+        let among = expected.filter { $0.contains(#""user":"u3""#) }
+        #expect(!alone.isEmpty)
+        #expect(alone.map(Self.withoutLine) == among.map(Self.withoutLine))
+    }
+
+    /// An output line without its `"line":N,` (the input line's number).
+    static func withoutLine(_ text: String) -> String {
+        text.replacingOccurrences(of: #"^\{"line":\d+,"#, with: "{", options: .regularExpression)
     }
 
     final class Seen: @unchecked Sendable {

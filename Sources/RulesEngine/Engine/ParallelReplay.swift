@@ -19,8 +19,8 @@ import RulesModel
 /// leaves the state out of the outputs (not computed: the event is applied as a simulation
 /// applies it).
 ///
-/// A rule that draws from `math.random` draws from its worker's stream: its answers, hence the
-/// outputs, may then depend on the number of workers (one worker draws as a sequential replay).
+/// A rule that draws from `math.random` draws from its user's stream (``RuleDraws``, seeded from
+/// ``Options/seed``), whichever worker applies the user's events.
 package final class ParallelReplay {
     package struct Options: Sendable {
         /// Worker threads, each with its own rule set and engine.
@@ -31,6 +31,8 @@ package final class ParallelReplay {
         package var windowLines = 20_000
         /// The most bytes read before they are applied (a line read is always applied).
         package var windowBytes = 8 << 20
+        /// The seed of the users' `math.random` streams (``RuleDraws``).
+        package var seed: UInt64 = 1
 
         package init(jobs: Int, state: Bool = true) {
             self.jobs = jobs
@@ -71,7 +73,10 @@ package final class ParallelReplay {
         var workers: [Worker] = []
         for w in 0..<options.jobs {
             let set = w == 0 ? rules : try rules.snapshot.load(limits: rules.host.limits)
-            workers.append(Worker(index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, observer: observer?(w)))
+            workers.append(
+                Worker(
+                    index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, seed: options.seed,
+                    observer: observer?(w)))
         }
         self.workers = workers
     }
@@ -206,7 +211,7 @@ package final class ParallelReplay {
         /// What the rules printed for the event being applied.
         private var prints: [String] = []
 
-        init(index: Int, rules: RuleSet, ruleFolder: String, state: Bool, observer: ((Applied) -> Void)?) {
+        init(index: Int, rules: RuleSet, ruleFolder: String, state: Bool, seed: UInt64, observer: ((Applied) -> Void)?) {
             self.index = index
             self.rules = rules
             self.state = state
@@ -218,7 +223,7 @@ package final class ParallelReplay {
                 next += 1
                 return UserID(next)
             }
-            replay = Replay(engine: engine)
+            replay = Replay(engine: engine, draws: RuleDraws(seed: seed))
             rules.host.positionedPrintHandler = { [unowned self] text, position in
                 prints.append(Replay.printLine(text, at: position))
             }

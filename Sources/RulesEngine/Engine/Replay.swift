@@ -12,8 +12,13 @@ import RulesStore
 /// refused line changes nothing; the replay goes on.
 package struct Replay {
     package let engine: Engine
+    /// Each user's own stream of `math.random` (`replay`'s), or nil: one stream for the whole file.
+    package let draws: RuleDraws?
 
-    package init(engine: Engine) { self.engine = engine }
+    package init(engine: Engine, draws: RuleDraws? = nil) {
+        self.engine = engine
+        self.draws = draws
+    }
 
     /// The output line for each input line that is not blank or a comment; how the replay went.
     @discardableResult
@@ -130,6 +135,10 @@ package struct Replay {
             ("line", .int(number)), ("at", .string(event.at.description)), ("user", .string(event.user)),
             ("type", .string(event.kind.typeName)),
         ]
+        if let draws, let host = (engine.rules as? RuleSet)?.host {
+            // Only a Lua error in math.randomseed (out of memory) fails, and then the event's own call does.
+            try? draws.draw(for: event.user, in: host)
+        }
         do {
             guard state else {
                 return .object(fields + [("ok", .bool(true)), ("decisions", try engine.applySummarized(event).decisions.json)])

@@ -127,14 +127,14 @@ package struct RolloutAnalysis: Sendable {
                 for u in stride(from: w, to: assignments.count, by: jobs) {
                     let (user, arm, exposure) = assignments[u]
                     let (engine, set) = engines[arm]
-                    try set.host.seedRandom(Self.seed(of: user, seed: seed))
+                    try set.host.seedRandom(RuleDraws.seed(of: user, seed: seed))
                     let events = log.events[user]!
                     let tally = try LogUserTally(name: user, events: events, exposure: exposure, engine: engine, logEnd: end)
                     // The pre-period as it happened, under the rules before the rollout (the control's),
                     // for every arm alike: CUPED's covariate must not depend on the arm.
                     var before: LogUserTally?
                     if arm != 0, tally.exposureDay > 0 {
-                        try engines[0].1.host.seedRandom(Self.seed(of: user, seed: seed))
+                        try engines[0].1.host.seedRandom(RuleDraws.seed(of: user, seed: seed))
                         before = try LogUserTally(
                             name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
                     }
@@ -189,20 +189,6 @@ package struct RolloutAnalysis: Sendable {
         self.problems = problems
         self.failures = failures
         self.events = events
-    }
-
-    /// The seed of a user's rules' `math.random`: a simulated user's (`uN`, as `simulate --seed`
-    /// seeds it, so that a simulated log replays as it was simulated), else one from its name.
-    static func seed(of user: String, seed: UInt64) -> Int64 {
-        let key: UInt64
-        if user.first == "u", let n = UInt64(user.dropFirst()), n >= 1 {
-            key = n - 1
-        } else {
-            var digest = FNV64()
-            digest.add(user)
-            key = UInt64(digest.hex, radix: 16) ?? 0
-        }
-        return SimRandom.ruleSeed(seed, key: key)
     }
 
     /// One user's part: its days after its exposure and, per metric, its numerator and

@@ -32,7 +32,7 @@ final class WalkWorker: @unchecked Sendable {
     /// Seeds both sets' `math.random` for one history, from the comparison's seed and the history's
     /// case: a rule that draws from it draws the same numbers whichever thread walks the history.
     func seedRandom(seed: UInt64, case k: Int) throws {
-        let value = SimRandom.ruleSeed(seed, key: UInt64(truncatingIfNeeded: k))
+        let value = RuleDraws.seed(seed, key: UInt64(truncatingIfNeeded: k))
         for rules in [a, b] { try (rules as? RuleSet)?.host.seedRandom(value) }
     }
 

@@ -20,10 +20,6 @@ struct SimRandom {
     /// Whether the user leaves at the end of a day ("LEAVE"), apart from every other draw.
     static let leave: UInt64 = 0x4C45_4156_45
 
-    /// The seed of the rules' `math.random` for the unit of work `key` of a run seeded `seed` (a
-    /// simulated user's id − 1, a compared history's case): the same draws whichever worker runs it.
-    static func ruleSeed(_ seed: UInt64, key: UInt64) -> Int64 { Int64(bitPattern: seed &* 0x9E37_79B9_7F4A_7C15 &+ key) }
-
     init(seed: UInt64, user: Int, stream: UInt64 = SimRandom.main) {
         generator = SeededGenerator(seed: seed, UInt64(user), stream)
     }

@@ -76,7 +76,7 @@ final class SimulationWorker {
             let a = config.rollout?.arm(of: name) ?? 0
             // Rules and personas that draw from math.random draw the same numbers for this user
             // whichever worker runs it.
-            let seed = SimRandom.ruleSeed(config.seed, key: UInt64(bitPattern: key))
+            let seed = RuleDraws.seed(config.seed, key: UInt64(bitPattern: key))
             try ruleSets[a]?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             try metrics?.seedRandom(seed)
