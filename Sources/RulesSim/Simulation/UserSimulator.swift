@@ -103,12 +103,8 @@ final class UserSimulator {
         /// complete tomorrow morning for today (`late`).
         var freezesHeld: [String: Int] = [:]
         var lateTomorrow: [String] = []
-        /// For the team's metrics: the day's events and decisions so far, the user's clock, and
-        /// whether each metric has had a value (other than 0) for the user yet.
-        var metricDay: TeamMetricDay?
-        var clock: LocalClock?
-        var metricSeen: [Bool] = []
-        var metricNonzero: [Bool] = []
+        /// For the team's metrics: the day's events and decisions so far.
+        var metricUser: TeamMetricUser?
     }
 
     /// `Run.events` between users, emptied with its capacity kept: a user's few hundred events are
@@ -151,7 +147,6 @@ final class UserSimulator {
         let pressure = spec.uses(.pressure)
         let isPaid = pressure && run.random.chance(spec.paidShare)
         let clock = try LocalClock(timeZoneID: spec.settings.timezone)
-        run.clock = clock
         run.habitTasks = try spec.habits.map { $0.frequency == nil ? nil : try $0.modelTask(start: config.start) }
         var earnedRandom = SimRandom(seed: config.seed, user: key, stream: SimRandom.earned)
         if let earned = spec.earned, earnedRandom.chance(earned.share) {
@@ -160,9 +155,7 @@ final class UserSimulator {
         }
         if let metrics {
             let apps = Metric.App.used.filter { $0 == .earned ? run.earned != nil : spec.uses($0) }
-            run.metricDay = TeamMetricDay(index: 0, date: config.start.rawValue, user: name, apps: apps)
-            run.metricSeen = Array(repeating: false, count: metrics.metrics.count)
-            run.metricNonzero = run.metricSeen
+            run.metricUser = TeamMetricUser(metrics, user: name, apps: apps, clock: clock, date: config.start)
         }
         for d in 0...dayCount {
             let date = config.start.adding(days: d)!
@@ -198,7 +191,7 @@ final class UserSimulator {
                 days[d - 1].maxReminders = max(days[d - 1].maxReminders, run.reminders[d - 1])
                 if let earned = run.earned, earned.started { Histogram.count(earned.ledger.balance, into: &days[d - 1].earned.balances) }
                 // (The last day's after Earned's rollover below: its events count on that day.)
-                if let metrics, d < dayCount { try countMetrics(metrics, day: d - 1, name: name, into: &days[d - 1], &run) }
+                if d < dayCount { try countMetrics(day: d - 1, into: &days[d - 1], &run) }
                 // Leaving at the end of the day: the user sends no more events; it stays in the cohort's count.
                 if d < dayCount, let leaving = run.responses.leaving {
                     let p = leaving.chance(
@@ -217,7 +210,7 @@ final class UserSimulator {
                         .tick, at: dayStart + Int64(engine.rules.streakKnobs.earned.dayStartsAt.minutes + 1) * Millis.minute, name: name,
                         day: d - 1, &run, &days)
                 }
-                if let metrics { try countMetrics(metrics, day: d - 1, name: name, into: &days[d - 1], &run) }
+                try countMetrics(day: d - 1, into: &days[d - 1], &run)
                 break
             }
             try simulateDay(d, date: date, dayStart: dayStart, spec: spec, name: name, &run, &days)
@@ -375,13 +368,10 @@ final class UserSimulator {
         } catch {
             days[d].refused += 1
             countFailure(error, of: event, day: d, &run)
-            if run.metricDay != nil { run.metricDay!.note(event, refused: true, clock: run.clock!) }
+            run.metricUser?.note(event, decided: nil)
             return nil
         }
-        if run.metricDay != nil {
-            run.metricDay!.note(event, refused: false, clock: run.clock!)
-            run.metricDay!.note(applied.decisions, at: time, clock: run.clock!)
-        }
+        run.metricUser?.note(event, decided: applied.decisions)
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
         switch kind {
@@ -411,23 +401,12 @@ final class UserSimulator {
 
     /// Counts the team's metrics on the user's day `d` (its events and decisions, and the state the
     /// engine reports at its end) into `day`, then starts the next day's record.
-    private func countMetrics(_ metrics: TeamMetrics, day d: Int, name: String, into day: inout DayTotals, _ run: inout Run) throws {
-        guard let record = run.metricDay else { return }
+    private func countMetrics(day d: Int, into day: inout DayTotals, _ run: inout Run) throws {
+        guard run.metricUser != nil else { return }
         let state = TeamMetricDay.State(
             pressure: run.view, balance: run.earned.map { $0.started ? $0.ledger.balance : 0 },
             habits: run.habitStreak.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        var table: LuaValue?
-        for (i, metric) in metrics.metrics.enumerated() where metric.app == .cohort || record.apps.contains(metric.app) {
-            if table == nil { table = record.lua(state: state) }
-            guard let value = try metrics.value(of: i, on: table!, user: name, date: record.date) else { continue }
-            let firstNonzero = value != 0 && !run.metricNonzero[i]
-            day.team[i].count(
-                value, first: !run.metricSeen[i], firstNonzero: firstNonzero, keepsValues: metric.aggregate.keepsValues)
-            run.metricSeen[i] = true
-            if firstNonzero { run.metricNonzero[i] = true }
-        }
-        let next = config.start.adding(days: d + 1)?.rawValue ?? ""
-        run.metricDay = TeamMetricDay(index: d + 1, date: next, user: name, apps: record.apps)
+        try run.metricUser?.endDay(state: state, into: &day, next: config.start.adding(days: d + 1))
     }
 
     /// Counts a refused event when the rule set failed on it (not when the apps' rules refused
