@@ -68,6 +68,11 @@ struct AnalyzeCommand: ParsableCommand {
             "Analyse only shard i of n of the log's users (by a hash of the user's name); `rulesrun merge` adds the shards' JSON reports up.",
             valueName: "i/n"))
     var shard: String?
+    @Option(
+        help: ArgumentHelp(
+            "The team's metrics file (as simulate's --metrics); by default the control arm's metrics.lua, if it has one.",
+            valueName: "file"))
+    var metrics: String?
     @Option(help: "Worker threads (default: the cores).") var jobs: Int?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
 
@@ -94,6 +99,14 @@ struct AnalyzeCommand: ParsableCommand {
                 + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: [("the events \(events)", events), ("the bundle \(rules)", rules)]
                 + (prediction.map { [("the prediction \($0)", $0)] } ?? []))
+        let teamMetrics: TeamMetrics.Source?
+        do {
+            teamMetrics = try metrics.map { try TeamMetrics.source(file: $0) } ?? TeamMetrics.source(rules: rollout.folders[0])
+            if let teamMetrics { _ = try TeamMetrics(teamMetrics) }
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
         var predicted: Prediction?
         if let prediction {
             do {
@@ -138,7 +151,7 @@ struct AnalyzeCommand: ParsableCommand {
         do {
             analysis = try RolloutAnalysis(
                 log: log, rollout: rollout, days: days, seed: seed,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part)
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, metrics: teamMetrics)
         } catch {
             Terminal.error("analyze: \(error)")
             throw ExitCode(2)

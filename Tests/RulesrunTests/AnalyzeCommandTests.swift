@@ -159,6 +159,76 @@ import Testing
         #expect(refused.stderr.contains("--prediction other.json: expected the JSON report of `rulesrun compare --json`"), "\(refused.stderr)")
     }
 
+    /// The team's metrics (`--metrics`, as simulate's): each arm's figure is the one the simulation
+    /// of the rollout reported for it, with an interval (a mean per user-day by the delta method,
+    /// per user and shares of users by Welch's); shards carry their declarations into `merge`.
+    @Test func theTeamsMetricsAreMeasuredAsSimulated() throws {
+        let metrics = """
+            return {
+              { id = "events_per_day", label = "events per active user-day", unit = "per_user_day", aggregate = "mean",
+                day = function(d) return #d.events end },
+              { id = "yes_per_user", label = "YES check-ins per user", app = "pressure", unit = "count", aggregate = "per_user",
+                day = function(d)
+                  local n = 0
+                  for _, e in ipairs(d.events) do if e.type == "check_in" and e.result == "YES" then n = n + 1 end end
+                  return n
+                end },
+              { id = "reached_tier_2", label = "users who reached tier 2", app = "pressure", unit = "share",
+                aggregate = "share_of_users", day = function(d) return d.pressure.tier >= 2 end },
+              { id = "streak_p50_days", label = "streak p50 of user-days", app = "pressure", unit = "days", aggregate = "p50",
+                day = function(d) return d.pressure.current_streak end },
+            }
+            """
+        let dir = try BundleExperimentCommandTests.folder()
+        try metrics.write(to: dir.appendingPathComponent("m.lua"), atomically: true, encoding: .utf8)
+        let built = try CLI.run(BundleExperimentCommandTests.build + ["--allocation", "control=50%,lenient=50%"], in: dir)
+        #expect(built.status == 0, "\(built.stderr)")
+        let simulated = try CLI.run(
+            ["simulate", "6d", "--users", "60", "--no-db", "--format", "json", "--out", "sim.json", "--rules", "x.bundle",
+             "--events", "log.jsonl", "--metrics", "m.lua"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json", "--metrics", "m.lua"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try Self.object(analyzed.stdout)
+        let sim = try Self.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
+        let arms = try #require((sim["arms"] as? [String: Any])?["arms"] as? [[String: Any]])
+        let rows = try #require(report["metrics"] as? [[String: Any]])
+        for id in ["events_per_day", "yes_per_user", "reached_tier_2"] {
+            let row = try #require(rows.first { $0["id"] as? String == id }, "\(id) is measured")
+            let values = try #require(row["arms"] as? [String: Any])
+            for arm in arms {
+                let name = arm["arm"] as! String
+                let expected = try #require(((arm["metrics"] as? [String: Any])?[id] as? [String: Any])?["value"] as? Double, "\(id) simulated")
+                let value = try #require(values[name] as? Double)
+                #expect(abs(value - expected) <= 0.00005, "\(id) on \(name): \(value) ≠ \(expected)")
+            }
+            let comparison = try #require((row["comparisons"] as? [[String: Any]])?.first)
+            #expect(comparison["method"] as? String == (id == "events_per_day" ? "delta" : "welch"), "\(id): \(comparison)")
+        }
+        // A percentile of user-days has no sum over users: not measured (docs/analyze.md says so).
+        #expect(!rows.contains { $0["id"] as? String == "streak_p50_days" })
+        #expect((report["team_metrics"] as? [[String: Any]])?.count == 4)
+        // Shards and merge keep them; a shard without them is refused.
+        for i in 1...2 {
+            let shard = try CLI.run(
+                ["analyze", "log.jsonl", "--rules", "x.bundle", "--shard", "\(i)/2", "--format", "json", "--out", "s\(i).json",
+                 "--metrics", "m.lua"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merged = try CLI.run(["merge", "s2.json", "s1.json", "--format", "json"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == analyzed.stdout)
+        _ = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--shard", "2/2", "--format", "json", "--out", "t2.json"], in: dir)
+        let mixed = try CLI.run(["merge", "s1.json", "t2.json"], in: dir)
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("analyse every shard with the same metrics.lua"), "\(mixed.stderr)")
+        // A broken metrics file is refused at its line before the log is read.
+        try "return { { id = 3 } }".write(to: dir.appendingPathComponent("bad.lua"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--metrics", "bad.lua"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.lua:1"), "\(bad.stderr)")
+    }
+
     /// `--shard i/n` and `merge`: the shards' sufficient statistics add up to the whole log's
     /// report, byte for byte, in any order; a missing or bent shard is refused by name.
     @Test func shardsMergeIntoTheWholeLogsReport() throws {

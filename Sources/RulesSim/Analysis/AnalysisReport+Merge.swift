@@ -37,6 +37,11 @@ extension AnalysisReport {
             ] where mine != theirs {
                 throw AnalysisError("\(name): \(field) \(mine), but \(first.name) has \(theirs): merge shards of one analysis")
             }
+            guard a.team == first.report.analysis.team else {
+                throw AnalysisError(
+                    "\(name): team metrics \(a.team.map(\.id)), but \(first.name) has \(first.report.analysis.team.map(\.id)): "
+                        + "analyse every shard with the same metrics.lua")
+            }
             guard a.shard.count == n else { throw AnalysisError("\(name): shard \(a.shard), but \(first.name) is one of \(n)") }
             if let other = seen[a.shard.index] { throw AnalysisError("\(name) and \(other) are both shard \(a.shard)") }
             seen[a.shard.index] = name
@@ -106,8 +111,26 @@ extension AnalysisReport {
         let names = arms.map(\.name)
         var users: [Int] = []
         for name in names { users.append(try int(value["users"]?[name], "users.\(name)", 0...MetricMoments.maxUsers)) }
+        var team: [TeamMetric] = []
+        if let declared = value["team_metrics"] {
+            guard case .array(let list) = declared, list.count <= TeamMetrics.maxMetrics else {
+                throw AnalysisError("team_metrics: expected an array of at most \(TeamMetrics.maxMetrics) metric declarations")
+            }
+            for (i, item) in list.enumerated() {
+                do {
+                    let metric = try JSONDecoder().decode(TeamMetric.self, from: Data(item.description.utf8))
+                    guard !team.contains(where: { $0.id == metric.id }), RolloutAnalysis.measured(team: []).allSatisfy({ $0.id != metric.id })
+                    else { throw AnalysisError("team_metrics[\(i)].id: '\(metric.id)' names two metrics") }
+                    team.append(metric)
+                } catch let error as AnalysisError {
+                    throw error
+                } catch {
+                    throw AnalysisError("team_metrics[\(i)]: expected {id, label, app, unit, aggregate} (\(error))")
+                }
+            }
+        }
         var moments: [(metric: Metric, arms: [MetricMoments])] = []
-        for metric in MetricRegistry.summary where metric.ratio != nil {
+        for metric in RolloutAnalysis.measured(team: team) {
             var perArm: [MetricMoments] = []
             for name in names {
                 let path = "moments.\(metric.id).\(name)"
@@ -142,7 +165,7 @@ extension AnalysisReport {
             apps.insert(app)
         }
         let analysis = RolloutAnalysis(
-            experiment: experiment, shard: shard, days: days, users: users, moments: moments, apps: apps, problems: problems,
+            experiment: experiment, shard: shard, days: days, users: users, team: team, moments: moments, apps: apps, problems: problems,
             failures: failures,
             events: try int(value["events_read"], "events_read", 0...Int.max))
         let sequential: Double?

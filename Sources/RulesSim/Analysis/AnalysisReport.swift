@@ -258,6 +258,7 @@ package struct AnalysisReport: Sendable {
         ]
         if let sequential { members.append(("sequential_tuning", .double(sequential))) }
         if let prediction { members.append(("prediction", .string(prediction.source))) }
+        if !analysis.team.isEmpty { members.append(("team_metrics", .array(analysis.team.map(\.json)))) }
         members.append(("metrics", .array(metrics)))
         // The sufficient statistics, for `merge` of shards.
         members.append(

@@ -26,10 +26,14 @@ struct LogUserTally {
     /// Replays `events` (the user's, in time order) through `engine`, in a batch of its own.
     /// `exposure`: the index in `events` of the user's exposure to its arm. `beforeExposure`: only
     /// the days before the exposure's (its pre-period, as the rules before the rollout decided it).
-    init(name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis, beforeExposure: Bool = false) throws {
+    /// `metrics`: the team's, counted at the end of each day as `simulate` counts them.
+    init(
+        name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis, beforeExposure: Bool = false,
+        metrics: TeamMetrics? = nil
+    ) throws {
         precondition(!events.isEmpty)
         var zone = "UTC"
-        var uses = (pressure: false, habits: false, miga: false)
+        var uses = (pressure: false, habits: false, miga: false, earned: false)
         for event in events {
             switch event.kind {
             case .settings(let change):
@@ -37,6 +41,7 @@ struct LogUserTally {
                 if change.commitmentDeadline != nil { uses.pressure = true }
             case .habitTask: uses.habits = true
             case .miga: uses.miga = true
+            case .earned: uses.earned = true
             default: break
             }
         }
@@ -44,8 +49,11 @@ struct LogUserTally {
         let first = clock.day(of: events[0].at.millis)
         exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
         let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
-        days = Array(repeating: DayTotals(), count: count)
+        days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)
         guard count > 0 else { return }
+        let apps = Metric.App.used.filter { [.pressure: uses.pressure, .habits: uses.habits, .miga: uses.miga, .earned: uses.earned][$0]! }
+        var lastEnded = false
+        var team = metrics.map { TeamMetricUser($0, user: name, apps: apps, clock: clock, date: first) }
         var view: UserSummary?
         var ledger = EarnedLedger()
         var earnedStarted = false
@@ -58,7 +66,8 @@ struct LogUserTally {
         var tally = self
 
         /// Counts what an applied event decided on day `d` (clamped to the days counted).
-        func counted(_ kind: EngineEvent.Kind, _ outcome: Engine.SummarizedOutcome, day d: Int) {
+        func counted(_ event: EngineEvent, _ outcome: Engine.SummarizedOutcome, day d: Int) {
+            let kind = event.kind
             let d = min(d, count - 1)
             DayTotals.count(applied: kind, outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
             if case .earned = kind { earnedStarted = true }
@@ -85,11 +94,25 @@ struct LogUserTally {
             }
             tally.days[k].maxReminders = tally.days[k].reminders
             if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }
+            // The last day's team metrics once every event is in (those after it count on it).
+            if k < count - 1 { try endTeamDay(k) } else { lastEnded = true }
+        }
+        /// The team's metrics of day `k`, on the state the user is in now.
+        func endTeamDay(_ k: Int) throws {
+            guard team != nil else { return }
+            var habits: [(task: String, streak: Int)] = []
+            if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
+                habits = streaks.map { ($0.0, $0.1.current) }.sorted { $0.task < $1.task }
+            }
+            let state = TeamMetricDay.State(pressure: view, balance: uses.earned ? (earnedStarted ? ledger.balance : 0) : nil, habits: habits)
+            try team!.endDay(state: state, into: &tally.days[k], next: first.adding(days: k + 1))
         }
         /// Time passes to the start of day `k` (a tick the log does not have), which ends day k − 1.
         func passMidnight(_ k: Int) throws {
-            if let outcome = try? engine.applySummarized(EngineEvent(at: Timestamp(millis: startOf(k)), user: name, kind: .tick)) {
-                counted(.tick, outcome, day: k - 1)
+            let tick = EngineEvent(at: Timestamp(millis: startOf(k)), user: name, kind: .tick)
+            if let outcome = try? engine.applySummarized(tick) {
+                team?.note(tick, decided: outcome.decisions)
+                counted(tick, outcome, day: k - 1)
             }
             try end(k - 1)
         }
@@ -115,14 +138,18 @@ struct LogUserTally {
                 if !isExposure { tally.days[min(d, count - 1)].events += 1 }
                 do {
                     let outcome = try engine.applySummarized(event)
-                    counted(event.kind, outcome, day: d)
+                    // The exposure is the experiment's, not an event of the user's day (as in a simulation).
+                    if !isExposure { team?.note(event, decided: outcome.decisions) }
+                    counted(event, outcome, day: d)
                 } catch {
+                    if !isExposure { team?.note(event, decided: nil) }
                     if !isExposure { tally.days[min(d, count - 1)].refused += 1 }
                     if let (code, _) = RuleFailures.code(of: error) { tally.failures.counts[code] += 1 }
                 }
                 if midnightTick, raw > open { try end(raw - 1) }
                 open = max(open, raw)
             }
+            if lastEnded { try endTeamDay(count - 1) }
         }
         // The days after the user's last: it had left (counted, not active).
         for k in open..<count { tally.days[k].users += 1 }

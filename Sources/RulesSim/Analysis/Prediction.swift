@@ -51,11 +51,14 @@ package struct Prediction: Sendable {
                 let scale = total ? 1 / Double(max(1, arm["users"] as? Int ?? 1)) : 1
                 return (v * scale, (high - low) / (2 * z) * scale)
             }
-            for metric in MetricRegistry.summary where metric.ratio != nil {
-                guard let control = estimate(arms[0], metric.id, metric.kind == .total) else { continue }
+            // Every metric of the control's, the team's among them (`team_metrics`).
+            let ids = ((arms[0]["metrics"] as? [String: Any])?.keys).map { $0.sorted() } ?? []
+            for id in ids {
+                let total = MetricRegistry.all.first { $0.id == id }?.kind == .total
+                guard let control = estimate(arms[0], id, total) else { continue }
                 for arm in arms.dropFirst() {
-                    guard let name = arm["arm"] as? String, let b = estimate(arm, metric.id, metric.kind == .total) else { continue }
-                    differences[metric.id, default: [:]][name] = (b.0 - control.0, (b.1 * b.1 + control.1 * control.1).squareRoot())
+                    guard let name = arm["arm"] as? String, let b = estimate(arm, id, total) else { continue }
+                    differences[id, default: [:]][name] = (b.0 - control.0, (b.1 * b.1 + control.1 * control.1).squareRoot())
                 }
             }
         } else {

@@ -46,6 +46,8 @@ package struct RolloutAnalysis: Sendable {
     package var days: Int?
     /// Users per arm, in the experiment's order.
     package var users: [Int]
+    /// The team's metrics (`metrics.lua`), in the file's order.
+    package var team: [TeamMetric] = []
     /// Each metric's statistics per arm (the metrics with a ratio, in the registry's order).
     package var moments: [(metric: Metric, arms: [MetricMoments])]
     /// Each arm's users' days after their exposure, summed day by day (for the metrics without a
@@ -64,7 +66,11 @@ package struct RolloutAnalysis: Sendable {
 
     /// Replays `log`'s users under `rollout` (its arms validated: `Rollout.validated`, else loaded
     /// from their folders).
-    package init(log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole) throws {
+    /// `metrics`: the team's, counted per user as `simulate` counts them.
+    package init(
+        log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole,
+        metrics: TeamMetrics.Source? = nil
+    ) throws {
         experiment = Experiment(rollout)
         self.shard = shard
         self.days = days
@@ -106,7 +112,8 @@ package struct RolloutAnalysis: Sendable {
             }
             assigned.append((user, arm, first.index))
         }
-        let metrics = MetricRegistry.summary.filter { $0.ratio != nil }
+        team = try metrics.map { try TeamMetrics($0).metrics } ?? []
+        let measured = Self.measured(team: team)
         let armCount = rollout.folders.count
         let jobs = max(1, min(jobs, assigned.count))
         // Each worker takes every jobs-th user; the parts are added in user order afterwards.
@@ -123,22 +130,28 @@ package struct RolloutAnalysis: Sendable {
                     engine.userID = { _ in UserID(1) }
                     return (engine, set)
                 }
+                let teamMetrics = try metrics.map(TeamMetrics.init)
                 var mine: [UserPart?] = []
                 for u in stride(from: w, to: assignments.count, by: jobs) {
                     let (user, arm, exposure) = assignments[u]
                     let (engine, set) = engines[arm]
-                    try set.host.seedRandom(RuleDraws.seed(of: user, seed: seed))
+                    let userSeed = RuleDraws.seed(of: user, seed: seed)
+                    try set.host.seedRandom(userSeed)
+                    try teamMetrics?.seedRandom(userSeed)
                     let events = log.events[user]!
-                    let tally = try LogUserTally(name: user, events: events, exposure: exposure, engine: engine, logEnd: end)
+                    let tally = try LogUserTally(
+                        name: user, events: events, exposure: exposure, engine: engine, logEnd: end, metrics: teamMetrics)
                     // The pre-period as it happened, under the rules before the rollout (the control's),
                     // for every arm alike: CUPED's covariate must not depend on the arm.
                     var before: LogUserTally?
                     if arm != 0, tally.exposureDay > 0 {
-                        try engines[0].1.host.seedRandom(RuleDraws.seed(of: user, seed: seed))
+                        try engines[0].1.host.seedRandom(userSeed)
+                        try teamMetrics?.seedRandom(userSeed)
                         before = try LogUserTally(
-                            name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
+                            name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true,
+                            metrics: teamMetrics)
                     }
-                    mine.append(UserPart(tally, before: before, days: days, metrics: metrics))
+                    mine.append(UserPart(tally, before: before, days: days, metrics: measured))
                 }
                 results.withLock { $0[w] = mine }
             } catch {
@@ -148,7 +161,7 @@ package struct RolloutAnalysis: Sendable {
         if let error = failed.withLock({ $0 }) { throw error }
         let parts = results.withLock { $0 }
         var users = Array(repeating: 0, count: armCount)
-        var moments = metrics.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
+        var moments = measured.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
         var armDays = Array(repeating: [DayTotals](), count: armCount)
         var failures = Array(repeating: RuleFailures(), count: armCount)
         for (u, assignment) in assigned.enumerated() {
@@ -174,11 +187,17 @@ package struct RolloutAnalysis: Sendable {
         events = log.eventCount
     }
 
+    /// The metrics measured: the registry's and the `team`'s that are ratios of sums over the users.
+    package static func measured(team: [TeamMetric]) -> [Metric] {
+        (MetricRegistry.summary + team.map(\.metric)).filter { $0.ratio != nil }
+    }
+
     /// An analysis from its parts (``merge(_:)``, a report read back).
     package init(
-        experiment: Experiment, shard: Shard, days: Int?, users: [Int], moments: [(metric: Metric, arms: [MetricMoments])],
+        experiment: Experiment, shard: Shard, days: Int?, users: [Int], team: [TeamMetric], moments: [(metric: Metric, arms: [MetricMoments])],
         apps: Set<Metric.App>, problems: EventLog.Problems, failures: [RuleFailures], events: Int
     ) {
+        self.team = team
         self.apps = apps
         self.experiment = experiment
         self.shard = shard

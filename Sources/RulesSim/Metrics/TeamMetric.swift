@@ -72,8 +72,23 @@ package struct TeamMetric: Sendable, Equatable {
     package var metric: Metric {
         let id = id, aggregate = aggregate
         return Metric(
-            id, label, unit: unit, app: app, summary: { s in Self.value(aggregate, of: s.habitTotals.team(id), users: true) },
+            id, label, unit: unit, app: app, ratio: ratio,
+            summary: { s in Self.value(aggregate, of: s.habitTotals.team(id), users: true) },
             day: { d in Self.value(aggregate, of: d.team(id), users: false) })
+    }
+
+    /// The figure as a ratio of sums over the users (`analyze`'s), nil for a percentile: the mean
+    /// over user-days (the delta method's ratio), or per user among those that had a value.
+    private var ratio: Metric.Ratio? {
+        let id = id
+        let totals = { @Sendable (s: ReportSummary) in s.habitTotals.team(id) }
+        switch aggregate {
+        case .mean: return .init({ totals($0)?.sum ?? 0 }, per: { Double(totals($0)?.userDays ?? 0) })
+        case .perUser: return .init(perUser: { totals($0)?.sum ?? 0 }, followed: { Double(totals($0)?.users ?? 0) })
+        case .shareOfUsers:
+            return .init(perUser: { Double(totals($0)?.usersNonzero ?? 0) }, followed: { Double(totals($0)?.users ?? 0) })
+        case .percentile: return nil
+        }
     }
 
     /// The figure of `totals` (a day's, or the run's sum of days'): `users` for the run's figure
