@@ -73,6 +73,11 @@ struct AnalyzeCommand: ParsableCommand {
             "The team's metrics file (as simulate's --metrics); by default the control arm's metrics.lua, if it has one.",
             valueName: "file"))
     var metrics: String?
+    @Option(
+        help: ArgumentHelp(
+            "A CSV file of the users' segments: a header user,DIMENSION… and a row per user (simulate --user-table writes user,persona); every metric is also broken down by each dimension's values.",
+            valueName: "file.csv"))
+    var segments: String?
     @Option(help: "Worker threads (default: the cores).") var jobs: Int?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
 
@@ -98,7 +103,20 @@ struct AnalyzeCommand: ParsableCommand {
             outputs: [(out.map { "--out \($0)" } ?? "the report (standard output)", out ?? "-")]
                 + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: [("the events \(events)", events), ("the bundle \(rules)", rules)]
-                + (prediction.map { [("the prediction \($0)", $0)] } ?? []))
+                + (prediction.map { [("the prediction \($0)", $0)] } ?? []) + (segments.map { [("the segments \($0)", $0)] } ?? []))
+        var userSegments: UserSegments?
+        if let segments {
+            do {
+                let bytes = try SourceFile.read(WorkingFolder.resolve(segments), maxBytes: UserSegments.maxBytes)
+                userSegments = try UserSegments(csv: bytes, name: segments)
+            } catch let error as InputFileError {
+                Terminal.error("\(error)")
+                throw ExitCode(2)
+            } catch {
+                Terminal.error("\(segments): \(error)")
+                throw ExitCode(2)
+            }
+        }
         let teamMetrics: TeamMetrics.Source?
         do {
             teamMetrics = try metrics.map { try TeamMetrics.source(file: $0) } ?? TeamMetrics.source(rules: rollout.folders[0])
@@ -151,7 +169,7 @@ struct AnalyzeCommand: ParsableCommand {
         do {
             analysis = try RolloutAnalysis(
                 log: log, rollout: rollout, days: days, seed: seed,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, metrics: teamMetrics)
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, metrics: teamMetrics, segments: userSegments)
         } catch {
             Terminal.error("analyze: \(error)")
             throw ExitCode(2)

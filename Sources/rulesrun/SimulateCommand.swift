@@ -135,6 +135,11 @@ struct SimulateCommand: ParsableCommand {
     )
     var events: String?
     @Option(
+        help: ArgumentHelp(
+            "Write each simulated user's persona to this CSV file (user,persona): analyze --segments FILE breaks a simulated log down by persona.",
+            valueName: "file.csv"))
+    var userTable: String?
+    @Option(
         help:
             "The team's own metrics: a Lua file of metrics (docs/simulate.md#team-metrics). Default: the rule folder's metrics.lua, when it has one."
     )
@@ -153,7 +158,7 @@ struct SimulateCommand: ParsableCommand {
         if let dbShards {
             for (given, option) in [
                 (shard != nil, "--shard"), (append, "--append"), (noDb, "--no-db"), (replicas > 1, "--replicas"),
-                (coverage, "--coverage"), (segments, "--segments"), (events != nil, "--events"),
+                (coverage, "--coverage"), (segments, "--segments"), (events != nil, "--events"), (userTable != nil, "--user-table"),
             ] where given {
                 throw ValidationError(
                     "--db-shards \(dbShards) writes the whole cohort's database in \(dbShards) files; leave out \(option)")
@@ -220,6 +225,7 @@ struct SimulateCommand: ParsableCommand {
                 recordsLines: coverage)
             config.responses = !noResponses
             config.recordsEvents = events != nil
+            config.recordsUserTable = userTable != nil
             if BundleRules.shown(ruleFolder.rules) != ruleFolder.rules { config.rulesName = BundleRules.shown(ruleFolder.rules) }
             config.rollout = ruleFolder.rollout
             if let metrics { config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) { try TeamMetrics.source(file: metrics) } }
@@ -237,8 +243,11 @@ struct SimulateCommand: ParsableCommand {
         try Output.check(chart, option: "--chart")
         try Output.check(html, option: "--html")
         try Output.check(events, option: "--events")
-        if events != nil, replicas > 1 || bench {
-            throw ValidationError("--events writes one run's events; leave out \(bench ? "--bench" : "--replicas")")
+        try Output.check(userTable, option: "--user-table")
+        if events != nil || userTable != nil, replicas > 1 || bench {
+            throw ValidationError(
+                "\(events != nil ? "--events writes one run's events" : "--user-table writes one run's users"); "
+                    + "leave out \(bench ? "--bench" : "--replicas")")
         }
         if Console.current.handlesSignals { InterruptCleanup.installSignalHandlers(command: "simulate") }
         // --db-shards N: how many files the bench's sharded run writes (2 by default).
@@ -247,6 +256,9 @@ struct SimulateCommand: ParsableCommand {
             if let dbShards { return (nil, try DatabaseShards(config: config, count: dbShards)) }
             return (try Simulation(config: config), nil)
         }
+        // The user table (`--user-table`): its header, then each chunk's rows in user order.
+        var table = "user,persona\n"
+        let addRows: ((String) throws -> Void)? = userTable == nil ? nil : { table += $0 }
         let bar = ProgressBar(label: "users")
         var report: SimulationReport
         do {
@@ -280,10 +292,10 @@ struct SimulateCommand: ParsableCommand {
                     try events.map { events in
                         try Output.stream(to: events) { write in
                             try withoutActuallyEscaping(write) { write in
-                                try simulation!.run(seed: config.seed, groups: groups, progress: progress, events: write)
+                                try simulation!.run(seed: config.seed, groups: groups, progress: progress, events: write, userTable: addRows)
                             }
                         }
-                    } ?? simulation!.run(seed: config.seed, groups: groups, progress: progress)
+                    } ?? simulation!.run(seed: config.seed, groups: groups, progress: progress, userTable: addRows)
                 bar.finish()
                 report = run.report
                 let byGroup = groups == 1 ? [] : run.groups
@@ -292,12 +304,12 @@ struct SimulateCommand: ParsableCommand {
             } else if let events {
                 report = try Output.stream(to: events) { write in
                     try withoutActuallyEscaping(write) { write in
-                        try simulation!.run(progress: { done, total in bar.update(done, of: total) }, events: write)
+                        try simulation!.run(progress: { done, total in bar.update(done, of: total) }, events: write, userTable: addRows)
                     }
                 }
                 bar.finish()
             } else {
-                report = try simulation!.run { done, total in bar.update(done, of: total) }
+                report = try simulation!.run(progress: { done, total in bar.update(done, of: total) }, userTable: addRows)
                 bar.finish()
             }
         } catch let error as InputFileError {
@@ -327,6 +339,7 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         if let chart { try Output.write(SVGChart(report).svg(), to: chart) }
+        if let userTable { try Output.write(table, to: userTable) }
         if let html {
             var plain = report
             plain.coverage = nil
@@ -343,6 +356,7 @@ struct SimulateCommand: ParsableCommand {
         if let chart { outputs.append(("--chart \(chart)", chart)) }
         if let html { outputs.append(("--html \(html)", html)) }
         if let events { outputs.append(("--events \(events)", events)) }
+        if let userTable { outputs.append(("--user-table \(userTable)", userTable)) }
         for database in config.database.map({ database in dbShards.map { DatabaseShards.paths(of: database, count: $0) } ?? [database] })
             ?? []
         {

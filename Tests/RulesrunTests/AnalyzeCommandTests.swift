@@ -229,6 +229,80 @@ import Testing
         #expect(bad.stderr.contains("bad.lua:1"), "\(bad.stderr)")
     }
 
+    /// `--segments FILE.csv` (here `simulate --user-table`'s personas): a segment's figures are
+    /// those of the log of its users alone; users without a row are counted; shards merge; a
+    /// broken file is refused at its line.
+    @Test func aSegmentsFigureAreThoseOfItsUsersAlone() throws {
+        let dir = try BundleExperimentCommandTests.folder()
+        let built = try CLI.run(BundleExperimentCommandTests.build + ["--allocation", "control=50%,lenient=50%"], in: dir)
+        #expect(built.status == 0, "\(built.stderr)")
+        let simulated = try CLI.run(
+            ["simulate", "5d", "--users", "60", "--no-db", "--rules", "x.bundle", "--events", "log.jsonl", "--user-table", "users.csv"],
+            in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let table = try String(contentsOf: dir.appendingPathComponent("users.csv"), encoding: .utf8)
+        let rows = table.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        #expect(table.hasPrefix("user,persona\n") && rows.count == 60)
+        // One user left out of the table: in no segment, counted.
+        try (table.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("most.csv"), atomically: true, encoding: .utf8)
+        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json", "--segments", "most.csv"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try Self.object(analyzed.stdout)
+        #expect(report["dimensions"] as? [String] == ["persona"])
+        #expect(report["unsegmented"] as? Int == 1)
+        let segments = try #require(report["segments"] as? [[String: Any]])
+        #expect(segments.map { $0["value"] as! String } == Set(rows.dropLast().map { $0[1] }).sorted())
+        let steady = try #require(segments.first { $0["value"] as? String == "steady" })
+        // The log of the steady users alone, analysed: the segment's figures.
+        let users = Set(rows.dropLast().filter { $0[1] == "steady" }.map { $0[0] })
+        let log = try String(contentsOf: dir.appendingPathComponent("log.jsonl"), encoding: .utf8)
+        let theirs = log.split(separator: "\n").filter { line in
+            users.contains((try? Self.object(String(line)))?["user"] as? String ?? "")
+        }
+        try (theirs.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("steady.jsonl"), atomically: true, encoding: .utf8)
+        let alone = try Self.object(try CLI.run(["analyze", "steady.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir).stdout)
+        #expect(steady["users"] as? [String: Int] == alone["users"] as? [String: Int])
+        let mine = try #require(steady["metrics"] as? [[String: Any]]), expected = try #require(alone["metrics"] as? [[String: Any]])
+        #expect(mine.count == expected.count && mine.count > 20)
+        for (a, b) in zip(mine, expected) {
+            #expect(a["id"] as? String == b["id"] as? String)
+            #expect(a["arms"] as? [String: Double] == b["arms"] as? [String: Double], "\(a["id"] ?? "")")
+            let (ca, cb) = ((a["comparisons"] as? [[String: Any]])?.first, (b["comparisons"] as? [[String: Any]])?.first)
+            #expect(
+                (ca?["difference"] as? [String: Any])?["low"] as? Double == (cb?["difference"] as? [String: Any])?["low"] as? Double,
+                "\(a["id"] ?? "")")
+        }
+        let text = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--segments", "most.csv"], in: dir)
+        #expect(text.stdout.contains("by segment (persona): 1 users in an arm have no row in the segments file"), "\(text.stdout)")
+        #expect(text.stdout.contains("persona = steady: users control "), "\(text.stdout)")
+        let csv = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--segments", "most.csv", "--format", "csv"], in: dir)
+        #expect(csv.stdout.contains(",persona,steady\n"))
+        // Shards merge into the whole, segments included.
+        for i in 1...2 {
+            let shard = try CLI.run(
+                ["analyze", "log.jsonl", "--rules", "x.bundle", "--shard", "\(i)/2", "--format", "json", "--out", "s\(i).json",
+                 "--segments", "most.csv"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merged = try CLI.run(["merge", "s2.json", "s1.json", "--format", "json"], in: dir)
+        #expect(merged.stdout == analyzed.stdout, "\(merged.stderr)")
+        // Broken files, each refused at its line.
+        for (text, message) in [
+            ("name,persona\nu1,steady\n", "bad.csv:1: column 1: expected the header user"),
+            ("user,persona\nu1,steady\nu1,steady\n", "bad.csv:3: user: u1 has a row already (line 2)"),
+            ("user,persona\nu1\n", "bad.csv:2: 1 fields, expected 2 (user,persona)"),
+            ("user,persona\nu1,\"steady\n", "bad.csv:2: a quoted field is not closed"),
+            ("user,Persona\n", "bad.csv:1: column 2: expected a dimension's name"),
+            ("user,persona\n" + (0...64).map { "u\($0),p\($0)" }.joined(separator: "\n"), "bad.csv:66: persona: a 65th value"),
+        ] {
+            try text.write(to: dir.appendingPathComponent("bad.csv"), atomically: true, encoding: .utf8)
+            let bad = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--segments", "bad.csv"], in: dir)
+            #expect(bad.status == 2)
+            #expect(bad.stderr.contains(message), "\(bad.stderr)")
+        }
+    }
+
     /// `--shard i/n` and `merge`: the shards' sufficient statistics add up to the whole log's
     /// report, byte for byte, in any order; a missing or bent shard is refused by name.
     @Test func shardsMergeIntoTheWholeLogsReport() throws {

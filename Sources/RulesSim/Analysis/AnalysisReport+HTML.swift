@@ -24,6 +24,7 @@ extension AnalysisReport {
         problemsSection(&page)
         forestSection(&page)
         tableSection(&page)
+        segmentsSection(&page)
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun analyze --format json prints them, are embedded in it: the element "
@@ -157,6 +158,36 @@ extension AnalysisReport {
     }
 
     /// A table per arm after the control.
+    /// With `--segments`: per dimension, each segment's users and each metric's difference.
+    private func segmentsSection(_ page: inout HTMLPage) {
+        guard !analysis.dimensions.isEmpty else { return }
+        page.heading("By segment")
+        page.paragraph(
+            "Each metric in each segment of the users (\(analysis.segments.count) segments of "
+                + analysis.dimensions.joined(separator: ", ") + "), as the table above computes it over the segment's users alone"
+                + (analysis.unsegmented > 0 ? "; \(analysis.unsegmented) users in an arm have no row in the segments file." : "."),
+            className: "note")
+        for dimension in analysis.dimensions {
+            page.heading(dimension, level: 3)
+            var header = ["segment", "metric"] + armNames
+            for b in armNames.dropFirst() { header.append("\(b) − \(armNames[0]) [\(percent)]") }
+            var cells: [[String]] = []
+            for (segment, rows) in zip(analysis.segments, segmentRows) where segment.dimension == dimension {
+                let users = zip(armNames, segment.users).map { "\($0) \($1)" }.joined(separator: ", ")
+                for row in rows {
+                    var line = ["\(segment.value) (\(users))", row.metric.label] + row.values.map { $0.map { row.metric.format($0) } ?? "–" }
+                    for c in row.comparisons {
+                        line.append(
+                            c.map { Self.interval($0.difference, share: row.metric.isShare, points: true) + ($0.difference.isSignificant ? " *" : "") }
+                                ?? "–")
+                    }
+                    cells.append(line)
+                }
+            }
+            page.grid(header, cells)
+        }
+    }
+
     private func tableSection(_ page: inout HTMLPage) {
         let control = armNames[0]
         page.heading("Every metric")

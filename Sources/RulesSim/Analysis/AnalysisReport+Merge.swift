@@ -37,6 +37,11 @@ extension AnalysisReport {
             ] where mine != theirs {
                 throw AnalysisError("\(name): \(field) \(mine), but \(first.name) has \(theirs): merge shards of one analysis")
             }
+            guard a.dimensions == first.report.analysis.dimensions else {
+                throw AnalysisError(
+                    "\(name): segments by \(a.dimensions), but \(first.name) has \(first.report.analysis.dimensions): "
+                        + "analyse every shard with the same --segments file")
+            }
             guard a.team == first.report.analysis.team else {
                 throw AnalysisError(
                     "\(name): team metrics \(a.team.map(\.id)), but \(first.name) has \(first.report.analysis.team.map(\.id)): "
@@ -60,7 +65,21 @@ extension AnalysisReport {
             for i in whole.failures.indices { whole.failures[i].add(a.failures[i]) }
             whole.events += a.events
             whole.apps.formUnion(a.apps)
+            whole.unsegmented += a.unsegmented
+            for segment in a.segments {
+                if let i = whole.segments.firstIndex(where: { ($0.dimension, $0.value) == (segment.dimension, segment.value) }) {
+                    whole.segments[i].users = zip(whole.segments[i].users, segment.users).map(+)
+                    for m in segment.moments.indices {
+                        whole.segments[i].moments[m] = zip(whole.segments[i].moments[m], segment.moments[m]).map(+)
+                    }
+                } else {
+                    whole.segments.append(segment)
+                }
+            }
         }
+        // By dimension in the file's order, then by value: as one analysis of the whole log orders them.
+        let order = Dictionary(uniqueKeysWithValues: whole.dimensions.enumerated().map { ($1, $0) })
+        whole.segments.sort { (order[$0.dimension]!, $0.value) < (order[$1.dimension]!, $1.value) }
         whole.shard = .whole
         let f = first.report
         return AnalysisReport(whole, source: f.source, level: f.level, cuped: f.cuped, sequential: f.sequential)
@@ -168,12 +187,69 @@ extension AnalysisReport {
             experiment: experiment, shard: shard, days: days, users: users, team: team, moments: moments, apps: apps, problems: problems,
             failures: failures,
             events: try int(value["events_read"], "events_read", 0...Int.max))
+        var analysisWithSegments = analysis
+        try readSegments(value, names: names, metrics: moments.map(\.metric), into: &analysisWithSegments)
         let sequential: Double?
         switch value["sequential_tuning"] {
         case .double(let tuning)?: sequential = tuning
         case .int(let tuning)?: sequential = Double(tuning)
         default: sequential = nil
         }
-        return AnalysisReport(analysis, source: try string(value["events"], "events"), level: level, cuped: cuped, sequential: sequential)
+        return AnalysisReport(
+            analysisWithSegments, source: try string(value["events"], "events"), level: level, cuped: cuped, sequential: sequential)
+    }
+
+    /// The breakdown by segment of a shard's JSON (`dimensions`, `unsegmented`, `segments`), if any.
+    private static func readSegments(
+        _ value: JSONValue, names: [String], metrics: [Metric], into analysis: inout RolloutAnalysis
+    ) throws(AnalysisError) {
+        guard let declared = value["dimensions"] else { return }
+        guard case .array(let list) = declared, list.count <= UserSegments.maxDimensions else {
+            throw AnalysisError("dimensions: expected an array of at most \(UserSegments.maxDimensions) names")
+        }
+        var dimensions: [String] = []
+        for (i, item) in list.enumerated() {
+            guard case .string(let name) = item, !dimensions.contains(name) else {
+                throw AnalysisError("dimensions[\(i)]: expected the name of a dimension, once")
+            }
+            dimensions.append(name)
+        }
+        guard case .int(let unsegmented)? = value["unsegmented"], unsegmented >= 0 else {
+            throw AnalysisError("unsegmented: expected a whole number of users (0 or more)")
+        }
+        guard case .array(let items)? = value["segments"], items.count <= dimensions.count * UserSegments.maxValues else {
+            throw AnalysisError("segments: expected an array of at most \(dimensions.count * UserSegments.maxValues) segments")
+        }
+        var segments: [RolloutAnalysis.Segment] = []
+        for (s, item) in items.enumerated() {
+            let path = "segments[\(s)]"
+            guard case .string(let dimension)? = item["dimension"], dimensions.contains(dimension) else {
+                throw AnalysisError("\(path).dimension: expected one of dimensions (\(dimensions.joined(separator: ", ")))")
+            }
+            guard case .string(let v)? = item["value"], !v.isEmpty, v.count <= UserSegments.maxValueLength,
+                !segments.contains(where: { ($0.dimension, $0.value) == (dimension, v) })
+            else { throw AnalysisError("\(path).value: expected a segment's value, once per dimension") }
+            var users: [Int] = []
+            for name in names {
+                guard case .int(let n)? = item["users"]?[name], (0...MetricMoments.maxUsers).contains(n) else {
+                    throw AnalysisError("\(path).users.\(name): expected a number of users")
+                }
+                users.append(n)
+            }
+            var moments: [[MetricMoments]] = []
+            for metric in metrics {
+                var perArm: [MetricMoments] = []
+                for name in names {
+                    let at = "\(path).moments.\(metric.id).\(name)"
+                    guard let m = item["moments"]?[metric.id]?[name] else { throw AnalysisError("\(at): missing") }
+                    perArm.append(try MetricMoments(json: m, at: at))
+                }
+                moments.append(perArm)
+            }
+            segments.append(RolloutAnalysis.Segment(dimension: dimension, value: v, users: users, moments: moments))
+        }
+        analysis.dimensions = dimensions
+        analysis.unsegmented = unsegmented
+        analysis.segments = segments
     }
 }

@@ -14,6 +14,8 @@ package struct AnalysisReport: Sendable {
     package var sequential: Double?
     package var srm: SampleRatioCheck?
     package var rows: [Row]
+    /// Each segment's rows (`analysis.segments`' order).
+    package var segmentRows: [[Row]]
     /// What the simulation predicted (`--prediction`), set beside what was observed.
     package var prediction: Prediction?
 
@@ -35,8 +37,21 @@ package struct AnalysisReport: Sendable {
         self.sequential = sequential
         let shares = analysis.experiment.arms.map(\.basisPoints)
         srm = analysis.users.reduce(0, +) > 0 ? try? SampleRatioCheck(counts: analysis.users, expectedBasisPoints: shares) : nil
-        rows = analysis.moments.compactMap { metric, arms -> Row? in
-            guard analysis.apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
+        rows = Self.rows(analysis.moments, apps: analysis.apps, level: level, cuped: cuped, sequential: sequential)
+        let metrics = analysis.moments.map(\.metric)
+        segmentRows = analysis.segments.map { segment in
+            Self.rows(
+                zip(metrics, segment.moments).map { (metric: $0, arms: $1) }, apps: analysis.apps, level: level, cuped: cuped,
+                sequential: sequential)
+        }
+    }
+
+    /// Each metric's row: its arms' values and each arm after the control against it.
+    static func rows(
+        _ moments: [(metric: Metric, arms: [MetricMoments])], apps: Set<Metric.App>, level: Double, cuped: Bool, sequential: Double?
+    ) -> [Row] {
+        moments.compactMap { metric, arms -> Row? in
+            guard apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
             var reason: String?
             var comparisons: [ArmComparison?] = []
             for b in arms.indices.dropFirst() {
@@ -85,6 +100,31 @@ package struct AnalysisReport: Sendable {
         for line in analysis.problems.lines { out += "  \(line)\n" }
         let failed = ruleFailures
         if !failed.isEmpty { out += "  rule failures while replaying: \(failed.countsText)\n" }
+        out += "\n" + table(rows) + "\n"
+        out += "* the interval leaves 0 out (significant at \(Self.trimmed(100 - level * 100))%)"
+        out += sequential.map { "; intervals are anytime-valid (confidence sequences tuned for \(Int($0)) users)" } ?? ""
+        out += "\n"
+        let reductions = rows.compactMap { row in row.comparisons.first??.cuped.map { (row.metric.label, $0.varianceReduction) } }
+        if let prediction { out += predictionText(prediction) }
+        if cuped, !reductions.isEmpty {
+            let shown = reductions.prefix(4).map { "\($0.0) \(Self.number($0.1 * 100))%" }.joined(separator: ", ")
+            out += "CUPED (each user's days before its exposure): variance reduced by \(shown)\(reductions.count > 4 ? ", …" : "")\n"
+        } else if cuped {
+            out += "CUPED: no user has days before its exposure in the log; intervals are not adjusted\n"
+        }
+        if !analysis.dimensions.isEmpty {
+            out += "\nby segment (" + analysis.dimensions.joined(separator: ", ") + ")"
+            out += analysis.unsegmented > 0 ? ": \(analysis.unsegmented) users in an arm have no row in the segments file (in no segment)\n" : "\n"
+        }
+        for (segment, rows) in zip(analysis.segments, segmentRows) {
+            out += "\n\(segment.dimension) = \(segment.value): users " + zip(armNames, segment.users).map { "\($0) \($1)" }.joined(separator: ", ")
+            out += "\n" + table(rows) + "\n"
+        }
+        return out
+    }
+
+    /// The table of `rows`: each arm's value, then each arm after the control against it.
+    private func table(_ rows: [Row]) -> String {
         var header = ["metric"] + armNames
         for b in armNames.dropFirst() {
             header += ["\(b) − \(armNames[0]) [\(percent)]", "lift [\(percent)]"]
@@ -105,19 +145,7 @@ package struct AnalysisReport: Sendable {
             line.append(Self.method(row))
             lines.append(line)
         }
-        out += "\n" + SimulationReport.align(lines, leftColumns: [0]) + "\n"
-        out += "* the interval leaves 0 out (significant at \(Self.trimmed(100 - level * 100))%)"
-        out += sequential.map { "; intervals are anytime-valid (confidence sequences tuned for \(Int($0)) users)" } ?? ""
-        out += "\n"
-        let reductions = rows.compactMap { row in row.comparisons.first??.cuped.map { (row.metric.label, $0.varianceReduction) } }
-        if let prediction { out += predictionText(prediction) }
-        if cuped, !reductions.isEmpty {
-            let shown = reductions.prefix(4).map { "\($0.0) \(Self.number($0.1 * 100))%" }.joined(separator: ", ")
-            out += "CUPED (each user's days before its exposure): variance reduced by \(shown)\(reductions.count > 4 ? ", …" : "")\n"
-        } else if cuped {
-            out += "CUPED: no user has days before its exposure in the log; intervals are not adjusted\n"
-        }
-        return out
+        return SimulationReport.align(lines, leftColumns: [0])
     }
 
     /// The prediction beside the observation: per metric and arm, both differences with their
@@ -190,8 +218,8 @@ package struct AnalysisReport: Sendable {
 
     // MARK: - JSON
 
-    package func json() -> String {
-        let r = analysis.experiment
+    /// Each row as JSON: the metric, each arm's value, each comparison with its intervals.
+    private func metricsJSON(_ rows: [Row]) -> [JSONValue] {
         func interval(_ i: ArmComparison.Interval) -> JSONValue {
             .object([
                 ("point", .double(i.point)), ("low", .double(i.low)), ("high", .double(i.high)), ("p_value", .double(i.pValue)),
@@ -208,7 +236,7 @@ package struct AnalysisReport: Sendable {
                 )
             ]
         }
-        let metrics: [JSONValue] = rows.map { row in
+        return rows.map { row in
             .object([
                 ("id", .string(row.metric.id)), ("label", .string(row.metric.label)), ("unit", .string(row.metric.unit.rawValue)),
                 ("arms", .object(zip(armNames, row.values).map { ($0, $1.map(JSONValue.double) ?? .null) })),
@@ -227,6 +255,16 @@ package struct AnalysisReport: Sendable {
                 ),
             ])
         }
+    }
+
+    /// The sufficient statistics of each metric per arm, for `merge` of shards.
+    private func momentsJSON(_ moments: [(metric: Metric, arms: [MetricMoments])]) -> JSONValue {
+        .object(moments.map { metric, arms in (metric.id, .object(zip(armNames, arms).map { ($0, $1.json) })) })
+    }
+
+    package func json() -> String {
+        let r = analysis.experiment
+        let metrics = metricsJSON(rows)
         var members: [(String, JSONValue)] = [
             ("report", .string("rulesrun analyze")), ("version", .int(1)), ("events", .string(source)),
             (
@@ -261,31 +299,50 @@ package struct AnalysisReport: Sendable {
         if !analysis.team.isEmpty { members.append(("team_metrics", .array(analysis.team.map(\.json)))) }
         members.append(("metrics", .array(metrics)))
         // The sufficient statistics, for `merge` of shards.
-        members.append(
-            (
-                "moments",
-                .object(
-                    analysis.moments.map { metric, arms in (metric.id, .object(zip(armNames, arms).map { ($0, $1.json) })) })
-            ))
+        members.append(("moments", momentsJSON(analysis.moments)))
+        if !analysis.dimensions.isEmpty {
+            let ids = analysis.moments.map(\.metric)
+            members += [
+                ("dimensions", .array(analysis.dimensions.map(JSONValue.string))), ("unsegmented", .int(analysis.unsegmented)),
+                (
+                    "segments",
+                    .array(
+                        zip(analysis.segments, segmentRows).map { segment, rows in
+                            .object([
+                                ("dimension", .string(segment.dimension)), ("value", .string(segment.value)),
+                                ("users", .object(zip(armNames, segment.users).map { ($0, .int($1)) })),
+                                ("metrics", .array(metricsJSON(rows))),
+                                ("moments", momentsJSON(zip(ids, segment.moments).map { (metric: $0, arms: $1) })),
+                            ])
+                        })
+                ),
+            ]
+        }
         return JSONValue.object(members).description + "\n"
     }
 
     // MARK: - CSV
 
     package func csv() -> String {
-        var out = "metric,arm,users,value,difference,difference_low,difference_high,p_value,lift,lift_low,lift_high,method\n"
-        for row in rows {
-            for (a, name) in armNames.enumerated() {
-                var cells = [row.metric.id, name, "\(analysis.users[a])", row.values[a].map { "\($0)" } ?? ""]
-                if a > 0, let c = row.comparisons[a - 1] {
-                    let d = c.difference
-                    cells += ["\(d.point)", "\(d.low)", "\(d.high)", "\(d.pValue)"]
-                    cells += c.relativeLift.map { ["\($0.point)", "\($0.low)", "\($0.high)"] } ?? ["", "", ""]
-                    cells.append(c.method.rawValue + (c.cuped != nil ? "+cuped" : ""))
-                } else {
-                    cells += Array(repeating: "", count: 8)
+        var out = "metric,arm,users,value,difference,difference_low,difference_high,p_value,lift,lift_low,lift_high,method,"
+            + "dimension,segment\n"
+        let segments = [(nil, rows)] + zip(analysis.segments, segmentRows).map { (Optional($0), $1) }
+        for (segment, rows) in segments {
+            let users = segment?.users ?? analysis.users
+            for row in rows {
+                for (a, name) in armNames.enumerated() {
+                    var cells = [row.metric.id, name, "\(users[a])", row.values[a].map { "\($0)" } ?? ""]
+                    if a > 0, let c = row.comparisons[a - 1] {
+                        let d = c.difference
+                        cells += ["\(d.point)", "\(d.low)", "\(d.high)", "\(d.pValue)"]
+                        cells += c.relativeLift.map { ["\($0.point)", "\($0.low)", "\($0.high)"] } ?? ["", "", ""]
+                        cells.append(c.method.rawValue + (c.cuped != nil ? "+cuped" : ""))
+                    } else {
+                        cells += Array(repeating: "", count: 8)
+                    }
+                    cells += [segment?.dimension ?? "", segment.map { UserSegments.csvField($0.value) } ?? ""]
+                    out += cells.joined(separator: ",") + "\n"
                 }
-                out += cells.joined(separator: ",") + "\n"
             }
         }
         return out

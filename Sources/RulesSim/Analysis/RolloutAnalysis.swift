@@ -48,6 +48,21 @@ package struct RolloutAnalysis: Sendable {
     package var users: [Int]
     /// The team's metrics (`metrics.lua`), in the file's order.
     package var team: [TeamMetric] = []
+    /// The breakdown by segment (`--segments`): by dimension in the file's order, then by value.
+    package var segments: [Segment] = []
+    /// The dimensions of the segments file, and the users in an arm that it has no row for.
+    package var dimensions: [String] = []
+    package var unsegmented = 0
+
+    /// One segment's users and statistics per arm.
+    package struct Segment: Sendable {
+        package var dimension: String
+        package var value: String
+        /// Users per arm.
+        package var users: [Int]
+        /// Per metric (the order of `moments`), per arm.
+        package var moments: [[MetricMoments]]
+    }
     /// Each metric's statistics per arm (the metrics with a ratio, in the registry's order).
     package var moments: [(metric: Metric, arms: [MetricMoments])]
     /// Each arm's users' days after their exposure, summed day by day (for the metrics without a
@@ -69,7 +84,7 @@ package struct RolloutAnalysis: Sendable {
     /// `metrics`: the team's, counted per user as `simulate` counts them.
     package init(
         log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole,
-        metrics: TeamMetrics.Source? = nil
+        metrics: TeamMetrics.Source? = nil, segments: UserSegments? = nil
     ) throws {
         experiment = Experiment(rollout)
         self.shard = shard
@@ -164,6 +179,8 @@ package struct RolloutAnalysis: Sendable {
         var moments = measured.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
         var armDays = Array(repeating: [DayTotals](), count: armCount)
         var failures = Array(repeating: RuleFailures(), count: armCount)
+        // Per dimension, per value: users and moments per arm.
+        var buckets: [[Segment?]] = segments.map { file in file.values.map { values in values.map { _ in nil } } } ?? []
         for (u, assignment) in assigned.enumerated() {
             guard let part = parts[u % jobs][u / jobs] else {
                 problems.note(.noDays, line: log.lines[assignment.user]![0], "\(assignment.user)")
@@ -177,7 +194,24 @@ package struct RolloutAnalysis: Sendable {
             }
             for d in part.days.indices { armDays[a][d].add(part.days[d]) }
             failures[a].add(part.failures)
+            guard let file = segments else { continue }
+            guard let row = file.segments(of: assignment.user) else {
+                unsegmented += 1
+                continue
+            }
+            for (d, v) in row.enumerated() {
+                var segment =
+                    buckets[d][Int(v)]
+                    ?? Segment(
+                        dimension: file.dimensions[d], value: file.values[d][Int(v)], users: Array(repeating: 0, count: armCount),
+                        moments: measured.map { _ in Array(repeating: MetricMoments(), count: armCount) })
+                segment.users[a] += 1
+                for m in segment.moments.indices { segment.moments[m][a] += part.moments[m] }
+                buckets[d][Int(v)] = segment
+            }
         }
+        dimensions = segments?.dimensions ?? []
+        self.segments = buckets.flatMap { $0.compactMap { $0 }.sorted { $0.value < $1.value } }
         self.users = users
         self.moments = moments.map { (metric: $0.0, arms: $0.1) }
         self.armDays = armDays

@@ -110,8 +110,12 @@ package final class Simulation {
     }
 
     /// Runs the simulation. `progress` is called on the calling thread with (users done, users).
-    package func run(progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil) throws -> SimulationReport {
-        try run(seed: config.seed, groups: 1, progress: progress, events: events).report
+    /// `events` is given each chunk's events (with `recordsEvents`), `userTable` its users' rows
+    /// (with `recordsUserTable`), in user order.
+    package func run(
+        progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil, userTable: ((String) throws -> Void)? = nil
+    ) throws -> SimulationReport {
+        try run(seed: config.seed, groups: 1, progress: progress, events: events, userTable: userTable).report
     }
 
     /// The most groups of users `run(seed:groups:progress:)` reports apart.
@@ -123,7 +127,8 @@ package final class Simulation {
     /// the whole: each group's report is the report its users would have as a shard, so the
     /// groups are independent samples of the cohort (batch means, ``Estimate``).
     package func run(
-        seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil
+        seed: UInt64, groups: Int, progress: ((Int, Int) -> Void)? = nil, events: ((String) throws -> Void)? = nil,
+        userTable: ((String) throws -> Void)? = nil
     ) throws -> (report: SimulationReport, groups: [SimulationReport]) {
         guard (1...Simulation.maxGroups).contains(groups) else {
             throw SimulationError("groups of users must be from 1 to \(Simulation.maxGroups), found \(groups)")
@@ -208,6 +213,7 @@ package final class Simulation {
                 }
                 lines.add(result.lines)
                 if !result.events.isEmpty { try events?(result.events) }
+                if !result.userRows.isEmpty { try userTable?(result.userRows) }
                 done += chunks[c].count
                 progress?(done, range.count)
             }
@@ -324,6 +330,8 @@ struct ChunkResult: @unchecked Sendable {
     var failures: RuleFailures
     /// The chunk's users' events as replay lines, user after user (with `recordsEvents`).
     var events = ""
+    /// The chunk's users' rows of the user table, `name,persona`, in user order (with `recordsUserTable`).
+    var userRows = ""
     /// The lines the rule files ran for the chunk's users (with `recordsLines`).
     var lines = LineCounts()
 }

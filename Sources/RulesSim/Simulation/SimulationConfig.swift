@@ -53,6 +53,8 @@ package struct SimulationConfig: Sendable {
     /// Whether each user's events are kept as replay lines for `Simulation.run`'s `events`
     /// (`simulate --events FILE`).
     package var recordsEvents = false
+    /// Whether each user's persona is written as a row of a user table (`--user-table`).
+    package var recordsUserTable = false
     /// The team's own metrics (`--metrics FILE`, else the rule folder's `metrics.lua`: set by
     /// `Simulation.init`); nil, the run has none.
     package var metrics: TeamMetrics.Source?

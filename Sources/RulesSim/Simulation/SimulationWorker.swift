@@ -68,6 +68,7 @@ final class SimulationWorker {
             repeating: Array(repeating: Array(repeating: day, count: config.days), count: personas.count), count: engines.count)
         var records: [UserRecords] = []
         var events = ""
+        var userRows = ""
         var failures = RuleFailures()
         for index in users {
             // The user's random streams are keyed by its id (id − 1: the index in a new database).
@@ -80,8 +81,11 @@ final class SimulationWorker {
             try ruleSets[a]?.host.seedRandom(seed)
             try personaHost.seedRandom(seed)
             try metrics?.seedRandom(seed)
-            let (_, user) = try engines[a].recordingBatch(keepingRecords: template.keepRecords) {
+            let (p, user) = try engines[a].recordingBatch(keepingRecords: template.keepRecords) {
                 try simulators[a].run(index: index, key: Int(key), name: name, into: &parts[a], failures: &failures, events: &events)
+            }
+            if config.recordsUserTable {
+                userRows += "\(UserSegments.csvField(name)),\(UserSegments.csvField(personas[p].name))\n"
             }
             for recorded in user { try recorded.encodeJSON() }
             records += user
@@ -91,6 +95,7 @@ final class SimulationWorker {
         var days = segments[0]
         for segment in segments.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
         var result = ChunkResult(days: days, segments: segments, records: records, failures: failures, events: events)
+        result.userRows = userRows
         if config.rollout != nil {
             result.arms = parts.map { arm in
                 var days = arm[0]

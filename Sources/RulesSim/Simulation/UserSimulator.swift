@@ -113,14 +113,17 @@ final class UserSimulator {
 
     /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
     /// id − 1), into its persona's `segments` (one entry per persona of the mix, one total per
-    /// simulated day); adds the events the rule set failed on to `failures`.
+    /// simulated day); adds the events the rule set failed on to `failures`. Returns the index of
+    /// the user's persona in the mix.
+    @discardableResult
     func run(
         index: Int, key: Int, name: String, into segments: inout [[DayTotals]], failures: inout RuleFailures, events: inout String
-    ) throws {
+    ) throws -> Int {
         // The user's first draw picks its persona; its days are counted in the persona's segment.
         var random = SimRandom(seed: config.seed, user: key)
         let p = config.mix.pick(random.unit())
         try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
+        return p
     }
 
     private func run(
