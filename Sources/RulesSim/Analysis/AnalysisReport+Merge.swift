@@ -61,6 +61,9 @@ extension AnalysisReport {
             let a = part.analysis
             whole.users = zip(whole.users, a.users).map(+)
             for m in whole.moments.indices { whole.moments[m].arms = zip(whole.moments[m].arms, a.moments[m].arms).map(+) }
+            for q in whole.quantiles.indices {
+                for arm in whole.quantiles[q].arms.indices { Histogram.add(a.quantiles[q].arms[arm], to: &whole.quantiles[q].arms[arm]) }
+            }
             whole.problems = whole.problems + a.problems
             for i in whole.failures.indices { whole.failures[i].add(a.failures[i]) }
             whole.events += a.events
@@ -71,6 +74,11 @@ extension AnalysisReport {
                     whole.segments[i].users = zip(whole.segments[i].users, segment.users).map(+)
                     for m in segment.moments.indices {
                         whole.segments[i].moments[m] = zip(whole.segments[i].moments[m], segment.moments[m]).map(+)
+                    }
+                    for q in segment.histograms.indices {
+                        for arm in segment.histograms[q].indices {
+                            Histogram.add(segment.histograms[q][arm], to: &whole.segments[i].histograms[q][arm])
+                        }
                     }
                 } else {
                     whole.segments.append(segment)
@@ -158,6 +166,7 @@ extension AnalysisReport {
             }
             moments.append((metric, perArm))
         }
+        let quantiles = try readHistograms(value["histograms"], at: "histograms", names: names)
         var problems = EventLog.Problems()
         for kind in EventLog.Problems.Kind.allCases {
             guard let entry = value["problems"]?[kind.key] else { continue }
@@ -184,7 +193,8 @@ extension AnalysisReport {
             apps.insert(app)
         }
         let analysis = RolloutAnalysis(
-            experiment: experiment, shard: shard, days: days, users: users, team: team, moments: moments, apps: apps, problems: problems,
+            experiment: experiment, shard: shard, days: days, users: users, team: team, moments: moments, quantiles: quantiles, apps: apps,
+            problems: problems,
             failures: failures,
             events: try int(value["events_read"], "events_read", 0...Int.max))
         var analysisWithSegments = analysis
@@ -197,6 +207,33 @@ extension AnalysisReport {
         }
         return AnalysisReport(
             analysisWithSegments, source: try string(value["events"], "events"), level: level, cuped: cuped, sequential: sequential)
+    }
+
+    /// The histograms of the percentiles (``RolloutAnalysis/quantiles``) per arm, at `path` of a
+    /// shard's JSON: each an array of counts (`counts[v]` users have the value v).
+    private static func readHistograms(
+        _ value: JSONValue?, at path: String, names: [String]
+    ) throws(AnalysisError) -> [(metric: Metric, arms: [[Int]])] {
+        var quantiles: [(metric: Metric, arms: [[Int]])] = []
+        for metric in RolloutAnalysis.quantiles {
+            var arms: [[Int]] = []
+            for name in names {
+                let at = "\(path).\(metric.id).\(name)"
+                guard case .array(let list)? = value?[metric.id]?[name], list.count <= Histogram.maxValues else {
+                    throw AnalysisError("\(at): expected an array of at most \(Histogram.maxValues) counts of users")
+                }
+                var counts: [Int] = []
+                for (i, n) in list.enumerated() {
+                    guard case .int(let count) = n, (0...MetricMoments.maxUsers).contains(count) else {
+                        throw AnalysisError("\(at)[\(i)]: expected a number of users (0 or more)")
+                    }
+                    counts.append(count)
+                }
+                arms.append(counts)
+            }
+            quantiles.append((metric, arms))
+        }
+        return quantiles
     }
 
     /// The breakdown by segment of a shard's JSON (`dimensions`, `unsegmented`, `segments`), if any.
@@ -246,7 +283,8 @@ extension AnalysisReport {
                 }
                 moments.append(perArm)
             }
-            segments.append(RolloutAnalysis.Segment(dimension: dimension, value: v, users: users, moments: moments))
+            let histograms = try readHistograms(item["histograms"], at: "\(path).histograms", names: names).map(\.arms)
+            segments.append(RolloutAnalysis.Segment(dimension: dimension, value: v, users: users, moments: moments, histograms: histograms))
         }
         analysis.dimensions = dimensions
         analysis.unsegmented = unsegmented

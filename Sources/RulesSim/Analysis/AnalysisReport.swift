@@ -37,20 +37,43 @@ package struct AnalysisReport: Sendable {
         self.sequential = sequential
         let shares = analysis.experiment.arms.map(\.basisPoints)
         srm = analysis.users.reduce(0, +) > 0 ? try? SampleRatioCheck(counts: analysis.users, expectedBasisPoints: shares) : nil
-        rows = Self.rows(analysis.moments, apps: analysis.apps, level: level, cuped: cuped, sequential: sequential)
-        let metrics = analysis.moments.map(\.metric)
+        rows = Self.rows(
+            analysis.moments, quantiles: analysis.quantiles, apps: analysis.apps, level: level, cuped: cuped, sequential: sequential)
+        let metrics = analysis.moments.map(\.metric), percentiles = analysis.quantiles.map(\.metric)
         segmentRows = analysis.segments.map { segment in
             Self.rows(
-                zip(metrics, segment.moments).map { (metric: $0, arms: $1) }, apps: analysis.apps, level: level, cuped: cuped,
-                sequential: sequential)
+                zip(metrics, segment.moments).map { (metric: $0, arms: $1) },
+                quantiles: zip(percentiles, segment.histograms).map { (metric: $0, arms: $1) }, apps: analysis.apps, level: level,
+                cuped: cuped, sequential: sequential)
         }
     }
 
-    /// Each metric's row: its arms' values and each arm after the control against it.
+    /// Each metric's row: its arms' values and each arm after the control against it, in the
+    /// registry's order (the team's metrics last).
     static func rows(
-        _ moments: [(metric: Metric, arms: [MetricMoments])], apps: Set<Metric.App>, level: Double, cuped: Bool, sequential: Double?
+        _ moments: [(metric: Metric, arms: [MetricMoments])], quantiles: [(metric: Metric, arms: [[Int]])], apps: Set<Metric.App>,
+        level: Double, cuped: Bool, sequential: Double?
     ) -> [Row] {
-        moments.compactMap { metric, arms -> Row? in
+        let order = Dictionary(uniqueKeysWithValues: MetricRegistry.summary.enumerated().map { ($1.id, $0) })
+        let percentiles = quantiles.compactMap { metric, arms -> Row? in
+            guard apps.contains(metric.app), arms.contains(where: { $0.reduce(0, +) > 0 }), let p = metric.quantile?.percentile else {
+                return nil
+            }
+            var reason: String?
+            var comparisons: [ArmComparison?] = []
+            for b in arms.indices.dropFirst() {
+                do throws(AnalysisError) {
+                    guard sequential == nil else { throw AnalysisError("a percentile has no anytime-valid interval") }
+                    comparisons.append(try ArmComparison.compare(control: arms[0], treatment: arms[b], percentile: p, level: level))
+                } catch {
+                    reason = error.message
+                    comparisons.append(nil)
+                }
+            }
+            let values = arms.map { $0.reduce(0, +) > 0 ? Double(Histogram.percentile(p, of: $0)) : nil }
+            return Row(metric: metric, values: values, comparisons: comparisons, reason: reason)
+        }
+        let ratios = moments.compactMap { metric, arms -> Row? in
             guard apps.contains(metric.app), arms.contains(where: { $0.value != nil }) else { return nil }
             var reason: String?
             var comparisons: [ArmComparison?] = []
@@ -65,6 +88,10 @@ package struct AnalysisReport: Sendable {
             }
             return Row(metric: metric, values: arms.map(\.value), comparisons: comparisons, reason: reason)
         }
+        let all = ratios + percentiles
+        return all.indices.sorted { i, j in
+            (order[all[i].metric.id] ?? MetricRegistry.summary.count + i, i) < (order[all[j].metric.id] ?? MetricRegistry.summary.count + j, j)
+        }.map { all[$0] }
     }
 
     /// Whether the sample ratio check fired: the results are not to be trusted.
@@ -173,7 +200,10 @@ package struct AnalysisReport: Sendable {
     /// The predicted difference of the `b`-th arm after the control, with its 95 % interval, and
     /// whether the observed one (`c`) agrees with it; nil without a prediction for it.
     func predicted(_ metric: Metric, treatment b: Int, _ c: ArmComparison) -> (difference: ArmComparison.Interval, agrees: Bool)? {
-        guard let predicted = prediction?.difference(metric, arm: armNames[b + 1], index: b) else { return nil }
+        // A percentile's observed difference is that of the interpolated percentiles: no prediction of it.
+        guard c.method != .orderStatistics, let predicted = prediction?.difference(metric, arm: armNames[b + 1], index: b) else {
+            return nil
+        }
         let z = Distribution.normalQuantile(0.975)
         let shown = ArmComparison.Interval(
             point: predicted.point, low: predicted.point - z * predicted.standardError,
@@ -198,7 +228,15 @@ package struct AnalysisReport: Sendable {
     }
 
     /// `Welch`, `delta, CUPED`: how a comparison's intervals were computed.
-    static func method(_ c: ArmComparison) -> String { (c.method == .welch ? "Welch" : "delta") + (c.cuped != nil ? ", CUPED" : "") }
+    static func method(_ c: ArmComparison) -> String {
+        let name: String
+        switch c.method {
+        case .welch: name = "Welch"
+        case .delta: name = "delta"
+        case .orderStatistics: name = "order statistics"
+        }
+        return name + (c.cuped != nil ? ", CUPED" : "")
+    }
 
     /// `+1.2 pp [-0.3, 2.7]` for a share's difference (percentage points), `-3.4% [-8.0%, 1.2%]`
     /// for a lift, `0.12 [0.02, 0.22]` otherwise.
@@ -262,6 +300,11 @@ package struct AnalysisReport: Sendable {
         .object(moments.map { metric, arms in (metric.id, .object(zip(armNames, arms).map { ($0, $1.json) })) })
     }
 
+    /// Each percentile's histograms per arm (`counts[v]` users have the value v), for `merge`.
+    private func histogramsJSON(_ quantiles: [(metric: Metric, arms: [[Int]])]) -> JSONValue {
+        .object(quantiles.map { metric, arms in (metric.id, .object(zip(armNames, arms).map { ($0, .array($1.map(JSONValue.int))) })) })
+    }
+
     package func json() -> String {
         let r = analysis.experiment
         let metrics = metricsJSON(rows)
@@ -300,8 +343,9 @@ package struct AnalysisReport: Sendable {
         members.append(("metrics", .array(metrics)))
         // The sufficient statistics, for `merge` of shards.
         members.append(("moments", momentsJSON(analysis.moments)))
+        members.append(("histograms", histogramsJSON(analysis.quantiles)))
         if !analysis.dimensions.isEmpty {
-            let ids = analysis.moments.map(\.metric)
+            let ids = analysis.moments.map(\.metric), percentiles = analysis.quantiles.map(\.metric)
             members += [
                 ("dimensions", .array(analysis.dimensions.map(JSONValue.string))), ("unsegmented", .int(analysis.unsegmented)),
                 (
@@ -313,6 +357,7 @@ package struct AnalysisReport: Sendable {
                                 ("users", .object(zip(armNames, segment.users).map { ($0, .int($1)) })),
                                 ("metrics", .array(metricsJSON(rows))),
                                 ("moments", momentsJSON(zip(ids, segment.moments).map { (metric: $0, arms: $1) })),
+                                ("histograms", histogramsJSON(zip(percentiles, segment.histograms).map { (metric: $0, arms: $1) })),
                             ])
                         })
                 ),

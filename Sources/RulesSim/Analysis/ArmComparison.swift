@@ -33,6 +33,8 @@ package struct ArmComparison: Sendable, Equatable {
         case welch
         /// The delta method: a ratio metric.
         case delta
+        /// A percentile's order statistics (``compare(control:treatment:percentile:level:)``).
+        case orderStatistics = "order_statistics"
     }
 
     /// An arm's value (Σy / Σx, unadjusted) and users.

@@ -62,9 +62,13 @@ package struct RolloutAnalysis: Sendable {
         package var users: [Int]
         /// Per metric (the order of `moments`), per arm.
         package var moments: [[MetricMoments]]
+        /// Per percentile (the order of `quantiles`), per arm, the histogram of the users' values.
+        package var histograms: [[[Int]]]
     }
     /// Each metric's statistics per arm (the metrics with a ratio, in the registry's order).
     package var moments: [(metric: Metric, arms: [MetricMoments])]
+    /// Each percentile of one value per user, per arm: the histogram of its users' values.
+    package var quantiles: [(metric: Metric, arms: [[Int]])]
     /// Each arm's users' days after their exposure, summed day by day (for the metrics without a
     /// ratio: percentiles, maximums).
     package var armDays: [[DayTotals]]
@@ -166,7 +170,7 @@ package struct RolloutAnalysis: Sendable {
                             name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true,
                             metrics: teamMetrics)
                     }
-                    mine.append(UserPart(tally, before: before, days: days, metrics: measured))
+                    mine.append(UserPart(tally, before: before, days: days, metrics: measured, quantiles: Self.quantiles))
                 }
                 results.withLock { $0[w] = mine }
             } catch {
@@ -177,6 +181,7 @@ package struct RolloutAnalysis: Sendable {
         let parts = results.withLock { $0 }
         var users = Array(repeating: 0, count: armCount)
         var moments = measured.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
+        var histograms = Self.quantiles.map { ($0, Array(repeating: [Int](), count: armCount)) }
         var armDays = Array(repeating: [DayTotals](), count: armCount)
         var failures = Array(repeating: RuleFailures(), count: armCount)
         // Per dimension, per value: users and moments per arm.
@@ -189,6 +194,7 @@ package struct RolloutAnalysis: Sendable {
             let a = assignment.arm
             users[a] += 1
             for m in moments.indices { moments[m].1[a] += part.moments[m] }
+            for q in histograms.indices { Histogram.add(part.histograms[q], to: &histograms[q].1[a]) }
             if armDays[a].count < part.days.count {
                 armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
             }
@@ -204,9 +210,11 @@ package struct RolloutAnalysis: Sendable {
                     buckets[d][Int(v)]
                     ?? Segment(
                         dimension: file.dimensions[d], value: file.values[d][Int(v)], users: Array(repeating: 0, count: armCount),
-                        moments: measured.map { _ in Array(repeating: MetricMoments(), count: armCount) })
+                        moments: measured.map { _ in Array(repeating: MetricMoments(), count: armCount) },
+                        histograms: Self.quantiles.map { _ in Array(repeating: [], count: armCount) })
                 segment.users[a] += 1
                 for m in segment.moments.indices { segment.moments[m][a] += part.moments[m] }
+                for q in segment.histograms.indices { Histogram.add(part.histograms[q], to: &segment.histograms[q][a]) }
                 buckets[d][Int(v)] = segment
             }
         }
@@ -214,6 +222,7 @@ package struct RolloutAnalysis: Sendable {
         self.segments = buckets.flatMap { $0.compactMap { $0 }.sorted { $0.value < $1.value } }
         self.users = users
         self.moments = moments.map { (metric: $0.0, arms: $0.1) }
+        quantiles = histograms.map { (metric: $0.0, arms: $0.1) }
         self.armDays = armDays
         apps = Metric.apps(of: armDays.map { UserPart.summary($0) })
         self.problems = problems
@@ -226,12 +235,17 @@ package struct RolloutAnalysis: Sendable {
         (MetricRegistry.summary + team.map(\.metric)).filter { $0.ratio != nil }
     }
 
+    /// The percentiles of one value per user that are measured (the registry's).
+    package static let quantiles = MetricRegistry.summary.filter { $0.quantile != nil }
+
     /// An analysis from its parts (``merge(_:)``, a report read back).
     package init(
         experiment: Experiment, shard: Shard, days: Int?, users: [Int], team: [TeamMetric], moments: [(metric: Metric, arms: [MetricMoments])],
-        apps: Set<Metric.App>, problems: EventLog.Problems, failures: [RuleFailures], events: Int
+        quantiles: [(metric: Metric, arms: [[Int]])], apps: Set<Metric.App>, problems: EventLog.Problems, failures: [RuleFailures],
+        events: Int
     ) {
         self.team = team
+        self.quantiles = quantiles
         self.apps = apps
         self.experiment = experiment
         self.shard = shard
@@ -249,11 +263,13 @@ package struct RolloutAnalysis: Sendable {
     struct UserPart: Sendable {
         var days: [DayTotals]
         var moments: [MetricMoments]
+        /// Per percentile, the histogram of the user's value(s) after its exposure.
+        var histograms: [[Int]]
         var failures: RuleFailures
 
         /// `preExposure`: the user's days before its exposure replayed under the control's rules
         /// (nil: `tally`'s own, the user being in the control).
-        init?(_ tally: LogUserTally, before preExposure: LogUserTally? = nil, days limit: Int?, metrics: [Metric]) {
+        init?(_ tally: LogUserTally, before preExposure: LogUserTally? = nil, days limit: Int?, metrics: [Metric], quantiles: [Metric]) {
             let start = tally.exposureDay
             let end = min(tally.days.count, limit.map { start + $0 } ?? Int.max)
             guard start < end else { return nil }
@@ -269,6 +285,7 @@ package struct RolloutAnalysis: Sendable {
                     y: ratio.numerator(after), x: ratio.denominator(after), cy: pre.map(ratio.numerator) ?? 0,
                     cx: pre.map(ratio.denominator) ?? 0)
             }
+            histograms = quantiles.map { $0.quantile!.histogram(after) }
             failures = tally.failures
         }
 

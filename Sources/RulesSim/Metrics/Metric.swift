@@ -91,6 +91,18 @@ package struct Metric: Sendable {
     /// The whole run's value as a ratio of two sums over its users (`analyze` reads each user's
     /// part of both for its intervals): nil for a percentile or a maximum (no sum of users' parts).
     package let ratio: Ratio?
+    /// The whole run's value as a percentile of one whole value per user (a streak at the end of
+    /// the user's last day), which `analyze` compares from each arm's histogram of its users'
+    /// values: nil for other metrics (a percentile over user-days or tasks, whose values of one
+    /// user are not independent, has none).
+    package let quantile: Quantile?
+
+    /// The `percentile`-th percentile of the histogram (`counts[v]` users have the value v) that
+    /// `histogram` reads from a summary.
+    package struct Quantile: Sendable {
+        package let percentile: Int
+        package let histogram: @Sendable (ReportSummary) -> [Int]
+    }
 
     /// A value that is `numerator / denominator`, each a sum over the users: a rate per check-in
     /// or user-day (the delta method's ratio), or a count per user (the denominator the users: a
@@ -123,9 +135,10 @@ package struct Metric: Sendable {
 
     package init(
         _ id: String, _ label: String, unit: Unit, app: App, kind: Kind = .rate, seriesKey: String? = nil, formerLabel: String? = nil,
-        minimumDays: Int = 1, ratio: Ratio? = nil,
+        minimumDays: Int = 1, ratio: Ratio? = nil, quantile: Quantile? = nil,
         summary: (@Sendable (ReportSummary) -> Double)? = nil, day: (@Sendable (DayTotals) -> Double)? = nil
     ) {
+        self.quantile = quantile
         self.id = id
         self.label = label
         self.unit = unit

@@ -132,10 +132,10 @@ extension Metric {
     /// The current streaks at the end of the run (the last day's).
     package static let finalStreakP50 = Metric(
         "final_streak_p50", "Pressure final streak p50", unit: .days, app: .pressure, formerLabel: "final streak p50",
-        summary: { Double($0.finalStreaks.streakPercentile(50)) })
+        quantile: .init(percentile: 50) { $0.finalStreaks.streaks }, summary: { Double($0.finalStreaks.streakPercentile(50)) })
     package static let finalStreakP90 = Metric(
         "final_streak_p90", "Pressure final streak p90", unit: .days, app: .pressure, formerLabel: "final streak p90",
-        summary: { Double($0.finalStreaks.streakPercentile(90)) })
+        quantile: .init(percentile: 90) { $0.finalStreaks.streaks }, summary: { Double($0.finalStreaks.streakPercentile(90)) })
     /// The current streaks at the end of each day (no whole-run value: the run's is the final streak).
     package static let streakP50 = Metric(
         "streak_p50", "Pressure streak p50", unit: .days, app: .pressure, seriesKey: "streak p50", day: { Double($0.streakPercentile(50)) })
@@ -221,9 +221,11 @@ extension Metric {
     /// freezes included) of each Earned user when its day ends; the run's: the last day's.
     package static let earnedStreakP50 = Metric(
         "earned_streak_p50", "Earned qualifying-day streak p50", unit: .days, app: .earned,
+        quantile: .init(percentile: 50) { $0.finalStreaks.earnedStreaks },
         summary: { Double($0.finalStreaks.earnedStreakPercentile(50)) }, day: { Double($0.earnedStreakPercentile(50)) })
     package static let earnedStreakP90 = Metric(
         "earned_streak_p90", "Earned qualifying-day streak p90", unit: .days, app: .earned,
+        quantile: .init(percentile: 90) { $0.finalStreaks.earnedStreaks },
         summary: { Double($0.finalStreaks.earnedStreakPercentile(90)) }, day: { Double($0.earnedStreakPercentile(90)) })
     package static let creditsEarned = earnedTotal("credits_earned", "credits earned", unit: .credits) { $0.creditsEarned }
     package static let creditsSpent = earnedTotal("credits_spent", "credits spent", unit: .credits) { $0.creditsSpent }

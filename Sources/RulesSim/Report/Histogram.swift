@@ -1,6 +1,10 @@
 /// Counts of users by an integer value (a streak, a credit balance): `counts[n]` users have the
 /// value n. Only integers, so that histograms of parts add up exactly to the histogram of the whole.
 enum Histogram {
+    /// The longest histogram a report read back may hold (values 0 to 99,999: a streak is at most
+    /// 3,660 days counted).
+    static let maxValues = 100_000
+
     /// Counts one more user with `value`.
     static func count(_ value: Int, into counts: inout [Int]) {
         if counts.count <= value { counts += Array(repeating: 0, count: value + 1 - counts.count) }
