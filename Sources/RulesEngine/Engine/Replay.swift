@@ -83,28 +83,41 @@ package struct Replay {
     }
 
     /// Line `number` as read (with its line ending, if any): see ``output(forRawLine:number:)-([UInt8],_)``.
-    package static func line(_ raw: [UInt8], number: Int) -> Line {
-        if let text = String(validating: raw, as: UTF8.self) { return line(text, number: number) }
+    package static func line(_ raw: [UInt8], number: Int) -> Line { line(event(raw, number: number), number: number) }
+
+    /// Line `number` as read (with its line ending, if any), as text.
+    package static func line(_ raw: String, number: Int) -> Line { line(event(raw, number: number), number: number) }
+
+    private static func line(_ read: Result<EngineEvent, EngineError>?, number: Int) -> Line {
+        switch read {
+        case nil: .skipped
+        case .success(let event): .event(event)
+        case .failure(let error): .malformed(.object([("line", .int(number))] + failure(error, line: number)))
+        }
+    }
+
+    /// Line `number` as read (with its line ending, if any): nil for a blank line or a comment (a
+    /// byte-order mark before line 1 is none of its text), else its event or why it is none.
+    package static func event(_ raw: [UInt8], number: Int) -> Result<EngineEvent, EngineError>? {
+        if let text = String(validating: raw, as: UTF8.self) { return event(text, number: number) }
         let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) }
         var line = raw.drop(while: isSpace)
         if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3).drop(while: isSpace) }  // a byte-order mark
-        if line.first == UInt8(ascii: "#") { return .skipped }
-        let error: EngineError
+        if line.first == UInt8(ascii: "#") { return nil }
         do {
             _ = try EngineEvent.parse(utf8: Array(line))
-            error = EngineError(.invalidEvent, "expected UTF-8 text")  // (the parser refuses any byte that is not)
-        } catch let failure {
-            error = failure
+            return .failure(EngineError(.invalidEvent, "expected UTF-8 text"))  // (the parser refuses any byte that is not)
+        } catch {
+            return .failure(error)
         }
-        return .malformed(.object([("line", .int(number))] + Self.failure(error, line: number)))
     }
 
-    /// Line `number` as read (with its line ending, if any), as text.
-    package static func line(_ raw: String, number: Int) -> Line {
+    /// Line `number` as read (with its line ending, if any), as text: see ``event(_:number:)-([UInt8],_)``.
+    package static func event(_ raw: String, number: Int) -> Result<EngineEvent, EngineError>? {
         var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
-        if line.isEmpty || line.hasPrefix("#") { return .skipped }
-        return parse(line, number: number)
+        if line.isEmpty || line.hasPrefix("#") { return nil }
+        do { return .success(try EngineEvent.parse(line)) } catch { return .failure(error) }
     }
 
     /// One line, trimmed, not blank nor a comment: its event, or its output when it is not one.

@@ -26,14 +26,12 @@ package struct EventLog: Sendable {
     package var shard = Shard.whole
 
     package mutating func add(line raw: [UInt8], number: Int) throws(AnalysisError) {
-        var line = raw[...]
-        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
-        guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-        if line[first] == UInt8(ascii: "#") { return }
+        // A line as replay reads it: blank lines, comments and a byte-order mark before line 1 are no events.
         let event: EngineEvent
-        do {
-            event = try EngineEvent.parse(utf8: Array(line))
-        } catch {
+        switch Replay.event(raw, number: number) {
+        case nil: return
+        case .success(let read): event = read
+        case .failure(let error):
             if shard.index == 1 {
                 eventCount += 1
                 problems.note(.malformed, line: number, "\(error.message)")
