@@ -65,113 +65,154 @@ package struct RolloutAnalysis: Sendable {
     /// Replays `log`'s users under `rollout` (its arms validated: `Rollout.validated`, else loaded
     /// from their folders).
     package init(log: EventLog, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole) throws {
+        var input = log
+        try self.init(input: &input, rollout: rollout, days: days, seed: seed, jobs: jobs, shard: shard)
+    }
+
+    /// Replays the users of `input` (a log in memory, a database read a user at a time) under
+    /// `rollout`, a chunk of users at a time (``chunk``): what is held at once is one chunk's events.
+    package init<Input: AnalysisInput>(
+        input: inout Input, rollout: Rollout, days: Int? = nil, seed: UInt64 = 1, jobs: Int = 1, shard: Shard = .whole
+    ) throws {
         experiment = Experiment(rollout)
         self.shard = shard
         self.days = days
-        var problems = log.problems
+        var problems = EventLog.Problems()
         let armIndex = Dictionary(uniqueKeysWithValues: rollout.armNames.enumerated().map { ($1, $0) })
-        // Each user's arm, from its exposures to the experiment.
-        var assigned: [(user: String, arm: Int, exposure: Int)] = []
-        for user in log.users where shard.holds(user: user) {
-            let events = log.events[user]!
-            var arms: [(arm: String, index: Int, revision: Int)] = []
-            for (i, event) in events.enumerated() {
-                guard let exposure = event.kind.exposure else { continue }
-                guard exposure.experiment == rollout.experiment.name else {
-                    problems.note(.otherExperiment, line: log.lines[user]![i], "\(user): experiment \(exposure.experiment)")
-                    continue
-                }
-                if !arms.contains(where: { $0.arm == exposure.arm }) { arms.append((exposure.arm, i, exposure.revision)) }
-            }
-            let line = log.lines[user]![0]
-            guard let first = arms.first else {
-                problems.note(.noExposure, line: line, "\(user)")
-                continue
-            }
-            guard arms.count == 1 else {
-                problems.note(.twoArms, line: line, "\(user): \(arms.map(\.arm).joined(separator: " and "))")
-                continue
-            }
-            guard let arm = armIndex[first.arm] else {
-                problems.note(
-                    .unknownArm, line: log.lines[user]![first.index],
-                    "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
-                continue
-            }
-            guard first.revision == rollout.revision else {
-                problems.note(
-                    .otherRevision, line: log.lines[user]![first.index],
-                    "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
-                continue
-            }
-            assigned.append((user, arm, first.index))
-        }
         let metrics = MetricRegistry.summary.filter { $0.ratio != nil }
         let armCount = rollout.folders.count
-        let jobs = max(1, min(jobs, assigned.count))
-        // Each worker takes every jobs-th user; the parts are added in user order afterwards.
-        let assignments = assigned
-        let results = Mutex(Array(repeating: [UserPart?](), count: jobs))
-        let failed = Mutex<(any Error)?>(nil)
-        let end = log.end
-        DispatchQueue.concurrentPerform(iterations: jobs) { w in
-            do {
-                let engines = try rollout.folders.indices.map { a -> (Engine, RuleSet) in
-                    let set = try rollout.validated[a].map { try $0.load() } ?? RuleSet.load(rollout.folders[a], proving: false)
-                    let engine = Engine(rules: set)
-                    // One user per batch (`LogUserTally`): its rows are never written.
-                    engine.userID = { _ in UserID(1) }
-                    return (engine, set)
-                }
-                var mine: [UserPart?] = []
-                for u in stride(from: w, to: assignments.count, by: jobs) {
-                    let (user, arm, exposure) = assignments[u]
-                    let (engine, set) = engines[arm]
-                    try set.host.seedRandom(Self.seed(of: user, seed: seed))
-                    let events = log.events[user]!
-                    let tally = try LogUserTally(name: user, events: events, exposure: exposure, engine: engine, logEnd: end)
-                    // The pre-period as it happened, under the rules before the rollout (the control's),
-                    // for every arm alike: CUPED's covariate must not depend on the arm.
-                    var before: LogUserTally?
-                    if arm != 0, tally.exposureDay > 0 {
-                        try engines[0].1.host.seedRandom(Self.seed(of: user, seed: seed))
-                        before = try LogUserTally(
-                            name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
-                    }
-                    mine.append(UserPart(tally, before: before, days: days, metrics: metrics))
-                }
-                results.withLock { $0[w] = mine }
-            } catch {
-                failed.withLock { $0 = $0 ?? error }
-            }
-        }
-        if let error = failed.withLock({ $0 }) { throw error }
-        let parts = results.withLock { $0 }
+        let jobs = max(1, jobs)
+        let end = input.end
+        // Each worker's engines (one per arm), made once and kept from chunk to chunk.
+        let workers = Workers(count: jobs)
         var users = Array(repeating: 0, count: armCount)
         var moments = metrics.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
         var armDays = Array(repeating: [DayTotals](), count: armCount)
         var failures = Array(repeating: RuleFailures(), count: armCount)
-        for (u, assignment) in assigned.enumerated() {
-            guard let part = parts[u % jobs][u / jobs] else {
-                problems.note(.noDays, line: log.lines[assignment.user]![0], "\(assignment.user)")
-                continue
+        while true {
+            let chunk = try input.nextUsers(upTo: Self.chunk)
+            if chunk.isEmpty { break }
+            // Each user's arm, from its exposures to the experiment.
+            var assigned: [(user: LoggedUser, arm: Int, exposure: Int)] = []
+            for logged in chunk where shard.holds(user: logged.name) {
+                let user = logged.name
+                let events = logged.events
+                var arms: [(arm: String, index: Int, revision: Int)] = []
+                for (i, event) in events.enumerated() {
+                    guard let exposure = event.kind.exposure else { continue }
+                    guard exposure.experiment == rollout.experiment.name else {
+                        problems.note(.otherExperiment, line: logged.line(i), "\(user): experiment \(exposure.experiment)")
+                        continue
+                    }
+                    if !arms.contains(where: { $0.arm == exposure.arm }) { arms.append((exposure.arm, i, exposure.revision)) }
+                }
+                let line = logged.line(0)
+                guard let first = arms.first else {
+                    problems.note(.noExposure, line: line, "\(user)")
+                    continue
+                }
+                guard arms.count == 1 else {
+                    problems.note(.twoArms, line: line, "\(user): \(arms.map(\.arm).joined(separator: " and "))")
+                    continue
+                }
+                guard let arm = armIndex[first.arm] else {
+                    problems.note(
+                        .unknownArm, line: logged.line(first.index),
+                        "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
+                    continue
+                }
+                guard first.revision == rollout.revision else {
+                    problems.note(
+                        .otherRevision, line: logged.line(first.index),
+                        "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
+                    continue
+                }
+                assigned.append((logged, arm, first.index))
             }
-            let a = assignment.arm
-            users[a] += 1
-            for m in moments.indices { moments[m].1[a] += part.moments[m] }
-            if armDays[a].count < part.days.count {
-                armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
+            guard !assigned.isEmpty else { continue }
+            let busy = min(jobs, assigned.count)
+            // Each worker takes every busy-th user; the parts are added in user order afterwards.
+            let assignments = assigned
+            let results = Mutex(Array(repeating: [UserPart?](), count: busy))
+            let failed = Mutex<(any Error)?>(nil)
+            DispatchQueue.concurrentPerform(iterations: busy) { w in
+                do {
+                    let engines = try workers.engines(w, rollout)
+                    var mine: [UserPart?] = []
+                    for u in stride(from: w, to: assignments.count, by: busy) {
+                        let (logged, arm, exposure) = assignments[u]
+                        let user = logged.name
+                        let (engine, set) = engines[arm]
+                        try set.host.seedRandom(Self.seed(of: user, seed: seed))
+                        let events = logged.events
+                        let tally = try LogUserTally(name: user, events: events, exposure: exposure, engine: engine, logEnd: end)
+                        // The pre-period as it happened, under the rules before the rollout (the control's),
+                        // for every arm alike: CUPED's covariate must not depend on the arm.
+                        var before: LogUserTally?
+                        if arm != 0, tally.exposureDay > 0 {
+                            try engines[0].1.host.seedRandom(Self.seed(of: user, seed: seed))
+                            before = try LogUserTally(
+                                name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
+                        }
+                        mine.append(UserPart(tally, before: before, days: days, metrics: metrics))
+                    }
+                    results.withLock { $0[w] = mine }
+                } catch {
+                    failed.withLock { $0 = $0 ?? error }
+                }
             }
-            for d in part.days.indices { armDays[a][d].add(part.days[d]) }
-            failures[a].add(part.failures)
+            if let error = failed.withLock({ $0 }) { throw error }
+            let parts = results.withLock { $0 }
+            for (u, assignment) in assigned.enumerated() {
+                guard let part = parts[u % busy][u / busy] else {
+                    problems.note(.noDays, line: assignment.user.line(0), "\(assignment.user.name)")
+                    continue
+                }
+                let a = assignment.arm
+                users[a] += 1
+                for m in moments.indices { moments[m].1[a] += part.moments[m] }
+                if armDays[a].count < part.days.count {
+                    armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
+                }
+                for d in part.days.indices { armDays[a][d].add(part.days[d]) }
+                failures[a].add(part.failures)
+            }
         }
         self.users = users
         self.moments = moments.map { (metric: $0.0, arms: $0.1) }
         self.armDays = armDays
         apps = Metric.apps(of: armDays.map { UserPart.summary($0) })
-        self.problems = problems
+        // What the input could not give, then what the analysis could not take.
+        self.problems = input.problems + problems
         self.failures = failures
-        events = log.eventCount
+        events = input.eventCount
+    }
+
+    /// The users replayed at a time: a chunk's events are what is held at once of an input read
+    /// user by user.
+    static let chunk = 2048
+
+    /// Each worker's engines, one per arm, made on its first chunk and kept for the next ones.
+    /// Worker `w` is only ever used by the thread that runs iteration `w` of a chunk, and chunks
+    /// run one after another.
+    private final class Workers: @unchecked Sendable {
+        private var made: [[(Engine, RuleSet)]?]
+        private let lock = NSLock()
+
+        init(count: Int) { made = Array(repeating: nil, count: count) }
+
+        func engines(_ w: Int, _ rollout: Rollout) throws -> [(Engine, RuleSet)] {
+            if let engines = lock.withLock({ made[w] }) { return engines }
+            let engines = try rollout.folders.indices.map { a -> (Engine, RuleSet) in
+                let set = try rollout.validated[a].map { try $0.load() } ?? RuleSet.load(rollout.folders[a], proving: false)
+                let engine = Engine(rules: set)
+                // One user per batch (`LogUserTally`): its rows are never written.
+                engine.userID = { _ in UserID(1) }
+                return (engine, set)
+            }
+            lock.withLock { made[w] = engines }
+            return engines
+        }
     }
 
     /// An analysis from its parts (``merge(_:)``, a report read back).
