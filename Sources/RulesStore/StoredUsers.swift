@@ -52,7 +52,12 @@ package final class StoredUsers {
             var configuration = Configuration()
             configuration.readonly = !input.isCopy
             queue = try DatabaseQueue(path: input.source, configuration: configuration)
-            try queue.read { db in try Store.checkSchema(db, path: path, schema: try SchemaShape.current()) }
+            try queue.read { db in
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0 > 0 else {
+                    throw StoreError(.notARulesDatabase, "\(path): an SQLite database without tables; \(expected)")
+                }
+                try Store.checkSchema(db, path: path, schema: try SchemaShape.current())
+            }
         } catch let error as StoreError {
             input.release()
             throw error
