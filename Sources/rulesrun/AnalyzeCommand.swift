@@ -13,8 +13,10 @@ struct AnalyzeCommand: ParsableCommand {
         abstract: "Measure what a rollout did, from the apps' event log: each metric per arm, against the control.",
         discussion: """
             EVENTS is the apps' log in replay's format (one JSON event per line, docs/replay.md) with the `exposure` \
-            events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote). --rules names the bundle \
-            that was live (its experiment, with no arm named). Each user exposed to one arm is replayed through that \
+            events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote), or a database of rulesrun \
+            (an SQLite file, known by its header: what simulate --db, replay --db or an app's Engine(store:) wrote), \
+            read as the log it implies, a user at a time (`rulesrun events DB` prints that log; docs/analyze.md, "A \
+            database as the log", says which events it gives back). --rules names the bundle that was live (its experiment, with no arm named). Each user exposed to one arm is replayed through that \
             arm's rules, and each metric is computed per user as `simulate` computes it, from the day of its exposure \
             (its local days; the days before it are the pre-period CUPED uses).
 
@@ -44,7 +46,7 @@ struct AnalyzeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The event log (JSON lines), or - for standard input.") var events: String
+    @Argument(help: "The event log (JSON lines), - for standard input, or a database of rulesrun (SQLite).") var events: String
     @Option(help: "The bundle that was live: a bundle file with an experiment (no #ARM).") var rules: String
     @Option(help: "Count at most this many days after each user's exposure (default: every whole day the log has).") var days: Int?
     @Option(help: "\(ReportFormat.listed) (jsonl: as json). (default: table)", transform: ReportFormat.parser)
