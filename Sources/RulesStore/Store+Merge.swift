@@ -97,12 +97,14 @@ extension Store {
             guard level == Migrations.currentVersion else {
                 throw StoreError(
                     .notARulesDatabase,
-                    "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected \(Migrations.currentVersion): run its simulation again with this rulesrun"
+                    "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected "
+                        + "\(Migrations.currentVersion): run its simulation again with this rulesrun"
                 )
             }
         }
         if let difference = shape.difference(from: schema) {
-            throw StoreError(.notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(InputDatabase.expected)")
+            throw StoreError(
+                .notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(InputDatabase.expected)")
         }
     }
 

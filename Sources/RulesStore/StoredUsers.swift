@@ -63,7 +63,9 @@ package final class StoredUsers {
             throw error
         } catch let error as DatabaseError {
             input.release()
-            throw StoreError(.notARulesDatabase, "\(path): cannot be read as an SQLite database (\(error.message ?? "\(error.resultCode)")); \(expected)")
+            throw StoreError(
+                .notARulesDatabase,
+                "\(path): cannot be read as an SQLite database (\(error.message ?? "\(error.resultCode)")); \(expected)")
         }
     }
 
@@ -111,7 +113,8 @@ package final class StoredUsers {
     private func reading<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError {
             throw StoreError(
-                .notARulesDatabase, "\(path): cannot be read (\(error.message ?? "\(error.resultCode)")); \(InputDatabase.expected)")
+                .notARulesDatabase,
+                "\(path): cannot be read (\(error.message ?? "\(error.resultCode)")); \(InputDatabase.expected)")
         } catch let error as StoreError {
             throw StoreError(error.code, "\(path): \(error.message)")
         }
@@ -123,7 +126,8 @@ package final class StoredUsers {
         guard wanted(state?.name) else { return nil }
         let created = try Int64.fetchOne(db, sql: "SELECT created_ts_utc_ms FROM app_user WHERE user_id = ?", arguments: [u]) ?? 0
         let snapshot = Snapshot(db)
-        let updated = try Int64.fetchOne(db, sql: "SELECT updated_ts_utc_ms FROM pressure_settings WHERE user_id = ?", arguments: [u])
+        let updated = try Int64.fetchOne(
+            db, sql: "SELECT updated_ts_utc_ms FROM pressure_settings WHERE user_id = ?", arguments: [u])
         return User(
             id: id, name: state?.name, createdAt: created, processedUntil: state?.processedUntil, stateJSON: state?.stateJSON,
             settings: try snapshot.pressureSettings(id), settingsUpdatedAt: updated ?? created,
@@ -132,7 +136,8 @@ package final class StoredUsers {
             tasks: try snapshot.all(
                 "SELECT * FROM tracker_task WHERE user_id = ? ORDER BY created_ts_utc_ms, task_key", [u], TrackerRows.task),
             completions: try snapshot.all(
-                "SELECT \(TrackerRows.completionColumns) WHERE t.user_id = ? ORDER BY c.completed_at_ts_utc_ms, c.completion_id", [u],
+                "SELECT \(TrackerRows.completionColumns) WHERE t.user_id = ? ORDER BY c.completed_at_ts_utc_ms, c.completion_id",
+                [u],
                 TrackerRows.completion),
             marks: try snapshot.all(
                 "SELECT \(TrackerRows.dayMarkColumns) WHERE t.user_id = ? ORDER BY m.created_ts_utc_ms, m.mark_id", [u],

@@ -16,7 +16,8 @@ struct AnalyzeCommand: ParsableCommand {
             events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote), or a database of rulesrun \
             (an SQLite file, known by its header: what simulate --db, replay --db or an app's Engine(store:) wrote), \
             read as the log it implies, a user at a time (`rulesrun events DB` prints that log; docs/analyze.md, "A \
-            database as the log", says which events it gives back). --rules names the bundle that was live (its experiment, with no arm named). Each user exposed to one arm is replayed through that \
+            database as the log", says which events it gives back). --rules names the bundle that was live (its \
+            experiment, with no arm named). Each user exposed to one arm is replayed through that \
             arm's rules, and each metric is computed per user as `simulate` computes it, from the day of its exposure \
             (its local days; the days before it are the pre-period CUPED uses).
 
@@ -172,7 +173,8 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode(2)
         }
         guard !log.users.isEmpty else {
-            Terminal.error("\(events): no events" + (log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")))
+            let problems = log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")
+            Terminal.error("\(events): no events" + problems)
             throw ExitCode(2)
         }
         return log

@@ -53,7 +53,9 @@ struct EventsCommand: ParsableCommand {
                     for event in next.events { text += event.jsonLine + "\n" }
                 } else {
                     leftOut += 1
-                    text += "# \(next.name): left out: " + (next.problem ?? "its rows hold events the database cannot give back: \(next.gapsText)")
+                    text +=
+                        "# \(next.name): left out: "
+                        + (next.problem ?? "its rows hold events the database cannot give back: \(next.gapsText)")
                         + "\n"
                 }
                 if text.utf8.count >= 1 << 16 {
@@ -65,7 +67,11 @@ struct EventsCommand: ParsableCommand {
             if !text.isEmpty { try body(text) }
         }
         do {
-            if let out, out != "-" { try Output.stream(to: out) { try write($0) } } else { try write { Console.current.output($0) } }
+            if let out, out != "-" {
+                try Output.stream(to: out) { try write($0) }
+            } else {
+                try write { Console.current.output($0) }
+            }
         } catch let error as StoreError {
             Terminal.error(error.message)
             throw ExitCode(2)
@@ -76,7 +82,8 @@ struct EventsCommand: ParsableCommand {
         }
         if leftOut > 0 {
             Terminal.error(
-                "\(database): \(leftOut) of \(given + leftOut) users left out (marked by # lines): their rows hold events the database cannot give back, or contradict one another"
+                "\(database): \(leftOut) of \(given + leftOut) users left out (marked by # lines): their rows hold events the "
+                    + "database cannot give back, or contradict one another"
             )
         }
     }

@@ -12,7 +12,8 @@ import Testing
     /// its apps (settings, commitments, check-ins, habit tasks and completions, MIGA) all leave rows
     /// a database gives back.
     static func persona() throws -> String {
-        let steady = try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"), encoding: .utf8)
+        let steady = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua"), encoding: .utf8)
         let parts = steady.components(separatedBy: "\n  earned = {")
         #expect(parts.count == 2)
         return parts[0].replacingOccurrences(of: "paid_share = 0.3,", with: "paid_share = 0,") + "\n}\n"
@@ -43,7 +44,10 @@ import Testing
         #expect(built.status == 0, "\(built.stderr)")
         try Self.persona().write(to: dir.appendingPathComponent("p.lua"), atomically: true, encoding: .utf8)
         let simulated = try CLI.run(
-            ["simulate", "14d", "--users", "50", "--rules", "x.bundle", "--persona", "p.lua", "--db", "x.sqlite", "--events", "e.jsonl"],
+            [
+                "simulate", "14d", "--users", "50", "--rules", "x.bundle", "--persona", "p.lua", "--db", "x.sqlite", "--events",
+                "e.jsonl",
+            ],
             in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fromDatabase = try CLI.run(["analyze", "x.sqlite", "--rules", "x.bundle", "--format", "json"], in: dir)
@@ -69,7 +73,8 @@ import Testing
         // Shards of the database merge to the whole, byte for byte; jobs change nothing.
         for i in 1...2 {
             let shard = try CLI.run(
-                ["analyze", "x.sqlite", "--rules", "x.bundle", "--format", "json", "--shard", "\(i)/2", "--out", "s\(i).json"], in: dir)
+                ["analyze", "x.sqlite", "--rules", "x.bundle", "--format", "json", "--shard", "\(i)/2", "--out", "s\(i).json"],
+                in: dir)
             #expect(shard.status == 0, "\(shard.stderr)")
         }
         let merged = try CLI.run(["merge", "s1.json", "s2.json", "--format", "json"], in: dir)
@@ -82,7 +87,9 @@ import Testing
     }
 
     /// A database written by a replay, and the rows its printed log writes again.
-    static func replayed(_ log: String, in dir: URL, rules: String = BundleCommandTests.rules) throws -> (printed: String, dump: String) {
+    static func replayed(
+        _ log: String, in dir: URL, rules: String = BundleCommandTests.rules
+    ) throws -> (printed: String, dump: String) {
         try log.write(to: dir.appendingPathComponent("in.jsonl"), atomically: true, encoding: .utf8)
         let first = try CLI.run(["replay", "in.jsonl", "--rules", rules, "--db", "a.sqlite"], in: dir)
         #expect(first.status == 0, "\(first.stderr)")
@@ -103,8 +110,11 @@ import Testing
     @Test func aSimulatedDatabasesLogReplayedWritesItsRowsAgain() throws {
         let dir = try CLI.folder(["p.lua": try Self.persona()])
         let simulated = try CLI.run(
-            ["simulate", "14d", "--users", "30", "--rules", BundleCommandTests.rules, "--persona", "p.lua", "--db", "x.sqlite", "--events",
-             "e.jsonl"], in: dir)
+            [
+                "simulate", "14d", "--users", "30", "--rules", BundleCommandTests.rules, "--persona", "p.lua", "--db", "x.sqlite",
+                "--events",
+                "e.jsonl",
+            ], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let printed = try CLI.run(["events", "x.sqlite", "--out", "db.jsonl"], in: dir)
         #expect(printed.status == 0, "\(printed.stderr)")
@@ -203,22 +213,28 @@ import Testing
         let earned = try CLI.run(["simulate", "3d", "--users", "4", "--db", "e.sqlite"], in: dir2)
         #expect(earned.status == 0, "\(earned.stderr)")
         let leftOut = try CLI.run(["events", "e.sqlite"], in: dir2)
-        #expect(leftOut.stdout.contains("# u1: left out: its rows hold events the database cannot give back: 1 Earned events"), "\(leftOut.stdout)")
+        #expect(
+            leftOut.stdout.contains("# u1: left out: its rows hold events the database cannot give back: 1 Earned events"),
+            "\(leftOut.stdout)")
     }
 
     @Test func aFileThatIsNotADatabaseOfRulesrunIsRefusedNamingItAndAnInconsistentUserIsCounted() throws {
         let dir = try BundleCommandTests.copyOfTheRules(in: "control", ["notes.txt": "hello\n"])
         try BundleCommandTests.copy("k.key", to: dir)
         func refused(_ name: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            for command in [["events", name], ["analyze", name, "--rules", "x.bundle"]] where command[0] == "events" || name.hasSuffix(".sqlite") {
+            for command in [["events", name], ["analyze", name, "--rules", "x.bundle"]]
+            where command[0] == "events" || name.hasSuffix(".sqlite") {
                 let result = try CLI.run(command, in: dir)
                 #expect(result.status == 2, "\(command)", sourceLocation: sourceLocation)
                 #expect(result.stderr.contains(message), "\(command): \(result.stderr)", sourceLocation: sourceLocation)
             }
         }
         let bundled = try CLI.run(
-            ["bundle", "control", "--key", "k.key", "--out", "x.bundle", "--experiment", "e", "--arm", "b=control", "--allocation",
-             "control=50%,b=50%"], in: dir)
+            [
+                "bundle", "control", "--key", "k.key", "--out", "x.bundle", "--experiment", "e", "--arm", "b=control",
+                "--allocation",
+                "control=50%,b=50%",
+            ], in: dir)
         #expect(bundled.status == 0, "\(bundled.stderr)")
         // (analyze reads a file that is not a database as a log of JSON lines.)
         try refused("notes.txt", "notes.txt: not an SQLite database (it does not begin with SQLite's header")
@@ -236,19 +252,23 @@ import Testing
         try good.prefix(8192).write(to: dir.appendingPathComponent("truncated.sqlite"))
         try refused("truncated.sqlite", "truncated.sqlite: truncated: its header gives")
         var corrupt = good
-        corrupt.replaceSubrange(4096..<min(good.count, 4096 * 12), with: Data(repeating: 0xFF, count: min(good.count, 4096 * 12) - 4096))
+        corrupt.replaceSubrange(
+            4096..<min(good.count, 4096 * 12), with: Data(repeating: 0xFF, count: min(good.count, 4096 * 12) - 4096))
         try corrupt.write(to: dir.appendingPathComponent("corrupt.sqlite"))
         try refused("corrupt.sqlite", "corrupt.sqlite: cannot be read")
         // Another program's database, an SQLite file without tables, a newer rulesrun's.
         for (name, sql) in [
-            ("other.sqlite", "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)"), ("empty.sqlite", "PRAGMA user_version = 7"),
+            ("other.sqlite", "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)"),
+            ("empty.sqlite", "PRAGMA user_version = 7"),
         ] {
             try Self.execute(sql, in: dir.appendingPathComponent(name))
         }
         try refused("other.sqlite", "other.sqlite is a SQLite database but not one of rulesrun (no meta table; tables: notes)")
         try refused("empty.sqlite", "empty.sqlite: an SQLite database without tables")
-        try FileManager.default.copyItem(at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("newer.sqlite"))
-        try Self.execute("UPDATE meta SET value = '9' WHERE key = 'rulesrun_migration'", in: dir.appendingPathComponent("newer.sqlite"))
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("newer.sqlite"))
+        try Self.execute(
+            "UPDATE meta SET value = '9' WHERE key = 'rulesrun_migration'", in: dir.appendingPathComponent("newer.sqlite"))
         try refused("newer.sqlite", "newer.sqlite has rulesrun migration level 9 (meta.rulesrun_migration), newer than the")
         // A database without users.
         try "".write(to: dir.appendingPathComponent("none.jsonl"), atomically: true, encoding: .utf8)
@@ -258,9 +278,11 @@ import Testing
         let noEvents = try CLI.run(["events", "none.sqlite"], in: dir)
         #expect(noEvents.status == 0 && noEvents.stdout.isEmpty, "\(noEvents.stderr)")
         // u2's row after the time the engine reached: counted and named, u1 still read.
-        try FileManager.default.copyItem(at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("moved.sqlite"))
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("moved.sqlite"))
         try Self.execute(
-            "UPDATE miga_usage_event SET ts_utc_ms = ts_utc_ms + 86400000 WHERE user_id = 2", in: dir.appendingPathComponent("moved.sqlite"))
+            "UPDATE miga_usage_event SET ts_utc_ms = ts_utc_ms + 86400000 WHERE user_id = 2",
+            in: dir.appendingPathComponent("moved.sqlite"))
         let moved = try CLI.run(["events", "moved.sqlite"], in: dir)
         #expect(moved.status == 0)
         #expect(
@@ -272,7 +294,8 @@ import Testing
         #expect(analyzed.status == 2)
         #expect(
             analyzed.stderr.contains(
-                "1 users whose database rows contradict one another: left out of every arm; e.g. u2: a miga at 2026-03-03T12:00:00Z"),
+                "1 users whose database rows contradict one another: left out of every arm; e.g. u2: a miga at 2026-03-03T12:00:00Z"
+            ),
             "\(analyzed.stderr)")
     }
 

@@ -75,7 +75,9 @@ package final class DatabaseLog {
     /// The next user of the shard, nil past the last.
     package func next() throws -> User? {
         let shard = shard
-        guard let user = try stored.next(wanted: { name in name.map { shard.holds(user: $0) } ?? (shard.index == 1) }) else { return nil }
+        guard let user = try stored.next(wanted: { name in name.map { shard.holds(user: $0) } ?? (shard.index == 1) }) else {
+            return nil
+        }
         let rebuilt = Self.events(of: user)
         eventCount += rebuilt.events.count
         return rebuilt
@@ -143,7 +145,8 @@ package final class DatabaseLog {
                         commitmentDeadline: settings.commitmentDeadline, checkinWindowClose: settings.checkinWindowClose,
                         timezone: settings.timezoneIdentifier, personalityMode: settings.personalityMode,
                         notificationsEnabled: settings.notificationsEnabled)))
-        } else if settings.timezoneIdentifier != defaults.timezoneIdentifier || settings.personalityMode != defaults.personalityMode
+        } else if settings.timezoneIdentifier != defaults.timezoneIdentifier
+            || settings.personalityMode != defaults.personalityMode
             || settings.notificationsEnabled != defaults.notificationsEnabled
         {
             add(
@@ -160,7 +163,9 @@ package final class DatabaseLog {
                 return refuse("time zone \(settings.timezoneIdentifier) unknown")
             }
             let created = clock.day(of: user.createdAt)
-            let first = user.createdAt < clock.instant(in: created, at: settings.commitmentDeadline) ? created : created.adding(days: 1) ?? created
+            let first =
+                user.createdAt < clock.instant(in: created, at: settings.commitmentDeadline)
+                ? created : created.adding(days: 1) ?? created
             if user.commitments[0].day != first { gaps["Pressure started after the user's first event", default: 0] += 1 }
             for commitment in user.commitments {
                 if commitment.shieldUsed { gaps["shield", default: 0] += 1 }
@@ -210,11 +215,16 @@ package final class DatabaseLog {
         }
         made.sort { ($0.event.at.millis, $0.rank, $0.seq) < ($1.event.at.millis, $1.rank, $1.seq) }
         if let early = made.first(where: { $0.event.at.millis < user.createdAt }) {
-            return refuse("a \(early.event.kind.typeName) at \(early.event.at), before the user was created (\(Timestamp(millis: user.createdAt)))")
+            return refuse(
+                "a \(early.event.kind.typeName) at \(early.event.at), before the user was created "
+                    + "(\(Timestamp(millis: user.createdAt)))"
+            )
         }
         if let late = made.first(where: { $0.event.at.millis > processedUntil }) {
             return refuse(
-                "a \(late.event.kind.typeName) at \(late.event.at), after the time the engine had reached (\(Timestamp(millis: processedUntil)))")
+                "a \(late.event.kind.typeName) at \(late.event.at), after the time the engine had reached "
+                    + "(\(Timestamp(millis: processedUntil)))"
+            )
         }
         var events = made.map(\.event)
         // The event that created the user, when it left no row of its own, and the last one (time

@@ -152,7 +152,8 @@ package struct RolloutAnalysis: Sendable {
                         if arm != 0, tally.exposureDay > 0 {
                             try engines[0].1.host.seedRandom(Self.seed(of: user, seed: seed))
                             before = try LogUserTally(
-                                name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end, beforeExposure: true)
+                                name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end,
+                                beforeExposure: true)
                         }
                         mine.append(UserPart(tally, before: before, days: days, metrics: metrics))
                     }
