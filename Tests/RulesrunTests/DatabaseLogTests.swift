@@ -177,6 +177,35 @@ import Testing
         #expect(none.status == 2 && none.stderr.contains("a.sqlite: no user named nobody"), "\(none.stderr)")
     }
 
+    @Test func pressureDaysAreGivenBackWithTheirRows() throws {
+        let dir = try CLI.folder([:])
+        // late: created after its first deadline (that day does not count), an edited commitment,
+        // a commitment never checked in, one still pending; m1: Pressure from its third day (the
+        // engine counts its days from its first event all the same).
+        let log = """
+            {"at":"2026-03-02T10:00:00Z","user":"late","type":"settings","commitment_deadline":"09:00","checkin_window_close":"22:00","notifications_enabled":true}
+            {"at":"2026-03-03T07:00:00Z","user":"late","type":"commitment","text":"Ship"}
+            {"at":"2026-03-03T07:30:00Z","user":"late","type":"commitment","text":"Ship it"}
+            {"at":"2026-03-03T12:00:00Z","user":"late","type":"check_in","result":"YES"}
+            {"at":"2026-03-04T08:00:00Z","user":"late","type":"commitment","text":"Again"}
+            {"at":"2026-03-05T07:00:00Z","user":"late","type":"commitment","text":"Today"}
+            {"at":"2026-03-05T08:00:00Z","user":"late","type":"tick"}
+            {"at":"2026-03-02T08:00:00Z","user":"m1","type":"miga","event":"exit_to_focus","app":"X"}
+            {"at":"2026-03-04T07:00:00Z","user":"m1","type":"commitment","text":"Later"}
+            {"at":"2026-03-04T12:00:00Z","user":"m1","type":"check_in","result":"NO"}
+
+            """
+        let (printed, dump) = try Self.replayed(log, in: dir)
+        #expect(dump.contains("\"Ship it\"") && !dump.contains("\"Ship\" "), "\(dump)")
+        let lines = printed.split(separator: "\n").map(String.init)
+        #expect(lines.count == 9, "\(printed)")
+        // A commitment at the last millisecond before its deadline, its last text; the pending one
+        // at the time the engine reached.
+        #expect(lines[1] == #"{"at":"2026-03-03T08:59:59.999Z","user":"late","type":"commitment","text":"Ship it"}"#)
+        #expect(lines[4] == #"{"at":"2026-03-05T08:00:00Z","user":"late","type":"commitment","text":"Today"}"#)
+        #expect(lines[5].hasPrefix(#"{"at":"2026-03-02T08:00:00Z","user":"m1","type":"settings","commitment_deadline":"09:00""#))
+    }
+
     @Test func eventsTheRowsCannotGiveBackLeaveTheirUserOutNamed() throws {
         let dir = try CLI.folder([:])
         // p1: a subscription and a shield (their times are not kept); b1: a completion for a past
@@ -192,6 +221,7 @@ import Testing
             {"at":"2026-03-02T12:00:00Z","user":"k1","type":"settings","timezone":"Asia/Tokyo"}
             {"at":"2026-03-03T12:00:00Z","user":"k1","type":"settings","timezone":"Europe/Paris"}
             {"at":"2026-03-03T12:00:00Z","user":"ok","type":"miga","event":"proceed_to_app","app":"Reddit"}
+            {"at":"2026-03-02T08:00:00Z","user":"d1","type":"settings","day_starts_at":"03:00"}
 
             """
         try log.write(to: dir.appendingPathComponent("in.jsonl"), atomically: true, encoding: .utf8)
@@ -206,9 +236,10 @@ import Testing
                 # b1: left out: its rows hold events the database cannot give back: 1 habit_completion for a past day (for_day)
                 # k1: left out: its rows hold events the database cannot give back: 1 settings changed after the user's first event
                 {"at":"2026-03-03T12:00:00Z","user":"ok","type":"miga","event":"proceed_to_app","app":"Reddit","pause_seconds":30.0}
+                # d1: left out: its rows hold events the database cannot give back: 1 settings day_starts_at
 
                 """, "\(printed.stdout)")
-        #expect(printed.stderr.contains("a.sqlite: 3 of 4 users left out (marked by # lines)"), "\(printed.stderr)")
+        #expect(printed.stderr.contains("a.sqlite: 4 of 5 users left out (marked by # lines)"), "\(printed.stderr)")
         let dir2 = try CLI.folder([:])
         let earned = try CLI.run(["simulate", "3d", "--users", "4", "--db", "e.sqlite"], in: dir2)
         #expect(earned.status == 0, "\(earned.stderr)")
