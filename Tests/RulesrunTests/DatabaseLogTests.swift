@@ -84,6 +84,25 @@ import Testing
         #expect(oneJob.stdout == fromDatabase.stdout)
         let table = try CLI.run(["analyze", "x.sqlite", "--rules", "x.bundle", "--days", "7"], in: dir)
         #expect(table.status == 0 && table.stdout.hasPrefix("analyze x.sqlite: experiment escalation-2026"), "\(table.stdout)")
+        // A corrupt database is refused, naming it; a user whose rows contradict the time its
+        // engine reached is counted, named and left out of every arm.
+        try Self.corrupt(dir.appendingPathComponent("x.sqlite"), into: dir.appendingPathComponent("corrupt.sqlite"))
+        let corrupt = try CLI.run(["analyze", "corrupt.sqlite", "--rules", "x.bundle"], in: dir)
+        #expect(corrupt.status == 2 && corrupt.stderr.contains("corrupt.sqlite: cannot be read"), "\(corrupt.stderr)")
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("x.sqlite"), to: dir.appendingPathComponent("moved.sqlite"))
+        try Self.moveMIGA(ofUser: 3, in: dir.appendingPathComponent("moved.sqlite"))
+        let moved = try CLI.run(["analyze", "moved.sqlite", "--rules", "x.bundle", "--format", "json"], in: dir)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let problems = try AnalyzeCommandTests.object(moved.stdout)["problems"] as? [String: [String: Any]]
+        #expect(problems?["inconsistent_rows"]?["count"] as? Int == 1, "\(moved.stdout)")
+        #expect(
+            (problems?["inconsistent_rows"]?["examples"] as? [String])?.first?.hasPrefix("u3: a miga at ") == true, "\(moved.stdout)")
+        #expect((try AnalyzeCommandTests.object(moved.stdout)["users"] as? [String: Int])?.values.reduce(0, +) == 49)
+        // A database without users is an error.
+        try "".write(to: dir.appendingPathComponent("none.jsonl"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["replay", "none.jsonl", "--db", "none.sqlite"], in: dir).status == 0)
+        let noUsers = try CLI.run(["analyze", "none.sqlite", "--rules", "x.bundle"], in: dir)
+        #expect(noUsers.status == 2 && noUsers.stderr.contains("none.sqlite: no users"), "\(noUsers.stderr)")
     }
 
     /// A database written by a replay, and the rows its printed log writes again.
@@ -249,29 +268,18 @@ import Testing
             "\(leftOut.stdout)")
     }
 
+    /// What the reader of a database refuses (`events` here; `analyze` reads through the same
+    /// ``DatabaseLog``, and the rollout test above checks that it passes the refusal on).
     @Test func aFileThatIsNotADatabaseOfRulesrunIsRefusedNamingItAndAnInconsistentUserIsCounted() throws {
-        let dir = try BundleCommandTests.copyOfTheRules(in: "control", ["notes.txt": "hello\n"])
-        try BundleCommandTests.copy("k.key", to: dir)
+        let dir = try CLI.folder(["notes.txt": "hello\n"])
         func refused(_ name: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            for command in [["events", name], ["analyze", name, "--rules", "x.bundle"]]
-            where command[0] == "events" || name.hasSuffix(".sqlite") {
-                let result = try CLI.run(command, in: dir)
-                #expect(result.status == 2, "\(command)", sourceLocation: sourceLocation)
-                #expect(result.stderr.contains(message), "\(command): \(result.stderr)", sourceLocation: sourceLocation)
-            }
+            let result = try CLI.run(["events", name], in: dir)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(name)", sourceLocation: sourceLocation)
+            #expect(result.stderr.contains(message), "\(name): \(result.stderr)", sourceLocation: sourceLocation)
         }
-        let bundled = try CLI.run(
-            [
-                "bundle", "control", "--key", "k.key", "--out", "x.bundle", "--experiment", "e", "--arm", "b=control",
-                "--allocation",
-                "control=50%,b=50%",
-            ], in: dir)
-        #expect(bundled.status == 0, "\(bundled.stderr)")
-        // (analyze reads a file that is not a database as a log of JSON lines.)
         try refused("notes.txt", "notes.txt: not an SQLite database (it does not begin with SQLite's header")
-        try refused("missing.txt", "missing.txt: no such file")
-        // A database of rulesrun: one user of the default rules, its MIGA row moved past the time
-        // the engine reached.
+        try refused("missing.sqlite", "missing.sqlite: no such file")
+        // A database of rulesrun (two users of the default rules) made hostile in turn.
         let log = """
             {"at":"2026-03-02T12:00:00Z","user":"u1","type":"miga","event":"exit_to_focus","app":"Reddit"}
             {"at":"2026-03-02T12:00:00Z","user":"u2","type":"miga","event":"exit_to_focus","app":"Reddit"}
@@ -282,38 +290,24 @@ import Testing
         let good = try Data(contentsOf: dir.appendingPathComponent("good.sqlite"))
         try good.prefix(8192).write(to: dir.appendingPathComponent("truncated.sqlite"))
         try refused("truncated.sqlite", "truncated.sqlite: truncated: its header gives")
-        var corrupt = good
-        corrupt.replaceSubrange(
-            4096..<min(good.count, 4096 * 12), with: Data(repeating: 0xFF, count: min(good.count, 4096 * 12) - 4096))
-        try corrupt.write(to: dir.appendingPathComponent("corrupt.sqlite"))
+        try Self.corrupt(dir.appendingPathComponent("good.sqlite"), into: dir.appendingPathComponent("corrupt.sqlite"))
         try refused("corrupt.sqlite", "corrupt.sqlite: cannot be read")
         // Another program's database, an SQLite file without tables, a newer rulesrun's.
-        for (name, sql) in [
-            ("other.sqlite", "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)"),
-            ("empty.sqlite", "PRAGMA user_version = 7"),
-        ] {
-            try Self.execute(sql, in: dir.appendingPathComponent(name))
-        }
+        try Self.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)", in: dir.appendingPathComponent("other.sqlite"))
+        try Self.execute("PRAGMA user_version = 7", in: dir.appendingPathComponent("empty.sqlite"))
         try refused("other.sqlite", "other.sqlite is a SQLite database but not one of rulesrun (no meta table; tables: notes)")
         try refused("empty.sqlite", "empty.sqlite: an SQLite database without tables")
-        try FileManager.default.copyItem(
-            at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("newer.sqlite"))
-        try Self.execute(
-            "UPDATE meta SET value = '9' WHERE key = 'rulesrun_migration'", in: dir.appendingPathComponent("newer.sqlite"))
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("newer.sqlite"))
+        try Self.execute("UPDATE meta SET value = '9' WHERE key = 'rulesrun_migration'", in: dir.appendingPathComponent("newer.sqlite"))
         try refused("newer.sqlite", "newer.sqlite has rulesrun migration level 9 (meta.rulesrun_migration), newer than the")
-        // A database without users.
+        // A database without users: no events.
         try "".write(to: dir.appendingPathComponent("none.jsonl"), atomically: true, encoding: .utf8)
         #expect(try CLI.run(["replay", "none.jsonl", "--db", "none.sqlite"], in: dir).status == 0)
-        let noUsers = try CLI.run(["analyze", "none.sqlite", "--rules", "x.bundle"], in: dir)
-        #expect(noUsers.status == 2 && noUsers.stderr.contains("none.sqlite: no users"), "\(noUsers.stderr)")
         let noEvents = try CLI.run(["events", "none.sqlite"], in: dir)
         #expect(noEvents.status == 0 && noEvents.stdout.isEmpty, "\(noEvents.stderr)")
-        // u2's row after the time the engine reached: counted and named, u1 still read.
-        try FileManager.default.copyItem(
-            at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("moved.sqlite"))
-        try Self.execute(
-            "UPDATE miga_usage_event SET ts_utc_ms = ts_utc_ms + 86400000 WHERE user_id = 2",
-            in: dir.appendingPathComponent("moved.sqlite"))
+        // u2's row after the time the engine reached: named, u1 still given back.
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("good.sqlite"), to: dir.appendingPathComponent("moved.sqlite"))
+        try Self.moveMIGA(ofUser: 2, in: dir.appendingPathComponent("moved.sqlite"))
         let moved = try CLI.run(["events", "moved.sqlite"], in: dir)
         #expect(moved.status == 0)
         #expect(
@@ -321,13 +315,20 @@ import Testing
                 "# u2: left out: a miga at 2026-03-03T12:00:00Z, after the time the engine had reached (2026-03-02T12:00:00Z)\n"),
             "\(moved.stdout)")
         #expect(moved.stdout.hasPrefix(#"{"at":"2026-03-02T12:00:00Z","user":"u1","type":"miga""#), "\(moved.stdout)")
-        let analyzed = try CLI.run(["analyze", "moved.sqlite", "--rules", "x.bundle"], in: dir)
-        #expect(analyzed.status == 2)
-        #expect(
-            analyzed.stderr.contains(
-                "1 users whose database rows contradict one another: left out of every arm; e.g. u2: a miga at 2026-03-03T12:00:00Z"
-            ),
-            "\(analyzed.stderr)")
+        #expect(moved.stderr.contains("moved.sqlite: 1 of 2 users left out"), "\(moved.stderr)")
+    }
+
+    /// A copy of the database at `url` with pages 2–12 overwritten.
+    static func corrupt(_ url: URL, into copy: URL) throws {
+        var data = try Data(contentsOf: url)
+        let end = min(data.count, 4096 * 12)
+        data.replaceSubrange(4096..<end, with: Data(repeating: 0xFF, count: end - 4096))
+        try data.write(to: copy)
+    }
+
+    /// Moves the MIGA rows of user `id` a day later: after the time its engine reached.
+    static func moveMIGA(ofUser id: Int, in url: URL) throws {
+        try execute("UPDATE miga_usage_event SET ts_utc_ms = ts_utc_ms + 86400000 WHERE user_id = \(id)", in: url)
     }
 
     /// Runs `sql` on the SQLite file at `url` (made when absent).
