@@ -172,9 +172,16 @@ package final class DatabaseLog {
                 if !commitment.text.isEmpty {
                     if book.tracksAppOpens { gaps["commitment (its time decides an app-open day)", default: 0] += 1 }
                     let deadline = commitment.lockedAt ?? book.deadline ?? processedUntil + 1
-                    add(min(deadline - 1, processedUntil), .commitment(text: commitment.text))
+                    let at = min(deadline - 1, processedUntil)
+                    guard clock.day(of: at) == commitment.day else {
+                        return refuse("the commitment of \(commitment.day.rawValue) falls on \(clock.day(of: at).rawValue)")
+                    }
+                    add(at, .commitment(text: commitment.text))
                 }
                 if let at = commitment.checkedInAt, commitment.status == .yes || commitment.status == .no {
+                    guard clock.day(of: at) == commitment.day else {
+                        return refuse("the check-in of \(commitment.day.rawValue) is on \(clock.day(of: at).rawValue)")
+                    }
                     add(at, .checkIn(commitment.status))
                 }
             }
