@@ -87,7 +87,7 @@ extension Store {
     /// its schema (`schema`, ``SchemaShape/current()``: tables where it has tables, with their
     /// columns, and no view, no trigger of another), compared before any row is read: what a
     /// database read as an input must be (``mergeParts(_:)``, ``StoredUsers``).
-    static func checkSchema(_ db: Database, path: String, schema: SchemaShape) throws {
+    static func checkSchema(_ db: Database, path: String, schema: SchemaShape, expected: String = InputDatabase.expected) throws {
         let shape = try SchemaShape.read(db)
         // The migration level first (an older or newer rulesrun's schema differs from this
         // one's), read when `meta` and `grdb_migrations` are the tables they are here.
@@ -104,7 +104,7 @@ extension Store {
         }
         if let difference = shape.difference(from: schema) {
             throw StoreError(
-                .notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(InputDatabase.expected)")
+                .notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(expected)")
         }
     }
 

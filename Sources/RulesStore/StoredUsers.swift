@@ -7,7 +7,7 @@ import RulesModel
 /// `DatabaseLog` (RulesSim) turns back into events. The file is read and never changed
 /// (``InputDatabase``: read-only, nothing made beside it), checked before any row is read (a
 /// database of this program at this program's migration level, with its schema:
-/// ``Store/checkSchema(_:path:schema:)``), and walked in the order of the users' ids, a page of
+/// ``Store/checkSchema(_:path:schema:expected:)``), and walked in the order of the users' ids, a page of
 /// ids at a time: one user's rows are in memory at once, whatever the number of users.
 package final class StoredUsers {
     /// The path as given, for messages.
@@ -17,6 +17,8 @@ package final class StoredUsers {
     /// The last user id read (0 before the first).
     private var after: Int64 = 0
     private var page: [Int64] = []
+    /// What the file must be, said when it is not.
+    static let expected = "expected a database of rulesrun (simulate --db, replay --db, or an app's Engine(store:))"
     /// User ids read per query.
     static let pageSize = 512
 
@@ -46,8 +48,8 @@ package final class StoredUsers {
     /// (``InputDatabase``). Throws ``StoreError`` naming the file and what was expected.
     package init(path: String, file: String? = nil, scratch: String) throws {
         self.path = path
-        input = try InputDatabase(path: path, file: file, scratch: scratch)
-        let expected = "expected a database of rulesrun (simulate --db, replay --db, or an app's Engine(store:))"
+        input = try InputDatabase(path: path, file: file, scratch: scratch, expected: Self.expected)
+        let expected = Self.expected
         do {
             var configuration = Configuration()
             configuration.readonly = !input.isCopy
@@ -56,7 +58,7 @@ package final class StoredUsers {
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0 > 0 else {
                     throw StoreError(.notARulesDatabase, "\(path): an SQLite database without tables; \(expected)")
                 }
-                try Store.checkSchema(db, path: path, schema: try SchemaShape.current())
+                try Store.checkSchema(db, path: path, schema: try SchemaShape.current(), expected: expected)
             }
         } catch let error as StoreError {
             input.release()
@@ -114,7 +116,7 @@ package final class StoredUsers {
         do { return try body() } catch let error as DatabaseError {
             throw StoreError(
                 .notARulesDatabase,
-                "\(path): cannot be read (\(error.message ?? "\(error.resultCode)")); \(InputDatabase.expected)")
+                "\(path): cannot be read (\(error.message ?? "\(error.resultCode)")); \(Self.expected)")
         } catch let error as StoreError {
             throw StoreError(error.code, "\(path): \(error.message)")
         }
