@@ -38,9 +38,10 @@ package final class InputDatabase {
     /// (the caller removes `Store.files(of: scratch)` should the process be interrupted).
     /// `file`: the path to open, when it is not `path` itself (a path relative to another folder
     /// than the process's: ``WorkingFolder`` of LuaHost).
-    package init(path: String, file given: String? = nil, scratch: String) throws {
+    /// `expected`: what the file must be, said when it is not.
+    package init(path: String, file given: String? = nil, scratch: String, expected: String = InputDatabase.expected) throws {
         self.path = path
-        func refuse(_ reason: String) -> StoreError { StoreError(.notARulesDatabase, "\(path): \(reason); \(Self.expected)") }
+        func refuse(_ reason: String) -> StoreError { StoreError(.notARulesDatabase, "\(path): \(reason); \(expected)") }
         var info = stat()
         guard stat(given ?? path, &info) == 0 else { throw refuse(errno == ENOENT ? "no such file" : String(cString: strerror(errno))) }
         switch info.st_mode & S_IFMT {
@@ -72,7 +73,7 @@ package final class InputDatabase {
         if flock(fd, LOCK_SH | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK else { throw refuse("cannot lock it: \(String(cString: strerror(code)))") }
-            throw StoreError(.notARulesDatabase, "\(path): another rulesrun is writing it; merge it once that run has finished")
+            throw StoreError(.notARulesDatabase, "\(path): another rulesrun is writing it; try again once that run has finished")
         }
         let header = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).read(upToCount: 100)) ?? nil ?? Data()
         guard header.count >= sqliteHeader.count, header.prefix(sqliteHeader.count) == sqliteHeader else {

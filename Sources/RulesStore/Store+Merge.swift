@@ -33,22 +33,7 @@ extension Store {
                 let queue = try DatabaseQueue(path: input.source, configuration: configuration)
                 defer { try? queue.close() }
                 (meta, users) = try queue.read { db in
-                    let shape = try SchemaShape.read(db)
-                    // The migration level first (an older or newer rulesrun's schema differs from
-                    // this one's), read when `meta` and `grdb_migrations` are the tables they are here.
-                    if shape.isAbsentOrExpected("meta", schema), shape.isAbsentOrExpected("grdb_migrations", schema) {
-                        try Migrations.refuseIfTooNew(db, path: path)
-                        let level = try Migrations.recordedVersion(db)
-                        guard level == Migrations.currentVersion else {
-                            throw StoreError(
-                                .notARulesDatabase,
-                                "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected \(Migrations.currentVersion): run its simulation again with this rulesrun"
-                            )
-                        }
-                    }
-                    if let difference = shape.difference(from: schema) {
-                        throw StoreError(.notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(expected)")
-                    }
+                    try checkSchema(db, path: path, schema: schema)
                     return (
                         try String.fetchAll(db, sql: "SELECT key || '=' || value FROM meta ORDER BY key"),
                         try Row.fetchOne(db, sql: "SELECT min(user_id), max(user_id), count(*) FROM app_user")
@@ -96,6 +81,31 @@ extension Store {
             }
         }
         return sorted + parts.filter { $0.users == nil }
+    }
+
+    /// Throws unless `db` is a database of this program at this program's migration level, with
+    /// its schema (`schema`, ``SchemaShape/current()``: tables where it has tables, with their
+    /// columns, and no view, no trigger of another), compared before any row is read: what a
+    /// database read as an input must be (``mergeParts(_:)``, ``StoredUsers``).
+    static func checkSchema(_ db: Database, path: String, schema: SchemaShape, expected: String = InputDatabase.expected) throws {
+        let shape = try SchemaShape.read(db)
+        // The migration level first (an older or newer rulesrun's schema differs from this
+        // one's), read when `meta` and `grdb_migrations` are the tables they are here.
+        if shape.isAbsentOrExpected("meta", schema), shape.isAbsentOrExpected("grdb_migrations", schema) {
+            try Migrations.refuseIfTooNew(db, path: path)
+            let level = try Migrations.recordedVersion(db)
+            guard level == Migrations.currentVersion else {
+                throw StoreError(
+                    .notARulesDatabase,
+                    "\(path): migration level \(level.map(String.init) ?? "none") (meta.rulesrun_migration), expected "
+                        + "\(Migrations.currentVersion): run its simulation again with this rulesrun"
+                )
+            }
+        }
+        if let difference = shape.difference(from: schema) {
+            throw StoreError(
+                .notARulesDatabase, "\(path): its schema is not rulesrun's (\(difference)); \(expected)")
+        }
     }
 
     /// The SQLite errors of a merge that come from what a part holds, not from the file written.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesSim
+import RulesStore
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,8 +13,11 @@ struct AnalyzeCommand: ParsableCommand {
         abstract: "Measure what a rollout did, from the apps' event log: each metric per arm, against the control.",
         discussion: """
             EVENTS is the apps' log in replay's format (one JSON event per line, docs/replay.md) with the `exposure` \
-            events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote). --rules names the bundle \
-            that was live (its experiment, with no arm named). Each user exposed to one arm is replayed through that \
+            events the engine writes (or `simulate --rules FILE.bundle --events FILE` wrote), or a database of rulesrun \
+            (an SQLite file, known by its header: what simulate --db, replay --db or an app's Engine(store:) wrote), \
+            read as the log it implies, a user at a time (`rulesrun events DB` prints that log; docs/analyze.md, "A \
+            database as the log", says which events it gives back). --rules names the bundle that was live (its \
+            experiment, with no arm named). Each user exposed to one arm is replayed through that \
             arm's rules, and each metric is computed per user as `simulate` computes it, from the day of its exposure \
             (its local days; the days before it are the pre-period CUPED uses).
 
@@ -43,7 +47,7 @@ struct AnalyzeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The event log (JSON lines), or - for standard input.") var events: String
+    @Argument(help: "The event log (JSON lines), - for standard input, or a database of rulesrun (SQLite).") var events: String
     @Option(help: "The bundle that was live: a bundle file with an experiment (no #ARM).") var rules: String
     @Option(help: "Count at most this many days after each user's exposure (default: every whole day the log has).") var days: Int?
     @Option(help: "\(ReportFormat.listed) (jsonl: as json). (default: table)", transform: ReportFormat.parser)
@@ -138,41 +142,27 @@ struct AnalyzeCommand: ParsableCommand {
                 throw ValidationError("--prediction \(prediction): cannot read it: \(error.localizedDescription)")
             }
         }
-        let fd = try ReplayCommand.openEvents(events)
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        var log = EventLog()
         let part: Shard
         do { part = try shard.map { try Shard($0) } ?? .whole } catch { throw ValidationError("--shard: \(error)") }
         if part != .whole, format != .json {
             throw ValidationError("--shard \(part) writes a shard's report for `rulesrun merge`: add --format json")
         }
-        log.shard = part
-        var reader = LineReader(fd: fd)
-        var number = 0
-        do {
-            while let line = try reader.next() {
-                number += 1
-                try log.add(line: line, number: number)
-            }
-        } catch let error as LineReader.ReadError {
-            Terminal.error("\(events): \(error)")
-            throw ExitCode(2)
-        } catch let error as AnalysisError {
-            Terminal.error("\(events): \(error.message)")
-            throw ExitCode(2)
-        }
-        guard !log.users.isEmpty else {
-            Terminal.error("\(events): no events" + (log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")))
-            throw ExitCode(2)
-        }
+        let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let analysis: RolloutAnalysis
-        do {
-            analysis = try RolloutAnalysis(
-                log: log, rollout: rollout, days: days, seed: seed,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: part, metrics: teamMetrics, segments: userSegments)
-        } catch {
-            Terminal.error("analyze: \(error)")
-            throw ExitCode(2)
+        if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
+            analysis = try Self.analyze(
+                database: events, rollout: rollout, days: days, seed: seed, jobs: jobs, shard: part, metrics: teamMetrics,
+                segments: userSegments)
+        } else {
+            var log = try Self.read(events, shard: part)
+            do {
+                analysis = try RolloutAnalysis(
+                    input: &log, rollout: rollout, days: days, seed: seed, jobs: jobs, shard: part, metrics: teamMetrics,
+                    segments: userSegments)
+            } catch {
+                Terminal.error("analyze: \(error)")
+                throw ExitCode(2)
+            }
         }
         guard analysis.users.reduce(0, +) > 0 || part != .whole else {
             Terminal.error(
@@ -194,6 +184,63 @@ struct AnalyzeCommand: ParsableCommand {
         if report.untrustworthy, part == .whole {
             Terminal.error("analyze: sample ratio mismatch (p = \(AnalysisReport.pValue(report.srm!.pValue))): the results are untrustworthy")
             throw ExitCode(1)
+        }
+    }
+
+    /// Reads the log of JSON lines at `events` (`-`: standard input), the users of `shard`.
+    static func read(_ events: String, shard: Shard) throws -> EventLog {
+        let fd = try ReplayCommand.openEvents(events)
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var log = EventLog()
+        log.shard = shard
+        var reader = LineReader(fd: fd)
+        var number = 0
+        do {
+            while let line = try reader.next() {
+                number += 1
+                try log.add(line: line, number: number)
+            }
+        } catch let error as LineReader.ReadError {
+            Terminal.error("\(events): \(error)")
+            throw ExitCode(2)
+        } catch let error as AnalysisError {
+            Terminal.error("\(events): \(error.message)")
+            throw ExitCode(2)
+        }
+        guard !log.users.isEmpty else {
+            let problems = log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")
+            Terminal.error("\(events): no events" + problems)
+            throw ExitCode(2)
+        }
+        return log
+    }
+
+    /// Analyses the database at `path` as the log it implies (``DatabaseLog``), a user at a time.
+    static func analyze(
+        database path: String, rollout: Rollout, days: Int?, seed: UInt64, jobs: Int, shard: Shard, metrics: TeamMetrics.Source?,
+        segments: UserSegments?
+    ) throws -> RolloutAnalysis {
+        let log: DatabaseLog
+        do { log = try DatabaseLog(path: path, file: WorkingFolder.resolve(path)) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+        defer { log.close() }
+        log.shard = shard
+        guard log.userCount > 0 else {
+            Terminal.error("\(path): no users (an empty database of rulesrun)")
+            throw ExitCode(2)
+        }
+        var input = log
+        do {
+            return try RolloutAnalysis(
+                input: &input, rollout: rollout, days: days, seed: seed, jobs: jobs, shard: shard, metrics: metrics, segments: segments)
+        } catch let error as StoreError {
+            Terminal.error("\(error.message)")
+            throw ExitCode(2)
+        } catch {
+            Terminal.error("analyze: \(error)")
+            throw ExitCode(2)
         }
     }
 }

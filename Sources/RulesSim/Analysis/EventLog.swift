@@ -15,6 +15,8 @@ package struct EventLog: Sendable {
     /// Events read (lines that are events, taken or not).
     package private(set) var eventCount = 0
     package var problems = Problems()
+    /// The users ``nextUsers(upTo:)`` has given.
+    var cursor = 0
 
     /// The most events one log may hold (each is kept in memory until the users are replayed).
     package static let maxEvents = 50_000_000
@@ -85,12 +87,15 @@ package struct EventLog: Sendable {
             case otherRevision = "users exposed under another revision of the bundle"
             case otherExperiment = "exposures to other experiments (ignored)"
             case noDays = "users with no whole day before the log ends"
+            case notRebuilt = "users whose database rows hold events it cannot give back"
+            case inconsistentRows = "users whose database rows contradict one another"
 
             /// What happens to what it counts.
             package var consequence: String {
                 switch self {
                 case .malformed, .outOfOrder: "left out"
-                case .noExposure, .unknownArm, .twoArms, .otherRevision, .noDays: "left out of every arm"
+                case .noExposure, .unknownArm, .twoArms, .otherRevision, .noDays, .notRebuilt, .inconsistentRows:
+                    "left out of every arm"
                 case .otherExperiment: "ignored"
                 }
             }
@@ -171,6 +176,8 @@ extension EventLog.Problems.Kind {
         case .otherRevision: "other_revision"
         case .otherExperiment: "other_experiment"
         case .noDays: "no_whole_day"
+        case .notRebuilt: "not_rebuilt"
+        case .inconsistentRows: "inconsistent_rows"
         }
     }
 }
