@@ -10,7 +10,8 @@ struct Rulesrun: ParsableCommand {
         abstract: "Run, validate and benchmark the Lua rule sets of behaviour-change apps.",
         version: RulesrunVersion.text,
         subcommands: [
-            NewCommand.self, Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self, AnalyzeCommand.self, EventsCommand.self,
+            NewCommand.self, Validate.self, TestCommand.self, WatchCommand.self, ReplayCommand.self, SimulateCommand.self, CompareCommand.self,
+            AnalyzeCommand.self, EventsCommand.self, FitCommand.self,
             MergeCommand.self, SweepCommand.self, KeygenCommand.self, BundleCommand.self, Bench.self, SchemaCommand.self,
         ]
     )

@@ -19,6 +19,20 @@ struct LogUserTally {
     var exposureDay: Int
     /// The events a rule failed on (by code), and how many events were refused in all.
     var failures = RuleFailures()
+    /// Per day, what the leaving response reads of it (``Responses/Leaving``), as a simulation
+    /// counts it for its user; and the user's last active day (its last event's: a midnight tick
+    /// counts on the day it ends), nil when it has none in the days counted.
+    var leavingDays: [LeavingDay]
+    var lastDay: Int?
+
+    /// A day's unlocks denied, reminders and engagement (by the day of the event that decided
+    /// them), and the tier at its end (0 for a user outside Pressure).
+    struct LeavingDay: Sendable {
+        var denied = 0
+        var reminders = 0
+        var engaged = false
+        var tier = 0
+    }
 
     /// The most days counted for one user (10 years).
     static let maxDays = 3660
@@ -50,9 +64,11 @@ struct LogUserTally {
         exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
         let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
         days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)
+        leavingDays = Array(repeating: LeavingDay(), count: count)
         guard count > 0 else { return }
         let apps = Metric.App.used.filter { [.pressure: uses.pressure, .habits: uses.habits, .miga: uses.miga, .earned: uses.earned][$0]! }
         var lastEnded = false
+        var ended = -1
         var team = metrics.map { TeamMetricUser($0, user: name, apps: apps, clock: clock, date: first) }
         var view: UserSummary?
         var ledger = EarnedLedger()
@@ -69,7 +85,10 @@ struct LogUserTally {
         func counted(_ event: EngineEvent, _ outcome: Engine.SummarizedOutcome, day d: Int) {
             let kind = event.kind
             let d = min(d, count - 1)
-            DayTotals.count(applied: kind, outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            let decided = DayTotals.count(applied: kind, outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            tally.leavingDays[d].denied += decided.denied
+            tally.leavingDays[d].reminders += decided.reminders
+            if Responses.Leaving.engages(kind) { tally.leavingDays[d].engaged = true }
             if case .earned = kind { earnedStarted = true }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
             view = outcome.user
@@ -81,7 +100,11 @@ struct LogUserTally {
             tally.days[k].active += 1
             if uses.habits { tally.days[k].habitUsers += 1 }
             if uses.miga { tally.days[k].migaUsers += 1 }
-            if uses.pressure, let view { tally.days[k].countPressure(view) }
+            ended = k
+            if uses.pressure, let view {
+                tally.days[k].countPressure(view)
+                tally.leavingDays[k].tier = view.tier
+            }
             // The completions the day planned: each task due that day, its times per day (as a
             // simulation counts its persona's tasks; a task counts from its start date, else day 0).
             if uses.habits, let date = first.adding(days: k) {
@@ -135,6 +158,7 @@ struct LogUserTally {
                 }
                 let d = midnightTick ? raw - 1 : raw
                 let isExposure = i == exposure
+                tally.lastDay = min(d, count - 1)
                 if !isExposure { tally.days[min(d, count - 1)].events += 1 }
                 do {
                     let outcome = try engine.applySummarized(event)
@@ -151,6 +175,8 @@ struct LogUserTally {
             }
             if lastEnded { try endTeamDay(count - 1) }
         }
+        // The last active day, when no later event ended it (a log without midnight ticks): its tier as its events left it.
+        if let last = tally.lastDay, last > ended, uses.pressure, let view { tally.leavingDays[last].tier = view.tier }
         // The days after the user's last: it had left (counted, not active).
         for k in open..<count { tally.days[k].users += 1 }
         self = tally

@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 
 /// How a persona's users respond to what the rules just decided and to their own state: each
 /// response is an explicit function with declared parameters, so that the probability of each
@@ -124,6 +125,15 @@ package struct Responses: Decodable, Sendable, Equatable {
             highTier = try c.decodeIfPresent(Double.self, forKey: .highTier) ?? highTier
             reminders = try c.decodeIfPresent(Double.self, forKey: .reminders) ?? reminders
             engaged = try c.decodeIfPresent(Double.self, forKey: .engaged) ?? engaged
+        }
+
+        /// Whether an applied event of this kind is one of engagement (the user did something for
+        /// itself): a commitment, a YES, a habit completion, an Earned habit, a focus session.
+        package static func engages(_ kind: EngineEvent.Kind) -> Bool {
+            switch kind {
+            case .commitment, .checkIn(.yes), .habitCompletion, .earned(.habitCompletion), .earned(.focusStart): true
+            default: false
+            }
         }
 
         /// The chance of leaving at the end of a day with this friction and engagement.

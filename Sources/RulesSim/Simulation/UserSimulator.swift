@@ -377,10 +377,7 @@ final class UserSimulator {
         run.metricUser?.note(event, decided: applied.decisions)
         let streakBefore = run.view?.currentStreak ?? 0
         run.view = applied.user
-        switch kind {
-        case .commitment, .checkIn(.yes), .habitCompletion, .earned(.habitCompletion), .earned(.focusStart): run.engagedToday = true
-        default: break
-        }
+        if Responses.Leaving.engages(kind) { run.engagedToday = true }
         let counted = DayTotals.count(applied: kind, applied.decisions, day: d, into: &days, dayIndex: dayIndex)
         run.reminders[d] += counted.reminders
         run.deniedToday += counted.denied

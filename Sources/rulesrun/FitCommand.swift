@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import RulesEngine
+import RulesSim
+
+struct FitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Estimate the personas' responses from the apps' event log (so far: the leaving response).",
+        discussion: """
+            EVENTS is the apps' log in replay's format (docs/replay.md); --rules the rule set that was live (a folder or a \
+            bundle; a bundle with an experiment replays each user under the arm of its exposure, the control for a user \
+            without one). Each user is replayed through its rules, which gives each of its days what the leaving response \
+            reads (unlocks denied, reminders, engagement, the tier at the day's end) and whether the user left at its end \
+            (its last active day, before the log's last). The response's parameters are estimated by maximum likelihood, \
+            with 95% intervals; a parameter the log cannot inform (no user ever had an unlock denied, say) is reported as \
+            not identified and keeps the persona's value. docs/fit.md explains the model.
+
+            --persona names the persona whose values are the priors (default: the response's defaults); --out writes that \
+            persona with the fitted values, a file --persona of simulate, sweep and compare takes.
+
+            Examples:
+              rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
+              rulesrun fit log.jsonl
+              rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
+            """
+    )
+
+    @Argument(help: "The event log (JSON lines), or - for standard input.") var events: String
+    @Option(help: "The rules that were live: a rule folder or a bundle (default: the default rules).") var rules = "@default"
+    @Option(help: "The persona whose values are the priors, and that --out writes with the fitted values (a name or a file).")
+    var persona: String?
+    @Option(help: PersonaDirs.help) var personaDir: [String] = []
+    @Option(help: ArgumentHelp("Write the persona with the fitted values to this file (needs --persona).", valueName: "file.lua"))
+    var out: String?
+    @Option(help: "table or json. (default: table)", transform: ReportFormat.parser) var format: ReportFormat = .table
+    @Option(help: "Worker threads (default: the cores).") var jobs: Int?
+
+    func validate() throws {
+        if out != nil, persona == nil { throw ValidationError("--out writes a persona with the fitted values: name it with --persona") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs: expected 1 to 256, found \(jobs)") }
+        guard format == .table || format == .json else { throw ValidationError("--format: expected table or json") }
+    }
+
+    func run() throws {
+        try PersonaDirs.check(personaDir)
+        try Output.check(out, option: "--out")
+        let folder = try BundleRules.folder(rules, rollout: true)
+        let rollout = BundleRules.rollout(of: folder)
+        let folders = rollout?.folders ?? [folder]
+        var prior = Responses.Leaving()
+        var base: (text: String, path: String)?
+        if let persona {
+            do {
+                let path = try PersonaLoader.resolve(persona, folders: PersonaLoader.folders(personaDir, rules: folder))
+                let loaded = try PersonaLoader.load(path: path, host: try LuaHost())
+                prior = loaded.spec.responses.leaving ?? prior
+                let bytes = try SourceFile.read(path, maxBytes: LuaLimits.default.maxSourceBytes)
+                base = (String(decoding: bytes, as: UTF8.self), persona)
+            } catch let error as InputFileError {
+                Terminal.error("\(error)")
+                throw ExitCode(2)
+            }
+        }
+        try FileIdentity.refuseCollisions(
+            outputs: out.map { [("--out \($0)", $0)] } ?? [], inputs: [("the events \(events)", events)])
+        let log = try AnalyzeCommand.read(events, shard: .whole)
+        // Each user's arm: its first exposure to the bundle's experiment (the control without one).
+        var arms: [String: Int] = [:]
+        if let rollout {
+            for user in log.users {
+                for event in log.events[user]! {
+                    guard let exposure = event.kind.exposure, exposure.experiment == rollout.experiment.name,
+                        let arm = rollout.armNames.firstIndex(of: exposure.arm)
+                    else { continue }
+                    arms[user] = arm
+                    break
+                }
+            }
+        }
+        let armOf = arms
+        let fit: LeavingFit
+        do {
+            fit = try LeavingFit(
+                log: log, folders: folders, arm: { armOf[$0] ?? 0 }, prior: prior,
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        } catch {
+            Terminal.error("fit: \(error)")
+            throw ExitCode(2)
+        }
+        for line in log.problems.lines { Terminal.error("\(events): \(line)") }
+        try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
+        if let out, let base {
+            let text = fit.persona(from: base.text, source: base.path, log: events)
+            // The file written is a persona simulate takes: loaded and checked first.
+            do { _ = try PersonaLoader.load(name: "fitted", path: out, text: text, host: try LuaHost()) } catch {
+                Terminal.error("fit: the fitted persona does not load: \(error)")
+                throw ExitCode(1)
+            }
+            try Output.write(text, to: out)
+        }
+    }
+}
