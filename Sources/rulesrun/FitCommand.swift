@@ -9,7 +9,8 @@ struct FitCommand: ParsableCommand {
         commandName: "fit",
         abstract: "Estimate the personas' responses from the apps' event log (so far: the leaving response).",
         discussion: """
-            EVENTS is the apps' log in replay's format (docs/replay.md); --rules the rule set that was live (a folder or a \
+            EVENTS is the apps' log in replay's format (docs/replay.md), or a database of rulesrun read as the log it \
+            implies (as analyze reads one: docs/analyze.md); --rules the rule set that was live (a folder or a \
             bundle; a bundle with an experiment replays each user under the arm of its exposure, the control for a user \
             without one). Each user is replayed through its rules, which gives each of its days what the leaving response \
             reads (unlocks denied, reminders, engagement, the tier at the day's end) and whether the user left at its end \
@@ -27,7 +28,7 @@ struct FitCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The event log (JSON lines), or - for standard input.") var events: String
+    @Argument(help: "The event log (JSON lines), a database of rulesrun, or - for standard input.") var events: String
     @Option(help: "The rules that were live: a rule folder or a bundle (default: the default rules).") var rules = "@default"
     @Option(help: "The persona whose values are the priors, and that --out writes with the fitted values (a name or a file).")
     var persona: String?
@@ -48,7 +49,6 @@ struct FitCommand: ParsableCommand {
         try Output.check(out, option: "--out")
         let folder = try BundleRules.folder(rules, rollout: true)
         let rollout = BundleRules.rollout(of: folder)
-        let folders = rollout?.folders ?? [folder]
         var prior = Responses.Leaving()
         var base: (text: String, path: String)?
         if let persona {
@@ -65,31 +65,31 @@ struct FitCommand: ParsableCommand {
         }
         try FileIdentity.refuseCollisions(
             outputs: out.map { [("--out \($0)", $0)] } ?? [], inputs: [("the events \(events)", events)])
-        let log = try AnalyzeCommand.read(events, shard: .whole)
-        // Each user's arm: its first exposure to the bundle's experiment (the control without one).
-        var arms: [String: Int] = [:]
-        if let rollout {
-            for user in log.users {
-                for event in log.events[user]! {
-                    guard let exposure = event.kind.exposure, exposure.experiment == rollout.experiment.name,
-                        let arm = rollout.armNames.firstIndex(of: exposure.arm)
-                    else { continue }
-                    arms[user] = arm
-                    break
-                }
-            }
-        }
-        let armOf = arms
         let fit: LeavingFit
+        let problems: EventLog.Problems
+        let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         do {
-            fit = try LeavingFit(
-                log: log, folders: folders, arm: { armOf[$0] ?? 0 }, prior: prior,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
+                var log: DatabaseLog
+                do { log = try DatabaseLog(path: events, file: WorkingFolder.resolve(events)) } catch {
+                    Terminal.error("\(error)")
+                    throw ExitCode(2)
+                }
+                defer { log.close() }
+                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs)
+                problems = log.problems
+            } else {
+                var log = try AnalyzeCommand.read(events, shard: .whole)
+                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs)
+                problems = log.problems
+            }
+        } catch let error as ExitCode {
+            throw error
         } catch {
             Terminal.error("fit: \(error)")
             throw ExitCode(2)
         }
-        for line in log.problems.lines { Terminal.error("\(events): \(line)") }
+        for line in problems.lines { Terminal.error("\(events): \(line)") }
         try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
         if let out, let base {
             let text = fit.persona(from: base.text, source: base.path, log: events)

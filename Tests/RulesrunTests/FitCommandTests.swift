@@ -40,7 +40,8 @@ import Testing
     /// persona loads and simulates.
     @Test func whatTheLogCannotInformIsSaidSo() throws {
         let dir = try CLI.folder([:])
-        let simulated = try CLI.run(["simulate", "10d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+        let simulated = try CLI.run(
+            ["simulate", "10d", "--users", "200", "--db", "log.sqlite", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -54,6 +55,11 @@ import Testing
         #expect(!persona.contains("persona.responses.leaving.denied = "))
         let rerun = try CLI.run(["simulate", "2d", "--users", "5", "--no-db", "--persona", "fitted.lua"], in: dir)
         #expect(rerun.status == 0, "\(rerun.stderr)")
+        // The database the run wrote, read as the log it implies (docs/analyze.md): its users that
+        // can be given back are fitted; those that cannot are named on standard error.
+        let fromDatabase = try CLI.run(["fit", "log.sqlite", "--format", "json"], in: dir)
+        #expect(fromDatabase.status == 0, "\(fromDatabase.stderr)")
+        #expect((try Self.object(fromDatabase.stdout)["users"] as? Int ?? 0) > 0)
         let refused = try CLI.run(["fit", "log.jsonl", "--out", "x.lua"], in: dir)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--out writes a persona with the fitted values: name it with --persona"), "\(refused.stderr)")

@@ -38,65 +38,63 @@ package struct LeavingFit: Sendable {
     /// The parameters' names, as a persona file's `responses.leaving` has them.
     package static let names = ["base", "denied", "high_tier", "reminders", "engaged"]
 
-    /// Fits the users of `log`, each replayed under `folders[arm(user)]`; `prior`: the values of
-    /// the parameters the log cannot inform.
-    package init(
-        log: EventLog, folders: [String], arm: @Sendable (String) -> Int, prior: Responses.Leaving = .init(), jobs: Int = 1
+    /// Fits the users of `input` (a log in memory, a database read a user at a time), each
+    /// replayed under `folder`, or under `rollout`'s arm of its first exposure to the experiment
+    /// (its control for a user without one); `prior`: the values of the parameters the log cannot
+    /// inform. Users are replayed a chunk at a time on `jobs` threads; the fit is the same
+    /// whatever their number.
+    package init<Input: AnalysisInput>(
+        input: inout Input, folder: String, rollout: Rollout? = nil, prior: Responses.Leaving = .init(), jobs: Int = 1
     ) throws {
-        let users = log.users
-        let jobs = max(1, min(jobs, users.count))
-        let results = Mutex(Array(repeating: ([LogisticFit.Pattern: (rows: Double, events: Double)](), RuleFailures(), 0, 0, 0), count: jobs))
-        let failed = Mutex<(any Error)?>(nil)
-        let end = log.end
-        DispatchQueue.concurrentPerform(iterations: jobs) { w in
-            do {
-                let engines = try folders.map { folder -> Engine in
-                    let engine = Engine(rules: try RuleSet.load(folder, proving: false))
-                    // One user per batch: its rows are never written.
-                    engine.userID = { _ in UserID(1) }
-                    return engine
-                }
-                var counts: [LogisticFit.Pattern: (rows: Double, events: Double)] = [:]
-                var failures = RuleFailures()
-                var fitted = 0, days = 0, left = 0
-                for u in stride(from: w, to: users.count, by: jobs) {
-                    let user = users[u]
-                    let tally = try LogUserTally(name: user, events: log.events[user]!, exposure: nil, engine: engines[arm(user)], logEnd: end)
-                    failures.add(tally.failures)
-                    guard let last = tally.lastDay, tally.days.count >= 2 else { continue }
-                    fitted += 1
-                    // Simulate asks at the end of each day but the last: the last is censored.
-                    for k in 0...min(last, tally.days.count - 2) {
-                        let day = tally.leavingDays[k]
-                        let pattern = LogisticFit.Pattern([
-                            1, Double(day.denied), day.tier >= 2 ? 1 : 0, Double(day.reminders), day.engaged ? 1 : 0,
-                        ])
-                        let leaves = k == last ? 1.0 : 0
-                        counts[pattern, default: (0, 0)].rows += 1
-                        counts[pattern, default: (0, 0)].events += leaves
-                        days += 1
-                        left += Int(leaves)
-                    }
-                }
-                let mine = (counts, failures, fitted, days, left)
-                results.withLock { $0[w] = mine }
-            } catch {
-                failed.withLock { $0 = $0 ?? error }
+        let folders = rollout?.folders ?? [folder]
+        let jobs = max(1, jobs)
+        // Each worker's engines (one per arm), made once.
+        let engines = try (0..<jobs).map { _ in
+            try folders.map { folder -> Engine in
+                let engine = Engine(rules: try RuleSet.load(folder, proving: false))
+                // One user per batch: its rows are never written.
+                engine.userID = { _ in UserID(1) }
+                return engine
             }
         }
-        if let error = failed.withLock({ $0 }) { throw error }
+        let shared = Shared(engines)
+        let end = input.end
         var counts: [LogisticFit.Pattern: (rows: Double, events: Double)] = [:]
         var failures = RuleFailures()
         var fitted = 0, days = 0, left = 0
-        for part in results.withLock({ $0 }) {
-            for (pattern, c) in part.0 {
-                counts[pattern, default: (0, 0)].rows += c.rows
-                counts[pattern, default: (0, 0)].events += c.events
+        while true {
+            let chunk = try input.nextUsers(upTo: 2048)
+            if chunk.isEmpty { break }
+            let busy = min(jobs, chunk.count)
+            let results = Mutex(Array(repeating: Part(), count: busy))
+            let failed = Mutex<(any Error)?>(nil)
+            DispatchQueue.concurrentPerform(iterations: busy) { w in
+                do {
+                    var part = Part()
+                    for u in stride(from: w, to: chunk.count, by: busy) {
+                        let user = chunk[u]
+                        let arm = rollout.map { Self.arm(of: user.events, in: $0) } ?? 0
+                        let tally = try LogUserTally(
+                            name: user.name, events: user.events, exposure: nil, engine: shared.engines[w][arm], logEnd: end)
+                        part.add(tally)
+                    }
+                    let mine = part
+                    results.withLock { $0[w] = mine }
+                } catch {
+                    failed.withLock { $0 = $0 ?? error }
+                }
             }
-            failures.add(part.1)
-            fitted += part.2
-            days += part.3
-            left += part.4
+            if let error = failed.withLock({ $0 }) { throw error }
+            for part in results.withLock({ $0 }) {
+                for (pattern, c) in part.counts {
+                    counts[pattern, default: (0, 0)].rows += c.rows
+                    counts[pattern, default: (0, 0)].events += c.events
+                }
+                failures.add(part.failures)
+                fitted += part.users
+                days += part.days
+                left += part.left
+            }
         }
         let base = min(max(prior.base, 1e-9), 1 - 1e-9)
         let fixed = [Foundation.log(base / (1 - base)), prior.denied, prior.highTier, prior.reminders, prior.engaged]
@@ -133,5 +131,46 @@ package struct LeavingFit: Sendable {
         self.left = left
         logLikelihood = fit.logLikelihood
         self.failures = failures
+    }
+
+    /// The arm of the user's first exposure to `rollout`'s experiment, its control without one.
+    static func arm(of events: [EngineEvent], in rollout: Rollout) -> Int {
+        for event in events {
+            if let exposure = event.kind.exposure, exposure.experiment == rollout.experiment.name,
+                let arm = rollout.armNames.firstIndex(of: exposure.arm)
+            {
+                return arm
+            }
+        }
+        return 0
+    }
+
+    /// One worker's user-days, by pattern of covariates, of a chunk's users.
+    private struct Part {
+        var counts: [LogisticFit.Pattern: (rows: Double, events: Double)] = [:]
+        var failures = RuleFailures()
+        var users = 0, days = 0, left = 0
+
+        /// A user's days but the last counted (a simulation does not ask then), up to its last active day.
+        mutating func add(_ tally: LogUserTally) {
+            failures.add(tally.failures)
+            guard let last = tally.lastDay, tally.days.count >= 2 else { return }
+            users += 1
+            for k in 0...min(last, tally.days.count - 2) {
+                let day = tally.leavingDays[k]
+                let pattern = LogisticFit.Pattern([1, Double(day.denied), day.tier >= 2 ? 1 : 0, Double(day.reminders), day.engaged ? 1 : 0])
+                let leaves = k == last ? 1.0 : 0
+                counts[pattern, default: (0, 0)].rows += 1
+                counts[pattern, default: (0, 0)].events += leaves
+                days += 1
+                left += Int(leaves)
+            }
+        }
+    }
+
+    /// The workers' engines, each used only by its own worker.
+    private final class Shared: @unchecked Sendable {
+        let engines: [[Engine]]
+        init(_ engines: [[Engine]]) { self.engines = engines }
     }
 }
