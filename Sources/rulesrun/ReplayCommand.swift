@@ -95,8 +95,9 @@ struct ReplayCommand: ParsableCommand {
         // What a rule prints goes to standard error, at the line that printed it (the decisions
         // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
         ruleSet.host.positionedPrintHandler = { text, position in Terminal.error(Replay.printLine(text, at: position)) }
-        if db == nil, explainer == nil, !check, Self.isRegularFile(fd) {
-            return try replayInParallel(fd: fd, ruleSet: ruleSet)
+        let inParallel = explainer == nil && !check && Self.isRegularFile(fd)
+        if db == nil, inParallel {
+            return try replayInParallel(fd: fd, ruleSet: ruleSet, store: nil)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
         var lock: DatabaseLock?
@@ -111,6 +112,10 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) } ?? Store.inMemory()
+        // Into a database that holds no user yet (the workers know only the users they create).
+        if db != nil, inParallel, try store.read({ try $0.nextUserID() }) == UserID(1) {
+            return try replayInParallel(fd: fd, ruleSet: ruleSet, store: store)
+        }
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules))
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
@@ -150,19 +155,21 @@ struct ReplayCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// Replays a regular file in memory on `--jobs` workers (``ParallelReplay``): the same output
-    /// and exit status as a replay line by line, the lines written a window at a time.
-    private func replayInParallel(fd: Int32, ruleSet: RuleSet) throws {
+    /// Replays a regular file on `--jobs` workers (``ParallelReplay``), in memory or into `store`
+    /// (which holds no user): the same output, exit status and database as a replay line by line,
+    /// the lines written a window at a time (into a store, once the window is committed).
+    private func replayInParallel(fd: Int32, ruleSet: RuleSet, store: Store?) throws {
         let jobs = jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, ParallelReplay.maxJobs)
-        let replay = try ParallelReplay(rules: ruleSet, options: ParallelReplay.Options(jobs: jobs))
+        var options = ParallelReplay.Options(jobs: jobs)
+        options.journal = store != nil
+        let replay = try ParallelReplay(rules: ruleSet, options: options)
         var reader = LineReader(fd: fd)
         let console = Console.current
         var pending = ""
         let status: Replay.Status
         do {
-            status = try replay.run(
-                next: { () throws(LineReader.ReadError) -> [UInt8]? in try reader.next() },
-                write: { out in
+            let next = { () throws(LineReader.ReadError) -> [UInt8]? in try reader.next() }
+            let write = { (out: ParallelReplay.Output) in
                 if !out.prints.isEmpty {
                     // What a rule printed goes out after the lines before its line, and before it.
                     console.output(pending)
@@ -175,19 +182,29 @@ struct ReplayCommand: ParsableCommand {
                     console.output(pending)
                     pending = ""
                 }
-            },
-            // The window's outputs are all out before the next window is read.
-            windowEnd: {
+            }
+            // The window's outputs are all out before the next window is handed over.
+            let windowEnd = {
                 console.output(pending)
                 pending = ""
-            })
-        } catch {
+            }
+            if let store {
+                status = try replay.run(into: store, next: next, write: write, windowEnd: windowEnd)
+            } else {
+                status = try replay.run(next: next, write: write, windowEnd: windowEnd)
+            }
+        } catch let error as LineReader.ReadError {
             console.output(pending)
             let message =
                 error.isLineTooLong
                 ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(reader.lineNumber): \(error)"
             Terminal.error(message)
             throw ExitCode(2)
+        } catch {
+            // The store refused a window (a full disk): the lines printed are those of the windows committed before.
+            console.output(pending)
+            Terminal.error("--db \(db ?? ""): cannot write a window of events (none of its lines printed): \(error); replay stopped")
+            throw ExitCode(1)
         }
         console.output(pending)
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }
