@@ -46,10 +46,11 @@ struct ReplayCommand: ParsableCommand {
             the replay goes on, and the last line of standard error counts the lines that failed. With --explain text, \
             the rule calls under each line show why.
 
-            A regular file replayed in memory runs in parallel by user on --jobs worker threads (default: one per core), \
-            a window of up to 20,000 lines at a time, its lines printed once the window is applied: the same output, byte for \
-            byte, whatever --jobs is. Standard input, a FIFO, --db, --explain and --check replay line by line on one engine, \
-            each line printed as soon as its event is applied (and committed, with --db).
+            A regular file replayed in memory, or into a --db that holds no user yet, runs in parallel by user on --jobs \
+            worker threads (default: one per core), a window of up to 20,000 lines at a time, its lines printed once the window \
+            is applied (and committed, in one transaction, with --db): the same output and database, byte for byte, whatever \
+            --jobs is. Standard input, a FIFO, --explain, --check and a --db that holds users replay line by line on one \
+            engine, each line printed as soon as its event is applied (and committed, with --db).
 
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS, with --check an "expect" \
             that is not one) or EVENTS cannot be read, else 1 when a rule failed or the store refused a change \
@@ -77,7 +78,9 @@ struct ReplayCommand: ParsableCommand {
     var check = false
     @Option(
         parsing: .unconditional,
-        help: "Worker threads for a file replayed in memory, 1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
+        help:
+            "Worker threads for a file replayed in parallel (in memory, or into a --db without users), "
+            + "1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
         transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
 
     func run() throws {
@@ -203,7 +206,8 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             // The store refused a window (a full disk): the lines printed are those of the windows committed before.
             console.output(pending)
-            Terminal.error("--db \(db ?? ""): cannot write a window of events (none of its lines printed): \(error); replay stopped")
+            Terminal.error(
+                "--db \(db ?? ""): cannot write a window of events (none of its lines printed): \(error); replay stopped")
             throw ExitCode(1)
         }
         console.output(pending)

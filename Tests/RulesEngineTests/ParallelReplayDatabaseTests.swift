@@ -72,7 +72,8 @@ import Testing
                 let store = try Store.open(path: path, options: options)
                 defer { try? store.close() }
                 var rest = lines.makeIterator()
-                status = try parallel.run(into: store, next: { rest.next() }, write: { got.append($0.text) }, windowEnd: { windows += 1 })
+                status = try parallel.run(
+                    into: store, next: { rest.next() }, write: { got.append($0.text) }, windowEnd: { windows += 1 })
             }
             #expect(got == expected, "\(jobs) jobs")
             #expect(status == expectedStatus)

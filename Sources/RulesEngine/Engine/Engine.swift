@@ -289,7 +289,9 @@ public final class Engine {
     /// they stand, to their rows, as the batch's end does (and as each event applied on its own
     /// does): what a ``StoreJournal`` takes to a store at the end of a window of a replay.
     package func saveRecorded(users names: some Sequence<String>) throws {
-        guard case .recording(let batch) = mode else { preconditionFailure("Engine.saveRecorded(users:) is for a recording batch") }
+        guard case .recording(let batch) = mode else {
+            preconditionFailure("Engine.saveRecorded(users:) is for a recording batch")
+        }
         for name in names { try batch.user(named: name)?.context.save() }
     }
 

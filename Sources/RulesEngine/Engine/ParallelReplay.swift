@@ -86,7 +86,8 @@ package final class ParallelReplay {
             let set = w == 0 ? rules : try rules.snapshot.load(limits: rules.host.limits)
             workers.append(
                 Worker(
-                    index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, order: order, observer: observer?(w)))
+                    index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, order: order,
+                    observer: observer?(w)))
         }
         self.workers = workers
         self.order = order

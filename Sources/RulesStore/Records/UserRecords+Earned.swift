@@ -10,7 +10,9 @@ extension UserRecords {
     }
 
     package func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
-        journal?.add { try $0.startEconomy(userID, day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at) }
+        journal?.add {
+            try $0.startEconomy(userID, day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at)
+        }
         try earned(userID) { try $0.startEconomy(day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at) }
     }
 
@@ -48,7 +50,9 @@ extension UserRecords {
         _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
         option: UnlockOptionType?, payload: JSONValue
     ) throws {
-        journal?.add { try $0.denyUnlockAttempt(userID, attemptID: attemptID, reason: reason, at: at, option: option, payload: payload) }
+        journal?.add {
+            try $0.denyUnlockAttempt(userID, attemptID: attemptID, reason: reason, at: at, option: option, payload: payload)
+        }
         try earned(userID) { try $0.denyUnlockAttempt(attemptID, reason: reason, at: at, option: option, payload: payload) }
     }
 

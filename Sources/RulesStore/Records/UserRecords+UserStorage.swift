@@ -59,7 +59,9 @@ extension UserRecords: UserStorage {
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation state: EscalationState, shieldUsed: Bool = false
     ) throws -> Commitment {
-        journal?.add { try $0.recordCheckIn(userID, on: day, status: status, at: time, escalation: state, shieldUsed: shieldUsed) }
+        journal?.add {
+            try $0.recordCheckIn(userID, on: day, status: status, at: time, escalation: state, shieldUsed: shieldUsed)
+        }
         try PressureChanges.checkCheckIn(status: status, at: time, escalation: state)
         let updated = try PressureChanges.checkedIn(
             try requireCommitment(userID, day), status: status, at: time,
