@@ -19,7 +19,7 @@ extension Store {
     /// Adds the rows of `user` (what ``UserRecords`` holds of a user it created), in one transaction.
     func create(_ user: NewUser) throws {
         try write(operation: "createUser(_:day:timezoneID:now:makeUUID:)") { db in
-            if try userExists(db, user.userID) {
+            if try Self.userExists(db, user.userID) {
                 throw StoreError(.constraint, "user \(user.userID) already exists")
             }
             try user.insert(NewUser.Statements(db))

@@ -78,9 +78,9 @@ struct ReplayCommand: ParsableCommand {
     var check = false
     @Option(
         parsing: .unconditional,
-        help:
+        help: ArgumentHelp(
             "Worker threads for a file replayed in parallel (in memory, or into a --db without users), "
-            + "1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
+                + "1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)"),
         transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
 
     func run() throws {
