@@ -92,11 +92,11 @@ import Testing
     }
 
     /// A replay killed (SIGKILL; SIGINT and SIGTERM end it the same way, unless its parent ignores
-    /// them) while it prints its first window, with the next one applied and not committed: the
-    /// database is consistent, holds
-    /// every event printed, and is, row for row, the first window replayed line by line. (Each event
-    /// line is followed by a comment of 12 KiB: windows of 8 MiB then hold about 680 events, whose
-    /// output is more than the pipe holds, so the replay waits in its first window's lines.)
+    /// them) while it prints its first window, with the second being written or written: the
+    /// database is consistent, holds every event printed, and is, row for row, the first window,
+    /// or the first two, replayed line by line; never a part of a window. (Each event line is
+    /// followed by a comment of 12 KiB: windows of 8 MiB then hold about 680 events, whose output
+    /// is more than the pipe holds, so the replay waits in its first window's lines.)
     @Test func aKilledReplayLeavesTheWindowsItCommitted() throws {
         let dir = try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -108,14 +108,20 @@ import Testing
         var lines: [[UInt8]] = []
         for event in events { lines += [Array(event), comment] }
         try Data(lines.joined(separator: Self.newline) + Self.newline).write(to: dir.appendingPathComponent("events.jsonl"))
-        // The first window: as ParallelReplay reads it.
+        // Where the first two windows end: as ParallelReplay reads them.
         let options = ParallelReplay.Options(jobs: 1)
-        var window = 0, bytes = 0
-        while window < min(lines.count, options.windowLines), bytes < options.windowBytes {
-            bytes += lines[window].count
-            window += 1
+        var ends: [Int] = []
+        var end = 0
+        for _ in 0..<2 {
+            let first = end
+            var bytes = 0
+            while end - first < options.windowLines, end < lines.count, bytes < options.windowBytes {
+                bytes += lines[end].count
+                end += 1
+            }
+            ends.append(end)
         }
-        #expect(lines.count > 2 * window)
+        #expect(lines.count > ends[1])
         let db = dir.appendingPathComponent("killed.sqlite").path
         let (process, out, err) = try CLI.launch(["replay", "events.jsonl", "--db", db, "--jobs", "2"], in: dir)
         // Not a timing: only a guard so that a replay that holds its lines back fails instead of hanging.
@@ -135,12 +141,16 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
         let outputs = printed.split(separator: UInt8(ascii: "\n")).dropLast(printed.last == UInt8(ascii: "\n") ? 0 : 1)
         #expect(!outputs.isEmpty && outputs.count < events.count / 2, "\(outputs.count) lines printed")
-        // The first window, line by line, into a database of its own.
-        try Data(lines.prefix(window).joined(separator: Self.newline) + Self.newline)
-            .write(to: dir.appendingPathComponent("window.jsonl"))
-        let sequential = try Self.lineByLine(
-            ["replay", "-", "--db", "window.sqlite"], input: dir.appendingPathComponent("window.jsonl"), in: dir)
-        #expect(sequential.stdout.utf8.starts(with: outputs.joined(separator: Self.newline)))
-        #expect(try Self.dump(db) == Self.dump(dir.appendingPathComponent("window.sqlite").path))
+        // The first window, and the first two, line by line, each into a database of its own.
+        var windows: [String] = []
+        for (w, end) in ends.enumerated() {
+            try Data(lines.prefix(end).joined(separator: Self.newline) + Self.newline)
+                .write(to: dir.appendingPathComponent("window-\(w).jsonl"))
+            let sequential = try Self.lineByLine(
+                ["replay", "-", "--db", "window-\(w).sqlite"], input: dir.appendingPathComponent("window-\(w).jsonl"), in: dir)
+            #expect(sequential.stdout.utf8.starts(with: outputs.joined(separator: Self.newline)))
+            windows.append(try Self.dump(dir.appendingPathComponent("window-\(w).sqlite").path))
+        }
+        #expect(windows.contains(try Self.dump(db)))
     }
 }

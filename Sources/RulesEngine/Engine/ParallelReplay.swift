@@ -132,10 +132,12 @@ package final class ParallelReplay {
 
     /// Replays the lines `next` gives into `store`, which holds no user (the workers know only the
     /// users they create), as ``run(next:write:windowEnd:)`` does in memory: each window's store
-    /// operations are written in one transaction (``StoreJournal``), and only then are its outputs
-    /// handed to `write` and `windowEnd` called, while the workers apply the next window. When
-    /// `next` throws, the lines read before are applied, written and handed over first; when the
-    /// store refuses a window, nothing of it is handed over, and the error is thrown.
+    /// operations are written in one transaction (``StoreJournal``) by a writer thread, and only
+    /// once it is committed are the window's outputs handed to `write` and `windowEnd` called (on
+    /// the calling thread), while the writer writes the next window and the workers apply the one
+    /// after. When `next` throws, the lines read before are applied, written and handed over
+    /// first; when the store refuses a window, nothing of it nor of a later window is written or
+    /// handed over, and the error is thrown.
     @discardableResult
     package func run<Failure: Error>(
         into store: Store, next: () throws(Failure) -> [UInt8]?, write: (Output) -> Void, windowEnd: () -> Void = {}
@@ -147,12 +149,17 @@ package final class ParallelReplay {
         var status = Replay.Status()
         var number = 0
         var stopped: Failure?
-        // The window applied and not yet written: its outputs and its workers' operations.
-        var pending: (outputs: [Output], journals: [[StoreJournal.Entry]])?
-        func commitPending() throws {
-            guard let (outputs, journals) = pending else { return }
-            pending = nil
-            try store.transaction { try StoreJournal.run(journals, on: store) }
+        let writer = DispatchQueue(label: "rulesrun.replay.writer")
+        let refusal = Refusal()
+        // No window is left being written when the run ends.
+        defer { writer.sync {} }
+        // The window handed to the writer whose outputs are not handed over yet.
+        var printing: (outputs: [Output], commit: Commit)?
+        func handOverCommitted() throws {
+            guard let (outputs, commit) = printing else { return }
+            printing = nil
+            commit.done.wait()
+            if let error = commit.error { throw error }
             for out in outputs {
                 status.count(out.value)
                 write(out)
@@ -165,21 +172,48 @@ package final class ParallelReplay {
             guard !window.raw.isEmpty else { break }
             perform(.parse, window)
             order.startWindow(at: window.first)
-            start(.apply, window)
-            do {
-                try commitPending()
-            } catch {
-                finish(.apply, window)
-                throw error
-            }
-            finish(.apply, window)
+            perform(.apply, window)
             if let failure = workers.lazy.compactMap(\.failure).first { throw failure }
-            pending = (outputs(of: window), workers.map { $0.journal!.take() })
+            let commit = Commit(workers.map { $0.journal!.take() })
+            writer.async { commit.write(to: store, unless: refusal) }
+            // The window before, committed, is handed over while the writer writes this one.
+            try handOverCommitted()
+            printing = (outputs(of: window), commit)
             if atEnd { break }
         }
-        try commitPending()
+        try handOverCommitted()
         if let stopped { throw stopped }
         return status
+    }
+
+    /// A window's store operations, written by the writer thread, and what became of them.
+    final class Commit: @unchecked Sendable {
+        let journals: [[StoreJournal.Entry]]
+        /// Signalled once the transaction is committed, or refused.
+        let done = DispatchSemaphore(value: 0)
+        private(set) var error: (any Error)?
+
+        init(_ journals: [[StoreJournal.Entry]]) { self.journals = journals }
+
+        /// Writes the operations in one transaction, unless the store refused a window before.
+        func write(to store: Store, unless refusal: Refusal) {
+            defer { done.signal() }
+            if let refused = refusal.error {
+                error = refused
+                return
+            }
+            do {
+                try store.transaction { try StoreJournal.run(journals, on: store) }
+            } catch {
+                self.error = error
+                refusal.error = error
+            }
+        }
+    }
+
+    /// The error of the first window the store refused (read and written on the writer thread only).
+    final class Refusal: @unchecked Sendable {
+        var error: (any Error)?
     }
 
     /// The next window of lines `next` gives after line `number`, and whether it is the last
