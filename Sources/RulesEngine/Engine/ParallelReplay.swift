@@ -22,10 +22,11 @@ import RulesStore
 ///
 /// Into a database (``run(into:next:write:windowEnd:)``, ``Options/journal``), each worker's users'
 /// rows record the store operations their events make (``StoreJournal``), and the users take the
-/// ids a replay line by line gives them (``NewUserOrder``). Once a window is applied, its
-/// operations are run on the store in line order in one transaction — the store's own operations in
-/// the order of a replay line by line, hence its database — and then its outputs are handed over,
-/// while the workers apply the next window.
+/// ids a replay line by line gives them (``NewUserOrder``). Once a window is applied, a writer
+/// thread runs its operations on the store in line order in one transaction — the store's own
+/// operations in the order of a replay line by line, hence its database — and then its outputs are
+/// handed over, while the writer writes the next window; the workers run below the writer
+/// (``WriterPriority``), the run's critical path.
 ///
 /// A rule that draws from `math.random` draws from its worker's stream: its answers, hence the
 /// outputs, may then depend on the number of workers (one worker draws as a sequential replay).
@@ -301,9 +302,14 @@ package final class ParallelReplay {
     private func startThreads() {
         guard threads.isEmpty else { return }
         let count = workers.count
+        let belowTheWriter = options.journal
         for worker in workers {
-            let thread = Thread { worker.loop(workers: count) }
+            let thread = Thread {
+                if belowTheWriter { WriterPriority.runBelowTheWriter() }
+                worker.loop(workers: count)
+            }
             thread.stackSize = 8 << 20
+            if belowTheWriter { thread.qualityOfService = .utility }
             threads.append(thread)
             thread.start()
         }
