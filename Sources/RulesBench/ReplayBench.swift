@@ -10,8 +10,10 @@ import RulesStore
 /// replayed in memory line by line on one engine (the path of standard input, `--explain` and
 /// `--check`) and in parallel by user (``ParallelReplay``, the path of a file); and with a database:
 /// the cohort simulated into a file, SQLite alone copying its rows (``SQLiteFloor``), and the
-/// events replayed into a new file (`replay --db`). Each is CPU time of the whole process per
-/// event (what other processes on the machine do not inflate).
+/// events replayed into a new file line by line and in parallel by user (`replay --db`). Each is
+/// CPU time of the whole process per event (what other processes on the machine do not inflate);
+/// the parallel replay into a file is also wall time, against SQLite alone's (the target, as
+/// `simulate`'s with the database: SQLite writes one file on one thread).
 package enum ReplayBench {
     package struct Results: Sendable, Encodable {
         package var users: Int
@@ -26,7 +28,12 @@ package enum ReplayBench {
         /// SQLite alone writing the rows of the simulation with a database, per event replayed.
         package var sqlite_floor_cpu_us: Double
         package var sqlite_floor_rows: Int
+        /// Line by line, as standard input is.
         package var replay_db_cpu_us: Double
+        package var sqlite_floor_wall_us: Double
+        /// In parallel by user, as a file is (``ParallelReplay/run(into:next:write:windowEnd:)``).
+        package var replay_db_parallel_cpu_us: Double
+        package var replay_db_parallel_wall_us: Double
         /// A two-arm rollout of the same rules (both arms the built-in rules): `simulate` of it, and
         /// `analyze` of its log (every user replayed under its arm, every metric's statistics).
         package var rollout_simulate_cpu_us: Double
@@ -35,10 +42,13 @@ package enum ReplayBench {
         package var sequential_over_simulate: Double { replay_sequential_cpu_us / simulate_cpu_us }
         package var parallel_over_simulate: Double { replay_parallel_cpu_us / simulate_cpu_us }
         package var db_over_floor: Double { replay_db_cpu_us / sqlite_floor_cpu_us }
+        /// The target's ratio: wall time of the parallel replay into a file over SQLite alone's.
+        package var db_parallel_over_floor: Double { replay_db_parallel_wall_us / sqlite_floor_wall_us }
 
         enum CodingKeys: String, CodingKey {
             case users, days, jobs, events, simulate_cpu_us, replay_sequential_cpu_us, replay_parallel_cpu_us,
                 replay_parallel_wall_us, sqlite_floor_cpu_us, sqlite_floor_rows, replay_db_cpu_us
+            case sqlite_floor_wall_us, replay_db_parallel_cpu_us, replay_db_parallel_wall_us, db_parallel_over_floor
             case rollout_simulate_cpu_us, analyze_cpu_us, analyze_over_simulate
             case sequential_over_simulate, parallel_over_simulate, db_over_floor
         }
@@ -59,6 +69,10 @@ package enum ReplayBench {
             try c.encode(sequential_over_simulate, forKey: .sequential_over_simulate)
             try c.encode(parallel_over_simulate, forKey: .parallel_over_simulate)
             try c.encode(db_over_floor, forKey: .db_over_floor)
+            try c.encode(sqlite_floor_wall_us, forKey: .sqlite_floor_wall_us)
+            try c.encode(replay_db_parallel_cpu_us, forKey: .replay_db_parallel_cpu_us)
+            try c.encode(replay_db_parallel_wall_us, forKey: .replay_db_parallel_wall_us)
+            try c.encode(db_parallel_over_floor, forKey: .db_parallel_over_floor)
             try c.encode(rollout_simulate_cpu_us, forKey: .rollout_simulate_cpu_us)
             try c.encode(analyze_cpu_us, forKey: .analyze_cpu_us)
             try c.encode(analyze_over_simulate, forKey: .analyze_over_simulate)
@@ -121,6 +135,22 @@ package enum ReplayBench {
             replay.run(next: { rest.next() }, writeValue: { written += $0.description.utf8.count })
             return written
         }
+        progress?("replay into a database, \(jobs) workers")
+        let parallelDB = (directory as NSString).appendingPathComponent("replayed-parallel.sqlite")
+        let dbWallStarted = DispatchTime.now().uptimeNanoseconds
+        let replayDBParallel = try cpu {
+            let store = try Store.open(path: parallelDB)
+            defer { try? store.close() }
+            var options = ParallelReplay.Options(jobs: jobs)
+            options.journal = true
+            let replay = try ParallelReplay(rules: try ruleSet.snapshot.load(), options: options)
+            var rest = lines.makeIterator()
+            var written = 0
+            try replay.run(into: store, next: { rest.next() }, write: { written += $0.text.utf8.count })
+            return written
+        }
+        let dbWall = Double(DispatchTime.now().uptimeNanoseconds - dbWallStarted) / 1e9
+
         progress?("a two-arm rollout: simulate, then analyze its log")
         var rollout = config
         let experiment = try BundleExperiment.allocate(
@@ -142,6 +172,8 @@ package enum ReplayBench {
             users: users, days: days, jobs: jobs, events: lines.count, simulate_cpu_us: simulated / n,
             replay_sequential_cpu_us: sequential / n, replay_parallel_cpu_us: parallel / n, replay_parallel_wall_us: wall / n,
             sqlite_floor_cpu_us: floor.cpuSeconds / n, sqlite_floor_rows: floor.rows, replay_db_cpu_us: replayDB / n,
+            sqlite_floor_wall_us: floor.seconds / n, replay_db_parallel_cpu_us: replayDBParallel / n,
+            replay_db_parallel_wall_us: dbWall / n,
             rollout_simulate_cpu_us: rolloutSimulated / r, analyze_cpu_us: analyzed / r)
     }
 

@@ -13,10 +13,14 @@ extension Store {
         _ userID: UserID, day: DayID, timezoneID: String = "UTC", now: EpochMillis,
         makeUUID: () -> UUID = UUID.init
     ) throws {
-        let user = try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID)
-        try write { db in
-            if try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM app_user WHERE user_id = ?", arguments: [userID.rawValue]) == true {
-                throw StoreError(.constraint, "user \(userID) already exists")
+        try create(try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID))
+    }
+
+    /// Adds the rows of `user` (what ``UserRecords`` holds of a user it created), in one transaction.
+    func create(_ user: NewUser) throws {
+        try write(operation: "createUser(_:day:timezoneID:now:makeUUID:)") { db in
+            if try Self.userExists(db, user.userID) {
+                throw StoreError(.constraint, "user \(user.userID) already exists")
             }
             try user.insert(NewUser.Statements(db))
         }

@@ -46,10 +46,11 @@ struct ReplayCommand: ParsableCommand {
             the replay goes on, and the last line of standard error counts the lines that failed. With --explain text, \
             the rule calls under each line show why.
 
-            A regular file replayed in memory runs in parallel by user on --jobs worker threads (default: one per core), \
-            a window of up to 20,000 lines at a time, its lines printed once the window is applied: the same output, byte for \
-            byte, whatever --jobs is. Standard input, a FIFO, --db, --explain and --check replay line by line on one engine, \
-            each line printed as soon as its event is applied (and committed, with --db).
+            A regular file replayed in memory, or into a --db that holds no user yet, runs in parallel by user on --jobs \
+            worker threads (default: one per core), a window of up to 20,000 lines at a time, its lines printed once the window \
+            is applied (and committed, in one transaction, with --db): the same output and database, byte for byte, whatever \
+            --jobs is. Standard input, a FIFO, --explain, --check and a --db that holds users replay line by line on one \
+            engine, each line printed as soon as its event is applied (and committed, with --db).
 
             Exit status: 2 when a line was invalid input (INVALID_EVENT, INVALID_SETTINGS, with --check an "expect" \
             that is not one) or EVENTS cannot be read, else 1 when a rule failed or the store refused a change \
@@ -77,7 +78,9 @@ struct ReplayCommand: ParsableCommand {
     var check = false
     @Option(
         parsing: .unconditional,
-        help: "Worker threads for a file replayed in memory, 1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)",
+        help: ArgumentHelp(
+            "Worker threads for a file replayed in parallel (in memory, or into a --db without users), "
+                + "1 to \(ParallelReplay.maxJobs), each with its own rule set. (default: every core)"),
         transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
     @Option(
         parsing: .unconditional,
@@ -99,8 +102,9 @@ struct ReplayCommand: ParsableCommand {
         // What a rule prints goes to standard error, at the line that printed it (the decisions
         // stay alone on standard output): `streaks.lua:4: print: bonus for	3`.
         ruleSet.host.positionedPrintHandler = { text, position in Terminal.error(Replay.printLine(text, at: position)) }
-        if db == nil, explainer == nil, !check, Self.isRegularFile(fd) {
-            return try replayInParallel(fd: fd, ruleSet: ruleSet)
+        let inParallel = explainer == nil && !check && Self.isRegularFile(fd)
+        if db == nil, inParallel {
+            return try replayInParallel(fd: fd, ruleSet: ruleSet, store: nil)
         }
         // Refused while another rulesrun (simulate, replay) writes the same file, by any name.
         var lock: DatabaseLock?
@@ -115,6 +119,10 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { lock?.release() }
         let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) } ?? Store.inMemory()
+        // Into a database that holds no user yet (the workers know only the users they create).
+        if db != nil, inParallel, try store.read({ try $0.nextUserID() }) == UserID(1) {
+            return try replayInParallel(fd: fd, ruleSet: ruleSet, store: store)
+        }
         let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: RuleDraws(seed: seed))
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
@@ -154,21 +162,22 @@ struct ReplayCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// Replays a regular file in memory on `--jobs` workers (``ParallelReplay``): the same output
-    /// and exit status as a replay line by line, the lines written a window at a time.
-    private func replayInParallel(fd: Int32, ruleSet: RuleSet) throws {
+    /// Replays a regular file on `--jobs` workers (``ParallelReplay``), in memory or into `store`
+    /// (which holds no user): the same output, exit status and database as a replay line by line,
+    /// the lines written a window at a time (into a store, once the window is committed).
+    private func replayInParallel(fd: Int32, ruleSet: RuleSet, store: Store?) throws {
         let jobs = jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, ParallelReplay.maxJobs)
         var options = ParallelReplay.Options(jobs: jobs)
         options.seed = seed
+        options.journal = store != nil
         let replay = try ParallelReplay(rules: ruleSet, options: options)
         var reader = LineReader(fd: fd)
         let console = Console.current
         var pending = ""
         let status: Replay.Status
         do {
-            status = try replay.run(
-                next: { () throws(LineReader.ReadError) -> [UInt8]? in try reader.next() },
-                write: { out in
+            let next = { () throws(LineReader.ReadError) -> [UInt8]? in try reader.next() }
+            let write = { (out: ParallelReplay.Output) in
                 if !out.prints.isEmpty {
                     // What a rule printed goes out after the lines before its line, and before it.
                     console.output(pending)
@@ -181,19 +190,30 @@ struct ReplayCommand: ParsableCommand {
                     console.output(pending)
                     pending = ""
                 }
-            },
-            // The window's outputs are all out before the next window is read.
-            windowEnd: {
+            }
+            // The window's outputs are all out before the next window is handed over.
+            let windowEnd = {
                 console.output(pending)
                 pending = ""
-            })
-        } catch {
+            }
+            if let store {
+                status = try replay.run(into: store, next: next, write: write, windowEnd: windowEnd)
+            } else {
+                status = try replay.run(next: next, write: write, windowEnd: windowEnd)
+            }
+        } catch let error as LineReader.ReadError {
             console.output(pending)
             let message =
                 error.isLineTooLong
                 ? "\(events): \(error); replay stopped" : "cannot read \(events) after line \(reader.lineNumber): \(error)"
             Terminal.error(message)
             throw ExitCode(2)
+        } catch {
+            // The store refused a window (a full disk): the lines printed are those of the windows committed before.
+            console.output(pending)
+            Terminal.error(
+                "--db \(db ?? ""): cannot write a window of events (none of its lines printed): \(error); replay stopped")
+            throw ExitCode(1)
         }
         console.output(pending)
         if status.exitCode != 0 { throw ExitCode(status.exitCode) }

@@ -43,6 +43,9 @@ public final class Engine {
     /// The id a new user gets, by name; nil (or a nil answer) takes the next free id. A simulation
     /// sets it so that user ids do not depend on which worker created which user.
     package var userID: ((String) -> UserID?)?
+    /// Where the rows of the users a recording batch creates record their store operations, if
+    /// anywhere (``StoreJournal``: a replay into a database by user).
+    package var journal: StoreJournal?
 
     /// The id N of a user named by one letter and the number N (`u12`, `h3`): the users a
     /// simulation or a comparison makes up, for `userID`.
@@ -228,6 +231,7 @@ public final class Engine {
             throw EngineError(.storeError, "a recording batch needs the id of its new user \(event.user) (Engine.userID)")
         }
         let (context, records) = try UserContext.new(event.user, id: id, now: event.at.millis)
+        if let journal { records.journal(into: journal) }
         return RecordedUser(context: context, records: records)
     }
 
@@ -279,6 +283,16 @@ public final class Engine {
             records.append(user.records)
         }
         return (result, records)
+    }
+
+    /// Inside a recording batch, writes the bookkeeping (`engine_state`) of the users named, as
+    /// they stand, to their rows, as the batch's end does (and as each event applied on its own
+    /// does): what a ``StoreJournal`` takes to a store at the end of a window of a replay.
+    package func saveRecorded(users names: some Sequence<String>) throws {
+        guard case .recording(let batch) = mode else {
+            preconditionFailure("Engine.saveRecorded(users:) is for a recording batch")
+        }
+        for name in names { try batch.user(named: name)?.context.save() }
     }
 
     /// The user's clock, with the day boundary `dayStartsAt` (midnight: Pressure's days).

@@ -1,6 +1,7 @@
 import Foundation
 import LuaHost
 import RulesModel
+import RulesStore
 
 /// A replay (``Replay``) run in parallel by user, in memory, with the output of a sequential one.
 ///
@@ -19,6 +20,14 @@ import RulesModel
 /// leaves the state out of the outputs (not computed: the event is applied as a simulation
 /// applies it).
 ///
+/// Into a database (``run(into:next:write:windowEnd:)``, ``Options/journal``), each worker's users'
+/// rows record the store operations their events make (``StoreJournal``), and the users take the
+/// ids a replay line by line gives them (``NewUserOrder``). Once a window is applied, a writer
+/// thread runs its operations on the store in line order in one transaction — the store's own
+/// operations in the order of a replay line by line, hence its database — and then its outputs are
+/// handed over, while the writer writes the next window; the workers run below the writer
+/// (``WriterPriority``), the run's critical path.
+///
 /// A rule that draws from `math.random` draws from its user's stream (``RuleDraws``, seeded from
 /// ``Options/seed``), whichever worker applies the user's events.
 package final class ParallelReplay {
@@ -33,6 +42,8 @@ package final class ParallelReplay {
         package var windowBytes = 8 << 20
         /// The seed of the users' `math.random` streams (``RuleDraws``).
         package var seed: UInt64 = 1
+        /// Whether the workers record their store operations, for ``run(into:next:write:windowEnd:)``.
+        package var journal = false
 
         package init(jobs: Int, state: Bool = true) {
             self.jobs = jobs
@@ -64,21 +75,25 @@ package final class ParallelReplay {
     let options: Options
     private let workers: [Worker]
     private var threads: [Thread] = []
+    /// The ids of new users, with ``Options/journal``.
+    private let order: NewUserOrder?
 
     /// Workers on `rules` (the first uses it, the others load its snapshot): `rules` must not be
     /// used by the caller until the run is over. `observer(w)` makes worker w's closure.
     package init(rules: RuleSet, options: Options, observer: ((Int) -> (Applied) -> Void)? = nil) throws {
         precondition((1...Self.maxJobs).contains(options.jobs), "jobs from 1 to \(Self.maxJobs)")
         self.options = options
+        let order = options.journal ? NewUserOrder(workers: options.jobs) : nil
         var workers: [Worker] = []
         for w in 0..<options.jobs {
             let set = w == 0 ? rules : try rules.snapshot.load(limits: rules.host.limits)
             workers.append(
                 Worker(
-                    index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, seed: options.seed,
+                    index: w, rules: set, ruleFolder: rules.snapshot.path, state: options.state, seed: options.seed, order: order,
                     observer: observer?(w)))
         }
         self.workers = workers
+        self.order = order
     }
 
     /// The worker that applies the events of `user`: FNV-1a of its UTF-8 bytes, modulo `workers`.
@@ -95,49 +110,152 @@ package final class ParallelReplay {
     package func run<Failure: Error>(
         next: () throws(Failure) -> [UInt8]?, write: (Output) -> Void, windowEnd: () -> Void = {}
     ) throws(Failure) -> Replay.Status {
+        precondition(!options.journal, "a replay that records its store operations runs into a store")
         startThreads()
         defer { stopThreads() }
         var status = Replay.Status()
         var number = 0
         var stopped: Failure?
         while stopped == nil {
-            let window = Window(first: number + 1)
-            var bytes = 0
-            do {
-                while window.raw.count < options.windowLines, bytes < options.windowBytes, let line = try next() {
-                    window.raw.append(line)
-                    bytes += line.count
-                }
-            } catch {
-                stopped = error
-            }
+            let (window, atEnd) = read(next, after: number, stopped: &stopped)
             number += window.raw.count
             guard !window.raw.isEmpty else { break }
-            let atEnd = window.raw.count < options.windowLines && bytes < options.windowBytes
-            window.slices = workers.count
             perform(.parse, window)
             perform(.apply, window)
-            var taken = Array(repeating: 0, count: workers.count)
-            for slice in window.parsed {
-                for item in slice {
-                    let out: Output
-                    switch item {
-                    case .skipped: continue
-                    case .ready(let ready): out = ready
-                    case .event(_, let owner):
-                        out = workers[owner].outputs[taken[owner]]
-                        taken[owner] += 1
-                    }
-                    status.count(out.value)
-                    write(out)
-                }
+            for out in outputs(of: window) {
+                status.count(out.value)
+                write(out)
             }
-            for worker in workers { worker.outputs.removeAll(keepingCapacity: true) }
             windowEnd()
             if atEnd { break }
         }
         if let stopped { throw stopped }
         return status
+    }
+
+    /// Replays the lines `next` gives into `store`, which holds no user (the workers know only the
+    /// users they create), as ``run(next:write:windowEnd:)`` does in memory: each window's store
+    /// operations are written in one transaction (``StoreJournal``) by a writer thread, and only
+    /// once it is committed are the window's outputs handed to `write` and `windowEnd` called (on
+    /// the calling thread), while the writer writes the next window and the workers apply the one
+    /// after. When `next` throws, the lines read before are applied, written and handed over
+    /// first; when the store refuses a window, nothing of it nor of a later window is written or
+    /// handed over, and the error is thrown.
+    @discardableResult
+    package func run<Failure: Error>(
+        into store: Store, next: () throws(Failure) -> [UInt8]?, write: (Output) -> Void, windowEnd: () -> Void = {}
+    ) throws -> Replay.Status {
+        guard let order else { preconditionFailure("a replay into a store records its store operations (Options.journal)") }
+        order.start(from: try store.read { try $0.nextUserID() })
+        startThreads()
+        defer { stopThreads() }
+        var status = Replay.Status()
+        var number = 0
+        var stopped: Failure?
+        let writer = DispatchQueue(label: "rulesrun.replay.writer")
+        let refusal = Refusal()
+        // No window is left being written when the run ends.
+        defer { writer.sync {} }
+        // The window handed to the writer whose outputs are not handed over yet.
+        var printing: (outputs: [Output], commit: Commit)?
+        func handOverCommitted() throws {
+            guard let (outputs, commit) = printing else { return }
+            printing = nil
+            commit.done.wait()
+            if let error = commit.error { throw error }
+            for out in outputs {
+                status.count(out.value)
+                write(out)
+            }
+            windowEnd()
+        }
+        while stopped == nil {
+            let (window, atEnd) = read(next, after: number, stopped: &stopped)
+            number += window.raw.count
+            guard !window.raw.isEmpty else { break }
+            perform(.parse, window)
+            order.startWindow(at: window.first)
+            perform(.apply, window)
+            if let failure = workers.lazy.compactMap(\.failure).first { throw failure }
+            let commit = Commit(workers.map { $0.journal!.take() })
+            writer.async { commit.write(to: store, unless: refusal) }
+            // The window before, committed, is handed over while the writer writes this one.
+            try handOverCommitted()
+            printing = (outputs(of: window), commit)
+            if atEnd { break }
+        }
+        try handOverCommitted()
+        if let stopped { throw stopped }
+        return status
+    }
+
+    /// A window's store operations, written by the writer thread, and what became of them.
+    final class Commit: @unchecked Sendable {
+        let journals: [[StoreJournal.Entry]]
+        /// Signalled once the transaction is committed, or refused.
+        let done = DispatchSemaphore(value: 0)
+        private(set) var error: (any Error)?
+
+        init(_ journals: [[StoreJournal.Entry]]) { self.journals = journals }
+
+        /// Writes the operations in one transaction, unless the store refused a window before.
+        func write(to store: Store, unless refusal: Refusal) {
+            defer { done.signal() }
+            if let refused = refusal.error {
+                error = refused
+                return
+            }
+            do {
+                try store.transaction { try StoreJournal.run(journals, on: store) }
+            } catch {
+                self.error = error
+                refusal.error = error
+            }
+        }
+    }
+
+    /// The error of the first window the store refused (read and written on the writer thread only).
+    final class Refusal: @unchecked Sendable {
+        var error: (any Error)?
+    }
+
+    /// The next window of lines `next` gives after line `number`, and whether it is the last
+    /// (shorter than a window); when `next` throws, the lines read before, and `stopped` set.
+    private func read<Failure: Error>(
+        _ next: () throws(Failure) -> [UInt8]?, after number: Int, stopped: inout Failure?
+    ) -> (Window, atEnd: Bool) {
+        let window = Window(first: number + 1)
+        var bytes = 0
+        do {
+            while window.raw.count < options.windowLines, bytes < options.windowBytes, let line = try next() {
+                window.raw.append(line)
+                bytes += line.count
+            }
+        } catch {
+            stopped = error
+        }
+        window.slices = workers.count
+        return (window, window.raw.count < options.windowLines && bytes < options.windowBytes)
+    }
+
+    /// The outputs of an applied window in input order, taken from the workers.
+    private func outputs(of window: Window) -> [Output] {
+        var outputs: [Output] = []
+        outputs.reserveCapacity(window.raw.count)
+        var taken = Array(repeating: 0, count: workers.count)
+        for slice in window.parsed {
+            for item in slice {
+                switch item {
+                case .skipped: continue
+                case .ready(let ready): outputs.append(ready)
+                case .event(_, let owner):
+                    outputs.append(workers[owner].outputs[taken[owner]])
+                    taken[owner] += 1
+                }
+            }
+        }
+        for worker in workers { worker.outputs.removeAll(keepingCapacity: true) }
+        return outputs
     }
 
     /// What the workers do with a window: parse their slice of its lines, or apply their users' events.
@@ -166,8 +284,17 @@ package final class ParallelReplay {
     }
 
     private func perform(_ phase: Phase, _ window: Window) {
+        start(phase, window)
+        finish(phase, window)
+    }
+
+    /// Starts the workers on a phase of `window` (``finish(_:_:)`` waits for them).
+    private func start(_ phase: Phase, _ window: Window) {
         if phase == .parse { window.parsed = Array(repeating: [], count: workers.count) }
         for worker in workers { worker.start(phase, window) }
+    }
+
+    private func finish(_ phase: Phase, _ window: Window) {
         for worker in workers {
             worker.done.wait()
             if phase == .parse { window.parsed[worker.index] = worker.parsed; worker.parsed = [] }
@@ -177,9 +304,14 @@ package final class ParallelReplay {
     private func startThreads() {
         guard threads.isEmpty else { return }
         let count = workers.count
+        let belowTheWriter = options.journal
         for worker in workers {
-            let thread = Thread { worker.loop(workers: count) }
+            let thread = Thread {
+                if belowTheWriter { WriterPriority.runBelowTheWriter() }
+                worker.loop(workers: count)
+            }
             thread.stackSize = 8 << 20
+            if belowTheWriter { thread.qualityOfService = .utility }
             threads.append(thread)
             thread.start()
         }
@@ -210,20 +342,44 @@ package final class ParallelReplay {
         var outputs: [Output] = []
         /// What the rules printed for the event being applied.
         private var prints: [String] = []
+        /// With ``Options/journal``: the store operations of the users' rows, the ids of new users,
+        /// and the users whose bookkeeping the window changed.
+        let journal: StoreJournal?
+        private let order: NewUserOrder?
+        private var touched: Set<String> = []
+        /// The line being applied, and whether its event was given the id of a new user.
+        private var line = 0
+        private var gaveID = false
+        /// What stopped the worker's window (the bookkeeping of its users could not be recorded).
+        var failure: (any Error)?
 
-        init(index: Int, rules: RuleSet, ruleFolder: String, state: Bool, seed: UInt64, observer: ((Applied) -> Void)?) {
+        init(
+            index: Int, rules: RuleSet, ruleFolder: String, state: Bool, seed: UInt64, order: NewUserOrder?,
+            observer: ((Applied) -> Void)?
+        ) {
             self.index = index
             self.rules = rules
             self.state = state
             self.observer = observer
+            self.order = order
+            journal = order == nil ? nil : StoreJournal()
             let engine = Engine(rules: rules, ruleFolder: ruleFolder)
-            // Ids are for rows written to a database; a replay in memory writes none.
-            var next: Int64 = 0
-            engine.userID = { _ in
-                next += 1
-                return UserID(next)
-            }
+            engine.journal = journal
             replay = Replay(engine: engine, draws: RuleDraws(seed: seed))
+            if let order {
+                // The id a replay line by line gives the user.
+                engine.userID = { [unowned self] _ in
+                    gaveID = true
+                    return order.id(at: line, worker: index)
+                }
+            } else {
+                // Ids are for rows written to a database; a replay in memory writes none.
+                var next: Int64 = 0
+                engine.userID = { _ in
+                    next += 1
+                    return UserID(next)
+                }
+            }
             rules.host.positionedPrintHandler = { [unowned self] text, position in
                 prints.append(Replay.printLine(text, at: position))
             }
@@ -268,13 +424,48 @@ package final class ParallelReplay {
                     for item in slice {
                         defer { number += 1 }
                         guard case .event(let event, let owner) = item, owner == index else { continue }
+                        let recorded = begin(number)
                         let out = replay.output(for: event, number: number, state: state)
+                        if let recorded { end(out, of: event, recorded: recorded) }
                         observer?(Applied(number: number, event: event, output: out))
                         outputs.append(Output(value: out, text: out.description, prints: prints))
                         prints.removeAll()
                     }
                 }
+                if journal != nil { endWindow() }
             }
+        }
+
+        /// With a journal, before the event of line `number`: where the journal is (nil without one).
+        private func begin(_ number: Int) -> Int? {
+            guard let journal, let order else { return nil }
+            line = number
+            gaveID = false
+            journal.line = number
+            order.reach(number, worker: index)
+            return journal.count
+        }
+
+        /// After an event: a refused one's operations dropped, an applied one's user counted.
+        private func end(_ out: JSONValue, of event: EngineEvent, recorded: Int) {
+            guard out["ok"] == .bool(true) else {
+                journal?.truncate(to: recorded)
+                return
+            }
+            touched.insert(event.user)
+            if gaveID { order?.created() }
+        }
+
+        /// The bookkeeping of the users the window changed, recorded after every line's operations.
+        private func endWindow() {
+            journal?.line = Int.max
+            do {
+                try replay.engine.saveRecorded(users: touched.sorted())
+            } catch {
+                failure = error
+            }
+            touched.removeAll(keepingCapacity: true)
+            order?.reach(Int.max, worker: index)
         }
     }
 }

@@ -174,7 +174,7 @@ package final class Simulation {
         for _ in 0..<workers {
             let thread = Thread { Simulation.work(template, chunks: chunks, board: board) }
             thread.stackSize = 8 << 20
-            thread.qualityOfService = .utility  // below the writer (see `runBelowTheWriter`)
+            thread.qualityOfService = .utility  // below the writer (see `WriterPriority`)
             threads.append(thread)
             thread.start()
         }
@@ -274,20 +274,10 @@ package final class Simulation {
                 bulkLoad: !config.append))
     }
 
-    /// Lowers the calling worker thread's priority below the writer's. With a database, the writer
-    /// (SQLite, one thread) is the run's critical path: it then gets a core whenever it has rows to
-    /// write, and the workers share the rest. (Linux: the nice value is per thread; elsewhere the
-    /// threads' quality of service does it.)
-    private static func runBelowTheWriter() {
-        #if os(Linux)
-            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-        #endif
-    }
-
     /// One worker thread: takes chunks until none is left (or the run failed).
     private static func work(_ template: WorkerTemplate, chunks: [Range<Int>], board: Board) {
         defer { board.workerFinished() }
-        runBelowTheWriter()
+        WriterPriority.runBelowTheWriter()
         let worker: SimulationWorker
         do {
             worker = try SimulationWorker(template)

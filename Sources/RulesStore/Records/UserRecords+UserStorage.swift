@@ -7,18 +7,21 @@ extension UserRecords: UserStorage {
     // Pressure
 
     package func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
+        journal?.add { try $0.savePressureSettings(userID, settings, now: now) }
         try PressureChanges.checkSettings(settings, now: now)
         try requireUser(userID)
         setSettings(settings, at: now)
     }
 
     package func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
+        journal?.add { try $0.saveEscalationState(userID, state, now: now) }
         try PressureChanges.checkEscalation(state, now: now)
         try requireUser(userID)
         setEscalation(state, at: now)
     }
 
     package func addCommitment(_ commitment: Commitment) throws {
+        journal?.add { try $0.addCommitment(commitment) }
         try commitment.validate()
         try requireUser(commitment.userID)
         if commitments[commitment.day] != nil { throw PressureChanges.alreadyCommitted(commitment) }
@@ -26,6 +29,7 @@ extension UserRecords: UserStorage {
     }
 
     package func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
+        journal?.add { try $0.editCommitmentText(userID, on: day, text: text) }
         setCommitment(try PressureChanges.edited(try requireCommitment(userID, day), text: text))
     }
 
@@ -34,6 +38,7 @@ extension UserRecords: UserStorage {
         _ userID: UserID, on day: DayID, at deadline: EpochMillis,
         ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
     ) throws -> Commitment {
+        journal?.add { try $0.lockCommitment(userID, on: day, at: deadline, ifMissing: missing) }
         try Millis.check(deadline, entity: "Commitment", field: "locked_at")
         try requireUser(userID)
         let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) {
@@ -54,6 +59,9 @@ extension UserRecords: UserStorage {
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation state: EscalationState, shieldUsed: Bool = false
     ) throws -> Commitment {
+        journal?.add {
+            try $0.recordCheckIn(userID, on: day, status: status, at: time, escalation: state, shieldUsed: shieldUsed)
+        }
         try PressureChanges.checkCheckIn(status: status, at: time, escalation: state)
         let updated = try PressureChanges.checkedIn(
             try requireCommitment(userID, day), status: status, at: time,
@@ -67,6 +75,7 @@ extension UserRecords: UserStorage {
     package func useRestartShield(
         _ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState
     ) throws -> Commitment {
+        journal?.add { try $0.useRestartShield(userID, on: day, at: time, escalation: state) }
         try PressureChanges.checkEscalation(state, now: time)
         let shielded = try PressureChanges.shielded(try requireCommitment(userID, day), before: escalation.value, after: state)
         setCommitment(shielded)
@@ -75,6 +84,7 @@ extension UserRecords: UserStorage {
     }
 
     package func logNotification(_ entry: NotificationLogEntry) throws {
+        journal?.add { try $0.logNotification(entry) }
         try entry.validate()
         try requireUser(entry.userID)
         append(entry)
@@ -99,6 +109,7 @@ extension UserRecords: UserStorage {
     // Habit tracker
 
     package func saveTask(_ task: HabitTask) throws {
+        journal?.add { try $0.saveTask(task) }
         try task.validate()
         try requireUser(task.userID)
         if let categoryID = task.categoryID, !user.categories.contains(where: { $0.id == categoryID }) {
@@ -109,6 +120,7 @@ extension UserRecords: UserStorage {
 
     @discardableResult
     package func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
+        journal?.add { try $0.addCompletion(completion) }
         try completion.validate()
         guard completion.id == nil else { throw StoreError.invalidState("TaskCompletion.id is assigned by the store; pass nil") }
         guard completion.userID == userID, let task = storedTask(completion.taskID) else {
@@ -134,6 +146,7 @@ extension UserRecords: UserStorage {
     }
 
     package func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
+        journal?.add { try $0.deleteLatestCompletion(userID, taskID: taskID, from: from, to: to) }
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID, storedTask(taskID) != nil else {
             throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
@@ -147,6 +160,7 @@ extension UserRecords: UserStorage {
     }
 
     package func addDayMark(_ mark: DayMark) throws {
+        journal?.add { try $0.addDayMark(mark) }
         try mark.validate()
         guard mark.userID == userID, storedTask(mark.taskID) != nil else {
             throw StoreError.notFound("HabitTask \(mark.taskID.uuidString) of user", "\(mark.userID)")
@@ -168,6 +182,7 @@ extension UserRecords: UserStorage {
     // MIGA
 
     package func recordUsageEvent(_ event: UsageEvent) throws {
+        journal?.add { try $0.recordUsageEvent(event) }
         try event.validate()
         try requireUser(event.userID)
         append(event)
@@ -190,6 +205,7 @@ extension UserRecords: UserStorage {
     // Experiments
 
     package func addExposure(_ exposure: ExperimentExposure) throws {
+        journal?.add { try $0.addExposure(exposure) }
         try exposure.validate()
         try requireUser(exposure.userID)
         if try self.exposure(userID, experiment: exposure.experiment, arm: exposure.arm) != nil {
@@ -212,6 +228,7 @@ extension UserRecords: UserStorage {
     // The engine's bookkeeping
 
     package func saveEngineState(_ row: EngineStateRow) throws {
+        journal?.add { try $0.saveEngineState(row) }
         try EngineStateRow.check(row)
         try requireUser(row.userID)
         setEngineState(row)

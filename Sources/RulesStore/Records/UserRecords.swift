@@ -37,6 +37,9 @@ package final class UserRecords: @unchecked Sendable {
     private(set) var earned: EarnedRecords?
     /// What to restore on a rollback, newest last (appended rows are truncated instead).
     private var undo: [Undo] = []
+    /// Where the store operations that the changes stand for are recorded, if anywhere (see
+    /// ``journal(into:)``): a refused event's are dropped by the journal's owner, not by a rollback.
+    private(set) var journal: StoreJournal?
 
     private enum Undo {
         case settings(UserSettings, EpochMillis)
@@ -58,6 +61,14 @@ package final class UserRecords: @unchecked Sendable {
         user = try NewUser(userID, day: day, timezoneID: timezoneID, now: now, makeUUID: makeUUID)
         settings = (user.pressure, now)
         escalation = (EscalationState.initial, now)
+    }
+
+    /// Records from now on, in `journal`, the store operation of each change: first the user's
+    /// creation (``Store/createUser(_:day:timezoneID:now:makeUUID:)``), then each operation of
+    /// ``UserStorage`` (the reads are not recorded). Call it before any change.
+    package func journal(into journal: StoreJournal) {
+        self.journal = journal
+        journal.add { [user] in try $0.create(user) }
     }
 
     /// Pressure's settings of the user.
