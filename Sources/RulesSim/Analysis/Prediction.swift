@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 import RulesModel
 
 /// What the simulation predicted for a rollout, per metric (`analyze --prediction FILE`): the
@@ -20,44 +21,53 @@ package struct Prediction: Sendable {
     package init(json data: Data, source: String) throws(AnalysisError) {
         self.source = source
         guard data.count <= Self.maxBytes else { throw AnalysisError("\(source): larger than \(Self.maxBytes) bytes") }
-        let object: [String: Any]
+        let object: JSONValue
         do {
-            guard let value = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw AnalysisError("") }
-            object = value
+            object = try JSONLine.parse(utf8: [UInt8](data), firstIndex: 0)
+            guard object.isObject else { throw AnalysisError("") }
         } catch {
             throw AnalysisError("\(source): expected the JSON report of `rulesrun compare --json` or `rulesrun simulate --format json`")
         }
+        /// A number, whole or not.
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .int(let n)?: Double(n)
+            case .double(let x)?: x
+            default: nil
+            }
+        }
         let z = Distribution.normalQuantile(0.975)
         differences = [:]
-        if let population = object["population"] as? [String: Any] {
-            let users = Double(population["users"] as? Int ?? 0)
-            guard let metrics = population["metrics"] as? [[String: Any]] else {
+        if let population = object["population"] {
+            let users = number(population["users"]) ?? 0
+            guard case .array(let metrics)? = population["metrics"] else {
                 throw AnalysisError("\(source): population.metrics: expected an array (a `compare --json` report)")
             }
             for (i, m) in metrics.enumerated() {
-                guard let name = m["name"] as? String, let metric = MetricRegistry.metric(named: name) else { continue }
-                guard let delta = m["delta"] as? Double else {
+                guard case .string(let name)? = m["name"], let metric = MetricRegistry.metric(named: name) else { continue }
+                guard let delta = number(m["delta"]) else {
                     throw AnalysisError("\(source): population.metrics[\(i)].delta: expected a number")
                 }
                 let scale = metric.kind == .total && users > 0 ? 1 / users : 1
-                let se = (m["delta_low"] as? Double).flatMap { low in (m["delta_high"] as? Double).map { ($0 - low) / (2 * z) } } ?? 0
+                let se = number(m["delta_low"]).flatMap { low in number(m["delta_high"]).map { ($0 - low) / (2 * z) } } ?? 0
                 differences[metric.id, default: [:]][nil] = (delta * scale, se * scale)
             }
-        } else if let arms = (object["arms"] as? [String: Any])?["arms"] as? [[String: Any]], arms.count >= 2 {
-            func estimate(_ arm: [String: Any], _ id: String, _ total: Bool) -> (Double, Double)? {
-                guard let e = (arm["metrics"] as? [String: Any])?[id] as? [String: Any], let v = e["value"] as? Double,
-                    let low = e["low"] as? Double, let high = e["high"] as? Double
+        } else if case .array(let arms)? = object["arms"]?["arms"], arms.count >= 2 {
+            func estimate(_ arm: JSONValue, _ id: String, _ total: Bool) -> (Double, Double)? {
+                guard let e = arm["metrics"]?[id], let v = number(e["value"]), let low = number(e["low"]), let high = number(e["high"])
                 else { return nil }
-                let scale = total ? 1 / Double(max(1, arm["users"] as? Int ?? 1)) : 1
+                let scale = total ? 1 / max(1, number(arm["users"]) ?? 1) : 1
                 return (v * scale, (high - low) / (2 * z) * scale)
             }
             // Every metric of the control's, the team's among them (`team_metrics`).
-            let ids = ((arms[0]["metrics"] as? [String: Any])?.keys).map { $0.sorted() } ?? []
-            for id in ids {
+            guard case .object(let controlMetrics)? = arms[0]["metrics"] else {
+                throw AnalysisError("\(source): arms.arms[0].metrics: expected an object of metrics")
+            }
+            for id in controlMetrics.map(\.0).sorted() {
                 let total = MetricRegistry.all.first { $0.id == id }?.kind == .total
                 guard let control = estimate(arms[0], id, total) else { continue }
                 for arm in arms.dropFirst() {
-                    guard let name = arm["arm"] as? String, let b = estimate(arm, id, total) else { continue }
+                    guard case .string(let name)? = arm["arm"], let b = estimate(arm, id, total) else { continue }
                     differences[id, default: [:]][name] = (b.0 - control.0, (b.1 * b.1 + control.1 * control.1).squareRoot())
                 }
             }
