@@ -49,6 +49,13 @@ struct FitCommand: ParsableCommand {
         try Output.check(out, option: "--out")
         let folder = try BundleRules.folder(rules, rollout: true)
         let rollout = BundleRules.rollout(of: folder)
+        // Each rule set validated (with its proofs) before the log is read, as replay and simulate do.
+        for rules in rollout?.folders ?? [folder] {
+            do { _ = try RuleSet.load(rules) } catch let error as RuleSetError {
+                Terminal.error("\(rules): the rule set is not valid:\n\(error)")
+                throw ExitCode(2)
+            }
+        }
         var prior = Responses.Leaving()
         var base: (text: String, path: String)?
         if let persona {
