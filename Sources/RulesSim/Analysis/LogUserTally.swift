@@ -112,19 +112,19 @@ struct LogUserTally {
                     tally.days[k].habitPlanned += task.timesPerDay
                 }
             }
-            if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
-                tally.days[k].countHabitStreaks(streaks)
-            }
+            let streaks = uses.habits ? try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) : nil
+            if let streaks { tally.days[k].countHabitStreaks(streaks) }
             tally.days[k].maxReminders = tally.days[k].reminders
             if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }
             // The last day's team metrics once every event is in (those after it count on it).
-            if k < count - 1 { try endTeamDay(k) } else { lastEnded = true }
+            if k < count - 1 { try endTeamDay(k, streaks: streaks) } else { lastEnded = true }
         }
-        /// The team's metrics of day `k`, on the state the user is in now.
-        func endTeamDay(_ k: Int) throws {
+        /// The team's metrics of day `k`, on the state the user is in now (`streaks`: the tasks'
+        /// at the day's end, when already asked for).
+        func endTeamDay(_ k: Int, streaks known: [(String, HabitStreak)]? = nil) throws {
             guard team != nil else { return }
             var habits: [(task: String, streak: Int)] = []
-            if uses.habits, let streaks = try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
+            if uses.habits, let streaks = try known ?? engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
                 habits = streaks.map { ($0.0, $0.1.current) }.sorted { $0.task < $1.task }
             }
             let state = TeamMetricDay.State(pressure: view, balance: uses.earned ? (earnedStarted ? ledger.balance : 0) : nil, habits: habits)

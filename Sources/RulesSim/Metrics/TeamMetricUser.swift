@@ -21,7 +21,7 @@ struct TeamMetricUser {
         nonzero = seen
     }
 
-    /// Notes an event (`outcome` nil: refused) and what the engine decided on it.
+    /// Notes an event and what the engine decided on it (`decisions` nil: the engine refused it).
     mutating func note(_ event: EngineEvent, decided decisions: Decisions?) {
         day.note(event, refused: decisions == nil, clock: clock)
         if let decisions { day.note(decisions, at: event.at.millis, clock: clock) }
