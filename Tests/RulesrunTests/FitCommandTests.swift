@@ -9,6 +9,14 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The report's section of `response`, and its parameters.
+    static func section(_ report: [String: Any], _ response: String) -> [String: Any]? {
+        (report["responses"] as? [[String: Any]] ?? []).first { $0["response"] as? String == response }
+    }
+    static func parameters(_ report: [String: Any], _ response: String) -> [[String: Any]] {
+        section(report, response)?["parameters"] as? [[String: Any]] ?? []
+    }
+
     /// The default cohort (its personas leave with the defaults: base 0.01, denied 0.2, high_tier
     /// 0.7, reminders 0.1, engaged −1): each estimate within 3 standard errors of the truth.
     @Test func theLeavingResponseIsRecovered() throws {
@@ -18,9 +26,9 @@ import Testing
         let fitted = try CLI.run(["fit", "log.jsonl", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
         let report = try Self.object(fitted.stdout)
-        #expect((report["left"] as? Int ?? 0) > 20, "\(report)")
+        #expect((Self.section(report, "leaving")?["events"] as? Double ?? 0) > 20, "\(report)")
         let truth = ["base": 0.01, "denied": 0.2, "high_tier": 0.7, "reminders": 0.1, "engaged": -1.0]
-        let parameters = try #require(report["parameters"] as? [[String: Any]])
+        let parameters = Self.parameters(report, "leaving")
         #expect(parameters.map { $0["name"] as? String } == ["base", "denied", "high_tier", "reminders", "engaged"])
         for p in parameters {
             let name = p["name"] as! String
@@ -31,7 +39,7 @@ import Testing
             #expect(abs(logit(estimate) - logit(truth[name]!)) <= 3 * se, "\(name): \(estimate) [\(low), \(high)], truth \(truth[name]!)")
         }
         let table = try CLI.run(["fit", "log.jsonl"], in: dir)
-        #expect(table.stdout.contains("the leaving response"), "\(table.stdout)")
+        #expect(table.stdout.contains("leaving: 600 users"), "\(table.stdout)")
         #expect(table.stdout.contains("95% interval"))
     }
 
@@ -45,7 +53,7 @@ import Testing
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
-        let parameters = try #require(try Self.object(fitted.stdout)["parameters"] as? [[String: Any]])
+        let parameters = Self.parameters(try Self.object(fitted.stdout), "leaving")
         let denied = try #require(parameters.first { $0["name"] as? String == "denied" })
         #expect(denied["identified"] as? Bool == false)
         #expect((denied["reason"] as? String)?.isEmpty == false, "\(denied)")
@@ -63,5 +71,57 @@ import Testing
         let refused = try CLI.run(["fit", "log.jsonl", "--out", "x.lua"], in: dir)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--out writes a persona with the fitted values: name it with --persona"), "\(refused.stderr)")
+    }
+
+    /// A habit tracker's users of two kinds (a task done at 0.9 or at 0.4 a day; leaving at 0.005
+    /// or 0.04 a day), half and half: `--segments auto` finds two segments by BIC, each share and
+    /// rate within 3 standard errors of the truth, the streak response's effects shared; `--out`
+    /// writes a persona per segment, which simulate runs as the mix fit prints.
+    @Test func twoKindsOfUsersAreFoundAsTwoSegments() throws {
+        func persona(_ rate: Double, _ base: Double) -> String {
+            """
+            return {
+              description = "Habits only: read at \(rate) a day.",
+              habits = { { task = "read", rate = \(rate) } },
+              responses = { leaving = { base = \(base) } },
+            }
+            """
+        }
+        let dir = try CLI.folder(["keen.lua": persona(0.9, 0.005), "casual.lua": persona(0.4, 0.04)])
+        let simulated = try CLI.run(
+            ["simulate", "20d", "--users", "400", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
+            in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fitted = try CLI.run(
+            ["fit", "log.jsonl", "--segments", "auto:3", "--persona", "keen.lua", "--out", "fitted.lua", "--format", "json"], in: dir)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        let report = try Self.object(fitted.stdout)
+        let segments = try #require(report["segments"] as? [String: Any])
+        #expect(segments["chosen"] as? Int == 2, "\(segments)")
+        let list = try #require(segments["list"] as? [[String: Any]])
+        try #require(list.count == 2)
+        /// Within 3 standard errors of `truth` on the logit scale (the intervals are symmetric there).
+        func near(_ p: [String: Any], _ truth: Double, _ what: String) {
+            guard let e = p["estimate"] as? Double ?? p["share"] as? Double, let low = p["low"] as? Double, let high = p["high"] as? Double
+            else {
+                Issue.record("\(what): \(p)")
+                return
+            }
+            let logit = { (x: Double) in log(x / (1 - x)) }
+            let se = (logit(high) - logit(low)) / (2 * 1.959964)
+            #expect(abs(logit(e) - logit(truth)) <= 3 * se, "\(what): \(e) [\(low), \(high)], truth \(truth)")
+        }
+        // Segments come largest first: which is which is read from the rates.
+        let rates = list.map { Self.parameters($0, "habits").first { $0["name"] as? String == "rate[read]" } ?? [:] }
+        let keen = (rates[0]["estimate"] as? Double ?? 0) > (rates[1]["estimate"] as? Double ?? 0) ? 0 : 1
+        for (s, truth) in [(keen, (rate: 0.9, base: 0.005)), (1 - keen, (rate: 0.4, base: 0.04))] {
+            near(list[s], 0.5, "share of segment \(s + 1)")
+            near(rates[s], truth.rate, "rate of segment \(s + 1)")
+            near(Self.parameters(list[s], "leaving").first { $0["name"] as? String == "base" } ?? [:], truth.base, "base of segment \(s + 1)")
+        }
+        #expect(fitted.stderr.contains("simulate their users with --persona fitted-1.lua:"), "\(fitted.stderr)")
+        let mix = try #require(fitted.stderr.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
+        let rerun = try CLI.run(["simulate", "2d", "--users", "5", "--no-db", "--persona", mix], in: dir)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
     }
 }

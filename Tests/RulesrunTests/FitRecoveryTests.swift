@@ -18,7 +18,7 @@ import Testing
         #expect(fitted.status == 0, "\(fitted.stderr)")
         try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(fitted.stdout.utf8)) as? [String: Any])
-        return (report["parameters"] as? [[String: Any]] ?? []).compactMap { p in
+        return FitCommandTests.parameters(report, "leaving").compactMap { p in
             guard p["identified"] as? Bool == true, let low = p["low"] as? Double, let high = p["high"] as? Double else { return nil }
             return (p["name"] as! String, low, high)
         }

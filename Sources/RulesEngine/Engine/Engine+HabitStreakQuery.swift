@@ -12,14 +12,15 @@ extension Engine {
         return try habitStreaks(&recorded.context, at: time).streaks
     }
 
-    /// The habit tasks of `user` as stored, for a user of the recording batch in progress (nil
-    /// for a user the batch has not seen), in the order of their names. (The analysis of a log
-    /// counts the completions each day plans from them, as a simulation counts its persona's.)
-    package func habitTasks(ofRecorded user: String) throws -> [HabitTask]? {
+    /// The habit tasks of `user` as stored, each with the name events give it, for a user of the
+    /// recording batch in progress (nil for a user the batch has not seen), in the order of their
+    /// names. (The analysis of a log counts the completions each day plans from them, as a
+    /// simulation counts its persona's.)
+    package func habitTasks(ofRecorded user: String) throws -> [(name: String, task: HabitTask)]? {
         guard case .recording(let batch) = mode, let recorded = batch.user(named: user) else { return nil }
         let context = recorded.context
-        return try context.book.tasks.sorted { $0.key < $1.key }.compactMap { _, id in
-            try context.cache.tasks[id] ?? context.storage.task(context.userID, id: id)
+        return try context.book.tasks.sorted { $0.key < $1.key }.compactMap { name, id in
+            try (context.cache.tasks[id] ?? context.storage.task(context.userID, id: id)).map { (name, $0) }
         }
     }
 }

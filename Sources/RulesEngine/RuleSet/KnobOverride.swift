@@ -105,7 +105,7 @@ package struct KnobOverride: Sendable, Hashable {
 
     /// A Lua literal of a scalar: integers and booleans as written, floats exactly (hexadecimal),
     /// strings with every byte that is not printable ASCII escaped.
-    static func literal(_ value: LuaValue) -> String {
+    package static func literal(_ value: LuaValue) -> String {
         switch value {
         case .integer(let i): return i == Int64.min ? "math.mininteger" : String(i)
         case .number(let d): return String(format: "%a", d)

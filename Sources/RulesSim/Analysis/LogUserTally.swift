@@ -25,6 +25,23 @@ struct LogUserTally {
     var leavingDays: [LeavingDay]
     var lastDay: Int?
 
+    /// Per day, each habit task the user had at its end, as the streak response reads it
+    /// (``Responses/Streak``): what `fit` estimates the tasks' rates and that response from.
+    var habitDays: [[HabitDay]]
+
+    /// A habit task on one day.
+    struct HabitDay: Sendable {
+        var task: String
+        /// The completions the day planned (the task's times per day when it was due, else 0),
+        /// and those the user made that day for that day (not a late one for the day before).
+        var due: Int
+        var done: Int
+        /// The task's current streak at the day's start (the rule set's, read at the end of the
+        /// day before; 0 on the first), and the freezes the user held for it then.
+        var streak: Int
+        var freezes: Int
+    }
+
     /// A day's unlocks denied, reminders and engagement (by the day of the event that decided
     /// them), and the tier at its end (0 for a user outside Pressure).
     struct LeavingDay: Sendable {
@@ -65,6 +82,7 @@ struct LogUserTally {
         let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
         days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)
         leavingDays = Array(repeating: LeavingDay(), count: count)
+        habitDays = Array(repeating: [], count: count)
         guard count > 0 else { return }
         let apps = Metric.App.used.filter { [.pressure: uses.pressure, .habits: uses.habits, .miga: uses.miga, .earned: uses.earned][$0]! }
         var lastEnded = false
@@ -74,6 +92,10 @@ struct LogUserTally {
         var ledger = EarnedLedger()
         var earnedStarted = false
         var open = 0
+        // The habit tasks' streaks and freezes at the start of the day, the freezes held now and
+        // the completions made today.
+        var startStreaks: [String: Int] = [:], startFreezes: [String: Int] = [:]
+        var freezes: [String: Int] = [:], doneToday: [String: Int] = [:]
         let dayIndex = { (day: DayID) -> Int? in
             let i = first.days(to: day)
             return (0..<count).contains(i) ? i : nil
@@ -89,7 +111,13 @@ struct LogUserTally {
             tally.leavingDays[d].denied += decided.denied
             tally.leavingDays[d].reminders += decided.reminders
             if Responses.Leaving.engages(kind) { tally.leavingDays[d].engaged = true }
-            if case .earned = kind { earnedStarted = true }
+            switch kind {
+            case .earned: earnedStarted = true
+            case .habitCompletion(let task, _, let forDay) where forDay == nil || forDay == first.adding(days: d):
+                doneToday[task, default: 0] += 1
+            case .habitFreeze(let task, let action, _): freezes[task, default: 0] += action == .use ? -1 : 1
+            default: break
+            }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
             view = outcome.user
         }
@@ -108,12 +136,17 @@ struct LogUserTally {
             // The completions the day planned: each task due that day, its times per day (as a
             // simulation counts its persona's tasks; a task counts from its start date, else day 0).
             if uses.habits, let date = first.adding(days: k) {
-                for task in try engine.habitTasks(ofRecorded: name) ?? [] where task.isDue(on: date, from: task.startDate ?? first) {
-                    tally.days[k].habitPlanned += task.timesPerDay
+                for (task, model) in try engine.habitTasks(ofRecorded: name) ?? [] {
+                    let due = model.isDue(on: date, from: model.startDate ?? first) ? model.timesPerDay : 0
+                    tally.days[k].habitPlanned += due
+                    tally.habitDays[k].append(
+                        HabitDay(task: task, due: due, done: doneToday[task] ?? 0, streak: startStreaks[task] ?? 0, freezes: startFreezes[task] ?? 0))
                 }
             }
             let streaks = uses.habits ? try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) : nil
             if let streaks { tally.days[k].countHabitStreaks(streaks) }
+            for (task, streak) in streaks ?? [] { startStreaks[task] = streak.current }
+            (startFreezes, doneToday) = (freezes, [:])
             tally.days[k].maxReminders = tally.days[k].reminders
             if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }
             // The last day's team metrics once every event is in (those after it count on it).

@@ -2,7 +2,6 @@ import Foundation
 import LuaHost
 import RulesEngine
 import RulesModel
-import Synchronization
 
 /// What a rollout did, from the apps' event log (`rulesrun analyze`): each user exposed to an arm
 /// of the bundle's experiment is replayed through that arm's rules (``LogUserTally``), and every
@@ -106,14 +105,10 @@ package struct RolloutAnalysis: Sendable {
         self.shard = shard
         self.days = days
         var problems = EventLog.Problems()
-        let armIndex = Dictionary(uniqueKeysWithValues: rollout.armNames.enumerated().map { ($1, $0) })
         team = try metrics.map { try TeamMetrics($0).metrics } ?? []
         let measured = Self.measured(team: team)
         let armCount = rollout.folders.count
-        let jobs = max(1, jobs)
         let end = input.end
-        // Each worker's engines (one per arm), made once and kept from chunk to chunk.
-        let workers = Workers(count: jobs)
         var users = Array(repeating: 0, count: armCount)
         var moments = measured.map { ($0, Array(repeating: MetricMoments(), count: armCount)) }
         var histograms = Self.quantiles.map { ($0, Array(repeating: [Int](), count: armCount)) }
@@ -121,119 +116,63 @@ package struct RolloutAnalysis: Sendable {
         var failures = Array(repeating: RuleFailures(), count: armCount)
         // Per dimension, per value: users and moments per arm.
         var buckets: [[Segment?]] = segments.map { file in file.values.map { values in values.map { _ in nil } } } ?? []
-        while true {
-            let chunk = try input.nextUsers(upTo: Self.chunk)
-            if chunk.isEmpty { break }
-            // Each user's arm, from its exposures to the experiment.
-            var assigned: [(user: LoggedUser, arm: Int, exposure: Int)] = []
-            for logged in chunk where shard.holds(user: logged.name) {
-                let user = logged.name
-                let events = logged.events
-                var arms: [(arm: String, index: Int, revision: Int)] = []
-                for (i, event) in events.enumerated() {
-                    guard let exposure = event.kind.exposure else { continue }
-                    guard exposure.experiment == rollout.experiment.name else {
-                        problems.note(.otherExperiment, line: logged.line(i), "\(user): experiment \(exposure.experiment)")
-                        continue
-                    }
-                    if !arms.contains(where: { $0.arm == exposure.arm }) { arms.append((exposure.arm, i, exposure.revision)) }
-                }
-                let line = logged.line(0)
-                guard let first = arms.first else {
-                    problems.note(.noExposure, line: line, "\(user)")
-                    continue
-                }
-                guard arms.count == 1 else {
-                    problems.note(.twoArms, line: line, "\(user): \(arms.map(\.arm).joined(separator: " and "))")
-                    continue
-                }
-                guard let arm = armIndex[first.arm] else {
-                    problems.note(
-                        .unknownArm, line: logged.line(first.index),
-                        "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
-                    continue
-                }
-                guard first.revision == rollout.revision else {
-                    problems.note(
-                        .otherRevision, line: logged.line(first.index),
-                        "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
-                    continue
-                }
-                assigned.append((logged, arm, first.index))
+        var noDays = EventLog.Problems()
+        var unsegmented = 0
+        let replay = ArmReplay(rollout: rollout, metrics: metrics, jobs: jobs, shard: shard)
+        try replay.run(&input, problems: &problems) { worker, assigned -> UserPart? in
+            let user = assigned.user.name, arm = assigned.arm
+            let (engine, set) = worker.arms[arm]
+            let userSeed = RuleDraws.seed(of: user, seed: seed)
+            try set.host.seedRandom(userSeed)
+            try worker.metrics?.seedRandom(userSeed)
+            let events = assigned.user.events
+            let tally = try LogUserTally(
+                name: user, events: events, exposure: assigned.exposure, engine: engine, logEnd: end, metrics: worker.metrics)
+            // The pre-period as it happened, under the rules before the rollout (the control's),
+            // for every arm alike: CUPED's covariate must not depend on the arm.
+            var before: LogUserTally?
+            if arm != 0, tally.exposureDay > 0 {
+                try worker.arms[0].rules.host.seedRandom(userSeed)
+                try worker.metrics?.seedRandom(userSeed)
+                before = try LogUserTally(
+                    name: user, events: events, exposure: assigned.exposure, engine: worker.arms[0].engine, logEnd: end,
+                    beforeExposure: true, metrics: worker.metrics)
             }
-            guard !assigned.isEmpty else { continue }
-            let busy = min(jobs, assigned.count)
-            // Each worker takes every busy-th user; the parts are added in user order afterwards.
-            let assignments = assigned
-            let results = Mutex(Array(repeating: [UserPart?](), count: busy))
-            let failed = Mutex<(any Error)?>(nil)
-            DispatchQueue.concurrentPerform(iterations: busy) { w in
-                do {
-                    let (engines, teamMetrics) = try workers.engines(w, rollout, metrics: metrics)
-                    var mine: [UserPart?] = []
-                    for u in stride(from: w, to: assignments.count, by: busy) {
-                        let (logged, arm, exposure) = assignments[u]
-                        let user = logged.name
-                        let (engine, set) = engines[arm]
-                        let userSeed = RuleDraws.seed(of: user, seed: seed)
-                        try set.host.seedRandom(userSeed)
-                        try teamMetrics?.seedRandom(userSeed)
-                        let events = logged.events
-                        let tally = try LogUserTally(
-                            name: user, events: events, exposure: exposure, engine: engine, logEnd: end, metrics: teamMetrics)
-                        // The pre-period as it happened, under the rules before the rollout (the control's),
-                        // for every arm alike: CUPED's covariate must not depend on the arm.
-                        var before: LogUserTally?
-                        if arm != 0, tally.exposureDay > 0 {
-                            try engines[0].1.host.seedRandom(userSeed)
-                            try teamMetrics?.seedRandom(userSeed)
-                            before = try LogUserTally(
-                                name: user, events: events, exposure: exposure, engine: engines[0].0, logEnd: end,
-                                beforeExposure: true, metrics: teamMetrics)
-                        }
-                        mine.append(UserPart(tally, before: before, days: days, metrics: measured, quantiles: Self.quantiles))
-                    }
-                    results.withLock { $0[w] = mine }
-                } catch {
-                    failed.withLock { $0 = $0 ?? error }
-                }
+            return UserPart(tally, before: before, days: days, metrics: measured, quantiles: Self.quantiles)
+        } add: { assignment, part in
+            guard let part else {
+                noDays.note(.noDays, line: assignment.user.line(0), "\(assignment.user.name)")
+                return
             }
-            if let error = failed.withLock({ $0 }) { throw error }
-            let parts = results.withLock { $0 }
-            for (u, assignment) in assigned.enumerated() {
-                guard let part = parts[u % busy][u / busy] else {
-                    problems.note(.noDays, line: assignment.user.line(0), "\(assignment.user.name)")
-                    continue
-                }
-                let a = assignment.arm
-                users[a] += 1
-                for m in moments.indices { moments[m].1[a] += part.moments[m] }
-                for q in histograms.indices { Histogram.add(part.histograms[q], to: &histograms[q].1[a]) }
-                if armDays[a].count < part.days.count {
-                    armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
-                }
-                for d in part.days.indices { armDays[a][d].add(part.days[d]) }
-                failures[a].add(part.failures)
-                guard let file = segments else { continue }
-                guard let row = file.segments(of: assignment.user.name) else {
-                    unsegmented += 1
-                    continue
-                }
-                for (d, v) in row.enumerated() {
-                    var segment =
-                        buckets[d][Int(v)]
-                        ?? Segment(
-                            dimension: file.dimensions[d], value: file.values[d][Int(v)], users: Array(repeating: 0, count: armCount),
-                            moments: measured.map { _ in Array(repeating: MetricMoments(), count: armCount) },
-                            histograms: Self.quantiles.map { _ in Array(repeating: [], count: armCount) })
-                    segment.users[a] += 1
-                    for m in segment.moments.indices { segment.moments[m][a] += part.moments[m] }
-                    for q in segment.histograms.indices { Histogram.add(part.histograms[q], to: &segment.histograms[q][a]) }
-                    buckets[d][Int(v)] = segment
-                }
+            let a = assignment.arm
+            users[a] += 1
+            for m in moments.indices { moments[m].1[a] += part.moments[m] }
+            for q in histograms.indices { Histogram.add(part.histograms[q], to: &histograms[q].1[a]) }
+            if armDays[a].count < part.days.count {
+                armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
+            }
+            for d in part.days.indices { armDays[a][d].add(part.days[d]) }
+            failures[a].add(part.failures)
+            guard let file = segments else { return }
+            guard let row = file.segments(of: assignment.user.name) else {
+                unsegmented += 1
+                return
+            }
+            for (d, v) in row.enumerated() {
+                var segment =
+                    buckets[d][Int(v)]
+                    ?? Segment(
+                        dimension: file.dimensions[d], value: file.values[d][Int(v)], users: Array(repeating: 0, count: armCount),
+                        moments: measured.map { _ in Array(repeating: MetricMoments(), count: armCount) },
+                        histograms: Self.quantiles.map { _ in Array(repeating: [], count: armCount) })
+                segment.users[a] += 1
+                for m in segment.moments.indices { segment.moments[m][a] += part.moments[m] }
+                for q in segment.histograms.indices { Histogram.add(part.histograms[q], to: &segment.histograms[q][a]) }
+                buckets[d][Int(v)] = segment
             }
         }
         dimensions = segments?.dimensions ?? []
+        self.unsegmented = unsegmented
         self.segments = buckets.flatMap { $0.compactMap { $0 }.sorted { $0.value < $1.value } }
         self.users = users
         self.moments = moments.map { (metric: $0.0, arms: $0.1) }
@@ -241,38 +180,9 @@ package struct RolloutAnalysis: Sendable {
         self.armDays = armDays
         apps = Metric.apps(of: armDays.map { UserPart.summary($0) })
         // What the input could not give, then what the analysis could not take.
-        self.problems = input.problems + problems
+        self.problems = problems + noDays
         self.failures = failures
         events = input.eventCount
-    }
-
-    /// The users replayed at a time: a chunk's events are what is held at once of an input read
-    /// user by user.
-    static let chunk = 2048
-
-    /// Each worker's engines, one per arm, made on its first chunk and kept for the next ones.
-    /// Worker `w` is only ever used by the thread that runs iteration `w` of a chunk, and chunks
-    /// run one after another.
-    private final class Workers: @unchecked Sendable {
-        private var made: [([(Engine, RuleSet)], TeamMetrics?)?]
-        private let lock = NSLock()
-
-        init(count: Int) { made = Array(repeating: nil, count: count) }
-
-        /// Worker `w`'s engines and its own Lua state of the team's `metrics`.
-        func engines(_ w: Int, _ rollout: Rollout, metrics: TeamMetrics.Source?) throws -> ([(Engine, RuleSet)], TeamMetrics?) {
-            if let made = lock.withLock({ made[w] }) { return made }
-            let engines = try rollout.folders.indices.map { a -> (Engine, RuleSet) in
-                let set = try rollout.validated[a].map { try $0.load() } ?? RuleSet.load(rollout.folders[a], proving: false)
-                let engine = Engine(rules: set)
-                // One user per batch (`LogUserTally`): its rows are never written.
-                engine.userID = { _ in UserID(1) }
-                return (engine, set)
-            }
-            let worker = (engines, try metrics.map(TeamMetrics.init))
-            lock.withLock { made[w] = worker }
-            return worker
-        }
     }
 
     /// The metrics measured: the registry's and the `team`'s that are ratios of sums over the users.

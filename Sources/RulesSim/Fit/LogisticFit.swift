@@ -41,9 +41,12 @@ package struct LogisticFit: Sendable {
         package init(_ x: [Double]) { self.x = x }
     }
 
-    /// Fits `counts` (per pattern: rows, and rows with y = 1); `fixed` gives each parameter's value
-    /// when it is not identified (and the start of the iterations).
-    package init(_ counts: [Pattern: (rows: Double, events: Double)], fixed: [Double]) throws(FitError) {
+    /// Rows by pattern of covariates: how many, and how many with y = 1.
+    package typealias Counts = [Pattern: (rows: Double, events: Double)]
+
+    /// Fits `counts`; `fixed` gives each parameter's value when it is not identified (and the
+    /// start of the iterations); the parameters in `held` keep it (not estimated, not identified).
+    package init(_ counts: Counts, fixed: [Double], held: Set<Int> = []) throws(FitError) {
         let k = fixed.count
         let patterns = counts.keys.sorted { $0.x.lexicographicallyPrecedes($1.x) }
         guard patterns.allSatisfy({ $0.x.count == k }) else { throw FitError("every pattern has \(k) covariates") }
@@ -58,7 +61,8 @@ package struct LogisticFit: Sendable {
         // A covariate separates the data when the rows at its least value, or those above it, all
         // have the same outcome: its estimate runs off to ±∞ (no user left after a day at tier 2).
         var separated = [Separation?](repeating: nil, count: k)
-        for j in 1..<k {
+        // (The intercept's column, all 1, has no rows above its least value: it separates nothing.)
+        for j in 0..<k where !held.contains(j) {
             let least = patterns.map { $0.x[j] }.min() ?? 0
             for above in [true, false] {
                 let part = patterns.filter { ($0.x[j] != least) == above }
@@ -68,7 +72,7 @@ package struct LogisticFit: Sendable {
         }
         self.separated = separated
         if events > 0, events < observations {
-            for j in 0..<k where separated[j] == nil {
+            for j in 0..<k where separated[j] == nil && !held.contains(j) {
                 let chosen = (0..<k).filter { free[$0] } + [j]
                 let gram = chosen.map { a in
                     chosen.map { b in patterns.reduce(0) { $0 + counts[$1]!.rows * $1.x[a] * $1.x[b] } }

@@ -1,0 +1,84 @@
+import Foundation
+import RulesModel
+
+/// One response of a persona fitted to a log (`rulesrun fit`): its parameters with their 95 %
+/// intervals, or why the log cannot inform them; a section of the report and of the fitted persona.
+package struct FittedResponse: Sendable {
+    /// The response's name in reports (`leaving`, `habits`), and the model in one line.
+    package var name: String
+    package var model: String
+    /// What was observed, in one line ("user-days: 10915; users who left: 114").
+    package var observed: String
+    /// Observations and those with the outcome, as counted by the fit.
+    package var observations: Double
+    package var events: Double
+    package var parameters: [Parameter]
+    package var logLikelihood: Double
+    /// The Lua statement a persona file runs before it sets the parameters (making the response a table).
+    package var setup = ""
+
+    /// One parameter's estimate.
+    package struct Parameter: Sendable {
+        /// Its name in the report (`base`, `rate[read]`), and the Lua statement that sets it in a
+        /// persona whose table is `persona` (`persona.responses.leaving.base = %@`: `%@` the value).
+        package var name: String
+        package var lua: String
+        package var estimate: Double
+        package var low: Double
+        package var high: Double
+        /// A probability (shown with 4 decimals), else a log-odds (signed, 3 decimals).
+        package var probability: Bool
+        /// False: the log cannot inform it; `estimate` is the prior (the persona's value).
+        package var identified: Bool
+        /// Why it is not identified.
+        package var reason: String?
+
+        /// The estimate (or an interval's end) as the report shows it.
+        package func shown(_ x: Double) -> String { probability ? String(format: "%.4f", x) : String(format: "%+.3f", x) }
+
+        /// The statement that sets it to its estimate.
+        var statement: String { lua.replacingOccurrences(of: "%@", with: String(format: "%.6g", estimate)) }
+    }
+
+    /// The parameter named `name`.
+    package subscript(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
+
+    /// The section of the text report: what was observed, then the table of parameters.
+    var text: String {
+        var lines = [["parameter", "estimate", "95% interval", ""]]
+        for p in parameters {
+            if p.identified {
+                lines.append([p.name, p.shown(p.estimate), "[\(p.shown(p.low)), \(p.shown(p.high))]", ""])
+            } else {
+                lines.append([p.name, p.shown(p.estimate), "–", "not identified: \(p.reason ?? "") (the prior kept)"])
+            }
+        }
+        return "\(name): \(observed)\n" + PersonaFit.table(lines, left: [0, 3])
+    }
+
+    /// The section of the JSON report.
+    var json: JSONValue {
+        let values: [JSONValue] = parameters.map { p in
+            var members: [(String, JSONValue)] = [("name", .string(p.name)), ("estimate", .double(p.estimate)), ("identified", .bool(p.identified))]
+            if p.identified {
+                members += [("low", .double(p.low)), ("high", .double(p.high))]
+            } else {
+                members.append(("reason", .string(p.reason ?? "")))
+            }
+            return .object(members)
+        }
+        return .object([
+            ("response", .string(name)), ("observations", .double(observations)), ("events", .double(events)),
+            ("log_likelihood", .double(logLikelihood)), ("parameters", .array(values)),
+        ])
+    }
+
+    /// The comment lines of a fitted persona file that give every estimate.
+    var comment: String {
+        parameters.map { p in
+            "--   \(name) \(p.name) = "
+                + (p.identified ? "\(p.shown(p.estimate)) [\(p.shown(p.low)), \(p.shown(p.high))]" : "not identified (\(p.reason ?? "")): kept")
+                + "\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import LuaHost
+import RulesEngine
+
+/// The habit tracker's tasks as `rulesrun fit` estimates them: each completion a due task's day
+/// planned (its times per day) is one observation, made or not that day, with logit P(made) =
+/// logit(rate[task]) + gradient × ln(1 + streak) + at_stake × [streak ≥ at_risk, no freeze held]
+/// + after_break × [within break_days days of a broken streak at stake] — the persona's `habits`
+/// rates and its `streak` response (``Responses/Streak``), as a simulation draws them. The streak
+/// is the rule set's at the day's start and the freezes those held then (``LogUserTally/habitDays``);
+/// `at_risk` and `break_days` (thresholds) are held at the persona's values.
+enum HabitFit {
+    /// One observation's pattern before the tasks are numbered.
+    struct Pattern: Hashable, Sendable {
+        var task: String
+        var streak: Int
+        var atStake: Bool
+        var afterBreak: Bool
+    }
+
+    typealias Counts = [Pattern: (rows: Double, events: Double)]
+
+    /// The most tasks whose rates are fitted (those with the most observations; the others' are
+    /// left out, and said so).
+    static let maxTasks = 64
+
+    /// One user's observations: its due tasks' days, up to its last active day.
+    static func counts(_ tally: LogUserTally, streak: Responses.Streak) -> Counts {
+        var counts = Counts()
+        guard let last = tally.lastDay else { return counts }
+        var previous: [String: Int] = [:], broken: [String: Int] = [:]
+        for k in 0...min(last, tally.habitDays.count - 1) {
+            for day in tally.habitDays[k] {
+                // A streak at stake broke when the day starts with none after a day that started with one.
+                if day.streak == 0, let before = previous[day.task], before >= streak.atRisk { broken[day.task] = k }
+                previous[day.task] = day.streak
+                guard day.due > 0 else { continue }
+                let pattern = Pattern(
+                    task: day.task, streak: day.streak, atStake: day.streak >= streak.atRisk && day.freezes <= 0,
+                    afterBreak: broken[day.task].map { k - $0 < streak.breakDays } ?? false)
+                counts[pattern, default: (0, 0)].rows += Double(day.due)
+                counts[pattern, default: (0, 0)].events += Double(min(day.done, day.due))
+            }
+        }
+        return counts
+    }
+
+    /// The design of the users' observations (each user's `counts`; nil when no user had a due
+    /// task); `rates`: the persona's rates by task, `streak` its response, the priors.
+    static func design(_ users: [Counts], rates: [String: Double], streak: Responses.Streak) -> ResponseDesign? {
+        var byTask: [String: Double] = [:]
+        for user in users { for (pattern, c) in user { byTask[pattern.task, default: 0] += c.rows } }
+        guard !byTask.isEmpty else { return nil }
+        let tasks = byTask.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(maxTasks).map(\.key).sorted()
+        let index = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1, $0) })
+        let numbered = users.map { user in
+            var numbered = LogisticFit.Counts()
+            for (pattern, c) in user {
+                guard let t = index[pattern.task] else { continue }
+                var x = Array(repeating: 0.0, count: tasks.count + 3)
+                x[t] = 1
+                x[tasks.count] = log(1 + Double(pattern.streak))
+                x[tasks.count + 1] = pattern.atStake ? 1 : 0
+                x[tasks.count + 2] = pattern.afterBreak ? 1 : 0
+                numbered[LogisticFit.Pattern(x), default: (0, 0)].rows += c.rows
+                numbered[LogisticFit.Pattern(x), default: (0, 0)].events += c.events
+            }
+            return numbered
+        }
+        let pooled = ResponseDesign.pooled(numbered)
+        let planned = Int(pooled.values.reduce(0) { $0 + $1.rows }), made = Int(pooled.values.reduce(0) { $0 + $1.events })
+        var observed = "completions planned on due days: \(planned), made: \(made)"
+        if byTask.count > tasks.count { observed += "; \(byTask.count - tasks.count) tasks with the fewest left out (at most \(maxTasks))" }
+        let response = LogisticResponse(
+            name: "habits",
+            model: "logit P(a planned completion is made) = logit(rate[task]) + gradient × ln(1 + streak)"
+                + " + at_stake × [streak ≥ \(streak.atRisk) days, no freeze held] + after_break × [within \(streak.breakDays) days of such"
+                + " a streak broken] (at_risk, break_days: the persona's)",
+            terms: tasks.map { task in
+                LogisticResponse.Term(
+                    name: "rate[\(task)]",
+                    lua: "for _, h in ipairs(persona.habits or {}) do if h.task == \(KnobOverride.literal(.string(task))) then h.rate = %@ end end",
+                    covariate: "the task \(task)", probability: true)
+            } + [
+                .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak"),
+                .init(name: "at_stake", lua: "persona.responses.streak.at_stake = %@", covariate: "a streak at stake"),
+                .init(name: "after_break", lua: "persona.responses.streak.after_break = %@", covariate: "a streak broken before"),
+            ],
+            observation: "planned completion", outcome: "was made")
+        return ResponseDesign(
+            response: response,
+            prior: tasks.map { LogisticResponse.logit(rates[$0] ?? 0.5) } + [streak.gradient, streak.atStake, streak.afterBreak],
+            bases: tasks.count, observed: observed,
+            setup: "if type(persona.responses.streak) ~= \"table\" then persona.responses.streak = {} end", users: numbered)
+    }
+}

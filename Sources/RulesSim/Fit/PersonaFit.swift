@@ -1,0 +1,171 @@
+import Foundation
+import RulesEngine
+
+/// A persona's responses fitted to an event log (`rulesrun fit`): each user is replayed alone
+/// through the rules it ran under (``ArmReplay``, as `analyze` replays it: under a rollout, the
+/// arm of its exposure), which gives each of its choices the state and the decisions it was made
+/// on (``LogUserTally``); each response's parameters are the maximum-likelihood estimates of its
+/// choices (``LeavingFit``, ``HabitFit``), with 95 % intervals, or not identified, with why.
+package struct PersonaFit: Sendable {
+    /// The users replayed with at least one whole day.
+    package var users: Int
+    /// The responses fitted, in order: leaving, then the habit tracker's (when the log has due tasks).
+    package var responses: [FittedResponse]
+    /// The segments of the mixture chosen (``fitSegments(_:)``), none when the users are one segment.
+    package var segments: [Segment] = []
+    /// The numbers of segments tried, in order.
+    package var candidates: [Candidate] = []
+    /// Each response's observations, user by user (what a mixture of segments is fitted to).
+    var designs: [ResponseDesign] = []
+    /// Events a rule failed on while replaying.
+    package var failures: RuleFailures
+    /// What the log could not give, and the users that could not be replayed under an arm.
+    package var problems: EventLog.Problems
+
+    /// The values a parameter the log cannot inform keeps (a persona's, else the defaults).
+    package struct Prior: Sendable {
+        package var leaving = Responses.Leaving()
+        package var streak = Responses.Streak()
+        /// The habit tasks' rates, by task.
+        package var rates: [String: Double] = [:]
+
+        package init() {}
+
+        /// The values of `persona` (its responses switched off: their defaults).
+        package init(_ persona: PersonaSpec) {
+            leaving = persona.responses.leaving ?? leaving
+            streak = persona.responses.streak ?? streak
+            for habit in persona.habits { rates[habit.task] = habit.rate }
+        }
+    }
+
+    /// Fits the users of `input` (a log in memory, a database read a user at a time) replayed by
+    /// `replay` (its arms' rules, `seed` the seed of each user's `math.random` stream: ``RuleDraws``).
+    /// `segments`: how many latent segments the users are fitted as.
+    package init<Input: AnalysisInput>(
+        input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1)
+    ) throws {
+        var problems = EventLog.Problems(), noDays = EventLog.Problems()
+        var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
+        var failures = RuleFailures()
+        var users = 0
+        let end = input.end
+        let streak = prior.streak
+        try replay.run(&input, problems: &problems) { worker, assigned -> User in
+            let (engine, set) = worker.arms[assigned.arm]
+            try set.host.seedRandom(RuleDraws.seed(of: assigned.user.name, seed: seed))
+            let tally = try LogUserTally(
+                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end)
+            return User(
+                replayed: !tally.days.isEmpty, leaving: LeavingFit.counts(tally), habits: HabitFit.counts(tally, streak: streak),
+                failures: tally.failures)
+        } add: { assigned, user in
+            failures.add(user.failures)
+            guard user.replayed else {
+                noDays.note(.noDays, line: assigned.user.line(0), assigned.user.name)
+                return
+            }
+            users += 1
+            leaving.append(user.leaving)
+            habits.append(user.habits)
+        }
+        self.users = users
+        designs = [LeavingFit.design(leaving, prior: prior.leaving)]
+        if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
+        responses = try designs.map { try $0.fit(users: users) }
+        self.failures = failures
+        self.problems = problems + noDays
+        try fitSegments(segments)
+    }
+
+    /// What one user's replay gives the responses.
+    struct User: Sendable {
+        /// False: the user had no whole day before the log's end.
+        var replayed: Bool
+        var leaving: LogisticFit.Counts
+        var habits: HabitFit.Counts
+        var failures: RuleFailures
+    }
+
+    /// The response named `name`.
+    package subscript(_ name: String) -> FittedResponse? { responses.first { $0.name == name } }
+}
+
+extension PersonaFit {
+    /// How many latent segments (``SegmentMixture``) the users are fitted as.
+    package enum Segments: Sendable, Equatable {
+        /// This many.
+        case fixed(Int)
+        /// From 1 to this many, the one with the least BIC.
+        case best(upTo: Int)
+
+        /// The most segments fitted.
+        package static let most = 8
+    }
+
+    /// One segment of a mixture: its share of the users with its 95 % interval, and its responses.
+    package struct Segment: Sendable {
+        package var share: Double
+        package var low: Double
+        package var high: Double
+        package var responses: [FittedResponse]
+    }
+
+    /// A number of segments tried: its fit's log-likelihood, free parameters and BIC, or why it
+    /// could not be fitted.
+    package struct Candidate: Sendable {
+        package var segments: Int
+        package var logLikelihood: Double?
+        package var parameters: Int?
+        package var bic: Double?
+        /// EM's iterations from the best start.
+        package var iterations: Int?
+        package var failure: String?
+    }
+
+    /// Fits the mixtures `choice` asks for and keeps the chosen one in `segments` (none for a
+    /// choice of one segment: `responses` is then the fit).
+    mutating func fitSegments(_ choice: Segments) throws {
+        let counts: [Int]
+        switch choice {
+        case .fixed(let k): counts = k == 1 ? [] : [k]
+        case .best(let most): counts = Array(1...max(1, most))
+        }
+        guard !counts.isEmpty else { return }
+        let free = responses.map { $0.parameters.map(\.identified) }
+        var fits: [SegmentMixture] = []
+        for k in counts {
+            do {
+                let mixture = try SegmentMixture(designs, free: free, segments: k)
+                fits.append(mixture)
+                candidates.append(
+                    Candidate(
+                        segments: k, logLikelihood: mixture.logLikelihood, parameters: mixture.parameters, bic: mixture.bic,
+                        iterations: mixture.iterations))
+            } catch {
+                candidates.append(Candidate(segments: k, failure: "\(error)"))
+            }
+        }
+        guard let chosen = fits.min(by: { ($0.bic, $0.segments) < ($1.bic, $1.segments) }) else {
+            throw FitError("no number of segments could be fitted: " + candidates.compactMap(\.failure).joined(separator: "; "))
+        }
+        guard chosen.segments > 1 else { return }
+        segments = (0..<chosen.segments).map { s in
+            let share = chosen.shares[s]
+            let responses = designs.indices.map { d in
+                designs[d].response.fitted(
+                    estimates: chosen.estimates[d][s], errors: chosen.errors[d][s], reasons: self.responses[d].parameters.map(\.reason),
+                    observed: "about \(Int(chosen.expectedUsers[s].rounded())) users; \(designs[d].observed) (all segments)",
+                    observations: chosen.expected[d][s].observations, events: chosen.expected[d][s].events,
+                    logLikelihood: chosen.logLikelihood)
+            }
+            return Segment(
+                share: share.share, low: share.low, high: share.high,
+                responses: zip(responses, designs).map { response, design in
+                    var response = response
+                    response.setup = design.setup
+                    return response
+                })
+        }
+    }
+}

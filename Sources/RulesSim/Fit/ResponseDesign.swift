@@ -1,0 +1,35 @@
+/// A response's observations ready to fit (``LogisticResponse``): each user's patterns of
+/// covariates in the order of the response's terms, the priors, and how many leading terms are
+/// base chances (an intercept, a task's rate: what a segment has of its own in a mixture,
+/// ``SegmentMixture``; the terms after them are the response's effects, shared by the segments).
+struct ResponseDesign: Sendable {
+    var response: LogisticResponse
+    /// Each term's value on the log-odds scale where the log cannot inform it.
+    var prior: [Double]
+    var bases: Int
+    /// What was observed, in one line.
+    var observed: String
+    /// The statement a persona file runs before it sets the parameters.
+    var setup: String
+    /// Per user, in the input's order.
+    var users: [LogisticFit.Counts]
+
+    /// The users' observations together.
+    static func pooled(_ users: [LogisticFit.Counts]) -> LogisticFit.Counts {
+        var pooled = LogisticFit.Counts()
+        for user in users {
+            for (pattern, c) in user {
+                pooled[pattern, default: (0, 0)].rows += c.rows
+                pooled[pattern, default: (0, 0)].events += c.events
+            }
+        }
+        return pooled
+    }
+
+    /// The fit of every user as one segment.
+    func fit(users count: Int) throws -> FittedResponse {
+        var fitted = try response.fit(Self.pooled(users), prior: prior, observed: "\(count) users; \(observed)")
+        fitted.setup = setup
+        return fitted
+    }
+}
