@@ -124,4 +124,34 @@ import Testing
         let rerun = try CLI.run(["simulate", "2d", "--users", "5", "--no-db", "--persona", mix], in: dir)
         #expect(rerun.status == 0, "\(rerun.stderr)")
     }
+
+    /// A log that contradicts the rules: events the rules refuse (a check-in without a
+    /// commitment, a completion of a task never defined) are counted by code, with their lines,
+    /// in the text and the JSON, and change nothing; users the bundle cannot give an arm are
+    /// counted on standard error, never dropped in silence.
+    @Test func eventsTheRulesRefuseAreCountedWithTheirLines() throws {
+        let dir = try CLI.folder([:])
+        let simulated = try CLI.run(
+            ["simulate", "6d", "--users", "30", "--no-db", "--events", "log.jsonl", "--persona", "steady", "--start", "2026-03-02"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let log = dir.appendingPathComponent("log.jsonl")
+        var text = try String(contentsOf: log, encoding: .utf8)
+        let lines = text.split(separator: "\n").count
+        text += """
+            {"at":"2026-03-03T07:00:00Z","user":"intruder","type":"settings","timezone":"UTC"}
+            {"at":"2026-03-03T12:00:00Z","user":"intruder","type":"check_in","result":"YES"}
+            {"at":"2026-03-03T13:00:00Z","user":"intruder","type":"habit_completion","task":"juggle"}
+
+            """
+        try text.write(to: log, atomically: true, encoding: .utf8)
+        let table = try CLI.run(["fit", "log.jsonl"], in: dir)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("events the rules refused"), "\(table.stdout)")
+        #expect(table.stdout.contains("line \(lines + 2): intruder: "), "\(table.stdout)")
+        #expect(table.stdout.contains("line \(lines + 3): intruder: "), "\(table.stdout)")
+        let json = try Self.object(try CLI.run(["fit", "log.jsonl", "--format", "json"], in: dir).stdout)
+        let refused = try #require(json["refused"] as? [[String: Any]])
+        #expect(refused.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } >= 2, "\(refused)")
+        #expect(refused.contains { ($0["examples"] as? [String] ?? []).contains { $0.hasPrefix("line \(lines + 3): intruder:") } }, "\(refused)")
+    }
 }

@@ -2,11 +2,15 @@ import Foundation
 import Testing
 
 /// Parameter recovery of `rulesrun fit` over replicates (slow: listed in Tests/slow-tests.txt):
-/// logs simulated from a persona whose leaving response is known (`steady`'s: the defaults), each
-/// fitted; the 95 % intervals of the identified parameters contain the truth in at least 90 % of
-/// (parameter, replicate) pairs, and they narrow with more users.
+/// logs simulated from personas whose responses are known, each fitted; the 95 % intervals of the
+/// identified parameters contain the truth in at least 90 % of (parameter, replicate) pairs, and
+/// they narrow with more users — for one segment (`steady`: the leaving response's defaults, its
+/// task's rate and the streak response's defaults) and for a mixture of two.
 @Suite struct FitRecoveryTests {
-    static let truth = ["base": 0.01, "denied": 0.2, "high_tier": 0.7, "reminders": 0.1, "engaged": -1.0]
+    static let truth = [
+        "base": 0.01, "denied": 0.2, "high_tier": 0.7, "reminders": 0.1, "engaged": -1.0, "rate[meditate]": 0.85, "gradient": 0.2,
+        "at_stake": 0.4, "after_break": -0.5,
+    ]
 
     /// The identified parameters of one replicate: name, low, high.
     static func replicate(users: Int, seed: Int, in dir: URL) throws -> [(String, Double, Double)] {
@@ -18,7 +22,7 @@ import Testing
         #expect(fitted.status == 0, "\(fitted.stderr)")
         try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(fitted.stdout.utf8)) as? [String: Any])
-        return FitCommandTests.parameters(report, "leaving").compactMap { p in
+        return (FitCommandTests.parameters(report, "leaving") + FitCommandTests.parameters(report, "habits")).compactMap { p in
             guard p["identified"] as? Bool == true, let low = p["low"] as? Double, let high = p["high"] as? Double else { return nil }
             return (p["name"] as! String, low, high)
         }
@@ -31,7 +35,7 @@ import Testing
         for seed in 1...20 {
             for (name, low, high) in try Self.replicate(users: 1000, seed: seed, in: dir) {
                 pairs += 1
-                if low <= Self.truth[name]!, Self.truth[name]! <= high { covered += 1 }
+                if low <= Self.truth[name]!, Self.truth[name]! <= high { covered += 1 } else { print("not covered: seed \(seed) \(name) [\(low), \(high)]") }
                 widths[name, default: []].append(high - low)
             }
         }
@@ -45,6 +49,76 @@ import Testing
         for name in ["base", "high_tier"] {
             let mean = { (x: [Double]) in x.reduce(0, +) / Double(max(1, x.count)) }
             #expect(mean(fewer[name] ?? []) > 1.4 * mean(widths[name] ?? []), "\(name): \(fewer[name] ?? []) against \(widths[name] ?? [])")
+        }
+    }
+
+    /// Two kinds of habit tracker users, 60 % and 40 % (rates 0.85 and 0.45, leaving 0.005 and
+    /// 0.03 a day, the streak response's defaults), fitted as two segments over 20 replicates of
+    /// 1,000 users and 2 of 10,000: the shares, rates, bases and shared effects are covered, and
+    /// 10 times the users narrow the intervals (by about √10).
+    @Test func aMixtureOfTwoSegmentsIsRecovered() throws {
+        func persona(_ rate: Double, _ base: Double) -> String {
+            """
+            return {
+              description = "Habits only: meditate at \(rate) a day.",
+              habits = { { task = "meditate", rate = \(rate) } },
+              responses = { leaving = { base = \(base) } },
+            }
+            """
+        }
+        let dir = try CLI.folder(["keen.lua": persona(0.85, 0.005), "casual.lua": persona(0.45, 0.03)])
+        let effects = ["gradient": 0.2, "at_stake": 0.4, "after_break": -0.5]
+        /// Each identified parameter's interval, with its truth, of one replicate.
+        func replicate(users: Int, seed: Int) throws -> [(name: String, truth: Double, low: Double, high: Double)] {
+            let log = "mix-\(users)-\(seed).jsonl"
+            let simulated = try CLI.run(
+                ["simulate", "14d", "--users", "\(users)", "--no-db", "--events", log, "--persona", "keen.lua:60,casual.lua:40", "--seed", "\(seed)"],
+                in: dir)
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+            let fitted = try CLI.run(["fit", log, "--segments", "2", "--format", "json"], in: dir)
+            #expect(fitted.status == 0, "\(fitted.stderr)")
+            try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
+            let report = try FitCommandTests.object(fitted.stdout)
+            let list = (report["segments"] as? [String: Any])?["list"] as? [[String: Any]] ?? []
+            guard list.count == 2 else {
+                Issue.record("seed \(seed): \(report["segments"] ?? "no segments")")
+                return []
+            }
+            var found: [(String, Double, Double, Double)] = []
+            for (s, segment) in list.enumerated() {
+                // Largest first: the keen users' segment (60 %) is the first.
+                let truth = s == 0 ? (share: 0.6, rate: 0.85, base: 0.005) : (share: 0.4, rate: 0.45, base: 0.03)
+                if let low = segment["low"] as? Double, let high = segment["high"] as? Double { found.append(("share", truth.share, low, high)) }
+                for p in FitCommandTests.parameters(segment, "habits") + FitCommandTests.parameters(segment, "leaving") {
+                    guard p["identified"] as? Bool == true, let name = p["name"] as? String, let low = p["low"] as? Double,
+                        let high = p["high"] as? Double
+                    else { continue }
+                    let value = name == "rate[meditate]" ? truth.rate : name == "base" ? truth.base : effects[name]
+                    // The effects are shared: counted once (the first segment's).
+                    guard let value, s == 0 || effects[name] == nil else { continue }
+                    found.append((name, value, low, high))
+                }
+            }
+            return found
+        }
+        var pairs = 0, covered = 0
+        var widths: [String: [Double]] = [:]
+        for seed in 1...20 {
+            for p in try replicate(users: 1000, seed: seed) {
+                pairs += 1
+                if p.low <= p.truth, p.truth <= p.high { covered += 1 } else { print("not covered: seed \(seed) \(p)") }
+                widths[p.name, default: []].append(p.high - p.low)
+            }
+        }
+        #expect(pairs >= 20 * 8, "\(pairs) identified (parameter, replicate) pairs")
+        #expect(Double(covered) >= 0.9 * Double(pairs), "\(covered) of \(pairs) intervals contain the truth")
+        var more: [String: [Double]] = [:]
+        for seed in 101...102 {
+            for p in try replicate(users: 10_000, seed: seed) { more[p.name, default: []].append(p.high - p.low) }
+        }
+        let mean = { (x: [Double]) in x.reduce(0, +) / Double(max(1, x.count)) }
+        for name in ["share", "rate[meditate]", "gradient"] {
+            #expect(mean(widths[name] ?? []) > 2 * mean(more[name] ?? [.infinity]), "\(name): \(widths[name] ?? []) against \(more[name] ?? [])")
         }
     }
 }

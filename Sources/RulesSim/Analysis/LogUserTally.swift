@@ -19,6 +19,8 @@ struct LogUserTally {
     var exposureDay: Int
     /// The events a rule failed on (by code), and how many events were refused in all.
     var failures = RuleFailures()
+    /// The events the rules refused, by code, with examples (their lines from `lines`).
+    var refusals = Refusals()
     /// Per day, what the leaving response reads of it (``Responses/Leaving``), as a simulation
     /// counts it for its user; and the user's last active day (its last event's: a midnight tick
     /// counts on the day it ends), nil when it has none in the days counted.
@@ -60,7 +62,7 @@ struct LogUserTally {
     /// `metrics`: the team's, counted at the end of each day as `simulate` counts them.
     init(
         name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis, beforeExposure: Bool = false,
-        metrics: TeamMetrics? = nil
+        metrics: TeamMetrics? = nil, lines: [Int]? = nil
     ) throws {
         precondition(!events.isEmpty)
         var zone = "UTC"
@@ -201,6 +203,7 @@ struct LogUserTally {
                 } catch {
                     if !isExposure { team?.note(event, decided: nil) }
                     if !isExposure { tally.days[min(d, count - 1)].refused += 1 }
+                    tally.refusals.note(error, user: name, line: lines?[i])
                     if let (code, _) = RuleFailures.code(of: error) { tally.failures.counts[code] += 1 }
                 }
                 if midnightTick, raw > open { try end(raw - 1) }

@@ -8,6 +8,11 @@ extension PersonaFit {
     package func text(log: String, rules: String) -> String {
         var out = "fit \(log): rules \(rules); \(users) users replayed\n"
         if !failures.isEmpty { out += "  rule failures while replaying: \(failures.countsText)\n" }
+        if refusals.total > 0 {
+            out += "  events the rules refused (each changed nothing; left out of what the users did): \(refusals.total)"
+            out += " (" + refusals.codes.map { "\($0) \(refusals.counts[$0]!)" }.joined(separator: ", ") + ")\n"
+            for code in refusals.codes { for example in refusals.examples[code] ?? [] { out += "    \(code): \(example)\n" } }
+        }
         if !candidates.isEmpty {
             let chosen = max(1, segments.count)
             out += "\nsegments: \(chosen)"
@@ -68,6 +73,13 @@ extension PersonaFit {
             }
             members.append(("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
         }
+        let refused: [JSONValue] = refusals.codes.map { code in
+            .object([
+                ("code", .string(code)), ("count", .int(refusals.counts[code]!)),
+                ("examples", .array((refusals.examples[code] ?? []).map(JSONValue.string))),
+            ])
+        }
+        members.append(("refused", .array(refused)))
         members.append(("failures", failures.json))
         return JSONValue.object(members).description + "\n"
     }

@@ -19,6 +19,9 @@ package struct PersonaFit: Sendable {
     var designs: [ResponseDesign] = []
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
+    /// The events the rules refused while replaying (each changed nothing: what the user did is
+    /// what the rules accepted).
+    package var refusals: Refusals
     /// What the log could not give, and the users that could not be replayed under an arm.
     package var problems: EventLog.Problems
 
@@ -48,6 +51,7 @@ package struct PersonaFit: Sendable {
         var problems = EventLog.Problems(), noDays = EventLog.Problems()
         var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
         var failures = RuleFailures()
+        var refusals = Refusals()
         var users = 0
         let end = input.end
         let streak = prior.streak
@@ -55,12 +59,14 @@ package struct PersonaFit: Sendable {
             let (engine, set) = worker.arms[assigned.arm]
             try set.host.seedRandom(RuleDraws.seed(of: assigned.user.name, seed: seed))
             let tally = try LogUserTally(
-                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end)
+                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end,
+                lines: assigned.user.lines)
             return User(
                 replayed: !tally.days.isEmpty, leaving: LeavingFit.counts(tally), habits: HabitFit.counts(tally, streak: streak),
-                failures: tally.failures)
+                failures: tally.failures, refusals: tally.refusals)
         } add: { assigned, user in
             failures.add(user.failures)
+            refusals.add(user.refusals)
             guard user.replayed else {
                 noDays.note(.noDays, line: assigned.user.line(0), assigned.user.name)
                 return
@@ -74,6 +80,7 @@ package struct PersonaFit: Sendable {
         if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
         responses = try designs.map { try $0.fit(users: users) }
         self.failures = failures
+        self.refusals = refusals
         self.problems = problems + noDays
         try fitSegments(segments)
     }
@@ -85,6 +92,7 @@ package struct PersonaFit: Sendable {
         var leaving: LogisticFit.Counts
         var habits: HabitFit.Counts
         var failures: RuleFailures
+        var refusals: Refusals
     }
 
     /// The response named `name`.
