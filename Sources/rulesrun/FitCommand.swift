@@ -43,6 +43,11 @@ struct FitCommand: ParsableCommand {
             "How many latent segments the users are: a number, auto (1 to 4, the least BIC) or auto:N. (default: 1)",
             valueName: "n|auto"))
     var segments = "1"
+    @Option(
+        help: ArgumentHelp(
+            "Hold out P% of the users (1 to 50) from the fit, and compare them with as many simulated from the fitted personas (needs --persona).",
+            valueName: "users:P"))
+    var check: String?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
 
     func validate() throws {
@@ -50,6 +55,10 @@ struct FitCommand: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs: expected 1 to 256, found \(jobs)") }
         guard format == .table || format == .json else { throw ValidationError("--format: expected table or json") }
         _ = try Self.segments(segments)
+        if let check {
+            _ = try Self.heldOut(check)
+            if persona == nil { throw ValidationError("--check simulates the fitted persona: name the persona fitted with --persona") }
+        }
     }
 
     func run() throws {
@@ -82,9 +91,11 @@ struct FitCommand: ParsableCommand {
         }
         try FileIdentity.refuseCollisions(
             outputs: out.map { [("--out \($0)", $0)] } ?? [], inputs: [("the events \(events)", events)])
-        let fit: PersonaFit
+        var fit: PersonaFit
         let replay = ArmReplay(rules: arms, rollout: rollout, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let heldOut = try check.map(Self.heldOut)
         do {
+            let segments = try Self.segments(segments)
             if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
                 var log: DatabaseLog
                 do { log = try DatabaseLog(path: events, file: WorkingFolder.resolve(events)) } catch {
@@ -92,10 +103,10 @@ struct FitCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
                 defer { log.close() }
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: try Self.segments(segments))
+                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut)
             } else {
                 var log = try AnalyzeCommand.read(events, shard: .whole)
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: try Self.segments(segments))
+                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut)
             }
         } catch let error as ExitCode {
             throw error
@@ -104,26 +115,66 @@ struct FitCommand: ParsableCommand {
             throw ExitCode(2)
         }
         for line in fit.problems.lines { Terminal.error("\(events): \(line)") }
+        // The fitted personas: one, or one per segment, each loaded and checked as simulate would.
+        var texts: [String] = []
+        if let base {
+            for s in 0..<fit.personaCount {
+                let text = fit.persona(from: base.text, source: base.path, log: events, segment: s)
+                do { _ = try PersonaLoader.load(name: "fitted", path: out ?? "fitted.lua", text: text, host: try LuaHost()) } catch {
+                    Terminal.error("fit: the fitted persona does not load: \(error)")
+                    throw ExitCode(1)
+                }
+                texts.append(text)
+            }
+        }
+        if let heldOut {
+            do { fit.check = try Self.check(fit, heldOut: heldOut, personas: texts, replay: replay, folder: folder) } catch {
+                Terminal.error("fit: the check on the held-out users: \(error)")
+                throw ExitCode(2)
+            }
+        }
         try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
-        guard let out, let base else { return }
+        guard let out, base != nil else { return }
         // One file, or one per segment (`fitted.lua`: fitted-1.lua, fitted-2.lua, …).
         let files = fit.personaCount == 1 ? [out] : (1...fit.personaCount).map { Self.file(out, segment: $0) }
         try FileIdentity.refuseCollisions(outputs: files.map { ("--out \($0)", $0) }, inputs: [("the events \(events)", events)])
-        var texts: [String] = []
-        for s in files.indices {
-            let text = fit.persona(from: base.text, source: base.path, log: events, segment: s)
-            // The file written is a persona simulate takes: loaded and checked first.
-            do { _ = try PersonaLoader.load(name: "fitted", path: files[s], text: text, host: try LuaHost()) } catch {
-                Terminal.error("fit: the fitted persona does not load: \(error)")
-                throw ExitCode(1)
-            }
-            texts.append(text)
-        }
         for (file, text) in zip(files, texts) { try Output.write(text, to: file) }
         if files.count > 1 {
-            let mix = zip(files, fit.segments).map { "\($0):\(String(format: "%.1f", 100 * $1.share))" }.joined(separator: ",")
-            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(mix)")
+            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(Self.mix(files, fit))")
         }
+    }
+
+    /// The `--persona` of `files` (one per segment) with the segments' shares as weights.
+    static func mix(_ files: [String], _ fit: PersonaFit) -> String {
+        zip(files, fit.segments).map { "\($0):\(String(format: "%.1f", 100 * $1.share))" }.joined(separator: ",")
+    }
+
+    /// `--check users:P`: P % of the users held out (1 to 50).
+    static func heldOut(_ text: String) throws -> PredictiveCheck.HeldOut {
+        guard text.hasPrefix("users:"), let p = Int(text.dropFirst(6).replacingOccurrences(of: "%", with: "")), (1...50).contains(p) else {
+            throw ValidationError("--check: expected users:P, P the percent of the users held out of the fit (1 to 50), found \(text)")
+        }
+        return PredictiveCheck.HeldOut(percent: p)
+    }
+
+    /// The held-out users against as many simulated from the fitted `personas` (their texts, in a
+    /// folder of this run's own, removed after) over the log's days.
+    static func check(_ fit: PersonaFit, heldOut: PredictiveCheck.HeldOut, personas: [String], replay: ArmReplay, folder: String) throws
+        -> PredictiveCheck
+    {
+        let users = fit.heldOut.first?.n ?? 0
+        guard users >= 2, let start = fit.firstDay, fit.days > 0 else {
+            throw ValidationError("--check \(heldOut.percent)%: \(users) user(s) held out, at least 2 are needed; hold out more")
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-fit-check-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = personas.indices.map { dir.appendingPathComponent("fitted-\($0 + 1).lua").path }
+        for (file, text) in zip(files, personas) { try text.write(toFile: file, atomically: true, encoding: .utf8) }
+        let mix = try PersonaMix([files.count == 1 ? files[0] : Self.mix(files, fit)])
+        return try PredictiveCheck(
+            heldOut: heldOut, observed: fit.heldOut, observedUsers: users, metrics: PersonaFit.checked, personas: mix,
+            personaFolders: [dir.path], replay: replay, start: start, days: fit.days, seed: 1)
     }
 
     /// The persona file of segment `segment` (from 1) for `--out file`: `file` with `-segment` before its extension.

@@ -9,6 +9,17 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// A persona of the habit tracker alone: one task done at `rate` a day, leaving at `base` a day.
+    static func habitPersona(_ task: String, _ rate: Double, _ base: Double) -> String {
+        """
+        return {
+          description = "Habits only: \(task) at \(rate) a day.",
+          habits = { { task = "\(task)", rate = \(rate) } },
+          responses = { leaving = { base = \(base) } },
+        }
+        """
+    }
+
     /// The report's section of `response`, and its parameters.
     static func section(_ report: [String: Any], _ response: String) -> [String: Any]? {
         (report["responses"] as? [[String: Any]] ?? []).first { $0["response"] as? String == response }
@@ -78,16 +89,7 @@ import Testing
     /// rate within 3 standard errors of the truth, the streak response's effects shared; `--out`
     /// writes a persona per segment, which simulate runs as the mix fit prints.
     @Test func twoKindsOfUsersAreFoundAsTwoSegments() throws {
-        func persona(_ rate: Double, _ base: Double) -> String {
-            """
-            return {
-              description = "Habits only: read at \(rate) a day.",
-              habits = { { task = "read", rate = \(rate) } },
-              responses = { leaving = { base = \(base) } },
-            }
-            """
-        }
-        let dir = try CLI.folder(["keen.lua": persona(0.9, 0.005), "casual.lua": persona(0.4, 0.04)])
+        let dir = try CLI.folder(["keen.lua": Self.habitPersona("read", 0.9, 0.005), "casual.lua": Self.habitPersona("read", 0.4, 0.04)])
         let simulated = try CLI.run(
             ["simulate", "20d", "--users", "400", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
             in: dir)
@@ -153,5 +155,38 @@ import Testing
         let refused = try #require(json["refused"] as? [[String: Any]])
         #expect(refused.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } >= 2, "\(refused)")
         #expect(refused.contains { ($0["examples"] as? [String] ?? []).contains { $0.hasPrefix("line \(lines + 3): intruder:") } }, "\(refused)")
+    }
+
+    /// `--check users:25`: a quarter of the users is held out of the fit and compared with as many
+    /// simulated from the fitted persona. What the fit estimates agrees (the task's completion
+    /// rate); what it does not estimate and the persona has wrong (MIGA's exits) differs.
+    @Test func theHeldOutUsersAreComparedWithUsersSimulatedFromTheFit() throws {
+        func persona(exit: Double) -> String {
+            """
+            return {
+              description = "Habits and MIGA.",
+              habits = { { task = "read", rate = 0.7 } },
+              miga = { opens_per_day = 3, exit = \(exit), deepen = 0.1 },
+            }
+            """
+        }
+        let dir = try CLI.folder(["truth.lua": persona(exit: 0.5), "wrong.lua": persona(exit: 0.1)])
+        let simulated = try CLI.run(["simulate", "14d", "--users", "240", "--no-db", "--events", "log.jsonl", "--persona", "truth.lua"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "wrong.lua", "--check", "users:25", "--format", "json"], in: dir)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        let check = try #require(try Self.object(fitted.stdout)["check"] as? [String: Any])
+        let held = check["observed_users"] as? Int ?? 0
+        #expect((40...80).contains(held), "\(check)")
+        #expect(check["simulated_users"] as? Int == held)
+        #expect(check["start"] as? String == "2026-01-05" && check["days"] as? Int == 14, "\(check)")
+        let metrics = check["metrics"] as? [[String: Any]] ?? []
+        let agrees = { (id: String) in metrics.first { $0["id"] as? String == id }?["agrees"] as? Bool }
+        #expect(agrees("habit_completion_rate") == true, "\(metrics)")
+        #expect(agrees("exits_to_focus") == false, "\(metrics)")
+        // The fit saw the other users only.
+        #expect(try Self.object(fitted.stdout)["users"] as? Int == 240 - held)
+        let refused = try CLI.run(["fit", "log.jsonl", "--check", "users:25"], in: dir)
+        #expect(refused.status != 0 && refused.stderr.contains("--check simulates the fitted persona"), "\(refused.stderr)")
     }
 }

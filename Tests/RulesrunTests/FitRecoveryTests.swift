@@ -57,16 +57,9 @@ import Testing
     /// 1,000 users and 2 of 10,000: the shares, rates, bases and shared effects are covered, and
     /// 10 times the users narrow the intervals (by about √10).
     @Test func aMixtureOfTwoSegmentsIsRecovered() throws {
-        func persona(_ rate: Double, _ base: Double) -> String {
-            """
-            return {
-              description = "Habits only: meditate at \(rate) a day.",
-              habits = { { task = "meditate", rate = \(rate) } },
-              responses = { leaving = { base = \(base) } },
-            }
-            """
-        }
-        let dir = try CLI.folder(["keen.lua": persona(0.85, 0.005), "casual.lua": persona(0.45, 0.03)])
+        let dir = try CLI.folder([
+            "keen.lua": FitCommandTests.habitPersona("meditate", 0.85, 0.005), "casual.lua": FitCommandTests.habitPersona("meditate", 0.45, 0.03),
+        ])
         let effects = ["gradient": 0.2, "at_stake": 0.4, "after_break": -0.5]
         /// Each identified parameter's interval, with its truth, of one replicate.
         func replicate(users: Int, seed: Int) throws -> [(name: String, truth: Double, low: Double, high: Double)] {

@@ -14,8 +14,9 @@ import RulesModel
 /// days it had left. Only the days that ended before the log's end (`logEnd`) are counted; events
 /// after them count on the last day counted (as the tick that ends a simulation's last day does).
 struct LogUserTally {
-    /// The user's days from its first, and the index of the day of its exposure (0 without one).
+    /// The user's days from its first (`firstDay`, local), and the index of the day of its exposure (0 without one).
     var days: [DayTotals]
+    var firstDay: DayID
     var exposureDay: Int
     /// The events a rule failed on (by code), and how many events were refused in all.
     var failures = RuleFailures()
@@ -80,6 +81,7 @@ struct LogUserTally {
         }
         let clock = (try? LocalClock(timeZoneID: zone)) ?? (try! LocalClock(timeZoneID: "UTC"))
         let first = clock.day(of: events[0].at.millis)
+        firstDay = first
         exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
         let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
         days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)

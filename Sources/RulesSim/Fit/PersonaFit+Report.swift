@@ -35,6 +35,7 @@ extension PersonaFit {
             out += " [\(String(format: "%.3f", segment.low)), \(String(format: "%.3f", segment.high))]\n"
             for response in segment.responses { out += "\n" + response.text }
         }
+        if let check { out += check.text }
         out += "\nmodels (maximum likelihood, 95% Wald intervals; docs/fit.md):\n"
         for response in responses { out += "  \(response.name): \(response.model)\n" }
         if segments.count > 1 {
@@ -73,6 +74,7 @@ extension PersonaFit {
             }
             members.append(("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
         }
+        if let check { members.append(("check", check.json)) }
         let refused: [JSONValue] = refusals.codes.map { code in
             .object([
                 ("code", .string(code)), ("count", .int(refusals.counts[code]!)),

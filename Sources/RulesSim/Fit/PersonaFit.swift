@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesModel
 
 /// A persona's responses fitted to an event log (`rulesrun fit`): each user is replayed alone
 /// through the rules it ran under (``ArmReplay``, as `analyze` replays it: under a rollout, the
@@ -19,6 +20,13 @@ package struct PersonaFit: Sendable {
     var designs: [ResponseDesign] = []
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
+    /// The check on the held-out users, once made (`fit --check`).
+    package var check: PredictiveCheck?
+    /// The held-out users' moments, per metric of ``checked`` (none held out: every n is 0).
+    package var heldOut: [MetricMoments] = []
+    /// The first day of the users replayed (each user's local), and the most days counted for one.
+    package var firstDay: DayID?
+    package var days = 0
     /// The events the rules refused while replaying (each changed nothing: what the user did is
     /// what the rules accepted).
     package var refusals: Refusals
@@ -45,8 +53,11 @@ package struct PersonaFit: Sendable {
     /// Fits the users of `input` (a log in memory, a database read a user at a time) replayed by
     /// `replay` (its arms' rules, `seed` the seed of each user's `math.random` stream: ``RuleDraws``).
     /// `segments`: how many latent segments the users are fitted as.
+    /// `heldOut`: the users left out of the fit, each counted for the metrics of the registry
+    /// instead (``PredictiveCheck``).
     package init<Input: AnalysisInput>(
-        input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1)
+        input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1),
+        heldOut: PredictiveCheck.HeldOut? = nil
     ) throws {
         var problems = EventLog.Problems(), noDays = EventLog.Problems()
         var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
@@ -55,20 +66,35 @@ package struct PersonaFit: Sendable {
         var users = 0
         let end = input.end
         let streak = prior.streak
+        let measured = Self.checked
+        var observed = measured.map { _ in MetricMoments() }
+        var first: DayID?, days = 0
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
             let (engine, set) = worker.arms[assigned.arm]
             try set.host.seedRandom(RuleDraws.seed(of: assigned.user.name, seed: seed))
             let tally = try LogUserTally(
                 name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end,
                 lines: assigned.user.lines)
+            if let heldOut, heldOut.holds(assigned.user.name) {
+                let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [])
+                return User(
+                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], failures: tally.failures,
+                    refusals: tally.refusals, heldOut: part)
+            }
             return User(
-                replayed: !tally.days.isEmpty, leaving: LeavingFit.counts(tally), habits: HabitFit.counts(tally, streak: streak),
-                failures: tally.failures, refusals: tally.refusals)
+                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: tally.days.count, leaving: LeavingFit.counts(tally),
+                habits: HabitFit.counts(tally, streak: streak), failures: tally.failures, refusals: tally.refusals)
         } add: { assigned, user in
             failures.add(user.failures)
             refusals.add(user.refusals)
             guard user.replayed else {
                 noDays.note(.noDays, line: assigned.user.line(0), assigned.user.name)
+                return
+            }
+            first = min(first ?? user.firstDay, user.firstDay)
+            days = max(days, user.days)
+            if let part = user.heldOut {
+                for m in observed.indices { observed[m] += part.moments[m] }
                 return
             }
             users += 1
@@ -81,6 +107,8 @@ package struct PersonaFit: Sendable {
         responses = try designs.map { try $0.fit(users: users) }
         self.failures = failures
         self.refusals = refusals
+        self.heldOut = observed
+        (firstDay, self.days) = (first, days)
         self.problems = problems + noDays
         try fitSegments(segments)
     }
@@ -89,11 +117,19 @@ package struct PersonaFit: Sendable {
     struct User: Sendable {
         /// False: the user had no whole day before the log's end.
         var replayed: Bool
+        /// Its first day (local) and the days counted.
+        var firstDay: DayID
+        var days: Int
         var leaving: LogisticFit.Counts
         var habits: HabitFit.Counts
         var failures: RuleFailures
         var refusals: Refusals
+        /// A held-out user's part for the metrics (``checked``).
+        var heldOut: RolloutAnalysis.UserPart?
     }
+
+    /// The metrics a predictive check compares: the registry's ratios.
+    package static let checked = RolloutAnalysis.measured(team: [])
 
     /// The response named `name`.
     package subscript(_ name: String) -> FittedResponse? { responses.first { $0.name == name } }
