@@ -57,12 +57,14 @@ struct FitCommand: ParsableCommand {
             }
         }
         var prior = Responses.Leaving()
+        var gatePrior = (gate: EarnedPersona.Gate(), price: Responses().price)
         var base: (text: String, path: String)?
         if let persona {
             do {
                 let path = try PersonaLoader.resolve(persona, folders: PersonaLoader.folders(personaDir, rules: folder))
                 let loaded = try PersonaLoader.load(path: path, host: try LuaHost())
                 prior = loaded.spec.responses.leaving ?? prior
+                gatePrior = (loaded.spec.earned?.gate ?? gatePrior.gate, loaded.spec.responses.price)
                 let bytes = try SourceFile.read(path, maxBytes: LuaLimits.default.maxSourceBytes)
                 base = (String(decoding: bytes, as: UTF8.self), persona)
             } catch let error as InputFileError {
@@ -83,11 +85,11 @@ struct FitCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
                 defer { log.close() }
-                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs)
+                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs, gate: gatePrior.gate)
                 problems = log.problems
             } else {
                 var log = try AnalyzeCommand.read(events, shard: .whole)
-                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs)
+                fit = try LeavingFit(input: &log, folder: folder, rollout: rollout, prior: prior, jobs: jobs, gate: gatePrior.gate)
                 problems = log.problems
             }
         } catch let error as ExitCode {
@@ -97,9 +99,18 @@ struct FitCommand: ParsableCommand {
             throw ExitCode(2)
         }
         for line in problems.lines { Terminal.error("\(events): \(line)") }
-        try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
+        // The unlock gate's choice, when the log has openings of the gate (docs/fit.md).
+        var gate: GateFit?
+        if fit.gateChoices.openings > 0 {
+            do { gate = try GateFit(fit.gateChoices, gate: gatePrior.gate, price: gatePrior.price) } catch {
+                Terminal.error("fit: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let report = format == .json ? fit.json(log: events, rules: rules, gate: gate) : fit.text(log: events, rules: rules) + (gate?.text() ?? "")
+        try Output.write(report, to: nil)
         if let out, let base {
-            let text = fit.persona(from: base.text, source: base.path, log: events)
+            let text = fit.persona(from: base.text, source: base.path, log: events, gate: gate)
             // The file written is a persona simulate takes: loaded and checked first.
             do { _ = try PersonaLoader.load(name: "fitted", path: out, text: text, host: try LuaHost()) } catch {
                 Terminal.error("fit: the fitted persona does not load: \(error)")

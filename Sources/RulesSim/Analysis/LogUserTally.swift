@@ -24,6 +24,8 @@ struct LogUserTally {
     /// counts on the day it ends), nil when it has none in the days counted.
     var leavingDays: [LeavingDay]
     var lastDay: Int?
+    /// The Earned unlock gate's openings and what the user chose at each (`rulesrun fit`'s gate choice).
+    var gate = GateOpenings()
 
     /// A day's unlocks denied, reminders and engagement (by the day of the event that decided
     /// them), and the tier at its end (0 for a user outside Pressure).
@@ -91,6 +93,7 @@ struct LogUserTally {
             if Responses.Leaving.engages(kind) { tally.leavingDays[d].engaged = true }
             if case .earned = kind { earnedStarted = true }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance) }
             view = outcome.user
         }
         /// The end of day `k`: the user was active; its state then.

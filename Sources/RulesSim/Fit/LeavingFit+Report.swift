@@ -24,7 +24,7 @@ extension LeavingFit {
     }
 
     /// The report as JSON.
-    package func json(log: String, rules: String) -> String {
+    package func json(log: String, rules: String, gate: GateFit? = nil) -> String {
         let values: [JSONValue] = parameters.map { p in
             var members: [(String, JSONValue)] = [("name", .string(p.name)), ("estimate", .double(p.estimate)), ("identified", .bool(p.identified))]
             if p.identified {
@@ -38,7 +38,7 @@ extension LeavingFit {
             ("report", .string("rulesrun fit")), ("version", .int(1)), ("events", .string(log)), ("rules", .string(rules)),
             ("response", .string("leaving")), ("users", .int(users)), ("user_days", .int(userDays)), ("left", .int(left)),
             ("log_likelihood", .double(logLikelihood)), ("parameters", .array(values)), ("failures", failures.json),
-        ])
+        ] + (gate.map { [("gate", $0.json)] } ?? []))
         return report.description + "\n"
     }
 
@@ -50,7 +50,7 @@ extension LeavingFit {
     /// A persona file: the persona of `text` (its file, as named by `source`) with its leaving
     /// response set to the identified estimates (the others kept as the persona has them). The
     /// persona's own text is kept whole, run as a function whose table is then changed.
-    package func persona(from text: String, source: String, log: String) -> String {
+    package func persona(from text: String, source: String, log: String, gate: GateFit? = nil) -> String {
         var out = "-- Fitted by rulesrun fit from \(log): the leaving response of \(source), "
         out += "\(users) users, \(userDays) user-days, \(left) who left.\n"
         for p in parameters {
@@ -67,6 +67,7 @@ extension LeavingFit {
         for p in parameters where p.identified {
             out += "persona.responses.leaving.\(p.name) = \(String(format: "%.6g", p.estimate))\n"
         }
+        out += gate?.personaLines ?? ""
         out += "return persona\n"
         return out
     }

@@ -31,6 +31,8 @@ package struct LeavingFit: Sendable {
     package var logLikelihood: Double
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
+    /// The users' openings of the Earned unlock gate, read with the persona's preferences (``GateFit``).
+    package var gateChoices: GateFit.Choices
 
     /// What each parameter's covariate is, in messages.
     static let covariates = ["", "an unlock denied", "tier 2 or 3 at its end", "a reminder", "engagement"]
@@ -44,7 +46,8 @@ package struct LeavingFit: Sendable {
     /// inform. Users are replayed a chunk at a time on `jobs` threads; the fit is the same
     /// whatever their number.
     package init<Input: AnalysisInput>(
-        input: inout Input, folder: String, rollout: Rollout? = nil, prior: Responses.Leaving = .init(), jobs: Int = 1
+        input: inout Input, folder: String, rollout: Rollout? = nil, prior: Responses.Leaving = .init(), jobs: Int = 1,
+        gate: EarnedPersona.Gate = .init()
     ) throws {
         let folders = rollout?.folders ?? [folder]
         let jobs = max(1, jobs)
@@ -61,16 +64,17 @@ package struct LeavingFit: Sendable {
         let end = input.end
         var counts: [LogisticFit.Pattern: (rows: Double, events: Double)] = [:]
         var failures = RuleFailures()
+        var gateChoices = GateFit.Choices(preferences: gate)
         var fitted = 0, days = 0, left = 0
         while true {
             let chunk = try input.nextUsers(upTo: 2048)
             if chunk.isEmpty { break }
             let busy = min(jobs, chunk.count)
-            let results = Mutex(Array(repeating: Part(), count: busy))
+            let results = Mutex(Array(repeating: Part(gate: GateFit.Choices(preferences: gate)), count: busy))
             let failed = Mutex<(any Error)?>(nil)
             DispatchQueue.concurrentPerform(iterations: busy) { w in
                 do {
-                    var part = Part()
+                    var part = Part(gate: GateFit.Choices(preferences: gate))
                     for u in stride(from: w, to: chunk.count, by: busy) {
                         let user = chunk[u]
                         let arm = rollout.map { Self.arm(of: user.events, in: $0) } ?? 0
@@ -91,6 +95,7 @@ package struct LeavingFit: Sendable {
                     counts[pattern, default: (0, 0)].events += c.events
                 }
                 failures.add(part.failures)
+                gateChoices.add(part.gate)
                 fitted += part.users
                 days += part.days
                 left += part.left
@@ -131,6 +136,7 @@ package struct LeavingFit: Sendable {
         self.left = left
         logLikelihood = fit.logLikelihood
         self.failures = failures
+        self.gateChoices = gateChoices
     }
 
     /// The arm of the user's first exposure to `rollout`'s experiment, its control without one.
@@ -150,10 +156,12 @@ package struct LeavingFit: Sendable {
         var counts: [LogisticFit.Pattern: (rows: Double, events: Double)] = [:]
         var failures = RuleFailures()
         var users = 0, days = 0, left = 0
+        var gate: GateFit.Choices
 
         /// A user's days but the last counted (a simulation does not ask then), up to its last active day.
         mutating func add(_ tally: LogUserTally) {
             failures.add(tally.failures)
+            gate.add(tally.gate)
             guard let last = tally.lastDay, tally.days.count >= 2 else { return }
             users += 1
             for k in 0...min(last, tally.days.count - 2) {
