@@ -7,7 +7,7 @@ import RulesSim
 struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Estimate the personas' responses from the apps' event log (so far: the leaving response).",
+        abstract: "Estimate the personas' responses from the apps' event log (so far: leaving, the unlock gate's choice).",
         discussion: """
             EVENTS is the apps' log in replay's format (docs/replay.md), or a database of rulesrun read as the log it \
             implies (as analyze reads one: docs/analyze.md); --rules the rule set that was live (a folder or a \
@@ -16,7 +16,9 @@ struct FitCommand: ParsableCommand {
             reads (unlocks denied, reminders, engagement, the tier at the day's end) and whether the user left at its end \
             (its last active day, before the log's last). The response's parameters are estimated by maximum likelihood, \
             with 95% intervals; a parameter the log cannot inform (no user ever had an unlock denied, say) is reported as \
-            not identified and keeps the persona's value. docs/fit.md explains the model.
+            not identified and keeps the persona's value. The Earned unlock gate's openings give the persona's gate \
+            weights (earned.gate) and its price response (responses.price), fitted the same way on the openings whose \
+            choice shows the kind the user wanted. docs/fit.md explains the models.
 
             --persona names the persona whose values are the priors (default: the response's defaults); --out writes that \
             persona with the fitted values, a file --persona of simulate, sweep and compare takes.
@@ -107,7 +109,8 @@ struct FitCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let report = format == .json ? fit.json(log: events, rules: rules, gate: gate) : fit.text(log: events, rules: rules) + (gate?.text() ?? "")
+        let report =
+            format == .json ? fit.json(log: events, rules: rules, gate: gate) : fit.text(log: events, rules: rules) + (gate?.text() ?? "")
         try Output.write(report, to: nil)
         if let out, let base {
             let text = fit.persona(from: base.text, source: base.path, log: events, gate: gate)

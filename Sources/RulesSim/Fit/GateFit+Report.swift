@@ -28,8 +28,7 @@ extension GateFit {
                 lines.append([p.name, value(p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept))"])
             }
         }
-        let table = SimulationReport.align(lines, leftColumns: [0, 3]).split(separator: "\n", omittingEmptySubsequences: false)
-        out += "\n" + table.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
+        out += "\n" + LeavingFit.table(lines)
         out += "P(kind) ∝ its weight, credits' × exp(−sensitivity × (price − reference × minutes) − balance × price / held)"
         out += " at the persona's credit length offered; maximum likelihood, Wald intervals\n"
         return out
@@ -37,15 +36,7 @@ extension GateFit {
 
     /// The report's JSON section.
     package var json: JSONValue {
-        let values: [JSONValue] = parameters.map { p in
-            var members: [(String, JSONValue)] = [("name", .string(p.name)), ("estimate", .double(p.estimate)), ("identified", .bool(p.identified))]
-            if p.identified {
-                members += [("low", .double(p.low)), ("high", .double(p.high))]
-            } else {
-                members.append(("reason", .string(p.reason ?? "")))
-            }
-            return .object(members)
-        }
+        let values = parameters.map(\.json)
         let leftOut = LeftOut.allCases.map { ($0.key, JSONValue.int(choices.leftOut[$0.rawValue])) }
         let chosen = GateOpenings.Kind.allCases.map { kind in
             (["gave_up", "credits", "quest", "emergency"][kind.rawValue], JSONValue.int(choices.chosen[kind.rawValue]))
@@ -70,7 +61,10 @@ extension GateFit {
         var out = "-- The unlock gate's choice: \(choices.used) of \(choices.openings) openings used.\n"
         for p in parameters {
             out += "--   \(p.name) = "
-            out += p.identified ? "\(Self.number(p.estimate, p.name)) [\(Self.number(p.low, p.name)), \(Self.number(p.high, p.name))]\n" : "not identified (\(p.reason ?? "")): kept\n"
+            out +=
+                p.identified
+                ? "\(Self.number(p.estimate, p.name)) [\(Self.number(p.low, p.name)), \(Self.number(p.high, p.name))]\n"
+                : "not identified (\(p.reason ?? "")): kept\n"
         }
         let format = { (x: Double) in String(format: "%.6g", x) }
         if parameters[0..<3].contains(where: \.identified) {

@@ -63,11 +63,13 @@ package struct GateFit: Sendable {
                 let options = opening.options
                 let length = creditMinutes.lazy.compactMap { m in options.durations.first { $0.minutes == m } }.first
                 let reason: LeftOut? =
-                    if opening.chosen == nil { .noChoice }
-                    else if !creditMinutes.contains(where: { m in options.durations.contains { $0.minutes == m && $0.enabled } }) { .noCredits }
-                    else if !questTypes.contains(where: { t in options.questTypes.contains { $0.type == t && $0.enabled } }) { .noQuest }
-                    else if options.emergency != true { .noEmergency }
-                    else { nil }
+                    if opening.chosen == nil {
+                        .noChoice
+                    } else if !creditMinutes.contains(where: { m in options.durations.contains { $0.minutes == m && $0.enabled } }) {
+                        .noCredits
+                    } else if !questTypes.contains(where: { t in options.questTypes.contains { $0.type == t && $0.enabled } }) {
+                        .noQuest
+                    } else if options.emergency != true { .noEmergency } else { nil }
                 guard reason == nil, let chosen = opening.chosen, let length else {
                     leftOut[(reason ?? .noCredits).rawValue] += 1
                     continue
@@ -108,7 +110,11 @@ package struct GateFit: Sendable {
     /// priors of the parameters the log cannot inform.
     package init(_ choices: Choices, gate: EarnedPersona.Gate, price: Responses.Price?) throws {
         self.choices = choices
-        let prior = price ?? { var off = Responses.Price(); off.sensitivity = 0; off.balance = 0; return off }()
+        let prior =
+            price
+            ?? {
+                var off = Responses.Price(); off.sensitivity = 0; off.balance = 0; return off
+            }()
         let giveUp = max(1 - gate.credits - gate.quest - gate.emergency, 1e-9)
         let odds = [gate.credits, gate.quest, gate.emergency].map { log(max($0, 1e-9) / giveUp) }
         // Covariates per kind but giving up: the three constants, −(price − reference₀ × minutes),

@@ -16,8 +16,7 @@ extension LeavingFit {
                 lines.append([p.name, Self.number(p.estimate, p.name), "–", "not identified: \(p.reason ?? "") (the prior kept)"])
             }
         }
-        let table = SimulationReport.align(lines, leftColumns: [0, 3]).split(separator: "\n", omittingEmptySubsequences: false)
-        out += "\n" + table.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
+        out += "\n" + Self.table(lines)
         out += "logit P(leave at the end of a day) = logit(base) + denied × unlocks denied + high_tier × [tier ≥ 2]"
         out += " + reminders × reminders + engaged × [engaged]; maximum likelihood, Wald intervals\n"
         return out
@@ -25,21 +24,21 @@ extension LeavingFit {
 
     /// The report as JSON.
     package func json(log: String, rules: String, gate: GateFit? = nil) -> String {
-        let values: [JSONValue] = parameters.map { p in
-            var members: [(String, JSONValue)] = [("name", .string(p.name)), ("estimate", .double(p.estimate)), ("identified", .bool(p.identified))]
-            if p.identified {
-                members += [("low", .double(p.low)), ("high", .double(p.high))]
-            } else {
-                members.append(("reason", .string(p.reason ?? "")))
-            }
-            return .object(members)
-        }
-        let report: JSONValue = .object([
+        let values = parameters.map(\.json)
+        var members: [(String, JSONValue)] = [
             ("report", .string("rulesrun fit")), ("version", .int(1)), ("events", .string(log)), ("rules", .string(rules)),
             ("response", .string("leaving")), ("users", .int(users)), ("user_days", .int(userDays)), ("left", .int(left)),
             ("log_likelihood", .double(logLikelihood)), ("parameters", .array(values)), ("failures", failures.json),
-        ] + (gate.map { [("gate", $0.json)] } ?? []))
-        return report.description + "\n"
+        ]
+        // The unlock gate's choice (GateFit), when the log has openings of the gate.
+        if let gate { members.append(("gate", gate.json)) }
+        return JSONValue.object(members).description + "\n"
+    }
+
+    /// Rows of parameters aligned (the first and last columns to the left), without trailing blanks.
+    static func table(_ lines: [[String]]) -> String {
+        let table = SimulationReport.align(lines, leftColumns: [0, 3]).split(separator: "\n", omittingEmptySubsequences: false)
+        return table.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
     }
 
     /// `base` (a probability) with 4 significant decimals, a log-odds signed with 3.
@@ -70,5 +69,18 @@ extension LeavingFit {
         out += gate?.personaLines ?? ""
         out += "return persona\n"
         return out
+    }
+}
+
+extension LeavingFit.Parameter {
+    /// The parameter in a JSON report: its estimate, and its interval or why it is not identified.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("estimate", .double(estimate)), ("identified", .bool(identified))]
+        if identified {
+            members += [("low", .double(low)), ("high", .double(high))]
+        } else {
+            members.append(("reason", .string(reason ?? "")))
+        }
+        return .object(members)
     }
 }
