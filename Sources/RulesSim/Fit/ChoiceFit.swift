@@ -22,6 +22,9 @@ package struct ChoiceFit: Sendable {
     /// Not identified because it separates the choices: true when no observation chose an
     /// alternative where the covariate is not 0, false when every one did, nil otherwise.
     package var separated: [Bool?]
+    /// Not identified because Newton's steps did not settle with it estimated: the observations
+    /// separate the choices along some combination of the covariates (its estimate would be infinite).
+    package var diverged: [Bool]
     package var logLikelihood: Double
     /// The observations' total weight, and the weight of each alternative chosen.
     package var observations: Double
@@ -76,7 +79,8 @@ package struct ChoiceFit: Sendable {
         }
         self.confounded = confounded
         var beta = fixed
-        let index = (0..<k).filter { free[$0] }
+        var index = (0..<k).filter { free[$0] }
+        var diverged = Array(repeating: false, count: k)
         func terms() -> (ll: Double, gradient: [Double], hessian: [[Double]]) {
             var ll = 0.0
             var g = Array(repeating: 0.0, count: index.count)
@@ -101,32 +105,60 @@ package struct ChoiceFit: Sendable {
             }
             return (ll, g, h)
         }
-        var current = terms()
-        for _ in 0..<100 {
-            guard !index.isEmpty, let step = LogisticFit.solve(current.hessian, current.gradient) else { break }
-            // Newton's step, halved until the likelihood does not fall.
-            var scale = 1.0
-            let start = beta
-            var next = current
-            repeat {
-                for (a, i) in index.enumerated() { beta[i] = start[i] + scale * step[a] }
-                next = terms()
-                scale /= 2
-            } while next.ll < current.ll - 1e-12 && scale > 1e-6
-            let moved = zip(beta, start).map { abs($0 - $1) }.max() ?? 0
-            current = next
-            if moved < 1e-10 { break }
-        }
-        var covariance = Array(repeating: Array(repeating: 0.0, count: k), count: k)
-        if !index.isEmpty {
-            guard let inverse = LogisticFit.inverse(current.hessian) else {
-                throw FitError("the covariates are collinear: the information matrix is singular")
+        /// Newton's method on the parameters `index`, the others held: nil when the steps do not settle.
+        func newton() -> (ll: Double, covariance: [[Double]])? {
+            beta = fixed
+            var current = terms()
+            for _ in 0..<100 {
+                guard !index.isEmpty, let step = LogisticFit.solve(current.hessian, current.gradient) else { break }
+                // Newton's step, halved until the likelihood does not fall.
+                var scale = 1.0
+                let start = beta
+                var next = current
+                repeat {
+                    for (a, i) in index.enumerated() { beta[i] = start[i] + scale * step[a] }
+                    next = terms()
+                    scale /= 2
+                } while next.ll < current.ll - 1e-12 && scale > 1e-6
+                let moved = zip(beta, start).map { abs($0 - $1) }.max() ?? 0
+                current = next
+                if moved < 1e-10 {
+                    var covariance = Array(repeating: Array(repeating: 0.0, count: k), count: k)
+                    guard beta.allSatisfy({ $0.isFinite && abs($0) < 1e6 }), let inverse = LogisticFit.inverse(current.hessian) else {
+                        return nil
+                    }
+                    for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
+                    return (current.ll, covariance)
+                }
             }
-            for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
+            return index.isEmpty ? (current.ll, Array(repeating: Array(repeating: 0.0, count: k), count: k)) : nil
         }
+        // A few observations may separate the choices along a combination of covariates (no single
+        // one): the maximum is then at infinity, and Newton's steps do not settle. One parameter is
+        // then held, the last whose holding lets the others settle (else the last, and again).
+        var result = newton()
+        while result == nil {
+            let all = index
+            for candidate in all.reversed() {
+                index = all.filter { $0 != candidate }
+                result = newton()
+                if result != nil {
+                    (free[candidate], diverged[candidate]) = (false, true)
+                    break
+                }
+            }
+            if result == nil {
+                index = Array(all.dropLast())
+                (free[all.last!], diverged[all.last!]) = (false, true)
+                result = newton()
+            }
+        }
+        let covariance = result!.covariance
+        let logLikelihood = result!.ll
+        self.diverged = diverged
         estimates = beta
         self.covariance = covariance
         identified = free
-        logLikelihood = current.ll
+        self.logLikelihood = logLikelihood
     }
 }

@@ -39,15 +39,16 @@ package struct GateFit: Sendable {
         let creditMinutes: [Int]
         let questTypes: [QuestType]
         /// Per (price, minutes, held ≥ 1) of the openings used, how many chose each kind (``GateOpenings/Kind``).
-        var counts: [Key: [Double]] = [:]
+        package var counts: [Key: [Double]] = [:]
         package var openings = 0, retries = 0, used = 0, usedRetries = 0
         package var leftOut = Array(repeating: 0, count: LeftOut.allCases.count)
         package var chosen = Array(repeating: 0, count: GateOpenings.Kind.allCases.count)
 
-        struct Key: Hashable, Sendable {
-            var price: Int
-            var minutes: Int
-            var held: Int
+        package struct Key: Hashable, Sendable {
+            package var price: Int
+            package var minutes: Int
+            package var held: Int
+            package init(price: Int, minutes: Int, held: Int) { (self.price, self.minutes, self.held) = (price, minutes, held) }
         }
 
         package init(preferences: EarnedPersona.Gate) {
@@ -126,11 +127,10 @@ package struct GateFit: Sendable {
             let pattern = ChoiceFit.Pattern([credits, [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]])
             counts[pattern, default: [0, 0, 0, 0]] = zip(counts[pattern] ?? [0, 0, 0, 0], n).map { $0 + $1 }
         }
-        var fit = try ChoiceFit(counts, fixed: odds + [prior.sensitivity, prior.balance, 0])
-        // Without an opening that ended in giving up (the reference), the odds run off to +∞ together.
-        if choices.chosen[GateOpenings.Kind.gaveUp.rawValue] == 0 {
-            fit = try ChoiceFit([:], fixed: odds + [prior.sensitivity, prior.balance, 0])
-        }
+        // Without an opening that ended in giving up (the reference), the odds run off to +∞ together:
+        // nothing is fitted.
+        let gaveUp = choices.chosen[GateOpenings.Kind.gaveUp.rawValue] > 0
+        let fit = try ChoiceFit(gaveUp ? counts : [:], fixed: odds + [prior.sensitivity, prior.balance, 0])
         let z = Distribution.normalQuantile(0.975)
         let kinds = ["credits", "a quest", "an emergency unlock"]
         let lengths = Set(choices.counts.keys.map(\.minutes)).sorted()
@@ -140,6 +140,9 @@ package struct GateFit: Sendable {
             if let none = fit.separated[j] {
                 let kind = j < 3 ? kinds[j] : "credits"
                 return none ? "no opening used ended with \(kind)" : "every opening used ended with \(kind)"
+            }
+            if fit.diverged[j] {
+                return "the openings used are too few: with it, the likelihood has no maximum (it runs off to infinity)"
             }
             if j == 5, lengths.count == 1 {
                 return "the persona's credit length offered was always \(lengths[0]) minutes: its effect is the credits weight's"
