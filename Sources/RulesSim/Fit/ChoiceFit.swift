@@ -39,8 +39,9 @@ package struct ChoiceFit: Sendable {
     package var standardErrors: [Double] { covariance.indices.map { covariance[$0][$0].squareRoot() } }
 
     /// Fits `counts` (per pattern, the observations that chose each alternative, the reference
-    /// first); `fixed` gives each parameter's value when it is not identified (and the start).
-    package init(_ counts: [Pattern: [Double]], fixed: [Double]) throws(FitError) {
+    /// first); `fixed` gives each parameter's value when it is not identified (and the start);
+    /// `held`: the parameters held at it whatever the data (none by default).
+    package init(_ counts: [Pattern: [Double]], fixed: [Double], held: Set<Int> = []) throws(FitError) {
         let k = fixed.count
         let patterns = counts.keys.sorted { a, b in a.x.joined().lexicographicallyPrecedes(b.x.joined()) }
         let alternatives = (patterns.first?.x.count ?? 0) + 1
@@ -63,7 +64,7 @@ package struct ChoiceFit: Sendable {
         var free = Array(repeating: false, count: k)
         var confounded = Array(repeating: false, count: k)
         if observations > 0 {
-            for j in 0..<k where separated[j] == nil {
+            for j in 0..<k where separated[j] == nil && !held.contains(j) {
                 let picked = (0..<k).filter { free[$0] } + [j]
                 let gram = picked.map { a in
                     picked.map { b in

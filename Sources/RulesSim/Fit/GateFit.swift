@@ -130,7 +130,10 @@ package struct GateFit: Sendable {
         // Without an opening that ended in giving up (the reference), the odds run off to +∞ together:
         // nothing is fitted.
         let gaveUp = choices.chosen[GateOpenings.Kind.gaveUp.rawValue] > 0
-        let fit = try ChoiceFit(gaveUp ? counts : [:], fixed: odds + [prior.sensitivity, prior.balance, 0])
+        var fit = try ChoiceFit(gaveUp ? counts : [:], fixed: odds + [prior.sensitivity, prior.balance, 0])
+        // Reference is read through sensitivity: without it, it is held (γ = 0) and the rest fitted again.
+        let throughSensitivity = fit.identified[5] && !fit.identified[3]
+        if throughSensitivity { fit = try ChoiceFit(counts, fixed: odds + [prior.sensitivity, prior.balance, 0], held: [5]) }
         let z = Distribution.normalQuantile(0.975)
         let kinds = ["credits", "a quest", "an emergency unlock"]
         let lengths = Set(choices.counts.keys.map(\.minutes)).sorted()
@@ -187,7 +190,7 @@ package struct GateFit: Sendable {
             let r = prior.reference + g / s, se = max(variance, 0).squareRoot()
             parameters.append(LeavingFit.Parameter(name: Self.names[5], estimate: r, low: r - z * se, high: r + z * se, identified: true))
         } else {
-            let why = fit.identified[5] ? "sensitivity is not identified, and reference is read through it" : reason(5)
+            let why = throughSensitivity ? "sensitivity is not identified, and reference is read through it" : reason(5)
             parameters.append(
                 LeavingFit.Parameter(
                     name: Self.names[5], estimate: prior.reference, low: prior.reference, high: prior.reference, identified: false,
