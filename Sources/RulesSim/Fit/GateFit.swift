@@ -38,6 +38,9 @@ package struct GateFit: Sendable {
         /// The persona's preferred credit lengths and quest types.
         let creditMinutes: [Int]
         let questTypes: [QuestType]
+        /// Whether the persona ever wants each kind (its weight is not 0): a kind it never wants need
+        /// not be enabled.
+        let wants: (credits: Bool, quest: Bool, emergency: Bool)
         /// Per (price, minutes, held ≥ 1) of the openings used, how many chose each kind (``GateOpenings/Kind``).
         package var counts: [Key: [Double]] = [:]
         package var openings = 0, retries = 0, used = 0, usedRetries = 0
@@ -54,6 +57,7 @@ package struct GateFit: Sendable {
         package init(preferences: EarnedPersona.Gate) {
             creditMinutes = preferences.creditMinutes
             questTypes = preferences.questTypes.compactMap(QuestType.init(rawValue:))
+            wants = (preferences.credits > 0, preferences.quest > 0, preferences.emergency > 0)
         }
 
         /// A user's openings.
@@ -66,19 +70,23 @@ package struct GateFit: Sendable {
                 let reason: LeftOut? =
                     if opening.chosen == nil {
                         .noChoice
-                    } else if !creditMinutes.contains(where: { m in options.durations.contains { $0.minutes == m && $0.enabled } }) {
+                    } else if wants.credits,
+                        !creditMinutes.contains(where: { m in options.durations.contains { $0.minutes == m && $0.enabled } })
+                    {
                         .noCredits
-                    } else if !questTypes.contains(where: { t in options.questTypes.contains { $0.type == t && $0.enabled } }) {
+                    } else if wants.quest, !questTypes.contains(where: { t in options.questTypes.contains { $0.type == t && $0.enabled } })
+                    {
                         .noQuest
-                    } else if options.emergency != true { .noEmergency } else { nil }
-                guard reason == nil, let chosen = opening.chosen, let length else {
-                    leftOut[(reason ?? .noCredits).rawValue] += 1
+                    } else if wants.emergency, options.emergency != true { .noEmergency } else { nil }
+                guard reason == nil, let chosen = opening.chosen else {
+                    leftOut[(reason ?? .noChoice).rawValue] += 1
                     continue
                 }
                 used += 1
                 if opening.retry { usedRetries += 1 }
                 self.chosen[chosen.rawValue] += 1
-                let key = Key(price: length.price, minutes: length.minutes, held: max(opening.held, 1))
+                // (No length the persona takes offered: it never wants credits, whose covariates are then moot.)
+                let key = Key(price: length?.price ?? 0, minutes: length?.minutes ?? 0, held: max(opening.held, 1))
                 counts[key, default: Array(repeating: 0, count: GateOpenings.Kind.allCases.count)][chosen.rawValue] += 1
             }
         }
