@@ -27,6 +27,8 @@ struct LogUserTally {
     /// counts on the day it ends), nil when it has none in the days counted.
     var leavingDays: [LeavingDay]
     var lastDay: Int?
+    /// The Earned unlock gate's openings and what the user chose at each (`rulesrun fit`'s gate choice).
+    var gate = GateOpenings()
 
     /// Per day, each habit task the user had at its end, as the streak response reads it
     /// (``Responses/Streak``): what `fit` estimates the tasks' rates and that response from.
@@ -123,6 +125,7 @@ struct LogUserTally {
             default: break
             }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance) }
             view = outcome.user
         }
         /// The end of day `k`: the user was active; its state then.

@@ -36,6 +36,17 @@ package struct FittedResponse: Sendable {
         /// The estimate (or an interval's end) as the report shows it.
         package func shown(_ x: Double) -> String { probability ? String(format: "%.4f", x) : String(format: "%+.3f", x) }
 
+        /// The parameter in a JSON report: its estimate, and its interval or why it is not identified.
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("name", .string(name)), ("estimate", .double(estimate)), ("identified", .bool(identified))]
+            if identified {
+                members += [("low", .double(low)), ("high", .double(high))]
+            } else {
+                members.append(("reason", .string(reason ?? "")))
+            }
+            return .object(members)
+        }
+
         /// The statement that sets it to its estimate.
         var statement: String { lua.replacingOccurrences(of: "%@", with: String(format: "%.6g", estimate)) }
     }
@@ -58,15 +69,7 @@ package struct FittedResponse: Sendable {
 
     /// The section of the JSON report.
     var json: JSONValue {
-        let values: [JSONValue] = parameters.map { p in
-            var members: [(String, JSONValue)] = [("name", .string(p.name)), ("estimate", .double(p.estimate)), ("identified", .bool(p.identified))]
-            if p.identified {
-                members += [("low", .double(p.low)), ("high", .double(p.high))]
-            } else {
-                members.append(("reason", .string(p.reason ?? "")))
-            }
-            return .object(members)
-        }
+        let values = parameters.map(\.json)
         return .object([
             ("response", .string(name)), ("observations", .double(observations)), ("events", .double(events)),
             ("log_likelihood", .double(logLikelihood)), ("parameters", .array(values)),

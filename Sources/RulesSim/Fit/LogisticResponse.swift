@@ -40,6 +40,10 @@ struct LogisticResponse: Sendable {
                 let before = terms[..<j].enumerated().filter { fit.identified[$0.offset] }.map(\.element.name)
                 return "in this log it follows \(before.joined(separator: ", ")): their effects cannot be told apart"
             }
+            // A covariate that never varies: never there, or always (then it is the base chance's own).
+            if let value = Set(counts.keys.map { $0.x[j] }).first, value != 0 {
+                return "every \(observation) had \(terms[j].covariate): its effect cannot be told from the base chance's"
+            }
             return "no \(observation) had \(terms[j].covariate)"
         }
         return fitted(

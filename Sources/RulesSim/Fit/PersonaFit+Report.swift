@@ -30,6 +30,7 @@ extension PersonaFit {
         if segments.isEmpty {
             for response in responses { out += "\n" + response.text }
         }
+        if let gate { out += gate.text() }
         for (s, segment) in segments.enumerated() {
             out += "\nsegment \(s + 1) of \(segments.count): share \(String(format: "%.3f", segment.share))"
             out += " [\(String(format: "%.3f", segment.low)), \(String(format: "%.3f", segment.high))]\n"
@@ -56,6 +57,7 @@ extension PersonaFit {
             ("report", .string("rulesrun fit")), ("version", .int(2)), ("events", .string(log)), ("rules", .string(rules)),
             ("users", .int(users)), ("responses", .array(responses.map(\.json))),
         ]
+        if let gate { members.append(("gate", gate.json)) }
         if !candidates.isEmpty {
             let tried: [JSONValue] = candidates.map { c in
                 var m: [(String, JSONValue)] = [("segments", .int(c.segments))]
@@ -112,6 +114,7 @@ extension PersonaFit {
             if !response.setup.isEmpty { out += response.setup + "\n" }
             for p in response.parameters where p.identified { out += p.statement + "\n" }
         }
+        out += gate?.personaLines ?? ""
         out += "return persona\n"
         return out
     }

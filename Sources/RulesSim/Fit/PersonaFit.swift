@@ -12,6 +12,8 @@ package struct PersonaFit: Sendable {
     package var users: Int
     /// The responses fitted, in order: leaving, then the habit tracker's (when the log has due tasks).
     package var responses: [FittedResponse]
+    /// The unlock gate's choice, when the log has openings of the gate (fitted for the users as one segment).
+    package var gate: GateFit?
     /// The segments of the mixture chosen (``fitSegments(_:)``), none when the users are one segment.
     package var segments: [Segment] = []
     /// The numbers of segments tried, in order.
@@ -39,14 +41,20 @@ package struct PersonaFit: Sendable {
         package var streak = Responses.Streak()
         /// The habit tasks' rates, by task.
         package var rates: [String: Double] = [:]
+        /// The unlock gate's preferences and weights, and the price response (nil: off).
+        package var gate = EarnedPersona.Gate()
+        package var price: Responses.Price? = Responses.Price()
 
         package init() {}
 
-        /// The values of `persona` (its responses switched off: their defaults).
+        /// The values of `persona` (its responses switched off: their defaults, but the price
+        /// response's, which the gate's fit reads as off).
         package init(_ persona: PersonaSpec) {
             leaving = persona.responses.leaving ?? leaving
             streak = persona.responses.streak ?? streak
             for habit in persona.habits { rates[habit.task] = habit.rate }
+            gate = persona.earned?.gate ?? gate
+            price = persona.responses.price
         }
     }
 
@@ -63,6 +71,7 @@ package struct PersonaFit: Sendable {
         var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
         var failures = RuleFailures()
         var refusals = Refusals()
+        var choices = GateFit.Choices(preferences: prior.gate)
         var users = 0
         let end = input.end
         let streak = prior.streak
@@ -83,7 +92,7 @@ package struct PersonaFit: Sendable {
             }
             return User(
                 replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: tally.days.count, leaving: LeavingFit.counts(tally),
-                habits: HabitFit.counts(tally, streak: streak), failures: tally.failures, refusals: tally.refusals)
+                habits: HabitFit.counts(tally, streak: streak), failures: tally.failures, refusals: tally.refusals, gate: tally.gate)
         } add: { assigned, user in
             failures.add(user.failures)
             refusals.add(user.refusals)
@@ -98,6 +107,7 @@ package struct PersonaFit: Sendable {
                 return
             }
             users += 1
+            choices.add(user.gate)
             leaving.append(user.leaving)
             habits.append(user.habits)
         }
@@ -105,6 +115,8 @@ package struct PersonaFit: Sendable {
         designs = [LeavingFit.design(leaving, prior: prior.leaving)]
         if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
         responses = try designs.map { try $0.fit(users: users) }
+        // The unlock gate's choice, when the log has openings of the gate (one segment).
+        if choices.openings > 0 { gate = try GateFit(choices, gate: prior.gate, price: prior.price) }
         self.failures = failures
         self.refusals = refusals
         self.heldOut = observed
@@ -126,6 +138,8 @@ package struct PersonaFit: Sendable {
         var refusals: Refusals
         /// A held-out user's part for the metrics (``checked``).
         var heldOut: RolloutAnalysis.UserPart?
+        /// Its openings of the unlock gate.
+        var gate = GateOpenings()
     }
 
     /// The metrics a predictive check compares: the registry's ratios.

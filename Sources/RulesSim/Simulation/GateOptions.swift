@@ -4,7 +4,7 @@ import RulesModel
 /// The options of the unlock gate as a user reads them from the gate's decision (the A4.2
 /// snapshot in `unlock_gate.available_options`, typed in `Decision.OpenedAttempt`): which
 /// credit lengths, quest types and emergency unlock are offered, and which of them are enabled.
-struct GateOptions {
+struct GateOptions: Sendable {
     var durations: [(minutes: Int, enabled: Bool, price: Int)] = []
     var questTypes: [(type: QuestType, enabled: Bool)] = []
     /// nil when the rules offer no emergency unlock.
