@@ -82,7 +82,7 @@ package struct ChoiceFit: Sendable {
         var beta = fixed
         var index = (0..<k).filter { free[$0] }
         var diverged = Array(repeating: false, count: k)
-        func terms() -> (ll: Double, gradient: [Double], hessian: [[Double]]) {
+        func terms(_ beta: [Double]) -> LogisticFit.Terms {
             var ll = 0.0
             var g = Array(repeating: 0.0, count: index.count)
             var h = Array(repeating: Array(repeating: 0.0, count: index.count), count: index.count)
@@ -108,31 +108,14 @@ package struct ChoiceFit: Sendable {
         }
         /// Newton's method on the parameters `index`, the others held: nil when the steps do not settle.
         func newton() -> (ll: Double, covariance: [[Double]])? {
-            beta = fixed
-            var current = terms()
-            for _ in 0..<100 {
-                guard !index.isEmpty, let step = LogisticFit.solve(current.hessian, current.gradient) else { break }
-                // Newton's step, halved until the likelihood does not fall.
-                var scale = 1.0
-                let start = beta
-                var next = current
-                repeat {
-                    for (a, i) in index.enumerated() { beta[i] = start[i] + scale * step[a] }
-                    next = terms()
-                    scale /= 2
-                } while next.ll < current.ll - 1e-12 && scale > 1e-6
-                let moved = zip(beta, start).map { abs($0 - $1) }.max() ?? 0
-                current = next
-                if moved < 1e-10 {
-                    var covariance = Array(repeating: Array(repeating: 0.0, count: k), count: k)
-                    guard beta.allSatisfy({ $0.isFinite && abs($0) < 1e6 }), let inverse = LogisticFit.inverse(current.hessian) else {
-                        return nil
-                    }
-                    for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
-                    return (current.ll, covariance)
-                }
-            }
-            return index.isEmpty ? (current.ll, Array(repeating: Array(repeating: 0.0, count: k), count: k)) : nil
+            let result = LogisticFit.newton(from: fixed, index: index, terms)
+            beta = result.beta
+            guard !index.isEmpty else { return (result.terms.ll, Array(repeating: Array(repeating: 0.0, count: k), count: k)) }
+            guard result.settled, beta.allSatisfy({ $0.isFinite && abs($0) < 1e6 }), let inverse = LogisticFit.inverse(result.terms.hessian)
+            else { return nil }
+            var covariance = Array(repeating: Array(repeating: 0.0, count: k), count: k)
+            for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
+            return (result.terms.ll, covariance)
         }
         // A few observations may separate the choices along a combination of covariates (no single
         // one): the maximum is then at infinity, and Newton's steps do not settle. One parameter is

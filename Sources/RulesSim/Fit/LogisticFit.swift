@@ -84,7 +84,7 @@ package struct LogisticFit: Sendable {
         var beta = fixed
         let index = (0..<k).filter { free[$0] }
         var information = [[Double]]()
-        func terms() -> (ll: Double, gradient: [Double], hessian: [[Double]]) {
+        func terms(_ beta: [Double]) -> Terms {
             var ll = 0.0
             var g = Array(repeating: 0.0, count: index.count)
             var h = Array(repeating: Array(repeating: 0.0, count: index.count), count: index.count)
@@ -102,22 +102,9 @@ package struct LogisticFit: Sendable {
             }
             return (ll, g, h)
         }
-        var current = terms()
-        for _ in 0..<100 {
-            guard !index.isEmpty, let step = Self.solve(current.hessian, current.gradient) else { break }
-            // Newton's step, halved until the likelihood does not fall.
-            var scale = 1.0
-            let start = beta
-            var next = current
-            repeat {
-                for (a, i) in index.enumerated() { beta[i] = start[i] + scale * step[a] }
-                next = terms()
-                scale /= 2
-            } while next.ll < current.ll - 1e-12 && scale > 1e-6
-            let moved = zip(beta, start).map { abs($0 - $1) }.max() ?? 0
-            current = next
-            if moved < 1e-10 { break }
-        }
+        let result = Self.newton(from: fixed, index: index, terms)
+        beta = result.beta
+        let current = result.terms
         information = current.hessian
         var errors = Array(repeating: 0.0, count: k)
         if !index.isEmpty {
@@ -130,6 +117,34 @@ package struct LogisticFit: Sendable {
         standardErrors = errors
         identified = free
         logLikelihood = current.ll
+    }
+
+    /// A log-likelihood at some β, its gradient and the information (minus its Hessian) on the
+    /// parameters estimated.
+    typealias Terms = (ll: Double, gradient: [Double], hessian: [[Double]])
+
+    /// Newton's method from `start` on the parameters `index` (the others held at their start):
+    /// each step halved until the log-likelihood does not fall, at most 100 steps. Returns the last
+    /// β with its terms, and whether the steps settled (the last moved no parameter by 1e-10).
+    static func newton(from start: [Double], index: [Int], _ terms: ([Double]) -> Terms) -> (beta: [Double], terms: Terms, settled: Bool)
+    {
+        var beta = start
+        var current = terms(beta)
+        for _ in 0..<100 {
+            guard !index.isEmpty, let step = solve(current.hessian, current.gradient) else { break }
+            var scale = 1.0
+            let from = beta
+            var next = current
+            repeat {
+                for (a, i) in index.enumerated() { beta[i] = from[i] + scale * step[a] }
+                next = terms(beta)
+                scale /= 2
+            } while next.ll < current.ll - 1e-12 && scale > 1e-6
+            let moved = zip(beta, from).map { abs($0 - $1) }.max() ?? 0
+            current = next
+            if moved < 1e-10 { return (beta, current, true) }
+        }
+        return (beta, current, false)
     }
 
     /// log(1 + e^x), without overflow.
