@@ -212,7 +212,10 @@ extension PersonaFit {
             let share = chosen.shares[s]
             let responses = designs.indices.map { d in
                 designs[d].response.fitted(
-                    estimates: chosen.estimates[d][s], errors: chosen.errors[d][s], reasons: self.responses[d].parameters.map(\.reason),
+                    estimates: chosen.estimates[d][s], errors: chosen.errors[d][s],
+                    reasons: self.responses[d].parameters.enumerated().map { j, p in
+                        j < designs[d].bases && chosen.absent[d][s][j] ? "this segment's users have no observation of it" : p.reason
+                    },
                     observed: "about \(Int(chosen.expectedUsers[s].rounded())) users; \(designs[d].observed) (all segments)",
                     observations: chosen.expected[d][s].observations, events: chosen.expected[d][s].events,
                     logLikelihood: chosen.logLikelihood)

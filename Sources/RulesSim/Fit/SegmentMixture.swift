@@ -22,6 +22,9 @@ struct SegmentMixture: Sendable {
     var bic: Double
     /// EM's iterations from the best start.
     var iterations: Int
+    /// Per design, per segment, per base term: whether the segment's users have too few
+    /// observations of it (``fewestObservations``: held at its prior, not identified there).
+    var absent: [[[Bool]]] = []
     /// Per design, per segment: its observations and those with the outcome, each user's
     /// weighted by its probability of being in the segment; and the users so counted.
     var expected: [[(observations: Double, events: Double)]]
@@ -57,6 +60,9 @@ struct SegmentMixture: Sendable {
     /// runs this many iterations before the best goes on.
     static let starts = 4
     static let shortRun = 20
+    /// The fewest observations (each user's weighted by its responsibility) a segment needs of a
+    /// base term for it to be estimated in that segment.
+    static let fewestObservations = 1.0
 
     /// Fits `k` segments to the users of `designs` (each user's rows in the same order in each);
     /// `free[d][j]`: whether term j of design d is estimated (the one-segment fit's identified
@@ -81,6 +87,20 @@ struct SegmentMixture: Sendable {
         // Segments in order of share, largest first (ties: as found).
         let order = (0..<k).sorted { (-state.shares[$0], $0) < (-state.shares[$1], $1) }
         state.reorder(order)
+        // A base term a segment's users have (almost) no observation of (a task only the other
+        // segments' users do): the log says nothing of it in that segment; it is held at its prior.
+        let sums = state.weighted(state.responsibilities)
+        absent = designs.indices.map { d in
+            (0..<k).map { s in
+                (0..<designs[d].bases).map { j in
+                    zip(rows[d].patterns, sums[d][s].n).reduce(0) { $0 + $1.0[j] * $1.1 } < Self.fewestObservations
+                }
+            }
+        }
+        for d in designs.indices {
+            for s in 0..<k { for j in 0..<designs[d].bases where absent[d][s][j] { state.beta[d][s][j] = designs[d].prior[j] } }
+        }
+        state.absent = absent
         let (covariance, index) = try state.covariance()
         let z = Distribution.normalQuantile(0.975)
         estimates = state.beta
@@ -163,6 +183,8 @@ struct SegmentMixture: Sendable {
         var beta: [[[Double]]]
         var shares: [Double]
         var responsibilities: [[Double]] = []
+        /// Per design, per segment, per base term: held (its segment has no observation of it).
+        var absent: [[[Bool]]] = []
         var logLikelihood = -Double.infinity
         var iterations = 0
 
@@ -270,7 +292,9 @@ struct SegmentMixture: Sendable {
         var index: [Free] {
             var index: [Free] = []
             for (d, design) in designs.enumerated() {
-                for s in 0..<k { for j in 0..<design.bases where free[d][j] { index.append(.base(d, s, j)) } }
+                for s in 0..<k {
+                    for j in 0..<design.bases where free[d][j] && !(absent.isEmpty ? false : absent[d][s][j]) { index.append(.base(d, s, j)) }
+                }
                 for j in design.bases..<design.prior.count where free[d][j] { index.append(.effect(d, j)) }
             }
             return index + (1..<max(k, 1)).map { .share($0) }
