@@ -4,6 +4,8 @@ import Testing
 /// `rulesrun sweep` through the real binary, on tiny cohorts (≤ 50 users × 7 days).
 @Suite struct SweepCommandTests {
     let cohort = ["7d", "--users", "50", "--seed", "1"]
+    /// For the tests that compare runs with each other, not a variant with the base.
+    let small = ["4d", "--users", "12", "--seed", "1"]
 
     func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
@@ -113,7 +115,7 @@ import Testing
 
     @Test func theRowsAreTheSameWhateverJobs() throws {
         let args =
-            ["sweep"] + cohort + [
+            ["sweep"] + small + [
                 "--set", "escalation.recover_after[3]=1,3", "--set", "escalation.recover_after[2]=1,2", "--format", "csv",
             ]
         let one = try CLI.run(args + ["--jobs", "1"]), three = try CLI.run(args + ["--jobs", "3"])
@@ -195,7 +197,7 @@ import Testing
 
     @Test func withReplicasEveryVariantRunsTheSameCohortsAndDiffersFromTheBaseWithAnInterval() throws {
         let result = try CLI.run(
-            ["sweep"] + cohort + [
+            ["sweep"] + small + [
                 "--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "YES rate", "--metric", "user-days at tier 3",
                 "--format", "json",
             ])
@@ -205,7 +207,7 @@ import Testing
         let rows = try variants(result)
         #expect(rows.map { $0["base"] as? Bool } == [false, true])
         // The base's row is `simulate --replicas 3`: the same three cohorts, the same intervals.
-        let simulate = try CLI.run(["simulate"] + cohort + ["--replicas", "3", "--no-db", "--format", "json"])
+        let simulate = try CLI.run(["simulate"] + small + ["--replicas", "3", "--no-db", "--format", "json"])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         let summary = try #require(try object(simulate.stdout)["summary"] as? [[String: Any]])
         let base = try estimates(rows[1]), moved = try estimates(rows[0])
@@ -228,7 +230,7 @@ import Testing
 
         // The table: mean [low, high], then Δ base with its interval, * when it leaves out 0.
         let table = try CLI.run(
-            ["sweep"] + cohort + ["--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "user-days at tier 3"])
+            ["sweep"] + small + ["--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "user-days at tier 3"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("mean of 3 replicas (seeds 1, "), "\(table.stdout)")
         let tier3 = try #require(vsBase["user-days at tier 3"])
