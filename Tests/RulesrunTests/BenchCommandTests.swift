@@ -2,9 +2,15 @@ import Foundation
 import Testing
 
 @Suite struct BenchCommandTests {
+    /// One JSON report for the suite's tests that read it (a whole bench is a few seconds of CPU),
+    /// run in a working folder of its own.
+    static let report = CLI.inProcess(
+        ["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "2"],
+        in: TestFolders.shared.folder(for: "BenchCommandTests.report"))
+
     /// The JSON report is what tools read: one object with the three measurements and the ratios.
     @Test func jsonReportHasTheMeasurements() throws {
-        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "2"])
+        let result = Self.report
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         for key in [
@@ -30,7 +36,7 @@ import Testing
     /// Every target the bench measures is stated with its measure and whether this run meets it,
     /// in the JSON and in the table; the other targets name the command that measures them.
     @Test func targetsAreStatedWithTheirVerdict() throws {
-        let json = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        let json = Self.report
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let targets = try #require(object["targets"] as? [[String: Any]])
@@ -81,7 +87,7 @@ import Testing
     /// against one SHA-256; the events of an experiment against the same without one. Its shape,
     /// in the JSON and the table, not its times.
     @Test func bundleSectionHasItsMeasurementsAndRatios() throws {
-        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "2000", "--rounds", "1", "--store-users", "1"])
+        let result = Self.report
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let bundles = try #require(object["bundles"] as? [String: Any])
@@ -163,7 +169,8 @@ import Testing
     }
 
     /// A benchmark that was killed left its folder in the temporary folder: the next one removes
-    /// it (a folder of a process still running is left alone).
+    /// it (a folder of a process still running is left alone). The next one here is the bundle
+    /// benchmark alone (`RULESRUN_BENCH_ONLY=bundles`), which makes its folder as the whole bench does.
     @Test func foldersOfKilledBenchmarksAreRemoved() throws {
         let exited = Process()
         exited.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -189,7 +196,9 @@ import Testing
             try Data("x".utf8).write(to: folder.appendingPathComponent("bench-bulk-0.sqlite"))
         }
         defer { try? FileManager.default.removeItem(at: live); try? FileManager.default.removeItem(at: stale) }
-        let result = try CLI.run(["bench", "--replay-users", "2", "--json", "--iterations", "1000", "--rounds", "1", "--store-users", "1"])
+        let result = try CLI.run(
+            ["bench", "--replay-users", "2", "--json", "--iterations", "1000", "--rounds", "1", "--store-users", "1"],
+            environment: ["RULESRUN_BENCH_ONLY": "bundles"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: live.path))

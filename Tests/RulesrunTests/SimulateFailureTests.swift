@@ -19,7 +19,7 @@ import Testing
     static func simulate(_ dir: URL, _ extra: [String]) throws -> CLI.Result {
         try CLI.run(
             [
-                "simulate", "30d", "--users", "20", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
+                "simulate", "30d", "--users", "10", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
                 "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path,
             ] + extra, in: dir)
     }
@@ -73,7 +73,7 @@ import Testing
         try RuntimeFailure.error.write(to: dir.appendingPathComponent(rules + "/escalation.lua"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
             at: CLI.packageRoot.appendingPathComponent("examples/personas"), to: dir.appendingPathComponent(personas))
-        let run = try CLI.run(["simulate", "30d", "--users", "20", "--no-db", "--rules=" + rules, "--persona-dir", personas], in: dir)
+        let run = try CLI.run(["simulate", "30d", "--users", "10", "--no-db", "--rules=" + rules, "--persona-dir", personas], in: dir)
         #expect(run.status == 1, "\(run.stderr)")
         let first = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("first failure: ") })
         let replay = try #require(run.stderr.split(separator: "\n").first { $0.contains("replay it: ") })

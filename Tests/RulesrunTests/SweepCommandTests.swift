@@ -4,6 +4,8 @@ import Testing
 /// `rulesrun sweep` through the real binary, on tiny cohorts (≤ 50 users × 7 days).
 @Suite struct SweepCommandTests {
     let cohort = ["7d", "--users", "50", "--seed", "1"]
+    /// For the tests that compare runs with each other, not a variant with the base.
+    let small = ["4d", "--users", "12", "--seed", "1"]
 
     func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
@@ -113,7 +115,7 @@ import Testing
 
     @Test func theRowsAreTheSameWhateverJobs() throws {
         let args =
-            ["sweep"] + cohort + [
+            ["sweep"] + small + [
                 "--set", "escalation.recover_after[3]=1,3", "--set", "escalation.recover_after[2]=1,2", "--format", "csv",
             ]
         let one = try CLI.run(args + ["--jobs", "1"]), three = try CLI.run(args + ["--jobs", "3"])
@@ -127,12 +129,13 @@ import Testing
     }
 
     @Test func oneAtATimeMovesEachKnobAloneAfterTheBase() throws {
-        let args =
-            ["sweep"] + cohort + [
-                "--one-at-a-time", "--set", "escalation.recover_after[3]=1..4", "--set", "pricing.rollover_cap=5,10", "--metric",
-                "user-days at tier 3",
-            ]
-        let rows = try variants(try CLI.run(args + ["--format", "json"]))
+        let options = [
+            "--one-at-a-time", "--set", "escalation.recover_after[3]=1..4", "--set", "pricing.rollover_cap=5,10", "--metric",
+            "user-days at tier 3",
+        ]
+        let args = ["sweep"] + cohort + options
+        // The order of the variants does not depend on the cohort: a small one.
+        let rows = try variants(try CLI.run(["sweep"] + small + options + ["--format", "json"]))
         let knobs = rows.compactMap { $0["knobs"] as? [String: Int] }
         // The base (3, 10), then recover_after[3] at 1, 2, 4, then rollover_cap at 5; the base's own values are not run twice.
         #expect(
@@ -195,7 +198,7 @@ import Testing
 
     @Test func withReplicasEveryVariantRunsTheSameCohortsAndDiffersFromTheBaseWithAnInterval() throws {
         let result = try CLI.run(
-            ["sweep"] + cohort + [
+            ["sweep"] + small + [
                 "--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "YES rate", "--metric", "user-days at tier 3",
                 "--format", "json",
             ])
@@ -205,7 +208,7 @@ import Testing
         let rows = try variants(result)
         #expect(rows.map { $0["base"] as? Bool } == [false, true])
         // The base's row is `simulate --replicas 3`: the same three cohorts, the same intervals.
-        let simulate = try CLI.run(["simulate"] + cohort + ["--replicas", "3", "--no-db", "--format", "json"])
+        let simulate = try CLI.run(["simulate"] + small + ["--replicas", "3", "--no-db", "--format", "json"])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         let summary = try #require(try object(simulate.stdout)["summary"] as? [[String: Any]])
         let base = try estimates(rows[1]), moved = try estimates(rows[0])
@@ -228,7 +231,7 @@ import Testing
 
         // The table: mean [low, high], then Δ base with its interval, * when it leaves out 0.
         let table = try CLI.run(
-            ["sweep"] + cohort + ["--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "user-days at tier 3"])
+            ["sweep"] + small + ["--replicas", "3", "--set", "escalation.recover_after[3]=1,3", "--metric", "user-days at tier 3"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("mean of 3 replicas (seeds 1, "), "\(table.stdout)")
         let tier3 = try #require(vsBase["user-days at tier 3"])
@@ -376,7 +379,7 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("rules").path, toPath: rules)
         let full = dir.appendingPathComponent("full.json").path, out = dir.appendingPathComponent("out.json").path
         let args =
-            ["sweep", "7d", "--users", "30", "--rules", rules, "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
+            ["sweep", "4d", "--users", "12", "--rules", rules, "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
             + ["--format", "json"]
         let whole = try CLI.run(args + ["--out", full])
         #expect(whole.status == 0, "\(whole.stderr)")
@@ -390,9 +393,9 @@ import Testing
         #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
 
         // Another cohort: refused before anything runs.
-        let other = try CLI.run(args.map { $0 == "30" ? "40" : $0 } + ["--out", out, "--resume"])
+        let other = try CLI.run(args.map { $0 == "12" ? "40" : $0 } + ["--out", out, "--resume"])
         #expect(other.status == 2)
-        #expect(other.stderr.contains("--resume: \(out) is the report of another sweep: its users is 30, this one's 40"), "\(other.stderr)")
+        #expect(other.stderr.contains("--resume: \(out) is the report of another sweep: its users is 12, this one's 40"), "\(other.stderr)")
         // A rule file changed: every variant runs again.
         let escalation = rules + "/escalation.lua"
         try (try String(contentsOfFile: escalation, encoding: .utf8) + "\n-- changed\n").write(
@@ -414,7 +417,7 @@ import Testing
         let full = dir.appendingPathComponent("full.json").path, out = dir.appendingPathComponent("out.json").path
         let chart = dir.appendingPathComponent("chart.svg").path
         let args =
-            ["sweep", "7d", "--users", "30", "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
+            ["sweep", "4d", "--users", "12", "--set", "escalation.recover_after[3]=1,3,5", "--metric", "YES rate"]
             + ["--metric", "reminders per user-day", "--format", "json"]
         let whole = try CLI.run(args + ["--out", full])
         #expect(whole.status == 0, "\(whole.stderr)")

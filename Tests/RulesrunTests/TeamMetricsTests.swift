@@ -103,7 +103,7 @@ import Testing
 
     /// The example's metrics (unlocks paid at night among them) in every format of simulate.
     @Test func theExampleInEveryFormat() throws {
-        let base = ["simulate", "7d", "--users", "60", "--rules", "examples/night-surcharge", "--no-db"]
+        let base = ["simulate", "4d", "--users", "30", "--rules", "examples/night-surcharge", "--no-db"]
         let table = try CLI.run(base)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("the team's metrics (metrics.lua)"))
@@ -117,7 +117,7 @@ import Testing
         let page = try String(contentsOf: CLI.workingFolder.appendingPathComponent("page.html"), encoding: .utf8)
         #expect(page.contains("The team's metrics") && page.contains("data-series=\"team_metrics.night_paid_unlocks\""))
         // Replicas: each with its interval.
-        let replicas = try CLI.run(base + ["--replicas", "3", "--users", "20"])
+        let replicas = try CLI.run(base + ["--replicas", "3", "--users", "10"])
         #expect(replicas.status == 0, "\(replicas.stderr)")
         let line = try #require(replicas.stdout.split(separator: "\n").first { $0.contains("users who paid for a night unlock") })
         #expect(line.contains("["), "\(line)")
@@ -127,7 +127,7 @@ import Testing
     @Test func compareAndSweep() throws {
         let compare = try CLI.run([
             "compare", "rules", "examples/night-surcharge", "--runs", "5", "--economy-runs", "1", "--habit-runs", "1",
-            "--population-users", "60", "--days", "5", "--json",
+            "--population-users", "30", "--days", "3", "--json",
         ])
         #expect(compare.status == 0, "\(compare.stderr)")
         let population = try #require(try json(compare.stdout)["population"] as? [String: Any])
@@ -136,7 +136,7 @@ import Testing
         let (low, delta, high) = (night["delta_low"] as? Double, night["delta"] as? Double, night["delta_high"] as? Double)
         #expect(low != nil && high != nil && low! <= delta! && delta! <= high!, "\(night)")
         let sweep = try CLI.run([
-            "sweep", "5d", "--users", "40", "--rules", "examples/night-surcharge", "--set", "pricing.credit_costs[1].credits=5,8",
+            "sweep", "3d", "--users", "20", "--rules", "examples/night-surcharge", "--set", "pricing.credit_costs[1].credits=5,8",
             "--metric", "night_paid_unlocks", "--metric", "credits spent in a user-day p90",
         ])
         #expect(sweep.status == 0, "\(sweep.stderr)")
@@ -150,7 +150,7 @@ import Testing
     /// personas' price response), and the paid unlocks of the whole day with it.
     @Test func aNightSurchargeSweepMovesTheNightsPaidUnlocks() throws {
         let result = try CLI.run([
-            "sweep", "10d", "--users", "150", "--persona", "focus-user", "--rules", "examples/night-surcharge",
+            "sweep", "6d", "--users", "100", "--persona", "focus-user", "--rules", "examples/night-surcharge",
             "--set", "pricing.params.night_surcharge.default=0,150", "--metric", "night_paid_unlocks",
             "--metric", "credit_unlocks_per_user_day", "--format", "json",
         ])

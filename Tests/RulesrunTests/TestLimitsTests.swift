@@ -67,13 +67,13 @@ import Testing
             function prop_short(steps) return #steps < 600 end
             """
         ])
-        let result = try CLI.run(["test", dir.path, "--no-inherit", "--test-timeout", "5"], in: dir)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--test-timeout", "3"], in: dir)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let stop = "its time limit (5 s, --test-timeout) was reached; the smallest failing history found so far"
+        let stop = "its time limit (3 s, --test-timeout) was reached; the smallest failing history found so far"
         let stopped = try #require(result.stdout.firstMatch(of: #/\n    shrinking stopped after \d+ attempts: (.*)\n/#), "\(result.stdout)")
         #expect(stopped.output.1 == stop)
         // The explanation would replay the history once more: not past the limit.
-        #expect(result.stdout.contains("\n    its rule calls are not shown: its time limit (5 s, --test-timeout) was reached\n"))
+        #expect(result.stdout.contains("\n    its rule calls are not shown: its time limit (3 s, --test-timeout) was reached\n"))
         let file = dir.appendingPathComponent(".rulesrun/test/prop_short.jsonl")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.split(separator: "\n").contains { $0.hasPrefix("# shrunk from pressure history 0 of seed 1 (650 events)") && $0.contains(stop) })

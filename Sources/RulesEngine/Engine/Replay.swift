@@ -121,7 +121,7 @@ package struct Replay {
     }
 
     /// One line, trimmed, not blank nor a comment: its event, or its output when it is not one.
-    static func parse(_ line: String, number: Int) -> Line {
+    package static func parse(_ line: String, number: Int) -> Line {
         do {
             return .event(try EngineEvent.parse(line))
         } catch {
