@@ -60,6 +60,8 @@ struct SegmentMixture: Sendable {
     /// runs this many iterations before the best goes on.
     static let starts = 4
     static let shortRun = 20
+    /// Newton's steps on the mixture's likelihood after EM, at most.
+    static let newtonSteps = 30
     /// The fewest observations (each user's weighted by its responsibility) a segment needs of a
     /// base term for it to be estimated in that segment.
     static let fewestObservations = 1.0
@@ -346,7 +348,7 @@ struct SegmentMixture: Sendable {
 
         /// The inverse of the observed information at the maximum (the Hessian of the
         /// log-likelihood by central differences of its gradient), with the parameters' order.
-        func covariance() throws -> ([[Double]], [Free]) {
+        mutating func covariance() throws -> ([[Double]], [Free]) {
             let index = self.index
             var theta = Array(repeating: 0.0, count: index.count)
             for (i, p) in index.enumerated() {
@@ -357,19 +359,49 @@ struct SegmentMixture: Sendable {
                 }
             }
             let n = index.count
-            var hessian = Array(repeating: Array(repeating: 0.0, count: n), count: n)
-            for j in 0..<n {
-                let h = 1e-5 * max(1, abs(theta[j]))
-                var plus = theta, minus = theta
-                plus[j] += h
-                minus[j] -= h
-                let (gp, gm) = (gradient(plus, index), gradient(minus, index))
-                for i in 0..<n { hessian[i][j] = (gp[i] - gm[i]) / (2 * h) }
+            /// The observed information at θ: minus the Hessian by central differences of the gradient.
+            func information(_ theta: [Double]) -> [[Double]] {
+                var hessian = Array(repeating: Array(repeating: 0.0, count: n), count: n)
+                for j in 0..<n {
+                    let h = 1e-5 * max(1, abs(theta[j]))
+                    var plus = theta, minus = theta
+                    plus[j] += h
+                    minus[j] -= h
+                    let (gp, gm) = (gradient(plus, index), gradient(minus, index))
+                    for i in 0..<n { hessian[i][j] = (gp[i] - gm[i]) / (2 * h) }
+                }
+                var information = hessian
+                for i in 0..<n { for j in 0..<n { information[i][j] = -(hessian[i][j] + hessian[j][i]) / 2 } }
+                return information
             }
-            var information = hessian
-            for i in 0..<n { for j in 0..<n { information[i][j] = -(hessian[i][j] + hessian[j][i]) / 2 } }
-            guard n == 0 || LogisticFit.cholesky(information) != nil, let inverse = n == 0 ? [] : LogisticFit.inverse(information) else {
-                throw FitError("\(k) segments: the information is singular (segments the log cannot tell apart)")
+            func likelihood(_ theta: [Double]) -> Double {
+                let (beta, shares) = unpack(theta, index)
+                return expect(beta: beta, shares: shares).1
+            }
+            // EM creeps near a maximum where the segments overlap: Newton's steps on the mixture's
+            // own likelihood finish the climb (each halved until the likelihood does not fall).
+            var info = information(theta)
+            var ll = likelihood(theta)
+            for _ in 0..<SegmentMixture.newtonSteps where n > 0 {
+                guard let step = LogisticFit.solve(info, gradient(theta, index)) else { break }
+                var scale = 1.0, next = theta, nextLL = ll
+                repeat {
+                    next = zip(theta, step).map { $0 + scale * $1 }
+                    nextLL = likelihood(next)
+                    scale /= 2
+                } while !(nextLL >= ll - 1e-9) && scale > 1e-6
+                guard nextLL >= ll - 1e-9 else { break }
+                let moved = zip(next, theta).map { abs($0 - $1) }.max() ?? 0
+                (theta, ll) = (next, nextLL)
+                info = information(theta)
+                if moved < 1e-8 { break }
+            }
+            (beta, shares) = unpack(theta, index)
+            (responsibilities, logLikelihood) = expect(beta: beta, shares: shares)
+            guard n == 0 || LogisticFit.cholesky(info) != nil, let inverse = n == 0 ? [] : LogisticFit.inverse(info) else {
+                throw FitError(
+                    "\(k) segments: no maximum of the likelihood was found (the information is not positive definite"
+                        + " after \(iterations) iterations of EM: segments the log cannot tell apart)")
             }
             return (inverse, index)
         }
