@@ -7,7 +7,7 @@ import RulesSim
 struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Estimate a persona's responses from the apps' event log: leaving, the habit tasks' rates and the streak response.",
+        abstract: "Estimate a persona's responses from the apps' event log: leaving, habits and streaks, the unlock gate and prices.",
         discussion: """
             EVENTS is the apps' log in replay's format (docs/replay.md), or a database of rulesrun read as the log it \
             implies (as analyze reads one: docs/analyze.md); --rules the rule set that was live (a folder or a \
@@ -15,17 +15,23 @@ struct FitCommand: ParsableCommand {
             the users it cannot give an arm, as analyze does). Each user is replayed through its rules, which gives each \
             choice the state it was made in: each day, what the leaving response reads (unlocks denied, reminders, \
             engagement, the tier at the day's end) and whether the user left at its end; each due habit task, its streak \
-            and freezes at the day's start and the completions made. The parameters are estimated by maximum likelihood, \
+            and freezes at the day's start and the completions made; each opening of Earned's unlock gate, its options, \
+            prices and the balance held, and the kind chosen (the persona's earned.gate weights and price response). \
+            The parameters are estimated by maximum likelihood, \
             with 95% intervals; a parameter the log cannot inform (no user ever had an unlock denied, say) is reported as \
             not identified and keeps the persona's value. docs/fit.md explains the models.
 
             --persona names the persona whose values are the priors (default: the response's defaults); --out writes that \
-            persona with the fitted values, a file --persona of simulate, sweep and compare takes.
+            persona with the fitted values, a file --persona of simulate, sweep and compare takes. --segments fits the \
+            users as latent segments (each its own base chances and share; auto: the number by BIC), one persona file \
+            each. --check users:P holds P% of the users out of the fit and compares them, metric by metric, with as many \
+            users simulated from the fitted personas.
 
             Examples:
               rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
               rulesrun fit log.jsonl
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
+              rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua
             """
     )
 
@@ -40,7 +46,7 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Worker threads (default: the cores).") var jobs: Int?
     @Option(
         help: ArgumentHelp(
-            "How many latent segments the users are: a number, auto (1 to 4, the least BIC) or auto:N. (default: 1)",
+            "How many latent segments the users are: a number, auto (1 to 4, the least BIC) or auto:N.",
             valueName: "n|auto"))
     var segments = "1"
     @Option(
