@@ -32,6 +32,21 @@ package struct ArmReplay {
     package struct Worker {
         package var arms: [(engine: Engine, rules: RuleSet)]
         package var metrics: TeamMetrics?
+
+        /// `assigned` replayed alone under arm `arm` (its own by default) and counted by day
+        /// (``LogUserTally``), the rules' and the team metrics' `math.random` seeded for the user
+        /// from `seed` (``RuleDraws``); `beforeExposure`: only its days before its exposure.
+        func tally(_ assigned: Assigned, arm: Int? = nil, seed: UInt64, logEnd: EpochMillis, beforeExposure: Bool = false) throws
+            -> LogUserTally
+        {
+            let (engine, rules) = arms[arm ?? assigned.arm]
+            let userSeed = RuleDraws.seed(of: assigned.user.name, seed: seed)
+            try rules.host.seedRandom(userSeed)
+            try metrics?.seedRandom(userSeed)
+            return try LogUserTally(
+                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: logEnd,
+                beforeExposure: beforeExposure, metrics: metrics, lines: assigned.user.lines)
+        }
     }
 
     package init(

@@ -120,23 +120,12 @@ package struct RolloutAnalysis: Sendable {
         var unsegmented = 0
         let replay = ArmReplay(rollout: rollout, metrics: metrics, jobs: jobs, shard: shard)
         try replay.run(&input, problems: &problems) { worker, assigned -> UserPart? in
-            let user = assigned.user.name, arm = assigned.arm
-            let (engine, set) = worker.arms[arm]
-            let userSeed = RuleDraws.seed(of: user, seed: seed)
-            try set.host.seedRandom(userSeed)
-            try worker.metrics?.seedRandom(userSeed)
-            let events = assigned.user.events
-            let tally = try LogUserTally(
-                name: user, events: events, exposure: assigned.exposure, engine: engine, logEnd: end, metrics: worker.metrics)
+            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             // The pre-period as it happened, under the rules before the rollout (the control's),
             // for every arm alike: CUPED's covariate must not depend on the arm.
             var before: LogUserTally?
-            if arm != 0, tally.exposureDay > 0 {
-                try worker.arms[0].rules.host.seedRandom(userSeed)
-                try worker.metrics?.seedRandom(userSeed)
-                before = try LogUserTally(
-                    name: user, events: events, exposure: assigned.exposure, engine: worker.arms[0].engine, logEnd: end,
-                    beforeExposure: true, metrics: worker.metrics)
+            if assigned.arm != 0, tally.exposureDay > 0 {
+                before = try worker.tally(assigned, arm: 0, seed: seed, logEnd: end, beforeExposure: true)
             }
             return UserPart(tally, before: before, days: days, metrics: measured, quantiles: Self.quantiles)
         } add: { assignment, part in

@@ -79,11 +79,7 @@ package struct PersonaFit: Sendable {
         var observed = measured.map { _ in MetricMoments() }
         var first: DayID?, days = 0
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
-            let (engine, set) = worker.arms[assigned.arm]
-            try set.host.seedRandom(RuleDraws.seed(of: assigned.user.name, seed: seed))
-            let tally = try LogUserTally(
-                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end,
-                lines: assigned.user.lines)
+            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             if let heldOut, heldOut.holds(assigned.user.name) {
                 let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [])
                 return User(

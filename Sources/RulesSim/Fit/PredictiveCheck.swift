@@ -66,10 +66,7 @@ package struct PredictiveCheck: Sendable {
         var problems = EventLog.Problems()
         let end = log.end
         try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
-            let (engine, set) = worker.arms[assigned.arm]
-            try set.host.seedRandom(RuleDraws.seed(of: assigned.user.name, seed: seed))
-            let tally = try LogUserTally(
-                name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: end)
+            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [])
         } add: { _, part in
             guard let part else { return }
