@@ -44,14 +44,22 @@ package struct LogisticFit: Sendable {
     /// Rows by pattern of covariates: how many, and how many with y = 1.
     package typealias Counts = [Pattern: (rows: Double, events: Double)]
 
+    /// One pattern's rows: its covariates, how many rows, how many with y = 1.
+    package typealias Row = (x: [Double], rows: Double, events: Double)
+
     /// Fits `counts`; `fixed` gives each parameter's value when it is not identified (and the
     /// start of the iterations); the parameters in `held` keep it (not estimated, not identified).
     package init(_ counts: Counts, fixed: [Double], held: Set<Int> = []) throws(FitError) {
-        let k = fixed.count
         let patterns = counts.keys.sorted { $0.x.lexicographicallyPrecedes($1.x) }
+        try self.init(rows: patterns.map { ($0.x, counts[$0]!.rows, counts[$0]!.events) }, fixed: fixed, held: held)
+    }
+
+    /// Fits `rows` (each pattern once, in an order that is the same from run to run).
+    package init(rows patterns: [Row], fixed: [Double], held: Set<Int> = []) throws(FitError) {
+        let k = fixed.count
         guard patterns.allSatisfy({ $0.x.count == k }) else { throw FitError("every pattern has \(k) covariates") }
-        observations = patterns.reduce(0) { $0 + counts[$1]!.rows }
-        events = patterns.reduce(0) { $0 + counts[$1]!.events }
+        observations = patterns.reduce(0) { $0 + $1.rows }
+        events = patterns.reduce(0) { $0 + $1.events }
         // Which parameters the data can inform: in order, each whose covariate is not a linear
         // combination of those before it over the rows (its column adds a dimension to their Gram
         // matrix): a covariate that never varies is the intercept's, one that follows others (the
@@ -66,7 +74,7 @@ package struct LogisticFit: Sendable {
             let least = patterns.map { $0.x[j] }.min() ?? 0
             for above in [true, false] {
                 let part = patterns.filter { ($0.x[j] != least) == above }
-                let (rows, hits) = part.reduce((0.0, 0.0)) { ($0.0 + counts[$1]!.rows, $0.1 + counts[$1]!.events) }
+                let (rows, hits) = part.reduce((0.0, 0.0)) { ($0.0 + $1.rows, $0.1 + $1.events) }
                 if rows > 0, rows < observations, hits == 0 || hits == rows { separated[j] = Separation(above: above, none: hits == 0) }
             }
         }
@@ -75,7 +83,7 @@ package struct LogisticFit: Sendable {
             for j in 0..<k where separated[j] == nil && !held.contains(j) {
                 let chosen = (0..<k).filter { free[$0] } + [j]
                 let gram = chosen.map { a in
-                    chosen.map { b in patterns.reduce(0) { $0 + counts[$1]!.rows * $1.x[a] * $1.x[b] } }
+                    chosen.map { b in patterns.reduce(0) { $0 + $1.rows * $1.x[a] * $1.x[b] } }
                 }
                 if Self.cholesky(gram) != nil { free[j] = true } else { confounded[j] = Set(patterns.map { $0.x[j] }).count > 1 }
             }
@@ -84,20 +92,26 @@ package struct LogisticFit: Sendable {
         var beta = fixed
         let index = (0..<k).filter { free[$0] }
         var information = [[Double]]()
+        // Each pattern's non-zero covariates (a mixture's wide patterns are mostly zeros): all of
+        // them for η, and the estimated ones (by their place in `index`) for the derivatives.
+        let nonZero = patterns.map { p in p.x.indices.filter { p.x[$0] != 0 } }
+        let place = Dictionary(uniqueKeysWithValues: index.enumerated().map { ($1, $0) })
+        let estimated = nonZero.map { columns in columns.compactMap { i in place[i].map { (a: $0, i: i) } } }
         func terms(_ beta: [Double]) -> Terms {
             var ll = 0.0
             var g = Array(repeating: 0.0, count: index.count)
             var h = Array(repeating: Array(repeating: 0.0, count: index.count), count: index.count)
-            for pattern in patterns {
-                let (n, y) = counts[pattern]!
-                let eta = zip(beta, pattern.x).reduce(0) { $0 + $1.0 * $1.1 }
+            for (r, pattern) in patterns.enumerated() {
+                let (n, y) = (pattern.rows, pattern.events)
+                let eta = nonZero[r].reduce(0) { $0 + beta[$1] * pattern.x[$1] }
                 let p = 1 / (1 + exp(-eta))
                 // log p and log(1 − p) without overflow for large |η|.
                 let logP = -Self.softplus(-eta), log1mP = -Self.softplus(eta)
                 ll += y * logP + (n - y) * log1mP
-                for (a, i) in index.enumerated() {
+                let w = n * p * (1 - p)
+                for (a, i) in estimated[r] {
                     g[a] += (y - n * p) * pattern.x[i]
-                    for (b, j) in index.enumerated() { h[a][b] += n * p * (1 - p) * pattern.x[i] * pattern.x[j] }
+                    for (b, j) in estimated[r] { h[a][b] += w * pattern.x[i] * pattern.x[j] }
                 }
             }
             return (ll, g, h)

@@ -233,19 +233,30 @@ struct SegmentMixture: Sendable {
             let sums = weighted(responsibilities)
             for (d, design) in designs.enumerated() {
                 let b = design.bases, terms = design.prior.count, width = b * k + terms - b
-                var counts = LogisticFit.Counts()
+                // Each segment's patterns, widened (its base terms in its own columns), in
+                // lexicographic order, equal ones merged.
+                var wide: [LogisticFit.Row] = []
                 for s in 0..<k {
                     for (p, x) in rows[d].patterns.enumerated() where sums[d][s].n[p] > 0 {
-                        var wide = Array(repeating: 0.0, count: width)
-                        for j in 0..<b { wide[s * b + j] = x[j] }
-                        for j in b..<terms { wide[b * k + j - b] = x[j] }
-                        counts[LogisticFit.Pattern(wide), default: (0, 0)].rows += sums[d][s].n[p]
-                        counts[LogisticFit.Pattern(wide), default: (0, 0)].events += sums[d][s].y[p]
+                        var row = Array(repeating: 0.0, count: width)
+                        for j in 0..<b { row[s * b + j] = x[j] }
+                        for j in b..<terms { row[b * k + j - b] = x[j] }
+                        wide.append((row, sums[d][s].n[p], sums[d][s].y[p]))
+                    }
+                }
+                wide.sort { $0.x.lexicographicallyPrecedes($1.x) }
+                var merged: [LogisticFit.Row] = []
+                for row in wide {
+                    if let last = merged.last, last.x == row.x {
+                        merged[merged.count - 1].rows += row.rows
+                        merged[merged.count - 1].events += row.events
+                    } else {
+                        merged.append(row)
                     }
                 }
                 let start = (0..<k).flatMap { s in beta[d][s][..<b] } + beta[d][0][b...]
                 let held = Set((0..<width).filter { c in !free[d][c < b * k ? c % b : c - b * k + b] })
-                let fit = try LogisticFit(counts, fixed: Array(start), held: held)
+                let fit = try LogisticFit(rows: merged, fixed: Array(start), held: held)
                 for s in 0..<k {
                     for j in 0..<b { beta[d][s][j] = fit.estimates[s * b + j] }
                     for j in b..<terms { beta[d][s][j] = fit.estimates[b * k + j - b] }
