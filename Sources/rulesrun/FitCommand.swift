@@ -25,13 +25,14 @@ struct FitCommand: ParsableCommand {
             persona with the fitted values, a file --persona of simulate, sweep and compare takes. --segments fits the \
             users as latent segments (each its own base chances and share; auto: the number by BIC), one persona file \
             each. --check users:P holds P% of the users out of the fit and compares them, metric by metric, with as many \
-            users simulated from the fitted personas.
+            users simulated from the fitted personas. --html writes the report as one self-contained page (the \
+            metrics' differences as a forest plot and each per-day metric's curves, held-out against simulated).
 
             Examples:
               rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
               rulesrun fit log.jsonl
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
-              rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua
+              rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua --html fit.html
             """
     )
 
@@ -55,6 +56,11 @@ struct FitCommand: ParsableCommand {
             valueName: "users:P"))
     var check: String?
     @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
+    @Option(
+        help: ArgumentHelp(
+            "Also write the report as one self-contained HTML page (with --check: the metrics' differences and per-day curves).",
+            valueName: "file.html"))
+    var html: String?
 
     func validate() throws {
         if out != nil, persona == nil { throw ValidationError("--out writes a persona with the fitted values: name it with --persona") }
@@ -70,6 +76,7 @@ struct FitCommand: ParsableCommand {
     func run() throws {
         try PersonaDirs.check(personaDir)
         try Output.check(out, option: "--out")
+        try Output.check(html, option: "--html")
         let folder = try BundleRules.folder(rules, rollout: true)
         let rollout = BundleRules.rollout(of: folder)
         // Each rule set validated (with its proofs) before the log is read, as replay and simulate
@@ -96,7 +103,8 @@ struct FitCommand: ParsableCommand {
             }
         }
         try FileIdentity.refuseCollisions(
-            outputs: out.map { [("--out \($0)", $0)] } ?? [], inputs: [("the events \(events)", events)])
+            outputs: (out.map { [("--out \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
+            inputs: [("the events \(events)", events)])
         var fit: PersonaFit
         let replay = ArmReplay(rules: arms, rollout: rollout, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let heldOut = try check.map(Self.heldOut)
@@ -140,6 +148,7 @@ struct FitCommand: ParsableCommand {
             }
         }
         try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
+        if let html { try Output.write(fit.html(log: events, rules: rules), to: html) }
         guard let out, base != nil else { return }
         // One file, or one per segment (`fitted.lua`: fitted-1.lua, fitted-2.lua, …).
         let files = fit.personaCount == 1 ? [out] : (1...fit.personaCount).map { Self.file(out, segment: $0) }
@@ -179,7 +188,7 @@ struct FitCommand: ParsableCommand {
         for (file, text) in zip(files, personas) { try text.write(toFile: file, atomically: true, encoding: .utf8) }
         let mix = try PersonaMix([files.count == 1 ? files[0] : Self.mix(files, fit)])
         return try PredictiveCheck(
-            heldOut: heldOut, observed: fit.heldOut, observedUsers: users, metrics: PersonaFit.checked, personas: mix,
+            heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays, observedUsers: users, metrics: PersonaFit.checked, personas: mix,
             personaFolders: [dir.path], replay: replay, start: start, days: fit.days, seed: 1)
     }
 

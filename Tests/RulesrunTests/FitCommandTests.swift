@@ -175,7 +175,8 @@ import Testing
         let dir = try CLI.folder(["truth.lua": persona(exit: 0.5), "wrong.lua": persona(exit: 0.1)])
         let simulated = try CLI.run(["simulate", "14d", "--users", "240", "--no-db", "--events", "log.jsonl", "--persona", "truth.lua"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
-        let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "wrong.lua", "--check", "users:25", "--format", "json"], in: dir)
+        let fitted = try CLI.run(
+            ["fit", "log.jsonl", "--persona", "wrong.lua", "--check", "users:25", "--format", "json", "--html", "fit.html"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
         let check = try #require(try Self.object(fitted.stdout)["check"] as? [String: Any])
         let held = check["observed_users"] as? Int ?? 0
@@ -188,6 +189,26 @@ import Testing
         #expect(agrees("exits_to_focus") == false, "\(metrics)")
         // The fit saw the other users only.
         #expect(try Self.object(fitted.stdout)["users"] as? Int == 240 - held)
+        // Day by day: each per-day metric of the apps used, the held-out users' and the simulated
+        // users' over the log's 14 days; the habit tracker's curves close, MIGA's exits apart.
+        let curves = check["per_day"] as? [[String: Any]] ?? []
+        let curve = { (id: String) in curves.first { $0["id"] as? String == id } }
+        let habit = try #require(curve("habit_completion_rate"), "\(curves.map { $0["id"] })")
+        let observed = habit["observed"] as? [Double] ?? [], simulatedCurve = habit["simulated"] as? [Double] ?? []
+        #expect(observed.count == 14 && simulatedCurve.count == 14, "\(habit)")
+        let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(1, v.count)) }
+        #expect(abs(mean(observed) - 0.7) < 0.06 && abs(mean(simulatedCurve) - 0.7) < 0.06, "\(habit)")
+        #expect(curve("yes_rate") == nil, "no Pressure user: no Pressure curve")
+        // The page: the JSON embedded byte for byte, a forest row per metric (MIGA's exits apart),
+        // a chart per curve with both series.
+        let html = try String(contentsOf: dir.appendingPathComponent("fit.html"), encoding: .utf8)
+        CompareHTMLTests.noNetwork(html)
+        #expect(try CompareHTMLTests.embedded(html, id: "fit") == fitted.stdout)
+        #expect(html.contains("<h2>Check on users the fit did not see</h2>") && html.contains("<h3>Day by day</h3>"))
+        #expect(html.contains("<g data-metric=\"MIGA exits to focus\" data-id=\"exits_to_focus\" data-significant=\"true\""), "\(html)")
+        #expect(html.contains("<g data-metric=\"habit completion rate\" data-id=\"habit_completion_rate\" data-significant=\"false\""))
+        #expect(html.components(separatedBy: "data-series=\"observed\"").count == curves.count + 1)
+        #expect(html.components(separatedBy: "data-series=\"simulated\"").count == curves.count + 1)
         let refused = try CLI.run(["fit", "log.jsonl", "--check", "users:25"], in: dir)
         #expect(refused.status != 0 && refused.stderr.contains("--check simulates the fitted persona"), "\(refused.stderr)")
     }

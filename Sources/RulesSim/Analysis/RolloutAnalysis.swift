@@ -137,10 +137,7 @@ package struct RolloutAnalysis: Sendable {
             users[a] += 1
             for m in moments.indices { moments[m].1[a] += part.moments[m] }
             for q in histograms.indices { Histogram.add(part.histograms[q], to: &histograms[q].1[a]) }
-            if armDays[a].count < part.days.count {
-                armDays[a] += Array(repeating: DayTotals(), count: part.days.count - armDays[a].count)
-            }
-            for d in part.days.indices { armDays[a][d].add(part.days[d]) }
+            DayTotals.add(part.days, into: &armDays[a])
             failures[a].add(part.failures)
             guard let file = segments else { return }
             guard let row = file.segments(of: assignment.user.name) else {

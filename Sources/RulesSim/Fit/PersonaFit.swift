@@ -26,6 +26,8 @@ package struct PersonaFit: Sendable {
     package var check: PredictiveCheck?
     /// The held-out users' moments, per metric of ``checked`` (none held out: every n is 0).
     package var heldOut: [MetricMoments] = []
+    /// The held-out users' totals day by day (each user's own days from its first).
+    package var heldOutDays: [DayTotals] = []
     /// The first day of the users replayed (each user's local), and the most days counted for one.
     package var firstDay: DayID?
     package var days = 0
@@ -77,6 +79,7 @@ package struct PersonaFit: Sendable {
         let streak = prior.streak
         let measured = Self.checked
         var observed = measured.map { _ in MetricMoments() }
+        var observedDays: [DayTotals] = []
         var first: DayID?, days = 0
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
@@ -100,6 +103,7 @@ package struct PersonaFit: Sendable {
             days = max(days, user.days)
             if let part = user.heldOut {
                 for m in observed.indices { observed[m] += part.moments[m] }
+                DayTotals.add(part.days, into: &observedDays)
                 return
             }
             users += 1
@@ -116,6 +120,7 @@ package struct PersonaFit: Sendable {
         self.failures = failures
         self.refusals = refusals
         self.heldOut = observed
+        heldOutDays = observedDays
         (firstDay, self.days) = (first, days)
         self.problems = problems + noDays
         try fitSegments(segments)

@@ -39,12 +39,16 @@ package struct PredictiveCheck: Sendable {
     package var start: DayID
     package var days: Int
     package var rows: [Row]
+    /// Day by day (each user's own days from its first), the held-out users' totals and the
+    /// simulated users'.
+    package var observedDays: [DayTotals]
+    package var simulatedDays: [DayTotals]
 
     /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with `users`
     /// users simulated from `personas` from `start` over `days` days under `replay`'s rules (its
     /// rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedUsers: Int, metrics: [Metric], personas: PersonaMix,
+        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedUsers: Int, metrics: [Metric], personas: PersonaMix,
         personaFolders: [String], replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
         var config = SimulationConfig(
@@ -63,6 +67,7 @@ package struct PredictiveCheck: Sendable {
             }
         })
         var simulated = metrics.map { _ in MetricMoments() }
+        var simulatedDays: [DayTotals] = []
         var problems = EventLog.Problems()
         let end = log.end
         try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
@@ -71,7 +76,10 @@ package struct PredictiveCheck: Sendable {
         } add: { _, part in
             guard let part else { return }
             for m in simulated.indices { simulated[m] += part.moments[m] }
+            DayTotals.add(part.days, into: &simulatedDays)
         }
+        self.observedDays = observedDays
+        self.simulatedDays = simulatedDays
         self.heldOut = heldOut
         self.observedUsers = observedUsers
         simulatedUsers = simulated.first?.n ?? 0
@@ -132,7 +140,7 @@ extension PredictiveCheck {
         }
         return .object([
             ("held_out_percent", .int(heldOut.percent)), ("observed_users", .int(observedUsers)), ("simulated_users", .int(simulatedUsers)),
-            ("start", .string(start.rawValue)), ("days", .int(days)), ("metrics", .array(metrics)),
+            ("start", .string(start.rawValue)), ("days", .int(days)), ("metrics", .array(metrics)), ("per_day", curvesJSON),
         ])
     }
 }

@@ -122,6 +122,12 @@ package struct DayTotals: Codable, Sendable, Equatable {
         }
     }
 
+    /// Adds `days` to `sums` day by day (`sums` grown as needed).
+    package static func add(_ days: [DayTotals], into sums: inout [DayTotals]) {
+        if sums.count < days.count { sums += Array(repeating: DayTotals(), count: days.count - sums.count) }
+        for d in days.indices { sums[d].add(days[d]) }
+    }
+
     /// Adds another part's counts.
     package mutating func add(_ other: DayTotals) {
         users += other.users
