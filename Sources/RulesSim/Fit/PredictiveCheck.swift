@@ -40,38 +40,15 @@ package struct PredictiveCheck: Sendable {
     package var days: Int
     package var rows: [Row]
 
-    /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with `users`
-    /// users simulated from `personas` from `start` over `days` days under `replay`'s rules (its
-    /// rollout's arms when it has one; `seed` the simulation's).
+    /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with as many
+    /// users simulated from `fit`'s personas (``FittedCohort``) from `start` over `days` days under
+    /// `replay`'s rules (its rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedUsers: Int, metrics: [Metric], personas: PersonaMix,
-        personaFolders: [String], replay: ArmReplay, start: DayID, days: Int, seed: UInt64
+        heldOut: HeldOut, observed: [MetricMoments], observedUsers: Int, metrics: [Metric], fit: PersonaFit, cohort: FittedCohort,
+        replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
-        var config = SimulationConfig(
-            duration: try SimulationDuration("\(max(1, days))d"), start: start, users: max(2, observedUsers), seed: seed, mix: personas,
-            personaFolders: personaFolders, rules: replay.rules[0].folder, jobs: replay.jobs)
-        config.validated = replay.rules[0].snapshot
-        config.rollout = replay.rollout
-        config.recordsEvents = true
-        config.findsMetrics = false
-        var log = EventLog()
-        var number = 0
-        _ = try Simulation(config: config).run(events: { chunk in
-            for line in chunk.split(separator: "\n") {
-                number += 1
-                try log.add(line: Array(line.utf8), number: number)
-            }
-        })
-        var simulated = metrics.map { _ in MetricMoments() }
-        var problems = EventLog.Problems()
-        let end = log.end
-        try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
-            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [])
-        } add: { _, part in
-            guard let part else { return }
-            for m in simulated.indices { simulated[m] += part.moments[m] }
-        }
+        let simulated = try cohort.moments(
+            fit, users: observedUsers, replay: replay, start: start, days: days, seed: seed, metrics: metrics)
         self.heldOut = heldOut
         self.observedUsers = observedUsers
         simulatedUsers = simulated.first?.n ?? 0
