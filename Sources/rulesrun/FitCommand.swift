@@ -25,14 +25,17 @@ struct FitCommand: ParsableCommand {
             persona with the fitted values, a file --persona of simulate, sweep and compare takes. --segments fits the \
             users as latent segments (each its own base chances and share; auto: the number by BIC), one persona file \
             each. --check users:P holds P% of the users out of the fit and compares them, metric by metric, with as many \
-            users simulated from the fitted personas. --html writes the report as one self-contained page (the \
-            metrics' differences as a forest plot and each per-day metric's curves, held-out against simulated).
+            users simulated from the fitted personas. --predict RULES predicts every metric under other rules for a new \
+            cohort of the fitted users, from draws of the fitted parameters, with 95% intervals, and under the log's rules \
+            (the baseline) with the difference. --html writes the report as one self-contained page (the check's \
+            forest plot and per-day curves, held-out against simulated).
 
             Examples:
               rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
               rulesrun fit log.jsonl
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
               rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua --html fit.html
+              rulesrun fit log.jsonl --persona steady --predict rules-b --predict-days 30 --draws 40
             """
     )
 
@@ -55,7 +58,21 @@ struct FitCommand: ParsableCommand {
             "Hold out P% of the users (1 to 50) from the fit, and compare them with as many simulated from the fitted personas (needs --persona).",
             valueName: "users:P"))
     var check: String?
-    @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed.") var seed: UInt64 = 1
+    @Option(
+        help: ArgumentHelp(
+            "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users (needs --persona).",
+            valueName: "rules"))
+    var predict: String?
+    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).") var predictDays: Int?
+    @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
+    var predictUsers: Int?
+    @Option(help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: 40)") var draws: Int?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "With --predict: also predict under the log's rules (--rules), with the same draws and seeds, and the difference.")
+    var baseline = true
+    @Option(help: "The seed of the rules' math.random for a simulated user (uN), as simulate's --seed; and of --predict's draws.")
+    var seed: UInt64 = 1
     @Option(
         help: ArgumentHelp(
             "Also write the report as one self-contained HTML page (with --check: the metrics' differences and per-day curves).",
@@ -71,23 +88,31 @@ struct FitCommand: ParsableCommand {
             _ = try Self.heldOut(check)
             if persona == nil { throw ValidationError("--check simulates the fitted persona: name the persona fitted with --persona") }
         }
+        for (option, given) in [("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil)]
+        where given && predict == nil {
+            throw ValidationError("\(option) is for a prediction: name the rules predicted with --predict")
+        }
+        if predict != nil, persona == nil {
+            throw ValidationError("--predict simulates the fitted persona: name the persona fitted with --persona")
+        }
+        if let draws, !(2...FitPrediction.maxDraws).contains(draws) {
+            throw ValidationError("--draws: expected 2 to \(FitPrediction.maxDraws) draws, found \(draws)")
+        }
+        if let predictDays, !(1...FitPrediction.maxDays).contains(predictDays) {
+            throw ValidationError("--predict-days: expected 1 to \(FitPrediction.maxDays) days, found \(predictDays)")
+        }
+        if let predictUsers, !(2...Simulation.maxUsers).contains(predictUsers) {
+            throw ValidationError("--predict-users: expected 2 to \(Simulation.maxUsers) users, found \(predictUsers)")
+        }
     }
 
     func run() throws {
         try PersonaDirs.check(personaDir)
         try Output.check(out, option: "--out")
         try Output.check(html, option: "--html")
-        let folder = try BundleRules.folder(rules, rollout: true)
-        let rollout = BundleRules.rollout(of: folder)
-        // Each rule set validated (with its proofs) before the log is read, as replay and simulate
-        // do; the files proved are the files replayed.
-        var arms: [(folder: String, snapshot: RuleSnapshot?)] = []
-        for rules in rollout?.folders ?? [folder] {
-            do { arms.append((rules, try RuleSet.load(rules).snapshot)) } catch let error as RuleSetError {
-                Terminal.error("\(rules): the rule set is not valid:\n\(error)")
-                throw ExitCode(2)
-            }
-        }
+        let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let (replay, folder) = try Self.replay(rules, option: nil, jobs: jobs)
+        let predicted = try predict.map { try Self.replay($0, option: "--predict", jobs: jobs).replay }
         var prior = PersonaFit.Prior()
         var base: (text: String, path: String)?
         if let persona {
@@ -106,7 +131,6 @@ struct FitCommand: ParsableCommand {
             outputs: (out.map { [("--out \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: [("the events \(events)", events)])
         var fit: PersonaFit
-        let replay = ArmReplay(rules: arms, rollout: rollout, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let heldOut = try check.map(Self.heldOut)
         do {
             let segments = try Self.segments(segments)
@@ -141,11 +165,15 @@ struct FitCommand: ParsableCommand {
                 texts.append(text)
             }
         }
-        if let heldOut {
-            do { fit.check = try Self.check(fit, heldOut: heldOut, personas: texts, replay: replay, folder: folder) } catch {
+        let cohort = base.map { FittedCohort(text: $0.text, source: $0.path, log: events) }
+        if let heldOut, let cohort {
+            do { fit.check = try Self.check(fit, heldOut: heldOut, cohort: cohort, replay: replay) } catch {
                 Terminal.error("fit: the check on the held-out users: \(error)")
                 throw ExitCode(2)
             }
+        }
+        if let predict, let predicted, let cohort {
+            fit.prediction = try self.prediction(fit, cohort: cohort, rules: (predict, predicted), baseline: (rules, replay))
         }
         try Output.write(format == .json ? fit.json(log: events, rules: rules) : fit.text(log: events, rules: rules), to: nil)
         if let html { try Output.write(fit.html(log: events, rules: rules), to: html) }
@@ -160,8 +188,22 @@ struct FitCommand: ParsableCommand {
     }
 
     /// The `--persona` of `files` (one per segment) with the segments' shares as weights.
-    static func mix(_ files: [String], _ fit: PersonaFit) -> String {
-        zip(files, fit.segments).map { "\($0):\(String(format: "%.1f", 100 * $1.share))" }.joined(separator: ",")
+    static func mix(_ files: [String], _ fit: PersonaFit) -> String { fit.mix(files) }
+
+    /// The replay of `rules` (a folder or a bundle; `option`: the option that names it, nil for
+    /// `--rules`), each rule set validated (with its proofs) before the log is read, as replay and
+    /// simulate do: the files proved are the files replayed.
+    static func replay(_ rules: String, option: String?, jobs: Int) throws -> (replay: ArmReplay, folder: String) {
+        let folder = try BundleRules.folder(rules, rollout: true)
+        let rollout = BundleRules.rollout(of: folder)
+        var arms: [(folder: String, snapshot: RuleSnapshot?)] = []
+        for rules in rollout?.folders ?? [folder] {
+            do { arms.append((rules, try RuleSet.load(rules).snapshot)) } catch let error as RuleSetError {
+                Terminal.error("\(option.map { "\($0) " } ?? "")\(rules): the rule set is not valid:\n\(error)")
+                throw ExitCode(2)
+            }
+        }
+        return (ArmReplay(rules: arms, rollout: rollout, jobs: jobs), folder)
     }
 
     /// `--check users:P`: P % of the users held out (1 to 50).
@@ -172,24 +214,42 @@ struct FitCommand: ParsableCommand {
         return PredictiveCheck.HeldOut(percent: p)
     }
 
-    /// The held-out users against as many simulated from the fitted `personas` (their texts, in a
-    /// folder of this run's own, removed after) over the log's days.
-    static func check(_ fit: PersonaFit, heldOut: PredictiveCheck.HeldOut, personas: [String], replay: ArmReplay, folder: String) throws
+    /// The held-out users against as many simulated from the fitted personas over the log's days.
+    static func check(_ fit: PersonaFit, heldOut: PredictiveCheck.HeldOut, cohort: FittedCohort, replay: ArmReplay) throws
         -> PredictiveCheck
     {
         let users = fit.heldOut.first?.n ?? 0
         guard users >= 2, let start = fit.firstDay, fit.days > 0 else {
             throw ValidationError("--check \(heldOut.percent)%: \(users) user(s) held out, at least 2 are needed; hold out more")
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rulesrun-fit-check-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = personas.indices.map { dir.appendingPathComponent("fitted-\($0 + 1).lua").path }
-        for (file, text) in zip(files, personas) { try text.write(toFile: file, atomically: true, encoding: .utf8) }
-        let mix = try PersonaMix([files.count == 1 ? files[0] : Self.mix(files, fit)])
         return try PredictiveCheck(
-            heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays, observedUsers: users, metrics: PersonaFit.checked, personas: mix,
-            personaFolders: [dir.path], replay: replay, start: start, days: fit.days, seed: 1)
+            heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays, observedUsers: users, metrics: PersonaFit.checked,
+            fit: fit, cohort: cohort, replay: replay, start: start, days: fit.days, seed: 1)
+    }
+
+    /// `--predict`: every metric under `rules` (and the log's, `baseline`) for a new cohort from
+    /// the day after the log's last, from draws of the fitted parameters.
+    func prediction(
+        _ fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay), baseline: (name: String, replay: ArmReplay)
+    ) throws -> FitPrediction {
+        let identified = (fit.segments.isEmpty ? fit.responses : fit.segments.flatMap(\.responses))
+            .contains { $0.parameters.contains(where: \.identified) }
+        guard fit.users >= 2, let first = fit.firstDay, fit.days > 0, let start = first.adding(days: fit.days), identified else {
+            Terminal.error(
+                "fit: --predict \(rules.name): the log gave no fit to draw from (\(fit.users) user(s) fitted"
+                    + (identified ? "" : ", no parameter identified") + "); it needs at least 2 users with a whole day"
+                    + " and a parameter the log informs")
+            throw ExitCode(2)
+        }
+        do {
+            return try FitPrediction(
+                fit: fit, cohort: cohort, rules: rules, baseline: self.baseline ? baseline : nil, users: predictUsers ?? fit.users,
+                start: start, days: predictDays ?? min(fit.days, FitPrediction.maxDays), draws: draws ?? 40, seed: seed,
+                metrics: PersonaFit.checked)
+        } catch {
+            Terminal.error("fit: the prediction under \(rules.name): \(error)")
+            throw ExitCode(2)
+        }
     }
 
     /// The persona file of segment `segment` (from 1) for `--out file`: `file` with `-segment` before its extension.

@@ -14,6 +14,11 @@ package struct FittedResponse: Sendable {
     package var events: Double
     package var parameters: [Parameter]
     package var logLikelihood: Double
+    /// The covariance of the estimates on the scale the fit works on (log-odds: a base chance's
+    /// logit), in the order of `parameters`: the inverse of the observed information (in a
+    /// segment of a mixture, its block of the mixture's). The rows and columns of a parameter not
+    /// identified are 0 (it is not drawn: ``PersonaFit/drawn(seed:draw:)``).
+    package var covariance: [[Double]]
     /// The Lua statement a persona file runs before it sets the parameters (making the response a table).
     package var setup = ""
 
@@ -49,6 +54,19 @@ package struct FittedResponse: Sendable {
 
         /// The statement that sets it to its estimate.
         var statement: String { lua.replacingOccurrences(of: "%@", with: String(format: "%.6g", estimate)) }
+    }
+
+    /// The estimates on the scale the fit works on (a base chance's logit), in the order of `parameters`.
+    package var scaled: [Double] { parameters.map { $0.probability ? LogisticResponse.logit($0.estimate) : $0.estimate } }
+
+    /// The response with these values (on the fit's scale, in the order of `parameters`) as its
+    /// estimates, its intervals kept: a draw of its parameters.
+    func with(scaled values: [Double]) -> FittedResponse {
+        var copy = self
+        for j in copy.parameters.indices {
+            copy.parameters[j].estimate = copy.parameters[j].probability ? 1 / (1 + exp(-values[j])) : values[j]
+        }
+        return copy
     }
 
     /// The parameter named `name`.

@@ -14,6 +14,9 @@ package struct LogisticFit: Sendable {
     package var estimates: [Double]
     /// Their standard errors (0 for a parameter held fixed).
     package var standardErrors: [Double]
+    /// The covariance of the estimates (the inverse of the observed information), in their order;
+    /// the rows and columns of a parameter held fixed are 0.
+    package var covariance: [[Double]]
     /// Whether each parameter was estimated (false: held at its fixed value, not identified).
     package var identified: [Bool]
     /// Whether a parameter not identified is so because its covariate, which varies, follows
@@ -120,15 +123,16 @@ package struct LogisticFit: Sendable {
         beta = result.beta
         let current = result.terms
         information = current.hessian
-        var errors = Array(repeating: 0.0, count: k)
+        var covariance = Array(repeating: Array(repeating: 0.0, count: k), count: k)
         if !index.isEmpty {
             guard let inverse = Self.inverse(information) else {
                 throw FitError("the covariates are collinear: the information matrix is singular")
             }
-            for (a, i) in index.enumerated() { errors[i] = inverse[a][a].squareRoot() }
+            for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
         }
         estimates = beta
-        standardErrors = errors
+        standardErrors = (0..<k).map { covariance[$0][$0].squareRoot() }
+        self.covariance = covariance
         identified = free
         logLikelihood = current.ll
     }

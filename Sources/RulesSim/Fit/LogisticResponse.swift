@@ -47,20 +47,20 @@ struct LogisticResponse: Sendable {
             return "no \(observation) had \(terms[j].covariate)"
         }
         return fitted(
-            estimates: fit.estimates, errors: fit.standardErrors, reasons: terms.indices.map(reason), observed: observed,
+            estimates: fit.estimates, covariance: fit.covariance, reasons: terms.indices.map(reason), observed: observed,
             observations: fit.observations, events: fit.events, logLikelihood: fit.logLikelihood)
     }
 
-    /// The response with these estimates (log-odds) and standard errors; a term with a reason is
-    /// not identified (its estimate the prior).
+    /// The response with these estimates (log-odds) and their covariance (``FittedResponse/covariance``);
+    /// a term with a reason is not identified (its estimate the prior, its row and column of the covariance 0).
     func fitted(
-        estimates: [Double], errors: [Double], reasons: [String?], observed: String, observations: Double, events: Double,
+        estimates: [Double], covariance: [[Double]], reasons: [String?], observed: String, observations: Double, events: Double,
         logLikelihood: Double
     ) -> FittedResponse {
         let z = Distribution.normalQuantile(0.975)
         let sigmoid = { (x: Double) in 1 / (1 + exp(-x)) }
         let parameters = terms.indices.map { j in
-            let e = estimates[j], se = errors[j]
+            let e = estimates[j], se = reasons[j] == nil ? covariance[j][j].squareRoot() : 0
             var p = FittedResponse.Parameter(
                 name: terms[j].name, lua: terms[j].lua, estimate: e, low: e - z * se, high: e + z * se, probability: terms[j].probability,
                 identified: reasons[j] == nil, reason: reasons[j])
@@ -68,9 +68,11 @@ struct LogisticResponse: Sendable {
             if terms[j].probability { (p.estimate, p.low, p.high) = (sigmoid(e), sigmoid(e - z * se), sigmoid(e + z * se)) }
             return p
         }
+        let kept = terms.indices.map { reasons[$0] == nil }
         return FittedResponse(
             name: name, model: model, observed: observed, observations: observations, events: events, parameters: parameters,
-            logLikelihood: logLikelihood)
+            logLikelihood: logLikelihood,
+            covariance: terms.indices.map { i in terms.indices.map { j in kept[i] && kept[j] ? covariance[i][j] : 0 } })
     }
 
     /// The log-odds of a probability (clamped away from 0 and 1).

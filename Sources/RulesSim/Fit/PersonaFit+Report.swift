@@ -37,6 +37,7 @@ extension PersonaFit {
             for response in segment.responses { out += "\n" + response.text }
         }
         if let check { out += check.text }
+        if let prediction { out += prediction.text }
         out += "\nmodels (maximum likelihood, 95% Wald intervals; docs/fit.md):\n"
         for response in responses { out += "  \(response.name): \(response.model)\n" }
         if segments.count > 1 {
@@ -77,6 +78,7 @@ extension PersonaFit {
             members.append(("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
         }
         if let check { members.append(("check", check.json)) }
+        if let prediction { members.append(("prediction", prediction.json)) }
         let refused: [JSONValue] = refusals.codes.map { code in
             .object([
                 ("code", .string(code)), ("count", .int(refusals.counts[code]!)),

@@ -18,12 +18,16 @@ package struct PersonaFit: Sendable {
     package var segments: [Segment] = []
     /// The numbers of segments tried, in order.
     package var candidates: [Candidate] = []
+    /// The mixture's joint sampling distribution (``drawn(seed:draw:)``), with segments.
+    var sampling: FitSampling?
     /// Each response's observations, user by user (what a mixture of segments is fitted to).
     var designs: [ResponseDesign] = []
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
     /// The check on the held-out users, once made (`fit --check`).
     package var check: PredictiveCheck?
+    /// The prediction under another rule set, once made (`fit --predict`).
+    package var prediction: FitPrediction?
     /// The held-out users' moments, per metric of ``checked`` (none held out: every n is 0).
     package var heldOut: [MetricMoments] = []
     /// The held-out users' totals day by day (each user's own days from its first).
@@ -209,11 +213,12 @@ extension PersonaFit {
             throw FitError("no number of segments could be fitted: " + candidates.compactMap(\.failure).joined(separator: "; "))
         }
         guard chosen.segments > 1 else { return }
+        sampling = chosen.sampling
         segments = (0..<chosen.segments).map { s in
             let share = chosen.shares[s]
             let responses = designs.indices.map { d in
                 designs[d].response.fitted(
-                    estimates: chosen.estimates[d][s], errors: chosen.errors[d][s],
+                    estimates: chosen.estimates[d][s], covariance: chosen.covariances[d][s],
                     reasons: self.responses[d].parameters.enumerated().map { j, p in
                         j < designs[d].bases && chosen.absent[d][s][j] ? "this segment's users have no observation of it" : p.reason
                     },

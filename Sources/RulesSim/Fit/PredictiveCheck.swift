@@ -44,42 +44,18 @@ package struct PredictiveCheck: Sendable {
     package var observedDays: [DayTotals]
     package var simulatedDays: [DayTotals]
 
-    /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with `users`
-    /// users simulated from `personas` from `start` over `days` days under `replay`'s rules (its
-    /// rollout's arms when it has one; `seed` the simulation's).
+    /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with as many
+    /// users simulated from `fit`'s personas (``FittedCohort``) from `start` over `days` days under
+    /// `replay`'s rules (its rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedUsers: Int, metrics: [Metric], personas: PersonaMix,
-        personaFolders: [String], replay: ArmReplay, start: DayID, days: Int, seed: UInt64
+        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedUsers: Int, metrics: [Metric], fit: PersonaFit,
+        cohort: FittedCohort, replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
-        var config = SimulationConfig(
-            duration: try SimulationDuration("\(max(1, days))d"), start: start, users: max(2, observedUsers), seed: seed, mix: personas,
-            personaFolders: personaFolders, rules: replay.rules[0].folder, jobs: replay.jobs)
-        config.validated = replay.rules[0].snapshot
-        config.rollout = replay.rollout
-        config.recordsEvents = true
-        config.findsMetrics = false
-        var log = EventLog()
-        var number = 0
-        _ = try Simulation(config: config).run(events: { chunk in
-            for line in chunk.split(separator: "\n") {
-                number += 1
-                try log.add(line: Array(line.utf8), number: number)
-            }
-        })
-        var simulated = metrics.map { _ in MetricMoments() }
-        var simulatedDays: [DayTotals] = []
-        var problems = EventLog.Problems()
-        let end = log.end
-        try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
-            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [])
-        } add: { _, part in
-            guard let part else { return }
-            for m in simulated.indices { simulated[m] += part.moments[m] }
-            DayTotals.add(part.days, into: &simulatedDays)
-        }
+        let counted = try cohort.counted(
+            fit, users: observedUsers, replay: replay, start: start, days: days, seed: seed, metrics: metrics)
+        let simulated = counted.moments
         self.observedDays = observedDays
-        self.simulatedDays = simulatedDays
+        simulatedDays = counted.days
         self.heldOut = heldOut
         self.observedUsers = observedUsers
         simulatedUsers = simulated.first?.n ?? 0

@@ -13,9 +13,13 @@ struct SegmentMixture: Sendable {
     var segments: Int
     /// The segments' shares, largest first, each with its 95 % interval.
     var shares: [(share: Double, low: Double, high: Double)]
-    /// Per design, per segment, per term: the estimate (log-odds) and its standard error.
+    /// Per design, per segment, per term: the estimate (log-odds); per design, per segment, the
+    /// covariance of its terms' estimates (the segment's block of the mixture's: a term held is 0).
     var estimates: [[[Double]]]
-    var errors: [[[Double]]]
+    var covariances: [[[[Double]]]]
+    /// The free parameters' joint distribution (a shared effect's and the shares' draws are the
+    /// same for every segment).
+    var sampling: FitSampling
     var logLikelihood: Double
     /// Free parameters (shares and estimated terms), and the BIC: −2 log L + parameters × ln(users).
     var parameters: Int
@@ -106,18 +110,40 @@ struct SegmentMixture: Sendable {
         let (covariance, index) = try state.covariance()
         let z = Distribution.normalQuantile(0.975)
         estimates = state.beta
-        errors = state.beta.map { $0.map { $0.map { _ in 0 } } }
+        // Where each (design, segment, term) is among the free parameters.
+        var place: [[[Int?]]] = state.beta.map { $0.map { $0.map { _ in nil } } }
         for (i, p) in index.enumerated() {
             switch p {
-            case .base(let d, let s, let j): errors[d][s][j] = covariance[i][i].squareRoot()
-            case .effect(let d, let j): for s in 0..<k { errors[d][s][j] = covariance[i][i].squareRoot() }
+            case .base(let d, let s, let j): place[d][s][j] = i
+            case .effect(let d, let j): for s in 0..<k { place[d][s][j] = i }
             case .share: break
             }
         }
+        covariances = place.map { design in
+            design.map { terms in
+                terms.map { a in terms.map { b in a.flatMap { a in b.map { covariance[a][$0] } } ?? 0 } }
+            }
+        }
+        let beta = state.beta, pi = state.shares
+        sampling = FitSampling(
+            places: index.map { p in
+                switch p {
+                case .base(let d, let s, let j): .term(segments: [s], response: d, term: j)
+                case .effect(let d, let j): .term(segments: Array(0..<k), response: d, term: j)
+                case .share(let s): .share(s)
+                }
+            },
+            mean: index.map { p in
+                switch p {
+                case .base(let d, let s, let j): beta[d][s][j]
+                case .effect(let d, let j): beta[d][0][j]
+                case .share(let s): log(pi[s] / pi[0])
+                }
+            },
+            covariance: covariance)
         // A share's interval: its logit's (delta method through the softmax of the α's), mapped back.
         let alphas = index.enumerated().compactMap { (i, p) -> (i: Int, s: Int)? in if case .share(let s) = p { (i, s) } else { nil } }
         shares = (0..<k).map { s in
-            let pi = state.shares
             var variance = 0.0
             for a in alphas {
                 for b in alphas {
