@@ -55,9 +55,11 @@ struct FitCommand: ParsableCommand {
     var segments = "1"
     @Option(
         help: ArgumentHelp(
-            "Hold out P% of the users (1 to 50) from the fit, and compare them with as many simulated from the fitted personas (needs --persona).",
-            valueName: "users:P"))
-    var check: String?
+            "users:P: hold out P% of the users (1 to 50) from the fit, and compare them with as many simulated from the fitted"
+                + " personas (needs --persona); days:D: hold out the log's last D days, and compare each choice on them with the fit's"
+                + " prediction. Both: repeat the option, or users:P,days:D.",
+            valueName: "users:P|days:D"))
+    var check: [String] = []
     @Option(
         help: ArgumentHelp(
             "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users (needs --persona).",
@@ -84,9 +86,8 @@ struct FitCommand: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs: expected 1 to 256, found \(jobs)") }
         guard format == .table || format == .json else { throw ValidationError("--format: expected table or json") }
         _ = try Self.segments(segments)
-        if let check {
-            _ = try Self.heldOut(check)
-            if persona == nil { throw ValidationError("--check simulates the fitted persona: name the persona fitted with --persona") }
+        if try Self.checks(check).users != nil, persona == nil {
+            throw ValidationError("--check users:P simulates the fitted persona: name the persona fitted with --persona")
         }
         for (option, given) in [("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil)]
         where given && predict == nil {
@@ -131,7 +132,7 @@ struct FitCommand: ParsableCommand {
             outputs: (out.map { [("--out \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
             inputs: [("the events \(events)", events)])
         var fit: PersonaFit
-        let heldOut = try check.map(Self.heldOut)
+        let (heldOut, laterDays) = try Self.checks(check)
         do {
             let segments = try Self.segments(segments)
             if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
@@ -141,10 +142,12 @@ struct FitCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
                 defer { log.close() }
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut)
+                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
+                    laterDays: laterDays)
             } else {
                 var log = try AnalyzeCommand.read(events, shard: .whole)
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut)
+                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
+                    laterDays: laterDays)
             }
         } catch let error as ExitCode {
             throw error
@@ -153,6 +156,10 @@ struct FitCommand: ParsableCommand {
             throw ExitCode(2)
         }
         for line in fit.problems.lines { Terminal.error("\(events): \(line)") }
+        if let laterDays, laterDays >= fit.days {
+            Terminal.error("fit: --check days:\(laterDays): the log has \(fit.days) day(s); hold out fewer, so that the fit has days before them")
+            throw ExitCode(2)
+        }
         // The fitted personas: one, or one per segment, each loaded and checked as simulate would.
         var texts: [String] = []
         if let base {
@@ -206,10 +213,28 @@ struct FitCommand: ParsableCommand {
         return (ArmReplay(rules: arms, rollout: rollout, jobs: jobs), folder)
     }
 
+    /// `--check`'s values (each `users:P`, `days:D` or both with a comma): the users held out, the later days held out.
+    static func checks(_ values: [String]) throws -> (users: PredictiveCheck.HeldOut?, days: Int?) {
+        var users: PredictiveCheck.HeldOut?, days: Int?
+        for part in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
+            if part.hasPrefix("days:") {
+                guard let d = Int(part.dropFirst(5)), (1...LaterDaysCheck.maxDays).contains(d) else {
+                    throw ValidationError(
+                        "--check: expected days:D, D the log's last days held out of the fit (1 to \(LaterDaysCheck.maxDays)), found \(part)")
+                }
+                days = d
+            } else {
+                users = try heldOut(part)
+            }
+        }
+        return (users, days)
+    }
+
     /// `--check users:P`: P % of the users held out (1 to 50).
     static func heldOut(_ text: String) throws -> PredictiveCheck.HeldOut {
         guard text.hasPrefix("users:"), let p = Int(text.dropFirst(6).replacingOccurrences(of: "%", with: "")), (1...50).contains(p) else {
-            throw ValidationError("--check: expected users:P, P the percent of the users held out of the fit (1 to 50), found \(text)")
+            throw ValidationError(
+                "--check: expected users:P, P the percent of the users held out of the fit (1 to 50), or days:D, found \(text)")
         }
         return PredictiveCheck.HeldOut(percent: p)
     }

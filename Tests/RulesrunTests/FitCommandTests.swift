@@ -210,6 +210,52 @@ import Testing
         #expect(html.components(separatedBy: "data-series=\"observed\"").count == curves.count + 1)
         #expect(html.components(separatedBy: "data-series=\"simulated\"").count == curves.count + 1)
         let refused = try CLI.run(["fit", "log.jsonl", "--check", "users:25"], in: dir)
-        #expect(refused.status != 0 && refused.stderr.contains("--check simulates the fitted persona"), "\(refused.stderr)")
+        #expect(refused.status != 0 && refused.stderr.contains("--check users:P simulates the fitted persona"), "\(refused.stderr)")
+    }
+
+    /// `--check days:D`: the log's last days held out of the fit and each choice on them predicted
+    /// from the fit and the replayed state: users who go on as before agree; users who tire on the
+    /// last days (their rate halved from day 11) differ, by fewer completions than expected.
+    @Test func theLaterDaysAreComparedWithTheFitsPrediction() throws {
+        func persona(tired: Double) -> String {
+            """
+            return {
+              description = "Habits alone, tired from day 11.",
+              apps = { "habits" },
+              habits = { { task = "read", rate = 0.8 } },
+              responses = { leaving = { base = 0.01 } },
+              day = function(d) if d.day >= 11 then return { habit_scale = \(tired) } end end,
+            }
+            """
+        }
+        let dir = try CLI.folder(["steady.lua": persona(tired: 1), "tired.lua": persona(tired: 0.5)])
+        var totals: [String: [String: Any]] = [:]
+        for name in ["steady", "tired"] {
+            let log = "\(name).jsonl"
+            let simulated = try CLI.run(["simulate", "14d", "--users", "150", "--no-db", "--events", log, "--persona", "\(name).lua"], in: dir)
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+            let fitted = try CLI.run(
+                ["fit", log, "--persona", "\(name).lua", "--check", "days:4", "--format", "json", "--html", "\(name).html"], in: dir)
+            #expect(fitted.status == 0, "\(fitted.stderr)")
+            let html = try String(contentsOf: dir.appendingPathComponent("\(name).html"), encoding: .utf8)
+            #expect(html.contains("<h2>Check on days the fit did not see</h2>") && html.contains("data-series=\"expected\""))
+            let later = try #require(try Self.object(fitted.stdout)["later_days"] as? [String: Any])
+            #expect(later["days"] as? Int == 4)
+            let responses = later["responses"] as? [[String: Any]] ?? []
+            let habits = try #require(responses.first { $0["response"] as? String == "habits" })
+            totals[name] = habits["total"] as? [String: Any]
+            #expect((habits["by_day"] as? [Any])?.count == 4)
+            // The fit saw the first 10 days only: the rate fitted is the first days' (0.8).
+            let rate = Self.parameters(try Self.object(fitted.stdout), "habits").first { $0["name"] as? String == "rate[read]" }
+            #expect(abs((rate?["estimate"] as? Double ?? 0) - 0.8) < 0.05, "\(String(describing: rate))")
+        }
+        let steady = try #require(totals["steady"]), tired = try #require(totals["tired"])
+        #expect(steady["agrees"] as? Bool == true, "\(steady)")
+        #expect(tired["agrees"] as? Bool == false, "\(tired)")
+        #expect((tired["observed"] as! Double) < (tired["expected"] as! Double) * 0.7, "\(tired)")
+        let bad = try CLI.run(["fit", "steady.jsonl", "--check", "days:14"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("--check days:14: the log has 14 day(s); hold out fewer"), "\(bad.stderr)")
+        let wrong = try CLI.run(["fit", "steady.jsonl", "--check", "weeks:2"], in: dir)
+        #expect(wrong.status != 0 && wrong.stderr.contains("--check: expected users:P"), "\(wrong.stderr)")
     }
 }

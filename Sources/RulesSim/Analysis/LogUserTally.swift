@@ -125,7 +125,7 @@ struct LogUserTally {
             default: break
             }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
-            if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance) }
+            if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance, day: d) }
             view = outcome.user
         }
         /// The end of day `k`: the user was active; its state then.

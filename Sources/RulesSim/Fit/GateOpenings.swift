@@ -19,6 +19,8 @@ struct GateOpenings: Sendable {
         var retry: Bool
         var held: Int
         var chosen: Kind?
+        /// The user's day it opened on (from its first).
+        var day = 0
     }
 
     var openings: [Opening] = []
@@ -27,7 +29,7 @@ struct GateOpenings: Sendable {
     private var denied: Set<AppID> = []
 
     /// Notes an event the engine applied, its decisions and the balance after them.
-    mutating func note(_ kind: EngineEvent.Kind, _ decisions: Decisions, held: Int) {
+    mutating func note(_ kind: EngineEvent.Kind, _ decisions: Decisions, held: Int, day: Int) {
         guard case .earned(let event) = kind else { return }
         switch event {
         case .unlockChoose(let app, let choice):
@@ -46,7 +48,7 @@ struct GateOpenings: Sendable {
             switch decision {
             case .unlockGate(let app, let attempt?):
                 waiting[app] = openings.count
-                openings.append(Opening(options: GateOptions(attempt.options), retry: denied.contains(app), held: held, chosen: nil))
+                openings.append(Opening(options: GateOptions(attempt.options), retry: denied.contains(app), held: held, chosen: nil, day: day))
                 denied.remove(app)
             case .unlock(let unlock):
                 if case .denied = unlock.outcome { denied.insert(unlock.app) } else { denied.remove(unlock.app) }

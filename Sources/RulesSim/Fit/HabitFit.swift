@@ -25,7 +25,7 @@ enum HabitFit {
     static let maxTasks = 64
 
     /// One user's observations: its due tasks' days, up to its last active day.
-    static func counts(_ tally: LogUserTally, streak: Responses.Streak) -> Counts {
+    static func counts(_ tally: LogUserTally, streak: Responses.Streak, days: Range<Int> = 0..<LogUserTally.maxDays) -> Counts {
         var counts = Counts()
         guard let last = tally.lastDay else { return counts }
         var previous: [String: Int] = [:], broken: [String: Int] = [:]
@@ -34,7 +34,7 @@ enum HabitFit {
                 // A streak at stake broke when the day starts with none after a day that started with one.
                 if day.streak == 0, let before = previous[day.task], before >= streak.atRisk { broken[day.task] = k }
                 previous[day.task] = day.streak
-                guard day.due > 0 else { continue }
+                guard day.due > 0, days.contains(k) else { continue }
                 let pattern = Pattern(
                     task: day.task, streak: day.streak, atStake: day.streak >= streak.atRisk && day.freezes <= 0,
                     afterBreak: broken[day.task].map { k - $0 < streak.breakDays } ?? false)
@@ -52,21 +52,7 @@ enum HabitFit {
         for user in users { for (pattern, c) in user { byTask[pattern.task, default: 0] += c.rows } }
         guard !byTask.isEmpty else { return nil }
         let tasks = byTask.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(maxTasks).map(\.key).sorted()
-        let index = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1, $0) })
-        let numbered = users.map { user in
-            var numbered = LogisticFit.Counts()
-            for (pattern, c) in user {
-                guard let t = index[pattern.task] else { continue }
-                var x = Array(repeating: 0.0, count: tasks.count + 3)
-                x[t] = 1
-                x[tasks.count] = log(1 + Double(pattern.streak))
-                x[tasks.count + 1] = pattern.atStake ? 1 : 0
-                x[tasks.count + 2] = pattern.afterBreak ? 1 : 0
-                numbered[LogisticFit.Pattern(x), default: (0, 0)].rows += c.rows
-                numbered[LogisticFit.Pattern(x), default: (0, 0)].events += c.events
-            }
-            return numbered
-        }
+        let numbered = users.map { Self.numbered($0, tasks: tasks) }
         let pooled = ResponseDesign.pooled(numbered)
         let planned = Int(pooled.values.reduce(0) { $0 + $1.rows }), made = Int(pooled.values.reduce(0) { $0 + $1.events })
         var observed = "completions planned on due days: \(planned), made: \(made)"
@@ -91,6 +77,25 @@ enum HabitFit {
             response: response,
             prior: tasks.map { LogisticResponse.logit(rates[$0] ?? 0.5) } + [streak.gradient, streak.atStake, streak.afterBreak],
             bases: tasks.count, observed: observed,
-            setup: "if type(persona.responses.streak) ~= \"table\" then persona.responses.streak = {} end", users: numbered)
+            setup: "if type(persona.responses.streak) ~= \"table\" then persona.responses.streak = {} end", users: numbered,
+            tasks: tasks)
+    }
+
+    /// A user's observations with the tasks numbered as `tasks` (sorted) orders them: each
+    /// pattern's covariates in the order of the response's terms (those of other tasks left out).
+    static func numbered(_ user: Counts, tasks: [String]) -> LogisticFit.Counts {
+        let index = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1, $0) })
+        var numbered = LogisticFit.Counts()
+        for (pattern, c) in user {
+            guard let t = index[pattern.task] else { continue }
+            var x = Array(repeating: 0.0, count: tasks.count + 3)
+            x[t] = 1
+            x[tasks.count] = log(1 + Double(pattern.streak))
+            x[tasks.count + 1] = pattern.atStake ? 1 : 0
+            x[tasks.count + 2] = pattern.afterBreak ? 1 : 0
+            numbered[LogisticFit.Pattern(x), default: (0, 0)].rows += c.rows
+            numbered[LogisticFit.Pattern(x), default: (0, 0)].events += c.events
+        }
+        return numbered
     }
 }

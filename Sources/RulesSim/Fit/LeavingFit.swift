@@ -22,11 +22,12 @@ enum LeavingFit {
     /// The statement that makes the persona's `responses.leaving` a table its values can be set in.
     static let setup = "if type(persona.responses.leaving) ~= \"table\" then persona.responses.leaving = {} end"
 
-    /// One user's observations: its days but the log's last, up to its last active day.
-    static func counts(_ tally: LogUserTally) -> LogisticFit.Counts {
+    /// One user's observations: its days but the log's last, up to its last active day (those of
+    /// `days` only: a day after them the user left on is not seen to end with its leaving).
+    static func counts(_ tally: LogUserTally, days: Range<Int> = 0..<LogUserTally.maxDays) -> LogisticFit.Counts {
         var counts = LogisticFit.Counts()
         guard let last = tally.lastDay, tally.days.count >= 2 else { return counts }
-        for k in 0...min(last, tally.days.count - 2) {
+        for k in 0...min(last, tally.days.count - 2) where days.contains(k) {
             let day = tally.leavingDays[k]
             let pattern = LogisticFit.Pattern([1, Double(day.denied), day.tier >= 2 ? 1 : 0, Double(day.reminders), day.engaged ? 1 : 0])
             counts[pattern, default: (0, 0)].rows += 1

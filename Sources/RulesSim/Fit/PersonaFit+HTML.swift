@@ -29,6 +29,7 @@ extension PersonaFit {
         }
         if let gate { gateSection(&page, gate) }
         if let check { checkSection(&page, check) }
+        if let later { laterSection(&page, later) }
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun fit --format json prints them, are embedded in it: the element "
@@ -145,6 +146,41 @@ extension PersonaFit {
                     ChartSeries(key: "observed", name: "held-out users", color: "#0d47a1", values: curve.observed.prefix(days).map { scale * $0! }),
                     simulated,
                 ])
+            page.figure(chart.svg())
+        }
+    }
+
+    private func laterSection(_ page: inout HTMLPage, _ later: LaterDaysCheck) {
+        page.heading("Check on days the fit did not see")
+        page.paragraph(
+            "The log's last \(later.days) day(s) of each user were held out of the fit; each user was still replayed through them, "
+                + "and each choice on them predicted from the fitted parameters and the user's state then. Each response: the events "
+                + "observed against those expected, with the 95% interval of the difference (the choices' chance and the parameters' "
+                + "uncertainty); day by day, the observed share (solid) against the expected one (dashed, its band the interval).",
+            className: "note")
+        page.grid(
+            ["response", "choices", "observed", "expected", "difference", "95% interval", ""],
+            later.rows.map { row in
+                guard row.reason == nil else { return [row.response, "–", "–", "–", "–", "–", row.reason ?? ""] }
+                let t = row.total
+                return [
+                    row.response, String(format: "%.0f", t.choices), String(format: "%.0f", t.observed), String(format: "%.1f", t.expected),
+                    String(format: "%+.1f", t.observed - t.expected), String(format: "[%+.1f, %+.1f]", t.low, t.high),
+                    t.differs ? "differs" : "agrees",
+                ]
+            }, marked: later.rows.map { $0.reason == nil && $0.total.differs })
+        let start = firstDay.flatMap { $0.adding(days: max(0, days - later.days)) } ?? SimulationConfig.defaultStart
+        for row in later.rows where row.reason == nil {
+            let days = row.byDay.prefix { $0.choices > 0 }
+            guard !days.isEmpty else { continue }
+            let share = { (x: Double, d: LaterDaysCheck.Day) in 100 * x / d.choices }
+            var expected = ChartSeries(
+                key: "expected", name: "expected", color: "#e65100", values: days.map { share($0.expected, $0) },
+                low: days.map { share($0.expected - ($0.high - $0.low) / 2, $0) }, high: days.map { share($0.expected + ($0.high - $0.low) / 2, $0) })
+            expected.dashed = true
+            let chart = LineChart(
+                title: "\(row.response): the share of choices with the outcome", unit: "%", axis: TimeAxis(start: start, days: days.count),
+                series: [ChartSeries(key: "observed", name: "observed", color: "#0d47a1", values: days.map { share($0.observed, $0) }), expected])
             page.figure(chart.svg())
         }
     }

@@ -37,6 +37,7 @@ extension PersonaFit {
             for response in segment.responses { out += "\n" + response.text }
         }
         if let check { out += check.text }
+        if let later { out += later.text }
         if let prediction { out += prediction.text }
         out += "\nmodels (maximum likelihood, 95% Wald intervals; docs/fit.md):\n"
         for response in responses { out += "  \(response.name): \(response.model)\n" }
@@ -78,6 +79,7 @@ extension PersonaFit {
             members.append(("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
         }
         if let check { members.append(("check", check.json)) }
+        if let later { members.append(("later_days", later.json)) }
         if let prediction { members.append(("prediction", prediction.json)) }
         let refused: [JSONValue] = refusals.codes.map { code in
             .object([

@@ -24,8 +24,10 @@ package struct PersonaFit: Sendable {
     var designs: [ResponseDesign] = []
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
-    /// The check on the held-out users, once made (`fit --check`).
+    /// The check on the held-out users, once made (`fit --check users:P`).
     package var check: PredictiveCheck?
+    /// The check on the later days held out (`fit --check days:D`).
+    package var later: LaterDaysCheck?
     /// The prediction under another rule set, once made (`fit --predict`).
     package var prediction: FitPrediction?
     /// The held-out users' moments, per metric of ``checked`` (none held out: every n is 0).
@@ -68,10 +70,11 @@ package struct PersonaFit: Sendable {
     /// `replay` (its arms' rules, `seed` the seed of each user's `math.random` stream: ``RuleDraws``).
     /// `segments`: how many latent segments the users are fitted as.
     /// `heldOut`: the users left out of the fit, each counted for the metrics of the registry
-    /// instead (``PredictiveCheck``).
+    /// instead (``PredictiveCheck``). `laterDays`: the log's last days left out of the fit, each
+    /// user's choices on them predicted from the fit (``LaterDaysCheck``).
     package init<Input: AnalysisInput>(
         input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1),
-        heldOut: PredictiveCheck.HeldOut? = nil
+        heldOut: PredictiveCheck.HeldOut? = nil, laterDays: Int? = nil
     ) throws {
         var problems = EventLog.Problems(), noDays = EventLog.Problems()
         var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
@@ -85,6 +88,7 @@ package struct PersonaFit: Sendable {
         var observed = measured.map { _ in MetricMoments() }
         var observedDays: [DayTotals] = []
         var first: DayID?, days = 0
+        var later = Array(repeating: (leaving: LogisticFit.Counts(), habits: HabitFit.Counts()), count: laterDays ?? 0)
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             if let heldOut, heldOut.holds(assigned.user.name) {
@@ -93,9 +97,22 @@ package struct PersonaFit: Sendable {
                     replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], failures: tally.failures,
                     refusals: tally.refusals, heldOut: part)
             }
+            // With later days held out: the fit's days are those before the log's last `laterDays`
+            // (the user's from `cut`), and each of those days' observations is kept apart.
+            let count = tally.days.count, cut = laterDays.map { max(0, count - $0) } ?? count
+            var gate = tally.gate
+            gate.openings.removeAll { $0.day >= cut }
+            let days = laterDays.map { held in
+                (0..<held).map { j -> (leaving: LogisticFit.Counts, habits: HabitFit.Counts) in
+                    let k = count - held + j
+                    guard k >= 0 else { return ([:], [:]) }
+                    return (LeavingFit.counts(tally, days: k..<(k + 1)), HabitFit.counts(tally, streak: streak, days: k..<(k + 1)))
+                }
+            }
             return User(
-                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: tally.days.count, leaving: LeavingFit.counts(tally),
-                habits: HabitFit.counts(tally, streak: streak), failures: tally.failures, refusals: tally.refusals, gate: tally.gate)
+                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
+                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut), failures: tally.failures, refusals: tally.refusals,
+                gate: gate, later: days ?? [])
         } add: { assigned, user in
             failures.add(user.failures)
             refusals.add(user.refusals)
@@ -111,6 +128,16 @@ package struct PersonaFit: Sendable {
                 return
             }
             users += 1
+            for (j, day) in user.later.enumerated() {
+                for (pattern, c) in day.leaving {
+                    later[j].leaving[pattern, default: (0, 0)].rows += c.rows
+                    later[j].leaving[pattern, default: (0, 0)].events += c.events
+                }
+                for (pattern, c) in day.habits {
+                    later[j].habits[pattern, default: (0, 0)].rows += c.rows
+                    later[j].habits[pattern, default: (0, 0)].events += c.events
+                }
+            }
             choices.add(user.gate)
             leaving.append(user.leaving)
             habits.append(user.habits)
@@ -128,6 +155,13 @@ package struct PersonaFit: Sendable {
         (firstDay, self.days) = (first, days)
         self.problems = problems + noDays
         try fitSegments(segments)
+        if let laterDays {
+            self.later = LaterDaysCheck(
+                days: laterDays, responses: responses,
+                counts: designs.map { design in
+                    design.tasks.isEmpty ? later.map(\.leaving) : later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
+                }, segments: self.segments.count)
+        }
     }
 
     /// What one user's replay gives the responses.
@@ -145,6 +179,8 @@ package struct PersonaFit: Sendable {
         var heldOut: RolloutAnalysis.UserPart?
         /// Its openings of the unlock gate.
         var gate = GateOpenings()
+        /// Its observations on each of the later days held out (``LaterDaysCheck``).
+        var later: [(leaving: LogisticFit.Counts, habits: HabitFit.Counts)] = []
     }
 
     /// The metrics a predictive check compares: the registry's ratios.

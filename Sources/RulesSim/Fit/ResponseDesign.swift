@@ -13,6 +13,8 @@ struct ResponseDesign: Sendable {
     var setup: String
     /// Per user, in the input's order.
     var users: [LogisticFit.Counts]
+    /// The habit tracker's tasks, in the order of the base terms (none for another response).
+    var tasks: [String] = []
 
     /// The users' observations together.
     static func pooled(_ users: [LogisticFit.Counts]) -> LogisticFit.Counts {
