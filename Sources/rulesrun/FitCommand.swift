@@ -248,7 +248,8 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("--check \(heldOut.percent)%: \(users) user(s) held out, at least 2 are needed; hold out more")
         }
         return try PredictiveCheck(
-            heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays, observedUsers: users, metrics: PersonaFit.checked,
+            heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays,
+            observedStreaks: fit.heldOutStreaks, observedUsers: users, metrics: PersonaFit.checked,
             fit: fit, cohort: cohort, replay: replay, start: start, days: fit.days, seed: 1)
     }
 

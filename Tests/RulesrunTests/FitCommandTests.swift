@@ -209,6 +209,7 @@ import Testing
         #expect(html.contains("<g data-metric=\"habit completion rate\" data-id=\"habit_completion_rate\" data-significant=\"false\""))
         #expect(html.components(separatedBy: "data-series=\"observed\"").count == curves.count + 1)
         #expect(html.components(separatedBy: "data-series=\"simulated\"").count == curves.count + 1)
+        #expect(check["final_streaks"] is NSNull, "no Pressure user: no streak distribution")
         let refused = try CLI.run(["fit", "log.jsonl", "--check", "users:25"], in: dir)
         #expect(refused.status != 0 && refused.stderr.contains("--check users:P simulates the fitted persona"), "\(refused.stderr)")
     }
@@ -257,5 +258,25 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--check days:14: the log has 14 day(s); hold out fewer"), "\(bad.stderr)")
         let wrong = try CLI.run(["fit", "steady.jsonl", "--check", "weeks:2"], in: dir)
         #expect(wrong.status != 0 && wrong.stderr.contains("--check: expected users:P"), "\(wrong.stderr)")
+    }
+
+    /// `--check users:P` on Pressure users: the held-out and the simulated users still there at the
+    /// log's end by their streak then, each user once, with the chi-square test of one distribution.
+    @Test func theStreaksAtTheLastDayAreCompared() throws {
+        let dir = try CLI.folder([:])
+        let simulated = try CLI.run(["simulate", "10d", "--users", "120", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--check", "users:30", "--format", "json"], in: dir)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        let check = try #require(try Self.object(fitted.stdout)["check"] as? [String: Any])
+        let streaks = try #require(check["final_streaks"] as? [String: Any], "\(check)")
+        #expect(streaks["buckets"] as? [String] == ["0", "1-2", "3-6", "7-13", "14-29", "30+"])
+        let observed = streaks["observed"] as? [Int] ?? [], simulatedUsers = streaks["simulated"] as? [Int] ?? []
+        // The users still there at the log's end, each once.
+        let held = check["observed_users"] as? Int ?? 0, made = check["simulated_users"] as? Int ?? 0
+        #expect((held * 3 / 4...held).contains(observed.reduce(0, +)) && (made * 3 / 4...made).contains(simulatedUsers.reduce(0, +)))
+        #expect(observed[3...].reduce(0, +) > 0, "steady users keep streaks of a week: \(observed)")
+        let p = streaks["p_value"] as? Double ?? -1
+        #expect(p > 0 && p <= 1 && streaks["agrees"] as? Bool == (p >= 0.05), "\(streaks)")
     }
 }

@@ -34,6 +34,8 @@ package struct FittedCohort {
     package struct Counted: Sendable {
         package var moments: [MetricMoments]
         package var days: [DayTotals]
+        /// The users by Pressure streak at the log's end, those still there (`[v]`: users with v days).
+        package var finalStreaks: [Int]
     }
 
     /// ``moments(_:users:replay:start:days:seed:metrics:)`` with the users' totals day by day.
@@ -85,17 +87,19 @@ package struct FittedCohort {
         })
         var simulated = metrics.map { _ in MetricMoments() }
         var simulatedDays: [DayTotals] = []
+        var streaks: [Int] = []
         var problems = EventLog.Problems()
         let end = log.end
         try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [])
+            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [.finalStreakP50])
         } add: { _, part in
             guard let part else { return }
             for m in simulated.indices { simulated[m] += part.moments[m] }
             DayTotals.add(part.days, into: &simulatedDays)
+            Histogram.add(part.histograms[0], to: &streaks)
         }
-        return Counted(moments: simulated, days: simulatedDays)
+        return Counted(moments: simulated, days: simulatedDays, finalStreaks: streaks)
     }
 }
 

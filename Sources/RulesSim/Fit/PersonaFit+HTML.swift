@@ -126,6 +126,21 @@ extension PersonaFit {
             heading: "difference", suffix: "%", rows: rows)
         chart.sides = (lower: "← simulated lower", higher: "simulated higher →")
         page.figure(chart.svg())
+        if let streaks = check.finalStreaks {
+            let share = { (counts: [Int]) in counts.map { 100 * Double($0) / Double(max(1, counts.reduce(0, +))) } }
+            var simulated = ChartSeries(key: "simulated", name: "simulated", color: "#e65100", values: share(streaks.simulated))
+            simulated.dashed = true
+            let chart = LineChart(
+                title: "Pressure streak at the log's end (the users still there)", unit: "% of users",
+                categories: CategoryAxis(
+                    name: "streak (days)", labels: streaks.buckets,
+                    note: "chi-square \(String(format: "%.2f", streaks.chiSquare)), \(streaks.degreesOfFreedom) df, "
+                        + "p = \(String(format: "%.3g", streaks.pValue)): \(streaks.differs ? "differs" : "agrees")"),
+                series: [
+                    ChartSeries(key: "observed", name: "held-out users", color: "#0d47a1", values: share(streaks.observed)), simulated,
+                ])
+            page.figure(chart.svg())
+        }
         let curves = check.curves
         guard !curves.isEmpty else { return }
         page.heading("Day by day", level: 3)

@@ -34,6 +34,8 @@ package struct PersonaFit: Sendable {
     package var heldOut: [MetricMoments] = []
     /// The held-out users' totals day by day (each user's own days from its first).
     package var heldOutDays: [DayTotals] = []
+    /// The held-out users by Pressure streak at the log's end, those still there (`[v]`: users with v days).
+    package var heldOutStreaks: [Int] = []
     /// The first day of the users replayed (each user's local), and the most days counted for one.
     package var firstDay: DayID?
     package var days = 0
@@ -87,12 +89,13 @@ package struct PersonaFit: Sendable {
         let measured = Self.checked
         var observed = measured.map { _ in MetricMoments() }
         var observedDays: [DayTotals] = []
+        var observedStreaks: [Int] = []
         var first: DayID?, days = 0
         var later = Array(repeating: (leaving: LogisticFit.Counts(), habits: HabitFit.Counts()), count: laterDays ?? 0)
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             if let heldOut, heldOut.holds(assigned.user.name) {
-                let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [])
+                let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
                 return User(
                     replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], failures: tally.failures,
                     refusals: tally.refusals, heldOut: part)
@@ -125,6 +128,7 @@ package struct PersonaFit: Sendable {
             if let part = user.heldOut {
                 for m in observed.indices { observed[m] += part.moments[m] }
                 DayTotals.add(part.days, into: &observedDays)
+                Histogram.add(part.histograms[0], to: &observedStreaks)
                 return
             }
             users += 1
@@ -152,6 +156,7 @@ package struct PersonaFit: Sendable {
         self.refusals = refusals
         self.heldOut = observed
         heldOutDays = observedDays
+        heldOutStreaks = observedStreaks
         (firstDay, self.days) = (first, days)
         self.problems = problems + noDays
         try fitSegments(segments)

@@ -43,12 +43,15 @@ package struct PredictiveCheck: Sendable {
     /// simulated users'.
     package var observedDays: [DayTotals]
     package var simulatedDays: [DayTotals]
+    /// The users by Pressure streak at the log's end (those still there), held out and simulated.
+    package var observedStreaks: [Int]
+    package var simulatedStreaks: [Int]
 
     /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with as many
     /// users simulated from `fit`'s personas (``FittedCohort``) from `start` over `days` days under
     /// `replay`'s rules (its rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedUsers: Int, metrics: [Metric], fit: PersonaFit,
+        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedStreaks: [Int], observedUsers: Int, metrics: [Metric], fit: PersonaFit,
         cohort: FittedCohort, replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
         let counted = try cohort.counted(
@@ -56,6 +59,8 @@ package struct PredictiveCheck: Sendable {
         let simulated = counted.moments
         self.observedDays = observedDays
         simulatedDays = counted.days
+        self.observedStreaks = observedStreaks
+        simulatedStreaks = counted.finalStreaks
         self.heldOut = heldOut
         self.observedUsers = observedUsers
         simulatedUsers = simulated.first?.n ?? 0
@@ -94,6 +99,7 @@ extension PredictiveCheck {
         out += PersonaFit.table(lines, left: [0, 5])
         let differ = rows.filter { $0.comparison?.difference.isSignificant == true }.count
         out += "\(differ) of \(rows.filter { $0.comparison != nil }.count) metrics differ (their interval leaves 0 out)\n"
+        if let streaks = finalStreaks { out += streaks.text }
         return out
     }
 
@@ -117,6 +123,7 @@ extension PredictiveCheck {
         return .object([
             ("held_out_percent", .int(heldOut.percent)), ("observed_users", .int(observedUsers)), ("simulated_users", .int(simulatedUsers)),
             ("start", .string(start.rawValue)), ("days", .int(days)), ("metrics", .array(metrics)), ("per_day", curvesJSON),
+            ("final_streaks", finalStreaks?.json ?? .null),
         ])
     }
 }

@@ -98,10 +98,13 @@ package struct ReportSummary: Sendable, Equatable {
     package var yesRate: Double { yes + no + missed == 0 ? 0 : Double(yes) / Double(yes + no + missed) }
 
     /// The final streaks in buckets: 0, 1–2, 3–6, 7–13, 14–29, 30 and more.
-    package var streakBuckets: [(String, Int)] {
+    package var streakBuckets: [(String, Int)] { Self.streakBuckets(finalStreaks.streaks) }
+
+    /// The users of a histogram of streaks (`counts[v]` users have a streak of v days) in buckets.
+    package static func streakBuckets(_ counts: [Int]) -> [(String, Int)] {
         let bounds = [(0, 0, "0"), (1, 2, "1-2"), (3, 6, "3-6"), (7, 13, "7-13"), (14, 29, "14-29"), (30, Int.max, "30+")]
         return bounds.map { low, high, name in
-            (name, finalStreaks.streaks.enumerated().filter { $0.offset >= low && $0.offset <= high }.reduce(0) { $0 + $1.element })
+            (name, counts.enumerated().filter { $0.offset >= low && $0.offset <= high }.reduce(0) { $0 + $1.element })
         }
     }
 }
