@@ -146,18 +146,14 @@ struct FitCommand: ParsableCommand {
         }
         for line in fit.problems.lines { Terminal.error("\(events): \(line)") }
         // The fitted personas: one, or one per segment, each loaded and checked as simulate would.
-        var texts: [String] = []
-        if let base {
-            for s in 0..<fit.personaCount {
-                let text = fit.persona(from: base.text, source: base.path, log: events, segment: s)
-                do { _ = try PersonaLoader.load(name: "fitted", path: out ?? "fitted.lua", text: text, host: try LuaHost()) } catch {
-                    Terminal.error("fit: the fitted persona does not load: \(error)")
-                    throw ExitCode(1)
-                }
-                texts.append(text)
+        let cohort = base.map { FittedCohort(text: $0.text, source: $0.path, log: events) }
+        let texts = cohort?.personas(fit) ?? []
+        for text in texts {
+            do { _ = try PersonaLoader.load(name: "fitted", path: out ?? "fitted.lua", text: text, host: try LuaHost()) } catch {
+                Terminal.error("fit: the fitted persona does not load: \(error)")
+                throw ExitCode(1)
             }
         }
-        let cohort = base.map { FittedCohort(text: $0.text, source: $0.path, log: events) }
         if let heldOut, let cohort {
             do { fit.check = try Self.check(fit, heldOut: heldOut, cohort: cohort, replay: replay) } catch {
                 Terminal.error("fit: the check on the held-out users: \(error)")

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import RulesSim
+
+/// The draws of a fit (``FitSampling``, what `fit --predict` simulates): jointly normal on the
+/// log-odds scale, with the fit's estimates as their mean and its covariance (the inverse of the
+/// observed information) as theirs; a parameter not identified is never drawn.
+@Suite struct FitSamplingTests {
+    /// A logistic response of an intercept (a base chance), a covariate that varies and one that
+    /// never does (not identified), fitted to exact counts.
+    static func response() throws -> FittedResponse {
+        let response = LogisticResponse(
+            name: "leaving", model: "",
+            terms: [
+                .init(name: "base", lua: "", covariate: "", probability: true), .init(name: "x", lua: "", covariate: "x"),
+                .init(name: "never", lua: "", covariate: "never"),
+            ],
+            observation: "day", outcome: "left")
+        var counts = LogisticFit.Counts()
+        for x in 0..<4 {
+            let p = 1 / (1 + exp(-(-2 + 0.3 * Double(x))))
+            counts[LogisticFit.Pattern([1, Double(x), 0])] = (rows: 500, events: (500 * p).rounded())
+        }
+        return try response.fit(counts, prior: [0, 0, 0.7], observed: "")
+    }
+
+    @Test func drawsHaveTheFitsMeanAndCovarianceAndLeaveWhatIsNotIdentified() throws {
+        let fitted = try Self.response()
+        #expect(fitted.parameters.map(\.identified) == [true, true, false])
+        #expect(fitted.covariance[2] == [0, 0, 0] && fitted.covariance[0][1] < 0, "\(fitted.covariance)")
+        let sampling = FitSampling(responses: [fitted])
+        #expect(sampling.places.count == 2)
+        var random = SimRandom(seed: 1, user: 0, stream: 7)
+        let n = 20_000
+        let draws = (0..<n).map { _ in sampling.draw(&random) }
+        let scaled = fitted.scaled
+        for i in 0..<2 {
+            let mean = draws.reduce(0) { $0 + $1[i] } / Double(n)
+            #expect(abs(mean - scaled[i]) < 4 * (fitted.covariance[i][i] / Double(n)).squareRoot(), "\(i): \(mean) against \(scaled[i])")
+            for j in 0..<2 {
+                let c = draws.reduce(0) { $0 + ($1[i] - scaled[i]) * ($1[j] - scaled[j]) } / Double(n)
+                #expect(abs(c - fitted.covariance[i][j]) < 0.05 * fitted.covariance[i][i].squareRoot() * fitted.covariance[j][j].squareRoot())
+            }
+        }
+        // A response drawn: the base chance mapped back, the parameter not identified at its prior.
+        let drawn = fitted.with(scaled: [draws[0][0], draws[0][1], scaled[2]])
+        #expect(abs(drawn.parameters[0].estimate - 1 / (1 + exp(-draws[0][0]))) < 1e-12)
+        #expect(drawn.parameters[2].estimate == 0.7)
+    }
+}
