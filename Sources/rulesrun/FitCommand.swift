@@ -59,13 +59,17 @@ struct FitCommand: ParsableCommand {
     var check: String?
     @Option(
         help: ArgumentHelp(
-            "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users (needs --persona).",
+            "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users"
+                + " (needs --persona).",
             valueName: "rules"))
     var predict: String?
-    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).") var predictDays: Int?
+    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).")
+    var predictDays: Int?
     @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
     var predictUsers: Int?
-    @Option(help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: 40)") var draws: Int?
+    @Option(
+        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))")
+    var draws: Int?
     @Flag(
         inversion: .prefixedNo,
         help: "With --predict: also predict under the log's rules (--rules), with the same draws and seeds, and the difference.")
@@ -82,8 +86,10 @@ struct FitCommand: ParsableCommand {
             _ = try Self.heldOut(check)
             if persona == nil { throw ValidationError("--check simulates the fitted persona: name the persona fitted with --persona") }
         }
-        for (option, given) in [("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil)]
-        where given && predict == nil {
+        let predicting = [
+            ("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil),
+        ]
+        for (option, given) in predicting where given && predict == nil {
             throw ValidationError("\(option) is for a prediction: name the rules predicted with --predict")
         }
         if predict != nil, persona == nil {
@@ -217,7 +223,8 @@ struct FitCommand: ParsableCommand {
     /// `--predict`: every metric under `rules` (and the log's, `baseline`) for a new cohort from
     /// the day after the log's last, from draws of the fitted parameters.
     func prediction(
-        _ fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay), baseline: (name: String, replay: ArmReplay)
+        _ fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay),
+        baseline: (name: String, replay: ArmReplay)
     ) throws -> FitPrediction {
         let identified = (fit.segments.isEmpty ? fit.responses : fit.segments.flatMap(\.responses))
             .contains { $0.parameters.contains(where: \.identified) }
@@ -230,9 +237,9 @@ struct FitCommand: ParsableCommand {
         }
         do {
             return try FitPrediction(
-                fit: fit, cohort: cohort, rules: rules, baseline: self.baseline ? baseline : nil, users: predictUsers ?? fit.users,
-                start: start, days: predictDays ?? min(fit.days, FitPrediction.maxDays), draws: draws ?? 40, seed: seed,
-                metrics: PersonaFit.checked)
+                fit: fit, cohort: cohort, rules: rules, baseline: self.baseline ? baseline : nil,
+                users: predictUsers ?? fit.users, start: start, days: predictDays ?? min(fit.days, FitPrediction.maxDays),
+                draws: draws ?? FitPrediction.defaultDraws, seed: seed, metrics: PersonaFit.checked)
         } catch {
             Terminal.error("fit: the prediction under \(rules.name): \(error)")
             throw ExitCode(2)
