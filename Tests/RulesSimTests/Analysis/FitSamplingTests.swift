@@ -50,4 +50,24 @@ import Testing
         #expect(abs(drawn.parameters[0].estimate - 1 / (1 + exp(-draws[0][0]))) < 1e-12)
         #expect(drawn.parameters[2].estimate == 0.7)
     }
+
+    /// The unlock gate's choice drawn: each weight and `sensitivity` spread as its interval says
+    /// (the draws' standard deviation within 10 % of the interval's half-width over 1.96), the
+    /// weights' sum below 1, and `reference`, not identified with one credit length, at its prior.
+    @Test func theGatesDrawsSpreadAsItsIntervalsSay() throws {
+        let choices = ChoiceFitTests.choices(prices: [25, 37, 50], minutes: [15], held: [30, 90])
+        let fit = try GateFit(choices, gate: .init(), price: .init())
+        #expect(!fit.parameters[5].identified)
+        var random = SimRandom(seed: 2, user: 0, stream: 7)
+        let draws = (0..<4000).map { _ in fit.drawn(&random).parameters.map(\.estimate) }
+        for j in [0, 1, 2, 3] {
+            let p = fit.parameters[j]
+            let mean = draws.reduce(0) { $0 + $1[j] } / Double(draws.count)
+            let sd = (draws.reduce(0) { $0 + ($1[j] - mean) * ($1[j] - mean) } / Double(draws.count - 1)).squareRoot()
+            let expected = (p.high - p.low) / (2 * Distribution.normalQuantile(0.975))
+            #expect(abs(sd - expected) < 0.1 * expected, "\(p.name): sd \(sd) against \(expected)")
+            #expect(abs(mean - p.estimate) < 0.2 * expected, "\(p.name): mean \(mean) against \(p.estimate)")
+        }
+        #expect(draws.allSatisfy { $0[0] + $0[1] + $0[2] < 1 && $0[5] == fit.parameters[5].estimate })
+    }
 }
