@@ -62,13 +62,17 @@ struct FitCommand: ParsableCommand {
     var check: [String] = []
     @Option(
         help: ArgumentHelp(
-            "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users (needs --persona).",
+            "Predict every metric under these rules (a rule folder or a bundle) for a new cohort of the fitted users"
+                + " (needs --persona).",
             valueName: "rules"))
     var predict: String?
-    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).") var predictDays: Int?
+    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).")
+    var predictDays: Int?
     @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
     var predictUsers: Int?
-    @Option(help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: 40)") var draws: Int?
+    @Option(
+        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))")
+    var draws: Int?
     @Flag(
         inversion: .prefixedNo,
         help: "With --predict: also predict under the log's rules (--rules), with the same draws and seeds, and the difference.")
@@ -89,8 +93,10 @@ struct FitCommand: ParsableCommand {
         if try Self.checks(check).users != nil, persona == nil {
             throw ValidationError("--check users:P simulates the fitted persona: name the persona fitted with --persona")
         }
-        for (option, given) in [("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil)]
-        where given && predict == nil {
+        let predicting = [
+            ("--predict-days", predictDays != nil), ("--predict-users", predictUsers != nil), ("--draws", draws != nil),
+        ]
+        for (option, given) in predicting where given && predict == nil {
             throw ValidationError("\(option) is for a prediction: name the rules predicted with --predict")
         }
         if predict != nil, persona == nil {
@@ -161,18 +167,14 @@ struct FitCommand: ParsableCommand {
             throw ExitCode(2)
         }
         // The fitted personas: one, or one per segment, each loaded and checked as simulate would.
-        var texts: [String] = []
-        if let base {
-            for s in 0..<fit.personaCount {
-                let text = fit.persona(from: base.text, source: base.path, log: events, segment: s)
-                do { _ = try PersonaLoader.load(name: "fitted", path: out ?? "fitted.lua", text: text, host: try LuaHost()) } catch {
-                    Terminal.error("fit: the fitted persona does not load: \(error)")
-                    throw ExitCode(1)
-                }
-                texts.append(text)
+        let cohort = base.map { FittedCohort(text: $0.text, source: $0.path, log: events) }
+        let texts = cohort?.personas(fit) ?? []
+        for text in texts {
+            do { _ = try PersonaLoader.load(name: "fitted", path: out ?? "fitted.lua", text: text, host: try LuaHost()) } catch {
+                Terminal.error("fit: the fitted persona does not load: \(error)")
+                throw ExitCode(1)
             }
         }
-        let cohort = base.map { FittedCohort(text: $0.text, source: $0.path, log: events) }
         if let heldOut, let cohort {
             do { fit.check = try Self.check(fit, heldOut: heldOut, cohort: cohort, replay: replay) } catch {
                 Terminal.error("fit: the check on the held-out users: \(error)")
@@ -256,7 +258,8 @@ struct FitCommand: ParsableCommand {
     /// `--predict`: every metric under `rules` (and the log's, `baseline`) for a new cohort from
     /// the day after the log's last, from draws of the fitted parameters.
     func prediction(
-        _ fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay), baseline: (name: String, replay: ArmReplay)
+        _ fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay),
+        baseline: (name: String, replay: ArmReplay)
     ) throws -> FitPrediction {
         let identified = (fit.segments.isEmpty ? fit.responses : fit.segments.flatMap(\.responses))
             .contains { $0.parameters.contains(where: \.identified) }
@@ -269,9 +272,9 @@ struct FitCommand: ParsableCommand {
         }
         do {
             return try FitPrediction(
-                fit: fit, cohort: cohort, rules: rules, baseline: self.baseline ? baseline : nil, users: predictUsers ?? fit.users,
-                start: start, days: predictDays ?? min(fit.days, FitPrediction.maxDays), draws: draws ?? 40, seed: seed,
-                metrics: PersonaFit.checked)
+                fit: fit, cohort: cohort, rules: rules, baseline: self.baseline ? baseline : nil,
+                users: predictUsers ?? fit.users, start: start, days: predictDays ?? min(fit.days, FitPrediction.maxDays),
+                draws: draws ?? FitPrediction.defaultDraws, seed: seed, metrics: PersonaFit.checked)
         } catch {
             Terminal.error("fit: the prediction under \(rules.name): \(error)")
             throw ExitCode(2)

@@ -33,7 +33,10 @@ package struct FitPrediction: Sendable {
         }
 
         var json: JSONValue {
-            .object([("mean", .double(mean)), ("sd", .double(sd)), ("low", .double(low)), ("high", .double(high)), ("draws", .int(draws))])
+            .object([
+                ("mean", .double(mean)), ("sd", .double(sd)), ("low", .double(low)), ("high", .double(high)),
+                ("draws", .int(draws)),
+            ])
         }
     }
 
@@ -54,7 +57,8 @@ package struct FitPrediction: Sendable {
     package var draws: Int
     package var rows: [Row]
 
-    /// The most draws and days.
+    /// The draws by default, and the most draws and days.
+    package static let defaultDraws = 40
     package static let maxDraws = 1000
     package static let maxDays = 366
 
@@ -65,18 +69,21 @@ package struct FitPrediction: Sendable {
     /// `days` days, from `draws` draws of `fit` (`seed`: the draws' and, through them, each
     /// simulation's; the same prediction every run, whatever the jobs).
     package init(
-        fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay), baseline: (name: String, replay: ArmReplay)?,
-        users: Int, start: DayID, days: Int, draws: Int, seed: UInt64, metrics: [Metric]
+        fit: PersonaFit, cohort: FittedCohort, rules: (name: String, replay: ArmReplay),
+        baseline: (name: String, replay: ArmReplay)?, users: Int, start: DayID, days: Int, draws: Int, seed: UInt64,
+        metrics: [Metric]
     ) throws {
         var predicted = metrics.map { _ in [Double]() }, before = predicted, difference = predicted
         for r in 0..<draws {
             let drawn = fit.drawn(seed: seed, draw: r)
             var random = SimRandom(seed: seed, user: r, stream: Self.cohortStream)
             let simulationSeed = UInt64(random.unit() * 0x1p53)
-            let b = try cohort.moments(drawn, users: users, replay: rules.replay, start: start, days: days, seed: simulationSeed, metrics: metrics)
-            let a = try baseline.map {
-                try cohort.moments(drawn, users: users, replay: $0.replay, start: start, days: days, seed: simulationSeed, metrics: metrics)
+            let simulate = { (replay: ArmReplay) in
+                try cohort.moments(
+                    drawn, users: users, replay: replay, start: start, days: days, seed: simulationSeed, metrics: metrics)
             }
+            let b = try simulate(rules.replay)
+            let a = try baseline.map { try simulate($0.replay) }
             for m in metrics.indices {
                 if let value = b[m].value { predicted[m].append(value) }
                 if let value = a?[m].value {
@@ -90,7 +97,8 @@ package struct FitPrediction: Sendable {
         (self.users, self.start, self.days, self.draws) = (users, start, days, draws)
         rows = metrics.indices.compactMap { m in
             let row = Row(
-                metric: metrics[m], predicted: Estimate(predicted[m]), baseline: Estimate(before[m]), difference: Estimate(difference[m]))
+                metric: metrics[m], predicted: Estimate(predicted[m]), baseline: Estimate(before[m]),
+                difference: Estimate(difference[m]))
             return row.predicted == nil && row.baseline == nil ? nil : row
         }
     }
@@ -99,7 +107,8 @@ package struct FitPrediction: Sendable {
 extension FitPrediction {
     /// The section of the text report.
     package var text: String {
-        var out = "\nprediction under \(rules): \(users) users simulated from the fitted personas from \(start.rawValue) over \(days) days,"
+        var out = "\nprediction under \(rules): \(users) users simulated from the fitted personas"
+        out += " from \(start.rawValue) over \(days) days,"
         out += " \(draws) draws of their parameters"
         out += baseline.map { "; the baseline A: \($0) (the same draws and seeds)\n" } ?? "\n"
         let shown = { (m: Metric, e: Estimate?, signed: Bool) -> [String] in

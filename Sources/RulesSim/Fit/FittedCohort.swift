@@ -50,7 +50,8 @@ package struct FittedCohort {
         for (file, text) in zip(files, texts) { try text.write(toFile: file, atomically: true, encoding: .utf8) }
         let mix = try PersonaMix([files.count == 1 ? files[0] : fit.mix(files)])
         return try Self.counted(
-            users: users, personas: mix, personaFolders: [dir.path], replay: replay, start: start, days: days, seed: seed, metrics: metrics)
+            users: users, personas: mix, personaFolders: [dir.path], replay: replay, start: start, days: days, seed: seed,
+            metrics: metrics)
     }
 
     /// The metrics' moments of `users` users simulated from `personas` from `start` over `days`

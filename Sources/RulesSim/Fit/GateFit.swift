@@ -114,6 +114,13 @@ package struct GateFit: Sendable {
     package var parameters: [FittedResponse.Parameter]
     package var choices: Choices
     package var logLikelihood: Double
+    /// The choice model's estimates on its own scale (the three kinds' log-odds against giving up,
+    /// sensitivity, balance, and γ: sensitivity × (reference − the prior's)), their covariance (0
+    /// where not estimated) and the prior's reference: what a draw of the gate
+    /// (``drawn(_:)``) takes its parameters from.
+    var scaled: [Double] = []
+    var covariance: [[Double]] = []
+    var reference = 0.0
 
     /// Fits `choices`; `gate` and `price` (nil: the persona's price response is off) are the
     /// priors of the parameters the log cannot inform.
@@ -206,6 +213,26 @@ package struct GateFit: Sendable {
         }
         self.parameters = parameters
         logLikelihood = fit.logLikelihood
+        (scaled, covariance, reference) = (fit.estimates, fit.covariance, prior.reference)
+        // γ is drawn only where `reference` is reported (sensitivity estimated beside it).
+        if !parameters[5].identified { for j in 0..<6 { (covariance[5][j], covariance[j][5]) = (0, 0) } }
+    }
+
+    /// The gate with its parameters drawn from the choice model's approximate sampling
+    /// distribution (``FitSampling``: jointly normal on its scale); one not identified is not drawn.
+    func drawn(_ random: inout SimRandom) -> GateFit {
+        let free = (0..<scaled.count).filter { covariance[$0][$0] > 0 }
+        let sampling = FitSampling(
+            places: free.map { .term(segments: [0], response: 0, term: $0) }, mean: free.map { scaled[$0] },
+            covariance: free.map { i in free.map { covariance[i][$0] } })
+        var values = scaled
+        for (j, value) in zip(free, sampling.draw(&random)) { values[j] = value }
+        var copy = self
+        let total = 1 + values[0..<3].reduce(0) { $0 + exp($1) }
+        for k in 0..<3 { copy.parameters[k].estimate = exp(values[k]) / total }
+        for j in 3..<5 { copy.parameters[j].estimate = values[j] }
+        if parameters[5].identified, values[3] != 0 { copy.parameters[5].estimate = reference + values[5] / values[3] }
+        return copy
     }
 
     /// A parameter of the report (its persona lines are ``personaLines``': the weights are set together).

@@ -7,13 +7,14 @@ extension PersonaFit {
     /// The fit with its parameters drawn from its approximate sampling distribution
     /// (``FitSampling``: jointly normal on the fit's scale; the mixture's, shares and shared effects
     /// together, with segments; else each response's): what a prediction simulates to carry the
-    /// fit's uncertainty. A parameter not identified keeps its prior; the unlock gate's choice is
-    /// kept at its estimates. Draw `draw` of `seed` is the same every run.
+    /// fit's uncertainty; the unlock gate's choice, fitted apart, is drawn apart (``GateFit/drawn(_:)``).
+    /// A parameter not identified keeps its prior. Draw `draw` of `seed` is the same every run.
     package func drawn(seed: UInt64, draw: Int) -> PersonaFit {
         let sampling = self.sampling ?? FitSampling(responses: responses)
         var random = SimRandom(seed: seed, user: draw, stream: Self.drawStream)
         let values = sampling.draw(&random)
         var copy = self
+        copy.gate = gate?.drawn(&random)
         var scaled = segments.isEmpty ? [responses.map(\.scaled)] : segments.map { $0.responses.map(\.scaled) }
         var alpha = segments.indices.map { s in s == 0 ? 0 : log(segments[s].share / segments[0].share) }
         for (place, value) in zip(sampling.places, values) {
