@@ -44,8 +44,12 @@ import Testing
         ]
         let one = try CLI.run(fit + ["--format", "json", "--jobs", "1"], in: dir)
         #expect(one.status == 0, "\(one.stderr)")
-        let two = try CLI.run(fit + ["--format", "json", "--jobs", "2"], in: dir)
+        let two = try CLI.run(fit + ["--format", "json", "--jobs", "2", "--html", "fit.html"], in: dir)
         #expect(one.stdout == two.stdout)
+        // The page: the prediction's table and the plot of B − A, a row per metric.
+        let html = try String(contentsOf: dir.appendingPathComponent("fit.html"), encoding: .utf8)
+        #expect(html.contains("<h2>Prediction under b</h2>") && html.contains("B against A: the predicted difference"))
+        #expect(html.contains("<g data-metric=\"habit completion rate\" data-id=\"habit_completion_rate\" data-significant="))
         let prediction = try #require(try FitCommandTests.object(one.stdout)["prediction"] as? [String: Any])
         #expect(prediction["rules"] as? String == "b" && prediction["baseline"] as? String == "a", "\(prediction)")
         #expect(prediction["users"] as? Int == 150 && prediction["days"] as? Int == 5 && prediction["draws"] as? Int == 3)

@@ -30,6 +30,7 @@ extension PersonaFit {
         if let gate { gateSection(&page, gate) }
         if let check { checkSection(&page, check) }
         if let later { laterSection(&page, later) }
+        if let prediction { predictionSection(&page, prediction) }
         page.heading("Data")
         page.paragraph(
             "The numbers of this page, as rulesrun fit --format json prints them, are embedded in it: the element "
@@ -198,6 +199,50 @@ extension PersonaFit {
                 series: [ChartSeries(key: "observed", name: "observed", color: "#0d47a1", values: days.map { share($0.observed, $0) }), expected])
             page.figure(chart.svg())
         }
+    }
+
+    private func predictionSection(_ page: inout HTMLPage, _ prediction: FitPrediction) {
+        page.heading("Prediction under \(prediction.rules)")
+        page.paragraph(
+            "\(prediction.users) users simulated from the fitted personas from \(prediction.start.rawValue) over \(prediction.days) "
+                + "days, once per draw of their parameters (\(prediction.draws) draws)"
+                + (prediction.baseline.map { ", under \(prediction.rules) (B) and under the log's rules \($0) (A) with the same draws and seeds" }
+                    ?? "")
+                + ". Each: the draws' mean, and mean ± t × sd × √(1 + 1/draws), the 95% interval of a new cohort's value.",
+            className: "note")
+        let shown = { (m: Metric, e: FitPrediction.Estimate?, signed: Bool) -> [String] in
+            guard let e else { return ["–", "–"] }
+            let f = { (x: Double) in signed ? PredictiveCheck.signed(m, x) : m.format(x) }
+            return [f(e.mean), "[\(f(e.low)), \(f(e.high))]"]
+        }
+        let ab = prediction.baseline != nil
+        page.grid(
+            ["metric"] + (ab ? ["A", "95% interval"] : []) + ["B", "95% interval"] + (ab ? ["B − A", "95% interval"] : []),
+            prediction.rows.map { row in
+                [row.metric.label] + (ab ? shown(row.metric, row.baseline, false) : []) + shown(row.metric, row.predicted, false)
+                    + (ab ? shown(row.metric, row.difference, true) : [])
+            })
+        guard ab else { return }
+        let rows = prediction.rows.map { row -> IntervalChart.Row in
+            guard let d = row.difference, let a = row.baseline, a.mean != 0 else {
+                return IntervalChart.Row(
+                    name: row.metric.label, value: nil, low: nil, high: nil, isSignificant: false,
+                    text: "no relative difference: A's value is 0 or not predicted", data: [("id", row.metric.id)])
+            }
+            let scale = 100 / a.mean, ends = [d.low * scale, d.high * scale]
+            let significant = d.low > 0 || d.high < 0
+            return IntervalChart.Row(
+                name: row.metric.label, value: d.mean * scale, low: ends.min()!, high: ends.max()!, isSignificant: significant,
+                text: "A \(row.metric.format(a.mean)), B \(row.metric.format(row.predicted?.mean ?? .nan))"
+                    + (significant ? ": B differs" : ""),
+                data: [("id", row.metric.id)])
+        }
+        var chart = IntervalChart(
+            title: "B against A: the predicted difference of each metric, with its 95% interval",
+            note: "(B − A) / A, both predicted from the same draws; a whisker that does not cross 0 is a predicted change (bold, blue).",
+            heading: "B − A", suffix: "%", rows: rows)
+        chart.sides = (lower: "← B lower", higher: "B higher →")
+        page.figure(chart.svg())
     }
 
     /// The y axis's unit of a metric's chart.
