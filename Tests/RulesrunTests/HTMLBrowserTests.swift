@@ -45,7 +45,7 @@ enum Browser {
     }
 }
 
-/// Each HTML page (simulate, simulate --replicas, compare, sweep, analyze) rendered in headless
+/// Each HTML page (simulate, simulate --replicas, compare, sweep, analyze, fit) rendered in headless
 /// Chromium: the DOM the browser built has the page's sections, tables, every chart with every
 /// element of its SVG, and the embedded JSON (a page the parser cuts short, e.g. by an element left
 /// open, loses them), no script error is logged, and a screenshot 1200 px wide is drawn.
@@ -74,6 +74,11 @@ enum Browser {
             ["The rollout and its users", "What the log could not give", "The relative lift of each metric", "Every metric", "Data"],
             "analysis"
         ),
+        (
+            "fit", ["fit", "log.jsonl", "--persona", "steady", "--check", "users:30,days:3"],
+            ["The log and its users", "Responses", "The unlock gate's choice (earned.gate, responses.price)",
+             "Check on users the fit did not see", "Check on days the fit did not see", "Data"], "fit"
+        ),
     ]
 
     @Test(.enabled(if: Browser.path != nil, Comment(rawValue: Browser.missing)), arguments: pages.map(\.name))
@@ -82,10 +87,15 @@ enum Browser {
         // analyze reads the log of a simulated rollout.
         let dir = name == "analyze" ? try AnalyzeCommandTests.rollout(days: 4, users: 40) : try CLI.folder([:])
         defer { try? FileManager.default.removeItem(at: dir) }
+        // fit reads the log of a simulation.
+        if name == "fit" {
+            let simulated = try CLI.run(["simulate", "8d", "--users", "80", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+        }
         let html = dir.appendingPathComponent("\(name).html")
         var arguments = page.arguments + ["--html", html.path, "--out", dir.appendingPathComponent("\(name).txt").path]
         if name == "compare" { arguments += ["--json"] }
-        let result = try CLI.run(arguments, in: name == "analyze" ? dir : nil)
+        let result = try CLI.run(arguments, in: name == "analyze" || name == "fit" ? dir : nil)
         #expect(result.status == 0 || (name == "compare" && result.status == 1), "\(result.stderr)")
         let source = try String(contentsOf: html, encoding: .utf8)
         let (dom, log) = try Browser.dom(of: html)
