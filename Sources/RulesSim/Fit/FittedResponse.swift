@@ -74,15 +74,22 @@ package struct FittedResponse: Sendable {
 
     /// The section of the text report: what was observed, then the table of parameters.
     var text: String {
-        var lines = [["parameter", "estimate", "95% interval", ""]]
-        for p in parameters {
-            if p.identified {
-                lines.append([p.name, p.shown(p.estimate), "[\(p.shown(p.low)), \(p.shown(p.high))]", ""])
-            } else {
-                lines.append([p.name, p.shown(p.estimate), "–", "not identified: \(p.reason ?? "") (the prior kept)"])
-            }
+        "\(name): \(observed)\n" + PersonaFit.table([Self.header] + Self.rows(parameters) { p, x in p.shown(x) }, left: [0, 3])
+    }
+
+    /// The header of a table of parameters (text and HTML).
+    static let header = ["parameter", "estimate", "95% interval", ""]
+
+    /// A table's row per parameter: its name, estimate (as `shown` writes a number) and interval,
+    /// or why it is not identified and what it keeps (`kept`: the prior, by default).
+    static func rows(
+        _ parameters: [Parameter], kept: (Parameter) -> String = { _ in "the prior kept" }, shown: (Parameter, Double) -> String
+    ) -> [[String]] {
+        parameters.map { p in
+            p.identified
+                ? [p.name, shown(p, p.estimate), "[\(shown(p, p.low)), \(shown(p, p.high))]", ""]
+                : [p.name, shown(p, p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept(p)))"]
         }
-        return "\(name): \(observed)\n" + PersonaFit.table(lines, left: [0, 3])
     }
 
     /// The section of the JSON report.

@@ -18,20 +18,17 @@ extension GateFit {
     /// The report as text, a section after the leaving response's.
     package func text() -> String {
         var out = "\nthe unlock gate's choice (earned.gate, responses.price)\n" + openingsText
-        var lines = [["parameter", "estimate", "95% interval", ""]]
-        for p in parameters {
-            let value = { (x: Double) in Self.number(x, p.name) }
-            if p.identified {
-                lines.append([p.name, value(p.estimate), "[\(value(p.low)), \(value(p.high))]", ""])
-            } else {
-                let kept = p.name.hasPrefix("earned.") ? "its odds against giving up kept" : "the prior kept"
-                lines.append([p.name, value(p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept))"])
-            }
-        }
-        out += "\n" + PersonaFit.table(lines, left: [0, 3])
+        out += "\n" + PersonaFit.table([FittedResponse.header] + tableRows, left: [0, 3])
         out += "P(kind) ∝ its weight, credits' × exp(−sensitivity × (price − reference × minutes) − balance × price / held)"
         out += " at the persona's credit length offered; maximum likelihood, Wald intervals\n"
         return out
+    }
+
+    /// The table's rows: a weight not identified keeps its odds against giving up.
+    var tableRows: [[String]] {
+        FittedResponse.rows(parameters, kept: { $0.name.hasPrefix("earned.") ? "its odds against giving up kept" : "the prior kept" }) {
+            p, x in Self.number(x, p.name)
+        }
     }
 
     /// The report's JSON section.

@@ -77,26 +77,13 @@ extension PersonaFit {
     private func responseSection(_ page: inout HTMLPage, _ response: FittedResponse) {
         page.heading(response.name, level: 3)
         page.paragraph("\(response.observed). Model: \(response.model)", className: "note")
-        Self.parameterGrid(&page, response.parameters) { p, x in p.shown(x) }
+        page.grid(FittedResponse.header, FittedResponse.rows(response.parameters) { p, x in p.shown(x) })
     }
 
     private func gateSection(_ page: inout HTMLPage, _ gate: GateFit) {
         page.heading("The unlock gate's choice (earned.gate, responses.price)")
         page.paragraph(gate.openingsText.replacingOccurrences(of: "\n", with: " "), className: "note")
-        Self.parameterGrid(&page, gate.parameters) { p, x in GateFit.number(x, p.name) }
-    }
-
-    /// A table of parameters: estimate, interval, or why not identified.
-    private static func parameterGrid(
-        _ page: inout HTMLPage, _ parameters: [FittedResponse.Parameter], _ shown: (FittedResponse.Parameter, Double) -> String
-    ) {
-        page.grid(
-            ["parameter", "estimate", "95% interval", ""],
-            parameters.map { p in
-                p.identified
-                    ? [p.name, shown(p, p.estimate), "[\(shown(p, p.low)), \(shown(p, p.high))]", ""]
-                    : [p.name, shown(p, p.estimate), "–", "not identified: \(p.reason ?? "") (the prior kept)"]
-            })
+        page.grid(FittedResponse.header, gate.tableRows)
     }
 
     private func checkSection(_ page: inout HTMLPage, _ check: PredictiveCheck) {
