@@ -71,7 +71,8 @@ struct FitCommand: ParsableCommand {
     @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
     var predictUsers: Int?
     @Option(
-        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))")
+        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))"
+    )
     var draws: Int?
     @Flag(
         inversion: .prefixedNo,
@@ -148,11 +149,13 @@ struct FitCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
                 defer { log.close() }
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
+                fit = try PersonaFit(
+                    input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
                     laterDays: laterDays)
             } else {
                 var log = try AnalyzeCommand.read(events, shard: .whole)
-                fit = try PersonaFit(input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
+                fit = try PersonaFit(
+                    input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
                     laterDays: laterDays)
             }
         } catch let error as ExitCode {
@@ -163,7 +166,8 @@ struct FitCommand: ParsableCommand {
         }
         for line in fit.problems.lines { Terminal.error("\(events): \(line)") }
         if let laterDays, laterDays >= fit.days {
-            Terminal.error("fit: --check days:\(laterDays): the log has \(fit.days) day(s); hold out fewer, so that the fit has days before them")
+            Terminal.error(
+                "fit: --check days:\(laterDays): the log has \(fit.days) day(s); hold out fewer, so that the fit has days before them")
             throw ExitCode(2)
         }
         // The fitted personas: one, or one per segment, each loaded and checked as simulate would.
@@ -222,7 +226,8 @@ struct FitCommand: ParsableCommand {
             if part.hasPrefix("days:") {
                 guard let d = Int(part.dropFirst(5)), (1...LaterDaysCheck.maxDays).contains(d) else {
                     throw ValidationError(
-                        "--check: expected days:D, D the log's last days held out of the fit (1 to \(LaterDaysCheck.maxDays)), found \(part)")
+                        "--check: expected days:D, D the log's last days held out of the fit (1 to \(LaterDaysCheck.maxDays)), found \(part)"
+                    )
                 }
                 days = d
             } else {
@@ -242,7 +247,9 @@ struct FitCommand: ParsableCommand {
     }
 
     /// The held-out users against as many simulated from the fitted personas over the log's days.
-    static func check(_ fit: PersonaFit, heldOut: PredictiveCheck.HeldOut, cohort: FittedCohort, replay: ArmReplay) throws
+    static func check(
+        _ fit: PersonaFit, heldOut: PredictiveCheck.HeldOut, cohort: FittedCohort, replay: ArmReplay
+    ) throws
         -> PredictiveCheck
     {
         let users = fit.heldOut.first?.n ?? 0

@@ -93,7 +93,10 @@ import Testing
     @Test func twoKindsOfUsersAreFoundAsTwoSegments() throws {
         let dir = try CLI.folder(["keen.lua": Self.habitPersona("read", 0.9, 0.005), "casual.lua": Self.habitPersona("read", 0.4, 0.04)])
         let simulated = try CLI.run(
-            ["simulate", "20d", "--users", "400", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
+            [
+                "simulate", "20d", "--users", "400", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
+                "2",
+            ],
             in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(
@@ -121,7 +124,9 @@ import Testing
         for (s, truth) in [(keen, (rate: 0.9, base: 0.005)), (1 - keen, (rate: 0.4, base: 0.04))] {
             near(list[s], 0.5, "share of segment \(s + 1)")
             near(rates[s], truth.rate, "rate of segment \(s + 1)")
-            near(Self.parameters(list[s], "leaving").first { $0["name"] as? String == "base" } ?? [:], truth.base, "base of segment \(s + 1)")
+            near(
+                Self.parameters(list[s], "leaving").first { $0["name"] as? String == "base" } ?? [:], truth.base, "base of segment \(s + 1)"
+            )
         }
         #expect(fitted.stderr.contains("simulate their users with --persona fitted-1.lua:"), "\(fitted.stderr)")
         let mix = try #require(fitted.stderr.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
@@ -136,7 +141,8 @@ import Testing
     @Test func eventsTheRulesRefuseAreCountedWithTheirLines() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "6d", "--users", "30", "--no-db", "--events", "log.jsonl", "--persona", "steady", "--start", "2026-03-02"], in: dir)
+            ["simulate", "6d", "--users", "30", "--no-db", "--events", "log.jsonl", "--persona", "steady", "--start", "2026-03-02"], in: dir
+        )
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let log = dir.appendingPathComponent("log.jsonl")
         var text = try String(contentsOf: log, encoding: .utf8)
@@ -156,7 +162,9 @@ import Testing
         let json = try Self.object(try CLI.run(["fit", "log.jsonl", "--format", "json"], in: dir).stdout)
         let refused = try #require(json["refused"] as? [[String: Any]])
         #expect(refused.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } >= 2, "\(refused)")
-        #expect(refused.contains { ($0["examples"] as? [String] ?? []).contains { $0.hasPrefix("line \(lines + 3): intruder:") } }, "\(refused)")
+        #expect(
+            refused.contains { ($0["examples"] as? [String] ?? []).contains { $0.hasPrefix("line \(lines + 3): intruder:") } }, "\(refused)"
+        )
     }
 
     /// `--check users:25`: a quarter of the users is held out of the fit and compared with as many
@@ -173,7 +181,8 @@ import Testing
             """
         }
         let dir = try CLI.folder(["truth.lua": persona(exit: 0.5), "wrong.lua": persona(exit: 0.1)])
-        let simulated = try CLI.run(["simulate", "14d", "--users", "240", "--no-db", "--events", "log.jsonl", "--persona", "truth.lua"], in: dir)
+        let simulated = try CLI.run(
+            ["simulate", "14d", "--users", "240", "--no-db", "--events", "log.jsonl", "--persona", "truth.lua"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(
             ["fit", "log.jsonl", "--persona", "wrong.lua", "--check", "users:25", "--format", "json", "--html", "fit.html"], in: dir)
@@ -233,7 +242,8 @@ import Testing
         var totals: [String: [String: Any]] = [:]
         for name in ["steady", "tired"] {
             let log = "\(name).jsonl"
-            let simulated = try CLI.run(["simulate", "14d", "--users", "150", "--no-db", "--events", log, "--persona", "\(name).lua"], in: dir)
+            let simulated = try CLI.run(
+                ["simulate", "14d", "--users", "150", "--no-db", "--events", log, "--persona", "\(name).lua"], in: dir)
             #expect(simulated.status == 0, "\(simulated.stderr)")
             let fitted = try CLI.run(
                 ["fit", log, "--persona", "\(name).lua", "--check", "days:4", "--format", "json", "--html", "\(name).html"], in: dir)
@@ -264,7 +274,8 @@ import Testing
     /// log's end by their streak then, each user once, with the chi-square test of one distribution.
     @Test func theStreaksAtTheLastDayAreCompared() throws {
         let dir = try CLI.folder([:])
-        let simulated = try CLI.run(["simulate", "10d", "--users", "120", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+        let simulated = try CLI.run(
+            ["simulate", "10d", "--users", "120", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--check", "users:30", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")

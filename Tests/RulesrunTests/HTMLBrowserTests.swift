@@ -15,7 +15,8 @@ enum Browser {
         return nil
     }()
 
-    static let missing = "Chromium is not installed (no chromium, chromium-browser or google-chrome on the PATH): "
+    static let missing =
+        "Chromium is not installed (no chromium, chromium-browser or google-chrome on the PATH): "
         + "the pages are not rendered; scripts/install-deps.sh installs it"
 
     /// The page's DOM once Chromium has loaded it (`--dump-dom`), and what Chromium logged
@@ -62,8 +63,10 @@ enum Browser {
         ),
         (
             "compare", ["compare", "rules", "examples/graduated-recovery"] + CompareHTMLTests.small,
-            ["The two rule sets and the run", "B − A: which differences are more than noise", "Day by day: A solid, B dashed",
-             "The other comparisons", "Data"], "compare"
+            [
+                "The two rule sets and the run", "B − A: which differences are more than noise", "Day by day: A solid, B dashed",
+                "The other comparisons", "Data",
+            ], "compare"
         ),
         (
             "sweep", ["sweep", "7d", "--users", "50", "--seed", "1", "--set", "escalation.recover_after[3]=1,3,5"],
@@ -76,8 +79,10 @@ enum Browser {
         ),
         (
             "fit", ["fit", "log.jsonl", "--persona", "steady", "--check", "users:30,days:3"],
-            ["The log and its users", "Responses", "The unlock gate's choice (earned.gate, responses.price)",
-             "Check on users the fit did not see", "Check on days the fit did not see", "Data"], "fit"
+            [
+                "The log and its users", "Responses", "The unlock gate's choice (earned.gate, responses.price)",
+                "Check on users the fit did not see", "Check on days the fit did not see", "Data",
+            ], "fit"
         ),
     ]
 
@@ -89,7 +94,8 @@ enum Browser {
         defer { try? FileManager.default.removeItem(at: dir) }
         // fit reads the log of a simulation.
         if name == "fit" {
-            let simulated = try CLI.run(["simulate", "8d", "--users", "80", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+            let simulated = try CLI.run(
+                ["simulate", "8d", "--users", "80", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
             #expect(simulated.status == 0, "\(simulated.stderr)")
         }
         let html = dir.appendingPathComponent("\(name).html")

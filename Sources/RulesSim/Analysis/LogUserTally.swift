@@ -147,7 +147,9 @@ struct LogUserTally {
                     let due = model.isDue(on: date, from: model.startDate ?? first) ? model.timesPerDay : 0
                     tally.days[k].habitPlanned += due
                     tally.habitDays[k].append(
-                        HabitDay(task: task, due: due, done: doneToday[task] ?? 0, streak: startStreaks[task] ?? 0, freezes: startFreezes[task] ?? 0))
+                        HabitDay(
+                            task: task, due: due, done: doneToday[task] ?? 0, streak: startStreaks[task] ?? 0,
+                            freezes: startFreezes[task] ?? 0))
                 }
             }
             let streaks = uses.habits ? try engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) : nil
@@ -167,7 +169,8 @@ struct LogUserTally {
             if uses.habits, let streaks = try known ?? engine.habitStreaks(ofRecorded: name, at: startOf(k + 1)) {
                 habits = streaks.map { ($0.0, $0.1.current) }.sorted { $0.task < $1.task }
             }
-            let state = TeamMetricDay.State(pressure: view, balance: uses.earned ? (earnedStarted ? ledger.balance : 0) : nil, habits: habits)
+            let state = TeamMetricDay.State(
+                pressure: view, balance: uses.earned ? (earnedStarted ? ledger.balance : 0) : nil, habits: habits)
             try team!.endDay(state: state, into: &tally.days[k], next: first.adding(days: k + 1))
         }
         /// Time passes to the start of day `k` (a tick the log does not have), which ends day k − 1.

@@ -181,7 +181,8 @@ package struct RolloutAnalysis: Sendable {
 
     /// An analysis from its parts (``merge(_:)``, a report read back).
     package init(
-        experiment: Experiment, shard: Shard, days: Int?, users: [Int], team: [TeamMetric], moments: [(metric: Metric, arms: [MetricMoments])],
+        experiment: Experiment, shard: Shard, days: Int?, users: [Int], team: [TeamMetric],
+        moments: [(metric: Metric, arms: [MetricMoments])],
         quantiles: [(metric: Metric, arms: [[Int]])], apps: Set<Metric.App>, problems: EventLog.Problems, failures: [RuleFailures],
         events: Int
     ) {

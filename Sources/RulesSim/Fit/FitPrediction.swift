@@ -111,23 +111,30 @@ extension FitPrediction {
         out += " from \(start.rawValue) over \(days) days,"
         out += " \(draws) draws of their parameters"
         out += baseline.map { "; the baseline A: \($0) (the same draws and seeds)\n" } ?? "\n"
+        out += PersonaFit.table([header] + tableRows, left: [0])
+        out += "(each: the draws' mean, and mean ± t × sd × √(1 + 1/draws), the 95% interval of a new cohort's value)\n"
+        return out
+    }
+
+    /// The table of the text and HTML reports: its header (A and B − A with a baseline), and a row per metric.
+    var header: [String] {
+        ["metric"] + (baseline == nil ? [] : ["A", "95% interval"]) + ["B", "95% interval"]
+            + (baseline == nil ? [] : ["B − A", "95% interval"])
+    }
+
+    var tableRows: [[String]] {
         let shown = { (m: Metric, e: Estimate?, signed: Bool) -> [String] in
             guard let e else { return ["–", ""] }
             let f = { (x: Double) in signed ? PredictiveCheck.signed(m, x) : m.format(x) }
             return [f(e.mean), "[\(f(e.low)), \(f(e.high))]"]
         }
-        var lines = [["metric"] + (baseline == nil ? [] : ["A", "95% interval"]) + ["B", "95% interval"]]
-        if baseline != nil { lines[0] += ["B − A", "95% interval"] }
-        for row in rows {
+        return rows.map { row in
             var line = [row.metric.label]
             if baseline != nil { line += shown(row.metric, row.baseline, false) }
             line += shown(row.metric, row.predicted, false)
             if baseline != nil { line += shown(row.metric, row.difference, true) }
-            lines.append(line)
+            return line
         }
-        out += PersonaFit.table(lines, left: [0])
-        out += "(each: the draws' mean, and mean ± t × sd × √(1 + 1/draws), the 95% interval of a new cohort's value)\n"
-        return out
     }
 
     /// The section of the JSON report.

@@ -43,7 +43,9 @@ package struct FittedResponse: Sendable {
 
         /// The parameter in a JSON report: its estimate, and its interval or why it is not identified.
         var json: JSONValue {
-            var members: [(String, JSONValue)] = [("name", .string(name)), ("estimate", .double(estimate)), ("identified", .bool(identified))]
+            var members: [(String, JSONValue)] = [
+                ("name", .string(name)), ("estimate", .double(estimate)), ("identified", .bool(identified)),
+            ]
             if identified {
                 members += [("low", .double(low)), ("high", .double(high))]
             } else {
@@ -105,7 +107,8 @@ package struct FittedResponse: Sendable {
     var comment: String {
         parameters.map { p in
             "--   \(name) \(p.name) = "
-                + (p.identified ? "\(p.shown(p.estimate)) [\(p.shown(p.low)), \(p.shown(p.high))]" : "not identified (\(p.reason ?? "")): kept")
+                + (p.identified
+                    ? "\(p.shown(p.estimate)) [\(p.shown(p.low)), \(p.shown(p.high))]" : "not identified (\(p.reason ?? "")): kept")
                 + "\n"
         }.joined()
     }

@@ -48,7 +48,8 @@ struct GateOpenings: Sendable {
             switch decision {
             case .unlockGate(let app, let attempt?):
                 waiting[app] = openings.count
-                openings.append(Opening(options: GateOptions(attempt.options), retry: denied.contains(app), held: held, chosen: nil, day: day))
+                openings.append(
+                    Opening(options: GateOptions(attempt.options), retry: denied.contains(app), held: held, chosen: nil, day: day))
                 denied.remove(app)
             case .unlock(let unlock):
                 if case .denied = unlock.outcome { denied.insert(unlock.app) } else { denied.remove(unlock.app) }

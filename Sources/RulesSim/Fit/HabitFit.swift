@@ -65,7 +65,8 @@ enum HabitFit {
             terms: tasks.map { task in
                 LogisticResponse.Term(
                     name: "rate[\(task)]",
-                    lua: "for _, h in ipairs(persona.habits or {}) do if h.task == \(KnobOverride.literal(.string(task))) then h.rate = %@ end end",
+                    lua:
+                        "for _, h in ipairs(persona.habits or {}) do if h.task == \(KnobOverride.literal(.string(task))) then h.rate = %@ end end",
                     covariate: "the task \(task)", probability: true)
             } + [
                 .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak"),

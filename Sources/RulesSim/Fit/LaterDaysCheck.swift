@@ -101,20 +101,21 @@ extension LaterDaysCheck {
     package var text: String {
         var out = "\ncheck on days the fit did not see: the log's last \(days) day\(days == 1 ? "" : "s") of each user held out;"
         out += " each choice on them predicted from the fit and the user's state as replayed\n"
-        var lines = [["response", "choices", "observed", "expected", "difference", "95% interval", ""]]
-        for row in rows {
-            guard row.reason == nil else {
-                lines.append([row.response, "–", "–", "–", "–", "–", row.reason ?? ""])
-                continue
-            }
+        return out + PersonaFit.table([Self.header] + tableRows, left: [0, 6])
+    }
+
+    /// The table of the text and HTML reports: its header, and a row per response.
+    static let header = ["response", "choices", "observed", "expected", "difference", "95% interval", ""]
+    var tableRows: [[String]] {
+        rows.map { row in
+            guard row.reason == nil else { return [row.response, "–", "–", "–", "–", "–", row.reason ?? ""] }
             let t = row.total
-            lines.append([
+            return [
                 row.response, String(format: "%.0f", t.choices), String(format: "%.0f", t.observed), String(format: "%.1f", t.expected),
                 String(format: "%+.1f", t.observed - t.expected), String(format: "[%+.1f, %+.1f]", t.low, t.high),
                 t.differs ? "differs" : "agrees",
-            ])
+            ]
         }
-        return out + PersonaFit.table(lines, left: [0, 6])
     }
 
     /// The section of the JSON report.

@@ -144,8 +144,7 @@ package struct LogisticFit: Sendable {
     /// Newton's method from `start` on the parameters `index` (the others held at their start):
     /// each step halved until the log-likelihood does not fall, at most 100 steps. Returns the last
     /// β with its terms, and whether the steps settled (the last moved no parameter by 1e-10).
-    static func newton(from start: [Double], index: [Int], _ terms: ([Double]) -> Terms) -> (beta: [Double], terms: Terms, settled: Bool)
-    {
+    static func newton(from start: [Double], index: [Int], _ terms: ([Double]) -> Terms) -> (beta: [Double], terms: Terms, settled: Bool) {
         var beta = start
         var current = terms(beta)
         for _ in 0..<100 {

@@ -46,7 +46,10 @@ extension PersonaFit {
         if let firstDay { rows.append(("days", "\(days), each user's own from its first (the earliest \(firstDay.rawValue))")) }
         if refusals.total > 0 {
             rows.append(
-                ("events the rules refused", "\(refusals.total): " + refusals.codes.map { "\($0) \(refusals.counts[$0]!)" }.joined(separator: ", ")))
+                (
+                    "events the rules refused",
+                    "\(refusals.total): " + refusals.codes.map { "\($0) \(refusals.counts[$0]!)" }.joined(separator: ", ")
+                ))
         }
         if !failures.isEmpty { rows.append(("rule failures while replaying", failures.countsText)) }
         page.table(rows)
@@ -70,7 +73,9 @@ extension PersonaFit {
                 guard let ll = c.logLikelihood, let p = c.parameters, let bic = c.bic else {
                     return ["\(c.segments)", "–", "–", "–", "not fitted: \(c.failure ?? "")"]
                 }
-                return ["\(c.segments)", String(format: "%.3f", ll), "\(p)", String(format: "%.3f", bic), c.segments == chosen ? "chosen" : ""]
+                return [
+                    "\(c.segments)", String(format: "%.3f", ll), "\(p)", String(format: "%.3f", bic), c.segments == chosen ? "chosen" : "",
+                ]
             }, marked: candidates.map { $0.segments == chosen && $0.bic != nil })
     }
 
@@ -140,15 +145,11 @@ extension PersonaFit {
             let days = zip(curve.observed, curve.simulated).prefix { $0.0 != nil && $0.1 != nil }.count
             guard days > 0 else { continue }
             let scale = curve.metric.isShare ? 100.0 : 1
-            var simulated = ChartSeries(
-                key: "simulated", name: "simulated", color: "#e65100", values: curve.simulated.prefix(days).map { scale * $0! })
-            simulated.dashed = true
-            let chart = LineChart(
+            let chart = Self.observedBeside(
                 title: curve.metric.label, unit: Self.unitName(curve.metric), axis: TimeAxis(start: check.start, days: days),
-                series: [
-                    ChartSeries(key: "observed", name: "held-out users", color: "#0d47a1", values: curve.observed.prefix(days).map { scale * $0! }),
-                    simulated,
-                ])
+                observed: ("held-out users", curve.observed.prefix(days).map { scale * $0! }),
+                beside: ChartSeries(
+                    key: "simulated", name: "simulated", color: "", values: curve.simulated.prefix(days).map { scale * $0! }))
             page.figure(chart.svg())
         }
     }
@@ -161,29 +162,19 @@ extension PersonaFit {
                 + "observed against those expected, with the 95% interval of the difference (the choices' chance and the parameters' "
                 + "uncertainty); day by day, the observed share (solid) against the expected one (dashed, its band the interval).",
             className: "note")
-        page.grid(
-            ["response", "choices", "observed", "expected", "difference", "95% interval", ""],
-            later.rows.map { row in
-                guard row.reason == nil else { return [row.response, "–", "–", "–", "–", "–", row.reason ?? ""] }
-                let t = row.total
-                return [
-                    row.response, String(format: "%.0f", t.choices), String(format: "%.0f", t.observed), String(format: "%.1f", t.expected),
-                    String(format: "%+.1f", t.observed - t.expected), String(format: "[%+.1f, %+.1f]", t.low, t.high),
-                    t.differs ? "differs" : "agrees",
-                ]
-            }, marked: later.rows.map { $0.reason == nil && $0.total.differs })
+        page.grid(LaterDaysCheck.header, later.tableRows, marked: later.rows.map { $0.reason == nil && $0.total.differs })
         let start = firstDay.flatMap { $0.adding(days: max(0, days - later.days)) } ?? SimulationConfig.defaultStart
         for row in later.rows where row.reason == nil {
             let days = row.byDay.prefix { $0.choices > 0 }
             guard !days.isEmpty else { continue }
             let share = { (x: Double, d: LaterDaysCheck.Day) in 100 * x / d.choices }
-            var expected = ChartSeries(
-                key: "expected", name: "expected", color: "#e65100", values: days.map { share($0.expected, $0) },
-                low: days.map { share($0.expected - ($0.high - $0.low) / 2, $0) }, high: days.map { share($0.expected + ($0.high - $0.low) / 2, $0) })
-            expected.dashed = true
-            let chart = LineChart(
+            let chart = Self.observedBeside(
                 title: "\(row.response): the share of choices with the outcome", unit: "%", axis: TimeAxis(start: start, days: days.count),
-                series: [ChartSeries(key: "observed", name: "observed", color: "#0d47a1", values: days.map { share($0.observed, $0) }), expected])
+                observed: ("observed", days.map { share($0.observed, $0) }),
+                beside: ChartSeries(
+                    key: "expected", name: "expected", color: "", values: days.map { share($0.expected, $0) },
+                    low: days.map { share($0.expected - ($0.high - $0.low) / 2, $0) },
+                    high: days.map { share($0.expected + ($0.high - $0.low) / 2, $0) }))
             page.figure(chart.svg())
         }
     }
@@ -193,22 +184,14 @@ extension PersonaFit {
         page.paragraph(
             "\(prediction.users) users simulated from the fitted personas from \(prediction.start.rawValue) over \(prediction.days) "
                 + "days, once per draw of their parameters (\(prediction.draws) draws)"
-                + (prediction.baseline.map { ", under \(prediction.rules) (B) and under the log's rules \($0) (A) with the same draws and seeds" }
+                + (prediction.baseline.map {
+                    ", under \(prediction.rules) (B) and under the log's rules \($0) (A) with the same draws and seeds"
+                }
                     ?? "")
                 + ". Each: the draws' mean, and mean ± t × sd × √(1 + 1/draws), the 95% interval of a new cohort's value.",
             className: "note")
-        let shown = { (m: Metric, e: FitPrediction.Estimate?, signed: Bool) -> [String] in
-            guard let e else { return ["–", "–"] }
-            let f = { (x: Double) in signed ? PredictiveCheck.signed(m, x) : m.format(x) }
-            return [f(e.mean), "[\(f(e.low)), \(f(e.high))]"]
-        }
         let ab = prediction.baseline != nil
-        page.grid(
-            ["metric"] + (ab ? ["A", "95% interval"] : []) + ["B", "95% interval"] + (ab ? ["B − A", "95% interval"] : []),
-            prediction.rows.map { row in
-                [row.metric.label] + (ab ? shown(row.metric, row.baseline, false) : []) + shown(row.metric, row.predicted, false)
-                    + (ab ? shown(row.metric, row.difference, true) : [])
-            })
+        page.grid(prediction.header, prediction.tableRows)
         guard ab else { return }
         let rows = prediction.rows.map { row -> IntervalChart.Row in
             guard let d = row.difference, let a = row.baseline, a.mean != 0 else {
@@ -230,6 +213,18 @@ extension PersonaFit {
             heading: "B − A", suffix: "%", rows: rows)
         chart.sides = (lower: "← B lower", higher: "B higher →")
         page.figure(chart.svg())
+    }
+
+    /// A chart of an observed series (solid, blue) and what the fit gives beside it (dashed, orange).
+    private static func observedBeside(
+        title: String, unit: String, axis: TimeAxis, observed: (name: String, values: [Double]), beside: ChartSeries
+    ) -> LineChart {
+        var beside = beside
+        beside.color = "#e65100"
+        beside.dashed = true
+        return LineChart(
+            title: title, unit: unit, axis: axis,
+            series: [ChartSeries(key: "observed", name: observed.name, color: "#0d47a1", values: observed.values), beside])
     }
 
     /// The y axis's unit of a metric's chart.

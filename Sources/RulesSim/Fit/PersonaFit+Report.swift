@@ -20,7 +20,10 @@ extension PersonaFit {
             var lines = [["segments", "log-likelihood", "parameters", "BIC", ""]]
             for c in candidates {
                 if let ll = c.logLikelihood, let p = c.parameters, let bic = c.bic {
-                    lines.append(["\(c.segments)", String(format: "%.3f", ll), "\(p)", String(format: "%.3f", bic), c.segments == chosen ? "chosen" : ""])
+                    lines.append([
+                        "\(c.segments)", String(format: "%.3f", ll), "\(p)", String(format: "%.3f", bic),
+                        c.segments == chosen ? "chosen" : "",
+                    ])
                 } else {
                     lines.append(["\(c.segments)", "–", "–", "–", "not fitted: \(c.failure ?? "")"])
                 }
@@ -64,7 +67,10 @@ extension PersonaFit {
             let tried: [JSONValue] = candidates.map { c in
                 var m: [(String, JSONValue)] = [("segments", .int(c.segments))]
                 if let ll = c.logLikelihood, let p = c.parameters, let bic = c.bic {
-                    m += [("log_likelihood", .double(ll)), ("parameters", .int(p)), ("bic", .double(bic)), ("iterations", .int(c.iterations ?? 0))]
+                    m += [
+                        ("log_likelihood", .double(ll)), ("parameters", .int(p)), ("bic", .double(bic)),
+                        ("iterations", .int(c.iterations ?? 0)),
+                    ]
                 } else {
                     m.append(("failure", .string(c.failure ?? "")))
                 }
@@ -76,7 +82,8 @@ extension PersonaFit {
                     ("responses", .array(s.responses.map(\.json))),
                 ])
             }
-            members.append(("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
+            members.append(
+                ("segments", .object([("chosen", .int(max(1, segments.count))), ("tried", .array(tried)), ("list", .array(list))])))
         }
         if let check { members.append(("check", check.json)) }
         if let later { members.append(("later_days", later.json)) }

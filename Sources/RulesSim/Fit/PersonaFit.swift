@@ -97,7 +97,8 @@ package struct PersonaFit: Sendable {
             if let heldOut, heldOut.holds(assigned.user.name) {
                 let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
                 return User(
-                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], failures: tally.failures,
+                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:],
+                    failures: tally.failures,
                     refusals: tally.refusals, heldOut: part)
             }
             // With later days held out: the fit's days are those before the log's last `laterDays`

@@ -51,7 +51,8 @@ package struct PredictiveCheck: Sendable {
     /// users simulated from `fit`'s personas (``FittedCohort``) from `start` over `days` days under
     /// `replay`'s rules (its rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedStreaks: [Int], observedUsers: Int, metrics: [Metric], fit: PersonaFit,
+        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedStreaks: [Int], observedUsers: Int,
+        metrics: [Metric], fit: PersonaFit,
         cohort: FittedCohort, replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
         let counted = try cohort.counted(

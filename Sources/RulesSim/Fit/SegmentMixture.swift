@@ -84,7 +84,8 @@ struct SegmentMixture: Sendable {
         var best: State?
         for start in 0..<(k == 1 ? 1 : Self.starts) {
             var state = State(designs: designs, rows: rows, free: free, k: k, users: users)
-            state.responsibilities = start == 0 ? Self.quantileStart(rows, k: k, users: users) : Self.drawnStart(k: k, users: users, seed: start)
+            state.responsibilities =
+                start == 0 ? Self.quantileStart(rows, k: k, users: users) : Self.drawnStart(k: k, users: users, seed: start)
             try state.run(upTo: Self.shortRun)
             if best == nil || state.logLikelihood > best!.logLikelihood + 1e-9 { best = state }
         }
@@ -238,7 +239,10 @@ struct SegmentMixture: Sendable {
         /// responsibilities `r` for the segment (observations, and those with the outcome).
         func weighted(_ r: [[Double]]) -> [[(n: [Double], y: [Double])]] {
             rows.map { design in
-                var sums = Array(repeating: (n: Array(repeating: 0.0, count: design.patterns.count), y: Array(repeating: 0.0, count: design.patterns.count)), count: k)
+                var sums = Array(
+                    repeating: (
+                        n: Array(repeating: 0.0, count: design.patterns.count), y: Array(repeating: 0.0, count: design.patterns.count)
+                    ), count: k)
                 for u in 0..<users {
                     for s in 0..<k where r[u][s] > 0 {
                         let w = r[u][s]
@@ -332,7 +336,9 @@ struct SegmentMixture: Sendable {
             var index: [Free] = []
             for (d, design) in designs.enumerated() {
                 for s in 0..<k {
-                    for j in 0..<design.bases where free[d][j] && !(absent.isEmpty ? false : absent[d][s][j]) { index.append(.base(d, s, j)) }
+                    for j in 0..<design.bases where free[d][j] && !(absent.isEmpty ? false : absent[d][s][j]) {
+                        index.append(.base(d, s, j))
+                    }
                 }
                 for j in design.bases..<design.prior.count where free[d][j] { index.append(.effect(d, j)) }
             }

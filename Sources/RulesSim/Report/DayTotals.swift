@@ -69,7 +69,8 @@ package struct DayTotals: Codable, Sendable, Equatable {
     package func team(_ id: String) -> TeamMetricTotals? { team.first { $0.id == id } }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case users, active, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders", commitments, yes, no, missed, shields
+        case users, active, habitUsers = "habit_users", migaUsers = "miga_users", tiers, reminders, maxReminders = "max_reminders",
+            commitments, yes, no, missed, shields
         case habitDone = "habit_done", habitPlanned = "habit_planned", exits = "exits_to_focus", deepens = "deepen_pause"
         case proceeds = "proceed_to_app", refused = "refused_events", events, streaks = "streak_histogram", earned
         case habitSkips = "habit_skips", freezesEquipped = "freezes_equipped", freezesUsed = "freezes_used", habitLate = "habit_late"
