@@ -64,4 +64,23 @@ struct ProofCacheTests {
         #expect(first.provedInputs.map(\.1) == second.provedInputs.map(\.1))
         #expect(first.unproved == second.unproved)
     }
+
+    /// A knob override is in the keys of its file and of the files loaded after it, not of those
+    /// before (their proofs ran before it was applied): two values of a pricing knob prove the
+    /// escalation and streak files once, and both loads find the same proofs.
+    @Test func anOverrideIsProvedWithItsFileAndTheFilesAfterItOnly() throws {
+        let (folder, mark) = try Self.uniqueRules()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func load(_ cap: Int64) throws -> RuleSet {
+            try RuleSet.load(folder.path, overrides: [try KnobOverride(path: "pricing.rollover_cap", value: .integer(cap))])
+        }
+        let five = try load(5)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count)
+        let seven = try load(7)
+        // pricing.lua and the two files after it (quests.lua, modes.lua) again; escalation.lua and streaks.lua remembered.
+        #expect(RuleSet.fileNames.firstIndex(of: "pricing.lua") == 2)
+        #expect(Self.remembered(mark) == RuleSet.fileNames.count + 3)
+        #expect(five.provedInputs.map(\.1) == seven.provedInputs.map(\.1))
+        #expect(five.unproved == seven.unproved)
+    }
 }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func eachArmsFiguresAreThoseTheSimulationReportedForIt() throws {
-        let dir = try Self.rollout()
+        let dir = try Self.rollout(days: 6, users: 48)
         let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
         #expect(analyzed.status == 0, "\(analyzed.stderr)")
         let report = try Self.object(analyzed.stdout)

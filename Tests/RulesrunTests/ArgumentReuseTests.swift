@@ -45,8 +45,8 @@ import Testing
         let out = try CLI.folder([:]).appendingPathComponent("compare").path
         try expectSameOutput(
             [
-                "compare", "rules", folder, "--runs", "6", "--days", "14", "--seed", "4", "--population-users", "10",
-                "--population-replicas", "1", "--economy-runs", "2", "--economy-days", "14", "--habit-runs", "2", "--habit-days", "14",
+                "compare", "rules", folder, "--runs", "4", "--days", "7", "--seed", "4", "--population-users", "10",
+                "--population-replicas", "1", "--economy-runs", "2", "--economy-days", "7", "--habit-runs", "2", "--habit-days", "7",
                 "--out", out,
             ],
             status: 1)

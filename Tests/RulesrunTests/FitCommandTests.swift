@@ -58,7 +58,7 @@ import Testing
     @Test func whatTheLogCannotInformIsSaidSo() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "10d", "--users", "200", "--db", "log.sqlite", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+            ["simulate", "10d", "--users", "100", "--db", "log.sqlite", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -93,10 +93,7 @@ import Testing
     @Test func twoKindsOfUsersAreFoundAsTwoSegments() throws {
         let dir = try CLI.folder(["keen.lua": Self.habitPersona("read", 0.9, 0.005), "casual.lua": Self.habitPersona("read", 0.4, 0.04)])
         let simulated = try CLI.run(
-            [
-                "simulate", "20d", "--users", "400", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
-                "2",
-            ],
+            ["simulate", "20d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
             in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(

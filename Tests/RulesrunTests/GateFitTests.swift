@@ -52,7 +52,7 @@ import Testing
     @Test func onePriceLeavesTheSensitivityNotIdentified() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "7d", "--users", "100", "--no-db", "--events", "log.jsonl", "--seed", "2", "--persona", "focus-user"], in: dir)
+            ["simulate", "5d", "--users", "60", "--no-db", "--events", "log.jsonl", "--seed", "2", "--persona", "focus-user"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "focus-user", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")

@@ -19,7 +19,7 @@ import Testing
     static func simulate(_ dir: URL, _ extra: [String]) throws -> CLI.Result {
         try CLI.run(
             [
-                "simulate", "30d", "--users", "10", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
+                "simulate", "22d", "--users", "10", "--no-db", "--rules", dir.appendingPathComponent("rules").path,
                 "--persona-dir", CLI.packageRoot.appendingPathComponent("examples/personas").path,
             ] + extra, in: dir)
     }
@@ -73,7 +73,7 @@ import Testing
         try RuntimeFailure.error.write(to: dir.appendingPathComponent(rules + "/escalation.lua"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
             at: CLI.packageRoot.appendingPathComponent("examples/personas"), to: dir.appendingPathComponent(personas))
-        let run = try CLI.run(["simulate", "30d", "--users", "10", "--no-db", "--rules=" + rules, "--persona-dir", personas], in: dir)
+        let run = try CLI.run(["simulate", "22d", "--users", "10", "--no-db", "--rules=" + rules, "--persona-dir", personas], in: dir)
         #expect(run.status == 1, "\(run.stderr)")
         let first = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("first failure: ") })
         let replay = try #require(run.stderr.split(separator: "\n").first { $0.contains("replay it: ") })
@@ -109,7 +109,7 @@ import Testing
         #expect(counts(merged.stderr).replacingOccurrences(of: "rulesrun merge", with: "rulesrun simulate") == counts(whole.stderr))
         let firstLine = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("first failure: ") }.map(String.init) }
         #expect(firstLine(merged.stderr) != nil && firstLine(merged.stderr) == firstLine(whole.stderr), "\(merged.stderr)")
-        #expect(merged.stderr.contains("run the user alone: rulesrun simulate 30d"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("run the user alone: rulesrun simulate 22d"), "\(merged.stderr)")
     }
 
     /// The replay file's path is checked as every output is: a FIFO there is refused, not opened

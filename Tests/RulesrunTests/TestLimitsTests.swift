@@ -134,7 +134,7 @@ import Testing
     @Test(.timeLimit(.minutes(5))) func manyTestsEachUsingTheirWholeBudgetStopAtTheRunsTimeLimit() throws {
         let busy = (0..<3_000).map { "function test_\($0)() while true do end end" }.joined(separator: "\n")
         let dir = try Self.variant(["tests/busy_test.lua": busy + "\n", "tests/later_test.lua": "function test_later() end\n"])
-        let result = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--timeout", "2"], in: dir)
+        let result = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--timeout", "1"], in: dir)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let notRun = try #require(lines.firstIndex { $0 == "ERROR tests/busy_test.lua:1 (not run)" }, "\(result.stdout)")
@@ -145,10 +145,10 @@ import Testing
         let after = last.map { " after \($0.output.1)" } ?? ""
         #expect(
             lines[notRun + 1]
-                == "    the run's time limit (2 s, --timeout) was reached\(after): \(3_000 - ran) more tests of tests/busy_test.lua and the tests of tests/later_test.lua did not run"
+                == "    the run's time limit (1 s, --timeout) was reached\(after): \(3_000 - ran) more tests of tests/busy_test.lua and the tests of tests/later_test.lua did not run"
         )
         #expect(lines.last == "0 passed, \(ran) failed, 1 error")
-        let junit = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--timeout", "2", "--format", "junit"], in: dir)
+        let junit = try CLI.run(["test", dir.path, "--no-inherit", "--no-explain", "--timeout", "1", "--format", "junit"], in: dir)
         #expect(junit.status == 2)
         #expect(junit.stdout.contains("name=\"(not run)\""))
         #expect(junit.stdout.contains("more tests of tests/busy_test.lua and the tests of tests/later_test.lua did not run"))

@@ -4,7 +4,8 @@ import Synchronization
 /// The proofs of rule files already proved in this process, by everything their result depends
 /// on: the bytes of the files loaded so far (the file and those before it in the same host) with
 /// the names messages give them (not their paths, nor the folder's: a folder reached by another
-/// path, such as a link, or copied elsewhere proves the same), the overrides, the limits, the seed,
+/// path, such as a link, or copied elsewhere proves the same), the overrides of those files (a
+/// `sweep` of a pricing knob proves the escalation and streak files once), the limits, the seed,
 /// the host's random state before the proof, and its instruction count when near the validation
 /// budget (``Entry/holds(from:)``). A file proved again (`watch` at each save of another file, `compare` and
 /// `sweep` loading a folder many times, a test process running many commands on one folder) gets

@@ -154,7 +154,11 @@ package final class RuleSet {
         var proofs: [ProofCache.Outcome] = []
         let allOverrides = overrides
         var modules: [(name: String, value: LuaValue)] = []
+        // The files whose loading has begun, this one included: a file's proofs run before the files
+        // after it are loaded, so the overrides of those cannot change them (nor be in their key).
+        var begun: Set<String> = []
         func policy<P: RulePolicy>(_ name: String, _ type: P.Type) -> P? {
+            begun.insert(name)
             host.collectGarbage()
             let before = host.memoryInUse
             let overrides = overrides.filter { $0.fileName == name }
@@ -210,7 +214,8 @@ package final class RuleSet {
                 }
                 let key = ProofCache.Key(
                     policy: name, files: order.map { chunkNames[$0] ?? $0 }, contents: order.map { contents[$0] ?? [] },
-                    overrides: allOverrides, limits: "\(limits)", randomSeed: randomSeed, randomState: host.randomState)
+                    overrides: allOverrides.filter { begun.contains($0.fileName) }, limits: "\(limits)", randomSeed: randomSeed,
+                    randomState: host.randomState)
                 proofs += ProofCache.outcomes(key, host: host) { policy.prove(in: file, host: host) }
             }
             return policy
