@@ -176,12 +176,9 @@ struct FitCommand: ParsableCommand {
         try FileIdentity.refuseCollisions(outputs: files.map { ("--out \($0)", $0) }, inputs: [("the events \(events)", events)])
         for (file, text) in zip(files, texts) { try Output.write(text, to: file) }
         if files.count > 1 {
-            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(Self.mix(files, fit))")
+            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(fit.mix(files))")
         }
     }
-
-    /// The `--persona` of `files` (one per segment) with the segments' shares as weights.
-    static func mix(_ files: [String], _ fit: PersonaFit) -> String { fit.mix(files) }
 
     /// The replay of `rules` (a folder or a bundle; `option`: the option that names it, nil for
     /// `--rules`), each rule set validated (with its proofs) before the log is read, as replay and
