@@ -34,7 +34,7 @@ struct FitCommand: ParsableCommand {
               rulesrun fit log.jsonl
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
               rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua
-              rulesrun fit log.jsonl --persona steady --predict rules-b --predict-days 30 --draws 40
+              rulesrun fit log.jsonl --persona steady --predict rules-b --draws 40
             """
     )
 
@@ -63,12 +63,20 @@ struct FitCommand: ParsableCommand {
                 + " (needs --persona).",
             valueName: "rules"))
     var predict: String?
-    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).")
+    @Option(
+        help: ArgumentHelp(
+            "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).", valueName: "d"))
     var predictDays: Int?
-    @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
+    @Option(
+        help: ArgumentHelp(
+            "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).",
+            valueName: "n"))
     var predictUsers: Int?
     @Option(
-        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))")
+        help: ArgumentHelp(
+            "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws)."
+                + " (default: \(FitPrediction.defaultDraws))",
+            valueName: "r"))
     var draws: Int?
     @Flag(
         inversion: .prefixedNo,
