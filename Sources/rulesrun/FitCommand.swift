@@ -35,7 +35,7 @@ struct FitCommand: ParsableCommand {
               rulesrun fit log.jsonl
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
               rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua --html fit.html
-              rulesrun fit log.jsonl --persona steady --predict rules-b --predict-days 30 --draws 40
+              rulesrun fit log.jsonl --persona steady --predict rules-b --draws 40
             """
     )
 
@@ -66,13 +66,20 @@ struct FitCommand: ParsableCommand {
                 + " (needs --persona).",
             valueName: "rules"))
     var predict: String?
-    @Option(help: "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).")
+    @Option(
+        help: ArgumentHelp(
+            "With --predict: the days predicted, 1 to \(FitPrediction.maxDays) (default: the log's days).", valueName: "d"))
     var predictDays: Int?
-    @Option(help: "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).")
+    @Option(
+        help: ArgumentHelp(
+            "With --predict: the users of the cohort, 2 to \(Simulation.maxUsers) (default: as many as were fitted).",
+            valueName: "n"))
     var predictUsers: Int?
     @Option(
-        help: "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws). (default: \(FitPrediction.defaultDraws))"
-    )
+        help: ArgumentHelp(
+            "With --predict: the draws of the fitted parameters, 2 to \(FitPrediction.maxDraws)."
+                + " (default: \(FitPrediction.defaultDraws))",
+            valueName: "r"))
     var draws: Int?
     @Flag(
         inversion: .prefixedNo,
@@ -196,12 +203,9 @@ struct FitCommand: ParsableCommand {
         try FileIdentity.refuseCollisions(outputs: files.map { ("--out \($0)", $0) }, inputs: [("the events \(events)", events)])
         for (file, text) in zip(files, texts) { try Output.write(text, to: file) }
         if files.count > 1 {
-            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(Self.mix(files, fit))")
+            Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(fit.mix(files))")
         }
     }
-
-    /// The `--persona` of `files` (one per segment) with the segments' shares as weights.
-    static func mix(_ files: [String], _ fit: PersonaFit) -> String { fit.mix(files) }
 
     /// The replay of `rules` (a folder or a bundle; `option`: the option that names it, nil for
     /// `--rules`), each rule set validated (with its proofs) before the log is read, as replay and
