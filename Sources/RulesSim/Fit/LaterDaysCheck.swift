@@ -7,7 +7,8 @@ import RulesModel
 /// not, a planned completion made or not) is predicted from the fitted parameters and that state:
 /// the events expected are the sum of the choices' probabilities, against those observed. The
 /// difference's 95 % interval counts the choices' own chance (a sum of Bernoulli variances) and the
-/// parameters' uncertainty (the delta method through the fit's covariance); one that leaves 0 out is
+/// parameters' uncertainty (the delta method through the fit's covariance), widened by half a count
+/// (the continuity correction of a whole number's normal interval); one that leaves 0 out is
 /// a change the fitted responses do not reproduce (users who tire, a novelty that wears off).
 package struct LaterDaysCheck: Sendable {
     /// The days held out.
@@ -80,7 +81,9 @@ package struct LaterDaysCheck: Sendable {
         for i in gradient.indices where i < covariance.count {
             for j in gradient.indices where j < covariance[i].count { parameters += gradient[i] * covariance[i][j] * gradient[j] }
         }
-        let half = Distribution.normalQuantile(0.975) * (chance + max(0, parameters)).squareRoot()
+        // The count observed is a whole number: the normal interval widened by half a count (the
+        // continuity correction), which matters where few events are expected (a few users leaving).
+        let half = Distribution.normalQuantile(0.975) * (chance + max(0, parameters)).squareRoot() + 0.5
         return Day(choices: n, observed: y, expected: e, low: y - e - half, high: y - e + half)
     }
 }
