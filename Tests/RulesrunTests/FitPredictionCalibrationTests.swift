@@ -37,9 +37,10 @@ import Testing
             try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
             let prediction = try #require(try FitCommandTests.object(fitted.stdout)["prediction"] as? [String: Any])
             let start = try DayID(prediction["start"] as? String ?? "")
-            let observed = try FittedCohort.moments(
+            let observed = try FittedCohort.counted(
                 users: 1000, personas: personas, personaFolders: [dir.path], replay: replay, start: start, days: 30,
-                seed: 1000 + UInt64(seed), metrics: measured)
+                seed: 1000 + UInt64(seed), metrics: measured
+            ).moments
             for (metric, moments) in zip(measured, observed) {
                 guard let e = FitPredictionTests.estimate(prediction, metric.id, "predicted"), let low = e["low"] as? Double,
                     let high = e["high"] as? Double, let value = moments.value

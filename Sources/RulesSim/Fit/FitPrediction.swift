@@ -79,8 +79,9 @@ package struct FitPrediction: Sendable {
             var random = SimRandom(seed: seed, user: r, stream: Self.cohortStream)
             let simulationSeed = UInt64(random.unit() * 0x1p53)
             let simulate = { (replay: ArmReplay) in
-                try cohort.moments(
-                    drawn, users: users, replay: replay, start: start, days: days, seed: simulationSeed, metrics: metrics)
+                try cohort.counted(
+                    drawn, users: users, replay: replay, start: start, days: days, seed: simulationSeed, metrics: metrics
+                ).moments
             }
             let b = try simulate(rules.replay)
             let a = try baseline.map { try simulate($0.replay) }

@@ -4,8 +4,9 @@ import RulesModel
 
 /// Users simulated from a fit's personas (the persona files `fit --out` would write: one, or one
 /// per segment mixed by the segments' shares) under a rule set, their events replayed and counted
-/// exactly as a log's users are (``LogUserTally``): each metric's moments. What the check on
-/// held-out users (``PredictiveCheck``) and the prediction under other rules (``FitPrediction``) share.
+/// exactly as a log's users are (``LogUserTally``): each metric's moments, their totals day by day
+/// and their streaks at the end. What the check on held-out users (``PredictiveCheck``) and the
+/// prediction under other rules (``FitPrediction``) share.
 package struct FittedCohort {
     /// The persona `fit` started from (its text and how it was named) and the log, from which each
     /// fitted persona file is made (``PersonaFit/persona(from:source:log:segment:)``).
@@ -20,15 +21,6 @@ package struct FittedCohort {
         (0..<fit.personaCount).map { fit.persona(from: text, source: source, log: log, segment: $0) }
     }
 
-    /// The metrics' moments of `users` users simulated from `fit`'s personas (written to a folder
-    /// of this run's own, removed after) from `start` over `days` days under `replay`'s rules (its
-    /// rollout's arms when it has one), `seed` the simulation's and the replay's.
-    package func moments(
-        _ fit: PersonaFit, users: Int, replay: ArmReplay, start: DayID, days: Int, seed: UInt64, metrics: [Metric]
-    ) throws -> [MetricMoments] {
-        try counted(fit, users: users, replay: replay, start: start, days: days, seed: seed, metrics: metrics).moments
-    }
-
     /// What the simulated users counted: each metric's moments, and their totals day by day (each
     /// user's days from its first).
     package struct Counted: Sendable {
@@ -38,7 +30,9 @@ package struct FittedCohort {
         package var finalStreaks: [Int]
     }
 
-    /// ``moments(_:users:replay:start:days:seed:metrics:)`` with the users' totals day by day.
+    /// What `users` users simulated from `fit`'s personas (written to a folder of this run's own,
+    /// removed after) from `start` over `days` days under `replay`'s rules (its rollout's arms when
+    /// it has one) counted, `seed` the simulation's and the replay's.
     package func counted(
         _ fit: PersonaFit, users: Int, replay: ArmReplay, start: DayID, days: Int, seed: UInt64, metrics: [Metric]
     ) throws -> Counted {
@@ -54,19 +48,8 @@ package struct FittedCohort {
             metrics: metrics)
     }
 
-    /// The metrics' moments of `users` users simulated from `personas` from `start` over `days`
-    /// days under `replay`'s rules, `seed` the simulation's and the replay's.
-    package static func moments(
-        users: Int, personas: PersonaMix, personaFolders: [String], replay: ArmReplay, start: DayID, days: Int, seed: UInt64,
-        metrics: [Metric]
-    ) throws -> [MetricMoments] {
-        try counted(
-            users: users, personas: personas, personaFolders: personaFolders, replay: replay, start: start, days: days, seed: seed,
-            metrics: metrics
-        ).moments
-    }
-
-    /// ``moments(users:personas:personaFolders:replay:start:days:seed:metrics:)`` with the users' totals day by day.
+    /// What `users` users simulated from `personas` from `start` over `days` days under `replay`'s
+    /// rules counted, `seed` the simulation's and the replay's.
     package static func counted(
         users: Int, personas: PersonaMix, personaFolders: [String], replay: ArmReplay, start: DayID, days: Int, seed: UInt64,
         metrics: [Metric]

@@ -54,9 +54,7 @@ package struct LaterDaysCheck: Sendable {
             }
             let beta = response.scaled
             let days = byDay.map { Self.day($0, beta: beta, covariance: response.covariance) }
-            var all = LogisticFit.Counts()
-            for day in byDay { for (p, c) in day { all[p, default: (0, 0)].rows += c.rows; all[p, default: (0, 0)].events += c.events } }
-            let total = Self.day(all, beta: beta, covariance: response.covariance)
+            let total = Self.day(ResponseDesign.pooled(byDay), beta: beta, covariance: response.covariance)
             return Row(
                 response: response.name, total: total, byDay: days,
                 reason: total.choices == 0 ? "no choice of this response on the days held out" : nil)

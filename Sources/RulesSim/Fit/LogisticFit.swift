@@ -13,7 +13,7 @@ package struct LogisticFit: Sendable {
     /// The estimates, in the order of the covariates (the intercept first).
     package var estimates: [Double]
     /// Their standard errors (0 for a parameter held fixed).
-    package var standardErrors: [Double]
+    package var standardErrors: [Double] { covariance.indices.map { covariance[$0][$0].squareRoot() } }
     /// The covariance of the estimates (the inverse of the observed information), in their order;
     /// the rows and columns of a parameter held fixed are 0.
     package var covariance: [[Double]]
@@ -46,6 +46,15 @@ package struct LogisticFit: Sendable {
 
     /// Rows by pattern of covariates: how many, and how many with y = 1.
     package typealias Counts = [Pattern: (rows: Double, events: Double)]
+
+    /// Adds `other`'s rows and events to `sums`, pattern by pattern (any pattern: covariates, or a
+    /// habit's observation before its task is numbered).
+    static func add<Key: Hashable>(_ other: [Key: (rows: Double, events: Double)], into sums: inout [Key: (rows: Double, events: Double)]) {
+        for (pattern, c) in other {
+            sums[pattern, default: (0, 0)].rows += c.rows
+            sums[pattern, default: (0, 0)].events += c.events
+        }
+    }
 
     /// One pattern's rows: its covariates, how many rows, how many with y = 1.
     package typealias Row = (x: [Double], rows: Double, events: Double)
@@ -131,7 +140,6 @@ package struct LogisticFit: Sendable {
             for (a, i) in index.enumerated() { for (b, j) in index.enumerated() { covariance[i][j] = inverse[a][b] } }
         }
         estimates = beta
-        standardErrors = (0..<k).map { covariance[$0][$0].squareRoot() }
         self.covariance = covariance
         identified = free
         logLikelihood = current.ll

@@ -134,14 +134,8 @@ package struct PersonaFit: Sendable {
             }
             users += 1
             for (j, day) in user.later.enumerated() {
-                for (pattern, c) in day.leaving {
-                    later[j].leaving[pattern, default: (0, 0)].rows += c.rows
-                    later[j].leaving[pattern, default: (0, 0)].events += c.events
-                }
-                for (pattern, c) in day.habits {
-                    later[j].habits[pattern, default: (0, 0)].rows += c.rows
-                    later[j].habits[pattern, default: (0, 0)].events += c.events
-                }
+                LogisticFit.add(day.leaving, into: &later[j].leaving)
+                LogisticFit.add(day.habits, into: &later[j].habits)
             }
             choices.add(user.gate)
             leaving.append(user.leaving)

@@ -19,12 +19,7 @@ struct ResponseDesign: Sendable {
     /// The users' observations together.
     static func pooled(_ users: [LogisticFit.Counts]) -> LogisticFit.Counts {
         var pooled = LogisticFit.Counts()
-        for user in users {
-            for (pattern, c) in user {
-                pooled[pattern, default: (0, 0)].rows += c.rows
-                pooled[pattern, default: (0, 0)].events += c.events
-            }
-        }
+        for user in users { LogisticFit.add(user, into: &pooled) }
         return pooled
     }
 
