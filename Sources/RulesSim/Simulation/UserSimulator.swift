@@ -40,7 +40,9 @@ final class UserSimulator {
     /// A planned event of the day.
     enum Action {
         case commit
-        case look(reminded: Bool)
+        /// A look at the app: the first after the deadline (`reminders` nil), or after a reminder
+        /// (`reminders`: today's reminders up to this one, each sent while the answer was pending).
+        case look(reminders: Int?)
         case lateLook
         case habit(HabitAction)
         case miga(UsageEventType)
@@ -262,11 +264,12 @@ final class UserSimulator {
                 let lead = Int64(run.random.int(spec.commitLeadMinutes[0], spec.commitLeadMinutes[1]))
                 add(max(today.deadline - lead * minute, dayStart + 3 * minute, today.start), .commit)
                 let look = Int64(run.random.int(spec.firstLookMinutes[0], spec.firstLookMinutes[1]))
-                add(min(today.deadline + look * minute, today.close - minute), .look(reminded: false))
+                add(min(today.deadline + look * minute, today.close - minute), .look(reminders: nil))
                 if spec.settings.notificationsEnabled {
-                    for reminder in today.pendingReminders {
+                    let reminders = today.pendingReminders
+                    for reminder in reminders {
                         let at = reminder + Int64(run.random.int(1, 10)) * minute
-                        if at < today.close { add(at, .look(reminded: true)) }
+                        if at < today.close { add(at, .look(reminders: reminders.count(where: { $0 <= at }))) }
                     }
                 }
                 if view.isPaid, spec.shield > 0 { addLateLook(after: today.close) }
@@ -300,14 +303,17 @@ final class UserSimulator {
                 if step(.commitment(text: "Day \(d + 1) commitment"), at: item.at, name: name, day: d, &run, &days) != nil {
                     run.committed = true
                 }
-            case .look(let reminded):
+            case .look(let remindersToday):
                 guard run.committed, !run.answered else { continue }
                 let tier = run.view?.tier ?? 0
                 var result: CommitmentStatus?
-                if reminded {
+                if let remindersToday {
                     var p = spec.reminderResponse[min(tier, spec.reminderResponse.count - 1)]
                     if let fatigue = run.responses.fatigue {
-                        p = fatigue.chance(p, received: run.reminders[max(0, d - fatigue.days + 1)...d].reduce(0, +))
+                        // The days before today's in the window, as sent; today's up to this one (the
+                        // engine sends a reminder when the next event comes: it may not have yet).
+                        let before = run.reminders[max(0, d - fatigue.days + 1)..<d].reduce(0, +)
+                        p = fatigue.chance(p, received: before + remindersToday)
                     }
                     if run.random.chance(p) {
                         result = run.random.chance(spec.reminderYesShare) ? .yes : .no
