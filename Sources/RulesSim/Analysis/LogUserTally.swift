@@ -47,6 +47,31 @@ struct LogUserTally {
         var freezes: Int
     }
 
+    /// Per day, Pressure's choices as `rulesrun fit` reads them (``PressureDay``); none for a
+    /// user outside Pressure.
+    var pressureDays: [PressureDay]
+
+    /// A Pressure day: the schedule the user saw as it began (the first state of the user whose
+    /// day in progress is this one), whether it committed, its answer, and a streak it lost.
+    struct PressureDay: Sendable {
+        /// The schedule was seen (false: the user had no Pressure day in progress on this date).
+        var seen = false
+        /// Whether the day counts (the user existed at its deadline), its tier as it began, and
+        /// whether reminders reach the user (its settings then).
+        var counts = false
+        var tier = 0
+        var notifications = true
+        /// The day's deadline, window close and reminders (UTC milliseconds).
+        var deadline: EpochMillis = 0
+        var close: EpochMillis = 0
+        var reminders: [EpochMillis] = []
+        /// A commitment was accepted on the day; its first accepted check-in (time, YES or not).
+        var committed = false
+        var answer: (at: EpochMillis, yes: Bool)?
+        /// The longest current streak an event of the day dropped to 0 (0: none).
+        var lost = 0
+    }
+
     /// A day's unlocks denied, reminders and engagement (by the day of the event that decided
     /// them), and the tier at its end (0 for a user outside Pressure).
     struct LeavingDay: Sendable {
@@ -89,6 +114,7 @@ struct LogUserTally {
         days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)
         leavingDays = Array(repeating: LeavingDay(), count: count)
         habitDays = Array(repeating: [], count: count)
+        pressureDays = Array(repeating: PressureDay(), count: uses.pressure ? count : 0)
         guard count > 0 else { return }
         let apps = Metric.App.used.filter { [.pressure: uses.pressure, .habits: uses.habits, .miga: uses.miga, .earned: uses.earned][$0]! }
         var lastEnded = false
@@ -98,6 +124,7 @@ struct LogUserTally {
         var ledger = EarnedLedger()
         var earnedStarted = false
         var open = 0
+        var notifications = true
         // The habit tasks' streaks and freezes at the start of the day, the freezes held now and
         // the completions made today.
         var startStreaks: [String: Int] = [:], startFreezes: [String: Int] = [:]
@@ -126,7 +153,28 @@ struct LogUserTally {
             }
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
             if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance, day: d) }
+            if uses.pressure { pressure(kind, at: event.at.millis, outcome.user, day: d) }
             view = outcome.user
+        }
+        /// Pressure's day `d` after an applied event of `kind`, the user now in state `user`.
+        func pressure(_ kind: EngineEvent.Kind, at time: EpochMillis, _ user: UserSummary, day d: Int) {
+            switch kind {
+            case .settings(let change): notifications = change.notificationsEnabled ?? notifications
+            case .commitment: tally.pressureDays[d].committed = true
+            case .checkIn(let result) where tally.pressureDays[d].answer == nil: tally.pressureDays[d].answer = (time, result == .yes)
+            default: break
+            }
+            if let before = view?.currentStreak, before > 0, user.currentStreak == 0 {
+                tally.pressureDays[d].lost = max(tally.pressureDays[d].lost, before)
+            }
+            // The first state whose day in progress is day k: the schedule the user sees as it begins.
+            if let today = user.today, let k = dayIndex(today.day), !tally.pressureDays[k].seen {
+                tally.pressureDays[k].seen = true
+                (tally.pressureDays[k].counts, tally.pressureDays[k].tier) = (today.counts, user.tier)
+                tally.pressureDays[k].notifications = notifications
+                (tally.pressureDays[k].deadline, tally.pressureDays[k].close) = (today.deadline, today.close)
+                tally.pressureDays[k].reminders = today.pendingReminders
+            }
         }
         /// The end of day `k`: the user was active; its state then.
         func end(_ k: Int) throws {

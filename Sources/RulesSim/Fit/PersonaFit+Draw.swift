@@ -15,6 +15,7 @@ extension PersonaFit {
         let values = sampling.draw(&random)
         var copy = self
         copy.gate = gate?.drawn(&random)
+        if let answers { copy.answers = answers.with(scaled: Self.drawn(answers, &random)) }
         var scaled = segments.isEmpty ? [responses.map(\.scaled)] : segments.map { $0.responses.map(\.scaled) }
         var alpha = segments.indices.map { s in s == 0 ? 0 : log(segments[s].share / segments[0].share) }
         for (place, value) in zip(sampling.places, values) {
@@ -35,5 +36,15 @@ extension PersonaFit {
             copy.segments[s].responses = zip(segments[s].responses, scaled[s]).map { $0.with(scaled: $1) }
         }
         return copy
+    }
+
+    /// `response`'s parameters on the fit's scale, its identified ones drawn from their sampling distribution.
+    private static func drawn(_ response: FittedResponse, _ random: inout SimRandom) -> [Double] {
+        var values = response.scaled
+        let sampling = FitSampling(responses: [response])
+        for (place, value) in zip(sampling.places, sampling.draw(&random)) {
+            if case .term(_, _, let j) = place { values[j] = value }
+        }
+        return values
     }
 }

@@ -28,6 +28,10 @@ extension PersonaFit {
             for response in segment.responses { responseSection(&page, response) }
         }
         if let gate { gateSection(&page, gate) }
+        if let answers {
+            page.heading("Pressure's check-ins (answer, reminder_response, fatigue; the users as one segment)")
+            responseSection(&page, answers)
+        }
         if let check { checkSection(&page, check) }
         if let later { laterSection(&page, later) }
         if let prediction { predictionSection(&page, prediction) }

@@ -34,6 +34,7 @@ extension PersonaFit {
             for response in responses { out += "\n" + response.text }
         }
         if let gate { out += gate.text() }
+        if let answers { out += "\n" + answers.text }
         for (s, segment) in segments.enumerated() {
             out += "\nsegment \(s + 1) of \(segments.count): share \(String(format: "%.3f", segment.share))"
             out += " [\(String(format: "%.3f", segment.low)), \(String(format: "%.3f", segment.high))]\n"
@@ -43,7 +44,7 @@ extension PersonaFit {
         if let later { out += later.text }
         if let prediction { out += prediction.text }
         out += "\nmodels (maximum likelihood, 95% Wald intervals; docs/fit.md):\n"
-        for response in responses { out += "  \(response.name): \(response.model)\n" }
+        for response in responses + (answers.map { [$0] } ?? []) { out += "  \(response.name): \(response.model)\n" }
         if segments.count > 1 {
             out += "  segments: each its own base chances (leaving's base, the tasks' rates) and share; the effects shared\n"
         }
@@ -63,6 +64,7 @@ extension PersonaFit {
             ("users", .int(users)), ("responses", .array(responses.map(\.json))),
         ]
         if let gate { members.append(("gate", gate.json)) }
+        if let answers { members.append(("answers", answers.json)) }
         if !candidates.isEmpty {
             let tried: [JSONValue] = candidates.map { c in
                 var m: [(String, JSONValue)] = [("segments", .int(c.segments))]
@@ -107,7 +109,7 @@ extension PersonaFit {
     /// the persona has them). The persona's own text is kept whole, run as a function whose table
     /// is then changed.
     package func persona(from text: String, source: String, log: String, segment: Int = 0) -> String {
-        let fitted = segments.isEmpty ? responses : segments[segment].responses
+        let fitted = (segments.isEmpty ? responses : segments[segment].responses) + (answers.map { [$0] } ?? [])
         var out = "-- Fitted by rulesrun fit from \(log) (\(users) users): \(source) with the values the log informs"
         if !segments.isEmpty {
             let s = segments[segment]

@@ -14,6 +14,8 @@ package struct PersonaFit: Sendable {
     package var responses: [FittedResponse]
     /// The unlock gate's choice, when the log has openings of the gate (fitted for the users as one segment).
     package var gate: GateFit?
+    /// Pressure's check-ins, when the log has committed days (``AnswerFit``; the users as one segment).
+    package var answers: FittedResponse?
     /// The segments of the mixture chosen (``fitSegments(_:)``), none when the users are one segment.
     package var segments: [Segment] = []
     /// The numbers of segments tried, in order.
@@ -54,6 +56,11 @@ package struct PersonaFit: Sendable {
         /// The unlock gate's preferences and weights, and the price response (nil: off).
         package var gate = EarnedPersona.Gate()
         package var price: Responses.Price? = Responses.Price()
+        /// Pressure's: the chance of committing, the lost-streak window, the answers' parameters
+        /// (``AnswerFit/prior(answer:lost:reminderResponse:yesShare:fatigue:)``) and what their model holds.
+        package var commit = 0.0
+        var answers = AnswerFit.prior()
+        var held = AnswerFit.Held()
 
         package init() {}
 
@@ -65,6 +72,11 @@ package struct PersonaFit: Sendable {
             for habit in persona.habits { rates[habit.task] = habit.rate }
             gate = persona.earned?.gate ?? gate
             price = persona.responses.price
+            commit = persona.commit
+            answers = AnswerFit.prior(
+                answer: persona.answer, lost: persona.lostStreak, reminderResponse: persona.reminderResponse,
+                yesShare: persona.reminderYesShare, fatigue: persona.responses.fatigue)
+            held = AnswerFit.Held(persona)
         }
     }
 
@@ -79,7 +91,8 @@ package struct PersonaFit: Sendable {
         heldOut: PredictiveCheck.HeldOut? = nil, laterDays: Int? = nil
     ) throws {
         var problems = EventLog.Problems(), noDays = EventLog.Problems()
-        var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
+        var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = [], commits: [LogisticFit.Counts] = []
+        var answerDays = AnswerFit.Counts(), outside = 0
         var failures = RuleFailures()
         var refusals = Refusals()
         var choices = GateFit.Choices(preferences: prior.gate)
@@ -91,13 +104,13 @@ package struct PersonaFit: Sendable {
         var observedDays: [DayTotals] = []
         var observedStreaks: [Int] = []
         var first: DayID?, days = 0
-        var later = Array(repeating: (leaving: LogisticFit.Counts(), habits: HabitFit.Counts()), count: laterDays ?? 0)
+        var later = Array(repeating: Later(), count: laterDays ?? 0)
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
             if let heldOut, heldOut.holds(assigned.user.name) {
                 let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
                 return User(
-                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:],
+                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], commit: [:],
                     failures: tally.failures,
                     refusals: tally.refusals, heldOut: part)
             }
@@ -107,16 +120,22 @@ package struct PersonaFit: Sendable {
             var gate = tally.gate
             gate.openings.removeAll { $0.day >= cut }
             let days = laterDays.map { held in
-                (0..<held).map { j -> (leaving: LogisticFit.Counts, habits: HabitFit.Counts) in
+                (0..<held).map { j -> Later in
                     let k = count - held + j
-                    guard k >= 0 else { return ([:], [:]) }
-                    return (LeavingFit.counts(tally, days: k..<(k + 1)), HabitFit.counts(tally, streak: streak, days: k..<(k + 1)))
+                    guard k >= 0 else { return Later() }
+                    let day = k..<(k + 1)
+                    return Later(
+                        leaving: LeavingFit.counts(tally, days: day), habits: HabitFit.counts(tally, streak: streak, days: day),
+                        commit: CommitFit.counts(tally, lost: prior.held.lost, days: day))
                 }
             }
+            var outside = 0
+            let answers = AnswerFit.counts(tally, held: prior.held, days: 0..<cut, left: &outside)
             return User(
                 replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
-                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut), failures: tally.failures, refusals: tally.refusals,
-                gate: gate, later: days ?? [])
+                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut),
+                commit: CommitFit.counts(tally, lost: prior.held.lost, days: 0..<cut), answers: answers, outside: outside,
+                failures: tally.failures, refusals: tally.refusals, gate: gate, later: days ?? [])
         } add: { assigned, user in
             failures.add(user.failures)
             refusals.add(user.refusals)
@@ -136,17 +155,24 @@ package struct PersonaFit: Sendable {
             for (j, day) in user.later.enumerated() {
                 LogisticFit.add(day.leaving, into: &later[j].leaving)
                 LogisticFit.add(day.habits, into: &later[j].habits)
+                LogisticFit.add(day.commit, into: &later[j].commit)
             }
             choices.add(user.gate)
             leaving.append(user.leaving)
             habits.append(user.habits)
+            commits.append(user.commit)
+            for (pattern, n) in user.answers { answerDays[pattern, default: 0] += n }
+            outside += user.outside
         }
         self.users = users
         designs = [LeavingFit.design(leaving, prior: prior.leaving)]
         if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
+        if let design = CommitFit.design(commits, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
         responses = try designs.map { try $0.fit(users: users) }
-        // The unlock gate's choice, when the log has openings of the gate (one segment).
+        // The unlock gate's choice, when the log has openings of the gate, and Pressure's
+        // check-ins, when it has committed days (the users as one segment).
         if choices.openings > 0 { gate = try GateFit(choices, gate: prior.gate, price: prior.price) }
+        answers = try AnswerFit.fitted(answerDays, prior: prior.answers, held: prior.held, outside: outside)
         self.failures = failures
         self.refusals = refusals
         self.heldOut = observed
@@ -159,7 +185,11 @@ package struct PersonaFit: Sendable {
             self.later = LaterDaysCheck(
                 days: laterDays, responses: responses,
                 counts: designs.map { design in
-                    design.tasks.isEmpty ? later.map(\.leaving) : later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
+                    switch design.response.name {
+                    case CommitFit.response.name: later.map(\.commit)
+                    case LeavingFit.response.name: later.map(\.leaving)
+                    default: later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
+                    }
                 }, segments: self.segments.count)
         }
     }
@@ -173,6 +203,10 @@ package struct PersonaFit: Sendable {
         var days: Int
         var leaving: LogisticFit.Counts
         var habits: HabitFit.Counts
+        var commit: LogisticFit.Counts
+        /// Its committed days (``AnswerFit``), and its check-ins at a minute no look makes.
+        var answers = AnswerFit.Counts()
+        var outside = 0
         var failures: RuleFailures
         var refusals: Refusals
         /// A held-out user's part for the metrics (``checked``).
@@ -180,7 +214,14 @@ package struct PersonaFit: Sendable {
         /// Its openings of the unlock gate.
         var gate = GateOpenings()
         /// Its observations on each of the later days held out (``LaterDaysCheck``).
-        var later: [(leaving: LogisticFit.Counts, habits: HabitFit.Counts)] = []
+        var later: [Later] = []
+    }
+
+    /// The observations of one of the later days held out, per response.
+    struct Later: Sendable {
+        var leaving = LogisticFit.Counts()
+        var habits = HabitFit.Counts()
+        var commit = LogisticFit.Counts()
     }
 
     /// The metrics a predictive check compares: the registry's ratios.
