@@ -52,22 +52,23 @@ extension AnswerFit {
         return schedules
     }
 
-    /// The log-likelihood of `schedules` at `theta` (``size`` values, the log-odds scale), its
-    /// gradient, and the sum of the days' outer products of their gradients (the information's
-    /// estimate Newton's steps use); nil when a day has no chance.
-    static func evaluate(_ schedules: [Schedule], _ theta: [Double]) -> (value: Double, gradient: [Double], outer: [[Double]])? {
-        let th = theta.indices.map { Dual(theta[$0], parameter: $0) }
-        var value = 0.0, gradient = SIMD16<Double>.zero
-        var outer = Array(repeating: Array(repeating: 0.0, count: size), count: size)
-        let share = Dual.sigmoid(th[8]), baseNo = (1 - Dual.sigmoid(th[0])) * Dual.sigmoid(th[1])
-        for s in schedules {
-            let yes = Dual.sigmoid(s.window ? th[0] + th[2] : th[0])
-            let no = baseNo.v > 1 - yes.v ? 1 - yes : baseNo
-            let first = yes + no
+    /// A schedule's looks at parameters `th`: the first look's chances of YES, of NO and of an
+    /// answer; each reminder look's chance of answering at each of its minutes, and of having
+    /// answered by each (running sums: each minute a tenth of the look's).
+    struct Chances {
+        var yes: Dual
+        var no: Dual
+        var first: Dual
+        var answers: [[Dual]]
+        var by: [[Dual]]
+
+        init(_ s: Schedule, _ th: [Dual]) {
+            yes = Dual.sigmoid(s.window ? th[0] + th[2] : th[0])
+            let baseNo = (1 - Dual.sigmoid(th[0])) * Dual.sigmoid(th[1])
+            no = baseNo.v > 1 - yes.v ? 1 - yes : baseNo
+            first = yes + no
             let rho = th[3 + s.tier], phi = th[7]
-            // Each reminder look: the chance it answers at each minute, and the chance it answered
-            // by each minute (running sums; each minute a tenth of the look's).
-            var answers: [[Dual]] = [], by: [[Dual]] = []
+            (answers, by) = ([], [])
             for look in s.looks {
                 let chances = look.received.map { Dual.sigmoid(rho - phi * Dual(Double($0))) }
                 var sums = [Dual(0)]
@@ -75,6 +76,30 @@ extension AnswerFit {
                 answers.append(chances)
                 by.append(sums)
             }
+        }
+
+        /// The chance that no look answered: the day is missed.
+        var missed: Dual {
+            var l = 1 - first
+            for sums in by { l *= 1 - sums[sums.count - 1] }
+            return l
+        }
+    }
+
+    /// The parameters `theta` with their own derivatives.
+    static func parameters(_ theta: [Double]) -> [Dual] { theta.indices.map { Dual(theta[$0], parameter: $0) } }
+
+    /// The log-likelihood of `schedules` at `theta` (``size`` values, the log-odds scale), its
+    /// gradient, and the sum of the days' outer products of their gradients (the information's
+    /// estimate Newton's steps use); nil when a day has no chance.
+    static func evaluate(_ schedules: [Schedule], _ theta: [Double]) -> (value: Double, gradient: [Double], outer: [[Double]])? {
+        let th = parameters(theta)
+        var value = 0.0, gradient = SIMD16<Double>.zero
+        var outer = Array(repeating: Array(repeating: 0.0, count: size), count: size)
+        let share = Dual.sigmoid(th[8])
+        for s in schedules {
+            let c = Chances(s, th)
+            let (yes, no, first, answers, by) = (c.yes, c.no, c.first, c.answers, c.by)
             /// The chance that reminder look `i` did not answer before minute `t` (at `t` too when `atToo`).
             func silent(_ i: Int, before t: Int, atToo: Bool) -> Dual {
                 let k = min(answers[i].count, max(0, t - s.looks[i].start + (atToo ? 1 : 0)))
@@ -98,8 +123,7 @@ extension AnswerFit {
                         l += term
                     }
                 } else {
-                    l = 1 - first
-                    for i in s.looks.indices { l *= 1 - by[i][answers[i].count] }
+                    l = c.missed
                 }
                 guard l.v > 0 else { return nil }
                 let log = Dual.log(l)

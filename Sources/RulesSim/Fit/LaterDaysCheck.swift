@@ -44,13 +44,16 @@ package struct LaterDaysCheck: Sendable {
     /// `counts`: per response (in the order of `responses`), per day held out, the choices by
     /// pattern of covariates (in the order of the response's terms). `segments`: the segments of
     /// the fit (with more than one, the check is not made: each user's segment is not known).
-    init(days: Int, responses: [FittedResponse], counts: [[LogisticFit.Counts]], segments: Int) {
+    /// `answers`: Pressure's check-in response with its committed days on each day held out (a
+    /// committed day answered or missed is its choice).
+    init(
+        days: Int, responses: [FittedResponse], counts: [[LogisticFit.Counts]], segments: Int,
+        answers: (response: FittedResponse, byDay: [AnswerFit.Counts], held: AnswerFit.Held)? = nil
+    ) {
         self.days = days
         rows = zip(responses, counts).map { response, byDay in
-            guard segments <= 1 else {
-                return Row(
-                    response: response.name, total: Day.empty, byDay: [],
-                    reason: "not made with \(segments) segments (each user's segment is not known)")
+            if let reason = Self.unchecked(response, segments: segments) {
+                return Row(response: response.name, total: .empty, byDay: [], reason: reason)
             }
             let beta = response.scaled
             let days = byDay.map { Self.day($0, beta: beta, covariance: response.covariance) }
@@ -59,6 +62,46 @@ package struct LaterDaysCheck: Sendable {
                 response: response.name, total: total, byDay: days,
                 reason: total.choices == 0 ? "no choice of this response on the days held out" : nil)
         }
+        if let (response, byDay, held) = answers {
+            if let reason = Self.unchecked(response, segments: 1) {
+                rows.append(Row(response: response.name, total: .empty, byDay: [], reason: reason))
+            } else {
+                let total = Self.day(answered: byDay.reduce(into: AnswerFit.Counts()) { $0.merge($1, uniquingKeysWith: +) }, response, held)
+                rows.append(
+                    Row(
+                        response: response.name, total: total, byDay: byDay.map { Self.day(answered: $0, response, held) },
+                        reason: total.choices == 0 ? "no committed day on the days held out" : nil))
+            }
+        }
+    }
+
+    /// Why `response` is not checked: a fit of several segments (each user's is not known), or no
+    /// parameter identified (the fit predicts nothing: the persona's values are kept).
+    static func unchecked(_ response: FittedResponse, segments: Int) -> String? {
+        if segments > 1 { return "not made with \(segments) segments (each user's segment is not known)" }
+        if !response.parameters.contains(where: \.identified) { return "no parameter identified: the fit predicts nothing" }
+        return nil
+    }
+
+    /// The committed days of `counts` answered (not missed), expected from the check-in response
+    /// at its estimates (``AnswerFit``), and the interval of observed − expected.
+    static func day(answered counts: AnswerFit.Counts, _ response: FittedResponse, _ held: AnswerFit.Held) -> Day {
+        let theta = response.scaled
+        let th = AnswerFit.parameters(theta)
+        var n = 0.0, y = 0.0, e = 0.0, chance = 0.0
+        var gradient = SIMD16<Double>.zero
+        for schedule in AnswerFit.schedules(counts, held: held) {
+            let missed = AnswerFit.Chances(schedule, th).missed
+            let days = schedule.outcomes.reduce(0) { $0 + $1.days }, p = 1 - missed.v
+            n += days
+            y += schedule.outcomes.reduce(0) { $0 + ($1.answer == nil ? 0 : $1.days) }
+            e += days * p
+            chance += days * p * (1 - p)
+            gradient -= missed.g * days
+        }
+        return interval(
+            choices: n, observed: y, expected: e, chance: chance, gradient: theta.indices.map { gradient[$0] },
+            covariance: response.covariance)
     }
 
     /// The expected events of `counts` at `beta` (log-odds) and the interval of observed − expected.
@@ -75,6 +118,14 @@ package struct LaterDaysCheck: Sendable {
             chance += c.rows * p * (1 - p)
             for j in pattern.x.indices where pattern.x[j] != 0 { gradient[j] += c.rows * p * (1 - p) * pattern.x[j] }
         }
+        return interval(choices: n, observed: y, expected: e, chance: chance, gradient: gradient, covariance: covariance)
+    }
+
+    /// The day of `choices` with `observed` events where `expected` were, the choices' own
+    /// variance `chance`, and the expected count's `gradient` in the parameters of this `covariance`.
+    static func interval(
+        choices n: Double, observed y: Double, expected e: Double, chance: Double, gradient: [Double], covariance: [[Double]]
+    ) -> Day {
         var parameters = 0.0
         for i in gradient.indices where i < covariance.count {
             for j in gradient.indices where j < covariance[i].count { parameters += gradient[i] * covariance[i][j] * gradient[j] }

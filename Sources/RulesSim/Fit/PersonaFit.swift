@@ -124,9 +124,11 @@ package struct PersonaFit: Sendable {
                     let k = count - held + j
                     guard k >= 0 else { return Later() }
                     let day = k..<(k + 1)
+                    var outside = 0
                     return Later(
                         leaving: LeavingFit.counts(tally, days: day), habits: HabitFit.counts(tally, streak: streak, days: day),
-                        commit: CommitFit.counts(tally, lost: prior.held.lost, days: day))
+                        commit: CommitFit.counts(tally, lost: prior.held.lost, days: day),
+                        answers: AnswerFit.counts(tally, held: prior.held, days: day, left: &outside))
                 }
             }
             var outside = 0
@@ -156,6 +158,7 @@ package struct PersonaFit: Sendable {
                 LogisticFit.add(day.leaving, into: &later[j].leaving)
                 LogisticFit.add(day.habits, into: &later[j].habits)
                 LogisticFit.add(day.commit, into: &later[j].commit)
+                later[j].answers.merge(day.answers, uniquingKeysWith: +)
             }
             choices.add(user.gate)
             leaving.append(user.leaving)
@@ -190,7 +193,7 @@ package struct PersonaFit: Sendable {
                     case LeavingFit.response.name: later.map(\.leaving)
                     default: later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
                     }
-                }, segments: self.segments.count)
+                }, segments: self.segments.count, answers: answers.map { ($0, later.map(\.answers), prior.held) })
         }
     }
 
@@ -222,6 +225,7 @@ package struct PersonaFit: Sendable {
         var leaving = LogisticFit.Counts()
         var habits = HabitFit.Counts()
         var commit = LogisticFit.Counts()
+        var answers = AnswerFit.Counts()
     }
 
     /// The metrics a predictive check compares: the registry's ratios.
