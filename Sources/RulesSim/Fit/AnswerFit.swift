@@ -131,6 +131,9 @@ struct AnswerFit: Sendable {
     var logLikelihood: Double
     var observations: Double
     var answered: Double
+    /// When the observed information is not positive definite (no covariance): the free
+    /// parameter with the least information.
+    var weakest: Int?
 
     /// The maximum-likelihood fit of `counts` (pooled), the parameters `fixed` (non-nil) held;
     /// `start`: where the steps start. Each step is Newton's with the outer product of the days'
@@ -175,11 +178,13 @@ struct AnswerFit: Sendable {
         for a in free.indices {
             for b in 0..<a { (info[a][b], info[b][a]) = ((info[a][b] + info[b][a]) / 2, (info[a][b] + info[b][a]) / 2) }
         }
-        guard let inverse = LogisticFit.inverse(info) else {
-            throw FitError("the answers' information is not positive definite: the log does not tell their parameters apart")
-        }
         var covariance = Array(repeating: Array(repeating: 0.0, count: Self.size), count: Self.size)
-        for (a, i) in free.enumerated() { for (b, j) in free.enumerated() { covariance[i][j] = inverse[a][b] } }
+        if let inverse = LogisticFit.inverse(info) {
+            for (a, i) in free.enumerated() { for (b, j) in free.enumerated() { covariance[i][j] = inverse[a][b] } }
+        } else {
+            // Not positive definite: the parameter the log informs least (``fitted`` holds it and refits).
+            weakest = free.indices.min { info[$0][$0] < info[$1][$1] }.map { free[$0] }
+        }
         (estimates, self.covariance, logLikelihood) = (theta, covariance, current.value)
         observations = counts.values.reduce(0, +)
         answered = counts.reduce(0) { $0 + ($1.key.answer == nil ? 0 : $1.value) }
@@ -247,9 +252,12 @@ extension AnswerFit {
         while true {
             let fixed = (0..<size).map { reasons[$0] == nil ? nil : prior[$0] }
             fit = try AnswerFit(counts, held: held, start: prior.map { min(4, max(-4, $0)) }, fixed: fixed)
-            let edge = (0..<size).filter { reasons[$0] == nil && (abs(fit.estimates[$0]) >= 15 || !(fit.covariance[$0][$0] < 100)) }
-            if edge.isEmpty { break }
+            let edge = (0..<size).filter { reasons[$0] == nil && abs(fit.estimates[$0]) >= 15 }
             for j in edge { reasons[j] = "the log's choices go all one way: its estimate runs to the edge of its range" }
+            if !edge.isEmpty { continue }
+            let weak = fit.weakest.map { [$0] } ?? (0..<size).filter { reasons[$0] == nil && !(fit.covariance[$0][$0] < 100) }
+            for j in weak { reasons[j] = "the log barely informs it (its standard error on the log-odds scale would pass 10)" }
+            if weak.isEmpty { break }
         }
         let answered = Int(fit.answered)
         var observed = "committed days: \(Int(days)), answered: \(answered), missed: \(Int(days) - answered)"

@@ -128,7 +128,12 @@ package struct LogisticFit: Sendable {
             }
             return (ll, g, h)
         }
-        let result = Self.newton(from: fixed, index: index, terms)
+        // Newton's method from 0 for the parameters estimated (the usual start: from a prior far in
+        // a tail, a persona that never commits, the first step overshoots to where the information
+        // vanishes), the others at their priors.
+        var start = fixed
+        for i in index { start[i] = 0 }
+        let result = Self.newton(from: start, index: index, terms)
         beta = result.beta
         let current = result.terms
         information = current.hessian
