@@ -7,7 +7,8 @@ import RulesSim
 struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Estimate a persona's responses from the apps' event log: leaving, habits and streaks, Pressure's commitments and check-ins, the unlock gate and prices.",
+        abstract:
+            "Estimate a persona's responses from the apps' event log: leaving, habits and streaks, Pressure's commitments and check-ins, the unlock gate and prices.",
         discussion: """
             EVENTS is the apps' log in replay's format (docs/replay.md), or a database of rulesrun read as the log it \
             implies (as analyze reads one: docs/analyze.md); --rules the rule set that was live (a folder or a \
@@ -264,7 +265,8 @@ struct FitCommand: ParsableCommand {
         }
         return try PredictiveCheck(
             heldOut: heldOut, observed: fit.heldOut, observedDays: fit.heldOutDays,
-            observedStreaks: fit.heldOutStreaks, observedUsers: users, metrics: PersonaFit.checked,
+            observedStreaks: fit.heldOutStreaks, observedUnlockHours: fit.heldOutUnlockHours, observedUsers: users,
+            metrics: PersonaFit.checked,
             fit: fit, cohort: cohort, replay: replay, start: start, days: fit.days, seed: 1)
     }
 

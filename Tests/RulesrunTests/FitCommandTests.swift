@@ -93,7 +93,10 @@ import Testing
     @Test func twoKindsOfUsersAreFoundAsTwoSegments() throws {
         let dir = try CLI.folder(["keen.lua": Self.habitPersona("read", 0.9, 0.005), "casual.lua": Self.habitPersona("read", 0.4, 0.04)])
         let simulated = try CLI.run(
-            ["simulate", "20d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
+            [
+                "simulate", "20d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
+                "2",
+            ],
             in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(
@@ -286,5 +289,40 @@ import Testing
         #expect(observed[3...].reduce(0, +) > 0, "steady users keep streaks of a week: \(observed)")
         let p = streaks["p_value"] as? Double ?? -1
         #expect(p > 0 && p <= 1 && streaks["agrees"] as? Bool == (p >= 0.05), "\(streaks)")
+    }
+
+    /// `--check users:P` on Earned users: the unlocks by the hour they were granted, held out and
+    /// simulated, in buckets of adjacent hours with enough unlocks, with the chi-square test; a
+    /// persona whose urges come in the evening, fitted to users whose urges come in the morning,
+    /// differs (the gate's choice is fitted, the hours are the persona's).
+    @Test func theUnlocksByHourAreCompared() throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("examples/personas/focus-user.lua"), encoding: .utf8)
+        let urges = "urges = { per_day = 5, hours = { 7, 23 } }"
+        #expect(text.contains(urges))
+        let dir = try CLI.folder([
+            "morning.lua": text.replacingOccurrences(of: urges, with: "urges = { per_day = 5, hours = { 7, 12 } }"),
+            "evening.lua": text.replacingOccurrences(of: urges, with: "urges = { per_day = 5, hours = { 15, 23 } }"),
+        ])
+        let simulated = try CLI.run(
+            ["simulate", "6d", "--users", "160", "--no-db", "--events", "log.jsonl", "--persona", "morning.lua"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        func hours(_ persona: String) throws -> [String: Any] {
+            let fitted = try CLI.run(["fit", "log.jsonl", "--persona", persona, "--check", "users:40", "--format", "json"], in: dir)
+            #expect(fitted.status == 0, "\(fitted.stderr)")
+            let check = try #require(try Self.object(fitted.stdout)["check"] as? [String: Any])
+            return try #require(check["unlock_hours"] as? [String: Any], "\(check)")
+        }
+        let same = try hours("morning.lua"), other = try hours("evening.lua")
+        for h in [same, other] {
+            let buckets = h["buckets"] as? [String] ?? []
+            #expect(buckets.first?.hasPrefix("00") == true && buckets.last?.hasSuffix("23") == true, "\(buckets)")
+            let o = h["observed"] as? [Int] ?? [], s = h["simulated"] as? [Int] ?? []
+            #expect(o.count == buckets.count && s.count == buckets.count)
+            #expect(zip(o, s).dropLast().allSatisfy { $0 + $1 >= 20 }, "\(o) \(s)")
+        }
+        let total = { (h: [String: Any]) in (h["observed"] as? [Int] ?? []).reduce(0, +) }
+        #expect(total(same) == total(other) && total(same) > 100, "the held-out users are the same users: \(same) \(other)")
+        #expect(same["agrees"] as? Bool == true, "\(same)")
+        #expect(other["agrees"] as? Bool == false && (other["p_value"] as? Double ?? 1) < 0.001, "\(other)")
     }
 }

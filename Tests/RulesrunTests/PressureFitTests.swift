@@ -63,7 +63,8 @@ import Testing
         Self.near(answers, "reminder_yes_share", 0.6, probability: true)
         // The fitted persona has the values (the lost-streak effects as the probabilities they add) and simulates.
         let persona = try String(contentsOf: dir.appendingPathComponent("fitted.lua"), encoding: .utf8)
-        for statement in ["persona.commit = ", "persona.lost_streak.commit = ", "persona.answer.yes = ", "persona.reminder_response[4] = "] {
+        for statement in ["persona.commit = ", "persona.lost_streak.commit = ", "persona.answer.yes = ", "persona.reminder_response[4] = "]
+        {
             #expect(persona.contains(statement), "\(statement)")
         }
         let rerun = try CLI.run(["simulate", "3d", "--users", "20", "--no-db", "--persona", "fitted.lua", "--format", "json"], in: dir)

@@ -29,6 +29,9 @@ struct LogUserTally {
     var lastDay: Int?
     /// The Earned unlock gate's openings and what the user chose at each (`rulesrun fit`'s gate choice).
     var gate = GateOpenings()
+    /// The unlocks granted (credits, quests, emergencies), by the local hour of the event that
+    /// granted them (0…23), over the days counted.
+    var unlockHours = Array(repeating: 0, count: 24)
 
     /// Per day, each habit task the user had at its end, as the streak response reads it
     /// (``Responses/Streak``): what `fit` estimates the tasks' rates and that response from.
@@ -151,7 +154,11 @@ struct LogUserTally {
             case .habitFreeze(let task, let action, _): freezes[task, default: 0] += action == .use ? -1 : 1
             default: break
             }
+            let granted = tally.days[d].earned.unlocks.total
             ledger.record(outcome.decisions, day: d, into: &tally.days, dayIndex: dayIndex)
+            if tally.days[d].earned.unlocks.total > granted {
+                tally.unlockHours[clock.civil(event.at.millis).minutes / 60] += tally.days[d].earned.unlocks.total - granted
+            }
             if earnedStarted { tally.gate.note(kind, outcome.decisions, held: ledger.balance, day: d) }
             if uses.pressure { pressure(kind, at: event.at.millis, outcome.user, day: d) }
             view = outcome.user

@@ -28,6 +28,8 @@ package struct FittedCohort {
         package var days: [DayTotals]
         /// The users by Pressure streak at the log's end, those still there (`[v]`: users with v days).
         package var finalStreaks: [Int]
+        /// Their unlocks by local hour (``LogUserTally/unlockHours``).
+        package var unlockHours: [Int]
     }
 
     /// What `users` users simulated from `fit`'s personas (written to a folder of this run's own,
@@ -71,19 +73,22 @@ package struct FittedCohort {
         })
         var simulated = metrics.map { _ in MetricMoments() }
         var simulatedDays: [DayTotals] = []
-        var streaks: [Int] = []
+        var streaks: [Int] = [], hours = Array(repeating: 0, count: 24)
         var problems = EventLog.Problems()
         let end = log.end
-        try replay.run(&log, problems: &problems) { worker, assigned -> RolloutAnalysis.UserPart? in
+        try replay.run(&log, problems: &problems) { worker, assigned -> (RolloutAnalysis.UserPart, [Int])? in
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [.finalStreakP50])
-        } add: { _, part in
-            guard let part else { return }
+            return RolloutAnalysis.UserPart(tally, days: nil, metrics: metrics, quantiles: [.finalStreakP50]).map {
+                ($0, tally.unlockHours)
+            }
+        } add: { _, counted in
+            guard let (part, unlocks) = counted else { return }
+            for h in 0..<24 { hours[h] += unlocks[h] }
             for m in simulated.indices { simulated[m] += part.moments[m] }
             DayTotals.add(part.days, into: &simulatedDays)
             Histogram.add(part.histograms[0], to: &streaks)
         }
-        return Counted(moments: simulated, days: simulatedDays, finalStreaks: streaks)
+        return Counted(moments: simulated, days: simulatedDays, finalStreaks: streaks, unlockHours: hours)
     }
 }
 

@@ -123,18 +123,22 @@ extension PersonaFit {
             heading: "difference", suffix: "%", rows: rows)
         chart.sides = (lower: "← simulated lower", higher: "simulated higher →")
         page.figure(chart.svg())
-        if let streaks = check.finalStreaks {
+        let distributions = [
+            (check.finalStreaks, "Pressure streak at the log's end (the users still there)", "% of users", "streak (days)"),
+            (check.unlockHours, "Unlocks by hour (local, of the event that granted them)", "% of unlocks", "hour"),
+        ]
+        for case (let buckets?, let title, let unit, let axis) in distributions {
             let share = { (counts: [Int]) in counts.map { 100 * Double($0) / Double(max(1, counts.reduce(0, +))) } }
-            var simulated = ChartSeries(key: "simulated", name: "simulated", color: "#e65100", values: share(streaks.simulated))
+            var simulated = ChartSeries(key: "simulated", name: "simulated", color: "#e65100", values: share(buckets.simulated))
             simulated.dashed = true
             let chart = LineChart(
-                title: "Pressure streak at the log's end (the users still there)", unit: "% of users",
+                title: title, unit: unit,
                 categories: CategoryAxis(
-                    name: "streak (days)", labels: streaks.buckets,
-                    note: "chi-square \(String(format: "%.2f", streaks.chiSquare)), \(streaks.degreesOfFreedom) df, "
-                        + "p = \(String(format: "%.3g", streaks.pValue)): \(streaks.differs ? "differs" : "agrees")"),
+                    name: axis, labels: buckets.buckets,
+                    note: "chi-square \(String(format: "%.2f", buckets.chiSquare)), \(buckets.degreesOfFreedom) df, "
+                        + "p = \(String(format: "%.3g", buckets.pValue)): \(buckets.differs ? "differs" : "agrees")"),
                 series: [
-                    ChartSeries(key: "observed", name: "held-out users", color: "#0d47a1", values: share(streaks.observed)), simulated,
+                    ChartSeries(key: "observed", name: "held-out users", color: "#0d47a1", values: share(buckets.observed)), simulated,
                 ])
             page.figure(chart.svg())
         }

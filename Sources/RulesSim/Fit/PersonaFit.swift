@@ -38,6 +38,8 @@ package struct PersonaFit: Sendable {
     package var heldOutDays: [DayTotals] = []
     /// The held-out users by Pressure streak at the log's end, those still there (`[v]`: users with v days).
     package var heldOutStreaks: [Int] = []
+    /// The held-out users' unlocks by local hour (``LogUserTally/unlockHours``).
+    package var heldOutUnlockHours = Array(repeating: 0, count: 24)
     /// The first day of the users replayed (each user's local), and the most days counted for one.
     package var firstDay: DayID?
     package var days = 0
@@ -103,6 +105,7 @@ package struct PersonaFit: Sendable {
         var observed = measured.map { _ in MetricMoments() }
         var observedDays: [DayTotals] = []
         var observedStreaks: [Int] = []
+        var observedUnlockHours = Array(repeating: 0, count: 24)
         var first: DayID?, days = 0
         var later = Array(repeating: Later(), count: laterDays ?? 0)
         try replay.run(&input, problems: &problems) { worker, assigned -> User in
@@ -112,7 +115,7 @@ package struct PersonaFit: Sendable {
                 return User(
                     replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], commit: [:],
                     failures: tally.failures,
-                    refusals: tally.refusals, heldOut: part)
+                    refusals: tally.refusals, heldOut: part, unlockHours: tally.unlockHours)
             }
             // With later days held out: the fit's days are those before the log's last `laterDays`
             // (the user's from `cut`), and each of those days' observations is kept apart.
@@ -151,6 +154,7 @@ package struct PersonaFit: Sendable {
                 for m in observed.indices { observed[m] += part.moments[m] }
                 DayTotals.add(part.days, into: &observedDays)
                 Histogram.add(part.histograms[0], to: &observedStreaks)
+                for h in 0..<24 { observedUnlockHours[h] += user.unlockHours[h] }
                 return
             }
             users += 1
@@ -181,6 +185,7 @@ package struct PersonaFit: Sendable {
         self.heldOut = observed
         heldOutDays = observedDays
         heldOutStreaks = observedStreaks
+        heldOutUnlockHours = observedUnlockHours
         (firstDay, self.days) = (first, days)
         self.problems = problems + noDays
         try fitSegments(segments)
@@ -214,6 +219,8 @@ package struct PersonaFit: Sendable {
         var refusals: Refusals
         /// A held-out user's part for the metrics (``checked``).
         var heldOut: RolloutAnalysis.UserPart?
+        /// A held-out user's unlocks by hour.
+        var unlockHours: [Int] = []
         /// Its openings of the unlock gate.
         var gate = GateOpenings()
         /// Its observations on each of the later days held out (``LaterDaysCheck``).

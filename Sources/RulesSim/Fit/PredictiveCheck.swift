@@ -46,12 +46,16 @@ package struct PredictiveCheck: Sendable {
     /// The users by Pressure streak at the log's end (those still there), held out and simulated.
     package var observedStreaks: [Int]
     package var simulatedStreaks: [Int]
+    /// The unlocks by local hour, held out and simulated.
+    package var observedUnlockHours: [Int]
+    package var simulatedUnlockHours: [Int]
 
     /// Compares `observed` (per metric of `metrics`, the held-out users' moments) with as many
     /// users simulated from `fit`'s personas (``FittedCohort``) from `start` over `days` days under
     /// `replay`'s rules (its rollout's arms when it has one; `seed` the simulation's).
     package init(
-        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedStreaks: [Int], observedUsers: Int,
+        heldOut: HeldOut, observed: [MetricMoments], observedDays: [DayTotals], observedStreaks: [Int], observedUnlockHours: [Int],
+        observedUsers: Int,
         metrics: [Metric], fit: PersonaFit,
         cohort: FittedCohort, replay: ArmReplay, start: DayID, days: Int, seed: UInt64
     ) throws {
@@ -62,6 +66,8 @@ package struct PredictiveCheck: Sendable {
         simulatedDays = counted.days
         self.observedStreaks = observedStreaks
         simulatedStreaks = counted.finalStreaks
+        self.observedUnlockHours = observedUnlockHours
+        simulatedUnlockHours = counted.unlockHours
         self.heldOut = heldOut
         self.observedUsers = observedUsers
         simulatedUsers = simulated.first?.n ?? 0
@@ -100,7 +106,7 @@ extension PredictiveCheck {
         out += PersonaFit.table(lines, left: [0, 5])
         let differ = rows.filter { $0.comparison?.difference.isSignificant == true }.count
         out += "\(differ) of \(rows.filter { $0.comparison != nil }.count) metrics differ (their interval leaves 0 out)\n"
-        if let streaks = finalStreaks { out += streaks.text }
+        for buckets in [finalStreaks, unlockHours].compactMap(\.self) { out += buckets.text }
         return out
     }
 
@@ -124,7 +130,7 @@ extension PredictiveCheck {
         return .object([
             ("held_out_percent", .int(heldOut.percent)), ("observed_users", .int(observedUsers)), ("simulated_users", .int(simulatedUsers)),
             ("start", .string(start.rawValue)), ("days", .int(days)), ("metrics", .array(metrics)), ("per_day", curvesJSON),
-            ("final_streaks", finalStreaks?.json ?? .null),
+            ("final_streaks", finalStreaks?.json ?? .null), ("unlock_hours", unlockHours?.json ?? .null),
         ])
     }
 }
