@@ -8,7 +8,7 @@ struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
         abstract:
-            "Estimate a persona's responses from the apps' event log: leaving, habits and streaks, Pressure's commitments and check-ins, the unlock gate and prices.",
+            "Estimate a persona's responses from the apps' event log: leaving, habits and streaks, Pressure's commitments and check-ins, the unlock gate and prices, Earned's habits.",
         discussion: """
             EVENTS is the apps' log in replay's format (docs/replay.md), or a database of rulesrun read as the log it \
             implies (as analyze reads one: docs/analyze.md); --rules the rule set that was live (a folder or a \
@@ -19,7 +19,9 @@ struct FitCommand: ParsableCommand {
             and freezes at the day's start and the completions made; each opening of Earned's unlock gate, its options, \
             prices and the balance held, and the kind chosen (the persona's earned.gate weights and price response); \
             each Pressure day, its schedule, tier and reminders, whether the user committed, and when it checked in \
-            with what (commit, answer, reminder_response by tier, the fatigue response, reminder_yes_share). \
+            with what (commit, answer, reminder_response by tier, the fatigue response, reminder_yes_share); each \
+            Earned habit-day, the balance as it began and whether the habit was completed (the habits' rates, the \
+            earning response). \
             The parameters are estimated by maximum likelihood, \
             with 95% intervals; a parameter the log cannot inform (no user ever had an unlock denied, say) is reported as \
             not identified and keeps the persona's value. docs/fit.md explains the models.

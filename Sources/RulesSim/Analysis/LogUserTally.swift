@@ -29,6 +29,13 @@ struct LogUserTally {
     var lastDay: Int?
     /// The Earned unlock gate's openings and what the user chose at each (`rulesrun fit`'s gate choice).
     var gate = GateOpenings()
+    /// Earned's habits as the earning response reads them (``Responses/Earning``): each habit by
+    /// the day it was defined, the habits completed each day, and the credit balance as each day
+    /// began (0 before Earned started); empty for a user outside Earned.
+    var earnedHabits: [String: Int] = [:]
+    var earnedDone: [Set<String>] = []
+    var earnedBalances: [Int] = []
+
     /// The unlocks granted (credits, quests, emergencies), by the local hour of the event that
     /// granted them (0…23), over the days counted.
     var unlockHours = Array(repeating: 0, count: 24)
@@ -118,6 +125,9 @@ struct LogUserTally {
         leavingDays = Array(repeating: LeavingDay(), count: count)
         habitDays = Array(repeating: [], count: count)
         pressureDays = Array(repeating: PressureDay(), count: uses.pressure ? count : 0)
+        (earnedDone, earnedBalances) = (
+            Array(repeating: [], count: uses.earned ? count : 0), Array(repeating: 0, count: uses.earned ? count : 0)
+        )
         guard count > 0 else { return }
         let apps = Metric.App.used.filter { [.pressure: uses.pressure, .habits: uses.habits, .miga: uses.miga, .earned: uses.earned][$0]! }
         var lastEnded = false
@@ -148,7 +158,13 @@ struct LogUserTally {
             tally.leavingDays[d].reminders += decided.reminders
             if Responses.Leaving.engages(kind) { tally.leavingDays[d].engaged = true }
             switch kind {
-            case .earned: earnedStarted = true
+            case .earned(let earned):
+                earnedStarted = true
+                switch earned {
+                case .habit(let habit): tally.earnedHabits[habit.habit] = min(tally.earnedHabits[habit.habit] ?? d, d)
+                case .habitCompletion(let habit): tally.earnedDone[d].insert(habit)
+                default: break
+                }
             case .habitCompletion(let task, _, let forDay) where forDay == nil || forDay == first.adding(days: d):
                 doneToday[task, default: 0] += 1
             case .habitFreeze(let task, let action, _): freezes[task, default: 0] += action == .use ? -1 : 1
@@ -213,6 +229,7 @@ struct LogUserTally {
             (startFreezes, doneToday) = (freezes, [:])
             tally.days[k].maxReminders = tally.days[k].reminders
             if earnedStarted { Histogram.count(ledger.balance, into: &tally.days[k].earned.balances) }
+            if uses.earned, k + 1 < count { tally.earnedBalances[k + 1] = earnedStarted ? ledger.balance : 0 }
             // The last day's team metrics once every event is in (those after it count on it).
             if k < count - 1 { try endTeamDay(k, streaks: streaks) } else { lastEnded = true }
         }

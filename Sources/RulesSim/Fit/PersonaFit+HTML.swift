@@ -68,7 +68,7 @@ extension PersonaFit {
         let chosen = max(1, segments.count)
         page.heading("Segments: \(chosen)")
         page.paragraph(
-            "Latent segments: each its own base chances (leaving's base, the tasks' rates, commit) and share, the effects shared; "
+            "Latent segments: each its own base chances (leaving's base, the tasks' and Earned habits' rates, commit) and share, the effects shared; "
                 + (candidates.count > 1 ? "the number with the least BIC = −2 log L + parameters × ln users." : "the number asked for."),
             className: "note")
         page.grid(

@@ -61,6 +61,9 @@ package struct PersonaFit: Sendable {
         /// Pressure's: the chance of committing, the lost-streak window, the answers' parameters
         /// (``AnswerFit/prior(answer:lost:reminderResponse:yesShare:fatigue:)``) and what their model holds.
         package var commit = 0.0
+        /// Earned's habits' rates by name, and the earning response (nil: off).
+        package var earnedRates: [String: Double] = [:]
+        package var earning: Responses.Earning? = Responses.Earning()
         var answers = AnswerFit.prior()
         var held = AnswerFit.Held()
 
@@ -75,6 +78,8 @@ package struct PersonaFit: Sendable {
             gate = persona.earned?.gate ?? gate
             price = persona.responses.price
             commit = persona.commit
+            for habit in persona.earned?.habits ?? [] { earnedRates[habit.name] = habit.rate }
+            earning = persona.responses.earning
             answers = AnswerFit.prior(
                 answer: persona.answer, lost: persona.lostStreak, reminderResponse: persona.reminderResponse,
                 yesShare: persona.reminderYesShare, fatigue: persona.responses.fatigue)
@@ -94,6 +99,8 @@ package struct PersonaFit: Sendable {
     ) throws {
         var problems = EventLog.Problems(), noDays = EventLog.Problems()
         var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = [], commits: [LogisticFit.Counts] = []
+        var earning: [EarningFit.Counts] = []
+        let target = prior.earning?.target ?? Responses.Earning().target
         var answerDays = AnswerFit.Counts(), outside = 0
         var failures = RuleFailures()
         var refusals = Refusals()
@@ -114,6 +121,7 @@ package struct PersonaFit: Sendable {
                 let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
                 return User(
                     replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], commit: [:],
+                    earning: [:],
                     failures: tally.failures,
                     refusals: tally.refusals, heldOut: part, unlockHours: tally.unlockHours)
             }
@@ -131,6 +139,7 @@ package struct PersonaFit: Sendable {
                     return Later(
                         leaving: LeavingFit.counts(tally, days: day), habits: HabitFit.counts(tally, streak: streak, days: day),
                         commit: CommitFit.counts(tally, lost: prior.held.lost, days: day),
+                        earning: EarningFit.counts(tally, target: target, days: day),
                         answers: AnswerFit.counts(tally, held: prior.held, days: day, left: &outside))
                 }
             }
@@ -139,7 +148,8 @@ package struct PersonaFit: Sendable {
             return User(
                 replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
                 habits: HabitFit.counts(tally, streak: streak, days: 0..<cut),
-                commit: CommitFit.counts(tally, lost: prior.held.lost, days: 0..<cut), answers: answers, outside: outside,
+                commit: CommitFit.counts(tally, lost: prior.held.lost, days: 0..<cut),
+                earning: EarningFit.counts(tally, target: target, days: 0..<cut), answers: answers, outside: outside,
                 failures: tally.failures, refusals: tally.refusals, gate: gate, later: days ?? [])
         } add: { assigned, user in
             failures.add(user.failures)
@@ -162,12 +172,14 @@ package struct PersonaFit: Sendable {
                 LogisticFit.add(day.leaving, into: &later[j].leaving)
                 LogisticFit.add(day.habits, into: &later[j].habits)
                 LogisticFit.add(day.commit, into: &later[j].commit)
+                LogisticFit.add(day.earning, into: &later[j].earning)
                 later[j].answers.merge(day.answers, uniquingKeysWith: +)
             }
             choices.add(user.gate)
             leaving.append(user.leaving)
             habits.append(user.habits)
             commits.append(user.commit)
+            earning.append(user.earning)
             for (pattern, n) in user.answers { answerDays[pattern, default: 0] += n }
             outside += user.outside
         }
@@ -175,6 +187,7 @@ package struct PersonaFit: Sendable {
         designs = [LeavingFit.design(leaving, prior: prior.leaving)]
         if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
         if let design = CommitFit.design(commits, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
+        if let design = EarningFit.design(earning, rates: prior.earnedRates, earning: prior.earning) { designs.append(design) }
         responses = try designs.map { try $0.fit(users: users) }
         // The unlock gate's choice, when the log has openings of the gate, and Pressure's
         // check-ins, when it has committed days (the users as one segment).
@@ -196,6 +209,7 @@ package struct PersonaFit: Sendable {
                     switch design.response.name {
                     case CommitFit.response.name: later.map(\.commit)
                     case LeavingFit.response.name: later.map(\.leaving)
+                    case EarningFit.name: later.map { EarningFit.numbered($0.earning, habits: design.tasks, target: target) }
                     default: later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
                     }
                 }, segments: self.segments.count, answers: answers.map { ($0, later.map(\.answers), prior.held) })
@@ -212,6 +226,7 @@ package struct PersonaFit: Sendable {
         var leaving: LogisticFit.Counts
         var habits: HabitFit.Counts
         var commit: LogisticFit.Counts
+        var earning: EarningFit.Counts
         /// Its committed days (``AnswerFit``), and its check-ins at a minute no look makes.
         var answers = AnswerFit.Counts()
         var outside = 0
@@ -232,6 +247,7 @@ package struct PersonaFit: Sendable {
         var leaving = LogisticFit.Counts()
         var habits = HabitFit.Counts()
         var commit = LogisticFit.Counts()
+        var earning = EarningFit.Counts()
         var answers = AnswerFit.Counts()
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// `rulesrun fit` on Pressure's choices (docs/fit.md#pressure): the commitment with its
-/// lost-streak effect, and the check-ins — the first look's YES and NO, the reminders' answers by
-/// tier with fatigue, the YES share of those — recovered from a log simulated from a known
-/// persona; what the log cannot inform said so; a check-in no look can make left out and counted.
-@Suite struct PressureFitTests {
+/// `rulesrun fit` on Pressure's choices (docs/fit.md#pressures-commitment-and-check-ins): the
+/// commitment with its lost-streak effect, and the check-ins — the first look's YES and NO, the
+/// reminders' answers by tier with fatigue, the YES share of those — recovered from a log simulated
+/// from a known persona; what the log cannot inform said so; a check-in no look can make left out
+/// and counted. Earned's habits with the earning response, recovered.
+@Suite struct ResponsesFitTests {
     /// A Pressure persona of these values (`notifications`: reminders reach the user).
     static func persona(commit: Double, yes: Double, no: Double, lost: String, notifications: Bool = true) -> String {
         """
@@ -102,5 +103,26 @@ import Testing
         #expect(parameters.first { $0["name"] as? String == "reminder_yes_share" }?["estimate"] as? Double == 0.6)
         let text = try CLI.run(["fit", "log.jsonl", "--persona", "quiet.lua"], in: dir)
         #expect(text.stdout.contains("check-ins at a minute no look makes, left out: 1"), "\(text.stdout)")
+    }
+
+    /// Earned's habits and the earning response: 300 `focus-user` users over 14 days (walk 0.6,
+    /// read 0.5, boost 0.5: the default earning response) — each estimate within 4 standard
+    /// errors of the truth, and the fitted persona, with the habits' rates and the boost, simulates.
+    @Test func theEarnedHabitsAndTheEarningResponseAreRecovered() throws {
+        let dir = try CLI.folder([:])
+        let simulated = try CLI.run(
+            ["simulate", "14d", "--users", "300", "--no-db", "--persona", "focus-user", "--events", "log.jsonl", "--seed", "13"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "focus-user", "--out", "fitted.lua", "--format", "json"], in: dir)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        let earning = FitCommandTests.parameters(try FitCommandTests.object(fitted.stdout), "earning")
+        #expect(earning.map { $0["name"] as? String } == ["earned.rate[read]", "earned.rate[walk]", "boost"])
+        Self.near(earning, "earned.rate[read]", 0.5, probability: true)
+        Self.near(earning, "earned.rate[walk]", 0.6, probability: true)
+        Self.near(earning, "boost", 0.5, probability: false)
+        let persona = try String(contentsOf: dir.appendingPathComponent("fitted.lua"), encoding: .utf8)
+        #expect(persona.contains("persona.responses.earning.boost = ") && persona.contains("then h.rate = "), "\(persona)")
+        let rerun = try CLI.run(["simulate", "3d", "--users", "20", "--no-db", "--persona", "fitted.lua"], in: dir)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
     }
 }
