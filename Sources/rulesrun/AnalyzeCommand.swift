@@ -207,7 +207,8 @@ struct AnalyzeCommand: ParsableCommand {
             Terminal.error("\(events): \(error.message)")
             throw ExitCode(2)
         }
-        guard !log.users.isEmpty else {
+        // A shard may hold none of the log's users.
+        guard !log.users.isEmpty || (shard != .whole && log.logEvents > 0) else {
             let problems = log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")
             Terminal.error("\(events): no events" + problems)
             throw ExitCode(2)

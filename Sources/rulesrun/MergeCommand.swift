@@ -139,11 +139,13 @@ struct MergeCommand: ParsableCommand {
 
     /// A report file's bytes, or why there are none: no such file, a folder, not a regular file
     /// (a device, a FIFO: neither is read, a FIFO would wait for ever), larger than
-    /// ``SimulationReport/maxJSONBytes`` (refused before it is read), unreadable.
-    static func read(_ path: String) throws(SimulationError) -> Data {
-        let expected = "expected a JSON report of rulesrun simulate --format json"
+    /// `maxBytes` (refused before it is read), unreadable. `what`: what the file is expected to be.
+    static func read(
+        _ path: String, expected what: String = "a JSON report of rulesrun simulate --format json", maxBytes: Int = SimulationReport.maxJSONBytes
+    ) throws(SimulationError) -> Data {
+        let expected = "expected \(what)"
         do {
-            return Data(try SourceFile.read(path, maxBytes: SimulationReport.maxJSONBytes))
+            return Data(try SourceFile.read(path, maxBytes: maxBytes))
         } catch .missing {
             throw SimulationError("no such file; \(expected)")
         } catch .notRegularFile(let kind) where kind == "a directory" {

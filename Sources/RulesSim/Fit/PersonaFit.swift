@@ -78,88 +78,36 @@ package struct PersonaFit: Sendable {
         input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1),
         heldOut: PredictiveCheck.HeldOut? = nil, laterDays: Int? = nil
     ) throws {
-        var problems = EventLog.Problems(), noDays = EventLog.Problems()
-        var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = []
-        var failures = RuleFailures()
-        var refusals = Refusals()
-        var choices = GateFit.Choices(preferences: prior.gate)
-        var users = 0
-        let end = input.end
-        let streak = prior.streak
-        let measured = Self.checked
-        var observed = measured.map { _ in MetricMoments() }
-        var observedDays: [DayTotals] = []
-        var observedStreaks: [Int] = []
-        var first: DayID?, days = 0
-        var later = Array(repeating: (leaving: LogisticFit.Counts(), habits: HabitFit.Counts()), count: laterDays ?? 0)
-        try replay.run(&input, problems: &problems) { worker, assigned -> User in
-            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            if let heldOut, heldOut.holds(assigned.user.name) {
-                let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
-                return User(
-                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:],
-                    failures: tally.failures,
-                    refusals: tally.refusals, heldOut: part)
-            }
-            // With later days held out: the fit's days are those before the log's last `laterDays`
-            // (the user's from `cut`), and each of those days' observations is kept apart.
-            let count = tally.days.count, cut = laterDays.map { max(0, count - $0) } ?? count
-            var gate = tally.gate
-            gate.openings.removeAll { $0.day >= cut }
-            let days = laterDays.map { held in
-                (0..<held).map { j -> (leaving: LogisticFit.Counts, habits: HabitFit.Counts) in
-                    let k = count - held + j
-                    guard k >= 0 else { return ([:], [:]) }
-                    return (LeavingFit.counts(tally, days: k..<(k + 1)), HabitFit.counts(tally, streak: streak, days: k..<(k + 1)))
-                }
-            }
-            return User(
-                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
-                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut), failures: tally.failures, refusals: tally.refusals,
-                gate: gate, later: days ?? [])
-        } add: { assigned, user in
-            failures.add(user.failures)
-            refusals.add(user.refusals)
-            guard user.replayed else {
-                noDays.note(.noDays, line: assigned.user.line(0), assigned.user.name)
-                return
-            }
-            first = min(first ?? user.firstDay, user.firstDay)
-            days = max(days, user.days)
-            if let part = user.heldOut {
-                for m in observed.indices { observed[m] += part.moments[m] }
-                DayTotals.add(part.days, into: &observedDays)
-                Histogram.add(part.histograms[0], to: &observedStreaks)
-                return
-            }
-            users += 1
-            for (j, day) in user.later.enumerated() {
-                LogisticFit.add(day.leaving, into: &later[j].leaving)
-                LogisticFit.add(day.habits, into: &later[j].habits)
-            }
-            choices.add(user.gate)
-            leaving.append(user.leaving)
-            habits.append(user.habits)
-        }
-        self.users = users
-        designs = [LeavingFit.design(leaving, prior: prior.leaving)]
-        if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
-        responses = try designs.map { try $0.fit(users: users) }
+        let statistics = try FitStatistics(
+            input: &input, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
+        try self.init(statistics, prior: prior, segments: segments, laterDays: laterDays)
+    }
+
+    /// The fit of `statistics` (a log's users replayed, or the sum of its shards': ``FitStatistics``).
+    package init(_ statistics: FitStatistics, prior: Prior = Prior(), segments: Segments = .fixed(1), laterDays: Int? = nil) throws {
+        let s = statistics
+        users = s.users
+        designs = [LeavingFit.design(s.leaving, prior: prior.leaving)]
+        if let design = HabitFit.design(s.habits, rates: prior.rates, streak: prior.streak) { designs.append(design) }
+        responses = try designs.map { try $0.fit(users: s.users) }
         // The unlock gate's choice, when the log has openings of the gate (one segment).
-        if choices.openings > 0 { gate = try GateFit(choices, gate: prior.gate, price: prior.price) }
-        self.failures = failures
-        self.refusals = refusals
-        self.heldOut = observed
-        heldOutDays = observedDays
-        heldOutStreaks = observedStreaks
-        (firstDay, self.days) = (first, days)
-        self.problems = problems + noDays
+        if s.choices.openings > 0 { gate = try GateFit(s.choices, gate: prior.gate, price: prior.price) }
+        failures = s.failures
+        refusals = s.refusals
+        heldOut = s.observed
+        heldOutDays = s.observedDays
+        heldOutStreaks = s.observedStreaks
+        (firstDay, days) = (s.firstDay, s.days)
+        problems = s.problems + s.noDays
+        if segments != .fixed(1), s.pooled {
+            throw FitError("--segments fits each user's observations: these statistics hold the users' pooled (fit without --segments)")
+        }
         try fitSegments(segments)
         if let laterDays {
-            self.later = LaterDaysCheck(
+            later = LaterDaysCheck(
                 days: laterDays, responses: responses,
                 counts: designs.map { design in
-                    design.tasks.isEmpty ? later.map(\.leaving) : later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
+                    design.tasks.isEmpty ? s.later.map(\.leaving) : s.later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
                 }, segments: self.segments.count)
         }
     }
