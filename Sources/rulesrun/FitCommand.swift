@@ -193,7 +193,7 @@ struct FitCommand: ParsableCommand {
                 let read = try Self.statistics(
                     events, shard: part, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
                 statistics = read.statistics
-                if part != .whole {
+                if shard != nil {
                     var members = header
                     members.insert(contentsOf: [("shard", .string(part.description)), ("log", .string(read.log))], at: 2)
                     try Output.write(statistics.json(header: members, perUser: segments != .fixed(1)), to: out)

@@ -87,9 +87,11 @@ extension FitStatistics {
                 })
     }
 
+    /// A day's totals as `DayTotals` encodes them (the fit counts no team metric: none is written).
     private static func json(_ day: DayTotals) -> JSONValue {
         let data = (try? JSONEncoder().encode(day)) ?? Data("{}".utf8)
-        return (try? JSONLine.parse(utf8: [UInt8](data), firstIndex: 0)) ?? .null
+        guard case .object(let members)? = try? JSONLine.parse(utf8: [UInt8](data), firstIndex: 0) else { return .null }
+        return .object(members.filter { $0.0 != DayTotals.CodingKeys.team.rawValue })
     }
 
     /// `{code: {count, examples: [{place, text}, …]}, …}`.
