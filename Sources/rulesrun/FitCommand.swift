@@ -29,7 +29,9 @@ struct FitCommand: ParsableCommand {
             users simulated from the fitted personas. --predict RULES predicts every metric under other rules for a new \
             cohort of the fitted users, from draws of the fitted parameters, with 95% intervals, and under the log's rules \
             (the baseline) with the difference. --html writes the report as one self-contained page (the check's \
-            forest plot and per-day curves, held-out against simulated).
+            forest plot and per-day curves, held-out against simulated). A larger log is fitted by user shards: \
+            --shard i/n --format json replays the users of shard i of n (by a hash of the name) and writes their \
+            statistics; --merge fits the log from every shard's, byte for byte the unsharded fit.
 
             Examples:
               rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
@@ -37,6 +39,8 @@ struct FitCommand: ParsableCommand {
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
               rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua --html fit.html
               rulesrun fit log.jsonl --persona steady --predict rules-b --draws 40
+              rulesrun fit log.jsonl --persona steady --shard 1/2 --format json --out fit1.json   (and 2/2)
+              rulesrun fit log.jsonl --persona steady --merge fit1.json fit2.json --out fitted.lua
             """
     )
 
@@ -178,7 +182,10 @@ struct FitCommand: ParsableCommand {
             let statistics: FitStatistics
             if !merge.isEmpty {
                 let shards = try merge.map { path in
-                    do throws(SimulationError) { return try MergeCommand.read(path, expected: "a shard of rulesrun fit --shard i/n --format json", maxBytes: AnalysisReport.maxJSONBytes) } catch {
+                    do throws(SimulationError) {
+                        return try MergeCommand.read(
+                            path, expected: "a shard of rulesrun fit --shard i/n --format json", maxBytes: AnalysisReport.maxJSONBytes)
+                    } catch {
                         throw ValidationError("\(path): \(error.message)")
                     }
                 }
@@ -265,7 +272,7 @@ struct FitCommand: ParsableCommand {
                 input: &log, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
             return (statistics, "a database of \(log.userCount) users ending at \(log.end)")
         }
-        var log = try AnalyzeCommand.read(events, shard: shard)
+        var log = try AnalyzeCommand.read(events, shard: shard, emptyShard: shard != .whole)
         let statistics = try FitStatistics(input: &log, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
         return (statistics, "a log of \(log.logEvents) events ending at \(log.end)")
     }

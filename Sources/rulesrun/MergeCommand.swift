@@ -141,7 +141,8 @@ struct MergeCommand: ParsableCommand {
     /// (a device, a FIFO: neither is read, a FIFO would wait for ever), larger than
     /// `maxBytes` (refused before it is read), unreadable. `what`: what the file is expected to be.
     static func read(
-        _ path: String, expected what: String = "a JSON report of rulesrun simulate --format json", maxBytes: Int = SimulationReport.maxJSONBytes
+        _ path: String, expected what: String = "a JSON report of rulesrun simulate --format json",
+        maxBytes: Int = SimulationReport.maxJSONBytes
     ) throws(SimulationError) -> Data {
         let expected = "expected \(what)"
         do {

@@ -12,7 +12,10 @@ import Testing
             "keen.lua": FitCommandTests.habitPersona("read", 0.9, 0.005), "casual.lua": FitCommandTests.habitPersona("read", 0.4, 0.04),
         ])
         let simulated = try CLI.run(
-            ["simulate", "14d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed", "2"],
+            [
+                "simulate", "14d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
+                "2",
+            ],
             in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         return dir
@@ -60,7 +63,8 @@ import Testing
     @Test func theExamplesOfWhatTheLogCannotGiveAreTheWholeLogs() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "6d", "--users", "40", "--no-db", "--events", "log.jsonl", "--persona", "steady", "--start", "2026-03-02"], in: dir)
+            ["simulate", "6d", "--users", "40", "--no-db", "--events", "log.jsonl", "--persona", "steady", "--start", "2026-03-02"], in: dir
+        )
         #expect(simulated.status == 0, "\(simulated.stderr)")
         var lines = try Self.text(dir, "log.jsonl").split(separator: "\n").map(String.init)
         // Eight intruders, each one's lines spread through the log (its first the earlier, the further on).
@@ -103,7 +107,9 @@ import Testing
             #expect(simulated.status == 0, "\(simulated.stderr)")
         }
         let fit = ["fit", "log.jsonl", "--persona", "steady"]
-        for i in 1...2 { #expect(try CLI.run(fit + ["--shard", "\(i)/2", "--format", "json", "--out", "s\(i).json"], in: dir).status == 0) }
+        for i in 1...2 {
+            #expect(try CLI.run(fit + ["--shard", "\(i)/2", "--format", "json", "--out", "s\(i).json"], in: dir).status == 0)
+        }
         #expect(try CLI.run(fit + ["--shard", "2/2", "--format", "json", "--seed", "7", "--out", "seed.json"], in: dir).status == 0)
         #expect(try CLI.run(fit + ["--shard", "2/2", "--format", "json", "--check", "days:2", "--out", "days.json"], in: dir).status == 0)
         // The same name, another log.

@@ -124,12 +124,14 @@ package struct ArmReplay {
         }
         guard let arm = rollout.armNames.firstIndex(of: first.arm) else {
             problems.note(
-                .unknownArm, line: logged.line(first.index), place: logged.position, "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
+                .unknownArm, line: logged.line(first.index), place: logged.position,
+                "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
             return nil
         }
         guard first.revision == rollout.revision else {
             problems.note(
-                .otherRevision, line: logged.line(first.index), place: logged.position, "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
+                .otherRevision, line: logged.line(first.index), place: logged.position,
+                "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
             return nil
         }
         return Assigned(user: logged, arm: arm, exposure: first.index)

@@ -19,8 +19,6 @@ package struct EventLog: Sendable {
     package var problems = Problems()
     /// The users ``nextUsers(upTo:)`` has given.
     var cursor = 0
-    /// The latest event of each user of the other shards (`shard`), its out-of-order events left out.
-    private var othersLast: [String: EpochMillis] = [:]
 
     /// The most events one log may hold (each is kept in memory until the users are replayed).
     package static let maxEvents = 50_000_000
@@ -46,9 +44,8 @@ package struct EventLog: Sendable {
         }
         logEvents += 1
         guard shard.holds(user: event.user) else {
-            // Another shard's user: its events count for the log's end, as they do when the whole is read.
-            if let previous = othersLast[event.user], event.at.millis < previous { return }
-            othersLast[event.user] = event.at.millis
+            // Another shard's user: its events count for the log's end, as when the whole is read (an
+            // event out of order, before one of the user's, never moves the end).
             end = max(end, event.at.millis)
             return
         }

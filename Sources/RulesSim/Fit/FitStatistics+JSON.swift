@@ -78,13 +78,17 @@ extension FitStatistics {
     /// Habit observations by pattern: `[[task, streak, at_stake, after_break, rows, events], …]`.
     private static func json(_ counts: HabitFit.Counts) -> JSONValue {
         .array(
-            counts.keys.sorted { ($0.task, $0.streak, $0.atStake ? 1 : 0, $0.afterBreak ? 1 : 0) < ($1.task, $1.streak, $1.atStake ? 1 : 0, $1.afterBreak ? 1 : 0) }
-                .map { p in
-                    .array([
-                        .string(p.task), .int(p.streak), .bool(p.atStake), .bool(p.afterBreak), number(counts[p]!.rows),
-                        number(counts[p]!.events),
-                    ])
-                })
+            counts.keys.sorted {
+                ($0.task, $0.streak, $0.atStake ? 1 : 0, $0.afterBreak ? 1 : 0) < (
+                    $1.task, $1.streak, $1.atStake ? 1 : 0, $1.afterBreak ? 1 : 0
+                )
+            }
+            .map { p in
+                .array([
+                    .string(p.task), .int(p.streak), .bool(p.atStake), .bool(p.afterBreak), number(counts[p]!.rows),
+                    number(counts[p]!.events),
+                ])
+            })
     }
 
     /// A day's totals as `DayTotals` encodes them (the fit counts no team metric: none is written).
@@ -145,7 +149,8 @@ extension FitStatistics {
                     let theirs = value[key] ?? .null
                     guard theirs == mine else {
                         throw FitError(
-                            "\(key) \(theirs), but this fit's is \(mine): merge the shards of one log fitted with the same rules and options")
+                            "\(key) \(theirs), but this fit's is \(mine): merge the shards of one log fitted with the same rules and options"
+                        )
                     }
                 }
                 guard case .string(let text)? = value["shard"], let shard = try? Shard(text) else {
@@ -237,7 +242,8 @@ extension FitStatistics {
             }
         }
         observedStreaks = try r.ints(held?["streaks"], "held_out.streaks", count: nil)
-        guard let failure = value["failures"], let object = try? JSONSerialization.jsonObject(with: Data(failure.description.utf8)) as? [String: Any]
+        guard let failure = value["failures"],
+            let object = try? JSONSerialization.jsonObject(with: Data(failure.description.utf8)) as? [String: Any]
         else { throw FitError("failures: expected an object of counts by code") }
         do { failures = try RuleFailures(jsonObject: object) } catch { throw FitError(error.message) }
         guard case .object(let refused)? = value["refusals"] else { throw FitError("refusals: expected an object by code") }
@@ -259,7 +265,9 @@ extension FitStatistics {
         }
 
         func array(_ v: JSONValue?, _ path: String, most: Int) throws(FitError) -> [JSONValue] {
-            guard case .array(let list)? = v, list.count <= most else { throw FitError("\(path): expected an array of at most \(most) items") }
+            guard case .array(let list)? = v, list.count <= most else {
+                throw FitError("\(path): expected an array of at most \(most) items")
+            }
             return list
         }
 
@@ -287,7 +295,9 @@ extension FitStatistics {
                 }
                 let pattern = LogisticFit.Pattern(x)
                 guard counts[pattern] == nil else { throw FitError("\(at): a pattern given twice") }
-                counts[pattern] = (try rows(row[row.count - 2], "\(at)[\(row.count - 2)]"), try rows(row[row.count - 1], "\(at)[\(row.count - 1)]"))
+                counts[pattern] = (
+                    try rows(row[row.count - 2], "\(at)[\(row.count - 2)]"), try rows(row[row.count - 1], "\(at)[\(row.count - 1)]")
+                )
             }
             return counts
         }
