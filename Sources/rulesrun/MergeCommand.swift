@@ -83,6 +83,10 @@ struct MergeCommand: ParsableCommand {
         let texts = try reports.map { path in
             do throws(SimulationError) { return try Self.read(path) } catch { throw ValidationError("\(path): \(error.message)\(either)") }
         }
+        let fitShard = Data(#"{"report":"rulesrun fit shard""#.utf8)
+        if let (path, _) = zip(reports, texts).first(where: { $0.1.prefix(64).range(of: fitShard) != nil }) {
+            throw ValidationError("\(path) is a shard of rulesrun fit: fit the log from its shards with rulesrun fit LOG --merge FILE…")
+        }
         if db == nil, !texts.isEmpty, texts.allSatisfy(Self.isAnalysis) {
             let analysis: AnalysisReport
             do throws(AnalysisError) { analysis = try AnalysisReport.merge(texts, names: reports) } catch {

@@ -116,7 +116,12 @@ import Testing
         try FileManager.default.moveItem(at: dir.appendingPathComponent("log.jsonl"), to: dir.appendingPathComponent("first.jsonl"))
         try FileManager.default.moveItem(at: dir.appendingPathComponent("other.jsonl"), to: dir.appendingPathComponent("log.jsonl"))
         #expect(try CLI.run(fit + ["--shard", "2/2", "--format", "json", "--out", "other.json"], in: dir).status == 0)
+        // A shard whose counts no shard can have.
+        let s2 = try Self.text(dir, "s2.json")
+        try s2.replacingOccurrences(of: #""users":"#, with: #""users":-"#)
+            .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let cases: [(shards: [String], options: [String], message: String)] = [
+            (["s1.json", "bad.json"], [], "bad.json: users: expected a whole number from 0 to"),
             (["s1.json"], [], "shards 2/2 are missing: give every shard's report"),
             (["s1.json", "s2.json", "s2.json"], [], "s2.json and s2.json are both shard 2/2"),
             (["s1.json", "other.json"], [], "other.json: log "),
@@ -129,6 +134,9 @@ import Testing
             #expect(merged.status != 0, "\(shards)")
             #expect(merged.stderr.contains(message), "\(shards): \(merged.stderr)")
         }
+        let merge = try CLI.run(["merge", "s1.json", "s2.json"], in: dir)
+        #expect(merge.status != 0)
+        #expect(merge.stderr.contains("s1.json is a shard of rulesrun fit: fit the log from its shards with rulesrun fit LOG --merge"))
         let table = try CLI.run(fit + ["--shard", "1/2"], in: dir)
         #expect(table.stderr.contains("--shard 1/2 writes the shard's statistics for fit --merge: add --format json"), "\(table.stderr)")
         let html = try CLI.run(fit + ["--shard", "1/2", "--format", "json", "--html", "x.html"], in: dir)

@@ -15,7 +15,7 @@ extension FitStatistics {
         if !perUser { me.pool() }
         var members = header
         members += [
-            ("users", .int(users)), ("first_day", firstDay.map { .int($0.ordinal) } ?? .null), ("days", .int(days)),
+            ("users", .int(users)), ("first_day", firstDay.map { .string($0.rawValue) } ?? .null), ("days", .int(days)),
         ]
         if me.pooled {
             members += [("leaving", Self.json(me.leaving[0])), ("habits", Self.json(me.habits[0]))]
@@ -186,8 +186,10 @@ extension FitStatistics {
         let r = Reader()
         users = try r.int(value["users"], "users", 0...MetricMoments.maxUsers)
         if value["first_day"] != .null {
-            let ordinal = try r.int(value["first_day"], "first_day", -1_000_000...1_000_000)
-            firstDay = DayID(ordinal: ordinal)
+            guard case .string(let text)? = value["first_day"], let day = try? DayID(text) else {
+                throw FitError("first_day: expected a day (YYYY-MM-DD) or null")
+            }
+            firstDay = day
         }
         days = try r.int(value["days"], "days", 0...LogUserTally.maxDays)
         if let byUser = value["by_user"] {
