@@ -116,14 +116,7 @@ package struct FitStatistics: Sendable {
     /// The users' observations summed in one entry (what the fit of the users as one segment reads).
     mutating func pool() {
         guard !pooled else { return }
-        (leaving, habits, positions, pooled) = ([ResponseDesign.pooled(leaving)], [Self.pooled(habits)], [], true)
-    }
-
-    /// `users`' habit observations together.
-    static func pooled(_ users: [HabitFit.Counts]) -> HabitFit.Counts {
-        var sum = HabitFit.Counts()
-        for user in users { LogisticFit.add(user, into: &sum) }
-        return sum
+        (leaving, habits, positions, pooled) = ([ResponseDesign.pooled(leaving)], [ResponseDesign.pooled(habits)], [], true)
     }
 
     /// The statistics of a log from those of its user shards (each user in one of them), whatever
@@ -150,7 +143,7 @@ package struct FitStatistics: Sendable {
         }
         if parts.contains(where: \.pooled) {
             whole.leaving = [ResponseDesign.pooled(parts.flatMap(\.leaving))]
-            whole.habits = [pooled(parts.flatMap(\.habits))]
+            whole.habits = [ResponseDesign.pooled(parts.flatMap(\.habits))]
             (whole.positions, whole.pooled) = ([], true)
         } else {
             let users = parts.flatMap { part in part.positions.indices.map { (part.positions[$0], part.leaving[$0], part.habits[$0]) } }
