@@ -7,7 +7,7 @@ extension FitStatistics {
     package static let report = "rulesrun fit shard"
 
     /// A shard's statistics as one JSON object (`fit --shard i/n --format json`): `header` (the
-    /// report's name, the shard, the log, the rules and the options: what ``merge(_:names:header:)``
+    /// report's name, the shard, the log, the rules and the options: what ``merge(_:names:header:prior:laterDays:)``
     /// compares), then the sums. `perUser`: each user's observations kept apart (what `--segments`
     /// fits), else pooled.
     package func json(header: [(String, JSONValue)], perUser: Bool) -> String {
