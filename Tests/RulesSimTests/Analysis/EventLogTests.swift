@@ -29,7 +29,7 @@ import Testing
             return log
         }
         for (i, user) in users.enumerated() {
-            let line = "{\"at\": \"2026-03-0\(1 + i % 9)T07:00:00Z\", \"user\": \"\(user)\", \"type\": \"settings\", \"timezone\": \"UTC\"}\n"
+            let line = #"{"at": "2026-03-0\#(1 + i % 9)T07:00:00Z", "user": "\#(user)", "type": "settings", "timezone": "UTC"}"# + "\n"
             try whole.add(line: Array(line.utf8), number: i + 1)
             for s in shards.indices { try shards[s].add(line: Array(line.utf8), number: i + 1) }
         }
