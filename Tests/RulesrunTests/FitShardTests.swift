@@ -96,6 +96,27 @@ import Testing
         #expect(merged.stderr == whole.stderr)
     }
 
+    /// A database of rulesrun read as its log, in three shards: the default cohort's users whose
+    /// rows cannot be given back (Earned's) are counted with the whole database's first examples,
+    /// by id, and the fit is the unsharded one.
+    @Test func aDatabaseIsFittedByShardsToo() throws {
+        let dir = try CLI.folder([:])
+        let simulated = try CLI.run(["simulate", "6d", "--users", "60", "--db", "log.sqlite", "--seed", "4"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fit = ["fit", "log.sqlite", "--persona", "steady"]
+        let whole = try CLI.run(fit, in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stderr.contains("users whose database rows hold events it cannot give back"), "\(whole.stderr)")
+        for i in 1...3 {
+            let shard = try CLI.run(fit + ["--shard", "\(i)/3", "--format", "json", "--out", "s\(i).json"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merged = try CLI.run(fit + ["--merge", "s3.json", "s1.json", "s2.json"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        #expect(merged.stderr == whole.stderr)
+    }
+
     /// Shards that do not make one fit: a shard missing, one given twice, one of another log, one
     /// made with other options than the merge's, a file that is no shard; and the options a shard
     /// cannot take.
