@@ -165,18 +165,7 @@ extension FitStatistics {
                 throw FitError("\(name): \(error.message)")
             }
         }
-        guard let first = parts.first else { throw FitError("no shard to merge") }
-        let n = first.shard.count
-        var seen: [Int: String] = [:]
-        for part in parts {
-            guard part.shard.count == n else { throw FitError("\(part.name): shard \(part.shard), but \(first.name) is one of \(n)") }
-            if let other = seen[part.shard.index] { throw FitError("\(part.name) and \(other) are both shard \(part.shard)") }
-            seen[part.shard.index] = part.name
-        }
-        let missing = (1...n).filter { seen[$0] == nil }
-        guard missing.isEmpty else {
-            throw FitError("shards \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) are missing: give every shard's report")
-        }
+        if let incomplete = Shard.incomplete(parts.map { ($0.shard, $0.name) }) { throw FitError(incomplete) }
         return merged(parts.sorted { $0.shard.index < $1.shard.index }.map(\.statistics))
     }
 
