@@ -187,8 +187,9 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    /// Reads the log of JSON lines at `events` (`-`: standard input), the users of `shard`.
-    static func read(_ events: String, shard: Shard) throws -> EventLog {
+    /// Reads the log of JSON lines at `events` (`-`: standard input), the users of `shard`;
+    /// `emptyShard`: a shard may hold none of the log's users (`fit --shard`).
+    static func read(_ events: String, shard: Shard, emptyShard: Bool = false) throws -> EventLog {
         let fd = try ReplayCommand.openEvents(events)
         defer { if fd != STDIN_FILENO { close(fd) } }
         var log = EventLog()
@@ -207,7 +208,7 @@ struct AnalyzeCommand: ParsableCommand {
             Terminal.error("\(events): \(error.message)")
             throw ExitCode(2)
         }
-        guard !log.users.isEmpty else {
+        guard !log.users.isEmpty || (emptyShard && log.logEvents > 0) else {
             let problems = log.problems.isEmpty ? "" : ": " + log.problems.lines.joined(separator: "; ")
             Terminal.error("\(events): no events" + problems)
             throw ExitCode(2)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaHost
 import RulesEngine
+import RulesModel
 import RulesSim
 
 struct FitCommand: ParsableCommand {
@@ -33,7 +34,9 @@ struct FitCommand: ParsableCommand {
             users simulated from the fitted personas. --predict RULES predicts every metric under other rules for a new \
             cohort of the fitted users, from draws of the fitted parameters, with 95% intervals, and under the log's rules \
             (the baseline) with the difference. --html writes the report as one self-contained page (the check's \
-            forest plot and per-day curves, held-out against simulated).
+            forest plot and per-day curves, held-out against simulated). A larger log is fitted by user shards: \
+            --shard i/n --format json replays the users of shard i of n (by a hash of the name) and writes their \
+            statistics; --merge fits the log from every shard's, byte for byte the unsharded fit.
 
             Examples:
               rulesrun simulate 30d --users 2000 --no-db --events log.jsonl
@@ -41,6 +44,8 @@ struct FitCommand: ParsableCommand {
               rulesrun fit log.jsonl --rules my-rules --persona steady --out fitted-steady.lua
               rulesrun fit log.jsonl --persona steady --segments auto --check users:20 --out fitted.lua --html fit.html
               rulesrun fit log.jsonl --persona steady --predict rules-b --draws 40
+              rulesrun fit log.jsonl --persona steady --shard 1/2 --format json --out fit1.json   (and 2/2)
+              rulesrun fit log.jsonl --persona steady --merge fit1.json fit2.json --out fitted.lua
             """
     )
 
@@ -97,9 +102,33 @@ struct FitCommand: ParsableCommand {
             "Also write the report as one self-contained HTML page (with --check: the metrics' differences and per-day curves).",
             valueName: "file.html"))
     var html: String?
+    @Option(
+        help: ArgumentHelp(
+            "Replay only shard i of n of the log's users (by a hash of the user's name) and write their statistics"
+                + " (--format json; to --out if given) for fit --merge.",
+            valueName: "i/n"))
+    var shard: String?
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Fit the log from its shards' statistics (fit --shard i/n --format json, every shard once), EVENTS naming the log"
+                + " they were made from (not read again); the options are the shards'.",
+            valueName: "shard.json"))
+    var merge: [String] = []
 
     func validate() throws {
-        if out != nil, persona == nil { throw ValidationError("--out writes a persona with the fitted values: name it with --persona") }
+        if let shard {
+            let part: Shard
+            do { part = try Shard(shard) } catch { throw ValidationError("--shard: \(error.message)") }
+            guard format == .json else {
+                throw ValidationError("--shard \(part) writes the shard's statistics for fit --merge: add --format json")
+            }
+            for (option, given) in [("--merge", !merge.isEmpty), ("--predict", predict != nil), ("--html", html != nil)] where given {
+                throw ValidationError("\(option) is for the whole log's fit: give it to fit --merge of the shards, not to --shard")
+            }
+        } else if out != nil, persona == nil {
+            throw ValidationError("--out writes a persona with the fitted values: name it with --persona")
+        }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs: expected 1 to 256, found \(jobs)") }
         guard format == .table || format == .json else { throw ValidationError("--format: expected table or json") }
         _ = try Self.segments(segments)
@@ -149,28 +178,44 @@ struct FitCommand: ParsableCommand {
         }
         try FileIdentity.refuseCollisions(
             outputs: (out.map { [("--out \($0)", $0)] } ?? []) + (html.map { [("--html \($0)", $0)] } ?? []),
-            inputs: [("the events \(events)", events)])
+            inputs: [("the events \(events)", events)] + merge.map { ("the shard \($0)", $0) })
         var fit: PersonaFit
         let (heldOut, laterDays) = try Self.checks(check)
+        let header = self.header(replay: replay, persona: base?.text)
         do {
             let segments = try Self.segments(segments)
-            if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
-                var log: DatabaseLog
-                do { log = try DatabaseLog(path: events, file: WorkingFolder.resolve(events)) } catch {
-                    Terminal.error("\(error)")
+            let statistics: FitStatistics
+            if !merge.isEmpty {
+                let shards = try merge.map { path in
+                    do throws(SimulationError) {
+                        return try MergeCommand.read(
+                            path, expected: "a shard of rulesrun fit --shard i/n --format json", maxBytes: AnalysisReport.maxJSONBytes)
+                    } catch {
+                        throw ValidationError("\(path): \(error.message)")
+                    }
+                }
+                do throws(FitError) {
+                    statistics = try FitStatistics.merge(shards, names: merge, header: header, prior: prior, laterDays: laterDays)
+                } catch {
+                    Terminal.error("fit --merge: \(error.message)")
                     throw ExitCode(2)
                 }
-                defer { log.close() }
-                fit = try PersonaFit(
-                    input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
-                    laterDays: laterDays)
             } else {
-                var log = try AnalyzeCommand.read(events, shard: .whole)
-                fit = try PersonaFit(
-                    input: &log, replay: replay, prior: prior, seed: seed, segments: segments, heldOut: heldOut,
-                    laterDays: laterDays)
+                let part = try shard.map { try Shard($0) } ?? .whole
+                let read = try Self.statistics(
+                    events, shard: part, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
+                statistics = read.statistics
+                if shard != nil {
+                    var members = header
+                    members.insert(contentsOf: [("shard", .string(part.description)), ("log", .string(read.log))], at: 2)
+                    try Output.write(statistics.json(header: members, perUser: segments != .fixed(1)), to: out)
+                    return
+                }
             }
+            fit = try PersonaFit(statistics, prior: prior, segments: segments, laterDays: laterDays)
         } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
             throw error
         } catch {
             Terminal.error("fit: \(error)")
@@ -210,6 +255,65 @@ struct FitCommand: ParsableCommand {
         if files.count > 1 {
             Terminal.error("fit: wrote \(files.joined(separator: ", ")); simulate their users with --persona \(fit.mix(files))")
         }
+    }
+
+    /// The statistics of the users of `shard` of the log `events` (replay's JSON lines, or a database
+    /// of rulesrun), with what tells the log from another (its end, its events or users).
+    static func statistics(
+        _ events: String, shard: Shard, replay: ArmReplay, prior: PersonaFit.Prior, seed: UInt64,
+        heldOut: PredictiveCheck.HeldOut?, laterDays: Int?
+    ) throws -> (statistics: FitStatistics, log: String) {
+        var replay = replay
+        replay.shard = shard
+        if events != "-", DatabaseLog.isDatabase(WorkingFolder.resolve(events)) {
+            var log: DatabaseLog
+            do { log = try DatabaseLog(path: events, file: WorkingFolder.resolve(events)) } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(2)
+            }
+            defer { log.close() }
+            log.shard = shard
+            let statistics = try FitStatistics(
+                input: &log, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
+            return (statistics, "a database of \(log.userCount) users ending at \(log.end)")
+        }
+        var log = try AnalyzeCommand.read(events, shard: shard, emptyShard: shard != .whole)
+        let statistics = try FitStatistics(input: &log, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
+        return (statistics, "a log of \(log.logEvents) events ending at \(log.end)")
+    }
+
+    /// What a shard's statistics begin with, and what `--merge` compares each shard's with: the
+    /// log's name, the rules (named, and a digest of their files), the persona (named, and a digest
+    /// of its file) and the options that change the statistics.
+    func header(replay: ArmReplay, persona text: String?) -> [(String, JSONValue)] {
+        var rulesDigest = FNV64()
+        for (folder, snapshot) in replay.rules {
+            for (name, contents) in snapshot?.sourceContents ?? (try? RuleSet.sourceContents(folder)) ?? [] {
+                rulesDigest.add(name)
+                rulesDigest.add(contents)
+            }
+            for knob in snapshot?.overrides ?? [] {
+                rulesDigest.add(knob.path)
+                rulesDigest.add("\(knob.value)")
+            }
+        }
+        if let rollout = replay.rollout {
+            rulesDigest.add("rollout \(rollout.experiment.name) \(rollout.experiment.salt) \(rollout.revision)")
+            for arm in rollout.experiment.arms { rulesDigest.add("\(arm.name) \(arm.buckets)") }
+        }
+        let personaDigest = text.map { text in
+            var digest = FNV64()
+            digest.add(text)
+            return JSONValue.string(digest.hex)
+        }
+        let (users, days) = (try? Self.checks(check)) ?? (nil, nil)
+        let checked = (users.map { ["users:\($0.percent)"] } ?? []) + (days.map { ["days:\($0)"] } ?? [])
+        return [
+            ("report", .string(FitStatistics.report)), ("version", .int(1)), ("events", .string(events)), ("rules", .string(rules)),
+            ("rules_digest", .string(rulesDigest.hex)), ("persona", persona.map(JSONValue.string) ?? .null),
+            ("persona_digest", personaDigest ?? .null), ("seed", .string("\(seed)")), ("segments", .string(segments)),
+            ("check", .string(checked.joined(separator: ","))),
+        ]
     }
 
     /// The replay of `rules` (a folder or a bundle; `option`: the option that names it, nil for

@@ -83,6 +83,10 @@ struct MergeCommand: ParsableCommand {
         let texts = try reports.map { path in
             do throws(SimulationError) { return try Self.read(path) } catch { throw ValidationError("\(path): \(error.message)\(either)") }
         }
+        let fitShard = Data(#"{"report":"rulesrun fit shard""#.utf8)
+        if let (path, _) = zip(reports, texts).first(where: { $0.1.prefix(64).range(of: fitShard) != nil }) {
+            throw ValidationError("\(path) is a shard of rulesrun fit: fit the log from its shards with rulesrun fit LOG --merge FILE…")
+        }
         if db == nil, !texts.isEmpty, texts.allSatisfy(Self.isAnalysis) {
             let analysis: AnalysisReport
             do throws(AnalysisError) { analysis = try AnalysisReport.merge(texts, names: reports) } catch {
@@ -139,11 +143,14 @@ struct MergeCommand: ParsableCommand {
 
     /// A report file's bytes, or why there are none: no such file, a folder, not a regular file
     /// (a device, a FIFO: neither is read, a FIFO would wait for ever), larger than
-    /// ``SimulationReport/maxJSONBytes`` (refused before it is read), unreadable.
-    static func read(_ path: String) throws(SimulationError) -> Data {
-        let expected = "expected a JSON report of rulesrun simulate --format json"
+    /// `maxBytes` (refused before it is read), unreadable. `what`: what the file is expected to be.
+    static func read(
+        _ path: String, expected what: String = "a JSON report of rulesrun simulate --format json",
+        maxBytes: Int = SimulationReport.maxJSONBytes
+    ) throws(SimulationError) -> Data {
+        let expected = "expected \(what)"
         do {
-            return Data(try SourceFile.read(path, maxBytes: SimulationReport.maxJSONBytes))
+            return Data(try SourceFile.read(path, maxBytes: maxBytes))
         } catch .missing {
             throw SimulationError("no such file; \(expected)")
         } catch .notRegularFile(let kind) where kind == "a directory" {

@@ -21,8 +21,6 @@ extension AnalysisReport {
             }
         }
         guard let first = parts.first else { throw AnalysisError("nothing to merge") }
-        let n = first.report.analysis.shard.count
-        var seen: [Int: String] = [:]
         for (report, name) in parts {
             let a = report.analysis
             guard a.experiment == first.report.analysis.experiment else {
@@ -47,14 +45,8 @@ extension AnalysisReport {
                     "\(name): team metrics \(a.team.map(\.id)), but \(first.name) has \(first.report.analysis.team.map(\.id)): "
                         + "analyse every shard with the same metrics.lua")
             }
-            guard a.shard.count == n else { throw AnalysisError("\(name): shard \(a.shard), but \(first.name) is one of \(n)") }
-            if let other = seen[a.shard.index] { throw AnalysisError("\(name) and \(other) are both shard \(a.shard)") }
-            seen[a.shard.index] = name
         }
-        let missing = (1...n).filter { seen[$0] == nil }
-        guard missing.isEmpty else {
-            throw AnalysisError("shards \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) are missing: give every shard's report")
-        }
+        if let incomplete = Shard.incomplete(parts.map { ($0.report.analysis.shard, $0.name) }) { throw AnalysisError(incomplete) }
         let sorted = parts.map(\.report).sorted { $0.analysis.shard.index < $1.analysis.shard.index }
         var whole = sorted[0].analysis
         for part in sorted.dropFirst() {

@@ -109,27 +109,29 @@ package struct ArmReplay {
         for (i, event) in logged.events.enumerated() {
             guard let exposure = event.kind.exposure else { continue }
             guard exposure.experiment == rollout.experiment.name else {
-                problems.note(.otherExperiment, line: logged.line(i), "\(user): experiment \(exposure.experiment)")
+                problems.note(.otherExperiment, line: logged.line(i), place: logged.position, "\(user): experiment \(exposure.experiment)")
                 continue
             }
             if !arms.contains(where: { $0.arm == exposure.arm }) { arms.append((exposure.arm, i, exposure.revision)) }
         }
         guard let first = arms.first else {
-            problems.note(.noExposure, line: logged.line(0), "\(user)")
+            problems.note(.noExposure, line: logged.line(0), place: logged.position, "\(user)")
             return nil
         }
         guard arms.count == 1 else {
-            problems.note(.twoArms, line: logged.line(0), "\(user): \(arms.map(\.arm).joined(separator: " and "))")
+            problems.note(.twoArms, line: logged.line(0), place: logged.position, "\(user): \(arms.map(\.arm).joined(separator: " and "))")
             return nil
         }
         guard let arm = rollout.armNames.firstIndex(of: first.arm) else {
             problems.note(
-                .unknownArm, line: logged.line(first.index), "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
+                .unknownArm, line: logged.line(first.index), place: logged.position,
+                "\(user): arm \(first.arm) (the bundle's: \(rollout.armNames.joined(separator: ", ")))")
             return nil
         }
         guard first.revision == rollout.revision else {
             problems.note(
-                .otherRevision, line: logged.line(first.index), "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
+                .otherRevision, line: logged.line(first.index), place: logged.position,
+                "\(user): revision \(first.revision), the bundle is revision \(rollout.revision)")
             return nil
         }
         return Assigned(user: logged, arm: arm, exposure: first.index)

@@ -37,6 +37,8 @@ package final class DatabaseLog {
         package var gaps: [(kind: String, count: Int)]
         /// Why its rows cannot be read as events at all (rows that contradict one another).
         package var problem: String?
+        /// Its id in the database (the users come in the order of their ids).
+        package var id = 0
 
         /// Whether its events are the whole of what it did that the rows can show.
         package var isWhole: Bool { gaps.isEmpty && problem == nil }
@@ -78,7 +80,8 @@ package final class DatabaseLog {
         guard let user = try stored.next(wanted: { name in name.map { shard.holds(user: $0) } ?? (shard.index == 1) }) else {
             return nil
         }
-        let rebuilt = Self.events(of: user)
+        var rebuilt = Self.events(of: user)
+        rebuilt.id = Int(user.id.rawValue)
         eventCount += rebuilt.events.count
         return rebuilt
     }
@@ -281,11 +284,11 @@ extension DatabaseLog: AnalysisInput {
         var users: [LoggedUser] = []
         while users.count < count, let user = try next() {
             if let problem = user.problem {
-                problems.note(.inconsistentRows, "\(user.name): \(problem)")
+                problems.note(.inconsistentRows, place: user.id, "\(user.name): \(problem)")
             } else if !user.gaps.isEmpty {
-                problems.note(.notRebuilt, "\(user.name): \(user.gapsText)")
+                problems.note(.notRebuilt, place: user.id, "\(user.name): \(user.gapsText)")
             } else {
-                users.append(LoggedUser(name: user.name, events: user.events))
+                users.append(LoggedUser(name: user.name, events: user.events, position: user.id))
             }
         }
         return users

@@ -10,10 +10,12 @@ package struct EventLog: Sendable {
     package private(set) var events: [String: [EngineEvent]] = [:]
     /// The input lines each user's events came from (for messages).
     package private(set) var lines: [String: [Int]] = [:]
-    /// The latest event's time: the days that ended before it are the days counted.
+    /// The latest event's time (of every user, whatever the shard): the days that ended before it are the days counted.
     package private(set) var end: EpochMillis = .min
     /// Events read (lines that are events, taken or not).
     package private(set) var eventCount = 0
+    /// The log's events, whatever the shard (what tells shards of one log from another's).
+    package private(set) var logEvents = 0
     package var problems = Problems()
     /// The users ``nextUsers(upTo:)`` has given.
     var cursor = 0
@@ -40,7 +42,13 @@ package struct EventLog: Sendable {
             }
             return
         }
-        guard shard.holds(user: event.user) else { return }
+        logEvents += 1
+        guard shard.holds(user: event.user) else {
+            // Another shard's user: its events count for the log's end, as when the whole is read (an
+            // event out of order, before one of the user's, never moves the end).
+            end = max(end, event.at.millis)
+            return
+        }
         eventCount += 1
         guard eventCount <= Self.maxEvents else {
             throw AnalysisError("line \(number): more than \(Self.maxEvents) events; analyse the log by user shards (--shard i/n)")
@@ -103,24 +111,29 @@ package struct EventLog: Sendable {
 
         package private(set) var counts: [Kind: Int] = [:]
         package private(set) var examples: [Kind: [String]] = [:]
+        /// Each example's place in the input (``KeptExamples``): its line, or its user's position.
+        package private(set) var places: [Kind: [Int]] = [:]
         /// Examples kept per kind.
         package static let examplesKept = 3
 
         package init() {}
 
-        package mutating func note(_ kind: Kind, line: Int? = nil, _ text: String) {
+        /// Notes one of `kind`; `place`: where it is in the input (default: `line`; ``KeptExamples``).
+        package mutating func note(_ kind: Kind, line: Int? = nil, place: Int? = nil, _ text: String) {
             counts[kind, default: 0] += 1
             if examples[kind, default: []].count < Self.examplesKept {
                 examples[kind, default: []].append((line.map { "line \($0): " } ?? "") + text)
+                places[kind, default: []].append(place ?? line ?? 0)
             }
         }
 
-        /// Adds `count` of `kind` with their `examples` (a shard's, read back).
-        package mutating func add(_ kind: Kind, count: Int, examples: [String]) {
+        /// Adds `count` of `kind` with their `examples` (a shard's, read back) at their `places` (default: 0).
+        package mutating func add(_ kind: Kind, count: Int, examples: [String], places: [Int]? = nil) {
             guard count > 0 else { return }
             counts[kind, default: 0] += count
-            for example in examples where self.examples[kind, default: []].count < Self.examplesKept {
+            for (i, example) in examples.enumerated() where self.examples[kind, default: []].count < Self.examplesKept {
                 self.examples[kind, default: []].append(example)
+                self.places[kind, default: []].append(places?[i] ?? 0)
             }
         }
 
@@ -130,12 +143,29 @@ package struct EventLog: Sendable {
             var sum = a
             for kind in Kind.allCases {
                 if let n = b.counts[kind] { sum.counts[kind, default: 0] += n }
-                for example in b.examples[kind] ?? [] where sum.examples[kind, default: []].count < examplesKept {
+                for (i, example) in (b.examples[kind] ?? []).enumerated() where sum.examples[kind, default: []].count < examplesKept {
                     sum.examples[kind, default: []].append(example)
+                    sum.places[kind, default: []].append(b.places[kind]?[i] ?? 0)
                 }
             }
             return sum
         }
+
+        /// The problems of parts of one input read apart (shards of its users), as reading the
+        /// whole gives them: the counts added, the first examples by place.
+        package static func merged(_ parts: [Problems]) -> Problems {
+            var sum = Problems()
+            for kind in Kind.allCases {
+                sum.counts[kind] = parts.compactMap { $0.counts[kind] }.reduce(nil) { ($0 ?? 0) + $1 }
+                let kept = KeptExamples.first(
+                    parts.map { zip($0.places[kind] ?? [], $0.examples[kind] ?? []).map { (place: $0, text: $1) } }, kept: examplesKept)
+                if !kept.isEmpty { (sum.places[kind], sum.examples[kind]) = (kept.map(\.place), kept.map(\.text)) }
+            }
+            return sum
+        }
+
+        /// Equal when they count and show the same (the places are how they were read).
+        package static func == (a: Problems, b: Problems) -> Bool { (a.counts, a.examples) == (b.counts, b.examples) }
 
         /// One line per kind found: `3 events out of order (…): left out; e.g. line 12: …`.
         package var lines: [String] {

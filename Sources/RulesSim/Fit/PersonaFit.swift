@@ -97,122 +97,47 @@ package struct PersonaFit: Sendable {
         input: inout Input, replay: ArmReplay, prior: Prior = Prior(), seed: UInt64 = 1, segments: Segments = .fixed(1),
         heldOut: PredictiveCheck.HeldOut? = nil, laterDays: Int? = nil
     ) throws {
-        var problems = EventLog.Problems(), noDays = EventLog.Problems()
-        var leaving: [LogisticFit.Counts] = [], habits: [HabitFit.Counts] = [], commits: [LogisticFit.Counts] = []
-        var earning: [EarningFit.Counts] = []
-        let target = prior.earning?.target ?? Responses.Earning().target
-        var answerDays = AnswerFit.Counts(), outside = 0
-        var failures = RuleFailures()
-        var refusals = Refusals()
-        var choices = GateFit.Choices(preferences: prior.gate)
-        var users = 0
-        let end = input.end
-        let streak = prior.streak
-        let measured = Self.checked
-        var observed = measured.map { _ in MetricMoments() }
-        var observedDays: [DayTotals] = []
-        var observedStreaks: [Int] = []
-        var observedUnlockHours = Array(repeating: 0, count: 24)
-        var first: DayID?, days = 0
-        var later = Array(repeating: Later(), count: laterDays ?? 0)
-        try replay.run(&input, problems: &problems) { worker, assigned -> User in
-            let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            if let heldOut, heldOut.holds(assigned.user.name) {
-                let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
-                return User(
-                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], commit: [:],
-                    earning: [:],
-                    failures: tally.failures,
-                    refusals: tally.refusals, heldOut: part, unlockHours: tally.unlockHours)
-            }
-            // With later days held out: the fit's days are those before the log's last `laterDays`
-            // (the user's from `cut`), and each of those days' observations is kept apart.
-            let count = tally.days.count, cut = laterDays.map { max(0, count - $0) } ?? count
-            var gate = tally.gate
-            gate.openings.removeAll { $0.day >= cut }
-            let days = laterDays.map { held in
-                (0..<held).map { j -> Later in
-                    let k = count - held + j
-                    guard k >= 0 else { return Later() }
-                    let day = k..<(k + 1)
-                    var outside = 0
-                    return Later(
-                        leaving: LeavingFit.counts(tally, days: day), habits: HabitFit.counts(tally, streak: streak, days: day),
-                        commit: CommitFit.counts(tally, lost: prior.held.lost, days: day),
-                        earning: EarningFit.counts(tally, target: target, days: day),
-                        answers: AnswerFit.counts(tally, held: prior.held, days: day, left: &outside))
-                }
-            }
-            var outside = 0
-            let answers = AnswerFit.counts(tally, held: prior.held, days: 0..<cut, left: &outside)
-            return User(
-                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
-                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut),
-                commit: CommitFit.counts(tally, lost: prior.held.lost, days: 0..<cut),
-                earning: EarningFit.counts(tally, target: target, days: 0..<cut), answers: answers, outside: outside,
-                failures: tally.failures, refusals: tally.refusals, gate: gate, later: days ?? [])
-        } add: { assigned, user in
-            failures.add(user.failures)
-            refusals.add(user.refusals)
-            guard user.replayed else {
-                noDays.note(.noDays, line: assigned.user.line(0), assigned.user.name)
-                return
-            }
-            first = min(first ?? user.firstDay, user.firstDay)
-            days = max(days, user.days)
-            if let part = user.heldOut {
-                for m in observed.indices { observed[m] += part.moments[m] }
-                DayTotals.add(part.days, into: &observedDays)
-                Histogram.add(part.histograms[0], to: &observedStreaks)
-                for h in 0..<24 { observedUnlockHours[h] += user.unlockHours[h] }
-                return
-            }
-            users += 1
-            for (j, day) in user.later.enumerated() {
-                LogisticFit.add(day.leaving, into: &later[j].leaving)
-                LogisticFit.add(day.habits, into: &later[j].habits)
-                LogisticFit.add(day.commit, into: &later[j].commit)
-                LogisticFit.add(day.earning, into: &later[j].earning)
-                later[j].answers.merge(day.answers, uniquingKeysWith: +)
-            }
-            choices.add(user.gate)
-            leaving.append(user.leaving)
-            habits.append(user.habits)
-            commits.append(user.commit)
-            earning.append(user.earning)
-            for (pattern, n) in user.answers { answerDays[pattern, default: 0] += n }
-            outside += user.outside
-        }
-        self.users = users
-        designs = [LeavingFit.design(leaving, prior: prior.leaving)]
-        if let design = HabitFit.design(habits, rates: prior.rates, streak: streak) { designs.append(design) }
-        if let design = CommitFit.design(commits, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
-        if let design = EarningFit.design(earning, rates: prior.earnedRates, earning: prior.earning) { designs.append(design) }
-        responses = try designs.map { try $0.fit(users: users) }
+        let statistics = try FitStatistics(
+            input: &input, replay: replay, prior: prior, seed: seed, heldOut: heldOut, laterDays: laterDays)
+        try self.init(statistics, prior: prior, segments: segments, laterDays: laterDays)
+    }
+
+    /// The fit of `statistics` (a log's users replayed, or the sum of its shards': ``FitStatistics``).
+    package init(_ statistics: FitStatistics, prior: Prior = Prior(), segments: Segments = .fixed(1), laterDays: Int? = nil) throws {
+        let s = statistics
+        users = s.users
+        designs = [LeavingFit.design(s.leaving, prior: prior.leaving)]
+        if let design = HabitFit.design(s.habits, rates: prior.rates, streak: prior.streak) { designs.append(design) }
+        if let design = CommitFit.design(s.commit, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
+        if let design = EarningFit.design(s.earning, rates: prior.earnedRates, earning: prior.earning) { designs.append(design) }
+        responses = try designs.map { try $0.fit(users: s.users) }
         // The unlock gate's choice, when the log has openings of the gate, and Pressure's
         // check-ins, when it has committed days (the users as one segment).
-        if choices.openings > 0 { gate = try GateFit(choices, gate: prior.gate, price: prior.price) }
-        answers = try AnswerFit.fitted(answerDays, prior: prior.answers, held: prior.held, outside: outside)
-        self.failures = failures
-        self.refusals = refusals
-        self.heldOut = observed
-        heldOutDays = observedDays
-        heldOutStreaks = observedStreaks
-        heldOutUnlockHours = observedUnlockHours
-        (firstDay, self.days) = (first, days)
-        self.problems = problems + noDays
+        if s.choices.openings > 0 { gate = try GateFit(s.choices, gate: prior.gate, price: prior.price) }
+        answers = try AnswerFit.fitted(s.answers, prior: prior.answers, held: prior.held, outside: s.outside)
+        failures = s.failures
+        refusals = s.refusals
+        heldOut = s.observed
+        heldOutDays = s.observedDays
+        heldOutStreaks = s.observedStreaks
+        heldOutUnlockHours = s.observedUnlockHours
+        (firstDay, days) = (s.firstDay, s.days)
+        problems = s.problems + s.noDays
+        if segments != .fixed(1), s.pooled {
+            throw FitError("--segments fits each user's observations: these statistics hold the users' pooled (fit without --segments)")
+        }
         try fitSegments(segments)
         if let laterDays {
-            self.later = LaterDaysCheck(
+            later = LaterDaysCheck(
                 days: laterDays, responses: responses,
                 counts: designs.map { design in
                     switch design.response.name {
-                    case CommitFit.response.name: later.map(\.commit)
-                    case LeavingFit.response.name: later.map(\.leaving)
-                    case EarningFit.name: later.map { EarningFit.numbered($0.earning, habits: design.tasks, target: target) }
-                    default: later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
+                    case CommitFit.response.name: s.later.map(\.commit)
+                    case LeavingFit.response.name: s.later.map(\.leaving)
+                    case EarningFit.name: s.later.map { EarningFit.numbered($0.earning, habits: design.tasks, target: s.target) }
+                    default: s.later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
                     }
-                }, segments: self.segments.count, answers: answers.map { ($0, later.map(\.answers), prior.held) })
+                }, segments: self.segments.count, answers: answers.map { ($0, s.later.map(\.answers), prior.held) })
         }
     }
 
@@ -249,6 +174,15 @@ package struct PersonaFit: Sendable {
         var commit = LogisticFit.Counts()
         var earning = EarningFit.Counts()
         var answers = AnswerFit.Counts()
+
+        /// Adds another user's (or shard's) observations of the same day.
+        mutating func add(_ other: Later) {
+            LogisticFit.add(other.leaving, into: &leaving)
+            LogisticFit.add(other.habits, into: &habits)
+            LogisticFit.add(other.commit, into: &commit)
+            LogisticFit.add(other.earning, into: &earning)
+            answers.merge(other.answers, uniquingKeysWith: +)
+        }
     }
 
     /// The metrics a predictive check compares: the registry's ratios.

@@ -16,9 +16,9 @@ struct ResponseDesign: Sendable {
     /// The habit tracker's tasks, in the order of the base terms (none for another response).
     var tasks: [String] = []
 
-    /// The users' observations together.
-    static func pooled(_ users: [LogisticFit.Counts]) -> LogisticFit.Counts {
-        var pooled = LogisticFit.Counts()
+    /// The users' observations together (by pattern of covariates, or a habit's before its task is numbered).
+    static func pooled<Key: Hashable>(_ users: [[Key: (rows: Double, events: Double)]]) -> [Key: (rows: Double, events: Double)] {
+        var pooled: [Key: (rows: Double, events: Double)] = [:]
         for user in users { LogisticFit.add(user, into: &pooled) }
         return pooled
     }

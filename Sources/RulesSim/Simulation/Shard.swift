@@ -29,6 +29,25 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     package var description: String { "\(index)/\(count)" }
 
+    /// Why `parts` (each a shard with the name of its file) are not every shard i/n of one n once
+    /// (`analyze` and `fit` shards merged), nil when they are: the file of another n, a shard given
+    /// twice, the shards missing.
+    package static func incomplete(_ parts: [(shard: Shard, name: String)]) -> String? {
+        guard let first = parts.first else { return "nothing to merge" }
+        let n = first.shard.count
+        var seen: [Int: String] = [:]
+        for (shard, name) in parts {
+            guard shard.count == n else { return "\(name): shard \(shard), but \(first.name) is one of \(n)" }
+            if let other = seen[shard.index] { return "\(name) and \(other) are both shard \(shard)" }
+            seen[shard.index] = name
+        }
+        let missing = (1...n).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            return "shards \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) are missing: give every shard's report"
+        }
+        return nil
+    }
+
     /// Whether the user named `name` is in this shard of a log's users (`analyze --shard`): by a
     /// hash of the name (FNV-1a, 64 bits), the same on every machine.
     package func holds(user name: String) -> Bool {
