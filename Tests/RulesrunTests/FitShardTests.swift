@@ -57,6 +57,28 @@ import Testing
         }
     }
 
+    /// Pressure's commitments and check-ins, Earned's habits and the unlocks by hour (60 `steady`
+    /// users over 8 days, both checks): two shards give the whole fit's JSON and persona, byte for byte.
+    @Test func everyResponsesStatisticsMerge() throws {
+        let dir = try CLI.folder([:])
+        let simulated = try CLI.run(["simulate", "8d", "--users", "60", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fit = ["fit", "log.jsonl", "--persona", "steady", "--check", "users:20,days:2", "--format", "json"]
+        let whole = try CLI.run(fit + ["--out", "whole.lua"], in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let report = try FitCommandTests.object(whole.stdout)
+        #expect(report["answers"] != nil && FitCommandTests.section(report, "commit") != nil, "\(report.keys)")
+        #expect(FitCommandTests.section(report, "earning") != nil)
+        for i in 1...2 {
+            let shard = try CLI.run(fit + ["--shard", "\(i)/2", "--out", "s\(i).json"], in: dir)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let merged = try CLI.run(fit + ["--out", "merged.lua", "--merge", "s2.json", "s1.json"], in: dir)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        #expect(try Self.text(dir, "merged.lua") == Self.text(dir, "whole.lua"))
+    }
+
     /// A log that contradicts the rules (users whose events the rules refuse, events out of order,
     /// a line that is no event, a user without a whole day), in three shards: the counts and the
     /// examples shown are the whole log's first, in its order.
