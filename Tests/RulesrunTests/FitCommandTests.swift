@@ -325,4 +325,31 @@ import Testing
         #expect(same["agrees"] as? Bool == true, "\(same)")
         #expect(other["agrees"] as? Bool == false && (other["p_value"] as? Double ?? 1) < 0.001, "\(other)")
     }
+
+    /// `--check days:4` with two segments: each user's later choices are expected from its chances
+    /// of being in each segment; users of two kinds who go on as before agree, and the same users
+    /// with the casual kind completing half as much on the last 4 days differ.
+    @Test func aMixturesLaterDaysAreExpectedFromEachUsersChancesOfItsSegments() throws {
+        let tired = Self.habitPersona("read", 0.4, 0.04).replacingOccurrences(
+            of: "  responses =", with: "  day = function(d) if d.day >= 16 then return { habit_scale = 0.5 } end end,\n  responses =")
+        let dir = try CLI.folder([
+            "keen.lua": Self.habitPersona("read", 0.9, 0.005), "casual.lua": Self.habitPersona("read", 0.4, 0.04), "tired.lua": tired,
+        ])
+        var totals: [String: [String: Any]] = [:]
+        for (name, mix) in [("same", "keen.lua:50,casual.lua:50"), ("tired", "keen.lua:50,tired.lua:50")] {
+            let simulated = try CLI.run(
+                ["simulate", "20d", "--users", "300", "--no-db", "--events", "\(name).jsonl", "--persona", mix, "--seed", "4"], in: dir)
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+            let fitted = try CLI.run(
+                ["fit", "\(name).jsonl", "--persona", "keen.lua", "--segments", "2", "--check", "days:4", "--format", "json"], in: dir)
+            #expect(fitted.status == 0, "\(fitted.stderr)")
+            let later = try #require(try Self.object(fitted.stdout)["later_days"] as? [String: Any])
+            let habits = try #require((later["responses"] as? [[String: Any]])?.first { $0["response"] as? String == "habits" })
+            #expect(habits["reason"] == nil && (habits["by_day"] as? [Any])?.count == 4, "\(habits)")
+            totals[name] = habits["total"] as? [String: Any]
+        }
+        let same = try #require(totals["same"]), changed = try #require(totals["tired"])
+        #expect(same["agrees"] as? Bool == true, "\(same)")
+        #expect(changed["agrees"] as? Bool == false && (changed["observed"] as! Double) < (changed["expected"] as! Double), "\(changed)")
+    }
 }

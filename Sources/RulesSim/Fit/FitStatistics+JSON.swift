@@ -32,6 +32,7 @@ extension FitStatistics {
                                 ("position", .int(me.positions[u])), ("leaving", Self.json(me.leaving[u])),
                                 ("habits", Self.json(me.habits[u])), ("commit", Self.json(me.commit[u])),
                                 ("earning", Self.json(me.earning[u])),
+                                ("later_days", .array(me.laterByUser.isEmpty ? [] : me.laterByUser[u].map(Self.json))),
                             ])
                         })
                 ))
@@ -55,13 +56,7 @@ extension FitStatistics {
         members.append(
             (
                 "later_days",
-                .array(
-                    later.map {
-                        .object([
-                            ("leaving", Self.json($0.leaving)), ("habits", Self.json($0.habits)), ("commit", Self.json($0.commit)),
-                            ("earning", Self.json($0.earning)), ("answers", Self.json($0.answers)),
-                        ])
-                    })
+                .array(later.map(Self.json))
             ))
         members.append(
             (
@@ -104,6 +99,14 @@ extension FitStatistics {
                     number(counts[p]!.events),
                 ])
             })
+    }
+
+    /// One later day's observations, per response.
+    private static func json(_ day: PersonaFit.Later) -> JSONValue {
+        .object([
+            ("leaving", json(day.leaving)), ("habits", json(day.habits)), ("commit", json(day.commit)), ("earning", json(day.earning)),
+            ("answers", json(day.answers)),
+        ])
     }
 
     /// Earned habit observations by pattern: `[[habit, balance, rows, events], …]`.
@@ -229,6 +232,14 @@ extension FitStatistics {
                 habits.append(try r.habits(user["habits"], "by_user[\(u)].habits"))
                 commit.append(try r.counts(user["commit"], "by_user[\(u)].commit"))
                 earning.append(try r.earning(user["earning"], "by_user[\(u)].earning"))
+                let days = try r.array(user["later_days"], "by_user[\(u)].later_days", most: later.count)
+                guard days.count == later.count else {
+                    throw FitError("by_user[\(u)].later_days: expected \(later.count) days (--check days:D), found \(days.count)")
+                }
+                if !later.isEmpty {
+                    laterByUser.append(
+                        try days.enumerated().map { j, day throws(FitError) in try r.later(day, "by_user[\(u)].later_days[\(j)]") })
+                }
             }
         } else {
             (leaving, habits, pooled) = ([try r.counts(value["leaving"], "leaving")], [try r.habits(value["habits"], "habits")], true)
@@ -258,13 +269,7 @@ extension FitStatistics {
         guard laterList.count == later.count else {
             throw FitError("later_days: expected \(later.count) days (--check days:D), found \(laterList.count)")
         }
-        for (j, day) in laterList.enumerated() {
-            let at = "later_days[\(j)]"
-            later[j] = PersonaFit.Later(
-                leaving: try r.counts(day["leaving"], "\(at).leaving"), habits: try r.habits(day["habits"], "\(at).habits"),
-                commit: try r.counts(day["commit"], "\(at).commit"), earning: try r.earning(day["earning"], "\(at).earning"),
-                answers: try r.answers(day["answers"], "\(at).answers"))
-        }
+        for (j, day) in laterList.enumerated() { later[j] = try r.later(day, "later_days[\(j)]") }
         let held = value["held_out"]
         for (m, metric) in PersonaFit.checked.enumerated() {
             let at = "held_out.moments.\(metric.id)"
@@ -351,6 +356,13 @@ extension FitStatistics {
                 counts[pattern] = (try rows(row[4], "\(at)[4]"), try rows(row[5], "\(at)[5]"))
             }
             return counts
+        }
+
+        func later(_ day: JSONValue, _ at: String) throws(FitError) -> PersonaFit.Later {
+            PersonaFit.Later(
+                leaving: try counts(day["leaving"], "\(at).leaving"), habits: try habits(day["habits"], "\(at).habits"),
+                commit: try counts(day["commit"], "\(at).commit"), earning: try earning(day["earning"], "\(at).earning"),
+                answers: try answers(day["answers"], "\(at).answers"))
         }
 
         func earning(_ v: JSONValue?, _ path: String) throws(FitError) -> EarningFit.Counts {

@@ -43,8 +43,10 @@ package struct FitStatistics: Sendable {
     /// The first day of the users replayed, and the most days counted for one.
     var firstDay: DayID?
     var days = 0
-    /// Each later day held out: the fitted users' observations on it, pooled.
+    /// Each later day held out: the fitted users' observations on it, pooled; and each user's, as
+    /// `leaving` (what a mixture's check weighs by the user's segments).
     var later: [PersonaFit.Later]
+    var laterByUser: [[PersonaFit.Later]] = []
 
     /// No user yet; `prior`: the persona's values (its gate preferences count the openings, its
     /// earning target caps the balances).
@@ -128,6 +130,7 @@ package struct FitStatistics: Sendable {
         }
         users += 1
         for (j, day) in user.later.enumerated() { later[j].add(day) }
+        if !later.isEmpty { laterByUser.append(user.later) }
         choices.add(user.gate)
         leaving.append(user.leaving)
         habits.append(user.habits)
@@ -142,7 +145,7 @@ package struct FitStatistics: Sendable {
     mutating func pool() {
         guard !pooled else { return }
         (leaving, habits, positions, pooled) = ([ResponseDesign.pooled(leaving)], [ResponseDesign.pooled(habits)], [], true)
-        (commit, earning) = ([ResponseDesign.pooled(commit)], [ResponseDesign.pooled(earning)])
+        (commit, earning, laterByUser) = ([ResponseDesign.pooled(commit)], [ResponseDesign.pooled(earning)], [])
     }
 
     /// The statistics of a log from those of its user shards (each user in one of them), whatever
@@ -172,14 +175,20 @@ package struct FitStatistics: Sendable {
             whole.habits = [ResponseDesign.pooled(parts.flatMap(\.habits))]
             whole.commit = [ResponseDesign.pooled(parts.flatMap(\.commit))]
             whole.earning = [ResponseDesign.pooled(parts.flatMap(\.earning))]
-            (whole.positions, whole.pooled) = ([], true)
+            (whole.positions, whole.pooled, whole.laterByUser) = ([], true, [])
         } else {
             let users = parts.flatMap { part in
-                part.positions.indices.map { (part.positions[$0], part.leaving[$0], part.habits[$0], part.commit[$0], part.earning[$0]) }
+                part.positions.indices.map { u in
+                    (
+                        part.positions[u], part.leaving[u], part.habits[u], part.commit[u], part.earning[u],
+                        part.laterByUser.isEmpty ? [] : part.laterByUser[u]
+                    )
+                }
             }
             .sorted { $0.0 < $1.0 }
             (whole.positions, whole.leaving, whole.habits) = (users.map(\.0), users.map(\.1), users.map(\.2))
             (whole.commit, whole.earning) = (users.map(\.3), users.map(\.4))
+            whole.laterByUser = whole.later.isEmpty ? [] : users.map(\.5)
         }
         return whole
     }

@@ -46,14 +46,23 @@ package struct LaterDaysCheck: Sendable {
     /// the fit (with more than one, the check is not made: each user's segment is not known).
     /// `answers`: Pressure's check-in response with its committed days on each day held out (a
     /// committed day answered or missed is its choice).
+    /// `mixture`: the segments, when the fit has more than one (each user's choices are then
+    /// expected from its chances of being in each).
     init(
-        days: Int, responses: [FittedResponse], counts: [[LogisticFit.Counts]], segments: Int,
+        days: Int, responses: [FittedResponse], counts: [[LogisticFit.Counts]], mixture: Mixture? = nil,
         answers: (response: FittedResponse, byDay: [AnswerFit.Counts], held: AnswerFit.Held)? = nil
     ) {
         self.days = days
-        rows = zip(responses, counts).map { response, byDay in
-            if let reason = Self.unchecked(response, segments: segments) {
-                return Row(response: response.name, total: .empty, byDay: [], reason: reason)
+        rows = zip(responses, counts).enumerated().map { d, pair in
+            let (response, byDay) = pair
+            if let reason = Self.unchecked(response) { return Row(response: response.name, total: .empty, byDay: [], reason: reason) }
+            if let mixture {
+                let users = mixture.byUser[d], betas = mixture.betas[d]
+                let total = mixture.day(users.map { ResponseDesign.pooled($0) }, betas: betas)
+                return Row(
+                    response: response.name, total: total,
+                    byDay: (0..<days).map { j in mixture.day(users.map { $0.isEmpty ? [:] : $0[j] }, betas: betas) },
+                    reason: total.choices == 0 ? "no choice of this response on the days held out" : nil)
             }
             let beta = response.scaled
             let days = byDay.map { Self.day($0, beta: beta, covariance: response.covariance) }
@@ -63,7 +72,7 @@ package struct LaterDaysCheck: Sendable {
                 reason: total.choices == 0 ? "no choice of this response on the days held out" : nil)
         }
         if let (response, byDay, held) = answers {
-            if let reason = Self.unchecked(response, segments: 1) {
+            if let reason = Self.unchecked(response) {
                 rows.append(Row(response: response.name, total: .empty, byDay: [], reason: reason))
             } else {
                 let total = Self.day(answered: byDay.reduce(into: AnswerFit.Counts()) { $0.merge($1, uniquingKeysWith: +) }, response, held)
@@ -75,12 +84,45 @@ package struct LaterDaysCheck: Sendable {
         }
     }
 
-    /// Why `response` is not checked: a fit of several segments (each user's is not known), or no
-    /// parameter identified (the fit predicts nothing: the persona's values are kept).
-    static func unchecked(_ response: FittedResponse, segments: Int) -> String? {
-        if segments > 1 { return "not made with \(segments) segments (each user's segment is not known)" }
-        if !response.parameters.contains(where: \.identified) { return "no parameter identified: the fit predicts nothing" }
-        return nil
+    /// Why `response` is not checked: no parameter identified (the fit predicts nothing: the
+    /// persona's values are kept).
+    static func unchecked(_ response: FittedResponse) -> String? {
+        response.parameters.contains(where: \.identified) ? nil : "no parameter identified: the fit predicts nothing"
+    }
+
+    /// A fit's segments as the later days' check reads them: each user's chances of being in each
+    /// (given its choices on the fit's days), per response each user's choices on each later day
+    /// (`byUser[response][user][day]`, the users in the fit's order), and each segment's parameters.
+    struct Mixture {
+        var memberships: [[Double]]
+        var byUser: [[[LogisticFit.Counts]]]
+        var betas: [[[Double]]]
+
+        /// The events expected of `users`' choices (one entry per user, in the fit's order): each
+        /// user's, its segments' expectations weighed by its chances of being in each; the variance
+        /// of a user's count that of a mixture (Σ w (V + E²) − (Σ w E)², its choices dependent
+        /// through its segment). The parameters' own uncertainty is not counted.
+        func day(_ users: [LogisticFit.Counts], betas: [[Double]]) -> Day {
+            var n = 0.0, y = 0.0, e = 0.0, variance = 0.0
+            for (u, counts) in users.enumerated() where !counts.isEmpty {
+                var mean = 0.0, second = 0.0
+                for (s, beta) in betas.enumerated() {
+                    var es = 0.0, vs = 0.0
+                    for (pattern, c) in counts {
+                        let eta = zip(beta, pattern.x).reduce(0) { $0 + $1.0 * $1.1 }
+                        let p = 1 / (1 + exp(-eta))
+                        (es, vs) = (es + c.rows * p, vs + c.rows * p * (1 - p))
+                    }
+                    let w = memberships[u][s]
+                    (mean, second) = (mean + w * es, second + w * (vs + es * es))
+                }
+                n += counts.values.reduce(0) { $0 + $1.rows }
+                y += counts.values.reduce(0) { $0 + $1.events }
+                e += mean
+                variance += max(0, second - mean * mean)
+            }
+            return LaterDaysCheck.interval(choices: n, observed: y, expected: e, chance: variance, gradient: [], covariance: [])
+        }
     }
 
     /// The committed days of `counts` answered (not missed), expected from the check-in response

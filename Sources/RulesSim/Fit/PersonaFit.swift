@@ -24,6 +24,8 @@ package struct PersonaFit: Sendable {
     var sampling: FitSampling?
     /// Each response's observations, user by user (what a mixture of segments is fitted to).
     var designs: [ResponseDesign] = []
+    /// With segments: each user's chances of being in each (``SegmentMixture/memberships``).
+    var memberships: [[Double]] = []
     /// Events a rule failed on while replaying.
     package var failures: RuleFailures
     /// The check on the held-out users, once made (`fit --check users:P`).
@@ -128,16 +130,25 @@ package struct PersonaFit: Sendable {
         }
         try fitSegments(segments)
         if let laterDays {
+            /// A later day's observations of `design`'s response, its covariates in its terms' order.
+            func numbered(_ day: Later, _ design: ResponseDesign) -> LogisticFit.Counts {
+                switch design.response.name {
+                case CommitFit.response.name: day.commit
+                case LeavingFit.response.name: day.leaving
+                case EarningFit.name: EarningFit.numbered(day.earning, habits: design.tasks, target: s.target)
+                default: HabitFit.numbered(day.habits, tasks: design.tasks)
+                }
+            }
+            let mixture =
+                self.segments.isEmpty
+                ? nil
+                : LaterDaysCheck.Mixture(
+                    memberships: memberships,
+                    byUser: designs.map { design in s.laterByUser.map { days in days.map { numbered($0, design) } } },
+                    betas: designs.indices.map { d in self.segments.map { $0.responses[d].scaled } })
             later = LaterDaysCheck(
-                days: laterDays, responses: responses,
-                counts: designs.map { design in
-                    switch design.response.name {
-                    case CommitFit.response.name: s.later.map(\.commit)
-                    case LeavingFit.response.name: s.later.map(\.leaving)
-                    case EarningFit.name: s.later.map { EarningFit.numbered($0.earning, habits: design.tasks, target: s.target) }
-                    default: s.later.map { HabitFit.numbered($0.habits, tasks: design.tasks) }
-                    }
-                }, segments: self.segments.count, answers: answers.map { ($0, s.later.map(\.answers), prior.held) })
+                days: laterDays, responses: responses, counts: designs.map { design in s.later.map { numbered($0, design) } },
+                mixture: mixture, answers: answers.map { ($0, s.later.map(\.answers), prior.held) })
         }
     }
 
@@ -252,6 +263,7 @@ extension PersonaFit {
         }
         guard chosen.segments > 1 else { return }
         sampling = chosen.sampling
+        memberships = chosen.memberships
         segments = (0..<chosen.segments).map { s in
             let share = chosen.shares[s]
             let responses = designs.indices.map { d in

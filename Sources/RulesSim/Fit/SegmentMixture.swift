@@ -33,6 +33,9 @@ struct SegmentMixture: Sendable {
     /// weighted by its probability of being in the segment; and the users so counted.
     var expected: [[(observations: Double, events: Double)]]
     var expectedUsers: [Double]
+    /// Each user's chances of being in each segment, given its observations (the posterior
+    /// memberships of the last E step), in the designs' order of users.
+    var memberships: [[Double]]
 
     /// One user's observations of one response with the same covariates: their pattern (an
     /// index in the design's `patterns`), how many, and how many with the outcome.
@@ -166,6 +169,7 @@ struct SegmentMixture: Sendable {
         let weighted = state.weighted(r)
         expected = weighted.map { design in design.map { ($0.n.reduce(0, +), $0.y.reduce(0, +)) } }
         expectedUsers = (0..<k).map { s in r.reduce(0) { $0 + $1[s] } }
+        memberships = r
     }
 
     /// Users sorted by their share of successes (every response's together) and cut into `k`
