@@ -27,7 +27,9 @@ import Testing
 
     /// For each option set: the fit from n = 1, 2 and 3 shards (given last first) is the whole
     /// log's fit, its JSON, its table (n = 3), its standard error and its persona files, byte for byte.
-    @Test(arguments: [[], ["--check", "users:20"], ["--check", "days:3"], ["--segments", "2"]])
+    @Test(arguments: [
+        [], ["--check", "users:20"], ["--check", "days:3"], ["--segments", "2"], ["--segments", "2", "--check", "days:3"],
+    ])
     func theShardsMergeIntoTheWholeLogsFit(_ options: [String]) throws {
         let dir = try Self.log()
         let fit = ["fit", "log.jsonl", "--persona", "keen.lua"] + options
@@ -61,7 +63,8 @@ import Testing
     /// users over 8 days, both checks): two shards give the whole fit's JSON and persona, byte for byte.
     @Test func everyResponsesStatisticsMerge() throws {
         let dir = try CLI.folder([:])
-        let simulated = try CLI.run(["simulate", "8d", "--users", "60", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+        let simulated = try CLI.run(
+            ["simulate", "8d", "--users", "60", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fit = ["fit", "log.jsonl", "--persona", "steady", "--check", "users:20,days:2", "--format", "json"]
         let whole = try CLI.run(fit + ["--out", "whole.lua"], in: dir)

@@ -105,10 +105,13 @@ package struct LaterDaysCheck: Sendable {
         func day(_ users: [LogisticFit.Counts], betas: [[Double]]) -> Day {
             var n = 0.0, y = 0.0, e = 0.0, variance = 0.0
             for (u, counts) in users.enumerated() where !counts.isEmpty {
+                // In a fixed order: the same sums, to the last bit, every run.
+                let patterns = counts.keys.sorted { $0.x.lexicographicallyPrecedes($1.x) }
                 var mean = 0.0, second = 0.0
                 for (s, beta) in betas.enumerated() {
                     var es = 0.0, vs = 0.0
-                    for (pattern, c) in counts {
+                    for pattern in patterns {
+                        let c = counts[pattern]!
                         let eta = zip(beta, pattern.x).reduce(0) { $0 + $1.0 * $1.1 }
                         let p = 1 / (1 + exp(-eta))
                         (es, vs) = (es + c.rows * p, vs + c.rows * p * (1 - p))
