@@ -41,10 +41,8 @@ enum EarningFit {
     /// The design of the users' observations (nil when no user had an Earned habit); `rates`: the
     /// persona's by habit, `earning` its response (the priors; off: boost 0, target 50).
     static func design(_ users: [Counts], rates: [String: Double], earning: Responses.Earning?) -> ResponseDesign? {
-        var byHabit: [String: Double] = [:]
-        for user in users { for (pattern, c) in user { byHabit[pattern.habit, default: 0] += c.rows } }
-        guard !byHabit.isEmpty else { return nil }
-        let habits = byHabit.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(maxHabits).map(\.key).sorted()
+        let (habits, all) = ResponseDesign.groups(users, of: \.habit, most: maxHabits)
+        guard !habits.isEmpty else { return nil }
         let earning =
             earning
             ?? {
@@ -54,9 +52,7 @@ enum EarningFit {
         let pooled = ResponseDesign.pooled(byUser)
         let days = Int(pooled.values.reduce(0) { $0 + $1.rows }), done = Int(pooled.values.reduce(0) { $0 + $1.events })
         var observed = "Earned habit-days: \(days), completed: \(done)"
-        if byHabit.count > habits.count {
-            observed += "; \(byHabit.count - habits.count) habits with the fewest left out (at most \(maxHabits))"
-        }
+        if all > habits.count { observed += "; \(all - habits.count) habits with the fewest left out (at most \(maxHabits))" }
         let response = LogisticResponse(
             name: name,
             model: "logit P(an Earned habit is completed on a day) = logit(rate[habit]) + boost × max(0, \(earning.target) − balance)"
@@ -77,16 +73,8 @@ enum EarningFit {
 
     /// A user's observations with the habits numbered as `habits` (sorted) orders them.
     static func numbered(_ user: Counts, habits: [String], target: Int) -> LogisticFit.Counts {
-        let index = Dictionary(uniqueKeysWithValues: habits.enumerated().map { ($1, $0) })
-        var numbered = LogisticFit.Counts()
-        for (pattern, c) in user {
-            guard let h = index[pattern.habit] else { continue }
-            var x = Array(repeating: 0.0, count: habits.count + 1)
-            x[h] = 1
-            x[habits.count] = target <= 0 ? 0 : Double(max(0, target - pattern.balance)) / Double(target)
-            numbered[LogisticFit.Pattern(x), default: (0, 0)].rows += c.rows
-            numbered[LogisticFit.Pattern(x), default: (0, 0)].events += c.events
+        ResponseDesign.numbered(user, groups: habits, of: \.habit) { p in
+            [target <= 0 ? 0 : Double(max(0, target - p.balance)) / Double(target)]
         }
-        return numbered
     }
 }

@@ -48,15 +48,13 @@ enum HabitFit {
     /// The design of the users' observations (each user's `counts`; nil when no user had a due
     /// task); `rates`: the persona's rates by task, `streak` its response, the priors.
     static func design(_ users: [Counts], rates: [String: Double], streak: Responses.Streak) -> ResponseDesign? {
-        var byTask: [String: Double] = [:]
-        for user in users { for (pattern, c) in user { byTask[pattern.task, default: 0] += c.rows } }
-        guard !byTask.isEmpty else { return nil }
-        let tasks = byTask.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(maxTasks).map(\.key).sorted()
+        let (tasks, all) = ResponseDesign.groups(users, of: \.task, most: maxTasks)
+        guard !tasks.isEmpty else { return nil }
         let numbered = users.map { Self.numbered($0, tasks: tasks) }
         let pooled = ResponseDesign.pooled(numbered)
         let planned = Int(pooled.values.reduce(0) { $0 + $1.rows }), made = Int(pooled.values.reduce(0) { $0 + $1.events })
         var observed = "completions planned on due days: \(planned), made: \(made)"
-        if byTask.count > tasks.count { observed += "; \(byTask.count - tasks.count) tasks with the fewest left out (at most \(maxTasks))" }
+        if all > tasks.count { observed += "; \(all - tasks.count) tasks with the fewest left out (at most \(maxTasks))" }
         let response = LogisticResponse(
             name: "habits",
             model: "logit P(a planned completion is made) = logit(rate[task]) + gradient × ln(1 + streak)"
@@ -85,18 +83,8 @@ enum HabitFit {
     /// A user's observations with the tasks numbered as `tasks` (sorted) orders them: each
     /// pattern's covariates in the order of the response's terms (those of other tasks left out).
     static func numbered(_ user: Counts, tasks: [String]) -> LogisticFit.Counts {
-        let index = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1, $0) })
-        var numbered = LogisticFit.Counts()
-        for (pattern, c) in user {
-            guard let t = index[pattern.task] else { continue }
-            var x = Array(repeating: 0.0, count: tasks.count + 3)
-            x[t] = 1
-            x[tasks.count] = log(1 + Double(pattern.streak))
-            x[tasks.count + 1] = pattern.atStake ? 1 : 0
-            x[tasks.count + 2] = pattern.afterBreak ? 1 : 0
-            numbered[LogisticFit.Pattern(x), default: (0, 0)].rows += c.rows
-            numbered[LogisticFit.Pattern(x), default: (0, 0)].events += c.events
+        ResponseDesign.numbered(user, groups: tasks, of: \.task) { p in
+            [log(1 + Double(p.streak)), p.atStake ? 1 : 0, p.afterBreak ? 1 : 0]
         }
-        return numbered
     }
 }
