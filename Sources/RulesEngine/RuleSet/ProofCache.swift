@@ -47,7 +47,9 @@ package enum ProofCache {
         }
 
         private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-            a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
+            guard a.count == b.count else { return false }
+            guard !a.isEmpty else { return true }
+            return a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
         }
     }
 
