@@ -64,9 +64,9 @@ struct JSONWriter {
     mutating func member(_ key: StaticString, _ values: [some JSONWritable]) throws {
         self.key(key)
         bytes.append(UInt8(ascii: "["))
-        for (i, value) in values.enumerated() {
+        for i in values.indices {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            try value.write(to: &self)
+            try values[i].write(to: &self)
         }
         bytes.append(UInt8(ascii: "]"))
     }
@@ -86,14 +86,17 @@ struct JSONWriter {
         case .string(let s): quote(s)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
+            // Index loops: a debug build's `enumerated()` looks up tuple metadata at each element.
+            for i in elements.indices {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                try write(element)
+                try write(elements[i])
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (i, member) in (printed ? members : members.sorted { $0.0 < $1.0 }).enumerated() {
+            let ordered = printed ? members : members.sorted { $0.0 < $1.0 }
+            for i in ordered.indices {
+                let member = ordered[i]
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 quote(member.0)
                 bytes.append(UInt8(ascii: ":"))
