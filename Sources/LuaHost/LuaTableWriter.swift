@@ -148,14 +148,14 @@ public struct LuaTableWriter {
     public mutating func set(_ key: LuaKey, list: [Int]) {
         pushKey(key)
         let table = pushNested(arrays: list.count, fields: 0)
-        for (i, v) in list.enumerated() { lua_pushinteger(L, lua_Integer(v)); lua_rawseti(L, table, lua_Integer(i + 1)) }
+        for i in list.indices { lua_pushinteger(L, lua_Integer(list[i])); lua_rawseti(L, table, lua_Integer(i + 1)) }
         endNested()
         store()
     }
     public mutating func set(_ key: LuaKey, list: [String]) {
         pushKey(key)
         let table = pushNested(arrays: list.count, fields: 0)
-        for (i, v) in list.enumerated() { host.pushString(v); lua_rawseti(L, table, lua_Integer(i + 1)) }
+        for i in list.indices { host.pushString(list[i]); lua_rawseti(L, table, lua_Integer(i + 1)) }
         endNested()
         store()
     }

@@ -71,7 +71,9 @@ struct LineReader {
     private mutating func fill() throws(ReadError) {
         let chunk = 1 << 16
         let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        // An array of zeros appended at once (a `repeatElement` is appended byte by byte: in a debug
+        // build, most of the time the tests spent reading events).
+        buffer.append(contentsOf: [UInt8](repeating: 0, count: chunk))
         var n: Int, failure: Int32 = 0
         repeat {
             n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }

@@ -9,7 +9,9 @@ package enum PriceBounds {
     /// decodes them), 0…10,000, strictly increasing with the length. The first broken constraint
     /// is described, naming the situation.
     static func problem(_ prices: [PricingPolicy.CreditCost], in situation: PriceContext) -> String? {
-        for (i, cost) in prices.enumerated() {
+        // An index loop: a debug build's `enumerated()` looks up tuple metadata at each price.
+        for i in prices.indices {
+            let cost = prices[i]
             if !(0...maximum).contains(cost.credits) {
                 return "price returned \(cost.credits) credits for \(cost.minutes) minutes, outside 0…\(maximum) (\(situation.situation))"
             }

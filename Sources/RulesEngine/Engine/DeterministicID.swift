@@ -12,14 +12,16 @@ enum DeterministicID {
         return withUnsafeBytes(of: uuid(parts).uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in
                 var n = 0
-                for (i, byte) in bytes.enumerated() {
+                var i = 0
+                while i < bytes.count {
                     if i == 4 || i == 6 || i == 8 || i == 10 {
                         out[n] = UInt8(ascii: "-")
                         n += 1
                     }
-                    out[n] = digits[Int(byte >> 4)]
-                    out[n + 1] = digits[Int(byte & 0x0F)]
+                    out[n] = digits[Int(bytes[i] >> 4)]
+                    out[n + 1] = digits[Int(bytes[i] & 0x0F)]
                     n += 2
+                    i += 1
                 }
                 return n
             }
@@ -27,20 +29,23 @@ enum DeterministicID {
     }
 
     private static func uuid(_ parts: [String]) -> UUID {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325
-        var b: UInt64 = 0x8422_2325_cbf2_9ce4
-        func mix(_ byte: UInt8) {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            b = b &+ (a >> 29)
-        }
+        var state = Hash()
         for (i, part) in parts.enumerated() {
-            if i > 0 { mix(0x1F) }
+            if i > 0 { state.mix(0x1F) }
             // Over the string's contiguous bytes (walking the UTF-8 view index by index cost as much
-            // as the hash itself).
-            let hashed: Void? = part.utf8.withContiguousStorageIfAvailable { bytes in for byte in bytes { mix(byte) } }
-            if hashed == nil { for byte in part.utf8 { mix(byte) } }
+            // as the hash itself), by index (a debug build's iterator cost as much again).
+            let hashed = part.utf8.withContiguousStorageIfAvailable { [state] bytes in
+                var mixed = state
+                var j = 0
+                while j < bytes.count {
+                    mixed.mix(bytes[j])
+                    j += 1
+                }
+                return mixed
+            }
+            if let hashed { state = hashed } else { for byte in part.utf8 { state.mix(byte) } }
         }
+        let (a, b) = (state.a, state.b)
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { bytes in
             for i in 0..<8 {
@@ -51,5 +56,18 @@ enum DeterministicID {
             bytes[8] = (bytes[8] & 0x3F) | 0x80
         }
         return UUID(uuid: uuid)
+    }
+
+    /// The two FNV-1a states, the second also fed by the first.
+    private struct Hash {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x8422_2325_cbf2_9ce4
+
+        @inline(__always)
+        mutating func mix(_ byte: UInt8) {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = b &+ (a >> 29)
+        }
     }
 }

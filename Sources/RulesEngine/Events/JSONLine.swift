@@ -9,6 +9,15 @@ import RulesModel
 /// same name), a key that appears twice in an object (one of the two values would be lost).
 /// Each error names the field it is in.
 package enum JSONLine {
+    /// Whether `byte` is JSON's white space (space, tab, line feed, carriage return).
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D: true
+        default: false
+        }
+    }
+
     package struct SyntaxError: Error, CustomStringConvertible, Sendable {
         /// Where: the line (1 for a document on one line) and column (in bytes, from 1).
         package let line: Int
@@ -110,7 +119,8 @@ package enum JSONLine {
         }
 
         mutating func skipSpace() {
-            while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+            // A switch, not an array's contains: a debug build made the array at each byte.
+            while i < bytes.count, JSONLine.isSpace(bytes[i]) { i += 1 }
         }
 
         mutating func expect(_ c: UInt8) throws(SyntaxError) {

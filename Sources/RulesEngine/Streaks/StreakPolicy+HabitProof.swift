@@ -129,7 +129,8 @@ extension StreakPolicy {
         let everyDay = kind.frequency == .daily || kind.frequency == .timesInDays
         var periods: [HabitPeriod] = []
         var end = Self.habitProofToday
-        for (i, item) in history.enumerated() {
+        for i in history.indices {
+            let item = history[i]
             let start: DayID
             switch measurement {
             case .daily: start = end

@@ -142,7 +142,8 @@ enum JSONSpans {
         }
 
         mutating func skipSpace() {
-            while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+            // A switch, not an array's contains: a debug build made the array at each byte.
+            while at < bytes.count, JSONLine.isSpace(bytes[at]) { at += 1 }
         }
 
         /// The members of the object that starts here.

@@ -168,12 +168,15 @@ public struct AvailableOptions: Hashable, Sendable, Codable, Validatable {
                 enabled == (reason == nil), path() + ".disabled_reason",
                 enabled ? "null when enabled" : "set when disabled", reason?.rawValue ?? "null")
         }
-        for (i, option) in options.enumerated() {
+        // Index loops: a debug build's `enumerated()` looks up tuple metadata at each item.
+        for i in options.indices {
+            let option = options[i]
             let path = { "options[\(i + 1)]" }  // built only for an error message (elements from 1)
             try pairing(path(), option.enabled, option.disabledReason)
             switch option {
             case .credits(_, _, let durations):
-                for (j, d) in durations.enumerated() {
+                for j in durations.indices {
+                    let d = durations[j]
                     try check.range("\(path()).durations[\(j + 1)].minutes", d.minutes, 1...1440)
                     try check.atLeast("\(path()).durations[\(j + 1)].cost_credits", d.costCredits, 0)
                     try pairing("\(path()).durations[\(j + 1)]", d.enabled, d.disabledReason)

