@@ -99,6 +99,12 @@ struct FitCommand: ParsableCommand {
     var seed: UInt64 = 1
     @Option(
         help: ArgumentHelp(
+            "Hold a parameter at the persona's value rather than estimate it, named as response.parameter"
+                + " (leaving.denied, habits.rate[read], answers.per_reminder; repeat the option).",
+            valueName: "response.parameter"))
+    var fix: [String] = []
+    @Option(
+        help: ArgumentHelp(
             "Also write the report as one self-contained HTML page (with --check: the metrics' differences and per-day curves).",
             valueName: "file.html"))
     var html: String?
@@ -212,6 +218,7 @@ struct FitCommand: ParsableCommand {
                     return
                 }
             }
+            prior.fixed = Set(fix)
             fit = try PersonaFit(statistics, prior: prior, segments: segments, laterDays: laterDays)
         } catch let error as ExitCode {
             throw error
@@ -219,6 +226,12 @@ struct FitCommand: ParsableCommand {
             throw error
         } catch {
             Terminal.error("fit: \(error)")
+            throw ExitCode(2)
+        }
+        let fixable = (fit.responses + (fit.answers.map { [$0] } ?? [])).flatMap(\.fixable)
+        if let unknown = fix.first(where: { !fixable.contains($0) }) {
+            Terminal.error(
+                "fit: --fix \(unknown): no parameter of this fit is named so; the parameters: \(fixable.joined(separator: ", "))")
             throw ExitCode(2)
         }
         for line in fit.problems.lines { Terminal.error("\(events): \(line)") }

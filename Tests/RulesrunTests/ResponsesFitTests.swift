@@ -70,6 +70,25 @@ import Testing
         }
         let rerun = try CLI.run(["simulate", "3d", "--users", "20", "--no-db", "--persona", "fitted.lua", "--format", "json"], in: dir)
         #expect(rerun.status == 0, "\(rerun.stderr)")
+        // --fix holds a parameter at the persona's value (its per_reminder 0.15, no lost-streak effect); a name no
+        // parameter has is refused with the names there are.
+        let fixed = try CLI.run(
+            [
+                "fit", "log.jsonl", "--persona", "prior.lua", "--fix", "answers.per_reminder", "--fix", "commit.lost_streak", "--format",
+                "json",
+            ],
+            in: dir)
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        let held = try FitCommandTests.object(fixed.stdout)
+        let perReminder = ((held["answers"] as? [String: Any])?["parameters"] as? [[String: Any]])?.first {
+            $0["name"] as? String == "per_reminder"
+        }
+        #expect(perReminder?["estimate"] as? Double == 0.15 && perReminder?["reason"] as? String == "held at the persona's value (--fix)")
+        let lost = FitCommandTests.parameters(held, "commit").first { $0["name"] as? String == "lost_streak" }
+        #expect(lost?["identified"] as? Bool == false && lost?["estimate"] as? Double == 0, "\(String(describing: lost))")
+        let unknown = try CLI.run(["fit", "log.jsonl", "--persona", "prior.lua", "--fix", "answers.nope"], in: dir)
+        #expect(unknown.status == 2 && unknown.stderr.contains("--fix answers.nope: no parameter of this fit is named so"))
+        #expect(unknown.stderr.contains("answers.reminder_yes_share"), "\(unknown.stderr)")
     }
 
     /// Without notifications no reminder reaches a committed day, and with `lost_streak.days = 0`

@@ -220,10 +220,11 @@ extension AnswerFit {
     /// The response fitted to `counts` (the users' committed days pooled; nil when there are
     /// none), `prior` held where the log cannot inform a parameter; `outside`: the check-ins at
     /// a minute no look makes, left out.
-    static func fitted(_ counts: Counts, prior: [Double], held: Held, outside: Int) throws -> FittedResponse? {
+    /// `fixed`: the names `fit --fix` holds (``FittedResponse/fixable``).
+    static func fitted(_ counts: Counts, prior: [Double], held: Held, outside: Int, fixed: Set<String> = []) throws -> FittedResponse? {
         let days = counts.values.reduce(0, +)
         guard days > 0 else { return nil }
-        var reasons = Array(repeating: String?.none, count: size)
+        var reasons = Self.response.terms.map { fixed.contains("\(Self.response.name).\($0.name)") ? FittedResponse.held : nil }
         let window = counts.keys.contains { $0.window }
         if !window {
             reasons[2] =

@@ -90,9 +90,17 @@ package struct FittedResponse: Sendable {
         parameters.map { p in
             p.identified
                 ? [p.name, shown(p, p.estimate), "[\(shown(p, p.low)), \(shown(p, p.high))]", ""]
-                : [p.name, shown(p, p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept(p)))"]
+                : p.reason == Self.held
+                    ? [p.name, shown(p, p.estimate), "–", Self.held]
+                    : [p.name, shown(p, p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept(p)))"]
         }
     }
+
+    /// Why a parameter `fit --fix` names is not estimated.
+    static let held = "held at the persona's value (--fix)"
+
+    /// The names `fit --fix` takes: `response.parameter` (`leaving.denied`, `habits.rate[read]`).
+    package var fixable: [String] { parameters.map { "\(name).\($0.name)" } }
 
     /// The section of the JSON report.
     var json: JSONValue {

@@ -26,10 +26,12 @@ struct LogisticResponse: Sendable {
 
     /// Fits `counts` (each pattern's covariates in the order of `terms`); `prior`: each term's
     /// value on the log-odds scale (what a parameter the log cannot inform keeps).
-    func fit(_ counts: LogisticFit.Counts, prior: [Double], observed: String) throws -> FittedResponse {
-        let fit = try LogisticFit(counts, fixed: prior)
+    /// `held`: the terms `fit --fix` holds at their prior.
+    func fit(_ counts: LogisticFit.Counts, prior: [Double], held: Set<Int> = [], observed: String) throws -> FittedResponse {
+        let fit = try LogisticFit(counts, fixed: prior, held: held)
         func reason(_ j: Int) -> String? {
             if fit.identified[j] { return nil }
+            if held.contains(j) { return FittedResponse.held }
             if fit.events == 0 { return "no \(observation) in the log \(outcome)" }
             if fit.events == fit.observations { return "every \(observation) in the log \(outcome)" }
             if let s = fit.separated[j] {

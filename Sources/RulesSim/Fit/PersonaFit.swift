@@ -68,6 +68,8 @@ package struct PersonaFit: Sendable {
         package var earning: Responses.Earning? = Responses.Earning()
         var answers = AnswerFit.prior()
         var held = AnswerFit.Held()
+        /// The parameters `fit --fix` holds at these values (`response.parameter`: ``FittedResponse/fixable``).
+        package var fixed: Set<String> = []
 
         package init() {}
 
@@ -112,11 +114,15 @@ package struct PersonaFit: Sendable {
         if let design = HabitFit.design(s.habits, rates: prior.rates, streak: prior.streak) { designs.append(design) }
         if let design = CommitFit.design(s.commit, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
         if let design = EarningFit.design(s.earning, rates: prior.earnedRates, earning: prior.earning) { designs.append(design) }
+        for d in designs.indices {
+            let r = designs[d].response
+            designs[d].held = Set(r.terms.indices.filter { prior.fixed.contains("\(r.name).\(r.terms[$0].name)") })
+        }
         responses = try designs.map { try $0.fit(users: s.users) }
         // The unlock gate's choice, when the log has openings of the gate, and Pressure's
         // check-ins, when it has committed days (the users as one segment).
         if s.choices.openings > 0 { gate = try GateFit(s.choices, gate: prior.gate, price: prior.price) }
-        answers = try AnswerFit.fitted(s.answers, prior: prior.answers, held: prior.held, outside: s.outside)
+        answers = try AnswerFit.fitted(s.answers, prior: prior.answers, held: prior.held, outside: s.outside, fixed: prior.fixed)
         failures = s.failures
         refusals = s.refusals
         heldOut = s.observed

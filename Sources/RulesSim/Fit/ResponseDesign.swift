@@ -15,6 +15,8 @@ struct ResponseDesign: Sendable {
     var users: [LogisticFit.Counts]
     /// The habit tracker's tasks, in the order of the base terms (none for another response).
     var tasks: [String] = []
+    /// The terms `fit --fix` holds at their prior.
+    var held: Set<Int> = []
 
     /// The users' observations together (by pattern of covariates, or a habit's before its task is numbered).
     static func pooled<Key: Hashable>(_ users: [[Key: (rows: Double, events: Double)]]) -> [Key: (rows: Double, events: Double)] {
@@ -57,7 +59,7 @@ struct ResponseDesign: Sendable {
 
     /// The fit of every user as one segment.
     func fit(users count: Int) throws -> FittedResponse {
-        var fitted = try response.fit(Self.pooled(users), prior: prior, observed: "\(count) users; \(observed)")
+        var fitted = try response.fit(Self.pooled(users), prior: prior, held: held, observed: "\(count) users; \(observed)")
         fitted.setup = setup
         return fitted
     }
