@@ -81,6 +81,7 @@ enum Browser {
             "fit", ["fit", "log.jsonl", "--persona", "steady", "--check", "users:30,days:3"],
             [
                 "The log and its users", "Responses", "The unlock gate's choice (earned.gate, responses.price)",
+                "Pressure's check-ins (answer, reminder_response, fatigue; the users as one segment)",
                 "Check on users the fit did not see", "Check on days the fit did not see", "Data",
             ], "fit"
         ),
