@@ -81,14 +81,11 @@ struct AnswerFit: Sendable {
         }
     }
 
-    /// One user's committed days (those of `days`), up to its last active day; `left`: its
-    /// check-ins at a minute no look makes (left out, counted).
-    static func counts(
-        _ tally: LogUserTally, held: Held, days: Range<Int> = 0..<LogUserTally.maxDays, left: inout Int
-    ) -> Counts {
+    /// One user's committed days (those of `days`), up to its last active day; `window`: its
+    /// ``CommitFit/windows(_:lost:)``; `left`: its check-ins at a minute no look makes (left out, counted).
+    static func counts(_ tally: LogUserTally, held: Held, window: [Bool], days: Range<Int>, left: inout Int) -> Counts {
         var counts = Counts()
         guard let last = tally.lastDay, !tally.pressureDays.isEmpty else { return counts }
-        let window = CommitFit.windows(tally.pressureDays, lost: held.lost)
         let minute = Millis.minute
         for k in 0...min(last, tally.pressureDays.count - 1) where days.contains(k) {
             let day = tally.pressureDays[k]

@@ -38,15 +38,11 @@ enum CommitFit {
         }
     }
 
-    /// One user's observations: its days that count, up to its last active day (those of `days` only).
-    static func counts(
-        _ tally: LogUserTally, lost: PersonaSpec.LostStreak, days: Range<Int> = 0..<LogUserTally.maxDays
-    )
-        -> LogisticFit.Counts
-    {
+    /// One user's observations: its days that count, up to its last active day (those of `days` only);
+    /// `window`: its ``windows(_:lost:)``.
+    static func counts(_ tally: LogUserTally, window: [Bool], days: Range<Int>) -> LogisticFit.Counts {
         var counts = LogisticFit.Counts()
         guard let last = tally.lastDay, !tally.pressureDays.isEmpty else { return counts }
-        let window = windows(tally.pressureDays, lost: lost)
         for k in 0...min(last, tally.pressureDays.count - 1) where days.contains(k) {
             let day = tally.pressureDays[k]
             guard day.seen, day.counts else { continue }

@@ -18,22 +18,20 @@ extension FitStatistics {
             ("users", .int(users)), ("first_day", firstDay.map { .string($0.rawValue) } ?? .null), ("days", .int(days)),
         ]
         if me.pooled {
-            members += [
-                ("leaving", Self.json(me.leaving[0])), ("habits", Self.json(me.habits[0])), ("commit", Self.json(me.commit[0])),
-                ("earning", Self.json(me.earning[0])),
-            ]
+            members += Self.members(me.byUser.first ?? FitObservations())
         } else {
             members.append(
                 (
                     "by_user",
                     .array(
                         me.positions.indices.map { u in
-                            .object([
-                                ("position", .int(me.positions[u])), ("leaving", Self.json(me.leaving[u])),
-                                ("habits", Self.json(me.habits[u])), ("commit", Self.json(me.commit[u])),
-                                ("earning", Self.json(me.earning[u])),
-                                ("later_days", .array(me.laterByUser.isEmpty ? [] : me.laterByUser[u].map(Self.json))),
-                            ])
+                            .object(
+                                [("position", .int(me.positions[u]))] + Self.members(me.byUser[u]) + [
+                                    (
+                                        "later_days",
+                                        .array(me.laterByUser.isEmpty ? [] : me.laterByUser[u].map { .object(Self.members($0)) })
+                                    )
+                                ])
                         })
                 ))
         }
@@ -52,12 +50,7 @@ extension FitStatistics {
                     ("chosen", .array(choices.chosen.map(JSONValue.int))),
                 ])
             ))
-        members += [("answers", Self.json(answers)), ("outside", .int(outside))]
-        members.append(
-            (
-                "later_days",
-                .array(later.map(Self.json))
-            ))
+        members.append(("later_days", .array(later.map { .object(Self.members($0)) })))
         members.append(
             (
                 "held_out",
@@ -101,12 +94,12 @@ extension FitStatistics {
             })
     }
 
-    /// One later day's observations, per response.
-    private static func json(_ day: PersonaFit.Later) -> JSONValue {
-        .object([
-            ("leaving", json(day.leaving)), ("habits", json(day.habits)), ("commit", json(day.commit)), ("earning", json(day.earning)),
-            ("answers", json(day.answers)),
-        ])
+    /// Observations, per response.
+    private static func members(_ o: FitObservations) -> [(String, JSONValue)] {
+        [
+            ("leaving", json(o.leaving)), ("habits", json(o.habits)), ("commit", json(o.commit)), ("earning", json(o.earning)),
+            ("answers", json(o.answers)), ("outside", .int(o.outside)),
+        ]
     }
 
     /// Earned habit observations by pattern: `[[habit, balance, rows, events], …]`.
@@ -219,8 +212,8 @@ extension FitStatistics {
             firstDay = day
         }
         days = try r.int(value["days"], "days", 0...LogUserTally.maxDays)
-        if let byUser = value["by_user"] {
-            let list = try r.array(byUser, "by_user", most: users)
+        if let given = value["by_user"] {
+            let list = try r.array(given, "by_user", most: users)
             guard list.count == users else { throw FitError("by_user: expected \(users) users (users), found \(list.count)") }
             for (u, user) in list.enumerated() {
                 let position = try r.int(user["position"], "by_user[\(u)].position", 0...Int.max)
@@ -228,25 +221,19 @@ extension FitStatistics {
                     throw FitError("by_user[\(u)].position: expected the users in the log's order, each once")
                 }
                 positions.append(position)
-                leaving.append(try r.counts(user["leaving"], "by_user[\(u)].leaving"))
-                habits.append(try r.habits(user["habits"], "by_user[\(u)].habits"))
-                commit.append(try r.counts(user["commit"], "by_user[\(u)].commit"))
-                earning.append(try r.earning(user["earning"], "by_user[\(u)].earning"))
+                byUser.append(try r.observations(user, "by_user[\(u)]"))
                 let days = try r.array(user["later_days"], "by_user[\(u)].later_days", most: later.count)
                 guard days.count == later.count else {
                     throw FitError("by_user[\(u)].later_days: expected \(later.count) days (--check days:D), found \(days.count)")
                 }
                 if !later.isEmpty {
                     laterByUser.append(
-                        try days.enumerated().map { j, day throws(FitError) in try r.later(day, "by_user[\(u)].later_days[\(j)]") })
+                        try days.enumerated().map { j, day throws(FitError) in try r.observations(day, "by_user[\(u)].later_days[\(j)]") })
                 }
             }
         } else {
-            (leaving, habits, pooled) = ([try r.counts(value["leaving"], "leaving")], [try r.habits(value["habits"], "habits")], true)
-            (commit, earning) = ([try r.counts(value["commit"], "commit")], [try r.earning(value["earning"], "earning")])
+            (byUser, pooled) = ([try r.observations(value, nil)], true)
         }
-        answers = try r.answers(value["answers"], "answers")
-        outside = try r.int(value["outside"], "outside", 0...Int.max)
         let gate = value["gate"]
         for (i, item) in try r.array(gate?["counts"], "gate.counts", most: 1 << 20).enumerated() {
             let kinds = GateOpenings.Kind.allCases.count
@@ -269,7 +256,7 @@ extension FitStatistics {
         guard laterList.count == later.count else {
             throw FitError("later_days: expected \(later.count) days (--check days:D), found \(laterList.count)")
         }
-        for (j, day) in laterList.enumerated() { later[j] = try r.later(day, "later_days[\(j)]") }
+        for (j, day) in laterList.enumerated() { later[j] = try r.observations(day, "later_days[\(j)]") }
         let held = value["held_out"]
         for (m, metric) in PersonaFit.checked.enumerated() {
             let at = "held_out.moments.\(metric.id)"
@@ -358,11 +345,17 @@ extension FitStatistics {
             return counts
         }
 
-        func later(_ day: JSONValue, _ at: String) throws(FitError) -> PersonaFit.Later {
-            PersonaFit.Later(
-                leaving: try counts(day["leaving"], "\(at).leaving"), habits: try habits(day["habits"], "\(at).habits"),
-                commit: try counts(day["commit"], "\(at).commit"), earning: try earning(day["earning"], "\(at).earning"),
-                answers: try answers(day["answers"], "\(at).answers"))
+        /// The members ``members(_:)`` writes, of `value` (at `path`; nil: the report's top level).
+        func observations(_ value: JSONValue, _ path: String?) throws(FitError) -> FitObservations {
+            let at = { (key: String) in path.map { "\($0).\(key)" } ?? key }
+            var o = FitObservations()
+            o.leaving = try counts(value["leaving"], at("leaving"))
+            o.habits = try habits(value["habits"], at("habits"))
+            o.commit = try counts(value["commit"], at("commit"))
+            o.earning = try earning(value["earning"], at("earning"))
+            o.answers = try answers(value["answers"], at("answers"))
+            o.outside = try int(value["outside"], at("outside"), 0...Int.max)
+            return o
         }
 
         func earning(_ v: JSONValue?, _ path: String) throws(FitError) -> EarningFit.Counts {

@@ -10,21 +10,13 @@ import RulesModel
 package struct FitStatistics: Sendable {
     /// The users fitted (those with a whole day, not held out).
     package var users = 0
-    /// Each user's observations of leaving and of its habits, in the input's order, at their
+    /// Each user's observations on the fit's days, in the input's order, at their
     /// ``LoggedUser/position``; `pooled`: all the users' summed in one entry (a shard's, without segments).
-    var leaving: [LogisticFit.Counts] = []
-    var habits: [HabitFit.Counts] = []
-    /// Each user's Pressure commitments and Earned habits (``CommitFit``, ``EarningFit``), as `leaving`.
-    var commit: [LogisticFit.Counts] = []
-    var earning: [EarningFit.Counts] = []
+    var byUser: [FitObservations] = []
     var positions: [Int] = []
     var pooled = false
     /// The openings of the unlock gate.
     var choices: GateFit.Choices
-    /// Pressure's committed days by schedule and outcome (``AnswerFit``; pooled), and the
-    /// check-ins at a minute no look makes (left out).
-    var answers = AnswerFit.Counts()
-    var outside = 0
     /// The earning response's target (the persona's), which its observations' balances are capped at.
     var target: Int
     /// Events a rule failed on, and events the rules refused, while replaying.
@@ -44,9 +36,9 @@ package struct FitStatistics: Sendable {
     var firstDay: DayID?
     var days = 0
     /// Each later day held out: the fitted users' observations on it, pooled; and each user's, as
-    /// `leaving` (what a mixture's check weighs by the user's segments).
-    var later: [PersonaFit.Later]
-    var laterByUser: [[PersonaFit.Later]] = []
+    /// `byUser` (what a mixture's check weighs by the user's segments).
+    var later: [FitObservations]
+    var laterByUser: [[FitObservations]] = []
 
     /// No user yet; `prior`: the persona's values (its gate preferences count the openings, its
     /// earning target caps the balances).
@@ -54,7 +46,7 @@ package struct FitStatistics: Sendable {
         choices = GateFit.Choices(preferences: prior.gate)
         target = prior.earning?.target ?? Responses.Earning().target
         observed = PersonaFit.checked.map { _ in MetricMoments() }
-        later = Array(repeating: PersonaFit.Later(), count: laterDays ?? 0)
+        later = Array(repeating: FitObservations(), count: laterDays ?? 0)
     }
 
     /// The statistics of the users of `input` (those of `replay`'s shard) replayed by `replay`
@@ -66,7 +58,6 @@ package struct FitStatistics: Sendable {
         self.init(prior: prior, laterDays: laterDays)
         let end = input.end
         let target = self.target
-        let streak = prior.streak
         let measured = PersonaFit.checked
         var problems = EventLog.Problems()
         var sums = self
@@ -75,8 +66,8 @@ package struct FitStatistics: Sendable {
             if let heldOut, heldOut.holds(assigned.user.name) {
                 let part = RolloutAnalysis.UserPart(tally, days: nil, metrics: measured, quantiles: [.finalStreakP50])
                 return PersonaFit.User(
-                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, leaving: [:], habits: [:], commit: [:],
-                    earning: [:], failures: tally.failures, refusals: tally.refusals, heldOut: part, unlockHours: tally.unlockHours)
+                    replayed: part != nil, firstDay: tally.firstDay, days: tally.days.count, failures: tally.failures,
+                    refusals: tally.refusals, heldOut: part, unlockHours: tally.unlockHours)
             }
             // With later days held out: the fit's days are those before the log's last `laterDays`
             // (the user's from `cut`), and each of those days' observations is kept apart.
@@ -84,26 +75,15 @@ package struct FitStatistics: Sendable {
             var gate = tally.gate
             gate.openings.removeAll { $0.day >= cut }
             let days = laterDays.map { held in
-                (0..<held).map { j -> PersonaFit.Later in
+                (0..<held).map { j -> FitObservations in
                     let k = count - held + j
-                    guard k >= 0 else { return PersonaFit.Later() }
-                    let day = k..<(k + 1)
-                    var outside = 0
-                    return PersonaFit.Later(
-                        leaving: LeavingFit.counts(tally, days: day), habits: HabitFit.counts(tally, streak: streak, days: day),
-                        commit: CommitFit.counts(tally, lost: prior.held.lost, days: day),
-                        earning: EarningFit.counts(tally, target: target, days: day),
-                        answers: AnswerFit.counts(tally, held: prior.held, days: day, left: &outside))
+                    return k >= 0 ? FitObservations(tally, days: k..<(k + 1), prior: prior, target: target) : FitObservations()
                 }
             }
-            var outside = 0
-            let answers = AnswerFit.counts(tally, held: prior.held, days: 0..<cut, left: &outside)
             return PersonaFit.User(
-                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count, leaving: LeavingFit.counts(tally, days: 0..<cut),
-                habits: HabitFit.counts(tally, streak: streak, days: 0..<cut),
-                commit: CommitFit.counts(tally, lost: prior.held.lost, days: 0..<cut),
-                earning: EarningFit.counts(tally, target: target, days: 0..<cut), answers: answers, outside: outside,
-                failures: tally.failures, refusals: tally.refusals, gate: gate, later: days ?? [])
+                replayed: !tally.days.isEmpty, firstDay: tally.firstDay, days: count,
+                observations: FitObservations(tally, days: 0..<cut, prior: prior, target: target), failures: tally.failures,
+                refusals: tally.refusals, gate: gate, later: days ?? [])
         } add: { assigned, user in
             sums.add(user, of: assigned.user)
         }
@@ -132,20 +112,22 @@ package struct FitStatistics: Sendable {
         for (j, day) in user.later.enumerated() { later[j].add(day) }
         if !later.isEmpty { laterByUser.append(user.later) }
         choices.add(user.gate)
-        leaving.append(user.leaving)
-        habits.append(user.habits)
-        commit.append(user.commit)
-        earning.append(user.earning)
-        answers.merge(user.answers, uniquingKeysWith: +)
-        outside += user.outside
+        byUser.append(user.observations)
         positions.append(logged.position)
+    }
+
+    /// Pressure's committed days of every user fitted, and their check-ins at a minute no look makes.
+    var answers: (counts: AnswerFit.Counts, outside: Int) {
+        byUser.reduce(into: (AnswerFit.Counts(), 0)) {
+            $0.0.merge($1.answers, uniquingKeysWith: +)
+            $0.1 += $1.outside
+        }
     }
 
     /// The users' observations summed in one entry (what the fit of the users as one segment reads).
     mutating func pool() {
         guard !pooled else { return }
-        (leaving, habits, positions, pooled) = ([ResponseDesign.pooled(leaving)], [ResponseDesign.pooled(habits)], [], true)
-        (commit, earning, laterByUser) = ([ResponseDesign.pooled(commit)], [ResponseDesign.pooled(earning)], [])
+        (byUser, positions, pooled, laterByUser) = ([FitObservations.pooled(byUser)], [], true, [])
     }
 
     /// The statistics of a log from those of its user shards (each user in one of them), whatever
@@ -164,31 +146,21 @@ package struct FitStatistics: Sendable {
             DayTotals.add(part.observedDays, into: &whole.observedDays)
             Histogram.add(part.observedStreaks, to: &whole.observedStreaks)
             for h in 0..<24 { whole.observedUnlockHours[h] += part.observedUnlockHours[h] }
-            whole.answers.merge(part.answers, uniquingKeysWith: +)
-            whole.outside += part.outside
             whole.firstDay = [whole.firstDay, part.firstDay].compactMap { $0 }.min()
             whole.days = max(whole.days, part.days)
             for j in whole.later.indices { whole.later[j].add(part.later[j]) }
         }
         if parts.contains(where: \.pooled) {
-            whole.leaving = [ResponseDesign.pooled(parts.flatMap(\.leaving))]
-            whole.habits = [ResponseDesign.pooled(parts.flatMap(\.habits))]
-            whole.commit = [ResponseDesign.pooled(parts.flatMap(\.commit))]
-            whole.earning = [ResponseDesign.pooled(parts.flatMap(\.earning))]
-            (whole.positions, whole.pooled, whole.laterByUser) = ([], true, [])
+            (whole.byUser, whole.positions, whole.pooled, whole.laterByUser) = (
+                [FitObservations.pooled(parts.flatMap(\.byUser))], [], true, []
+            )
         } else {
             let users = parts.flatMap { part in
-                part.positions.indices.map { u in
-                    (
-                        part.positions[u], part.leaving[u], part.habits[u], part.commit[u], part.earning[u],
-                        part.laterByUser.isEmpty ? [] : part.laterByUser[u]
-                    )
-                }
+                part.positions.indices.map { u in (part.positions[u], part.byUser[u], part.laterByUser.isEmpty ? [] : part.laterByUser[u]) }
             }
             .sorted { $0.0 < $1.0 }
-            (whole.positions, whole.leaving, whole.habits) = (users.map(\.0), users.map(\.1), users.map(\.2))
-            (whole.commit, whole.earning) = (users.map(\.3), users.map(\.4))
-            whole.laterByUser = whole.later.isEmpty ? [] : users.map(\.5)
+            (whole.positions, whole.byUser) = (users.map(\.0), users.map(\.1))
+            whole.laterByUser = whole.later.isEmpty ? [] : users.map(\.2)
         }
         return whole
     }

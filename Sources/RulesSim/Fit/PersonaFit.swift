@@ -110,10 +110,12 @@ package struct PersonaFit: Sendable {
     package init(_ statistics: FitStatistics, prior: Prior = Prior(), segments: Segments = .fixed(1), laterDays: Int? = nil) throws {
         let s = statistics
         users = s.users
-        designs = [LeavingFit.design(s.leaving, prior: prior.leaving)]
-        if let design = HabitFit.design(s.habits, rates: prior.rates, streak: prior.streak) { designs.append(design) }
-        if let design = CommitFit.design(s.commit, commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
-        if let design = EarningFit.design(s.earning, rates: prior.earnedRates, earning: prior.earning) { designs.append(design) }
+        designs = [LeavingFit.design(s.byUser.map(\.leaving), prior: prior.leaving)]
+        if let design = HabitFit.design(s.byUser.map(\.habits), rates: prior.rates, streak: prior.streak) { designs.append(design) }
+        if let design = CommitFit.design(s.byUser.map(\.commit), commit: prior.commit, lost: prior.held.lost) { designs.append(design) }
+        if let design = EarningFit.design(s.byUser.map(\.earning), rates: prior.earnedRates, earning: prior.earning) {
+            designs.append(design)
+        }
         for d in designs.indices {
             let r = designs[d].response
             designs[d].held = Set(r.terms.indices.filter { prior.fixed.contains("\(r.name).\(r.terms[$0].name)") })
@@ -122,7 +124,8 @@ package struct PersonaFit: Sendable {
         // The unlock gate's choice, when the log has openings of the gate, and Pressure's
         // check-ins, when it has committed days (the users as one segment).
         if s.choices.openings > 0 { gate = try GateFit(s.choices, gate: prior.gate, price: prior.price) }
-        answers = try AnswerFit.fitted(s.answers, prior: prior.answers, held: prior.held, outside: s.outside, fixed: prior.fixed)
+        let (counts, outside) = s.answers
+        answers = try AnswerFit.fitted(counts, prior: prior.answers, held: prior.held, outside: outside, fixed: prior.fixed)
         failures = s.failures
         refusals = s.refusals
         heldOut = s.observed
@@ -136,24 +139,16 @@ package struct PersonaFit: Sendable {
         }
         try fitSegments(segments)
         if let laterDays {
-            /// A later day's observations of `design`'s response, its covariates in its terms' order.
-            func numbered(_ day: Later, _ design: ResponseDesign) -> LogisticFit.Counts {
-                switch design.response.name {
-                case CommitFit.response.name: day.commit
-                case LeavingFit.response.name: day.leaving
-                case EarningFit.name: EarningFit.numbered(day.earning, habits: design.tasks, target: s.target)
-                default: HabitFit.numbered(day.habits, tasks: design.tasks)
-                }
-            }
             let mixture =
                 self.segments.isEmpty
                 ? nil
                 : LaterDaysCheck.Mixture(
                     memberships: memberships,
-                    byUser: designs.map { design in s.laterByUser.map { days in days.map { numbered($0, design) } } },
+                    byUser: designs.map { design in s.laterByUser.map { days in days.map { $0.counts(of: design, target: s.target) } } },
                     betas: designs.indices.map { d in self.segments.map { $0.responses[d].scaled } })
             later = LaterDaysCheck(
-                days: laterDays, responses: responses, counts: designs.map { design in s.later.map { numbered($0, design) } },
+                days: laterDays, responses: responses,
+                counts: designs.map { design in s.later.map { $0.counts(of: design, target: s.target) } },
                 mixture: mixture, answers: answers.map { ($0, s.later.map(\.answers), prior.held) })
         }
     }
@@ -165,13 +160,8 @@ package struct PersonaFit: Sendable {
         /// Its first day (local) and the days counted.
         var firstDay: DayID
         var days: Int
-        var leaving: LogisticFit.Counts
-        var habits: HabitFit.Counts
-        var commit: LogisticFit.Counts
-        var earning: EarningFit.Counts
-        /// Its committed days (``AnswerFit``), and its check-ins at a minute no look makes.
-        var answers = AnswerFit.Counts()
-        var outside = 0
+        /// Its observations on the fit's days.
+        var observations = FitObservations()
         var failures: RuleFailures
         var refusals: Refusals
         /// A held-out user's part for the metrics (``checked``).
@@ -181,25 +171,7 @@ package struct PersonaFit: Sendable {
         /// Its openings of the unlock gate.
         var gate = GateOpenings()
         /// Its observations on each of the later days held out (``LaterDaysCheck``).
-        var later: [Later] = []
-    }
-
-    /// The observations of one of the later days held out, per response.
-    struct Later: Sendable {
-        var leaving = LogisticFit.Counts()
-        var habits = HabitFit.Counts()
-        var commit = LogisticFit.Counts()
-        var earning = EarningFit.Counts()
-        var answers = AnswerFit.Counts()
-
-        /// Adds another user's (or shard's) observations of the same day.
-        mutating func add(_ other: Later) {
-            LogisticFit.add(other.leaving, into: &leaving)
-            LogisticFit.add(other.habits, into: &habits)
-            LogisticFit.add(other.commit, into: &commit)
-            LogisticFit.add(other.earning, into: &earning)
-            answers.merge(other.answers, uniquingKeysWith: +)
-        }
+        var later: [FitObservations] = []
     }
 
     /// The metrics a predictive check compares: the registry's ratios.
