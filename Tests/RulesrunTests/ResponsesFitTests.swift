@@ -144,4 +144,30 @@ import Testing
         let rerun = try CLI.run(["simulate", "3d", "--users", "20", "--no-db", "--persona", "fitted.lua"], in: dir)
         #expect(rerun.status == 0, "\(rerun.stderr)")
     }
+
+    /// Users whose habits do not depend on their balance (boost 0): an estimate of `boost` below 0,
+    /// the least a persona takes, is reported as estimated and written to the persona file as 0,
+    /// the report saying so, and the fitted persona simulates.
+    @Test func anEstimateOutsideThePersonasRangeIsWrittenAtItsNearestEnd() throws {
+        let source = try String(
+            contentsOfFile: CLI.packageRoot.appendingPathComponent("examples/personas/focus-user.lua").path, encoding: .utf8)
+        let flat = try #require(source.range(of: "}", options: .backwards)).lowerBound
+        let dir = try CLI.folder(["flat.lua": source[..<flat] + "  responses = { earning = { boost = 0 } },\n}\n"])
+        let simulated = try CLI.run(
+            ["simulate", "7d", "--users", "150", "--no-db", "--persona", "flat.lua", "--events", "log.jsonl", "--seed", "1"], in: dir)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "flat.lua", "--out", "fitted.lua", "--format", "json"], in: dir)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        let boost = try #require(
+            FitCommandTests.parameters(try FitCommandTests.object(fitted.stdout), "earning").first { $0["name"] as? String == "boost" })
+        let estimate = try #require(boost["estimate"] as? Double)
+        #expect(estimate < 0 && boost["written"] as? Double == 0, "\(boost)")
+        let persona = try String(contentsOf: dir.appendingPathComponent("fitted.lua"), encoding: .utf8)
+        #expect(persona.contains("persona.responses.earning.boost = 0\n"), "\(persona)")
+        #expect(persona.contains("outside the persona's range +0.000…+10.000: written as +0.000"), "\(persona)")
+        let text = try CLI.run(["fit", "log.jsonl", "--persona", "flat.lua"], in: dir)
+        #expect(text.stdout.contains("outside the persona's range +0.000…+10.000: written as +0.000"), "\(text.stdout)")
+        let rerun = try CLI.run(["simulate", "2d", "--users", "10", "--no-db", "--persona", "fitted.lua"], in: dir)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+    }
 }

@@ -52,8 +52,8 @@ struct AnswerFit: Sendable {
                 .init(name: "reminder_response[\(t)]", lua: "persona.reminder_response[\(t + 1)] = %@", covariate: "", probability: true)
             } + [
                 .init(
-                    name: "per_reminder", lua: "persona.responses.fatigue.per_reminder = math.min(5, math.max(0, %@))",
-                    covariate: "reminders received"),
+                    name: "per_reminder", lua: "persona.responses.fatigue.per_reminder = %@",
+                    covariate: "reminders received", range: 0...5),
                 .init(name: "reminder_yes_share", lua: "persona.reminder_yes_share = %@", covariate: "", probability: true),
             ],
         observation: "committed day", outcome: "answered")

@@ -63,7 +63,9 @@ enum EarningFit {
                     lua: "for _, h in ipairs(persona.earned and persona.earned.habits or {}) do if h.name == "
                         + "\(KnobOverride.literal(.string(habit))) then h.rate = %@ end end",
                     covariate: "the habit \(habit)", probability: true)
-            } + [.init(name: "boost", lua: "persona.responses.earning.boost = %@", covariate: "a balance short of the target")],
+            } + [
+                .init(name: "boost", lua: "persona.responses.earning.boost = %@", covariate: "a balance short of the target", range: 0...10)
+            ],
             observation: "Earned habit-day", outcome: "was completed")
         return ResponseDesign(
             response: response, prior: habits.map { LogisticResponse.logit(rates[$0] ?? 0.5) } + [earning.boost], bases: habits.count,

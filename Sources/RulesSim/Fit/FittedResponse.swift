@@ -37,6 +37,19 @@ package struct FittedResponse: Sendable {
         package var identified: Bool
         /// Why it is not identified.
         package var reason: String?
+        /// The values a persona takes for it (its checks': `responses.earning.boost` 0…10), nil
+        /// for any: an estimate outside is written to the persona at the nearest end (``written``)
+        /// and the report says so.
+        package var range: ClosedRange<Double>? = nil
+
+        /// The value the persona file gets: the estimate, or the end of `range` nearest to it.
+        package var written: Double { range.map { min(max(estimate, $0.lowerBound), $0.upperBound) } ?? estimate }
+
+        /// What the report adds when the persona gets another value than the estimate.
+        var outside: String? {
+            guard let range, written != estimate else { return nil }
+            return "outside the persona's range \(shown(range.lowerBound))…\(shown(range.upperBound)): written as \(shown(written))"
+        }
 
         /// The estimate (or an interval's end) as the report shows it.
         package func shown(_ x: Double) -> String { probability ? String(format: "%.4f", x) : String(format: "%+.3f", x) }
@@ -48,6 +61,7 @@ package struct FittedResponse: Sendable {
             ]
             if identified {
                 members += [("low", .double(low)), ("high", .double(high))]
+                if written != estimate { members.append(("written", .double(written))) }
             } else {
                 members.append(("reason", .string(reason ?? "")))
             }
@@ -55,7 +69,7 @@ package struct FittedResponse: Sendable {
         }
 
         /// The statement that sets it to its estimate.
-        var statement: String { lua.replacingOccurrences(of: "%@", with: String(format: "%.6g", estimate)) }
+        var statement: String { lua.replacingOccurrences(of: "%@", with: String(format: "%.6g", written)) }
     }
 
     /// The estimates on the scale the fit works on (a base chance's logit), in the order of `parameters`.
@@ -89,7 +103,7 @@ package struct FittedResponse: Sendable {
     ) -> [[String]] {
         parameters.map { p in
             p.identified
-                ? [p.name, shown(p, p.estimate), "[\(shown(p, p.low)), \(shown(p, p.high))]", ""]
+                ? [p.name, shown(p, p.estimate), "[\(shown(p, p.low)), \(shown(p, p.high))]", p.outside ?? ""]
                 : p.reason == Self.held
                     ? [p.name, shown(p, p.estimate), "–", Self.held]
                     : [p.name, shown(p, p.estimate), "–", "not identified: \(p.reason ?? "") (\(kept(p)))"]
@@ -116,7 +130,8 @@ package struct FittedResponse: Sendable {
         parameters.map { p in
             "--   \(name) \(p.name) = "
                 + (p.identified
-                    ? "\(p.shown(p.estimate)) [\(p.shown(p.low)), \(p.shown(p.high))]" : "not identified (\(p.reason ?? "")): kept")
+                    ? "\(p.shown(p.estimate)) [\(p.shown(p.low)), \(p.shown(p.high))]" + (p.outside.map { "; \($0)" } ?? "")
+                    : "not identified (\(p.reason ?? "")): kept")
                 + "\n"
         }.joined()
     }

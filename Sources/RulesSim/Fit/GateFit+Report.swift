@@ -60,20 +60,21 @@ extension GateFit {
             out += "--   \(p.name) = "
             out +=
                 p.identified
-                ? "\(Self.number(p.estimate, p.name)) [\(Self.number(p.low, p.name)), \(Self.number(p.high, p.name))]\n"
+                ? "\(Self.number(p.estimate, p.name)) [\(Self.number(p.low, p.name)), \(Self.number(p.high, p.name))]"
+                    + (p.outside.map { "; \($0)" } ?? "") + "\n"
                 : "not identified (\(p.reason ?? "")): kept\n"
         }
         let format = { (x: Double) in String(format: "%.6g", x) }
         if parameters[0..<3].contains(where: \.identified) {
             out += "if type(persona.earned) == \"table\" then\n"
             out += "  if type(persona.earned.gate) ~= \"table\" then persona.earned.gate = {} end\n"
-            for p in parameters[0..<3] { out += "  persona.\(p.name) = \(format(p.estimate))\n" }
+            for p in parameters[0..<3] { out += "  persona.\(p.name) = \(format(p.written))\n" }
             out += "end\n"
         }
         if parameters[3..<6].contains(where: \.identified) {
             out += "persona.responses = persona.responses or {}\n"
             out += "if type(persona.responses.price) ~= \"table\" then persona.responses.price = {} end\n"
-            for p in parameters[3..<6] { out += "persona.\(p.name) = \(format(p.estimate))\n" }
+            for p in parameters[3..<6] { out += "persona.\(p.name) = \(format(p.written))\n" }
         }
         return out
     }

@@ -111,6 +111,11 @@ package struct GateFit: Sendable {
         "responses.price.sensitivity", "responses.price.balance", "responses.price.reference",
     ]
 
+    /// The values a persona takes for the price response's parameters (its checks').
+    static let ranges: [String: ClosedRange<Double>] = [
+        "responses.price.sensitivity": 0...1, "responses.price.balance": 0...10, "responses.price.reference": 0...100,
+    ]
+
     package var parameters: [FittedResponse.Parameter]
     package var choices: Choices
     package var logLikelihood: Double
@@ -241,6 +246,6 @@ package struct GateFit: Sendable {
     ) -> FittedResponse.Parameter {
         FittedResponse.Parameter(
             name: name, lua: "", estimate: estimate, low: low, high: high, probability: name.hasPrefix("earned."), identified: identified,
-            reason: reason)
+            reason: reason, range: ranges[name])
     }
 }

@@ -67,9 +67,11 @@ enum HabitFit {
                         "for _, h in ipairs(persona.habits or {}) do if h.task == \(KnobOverride.literal(.string(task))) then h.rate = %@ end end",
                     covariate: "the task \(task)", probability: true)
             } + [
-                .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak"),
-                .init(name: "at_stake", lua: "persona.responses.streak.at_stake = %@", covariate: "a streak at stake"),
-                .init(name: "after_break", lua: "persona.responses.streak.after_break = %@", covariate: "a streak broken before"),
+                .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak", range: -10...10),
+                .init(name: "at_stake", lua: "persona.responses.streak.at_stake = %@", covariate: "a streak at stake", range: -10...10),
+                .init(
+                    name: "after_break", lua: "persona.responses.streak.after_break = %@", covariate: "a streak broken before",
+                    range: -10...10),
             ],
             observation: "planned completion", outcome: "was made")
         return ResponseDesign(

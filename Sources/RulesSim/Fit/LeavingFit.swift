@@ -12,10 +12,10 @@ enum LeavingFit {
             + " + reminders × reminders + engaged × [engaged]",
         terms: [
             .init(name: "base", lua: "persona.responses.leaving.base = %@", covariate: "", probability: true),
-            .init(name: "denied", lua: "persona.responses.leaving.denied = %@", covariate: "an unlock denied"),
-            .init(name: "high_tier", lua: "persona.responses.leaving.high_tier = %@", covariate: "tier 2 or 3 at its end"),
-            .init(name: "reminders", lua: "persona.responses.leaving.reminders = %@", covariate: "a reminder"),
-            .init(name: "engaged", lua: "persona.responses.leaving.engaged = %@", covariate: "engagement"),
+            .init(name: "denied", lua: "persona.responses.leaving.denied = %@", covariate: "an unlock denied", range: -10...10),
+            .init(name: "high_tier", lua: "persona.responses.leaving.high_tier = %@", covariate: "tier 2 or 3 at its end", range: -10...10),
+            .init(name: "reminders", lua: "persona.responses.leaving.reminders = %@", covariate: "a reminder", range: -10...10),
+            .init(name: "engaged", lua: "persona.responses.leaving.engaged = %@", covariate: "engagement", range: -10...10),
         ],
         observation: "user-day", outcome: "ended with the user leaving")
 

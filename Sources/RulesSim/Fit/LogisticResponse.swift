@@ -15,6 +15,8 @@ struct LogisticResponse: Sendable {
         /// Its estimate is a base chance (the logit of a probability: an intercept, or a group's
         /// indicator with no intercept beside it): reported as the probability, its interval mapped.
         var probability = false
+        /// The values a persona takes for it (``FittedResponse/Parameter/range``).
+        var range: ClosedRange<Double>? = nil
     }
 
     var name: String
@@ -65,7 +67,7 @@ struct LogisticResponse: Sendable {
             let e = estimates[j], se = reasons[j] == nil ? covariance[j][j].squareRoot() : 0
             var p = FittedResponse.Parameter(
                 name: terms[j].name, lua: terms[j].lua, estimate: e, low: e - z * se, high: e + z * se, probability: terms[j].probability,
-                identified: reasons[j] == nil, reason: reasons[j])
+                identified: reasons[j] == nil, reason: reasons[j], range: terms[j].range)
             // A base chance's interval is the logit's, mapped back.
             if terms[j].probability { (p.estimate, p.low, p.high) = (sigmoid(e), sigmoid(e - z * se), sigmoid(e + z * se)) }
             return p

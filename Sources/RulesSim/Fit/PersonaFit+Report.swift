@@ -46,7 +46,8 @@ extension PersonaFit {
         out += "\nmodels (maximum likelihood, 95% Wald intervals; docs/fit.md):\n"
         for response in responses + (answers.map { [$0] } ?? []) { out += "  \(response.name): \(response.model)\n" }
         if segments.count > 1 {
-            out += "  segments: each its own base chances (leaving's base, the tasks' and Earned habits' rates, commit) and share; the effects shared\n"
+            out +=
+                "  segments: each its own base chances (leaving's base, the tasks' and Earned habits' rates, commit) and share; the effects shared\n"
         }
         return out
     }
