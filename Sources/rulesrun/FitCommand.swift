@@ -322,7 +322,8 @@ struct FitCommand: ParsableCommand {
         let (users, days) = (try? Self.checks(check)) ?? (nil, nil)
         let checked = (users.map { ["users:\($0.percent)"] } ?? []) + (days.map { ["days:\($0)"] } ?? [])
         return [
-            ("report", .string(FitStatistics.report)), ("version", .int(1)), ("events", .string(events)), ("rules", .string(rules)),
+            ("report", .string(FitStatistics.report)), ("version", .int(FitStatistics.version)), ("events", .string(events)),
+            ("rules", .string(rules)),
             ("rules_digest", .string(rulesDigest.hex)), ("persona", persona.map(JSONValue.string) ?? .null),
             ("persona_digest", personaDigest ?? .null), ("seed", .string("\(seed)")), ("segments", .string(segments)),
             ("check", .string(checked.joined(separator: ","))),

@@ -5,6 +5,8 @@ import RulesModel
 extension FitStatistics {
     /// What the first member of a shard's JSON says.
     package static let report = "rulesrun fit shard"
+    /// The version of its members (2: each user's observations carry its check-ins).
+    package static let version = 2
 
     /// A shard's statistics as one JSON object (`fit --shard i/n --format json`): `header` (the
     /// report's name, the shard, the log, the rules and the options: what ``merge(_:names:header:prior:laterDays:)``
@@ -175,7 +177,9 @@ extension FitStatistics {
                 guard value["report"] == .string(report) else {
                     throw FitError("not a shard of rulesrun fit --shard i/n --format json (report: expected \"\(report)\")")
                 }
-                guard value["version"] == .int(1) else { throw FitError("version: expected 1 (a shard of this version of rulesrun)") }
+                guard value["version"] == .int(version) else {
+                    throw FitError("version: expected \(version) (a shard of this version of rulesrun)")
+                }
                 for (key, mine) in header where !["report", "version", "shard"].contains(key) {
                     let theirs = value[key] ?? .null
                     guard theirs == mine else {
