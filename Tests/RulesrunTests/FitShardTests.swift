@@ -165,8 +165,12 @@ import Testing
         let s2 = try Self.text(dir, "s2.json")
         try s2.replacingOccurrences(of: #""users":"#, with: #""users":-"#)
             .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        // A shard of another version (its members laid out otherwise).
+        try s2.replacingOccurrences(of: #""version":2"#, with: #""version":1"#)
+            .write(to: dir.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
         let cases: [(shards: [String], options: [String], message: String)] = [
             (["s1.json", "bad.json"], [], "bad.json: users: expected a whole number from 0 to"),
+            (["s1.json", "old.json"], [], "old.json: version: expected 2 (a shard of this version of rulesrun)"),
             (["s1.json"], [], "shards 2/2 are missing: give every shard's report"),
             (["s1.json", "s2.json", "s2.json"], [], "s2.json and s2.json are both shard 2/2"),
             (["s1.json", "other.json"], [], "other.json: log "),
