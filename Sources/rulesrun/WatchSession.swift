@@ -236,6 +236,12 @@ final class WatchSession {
     /// good version; whether it ran (a simulation that fails keeps the figures of the last that ran
     /// as the reference).
     private func simulate(_ config: SimulationConfig) -> Bool {
+        let previous = lastMetrics
+        let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
+        // The header first, written out before the simulation starts: a long one shows what the
+        // cycle is doing (and a signal from then on is one during the simulation).
+        Terminal.line("simulate \(config.duration), \(config.users) user\(config.users == 1 ? "" : "s"), seed \(config.seed) (\(against)):")
+        fflush(nil)
         let report: SimulationReport
         do {
             report = try Simulation(config: config).run()
@@ -244,10 +250,7 @@ final class WatchSession {
             return false
         }
         let metrics = WatchMetric.of(report)
-        let previous = lastMetrics
         lastMetrics = metrics
-        let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
-        Terminal.line("simulate \(config.duration), \(config.users) user\(config.users == 1 ? "" : "s"), seed \(config.seed) (\(against)):")
         let width = metrics.map(\.name.count).max() ?? 0
         for metric in metrics {
             Terminal.line("  " + metric.line(against: previous?.first { $0.name == metric.name }, nameWidth: width))
