@@ -304,7 +304,7 @@ import Testing
             "evening.lua": text.replacingOccurrences(of: urges, with: "urges = { per_day = 5, hours = { 15, 23 } }"),
         ])
         let simulated = try CLI.run(
-            ["simulate", "6d", "--users", "160", "--no-db", "--events", "log.jsonl", "--persona", "morning.lua"], in: dir)
+            ["simulate", "6d", "--users", "100", "--no-db", "--events", "log.jsonl", "--persona", "morning.lua"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         func hours(_ persona: String) throws -> [String: Any] {
             let fitted = try CLI.run(["fit", "log.jsonl", "--persona", persona, "--check", "users:40", "--format", "json"], in: dir)
