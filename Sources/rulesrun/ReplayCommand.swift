@@ -124,9 +124,10 @@ struct ReplayCommand: ParsableCommand {
             return try replayInParallel(fd: fd, ruleSet: ruleSet, store: store)
         }
         // Without --db, the users' rows are kept in memory (`Replay.inMemory`), as by the workers.
+        let draws = RuleDraws(seed: seed)
         let replay =
-            store.map { Replay(engine: Engine(store: $0, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: RuleDraws(seed: seed)) }
-            ?? Replay.inMemory(rules: ruleSet, ruleFolder: ruleFolder.rules, draws: RuleDraws(seed: seed))
+            store.map { Replay(engine: Engine(store: $0, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: draws) }
+            ?? Replay.inMemory(rules: ruleSet, ruleFolder: ruleFolder.rules, draws: draws)
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
@@ -151,8 +152,8 @@ struct ReplayCommand: ParsableCommand {
                         let calls = trace.removeAll()
                         console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
                         if check {
-                            checked.count(
-                                ScenarioTest.judge(line: String(decoding: read, as: UTF8.self), output: out, label: events, number: number))
+                            let line = String(decoding: read, as: UTF8.self)
+                            checked.count(ScenarioTest.judge(line: line, output: out, label: events, number: number))
                         }
                     }
                 }

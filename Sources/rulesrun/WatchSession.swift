@@ -170,7 +170,8 @@ final class WatchSession {
         var refused = 0
         replay.inMemory {
             for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-                guard let out = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1) else { continue }
+                let line = String(decoding: raw, as: UTF8.self)
+                guard let out = replay.output(forRawLine: line, number: index + 1) else { continue }
                 outputs[index + 1] = out
                 numbers.append(index + 1)
                 if out["ok"] != .bool(true) { refused += 1 }
@@ -240,7 +241,8 @@ final class WatchSession {
         let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
         // The header first, written out before the simulation starts: a long one shows what the
         // cycle is doing (and a signal from then on is one during the simulation).
-        Terminal.line("simulate \(config.duration), \(config.users) user\(config.users == 1 ? "" : "s"), seed \(config.seed) (\(against)):")
+        let users = "\(config.users) user\(config.users == 1 ? "" : "s")"
+        Terminal.line("simulate \(config.duration), \(users), seed \(config.seed) (\(against)):")
         fflush(nil)
         let report: SimulationReport
         do {

@@ -36,11 +36,11 @@ package enum FailureReplay {
         func fails(_ lines: [String]) -> Bool {
             attempts += 1
             let user = "\"user\":\(JSONValue.string("r\(attempts)"))"
+            let named = "\"user\":\(JSONValue.string(first.user))"
             let out = replay.inMemory {
                 var out: JSONValue = .null
                 for (i, line) in (lines + [last.jsonLine]).enumerated() {
-                    out = replay.output(
-                        forLine: line.replacingOccurrences(of: "\"user\":\(JSONValue.string(first.user))", with: user), number: i + 1)
+                    out = replay.output(forLine: line.replacingOccurrences(of: named, with: user), number: i + 1)
                 }
                 return out
             }
