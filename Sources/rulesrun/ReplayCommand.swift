@@ -118,12 +118,16 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         defer { lock?.release() }
-        let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) } ?? Store.inMemory()
+        let store = try db.map { try Store.open(path: WorkingFolder.resolve($0)) }
         // Into a database that holds no user yet (the workers know only the users they create).
-        if db != nil, inParallel, try store.read({ try $0.nextUserID() }) == UserID(1) {
+        if let store, inParallel, try store.read({ try $0.nextUserID() }) == UserID(1) {
             return try replayInParallel(fd: fd, ruleSet: ruleSet, store: store)
         }
-        let replay = Replay(engine: Engine(store: store, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: RuleDraws(seed: seed))
+        // Without --db, the users' rows are kept in memory (`Replay.inMemory`), as by the workers.
+        let draws = RuleDraws(seed: seed)
+        let replay =
+            store.map { Replay(engine: Engine(store: $0, rules: ruleSet, ruleFolder: ruleFolder.rules), draws: draws) }
+            ?? Replay.inMemory(rules: ruleSet, ruleFolder: ruleFolder.rules, draws: draws)
         let trace = LuaCallTrace()
         if explainer != nil { try ruleSet.host.explain(trace) }
         var reader = LineReader(fd: fd)
@@ -133,23 +137,28 @@ struct ReplayCommand: ParsableCommand {
         var checked = CheckedLines()
         let status: Replay.Status
         do {
-            status = try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
-                let line = try reader.next()
-                if let line {
-                    number += 1
-                    if check { read = line }
-                }
-                return line
-            }) { (out: JSONValue) in
-                // One write per line, not print's buffer: the line of every event applied (and
-                // committed, with --db) is out before the next event, should the replay be stopped.
-                let calls = trace.removeAll()
-                console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
-                if check {
-                    checked.count(
-                        ScenarioTest.judge(line: String(decoding: read, as: UTF8.self), output: out, label: events, number: number))
+            let run = { () -> Result<Replay.Status, LineReader.ReadError> in
+                Result { () throws(LineReader.ReadError) -> Replay.Status in
+                    try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
+                        let line = try reader.next()
+                        if let line {
+                            number += 1
+                            if check { read = line }
+                        }
+                        return line
+                    }) { (out: JSONValue) in
+                        // One write per line, not print's buffer: the line of every event applied (and
+                        // committed, with --db) is out before the next event, should the replay be stopped.
+                        let calls = trace.removeAll()
+                        console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
+                        if check {
+                            let line = String(decoding: read, as: UTF8.self)
+                            checked.count(ScenarioTest.judge(line: line, output: out, label: events, number: number))
+                        }
+                    }
                 }
             }
+            status = try (store == nil ? replay.inMemory(run) : run()).get()
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
             let message =

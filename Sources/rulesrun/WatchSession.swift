@@ -146,7 +146,7 @@ final class WatchSession {
         return !results.contains { $0.outcome.failsTheRun }
     }
 
-    /// Replays `path` through a new in-memory store (its own) with `ruleSet`, then prints the lines whose
+    /// Replays `path` with `ruleSet`, its users' rows in memory (its own), then prints the lines whose
     /// output differs from the last good version's, field by field. A file whose text changed since
     /// (a save of it) is not compared: its output is the reference for the next cycles.
     private func replay(_ path: String, ruleSet: RuleSet) {
@@ -163,20 +163,19 @@ final class WatchSession {
         ruleSet.host.positionedPrintHandler = { text, position in
             Terminal.line((position.map { "\($0.file):\($0.line): " } ?? "") + "print: " + text)
         }
-        let replay: Replay
-        do {
-            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: directory))
-        } catch {
-            return Terminal.line("replay \(path): cannot open an in-memory store: \(error)")
-        }
+        // The users' rows in memory (`Replay.inMemory`), with the output of `rulesrun replay`.
+        let replay = Replay.inMemory(rules: ruleSet, ruleFolder: directory)
         var outputs: [Int: JSONValue] = [:]
         var numbers: [Int] = []
         var refused = 0
-        for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            guard let out = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1) else { continue }
-            outputs[index + 1] = out
-            numbers.append(index + 1)
-            if out["ok"] != .bool(true) { refused += 1 }
+        replay.inMemory {
+            for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+                let line = String(decoding: raw, as: UTF8.self)
+                guard let out = replay.output(forRawLine: line, number: index + 1) else { continue }
+                outputs[index + 1] = out
+                numbers.append(index + 1)
+                if out["ok"] != .bool(true) { refused += 1 }
+            }
         }
         let events = "\(numbers.count) event\(numbers.count == 1 ? "" : "s") (\(refused) refused)"
         let reference = lastReplays[path]
@@ -213,12 +212,14 @@ final class WatchSession {
             explaining.host.printHandler = { _ in }  // printed once already, by the replay
             let trace = LuaCallTrace()
             try explaining.host.explain(trace)
-            let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: explaining, ruleFolder: directory))
+            let replay = Replay.inMemory(rules: explaining, ruleFolder: directory)
             var output: JSONValue?
-            for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(number).enumerated()
-            {
-                _ = trace.removeAll()
-                output = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1)
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(number)
+            replay.inMemory {
+                for (index, raw) in lines.enumerated() {
+                    _ = trace.removeAll()
+                    output = replay.output(forRawLine: String(decoding: raw, as: UTF8.self), number: index + 1)
+                }
             }
             calls = trace.removeAll()
             // Rules are pure: the second run gives the first's output (said when it does not).
@@ -236,6 +237,13 @@ final class WatchSession {
     /// good version; whether it ran (a simulation that fails keeps the figures of the last that ran
     /// as the reference).
     private func simulate(_ config: SimulationConfig) -> Bool {
+        let previous = lastMetrics
+        let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
+        // The header first, written out before the simulation starts: a long one shows what the
+        // cycle is doing (and a signal from then on is one during the simulation).
+        let users = "\(config.users) user\(config.users == 1 ? "" : "s")"
+        Terminal.line("simulate \(config.duration), \(users), seed \(config.seed) (\(against)):")
+        fflush(nil)
         let report: SimulationReport
         do {
             report = try Simulation(config: config).run()
@@ -244,10 +252,7 @@ final class WatchSession {
             return false
         }
         let metrics = WatchMetric.of(report)
-        let previous = lastMetrics
         lastMetrics = metrics
-        let against = previous == nil ? "the reference for the next cycles" : "changes since the last good version"
-        Terminal.line("simulate \(config.duration), \(config.users) user\(config.users == 1 ? "" : "s"), seed \(config.seed) (\(against)):")
         let width = metrics.map(\.name.count).max() ?? 0
         for metric in metrics {
             Terminal.line("  " + metric.line(against: previous?.first { $0.name == metric.name }, nameWidth: width))

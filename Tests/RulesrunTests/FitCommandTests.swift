@@ -58,7 +58,7 @@ import Testing
     @Test func whatTheLogCannotInformIsSaidSo() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "10d", "--users", "100", "--db", "log.sqlite", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+            ["simulate", "10d", "--users", "50", "--db", "log.sqlite", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -275,7 +275,7 @@ import Testing
     @Test func theStreaksAtTheLastDayAreCompared() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "10d", "--users", "120", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
+            ["simulate", "10d", "--users", "60", "--no-db", "--events", "log.jsonl", "--persona", "steady"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "steady", "--check", "users:30", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -304,7 +304,7 @@ import Testing
             "evening.lua": text.replacingOccurrences(of: urges, with: "urges = { per_day = 5, hours = { 15, 23 } }"),
         ])
         let simulated = try CLI.run(
-            ["simulate", "6d", "--users", "160", "--no-db", "--events", "log.jsonl", "--persona", "morning.lua"], in: dir)
+            ["simulate", "6d", "--users", "100", "--no-db", "--events", "log.jsonl", "--persona", "morning.lua"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         func hours(_ persona: String) throws -> [String: Any] {
             let fitted = try CLI.run(["fit", "log.jsonl", "--persona", persona, "--check", "users:40", "--format", "json"], in: dir)

@@ -6,14 +6,14 @@ import Testing
 /// checks and the segments; shards that do not make one fit are refused, naming the file and what
 /// differs.
 @Suite struct FitShardTests {
-    /// A log of 200 habit-tracker users of two kinds (FitCommandTests' personas), 14 days.
+    /// A log of 140 habit-tracker users of two kinds (FitCommandTests' personas), 14 days.
     static func log() throws -> URL {
         let dir = try CLI.folder([
             "keen.lua": FitCommandTests.habitPersona("read", 0.9, 0.005), "casual.lua": FitCommandTests.habitPersona("read", 0.4, 0.04),
         ])
         let simulated = try CLI.run(
             [
-                "simulate", "14d", "--users", "200", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
+                "simulate", "14d", "--users", "140", "--no-db", "--events", "log.jsonl", "--persona", "keen.lua:50,casual.lua:50", "--seed",
                 "2",
             ],
             in: dir)

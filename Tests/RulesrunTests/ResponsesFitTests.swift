@@ -46,7 +46,7 @@ import Testing
     @Test func theCommitmentAndTheCheckInsAreRecovered() throws {
         let dir = try CLI.folder(["truth.lua": Self.truth, "prior.lua": Self.prior])
         let simulated = try CLI.run(
-            ["simulate", "30d", "--users", "300", "--no-db", "--persona", "truth.lua", "--events", "log.jsonl", "--seed", "5"], in: dir)
+            ["simulate", "30d", "--users", "150", "--no-db", "--persona", "truth.lua", "--events", "log.jsonl", "--seed", "5"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "prior.lua", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -124,13 +124,13 @@ import Testing
         #expect(text.stdout.contains("check-ins at a minute no look makes, left out: 1"), "\(text.stdout)")
     }
 
-    /// Earned's habits and the earning response: 300 `focus-user` users over 14 days (walk 0.6,
+    /// Earned's habits and the earning response: 100 `focus-user` users over 14 days (walk 0.6,
     /// read 0.5, boost 0.5: the default earning response) — each estimate within 4 standard
     /// errors of the truth, and the fitted persona, with the habits' rates and the boost, simulates.
     @Test func theEarnedHabitsAndTheEarningResponseAreRecovered() throws {
         let dir = try CLI.folder([:])
         let simulated = try CLI.run(
-            ["simulate", "14d", "--users", "300", "--no-db", "--persona", "focus-user", "--events", "log.jsonl", "--seed", "13"], in: dir)
+            ["simulate", "14d", "--users", "100", "--no-db", "--persona", "focus-user", "--events", "log.jsonl", "--seed", "13"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fitted = try CLI.run(["fit", "log.jsonl", "--persona", "focus-user", "--out", "fitted.lua", "--format", "json"], in: dir)
         #expect(fitted.status == 0, "\(fitted.stderr)")

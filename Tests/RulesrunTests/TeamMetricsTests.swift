@@ -150,7 +150,7 @@ import Testing
     /// personas' price response), and the paid unlocks of the whole day with it.
     @Test func aNightSurchargeSweepMovesTheNightsPaidUnlocks() throws {
         let result = try CLI.run([
-            "sweep", "6d", "--users", "100", "--persona", "focus-user", "--rules", "examples/night-surcharge",
+            "sweep", "6d", "--users", "60", "--persona", "focus-user", "--rules", "examples/night-surcharge",
             "--set", "pricing.params.night_surcharge.default=0,150", "--metric", "night_paid_unlocks",
             "--metric", "credit_unlocks_per_user_day", "--format", "json",
         ])

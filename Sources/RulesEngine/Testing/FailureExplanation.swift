@@ -135,11 +135,13 @@ package struct FailureExplanation: Sendable {
                 ruleSet.host.printHandler = { _ in }
                 let trace = LuaCallTrace()
                 try ruleSet.host.explain(trace)
-                let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: folder))
+                let replay = Replay.inMemory(rules: ruleSet, ruleFolder: folder)
                 var calls: [[LuaCallTrace.Call]] = []
-                let outputs = lines.enumerated().map { i, line in
-                    defer { calls.append(trace.removeAll()) }
-                    return replay.output(forLine: line, number: i + 1)
+                let outputs = replay.inMemory {
+                    lines.enumerated().map { i, line in
+                        defer { calls.append(trace.removeAll()) }
+                        return replay.output(forLine: line, number: i + 1)
+                    }
                 }
                 runs.append((calls, ruleSet, outputs))
             }

@@ -4,12 +4,13 @@ import RulesModel
 import RulesStore
 
 /// A scenario file: replay lines (docs/replay.md) that may carry `"expect": {PATH: VALUE, …}`,
-/// replayed as `rulesrun replay` replays them (a new in-memory store). The runner takes `expect`
-/// out of each line before the engine reads it, then compares each PATH of the line's output with
-/// its VALUE (a JSON value, or a matcher: ``ExpectedValue``); the first mismatch fails the scenario, naming the line, the path, what was
-/// expected and what was found. An event the engine refuses (`"ok": false`) fails it too, unless
-/// its line expects `ok` or a field of `error`. `rulesrun replay --check` judges the lines of a
-/// replay with the same code (``judge(line:output:label:number:)``).
+/// replayed as `rulesrun replay` replays them, the users' rows in memory
+/// (``Replay/inMemory(rules:ruleFolder:draws:)``). The runner takes `expect` out of each line
+/// before the engine reads it, then compares each PATH of the line's output with its VALUE (a JSON
+/// value, or a matcher: ``ExpectedValue``); the first mismatch fails the scenario, naming the line,
+/// the path, what was expected and what was found. An event the engine refuses (`"ok": false`)
+/// fails it too, unless its line expects `ok` or a field of `error`. `rulesrun replay --check`
+/// judges the lines of a replay with the same code (``judge(line:output:label:number:)``).
 package struct ScenarioTest {
     let url: URL
     let label: String
@@ -76,33 +77,37 @@ package struct ScenarioTest {
             loaded = ruleSet
             host = ruleSet.host
             recorder?.start(ruleSet.host)
-            replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules.path))
+            replay = Replay.inMemory(rules: ruleSet, ruleFolder: rules.path)
         } catch {
             return result(.error, ["\(label): cannot start the replay: \(error)"])
         }
         let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        for (index, raw) in lines.enumerated() {
-            let number = index + 1
-            let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if deadline.hasPassed {
-                return result(.error, ["\(label):\(number): stopped before this line: \(deadline.limit) was reached"], line: number)
+        return replay.inMemory { () -> Run in
+            for (index, raw) in lines.enumerated() {
+                let number = index + 1
+                let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if line.isEmpty || line.hasPrefix("#") { continue }
+                if deadline.hasPassed {
+                    let stopped = "\(label):\(number): stopped before this line: \(deadline.limit) was reached"
+                    return result(.error, [stopped], line: number)
+                }
+                let expectations: [Expectation]
+                let event: String
+                do throws(Invalid) {
+                    (event, expectations) = try Self.split(line)
+                } catch {
+                    return result(.error, ["\(label):\(number): \(error.message)"], line: number)
+                }
+                _ = trace?.removeAll()
+                // The user's state (every streak, computed by the rules) only for a line that expects something of it.
+                let state = expectations.contains { LuaPath.isWithin($0.path, "state") }
+                let out = replay.output(forLine: event, number: number, state: state)
+                if let failure = Self.failure(of: out, expecting: expectations, at: "\(label):\(number)") {
+                    return result(.failed, [failure], line: number)
+                }
             }
-            let expectations: [Expectation]
-            let event: String
-            do {
-                (event, expectations) = try Self.split(line)
-            } catch {
-                return result(.error, ["\(label):\(number): \(error.message)"], line: number)
-            }
-            _ = trace?.removeAll()
-            // The user's state (every streak, computed by the rules) only for a line that expects something of it.
-            let out = replay.output(forLine: event, number: number, state: expectations.contains { LuaPath.isWithin($0.path, "state") })
-            if let failure = Self.failure(of: out, expecting: expectations, at: "\(label):\(number)") {
-                return result(.failed, [failure], line: number)
-            }
+            return result(.passed)
         }
-        return result(.passed)
     }
 
     /// What is wrong with `out`, the output of a line that expects `expectations`: the first of

@@ -68,40 +68,44 @@ package enum ScenarioUpdate {
     static func updated(_ text: String, label: String, rules: RuleSnapshot) throws -> (lines: [String], changes: [Change], matchers: [String]) {
         let ruleSet = try rules.load()
         ruleSet.host.printHandler = { _ in }
-        let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: ruleSet, ruleFolder: rules.path))
+        // As a scenario is run (`ScenarioTest`): the users' rows in memory.
+        let replay = Replay.inMemory(rules: ruleSet, ruleFolder: rules.path)
         // Split at line feeds only (a `\r` stays at the end of its line), joined back the same way.
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         var changes: [Change] = []
         var matchers: [String] = []
-        for index in lines.indices {
-            let number = index + 1
-            let trimmed = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let (event, expectations) = try? ScenarioTest.split(trimmed) else { continue }
-            let out = replay.output(forLine: event, number: number, state: expectations.contains { LuaPath.isWithin($0.path, "state") })
-            var replacements: [(range: Range<Int>, text: String)] = []
-            let spans = JSONSpans.expectMembers(Array(lines[index].utf8)) ?? []
-            for expectation in expectations {
-                let found = ScenarioTest.value(at: expectation.keys, in: out)
-                guard !expectation.expected.matches(found) else { continue }
-                if expectation.value.holdsMatcher {
-                    matchers.append(
-                        "\(label):\(number): \(expectation.path): not updated: \(expectation.value) is a matcher (write it by hand); found \(found.map(\.description) ?? "nothing")"
-                    )
-                    continue
+        replay.inMemory {
+            for index in lines.indices {
+                let number = index + 1
+                let trimmed = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                guard let (event, expectations) = try? ScenarioTest.split(trimmed) else { continue }
+                let state = expectations.contains { LuaPath.isWithin($0.path, "state") }
+                let out = replay.output(forLine: event, number: number, state: state)
+                var replacements: [(range: Range<Int>, text: String)] = []
+                let spans = JSONSpans.expectMembers(Array(lines[index].utf8)) ?? []
+                for expectation in expectations {
+                    let found = ScenarioTest.value(at: expectation.keys, in: out)
+                    guard !expectation.expected.matches(found) else { continue }
+                    if expectation.value.holdsMatcher {
+                        matchers.append(
+                            "\(label):\(number): \(expectation.path): not updated: \(expectation.value) is a matcher (write it by hand); found \(found.map(\.description) ?? "nothing")"
+                        )
+                        continue
+                    }
+                    guard let span = spans.first(where: { $0.key == expectation.path }) else { continue }
+                    let new = found?.description ?? "{\"$absent\": true}"
+                    let bytes = Array(lines[index].utf8)
+                    let old = String(decoding: bytes[span.value], as: UTF8.self)
+                    replacements.append((span.value, new))
+                    changes.append(Change(file: label, line: number, path: expectation.path, old: old, new: new))
                 }
-                guard let span = spans.first(where: { $0.key == expectation.path }) else { continue }
-                let new = found?.description ?? "{\"$absent\": true}"
-                let bytes = Array(lines[index].utf8)
-                let old = String(decoding: bytes[span.value], as: UTF8.self)
-                replacements.append((span.value, new))
-                changes.append(Change(file: label, line: number, path: expectation.path, old: old, new: new))
+                var bytes = Array(lines[index].utf8)
+                for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+                    bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
+                }
+                if !replacements.isEmpty { lines[index] = String(decoding: bytes, as: UTF8.self) }
             }
-            var bytes = Array(lines[index].utf8)
-            for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-                bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
-            }
-            if !replacements.isEmpty { lines[index] = String(decoding: bytes, as: UTF8.self) }
         }
         return (lines, changes, matchers)
     }

@@ -2,14 +2,14 @@ import RulesEngine
 import RulesModel
 import RulesStore
 
-/// Replays a `ReplayScript` through `Engine` and `Replay` with an in-memory store, exactly as
-/// `rulesrun replay FILE --rules DIR` does, and reads fields off the output lines: the check that
+/// Replays a `ReplayScript` through `Engine` and `Replay`, the users' rows in memory, with the
+/// output of `rulesrun replay FILE --rules DIR`, and reads fields off the output lines: the check that
 /// what `HistoryWalker` found is what the engine decides.
 package struct EngineCheck {
     /// One output line per event.
     package static func outputs(of script: ReplayScript, rules: any PolicyRules) throws -> [JSONValue] {
-        let replay = Replay(engine: Engine(store: try Store.inMemory(), rules: rules))
-        return script.lines.enumerated().map { i, line in replay.output(forLine: line, number: i + 1) }
+        let replay = Replay.inMemory(rules: rules)
+        return replay.inMemory { script.lines.enumerated().map { i, line in replay.output(forLine: line, number: i + 1) } }
     }
 
     /// The state fields a reader compares before and after an event.

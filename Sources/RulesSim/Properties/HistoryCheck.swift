@@ -5,7 +5,7 @@ import RulesStore
 
 /// A property checked on generated histories: each history is replayed through the engine under
 /// one rule set (`rulesrun test`) or two (`compare --property`), each time as a new user (`h1`,
-/// `h2`, … for the `u1` of the generated lines) of one in-memory store per set, as `compare`
+/// `h2`, … for the `u1` of the generated lines), its rows in memory, as `compare`
 /// replays its Earned and habit histories, and `judge` reads the output lines: nil when the
 /// property holds, else why it broke. Like a `RuleSet`, it belongs to one thread.
 package final class HistoryCheck {
@@ -13,8 +13,9 @@ package final class HistoryCheck {
     package let days: Int
     package let rules: [any PolicyRules]
     package let judge: (_ lines: [String], _ outputs: [[JSONValue]]) -> String?
-    /// One replay per set (nil when its store cannot open), and the users replayed so far.
-    private lazy var replays: [Replay?] = rules.map { set in (try? Store.inMemory()).map { Replay(engine: Engine(store: $0, rules: set)) } }
+    /// One replay per set, its users' rows in memory (``Replay/inMemory(rules:ruleFolder:draws:)``),
+    /// and the users replayed so far.
+    private lazy var replays: [Replay] = rules.map { Replay.inMemory(rules: $0) }
     private var users = 0
 
     package init(
@@ -40,20 +41,20 @@ package final class HistoryCheck {
         return judge(lines, outputs)
     }
 
-    /// Each set's output lines for `lines` (a set whose store cannot open shows it on every line);
-    /// nil when `deadline` passes first.
+    /// Each set's output lines for `lines`; nil when `deadline` passes first.
     func outputs(_ lines: [String], until deadline: ContinuousClock.Instant? = nil) -> [[JSONValue]]? {
         var all: [[JSONValue]] = []
         for replay in replays {
-            guard let replay else {
-                all.append(lines.map { _ in .object([("ok", .bool(false)), ("error", .object([("code", .string("STORE_ERROR"))]))]) })
-                continue
+            // Each history is a user of its own: its rows live as long as its replay.
+            let outputs = replay.inMemory { () -> [JSONValue]? in
+                var outputs: [JSONValue] = []
+                for (index, line) in lines.enumerated() {
+                    if let deadline, ContinuousClock.now >= deadline { return nil }
+                    outputs.append(replay.output(forLine: line, number: index + 1))
+                }
+                return outputs
             }
-            var outputs: [JSONValue] = []
-            for (index, line) in lines.enumerated() {
-                if let deadline, ContinuousClock.now >= deadline { return nil }
-                outputs.append(replay.output(forLine: line, number: index + 1))
-            }
+            guard let outputs else { return nil }
             all.append(outputs)
         }
         return all

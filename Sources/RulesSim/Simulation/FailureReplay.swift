@@ -27,20 +27,22 @@ package enum FailureReplay {
     /// rule set in `rules` as `rulesrun replay FILE --rules DIR` does. Nil when the replay does not
     /// show the failure (a rule that draws from `math.random`, which a simulation seeds per user).
     package static func text(for first: RuleFailures.First, rules: String, run: SimulationReport.RunDescription) -> String? {
-        guard let last = first.events.last, let ruleSet = try? RuleSet.load(rules, proving: false),
-            let store = try? Store.inMemory()
-        else { return nil }
-        let replay = Replay(engine: Engine(store: store, rules: ruleSet))
+        guard let last = first.events.last, let ruleSet = try? RuleSet.load(rules, proving: false) else { return nil }
+        // The users' rows in memory: each candidate is a new user, whose rows go with its replay.
+        let replay = Replay.inMemory(rules: ruleSet)
         let signature = signature(code: first.code, message: first.message, ruleSet)
         var attempts = 0
         /// Whether the lines, then the failing event, replayed as a new user, fail as the run did.
         func fails(_ lines: [String]) -> Bool {
             attempts += 1
             let user = "\"user\":\(JSONValue.string("r\(attempts)"))"
-            var out: JSONValue = .null
-            for (i, line) in (lines + [last.jsonLine]).enumerated() {
-                out = replay.output(
-                    forLine: line.replacingOccurrences(of: "\"user\":\(JSONValue.string(first.user))", with: user), number: i + 1)
+            let named = "\"user\":\(JSONValue.string(first.user))"
+            let out = replay.inMemory {
+                var out: JSONValue = .null
+                for (i, line) in (lines + [last.jsonLine]).enumerated() {
+                    out = replay.output(forLine: line.replacingOccurrences(of: named, with: user), number: i + 1)
+                }
+                return out
             }
             guard case .string(let code)? = out["error"]?["code"], case .string(let message)? = out["error"]?["message"] else {
                 return false
