@@ -1,3 +1,5 @@
+import GRDB
+
 /// The store operations that events applied to rows in memory (``UserRecords``) made, in the order
 /// they made them, each with the input line of its event: what a replay into a database by user
 /// writes (`replay --db` in parallel). Each worker's records write to a journal of its own; the
@@ -20,6 +22,13 @@ package final class StoreJournal: @unchecked Sendable {
     package init() {}
 
     func add(_ run: @escaping @Sendable (Store) throws -> Void) { entries.append(Entry(line: line, run: run)) }
+
+    /// Records rows written as they are, without the operation's reads and checks: what a change
+    /// in memory (``UserRecords``, ``EarnedRecords``) wrote, once its checks passed there on the
+    /// same rows.
+    func addWrite(_ write: @escaping @Sendable (Database) throws -> Void) {
+        add { store in try store.write { db in try write(db) } }
+    }
 
     /// How many operations the journal holds (a refused event's are dropped with ``truncate(to:)``).
     package var count: Int { entries.count }

@@ -1,3 +1,4 @@
+import GRDB
 import RulesModel
 
 /// One user's Earned rows held in memory (part of its ``UserRecords``): the singletons as the user
@@ -94,9 +95,8 @@ final class EarnedRecords: EarnedTables {
 
     /// Records, with a ``journal``, the write `body` makes on the user's rows in the database.
     private func record(_ body: @escaping @Sendable (DatabaseEarnedTables) throws -> Void) {
-        guard let journal else { return }
         let user = userID
-        journal.add { store in try store.write { db in try body(DatabaseEarnedTables(db: db, userID: user)) } }
+        journal?.addWrite { db in try body(DatabaseEarnedTables(db: db, userID: user)) }
     }
 
     func rollback() {
