@@ -72,6 +72,10 @@ package final class ParallelReplay {
     /// The most workers (each has its own Lua state).
     package static let maxJobs = 256
 
+    /// The page cache of the writer's connection into a store, in MiB (pages are kept from one
+    /// window to the next instead of read back from the log).
+    static let writerCacheMiB = 256
+
     let options: Options
     private let workers: [Worker]
     private var threads: [Thread] = []
@@ -147,6 +151,7 @@ package final class ParallelReplay {
     ) throws -> Replay.Status {
         guard let order else { preconditionFailure("a replay into a store records its store operations (Options.journal)") }
         order.start(from: try store.read { try $0.nextUserID() })
+        try store.cacheWrites(mib: Self.writerCacheMiB)
         startThreads()
         defer { stopThreads() }
         var status = Replay.Status()
