@@ -61,9 +61,8 @@ final class NewUserOrder: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         waiting.add(1, ordering: .sequentiallyConsistent)
-        while reached.indices.contains(where: { $0 != worker && reached[$0].line.load(ordering: .sequentiallyConsistent) < line }) {
-            condition.wait()
-        }
+        func behind(_ w: Int) -> Bool { w != worker && reached[w].line.load(ordering: .sequentiallyConsistent) < line }
+        while reached.indices.contains(where: behind) { condition.wait() }
         waiting.subtract(1, ordering: .sequentiallyConsistent)
         return UserID(next)
     }

@@ -126,7 +126,9 @@ package struct Replay {
     static func trimmed(_ raw: String) -> String {
         let utf8 = raw.utf8
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         // Only ASCII bytes around: the slice starts and ends on whole scalars.
         let line = String(decoding: utf8[first...last], as: UTF8.self)
         let set = CharacterSet.whitespacesAndNewlines

@@ -103,7 +103,8 @@ extension Store {
     /// The row of a completion of the task whose `task_key` is `key` (``addCompletion(_:)``).
     static func insert(_ completion: TaskCompletion, taskKey key: Int64, _ db: Database) throws {
         try db.execute(
-            cached: TrackerRows.insertCompletionSQL, arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
+            cached: TrackerRows.insertCompletionSQL,
+            arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
     }
 
     /// The `task_key` of a user's task (SQLite's number of its row), which the rows of its

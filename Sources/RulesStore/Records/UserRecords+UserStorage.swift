@@ -127,7 +127,9 @@ extension UserRecords: UserStorage {
             throw StoreError.notFound("HabitTask \(completion.taskID.uuidString) of user", "\(completion.userID)")
         }
         try completion.validate(against: task)
-        journal?.addWrite { db in try Store.insert(completion, taskKey: try Store.taskKey(db, completion.userID, completion.taskID), db) }
+        journal?.addWrite { db in
+            try Store.insert(completion, taskKey: try Store.taskKey(db, completion.userID, completion.taskID), db)
+        }
         append(completion)
         return completion
     }
