@@ -21,12 +21,12 @@ import RulesStore
 /// applies it).
 ///
 /// Into a database (``run(into:next:write:windowEnd:)``, ``Options/journal``), each worker's users'
-/// rows record the store operations their events make (``StoreJournal``), and the users take the
-/// ids a replay line by line gives them (``NewUserOrder``). Once a window is applied, a writer
-/// thread runs its operations on the store in line order in one transaction — the store's own
-/// operations in the order of a replay line by line, hence its database — and then its outputs are
-/// handed over, while the writer writes the next window; the workers run below the writer
-/// (``WriterPriority``), the run's critical path.
+/// rows record what their events write (``StoreJournal``: the rows the store's operations would
+/// write, or, for the rare ones, the operation), and the users take the ids a replay line by line
+/// gives them (``NewUserOrder``). Once a window is applied, a writer thread runs it on the store in
+/// line order in one transaction — the store's own writes in the order of a replay line by line,
+/// hence its database — and then its outputs are handed over, while the writer writes the next
+/// window; the workers run below the writer (``WriterPriority``).
 ///
 /// A rule that draws from `math.random` draws from its user's stream (``RuleDraws``, seeded from
 /// ``Options/seed``), whichever worker applies the user's events.
