@@ -123,7 +123,7 @@ package struct Replay {
     /// `raw` without the white space and line breaks at its ends (`.whitespacesAndNewlines`): the
     /// ASCII ones dropped as bytes, Foundation's trimming only when a Unicode one is left at an end
     /// (trimming every line through Foundation was 4 % of a replay).
-    static func trimmed(_ raw: String) -> String {
+    package static func trimmed(_ raw: String) -> String {
         let utf8 = raw.utf8
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
         guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
