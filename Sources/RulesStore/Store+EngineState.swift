@@ -22,8 +22,13 @@ extension Store {
         try EngineStateRow.check(row)
         try write { db in
             try Self.requireUser(db, row.userID)
-            try db.execute(cached: EngineStateRow.upsertSQL, arguments: row.arguments)
+            try Self.upsert(row, db)
         }
+    }
+
+    /// The row ``saveEngineState(_:)`` writes.
+    static func upsert(_ row: EngineStateRow, _ db: Database) throws {
+        try db.execute(cached: EngineStateRow.upsertSQL, arguments: row.arguments)
     }
 }
 

@@ -183,6 +183,13 @@ public final class Store: Sendable {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [DatabaseFile.name(path)]) }
     }
 
+    /// Gives the connection that writes a page cache of up to `mib` MiB from now on (SQLite's
+    /// default is 2 MiB: a long run of transactions over a file larger than that reads back from
+    /// the log the pages the cache let go). Only where and how fast the pages are kept changes.
+    package func cacheWrites(mib: Int) throws {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(-mib * 1024)") }
+    }
+
     /// Checkpoints the WAL into the main file (a no-op in memory).
     package func checkpoint() throws {
         guard path != nil else { return }

@@ -1,10 +1,14 @@
-/// The store operations that events applied to rows in memory (``UserRecords``) made, in the order
-/// they made them, each with the input line of its event: what a replay into a database by user
-/// writes (`replay --db` in parallel). Each worker's records write to a journal of its own; the
-/// one writer runs every journal's operations of a window in line order (``run(_:on:)``), on the
-/// store, in one transaction: the store's own operations in the order a replay line by line runs
-/// them, hence the same rows, the same integer keys (`task_key`, `completion_id`, `mark_id`)
-/// included.
+import GRDB
+
+/// What events applied to rows in memory (``UserRecords``) wrote, in the order they wrote it, each
+/// with the input line of its event: what a replay into a database by user writes (`replay --db`
+/// in parallel). An entry is the rows an operation wrote, written as the store's operation writes
+/// them (``addWrite(_:)``: Earned's row writes, the frequent Pressure, tracker and MIGA inserts and
+/// updates), or the store's operation itself (the rare ones). Each worker's records write to a
+/// journal of its own; the one writer runs every journal's entries of a window in line order
+/// (``run(_:on:)``), on the store, in one transaction: the store's own writes in the order a replay
+/// line by line makes them, hence the same rows, the same integer keys (`task_key`,
+/// `completion_id`, `mark_id`) included.
 ///
 /// Not thread-safe: one thread at a time (a worker fills it, then hands its entries over).
 package final class StoreJournal: @unchecked Sendable {
@@ -20,6 +24,13 @@ package final class StoreJournal: @unchecked Sendable {
     package init() {}
 
     func add(_ run: @escaping @Sendable (Store) throws -> Void) { entries.append(Entry(line: line, run: run)) }
+
+    /// Records rows written as they are, without the operation's reads and checks: what a change
+    /// in memory (``UserRecords``, ``EarnedRecords``) wrote, once its checks passed there on the
+    /// same rows.
+    func addWrite(_ write: @escaping @Sendable (Database) throws -> Void) {
+        add { store in try store.write { db in try write(db) } }
+    }
 
     /// How many operations the journal holds (a refused event's are dropped with ``truncate(to:)``).
     package var count: Int { entries.count }

@@ -38,10 +38,44 @@ import Testing
     /// Windows of 7 lines, 1 to 3 workers, into real SQLite files: the outputs and the database of
     /// the replay line by line.
     @Test func smallWindowsAndAnyWorkersGiveTheDatabaseOfALineByLineReplay() throws {
+        let expected = try Self.expectTheDatabaseOfALineByLineReplay(try Self.lines())
+        let late = expected.outputs.filter { $0.contains("\"user\":\"late\"") }
+        #expect(late.count == 3 && late[0].contains("\"ok\":false") && !late[1].contains("\"ok\":false"), "\(late)")
+        // `early` was created before `late`, which appears first.
+        #expect(expected.dump.contains("\"early\""))
+    }
+
+    /// An Earned event refused once its time passed (the days rolled over, the economy, summaries
+    /// and event log written, then the event refused) leaves nothing: the rows its user's records
+    /// wrote for it are dropped, as the line-by-line replay's transaction is rolled back.
+    @Test func anEventRefusedAfterItsTimePassedWritesNothing() throws {
+        let earned = [
+            #"{"at": "2026-02-02T08:00:00Z", "user": "e", "type": "settings", "timezone": "UTC"}"#,
+            #"{"at": "2026-02-02T08:00:40Z", "user": "e", "type": "earned_habit", "habit": "stretch", "reward_credits": 5}"#,
+            #"{"at": "2026-02-02T08:05:00Z", "user": "e", "type": "earned_habit_completion", "habit": "stretch"}"#,
+            #"{"at": "2026-02-04T09:35:00Z", "user": "e", "type": "quest_complete", "app": "android:com.instagram.android"}"#,
+            #"{"at": "2026-02-04T09:40:00Z", "user": "e", "type": "earned_habit_completion", "habit": "stretch"}"#,
+            #"{"at": "2026-02-06T09:35:00Z", "user": "e", "type": "quest_complete", "app": "android:com.instagram.android"}"#,
+        ]
+        var lines = try Self.lines()
+        for (i, line) in earned.enumerated() { lines.insert(Array(line.utf8), at: 3 + 4 * i) }
+        let expected = try Self.expectTheDatabaseOfALineByLineReplay(lines)
+        let outputs = expected.outputs.filter { $0.contains("\"user\":\"e\"") }
+        #expect(outputs.count == 6 && outputs[3].contains("\"ok\":false") && outputs[5].contains("\"ok\":false"), "\(outputs)")
+        #expect(!outputs[4].contains("\"ok\":false"), "\(outputs[4])")
+        // Line 5 rolled the days over to the 4th; nothing of the 6th, whose event was refused.
+        let rollovers = expected.dump.split(separator: "\n").filter { $0.contains("DAY_ROLLOVER") && $0.contains("| \"UTC\" |") }
+        #expect(rollovers.contains { $0.contains("/2026-02-04/") }, "\(rollovers)")
+        #expect(!rollovers.contains { $0.contains("/2026-02-05/") || $0.contains("/2026-02-06/") }, "\(rollovers)")
+    }
+
+    /// Replays `lines` line by line, then in windows of 7 lines on 1 to 3 workers, each into a
+    /// real SQLite file, and expects the same outputs, status and database; returns the outputs
+    /// and the dump.
+    static func expectTheDatabaseOfALineByLineReplay(_ lines: [[UInt8]]) throws -> (outputs: [String], dump: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-db-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let lines = try Self.lines()
         let options = StoreOptions(deviceID: "x")
         let rules = try RuleSet.load(RuleFixture.rulesFolder.path)
         let sequentialPath = Self.path("sequential.sqlite", in: folder)
@@ -54,11 +88,7 @@ import Testing
             var rest = lines.makeIterator()
             expectedStatus = sequential.run(next: { rest.next() }, writeValue: { expected.append($0.description) })
         }
-        let late = expected.filter { $0.contains("\"user\":\"late\"") }
-        #expect(late.count == 3 && late[0].contains("\"ok\":false") && !late[1].contains("\"ok\":false"), "\(late)")
         let expectedDump = try Self.dump(sequentialPath)
-        // `early` was created before `late`, which appears first.
-        #expect(expectedDump.contains("\"early\""))
         for jobs in 1...3 {
             var parallelOptions = ParallelReplay.Options(jobs: jobs)
             parallelOptions.windowLines = 7
@@ -80,6 +110,7 @@ import Testing
             #expect(windows == (lines.count + 6) / 7)
             #expect(try Self.dump(path) == expectedDump, "\(jobs) jobs")
         }
+        return (expected, expectedDump)
     }
 
     /// The users of each window are written before its lines are handed over: at each window's

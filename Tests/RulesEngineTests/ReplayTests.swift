@@ -39,4 +39,16 @@ import Testing
                     var s = status; s.count(replay.output(forLine: Ev.tick(2, "13:00"), number: 5)); return s
                 }())
     }
+
+    /// A line is trimmed as Foundation trims `.whitespacesAndNewlines`, Unicode spaces at its ends
+    /// included, whatever is inside it.
+    @Test func linesAreTrimmedAsFoundationTrimsThem() {
+        let lines = [
+            "", " ", "\r\n", "\t {\"a\": 1} \r\n", "x", " x ", "\u{00A0}x\u{2028}\n", " \u{3000} x y \u{0085}", "é\n",
+            "\u{FEFF}{}\n", " x\u{0301} ", "a\u{00A0}b", "\u{0085}", "\u{00A0} \u{00A0}",
+        ]
+        for line in lines {
+            #expect(Replay.trimmed(line) == line.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(line.unicodeScalars))")
+        }
+    }
 }

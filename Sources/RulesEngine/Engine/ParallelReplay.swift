@@ -21,12 +21,12 @@ import RulesStore
 /// applies it).
 ///
 /// Into a database (``run(into:next:write:windowEnd:)``, ``Options/journal``), each worker's users'
-/// rows record the store operations their events make (``StoreJournal``), and the users take the
-/// ids a replay line by line gives them (``NewUserOrder``). Once a window is applied, a writer
-/// thread runs its operations on the store in line order in one transaction — the store's own
-/// operations in the order of a replay line by line, hence its database — and then its outputs are
-/// handed over, while the writer writes the next window; the workers run below the writer
-/// (``WriterPriority``), the run's critical path.
+/// rows record what their events write (``StoreJournal``: the rows the store's operations would
+/// write, or, for the rare ones, the operation), and the users take the ids a replay line by line
+/// gives them (``NewUserOrder``). Once a window is applied, a writer thread runs it on the store in
+/// line order in one transaction — the store's own writes in the order of a replay line by line,
+/// hence its database — and then its outputs are handed over, while the writer writes the next
+/// window; the workers run below the writer (``WriterPriority``).
 ///
 /// A rule that draws from `math.random` draws from its user's stream (``RuleDraws``, seeded from
 /// ``Options/seed``), whichever worker applies the user's events.
@@ -71,6 +71,10 @@ package final class ParallelReplay {
 
     /// The most workers (each has its own Lua state).
     package static let maxJobs = 256
+
+    /// The page cache of the writer's connection into a store, in MiB (pages are kept from one
+    /// window to the next instead of read back from the log).
+    static let writerCacheMiB = 256
 
     let options: Options
     private let workers: [Worker]
@@ -147,6 +151,7 @@ package final class ParallelReplay {
     ) throws -> Replay.Status {
         guard let order else { preconditionFailure("a replay into a store records its store operations (Options.journal)") }
         order.start(from: try store.read { try $0.nextUserID() })
+        try store.cacheWrites(mib: Self.writerCacheMiB)
         startThreads()
         defer { stopThreads() }
         var status = Replay.Status()

@@ -114,10 +114,27 @@ package struct Replay {
 
     /// Line `number` as read (with its line ending, if any), as text: see ``event(_:number:)-([UInt8],_)``.
     package static func event(_ raw: String, number: Int) -> Result<EngineEvent, EngineError>? {
-        var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var line = trimmed(raw)
         if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
         if line.isEmpty || line.hasPrefix("#") { return nil }
         do { return .success(try EngineEvent.parse(line)) } catch { return .failure(error) }
+    }
+
+    /// `raw` without the white space and line breaks at its ends (`.whitespacesAndNewlines`): the
+    /// ASCII ones dropped as bytes, Foundation's trimming only when a Unicode one is left at an end
+    /// (trimming every line through Foundation was 4 % of a replay).
+    package static func trimmed(_ raw: String) -> String {
+        let utf8 = raw.utf8
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        // Only ASCII bytes around: the slice starts and ends on whole scalars.
+        let line = String(decoding: utf8[first...last], as: UTF8.self)
+        let set = CharacterSet.whitespacesAndNewlines
+        guard let head = line.unicodeScalars.first, let tail = line.unicodeScalars.last, !set.contains(head), !set.contains(tail)
+        else { return raw.trimmingCharacters(in: set) }
+        return line
     }
 
     /// One line, trimmed, not blank nor a comment: its event, or its output when it is not one.

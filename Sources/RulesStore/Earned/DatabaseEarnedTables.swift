@@ -9,8 +9,8 @@ struct DatabaseEarnedTables: EarnedTables {
 
     private var u: Int64 { userID.rawValue }
 
-    private func execute(_ sql: String, _ fill: (inout ArgumentValues) throws -> Void) throws {
-        try db.execute(cached: sql, arguments: try ArgumentValues.of(fill))
+    private func execute(_ sql: String, _ fill: (inout BoundValues) throws -> Void) throws {
+        try db.run(cached: sql, fill)
     }
 
     func requireUser() throws { try Store.requireUser(db, userID) }
@@ -216,7 +216,8 @@ struct DatabaseEarnedTables: EarnedTables {
 
     func appendEvent(_ entry: EventLogEntry) throws {
         do {
-            try db.cachedStatement(sql: UnlockRows.insertEventSQL).execute(arguments: try UnlockRows.eventArguments(entry))
+            let json = try entry.payload.json()
+            try db.run(cached: UnlockRows.insertEventSQL) { UnlockRows.event(entry, payloadJSON: json, into: &$0) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [entry.eventID]) == true
             else { throw error }

@@ -72,9 +72,7 @@ extension Store {
         return try write { db in
             let (key, task) = try Self.requireTask(db, completion.userID, completion.taskID)
             try completion.validate(against: task)
-            try db.execute(
-                cached: TrackerRows.insertCompletionSQL,
-                arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
+            try Self.insert(completion, taskKey: key, db)
             var stored = completion
             stored.id = db.lastInsertedRowID
             return stored
@@ -102,6 +100,24 @@ extension Store {
     }
 
     /// The internal key and the model of a user's task.
+    /// The row of a completion of the task whose `task_key` is `key` (``addCompletion(_:)``).
+    static func insert(_ completion: TaskCompletion, taskKey key: Int64, _ db: Database) throws {
+        try db.execute(
+            cached: TrackerRows.insertCompletionSQL,
+            arguments: [completion.userID.rawValue, key, completion.completedAt, completion.value])
+    }
+
+    /// The `task_key` of a user's task (SQLite's number of its row), which the rows of its
+    /// completions and marks refer to.
+    static func taskKey(_ db: Database, _ userID: UserID, _ taskID: UUID) throws -> Int64 {
+        guard
+            let key = try Int64.fetchOne(
+                cached: db, sql: "SELECT task_key FROM tracker_task WHERE task_id = ? AND user_id = ?",
+                arguments: [taskID.blob, userID.rawValue])
+        else { throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)") }
+        return key
+    }
+
     static func requireTask(_ db: Database, _ userID: UserID, _ taskID: UUID) throws -> (Int64, HabitTask) {
         guard
             let row = try Row.fetchOne(

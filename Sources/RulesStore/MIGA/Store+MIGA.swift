@@ -8,8 +8,13 @@ extension Store {
         try event.validate()
         try write { db in
             try Self.requireUser(db, event.userID)
-            try db.execute(cached: MigaRows.insertUsageEventSQL, arguments: MigaRows.usageEventArguments(event))
+            try Self.insert(event, db)
         }
+    }
+
+    /// The row of a usage event (``recordUsageEvent(_:)``).
+    static func insert(_ event: UsageEvent, _ db: Database) throws {
+        try db.execute(cached: MigaRows.insertUsageEventSQL, arguments: MigaRows.usageEventArguments(event))
     }
 
     /// Inserts or updates a monitored app.

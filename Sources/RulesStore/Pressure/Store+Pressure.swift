@@ -31,8 +31,13 @@ extension Store {
             if try Snapshot(db).commitment(commitment.userID, on: commitment.day) != nil {
                 throw PressureChanges.alreadyCommitted(commitment)
             }
-            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
+            try Self.insert(commitment, db)
         }
+    }
+
+    /// The row of a new commitment (``addCommitment(_:)``).
+    static func insert(_ commitment: Commitment, _ db: Database) throws {
+        try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(commitment))
     }
 
     /// Changes the text of a day's commitment before it is locked.
@@ -62,19 +67,24 @@ extension Store {
             ) {
                 try Snapshot(db).escalationState(userID).currentTier
             }
-            switch lock {
-            case .unchanged: break
-            case .locked(let commitment):
-                try db.execute(
-                    cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
-                    arguments: [deadline, commitment.id.blob])
-            case .created(let record, let escalation):
-                try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
-                try db.execute(
-                    cached: PressureRows.updateEscalationSQL,
-                    arguments: PressureRows.escalationArguments(escalation, user: userID, now: deadline))
-            }
+            try Self.write(lock, userID, at: deadline, db)
             return lock.commitment
+        }
+    }
+
+    /// The rows a lock writes (``lockCommitment(_:on:at:ifMissing:)``).
+    static func write(_ lock: PressureChanges.Lock, _ userID: UserID, at deadline: EpochMillis, _ db: Database) throws {
+        switch lock {
+        case .unchanged: break
+        case .locked(let commitment):
+            try db.execute(
+                cached: "UPDATE pressure_commitment SET locked_at_ts_utc_ms = ? WHERE commitment_id = ?",
+                arguments: [deadline, commitment.id.blob])
+        case .created(let record, let escalation):
+            try db.execute(cached: PressureRows.insertCommitmentSQL, arguments: PressureRows.commitmentArguments(record))
+            try db.execute(
+                cached: PressureRows.updateEscalationSQL,
+                arguments: PressureRows.escalationArguments(escalation, user: userID, now: deadline))
         }
     }
 
@@ -95,19 +105,26 @@ extension Store {
             let updated = try PressureChanges.checkedIn(
                 current, status: status, at: time, before: try Snapshot(db).escalationState(userID),
                 after: escalation, shieldUsed: shieldUsed)
-            try db.execute(
-                cached: """
-                    UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
-                      escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
-                    """,
-                arguments: [
-                    updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
-                    updated.shieldUsed, updated.id.blob,
-                ])
-            try db.execute(
-                cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(escalation, user: userID, now: time))
+            try Self.writeCheckIn(updated, escalation: escalation, at: time, db)
             return updated
         }
+    }
+
+    /// The rows a check-in writes (``recordCheckIn(_:on:status:at:escalation:shieldUsed:)``): the
+    /// commitment as checked in, and the escalation state.
+    static func writeCheckIn(_ updated: Commitment, escalation: EscalationState, at time: EpochMillis, _ db: Database) throws {
+        try db.execute(
+            cached: """
+                UPDATE pressure_commitment SET status = ?, checked_in_at_ts_utc_ms = ?, locked_at_ts_utc_ms = ?,
+                  escalation_tier_snap = ?, shield_used = ? WHERE commitment_id = ?
+                """,
+            arguments: [
+                updated.status.rawValue, updated.checkedInAt, updated.lockedAt, updated.escalationTierSnapshot?.rawValue,
+                updated.shieldUsed, updated.id.blob,
+            ])
+        try db.execute(
+            cached: PressureRows.updateEscalationSQL,
+            arguments: PressureRows.escalationArguments(escalation, user: updated.userID, now: time))
     }
 
     /// Applies a Restart Shield to a NO or MISSED day after the fact, with the escalation state
@@ -135,8 +152,13 @@ extension Store {
         try entry.validate()
         try write { db in
             try Self.requireUser(db, entry.userID)
-            try db.execute(cached: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
+            try Self.insert(entry, db)
         }
+    }
+
+    /// The row of a notification logged (``logNotification(_:)``).
+    static func insert(_ entry: NotificationLogEntry, _ db: Database) throws {
+        try db.execute(cached: PressureRows.insertNotificationSQL, arguments: PressureRows.notificationArguments(entry))
     }
 
     /// Marks a logged notification delivered and/or tapped (flags only ever go from false to true).

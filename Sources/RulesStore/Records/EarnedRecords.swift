@@ -1,3 +1,4 @@
+import GRDB
 import RulesModel
 
 /// One user's Earned rows held in memory (part of its ``UserRecords``): the singletons as the user
@@ -35,6 +36,11 @@ final class EarnedRecords: EarnedTables {
     var encoded: EncodedJSON?
     /// What undoes each change since the savepoint, oldest first.
     private var undo: [Undo] = []
+    /// Where each row write is recorded as the write ``DatabaseEarnedTables`` makes of it, if
+    /// anywhere (``UserRecords/journal(into:)``): Earned's operations, written once over
+    /// ``EarnedTables``, make the same writes on either, so the writer runs the writes alone,
+    /// without the operations' reads (a refused event's are dropped by the journal's owner).
+    var journal: StoreJournal?
 
     /// One change to undo: a replaced value (the old one, nil when there was none) or an appended
     /// row (removed again). Values, not closures: an undo closure was one allocation per change,
@@ -87,6 +93,12 @@ final class EarnedRecords: EarnedTables {
 
     func savepoint() { undo.removeAll(keepingCapacity: true) }
 
+    /// Records, with a ``journal``, the write `body` makes on the user's rows in the database.
+    private func record(_ body: @escaping @Sendable (DatabaseEarnedTables) throws -> Void) {
+        let user = userID
+        journal?.addWrite { db in try body(DatabaseEarnedTables(db: db, userID: user)) }
+    }
+
     func rollback() {
         for change in undo.reversed() {
             switch change {
@@ -130,33 +142,39 @@ final class EarnedRecords: EarnedTables {
 
     func economy() throws -> EconomyState { economyRow }
     func setEconomy(_ economy: EconomyState) throws {
+        record { try $0.setEconomy(economy) }
         undo.append(.economy(economyRow))
         economyRow = economy
     }
 
     func emergency() throws -> EmergencyState { emergencyRow }
     func setEmergency(_ emergency: EmergencyState) throws {
+        record { try $0.setEmergency(emergency) }
         undo.append(.emergency(emergencyRow))
         emergencyRow = emergency
     }
 
     func setEarnedSettings(_ settings: EarnedSettings, at: EpochMillis) throws {
+        record { try $0.setEarnedSettings(settings, at: at) }
         undo.append(.settings(self.settings.value, self.settings.updatedAt))
         self.settings = (settings, at)
     }
 
     func setEntitlement(_ state: EntitlementState) throws {
+        record { try $0.setEntitlement(state) }
         undo.append(.entitlement(entitlement))
         entitlement = state
     }
 
     func activeFocusSessionID() throws -> String? { focusState.activeSessionID }
     func setActiveFocusSession(_ id: String, at: EpochMillis) throws {
+        record { try $0.setActiveFocusSession(id, at: at) }
         undo.append(.focusState(focusState.activeSessionID, focusState.updatedAt))
         focusState = (id, at)
     }
 
     func clearActiveFocusSession(_ id: String, at: EpochMillis) throws {
+        record { try $0.clearActiveFocusSession(id, at: at) }
         guard focusState.activeSessionID == id else { return }
         undo.append(.focusState(focusState.activeSessionID, focusState.updatedAt))
         focusState = (nil, at)
@@ -164,6 +182,7 @@ final class EarnedRecords: EarnedTables {
 
     func daySummary(_ day: DayID) throws -> DaySummary? { summaries[day] }
     func saveDaySummary(_ summary: DaySummary) throws {
+        record { try $0.saveDaySummary(summary) }
         let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
         undo.append(.summary(day, old))
     }
@@ -171,11 +190,13 @@ final class EarnedRecords: EarnedTables {
     func attempt(_ id: String) throws -> UnlockAttempt? { attempts[id] }
 
     func insertAttempt(_ attempt: UnlockAttempt) throws {
+        record { try $0.insertAttempt(attempt) }
         try requireNew("unlock_attempt", attempts, attempt.attemptID)
         setAttempt(attempt)
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {
+        record { try $0.updateAttempt(attempt) }
         let id = attempt.attemptID
         guard
             let old = Self.update(
@@ -219,12 +240,14 @@ final class EarnedRecords: EarnedTables {
     func currentGrant(_ app: AppID) throws -> UnlockGrant? { currentGrants[app].flatMap { grants[$0.grantID] } }
 
     func insertCurrentGrant(_ grant: UnlockGrant, at: EpochMillis) throws {
+        record { try $0.insertCurrentGrant(grant, at: at) }
         try requireNew("unlock_grant", grants, grant.grantID)
         setGrant(grant)
         setCurrentGrant(grant.appID, grant.grantID, at: at)
     }
 
     func extendGrant(_ grant: UnlockGrant, _ ext: UnlockGrantExtension, at: EpochMillis) throws {
+        record { try $0.extendGrant(grant, ext, at: at) }
         guard var stored = grants[grant.grantID] else { return }
         if extensions.contains(where: { $0.extensionID == ext.extensionID }) {
             throw StoreError(.constraint, "UNIQUE constraint failed: unlock_grant_extension \(ext.extensionID) already exists")
@@ -238,6 +261,7 @@ final class EarnedRecords: EarnedTables {
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? { limits[DayKey(day: day, key: app.rawValue)] }
     func saveDailyAppLimits(_ l: DailyAppLimits) throws {
+        record { try $0.saveDailyAppLimits(l) }
         let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
         undo.append(.limits(key, old))
     }
@@ -245,11 +269,13 @@ final class EarnedRecords: EarnedTables {
     func quest(_ id: String) throws -> QuestSession? { quests[id] }
 
     func insertQuest(_ session: QuestSession) throws {
+        record { try $0.insertQuest(session) }
         try requireNew("quest_session", quests, session.questSessionID)
         setQuest(session)
     }
 
     func updateQuestState(_ session: QuestSession) throws {
+        record { try $0.updateQuestState(session) }
         let id = session.questSessionID
         guard
             let old = Self.update(
@@ -271,6 +297,7 @@ final class EarnedRecords: EarnedTables {
     func habit(_ id: String) throws -> Habit? { habits[id] }
 
     func saveHabit(_ habit: Habit) throws {
+        record { try $0.saveHabit(habit) }
         var saved = habit
         if let stored = habits[habit.habitID] { saved.createdAt = stored.createdAt }
         let id = habit.habitID, old = habits.updateValue(saved, forKey: id)
@@ -280,6 +307,7 @@ final class EarnedRecords: EarnedTables {
     func habitCompleted(_ habitID: String, on day: DayID) throws -> Bool { completedHabitDays.contains(DayKey(day: day, key: habitID)) }
 
     func insertHabitCompletion(_ completion: HabitCompletion) throws {
+        record { try $0.insertHabitCompletion(completion) }
         let key = DayKey(day: completion.dayID, key: completion.habitID)
         guard !completedHabitDays.contains(key) else {
             throw StoreError(.constraint, "UNIQUE constraint failed: habit_completion.habit_id, habit_completion.day_id")
@@ -292,6 +320,7 @@ final class EarnedRecords: EarnedTables {
     func focusSession(_ id: String) throws -> FocusSession? { focusSessions[id] }
 
     func insertFocusSession(_ session: FocusSession, blockedApps: [AppID]) throws {
+        record { try $0.insertFocusSession(session, blockedApps: blockedApps) }
         try requireNew("focus_session", focusSessions, session.sessionID)
         setFocusSession(session)
         let blocked = focusBlockedApps.count
@@ -300,6 +329,7 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateFocusSession(_ s: FocusSession) throws {
+        record { try $0.updateFocusSession(s) }
         let id = s.sessionID
         guard
             let old = Self.update(
@@ -325,6 +355,7 @@ final class EarnedRecords: EarnedTables {
     func owner(ofMode id: String) throws -> UserID? { modes[id] == nil ? nil : userID }
 
     func saveMode(_ mode: Mode, windows: [ModeWindow], blockedApps: [AppID]) throws {
+        record { try $0.saveMode(mode, windows: windows, blockedApps: blockedApps) }
         var saved = mode
         if let stored = modes[mode.modeID] { saved.createdAt = stored.mode.createdAt }
         let id = mode.modeID, old = modes.updateValue(ModeRows(mode: saved, windows: windows, blockedApps: blockedApps), forKey: id)
@@ -332,11 +363,13 @@ final class EarnedRecords: EarnedTables {
     }
 
     func setDistractingApps(_ apps: [AppID], at: EpochMillis) throws {
+        record { try $0.setDistractingApps(apps, at: at) }
         undo.append(.distractingApps(distractingApps))
         distractingApps = (apps, at)
     }
 
     func appendEvent(_ entry: EventLogEntry) throws {
+        record { try $0.appendEvent(entry) }
         let id = entry.eventID
         let key = Self.fingerprint(id)
         let count = eventIDs[key, default: 0]
@@ -370,6 +403,7 @@ final class EarnedRecords: EarnedTables {
     /// The statements of `Store.deleteEarned` on the rows in memory, in the same order and with
     /// the same foreign-key cascades, so that the bulk write stores what the store keeps.
     func prune(now: EpochMillis, policy: RetentionPolicy) throws {
+        record { try $0.prune(now: now, policy: policy) }
         let eventCutoff = policy.eventCutoff(now), cutoff = policy.unlockCutoff(now)
         if events.contains(where: { $0.timestamp < eventCutoff }) {
             let kept = events.filter { $0.timestamp >= eventCutoff }

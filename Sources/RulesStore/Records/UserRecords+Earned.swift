@@ -10,39 +10,30 @@ extension UserRecords {
     }
 
     package func startEconomy(_ userID: UserID, day: DayID, timezoneID: String, rolloverCap: Int, resetHour: Int, at: EpochMillis) throws {
-        journal?.add {
-            try $0.startEconomy(userID, day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at)
-        }
         try earned(userID) { try $0.startEconomy(day: day, timezoneID: timezoneID, rolloverCap: rolloverCap, resetHour: resetHour, at: at) }
     }
 
     package func rollOverDay(_ request: DayRollover) throws {
-        journal?.add { try $0.rollOverDay(request) }
         try earned(request.userID) { try $0.rollOverDay(request) }
     }
 
     package func applyEarnedRetention(_ userID: UserID, now: EpochMillis, policy: RetentionPolicy) throws {
-        journal?.add { try $0.applyEarnedRetention(userID, now: now, policy: policy) }
         try earned(userID) { try $0.applyRetention(now: now, policy: policy) }
     }
 
     package func startFocusSession(_ session: FocusSession, blockedApps: [AppID]) throws {
-        journal?.add { try $0.startFocusSession(session, blockedApps: blockedApps) }
         try earned(session.userID) { try $0.startFocusSession(session, blockedApps: blockedApps) }
     }
 
     package func completeFocusSession(_ request: FocusCompletion) throws {
-        journal?.add { try $0.completeFocusSession(request) }
         try earned(request.userID) { try $0.completeFocusSession(request) }
     }
 
     package func recordHabitCompletion(_ record: HabitCompletionRecord) throws {
-        journal?.add { try $0.recordHabitCompletion(record) }
         try earned(record.completion.userID) { try $0.recordHabitCompletion(record) }
     }
 
     package func createUnlockAttempt(_ attempt: UnlockAttempt) throws {
-        journal?.add { try $0.createUnlockAttempt(attempt) }
         try earned(attempt.userID) { try $0.createUnlockAttempt(attempt) }
     }
 
@@ -50,64 +41,51 @@ extension UserRecords {
         _ userID: UserID, attemptID: String, reason: UnlockDenialReason, at: EpochMillis,
         option: UnlockOptionType?, payload: JSONValue
     ) throws {
-        journal?.add {
-            try $0.denyUnlockAttempt(userID, attemptID: attemptID, reason: reason, at: at, option: option, payload: payload)
-        }
         try earned(userID) { try $0.denyUnlockAttempt(attemptID, reason: reason, at: at, option: option, payload: payload) }
     }
 
     package func closeUnlockAttempt(_ userID: UserID, attemptID: String, outcome: UnlockAttemptOutcome, at: EpochMillis) throws {
-        journal?.add { try $0.closeUnlockAttempt(userID, attemptID: attemptID, outcome: outcome, at: at) }
         try earned(userID) { try $0.closeUnlockAttempt(attemptID, outcome: outcome, at: at) }
     }
 
     @discardableResult
     package func grantCreditsUnlock(_ request: CreditsUnlock) throws -> UnlockGrant {
-        journal?.add { try $0.grantCreditsUnlock(request) }
         return try earned(request.userID) { try $0.grantCreditsUnlock(request) }
     }
 
     @discardableResult
     package func grantEmergencyUnlock(_ request: EmergencyUnlock) throws -> UnlockGrant {
-        journal?.add { try $0.grantEmergencyUnlock(request) }
         return try earned(request.userID) { try $0.grantEmergencyUnlock(request) }
     }
 
     package func startQuest(_ session: QuestSession) throws {
-        journal?.add { try $0.startQuest(session) }
         try earned(session.userID) { try $0.startQuest(session) }
     }
 
     @discardableResult
     package func completeQuest(_ request: QuestCompletion) throws -> UnlockGrant {
-        journal?.add { try $0.completeQuest(request) }
         return try earned(request.userID) { try $0.completeQuest(request) }
     }
 
     package func endQuest(
         _ userID: UserID, questSessionID: String, state: QuestSessionState, reason: QuestFailureReason?, at: EpochMillis
     ) throws {
-        journal?.add { try $0.endQuest(userID, questSessionID: questSessionID, state: state, reason: reason, at: at) }
         try earned(userID) { try $0.endQuest(questSessionID, state: state, reason: reason, at: at) }
     }
 
     package func saveEarnedSettings(_ userID: UserID, _ settings: EarnedSettings, now: EpochMillis) throws {
-        journal?.add { try $0.saveEarnedSettings(userID, settings, now: now) }
         try earned(userID) { try $0.saveEarnedSettings(settings, now: now) }
     }
 
     package func saveMode(_ mode: Mode, windows: [ModeWindow], blockedApps: [AppID]) throws {
-        journal?.add { try $0.saveMode(mode, windows: windows, blockedApps: blockedApps) }
         try earned(mode.userID) { try $0.saveMode(mode, windows: windows, blockedApps: blockedApps) }
     }
 
     package func saveHabit(_ habit: Habit) throws {
-        journal?.add { try $0.saveHabit(habit) }
         try earned(habit.userID) { try $0.saveHabit(habit) }
     }
 
     package func setDistractingApps(_ userID: UserID, _ apps: [AppID], now: EpochMillis) throws {
-        journal?.add { try $0.setDistractingApps(userID, apps, now: now) }
         try earned(userID) { try $0.setDistractingApps(apps, now: now) }
     }
 

@@ -1,8 +1,11 @@
 import Foundation
+import GRDB
 import RulesModel
 
 /// The store's operations on the rows in memory: the same checks (shared with the store where
-/// they go beyond the model's own validation), the same resulting rows.
+/// they go beyond the model's own validation), the same resulting rows. With a journal, the
+/// frequent operations record the rows they write (the store's own writes: `Store.insert`, …),
+/// once their checks passed on the rows in memory; the others record the store's operation.
 extension UserRecords: UserStorage {
     // Pressure
 
@@ -21,10 +24,10 @@ extension UserRecords: UserStorage {
     }
 
     package func addCommitment(_ commitment: Commitment) throws {
-        journal?.add { try $0.addCommitment(commitment) }
         try commitment.validate()
         try requireUser(commitment.userID)
         if commitments[commitment.day] != nil { throw PressureChanges.alreadyCommitted(commitment) }
+        journal?.addWrite { try Store.insert(commitment, $0) }
         setCommitment(commitment)
     }
 
@@ -38,12 +41,12 @@ extension UserRecords: UserStorage {
         _ userID: UserID, on day: DayID, at deadline: EpochMillis,
         ifMissing missing: (id: UUID, escalation: EscalationState)? = nil
     ) throws -> Commitment {
-        journal?.add { try $0.lockCommitment(userID, on: day, at: deadline, ifMissing: missing) }
         try Millis.check(deadline, entity: "Commitment", field: "locked_at")
         try requireUser(userID)
         let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) {
             escalation.value.currentTier
         }
+        journal?.addWrite { try Store.write(lock, userID, at: deadline, $0) }
         switch lock {
         case .unchanged: break
         case .locked(let commitment): setCommitment(commitment)
@@ -59,13 +62,11 @@ extension UserRecords: UserStorage {
         _ userID: UserID, on day: DayID, status: CommitmentStatus, at time: EpochMillis,
         escalation state: EscalationState, shieldUsed: Bool = false
     ) throws -> Commitment {
-        journal?.add {
-            try $0.recordCheckIn(userID, on: day, status: status, at: time, escalation: state, shieldUsed: shieldUsed)
-        }
         try PressureChanges.checkCheckIn(status: status, at: time, escalation: state)
         let updated = try PressureChanges.checkedIn(
             try requireCommitment(userID, day), status: status, at: time,
             before: escalation.value, after: state, shieldUsed: shieldUsed)
+        journal?.addWrite { try Store.writeCheckIn(updated, escalation: state, at: time, $0) }
         setCommitment(updated)
         setEscalation(state, at: time)
         return updated
@@ -84,9 +85,9 @@ extension UserRecords: UserStorage {
     }
 
     package func logNotification(_ entry: NotificationLogEntry) throws {
-        journal?.add { try $0.logNotification(entry) }
         try entry.validate()
         try requireUser(entry.userID)
+        journal?.addWrite { try Store.insert(entry, $0) }
         append(entry)
     }
 
@@ -120,13 +121,15 @@ extension UserRecords: UserStorage {
 
     @discardableResult
     package func addCompletion(_ completion: TaskCompletion) throws -> TaskCompletion {
-        journal?.add { try $0.addCompletion(completion) }
         try completion.validate()
         guard completion.id == nil else { throw StoreError.invalidState("TaskCompletion.id is assigned by the store; pass nil") }
         guard completion.userID == userID, let task = storedTask(completion.taskID) else {
             throw StoreError.notFound("HabitTask \(completion.taskID.uuidString) of user", "\(completion.userID)")
         }
         try completion.validate(against: task)
+        journal?.addWrite { db in
+            try Store.insert(completion, taskKey: try Store.taskKey(db, completion.userID, completion.taskID), db)
+        }
         append(completion)
         return completion
     }
@@ -182,9 +185,9 @@ extension UserRecords: UserStorage {
     // MIGA
 
     package func recordUsageEvent(_ event: UsageEvent) throws {
-        journal?.add { try $0.recordUsageEvent(event) }
         try event.validate()
         try requireUser(event.userID)
+        journal?.addWrite { try Store.insert(event, $0) }
         append(event)
     }
 
@@ -228,9 +231,9 @@ extension UserRecords: UserStorage {
     // The engine's bookkeeping
 
     package func saveEngineState(_ row: EngineStateRow) throws {
-        journal?.add { try $0.saveEngineState(row) }
         try EngineStateRow.check(row)
         try requireUser(row.userID)
+        journal?.addWrite { try Store.upsert(row, $0) }
         setEngineState(row)
     }
 }

@@ -65,9 +65,11 @@ package final class UserRecords: @unchecked Sendable {
 
     /// Records from now on, in `journal`, the store operation of each change: first the user's
     /// creation (``Store/createUser(_:day:timezoneID:now:makeUUID:)``), then each operation of
-    /// ``UserStorage`` (the reads are not recorded). Call it before any change.
+    /// ``UserStorage`` (the reads are not recorded) — Earned's as the row writes they make
+    /// (``EarnedRecords/journal``). Call it before any change.
     package func journal(into journal: StoreJournal) {
         self.journal = journal
+        earned?.journal = journal
         journal.add { [user] in try $0.create(user) }
     }
 
@@ -176,6 +178,7 @@ package final class UserRecords: @unchecked Sendable {
     var earnedTables: EarnedRecords {
         if let earned { return earned }
         let started = EarnedRecords(user)
+        started.journal = journal
         earned = started
         return started
     }
