@@ -76,14 +76,24 @@ import Testing
         }
     }
 
-    /// Coverage over replicates of 1,000 users (at least `pairs` identified pairs, 90 % covered)
-    /// and the intervals' mean widths, per parameter, against those of a replicate of 10,000 users
-    /// (more than twice narrower: √10 ≈ 3.2 expected).
+    /// Coverage over replicates of 1,000 users of `persona` over `days`, fitted from `prior`: the
+    /// parameters of `responses` and of the check-ins named in `truth` (at least `pairs` identified
+    /// pairs, 90 % covered), and the intervals' mean widths, per parameter, against those of a
+    /// replicate of 10,000 users (more than twice narrower: √10 ≈ 3.2 expected).
     static func covered(
-        pairs least: Int, _ replicate: (Int, Int) throws -> [(name: String, truth: Double, low: Double, high: Double)]
-    )
-        throws
-    {
+        pairs least: Int, in dir: URL, days: Int, persona: String, prior: String, _ responses: [String], truth: [String: Double]
+    ) throws {
+        func replicate(_ users: Int, _ seed: Int) throws -> [(name: String, truth: Double, low: Double, high: Double)] {
+            let log = "log-\(users)-\(seed).jsonl"
+            let simulated = try CLI.run(
+                ["simulate", "\(days)d", "--users", "\(users)", "--no-db", "--events", log, "--persona", persona, "--seed", "\(seed)"],
+                in: dir)
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+            let fitted = try CLI.run(["fit", log, "--persona", prior, "--format", "json"], in: dir)
+            #expect(fitted.status == 0, "\(fitted.stderr)")
+            try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
+            return try Self.intervals(fitted.stdout, responses, truth: truth)
+        }
         var pairs = 0, covered = 0
         var widths: [String: [Double]] = [:], more: [String: [Double]] = [:]
         for seed in 1...20 {
@@ -113,35 +123,15 @@ import Testing
             "answers.reminder_yes_share": 0.6,
         ]
         for (t, r) in [0.3, 0.4, 0.5, 0.6].enumerated() { truth["answers.reminder_response[\(t)]"] = r }
-        try Self.covered(pairs: 20 * 11) { users, seed in
-            let log = "pressure-\(users)-\(seed).jsonl"
-            let simulated = try CLI.run(
-                ["simulate", "30d", "--users", "\(users)", "--no-db", "--events", log, "--persona", "truth.lua", "--seed", "\(seed)"],
-                in: dir)
-            #expect(simulated.status == 0, "\(simulated.stderr)")
-            let fitted = try CLI.run(["fit", log, "--persona", "prior.lua", "--format", "json"], in: dir)
-            #expect(fitted.status == 0, "\(fitted.stderr)")
-            try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
-            return try Self.intervals(fitted.stdout, ["commit"], truth: truth)
-        }
+        try Self.covered(pairs: 20 * 11, in: dir, days: 30, persona: "truth.lua", prior: "prior.lua", ["commit"], truth: truth)
     }
 
     /// Earned's habits and the earning response (`focus-user`: walk 0.6, read 0.5, boost 0.5),
     /// 7 days: 3 parameters a replicate.
     @Test func theEarningResponseIsCoveredAndNarrows() throws {
-        let dir = try CLI.folder([:])
         let truth = ["earning.earned.rate[read]": 0.5, "earning.earned.rate[walk]": 0.6, "earning.boost": 0.5]
-        try Self.covered(pairs: 20 * 3) { users, seed in
-            let log = "earned-\(users)-\(seed).jsonl"
-            let simulated = try CLI.run(
-                ["simulate", "7d", "--users", "\(users)", "--no-db", "--events", log, "--persona", "focus-user", "--seed", "\(seed)"],
-                in: dir)
-            #expect(simulated.status == 0, "\(simulated.stderr)")
-            let fitted = try CLI.run(["fit", log, "--persona", "focus-user", "--format", "json"], in: dir)
-            #expect(fitted.status == 0, "\(fitted.stderr)")
-            try FileManager.default.removeItem(at: dir.appendingPathComponent(log))
-            return try Self.intervals(fitted.stdout, ["earning"], truth: truth)
-        }
+        try Self.covered(
+            pairs: 20 * 3, in: try CLI.folder([:]), days: 7, persona: "focus-user", prior: "focus-user", ["earning"], truth: truth)
     }
 
     /// Two kinds of habit tracker users, 60 % and 40 % (rates 0.85 and 0.45, leaving 0.005 and
