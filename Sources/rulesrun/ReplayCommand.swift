@@ -84,7 +84,8 @@ struct ReplayCommand: ParsableCommand {
         transform: WholeNumber.parser(1...ParallelReplay.maxJobs)) var jobs: Int?
     @Option(
         parsing: .unconditional,
-        help: "The seed of the rules' math.random, 0 to \(UInt64.max): each user draws from a stream of its own, a user uN what simulate --seed gave it. (default: 1)",
+        help:
+            "The seed of the rules' math.random, 0 to \(UInt64.max): each user draws from a stream of its own, a user uN what simulate --seed gave it. (default: 1)",
         transform: WholeNumber.seed) var seed: UInt64 = 1
 
     func run() throws {
@@ -137,28 +138,26 @@ struct ReplayCommand: ParsableCommand {
         var checked = CheckedLines()
         let status: Replay.Status
         do {
-            let run = { () -> Result<Replay.Status, LineReader.ReadError> in
-                Result { () throws(LineReader.ReadError) -> Replay.Status in
-                    try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
-                        let line = try reader.next()
-                        if let line {
-                            number += 1
-                            if check { read = line }
-                        }
-                        return line
-                    }) { (out: JSONValue) in
-                        // One write per line, not print's buffer: the line of every event applied (and
-                        // committed, with --db) is out before the next event, should the replay be stopped.
-                        let calls = trace.removeAll()
-                        console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
-                        if check {
-                            let line = String(decoding: read, as: UTF8.self)
-                            checked.count(ScenarioTest.judge(line: line, output: out, label: events, number: number))
-                        }
+            let run = { () throws(LineReader.ReadError) -> Replay.Status in
+                try replay.run(next: { () throws(LineReader.ReadError) -> [UInt8]? in
+                    let line = try reader.next()
+                    if let line {
+                        number += 1
+                        if check { read = line }
+                    }
+                    return line
+                }) { (out: JSONValue) in
+                    // One write per line, not print's buffer: the line of every event applied (and
+                    // committed, with --db) is out before the next event, should the replay be stopped.
+                    let calls = trace.removeAll()
+                    console.output(explainer?.lines(of: out, calls) ?? out.description + "\n")
+                    if check {
+                        let line = String(decoding: read, as: UTF8.self)
+                        checked.count(ScenarioTest.judge(line: line, output: out, label: events, number: number))
                     }
                 }
             }
-            status = try (store == nil ? replay.inMemory(run) : run()).get()
+            status = try store == nil ? replay.inMemory(run) : run()
         } catch {
             // A line too long stops the replay at it (the reader holds no more than the limit).
             let message =

@@ -20,10 +20,13 @@ extension Replay {
     /// Runs `body`, which replays lines through this replay (made by ``inMemory(rules:ruleFolder:draws:)``),
     /// with its users' rows in memory: a recording batch that keeps no records at its end. A
     /// replay's users live as long as the batch; calls that follow one another start from nothing.
-    package func inMemory<T>(_ body: () -> T) -> T {
-        var result: T?
-        // A batch that keeps no records throws only what its body throws, and this body throws nothing.
-        _ = try? engine.recordingBatch(keepingRecords: false, remembering: false) { result = body() }
-        return result!
+    /// What `body` throws is thrown once the batch has ended.
+    package func inMemory<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        var result: Result<T, E>?
+        // A batch that keeps no records throws only what its body throws; this body keeps what it threw.
+        _ = try? engine.recordingBatch(keepingRecords: false, remembering: false) {
+            result = Result { () throws(E) -> T in try body() }
+        }
+        return try result!.get()
     }
 }

@@ -25,7 +25,8 @@ package struct ScenarioTest {
     /// snapshot), stopping before a line once `deadline` has passed; `capture` keeps what it prints
     /// and `recorder`, when given, gets the lines the rules ran.
     func run(
-        rules: RuleSnapshot, capture: PrintCapture = PrintCapture(), until deadline: TestLimits.Deadline = .none, recorder: LineRecorder? = nil
+        rules: RuleSnapshot, capture: PrintCapture = PrintCapture(), until deadline: TestLimits.Deadline = .none,
+        recorder: LineRecorder? = nil
     ) -> RuleTestResult {
         replay(rules: rules, capture: capture, until: deadline, recorder: recorder).result
     }
@@ -85,7 +86,7 @@ package struct ScenarioTest {
         return replay.inMemory { () -> Run in
             for (index, raw) in lines.enumerated() {
                 let number = index + 1
-                let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let line = Replay.trimmed(String(decoding: raw, as: UTF8.self))
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 if deadline.hasPassed {
                     let stopped = "\(label):\(number): stopped before this line: \(deadline.limit) was reached"
@@ -142,7 +143,7 @@ package struct ScenarioTest {
     /// `out`, the output of its event with the user's state (`Replay.output(forRawLine:number:)`),
     /// as a scenario judges its lines.
     package static func judge(line: String, output out: JSONValue, label: String, number: Int) -> Verdict {
-        var text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = Replay.trimmed(line)
         if text.hasPrefix("\u{FEFF}") { text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces) }  // a byte-order mark
         let expectations: [Expectation]
         do {

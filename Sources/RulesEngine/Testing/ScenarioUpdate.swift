@@ -65,19 +65,23 @@ package enum ScenarioUpdate {
     }
 
     /// The lines of `text` with their expected values replaced, the changes, and the matchers left.
-    static func updated(_ text: String, label: String, rules: RuleSnapshot) throws -> (lines: [String], changes: [Change], matchers: [String]) {
+    static func updated(
+        _ text: String, label: String, rules: RuleSnapshot
+    ) throws -> (lines: [String], changes: [Change], matchers: [String]) {
         let ruleSet = try rules.load()
         ruleSet.host.printHandler = { _ in }
         // As a scenario is run (`ScenarioTest`): the users' rows in memory.
         let replay = Replay.inMemory(rules: ruleSet, ruleFolder: rules.path)
         // Split at line feeds only (a `\r` stays at the end of its line), joined back the same way.
-        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         var changes: [Change] = []
         var matchers: [String] = []
         replay.inMemory {
             for index in lines.indices {
                 let number = index + 1
-                let trimmed = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)
+                let trimmed = Replay.trimmed(lines[index])
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 guard let (event, expectations) = try? ScenarioTest.split(trimmed) else { continue }
                 let state = expectations.contains { LuaPath.isWithin($0.path, "state") }
@@ -220,7 +224,9 @@ enum JSONSpans {
                 return false
             default:
                 let start = at
-                while at < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0D, 0x0A].contains(bytes[at]) {
+                while at < bytes.count,
+                    ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0D, 0x0A].contains(bytes[at])
+                {
                     at += 1
                 }
                 return at > start

@@ -99,7 +99,6 @@ extension Store {
         }
     }
 
-    /// The internal key and the model of a user's task.
     /// The row of a completion of the task whose `task_key` is `key` (``addCompletion(_:)``).
     static func insert(_ completion: TaskCompletion, taskKey key: Int64, _ db: Database) throws {
         try db.execute(
@@ -118,6 +117,7 @@ extension Store {
         return key
     }
 
+    /// The internal key and the model of a user's task.
     static func requireTask(_ db: Database, _ userID: UserID, _ taskID: UUID) throws -> (Int64, HabitTask) {
         guard
             let row = try Row.fetchOne(
