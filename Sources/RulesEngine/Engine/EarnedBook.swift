@@ -30,6 +30,14 @@ struct EarnedBook: Codable, Equatable {
     /// A8's cleanup: when it last ran for the user; nil in a state saved before the engine ran it
     /// (the next event runs it).
     var cleanup: Cleanup?
+    /// The settings set again, whose rows keep only the last value (the "Distracting Apps" list,
+    /// the QR key): a database read back as events cannot give back the earlier ones. Nil when none.
+    var setAgain: [String]?
+
+    /// Notes that `event` set again what an earlier one had set.
+    mutating func noteSetAgain(_ event: EventDeclaration) {
+        if setAgain?.contains(event.name) != true { setAgain = ((setAgain ?? []) + [event.name]).sorted() }
+    }
 
     /// The last cleanup of the user's rows, and from which instant on every table it prunes is
     /// whole: no row at or after `wholeFrom` was ever deleted (the latest cutoff of every run). The
@@ -41,7 +49,7 @@ struct EarnedBook: Codable, Equatable {
     /// The next id of the user's attempts, quests and sessions (`name`: the user's).
     mutating func nextID(_ kind: String, of name: String) -> String {
         serial += 1
-        return DeterministicID.text(kind, name, String(serial))
+        return RecordedBookkeeping.earnedID(kind, user: name, serial: serial)
     }
 
     /// One more unlock granted today for `app` (the counts `price` receives).

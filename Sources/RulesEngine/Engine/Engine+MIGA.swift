@@ -23,7 +23,7 @@ extension Engine {
             sameInstant = try context.storage.usageEvents(context.userID, from: now, to: now + 1).count
         }
         let event = UsageEvent(
-            id: DeterministicID.uuid("usage", context.name, String(now), String(sameInstant)), userID: context.userID,
+            id: RecordedBookkeeping.usageID(user: context.name, at: now, index: sameInstant), userID: context.userID,
             eventType: type, timestamp: now, targetAppName: app, pauseDuration: pauseSeconds ?? timer, timerDuration: timer)
         if let pauseSeconds, !(0...timer).contains(pauseSeconds) {
             throw EngineError(

@@ -44,7 +44,7 @@ extension Engine {
                 list.enumerated().map { i, window in
                     ModeWindow(
                         userID: context.userID,
-                        windowID: DeterministicID.text("mode-window", context.name, definition.mode, String(i)),
+                        windowID: RecordedBookkeeping.modeWindowID(user: context.name, mode: definition.mode, index: i),
                         modeID: id, daysOfWeekMask: window.days.reduce(0) { $0 | 1 << ($1 - 1) }, startLocal: window.start,
                         endLocal: window.end, createdAt: now, updatedAt: now)
                 }
@@ -211,7 +211,7 @@ extension Engine {
         return settings
     }
 
-    private func distractingApps(_ context: inout UserContext) throws -> [AppID] {
+    func distractingApps(_ context: inout UserContext) throws -> [AppID] {
         if let known = context.cache.distractingApps { return known }
         let apps = try context.storage.distractingApps(context.userID)
         context.cache.distractingApps = apps

@@ -142,6 +142,7 @@ extension Engine {
         let tierBefore = context.escalation.currentTier
         context.escalation = after
         context.book.shieldable = nil
+        context.book.shields = (context.book.shields ?? []) + [now]
         try replanReminders(&context, after: now)
         decisions.set(
             .shield(
@@ -222,6 +223,9 @@ extension Engine {
         try context.storage.savePressureSettings(context.userID, settings, now: now)
         context.settings = settings
         try updateShieldsForSubscription(&context, wasPaid: wasPaid, at: now)
+        context.book.subscriptions =
+            (context.book.subscriptions ?? [])
+            + [SubscriptionChange(at: now, tier: tier, expires: settings.subscriptionExpiry)]
         var fields: [(String, JSONValue)] = [("tier", .string(tier.rawValue))]
         if let expiresAt, tier == .paid { fields.append(("expires_at", .string(try clock(context).describe(expiresAt)))) }
         fields.append(("restart_shields_remaining", .int(context.escalation.restartShieldsRemaining)))

@@ -265,7 +265,9 @@ public final class Engine {
     /// `remembering: false` asks the rules at every call, as events applied on their own do
     /// (`RuleMemo` skips calls that a rule's `print` or `math.random` would show: a replay, whose
     /// output must not depend on how its events were run, asks every time).
-    package func recordingBatch<T>(keepingRecords: Bool = true, remembering: Bool = true, _ body: () throws -> T) throws -> (
+    package func recordingBatch<T>(
+        keepingRecords: Bool = true, remembering: Bool = true, _ body: () throws -> T
+    ) throws -> (
         T, [UserRecords]
     ) {
         switch mode {
@@ -386,8 +388,12 @@ public final class Engine {
         case .mode(let definition): try defineMode(definition, &earned, &context, at: now, &decisions)
         case .modeOverride(let mode, let state, let until):
             try overrideMode(mode, state: state, until: until?.millis, earned, &context, at: now, &decisions)
-        case .distractingApps(let apps): try setDistractingApps(apps, &context, at: now, &decisions)
-        case .qrKey(let value): try setQRKey(value, &context, at: now, &decisions)
+        case .distractingApps(let apps):
+            if try !distractingApps(&context).isEmpty { earned.noteSetAgain(.distractingApps) }
+            try setDistractingApps(apps, &context, at: now, &decisions)
+        case .qrKey(let value):
+            if try earnedSettings(&context).quest.qrKeySetAt != nil { earned.noteSetAgain(.qrKey) }
+            try setQRKey(value, &context, at: now, &decisions)
         case .habit(let definition): try defineEarnedHabit(definition, &earned, &context, at: now, &decisions)
         case .habitCompletion(let habit): try completeEarnedHabit(habit, &earned, &context, at: now, &decisions)
         case .focusStart(let start): try startFocus(start, &earned, &context, at: now, &decisions)

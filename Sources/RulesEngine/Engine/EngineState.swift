@@ -20,6 +20,18 @@ struct EngineState: Codable, Equatable {
     /// The habit days the user opened the app on, for a rule set that sets
     /// `habit.track_app_opens` (``AppOpenDays``). Absent from the JSON while nil.
     var appOpens: AppOpenDays?
+    /// The user's subscription changes and restart shields: their rows keep what they changed
+    /// (`pressure_settings`' tier, a commitment's `shield_used`) but not when, which a database
+    /// read back as events needs (`RecordedBookkeeping`). Absent from the JSON while nil.
+    var subscriptions: [SubscriptionChange]?
+    var shields: [EpochMillis]?
+}
+
+/// A `subscription` event as the engine applied it.
+struct SubscriptionChange: Codable, Equatable {
+    var at: EpochMillis
+    var tier: SubscriptionTier
+    var expires: EpochMillis?
 }
 
 /// One Pressure day: its instants and what has been done of them.

@@ -130,12 +130,24 @@ package final class DatabaseLog {
             made.append((EngineEvent(at: Timestamp(millis: at), user: name, kind: kind), rank(kind), made.count))
         }
         let settings = user.settings
-        // Earned keeps its state, not its events: a mode, a list, a gate's attempt are rows that
-        // later events change in place.
-        if book.earned { gaps["Earned events (modes, focus, unlock gate, quests…)", default: 0] += 1 }
-        if settings.subscriptionTier == .paid || settings.subscriptionExpiry != nil { gaps["subscription", default: 0] += 1 }
+        // The subscriptions the engine kept (with the instants its rows do not keep), and when
+        // they last wrote the settings: the first event, a subscription, or its expiry.
+        var settingsWritten = user.createdAt
+        if let subscriptions = book.subscriptions {
+            for change in subscriptions {
+                add(change.at, .subscription(tier: change.tier, expiresAt: change.expires.map { Timestamp(millis: $0) }))
+                settingsWritten = max(settingsWritten, change.at)
+            }
+            if let last = subscriptions.last, last.tier == .paid, let expires = last.expires, expires <= processedUntil {
+                settingsWritten = max(settingsWritten, expires)
+            }
+        } else if settings.subscriptionTier == .paid || settings.subscriptionExpiry != nil {
+            gaps["subscription", default: 0] += 1
+        }
         if book.habitDayStartsAt != nil { gaps["settings day_starts_at", default: 0] += 1 }
-        if user.settingsUpdatedAt != user.createdAt, settings.subscriptionTier == .free, settings.subscriptionExpiry == nil {
+        if user.settingsUpdatedAt != settingsWritten,
+            book.subscriptions != nil || (settings.subscriptionTier == .free && settings.subscriptionExpiry == nil)
+        {
             gaps["settings changed after the user's first event", default: 0] += 1
         }
         // The first settings: the user's settings as its first event gave them.
@@ -170,8 +182,17 @@ package final class DatabaseLog {
                 user.createdAt < clock.instant(in: created, at: settings.commitmentDeadline)
                 ? created : created.adding(days: 1) ?? created
             if user.commitments[0].day != first { gaps["Pressure started after the user's first event", default: 0] += 1 }
+            // Shields at the instants the engine kept.
+            let shielded = user.commitments.filter(\.shieldUsed).count
+            if let shields = book.shields {
+                guard shields.count == shielded else {
+                    return refuse("\(shielded) commitments with shield_used, but \(shields.count) shields in engine_state")
+                }
+                for at in shields { add(at, .shield) }
+            } else if shielded > 0 {
+                gaps["shield", default: 0] += shielded
+            }
             for commitment in user.commitments {
-                if commitment.shieldUsed { gaps["shield", default: 0] += 1 }
                 if !commitment.text.isEmpty {
                     if book.tracksAppOpens { gaps["commitment (its time decides an app-open day)", default: 0] += 1 }
                     let deadline = commitment.lockedAt ?? book.deadline ?? processedUntil + 1
@@ -217,8 +238,22 @@ package final class DatabaseLog {
             case .freezeEquipped: add(mark.createdAt, .habitFreeze(task: taskName, action: .equip, day: mark.day))
             }
         }
-        for usage in user.usage {
+        // MIGA's events of one instant in the order the engine numbered them.
+        var usages: [UsageEvent] = []
+        for (at, group) in Dictionary(grouping: user.usage, by: \.timestamp).sorted(by: { $0.key < $1.key }) {
+            let ids = (0..<group.count).map { RecordedBookkeeping.usageID(user: name, at: at, index: $0) }
+            func order(_ usage: UsageEvent) -> Int { ids.firstIndex(of: usage.id) ?? .max }
+            usages += group.count == 1 ? group : group.sorted { order($0) < order($1) }
+        }
+        for usage in usages {
             add(usage.timestamp, .miga(usage.eventType, app: usage.targetAppName, pauseSeconds: usage.pauseDuration))
+        }
+        if let earned = user.earned, book.earned || !earned.isEmpty {
+            guard book.earned else { return refuse("Earned rows, but the engine's state has no Earned book") }
+            let problem = earnedEvents(
+                earned, user: name, createdAt: user.createdAt, book: book, add: { add($0, .earned($1)) },
+                gap: { gaps[$0, default: 0] += 1 })
+            if let problem { return refuse(problem) }
         }
         for exposure in user.exposures {
             add(exposure.exposedAt, .exposure(experiment: exposure.experiment, arm: exposure.arm, revision: exposure.revision))
