@@ -162,6 +162,11 @@ struct FitCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let unknown = fix.first(where: { !PersonaFit.canFix($0) }) {
+            let (names, forms) = PersonaFit.fixableNames
+            throw ValidationError(
+                "--fix \(unknown): no fit has a parameter named so; the parameters: \((names + forms).joined(separator: ", "))")
+        }
         try PersonaDirs.check(personaDir)
         try Output.check(out, option: "--out")
         try Output.check(html, option: "--html")

@@ -86,9 +86,15 @@ import Testing
         #expect(perReminder?["estimate"] as? Double == 0.15 && perReminder?["reason"] as? String == "held at the persona's value (--fix)")
         let lost = FitCommandTests.parameters(held, "commit").first { $0["name"] as? String == "lost_streak" }
         #expect(lost?["identified"] as? Bool == false && lost?["estimate"] as? Double == 0, "\(String(describing: lost))")
-        let unknown = try CLI.run(["fit", "log.jsonl", "--persona", "prior.lua", "--fix", "answers.nope"], in: dir)
-        #expect(unknown.status == 2 && unknown.stderr.contains("--fix answers.nope: no parameter of this fit is named so"))
-        #expect(unknown.stderr.contains("answers.reminder_yes_share"), "\(unknown.stderr)")
+        // A name no fit has is refused before the log is read; one this log's fit has not (a task
+        // it does not hold) after the fit, with the fit's names.
+        let unknown = try CLI.run(["fit", "missing.jsonl", "--persona", "prior.lua", "--fix", "answers.nope"], in: dir)
+        #expect(unknown.status == 2 && unknown.stderr.contains("--fix answers.nope: no fit has a parameter named so"))
+        #expect(
+            unknown.stderr.contains("answers.reminder_yes_share") && unknown.stderr.contains("habits.rate[TASK]"), "\(unknown.stderr)")
+        let absent = try CLI.run(["fit", "log.jsonl", "--persona", "prior.lua", "--fix", "habits.rate[nope]"], in: dir)
+        #expect(absent.status == 2 && absent.stderr.contains("--fix habits.rate[nope]: no parameter of this fit is named so"))
+        #expect(absent.stderr.contains("answers.reminder_yes_share"), "\(absent.stderr)")
     }
 
     /// Without notifications no reminder reaches a committed day, and with `lost_streak.days = 0`

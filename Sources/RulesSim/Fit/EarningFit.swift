@@ -20,6 +20,10 @@ enum EarningFit {
 
     static let name = "earning"
 
+    /// The balance's term, after the habits' rates (`earned.rate[habit]`).
+    static let boostTerm = LogisticResponse.Term(
+        name: "boost", lua: "persona.responses.earning.boost = %@", covariate: "a balance short of the target", range: 0...10)
+
     /// The most habits whose rates are fitted (those with the most observations).
     static let maxHabits = 64
 
@@ -63,9 +67,7 @@ enum EarningFit {
                     lua: "for _, h in ipairs(persona.earned and persona.earned.habits or {}) do if h.name == "
                         + "\(KnobOverride.literal(.string(habit))) then h.rate = %@ end end",
                     covariate: "the habit \(habit)", probability: true)
-            } + [
-                .init(name: "boost", lua: "persona.responses.earning.boost = %@", covariate: "a balance short of the target", range: 0...10)
-            ],
+            } + [boostTerm],
             observation: "Earned habit-day", outcome: "was completed")
         return ResponseDesign(
             response: response, prior: habits.map { LogisticResponse.logit(rates[$0] ?? 0.5) } + [earning.boost], bases: habits.count,

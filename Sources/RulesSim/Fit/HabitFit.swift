@@ -47,6 +47,15 @@ enum HabitFit {
 
     /// The design of the users' observations (each user's `counts`; nil when no user had a due
     /// task); `rates`: the persona's rates by task, `streak` its response, the priors.
+    /// The streak's terms, after the tasks' rates (`rate[task]`).
+    static let streakTerms: [LogisticResponse.Term] = [
+        .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak", range: -10...10),
+        .init(name: "at_stake", lua: "persona.responses.streak.at_stake = %@", covariate: "a streak at stake", range: -10...10),
+        .init(
+            name: "after_break", lua: "persona.responses.streak.after_break = %@", covariate: "a streak broken before",
+            range: -10...10),
+    ]
+
     static func design(_ users: [Counts], rates: [String: Double], streak: Responses.Streak) -> ResponseDesign? {
         let (tasks, all) = ResponseDesign.groups(users, of: \.task, most: maxTasks)
         guard !tasks.isEmpty else { return nil }
@@ -66,13 +75,7 @@ enum HabitFit {
                     lua:
                         "for _, h in ipairs(persona.habits or {}) do if h.task == \(KnobOverride.literal(.string(task))) then h.rate = %@ end end",
                     covariate: "the task \(task)", probability: true)
-            } + [
-                .init(name: "gradient", lua: "persona.responses.streak.gradient = %@", covariate: "a streak", range: -10...10),
-                .init(name: "at_stake", lua: "persona.responses.streak.at_stake = %@", covariate: "a streak at stake", range: -10...10),
-                .init(
-                    name: "after_break", lua: "persona.responses.streak.after_break = %@", covariate: "a streak broken before",
-                    range: -10...10),
-            ],
+            } + streakTerms,
             observation: "planned completion", outcome: "was made")
         return ResponseDesign(
             response: response,

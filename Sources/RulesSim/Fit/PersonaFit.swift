@@ -179,6 +179,23 @@ package struct PersonaFit: Sendable {
 
     /// The response named `name`.
     package subscript(_ name: String) -> FittedResponse? { responses.first { $0.name == name } }
+
+    /// The `--fix` names a fit can have whatever its log (`leaving.denied`), and the forms of those
+    /// named by the log's tasks and habits (`habits.rate[TASK]`): for refusing a name before the fit.
+    package static let fixableNames: (names: [String], forms: [String]) = (
+        [LeavingFit.response, CommitFit.response, AnswerFit.response].flatMap { r in r.terms.map { "\(r.name).\($0.name)" } }
+            + HabitFit.streakTerms.map { "habits.\($0.name)" } + ["\(EarningFit.name).\(EarningFit.boostTerm.name)"],
+        ["habits.rate[TASK]", "\(EarningFit.name).earned.rate[HABIT]"]
+    )
+
+    /// Whether some fit can have a parameter named `name` (``fixableNames``).
+    package static func canFix(_ name: String) -> Bool {
+        fixableNames.names.contains(name)
+            || fixableNames.forms.contains { form in
+                let prefix = form.prefix { $0 != "[" } + "["
+                return name.hasPrefix(prefix) && name.hasSuffix("]") && name.count > prefix.count + 1
+            }
+    }
 }
 
 extension PersonaFit {
