@@ -48,25 +48,19 @@ package struct StoredEarned: Sendable {
         let windows = try snapshot.all(
             "SELECT w.* FROM mode m JOIN mode_window w ON w.mode_id = m.mode_id WHERE m.user_id = ? ORDER BY w.window_id", [u],
             EarnedRows.modeWindow)
-        let modeApps = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT b.mode_id, b.app_id FROM mode m JOIN mode_blocked_app b ON b.mode_id = m.mode_id
-                WHERE m.user_id = ? ORDER BY b.mode_id, b.app_id
-                """, arguments: [u]
-        ).map { row in
-            let r = RowReader(row, "mode_blocked_app")
-            return (try r.string("mode_id"), try r.appID("app_id"))
-        }
-        let sessionApps = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT b.session_id, b.app_id FROM focus_session s JOIN focus_session_blocked_app b ON b.session_id = s.session_id
-                WHERE s.user_id = ? ORDER BY b.session_id, b.app_id
-                """, arguments: [u]
-        ).map { row in
-            let r = RowReader(row, "focus_session_blocked_app")
-            return (try r.string("session_id"), try r.appID("app_id"))
+        /// The apps of each of the user's `owners` (modes, focus sessions), by the owner's id.
+        func blocked(by owners: String, key: String, in table: String) throws -> [String: [AppID]] {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.\(key), b.app_id FROM \(owners) o JOIN \(table) b ON b.\(key) = o.\(key)
+                    WHERE o.user_id = ? ORDER BY b.\(key), b.app_id
+                    """, arguments: [u]
+            ).map { row in
+                let r = RowReader(row, table)
+                return (try r.string(key), try r.appID("app_id"))
+            }
+            return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
         }
         let quests = try snapshot.all(
             """
@@ -83,7 +77,7 @@ package struct StoredEarned: Sendable {
         return StoredEarned(
             distractingApps: apps, settings: settings, modes: modes,
             windows: Dictionary(grouping: windows, by: \.modeID),
-            blockedApps: Dictionary(grouping: modeApps, by: \.0).mapValues { $0.map(\.1) },
+            blockedApps: try blocked(by: "mode", key: "mode_id", in: "mode_blocked_app"),
             habits: try snapshot.all(
                 "SELECT * FROM habit WHERE user_id = ? ORDER BY created_ts_utc_ms, sort_order, habit_id", [u], EarnedRows.habit),
             completions: try snapshot.all(
@@ -92,7 +86,7 @@ package struct StoredEarned: Sendable {
             focusSessions: try snapshot.all(
                 "SELECT * FROM focus_session WHERE user_id = ? ORDER BY started_ts_utc_ms, session_id", [u],
                 EarnedRows.focusSession),
-            focusBlockedApps: Dictionary(grouping: sessionApps, by: \.0).mapValues { $0.map(\.1) },
+            focusBlockedApps: try blocked(by: "focus_session", key: "session_id", in: "focus_session_blocked_app"),
             attempts: try snapshot.all(
                 "SELECT * FROM unlock_attempt WHERE user_id = ? ORDER BY ts_utc_ms, attempt_id", [u], UnlockRows.attempt),
             quests: Dictionary(quests.map { ($0.attemptID, $0) }, uniquingKeysWith: { first, _ in first }),
