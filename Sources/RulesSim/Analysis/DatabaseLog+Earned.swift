@@ -16,7 +16,9 @@ extension DatabaseLog {
         add: (EpochMillis, EarnedEvent) -> Void, gap: (String) -> Void
     ) -> String? {
         if let whole = book.earnedWholeFrom, whole > createdAt {
+            // Rows may be missing: the user is left out, whatever else its rows hold.
             gap("Earned rows older than the cleanup keeps (quests.lua retention)")
+            return nil
         }
         for type in book.earnedSetAgain { gap("\(type) set again (its rows keep the last value)") }
         if let first = rows.distractingApps.first {
