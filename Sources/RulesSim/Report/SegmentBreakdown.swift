@@ -67,7 +67,9 @@ package struct SegmentBreakdown: Sendable, Equatable {
         let names = parts.map(\.name)
         let apps = summaries.map { Metric.apps(of: $0) }
         let team = report.teamMetrics
-        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: report.days.count).map {
+        // A rollout's arms count from the users' exposure: their days may be fewer than the run's.
+        let days = parts.first?.days.count ?? report.days.count
+        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: days).map {
             metric in
             (metric, names.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
         }
