@@ -146,9 +146,11 @@ struct SimulateCommand: ParsableCommand {
     var metrics: String?
     @Option(
         help: ArgumentHelp(
-            "With a rollout (a bundle with an experiment): each user runs its first N days under the control's rules, then gets its arm's rules and its exposure.",
+            "With a rollout (a bundle with an experiment): each user's first N days under the control's rules, "
+                + "then its arm's rules and its exposure.",
             discussion:
-                "A pre-period for analyze's CUPED; fewer days than the run. The arms' figures count from the exposure (docs/simulate.md#a-whole-rollout).",
+                "A pre-period for analyze's CUPED; fewer days than the run. The arms' figures count from the exposure "
+                + "(docs/simulate.md#a-whole-rollout).",
             valueName: "Nd"))
     var exposeAfter: String?
 
@@ -184,7 +186,8 @@ struct SimulateCommand: ParsableCommand {
         }
         if exposeAfter != nil, ruleFolder.rollout == nil {
             throw ValidationError(
-                "--expose-after exposes the users of a rollout after a pre-period: give --rules a bundle with an experiment and no arm named")
+                "--expose-after exposes the users of a rollout after a pre-period: "
+                    + "give --rules a bundle with an experiment and no arm named")
         }
         if let rollout = ruleFolder.rollout {
             // A rollout runs several rule sets on one cohort: what measures or replicates one refuses it.
@@ -246,8 +249,8 @@ struct SimulateCommand: ParsableCommand {
                 }
                 guard days < config.days else {
                     throw SimulationError(
-                        "--expose-after \(exposeAfter) is \(days) days, the run \(config.days): expected fewer days than the run, "
-                            + "so that each user has a day under its arm")
+                        "--expose-after \(exposeAfter) is \(days) days, the run \(config.days): "
+                            + "expected fewer days than the run, so that each user has a day under its arm")
                 }
                 config.exposeAfter = days
             }

@@ -27,7 +27,8 @@ import Testing
     static func expectTheArmsFigures(
         of report: [String: Any], as simulated: [String: Any], sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Int {
-        let arms = try #require((simulated["arms"] as? [String: Any])?["arms"] as? [[String: Any]], sourceLocation: sourceLocation)
+        let arms = try #require(
+            (simulated["arms"] as? [String: Any])?["arms"] as? [[String: Any]], sourceLocation: sourceLocation)
         let users = try #require(report["users"] as? [String: Int], sourceLocation: sourceLocation)
         #expect(
             users == Dictionary(uniqueKeysWithValues: arms.map { ($0["arm"] as! String, $0["users"] as! Int) }),
@@ -45,8 +46,8 @@ import Testing
                 else { continue }
                 // A total is compared per user by analyze.
                 let expected = totals.contains(id) ? simulatedValue / Double(arm["users"] as! Int) : simulatedValue
-                #expect(
-                    abs(value - expected) <= 0.00005 + (totals.contains(id) ? 0.0001 : 0), "\(id) on \(name): \(value) ≠ \(expected)",
+                let tolerance = 0.00005 + (totals.contains(id) ? 0.0001 : 0)
+                #expect(abs(value - expected) <= tolerance, "\(id) on \(name): \(value) ≠ \(expected)",
                     sourceLocation: sourceLocation)
                 compared += 1
             }

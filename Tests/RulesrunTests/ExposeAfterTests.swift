@@ -27,18 +27,23 @@ import Testing
 
     @Test func theArmsFiguresAfterAPreperiodAreThoseOfItsLogAndCupedNarrowsThem() throws {
         let dir = try Self.rollout()
-        let simulate = ["simulate", "8d", "--users", "80", "--no-db", "--rules", "x.bundle", "--expose-after", "3d", "--format", "json"]
+        let simulate = [
+            "simulate", "8d", "--users", "80", "--no-db", "--rules", "x.bundle", "--expose-after", "3d", "--format", "json",
+        ]
         let simulated = try CLI.run(simulate + ["--out", "sim.json", "--events", "log.jsonl", "--jobs", "1"], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         // The same bytes whatever the number of jobs.
         let threeJobs = try CLI.run(simulate + ["--out", "sim3.json", "--events", "log3.jsonl", "--jobs", "3"], in: dir)
         #expect(threeJobs.status == 0, "\(threeJobs.stderr)")
         for (one, three) in [("sim.json", "sim3.json"), ("log.jsonl", "log3.jsonl")] {
-            #expect(try Data(contentsOf: dir.appendingPathComponent(one)) == Data(contentsOf: dir.appendingPathComponent(three)), "\(one)")
+            let (a, b) = (dir.appendingPathComponent(one), dir.appendingPathComponent(three))
+            #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(one)")
         }
         // Each user's first three days are those of the control's rules alone; its exposure comes
         // at the start of its fourth day, after the tick that ended the third.
-        #expect(try CLI.run(["simulate", "8d", "--users", "80", "--no-db", "--rules", "control", "--events", "c.jsonl"], in: dir).status == 0)
+        let alone = try CLI.run(
+            ["simulate", "8d", "--users", "80", "--no-db", "--rules", "control", "--events", "c.jsonl"], in: dir)
+        #expect(alone.status == 0, "\(alone.stderr)")
         let rollout = try Self.lines(dir, "log.jsonl"), control = try Self.lines(dir, "c.jsonl")
         var exposed: [String: String] = [:]
         for (user, lines) in rollout {
@@ -49,14 +54,17 @@ import Testing
             }
             let exposure = try AnalyzeCommandTests.object(lines[e]), tick = try AnalyzeCommandTests.object(lines[e - 1])
             exposed[user] = exposure["arm"] as? String
-            #expect(tick["type"] as? String == "tick" && tick["at"] as? String == exposure["at"] as? String, "\(user): \(lines[e - 1])")
+            let at = exposure["at"] as? String
+            #expect(tick["type"] as? String == "tick" && tick["at"] as? String == at, "\(user): \(lines[e - 1])")
             #expect(e > 3 && Array(lines[..<e]) == control[user]?.prefix(e).map { $0 }, "\(user)")
             if exposed[user] == "control" { #expect(lines.count == (control[user]?.count ?? 0) + 1, "\(user)") }
         }
         #expect(Set(exposed.values) == ["control", "lenient"])
         // The arm's rules after the pre-period: some lenient user's days differ from the control's.
-        #expect(exposed.contains { user, arm in arm == "lenient" && rollout[user]!.count - 1 != control[user]!.count }
-            || exposed.contains { user, arm in arm == "lenient" && Array(rollout[user]!.filter { !$0.contains("exposure") }) != control[user]! })
+        let changed = exposed.filter { user, arm in
+            arm == "lenient" && rollout[user]!.filter { !$0.contains("\"type\":\"exposure\"") } != control[user]!
+        }
+        #expect(!changed.isEmpty)
 
         let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
         #expect(analyzed.status == 0, "\(analyzed.stderr)")
@@ -72,9 +80,10 @@ import Testing
         let metrics = try #require(report["metrics"] as? [[String: Any]])
         var reductions: [String: Double] = [:]
         for m in metrics {
-            reductions[m["id"] as! String] = ((m["comparisons"] as? [[String: Any]])?.first?["cuped_variance_reduction"] as? Double)
+            let comparison = (m["comparisons"] as? [[String: Any]])?.first
+            reductions[m["id"] as! String] = comparison?["cuped_variance_reduction"] as? Double
         }
-        print("CUPED after a 3-day pre-period, \(compared) figures as simulated: variance reduction \(reductions.sorted { $0.key < $1.key })")
+        print("CUPED after a 3-day pre-period, \(compared) figures as simulated: \(reductions.sorted { $0.key < $1.key })")
         for id in ["yes_rate", "reminders_per_user_day", "user_days_at_tier_0", "habit_completion_rate"] {
             #expect((reductions[id] ?? 0) > 0, "\(id): \(reductions)")
         }
@@ -88,8 +97,8 @@ import Testing
         try DatabaseLogTests.persona().write(to: dir.appendingPathComponent("p.lua"), atomically: true, encoding: .utf8)
         let simulated = try CLI.run(
             [
-                "simulate", "6d", "--users", "30", "--rules", "x.bundle", "--expose-after", "2d", "--persona", "p.lua", "--db", "x.sqlite",
-                "--events", "e.jsonl",
+                "simulate", "6d", "--users", "30", "--rules", "x.bundle", "--expose-after", "2d", "--persona", "p.lua",
+                "--db", "x.sqlite", "--events", "e.jsonl",
             ], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let fromDatabase = try CLI.run(["analyze", "x.sqlite", "--rules", "x.bundle", "--format", "json"], in: dir)
@@ -116,8 +125,8 @@ import Testing
         let alone = try CLI.run(run + ["--rules", "control", "--expose-after", "2d"], in: dir)
         #expect(alone.status == 2 && alone.stderr.contains("--expose-after exposes the users of a rollout"), "\(alone.stderr)")
         let long = try CLI.run(run + ["--rules", "x.bundle", "--expose-after", "4d"], in: dir)
-        #expect(long.status == 2 && long.stderr.contains("--expose-after 4d is 4 days, the run 4: expected fewer days"), "\(long.stderr)")
+        #expect(long.status == 2 && long.stderr.contains("--expose-after 4d is 4 days, the run 4: expected"), "\(long.stderr)")
         let malformed = try CLI.run(run + ["--rules", "x.bundle", "--expose-after", "two"], in: dir)
-        #expect(malformed.status == 2 && malformed.stderr.contains("--expose-after: invalid duration \"two\""), "\(malformed.stderr)")
+        #expect(malformed.status == 2 && malformed.stderr.contains("--expose-after: invalid duration"), "\(malformed.stderr)")
     }
 }

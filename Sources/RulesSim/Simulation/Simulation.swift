@@ -194,8 +194,8 @@ package final class Simulation {
         var segments = Array(repeating: days, count: personas.count)
         var groupSegments = Array(repeating: segments, count: groupDays.count)
         // The arms' days are those after the users' exposure (``SimulationConfig/exposeAfter``).
-        var arms = Array(
-            repeating: Array(repeating: DayTotals(), count: config.days - config.exposeAfter), count: config.rollout?.folders.count ?? 0)
+        let armDays = Array(repeating: DayTotals(), count: config.days - config.exposeAfter)
+        var arms = Array(repeating: armDays, count: config.rollout?.folders.count ?? 0)
         var groupArms = Array(repeating: arms, count: groupDays.count)
         var groupFailures = Array(repeating: RuleFailures(), count: groupDays.count)
         var lines = LineCounts()

@@ -24,8 +24,8 @@ final class UserSimulator {
     let armRules: (any PolicyRules)?
 
     init(
-        engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig, arm: Int? = nil,
-        armRules: (any PolicyRules)? = nil
+        engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig,
+        arm: Int? = nil, armRules: (any PolicyRules)? = nil
     ) {
         self.engine = engine
         self.arm = arm
@@ -135,7 +135,8 @@ final class UserSimulator {
         let rules = engine.rules
         // Its arm's rules were given to the engine at its exposure: the control's back for the next user.
         defer { if armRules != nil { engine.use(rules) } }
-        let exposed = try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
+        let exposed = try run(
+            persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
         return (p, exposed)
     }
 
