@@ -326,7 +326,9 @@ struct SimulateCommand: ParsableCommand {
                 report = run.report
                 let byGroup = groups == 1 ? [] : run.groups
                 if segments { report.breakdown = SegmentBreakdown(run.report, groups: byGroup) }
-                if let rollout = config.rollout { report.armBreakdown = SegmentBreakdown(run.report, groups: byGroup, arms: rollout) }
+                if let rollout = config.rollout {
+                    report.armBreakdown = SegmentBreakdown(run.report, groups: byGroup, arms: rollout, preperiodDays: config.exposeAfter)
+                }
             } else if let events {
                 report = try Output.stream(to: events) { write in
                     try withoutActuallyEscaping(write) { write in

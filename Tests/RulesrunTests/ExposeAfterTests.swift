@@ -39,6 +39,9 @@ import Testing
             let (a, b) = (dir.appendingPathComponent(one), dir.appendingPathComponent(three))
             #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(one)")
         }
+        let table = try CLI.run(["simulate", "8d", "--users", "80", "--no-db", "--rules", "x.bundle", "--expose-after", "3d"], in: dir)
+        let title = "by arm of experiment escalation-2026 (revision 1), from each user's exposure after its 3-day pre-period"
+        #expect(table.stdout.contains(title), "\(table.stdout)")
         // Each user's first three days are those of the control's rules alone; its exposure comes
         // at the start of its fourth day, after the tick that ended the third.
         let alone = try CLI.run(
