@@ -144,6 +144,15 @@ struct SimulateCommand: ParsableCommand {
             "The team's own metrics: a Lua file of metrics (docs/simulate.md#team-metrics). Default: the rule folder's metrics.lua, when it has one."
     )
     var metrics: String?
+    @Option(
+        help: ArgumentHelp(
+            "With a rollout (a bundle with an experiment): each user's first N days under the control's rules, "
+                + "then its arm's rules and its exposure.",
+            discussion:
+                "A pre-period for analyze's CUPED; fewer days than the run. The arms' figures count from the exposure "
+                + "(docs/simulate.md#a-whole-rollout).",
+            valueName: "Nd"))
+    var exposeAfter: String?
 
     func validate() throws {
         guard let day = try? DayID(start), (SimulationDuration.firstSimulatedDay...SimulationDuration.lastSimulatedDay).contains(day) else {
@@ -174,6 +183,11 @@ struct SimulateCommand: ParsableCommand {
                 throw ValidationError(
                     "--replicas \(replicas) keeps every replica's database in memory (none is written); leave out \(option)")
             }
+        }
+        if exposeAfter != nil, ruleFolder.rollout == nil {
+            throw ValidationError(
+                "--expose-after exposes the users of a rollout after a pre-period: "
+                    + "give --rules a bundle with an experiment and no arm named")
         }
         if let rollout = ruleFolder.rollout {
             // A rollout runs several rule sets on one cohort: what measures or replicates one refuses it.
@@ -228,6 +242,18 @@ struct SimulateCommand: ParsableCommand {
             config.recordsUserTable = userTable != nil
             if BundleRules.shown(ruleFolder.rules) != ruleFolder.rules { config.rulesName = BundleRules.shown(ruleFolder.rules) }
             config.rollout = ruleFolder.rollout
+            if let exposeAfter {
+                let days: Int
+                do { days = try SimulationDuration(exposeAfter).days(from: start) } catch {
+                    throw SimulationError("--expose-after: \(error.message)")
+                }
+                guard days < config.days else {
+                    throw SimulationError(
+                        "--expose-after \(exposeAfter) is \(days) days, the run \(config.days): "
+                            + "expected fewer days than the run, so that each user has a day under its arm")
+                }
+                config.exposeAfter = days
+            }
             if let metrics { config.metrics = try SetupFailure.exiting(rules: ruleFolder.rules) { try TeamMetrics.source(file: metrics) } }
             return config
         } catch let error as SimulationError {
@@ -300,7 +326,9 @@ struct SimulateCommand: ParsableCommand {
                 report = run.report
                 let byGroup = groups == 1 ? [] : run.groups
                 if segments { report.breakdown = SegmentBreakdown(run.report, groups: byGroup) }
-                if let rollout = config.rollout { report.armBreakdown = SegmentBreakdown(run.report, groups: byGroup, arms: rollout) }
+                if let rollout = config.rollout {
+                    report.armBreakdown = SegmentBreakdown(run.report, groups: byGroup, arms: rollout, preperiodDays: config.exposeAfter)
+                }
             } else if let events {
                 report = try Output.stream(to: events) { write in
                     try withoutActuallyEscaping(write) { write in

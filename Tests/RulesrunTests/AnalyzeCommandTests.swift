@@ -21,22 +21,24 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func eachArmsFiguresAreThoseTheSimulationReportedForIt() throws {
-        let dir = try Self.rollout(days: 6, users: 48)
-        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
-        #expect(analyzed.status == 0, "\(analyzed.stderr)")
-        let report = try Self.object(analyzed.stdout)
-        let simulated = try Self.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
-        let arms = try #require((simulated["arms"] as? [String: Any])?["arms"] as? [[String: Any]])
-        let users = try #require(report["users"] as? [String: Int])
-        #expect(users == Dictionary(uniqueKeysWithValues: arms.map { ($0["arm"] as! String, $0["users"] as! Int) }))
-        #expect((report["sample_ratio"] as? [String: Any])?["mismatch"] as? Bool == false)
-        let metrics = try #require(report["metrics"] as? [[String: Any]])
+    /// Each arm's figures in the JSON report of `analyze` (`report`) against those of the JSON
+    /// report of `simulate` of the bundle (`simulated`): the same users per arm and the same value
+    /// of every metric both have (a total per user in `analyze`). Returns the figures compared.
+    static func expectTheArmsFigures(
+        of report: [String: Any], as simulated: [String: Any], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        let arms = try #require(
+            (simulated["arms"] as? [String: Any])?["arms"] as? [[String: Any]], sourceLocation: sourceLocation)
+        let users = try #require(report["users"] as? [String: Int], sourceLocation: sourceLocation)
+        #expect(
+            users == Dictionary(uniqueKeysWithValues: arms.map { ($0["arm"] as! String, $0["users"] as! Int) }),
+            sourceLocation: sourceLocation)
+        let metrics = try #require(report["metrics"] as? [[String: Any]], sourceLocation: sourceLocation)
         let totals: Set<String> = ["refused_events", "shields_used", "exits_to_focus"]
         var compared = 0
         for metric in metrics {
-            let id = try #require(metric["id"] as? String)
-            let values = try #require(metric["arms"] as? [String: Any])
+            let id = try #require(metric["id"] as? String, sourceLocation: sourceLocation)
+            let values = try #require(metric["arms"] as? [String: Any], sourceLocation: sourceLocation)
             for arm in arms {
                 let name = arm["arm"] as! String
                 guard let simulatedValue = ((arm["metrics"] as? [String: Any])?[id] as? [String: Any])?["value"] as? Double,
@@ -44,10 +46,23 @@ import Testing
                 else { continue }
                 // A total is compared per user by analyze.
                 let expected = totals.contains(id) ? simulatedValue / Double(arm["users"] as! Int) : simulatedValue
-                #expect(abs(value - expected) <= 0.00005 + (totals.contains(id) ? 0.0001 : 0), "\(id) on \(name): \(value) ≠ \(expected)")
+                let tolerance = 0.00005 + (totals.contains(id) ? 0.0001 : 0)
+                #expect(abs(value - expected) <= tolerance, "\(id) on \(name): \(value) ≠ \(expected)",
+                    sourceLocation: sourceLocation)
                 compared += 1
             }
         }
+        return compared
+    }
+
+    @Test func eachArmsFiguresAreThoseTheSimulationReportedForIt() throws {
+        let dir = try Self.rollout(days: 6, users: 48)
+        let analyzed = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json"], in: dir)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try Self.object(analyzed.stdout)
+        let simulated = try Self.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
+        #expect((report["sample_ratio"] as? [String: Any])?["mismatch"] as? Bool == false)
+        let compared = try Self.expectTheArmsFigures(of: report, as: simulated)
         #expect(compared >= 38, "\(compared) figures compared")
         // The same bytes whatever the number of jobs.
         let oneJob = try CLI.run(["analyze", "log.jsonl", "--rules", "x.bundle", "--format", "json", "--jobs", "1"], in: dir)

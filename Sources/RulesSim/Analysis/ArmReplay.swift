@@ -33,19 +33,22 @@ package struct ArmReplay {
         package var arms: [(engine: Engine, rules: RuleSet)]
         package var metrics: TeamMetrics?
 
-        /// `assigned` replayed alone under arm `arm` (its own by default) and counted by day
-        /// (``LogUserTally``), the rules' and the team metrics' `math.random` seeded for the user
-        /// from `seed` (``RuleDraws``); `beforeExposure`: only its days before its exposure.
-        func tally(_ assigned: Assigned, arm: Int? = nil, seed: UInt64, logEnd: EpochMillis, beforeExposure: Bool = false) throws
-            -> LogUserTally
-        {
-            let (engine, rules) = arms[arm ?? assigned.arm]
+        /// `assigned` replayed alone under the rules of its arm and counted by day (``LogUserTally``),
+        /// the rules' and the team metrics' `math.random` seeded for the user from `seed`
+        /// (``RuleDraws``). A user of another arm than the control's whose log has events before
+        /// its exposure (its pre-period) runs them under the control's rules (the rules before the
+        /// rollout), then its arm's on the same rows, as the apps ran it (``LogUserTally/switchIndex(_:exposure:)``).
+        func tally(_ assigned: Assigned, seed: UInt64, logEnd: EpochMillis) throws -> LogUserTally {
+            let a = assigned.arm
+            let from = a == 0 ? nil : assigned.exposure.flatMap { LogUserTally.switchIndex(assigned.user.events, exposure: $0) }
+            let (engine, rules) = arms[from == nil ? a : 0]
             let userSeed = RuleDraws.seed(of: assigned.user.name, seed: seed)
             try rules.host.seedRandom(userSeed)
+            if from != nil { try arms[a].rules.host.seedRandom(userSeed) }
             try metrics?.seedRandom(userSeed)
             return try LogUserTally(
                 name: assigned.user.name, events: assigned.user.events, exposure: assigned.exposure, engine: engine, logEnd: logEnd,
-                beforeExposure: beforeExposure, metrics: metrics, lines: assigned.user.lines)
+                arm: from.map { ($0, arms[a].rules) }, metrics: metrics, lines: assigned.user.lines)
         }
     }
 

@@ -95,12 +95,13 @@ struct LogUserTally {
     static let maxDays = 3660
 
     /// Replays `events` (the user's, in time order) through `engine`, in a batch of its own.
-    /// `exposure`: the index in `events` of the user's exposure to its arm. `beforeExposure`: only
-    /// the days before the exposure's (its pre-period, as the rules before the rollout decided it).
-    /// `metrics`: the team's, counted at the end of each day as `simulate` counts them.
+    /// `exposure`: the index in `events` of the user's exposure to its arm. `arm`: the rules
+    /// `engine` is given from event `arm.from` on (those of the user's arm after its pre-period,
+    /// ``switchIndex(_:exposure:)``); its own are given back at the end. `metrics`: the team's,
+    /// counted at the end of each day as `simulate` counts them.
     init(
-        name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis, beforeExposure: Bool = false,
-        metrics: TeamMetrics? = nil, lines: [Int]? = nil
+        name: String, events: [EngineEvent], exposure: Int?, engine: Engine, logEnd: EpochMillis,
+        arm: (from: Int, rules: any PolicyRules)? = nil, metrics: TeamMetrics? = nil, lines: [Int]? = nil
     ) throws {
         precondition(!events.isEmpty)
         var zone = "UTC"
@@ -120,7 +121,7 @@ struct LogUserTally {
         let first = clock.day(of: events[0].at.millis)
         firstDay = first
         exposureDay = exposure.map { max(0, first.days(to: clock.day(of: events[$0].at.millis))) } ?? 0
-        let count = beforeExposure ? exposureDay : max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
+        let count = max(0, min(Self.maxDays, first.days(to: clock.day(of: logEnd))))
         days = Array(repeating: DayTotals(team: metrics?.metrics.map(\.id) ?? []), count: count)
         leavingDays = Array(repeating: LeavingDay(), count: count)
         habitDays = Array(repeating: [], count: count)
@@ -255,22 +256,20 @@ struct LogUserTally {
             try end(k - 1)
         }
 
+        let rules = engine.rules
+        defer { if arm != nil { engine.use(rules) } }
         _ = try engine.recordingBatch(keepingRecords: false) {
             for (i, event) in events.enumerated() {
                 let at = event.at.millis
                 let raw = max(0, first.days(to: clock.day(of: at)))
-                if beforeExposure, raw >= exposureDay {
-                    // The exposure's day has begun: time passes to its start, which ends the day before.
-                    if exposureDay > open { for k in (open + 1)...exposureDay { try passMidnight(k) } }
-                    open = max(open, exposureDay)
-                    break
-                }
                 let midnightTick: Bool
                 if case .tick = event.kind { midnightTick = at == startOf(raw) && raw > 0 } else { midnightTick = false }
                 if raw > open {
                     // The days that ended before this event: a midnight tick of the log's own ends the last.
                     for k in (open + 1)..<(midnightTick ? raw : raw + 1) where k <= count { try passMidnight(k) }
                 }
+                // The arm's rules from here on, on the rows the rules before left (time passed under those).
+                if let arm, i == arm.from { engine.use(arm.rules) }
                 let d = midnightTick ? raw - 1 : raw
                 let isExposure = i == exposure
                 tally.lastDay = min(d, count - 1)
@@ -296,5 +295,19 @@ struct LogUserTally {
         // The days after the user's last: it had left (counted, not active).
         for k in open..<count { tally.days[k].users += 1 }
         self = tally
+    }
+
+    /// Where a user of another arm than the control's gets its arm's rules: at its exposure, or at
+    /// the first of the events it sent at the exposure's instant just before it (the apps'
+    /// `BundledEngine` writes the exposure after the first event its arm decided: at a user's first
+    /// event, the whole log is under the arm's rules). A tick (time passing) at that instant is
+    /// still the rules' before. Nil when that is the user's first event: no switch.
+    static func switchIndex(_ events: [EngineEvent], exposure: Int) -> Int? {
+        var from = exposure
+        while from > 0, events[from - 1].at == events[exposure].at {
+            if case .tick = events[from - 1].kind { break }
+            from -= 1
+        }
+        return from == 0 ? nil : from
     }
 }

@@ -120,14 +120,10 @@ package struct RolloutAnalysis: Sendable {
         var unsegmented = 0
         let replay = ArmReplay(rollout: rollout, metrics: metrics, jobs: jobs, shard: shard)
         try replay.run(&input, problems: &problems) { worker, assigned -> UserPart? in
+            // The pre-period is replayed under the rules before the rollout (the control's) whatever
+            // the arm (``ArmReplay/Worker/tally``): CUPED's covariate must not depend on the arm.
             let tally = try worker.tally(assigned, seed: seed, logEnd: end)
-            // The pre-period as it happened, under the rules before the rollout (the control's),
-            // for every arm alike: CUPED's covariate must not depend on the arm.
-            var before: LogUserTally?
-            if assigned.arm != 0, tally.exposureDay > 0 {
-                before = try worker.tally(assigned, arm: 0, seed: seed, logEnd: end, beforeExposure: true)
-            }
-            return UserPart(tally, before: before, days: days, metrics: measured, quantiles: Self.quantiles)
+            return UserPart(tally, days: days, metrics: measured, quantiles: Self.quantiles)
         } add: { assignment, part in
             guard let part else {
                 noDays.note(.noDays, line: assignment.user.line(0), "\(assignment.user.name)")
@@ -209,16 +205,14 @@ package struct RolloutAnalysis: Sendable {
         var histograms: [[Int]]
         var failures: RuleFailures
 
-        /// `preExposure`: the user's days before its exposure replayed under the control's rules
-        /// (nil: `tally`'s own, the user being in the control).
-        init?(_ tally: LogUserTally, before preExposure: LogUserTally? = nil, days limit: Int?, metrics: [Metric], quantiles: [Metric]) {
+        /// `tally`: the user's days, those before its exposure (its pre-period) under the control's rules.
+        init?(_ tally: LogUserTally, days limit: Int?, metrics: [Metric], quantiles: [Metric]) {
             let start = tally.exposureDay
             let end = min(tally.days.count, limit.map { start + $0 } ?? Int.max)
             guard start < end else { return nil }
             days = Array(tally.days[start..<end])
-            let preDays = preExposure?.days ?? tally.days
             let from = limit.map { max(0, start - $0) } ?? 0
-            let before = Array(preDays[min(from, preDays.count)..<min(start, preDays.count)])
+            let before = Array(tally.days[min(from, start)..<start])
             let after = Self.summary(days)
             let pre = before.isEmpty ? nil : Self.summary(before)
             moments = metrics.map { metric in

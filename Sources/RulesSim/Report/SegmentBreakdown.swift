@@ -12,6 +12,9 @@ package struct SegmentBreakdown: Sendable, Equatable {
     }
 
     package var dimension = Dimension.persona
+    /// A rollout's users' days before their exposure (``SimulationConfig/exposeAfter``): the arms'
+    /// figures count from the exposure, which the titles say.
+    package var preperiodDays = 0
     /// The personas in the mix's order (or the arms in the experiment's), and how many users each
     /// had (in the first report).
     package var names: [String]
@@ -34,9 +37,15 @@ package struct SegmentBreakdown: Sendable, Equatable {
     }
 
     /// A rollout's run by arm, with intervals from its `groups`.
-    package init(_ report: SimulationReport, groups: [SimulationReport], arms rollout: Rollout) {
+    package init(_ report: SimulationReport, groups: [SimulationReport], arms rollout: Rollout, preperiodDays: Int = 0) {
         self.init(report, groups: groups, parts: \.arms)
         dimension = .arm(experiment: rollout.experiment.name, revision: rollout.revision)
+        self.preperiodDays = preperiodDays
+    }
+
+    /// After a title by arm: from when the arms' figures count, after a pre-period.
+    private var preperiod: String {
+        preperiodDays == 0 ? "" : ", from each user's exposure after its \(preperiodDays)-day pre-period"
     }
 
     private init(_ report: SimulationReport, groups: [SimulationReport], parts: KeyPath<SimulationReport, [SimulationReport.Segment]>) {
@@ -67,7 +76,9 @@ package struct SegmentBreakdown: Sendable, Equatable {
         let names = parts.map(\.name)
         let apps = summaries.map { Metric.apps(of: $0) }
         let team = report.teamMetrics
-        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: report.days.count).map {
+        // A rollout's arms count from the users' exposure: their days may be fewer than the run's.
+        let days = parts.first?.days.count ?? report.days.count
+        rows = MetricRegistry.only(MetricRegistry.summary, team: team, apps: Metric.apps(of: summaries), days: days).map {
             metric in
             (metric, names.indices.map { p in apps[p].contains(metric.app) ? estimate(p, metric) : nil })
         }
@@ -101,7 +112,7 @@ extension SegmentBreakdown {
     private var title: String {
         switch dimension {
         case .persona: "by persona"
-        case .arm(let experiment, let revision): "by arm of experiment \(experiment) (revision \(revision))"
+        case .arm(let experiment, let revision): "by arm of experiment \(experiment) (revision \(revision))\(preperiod)"
         }
     }
 
@@ -151,7 +162,7 @@ extension SegmentBreakdown {
         let (heading, of) =
             switch dimension {
             case .persona: ("By persona", "persona")
-            case .arm(let experiment, let revision): ("By arm of experiment \(experiment) (revision \(revision))", "arm")
+            case .arm(let experiment, let revision): ("By arm of experiment \(experiment) (revision \(revision))\(preperiod)", "arm")
             }
         page.heading(heading)
         page.paragraph(

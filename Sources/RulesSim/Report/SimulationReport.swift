@@ -26,8 +26,9 @@ package struct SimulationReport: Sendable, Equatable {
     package var breakdown: SegmentBreakdown?
     /// The team's own metrics the run computed (`metrics.lua`; their counts are in each day's `team`).
     package var teamMetrics: [TeamMetric] = []
-    /// The same days per arm of a rollout (``SimulationConfig/rollout``), in the experiment's
-    /// order; empty for a run of one rule set.
+    /// The days per arm of a rollout (``SimulationConfig/rollout``), in the experiment's order,
+    /// from the users' exposure (``SimulationConfig/exposeAfter``) and over the users exposed;
+    /// empty for a run of one rule set.
     package var arms: [Segment] = []
     /// Each metric per arm with its interval (a rollout's run): the table, the JSON report
     /// (`arms`) and the HTML page end with it when set.
@@ -146,6 +147,8 @@ package struct SimulationReport: Sendable, Equatable {
             }
             digest.add("rollout \(rollout.experiment.name) \(rollout.experiment.salt) \(rollout.revision)")
             for arm in rollout.experiment.arms { digest.add("\(arm.name) \(arm.buckets)") }
+            // Users exposed after a pre-period are other inputs (none, the digest is unchanged).
+            if config.exposeAfter > 0 { digest.add("expose-after \(config.exposeAfter)") }
         }
         // The personas without their responses are other inputs (the default digest is unchanged).
         if !config.responses { digest.add("no-responses") }
@@ -204,7 +207,9 @@ package struct SimulationReport: Sendable, Equatable {
             if !names.isEmpty, sorted.allSatisfy({ $0[keyPath: parts].map(\.name) == names }) {
                 for report in sorted.dropFirst() {
                     for p in names.indices {
-                        for d in merged.days.indices { merged[keyPath: parts][p].days[d].add(report[keyPath: parts][p].days[d]) }
+                        for d in merged[keyPath: parts][p].days.indices {
+                            merged[keyPath: parts][p].days[d].add(report[keyPath: parts][p].days[d])
+                        }
                     }
                 }
             } else {

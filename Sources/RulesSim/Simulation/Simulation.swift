@@ -102,6 +102,16 @@ package final class Simulation {
             }
             config.rollout = rollout
         }
+        if config.exposeAfter != 0 {
+            guard config.rollout != nil else {
+                throw SimulationError("--expose-after is for a rollout: a bundle with an experiment and no arm named")
+            }
+            guard (1..<config.days).contains(config.exposeAfter) else {
+                throw SimulationError(
+                    "--expose-after \(config.exposeAfter)d: expected fewer days than the run's \(config.days), "
+                        + "so that each user has a day under its arm")
+            }
+        }
         if config.metrics == nil, config.findsMetrics { config.metrics = try TeamMetrics.source(rules: config.rules) }
         config.findsMetrics = false
         teamMetrics = try config.metrics.map { try TeamMetrics($0).metrics } ?? []
@@ -183,7 +193,9 @@ package final class Simulation {
         var groupDays = groups == 1 ? [] : Array(repeating: days, count: groups)
         var segments = Array(repeating: days, count: personas.count)
         var groupSegments = Array(repeating: segments, count: groupDays.count)
-        var arms = Array(repeating: days, count: config.rollout?.folders.count ?? 0)
+        // The arms' days are those after the users' exposure (``SimulationConfig/exposeAfter``).
+        let armDays = Array(repeating: DayTotals(), count: config.days - config.exposeAfter)
+        var arms = Array(repeating: armDays, count: config.rollout?.folders.count ?? 0)
         var groupArms = Array(repeating: arms, count: groupDays.count)
         var groupFailures = Array(repeating: RuleFailures(), count: groupDays.count)
         var lines = LineCounts()
@@ -202,13 +214,13 @@ package final class Simulation {
                 }
                 for d in days.indices { days[d].add(result.days[d]) }
                 for p in segments.indices { for d in days.indices { segments[p][d].add(result.segments[p][d]) } }
-                for a in arms.indices { for d in days.indices { arms[a][d].add(result.arms[a][d]) } }
+                for a in arms.indices { for d in arms[a].indices { arms[a][d].add(result.arms[a][d]) } }
                 failures.add(result.failures)
                 if !groupDays.isEmpty {
                     let g = chunkGroup[c]
                     for d in days.indices { groupDays[g][d].add(result.days[d]) }
                     for p in segments.indices { for d in days.indices { groupSegments[g][p][d].add(result.segments[p][d]) } }
-                    for a in arms.indices { for d in days.indices { groupArms[g][a][d].add(result.arms[a][d]) } }
+                    for a in arms.indices { for d in arms[a].indices { groupArms[g][a][d].add(result.arms[a][d]) } }
                     groupFailures[g].add(result.failures)
                 }
                 lines.add(result.lines)
@@ -312,7 +324,8 @@ struct ChunkResult: @unchecked Sendable {
     var days: [DayTotals]
     /// The same days per persona of the mix (their sum is `days`).
     var segments: [[DayTotals]]
-    /// The same days per arm of the rollout (none without one; their sum is `days`).
+    /// The days per arm of the rollout after the users' exposure, over the users exposed (none
+    /// without a rollout; their sum is `days` when every user is exposed after its first event).
     var arms: [[DayTotals]] = []
     /// The rows of the chunk's users, in user order (empty without a database).
     var records: [UserRecords]

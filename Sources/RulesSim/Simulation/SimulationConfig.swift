@@ -64,6 +64,11 @@ package struct SimulationConfig: Sendable {
     /// under its arm's rules, its exposure written after its first event, the report by arm.
     /// `rules` is then the control's folder.
     package var rollout: Rollout?
+    /// With a rollout: the days each user runs under the control's rules before its exposure
+    /// (`simulate --expose-after`), its pre-period. On the first of its other days it gets the
+    /// rules of its arm, on the same rows, and its exposure; the arms' figures count from then.
+    /// 0: each user is exposed after its first event.
+    package var exposeAfter = 0
 
     package init(
         duration: SimulationDuration, start: DayID = SimulationConfig.defaultStart, users: Int = 1000, seed: UInt64 = 1,

@@ -6,7 +6,8 @@ import RulesStore
 
 /// One worker thread's state: its own rule set (Lua state) or the native reference, its own Lua
 /// state for the personas' `day` functions, and an engine whose users' rows stay in memory. With a
-/// rollout, a rule set and an engine per arm: each user runs on its arm's.
+/// rollout, a rule set and an engine per arm: each user runs on its arm's; or, after a pre-period
+/// (``SimulationConfig/exposeAfter``), on the control's, given its arm's rules at its exposure.
 final class SimulationWorker {
     let template: WorkerTemplate
     /// Each arm's rules, rule set (nil: the native reference) and engine; one without a rollout.
@@ -57,10 +58,12 @@ final class SimulationWorker {
     func run(_ users: Range<Int>) throws -> ChunkResult {
         let config = template.config
         let idBase = template.idBase
+        // After a pre-period, every user starts on the control's engine (its rows, under its rules).
+        let pre = config.exposeAfter > 0
         let simulators = engines.indices.map { a in
             UserSimulator(
-                engine: engines[a], personas: personas, personaHost: personaHost, metrics: metrics, config: config,
-                arm: config.rollout == nil ? nil : a)
+                engine: engines[pre ? 0 : a], personas: personas, personaHost: personaHost, metrics: metrics, config: config,
+                arm: config.rollout == nil ? nil : a, armRules: pre && a > 0 ? rules[a] : nil)
         }
         let day = DayTotals(team: metrics?.metrics.map(\.id) ?? [])
         // Per arm, per persona of the mix, per day.
@@ -70,6 +73,8 @@ final class SimulationWorker {
         var events = ""
         var userRows = ""
         var failures = RuleFailures()
+        // Per arm, the users not exposed (those that left in their pre-period).
+        var unexposed = Array(repeating: 0, count: engines.count)
         for index in users {
             // The user's random streams are keyed by its id (id − 1: the index in a new database).
             let key = idBase + Int64(index)
@@ -79,11 +84,13 @@ final class SimulationWorker {
             // whichever worker runs it.
             let seed = RuleDraws.seed(config.seed, key: UInt64(bitPattern: key))
             try ruleSets[a]?.host.seedRandom(seed)
+            if pre, a > 0 { try ruleSets[0]?.host.seedRandom(seed) }
             try personaHost.seedRandom(seed)
             try metrics?.seedRandom(seed)
-            let (p, user) = try engines[a].recordingBatch(keepingRecords: template.keepRecords) {
+            let ((p, exposed), user) = try simulators[a].engine.recordingBatch(keepingRecords: template.keepRecords) {
                 try simulators[a].run(index: index, key: Int(key), name: name, into: &parts[a], failures: &failures, events: &events)
             }
+            if !exposed { unexposed[a] += 1 }
             if config.recordsUserTable {
                 userRows += "\(UserSegments.csvField(name)),\(UserSegments.csvField(personas[p].name))\n"
             }
@@ -97,9 +104,12 @@ final class SimulationWorker {
         var result = ChunkResult(days: days, segments: segments, records: records, failures: failures, events: events)
         result.userRows = userRows
         if config.rollout != nil {
-            result.arms = parts.map { arm in
-                var days = arm[0]
-                for segment in arm.dropFirst() { for d in days.indices { days[d].add(segment[d]) } }
+            // Each arm's days from the exposure on, over its users exposed (those not exposed had
+            // left: each counted, not active, on every later day).
+            result.arms = parts.indices.map { a in
+                var days = Array(parts[a][0][config.exposeAfter...])
+                for segment in parts[a].dropFirst() { for d in days.indices { days[d].add(segment[config.exposeAfter + d]) } }
+                for d in days.indices { days[d].users -= unexposed[a] }
                 return days
             }
         }

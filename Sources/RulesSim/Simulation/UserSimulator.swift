@@ -18,12 +18,18 @@ final class UserSimulator {
     let dayCount: Int
     /// The arm of the rollout (``SimulationConfig/rollout``) whose users this simulator runs.
     let arm: Int?
+    /// The arm's rules, when its users run a pre-period first (``SimulationConfig/exposeAfter``)
+    /// on `engine` under the control's: `engine` is given them at each user's exposure, on the
+    /// same rows, and its own back after the user (nil: the user runs under `engine`'s throughout).
+    let armRules: (any PolicyRules)?
 
     init(
-        engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig, arm: Int? = nil
+        engine: Engine, personas: [Persona], personaHost: LuaHost, metrics: TeamMetrics?, config: SimulationConfig,
+        arm: Int? = nil, armRules: (any PolicyRules)? = nil
     ) {
         self.engine = engine
         self.arm = arm
+        self.armRules = armRules
         self.personas = personas
         self.personaHost = personaHost
         self.metrics = metrics
@@ -107,6 +113,8 @@ final class UserSimulator {
         var lateTomorrow: [String] = []
         /// For the team's metrics: the day's events and decisions so far.
         var metricUser: TeamMetricUser?
+        /// Whether the user was exposed to its arm (a user that leaves in its pre-period is not).
+        var exposed = false
     }
 
     /// `Run.events` between users, emptied with its capacity kept: a user's few hundred events are
@@ -116,22 +124,26 @@ final class UserSimulator {
     /// Simulates the user at `index` in the cohort, whose random streams are keyed by `key` (its
     /// id − 1), into its persona's `segments` (one entry per persona of the mix, one total per
     /// simulated day); adds the events the rule set failed on to `failures`. Returns the index of
-    /// the user's persona in the mix.
+    /// the user's persona in the mix, and whether the user was exposed to its arm (in a rollout).
     @discardableResult
     func run(
         index: Int, key: Int, name: String, into segments: inout [[DayTotals]], failures: inout RuleFailures, events: inout String
-    ) throws -> Int {
+    ) throws -> (persona: Int, exposed: Bool) {
         // The user's first draw picks its persona; its days are counted in the persona's segment.
         var random = SimRandom(seed: config.seed, user: key)
         let p = config.mix.pick(random.unit())
-        try run(persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
-        return p
+        let rules = engine.rules
+        // Its arm's rules were given to the engine at its exposure: the control's back for the next user.
+        defer { if armRules != nil { engine.use(rules) } }
+        let exposed = try run(
+            persona: p, random, index: index, key: key, name: name, into: &segments[p], failures: &failures, events: &events)
+        return (p, exposed)
     }
 
     private func run(
         persona p: Int, _ random: SimRandom, index: Int, key: Int, name: String, into days: inout [DayTotals],
         failures: inout RuleFailures, events: inout String
-    ) throws {
+    ) throws -> Bool {
         var run = Run(
             random: random, habits: SimRandom(seed: config.seed, user: key, stream: SimRandom.habits),
             miga: SimRandom(seed: config.seed, user: key, stream: SimRandom.miga), reminders: Array(repeating: 0, count: dayCount))
@@ -174,7 +186,9 @@ final class UserSimulator {
                     personalityMode: PersonalityMode(rawValue: s.personalityMode),
                     notificationsEnabled: s.notificationsEnabled)
                 step(.settings(change), at: dayStart, name: name, day: 0, &run, &days)
-                if let arm, let rollout = config.rollout { expose(to: arm, of: rollout, at: dayStart, name: name, &run) }
+                if let arm, let rollout = config.rollout, config.exposeAfter == 0 {
+                    expose(to: arm, of: rollout, at: dayStart, name: name, &run)
+                }
                 if isPaid {
                     step(.subscription(tier: .paid, expiresAt: nil), at: dayStart + Millis.minute, name: name, day: 0, &run, &days)
                 }
@@ -204,8 +218,14 @@ final class UserSimulator {
                         engaged: run.engagedToday)
                     if leaves.chance(p) {
                         for k in d..<dayCount { days[k].countUser(of: spec, active: false) }
-                        return
+                        return run.exposed
                     }
+                }
+                // The end of the pre-period: the arm's rules reach the user (the day's schedule
+                // was planned as the control's ended), on the same rows, and it is exposed.
+                if d == config.exposeAfter, let arm, let rollout = config.rollout {
+                    if let armRules { engine.use(armRules) }
+                    expose(to: arm, of: rollout, at: dayStart, name: name, &run)
                 }
             }
             if d == dayCount {
@@ -220,6 +240,7 @@ final class UserSimulator {
             }
             try simulateDay(d, date: date, dayStart: dayStart, spec: spec, name: name, &run, &days)
         }
+        return run.exposed
     }
 
     private func simulateDay(
@@ -392,12 +413,13 @@ final class UserSimulator {
         return applied
     }
 
-    /// Writes the user's exposure to its arm after its first event, as the apps' `BundledEngine`
-    /// does: an event the host writes, not the user's (the day's totals do not count it; the
-    /// events of `--events` and the database have it).
+    /// Writes the user's exposure to its arm after its first event (or at the start of its first
+    /// day after its pre-period), as the apps' `BundledEngine` does: an event the host writes, not
+    /// the user's (the day's totals do not count it; the events of `--events` and the database have it).
     private func expose(to arm: Int, of rollout: Rollout, at time: EpochMillis, name: String, _ run: inout Run) {
         let event = rollout.exposure(user: name, arm: arm, at: Timestamp(millis: time))
         run.events.append(event)
+        run.exposed = true
         do {
             _ = try engine.applySummarized(event)
         } catch {

@@ -63,7 +63,14 @@ import Testing
     static func simulatedLog(
         _ rollout: Rollout, _ dir: URL, users: Int, seed: UInt64, keep: @escaping (String) -> Bool = { _ in true }
     ) throws -> (log: EventLog, rollout: Rollout) {
-        var config = try config(dir, users: users, seed: seed)
+        try simulatedLog(rollout, config: config(dir, users: users, seed: seed), keep: keep)
+    }
+
+    /// The same for a cohort of `config`.
+    static func simulatedLog(
+        _ rollout: Rollout, config: SimulationConfig, keep: @escaping (String) -> Bool = { _ in true }
+    ) throws -> (log: EventLog, rollout: Rollout) {
+        var config = config
         config.rollout = rollout
         config.recordsEvents = true
         let simulation = try Simulation(config: config)
