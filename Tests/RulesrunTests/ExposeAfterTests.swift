@@ -98,10 +98,10 @@ import Testing
     /// The database of such a rollout gives the figures of its log.
     @Test func aPreperiodRolloutsDatabaseGivesTheFiguresOfItsLog() throws {
         let dir = try Self.rollout()
-        try DatabaseLogTests.persona().write(to: dir.appendingPathComponent("p.lua"), atomically: true, encoding: .utf8)
+        let steady = CLI.packageRoot.appendingPathComponent("examples/personas/steady.lua").path
         let simulated = try CLI.run(
             [
-                "simulate", "6d", "--users", "30", "--rules", "x.bundle", "--expose-after", "2d", "--persona", "p.lua",
+                "simulate", "6d", "--users", "30", "--rules", "x.bundle", "--expose-after", "2d", "--persona", steady,
                 "--db", "x.sqlite", "--events", "e.jsonl",
             ], in: dir)
         #expect(simulated.status == 0, "\(simulated.stderr)")
