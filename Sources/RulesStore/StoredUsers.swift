@@ -41,8 +41,9 @@ package final class StoredUsers {
         package var marks: [DayMark]
         package var usage: [UsageEvent]
         package var exposures: [ExperimentExposure]
-        /// Its Earned rows (nil: Earned never started for it, no `economy_state` row).
-        package var earned: StoredEarned?
+        /// Its Earned rows (every user has Earned's singleton rows: ``StoredEarned/isEmpty`` says
+        /// whether an event made any other).
+        package var earned: StoredEarned
     }
 
     /// Opens the database at `path` (`file`: the path to open, when it is relative to another folder
@@ -149,7 +150,6 @@ package final class StoredUsers {
             usage: try snapshot.all(
                 "SELECT * FROM miga_usage_event WHERE user_id = ? ORDER BY ts_utc_ms, event_uuid", [u], MigaRows.usageEvent),
             exposures: try snapshot.exposures(id),
-            earned: try Bool.fetchOne(db, sql: "SELECT 1 FROM economy_state WHERE user_id = ?", arguments: [u]) == true
-                ? StoredEarned.read(id, db) : nil)
+            earned: try StoredEarned.read(id, db))
     }
 }

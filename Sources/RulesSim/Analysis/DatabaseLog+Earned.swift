@@ -86,12 +86,16 @@ extension DatabaseLog {
         }
         // Instants at which the gate opened for an app: a quest cancelled then was cancelled by it.
         let opened = Set(rows.attempts.map { "\($0.appID.rawValue)@\($0.timestamp)" })
-        // Attempts of the same instant in the order the engine numbered them.
-        let serials = Dictionary(
-            (0...book.earnedSerial).map { (RecordedBookkeeping.earnedID("attempt", user: user, serial: $0), $0) },
-            uniquingKeysWith: min)
-        func order(_ a: UnlockAttempt) -> (EpochMillis, Int, String) { (a.timestamp, serials[a.attemptID] ?? .max, a.attemptID) }
-        let attempts = rows.attempts.sorted { order($0) < order($1) }
+        // Attempts of the same instant in the order the engine numbered them (the rows come in the
+        // order of their times, then of their ids: the serials are needed only where times tie).
+        var attempts = rows.attempts
+        if zip(attempts, attempts.dropFirst()).contains(where: { $0.timestamp == $1.timestamp }) {
+            let serials = Dictionary(
+                (0...book.earnedSerial).map { (RecordedBookkeeping.earnedID("attempt", user: user, serial: $0), $0) },
+                uniquingKeysWith: min)
+            func order(_ a: UnlockAttempt) -> (EpochMillis, Int, String) { (a.timestamp, serials[a.attemptID] ?? .max, a.attemptID) }
+            attempts.sort { order($0) < order($1) }
+        }
         for attempt in attempts {
             let app = attempt.appID
             add(attempt.timestamp, .unlockOpen(app: app))

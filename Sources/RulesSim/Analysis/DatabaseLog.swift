@@ -248,10 +248,10 @@ package final class DatabaseLog {
         for usage in usages {
             add(usage.timestamp, .miga(usage.eventType, app: usage.targetAppName, pauseSeconds: usage.pauseDuration))
         }
-        if let earned = user.earned, book.earned || !earned.isEmpty {
+        if book.earned || !user.earned.isEmpty {
             guard book.earned else { return refuse("Earned rows, but the engine's state has no Earned book") }
             let problem = earnedEvents(
-                earned, user: name, createdAt: user.createdAt, book: book, add: { add($0, .earned($1)) },
+                user.earned, user: name, createdAt: user.createdAt, book: book, add: { add($0, .earned($1)) },
                 gap: { gaps[$0, default: 0] += 1 })
             if let problem { return refuse(problem) }
         }
