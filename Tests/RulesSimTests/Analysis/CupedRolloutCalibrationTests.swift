@@ -56,7 +56,9 @@ import Testing
     /// The truth per metric: the treatment's value less the control's on the same `users` (seed
     /// `seed`), all in one arm after their pre-period, then all in the other, with its standard
     /// error (batch means over 20 groups of users).
-    static func truth(_ dir: URL, control: String, treatment: String, users: Int, seed: UInt64) throws
+    static func truth(
+        _ dir: URL, control: String, treatment: String, users: Int, seed: UInt64
+    ) throws
         -> [String: (difference: Double, standardError: Double)]
     {
         func run(treated: Bool) throws -> (report: SimulationReport, groups: [SimulationReport]) {
@@ -83,8 +85,6 @@ import Testing
         return truth
     }
 
-    static let experimentCount = 400, usersPerExperiment = 100, truthUsers = 20_000
-
     /// Over 400 experiments of about 50 users an arm: the CUPED-adjusted 95 % intervals of the main
     /// metrics cover the true difference in 93 to 97 % of them; they are never wider than the
     /// unadjusted ones on average, and narrower where the pre-period predicts the metric; and the
@@ -94,11 +94,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let lenient = dir.appendingPathComponent("lenient").path
         let truth = try Self.truth(
-            dir, control: SimTestSupport.rules, treatment: lenient, users: Self.truthUsers, seed: 1_000_003)
+            dir, control: SimTestSupport.rules, treatment: lenient, users: RolloutCalibrationTests.truthUsers, seed: 1_000_003)
         let rollout = try RolloutCalibrationTests.rollout(control: SimTestSupport.rules, treatment: lenient)
         let (log, validated) = try RolloutCalibrationTests.simulatedLog(
-            rollout, config: Self.config(dir, users: Self.experimentCount * Self.usersPerExperiment, seed: 3))
-        let adjusted = try RolloutCalibrationTests.experiments(log, validated, count: Self.experimentCount)
+            rollout,
+            config: Self.config(dir, users: RolloutCalibrationTests.experimentCount * RolloutCalibrationTests.usersPerExperiment, seed: 3))
+        let adjusted = try RolloutCalibrationTests.experiments(log, validated, count: RolloutCalibrationTests.experimentCount)
         let unadjusted = adjusted.map { AnalysisReport($0.analysis, source: $0.source, cuped: false) }
         for metric in Self.metrics {
             let t = try #require(truth[metric], "\(metric): \(truth.keys)")
@@ -106,7 +107,7 @@ import Testing
                 adjusted, metric: metric, truth: t.difference, truthError: t.standardError)
             let narrowing = Narrowing.over(adjusted, unadjusted, metric: metric, truth: t)
             print("CUPED: \(tally); \(narrowing)")
-            #expect(tally.compared == Self.experimentCount, "\(tally)")
+            #expect(tally.compared == RolloutCalibrationTests.experimentCount, "\(tally)")
             #expect(tally.coverage >= 0.93 && tally.coverage <= 0.97, "\(tally)")
             // No bias: the mean estimate within two of its standard errors (and the truth's) of the truth.
             #expect(abs(narrowing.bias) <= 2 * narrowing.biasError, "\(metric): \(narrowing)")
