@@ -6,8 +6,8 @@ import PackageDescription
 // (`-O`, whole-module) in a debug build too: the test suite spends most of its time in them, and
 // unoptimised Swift spends it in retains, releases and generic metadata. The rest stays a debug
 // build (`DEBUG`, `-g`, `@testable` imports), and preconditions, overflow and exclusivity checks
-// stay on. Whole-module builds need `--disable-index-store`. Without the variable a debug build is
-// a plain one (scripts/test builds into a folder of its own, `.build-tests`).
+// stay on. Without the variable a debug build is a plain one (scripts/test builds into a folder of
+// its own, `.build-tests`, so that switching between the two rebuilds nothing).
 let engineSettings: [SwiftSetting] =
     Context.environment["RULESRUN_OPTIMIZE"] == "1"
     ? [
