@@ -1,5 +1,20 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// `RULESRUN_OPTIMIZE=1` (set by scripts/test for its build) compiles the engine's modules optimised
+// (`-O`, whole-module) in a debug build too: the test suite spends most of its time in them, and
+// unoptimised Swift spends it in retains, releases and generic metadata. The rest stays a debug
+// build (`DEBUG`, `-g`, `@testable` imports), and preconditions, overflow and exclusivity checks
+// stay on. Without the variable a debug build is a plain one (scripts/test builds into a folder of
+// its own, `.build-tests`, so that switching between the two rebuilds nothing).
+let engineSettings: [SwiftSetting] =
+    Context.environment["RULESRUN_OPTIMIZE"] == "1"
+    ? [
+        .unsafeFlags(
+            ["-O", "-whole-module-optimization", "-num-threads", "\(ProcessInfo.processInfo.activeProcessorCount)"],
+            .when(configuration: .debug))
+    ] : []
 
 let package = Package(
     name: "rulesrun",
@@ -41,24 +56,30 @@ let package = Package(
         .target(name: "BuiltInDefaults", plugins: ["EmbedDefaults"]),
         .target(
             name: "LuaHost",
-            dependencies: ["CLua", "CLuaSupport", "BuiltInDefaults", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLua", "CLuaSupport", "BuiltInDefaults", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: engineSettings
         ),
-        .target(name: "RulesModel"),
+        .target(name: "RulesModel", swiftSettings: engineSettings),
         .target(
             name: "RulesStore",
             dependencies: [
                 "RulesModel", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            swiftSettings: engineSettings
         ),
         .target(
             name: "RulesEngine",
             dependencies: [
                 "BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: engineSettings
         ),
-        .target(name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]),
+        .target(
+            name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"],
+            swiftSettings: engineSettings
+        ),
         // The benchmarks of `rulesrun bench` and `simulate --bench`, kept out of the libraries they
         // measure. Its bare-C floor calls Lua directly (CLua) as the baseline; nothing else does.
         .target(

@@ -112,14 +112,37 @@ import Testing
         #expect(lines.last == "1 passed, 0 failed, 1 error")
     }
 
-    /// A scenario of 40,000 events stops at its time limit before a line, naming it.
+    /// A scenario of 40,000 events stops at its time limit before a line, naming it: 20,000 days of
+    /// a commitment and a YES, each day's streak costing about a million instructions (only from
+    /// 2031, the days of the scenario: the proofs of a rule that costly on every day would stop at
+    /// their budget), so that the lines take minutes in any build however fast.
     @Test(.timeLimit(.minutes(5))) func aScenarioStopsBeforeALineAtItsTimeLimit() throws {
-        let start = Date(timeIntervalSince1970: 1_767_571_200)  // 2026-01-05
+        let start = Date(timeIntervalSince1970: 1_925_337_600)  // 2031-01-05
         let format = ISO8601DateFormatter()
-        let lines = (0..<40_000).map { i in
-            "{\"at\": \"\(format.string(from: start.addingTimeInterval(Double(i))))\", \"type\": \"settings\", \"timezone\": \"UTC\"}"
+        func at(_ day: Int, hour: Int) -> String {
+            format.string(from: start.addingTimeInterval(Double(day * 86_400 + hour * 3_600)))
         }
-        let dir = try Self.variant(["tests/long.jsonl": lines.joined(separator: "\n") + "\n"])
+        let days = (0..<20_000).map { day in
+            """
+            {"at": "\(at(day, hour: 7))", "type": "commitment", "text": "Write"}
+            {"at": "\(at(day, hour: 18))", "type": "check_in", "result": "YES"}
+            """
+        }
+        let costly = """
+            local M = base
+            local next_streak = M.pressure.next
+            function M.pressure.next(streak, day)
+              if day.date >= "2031" then
+                local s = 0
+                for i = 1, 300000 do s = s + i end
+              end
+              return next_streak(streak, day)
+            end
+            return M
+            """
+        let settings = "{\"at\": \"\(at(0, hour: 6))\", \"type\": \"settings\", \"timezone\": \"UTC\"}"
+        let scenario = ([settings] + days).joined(separator: "\n") + "\n"
+        let dir = try Self.variant(["streaks.lua": costly, "tests/long.jsonl": scenario])
         let result = try CLI.run(["test", dir.path, "--no-inherit", "--test-timeout", "1"], in: dir)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(
