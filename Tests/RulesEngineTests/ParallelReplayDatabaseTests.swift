@@ -69,8 +69,9 @@ import Testing
         #expect(!rollovers.contains { $0.contains("/2026-02-05/") || $0.contains("/2026-02-06/") }, "\(rollovers)")
     }
 
-    /// Replays `lines` line by line, then in windows of 7 lines on 1 to 3 workers, each into a
-    /// real SQLite file, and expects the same outputs, status and database; returns the outputs
+    /// Replays `lines` line by line, then in windows of 7 lines on 1 to 3 workers and in one
+    /// window on 2 (where a user's rows set at several of its events are written once), each into
+    /// a real SQLite file, and expects the same outputs, status and database; returns the outputs
     /// and the dump.
     static func expectTheDatabaseOfALineByLineReplay(_ lines: [[UInt8]]) throws -> (outputs: [String], dump: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-db-\(UUID().uuidString)")
@@ -89,12 +90,12 @@ import Testing
             expectedStatus = sequential.run(next: { rest.next() }, writeValue: { expected.append($0.description) })
         }
         let expectedDump = try Self.dump(sequentialPath)
-        for jobs in 1...3 {
+        for (jobs, window) in [(1, 7), (2, 7), (3, 7), (2, 100_000)] {
             var parallelOptions = ParallelReplay.Options(jobs: jobs)
-            parallelOptions.windowLines = 7
+            parallelOptions.windowLines = window
             parallelOptions.journal = true
             let parallel = try ParallelReplay(rules: try rules.snapshot.load(), options: parallelOptions)
-            let path = Self.path("parallel-\(jobs).sqlite", in: folder)
+            let path = Self.path("parallel-\(jobs)-\(window).sqlite", in: folder)
             var got: [String] = []
             var windows = 0
             let status: Replay.Status
@@ -105,10 +106,10 @@ import Testing
                 status = try parallel.run(
                     into: store, next: { rest.next() }, write: { got.append($0.text) }, windowEnd: { windows += 1 })
             }
-            #expect(got == expected, "\(jobs) jobs")
+            #expect(got == expected, "\(jobs) jobs, windows of \(window)")
             #expect(status == expectedStatus)
-            #expect(windows == (lines.count + 6) / 7)
-            #expect(try Self.dump(path) == expectedDump, "\(jobs) jobs")
+            #expect(windows == (lines.count + window - 1) / window)
+            #expect(try Self.dump(path) == expectedDump, "\(jobs) jobs, windows of \(window)")
         }
         return (expected, expectedDump)
     }

@@ -73,6 +73,7 @@ import Testing
         #expect(analyzed.status == 0, "\(analyzed.stderr)")
         let report = try AnalyzeCommandTests.object(analyzed.stdout)
         let sim = try AnalyzeCommandTests.object(String(contentsOf: dir.appendingPathComponent("sim.json"), encoding: .utf8))
+        #expect((sim["arms"] as? [String: Any])?["preperiod_days"] as? Int == 3)
         let compared = try AnalyzeCommandTests.expectTheArmsFigures(of: report, as: sim)
         #expect(compared >= 30, "\(compared) figures compared")
         #expect((report["users"] as? [String: Int])?.values.reduce(0, +) == exposed.count)

@@ -12,17 +12,20 @@ import Synchronization
 /// counted, and none after it yet. Only the earliest line in progress can be waited for by the
 /// others, and it waits for nobody: no two workers wait for each other.
 ///
-/// A worker says where it is at each line without a lock (an atomic store, and a lock only when
-/// another worker waits): a lock taken by every worker at every line made them wake each other
-/// through the kernel, a tenth of the CPU time of `replay --db`.
+/// A worker says where it is at each line without a lock (an atomic store, and a lock only when it
+/// reaches the line another worker waits for): a lock taken by every worker at every line made
+/// them wake each other through the kernel, a tenth of the CPU time of `replay --db`; so did a
+/// wake-up at every line while another worker waited (a waiter woken to wait again).
 final class NewUserOrder: @unchecked Sendable {
     private let condition = NSCondition()
     /// The id of the next user created (under the lock).
     private var next: Int64 = 1
     /// Per worker, the line before which all of its events of the window are applied.
     private let reached: [Reached]
-    /// How many workers wait in ``id(at:worker:)``.
-    private let waiting = Atomic<Int>(0)
+    /// The lines the workers waiting in ``id(at:worker:)`` wait at (under the lock), and the
+    /// earliest of them (`Int.max`: none).
+    private var waits: [Int] = []
+    private let earliestWait = Atomic<Int>(.max)
 
     final class Reached: Sendable {
         let line = Atomic<Int>(0)
@@ -44,12 +47,12 @@ final class NewUserOrder: @unchecked Sendable {
     }
 
     /// Worker `worker` has applied all its events before `line` (`Int.max`: all of the window's).
-    /// (A waiter counts itself before it reads the lines, and this reads the count after storing
+    /// (A waiter says where it waits before it reads the lines, and this reads it after storing
     /// the line, both sequentially consistent: either the waiter sees the line, or this sees the
-    /// waiter and wakes it under the lock, which the waiter holds until it waits.)
+    /// waiter and, reaching its line, wakes it under the lock, which the waiter holds until it waits.)
     func reach(_ line: Int, worker: Int) {
         reached[worker].line.store(line, ordering: .sequentiallyConsistent)
-        guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        guard line >= earliestWait.load(ordering: .sequentiallyConsistent) else { return }
         condition.lock()
         condition.broadcast()
         condition.unlock()
@@ -60,10 +63,12 @@ final class NewUserOrder: @unchecked Sendable {
     func id(at line: Int, worker: Int) -> UserID {
         condition.lock()
         defer { condition.unlock() }
-        waiting.add(1, ordering: .sequentiallyConsistent)
+        waits.append(line)
+        earliestWait.store(waits.min()!, ordering: .sequentiallyConsistent)
         func behind(_ w: Int) -> Bool { w != worker && reached[w].line.load(ordering: .sequentiallyConsistent) < line }
         while reached.indices.contains(where: behind) { condition.wait() }
-        waiting.subtract(1, ordering: .sequentiallyConsistent)
+        waits.remove(at: waits.firstIndex(of: line)!)
+        earliestWait.store(waits.min() ?? .max, ordering: .sequentiallyConsistent)
         return UserID(next)
     }
 

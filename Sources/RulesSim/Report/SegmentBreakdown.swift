@@ -127,6 +127,7 @@ extension SegmentBreakdown {
         var head: [(String, JSONValue)] = [("method", .string(method))]
         if case .arm(let experiment, let revision) = dimension {
             head += [("experiment", .string(experiment)), ("revision", .int(revision))]
+            if preperiodDays > 0 { head.append(("preperiod_days", .int(preperiodDays))) }
         }
         return .object(
             head + [
@@ -144,7 +145,8 @@ extension SegmentBreakdown {
                                                 (
                                                     m.id,
                                                     .object([
-                                                        ("value", SimulationReport.rounded(e.mean)), ("low", SimulationReport.rounded(e.low)),
+                                                        ("value", SimulationReport.rounded(e.mean)),
+                                                        ("low", SimulationReport.rounded(e.low)),
                                                         ("high", SimulationReport.rounded(e.high)),
                                                     ])
                                                 )
@@ -153,7 +155,7 @@ extension SegmentBreakdown {
                                 ),
                             ])
                         })
-                ),
+                )
             ])
     }
 

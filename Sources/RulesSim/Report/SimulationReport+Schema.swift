@@ -137,8 +137,10 @@ extension SimulationReport {
             ("additionalProperties", .bool(false)),
         ])
         // `simulate --segments`: each metric per persona (by id) with its interval.
-        let estimate = object([("value", .object([("type", .string("number"))])), ("low", .object([("type", .string("number"))])),
-            ("high", .object([("type", .string("number"))]))])
+        let estimate = object([
+            ("value", .object([("type", .string("number"))])), ("low", .object([("type", .string("number"))])),
+            ("high", .object([("type", .string("number"))])),
+        ])
         let metricIDs = MetricRegistry.summary.map { ($0.id, estimate) }
         // The built-in metrics' ids, and the team's (any other id).
         let segmentMetrics: JSONValue = .object([
@@ -154,17 +156,19 @@ extension SimulationReport {
                 ])
             ),
         ])
-        // A rollout's run (a bundle with an experiment): each metric per arm (by id) with its interval.
-        let arms = object([
-            ("method", string), ("experiment", string), ("revision", count),
-            (
-                "arms",
-                .object([
-                    ("type", .string("array")),
-                    ("items", object([("arm", string), ("users", count), ("metrics", segmentMetrics)])),
-                ])
-            ),
-        ])
+        // A rollout's run (a bundle with an experiment): each metric per arm (by id) with its
+        // interval; `preperiod_days` with `--expose-after`.
+        let arms = object(
+            [
+                ("method", string), ("experiment", string), ("revision", count), ("preperiod_days", count),
+                (
+                    "arms",
+                    .object([
+                        ("type", .string("array")),
+                        ("items", object([("arm", string), ("users", count), ("metrics", segmentMetrics)])),
+                    ])
+                ),
+            ], required: ["method", "experiment", "revision", "arms"])
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("urn:rulesrun:schema:simulate-report")),
@@ -187,7 +191,8 @@ extension SimulationReport {
                     ),
                     // The members of the apps the cohort uses (`apps`), and those every report has.
                     ("summary", object(summaryProperties, required: ["users", "days", "user_days", "apps", "events", "refused_events"])),
-                    ("failures", failures), ("segments", segments), ("arms", arms), ("days", .object([("type", .string("array")), ("items", day)])),
+                    ("failures", failures), ("segments", segments), ("arms", arms),
+                    ("days", .object([("type", .string("array")), ("items", day)])),
                 ])
             ),
             ("required", .array(["report", "version", "run", "summary", "days"].map(JSONValue.string))),

@@ -214,9 +214,11 @@ struct DatabaseEarnedTables: EarnedTables {
 
     // MARK: The event log
 
-    func appendEvent(_ entry: EventLogEntry) throws {
+    func appendEvent(_ entry: EventLogEntry) throws { try appendEvent(entry, payloadJSON: try entry.payload.json()) }
+
+    /// ``appendEvent(_:)`` with the payload's JSON already encoded.
+    func appendEvent(_ entry: EventLogEntry, payloadJSON json: String) throws {
         do {
-            let json = try entry.payload.json()
             try db.run(cached: UnlockRows.insertEventSQL) { UnlockRows.event(entry, payloadJSON: json, into: &$0) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             guard try Bool.fetchOne(cached: db, sql: "SELECT 1 FROM event_log WHERE event_id = ?", arguments: [entry.eventID]) == true

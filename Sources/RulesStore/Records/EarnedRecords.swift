@@ -94,9 +94,10 @@ final class EarnedRecords: EarnedTables {
     func savepoint() { undo.removeAll(keepingCapacity: true) }
 
     /// Records, with a ``journal``, the write `body` makes on the user's rows in the database.
-    private func record(_ body: @escaping @Sendable (DatabaseEarnedTables) throws -> Void) {
+    /// `row`: when the write sets that row whole (``StoreJournal/Row``).
+    private func record(_ row: StoreJournal.Row? = nil, _ body: @escaping @Sendable (DatabaseEarnedTables) throws -> Void) {
         let user = userID
-        journal?.addWrite { db in try body(DatabaseEarnedTables(db: db, userID: user)) }
+        journal?.addWrite(user: user, row: row) { db in try body(DatabaseEarnedTables(db: db, userID: user)) }
     }
 
     func rollback() {
@@ -142,26 +143,26 @@ final class EarnedRecords: EarnedTables {
 
     func economy() throws -> EconomyState { economyRow }
     func setEconomy(_ economy: EconomyState) throws {
-        record { try $0.setEconomy(economy) }
+        record(.init(.economy)) { try $0.setEconomy(economy) }
         undo.append(.economy(economyRow))
         economyRow = economy
     }
 
     func emergency() throws -> EmergencyState { emergencyRow }
     func setEmergency(_ emergency: EmergencyState) throws {
-        record { try $0.setEmergency(emergency) }
+        record(.init(.emergency)) { try $0.setEmergency(emergency) }
         undo.append(.emergency(emergencyRow))
         emergencyRow = emergency
     }
 
     func setEarnedSettings(_ settings: EarnedSettings, at: EpochMillis) throws {
-        record { try $0.setEarnedSettings(settings, at: at) }
+        record(.init(.earnedSettings)) { try $0.setEarnedSettings(settings, at: at) }
         undo.append(.settings(self.settings.value, self.settings.updatedAt))
         self.settings = (settings, at)
     }
 
     func setEntitlement(_ state: EntitlementState) throws {
-        record { try $0.setEntitlement(state) }
+        record(.init(.entitlement)) { try $0.setEntitlement(state) }
         undo.append(.entitlement(entitlement))
         entitlement = state
     }
@@ -182,7 +183,7 @@ final class EarnedRecords: EarnedTables {
 
     func daySummary(_ day: DayID) throws -> DaySummary? { summaries[day] }
     func saveDaySummary(_ summary: DaySummary) throws {
-        record { try $0.saveDaySummary(summary) }
+        record(.init(.daySummary, key: "\(summary.dayID.rawValue)")) { try $0.saveDaySummary(summary) }
         let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
         undo.append(.summary(day, old))
     }
@@ -196,7 +197,7 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateAttempt(_ attempt: UnlockAttempt) throws {
-        record { try $0.updateAttempt(attempt) }
+        record(.init(.attempt, key: attempt.attemptID)) { try $0.updateAttempt(attempt) }
         let id = attempt.attemptID
         guard
             let old = Self.update(
@@ -261,7 +262,7 @@ final class EarnedRecords: EarnedTables {
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? { limits[DayKey(day: day, key: app.rawValue)] }
     func saveDailyAppLimits(_ l: DailyAppLimits) throws {
-        record { try $0.saveDailyAppLimits(l) }
+        record(.init(.dailyAppLimits, key: "\(l.dayID.rawValue) \(l.appID.rawValue)")) { try $0.saveDailyAppLimits(l) }
         let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
         undo.append(.limits(key, old))
     }
@@ -275,7 +276,7 @@ final class EarnedRecords: EarnedTables {
     }
 
     func updateQuestState(_ session: QuestSession) throws {
-        record { try $0.updateQuestState(session) }
+        record(.init(.quest, key: session.questSessionID)) { try $0.updateQuestState(session) }
         let id = session.questSessionID
         guard
             let old = Self.update(
@@ -369,7 +370,11 @@ final class EarnedRecords: EarnedTables {
     }
 
     func appendEvent(_ entry: EventLogEntry) throws {
-        record { try $0.appendEvent(entry) }
+        if journal != nil {
+            // Encoded here, on the worker, rather than by the writer.
+            let json = try entry.payload.json()
+            record { try $0.appendEvent(entry, payloadJSON: json) }
+        }
         let id = entry.eventID
         let key = Self.fingerprint(id)
         let count = eventIDs[key, default: 0]

@@ -10,16 +10,22 @@ extension UserRecords: UserStorage {
     // Pressure
 
     package func savePressureSettings(_ userID: UserID, _ settings: UserSettings, now: EpochMillis) throws {
-        journal?.add { try $0.savePressureSettings(userID, settings, now: now) }
         try PressureChanges.checkSettings(settings, now: now)
         try requireUser(userID)
+        journal?.addWrite(user: userID, row: .init(.pressureSettings)) { db in
+            try db.execute(
+                cached: PressureRows.updateSettingsSQL, arguments: PressureRows.settingsArguments(settings, user: userID, now: now))
+        }
         setSettings(settings, at: now)
     }
 
     package func saveEscalationState(_ userID: UserID, _ state: EscalationState, now: EpochMillis) throws {
-        journal?.add { try $0.saveEscalationState(userID, state, now: now) }
         try PressureChanges.checkEscalation(state, now: now)
         try requireUser(userID)
+        journal?.addWrite(user: userID, row: .init(.escalation)) { db in
+            try db.execute(
+                cached: PressureRows.updateEscalationSQL, arguments: PressureRows.escalationArguments(state, user: userID, now: now))
+        }
         setEscalation(state, at: now)
     }
 
@@ -27,12 +33,12 @@ extension UserRecords: UserStorage {
         try commitment.validate()
         try requireUser(commitment.userID)
         if commitments[commitment.day] != nil { throw PressureChanges.alreadyCommitted(commitment) }
-        journal?.addWrite { try Store.insert(commitment, $0) }
+        journal?.addWrite(user: userID) { try Store.insert(commitment, $0) }
         setCommitment(commitment)
     }
 
     package func editCommitmentText(_ userID: UserID, on day: DayID, text: String) throws {
-        journal?.add { try $0.editCommitmentText(userID, on: day, text: text) }
+        journal?.add(user: userID) { try $0.editCommitmentText(userID, on: day, text: text) }
         setCommitment(try PressureChanges.edited(try requireCommitment(userID, day), text: text))
     }
 
@@ -46,7 +52,7 @@ extension UserRecords: UserStorage {
         let lock = try PressureChanges.lock(commitments[day], userID, day, deadline: deadline, missing: missing) {
             escalation.value.currentTier
         }
-        journal?.addWrite { try Store.write(lock, userID, at: deadline, $0) }
+        journal?.addWrite(user: userID) { try Store.write(lock, userID, at: deadline, $0) }
         switch lock {
         case .unchanged: break
         case .locked(let commitment): setCommitment(commitment)
@@ -66,7 +72,7 @@ extension UserRecords: UserStorage {
         let updated = try PressureChanges.checkedIn(
             try requireCommitment(userID, day), status: status, at: time,
             before: escalation.value, after: state, shieldUsed: shieldUsed)
-        journal?.addWrite { try Store.writeCheckIn(updated, escalation: state, at: time, $0) }
+        journal?.addWrite(user: userID) { try Store.writeCheckIn(updated, escalation: state, at: time, $0) }
         setCommitment(updated)
         setEscalation(state, at: time)
         return updated
@@ -76,7 +82,7 @@ extension UserRecords: UserStorage {
     package func useRestartShield(
         _ userID: UserID, on day: DayID, at time: EpochMillis, escalation state: EscalationState
     ) throws -> Commitment {
-        journal?.add { try $0.useRestartShield(userID, on: day, at: time, escalation: state) }
+        journal?.add(user: userID) { try $0.useRestartShield(userID, on: day, at: time, escalation: state) }
         try PressureChanges.checkEscalation(state, now: time)
         let shielded = try PressureChanges.shielded(try requireCommitment(userID, day), before: escalation.value, after: state)
         setCommitment(shielded)
@@ -87,7 +93,7 @@ extension UserRecords: UserStorage {
     package func logNotification(_ entry: NotificationLogEntry) throws {
         try entry.validate()
         try requireUser(entry.userID)
-        journal?.addWrite { try Store.insert(entry, $0) }
+        journal?.addWrite(user: userID) { try Store.insert(entry, $0) }
         append(entry)
     }
 
@@ -110,7 +116,7 @@ extension UserRecords: UserStorage {
     // Habit tracker
 
     package func saveTask(_ task: HabitTask) throws {
-        journal?.add { try $0.saveTask(task) }
+        journal?.add(user: userID) { try $0.saveTask(task) }
         try task.validate()
         try requireUser(task.userID)
         if let categoryID = task.categoryID, !user.categories.contains(where: { $0.id == categoryID }) {
@@ -127,7 +133,7 @@ extension UserRecords: UserStorage {
             throw StoreError.notFound("HabitTask \(completion.taskID.uuidString) of user", "\(completion.userID)")
         }
         try completion.validate(against: task)
-        journal?.addWrite { db in
+        journal?.addWrite(user: userID) { db in
             try Store.insert(completion, taskKey: try Store.taskKey(db, completion.userID, completion.taskID), db)
         }
         append(completion)
@@ -149,7 +155,7 @@ extension UserRecords: UserStorage {
     }
 
     package func deleteLatestCompletion(_ userID: UserID, taskID: UUID, from: EpochMillis, to: EpochMillis) throws -> TaskCompletion? {
-        journal?.add { try $0.deleteLatestCompletion(userID, taskID: taskID, from: from, to: to) }
+        journal?.add(user: userID) { try $0.deleteLatestCompletion(userID, taskID: taskID, from: from, to: to) }
         try Snapshot.requirePeriod(from, to)
         guard userID == self.userID, storedTask(taskID) != nil else {
             throw StoreError.notFound("HabitTask \(taskID.uuidString) of user", "\(userID)")
@@ -163,7 +169,7 @@ extension UserRecords: UserStorage {
     }
 
     package func addDayMark(_ mark: DayMark) throws {
-        journal?.add { try $0.addDayMark(mark) }
+        journal?.add(user: userID) { try $0.addDayMark(mark) }
         try mark.validate()
         guard mark.userID == userID, storedTask(mark.taskID) != nil else {
             throw StoreError.notFound("HabitTask \(mark.taskID.uuidString) of user", "\(mark.userID)")
@@ -187,7 +193,7 @@ extension UserRecords: UserStorage {
     package func recordUsageEvent(_ event: UsageEvent) throws {
         try event.validate()
         try requireUser(event.userID)
-        journal?.addWrite { try Store.insert(event, $0) }
+        journal?.addWrite(user: userID) { try Store.insert(event, $0) }
         append(event)
     }
 
@@ -208,7 +214,7 @@ extension UserRecords: UserStorage {
     // Experiments
 
     package func addExposure(_ exposure: ExperimentExposure) throws {
-        journal?.add { try $0.addExposure(exposure) }
+        journal?.add(user: userID) { try $0.addExposure(exposure) }
         try exposure.validate()
         try requireUser(exposure.userID)
         if try self.exposure(userID, experiment: exposure.experiment, arm: exposure.arm) != nil {
@@ -233,7 +239,7 @@ extension UserRecords: UserStorage {
     package func saveEngineState(_ row: EngineStateRow) throws {
         try EngineStateRow.check(row)
         try requireUser(row.userID)
-        journal?.addWrite { try Store.upsert(row, $0) }
+        journal?.addWrite(user: userID, row: .init(.engineState)) { try Store.upsert(row, $0) }
         setEngineState(row)
     }
 }

@@ -70,7 +70,7 @@ package final class UserRecords: @unchecked Sendable {
     package func journal(into journal: StoreJournal) {
         self.journal = journal
         earned?.journal = journal
-        journal.add { [user] in try $0.create(user) }
+        journal.add(user: user.userID) { [user] in try $0.create(user) }
     }
 
     /// Pressure's settings of the user.
