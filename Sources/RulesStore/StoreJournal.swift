@@ -35,8 +35,9 @@ package final class StoreJournal: @unchecked Sendable {
     /// of two such writes of the same row with none of the user's store operations (``add(user:_:)``)
     /// between, the first is needless (the row ends as the second sets it, whatever the first
     /// did). A window's singletons (a user's economy, its day's summary, …), set at each event in
-    /// memory, are thus written once a window. The writes that create a row or read one (an
-    /// insert, a conditional update) are never a ``Row``'s.
+    /// memory, are thus written once a window. The writes that create a row (an insert, an upsert
+    /// of a row not there yet: it stays where it was, and so does the row's place in its table) or
+    /// read it (a conditional update) are never a ``Row``'s.
     package struct Row: Hashable, Sendable {
         package enum Kind: UInt8, Sendable {
             case pressureSettings, escalation

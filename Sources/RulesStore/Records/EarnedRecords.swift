@@ -183,8 +183,10 @@ final class EarnedRecords: EarnedTables {
 
     func daySummary(_ day: DayID) throws -> DaySummary? { summaries[day] }
     func saveDaySummary(_ summary: DaySummary) throws {
-        record(.init(.daySummary, key: "\(summary.dayID.rawValue)")) { try $0.saveDaySummary(summary) }
-        let day = summary.dayID, old = summaries.updateValue(summary, forKey: day)
+        // The write that creates the row is kept where it is (``StoreJournal/Row``).
+        let day = summary.dayID
+        record(summaries[day] == nil ? nil : .init(.daySummary, key: "\(day.rawValue)")) { try $0.saveDaySummary(summary) }
+        let old = summaries.updateValue(summary, forKey: day)
         undo.append(.summary(day, old))
     }
 
@@ -262,8 +264,11 @@ final class EarnedRecords: EarnedTables {
 
     func dailyAppLimits(_ day: DayID, _ app: AppID) throws -> DailyAppLimits? { limits[DayKey(day: day, key: app.rawValue)] }
     func saveDailyAppLimits(_ l: DailyAppLimits) throws {
-        record(.init(.dailyAppLimits, key: "\(l.dayID.rawValue) \(l.appID.rawValue)")) { try $0.saveDailyAppLimits(l) }
-        let key = DayKey(day: l.dayID, key: l.appID.rawValue), old = limits.updateValue(l, forKey: key)
+        let key = DayKey(day: l.dayID, key: l.appID.rawValue)
+        record(limits[key] == nil ? nil : .init(.dailyAppLimits, key: "\(l.dayID.rawValue) \(l.appID.rawValue)")) {
+            try $0.saveDailyAppLimits(l)
+        }
+        let old = limits.updateValue(l, forKey: key)
         undo.append(.limits(key, old))
     }
 

@@ -239,7 +239,8 @@ extension UserRecords: UserStorage {
     package func saveEngineState(_ row: EngineStateRow) throws {
         try EngineStateRow.check(row)
         try requireUser(row.userID)
-        journal?.addWrite(user: userID, row: .init(.engineState)) { try Store.upsert(row, $0) }
+        // The write that creates the row is kept where it is (``StoreJournal/Row``).
+        journal?.addWrite(user: userID, row: engineState == nil ? nil : .init(.engineState)) { try Store.upsert(row, $0) }
         setEngineState(row)
     }
 }
