@@ -119,6 +119,33 @@ import Testing
         }
     }
 
+    /// A/A on a log with a pre-period: both arms the control's rules, CUPED on each user's days
+    /// before its exposure. As ``RolloutCalibrationTests/anAAExperimentIsRarelySignificant()``: at
+    /// most 6 % of the (metric, experiment) pairs significant, at most 35 of one metric's 400 (the
+    /// 99.9 % quantile of Binomial(400, 0.05)); and the adjustment moves no mean: the mean adjusted
+    /// difference within two standard errors of 0.
+    @Test func anAAExperimentAdjustedByItsPreperiodIsRarelySignificant() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rollout = try RolloutCalibrationTests.rollout(control: SimTestSupport.rules, treatment: SimTestSupport.rules)
+        let (log, validated) = try RolloutCalibrationTests.simulatedLog(
+            rollout,
+            config: Self.config(dir, users: RolloutCalibrationTests.experimentCount * RolloutCalibrationTests.usersPerExperiment, seed: 4))
+        let adjusted = try RolloutCalibrationTests.experiments(log, validated, count: RolloutCalibrationTests.experimentCount)
+        let unadjusted = adjusted.map { AnalysisReport($0.analysis, source: $0.source, cuped: false) }
+        var significant = 0, compared = 0
+        for metric in Self.metrics {
+            let tally = RolloutCalibrationTests.Tally.over(adjusted, metric: metric, truth: 0, truthError: 0)
+            let narrowing = Narrowing.over(adjusted, unadjusted, metric: metric, truth: (0, 0))
+            print("CUPED A/A: \(tally); \(narrowing)")
+            #expect(tally.compared == RolloutCalibrationTests.experimentCount, "\(tally)")
+            #expect(tally.significant <= 35, "\(tally)")
+            #expect(abs(narrowing.bias) <= 2 * narrowing.biasError, "\(metric): \(narrowing)")
+            (significant, compared) = (significant + tally.significant, compared + tally.compared)
+        }
+        #expect(Double(significant) <= 0.06 * Double(compared), "\(significant) of \(compared) significant")
+    }
+
     /// Per metric, the adjusted intervals against the unadjusted ones of the same experiments.
     struct Narrowing: CustomStringConvertible {
         /// The experiments adjusted (with a pre-period covariate that varies) among those compared.
