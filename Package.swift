@@ -1,22 +1,5 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
-
-// `RULESRUN_OPTIMIZE=1` (set by scripts/test for its build) compiles the engine's modules optimised
-// (`-O`, whole-module) in a debug build too: the test suite spends most of its time in them, and
-// unoptimised Swift spends it in retains, releases and generic metadata. (Not RulesSim: optimising
-// it too took 67 s more to build, on the build's critical path, and saved about 30 s of the fast
-// tests' CPU.) The rest stays a debug
-// build (`DEBUG`, `-g`, `@testable` imports), and preconditions, overflow and exclusivity checks
-// stay on. Without the variable a debug build is a plain one (scripts/test builds into a folder of
-// its own, `.build-tests`, so that switching between the two rebuilds nothing).
-let engineSettings: [SwiftSetting] =
-    Context.environment["RULESRUN_OPTIMIZE"] == "1"
-    ? [
-        .unsafeFlags(
-            ["-O", "-whole-module-optimization", "-num-threads", "\(ProcessInfo.processInfo.activeProcessorCount)"],
-            .when(configuration: .debug))
-    ] : []
 
 let package = Package(
     name: "rulesrun",
@@ -58,25 +41,22 @@ let package = Package(
         .target(name: "BuiltInDefaults", plugins: ["EmbedDefaults"]),
         .target(
             name: "LuaHost",
-            dependencies: ["CLua", "CLuaSupport", "BuiltInDefaults", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: engineSettings
+            dependencies: ["CLua", "CLuaSupport", "BuiltInDefaults", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "RulesModel", swiftSettings: engineSettings),
+        .target(name: "RulesModel"),
         .target(
             name: "RulesStore",
             dependencies: [
                 "RulesModel", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: engineSettings
+            ]
         ),
         .target(
             name: "RulesEngine",
             dependencies: [
                 "BuiltInDefaults", "CLuaSupport", "LuaHost", "RulesModel", "RulesStore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: engineSettings
+            ]
         ),
         .target(
             name: "RulesSim", dependencies: ["BuiltInDefaults", "RulesEngine", "LuaHost", "RulesModel", "RulesStore"]
